@@ -1,0 +1,197 @@
+"""The one HTTP client of a profile: auth header, timeouts, retries, read-only guard, debug log.
+
+Retries follow one rule: a GET may be repeated (429, 5xx, any transport error) with exponential
+backoff and jitter inside a total deadline; a POST/PATCH/PUT/DELETE is repeated only when the
+connection was never made (so the server cannot have seen it). The secret key is held as a
+SecretStr and only ever placed in the outgoing header; the debug log redacts it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+import httpx
+from pydantic import SecretStr
+
+from .errors import ApiError, NetworkError, ReadOnlyError, error_from_response
+
+log = logging.getLogger("cloudtui.api")
+
+AUTH_HEADER = "X-Auth-Token"
+USER_AGENT = "cloudtui/0.1"
+# Errors where the request cannot have reached the server: safe to retry whatever the method.
+_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+@dataclass
+class RetryPolicy:
+    deadline: float = 20.0  # seconds, over all attempts of one call
+    base: float = 0.25
+    cap: float = 4.0
+    max_attempts: int = 6
+
+    def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
+        """Exponential backoff with jitter: half fixed, half random, so retries spread out."""
+        d = min(self.cap, self.base * (2**attempt))
+        return d / 2 + rng() * d / 2
+
+
+@dataclass
+class ClientStats:
+    requests: int = 0
+    by_method: dict[str, int] | None = None
+    rate_limited: int = 0
+    retries: int = 0
+
+    def count(self, method: str) -> None:
+        self.requests += 1
+        if self.by_method is None:
+            self.by_method = {}
+        self.by_method[method] = self.by_method.get(method, 0) + 1
+
+
+class ApiClient:
+    """Async JSON client for `{api_url}`; one per profile, reused by every view."""
+
+    def __init__(
+        self,
+        api_url: str,
+        secret_key: SecretStr | str | None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float = 15.0,
+        read_only: bool = False,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        max_connections: int = 16,
+    ) -> None:
+        self.api_url = api_url.rstrip("/")
+        self._secret = secret_key if isinstance(secret_key, SecretStr) else SecretStr(secret_key or "")
+        self.read_only = read_only
+        self.retry = retry or RetryPolicy()
+        self.stats = ClientStats()
+        self._sleep = sleep
+        self._transport = transport
+        self._timeout = httpx.Timeout(timeout, connect=min(timeout, 5.0))
+        self._limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
+        self._http: httpx.AsyncClient | None = None
+
+    def __repr__(self) -> str:
+        return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        # Created lazily so it binds to the event loop that first uses it (the app's).
+        if self._http is None:
+            self._http = httpx.AsyncClient(
+                base_url=self.api_url,
+                transport=self._transport,
+                timeout=self._timeout,
+                limits=self._limits,
+                headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+            )
+        return self._http
+
+    def set_secret(self, secret_key: SecretStr | str) -> None:
+        self._secret = secret_key if isinstance(secret_key, SecretStr) else SecretStr(secret_key)
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+    ) -> httpx.Response:
+        """Send one logical request (retrying where safe); raise an ApiError on failure."""
+        method = method.upper()
+        if self.read_only and method != "GET":
+            raise ReadOnlyError(0, f"{method} {path} refused in read-only mode", method=method, url=path)
+        headers = {AUTH_HEADER: self._secret.get_secret_value()}
+        if json is not None:
+            headers["Content-Type"] = "application/json"
+        clean_params = _clean_params(params)
+        deadline = time.monotonic() + self.retry.deadline
+        attempt = 0
+        while True:
+            started = time.monotonic()
+            self.stats.count(method)
+            try:
+                resp = await self.http.request(method, path, params=clean_params, json=json, headers=headers)
+            except httpx.HTTPError as exc:
+                err: ApiError = NetworkError(0, _network_message(exc, self.api_url), method=method, url=path)
+                retryable = method == "GET" or isinstance(exc, _NEVER_SENT)
+                log.debug("%s %s -> %s (%.0f ms)", method, path, type(exc).__name__, _ms(started))
+            else:
+                log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(clean_params), resp.status_code, _ms(started))
+                if resp.status_code < 400:
+                    return resp
+                err = error_from_response(resp.status_code, resp.content, method, path)
+                if resp.status_code == 429:
+                    self.stats.rate_limited += 1
+                retryable = method == "GET" and (resp.status_code == 429 or resp.status_code >= 500)
+            attempt += 1
+            if not retryable or attempt >= self.retry.max_attempts:
+                raise err
+            delay = self.retry.delay(attempt - 1)
+            if time.monotonic() + delay > deadline:
+                raise err
+            self.stats.retries += 1
+            log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
+            await self._sleep(delay)
+
+    async def get(self, path: str, params: dict[str, Any] | None = None) -> httpx.Response:
+        return await self.request("GET", path, params=params)
+
+    async def get_json(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        return _json(await self.get(path, params))
+
+    async def send_json(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
+        """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
+        return _json(await self.request(method, path, json=body))
+
+
+def _json(resp: httpx.Response) -> dict[str, Any]:
+    if not resp.content:
+        return {}
+    try:
+        data = resp.json()
+    except ValueError:
+        raise ApiError(resp.status_code, "the API answered with a body that is not JSON", url=str(resp.url.path))
+    return data if isinstance(data, dict) else {"items": data}
+
+
+def _clean_params(params: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not params:
+        return None
+    return {k: v for k, v in params.items() if v is not None and v != ""}
+
+
+def _redacted(params: dict[str, Any] | None) -> str:
+    if not params:
+        return ""
+    return "?" + "&".join(f"{k}={'***' if 'secret' in k.lower() or 'token' in k.lower() else v}" for k, v in params.items())
+
+
+def _network_message(exc: httpx.HTTPError, api_url: str) -> str:
+    kind = {
+        httpx.ConnectError: "cannot connect to",
+        httpx.ConnectTimeout: "timed out connecting to",
+        httpx.ReadTimeout: "timed out waiting for",
+        httpx.PoolTimeout: "no free connection to",
+    }.get(type(exc), "network error talking to")
+    return f"{kind} {api_url}"
+
+
+def _ms(started: float) -> float:
+    return (time.monotonic() - started) * 1000

@@ -1,0 +1,185 @@
+"""Typed API errors built from an HTTP status and whatever body came with it.
+
+The platform's error bodies vary by product and age (spec/4 "Error bodies"): most carry `message`
+and `type`, some only `message`, 429 carries nothing at all, and a proxy in between may answer with
+HTML. Every case must still give the user the status, the best message available and a hint of what
+to do, so parsing here never raises.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ApiError(Exception):
+    """Any failure talking to the API. `status` is 0 when no HTTP answer was received."""
+
+    status: int
+    message: str
+    type: str | None = None
+    body: dict[str, Any] = field(default_factory=dict)
+    method: str = ""
+    url: str = ""
+
+    def __post_init__(self) -> None:
+        super().__init__(self.summary)
+
+    def __str__(self) -> str:  # dataclass would otherwise print every field
+        return self.summary
+
+    @property
+    def summary(self) -> str:
+        head = f"{self.status} {self.message}" if self.status else self.message
+        details = self.field_messages()
+        if details:
+            head += ": " + "; ".join(f"{k} {v}" for k, v in details.items())
+        return head
+
+    @property
+    def hint(self) -> str:
+        return "Check the request and try again."
+
+    def field_messages(self) -> dict[str, str]:
+        """Per-field reasons, from `details` (invalid_arguments) or `fields` (older products)."""
+        out: dict[str, str] = {}
+        details = self.body.get("details")
+        if isinstance(details, list):
+            for d in details:
+                if isinstance(d, dict) and d.get("argument_name"):
+                    reason = d.get("help_message") or d.get("reason") or "invalid"
+                    out[str(d["argument_name"])] = str(reason)
+        fields_ = self.body.get("fields")
+        if isinstance(fields_, dict):
+            for name, msgs in fields_.items():
+                out[str(name)] = "; ".join(map(str, msgs)) if isinstance(msgs, list) else str(msgs)
+        return out
+
+
+class InvalidArguments(ApiError):
+    @property
+    def hint(self) -> str:
+        return "Correct the named fields and submit again."
+
+
+class AuthenticationError(ApiError):
+    @property
+    def hint(self) -> str:
+        return "The secret key was rejected: check it (ctrl+l to log in again) and its project."
+
+
+class PermissionDenied(ApiError):
+    @property
+    def hint(self) -> str:
+        if "quota" in self.message.lower():
+            return "A quota is reached: free resources or ask for a higher quota."
+        return "Your API key lacks the permission for this; ask the organization owner for it."
+
+
+class NotFound(ApiError):
+    @property
+    def hint(self) -> str:
+        return "It may have been deleted meanwhile; refresh the list (r)."
+
+
+class Conflict(ApiError):
+    @property
+    def hint(self) -> str:
+        if self.type == "transient_state":
+            state = self.body.get("current_state")
+            return f"The resource is busy{f' ({state})' if state else ''}; wait for it to settle and retry."
+        return "It conflicts with an existing resource; choose another name or refresh."
+
+
+class PreconditionFailed(ApiError):
+    @property
+    def hint(self) -> str:
+        return str(self.body.get("help_message") or "A precondition is not met; see the message.")
+
+
+class RateLimited(ApiError):
+    @property
+    def hint(self) -> str:
+        return "Too many requests: cloudtui backs off and retries reads; wait a moment."
+
+
+class ServerError(ApiError):
+    @property
+    def hint(self) -> str:
+        return "The platform failed on its side; retry later."
+
+
+class NetworkError(ApiError):
+    @property
+    def hint(self) -> str:
+        return "No answer from the API: check the network, the API URL and any proxy."
+
+
+class ReadOnlyError(ApiError):
+    @property
+    def hint(self) -> str:
+        return "cloudtui runs with --read-only: restart without it to change anything."
+
+
+class ValidationFailed(ApiError):
+    """Refused before sending: the request breaks a rule of the spec."""
+
+    @property
+    def hint(self) -> str:
+        return "Correct the named fields and submit again."
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    401: AuthenticationError,
+    403: PermissionDenied,
+    404: NotFound,
+    409: Conflict,
+    412: PreconditionFailed,
+    429: RateLimited,
+}
+
+_DEFAULT_MESSAGE = {
+    400: "bad request",
+    401: "authentication is denied",
+    403: "insufficient permissions",
+    404: "resource is not found",
+    409: "conflict",
+    412: "precondition is not respected",
+    429: "too many requests",
+}
+
+
+def parse_body(content: bytes) -> dict[str, Any]:
+    """The JSON object in `content`, or {} for an empty, non-JSON or non-object body."""
+    if not content:
+        return {}
+    try:
+        data = json.loads(content)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def error_from_response(status: int, content: bytes, method: str = "", url: str = "") -> ApiError:
+    body = parse_body(content)
+    message = body.get("message")
+    if not isinstance(message, str) or not message:
+        nested = body.get("error")  # OpenAI-style bodies
+        if isinstance(nested, dict) and isinstance(nested.get("message"), str):
+            message = nested["message"]
+    if not isinstance(message, str) or not message:
+        text = content.decode("utf-8", "replace").strip() if content and not body else ""
+        if text and not text.lstrip().startswith("<") and len(text) <= 200:
+            message = text
+        else:
+            message = _DEFAULT_MESSAGE.get(status) or ("server error" if status >= 500 else "error")
+    typ = body.get("type") if isinstance(body.get("type"), str) else None
+    if status == 400:
+        cls: type[ApiError] = InvalidArguments if typ == "invalid_arguments" or "details" in body or "fields" in body else ApiError
+    elif status >= 500:
+        cls = ServerError
+    else:
+        cls = _BY_STATUS.get(status, ApiError)
+    return cls(status=status, message=message, type=typ, body=body, method=method, url=url)

@@ -1,0 +1,71 @@
+"""The sandbox platform as one ASGI app: `Sandbox(...).app`.
+
+Used in process by the tests (httpx.ASGITransport), in a background thread by `cloudtui --demo`,
+and by `cloudtui sandbox` under uvicorn. It shares no code with the client on purpose.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Literal
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .clock import Clock
+from .core import DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY, FaultRule, Gate, Ids
+from .errors import HttpError
+from .instance import InstanceStore, Timings, routes as instance_routes
+from .seed import seed_demo, seed_scale
+
+
+class Sandbox:
+    def __init__(
+        self,
+        *,
+        secret_key: str = DEMO_SECRET_KEY,
+        seed: Literal["demo", "empty"] = "demo",
+        scale: int = 0,
+        latency_ms: float = 0.0,
+        clock: Clock | None = None,
+        timings: Timings | None = None,
+        random_seed: int = 42,
+    ) -> None:
+        self.secret_key = secret_key
+        self.organization_id = DEMO_ORGANIZATION_ID
+        self.project_id = DEMO_PROJECT_ID
+        self.clock = clock or Clock()
+        self.latency = latency_ms / 1000.0
+        self.faults: list[FaultRule] = []
+        self.requests: deque[tuple[str, str]] = deque(maxlen=100_000)
+        ids = Ids(random_seed)
+        self.instance = InstanceStore(self.clock, ids, self.organization_id, self.project_id, timings)
+        if seed == "demo":
+            seed_demo(self.instance, ids.rng)
+        if scale:
+            seed_scale(self.instance, ids.rng, scale)
+        self.app = Starlette(
+            routes=instance_routes(self.instance),
+            middleware=[Middleware(Gate, sandbox=self)],
+            exception_handlers={HttpError: _http_error, 404: _not_routed, 405: _not_allowed},
+        )
+
+    def inject(self, status: int, path_contains: str = "", method: str | None = None, times: int = 1_000_000) -> FaultRule:
+        rule = FaultRule(status, path_contains, method, times)
+        self.faults.append(rule)
+        return rule
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HttpError)
+    return exc.response()
+
+
+async def _not_routed(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"type": "not_found", "message": f"no such endpoint: {request.url.path}"}, status_code=404)
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"type": "invalid_request_error", "message": f"method {request.method} not allowed here"}, status_code=405)

@@ -1,0 +1,151 @@
+"""What every sandbox product shares: ids, request bodies, pagination, auth, latency and faults."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .errors import denied, invalid_arguments
+
+DEMO_SECRET_KEY = "11111111-2222-4333-8444-555555555555"
+DEMO_ORGANIZATION_ID = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+DEMO_PROJECT_ID = "7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910"
+
+ALL_ZONES = (
+    "fr-par-1", "fr-par-2", "fr-par-3",
+    "nl-ams-1", "nl-ams-2", "nl-ams-3",
+    "pl-waw-1", "pl-waw-2", "pl-waw-3",
+)
+UUID_CHARS = set("0123456789abcdef-")
+
+
+class Ids:
+    """Deterministic UUIDs from a seeded generator."""
+
+    def __init__(self, seed: int | str) -> None:
+        self.rng = random.Random(seed)
+
+    def uuid(self) -> str:
+        return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+
+
+def is_uuid(value: Any) -> bool:
+    if not isinstance(value, str) or len(value) != 36:
+        return False
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise invalid_arguments(("body", "format", "the request body is not valid JSON"))
+    if not isinstance(body, dict):
+        raise invalid_arguments(("body", "format", "the request body must be a JSON object"))
+    return body
+
+
+def positive_int(request: Request, name: str, default: int, maximum: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise invalid_arguments((name, "format", f"{name} must be a positive integer"))
+    if value < 1:
+        raise invalid_arguments((name, "constraint", f"{name} must be at least 1"))
+    if maximum is not None and value > maximum:
+        raise invalid_arguments((name, "constraint", f"{name} must be at most {maximum}"))
+    return value
+
+
+def page_per_page(request: Request, key: str, items: Sequence[dict[str, Any]], render: Callable[[dict], dict]) -> Response:
+    """Instance-style page: body holds only the list key; total in X-Total-Count; Link header."""
+    page = positive_int(request, "page", 1)
+    per_page = positive_int(request, "per_page", 50, maximum=100)
+    total = len(items)
+    chunk = [render(i) for i in items[(page - 1) * per_page : page * per_page]]
+    last = max(1, -(-total // per_page))
+    links = []
+    base = str(request.url.replace(query=""))
+    query = dict(request.query_params)
+    if page < last:
+        links.append(f'<{base}?{urlencode({**query, "page": page + 1})}>; rel="next"')
+    links.append(f'<{base}?{urlencode({**query, "page": last})}>; rel="last"')
+    return JSONResponse({key: chunk}, headers={"X-Total-Count": str(total), "Link": ", ".join(links)})
+
+
+def page_page_size(request: Request, key: str, items: Sequence[dict[str, Any]], render: Callable[[dict], dict], default: int = 20) -> Response:
+    """Style of every other API: page + page_size; `total_count` in the body."""
+    page = positive_int(request, "page", 1)
+    size = positive_int(request, "page_size", default, maximum=1000)
+    chunk = [render(i) for i in items[(page - 1) * size : page * size]]
+    return JSONResponse({key: chunk, "total_count": len(items)})
+
+
+@dataclass
+class FaultRule:
+    """Answer `status` (with the spec body) instead of handling matching requests, `times` times."""
+
+    status: int
+    path_contains: str = ""
+    method: str | None = None
+    times: int = 1_000_000
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.times > 0 and self.path_contains in path and (self.method is None or self.method == method)
+
+
+def fault_response(status: int) -> Response:
+    if status == 429:
+        return Response(status_code=429, headers={"X-Envoy-Ratelimited": "true"})
+    if status >= 500:
+        return Response(b"upstream connect error or disconnect/reset before headers", status_code=status, media_type="text/plain")
+    return JSONResponse({"message": "injected fault"}, status_code=status)
+
+
+class Gate:
+    """Pure ASGI middleware: latency, fault injection, auth, request counting, error bodies."""
+
+    def __init__(self, app: Any, sandbox: Any) -> None:
+        self.app = app
+        self.sandbox = sandbox
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sb = self.sandbox
+        sb.requests.append((scope["method"], scope["path"]))
+        if sb.latency:
+            await asyncio.sleep(sb.latency)
+        response: Response | None = None
+        for rule in sb.faults:
+            if rule.matches(scope["method"], scope["path"]):
+                rule.times -= 1
+                response = fault_response(rule.status)
+                break
+        if response is None:
+            token = dict(scope.get("headers") or []).get(b"x-auth-token", b"").decode("latin-1")
+            if token != sb.secret_key:
+                response = denied().response()
+        if response is not None:
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

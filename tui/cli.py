@@ -1,0 +1,115 @@
+"""Command line: `cloudtui [--demo] [...]` runs the console; `cloudtui sandbox` serves the sandbox."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from . import __version__
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cloudtui", description="A keyboard-driven terminal console for the cloud platform.")
+    p.add_argument("--version", action="version", version=f"cloudtui {__version__}")
+    p.add_argument("--demo", action="store_true", help="run against the embedded sandbox (no account needed)")
+    p.add_argument("--profile", help="profile name from the config file (env CLOUDTUI_PROFILE)")
+    p.add_argument("--api-url", dest="api_url", help="API base URL (env CLOUDTUI_API_URL)")
+    p.add_argument("--zone", help="zone to open, or 'all'")
+    p.add_argument("--region", help="default region")
+    p.add_argument("--read-only", dest="read_only", action="store_true", help="never send anything but GET")
+    p.add_argument("--debug-log", dest="debug_log", help="write a request log (secrets redacted) to this file (env CLOUDTUI_DEBUG_LOG)")
+    sub = p.add_subparsers(dest="command")
+    sb = sub.add_parser("sandbox", help="serve the sandbox platform over HTTP")
+    sb.add_argument("--host", default="127.0.0.1")
+    sb.add_argument("--port", type=int, default=8700)
+    sb.add_argument("--secret-key", dest="secret_key", help="the key clients must send (default: the demo key)")
+    sb.add_argument("--seed", choices=("demo", "empty"), default="demo")
+    sb.add_argument("--scale", type=int, default=0, help="add N running servers to fr-par-1")
+    sb.add_argument("--latency", type=float, default=0.0, help="delay every response by MS milliseconds")
+    return p
+
+
+def _debug_log(path: str | None) -> None:
+    path = path or os.environ.get("CLOUDTUI_DEBUG_LOG")
+    if not path:
+        return
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    log = logging.getLogger("cloudtui")
+    log.setLevel(logging.DEBUG)
+    log.addHandler(handler)
+
+
+def _sandbox(args: argparse.Namespace) -> int:
+    from .sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
+    from .sandbox.serve import serve_forever
+
+    key = args.secret_key or DEMO_SECRET_KEY
+    sandbox = Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency)
+    shown = key if key == DEMO_SECRET_KEY else "<the key you gave>"
+    print(
+        f"cloudtui sandbox on http://{args.host}:{args.port}\n"
+        f"  project id: {DEMO_PROJECT_ID}\n  secret key: {shown}\n"
+        f"  connect:    CLOUDTUI_SECRET_KEY={shown} CLOUDTUI_PROJECT_ID={DEMO_PROJECT_ID} "
+        f"cloudtui --api-url http://{args.host}:{args.port}",
+        flush=True,
+    )
+    serve_forever(sandbox, args.host, args.port)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    _debug_log(args.debug_log)
+    if args.command == "sandbox":
+        return _sandbox(args)
+
+    from .config import resolve
+
+    flags = {"profile": args.profile, "api_url": args.api_url, "zone": args.zone, "region": args.region, "read_only": args.read_only}
+    from .products.base import ALL, ZONES
+
+    if args.zone and args.zone not in (*ZONES, ALL):
+        print(f"cloudtui: unknown zone {args.zone!r}; use one of {', '.join(ZONES)} or 'all'", file=sys.stderr)
+        return 2
+    background = None
+    if args.demo:
+        from pydantic import SecretStr
+
+        from .config import Settings
+        from .sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
+        from .sandbox.serve import BackgroundSandbox
+
+        background = BackgroundSandbox(Sandbox()).start()
+        settings = Settings(
+            profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="",
+            zone=args.zone or "fr-par-1", region=args.region or "fr-par", read_only=args.read_only, demo=True,
+        )
+        secret, source, lookup = SecretStr(DEMO_SECRET_KEY), "demo", None
+    else:
+        from . import secrets
+
+        settings = resolve(flags)
+        env_secret = os.environ.get(secrets.ENV_VAR)
+        from pydantic import SecretStr
+
+        secret = SecretStr(env_secret) if env_secret else None
+        source, lookup = ("env" if env_secret else None), secrets.lookup
+
+    from .ui.app import CloudApp
+
+    app = CloudApp(settings, secret, secret_source=source, lookup_secret=lookup)
+    try:
+        app.run()
+    finally:
+        if background is not None:
+            background.stop()
+    if app.return_code:
+        return app.return_code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

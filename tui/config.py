@@ -1,0 +1,128 @@
+"""Named profiles in a TOML file under the platform config dir, with env and flag overrides.
+
+Precedence for every setting: command-line flag, then environment variable, then the profile.
+The file never holds the secret key (see secrets.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+DEFAULT_ZONE = "fr-par-1"
+DEFAULT_REGION = "fr-par"
+PROFILE_KEYS = ("api_url", "project_id", "organization_id", "default_zone", "default_region")
+
+
+def config_path() -> Path:
+    override = os.environ.get("CLOUDTUI_CONFIG")
+    if override:
+        return Path(override)
+    from platformdirs import user_config_path
+
+    return user_config_path("cloudtui") / "config.toml"
+
+
+@dataclass
+class Profile:
+    name: str = "default"
+    api_url: str = ""
+    project_id: str = ""
+    organization_id: str = ""
+    default_zone: str = DEFAULT_ZONE
+    default_region: str = DEFAULT_REGION
+
+    def to_toml_table(self) -> dict[str, str]:
+        return {k: getattr(self, k) for k in PROFILE_KEYS if getattr(self, k)}
+
+
+@dataclass
+class ConfigFile:
+    path: Path
+    default_profile: str = "default"
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    error: str | None = None  # a file that could not be read is reported, never fatal
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "ConfigFile":
+        path = path or config_path()
+        cfg = cls(path=path)
+        if not path.exists():
+            return cfg
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            cfg.error = f"cannot read {path}: {exc}"
+            return cfg
+        cfg.default_profile = str(data.get("default_profile") or "default")
+        known = {f.name for f in fields(Profile)}
+        for name, table in (data.get("profiles") or {}).items():
+            if isinstance(table, dict):
+                values = {k: str(v) for k, v in table.items() if k in known and k != "name"}
+                cfg.profiles[name] = Profile(name=name, **values)
+        return cfg
+
+    def save(self) -> None:
+        lines = [f"default_profile = {_toml_str(self.default_profile)}", ""]
+        for name, profile in sorted(self.profiles.items()):
+            lines.append(f"[profiles.{_toml_key(name)}]")
+            lines += [f"{k} = {_toml_str(v)}" for k, v in profile.to_toml_table().items()]
+            lines.append("")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text("\n".join(lines), encoding="utf-8")
+        tmp.replace(self.path)
+
+
+def _toml_str(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)  # JSON string escapes are valid TOML basic strings
+
+
+def _toml_key(name: str) -> str:
+    return name if name.replace("-", "").replace("_", "").isalnum() else _toml_str(name)
+
+
+@dataclass
+class Settings:
+    """Everything the app needs to connect, resolved from flags, environment and profile."""
+
+    profile: str
+    api_url: str
+    project_id: str
+    organization_id: str
+    zone: str
+    region: str
+    read_only: bool = False
+    demo: bool = False
+    config_error: str | None = None
+
+
+def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None, cfg: ConfigFile | None = None) -> Settings:
+    flags = flags or {}
+    env = dict(os.environ) if env is None else env
+    cfg = cfg or ConfigFile.load()
+    name = flags.get("profile") or env.get("CLOUDTUI_PROFILE") or cfg.default_profile or "default"
+    prof = cfg.profiles.get(name, Profile(name=name))
+    return Settings(
+        profile=name,
+        api_url=(flags.get("api_url") or env.get("CLOUDTUI_API_URL") or prof.api_url).rstrip("/"),
+        project_id=env.get("CLOUDTUI_PROJECT_ID") or prof.project_id,
+        organization_id=prof.organization_id,
+        zone=flags.get("zone") or prof.default_zone or DEFAULT_ZONE,
+        region=flags.get("region") or prof.default_region or DEFAULT_REGION,
+        read_only=bool(flags.get("read_only")),
+        config_error=cfg.error,
+    )
+
+
+def save_profile(profile: Profile, make_default: bool = True, path: Path | None = None) -> Path:
+    cfg = ConfigFile.load(path)
+    cfg.profiles[profile.name] = profile
+    if make_default and (len(cfg.profiles) == 1 or cfg.default_profile not in cfg.profiles):
+        cfg.default_profile = profile.name
+    cfg.save()
+    return cfg.path

@@ -1,0 +1,144 @@
+"""Declarative resource kinds: what the UI needs to list, show, create and act on a resource.
+
+A kind names its path, scope, list key, columns, detail fields, create form, actions and
+transitional states; the UI is generic over kinds, so a new product is one module here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
+
+from ..api.paging import PagingStyle
+
+ScopeKind = Literal["zone", "region", "global"]
+ALL = "all"
+
+ZONES = ("fr-par-1", "fr-par-2", "fr-par-3", "nl-ams-1", "nl-ams-2", "nl-ams-3", "pl-waw-1", "pl-waw-2", "pl-waw-3")
+REGIONS = ("fr-par", "nl-ams", "pl-waw")
+
+
+class Resource(BaseModel):
+    """Lenient base of every response model: unknown keys kept, every field optional."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    id: str = ""
+    name: str = ""
+    _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _lenient(cls, data: Any, handler: Any) -> Any:
+        """A field of an unexpected type falls back to its default instead of failing the row."""
+        try:
+            obj = handler(data)
+        except ValidationError as exc:
+            if not isinstance(data, dict):
+                raise
+            bad = {e["loc"][0] for e in exc.errors() if e["loc"]}
+            obj = handler({k: v for k, v in data.items() if k not in bad})
+        if isinstance(data, dict):
+            obj._raw = data
+        return obj
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The object exactly as the API sent it (for the JSON view)."""
+        return self._raw or self.model_dump(mode="json", by_alias=True)
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    value: Callable[[Any], str]
+    width: int | None = None  # fixed width keeps rendering cheap; None = measured
+    sort_key: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action of a kind. `available(resource)` decides whether it is offered now."""
+
+    name: str
+    label: str
+    available: Callable[[Any], bool] = lambda r: True
+    confirm: bool = False  # ask before running (Cancel focused)
+    danger: bool = False
+
+
+Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]
+# Loads a form's select choices and the data its validators need, once per form: (service, scope).
+OptionsLoader = Callable[[Any, str], Awaitable[tuple[Choices, dict[str, Any]]]]
+
+
+@dataclass(frozen=True)
+class CreateSpec:
+    form_model: type[BaseModel]
+    to_payload: Callable[[BaseModel, "Context"], dict[str, Any]]
+    options: OptionsLoader | None = None
+    after_create: str | None = None  # form bool field that, when true, triggers `after_action`
+    after_action: str | None = None
+    field_map: dict[str, str] = field(default_factory=dict)  # API argument name -> form field
+
+
+@dataclass(frozen=True)
+class EditSpec:
+    form_model: type[BaseModel]
+    from_resource: Callable[[Any], dict[str, Any]]  # initial form values
+    to_patch: Callable[[BaseModel, Any], dict[str, Any]]  # only what changed
+
+
+@dataclass
+class Context:
+    """What a payload builder needs beyond the form: project, scope and loaded option data."""
+
+    project_id: str
+    scope: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ResourceKind:
+    id: str
+    product: str
+    title: str
+    api: str  # "instance/v1"
+    scope: ScopeKind
+    collection: str  # path segment: "servers"
+    list_key: str
+    item_key: str
+    model: type[Resource]
+    columns: tuple[Column, ...]
+    detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
+    paging: PagingStyle = "per_page"
+    scopes: tuple[str, ...] = ZONES
+    state_field: str = "state"
+    transitional: frozenset[str] = frozenset()
+    actions: tuple[ActionSpec, ...] = ()
+    create: CreateSpec | None = None
+    edit: EditSpec | None = None
+    deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
+    delete_needs_name: bool = False
+
+    def base(self, scope: str) -> str:
+        if self.scope == "zone":
+            return f"/{self.api}/zones/{scope}"
+        if self.scope == "region":
+            return f"/{self.api}/regions/{scope}"
+        return f"/{self.api}"
+
+    def path(self, scope: str, *parts: str) -> str:
+        return "/".join([self.base(scope), self.collection, *parts])
+
+    def state_of(self, resource: Any) -> str:
+        return str(getattr(resource, self.state_field, "") or "")
+
+    def is_transitional(self, resource: Any) -> bool:
+        return self.state_of(resource) in self.transitional
+
+    def scope_of(self, resource: Any) -> str:
+        return str(getattr(resource, "zone", None) or getattr(resource, "region", None) or "")

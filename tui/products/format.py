@@ -1,0 +1,55 @@
+"""Small display helpers shared by the product modules (plain text, colour via Rich styles)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from rich.text import Text
+
+GOOD = {"running", "ready", "available", "active", "attached", "completed", "success", "in_use"}
+BUSY = {"starting", "stopping", "provisioning", "configuring", "deleting", "creating", "updating", "rebooting",
+        "initializing", "attaching", "detaching", "snapshotting", "pending", "installing", "to_install", "migrating"}
+BAD = {"error", "locked", "failure", "out_of_stock", "disk_full", "invalid_data"}
+
+
+def state_text(state: str) -> Text:
+    """A state with a marker so it reads without colour too (NO_COLOR): ● good, ◐ busy, ✖ bad, ○ other."""
+    s = state or "unknown"
+    if s in GOOD:
+        return Text(f"● {s}", style="green")
+    if s in BUSY:
+        return Text(f"◐ {s}", style="yellow")
+    if s in BAD:
+        return Text(f"✖ {s}", style="red")
+    return Text(f"○ {s}", style="dim")
+
+
+def gb(value: Any) -> str:
+    try:
+        v = int(value) / 1_000_000_000
+    except (TypeError, ValueError):
+        return "?"
+    return f"{v:g}"
+
+
+def human_bytes(value: Any) -> str:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return "?"
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if v < 1000 or unit == "TB":
+            return f"{v:.0f} {unit}" if unit == "B" or v >= 100 else f"{v:.3g} {unit}"
+        v /= 1000
+    return f"{v:g} PB"
+
+
+def ago_date(iso: str) -> str:
+    """The calendar date of an RFC 3339 timestamp (stable, so snapshots do not drift)."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso.replace("Z", "+00:00")).strftime("%Y-%m-%d")
+    except ValueError:
+        return iso[:10]

@@ -1,0 +1,189 @@
+"""The cloudtui App: credentials first (env, keyring or the login modal), then the console.
+
+The app owns the one ApiClient of the profile and hands each ResourceView a service over it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import httpx
+from pydantic import SecretStr
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from ..api.client import ApiClient
+from ..api.errors import AuthenticationError
+from ..config import Profile, Settings
+from ..products.base import Context, ResourceKind
+from ..products.service import ResourceService
+from .commands import CloudCommands
+from .refresh import RefreshPolicy
+from .widgets.resource_view import ResourceView
+
+
+def styles_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent  # tui/
+    packaged = here / "styles"  # inside the wheel
+    return packaged if packaged.is_dir() else here.parent / "styles"  # the source tree
+
+
+class CloudApp(App[None]):
+    TITLE = "cloudtui"
+    CSS_PATH = [styles_dir() / "app.tcss"]
+    COMMANDS = App.COMMANDS | {CloudCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+        Binding("colon", "command_palette", "Palette", show=False),
+        Binding("ctrl+l", "login", "Log in", show=False),
+    ]
+
+    def __init__(
+        self,
+        settings: Settings,
+        secret: SecretStr | None = None,
+        *,
+        secret_source: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        keyring_problem: str | None = None,
+        lookup_secret: Callable[[str], Any] | None = None,
+        policy: RefreshPolicy | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__()
+        self.clock = clock  # wall time for "last refresh"; injectable so snapshots are stable
+        self.settings = settings
+        self.secret_source = secret_source
+        self.keyring_problem = keyring_problem
+        self.policy = policy
+        self._lookup_secret = lookup_secret
+        self.client = ApiClient(settings.api_url or "http://invalid", secret, transport=transport, read_only=settings.read_only)
+        self._transport = transport
+        self._has_secret = secret is not None
+        self._login_open = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("Starting cloudtui…", id="splash")
+
+    def on_mount(self) -> None:
+        if self.settings.config_error:
+            self.notify(self.settings.config_error, title="Configuration", severity="warning", timeout=10)
+        if self._has_secret and self.settings.api_url and self.settings.project_id:
+            self.start_console()
+        elif not self._has_secret and self._lookup_secret is not None:
+            self._find_secret()
+        else:
+            self.open_login()
+
+    @work(thread=True, exit_on_error=False)
+    def _find_secret(self) -> None:
+        """Keyring calls may block on D-Bus: run them off the UI thread."""
+        assert self._lookup_secret is not None
+        found = self._lookup_secret(self.settings.profile)
+        self.call_from_thread(self._secret_found, found)
+
+    def _secret_found(self, found: Any) -> None:
+        self.keyring_problem = found.keyring_problem
+        if found.secret is not None:
+            self.client.set_secret(found.secret)
+            self.secret_source = found.source
+            self._has_secret = True
+        if self._has_secret and self.settings.api_url and self.settings.project_id:
+            self.start_console()
+        else:
+            self.open_login()
+
+    # ---- console ------------------------------------------------------------------------------
+    def context(self, scope: str) -> Context:
+        from ..products.base import ALL
+
+        return Context(project_id=self.settings.project_id, scope=self.settings.zone if scope == ALL else scope)
+
+    def make_view(self, kind: ResourceKind, scope: str) -> ResourceView:
+        from .screens.main import view_id
+
+        return ResourceView(
+            kind, ResourceService(self.client, kind), scope,
+            context=self.context, read_only=self.settings.read_only, policy=self.policy, id=view_id(kind),
+        )
+
+    def start_console(self) -> None:
+        from .screens.main import MainScreen
+
+        if self.is_screen_installed("main"):
+            main = self.get_screen("main")
+            if main.view is not None:  # type: ignore[attr-defined]
+                main.view.reload()  # type: ignore[attr-defined]
+            return
+        self.install_screen(MainScreen(self.make_view, self.settings.zone), "main")
+        self.push_screen("main")
+        if self.secret_source == "session":
+            self.notify("The secret key is kept for this session only.", timeout=6)
+
+    def auth_failed(self, err: AuthenticationError) -> None:
+        if not self.settings.demo:
+            self.open_login(problem=f"{err.summary}: the secret key for profile {self.settings.profile!r} was rejected.")
+
+    # ---- login --------------------------------------------------------------------------------
+    async def _test_connection(self, api_url: str, secret: SecretStr) -> str:
+        probe = ApiClient(api_url, secret, transport=self._transport, timeout=10)
+        try:
+            resp = await probe.get(f"/instance/v1/zones/{self.settings.zone}/servers", {"per_page": 1})
+        finally:
+            await probe.aclose()
+        total = resp.headers.get("X-Total-Count", "?")
+        return f"{total} servers visible in {self.settings.zone}"
+
+    def open_login(self, problem: str | None = None) -> None:
+        if self._login_open:
+            return
+        from .screens.login import LoginResult, LoginScreen
+
+        s = self.settings
+        profile = Profile(name=s.profile, api_url=s.api_url, project_id=s.project_id, organization_id=s.organization_id, default_zone=s.zone, default_region=s.region)
+
+        def done(result: LoginResult | None) -> None:
+            self._login_open = False
+            if result is None:
+                if not self.is_screen_installed("main"):
+                    self.exit(message="No credentials: nothing to show. Run `cloudtui --demo` to try the sandbox.")
+                return
+            self.settings.api_url = result.api_url
+            self.settings.project_id = result.project_id
+            old = self.client
+            self.client = ApiClient(result.api_url, result.secret, transport=self._transport, read_only=s.read_only)
+            self.run_worker(old.aclose(), exit_on_error=False)
+            self.secret_source = result.stored
+            self._has_secret = True
+            self._rebind_services()
+            if result.stored == "session":
+                self.notify("No keyring: the key is kept for this session only.", severity="warning", timeout=8)
+            else:
+                self.notify("Saved: the key is in the system keyring.", timeout=4)
+            self.start_console()
+
+        self._login_open = True
+        self.push_screen(LoginScreen(profile, self._test_connection, problem=problem, keyring_problem=self.keyring_problem), done)
+
+    def _rebind_services(self) -> None:
+        for view in self.query(ResourceView) if not self.is_screen_installed("main") else self.get_screen("main").query(ResourceView):
+            view.service.client = self.client
+
+    def action_login(self) -> None:
+        if not self.settings.demo:
+            self.open_login()
+        else:
+            self.notify("The demo needs no login.", timeout=3)
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    async def on_unmount(self) -> None:
+        await self.client.aclose()

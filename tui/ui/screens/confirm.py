@@ -1,0 +1,43 @@
+"""Confirmation before anything destructive: Cancel has the focus; some deletes need the name typed."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, message: str, confirm_label: str = "Delete", require_text: str | None = None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+        self.confirm_label = confirm_label
+        self.require_text = require_text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="confirm"):
+            yield Label(self.title_text, id="dialog-title")
+            yield Static(self.message, id="confirm-message")
+            if self.require_text:
+                yield Label(f"Type {self.require_text!r} to confirm:")
+                yield Input(placeholder=self.require_text, id="confirm-text", compact=True)
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button(self.confirm_label, id="confirm", variant="error", disabled=bool(self.require_text))
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#confirm", Button).disabled = event.value != self.require_text
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

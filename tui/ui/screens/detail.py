@@ -1,0 +1,90 @@
+"""The detail of one resource: its fields, and the raw JSON exactly as the API sent it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Label, Static, TabbedContent, TabPane
+
+
+class DetailScreen(Screen[None]):
+    """Opened from a ResourceView, which keeps the resource fresh and handles the actions."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("v", "toggle_view", "Fields/JSON"),
+        Binding("a", "resource('actions')", "Actions"),
+        Binding("e", "resource('edit')", "Edit"),
+        Binding("d", "resource('delete')", "Delete"),
+        Binding("y", "resource('copy_id')", "Copy ID"),
+        Binding("r", "resource('refresh_one')", "Refresh"),
+        Binding("j", "scroll(1)", show=False),
+        Binding("k", "scroll(-1)", show=False),
+    ]
+
+    def __init__(self, view: Any, resource: Any) -> None:
+        super().__init__()
+        self.view = view
+        self.resource = resource
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="detail-title")
+        with TabbedContent(id="detail-tabs"):
+            with TabPane("Fields", id="tab-fields"):
+                with VerticalScroll():
+                    yield Static(id="fields")
+            with TabPane("JSON", id="tab-json"):
+                with VerticalScroll():
+                    yield Static(id="json")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show(self.resource)
+        self.query_one("#tab-fields VerticalScroll").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resource" and parameters and parameters[0] in ("actions", "edit", "delete"):
+            return self.view.may(str(parameters[0]))
+        return True
+
+    def show(self, resource: Any) -> None:
+        self.resource = resource
+        kind = self.view.kind
+        self.query_one("#detail-title", Label).update(
+            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (resource.name or resource.id, "bold"), f"  {resource.id}")
+        )
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for label, get in kind.detail_fields:
+            try:
+                value = get(resource)
+            except Exception:  # a field of an unexpected shape must not hide the others
+                value = "?"
+            table.add_row(label, value if isinstance(value, Text) else Text(str(value)))
+        self.query_one("#fields", Static).update(table)
+        text = json.dumps(resource.raw, indent=2, sort_keys=True, ensure_ascii=False)
+        self.query_one("#json", Static).update(Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default"))
+
+    def gone(self) -> None:
+        self.query_one("#detail-title", Label).update(Text(f" {self.resource.name or self.resource.id} no longer exists", style="bold red"))
+
+    def action_toggle_view(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        tabs.active = "tab-json" if tabs.active == "tab-fields" else "tab-fields"
+        self.query_one(f"#{tabs.active} VerticalScroll").focus()
+
+    def action_scroll(self, lines: int) -> None:
+        tabs = self.query_one(TabbedContent)
+        self.query_one(f"#{tabs.active} VerticalScroll").scroll_relative(y=lines, animate=False)
+
+    def action_resource(self, what: str) -> None:
+        self.view.act_on(what, self.resource)

@@ -1,0 +1,165 @@
+"""A modal form for create and edit: choices loaded in a worker, inline validation, keeps input on failure."""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+from pydantic import BaseModel, ValidationError
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from ...api.errors import ApiError
+from ...products.base import Choices
+from ..errors import describe
+from ..widgets.model_form import ModelForm, errors_by_field
+
+Submit = Callable[[BaseModel, dict[str, Any]], Awaitable[Any]]
+Loader = Callable[[], Awaitable[tuple[Choices, dict[str, Any]]]]
+
+
+class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
+    """Dismisses with (result of submit, validated form) or None when cancelled."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "submit", "Submit"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        model: type[BaseModel],
+        submit: Submit,
+        *,
+        initial: dict[str, Any] | None = None,
+        loader: Loader | None = None,
+        submit_label: str = "Create",
+        field_map: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.model = model
+        self.submit_fn = submit
+        self.initial = initial or {}
+        self.loader = loader
+        self.submit_label = submit_label
+        self.field_map = field_map or {}
+        self.context: dict[str, Any] = {}
+        self.ready = loader is None
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="form"):
+            yield Label(self.title_text, id="dialog-title")
+            with VerticalScroll(id="form-body"):
+                yield ModelForm(self.model, self.initial, id="model-form")
+            yield Static("Loading choices…" if self.loader else "", id="form-status")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button(f"{self.submit_label} (ctrl+s)", id="submit", variant="primary", disabled=not self.ready)
+
+    @property
+    def form(self) -> ModelForm:
+        return self.query_one(ModelForm)
+
+    def on_mount(self) -> None:
+        first = next(iter(self.model.model_fields))
+        self.form.focus_field(first)
+        if self.loader:
+            self._load()
+
+    @work(exclusive=True, group="form-load", exit_on_error=False)
+    async def _load(self) -> None:
+        assert self.loader is not None
+        try:
+            choices, context = await self.loader()
+        except Exception as err:
+            summary, hint = describe(err)
+            self._status(f"✖ Could not load the choices: {summary}. {hint} Esc to close.", error=True)
+            return
+        self.context = context
+        for name, options in choices.items():
+            if name in self.model.model_fields:
+                self.form.set_choices(name, options)
+        self.ready = True
+        self.query_one("#submit", Button).disabled = False
+        self._status("")
+
+    def _status(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#form-status", Static)
+        status.update(text)
+        status.set_class(error, "-error")
+
+    # ---- validation ---------------------------------------------------------------------------
+    def _validate(self) -> tuple[BaseModel | None, dict[str, str]]:
+        try:
+            return self.model.model_validate(self.form.values(), context=self.context or None), {}
+        except ValidationError as exc:
+            return None, errors_by_field(exc)
+
+    def _changed(self, widget: Any) -> None:
+        name = self.form.field_of(widget)
+        if name is None or not self.ready:
+            return
+        self.form.touched.add(name)
+        _, errors = self._validate()
+        self.form.show_errors(errors, only_touched=True)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._changed(event.input)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self._changed(event.select)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self._changed(event.checkbox)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    # ---- submit -------------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "submit":
+            self.action_submit()
+        else:
+            self.action_cancel()
+
+    def action_submit(self) -> None:
+        if not self.ready or self.busy:
+            return
+        form, errors = self._validate()
+        self.form.touched.update(self.model.model_fields)
+        self.form.show_errors(errors)
+        if form is None:
+            self._status(f"✖ Fix {len(errors)} field{'s' if len(errors) > 1 else ''}: {', '.join(errors)}", error=True)
+            self.form.focus_field(next(iter(errors)))
+            return
+        self._send(form)
+
+    @work(exclusive=True, group="form-submit", exit_on_error=False)
+    async def _send(self, form: BaseModel) -> None:
+        self.busy = True
+        button = self.query_one("#submit", Button)
+        button.disabled = True
+        self._status(f"{self.submit_label}…")
+        try:
+            result = await self.submit_fn(form, self.context)
+        except Exception as err:
+            summary, hint = describe(err)
+            if isinstance(err, ApiError):
+                fields = {self.field_map.get(k, k): v for k, v in err.field_messages().items()}
+                self.form.show_errors({k: v for k, v in fields.items() if k in self.model.model_fields})
+            self._status(f"✖ {summary}\n{hint}", error=True)
+            button.disabled = False
+            return
+        finally:
+            self.busy = False
+        self.dismiss((result, form))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,61 @@
+"""The help screen on `?`: every key, grouped by where it works."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+KEYS: list[tuple[str, list[tuple[str, str]]]] = [
+    ("Anywhere", [
+        (": or ctrl+p", "command palette: jump to a product, zone or action"),
+        ("?", "this help"),
+        ("z", "choose the zone, or all zones"),
+        ("tab / shift+tab", "move between the sidebar and the table"),
+        ("ctrl+l", "log in / change credentials"),
+        ("q", "quit"),
+    ]),
+    ("Resource list", [
+        ("j / k, ↑ / ↓", "move the cursor; g / G top and bottom"),
+        ("enter", "open the detail (fields and raw JSON)"),
+        ("/", "filter rows; esc clears"),
+        ("s / S", "sort by the next column / reverse the order"),
+        ("r", "refresh now"),
+        ("c", "create"),
+        ("e", "edit the selected resource"),
+        ("a", "actions allowed now (power on, reboot, …)"),
+        ("d", "delete (asks first; Cancel is focused)"),
+        ("y", "copy the id to the clipboard (OSC 52)"),
+    ]),
+    ("Detail", [
+        ("v", "switch between fields and JSON"),
+        ("a / e / d / y / r", "actions, edit, delete, copy id, refresh"),
+        ("esc", "back to the list"),
+    ]),
+    ("Forms and dialogs", [
+        ("tab / shift+tab", "next / previous field"),
+        ("ctrl+s or enter", "submit"),
+        ("esc", "cancel; nothing is sent"),
+    ]),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for section, keys in KEYS:
+            table.add_row(f"[reverse] {section} [/]", "")
+            for key, what in keys:
+                table.add_row(key, what)
+            table.add_row("", "")
+        with Vertical(id="dialog", classes="help"):
+            yield Label("cloudtui keys", id="dialog-title")
+            with VerticalScroll():
+                yield Static(table)

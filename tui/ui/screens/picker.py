@@ -1,0 +1,50 @@
+"""A small modal list to pick one value: an action, a zone. Enter picks, Esc cancels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+
+class PickerScreen(ModalScreen[Any]):
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("j", "down", show=False),
+        Binding("k", "up", show=False),
+    ]
+
+    def __init__(self, title: str, choices: list[tuple[str, Any]], current: Any = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.title_text = title
+        self.choices = choices
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="picker"):
+            yield Label(self.title_text, id="dialog-title")
+            yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        values = [v for _, v in self.choices]
+        if self.current in values:
+            options.highlighted = values.index(self.current)
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[int(event.option.id or 0)][1])
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

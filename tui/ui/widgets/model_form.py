@@ -1,0 +1,132 @@
+"""A form built from a pydantic model: one row per field, inline errors, values back as a dict.
+
+Field metadata comes from `Field(json_schema_extra={"label", "widget", "placeholder"})`; the
+widget follows the annotation: bool → checkbox, list[str] → comma-separated input, "select" →
+Select (choices loaded by the caller), anything else → one-line input. Validation stays in the
+model; this widget only collects values and shows the messages it is given.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, Label, Select, Static
+
+
+def _is_bool(annotation: Any) -> bool:
+    return annotation is bool
+
+
+def _is_list(annotation: Any) -> bool:
+    return typing.get_origin(annotation) is list
+
+
+def _is_int(annotation: Any) -> bool:
+    return annotation is int or int in typing.get_args(annotation)
+
+
+def errors_by_field(exc: ValidationError) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for err in exc.errors():
+        name = str(err["loc"][0]) if err["loc"] else "_form"
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "missing":
+            msg = "required"
+        elif err["type"] == "string_too_short" and err.get("ctx", {}).get("min_length") == 1:
+            msg = "required"
+        out.setdefault(name, msg)
+    return out
+
+
+class ModelForm(Vertical):
+    DEFAULT_CSS = """
+    ModelForm { height: auto; }
+    ModelForm .form-row { height: auto; }
+    ModelForm .form-label { width: 16; padding: 0 1 0 0; }
+    ModelForm .form-control { width: 1fr; }
+    ModelForm .form-error { color: $error; padding-left: 16; height: auto; display: none; }
+    ModelForm .form-error.-shown { display: block; }
+    """
+
+    def __init__(self, model: type[BaseModel], initial: dict[str, Any] | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model = model
+        self.initial = initial or {}
+        self.touched: set[str] = set()
+
+    def _meta(self, name: str) -> dict[str, Any]:
+        extra = self.model.model_fields[name].json_schema_extra
+        return extra if isinstance(extra, dict) else {}
+
+    def compose(self) -> ComposeResult:
+        for name, info in self.model.model_fields.items():
+            meta = self._meta(name)
+            label = str(meta.get("label") or name.replace("_", " ").capitalize())
+            value = self.initial.get(name, info.default if info.default is not None and not callable(info.default) else None)
+            control: Widget
+            if _is_bool(info.annotation):
+                control = Checkbox(label, bool(value), compact=True, id=f"f-{name}", classes="form-control")
+                label = ""
+            elif meta.get("widget") == "select":
+                control = Select([], prompt="loading…", compact=True, id=f"f-{name}", classes="form-control")
+            else:
+                text = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))
+                control = Input(text, placeholder=str(meta.get("placeholder", "")), compact=True, id=f"f-{name}", classes="form-control")
+            with Horizontal(classes="form-row"):
+                yield Label(label, classes="form-label")
+                yield control
+            yield Static("", id=f"e-{name}", classes="form-error")
+
+    def set_choices(self, name: str, choices: list[tuple[str, Any]]) -> None:
+        select = self.query_one(f"#f-{name}", Select)
+        wanted = self.initial.get(name, self.model.model_fields[name].default)
+        select.set_options(choices)
+        select.prompt = "choose…" if choices else "none available"
+        values = [v for _, v in choices]
+        if wanted in values:
+            select.value = wanted
+        elif wanted is None and choices and not self.model.model_fields[name].is_required():
+            select.value = choices[0][1]
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, info in self.model.model_fields.items():
+            control = self.query_one(f"#f-{name}")
+            if isinstance(control, Checkbox):
+                out[name] = control.value
+            elif isinstance(control, Select):
+                if not control.is_blank():
+                    out[name] = control.value
+            elif isinstance(control, Input):
+                text = control.value.strip()
+                if _is_list(info.annotation):
+                    out[name] = [t.strip() for t in text.split(",") if t.strip()]
+                elif text:
+                    out[name] = text
+                elif not info.is_required() and _is_int(info.annotation):
+                    out[name] = None
+        return out
+
+    def show_errors(self, errors: dict[str, str], only_touched: bool = False) -> None:
+        for name in self.model.model_fields:
+            box = self.query_one(f"#e-{name}", Static)
+            msg = errors.get(name, "")
+            if only_touched and name not in self.touched:
+                msg = ""
+            box.update(f"✖ {msg}" if msg else "")
+            box.set_class(bool(msg), "-shown")
+
+    def focus_field(self, name: str) -> None:
+        try:
+            self.query_one(f"#f-{name}").focus()
+        except Exception:
+            pass
+
+    def field_of(self, widget: Widget) -> str | None:
+        wid = widget.id or ""
+        return wid[2:] if wid.startswith("f-") else None

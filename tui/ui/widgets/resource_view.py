@@ -1,0 +1,510 @@
+"""One resource kind in one scope: its table, its loading and refreshing, and what a user does to it.
+
+All I/O runs in workers. Listing streams pages into the table as they arrive; "all zones" keeps
+the zones that answered and names the ones that failed. A single one-shot timer is re-armed after
+every fetch: fast polls (GET by id) for transitional resources, a slow re-list otherwise, nothing
+while a modal is open or the view is hidden, longer waits after errors and 429s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Callable
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Input
+
+from ...api.errors import ApiError, AuthenticationError, NotFound, RateLimited
+from ...products.base import ALL, ActionSpec, Context, ResourceKind
+from ...products.service import ResourceService
+from ..errors import notify_error
+from ..refresh import RefreshPlanner, RefreshPolicy
+from .resource_table import ResourceTable
+
+MUTATING = ("create", "edit", "delete", "actions")
+
+
+def scope_label(scope: str) -> str:
+    return "all zones" if scope == ALL else scope
+
+
+class ResourceView(Vertical):
+    BINDINGS = [
+        Binding("c", "create", "Create", tooltip="Create a new resource"),
+        Binding("e", "edit", "Edit", show=False),
+        Binding("d", "delete", "Delete"),
+        Binding("a", "actions", "Actions"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("slash", "filter", "Filter"),
+        Binding("s", "sort", "Sort", show=False),
+        Binding("S", "sort_reverse", "Reverse sort", show=False),
+        Binding("y", "copy_id", "Copy ID", show=False),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
+
+    class Refreshed(Message):
+        def __init__(self, view: "ResourceView") -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(
+        self,
+        kind: ResourceKind,
+        service: ResourceService,
+        scope: str,
+        *,
+        context: Callable[[str], Context],
+        read_only: bool = False,
+        policy: RefreshPolicy | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes="resource-view")
+        self.kind = kind
+        self.service = service
+        self.scope = scope
+        self.context = context
+        self.read_only = read_only
+        self.planner = RefreshPlanner(policy)
+        self.totals: dict[str, int] = {}
+        self.failed: dict[str, ApiError] = {}
+        self.loading = False
+        self.last_refresh: float | None = None
+        self._timer: Timer | None = None
+        self._detail: Any = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter (esc clears)", id="filter", compact=True)
+        yield ResourceTable(id="table")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one(ResourceTable)
+
+    def on_mount(self) -> None:
+        self.query_one("#filter", Input).display = False
+        self.table.set_columns(self.kind.columns)
+        self.update_title()
+        self.reload()
+
+    def on_unmount(self) -> None:
+        self._cancel_timer()
+
+    def focus_table(self) -> None:
+        self.table.focus()
+
+    # ---- bindings shown only when they can work -----------------------------------------------
+    def may(self, what: str) -> bool:
+        if what in MUTATING and self.read_only:
+            return False
+        if what == "create":
+            return self.kind.create is not None
+        if what == "edit":
+            return self.kind.edit is not None
+        if what == "actions":
+            return bool(self.kind.actions)
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.may(action)
+
+    # ---- title --------------------------------------------------------------------------------
+    def update_title(self) -> None:
+        t = self.table
+        loaded = t.loaded_count
+        total = sum(self.totals.values()) if self.totals else None
+        if total is not None and self.failed:
+            count = f"{loaded:,}/{total:,}+?"
+        elif total is not None:
+            count = f"{loaded:,}/{max(total, loaded):,}"
+        else:
+            count = f"{loaded:,}/?" if (self.loading or self.failed) else f"{loaded:,}"
+        parts = [self.kind.title, scope_label(self.scope), count]
+        if self.loading:
+            parts.append("loading…")
+        if t.visible_count != loaded:
+            parts.append(f"{t.visible_count:,} match")
+        if self.failed:
+            parts.append("✖ " + ", ".join(f"{s} {e.status or 'unreachable'}" for s, e in sorted(self.failed.items())))
+        if t.sort_state:
+            col, rev = t.sort_state
+            title = next((c.title for c in self.kind.columns if c.key == col), col)
+            parts.append(f"by {title} {'↓' if rev else '↑'}")
+        t.border_title = " · ".join(parts)
+
+    # ---- loading ------------------------------------------------------------------------------
+    def set_scope(self, scope: str) -> None:
+        if scope == self.scope:
+            return
+        self.scope = scope
+        self.table.clear()
+        self.totals, self.failed = {}, {}
+        self.reload()
+
+    def reload(self) -> None:
+        self._cancel_timer()
+        self._load()
+
+    @work(exclusive=True, group="list", exit_on_error=False)
+    async def _load(self) -> None:
+        self.loading = True
+        self.update_title()
+        previous = {r.id: r for r in self.table.resources()}
+        seen: dict[str, Any] = {}
+        totals: dict[str, int] = {}
+        failed: dict[str, ApiError] = {}
+        pending: list[Any] = []
+        last_apply = 0.0
+        try:
+            async for chunk in self.service.iter_list(self.scope):
+                if chunk.error is not None:
+                    failed[chunk.scope] = chunk.error
+                if chunk.total is not None:
+                    totals[chunk.scope] = chunk.total
+                for r in chunk.items:
+                    seen[r.id] = r
+                pending.extend(chunk.items)
+                now = time.monotonic()
+                if pending and (not last_apply or now - last_apply > 0.25):
+                    self.table.upsert(pending)
+                    pending = []
+                    last_apply = now
+                    self.totals = totals
+                    self.update_title()
+            # Keep rows of scopes that failed: partial results stay visible.
+            for rid, r in previous.items():
+                if rid not in seen and self.kind.scope_of(r) in failed:
+                    seen[rid] = r
+            self.table.replace(seen.values())
+        finally:
+            self.loading = False
+        self.totals, self.failed = totals, failed
+        self.last_refresh = self._wall()
+        self.planner.full_done()
+        if failed:
+            first = next(iter(failed.values()))
+            if isinstance(first, AuthenticationError) and hasattr(self.app, "auth_failed"):
+                self.app.auth_failed(first)
+            self.planner.failed(isinstance(first, RateLimited))
+            where = ", ".join(sorted(failed)) if self.scope == ALL else self.scope
+            notify_error(self.app, first, f"Listing {self.kind.title.lower()} in {where}")
+        else:
+            self.planner.succeeded()
+        self.update_title()
+        self._refresh_detail()
+        self.post_message(self.Refreshed(self))
+        self._arm()
+
+    def _wall(self) -> float:
+        return float(getattr(self.app, "clock", time.time)())
+
+    # ---- refresh scheduling -------------------------------------------------------------------
+    def moving(self) -> list[Any]:
+        return [r for r in self.table.resources() if self.kind.is_transitional(r)]
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _arm(self, delay: float | None = None) -> None:
+        self._cancel_timer()
+        if delay is None:
+            delay = self.planner.next_delay(bool(self.moving()))
+        self._timer = self.set_timer(delay, self._tick)
+
+    def paused(self) -> bool:
+        """No requests while a modal (or any other screen) is up, or the view is hidden."""
+        return not self.display or self.screen is not self.app.screen and not self._detail_on_top()
+
+    def _detail_on_top(self) -> bool:
+        return self._detail is not None and self.app.screen is self._detail
+
+    def _tick(self) -> None:
+        self._timer = None
+        if self.paused():
+            self._arm(self.planner.policy.paused)
+            return
+        moving = self.moving()
+        if self.planner.plan(bool(moving)) == "full":
+            self._load()
+        else:
+            self._poll([r for r in moving][: self.planner.policy.max_polls])
+
+    @work(exclusive=True, group="poll", exit_on_error=False)
+    async def _poll(self, resources: list[Any]) -> None:
+        results = await asyncio.gather(*(self.service.get(self.kind.scope_of(r) or self.scope, r.id) for r in resources), return_exceptions=True)
+        gone, fresh, errors = [], [], []
+        for r, res in zip(resources, results):
+            if isinstance(res, NotFound):
+                gone.append(r.id)
+            elif isinstance(res, BaseException):
+                errors.append(res)
+            else:
+                fresh.append(res)
+        if gone:
+            self.table.remove(gone)
+            for sc in {self.kind.scope_of(r) for r in resources if r.id in gone}:
+                if sc in self.totals:
+                    self.totals[sc] = max(0, self.totals[sc] - sum(1 for r in resources if r.id in gone and self.kind.scope_of(r) == sc))
+        if fresh:
+            self.table.upsert(fresh)
+        if errors:
+            self.planner.failed(any(isinstance(e, RateLimited) for e in errors))
+        else:
+            self.planner.succeeded()
+        self.last_refresh = self._wall()
+        self.update_title()
+        self._refresh_detail()
+        self.post_message(self.Refreshed(self))
+        self._arm()
+
+    def _refresh_detail(self) -> None:
+        if self._detail is None or not self._detail.is_attached:
+            self._detail = None
+            return
+        current = self.table.get(self._detail.resource.id)
+        if current is None:
+            self._detail.gone()
+        elif current is not self._detail.resource:
+            self._detail.show(current)
+
+    def watch_resource(self, resource: Any) -> None:
+        """After a change we made: refresh it now and poll fast until it settles."""
+        self._poll([resource])
+
+    # ---- user actions -------------------------------------------------------------------------
+    def current(self) -> Any | None:
+        key = self.table.cursor_key
+        return self.table.get(key) if key else None
+
+    def act_on(self, what: str, resource: Any) -> None:
+        """Entry point shared with the detail screen."""
+        {
+            "actions": self.open_actions,
+            "edit": self.open_edit,
+            "delete": self.confirm_delete,
+            "copy_id": self.copy_id,
+            "refresh_one": self.watch_resource,
+        }[what](resource)
+
+    def _with_current(self, fn: Callable[[Any], None]) -> None:
+        resource = self.current()
+        if resource is None:
+            self.app.notify("Nothing selected.", severity="warning")
+        else:
+            fn(resource)
+
+    def action_refresh(self) -> None:
+        self.reload()
+
+    def action_create(self) -> None:
+        if self.may("create"):
+            self.open_create()
+
+    def action_edit(self) -> None:
+        if self.may("edit"):
+            self._with_current(self.open_edit)
+
+    def action_delete(self) -> None:
+        if self.may("delete"):
+            self._with_current(self.confirm_delete)
+
+    def action_actions(self) -> None:
+        if self.may("actions"):
+            self._with_current(self.open_actions)
+
+    def action_copy_id(self) -> None:
+        self._with_current(self.copy_id)
+
+    def action_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.display = True
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.value = ""
+        box.display = False
+        self.table.set_filter("")
+        self.update_title()
+        self.table.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            self.table.set_filter(event.value)
+            self.update_title()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            self.table.focus()
+
+    def action_sort(self) -> None:
+        keys = [c.key for c in self.kind.columns]
+        state = self.table.sort_state
+        nxt = keys[0] if state is None else (keys[(keys.index(state[0]) + 1) % len(keys)] if state[0] in keys else keys[0])
+        self.table.sort_by(nxt)
+        self.update_title()
+
+    def action_sort_reverse(self) -> None:
+        state = self.table.sort_state or (self.kind.columns[0].key, False)
+        self.table.sort_by(state[0], not state[1])
+        self.update_title()
+
+    def on_resource_table_selected(self, event: ResourceTable.Selected) -> None:
+        resource = self.table.get(event.key)
+        if resource is not None:
+            from ..screens.detail import DetailScreen
+
+            self._detail = DetailScreen(self, resource)
+            self.app.push_screen(self._detail)
+
+    def copy_id(self, resource: Any) -> None:
+        self.app.copy_to_clipboard(resource.id)
+        self.app.notify(f"Copied {resource.id}", timeout=3)
+
+    # actions ----------------------------------------------------------------------------------
+    def open_actions(self, resource: Any) -> None:
+        if not self.may("actions"):
+            return
+        specs = [a for a in self.kind.actions if a.available(resource)]
+        if not specs:
+            state = self.kind.state_of(resource)
+            self.app.notify(f"No action is allowed while {resource.name} is {state}.", severity="warning")
+            return
+        from ..screens.picker import PickerScreen
+
+        def picked(spec: ActionSpec | None) -> None:
+            if spec is not None:
+                self.run_action(resource, spec)
+
+        self.app.push_screen(PickerScreen(f"{resource.name}: actions", [(a.label, a) for a in specs], id="actions-menu"), picked)
+
+    def run_action(self, resource: Any, spec: ActionSpec) -> None:
+        if not spec.confirm:
+            self._do_action(resource, spec)
+            return
+        from ..screens.confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self._do_action(resource, spec)
+
+        self.app.push_screen(
+            ConfirmScreen(f"{spec.label}?", f"{spec.label}: {resource.name} ({resource.id}) in {self.kind.scope_of(resource)}.", spec.label.split(" (")[0]),
+            answered,
+        )
+
+    @work(group="mutate", exit_on_error=False)
+    async def _do_action(self, resource: Any, spec: ActionSpec) -> None:
+        try:
+            await self.service.action(self.kind.scope_of(resource) or self.scope, resource.id, spec.name)
+        except Exception as err:
+            notify_error(self.app, err, f"{spec.label} {resource.name}")
+            return
+        self.app.notify(f"{spec.label}: {resource.name} — accepted", timeout=4)
+        self.watch_resource(resource)
+
+    # create / edit ----------------------------------------------------------------------------
+    def create_scope(self) -> str:
+        return self.context(self.scope).scope if self.scope == ALL else self.scope
+
+    def open_create(self) -> None:
+        spec = self.kind.create
+        assert spec is not None
+        scope = self.create_scope()
+        ctx = self.context(scope)
+        from ..screens.form import FormScreen
+
+        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            ctx.extra = extra
+            return await self.service.create(scope, spec.to_payload(form, ctx))
+
+        async def load() -> Any:
+            assert spec.options is not None
+            return await spec.options(self.service, scope)
+
+        def done(result: Any) -> None:
+            if not result:
+                return
+            created, form = result
+            self.table.upsert([created])
+            self.table.move_to(created.id)
+            if scope in self.totals:
+                self.totals[scope] += 1
+            self.update_title()
+            self.app.notify(f"Created {created.name} in {scope}", timeout=4)
+            if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
+                action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
+                if action is not None:
+                    self._do_action(created, action)
+
+        self.app.push_screen(
+            FormScreen(f"Create {self.kind.title.lower().rstrip('s')} in {scope}", spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
+            done,
+        )
+
+    def open_edit(self, resource: Any) -> None:
+        spec = self.kind.edit
+        if spec is None or self.read_only:
+            return
+        from ..screens.form import FormScreen
+
+        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            return await self.service.update(self.kind.scope_of(resource) or self.scope, resource.id, spec.to_patch(form, resource))
+
+        def done(result: Any) -> None:
+            if result:
+                self.table.upsert([result[0]])
+                self._refresh_detail()
+                self.app.notify(f"Saved {result[0].name}", timeout=4)
+
+        self.app.push_screen(
+            FormScreen(f"Edit {resource.name}", spec.form_model, submit, initial=spec.from_resource(resource), submit_label="Save"), done
+        )
+
+    # delete -----------------------------------------------------------------------------------
+    def confirm_delete(self, resource: Any) -> None:
+        if self.read_only:
+            return
+        why_not = self.kind.deletable(resource)
+        if why_not:
+            self.app.notify(f"Cannot delete {resource.name}: {why_not}.", title="Delete", severity="warning", timeout=8)
+            return
+        from ..screens.confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self._delete(resource)
+
+        name = resource.name or resource.id
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete {self.kind.title.lower().rstrip('s')} {name}?",
+                f"{name} ({resource.id}) in {self.kind.scope_of(resource)} will be deleted. This cannot be undone.",
+                "Delete",
+                require_text=name if self.kind.delete_needs_name else None,
+            ),
+            answered,
+        )
+
+    @work(group="mutate", exit_on_error=False)
+    async def _delete(self, resource: Any) -> None:
+        try:
+            await self.service.delete(self.kind.scope_of(resource) or self.scope, resource.id)
+        except Exception as err:
+            notify_error(self.app, err, f"Deleting {resource.name}")
+            return
+        self.table.remove([resource.id])
+        sc = self.kind.scope_of(resource)
+        if sc in self.totals:
+            self.totals[sc] = max(0, self.totals[sc] - 1)
+        self.update_title()
+        self._refresh_detail()
+        self.app.notify(f"Deleted {resource.name}", timeout=4)
+

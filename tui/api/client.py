@@ -30,7 +30,7 @@ _NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 @dataclass
 class RetryPolicy:
-    deadline: float = 20.0  # seconds, over all attempts of one call
+    deadline: float = 10.0  # seconds, over all attempts of one call
     base: float = 0.25
     cap: float = 4.0
     max_attempts: int = 6

@@ -101,7 +101,10 @@ def page_page_size(request: Request, key: str, items: Sequence[dict[str, Any]], 
 
 @dataclass
 class FaultRule:
-    """Answer `status` (with the spec body) instead of handling matching requests, `times` times."""
+    """Answer `status` instead of handling matching requests, `times` times.
+
+    `path_contains` is matched against "path?query", so a rule can target one page or one zone.
+    """
 
     status: int
     path_contains: str = ""
@@ -136,8 +139,9 @@ class Gate:
         if sb.latency:
             await asyncio.sleep(sb.latency)
         response: Response | None = None
+        target = scope["path"] + "?" + scope.get("query_string", b"").decode("latin-1")
         for rule in sb.faults:
-            if rule.matches(scope["method"], scope["path"]):
+            if rule.matches(scope["method"], target):
                 rule.times -= 1
                 response = fault_response(rule.status)
                 break

@@ -387,7 +387,8 @@ def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[
                 c = ctype["per_volume_constraint"]["l_ssd"]
                 if not c["min_size"] <= size <= c["max_size"]:
                     errs.append((f"{arg}.size", "constraint", f"l_ssd size must be between {c['min_size']} and {c['max_size']} bytes"))
-                local_total += size
+                else:
+                    local_total += size
         elif not catalog.BLOCK_MIN <= size <= catalog.BLOCK_MAX:
             errs.append((f"{arg}.size", "constraint", f"{vtype} size must be between {catalog.BLOCK_MIN} and {catalog.BLOCK_MAX} bytes"))
     if ctype is not None and local_total > ctype["volumes_constraint"]["max_size"]:

@@ -16,7 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from ..api.client import ApiClient
+from ..api.client import ApiClient, RetryPolicy
 from ..api.errors import AuthenticationError
 from ..config import Profile, Settings
 from ..products.base import Context, ResourceKind
@@ -54,6 +54,7 @@ class CloudApp(App[None]):
         lookup_secret: Callable[[str], Any] | None = None,
         policy: RefreshPolicy | None = None,
         clock: Callable[[], float] = time.time,
+        retry: RetryPolicy | None = None,
     ) -> None:
         super().__init__()
         self.clock = clock  # wall time for "last refresh"; injectable so snapshots are stable
@@ -62,7 +63,8 @@ class CloudApp(App[None]):
         self.keyring_problem = keyring_problem
         self.policy = policy
         self._lookup_secret = lookup_secret
-        self.client = ApiClient(settings.api_url or "http://invalid", secret, transport=transport, read_only=settings.read_only)
+        self.retry = retry
+        self.client = ApiClient(settings.api_url or "http://invalid", secret, transport=transport, read_only=settings.read_only, retry=retry)
         self._transport = transport
         self._has_secret = secret is not None
         self._login_open = False
@@ -156,7 +158,7 @@ class CloudApp(App[None]):
             self.settings.api_url = result.api_url
             self.settings.project_id = result.project_id
             old = self.client
-            self.client = ApiClient(result.api_url, result.secret, transport=self._transport, read_only=s.read_only)
+            self.client = ApiClient(result.api_url, result.secret, transport=self._transport, read_only=s.read_only, retry=self.retry)
             self.run_worker(old.aclose(), exit_on_error=False)
             self.secret_source = result.stored
             self._has_secret = True

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable, Literal
 
 Tick = Literal["full", "poll"]
+MAX_FACTOR = 256.0  # backoff multiplier cap; the delay itself is capped by max_backoff
 
 
 @dataclass
@@ -31,7 +32,7 @@ class RefreshPlanner:
 
     def next_delay(self, moving: bool) -> float:
         base = self.policy.fast if moving else self.policy.slow
-        return min(base * self.backoff, self.policy.max_backoff)
+        return min(base * self.backoff, max(base, self.policy.max_backoff))
 
     def plan(self, moving: bool) -> Tick:
         if not moving or self.now() - self.last_full >= self.policy.slow * self.backoff:
@@ -46,4 +47,4 @@ class RefreshPlanner:
 
     def failed(self, rate_limited: bool) -> None:
         """Back off: 4x after a 429 (the platform gives no Retry-After), 2x after other errors."""
-        self.backoff = min(self.backoff * (4.0 if rate_limited else 2.0), self.policy.max_backoff / self.policy.fast)
+        self.backoff = min(self.backoff * (4.0 if rate_limited else 2.0), MAX_FACTOR)

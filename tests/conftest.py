@@ -1,0 +1,67 @@
+"""Shared fixtures: a sandbox on a manual clock, a client wired to it in process.
+
+Nothing here touches the user's real config or keyring: CLOUDTUI_CONFIG points into tmp_path and
+every test gets an in-memory keyring unless it installs another backend.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import httpx
+import keyring
+import pytest
+
+from helpers import MemoryKeyring
+from tui.api.client import ApiClient, RetryPolicy
+from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CLOUDTUI_CONFIG", str(tmp_path / "config.toml"))
+    for var in ("CLOUDTUI_SECRET_KEY", "CLOUDTUI_PROFILE", "CLOUDTUI_API_URL", "CLOUDTUI_PROJECT_ID", "CLOUDTUI_DEBUG_LOG"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring() -> Any:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def sandbox(clock: ManualClock) -> Sandbox:
+    return Sandbox(clock=clock)
+
+
+@pytest.fixture
+def make_client(sandbox: Sandbox) -> Callable[..., ApiClient]:
+    sleeps: list[float] = []
+
+    async def fake_sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    def make(secret: str = DEMO_SECRET_KEY, **kw: Any) -> ApiClient:
+        kw.setdefault("retry", RetryPolicy(deadline=60))
+        kw.setdefault("sleep", fake_sleep)
+        client = ApiClient("http://sandbox", secret, transport=httpx.ASGITransport(sandbox.app), **kw)
+        client.sleeps = sleeps  # type: ignore[attr-defined]
+        return client
+
+    return make
+
+

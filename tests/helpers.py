@@ -1,0 +1,99 @@
+"""Test helpers: in-memory keyrings, an app wired to the sandbox in process, waiting without sleeps."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+import httpx
+from keyring.backend import KeyringBackend
+from keyring.errors import NoKeyringError, PasswordDeleteError
+from pydantic import SecretStr
+
+from tui.api.client import RetryPolicy
+from tui.config import Settings
+from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
+from tui.ui.app import CloudApp
+from tui.ui.refresh import RefreshPolicy
+
+FIXED_WALL = 1_768_478_400.0  # 2026-01-15T12:00:00Z, shown as "last refresh" in snapshots
+
+
+class MemoryKeyring(KeyringBackend):
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if (service, username) not in self.store:
+            raise PasswordDeleteError("not found")
+        del self.store[(service, username)]
+
+
+class NoKeyring(KeyringBackend):
+    """What headless Linux has: every call raises NoKeyringError."""
+
+    priority = 0  # type: ignore[assignment]
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise NoKeyringError("No recommended backend was available.")
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise NoKeyringError("No recommended backend was available.")
+
+    def delete_password(self, service: str, username: str) -> None:
+        raise NoKeyringError("No recommended backend was available.")
+
+
+def demo_settings(**kw: Any) -> Settings:
+    values: dict[str, Any] = dict(
+        profile="demo", api_url="http://sandbox", project_id=DEMO_PROJECT_ID, organization_id="",
+        zone="fr-par-1", region="fr-par", demo=True,
+    )
+    values.update(kw)
+    return Settings(**values)
+
+
+def make_app(sandbox: Sandbox, *, secret: str | None = DEMO_SECRET_KEY, policy: RefreshPolicy | None = None, **kw: Any) -> CloudApp:
+    settings = kw.pop("settings", None) or demo_settings()
+    return CloudApp(
+        settings,
+        SecretStr(secret) if secret is not None else None,
+        transport=httpx.ASGITransport(sandbox.app),
+        policy=policy or RefreshPolicy(fast=3600, slow=3600),  # tests refresh explicitly unless they test timers
+        clock=lambda: FIXED_WALL,
+        retry=kw.pop("retry", RetryPolicy(deadline=0.5, base=0.01, cap=0.05)),
+        **kw,
+    )
+
+
+async def wait_for(pilot: Any, condition: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> None:
+    """Let the app run until `condition()` holds (no fixed sleeps in assertions)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def view_of(app: CloudApp) -> Any:
+    from tui.ui.widgets.resource_view import ResourceView
+
+    return app.get_screen("main").query_one(ResourceView)
+
+
+async def loaded(pilot: Any, app: CloudApp) -> Any:
+    await wait_for(pilot, lambda: app.is_screen_installed("main") and bool(app.get_screen("main").query("ResourceView")), what="main screen")
+    view = view_of(app)
+    await wait_for(pilot, lambda: not view.loading and view.last_refresh is not None, what="list loaded")
+    await pilot.pause()
+    return view

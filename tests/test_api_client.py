@@ -1,0 +1,106 @@
+"""The client: auth header, retries only where safe, backoff inside a deadline, read-only, redaction."""
+
+import logging
+
+import httpx
+import pytest
+
+from tui.api.client import ApiClient, RetryPolicy
+from tui.api.errors import AuthenticationError, NetworkError, RateLimited, ReadOnlyError, ServerError
+from tui.sandbox import DEMO_SECRET_KEY
+
+pytestmark = pytest.mark.anyio
+SERVERS = "/instance/v1/zones/fr-par-1/servers"
+
+
+async def test_wrong_key_is_a_typed_401(make_client):
+    client = make_client(secret="00000000-0000-4000-8000-000000000000")
+    with pytest.raises(AuthenticationError) as info:
+        await client.get_json(SERVERS)
+    assert info.value.status == 401
+    assert info.value.body["reason"] == "not_found"
+
+
+async def test_get_retries_429_then_succeeds(make_client, sandbox):
+    sandbox.inject(429, SERVERS, times=2)
+    client = make_client()
+    data = await client.get_json(SERVERS)
+    assert len(data["servers"]) == 8
+    assert client.stats.rate_limited == 2 and client.stats.retries == 2
+    assert len(client.sleeps) == 2 and client.sleeps[1] > client.sleeps[0] * 0.9  # backoff grows
+
+
+async def test_get_gives_up_at_the_deadline(make_client, sandbox):
+    sandbox.inject(503, SERVERS)
+    client = make_client(retry=RetryPolicy(deadline=1.0, base=0.4, cap=4, max_attempts=10))
+    with pytest.raises(ServerError):
+        await client.get(SERVERS)
+    assert sum(client.sleeps) <= 1.0
+
+
+async def test_post_is_never_retried_after_reaching_the_server(make_client, sandbox):
+    sandbox.inject(503, SERVERS, method="POST", times=1)
+    client = make_client()
+    with pytest.raises(ServerError):
+        await client.send_json("POST", SERVERS, {"name": "x"})
+    assert [m for m, p in sandbox.requests if m == "POST"] == ["POST"]  # sent exactly once
+    assert client.stats.retries == 0
+
+
+async def test_post_is_retried_when_the_connection_was_never_made():
+    calls = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.method)
+        if len(calls) == 1:
+            raise httpx.ConnectError("refused", request=request)
+        return httpx.Response(201, json={"server": {"id": "x"}})
+
+    async def no_sleep(_):
+        return None
+
+    client = ApiClient("http://api", "k", transport=httpx.MockTransport(handler), sleep=no_sleep)
+    assert await client.send_json("POST", SERVERS, {}) == {"server": {"id": "x"}}
+    assert calls == ["POST", "POST"]
+
+
+async def test_read_timeout_on_post_is_not_retried():
+    calls = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.method)
+        raise httpx.ReadTimeout("slow", request=request)
+
+    client = ApiClient("http://api", "k", transport=httpx.MockTransport(handler))
+    with pytest.raises(NetworkError) as info:
+        await client.send_json("POST", SERVERS, {})
+    assert calls == ["POST"]
+    assert info.value.status == 0 and "timed out" in info.value.message
+
+
+async def test_read_only_refuses_before_sending(make_client, sandbox):
+    client = make_client(read_only=True)
+    with pytest.raises(ReadOnlyError):
+        await client.send_json("POST", SERVERS, {})
+    with pytest.raises(ReadOnlyError):
+        await client.request("DELETE", SERVERS + "/x")
+    assert sandbox.requests == type(sandbox.requests)()  # nothing reached the sandbox
+    assert (await client.get(SERVERS)).status_code == 200
+
+
+async def test_debug_log_never_contains_the_secret(make_client, sandbox, caplog):
+    caplog.set_level(logging.DEBUG, logger="cloudtui")
+    sandbox.inject(429, SERVERS, times=1)
+    client = make_client()
+    await client.get_json(SERVERS, {"per_page": 5})
+    assert "GET /instance/v1/zones/fr-par-1/servers" in caplog.text
+    assert DEMO_SECRET_KEY not in caplog.text
+    assert DEMO_SECRET_KEY not in repr(client)
+
+
+async def test_rate_limit_exhausted_raises_rate_limited(make_client, sandbox):
+    sandbox.inject(429, SERVERS)
+    client = make_client(retry=RetryPolicy(deadline=60, max_attempts=3))
+    with pytest.raises(RateLimited):
+        await client.get(SERVERS)
+    assert client.stats.rate_limited == 3

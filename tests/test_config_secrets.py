@@ -1,0 +1,77 @@
+"""Profiles, overrides, and the secret key: env, keyring, or this session only — never on disk."""
+
+import keyring
+import pytest
+from pydantic import SecretStr
+
+from helpers import NoKeyring
+from tui import secrets
+from tui.config import ConfigFile, Profile, resolve, save_profile
+
+KEY = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+
+
+def test_profiles_round_trip(tmp_path):
+    path = tmp_path / "c.toml"
+    save_profile(Profile(name="prod", api_url="https://api.example.com", project_id="p-1", default_zone="nl-ams-1"), path=path)
+    save_profile(Profile(name="staging \"x\"", api_url="https://s.example.com"), path=path)
+    cfg = ConfigFile.load(path)
+    assert cfg.default_profile == "prod"
+    assert cfg.profiles["prod"].default_zone == "nl-ams-1"
+    assert cfg.profiles['staging "x"'].api_url == "https://s.example.com"
+
+
+def test_precedence_flag_then_env_then_profile(tmp_path):
+    path = tmp_path / "c.toml"
+    save_profile(Profile(name="prod", api_url="https://profile", project_id="from-profile", default_zone="nl-ams-1"), path=path)
+    cfg = ConfigFile.load(path)
+    s = resolve({}, {}, cfg)
+    assert (s.profile, s.api_url, s.project_id, s.zone) == ("prod", "https://profile", "from-profile", "nl-ams-1")
+    s = resolve({}, {"CLOUDTUI_API_URL": "https://env/", "CLOUDTUI_PROJECT_ID": "from-env"}, cfg)
+    assert (s.api_url, s.project_id) == ("https://env", "from-env")
+    s = resolve({"api_url": "https://flag", "zone": "pl-waw-2"}, {"CLOUDTUI_API_URL": "https://env"}, cfg)
+    assert (s.api_url, s.zone) == ("https://flag", "pl-waw-2")
+    s = resolve({}, {"CLOUDTUI_PROFILE": "other"}, cfg)
+    assert s.profile == "other" and s.api_url == ""
+
+
+def test_unreadable_config_is_reported_not_fatal(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("this is = = not toml")
+    s = resolve({}, {}, ConfigFile.load(path))
+    assert s.config_error and "cannot read" in s.config_error
+
+
+def test_env_var_wins_over_keyring(memory_keyring):
+    keyring.set_password("cloudtui", "default", "from-keyring")
+    found = secrets.lookup("default", {"CLOUDTUI_SECRET_KEY": KEY})
+    assert found.source == "env" and found.secret.get_secret_value() == KEY
+
+
+def test_keyring_store_and_lookup(memory_keyring):
+    assert secrets.store("prod", SecretStr(KEY)) is None
+    assert memory_keyring.store[("cloudtui", "prod")] == KEY
+    found = secrets.lookup("prod", {})
+    assert found.source == "keyring" and found.secret.get_secret_value() == KEY
+    assert secrets.forget("prod") is None and secrets.lookup("prod", {}).secret is None
+
+
+def test_no_keyring_backend_is_said_clearly(tmp_path):
+    keyring.set_keyring(NoKeyring())
+    found = secrets.lookup("prod", {})
+    assert found.secret is None and found.keyring_problem == "No system keyring is available on this host."
+    assert secrets.store("prod", SecretStr(KEY)) == "No system keyring is available on this host."
+    # nothing was written in clear anywhere under the config dir
+    assert not any(KEY in p.read_text() for p in tmp_path.rglob("*") if p.is_file())
+
+
+def test_secret_never_in_repr():
+    found = secrets.SecretLookup(SecretStr(KEY), "env")
+    assert KEY not in repr(found) and KEY not in str(found)
+
+
+@pytest.mark.parametrize("zone", ["fr-par-1", "all"])
+def test_cli_accepts_zones(zone):
+    from tui.cli import _parser
+
+    assert _parser().parse_args(["--zone", zone]).zone == zone

@@ -1,0 +1,67 @@
+"""Both pagination styles, concurrent later pages, and no silent truncation."""
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from tui.api.client import ApiClient, RetryPolicy
+from tui.api.paging import iter_pages, list_all
+from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
+
+pytestmark = pytest.mark.anyio
+SERVERS = "/instance/v1/zones/fr-par-1/servers"
+
+
+async def test_per_page_style_collects_every_page():
+    sandbox = Sandbox(clock=ManualClock(), seed="empty", scale=250)
+    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app))
+    result = await list_all(client, SERVERS, "servers", page_size=100)
+    assert result.total == 250 and len(result.items) == 250 and result.complete
+    assert len({s["id"] for s in result.items}) == 250
+    pages = sorted(p for m, p in sandbox.requests)
+    assert len(pages) == 3
+
+
+async def test_per_page_is_capped_at_100():
+    sandbox = Sandbox(clock=ManualClock(), seed="empty", scale=120)
+    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app))
+    result = await list_all(client, SERVERS, "servers", page_size=500)
+    assert len(result.items) == 120 and len(sandbox.requests) == 2
+
+
+async def test_failed_page_is_reported_not_hidden():
+    big = Sandbox(clock=ManualClock(), seed="empty", scale=300)
+    big.inject(503, "page=2&")
+    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(big.app), retry=RetryPolicy(max_attempts=1))
+    result = await list_all(client, SERVERS, "servers", page_size=100)
+    assert result.total == 300
+    assert len(result.items) == 200
+    assert not result.complete and result.errors[0].status == 503
+
+
+def _page_size_app(total: int, with_total: bool = True) -> Starlette:
+    items = [{"id": f"id-{i}", "name": f"n{i}"} for i in range(total)]
+
+    async def listing(request):
+        page = int(request.query_params["page"])
+        size = int(request.query_params["page_size"])
+        body = {"clusters": items[(page - 1) * size : page * size]}
+        if with_total:
+            body["total_count"] = total
+        return JSONResponse(body)
+
+    return Starlette(routes=[Route("/kvcache/v1/zones/fr-par-1/clusters", listing)])
+
+
+async def test_page_size_style_uses_total_count():
+    client = ApiClient("http://x", "k", transport=httpx.ASGITransport(_page_size_app(45)))
+    result = await list_all(client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size", page_size=20)
+    assert result.total == 45 and [i["id"] for i in result.items] == [f"id-{i}" for i in range(45)]
+
+
+async def test_without_any_total_pages_are_walked_until_a_short_one():
+    client = ApiClient("http://x", "k", transport=httpx.ASGITransport(_page_size_app(45, with_total=False)))
+    batches = [b async for b in iter_pages(client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size", page_size=20)]
+    assert [len(b.items) for b in batches] == [20, 20, 5]

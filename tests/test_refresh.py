@@ -1,0 +1,101 @@
+"""Refresh scheduling: fast GET-by-id polls only while something moves, none under a modal, backoff."""
+
+import pytest
+
+from helpers import loaded, make_app, wait_for
+from tui.ui.refresh import RefreshPlanner, RefreshPolicy
+
+Z = "/instance/v1/zones/fr-par-1"
+
+
+class FakeTime:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_planner_polls_fast_only_while_moving_and_relists_slowly():
+    now = FakeTime()
+    p = RefreshPlanner(RefreshPolicy(fast=2, slow=30), now=now)
+    assert p.next_delay(moving=False) == 30 and p.next_delay(moving=True) == 2
+    assert p.plan(moving=False) == "full"
+    assert p.plan(moving=True) == "poll"
+    now.t = 31
+    assert p.plan(moving=True) == "full"
+    p.full_done()
+    assert p.plan(moving=True) == "poll"
+
+
+def test_planner_backs_off_after_errors_and_more_after_429():
+    p = RefreshPlanner(RefreshPolicy(fast=2, slow=30, max_backoff=300), now=FakeTime())
+    p.failed(rate_limited=False)
+    assert p.next_delay(moving=False) == 60
+    p.failed(rate_limited=True)
+    assert p.next_delay(moving=False) == 240
+    for _ in range(10):
+        p.failed(rate_limited=True)
+    assert p.next_delay(moving=False) == 300
+    p.succeeded()
+    assert p.next_delay(moving=False) == 30
+
+
+def polls(sandbox, since=0):
+    return [p for m, p in list(sandbox.requests)[since:] if m == "GET" and p.startswith(f"{Z}/servers/")]
+
+
+def lists(sandbox, since=0):
+    return [p for m, p in list(sandbox.requests)[since:] if p == f"{Z}/servers"]
+
+
+@pytest.mark.anyio
+async def test_transitional_servers_are_polled_by_id_until_they_settle(sandbox, clock):
+    store = sandbox.instance
+    sid = next(s["id"] for s in store.servers["fr-par-1"].values() if s["name"] == "worker-batch-2")
+    store.run_action("fr-par-1", store.servers["fr-par-1"][sid], "poweron", {})
+    app = make_app(sandbox, policy=RefreshPolicy(fast=0.05, slow=3600, paused=0.05))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert view.table.get(sid).state == "starting"
+        start = len(sandbox.requests)
+        await wait_for(pilot, lambda: len(polls(sandbox, start)) >= 3, what="fast polls")
+        assert set(polls(sandbox, start)) == {f"{Z}/servers/{sid}"}  # only the moving one, by id
+        assert lists(sandbox, start) == []  # no re-list while polling
+        clock.advance(10)
+        await wait_for(pilot, lambda: view.table.get(sid).state == "running", what="settled")
+        settled = len(sandbox.requests)
+        await pilot.pause(0.3)
+        assert len(sandbox.requests) == settled  # nothing moves: back to the slow re-list only
+
+
+@pytest.mark.anyio
+async def test_no_polling_while_a_modal_is_open(sandbox):
+    store = sandbox.instance
+    sid = next(s["id"] for s in store.servers["fr-par-1"].values() if s["name"] == "worker-batch-2")
+    store.run_action("fr-par-1", store.servers["fr-par-1"][sid], "poweron", {})
+    app = make_app(sandbox, policy=RefreshPolicy(fast=0.05, slow=0.2, paused=0.05))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
+        await pilot.pause(0.1)  # let any request already under way finish
+        start = len(sandbox.requests)
+        await pilot.pause(0.5)
+        assert len(sandbox.requests) == start
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(sandbox.requests) > start, what="polling resumed")
+
+
+@pytest.mark.anyio
+async def test_a_429_on_the_list_backs_off(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert view.planner.backoff == 1.0
+        sandbox.inject(429, "/servers")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: not view.loading and view.failed, what="failed list")
+        assert view.planner.backoff > 1.0
+        assert view.table.loaded_count == 8  # what was shown stays shown
+        await wait_for(pilot, lambda: any("429 too many requests" in n.message for n in app._notifications), what="429 notified")

@@ -1,0 +1,253 @@
+"""The server life cycle from the keyboard, against the sandbox in process, on a manual clock."""
+
+import pytest
+from textual.widgets import Button, Select, Static
+
+from helpers import loaded, make_app, wait_for
+
+pytestmark = pytest.mark.anyio
+Z = "/instance/v1/zones/fr-par-1"
+
+
+def mutations(sandbox):
+    return [(m, p) for m, p in sandbox.requests if m != "GET"]
+
+
+def row_state(view, name):
+    server = next((s for s in view.table.resources() if s.name == name), None)
+    return server.state if server else None
+
+
+async def choose(pilot, text):
+    """Open the focused Select, type to search, pick."""
+    await pilot.press("enter", *text, "enter")
+
+
+async def fill_create_form(pilot, app, name="web-03", ctype="PRO2-XS ", image="Debian"):
+    await pilot.press("c")
+    await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+    await pilot.press(*name, "tab")
+    await choose(pilot, ctype)
+    await pilot.press("tab")
+    await choose(pilot, image)
+
+
+async def test_main_view_lists_the_zone_with_counts(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert view.table.loaded_count == 8
+        assert view.table.border_title == "Servers · fr-par-1 · 8/8"
+        assert app.focused.id == "grid"
+        footer_keys = {key for key, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert {"c", "d", "a", "r", "slash", "z", "q"} <= footer_keys
+
+
+async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await fill_create_form(pilot, app)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: row_state(view, "web-03") == "starting", what="created and starting")
+        assert view.table.border_title == "Servers · fr-par-1 · 9/9"
+        assert view.table.cursor_key == next(s.id for s in view.table.resources() if s.name == "web-03")
+        post = [p for m, p in mutations(sandbox)]
+        assert post[0] == f"{Z}/servers" and post[1].endswith("/action")
+
+        clock.advance(10)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: row_state(view, "web-03") == "running", what="running")
+
+        await pilot.press("a")  # actions menu: power off, reboot, stop in place, terminate
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu")
+        await pilot.press("down", "enter")  # Reboot
+        await wait_for(pilot, lambda: row_state(view, "web-03") == "stopping", what="rebooting")
+        clock.advance(2)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: row_state(view, "web-03") == "starting")
+        clock.advance(3)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: row_state(view, "web-03") == "running")
+
+        await pilot.press("d")  # running: refused before any dialog
+        await pilot.pause()
+        assert app.screen.id == "main"
+        assert any("power it off first" in n.message for n in app._notifications)
+
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu")
+        await pilot.press("enter")  # Power off
+        await wait_for(pilot, lambda: row_state(view, "web-03") == "stopping")
+        clock.advance(5)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: row_state(view, "web-03") == "stopped")
+
+        sid = view.table.cursor_key
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        assert app.focused.id == "cancel"  # Cancel has the focus
+        await pilot.press("enter")  # … so enter cancels
+        await wait_for(pilot, lambda: app.screen.id == "main")
+        assert ("DELETE", f"{Z}/servers/{sid}") not in mutations(sandbox)
+
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("tab", "enter")  # to Delete, then confirm
+        await wait_for(pilot, lambda: row_state(view, "web-03") is None, what="row removed")
+        assert ("DELETE", f"{Z}/servers/{sid}") in mutations(sandbox)
+        assert sid not in sandbox.instance.servers["fr-par-1"]
+        assert view.table.border_title == "Servers · fr-par-1 · 8/8"
+
+
+async def test_terminate_asks_first_and_the_row_disappears(sandbox, clock):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.table.move_to(next(s.id for s in view.table.resources() if s.name == "bastion"))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu")
+        await pilot.press("up", "enter")  # last entry: Terminate
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        assert app.focused.id == "cancel"
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: row_state(view, "bastion") == "stopping")
+        clock.advance(5)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: row_state(view, "bastion") is None)
+
+
+async def test_invalid_input_is_refused_with_the_field_named_and_nothing_sent(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await fill_create_form(pilot, app, name="bad_name")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        form = app.screen
+        assert form.__class__.__name__ == "FormScreen"
+        assert "only letters, digits, dots, spaces and dashes" in str(form.query_one("#e-name", Static).render())
+        assert "name" in str(form.query_one("#form-status", Static).render())
+        assert mutations(sandbox) == []
+
+
+async def test_a_refused_create_keeps_what_was_typed(sandbox):
+    sandbox.inject(403, "/servers", method="POST")
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await fill_create_form(pilot, app, name="kept-name")
+        await pilot.press("ctrl+s")
+        form = app.screen
+        await wait_for(pilot, lambda: "403" in str(form.query_one("#form-status", Static).render()), what="error shown")
+        assert form.query_one("#f-name").value == "kept-name"
+        assert form.query_one("#f-commercial_type", Select).value == "PRO2-XS"
+        assert not form.query_one("#submit", Button).disabled
+
+
+async def test_local_volume_rules_checked_before_sending(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await fill_create_form(pilot, app, ctype="PRO2-XS ")
+        await pilot.press("tab")
+        await choose(pilot, "l_ssd")
+        await pilot.press("tab", *"30")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "no local storage" in str(app.screen.query_one("#e-volume_type", Static).render())
+        assert mutations(sandbox) == []
+
+
+async def test_edit_renames_a_server(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        sid = view.table.cursor_key
+        await pilot.press("e")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen")
+        await pilot.press("end", "ctrl+u", *"renamed-1", "ctrl+s")
+        await wait_for(pilot, lambda: view.table.get(sid).name == "renamed-1", what="renamed")
+        assert sandbox.instance.servers["fr-par-1"][sid]["name"] == "renamed-1"
+        assert mutations(sandbox) == [("PATCH", f"{Z}/servers/{sid}")]
+
+
+async def test_detail_shows_fields_and_raw_json(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        server = view.current()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
+        screen = app.export_screenshot().replace("&#160;", " ")
+        assert server.id in screen and "Allowed actions" in screen and "poweroff, terminate, reboot" in screen
+        await pilot.press("v")
+        assert app.screen.query_one("#detail-tabs").active == "tab-json"
+        screen = app.export_screenshot().replace("&#160;", " ")
+        assert '"commercial_type"' in screen or "commercial_type" in screen
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main")
+
+
+async def test_sort_and_filter_keep_counts_honest(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("slash", *"web")
+        await pilot.pause()
+        assert view.table.visible_count == 3
+        assert view.table.border_title == "Servers · fr-par-1 · 8/8 · 3 match"
+        await pilot.press("escape")
+        assert view.table.visible_count == 8
+        await pilot.press("s")  # sort by name
+        names = [view.table.get(k).name for k in view.table.shown_keys]
+        assert names == sorted(names)
+        await pilot.press("S")
+        assert [view.table.get(k).name for k in view.table.shown_keys] == sorted(names, reverse=True)
+        assert view.table.border_title.endswith("by Name ↓")
+
+
+async def test_all_zones_keeps_partial_results_and_names_the_failed_zone(sandbox):
+    sandbox.inject(503, "/zones/nl-ams-1/")
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("z")
+        await wait_for(pilot, lambda: app.screen.id == "zone-picker")
+        await pilot.press("home", "enter")  # "all zones" is first
+        await wait_for(pilot, lambda: view.scope == "all" and not view.loading and view.failed, what="all zones listed")
+        assert view.table.loaded_count == 13  # 17 seeded, minus nl-ams-1's 4
+        assert "✖ nl-ams-1 503" in view.table.border_title
+        assert "13/13+?" in view.table.border_title
+        assert any("nl-ams-1" in n.title for n in app._notifications)
+
+
+async def test_read_only_offers_nothing_that_mutates(sandbox):
+    from helpers import demo_settings
+
+    app = make_app(sandbox, settings=demo_settings(read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        for key in ("c", "d", "a", "e"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen.id == "main"
+        footer_keys = {key for key, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert not {"c", "d", "a"} & footer_keys
+        assert mutations(sandbox) == []
+        assert "READ-ONLY" in app.screen.query_one("#status").render()
+
+
+async def test_help_and_palette_open_from_the_keyboard(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
+        await pilot.press("escape")
+        await pilot.press("colon")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette")
+        await pilot.press(*"zone nl-ams-1")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.loading and view.table.loaded_count == 4, what="zone switched")

@@ -246,8 +246,8 @@ SERVERS = ResourceKind(
     item_key="server",
     model=Server,
     columns=(
-        Column("name", "Name", lambda s: s.name, width=22),
-        Column("state", "State", lambda s: state_text(s.state), width=16, sort_key=lambda s: s.state),
+        Column("name", "Name", lambda s: s.name, width=20),
+        Column("state", "State", lambda s: state_text(s.state), width=18, sort_key=lambda s: s.state),
         Column("type", "Type", lambda s: s.commercial_type, width=13),
         Column("zone", "Zone", lambda s: s.zone, width=8),
         Column("ip", "Public IP", lambda s: s.public_address, width=15),

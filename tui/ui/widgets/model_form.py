@@ -43,6 +43,14 @@ def errors_by_field(exc: ValidationError) -> dict[str, str]:
     return out
 
 
+class Tick(Checkbox):
+    """A checkbox whose mark is visible without colour (NO_COLOR): X when on, blank when off."""
+
+    @property  # type: ignore[override]
+    def BUTTON_INNER(self) -> str:  # noqa: N802 - Textual's name
+        return "X" if self.value else " "
+
+
 class ModelForm(Vertical):
     DEFAULT_CSS = """
     ModelForm { height: auto; }
@@ -67,10 +75,10 @@ class ModelForm(Vertical):
         for name, info in self.model.model_fields.items():
             meta = self._meta(name)
             label = str(meta.get("label") or name.replace("_", " ").capitalize())
-            value = self.initial.get(name, info.default if info.default is not None and not callable(info.default) else None)
+            value = self.initial[name] if name in self.initial else (None if info.is_required() else info.get_default(call_default_factory=True))
             control: Widget
             if _is_bool(info.annotation):
-                control = Checkbox(label, bool(value), compact=True, id=f"f-{name}", classes="form-control")
+                control = Tick(label, bool(value), compact=True, id=f"f-{name}", classes="form-control")
                 label = ""
             elif meta.get("widget") == "select":
                 control = Select([], prompt="loading…", compact=True, id=f"f-{name}", classes="form-control")
@@ -84,13 +92,14 @@ class ModelForm(Vertical):
 
     def set_choices(self, name: str, choices: list[tuple[str, Any]]) -> None:
         select = self.query_one(f"#f-{name}", Select)
-        wanted = self.initial.get(name, self.model.model_fields[name].default)
+        info = self.model.model_fields[name]
+        wanted = self.initial[name] if name in self.initial else (None if info.is_required() else info.get_default(call_default_factory=True))
         select.set_options(choices)
         select.prompt = "choose…" if choices else "none available"
         values = [v for _, v in choices]
         if wanted in values:
             select.value = wanted
-        elif wanted is None and choices and not self.model.model_fields[name].is_required():
+        elif wanted is None and choices and not info.is_required():
             select.value = choices[0][1]
 
     def values(self) -> dict[str, Any]:

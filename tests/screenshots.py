@@ -1,0 +1,70 @@
+"""Regenerate screenshots/*.svg: `uv run python tests/screenshots.py`.
+
+Runs the real app headless against the seeded sandbox (manual clock, so the pictures are stable)
+and saves each view as SVG.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from helpers import loaded, make_app, wait_for  # noqa: E402
+from tui.sandbox import ManualClock, Sandbox  # noqa: E402
+
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+
+
+async def shoot(name: str, size: tuple[int, int], steps) -> None:
+    app = make_app(Sandbox(clock=ManualClock()))
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot, app)
+        await steps(pilot, app)
+        await pilot.pause()
+        app.save_screenshot(str(OUT / f"{name}.svg"))
+    print(f"screenshots/{name}.svg")
+
+
+async def nothing(pilot, app) -> None:
+    return None
+
+
+async def create_form(pilot, app) -> None:
+    await pilot.press("c")
+    await wait_for(pilot, lambda: getattr(app.screen, "ready", False))
+    await pilot.press(*"web-03", "tab", "enter", *"PRO2-XS ", "enter", "tab", "enter", *"Debian", "enter")
+
+
+async def all_zones(pilot, app) -> None:
+    await pilot.press("z")
+    await wait_for(pilot, lambda: app.screen.id == "zone-picker")
+    await pilot.press("home", "enter")
+    view = app.get_screen("main").query_one("ResourceView")
+    await wait_for(pilot, lambda: view.scope == "all" and not view.loading)
+
+
+async def actions(pilot, app) -> None:
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu")
+
+
+async def detail(pilot, app) -> None:
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
+
+
+async def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    await shoot("instance-servers", (120, 40), nothing)
+    await shoot("instance-servers-80x24", (80, 24), nothing)
+    await shoot("instance-servers-all-zones", (120, 40), all_zones)
+    await shoot("instance-server-create", (120, 40), create_form)
+    await shoot("instance-server-actions", (120, 40), actions)
+    await shoot("instance-server-detail", (120, 40), detail)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -55,9 +55,13 @@ def make_client(sandbox: Sandbox) -> Callable[..., ApiClient]:
     async def fake_sleep(seconds: float) -> None:
         sleeps.append(seconds)
 
+    def fake_monotonic() -> float:  # time passes only by the backoff sleeps
+        return sum(sleeps)
+
     def make(secret: str = DEMO_SECRET_KEY, **kw: Any) -> ApiClient:
         kw.setdefault("retry", RetryPolicy(deadline=60))
         kw.setdefault("sleep", fake_sleep)
+        kw.setdefault("monotonic", fake_monotonic)
         client = ApiClient("http://sandbox", secret, transport=httpx.ASGITransport(sandbox.app), **kw)
         client.sleeps = sleeps  # type: ignore[attr-defined]
         return client

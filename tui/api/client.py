@@ -68,6 +68,7 @@ class ApiClient:
         read_only: bool = False,
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
         max_connections: int = 16,
     ) -> None:
         self.api_url = api_url.rstrip("/")
@@ -76,6 +77,7 @@ class ApiClient:
         self.retry = retry or RetryPolicy()
         self.stats = ClientStats()
         self._sleep = sleep
+        self._monotonic = monotonic  # the deadline's clock; tests pair it with their fake sleep
         self._transport = transport
         self._timeout = httpx.Timeout(timeout, connect=min(timeout, 5.0))
         self._limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
@@ -121,7 +123,7 @@ class ApiClient:
         if json is not None:
             headers["Content-Type"] = "application/json"
         clean_params = _clean_params(params)
-        deadline = time.monotonic() + self.retry.deadline
+        deadline = self._monotonic() + self.retry.deadline
         attempt = 0
         while True:
             started = time.monotonic()
@@ -144,7 +146,7 @@ class ApiClient:
             if not retryable or attempt >= self.retry.max_attempts:
                 raise err
             delay = self.retry.delay(attempt - 1)
-            if time.monotonic() + delay > deadline:
+            if self._monotonic() + delay > deadline:
                 raise err
             self.stats.retries += 1
             log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)

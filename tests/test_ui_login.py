@@ -85,3 +85,8 @@ async def test_a_rejected_key_at_start_opens_the_login_with_the_reason(sandbox):
         await wait_for(pilot, lambda: app.screen.id == "login" and bool(app.screen.query(".login-problem")), what="login after 401")
         problem = str(app.screen.query_one(".login-problem", Static).render())
         assert "401 authentication is denied" in problem and "'default' was rejected" in problem
+        await pilot.click("#secret")
+        await pilot.press(*DEMO_SECRET_KEY, "ctrl+s")
+        view = await loaded(pilot, app)
+        await wait_for(pilot, lambda: view.table.loaded_count == 8, what="listed with the new key")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "grid", what="table focused")

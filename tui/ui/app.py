@@ -15,6 +15,7 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 from ..api.client import ApiClient, RetryPolicy
 from ..api.errors import AuthenticationError
@@ -22,6 +23,7 @@ from ..config import Profile, Settings
 from ..products.base import Context, ResourceKind
 from ..products.service import ResourceService
 from .commands import CloudCommands
+from .errors import notify_error
 from .refresh import RefreshPolicy
 from .widgets.resource_view import ResourceView
 
@@ -181,6 +183,11 @@ class CloudApp(App[None]):
             self.open_login()
         else:
             self.notify("The demo needs no login.", timeout=3)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker that died of an unexpected error is reported, never silent."""
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            notify_error(self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " "))
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

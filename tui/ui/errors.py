@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+import logging
+from typing import Any, Callable, TypeVar
+
 from textual.app import App
 
 from ..api.errors import ApiError
+
+log = logging.getLogger("cloudtui.ui")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def describe(err: BaseException) -> tuple[str, str]:
@@ -17,3 +24,25 @@ def describe(err: BaseException) -> tuple[str, str]:
 def notify_error(app: App, err: BaseException, doing: str) -> None:
     summary, hint = describe(err)
     app.notify(f"{summary}\n{hint}", title=f"{doing} failed", severity="error", timeout=12)
+
+
+def guarded(doing: str) -> Callable[[F], F]:
+    """Run a key or message handler so that a bug in it becomes a notification.
+
+    Textual stops a widget's message loop and exits the app on an unhandled exception; operators
+    must keep their console, so user-facing handlers catch, log and notify instead.
+    """
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def handler(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(self, *args, **kwargs)
+            except Exception as err:
+                log.exception("%s failed", doing)
+                notify_error(self.app, err, doing)
+                return None
+
+        return handler  # type: ignore[return-value]
+
+    return wrap

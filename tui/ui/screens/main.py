@@ -69,6 +69,10 @@ class MainScreen(Screen[None]):
         self.call_after_refresh(self._focus_view)
         self.update_status()
 
+    def on_screen_resume(self) -> None:
+        if self.focused is None:  # e.g. a modal opened before the table took the focus
+            self.call_after_refresh(self._focus_view)
+
     def _focus_view(self) -> None:
         if self.view is not None:
             self.view.focus_table()

@@ -23,7 +23,7 @@ from textual.widgets import Input
 from ...api.errors import ApiError, AuthenticationError, NotFound, RateLimited
 from ...products.base import ALL, ActionSpec, Context, ResourceKind
 from ...products.service import ResourceService
-from ..errors import notify_error
+from ..errors import guarded, notify_error
 from ..refresh import RefreshPlanner, RefreshPolicy
 from .resource_table import ResourceTable
 
@@ -181,6 +181,12 @@ class ResourceView(Vertical):
                 if rid not in seen and self.kind.scope_of(r) in failed:
                     seen[rid] = r
             self.table.replace(seen.values())
+        except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
+            self.loading = False
+            notify_error(self.app, err, f"Listing {self.kind.title.lower()}")
+            self.update_title()
+            self._arm()
+            return
         finally:
             self.loading = False
         self.totals, self.failed = totals, failed
@@ -225,6 +231,7 @@ class ResourceView(Vertical):
     def _detail_on_top(self) -> bool:
         return self._detail is not None and self.app.screen is self._detail
 
+    @guarded("Scheduled refresh")
     def _tick(self) -> None:
         self._timer = None
         if self.paused():
@@ -283,6 +290,7 @@ class ResourceView(Vertical):
         key = self.table.cursor_key
         return self.table.get(key) if key else None
 
+    @guarded("Action")
     def act_on(self, what: str, resource: Any) -> None:
         """Entry point shared with the detail screen."""
         {
@@ -300,33 +308,41 @@ class ResourceView(Vertical):
         else:
             fn(resource)
 
+    @guarded("Refresh")
     def action_refresh(self) -> None:
         self.reload()
 
+    @guarded("Create")
     def action_create(self) -> None:
         if self.may("create"):
             self.open_create()
 
+    @guarded("Edit")
     def action_edit(self) -> None:
         if self.may("edit"):
             self._with_current(self.open_edit)
 
+    @guarded("Delete")
     def action_delete(self) -> None:
         if self.may("delete"):
             self._with_current(self.confirm_delete)
 
+    @guarded("Actions")
     def action_actions(self) -> None:
         if self.may("actions"):
             self._with_current(self.open_actions)
 
+    @guarded("Copy")
     def action_copy_id(self) -> None:
         self._with_current(self.copy_id)
 
+    @guarded("Filter")
     def action_filter(self) -> None:
         box = self.query_one("#filter", Input)
         box.display = True
         box.focus()
 
+    @guarded("Clear filter")
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter", Input)
         box.value = ""
@@ -335,6 +351,7 @@ class ResourceView(Vertical):
         self.update_title()
         self.table.focus()
 
+    @guarded("Filter")
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "filter":
             self.table.set_filter(event.value)
@@ -344,6 +361,7 @@ class ResourceView(Vertical):
         if event.input.id == "filter":
             self.table.focus()
 
+    @guarded("Sort")
     def action_sort(self) -> None:
         keys = [c.key for c in self.kind.columns]
         state = self.table.sort_state
@@ -351,11 +369,13 @@ class ResourceView(Vertical):
         self.table.sort_by(nxt)
         self.update_title()
 
+    @guarded("Sort")
     def action_sort_reverse(self) -> None:
         state = self.table.sort_state or (self.kind.columns[0].key, False)
         self.table.sort_by(state[0], not state[1])
         self.update_title()
 
+    @guarded("Open")
     def on_resource_table_selected(self, event: ResourceTable.Selected) -> None:
         resource = self.table.get(event.key)
         if resource is not None:

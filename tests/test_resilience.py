@@ -1,0 +1,63 @@
+"""Leniency and resilience: unknown states and fields are shown; bugs become notifications."""
+
+import pytest
+
+from helpers import loaded, make_app, wait_for
+from tui.products.instance import Server
+
+pytestmark = pytest.mark.anyio
+
+
+def test_server_model_is_lenient():
+    s = Server.model_validate({"id": "x", "state": "hibernating", "tags": None, "public_ip": "1.2.3.4", "brand_new": {"a": 1}})
+    assert s.state == "hibernating" and s.tags == [] and s.public_ip is None
+    assert s.raw["brand_new"] == {"a": 1} and s.raw["public_ip"] == "1.2.3.4"  # the JSON view shows it all
+
+
+async def test_unknown_state_and_fields_are_shown_not_fatal(sandbox):
+    server = next(s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "bastion")
+    server.update(state="hibernating", tags=None, brand_new={"nested": [1, 2]}, volumes="oops")
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        row = view.table.get(server["id"])
+        assert row.state == "hibernating"
+        assert "○ hibernating" in app.export_screenshot().replace("&#160;", " ")
+        view.table.move_to(server["id"])
+        await pilot.press("a")  # allowed_actions is [] for an unknown state
+        await wait_for(pilot, lambda: any("No action is allowed" in n.message for n in app._notifications))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
+        await pilot.press("v")
+        assert "brand_new" in app.export_screenshot()
+
+
+async def test_a_bug_in_a_handler_becomes_a_notification(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+
+        def broken(resource):
+            raise RuntimeError("kaboom")
+
+        object.__setattr__(view, "confirm_delete", broken)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: any("kaboom" in n.message for n in app._notifications), what="notified")
+        assert app.is_running
+        await pilot.press("z")  # the console still answers
+        await wait_for(pilot, lambda: app.screen.id == "zone-picker")
+
+
+async def test_a_failing_worker_becomes_a_notification(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+
+        async def broken(*args, **kwargs):
+            raise ValueError("unexpected shape")
+            yield  # pragma: no cover
+
+        view.service.iter_list = broken
+        await pilot.press("r")
+        await wait_for(pilot, lambda: any("unexpected shape" in n.message for n in app._notifications), what="notified")
+        assert view.table.loaded_count == 8 and not view.loading

@@ -89,4 +89,4 @@ async def test_a_rejected_key_at_start_opens_the_login_with_the_reason(sandbox):
         await pilot.press(*DEMO_SECRET_KEY, "ctrl+s")
         view = await loaded(pilot, app)
         await wait_for(pilot, lambda: view.table.loaded_count == 8, what="listed with the new key")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "grid", what="table focused")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "table", what="table focused")

@@ -38,7 +38,7 @@ async def test_main_view_lists_the_zone_with_counts(sandbox):
         view = await loaded(pilot, app)
         assert view.table.loaded_count == 8
         assert view.table.border_title == "Servers · fr-par-1 · 8/8"
-        assert app.focused.id == "grid"
+        assert app.focused.id == "table"
         footer_keys = {key for key, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
         assert {"c", "d", "a", "r", "slash", "z", "q"} <= footer_keys
 

@@ -6,14 +6,18 @@
 Page 1 tells the total; the remaining pages are fetched concurrently under a bound and yielded as
 they arrive, so a view can show the first rows while the rest load. A failed page is yielded as an
 error batch: the caller keeps what it has and shows loaded/total.
+
+Bodies are decoded (and each item passed through `transform`) in a worker thread, so large
+listings do not hold the event loop that draws the UI.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Literal
+from typing import Any, AsyncIterator, Callable, Literal
 
 from .client import ApiClient
 from .errors import ApiError
@@ -22,10 +26,13 @@ PagingStyle = Literal["per_page", "page_size"]
 MAX_PER_PAGE = 100
 
 
+Transform = Callable[[dict[str, Any]], Any]
+
+
 @dataclass
 class PageBatch:
     page: int
-    items: list[dict[str, Any]]
+    items: list[Any]
     total: int | None
     error: ApiError | None = None
 
@@ -41,31 +48,44 @@ class ListResult:
         return not self.errors and (self.total is None or len(self.items) >= self.total)
 
 
-def _total(resp_headers: Any, body: dict[str, Any], style: PagingStyle) -> int | None:
-    raw = resp_headers.get("X-Total-Count") if style == "per_page" else body.get("total_count")
-    if raw is None:  # be lenient: accept the other style's marker too
-        raw = body.get("total_count") if style == "per_page" else resp_headers.get("X-Total-Count")
+def _decode(content: bytes, list_key: str, transform: Transform | None) -> tuple[list[Any], int | None, bool]:
+    """(items, total_count from the body, whether the body was JSON); runs in a worker thread."""
     try:
-        return int(raw) if raw is not None else None
+        body = json.loads(content) if content else {}
+    except ValueError:
+        return [], None, False
+    if not isinstance(body, dict):
+        return [], None, True
+    raw = body.get(list_key)
+    items = [i for i in raw if isinstance(i, dict)] if isinstance(raw, list) else []
+    if transform is not None:
+        items = [transform(i) for i in items]
+    total = body.get("total_count")
+    return items, total if isinstance(total, int) else None, True
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value) if value is not None else None
     except (TypeError, ValueError):
         return None
 
 
-async def _fetch(
-    client: ApiClient, path: str, list_key: str, style: PagingStyle, page: int, size: int, params: dict[str, Any]
-) -> tuple[list[dict[str, Any]], int | None]:
+async def fetch_page(
+    client: ApiClient, path: str, list_key: str, style: PagingStyle, page: int, size: int,
+    params: dict[str, Any], transform: Transform | None = None,
+) -> tuple[list[Any], int | None]:
+    """One page: (items, total). The total is read from either style's marker, leniently."""
     query = dict(params)
     query["page"] = page
     query[style] = size
     resp = await client.get(path, query)
-    try:
-        body = resp.json() if resp.content else {}
-    except ValueError:
+    items, body_total, is_json = await asyncio.to_thread(_decode, resp.content, list_key, transform)
+    if not is_json:
         raise ApiError(resp.status_code, "the API answered with a list that is not JSON", url=path)
-    items = body.get(list_key) if isinstance(body, dict) else None
-    if not isinstance(items, list):
-        items = []
-    return [i for i in items if isinstance(i, dict)], _total(resp.headers, body if isinstance(body, dict) else {}, style)
+    header_total = _int(resp.headers.get("X-Total-Count"))
+    total = (header_total if header_total is not None else body_total) if style == "per_page" else (body_total if body_total is not None else header_total)
+    return items, total
 
 
 async def iter_pages(
@@ -76,13 +96,14 @@ async def iter_pages(
     style: PagingStyle = "per_page",
     page_size: int = MAX_PER_PAGE,
     params: dict[str, Any] | None = None,
-    concurrency: int = 8,
+    concurrency: int = 10,
+    transform: Transform | None = None,
 ) -> AsyncIterator[PageBatch]:
     """Yield every page of a listing; page 1 first, then the others as they complete."""
     params = params or {}
     size = min(page_size, MAX_PER_PAGE) if style == "per_page" else page_size
     try:
-        items, total = await _fetch(client, path, list_key, style, 1, size, params)
+        items, total = await fetch_page(client, path, list_key, style, 1, size, params, transform)
     except ApiError as err:
         yield PageBatch(1, [], None, err)
         return
@@ -93,7 +114,7 @@ async def iter_pages(
         while len(items) >= size:
             page += 1
             try:
-                items, _ = await _fetch(client, path, list_key, style, page, size, params)
+                items, _ = await fetch_page(client, path, list_key, style, page, size, params, transform)
             except ApiError as err:
                 yield PageBatch(page, [], None, err)
                 return
@@ -107,7 +128,7 @@ async def iter_pages(
     async def one(page: int) -> PageBatch:
         async with sem:
             try:
-                got, tot = await _fetch(client, path, list_key, style, page, size, params)
+                got, tot = await fetch_page(client, path, list_key, style, page, size, params, transform)
             except ApiError as err:
                 return PageBatch(page, [], None, err)
             return PageBatch(page, got, tot)

@@ -50,6 +50,49 @@ class Resource(BaseModel):
         return self._raw or self.model_dump(mode="json", by_alias=True)
 
 
+class Row:
+    """One resource as listed: a slim dict of the kind's `row_fields`, read leniently.
+
+    Lists hold tens of thousands of these, so they carry no pydantic model and no more fields than
+    the columns, actions and refresh need; the detail view fetches the full object by id.
+    """
+
+    __slots__ = ("id", "name", "state", "data")
+
+    def __init__(self, data: dict[str, Any], state_field: str = "state") -> None:
+        self.data = data
+        self.id = _text(data.get("id"))
+        self.name = _text(data.get("name"))
+        self.state = _text(data.get(state_field))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def text(self, key: str) -> str:
+        return _text(self.data.get(key))
+
+    def items(self, key: str) -> list[Any]:
+        value = self.data.get(key)
+        return value if isinstance(value, list) else []
+
+    def obj(self, key: str) -> dict[str, Any]:
+        value = self.data.get(key)
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        return self.data
+
+    def __repr__(self) -> str:
+        return f"Row({self.id!r}, {self.name!r}, {self.state!r})"
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else str(value)
+
+
 @dataclass(frozen=True)
 class Column:
     key: str
@@ -123,6 +166,17 @@ class ResourceKind:
     edit: EditSpec | None = None
     deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
     delete_needs_name: bool = False
+    row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all
+    summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
+    # Cheap change detection: list ordered by this (newest first) and compare `modified_field`.
+    delta_order: str | None = None
+    modified_field: str | None = None
+
+    def make_row(self, data: dict[str, Any]) -> Row:
+        slim = {k: data[k] for k in self.row_fields if k in data} if self.row_fields else data
+        if self.summarize is not None:
+            slim.update(self.summarize(data))
+        return Row(slim, self.state_field)
 
     def base(self, scope: str) -> str:
         if self.scope == "zone":
@@ -134,11 +188,9 @@ class ResourceKind:
     def path(self, scope: str, *parts: str) -> str:
         return "/".join([self.base(scope), self.collection, *parts])
 
-    def state_of(self, resource: Any) -> str:
-        return str(getattr(resource, self.state_field, "") or "")
+    def is_transitional(self, row: Row) -> bool:
+        return row.state in self.transitional
 
-    def is_transitional(self, resource: Any) -> bool:
-        return self.state_of(resource) in self.transitional
-
-    def scope_of(self, resource: Any) -> str:
-        return str(getattr(resource, "zone", None) or getattr(resource, "region", None) or "")
+    def scope_of(self, row: Any) -> str:
+        data = row.data if isinstance(row, Row) else row.raw
+        return _text(data.get("zone") or data.get("region"))

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from rich.text import Text
 
 from ..api.paging import list_all
-from .base import ActionSpec, Choices, Column, Context, CreateSpec, EditSpec, Resource, ResourceKind
+from .base import ActionSpec, Choices, Column, Context, CreateSpec, EditSpec, Resource, ResourceKind, Row
 from .format import ago_date, gb, human_bytes, state_text
 
 GB = 1_000_000_000
@@ -51,12 +51,19 @@ class Server(Resource):
 
     @property
     def public_address(self) -> str:
-        if self.public_ip and self.public_ip.get("address"):
-            return str(self.public_ip["address"])
-        for ip in self.public_ips:
-            if ip.get("address"):
-                return str(ip["address"])
-        return ""
+        return public_address(self.raw)
+
+
+def public_address(data: dict[str, Any]) -> str:
+    """The server's main public address, from `public_ip` or else the first of `public_ips`."""
+    ip = data.get("public_ip")
+    if isinstance(ip, dict) and ip.get("address"):
+        return str(ip["address"])
+    ips = data.get("public_ips")
+    for ip in ips if isinstance(ips, list) else []:
+        if isinstance(ip, dict) and ip.get("address"):
+            return str(ip["address"])
+    return ""
 
 
 def _volumes_summary(s: Server) -> str:
@@ -73,12 +80,20 @@ def _named(obj: dict[str, Any] | None) -> str:
     return f"{obj.get('name') or ''} ({obj.get('id', '')})".strip()
 
 
+def _allowed(action: str) -> Any:
+    return lambda row: action in row.items("allowed_actions")
+
+
 SERVER_ACTIONS = (
-    ActionSpec("poweron", "Power on", lambda s: "poweron" in s.allowed_actions),
-    ActionSpec("poweroff", "Power off", lambda s: "poweroff" in s.allowed_actions),
-    ActionSpec("reboot", "Reboot", lambda s: "reboot" in s.allowed_actions),
-    ActionSpec("stop_in_place", "Stop in place", lambda s: "stop_in_place" in s.allowed_actions),
-    ActionSpec("terminate", "Terminate (deletes the server)", lambda s: "terminate" in s.allowed_actions, confirm=True, danger=True),
+    ActionSpec("poweron", "Power on", _allowed("poweron")),
+    ActionSpec("poweroff", "Power off", _allowed("poweroff")),
+    ActionSpec("reboot", "Reboot", _allowed("reboot")),
+    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place")),
+    ActionSpec("terminate", "Terminate (deletes the server)", _allowed("terminate"), confirm=True, danger=True),
+)
+SERVER_ROW_FIELDS = (
+    "id", "name", "state", "state_detail", "commercial_type", "zone", "creation_date", "modification_date",
+    "tags", "allowed_actions", "protected", "project",
 )
 
 
@@ -229,9 +244,13 @@ class ServerEditForm(BaseModel):
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
-def server_patch(form: BaseModel, server: Any) -> dict[str, Any]:
+def server_edit_values(row: Row) -> dict[str, Any]:
+    return {"name": row.name, "tags": [str(t) for t in row.items("tags")], "protected": bool(row.get("protected"))}
+
+
+def server_patch(form: BaseModel, row: Row) -> dict[str, Any]:
     assert isinstance(form, ServerEditForm)
-    current = {"name": server.name, "tags": list(server.tags), "protected": server.protected}
+    current = server_edit_values(row)
     return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
 
 
@@ -246,14 +265,18 @@ SERVERS = ResourceKind(
     item_key="server",
     model=Server,
     columns=(
-        Column("name", "Name", lambda s: s.name, width=20),
-        Column("state", "State", lambda s: state_text(s.state), width=18, sort_key=lambda s: s.state),
-        Column("type", "Type", lambda s: s.commercial_type, width=13),
-        Column("zone", "Zone", lambda s: s.zone, width=8),
-        Column("ip", "Public IP", lambda s: s.public_address, width=15),
-        Column("created", "Created", lambda s: ago_date(s.creation_date), width=10, sort_key=lambda s: s.creation_date),
-        Column("tags", "Tags", lambda s: ",".join(s.tags), width=18),
+        Column("name", "Name", lambda r: r.name, width=20),
+        Column("state", "State", lambda r: state_text(r.state), width=18, sort_key=lambda r: r.state),
+        Column("type", "Type", lambda r: r.text("commercial_type"), width=13),
+        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        Column("ip", "Public IP", lambda r: r.text("public_address"), width=15),
+        Column("created", "Created", lambda r: ago_date(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date")),
+        Column("tags", "Tags", lambda r: ",".join(map(str, r.items("tags"))), width=18),
     ),
+    row_fields=SERVER_ROW_FIELDS,
+    summarize=lambda data: {"public_address": public_address(data)},
+    delta_order="modification_date_desc",
+    modified_field="modification_date",
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
@@ -281,8 +304,8 @@ SERVERS = ResourceKind(
         ServerCreateForm, server_payload, server_form_options, after_create="start", after_action="poweron",
         field_map={"volumes.0.size": "volume_size_gb", "volumes.0.volume_type": "volume_type", "volumes": "volume_size_gb"},
     ),
-    edit=EditSpec(ServerEditForm, lambda s: {"name": s.name, "tags": s.tags, "protected": s.protected}, server_patch),
-    deletable=lambda s: None if s.state == "stopped" else f"it is {s.state}: power it off first, or terminate it",
+    edit=EditSpec(ServerEditForm, server_edit_values, server_patch),
+    deletable=lambda r: None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it",
 )
 
 KINDS = (SERVERS,)

@@ -1,4 +1,9 @@
-"""Generic operations on a resource kind through the API client: list, get, create, update, delete, act."""
+"""Generic operations on a resource kind through the API client: list, get, create, update, delete, act.
+
+Lists produce light `Row`s (decoded off the UI thread); `get` returns the full, lenient model for the
+detail view. `changes_since` asks only for what changed, newest first, so watching a large project
+costs one small request per re-list instead of every page.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,11 @@ from typing import Any, AsyncIterator
 
 from ..api.client import ApiClient
 from ..api.errors import ApiError
-from ..api.paging import iter_pages
-from .base import ALL, Resource, ResourceKind
+from ..api.paging import fetch_page, iter_pages
+from .base import ALL, Resource, ResourceKind, Row
+
+DELTA_PAGE = 50  # rows asked per change probe
+DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
 
 
 @dataclass
@@ -17,9 +25,15 @@ class ListChunk:
     """A piece of a listing as it arrives: rows of one page of one scope, or that scope's failure."""
 
     scope: str
-    items: list[Resource]
+    items: list[Row]
     total: int | None  # the scope's advertised total, when this chunk knows it
     error: ApiError | None = None
+
+
+@dataclass
+class Changes:
+    rows: list[Row]  # new or modified since the marks given
+    total: int | None  # the scope's total now
 
 
 class ResourceService:
@@ -27,16 +41,16 @@ class ResourceService:
         self.client = client
         self.kind = kind
 
-    def parse(self, data: dict[str, Any], scope: str | None = None) -> Resource:
-        res = self.kind.model.model_validate(data)
-        if scope and not self.kind.scope_of(res) and self.kind.scope == "zone":
-            res.zone = scope  # type: ignore[attr-defined]
-        return res
+    def _row(self, data: dict[str, Any], scope: str | None = None) -> Row:
+        row = self.kind.make_row(data)
+        if scope and self.kind.scope == "zone" and not row.data.get("zone"):
+            row.data["zone"] = scope
+        return row
 
     def scopes_for(self, scope: str) -> tuple[str, ...]:
         return self.kind.scopes if scope == ALL else (scope,)
 
-    async def iter_list(self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 8) -> AsyncIterator[ListChunk]:
+    async def iter_list(self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 10) -> AsyncIterator[ListChunk]:
         """Every page of every scope ("all" fans out per zone), as it arrives; failures are chunks too."""
         scopes = self.scopes_for(scope)
         queue: asyncio.Queue[ListChunk | None] = asyncio.Queue()
@@ -44,10 +58,10 @@ class ResourceService:
         async def one(sc: str) -> None:
             try:
                 async for batch in iter_pages(
-                    self.client, self.kind.path(sc), self.kind.list_key, style=self.kind.paging, params=params, concurrency=concurrency
+                    self.client, self.kind.path(sc), self.kind.list_key, style=self.kind.paging, params=params,
+                    concurrency=concurrency, transform=lambda d: self._row(d, sc),
                 ):
-                    items = [self.parse(i, sc) for i in batch.items]
-                    await queue.put(ListChunk(sc, items, batch.total, batch.error))
+                    await queue.put(ListChunk(sc, batch.items, batch.total, batch.error))
             finally:
                 await queue.put(None)
 
@@ -64,17 +78,42 @@ class ResourceService:
             for t in tasks:
                 t.cancel()
 
+    async def changes_since(self, scope: str, marks: dict[str, str]) -> Changes | None:
+        """Rows whose modification mark differs from `marks` (id -> mark), or None when a full
+        re-list is the better answer (the kind cannot order by modification, or too much changed)."""
+        kind = self.kind
+        if not kind.delta_order or not kind.modified_field:
+            return None
+        changed: list[Row] = []
+        total: int | None = None
+        for page in range(1, DELTA_MAX_PAGES + 1):
+            rows, page_total = await fetch_page(
+                self.client, kind.path(scope), kind.list_key, kind.paging, page, DELTA_PAGE,
+                {"order": kind.delta_order}, transform=lambda d: self._row(d, scope),
+            )
+            total = page_total if page_total is not None else total
+            fresh = [r for r in rows if marks.get(r.id) != r.text(kind.modified_field)]
+            changed.extend(fresh)
+            if len(fresh) < len(rows) or len(rows) < DELTA_PAGE:
+                return Changes(changed, total)
+        return None
+
     async def get(self, scope: str, rid: str) -> Resource:
+        """The full object, for the detail view."""
         data = await self.client.get_json(self.kind.path(scope, rid))
-        return self.parse(data.get(self.kind.item_key, data), scope)
+        return self.kind.model.model_validate(data.get(self.kind.item_key, data))
 
-    async def create(self, scope: str, payload: dict[str, Any]) -> Resource:
+    async def get_row(self, scope: str, rid: str) -> Row:
+        data = await self.client.get_json(self.kind.path(scope, rid))
+        return self._row(data.get(self.kind.item_key, data), scope)
+
+    async def create(self, scope: str, payload: dict[str, Any]) -> Row:
         data = await self.client.send_json("POST", self.kind.path(scope), payload)
-        return self.parse(data.get(self.kind.item_key, data), scope)
+        return self._row(data.get(self.kind.item_key, data), scope)
 
-    async def update(self, scope: str, rid: str, changes: dict[str, Any]) -> Resource:
+    async def update(self, scope: str, rid: str, changes: dict[str, Any]) -> Row:
         data = await self.client.send_json("PATCH", self.kind.path(scope, rid), changes)
-        return self.parse(data.get(self.kind.item_key, data), scope)
+        return self._row(data.get(self.kind.item_key, data), scope)
 
     async def delete(self, scope: str, rid: str) -> None:
         await self.client.request("DELETE", self.kind.path(scope, rid))

@@ -1,4 +1,8 @@
-"""The detail of one resource: its fields, and the raw JSON exactly as the API sent it."""
+"""The detail of one resource: its fields, and the raw JSON exactly as the API sent it.
+
+The list holds light rows; the detail fetches the full object by id when opened and whenever the
+list sees the row change, so what it shows is always the platform's latest answer.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -30,10 +35,11 @@ class DetailScreen(Screen[None]):
         Binding("k", "scroll(-1)", show=False),
     ]
 
-    def __init__(self, view: Any, resource: Any) -> None:
+    def __init__(self, view: Any, row: Any) -> None:
         super().__init__()
         self.view = view
-        self.resource = resource
+        self.row = row
+        self.resource: Any = None
 
     def compose(self) -> ComposeResult:
         yield Label("", id="detail-title")
@@ -47,8 +53,31 @@ class DetailScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.show(self.resource)
+        self._title(f"loading {self.row.name or self.row.id}…")
         self.query_one("#tab-fields VerticalScroll").focus()
+        self.reload()
+
+    @work(exclusive=True, group="detail", exit_on_error=False)
+    async def reload(self) -> None:
+        view = self.view
+        try:
+            resource = await view.service.get(view.kind.scope_of(self.row) or view.scope, self.row.id)
+        except Exception as err:
+            from ...api.errors import NotFound
+            from ..errors import notify_error
+
+            if isinstance(err, NotFound):
+                self.gone()
+            else:
+                notify_error(self.app, err, f"Loading {self.row.name or self.row.id}")
+            return
+        self.show(resource)
+
+    def _title(self, note: str = "") -> None:
+        kind = self.view.kind
+        self.query_one("#detail-title", Label).update(
+            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.row.name or self.row.id, "bold"), f"  {self.row.id}  ", (note, "dim"))
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "resource" and parameters and parameters[0] in ("actions", "edit", "delete"):
@@ -58,9 +87,7 @@ class DetailScreen(Screen[None]):
     def show(self, resource: Any) -> None:
         self.resource = resource
         kind = self.view.kind
-        self.query_one("#detail-title", Label).update(
-            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (resource.name or resource.id, "bold"), f"  {resource.id}")
-        )
+        self._title()
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
@@ -75,7 +102,7 @@ class DetailScreen(Screen[None]):
         self.query_one("#json", Static).update(Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default"))
 
     def gone(self) -> None:
-        self.query_one("#detail-title", Label).update(Text(f" {self.resource.name or self.resource.id} no longer exists", style="bold red"))
+        self.query_one("#detail-title", Label).update(Text(f" {self.row.name or self.row.id} no longer exists", style="bold red"))
 
     def action_toggle_view(self) -> None:
         tabs = self.query_one(TabbedContent)
@@ -87,4 +114,6 @@ class DetailScreen(Screen[None]):
         self.query_one(f"#{tabs.active} VerticalScroll").scroll_relative(y=lines, animate=False)
 
     def action_resource(self, what: str) -> None:
-        self.view.act_on(what, self.resource)
+        if what == "refresh_one":
+            self.reload()
+        self.view.act_on(what, self.row)

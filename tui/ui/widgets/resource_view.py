@@ -158,22 +158,16 @@ class ResourceView(Vertical):
         seen: dict[str, Any] = {}
         totals: dict[str, int] = {}
         failed: dict[str, ApiError] = {}
-        pending: list[Any] = []
-        last_apply = 0.0
         try:
             async for chunk in self.service.iter_list(self.scope):
                 if chunk.error is not None:
                     failed[chunk.scope] = chunk.error
                 if chunk.total is not None:
                     totals[chunk.scope] = chunk.total
-                for r in chunk.items:
-                    seen[r.id] = r
-                pending.extend(chunk.items)
-                now = time.monotonic()
-                if pending and (not last_apply or now - last_apply > 0.25):
-                    self.table.upsert(pending)
-                    pending = []
-                    last_apply = now
+                if chunk.items:
+                    for r in chunk.items:
+                        seen[r.id] = r
+                    self.table.upsert(chunk.items)  # rows show as their page arrives
                     self.totals = totals
                     self.update_title()
             # Keep rows of scopes that failed: partial results stay visible.
@@ -190,6 +184,10 @@ class ResourceView(Vertical):
         finally:
             self.loading = False
         self.totals, self.failed = totals, failed
+        self._listed(failed)
+
+    def _listed(self, failed: dict[str, ApiError]) -> None:
+        """Book-keeping after a full or delta listing."""
         self.last_refresh = self._wall()
         self.planner.full_done()
         if failed:
@@ -205,6 +203,35 @@ class ResourceView(Vertical):
         self._refresh_detail()
         self.post_message(self.Refreshed(self))
         self._arm()
+
+    @work(exclusive=True, group="list", exit_on_error=False)
+    async def _delta(self) -> None:
+        """A slow tick: ask each scope what changed since our rows' modification marks.
+
+        One small request per scope when nothing changed; a full re-list when the totals disagree
+        (something was deleted elsewhere) or too much changed.
+        """
+        field = self.kind.modified_field or ""
+        by_scope: dict[str, dict[str, str]] = {sc: {} for sc in self.service.scopes_for(self.scope)}
+        for r in self.table.resources():
+            marks = by_scope.get(self.kind.scope_of(r))
+            if marks is not None:
+                marks[r.id] = r.text(field)
+        try:
+            results = await asyncio.gather(*(self.service.changes_since(sc, marks) for sc, marks in by_scope.items()))
+        except ApiError as err:
+            self._listed({self.scope: err})
+            return
+        fresh = [row for result in results if result is not None for row in result.rows]
+        if fresh:
+            self.table.upsert(fresh)
+        for (sc, marks), result in zip(by_scope.items(), results):
+            known = len(marks) + sum(1 for row in (result.rows if result else []) if row.id not in marks)
+            if result is None or result.total is None or result.total != known:
+                self._load()  # deletions elsewhere, or too much changed: list everything again
+                return
+            self.totals[sc] = result.total
+        self._listed({})
 
     def _wall(self) -> float:
         return float(getattr(self.app, "clock", time.time)())
@@ -238,14 +265,16 @@ class ResourceView(Vertical):
             self._arm(self.planner.policy.paused)
             return
         moving = self.moving()
-        if self.planner.plan(bool(moving)) == "full":
-            self._load()
+        if self.planner.plan(bool(moving)) == "poll":
+            self._poll(moving[: self.planner.policy.max_polls])
+        elif self.kind.delta_order and not self.failed and not self.loading:
+            self._delta()
         else:
-            self._poll([r for r in moving][: self.planner.policy.max_polls])
+            self._load()
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def _poll(self, resources: list[Any]) -> None:
-        results = await asyncio.gather(*(self.service.get(self.kind.scope_of(r) or self.scope, r.id) for r in resources), return_exceptions=True)
+        results = await asyncio.gather(*(self.service.get_row(self.kind.scope_of(r) or self.scope, r.id) for r in resources), return_exceptions=True)
         gone, fresh, errors = [], [], []
         for r, res in zip(resources, results):
             if isinstance(res, NotFound):
@@ -275,11 +304,12 @@ class ResourceView(Vertical):
         if self._detail is None or not self._detail.is_attached:
             self._detail = None
             return
-        current = self.table.get(self._detail.resource.id)
+        current = self.table.get(self._detail.row.id)
         if current is None:
             self._detail.gone()
-        elif current is not self._detail.resource:
-            self._detail.show(current)
+        elif current is not self._detail.row:
+            self._detail.row = current
+            self._detail.reload()
 
     def watch_resource(self, resource: Any) -> None:
         """After a change we made: refresh it now and poll fast until it settles."""
@@ -394,8 +424,7 @@ class ResourceView(Vertical):
             return
         specs = [a for a in self.kind.actions if a.available(resource)]
         if not specs:
-            state = self.kind.state_of(resource)
-            self.app.notify(f"No action is allowed while {resource.name} is {state}.", severity="warning")
+            self.app.notify(f"No action is allowed while {resource.name} is {resource.state}.", severity="warning")
             return
         from ..screens.picker import PickerScreen
 

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import httpx
 from keyring.backend import KeyringBackend
 from keyring.errors import NoKeyringError, PasswordDeleteError
-from pydantic import SecretStr
+from tui.api.secret import Secret
 
 from tui.api.client import RetryPolicy
 from tui.config import Settings
@@ -66,7 +66,7 @@ def make_app(sandbox: Sandbox, *, secret: str | None = DEMO_SECRET_KEY, policy: 
     settings = kw.pop("settings", None) or demo_settings()
     return CloudApp(
         settings,
-        SecretStr(secret) if secret is not None else None,
+        Secret(secret) if secret is not None else None,
         transport=httpx.ASGITransport(sandbox.app),
         policy=policy or RefreshPolicy(fast=3600, slow=3600),  # tests refresh explicitly unless they test timers
         clock=lambda: FIXED_WALL,
@@ -88,11 +88,11 @@ async def wait_for(pilot: Any, condition: Callable[[], bool], timeout: float = 5
 def view_of(app: CloudApp) -> Any:
     from tui.ui.widgets.resource_view import ResourceView
 
-    return app.get_screen("main").query_one(ResourceView)
+    return app.main.query_one(ResourceView)
 
 
 async def loaded(pilot: Any, app: CloudApp) -> Any:
-    await wait_for(pilot, lambda: app.is_screen_installed("main") and bool(app.get_screen("main").query("ResourceView")), what="main screen")
+    await wait_for(pilot, lambda: app.main is not None and bool(app.main.query("ResourceView")), what="main screen")
     view = view_of(app)
     await wait_for(pilot, lambda: not view.loading and view.last_refresh is not None, what="list loaded")
     await pilot.pause()

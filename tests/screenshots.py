@@ -42,7 +42,7 @@ async def all_zones(pilot, app) -> None:
     await pilot.press("z")
     await wait_for(pilot, lambda: app.screen.id == "zone-picker")
     await pilot.press("home", "enter")
-    view = app.get_screen("main").query_one("ResourceView")
+    view = app.main.query_one("ResourceView")
     await wait_for(pilot, lambda: view.scope == "all" and not view.loading)
 
 

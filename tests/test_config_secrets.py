@@ -2,7 +2,7 @@
 
 import keyring
 import pytest
-from pydantic import SecretStr
+from tui.api.secret import Secret
 
 from helpers import NoKeyring
 from tui import secrets
@@ -49,7 +49,7 @@ def test_env_var_wins_over_keyring(memory_keyring):
 
 
 def test_keyring_store_and_lookup(memory_keyring):
-    assert secrets.store("prod", SecretStr(KEY)) is None
+    assert secrets.store("prod", Secret(KEY)) is None
     assert memory_keyring.store[("cloudtui", "prod")] == KEY
     found = secrets.lookup("prod", {})
     assert found.source == "keyring" and found.secret.get_secret_value() == KEY
@@ -60,13 +60,13 @@ def test_no_keyring_backend_is_said_clearly(tmp_path):
     keyring.set_keyring(NoKeyring())
     found = secrets.lookup("prod", {})
     assert found.secret is None and found.keyring_problem == "No system keyring is available on this host."
-    assert secrets.store("prod", SecretStr(KEY)) == "No system keyring is available on this host."
+    assert secrets.store("prod", Secret(KEY)) == "No system keyring is available on this host."
     # nothing was written in clear anywhere under the config dir
     assert not any(KEY in p.read_text() for p in tmp_path.rglob("*") if p.is_file())
 
 
 def test_secret_never_in_repr():
-    found = secrets.SecretLookup(SecretStr(KEY), "env")
+    found = secrets.SecretLookup(Secret(KEY), "env")
     assert KEY not in repr(found) and KEY not in str(found)
 
 
@@ -75,3 +75,15 @@ def test_cli_accepts_zones(zone):
     from tui.cli import _parser
 
     assert _parser().parse_args(["--zone", zone]).zone == zone
+
+
+def test_secret_wrapper_hides_its_value():
+    from tui.api.secret import Secret, as_secret
+
+    s = Secret(KEY)
+    assert KEY not in repr(s) and KEY not in str(s) and KEY not in f"{s!r} {s}"
+    assert s.get_secret_value() == KEY and as_secret(s) is s and as_secret(None).get_secret_value() == ""
+    with pytest.raises(TypeError):
+        import pickle
+
+        pickle.dumps(s)

@@ -1,7 +1,7 @@
 """The demo path: the sandbox in a background thread on a loopback port, reached over real HTTP."""
 
 import pytest
-from pydantic import SecretStr
+from tui.api.secret import Secret
 
 from helpers import demo_settings, loaded
 from tui.api.client import ApiClient
@@ -34,7 +34,7 @@ async def test_real_http_listing_and_wrong_key(served):
 
 
 async def test_console_over_real_http(served):
-    app = CloudApp(demo_settings(api_url=served.url), SecretStr(DEMO_SECRET_KEY), secret_source="demo")
+    app = CloudApp(demo_settings(api_url=served.url), Secret(DEMO_SECRET_KEY), secret_source="demo")
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
         assert view.table.loaded_count == 8

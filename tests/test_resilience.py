@@ -3,7 +3,7 @@
 import pytest
 
 from helpers import loaded, make_app, wait_for
-from tui.products.instance import Server
+from tui.products.instance_models import Server
 
 pytestmark = pytest.mark.anyio
 

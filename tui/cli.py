@@ -74,10 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.zone and args.zone not in (*ZONES, ALL):
         print(f"cloudtui: unknown zone {args.zone!r}; use one of {', '.join(ZONES)} or 'all'", file=sys.stderr)
         return 2
+    from .api.secret import Secret
+
     background = None
     if args.demo:
-        from pydantic import SecretStr
-
         from .config import Settings
         from .sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
         from .sandbox.serve import BackgroundSandbox
@@ -87,15 +87,13 @@ def main(argv: list[str] | None = None) -> int:
             profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="",
             zone=args.zone or "fr-par-1", region=args.region or "fr-par", read_only=args.read_only, demo=True,
         )
-        secret, source, lookup = SecretStr(DEMO_SECRET_KEY), "demo", None
+        secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
     else:
         from . import secrets
 
         settings = resolve(flags)
         env_secret = os.environ.get(secrets.ENV_VAR)
-        from pydantic import SecretStr
-
-        secret = SecretStr(env_secret) if env_secret else None
+        secret = Secret(env_secret) if env_secret else None
         source, lookup = ("env" if env_secret else None), secrets.lookup
 
     from .ui.app import CloudApp

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import SecretStr
+from .api.secret import Secret
 
 SERVICE = "cloudtui"
 ENV_VAR = "CLOUDTUI_SECRET_KEY"
@@ -21,7 +21,7 @@ Source = Literal["env", "keyring", "session", "demo"]
 
 @dataclass
 class SecretLookup:
-    secret: SecretStr | None
+    secret: Secret | None
     source: Source | None
     keyring_problem: str | None = None  # why the keyring could not be used, for the login modal
 
@@ -38,7 +38,7 @@ def lookup(profile: str, env: dict[str, str] | None = None) -> SecretLookup:
     env = os.environ if env is None else env
     value = env.get(ENV_VAR)
     if value:
-        return SecretLookup(SecretStr(value), "env")
+        return SecretLookup(Secret(value), "env")
     try:
         import keyring
 
@@ -46,11 +46,11 @@ def lookup(profile: str, env: dict[str, str] | None = None) -> SecretLookup:
     except Exception as exc:  # keyring backends raise many kinds; none may reach the user raw
         return SecretLookup(None, None, _keyring_problem(exc))
     if stored:
-        return SecretLookup(SecretStr(stored), "keyring")
+        return SecretLookup(Secret(stored), "keyring")
     return SecretLookup(None, None)
 
 
-def store(profile: str, secret: SecretStr) -> str | None:
+def store(profile: str, secret: Secret) -> str | None:
     """Save in the keyring; return None on success, else why it could not be saved."""
     try:
         import keyring

@@ -3,7 +3,7 @@
 Retries follow one rule: a GET may be repeated (429, 5xx, any transport error) with exponential
 backoff and jitter inside a total deadline; a POST/PATCH/PUT/DELETE is repeated only when the
 connection was never made (so the server cannot have seen it). The secret key is held as a
-SecretStr and only ever placed in the outgoing header; the debug log redacts it.
+Secret and only ever placed in the outgoing header; the debug log redacts it.
 """
 
 from __future__ import annotations
@@ -11,14 +11,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import ssl
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 import httpx
-from pydantic import SecretStr
 
 from .errors import ApiError, NetworkError, ReadOnlyError, error_from_response
+from .secret import Secret, as_secret
 
 log = logging.getLogger("cloudtui.api")
 
@@ -61,7 +63,7 @@ class ApiClient:
     def __init__(
         self,
         api_url: str,
-        secret_key: SecretStr | str | None,
+        secret_key: Any,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float = 15.0,
@@ -72,7 +74,7 @@ class ApiClient:
         max_connections: int = 16,
     ) -> None:
         self.api_url = api_url.rstrip("/")
-        self._secret = secret_key if isinstance(secret_key, SecretStr) else SecretStr(secret_key or "")
+        self._secret: Secret = as_secret(secret_key)
         self.read_only = read_only
         self.retry = retry or RetryPolicy()
         self.stats = ClientStats()
@@ -82,6 +84,7 @@ class ApiClient:
         self._timeout = httpx.Timeout(timeout, connect=min(timeout, 5.0))
         self._limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
         self._http: httpx.AsyncClient | None = None
+        self._tls = _TlsContext() if transport is None and self.api_url.startswith("https://") else None
 
     def __repr__(self) -> str:
         return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
@@ -90,17 +93,20 @@ class ApiClient:
     def http(self) -> httpx.AsyncClient:
         # Created lazily so it binds to the event loop that first uses it (the app's).
         if self._http is None:
+            # Plain-HTTP URLs (the sandbox) never do TLS: no certificate store to load.
+            verify: ssl.SSLContext | bool = self._tls.get() if self._tls is not None else False
             self._http = httpx.AsyncClient(
                 base_url=self.api_url,
                 transport=self._transport,
+                verify=verify,
                 timeout=self._timeout,
                 limits=self._limits,
                 headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
             )
         return self._http
 
-    def set_secret(self, secret_key: SecretStr | str) -> None:
-        self._secret = secret_key if isinstance(secret_key, SecretStr) else SecretStr(secret_key)
+    def set_secret(self, secret_key: Any) -> None:
+        self._secret = as_secret(secret_key)
 
     async def aclose(self) -> None:
         if self._http is not None:
@@ -161,6 +167,31 @@ class ApiClient:
     async def send_json(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
         return _json(await self.request(method, path, json=body))
+
+
+class _TlsContext:
+    """httpx's default TLS context (certifi, SSL_CERT_FILE/DIR honoured), built in a thread as soon
+    as the client exists: loading the certificate store takes ~60 ms and releases the GIL, so it
+    overlaps the UI's start instead of delaying the first request."""
+
+    def __init__(self) -> None:
+        self._ctx: ssl.SSLContext | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._build, name="tls-context", daemon=True)
+        self._thread.start()
+
+    def _build(self) -> None:
+        try:
+            self._ctx = httpx.create_ssl_context(trust_env=True)
+        except BaseException as exc:  # re-raised where the context is needed
+            self._error = exc
+
+    def get(self) -> ssl.SSLContext:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._ctx is not None
+        return self._ctx
 
 
 def _json(resp: httpx.Response) -> dict[str, Any]:

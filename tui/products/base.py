@@ -6,12 +6,17 @@ transitional states; the UI is generic over kinds, so a new product is one modul
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Literal
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
 
 from ..api.paging import PagingStyle
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+T = TypeVar("T")
 
 ScopeKind = Literal["zone", "region", "global"]
 ALL = "all"
@@ -20,34 +25,22 @@ ZONES = ("fr-par-1", "fr-par-2", "fr-par-3", "nl-ams-1", "nl-ams-2", "nl-ams-3",
 REGIONS = ("fr-par", "nl-ams", "pl-waw")
 
 
-class Resource(BaseModel):
-    """Lenient base of every response model: unknown keys kept, every field optional."""
+class Lazy(Generic[T]):
+    """A reference to "module:attribute", imported on first `get()`.
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    Models and forms need pydantic, which the list path does not: kinds point at them lazily so
+    start-up imports neither.
+    """
 
-    id: str = ""
-    name: str = ""
-    _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self._value: T | None = None
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _lenient(cls, data: Any, handler: Any) -> Any:
-        """A field of an unexpected type falls back to its default instead of failing the row."""
-        try:
-            obj = handler(data)
-        except ValidationError as exc:
-            if not isinstance(data, dict):
-                raise
-            bad = {e["loc"][0] for e in exc.errors() if e["loc"]}
-            obj = handler({k: v for k, v in data.items() if k not in bad})
-        if isinstance(data, dict):
-            obj._raw = data
-        return obj
-
-    @property
-    def raw(self) -> dict[str, Any]:
-        """The object exactly as the API sent it (for the JSON view)."""
-        return self._raw or self.model_dump(mode="json", by_alias=True)
+    def get(self) -> T:
+        if self._value is None:
+            module, _, attr = self.target.partition(":")
+            self._value = getattr(importlib.import_module(module), attr)
+        return self._value  # type: ignore[return-value]
 
 
 class Row:
@@ -120,8 +113,8 @@ OptionsLoader = Callable[[Any, str], Awaitable[tuple[Choices, dict[str, Any]]]]
 
 @dataclass(frozen=True)
 class CreateSpec:
-    form_model: type[BaseModel]
-    to_payload: Callable[[BaseModel, "Context"], dict[str, Any]]
+    form_model: type["BaseModel"]
+    to_payload: Callable[["BaseModel", "Context"], dict[str, Any]]
     options: OptionsLoader | None = None
     after_create: str | None = None  # form bool field that, when true, triggers `after_action`
     after_action: str | None = None
@@ -130,9 +123,9 @@ class CreateSpec:
 
 @dataclass(frozen=True)
 class EditSpec:
-    form_model: type[BaseModel]
+    form_model: type["BaseModel"]
     from_resource: Callable[[Any], dict[str, Any]]  # initial form values
-    to_patch: Callable[[BaseModel, Any], dict[str, Any]]  # only what changed
+    to_patch: Callable[["BaseModel", Any], dict[str, Any]]  # only what changed
 
 
 @dataclass
@@ -154,7 +147,7 @@ class ResourceKind:
     collection: str  # path segment: "servers"
     list_key: str
     item_key: str
-    model: type[Resource]
+    model: Lazy[Any]  # the full, lenient pydantic model, for the detail view
     columns: tuple[Column, ...]
     detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
     paging: PagingStyle = "per_page"
@@ -162,8 +155,8 @@ class ResourceKind:
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()
     actions: tuple[ActionSpec, ...] = ()
-    create: CreateSpec | None = None
-    edit: EditSpec | None = None
+    create: Lazy[CreateSpec] | None = None
+    edit: Lazy[EditSpec] | None = None
     deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
     delete_needs_name: bool = False
     row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all
@@ -192,5 +185,5 @@ class ResourceKind:
         return row.state in self.transitional
 
     def scope_of(self, row: Any) -> str:
-        data = row.data if isinstance(row, Row) else row.raw
+        data = row.data if isinstance(row, Row) else getattr(row, "raw", {})
         return _text(data.get("zone") or data.get("region"))

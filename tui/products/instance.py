@@ -1,57 +1,17 @@
-"""Instance product: servers (virtual machines), with the create form and power actions.
+"""Instance product: servers (virtual machines) as listed, shown and acted on.
 
-Response models are lenient (spec/4 lists the keys; the real service adds more). The create form
-is strict: every rule of spec 1 §2.2–2.3 that can be checked before sending is checked here, with
-the field named, using the types and images loaded for the form.
+This module holds what the list needs (columns, row fields, actions, states) and nothing that
+imports pydantic; the full model and the forms live in `instance_models`, loaded on first use.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from rich.text import Text
 
-from ..api.paging import list_all
-from .base import ActionSpec, Choices, Column, Context, CreateSpec, EditSpec, Resource, ResourceKind, Row
-from .format import ago_date, gb, human_bytes, state_text
-
-GB = 1_000_000_000
-NAME_PATTERN = r"^[A-Za-z0-9. -]+$"
-NAME_RULE = "only letters, digits, dots, spaces and dashes"
-BLOCK_MIN_GB, BLOCK_MAX_GB = 1, 10_000
-
-
-class Server(Resource):
-    state: str = "unknown"
-    state_detail: str = ""
-    commercial_type: str = ""
-    zone: str = ""
-    arch: str = ""
-    tags: list[str] = []
-    allowed_actions: list[str] = []
-    public_ip: dict[str, Any] | None = None
-    public_ips: list[dict[str, Any]] = []
-    private_ip: str | None = None
-    ipv6: dict[str, Any] | None = None
-    image: dict[str, Any] | None = None
-    volumes: dict[str, dict[str, Any]] = {}
-    security_group: dict[str, Any] | None = None
-    placement_group: dict[str, Any] | None = None
-    private_nics: list[dict[str, Any]] = []
-    hostname: str = ""
-    project: str = ""
-    organization: str = ""
-    enable_ipv6: bool = False
-    protected: bool = False
-    boot_type: str = ""
-    creation_date: str = ""
-    modification_date: str = ""
-
-    @property
-    def public_address(self) -> str:
-        return public_address(self.raw)
+from .base import ActionSpec, Column, Lazy, ResourceKind
+from .format import ago_date, human_bytes, state_text
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -66,7 +26,7 @@ def public_address(data: dict[str, Any]) -> str:
     return ""
 
 
-def _volumes_summary(s: Server) -> str:
+def _volumes_summary(s: Any) -> str:
     parts = []
     for key in sorted(s.volumes, key=lambda k: int(k) if k.isdigit() else 999):
         v = s.volumes[key]
@@ -98,162 +58,6 @@ SERVER_ROW_FIELDS = (
 
 
 # ---- the create form ----------------------------------------------------------------------------
-def _meta(label: str, **extra: Any) -> dict[str, Any]:
-    return {"label": label, **extra}
-
-
-class ServerCreateForm(BaseModel):
-    """What the user fills in; `server_payload` turns it into the spec's creation body."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=_meta("Name", placeholder="web-03"))]
-    commercial_type: Annotated[str, Field(min_length=1, json_schema_extra=_meta("Type", widget="select"))]
-    image: Annotated[str, Field(min_length=1, json_schema_extra=_meta("Image", widget="select"))]
-    volume_type: Annotated[str, Field(json_schema_extra=_meta("Boot volume", widget="select"))] = ""
-    volume_size_gb: Annotated[int | None, Field(json_schema_extra=_meta("Size (GB)", placeholder="image size"))] = None
-    tags: Annotated[list[str], Field(json_schema_extra=_meta("Tags", placeholder="web, prod"))] = []
-    enable_ipv6: Annotated[bool, Field(json_schema_extra=_meta("IPv6"))] = False
-    start: Annotated[bool, Field(json_schema_extra=_meta("Power on after create"))] = True
-
-    _name = field_validator("name")(lambda v: check_name(v))
-
-    @field_validator("commercial_type")
-    @classmethod
-    def _type(cls, v: str, info: ValidationInfo) -> str:
-        types = (info.context or {}).get("types")
-        if types is not None and v not in types:
-            raise ValueError(f"unknown type {v}")
-        return v
-
-    @field_validator("image")
-    @classmethod
-    def _image(cls, v: str, info: ValidationInfo) -> str:
-        ctx = info.context or {}
-        images, types = ctx.get("images"), ctx.get("types")
-        if images is not None and v not in images:
-            raise ValueError("unknown image in this zone")
-        ctype = (types or {}).get(info.data.get("commercial_type", ""))
-        image = (images or {}).get(v)
-        if ctype and image and image.get("arch") and ctype.get("arch") and image["arch"] != ctype["arch"]:
-            raise ValueError(f"{image['arch']} image on a {ctype['arch']} type")
-        return v
-
-    @field_validator("volume_type")
-    @classmethod
-    def _vtype(cls, v: str, info: ValidationInfo) -> str:
-        if v not in ("", "sbs_volume", "b_ssd", "l_ssd"):
-            raise ValueError("must be sbs_volume, b_ssd or l_ssd")
-        ctype = ((info.context or {}).get("types") or {}).get(info.data.get("commercial_type", ""))
-        if v == "l_ssd" and ctype is not None and not _local_limit(ctype):
-            raise ValueError("this type has no local storage")
-        return v
-
-    @field_validator("volume_size_gb")
-    @classmethod
-    def _size(cls, v: int | None, info: ValidationInfo) -> int | None:
-        if v is None:
-            return v
-        ctx = info.context or {}
-        vtype = info.data.get("volume_type", "")
-        ctype = (ctx.get("types") or {}).get(info.data.get("commercial_type", ""))
-        image = (ctx.get("images") or {}).get(info.data.get("image", ""))
-        if vtype == "l_ssd" and ctype is not None:
-            limit = _local_limit(ctype)
-            if limit and not limit[0] <= v * GB <= limit[1]:
-                raise ValueError(f"l_ssd on this type: {gb(limit[0])}–{gb(limit[1])} GB")
-        elif not BLOCK_MIN_GB <= v <= BLOCK_MAX_GB:
-            raise ValueError(f"between {BLOCK_MIN_GB} and {BLOCK_MAX_GB} GB")
-        root = ((image or {}).get("root_volume") or {}).get("size")
-        if isinstance(root, int) and v * GB < root:
-            raise ValueError(f"at least the image size, {gb(root)} GB")
-        return v
-
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
-
-
-def check_name(v: str) -> str:
-    if not re.match(NAME_PATTERN, v):
-        raise ValueError(NAME_RULE)
-    return v
-
-
-def split_tags(v: Any) -> Any:
-    if isinstance(v, str):
-        return [t.strip() for t in v.split(",") if t.strip()]
-    return v
-
-
-def _local_limit(ctype: dict[str, Any]) -> tuple[int, int] | None:
-    c = (ctype.get("per_volume_constraint") or {}).get("l_ssd")
-    if not c:
-        return None
-    return int(c.get("min_size", 0)), int(c.get("max_size", 0))
-
-
-def server_payload(form: BaseModel, ctx: Context) -> dict[str, Any]:
-    assert isinstance(form, ServerCreateForm)
-    body: dict[str, Any] = {
-        "name": form.name,
-        "project": ctx.project_id,
-        "commercial_type": form.commercial_type,
-        "image": form.image,
-        "enable_ipv6": form.enable_ipv6,
-        "tags": form.tags,
-    }
-    if form.volume_type or form.volume_size_gb is not None:
-        volume: dict[str, Any] = {"boot": True, "volume_type": form.volume_type or "sbs_volume"}
-        if form.volume_size_gb is not None:
-            volume["size"] = form.volume_size_gb * GB
-        body["volumes"] = {"0": volume}
-    return body
-
-
-async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
-    products = await service.get_json(scope, "products", "servers")
-    try:
-        availability = (await service.get_json(scope, "products", "servers", "availability")).get("servers", {})
-    except Exception:  # availability is a nicety; the form works without it
-        availability = {}
-    types: dict[str, Any] = products.get("servers") or {}
-    images_list = await list_all(service.client, service.kind.base(scope) + "/images", "images", params={"public": "true"})
-    images = {i["id"]: i for i in images_list.items if i.get("id")}
-    type_choices = []
-    for name, t in sorted(types.items(), key=lambda kv: (kv[1].get("hourly_price") or 0, kv[0])):
-        avail = (availability.get(name) or {}).get("availability", "")
-        note = f" · {avail}" if avail and avail != "available" else ""
-        local = _local_limit(t)
-        storage = f" · {gb(local[1])} GB local" if local else ""
-        type_choices.append(
-            (f"{name:<14} {t.get('ncpus', '?')} vCPU {gb(t.get('ram'))} GB {t.get('arch', '')} €{t.get('hourly_price', '?')}/h{storage}{note}", name)
-        )
-    image_choices = [(f"{i.get('name', i['id'])} · {i.get('arch', '')}", i["id"]) for i in sorted(images.values(), key=lambda i: i.get("name", ""))]
-    volume_choices = [("default for the image and type", ""), ("sbs_volume (block)", "sbs_volume"), ("b_ssd (block)", "b_ssd"), ("l_ssd (local)", "l_ssd")]
-    choices = {"commercial_type": type_choices, "image": image_choices, "volume_type": volume_choices}
-    return choices, {"types": types, "images": images}
-
-
-class ServerEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=_meta("Name"))]
-    tags: Annotated[list[str], Field(json_schema_extra=_meta("Tags", placeholder="web, prod"))] = []
-    protected: Annotated[bool, Field(json_schema_extra=_meta("Protected from deletion"))] = False
-
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
-
-
-def server_edit_values(row: Row) -> dict[str, Any]:
-    return {"name": row.name, "tags": [str(t) for t in row.items("tags")], "protected": bool(row.get("protected"))}
-
-
-def server_patch(form: BaseModel, row: Row) -> dict[str, Any]:
-    assert isinstance(form, ServerEditForm)
-    current = server_edit_values(row)
-    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
-
-
 SERVERS = ResourceKind(
     id="instance.servers",
     product="Instance",
@@ -263,7 +67,7 @@ SERVERS = ResourceKind(
     collection="servers",
     list_key="servers",
     item_key="server",
-    model=Server,
+    model=Lazy("tui.products.instance_models:Server"),
     columns=(
         Column("name", "Name", lambda r: r.name, width=20),
         Column("state", "State", lambda r: state_text(r.state), width=18, sort_key=lambda r: r.state),
@@ -300,11 +104,8 @@ SERVERS = ResourceKind(
     ),
     transitional=frozenset({"starting", "stopping"}),
     actions=SERVER_ACTIONS,
-    create=CreateSpec(
-        ServerCreateForm, server_payload, server_form_options, after_create="start", after_action="poweron",
-        field_map={"volumes.0.size": "volume_size_gb", "volumes.0.volume_type": "volume_type", "volumes": "volume_size_gb"},
-    ),
-    edit=EditSpec(ServerEditForm, server_edit_values, server_patch),
+    create=Lazy("tui.products.instance_models:CREATE"),
+    edit=Lazy("tui.products.instance_models:EDIT"),
     deletable=lambda r: None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it",
 )
 

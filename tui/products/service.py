@@ -14,7 +14,7 @@ from typing import Any, AsyncIterator
 from ..api.client import ApiClient
 from ..api.errors import ApiError
 from ..api.paging import fetch_page, iter_pages
-from .base import ALL, Resource, ResourceKind, Row
+from .base import ALL, ResourceKind, Row
 
 DELTA_PAGE = 50  # rows asked per change probe
 DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
@@ -40,6 +40,8 @@ class ResourceService:
     def __init__(self, client: ApiClient, kind: ResourceKind) -> None:
         self.client = client
         self.kind = kind
+        self._prefetched: tuple[str, asyncio.Queue[ListChunk | None]] | None = None
+        self.first_chunk = asyncio.Event()  # set when a prefetch has its first page (or failed)
 
     def _row(self, data: dict[str, Any], scope: str | None = None) -> Row:
         row = self.kind.make_row(data)
@@ -50,8 +52,34 @@ class ResourceService:
     def scopes_for(self, scope: str) -> tuple[str, ...]:
         return self.kind.scopes if scope == ALL else (scope,)
 
+    def prefetch(self, scope: str) -> None:
+        """Start listing `scope` now (e.g. while the UI is still being built); the next
+        `iter_list(scope)` takes over what has arrived and what is still coming."""
+        queue: asyncio.Queue[ListChunk | None] = asyncio.Queue()
+
+        async def run() -> None:
+            try:
+                async for chunk in self._iter(scope, None, 10):
+                    await queue.put(chunk)
+                    self.first_chunk.set()
+            finally:
+                await queue.put(None)
+                self.first_chunk.set()
+
+        self._prefetched = (scope, queue)
+        asyncio.ensure_future(run())
+
     async def iter_list(self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 10) -> AsyncIterator[ListChunk]:
         """Every page of every scope ("all" fans out per zone), as it arrives; failures are chunks too."""
+        pre, self._prefetched = self._prefetched, None
+        if pre is not None and pre[0] == scope and not params:
+            while (chunk := await pre[1].get()) is not None:
+                yield chunk
+            return
+        async for chunk in self._iter(scope, params, concurrency):
+            yield chunk
+
+    async def _iter(self, scope: str, params: dict[str, Any] | None, concurrency: int) -> AsyncIterator[ListChunk]:
         scopes = self.scopes_for(scope)
         queue: asyncio.Queue[ListChunk | None] = asyncio.Queue()
 
@@ -98,10 +126,10 @@ class ResourceService:
                 return Changes(changed, total)
         return None
 
-    async def get(self, scope: str, rid: str) -> Resource:
-        """The full object, for the detail view."""
+    async def get(self, scope: str, rid: str) -> Any:
+        """The full object (the kind's lenient pydantic model), for the detail view."""
         data = await self.client.get_json(self.kind.path(scope, rid))
-        return self.kind.model.model_validate(data.get(self.kind.item_key, data))
+        return self.kind.model.get().model_validate(data.get(self.kind.item_key, data))
 
     async def get_row(self, scope: str, rid: str) -> Row:
         data = await self.client.get_json(self.kind.path(scope, rid))

@@ -5,12 +5,11 @@ The app owns the one ApiClient of the profile and hands each ResourceView a serv
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import httpx
-from pydantic import SecretStr
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -18,14 +17,26 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..api.client import ApiClient, RetryPolicy
+from ..api.secret import Secret
 from ..api.errors import AuthenticationError
 from ..config import Profile, Settings
 from ..products.base import Context, ResourceKind
 from ..products.service import ResourceService
-from .commands import CloudCommands
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .widgets.resource_view import ResourceView
+
+if TYPE_CHECKING:
+    import httpx
+
+
+FIRST_PAGE_WAIT = 0.25  # seconds the console waits for its first rows before showing anyway
+
+
+def _commands() -> type:
+    from .commands import CloudCommands  # textual.command is imported when the palette first opens
+
+    return CloudCommands
 
 
 def styles_dir() -> Path:
@@ -37,7 +48,7 @@ def styles_dir() -> Path:
 class CloudApp(App[None]):
     TITLE = "cloudtui"
     CSS_PATH = [styles_dir() / "app.tcss"]
-    COMMANDS = App.COMMANDS | {CloudCommands}
+    COMMANDS = App.COMMANDS | {lambda: _commands()}
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help"),
@@ -48,7 +59,7 @@ class CloudApp(App[None]):
     def __init__(
         self,
         settings: Settings,
-        secret: SecretStr | None = None,
+        secret: Secret | None = None,
         *,
         secret_source: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -70,19 +81,49 @@ class CloudApp(App[None]):
         self._transport = transport
         self._has_secret = secret is not None
         self._login_open = False
+        self.services: dict[str, ResourceService] = {}
+        self.main: Any = None  # the MainScreen, once the console is up
+
+    def ready(self) -> bool:
+        return self._has_secret and bool(self.settings.api_url and self.settings.project_id)
+
+    def service(self, kind: ResourceKind) -> ResourceService:
+        if kind.id not in self.services:
+            self.services[kind.id] = ResourceService(self.client, kind)
+        return self.services[kind.id]
+
+    def on_load(self) -> None:
+        """With credentials at hand, the first listing starts before the UI is even composed."""
+        if self.ready():
+            from ..products import KINDS
+
+            self.service(KINDS[0]).prefetch(self.settings.zone)
 
     def compose(self) -> ComposeResult:
-        yield Static("Starting cloudtui…", id="splash")
+        if not self.ready():
+            yield Static("Starting cloudtui…", id="splash")
 
     def on_mount(self) -> None:
         if self.settings.config_error:
             self.notify(self.settings.config_error, title="Configuration", severity="warning", timeout=10)
-        if self._has_secret and self.settings.api_url and self.settings.project_id:
-            self.start_console()
+        if self.ready():
+            self._open_when_listed()
         elif not self._has_secret and self._lookup_secret is not None:
             self._find_secret()
         else:
             self.open_login()
+
+    @work(exclusive=True, group="start", exit_on_error=False)
+    async def _open_when_listed(self) -> None:
+        """Show the console once the first page is in (at most 0.25 s): its first frame then has
+        the rows, instead of an empty table drawn and immediately drawn again."""
+        from ..products import KINDS
+
+        try:
+            await asyncio.wait_for(self.service(KINDS[0]).first_chunk.wait(), FIRST_PAGE_WAIT)
+        except asyncio.TimeoutError:
+            pass
+        self.start_console()
 
     @work(thread=True, exit_on_error=False)
     def _find_secret(self) -> None:
@@ -97,7 +138,7 @@ class CloudApp(App[None]):
             self.client.set_secret(found.secret)
             self.secret_source = found.source
             self._has_secret = True
-        if self._has_secret and self.settings.api_url and self.settings.project_id:
+        if self.ready():
             self.start_console()
         else:
             self.open_login()
@@ -106,26 +147,27 @@ class CloudApp(App[None]):
     def context(self, scope: str) -> Context:
         from ..products.base import ALL
 
-        return Context(project_id=self.settings.project_id, scope=self.settings.zone if scope == ALL else scope)
+        if scope == ALL:  # creating "in all zones" means in the profile's zone, or the first one
+            scope = self.settings.zone if self.settings.zone != ALL else "fr-par-1"
+        return Context(project_id=self.settings.project_id, scope=scope)
 
     def make_view(self, kind: ResourceKind, scope: str) -> ResourceView:
         from .screens.main import view_id
 
         return ResourceView(
-            kind, ResourceService(self.client, kind), scope,
+            kind, self.service(kind), scope,
             context=self.context, read_only=self.settings.read_only, policy=self.policy, id=view_id(kind),
         )
 
     def start_console(self) -> None:
         from .screens.main import MainScreen
 
-        if self.is_screen_installed("main"):
-            main = self.get_screen("main")
-            if main.view is not None:  # type: ignore[attr-defined]
-                main.view.reload()  # type: ignore[attr-defined]
+        if self.main is not None:
+            if self.main.view is not None:
+                self.main.view.reload()
             return
-        self.install_screen(MainScreen(self.make_view, self.settings.zone), "main")
-        self.push_screen("main")
+        self.main = MainScreen(self.make_view, self.settings.zone)
+        self.push_screen(self.main)
         if self.secret_source == "session":
             self.notify("The secret key is kept for this session only.", timeout=6)
 
@@ -134,7 +176,7 @@ class CloudApp(App[None]):
             self.open_login(problem=f"{err.summary}: the secret key for profile {self.settings.profile!r} was rejected.")
 
     # ---- login --------------------------------------------------------------------------------
-    async def _test_connection(self, api_url: str, secret: SecretStr) -> str:
+    async def _test_connection(self, api_url: str, secret: Secret) -> str:
         probe = ApiClient(api_url, secret, transport=self._transport, timeout=10)
         try:
             resp = await probe.get(f"/instance/v1/zones/{self.settings.zone}/servers", {"per_page": 1})
@@ -154,7 +196,7 @@ class CloudApp(App[None]):
         def done(result: LoginResult | None) -> None:
             self._login_open = False
             if result is None:
-                if not self.is_screen_installed("main"):
+                if self.main is None:
                     self.exit(message="No credentials: nothing to show. Run `cloudtui --demo` to try the sandbox.")
                 return
             self.settings.api_url = result.api_url
@@ -175,8 +217,8 @@ class CloudApp(App[None]):
         self.push_screen(LoginScreen(profile, self._test_connection, problem=problem, keyring_problem=self.keyring_problem), done)
 
     def _rebind_services(self) -> None:
-        for view in self.query(ResourceView) if not self.is_screen_installed("main") else self.get_screen("main").query(ResourceView):
-            view.service.client = self.client
+        for service in self.services.values():
+            service.client = self.client
 
     def action_login(self) -> None:
         if not self.settings.demo:

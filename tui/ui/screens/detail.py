@@ -17,7 +17,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, Static, TabbedContent, TabPane
+
+from ..widgets.key_bar import KeyBar
+from textual.widgets import Label, Static, TabbedContent, TabPane
 
 
 class DetailScreen(Screen[None]):
@@ -50,7 +52,7 @@ class DetailScreen(Screen[None]):
             with TabPane("JSON", id="tab-json"):
                 with VerticalScroll():
                     yield Static(id="json")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._title(f"loading {self.row.name or self.row.id}…")

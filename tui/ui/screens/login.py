@@ -10,7 +10,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Literal
 
-from pydantic import SecretStr
+from ...api.secret import Secret
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,14 +23,14 @@ from ...secrets import store
 from ..errors import describe
 
 UUID_RE = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-Tester = Callable[[str, SecretStr], Awaitable[str]]
+Tester = Callable[[str, Secret], Awaitable[str]]
 
 
 @dataclass
 class LoginResult:
     api_url: str
     project_id: str
-    secret: SecretStr
+    secret: Secret
     stored: Literal["keyring", "session"]
 
 
@@ -77,7 +77,7 @@ class LoginScreen(ModalScreen[LoginResult | None]):
                 box.focus()
                 break
 
-    def _fields(self) -> tuple[str, str, SecretStr] | None:
+    def _fields(self) -> tuple[str, str, Secret] | None:
         import re
 
         url = self.query_one("#api-url", Input).value.strip().rstrip("/")
@@ -89,7 +89,7 @@ class LoginScreen(ModalScreen[LoginResult | None]):
             return self._bad("#project-id", "Project ID: a UUID is required")
         if not secret:
             return self._bad("#secret", "Secret key: required")
-        return url, project, SecretStr(secret)
+        return url, project, Secret(secret)
 
     def _bad(self, wid: str, message: str) -> None:
         self._status(f"✖ {message}", error=True)
@@ -118,7 +118,7 @@ class LoginScreen(ModalScreen[LoginResult | None]):
             self._run(fields, save=True)
 
     @work(exclusive=True, group="login", exit_on_error=False)
-    async def _run(self, fields: tuple[str, str, SecretStr], save: bool) -> None:
+    async def _run(self, fields: tuple[str, str, Secret], save: bool) -> None:
         url, project, secret = fields
         self._status("Testing the connection…")
         try:

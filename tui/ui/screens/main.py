@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import ContentSwitcher
 
 from ...products import KINDS, BY_ID
 from ...products.base import ALL, ResourceKind
+from ..widgets.key_bar import KeyBar
 from ..widgets.resource_view import ResourceView, scope_label
+from ..widgets.sidebar import Sidebar
 from ..widgets.status_bar import StatusBar
 
 
@@ -34,26 +35,29 @@ class MainScreen(Screen[None]):
         self.current_kind: ResourceKind = KINDS[0]
 
     def compose(self) -> ComposeResult:
-        options: list[Option] = []
+        entries: list[tuple[str | None, str]] = []
         product = None
         for kind in KINDS:
             if kind.product != product:
                 product = kind.product
-                options.append(Option(product, id=f"product-{product}", disabled=True))
-            options.append(Option(f"  {kind.title}", id=kind.id))
+                entries.append((None, product))
+            entries.append((kind.id, kind.title))
         with Horizontal(id="body"):
-            yield OptionList(*options, id="sidebar")
+            yield Sidebar(entries, id="sidebar")
             yield ContentSwitcher(id="views")
         yield StatusBar(id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#sidebar", OptionList).border_title = "Products"
+        self.query_one(Sidebar).border_title = "Products"
         self.open_kind(self.current_kind.id)
 
     @property
     def view(self) -> ResourceView | None:
-        switcher = self.query_one(ContentSwitcher)
+        found = self.query(ContentSwitcher)
+        if not found:  # not composed yet
+            return None
+        switcher = found.first()
         return switcher.get_child_by_id(switcher.current, ResourceView) if switcher.current else None
 
     def open_kind(self, kind_id: str) -> None:
@@ -64,8 +68,7 @@ class MainScreen(Screen[None]):
         if not switcher.query(f"#{vid}"):
             switcher.mount(self.make_view(kind, self.zone))
         switcher.current = vid
-        sidebar = self.query_one("#sidebar", OptionList)
-        sidebar.highlighted = sidebar.get_option_index(kind.id)
+        self.query_one(Sidebar).select(kind.id)
         self.call_after_refresh(self._focus_view)
         self.update_status()
 
@@ -77,9 +80,9 @@ class MainScreen(Screen[None]):
         if self.view is not None:
             self.view.focus_table()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option_list.id == "sidebar" and event.option.id in BY_ID:
-            self.open_kind(event.option.id)
+    def on_sidebar_selected(self, event: Sidebar.Selected) -> None:
+        if event.kind_id in BY_ID:
+            self.open_kind(event.kind_id)
 
     def set_scope(self, scope: str) -> None:
         self.zone = scope

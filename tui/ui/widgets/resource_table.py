@@ -84,6 +84,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._cursor_key: str | None = None
         self._strips: LRUCache[tuple, Strip] = LRUCache(512)
         self._header: Strip | None = None
+        self._styles: dict[Any, Style] = {}
 
     # ---- the interface ------------------------------------------------------------------------
     def set_columns(self, columns: Sequence[Column]) -> None:
@@ -317,12 +318,24 @@ class ResourceTable(ScrollView, can_focus=True):
     def _row_width(self) -> int:
         return sum((c.width or 12) + 2 * PAD for c in self._columns)
 
+    def _cell_style(self, style: Any) -> Style:
+        """A cell's Text style with named colours mapped to the theme's (green → $success, …):
+        named ANSI colours would be resolved through the theme on every draw."""
+        found = self._styles.get(style)
+        if found is None:
+            parsed = Style.parse(style) if isinstance(style, str) else style
+            theme = self.app.theme_variables
+            name = parsed.color.name if parsed.color is not None else None
+            mapped = {"green": theme.get("success"), "yellow": theme.get("warning"), "red": theme.get("error")}.get(name or "")
+            found = self._styles[style] = (parsed + Style(color=mapped)) if mapped else parsed
+        return found
+
     def _cells_strip(self, cells: Sequence[Any], base: Style) -> Strip:
         segments: list[Segment] = []
         for col, cell in zip(self._columns, cells):
             width = col.width or 12
             if isinstance(cell, Text):
-                style = base + (Style.parse(cell.style) if isinstance(cell.style, str) else cell.style) if cell.style else base
+                style = base + self._cell_style(cell.style) if cell.style else base
                 text = cell.plain
             else:
                 style, text = base, str(cell)
@@ -364,4 +377,5 @@ class ResourceTable(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._header = None
+        self._styles.clear()
         self._strips.clear()

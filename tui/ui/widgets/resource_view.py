@@ -79,7 +79,6 @@ class ResourceView(Vertical):
         self._detail: Any = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter (esc clears)", id="filter", compact=True)
         yield ResourceTable(id="table")
 
     @property
@@ -87,7 +86,6 @@ class ResourceView(Vertical):
         return self.query_one(ResourceTable)
 
     def on_mount(self) -> None:
-        self.query_one("#filter", Input).display = False
         self.table.set_columns(self.kind.columns)
         self.update_title()
         self.reload()
@@ -368,15 +366,20 @@ class ResourceView(Vertical):
 
     @guarded("Filter")
     def action_filter(self) -> None:
-        box = self.query_one("#filter", Input)
+        found = self.query("#filter")
+        if found:
+            box = found.first(Input)
+        else:  # mounted on first use: one widget less to style at start-up
+            box = Input(placeholder="filter (esc clears)", id="filter", compact=True)
+            self.mount(box, before=self.table)
         box.display = True
         box.focus()
 
     @guarded("Clear filter")
     def action_clear_filter(self) -> None:
-        box = self.query_one("#filter", Input)
-        box.value = ""
-        box.display = False
+        for box in self.query("#filter").results(Input):
+            box.value = ""
+            box.display = False
         self.table.set_filter("")
         self.update_title()
         self.table.focus()
@@ -464,8 +467,8 @@ class ResourceView(Vertical):
         return self.context(self.scope).scope if self.scope == ALL else self.scope
 
     def open_create(self) -> None:
-        spec = self.kind.create
-        assert spec is not None
+        assert self.kind.create is not None
+        spec = self.kind.create.get()
         scope = self.create_scope()
         ctx = self.context(scope)
         from ..screens.form import FormScreen
@@ -499,9 +502,9 @@ class ResourceView(Vertical):
         )
 
     def open_edit(self, resource: Any) -> None:
-        spec = self.kind.edit
-        if spec is None or self.read_only:
+        if self.kind.edit is None or self.read_only:
             return
+        spec = self.kind.edit.get()
         from ..screens.form import FormScreen
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:

@@ -1,0 +1,430 @@
+"""Benchmark: `uv run python tests/bench.py [--repeat N]`. Not a test: it measures and prints.
+
+It drives the real app headless against `cloudtui sandbox` processes (`--scale`, `--latency`), each
+scenario in its own child process (so peak memory is that scenario's), repeats every measurement
+and prints one table (median, min, max). A frame is counted when Textual has composed it
+(`App._display`); headless, it is not written to a terminal.
+
+Start-up runs with the bytecode cache warm (as on any machine after the first start), the minimal
+Textual app and cloudtui alternating in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = "11111111-2222-4333-8444-555555555555"
+PROJECT = "7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910"
+
+
+# ---- child: start-up ----------------------------------------------------------------------------
+def child_start_minimal() -> None:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    t0 = float(os.environ["BENCH_T0"])
+
+    class Minimal(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("hello")
+
+        def _display(self, screen: Any, renderable: Any) -> None:
+            super()._display(screen, renderable)
+            if renderable is not None and not getattr(self, "_done", False):
+                self._done = True
+                print(json.dumps({"seconds": time.time() - t0}), flush=True)
+                self.exit()
+
+    Minimal().run(headless=True)
+
+
+def child_start_cloudtui(argv: list[str]) -> None:
+    t0 = float(os.environ["BENCH_T0"])
+    import tui.ui.app as ui_app
+
+    class FirstRows(ui_app.CloudApp):
+        """Exit on the first composed frame that shows server rows."""
+
+        def _display(self, screen: Any, renderable: Any) -> None:
+            super()._display(screen, renderable)
+            if renderable is None or getattr(self, "_done", False) or self.main is None:
+                return
+            views = self.main.query("ResourceView")
+            if views and views.first().table.loaded_count > 0:
+                self._done = True
+                print(json.dumps({"seconds": time.time() - t0}), flush=True)
+                self.exit()
+
+        def run(self, **kwargs: Any) -> Any:
+            return super().run(headless=True)
+
+    ui_app.CloudApp = FirstRows  # type: ignore[misc]
+    from tui.cli import main
+
+    main(argv)
+
+
+# ---- child: scenarios in process ----------------------------------------------------------------
+class Frames:
+    """Counts composed frames of the app, so a test can wait for 'the next frame'."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.event = asyncio.Event()
+
+    def tick(self) -> None:
+        self.count += 1
+        self.event.set()
+
+    async def next(self) -> None:
+        self.event.clear()
+        await self.event.wait()
+
+
+def bench_app(url: str, frames: Frames, **policy: float) -> Any:
+    from tui.api.secret import Secret
+
+    from tui.config import Settings
+    from tui.ui.app import CloudApp
+    from tui.ui.refresh import RefreshPolicy
+
+    class Measured(CloudApp):
+        def _display(self, screen: Any, renderable: Any) -> None:
+            super()._display(screen, renderable)
+            if renderable is not None:
+                frames.tick()
+
+    settings = Settings(profile="bench", api_url=url, project_id=PROJECT, organization_id="", zone="fr-par-1", region="fr-par")
+    return Measured(settings, Secret(KEY), secret_source="env", policy=RefreshPolicy(**{"fast": 3600, "slow": 3600, **policy}))
+
+
+async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not reached")
+        await asyncio.sleep(0.001)
+
+
+async def loaded_view(app: Any) -> Any:
+    await until(lambda: app.main is not None and bool(app.main.query("ResourceView")))
+    view = app.main.query_one("ResourceView")
+    await until(lambda: not view.loading and view.last_refresh is not None)
+    return view
+
+
+async def scenario_load(url: str, expect: int, repeat: int, keys: int) -> dict[str, Any]:
+    """List `expect` servers into an empty table: request → all rows shown → a key moves the cursor."""
+    import resource
+
+    frames = Frames()
+    app = bench_app(url, frames)
+    out: dict[str, Any] = {"load": [], "key": []}
+    async with app.run_test(size=(120, 40)):
+        view = await loaded_view(app)
+        assert view.table.loaded_count == expect, (view.table.loaded_count, expect)
+        for _ in range(repeat):
+            view.table.clear()
+            view.totals = {}
+            await frames.next()
+            t0 = time.perf_counter()
+            view.reload()
+            await until(lambda: not view.loading and view.table.loaded_count == expect and view.last_refresh is not None)
+            await frames.next()  # the frame showing them
+            before = view.table.cursor_key
+            app.simulate_key("down")
+            await until(lambda: view.table.cursor_key != before)
+            await frames.next()
+            out["load"].append(time.perf_counter() - t0)
+        view.table.move_to(view.table.shown_keys[expect // 2])
+        await frames.next()
+        for i in range(keys):
+            before = view.table.cursor_key
+            t0 = time.perf_counter()
+            app.simulate_key("down" if i % 2 == 0 else "up")
+            await until(lambda: view.table.cursor_key != before)
+            await frames.next()
+            out["key"].append(time.perf_counter() - t0)
+        out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        out["rows"] = view.table.loaded_count
+    return out
+
+
+async def scenario_refresh(url: str, repeat: int, changed: int) -> dict[str, Any]:
+    """`changed` servers are modified on the platform; the view's scheduled refresh picks them up.
+    Measures CPU time of the UI thread (the event loop's thread) from the tick to the frame."""
+    import httpx
+
+    frames = Frames()
+    app = bench_app(url, frames)
+    out: dict[str, Any] = {"ui_cpu": [], "requests": [], "wall": []}
+    async with app.run_test(size=(120, 40)), httpx.AsyncClient(base_url=url, headers={"X-Auth-Token": KEY}) as http:
+        view = await loaded_view(app)
+        ids = view.table.shown_keys
+        for rep in range(repeat):
+            targets = ids[rep * changed : (rep + 1) * changed]
+            for sid in targets:
+                r = await http.patch(f"/instance/v1/zones/fr-par-1/servers/{sid}", json={"tags": ["bench", f"r{rep}"]})
+                r.raise_for_status()
+            await frames.next()
+            requests0 = app.client.stats.requests
+            cpu0, wall0 = time.thread_time(), time.perf_counter()
+            refreshed = view.last_refresh
+            view._tick()  # what the slow timer does
+            await until(lambda: view.last_refresh != refreshed and not view.loading)
+            await frames.next()
+            out["ui_cpu"].append(time.thread_time() - cpu0)
+            out["wall"].append(time.perf_counter() - wall0)
+            out["requests"].append(app.client.stats.requests - requests0)
+            assert all(view.table.get(s).items("tags") == ["bench", f"r{rep}"] for s in targets), "changes not seen"
+    return out
+
+
+async def scenario_watch(url: str, repeat: int, interval: float, ticks: int) -> dict[str, Any]:
+    """Requests while watching stable servers, per re-list interval."""
+    frames = Frames()
+    app = bench_app(url, frames, fast=interval, slow=interval, paused=interval)
+    out: dict[str, Any] = {"per_interval": []}
+    async with app.run_test(size=(120, 40)):
+        view = await loaded_view(app)
+        view.reload()
+        await until(lambda: not view.loading)
+        for _ in range(repeat):
+            requests0 = app.client.stats.requests
+            await asyncio.sleep(interval * ticks)
+            out["per_interval"].append((app.client.stats.requests - requests0) / ticks)
+    return out
+
+
+async def scenario_starting(url: str, repeat: int, count: int, interval: float) -> dict[str, Any]:
+    """`count` servers starting: requests per fast tick; then the same with a modal open."""
+    import httpx
+
+    frames = Frames()
+    app = bench_app(url, frames, fast=interval, slow=3600, paused=interval)
+    out: dict[str, Any] = {"per_tick": [], "modal": []}
+    async with app.run_test(size=(120, 40)) as pilot, httpx.AsyncClient(base_url=url, headers={"X-Auth-Token": KEY}) as http:
+        view = await loaded_view(app)
+        ticks = {"n": 0}
+        original = view._tick
+
+        def counted() -> None:
+            ticks["n"] += 1
+            original()
+
+        view._tick = counted  # type: ignore[method-assign]
+        ids = view.table.shown_keys
+        for rep in range(repeat):
+            targets = ids[100 + rep * count : 100 + (rep + 1) * count]
+            await _cycle(http, targets, "poweroff")
+            await asyncio.sleep(3.5)  # stopping → stopped
+            await _cycle(http, targets, "poweron")  # starting for 4 s
+            view.reload()
+            await until(lambda: not view.loading and len(view.moving()) == count)
+            ticks["n"], requests0 = 0, app.client.stats.requests
+            await asyncio.sleep(interval * 4.5)
+            if ticks["n"]:
+                out["per_tick"].append((app.client.stats.requests - requests0) / ticks["n"])
+            await until(lambda: not view.moving(), timeout=20)
+            # now a modal is open while others start
+            targets2 = ids[5000 + rep * count : 5000 + (rep + 1) * count]
+            await _cycle(http, targets2, "poweroff")
+            await asyncio.sleep(3.5)
+            await _cycle(http, targets2, "poweron")
+            view.reload()
+            await until(lambda: not view.loading and len(view.moving()) == count)
+            await pilot.press("question_mark")
+            await until(lambda: app.screen.__class__.__name__ == "HelpScreen")
+            await asyncio.sleep(interval)  # a request already under way may finish
+            requests0 = app.client.stats.requests
+            await asyncio.sleep(interval * 4)
+            out["modal"].append(app.client.stats.requests - requests0)
+            await pilot.press("escape")
+            await until(lambda: not view.moving(), timeout=20)
+    return out
+
+
+async def _cycle(http: Any, ids: list[str], action: str) -> None:
+    for sid in ids:
+        r = await http.post(f"/instance/v1/zones/fr-par-1/servers/{sid}/action", json={"action": action})
+        r.raise_for_status()
+
+
+# ---- parent -------------------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class SandboxProcess:
+    def __init__(self, scale: int = 0, latency: float = 0, seed: str = "empty") -> None:
+        self.port = _free_port()
+        args = [sys.executable, "-m", "tui", "sandbox", "--port", str(self.port), "--seed", seed, "--scale", str(scale)]
+        if latency:
+            args += ["--latency", str(latency)]
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env())
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"sandbox did not start: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+                time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a normal install keeps its bytecode cache
+    env.pop("CLOUDTUI_DEBUG_LOG", None)
+    return env
+
+
+def _child(args: list[str], extra_env: dict[str, str] | None = None, timeout: float = 900) -> dict[str, Any]:
+    env = _env()
+    env.update(extra_env or {})
+    env["BENCH_T0"] = repr(time.time())
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"child {args} failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    return json.loads(lines[-1])
+
+
+def _stats(values: list[float]) -> tuple[float, float, float]:
+    return statistics.median(values), min(values), max(values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=5, help="repetitions of each measurement (default 5)")
+    parser.add_argument("--only", default="start,10k,slow,50k", help="sections to run (default: all of start,10k,slow,50k)")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    repeat = max(1, args.repeat)
+    rows: list[tuple[str, str, list[float], str, Callable[[float], bool]]] = []
+
+    def add(label: str, unit: str, values: list[float], target: str, ok: Callable[[float], bool]) -> None:
+        rows.append((label, unit, values, target, ok))
+        med, lo, hi = _stats(values)
+        print(f"  measured {label}: median {med:.3f} {unit}", file=sys.stderr, flush=True)
+
+    if "start" in only:
+        start_up(repeat, add)
+    if "10k" in only:
+        ten_thousand(repeat, add)
+    if "slow" in only:
+        slow_pages(repeat, add)
+    if "50k" in only:
+        fifty_thousand(repeat, add)
+
+    print()
+    print(f"| figure | median | min | max | target | met |  ({repeat} repeats, {os.cpu_count()} cores)")
+    print("|---|---:|---:|---:|---|---|")
+    for label, unit, values, target, ok in rows:
+        med, lo, hi = _stats(values)
+        fmt = (lambda v: f"{v:.3f}") if unit in ("s", "×") else (lambda v: f"{v:.1f}")
+        met = "" if not target or target.startswith("(") else ("yes" if ok(med) else "NO")
+        print(f"| {label} | {fmt(med)} {unit} | {fmt(lo)} | {fmt(hi)} | {target} | {met} |")
+
+
+Add = Callable[[str, str, list[float], str, Callable[[float], bool]], None]
+
+
+def start_up(repeat: int, add: Add) -> None:
+    print("start-up …", file=sys.stderr, flush=True)
+    demo_sb = SandboxProcess(seed="demo")
+    real = ["--api-url", demo_sb.url, "--zone", "fr-par-1"]
+    real_env = {"CLOUDTUI_SECRET_KEY": KEY, "CLOUDTUI_PROJECT_ID": PROJECT, "CLOUDTUI_CONFIG": str(ROOT / ".bench-config.toml")}
+    for _ in range(2):  # warm the bytecode cache and the OS file cache
+        _child(["start-minimal"]), _child(["start-cloudtui", *real], real_env), _child(["start-cloudtui", "--demo"], real_env)
+    minimal, cloud, demo = [], [], []
+    for _ in range(repeat):
+        minimal.append(_child(["start-minimal"])["seconds"])
+        cloud.append(_child(["start-cloudtui", *real], real_env)["seconds"])
+        minimal.append(_child(["start-minimal"])["seconds"])
+        demo.append(_child(["start-cloudtui", "--demo"], real_env)["seconds"])
+    demo_sb.stop()
+    base = statistics.median(minimal)
+    add("minimal Textual app: start → first frame", "s", minimal, "(reference)", lambda v: True)
+    add("cloudtui, running sandbox: start → first frame with servers", "s", cloud, "", lambda v: True)
+    add("  … ÷ minimal app", "×", [c / base for c in cloud], "≤ 1.5", lambda v: v <= 1.5)
+    add("cloudtui --demo: start → first frame with servers", "s", demo, "", lambda v: True)
+    add("  … ÷ minimal app", "×", [d / base for d in demo], "≤ 2.0", lambda v: v <= 2.0)
+
+
+def ten_thousand(repeat: int, add: Add) -> None:
+    print("10,000 servers …", file=sys.stderr, flush=True)
+    sb10 = SandboxProcess(scale=10_000)
+    r = _child(["load", sb10.url, "10000", str(repeat), "0"])
+    add("10,000 servers, one zone: request → all rows shown, cursor moved", "s", r["load"], "≤ 0.5", lambda v: v <= 0.5)
+    r = _child(["refresh", sb10.url, str(repeat), "20"])
+    add("refresh with 20 of 10,000 changed: UI-thread CPU", "ms", [v * 1000 for v in r["ui_cpu"]], "≤ 30", lambda v: v <= 30)
+    add("  … requests for that refresh", "req", r["requests"], "", lambda v: True)
+    r = _child(["watch", sb10.url, str(repeat), "2", "5"])
+    add("watching 10,000 stable servers: requests per minute (30 s re-list)", "req/min", [v * 2 for v in r["per_interval"]], "≤ 2", lambda v: v <= 2)
+    r = _child(["starting", sb10.url, str(min(repeat, 3)), "20", "0.5"])
+    add("requests per refresh tick, 20 servers starting", "req", r["per_tick"], "≤ 20", lambda v: v <= 20)
+    add("requests while a modal is open, 20 servers starting", "req", r["modal"], "0", lambda v: v == 0)
+    sb10.stop()
+
+
+def slow_pages(repeat: int, add: Add) -> None:
+    print("10,000 servers at 50 ms per request …", file=sys.stderr, flush=True)
+    slow = SandboxProcess(scale=10_000, latency=50)
+    r = _child(["load", slow.url, "10000", str(repeat), "0"])
+    add("10,000 servers, 100 per page, +50 ms per request", "s", r["load"], "≤ 1.2", lambda v: v <= 1.2)
+    slow.stop()
+
+
+def fifty_thousand(repeat: int, add: Add) -> None:
+    print("50,000 servers …", file=sys.stderr, flush=True)
+    sb50 = SandboxProcess(scale=50_000)
+    r = _child(["load", sb50.url, "50000", str(repeat), str(max(repeat, 20))])
+    add("50,000 servers, one zone: request → all rows shown, cursor moved", "s", r["load"], "≤ 2", lambda v: v <= 2)
+    add("key press → frame with the moved cursor, 50,000 rows", "ms", [v * 1000 for v in r["key"]], "≤ 30", lambda v: v <= 30)
+    add("peak memory with 50,000 servers loaded", "MB", [r["peak_rss_mb"]], "≤ 250", lambda v: v <= 250)
+    sb50.stop()
+
+
+def child_main(argv: list[str]) -> None:
+    mode, rest = argv[0], argv[1:]
+    if mode == "start-minimal":
+        child_start_minimal()
+    elif mode == "start-cloudtui":
+        child_start_cloudtui(rest)
+    elif mode == "load":
+        print(json.dumps(asyncio.run(scenario_load(rest[0], int(rest[1]), int(rest[2]), int(rest[3])))))
+    elif mode == "refresh":
+        print(json.dumps(asyncio.run(scenario_refresh(rest[0], int(rest[1]), int(rest[2])))))
+    elif mode == "watch":
+        print(json.dumps(asyncio.run(scenario_watch(rest[0], int(rest[1]), float(rest[2]), int(rest[3])))))
+    elif mode == "starting":
+        print(json.dumps(asyncio.run(scenario_starting(rest[0], int(rest[1]), int(rest[2]), float(rest[3])))))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child_main(sys.argv[2:])
+    else:
+        main()

@@ -1,0 +1,46 @@
+"""A secret string that never shows itself: masked in repr/str, read only by `get_secret_value()`.
+
+The same interface as pydantic's SecretStr (which is accepted wherever this is), without importing
+pydantic on the start path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Secret:
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def get_secret_value(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('**********')" if self._value else "Secret('')"
+
+    def __str__(self) -> str:
+        return "**********" if self._value else ""
+
+    def __eq__(self, other: Any) -> bool:
+        return hasattr(other, "get_secret_value") and other.get_secret_value() == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __reduce__(self) -> Any:  # never pickled in clear by accident
+        raise TypeError("a Secret cannot be pickled")
+
+
+def as_secret(value: Any) -> Secret:
+    """A Secret from a str, a Secret, a pydantic SecretStr, or None (empty)."""
+    if isinstance(value, Secret):
+        return value
+    if hasattr(value, "get_secret_value"):
+        return Secret(value.get_secret_value())
+    return Secret(value or "")

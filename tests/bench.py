@@ -87,9 +87,9 @@ class Frames:
         self.count += 1
         self.event.set()
 
-    async def next(self) -> None:
+    async def next(self, timeout: float = 30.0) -> None:
         self.event.clear()
-        await self.event.wait()
+        await asyncio.wait_for(self.event.wait(), timeout)
 
 
 def bench_app(url: str, frames: Frames, **policy: float) -> Any:
@@ -177,7 +177,7 @@ async def scenario_refresh(url: str, repeat: int, changed: int) -> dict[str, Any
             for sid in targets:
                 r = await http.patch(f"/instance/v1/zones/fr-par-1/servers/{sid}", json={"tags": ["bench", f"r{rep}"]})
                 r.raise_for_status()
-            await frames.next()
+            await asyncio.sleep(0.2)  # settle: nothing on screen has changed yet
             requests0 = app.client.stats.requests
             cpu0, wall0 = time.thread_time(), time.perf_counter()
             refreshed = view.last_refresh
@@ -198,8 +198,7 @@ async def scenario_watch(url: str, repeat: int, interval: float, ticks: int) -> 
     out: dict[str, Any] = {"per_interval": []}
     async with app.run_test(size=(120, 40)):
         view = await loaded_view(app)
-        view.reload()
-        await until(lambda: not view.loading)
+        await asyncio.sleep(interval)  # let the first scheduled tick settle the marks
         for _ in range(repeat):
             requests0 = app.client.stats.requests
             await asyncio.sleep(interval * ticks)

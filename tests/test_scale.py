@@ -1,0 +1,142 @@
+"""Behaviour that must survive the speed work: keyed diff, cursor, counts, partial pages, cheap refresh."""
+
+import httpx
+import pytest
+
+from helpers import loaded, make_app, wait_for
+from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
+from tui.ui.refresh import RefreshPolicy
+
+pytestmark = pytest.mark.anyio
+Z = "/instance/v1/zones/fr-par-1"
+
+
+def big(n: int) -> Sandbox:
+    return Sandbox(clock=ManualClock(), seed="empty", scale=n)
+
+
+def requests_since(sandbox: Sandbox, start: int) -> list[tuple[str, str]]:
+    return list(sandbox.requests)[start:]
+
+
+async def api(sandbox: Sandbox):
+    return httpx.AsyncClient(transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY})
+
+
+async def test_every_page_is_loaded_and_counted():
+    sandbox = big(250)
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        assert view.table.loaded_count == 250
+        assert view.table.border_title == "Servers · fr-par-1 · 250/250"
+        assert len({k for k in view.table.shown_keys}) == 250
+
+
+async def test_a_failed_page_shows_loaded_of_total_and_keeps_the_rest():
+    sandbox = big(300)
+    sandbox.inject(503, "page=2&")
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        assert view.table.loaded_count == 200
+        assert view.table.border_title.startswith("Servers · fr-par-1 · 200/300+?")
+        assert "✖ fr-par-1 503" in view.table.border_title
+
+
+async def test_cursor_stays_on_its_resource_across_refreshes():
+    sandbox = big(250)
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        target = view.table.shown_keys[120]
+        assert view.table.move_to(target)
+        async with await api(sandbox) as http:
+            for sid in view.table.shown_keys[:5]:  # rows above it disappear …
+                await http.post(f"{Z}/servers/{sid}/action", json={"action": "poweroff"})
+            sandbox.instance.clock.advance(10)
+            for sid in view.table.shown_keys[:5]:
+                assert (await http.delete(f"{Z}/servers/{sid}")).status_code == 204
+            new = await http.post(f"{Z}/servers", json={  # … and one appears at the top
+                "name": "fresh", "project": sandbox.project_id, "commercial_type": "PRO2-XS", "image": "ubuntu_noble"})
+            assert new.status_code == 201
+        await pilot.press("r")
+        await wait_for(pilot, lambda: view.table.loaded_count == 246 and not view.loading, what="re-listed")
+        assert view.table.cursor_key == target
+        assert view.table.border_title == "Servers · fr-par-1 · 246/246"
+
+
+async def test_sort_and_filter_follow_changes():
+    sandbox = big(120)
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("s")  # by name
+        names = [view.table.get(k).name for k in view.table.shown_keys]
+        assert names == sorted(names)
+        await pilot.press("slash", *"web-")
+        await pilot.pause()
+        assert view.table.visible_count == len([n for n in names if "web-" in n]) > 0
+        first = view.table.shown_keys[0]
+        async with await api(sandbox) as http:  # rename it past every other match
+            await http.patch(f"{Z}/servers/{first}", json={"name": "web-zzzz"})
+        await pilot.press("escape", "r")
+        await wait_for(pilot, lambda: view.table.get(first).name == "web-zzzz", what="renamed row")
+        assert view.table.shown_keys[-1] == first or view.table.get(view.table.shown_keys[-1]).name > "web-zzzz"
+        await pilot.press("slash", *"zzzz")
+        await pilot.pause()
+        assert view.table.shown_keys == [first]
+
+
+async def test_a_slow_tick_asks_only_for_what_changed():
+    sandbox = big(250)
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        changed = view.table.shown_keys[100:103]
+        sandbox.instance.clock.advance(60)
+        async with await api(sandbox) as http:
+            for sid in changed:
+                await http.patch(f"{Z}/servers/{sid}", json={"tags": ["changed"]})
+        start = len(sandbox.requests)
+        view._tick()
+        await wait_for(pilot, lambda: all(view.table.get(s).items("tags") == ["changed"] for s in changed), what="changes seen")
+        await pilot.pause(0.1)
+        sent = requests_since(sandbox, start)
+        assert sent == [("GET", f"{Z}/servers")]  # one request, not three pages
+        assert view.table.loaded_count == 250 and not view.loading
+
+
+async def test_a_deletion_elsewhere_triggers_a_full_relist():
+    sandbox = big(150)
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        victim = view.table.shown_keys[10]
+        server = sandbox.instance.servers["fr-par-1"][victim]
+        server["state"] = "stopped"
+        async with await api(sandbox) as http:
+            assert (await http.delete(f"{Z}/servers/{victim}")).status_code == 204
+        start = len(sandbox.requests)
+        view._tick()
+        await wait_for(pilot, lambda: view.table.get(victim) is None and not view.loading, what="row gone")
+        assert len(requests_since(sandbox, start)) == 1 + 2  # the change probe, then both pages
+        assert view.table.border_title == "Servers · fr-par-1 · 149/149"
+
+
+async def test_fast_ticks_poll_at_most_twenty_by_id():
+    sandbox = big(60)
+    store = sandbox.instance
+    for server in list(store.servers["fr-par-1"].values())[:30]:
+        store.plan("fr-par-1", server, [(0, "starting", "booting"), (3600, "running", "booted")])
+    app = make_app(sandbox, policy=RefreshPolicy(fast=3600, slow=3600))
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        assert len(view.moving()) == 30
+        start = len(sandbox.requests)
+        view.planner.full_done()  # a full re-list is not due: this tick polls
+        view._tick()
+        await wait_for(pilot, lambda: len(requests_since(sandbox, start)) >= 20, what="polls")
+        await pilot.pause(0.1)
+        sent = requests_since(sandbox, start)
+        assert len(sent) == 20 and all(m == "GET" and p.startswith(f"{Z}/servers/") for m, p in sent)

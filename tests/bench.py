@@ -120,7 +120,7 @@ async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
 async def loaded_view(app: Any) -> Any:
     await until(lambda: app.main is not None and bool(app.main.query("ResourceView")))
     view = app.main.query_one("ResourceView")
-    await until(lambda: not view.loading and view.last_refresh is not None)
+    await until(lambda: not view.listing and view.last_refresh is not None)
     return view
 
 
@@ -140,7 +140,7 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int) -> dict[s
             await frames.next()
             t0 = time.perf_counter()
             view.reload()
-            await until(lambda: not view.loading and view.table.loaded_count == expect and view.last_refresh is not None)
+            await until(lambda: not view.listing and view.table.loaded_count == expect and view.last_refresh is not None)
             await frames.next()  # the frame showing them
             before = view.table.cursor_key
             app.simulate_key("down")
@@ -182,7 +182,7 @@ async def scenario_refresh(url: str, repeat: int, changed: int) -> dict[str, Any
             cpu0, wall0 = time.thread_time(), time.perf_counter()
             refreshed = view.last_refresh
             view._tick()  # what the slow timer does
-            await until(lambda: view.last_refresh != refreshed and not view.loading)
+            await until(lambda: view.last_refresh != refreshed and not view.listing)
             await frames.next()
             out["ui_cpu"].append(time.thread_time() - cpu0)
             out["wall"].append(time.perf_counter() - wall0)
@@ -230,7 +230,7 @@ async def scenario_starting(url: str, repeat: int, count: int, interval: float) 
             await asyncio.sleep(3.5)  # stopping → stopped
             await _cycle(http, targets, "poweron")  # starting for 4 s
             view.reload()
-            await until(lambda: not view.loading and len(view.moving()) == count)
+            await until(lambda: not view.listing and len(view.moving()) == count)
             ticks["n"], requests0 = 0, app.client.stats.requests
             await asyncio.sleep(interval * 4.5)
             if ticks["n"]:
@@ -242,7 +242,7 @@ async def scenario_starting(url: str, repeat: int, count: int, interval: float) 
             await asyncio.sleep(3.5)
             await _cycle(http, targets2, "poweron")
             view.reload()
-            await until(lambda: not view.loading and len(view.moving()) == count)
+            await until(lambda: not view.listing and len(view.moving()) == count)
             await pilot.press("question_mark")
             await until(lambda: app.screen.__class__.__name__ == "HelpScreen")
             await asyncio.sleep(interval)  # a request already under way may finish

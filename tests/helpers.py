@@ -94,6 +94,6 @@ def view_of(app: CloudApp) -> Any:
 async def loaded(pilot: Any, app: CloudApp) -> Any:
     await wait_for(pilot, lambda: app.main is not None and bool(app.main.query("ResourceView")), what="main screen")
     view = view_of(app)
-    await wait_for(pilot, lambda: not view.loading and view.last_refresh is not None, what="list loaded")
+    await wait_for(pilot, lambda: not view.listing and view.last_refresh is not None, what="list loaded")
     await pilot.pause()
     return view

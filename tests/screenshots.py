@@ -43,7 +43,7 @@ async def all_zones(pilot, app) -> None:
     await wait_for(pilot, lambda: app.screen.id == "zone-picker")
     await pilot.press("home", "enter")
     view = app.main.query_one("ResourceView")
-    await wait_for(pilot, lambda: view.scope == "all" and not view.loading)
+    await wait_for(pilot, lambda: view.scope == "all" and not view.listing)
 
 
 async def actions(pilot, app) -> None:

@@ -60,4 +60,4 @@ async def test_a_failing_worker_becomes_a_notification(sandbox):
         view.service.iter_list = broken
         await pilot.press("r")
         await wait_for(pilot, lambda: any("unexpected shape" in n.message for n in app._notifications), what="notified")
-        assert view.table.loaded_count == 8 and not view.loading
+        assert view.table.loaded_count == 8 and not view.listing

@@ -61,7 +61,7 @@ async def test_cursor_stays_on_its_resource_across_refreshes():
                 "name": "fresh", "project": sandbox.project_id, "commercial_type": "PRO2-XS", "image": "ubuntu_noble"})
             assert new.status_code == 201
         await pilot.press("r")
-        await wait_for(pilot, lambda: view.table.loaded_count == 246 and not view.loading, what="re-listed")
+        await wait_for(pilot, lambda: view.table.loaded_count == 246 and not view.listing, what="re-listed")
         assert view.table.cursor_key == target
         assert view.table.border_title == "Servers · fr-par-1 · 246/246"
 
@@ -104,7 +104,7 @@ async def test_a_slow_tick_asks_only_for_what_changed():
         await pilot.pause(0.1)
         sent = requests_since(sandbox, start)
         assert sent == [("GET", f"{Z}/servers")]  # one request, not three pages
-        assert view.table.loaded_count == 250 and not view.loading
+        assert view.table.loaded_count == 250 and not view.listing
 
 
 async def test_a_deletion_elsewhere_triggers_a_full_relist():
@@ -119,7 +119,7 @@ async def test_a_deletion_elsewhere_triggers_a_full_relist():
             assert (await http.delete(f"{Z}/servers/{victim}")).status_code == 204
         start = len(sandbox.requests)
         view._tick()
-        await wait_for(pilot, lambda: view.table.get(victim) is None and not view.loading, what="row gone")
+        await wait_for(pilot, lambda: view.table.get(victim) is None and not view.listing, what="row gone")
         assert len(requests_since(sandbox, start)) == 1 + 2  # the change probe, then both pages
         assert view.table.border_title == "Servers · fr-par-1 · 149/149"
 

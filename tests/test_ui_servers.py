@@ -215,7 +215,7 @@ async def test_all_zones_keeps_partial_results_and_names_the_failed_zone(sandbox
         await pilot.press("z")
         await wait_for(pilot, lambda: app.screen.id == "zone-picker")
         await pilot.press("home", "enter")  # "all zones" is first
-        await wait_for(pilot, lambda: view.scope == "all" and not view.loading and view.failed, what="all zones listed")
+        await wait_for(pilot, lambda: view.scope == "all" and not view.listing and view.failed, what="all zones listed")
         assert view.table.loaded_count == 13  # 17 seeded, minus nl-ams-1's 4
         assert "✖ nl-ams-1 503" in view.table.border_title
         assert "13/13+?" in view.table.border_title
@@ -250,4 +250,4 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await pilot.press(*"zone nl-ams-1")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.loading and view.table.loaded_count == 4, what="zone switched")
+        await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4, what="zone switched")

@@ -75,12 +75,13 @@ def positive_int(request: Request, name: str, default: int, maximum: int | None 
     return value
 
 
-def page_per_page(request: Request, key: str, items: Sequence[dict[str, Any]], render: Callable[[dict], dict]) -> Response:
-    """Instance-style page: body holds only the list key; total in X-Total-Count; Link header."""
+def page_per_page(request: Request, key: str, items: Sequence[dict[str, Any]], encode: Callable[[dict], bytes]) -> Response:
+    """Instance-style page: body holds only the list key; total in X-Total-Count; Link header.
+    Items arrive encoded (`encode` returns each one's JSON), so pages are spliced, not re-encoded."""
     page = positive_int(request, "page", 1)
     per_page = positive_int(request, "per_page", 50, maximum=100)
     total = len(items)
-    chunk = [render(i) for i in items[(page - 1) * per_page : page * per_page]]
+    body = b'{"' + key.encode() + b'":[' + b",".join(encode(i) for i in items[(page - 1) * per_page : page * per_page]) + b"]}"
     last = max(1, -(-total // per_page))
     links = []
     base = str(request.url.replace(query=""))
@@ -88,7 +89,7 @@ def page_per_page(request: Request, key: str, items: Sequence[dict[str, Any]], r
     if page < last:
         links.append(f'<{base}?{urlencode({**query, "page": page + 1})}>; rel="next"')
     links.append(f'<{base}?{urlencode({**query, "page": last})}>; rel="last"')
-    return JSONResponse({key: chunk}, headers={"X-Total-Count": str(total), "Link": ", ".join(links)})
+    return Response(body, media_type="application/json", headers={"X-Total-Count": str(total), "Link": ", ".join(links)})
 
 
 def page_page_size(request: Request, key: str, items: Sequence[dict[str, Any]], render: Callable[[dict], dict], default: int = 20) -> Response:

@@ -29,6 +29,7 @@ from textual.strip import Strip
 from ...products.base import Column
 
 PAD = 1  # blank cells on each side of a column
+SIZE_EVERY = 1.0  # seconds between scrollbar updates (a layout pass) while rows arrive out of sight
 
 
 def _plain(cell: Any) -> str:
@@ -85,6 +86,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._strips: LRUCache[tuple, Strip] = LRUCache(512)
         self._header: Strip | None = None
         self._styles: dict[Any, Style] = {}
+        self._size_pending = False
 
     # ---- the interface ------------------------------------------------------------------------
     def set_columns(self, columns: Sequence[Column]) -> None:
@@ -169,6 +171,9 @@ class ResourceTable(ScrollView, can_focus=True):
     # ---- data ---------------------------------------------------------------------------------
     def _store(self, rows: Iterable[Any], force_order: bool = False) -> None:
         reorder = force_order
+        first_line = int(self.scroll_y)
+        last_line = first_line + self._body_height() if self.is_mounted else 0
+        visible = False  # did anything on screen change?
         for row in rows:
             key = row.id
             old = self._rows.get(key)
@@ -180,13 +185,17 @@ class ResourceTable(ScrollView, can_focus=True):
                     self._order.append(key)  # the common case while loading: no re-layout
                     if self._pos is not None:
                         self._pos[key] = len(self._order) - 1
+                    visible = visible or len(self._order) - 1 <= last_line
                 else:
                     reorder = True
             elif not reorder and (self._sort or self._filter) and self._affects_order(old, row):
                 reorder = True
+            elif not visible:
+                pos = self._positions().get(key)
+                visible = pos is not None and first_line <= pos <= last_line
         if not reorder and self._cursor_key is None and self._order:
             self._sync_cursor_key()
-        self._changed(order=reorder)
+        self._changed(order=reorder, repaint=reorder or visible)
 
     def _affects_order(self, old: Any, new: Any) -> bool:
         if self._sort and self._sort_value(old) != self._sort_value(new):
@@ -198,11 +207,22 @@ class ResourceTable(ScrollView, can_focus=True):
         self._version.pop(key, None)
         self._search.pop(key, None)
 
-    def _changed(self, order: bool) -> None:
+    def _changed(self, order: bool, repaint: bool = True) -> None:
+        """Rows changed. Lines are repainted only when something on screen may differ: rows
+        appended below the view, or updated out of sight, only move the scrollbar."""
         if order:
             self._dirty = True
+        if repaint:
+            self._apply_size()
+            self.refresh()
+        elif not self._size_pending and self.is_mounted:
+            # Only the scrollbar would change: resize (a layout pass) a few times a second at most.
+            self._size_pending = True
+            self.set_timer(SIZE_EVERY, self._apply_size)
+
+    def _apply_size(self) -> None:
+        self._size_pending = False
         self.virtual_size = Size(self._row_width(), len(self._rows) + 1)  # upper bound until laid out
-        self.refresh()
 
     def _sort_column(self) -> tuple[int, Column] | None:
         if not self._sort:

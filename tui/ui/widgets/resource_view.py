@@ -28,6 +28,7 @@ from ..refresh import RefreshPlanner, RefreshPolicy
 from .resource_table import ResourceTable
 
 MUTATING = ("create", "edit", "delete", "actions")
+TITLE_EVERY = 0.2  # seconds between title updates while pages arrive
 
 
 def scope_label(scope: str) -> str:
@@ -73,7 +74,7 @@ class ResourceView(Vertical):
         self.planner = RefreshPlanner(policy)
         self.totals: dict[str, int] = {}
         self.failed: dict[str, ApiError] = {}
-        self.loading = False
+        self.listing = False  # a full listing is under way (not Widget.loading: that draws a spinner over the table)
         self.last_refresh: float | None = None
         self._timer: Timer | None = None
         self._detail: Any = None
@@ -121,9 +122,9 @@ class ResourceView(Vertical):
         elif total is not None:
             count = f"{loaded:,}/{max(total, loaded):,}"
         else:
-            count = f"{loaded:,}/?" if (self.loading or self.failed) else f"{loaded:,}"
+            count = f"{loaded:,}/?" if (self.listing or self.failed) else f"{loaded:,}"
         parts = [self.kind.title, scope_label(self.scope), count]
-        if self.loading:
+        if self.listing:
             parts.append("loading…")
         if t.visible_count != loaded:
             parts.append(f"{t.visible_count:,} match")
@@ -150,12 +151,13 @@ class ResourceView(Vertical):
 
     @work(exclusive=True, group="list", exit_on_error=False)
     async def _load(self) -> None:
-        self.loading = True
+        self.listing = True
         self.update_title()
         previous = {r.id: r for r in self.table.resources()}
         seen: dict[str, Any] = {}
         totals: dict[str, int] = {}
         failed: dict[str, ApiError] = {}
+        titled = 0.0
         try:
             async for chunk in self.service.iter_list(self.scope):
                 if chunk.error is not None:
@@ -167,20 +169,23 @@ class ResourceView(Vertical):
                         seen[r.id] = r
                     self.table.upsert(chunk.items)  # rows show as their page arrives
                     self.totals = totals
-                    self.update_title()
+                    now = time.monotonic()
+                    if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
+                        self.update_title()
+                        titled = now
             # Keep rows of scopes that failed: partial results stay visible.
             for rid, r in previous.items():
                 if rid not in seen and self.kind.scope_of(r) in failed:
                     seen[rid] = r
             self.table.replace(seen.values())
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
-            self.loading = False
+            self.listing = False
             notify_error(self.app, err, f"Listing {self.kind.title.lower()}")
             self.update_title()
             self._arm()
             return
         finally:
-            self.loading = False
+            self.listing = False
         self.totals, self.failed = totals, failed
         self._listed(failed)
 
@@ -265,7 +270,7 @@ class ResourceView(Vertical):
         moving = self.moving()
         if self.planner.plan(bool(moving)) == "poll":
             self._poll(moving[: self.planner.policy.max_polls])
-        elif self.kind.delta_order and not self.failed and not self.loading:
+        elif self.kind.delta_order and not self.failed and not self.listing:
             self._delta()
         else:
             self._load()

@@ -314,7 +314,7 @@ class ResourceView(Vertical):
             self._detail.row = current
             self._detail.reload()
 
-    def watch_resource(self, resource: Any) -> None:
+    def follow(self, resource: Any) -> None:
         """After a change we made: refresh it now and poll fast until it settles."""
         self._poll([resource])
 
@@ -331,7 +331,7 @@ class ResourceView(Vertical):
             "edit": self.open_edit,
             "delete": self.confirm_delete,
             "copy_id": self.copy_id,
-            "refresh_one": self.watch_resource,
+            "refresh_one": self.follow,
         }[what](resource)
 
     def _with_current(self, fn: Callable[[Any], None]) -> None:
@@ -465,7 +465,7 @@ class ResourceView(Vertical):
             notify_error(self.app, err, f"{spec.label} {resource.name}")
             return
         self.app.notify(f"{spec.label}: {resource.name} — accepted", timeout=4)
-        self.watch_resource(resource)
+        self.follow(resource)
 
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:

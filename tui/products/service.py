@@ -18,6 +18,7 @@ from .base import ALL, ResourceKind, Row
 
 DELTA_PAGE = 50  # rows asked per change probe
 DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
+fresh_marker = object()  # "never seen": differs from any mark
 
 
 @dataclass
@@ -106,7 +107,7 @@ class ResourceService:
             for t in tasks:
                 t.cancel()
 
-    async def changes_since(self, scope: str, marks: dict[str, str]) -> Changes | None:
+    async def changes_since(self, scope: str, marks: dict[str, Any]) -> Changes | None:
         """Rows whose modification mark differs from `marks` (id -> mark), or None when a full
         re-list is the better answer (the kind cannot order by modification, or too much changed)."""
         kind = self.kind
@@ -120,7 +121,8 @@ class ResourceService:
                 {"order": kind.delta_order}, transform=lambda d: self._row(d, scope),
             )
             total = page_total if page_total is not None else total
-            fresh = [r for r in rows if marks.get(r.id) != r.text(kind.modified_field)]
+            field = kind.modified_field
+            fresh = [r for r in rows if marks.get(r.id, fresh_marker) != r.data.get(field)]
             changed.extend(fresh)
             if len(fresh) < len(rows) or len(rows) < DELTA_PAGE:
                 return Changes(changed, total)

@@ -12,7 +12,7 @@ spans are not, which keeps drawing cheap).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from rich.cells import set_cell_size
 from rich.segment import Segment
@@ -87,6 +87,8 @@ class ResourceTable(ScrollView, can_focus=True):
         self._header: Strip | None = None
         self._styles: dict[Any, Style] = {}
         self._size_pending = False
+        self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
+        self.watched: set[str] = set()
 
     # ---- the interface ------------------------------------------------------------------------
     def set_columns(self, columns: Sequence[Column]) -> None:
@@ -117,6 +119,7 @@ class ResourceTable(ScrollView, can_focus=True):
             self._changed(order=True)
 
     def clear(self) -> None:
+        self.watched.clear()
         self._rows.clear()
         self._version.clear()
         self._search.clear()
@@ -174,10 +177,16 @@ class ResourceTable(ScrollView, can_focus=True):
         first_line = int(self.scroll_y)
         last_line = first_line + self._body_height() if self.is_mounted else 0
         visible = False  # did anything on screen change?
+        watch = self.watch_rows
         for row in rows:
             key = row.id
             old = self._rows.get(key)
             self._rows[key] = row
+            if watch is not None:
+                if watch(row):
+                    self.watched.add(key)
+                else:
+                    self.watched.discard(key)
             self._version[key] = self._version.get(key, 0) + 1
             self._search.pop(key, None)
             if old is None:
@@ -203,6 +212,7 @@ class ResourceTable(ScrollView, can_focus=True):
         return bool(self._filter) and self._matches(old) != self._matches(new)
 
     def _forget(self, key: str) -> None:
+        self.watched.discard(key)
         self._rows.pop(key, None)
         self._version.pop(key, None)
         self._search.pop(key, None)

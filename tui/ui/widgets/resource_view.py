@@ -87,6 +87,7 @@ class ResourceView(Vertical):
         return self.query_one(ResourceTable)
 
     def on_mount(self) -> None:
+        self.table.watch_rows = self.kind.is_transitional  # the table keeps the set of moving rows
         self.table.set_columns(self.kind.columns)
         self.update_title()
         self.reload()
@@ -134,7 +135,9 @@ class ResourceView(Vertical):
             col, rev = t.sort_state
             title = next((c.title for c in self.kind.columns if c.key == col), col)
             parts.append(f"by {title} {'↓' if rev else '↑'}")
-        t.border_title = " · ".join(parts)
+        title = " · ".join(parts)
+        if title != t.border_title:  # setting it repaints the whole table
+            t.border_title = title
 
     # ---- loading ------------------------------------------------------------------------------
     def set_scope(self, scope: str) -> None:
@@ -215,11 +218,15 @@ class ResourceView(Vertical):
         (something was deleted elsewhere) or too much changed.
         """
         field = self.kind.modified_field or ""
-        by_scope: dict[str, dict[str, str]] = {sc: {} for sc in self.service.scopes_for(self.scope)}
-        for r in self.table.resources():
-            marks = by_scope.get(self.kind.scope_of(r))
-            if marks is not None:
-                marks[r.id] = r.text(field)
+        rows = self.table.resources()
+        if self.scope != ALL:  # one scope: every row is in it
+            by_scope: dict[str, dict[str, Any]] = {self.scope: {r.id: r.data.get(field) for r in rows}}
+        else:
+            by_scope = {sc: {} for sc in self.service.scopes_for(self.scope)}
+            for r in rows:
+                marks = by_scope.get(self.kind.scope_of(r))
+                if marks is not None:
+                    marks[r.id] = r.data.get(field)
         try:
             results = await asyncio.gather(*(self.service.changes_since(sc, marks) for sc, marks in by_scope.items()))
         except ApiError as err:
@@ -241,7 +248,8 @@ class ResourceView(Vertical):
 
     # ---- refresh scheduling -------------------------------------------------------------------
     def moving(self) -> list[Any]:
-        return [r for r in self.table.resources() if self.kind.is_transitional(r)]
+        table = self.table
+        return [table.get(k) for k in table.watched]
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

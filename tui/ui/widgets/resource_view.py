@@ -28,7 +28,7 @@ from ..refresh import RefreshPlanner, RefreshPolicy
 from .resource_table import ResourceTable
 
 MUTATING = ("create", "edit", "delete", "actions")
-TITLE_EVERY = 0.2  # seconds between title updates while pages arrive
+TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
 
 
 def scope_label(scope: str) -> str:

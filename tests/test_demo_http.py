@@ -15,7 +15,7 @@ pytestmark = pytest.mark.anyio
 
 @pytest.fixture
 def served():
-    background = BackgroundSandbox(Sandbox()).start()
+    background = BackgroundSandbox(Sandbox).start()
     yield background
     background.stop()
 

@@ -79,10 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     background = None
     if args.demo:
         from .config import Settings
-        from .sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
+        from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY
         from .sandbox.serve import BackgroundSandbox
 
-        background = BackgroundSandbox(Sandbox()).start()
+        def make_sandbox() -> object:
+            from .sandbox.app import Sandbox
+
+            return Sandbox()
+
+        background = BackgroundSandbox(make_sandbox).start()
         settings = Settings(
             profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="",
             zone=args.zone or "fr-par-1", region=args.region or "fr-par", read_only=args.read_only, demo=True,

@@ -15,15 +15,7 @@ from starlette.responses import JSONResponse, Response
 
 from .errors import denied, invalid_arguments
 
-DEMO_SECRET_KEY = "11111111-2222-4333-8444-555555555555"
-DEMO_ORGANIZATION_ID = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
-DEMO_PROJECT_ID = "7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910"
-
-ALL_ZONES = (
-    "fr-par-1", "fr-par-2", "fr-par-3",
-    "nl-ams-1", "nl-ams-2", "nl-ams-3",
-    "pl-waw-1", "pl-waw-2", "pl-waw-3",
-)
+from .constants import ALL_ZONES, DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY  # noqa: F401
 UUID_CHARS = set("0123456789abcdef-")
 
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY = "11111111-2222-4333-8444-555555555555"
-PROJECT = "7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910"
+sys.path.insert(0, str(ROOT))
+from tui.sandbox.constants import DEMO_PROJECT_ID as PROJECT, DEMO_SECRET_KEY as KEY  # noqa: E402
 
 
 # ---- child: start-up ----------------------------------------------------------------------------
@@ -429,7 +429,6 @@ def child_main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         child_main(sys.argv[2:])
     else:

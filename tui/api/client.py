@@ -46,15 +46,11 @@ class RetryPolicy:
 @dataclass
 class ClientStats:
     requests: int = 0
-    by_method: dict[str, int] | None = None
     rate_limited: int = 0
     retries: int = 0
 
     def count(self, method: str) -> None:
         self.requests += 1
-        if self.by_method is None:
-            self.by_method = {}
-        self.by_method[method] = self.by_method.get(method, 0) + 1
 
 
 class ApiClient:
@@ -141,7 +137,8 @@ class ApiClient:
                 retryable = method == "GET" or isinstance(exc, _NEVER_SENT)
                 log.debug("%s %s -> %s (%.0f ms)", method, path, type(exc).__name__, _ms(started))
             else:
-                log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(clean_params), resp.status_code, _ms(started))
+                if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
+                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(clean_params), resp.status_code, _ms(started))
                 if resp.status_code < 400:
                     return resp
                 err = error_from_response(resp.status_code, resp.content, method, path)

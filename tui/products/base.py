@@ -103,7 +103,6 @@ class ActionSpec:
     label: str
     available: Callable[[Any], bool] = lambda r: True
     confirm: bool = False  # ask before running (Cancel focused)
-    danger: bool = False
 
 
 Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]

@@ -49,7 +49,7 @@ SERVER_ACTIONS = (
     ActionSpec("poweroff", "Power off", _allowed("poweroff")),
     ActionSpec("reboot", "Reboot", _allowed("reboot")),
     ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place")),
-    ActionSpec("terminate", "Terminate (deletes the server)", _allowed("terminate"), confirm=True, danger=True),
+    ActionSpec("terminate", "Terminate (deletes the server)", _allowed("terminate"), confirm=True),
 )
 SERVER_ROW_FIELDS = (
     "id", "name", "state", "state_detail", "commercial_type", "zone", "creation_date", "modification_date",

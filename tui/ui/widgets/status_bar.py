@@ -16,13 +16,10 @@ class StatusBar(Static):
     scope = reactive("")
     refreshed = reactive("never")
     read_only = reactive(False)
-    note = reactive("")
 
     def render(self) -> str:
         project = self.project[:8] + "…" if len(self.project) > 9 else (self.project or "no project")
         parts = [f"⚑ {self.profile}", f"project {project}", self.scope, f"refreshed {self.refreshed}"]
         if self.read_only:
             parts.append("READ-ONLY")
-        if self.note:
-            parts.append(self.note)
         return " │ ".join(p for p in parts if p)

@@ -33,6 +33,41 @@ async def test_every_page_is_loaded_and_counted():
         assert len({k for k in view.table.shown_keys}) == 250
 
 
+async def test_the_garbage_collector_is_paused_only_while_a_listing_streams(monkeypatch):
+    import gc
+
+    from tui.ui import collector
+
+    states: list[bool] = []
+    original = collector.paused
+
+    def spy():
+        states.append(gc.isenabled())
+        return original()
+
+    monkeypatch.setattr(collector, "paused", spy)
+    sandbox = big(250)
+    sandbox.inject(503, "page=2&")
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        assert states and gc.isenabled(), "enabled again after a listing with a failed page"
+        with collector.paused():
+            assert not gc.isenabled()
+            with collector.paused():
+                pass
+            assert not gc.isenabled(), "a nested pause does not end the outer one"
+        assert gc.isenabled()
+        gc.disable()  # paused by someone else: not ours to turn back on
+        try:
+            with collector.paused():
+                pass
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+        assert view.table.loaded_count == 150
+
+
 async def test_a_failed_page_shows_loaded_of_total_and_keeps_the_rest():
     sandbox = big(300)
     sandbox.inject(503, "page=2&")

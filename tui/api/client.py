@@ -21,6 +21,7 @@ import httpx
 
 from .errors import ApiError, NetworkError, ReadOnlyError, error_from_response
 from .secret import Secret, as_secret
+from .transport import Http11Transport, proxy_configured
 
 log = logging.getLogger("cloudtui.api")
 
@@ -78,6 +79,7 @@ class ApiClient:
         self._monotonic = monotonic  # the deadline's clock; tests pair it with their fake sleep
         self._transport = transport
         self._timeout = httpx.Timeout(timeout, connect=min(timeout, 5.0))
+        self._max_connections = max_connections
         self._limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
         self._http: httpx.AsyncClient | None = None
         self._tls = _TlsContext() if transport is None and self.api_url.startswith("https://") else None
@@ -89,11 +91,17 @@ class ApiClient:
     def http(self) -> httpx.AsyncClient:
         # Created lazily so it binds to the event loop that first uses it (the app's).
         if self._http is None:
-            # Plain-HTTP URLs (the sandbox) never do TLS: no certificate store to load.
-            verify: ssl.SSLContext | bool = self._tls.get() if self._tls is not None else False
+            transport = self._transport
+            verify: ssl.SSLContext | bool = False  # plain HTTP (the sandbox): no certificate store
+            if transport is None and not proxy_configured():
+                transport = Http11Transport(
+                    ssl_context=self._tls.get if self._tls is not None else None, max_connections=self._max_connections
+                )
+            elif self._tls is not None:
+                verify = self._tls.get()
             self._http = httpx.AsyncClient(
                 base_url=self.api_url,
-                transport=self._transport,
+                transport=transport,
                 verify=verify,
                 timeout=self._timeout,
                 limits=self._limits,
@@ -139,6 +147,9 @@ class ApiClient:
             else:
                 if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
                     log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(clean_params), resp.status_code, _ms(started))
+                # httpx links a read response and its stream both ways; unlinked, the body is freed
+                # as soon as the caller drops it instead of waiting for the cyclic collector.
+                resp.stream = httpx.ByteStream(resp.content)
                 if resp.status_code < 400:
                     return resp
                 err = error_from_response(resp.status_code, resp.content, method, path)

@@ -45,10 +45,7 @@ class ResourceService:
         self.first_chunk = asyncio.Event()  # set when a prefetch has its first page (or failed)
 
     def _row(self, data: dict[str, Any], scope: str | None = None) -> Row:
-        row = self.kind.make_row(data)
-        if scope and self.kind.scope == "zone" and not row.data.get("zone"):
-            row.data["zone"] = scope
-        return row
+        return self.kind.row_maker(scope)(data)
 
     def scopes_for(self, scope: str) -> tuple[str, ...]:
         return self.kind.scopes if scope == ALL else (scope,)
@@ -88,7 +85,7 @@ class ResourceService:
             try:
                 async for batch in iter_pages(
                     self.client, self.kind.path(sc), self.kind.list_key, style=self.kind.paging, params=params,
-                    concurrency=concurrency, transform=lambda d: self._row(d, sc),
+                    concurrency=concurrency, transform=self.kind.row_maker(sc),
                 ):
                     await queue.put(ListChunk(sc, batch.items, batch.total, batch.error))
             finally:
@@ -118,7 +115,7 @@ class ResourceService:
         for page in range(1, DELTA_MAX_PAGES + 1):
             rows, page_total = await fetch_page(
                 self.client, kind.path(scope), kind.list_key, kind.paging, page, DELTA_PAGE,
-                {"order": kind.delta_order}, transform=lambda d: self._row(d, scope),
+                {"order": kind.delta_order}, transform=kind.row_maker(scope),
             )
             total = page_total if page_total is not None else total
             field = kind.modified_field

@@ -104,7 +104,10 @@ class ResourceTable(ScrollView, can_focus=True):
         gone = [k for k in self._rows if k not in new]
         for key in gone:
             self._forget(key)
-        self._store(new.values(), force_order=bool(gone))
+        stored = self._rows
+        changed = [r for k, r in new.items() if stored.get(k) is not r]  # rows already held are skipped
+        if changed or gone:
+            self._store(changed, force_order=bool(gone))
 
     def upsert(self, rows: Iterable[Any]) -> None:
         self._store(rows)

@@ -23,6 +23,7 @@ from textual.widgets import Input
 from ...api.errors import ApiError, AuthenticationError, NotFound, RateLimited
 from ...products.base import ALL, ActionSpec, Context, ResourceKind
 from ...products.service import ResourceService
+from .. import collector
 from ..errors import guarded, notify_error
 from ..refresh import RefreshPlanner, RefreshPolicy
 from .resource_table import ResourceTable
@@ -162,25 +163,26 @@ class ResourceView(Vertical):
         failed: dict[str, ApiError] = {}
         titled = 0.0
         try:
-            async for chunk in self.service.iter_list(self.scope):
-                if chunk.error is not None:
-                    failed[chunk.scope] = chunk.error
-                if chunk.total is not None:
-                    totals[chunk.scope] = chunk.total
-                if chunk.items:
-                    for r in chunk.items:
-                        seen[r.id] = r
-                    self.table.upsert(chunk.items)  # rows show as their page arrives
-                    self.totals = totals
-                    now = time.monotonic()
-                    if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
-                        self.update_title()
-                        titled = now
-            # Keep rows of scopes that failed: partial results stay visible.
-            for rid, r in previous.items():
-                if rid not in seen and self.kind.scope_of(r) in failed:
-                    seen[rid] = r
-            self.table.replace(seen.values())
+            with collector.paused():  # rows and pages hold no cycles; see collector.py
+                async for chunk in self.service.iter_list(self.scope):
+                    if chunk.error is not None:
+                        failed[chunk.scope] = chunk.error
+                    if chunk.total is not None:
+                        totals[chunk.scope] = chunk.total
+                    if chunk.items:
+                        for r in chunk.items:
+                            seen[r.id] = r
+                        self.table.upsert(chunk.items)  # rows show as their page arrives
+                        self.totals = totals
+                        now = time.monotonic()
+                        if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
+                            self.update_title()
+                            titled = now
+                # Keep rows of scopes that failed: partial results stay visible.
+                for rid, r in previous.items():
+                    if rid not in seen and self.kind.scope_of(r) in failed:
+                        seen[rid] = r
+                self.table.replace(seen.values())
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
             self.listing = False
             notify_error(self.app, err, f"Listing {self.kind.title.lower()}")

@@ -67,6 +67,21 @@ class ResourceService:
         self._prefetched = (scope, queue)
         asyncio.ensure_future(run())
 
+    def take_prefetched(self, scope: str) -> list[ListChunk]:
+        """The chunks a prefetch of `scope` already has, without waiting; the rest still come
+        through the next `iter_list(scope)`."""
+        pre = self._prefetched
+        if pre is None or pre[0] != scope:
+            return []
+        chunks, queue = [], pre[1]
+        while not queue.empty():
+            chunk = queue.get_nowait()
+            if chunk is None:
+                queue.put_nowait(None)  # the end stays for iter_list to see
+                break
+            chunks.append(chunk)
+        return chunks
+
     async def iter_list(self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 10) -> AsyncIterator[ListChunk]:
         """Every page of every scope ("all" fans out per zone), as it arrives; failures are chunks too."""
         pre, self._prefetched = self._prefetched, None

@@ -44,7 +44,10 @@ class MainScreen(Screen[None]):
             entries.append((kind.id, kind.title))
         with Horizontal(id="body"):
             yield Sidebar(entries, id="sidebar")
-            yield ContentSwitcher(id="views")
+            # The first view is composed with the screen (not mounted after it): one layout pass
+            # and a first frame that already shows its rows.
+            with ContentSwitcher(id="views", initial=view_id(self.current_kind)):
+                yield self.make_view(self.current_kind, self.zone)
         yield StatusBar(id="status")
         yield KeyBar()
 

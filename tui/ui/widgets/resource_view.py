@@ -78,6 +78,7 @@ class ResourceView(Vertical):
         self.listing = False  # a full listing is under way (not Widget.loading: that draws a spinner over the table)
         self.last_refresh: float | None = None
         self._timer: Timer | None = None
+        self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
         self._detail: Any = None
 
     def compose(self) -> ComposeResult:
@@ -90,6 +91,10 @@ class ResourceView(Vertical):
     def on_mount(self) -> None:
         self.table.watch_rows = self.kind.is_transitional  # the table keeps the set of moving rows
         self.table.set_columns(self.kind.columns)
+        # Pages a prefetch already has go in now, so the view's first frame shows them.
+        self._early = self.service.take_prefetched(self.scope)
+        for chunk in self._early:
+            self.table.upsert(chunk.items)
         self.update_title()
         self.reload()
 
@@ -162,22 +167,31 @@ class ResourceView(Vertical):
         totals: dict[str, int] = {}
         failed: dict[str, ApiError] = {}
         titled = 0.0
+        early, self._early = self._early, []
+
+        def take(chunk: Any, shown: bool = False) -> None:
+            nonlocal titled
+            if chunk.error is not None:
+                failed[chunk.scope] = chunk.error
+            if chunk.total is not None:
+                totals[chunk.scope] = chunk.total
+            if chunk.items:
+                for r in chunk.items:
+                    seen[r.id] = r
+                if not shown:
+                    self.table.upsert(chunk.items)  # rows show as their page arrives
+                self.totals = totals
+                now = time.monotonic()
+                if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
+                    self.update_title()
+                    titled = now
+
         try:
             with collector.paused():  # rows and pages hold no cycles; see collector.py
+                for chunk in early:
+                    take(chunk, shown=True)
                 async for chunk in self.service.iter_list(self.scope):
-                    if chunk.error is not None:
-                        failed[chunk.scope] = chunk.error
-                    if chunk.total is not None:
-                        totals[chunk.scope] = chunk.total
-                    if chunk.items:
-                        for r in chunk.items:
-                            seen[r.id] = r
-                        self.table.upsert(chunk.items)  # rows show as their page arrives
-                        self.totals = totals
-                        now = time.monotonic()
-                        if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
-                            self.update_title()
-                            titled = now
+                    take(chunk)
                 # Keep rows of scopes that failed: partial results stay visible.
                 for rid, r in previous.items():
                     if rid not in seen and self.kind.scope_of(r) in failed:

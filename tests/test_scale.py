@@ -68,6 +68,32 @@ async def test_the_garbage_collector_is_paused_only_while_a_listing_streams(monk
         assert view.table.loaded_count == 150
 
 
+async def test_a_large_pause_freezes_what_it_kept_and_collects_its_garbage_later():
+    import gc
+    import weakref
+
+    from tui.ui import collector
+
+    class Node:
+        me: object = None
+
+    try:
+        with collector.paused():
+            kept = [Node() for _ in range(collector.FREEZE_AFTER + 1000)]
+            cycle = Node()
+            cycle.me = cycle
+            ref = weakref.ref(cycle)
+            del cycle
+        assert gc.isenabled() and gc.get_freeze_count() >= len(kept)
+        gc.collect()
+        assert ref() is not None, "frozen with the rows until the console settles"
+        collector.settle()
+        assert ref() is None, "the settling collection frees the pause's cyclic garbage"
+        assert gc.get_freeze_count() >= len(kept), "the survivors stay frozen"
+    finally:
+        gc.unfreeze()
+
+
 async def test_a_failed_page_shows_loaded_of_total_and_keeps_the_rest():
     sandbox = big(300)
     sandbox.inject(503, "page=2&")

@@ -77,15 +77,26 @@ def child_start_cloudtui(argv: list[str]) -> None:
 
 # ---- child: scenarios in process ----------------------------------------------------------------
 class Frames:
-    """Counts composed frames of the app, so a test can wait for 'the next frame'."""
+    """Counts composed frames of the app (and when each was composed), so a scenario can wait for
+    'the next frame' or for 'the first frame after frame n'."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.times: list[float] = []
         self.event = asyncio.Event()
 
     def tick(self) -> None:
         self.count += 1
+        self.times.append(time.perf_counter())
         self.event.set()
+
+    async def after(self, n: int, timeout: float = 30.0) -> float:
+        """The time the first frame after frame `n` was composed (waiting for it if need be)."""
+        deadline = time.monotonic() + timeout
+        while self.count <= n:
+            self.event.clear()
+            await asyncio.wait_for(self.event.wait(), max(0.001, deadline - time.monotonic()))
+        return self.times[n]
 
     async def next(self, timeout: float = 30.0) -> None:
         self.event.clear()
@@ -141,6 +152,22 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int) -> dict[s
     async with app.run_test(size=(120, 40)):
         view = await loaded_view(app)
         assert view.table.loaded_count == expect, (view.table.loaded_count, expect)
+        moves: list[int] = []  # the frame count when the cursor moved: the next frame shows it
+        set_cursor = view.table._set_cursor
+
+        def watched_set_cursor(index: int) -> None:
+            set_cursor(index)
+            moves.append(frames.count)
+
+        view.table._set_cursor = watched_set_cursor  # type: ignore[method-assign]
+
+        async def key_frame(key: str) -> float:
+            """Press `key` once the app is idle; the time the frame showing the moved cursor was composed."""
+            before, moves_before = view.table.cursor_key, len(moves)
+            app.simulate_key(key)
+            await until(lambda: view.table.cursor_key != before and len(moves) > moves_before)
+            return await frames.after(moves[-1])
+
         for _ in range(repeat):
             view.table.clear()
             view.totals = {}
@@ -148,21 +175,13 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int) -> dict[s
             t0 = time.perf_counter()
             view.reload()
             await until(lambda: not view.listing and view.table.loaded_count == expect and view.last_refresh is not None)
-            await frames.next()  # the frame showing them
-            before = view.table.cursor_key
-            app.simulate_key("down")
-            await until(lambda: view.table.cursor_key != before)
-            await frames.next()
-            out["load"].append(time.perf_counter() - t0)
+            # all rows are in; the frame after the key's cursor move shows them and the cursor
+            out["load"].append(await key_frame("down") - t0)
         view.table.move_to(view.table.shown_keys[expect // 2])
         await frames.next()
         for i in range(keys):
-            before = view.table.cursor_key
             t0 = time.perf_counter()
-            app.simulate_key("down" if i % 2 == 0 else "up")
-            await until(lambda: view.table.cursor_key != before)
-            await frames.next()
-            out["key"].append(time.perf_counter() - t0)
+            out["key"].append(await key_frame("down" if i % 2 == 0 else "up") - t0)
         out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         out["rows"] = view.table.loaded_count
     return out

@@ -16,7 +16,8 @@ def test_server_model_is_lenient():
 
 async def test_unknown_state_and_fields_are_shown_not_fatal(sandbox):
     server = next(s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "bastion")
-    server.update(state="hibernating", tags=None, brand_new={"nested": [1, 2]}, volumes="oops")
+    server["state"] = "hibernating"
+    sandbox.instance.wire_overrides[server["id"]] = {"tags": None, "brand_new": {"nested": [1, 2]}, "volumes": "oops"}
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)

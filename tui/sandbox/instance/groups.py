@@ -1,0 +1,156 @@
+"""Instance routes for placement groups and their member servers (spec 1 §2.5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core import json_body, page_per_page
+from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
+from .state import InstanceStore, policy_respected, still_in_use
+from .validation import check_choice, check_name, check_project, check_tags, check_unknown
+from .zones import encode, zone_of
+
+POLICY_TYPES = ("max_availability", "low_latency")
+POLICY_MODES = ("optional", "enforced")
+
+
+def routes(store: InstanceStore) -> list[Route]:
+    z = "/instance/v1/zones/{zone}/placement_groups"
+
+    def pg_of(zone: str, pgid: str) -> dict[str, Any]:
+        pg = store.placement_groups[zone].get(pgid)
+        if pg is None:
+            raise not_found("instance_placement_group", pgid)
+        return pg
+
+    def members(zone: str, pg: dict[str, Any]) -> list[dict[str, Any]]:
+        return [s for s in store.servers[zone].values() if s["placement_group"] == pg["id"]]
+
+    def check(body: dict[str, Any], creating: bool) -> list[tuple[str, str, str]]:
+        errs = check_unknown(body, {"name", "project", "organization", "policy_type", "policy_mode", "tags"})
+        if creating or "name" in body:
+            errs += check_name(body.get("name"))
+        if creating:
+            errs += check_project(body)
+        errs += check_choice(body, "policy_type", POLICY_TYPES)
+        errs += check_choice(body, "policy_mode", POLICY_MODES)
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        return errs
+
+    def touch_members(zone: str, pg: dict[str, Any]) -> None:
+        store.stamp(pg)
+        for s in members(zone, pg):
+            store._touch(zone, s["id"])
+
+    async def list_pgs(request: Request) -> Response:
+        zone = zone_of(store, request)
+        items = sorted(store.placement_groups[zone].values(), key=lambda g: (g["name"], g["id"]))
+        return page_per_page(request, "placement_groups", items, lambda g: encode(store.render_placement_group(zone, g)))
+
+    async def create_pg(request: Request) -> Response:
+        zone = zone_of(store, request)
+        body = await json_body(request)
+        errs = check(body, creating=True)
+        if errs:
+            raise invalid_arguments(*errs)
+        if body["project"] != store.project:
+            raise permissions_denied("write", "placement_group")
+        now = store.clock.iso()
+        pg = {
+            "id": store.ids.uuid(), "name": body["name"], "organization": store.organization, "project": store.project,
+            "policy_type": body.get("policy_type", "max_availability"), "policy_mode": body.get("policy_mode", "optional"),
+            "tags": body.get("tags", []), "creation_date": now, "modification_date": now, "zone": zone,
+        }
+        store.placement_groups[zone][pg["id"]] = pg
+        return JSONResponse({"placement_group": store.render_placement_group(zone, pg)}, status_code=201)
+
+    async def get_pg(request: Request) -> Response:
+        zone = zone_of(store, request)
+        return JSONResponse({"placement_group": store.render_placement_group(zone, pg_of(zone, request.path_params["pgid"]))})
+
+    async def update_pg(request: Request) -> Response:
+        zone = zone_of(store, request)
+        pg = pg_of(zone, request.path_params["pgid"])
+        body = await json_body(request)
+        if request.method == "PUT":
+            body = {k: v for k, v in body.items() if k in ("name", "policy_type", "policy_mode", "tags")}
+            if "name" not in body:
+                raise invalid_arguments(("name", "required", "required key not provided"))
+        errs = check(body, creating=False)
+        if errs:
+            raise invalid_arguments(*errs)
+        after = {**pg, **body}
+        if after["policy_mode"] == "enforced" and not policy_respected(after, len(members(zone, pg))):
+            raise invalid_request(f"an enforced {after['policy_type']} group cannot hold {len(members(zone, pg))} servers")
+        pg.update(body)
+        touch_members(zone, pg)
+        return JSONResponse({"placement_group": store.render_placement_group(zone, pg)})
+
+    async def delete_pg(request: Request) -> Response:
+        zone = zone_of(store, request)
+        pg = pg_of(zone, request.path_params["pgid"])
+        if members(zone, pg):
+            raise still_in_use("instance_placement_group", "remove its servers first")
+        del store.placement_groups[zone][pg["id"]]
+        return Response(status_code=204)
+
+    def member_list(zone: str, pg: dict[str, Any]) -> dict[str, Any]:
+        ms = members(zone, pg)
+        ok = policy_respected(pg, len(ms))
+        return {"servers": [{"id": s["id"], "name": s["name"], "policy_respected": ok} for s in ms]}
+
+    async def get_members(request: Request) -> Response:
+        zone = zone_of(store, request)
+        return JSONResponse(member_list(zone, pg_of(zone, request.path_params["pgid"])))
+
+    async def set_members(request: Request) -> Response:
+        """PUT and PATCH both set the whole member list; servers that join or leave must be stopped."""
+        zone = zone_of(store, request)
+        pg = pg_of(zone, request.path_params["pgid"])
+        body = await json_body(request)
+        ids = body.get("servers")
+        if not isinstance(ids, list) or set(body) - {"servers"}:
+            raise invalid_arguments(("servers", "required", 'the body is {"servers": ["<server id>", …]}'))
+        wanted = []
+        errs = []
+        for i, ref in enumerate(ids):
+            sid = ref.get("id") if isinstance(ref, dict) else ref
+            server = store.servers[zone].get(sid) if isinstance(sid, str) else None
+            if server is None:
+                errs.append((f"servers.{i}", "constraint", "no such server in this zone"))
+            else:
+                wanted.append(server)
+        if errs:
+            raise invalid_arguments(*errs)
+        current = {s["id"] for s in members(zone, pg)}
+        new = {s["id"] for s in wanted}
+        for sid in current ^ new:
+            server = store.servers[zone][sid]
+            if server["state"] != "stopped":
+                raise invalid_request(f"server {server['name']} must be powered off to join or leave a placement group")
+        if pg["policy_mode"] == "enforced" and not policy_respected(pg, len(new)):
+            raise invalid_request(f"an enforced {pg['policy_type']} group cannot hold {len(new)} servers")
+        for sid in current - new:
+            store.servers[zone][sid]["placement_group"] = None
+            store.server_changed(zone, store.servers[zone][sid])
+        for server in wanted:
+            if server["placement_group"] != pg["id"]:
+                server["placement_group"] = pg["id"]
+                store.server_changed(zone, server)
+        touch_members(zone, pg)
+        return JSONResponse(member_list(zone, pg))
+
+    return [
+        Route(z, list_pgs, methods=["GET"]),
+        Route(z, create_pg, methods=["POST"]),
+        Route(z + "/{pgid}", get_pg, methods=["GET"]),
+        Route(z + "/{pgid}", update_pg, methods=["PUT", "PATCH"]),
+        Route(z + "/{pgid}", delete_pg, methods=["DELETE"]),
+        Route(z + "/{pgid}/servers", get_members, methods=["GET"]),
+        Route(z + "/{pgid}/servers", set_members, methods=["PUT", "PATCH"]),
+    ]

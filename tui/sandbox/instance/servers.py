@@ -1,0 +1,477 @@
+"""Instance routes for servers: CRUD, actions, types, compatible types, volumes attached by PATCH,
+user data and private NICs (spec 1 §4.2, spec/4 "Instance")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import catalog
+from ..core import is_uuid, json_body, page_per_page
+from ..errors import HttpError, invalid_arguments, invalid_request, not_found, permissions_denied
+from .state import ALLOWED_ACTIONS, GONE, InstanceStore, hostname, policy_respected
+from .validation import (
+    NAME_RE, Errors, check_bool, check_choice, check_name, check_tags, check_unknown, default_volumes, validate_volumes,
+)
+from .zones import encode, zone_of
+
+ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup")
+SERVER_FIELDS = {
+    "name", "project", "organization", "commercial_type", "image", "enable_ipv6", "volumes", "tags",
+    "dynamic_ip_required", "routed_ip_enabled", "boot_type", "security_group", "placement_group",
+    "public_ip", "public_ips", "protected", "admin_password_encryption_ssh_key_id",
+}
+PATCH_FIELDS = {
+    "name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type",
+    "volumes", "security_group", "placement_group",
+}
+USER_DATA_MAX = 64 * 1024
+USER_DATA_KEY_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+
+def compatible_types(store: InstanceStore, server: dict[str, Any]) -> list[str]:
+    """Types the server can change to while stopped: same architecture, and room for its local volumes."""
+    zone = server["zone"]
+    local = sum(
+        store.volumes[zone][r["id"]]["size"] for r in server["volumes"].values()
+        if r["id"] in store.volumes[zone] and store.volumes[zone][r["id"]]["volume_type"] == "l_ssd"
+    )
+    out = []
+    for name, t in store.types.items():
+        if name == server["commercial_type"] or t["arch"] != server["arch"]:
+            continue
+        if local and (not catalog.supports_local(t) or t["volumes_constraint"]["max_size"] < local):
+            continue
+        out.append(name)
+    return out
+
+
+def _refusal(action: str, state: str) -> str:
+    if action == "poweron":
+        return "server should be stopped"
+    if action in ("poweroff", "reboot", "terminate"):
+        return "server should be running"
+    return f"action {action} is not allowed while the server is {state}"
+
+
+def run_action(store: InstanceStore, zone: str, server: dict[str, Any], action: str, body: dict[str, Any]) -> dict[str, Any]:
+    t = store.timings
+    state = server["state"]
+    if action not in ALLOWED_ACTIONS.get(state, []):
+        raise invalid_request(_refusal(action, state))
+    if action == "poweron":
+        pg = store.placement_groups[zone].get(server["placement_group"] or "")
+        if pg is not None and pg["policy_mode"] == "enforced":
+            members = sum(1 for s in store.servers[zone].values() if s["placement_group"] == pg["id"])
+            if not policy_respected(pg, members):
+                raise invalid_request(f"placement group {pg['name']} is enforced and its {pg['policy_type']} policy cannot be respected")
+        store.plan(zone, server, [(0, "starting", "provisioning node"), (t.start / 2, "starting", "booting kernel"), (t.start, "running", "booted")])
+    elif action == "poweroff":
+        store.plan(zone, server, [(0, "stopping", "stopping"), (t.stop, "stopped", "")])
+    elif action == "stop_in_place":
+        store.plan(zone, server, [(0, "stopping", "stopping in place"), (t.stop, "stopped in place", "")])
+    elif action == "reboot":
+        store.plan(zone, server, [(0, "stopping", "rebooting"), (t.reboot_stop, "starting", "booting kernel"), (t.reboot_stop + t.reboot_start, "running", "booted")])
+    elif action == "terminate":
+        store.plan(zone, server, [(0, "stopping", "terminating"), (t.terminate, GONE, "")])
+    elif action == "backup":
+        backup(store, zone, server, body.get("name") or f"{server['name']}-backup")
+    description = "server_batch_poweron" if action == "poweron" else f"server_{action}"
+    return store.task(zone, description, f"/servers/{server['id']}/action", f"/servers/{server['id']}")
+
+
+def backup(store: InstanceStore, zone: str, server: dict[str, Any], name: Any) -> None:
+    """A backup is an image made of a snapshot of every volume; both are ready after a while."""
+    from .storage import snapshot_volume  # storage imports this module's helpers
+
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise invalid_arguments(("name", "format", "only alphanumeric characters, dots, spaces and dashes"))
+    snaps = []
+    for key in sorted(server["volumes"], key=int):
+        vol = store.volumes[zone].get(server["volumes"][key]["id"])
+        if vol is not None and vol["volume_type"] in ("l_ssd", "b_ssd"):
+            snaps.append(snapshot_volume(store, zone, vol, f"{name}-{key}"))
+    root = snaps[0] if snaps else None
+    image = store.new_image(
+        zone, name, server["arch"],
+        {"id": root["id"], "name": root["name"], "size": root["size"], "volume_type": root["volume_type"]} if root else {},
+        public=False, state="creating",
+        extra={str(i): {"id": s["id"], "name": s["name"], "size": s["size"], "volume_type": s["volume_type"]} for i, s in enumerate(snaps[1:], 1)},
+    )
+    image["from_server"] = server["id"]
+
+    def ready() -> None:
+        if image["id"] in store.images[zone]:
+            image["state"] = "available"
+            store.stamp(image)
+
+    store.later(store.timings.backup, ready)
+
+
+def apply_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volumes: Any) -> None:
+    """PATCH volumes: the server's whole volume map. Volumes left out are detached; new ones attached.
+    l_ssd volumes change only while the server is stopped; block volumes at any time, except the
+    boot volume of a running server."""
+    errs: Errors = []
+    if not isinstance(volumes, dict) or list(volumes) != [str(i) for i in range(len(volumes))]:
+        raise invalid_arguments(("volumes", "format", 'volumes must be an object keyed by "0", "1", … in order'))
+    wanted: dict[str, dict[str, Any]] = {}
+    for key, ref in volumes.items():
+        vid = ref.get("id") if isinstance(ref, dict) else None
+        if not is_uuid(vid):
+            errs.append((f"volumes.{key}.id", "required", "each volume is given by its id"))
+            continue
+        vol = store.volumes[zone].get(vid)
+        if vol is None:
+            errs.append((f"volumes.{key}.id", "constraint", "no such volume in this zone"))
+            continue
+        if vol["server"] and vol["server"]["id"] != server["id"]:
+            errs.append((f"volumes.{key}.id", "constraint", f"volume {vol['name']} is attached to {vol['server']['name']}"))
+            continue
+        wanted[key] = vol
+    if errs:
+        raise invalid_arguments(*errs)
+    current = {r["id"] for r in server["volumes"].values()}
+    new_ids = {v["id"] for v in wanted.values()}
+    changed = [store.volumes[zone][i] for i in current ^ new_ids if i in store.volumes[zone]]
+    stopped = server["state"] == "stopped"
+    for vol in changed:
+        verb = "attach" if vol["id"] in new_ids else "detach"
+        if vol["volume_type"] == "l_ssd" and not stopped:
+            raise invalid_request(f"the server must be powered off to {verb} the l_ssd volume {vol['name']}")
+        if vol["id"] in new_ids and vol["state"] != "available":
+            raise invalid_request(f"volume {vol['name']} is {vol['state']}")
+    boot = server["volumes"].get("0")
+    if boot and not stopped and boot["id"] not in new_ids:
+        raise invalid_request("the boot volume cannot be detached while the server is running")
+    if wanted and not stopped and wanted.get("0", {}).get("id") != (boot or {}).get("id"):
+        raise invalid_request("the boot volume can only change while the server is powered off")
+    for vid in current - new_ids:
+        vol = store.volumes[zone].get(vid)
+        if vol is not None:
+            vol["server"] = None
+            store.stamp(vol)
+    old_boot = {r["id"]: r["boot"] for r in server["volumes"].values()}
+    server["volumes"] = {
+        key: {"id": vol["id"], "boot": bool(volumes[key].get("boot", old_boot.get(vol["id"], key == "0")))}
+        for key, vol in wanted.items()
+    }
+    for vol in wanted.values():
+        if not vol["server"]:
+            vol["server"] = {"id": server["id"], "name": server["name"]}
+            store.stamp(vol)
+
+
+def _ref_id(value: Any) -> Any:
+    return value.get("id") if isinstance(value, dict) else value
+
+
+def routes(store: InstanceStore) -> list[Route]:
+    prefix = "/instance/v1/zones/{zone}/servers"
+
+    def server_of(request: Request) -> tuple[str, dict[str, Any]]:
+        zone = zone_of(store, request)
+        return zone, store.get_server(zone, request.path_params["sid"])
+
+    async def list_servers(request: Request) -> Response:
+        zone = zone_of(store, request)
+        items = store.server_list(zone, {k: v for k, v in request.query_params.items() if k not in ("page", "per_page")})
+        return page_per_page(request, "servers", items, store.encoded)
+
+    async def create_server(request: Request) -> Response:
+        zone = zone_of(store, request)
+        body = await json_body(request)
+        errs = check_unknown(body, SERVER_FIELDS)
+        if "name" in body:
+            errs += check_name(body["name"])
+        project = body.get("project")
+        if project is None and body.get("organization") is None:
+            errs.append(("project", "required", "required key not provided"))
+        elif project is not None and not is_uuid(project):
+            errs.append(("project", "format", "project must be a UUID"))
+        ctype_name = body.get("commercial_type")
+        ctype = None
+        if ctype_name is None:
+            errs.append(("commercial_type", "required", "required key not provided"))
+        elif ctype_name not in store.types:
+            errs.append(("commercial_type", "constraint", f"unknown commercial type {ctype_name!r}; see /products/servers"))
+        else:
+            ctype = store.types[ctype_name]
+        image = None
+        image_ref = body.get("image")
+        if image_ref is None:
+            vols = body.get("volumes")
+            if not (isinstance(vols, dict) and isinstance(vols.get("0"), dict) and ({"base_snapshot", "id"} & set(vols["0"]))):
+                errs.append(("image", "required", "an image label or ID is required unless volume 0 comes from a snapshot"))
+        elif not isinstance(image_ref, str) or (image := store.resolve_image(zone, image_ref)) is None:
+            errs.append(("image", "constraint", "unknown image label or ID in this zone; see /images"))
+        errs += check_bool(body, "enable_ipv6", "dynamic_ip_required", "routed_ip_enabled", "protected")
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        errs += check_choice(body, "boot_type", ("local", "rescue"))
+        if "volumes" in body:
+            errs += validate_volumes(store, zone, body["volumes"], ctype)
+        sg = _ref_id(body.get("security_group"))
+        if sg is not None and sg not in store.security_groups[zone]:
+            errs.append(("security_group", "constraint", "no such security group in this zone"))
+        pg = _ref_id(body.get("placement_group"))
+        if pg is not None and pg not in store.placement_groups[zone]:
+            errs.append(("placement_group", "constraint", "no such placement group in this zone"))
+        if errs:
+            raise invalid_arguments(*errs)
+        if project is not None and project != store.project:
+            raise permissions_denied("write", "server")
+        assert ctype is not None and ctype_name is not None
+        if image is not None and image["state"] != "available":
+            raise invalid_request(f"image {image['name']} is {image['state']}")
+        if image is not None and image["arch"] != ctype["arch"]:
+            raise invalid_request(f"image arch {image['arch']} is not compatible with commercial type {ctype_name} ({ctype['arch']})")
+        volumes = body.get("volumes") or (default_volumes(store, zone, image_ref, image, ctype) if image else {})
+        for key, vol in list(volumes.items()):
+            if "id" in vol:
+                if store.volumes[zone][vol["id"]]["server"]:
+                    raise invalid_request(f"volume {vol['id']} is already attached to a server")
+                continue
+            if "size" not in vol:
+                snap = store.snapshots[zone].get(vol.get("base_snapshot") or "")
+                vol = {**vol, "size": snap["size"] if snap else (image["root_volume"]["size"] if image else 10 * catalog.GB)}
+            volumes[key] = {**vol, "volume_type": vol.get("volume_type", "b_ssd")}
+        for vtype in ("l_ssd", "b_ssd", "sbs_volume"):
+            store.check_quota(vtype, sum(v["size"] for v in volumes.values() if "id" not in v and v["volume_type"] == vtype))
+        name = body.get("name") or f"srv-{store.ids.uuid()[:8]}"
+        server = store.add_server(
+            zone, name, ctype_name, image or {}, tags=body.get("tags"), volumes=volumes,
+            enable_ipv6=body.get("enable_ipv6", False), dynamic_ip_required=body.get("dynamic_ip_required", True),
+        )
+        if body.get("boot_type"):
+            server["boot_type"] = body["boot_type"]
+        if sg is not None:
+            server["security_group"] = sg
+        if pg is not None:
+            server["placement_group"] = pg
+        store._touch(zone, server["id"])
+        return JSONResponse({"server": store.render(server)}, status_code=201)
+
+    async def get_server(request: Request) -> Response:
+        zone, server = server_of(request)
+        return JSONResponse({"server": store.render(server)})
+
+    async def patch_server(request: Request) -> Response:
+        zone, server = server_of(request)
+        body = await json_body(request)
+        errs = [(k, "unknown", "this field cannot be updated") for k in sorted(set(body) - PATCH_FIELDS)]
+        if "name" in body:
+            errs += check_name(body["name"])
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        errs += check_bool(body, "enable_ipv6", "protected", "dynamic_ip_required")
+        if "commercial_type" in body and body["commercial_type"] not in store.types:
+            errs.append(("commercial_type", "constraint", "unknown commercial type"))
+        errs += check_choice(body, "boot_type", ("local", "rescue"))
+        sg = _ref_id(body.get("security_group")) if "security_group" in body else None
+        if "security_group" in body and sg not in store.security_groups[zone]:
+            errs.append(("security_group", "constraint", "no such security group in this zone"))
+        pg = _ref_id(body.get("placement_group")) if "placement_group" in body else None
+        if pg is not None and pg not in store.placement_groups[zone]:
+            errs.append(("placement_group", "constraint", "no such placement group in this zone"))
+        if errs:
+            raise invalid_arguments(*errs)
+        ctype = body.get("commercial_type")
+        if ctype is not None and ctype != server["commercial_type"]:
+            if server["state"] != "stopped":
+                raise invalid_request("instance should be powered off to change its commercial type")
+            if ctype not in compatible_types(store, server):
+                raise invalid_request(f"{ctype} is not compatible with this server; see /servers/{server['id']}/compatible-types")
+        if "placement_group" in body and pg != server["placement_group"] and server["state"] != "stopped":
+            raise invalid_request("instance should be powered off to change its placement group")
+        if "volumes" in body:
+            apply_volumes(store, zone, server, body["volumes"])
+        for key in ("name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type"):
+            if key in body:
+                server[key] = body[key]
+        if "security_group" in body:
+            server["security_group"] = sg
+        if "placement_group" in body:
+            server["placement_group"] = pg
+        if "name" in body:
+            server["hostname"] = hostname(body["name"])
+            for ref in server["volumes"].values():
+                vol = store.volumes[zone].get(ref["id"])
+                if vol is not None:
+                    vol["server"] = {"id": server["id"], "name": body["name"]}
+        store.server_changed(zone, server)
+        return JSONResponse({"server": store.render(server)})
+
+    async def delete_server(request: Request) -> Response:
+        zone, server = server_of(request)
+        if server["state"] != "stopped":
+            raise invalid_request("instance should be powered off")
+        if server.get("protected"):
+            raise invalid_request("server is protected: unset protection before deleting it")
+        store.remove_server(zone, server, keep_volumes=False)
+        return Response(status_code=204)
+
+    async def get_actions(request: Request) -> Response:
+        _, server = server_of(request)
+        return JSONResponse({"actions": ALLOWED_ACTIONS.get(server["state"], [])})
+
+    async def post_action(request: Request) -> Response:
+        zone, server = server_of(request)
+        body = await json_body(request)
+        action = body.get("action")
+        if action is None:
+            raise invalid_arguments(("action", "required", "required key not provided"))
+        if action not in ACTIONS:
+            raise invalid_arguments(("action", "constraint", f"action must be one of {', '.join(ACTIONS)}"))
+        unknown = set(body) - {"action", "name", "volumes"}
+        if unknown:
+            raise invalid_arguments(*[(k, "unknown", "unknown field") for k in sorted(unknown)])
+        task = run_action(store, zone, server, action, body)
+        return JSONResponse({"task": task}, status_code=202)
+
+    async def get_compatible(request: Request) -> Response:
+        _, server = server_of(request)
+        return JSONResponse({"compatible_types": compatible_types(store, server)})
+
+    # ---- user data: a key/value store per server; values are raw bytes (text/plain) ------------
+    def user_key(request: Request) -> str:
+        key = request.path_params["key"]
+        if not key or len(key) > 128 or set(key) - USER_DATA_KEY_CHARS:
+            raise invalid_arguments(("key", "format", "keys are letters, digits, dots, dashes and underscores (at most 128)"))
+        return key
+
+    async def list_user_data(request: Request) -> Response:
+        _, server = server_of(request)
+        return JSONResponse({"user_data": sorted(store.user_data.get(server["id"], {}))})
+
+    async def get_user_data(request: Request) -> Response:
+        _, server = server_of(request)
+        key = user_key(request)
+        value = store.user_data.get(server["id"], {}).get(key)
+        if value is None:
+            raise not_found("instance_user_data", key)
+        return Response(value, media_type="text/plain")
+
+    async def set_user_data(request: Request) -> Response:
+        _, server = server_of(request)
+        key = user_key(request)
+        value = await request.body()
+        if len(value) > USER_DATA_MAX:
+            raise invalid_arguments(("user_data", "constraint", f"a value is at most {USER_DATA_MAX} bytes"))
+        store.user_data.setdefault(server["id"], {})[key] = value
+        return Response(status_code=204)
+
+    async def delete_user_data(request: Request) -> Response:
+        _, server = server_of(request)
+        key = user_key(request)
+        if store.user_data.get(server["id"], {}).pop(key, None) is None:
+            raise not_found("instance_user_data", key)
+        return Response(status_code=204)
+
+    # ---- private NICs: one per private network per server -------------------------------------
+    def nic_of(request: Request, zone: str, server: dict[str, Any]) -> dict[str, Any]:
+        nic = store.nics[zone].get(request.path_params["nid"])
+        if nic is None or nic["server_id"] != server["id"]:
+            raise not_found("instance_private_nic", request.path_params["nid"])
+        return nic
+
+    async def list_nics(request: Request) -> Response:
+        zone, server = server_of(request)
+        items = [n for n in store.nics[zone].values() if n["server_id"] == server["id"]]
+        return page_per_page(request, "private_nics", items, encode)
+
+    async def create_nic(request: Request) -> Response:
+        zone, server = server_of(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"private_network_id", "tags", "ip_ids", "ipam_ip_ids"})
+        pn = body.get("private_network_id")
+        if pn is None:
+            errs.append(("private_network_id", "required", "required key not provided"))
+        elif not is_uuid(pn):
+            errs.append(("private_network_id", "format", "private_network_id must be a UUID"))
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        if errs:
+            raise invalid_arguments(*errs)
+        if any(n["server_id"] == server["id"] and n["private_network_id"] == pn for n in store.nics[zone].values()):
+            raise HttpError(409, {
+                "type": "already_exists", "message": "resource already exists", "resource": "instance_private_nic",
+                "help_message": "a server has one NIC per private network",
+            })
+        rng = store.ids.rng
+        nic = {
+            "id": store.ids.uuid(), "server_id": server["id"], "private_network_id": pn,
+            "mac_address": "02:00:00:%02x:%02x:%02x" % (rng.randrange(256), rng.randrange(256), rng.randrange(256)),
+            "state": "syncing", "tags": body.get("tags", []), "creation_date": store.clock.iso(),
+            "modification_date": store.clock.iso(), "zone": zone,
+        }
+        store.nics[zone][nic["id"]] = nic
+        store.server_changed(zone, server)
+
+        def ready() -> None:
+            if nic["id"] in store.nics[zone]:
+                nic["state"] = "available"
+                store.stamp(nic)
+                if nic["server_id"] in store.servers[zone]:
+                    store._touch(zone, nic["server_id"])
+
+        store.later(store.timings.nic, ready)
+        return JSONResponse({"private_nic": nic}, status_code=201)
+
+    async def get_nic(request: Request) -> Response:
+        zone, server = server_of(request)
+        return JSONResponse({"private_nic": nic_of(request, zone, server)})
+
+    async def patch_nic(request: Request) -> Response:
+        zone, server = server_of(request)
+        nic = nic_of(request, zone, server)
+        body = await json_body(request)
+        errs = check_unknown(body, {"tags"}) + (check_tags(body["tags"]) if "tags" in body else [])
+        if errs:
+            raise invalid_arguments(*errs)
+        nic.update(body)
+        store.stamp(nic)
+        store._touch(zone, server["id"])
+        return JSONResponse({"private_nic": nic})
+
+    async def delete_nic(request: Request) -> Response:
+        zone, server = server_of(request)
+        nic = nic_of(request, zone, server)
+        del store.nics[zone][nic["id"]]
+        store.server_changed(zone, server)
+        return Response(status_code=204)
+
+    async def products_servers(request: Request) -> Response:
+        zone_of(store, request)
+        return JSONResponse({"servers": store.types})
+
+    async def products_availability(request: Request) -> Response:
+        zone = zone_of(store, request)
+        scarce = {"GP1-S": "scarce", "GPU-3070-S": "shortage" if zone != "fr-par-2" else "scarce"}
+        return JSONResponse({"servers": {name: {"availability": scarce.get(name, "available")} for name in store.types}})
+
+    products = "/instance/v1/zones/{zone}/products"
+    return [
+        Route(prefix, list_servers, methods=["GET"]),
+        Route(prefix, create_server, methods=["POST"]),
+        Route(prefix + "/{sid}", get_server, methods=["GET"]),
+        Route(prefix + "/{sid}", patch_server, methods=["PATCH"]),
+        Route(prefix + "/{sid}", delete_server, methods=["DELETE"]),
+        Route(prefix + "/{sid}/action", get_actions, methods=["GET"]),
+        Route(prefix + "/{sid}/action", post_action, methods=["POST"]),
+        Route(prefix + "/{sid}/compatible-types", get_compatible, methods=["GET"]),
+        Route(prefix + "/{sid}/user_data", list_user_data, methods=["GET"]),
+        Route(prefix + "/{sid}/user_data/{key}", get_user_data, methods=["GET"]),
+        Route(prefix + "/{sid}/user_data/{key}", set_user_data, methods=["PATCH"]),
+        Route(prefix + "/{sid}/user_data/{key}", delete_user_data, methods=["DELETE"]),
+        Route(prefix + "/{sid}/private_nics", list_nics, methods=["GET"]),
+        Route(prefix + "/{sid}/private_nics", create_nic, methods=["POST"]),
+        Route(prefix + "/{sid}/private_nics/{nid}", get_nic, methods=["GET"]),
+        Route(prefix + "/{sid}/private_nics/{nid}", patch_nic, methods=["PATCH"]),
+        Route(prefix + "/{sid}/private_nics/{nid}", delete_nic, methods=["DELETE"]),
+        Route(products + "/servers", products_servers, methods=["GET"]),
+        Route(products + "/servers/availability", products_availability, methods=["GET"]),
+    ]

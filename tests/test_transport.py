@@ -187,7 +187,7 @@ async def test_api_client_uses_it_and_reports_network_errors() -> None:
     async with RawServer(handler) as srv:
         client = ApiClient(srv.url, "k" * 36)
         assert await client.get_json("/instance/v1/zones/fr-par-1/servers") == {"servers": []}
-        assert isinstance(client.http._transport, Http11Transport)
+        assert isinstance(client._direct, Http11Transport)
         await client.aclose()
     client = ApiClient(srv.url, "k" * 36, retry=None)
     client.retry.deadline = 0.0
@@ -200,3 +200,11 @@ def test_a_configured_proxy_keeps_httpx_transport() -> None:
     assert not proxy_configured({})
     assert proxy_configured({"HTTPS_PROXY": "http://proxy:3128"})
     assert proxy_configured({"all_proxy": "socks5://proxy:1080"})
+
+
+async def test_with_a_proxy_in_the_environment_httpx_client_does_the_talking(monkeypatch):
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    client = ApiClient("https://api.example.invalid", "k" * 36)
+    client._connect()
+    assert client._direct is None and isinstance(client._http, httpx.AsyncClient)
+    await client.aclose()

@@ -49,6 +49,13 @@ def sandbox(clock: ManualClock) -> Sandbox:
 
 
 @pytest.fixture
+async def http(sandbox: Sandbox) -> Any:
+    """A plain httpx client on the in-process sandbox, for contract tests."""
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}) as c:
+        yield c
+
+
+@pytest.fixture
 def make_client(sandbox: Sandbox) -> Callable[..., ApiClient]:
     sleeps: list[float] = []
 

@@ -97,3 +97,8 @@ async def loaded(pilot: Any, app: CloudApp) -> Any:
     await wait_for(pilot, lambda: not view.listing and view.last_refresh is not None, what="list loaded")
     await pilot.pause()
     return view
+
+
+def args(resp: Any) -> dict[str, str]:
+    """A 400 invalid_arguments body as {argument_name: reason}."""
+    return {d["argument_name"]: d["reason"] for d in resp.json()["details"]}

@@ -3,6 +3,7 @@
 import httpx
 import pytest
 
+from helpers import args
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY
 
 pytestmark = pytest.mark.anyio
@@ -10,20 +11,10 @@ Z = "/instance/v1/zones/fr-par-1"
 GB = 1_000_000_000
 
 
-@pytest.fixture
-async def http(sandbox):
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}) as c:
-        yield c
-
-
 def server_body(**kw):
     body = {"name": "web-9", "project": DEMO_PROJECT_ID, "commercial_type": "PRO2-XS", "image": "ubuntu_noble"}
     body.update(kw)
     return body
-
-
-def args(resp) -> dict:
-    return {d["argument_name"]: d["reason"] for d in resp.json()["details"]}
 
 
 async def create(http, **kw) -> dict:

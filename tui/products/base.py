@@ -108,6 +108,8 @@ class ActionSpec:
     label: str
     available: Callable[[Any], bool] = lambda r: True
     confirm: bool = False  # ask before running (Cancel focused)
+    # A flow instead of POST .../action: `async def flow(ui: FlowUI, row)`, see products/flows.py.
+    flow: "Lazy[Any] | None" = None
 
 
 Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]
@@ -163,6 +165,7 @@ class ResourceKind:
     edit: Lazy[EditSpec] | None = None
     deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
     delete_needs_name: bool = False
+    delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
     row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all
     summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
     # Cheap change detection: list ordered by this (newest first) and compare `modified_field`.

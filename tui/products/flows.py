@@ -1,0 +1,57 @@
+"""Flows: what an action does when it is more than one request — pick a server, confirm a
+warning, edit a list of records, then send. A flow is a plain async function
+
+    async def flow(ui: FlowUI, row: Row) -> None
+
+written in a product module, with no Textual in sight: the console supplies `ui` (it runs the flow
+in a worker, so every await on the network or on a dialog keeps the UI responsive). An ApiError
+raised by a flow becomes a notification with its status, message and hint.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable, Protocol, Sequence
+
+from .base import Choices, Column, ResourceKind, Row
+
+Submit = Callable[[Any], Awaitable[Any]]
+
+
+class FlowUI(Protocol):
+    scope: str  # the row's zone or region
+    project_id: str
+
+    def service(self, kind: ResourceKind | None = None) -> Any:
+        """The ResourceService of `kind` (default: the view's own)."""
+
+    async def form(
+        self, title: str, model: type, *, initial: dict[str, Any] | None = None, choices: Choices | None = None,
+        context: dict[str, Any] | None = None, submit: Submit | None = None, submit_label: str = "Save",
+    ) -> Any:
+        """A form for `model`. With `submit`, it is called with the validated form inside the dialog
+        (an API error keeps the dialog open with the fields named) and its result is returned; without,
+        the validated form is. None when cancelled."""
+
+    async def pick(self, title: str, choices: Sequence[tuple[str, Any]], current: Any = None) -> Any:
+        """One value of `choices`, or None when cancelled."""
+
+    async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool: ...
+
+    async def edit_records(
+        self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
+        ordered: bool = False, choices: Choices | None = None, describe: str = "",
+    ) -> list[dict[str, Any]] | None:
+        """A list of records to add to, edit, delete from (and reorder when `ordered`); the new list
+        on save, None when cancelled."""
+
+    def notify(self, message: str, severity: str = "information") -> None: ...
+
+    def upsert(self, row: Row) -> None:
+        """Show a fresh row in the view (and follow it while it is transitional)."""
+
+    def follow(self, row: Row) -> None:
+        """Refresh this row now and poll it until it settles."""
+
+    def remove(self, row: Row) -> None: ...
+
+    def reload(self) -> None: ...

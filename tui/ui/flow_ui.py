@@ -1,0 +1,81 @@
+"""The console side of product flows (see products/flows.py): dialogs awaited from a worker.
+
+A flow runs in a ResourceView worker; each dialog is pushed and awaited (`push_screen_wait`), so a
+flow reads top to bottom like the conversation it is, and the UI keeps drawing while it waits.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..products.base import ALL, Choices, Column, ResourceKind, Row
+from ..products.flows import Submit
+
+
+class ViewFlowUI:
+    def __init__(self, view: Any, scope: str) -> None:
+        self.view = view
+        self.app = view.app
+        self.scope = scope if scope != ALL else view.create_scope()
+        self.project_id = view.context(self.scope).project_id
+
+    def service(self, kind: ResourceKind | None = None) -> Any:
+        if kind is None:
+            return self.view.service
+        return self.app.service(kind)
+
+    async def form(
+        self, title: str, model: type, *, initial: dict[str, Any] | None = None, choices: Choices | None = None,
+        context: dict[str, Any] | None = None, submit: Submit | None = None, submit_label: str = "Save",
+    ) -> Any:
+        from .screens.form import FormScreen
+
+        async def send(form: Any, extra: dict[str, Any]) -> Any:
+            return await submit(form) if submit is not None else form
+
+        async def load() -> tuple[Choices, dict[str, Any]]:
+            return choices or {}, context or {}
+
+        result = await self.app.push_screen_wait(
+            FormScreen(title, model, send, initial=initial, loader=load if (choices or context) else None, submit_label=submit_label)
+        )
+        return result[0] if result else None
+
+    async def pick(self, title: str, choices: Sequence[tuple[str, Any]], current: Any = None) -> Any:
+        from .screens.picker import PickerScreen
+
+        if not choices:
+            self.notify(f"{title}: nothing to choose from.", "warning")
+            return None
+        return await self.app.push_screen_wait(PickerScreen(title, list(choices), current=current))
+
+    async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool:
+        from .screens.confirm import ConfirmScreen
+
+        return bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))
+
+    async def edit_records(
+        self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
+        ordered: bool = False, choices: Choices | None = None, describe: str = "",
+    ) -> list[dict[str, Any]] | None:
+        from .screens.records import RecordListScreen
+
+        return await self.app.push_screen_wait(
+            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe)
+        )
+
+    def notify(self, message: str, severity: str = "information") -> None:
+        self.app.notify(message, severity=severity, timeout=6 if severity != "information" else 4)  # type: ignore[arg-type]
+
+    def upsert(self, row: Row) -> None:
+        self.view.table.upsert([row])
+        self.view.follow(row)
+
+    def follow(self, row: Row) -> None:
+        self.view.follow(row)
+
+    def remove(self, row: Row) -> None:
+        self.view.forget(row)
+
+    def reload(self) -> None:
+        self.view.reload()

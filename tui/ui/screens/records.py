@@ -1,0 +1,155 @@
+"""Edit a short list of records (security-group rules, user data, server volumes) as a whole.
+
+Each record is edited in a FormScreen built from a pydantic model, so every rule of the model is
+checked with the field named before anything is sent. Nothing is sent from here: ctrl+s returns
+the new list to the caller (e.g. one PUT of the whole rule list); esc asks before dropping changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pydantic import BaseModel
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, Static
+
+from ...products.base import Choices, Column
+
+
+class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
+    BINDINGS = [
+        Binding("a", "add", "Add"),
+        Binding("e", "edit", "Edit"),
+        Binding("d", "remove", "Delete"),
+        Binding("K", "move(-1)", "Move up"),
+        Binding("J", "move(1)", "Move down"),
+        Binding("j", "cursor(1)", show=False),
+        Binding("k", "cursor(-1)", show=False),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(
+        self, title: str, model: type[BaseModel], records: list[dict[str, Any]], columns: Sequence[Column], *,
+        ordered: bool = False, choices: Choices | None = None, describe: str = "",
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.model = model
+        self.records = [dict(r) for r in records]
+        self.columns = tuple(columns)
+        self.ordered = ordered
+        self.choices = choices or {}
+        self.describe = describe
+        self.changed = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="records"):
+            yield Label(self.title_text, id="dialog-title")
+            if self.describe:
+                yield Static(self.describe, id="records-note")
+            yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
+            keys = "a add · e edit · d delete" + (" · K/J move" if self.ordered else "") + " · ctrl+s save · esc cancel"
+            yield Static(keys, id="records-keys")
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#records", DataTable)
+
+    def on_mount(self) -> None:
+        for col in self.columns:
+            self.table.add_column(col.title, key=col.key, width=col.width)
+        self._fill()
+        self.table.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.ordered if action == "move" else True
+
+    def _fill(self, cursor: int | None = None) -> None:
+        table = self.table
+        row = table.cursor_row if cursor is None else cursor
+        table.clear()
+        for i, record in enumerate(self.records):
+            table.add_row(*(col.value(record) for col in self.columns), key=str(i))
+        if self.records:
+            table.move_cursor(row=max(0, min(row, len(self.records) - 1)))
+
+    def _index(self) -> int | None:
+        return self.table.cursor_row if self.records else None
+
+    # ---- editing ------------------------------------------------------------------------------
+    def _open(self, record: dict[str, Any] | None, index: int | None) -> None:
+        from .form import FormScreen
+
+        async def submit(form: BaseModel, extra: dict[str, Any]) -> dict[str, Any]:
+            return form.model_dump()
+
+        async def load() -> tuple[Choices, dict[str, Any]]:
+            return self.choices, {}
+
+        def done(result: Any) -> None:
+            if not result:
+                return
+            new = result[0]
+            if index is None:
+                self.records.append(new)
+                at = len(self.records) - 1
+            else:
+                self.records[index] = new
+                at = index
+            self.changed = True
+            self._fill(at)
+
+        title = "Add" if record is None else "Edit"
+        self.app.push_screen(
+            FormScreen(f"{title}: {self.title_text}", self.model, submit, initial=record, loader=load if self.choices else None, submit_label="OK"),
+            done,
+        )
+
+    def action_add(self) -> None:
+        self._open(None, None)
+
+    def action_edit(self) -> None:
+        index = self._index()
+        if index is not None:
+            self._open(self.records[index], index)
+
+    def action_remove(self) -> None:
+        index = self._index()
+        if index is not None:
+            del self.records[index]
+            self.changed = True
+            self._fill(index)
+
+    def action_move(self, step: int) -> None:
+        index = self._index()
+        if index is None or not 0 <= index + step < len(self.records):
+            return
+        self.records[index], self.records[index + step] = self.records[index + step], self.records[index]
+        self.changed = True
+        self._fill(index + step)
+
+    def action_cursor(self, step: int) -> None:
+        if self.records:
+            self.table.move_cursor(row=max(0, min(self.table.cursor_row + step, len(self.records) - 1)))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_edit()
+
+    def action_save(self) -> None:
+        self.dismiss(self.records)
+
+    def action_cancel(self) -> None:
+        if not self.changed:
+            self.dismiss(None)
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen("Drop your changes?", "The edits made here have not been sent.", "Drop"), answered)

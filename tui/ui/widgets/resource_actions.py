@@ -1,0 +1,303 @@
+"""What a user does to the resources of a view: actions and flows, create, edit, delete, copy,
+filter and sort. A mixin of ResourceView (which owns the table, the service and the refresh)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from textual import work
+from textual.widgets import Input
+
+from ...products.base import ALL, ActionSpec
+from ..errors import guarded, notify_error
+from .resource_table import ResourceTable
+
+
+class ResourceActions:
+    # Provided by ResourceView.
+    app: Any
+    kind: Any
+    service: Any
+    scope: str
+    read_only: bool
+    totals: dict[str, int]
+    context: Callable[[str], Any]
+    table: ResourceTable
+    may: Callable[[str], bool]
+    reload: Callable[[], None]
+    follow: Callable[[Any], None]
+    update_title: Callable[[], None]
+    _refresh_detail: Callable[[], None]
+    _detail: Any
+
+    def current(self) -> Any | None:
+        key = self.table.cursor_key
+        return self.table.get(key) if key else None
+
+    @guarded("Action")
+    def act_on(self, what: str, resource: Any) -> None:
+        """Entry point shared with the detail screen."""
+        {
+            "actions": self.open_actions,
+            "edit": self.open_edit,
+            "delete": self.confirm_delete,
+            "copy_id": self.copy_id,
+            "refresh_one": self.follow,
+        }[what](resource)
+
+    def _with_current(self, fn: Callable[[Any], None]) -> None:
+        resource = self.current()
+        if resource is None:
+            self.app.notify("Nothing selected.", severity="warning")
+        else:
+            fn(resource)
+
+    @guarded("Refresh")
+    def action_refresh(self) -> None:
+        self.reload()
+
+    @guarded("Create")
+    def action_create(self) -> None:
+        if self.may("create"):
+            self.open_create()
+
+    @guarded("Edit")
+    def action_edit(self) -> None:
+        if self.may("edit"):
+            self._with_current(self.open_edit)
+
+    @guarded("Delete")
+    def action_delete(self) -> None:
+        if self.may("delete"):
+            self._with_current(self.confirm_delete)
+
+    @guarded("Actions")
+    def action_actions(self) -> None:
+        if self.may("actions"):
+            self._with_current(self.open_actions)
+
+    @guarded("Copy")
+    def action_copy_id(self) -> None:
+        self._with_current(self.copy_id)
+
+    @guarded("Filter")
+    def action_filter(self) -> None:
+        found = self.query("#filter")
+        if found:
+            box = found.first(Input)
+        else:  # mounted on first use: one widget less to style at start-up
+            box = Input(placeholder="filter (esc clears)", id="filter", compact=True)
+            self.mount(box, before=self.table)
+        box.display = True
+        box.focus()
+
+    @guarded("Clear filter")
+    def action_clear_filter(self) -> None:
+        for box in self.query("#filter").results(Input):
+            box.value = ""
+            box.display = False
+        self.table.set_filter("")
+        self.update_title()
+        self.table.focus()
+
+    @guarded("Filter")
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            self.table.set_filter(event.value)
+            self.update_title()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            self.table.focus()
+
+    @guarded("Sort")
+    def action_sort(self) -> None:
+        keys = [c.key for c in self.kind.columns]
+        state = self.table.sort_state
+        nxt = keys[0] if state is None else (keys[(keys.index(state[0]) + 1) % len(keys)] if state[0] in keys else keys[0])
+        self.table.sort_by(nxt)
+        self.update_title()
+
+    @guarded("Sort")
+    def action_sort_reverse(self) -> None:
+        state = self.table.sort_state or (self.kind.columns[0].key, False)
+        self.table.sort_by(state[0], not state[1])
+        self.update_title()
+
+    @guarded("Open")
+    def on_resource_table_selected(self, event: ResourceTable.Selected) -> None:
+        resource = self.table.get(event.key)
+        if resource is not None:
+            from ..screens.detail import DetailScreen
+
+            self._detail = DetailScreen(self, resource)
+            self.app.push_screen(self._detail)
+
+    def copy_id(self, resource: Any) -> None:
+        self.app.copy_to_clipboard(resource.id)
+        self.app.notify(f"Copied {resource.id}", timeout=3)
+
+    # actions ----------------------------------------------------------------------------------
+    def open_actions(self, resource: Any) -> None:
+        if not self.may("actions"):
+            return
+        specs = [a for a in self.kind.actions if a.available(resource)]
+        if not specs:
+            self.app.notify(f"No action is allowed while {resource.name} is {resource.state}.", severity="warning")
+            return
+        from ..screens.picker import PickerScreen
+
+        def picked(spec: ActionSpec | None) -> None:
+            if spec is not None:
+                self.run_action(resource, spec)
+
+        self.app.push_screen(PickerScreen(f"{resource.name}: actions", [(a.label, a) for a in specs], id="actions-menu"), picked)
+
+    def run_action(self, resource: Any, spec: ActionSpec) -> None:
+        if spec.flow is not None:
+            self.run_flow(spec.flow.get(), resource, spec.label)
+            return
+        if not spec.confirm:
+            self._do_action(resource, spec)
+            return
+        from ..screens.confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self._do_action(resource, spec)
+
+        self.app.push_screen(
+            ConfirmScreen(f"{spec.label}?", f"{spec.label}: {resource.name} ({resource.id}) in {self.kind.scope_of(resource)}.", spec.label.split(" (")[0]),
+            answered,
+        )
+
+    @work(group="mutate", exit_on_error=False)
+    async def _do_action(self, resource: Any, spec: ActionSpec) -> None:
+        try:
+            await self.service.action(self.kind.scope_of(resource) or self.scope, resource.id, spec.name)
+        except Exception as err:
+            notify_error(self.app, err, f"{spec.label} {resource.name}")
+            return
+        self.app.notify(f"{spec.label}: {resource.name} — accepted", timeout=4)
+        self.follow(resource)
+
+    # create / edit ----------------------------------------------------------------------------
+    def create_scope(self) -> str:
+        return self.context(self.scope).scope if self.scope == ALL else self.scope
+
+    def open_create(self) -> None:
+        assert self.kind.create is not None
+        spec = self.kind.create.get()
+        scope = self.create_scope()
+        ctx = self.context(scope)
+        from ..screens.form import FormScreen
+
+        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            ctx.extra = extra
+            return await self.service.create(scope, spec.to_payload(form, ctx))
+
+        async def load() -> Any:
+            assert spec.options is not None
+            return await spec.options(self.service, scope)
+
+        def done(result: Any) -> None:
+            if not result:
+                return
+            created, form = result
+            self.table.upsert([created])
+            self.table.move_to(created.id)
+            if scope in self.totals:
+                self.totals[scope] += 1
+            self.update_title()
+            self.app.notify(f"Created {created.name} in {scope}", timeout=4)
+            if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
+                action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
+                if action is not None:
+                    self._do_action(created, action)
+
+        self.app.push_screen(
+            FormScreen(f"Create {self.kind.title.lower().rstrip('s')} in {scope}", spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
+            done,
+        )
+
+    def open_edit(self, resource: Any) -> None:
+        if self.kind.edit is None or self.read_only:
+            return
+        spec = self.kind.edit.get()
+        from ..screens.form import FormScreen
+
+        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            return await self.service.update(self.kind.scope_of(resource) or self.scope, resource.id, spec.to_patch(form, resource))
+
+        def done(result: Any) -> None:
+            if result:
+                self.table.upsert([result[0]])
+                self._refresh_detail()
+                self.app.notify(f"Saved {result[0].name}", timeout=4)
+
+        self.app.push_screen(
+            FormScreen(f"Edit {resource.name}", spec.form_model, submit, initial=spec.from_resource(resource), submit_label="Save"), done
+        )
+
+    # delete -----------------------------------------------------------------------------------
+    def confirm_delete(self, resource: Any) -> None:
+        if self.read_only:
+            return
+        why_not = self.kind.deletable(resource)
+        if why_not:
+            self.app.notify(f"Cannot delete {resource.name}: {why_not}.", title="Delete", severity="warning", timeout=8)
+            return
+        if self.kind.delete_flow is not None:
+            self.run_flow(self.kind.delete_flow.get(), resource, "Delete")
+            return
+        from ..screens.confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self._delete(resource)
+
+        name = resource.name or resource.id
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete {self.kind.title.lower().rstrip('s')} {name}?",
+                f"{name} ({resource.id}) in {self.kind.scope_of(resource)} will be deleted. This cannot be undone.",
+                "Delete",
+                require_text=name if self.kind.delete_needs_name else None,
+            ),
+            answered,
+        )
+
+    @work(group="mutate", exit_on_error=False)
+    async def _delete(self, resource: Any) -> None:
+        try:
+            await self.service.delete(self.kind.scope_of(resource) or self.scope, resource.id)
+        except Exception as err:
+            notify_error(self.app, err, f"Deleting {resource.name}")
+            return
+        self.forget(resource)
+        self.app.notify(f"Deleted {resource.name}", timeout=4)
+
+    def forget(self, resource: Any) -> None:
+        """A resource is gone: out of the table and the counts."""
+        self.table.remove([resource.id])
+        sc = self.kind.scope_of(resource)
+        if sc in self.totals:
+            self.totals[sc] = max(0, self.totals[sc] - 1)
+        self.update_title()
+        self._refresh_detail()
+
+    # flows ------------------------------------------------------------------------------------
+    def run_flow(self, flow: Any, resource: Any, what: str) -> None:
+        if self.read_only:
+            return
+        self._flow(flow, resource, what)
+
+    @work(group="flow", exit_on_error=False)
+    async def _flow(self, flow: Any, resource: Any, what: str) -> None:
+        from ..flow_ui import ViewFlowUI
+
+        try:
+            await flow(ViewFlowUI(self, self.kind.scope_of(resource) or self.scope), resource)
+        except Exception as err:
+            notify_error(self.app, err, f"{what} {resource.name or resource.id}")
+

@@ -65,3 +65,15 @@ async def test_without_any_total_pages_are_walked_until_a_short_one():
     client = ApiClient("http://x", "k", transport=httpx.ASGITransport(_page_size_app(45, with_total=False)))
     batches = [b async for b in iter_pages(client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size", page_size=20)]
     assert [len(b.items) for b in batches] == [20, 20, 5]
+
+
+async def test_a_whole_listing_is_one_get_and_a_map_becomes_named_items(make_client):
+    from tui.api.paging import iter_pages
+
+    client = make_client()
+    batches = [b async for b in iter_pages(client, "/instance/v1/zones/fr-par-1/products/servers", "servers", style="whole")]
+    assert len(batches) == 1 and batches[0].error is None
+    items = batches[0].items
+    assert batches[0].total == len(items) > 5
+    dev1 = next(i for i in items if i["name"] == "DEV1-S")
+    assert dev1["id"] == "DEV1-S" and dev1["ncpus"] == 2 and "per_volume_constraint" in dev1

@@ -84,7 +84,9 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         await wait_for(pilot, lambda: row_state(view, "web-03") == "stopped")
 
         sid = view.table.cursor_key
-        await pilot.press("d")
+        await pilot.press("d")  # its boot volume is block storage: keep it, or delete everything?
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")
+        await pilot.press("down", "enter")  # Delete with all its volumes
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         assert app.focused.id == "cancel"  # Cancel has the focus
         await pilot.press("enter")  # … so enter cancels
@@ -92,6 +94,8 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         assert ("DELETE", f"{Z}/servers/{sid}") not in mutations(sandbox)
 
         await pilot.press("d")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")
+        await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         await pilot.press("tab", "enter")  # to Delete, then confirm
         await wait_for(pilot, lambda: row_state(view, "web-03") is None, what="row removed")
@@ -108,6 +112,8 @@ async def test_terminate_asks_first_and_the_row_disappears(sandbox, clock):
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu")
         await pilot.press("up", "enter")  # last entry: Terminate
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")  # its block boot volume?
+        await pilot.press("down", "enter")  # terminate with all its volumes
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         assert app.focused.id == "cancel"
         await pilot.press("tab", "enter")

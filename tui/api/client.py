@@ -112,13 +112,15 @@ class ApiClient:
                 headers=self._headers,
             )
 
-    async def _send(self, method: str, path: str, params: dict[str, Any] | None, json: Any, headers: dict[str, str]) -> httpx.Response:
+    async def _send(
+        self, method: str, path: str, params: dict[str, Any] | None, json: Any, headers: dict[str, str], content: bytes | None = None
+    ) -> httpx.Response:
         self._connect()
         if self._direct is None:
             assert self._http is not None
-            return await self._http.request(method, path, params=params, json=json, headers=headers)
+            return await self._http.request(method, path, params=params, json=json, content=content, headers=headers)
         req = httpx.Request(
-            method, self.api_url + path, params=params, json=json, headers={**self._headers, **headers},
+            method, self.api_url + path, params=params, json=json, content=content, headers={**self._headers, **headers},
             extensions={"timeout": self._timeout.as_dict()},
         )
         resp = await self._direct.handle_async_request(req)
@@ -144,14 +146,19 @@ class ApiClient:
         *,
         params: dict[str, Any] | None = None,
         json: Any = None,
+        content: bytes | None = None,
+        content_type: str = "text/plain",
     ) -> httpx.Response:
-        """Send one logical request (retrying where safe); raise an ApiError on failure."""
+        """Send one logical request (retrying where safe); raise an ApiError on failure.
+        `json` is sent as JSON; `content` as raw bytes of `content_type` (user data)."""
         method = method.upper()
         if self.read_only and method != "GET":
             raise ReadOnlyError(0, f"{method} {path} refused in read-only mode", method=method, url=path)
         headers = {AUTH_HEADER: self._secret.get_secret_value()}
         if json is not None:
             headers["Content-Type"] = "application/json"
+        elif content is not None:
+            headers["Content-Type"] = content_type
         clean_params = _clean_params(params)
         deadline = self._monotonic() + self.retry.deadline
         attempt = 0
@@ -159,7 +166,7 @@ class ApiClient:
             started = time.monotonic()
             self.stats.count(method)
             try:
-                resp = await self._send(method, path, clean_params, json, headers)
+                resp = await self._send(method, path, clean_params, json, headers, content)
             except httpx.HTTPError as exc:
                 err: ApiError = NetworkError(0, _network_message(exc, self.api_url), method=method, url=path)
                 retryable = method == "GET" or isinstance(exc, _NEVER_SENT)

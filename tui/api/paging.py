@@ -24,7 +24,8 @@ from .client import ApiClient
 from .jsonfast import loads
 from .errors import ApiError
 
-PagingStyle = Literal["per_page", "page_size"]
+# "whole": one unpaginated GET whose list key may also be a map of name -> object (Instance types).
+PagingStyle = Literal["per_page", "page_size", "whole"]
 MAX_PER_PAGE = 100
 THREAD_DECODE_BYTES = 1_000_000
 
@@ -65,6 +66,8 @@ def _decode(content: bytes, list_key: str, transform: Transform | None) -> tuple
     if not isinstance(body, dict):
         return [], None, True
     raw = body.get(list_key)
+    if isinstance(raw, dict):  # a map keyed by name: each value becomes an item with that name
+        raw = [{"id": k, "name": k, **v} for k, v in raw.items() if isinstance(v, dict)]
     if not isinstance(raw, list):
         items: list[Any] = []
     elif transform is None:
@@ -116,6 +119,17 @@ async def iter_pages(
 ) -> AsyncIterator[PageBatch]:
     """Yield every page of a listing; page 1 first, then the others as they complete."""
     params = params or {}
+    if style == "whole":
+        try:
+            resp = await client.get(path, params)
+            items, body_total, is_json = _decode(resp.content, list_key, transform)
+            if not is_json:
+                raise ApiError(resp.status_code, "the API answered with a list that is not JSON", url=path)
+        except ApiError as err:
+            yield PageBatch(1, [], None, err)
+            return
+        yield PageBatch(1, items, len(items))
+        return
     size = min(page_size, MAX_PER_PAGE) if style == "per_page" else page_size
     try:
         items, total = await fetch_page(client, path, list_key, style, 1, size, params, transform)

@@ -166,6 +166,11 @@ class ResourceKind:
     deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
     delete_needs_name: bool = False
     delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
+    nav: str = ""  # the sidebar's short name (default: title)
+    can_delete: bool = True  # False for read-only catalogues (instance types)
+    fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
+    # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
+    enrich: Lazy[Any] | None = None
     row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all
     summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
     # Cheap change detection: list ordered by this (newest first) and compare `modified_field`.

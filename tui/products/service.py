@@ -102,6 +102,8 @@ class ResourceService:
                     self.client, self.kind.path(sc), self.kind.list_key, style=self.kind.paging, params=params,
                     concurrency=concurrency, transform=self.kind.row_maker(sc),
                 ):
+                    if self.kind.enrich is not None and batch.items:
+                        await self.kind.enrich.get()(self, sc, batch.items)
                     await queue.put(ListChunk(sc, batch.items, batch.total, batch.error))
             finally:
                 await queue.put(None)
@@ -162,6 +164,19 @@ class ResourceService:
 
     async def action(self, scope: str, rid: str, action: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         return await self.client.send_json("POST", self.kind.path(scope, rid, "action"), {"action": action, **(extra or {})})
+
+    async def list_rows(self, scope: str, params: dict[str, Any] | None = None) -> list[Row]:
+        """Every row of `scope` (a flow picking a server, say); the first failure is raised."""
+        rows: list[Row] = []
+        async for chunk in self.iter_list(scope, params):
+            if chunk.error is not None:
+                raise chunk.error
+            rows.extend(chunk.items)
+        return rows
+
+    async def send(self, method: str, scope: str, *parts: str, body: Any = None) -> dict[str, Any]:
+        """A request under the kind's product base (e.g. PUT security_groups/{id}/rules)."""
+        return await self.client.send_json(method, "/".join([self.kind.base(scope), *parts]), body)
 
     async def get_json(self, scope: str, *parts: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """A GET under the kind's product base (e.g. /products/servers), for form options."""

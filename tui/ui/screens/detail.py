@@ -63,7 +63,10 @@ class DetailScreen(Screen[None]):
     async def reload(self) -> None:
         view = self.view
         try:
-            resource = await view.service.get(view.kind.scope_of(self.row) or view.scope, self.row.id)
+            if not view.kind.fetch_detail:
+                resource = view.kind.model.get().model_validate(self.row.data)
+            else:
+                resource = await view.service.get(view.kind.scope_of(self.row) or view.scope, self.row.id)
         except Exception as err:
             from ...api.errors import NotFound
             from ..errors import notify_error

@@ -41,7 +41,7 @@ class MainScreen(Screen[None]):
             if kind.product != product:
                 product = kind.product
                 entries.append((None, product))
-            entries.append((kind.id, kind.title))
+            entries.append((kind.id, kind.nav or kind.title))
         with Horizontal(id="body"):
             yield Sidebar(entries, id="sidebar")
             # The first view is composed with the screen (not mounted after it): one layout pass

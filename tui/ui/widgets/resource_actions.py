@@ -235,8 +235,12 @@ class ResourceActions:
                 self._refresh_detail()
                 self.app.notify(f"Saved {result[0].name}", timeout=4)
 
+        async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
+            return {}, {"current": resource}
+
         self.app.push_screen(
-            FormScreen(f"Edit {resource.name}", spec.form_model, submit, initial=spec.from_resource(resource), submit_label="Save"), done
+            FormScreen(f"Edit {resource.name}", spec.form_model, submit, initial=spec.from_resource(resource), loader=load, submit_label="Save"),
+            done,
         )
 
     # delete -----------------------------------------------------------------------------------

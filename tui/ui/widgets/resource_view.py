@@ -102,7 +102,11 @@ class ResourceView(ResourceActions, Vertical):
         self._cancel_timer()
 
     def focus_table(self) -> None:
-        self.table.focus()
+        found = self.query(ResourceTable)
+        if found:
+            found.first().focus()
+        elif self.is_attached:  # mounted a moment ago: its table is composed on the next refresh
+            self.call_after_refresh(self.focus_table)
 
     # ---- bindings shown only when they can work -----------------------------------------------
     def may(self, what: str) -> bool:
@@ -112,6 +116,8 @@ class ResourceView(ResourceActions, Vertical):
             return self.kind.create is not None
         if what == "edit":
             return self.kind.edit is not None
+        if what == "delete":
+            return self.kind.can_delete
         if what == "actions":
             return bool(self.kind.actions)
         return True

@@ -8,20 +8,17 @@ types and images loaded for the form.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..api.paging import list_all
-from .base import Choices, Context, CreateSpec, EditSpec, Row
-from .format import gb
-from .instance import public_address
-from .models import Resource
+from ...api.paging import list_all
+from ..base import Choices, Context, CreateSpec, EditSpec, Row
+from ..format import gb
+from .fields import GB, check_name, meta, split_tags
+from .servers import public_address
+from ..models import Resource
 
-GB = 1_000_000_000
-NAME_PATTERN = r"^[A-Za-z0-9. -]+$"
-NAME_RULE = "only letters, digits, dots, spaces and dashes"
 BLOCK_MIN_GB, BLOCK_MAX_GB = 1, 10_000
 
 
@@ -56,23 +53,19 @@ class Server(Resource):
         return public_address(self.raw)
 
 
-def _meta(label: str, **extra: Any) -> dict[str, Any]:
-    return {"label": label, **extra}
-
-
 class ServerCreateForm(BaseModel):
     """What the user fills in; `server_payload` turns it into the spec's creation body."""
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=_meta("Name", placeholder="web-03"))]
-    commercial_type: Annotated[str, Field(min_length=1, json_schema_extra=_meta("Type", widget="select"))]
-    image: Annotated[str, Field(min_length=1, json_schema_extra=_meta("Image", widget="select"))]
-    volume_type: Annotated[str, Field(json_schema_extra=_meta("Boot volume", widget="select"))] = ""
-    volume_size_gb: Annotated[int | None, Field(json_schema_extra=_meta("Size (GB)", placeholder="image size"))] = None
-    tags: Annotated[list[str], Field(json_schema_extra=_meta("Tags", placeholder="web, prod"))] = []
-    enable_ipv6: Annotated[bool, Field(json_schema_extra=_meta("IPv6"))] = False
-    start: Annotated[bool, Field(json_schema_extra=_meta("Power on after create"))] = True
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="web-03"))]
+    commercial_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
+    image: Annotated[str, Field(min_length=1, json_schema_extra=meta("Image", widget="select"))]
+    volume_type: Annotated[str, Field(json_schema_extra=meta("Boot volume", widget="select"))] = ""
+    volume_size_gb: Annotated[int | None, Field(json_schema_extra=meta("Size (GB)", placeholder="image size"))] = None
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="web, prod"))] = []
+    enable_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6"))] = False
+    start: Annotated[bool, Field(json_schema_extra=meta("Power on after create"))] = True
 
     _name = field_validator("name")(lambda v: check_name(v))
 
@@ -130,18 +123,6 @@ class ServerCreateForm(BaseModel):
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
-def check_name(v: str) -> str:
-    if not re.match(NAME_PATTERN, v):
-        raise ValueError(NAME_RULE)
-    return v
-
-
-def split_tags(v: Any) -> Any:
-    if isinstance(v, str):
-        return [t.strip() for t in v.split(",") if t.strip()]
-    return v
-
-
 def _local_limit(ctype: dict[str, Any]) -> tuple[int, int] | None:
     c = (ctype.get("per_volume_constraint") or {}).get("l_ssd")
     if not c:
@@ -194,9 +175,9 @@ async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[s
 class ServerEditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=_meta("Name"))]
-    tags: Annotated[list[str], Field(json_schema_extra=_meta("Tags", placeholder="web, prod"))] = []
-    protected: Annotated[bool, Field(json_schema_extra=_meta("Protected from deletion"))] = False
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="web, prod"))] = []
+    protected: Annotated[bool, Field(json_schema_extra=meta("Protected from deletion"))] = False
 
     _name = field_validator("name")(lambda v: check_name(v))
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))

@@ -1,7 +1,7 @@
 """Instance product: servers (virtual machines) as listed, shown and acted on.
 
 This module holds what the list needs (columns, row fields, actions, states) and nothing that
-imports pydantic; the full model and the forms live in `instance_models`, loaded on first use.
+imports pydantic; the full model and the forms live in `server_forms`, loaded on first use.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 from rich.text import Text
 
-from .base import ActionSpec, Column, Lazy, ResourceKind
-from .format import ago_date, human_bytes, state_text
+from ..base import ActionSpec, Column, Lazy, ResourceKind
+from ..format import ago_date, human_bytes, state_text
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -44,12 +44,26 @@ def _allowed(action: str) -> Any:
     return lambda row: action in row.items("allowed_actions")
 
 
+FLOWS = "tui.products.instance.server_flows:"
+
+
+def _stopped(row: Any) -> bool:
+    return row.state == "stopped"
+
+
 SERVER_ACTIONS = (
     ActionSpec("poweron", "Power on", _allowed("poweron")),
     ActionSpec("poweroff", "Power off", _allowed("poweroff")),
     ActionSpec("reboot", "Reboot", _allowed("reboot")),
     ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place")),
-    ActionSpec("terminate", "Terminate (deletes the server)", _allowed("terminate"), confirm=True),
+    ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), flow=Lazy(FLOWS + "backup_flow")),
+    ActionSpec("volumes", "Volumes: attach, detach, order…", lambda r: True, flow=Lazy(FLOWS + "volumes_flow")),
+    ActionSpec("security_group", "Security group…", lambda r: True, flow=Lazy(FLOWS + "security_group_flow")),
+    ActionSpec("placement_group", "Placement group…", _stopped, flow=Lazy(FLOWS + "placement_group_flow")),
+    ActionSpec("user_data", "User data…", lambda r: True, flow=Lazy(FLOWS + "user_data_flow")),
+    ActionSpec("nics", "Private NICs…", lambda r: True, flow=Lazy(FLOWS + "nics_flow")),
+    ActionSpec("change_type", "Change type…", _stopped, flow=Lazy(FLOWS + "change_type_flow")),
+    ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow")),
 )
 SERVER_ROW_FIELDS = (
     "id", "name", "state", "state_detail", "commercial_type", "zone", "creation_date", "modification_date",
@@ -67,7 +81,7 @@ SERVERS = ResourceKind(
     collection="servers",
     list_key="servers",
     item_key="server",
-    model=Lazy("tui.products.instance_models:Server"),
+    model=Lazy("tui.products.instance.server_forms:Server"),
     columns=(
         Column("name", "Name", lambda r: r.name, width=20),
         Column("state", "State", lambda r: state_text(r.state), width=18, sort_key=lambda r: r.state),
@@ -104,9 +118,9 @@ SERVERS = ResourceKind(
     ),
     transitional=frozenset({"starting", "stopping"}),
     actions=SERVER_ACTIONS,
-    create=Lazy("tui.products.instance_models:CREATE"),
-    edit=Lazy("tui.products.instance_models:EDIT"),
+    create=Lazy("tui.products.instance.server_forms:CREATE"),
+    edit=Lazy("tui.products.instance.server_forms:EDIT"),
     deletable=lambda r: None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it",
+    delete_flow=Lazy(FLOWS + "delete_flow"),
 )
 
-KINDS = (SERVERS,)

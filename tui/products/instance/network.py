@@ -1,0 +1,125 @@
+"""Instance flexible IPs, security groups and placement groups, as listed and acted on.
+Forms and flows: `network_forms`."""
+
+from __future__ import annotations
+
+from ..base import ActionSpec, Column, Lazy, ResourceKind
+from .common import API, RESOURCE, detail_common, name_col, raw, server_col, state_col, tags_col, zone_col
+
+F = "tui.products.instance.network_forms:"
+
+IPS = ResourceKind(
+    id="instance.ips",
+    product="Instance",
+    title="Flexible IPs",
+    api=API,
+    scope="zone",
+    collection="ips",
+    list_key="ips",
+    item_key="ip",
+    model=RESOURCE,
+    columns=(
+        Column("address", "Address", lambda r: r.text("address"), width=24),
+        Column("type", "Type", lambda r: r.text("type"), width=11),
+        state_col(12),
+        server_col(18),
+        Column("reverse", "Reverse", lambda r: r.text("reverse") or "—", width=24),
+        zone_col(),
+        tags_col(12),
+    ),
+    row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"),
+    summarize=lambda d: {"name": d.get("address") or ""},
+    detail_fields=(
+        ("ID", raw("id")),
+        ("Address", raw("address")),
+        ("Type", raw("type")),
+        ("State", raw("state")),
+        ("Server", raw("server", "not attached")),
+        ("Reverse DNS", raw("reverse")),
+        *detail_common(),
+    ),
+    transitional=frozenset({"pending"}),
+    actions=(
+        ActionSpec("attach", "Attach to a server…", lambda r: True, flow=Lazy(F + "attach_ip_flow")),
+        ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), flow=Lazy(F + "detach_ip_flow")),
+    ),
+    create=Lazy(F + "IP_CREATE"),
+    edit=Lazy(F + "IP_EDIT"),
+)
+
+SECURITY_GROUPS = ResourceKind(
+    id="instance.security_groups",
+    product="Instance",
+    title="Security groups",
+    nav="Sec. groups",
+    api=API,
+    scope="zone",
+    collection="security_groups",
+    list_key="security_groups",
+    item_key="security_group",
+    model=RESOURCE,
+    columns=(
+        name_col(24),
+        Column("stateful", "Stateful", lambda r: "yes" if r.get("stateful") else "no", width=8),
+        Column("inbound", "Inbound", lambda r: r.text("inbound_default_policy"), width=7),
+        Column("outbound", "Outbound", lambda r: r.text("outbound_default_policy"), width=8),
+        Column("servers", "Servers", lambda r: str(len(r.items("servers"))), width=7, sort_key=lambda r: len(r.items("servers"))),
+        Column("default", "Default", lambda r: "yes" if r.get("project_default") else "", width=7),
+        zone_col(),
+    ),
+    row_fields=("id", "name", "description", "stateful", "inbound_default_policy", "outbound_default_policy", "servers",
+                "project_default", "state", "zone", "tags", "enable_default_security"),
+    detail_fields=(
+        ("ID", raw("id")),
+        ("Name", raw("name")),
+        ("Description", raw("description")),
+        ("Stateful", raw("stateful")),
+        ("Inbound default", raw("inbound_default_policy")),
+        ("Outbound default", raw("outbound_default_policy")),
+        ("Project default", raw("project_default")),
+        ("Servers", lambda s: ", ".join(str(x.get("name")) for x in s.raw.get("servers") or []) or "none"),
+        *detail_common(),
+    ),
+    transitional=frozenset({"syncing"}),
+    actions=(
+        ActionSpec("rules", "Rules…", lambda r: True, flow=Lazy(F + "rules_flow")),
+        ActionSpec("default_rules", "Platform default rules", lambda r: True, flow=Lazy(F + "default_rules_flow")),
+    ),
+    create=Lazy(F + "SG_CREATE"),
+    edit=Lazy(F + "SG_EDIT"),
+    deletable=lambda r: "it is the project's default group" if r.get("project_default") else (
+        f"{len(r.items('servers'))} server(s) use it: move them to another group first" if r.items("servers") else None),
+)
+
+PLACEMENT_GROUPS = ResourceKind(
+    id="instance.placement_groups",
+    product="Instance",
+    title="Placement groups",
+    nav="Placement",
+    api=API,
+    scope="zone",
+    collection="placement_groups",
+    list_key="placement_groups",
+    item_key="placement_group",
+    model=RESOURCE,
+    columns=(
+        name_col(24),
+        Column("policy_type", "Policy", lambda r: r.text("policy_type"), width=16),
+        Column("policy_mode", "Mode", lambda r: r.text("policy_mode"), width=8),
+        Column("respected", "Respected", lambda r: "yes" if r.get("policy_respected") else "✖ no", width=9),
+        zone_col(),
+        tags_col(14),
+    ),
+    row_fields=("id", "name", "policy_type", "policy_mode", "policy_respected", "zone", "tags"),
+    detail_fields=(
+        ("ID", raw("id")),
+        ("Name", raw("name")),
+        ("Policy type", raw("policy_type")),
+        ("Policy mode", raw("policy_mode")),
+        ("Policy respected", raw("policy_respected")),
+        *detail_common(),
+    ),
+    actions=(ActionSpec("members", "Member servers…", lambda r: True, flow=Lazy(F + "members_flow")),),
+    create=Lazy(F + "PG_CREATE"),
+    edit=Lazy(F + "PG_EDIT"),
+)

@@ -1,0 +1,341 @@
+"""Forms and flows for flexible IPs, security groups (with the rule editor) and placement groups
+(pydantic; loaded on first use)."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from ..base import Column, Context, CreateSpec, EditSpec, Row
+from .fields import Name, Tags, check_name, meta, split_tags
+
+HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
+
+
+def _opts(*values: str) -> list[tuple[str, str]]:
+    return [(v, v) for v in values]
+
+
+def static(choices: dict[str, list[tuple[str, str]]]) -> Any:
+    async def load(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        return choices, {}
+
+    return load
+
+
+# ---- flexible IPs -------------------------------------------------------------------------------
+class IpCreateForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "routed_ipv4"
+    tags: Tags = []
+
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+def ip_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, IpCreateForm)
+    return {"project": c.project_id, "type": form.type, "tags": form.tags}
+
+
+class IpEditForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reverse: Annotated[str, Field(json_schema_extra=meta("Reverse DNS", placeholder="web.example.com (empty: none)"))] = ""
+    tags: Tags = []
+
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+    @field_validator("reverse")
+    @classmethod
+    def _reverse(cls, v: str) -> str:
+        if v and not HOST_RE.match(v):
+            raise ValueError("a fully qualified domain name, such as web.example.com")
+        return v
+
+
+def ip_values(row: Row) -> dict[str, Any]:
+    return {"reverse": row.text("reverse"), "tags": [str(t) for t in row.items("tags")]}
+
+
+def ip_patch(form: BaseModel, row: Row) -> dict[str, Any]:
+    assert isinstance(form, IpEditForm)
+    out: dict[str, Any] = {}
+    if form.reverse != row.text("reverse"):
+        out["reverse"] = form.reverse or None
+    if form.tags != row.items("tags"):
+        out["tags"] = form.tags
+    return out
+
+
+IP_CREATE = CreateSpec(IpCreateForm, ip_payload, static({"type": [("routed_ipv4 (IPv4)", "routed_ipv4"), ("routed_ipv6 (IPv6)", "routed_ipv6")]}))
+IP_EDIT = EditSpec(IpEditForm, ip_values, ip_patch)
+
+
+async def attach_ip_flow(ui: Any, ip: Row) -> None:
+    from .servers import SERVERS
+
+    servers = await ui.service(SERVERS).list_rows(ui.scope)
+    current = ip.obj("server").get("id")
+    server = await ui.pick(
+        f"Attach {ip.text('address')} to",
+        [(f"{s.name} · {s.state} · {s.text('public_address') or 'no public IP'}", s) for s in sorted(servers, key=lambda s: s.name) if s.id != current],
+    )
+    if server is None:
+        return
+    replaced = server.text("public_address")
+    warning = (
+        f"{ip.text('address')} becomes the public IP of {server.name}."
+        + (f"\nIts current public IP {replaced} is removed and its open public connections are cut." if replaced else "")
+        + (f"\nIt is detached from {ip.obj('server').get('name')} first." if current else "")
+    )
+    if not await ui.confirm(f"Attach {ip.text('address')}?", warning, "Attach"):
+        return
+    data = await ui.service().update(ui.scope, ip.id, {"server": server.id})
+    ui.notify(f"{ip.text('address')} attached to {server.name}")
+    ui.upsert(data)
+
+
+async def detach_ip_flow(ui: Any, ip: Row) -> None:
+    owner = ip.obj("server").get("name") or "its server"
+    if not await ui.confirm(f"Detach {ip.text('address')}?", f"{owner} loses this public IP and its connections through it.", "Detach"):
+        return
+    ui.upsert(await ui.service().update(ui.scope, ip.id, {"server": None}))
+    ui.notify(f"{ip.text('address')} detached from {owner}")
+
+
+# ---- security groups ----------------------------------------------------------------------------
+class SecurityGroupForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
+    stateful: Annotated[bool, Field(json_schema_extra=meta("Stateful (return traffic allowed)"))] = True
+    inbound_default_policy: Annotated[str, Field(json_schema_extra=meta("Inbound default", widget="select"))] = "accept"
+    outbound_default_policy: Annotated[str, Field(json_schema_extra=meta("Outbound default", widget="select"))] = "accept"
+    project_default: Annotated[bool, Field(json_schema_extra=meta("Project default"))] = False
+    tags: Tags = []
+
+    _name = field_validator("name")(lambda v: check_name(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+    @field_validator("inbound_default_policy", "outbound_default_policy")
+    @classmethod
+    def _policy(cls, v: str) -> str:
+        if v not in ("accept", "drop"):
+            raise ValueError("accept or drop")
+        return v
+
+
+POLICIES = {"inbound_default_policy": _opts("accept", "drop"), "outbound_default_policy": _opts("accept", "drop")}
+
+
+def sg_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    return {**form.model_dump(), "project": c.project_id}
+
+
+def sg_values(row: Row) -> dict[str, Any]:
+    keys = ("name", "description", "stateful", "inbound_default_policy", "outbound_default_policy", "project_default")
+    return {**{k: row.get(k) for k in keys}, "description": row.text("description"), "tags": [str(t) for t in row.items("tags")]}
+
+
+def sg_patch(form: BaseModel, row: Row) -> dict[str, Any]:
+    current = sg_values(row)
+    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
+
+
+SG_CREATE = CreateSpec(SecurityGroupForm, sg_payload, static(POLICIES))
+SG_EDIT = EditSpec(SecurityGroupForm, sg_values, sg_patch)
+
+
+class RuleForm(BaseModel):
+    """One rule of a security group; ports apply to TCP and UDP only."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    direction: Annotated[str, Field(json_schema_extra=meta("Direction", widget="select"))] = "inbound"
+    action: Annotated[str, Field(json_schema_extra=meta("Action", widget="select"))] = "accept"
+    protocol: Annotated[str, Field(json_schema_extra=meta("Protocol", widget="select"))] = "TCP"
+    ip_range: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP range", placeholder="0.0.0.0/0"))]
+    dest_port_from: Annotated[int | None, Field(json_schema_extra=meta("Port (from)", placeholder="22"))] = None
+    dest_port_to: Annotated[int | None, Field(json_schema_extra=meta("Port (to)", placeholder="empty: one port"))] = None
+
+    @field_validator("direction")
+    @classmethod
+    def _direction(cls, v: str) -> str:
+        if v not in ("inbound", "outbound"):
+            raise ValueError("inbound or outbound")
+        return v
+
+    @field_validator("action")
+    @classmethod
+    def _action(cls, v: str) -> str:
+        if v not in ("accept", "drop"):
+            raise ValueError("accept or drop")
+        return v
+
+    @field_validator("protocol")
+    @classmethod
+    def _protocol(cls, v: str) -> str:
+        if v not in ("TCP", "UDP", "ICMP", "ANY"):
+            raise ValueError("TCP, UDP, ICMP or ANY")
+        return v
+
+    @field_validator("ip_range")
+    @classmethod
+    def _range(cls, v: str) -> str:
+        try:
+            return str(ipaddress.ip_network(v.strip(), strict=False))
+        except ValueError:
+            raise ValueError("an IPv4 or IPv6 network, such as 10.0.0.0/8 or 203.0.113.7/32") from None
+
+    @field_validator("dest_port_from", "dest_port_to")
+    @classmethod
+    def _port(cls, v: int | None, info: ValidationInfo) -> int | None:
+        if v is None:
+            return v
+        if not 1 <= v <= 65535:
+            raise ValueError("between 1 and 65535")
+        if info.data.get("protocol") in ("ICMP", "ANY"):
+            raise ValueError("ports apply to TCP and UDP only")
+        if info.field_name == "dest_port_to":
+            lo = info.data.get("dest_port_from")
+            if lo is None:
+                raise ValueError("give the first port too")
+            if v < lo:
+                raise ValueError("not below the first port")
+        return v
+
+
+RULE_CHOICES = {
+    "direction": _opts("inbound", "outbound"),
+    "action": _opts("accept", "drop"),
+    "protocol": _opts("TCP", "UDP", "ICMP", "ANY"),
+}
+
+
+def _ports(r: dict[str, Any]) -> str:
+    lo, hi = r.get("dest_port_from"), r.get("dest_port_to")
+    if lo is None:
+        return "all"
+    return f"{lo}-{hi}" if hi not in (None, lo) else str(lo)
+
+
+RULE_COLUMNS = (
+    Column("position", "#", lambda r: str(r.get("position") or ""), width=3),
+    Column("direction", "Direction", lambda r: str(r.get("direction")), width=9),
+    Column("action", "Action", lambda r: str(r.get("action")), width=6),
+    Column("protocol", "Proto", lambda r: str(r.get("protocol")), width=5),
+    Column("ip_range", "IP range", lambda r: str(r.get("ip_range")), width=20),
+    Column("ports", "Ports", _ports, width=11),
+)
+
+
+async def rules_flow(ui: Any, sg: Row) -> None:
+    data = await ui.service().send("GET", ui.scope, "security_groups", sg.id, "rules", body=None)
+    rules = [r for r in data.get("rules", []) if r.get("editable", True)]
+    note = (
+        f"{'Stateful' if sg.get('stateful') else 'Stateless: return traffic needs its own accept rules'} · "
+        f"inbound default {sg.text('inbound_default_policy')} · outbound default {sg.text('outbound_default_policy')}. "
+        "Rules apply top to bottom."
+    )
+    keys = ("direction", "action", "protocol", "ip_range", "dest_port_from", "dest_port_to")
+    edited = await ui.edit_records(
+        f"Rules of {sg.name}", RuleForm, [{k: r.get(k) for k in keys} for r in rules], RULE_COLUMNS,
+        ordered=True, choices=RULE_CHOICES, describe=note,
+    )
+    if edited is None:
+        return
+    body = {"rules": [{**{k: v for k, v in r.items() if v is not None}, "position": i} for i, r in enumerate(edited, 1)]}
+    saved = await ui.service().send("PUT", ui.scope, "security_groups", sg.id, "rules", body=body)
+    ui.notify(f"Saved {len(saved.get('rules', []))} rules of {sg.name}")
+    ui.follow(sg)
+
+
+async def default_rules_flow(ui: Any, sg: Row) -> None:
+    data = await ui.service().send("GET", ui.scope, "security_groups", "default", "rules", body=None)
+    lines = [f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} port {_ports(r)}" for r in data.get("rules", [])]
+    await ui.confirm("Platform default rules", "Applied before every group's rules; they cannot be edited.\n\n" + "\n".join(lines), "OK")
+
+
+# ---- placement groups ---------------------------------------------------------------------------
+class PlacementGroupForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    policy_type: Annotated[str, Field(json_schema_extra=meta("Policy", widget="select"))] = "max_availability"
+    policy_mode: Annotated[str, Field(json_schema_extra=meta("Mode", widget="select"))] = "optional"
+    tags: Tags = []
+
+    _name = field_validator("name")(lambda v: check_name(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+    @field_validator("policy_type")
+    @classmethod
+    def _type(cls, v: str) -> str:
+        if v not in ("max_availability", "low_latency"):
+            raise ValueError("max_availability or low_latency")
+        return v
+
+    @field_validator("policy_mode")
+    @classmethod
+    def _mode(cls, v: str) -> str:
+        if v not in ("optional", "enforced"):
+            raise ValueError("optional or enforced")
+        return v
+
+
+PG_CHOICES = {
+    "policy_type": [("max_availability: spread over distant hypervisors", "max_availability"), ("low_latency: on the same hypervisors", "low_latency")],
+    "policy_mode": [("optional: start even if the policy cannot hold", "optional"), ("enforced: start only if it holds", "enforced")],
+}
+
+
+def pg_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    return {**form.model_dump(), "project": c.project_id}
+
+
+def pg_values(row: Row) -> dict[str, Any]:
+    return {"name": row.name, "policy_type": row.text("policy_type"), "policy_mode": row.text("policy_mode"), "tags": [str(t) for t in row.items("tags")]}
+
+
+def pg_patch(form: BaseModel, row: Row) -> dict[str, Any]:
+    current = pg_values(row)
+    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
+
+
+PG_CREATE = CreateSpec(PlacementGroupForm, pg_payload, static(PG_CHOICES))
+PG_EDIT = EditSpec(PlacementGroupForm, pg_values, pg_patch)
+
+
+class MemberForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Server", widget="select"))]
+
+
+async def members_flow(ui: Any, pg: Row) -> None:
+    from .servers import SERVERS
+
+    members = (await ui.service().send("GET", ui.scope, "placement_groups", pg.id, "servers", body=None)).get("servers", [])
+    servers = {s.id: s for s in await ui.service(SERVERS).list_rows(ui.scope)}
+    names = {sid: s.name for sid, s in servers.items()}
+    columns = (
+        Column("name", "Server", lambda r: names.get(r.get("id"), str(r.get("id"))), width=24),
+        Column("state", "State", lambda r: servers[r["id"]].state if r.get("id") in servers else "?", width=16),
+    )
+    choices = {"id": [(f"{s.name} · {s.state}", s.id) for s in sorted(servers.values(), key=lambda s: s.name)]}
+    edited = await ui.edit_records(
+        f"Servers in {pg.name}", MemberForm, [{"id": m.get("id")} for m in members], columns, choices=choices,
+        describe="Servers join or leave a placement group only while powered off.",
+    )
+    if edited is None:
+        return
+    ids = list(dict.fromkeys(r["id"] for r in edited))
+    result = await ui.service().send("PUT", ui.scope, "placement_groups", pg.id, "servers", body={"servers": ids})
+    respected = all(s.get("policy_respected", True) for s in result.get("servers", []))
+    ui.notify(f"{pg.name}: {len(ids)} server(s)" + ("" if respected else " · the policy is not respected"), "information" if respected else "warning")
+    ui.follow(pg)

@@ -1,0 +1,284 @@
+"""Server flows beyond power actions (pydantic; loaded on first use): backup, change type, user
+data, private NICs, volumes, security group, placement group, and deleting or terminating while
+keeping block volumes (spec 1 §4.2: detach a volume before the terminate call to keep it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from ..base import Column, Row
+from ..format import gb
+from .fields import Name, check_name, ctx, meta
+from .volume_forms import server_volumes, set_server_volumes
+
+UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+
+
+class BackupForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+
+    _name = field_validator("name")(lambda v: check_name(v))
+
+
+async def backup_flow(ui: Any, server: Row) -> None:
+    async def send(form: BackupForm) -> Any:
+        return await ui.service().action(ui.scope, server.id, "backup", {"name": form.name})
+
+    if await ui.form(f"Back up {server.name}", BackupForm, initial={"name": f"{server.name}-backup"}, submit=send, submit_label="Back up"):
+        ui.notify(f"Backup of {server.name} started: an image and its snapshots (Images view)")
+        ui.follow(server)
+
+
+async def change_type_flow(ui: Any, server: Row) -> None:
+    names = (await ui.service().send("GET", ui.scope, "servers", server.id, "compatible-types", body=None)).get("compatible_types") or []
+    types = (await ui.service().get_json(ui.scope, "products", "servers")).get("servers") or {}
+    choices = [
+        (f"{n:<14} {types.get(n, {}).get('ncpus', '?')} vCPU {gb(types.get(n, {}).get('ram'))} GB €{types.get(n, {}).get('hourly_price', '?')}/h", n)
+        for n in sorted(names, key=lambda n: (types.get(n, {}).get("hourly_price") or 0, n))
+    ]
+    picked = await ui.pick(f"{server.name}: {server.text('commercial_type')} → compatible types", choices)
+    if picked:
+        ui.upsert(await ui.service().update(ui.scope, server.id, {"commercial_type": picked}))
+        ui.notify(f"{server.name} is now {picked}")
+
+
+# ---- user data: a key/value store per server ---------------------------------------------------
+class UserDataForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    key: Annotated[str, Field(min_length=1, json_schema_extra=meta("Key", placeholder="cloud-init"))]
+    value: Annotated[str, Field(json_schema_extra=meta("Value", placeholder="#cloud-config … (\\n for a new line)"))] = ""
+
+    @field_validator("key")
+    @classmethod
+    def _key(cls, v: str) -> str:
+        if not KEY_RE.match(v):
+            raise ValueError("letters, digits, dots, dashes and underscores (at most 128)")
+        return v
+
+    @field_validator("value")
+    @classmethod
+    def _value(cls, v: str) -> str:
+        if len(v.encode()) > 64 * 1024:
+            raise ValueError("at most 64 kB")
+        return v
+
+
+def _shown(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def _unshown(text: str) -> str:
+    return re.sub(r"\\(\\|n)", lambda m: "\n" if m.group(1) == "n" else "\\", text)
+
+
+USER_DATA_COLUMNS = (
+    Column("key", "Key", lambda r: str(r.get("key")), width=20),
+    Column("value", "Value", lambda r: str(r.get("value"))[:60], width=60),
+)
+
+
+async def user_data_flow(ui: Any, server: Row) -> None:
+    svc = ui.service()
+    base = f"{svc.kind.base(ui.scope)}/servers/{server.id}/user_data"
+    keys = (await svc.client.get_json(base)).get("user_data") or []
+    before: dict[str, str] = {}
+    for key in keys:
+        resp = await svc.client.get(f"{base}/{key}")
+        before[key] = resp.content.decode("utf-8", "replace")
+    edited = await ui.edit_records(
+        f"User data of {server.name}", UserDataForm, [{"key": k, "value": _shown(v)} for k, v in before.items()], USER_DATA_COLUMNS,
+        describe="Served to the instance by its metadata service. In a value, \\n is a new line.",
+    )
+    if edited is None:
+        return
+    after = {r["key"]: _unshown(r["value"]) for r in edited}
+    for key in before.keys() - after.keys():
+        await svc.client.request("DELETE", f"{base}/{key}")
+    changed = [k for k, v in after.items() if before.get(k) != v]
+    for key in changed:
+        await svc.client.request("PATCH", f"{base}/{key}", content=after[key].encode(), content_type="text/plain")
+    ui.notify(f"User data of {server.name}: {len(changed)} set, {len(before.keys() - after.keys())} removed")
+
+
+# ---- private NICs: one per private network -----------------------------------------------------
+class NicForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    known: Annotated[str, Field(json_schema_extra=meta("Private network", widget="select"))] = ""
+    other: Annotated[str, Field(json_schema_extra=meta("…or its ID", placeholder="private network UUID"))] = ""
+
+    @field_validator("other")
+    @classmethod
+    def _network(cls, v: str, info: ValidationInfo) -> str:
+        v = v.strip().lower()
+        if v and not UUID_RE.match(v):
+            raise ValueError("a private network ID (UUID)")
+        if not v and not info.data.get("known"):
+            raise ValueError("choose a network or give its ID")
+        if v and info.data.get("known"):
+            raise ValueError("either a known network or an ID, not both")
+        taken = ctx(info, "taken") or set()
+        if (v or info.data.get("known")) in taken:
+            raise ValueError("this server already has a NIC in that network (one per network)")
+        return v
+
+
+async def nics_flow(ui: Any, server: Row) -> None:
+    svc = ui.service()
+    nics = (await svc.send("GET", ui.scope, "servers", server.id, "private_nics", body=None)).get("private_nics") or []
+    taken = {n.get("private_network_id") for n in nics}
+    networks = sorted({n.get("private_network_id") for n in nics if n.get("private_network_id")})
+    picked = await ui.pick(
+        f"Private NICs of {server.name}",
+        [("+ Add a NIC…", "add")] + [(f"− Remove {n.get('private_network_id')} · {n.get('state')} · {n.get('mac_address')}", n) for n in nics],
+    )
+    if picked is None:
+        return
+    if picked == "add":
+        known = [("", "")] + [(pn, pn) for pn in networks]
+
+        async def send(form: NicForm) -> Any:
+            return await svc.send("POST", ui.scope, "servers", server.id, "private_nics", body={"private_network_id": form.other or form.known})
+
+        done = await ui.form(f"Add a NIC to {server.name}", NicForm, choices={"known": known}, context={"taken": taken}, submit=send, submit_label="Add")
+        if done:
+            ui.notify(f"NIC {done['private_nic']['mac_address']} added to {server.name}")
+            ui.follow(server)
+        return
+    if await ui.confirm("Remove the NIC?", f"{server.name} leaves private network {picked.get('private_network_id')}.", "Remove"):
+        await svc.send("DELETE", ui.scope, "servers", server.id, "private_nics", str(picked.get("id")), body=None)
+        ui.notify(f"NIC removed from {server.name}")
+        ui.follow(server)
+
+
+# ---- volumes ------------------------------------------------------------------------------------
+class VolumeRefForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Volume", widget="select"))]
+
+
+async def volumes_flow(ui: Any, server: Row) -> None:
+    from .volumes import VOLUMES
+
+    full, current = await server_volumes(ui, server.id)
+    all_vols = {v.id: v for v in await ui.service(VOLUMES).list_rows(ui.scope)}
+    known = {v["id"]: v for v in current.values()}
+    label = {vid: f"{v.name} · {v.text('volume_type')} · {gb(v.get('size'))} GB" for vid, v in all_vols.items()}
+    columns = (
+        Column("key", "#", lambda r: str(r.get("key", "")), width=2),
+        Column("name", "Volume", lambda r: label.get(r["id"], known.get(r["id"], {}).get("name", r["id"])), width=40),
+    )
+    free = [(label[vid], vid) for vid, v in all_vols.items() if not v.get("server") or vid in known]
+    stopped = full.get("state") == "stopped"
+    edited = await ui.edit_records(
+        f"Volumes of {server.name}", VolumeRefForm, [{"id": v["id"], "key": k} for k, v in current.items()], columns,
+        ordered=True, choices={"id": free},
+        describe=f"{server.name} is {full.get('state')}. l_ssd volumes attach and detach only while it is powered off; "
+        "block volumes at any time, except the boot volume (#0) of a running server.",
+    )
+    if edited is None:
+        return
+    ids = list(dict.fromkeys(r["id"] for r in edited))
+    changed = set(ids) ^ set(known)
+    local = [vid for vid in changed if (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type") == "l_ssd"]
+    if local and not stopped:
+        ui.notify(f"{server.name} is {full.get('state')}: power it off to attach or detach l_ssd volumes.", "warning")
+        return
+    vols = [{"id": vid, "volume_type": (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type")} for vid in ids]
+    ui.upsert(await _patched(ui, server.id, vols))
+    ui.notify(f"Volumes of {server.name}: {len(ids)} attached")
+
+
+async def _patched(ui: Any, sid: str, vols: list[dict[str, Any]]) -> Row:
+    data = await set_server_volumes(ui, sid, vols)
+    return ui.service().kind.row_maker(ui.scope)(data.get("server", data))
+
+
+# ---- security group and placement group -------------------------------------------------------
+async def security_group_flow(ui: Any, server: Row) -> None:
+    from .network import SECURITY_GROUPS
+
+    groups = await ui.service(SECURITY_GROUPS).list_rows(ui.scope)
+    full = (await ui.service().send("GET", ui.scope, "servers", server.id, body=None)).get("server") or {}
+    current = (full.get("security_group") or {}).get("id")
+    picked = await ui.pick(
+        f"Security group of {server.name}",
+        [(f"{g.name}{' (default)' if g.get('project_default') else ''} · inbound {g.text('inbound_default_policy')}", g) for g in groups],
+        current=next((g for g in groups if g.id == current), None),
+    )
+    if picked is not None and picked.id != current:
+        ui.upsert(await ui.service().update(ui.scope, server.id, {"security_group": {"id": picked.id}}))
+        ui.notify(f"{server.name} is now in security group {picked.name}")
+
+
+async def placement_group_flow(ui: Any, server: Row) -> None:
+    from .network import PLACEMENT_GROUPS
+
+    if server.state != "stopped":
+        ui.notify(f"{server.name} is {server.state}: a server joins or leaves a placement group only while powered off.", "warning")
+        return
+    groups = await ui.service(PLACEMENT_GROUPS).list_rows(ui.scope)
+    full = (await ui.service().send("GET", ui.scope, "servers", server.id, body=None)).get("server") or {}
+    current = (full.get("placement_group") or {}).get("id")
+    choices = [("none", "")] + [(f"{g.name} · {g.text('policy_type')} · {g.text('policy_mode')}", g.id) for g in groups]
+    picked = await ui.pick(f"Placement group of {server.name}", choices, current=current or "")
+    if picked is None or picked == (current or ""):
+        return
+    ui.upsert(await ui.service().update(ui.scope, server.id, {"placement_group": picked or None}))
+    ui.notify(f"{server.name}: placement group {'removed' if not picked else 'set'}")
+
+
+# ---- delete and terminate, keeping block volumes ----------------------------------------------
+async def _keep_choice(ui: Any, server: Row, verb: str) -> tuple[str, list[dict[str, Any]], dict[str, dict[str, Any]]] | None:
+    full, current = await server_volumes(ui, server.id)
+    block = {k: v for k, v in current.items() if v.get("volume_type") in ("b_ssd", "sbs_volume")}
+    if not block:
+        ok = await ui.confirm(f"{verb} {server.name}?", f"{server.name} ({server.id}) and its volumes are deleted. This cannot be undone.", verb)
+        return ("all", [], current) if ok else None
+    names = ", ".join(f"{v.get('name')} ({v.get('volume_type')})" for v in block.values())
+    choice = await ui.pick(
+        f"{verb} {server.name}: its block volumes {names}",
+        [(f"Keep the block volumes (detach them first), then {verb.lower()}", "keep"), (f"{verb} with all its volumes", "all"), ("Cancel", "")],
+    )
+    if not choice:
+        return None
+    what = "its block volumes are detached and kept" if choice == "keep" else "all its volumes are deleted with it"
+    if not await ui.confirm(f"{verb} {server.name}?", f"{server.name} ({server.id}) is deleted; {what}. This cannot be undone.", verb):
+        return None
+    return choice, list(block.values()), current
+
+
+async def delete_flow(ui: Any, server: Row) -> None:
+    decided = await _keep_choice(ui, server, "Delete")
+    if decided is None:
+        return
+    choice, block, current = decided
+    if choice == "keep":
+        await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
+    await ui.service().delete(ui.scope, server.id)
+    ui.remove(server)
+    ui.notify(f"Deleted {server.name}" + (f"; kept {', '.join(str(v.get('name')) for v in block)}" if choice == "keep" else ""))
+
+
+async def terminate_flow(ui: Any, server: Row) -> None:
+    decided = await _keep_choice(ui, server, "Terminate")
+    if decided is None:
+        return
+    choice, block, current = decided
+    if choice == "keep":
+        boot = current.get("0", {})
+        if boot in block:
+            ui.notify(f"The boot volume {boot.get('name')} of a running server cannot be detached: power {server.name} off, then delete it keeping its volumes.", "warning")
+            return
+        await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
+    await ui.service().action(ui.scope, server.id, "terminate")
+    ui.notify(f"Terminating {server.name}")
+    ui.follow(server)

@@ -1,0 +1,148 @@
+"""Snapshot and image forms and flows (pydantic; loaded on first use)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ...api.paging import list_all
+from ..base import Context, CreateSpec, EditSpec, Row
+from ..format import gb
+from .fields import Name, Tags, check_name, meta, split_tags
+
+
+class SnapshotCreateForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    volume_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Volume", widget="select"))]
+    tags: Tags = []
+
+    _name = field_validator("name")(lambda v: check_name(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+async def snapshot_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    vols = await list_all(service.client, service.kind.base(scope) + "/volumes", "volumes")
+    # A snapshot takes its volume's type; sbs volumes are snapshotted by the Block Storage API.
+    choices = [
+        (f"{v.get('name')} · {v.get('volume_type')} · {gb(v.get('size'))} GB · {v.get('state')}", v["id"])
+        for v in vols.items if v.get("volume_type") in ("l_ssd", "b_ssd")
+    ]
+    return {"volume_id": choices}, {}
+
+
+def snapshot_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, SnapshotCreateForm)
+    return {"name": form.name, "volume_id": form.volume_id, "project": c.project_id, "tags": form.tags}
+
+
+class NamedEditForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    tags: Tags = []
+
+    _name = field_validator("name")(lambda v: check_name(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+def named_values(row: Row) -> dict[str, Any]:
+    return {"name": row.name, "tags": [str(t) for t in row.items("tags")]}
+
+
+def named_patch(form: BaseModel, row: Row) -> dict[str, Any]:
+    current = named_values(row)
+    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
+
+
+class ImageCreateForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    root_volume: Annotated[str, Field(min_length=1, json_schema_extra=meta("Root snapshot", widget="select"))]
+    arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
+    public: Annotated[bool, Field(json_schema_extra=meta("Public"))] = False
+    tags: Tags = []
+
+    _name = field_validator("name")(lambda v: check_name(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+async def image_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    snaps = await list_all(service.client, service.kind.base(scope) + "/snapshots", "snapshots")
+    choices = [(f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", s["id"]) for s in snaps.items if s.get("state") == "available"]
+    return {"root_volume": choices, "arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}, {}
+
+
+def image_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, ImageCreateForm)
+    return {"name": form.name, "root_volume": form.root_volume, "arch": form.arch, "public": form.public, "project": c.project_id, "tags": form.tags}
+
+
+SNAPSHOT_CREATE = CreateSpec(SnapshotCreateForm, snapshot_payload, snapshot_options)
+IMAGE_CREATE = CreateSpec(ImageCreateForm, image_payload, image_options)
+NAMED_EDIT = EditSpec(NamedEditForm, named_values, named_patch)
+
+
+# ---- flows --------------------------------------------------------------------------------------
+class VolumeFromSnapshotForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    tags: Tags = []
+
+    _name = field_validator("name")(lambda v: check_name(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+async def volume_from_snapshot_flow(ui: Any, snap: Row) -> None:
+    vtype = {"sbs_snapshot": "sbs_volume"}.get(snap.text("volume_type"), snap.text("volume_type"))
+
+    async def send(form: VolumeFromSnapshotForm) -> Any:
+        return await ui.service().send("POST", ui.scope, "volumes", body={
+            "name": form.name, "project": ui.project_id, "volume_type": vtype, "base_snapshot": snap.id, "tags": form.tags,
+        })
+
+    done = await ui.form(f"New {vtype} volume from {snap.name}", VolumeFromSnapshotForm, initial={"name": f"{snap.name}-vol"}, submit=send, submit_label="Create")
+    if done:
+        ui.notify(f"Volume {done['volume']['name']} is being created from {snap.name} (Volumes view)")
+
+
+class ImageFromSnapshotForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
+
+    _name = field_validator("name")(lambda v: check_name(v))
+
+
+async def image_from_snapshot_flow(ui: Any, snap: Row) -> None:
+    async def send(form: ImageFromSnapshotForm) -> Any:
+        return await ui.service().send("POST", ui.scope, "images", body={
+            "name": form.name, "root_volume": snap.id, "arch": form.arch, "project": ui.project_id,
+        })
+
+    archs = {"arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}
+    done = await ui.form(f"Image from {snap.name}", ImageFromSnapshotForm, initial={"name": f"{snap.name}-image"}, choices=archs, submit=send, submit_label="Create")
+    if done:
+        ui.notify(f"Image {done['image']['name']} created (Images view)")
+
+
+class ExportForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bucket: Annotated[str, Field(min_length=3, max_length=63, pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$", json_schema_extra=meta("Bucket", placeholder="my-backups"))]
+    key: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Object key", placeholder="snapshots/web.qcow2"))]
+
+
+async def export_flow(ui: Any, snap: Row) -> None:
+    async def send(form: ExportForm) -> Any:
+        return await ui.service().send("POST", ui.scope, "snapshots", snap.id, "export", body={"bucket": form.bucket, "key": form.key})
+
+    done = await ui.form(f"Export {snap.name}", ExportForm, initial={"key": f"{snap.name}.qcow2"}, submit=send, submit_label="Export")
+    if done:
+        ui.notify(f"Exporting {snap.name}")
+        ui.follow(snap)

@@ -125,6 +125,9 @@ class CreateSpec:
     after_create: str | None = None  # form bool field that, when true, triggers `after_action`
     after_action: str | None = None
     field_map: dict[str, str] = field(default_factory=dict)  # API argument name -> form field
+    # `async def extend(ui, form, payload, context) -> payload | None`: a further step (dialogs)
+    # before sending; None cancels it and the form stays open.
+    extend: "Lazy[Any] | None" = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,11 @@ from .base import Choices, Column, ResourceKind, Row
 Submit = Callable[[Any], Awaitable[Any]]
 
 
+class StepCancelled(Exception):
+    """A later step of a create (e.g. the volumes editor) was cancelled: the form stays open with
+    what was typed, and nothing was sent."""
+
+
 class FlowUI(Protocol):
     scope: str  # the row's zone or region
     project_id: str
@@ -39,7 +44,7 @@ class FlowUI(Protocol):
 
     async def edit_records(
         self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
-        ordered: bool = False, choices: Choices | None = None, describe: str = "",
+        ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]] | None:
         """A list of records to add to, edit, delete from (and reorder when `ordered`); the new list
         on save, None when cancelled."""

@@ -330,7 +330,7 @@ async def members_flow(ui: Any, pg: Row) -> None:
     choices = {"id": [(f"{s.name} · {s.state}", s.id) for s in sorted(servers.values(), key=lambda s: s.name)]}
     edited = await ui.edit_records(
         f"Servers in {pg.name}", MemberForm, [{"id": m.get("id")} for m in members], columns, choices=choices,
-        describe="Servers join or leave a placement group only while powered off.",
+        describe="An enforced group refuses more servers than its policy can hold; an optional one reports it.",
     )
     if edited is None:
         return

@@ -222,9 +222,6 @@ async def security_group_flow(ui: Any, server: Row) -> None:
 async def placement_group_flow(ui: Any, server: Row) -> None:
     from .network import PLACEMENT_GROUPS
 
-    if server.state != "stopped":
-        ui.notify(f"{server.name} is {server.state}: a server joins or leaves a placement group only while powered off.", "warning")
-        return
     groups = await ui.service(PLACEMENT_GROUPS).list_rows(ui.scope)
     full = (await ui.service().send("GET", ui.scope, "servers", server.id, body=None)).get("server") or {}
     current = (full.get("placement_group") or {}).get("id")

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ...api.paging import list_all
-from ..base import Choices, Context, CreateSpec, EditSpec, Row
+from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
 from ..format import gb
 from .fields import GB, check_name, meta, split_tags
 from .servers import public_address
@@ -66,6 +66,7 @@ class ServerCreateForm(BaseModel):
     tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="web, prod"))] = []
     enable_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6"))] = False
     start: Annotated[bool, Field(json_schema_extra=meta("Power on after create"))] = True
+    more_volumes: Annotated[bool, Field(json_schema_extra=meta("Add volumes (next step)"))] = False
 
     _name = field_validator("name")(lambda v: check_name(v))
 
@@ -196,5 +197,6 @@ def server_patch(form: BaseModel, row: Row) -> dict[str, Any]:
 CREATE = CreateSpec(
     ServerCreateForm, server_payload, server_form_options, after_create="start", after_action="poweron",
     field_map={"volumes.0.size": "volume_size_gb", "volumes.0.volume_type": "volume_type", "volumes": "volume_size_gb"},
+    extend=Lazy("tui.products.instance.create_volumes:extend_volumes"),
 )
 EDIT = EditSpec(ServerEditForm, server_edit_values, server_patch)

@@ -129,10 +129,6 @@ def routes(store: InstanceStore) -> list[Route]:
             raise invalid_arguments(*errs)
         current = {s["id"] for s in members(zone, pg)}
         new = {s["id"] for s in wanted}
-        for sid in current ^ new:
-            server = store.servers[zone][sid]
-            if server["state"] != "stopped":
-                raise invalid_request(f"server {server['name']} must be powered off to join or leave a placement group")
         if pg["policy_mode"] == "enforced" and not policy_respected(pg, len(new)):
             raise invalid_request(f"an enforced {pg['policy_type']} group cannot hold {len(new)} servers")
         for sid in current - new:

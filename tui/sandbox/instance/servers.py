@@ -285,8 +285,11 @@ def routes(store: InstanceStore) -> list[Route]:
                 raise invalid_request("instance should be powered off to change its commercial type")
             if ctype not in compatible_types(store, server):
                 raise invalid_request(f"{ctype} is not compatible with this server; see /servers/{server['id']}/compatible-types")
-        if "placement_group" in body and pg != server["placement_group"] and server["state"] != "stopped":
-            raise invalid_request("instance should be powered off to change its placement group")
+        if pg is not None and pg != server["placement_group"]:
+            group = store.placement_groups[zone][pg]
+            members = 1 + sum(1 for s in store.servers[zone].values() if s["placement_group"] == pg)
+            if group["policy_mode"] == "enforced" and not policy_respected(group, members):
+                raise invalid_request(f"an enforced {group['policy_type']} group cannot hold {members} servers")
         if "volumes" in body:
             apply_volumes(store, zone, server, body["volumes"])
         for key in ("name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type"):

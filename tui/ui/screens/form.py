@@ -14,6 +14,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ...api.errors import ApiError
 from ...products.base import Choices
+from ...products.flows import StepCancelled
 from ..errors import describe
 from ..widgets.model_form import ModelForm, errors_by_field
 
@@ -149,6 +150,10 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self._status(f"{self.submit_label}…")
         try:
             result = await self.submit_fn(form, self.context)
+        except StepCancelled as err:
+            self._status(str(err))
+            button.disabled = False
+            return
         except Exception as err:
             summary, hint = describe(err)
             if isinstance(err, ApiError):

@@ -34,7 +34,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
 
     def __init__(
         self, title: str, model: type[BaseModel], records: list[dict[str, Any]], columns: Sequence[Column], *,
-        ordered: bool = False, choices: Choices | None = None, describe: str = "",
+        ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -43,6 +43,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         self.columns = tuple(columns)
         self.ordered = ordered
         self.choices = choices or {}
+        self.context = context or {}
         self.describe = describe
         self.changed = False
 
@@ -88,7 +89,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             return form.model_dump()
 
         async def load() -> tuple[Choices, dict[str, Any]]:
-            return self.choices, {}
+            return self.choices, self.context
 
         def done(result: Any) -> None:
             if not result:
@@ -105,7 +106,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
 
         title = "Add" if record is None else "Edit"
         self.app.push_screen(
-            FormScreen(f"{title}: {self.title_text}", self.model, submit, initial=record, loader=load if self.choices else None, submit_label="OK"),
+            FormScreen(f"{title}: {self.title_text}", self.model, submit, initial=record, loader=load if (self.choices or self.context) else None, submit_label="OK"),
             done,
         )
 

@@ -194,7 +194,15 @@ class ResourceActions:
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
             ctx.extra = extra
-            return await self.service.create(scope, spec.to_payload(form, ctx))
+            payload = spec.to_payload(form, ctx)
+            if spec.extend is not None:
+                from ...products.flows import StepCancelled
+                from ..flow_ui import ViewFlowUI
+
+                payload = await spec.extend.get()(ViewFlowUI(self, scope), form, payload, extra)
+                if payload is None:
+                    raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
+            return await self.service.create(scope, payload)
 
         async def load() -> Any:
             assert spec.options is not None

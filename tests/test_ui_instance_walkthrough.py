@@ -1,0 +1,225 @@
+"""The Instance product as a new user drives it in --demo, every step from the keyboard (issue 4's
+"done when"): create a server with two volumes, attach a flexible IP, add it to a placement group
+and to a new security group with a new rule, set user data, snapshot its volume, power it off,
+detach a volume and delete it keeping its block volume. Invalid inputs are refused with the field
+named and nothing sent."""
+
+import pytest
+from textual.widgets import Static
+
+from helpers import loaded, make_app, wait_for
+
+pytestmark = pytest.mark.anyio
+Z = "/instance/v1/zones/fr-par-1"
+
+
+def sent(sandbox, method=None):
+    return [(m, p) for m, p in sandbox.requests if m != "GET" and (method is None or m == method)]
+
+
+def current_view(app):
+    return app.main.view
+
+
+async def open_view(pilot, app, kind_id):
+    """Sidebar by keyboard: tab to it, move to the entry, enter."""
+    from tui.ui.widgets.sidebar import Sidebar
+
+    sidebar = app.main.query_one(Sidebar)
+    sidebar.focus()
+    await pilot.pause()
+    ids = [kid for kid, _ in sidebar.entries]
+    target = ids.index(kind_id)
+    step = "j" if target > sidebar.highlighted else "k"
+    while sidebar.highlighted != target:
+        await pilot.press(step)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id)
+    view = current_view(app)
+    await wait_for(pilot, lambda: not view.listing and view.last_refresh is not None, what=f"{kind_id} listed")
+    view.focus_table()
+    await pilot.pause()
+    return view
+
+
+async def select(pilot, view, name):
+    row = next(r for r in view.table.resources() if r.name == name)
+    view.table.move_to(row.id)
+    await pilot.pause()
+    return row
+
+
+async def action(pilot, app, label):
+    """`a`, then the menu entry with this label (typed through the list with the arrow keys)."""
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
+    labels = [text for text, _ in app.screen.choices]
+    for _ in range(labels.index(label)):
+        await pilot.press("down")
+    await pilot.press("enter")
+
+
+async def screen_named(pilot, app, name):
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == name, what=name)
+    return app.screen
+
+
+async def choose(pilot, text):
+    await pilot.press("enter", *text, "enter")
+
+
+def error_of(screen, field):
+    return str(screen.query_one(f"#e-{field}", Static).render())
+
+
+async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sandbox, clock):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+
+        # 1. create a server with two volumes: the boot volume and an empty block volume
+        await pilot.press("c")
+        form = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: form.ready, what="form choices")
+        await pilot.press(*"web-9", "tab")
+        await choose(pilot, "PRO2-XS ")
+        await pilot.press("tab")
+        await choose(pilot, "Debian")
+        form.query_one("#f-more_volumes").focus()
+        await pilot.press("space")  # Add volumes (next step)
+        await pilot.press("ctrl+s")
+        records = await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("a")
+        spec = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: spec.ready)
+        spec.query_one("#f-name").focus()
+        await pilot.press(*"data/9")  # invalid: refused with the field named
+        spec.query_one("#f-size_gb").focus()
+        await pilot.press(*"20000")  # beyond b_ssd's 10 TB
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "only letters, digits, dots, spaces and dashes" in error_of(spec, "name")
+        assert "between 1 and 10000 GB" in error_of(spec, "size_gb")
+        spec.query_one("#f-name").value = "data-9"
+        spec.query_one("#f-size_gb").value = "20"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is records and len(records.records) == 1, what="volume added")
+        assert sent(sandbox) == [], "nothing sent while editing"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "web-9" for r in view.table.resources()), what="created")
+        server = next(s for s in store.servers["fr-par-1"].values() if s["name"] == "web-9")
+        vols = [store.volumes["fr-par-1"][r["id"]] for r in server["volumes"].values()]
+        assert [(v["volume_type"], v["size"]) for v in vols] == [("b_ssd", 10 * 10**9), ("b_ssd", 20 * 10**9)]
+        assert vols[1]["name"] == "data-9"
+        clock.advance(10)
+
+        # 2. attach the spare flexible IP, accepting the warning
+        ips = await open_view(pilot, app, "instance.ips")
+        await select(pilot, ips, "163.172.10.12")
+        await action(pilot, app, "Attach to a server…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        labels = [text for text, _ in picker.choices]
+        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("web-9 "))):
+            await pilot.press("down")
+        await pilot.press("enter")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        assert "connections are cut" in str(confirm.query_one("#confirm-message", Static).render())
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["flexible_ips"], what="IP attached")
+
+        # 3. into the placement group web-spread
+        servers = await open_view(pilot, app, "instance.servers")
+        await select(pilot, servers, "web-9")
+        await action(pilot, app, "Placement group…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("down", "enter")  # after "none": web-spread
+        await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["placement_group"], what="in the placement group")
+
+        # 4. a new security group with a new rule, and the server in it
+        groups = await open_view(pilot, app, "instance.security_groups")
+        await pilot.press("c")
+        sg_form = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: sg_form.ready)
+        await pilot.press(*"web-9-sg", "ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "web-9-sg" for r in groups.table.resources()), what="group created")
+        await select(pilot, groups, "web-9-sg")
+        await action(pilot, app, "Rules…")
+        rules = await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("a")
+        rule = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: rule.ready)
+        rule.query_one("#f-ip_range").focus()
+        await pilot.press(*"0.0.0.0/0")
+        rule.query_one("#f-dest_port_from").focus()
+        await pilot.press(*"70000")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "between 1 and 65535" in error_of(rule, "dest_port_from")
+        rule.query_one("#f-dest_port_from").value = "8080"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is rules and len(rules.records) == 1)
+        await pilot.press("ctrl+s")
+        sg = next(g for g in store.security_groups["fr-par-1"].values() if g["name"] == "web-9-sg")
+        await wait_for(pilot, lambda: len(sg["rules"]) == 1, what="rules saved")
+        assert ("PUT", f"{Z}/security_groups/{sg['id']}/rules") in sent(sandbox)
+        assert (sg["rules"][0]["protocol"], sg["rules"][0]["dest_port_from"]) == ("TCP", 8080)
+        servers = await open_view(pilot, app, "instance.servers")
+        await select(pilot, servers, "web-9")
+        await action(pilot, app, "Security group…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        labels = [text for text, _ in picker.choices]
+        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("web-9-sg"))):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["security_group"] == sg["id"], what="in the group")
+
+        # 5. user data
+        await action(pilot, app, "User data…")
+        data = await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("a")
+        entry = await screen_named(pilot, app, "FormScreen")
+        await pilot.press(*"motd", "tab", *"hello\\nworld")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is data and len(data.records) == 1)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: store.user_data.get(server["id"], {}).get("motd") == b"hello\nworld", what="user data set")
+
+        # 6. snapshot its data volume
+        volumes = await open_view(pilot, app, "instance.volumes")
+        await select(pilot, volumes, "data-9")
+        await action(pilot, app, "Snapshot…")
+        snap_form = await screen_named(pilot, app, "FormScreen")
+        await pilot.press("ctrl+s")  # the proposed name: data-9-snap
+        await wait_for(pilot, lambda: any(s["name"] == "data-9-snap" for s in store.snapshots["fr-par-1"].values()), what="snapshot")
+        clock.advance(5)
+
+        # 7. power it off
+        servers = await open_view(pilot, app, "instance.servers")
+        await select(pilot, servers, "web-9")
+        await action(pilot, app, "Power off")
+        await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["state"] == "stopping")
+        clock.advance(5)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: next(r for r in servers.table.resources() if r.name == "web-9").state == "stopped", what="stopped")
+
+        # 8. detach the data volume
+        await action(pilot, app, "Volumes: attach, detach, order…")
+        attached = await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("down", "d", "ctrl+s")  # the second row is data-9
+        await wait_for(pilot, lambda: len(store.servers["fr-par-1"][server["id"]]["volumes"]) == 1, what="detached")
+        data_vol = next(v for v in store.volumes["fr-par-1"].values() if v["name"] == "data-9")
+        assert data_vol["server"] is None
+
+        # 9. delete it, keeping its block boot volume
+        boot_id = store.servers["fr-par-1"][server["id"]]["volumes"]["0"]["id"]
+        await pilot.press("d")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")  # keep the block volumes
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: server["id"] not in store.servers["fr-par-1"], what="deleted")
+        assert boot_id in store.volumes["fr-par-1"] and store.volumes["fr-par-1"][boot_id]["server"] is None
+        assert data_vol["id"] in store.volumes["fr-par-1"]
+        await wait_for(pilot, lambda: all(r.name != "web-9" for r in servers.table.resources()), what="row gone")
+        del rules, entry, snap_form, attached

@@ -102,3 +102,62 @@ async def loaded(pilot: Any, app: CloudApp) -> Any:
 def args(resp: Any) -> dict[str, str]:
     """A 400 invalid_arguments body as {argument_name: reason}."""
     return {d["argument_name"]: d["reason"] for d in resp.json()["details"]}
+
+
+# ---- driving views by keyboard ------------------------------------------------------------------
+def current_view(app):
+    return app.main.view
+
+
+async def open_view(pilot, app, kind_id):
+    """Sidebar by keyboard: tab to it, move to the entry, enter."""
+    from tui.ui.widgets.sidebar import Sidebar
+
+    sidebar = app.main.query_one(Sidebar)
+    sidebar.focus()
+    await pilot.pause()
+    ids = [kid for kid, _ in sidebar.entries]
+    target = ids.index(kind_id)
+    step = "j" if target > sidebar.highlighted else "k"
+    while sidebar.highlighted != target:
+        await pilot.press(step)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id)
+    view = current_view(app)
+    await wait_for(pilot, lambda: not view.listing and view.last_refresh is not None, what=f"{kind_id} listed")
+    view.focus_table()
+    await pilot.pause()
+    return view
+
+
+async def select(pilot, view, name):
+    row = next(r for r in view.table.resources() if r.name == name)
+    view.table.move_to(row.id)
+    await pilot.pause()
+    return row
+
+
+async def action(pilot, app, label):
+    """`a`, then the menu entry with this label (typed through the list with the arrow keys)."""
+    await wait_for(pilot, lambda: app.screen.id == "main", what="back on the main screen")
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
+    labels = [text for text, _ in app.screen.choices]
+    for _ in range(labels.index(label)):
+        await pilot.press("down")
+    await pilot.press("enter")
+
+
+async def screen_named(pilot, app, name):
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == name, what=name)
+    return app.screen
+
+
+async def choose(pilot, text):
+    await pilot.press("enter", *text, "enter")
+
+
+def error_of(screen, field):
+    from textual.widgets import Static
+
+    return str(screen.query_one(f"#e-{field}", Static).render())

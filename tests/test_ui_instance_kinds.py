@@ -1,0 +1,330 @@
+"""Each Instance kind from the keyboard: create, edit, delete and its actions, with invalid input
+refused (field named, nothing sent) and the platform's refusals shown."""
+
+import pytest
+
+from helpers import action, error_of, loaded, make_app, open_view, screen_named, select, wait_for
+
+pytestmark = pytest.mark.anyio
+Z = "/instance/v1/zones/fr-par-1"
+GB = 10**9
+
+
+def sent(sandbox):
+    return [(m, p) for m, p in sandbox.requests if m != "GET"]
+
+
+def notified(app, text):
+    return any(text in n.message for n in app._notifications)
+
+
+async def form_ready(pilot, app):
+    form = await screen_named(pilot, app, "FormScreen")
+    await wait_for(pilot, lambda: form.ready, what="form ready")
+    return form
+
+
+async def set_select(pilot, form, field, value):
+    form.query_one(f"#f-{field}").value = value
+    await pilot.pause()
+
+
+async def type_into(pilot, form, field, text):
+    form.query_one(f"#f-{field}").focus()
+    await pilot.press(*text)
+
+
+async def test_volumes_create_edit_attach_detach_delete(sandbox, clock):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.volumes")
+        assert view.table.border_title == "Volumes · fr-par-1 · 11/11"
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await type_into(pilot, form, "name", "logs")
+        await set_select(pilot, form, "volume_type", "b_ssd")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "required for an empty volume" in error_of(form, "size_gb") and sent(sandbox) == []
+        archive_snap = next(s for s in store.snapshots["fr-par-1"].values() if s["name"] == "archive-2025-initial")
+        await set_select(pilot, form, "volume_type", "l_ssd")
+        await set_select(pilot, form, "base_snapshot", archive_snap["id"])
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "b_ssd snapshot makes b_ssd volumes only" in error_of(form, "base_snapshot") and sent(sandbox) == []
+        await set_select(pilot, form, "volume_type", "b_ssd")
+        await set_select(pilot, form, "base_snapshot", "")
+        await type_into(pilot, form, "size_gb", "50")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "logs" for r in view.table.resources()), what="created")
+        vol = next(v for v in store.volumes["fr-par-1"].values() if v["name"] == "logs")
+        assert vol["size"] == 50 * GB and view.table.border_title.endswith("12/12")
+
+        await select(pilot, view, "logs")
+        await pilot.press("e")
+        edit = await form_ready(pilot, app)
+        edit.query_one("#f-size_gb").value = "40"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "a volume can only grow (now 50 GB)" in error_of(edit, "size_gb")
+        edit.query_one("#f-size_gb").value = "80"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: vol["size"] == 80 * GB, what="grown")
+        clock.advance(5)  # resizing → available
+        await pilot.press("r")
+        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "logs").state == "available")
+
+        await action(pilot, app, "Attach to a server…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        labels = [t for t, _ in picker.choices]
+        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("bastion "))):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: vol["server"] is not None, what="attached to a running server (block)")
+        await pilot.press("d")  # attached: refused before any dialog
+        await wait_for(pilot, lambda: notified(app, "detach it first"))
+        clock.advance(5)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "logs").get("server"), what="row shows the server")
+        await action(pilot, app, "Detach from its server")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: vol["server"] is None, what="detached")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: not next(r for r in view.table.resources() if r.name == "logs").get("server"))
+
+        await pilot.press("d")  # a volume's delete needs its name typed
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        assert confirm.query_one("#confirm").disabled
+        confirm.query_one("#confirm-text").focus()
+        await pilot.press(*"logs", "tab", "tab", "enter")
+        await wait_for(pilot, lambda: vol["id"] not in store.volumes["fr-par-1"], what="deleted")
+
+
+async def test_local_volume_attach_is_refused_while_the_server_runs(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.volumes")
+        await select(pilot, view, "scratch")
+        await action(pilot, app, "Attach to a server…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        labels = [t for t, _ in picker.choices]
+        assert any("must be powered off for l_ssd" in t for t in labels)
+        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("bastion "))):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: notified(app, "l_ssd volumes attach only to a powered-off server"))
+        assert not any(m == "PATCH" for m, _ in sent(sandbox))
+
+
+async def test_volume_quota_error_is_shown_in_the_form(sandbox):
+    store = sandbox.instance
+    store.new_volume("fr-par-1", "hog", "b_ssd", 19_990 * GB)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await open_view(pilot, app, "instance.volumes")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await type_into(pilot, form, "name", "one-more")
+        await set_select(pilot, form, "volume_type", "b_ssd")
+        await type_into(pilot, form, "size_gb", "100")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "Quota exceeded" in str(form.query_one("#form-status").render()), what="quota error")
+        assert app.screen is form and form.query_one("#f-name").value == "one-more", "kept what was typed"
+
+
+async def test_snapshots_and_images(sandbox, clock):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.snapshots")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        archive = next(v for v in store.volumes["fr-par-1"].values() if v["name"] == "archive-2025")
+        await type_into(pilot, form, "name", "archive-again")
+        await set_select(pilot, form, "volume_id", archive["id"])
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "archive-again" for r in view.table.resources()), what="snapshot")
+        assert next(r for r in view.table.resources() if r.name == "archive-again").state == "snapshotting"
+        clock.advance(5)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "archive-again").state == "available")
+
+        await select(pilot, view, "archive-again")
+        await action(pilot, app, "Export to object storage…")
+        export = await form_ready(pilot, app)
+        await type_into(pilot, export, "bucket", "Bad_Bucket")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert error_of(export, "bucket") and not any(p.endswith("/export") for _, p in sent(sandbox))
+        export.query_one("#f-bucket").value = "backups"
+        await pilot.press("ctrl+s")
+        snap = next(s for s in store.snapshots["fr-par-1"].values() if s["name"] == "archive-again")
+        await wait_for(pilot, lambda: snap["state"] == "exporting", what="exporting")
+        clock.advance(6)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "archive-again").state == "available")
+
+        await action(pilot, app, "Create a volume from it…")
+        await form_ready(pilot, app)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(v["name"] == "archive-again-vol" for v in store.volumes["fr-par-1"].values()))
+
+        images = await open_view(pilot, app, "instance.images")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await type_into(pilot, form, "name", "golden")
+        await set_select(pilot, form, "root_volume", snap["id"])
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "golden" for r in images.table.resources()), what="image")
+        await select(pilot, images, "Debian 12 (Bookworm)")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: notified(app, "public image of the marketplace"))
+        await select(pilot, images, "golden")
+        await pilot.press("d")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: all(i["name"] != "golden" for i in store.images["fr-par-1"].values()), what="image deleted")
+
+
+async def test_flexible_ips_create_reverse_detach_delete(sandbox):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.ips")
+        await pilot.press("c")
+        await form_ready(pilot, app)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(view.table.resources()) == 3, what="IP created")
+        web = await select(pilot, view, "163.172.10.11")
+        await pilot.press("e")
+        edit = await form_ready(pilot, app)
+        edit.query_one("#f-reverse").value = "not a host"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "fully qualified domain name" in error_of(edit, "reverse")
+        edit.query_one("#f-reverse").value = "www.example.com"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: store.ips["fr-par-1"][web.id]["reverse"] == "www.example.com")
+        await action(pilot, app, "Detach from its server")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: store.ips["fr-par-1"][web.id]["server"] is None, what="detached")
+        await pilot.press("d")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: web.id not in store.ips["fr-par-1"], what="deleted")
+
+
+async def test_security_group_edit_and_refusals(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.security_groups")
+        await select(pilot, view, "web-public")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: notified(app, "move them to another group first"))
+        await pilot.press("e")
+        edit = await form_ready(pilot, app)
+        edit.query_one("#f-stateful").value = False
+        await pilot.press("ctrl+s")
+        sg = next(g for g in sandbox.instance.security_groups["fr-par-1"].values() if g["name"] == "web-public")
+        await wait_for(pilot, lambda: sg["stateful"] is False, what="stateless")
+        await action(pilot, app, "Rules…")
+        rules = await screen_named(pilot, app, "RecordListScreen")
+        assert len(rules.records) == 3
+        await pilot.press("J")  # move the first rule down: order is part of the PUT
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: sg["rules"][0]["dest_port_from"] == 443, what="reordered")
+        await action(pilot, app, "Platform default rules")
+        info = await screen_named(pilot, app, "ConfirmScreen")
+        assert "TCP 0.0.0.0/0 port 25" in str(info.query_one("#confirm-message").render())
+
+
+async def test_placement_group_create_and_members(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.placement_groups")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        assert form.query_one("#f-policy_type").value == "max_availability"
+        assert form.query_one("#f-policy_mode").value == "optional"
+        await type_into(pilot, form, "name", "batch-pack")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "batch-pack" for r in view.table.resources()))
+        await select(pilot, view, "batch-pack")
+        await action(pilot, app, "Member servers…")
+        await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("a")
+        member = await form_ready(pilot, app)
+        worker = next(s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "worker-batch-1")
+        await set_select(pilot, member, "id", worker["id"])
+        await pilot.press("ctrl+s")
+        await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: worker["placement_group"] is not None, what="member")
+
+
+async def test_instance_types_are_read_only_with_availability(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.types")
+        gp1 = next(r for r in view.table.resources() if r.name == "GP1-S")
+        assert gp1.text("availability") == "scarce"
+        assert view.table.border_title.startswith("Instance types · fr-par-1 · 12/12")
+        assert not view.may("create") and not view.may("delete") and not view.may("edit")
+        await select(pilot, view, "DEV1-S")
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await wait_for(pilot, lambda: getattr(detail, "resource", None) is not None)
+        text = app.export_screenshot().replace("&#160;", " ")
+        assert "l_ssd: 1–20 GB" in text and "€0.0088/hour" in text
+
+
+async def test_server_backup_type_change_and_nics(sandbox, clock):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        server = await select(pilot, view, "worker-batch-2")  # stopped GP1-XS
+        await action(pilot, app, "Back up (image of its volumes)…")
+        await form_ready(pilot, app)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(i["name"] == "worker-batch-2-backup" for i in store.images["fr-par-1"].values()), what="backup")
+
+        await action(pilot, app, "Change type…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        values = [v for _, v in picker.choices]
+        assert "GP1-S" in values and "COPARM1-2C-8G" not in values
+        for _ in range(values.index("GP1-S")):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: store.servers["fr-par-1"][server.id]["commercial_type"] == "GP1-S", what="type changed")
+
+        await action(pilot, app, "Private NICs…")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")  # + Add a NIC…
+        nic = await form_ready(pilot, app)
+        await type_into(pilot, nic, "other", "not-a-uuid")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "private network ID (UUID)" in error_of(nic, "other")
+        nic.query_one("#f-other").value = "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(n["server_id"] == server.id for n in store.nics["fr-par-1"].values()), what="NIC")
+        await action(pilot, app, "Private NICs…")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")
+        again = await form_ready(pilot, app)
+        again.query_one("#f-other").value = "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "one per network" in error_of(again, "other")

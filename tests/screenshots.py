@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import loaded, make_app, wait_for  # noqa: E402
+from helpers import action, loaded, make_app, open_view, select, wait_for  # noqa: E402
 from tui.sandbox import ManualClock, Sandbox  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
@@ -56,6 +56,33 @@ async def detail(pilot, app) -> None:
     await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
 
 
+def view_of_kind(kind_id: str, then=None):
+    async def steps(pilot, app) -> None:
+        view = await open_view(pilot, app, kind_id)
+        if then is not None:
+            await then(pilot, app, view)
+
+    return steps
+
+
+async def sg_rules(pilot, app, view) -> None:
+    await select(pilot, view, "web-public")
+    await action(pilot, app, "Rules…")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RecordListScreen")
+
+
+async def create(pilot, app, view) -> None:
+    await pilot.press("c")
+    await wait_for(pilot, lambda: getattr(app.screen, "ready", False))
+
+
+async def server_actions(pilot, app) -> None:
+    view = app.main.view
+    await select(pilot, view, "web-01")
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu")
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -64,6 +91,11 @@ async def main() -> None:
     await shoot("instance-server-create", (120, 40), create_form)
     await shoot("instance-server-actions", (120, 40), actions)
     await shoot("instance-server-detail", (120, 40), detail)
+    await shoot("instance-server-all-actions", (120, 40), server_actions)
+    for kind in ("volumes", "snapshots", "images", "ips", "security_groups", "placement_groups", "types"):
+        await shoot(f"instance-{kind.replace('_', '-')}", (120, 40), view_of_kind(f"instance.{kind}"))
+    await shoot("instance-volume-create", (120, 40), view_of_kind("instance.volumes", create))
+    await shoot("instance-security-group-rules", (120, 40), view_of_kind("instance.security_groups", sg_rules))
 
 
 if __name__ == "__main__":

@@ -50,3 +50,55 @@ def test_detail_view(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=open_detail)
+
+
+INSTANCE_KINDS = [
+    "instance.volumes", "instance.snapshots", "instance.images", "instance.ips",
+    "instance.security_groups", "instance.placement_groups", "instance.types",
+]
+CREATABLE = [k for k in INSTANCE_KINDS if k not in ("instance.types",)]
+
+
+@pytest.mark.parametrize("kind_id", INSTANCE_KINDS)
+def test_instance_list(snap_compare, kind_id):
+    from helpers import open_view
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        await open_view(pilot, app, kind_id)
+
+    assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
+
+
+@pytest.mark.parametrize("kind_id", CREATABLE)
+def test_instance_create_form(snap_compare, kind_id):
+    from helpers import open_view
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        await open_view(pilot, app, kind_id)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=ready)
+
+
+def test_security_group_rule_editor(snap_compare):
+    from helpers import action, open_view, select
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.security_groups")
+        await select(pilot, view, "web-public")
+        await action(pilot, app, "Rules…")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RecordListScreen")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=ready)

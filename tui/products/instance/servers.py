@@ -107,7 +107,9 @@ SERVERS = ResourceKind(
         ("IPv6", lambda s: "enabled" if s.enable_ipv6 else "disabled"),
         ("Volumes", _volumes_summary),
         ("Security group", lambda s: _named(s.security_group)),
-        ("Placement group", lambda s: _named(s.placement_group)),
+        ("Placement group", lambda s: _named(s.placement_group) + ("" if not s.placement_group else
+            f"  {s.placement_group.get('policy_type')}, {'respected' if s.placement_group.get('policy_respected') else 'NOT respected'}")),
+        ("Private NICs", lambda s: ", ".join(f"{n.get('private_network_id')} ({n.get('state')})" for n in s.private_nics) or "none"),
         ("Hostname", lambda s: s.hostname),
         ("Tags", lambda s: ", ".join(s.tags) or "none"),
         ("Protected", lambda s: "yes" if s.protected else "no"),

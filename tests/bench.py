@@ -51,6 +51,9 @@ def child_start_minimal() -> None:
 
 def child_start_cloudtui(argv: list[str]) -> None:
     t0 = float(os.environ["BENCH_T0"])
+    from tui.ui import collector
+
+    collector.startup_begin()  # as tui.cli.main does first, before the app's imports
     import tui.ui.app as ui_app
 
     class FirstRows(ui_app.CloudApp):

@@ -102,3 +102,26 @@ def test_security_group_rule_editor(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=ready)
+
+
+EDITABLE = {
+    "instance.volumes": "archive-2025", "instance.snapshots": "archive-2025-initial", "instance.images": "Fedora 41",
+    "instance.ips": "163.172.10.11", "instance.security_groups": "web-public", "instance.placement_groups": "web-spread",
+}
+
+
+@pytest.mark.parametrize("kind_id", list(EDITABLE))
+def test_instance_edit_form(snap_compare, kind_id):
+    from helpers import open_view, select
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, kind_id)
+        await select(pilot, view, EDITABLE[kind_id])
+        await pilot.press("e")
+        await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=ready)

@@ -328,3 +328,63 @@ async def test_server_backup_type_change_and_nics(sandbox, clock):
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "one per network" in error_of(again, "other")
+
+
+async def test_volume_migration_plan_is_shown_before_it_applies(sandbox):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.volumes")
+        await select(pilot, view, "archive-2025")
+        await action(pilot, app, "Migrate to block storage (sbs)…")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        message = str(confirm.query_one("#confirm-message").render())
+        assert "archive-2025" in message and "snapshot archive-2025-initial" in message and "cannot move back" in message
+        assert not any(p.endswith("/apply") for _, p in sent(sandbox)), "only the plan so far"
+        await pilot.press("tab", "enter")
+        archive = next(v for v in store.volumes["fr-par-1"].values() if v["name"] == "archive-2025")
+        await wait_for(pilot, lambda: archive["volume_type"] == "sbs_volume", what="migrated")
+
+
+async def test_snapshot_rename_and_delete(sandbox):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.snapshots")
+        snap = await select(pilot, view, "api-gateway-data-nightly")
+        await pilot.press("e")
+        edit = await form_ready(pilot, app)
+        edit.query_one("#f-name").value = "nightly/1"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "only letters" in error_of(edit, "name") and not any(m == "PATCH" for m, _ in sent(sandbox))
+        edit.query_one("#f-name").value = "nightly-1"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: store.snapshots["fr-par-1"][snap.id]["name"] == "nightly-1", what="renamed")
+        await wait_for(pilot, lambda: app.screen.id == "main")
+        await pilot.press("d")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: snap.id not in store.snapshots["fr-par-1"], what="deleted")
+
+
+async def test_placement_group_edit_then_delete_refused_while_it_has_servers(sandbox):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.placement_groups")
+        pg = await select(pilot, view, "web-spread")
+        await pilot.press("e")
+        edit = await form_ready(pilot, app)
+        await set_select(pilot, edit, "policy_mode", "enforced")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: store.placement_groups["fr-par-1"][pg.id]["policy_mode"] == "enforced", what="enforced")
+        await wait_for(pilot, lambda: app.screen.id == "main")
+        await pilot.press("d")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: notified(app, "remove its servers first"), what="412 explained")
+        assert pg.id in store.placement_groups["fr-par-1"]

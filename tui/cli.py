@@ -65,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     _debug_log(args.debug_log)
     if args.command == "sandbox":
         return _sandbox(args)
+    from .ui import collector
+
+    collector.startup_begin()  # resumed after the console's first frame
 
     from .config import resolve
 

@@ -135,6 +135,7 @@ class EditSpec:
     form_model: type["BaseModel"]
     from_resource: Callable[[Any], dict[str, Any]]  # initial form values
     to_patch: Callable[["BaseModel", Any], dict[str, Any]]  # only what changed
+    options: OptionsLoader | None = None  # select choices, as for create
 
 
 @dataclass

@@ -22,6 +22,7 @@ from ..api.errors import AuthenticationError
 from ..config import Profile, Settings
 from ..products.base import Context, ResourceKind
 from ..products.service import ResourceService
+from . import collector
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .widgets.resource_view import ResourceView
@@ -104,6 +105,7 @@ class CloudApp(App[None]):
             yield Static("Starting cloudtui…", id="splash")
 
     def on_mount(self) -> None:
+        self.set_timer(2.0, collector.startup_done)  # also when the console waits on a login first
         if self.settings.config_error:
             self.notify(self.settings.config_error, title="Configuration", severity="warning", timeout=10)
         if self.ready():
@@ -168,6 +170,7 @@ class CloudApp(App[None]):
             return
         self.main = MainScreen(self.make_view, self.settings.zone)
         self.push_screen(self.main)
+        self.call_after_refresh(collector.startup_done)
         if self.secret_source == "session":
             self.notify("The secret key is kept for this session only.", timeout=6)
 

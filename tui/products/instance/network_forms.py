@@ -148,7 +148,7 @@ def sg_patch(form: BaseModel, row: Row) -> dict[str, Any]:
 
 
 SG_CREATE = CreateSpec(SecurityGroupForm, sg_payload, static(POLICIES))
-SG_EDIT = EditSpec(SecurityGroupForm, sg_values, sg_patch)
+SG_EDIT = EditSpec(SecurityGroupForm, sg_values, sg_patch, static(POLICIES))
 
 
 class RuleForm(BaseModel):
@@ -308,7 +308,7 @@ def pg_patch(form: BaseModel, row: Row) -> dict[str, Any]:
 
 
 PG_CREATE = CreateSpec(PlacementGroupForm, pg_payload, static(PG_CHOICES))
-PG_EDIT = EditSpec(PlacementGroupForm, pg_values, pg_patch)
+PG_EDIT = EditSpec(PlacementGroupForm, pg_values, pg_patch, static(PG_CHOICES))
 
 
 class MemberForm(BaseModel):

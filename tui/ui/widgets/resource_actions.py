@@ -234,8 +234,10 @@ class ResourceActions:
         spec = self.kind.edit.get()
         from ..screens.form import FormScreen
 
+        scope = self.kind.scope_of(resource) or self.scope
+
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
-            return await self.service.update(self.kind.scope_of(resource) or self.scope, resource.id, spec.to_patch(form, resource))
+            return await self.service.update(scope, resource.id, spec.to_patch(form, resource))
 
         def done(result: Any) -> None:
             if result:
@@ -244,7 +246,8 @@ class ResourceActions:
                 self.app.notify(f"Saved {result[0].name}", timeout=4)
 
         async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
-            return {}, {"current": resource}
+            choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
+            return choices, {**context, "current": resource}
 
         self.app.push_screen(
             FormScreen(f"Edit {resource.name}", spec.form_model, submit, initial=spec.from_resource(resource), loader=load, submit_label="Save"),

@@ -64,3 +64,11 @@ def test_html_and_text_bodies_still_give_status_and_message():
 def test_openai_style_error_body():
     err = error_from_response(422, body({"error": {"message": "model not found", "type": "invalid_request_error"}}))
     assert err.message == "model not found"
+
+
+def test_a_quota_error_says_what_is_used_of_what():
+    body = {"type": "quotas_exceeded", "message": "Quota exceeded: volumes_b_ssd_total_size",
+            "details": [{"resource": "volumes_b_ssd_total_size", "quota": 20_000_000_000_000, "current": 19_990_000_000_000}]}
+    err = error_from_response(403, json.dumps(body).encode(), "POST", "/instance/v1/zones/fr-par-1/volumes")
+    assert "volumes_b_ssd_total_size: 19990 GB used of 20000 GB" in err.summary
+    assert "quota is reached" in err.hint

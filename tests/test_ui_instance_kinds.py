@@ -388,3 +388,17 @@ async def test_placement_group_edit_then_delete_refused_while_it_has_servers(san
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: notified(app, "remove its servers first"), what="412 explained")
         assert pg.id in store.placement_groups["fr-par-1"]
+
+
+async def test_instance_types_in_all_zones_keep_one_row_per_zone(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.types")
+        view.set_scope("all")
+        await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > 12, what="all zones")
+        rows = view.table.resources()
+        per_zone = {r.text("zone") for r in rows if r.name == "GPU-3070-S"}
+        assert len(per_zone) == len(view.kind.scopes)
+        avail = {r.text("zone"): r.text("availability") for r in rows if r.name == "GPU-3070-S"}
+        assert avail["fr-par-2"] == "scarce" and avail["fr-par-1"] == "shortage"

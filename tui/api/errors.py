@@ -36,7 +36,19 @@ class ApiError(Exception):
         details = self.field_messages()
         if details:
             head += ": " + "; ".join(f"{k} {v}" for k, v in details.items())
+        quotas = self.quota_details()
+        if quotas:
+            head += " (" + "; ".join(quotas) + ")"
         return head
+
+    def quota_details(self) -> list[str]:
+        """`details` of a quota error ({resource, quota, current}) as "resource: current of quota"."""
+        out = []
+        details = self.body.get("details")
+        for d in details if isinstance(details, list) else []:
+            if isinstance(d, dict) and "quota" in d and "current" in d:
+                out.append(f"{d.get('resource', 'quota')}: {_amount(d['current'], d.get('resource'))} used of {_amount(d['quota'], d.get('resource'))}")
+        return out
 
     @property
     def hint(self) -> str:
@@ -183,3 +195,10 @@ def error_from_response(status: int, content: bytes, method: str = "", url: str 
     else:
         cls = _BY_STATUS.get(status, ApiError)
     return cls(status=status, message=message, type=typ, body=body, method=method, url=url)
+
+
+def _amount(value: Any, resource: Any) -> str:
+    """Sizes (a resource named *_size) in GB, other quotas as counts."""
+    if isinstance(value, int) and "size" in str(resource):
+        return f"{value / 1_000_000_000:g} GB"
+    return str(value)

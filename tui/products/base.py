@@ -189,13 +189,18 @@ class ResourceKind:
         for every item of every page). Zoned rows without a `zone` get `scope`."""
         fields, summarize, state_field = self.row_fields, self.summarize, self.state_field
         fill_zone = scope if scope and self.scope == "zone" else None
+        # A catalogue keyed by name (instance types) repeats its names in every zone: with all
+        # zones listed, rows are told apart by zone.
+        zoned_ids = self.paging == "whole" and fill_zone is not None
 
         def make(data: dict[str, Any]) -> Row:
-            slim = {k: data[k] for k in fields if k in data} if fields else data
+            slim = {k: data[k] for k in fields if k in data} if fields else dict(data)
             if summarize is not None:
                 slim.update(summarize(data))
             if fill_zone is not None and not slim.get("zone"):
                 slim["zone"] = fill_zone
+            if zoned_ids:
+                slim["id"] = f"{fill_zone}/{slim.get('id')}"
             return Row(slim, state_field)
 
         return make

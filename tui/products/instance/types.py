@@ -27,7 +27,7 @@ async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
     except Exception:
         return
     for row in rows:
-        row.data["availability"] = (data.get(row.id) or {}).get("availability", "")
+        row.data["availability"] = (data.get(row.name) or {}).get("availability", "")
 
 
 TYPES = ResourceKind(

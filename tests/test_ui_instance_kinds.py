@@ -402,3 +402,62 @@ async def test_instance_types_in_all_zones_keep_one_row_per_zone(sandbox):
         assert len(per_zone) == len(view.kind.scopes)
         avail = {r.text("zone"): r.text("availability") for r in rows if r.name == "GPU-3070-S"}
         assert avail["fr-par-2"] == "scarce" and avail["fr-par-1"] == "shortage"
+
+
+async def test_image_from_snapshot_then_edit(sandbox):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.snapshots")
+        await select(pilot, view, "archive-2025-initial")
+        await action(pilot, app, "Create an image from it…")
+        form = await form_ready(pilot, app)
+        form.query_one("#f-name").value = "archive image"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(i["name"] == "archive image" for i in store.images["fr-par-1"].values()), what="image")
+        images = await open_view(pilot, app, "instance.images")
+        image = await select(pilot, images, "archive image")
+        await pilot.press("e")
+        edit = await form_ready(pilot, app)
+        edit.query_one("#f-tags").value = "golden, 2025"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: store.images["fr-par-1"][image.id]["tags"] == ["golden", "2025"], what="tagged")
+
+
+async def test_security_group_delete_nic_removal_and_terminate_keeping_a_boot_block_volume(sandbox):
+    store = sandbox.instance
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        servers = await loaded(pilot, app)
+        # a NIC removed from the server's NIC menu
+        api = await select(pilot, servers, "api-gateway")
+        await action(pilot, app, "Private NICs…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        assert sum(1 for t, _ in picker.choices if t.startswith("− Remove")) == 2
+        await pilot.press("down", "enter")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: sum(1 for n in store.nics["fr-par-1"].values() if n["server_id"] == api.id) == 1, what="NIC removed")
+        # terminating a running server whose boot volume is block storage cannot keep that volume
+        bastion = await select(pilot, servers, "bastion")
+        await action(pilot, app, "Terminate (deletes the server)…")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")  # keep the block volumes
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: notified(app, "cannot be detached: power bastion off"), what="explained")
+        assert store.servers["fr-par-1"][bastion.id]["state"] == "running", "nothing was sent"
+        # a security group nobody uses is deleted
+        groups = await open_view(pilot, app, "instance.security_groups")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        form.query_one("#f-name").value = "temp"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "temp" for r in groups.table.resources()), what="created")
+        await wait_for(pilot, lambda: app.screen.id == "main")
+        await select(pilot, groups, "temp")
+        await pilot.press("d")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: all(g["name"] != "temp" for g in store.security_groups["fr-par-1"].values()), what="deleted")

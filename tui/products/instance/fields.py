@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import Field, ValidationInfo
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 GB = 1_000_000_000
 NAME_PATTERN = r"^[A-Za-z0-9. -]+$"
@@ -34,3 +34,15 @@ def ctx(info: ValidationInfo, key: str, default: Any = None) -> Any:
 
 Name = Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
 Tags = Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="web, prod"))]
+
+
+class NameTagsForm(BaseModel):
+    """A name and tags: renaming, a snapshot of a volume, a volume made from a snapshot."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    tags: Tags = []
+
+    _name = field_validator("name")(lambda v: check_name(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))

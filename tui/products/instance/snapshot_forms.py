@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ...api.paging import list_all
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..format import gb
-from .fields import Name, Tags, check_name, meta, split_tags
+from .fields import Name, NameTagsForm, Tags, check_name, meta, split_tags
 
 
 class SnapshotCreateForm(BaseModel):
@@ -36,16 +36,6 @@ async def snapshot_options(service: Any, scope: str) -> tuple[dict[str, Any], di
 def snapshot_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, SnapshotCreateForm)
     return {"name": form.name, "volume_id": form.volume_id, "project": c.project_id, "tags": form.tags}
-
-
-class NamedEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    tags: Tags = []
-
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 def named_values(row: Row) -> dict[str, Any]:
@@ -83,29 +73,19 @@ def image_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 SNAPSHOT_CREATE = CreateSpec(SnapshotCreateForm, snapshot_payload, snapshot_options)
 IMAGE_CREATE = CreateSpec(ImageCreateForm, image_payload, image_options)
-NAMED_EDIT = EditSpec(NamedEditForm, named_values, named_patch)
+NAMED_EDIT = EditSpec(NameTagsForm, named_values, named_patch)
 
 
 # ---- flows --------------------------------------------------------------------------------------
-class VolumeFromSnapshotForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    tags: Tags = []
-
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
-
-
 async def volume_from_snapshot_flow(ui: Any, snap: Row) -> None:
     vtype = {"sbs_snapshot": "sbs_volume"}.get(snap.text("volume_type"), snap.text("volume_type"))
 
-    async def send(form: VolumeFromSnapshotForm) -> Any:
+    async def send(form: NameTagsForm) -> Any:
         return await ui.service().send("POST", ui.scope, "volumes", body={
             "name": form.name, "project": ui.project_id, "volume_type": vtype, "base_snapshot": snap.id, "tags": form.tags,
         })
 
-    done = await ui.form(f"New {vtype} volume from {snap.name}", VolumeFromSnapshotForm, initial={"name": f"{snap.name}-vol"}, submit=send, submit_label="Create")
+    done = await ui.form(f"New {vtype} volume from {snap.name}", NameTagsForm, initial={"name": f"{snap.name}-vol"}, submit=send, submit_label="Create")
     if done:
         ui.notify(f"Volume {done['volume']['name']} is being created from {snap.name} (Volumes view)")
 

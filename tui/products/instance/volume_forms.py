@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from ...api.paging import list_all
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..format import gb
-from .fields import GB, Name, Tags, check_name, ctx, meta, split_tags
+from .fields import GB, Name, NameTagsForm, Tags, check_name, ctx, meta, split_tags
 
 VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block storage)", "l_ssd": "l_ssd (local)"}
 
@@ -132,23 +132,13 @@ EDIT = EditSpec(VolumeEditForm, volume_edit_values, volume_patch)
 
 
 # ---- flows --------------------------------------------------------------------------------------
-class SnapshotForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    tags: Tags = []
-
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
-
-
 async def snapshot_flow(ui: Any, vol: Row) -> None:
-    async def send(form: SnapshotForm) -> Any:
+    async def send(form: NameTagsForm) -> Any:
         return await ui.service().send("POST", ui.scope, "snapshots", body={
             "name": form.name, "volume_id": vol.id, "project": ui.project_id, "tags": form.tags,
         })
 
-    done = await ui.form(f"Snapshot {vol.name} ({vol.text('volume_type')})", SnapshotForm, initial={"name": f"{vol.name}-snap"}, submit=send, submit_label="Snapshot")
+    done = await ui.form(f"Snapshot {vol.name} ({vol.text('volume_type')})", NameTagsForm, initial={"name": f"{vol.name}-snap"}, submit=send, submit_label="Snapshot")
     if done:
         ui.notify(f"Snapshot {done['snapshot']['name']} of {vol.name} started")
         ui.follow(vol)

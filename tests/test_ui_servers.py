@@ -133,7 +133,7 @@ async def test_invalid_input_is_refused_with_the_field_named_and_nothing_sent(sa
         form = app.screen
         assert form.__class__.__name__ == "FormScreen"
         assert "only letters, digits, dots, spaces and dashes" in str(form.query_one("#e-name", Static).render())
-        assert "name" in str(form.query_one("#form-status", Static).render())
+        assert "Fix 1 field: Name" in str(form.query_one("#form-status", Static).render())
         assert mutations(sandbox) == []
 
 

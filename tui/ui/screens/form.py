@@ -137,7 +137,8 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.form.touched.update(self.model.model_fields)
         self.form.show_errors(errors)
         if form is None:
-            self._status(f"✖ Fix {len(errors)} field{'s' if len(errors) > 1 else ''}: {', '.join(errors)}", error=True)
+            names = ", ".join(self.form.label_of(name) for name in errors)
+            self._status(f"✖ Fix {len(errors)} field{'s' if len(errors) > 1 else ''}: {names}", error=True)
             self.form.focus_field(next(iter(errors)))
             return
         self._send(form)

@@ -39,6 +39,10 @@ def errors_by_field(exc: ValidationError) -> dict[str, str]:
             msg = "required"
         elif err["type"] == "string_too_short" and err.get("ctx", {}).get("min_length") == 1:
             msg = "required"
+        elif err["type"] in ("int_parsing", "int_from_float", "int_type"):
+            msg = "a whole number"
+        elif err["type"] == "string_pattern_mismatch":
+            msg = "not in the expected form"
         out.setdefault(name, msg)
     return out
 
@@ -129,6 +133,11 @@ class ModelForm(Vertical):
                 msg = ""
             box.update(f"✖ {msg}" if msg else "")
             box.set_class(bool(msg), "-shown")
+
+    def label_of(self, name: str) -> str:
+        if name not in self.model.model_fields:
+            return name
+        return str(self._meta(name).get("label") or name.replace("_", " ").capitalize())
 
     def focus_field(self, name: str) -> None:
         try:

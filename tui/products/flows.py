@@ -45,6 +45,7 @@ class FlowUI(Protocol):
     async def edit_records(
         self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
+        number_from: int | None = None,
     ) -> list[dict[str, Any]] | None:
         """A list of records to add to, edit, delete from (and reorder when `ordered`); the new list
         on save, None when cancelled."""

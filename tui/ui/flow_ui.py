@@ -57,11 +57,12 @@ class ViewFlowUI:
     async def edit_records(
         self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
+        number_from: int | None = None,
     ) -> list[dict[str, Any]] | None:
         from .screens.records import RecordListScreen
 
         return await self.app.push_screen_wait(
-            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context)
+            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context, number_from=number_from)
         )
 
     def notify(self, message: str, severity: str = "information") -> None:

@@ -170,7 +170,7 @@ async def extend_volumes(ui: Any, form: Any, payload: dict[str, Any], extra: dic
     boot = boot_volume(payload, image, ctype)
     edited = await ui.edit_records(
         f"Volumes of {form.name} (after volume 0: {boot.get('volume_type')} {gb(boot.get('size'))} GB from the image)",
-        VolumeSpecForm, [], COLUMNS, ordered=True, choices=choices,
+        VolumeSpecForm, [], COLUMNS, ordered=True, choices=choices, number_from=1,
         describe="Each volume is empty, made from a snapshot, or an existing volume; keys follow this order.",
         context={"ctype": ctype, "snapshots": snaps, "volumes": vols},
     )

@@ -225,7 +225,6 @@ def _ports(r: dict[str, Any]) -> str:
 
 
 RULE_COLUMNS = (
-    Column("position", "#", lambda r: str(r.get("position") or ""), width=3),
     Column("direction", "Direction", lambda r: str(r.get("direction")), width=9),
     Column("action", "Action", lambda r: str(r.get("action")), width=6),
     Column("protocol", "Proto", lambda r: str(r.get("protocol")), width=5),
@@ -245,7 +244,7 @@ async def rules_flow(ui: Any, sg: Row) -> None:
     keys = ("direction", "action", "protocol", "ip_range", "dest_port_from", "dest_port_to")
     edited = await ui.edit_records(
         f"Rules of {sg.name}", RuleForm, [{k: r.get(k) for k in keys} for r in rules], RULE_COLUMNS,
-        ordered=True, choices=RULE_CHOICES, describe=note,
+        ordered=True, choices=RULE_CHOICES, describe=note, number_from=1,
     )
     if edited is None:
         return

@@ -173,14 +173,13 @@ async def volumes_flow(ui: Any, server: Row) -> None:
     known = {v["id"]: v for v in current.values()}
     label = {vid: f"{v.name} · {v.text('volume_type')} · {gb(v.get('size'))} GB" for vid, v in all_vols.items()}
     columns = (
-        Column("key", "#", lambda r: str(r.get("key", "")), width=2),
         Column("name", "Volume", lambda r: label.get(r["id"], known.get(r["id"], {}).get("name", r["id"])), width=40),
     )
     free = [(label[vid], vid) for vid, v in all_vols.items() if not v.get("server") or vid in known]
     stopped = full.get("state") == "stopped"
     edited = await ui.edit_records(
-        f"Volumes of {server.name}", VolumeRefForm, [{"id": v["id"], "key": k} for k, v in current.items()], columns,
-        ordered=True, choices={"id": free},
+        f"Volumes of {server.name}", VolumeRefForm, [{"id": v["id"]} for v in current.values()], columns,
+        ordered=True, choices={"id": free}, number_from=0,
         describe=f"{server.name} is {full.get('state')}. l_ssd volumes attach and detach only while it is powered off; "
         "block volumes at any time, except the boot volume (#0) of a running server.",
     )

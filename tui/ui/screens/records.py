@@ -35,6 +35,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     def __init__(
         self, title: str, model: type[BaseModel], records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
+        number_from: int | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -44,6 +45,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         self.ordered = ordered
         self.choices = choices or {}
         self.context = context or {}
+        self.number_from = number_from  # a "#" column numbering the rows from this (order matters)
         self.describe = describe
         self.changed = False
 
@@ -61,6 +63,8 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         return self.query_one("#records", DataTable)
 
     def on_mount(self) -> None:
+        if self.number_from is not None:
+            self.table.add_column("#", key="#", width=3)
         for col in self.columns:
             self.table.add_column(col.title, key=col.key, width=col.width)
         self._fill()
@@ -74,7 +78,10 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         row = table.cursor_row if cursor is None else cursor
         table.clear()
         for i, record in enumerate(self.records):
-            table.add_row(*(col.value(record) for col in self.columns), key=str(i))
+            cells = [col.value(record) for col in self.columns]
+            if self.number_from is not None:
+                cells.insert(0, str(i + self.number_from))
+            table.add_row(*cells, key=str(i))
         if self.records:
             table.move_cursor(row=max(0, min(row, len(self.records) - 1)))
 

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Column, Lazy, ResourceKind
 from ..format import ago_date, human_bytes, state_text
+from .common import named
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -32,12 +33,6 @@ def _volumes_summary(s: Any) -> str:
         v = s.volumes[key]
         parts.append(f"{key}: {v.get('name') or v.get('id', '')} {v.get('volume_type', '?')} {human_bytes(v.get('size'))}")
     return "\n".join(parts) or "none"
-
-
-def _named(obj: dict[str, Any] | None) -> str:
-    if not obj:
-        return "none"
-    return f"{obj.get('name') or ''} ({obj.get('id', '')})".strip()
 
 
 def _allowed(action: str) -> Any:
@@ -101,13 +96,13 @@ SERVERS = ResourceKind(
         ("State", lambda s: Text.assemble(state_text(s.state), f"  {s.state_detail}" if s.state_detail else "")),
         ("Type", lambda s: f"{s.commercial_type} ({s.arch})"),
         ("Zone", lambda s: s.zone),
-        ("Image", lambda s: _named(s.image)),
+        ("Image", lambda s: named(s.image)),
         ("Public IPs", lambda s: ", ".join(str(i.get("address")) for i in s.public_ips) or s.public_address or "none"),
         ("Private IP", lambda s: s.private_ip or "none"),
         ("IPv6", lambda s: "enabled" if s.enable_ipv6 else "disabled"),
         ("Volumes", _volumes_summary),
-        ("Security group", lambda s: _named(s.security_group)),
-        ("Placement group", lambda s: _named(s.placement_group) + ("" if not s.placement_group else
+        ("Security group", lambda s: named(s.security_group)),
+        ("Placement group", lambda s: named(s.placement_group) + ("" if not s.placement_group else
             f"  {s.placement_group.get('policy_type')}, {'respected' if s.placement_group.get('policy_respected') else 'NOT respected'}")),
         ("Private NICs", lambda s: ", ".join(f"{n.get('private_network_id')} ({n.get('state')})" for n in s.private_nics) or "none"),
         ("Hostname", lambda s: s.hostname),

@@ -176,31 +176,38 @@ class ResourceTable(ScrollView, can_focus=True):
 
     # ---- data ---------------------------------------------------------------------------------
     def _store(self, rows: Iterable[Any], force_order: bool = False) -> None:
+        # Runs for every row of every page of a listing: attributes are read once.
         reorder = force_order
         first_line = int(self.scroll_y)
         last_line = first_line + self._body_height() if self.is_mounted else 0
         visible = False  # did anything on screen change?
-        watch = self.watch_rows
+        watch, watched = self.watch_rows, self.watched
+        stored, version, search, order = self._rows, self._version, self._search, self._order
+        ordered = bool(self._sort or self._filter)
+        appendable = not ordered and not self._dirty  # new rows go at the end, no re-layout
         for row in rows:
             key = row.id
-            old = self._rows.get(key)
-            self._rows[key] = row
+            old = stored.get(key)
+            stored[key] = row
             if watch is not None:
                 if watch(row):
-                    self.watched.add(key)
-                else:
-                    self.watched.discard(key)
-            self._version[key] = self._version.get(key, 0) + 1
-            self._search.pop(key, None)
+                    watched.add(key)
+                elif watched:
+                    watched.discard(key)
+            version[key] = version.get(key, 0) + 1
+            if search:
+                search.pop(key, None)
             if old is None:
-                if not (self._sort or self._filter) and not reorder and not self._dirty:
-                    self._order.append(key)  # the common case while loading: no re-layout
+                if appendable and not reorder:
+                    order.append(key)  # the common case while loading
+                    n = len(order) - 1
                     if self._pos is not None:
-                        self._pos[key] = len(self._order) - 1
-                    visible = visible or len(self._order) - 1 <= last_line
+                        self._pos[key] = n
+                    if not visible and n <= last_line:
+                        visible = True
                 else:
                     reorder = True
-            elif not reorder and (self._sort or self._filter) and self._affects_order(old, row):
+            elif not reorder and ordered and self._affects_order(old, row):
                 reorder = True
             elif not visible:
                 pos = self._positions().get(key)

@@ -15,8 +15,13 @@ def _config(app: Any, host: str, port: int) -> Any:  # uvicorn is imported only 
 
 
 def serve_forever(sandbox: Any, host: str = "127.0.0.1", port: int = 8700) -> None:
+    """Serve until stopped (`cloudtui sandbox`). The seeded platform is long-lived: frozen out of
+    the cyclic collector's reach, so a 50,000-server seed is not rescanned while it answers."""
+    import gc
+
     import uvicorn
 
+    gc.freeze()
     uvicorn.Server(_config(sandbox.app, host, port)).run()
 
 

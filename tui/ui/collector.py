@@ -8,8 +8,10 @@ loses nothing. Nested or concurrent listings share one pause.
 
 A pause that kept many new objects ends by freezing them (`gc.freeze`): the collector then never
 walks the 50,000 rows again, where it would otherwise stall a key press for 0.3 s now and then.
-What the pause left as cyclic garbage (rendering caches) is frozen with them, so once the console
-is idle for `SETTLE_AFTER` seconds one full collection runs and freezes only the survivors.
+What the pause left as cyclic garbage (rendering caches) is frozen with them, so `SETTLE_AFTER`
+seconds later (later still while another listing runs) one full collection runs and freezes only the
+survivors: a ~0.3 s pass at 50,000 rows, once, instead of one at every key press that happens to
+trigger it.
 """
 
 from __future__ import annotations

@@ -226,7 +226,7 @@ async def scenario_watch(url: str, repeat: int, interval: float, ticks: int) -> 
     app = bench_app(url, frames, fast=interval, slow=interval, paused=interval)
     out: dict[str, Any] = {"per_interval": []}
     async with app.run_test(size=(120, 40)):
-        view = await loaded_view(app)
+        await loaded_view(app)
         await asyncio.sleep(interval)  # let the first scheduled tick settle the marks
         for _ in range(repeat):
             requests0 = app.client.stats.requests

@@ -142,8 +142,13 @@ async def action(pilot, app, label):
     await wait_for(pilot, lambda: app.screen.id == "main", what="back on the main screen")
     await pilot.press("a")
     await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
+    await pick(pilot, app, lambda text: text == label)
+
+
+async def pick(pilot, app, wanted):
+    """In the open picker, arrow down to the first entry whose label satisfies `wanted`; enter."""
     labels = [text for text, _ in app.screen.choices]
-    for _ in range(labels.index(label)):
+    for _ in range(next(i for i, text in enumerate(labels) if wanted(text))):
         await pilot.press("down")
     await pilot.press("enter")
 

@@ -4,7 +4,7 @@ import httpx
 import pytest
 
 from helpers import args
-from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY
+from tui.sandbox import DEMO_PROJECT_ID
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"

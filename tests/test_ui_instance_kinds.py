@@ -3,7 +3,7 @@ refused (field named, nothing sent) and the platform's refusals shown."""
 
 import pytest
 
-from helpers import action, error_of, loaded, make_app, open_view, screen_named, select, wait_for
+from helpers import action, pick, error_of, loaded, make_app, open_view, screen_named, select, wait_for
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -77,11 +77,8 @@ async def test_volumes_create_edit_attach_detach_delete(sandbox, clock):
         await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "logs").state == "available")
 
         await action(pilot, app, "Attach to a server…")
-        picker = await screen_named(pilot, app, "PickerScreen")
-        labels = [t for t, _ in picker.choices]
-        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("bastion "))):
-            await pilot.press("down")
-        await pilot.press("enter")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda text: text.startswith("bastion "))
         await wait_for(pilot, lambda: vol["server"] is not None, what="attached to a running server (block)")
         await pilot.press("d")  # attached: refused before any dialog
         await wait_for(pilot, lambda: notified(app, "detach it first"))
@@ -113,9 +110,7 @@ async def test_local_volume_attach_is_refused_while_the_server_runs(sandbox):
         picker = await screen_named(pilot, app, "PickerScreen")
         labels = [t for t, _ in picker.choices]
         assert any("must be powered off for l_ssd" in t for t in labels)
-        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("bastion "))):
-            await pilot.press("down")
-        await pilot.press("enter")
+        await pick(pilot, app, lambda text: text.startswith("bastion "))
         await wait_for(pilot, lambda: notified(app, "l_ssd volumes attach only to a powered-off server"))
         assert not any(m == "PATCH" for m, _ in sent(sandbox))
 
@@ -304,9 +299,7 @@ async def test_server_backup_type_change_and_nics(sandbox, clock):
         picker = await screen_named(pilot, app, "PickerScreen")
         values = [v for _, v in picker.choices]
         assert "GP1-S" in values and "COPARM1-2C-8G" not in values
-        for _ in range(values.index("GP1-S")):
-            await pilot.press("down")
-        await pilot.press("enter")
+        await pick(pilot, app, lambda text: text.startswith("GP1-S "))
         await wait_for(pilot, lambda: store.servers["fr-par-1"][server.id]["commercial_type"] == "GP1-S", what="type changed")
 
         await action(pilot, app, "Private NICs…")

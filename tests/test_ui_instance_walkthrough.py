@@ -7,7 +7,7 @@ named and nothing sent."""
 import pytest
 from textual.widgets import Static
 
-from helpers import action, choose, error_of, loaded, make_app, open_view, screen_named, select, wait_for
+from helpers import action, pick, choose, error_of, loaded, make_app, open_view, screen_named, select, wait_for
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -63,11 +63,8 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         ips = await open_view(pilot, app, "instance.ips")
         await select(pilot, ips, "163.172.10.12")
         await action(pilot, app, "Attach to a server…")
-        picker = await screen_named(pilot, app, "PickerScreen")
-        labels = [text for text, _ in picker.choices]
-        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("web-9 "))):
-            await pilot.press("down")
-        await pilot.press("enter")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda text: text.startswith("web-9 "))
         confirm = await screen_named(pilot, app, "ConfirmScreen")
         assert "connections are cut" in str(confirm.query_one("#confirm-message", Static).render())
         await pilot.press("tab", "enter")
@@ -77,7 +74,7 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         servers = await open_view(pilot, app, "instance.servers")
         await select(pilot, servers, "web-9")
         await action(pilot, app, "Placement group…")
-        picker = await screen_named(pilot, app, "PickerScreen")
+        await screen_named(pilot, app, "PickerScreen")
         await pilot.press("down", "enter")  # after "none": web-spread
         await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["placement_group"], what="in the placement group")
 
@@ -112,18 +109,15 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         servers = await open_view(pilot, app, "instance.servers")
         await select(pilot, servers, "web-9")
         await action(pilot, app, "Security group…")
-        picker = await screen_named(pilot, app, "PickerScreen")
-        labels = [text for text, _ in picker.choices]
-        for _ in range(next(i for i, t in enumerate(labels) if t.startswith("web-9-sg"))):
-            await pilot.press("down")
-        await pilot.press("enter")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda text: text.startswith("web-9-sg"))
         await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["security_group"] == sg["id"], what="in the group")
 
         # 5. user data
         await action(pilot, app, "User data…")
         data = await screen_named(pilot, app, "RecordListScreen")
         await pilot.press("a")
-        entry = await screen_named(pilot, app, "FormScreen")
+        await screen_named(pilot, app, "FormScreen")
         await pilot.press(*"motd", "tab", *"hello\\nworld")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is data and len(data.records) == 1)
@@ -134,7 +128,7 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         volumes = await open_view(pilot, app, "instance.volumes")
         await select(pilot, volumes, "data-9")
         await action(pilot, app, "Snapshot…")
-        snap_form = await screen_named(pilot, app, "FormScreen")
+        await screen_named(pilot, app, "FormScreen")
         await pilot.press("ctrl+s")  # the proposed name: data-9-snap
         await wait_for(pilot, lambda: any(s["name"] == "data-9-snap" for s in store.snapshots["fr-par-1"].values()), what="snapshot")
         clock.advance(5)
@@ -150,7 +144,7 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
 
         # 8. detach the data volume
         await action(pilot, app, "Volumes: attach, detach, order…")
-        attached = await screen_named(pilot, app, "RecordListScreen")
+        await screen_named(pilot, app, "RecordListScreen")
         await pilot.press("down", "d", "ctrl+s")  # the second row is data-9
         await wait_for(pilot, lambda: len(store.servers["fr-par-1"][server["id"]]["volumes"]) == 1, what="detached")
         data_vol = next(v for v in store.volumes["fr-par-1"].values() if v["name"] == "data-9")
@@ -167,4 +161,3 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         assert boot_id in store.volumes["fr-par-1"] and store.volumes["fr-par-1"][boot_id]["server"] is None
         assert data_vol["id"] in store.volumes["fr-par-1"]
         await wait_for(pilot, lambda: all(r.name != "web-9" for r in servers.table.resources()), what="row gone")
-        del rules, entry, snap_form, attached

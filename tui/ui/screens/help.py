@@ -40,6 +40,11 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("ctrl+s or enter", "submit"),
         ("esc", "cancel; nothing is sent"),
     ]),
+    ("Record lists", [
+        ("a / e / d", "add, edit, delete a record (rules, user data, volumes, members)"),
+        ("K / J", "move it up / down where order matters (rule positions, volume keys)"),
+        ("ctrl+s", "send the whole list; esc asks before dropping changes"),
+    ]),
 ]
 
 

@@ -7,9 +7,12 @@ import asyncio
 import gzip
 from typing import Awaitable, Callable
 
-import httpx
+import json
+from urllib.parse import urlencode
+
 import pytest
 
+from tui.api import wire
 from tui.api.client import ApiClient
 from tui.api.errors import NetworkError
 from tui.api.transport import Http11Transport, proxy_configured
@@ -57,6 +60,40 @@ class RawServer:
             writer.close()
 
 
+class Http:
+    """The transport driven with wire.Requests, as the ApiClient does."""
+
+    def __init__(self, base: str, timeout: float = 15.0) -> None:
+        self.transport = Http11Transport()
+        self.base = base
+        self.timeout = {"connect": timeout, "read": timeout, "write": timeout, "pool": timeout}
+
+    async def __aenter__(self) -> "Http":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.transport.aclose()
+
+    async def request(self, method: str, path: str, params=None, headers=None, content: bytes = b"", json_body=None) -> wire.Response:
+        url = self.base + path + ("?" + urlencode(params) if params else "")
+        if json_body is not None:
+            content = json.dumps(json_body, separators=(",", ":")).encode()
+        head = [(k.encode(), v.encode()) for k, v in (headers or {}).items()]
+        return await self.transport.handle(wire.Request(method, url, head, content, self.timeout))
+
+    async def get(self, path: str, **kw) -> wire.Response:
+        return await self.request("GET", path, **kw)
+
+    async def post(self, path: str, json=None) -> wire.Response:
+        return await self.request("POST", path, json_body=json)
+
+    async def delete(self, path: str) -> wire.Response:
+        return await self.request("DELETE", path)
+
+    async def head(self, path: str) -> wire.Response:
+        return await self.request("HEAD", path)
+
+
 def answer(body: bytes, status: str = "200 OK", extra: bytes = b"") -> bytes:
     return b"HTTP/1.1 " + status.encode() + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n" + extra + b"\r\n" + body
 
@@ -66,7 +103,7 @@ async def test_content_length_keep_alive_and_headers_sent() -> None:
         w.write(answer(b'{"n": %d}' % n, extra=b"Content-Type: application/json\r\nX-Total-Count: 7\r\n"))
         return True
 
-    async with RawServer(handler) as srv, httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url) as http:
+    async with RawServer(handler) as srv, Http(srv.url) as http:
         for i in range(1, 4):
             r = await http.get("/a/b", params={"page": i}, headers={"X-Auth-Token": "t"})
             assert r.status_code == 200 and r.json() == {"n": i}
@@ -82,7 +119,7 @@ async def test_post_body_and_length() -> None:
         w.write(answer(b"{}", status="201 Created"))
         return True
 
-    async with RawServer(handler) as srv, httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url) as http:
+    async with RawServer(handler) as srv, Http(srv.url) as http:
         r = await http.post("/x", json={"name": "web-1"})
         assert r.status_code == 201
         assert srv.bodies == [b'{"name":"web-1"}']
@@ -90,7 +127,7 @@ async def test_post_body_and_length() -> None:
         assert b"\r\nContent-Length: 0\r\n" in srv.requests[1]
 
 
-async def test_chunked_gzip_informational_and_no_body_statuses() -> None:
+async def test_chunked_gzip_informational_and_no_body_statuses() -> None:  # gzip is decoded here
     payload = gzip.compress(b'{"servers": [1, 2, 3]}')
 
     async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
@@ -107,7 +144,7 @@ async def test_chunked_gzip_informational_and_no_body_statuses() -> None:
             w.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1234\r\n\r\n")
         return True
 
-    async with RawServer(handler) as srv, httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url) as http:
+    async with RawServer(handler) as srv, Http(srv.url) as http:
         r = await http.get("/chunked")
         assert r.json() == {"servers": [1, 2, 3]}
         r = await http.delete("/thing")
@@ -127,7 +164,7 @@ async def test_body_until_close_and_connection_close() -> None:
             w.write(answer(b"bye", extra=b"Connection: close\r\n"))
         return False
 
-    async with RawServer(handler) as srv, httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url) as http:
+    async with RawServer(handler) as srv, Http(srv.url) as http:
         assert (await http.get("/1")).text == "until the end"
         assert (await http.get("/2")).text == "bye"
         assert (await http.get("/3")).text == "bye"
@@ -142,11 +179,11 @@ async def test_stale_kept_alive_connection_is_retried_for_get_only() -> None:
         w.write(answer(b"ok"))
         return True
 
-    async with RawServer(handler) as srv, httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url) as http:
+    async with RawServer(handler) as srv, Http(srv.url) as http:
         assert (await http.get("/1")).text == "ok"
         assert (await http.get("/2")).text == "ok", "a GET on a dead kept-alive connection is sent again"
         assert srv.connections == 2
-        with pytest.raises(httpx.RemoteProtocolError):
+        with pytest.raises(wire.RemoteProtocolError):
             await http.post("/4", json={})  # a POST is never sent twice
         assert srv.requests[-1].startswith(b"POST /4")
 
@@ -159,10 +196,10 @@ async def test_truncated_and_malformed_responses_are_protocol_errors() -> None:
             w.write(b"SMTP ready\r\n\r\n")
         return False
 
-    async with RawServer(handler) as srv, httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url) as http:
-        with pytest.raises(httpx.RemoteProtocolError, match="mid-response"):
+    async with RawServer(handler) as srv, Http(srv.url) as http:
+        with pytest.raises(wire.RemoteProtocolError, match="mid-response"):
             await http.get("/1")
-        with pytest.raises(httpx.RemoteProtocolError, match="malformed"):
+        with pytest.raises(wire.RemoteProtocolError, match="malformed"):
             await http.get("/2")
 
 
@@ -171,11 +208,11 @@ async def test_read_timeout_and_refused_connection() -> None:
         await asyncio.sleep(5)
         return False
 
-    async with RawServer(silent) as srv, httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url, timeout=0.2) as http:
-        with pytest.raises(httpx.ReadTimeout):
+    async with RawServer(silent) as srv, Http(srv.url, timeout=0.2) as http:
+        with pytest.raises(wire.ReadTimeout):
             await http.get("/slow")
-    async with httpx.AsyncClient(transport=Http11Transport(), base_url=srv.url) as http:  # the server is gone
-        with pytest.raises(httpx.ConnectError):
+    async with Http(srv.url) as http:  # the server is gone
+        with pytest.raises(wire.ConnectError):
             await http.get("/")
 
 
@@ -203,8 +240,25 @@ def test_a_configured_proxy_keeps_httpx_transport() -> None:
 
 
 async def test_with_a_proxy_in_the_environment_httpx_client_does_the_talking(monkeypatch):
+    from tui.api.bridge import HttpxBridge
+
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
     client = ApiClient("https://api.example.invalid", "k" * 36)
     client._connect()
-    assert client._direct is None and isinstance(client._http, httpx.AsyncClient)
+    assert isinstance(client._direct, HttpxBridge) and client._direct._client is not None
     await client.aclose()
+
+
+async def test_the_console_start_path_does_not_import_httpx():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, asyncio\n"
+        "from tui.api.client import ApiClient\n"
+        "from tui.products.service import ResourceService\n"
+        "import tui.ui.app, tui.ui.screens.main\n"
+        "print('httpx' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", "httpx (~45 ms) is imported only behind a proxy or for a test transport"

@@ -9,16 +9,18 @@ Secret and only ever placed in the outgoing header; the debug log redacts it.
 from __future__ import annotations
 
 import asyncio
+import json as jsonlib
 import logging
+import os
 import random
 import ssl
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
+from urllib.parse import urlencode
 
-import httpx
-
+from . import wire
 from .errors import ApiError, NetworkError, ReadOnlyError, error_from_response
 from .secret import Secret, as_secret
 from .transport import Http11Transport, proxy_configured
@@ -27,8 +29,6 @@ log = logging.getLogger("cloudtui.api")
 
 AUTH_HEADER = "X-Auth-Token"
 USER_AGENT = "cloudtui/0.1"
-# Errors where the request cannot have reached the server: safe to retry whatever the method.
-_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
 @dataclass
@@ -62,7 +62,7 @@ class ApiClient:
         api_url: str,
         secret_key: Any,
         *,
-        transport: httpx.AsyncBaseTransport | None = None,
+        transport: Any = None,  # an httpx transport (tests): requests then go through tui.api.bridge
         timeout: float = 15.0,
         read_only: bool = False,
         retry: RetryPolicy | None = None,
@@ -78,66 +78,52 @@ class ApiClient:
         self._sleep = sleep
         self._monotonic = monotonic  # the deadline's clock; tests pair it with their fake sleep
         self._transport = transport
-        self._timeout = httpx.Timeout(timeout, connect=min(timeout, 5.0))
+        self._timeout: dict[str, float | None] = {"connect": min(timeout, 5.0), "read": timeout, "write": timeout, "pool": timeout}
         self._max_connections = max_connections
-        self._limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections)
-        self._headers = {"User-Agent": USER_AGENT, "Accept": "application/json", "Accept-Encoding": "gzip, deflate"}
-        self._direct: httpx.AsyncBaseTransport | None = None
-        self._owns_direct = False
-        self._http: httpx.AsyncClient | None = None  # only when a proxy is configured
+        self._headers = [(b"User-Agent", USER_AGENT.encode()), (b"Accept", b"application/json"), (b"Accept-Encoding", b"gzip, deflate")]
+        self._direct: Any = None  # Http11Transport or HttpxBridge: `await handle(wire.Request)`
         self._tls = _TlsContext() if transport is None and self.api_url.startswith("https://") else None
 
     def __repr__(self) -> str:
         return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
 
     def _connect(self) -> None:
-        """Requests go straight to a transport (ours, or one given, e.g. the in-process sandbox):
-        httpx's client layer (cookies, redirects, auth flows, hooks) costs 0.2 ms per request and
-        gives this API nothing. With a proxy in the environment, httpx's client handles it all."""
-        if self._direct is not None or self._http is not None:
+        """Requests go straight to our transport; httpx (through `bridge`) only behind a proxy in the
+        environment, or for a transport handed in (the tests' in-process sandbox)."""
+        if self._direct is not None:
             return
         if self._transport is not None:
-            self._direct = self._transport
+            from .bridge import HttpxBridge
+
+            self._direct = HttpxBridge(self._transport)
         elif not proxy_configured():
             self._direct = Http11Transport(
                 ssl_context=self._tls.get if self._tls is not None else None, max_connections=self._max_connections
             )
-            self._owns_direct = True
         else:
-            self._http = httpx.AsyncClient(
-                base_url=self.api_url,
-                verify=self._tls.get() if self._tls is not None else False,
-                timeout=self._timeout,
-                limits=self._limits,
-                headers=self._headers,
-            )
+            from .bridge import HttpxBridge
+
+            self._direct = HttpxBridge(verify=self._tls.get() if self._tls is not None else False, max_connections=self._max_connections)
 
     async def _send(
         self, method: str, path: str, params: dict[str, Any] | None, json: Any, headers: dict[str, str], content: bytes | None = None
-    ) -> httpx.Response:
+    ) -> wire.Response:
         self._connect()
-        if self._direct is None:
-            assert self._http is not None
-            return await self._http.request(method, path, params=params, json=json, content=content, headers=headers)
-        req = httpx.Request(
-            method, self.api_url + path, params=params, json=json, content=content, headers={**self._headers, **headers},
-            extensions={"timeout": self._timeout.as_dict()},
-        )
-        resp = await self._direct.handle_async_request(req)
-        resp.request = req
-        await resp.aread()
-        return resp
+        url = self.api_url + path
+        if params:
+            url += "?" + urlencode(params, doseq=True)
+        if json is not None:
+            content = jsonlib.dumps(json, separators=(",", ":"), ensure_ascii=False).encode()
+        head = self._headers + [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+        return await self._direct.handle(wire.Request(method, url, head, content or b"", self._timeout))
 
     def set_secret(self, secret_key: Any) -> None:
         self._secret = as_secret(secret_key)
 
     async def aclose(self) -> None:
-        if self._http is not None:
-            await self._http.aclose()
-            self._http = None
-        if self._direct is not None and self._owns_direct:
+        if self._direct is not None:
             await self._direct.aclose()
-        self._direct, self._owns_direct = None, False
+        self._direct = None
 
     async def request(
         self,
@@ -148,7 +134,7 @@ class ApiClient:
         json: Any = None,
         content: bytes | None = None,
         content_type: str = "text/plain",
-    ) -> httpx.Response:
+    ) -> wire.Response:
         """Send one logical request (retrying where safe); raise an ApiError on failure.
         `json` is sent as JSON; `content` as raw bytes of `content_type` (user data)."""
         method = method.upper()
@@ -167,16 +153,13 @@ class ApiClient:
             self.stats.count(method)
             try:
                 resp = await self._send(method, path, clean_params, json, headers, content)
-            except httpx.HTTPError as exc:
+            except wire.TransportError as exc:
                 err: ApiError = NetworkError(0, _network_message(exc, self.api_url), method=method, url=path)
-                retryable = method == "GET" or isinstance(exc, _NEVER_SENT)
+                retryable = method == "GET" or isinstance(exc, wire.NEVER_SENT)
                 log.debug("%s %s -> %s (%.0f ms)", method, path, type(exc).__name__, _ms(started))
             else:
                 if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
                     log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(clean_params), resp.status_code, _ms(started))
-                # httpx links a read response and its stream both ways; unlinked, the body is freed
-                # as soon as the caller drops it instead of waiting for the cyclic collector.
-                resp.stream = httpx.ByteStream(resp.content)
                 if resp.status_code < 400:
                     return resp
                 err = error_from_response(resp.status_code, resp.content, method, path)
@@ -193,7 +176,7 @@ class ApiClient:
             log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
             await self._sleep(delay)
 
-    async def get(self, path: str, params: dict[str, Any] | None = None) -> httpx.Response:
+    async def get(self, path: str, params: dict[str, Any] | None = None) -> wire.Response:
         return await self.request("GET", path, params=params)
 
     async def get_json(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -205,9 +188,9 @@ class ApiClient:
 
 
 class _TlsContext:
-    """httpx's default TLS context (certifi, SSL_CERT_FILE/DIR honoured), built in a thread as soon
-    as the client exists: loading the certificate store takes ~60 ms and releases the GIL, so it
-    overlaps the UI's start instead of delaying the first request."""
+    """The TLS context httpx would build (SSL_CERT_FILE or SSL_CERT_DIR when set, else certifi's
+    store), built in a thread as soon as the client exists: loading the certificate store takes
+    ~60 ms and releases the GIL, so it overlaps the UI's start instead of delaying the first request."""
 
     def __init__(self) -> None:
         self._ctx: ssl.SSLContext | None = None
@@ -217,7 +200,12 @@ class _TlsContext:
 
     def _build(self) -> None:
         try:
-            self._ctx = httpx.create_ssl_context(trust_env=True)
+            cafile, capath = os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")
+            if not cafile and not capath:
+                import certifi
+
+                cafile = certifi.where()
+            self._ctx = ssl.create_default_context(cafile=cafile or None, capath=capath or None)
         except BaseException as exc:  # re-raised where the context is needed
             self._error = exc
 
@@ -229,13 +217,13 @@ class _TlsContext:
         return self._ctx
 
 
-def _json(resp: httpx.Response) -> dict[str, Any]:
+def _json(resp: wire.Response) -> dict[str, Any]:
     if not resp.content:
         return {}
     try:
         data = resp.json()
     except ValueError:
-        raise ApiError(resp.status_code, "the API answered with a body that is not JSON", url=str(resp.url.path))
+        raise ApiError(resp.status_code, "the API answered with a body that is not JSON", url=resp.request.path)
     return data if isinstance(data, dict) else {"items": data}
 
 
@@ -251,12 +239,12 @@ def _redacted(params: dict[str, Any] | None) -> str:
     return "?" + "&".join(f"{k}={'***' if 'secret' in k.lower() or 'token' in k.lower() else v}" for k, v in params.items())
 
 
-def _network_message(exc: httpx.HTTPError, api_url: str) -> str:
+def _network_message(exc: wire.TransportError, api_url: str) -> str:
     kind = {
-        httpx.ConnectError: "cannot connect to",
-        httpx.ConnectTimeout: "timed out connecting to",
-        httpx.ReadTimeout: "timed out waiting for",
-        httpx.PoolTimeout: "no free connection to",
+        wire.ConnectError: "cannot connect to",
+        wire.ConnectTimeout: "timed out connecting to",
+        wire.ReadTimeout: "timed out waiting for",
+        wire.PoolTimeout: "no free connection to",
     }.get(type(exc), "network error talking to")
     return f"{kind} {api_url}"
 

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.api.errors import AuthenticationError, NetworkError, RateLimited, ReadOnlyError, ServerError
+from tui.api.errors import OutcomeUnknown, AuthenticationError, NetworkError, RateLimited, ReadOnlyError, ServerError
 from tui.sandbox import DEMO_SECRET_KEY
 
 pytestmark = pytest.mark.anyio
@@ -41,7 +41,7 @@ async def test_get_gives_up_at_the_deadline(make_client, sandbox):
 async def test_post_is_never_retried_after_reaching_the_server(make_client, sandbox):
     sandbox.inject(503, SERVERS, method="POST", times=1)
     client = make_client()
-    with pytest.raises(ServerError):
+    with pytest.raises(OutcomeUnknown, match="503 .*may have been applied"):  # never "failed, retry"
         await client.send_json("POST", SERVERS, {"name": "x"})
     assert [m for m, p in sandbox.requests if m == "POST"] == ["POST"]  # sent exactly once
     assert client.stats.retries == 0
@@ -72,10 +72,10 @@ async def test_read_timeout_on_post_is_not_retried():
         raise httpx.ReadTimeout("slow", request=request)
 
     client = ApiClient("http://api", "k", transport=httpx.MockTransport(handler))
-    with pytest.raises(NetworkError) as info:
+    with pytest.raises(OutcomeUnknown) as info:
         await client.send_json("POST", SERVERS, {})
     assert calls == ["POST"]
-    assert info.value.status == 0 and "timed out" in info.value.message
+    assert info.value.status == 0 and "timed out" in info.value.message and "may have been applied" in info.value.message
 
 
 async def test_read_only_refuses_before_sending(make_client, sandbox):

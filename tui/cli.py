@@ -31,15 +31,35 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _debug_log(path: str | None) -> None:
+def _logging(path: str | None) -> str | None:
+    """Failures are always logged (a "this is a bug" message names the file): with --debug-log to
+    that file, every request included; otherwise warnings and errors to the platform's log folder,
+    when it is writable. Returns a one-line problem with the debug log, or None."""
+    from logging.handlers import RotatingFileHandler
+
     path = path or os.environ.get("CLOUDTUI_DEBUG_LOG")
-    if not path:
-        return
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     log = logging.getLogger("cloudtui")
-    log.setLevel(logging.DEBUG)
+    fmt = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
+    if path:
+        try:
+            handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+        except OSError as err:
+            return f"cannot write the debug log {path}: {err.strerror or err}"
+        log.setLevel(logging.DEBUG)
+    else:
+        try:
+            from platformdirs import user_log_path
+
+            folder = user_log_path("cloudtui")
+            folder.mkdir(parents=True, exist_ok=True)
+            handler = RotatingFileHandler(folder / "cloudtui.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8")
+        except OSError:
+            return None  # no log folder: failures are still shown, only not kept
+        log.setLevel(logging.WARNING)
+    handler.setFormatter(fmt)
     log.addHandler(handler)
+    log.propagate = False
+    return None
 
 
 def _sandbox(args: argparse.Namespace) -> int:
@@ -62,7 +82,10 @@ def _sandbox(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    _debug_log(args.debug_log)
+    problem = _logging(args.debug_log)
+    if problem:
+        print(f"cloudtui: {problem}", file=sys.stderr)
+        return 2
     if args.command == "sandbox":
         return _sandbox(args)
     from .ui import collector
@@ -100,6 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         from . import secrets
 
         settings = resolve(flags)
+        problems = settings.problems()
+        if problems:
+            for problem in problems:
+                print(f"cloudtui: {problem}", file=sys.stderr)
+            return 2
         env_secret = os.environ.get(secrets.ENV_VAR)
         secret = Secret(env_secret) if env_secret else None
         source, lookup = ("env" if env_secret else None), secrets.lookup

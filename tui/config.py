@@ -15,7 +15,8 @@ from typing import Any
 
 DEFAULT_ZONE = "fr-par-1"
 DEFAULT_REGION = "fr-par"
-PROFILE_KEYS = ("api_url", "project_id", "organization_id", "default_zone", "default_region")
+PROFILE_KEYS = ("api_url", "project_id", "organization_id", "default_zone", "default_region", "ca_bundle")
+UUID_RE = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
 
 def config_path() -> Path:
@@ -35,6 +36,7 @@ class Profile:
     organization_id: str = ""
     default_zone: str = DEFAULT_ZONE
     default_region: str = DEFAULT_REGION
+    ca_bundle: str = ""  # a CA file or folder to trust instead of the system store (a private CA)
 
     def to_toml_table(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in PROFILE_KEYS if getattr(self, k)}
@@ -99,6 +101,22 @@ class Settings:
     read_only: bool = False
     demo: bool = False
     config_error: str | None = None
+    ca_bundle: str = ""
+
+    def problems(self) -> list[str]:
+        """What makes these settings unusable, found before anything is sent (said at start)."""
+        import re
+
+        from .api.tls import check_bundle
+
+        out = []
+        if self.project_id and not re.match(UUID_RE, self.project_id):
+            out.append(f"the project id {self.project_id!r} is not a UUID (profile {self.profile!r} or CLOUDTUI_PROJECT_ID)")
+        if self.api_url.startswith("https://"):
+            missing = check_bundle(self.ca_bundle or None)
+            if missing:
+                out.append(missing)
+        return out
 
 
 def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None, cfg: ConfigFile | None = None) -> Settings:
@@ -116,6 +134,7 @@ def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = No
         region=flags.get("region") or prof.default_region or DEFAULT_REGION,
         read_only=bool(flags.get("read_only")),
         config_error=cfg.error,
+        ca_bundle=prof.ca_bundle,
     )
 
 

@@ -1,34 +1,62 @@
-"""The one HTTP client of a profile: auth header, timeouts, retries, read-only guard, debug log.
+"""The one HTTP client of a profile: one `httpx.AsyncClient`, auth header, timeouts, retries,
+read-only guard, honest outcomes, debug log.
 
-Retries follow one rule: a GET may be repeated (429, 5xx, any transport error) with exponential
-backoff and jitter inside a total deadline; a POST/PATCH/PUT/DELETE is repeated only when the
-connection was never made (so the server cannot have seen it). The secret key is held as a
-Secret and only ever placed in the outgoing header; the debug log redacts it.
+Retries follow one rule: a GET may be repeated (429, 5xx, a transport error, a 2xx whose body is
+not JSON) with exponential backoff and jitter inside a total deadline, waiting as long as a
+`Retry-After` asks when one is sent; a POST/PATCH/PUT/DELETE is repeated only when the connection
+was never made (so the server cannot have seen it). A write that may have reached the platform
+without a readable answer raises `OutcomeUnknown`, never a plain failure.
+
+Redirects are followed only where that is safe: a GET to the same origin. Any other 3xx is an error
+naming the status and the `Location`, never a success with an empty body.
+
+httpx is imported, and the client and its TLS context built, in a thread on the first request, so
+neither the import nor loading the trust store delays the console's first frame.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json as jsonlib
+import email.utils
+import inspect
 import logging
-import os
 import random
-import ssl
-import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
-from urllib.parse import urlencode
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from urllib.parse import urlencode, urljoin, urlsplit
 
-from . import wire
-from .errors import ApiError, NetworkError, ReadOnlyError, error_from_response
+from . import safe
+from .errors import (
+    ApiError, BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, ReadOnlyError,
+    Redirected, error_from_response,
+)
 from .secret import Secret, as_secret
-from .transport import Http11Transport, proxy_configured
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger("cloudtui.api")
 
 AUTH_HEADER = "X-Auth-Token"
 USER_AGENT = "cloudtui/0.1"
+MAX_REDIRECTS = 5
+REDIRECTS = (301, 302, 303, 307, 308)
+
+
+@dataclass(frozen=True)
+class Auth:
+    """How an endpoint takes the secret key: `X-Auth-Token: <key>`, or `Authorization: Bearer <key>`."""
+
+    header: str = AUTH_HEADER
+    prefix: str = ""
+
+    def value(self, secret: Secret) -> str:
+        return self.prefix + secret.get_secret_value()
+
+
+X_AUTH_TOKEN = Auth()
+BEARER = Auth("Authorization", "Bearer ")
 
 
 @dataclass
@@ -54,77 +82,109 @@ class ClientStats:
         self.requests += 1
 
 
+class _Retry(Exception):
+    """Inside `request_data`: this attempt failed with `error`, which may be retried."""
+
+    def __init__(self, error: ApiError, retryable: bool, wait: float | None = None) -> None:
+        self.error = error
+        self.retryable = retryable
+        self.wait = wait  # what Retry-After asked for, when it did
+
+
 class ApiClient:
-    """Async JSON client for `{api_url}`; one per profile, reused by every view."""
+    """Async JSON client for `{api_url}`; one per endpoint, reused by every view."""
 
     def __init__(
         self,
         api_url: str,
         secret_key: Any,
         *,
-        transport: Any = None,  # an httpx transport (tests): requests then go through tui.api.bridge
+        transport: Any = None,  # an httpx transport (tests: ASGITransport, MockTransport)
         timeout: float = 15.0,
         read_only: bool = False,
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
         max_connections: int = 16,
+        ca_bundle: str | None = None,
+        auth: Auth = X_AUTH_TOKEN,
     ) -> None:
         self.api_url = api_url.rstrip("/")
         self._secret: Secret = as_secret(secret_key)
         self.read_only = read_only
         self.retry = retry or RetryPolicy()
         self.stats = ClientStats()
+        self.auth = auth
+        self.ca_bundle = ca_bundle
         self._sleep = sleep
         self._monotonic = monotonic  # the deadline's clock; tests pair it with their fake sleep
         self._transport = transport
-        self._timeout: dict[str, float | None] = {"connect": min(timeout, 5.0), "read": timeout, "write": timeout, "pool": timeout}
+        self._timeout = timeout
         self._max_connections = max_connections
-        self._headers = [(b"User-Agent", USER_AGENT.encode()), (b"Accept", b"application/json"), (b"Accept-Encoding", b"gzip, deflate")]
-        self._direct: Any = None  # Http11Transport or HttpxBridge: `await handle(wire.Request)`
-        self._tls = _TlsContext() if transport is None and self.api_url.startswith("https://") else None
+        self._http: httpx.AsyncClient | None = None
+        self._building: asyncio.Future[Any] | None = None
+        self._proxy: str | None = None
 
     def __repr__(self) -> str:
         return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
 
-    def _connect(self) -> None:
-        """Requests go straight to our transport; httpx (through `bridge`) only behind a proxy in the
-        environment, or for a transport handed in (the tests' in-process sandbox)."""
-        if self._direct is not None:
-            return
-        if self._transport is not None:
-            from .bridge import HttpxBridge
+    # ---- the httpx client -----------------------------------------------------------------------
+    def _build(self) -> "httpx.AsyncClient":
+        """Runs in a thread: import httpx, build the TLS context, make the client."""
+        import ssl
 
-            self._direct = HttpxBridge(self._transport)
-        elif not proxy_configured():
-            self._direct = Http11Transport(
-                ssl_context=self._tls.get if self._tls is not None else None, max_connections=self._max_connections
-            )
+        import httpx
+
+        from . import tls
+
+        https = self.api_url.startswith("https://")
+        if self._transport is not None or not https:
+            verify: Any = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # unused for http://; cheap to make
         else:
-            from .bridge import HttpxBridge
+            verify = tls.context(self.ca_bundle)
+        limits = httpx.Limits(max_connections=self._max_connections, max_keepalive_connections=self._max_connections)
+        t = self._timeout
+        return httpx.AsyncClient(
+            transport=self._transport, verify=verify, limits=limits, trust_env=True, follow_redirects=False,
+            timeout=httpx.Timeout(connect=min(t, 5.0), read=t, write=t, pool=t),
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        )
 
-            self._direct = HttpxBridge(verify=self._tls.get() if self._tls is not None else False, max_connections=self._max_connections)
-
-    async def _send(
-        self, method: str, path: str, params: dict[str, Any] | None, json: Any, headers: dict[str, str], content: bytes | None = None
-    ) -> wire.Response:
-        self._connect()
-        url = self.api_url + path
-        if params:
-            url += "?" + urlencode(params, doseq=True)
-        if json is not None:
-            content = jsonlib.dumps(json, separators=(",", ":"), ensure_ascii=False).encode()
-        head = self._headers + [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
-        return await self._direct.handle(wire.Request(method, url, head, content or b"", self._timeout))
+    async def _client(self) -> "httpx.AsyncClient":
+        if self._http is not None:
+            return self._http
+        if self._building is None:
+            self._building = asyncio.ensure_future(asyncio.to_thread(self._build))
+        try:
+            self._http = await asyncio.shield(self._building)
+        except ApiError:
+            self._building = None
+            raise
+        except Exception as exc:  # a missing CA bundle, an unusable TLS set-up
+            self._building = None
+            raise ConfigError(0, f"cannot set up TLS for {self.api_url}: {exc}") from None
+        self._proxy = _proxy_for(self.api_url) if self._transport is None else None
+        return self._http
 
     def set_secret(self, secret_key: Any) -> None:
         self._secret = as_secret(secret_key)
 
     async def aclose(self) -> None:
-        if self._direct is not None:
-            await self._direct.aclose()
-        self._direct = None
+        if self._building is not None and self._http is None:
+            try:
+                self._http = await self._building
+            except Exception:
+                pass
+        if self._http is not None:
+            await self._http.aclose()
+        self._http = None
+        self._building = None
 
+    def url(self, path: str) -> str:
+        """`path` under the API URL, or as it is when already absolute (a model's own endpoint)."""
+        return path if "://" in path else self.api_url + path
+
+    # ---- requests -------------------------------------------------------------------------------
     async def request(
         self,
         method: str,
@@ -134,97 +194,213 @@ class ApiClient:
         json: Any = None,
         content: bytes | None = None,
         content_type: str = "text/plain",
-    ) -> wire.Response:
+    ) -> "httpx.Response":
         """Send one logical request (retrying where safe); raise an ApiError on failure.
         `json` is sent as JSON; `content` as raw bytes of `content_type` (user data)."""
+        resp, _ = await self.request_data(method, path, params=params, json=json, content=content, content_type=content_type)
+        return resp
+
+    async def request_data(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        content: bytes | None = None,
+        content_type: str = "text/plain",
+        decode: Callable[[bytes], Any] | None = None,
+    ) -> tuple["httpx.Response", Any]:
+        """As `request`, and the body decoded by `decode` (a ValueError there means "not the JSON
+        expected": retried for a GET, an unknown outcome for a write)."""
         method = method.upper()
         if self.read_only and method != "GET":
             raise ReadOnlyError(0, f"{method} {path} refused in read-only mode", method=method, url=path)
-        headers = {AUTH_HEADER: self._secret.get_secret_value()}
+        try:
+            token = self.auth.value(self._secret)
+            token.encode("ascii")
+        except UnicodeEncodeError:
+            raise ConfigError(0, "the secret key holds characters that cannot be sent in a header (it must be ASCII): "
+                                 "re-enter it (ctrl+l) or fix CLOUDTUI_SECRET_KEY", method=method, url=path) from None
+        headers = {self.auth.header: token}
+        body: bytes | None = None
         if json is not None:
+            import orjson
+
+            body = orjson.dumps(json)
             headers["Content-Type"] = "application/json"
         elif content is not None:
+            body = content
             headers["Content-Type"] = content_type
-        clean_params = _clean_params(params)
+        query = _clean_params(params)
+        url = self.url(path)
+        if query:
+            url += ("&" if "?" in url else "?") + urlencode(query, doseq=True)
+        http = await self._client()
         deadline = self._monotonic() + self.retry.deadline
         attempt = 0
+        redirects = 0
         while True:
             started = time.monotonic()
             self.stats.count(method)
             try:
-                resp = await self._send(method, path, clean_params, json, headers, content)
-            except wire.TransportError as exc:
-                err: ApiError = NetworkError(0, _network_message(exc, self.api_url), method=method, url=path)
-                retryable = method == "GET" or isinstance(exc, wire.NEVER_SENT)
-                log.debug("%s %s -> %s (%.0f ms)", method, path, type(exc).__name__, _ms(started))
-            else:
+                try:
+                    resp = await http.request(method, url, content=body, headers=headers)
+                except Exception as exc:
+                    raise self._transport_failure(exc, method, path) from None
                 if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
-                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(clean_params), resp.status_code, _ms(started))
-                if resp.status_code < 400:
-                    return resp
-                err = error_from_response(resp.status_code, resp.content, method, path)
-                if resp.status_code == 429:
-                    self.stats.rate_limited += 1
-                retryable = method == "GET" and (resp.status_code == 429 or resp.status_code >= 500)
-            attempt += 1
-            if not retryable or attempt >= self.retry.max_attempts:
-                raise err
-            delay = self.retry.delay(attempt - 1)
-            if self._monotonic() + delay > deadline:
-                raise err
-            self.stats.retries += 1
-            log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
-            await self._sleep(delay)
+                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(query), resp.status_code, _ms(started))
+                status = resp.status_code
+                if status in REDIRECTS or 300 <= status < 400:
+                    target = self._redirect(resp, method, path, url)
+                    if target is not None and redirects < MAX_REDIRECTS:
+                        redirects += 1
+                        url = target
+                        continue
+                    raise _Retry(self._redirected(resp, method, path), False)
+                if status >= 400:
+                    raise _Retry(*self._http_failure(resp, method, path))
+                return resp, await self._decoded(resp, method, path, decode)
+            except _Retry as failure:
+                err = failure.error
+                attempt += 1
+                if not failure.retryable or attempt >= self.retry.max_attempts:
+                    raise err from None
+                delay = failure.wait if failure.wait is not None else self.retry.delay(attempt - 1)
+                if self._monotonic() + delay > deadline:
+                    raise err from None
+                self.stats.retries += 1
+                log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
+                await self._sleep(delay)
 
-    async def get(self, path: str, params: dict[str, Any] | None = None) -> wire.Response:
+    async def _decoded(self, resp: "httpx.Response", method: str, path: str, decode: Callable[[bytes], Any] | None) -> Any:
+        if decode is None:
+            return None
+        try:
+            data = decode(resp.content)
+            return await data if inspect.isawaitable(data) else data
+        except ValueError:
+            kind = resp.headers.get("content-type", "no content type").split(";")[0]
+            what = f"the API answered {resp.status_code} with a body that is not the JSON expected ({safe.clean(kind)}, {len(resp.content)} bytes)"
+            if method == "GET":
+                raise _Retry(BadBody(resp.status_code, what, method=method, url=path), True) from None
+            raise OutcomeUnknown(resp.status_code, what + " — it may have been applied", method=method, url=path) from None
+
+    def _http_failure(self, resp: "httpx.Response", method: str, path: str) -> tuple[ApiError, bool, float | None]:
+        status = resp.status_code
+        err = error_from_response(status, resp.content, method, path)
+        if status == 429:
+            self.stats.rate_limited += 1
+        wait = _retry_after(resp.headers.get("retry-after")) if status in (429, 503) else None
+        if method == "GET":
+            return err, status == 429 or status >= 500, wait
+        if status >= 500:  # the platform may have applied it before failing
+            unknown = OutcomeUnknown(status, f"{err.message} — it may have been applied", err.type, err.body, method, path)
+            return unknown, False, None
+        return err, False, None
+
+    def _redirect(self, resp: "httpx.Response", method: str, path: str, url: str) -> str | None:
+        """Where to follow a redirect to, or None when it is not safe (a write, another origin)."""
+        location = resp.headers.get("location")
+        if method != "GET" or not location:
+            return None
+        target = urljoin(url, location)
+        a, b = urlsplit(url), urlsplit(target)
+        if (a.scheme, a.netloc) != (b.scheme, b.netloc):
+            return None
+        return target
+
+    def _redirected(self, resp: "httpx.Response", method: str, path: str) -> ApiError:
+        location = safe.clean(resp.headers.get("location") or "")
+        where = f"to {location}" if location else "with no Location"
+        why = "" if method == "GET" else f" (a {method} is never re-sent after a redirect)"
+        return Redirected(resp.status_code, f"the API redirected {where}{why}", body={"location": location}, method=method, url=path)
+
+    def _transport_failure(self, exc: BaseException, method: str, path: str) -> _Retry:
+        """An exception from httpx (or below it) as an ApiError, and whether it may be retried."""
+        import httpx
+
+        from .tls import certificate_problem
+
+        where = safe.clean(self.api_url)
+        problem = certificate_problem(exc)
+        if problem is not None:
+            return _Retry(CertificateError(0, f"TLS: {problem} ({where})", method=method, url=path), False)
+        if isinstance(exc, httpx.ProxyError) or (self._proxy and isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout))):
+            return _Retry(ProxyFailed(0, f"cannot reach {where} through the proxy {safe.clean(self._proxy or '?')}: {_short(exc)}", method=method, url=path), method == "GET")
+        never_sent = isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout))
+        if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError, UnicodeError)):
+            return _Retry(ConfigError(0, f"cannot send to {where}: {_short(exc)}", method=method, url=path), False)
+        if not isinstance(exc, (httpx.TransportError, OSError)):
+            raise exc  # a bug: the caller reports it as one
+        kind = {
+            httpx.ConnectError: "cannot connect to",
+            httpx.ConnectTimeout: "timed out connecting to",
+            httpx.ReadTimeout: "timed out waiting for",
+            httpx.WriteTimeout: "timed out sending to",
+            httpx.PoolTimeout: "no free connection to",
+            httpx.RemoteProtocolError: "the connection broke with",
+            httpx.ReadError: "the connection broke with",
+        }.get(type(exc), "network error talking to")
+        if method != "GET" and not never_sent:
+            return _Retry(OutcomeUnknown(0, f"{kind} {where} after sending — it may have been applied", method=method, url=path), False)
+        return _Retry(NetworkError(0, f"{kind} {where}", method=method, url=path), method == "GET" or never_sent)
+
+    # ---- conveniences ---------------------------------------------------------------------------
+    async def get(self, path: str, params: dict[str, Any] | None = None) -> "httpx.Response":
         return await self.request("GET", path, params=params)
 
     async def get_json(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return _json(await self.get(path, params))
+        _, data = await self.request_data("GET", path, params=params, decode=_object)
+        return data
 
     async def send_json(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
-        return _json(await self.request(method, path, json=body))
+        _, data = await self.request_data(method, path, json=body, decode=_object)
+        return data
 
 
-class _TlsContext:
-    """The TLS context httpx would build (SSL_CERT_FILE or SSL_CERT_DIR when set, else certifi's
-    store), built in a thread as soon as the client exists: loading the certificate store takes
-    ~60 ms and releases the GIL, so it overlaps the UI's start instead of delaying the first request."""
-
-    def __init__(self) -> None:
-        self._ctx: ssl.SSLContext | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._build, name="tls-context", daemon=True)
-        self._thread.start()
-
-    def _build(self) -> None:
-        try:
-            cafile, capath = os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")
-            if not cafile and not capath:
-                import certifi
-
-                cafile = certifi.where()
-            self._ctx = ssl.create_default_context(cafile=cafile or None, capath=capath or None)
-        except BaseException as exc:  # re-raised where the context is needed
-            self._error = exc
-
-    def get(self) -> ssl.SSLContext:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        assert self._ctx is not None
-        return self._ctx
-
-
-def _json(resp: wire.Response) -> dict[str, Any]:
-    if not resp.content:
+def _object(content: bytes) -> dict[str, Any]:
+    """A body as a dict, made safe to show; {} for an empty body; ValueError when not JSON."""
+    if not content.strip():
         return {}
-    try:
-        data = resp.json()
-    except ValueError:
-        raise ApiError(resp.status_code, "the API answered with a body that is not JSON", url=resp.request.path)
+    data = safe.loads(content)
     return data if isinstance(data, dict) else {"items": data}
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or an HTTP date), None when absent or odd."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _proxy_for(url: str) -> str | None:
+    """The proxy the environment sets for `url` (as httpx reads HTTP(S)_PROXY, ALL_PROXY, NO_PROXY)."""
+    import urllib.request
+
+    proxies = urllib.request.getproxies_environment()
+    if not proxies:
+        return None
+    host = urlsplit(url).hostname or ""
+    if urllib.request.proxy_bypass_environment(host, proxies):
+        return None
+    scheme = urlsplit(url).scheme
+    return proxies.get(scheme) or proxies.get("all")
+
+
+def _short(exc: BaseException) -> str:
+    text = safe.clean(str(exc) or type(exc).__name__)
+    return text if len(text) <= 160 else text[:157] + "…"
 
 
 def _clean_params(params: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -237,16 +413,6 @@ def _redacted(params: dict[str, Any] | None) -> str:
     if not params:
         return ""
     return "?" + "&".join(f"{k}={'***' if 'secret' in k.lower() or 'token' in k.lower() else v}" for k, v in params.items())
-
-
-def _network_message(exc: wire.TransportError, api_url: str) -> str:
-    kind = {
-        wire.ConnectError: "cannot connect to",
-        wire.ConnectTimeout: "timed out connecting to",
-        wire.ReadTimeout: "timed out waiting for",
-        wire.PoolTimeout: "no free connection to",
-    }.get(type(exc), "network error talking to")
-    return f"{kind} {api_url}"
 
 
 def _ms(started: float) -> float:

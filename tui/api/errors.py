@@ -8,9 +8,10 @@ to do, so parsing here never raises.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from . import safe
 
 
 @dataclass
@@ -129,6 +130,71 @@ class NetworkError(ApiError):
         return "No answer from the API: check the network, the API URL and any proxy."
 
 
+class CertificateError(NetworkError):
+    """The server's certificate failed verification: never retried, the reason is named."""
+
+    @property
+    def hint(self) -> str:
+        return ("Check the API URL's host name; for a private CA set ca_bundle in the profile, or "
+                "SSL_CERT_FILE / SSL_CERT_DIR.")
+
+
+class ProxyFailed(NetworkError):
+    """The proxy in the environment could not be reached or refused to connect us."""
+
+    @property
+    def hint(self) -> str:
+        return "Check the proxy (HTTPS_PROXY / HTTP_PROXY / ALL_PROXY), or exclude the API host with NO_PROXY."
+
+
+class ConfigError(ApiError):
+    """Nothing was sent: the local set-up (a CA bundle, the key's characters) is unusable."""
+
+    @property
+    def hint(self) -> str:
+        return "Fix the configuration named above and start again."
+
+
+class Redirected(ApiError):
+    """A 3xx that cloudtui does not follow (a write, or another origin): never counted as success."""
+
+    @property
+    def location(self) -> str:
+        return str(self.body.get("location") or "")
+
+    @property
+    def hint(self) -> str:
+        return "The API URL is probably wrong (or a proxy sits in between): use the address the API answers on."
+
+
+class BadBody(ApiError):
+    """A 2xx whose body is not the JSON expected (an HTML page from a proxy, a cut-off body)."""
+
+    @property
+    def hint(self) -> str:
+        return "Something between cloudtui and the API answered instead of it; reads are retried, try again shortly."
+
+
+class OutcomeUnknown(ApiError):
+    """A write that may have reached the platform without a readable answer (timeout after sending,
+    5xx, unreadable 2xx body): it may have been applied. Never advise a blind retry."""
+
+    cause: str = ""
+
+    @property
+    def hint(self) -> str:
+        return "It may have been applied: check before trying again (cloudtui looks and says what it found)."
+
+
+class Unexpected(ApiError):
+    """An exception that is not an API failure: a bug in cloudtui, reported with where the log is."""
+
+    @property
+    def hint(self) -> str:
+        where = self.body.get("log")
+        return "This is a bug in cloudtui" + (f"; details are in {where}." if where else "; run with --debug-log FILE for details.")
+
+
 class ReadOnlyError(ApiError):
     @property
     def hint(self) -> str:
@@ -164,11 +230,11 @@ _DEFAULT_MESSAGE = {
 
 
 def parse_body(content: bytes) -> dict[str, Any]:
-    """The JSON object in `content`, or {} for an empty, non-JSON or non-object body."""
+    """The JSON object in `content` (made safe to show), or {} for an empty, non-JSON or non-object body."""
     if not content:
         return {}
     try:
-        data = json.loads(content)
+        data = safe.loads(content)
     except (ValueError, UnicodeDecodeError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -182,7 +248,7 @@ def error_from_response(status: int, content: bytes, method: str = "", url: str 
         if isinstance(nested, dict) and isinstance(nested.get("message"), str):
             message = nested["message"]
     if not isinstance(message, str) or not message:
-        text = content.decode("utf-8", "replace").strip() if content and not body else ""
+        text = safe.text(content).strip() if content and not body else ""
         if text and not text.lstrip().startswith("<") and len(text) <= 200:
             message = text
         else:
@@ -202,3 +268,26 @@ def _amount(value: Any, resource: Any) -> str:
     if isinstance(value, int) and "size" in str(resource):
         return f"{value / 1_000_000_000:g} GB"
     return str(value)
+
+
+def log_file() -> str | None:
+    """The file cloudtui's log goes to, when one is set up (named in "this is a bug" messages)."""
+    import logging
+
+    for handler in logging.getLogger("cloudtui").handlers:
+        name = getattr(handler, "baseFilename", None)
+        if name:
+            return str(name)
+    return None
+
+
+def as_api_error(err: BaseException, url: str = "") -> ApiError:
+    """Any exception met while talking to the API, as an ApiError: API failures as they are, anything
+    else logged with its traceback and reported as a bug, with where the log is."""
+    if isinstance(err, ApiError):
+        return err
+    import logging
+
+    logging.getLogger("cloudtui.api").error("unexpected error (url %s)", url, exc_info=err)
+    where = log_file()
+    return Unexpected(0, f"unexpected {type(err).__name__}: {safe.clean(str(err))}", body={"log": where} if where else {}, url=url)

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Literal
 
 from .client import ApiClient
-from .jsonfast import loads
-from .errors import ApiError
+from .errors import ApiError, BadBody, as_api_error
+from .safe import loads
 
 # "whole": one unpaginated GET whose list key may also be a map of name -> object (Instance types).
 PagingStyle = Literal["per_page", "page_size", "whole"]
@@ -52,30 +52,30 @@ class ListResult:
         return not self.errors and (self.total is None or len(self.items) >= self.total)
 
 
-def _decode(content: bytes, list_key: str, transform: Transform | None) -> tuple[list[Any], int | None, bool]:
-    """(items, total_count from the body, whether the body was JSON); runs in a worker thread."""
+def _decode(content: bytes, list_key: str, transform: Transform | None) -> tuple[list[Any], int | None]:
+    """(items, total_count from the body). ValueError when the body is not JSON; BadBody when it is
+    JSON of another shape (no list under `list_key`, items that are not objects)."""
     gc_was_on = gc.isenabled()
     gc.disable()  # decoded JSON holds no cycles; a collection per page costs more than the page
     try:
-        body = loads(content) if content else {}
-    except ValueError:
-        return [], None, False
+        body = loads(content)
     finally:
         if gc_was_on:
             gc.enable()
     if not isinstance(body, dict):
-        return [], None, True
+        raise BadBody(200, f"the answer is a JSON {type(body).__name__}, not an object holding {list_key!r}")
     raw = body.get(list_key)
     if isinstance(raw, dict):  # a map keyed by name: each value becomes an item with that name
-        raw = [{"id": k, "name": k, **v} for k, v in raw.items() if isinstance(v, dict)]
+        raw = [{"id": k, "name": k, **v} if isinstance(v, dict) else v for k, v in raw.items()]
     if not isinstance(raw, list):
-        items: list[Any] = []
-    elif transform is None:
-        items = [i for i in raw if isinstance(i, dict)]
-    else:
-        items = [transform(i) for i in raw if isinstance(i, dict)]
+        found = "no" if raw is None else f"a {type(raw).__name__} as its"
+        raise BadBody(200, f"the answer has {found} {list_key!r} list")
+    odd = next((i for i, item in enumerate(raw) if not isinstance(item, dict)), None)
+    if odd is not None:
+        raise BadBody(200, f"{list_key}[{odd}] is a {type(raw[odd]).__name__}, not an object: the answer is not in the shape expected")
+    items = raw if transform is None else [transform(i) for i in raw]
     total = body.get("total_count")
-    return items, total if isinstance(total, int) else None, True
+    return items, total if isinstance(total, int) and not isinstance(total, bool) else None
 
 
 def _int(value: Any) -> int | None:
@@ -91,17 +91,19 @@ async def fetch_page(
 ) -> tuple[list[Any], int | None]:
     """One page: (items, total). The total is read from either style's marker, leniently."""
     query = dict(params)
-    query["page"] = page
-    query[style] = size
-    resp = await client.get(path, query)
-    content = resp.content
-    if len(content) > THREAD_DECODE_BYTES:
-        items, body_total, is_json = await asyncio.to_thread(_decode, content, list_key, transform)
-    else:
-        items, body_total, is_json = _decode(content, list_key, transform)
-    if not is_json:
-        raise ApiError(resp.status_code, "the API answered with a list that is not JSON", url=path)
+    if style != "whole":
+        query["page"] = page
+        query[style] = size
+
+    def decode(content: bytes) -> Any:
+        if len(content) > THREAD_DECODE_BYTES:
+            return asyncio.to_thread(_decode, content, list_key, transform)
+        return _decode(content, list_key, transform)
+
+    resp, (items, body_total) = await client.request_data("GET", path, params=query, decode=decode)
     header_total = _int(resp.headers.get("X-Total-Count"))
+    if style == "whole":
+        return items, len(items)
     total = (header_total if header_total is not None else body_total) if style == "per_page" else (body_total if body_total is not None else header_total)
     return items, total
 
@@ -121,20 +123,17 @@ async def iter_pages(
     params = params or {}
     if style == "whole":
         try:
-            resp = await client.get(path, params)
-            items, body_total, is_json = _decode(resp.content, list_key, transform)
-            if not is_json:
-                raise ApiError(resp.status_code, "the API answered with a list that is not JSON", url=path)
-        except ApiError as err:
-            yield PageBatch(1, [], None, err)
+            items, total = await fetch_page(client, path, list_key, style, 1, 0, params, transform)
+        except Exception as err:
+            yield PageBatch(1, [], None, as_api_error(err, path))
             return
-        yield PageBatch(1, items, len(items))
+        yield PageBatch(1, items, total)
         return
     size = min(page_size, MAX_PER_PAGE) if style == "per_page" else page_size
     try:
         items, total = await fetch_page(client, path, list_key, style, 1, size, params, transform)
-    except ApiError as err:
-        yield PageBatch(1, [], None, err)
+    except Exception as err:
+        yield PageBatch(1, [], None, as_api_error(err, path))
         return
     yield PageBatch(1, items, total)
     if total is None:
@@ -144,8 +143,8 @@ async def iter_pages(
             page += 1
             try:
                 items, _ = await fetch_page(client, path, list_key, style, page, size, params, transform)
-            except ApiError as err:
-                yield PageBatch(page, [], None, err)
+            except Exception as err:
+                yield PageBatch(page, [], None, as_api_error(err, path))
                 return
             yield PageBatch(page, items, None)
         return
@@ -158,8 +157,8 @@ async def iter_pages(
         async with sem:
             try:
                 got, tot = await fetch_page(client, path, list_key, style, page, size, params, transform)
-            except ApiError as err:
-                return PageBatch(page, [], None, err)
+            except Exception as err:
+                return PageBatch(page, [], None, as_api_error(err, path))
             return PageBatch(page, got, tot)
 
     tasks = [asyncio.ensure_future(one(p)) for p in range(2, pages + 1)]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
 from ..api.client import ApiClient
-from ..api.errors import ApiError
+from ..api.errors import ApiError, as_api_error
 from ..api.paging import fetch_page, iter_pages
 from .base import ALL, ResourceKind, Row
 
@@ -97,14 +97,17 @@ class ResourceService:
         queue: asyncio.Queue[ListChunk | None] = asyncio.Queue()
 
         async def one(sc: str) -> None:
+            path = self.kind.path(sc)
             try:
                 async for batch in iter_pages(
-                    self.client, self.kind.path(sc), self.kind.list_key, style=self.kind.paging, params=params,
+                    self.client, path, self.kind.list_key, style=self.kind.paging, params=params,
                     concurrency=concurrency, transform=self.kind.row_maker(sc),
                 ):
                     if self.kind.enrich is not None and batch.items:
                         await self.kind.enrich.get()(self, sc, batch.items)
                     await queue.put(ListChunk(sc, batch.items, batch.total, batch.error))
+            except Exception as err:  # never an end without a word: the scope is marked failed
+                await queue.put(ListChunk(sc, [], None, as_api_error(err, path)))
             finally:
                 await queue.put(None)
 

@@ -78,12 +78,16 @@ class CloudApp(App[None]):
         self.policy = policy
         self._lookup_secret = lookup_secret
         self.retry = retry
-        self.client = ApiClient(settings.api_url or "http://invalid", secret, transport=transport, read_only=settings.read_only, retry=retry)
         self._transport = transport
+        self.client = self._make_client(settings.api_url or "http://invalid", secret)
         self._has_secret = secret is not None
         self._login_open = False
         self.services: dict[str, ResourceService] = {}
         self.main: Any = None  # the MainScreen, once the console is up
+
+    def _make_client(self, api_url: str, secret: Any) -> ApiClient:
+        s = self.settings
+        return ApiClient(api_url, secret, transport=self._transport, read_only=s.read_only, retry=self.retry, ca_bundle=s.ca_bundle or None)
 
     def ready(self) -> bool:
         return self._has_secret and bool(self.settings.api_url and self.settings.project_id)
@@ -180,7 +184,7 @@ class CloudApp(App[None]):
 
     # ---- login --------------------------------------------------------------------------------
     async def _test_connection(self, api_url: str, secret: Secret) -> str:
-        probe = ApiClient(api_url, secret, transport=self._transport, timeout=10)
+        probe = ApiClient(api_url, secret, transport=self._transport, timeout=10, ca_bundle=self.settings.ca_bundle or None)
         try:
             resp = await probe.get(f"/instance/v1/zones/{self.settings.zone}/servers", {"per_page": 1})
         finally:
@@ -205,7 +209,7 @@ class CloudApp(App[None]):
             self.settings.api_url = result.api_url
             self.settings.project_id = result.project_id
             old = self.client
-            self.client = ApiClient(result.api_url, result.secret, transport=self._transport, read_only=s.read_only, retry=self.retry)
+            self.client = self._make_client(result.api_url, result.secret)
             self.run_worker(old.aclose(), exit_on_error=False)
             self.secret_source = result.stored
             self._has_secret = True

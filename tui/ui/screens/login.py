@@ -18,11 +18,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from ...config import Profile, save_profile
+from ...config import UUID_RE, Profile, save_profile
 from ...secrets import store
 from ..errors import describe
 
-UUID_RE = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 Tester = Callable[[str, Secret], Awaitable[str]]
 
 

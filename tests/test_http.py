@@ -1,0 +1,315 @@
+"""The API client on a real wire (httpx over loopback sockets) against a raw server that answers
+with crafted bytes: keep-alive, truncated and non-JSON bodies, dropped connections, timeouts,
+redirects, Retry-After, certificates that fail, a dead proxy, and what each becomes for a read and
+for a write (a write that may have been applied is never reported as simply failed)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import ssl
+import subprocess
+import sys
+from typing import Awaitable, Callable
+
+import pytest
+import trustme
+
+from tui.api.client import ApiClient, RetryPolicy
+from tui.api.errors import (
+    BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, RateLimited, Redirected,
+)
+
+pytestmark = pytest.mark.anyio
+
+Handler = Callable[[bytes, asyncio.StreamWriter, int], Awaitable[bool]]  # request head, writer, n → keep open
+
+
+class RawServer:
+    """Reads request heads (and Content-Length bodies) and lets the test write the answers."""
+
+    def __init__(self, handler: Handler, ssl_context: ssl.SSLContext | None = None) -> None:
+        self.handler = handler
+        self.ssl = ssl_context
+        self.connections = 0
+        self.requests: list[bytes] = []
+        self.bodies: list[bytes] = []
+
+    async def __aenter__(self) -> "RawServer":
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0, ssl=self.ssl)
+        port = self.server.sockets[0].getsockname()[1]
+        self.port = port
+        self.url = f"{'https' if self.ssl else 'http'}://127.0.0.1:{port}"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.server.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in head.split(b"\r\n"):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                self.bodies.append(await reader.readexactly(length) if length else b"")
+                self.requests.append(head)
+                if not await self.handler(head, writer, len(self.requests)):
+                    break
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+
+def answer(body: bytes, status: str = "200 OK", extra: bytes = b"") -> bytes:
+    return b"HTTP/1.1 " + status.encode() + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n" + extra + b"\r\n" + body
+
+
+JSON = b"Content-Type: application/json\r\n"
+
+
+def client(url: str, **kw) -> ApiClient:
+    sleeps: list[float] = []
+
+    async def fake_sleep(s: float) -> None:
+        sleeps.append(s)
+
+    kw.setdefault("retry", RetryPolicy(deadline=30, max_attempts=4))
+    c = ApiClient(url, "k" * 36, sleep=fake_sleep, monotonic=lambda: sum(sleeps), **kw)
+    c.sleeps = sleeps  # type: ignore[attr-defined]
+    return c
+
+
+async def test_keep_alive_headers_and_json() -> None:
+    async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        w.write(answer(b'{"n": %d}' % n, extra=JSON + b"X-Total-Count: 7\r\n"))
+        return True
+
+    async with RawServer(handler) as srv:
+        c = client(srv.url)
+        for i in range(1, 4):
+            assert await c.get_json("/a/b", {"page": i}) == {"n": i}
+        await c.aclose()
+        assert srv.connections == 1, "one kept-alive connection serves every request"
+        assert srv.requests[0].startswith(b"GET /a/b?page=1 HTTP/1.1\r\n")
+        assert b"\r\nx-auth-token: " + b"k" * 36 + b"\r\n" in srv.requests[0].lower()
+
+
+async def test_a_2xx_that_is_not_json_is_retried_for_a_read_and_unknown_for_a_write() -> None:
+    page = b"<html><body>Proxy login</body></html>"
+
+    async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        w.write(answer(page, status="201 Created" if head.startswith(b"POST") else "200 OK", extra=b"Content-Type: text/html\r\n"))
+        return True
+
+    async with RawServer(handler) as srv:
+        c = client(srv.url)
+        with pytest.raises(BadBody, match="not the JSON expected .text/html"):
+            await c.get_json("/servers")
+        assert len(srv.requests) == 4, "a read is tried again within the deadline"
+        with pytest.raises(OutcomeUnknown, match="may have been applied"):
+            await c.send_json("POST", "/servers", {"name": "a"})
+        assert len(srv.requests) == 5, "a write is sent once"
+        await c.aclose()
+
+
+async def test_truncated_body_and_dropped_connection() -> None:
+    async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        if head.startswith(b"DELETE"):
+            w.transport.abort()  # dropped before any answer, after the request arrived
+            return False
+        w.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"short")
+        return False
+
+    async with RawServer(handler) as srv:
+        c = client(srv.url)
+        with pytest.raises(NetworkError, match="connection broke"):
+            await c.get_json("/servers")
+        assert len(srv.requests) == 4
+        with pytest.raises(OutcomeUnknown, match="may have been applied"):
+            await c.send_json("POST", "/servers", {"name": "a"})
+        with pytest.raises(OutcomeUnknown, match="may have been applied"):
+            await c.request("DELETE", "/servers/1")
+        assert [r.split(b" ")[0] for r in srv.requests[4:]] == [b"POST", b"DELETE"], "no write is re-sent"
+        await c.aclose()
+
+
+async def test_timeout_after_sending_a_write_is_unknown_and_a_refused_connection_is_not() -> None:
+    async def silent(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        await asyncio.sleep(3)
+        return False
+
+    async with RawServer(silent) as srv:
+        c = client(srv.url, timeout=0.2)
+        with pytest.raises(OutcomeUnknown, match="timed out waiting for .* may have been applied"):
+            await c.send_json("POST", "/servers", {"name": "a"})
+        await c.aclose()
+    c = client(srv.url, retry=RetryPolicy(deadline=30, max_attempts=3))  # the server is gone
+    with pytest.raises(NetworkError, match="cannot connect") as caught:
+        await c.send_json("POST", "/servers", {"name": "a"})
+    assert not isinstance(caught.value, OutcomeUnknown), "a connection never made cannot have applied anything"
+    assert len(c.sleeps) == 2, "and so even a write is tried again"
+    await c.aclose()
+
+
+async def test_redirects_are_followed_only_for_a_read_to_the_same_origin() -> None:
+    async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        path = head.split(b" ")[1]
+        if path == b"/old":
+            w.write(answer(b"", status="301 Moved Permanently", extra=b"Location: /new\r\n"))
+        elif path == b"/away":
+            w.write(answer(b"", status="302 Found", extra=b"Location: https://elsewhere.example/login\r\n"))
+        elif path == b"/post":
+            w.write(answer(b"", status="307 Temporary Redirect", extra=b"Location: /post2\r\n"))
+        else:
+            w.write(answer(b'{"ok": true}', extra=JSON))
+        return True
+
+    async with RawServer(handler) as srv:
+        c = client(srv.url)
+        assert await c.get_json("/old") == {"ok": True}
+        with pytest.raises(Redirected, match="302 the API redirected to https://elsewhere.example/login") as caught:
+            await c.get_json("/away")
+        assert caught.value.location == "https://elsewhere.example/login"
+        with pytest.raises(Redirected, match="307 .*a POST is never re-sent after a redirect"):
+            await c.send_json("POST", "/post", {})
+        assert not any(r.startswith(b"POST /post2") for r in srv.requests)
+        await c.aclose()
+
+
+async def test_retry_after_is_honoured_and_own_backoff_kept_without_it() -> None:
+    async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        if n == 1:
+            w.write(answer(b"", status="429 Too Many Requests", extra=b"Retry-After: 3\r\n"))
+        elif n == 2:
+            w.write(answer(b"", status="503 Service Unavailable"))
+        elif n == 3:
+            w.write(answer(b"", status="429 Too Many Requests", extra=b"X-Envoy-Ratelimited: true\r\n"))
+        else:
+            w.write(answer(b"{}", extra=JSON))
+        return True
+
+    async with RawServer(handler) as srv:
+        c = client(srv.url)
+        assert await c.get_json("/x") == {}
+        assert c.sleeps[0] == 3.0
+        assert all(s < 1.0 for s in c.sleeps[1:]), c.sleeps
+        c2 = client(srv.url, retry=RetryPolicy(deadline=5))
+        srv.requests.clear()
+
+        async def always(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+            w.write(answer(b"", status="429 Too Many Requests", extra=b"Retry-After: 60\r\n"))
+            return True
+
+        srv.handler = always
+        with pytest.raises(RateLimited):
+            await c2.get_json("/x")  # 60 s is past the deadline: the 429 is reported at once
+        assert c2.sleeps == []
+        await c.aclose()
+        await c2.aclose()
+
+
+@pytest.fixture(scope="module")
+def ca() -> trustme.CA:
+    return trustme.CA()
+
+
+def _server_ctx(cert: trustme.LeafCert) -> ssl.SSLContext:
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    cert.configure_cert(ctx)
+    return ctx
+
+
+async def _ok(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+    w.write(answer(b'{"ok": true}', extra=JSON))
+    return True
+
+
+@pytest.mark.parametrize(
+    "case, reason",
+    [
+        ("self-signed", "self-signed|issuer is not trusted"),
+        ("expired", "has expired"),
+        ("wrong host", "does not match"),
+    ],
+)
+async def test_certificate_failures_say_which_and_are_not_retried(ca, tmp_path, case, reason) -> None:
+    bundle = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    if case == "self-signed":
+        cert = trustme.CA().issue_cert("127.0.0.1")  # another CA: not in the bundle
+    elif case == "expired":
+        past = datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
+        cert = ca.issue_cert("127.0.0.1", not_before=past - datetime.timedelta(days=30), not_after=past)
+    else:
+        cert = ca.issue_cert("api.example.test")
+    async with RawServer(_ok, _server_ctx(cert)) as srv:
+        c = client(srv.url, ca_bundle=str(bundle))
+        with pytest.raises(CertificateError, match=reason):
+            await c.get_json("/x")
+        assert c.sleeps == [], "a certificate failure is not retried"
+        await c.aclose()
+
+
+async def test_a_profile_ca_bundle_is_trusted_and_a_missing_one_is_named(ca, tmp_path) -> None:
+    bundle = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    async with RawServer(_ok, _server_ctx(ca.issue_cert("127.0.0.1"))) as srv:
+        c = client(srv.url, ca_bundle=str(bundle))
+        assert await c.get_json("/x") == {"ok": True}
+        await c.aclose()
+        c = client(srv.url, ca_bundle=str(tmp_path / "missing.pem"))
+        with pytest.raises(ConfigError, match="missing.pem"):
+            await c.get_json("/x")
+        await c.aclose()
+
+
+async def test_ssl_cert_file_is_honoured(ca, tmp_path, monkeypatch) -> None:
+    bundle = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
+    async with RawServer(_ok, _server_ctx(ca.issue_cert("127.0.0.1"))) as srv:
+        c = client(srv.url)
+        assert await c.get_json("/x") == {"ok": True}
+        await c.aclose()
+
+
+async def test_a_dead_proxy_is_named_as_the_proxy(monkeypatch) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{dead}")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    c = client("http://api.example.test", retry=RetryPolicy(deadline=0))
+    with pytest.raises(ProxyFailed, match=f"through the proxy http://127.0.0.1:{dead}"):
+        await c.get_json("/x")
+    await c.aclose()
+
+
+async def test_a_key_that_cannot_go_in_a_header_is_refused_before_sending() -> None:
+    async with RawServer(_ok) as srv:
+        c = ApiClient(srv.url, "clé-" + "k" * 30)
+        with pytest.raises(ConfigError, match="must be ASCII"):
+            await c.get_json("/x")
+        assert srv.requests == []
+        await c.aclose()
+
+
+def test_the_console_start_path_does_not_import_httpx():
+    """httpx (~45 ms to import) is imported in a thread on the first request, not on the start path."""
+    code = (
+        "import sys\n"
+        "from tui.api.client import ApiClient\n"
+        "from tui.products.service import ResourceService\n"
+        "import tui.ui.app, tui.ui.screens.main\n"
+        "print('httpx' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

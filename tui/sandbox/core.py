@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -49,7 +50,30 @@ async def json_body(request: Request) -> dict[str, Any]:
         raise invalid_arguments(("body", "format", "the request body is not valid JSON"))
     if not isinstance(body, dict):
         raise invalid_arguments(("body", "format", "the request body must be a JSON object"))
+    where = _control_at(body, "")
+    if where is not None:
+        raise invalid_arguments((where, "format", "control characters are not allowed"))
     return body
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _control_at(value: Any, path: str) -> str | None:
+    """The dotted path of the first string in a body holding a control character, if any."""
+    if isinstance(value, str):
+        return path or "body" if _CONTROL.search(value) else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = _control_at(v, f"{path}.{k}" if path else str(k))
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _control_at(v, f"{path}.{i}" if path else str(i))
+            if found is not None:
+                return found
+    return None
 
 
 def positive_int(request: Request, name: str, default: int, maximum: int | None = None) -> int:
@@ -103,6 +127,7 @@ class FaultRule:
     path_contains: str = ""
     method: str | None = None
     times: int = 1_000_000
+    body: dict[str, Any] | None = None  # the JSON body to answer with (default: per status)
 
     def matches(self, method: str, path: str) -> bool:
         return self.times > 0 and self.path_contains in path and (self.method is None or self.method == method)
@@ -136,7 +161,7 @@ class Gate:
         for rule in sb.faults:
             if rule.matches(scope["method"], target):
                 rule.times -= 1
-                response = fault_response(rule.status)
+                response = JSONResponse(rule.body, status_code=rule.status) if rule.body is not None else fault_response(rule.status)
                 break
         if response is None:
             token = dict(scope.get("headers") or []).get(b"x-auth-token", b"").decode("latin-1")

@@ -17,6 +17,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..api.client import ApiClient, RetryPolicy
+from ..api.safe import clean
 from ..api.secret import Secret
 from ..api.errors import AuthenticationError
 from ..config import Profile, Settings
@@ -84,6 +85,7 @@ class CloudApp(App[None]):
         self._login_open = False
         self.services: dict[str, ResourceService] = {}
         self.main: Any = None  # the MainScreen, once the console is up
+        self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
 
     def _make_client(self, api_url: str, secret: Any) -> ApiClient:
         s = self.settings
@@ -232,6 +234,20 @@ class CloudApp(App[None]):
             self.open_login()
         else:
             self.notify("The demo needs no login.", timeout=3)
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is plain text: messages carry names and errors from the API, which
+        must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
+        super().notify(clean(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """The last resort for an exception no handler caught: once the console is up it is logged
+        and shown, and the console goes on (Textual's default is to exit)."""
+        if self.main is None or not isinstance(error, Exception):
+            super()._handle_exception(error)
+            return
+        self.bugs.append(error)  # tests look here: a swallowed bug is still a failure
+        notify_error(self, error, "A part of the console")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker that died of an unexpected error is reported, never silent."""

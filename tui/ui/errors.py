@@ -8,7 +8,7 @@ from typing import Any, Callable, TypeVar
 
 from textual.app import App
 
-from ..api.errors import ApiError
+from ..api.errors import ApiError, OutcomeUnknown, log_file
 
 log = logging.getLogger("cloudtui.ui")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -18,12 +18,28 @@ def describe(err: BaseException) -> tuple[str, str]:
     """(summary, hint) for any exception; never includes request headers or secrets."""
     if isinstance(err, ApiError):
         return err.summary, err.hint
-    return f"unexpected {type(err).__name__}: {err}", "This is a bug in cloudtui; the console keeps running. Please report it."
+    where = log_file()
+    return (
+        f"unexpected {type(err).__name__}: {err}",
+        "This is a bug in cloudtui; the console keeps running. "
+        + (f"Details are in {where}." if where else "Run with --debug-log FILE for details."),
+    )
 
 
 def notify_error(app: App, err: BaseException, doing: str) -> None:
+    if not isinstance(err, ApiError):
+        log.error("%s failed", doing, exc_info=err)
     summary, hint = describe(err)
+    if isinstance(err, OutcomeUnknown):
+        app.notify(f"{summary}\n{hint}", title=f"{doing}: outcome unknown", severity="warning", timeout=15)
+        return
     app.notify(f"{summary}\n{hint}", title=f"{doing} failed", severity="error", timeout=12)
+
+
+def report_bug(app: App, err: BaseException, doing: str) -> None:
+    """From a render path: log now, notify once the current refresh is over."""
+    log.error("%s failed", doing, exc_info=err)
+    app.call_later(notify_error, app, err, doing)
 
 
 def guarded(doing: str) -> Callable[[F], F]:
@@ -39,7 +55,6 @@ def guarded(doing: str) -> Callable[[F], F]:
             try:
                 return fn(self, *args, **kwargs)
             except Exception as err:
-                log.exception("%s failed", doing)
                 notify_error(self.app, err, doing)
                 return None
 

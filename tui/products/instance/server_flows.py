@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from ...api.safe import clean
 from ..base import Column, Row
 from ..format import gb
 from .fields import Name, check_name, ctx, meta
@@ -70,12 +71,18 @@ class UserDataForm(BaseModel):
         return v
 
 
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+
+
 def _shown(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("\n", "\\n")
+    """User data as one line of text: \\n, \\t, \\r and \\\\ stand for themselves and come back on
+    save; any other control character is shown as a visible escape (and is not sent back as one)."""
+    escaped = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    return clean(escaped)
 
 
 def _unshown(text: str) -> str:
-    return re.sub(r"\\(\\|n)", lambda m: "\n" if m.group(1) == "n" else "\\", text)
+    return re.sub(r"\\(\\|n|t|r)", lambda m: _ESCAPES[m.group(1)], text)
 
 
 USER_DATA_COLUMNS = (

@@ -21,10 +21,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="confirm"):
-            yield Label(self.title_text, id="dialog-title")
-            yield Static(self.message, id="confirm-message")
+            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield Static(self.message, id="confirm-message", markup=False)
             if self.require_text:
-                yield Label(f"Type {self.require_text!r} to confirm:")
+                yield Label(f"Type {self.require_text!r} to confirm:", markup=False)
                 yield Input(placeholder=self.require_text, id="confirm-text", compact=True)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")

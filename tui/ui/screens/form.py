@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ...api.errors import ApiError
+from ...api.safe import has_control
 from ...products.base import Choices
 from ...products.flows import StepCancelled
 from ..errors import describe
@@ -55,10 +56,10 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="form"):
-            yield Label(self.title_text, id="dialog-title")
+            yield Label(self.title_text, id="dialog-title", markup=False)
             with VerticalScroll(id="form-body"):
                 yield ModelForm(self.model, self.initial, id="model-form")
-            yield Static("Loading choices…" if self.loader else "", id="form-status")
+            yield Static("Loading choices…" if self.loader else "", id="form-status", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button(f"{self.submit_label} (ctrl+s)", id="submit", variant="primary", disabled=not self.ready)
@@ -97,10 +98,19 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     # ---- validation ---------------------------------------------------------------------------
     def _validate(self) -> tuple[BaseModel | None, dict[str, str]]:
+        values = self.form.values()
         try:
-            return self.model.model_validate(self.form.values(), context=self.context or None), {}
+            form, errors = self.model.model_validate(values, context=self.context or None), {}
         except ValidationError as exc:
-            return None, errors_by_field(exc)
+            form, errors = None, errors_by_field(exc)
+        # Every form, every text field: no control characters (a pasted escape would reach the
+        # platform and, from there, someone's terminal).
+        for name, value in values.items():
+            texts = value if isinstance(value, list) else [value]
+            if any(isinstance(t, str) and has_control(t) for t in texts):
+                errors[name] = "control characters (escape, tab, new line…) are not allowed"
+                form = None
+        return form, errors
 
     def _changed(self, widget: Any) -> None:
         name = self.form.field_of(widget)

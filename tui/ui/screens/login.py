@@ -45,14 +45,14 @@ class LoginScreen(ModalScreen[LoginResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="login"):
-            yield Label(f"Log in · profile {self.profile.name}", id="dialog-title")
+            yield Label(f"Log in · profile {self.profile.name}", id="dialog-title", markup=False)
             if self.problem:
-                yield Static(f"✖ {self.problem}", classes="login-problem")
+                yield Static(f"✖ {self.problem}", classes="login-problem", markup=False)
             if self.keyring_problem:
                 yield Static(
                     f"⚠ {self.keyring_problem} The key will be kept for this session only, never written to disk."
                     " To skip this prompt, set CLOUDTUI_SECRET_KEY in the environment.",
-                    id="keyring-note",
+                    id="keyring-note", markup=False,
                 )
             with Horizontal(classes="form-row"):
                 yield Label("API URL", classes="form-label")
@@ -63,7 +63,7 @@ class LoginScreen(ModalScreen[LoginResult | None]):
             with Horizontal(classes="form-row"):
                 yield Label("Secret key", classes="form-label")
                 yield Input(password=True, placeholder="secret key (hidden)", id="secret", compact=True)
-            yield Static("", id="login-status")
+            yield Static("", id="login-status", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Test connection", id="test")

@@ -27,8 +27,8 @@ class PickerScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="picker"):
-            yield Label(self.title_text, id="dialog-title")
-            yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices")
+            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices", markup=False)
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

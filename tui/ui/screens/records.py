@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pydantic import BaseModel
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,6 +18,11 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from ...products.base import Choices, Column
+
+
+def _cell(value: Any) -> Text:
+    """A cell as Text: DataTable reads a str as markup, and records carry API text."""
+    return value if isinstance(value, Text) else Text(str(value))
 
 
 class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
@@ -51,9 +57,9 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="records"):
-            yield Label(self.title_text, id="dialog-title")
+            yield Label(self.title_text, id="dialog-title", markup=False)
             if self.describe:
-                yield Static(self.describe, id="records-note")
+                yield Static(self.describe, id="records-note", markup=False)
             yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
             keys = "a add · e edit · d delete" + (" · K/J move" if self.ordered else "") + " · ctrl+s save · esc cancel"
             yield Static(keys, id="records-keys")
@@ -78,7 +84,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         row = table.cursor_row if cursor is None else cursor
         table.clear()
         for i, record in enumerate(self.records):
-            cells = [col.value(record) for col in self.columns]
+            cells = [_cell(col.value(record)) for col in self.columns]
             if self.number_from is not None:
                 cells.insert(0, str(i + self.number_from))
             table.add_row(*cells, key=str(i))

@@ -12,6 +12,7 @@ import typing
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
@@ -92,13 +93,13 @@ class ModelForm(Vertical):
             with Horizontal(classes="form-row"):
                 yield Label(label, classes="form-label")
                 yield control
-            yield Static("", id=f"e-{name}", classes="form-error")
+            yield Static("", id=f"e-{name}", classes="form-error", markup=False)
 
     def set_choices(self, name: str, choices: list[tuple[str, Any]]) -> None:
         select = self.query_one(f"#f-{name}", Select)
         info = self.model.model_fields[name]
         wanted = self.initial[name] if name in self.initial else (None if info.is_required() else info.get_default(call_default_factory=True))
-        select.set_options(choices)
+        select.set_options([(label if isinstance(label, Text) else Text(str(label)), value) for label, value in choices])
         select.prompt = "choose…" if choices else "none available"
         values = [v for _, v in choices]
         if wanted in values:

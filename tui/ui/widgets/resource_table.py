@@ -21,6 +21,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
+from textual.color import Color as TextualColor
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -87,6 +88,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._header: Strip | None = None
         self._styles: dict[Any, Style] = {}
         self._size_pending = False
+        self._render_failed = False
         self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
         self.watched: set[str] = set()
 
@@ -367,7 +369,13 @@ class ResourceTable(ScrollView, can_focus=True):
             theme = self.app.theme_variables
             name = parsed.color.name if parsed.color is not None else None
             mapped = {"green": theme.get("success"), "yellow": theme.get("warning"), "red": theme.get("error")}.get(name or "")
-            found = self._styles[style] = (parsed + Style(color=mapped)) if mapped else parsed
+            found = parsed
+            if mapped:
+                try:  # theme colours may be Textual names ("ansi_green") that Rich does not parse
+                    found = parsed + Style(color=TextualColor.parse(mapped).rich_color)
+                except Exception:
+                    found = parsed
+            self._styles[style] = found
         return found
 
     def _cells_strip(self, cells: Sequence[Any], base: Style) -> Strip:
@@ -389,6 +397,19 @@ class ResourceTable(ScrollView, can_focus=True):
         return self._header
 
     def render_line(self, y: int) -> Strip:
+        """A line of the table; a failure here (a bug, an odd value) draws a blank line and says so
+        once, instead of stopping the widget (Textual ends a widget whose render raises)."""
+        try:
+            return self._render_line(y)
+        except Exception as err:
+            if not self._render_failed:
+                self._render_failed = True
+                from ..errors import report_bug
+
+                report_bug(self.app, err, "Drawing the table")
+            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+
+    def _render_line(self, y: int) -> Strip:
         self._ensure_order()
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
@@ -419,3 +440,4 @@ class ResourceTable(ScrollView, can_focus=True):
         self._header = None
         self._styles.clear()
         self._strips.clear()
+        self._render_failed = False

@@ -16,6 +16,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 
@@ -80,6 +81,7 @@ class ResourceView(ResourceActions, Vertical):
         self._timer: Timer | None = None
         self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
         self._detail: Any = None
+        self._title = ""
 
     def compose(self) -> ComposeResult:
         yield ResourceTable(id="table")
@@ -148,8 +150,9 @@ class ResourceView(ResourceActions, Vertical):
             title = next((c.title for c in self.kind.columns if c.key == col), col)
             parts.append(f"by {title} {'↓' if rev else '↑'}")
         title = " · ".join(parts)
-        if title != t.border_title:  # setting it repaints the whole table
-            t.border_title = title
+        if title != self._title:  # setting it repaints the whole table
+            self._title = title
+            t.border_title = Content(title)  # plain text: never read as markup
 
     # ---- loading ------------------------------------------------------------------------------
     def set_scope(self, scope: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -17,9 +18,10 @@ class StatusBar(Static):
     refreshed = reactive("never")
     read_only = reactive(False)
 
-    def render(self) -> str:
+    def render(self) -> Content:
         project = self.project[:8] + "…" if len(self.project) > 9 else (self.project or "no project")
         parts = [f"⚑ {self.profile}", f"project {project}", self.scope, f"refreshed {self.refreshed}"]
-        if self.read_only:
-            parts.append("READ-ONLY")
-        return " │ ".join(p for p in parts if p)
+        line = Content(" │ ".join(p for p in parts if p))  # plain: a profile name is not markup
+        if self.read_only:  # first, so that no width ever cuts it off
+            line = Content.assemble(("READ-ONLY", "bold reverse"), " │ ", line)
+        return line

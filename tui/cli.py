@@ -20,6 +20,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--region", help="default region")
     p.add_argument("--read-only", dest="read_only", action="store_true", help="never send anything but GET")
     p.add_argument("--debug-log", dest="debug_log", help="write a request log (secrets redacted) to this file (env CLOUDTUI_DEBUG_LOG)")
+    p.add_argument("--faults", help="with --demo: the sandbox misbehaves as SPEC says (see `cloudtui sandbox --help`)")
     sub = p.add_subparsers(dest="command")
     sb = sub.add_parser("sandbox", help="serve the sandbox platform over HTTP")
     sb.add_argument("--host", default="127.0.0.1")
@@ -28,6 +29,10 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--seed", choices=("demo", "empty"), default="demo")
     sb.add_argument("--scale", type=int, default=0, help="add N running servers to fr-par-1")
     sb.add_argument("--latency", type=float, default=0.0, help="delay every response by MS milliseconds")
+    sb.add_argument(
+        "--faults", help="inject faults per request, e.g. '5xx=0.05,429=0.05,slow=0.05,drop=0.02,badjson=0.02,html=0.02,"
+        "redirect=0.01,hostile=0.2,applied=0.05,seed=7' (kinds: 5xx 429 slow drop badjson html redirect hostile applied)",
+    )
     return p
 
 
@@ -67,7 +72,7 @@ def _sandbox(args: argparse.Namespace) -> int:
     from .sandbox.serve import serve_forever
 
     key = args.secret_key or DEMO_SECRET_KEY
-    sandbox = Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency)
+    sandbox = Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency, faults=args.faults)
     shown = key if key == DEMO_SECRET_KEY else "<the key you gave>"
     print(
         f"cloudtui sandbox on http://{args.host}:{args.port}\n"
@@ -82,6 +87,17 @@ def _sandbox(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.faults:
+        from .sandbox.faults import FaultSpec, FaultSpecError
+
+        try:
+            FaultSpec.parse(args.faults)
+        except FaultSpecError as err:
+            print(f"cloudtui: --faults {err}", file=sys.stderr)
+            return 2
+        if args.command != "sandbox" and not args.demo:
+            print("cloudtui: --faults goes with --demo or `cloudtui sandbox`", file=sys.stderr)
+            return 2
     problem = _logging(args.debug_log)
     if problem:
         print(f"cloudtui: {problem}", file=sys.stderr)
@@ -111,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         def make_sandbox() -> object:
             from .sandbox.app import Sandbox
 
-            return Sandbox()
+            return Sandbox(faults=args.faults)
 
         background = BackgroundSandbox(make_sandbox).start()
         settings = Settings(

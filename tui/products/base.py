@@ -180,6 +180,8 @@ class ResourceKind:
     # Cheap change detection: list ordered by this (newest first) and compare `modified_field`.
     delta_order: str | None = None
     modified_field: str | None = None
+    # The list filter by name, used to look whether a create whose answer was lost happened.
+    name_param: str | None = "name"
 
     def make_row(self, data: dict[str, Any]) -> Row:
         return self.row_maker()(data)

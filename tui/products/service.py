@@ -151,8 +151,16 @@ class ResourceService:
         return self.kind.model.get().model_validate(data.get(self.kind.item_key, data))
 
     async def get_row(self, scope: str, rid: str) -> Row:
+        return self.row_of(await self.get_data(scope, rid), scope)
+
+    async def get_data(self, scope: str, rid: str) -> dict[str, Any]:
+        """The object as the API sends it (its envelope removed)."""
         data = await self.client.get_json(self.kind.path(scope, rid))
-        return self._row(data.get(self.kind.item_key, data), scope)
+        item = data.get(self.kind.item_key, data)
+        return item if isinstance(item, dict) else data
+
+    def row_of(self, data: dict[str, Any], scope: str | None = None) -> Row:
+        return self._row(data, scope)
 
     async def create(self, scope: str, payload: dict[str, Any]) -> Row:
         data = await self.client.send_json("POST", self.kind.path(scope), payload)

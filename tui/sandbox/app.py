@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from .clock import Clock
 from .core import DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY, FaultRule, Gate, Ids
 from .errors import HttpError
+from .faults import Faults, FaultSpec
 from .instance import InstanceStore, Timings, routes as instance_routes
 from .seed import seed_demo, seed_scale
 
@@ -32,6 +33,7 @@ class Sandbox:
         clock: Clock | None = None,
         timings: Timings | None = None,
         random_seed: int = 42,
+        faults: "FaultSpec | str | None" = None,
     ) -> None:
         self.secret_key = secret_key
         self.organization_id = DEMO_ORGANIZATION_ID
@@ -46,9 +48,13 @@ class Sandbox:
             seed_demo(self.instance, ids.rng)
         if scale:
             seed_scale(self.instance, ids.rng, scale)
+        self.fault_spec = FaultSpec.parse(faults) if isinstance(faults, str) else faults
+        middleware = [Middleware(Gate, sandbox=self)]
+        if self.fault_spec is not None and self.fault_spec.rates:
+            middleware.append(Middleware(Faults, spec=self.fault_spec))
         self.app = Starlette(
             routes=instance_routes(self.instance),
-            middleware=[Middleware(Gate, sandbox=self)],
+            middleware=middleware,
             exception_handlers={HttpError: _http_error, 404: _not_routed, 405: _not_allowed},
         )
 

@@ -8,9 +8,22 @@ from typing import Any, Callable
 from textual import work
 from textual.widgets import Input
 
+from ...api.errors import ApiError, OutcomeUnknown
+from ...products import outcome
 from ...products.base import ALL, ActionSpec
 from ..errors import guarded, notify_error
 from .resource_table import ResourceTable
+
+
+class LookedError(ApiError):
+    """A write with an unknown outcome, and what looking found (shown in the form, which stays open)."""
+
+    def __init__(self, err: ApiError, found: str) -> None:
+        super().__init__(err.status, f"{err.message}. Looked again: {found}", err.type, err.body, err.method, err.url)
+
+    @property
+    def hint(self) -> str:
+        return "Nothing is re-sent on its own; submit again only if what was found says it is safe."
 
 
 class ResourceActions:
@@ -173,13 +186,26 @@ class ResourceActions:
 
     @work(group="mutate", exit_on_error=False)
     async def _do_action(self, resource: Any, spec: ActionSpec) -> None:
+        scope = self.kind.scope_of(resource) or self.scope
         try:
-            await self.service.action(self.kind.scope_of(resource) or self.scope, resource.id, spec.name)
+            await self.service.action(scope, resource.id, spec.name)
+        except OutcomeUnknown as err:
+            found = await outcome.after_action(self.service, scope, resource.id)
+            self.unknown_outcome(err, f"{spec.label} {resource.name}", found.says)
+            if found.row is None and found.applied:
+                self.forget(resource)
+            else:
+                self.follow(found.row or resource)
+            return
         except Exception as err:
             notify_error(self.app, err, f"{spec.label} {resource.name}")
             return
         self.app.notify(f"{spec.label}: {resource.name} — accepted", timeout=4)
         self.follow(resource)
+
+    def unknown_outcome(self, err: Any, doing: str, found: str) -> None:
+        """Say that a write may have been applied, and what looking found."""
+        self.app.notify(f"{err.summary}\nLooked again: {found}.", title=f"{doing}: the answer was lost", severity="warning", timeout=20)
 
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:
@@ -202,7 +228,15 @@ class ResourceActions:
                 payload = await spec.extend.get()(ViewFlowUI(self, scope), form, payload, extra)
                 if payload is None:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
-            return await self.service.create(scope, payload)
+            known = [r.id for r in self.table.resources()]
+            try:
+                return await self.service.create(scope, payload)
+            except OutcomeUnknown as err:
+                found = await outcome.after_create(self.service, scope, payload, known)
+                if found.applied and found.row is not None:
+                    self.unknown_outcome(err, f"Creating {found.row.name}", found.says)
+                    return found.row
+                raise LookedError(err, found.says) from None
 
         async def load() -> Any:
             assert spec.options is not None
@@ -237,7 +271,15 @@ class ResourceActions:
         scope = self.kind.scope_of(resource) or self.scope
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
-            return await self.service.update(scope, resource.id, spec.to_patch(form, resource))
+            patch = spec.to_patch(form, resource)
+            try:
+                return await self.service.update(scope, resource.id, patch)
+            except OutcomeUnknown as err:
+                found = await outcome.after_update(self.service, scope, resource.id, patch)
+                if found.applied and found.row is not None:
+                    self.unknown_outcome(err, f"Saving {found.row.name}", found.says)
+                    return found.row
+                raise LookedError(err, found.says) from None
 
         def done(result: Any) -> None:
             if result:
@@ -284,8 +326,18 @@ class ResourceActions:
 
     @work(group="mutate", exit_on_error=False)
     async def _delete(self, resource: Any) -> None:
+        scope = self.kind.scope_of(resource) or self.scope
         try:
-            await self.service.delete(self.kind.scope_of(resource) or self.scope, resource.id)
+            await self.service.delete(scope, resource.id)
+        except OutcomeUnknown as err:
+            found = await outcome.after_delete(self.service, scope, resource.id)
+            self.unknown_outcome(err, f"Deleting {resource.name}", found.says)
+            if found.applied:
+                self.forget(resource)
+            elif found.row is not None:
+                self.table.upsert([found.row])
+                self.follow(found.row)
+            return
         except Exception as err:
             notify_error(self.app, err, f"Deleting {resource.name}")
             return
@@ -313,6 +365,9 @@ class ResourceActions:
 
         try:
             await flow(ViewFlowUI(self, self.kind.scope_of(resource) or self.scope), resource)
+        except OutcomeUnknown as err:  # a step of the flow may have been applied: look at the list again
+            self.unknown_outcome(err, f"{what} {resource.name or resource.id}", "the list is read again; check before repeating")
+            self.reload()
         except Exception as err:
             notify_error(self.app, err, f"{what} {resource.name or resource.id}")
 

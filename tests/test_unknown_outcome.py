@@ -1,0 +1,84 @@
+"""Writes whose answer is lost after the platform applied them (the sandbox's `applied` fault: a 500,
+a dropped connection or an unreadable 2xx body after the change is made). The console never says
+"failed, retry": it says the write may have been applied, looks, and reports what it found."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import loaded, make_app, wait_for
+from test_ui_servers import fill_create_form
+from tui.sandbox import ManualClock, Sandbox
+from tui.sandbox.faults import FaultSpec
+
+pytestmark = pytest.mark.anyio
+
+
+def applied_sandbox(seed: int, how: str | None = None) -> Sandbox:
+    return Sandbox(clock=ManualClock(), faults=FaultSpec(rates={"applied": 1.0}, seed=seed, applied_as=how))
+
+
+def servers_named(sandbox: Sandbox, name: str) -> list[dict]:
+    return [s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == name]
+
+
+def warnings(app) -> str:
+    return "\n".join(f"{n.title}: {n.message}" for n in app._notifications if n.severity == "warning")
+
+
+@pytest.mark.parametrize("how", ["500", "drop", "unreadable"])
+async def test_a_create_whose_answer_is_lost_is_found_not_repeated(how):
+    sandbox = applied_sandbox(1, how)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await fill_create_form(pilot, app, name="lost-answer")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="form closed")
+        await wait_for(pilot, lambda: "created after all" in warnings(app), what="the look's report")
+        text = warnings(app)
+        assert "may have been applied" in text and "retry" not in text.lower()
+        assert len(servers_named(sandbox, "lost-answer")) == 1, "sent once, created once"
+        assert any(r.name == "lost-answer" for r in view.table.resources())
+        assert app.bugs == []
+
+
+async def test_a_delete_whose_answer_is_lost_is_confirmed_gone():
+    sandbox = applied_sandbox(4)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = next(r for r in view.table.resources() if r.state == "stopped")
+        view.table.move_to(stopped.id)
+        view._delete(stopped)
+        await wait_for(pilot, lambda: "it is gone" in warnings(app), what="the look's report")
+        assert "may have been applied" in warnings(app)
+        assert view.table.get(stopped.id) is None
+        assert not any(s["id"] == stopped.id for s in sandbox.instance.servers["fr-par-1"].values())
+
+
+async def test_an_action_whose_answer_is_lost_reports_the_state_found():
+    sandbox = applied_sandbox(5)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = next(r for r in view.table.resources() if r.state == "stopped")
+        view._do_action(stopped, next(a for a in view.kind.actions if a.name == "poweron"))
+        await wait_for(pilot, lambda: "it is now starting" in warnings(app), what="the look's report")
+        assert "may have been applied" in warnings(app)
+
+
+async def test_a_create_that_did_not_happen_says_so_and_keeps_the_form(sandbox):
+    sandbox.inject(504, "/servers", method="POST", times=1)  # a gateway timeout: nothing was applied
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await fill_create_form(pilot, app, name="never-made")
+        await pilot.press("ctrl+s")
+        form = app.screen
+        status = form.query_one("#form-status")
+        await wait_for(pilot, lambda: "Looked again" in str(status.render()), what="the look in the form")
+        text = str(status.render())
+        assert "may have been applied" in text and "it was not created" in text
+        assert app.screen is form and form.query_one("#f-name").value == "never-made"
+        assert servers_named(sandbox, "never-made") == []

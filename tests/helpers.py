@@ -147,8 +147,9 @@ async def action(pilot, app, label):
 
 async def pick(pilot, app, wanted):
     """In the open picker, arrow down to the first entry whose label satisfies `wanted`; enter."""
-    labels = [text for text, _ in app.screen.choices]
-    for _ in range(next(i for i, text in enumerate(labels) if wanted(text))):
+    choices = app.screen.choices
+    target = next(i for i, c in enumerate(choices) if wanted(c[0]))
+    for _ in range(sum(1 for c in choices[:target] if not (len(c) > 2 and c[2]))):  # greyed choices are skipped
         await pilot.press("down")
     await pilot.press("enter")
 

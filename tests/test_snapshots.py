@@ -105,7 +105,7 @@ def test_security_group_rule_editor(snap_compare):
 
 
 EDITABLE = {
-    "instance.volumes": "archive-2025", "instance.snapshots": "archive-2025-initial", "instance.images": "Fedora 41",
+    "instance.volumes": "archive-2025", "instance.snapshots": "archive-2025-initial", "instance.images": "gateway-golden",
     "instance.ips": "163.172.10.11", "instance.security_groups": "web-public", "instance.placement_groups": "web-spread",
 }
 

@@ -435,11 +435,11 @@ async def test_security_group_delete_nic_removal_and_terminate_keeping_a_boot_bl
         # terminating a running server whose boot volume is block storage cannot keep that volume
         bastion = await select(pilot, servers, "bastion")
         await action(pilot, app, "Terminate (deletes the server)…")
-        await screen_named(pilot, app, "PickerScreen")
-        await pilot.press("enter")  # keep the block volumes
-        await screen_named(pilot, app, "ConfirmScreen")
-        await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: notified(app, "cannot be detached: power bastion off"), what="explained")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        label, value, why = picker.choices[0]
+        assert value == "keep" and "boot volume" in why and "power it off first" in why  # greyed before any confirm
+        assert picker.query_one("OptionList").get_option_at_index(0).disabled
+        await pilot.press("escape")
         assert store.servers["fr-par-1"][bastion.id]["state"] == "running", "nothing was sent"
         # a security group nobody uses is deleted
         groups = await open_view(pilot, app, "instance.security_groups")

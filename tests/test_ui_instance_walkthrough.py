@@ -137,6 +137,9 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         servers = await open_view(pilot, app, "instance.servers")
         await select(pilot, servers, "web-9")
         await action(pilot, app, "Power off")
+        await screen_named(pilot, app, "ConfirmScreen")  # power off asks first, Cancel focused
+        assert app.focused.id == "cancel"
+        await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["state"] == "stopping")
         clock.advance(5)
         await pilot.press("r")

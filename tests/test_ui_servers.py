@@ -3,7 +3,7 @@
 import pytest
 from textual.widgets import Button, Select, Static
 
-from helpers import loaded, make_app, wait_for
+from helpers import loaded, make_app, pick, wait_for
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -62,6 +62,9 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         await pilot.press("a")  # actions menu: power off, reboot, stop in place, terminate
         await wait_for(pilot, lambda: app.screen.id == "actions-menu")
         await pilot.press("down", "enter")  # Reboot
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen", what="reboot confirm")
+        assert app.focused.id == "cancel"
+        await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: row_state(view, "web-03") == "stopping", what="rebooting")
         clock.advance(2)
         await pilot.press("r")
@@ -78,6 +81,9 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu")
         await pilot.press("enter")  # Power off
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen", what="power-off confirm")
+        assert app.focused.id == "cancel"
+        await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: row_state(view, "web-03") == "stopping")
         clock.advance(5)
         await pilot.press("r")
@@ -113,7 +119,9 @@ async def test_terminate_asks_first_and_the_row_disappears(sandbox, clock):
         await wait_for(pilot, lambda: app.screen.id == "actions-menu")
         await pilot.press("up", "enter")  # last entry: Terminate
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")  # its block boot volume?
-        await pilot.press("down", "enter")  # terminate with all its volumes
+        keep = app.screen.choices[0]
+        assert "power it off first" in keep[2], "keeping a running server's block boot volume cannot work: greyed, with why"
+        await pick(pilot, app, lambda text: text.startswith("Terminate with all"))
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         assert app.focused.id == "cancel"
         await pilot.press("tab", "enter")

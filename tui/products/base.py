@@ -108,6 +108,8 @@ class ActionSpec:
     label: str
     available: Callable[[Any], bool] = lambda r: True
     confirm: bool = False  # ask before running (Cancel focused)
+    # Why it cannot work now although offered (shown greyed with this reason), or None.
+    why_not: Callable[[Any], str | None] = lambda r: None
     # A flow instead of POST .../action: `async def flow(ui: FlowUI, row)`, see products/flows.py.
     flow: "Lazy[Any] | None" = None
 
@@ -169,6 +171,8 @@ class ResourceKind:
     edit: Lazy[EditSpec] | None = None
     deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
     delete_needs_name: bool = False
+    delete_warning: Callable[[Any], str | None] = lambda r: None  # what else a delete takes away
+    editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
     delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
     nav: str = ""  # the sidebar's short name (default: title)
     can_delete: bool = True  # False for read-only catalogues (instance types)

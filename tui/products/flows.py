@@ -17,6 +17,11 @@ from .base import Choices, Column, ResourceKind, Row
 Submit = Callable[[Any], Awaitable[Any]]
 
 
+class Refused(Exception):
+    """A rule checked before sending refuses what the user asked; the message says which and why.
+    Raised from a record list's `save`, it is shown in the editor, whose edits stay."""
+
+
 class StepCancelled(Exception):
     """A later step of a create (e.g. the volumes editor) was cancelled: the form stays open with
     what was typed, and nothing was sent."""
@@ -37,18 +42,20 @@ class FlowUI(Protocol):
         (an API error keeps the dialog open with the fields named) and its result is returned; without,
         the validated form is. None when cancelled."""
 
-    async def pick(self, title: str, choices: Sequence[tuple[str, Any]], current: Any = None) -> Any:
-        """One value of `choices`, or None when cancelled."""
+    async def pick(self, title: str, choices: Sequence[tuple[Any, ...]], current: Any = None) -> Any:
+        """One value of `choices` — (label, value), or (label, value, why not) for a choice shown
+        greyed with its reason because it cannot work — or None when cancelled."""
 
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool: ...
 
     async def edit_records(
         self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
-        number_from: int | None = None,
+        number_from: int | None = None, save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
     ) -> list[dict[str, Any]] | None:
         """A list of records to add to, edit, delete from (and reorder when `ordered`); the new list
-        on save, None when cancelled."""
+        on save, None when cancelled. With `save`, the list is sent from inside the editor: an API
+        error or a `Refused` is shown there and the edits stay, so nothing typed is lost."""
 
     def notify(self, message: str, severity: str = "information") -> None: ...
 

@@ -120,6 +120,11 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
         }
         store.nics[z][nic["id"]] = nic
     store.user_data[servers["web-01"]["id"]] = {"cloud-init": b"#cloud-config\npackages:\n  - nginx\n"}
+    # A private image of the project (made from a nightly snapshot): editable, unlike the marketplace's.
+    base = next(s for s in store.snapshots[z].values() if s["name"] == "api-gateway-data-nightly")
+    golden = {**base, "id": store.ids.uuid(), "name": "gateway-golden-root", "tags": ["golden"]}
+    store.snapshots[z][golden["id"]] = golden
+    store.new_image(z, "gateway-golden", "x86_64", {"id": golden["id"], "name": golden["name"], "size": golden["size"], "volume_type": golden["volume_type"]}, public=False, tags=["golden"])
     for server in servers.values():
         store._touch(server["zone"], server["id"])
 

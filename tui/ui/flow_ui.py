@@ -41,7 +41,7 @@ class ViewFlowUI:
         )
         return result[0] if result else None
 
-    async def pick(self, title: str, choices: Sequence[tuple[str, Any]], current: Any = None) -> Any:
+    async def pick(self, title: str, choices: Sequence[tuple[Any, ...]], current: Any = None) -> Any:
         from .screens.picker import PickerScreen
 
         if not choices:
@@ -57,13 +57,16 @@ class ViewFlowUI:
     async def edit_records(
         self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
-        number_from: int | None = None,
+        number_from: int | None = None, save: Any = None,
     ) -> list[dict[str, Any]] | None:
         from .screens.records import RecordListScreen
 
-        return await self.app.push_screen_wait(
-            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context, number_from=number_from)
+        result = await self.app.push_screen_wait(
+            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context, number_from=number_from, save=save)
         )
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
     def notify(self, message: str, severity: str = "information") -> None:
         self.app.notify(message, severity=severity, timeout=6 if severity != "information" else 4)  # type: ignore[arg-type]

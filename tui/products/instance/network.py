@@ -27,6 +27,7 @@ IPS = ResourceKind(
         zone_col(),
         tags_col(12),
     ),
+    delete_warning=lambda r: f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}" if r.obj("server") else None,
     row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"),
     summarize=lambda d: {"name": d.get("address") or ""},
     detail_fields=(

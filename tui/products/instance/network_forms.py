@@ -242,14 +242,18 @@ async def rules_flow(ui: Any, sg: Row) -> None:
         "Rules apply top to bottom."
     )
     keys = ("direction", "action", "protocol", "ip_range", "dest_port_from", "dest_port_to")
+    saved: dict[str, Any] = {}
+
+    async def save(edited: list[dict[str, Any]]) -> None:
+        body = {"rules": [{**{k: v for k, v in r.items() if v is not None}, "position": i} for i, r in enumerate(edited, 1)]}
+        saved.update(await ui.service().send("PUT", ui.scope, "security_groups", sg.id, "rules", body=body))
+
     edited = await ui.edit_records(
         f"Rules of {sg.name}", RuleForm, [{k: r.get(k) for k in keys} for r in rules], RULE_COLUMNS,
-        ordered=True, choices=RULE_CHOICES, describe=note, number_from=1,
+        ordered=True, choices=RULE_CHOICES, describe=note, number_from=1, save=save,
     )
     if edited is None:
         return
-    body = {"rules": [{**{k: v for k, v in r.items() if v is not None}, "position": i} for i, r in enumerate(edited, 1)]}
-    saved = await ui.service().send("PUT", ui.scope, "security_groups", sg.id, "rules", body=body)
     ui.notify(f"Saved {len(saved.get('rules', []))} rules of {sg.name}")
     ui.follow(sg)
 
@@ -327,14 +331,19 @@ async def members_flow(ui: Any, pg: Row) -> None:
         Column("state", "State", lambda r: servers[r["id"]].state if r.get("id") in servers else "?", width=16),
     )
     choices = {"id": [(f"{s.name} · {s.state}", s.id) for s in sorted(servers.values(), key=lambda s: s.name)]}
+    result: dict[str, Any] = {}
+
+    async def save(edited: list[dict[str, Any]]) -> None:
+        ids = list(dict.fromkeys(r["id"] for r in edited))
+        result.update(await ui.service().send("PUT", ui.scope, "placement_groups", pg.id, "servers", body={"servers": ids}))
+
     edited = await ui.edit_records(
         f"Servers in {pg.name}", MemberForm, [{"id": m.get("id")} for m in members], columns, choices=choices,
-        describe="An enforced group refuses more servers than its policy can hold; an optional one reports it.",
+        describe="An enforced group refuses more servers than its policy can hold; an optional one reports it.", save=save,
     )
     if edited is None:
         return
     ids = list(dict.fromkeys(r["id"] for r in edited))
-    result = await ui.service().send("PUT", ui.scope, "placement_groups", pg.id, "servers", body={"servers": ids})
     respected = all(s.get("policy_respected", True) for s in result.get("servers", []))
     ui.notify(f"{pg.name}: {len(ids)} server(s)" + ("" if respected else " · the policy is not respected"), "information" if respected else "warning")
     ui.follow(pg)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ...api.safe import clean
 from ..base import Column, Row
+from ..flows import Refused
 from ..format import gb
 from .fields import Name, check_name, ctx, meta
 from .volume_forms import server_volumes, set_server_volumes
@@ -99,19 +100,25 @@ async def user_data_flow(ui: Any, server: Row) -> None:
     for key in keys:
         resp = await svc.client.get(f"{base}/{key}")
         before[key] = resp.content.decode("utf-8", "replace")
+    original = dict(before)
+
+    async def save(edited: list[dict[str, Any]]) -> None:
+        after = {r["key"]: _unshown(r["value"]) for r in edited}
+        for key in before.keys() - after.keys():
+            await svc.client.request("DELETE", f"{base}/{key}")
+            del before[key]  # done: a later failure does not send it again
+        for key in [k for k, v in after.items() if before.get(k) != v]:
+            await svc.client.request("PATCH", f"{base}/{key}", content=after[key].encode(), content_type="text/plain")
+            before[key] = after[key]
+
     edited = await ui.edit_records(
         f"User data of {server.name}", UserDataForm, [{"key": k, "value": _shown(v)} for k, v in before.items()], USER_DATA_COLUMNS,
-        describe="Served to the instance by its metadata service. In a value, \\n is a new line.",
+        describe="Served to the instance by its metadata service. In a value, \\n is a new line.", save=save,
     )
     if edited is None:
         return
-    after = {r["key"]: _unshown(r["value"]) for r in edited}
-    for key in before.keys() - after.keys():
-        await svc.client.request("DELETE", f"{base}/{key}")
-    changed = [k for k, v in after.items() if before.get(k) != v]
-    for key in changed:
-        await svc.client.request("PATCH", f"{base}/{key}", content=after[key].encode(), content_type="text/plain")
-    ui.notify(f"User data of {server.name}: {len(changed)} set, {len(before.keys() - after.keys())} removed")
+    changed = [k for k, v in before.items() if original.get(k) != v]
+    ui.notify(f"User data of {server.name}: {len(changed)} set, {len(original.keys() - before.keys())} removed")
 
 
 # ---- private NICs: one per private network -----------------------------------------------------
@@ -184,23 +191,27 @@ async def volumes_flow(ui: Any, server: Row) -> None:
     )
     free = [(label[vid], vid) for vid, v in all_vols.items() if not v.get("server") or vid in known]
     stopped = full.get("state") == "stopped"
+    patched: list[Row] = []
+
+    async def save(edited: list[dict[str, Any]]) -> None:
+        ids = list(dict.fromkeys(r["id"] for r in edited))
+        changed = set(ids) ^ set(known)
+        local = [vid for vid in changed if (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type") == "l_ssd"]
+        if local and not stopped:
+            raise Refused(f"{server.name} is {full.get('state')}: power it off to attach or detach l_ssd volumes")
+        vols = [{"id": vid, "volume_type": (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type")} for vid in ids]
+        patched.append(await _patched(ui, server.id, vols))
+
     edited = await ui.edit_records(
         f"Volumes of {server.name}", VolumeRefForm, [{"id": v["id"]} for v in current.values()], columns,
         ordered=True, choices={"id": free}, number_from=0,
         describe=f"{server.name} is {full.get('state')}. l_ssd volumes attach and detach only while it is powered off; "
-        "block volumes at any time, except the boot volume (#0) of a running server.",
+        "block volumes at any time, except the boot volume (#0) of a running server.", save=save,
     )
-    if edited is None:
+    if edited is None or not patched:
         return
-    ids = list(dict.fromkeys(r["id"] for r in edited))
-    changed = set(ids) ^ set(known)
-    local = [vid for vid in changed if (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type") == "l_ssd"]
-    if local and not stopped:
-        ui.notify(f"{server.name} is {full.get('state')}: power it off to attach or detach l_ssd volumes.", "warning")
-        return
-    vols = [{"id": vid, "volume_type": (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type")} for vid in ids]
-    ui.upsert(await _patched(ui, server.id, vols))
-    ui.notify(f"Volumes of {server.name}: {len(ids)} attached")
+    ui.upsert(patched[-1])
+    ui.notify(f"Volumes of {server.name}: {len(dict.fromkeys(r['id'] for r in edited))} attached")
 
 
 async def _patched(ui: Any, sid: str, vols: list[dict[str, Any]]) -> Row:
@@ -247,9 +258,12 @@ async def _keep_choice(ui: Any, server: Row, verb: str) -> tuple[str, list[dict[
         ok = await ui.confirm(f"{verb} {server.name}?", f"{server.name} ({server.id}) and its volumes are deleted. This cannot be undone.", verb)
         return ("all", [], current) if ok else None
     names = ", ".join(f"{v.get('name')} ({v.get('volume_type')})" for v in block.values())
+    boot = current.get("0", {})
+    running_boot = boot in block.values() and full.get("state") != "stopped"
+    why_not = f"its boot volume {boot.get('name')} is block storage and {server.name} is {full.get('state')}: power it off first" if running_boot else None
     choice = await ui.pick(
         f"{verb} {server.name}: its block volumes {names}",
-        [(f"Keep the block volumes (detach them first), then {verb.lower()}", "keep"), (f"{verb} with all its volumes", "all"), ("Cancel", "")],
+        [(f"Keep the block volumes (detach them first), then {verb.lower()}", "keep", why_not), (f"{verb} with all its volumes", "all"), ("Cancel", "")],
     )
     if not choice:
         return None

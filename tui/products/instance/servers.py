@@ -42,15 +42,19 @@ def _allowed(action: str) -> Any:
 FLOWS = "tui.products.instance.server_flows:"
 
 
+def _protected(row: Any) -> str | None:
+    return "it is protected: turn protection off first (e)" if row.get("protected") else None
+
+
 def _stopped(row: Any) -> bool:
     return row.state == "stopped"
 
 
 SERVER_ACTIONS = (
     ActionSpec("poweron", "Power on", _allowed("poweron")),
-    ActionSpec("poweroff", "Power off", _allowed("poweroff")),
-    ActionSpec("reboot", "Reboot", _allowed("reboot")),
-    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place")),
+    ActionSpec("poweroff", "Power off", _allowed("poweroff"), confirm=True),
+    ActionSpec("reboot", "Reboot", _allowed("reboot"), confirm=True),
+    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True),
     ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), flow=Lazy(FLOWS + "backup_flow")),
     ActionSpec("volumes", "Volumes: attach, detach, order…", lambda r: True, flow=Lazy(FLOWS + "volumes_flow")),
     ActionSpec("security_group", "Security group…", lambda r: True, flow=Lazy(FLOWS + "security_group_flow")),
@@ -58,7 +62,7 @@ SERVER_ACTIONS = (
     ActionSpec("user_data", "User data…", lambda r: True, flow=Lazy(FLOWS + "user_data_flow")),
     ActionSpec("nics", "Private NICs…", lambda r: True, flow=Lazy(FLOWS + "nics_flow")),
     ActionSpec("change_type", "Change type…", _stopped, flow=Lazy(FLOWS + "change_type_flow")),
-    ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow")),
+    ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow"), why_not=lambda r: _protected(r)),
 )
 SERVER_ROW_FIELDS = (
     "id", "name", "state", "state_detail", "commercial_type", "zone", "creation_date", "modification_date",
@@ -117,7 +121,7 @@ SERVERS = ResourceKind(
     actions=SERVER_ACTIONS,
     create=Lazy("tui.products.instance.server_forms:CREATE"),
     edit=Lazy("tui.products.instance.server_forms:EDIT"),
-    deletable=lambda r: None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it",
+    deletable=lambda r: _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it"),
     delete_flow=Lazy(FLOWS + "delete_flow"),
 )
 

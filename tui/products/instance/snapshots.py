@@ -83,4 +83,5 @@ IMAGES = ResourceKind(
     create=Lazy(F + "IMAGE_CREATE"),
     edit=Lazy(F + "NAMED_EDIT"),
     deletable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
+    editable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
 )

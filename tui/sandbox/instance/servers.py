@@ -62,6 +62,8 @@ def run_action(store: InstanceStore, zone: str, server: dict[str, Any], action: 
     state = server["state"]
     if action not in ALLOWED_ACTIONS.get(state, []):
         raise invalid_request(_refusal(action, state))
+    if action == "terminate" and server.get("protected"):  # terminate deletes, as DELETE does
+        raise invalid_request("server is protected: unset protection before terminating it")
     if action == "poweron":
         pg = store.placement_groups[zone].get(server["placement_group"] or "")
         if pg is not None and pg["policy_mode"] == "enforced":

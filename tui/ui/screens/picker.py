@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
+
+
+def _option(i: int, choice: tuple[Any, ...]) -> Option:
+    """(label, value) is a choice; (label, value, why not) a greyed one that says why it cannot work."""
+    why = choice[2] if len(choice) > 2 else None
+    if why:
+        return Option(Text.assemble(str(choice[0]), (f"  — {why}", "italic")), id=str(i), disabled=True)
+    return Option(str(choice[0]), id=str(i))
 
 
 class PickerScreen(ModalScreen[Any]):
@@ -28,12 +37,12 @@ class PickerScreen(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="picker"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            yield OptionList(*[Option(label, id=str(i)) for i, (label, _) in enumerate(self.choices)], id="choices", markup=False)
+            yield OptionList(*[_option(i, choice) for i, choice in enumerate(self.choices)], id="choices", markup=False)
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
-        values = [v for _, v in self.choices]
-        if self.current in values:
+        values = [c[1] for c in self.choices]
+        if self.current in values and not (len(self.choices[values.index(self.current)]) > 2 and self.choices[values.index(self.current)][2]):
             options.highlighted = values.index(self.current)
         options.focus()
 

@@ -7,10 +7,11 @@ the new list to the caller (e.g. one PUT of the whole rule list); esc asks befor
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from pydantic import BaseModel
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -41,9 +42,10 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     def __init__(
         self, title: str, model: type[BaseModel], records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
-        number_from: int | None = None,
+        number_from: int | None = None, save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
     ) -> None:
         super().__init__()
+        self.save = save  # sends the list from inside the dialog: a refusal keeps the edits here
         self.title_text = title
         self.model = model
         self.records = [dict(r) for r in records]
@@ -62,6 +64,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
                 yield Static(self.describe, id="records-note", markup=False)
             yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
             keys = "a add · e edit · d delete" + (" · K/J move" if self.ordered else "") + " · ctrl+s save · esc cancel"
+            yield Static("", id="records-status", markup=False)
             yield Static(keys, id="records-keys")
 
     @property
@@ -154,6 +157,37 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         self.action_edit()
 
     def action_save(self) -> None:
+        if self.save is None:
+            self.dismiss(self.records)
+        elif not self.busy:
+            self._send()
+
+    busy = False
+
+    @work(exclusive=True, group="records-save", exit_on_error=False)
+    async def _send(self) -> None:
+        from ...api.errors import OutcomeUnknown
+        from ...products.flows import Refused
+        from ..errors import describe
+
+        assert self.save is not None
+        self.busy = True
+        status = self.query_one("#records-status", Static)
+        status.update("Saving…")
+        status.set_class(False, "-error")
+        status.set_class(True, "-shown")
+        try:
+            await self.save([dict(r) for r in self.records])
+        except OutcomeUnknown as err:
+            self.dismiss(err)  # type: ignore[arg-type]  # re-raised in the flow, which looks and reports
+            return
+        except Exception as err:  # refused: the edits stay, with the reason
+            summary, hint = (str(err), "Change the list and save again, or esc to drop it.") if isinstance(err, Refused) else describe(err)
+            status.update(f"✖ {summary}\n{hint}")
+            status.set_class(True, "-error")
+            return
+        finally:
+            self.busy = False
         self.dismiss(self.records)
 
     def action_cancel(self) -> None:

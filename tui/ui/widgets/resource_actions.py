@@ -164,9 +164,14 @@ class ResourceActions:
             if spec is not None:
                 self.run_action(resource, spec)
 
-        self.app.push_screen(PickerScreen(f"{resource.name}: actions", [(a.label, a) for a in specs], id="actions-menu"), picked)
+        choices = [(a.label, a, a.why_not(resource)) for a in specs]
+        self.app.push_screen(PickerScreen(f"{resource.name}: actions", choices, id="actions-menu"), picked)
 
     def run_action(self, resource: Any, spec: ActionSpec) -> None:
+        why = spec.why_not(resource)
+        if why:
+            self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+            return
         if spec.flow is not None:
             self.run_flow(spec.flow.get(), resource, spec.label)
             return
@@ -265,6 +270,10 @@ class ResourceActions:
     def open_edit(self, resource: Any) -> None:
         if self.kind.edit is None or self.read_only:
             return
+        why_not = self.kind.editable(resource)
+        if why_not:
+            self.app.notify(f"Cannot edit {resource.name}: {why_not}.", title="Edit", severity="warning", timeout=8)
+            return
         spec = self.kind.edit.get()
         from ..screens.form import FormScreen
 
@@ -317,7 +326,8 @@ class ResourceActions:
         self.app.push_screen(
             ConfirmScreen(
                 f"Delete {self.kind.title.lower().rstrip('s')} {name}?",
-                f"{name} ({resource.id}) in {self.kind.scope_of(resource)} will be deleted. This cannot be undone.",
+                f"{name} ({resource.id}) in {self.kind.scope_of(resource)} will be deleted. This cannot be undone."
+                + (f"\n{warning}." if (warning := self.kind.delete_warning(resource)) else ""),
                 "Delete",
                 require_text=name if self.kind.delete_needs_name else None,
             ),

@@ -141,7 +141,7 @@ async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
 async def loaded_view(app: Any) -> Any:
     await until(lambda: app.main is not None and bool(app.main.query("ResourceView")))
     view = app.main.query_one("ResourceView")
-    await until(lambda: not view.listing and view.last_refresh is not None)
+    await until(lambda: not view.listing and view.last_attempt is not None)
     return view
 
 

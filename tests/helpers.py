@@ -94,7 +94,7 @@ def view_of(app: CloudApp) -> Any:
 async def loaded(pilot: Any, app: CloudApp) -> Any:
     await wait_for(pilot, lambda: app.main is not None and bool(app.main.query("ResourceView")), what="main screen")
     view = view_of(app)
-    await wait_for(pilot, lambda: not view.listing and view.last_refresh is not None, what="list loaded")
+    await wait_for(pilot, lambda: not view.listing and view.last_attempt is not None, what="list loaded")
     await pilot.pause()
     return view
 
@@ -124,7 +124,7 @@ async def open_view(pilot, app, kind_id):
     await pilot.press("enter")
     await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id)
     view = current_view(app)
-    await wait_for(pilot, lambda: not view.listing and view.last_refresh is not None, what=f"{kind_id} listed")
+    await wait_for(pilot, lambda: not view.listing and view.last_attempt is not None, what=f"{kind_id} listed")
     view.focus_table()
     await pilot.pause()
     return view

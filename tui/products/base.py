@@ -166,6 +166,9 @@ class ResourceKind:
     scopes: tuple[str, ...] = ZONES
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()
+    # Parts of a resource that move while the resource itself does not (a NIC syncing on a running
+    # server): a row for which this says True is polled like a transitional one.
+    moving: Callable[[dict[str, Any]], bool] | None = None
     actions: tuple[ActionSpec, ...] = ()
     create: Lazy[CreateSpec] | None = None
     edit: Lazy[EditSpec] | None = None
@@ -193,7 +196,7 @@ class ResourceKind:
     def row_maker(self, scope: str | None = None) -> Callable[[dict[str, Any]], Row]:
         """A function from a listed item to its Row, with this kind's settings bound once (it runs
         for every item of every page). Zoned rows without a `zone` get `scope`."""
-        fields, summarize, state_field = self.row_fields, self.summarize, self.state_field
+        fields, summarize, state_field, moving = self.row_fields, self.summarize, self.state_field, self.moving
         fill_zone = scope if scope and self.scope == "zone" else None
         # A catalogue keyed by name (instance types) repeats its names in every zone: with all
         # zones listed, rows are told apart by zone.
@@ -203,6 +206,8 @@ class ResourceKind:
             slim = {k: data[k] for k in fields if k in data} if fields else dict(data)
             if summarize is not None:
                 slim.update(summarize(data))
+            if moving is not None and moving(data):
+                slim["_moving"] = True
             if fill_zone is not None and not slim.get("zone"):
                 slim["zone"] = fill_zone
             if zoned_ids:
@@ -222,7 +227,7 @@ class ResourceKind:
         return "/".join([self.base(scope), self.collection, *parts])
 
     def is_transitional(self, row: Row) -> bool:
-        return row.state in self.transitional
+        return row.state in self.transitional or row.data.get("_moving") is True
 
     def scope_of(self, row: Any) -> str:
         data = row.data if isinstance(row, Row) else getattr(row, "raw", {})

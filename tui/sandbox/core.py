@@ -128,6 +128,7 @@ class FaultRule:
     method: str | None = None
     times: int = 1_000_000
     body: dict[str, Any] | None = None  # the JSON body to answer with (default: per status)
+    raw: bytes | None = None  # or these bytes exactly, as application/json
 
     def matches(self, method: str, path: str) -> bool:
         return self.times > 0 and self.path_contains in path and (self.method is None or self.method == method)
@@ -161,7 +162,12 @@ class Gate:
         for rule in sb.faults:
             if rule.matches(scope["method"], target):
                 rule.times -= 1
-                response = JSONResponse(rule.body, status_code=rule.status) if rule.body is not None else fault_response(rule.status)
+                if rule.raw is not None:
+                    response = Response(rule.raw, status_code=rule.status, media_type="application/json")
+                elif rule.body is not None:
+                    response = JSONResponse(rule.body, status_code=rule.status)
+                else:
+                    response = fault_response(rule.status)
                 break
         if response is None:
             token = dict(scope.get("headers") or []).get(b"x-auth-token", b"").decode("latin-1")

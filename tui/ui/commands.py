@@ -25,7 +25,7 @@ class CloudCommands(Provider):
         for zone in ZONES:
             out.append((f"Zone: {zone}", partial(main.set_scope, zone), f"Switch to {zone}"))
         out.append(("Refresh", main.refresh_current, "Re-list the current view now"))
-        if not getattr(self.app, "settings").read_only:
+        if not getattr(self.app, "settings").read_only and main.current_kind.create is not None:
             out.append((f"Create {main.current_kind.title.lower().rstrip('s')}", main.create_current, "Open the create form"))
         return out
 

@@ -42,6 +42,17 @@ def _allowed(action: str) -> Any:
 FLOWS = "tui.products.instance.server_flows:"
 
 
+PARTS_BUSY = frozenset({"syncing", "attaching", "detaching", "hotsyncing", "resizing", "snapshotting", "fetching", "saving", "pending"})
+
+
+def parts_moving(data: dict[str, Any]) -> bool:
+    """A private NIC or a volume of the server is between states (the server may be running)."""
+    nics = data.get("private_nics")
+    vols = data.get("volumes")
+    parts = [*(nics if isinstance(nics, list) else []), *(vols.values() if isinstance(vols, dict) else [])]
+    return any(isinstance(p, dict) and p.get("state") in PARTS_BUSY for p in parts)
+
+
 def _protected(row: Any) -> str | None:
     return "it is protected: turn protection off first (e)" if row.get("protected") else None
 
@@ -118,6 +129,7 @@ SERVERS = ResourceKind(
         ("Allowed actions", lambda s: ", ".join(s.allowed_actions) or "none"),
     ),
     transitional=frozenset({"starting", "stopping"}),
+    moving=parts_moving,
     actions=SERVER_ACTIONS,
     create=Lazy("tui.products.instance.server_forms:CREATE"),
     edit=Lazy("tui.products.instance.server_forms:EDIT"),

@@ -42,6 +42,7 @@ class DetailScreen(Screen[None]):
         self.view = view
         self.row = row
         self.resource: Any = None
+        self.is_gone = False  # the resource no longer exists: nothing is offered on it
 
     def compose(self) -> ComposeResult:
         yield Label("", id="detail-title")
@@ -86,11 +87,14 @@ class DetailScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "resource" and parameters and parameters[0] in ("actions", "edit", "delete"):
-            return self.view.may(str(parameters[0]))
+            return not self.is_gone and self.view.may(str(parameters[0]))
         return True
 
     def show(self, resource: Any) -> None:
         self.resource = resource
+        if self.is_gone:
+            self.is_gone = False
+            self.refresh_bindings()
         kind = self.view.kind
         self._title()
         table = Table.grid(padding=(0, 2))
@@ -107,7 +111,9 @@ class DetailScreen(Screen[None]):
         self.query_one("#json", Static).update(Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default"))
 
     def gone(self) -> None:
+        self.is_gone = True
         self.query_one("#detail-title", Label).update(Text(f" {self.row.name or self.row.id} no longer exists", style="bold red"))
+        self.refresh_bindings()
 
     def action_toggle_view(self) -> None:
         tabs = self.query_one(TabbedContent)
@@ -119,6 +125,8 @@ class DetailScreen(Screen[None]):
         self.query_one(f"#{tabs.active} VerticalScroll").scroll_relative(y=lines, animate=False)
 
     def action_resource(self, what: str) -> None:
+        if self.is_gone and what in ("actions", "edit", "delete"):
+            return
         if what == "refresh_one":
             self.reload()
         self.view.act_on(what, self.row)

@@ -77,7 +77,8 @@ class ResourceView(ResourceActions, Vertical):
         self.totals: dict[str, int] = {}
         self.failed: dict[str, ApiError] = {}
         self.listing = False  # a full listing is under way (not Widget.loading: that draws a spinner over the table)
-        self.last_refresh: float | None = None
+        self.last_refresh: float | None = None  # the last refresh that succeeded (shown in the status bar)
+        self.last_attempt: float | None = None  # the last one tried, whatever came of it
         self._timer: Timer | None = None
         self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
         self._detail: Any = None
@@ -208,6 +209,7 @@ class ResourceView(ResourceActions, Vertical):
                 self.table.replace(seen.values())
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
             self.listing = False
+            self.last_attempt = self._wall()
             notify_error(self.app, err, f"Listing {self.kind.title.lower()}")
             self.update_title()
             self._arm()
@@ -219,7 +221,9 @@ class ResourceView(ResourceActions, Vertical):
 
     def _listed(self, failed: dict[str, ApiError]) -> None:
         """Book-keeping after a full or delta listing."""
-        self.last_refresh = self._wall()
+        self.last_attempt = self._wall()
+        if not failed:
+            self.last_refresh = self.last_attempt
         self.planner.full_done()
         if failed:
             first = next(iter(failed.values()))
@@ -330,7 +334,8 @@ class ResourceView(ResourceActions, Vertical):
             self.planner.failed(any(isinstance(e, RateLimited) for e in errors))
         else:
             self.planner.succeeded()
-        self.last_refresh = self._wall()
+            self.last_refresh = self._wall()
+        self.last_attempt = self._wall()
         self.update_title()
         self._refresh_detail()
         self.post_message(self.Refreshed(self))

@@ -1,0 +1,110 @@
+"""Refreshing tells the truth: moving parts are polled, a failed refresh does not look fresh, a
+listing that breaks keeps its rows and says why, a detail of something gone offers nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import loaded, make_app, wait_for
+from tui.ui.refresh import RefreshPolicy
+
+pytestmark = pytest.mark.anyio
+Z = "/instance/v1/zones/fr-par-1"
+
+
+async def test_a_syncing_nic_is_polled_until_it_settles_without_a_key(sandbox, clock, http):
+    app = make_app(sandbox, policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        row = next(r for r in view.table.resources() if r.name == "bastion")
+        resp = await http.post(f"{Z}/servers/{row.id}/private_nics", json={"private_network_id": "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"})
+        assert resp.json()["private_nic"]["state"] == "syncing"
+        view.follow(row)  # what the NIC flow does after adding one
+        await wait_for(pilot, lambda: view.table.get(row.id).data.get("_moving") is True, what="seen moving")
+        assert row.id in view.table.watched, "the running server is polled while its NIC syncs"
+        clock.advance(60)
+        await wait_for(pilot, lambda: row.id not in view.table.watched, what="settled without r")
+        nics = sandbox.instance.nics["fr-par-1"].values()
+        assert all(n["state"] == "available" for n in nics if n["server_id"] == row.id)
+
+
+async def test_a_failed_refresh_does_not_advance_the_refreshed_time(sandbox):
+    times = iter(float(t) for t in range(1_768_478_400, 1_768_478_400 + 1000, 60))
+    app = make_app(sandbox)
+    app.clock = lambda: next(times)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        before = view.last_refresh
+        shown = app.main.query_one("#status").refreshed
+        sandbox.inject(503, "/servers", method="GET")
+        view.reload()
+        await wait_for(pilot, lambda: view.failed and not view.listing, what="refresh failed")
+        assert view.last_refresh == before and view.last_attempt > before
+        assert app.main.query_one("#status").refreshed == shown
+        assert view.table.loaded_count == 8, "the rows already shown stay"
+
+
+@pytest.mark.parametrize("body, reason", [
+    (b'{"servers":["DEV1-S"]}', "servers[0] is a str"),
+    (b'{"items":[]}', "no 'servers' list"),
+    (b'{"servers":{"a":1}}', "servers[0] is a int"),
+])
+async def test_an_unexpected_body_keeps_the_rows_and_marks_the_scope_failed(sandbox, body, reason):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        sandbox.inject(200, "/servers", method="GET")
+        sandbox.faults[-1].raw = body
+        view.reload()
+        await wait_for(pilot, lambda: bool(view.failed) and not view.listing, what="marked failed")
+        assert view.table.loaded_count == 8
+        assert "✖ fr-par-1" in view.table.border_title
+        assert any(reason in n.message for n in app._notifications), [n.message for n in app._notifications]
+
+
+async def test_an_unexpected_exception_while_listing_says_it_is_a_bug(sandbox, monkeypatch):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+
+        def broken(data):
+            raise KeyError("surprise")
+
+        monkeypatch.setattr(type(view.kind), "row_maker", lambda self, scope=None: broken)
+        view.reload()
+        await wait_for(pilot, lambda: bool(view.failed) and not view.listing, what="marked failed")
+        assert view.table.loaded_count == 8
+        assert any("This is a bug" in n.message and "KeyError" in n.message for n in app._notifications)
+
+
+async def test_a_detail_of_a_resource_that_is_gone_offers_no_actions(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        row = next(r for r in view.table.resources() if r.state == "stopped")
+        view.table.move_to(row.id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and app.screen.resource is not None, what="detail")
+        detail = app.screen
+        assert detail.check_action("resource", ("delete",))
+        del sandbox.instance.servers["fr-par-1"][row.id]
+        await pilot.press("r")
+        await wait_for(pilot, lambda: detail.is_gone, what="gone")
+        for what in ("actions", "edit", "delete"):
+            assert not detail.check_action("resource", (what,))
+        await pilot.press("d")
+        await pilot.pause()
+        assert app.screen is detail
+
+
+async def test_the_palette_offers_no_create_on_a_read_only_kind(sandbox):
+    from helpers import open_view
+    from tui.ui.commands import CloudCommands
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        provider = CloudCommands(app.screen)
+        assert any(name.startswith("Create server") for name, _, _ in provider._index())
+        await open_view(pilot, app, "instance.types")
+        assert not any(name.startswith("Create") for name, _, _ in provider._index())

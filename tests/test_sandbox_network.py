@@ -124,6 +124,8 @@ async def test_one_private_nic_per_network(http, clock):
     clock.advance(3)
     assert (await http.get(f"{nics}/{nic['id']}")).json()["private_nic"]["state"] == "available"
     assert [n["id"] for n in (await server_named(http, "bastion"))["private_nics"]] == [nic["id"]]
+    patched = (await http.patch(f"{nics}/{nic['id']}", json={"tags": ["db"]})).json()
+    assert patched["id"] == nic["id"] and patched["tags"] == ["db"], "a PATCH answers the bare NIC, as the public clients read it"
     assert (await http.delete(f"{nics}/{nic['id']}")).status_code == 204
     assert (await http.get(nics)).json()["private_nics"] == []
 
@@ -153,3 +155,18 @@ async def test_compatible_types_and_changing_type_while_stopped(http, clock):
     running = await server_named(http, "web-01")
     r = await http.patch(f"{Z}/servers/{running['id']}", json={"commercial_type": "PRO2-S"})
     assert r.status_code == 400 and "powered off" in r.json()["message"]
+
+
+async def test_icmp_and_any_rules_take_port_zero_as_no_port(http):
+    sg = (await http.post(f"{Z}/security_groups", json={"name": "ports", "project": DEMO_PROJECT_ID})).json()["security_group"]
+    rules = [
+        {"protocol": "ICMP", "direction": "inbound", "action": "accept", "ip_range": "0.0.0.0/0", "dest_port_from": 0, "dest_port_to": 0},
+        {"protocol": "ANY", "direction": "outbound", "action": "drop", "ip_range": "10.0.0.0/8", "dest_port_from": 0, "dest_port_to": None},
+        {"protocol": "TCP", "direction": "inbound", "action": "accept", "ip_range": "0.0.0.0/0", "dest_port_from": 22, "dest_port_to": None},
+    ]
+    r = await http.put(f"{Z}/security_groups/{sg['id']}/rules", json={"rules": rules})
+    assert r.status_code == 200, r.text
+    saved = r.json()["rules"]
+    assert [(x["dest_port_from"], x["dest_port_to"]) for x in saved] == [(None, None), (None, None), (22, None)]
+    bad = await http.put(f"{Z}/security_groups/{sg['id']}/rules", json={"rules": [{**rules[2], "dest_port_from": 0}]})
+    assert bad.status_code == 400, "0 is no port only for ICMP and ANY"

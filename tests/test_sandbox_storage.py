@@ -163,7 +163,9 @@ async def test_block_migration_plan_then_apply(http, clock):
     assert r.status_code == 400 and "b_ssd" in r.json()["message"]
     archive = next(v for v in (await http.get(f"{Z}/volumes")).json()["volumes"] if v["name"] == "archive-2025")
     plan = (await http.post(f"{Z}/block-migration/plan", json={"volume_id": archive["id"]})).json()
-    assert [v["id"] for v in plan["volumes"]] == [archive["id"]] and len(plan["snapshots"]) == 1 and plan["validation_key"]
+    # The public clients read a plan as {"volume": …, "snapshots": […], "validation_key": …}.
+    assert set(plan) == {"volume", "snapshots", "validation_key"}
+    assert plan["volume"]["id"] == archive["id"] and len(plan["snapshots"]) == 1 and plan["validation_key"]
     r = await http.post(f"{Z}/block-migration/apply", json={"volume_id": archive["id"], "validation_key": "stale"})
     assert r.status_code == 400 and "plan again" in r.json()["message"]
     r = await http.post(f"{Z}/block-migration/apply", json={"volume_id": archive["id"], "validation_key": plan["validation_key"]})

@@ -17,7 +17,9 @@ def meta(label: str, **extra: Any) -> dict[str, Any]:
 
 
 def check_name(v: str) -> str:
-    if not re.match(NAME_PATTERN, v):
+    if not v.strip():
+        raise ValueError("a name is required (not only spaces)")
+    if not re.fullmatch(NAME_PATTERN, v):
         raise ValueError(NAME_RULE)
     return v
 

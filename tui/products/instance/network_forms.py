@@ -7,7 +7,7 @@ import ipaddress
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from ..base import Column, Context, CreateSpec, EditSpec, Row
 from .fields import Name, Tags, check_name, meta, split_tags
@@ -192,6 +192,14 @@ class RuleForm(BaseModel):
         except ValueError:
             raise ValueError("an IPv4 or IPv6 network, such as 10.0.0.0/8 or 203.0.113.7/32") from None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_port(cls, data: Any) -> Any:
+        """A port of 0 on an ICMP or ANY rule is how the platform says "no port"."""
+        if isinstance(data, dict) and data.get("protocol") in ("ICMP", "ANY"):
+            data = {**data, **{f: None for f in ("dest_port_from", "dest_port_to") if data.get(f) in (0, "0")}}
+        return data
+
     @field_validator("dest_port_from", "dest_port_to")
     @classmethod
     def _port(cls, v: int | None, info: ValidationInfo) -> int | None:
@@ -219,7 +227,7 @@ RULE_CHOICES = {
 
 def _ports(r: dict[str, Any]) -> str:
     lo, hi = r.get("dest_port_from"), r.get("dest_port_to")
-    if lo is None:
+    if lo is None or lo == 0 and r.get("protocol") in ("ICMP", "ANY"):
         return "all"
     return f"{lo}-{hi}" if hi not in (None, lo) else str(lo)
 

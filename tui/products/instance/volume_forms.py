@@ -195,7 +195,9 @@ async def detach_flow(ui: Any, vol: Row) -> None:
 
 async def migrate_flow(ui: Any, vol: Row) -> None:
     plan = await ui.service().send("POST", ui.scope, "block-migration", "plan", body={"volume_id": vol.id})
-    names = [v.get("name") for v in plan.get("volumes", [])] + [f"snapshot {s.get('name')}" for s in plan.get("snapshots", [])]
+    volume = plan.get("volume")
+    volumes = [volume] if isinstance(volume, dict) else [v for v in plan.get("volumes") or [] if isinstance(v, dict)]
+    names = [v.get("name") for v in volumes] + [f"snapshot {s.get('name')}" for s in plan.get("snapshots") or [] if isinstance(s, dict)]
     message = "These move to block storage (sbs) and cannot move back:\n  " + "\n  ".join(str(n) for n in names)
     if not await ui.confirm(f"Migrate {vol.name}?", message, "Migrate"):
         return

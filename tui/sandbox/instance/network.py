@@ -26,7 +26,14 @@ SG_FIELDS = {
 
 
 def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
-    """One rule: protocol, direction, action, ip_range; ports only for TCP and UDP, from ≤ to."""
+    """One rule: protocol, direction, action, ip_range; ports only for TCP and UDP, from ≤ to.
+
+    For ICMP and ANY a port of 0 means "no port", as the public clients send it: it is stored as
+    none (the one change this check makes to `body`)."""
+    if body.get("protocol") in ("ICMP", "ANY"):
+        for field in ("dest_port_from", "dest_port_to"):
+            if body.get(field) == 0 and not isinstance(body.get(field), bool):
+                body[field] = None
     errs: Errors = [(prefix + k, "unknown", "unknown field") for k in sorted(set(body) - RULE_FIELDS)]
     for field, choices in (("protocol", ("TCP", "UDP", "ICMP", "ANY")), ("direction", ("inbound", "outbound")), ("action", ("accept", "drop"))):
         if field not in body:

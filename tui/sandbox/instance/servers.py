@@ -440,7 +440,7 @@ def routes(store: InstanceStore) -> list[Route]:
         nic.update(body)
         store.stamp(nic)
         store._touch(zone, server["id"])
-        return JSONResponse({"private_nic": nic})
+        return JSONResponse(nic)  # the bare NIC, as the public clients read a PATCH (unlike create and get)
 
     async def delete_nic(request: Request) -> Response:
         zone, server = server_of(request)

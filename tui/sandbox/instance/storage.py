@@ -356,7 +356,8 @@ def routes(store: InstanceStore) -> list[Route]:
         zone = zone_of(store, request)
         volumes, snaps = migration_set(zone, await json_body(request))
         key = fingerprint(volumes, snaps)
-        return JSONResponse({"volumes": volumes, "snapshots": snaps, "validation_key": key})
+        # As the public clients read it: one volume (none when planning from a snapshot), its snapshots.
+        return JSONResponse({"volume": volumes[0] if volumes else None, "snapshots": snaps, "validation_key": key})
 
     async def migration_apply(request: Request) -> Response:
         zone = zone_of(store, request)

@@ -55,6 +55,7 @@ class FaultSpec:
     seed: int = 0
     slow_s: float = 1.5
     applied_as: str | None = None  # "500", "drop" or "unreadable"; None draws one each time
+    injected: dict[str, int] = field(default_factory=dict)  # how many of each kind were injected
 
     @classmethod
     def parse(cls, text: str) -> "FaultSpec":
@@ -87,7 +88,7 @@ class Faults:
         self.app = app
         self.spec = spec
         self.rng = random.Random(spec.seed)
-        self.injected: dict[str, int] = {}
+        self.injected = spec.injected
 
     def _draw(self, method: str) -> str | None:
         for kind in KINDS:

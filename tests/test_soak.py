@@ -1,0 +1,141 @@
+"""A bounded soak: every product view and form, driven from the keyboard, against a sandbox that
+misbehaves on purpose (5xx, 429, slow answers, dropped connections, bad JSON, HTML pages,
+redirects, hostile strings, writes applied but answered with an error).
+
+It asserts what an operator must be able to count on: no crash, no dead key, no silent empty
+list, no duplicate create, and the secret key in no output (screen, notifications, log).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from helpers import make_app, open_view, wait_for
+from tui.api.client import RetryPolicy
+from tui.products import KINDS
+from tui.sandbox import ManualClock, Sandbox
+from tui.sandbox.faults import FaultSpec
+from tui.ui.refresh import RefreshPolicy
+
+pytestmark = pytest.mark.anyio
+
+SECRET = "5a0c4e2f-soak-4b7e-9d1a-c0ffee5ec4e7"
+RATES = {"5xx": 0.06, "429": 0.05, "slow": 0.05, "drop": 0.03, "badjson": 0.03, "html": 0.03, "redirect": 0.02, "hostile": 0.25, "applied": 0.3}
+
+
+class Captured(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+async def alive(pilot, app) -> None:
+    """No dead key: the help opens and closes from wherever the console is."""
+    await wait_for(pilot, lambda: app.screen.id == "main", what="back on the main screen")
+    await pilot.press("question_mark")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen", what="help opens")
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: app.screen.id == "main", what="help closes")
+
+
+async def back_to_main(pilot, app) -> None:
+    for _ in range(6):
+        if app.screen.id == "main":
+            return
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+    await wait_for(pilot, lambda: app.screen.id == "main", what="main screen")
+
+
+def not_silent(app, view) -> bool:
+    """A list is never empty without a word: it has rows, or its scope is marked failed."""
+    return view.table.loaded_count > 0 or bool(view.failed) or view.listing
+
+
+@pytest.mark.parametrize("seed", [11, 29])
+async def test_every_view_and_form_under_faults(seed):
+    sandbox = Sandbox(clock=ManualClock(), secret_key=SECRET, faults=FaultSpec(rates=RATES, seed=seed, slow_s=0.05))
+    app = make_app(sandbox, secret=SECRET, policy=RefreshPolicy(fast=0.3, slow=1.0, paused=0.2), retry=RetryPolicy(deadline=0.4, base=0.01, cap=0.05))
+    captured = Captured()
+    log = logging.getLogger("cloudtui")
+    log.addHandler(captured)
+    old_level = log.level
+    log.setLevel(logging.DEBUG)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: app.main is not None, what="console")
+            for kind in KINDS:
+                view = await open_view(pilot, app, kind.id)
+                assert not_silent(app, view), f"{kind.id}: empty with no failure shown"
+                await pilot.press("j", "j", "k")
+                if view.table.loaded_count:
+                    await pilot.press("enter")  # the detail, fields then JSON
+                    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen", what="detail")
+                    await pilot.press("v")
+                    await pilot.pause(0.1)
+                    await back_to_main(pilot, app)
+                    if kind.actions and view.may("actions"):
+                        await pilot.press("a")
+                        await pilot.pause(0.1)
+                        await back_to_main(pilot, app)
+                    if kind.edit is not None:
+                        await pilot.press("e")
+                        await pilot.pause(0.2)
+                        await back_to_main(pilot, app)
+                if kind.create is not None:
+                    await pilot.press("c")
+                    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="create form")
+                    await pilot.pause(0.2)
+                    await pilot.press("ctrl+s")  # an empty form: refused, with fields named, nothing sent
+                    await pilot.pause(0.05)
+                    await back_to_main(pilot, app)
+                await alive(pilot, app)
+                assert app.is_running and app.bugs == []
+
+            # One real create through the form, with writes that may be applied and answered badly.
+            view = await open_view(pilot, app, "instance.servers")
+            from helpers import choose
+
+            for attempt in range(4):
+                await back_to_main(pilot, app)
+                await pilot.press("c")
+                await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="form")
+                form = app.screen
+                await wait_for(pilot, lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()), what="choices or why not")
+                if not form.ready:  # the choices did not load (a fault): the form says so; try again
+                    continue
+                await pilot.press(*"soak-made", "tab")
+                await choose(pilot, "PRO2-XS ")
+                await pilot.press("tab")
+                await choose(pilot, "Debian")
+                await pilot.press("ctrl+s")
+                await wait_for(pilot, lambda: app.screen.id == "main" or not app.screen.busy, timeout=10, what="create answered")
+                if app.screen.id == "main":
+                    break
+                await pilot.press("escape")
+            made = [s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "soak-made"]
+            assert len(made) <= 1, "a create is never sent twice"
+            await back_to_main(pilot, app)
+            await alive(pilot, app)
+
+            shot = app.export_screenshot()
+            assert SECRET not in shot
+            for note in app._notifications:
+                assert SECRET not in note.message and SECRET not in note.title
+                assert "This is a bug" not in note.message, note.message
+            assert app.is_running and app.bugs == []
+    finally:
+        log.removeHandler(captured)
+        log.setLevel(old_level)
+    assert captured.lines, "the soak was logged"
+    assert not any(SECRET in line for line in captured.lines)
+    injected = sandbox.fault_spec.injected
+    assert {"5xx", "429", "hostile"} <= set(injected), injected  # the faults were live
+    posts = [p for m, p in sandbox.requests if m == "POST" and p.endswith("/servers")]
+    assert posts, "a create was sent"
+    print("injected", injected, "creates sent", len(posts))

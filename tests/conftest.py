@@ -6,6 +6,7 @@ every test gets an in-memory keyring unless it installs another backend.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable
 
 import httpx
@@ -23,10 +24,24 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path, monkeypatch) -> None:
+def isolated_env(tmp_path, monkeypatch) -> Any:
     monkeypatch.setenv("CLOUDTUI_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "log"))
     for var in ("CLOUDTUI_SECRET_KEY", "CLOUDTUI_PROFILE", "CLOUDTUI_API_URL", "CLOUDTUI_PROJECT_ID", "CLOUDTUI_DEBUG_LOG"):
         monkeypatch.delenv(var, raising=False)
+    # The machine's proxies and CA settings would change what the HTTP tests see; tests set their own.
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR"):
+        monkeypatch.delenv(var, raising=False)
+        monkeypatch.delenv(var.lower(), raising=False)
+    log = logging.getLogger("cloudtui")
+    handlers, level, propagate = list(log.handlers), log.level, log.propagate
+    yield
+    for handler in log.handlers[:]:  # what a test's cli.main set up goes with the test
+        if handler not in handlers:
+            log.removeHandler(handler)
+            handler.close()
+    log.setLevel(level)
+    log.propagate = propagate
 
 
 @pytest.fixture(autouse=True)

@@ -109,7 +109,7 @@ def current_view(app):
     return app.main.view
 
 
-async def open_view(pilot, app, kind_id):
+async def open_view(pilot, app, kind_id, timeout: float = 5.0):
     """Sidebar by keyboard: tab to it, move to the entry, enter."""
     from tui.ui.widgets.sidebar import Sidebar
 
@@ -122,9 +122,9 @@ async def open_view(pilot, app, kind_id):
     while sidebar.highlighted != target:
         await pilot.press(step)
     await pilot.press("enter")
-    await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id)
+    await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id, timeout=timeout)
     view = current_view(app)
-    await wait_for(pilot, lambda: not view.listing and view.last_attempt is not None, what=f"{kind_id} listed")
+    await wait_for(pilot, lambda: not view.listing and view.last_attempt is not None, what=f"{kind_id} listed", timeout=timeout)
     view.focus_table()
     await pilot.pause()
     return view

@@ -12,7 +12,7 @@ import logging
 
 import pytest
 
-from helpers import make_app, open_view, wait_for
+from helpers import make_app, open_view, wait_for as _wait_for
 from tui.api.client import RetryPolicy
 from tui.products import KINDS
 from tui.sandbox import ManualClock, Sandbox
@@ -23,6 +23,15 @@ pytestmark = pytest.mark.anyio
 
 SECRET = "5a0c4e2f-soak-4b7e-9d1a-c0ffee5ec4e7"
 RATES = {"5xx": 0.06, "429": 0.05, "slow": 0.05, "drop": 0.03, "badjson": 0.03, "html": 0.03, "redirect": 0.02, "hostile": 0.25, "applied": 0.3}
+
+
+async def wait_for(pilot, condition, timeout: float = 20.0, what: str = "condition") -> None:
+    """Longer than elsewhere: under faults every read may be retried, and CI may be busy."""
+    await _wait_for(pilot, condition, timeout=timeout, what=what)
+
+
+def notes(app) -> str:
+    return "\n".join(f"[{n.severity}] {n.title}: {n.message}" for n in app._notifications)
 
 
 class Captured(logging.Handler):
@@ -70,8 +79,8 @@ async def test_every_view_and_form_under_faults(seed):
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(pilot, lambda: app.main is not None, what="console")
             for kind in KINDS:
-                view = await open_view(pilot, app, kind.id)
-                assert not_silent(app, view), f"{kind.id}: empty with no failure shown"
+                view = await open_view(pilot, app, kind.id, timeout=20)
+                assert not_silent(app, view), f"{kind.id}: empty with no failure shown\n{notes(app)}"
                 await pilot.press("j", "j", "k")
                 if view.table.loaded_count:
                     await pilot.press("enter")  # the detail, fields then JSON
@@ -95,10 +104,10 @@ async def test_every_view_and_form_under_faults(seed):
                     await pilot.pause(0.05)
                     await back_to_main(pilot, app)
                 await alive(pilot, app)
-                assert app.is_running and app.bugs == []
+                assert app.is_running and app.bugs == [], f"{app.bugs}\n{notes(app)}"
 
             # One real create through the form, with writes that may be applied and answered badly.
-            view = await open_view(pilot, app, "instance.servers")
+            view = await open_view(pilot, app, "instance.servers", timeout=20)
             from helpers import choose
 
             for attempt in range(4):
@@ -114,7 +123,7 @@ async def test_every_view_and_form_under_faults(seed):
                 await pilot.press("tab")
                 await choose(pilot, "Debian")
                 await pilot.press("ctrl+s")
-                await wait_for(pilot, lambda: app.screen.id == "main" or not app.screen.busy, timeout=10, what="create answered")
+                await wait_for(pilot, lambda: app.screen.id == "main" or not app.screen.busy, what="create answered")
                 if app.screen.id == "main":
                     break
                 await pilot.press("escape")
@@ -128,7 +137,7 @@ async def test_every_view_and_form_under_faults(seed):
             for note in app._notifications:
                 assert SECRET not in note.message and SECRET not in note.title
                 assert "This is a bug" not in note.message, note.message
-            assert app.is_running and app.bugs == []
+            assert app.is_running and app.bugs == [], f"{app.bugs}\n{notes(app)}"
     finally:
         log.removeHandler(captured)
         log.setLevel(old_level)

@@ -53,9 +53,11 @@ def _logging(path: str | None) -> str | None:
         log.setLevel(logging.DEBUG)
     else:
         try:
+            from pathlib import Path
+
             from platformdirs import user_log_path
 
-            folder = user_log_path("cloudtui")
+            folder = Path(os.environ.get("CLOUDTUI_LOG_DIR") or user_log_path("cloudtui"))
             folder.mkdir(parents=True, exist_ok=True)
             handler = RotatingFileHandler(folder / "cloudtui.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8")
         except OSError:

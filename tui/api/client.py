@@ -185,19 +185,10 @@ class ApiClient:
         return path if "://" in path else self.api_url + path
 
     # ---- requests -------------------------------------------------------------------------------
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: dict[str, Any] | None = None,
-        json: Any = None,
-        content: bytes | None = None,
-        content_type: str = "text/plain",
-    ) -> "httpx.Response":
-        """Send one logical request (retrying where safe); raise an ApiError on failure.
-        `json` is sent as JSON; `content` as raw bytes of `content_type` (user data)."""
-        resp, _ = await self.request_data(method, path, params=params, json=json, content=content, content_type=content_type)
+    async def request(self, method: str, path: str, **kw: Any) -> "httpx.Response":
+        """Send one logical request (retrying where safe); raise an ApiError on failure. Takes
+        `params`, `json` (sent as JSON) or `content` of `content_type` (user data)."""
+        resp, _ = await self.request_data(method, path, **kw)
         return resp
 
     async def request_data(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
 from ..api.client import ApiClient
-from ..api.errors import ApiError, as_api_error
+from ..api.errors import ApiError, OutcomeUnknown, as_api_error
 from ..api.paging import fetch_page, iter_pages
 from .base import ALL, ResourceKind, Row
 
@@ -163,8 +163,14 @@ class ResourceService:
         return self._row(data, scope)
 
     async def create(self, scope: str, payload: dict[str, Any]) -> Row:
-        data = await self.client.send_json("POST", self.kind.path(scope), payload)
-        return self._row(data.get(self.kind.item_key, data), scope)
+        """The created resource. A success without it (an empty or odd body) is not a success: the
+        platform may have created it, so it is an unknown outcome, for the caller to look."""
+        path = self.kind.path(scope)
+        data = await self.client.send_json("POST", path, payload)
+        item = data.get(self.kind.item_key, data)
+        if not isinstance(item, dict) or not item.get("id"):
+            raise OutcomeUnknown(0, "the API accepted the create but did not answer with what it created — it may have been applied", method="POST", url=path)
+        return self._row(item, scope)
 
     async def update(self, scope: str, rid: str, changes: dict[str, Any]) -> Row:
         data = await self.client.send_json("PATCH", self.kind.path(scope, rid), changes)

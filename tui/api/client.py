@@ -124,6 +124,7 @@ class ApiClient:
         self._http: httpx.AsyncClient | None = None
         self._building: asyncio.Future[Any] | None = None
         self._proxy: str | None = None
+        self._spent: Any = None  # an empty stream put in place of each response's read one
 
     def __repr__(self) -> str:
         return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
@@ -164,6 +165,9 @@ class ApiClient:
             self._building = None
             raise ConfigError(0, f"cannot set up TLS for {self.api_url}: {exc}") from None
         self._proxy = _proxy_for(self.api_url) if self._transport is None else None
+        import httpx
+
+        self._spent = httpx.ByteStream(b"")
         return self._http
 
     def set_secret(self, secret_key: Any) -> None:
@@ -239,6 +243,9 @@ class ApiClient:
                     resp = await http.request(method, url, content=body, headers=headers)
                 except Exception as exc:
                     raise self._transport_failure(exc, method, path) from None
+                # httpx binds the (read, closed) stream to its response in a reference cycle: only
+                # the cyclic collector could free the body, and it is paused while a listing streams.
+                resp.stream = self._spent
                 if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
                     log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(query), resp.status_code, _ms(started))
                 status = resp.status_code

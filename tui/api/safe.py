@@ -58,7 +58,8 @@ def loads(content: bytes | str) -> Any:
     """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON."""
     data = _loads(content)
     raw = content.encode() if isinstance(content, str) else content
-    if _MAY_HOLD_CONTROL.search(raw) is not None:
+    # memchr-fast tests first: most bodies have no backslash, DEL or C1 lead byte at all.
+    if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw) and _MAY_HOLD_CONTROL.search(raw) is not None:
         data = clean_tree(data)
     return data
 

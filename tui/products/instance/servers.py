@@ -46,11 +46,19 @@ PARTS_BUSY = frozenset({"syncing", "attaching", "detaching", "hotsyncing", "resi
 
 
 def parts_moving(data: dict[str, Any]) -> bool:
-    """A private NIC or a volume of the server is between states (the server may be running)."""
+    """A private NIC or a volume of the server is between states (the server may be running).
+    Runs for every listed server: plain loops, no intermediate lists."""
     nics = data.get("private_nics")
+    if nics and nics.__class__ is list:
+        for nic in nics:
+            if nic.__class__ is dict and nic.get("state") in PARTS_BUSY:
+                return True
     vols = data.get("volumes")
-    parts = [*(nics if isinstance(nics, list) else []), *(vols.values() if isinstance(vols, dict) else [])]
-    return any(isinstance(p, dict) and p.get("state") in PARTS_BUSY for p in parts)
+    if vols and vols.__class__ is dict:
+        for vol in vols.values():
+            if vol.__class__ is dict and vol.get("state") in PARTS_BUSY:
+                return True
+    return False
 
 
 def _protected(row: Any) -> str | None:

@@ -51,7 +51,7 @@ async def after_delete(service: Any, scope: str, rid: str) -> Found:
     except ApiError as err:
         return Found(None, f"looking for it failed too ({err.summary}): refresh (r) to see whether it is still there", None)
     state = f" ({row.state})" if row.state else ""
-    return Found(row, f"it is still there{state}", False if row.state not in service.kind.transitional else None)
+    return Found(row, f"it is still there{state}", None if service.kind.is_transitional(row) else False)
 
 
 async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]) -> Found:

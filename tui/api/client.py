@@ -134,7 +134,7 @@ class ApiClient:
         """Runs in a thread: import httpx, build the TLS context, make the client."""
         import ssl
 
-        import httpx
+        httpx = import_httpx()
 
         from . import tls
 
@@ -356,6 +356,21 @@ class ApiClient:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
         _, data = await self.request_data(method, path, json=body, decode=_object)
         return data
+
+
+def import_httpx() -> Any:
+    """httpx and the httpcore parts a first request needs, without httpx's command-line tool.
+
+    `httpx/__init__` imports its CLI (`httpx._main`, which pulls in click and pygments: ~20 ms) in a
+    `try`/`except ImportError` meant for installs without the `cli` extra; a `None` in
+    `sys.modules` makes that import fail the documented way, so httpx defines its stub instead."""
+    import sys
+
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    import httpcore  # noqa: F401
+    import httpx
+
+    return httpx
 
 
 def _object(content: bytes) -> dict[str, Any]:

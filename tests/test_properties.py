@@ -13,7 +13,9 @@ from pydantic import ValidationError
 from tui.api import safe
 from tui.api.errors import ApiError, error_from_response
 from tui.api.paging import _decode
-from tui.products import KINDS
+from tui.products.manifest import list_kinds
+
+KINDS = list_kinds()
 from tui.products.instance.fields import NameTagsForm
 from tui.products.instance.network_forms import RuleForm
 from tui.sandbox.core import _control_at

@@ -14,7 +14,9 @@ import pytest
 
 from helpers import make_app, open_view, wait_for as _wait_for
 from tui.api.client import RetryPolicy
-from tui.products import KINDS
+from tui.products.manifest import list_kinds
+
+KINDS = list_kinds()
 from tui.sandbox import ManualClock, Sandbox
 from tui.sandbox.faults import FaultSpec
 from tui.ui.refresh import RefreshPolicy

@@ -392,7 +392,7 @@ async def test_instance_types_in_all_zones_keep_one_row_per_zone(sandbox):
         await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > 12, what="all zones")
         rows = view.table.resources()
         per_zone = {r.text("zone") for r in rows if r.name == "GPU-3070-S"}
-        assert len(per_zone) == len(view.kind.scopes)
+        assert len(per_zone) == len(view.kind.all_scopes)
         avail = {r.text("zone"): r.text("availability") for r in rows if r.name == "GPU-3070-S"}
         assert avail["fr-par-2"] == "scarce" and avail["fr-par-1"] == "shortage"
 

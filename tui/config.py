@@ -15,7 +15,7 @@ from typing import Any
 
 DEFAULT_ZONE = "fr-par-1"
 DEFAULT_REGION = "fr-par"
-PROFILE_KEYS = ("api_url", "project_id", "organization_id", "default_zone", "default_region", "ca_bundle")
+PROFILE_KEYS = ("api_url", "project_id", "organization_id", "default_zone", "default_region", "ca_bundle", "genai_url")
 UUID_RE = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
 
@@ -37,6 +37,7 @@ class Profile:
     default_zone: str = DEFAULT_ZONE
     default_region: str = DEFAULT_REGION
     ca_bundle: str = ""  # a CA file or folder to trust instead of the system store (a private CA)
+    genai_url: str = ""  # the generative-model API's own base URL (default: api_url)
 
     def to_toml_table(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in PROFILE_KEYS if getattr(self, k)}
@@ -102,6 +103,7 @@ class Settings:
     demo: bool = False
     config_error: str | None = None
     ca_bundle: str = ""
+    genai_url: str = ""  # the generative-model API's base URL; empty: the platform's
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -135,6 +137,7 @@ def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = No
         read_only=bool(flags.get("read_only")),
         config_error=cfg.error,
         ca_bundle=prof.ca_bundle,
+        genai_url=(env.get("CLOUDTUI_GENAI_URL") or prof.genai_url).rstrip("/"),
     )
 
 

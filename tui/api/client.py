@@ -17,13 +17,14 @@ neither the import nor loading the trust store delays the console's first frame.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import inspect
 import logging
 import random
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 from urllib.parse import urlencode, urljoin, urlsplit
 
 from . import safe
@@ -205,32 +206,13 @@ class ApiClient:
         content: bytes | None = None,
         content_type: str = "text/plain",
         decode: Callable[[bytes], Any] | None = None,
+        mutating: bool | None = None,
     ) -> tuple["httpx.Response", Any]:
         """As `request`, and the body decoded by `decode` (a ValueError there means "not the JSON
-        expected": retried for a GET, an unknown outcome for a write)."""
+        expected": retried for a GET, an unknown outcome for a write). `mutating=False` marks a
+        request that changes nothing whatever its method (a chat completion): read-only sends it."""
         method = method.upper()
-        if self.read_only and method != "GET":
-            raise ReadOnlyError(0, f"{method} {path} refused in read-only mode", method=method, url=path)
-        try:
-            token = self.auth.value(self._secret)
-            token.encode("ascii")
-        except UnicodeEncodeError:
-            raise ConfigError(0, "the secret key holds characters that cannot be sent in a header (it must be ASCII): "
-                                 "re-enter it (ctrl+l) or fix CLOUDTUI_SECRET_KEY", method=method, url=path) from None
-        headers = {self.auth.header: token}
-        body: bytes | None = None
-        if json is not None:
-            import orjson
-
-            body = orjson.dumps(json)
-            headers["Content-Type"] = "application/json"
-        elif content is not None:
-            body = content
-            headers["Content-Type"] = content_type
-        query = _clean_params(params)
-        url = self.url(path)
-        if query:
-            url += ("&" if "?" in url else "?") + urlencode(query, doseq=True)
+        url, headers, body = self._prepare(method, path, params, json, content, content_type, mutating)
         http = await self._client()
         deadline = self._monotonic() + self.retry.deadline
         attempt = 0
@@ -247,7 +229,7 @@ class ApiClient:
                 # the cyclic collector could free the body, and it is paused while a listing streams.
                 resp.stream = self._spent
                 if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
-                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(query), resp.status_code, _ms(started))
+                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(_clean_params(params)), resp.status_code, _ms(started))
                 status = resp.status_code
                 if status in REDIRECTS or 300 <= status < 400:
                     target = self._redirect(resp, method, path, url)
@@ -270,6 +252,63 @@ class ApiClient:
                 self.stats.retries += 1
                 log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
                 await self._sleep(delay)
+
+    def _prepare(
+        self, method: str, path: str, params: dict[str, Any] | None, json: Any, content: bytes | None,
+        content_type: str, mutating: bool | None,
+    ) -> tuple[str, dict[str, str], bytes | None]:
+        """(url, headers, body) of a request; refuses a change in read-only mode and a key that
+        cannot be sent."""
+        if mutating is None:
+            mutating = method != "GET"
+        if self.read_only and mutating:
+            raise ReadOnlyError(0, f"{method} {path} refused in read-only mode", method=method, url=path)
+        try:
+            token = self.auth.value(self._secret)
+            token.encode("ascii")
+        except UnicodeEncodeError:
+            raise ConfigError(0, "the secret key holds characters that cannot be sent in a header (it must be ASCII): "
+                                 "re-enter it (ctrl+l) or fix CLOUDTUI_SECRET_KEY", method=method, url=path) from None
+        headers = {self.auth.header: token}
+        body: bytes | None = None
+        if json is not None:
+            import orjson
+
+            body = orjson.dumps(json)
+            headers["Content-Type"] = "application/json"
+        elif content is not None:
+            body = content
+            headers["Content-Type"] = content_type
+        query = _clean_params(params)
+        url = self.url(path)
+        if query:
+            url += ("&" if "?" in url else "?") + urlencode(query, doseq=True)
+        return url, headers, body
+
+    @contextlib.asynccontextmanager
+    async def stream(
+        self, method: str, path: str, *, params: dict[str, Any] | None = None, json: Any = None,
+        mutating: bool | None = None, accept: str = "text/event-stream",
+    ) -> AsyncIterator["Stream"]:
+        """A streamed answer (server-sent events, a chat completion): a `Stream` with the status and
+        headers (`x-ratelimit-*`) and its lines or events as they come. A failure before the body
+        raises an ApiError as `request` does; a stream is never retried (it is not replayed)."""
+        method = method.upper()
+        url, headers, body = self._prepare(method, path, params, json, None, "", mutating)
+        headers["Accept"] = accept
+        http = await self._client()
+        self.stats.count(method)
+        try:
+            resp = await http.send(http.build_request(method, url, content=body, headers=headers), stream=True)
+        except Exception as exc:
+            raise self._transport_failure(exc, method, path).error from None
+        try:
+            if resp.status_code >= 300:
+                await resp.aread()
+                raise (self._redirected(resp, method, path) if resp.status_code < 400 else self._http_failure(resp, method, path)[0])
+            yield Stream(resp)
+        finally:
+            await resp.aclose()
 
     async def _decoded(self, resp: "httpx.Response", method: str, path: str, decode: Callable[[bytes], Any] | None) -> Any:
         if decode is None:
@@ -349,12 +388,12 @@ class ApiClient:
         return await self.request("GET", path, params=params)
 
     async def get_json(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        _, data = await self.request_data("GET", path, params=params, decode=_object)
+        _, data = await self.request_data("GET", path, params=params, decode=decode_object)
         return data
 
     async def send_json(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
-        _, data = await self.request_data(method, path, json=body, decode=_object)
+        _, data = await self.request_data(method, path, json=body, decode=decode_object)
         return data
 
 
@@ -373,7 +412,28 @@ def import_httpx() -> Any:
     return httpx
 
 
-def _object(content: bytes) -> dict[str, Any]:
+class Stream:
+    """A response being streamed: `status`, `headers`, and its body as `lines()` or `events()`
+    (server-sent events, parsed by httpx-sse). Text is made safe to show."""
+
+    def __init__(self, resp: "httpx.Response") -> None:
+        self.status = resp.status_code
+        self.headers = resp.headers
+        self._resp = resp
+
+    async def lines(self) -> AsyncIterator[str]:
+        async for line in self._resp.aiter_lines():
+            yield line
+
+    async def events(self) -> AsyncIterator[Any]:
+        """Each server-sent event (`.event`, `.data`, `.id`); raw data: the caller parses it."""
+        from httpx_sse import EventSource
+
+        async for event in EventSource(self._resp).aiter_sse():
+            yield event
+
+
+def decode_object(content: bytes) -> dict[str, Any]:
     """A body as a dict, made safe to show; {} for an empty body; ValueError when not JSON."""
     if not content.strip():
         return {}

@@ -52,7 +52,7 @@ class ListResult:
         return not self.errors and (self.total is None or len(self.items) >= self.total)
 
 
-def _decode(content: bytes, list_key: str, transform: Transform | None) -> tuple[list[Any], int | None]:
+def _decode(content: bytes, list_key: str | None, transform: Transform | None) -> tuple[list[Any], int | None]:
     """(items, total_count from the body). ValueError when the body is not JSON; BadBody when it is
     JSON of another shape (no list under `list_key`, items that are not objects)."""
     gc_was_on = gc.isenabled()
@@ -62,6 +62,11 @@ def _decode(content: bytes, list_key: str, transform: Transform | None) -> tuple
     finally:
         if gc_was_on:
             gc.enable()
+    if list_key is None:  # no envelope: the body is the list
+        if not isinstance(body, list):
+            raise BadBody(200, f"the answer is a JSON {type(body).__name__}, not a list")
+        body = {"": body}
+        list_key = ""
     if not isinstance(body, dict):
         raise BadBody(200, f"the answer is a JSON {type(body).__name__}, not an object holding {list_key!r}")
     raw = body.get(list_key)
@@ -86,7 +91,7 @@ def _int(value: Any) -> int | None:
 
 
 async def fetch_page(
-    client: ApiClient, path: str, list_key: str, style: PagingStyle, page: int, size: int,
+    client: ApiClient, path: str, list_key: str | None, style: PagingStyle, page: int, size: int,
     params: dict[str, Any], transform: Transform | None = None,
 ) -> tuple[list[Any], int | None]:
     """One page: (items, total). The total is read from either style's marker, leniently."""
@@ -111,7 +116,7 @@ async def fetch_page(
 async def iter_pages(
     client: ApiClient,
     path: str,
-    list_key: str,
+    list_key: str | None,
     *,
     style: PagingStyle = "per_page",
     page_size: int = MAX_PER_PAGE,
@@ -170,7 +175,7 @@ async def iter_pages(
             t.cancel()
 
 
-async def list_all(client: ApiClient, path: str, list_key: str, **kw: Any) -> ListResult:
+async def list_all(client: ApiClient, path: str, list_key: str | None, **kw: Any) -> ListResult:
     """Collect every page in page order; errors are kept, never raised."""
     batches: list[PageBatch] = []
     result = ListResult()

@@ -31,11 +31,15 @@ _HAS_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _MAY_HOLD_CONTROL = re.compile(rb'\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\x7f|\xc2[\x80-\x9f]')
 
 
-def clean(text: str) -> str:
-    """`text` with every control character shown as a visible escape."""
+_TABLE_LINES = {c: v for c, v in _TABLE.items() if c != 0x0A}
+
+
+def clean(text: str, keep_newlines: bool = False) -> str:
+    """`text` with every control character shown as a visible escape (but line breaks, when
+    `keep_newlines`: a multi-line snippet or diff meant to be read as lines)."""
     if _HAS_CONTROL.search(text) is None:
         return text
-    return text.translate(_TABLE)
+    return text.translate(_TABLE_LINES if keep_newlines else _TABLE)
 
 
 def has_control(text: str) -> bool:

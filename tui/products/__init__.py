@@ -1,9 +1,2 @@
-"""Products: one module per product; each exposes KINDS, its resource kinds."""
-
-from __future__ import annotations
-
-from .base import ResourceKind
-from .instance import KINDS as INSTANCE_KINDS
-
-KINDS: tuple[ResourceKind, ...] = (*INSTANCE_KINDS,)
-BY_ID = {k.id: k for k in KINDS}
+"""Products: one package per product, each with a `manifest` of its views (see `manifest.py`) and
+modules of resource kinds, forms and flows that load when a view is first opened."""

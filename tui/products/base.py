@@ -1,28 +1,29 @@
 """Declarative resource kinds: what the UI needs to list, show, create and act on a resource.
 
-A kind names its path, scope, list key, columns, detail fields, create form, actions and
-transitional states; the UI is generic over kinds, so a new product is one module here.
+A kind declares where it lives (endpoint, scope type and scopes, parent, paths: see `location`),
+how it is listed (envelope, id field, paging, list parameters, change probe), its verbs (delete and
+actions as method + path + body, each mutating or not), its secret fields, and what the UI shows
+(columns, detail fields, forms, transitional states). The UI and the service are generic over kinds:
+nothing defaults to one product's conventions.
 """
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, TypeVar
 
 
 from ..api.paging import PagingStyle
+from .location import (  # noqa: F401  (re-exported: products import them from here)
+    ALL, GLOBAL, PLATFORM, REGIONS, SCOPES, ZONES, Call, Endpoint, ListParams, Parent, ParentRef, Probe, ScopeType, fill,
+)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
 T = TypeVar("T")
 
-ScopeKind = Literal["zone", "region", "global"]
-ALL = "all"
-
-ZONES = ("fr-par-1", "fr-par-2", "fr-par-3", "nl-ams-1", "nl-ams-2", "nl-ams-3", "pl-waw-1", "pl-waw-2", "pl-waw-3")
-REGIONS = ("fr-par", "nl-ams", "pl-waw")
 
 
 class Lazy(Generic[T]):
@@ -52,11 +53,11 @@ class Row:
 
     __slots__ = ("id", "name", "state", "data")
 
-    def __init__(self, data: dict[str, Any], state_field: str = "state") -> None:
+    def __init__(self, data: dict[str, Any], state_field: str = "state", id_field: str = "id") -> None:
         # Built 50,000 times per large listing: the str case is inlined.
         self.data = data
         get = data.get
-        v = get("id")
+        v = get(id_field)
         self.id = v if v.__class__ is str else _text(v)
         v = get("name")
         self.name = v if v.__class__ is str else _text(v)
@@ -110,8 +111,37 @@ class ActionSpec:
     confirm: bool = False  # ask before running (Cancel focused)
     # Why it cannot work now although offered (shown greyed with this reason), or None.
     why_not: Callable[[Any], str | None] = lambda r: None
-    # A flow instead of POST .../action: `async def flow(ui: FlowUI, row)`, see products/flows.py.
+    # What it sends: one request (`call`), or a flow (`async def flow(ui: FlowUI, row)`, see
+    # products/flows.py) for anything with dialogs or several requests. Exactly one of the two.
+    call: Call | None = None
     flow: "Lazy[Any] | None" = None
+    mutating: bool = True  # False: changes nothing (a GET-only flow): offered in read-only mode
+
+    def __post_init__(self) -> None:
+        if (self.call is None) == (self.flow is None):
+            raise ValueError(f"action {self.name!r}: give exactly one of call and flow")
+        if self.call is not None and self.call.mutating != self.mutating:
+            object.__setattr__(self, "mutating", self.call.mutating)
+
+
+@dataclass(frozen=True)
+class Child:
+    """A child list opened from a row: `kind` is "module:ATTR" of a ResourceKind with a `parent`."""
+
+    label: str
+    kind: str
+
+    def get(self) -> "ResourceKind":
+        return Lazy[ResourceKind](self.kind).get()
+
+
+@dataclass(frozen=True)
+class DetailPanel:
+    """An extra section of a kind's detail view (metrics, events, topology): `widget` is
+    "module:ATTR" of a callable (service, scope, row) -> a Textual widget, which may use a Refresher."""
+
+    title: str
+    widget: str
 
 
 Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]
@@ -142,10 +172,13 @@ class EditSpec:
 
 @dataclass
 class Context:
-    """What a payload builder needs beyond the form: project, scope and loaded option data."""
+    """What a payload builder or a list needs beyond the form: project, organization, scope, the
+    parent of a child list, and loaded option data."""
 
     project_id: str
     scope: str
+    organization_id: str = ""
+    parent: ParentRef | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -153,17 +186,29 @@ class Context:
 class ResourceKind:
     id: str
     product: str
-    title: str
-    api: str  # "instance/v1"
-    scope: ScopeKind
-    collection: str  # path segment: "servers"
-    list_key: str
-    item_key: str
+    title: str  # plural, as a list is titled: "Servers"
+    singular: str  # "server": forms and confirmations
+    api: str  # the product's base path: "instance/v1"
+    scope_type: ScopeType
+    collection: str  # the list path under the base: "servers"
+    list_key: str | None  # the envelope of a list ("servers"), or None when the body is the list
+    item_key: str | None  # the envelope of one object ("server"), or None when the body is it
     model: Lazy[Any]  # the full, lenient pydantic model, for the detail view
     columns: tuple[Column, ...]
+    paging: PagingStyle
+    endpoint: Endpoint = PLATFORM
+    scopes: tuple[str, ...] | None = None  # None: every scope of its type (cache: six zones only)
+    page_size: int | None = None  # None: the paging style's largest page
+    parent: Parent | None = None  # a child kind: listed under one resource of another kind
+    list_params: ListParams = ListParams()
+    probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
+    id_field: str = "id"
+    singleton: bool = False  # the collection path is one object (a panel), not a list
+    delete: Call | None = None  # how to delete one; None: cannot be deleted from here
+    children: tuple[Child, ...] = ()
+    panels: tuple[DetailPanel, ...] = ()
+    secret_fields: tuple[str, ...] = ()  # stripped from rows, JSON and logs; shown once on request
     detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
-    paging: PagingStyle = "per_page"
-    scopes: tuple[str, ...] = ZONES
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()
     # Parts of a resource that move while the resource itself does not (a NIC syncing on a running
@@ -178,57 +223,104 @@ class ResourceKind:
     editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
     delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
     nav: str = ""  # the sidebar's short name (default: title)
-    can_delete: bool = True  # False for read-only catalogues (instance types)
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
     enrich: Lazy[Any] | None = None
-    row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all
+    row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all (but secrets)
     summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
-    # Cheap change detection: list ordered by this (newest first) and compare `modified_field`.
-    delta_order: str | None = None
-    modified_field: str | None = None
     # The list filter by name, used to look whether a create whose answer was lost happened.
-    name_param: str | None = "name"
+    name_param: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.scope_type == "global" and self.scopes not in (None, (GLOBAL,)):
+            raise ValueError(f"{self.id}: a global kind has no scopes to choose")
+        if self.delete is not None and not self.delete.mutating:
+            raise ValueError(f"{self.id}: a delete is mutating")
+
+    @property
+    def all_scopes(self) -> tuple[str, ...]:
+        return self.scopes if self.scopes is not None else SCOPES[self.scope_type]
 
     def make_row(self, data: dict[str, Any]) -> Row:
         return self.row_maker()(data)
 
     def row_maker(self, scope: str | None = None) -> Callable[[dict[str, Any]], Row]:
         """A function from a listed item to its Row, with this kind's settings bound once (it runs
-        for every item of every page). Zoned rows without a `zone` get `scope`."""
+        for every item of every page). Rows of a zone or region without one get `scope`; secret
+        fields never reach a row."""
         fields, summarize, state_field, moving = self.row_fields, self.summarize, self.state_field, self.moving
-        fill_zone = scope if scope and self.scope == "zone" else None
-        # A catalogue keyed by name (instance types) repeats its names in every zone: with all
-        # zones listed, rows are told apart by zone.
-        zoned_ids = self.paging == "whole" and fill_zone is not None
+        secrets, id_field = self.secret_fields, self.id_field
+        where = "zone" if self.scope_type == "zone" else "region" if self.scope_type == "region" else None
+        fill_scope = scope if scope and scope != ALL and where else None
+        # A catalogue keyed by name (instance types) repeats its names in every scope: with all
+        # scopes listed, rows are told apart by scope.
+        scoped_ids = self.paging == "whole" and fill_scope is not None
 
         def make(data: dict[str, Any]) -> Row:
             slim = {k: data[k] for k in fields if k in data} if fields else dict(data)
+            for k in secrets:
+                slim.pop(k, None)
             if summarize is not None:
                 slim.update(summarize(data))
             if moving is not None and moving(data):
                 slim["_moving"] = True
-            if fill_zone is not None and not slim.get("zone"):
-                slim["zone"] = fill_zone
-            if zoned_ids:
-                slim["id"] = f"{fill_zone}/{slim.get('id')}"
-            return Row(slim, state_field)
+            if fill_scope is not None and not slim.get(where):
+                slim[where] = fill_scope
+            if scoped_ids:
+                slim[id_field] = f"{fill_scope}/{slim.get(id_field)}"
+            return Row(slim, state_field, id_field)
 
         return make
 
+    # ---- paths ----------------------------------------------------------------------------------
     def base(self, scope: str) -> str:
-        if self.scope == "zone":
+        if self.scope_type == "zone":
             return f"/{self.api}/zones/{scope}"
-        if self.scope == "region":
+        if self.scope_type == "region":
             return f"/{self.api}/regions/{scope}"
         return f"/{self.api}"
 
-    def path(self, scope: str, *parts: str) -> str:
-        return "/".join([self.base(scope), self.collection, *parts])
+    def under(self, scope: str, *parts: str) -> str:
+        """A path under the product base: `under("fr-par-1", "products", "servers")`."""
+        return "/".join([self.base(scope), *(p.strip("/") for p in parts if p)])
+
+    def list_path(self, scope: str, parent: ParentRef | None = None) -> str:
+        p = self.parent
+        if p is not None and p.list_path:
+            if parent is None:
+                raise ValueError(f"{self.id} is listed under a {p.kind}: open it from one")
+            return self.under(scope, fill(p.list_path, {"parent": parent.id}))
+        return self.under(scope, self.collection)
+
+    def list_query(self, context: Context | None, parent: ParentRef | None = None) -> dict[str, Any]:
+        params = self.list_params.build(context) if context is not None else dict(self.list_params.fixed)
+        if self.parent is not None and self.parent.query:
+            if parent is None:
+                raise ValueError(f"{self.id} is listed under a {self.parent.kind}: open it from one")
+            params[self.parent.query] = parent.id
+        return params
+
+    def item_path(self, scope: str, rid: str, parent: ParentRef | None = None) -> str:
+        p = self.parent
+        if p is not None and p.item_path:
+            return self.under(scope, fill(p.item_path, {"id": rid, "parent": parent.id if parent else None}))
+        if self.singleton:
+            return self.under(scope, self.collection)
+        return self.list_path(scope, parent) + "/" + rid
+
+    def call_path(self, call: Call, scope: str, row: Any, parent: ParentRef | None = None) -> str:
+        data = dict(row.data) if isinstance(row, Row) else dict(getattr(row, "raw", {}) or {})
+        data["id"] = row.id
+        data["parent"] = parent.id if parent else None
+        if call.path.startswith("{id}"):  # relative to the item's own path
+            return self.item_path(scope, row.id, parent) + fill(call.path[len("{id}"):], data)
+        return self.under(scope, fill(call.path, data))
 
     def is_transitional(self, row: Row) -> bool:
         return row.state in self.transitional or row.data.get("_moving") is True
 
     def scope_of(self, row: Any) -> str:
+        if self.scope_type == "global":
+            return GLOBAL
         data = row.data if isinstance(row, Row) else getattr(row, "raw", {})
-        return _text(data.get("zone") or data.get("region"))
+        return _text(data.get(self.scope_type))

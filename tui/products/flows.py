@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable, Protocol, Sequence
 
-from .base import Choices, Column, ResourceKind, Row
+from .base import Choices, Column, ParentRef, ResourceKind, Row
 
 Submit = Callable[[Any], Awaitable[Any]]
 
@@ -31,8 +31,13 @@ class FlowUI(Protocol):
     scope: str  # the row's zone or region
     project_id: str
 
-    def service(self, kind: ResourceKind | None = None) -> Any:
-        """The ResourceService of `kind` (default: the view's own)."""
+    def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
+        """The ResourceService of `kind` (default: the view's own), for `parent` when a child."""
+
+    async def dialog(self, name: str, **kwargs: Any) -> Any:
+        """A dialog of the console's registry (`tui.ui.dialogs`): "secret" (title, secrets: shown
+        once, reveal on request, copy), "result" (title, text, confirm_label=None: read, copy, or
+        review then go: True), "json" (title, value). Its answer, None when closed."""
 
     async def form(
         self, title: str, model: type, *, initial: dict[str, Any] | None = None, choices: Choices | None = None,

@@ -45,7 +45,7 @@ def human_bytes(value: Any) -> str:
     return f"{v:g} PB"
 
 
-def ago_date(iso: str) -> str:
+def date_of(iso: str) -> str:
     """The calendar date of an RFC 3339 timestamp (stable, so snapshots do not drift)."""
     if not iso:
         return ""

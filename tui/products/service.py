@@ -1,20 +1,23 @@
-"""Generic operations on a resource kind through the API client: list, get, create, update, delete, act.
+"""Generic operations on a resource kind through its endpoint's client: list, get, create, update,
+delete, run a verb. One service per kind and parent (a child list has its own).
 
-Lists produce light `Row`s (decoded off the UI thread); `get` returns the full, lenient model for the
-detail view. `changes_since` asks only for what changed, newest first, so watching a large project
-costs one small request per re-list instead of every page.
+Every path comes from the kind's declarations (`base.ResourceKind`, `location`): nothing here knows a
+product. Lists produce light `Row`s; `get` returns the full, lenient model for the detail view.
+`changes_since` asks only for what changed (the kind's probe), so watching a large project costs one
+small request per re-list instead of every page. Secret fields a kind declares are taken out of every
+answer and kept aside, to be shown once on request (`take_secrets`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from ..api.client import ApiClient
-from ..api.errors import ApiError, OutcomeUnknown, as_api_error
-from ..api.paging import fetch_page, iter_pages
-from .base import ALL, ResourceKind, Row
+from ..api.errors import ApiError, BadBody, OutcomeUnknown, as_api_error
+from ..api.paging import MAX_PER_PAGE, fetch_page, iter_pages, list_all
+from .base import ALL, Call, Context, ParentRef, ResourceKind, Row
 
 DELTA_PAGE = 50  # rows asked per change probe
 DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
@@ -38,9 +41,15 @@ class Changes:
 
 
 class ResourceService:
-    def __init__(self, client: ApiClient, kind: ResourceKind) -> None:
+    def __init__(
+        self, client: ApiClient, kind: ResourceKind, parent: ParentRef | None = None,
+        context: Callable[[str], Context] | None = None,
+    ) -> None:
         self.client = client
         self.kind = kind
+        self.parent = parent
+        self.context = context  # list parameters (project, organization) come from it
+        self.secrets: dict[str, dict[str, Any]] = {}  # id -> secret fields from the last answer
         self._prefetched: tuple[str, asyncio.Queue[ListChunk | None]] | None = None
         self.first_chunk = asyncio.Event()  # set when a prefetch has its first page (or failed)
 
@@ -48,7 +57,14 @@ class ResourceService:
         return self.kind.row_maker(scope)(data)
 
     def scopes_for(self, scope: str) -> tuple[str, ...]:
-        return self.kind.scopes if scope == ALL else (scope,)
+        return self.kind.all_scopes if scope == ALL else (scope,)
+
+    def _query(self, scope: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        ctx = self.context(scope) if self.context is not None else None
+        return {**self.kind.list_query(ctx, self.parent), **(params or {})}
+
+    def _page_size(self) -> int:
+        return self.kind.page_size or MAX_PER_PAGE
 
     def prefetch(self, scope: str) -> None:
         """Start listing `scope` now (e.g. while the UI is still being built); the next
@@ -97,11 +113,12 @@ class ResourceService:
         queue: asyncio.Queue[ListChunk | None] = asyncio.Queue()
 
         async def one(sc: str) -> None:
-            path = self.kind.path(sc)
+            path = "?"
             try:
+                path = self.kind.list_path(sc, self.parent)
                 async for batch in iter_pages(
-                    self.client, path, self.kind.list_key, style=self.kind.paging, params=params,
-                    concurrency=concurrency, transform=self.kind.row_maker(sc),
+                    self.client, path, self.kind.list_key, style=self.kind.paging, params=self._query(sc, params),
+                    concurrency=concurrency, transform=self.kind.row_maker(sc), page_size=self._page_size(),
                 ):
                     if self.kind.enrich is not None and batch.items:
                         await self.kind.enrich.get()(self, sc, batch.items)
@@ -126,61 +143,131 @@ class ResourceService:
 
     async def changes_since(self, scope: str, marks: dict[str, Any]) -> Changes | None:
         """Rows whose modification mark differs from `marks` (id -> mark), or None when a full
-        re-list is the better answer (the kind cannot order by modification, or too much changed)."""
-        kind = self.kind
-        if not kind.delta_order or not kind.modified_field:
+        re-list is the better answer (the kind has no probe, or too much changed)."""
+        kind, probe = self.kind, self.kind.probe
+        if probe is None:
             return None
         changed: list[Row] = []
         total: int | None = None
+        params = self._query(scope, {probe.param: probe.value})
         for page in range(1, DELTA_MAX_PAGES + 1):
             rows, page_total = await fetch_page(
-                self.client, kind.path(scope), kind.list_key, kind.paging, page, DELTA_PAGE,
-                {"order": kind.delta_order}, transform=kind.row_maker(scope),
+                self.client, kind.list_path(scope, self.parent), kind.list_key, kind.paging, page, DELTA_PAGE,
+                params, transform=kind.row_maker(scope),
             )
             total = page_total if page_total is not None else total
-            field = kind.modified_field
-            fresh = [r for r in rows if marks.get(r.id, fresh_marker) != r.data.get(field)]
+            fresh = [r for r in rows if marks.get(r.id, fresh_marker) != r.data.get(probe.field)]
             changed.extend(fresh)
             if len(fresh) < len(rows) or len(rows) < DELTA_PAGE:
                 return Changes(changed, total)
         return None
 
+    # ---- one object -----------------------------------------------------------------------------
+    def _unwrap(self, data: dict[str, Any], path: str) -> dict[str, Any]:
+        """The object out of its envelope (the kind's `item_key`), its secret fields kept aside."""
+        key = self.kind.item_key
+        item = data.get(key) if key is not None else data
+        if not isinstance(item, dict):
+            raise BadBody(200, f"the answer has no {key!r} object" if key else "the answer is not an object", url=path)
+        if self.kind.secret_fields:
+            found = {k: item[k] for k in self.kind.secret_fields if item.get(k) not in (None, "")}
+            item = {k: v for k, v in item.items() if k not in self.kind.secret_fields}
+            rid = item.get(self.kind.id_field)
+            if found and rid is not None:
+                self.secrets[str(rid)] = found
+        return item
+
+    def take_secrets(self, rid: str) -> dict[str, Any]:
+        """The secret fields last answered for `rid`, given once: they are forgotten here."""
+        return self.secrets.pop(rid, {})
+
     async def get(self, scope: str, rid: str) -> Any:
         """The full object (the kind's lenient pydantic model), for the detail view."""
-        data = await self.client.get_json(self.kind.path(scope, rid))
-        return self.kind.model.get().model_validate(data.get(self.kind.item_key, data))
+        return self.kind.model.get().model_validate(await self.get_data(scope, rid))
 
     async def get_row(self, scope: str, rid: str) -> Row:
         return self.row_of(await self.get_data(scope, rid), scope)
 
     async def get_data(self, scope: str, rid: str) -> dict[str, Any]:
-        """The object as the API sends it (its envelope removed)."""
-        data = await self.client.get_json(self.kind.path(scope, rid))
-        item = data.get(self.kind.item_key, data)
-        return item if isinstance(item, dict) else data
+        """The object as the API sends it, out of its envelope and without its secret fields."""
+        path = self.kind.item_path(scope, rid, self.parent)
+        return self._unwrap(await self.client.get_json(path), path)
+
+    async def get_singleton(self, scope: str) -> dict[str, Any]:
+        """A singleton kind's one object (a panel)."""
+        path = self.kind.under(scope, self.kind.collection)
+        return self._unwrap(await self.client.get_json(path, self._query(scope) or None), path)
 
     def row_of(self, data: dict[str, Any], scope: str | None = None) -> Row:
         return self._row(data, scope)
 
+    # ---- writes ---------------------------------------------------------------------------------
     async def create(self, scope: str, payload: dict[str, Any]) -> Row:
         """The created resource. A success without it (an empty or odd body) is not a success: the
         platform may have created it, so it is an unknown outcome, for the caller to look."""
-        path = self.kind.path(scope)
+        path = self.kind.list_path(scope, self.parent)
         data = await self.client.send_json("POST", path, payload)
-        item = data.get(self.kind.item_key, data)
-        if not isinstance(item, dict) or not item.get("id"):
+        try:
+            item = self._unwrap(data, path)
+        except BadBody:
+            item = {}
+        if not item.get(self.kind.id_field):
             raise OutcomeUnknown(0, "the API accepted the create but did not answer with what it created — it may have been applied", method="POST", url=path)
         return self._row(item, scope)
 
     async def update(self, scope: str, rid: str, changes: dict[str, Any]) -> Row:
-        data = await self.client.send_json("PATCH", self.kind.path(scope, rid), changes)
-        return self._row(data.get(self.kind.item_key, data), scope)
+        path = self.kind.item_path(scope, rid, self.parent)
+        return self._row(self._unwrap(await self.client.send_json("PATCH", path, changes), path), scope)
 
-    async def delete(self, scope: str, rid: str) -> None:
-        await self.client.request("DELETE", self.kind.path(scope, rid))
+    async def delete(self, scope: str, row: Any) -> None:
+        if self.kind.delete is None:
+            raise ValueError(f"{self.kind.title} cannot be deleted here")
+        await self.run(self.kind.delete, scope, row)
 
-    async def action(self, scope: str, rid: str, action: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        return await self.client.send_json("POST", self.kind.path(scope, rid, "action"), {"action": action, **(extra or {})})
+    async def run(self, call: Call, scope: str, row: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send one of the kind's verbs for `row` (its path and body from the declaration)."""
+        path = self.kind.call_path(call, scope, row, self.parent)
+        body = call.body_for(row)
+        if extra:
+            body = {**(body or {}), **extra}
+        _, data = await self.client.request_data(
+            call.method, path, params=dict(call.params) if call.params else None, json=body,
+            decode=_object_or_empty, mutating=call.mutating,
+        )
+        return data
+
+    # ---- anything else under the product --------------------------------------------------------
+    async def call(
+        self, method: str, scope: str, *parts: str, params: dict[str, Any] | None = None, body: Any = None,
+        content: bytes | None = None, content_type: str = "text/plain",
+    ) -> dict[str, Any]:
+        """One request under the kind's product base (`GET products/servers`, `PUT security_groups/
+        {id}/rules`): the one way flows and forms reach what is not a verb of a kind. The answer's
+        object ({} for an empty body); `content` sends raw bytes instead of a JSON `body`."""
+        path = self.kind.under(scope, *parts)
+        _, data = await self.client.request_data(
+            method, path, params=params, json=body, content=content, content_type=content_type, decode=_object_or_empty,
+        )
+        return data
+
+    async def read_text(self, scope: str, *parts: str) -> str:
+        """A GET under the product base answered with text, not JSON (a user-data value)."""
+        resp = await self.client.request("GET", self.kind.under(scope, *parts))
+        return resp.content.decode("utf-8", "replace")
+
+    async def read_all(self, scope: str, *parts: str, key: str | None, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Every item of a list under the product base (form options: images, snapshots), in the
+        kind's paging style; the first failure is raised."""
+        result = await list_all(self.client, self.kind.under(scope, *parts), key, style=self.kind.paging, params=params)
+        if result.errors:
+            raise result.errors[0]
+        return result.items
+
+    async def count(self, scope: str) -> int | None:
+        """How many there are in `scope` (one item asked): the login's connection test."""
+        kind = self.kind
+        _, total = await fetch_page(self.client, kind.list_path(scope, self.parent), kind.list_key, kind.paging, 1, 1, self._query(scope))
+        return total
 
     async def list_rows(self, scope: str, params: dict[str, Any] | None = None) -> list[Row]:
         """Every row of `scope` (a flow picking a server, say); the first failure is raised."""
@@ -191,10 +278,8 @@ class ResourceService:
             rows.extend(chunk.items)
         return rows
 
-    async def send(self, method: str, scope: str, *parts: str, body: Any = None) -> dict[str, Any]:
-        """A request under the kind's product base (e.g. PUT security_groups/{id}/rules)."""
-        return await self.client.send_json(method, "/".join([self.kind.base(scope), *parts]), body)
 
-    async def get_json(self, scope: str, *parts: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A GET under the kind's product base (e.g. /products/servers), for form options."""
-        return await self.client.get_json("/".join([self.kind.base(scope), *parts]), params)
+def _object_or_empty(content: bytes) -> Any:
+    from ..api.client import decode_object
+
+    return decode_object(content)

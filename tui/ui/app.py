@@ -1,6 +1,8 @@
 """The cloudtui App: credentials first (env, keyring or the login modal), then the console.
 
-The app owns the one ApiClient of the profile and hands each ResourceView a service over it.
+The app owns one ApiClient per endpoint of the profile (the platform's, the generative-model
+API's) and hands each view a service of its kind (and parent) over the right one. What the console
+opens comes from the products' manifest (`products.manifest`): nothing here names a product.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from textual.binding import Binding
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ..api.client import ApiClient, RetryPolicy
+from ..api.client import BEARER, X_AUTH_TOKEN, ApiClient, RetryPolicy
 from ..api.safe import clean
 from ..api.secret import Secret
 from ..api.errors import AuthenticationError
 from ..config import Profile, Settings
-from ..products.base import Context, ResourceKind
+from ..products import manifest
+from ..products.base import ALL, Context, ParentRef, ResourceKind
+from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
 from . import collector
 from .errors import notify_error
@@ -80,31 +84,58 @@ class CloudApp(App[None]):
         self._lookup_secret = lookup_secret
         self.retry = retry
         self._transport = transport
-        self.client = self._make_client(settings.api_url or "http://invalid", secret)
+        self._secret = secret
+        self.clients: dict[str, ApiClient] = {}
+        self.client = self.client_for(PLATFORM)
         self._has_secret = secret is not None
         self._login_open = False
-        self.services: dict[str, ResourceService] = {}
+        self.services: dict[tuple[str, str], ResourceService] = {}
         self.main: Any = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
 
-    def _make_client(self, api_url: str, secret: Any) -> ApiClient:
-        s = self.settings
-        return ApiClient(api_url, secret, transport=self._transport, read_only=s.read_only, retry=self.retry, ca_bundle=s.ca_bundle or None)
+    def client_for(self, endpoint: Endpoint) -> ApiClient:
+        """The one client of an endpoint (made on first use): its base URL from the settings, its
+        auth scheme from the endpoint."""
+        if endpoint.name not in self.clients:
+            s = self.settings
+            url = getattr(s, endpoint.url_setting, "") or s.api_url or "http://invalid"
+            auth = BEARER if endpoint.auth == "Bearer" else X_AUTH_TOKEN
+            self.clients[endpoint.name] = ApiClient(
+                url, self._secret, transport=self._transport, read_only=s.read_only, retry=self.retry,
+                ca_bundle=s.ca_bundle or None, auth=auth,
+            )
+        return self.clients[endpoint.name]
 
     def ready(self) -> bool:
         return self._has_secret and bool(self.settings.api_url and self.settings.project_id)
 
-    def service(self, kind: ResourceKind) -> ResourceService:
-        if kind.id not in self.services:
-            self.services[kind.id] = ResourceService(self.client, kind)
-        return self.services[kind.id]
+    def service(self, kind: ResourceKind, parent: ParentRef | None = None) -> ResourceService:
+        key = (kind.id, parent.id if parent else "")
+        if key not in self.services:
+            self.services[key] = ResourceService(self.client_for(kind.endpoint), kind, parent, context=self.context)
+        return self.services[key]
+
+    def default_scope(self, scope_type: str) -> str:
+        """The profile's scope of a type: `--zone`/`--region`, or the profile's default."""
+        return {"zone": self.settings.zone, "region": self.settings.region}.get(scope_type, "global")
+
+    def scope_for(self, kind: ResourceKind, current: str | None = None) -> str:
+        """The scope a view of `kind` opens in: the operator's current one of its type when the kind
+        exists there (or "all"), else the kind's first scope."""
+        scope = current or self.default_scope(kind.scope_type)
+        if kind.scope_type == "global":
+            return "global"
+        return scope if scope == ALL or scope in kind.all_scopes else kind.all_scopes[0]
+
+    def _start_kind(self) -> ResourceKind | None:
+        entry = manifest.start_entry()
+        return entry.load() if entry.opens == "list" else None
 
     def on_load(self) -> None:
         """With credentials at hand, the first listing starts before the UI is even composed."""
-        if self.ready():
-            from ..products import KINDS
-
-            self.service(KINDS[0]).prefetch(self.settings.zone)
+        kind = self._start_kind() if self.ready() else None
+        if kind is not None:
+            self.service(kind).prefetch(self.scope_for(kind))
 
     def compose(self) -> ComposeResult:
         if not self.ready():
@@ -125,10 +156,10 @@ class CloudApp(App[None]):
     async def _open_when_listed(self) -> None:
         """Show the console once the first page is in (at most 0.25 s): its first frame then has
         the rows, instead of an empty table drawn and immediately drawn again."""
-        from ..products import KINDS
-
+        kind = self._start_kind()
         try:
-            await asyncio.wait_for(self.service(KINDS[0]).first_chunk.wait(), FIRST_PAGE_WAIT)
+            if kind is not None:
+                await asyncio.wait_for(self.service(kind).first_chunk.wait(), FIRST_PAGE_WAIT)
         except asyncio.TimeoutError:
             pass
         self.start_console()
@@ -143,7 +174,9 @@ class CloudApp(App[None]):
     def _secret_found(self, found: Any) -> None:
         self.keyring_problem = found.keyring_problem
         if found.secret is not None:
-            self.client.set_secret(found.secret)
+            self._secret = found.secret
+            for client in self.clients.values():
+                client.set_secret(found.secret)
             self.secret_source = found.source
             self._has_secret = True
         if self.ready():
@@ -153,19 +186,31 @@ class CloudApp(App[None]):
 
     # ---- console ------------------------------------------------------------------------------
     def context(self, scope: str) -> Context:
-        from ..products.base import ALL
+        s = self.settings
+        return Context(project_id=s.project_id, scope=scope, organization_id=s.organization_id)
 
-        if scope == ALL:  # creating "in all zones" means in the profile's zone, or the first one
-            scope = self.settings.zone if self.settings.zone != ALL else "fr-par-1"
-        return Context(project_id=self.settings.project_id, scope=scope)
-
-    def make_view(self, kind: ResourceKind, scope: str) -> ResourceView:
+    def make_view(self, entry: manifest.Entry, scope: str) -> Any:
+        """The view of a manifest entry: a list (ResourceView) or a panel (PanelView)."""
         from .screens.main import view_id
 
+        target = entry.load()
+        if entry.opens == "panel":
+            from .widgets.panel_view import PanelView
+
+            return PanelView(target, self.service(target), scope, read_only=self.settings.read_only, policy=self.policy, id=view_id(entry.id))
+        return self.list_view(target, scope, id=view_id(entry.id))
+
+    def list_view(self, kind: ResourceKind, scope: str, parent: ParentRef | None = None, id: str | None = None) -> ResourceView:
         return ResourceView(
-            kind, self.service(kind), scope,
-            context=self.context, read_only=self.settings.read_only, policy=self.policy, id=view_id(kind),
+            kind, self.service(kind, parent), scope,
+            context=self.context, read_only=self.settings.read_only, policy=self.policy, id=id,
         )
+
+    def open_child(self, kind: ResourceKind, parent: ParentRef) -> None:
+        """A child kind's list for one parent, on a screen of its own (esc goes back)."""
+        from .screens.child import ChildScreen
+
+        self.push_screen(ChildScreen(self.list_view(kind, parent.scope if kind.scope_type != "global" else "global", parent)))
 
     def start_console(self) -> None:
         from .screens.main import MainScreen
@@ -174,7 +219,7 @@ class CloudApp(App[None]):
             if self.main.view is not None:
                 self.main.view.reload()
             return
-        self.main = MainScreen(self.make_view, self.settings.zone)
+        self.main = MainScreen(self.make_view, {"zone": self.settings.zone, "region": self.settings.region})
         self.push_screen(self.main)
         self.call_after_refresh(collector.startup_done)
         if self.secret_source == "session":
@@ -186,13 +231,17 @@ class CloudApp(App[None]):
 
     # ---- login --------------------------------------------------------------------------------
     async def _test_connection(self, api_url: str, secret: Secret) -> str:
+        """List one item of the start view's kind with the key given: the answer names how many."""
+        kind = manifest.start_entry().load()
         probe = ApiClient(api_url, secret, transport=self._transport, timeout=10, ca_bundle=self.settings.ca_bundle or None)
+        scope = self.scope_for(kind)
+        scope = kind.all_scopes[0] if scope == ALL else scope
         try:
-            resp = await probe.get(f"/instance/v1/zones/{self.settings.zone}/servers", {"per_page": 1})
+            total = await ResourceService(probe, kind, context=self.context).count(scope)
         finally:
             await probe.aclose()
-        total = resp.headers.get("X-Total-Count", "?")
-        return f"{total} servers visible in {self.settings.zone}"
+        where = "" if kind.scope_type == "global" else f" in {scope}"
+        return f"{'?' if total is None else total} {kind.title.lower()} visible{where}"
 
     def open_login(self, problem: str | None = None) -> None:
         if self._login_open:
@@ -210,9 +259,12 @@ class CloudApp(App[None]):
                 return
             self.settings.api_url = result.api_url
             self.settings.project_id = result.project_id
-            old = self.client
-            self.client = self._make_client(result.api_url, result.secret)
-            self.run_worker(old.aclose(), exit_on_error=False)
+            old = list(self.clients.values())
+            self._secret = result.secret
+            self.clients = {}
+            self.client = self.client_for(PLATFORM)
+            for client in old:
+                self.run_worker(client.aclose(), exit_on_error=False)
             self.secret_source = result.stored
             self._has_secret = True
             self._rebind_services()
@@ -227,7 +279,7 @@ class CloudApp(App[None]):
 
     def _rebind_services(self) -> None:
         for service in self.services.values():
-            service.client = self.client
+            service.client = self.client_for(service.kind.endpoint)
 
     def action_login(self) -> None:
         if not self.settings.demo:
@@ -260,4 +312,5 @@ class CloudApp(App[None]):
         self.push_screen(HelpScreen())
 
     async def on_unmount(self) -> None:
-        await self.client.aclose()
+        for client in self.clients.values():
+            await client.aclose()

@@ -1,4 +1,5 @@
-"""Command palette provider: jump to a product or zone, refresh, create; searches a fixed index."""
+"""Command palette provider: jump to a view, a zone or a region, refresh, create; searches a fixed
+index built from the manifest (no network, no product imported per keystroke)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Callable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from ..products import KINDS
-from ..products.base import ALL, ZONES
+from ..products import manifest
+from ..products.location import ALL, REGIONS, ZONES, scope_label
 
 
 class CloudCommands(Provider):
@@ -19,14 +20,18 @@ class CloudCommands(Provider):
         if main is None:
             return []
         out: list[tuple[str, Callable[[], None], str]] = []
-        for kind in KINDS:
-            out.append((f"{kind.product} › {kind.title}", partial(main.open_kind, kind.id), f"Show {kind.title.lower()}"))
-        out.append(("Zone: all zones", partial(main.set_scope, ALL), "List every zone at once"))
-        for zone in ZONES:
-            out.append((f"Zone: {zone}", partial(main.set_scope, zone), f"Switch to {zone}"))
+        for entry in manifest.entries():
+            title = entry.title or entry.label
+            out.append((f"{entry.group} › {title}", partial(main.open_entry, entry.id), f"Show {title.lower()}"))
+        for scope_type, scopes in (("zone", ZONES), ("region", REGIONS)):
+            word = scope_type.capitalize()
+            out.append((f"{word}: {scope_label(ALL, scope_type)}", partial(main.set_scope, ALL, scope_type), f"List every {scope_type} at once"))
+            for scope in scopes:
+                out.append((f"{word}: {scope}", partial(main.set_scope, scope, scope_type), f"Switch {scope_type} views to {scope}"))
         out.append(("Refresh", main.refresh_current, "Re-list the current view now"))
-        if not getattr(self.app, "settings").read_only and main.current_kind.create is not None:
-            out.append((f"Create {main.current_kind.title.lower().rstrip('s')}", main.create_current, "Open the create form"))
+        kind = main.current_kind
+        if not getattr(self.app, "settings").read_only and kind is not None and kind.create is not None:
+            out.append((f"Create {kind.singular}", main.create_current, "Open the create form"))
         return out
 
     async def discover(self) -> Hits:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..products.base import ALL, Choices, Column, ResourceKind, Row
+from ..products.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
 from ..products.flows import Submit
 
 
@@ -19,10 +19,15 @@ class ViewFlowUI:
         self.scope = scope if scope != ALL else view.create_scope()
         self.project_id = view.context(self.scope).project_id
 
-    def service(self, kind: ResourceKind | None = None) -> Any:
+    def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         if kind is None:
             return self.view.service
-        return self.app.service(kind)
+        return self.app.service(kind, parent)
+
+    async def dialog(self, name: str, **kwargs: Any) -> Any:
+        from .dialogs import wait_dialog
+
+        return await wait_dialog(self.app, name, **kwargs)
 
     async def form(
         self, title: str, model: type, *, initial: dict[str, Any] | None = None, choices: Choices | None = None,
@@ -72,8 +77,7 @@ class ViewFlowUI:
         self.app.notify(message, severity=severity, timeout=6 if severity != "information" else 4)  # type: ignore[arg-type]
 
     def upsert(self, row: Row) -> None:
-        self.view.table.upsert([row])
-        self.view.follow(row)
+        self.view.upsert_row(row)
 
     def follow(self, row: Row) -> None:
         self.view.follow(row)

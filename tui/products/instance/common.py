@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..base import Column, Lazy
-from ..format import ago_date, human_bytes, state_text
+from ..base import Call, Column, Lazy
+from ..format import date_of, human_bytes, state_text
 
 API = "instance/v1"
+DELETE_BY_ID = Call("DELETE", "{id}")
+
+
+def action_call(action: str) -> Call:
+    """An Instance action: POST {item}/action with the action's name."""
+    return Call("POST", "{id}/action", {"action": action})
+
+
 RESOURCE = Lazy("tui.products.models:Resource")  # a lenient model: the detail shows raw fields
 
 
@@ -55,7 +63,7 @@ def zone_col() -> Column:
 
 
 def created_col() -> Column:
-    return Column("created", "Created", lambda r: ago_date(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date"))
+    return Column("created", "Created", lambda r: date_of(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date"))
 
 
 def tags_col(width: int = 16) -> Column:

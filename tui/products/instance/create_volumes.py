@@ -18,7 +18,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ...api.paging import list_all
 from ..base import Column
 from ..format import gb
 from .fields import GB, check_name, ctx, meta
@@ -153,9 +152,8 @@ async def extend_volumes(ui: Any, form: Any, payload: dict[str, Any], extra: dic
     if not getattr(form, "more_volumes", False):
         return payload
     service = ui.service()
-    base = service.kind.base(ui.scope)
-    snaps = {s["id"]: s for s in (await list_all(service.client, base + "/snapshots", "snapshots")).items if s.get("state") == "available"}
-    vols = {v["id"]: v for v in (await list_all(service.client, base + "/volumes", "volumes")).items if not v.get("server")}
+    snaps = {s["id"]: s for s in await service.read_all(ui.scope, "snapshots", key="snapshots") if s.get("state") == "available"}
+    vols = {v["id"]: v for v in await service.read_all(ui.scope, "volumes", key="volumes") if not v.get("server")}
     ctype = (extra.get("types") or {}).get(form.commercial_type) or {}
     image = (extra.get("images") or {}).get(form.image) or {}
     types = [("b_ssd (block)", "b_ssd"), ("sbs_volume (block storage)", "sbs_volume")]

@@ -4,7 +4,7 @@ Forms and flows: `network_forms`."""
 from __future__ import annotations
 
 from ..base import ActionSpec, Column, Lazy, ResourceKind
-from .common import API, RESOURCE, detail_common, name_col, raw, server_col, state_col, tags_col, zone_col
+from .common import DELETE_BY_ID, API, RESOURCE, detail_common, name_col, raw, server_col, state_col, tags_col, zone_col
 
 F = "tui.products.instance.network_forms:"
 
@@ -12,8 +12,12 @@ IPS = ResourceKind(
     id="instance.ips",
     product="Instance",
     title="Flexible IPs",
+    singular="flexible IP",
     api=API,
-    scope="zone",
+    scope_type="zone",
+    paging="per_page",
+    delete=DELETE_BY_ID,
+    name_param="name",
     collection="ips",
     list_key="ips",
     item_key="ip",
@@ -52,9 +56,13 @@ SECURITY_GROUPS = ResourceKind(
     id="instance.security_groups",
     product="Instance",
     title="Security groups",
+    singular="security group",
     nav="Sec. groups",
     api=API,
-    scope="zone",
+    scope_type="zone",
+    paging="per_page",
+    delete=DELETE_BY_ID,
+    name_param="name",
     collection="security_groups",
     list_key="security_groups",
     item_key="security_group",
@@ -84,7 +92,7 @@ SECURITY_GROUPS = ResourceKind(
     transitional=frozenset({"syncing"}),
     actions=(
         ActionSpec("rules", "Rules…", lambda r: True, flow=Lazy(F + "rules_flow")),
-        ActionSpec("default_rules", "Platform default rules", lambda r: True, flow=Lazy(F + "default_rules_flow")),
+        ActionSpec("default_rules", "Platform default rules", lambda r: True, flow=Lazy(F + "default_rules_flow"), mutating=False),
     ),
     create=Lazy(F + "SG_CREATE"),
     edit=Lazy(F + "SG_EDIT"),
@@ -96,9 +104,13 @@ PLACEMENT_GROUPS = ResourceKind(
     id="instance.placement_groups",
     product="Instance",
     title="Placement groups",
+    singular="placement group",
     nav="Placement",
     api=API,
-    scope="zone",
+    scope_type="zone",
+    paging="per_page",
+    delete=DELETE_BY_ID,
+    name_param="name",
     collection="placement_groups",
     list_key="placement_groups",
     item_key="placement_group",

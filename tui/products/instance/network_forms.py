@@ -242,7 +242,7 @@ RULE_COLUMNS = (
 
 
 async def rules_flow(ui: Any, sg: Row) -> None:
-    data = await ui.service().send("GET", ui.scope, "security_groups", sg.id, "rules", body=None)
+    data = await ui.service().call("GET", ui.scope, "security_groups", sg.id, "rules")
     rules = [r for r in data.get("rules", []) if r.get("editable", True)]
     note = (
         f"{'Stateful' if sg.get('stateful') else 'Stateless: return traffic needs its own accept rules'} · "
@@ -254,7 +254,7 @@ async def rules_flow(ui: Any, sg: Row) -> None:
 
     async def save(edited: list[dict[str, Any]]) -> None:
         body = {"rules": [{**{k: v for k, v in r.items() if v is not None}, "position": i} for i, r in enumerate(edited, 1)]}
-        saved.update(await ui.service().send("PUT", ui.scope, "security_groups", sg.id, "rules", body=body))
+        saved.update(await ui.service().call("PUT", ui.scope, "security_groups", sg.id, "rules", body=body))
 
     edited = await ui.edit_records(
         f"Rules of {sg.name}", RuleForm, [{k: r.get(k) for k in keys} for r in rules], RULE_COLUMNS,
@@ -267,7 +267,7 @@ async def rules_flow(ui: Any, sg: Row) -> None:
 
 
 async def default_rules_flow(ui: Any, sg: Row) -> None:
-    data = await ui.service().send("GET", ui.scope, "security_groups", "default", "rules", body=None)
+    data = await ui.service().call("GET", ui.scope, "security_groups", "default", "rules")
     lines = [f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} port {_ports(r)}" for r in data.get("rules", [])]
     await ui.confirm("Platform default rules", "Applied before every group's rules; they cannot be edited.\n\n" + "\n".join(lines), "OK")
 
@@ -331,7 +331,7 @@ class MemberForm(BaseModel):
 async def members_flow(ui: Any, pg: Row) -> None:
     from .servers import SERVERS
 
-    members = (await ui.service().send("GET", ui.scope, "placement_groups", pg.id, "servers", body=None)).get("servers", [])
+    members = (await ui.service().call("GET", ui.scope, "placement_groups", pg.id, "servers")).get("servers", [])
     servers = {s.id: s for s in await ui.service(SERVERS).list_rows(ui.scope)}
     names = {sid: s.name for sid, s in servers.items()}
     columns = (
@@ -343,7 +343,7 @@ async def members_flow(ui: Any, pg: Row) -> None:
 
     async def save(edited: list[dict[str, Any]]) -> None:
         ids = list(dict.fromkeys(r["id"] for r in edited))
-        result.update(await ui.service().send("PUT", ui.scope, "placement_groups", pg.id, "servers", body={"servers": ids}))
+        result.update(await ui.service().call("PUT", ui.scope, "placement_groups", pg.id, "servers", body={"servers": ids}))
 
     edited = await ui.edit_records(
         f"Servers in {pg.name}", MemberForm, [{"id": m.get("id")} for m in members], columns, choices=choices,

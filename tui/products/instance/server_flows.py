@@ -13,6 +13,7 @@ from ...api.safe import clean
 from ..base import Column, Row
 from ..flows import Refused
 from ..format import gb
+from .common import action_call
 from .fields import Name, check_name, ctx, meta
 from .volume_forms import server_volumes, set_server_volumes
 
@@ -30,7 +31,7 @@ class BackupForm(BaseModel):
 
 async def backup_flow(ui: Any, server: Row) -> None:
     async def send(form: BackupForm) -> Any:
-        return await ui.service().action(ui.scope, server.id, "backup", {"name": form.name})
+        return await ui.service().run(action_call("backup"), ui.scope, server, {"name": form.name})
 
     if await ui.form(f"Back up {server.name}", BackupForm, initial={"name": f"{server.name}-backup"}, submit=send, submit_label="Back up"):
         ui.notify(f"Backup of {server.name} started: an image and its snapshots (Images view)")
@@ -38,8 +39,8 @@ async def backup_flow(ui: Any, server: Row) -> None:
 
 
 async def change_type_flow(ui: Any, server: Row) -> None:
-    names = (await ui.service().send("GET", ui.scope, "servers", server.id, "compatible-types", body=None)).get("compatible_types") or []
-    types = (await ui.service().get_json(ui.scope, "products", "servers")).get("servers") or {}
+    names = (await ui.service().call("GET", ui.scope, "servers", server.id, "compatible-types")).get("compatible_types") or []
+    types = (await ui.service().call("GET", ui.scope, "products", "servers")).get("servers") or {}
     choices = [
         (f"{n:<14} {types.get(n, {}).get('ncpus', '?')} vCPU {gb(types.get(n, {}).get('ram'))} GB €{types.get(n, {}).get('hourly_price', '?')}/h", n)
         for n in sorted(names, key=lambda n: (types.get(n, {}).get("hourly_price") or 0, n))
@@ -94,21 +95,20 @@ USER_DATA_COLUMNS = (
 
 async def user_data_flow(ui: Any, server: Row) -> None:
     svc = ui.service()
-    base = f"{svc.kind.base(ui.scope)}/servers/{server.id}/user_data"
-    keys = (await svc.client.get_json(base)).get("user_data") or []
+    where = ("servers", server.id, "user_data")
+    keys = (await svc.call("GET", ui.scope, *where)).get("user_data") or []
     before: dict[str, str] = {}
     for key in keys:
-        resp = await svc.client.get(f"{base}/{key}")
-        before[key] = resp.content.decode("utf-8", "replace")
+        before[key] = await svc.read_text(ui.scope, *where, key)
     original = dict(before)
 
     async def save(edited: list[dict[str, Any]]) -> None:
         after = {r["key"]: _unshown(r["value"]) for r in edited}
         for key in before.keys() - after.keys():
-            await svc.client.request("DELETE", f"{base}/{key}")
+            await svc.call("DELETE", ui.scope, *where, key)
             del before[key]  # done: a later failure does not send it again
         for key in [k for k, v in after.items() if before.get(k) != v]:
-            await svc.client.request("PATCH", f"{base}/{key}", content=after[key].encode(), content_type="text/plain")
+            await svc.call("PATCH", ui.scope, *where, key, content=after[key].encode(), content_type="text/plain")
             before[key] = after[key]
 
     edited = await ui.edit_records(
@@ -146,7 +146,7 @@ class NicForm(BaseModel):
 
 async def nics_flow(ui: Any, server: Row) -> None:
     svc = ui.service()
-    nics = (await svc.send("GET", ui.scope, "servers", server.id, "private_nics", body=None)).get("private_nics") or []
+    nics = (await svc.call("GET", ui.scope, "servers", server.id, "private_nics")).get("private_nics") or []
     taken = {n.get("private_network_id") for n in nics}
     networks = sorted({n.get("private_network_id") for n in nics if n.get("private_network_id")})
     picked = await ui.pick(
@@ -159,7 +159,7 @@ async def nics_flow(ui: Any, server: Row) -> None:
         known = [("", "")] + [(pn, pn) for pn in networks]
 
         async def send(form: NicForm) -> Any:
-            return await svc.send("POST", ui.scope, "servers", server.id, "private_nics", body={"private_network_id": form.other or form.known})
+            return await svc.call("POST", ui.scope, "servers", server.id, "private_nics", body={"private_network_id": form.other or form.known})
 
         done = await ui.form(f"Add a NIC to {server.name}", NicForm, choices={"known": known}, context={"taken": taken}, submit=send, submit_label="Add")
         if done:
@@ -167,7 +167,7 @@ async def nics_flow(ui: Any, server: Row) -> None:
             ui.follow(server)
         return
     if await ui.confirm("Remove the NIC?", f"{server.name} leaves private network {picked.get('private_network_id')}.", "Remove"):
-        await svc.send("DELETE", ui.scope, "servers", server.id, "private_nics", str(picked.get("id")), body=None)
+        await svc.call("DELETE", ui.scope, "servers", server.id, "private_nics", str(picked.get("id")))
         ui.notify(f"NIC removed from {server.name}")
         ui.follow(server)
 
@@ -224,7 +224,7 @@ async def security_group_flow(ui: Any, server: Row) -> None:
     from .network import SECURITY_GROUPS
 
     groups = await ui.service(SECURITY_GROUPS).list_rows(ui.scope)
-    full = (await ui.service().send("GET", ui.scope, "servers", server.id, body=None)).get("server") or {}
+    full = (await ui.service().call("GET", ui.scope, "servers", server.id)).get("server") or {}
     current = (full.get("security_group") or {}).get("id")
     picked = await ui.pick(
         f"Security group of {server.name}",
@@ -240,7 +240,7 @@ async def placement_group_flow(ui: Any, server: Row) -> None:
     from .network import PLACEMENT_GROUPS
 
     groups = await ui.service(PLACEMENT_GROUPS).list_rows(ui.scope)
-    full = (await ui.service().send("GET", ui.scope, "servers", server.id, body=None)).get("server") or {}
+    full = (await ui.service().call("GET", ui.scope, "servers", server.id)).get("server") or {}
     current = (full.get("placement_group") or {}).get("id")
     choices = [("none", "")] + [(f"{g.name} · {g.text('policy_type')} · {g.text('policy_mode')}", g.id) for g in groups]
     picked = await ui.pick(f"Placement group of {server.name}", choices, current=current or "")
@@ -280,7 +280,7 @@ async def delete_flow(ui: Any, server: Row) -> None:
     choice, block, current = decided
     if choice == "keep":
         await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
-    await ui.service().delete(ui.scope, server.id)
+    await ui.service().delete(ui.scope, server)
     ui.remove(server)
     ui.notify(f"Deleted {server.name}" + (f"; kept {', '.join(str(v.get('name')) for v in block)}" if choice == "keep" else ""))
 
@@ -296,6 +296,6 @@ async def terminate_flow(ui: Any, server: Row) -> None:
             ui.notify(f"The boot volume {boot.get('name')} of a running server cannot be detached: power {server.name} off, then delete it keeping its volumes.", "warning")
             return
         await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
-    await ui.service().action(ui.scope, server.id, "terminate")
+    await ui.service().run(action_call("terminate"), ui.scope, server)
     ui.notify(f"Terminating {server.name}")
     ui.follow(server)

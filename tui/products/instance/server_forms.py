@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ...api.paging import list_all
 from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
 from ..format import gb
 from .fields import GB, check_name, meta, split_tags
@@ -150,14 +149,14 @@ def server_payload(form: BaseModel, ctx: Context) -> dict[str, Any]:
 
 
 async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
-    products = await service.get_json(scope, "products", "servers")
+    products = await service.call("GET", scope, "products", "servers")
     try:
-        availability = (await service.get_json(scope, "products", "servers", "availability")).get("servers", {})
+        availability = (await service.call("GET", scope, "products", "servers", "availability")).get("servers", {})
     except Exception:  # availability is a nicety; the form works without it
         availability = {}
     types: dict[str, Any] = products.get("servers") or {}
-    images_list = await list_all(service.client, service.kind.base(scope) + "/images", "images", params={"public": "true"})
-    images = {i["id"]: i for i in images_list.items if i.get("id")}
+    images_list = await service.read_all(scope, "images", key="images", params={"public": "true"})
+    images = {i["id"]: i for i in images_list if i.get("id")}
     type_choices = []
     for name, t in sorted(types.items(), key=lambda kv: (kv[1].get("hourly_price") or 0, kv[0])):
         avail = (availability.get(name) or {}).get("availability", "")

@@ -10,9 +10,9 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Column, Lazy, ResourceKind
-from ..format import ago_date, human_bytes, state_text
-from .common import named
+from ..base import ActionSpec, Column, Lazy, Probe, ResourceKind
+from ..format import date_of, human_bytes, state_text
+from .common import DELETE_BY_ID, action_call, named
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -70,10 +70,10 @@ def _stopped(row: Any) -> bool:
 
 
 SERVER_ACTIONS = (
-    ActionSpec("poweron", "Power on", _allowed("poweron")),
-    ActionSpec("poweroff", "Power off", _allowed("poweroff"), confirm=True),
-    ActionSpec("reboot", "Reboot", _allowed("reboot"), confirm=True),
-    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True),
+    ActionSpec("poweron", "Power on", _allowed("poweron"), call=action_call("poweron")),
+    ActionSpec("poweroff", "Power off", _allowed("poweroff"), confirm=True, call=action_call("poweroff")),
+    ActionSpec("reboot", "Reboot", _allowed("reboot"), confirm=True, call=action_call("reboot")),
+    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True, call=action_call("stop_in_place")),
     ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), flow=Lazy(FLOWS + "backup_flow")),
     ActionSpec("volumes", "Volumes: attach, detach, order…", lambda r: True, flow=Lazy(FLOWS + "volumes_flow")),
     ActionSpec("security_group", "Security group…", lambda r: True, flow=Lazy(FLOWS + "security_group_flow")),
@@ -94,8 +94,12 @@ SERVERS = ResourceKind(
     id="instance.servers",
     product="Instance",
     title="Servers",
+    singular="server",
     api="instance/v1",
-    scope="zone",
+    scope_type="zone",
+    paging="per_page",
+    delete=DELETE_BY_ID,
+    name_param="name",
     collection="servers",
     list_key="servers",
     item_key="server",
@@ -106,13 +110,12 @@ SERVERS = ResourceKind(
         Column("type", "Type", lambda r: r.text("commercial_type"), width=13),
         Column("zone", "Zone", lambda r: r.text("zone"), width=8),
         Column("ip", "Public IP", lambda r: r.text("public_address"), width=15),
-        Column("created", "Created", lambda r: ago_date(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date")),
+        Column("created", "Created", lambda r: date_of(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date")),
         Column("tags", "Tags", lambda r: ",".join(map(str, r.items("tags"))), width=18),
     ),
     row_fields=SERVER_ROW_FIELDS,
     summarize=lambda data: {"public_address": public_address(data)},
-    delta_order="modification_date_desc",
-    modified_field="modification_date",
+    probe=Probe("order", "modification_date_desc", "modification_date"),
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),

@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ...api.paging import list_all
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..format import gb
 from .fields import Name, NameTagsForm, Tags, check_name, meta, split_tags
@@ -24,11 +23,11 @@ class SnapshotCreateForm(BaseModel):
 
 
 async def snapshot_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    vols = await list_all(service.client, service.kind.base(scope) + "/volumes", "volumes")
+    vols = await service.read_all(scope, "volumes", key="volumes")
     # A snapshot takes its volume's type; sbs volumes are snapshotted by the Block Storage API.
     choices = [
         (f"{v.get('name')} · {v.get('volume_type')} · {gb(v.get('size'))} GB · {v.get('state')}", v["id"])
-        for v in vols.items if v.get("volume_type") in ("l_ssd", "b_ssd")
+        for v in vols if v.get("volume_type") in ("l_ssd", "b_ssd")
     ]
     return {"volume_id": choices}, {}
 
@@ -61,8 +60,8 @@ class ImageCreateForm(BaseModel):
 
 
 async def image_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    snaps = await list_all(service.client, service.kind.base(scope) + "/snapshots", "snapshots")
-    choices = [(f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", s["id"]) for s in snaps.items if s.get("state") == "available"]
+    snaps = await service.read_all(scope, "snapshots", key="snapshots")
+    choices = [(f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", s["id"]) for s in snaps if s.get("state") == "available"]
     return {"root_volume": choices, "arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}, {}
 
 
@@ -81,7 +80,7 @@ async def volume_from_snapshot_flow(ui: Any, snap: Row) -> None:
     vtype = {"sbs_snapshot": "sbs_volume"}.get(snap.text("volume_type"), snap.text("volume_type"))
 
     async def send(form: NameTagsForm) -> Any:
-        return await ui.service().send("POST", ui.scope, "volumes", body={
+        return await ui.service().call("POST", ui.scope, "volumes", body={
             "name": form.name, "project": ui.project_id, "volume_type": vtype, "base_snapshot": snap.id, "tags": form.tags,
         })
 
@@ -101,7 +100,7 @@ class ImageFromSnapshotForm(BaseModel):
 
 async def image_from_snapshot_flow(ui: Any, snap: Row) -> None:
     async def send(form: ImageFromSnapshotForm) -> Any:
-        return await ui.service().send("POST", ui.scope, "images", body={
+        return await ui.service().call("POST", ui.scope, "images", body={
             "name": form.name, "root_volume": snap.id, "arch": form.arch, "project": ui.project_id,
         })
 
@@ -120,7 +119,7 @@ class ExportForm(BaseModel):
 
 async def export_flow(ui: Any, snap: Row) -> None:
     async def send(form: ExportForm) -> Any:
-        return await ui.service().send("POST", ui.scope, "snapshots", snap.id, "export", body={"bucket": form.bucket, "key": form.key})
+        return await ui.service().call("POST", ui.scope, "snapshots", snap.id, "export", body={"bucket": form.bucket, "key": form.key})
 
     done = await ui.form(f"Export {snap.name}", ExportForm, initial={"key": f"{snap.name}.qcow2"}, submit=send, submit_label="Export")
     if done:

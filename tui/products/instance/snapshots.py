@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..base import ActionSpec, Column, Lazy, ResourceKind
 from ..format import human_bytes
-from .common import API, RESOURCE, created_col, detail_common, name_col, raw, size_col, state_col, zone_col
+from .common import DELETE_BY_ID, API, RESOURCE, created_col, detail_common, name_col, raw, size_col, state_col, zone_col
 
 F = "tui.products.instance.snapshot_forms:"
 
@@ -12,8 +12,12 @@ SNAPSHOTS = ResourceKind(
     id="instance.snapshots",
     product="Instance",
     title="Snapshots",
+    singular="snapshot",
     api=API,
-    scope="zone",
+    scope_type="zone",
+    paging="per_page",
+    delete=DELETE_BY_ID,
+    name_param="name",
     collection="snapshots",
     list_key="snapshots",
     item_key="snapshot",
@@ -52,8 +56,12 @@ IMAGES = ResourceKind(
     id="instance.images",
     product="Instance",
     title="Images",
+    singular="image",
     api=API,
-    scope="zone",
+    scope_type="zone",
+    paging="per_page",
+    delete=DELETE_BY_ID,
+    name_param="name",
     collection="images",
     list_key="images",
     item_key="image",

@@ -23,7 +23,7 @@ def _availability(r: Row) -> str:
 async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
     """Availability comes from its own endpoint; a failure leaves it unknown rather than the list empty."""
     try:
-        data = (await service.get_json(scope, "products", "servers", "availability")).get("servers") or {}
+        data = (await service.call("GET", scope, "products", "servers", "availability")).get("servers") or {}
     except Exception:
         return
     for row in rows:
@@ -34,15 +34,15 @@ TYPES = ResourceKind(
     id="instance.types",
     product="Instance",
     title="Instance types",
+    singular="instance type",
     nav="Types",
     api=API,
-    scope="zone",
+    scope_type="zone",
     collection="products/servers",
     list_key="servers",
     item_key="server",
     model=RESOURCE,
     paging="whole",
-    can_delete=False,
     fetch_detail=False,
     columns=(
         Column("name", "Type", lambda r: r.name, width=14),

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ...api.paging import list_all
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..format import gb
 from .fields import GB, Name, NameTagsForm, Tags, check_name, ctx, meta, split_tags
@@ -72,9 +71,9 @@ def volume_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 
 async def volume_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
-    types = (await service.get_json(scope, "products", "volumes")).get("volumes") or {}
-    snaps = await list_all(service.client, service.kind.base(scope) + "/snapshots", "snapshots")
-    snapshots = {s["id"]: s for s in snaps.items if s.get("id") and s.get("state") == "available"}
+    types = (await service.call("GET", scope, "products", "volumes")).get("volumes") or {}
+    snaps = await service.read_all(scope, "snapshots", key="snapshots")
+    snapshots = {s["id"]: s for s in snaps if s.get("id") and s.get("state") == "available"}
     type_choices = []
     for name, t in types.items():
         c = t.get("constraints") or {}
@@ -134,7 +133,7 @@ EDIT = EditSpec(VolumeEditForm, volume_edit_values, volume_patch)
 # ---- flows --------------------------------------------------------------------------------------
 async def snapshot_flow(ui: Any, vol: Row) -> None:
     async def send(form: NameTagsForm) -> Any:
-        return await ui.service().send("POST", ui.scope, "snapshots", body={
+        return await ui.service().call("POST", ui.scope, "snapshots", body={
             "name": form.name, "volume_id": vol.id, "project": ui.project_id, "tags": form.tags,
         })
 
@@ -146,7 +145,7 @@ async def snapshot_flow(ui: Any, vol: Row) -> None:
 
 async def server_volumes(ui: Any, sid: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The server as sent, and its volume map ordered by key."""
-    server = (await ui.service().send("GET", ui.scope, "servers", sid)).get("server") or {}
+    server = (await ui.service().call("GET", ui.scope, "servers", sid)).get("server") or {}
     vols = server.get("volumes") or {}
     return server, {k: vols[k] for k in sorted(vols, key=lambda k: int(k) if str(k).isdigit() else 999)}
 
@@ -154,7 +153,7 @@ async def server_volumes(ui: Any, sid: str) -> tuple[dict[str, Any], dict[str, d
 async def set_server_volumes(ui: Any, sid: str, volumes: list[dict[str, Any]]) -> dict[str, Any]:
     """PATCH the whole volume map, keys renumbered "0", "1", … in order (spec 1 §2.3)."""
     body = {"volumes": {str(i): {"id": v["id"], **({"volume_type": "sbs_volume"} if v.get("volume_type") == "sbs_volume" else {})} for i, v in enumerate(volumes)}}
-    return await ui.service().send("PATCH", ui.scope, "servers", sid, body=body)
+    return await ui.service().call("PATCH", ui.scope, "servers", sid, body=body)
 
 
 async def attach_flow(ui: Any, vol: Row) -> None:
@@ -194,13 +193,13 @@ async def detach_flow(ui: Any, vol: Row) -> None:
 
 
 async def migrate_flow(ui: Any, vol: Row) -> None:
-    plan = await ui.service().send("POST", ui.scope, "block-migration", "plan", body={"volume_id": vol.id})
+    plan = await ui.service().call("POST", ui.scope, "block-migration", "plan", body={"volume_id": vol.id})
     volume = plan.get("volume")
     volumes = [volume] if isinstance(volume, dict) else [v for v in plan.get("volumes") or [] if isinstance(v, dict)]
     names = [v.get("name") for v in volumes] + [f"snapshot {s.get('name')}" for s in plan.get("snapshots") or [] if isinstance(s, dict)]
     message = "These move to block storage (sbs) and cannot move back:\n  " + "\n  ".join(str(n) for n in names)
     if not await ui.confirm(f"Migrate {vol.name}?", message, "Migrate"):
         return
-    await ui.service().send("POST", ui.scope, "block-migration", "apply", body={"volume_id": vol.id, "validation_key": plan.get("validation_key")})
+    await ui.service().call("POST", ui.scope, "block-migration", "apply", body={"volume_id": vol.id, "validation_key": plan.get("validation_key")})
     ui.notify(f"Migrating {vol.name} to block storage")
     ui.follow(vol)

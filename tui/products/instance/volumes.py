@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..base import ActionSpec, Column, Lazy, ResourceKind
 from ..format import human_bytes
-from .common import API, RESOURCE, created_col, detail_common, name_col, raw, server_col, size_col, state_col, zone_col
+from .common import DELETE_BY_ID, API, RESOURCE, created_col, detail_common, name_col, raw, server_col, size_col, state_col, zone_col
 
 F = "tui.products.instance.volume_forms:"
 BUSY = frozenset({"snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing"})
@@ -19,8 +19,12 @@ VOLUMES = ResourceKind(
     id="instance.volumes",
     product="Instance",
     title="Volumes",
+    singular="volume",
     api=API,
-    scope="zone",
+    scope_type="zone",
+    paging="per_page",
+    delete=DELETE_BY_ID,
+    name_param="name",
     collection="volumes",
     list_key="volumes",
     item_key="volume",

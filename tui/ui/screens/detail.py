@@ -33,6 +33,7 @@ class DetailScreen(Screen[None]):
         Binding("d", "resource('delete')", "Delete"),
         Binding("y", "resource('copy_id')", "Copy ID"),
         Binding("r", "resource('refresh_one')", "Refresh"),
+        Binding("x", "secrets", "Reveal secret"),
         Binding("j", "scroll(1)", show=False),
         Binding("k", "scroll(-1)", show=False),
     ]
@@ -53,6 +54,11 @@ class DetailScreen(Screen[None]):
             with TabPane("JSON", id="tab-json"):
                 with VerticalScroll():
                     yield Static(id="json")
+            for i, panel in enumerate(self.view.kind.panels):  # the kind's extra panels (events, metrics…)
+                from ...products.base import Lazy
+
+                with TabPane(panel.title, id=f"tab-panel-{i}"):
+                    yield Lazy[Any](panel.widget).get()(self.view.service, self.view.kind.scope_of(self.row) or self.view.scope, self.row)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -85,7 +91,18 @@ class DetailScreen(Screen[None]):
             Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.row.name or self.row.id, "bold"), f"  {self.row.id}  ", (note, "dim"))
         )
 
+    def action_secrets(self) -> None:
+        """Secret fields the platform answered for this resource, shown once."""
+        secrets = self.view.service.take_secrets(self.row.id)
+        if secrets:
+            from ..dialogs import open_dialog
+
+            open_dialog(self.app, "secret", title=f"{self.row.name or self.row.id}", secrets=secrets)
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "secrets":
+            return bool(self.view.service.secrets.get(self.row.id))
         if action == "resource" and parameters and parameters[0] in ("actions", "edit", "delete"):
             return not self.is_gone and self.view.may(str(parameters[0]))
         return True

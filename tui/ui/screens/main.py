@@ -1,4 +1,9 @@
-"""The console: product sidebar, one ResourceView per kind (created on first use), status bar."""
+"""The console: the manifest's views in a sidebar, one view per entry (made on first use), status bar.
+
+The operator's current zone and current region are kept apart (`scopes`, one per scope type) and
+follow them from view to view; `z` picks the scope of the view in front, worded by its type, and is
+gone for global views.
+"""
 
 from __future__ import annotations
 
@@ -11,68 +16,99 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher
 
-from ...products import KINDS, BY_ID
-from ...products.base import ALL, ResourceKind
+from ...products import manifest
+from ...products.location import ALL, SCOPES, scope_label, scope_word
 from ..widgets.key_bar import KeyBar
-from ..widgets.resource_view import ResourceView, scope_label
 from ..widgets.sidebar import Sidebar
 from ..widgets.status_bar import StatusBar
 
 
-def view_id(kind: ResourceKind) -> str:
-    return "view-" + kind.id.replace(".", "-")
+def view_id(entry_id: str) -> str:
+    return "view-" + entry_id.replace(".", "-")
 
 
 class MainScreen(Screen[None]):
     BINDINGS = [
-        Binding("z", "zone", "Zone", tooltip="Choose a zone or all zones"),
+        # One key, worded by the scope type of the view in front (only the matching one is active).
+        Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones"),
+        Binding("z", "scope('region')", "Region", tooltip="Choose the region of this view, or all regions"),
     ]
 
-    def __init__(self, make_view: Callable[[ResourceKind, str], ResourceView], zone: str) -> None:
+    def __init__(self, make_view: Callable[[manifest.Entry, str], Any], scopes: dict[str, str]) -> None:
         super().__init__(id="main")
         self.make_view = make_view
-        self.zone = zone
-        self.current_kind: ResourceKind = KINDS[0]
+        self.scopes = dict(scopes)  # scope type -> the operator's current scope of that type
+        self.current_entry: manifest.Entry = manifest.start_entry()
+
+    @property
+    def current_kind(self) -> Any:
+        """The kind of the view in front (a list's or a panel's), or None for another screen."""
+        view = self.view
+        return getattr(view, "kind", None)
+
+    def scope_for(self, entry: manifest.Entry, kind: Any = None) -> str:
+        if entry.scope_type == "global":
+            return "global"
+        current = self.scopes.get(entry.scope_type, ALL)
+        if kind is None:
+            return current
+        app: Any = self.app
+        return app.scope_for(kind, current)
 
     def compose(self) -> ComposeResult:
         entries: list[tuple[str | None, str]] = []
-        product = None
-        for kind in KINDS:
-            if kind.product != product:
-                product = kind.product
-                entries.append((None, product))
-            entries.append((kind.id, kind.nav or kind.title))
+        group = None
+        for entry in manifest.entries():
+            if entry.group != group:
+                group = entry.group
+                entries.append((None, group))
+            entries.append((entry.id, entry.label))
+        first = self.current_entry
         with Horizontal(id="body"):
             yield Sidebar(entries, id="sidebar")
             # The first view is composed with the screen (not mounted after it): one layout pass
             # and a first frame that already shows its rows.
-            with ContentSwitcher(id="views", initial=view_id(self.current_kind)):
-                yield self.make_view(self.current_kind, self.zone)
+            with ContentSwitcher(id="views", initial=view_id(first.id)):
+                yield self.make_view(first, self.scope_for(first, first.load()))
         yield StatusBar(id="status")
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(Sidebar).border_title = "Products"
-        self.open_kind(self.current_kind.id)
+        self.open_entry(self.current_entry.id)
 
     @property
-    def view(self) -> ResourceView | None:
+    def view(self) -> Any:
         found = self.query(ContentSwitcher)
         if not found:  # not composed yet
             return None
         switcher = found.first()
-        return switcher.get_child_by_id(switcher.current, ResourceView) if switcher.current else None
+        return switcher.get_child_by_id(switcher.current) if switcher.current else None
 
-    def open_kind(self, kind_id: str) -> None:
-        kind = BY_ID[kind_id]
-        self.current_kind = kind
+    def open_kind(self, entry_id: str) -> None:  # the palette's and the tests' word for it
+        self.open_entry(entry_id)
+
+    def open_entry(self, entry_id: str) -> None:
+        entry = manifest.by_id(entry_id)
+        if entry is None:
+            return
+        if entry.opens == "screen":
+            self.app.push_screen(entry.load()(self.app))
+            return
+        self.current_entry = entry
         switcher = self.query_one(ContentSwitcher)
-        vid = view_id(kind)
+        vid = view_id(entry.id)
         if not switcher.query(f"#{vid}"):
-            switcher.mount(self.make_view(kind, self.zone))
+            switcher.mount(self.make_view(entry, self.scope_for(entry, entry.load())))
         switcher.current = vid
-        self.query_one(Sidebar).select(kind.id)
+        view = self.view
+        if view is not None and entry.scope_type != "global":  # the scope followed the operator
+            wanted = self.scope_for(entry, view.kind)
+            if view.scope != wanted:
+                view.set_scope(wanted)
+        self.query_one(Sidebar).select(entry.id)
         self.call_after_refresh(self._focus_view)
+        self.refresh_bindings()
         self.update_status()
 
     def on_screen_resume(self) -> None:
@@ -84,36 +120,56 @@ class MainScreen(Screen[None]):
             self.view.focus_table()
 
     def on_sidebar_selected(self, event: Sidebar.Selected) -> None:
-        if event.kind_id in BY_ID:
-            self.open_kind(event.kind_id)
+        self.open_entry(event.kind_id)
 
-    def set_scope(self, scope: str) -> None:
-        self.zone = scope
-        if self.view is not None:
-            self.view.set_scope(scope)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scope":
+            return bool(parameters) and self.current_entry.scope_type == parameters[0]
+        return True
+
+    def set_scope(self, scope: str, scope_type: str | None = None) -> None:
+        """The operator's scope of a type (default: the type of the view in front) is now `scope`;
+        the view in front follows when it is of that type."""
+        scope_type = scope_type or self.current_entry.scope_type
+        if scope_type == "global":
+            return
+        self.scopes[scope_type] = scope
+        view = self.view
+        if view is not None and self.current_entry.scope_type == scope_type:
+            view.set_scope(self.scope_for(self.current_entry, view.kind))
         self.update_status()
 
     def action_zone(self) -> None:
+        self.action_scope(self.current_entry.scope_type)
+
+    def action_scope(self, scope_type: str) -> None:
         from .picker import PickerScreen
 
-        zones = list(self.current_kind.scopes)
-        choices: list[tuple[str, Any]] = [("all zones", ALL)] + [(z, z) for z in zones]
+        entry, kind = self.current_entry, self.current_kind
+        if entry.scope_type != scope_type:
+            return
+        scopes = list(kind.all_scopes if kind is not None else SCOPES[entry.scope_type])
+        choices: list[tuple[str, Any]] = [(scope_label(ALL, entry.scope_type), ALL)] + [(s, s) for s in scopes]
 
-        def picked(zone: str | None) -> None:
-            if zone:
-                self.set_scope(zone)
+        def picked(scope: str | None) -> None:
+            if scope:
+                self.set_scope(scope, entry.scope_type)
 
-        self.app.push_screen(PickerScreen("Zone", choices, current=self.zone, id="zone-picker"), picked)
+        current = self.view.scope if self.view is not None else self.scopes.get(entry.scope_type)
+        self.app.push_screen(PickerScreen(scope_word(entry.scope_type), choices, current=current, id="zone-picker"), picked)
 
     def refresh_current(self) -> None:
         if self.view is not None:
             self.view.reload()
 
     def create_current(self) -> None:
-        if self.view is not None:
+        if self.view is not None and hasattr(self.view, "action_create"):
             self.view.action_create()
 
-    def on_resource_view_refreshed(self, event: ResourceView.Refreshed) -> None:
+    def on_resource_view_refreshed(self, event: Any) -> None:
+        self.update_status()
+
+    def on_panel_view_refreshed(self, event: Any) -> None:
         self.update_status()
 
     def update_status(self) -> None:
@@ -122,9 +178,8 @@ class MainScreen(Screen[None]):
         bar.profile = app.settings.profile
         bar.project = app.settings.project_id
         bar.read_only = app.settings.read_only
-        view = self.view
-        bar.scope = f"{self.current_kind.product} · {scope_label(view.scope if view else self.zone)}"
+        view, entry = self.view, self.current_entry
+        where = "" if entry.scope_type == "global" else " · " + scope_label(view.scope if view else self.scopes.get(entry.scope_type, ALL), entry.scope_type)
+        bar.scope = f"{entry.group}{where}"
         if view is not None and view.last_refresh is not None:
             bar.refreshed = datetime.fromtimestamp(view.last_refresh).strftime("%H:%M:%S")
-
-

@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from ...api.errors import ApiError, OutcomeUnknown
 from ...products import outcome
-from ...products.base import ALL, ActionSpec
+from ...products.base import ALL, ActionSpec, Child, ParentRef
 from ..errors import guarded, notify_error
 from .resource_table import ResourceTable
 
@@ -154,17 +154,21 @@ class ResourceActions:
     def open_actions(self, resource: Any) -> None:
         if not self.may("actions"):
             return
-        specs = [a for a in self.kind.actions if a.available(resource)]
-        if not specs:
+        specs = [a for a in self.kind.actions if a.available(resource) and not (self.read_only and a.mutating)]
+        children = list(self.kind.children)
+        if not specs and not children:
             self.app.notify(f"No action is allowed while {resource.name} is {resource.state}.", severity="warning")
             return
         from ..screens.picker import PickerScreen
 
-        def picked(spec: ActionSpec | None) -> None:
-            if spec is not None:
+        def picked(spec: ActionSpec | Child | None) -> None:
+            if isinstance(spec, Child):
+                self.open_child(spec, resource)
+            elif spec is not None:
                 self.run_action(resource, spec)
 
-        choices = [(a.label, a, a.why_not(resource)) for a in specs]
+        choices: list[tuple[str, Any, str | None]] = [(f"{c.label} ›", c, None) for c in children]
+        choices += [(a.label, a, a.why_not(resource)) for a in specs]
         self.app.push_screen(PickerScreen(f"{resource.name}: actions", choices, id="actions-menu"), picked)
 
     def run_action(self, resource: Any, spec: ActionSpec) -> None:
@@ -173,7 +177,7 @@ class ResourceActions:
             self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
             return
         if spec.flow is not None:
-            self.run_flow(spec.flow.get(), resource, spec.label)
+            self.run_flow(spec.flow.get(), resource, spec.label, mutating=spec.mutating)
             return
         if not spec.confirm:
             self._do_action(resource, spec)
@@ -193,7 +197,8 @@ class ResourceActions:
     async def _do_action(self, resource: Any, spec: ActionSpec) -> None:
         scope = self.kind.scope_of(resource) or self.scope
         try:
-            await self.service.action(scope, resource.id, spec.name)
+            assert spec.call is not None
+            await self.service.run(spec.call, scope, resource)
         except OutcomeUnknown as err:
             found = await outcome.after_action(self.service, scope, resource.id)
             self.unknown_outcome(err, f"{spec.label} {resource.name}", found.says)
@@ -212,14 +217,36 @@ class ResourceActions:
         """Say that a write may have been applied, and what looking found."""
         self.app.notify(f"{err.summary}\nLooked again: {found}.", title=f"{doing}: the answer was lost", severity="warning", timeout=20)
 
+    # children ---------------------------------------------------------------------------------
+    def open_child(self, child: Child, resource: Any) -> None:
+        """The child kind's list for this resource, in a view of its own (same table, paging,
+        filter and refresh as any list)."""
+        scope = self.kind.scope_of(resource) or self.scope
+        self.app.open_child(child.get(), ParentRef(resource.id, resource.name or resource.id, scope))
+
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:
+        """Where a flow started from "all" acts: the row's own scope is passed when there is one."""
         return self.context(self.scope).scope if self.scope == ALL else self.scope
 
     def open_create(self) -> None:
+        if self.scope != ALL:
+            self._open_create(self.scope)
+            return
+        from ...products.location import scope_word
+        from ..screens.picker import PickerScreen
+
+        def picked(scope: str | None) -> None:
+            if scope:
+                self._open_create(scope)
+
+        word = scope_word(self.kind.scope_type).lower()
+        choices = [(sc, sc) for sc in self.kind.all_scopes]
+        self.app.push_screen(PickerScreen(f"Create a {self.kind.singular} in which {word}?", choices, current=self.create_scope(), id="create-scope"), picked)
+
+    def _open_create(self, scope: str) -> None:
         assert self.kind.create is not None
         spec = self.kind.create.get()
-        scope = self.create_scope()
         ctx = self.context(scope)
         from ..screens.form import FormScreen
 
@@ -256,14 +283,15 @@ class ResourceActions:
             if scope in self.totals:
                 self.totals[scope] += 1
             self.update_title()
-            self.app.notify(f"Created {created.name} in {scope}", timeout=4)
+            self.app.notify(f"Created {created.name or created.id} in {scope}", timeout=4)
+            self.reveal_secrets(created)
             if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
                 action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
                 if action is not None:
                     self._do_action(created, action)
 
         self.app.push_screen(
-            FormScreen(f"Create {self.kind.title.lower().rstrip('s')} in {scope}", spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
+            FormScreen(f"Create {self.kind.singular} in {scope}", spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
             done,
         )
 
@@ -325,7 +353,7 @@ class ResourceActions:
         name = resource.name or resource.id
         self.app.push_screen(
             ConfirmScreen(
-                f"Delete {self.kind.title.lower().rstrip('s')} {name}?",
+                f"Delete {self.kind.singular} {name}?",
                 f"{name} ({resource.id}) in {self.kind.scope_of(resource)} will be deleted. This cannot be undone."
                 + (f"\n{warning}." if (warning := self.kind.delete_warning(resource)) else ""),
                 "Delete",
@@ -338,7 +366,7 @@ class ResourceActions:
     async def _delete(self, resource: Any) -> None:
         scope = self.kind.scope_of(resource) or self.scope
         try:
-            await self.service.delete(scope, resource.id)
+            await self.service.delete(scope, resource)
         except OutcomeUnknown as err:
             found = await outcome.after_delete(self.service, scope, resource.id)
             self.unknown_outcome(err, f"Deleting {resource.name}", found.says)
@@ -364,8 +392,16 @@ class ResourceActions:
         self._refresh_detail()
 
     # flows ------------------------------------------------------------------------------------
-    def run_flow(self, flow: Any, resource: Any, what: str) -> None:
-        if self.read_only:
+    def reveal_secrets(self, resource: Any) -> None:
+        """Secret fields an answer carried (a password, a token) are shown once, on request."""
+        secrets = self.service.take_secrets(resource.id)
+        if secrets:
+            from ..dialogs import open_dialog
+
+            open_dialog(self.app, "secret", title=f"{self.kind.singular.capitalize()} {resource.name or resource.id}", secrets=secrets)
+
+    def run_flow(self, flow: Any, resource: Any, what: str, mutating: bool = True) -> None:
+        if self.read_only and mutating:
             return
         self._flow(flow, resource, what)
 

@@ -18,23 +18,19 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.timer import Timer
 
 from ...api.errors import ApiError, AuthenticationError, NotFound, RateLimited
 from ...products.base import ALL, Context, ResourceKind
+from ...products.location import scope_label
 from ...products.service import ResourceService
 from .. import collector
-from ..errors import guarded, notify_error
+from ..errors import notify_error
 from ..refresh import RefreshPlanner, RefreshPolicy
+from ..refresher import Refresher
 from .resource_actions import ResourceActions
 from .resource_table import ResourceTable
 
-MUTATING = ("create", "edit", "delete", "actions")
 TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
-
-
-def scope_label(scope: str) -> str:
-    return "all zones" if scope == ALL else scope
 
 
 class ResourceView(ResourceActions, Vertical):
@@ -73,13 +69,12 @@ class ResourceView(ResourceActions, Vertical):
         self.scope = scope
         self.context = context
         self.read_only = read_only
-        self.planner = RefreshPlanner(policy)
+        self.refresher = Refresher(self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top)
         self.totals: dict[str, int] = {}
         self.failed: dict[str, ApiError] = {}
         self.listing = False  # a full listing is under way (not Widget.loading: that draws a spinner over the table)
         self.last_refresh: float | None = None  # the last refresh that succeeded (shown in the status bar)
         self.last_attempt: float | None = None  # the last one tried, whatever came of it
-        self._timer: Timer | None = None
         self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
         self._detail: Any = None
         self._title = ""
@@ -101,8 +96,16 @@ class ResourceView(ResourceActions, Vertical):
         self.update_title()
         self.reload()
 
+    @property
+    def planner(self) -> RefreshPlanner:
+        return self.refresher.planner
+
+    @property
+    def parent_ref(self) -> Any:
+        return self.service.parent
+
     def on_unmount(self) -> None:
-        self._cancel_timer()
+        self.refresher.cancel()
 
     def focus_table(self) -> None:
         found = self.query(ResourceTable)
@@ -113,16 +116,17 @@ class ResourceView(ResourceActions, Vertical):
 
     # ---- bindings shown only when they can work -----------------------------------------------
     def may(self, what: str) -> bool:
-        if what in MUTATING and self.read_only:
-            return False
+        """Whether a key can work here: writes are gone in read-only mode, verbs that change nothing
+        (a GET-only flow, a child list) stay."""
+        kind, writable = self.kind, not self.read_only
         if what == "create":
-            return self.kind.create is not None
+            return writable and kind.create is not None
         if what == "edit":
-            return self.kind.edit is not None
+            return writable and kind.edit is not None
         if what == "delete":
-            return self.kind.can_delete
+            return writable and (kind.delete is not None or kind.delete_flow is not None)
         if what == "actions":
-            return bool(self.kind.actions)
+            return bool(kind.children) or any(writable or not a.mutating for a in kind.actions)
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -139,7 +143,12 @@ class ResourceView(ResourceActions, Vertical):
             count = f"{loaded:,}/{max(total, loaded):,}"
         else:
             count = f"{loaded:,}/?" if (self.listing or self.failed) else f"{loaded:,}"
-        parts = [self.kind.title, scope_label(self.scope), count]
+        parts = [self.kind.title]
+        if self.parent_ref is not None:
+            parts[0] = f"{self.parent_ref.name or self.parent_ref.id} › {self.kind.title}"
+        if self.kind.scope_type != "global":
+            parts.append(scope_label(self.scope, self.kind.scope_type))
+        parts.append(count)
         if self.listing:
             parts.append("loading…")
         if t.visible_count != loaded:
@@ -165,7 +174,7 @@ class ResourceView(ResourceActions, Vertical):
         self.reload()
 
     def reload(self) -> None:
-        self._cancel_timer()
+        self.refresher.cancel()
         self._load()
 
     @work(exclusive=True, group="list", exit_on_error=False)
@@ -212,7 +221,7 @@ class ResourceView(ResourceActions, Vertical):
             self.last_attempt = self._wall()
             notify_error(self.app, err, f"Listing {self.kind.title.lower()}")
             self.update_title()
-            self._arm()
+            self.refresher.arm()
             return
         finally:
             self.listing = False
@@ -224,20 +233,17 @@ class ResourceView(ResourceActions, Vertical):
         self.last_attempt = self._wall()
         if not failed:
             self.last_refresh = self.last_attempt
-        self.planner.full_done()
-        if failed:
-            first = next(iter(failed.values()))
+        first = next(iter(failed.values()), None)
+        if first is not None:
             if isinstance(first, AuthenticationError) and hasattr(self.app, "auth_failed"):
                 self.app.auth_failed(first)
-            self.planner.failed(isinstance(first, RateLimited))
             where = ", ".join(sorted(failed)) if self.scope == ALL else self.scope
-            notify_error(self.app, first, f"Listing {self.kind.title.lower()} in {where}")
-        else:
-            self.planner.succeeded()
+            doing = f"Listing {self.kind.title.lower()}" + ("" if self.kind.scope_type == "global" else f" in {where}")
+            notify_error(self.app, first, doing)
         self.update_title()
         self._refresh_detail()
         self.post_message(self.Refreshed(self))
-        self._arm()
+        self.refresher.done(first is None, isinstance(first, RateLimited))
 
     @work(exclusive=True, group="list", exit_on_error=False)
     async def _delta(self) -> None:
@@ -246,7 +252,7 @@ class ResourceView(ResourceActions, Vertical):
         One small request per scope when nothing changed; a full re-list when the totals disagree
         (something was deleted elsewhere) or too much changed.
         """
-        field = self.kind.modified_field or ""
+        field = self.kind.probe.field if self.kind.probe else ""
         rows = self.table.resources()
         if self.scope != ALL:  # one scope: every row is in it
             by_scope: dict[str, dict[str, Any]] = {self.scope: {r.id: r.data.get(field) for r in rows}}
@@ -280,34 +286,17 @@ class ResourceView(ResourceActions, Vertical):
         table = self.table
         return [table.get(k) for k in table.watched]
 
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-
-    def _arm(self, delay: float | None = None) -> None:
-        self._cancel_timer()
-        if delay is None:
-            delay = self.planner.next_delay(bool(self.moving()))
-        self._timer = self.set_timer(delay, self._tick)
-
     def paused(self) -> bool:
-        """No requests while a modal (or any other screen) is up, or the view is hidden."""
-        return not self.display or self.screen is not self.app.screen and not self._detail_on_top()
+        return self.refresher.paused()
 
-    def _detail_on_top(self) -> bool:
-        return self._detail is not None and self.app.screen is self._detail
+    def _detail_on_top(self, screen: Any) -> bool:
+        return self._detail is not None and screen is self._detail
 
-    @guarded("Scheduled refresh")
     def _tick(self) -> None:
-        self._timer = None
-        if self.paused():
-            self._arm(self.planner.policy.paused)
-            return
         moving = self.moving()
         if self.planner.plan(bool(moving)) == "poll":
             self._poll(moving[: self.planner.policy.max_polls])
-        elif self.kind.delta_order and not self.failed and not self.listing:
+        elif self.kind.probe is not None and not self.failed and not self.listing:
             self._delta()
         else:
             self._load()
@@ -330,16 +319,13 @@ class ResourceView(ResourceActions, Vertical):
                     self.totals[sc] = max(0, self.totals[sc] - sum(1 for r in resources if r.id in gone and self.kind.scope_of(r) == sc))
         if fresh:
             self.table.upsert(fresh)
-        if errors:
-            self.planner.failed(any(isinstance(e, RateLimited) for e in errors))
-        else:
-            self.planner.succeeded()
+        if not errors:
             self.last_refresh = self._wall()
         self.last_attempt = self._wall()
         self.update_title()
         self._refresh_detail()
         self.post_message(self.Refreshed(self))
-        self._arm()
+        self.refresher.done(not errors, any(isinstance(e, RateLimited) for e in errors), full=False)
 
     def _refresh_detail(self) -> None:
         if self._detail is None or not self._detail.is_attached:
@@ -351,6 +337,11 @@ class ResourceView(ResourceActions, Vertical):
         elif current is not self._detail.row:
             self._detail.row = current
             self._detail.reload()
+
+    def upsert_row(self, row: Any) -> None:
+        """A fresh row from a flow: shown now, followed while it moves."""
+        self.table.upsert([row])
+        self.follow(row)
 
     def follow(self, resource: Any) -> None:
         """After a change we made: refresh it now and poll fast until it settles."""

@@ -1,0 +1,137 @@
+"""Where a resource lives and how it is reached: endpoints, scope types, parents, verbs, probes.
+
+Every kind declares these (see `base.ResourceKind`); nothing here defaults to one product's habits.
+A *scope type* is "zone", "region" or "global"; a *scope* is one value of it ("fr-par-1",
+"nl-ams", the single global scope) or ALL for every zone or every region at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Mapping
+
+ScopeType = Literal["zone", "region", "global"]
+ALL = "all"
+GLOBAL = "global"  # the one scope of a global kind
+
+ZONES = ("fr-par-1", "fr-par-2", "fr-par-3", "nl-ams-1", "nl-ams-2", "nl-ams-3", "pl-waw-1", "pl-waw-2", "pl-waw-3")
+REGIONS = ("fr-par", "nl-ams", "pl-waw")
+SCOPES: dict[str, tuple[str, ...]] = {"zone": ZONES, "region": REGIONS, "global": (GLOBAL,)}
+
+
+def scope_word(scope_type: str) -> str:
+    """What the operator picks for a scope type: 'Zone', 'Region'."""
+    return scope_type.capitalize()
+
+
+def scope_label(scope: str, scope_type: str) -> str:
+    """A scope as shown: 'all zones', 'all regions', 'global', or the scope itself."""
+    if scope == ALL:
+        return "all regions" if scope_type == "region" else "all zones"
+    return scope
+
+
+def region_of(zone: str) -> str:
+    """'fr-par-1' -> 'fr-par' (a zone's region); a region stays itself."""
+    head, _, tail = zone.rpartition("-")
+    return head if tail.isdigit() and head else zone
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """An API endpoint: which configured base URL (`url_setting` names a Settings field) and how the
+    secret key is sent. One client per endpoint."""
+
+    name: str
+    url_setting: str
+    auth: Literal["X-Auth-Token", "Bearer"]
+
+
+PLATFORM = Endpoint("platform", "api_url", "X-Auth-Token")  # every product but the generative-model API
+GENERATIVE = Endpoint("generative", "genai_url", "Bearer")
+
+
+@dataclass(frozen=True)
+class Call:
+    """One verb: a method and a path template under the kind's base URL.
+
+    The path may name `{id}` (the row's id), `{parent}` (the parent's id) and any row field in
+    braces; `body` is a dict or a function of the row. `mutating=False` marks a call that changes
+    nothing (a GET, a test POST): read-only mode keeps it."""
+
+    method: str
+    path: str
+    body: Mapping[str, Any] | Callable[[Any], dict[str, Any]] | None = None
+    params: Mapping[str, Any] | None = None
+    mutating: bool = True
+
+    def body_for(self, row: Any) -> dict[str, Any] | None:
+        if self.body is None:
+            return None
+        return self.body(row) if callable(self.body) else dict(self.body)
+
+
+@dataclass(frozen=True)
+class Parent:
+    """A kind listed under a resource of another kind.
+
+    `list_path` and `item_path` are templates under the product base (`lbs/{parent}/backends`,
+    `backends/{id}`); or `query` binds the parent through a list parameter (`namespace_id`), the
+    kind's own collection path staying as it is."""
+
+    kind: str  # the parent kind's id
+    list_path: str | None = None
+    item_path: str | None = None
+    query: str | None = None
+
+
+@dataclass(frozen=True)
+class ParentRef:
+    """One parent resource a child list is opened for."""
+
+    id: str
+    name: str
+    scope: str
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A cheap change probe: list ordered by `param=value` (most recently modified first) and compare
+    each row's `field` with what is shown."""
+
+    param: str
+    value: str
+    field: str
+
+
+@dataclass(frozen=True)
+class ListParams:
+    """List parameters filled from the context: API parameter -> Context attribute."""
+
+    from_context: Mapping[str, str] = field(default_factory=dict)
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+
+    def build(self, context: Any) -> dict[str, Any]:
+        out = dict(self.fixed)
+        for param, attr in self.from_context.items():
+            value = getattr(context, attr, None)
+            if value:
+                out[param] = value
+        return out
+
+
+def fill(template: str, values: Mapping[str, Any]) -> str:
+    """A path template with `{name}` filled from `values` (missing names are an error: a verb must not
+    be sent to a half-built path)."""
+    try:
+        return template.format_map(_Strict(values))
+    except KeyError as missing:
+        raise ValueError(f"path template {template!r} needs {missing}") from None
+
+
+class _Strict(dict):  # type: ignore[type-arg]
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        super().__init__({k: str(v) for k, v in values.items() if v is not None})
+
+    def __missing__(self, key: str) -> str:
+        raise KeyError(key)

@@ -1,0 +1,89 @@
+"""Navigation as a manifest: every view a product offers, registered without importing its models,
+forms or widgets.
+
+An entry says what to open: a list of a kind (`list`), one object shown as a panel (`panel`, a
+singleton kind), or a screen of its own (`screen`, a Textual Screen class taking the app). Targets are
+"module:ATTR" strings, imported when the entry is first opened, so start-up imports one product's
+start kind whatever the number of products. The sidebar, the palette, the start-up prefetch and
+the main screen read this; nothing in the UI names a product.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .location import ScopeType
+
+Opens = Literal["list", "panel", "screen"]
+
+# Each product's manifest module (a tuple ENTRIES of Entry), in sidebar order.
+PRODUCT_MANIFESTS = [
+    "tui.products.instance.manifest",
+]
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str  # unique: "instance.servers"
+    label: str  # the sidebar's name
+    group: str  # the product heading
+    scope_type: ScopeType
+    opens: Opens
+    target: str  # "module:ATTR"
+    title: str = ""  # the palette's words (default: label)
+    start: bool = False  # the view the console opens on (the first entry marked wins)
+
+    def load(self) -> Any:
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+_extra: list[Entry] = []
+_cache: list[Entry] | None = None
+
+
+def register(*entries: Entry) -> None:
+    """Add entries (a product outside PRODUCT_MANIFESTS: a plug-in, the tests' own product)."""
+    global _cache
+    for e in entries:
+        if e not in _extra:
+            _extra.append(e)
+    _cache = None
+
+
+def unregister(*entries: Entry) -> None:
+    global _cache
+    for e in entries:
+        if e in _extra:
+            _extra.remove(e)
+    _cache = None
+
+
+def entries() -> list[Entry]:
+    global _cache
+    if _cache is None:
+        out: list[Entry] = []
+        for name in PRODUCT_MANIFESTS:
+            out.extend(importlib.import_module(name).ENTRIES)
+        out.extend(_extra)
+        ids = [e.id for e in out]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"two manifest entries share an id: {sorted(i for i in ids if ids.count(i) > 1)}")
+        _cache = out
+    return _cache
+
+
+def by_id(entry_id: str) -> Entry | None:
+    return next((e for e in entries() if e.id == entry_id), None)
+
+
+def start_entry() -> Entry:
+    found = entries()
+    return next((e for e in found if e.start), found[0])
+
+
+def list_kinds() -> list[Any]:
+    """Every list kind of every product (imports them all: for tests and tools, not start-up)."""
+    return [e.load() for e in entries() if e.opens in ("list", "panel")]

@@ -1,0 +1,49 @@
+"""A small registry of dialogs flows can open by name, instead of one FlowUI method per product.
+
+    await ui.dialog("secret", title=..., secrets={...})     # shown once, reveal on request, copy
+    await ui.dialog("result", title=..., text=...)          # read and copy (a URL, a snippet)
+    await ui.dialog("result", title=..., text=diff, confirm_label="Send")   # review, then go
+    await ui.dialog("json", title=..., value={...})         # any JSON, read-only
+
+A product that truly needs another dialog registers it (`register("grid", "module:Class")`): the
+class is imported when first opened and built with the keyword arguments given.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+_DIALOGS: dict[str, str] = {
+    "secret": "tui.ui.screens.secret:SecretScreen",
+    "result": "tui.ui.screens.result:ResultScreen",
+    "json": "tui.ui.dialogs:json_dialog",
+}
+
+
+def register(name: str, target: str) -> None:
+    _DIALOGS[name] = target
+
+
+def build(name: str, **kwargs: Any) -> Any:
+    if name not in _DIALOGS:
+        raise KeyError(f"no dialog named {name!r}; known: {', '.join(sorted(_DIALOGS))}")
+    module, _, attr = _DIALOGS[name].partition(":")
+    return getattr(importlib.import_module(module), attr)(**kwargs)
+
+
+def open_dialog(app: Any, name: str, callback: Any = None, **kwargs: Any) -> None:
+    """Push a dialog from a handler (not awaited)."""
+    app.push_screen(build(name, **kwargs), callback)
+
+
+async def wait_dialog(app: Any, name: str, **kwargs: Any) -> Any:
+    """Push a dialog from a worker and wait for its answer."""
+    return await app.push_screen_wait(build(name, **kwargs))
+
+
+def json_dialog(title: str, value: Any) -> Any:
+    from .screens.result import ResultScreen
+
+    return ResultScreen(title, json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))

@@ -1,0 +1,83 @@
+"""One refresh loop for every view that shows live data: lists, panels, detail tabs, charts, gauges.
+
+A `Refresher` owns one one-shot timer on a widget, re-armed after every fetch with the planner's
+delay (fast while something moves, slow otherwise, longer after errors and 429s). While the widget
+is hidden or another screen is on top (a modal, a detail it does not feed) its ticks send nothing
+and only re-check. The owner supplies `tick` (which starts a worker and reports back with `done`)
+and `moving` (whether anything it shows is between states).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from textual.timer import Timer
+
+from .errors import guarded
+from .refresh import RefreshPlanner, RefreshPolicy
+
+
+class Refresher:
+    def __init__(
+        self,
+        widget: Any,
+        tick: Callable[[], None],
+        *,
+        policy: RefreshPolicy | None = None,
+        moving: Callable[[], bool] = lambda: False,
+        also_on_top: Callable[[Any], bool] = lambda screen: False,
+    ) -> None:
+        self.widget = widget
+        self.planner = RefreshPlanner(policy)
+        self._tick_fn = tick
+        self._moving = moving
+        self._also_on_top = also_on_top  # a screen on top that this widget still feeds (its detail)
+        self._timer: Timer | None = None
+
+    @property
+    def app(self) -> Any:
+        return self.widget.app
+
+    @property
+    def policy(self) -> RefreshPolicy:
+        return self.planner.policy
+
+    def moving(self) -> bool:
+        return self._moving()
+
+    def arm(self, delay: float | None = None) -> None:
+        self.cancel()
+        if delay is None:
+            delay = self.planner.next_delay(self._moving())
+        self._timer = self.widget.set_timer(delay, self._fire)
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def paused(self) -> bool:
+        """No requests while the widget is hidden or another screen (a modal) is on top."""
+        w = self.widget
+        if not w.display or not w.is_attached:
+            return True
+        top = w.app.screen
+        return w.screen is not top and not self._also_on_top(top)
+
+    def done(self, ok: bool, rate_limited: bool = False, full: bool = True) -> None:
+        """A fetch ended: reset or back off, and arm the next tick."""
+        if full:
+            self.planner.full_done()
+        if ok:
+            self.planner.succeeded()
+        else:
+            self.planner.failed(rate_limited)
+        self.arm()
+
+    @guarded("Scheduled refresh")
+    def _fire(self) -> None:
+        self._timer = None
+        if self.paused():
+            self.arm(self.planner.policy.paused)
+            return
+        self._tick_fn()

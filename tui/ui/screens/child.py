@@ -1,0 +1,39 @@
+"""A child list on a screen of its own: a resource's users, backends, tags, records.
+
+The view is an ordinary ResourceView of the child kind, its service bound to the parent; `esc`
+goes back to the parent's list, which stops refreshing while this one is in front.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Label
+
+from ...api.safe import clean
+from ..widgets.key_bar import KeyBar
+
+
+class ChildScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(classes="child-screen")
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        parent, kind = self.view.parent_ref, self.view.kind
+        yield Label(Text.assemble((f" {kind.product} › ", "bold"), (clean(parent.name or parent.id), "bold"), f" › {kind.title}"), id="detail-title")
+        yield self.view
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.view.focus_table()
+
+    def action_back(self) -> None:
+        # esc first clears a filter being typed (the view's own binding); then it goes back
+        self.app.pop_screen()

@@ -1,0 +1,59 @@
+"""A result to read and copy: an export's download URL, a configuration snippet, a diff to review.
+
+Plain text (never markup), scrollable, `y` copies all of it. With `confirm_label` it asks: the
+answer is True for that button, False for Cancel or escape.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from ...api.safe import clean
+
+
+class ResultScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("y", "copy", "Copy"),
+    ]
+
+    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True) -> None:
+        super().__init__(id="result-dialog")
+        self.title_text = title
+        self.text = clean(text, keep_newlines=True)
+        self.confirm_label = confirm_label
+        self.can_copy = copy
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="result"):
+            yield Label(self.title_text, id="dialog-title", markup=False)
+            with VerticalScroll(id="result-scroll"):
+                yield Static(self.text, id="result-text", markup=False)
+            if self.confirm_label:
+                with Horizontal(classes="buttons"):
+                    yield Button("Cancel", id="cancel")
+                    yield Button(self.confirm_label, id="confirm", variant="warning")
+            else:
+                yield Static(("y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        if self.confirm_label:
+            self.query_one("#cancel", Button).focus()
+        else:
+            self.query_one("#result-scroll").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm")
+
+    def action_copy(self) -> None:
+        if self.can_copy:
+            self.app.copy_to_clipboard(self.text)
+            self.app.notify("Copied to the clipboard.", timeout=3)
+
+    def action_close(self) -> None:
+        self.dismiss(False)
+

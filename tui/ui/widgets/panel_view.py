@@ -1,0 +1,234 @@
+"""A panel: one object shown with its fields (a singleton such as a product's page or settings),
+its actions, and the same quiet refresh as a list (`Refresher`: fast while it moves, slow
+otherwise, paused when hidden or under a modal, backing off after errors).
+
+A panel's kind is `singleton`: its collection path answers one object. Its verbs are the kind's
+actions (one request or a flow); read-only mode keeps only those that change nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Label, Static
+
+from ...api.errors import ApiError, RateLimited
+from ...api.safe import clean
+from ...products.base import ActionSpec, Context, ResourceKind, Row
+from ...products.location import scope_label
+from ...products.service import ResourceService
+from ..errors import guarded, notify_error
+from ..refresh import RefreshPolicy
+from ..refresher import Refresher
+
+
+class PanelView(Vertical):
+    BINDINGS = [
+        Binding("a", "actions", "Actions"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("v", "json", "JSON"),
+        Binding("x", "secrets", "Reveal secret", show=False),
+    ]
+
+    class Refreshed(Message):
+        def __init__(self, view: "PanelView") -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(
+        self, kind: ResourceKind, service: ResourceService, scope: str, *, read_only: bool = False,
+        policy: RefreshPolicy | None = None, id: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes="panel-view")
+        self.kind = kind
+        self.service = service
+        self.scope = scope
+        self.read_only = read_only
+        self.row: Row | None = None
+        self.resource: Any = None
+        self.error: ApiError | None = None
+        self.last_refresh: float | None = None
+        self.last_attempt: float | None = None
+        self.refresher = Refresher(self, self._load, policy=policy, moving=self._moving)
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="panel-title")
+        with VerticalScroll(id="panel-scroll"):
+            yield Static("loading…", id="panel-fields", markup=False)
+
+    def on_mount(self) -> None:
+        self._load()
+
+    def on_unmount(self) -> None:
+        self.refresher.cancel()
+
+    def focus_table(self) -> None:
+        found = self.query("#panel-scroll")
+        if found:
+            found.first().focus()
+
+    # ---- what the flows and the main screen use ---------------------------------------------------
+    def context(self, scope: str) -> Context:
+        return self.app.context(scope)
+
+    def create_scope(self) -> str:
+        return self.scope
+
+    def set_scope(self, scope: str) -> None:
+        if scope != self.scope:
+            self.scope = scope
+            self.reload()
+
+    def reload(self) -> None:
+        self.refresher.cancel()
+        self._load()
+
+    def upsert_row(self, row: Row) -> None:
+        self._show_row(row)
+        self.reload()
+
+    def follow(self, row: Row) -> None:
+        self.reload()
+
+    def forget(self, row: Row) -> None:
+        self.reload()
+
+    def may(self, what: str) -> bool:
+        if what == "actions":
+            return any(not (self.read_only and a.mutating) for a in self.kind.actions)
+        return what in ("refresh", "json", "secrets")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "secrets":
+            return bool(self.row is not None and self.service.secrets.get(self.row.id))
+        return self.may(action)
+
+    def _moving(self) -> bool:
+        return self.row is not None and self.kind.is_transitional(self.row)
+
+    # ---- loading -------------------------------------------------------------------------------------
+    @work(exclusive=True, group="panel", exit_on_error=False)
+    async def _load(self) -> None:
+        try:
+            data = await self.service.get_singleton(self.scope)
+        except Exception as err:
+            self.error = err if isinstance(err, ApiError) else None
+            self.last_attempt = time.time()
+            notify_error(self.app, err, f"Loading {self.kind.title.lower()}")
+            self._title()
+            self.refresher.done(False, isinstance(err, RateLimited))
+            return
+        self.error = None
+        self._show_row(self.service.row_of(data, self.scope))
+        try:
+            self.resource = self.kind.model.get().model_validate(data)
+        except Exception as err:  # a lenient model should not fail; if it does, the raw data stays
+            notify_error(self.app, err, f"Reading {self.kind.title.lower()}")
+            self.resource = None
+        self._fields()
+        self.last_attempt = self.last_refresh = time.time()
+        self.refresh_bindings()
+        self.post_message(self.Refreshed(self))
+        self.refresher.done(True)
+
+    def _show_row(self, row: Row) -> None:
+        self.row = row
+        self._title()
+
+    def _title(self) -> None:
+        parts = [self.kind.title]
+        if self.kind.scope_type != "global":
+            parts.append(scope_label(self.scope, self.kind.scope_type))
+        if self.row is not None and self.row.state:
+            parts.append(self.row.state)
+        if self.error is not None:
+            parts.append(f"✖ {self.error.status or 'unreachable'}")
+        self.query_one("#panel-title", Label).update(Text(clean(" · ".join(parts)), style="bold"))
+
+    def _fields(self) -> None:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        source = self.resource if self.resource is not None else self.row
+        for label, get in self.kind.detail_fields:
+            try:
+                value = get(source)
+            except Exception:  # a field of an unexpected shape must not hide the others
+                value = "?"
+            table.add_row(label, value if isinstance(value, Text) else Text(clean(str(value))))
+        if self.row is not None and self.service.secrets.get(self.row.id):
+            table.add_row("Secret", Text("hidden: x shows it once", style="italic"))
+        self.query_one("#panel-fields", Static).update(table)
+
+    # ---- keys ----------------------------------------------------------------------------------------
+    @guarded("Refresh")
+    def action_refresh(self) -> None:
+        self.reload()
+
+    @guarded("JSON")
+    def action_json(self) -> None:
+        from ..dialogs import open_dialog
+
+        if self.row is not None:
+            open_dialog(self.app, "json", title=f"{self.kind.title} (JSON)", value=self.row.raw)
+
+    @guarded("Secret")
+    def action_secrets(self) -> None:
+        from ..dialogs import open_dialog
+
+        if self.row is None:
+            return
+        secrets = self.service.take_secrets(self.row.id)
+        if secrets:
+            open_dialog(self.app, "secret", title=self.kind.title, secrets=secrets)
+            self._fields()
+            self.refresh_bindings()
+
+    @guarded("Actions")
+    def action_actions(self) -> None:
+        if self.row is None or not self.may("actions"):
+            return
+        row = self.row
+        specs = [a for a in self.kind.actions if a.available(row) and not (self.read_only and a.mutating)]
+        if not specs:
+            self.app.notify(f"No action is allowed while it is {row.state or 'as it is'}.", severity="warning")
+            return
+        from ..screens.picker import PickerScreen
+
+        def picked(spec: ActionSpec | None) -> None:
+            if spec is not None:
+                self._run(spec, row)
+
+        self.app.push_screen(PickerScreen(f"{self.kind.title}: actions", [(a.label, a, a.why_not(row)) for a in specs], id="actions-menu"), picked)
+
+    @work(group="mutate", exit_on_error=False)
+    async def _run(self, spec: ActionSpec, row: Row) -> None:
+        why = spec.why_not(row)
+        if why:
+            self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+            return
+        if spec.confirm:
+            from ..screens.confirm import ConfirmScreen
+
+            if not await self.app.push_screen_wait(ConfirmScreen(f"{spec.label}?", f"{spec.label}: {self.kind.title}.", spec.label)):
+                return
+        try:
+            if spec.flow is not None:
+                from ..flow_ui import ViewFlowUI
+
+                await spec.flow.get()(ViewFlowUI(self, self.scope), row)
+            else:
+                assert spec.call is not None
+                await self.service.run(spec.call, self.scope, row)
+                self.app.notify(f"{spec.label}: accepted", timeout=4)
+        except Exception as err:
+            notify_error(self.app, err, spec.label)
+        self.reload()

@@ -7,7 +7,7 @@ and by `cloudtui sandbox` under uvicorn. It shares no code with the client on pu
 from __future__ import annotations
 
 from collections import deque
-from typing import Literal
+from typing import Any, Literal
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -18,8 +18,7 @@ from .clock import Clock
 from .core import DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY, FaultRule, Gate, Ids
 from .errors import HttpError
 from .faults import Faults, FaultSpec
-from .instance import InstanceStore, Timings, routes as instance_routes
-from .seed import seed_demo, seed_scale
+from .registry import SandboxProduct, products as registered
 
 
 class Sandbox:
@@ -31,9 +30,10 @@ class Sandbox:
         scale: int = 0,
         latency_ms: float = 0.0,
         clock: Clock | None = None,
-        timings: Timings | None = None,
+        timings: Any = None,
         random_seed: int = 42,
         faults: "FaultSpec | str | None" = None,
+        products: "list[SandboxProduct] | None" = None,
     ) -> None:
         self.secret_key = secret_key
         self.organization_id = DEMO_ORGANIZATION_ID
@@ -42,21 +42,34 @@ class Sandbox:
         self.latency = latency_ms / 1000.0
         self.faults: list[FaultRule] = []
         self.requests: deque[tuple[str, str]] = deque(maxlen=100_000)
-        ids = Ids(random_seed)
-        self.instance = InstanceStore(self.clock, ids, self.organization_id, self.project_id, timings)
-        if seed == "demo":
-            seed_demo(self.instance, ids.rng)
-        if scale:
-            seed_scale(self.instance, ids.rng, scale)
+        self.ids = ids = Ids(random_seed)
+        self.options: dict[str, Any] = {"timings": timings}  # product-specific knobs, read by their `make`
+        self.products = registered() + [p for p in (products or []) if p.name not in {r.name for r in registered()}]
+        self.stores: dict[str, Any] = {}
+        self.auth: list[tuple[str, str]] = []  # (path prefix, scheme): how each product checks the key
+        routes: list[Any] = []
+        for product in self.products:
+            store = product.make(self)
+            self.stores[product.name] = store
+            setattr(self, product.name, store)
+            routes.extend(product.routes(store))
+            self.auth.extend([*product.extra_auth, (product.prefix, product.auth)])
+            if seed == "demo" and product.seed_demo is not None:
+                product.seed_demo(store, ids.rng)
+            if scale and product.seed_scale is not None:
+                product.seed_scale(store, ids.rng, scale)
         self.fault_spec = FaultSpec.parse(faults) if isinstance(faults, str) else faults
         middleware = [Middleware(Gate, sandbox=self)]
         if self.fault_spec is not None and self.fault_spec.rates:
             middleware.append(Middleware(Faults, spec=self.fault_spec))
         self.app = Starlette(
-            routes=instance_routes(self.instance),
+            routes=routes,
             middleware=middleware,
             exception_handlers={HttpError: _http_error, 404: _not_routed, 405: _not_allowed},
         )
+
+    def auth_scheme(self, path: str) -> str:
+        return next((scheme for prefix, scheme in self.auth if path.startswith(prefix)), "X-Auth-Token")
 
     def inject(self, status: int, path_contains: str = "", method: str | None = None, times: int = 1_000_000) -> FaultRule:
         rule = FaultRule(status, path_contains, method, times)

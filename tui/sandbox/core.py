@@ -170,7 +170,11 @@ class Gate:
                     response = fault_response(rule.status)
                 break
         if response is None:
-            token = dict(scope.get("headers") or []).get(b"x-auth-token", b"").decode("latin-1")
+            headers = dict(scope.get("headers") or [])
+            if sb.auth_scheme(scope["path"]) == "Bearer":
+                token = headers.get(b"authorization", b"").decode("latin-1").removeprefix("Bearer ")
+            else:
+                token = headers.get(b"x-auth-token", b"").decode("latin-1")
             if token != sb.secret_key:
                 response = denied().response()
         if response is not None:

@@ -6,13 +6,35 @@ groups, NICs, user data) and its timed transitions; the route modules are thin H
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.routing import Route
 
+from ..registry import SandboxProduct
 from . import groups, network, servers, storage
 from .state import ALLOWED_ACTIONS, GONE, InstanceStore, Timings
 
-__all__ = ["ALLOWED_ACTIONS", "GONE", "InstanceStore", "Timings", "routes"]
+__all__ = ["ALLOWED_ACTIONS", "GONE", "InstanceStore", "PRODUCT", "Timings", "routes"]
 
 
 def routes(store: InstanceStore) -> list[Route]:
     return [*servers.routes(store), *storage.routes(store), *network.routes(store), *groups.routes(store)]
+
+
+def _make(sandbox: Any) -> InstanceStore:
+    return InstanceStore(sandbox.clock, sandbox.ids, sandbox.organization_id, sandbox.project_id, sandbox.options.get("timings"))
+
+
+def _seed_demo(store: InstanceStore, rng: Any) -> None:
+    from ..seed import seed_demo
+
+    seed_demo(store, rng)
+
+
+def _seed_scale(store: InstanceStore, rng: Any, scale: int) -> None:
+    from ..seed import seed_scale
+
+    seed_scale(store, rng, scale)
+
+
+PRODUCT = SandboxProduct("instance", "/instance/", _make, routes, seed_demo=_seed_demo, seed_scale=_seed_scale)

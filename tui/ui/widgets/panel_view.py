@@ -74,6 +74,8 @@ class PanelView(Vertical):
         found = self.query("#panel-scroll")
         if found:
             found.first().focus()
+        elif self.is_attached:  # mounted a moment ago: composed on the next refresh
+            self.call_after_refresh(self.focus_table)
 
     # ---- what the flows and the main screen use ---------------------------------------------------
     def context(self, scope: str) -> Context:

@@ -103,6 +103,7 @@ class ResourceActions:
             self.mount(box, before=self.table)
         box.display = True
         box.focus()
+        self.refresh_bindings()
 
     @guarded("Clear filter")
     def action_clear_filter(self) -> None:
@@ -112,6 +113,7 @@ class ResourceActions:
         self.table.set_filter("")
         self.update_title()
         self.table.focus()
+        self.refresh_bindings()
 
     @guarded("Filter")
     def on_input_changed(self, event: Input.Changed) -> None:

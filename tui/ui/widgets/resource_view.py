@@ -127,6 +127,8 @@ class ResourceView(ResourceActions, Vertical):
             return writable and (kind.delete is not None or kind.delete_flow is not None)
         if what == "actions":
             return bool(kind.children) or any(writable or not a.mutating for a in kind.actions)
+        if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)
+            return bool(self.table._filter) or any(box.display for box in self.query("#filter"))
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

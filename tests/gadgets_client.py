@@ -1,0 +1,97 @@
+"""The test product's console side, in one module: "Gadgets", declared only through the shared
+mechanisms (kinds, children, a panel, a secret field, an endpoint of its own, the manifest).
+Nothing in `tui/ui` or the shared service knows it. Its sandbox side is `gadgets_sandbox.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, Lazy, ListParams, Parent, ResourceKind
+from tui.products.format import state_text
+from tui.products.location import Endpoint
+from tui.products.manifest import Entry
+
+HERE = "gadgets_client:"
+RESOURCE = Lazy("tui.products.models:Resource")
+KEYS_API = Endpoint("gadget-keys", "genai_url", "Bearer")  # an API of its own, reached with a bearer token
+
+GADGETS = ResourceKind(
+    id="gadgets.gadgets", product="Gadgets", title="Gadgets", singular="gadget",
+    api="gadgets/v1", scope_type="region", collection="gadgets", list_key="gadgets", item_key=None,
+    model=RESOURCE, paging="page_size", page_size=2,
+    list_params=ListParams({"project_id": "project_id"}),
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=12),
+        Column("state", "State", lambda r: state_text(r.state), width=14),
+        Column("region", "Region", lambda r: r.text("region"), width=8),
+    ),
+    detail_fields=(("Name", lambda g: g.name), ("State", lambda g: g.raw.get("state", ""))),
+    transitional=frozenset({"building", "restarting"}),
+    delete=Call("DELETE", "{id}"),
+    actions=(
+        ActionSpec("check", "Check (changes nothing)", call=Call("POST", "{id}/check", mutating=False)),
+        ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart")),
+    ),
+    children=(Child("Parts", HERE + "PARTS"),),
+)
+
+PARTS = ResourceKind(
+    id="gadgets.parts", product="Gadgets", title="Parts", singular="part",
+    api="gadgets/v1", scope_type="region", collection="parts", list_key="parts", item_key=None,
+    model=RESOURCE, paging="page_size", id_field="name",
+    parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/parts", item_path="parts/{id}"),
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=18),
+        Column("kind", "Kind", lambda r: r.text("kind"), width=6),
+        Column("count", "Count", lambda r: r.text("count"), width=6),
+    ),
+    detail_fields=(("Name", lambda p: p.name), ("Kind", lambda p: p.raw.get("kind", ""))),
+    delete=Call("DELETE", "{id}"),
+)
+
+ACCOUNT = ResourceKind(
+    id="gadgets.account", product="Gadgets", title="Account", singular="account",
+    api="gadgets/v1", scope_type="global", collection="account", list_key=None, item_key="account",
+    model=RESOURCE, paging="whole", singleton=True,
+    columns=(),
+    detail_fields=(("Plan", lambda a: a.raw.get("plan", "")), ("State", lambda a: a.raw.get("state", "")), ("Quota", lambda a: a.raw.get("quota", ""))),
+    transitional=frozenset({"upgrading"}),
+    actions=(ActionSpec("upgrade", "Upgrade to pro", lambda r: r.get("plan") != "pro", call=Call("POST", "account/upgrade")),),
+)
+
+
+def key_payload(form: Any, ctx: Context) -> dict[str, Any]:
+    return {"name": form.name}
+
+
+def __getattr__(name: str) -> Any:
+    """KEY_CREATE is built on first use (pydantic stays off the start path, as in a product's forms module)."""
+    if name != "KEY_CREATE":
+        raise AttributeError(name)
+    from pydantic import BaseModel, ConfigDict, Field
+
+    class KeyForm(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        name: str = Field(min_length=1, max_length=64, json_schema_extra={"label": "Name"})
+
+    globals()["KEY_CREATE"] = spec = CreateSpec(KeyForm, key_payload)
+    return spec
+
+KEYS = ResourceKind(
+    id="gadgets.keys", product="Gadgets", title="Keys", singular="key",
+    api="gadget-keys/v1", scope_type="global", collection="keys", list_key="keys", item_key="key",
+    endpoint=KEYS_API, model=RESOURCE, paging="page_size",
+    columns=(Column("name", "Name", lambda r: r.name, width=16), Column("created", "Created", lambda r: r.text("created_at"), width=22)),
+    detail_fields=(("Name", lambda k: k.name),),
+    secret_fields=("secret_key",),
+    create=Lazy(HERE + "KEY_CREATE"),
+    delete=Call("DELETE", "{id}"),
+)
+
+ENTRIES = (
+    Entry("gadgets.gadgets", "Gadgets", "Gadgets", "region", "list", HERE + "GADGETS"),
+    Entry("gadgets.account", "Account", "Gadgets", "global", "panel", HERE + "ACCOUNT"),
+    Entry("gadgets.keys", "Keys", "Gadgets", "global", "list", HERE + "KEYS"),
+)

@@ -1,0 +1,170 @@
+"""The test product's sandbox side, in one module: "Gadgets", declared through the registry only.
+
+- `/gadgets/v1/regions/{region}/gadgets`: a regional list (page/page_size, `total_count`, asks for
+  `project_id`), each gadget a bare object (no envelope); `building` → `ready` after 2 s; verbs
+  `POST …/{id}/check` (changes nothing), `POST …/{id}/restart`, `DELETE …/{id}`.
+- `/gadgets/v1/regions/{region}/gadgets/{gadget}/parts` lists a gadget's parts; a part is reached
+  and deleted by its *name* at `/gadgets/v1/regions/{region}/parts/{name}`.
+- `/gadgets/v1/account`: a global singleton; `POST /gadgets/v1/account/upgrade` moves it through
+  `upgrading` (2 s) to plan "pro".
+- `/gadget-keys/v1/keys`: global keys behind a bearer token; a create answers the `secret_key`
+  once, a GET never does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tui.sandbox.core import json_body, page_page_size
+from tui.sandbox.errors import invalid_arguments, not_found
+from tui.sandbox.registry import SandboxProduct
+
+REGIONS = ("fr-par", "nl-ams", "pl-waw")
+SETTLE = 2.0
+
+
+class GadgetStore:
+    def __init__(self, sandbox: Any) -> None:
+        self.clock = sandbox.clock
+        self.ids = sandbox.ids
+        self.project_id = sandbox.project_id
+        self.gadgets: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in REGIONS}
+        self.parts: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in REGIONS}  # region -> name -> part
+        self.account: dict[str, Any] = {"id": "account", "plan": "basic", "state": "active", "quota": 10, "_until": 0.0}
+        self.keys: dict[str, dict[str, Any]] = {}
+        self.project_params: list[str | None] = []  # what each list was asked with
+
+    def add_gadget(self, region: str, name: str, state: str = "ready", parts: int = 0) -> dict[str, Any]:
+        g = {"id": self.ids.uuid(), "name": name, "region": region, "state": state, "project_id": self.project_id,
+             "_until": self.clock.now() + SETTLE if state in ("building", "restarting") else 0.0}
+        self.gadgets[region][g["id"]] = g
+        for i in range(parts):
+            pname = f"{name}-part-{i + 1}"
+            self.parts[region][pname] = {"name": pname, "gadget_id": g["id"], "kind": "bolt" if i % 2 else "gear", "count": i + 1}
+        return g
+
+    def settle(self, obj: dict[str, Any]) -> dict[str, Any]:
+        if obj.get("_until") and self.clock.now() >= obj["_until"]:
+            obj["_until"] = 0.0
+            if obj["state"] == "upgrading":
+                obj["plan"] = "pro"
+            obj["state"] = "active" if obj["id"] == "account" else "ready"
+        return {k: v for k, v in obj.items() if not k.startswith("_")}
+
+
+def routes(store: GadgetStore) -> list[Route]:
+    base = "/gadgets/v1/regions/{region}"
+
+    def region_of(request: Request) -> str:
+        region = request.path_params["region"]
+        if region not in REGIONS:
+            raise invalid_arguments(("region", "constraint", f"unknown region {region!r}"))
+        return region
+
+    def gadget_of(region: str, gid: str) -> dict[str, Any]:
+        g = store.gadgets[region].get(gid)
+        if g is None:
+            raise not_found("gadget", gid)
+        return g
+
+    async def list_gadgets(request: Request) -> Response:
+        region = region_of(request)
+        store.project_params.append(request.query_params.get("project_id"))
+        if request.query_params.get("project_id") != store.project_id:
+            raise invalid_arguments(("project_id", "required", "project_id is required"))
+        items = sorted(store.gadgets[region].values(), key=lambda g: g["name"])
+        return page_page_size(request, "gadgets", items, store.settle)
+
+    async def get_gadget(request: Request) -> Response:
+        return JSONResponse(store.settle(gadget_of(region_of(request), request.path_params["id"])))
+
+    async def delete_gadget(request: Request) -> Response:
+        region = region_of(request)
+        gadget_of(region, request.path_params["id"])
+        del store.gadgets[region][request.path_params["id"]]
+        return Response(status_code=204)
+
+    async def check(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        return JSONResponse({"ok": True, "gadget_id": g["id"]})
+
+    async def restart(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        g["state"], g["_until"] = "restarting", store.clock.now() + SETTLE
+        return JSONResponse(store.settle(g))
+
+    async def list_parts(request: Request) -> Response:
+        region = region_of(request)
+        g = gadget_of(region, request.path_params["id"])
+        items = sorted((p for p in store.parts[region].values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])
+        return page_page_size(request, "parts", items, dict)
+
+    async def part(request: Request) -> Response:
+        region = region_of(request)
+        p = store.parts[region].get(request.path_params["name"])
+        if p is None:
+            raise not_found("part", request.path_params["name"])
+        if request.method == "DELETE":
+            del store.parts[region][p["name"]]
+            return Response(status_code=204)
+        return JSONResponse(dict(p))
+
+    async def account(request: Request) -> Response:
+        return JSONResponse({"account": store.settle(store.account)})
+
+    async def upgrade(request: Request) -> Response:
+        if store.settle(store.account)["plan"] == "pro":
+            raise invalid_arguments(("plan", "constraint", "already on the pro plan"))
+        store.account["state"], store.account["_until"] = "upgrading", store.clock.now() + SETTLE
+        return JSONResponse({"account": store.settle(store.account)})
+
+    async def keys(request: Request) -> Response:
+        if request.method == "POST":
+            body = await json_body(request)
+            name = body.get("name")
+            if not isinstance(name, str) or not name:
+                raise invalid_arguments(("name", "required", "name is required"))
+            key = {"id": store.ids.uuid(), "name": name, "created_at": store.clock.iso()}
+            store.keys[key["id"]] = key
+            return JSONResponse({"key": {**key, "secret_key": f"sk-{key['id'][:8]}-{random.Random(key['id']).getrandbits(64):016x}"}})
+        return page_page_size(request, "keys", list(store.keys.values()), dict)
+
+    async def key(request: Request) -> Response:
+        k = store.keys.get(request.path_params["id"])
+        if k is None:
+            raise not_found("key", request.path_params["id"])
+        if request.method == "DELETE":
+            del store.keys[k["id"]]
+            return Response(status_code=204)
+        return JSONResponse({"key": dict(k)})
+
+    return [
+        Route(base + "/gadgets", list_gadgets, methods=["GET"]),
+        Route(base + "/gadgets/{id}", get_gadget, methods=["GET"]),
+        Route(base + "/gadgets/{id}", delete_gadget, methods=["DELETE"]),
+        Route(base + "/gadgets/{id}/check", check, methods=["POST"]),
+        Route(base + "/gadgets/{id}/restart", restart, methods=["POST"]),
+        Route(base + "/gadgets/{id}/parts", list_parts, methods=["GET"]),
+        Route(base + "/parts/{name}", part, methods=["GET", "DELETE"]),
+        Route("/gadgets/v1/account", account, methods=["GET"]),
+        Route("/gadgets/v1/account/upgrade", upgrade, methods=["POST"]),
+        Route("/gadget-keys/v1/keys", keys, methods=["GET", "POST"]),
+        Route("/gadget-keys/v1/keys/{id}", key, methods=["GET", "DELETE"]),
+    ]
+
+
+def seed_demo(store: GadgetStore, rng: random.Random) -> None:
+    store.add_gadget("fr-par", "alpha", parts=3)
+    store.add_gadget("fr-par", "beta", state="building", parts=1)
+    store.add_gadget("nl-ams", "gamma", parts=2)
+
+
+PRODUCT = SandboxProduct(
+    "gadgets", "/gadgets/", GadgetStore, routes, seed_demo=seed_demo,
+    extra_auth=(("/gadget-keys/", "Bearer"),),
+)

@@ -1,0 +1,227 @@
+"""The shared foundation, through a product of the tests' own ("Gadgets", `gadgets_client.py` and
+`gadgets_sandbox.py`): a regional kind with a child kind, a global singleton panel, and a kind with a
+secret field behind an endpoint of its own — declared in one module per side, with nothing in
+`tui/ui` or the shared service knowing it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gadgets_client
+import gadgets_sandbox
+from helpers import demo_settings, loaded, make_app, open_view, pick, wait_for
+from tui.products import manifest
+from tui.sandbox import Sandbox
+from tui.ui.refresh import RefreshPolicy
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def gadgets():
+    manifest.register(*gadgets_client.ENTRIES)
+    yield
+    manifest.unregister(*gadgets_client.ENTRIES)
+
+
+@pytest.fixture
+def gsandbox(clock, gadgets):
+    return Sandbox(clock=clock, products=[gadgets_sandbox.PRODUCT])
+
+
+def writes(sandbox):
+    return [(m, p) for m, p in sandbox.requests if m != "GET"]
+
+
+async def open_entry(pilot, app, entry_id):
+    """Sidebar by keyboard to any entry (a list or a panel)."""
+    from tui.ui.widgets.sidebar import Sidebar
+
+    sidebar = app.main.query_one(Sidebar)
+    sidebar.focus()
+    await pilot.pause()
+    target = [kid for kid, _ in sidebar.entries].index(entry_id)
+    for _ in range(len(sidebar.entries)):
+        if sidebar.highlighted == target:
+            break
+        await pilot.press("j" if target > sidebar.highlighted else "k")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: app.main.current_entry.id == entry_id and app.main.view is not None, what=entry_id)
+    view = app.main.view
+    await wait_for(pilot, lambda: app.focused is not None and view in app.focused.ancestors_with_self, what=f"{entry_id} focused")
+    return view
+
+
+async def test_a_regional_list_follows_the_region_apart_from_the_zone(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(zone="fr-par-1", region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.gadgets")
+        assert str(view.table.border_title) == "Gadgets · fr-par · 2/2"
+        assert gsandbox.gadgets.project_params[-1] == gsandbox.project_id  # list parameters from the context
+        # `z` is worded by the scope type and offers "all regions"
+        await pilot.press("z")
+        await wait_for(pilot, lambda: app.screen.id == "zone-picker", what="region picker")
+        assert app.screen.title_text == "Region"
+        assert app.screen.choices[0][0] == "all regions"
+        await pilot.press("home", "enter")  # the picker opens on the current region
+        await wait_for(pilot, lambda: view.scope == "all" and not view.listing and view.table.loaded_count == 3, what="all regions")
+
+        assert str(view.table.border_title) == "Gadgets · all regions · 3/3"
+        # one request per region, never a zone name on a regional path
+        paths = [p for m, p in gsandbox.requests if "/gadgets/v1/" in p]
+        assert not any("/zones/" in p for p in paths)
+        assert {p.split("/")[4] for p in paths if p.endswith("/gadgets")} == {"fr-par", "nl-ams", "pl-waw"}
+        # the zone did not move: Instance servers are still in fr-par-1
+        servers = await open_view(pilot, app, "instance.servers")
+        assert servers.scope == "fr-par-1"
+        assert app.main.scopes == {"zone": "fr-par-1", "region": "all"}
+        again = await open_view(pilot, app, "gadgets.gadgets")
+        assert again is view and view.scope == "all"
+
+
+async def test_a_child_list_opens_from_its_parent_and_uses_its_own_paths(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.gadgets")
+        alpha = next(r for r in view.table.resources() if r.name == "alpha")
+        view.table.move_to(alpha.id)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+        await pick(pilot, app, lambda label: label == "Parts ›")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="child screen")
+        child = app.screen.view
+        await wait_for(pilot, lambda: not child.listing and child.last_attempt is not None, what="parts listed")
+        assert str(child.table.border_title) == "alpha › Parts · fr-par · 3/3"
+        assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/parts") in gsandbox.requests
+        assert [r.id for r in child.table.resources()] == ["alpha-part-1", "alpha-part-2", "alpha-part-3"]  # id field: name
+        # delete one: the kind's item path, by name
+        child.table.move_to("alpha-part-2")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen", what="confirm")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: child.table.get("alpha-part-2") is None, what="part removed")
+        assert writes(gsandbox) == [("DELETE", "/gadgets/v1/regions/fr-par/parts/alpha-part-2")]
+        assert "alpha-part-2" not in gsandbox.gadgets.parts["fr-par"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back to the parent list")
+
+
+async def test_a_global_panel_shows_one_object_acts_and_polls_until_settled(gsandbox, clock):
+    app = make_app(gsandbox, policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        panel = await open_entry(pilot, app, "gadgets.account")
+        await wait_for(pilot, lambda: panel.row is not None, what="account loaded")
+        assert ("GET", "/gadgets/v1/account") in gsandbox.requests
+        assert not app.main.check_action("scope", ("zone",)) and not app.main.check_action("scope", ("region",))  # no z
+        assert "basic" in app.export_screenshot()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+        await pick(pilot, app, lambda label: label == "Upgrade to pro")
+        await wait_for(pilot, lambda: panel.row is not None and panel.row.state == "upgrading", what="upgrading")
+        clock.advance(2.5)  # the platform settles; the panel sees it without a key press
+        await wait_for(pilot, lambda: panel.row.state == "active" and panel.row.get("plan") == "pro", what="settled")
+        assert "pro" in app.export_screenshot() and "basic" not in app.export_screenshot()
+        assert writes(gsandbox) == [("POST", "/gadgets/v1/account/upgrade")]
+
+
+async def test_a_secret_is_shown_once_on_request_and_never_kept(gsandbox, tmp_path, caplog):
+    app = make_app(gsandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.keys")
+        assert str(view.table.border_title) == "Keys · 0/0"  # global: no scope in the title
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="form")
+        await pilot.press(*"deploy", "ctrl+s")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "SecretScreen", what="secret dialog")
+        key = next(iter(gsandbox.gadgets.keys.values()))
+        # the value exists only in the dialog: masked until asked
+        screen = app.screen
+        secret = screen._secrets["secret_key"]
+        assert secret.startswith("sk-")
+        assert secret not in "".join(str(o.prompt) for o in screen.query_one("OptionList")._options)
+        await pilot.press("v")
+        await pilot.pause()
+        assert secret in "".join(str(o.prompt) for o in screen.query_one("OptionList")._options)
+        await pilot.press("y")
+        assert app.clipboard == secret
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="closed")
+        row = view.table.get(key["id"])
+        assert "secret_key" not in row.data and secret not in json.dumps(row.data)
+        assert view.service.take_secrets(key["id"]) == {}  # given once
+        assert secret not in caplog.text
+        # the detail (fields and JSON) never has it either
+        assert secret not in json.dumps(await view.service.get_data("global", key["id"]))
+    # the keys endpoint took a bearer token: an X-Auth-Token there is refused
+    import httpx
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(gsandbox.app), base_url="http://sb") as http:
+        assert (await http.get("/gadget-keys/v1/keys", headers={"X-Auth-Token": gsandbox.secret_key})).status_code == 401
+        assert (await http.get("/gadget-keys/v1/keys", headers={"Authorization": f"Bearer {gsandbox.secret_key}"})).status_code == 200
+
+
+async def test_read_only_hides_mutating_verbs_and_keeps_the_others(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par", read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.gadgets")
+        assert not view.may("create") and not view.may("delete") and view.may("actions")
+        alpha = next(r for r in view.table.resources() if r.name == "alpha")
+        view.table.move_to(alpha.id)
+        await pilot.press("d")  # gone: nothing happens
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+        labels = [c[0] for c in app.screen.choices]
+        assert labels == ["Parts ›", "Check (changes nothing)"]  # Restart is a change: not offered
+        await pick(pilot, app, lambda label: label.startswith("Check"))
+        await wait_for(pilot, lambda: writes(gsandbox), what="check sent")
+        assert writes(gsandbox) == [("POST", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/check")]
+        panel = await open_entry(pilot, app, "gadgets.account")
+        await wait_for(pilot, lambda: panel.row is not None, what="account")
+        assert not panel.may("actions")  # its one action changes something
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen.id == "main"
+        assert writes(gsandbox) == [("POST", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/check")]
+
+
+START_PROBE = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import httpx
+from tui.products import manifest
+import gadgets_client
+manifest.register(*gadgets_client.ENTRIES)
+from helpers import make_app
+from tui.sandbox import Sandbox
+import gadgets_sandbox
+app = make_app(Sandbox(products=[gadgets_sandbox.PRODUCT]))
+async def go(pilot):
+    while app.main is None or not app.main.query("ResourceView") or app.main.view.table.loaded_count == 0:
+        await pilot.pause(0.02)
+import asyncio
+async def main():
+    async with app.run_test() as pilot:
+        await go(pilot)
+asyncio.run(main())
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(("tui.products", "pydantic", "gadgets")))))
+"""
+
+
+def test_start_up_with_another_product_registered_loads_only_the_start_view():
+    out = subprocess.run([sys.executable, "-c", START_PROBE, str(ROOT / "tests")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "tui.products.instance.servers" in loaded
+    assert "tui.products.instance.volumes" not in loaded  # other views load when opened
+    assert not any(m.startswith("pydantic") for m in loaded)  # no models or forms at start

@@ -1,0 +1,50 @@
+"""The sandbox's products, each registered once: its store, its routes, its auth scheme, its seeds.
+
+A product is one package under `tui/sandbox/` exposing `PRODUCT` (a `SandboxProduct`); the
+`Sandbox` builds every registered product's store (reachable as `sandbox.<name>`), mounts its
+routes, checks its auth scheme on its path prefix, and seeds it. Tests register a product of their
+own the same way (`register`, or `Sandbox(products=[...])`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Literal
+
+# The products every sandbox serves, by module (each exposes PRODUCT).
+PRODUCT_MODULES = [
+    "tui.sandbox.instance",
+]
+
+
+@dataclass(frozen=True)
+class SandboxProduct:
+    name: str  # the store's attribute on the Sandbox: `sandbox.instance`
+    prefix: str  # the path prefix it serves: "/instance/"
+    make: Callable[[Any], Any]  # (sandbox) -> its store
+    routes: Callable[[Any], list[Any]]  # (store) -> starlette routes
+    auth: Literal["X-Auth-Token", "Bearer"] = "X-Auth-Token"
+    seed_demo: Callable[[Any, random.Random], None] | None = None
+    seed_scale: Callable[[Any, random.Random, int], None] | None = None
+    # Other path prefixes it serves with their own scheme (an API reached with a bearer token).
+    extra_auth: tuple[tuple[str, Literal["X-Auth-Token", "Bearer"]], ...] = ()
+
+
+_extra: list[SandboxProduct] = []
+
+
+def register(product: SandboxProduct) -> None:
+    if all(p.name != product.name for p in _extra):
+        _extra.append(product)
+
+
+def unregister(product: SandboxProduct) -> None:
+    if product in _extra:
+        _extra.remove(product)
+
+
+def products() -> list[SandboxProduct]:
+    found = [importlib.import_module(m).PRODUCT for m in PRODUCT_MODULES]
+    return found + [p for p in _extra if p.name not in {f.name for f in found}]

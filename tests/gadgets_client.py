@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, Lazy, ListParams, Parent, ResourceKind
+from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, EditSpec, Lazy, ListParams, Parent, ResourceKind
 from tui.products.format import state_text
 from tui.products.location import Endpoint
 from tui.products.manifest import Entry
@@ -48,7 +48,23 @@ PARTS = ResourceKind(
     ),
     detail_fields=(("Name", lambda p: p.name), ("Kind", lambda p: p.raw.get("kind", ""))),
     delete=Call("DELETE", "{id}"),
+    # Parts are edited as a batch: staged, reviewed, sent in one PATCH of the gadget's parts.
+    create=Lazy(HERE + "PART_CREATE"),
+    edit=Lazy(HERE + "PART_EDIT"),
+    batch=Lazy(HERE + "send_parts"),
 )
+
+
+async def send_parts(service: Any, scope: str, changes: Any, rows: Any) -> None:
+    ops = []
+    for c in changes.changes:
+        if c.op == "add":
+            ops.append({"add": c.after})
+        elif c.op == "edit":
+            ops.append({"set": {"name": c.key, **c.after}})
+        else:
+            ops.append({"delete": {"name": c.key}})
+    await service.call("PATCH", scope, "gadgets", service.parent.id, "parts", body={"changes": ops})
 
 ACCOUNT = ResourceKind(
     id="gadgets.account", product="Gadgets", title="Account", singular="account",
@@ -66,8 +82,8 @@ def key_payload(form: Any, ctx: Context) -> dict[str, Any]:
 
 
 def __getattr__(name: str) -> Any:
-    """KEY_CREATE is built on first use (pydantic stays off the start path, as in a product's forms module)."""
-    if name != "KEY_CREATE":
+    """Forms are built on first use (pydantic stays off the start path, as in a product's forms module)."""
+    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT"):
         raise AttributeError(name)
     from pydantic import BaseModel, ConfigDict, Field
 
@@ -76,8 +92,25 @@ def __getattr__(name: str) -> Any:
 
         name: str = Field(min_length=1, max_length=64, json_schema_extra={"label": "Name"})
 
-    globals()["KEY_CREATE"] = spec = CreateSpec(KeyForm, key_payload)
-    return spec
+    class PartForm(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        name: str = Field(min_length=1, max_length=64, json_schema_extra={"label": "Name"})
+        kind: str = Field("gear", json_schema_extra={"label": "Kind"})
+        count: int = Field(1, ge=0, json_schema_extra={"label": "Count"})
+
+    class PartEditForm(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        count: int = Field(ge=0, json_schema_extra={"label": "Count"})
+
+    globals().update(
+        KEY_CREATE=CreateSpec(KeyForm, key_payload),
+        PART_CREATE=CreateSpec(PartForm, lambda form, ctx: form.model_dump()),
+        PART_EDIT=EditSpec(PartEditForm, lambda row: {"count": row.get("count")},
+                           lambda form, row: {"count": form.count} if form.count != row.get("count") else {}),
+    )
+    return globals()[name]
 
 KEYS = ResourceKind(
     id="gadgets.keys", product="Gadgets", title="Keys", singular="key",

@@ -104,6 +104,32 @@ def routes(store: GadgetStore) -> list[Route]:
         items = sorted((p for p in store.parts[region].values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])
         return page_page_size(request, "parts", items, dict)
 
+    async def patch_parts(request: Request) -> Response:
+        """Every change or none: a bad one refuses the whole batch."""
+        region = region_of(request)
+        g = gadget_of(region, request.path_params["id"])
+        changes = (await json_body(request)).get("changes")
+        if not isinstance(changes, list):
+            raise invalid_arguments(("changes", "required", "changes is required"))
+        parts = {k: dict(v) for k, v in store.parts[region].items()}
+        for i, change in enumerate(changes):
+            (op, value), = change.items()
+            name = value.get("name")
+            if op == "add":
+                if name in parts:
+                    raise invalid_arguments((f"changes.{i}.add.name", "constraint", f"{name} exists"))
+                parts[name] = {"name": name, "gadget_id": g["id"], "kind": value.get("kind", "gear"), "count": value.get("count", 1)}
+            elif name not in parts:
+                raise invalid_arguments((f"changes.{i}.{op}.name", "constraint", f"no part {name}"))
+            elif op == "set":
+                parts[name].update({k: v for k, v in value.items() if k != "name"})
+            elif op == "delete":
+                del parts[name]
+            if op != "delete" and not (isinstance(parts[name]["count"], int) and parts[name]["count"] >= 0):
+                raise invalid_arguments((f"changes.{i}.{op}.count", "constraint", "count must be a non-negative integer"))
+        store.parts[region] = parts
+        return JSONResponse({"parts": sorted((p for p in parts.values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])})
+
     async def part(request: Request) -> Response:
         region = region_of(request)
         p = store.parts[region].get(request.path_params["name"])
@@ -150,6 +176,7 @@ def routes(store: GadgetStore) -> list[Route]:
         Route(base + "/gadgets/{id}/check", check, methods=["POST"]),
         Route(base + "/gadgets/{id}/restart", restart, methods=["POST"]),
         Route(base + "/gadgets/{id}/parts", list_parts, methods=["GET"]),
+        Route(base + "/gadgets/{id}/parts", patch_parts, methods=["PATCH"]),
         Route(base + "/parts/{name}", part, methods=["GET", "DELETE"]),
         Route("/gadgets/v1/account", account, methods=["GET"]),
         Route("/gadgets/v1/account/upgrade", upgrade, methods=["POST"]),

@@ -102,16 +102,81 @@ async def test_a_child_list_opens_from_its_parent_and_uses_its_own_paths(gsandbo
         assert str(child.table.border_title) == "alpha › Parts · fr-par · 3/3"
         assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/parts") in gsandbox.requests
         assert [r.id for r in child.table.resources()] == ["alpha-part-1", "alpha-part-2", "alpha-part-3"]  # id field: name
-        # delete one: the kind's item path, by name
-        child.table.move_to("alpha-part-2")
-        await pilot.press("d")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen", what="confirm")
-        await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: child.table.get("alpha-part-2") is None, what="part removed")
-        assert writes(gsandbox) == [("DELETE", "/gadgets/v1/regions/fr-par/parts/alpha-part-2")]
-        assert "alpha-part-2" not in gsandbox.gadgets.parts["fr-par"]
+        assert child.table.get("alpha-part-1").get("count") == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back to the parent list")
+
+
+async def open_parts(pilot, app, gadget_name):
+    view = await open_view(pilot, app, "gadgets.gadgets")
+    gadget = next(r for r in view.table.resources() if r.name == gadget_name)
+    view.table.move_to(gadget.id)
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+    await pick(pilot, app, lambda label: label == "Parts ›")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="child screen")
+    child = app.screen.view
+    await wait_for(pilot, lambda: not child.listing and child.last_attempt is not None, what="parts listed")
+    child.focus_table()
+    await pilot.pause()
+    return gadget, child
+
+
+async def fill(pilot, app, **values):
+    from textual.widgets import Input
+
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="form")
+    await pilot.pause()
+    for name, value in values.items():
+        app.screen.query_one(f"#f-{name}", Input).value = value
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ != "FormScreen", what="form closed")
+
+
+async def test_staged_edits_survive_a_refresh_are_reviewed_as_a_diff_and_kept_when_the_send_fails(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        gadget, child = await open_parts(pilot, app, "alpha")
+        await pilot.press("c")
+        await fill(pilot, app, name="alpha-part-9", count="4")
+        child.table.move_to("alpha-part-1")
+        await pilot.press("e")
+        await fill(pilot, app, count="7")
+        child.table.move_to("alpha-part-3")
+        await pilot.press("d")
+        await pilot.pause()
+        marks = {r.id: r.get("_staged") for r in child.table.resources()}
+        assert marks == {"alpha-part-1": "~", "alpha-part-2": None, "alpha-part-3": "-", "+1": "+"}
+        assert child.table.get("alpha-part-1").get("count") == 7
+        assert writes(gsandbox) == []  # nothing sent yet
+        # a refresh neither loses nor hides them
+        await pilot.press("r")
+        await wait_for(pilot, lambda: not child.listing, what="re-listed")
+        await pilot.pause()
+        assert {r.id: r.get("_staged") for r in child.table.resources()} == marks
+        # review: the diff, then a send that fails keeps everything staged
+        gsandbox.inject(400, "/parts", "PATCH", times=1)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ResultScreen", what="review")
+        diff = app.screen.text
+        assert "+ add     alpha-part-9" in diff and "count=4" in diff
+        assert "~ change  alpha-part-1" in diff and "count: 1 → 7" in diff
+        assert "- delete  alpha-part-3" in diff
+        assert app.focused.id == "cancel"
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: len(writes(gsandbox)) == 1, what="first send")
+        await wait_for(pilot, lambda: any("failed" in n.title for n in app._notifications), what="failure shown")
+        assert len(child.changes) == 3 and child.table.get("+1") is not None
+        # again: sent in one request, applied, and the list shows the platform's rows
+        await pilot.press("w")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ResultScreen", what="review")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: not child.changes and child.table.get("alpha-part-9") is not None, what="sent")
+        assert writes(gsandbox) == [("PATCH", f"/gadgets/v1/regions/fr-par/gadgets/{gadget.id}/parts")] * 2
+        parts = gsandbox.gadgets.parts["fr-par"]
+        assert parts["alpha-part-9"]["count"] == 4 and parts["alpha-part-1"]["count"] == 7 and "alpha-part-3" not in parts
+        assert all(r.get("_staged") is None for r in child.table.resources())
 
 
 async def test_a_global_panel_shows_one_object_acts_and_polls_until_settled(gsandbox, clock):
@@ -207,7 +272,7 @@ from tui.sandbox import Sandbox
 import gadgets_sandbox
 app = make_app(Sandbox(products=[gadgets_sandbox.PRODUCT]))
 async def go(pilot):
-    while app.main is None or not app.main.query("ResourceView") or app.main.view.table.loaded_count == 0:
+    while app.main is None or app.main.view is None or app.main.view.table.loaded_count == 0:
         await pilot.pause(0.02)
 import asyncio
 async def main():

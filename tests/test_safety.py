@@ -113,3 +113,10 @@ def test_a_missing_ca_bundle_is_named_at_start(monkeypatch, capsys, tmp_path):
 def test_faults_spec_errors_are_one_line(capsys):
     assert cli.main(["--demo", "--faults", "5xx=2"]) == 2
     assert "probability is between 0 and 1" in capsys.readouterr().err
+
+
+def test_an_unknown_zone_or_region_is_refused_at_start(capsys):
+    assert cli.main(["--demo", "--zone", "fr-par"]) == 2  # a region is not a zone
+    assert "unknown zone 'fr-par'" in capsys.readouterr().err
+    assert cli.main(["--demo", "--region", "fr-par-1"]) == 2  # nor a zone a region
+    assert "unknown region 'fr-par-1'" in capsys.readouterr().err

@@ -16,8 +16,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", action="store_true", help="run against the embedded sandbox (no account needed)")
     p.add_argument("--profile", help="profile name from the config file (env CLOUDTUI_PROFILE)")
     p.add_argument("--api-url", dest="api_url", help="API base URL (env CLOUDTUI_API_URL)")
-    p.add_argument("--zone", help="zone to open, or 'all'")
-    p.add_argument("--region", help="default region")
+    p.add_argument("--zone", help="the zone zonal views open in, or 'all'")
+    p.add_argument("--region", help="the region regional views open in, or 'all'")
     p.add_argument("--read-only", dest="read_only", action="store_true", help="never send anything but GET")
     p.add_argument("--debug-log", dest="debug_log", help="write a request log (secrets redacted) to this file (env CLOUDTUI_DEBUG_LOG)")
     p.add_argument("--faults", help="with --demo: the sandbox misbehaves as SPEC says (see `cloudtui sandbox --help`)")
@@ -113,10 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     from .config import resolve
 
     flags = {"profile": args.profile, "api_url": args.api_url, "zone": args.zone, "region": args.region, "read_only": args.read_only}
-    from .products.base import ALL, ZONES
+    from .products.location import ALL, REGIONS, ZONES
 
     if args.zone and args.zone not in (*ZONES, ALL):
         print(f"cloudtui: unknown zone {args.zone!r}; use one of {', '.join(ZONES)} or 'all'", file=sys.stderr)
+        return 2
+    if args.region and args.region not in (*REGIONS, ALL):
+        print(f"cloudtui: unknown region {args.region!r}; use one of {', '.join(REGIONS)} or 'all'", file=sys.stderr)
         return 2
     from .api.secret import Secret
 

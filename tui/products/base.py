@@ -208,6 +208,9 @@ class ResourceKind:
     children: tuple[Child, ...] = ()
     panels: tuple[DetailPanel, ...] = ()
     secret_fields: tuple[str, ...] = ()  # stripped from rows, JSON and logs; shown once on request
+    # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
+    # `async def batch(service, scope, changes) -> None` (DNS records; any whole-list PUT).
+    batch: Lazy[Any] | None = None
     detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()

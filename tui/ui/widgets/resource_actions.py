@@ -262,6 +262,8 @@ class ResourceActions:
                 payload = await spec.extend.get()(ViewFlowUI(self, scope), form, payload, extra)
                 if payload is None:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
+            if self.staging:
+                return self.stage_add(payload)
             known = [r.id for r in self.table.resources()]
             try:
                 return await self.service.create(scope, payload)
@@ -280,6 +282,10 @@ class ResourceActions:
             if not result:
                 return
             created, form = result
+            if self.staging:
+                self.table.move_to(created.id)
+                self.app.notify(f"Staged: a new {self.kind.singular}. w reviews and sends the changes.", timeout=4)
+                return
             self.table.upsert([created])
             self.table.move_to(created.id)
             if scope in self.totals:
@@ -311,6 +317,8 @@ class ResourceActions:
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
             patch = spec.to_patch(form, resource)
+            if self.staging:
+                return self.stage_edit(resource, patch)
             try:
                 return await self.service.update(scope, resource.id, patch)
             except OutcomeUnknown as err:
@@ -321,7 +329,9 @@ class ResourceActions:
                 raise LookedError(err, found.says) from None
 
         def done(result: Any) -> None:
-            if result:
+            if result and self.staging:
+                self.app.notify(f"Staged: {result[0].name or result[0].id} changed. w reviews and sends the changes.", timeout=4)
+            elif result:
                 self.table.upsert([result[0]])
                 self._refresh_detail()
                 self.app.notify(f"Saved {result[0].name}", timeout=4)
@@ -342,6 +352,9 @@ class ResourceActions:
         why_not = self.kind.deletable(resource)
         if why_not:
             self.app.notify(f"Cannot delete {resource.name}: {why_not}.", title="Delete", severity="warning", timeout=8)
+            return
+        if self.staging:  # reviewed with the other staged changes before anything is sent
+            self.stage_delete(resource)
             return
         if self.kind.delete_flow is not None:
             self.run_flow(self.kind.delete_flow.get(), resource, "Delete")

@@ -27,13 +27,15 @@ from .. import collector
 from ..errors import notify_error
 from ..refresh import RefreshPlanner, RefreshPolicy
 from ..refresher import Refresher
+from ...products.changeset import ChangeSet
 from .resource_actions import ResourceActions
 from .resource_table import ResourceTable
+from .staged import StagedEdits
 
 TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
 
 
-class ResourceView(ResourceActions, Vertical):
+class ResourceView(StagedEdits, ResourceActions, Vertical):
     BINDINGS = [
         Binding("c", "create", "Create", tooltip="Create a new resource"),
         Binding("e", "edit", "Edit", show=False),
@@ -45,6 +47,8 @@ class ResourceView(ResourceActions, Vertical):
         Binding("S", "sort_reverse", "Reverse sort", show=False),
         Binding("y", "copy_id", "Copy ID", show=False),
         Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("w", "write", "Send changes"),
+        Binding("u", "undo", "Undo change", show=False),
     ]
 
     class Refreshed(Message):
@@ -69,6 +73,7 @@ class ResourceView(ResourceActions, Vertical):
         self.scope = scope
         self.context = context
         self.read_only = read_only
+        self.changes = ChangeSet() if kind.batch is not None else None  # staged edits (kinds with `batch`)
         self.refresher = Refresher(self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top)
         self.totals: dict[str, int] = {}
         self.failed: dict[str, ApiError] = {}
@@ -88,7 +93,7 @@ class ResourceView(ResourceActions, Vertical):
 
     def on_mount(self) -> None:
         self.table.watch_rows = self.kind.is_transitional  # the table keeps the set of moving rows
-        self.table.set_columns(self.kind.columns)
+        self.table.set_columns(self.staged_columns(self.kind.columns))
         # Pages a prefetch already has go in now, so the view's first frame shows them.
         self._early = self.service.take_prefetched(self.scope)
         for chunk in self._early:
@@ -124,9 +129,11 @@ class ResourceView(ResourceActions, Vertical):
         if what == "edit":
             return writable and kind.edit is not None
         if what == "delete":
-            return writable and (kind.delete is not None or kind.delete_flow is not None)
+            return writable and (kind.delete is not None or kind.delete_flow is not None or kind.batch is not None)
         if what == "actions":
             return bool(kind.children) or any(writable or not a.mutating for a in kind.actions)
+        if what in ("write", "undo"):
+            return self.staging and bool(self.changes)
         if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)
             return bool(self.table._filter) or any(box.display for box in self.query("#filter"))
         return True
@@ -200,7 +207,7 @@ class ResourceView(ResourceActions, Vertical):
                 for r in chunk.items:
                     seen[r.id] = r
                 if not shown:
-                    self.table.upsert(chunk.items)  # rows show as their page arrives
+                    self.table.upsert(self.shown(chunk.items) if self.changes else chunk.items)  # rows show as their page arrives
                 self.totals = totals
                 now = time.monotonic()
                 if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
@@ -217,7 +224,7 @@ class ResourceView(ResourceActions, Vertical):
                 for rid, r in previous.items():
                     if rid not in seen and self.kind.scope_of(r) in failed:
                         seen[rid] = r
-                self.table.replace(seen.values())
+                self.table.replace(self.shown(list(seen.values())) if self.changes else seen.values())
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
             self.listing = False
             self.last_attempt = self._wall()
@@ -271,7 +278,7 @@ class ResourceView(ResourceActions, Vertical):
             return
         fresh = [row for result in results if result is not None for row in result.rows]
         if fresh:
-            self.table.upsert(fresh)
+            self.table.upsert(self.shown(fresh) if self.changes else fresh)
         for (sc, marks), result in zip(by_scope.items(), results):
             known = len(marks) + sum(1 for row in (result.rows if result else []) if row.id not in marks)
             if result is None or result.total is None or result.total != known:
@@ -305,6 +312,7 @@ class ResourceView(ResourceActions, Vertical):
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def _poll(self, resources: list[Any]) -> None:
+        resources = [r for r in resources if not (self.changes and str(r.id).startswith("+"))]  # staged, not on the platform
         results = await asyncio.gather(*(self.service.get_row(self.kind.scope_of(r) or self.scope, r.id) for r in resources), return_exceptions=True)
         gone, fresh, errors = [], [], []
         for r, res in zip(resources, results):
@@ -320,7 +328,7 @@ class ResourceView(ResourceActions, Vertical):
                 if sc in self.totals:
                     self.totals[sc] = max(0, self.totals[sc] - sum(1 for r in resources if r.id in gone and self.kind.scope_of(r) == sc))
         if fresh:
-            self.table.upsert(fresh)
+            self.table.upsert(self.shown(fresh) if self.changes else fresh)
         if not errors:
             self.last_refresh = self._wall()
         self.last_attempt = self._wall()

@@ -1,0 +1,111 @@
+"""Staged edits over a list: add, change and delete rows locally, review them as a diff, send them
+in one request built by the kind (`ResourceKind.batch`), keep them when the send fails.
+
+The set is laid over whatever the list shows (`overlay`), so a refresh neither loses nor hides it:
+a staged row is shown with its mark (+ added, ~ changed, - to delete). Pure logic: no Textual, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Literal
+
+Op = Literal["add", "edit", "delete"]
+MARKS = {"add": "+", "edit": "~", "delete": "-"}
+STAGED = "_staged"  # the row field holding a staged row's mark
+
+
+@dataclass
+class Change:
+    op: Op
+    key: str  # the row id (a new row gets "+1", "+2", …)
+    before: dict[str, Any] = field(default_factory=dict)  # the row as it was when staged (edit, delete)
+    after: dict[str, Any] = field(default_factory=dict)  # what is sent (add: the object; edit: the fields changed)
+
+
+class ChangeSet:
+    def __init__(self) -> None:
+        self._changes: dict[str, Change] = {}
+        self._added = 0
+
+    def __len__(self) -> int:
+        return len(self._changes)
+
+    def __bool__(self) -> bool:
+        return bool(self._changes)
+
+    @property
+    def changes(self) -> list[Change]:
+        return list(self._changes.values())
+
+    def get(self, key: str) -> Change | None:
+        return self._changes.get(key)
+
+    def add(self, data: dict[str, Any]) -> str:
+        self._added += 1
+        key = f"+{self._added}"
+        self._changes[key] = Change("add", key, {}, dict(data))
+        return key
+
+    def edit(self, key: str, before: dict[str, Any], patch: dict[str, Any]) -> None:
+        """Change a row: a new row's object is updated in place; an existing row's patches merge."""
+        current = self._changes.get(key)
+        if current is not None and current.op == "add":
+            current.after.update(patch)
+        elif current is not None and current.op == "edit":
+            current.after.update(patch)
+        else:
+            self._changes[key] = Change("edit", key, _public(before), dict(patch))
+
+    def delete(self, key: str, before: dict[str, Any]) -> None:
+        """Mark a row for deletion (a new row is simply dropped)."""
+        current = self._changes.get(key)
+        if current is not None and current.op == "add":
+            del self._changes[key]
+            return
+        self._changes[key] = Change("delete", key, current.before if current else _public(before))
+
+    def undo(self, key: str) -> bool:
+        return self._changes.pop(key, None) is not None
+
+    def clear(self) -> None:
+        self._changes.clear()
+
+    def overlay(self, rows: Iterable[Any], make_row: Callable[[dict[str, Any]], Any], id_field: str = "id") -> list[Any]:
+        """The rows as they will be: staged changes laid over what the list has now (fresh rows keep
+        their staged change; added rows follow)."""
+        out = []
+        for row in rows:
+            change = self._changes.get(row.id)
+            if change is None:
+                out.append(row)
+            elif change.op == "edit":
+                out.append(make_row({**row.data, **change.after, STAGED: MARKS["edit"]}))
+            else:
+                out.append(make_row({**row.data, STAGED: MARKS[change.op]}))
+        for change in self._changes.values():
+            if change.op == "add":
+                out.append(make_row({**change.after, id_field: change.key, STAGED: MARKS["add"]}))
+        return out
+
+    def diff(self, name: Callable[[dict[str, Any]], str]) -> list[str]:
+        """One line per change (and per changed field), to review before sending."""
+        lines: list[str] = []
+        for c in self._changes.values():
+            if c.op == "add":
+                lines.append(f"+ add     {name(c.after)}  " + ", ".join(f"{k}={_show(v)}" for k, v in c.after.items()))
+            elif c.op == "delete":
+                lines.append(f"- delete  {name(c.before) or c.key}")
+            else:
+                lines.append(f"~ change  {name(c.before) or c.key}")
+                for k, v in c.after.items():
+                    lines.append(f"      {k}: {_show(c.before.get(k))} → {_show(v)}")
+        return lines
+
+
+def _public(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def _show(value: Any) -> str:
+    return "—" if value in (None, "") else str(value)

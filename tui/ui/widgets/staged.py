@@ -1,0 +1,123 @@
+"""Staged edits in a list view (a kind with `batch`): `c`, `e` and `d` change a ChangeSet laid over
+the rows instead of sending; `u` undoes the change on the row under the cursor; `w` shows the diff
+and, once confirmed, sends it all in one request built by the kind. A failed send keeps every
+staged change; a refresh keeps them too. A mixin of ResourceView.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+
+from ...api.errors import OutcomeUnknown
+from ...products.base import Column, Row
+from ...products.changeset import STAGED, ChangeSet
+from ..errors import guarded, notify_error
+
+STAGED_COLUMN = Column(STAGED, "±", lambda r: r.text(STAGED), width=1)
+
+
+class StagedEdits:
+    app: Any
+    kind: Any
+    service: Any
+    scope: str
+    read_only: bool
+    table: Any
+    changes: ChangeSet | None
+
+    @property
+    def staging(self) -> bool:
+        return self.changes is not None and not self.read_only
+
+    def staged_columns(self, columns: tuple[Column, ...]) -> tuple[Column, ...]:
+        return (STAGED_COLUMN, *columns) if self.changes is not None else columns
+
+    def shown(self, rows: Any) -> Any:
+        """Rows as they will be once the staged changes are sent."""
+        if not self.changes:
+            return rows
+        return self.changes.overlay(rows, self.kind.row_maker(self.scope), self.kind.id_field)
+
+    def _restage(self) -> None:
+        """Lay the staged changes over the table again (after a change to the set)."""
+        base = [r for r in self.table.resources() if not str(r.id).startswith("+")]
+        base = [self._unstaged(r) for r in base]
+        self.table.replace(self.shown(base))
+        self.refresh_bindings()  # type: ignore[attr-defined]
+        self.update_title()  # type: ignore[attr-defined]
+
+    def _unstaged(self, row: Any) -> Any:
+        change = self.changes.get(row.id) if self.changes else None
+        if STAGED not in row.data:
+            return row
+        data = {k: v for k, v in row.data.items() if k != STAGED}
+        if change is not None and change.op == "edit":
+            data.update(change.before)
+        return self.kind.row_maker(self.scope)(data)
+
+    def stage_add(self, payload: dict[str, Any]) -> Row:
+        assert self.changes is not None
+        key = self.changes.add(payload)
+        self._restage()
+        return self.table.get(key)
+
+    def stage_edit(self, resource: Any, patch: dict[str, Any]) -> Row:
+        assert self.changes is not None
+        self.changes.edit(resource.id, self._unstaged(resource).data, patch)
+        self._restage()
+        return self.table.get(resource.id)
+
+    def stage_delete(self, resource: Any) -> None:
+        assert self.changes is not None
+        change = self.changes.get(resource.id)
+        if change is not None and change.op == "delete":
+            self.changes.undo(resource.id)  # d again: no longer deleted
+        else:
+            self.changes.delete(resource.id, self._unstaged(resource).data)
+        self._restage()
+        self.app.notify(f"{len(self.changes)} change(s) staged: w reviews and sends them, u undoes one.", timeout=4)
+
+    @guarded("Undo")
+    def action_undo(self) -> None:
+        key = self.table.cursor_key
+        if self.changes is not None and key is not None and self.changes.undo(key):
+            self._restage()
+
+    @guarded("Send")
+    def action_write(self) -> None:
+        if not self.staging or not self.changes:
+            return
+        from ..dialogs import open_dialog
+
+        lines = self.changes.diff(lambda d: str(d.get("name") or d.get(self.kind.id_field) or ""))
+        count = len(self.changes)
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self._send_changes()
+
+        open_dialog(
+            self.app, "result", answered, title=f"Send {count} change(s) to {self.kind.title.lower()}?",
+            text="\n".join(lines), confirm_label="Send",
+        )
+
+    @work(exclusive=True, group="mutate", exit_on_error=False)
+    async def _send_changes(self) -> None:
+        assert self.changes is not None and self.kind.batch is not None
+        rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
+        try:
+            await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
+        except OutcomeUnknown as err:
+            self.app.notify(f"{err.summary}\nThe changes stay staged: look at the list before sending again.",
+                            title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+            self.reload()  # type: ignore[attr-defined]
+            return
+        except Exception as err:
+            notify_error(self.app, err, f"Sending {len(self.changes)} change(s)")
+            return  # nothing lost: every change stays staged
+        sent = len(self.changes)
+        self.changes.clear()
+        self.app.notify(f"Sent {sent} change(s).", timeout=4)
+        self.reload()  # type: ignore[attr-defined]

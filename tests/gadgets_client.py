@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, EditSpec, Lazy, ListParams, Parent, ResourceKind
+from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, DetailPanel, EditSpec, Lazy, ListParams, Parent, ResourceKind
 from tui.products.format import state_text
 from tui.products.location import Endpoint
 from tui.products.manifest import Entry
@@ -34,6 +34,15 @@ GADGETS = ResourceKind(
         ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart")),
     ),
     children=(Child("Parts", HERE + "PARTS"),),
+    panels=(DetailPanel("Events", kind=HERE + "EVENTS"),),
+)
+
+EVENTS = ResourceKind(  # a detail tab: the gadget's timeline, newest first
+    id="gadgets.events", product="Gadgets", title="Events", singular="event",
+    api="gadgets/v1", scope_type="region", collection="events", list_key="events", item_key=None,
+    model=RESOURCE, paging="page_size", fetch_detail=False,
+    parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"), sort=("at", True),
+    columns=(Column("at", "At", lambda r: r.text("at"), width=22), Column("what", "What", lambda r: r.text("what"), width=20)),
 )
 
 PARTS = ResourceKind(

@@ -37,16 +37,22 @@ class GadgetStore:
         self.parts: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in REGIONS}  # region -> name -> part
         self.account: dict[str, Any] = {"id": "account", "plan": "basic", "state": "active", "quota": 10, "_until": 0.0}
         self.keys: dict[str, dict[str, Any]] = {}
+        self.events: dict[str, list[dict[str, Any]]] = {}  # gadget id -> its events, oldest first
         self.project_params: list[str | None] = []  # what each list was asked with
 
     def add_gadget(self, region: str, name: str, state: str = "ready", parts: int = 0) -> dict[str, Any]:
         g = {"id": self.ids.uuid(), "name": name, "region": region, "state": state, "project_id": self.project_id,
              "_until": self.clock.now() + SETTLE if state in ("building", "restarting") else 0.0}
         self.gadgets[region][g["id"]] = g
+        self.event(g["id"], "created")
         for i in range(parts):
             pname = f"{name}-part-{i + 1}"
             self.parts[region][pname] = {"name": pname, "gadget_id": g["id"], "kind": "bolt" if i % 2 else "gear", "count": i + 1}
         return g
+
+    def event(self, gid: str, what: str) -> None:
+        events = self.events.setdefault(gid, [])
+        events.append({"id": f"{gid}-{len(events) + 1}", "at": self.clock.iso(), "what": what})
 
     def settle(self, obj: dict[str, Any]) -> dict[str, Any]:
         if obj.get("_until") and self.clock.now() >= obj["_until"]:
@@ -96,6 +102,7 @@ def routes(store: GadgetStore) -> list[Route]:
     async def restart(request: Request) -> Response:
         g = gadget_of(region_of(request), request.path_params["id"])
         g["state"], g["_until"] = "restarting", store.clock.now() + SETTLE
+        store.event(g["id"], "restart")
         return JSONResponse(store.settle(g))
 
     async def list_parts(request: Request) -> Response:
@@ -103,6 +110,10 @@ def routes(store: GadgetStore) -> list[Route]:
         g = gadget_of(region, request.path_params["id"])
         items = sorted((p for p in store.parts[region].values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])
         return page_page_size(request, "parts", items, dict)
+
+    async def list_events(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        return page_page_size(request, "events", list(reversed(store.events.get(g["id"], []))), dict)
 
     async def patch_parts(request: Request) -> Response:
         """Every change or none: a bad one refuses the whole batch."""
@@ -177,6 +188,7 @@ def routes(store: GadgetStore) -> list[Route]:
         Route(base + "/gadgets/{id}/restart", restart, methods=["POST"]),
         Route(base + "/gadgets/{id}/parts", list_parts, methods=["GET"]),
         Route(base + "/gadgets/{id}/parts", patch_parts, methods=["PATCH"]),
+        Route(base + "/gadgets/{id}/events", list_events, methods=["GET"]),
         Route(base + "/parts/{name}", part, methods=["GET", "DELETE"]),
         Route("/gadgets/v1/account", account, methods=["GET"]),
         Route("/gadgets/v1/account/upgrade", upgrade, methods=["POST"]),

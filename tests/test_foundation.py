@@ -14,7 +14,7 @@ import pytest
 
 import gadgets_client
 import gadgets_sandbox
-from helpers import demo_settings, loaded, make_app, open_view, pick, wait_for
+from helpers import demo_settings, loaded, make_app, open_view, pick, screen_named, wait_for
 from tui.products import manifest
 from tui.sandbox import Sandbox
 from tui.ui.refresh import RefreshPolicy
@@ -177,6 +177,28 @@ async def test_staged_edits_survive_a_refresh_are_reviewed_as_a_diff_and_kept_wh
         parts = gsandbox.gadgets.parts["fr-par"]
         assert parts["alpha-part-9"]["count"] == 4 and parts["alpha-part-1"]["count"] == 7 and "alpha-part-3" not in parts
         assert all(r.get("_staged") is None for r in child.table.resources())
+
+
+async def test_a_detail_tab_lists_a_child_kind_and_refreshes_on_its_own(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par"), policy=RefreshPolicy(fast=3600, slow=0.1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.gadgets")
+        alpha = next(r for r in view.table.resources() if r.name == "alpha")
+        view.table.move_to(alpha.id)
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("v", "v")  # fields → JSON → Events
+        events = detail.query_one("ResourceView")
+        await wait_for(pilot, lambda: events.last_attempt is not None, what="events listed")
+        assert str(events.table.border_title) == "alpha › Events · fr-par · 1/1 · by At ↓"
+        assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/events") in gsandbox.requests
+        gsandbox.gadgets.event(alpha.id, "restart")  # something happens on the platform
+        await wait_for(pilot, lambda: events.table.loaded_count == 2, what="the new event, without a key")
+        shown = [events.table.get(k).get("what") for k in events.table.shown_keys]
+        assert shown == ["restart", "created"]  # newest first
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
 
 
 async def test_a_global_panel_shows_one_object_acts_and_polls_until_settled(gsandbox, clock):

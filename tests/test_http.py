@@ -334,3 +334,36 @@ async def test_a_response_is_freed_without_the_cyclic_collector() -> None:
         finally:
             gc.enable()
         await c.aclose()
+
+
+async def test_a_stream_gives_its_headers_then_its_events_and_read_only_allows_only_what_changes_nothing():
+    import httpx
+
+    from tui.api.client import BEARER
+    from tui.api.errors import ReadOnlyError, RateLimited
+
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if request.url.path == "/limited":
+            return httpx.Response(429, json={"message": "slow down"})
+        body = b'data: {"delta":"Hel"}\n\ndata: {"delta":"lo"}\n\ndata: [DONE]\n\n'
+        return httpx.Response(200, headers={"content-type": "text/event-stream", "x-ratelimit-remaining-requests": "9"}, content=body)
+
+    client = ApiClient("http://platform.example", "secret-key", transport=httpx.MockTransport(handler), auth=BEARER, read_only=True)
+    # an absolute URL (a model's own endpoint), a POST that changes nothing: allowed in read-only
+    async with client.stream("POST", "http://model.example/v1/chat/completions", json={"messages": []}, mutating=False) as stream:
+        assert stream.status == 200 and stream.headers["x-ratelimit-remaining-requests"] == "9"
+        data = [event.data async for event in stream.events()]
+    assert data == ['{"delta":"Hel"}', '{"delta":"lo"}', "[DONE]"]
+    assert str(seen[0].url) == "http://model.example/v1/chat/completions"
+    assert seen[0].headers["Authorization"] == "Bearer secret-key" and seen[0].headers["Accept"] == "text/event-stream"
+    with pytest.raises(ReadOnlyError):  # a stream that changes something is refused before sending
+        async with client.stream("POST", "/v1/anything"):
+            pass
+    assert len(seen) == 1
+    with pytest.raises(RateLimited):  # a failure before the body is an ApiError, as for any request
+        async with client.stream("GET", "/limited"):
+            pass
+    await client.aclose()

@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
     background = None
     if args.demo:
-        from .config import Settings
+        from .config import DEFAULT_REGION, DEFAULT_ZONE, Settings
         from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY
         from .sandbox.serve import BackgroundSandbox
 
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         background = BackgroundSandbox(make_sandbox).start()
         settings = Settings(
             profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="",
-            zone=args.zone or "fr-par-1", region=args.region or "fr-par", read_only=args.read_only, demo=True,
+            zone=args.zone or DEFAULT_ZONE, region=args.region or DEFAULT_REGION, read_only=args.read_only, demo=True,
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
     else:

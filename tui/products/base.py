@@ -137,11 +137,18 @@ class Child:
 
 @dataclass(frozen=True)
 class DetailPanel:
-    """An extra section of a kind's detail view (metrics, events, topology): `widget` is
-    "module:ATTR" of a callable (service, scope, row) -> a Textual widget, which may use a Refresher."""
+    """An extra tab of a kind's detail view (events, metrics, topology). Either `kind`, "module:ATTR"
+    of a child ResourceKind listed there for the resource (an events timeline: the same table,
+    paging and refresh as any list), or `widget`, "module:ATTR" of a callable (service, scope, row)
+    -> a Textual widget of the product's own (a chart), which refreshes through a `Refresher`."""
 
     title: str
-    widget: str
+    kind: str | None = None
+    widget: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is None) == (self.widget is None):
+            raise ValueError(f"detail panel {self.title!r}: give exactly one of kind and widget")
 
 
 Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]
@@ -225,6 +232,7 @@ class ResourceKind:
     delete_warning: Callable[[Any], str | None] = lambda r: None  # what else a delete takes away
     editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
     delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
+    sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
     nav: str = ""  # the sidebar's short name (default: title)
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows

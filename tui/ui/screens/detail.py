@@ -54,12 +54,19 @@ class DetailScreen(Screen[None]):
             with TabPane("JSON", id="tab-json"):
                 with VerticalScroll():
                     yield Static(id="json")
-            for i, panel in enumerate(self.view.kind.panels):  # the kind's extra panels (events, metrics…)
-                from ...products.base import Lazy
-
+            for i, panel in enumerate(self.view.kind.panels):  # the kind's extra tabs (events, metrics…)
                 with TabPane(panel.title, id=f"tab-panel-{i}"):
-                    yield Lazy[Any](panel.widget).get()(self.view.service, self.view.kind.scope_of(self.row) or self.view.scope, self.row)
+                    yield self._panel(panel)
         yield KeyBar()
+
+    def _panel(self, panel: Any) -> Any:
+        from ...products.base import Lazy, ParentRef
+
+        scope = self.view.kind.scope_of(self.row) or self.view.scope
+        if panel.kind is not None:  # a child list of this resource, refreshed like any list
+            parent = ParentRef(self.row.id, self.row.name or self.row.id, scope)
+            return self.app.list_view(Lazy[Any](panel.kind).get(), scope, parent)
+        return Lazy[Any](panel.widget).get()(self.view.service, scope, self.row)
 
     def on_mount(self) -> None:
         self._title(f"loading {self.row.name or self.row.id}…")
@@ -133,13 +140,21 @@ class DetailScreen(Screen[None]):
         self.refresh_bindings()
 
     def action_toggle_view(self) -> None:
+        """Fields → JSON → the kind's extra tabs → fields."""
         tabs = self.query_one(TabbedContent)
-        tabs.active = "tab-json" if tabs.active == "tab-fields" else "tab-fields"
-        self.query_one(f"#{tabs.active} VerticalScroll").focus()
+        panes = [pane.id for pane in tabs.query(TabPane) if pane.id]
+        tabs.active = panes[(panes.index(tabs.active) + 1) % len(panes)] if tabs.active in panes else panes[0]
+        pane = self.query_one(f"#{tabs.active}")
+        views = pane.query("ResourceView")
+        if views:
+            views.first().focus_table()
+        else:
+            pane.query("VerticalScroll").first().focus()
 
     def action_scroll(self, lines: int) -> None:
         tabs = self.query_one(TabbedContent)
-        self.query_one(f"#{tabs.active} VerticalScroll").scroll_relative(y=lines, animate=False)
+        for scroll in self.query(f"#{tabs.active} VerticalScroll"):
+            scroll.scroll_relative(y=lines, animate=False)
 
     def action_resource(self, what: str) -> None:
         if self.is_gone and what in ("actions", "edit", "delete"):

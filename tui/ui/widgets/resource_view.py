@@ -94,6 +94,8 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
     def on_mount(self) -> None:
         self.table.watch_rows = self.kind.is_transitional  # the table keeps the set of moving rows
         self.table.set_columns(self.staged_columns(self.kind.columns))
+        if self.kind.sort is not None:  # e.g. a timeline, newest first
+            self.table.sort_by(*self.kind.sort)
         # Pages a prefetch already has go in now, so the view's first frame shows them.
         self._early = self.service.take_prefetched(self.scope)
         for chunk in self._early:

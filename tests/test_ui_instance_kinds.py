@@ -302,25 +302,29 @@ async def test_server_backup_type_change_and_nics(sandbox, clock):
         await pick(pilot, app, lambda text: text.startswith("GP1-S "))
         await wait_for(pilot, lambda: store.servers["fr-par-1"][server.id]["commercial_type"] == "GP1-S", what="type changed")
 
-        await action(pilot, app, "Private NICs…")
-        await screen_named(pilot, app, "PickerScreen")
-        await pilot.press("enter")  # + Add a NIC…
+        # private NICs are a child list of the server: listed, added, refused twice in one network
+        await action(pilot, app, "Private NICs ›")
+        child_screen = await screen_named(pilot, app, "ChildScreen")
+        nics = child_screen.view
+        await wait_for(pilot, lambda: nics.last_attempt is not None, what="NICs listed")
+        assert str(nics.table.border_title).startswith("worker-batch-2 › Private NICs · fr-par-1 · 0/0")
+        await pilot.press("c")
         nic = await form_ready(pilot, app)
-        await type_into(pilot, nic, "other", "not-a-uuid")
+        await type_into(pilot, nic, "private_network_id", "not-a-uuid")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert "private network ID (UUID)" in error_of(nic, "other")
-        nic.query_one("#f-other").value = "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"
+        assert "private network ID (UUID)" in error_of(nic, "private_network_id")
+        nic.query_one("#f-private_network_id").value = "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: any(n["server_id"] == server.id for n in store.nics["fr-par-1"].values()), what="NIC")
-        await action(pilot, app, "Private NICs…")
-        await screen_named(pilot, app, "PickerScreen")
-        await pilot.press("enter")
+        await wait_for(pilot, lambda: nics.table.loaded_count == 1, what="NIC listed")
+        assert ("POST", f"/instance/v1/zones/fr-par-1/servers/{server.id}/private_nics") in sandbox.requests
+        await pilot.press("c")
         again = await form_ready(pilot, app)
-        again.query_one("#f-other").value = "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"
+        again.query_one("#f-private_network_id").value = "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert "one per network" in error_of(again, "other")
+        assert "one per network" in error_of(again, "private_network_id")
 
 
 async def test_volume_migration_plan_is_shown_before_it_applies(sandbox):

@@ -206,11 +206,13 @@ class CloudApp(App[None]):
             context=self.context, read_only=self.settings.read_only, policy=self.policy, id=id,
         )
 
-    def open_child(self, kind: ResourceKind, parent: ParentRef) -> None:
-        """A child kind's list for one parent, on a screen of its own (esc goes back)."""
+    def open_child(self, kind: ResourceKind, parent: ParentRef, on_close: Callable[[], None] | None = None) -> None:
+        """A child kind's list for one parent, on a screen of its own (esc goes back, and `on_close`
+        runs: the parent's row is read again, as its children may have changed it)."""
         from .screens.child import ChildScreen
 
-        self.push_screen(ChildScreen(self.list_view(kind, parent.scope if kind.scope_type != "global" else "global", parent)))
+        view = self.list_view(kind, parent.scope if kind.scope_type != "global" else "global", parent)
+        self.push_screen(ChildScreen(view), (lambda _: on_close()) if on_close is not None else None)
 
     def start_console(self) -> None:
         from .screens.main import MainScreen

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ...api.safe import clean
-from ..base import Column, Row
+from ..base import Column, CreateSpec, Row
 from ..flows import Refused
 from ..format import gb
 from .common import action_call
@@ -123,53 +123,30 @@ async def user_data_flow(ui: Any, server: Row) -> None:
 
 # ---- private NICs: one per private network -----------------------------------------------------
 class NicForm(BaseModel):
+    """A private NIC for a server: the private network it joins (one NIC per network)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    known: Annotated[str, Field(json_schema_extra=meta("Private network", widget="select"))] = ""
-    other: Annotated[str, Field(json_schema_extra=meta("…or its ID", placeholder="private network UUID"))] = ""
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="private network UUID"))]
 
-    @field_validator("other")
+    @field_validator("private_network_id")
     @classmethod
     def _network(cls, v: str, info: ValidationInfo) -> str:
         v = v.strip().lower()
-        if v and not UUID_RE.match(v):
+        if not UUID_RE.match(v):
             raise ValueError("a private network ID (UUID)")
-        if not v and not info.data.get("known"):
-            raise ValueError("choose a network or give its ID")
-        if v and info.data.get("known"):
-            raise ValueError("either a known network or an ID, not both")
-        taken = ctx(info, "taken") or set()
-        if (v or info.data.get("known")) in taken:
+        if v in (ctx(info, "taken") or set()):
             raise ValueError("this server already has a NIC in that network (one per network)")
         return v
 
 
-async def nics_flow(ui: Any, server: Row) -> None:
-    svc = ui.service()
-    nics = (await svc.call("GET", ui.scope, "servers", server.id, "private_nics")).get("private_nics") or []
-    taken = {n.get("private_network_id") for n in nics}
-    networks = sorted({n.get("private_network_id") for n in nics if n.get("private_network_id")})
-    picked = await ui.pick(
-        f"Private NICs of {server.name}",
-        [("+ Add a NIC…", "add")] + [(f"− Remove {n.get('private_network_id')} · {n.get('state')} · {n.get('mac_address')}", n) for n in nics],
-    )
-    if picked is None:
-        return
-    if picked == "add":
-        known = [("", "")] + [(pn, pn) for pn in networks]
+async def nic_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The networks the server is already in (the child service is bound to the server)."""
+    rows = await service.list_rows(scope)
+    return {}, {"taken": {r.get("private_network_id") for r in rows}}
 
-        async def send(form: NicForm) -> Any:
-            return await svc.call("POST", ui.scope, "servers", server.id, "private_nics", body={"private_network_id": form.other or form.known})
 
-        done = await ui.form(f"Add a NIC to {server.name}", NicForm, choices={"known": known}, context={"taken": taken}, submit=send, submit_label="Add")
-        if done:
-            ui.notify(f"NIC {done['private_nic']['mac_address']} added to {server.name}")
-            ui.follow(server)
-        return
-    if await ui.confirm("Remove the NIC?", f"{server.name} leaves private network {picked.get('private_network_id')}.", "Remove"):
-        await svc.call("DELETE", ui.scope, "servers", server.id, "private_nics", str(picked.get("id")))
-        ui.notify(f"NIC removed from {server.name}")
-        ui.follow(server)
+NIC_CREATE = CreateSpec(NicForm, lambda form, c: {"private_network_id": form.private_network_id}, options=nic_options)
 
 
 # ---- volumes ------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Column, Lazy, Probe, ResourceKind
+from ..base import ActionSpec, Child, Column, Lazy, Probe, ResourceKind
 from ..format import date_of, human_bytes, state_text
 from .common import DELETE_BY_ID, action_call, named
 
@@ -79,7 +79,6 @@ SERVER_ACTIONS = (
     ActionSpec("security_group", "Security group…", lambda r: True, flow=Lazy(FLOWS + "security_group_flow")),
     ActionSpec("placement_group", "Placement group…", lambda r: True, flow=Lazy(FLOWS + "placement_group_flow")),
     ActionSpec("user_data", "User data…", lambda r: True, flow=Lazy(FLOWS + "user_data_flow")),
-    ActionSpec("nics", "Private NICs…", lambda r: True, flow=Lazy(FLOWS + "nics_flow")),
     ActionSpec("change_type", "Change type…", _stopped, flow=Lazy(FLOWS + "change_type_flow")),
     ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow"), why_not=lambda r: _protected(r)),
 )
@@ -142,6 +141,7 @@ SERVERS = ResourceKind(
     transitional=frozenset({"starting", "stopping"}),
     moving=parts_moving,
     actions=SERVER_ACTIONS,
+    children=(Child("Private NICs", "tui.products.instance.nics:PRIVATE_NICS"),),
     create=Lazy("tui.products.instance.server_forms:CREATE"),
     edit=Lazy("tui.products.instance.server_forms:EDIT"),
     deletable=lambda r: _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it"),

@@ -224,7 +224,7 @@ class ResourceActions:
         """The child kind's list for this resource, in a view of its own (same table, paging,
         filter and refresh as any list)."""
         scope = self.kind.scope_of(resource) or self.scope
-        self.app.open_child(child.get(), ParentRef(resource.id, resource.name or resource.id, scope))
+        self.app.open_child(child.get(), ParentRef(resource.id, resource.name or resource.id, scope), lambda: self.follow(resource))
 
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:

@@ -54,6 +54,13 @@ def child_start_cloudtui(argv: list[str]) -> None:
     from tui.ui import collector
 
     collector.startup_begin()  # as tui.cli.main does first, before the app's imports
+    if os.environ.get("BENCH_EXTRA_PRODUCT"):  # a second product in the manifest (the tests' own)
+        sys.path.insert(0, str(ROOT / "tests"))
+        import gadgets_client
+
+        from tui.products import manifest
+
+        manifest.register(*gadgets_client.ENTRIES)
     import tui.ui.app as ui_app
 
     class FirstRows(ui_app.CloudApp):
@@ -385,12 +392,14 @@ def start_up(repeat: int, add: Add) -> None:
     real_env = {"CLOUDTUI_SECRET_KEY": KEY, "CLOUDTUI_PROJECT_ID": PROJECT, "CLOUDTUI_CONFIG": str(ROOT / ".bench-config.toml")}
     for _ in range(2):  # warm the bytecode cache and the OS file cache
         _child(["start-minimal"]), _child(["start-cloudtui", *real], real_env), _child(["start-cloudtui", "--demo"], real_env)
-    minimal, cloud, demo = [], [], []
+    extra_env = {**real_env, "BENCH_EXTRA_PRODUCT": "1"}
+    minimal, cloud, demo, extra = [], [], [], []
     for _ in range(repeat):
         minimal.append(_child(["start-minimal"])["seconds"])
         cloud.append(_child(["start-cloudtui", *real], real_env)["seconds"])
         minimal.append(_child(["start-minimal"])["seconds"])
         demo.append(_child(["start-cloudtui", "--demo"], real_env)["seconds"])
+        extra.append(_child(["start-cloudtui", *real], extra_env)["seconds"])
     demo_sb.stop()
     base = statistics.median(minimal)
     add("minimal Textual app: start → first frame", "s", minimal, "(reference)", lambda v: True)
@@ -398,6 +407,7 @@ def start_up(repeat: int, add: Add) -> None:
     add("  … ÷ minimal app", "×", [c / base for c in cloud], "≤ 1.5", lambda v: v <= 1.5)
     add("cloudtui --demo: start → first frame with servers", "s", demo, "", lambda v: True)
     add("  … ÷ minimal app", "×", [d / base for d in demo], "≤ 2.0", lambda v: v <= 2.0)
+    add("cloudtui with a second product registered ÷ without", "×", [e / statistics.median(cloud) for e in extra], "≈ 1", lambda v: v <= 1.1)
 
 
 def ten_thousand(repeat: int, add: Add) -> None:

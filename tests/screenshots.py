@@ -83,6 +83,15 @@ async def server_actions(pilot, app) -> None:
     await wait_for(pilot, lambda: app.screen.id == "actions-menu")
 
 
+async def server_nics(pilot, app) -> None:
+    view = app.main.view
+    await select(pilot, view, "api-gateway")
+    await action(pilot, app, "Private NICs ›")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen")
+    child = app.screen.view
+    await wait_for(pilot, lambda: child.last_attempt is not None and not child.listing)
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -92,6 +101,7 @@ async def main() -> None:
     await shoot("instance-server-actions", (120, 40), actions)
     await shoot("instance-server-detail", (120, 40), detail)
     await shoot("instance-server-all-actions", (120, 40), server_actions)
+    await shoot("instance-server-private-nics", (120, 40), server_nics)
     for kind in ("volumes", "snapshots", "images", "ips", "security_groups", "placement_groups", "types"):
         await shoot(f"instance-{kind.replace('_', '-')}", (120, 40), view_of_kind(f"instance.{kind}"))
     await shoot("instance-volume-create", (120, 40), view_of_kind("instance.volumes", create))

@@ -312,3 +312,29 @@ def test_start_up_with_another_product_registered_loads_only_the_start_view():
     assert "tui.products.instance.servers" in loaded
     assert "tui.products.instance.volumes" not in loaded  # other views load when opened
     assert not any(m.startswith("pydantic") for m in loaded)  # no models or forms at start
+
+
+async def test_create_in_all_zones_asks_where_and_the_palette_offers_zones_and_regions(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.volumes")
+        # the palette offers both scope types; a region changes nothing for a zonal view
+        await pilot.press("colon")
+        await pilot.press(*"Region: nl-ams")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.scopes["region"] == "nl-ams", what="region set")
+        assert view.scope == "fr-par-1"
+        await pilot.press("colon")
+        await pilot.press(*"Zone: all zones")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.scope == "all" and not view.listing, what="all zones")
+        view.focus_table()
+        await pilot.press("c")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        assert picker.title_text == "Create a volume in which zone?"
+        await pick(pilot, app, lambda label: label == "nl-ams-1")
+        form = await screen_named(pilot, app, "FormScreen")
+        assert form.title_text == "Create volume in nl-ams-1"

@@ -427,15 +427,20 @@ async def test_security_group_delete_nic_removal_and_terminate_keeping_a_boot_bl
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         servers = await loaded(pilot, app)
-        # a NIC removed from the server's NIC menu
+        # a NIC removed from the server's list of NICs, which warns what it takes away
         api = await select(pilot, servers, "api-gateway")
-        await action(pilot, app, "Private NICs…")
-        picker = await screen_named(pilot, app, "PickerScreen")
-        assert sum(1 for t, _ in picker.choices if t.startswith("− Remove")) == 2
-        await pilot.press("down", "enter")
-        await screen_named(pilot, app, "ConfirmScreen")
+        await action(pilot, app, "Private NICs ›")
+        nics = (await screen_named(pilot, app, "ChildScreen")).view
+        await wait_for(pilot, lambda: nics.last_attempt is not None and not nics.listing, what="NICs listed")
+        assert nics.table.loaded_count == 2
+        await pilot.press("d")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        assert "leaves this private network" in str(confirm.query_one("#confirm-message").render())
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: sum(1 for n in store.nics["fr-par-1"].values() if n["server_id"] == api.id) == 1, what="NIC removed")
+        await wait_for(pilot, lambda: nics.table.loaded_count == 1, what="NIC gone from the list")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back to the servers")
         # terminating a running server whose boot volume is block storage cannot keep that volume
         bastion = await select(pilot, servers, "bastion")
         await action(pilot, app, "Terminate (deletes the server)…")

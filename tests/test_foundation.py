@@ -86,27 +86,6 @@ async def test_a_regional_list_follows_the_region_apart_from_the_zone(gsandbox):
         assert again is view and view.scope == "all"
 
 
-async def test_a_child_list_opens_from_its_parent_and_uses_its_own_paths(gsandbox):
-    app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        view = await open_view(pilot, app, "gadgets.gadgets")
-        alpha = next(r for r in view.table.resources() if r.name == "alpha")
-        view.table.move_to(alpha.id)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
-        await pick(pilot, app, lambda label: label == "Parts ›")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="child screen")
-        child = app.screen.view
-        await wait_for(pilot, lambda: not child.listing and child.last_attempt is not None, what="parts listed")
-        assert str(child.table.border_title) == "alpha › Parts · fr-par · 3/3"
-        assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/parts") in gsandbox.requests
-        assert [r.id for r in child.table.resources()] == ["alpha-part-1", "alpha-part-2", "alpha-part-3"]  # id field: name
-        assert child.table.get("alpha-part-1").get("count") == 1
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen.id == "main", what="back to the parent list")
-
-
 async def open_parts(pilot, app, gadget_name):
     view = await open_view(pilot, app, "gadgets.gadgets")
     gadget = next(r for r in view.table.resources() if r.name == gadget_name)
@@ -120,6 +99,19 @@ async def open_parts(pilot, app, gadget_name):
     child.focus_table()
     await pilot.pause()
     return gadget, child
+
+
+async def test_a_child_list_opens_from_its_parent_and_uses_its_own_paths(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        alpha, child = await open_parts(pilot, app, "alpha")
+        assert str(child.table.border_title) == "alpha › Parts · fr-par · 3/3"
+        assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/parts") in gsandbox.requests
+        assert [r.id for r in child.table.resources()] == ["alpha-part-1", "alpha-part-2", "alpha-part-3"]  # id field: name
+        assert child.table.get("alpha-part-1").get("count") == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back to the parent list")
 
 
 async def fill(pilot, app, **values):
@@ -269,7 +261,7 @@ async def test_read_only_hides_mutating_verbs_and_keeps_the_others(gsandbox):
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
         labels = [c[0] for c in app.screen.choices]
-        assert labels == ["Parts ›", "Check (changes nothing)"]  # Restart is a change: not offered
+        assert labels == ["Check (changes nothing)", "Parts ›"]  # Restart is a change: not offered
         await pick(pilot, app, lambda label: label.startswith("Check"))
         await wait_for(pilot, lambda: writes(gsandbox), what="check sent")
         assert writes(gsandbox) == [("POST", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/check")]

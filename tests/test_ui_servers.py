@@ -117,7 +117,7 @@ async def test_terminate_asks_first_and_the_row_disappears(sandbox, clock):
         view.table.move_to(next(s.id for s in view.table.resources() if s.name == "bastion"))
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu")
-        await pilot.press("up", "enter")  # last entry: Terminate
+        await pick(pilot, app, lambda text: text.startswith("Terminate"))
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")  # its block boot volume?
         keep = app.screen.choices[0]
         assert "power it off first" in keep[2], "keeping a running server's block boot volume cannot work: greyed, with why"
@@ -243,12 +243,18 @@ async def test_read_only_offers_nothing_that_mutates(sandbox):
     app = make_app(sandbox, settings=demo_settings(read_only=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        for key in ("c", "d", "a", "e"):
+        for key in ("c", "d", "e"):
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.id == "main"
         footer_keys = {key for key, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
-        assert not {"c", "d", "a"} & footer_keys
+        assert not {"c", "d"} & footer_keys
+        # what changes nothing stays: the actions menu holds only the server's child lists
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+        assert [c[0] for c in app.screen.choices] == ["Private NICs ›"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="menu closed")
         assert mutations(sandbox) == []
         assert app.screen.query_one("#status").render().plain.startswith("READ-ONLY")
 

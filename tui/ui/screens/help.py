@@ -11,9 +11,9 @@ from textual.widgets import Label, Static
 
 KEYS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Anywhere", [
-        (": or ctrl+p", "command palette: jump to a product, zone or action"),
+        (": or ctrl+p", "command palette: jump to a view, a zone, a region or an action"),
         ("?", "this help"),
-        ("z", "choose the zone, or all zones"),
+        ("z", "the zone (zonal views) or region (regional views), or all of them"),
         ("tab / shift+tab", "move between the sidebar and the table"),
         ("ctrl+l", "log in / change credentials"),
         ("q", "quit"),
@@ -26,12 +26,15 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("r", "refresh now"),
         ("c", "create"),
         ("e", "edit the selected resource"),
-        ("a", "actions allowed now (power on, reboot, …)"),
+        ("a", "actions allowed now (power on, reboot, …) and child lists (Private NICs ›)"),
         ("d", "delete (asks first; Cancel is focused)"),
         ("y", "copy the id to the clipboard (OSC 52)"),
+        ("w / u", "batch-edited lists: review and send the staged changes / undo one"),
+        ("esc", "on a child list: back to its parent"),
     ]),
     ("Detail", [
-        ("v", "switch between fields and JSON"),
+        ("v", "next tab: fields, JSON, then the kind's own (events…)"),
+        ("x", "reveal a one-time secret (shown once; y copies it)"),
         ("a / e / d / y / r", "actions, edit, delete, copy id, refresh"),
         ("esc", "back to the list"),
     ]),

@@ -169,8 +169,8 @@ class ResourceActions:
             elif spec is not None:
                 self.run_action(resource, spec)
 
-        choices: list[tuple[str, Any, str | None]] = [(f"{c.label} ›", c, None) for c in children]
-        choices += [(a.label, a, a.why_not(resource)) for a in specs]
+        choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(resource)) for a in specs]
+        choices += [(f"{c.label} ›", c, None) for c in children]  # the child lists, after the actions
         self.app.push_screen(PickerScreen(f"{resource.name}: actions", choices, id="actions-menu"), picked)
 
     def run_action(self, resource: Any, spec: ActionSpec) -> None:

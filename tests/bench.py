@@ -252,13 +252,13 @@ async def scenario_starting(url: str, repeat: int, count: int, interval: float) 
     async with app.run_test(size=(120, 40)) as pilot, httpx.AsyncClient(base_url=url, headers={"X-Auth-Token": KEY}) as http:
         view = await loaded_view(app)
         ticks = {"n": 0}
-        original = view._tick
+        original = view.refresher._tick_fn
 
         def counted() -> None:
             ticks["n"] += 1
             original()
 
-        view._tick = counted  # type: ignore[method-assign]
+        view.refresher._tick_fn = counted  # the view's Refresher calls this on every unpaused tick
         ids = view.table.shown_keys
         for rep in range(repeat):
             targets = ids[100 + rep * count : 100 + (rep + 1) * count]

@@ -34,6 +34,7 @@ class Sandbox:
         random_seed: int = 42,
         faults: "FaultSpec | str | None" = None,
         products: "list[SandboxProduct] | None" = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.secret_key = secret_key
         self.organization_id = DEMO_ORGANIZATION_ID
@@ -43,7 +44,7 @@ class Sandbox:
         self.faults: list[FaultRule] = []
         self.requests: deque[tuple[str, str]] = deque(maxlen=100_000)
         self.ids = ids = Ids(random_seed)
-        self.options: dict[str, Any] = {"timings": timings}  # product-specific knobs, read by their `make`
+        self.options: dict[str, Any] = {"timings": timings, **(options or {})}  # product knobs, read by their `make`
         self.products = registered() + [p for p in (products or []) if p.name not in {r.name for r in registered()}]
         self.stores: dict[str, Any] = {}
         self.auth: list[tuple[str, str]] = []  # (path prefix, scheme): how each product checks the key

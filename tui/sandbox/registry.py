@@ -16,6 +16,7 @@ from typing import Any, Callable, Literal
 # The products every sandbox serves, by module (each exposes PRODUCT).
 PRODUCT_MODULES = [
     "tui.sandbox.instance",
+    "tui.sandbox.baremetal",
 ]
 
 

@@ -1,0 +1,47 @@
+"""The bare-metal API of the sandbox (`/baremetal/v1alpha1/zones/{zone}`): spec 1 §2.7, §3, §4.3
+and spec/4 "Bare metal v1alpha1"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..registry import SandboxProduct
+from .routes import routes
+from .state import ZONES, BaremetalStore, Timings
+
+__all__ = ["BaremetalStore", "PRODUCT", "Timings", "ZONES"]
+
+
+def _make(sandbox: Any) -> BaremetalStore:
+    return BaremetalStore(sandbox.clock, sandbox.ids, sandbox.organization_id, sandbox.project_id, sandbox.options.get("baremetal_timings"))
+
+
+def seed_demo(store: BaremetalStore, rng: Any) -> None:
+    """Servers in every status worth seeing, in two zones."""
+    clock = store.clock
+    offers = {o["name"]: o["id"] for o in store.offers["fr-par-2"].values()}
+    ubuntu = next(o["id"] for o in store.os.values() if o["name"] == "Ubuntu")
+    key = "3f2c8a8e-1d4b-4c2e-9b7a-5e6f7a8b9c0d"
+
+    def make(zone: str, name: str, offer: str, status: str, installed: bool = True, tags: tuple[str, ...] = ()) -> dict[str, Any]:
+        zone_offers = {o["name"]: o["id"] for o in store.offers[zone].values()}
+        s = store.create(zone, {"name": name, "offer_id": zone_offers.get(offer, offers[offer]), "tags": list(tags)}, status=status)
+        if installed:
+            s["install"] = {"os_id": ubuntu, "hostname": name, "ssh_key_ids": [key], "status": "completed"}
+            store.event(s["id"], "installed")
+        if status in ("stopped", "error"):
+            s["ping_status"] = "ping_status_down"
+        return s
+
+    make("fr-par-2", "db-primary", "EM-B112X-SSD", "ready", tags=("db", "prod"))
+    make("fr-par-2", "db-standby", "EM-B112X-SSD", "ready", tags=("db", "prod"))
+    make("fr-par-2", "backup-store", "EM-L105X-SATA", "stopped", tags=("backup",))
+    make("fr-par-2", "build-farm", "EM-A115X-SSD", "ready", installed=False, tags=("ci",))
+    make("fr-par-2", "spare-01", "EM-A115X-SSD", "undelivered", installed=False)
+    make("fr-par-1", "edge-par", "EM-A115X-SSD", "ready", tags=("edge",))
+    make("nl-ams-1", "edge-ams", "EM-A115X-SSD", "ready", tags=("edge",))
+    make("nl-ams-1", "legacy-mail", "EM-L105X-SATA", "error", tags=("legacy",))
+    del clock
+
+
+PRODUCT = SandboxProduct("baremetal", "/baremetal/", _make, routes, seed_demo=seed_demo)

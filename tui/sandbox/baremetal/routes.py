@@ -1,0 +1,261 @@
+"""The bare-metal HTTP layer (`/baremetal/v1alpha1/zones/{zone}`): thin handlers over `state`."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core import is_uuid, json_body, page_page_size
+from ..errors import invalid_arguments, not_found
+from .state import MAX_DESCRIPTION, ZONES, BaremetalStore, public
+
+ORDERS = ("created_at_asc", "created_at_desc")
+HOSTNAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
+
+
+def _unknown(body: dict[str, Any], allowed: set[str]) -> list[tuple[str, str, str]]:
+    return [(k, "unknown", f"unknown field {k}") for k in body if k not in allowed]
+
+
+def _text(body: dict[str, Any], key: str, required: bool, limit: int | None = None) -> list[tuple[str, str, str]]:
+    value = body.get(key)
+    if value is None:
+        return [(key, "required", f"{key} is required")] if required else []
+    if not isinstance(value, str) or (required and not value.strip()):
+        return [(key, "format", f"{key} must be a non-empty string")]
+    if limit is not None and len(value) > limit:
+        return [(key, "constraint", f"{key} must be at most {limit} characters")]
+    return []
+
+
+def _tags(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+    tags = body.get("tags")
+    if tags is None or (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
+        return []
+    return [("tags", "format", "tags must be an array of strings")]
+
+
+def routes(store: BaremetalStore) -> list[Route]:
+    base = "/baremetal/v1alpha1/zones/{zone}"
+
+    def zone_of(request: Request) -> str:
+        zone = request.path_params["zone"]
+        if zone not in ZONES:
+            raise invalid_arguments(("zone", "constraint", f"bare metal is not available in {zone!r}"))
+        return zone
+
+    def server(request: Request) -> dict[str, Any]:
+        return store.get(zone_of(request), request.path_params["sid"])
+
+    def order(request: Request) -> str:
+        value = request.query_params.get("order_by") or "created_at_asc"
+        if value not in ORDERS:
+            raise invalid_arguments(("order_by", "constraint", f"order_by must be one of {', '.join(ORDERS)}"))
+        return value
+
+    async def list_offers(request: Request) -> Response:
+        zone = zone_of(request)
+        return page_page_size(request, "offers", list(store.offers[zone].values()), dict)
+
+    async def list_os(request: Request) -> Response:
+        zone = zone_of(request)
+        offer_id = request.query_params.get("offer_id")
+        if offer_id and store.offer(zone, offer_id) is None:
+            raise not_found("baremetal_offer", offer_id)
+        return page_page_size(request, "os", store.os_for(zone, offer_id), dict)
+
+    async def list_servers(request: Request) -> Response:
+        zone = zone_of(request)
+        items = [s for s in store.all() if s["zone"] == zone]
+        statuses = request.query_params.getlist("status")
+        if statuses:
+            items = [s for s in items if s["status"] in statuses]
+        tags = request.query_params.getlist("tags")
+        if tags:
+            items = [s for s in items if set(tags) <= set(s["tags"])]
+        name = request.query_params.get("name")
+        if name:
+            items = [s for s in items if name.lower() in s["name"].lower()]
+        items.sort(key=lambda s: (s["created_at"], s["_seq"]), reverse=order(request) == "created_at_desc")
+        return page_page_size(request, "servers", items, public)
+
+    async def create_server(request: Request) -> Response:
+        zone = zone_of(request)
+        body = await json_body(request)
+        errs = _unknown(body, {"offer_id", "organization_id", "project_id", "name", "description", "tags"})
+        errs += _text(body, "name", True) + _text(body, "description", False, MAX_DESCRIPTION) + _tags(body)
+        if not body.get("organization_id") and not body.get("project_id"):
+            errs.append(("organization_id", "required", "organization_id is required"))
+        offer = store.offer(zone, body.get("offer_id") or "")
+        if not body.get("offer_id"):
+            errs.append(("offer_id", "required", "offer_id is required"))
+        elif offer is None:
+            errs.append(("offer_id", "constraint", "no such offer in this zone"))
+        elif offer["stock"] == "empty":
+            errs.append(("offer_id", "constraint", "this offer is out of stock"))
+        if errs:
+            raise invalid_arguments(*errs)
+        return JSONResponse(public(store.create(zone, body)))
+
+    async def get_server(request: Request) -> Response:
+        return JSONResponse(public(server(request)))
+
+    async def patch_server(request: Request) -> Response:
+        s = server(request)
+        body = await json_body(request)
+        errs = _unknown(body, {"name", "description", "tags"}) + _text(body, "description", False, MAX_DESCRIPTION) + _tags(body)
+        if body.get("name") is not None:
+            errs += _text(body, "name", True)
+        if errs:
+            raise invalid_arguments(*errs)
+        for key in ("name", "description", "tags"):
+            if body.get(key) is not None:  # null means not updated
+                s[key] = body[key]
+        s["updated_at"] = store.clock.iso()
+        return JSONResponse(public(s))
+
+    async def delete_server(request: Request) -> Response:
+        s = server(request)
+        if s["status"] == "deleting":
+            return JSONResponse(public(s))
+        s["status"], s["_plan"] = "deleting", []
+        store.event(s["id"], "delete")
+        store.plan(s, (store.t.delete, {"_gone": True}, ""))
+        return JSONResponse(public(s))
+
+    async def start(request: Request) -> Response:
+        s = server(request)
+        store.delivered(s)
+        if s["status"] != "stopped":
+            raise invalid_arguments(("status", "constraint", f"the server is {s['status']}: only a stopped server starts"))
+        s["status"] = "starting"
+        store.event(s["id"], "start")
+        store.plan(s, (store.t.power, {"status": "ready", "ping_status": "ping_status_up"}, ""))
+        return JSONResponse(public(s))
+
+    async def stop(request: Request) -> Response:
+        s = server(request)
+        store.delivered(s)
+        if s["status"] != "ready":
+            raise invalid_arguments(("status", "constraint", f"the server is {s['status']}: only a ready server stops"))
+        s["status"] = "stopping"
+        store.event(s["id"], "stop")
+        store.plan(s, (store.t.power, {"status": "stopped", "ping_status": "ping_status_down"}, ""))
+        return JSONResponse(public(s))
+
+    async def reboot(request: Request) -> Response:
+        s = server(request)
+        store.delivered(s)
+        body = await json_body(request)
+        boot = body.get("boot_type", "normal")
+        errs = _unknown(body, {"boot_type"})
+        if boot not in ("normal", "rescue"):
+            errs.append(("boot_type", "constraint", "boot_type must be normal or rescue"))
+        if s["status"] != "ready":
+            errs.append(("status", "constraint", f"the server is {s['status']}: only a ready server reboots"))
+        if errs:
+            raise invalid_arguments(*errs)
+        s["status"], s["ping_status"] = "stopping", "ping_status_down"
+        store.event(s["id"], f"reboot ({boot})")
+        store.plan(s, (store.t.power, {"status": "starting", "boot_type": boot}, ""),
+                   (2 * store.t.power, {"status": "ready", "ping_status": "ping_status_up"}, ""))
+        return JSONResponse(public(s))
+
+    async def install(request: Request) -> Response:
+        s = server(request)
+        store.delivered(s)
+        body = await json_body(request)
+        errs = _unknown(body, {"os_id", "hostname", "ssh_key_ids"}) + _text(body, "os_id", True) + _text(body, "hostname", True)
+        offer = store.offer(s["zone"], s["offer_id"]) or {}
+        compatible = {o["id"] for o in store.os_for(s["zone"], offer.get("id"))}
+        if body.get("os_id") and body["os_id"] not in compatible:
+            errs.append(("os_id", "constraint", "this OS cannot be installed on the server's offer"))
+        if isinstance(body.get("hostname"), str) and body["hostname"] and not HOSTNAME.match(body["hostname"]):
+            errs.append(("hostname", "format", "a hostname: letters, digits, dashes and dots"))
+        keys = body.get("ssh_key_ids")
+        if not isinstance(keys, list) or not keys:
+            errs.append(("ssh_key_ids", "required", "at least one SSH key ID"))
+        elif not all(is_uuid(k) for k in keys):
+            errs.append(("ssh_key_ids", "format", "SSH key IDs are UUIDs"))
+        if s["status"] != "ready" or (s["install"] or {}).get("status") in ("to_install", "installing"):
+            errs.append(("status", "constraint", "the server must be ready and not installing"))
+        if errs:
+            raise invalid_arguments(*errs)
+        s["install"] = {"os_id": body["os_id"], "hostname": body["hostname"], "ssh_key_ids": keys, "status": "to_install"}
+        store.event(s["id"], "install")
+        store.plan(s, (store.t.install_start, {"install": {"status": "installing"}}, ""),
+                   (store.t.install_start + store.t.install, {"install": {"status": "completed"}}, "installed"))
+        return JSONResponse(public(s))
+
+    async def events(request: Request) -> Response:
+        s = server(request)
+        items = store.events.get(s["id"], [])
+        items = list(reversed(items)) if order(request) == "created_at_desc" else list(items)
+        return page_page_size(request, "event", items, dict)
+
+    async def remote_access(request: Request) -> Response:
+        s = server(request)
+        if request.method == "DELETE":
+            store.remote.pop(s["id"], None)
+            return Response(status_code=204)
+        if request.method == "GET":
+            access = store.remote.get(s["id"])
+            if access is None or access["_until"] <= store.clock.now():
+                raise not_found("baremetal_remote_access", s["id"])
+            return JSONResponse(public(access))
+        store.delivered(s)
+        body = await json_body(request)
+        errs = _unknown(body, {"ip"})
+        try:
+            ipaddress.ip_address(str(body.get("ip") or ""))
+        except ValueError:
+            errs.append(("ip", "required" if not body.get("ip") else "format", "the allowed client IP address"))
+        if errs:
+            raise invalid_arguments(*errs)
+        until = store.clock.now() + store.t.remote_access
+        access = {"url": f"https://bmc-{s['id'][:8]}.{s['zone']}.example/", "login": "admin", "password": secrets.token_urlsafe(12),
+                  "expires_at": store.clock.iso(until), "ip": body["ip"], "_until": until}
+        store.remote[s["id"]] = access
+        store.event(s["id"], "remote access")
+        return JSONResponse(public(access))
+
+    async def patch_ip(request: Request) -> Response:
+        s = server(request)
+        ip = next((i for i in s["ips"] if i["id"] == request.path_params["ip"]), None)
+        if ip is None:
+            raise not_found("baremetal_ip", request.path_params["ip"])
+        body = await json_body(request)
+        errs = _unknown(body, {"reverse"})
+        reverse = body.get("reverse")
+        if reverse is not None and (not isinstance(reverse, str) or (reverse and not HOSTNAME.match(reverse.rstrip(".")))):
+            errs.append(("reverse", "format", "a host name"))
+        if errs:
+            raise invalid_arguments(*errs)
+        if reverse is not None:
+            ip.update(reverse=reverse, reverse_status="pending", reverse_status_message=None)
+            store.plan(s, (store.t.reverse, {f"ip:{ip['id']}": {"reverse_status": "active"}}, ""))
+        return JSONResponse(dict(ip))
+
+    s = base + "/servers/{sid}"
+    return [
+        Route(base + "/offers", list_offers, methods=["GET"]),
+        Route(base + "/os", list_os, methods=["GET"]),
+        Route(base + "/servers", list_servers, methods=["GET"]),
+        Route(base + "/servers", create_server, methods=["POST"]),
+        Route(s, get_server, methods=["GET"]),
+        Route(s, patch_server, methods=["PATCH"]),
+        Route(s, delete_server, methods=["DELETE"]),
+        Route(s + "/start", start, methods=["POST"]),
+        Route(s + "/stop", stop, methods=["POST"]),
+        Route(s + "/reboot", reboot, methods=["POST"]),
+        Route(s + "/install", install, methods=["POST"]),
+        Route(s + "/events", events, methods=["GET"]),
+        Route(s + "/remote-access", remote_access, methods=["GET", "POST", "DELETE"]),
+        Route(s + "/ips/{ip}", patch_ip, methods=["PATCH"]),
+    ]

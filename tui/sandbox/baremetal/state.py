@@ -1,0 +1,178 @@
+"""Bare-metal servers of the sandbox (spec 1 §2.7, §3, §4.3; spec/4 "Bare metal v1alpha1"): offers,
+OS images, servers whose status and install status advance with the clock, events, management
+-controller access and the reverse DNS of their IPs."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import HttpError, invalid_request, not_found
+
+ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
+MAX_DESCRIPTION = 255
+
+
+@dataclass
+class Timings:
+    deliver: float = 30.0  # undelivered → ready after an order
+    install_start: float = 3.0  # to_install → installing
+    install: float = 20.0  # installing → completed
+    power: float = 5.0  # stopping/starting, each half of a reboot
+    delete: float = 5.0  # deleting → gone
+    reverse: float = 4.0  # reverse_status pending → active
+    remote_access: float = 3600.0  # how long a management-controller session lasts
+
+
+OFFERS = [
+    {"name": "EM-A115X-SSD", "stock": "available", "bandwidth": 1_000_000_000, "commercial_range": "aluminium",
+     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 110_000_000}, "price_per_month": {"currency_code": "EUR", "units": 59, "nanos": 990_000_000},
+     "cpu": [{"name": "AMD Ryzen PRO 3600", "core_count": 6, "thread_count": 12, "frequency": 3600}],
+     "memory": [{"type": "DDR4", "capacity": 32_000_000_000, "frequency": 2666, "is_ecc": True}],
+     "disk": [{"type": "SSD", "capacity": 1_000_000_000_000}, {"type": "SSD", "capacity": 1_000_000_000_000}]},
+    {"name": "EM-B112X-SSD", "stock": "low", "bandwidth": 1_000_000_000, "commercial_range": "beryllium",
+     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 200_000_000}, "price_per_month": {"currency_code": "EUR", "units": 109, "nanos": 990_000_000},
+     "cpu": [{"name": "Intel Xeon E-2288G", "core_count": 8, "thread_count": 16, "frequency": 3700}],
+     "memory": [{"type": "DDR4", "capacity": 64_000_000_000, "frequency": 2666, "is_ecc": True}],
+     "disk": [{"type": "NVMe", "capacity": 1_920_000_000_000}, {"type": "NVMe", "capacity": 1_920_000_000_000}]},
+    {"name": "EM-L105X-SATA", "stock": "available", "bandwidth": 500_000_000, "commercial_range": "lithium",
+     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 90_000_000}, "price_per_month": {"currency_code": "EUR", "units": 44, "nanos": 990_000_000},
+     "cpu": [{"name": "Intel Xeon E3-1230v6", "core_count": 4, "thread_count": 8, "frequency": 3500}],
+     "memory": [{"type": "DDR4", "capacity": 32_000_000_000, "frequency": 2400, "is_ecc": True}],
+     "disk": [{"type": "HDD", "capacity": 12_000_000_000_000}, {"type": "HDD", "capacity": 12_000_000_000_000}]},
+    {"name": "EM-T210E-NVME", "stock": "empty", "bandwidth": 10_000_000_000, "commercial_range": "titanium",
+     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 750_000_000}, "price_per_month": {"currency_code": "EUR", "units": 399, "nanos": 0},
+     "cpu": [{"name": "AMD EPYC 7543", "core_count": 32, "thread_count": 64, "frequency": 2800}],
+     "memory": [{"type": "DDR4", "capacity": 256_000_000_000, "frequency": 3200, "is_ecc": True}],
+     "disk": [{"type": "NVMe", "capacity": 3_840_000_000_000}]},
+]
+# name, version, the offers' commercial ranges it installs on (None: every one)
+OS_IMAGES = [
+    ("Ubuntu", "24.04 LTS (Noble Numbat)", None),
+    ("Debian", "12 (Bookworm)", None),
+    ("Rocky Linux", "9", ("aluminium", "beryllium", "titanium")),
+    ("Proxmox VE", "8", ("beryllium", "titanium")),
+    ("Windows Server", "2022", ("titanium",)),
+]
+
+
+class BaremetalStore:
+    def __init__(self, clock: Any, ids: Any, organization_id: str, project_id: str, timings: Timings | None = None) -> None:
+        self.clock = clock
+        self.ids = ids
+        self.organization_id = organization_id
+        self.project_id = project_id
+        self.t = timings or Timings()
+        self.offers = {z: {} for z in ZONES}  # zone -> id -> offer
+        self.os: dict[str, dict[str, Any]] = {}
+        self.servers: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
+        self.events: dict[str, list[dict[str, Any]]] = {}
+        self.remote: dict[str, dict[str, Any]] = {}  # server id -> access
+        self.gone: set[str] = set()
+        for z in ZONES:
+            for offer in OFFERS:
+                o = {"id": self.ids.uuid(), "zone": z, **offer}
+                self.offers[z][o["id"]] = o
+        for name, version, ranges in OS_IMAGES:
+            oid = self.ids.uuid()
+            self.os[oid] = {"id": oid, "name": name, "version": version, "_ranges": ranges}
+
+    # ---- catalogue ------------------------------------------------------------------------------
+    def offer(self, zone: str, offer_id: str) -> dict[str, Any] | None:
+        return self.offers[zone].get(offer_id)
+
+    def os_for(self, zone: str, offer_id: str | None) -> list[dict[str, Any]]:
+        offer = self.offer(zone, offer_id) if offer_id else None
+        out = []
+        for os_ in self.os.values():
+            if offer is None or os_["_ranges"] is None or offer["commercial_range"] in os_["_ranges"]:
+                out.append({k: v for k, v in os_.items() if not k.startswith("_")})
+        return out
+
+    # ---- servers --------------------------------------------------------------------------------
+    def create(self, zone: str, body: dict[str, Any], status: str = "undelivered") -> dict[str, Any]:
+        now = self.clock.now()
+        sid = self.ids.uuid()
+        s = {
+            "id": sid, "organization_id": body.get("organization_id") or self.organization_id, "name": body["name"],
+            "description": body.get("description") or "", "created_at": self.clock.iso(), "updated_at": self.clock.iso(),
+            "status": status, "offer_id": body["offer_id"], "install": None, "tags": list(body.get("tags") or []),
+            "ips": [], "domain": f"{sid[:8]}.dedibox.example", "boot_type": "normal", "zone": zone,
+            "ping_status": "ping_status_down" if status == "undelivered" else "ping_status_up",
+            "_seq": sum(len(v) for v in self.servers.values()) + len(self.gone),
+            "_plan": [(now + self.t.deliver, {"status": "ready", "ping_status": "ping_status_up"}, "delivered")] if status == "undelivered" else [],
+        }
+        rng = random.Random(sid)
+        s["ips"] = [
+            {"id": self.ids.uuid(), "address": f"51.159.{rng.randint(1, 254)}.{rng.randint(1, 254)}", "reverse": f"{sid[:8]}.dedibox.example",
+             "version": "Ipv4", "reverse_status": "active", "reverse_status_message": None},
+            {"id": self.ids.uuid(), "address": f"2001:bc8:{rng.randint(4096, 65535):x}::1", "reverse": "",
+             "version": "Ipv6", "reverse_status": "unknown", "reverse_status_message": None},
+        ]
+        self.servers[zone][sid] = s
+        self.event(sid, "order")
+        return s
+
+    def event(self, sid: str, action: str) -> None:
+        self.events.setdefault(sid, []).append({"id": sid, "action": action, "created_at": self.clock.iso(), "updated_at": self.clock.iso()})
+
+    def settle(self, s: dict[str, Any]) -> None:
+        """Apply whatever the clock has reached of the server's plan."""
+        now = self.clock.now()
+        plan = s["_plan"]
+        while plan and plan[0][0] <= now:
+            _, changes, event = plan.pop(0)
+            for key, value in changes.items():
+                if key == "install":
+                    s["install"] = {**(s["install"] or {}), **value}
+                elif key.startswith("ip:"):
+                    for ip in s["ips"]:
+                        if ip["id"] == key[3:]:
+                            ip.update(value)
+                elif key == "_gone":
+                    self.servers[s["zone"]].pop(s["id"], None)
+                    self.gone.add(s["id"])
+                else:
+                    s[key] = value
+            if event:
+                self.event(s["id"], event)
+            s["updated_at"] = self.clock.iso()
+
+    def plan(self, s: dict[str, Any], *steps: tuple[float, dict[str, Any], str]) -> None:
+        now = self.clock.now()
+        s["_plan"].extend((now + delay, changes, event) for delay, changes, event in steps)
+        s["_plan"].sort(key=lambda p: p[0])
+        s["updated_at"] = self.clock.iso()
+
+    def get(self, zone: str, sid: str) -> dict[str, Any]:
+        s = self.servers[zone].get(sid)
+        if s is not None:
+            self.settle(s)
+            s = self.servers[zone].get(sid)
+        if s is None:
+            raise not_found("baremetal_server", sid)
+        return s
+
+    def busy(self, s: dict[str, Any]) -> bool:
+        return bool(s["_plan"]) and s["status"] != "undelivered"
+
+    def delivered(self, s: dict[str, Any]) -> None:
+        if s["status"] == "undelivered":
+            raise invalid_request("Server is not delivered")
+        if s["status"] in ("deleting", "locked"):
+            raise HttpError(409, {"type": "transient_state", "message": "resource is in a transient state",
+                                  "resource": "baremetal_server", "resource_id": s["id"], "current_state": s["status"]})
+
+    def all(self) -> list[dict[str, Any]]:
+        out = []
+        for zone in ZONES:
+            for s in list(self.servers[zone].values()):
+                self.settle(s)
+        for zone in ZONES:
+            out.extend(self.servers[zone].values())
+        return out
+
+
+def public(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in s.items() if not k.startswith("_")}

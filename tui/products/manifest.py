@@ -21,6 +21,7 @@ Opens = Literal["list", "panel", "screen"]
 # Each product's manifest module (a tuple ENTRIES of Entry), in sidebar order.
 PRODUCT_MANIFESTS = [
     "tui.products.instance.manifest",
+    "tui.products.baremetal.manifest",
 ]
 
 

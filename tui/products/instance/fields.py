@@ -5,15 +5,14 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 GB = 1_000_000_000
 NAME_PATTERN = r"^[A-Za-z0-9. -]+$"
 NAME_RULE = "only letters, digits, dots, spaces and dashes"
 
 
-def meta(label: str, **extra: Any) -> dict[str, Any]:
-    return {"label": label, **extra}
+from ..fields import ctx, meta, split_tags  # noqa: E402,F401  (shared by every product's forms)
 
 
 def check_name(v: str) -> str:
@@ -22,16 +21,6 @@ def check_name(v: str) -> str:
     if not re.fullmatch(NAME_PATTERN, v):
         raise ValueError(NAME_RULE)
     return v
-
-
-def split_tags(v: Any) -> Any:
-    if isinstance(v, str):
-        return [t.strip() for t in v.split(",") if t.strip()]
-    return v
-
-
-def ctx(info: ValidationInfo, key: str, default: Any = None) -> Any:
-    return (info.context or {}).get(key, default)
 
 
 Name = Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]

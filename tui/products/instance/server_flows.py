@@ -17,7 +17,7 @@ from .common import action_call
 from .fields import Name, check_name, ctx, meta
 from .volume_forms import server_volumes, set_server_volumes
 
-UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+from ..fields import UUID_RE  # noqa: E402
 KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 

@@ -29,28 +29,53 @@ class SecretScreen(ModalScreen[None]):
         Binding("y", "copy", "Copy"),
     ]
 
-    def __init__(self, title: str, secrets: dict[str, Any], note: str = "") -> None:
+    def __init__(
+        self, title: str, secrets: dict[str, Any], note: str = "", expires_at: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        """`secrets` are masked until `v`; `extra` values (a URL, a login) are shown plainly and
+        copyable too; `expires_at` (RFC 3339) counts down."""
         super().__init__(id="secret-dialog")
         self.title_text = title
+        self._plain = {k: "" if v is None else str(v) for k, v in (extra or {}).items()}
         self._secrets = {k: "" if v is None else str(v) for k, v in secrets.items()}
         self.note = note or "Shown once: the platform will not give it again. Copy it now (y)."
+        self.expires_at = expires_at
         self.revealed = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="secret"):
             yield Label(self.title_text, id="dialog-title", markup=False)
             yield Static(self.note, id="secret-note", markup=False)
+            if self.expires_at:
+                yield Static(self._left(), id="secret-expiry", markup=False)
             yield OptionList(*self._options(), id="secret-list")
             yield Static("v reveal/hide · y copy · esc close", classes="hint", markup=False)
 
     def _options(self) -> list[Option]:
-        return [
+        plain = [Option(Text.assemble((f"{name}: ", "bold"), clean(value)), id=name) for name, value in self._plain.items()]
+        return plain + [
             Option(Text.assemble((f"{name}: ", "bold"), clean(value) if self.revealed else MASK), id=name)
             for name, value in self._secrets.items()
         ]
 
+    def _left(self) -> str:
+        from datetime import datetime, timezone
+
+        try:
+            until = datetime.fromisoformat(str(self.expires_at).replace("Z", "+00:00"))
+        except ValueError:
+            return f"expires at {self.expires_at}"
+        now = float(getattr(self.app, "clock", lambda: datetime.now(timezone.utc).timestamp())())  # the app's wall clock
+        seconds = int(until.timestamp() - now)
+        if seconds <= 0:
+            return f"expired ({self.expires_at})"
+        return f"expires in {seconds // 3600} h {seconds % 3600 // 60:02d} min {seconds % 60:02d} s ({self.expires_at})"
+
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+        if self.expires_at:
+            self.set_interval(1.0, lambda: self.query_one("#secret-expiry", Static).update(self._left()))
 
     def action_toggle(self) -> None:
         self.revealed = not self.revealed
@@ -66,13 +91,16 @@ class SecretScreen(ModalScreen[None]):
             return next(iter(self._secrets), None)
         return box.get_option_at_index(box.highlighted).id
 
+    def _value(self, name: str) -> str:
+        return self._secrets.get(name, self._plain.get(name, ""))
+
     def action_copy(self) -> None:
         name = self._current()
         if name is None:
             return
-        self.app.copy_to_clipboard(self._secrets[name])
+        self.app.copy_to_clipboard(self._value(name))
         self.app.notify(f"Copied {name} to the clipboard.", timeout=4)
 
     def action_close(self) -> None:
-        self._secrets = {}
+        self._secrets, self._plain = {}, {}
         self.dismiss(None)

@@ -1,0 +1,149 @@
+"""Bare metal from the keyboard, against the sandbox: order, install, watch it become ready, reboot
+into rescue, open remote access and copy its password, set a reverse DNS, follow the events."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import action, error_of, loaded, make_app, open_view, pick, screen_named, select, wait_for
+
+pytestmark = pytest.mark.anyio
+KEY = "3f2c8a8e-1d4b-4c2e-9b7a-5e6f7a8b9c0d"
+
+
+async def form_ready(pilot, app):
+    form = await screen_named(pilot, app, "FormScreen")
+    await wait_for(pilot, lambda: form.ready, what="form ready")
+    return form
+
+
+def options(form, field):
+    """(label, value) of a select of the form, as offered."""
+    from textual.widgets import Select
+
+    return [(str(label), value) for label, value in form.query_one(f"#f-{field}", Select)._options if value not in (Select.BLANK, Select.NULL) and str(label).strip()]
+
+
+def writes(sandbox):
+    return [(m, p) for m, p in sandbox.requests if m != "GET" and p.startswith("/baremetal/")]
+
+
+async def open_baremetal(pilot, app, zone="fr-par-2"):
+    await loaded(pilot, app)
+    view = await open_view(pilot, app, "baremetal.servers")
+    if view.scope != zone:
+        app.main.set_scope(zone)
+        await wait_for(pilot, lambda: view.scope == zone and not view.listing and view.last_attempt is not None, what=zone)
+    view.focus_table()
+    await pilot.pause()
+    return view
+
+
+async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock):
+    store = sandbox.baremetal
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_baremetal(pilot, app)
+        assert str(view.table.border_title) == "Bare-metal servers · fr-par-2 · 5/5"
+        # order: the offers with their stock; an out-of-stock offer is refused by name
+        await pilot.press("c")
+        order = await form_ready(pilot, app)
+        offers = {label.split()[0]: value for label, value in options(order, "offer_id")}
+        assert any("OUT OF STOCK" in label for label, _ in options(order, "offer_id"))
+        order.query_one("#f-offer_id").value = offers["EM-T210E-NVME"]
+        order.query_one("#f-name").value = "db-03"
+        order.query_one("#f-description").value = "x" * 256
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "out of stock" in error_of(order, "offer_id") and "255" in error_of(order, "description")
+        assert writes(sandbox) == []
+        order.query_one("#f-offer_id").value = offers["EM-A115X-SSD"]
+        order.query_one("#f-description").value = "third database node"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(s["name"] == "db-03" for s in store.servers["fr-par-2"].values()), what="ordered")
+        sid = next(s["id"] for s in store.servers["fr-par-2"].values() if s["name"] == "db-03")
+        await wait_for(pilot, lambda: view.table.get(sid) is not None and view.table.get(sid).state == "undelivered", what="row")
+        # undelivered: power is greyed with why
+        view.table.move_to(sid)
+        await pilot.press("a")
+        menu = await screen_named(pilot, app, "PickerScreen")
+        assert dict((c[0], c[2]) for c in menu.choices)["Start"] == "it is not delivered yet: wait until it is ready"
+        await pilot.press("escape")
+        clock.advance(31)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: view.table.get(sid).state == "ready", what="delivered")
+        # install: OS of the offer, hostname, SSH keys checked as UUIDs
+        await action(pilot, app, "Install an OS…")
+        install = await form_ready(pilot, app)
+        assert "Windows Server 2022" not in [label for label, _ in options(install, "os_id")]
+        install.query_one("#f-os_id").value = options(install, "os_id")[0][1]
+        install.query_one("#f-ssh_key_ids").value = "not-a-key"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "UUIDs" in error_of(install, "ssh_key_ids")
+        install.query_one("#f-ssh_key_ids").value = KEY
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: view.table.get(sid).get("install_status") == "to_install", what="to_install")
+        assert sid in view.table.watched  # polled while it installs
+        clock.advance(4)
+        view.follow(view.table.get(sid))
+        await wait_for(pilot, lambda: view.table.get(sid).get("install_status") == "installing", what="installing")
+        clock.advance(20)
+        view.follow(view.table.get(sid))
+        await wait_for(pilot, lambda: view.table.get(sid).get("install_status") == "completed", what="completed")
+        # reboot into rescue (confirmed, Cancel focused)
+        await action(pilot, app, "Reboot into rescue")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        assert app.focused.id == "cancel"
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: view.table.get(sid).state == "stopping", what="stopping")
+        clock.advance(11)
+        view.follow(view.table.get(sid))
+        await wait_for(pilot, lambda: view.table.get(sid).state == "ready" and view.table.get(sid).get("boot_type") == "rescue", what="rescue")
+        # remote access: the allowed IP, then the password once, masked, copied
+        await action(pilot, app, "Remote access (management controller)…")
+        access = await form_ready(pilot, app)
+        access.query_one("#f-ip").value = "203.0.113.9"
+        await pilot.press("ctrl+s")
+        secret = await screen_named(pilot, app, "SecretScreen")
+        password = store.remote[sid]["password"]
+        assert password not in str(secret.query_one("OptionList")._options)
+        assert store.remote[sid]["expires_at"] in str(secret.query_one("#secret-expiry").render())  # with the time left
+        await pilot.press("end", "y")
+        assert app.clipboard == password
+        await pilot.press("escape")
+        # reverse DNS: pending, then active without a key press
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        await action(pilot, app, "Reverse DNS of an IP…")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")
+        reverse = await form_ready(pilot, app)
+        reverse.query_one("#f-reverse").value = "db-03.example.com"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: view.table.get(sid).items("ips")[0].get("reverse_status") == "pending", what="pending")
+        clock.advance(5)
+        view.follow(view.table.get(sid))
+        await wait_for(pilot, lambda: view.table.get(sid).items("ips")[0].get("reverse_status") == "active", what="active")
+        # the events timeline in the detail, newest first
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("v", "v")
+        events = detail.query_one("ResourceView")
+        await wait_for(pilot, lambda: events.last_attempt is not None and events.table.loaded_count >= 4, what="events")
+        first = events.table.get(events.table.shown_keys[0])
+        assert first.get("action") == "remote access"
+        assert ("GET", f"/baremetal/v1alpha1/zones/fr-par-2/servers/{sid}/events") in sandbox.requests
+
+
+async def test_delete_asks_for_the_name(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_baremetal(pilot, app)
+        row = await select(pilot, view, "spare-01")
+        await pilot.press("d")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        assert confirm.require_text == "spare-01"
+        confirm.query_one("#confirm-text").value = "spare-01"
+        await pilot.pause()
+        confirm.query_one("#confirm").press()
+        await wait_for(pilot, lambda: ("DELETE", f"/baremetal/v1alpha1/zones/fr-par-2/servers/{row.id}") in writes(sandbox), what="deleted")

@@ -1,0 +1,226 @@
+"""Bare-metal forms and flows (pydantic; loaded on first use): order, edit, install an OS, remote
+access to the management controller, reverse DNS of an IP."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..fields import check_uuids, ctx, meta, split_tags
+from ..format import gb
+
+DESCRIPTION_MAX = 255  # spec 1 §8
+HOST_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOSTNAME = rf"^{HOST_LABEL}(\.{HOST_LABEL})*$"
+
+
+def _money(price: Any) -> str:
+    if not isinstance(price, dict):
+        return "?"
+    return f"€{int(price.get('units') or 0) + int(price.get('nanos') or 0) / 1e9:.2f}"
+
+
+def offer_label(o: dict[str, Any]) -> str:
+    cpu = (o.get("cpu") or [{}])[0]
+    memory = sum(int(m.get("capacity") or 0) for m in o.get("memory") or [])
+    disks = o.get("disk") or []
+    disk = f"{len(disks)}×{gb((disks[0] or {}).get('capacity'))} GB {(disks[0] or {}).get('type', '')}" if disks else "no disk"
+    stock = {"available": "in stock", "low": "low stock", "empty": "OUT OF STOCK"}.get(str(o.get("stock")), str(o.get("stock")))
+    bandwidth = int(o.get("bandwidth") or 0) / 1e9
+    return (f"{o.get('name', '?'):<14} {cpu.get('core_count', '?')}c {cpu.get('name', '')} · {gb(memory)} GB · {disk} · "
+            f"{bandwidth:g} Gbit/s · {_money(o.get('price_per_month'))}/month · {stock}")
+
+
+# ---- order --------------------------------------------------------------------------------------
+class OrderForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    offer_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Offer", widget="select"))]
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="db, prod"))] = []
+
+    @field_validator("offer_id")
+    @classmethod
+    def _in_stock(cls, v: str, info: ValidationInfo) -> str:
+        offer = (ctx(info, "offers") or {}).get(v)
+        if offer is not None and offer.get("stock") == "empty":
+            raise ValueError("this offer is out of stock: choose another")
+        return v
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("a name is required (not only spaces)")
+        return v
+
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+async def order_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+    offers = await service.read_all(scope, "offers", key="offers")
+    order = {"available": 0, "low": 1, "empty": 2}
+    offers.sort(key=lambda o: (order.get(str(o.get("stock")), 3), int((o.get("price_per_month") or {}).get("units") or 0)))
+    return {"offer_id": [(offer_label(o), o["id"]) for o in offers if o.get("id")]}, {"offers": {o["id"]: o for o in offers}}
+
+
+def order_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, OrderForm)
+    body: dict[str, Any] = {"offer_id": form.offer_id, "name": form.name, "description": form.description, "tags": form.tags}
+    if c.organization_id:
+        body["organization_id"] = c.organization_id
+    else:
+        body["project_id"] = c.project_id
+    return body
+
+
+ORDER = CreateSpec(OrderForm, order_payload, order_options)
+
+
+class EditForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="db, prod"))] = []
+
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+def edit_values(row: Row) -> dict[str, Any]:
+    return {"name": row.name, "description": row.text("description"), "tags": [str(t) for t in row.items("tags")]}
+
+
+def edit_patch(form: BaseModel, row: Row) -> dict[str, Any]:
+    current = edit_values(row)
+    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
+
+
+EDIT = EditSpec(EditForm, edit_values, edit_patch)
+
+
+# ---- install ------------------------------------------------------------------------------------
+class InstallForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
+    hostname: Annotated[str, Field(min_length=1, max_length=255, pattern=HOSTNAME, json_schema_extra=meta("Hostname", placeholder="db-01.example.com"))]
+    ssh_key_ids: Annotated[list[str], Field(min_length=1, json_schema_extra=meta("SSH key IDs", placeholder="UUIDs, comma separated"))]
+
+    @field_validator("ssh_key_ids", mode="before")
+    @classmethod
+    def _keys(cls, v: Any) -> Any:
+        return split_tags(v)
+
+    @field_validator("ssh_key_ids")
+    @classmethod
+    def _uuids(cls, v: list[str]) -> list[str]:
+        return check_uuids(v, "SSH key IDs")
+
+
+async def install_flow(ui: Any, server: Row) -> None:
+    svc = ui.service()
+    systems = await svc.read_all(ui.scope, "os", key="os", params={"offer_id": server.get("offer_id")})
+    choices = [(f"{o.get('name', '?')} {o.get('version', '')}".strip(), o["id"]) for o in systems if o.get("id")]
+    if not choices:
+        ui.notify(f"No operating system is offered for {server.name}'s offer.", "warning")
+        return
+
+    async def send(form: InstallForm) -> Any:
+        return await svc.run(Call("POST", "{id}/install"), ui.scope, server, form.model_dump())
+
+    done = await ui.form(
+        f"Install an OS on {server.name} (its disks are erased)", InstallForm, choices={"os_id": choices},
+        initial={"hostname": server.name if _is_hostname(server.name) else ""}, submit=send, submit_label="Install",
+    )
+    if done:
+        ui.notify(f"Installing on {server.name}: to_install → installing → completed, shown as it goes.")
+        ui.upsert(svc.row_of(done, ui.scope))
+
+
+def _is_hostname(name: str) -> bool:
+    import re
+
+    return bool(re.match(HOSTNAME, name or ""))
+
+
+# ---- management-controller access ---------------------------------------------------------------
+class RemoteAccessForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ip: Annotated[str, Field(min_length=1, json_schema_extra=meta("Allowed client IP", placeholder="the address your browser connects from"))]
+
+    @field_validator("ip")
+    @classmethod
+    def _ip(cls, v: str) -> str:
+        import ipaddress
+
+        try:
+            return str(ipaddress.ip_address(v.strip()))
+        except ValueError:
+            raise ValueError("an IPv4 or IPv6 address") from None
+
+
+def jump_host_client_ip() -> str:
+    """Over SSH, the address the operator comes from (`SSH_CLIENT`): the usual answer."""
+    return (os.environ.get("SSH_CLIENT") or os.environ.get("SSH_CONNECTION") or "").split(" ")[0]
+
+
+async def remote_access_flow(ui: Any, server: Row) -> None:
+    svc = ui.service()
+
+    async def send(form: RemoteAccessForm) -> Any:
+        return await svc.run(Call("POST", "{id}/remote-access"), ui.scope, server, {"ip": form.ip})
+
+    access = await ui.form(
+        f"Remote access to {server.name}'s management controller", RemoteAccessForm,
+        initial={"ip": jump_host_client_ip()}, submit=send, submit_label="Open",
+    )
+    if not access:
+        return
+    await ui.dialog(
+        "secret", title=f"{server.name}: management controller", secrets={"password": access.get("password")},
+        note=f"URL    {access.get('url')}\nLogin  {access.get('login')}\nFrom   {access.get('ip', '')}\n"
+             "The password is shown once: reveal (v), copy (y).",
+        expires_at=access.get("expires_at"), extra={"url": access.get("url"), "login": access.get("login")},
+    )
+
+
+# ---- reverse DNS --------------------------------------------------------------------------------
+class ReverseForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="host.example.com"))] = ""
+
+    @field_validator("reverse")
+    @classmethod
+    def _host(cls, v: str) -> str:
+        import re
+
+        v = v.strip()
+        if v and not re.match(HOSTNAME, v.rstrip(".")):
+            raise ValueError("a host name such as db-01.example.com")
+        return v
+
+
+async def reverse_flow(ui: Any, server: Row) -> None:
+    ips = [ip for ip in server.items("ips") if isinstance(ip, dict)]
+    picked = await ui.pick(
+        f"Reverse DNS: which IP of {server.name}?",
+        [(f"{ip.get('address')} · {ip.get('reverse') or 'no reverse'} · {ip.get('reverse_status', '?')}", ip) for ip in ips],
+    )
+    if picked is None:
+        return
+    svc = ui.service()
+
+    async def send(form: ReverseForm) -> Any:
+        return await svc.call("PATCH", ui.scope, "servers", server.id, "ips", str(picked.get("id")), body={"reverse": form.reverse})
+
+    done = await ui.form(f"Reverse DNS of {picked.get('address')}", ReverseForm, initial={"reverse": picked.get("reverse") or ""}, submit=send)
+    if done:
+        ui.notify(f"Reverse of {picked.get('address')}: {done.get('reverse') or 'none'} · {done.get('reverse_status', '?')} (pending → active, shown as it goes)")
+        ui.follow(server)

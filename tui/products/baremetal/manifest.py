@@ -1,0 +1,9 @@
+"""The bare-metal product's views (imports nothing: targets load on first open)."""
+
+from __future__ import annotations
+
+from ..manifest import Entry
+
+ENTRIES = (
+    Entry("baremetal.servers", "Servers", "Bare metal", "zone", "list", "tui.products.baremetal.servers:SERVERS", title="Bare-metal servers"),
+)

@@ -1,0 +1,156 @@
+"""Bare-metal servers as listed, shown and acted on (no pydantic here: forms and flows live in
+`forms`, loaded on first use)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind
+from ..format import date_of, state_text
+
+API = "baremetal/v1alpha1"
+ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
+RESOURCE = Lazy("tui.products.models:Resource")
+FORMS = "tui.products.baremetal.forms:"
+MOVING_INSTALL = frozenset({"to_install", "installing"})
+
+
+def install_status(data: Any) -> str:
+    install = data.get("install")
+    return str(install.get("status") or "") if isinstance(install, dict) else ""
+
+
+def addresses(data: Any) -> str:
+    ips = data.get("ips")
+    return ", ".join(str(ip.get("address")) for ip in ips if isinstance(ip, dict)) if isinstance(ips, list) else ""
+
+
+def parts_moving(data: dict[str, Any]) -> bool:
+    """An install under way or a reverse DNS being applied: polled like a moving server."""
+    if install_status(data) in MOVING_INSTALL:
+        return True
+    ips = data.get("ips")
+    return isinstance(ips, list) and any(isinstance(ip, dict) and ip.get("reverse_status") == "pending" for ip in ips)
+
+
+def _delivered(row: Any) -> str | None:
+    return "it is not delivered yet: wait until it is ready" if row.state == "undelivered" else None
+
+
+def _ping(row: Any) -> Text:
+    value = row.text("ping_status").removeprefix("ping_status_")
+    return Text(value or "?", style={"up": "green", "down": "red"}.get(value, "dim"))
+
+
+def _ips_detail(s: Any) -> str:
+    lines = []
+    for ip in s.raw.get("ips") or []:
+        if isinstance(ip, dict):
+            reverse = ip.get("reverse") or "—"
+            lines.append(f"{ip.get('address')} ({ip.get('version', '?')})  reverse {reverse} · {ip.get('reverse_status', '?')}"
+                         + (f" · {ip['reverse_status_message']}" if ip.get("reverse_status_message") else ""))
+    return "\n".join(lines) or "none"
+
+
+def _install_detail(s: Any) -> str:
+    install = s.raw.get("install")
+    if not isinstance(install, dict):
+        return "nothing installed"
+    keys = ", ".join(install.get("ssh_key_ids") or []) or "none"
+    return f"{install.get('status', '?')} · host {install.get('hostname', '?')} · OS {install.get('os_id', '?')} · SSH keys {keys}"
+
+
+def _ready(row: Any) -> bool:
+    return row.state in ("ready", "undelivered")
+
+
+SERVER_ACTIONS = (
+    ActionSpec("install", "Install an OS…", lambda r: r.state in ("ready", "undelivered") and install_status(r.data) not in MOVING_INSTALL,
+               flow=Lazy(FORMS + "install_flow"), why_not=_delivered),
+    ActionSpec("start", "Start", lambda r: r.state in ("stopped", "undelivered"), call=Call("POST", "{id}/start", {}), why_not=_delivered),
+    ActionSpec("stop", "Stop", _ready, confirm=True, call=Call("POST", "{id}/stop", {}), why_not=_delivered),
+    ActionSpec("reboot", "Reboot", _ready, confirm=True, call=Call("POST", "{id}/reboot", {"boot_type": "normal"}), why_not=_delivered),
+    ActionSpec("rescue", "Reboot into rescue", _ready, confirm=True, call=Call("POST", "{id}/reboot", {"boot_type": "rescue"}), why_not=_delivered),
+    ActionSpec("remote_access", "Remote access (management controller)…", _ready, flow=Lazy(FORMS + "remote_access_flow"), why_not=_delivered),
+    ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
+)
+
+SERVERS = ResourceKind(
+    id="baremetal.servers",
+    product="Bare metal",
+    title="Bare-metal servers",
+    singular="bare-metal server",
+    api=API,
+    scope_type="zone",
+    scopes=ZONES,
+    collection="servers",
+    list_key="servers",
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    page_size=100,
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=16),
+        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        Column("install", "Install", lambda r: r.text("install_status") or "—", width=11),
+        Column("boot", "Boot", lambda r: r.text("boot_type"), width=7),
+        Column("ping", "Ping", _ping, width=5),
+        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        Column("ips", "IPs", lambda r: r.text("addresses"), width=36),
+        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+    ),
+    summarize=lambda data: {"install_status": install_status(data), "addresses": addresses(data)},
+    state_field="status",
+    transitional=frozenset({"starting", "stopping", "deleting"}),
+    moving=parts_moving,
+    detail_fields=(
+        ("ID", lambda s: s.id),
+        ("Name", lambda s: s.name),
+        ("Status", lambda s: Text.assemble(state_text(str(s.raw.get("status", ""))), f"  boot {s.raw.get('boot_type', '?')}, {str(s.raw.get('ping_status', '')).removeprefix('ping_status_')}")),
+        ("Install", _install_detail),
+        ("IPs", _ips_detail),
+        ("Offer", lambda s: str(s.raw.get("offer_id", ""))),
+        ("Domain", lambda s: str(s.raw.get("domain", ""))),
+        ("Description", lambda s: str(s.raw.get("description") or "—")),
+        ("Tags", lambda s: ", ".join(s.raw.get("tags") or []) or "none"),
+        ("Zone", lambda s: str(s.raw.get("zone", ""))),
+        ("Created", lambda s: str(s.raw.get("created_at", ""))),
+        ("Updated", lambda s: str(s.raw.get("updated_at", ""))),
+    ),
+    actions=SERVER_ACTIONS,
+    panels=(DetailPanel("Events", kind="tui.products.baremetal.servers:EVENTS"),),
+    create=Lazy(FORMS + "ORDER"),
+    edit=Lazy(FORMS + "EDIT"),
+    delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,
+    delete_warning=lambda r: "Its disks are wiped and the server goes back to the pool",
+    name_param="name",
+)
+
+EVENTS = ResourceKind(  # the detail's timeline, newest first
+    id="baremetal.events",
+    product="Bare metal",
+    title="Events",
+    singular="event",
+    api=API,
+    scope_type="zone",
+    scopes=ZONES,
+    collection="events",
+    list_key="event",
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("baremetal.servers", list_path="servers/{parent}/events"),
+    list_params=ListParams(fixed={"order_by": "created_at_desc"}),
+    id_field="key",
+    summarize=lambda data: {"key": f"{data.get('created_at')} {data.get('action')}"},
+    fetch_detail=False,
+    sort=("at", True),
+    columns=(
+        Column("at", "At", lambda r: r.text("created_at"), width=22),
+        Column("action", "Action", lambda r: r.text("action"), width=24),
+    ),
+    detail_fields=(("Action", lambda e: str(e.raw.get("action", ""))), ("At", lambda e: str(e.raw.get("created_at", "")))),
+)

@@ -92,6 +92,12 @@ async def server_nics(pilot, app) -> None:
     await wait_for(pilot, lambda: child.last_attempt is not None and not child.listing)
 
 
+async def baremetal(pilot, app) -> None:
+    view = await open_view(pilot, app, "baremetal.servers")
+    app.main.set_scope("fr-par-2")
+    await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 5 and all(r.get("zone") == "fr-par-2" for r in view.table.resources()))
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -105,6 +111,7 @@ async def main() -> None:
     for kind in ("volumes", "snapshots", "images", "ips", "security_groups", "placement_groups", "types"):
         await shoot(f"instance-{kind.replace('_', '-')}", (120, 40), view_of_kind(f"instance.{kind}"))
     await shoot("instance-volume-create", (120, 40), view_of_kind("instance.volumes", create))
+    await shoot("baremetal-servers", (120, 40), baremetal)
     await shoot("instance-security-group-rules", (120, 40), view_of_kind("instance.security_groups", sg_rules))
 
 

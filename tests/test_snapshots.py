@@ -125,3 +125,27 @@ def test_instance_edit_form(snap_compare, kind_id):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=ready)
+
+
+@pytest.mark.parametrize("what", ["list", "order", "install"])
+def test_baremetal(snap_compare, what):
+    from helpers import action, open_view, select
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "baremetal.servers")
+        app.main.set_scope("fr-par-2")
+        await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 5 and all(r.get("zone") == "fr-par-2" for r in view.table.resources()), what="fr-par-2")
+        view.focus_table()
+        if what == "order":
+            await pilot.press("c")
+        elif what == "install":
+            await select(pilot, view, "build-farm")
+            await action(pilot, app, "Install an OS…")
+        if what != "list":
+            await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 30), run_before=ready)

@@ -33,7 +33,8 @@ async def open_baremetal(pilot, app, zone="fr-par-2"):
     view = await open_view(pilot, app, "baremetal.servers")
     if view.scope != zone:
         app.main.set_scope(zone)
-        await wait_for(pilot, lambda: view.scope == zone and not view.listing and view.last_attempt is not None, what=zone)
+        await wait_for(pilot, lambda: view.scope == zone and not view.listing and view.table.loaded_count > 0
+                       and all(r.get("zone") == zone for r in view.table.resources()), what=zone)
     view.focus_table()
     await pilot.pause()
     return view

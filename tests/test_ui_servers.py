@@ -272,3 +272,22 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await pilot.pause(0.3)
         await pilot.press("enter")
         await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4, what="zone switched")
+
+
+async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
+    from tui.ui.widgets.sidebar import Sidebar
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        sidebar = app.main.query_one(Sidebar)
+        sidebar.focus()
+        await pilot.press("h")  # fold Instance
+        text = sidebar.render().plain
+        assert "+ Instance (8)" in text and "Volumes" not in text and "Bare metal" in text
+        await pilot.press("j", "enter")  # the next stop is bare-metal servers
+        await wait_for(pilot, lambda: app.main.current_entry.id == "baremetal.servers", what="bare metal opened")
+        sidebar.focus()
+        await pilot.press("k", "enter")  # back on the folded heading: unfold
+        assert "Volumes" in sidebar.render().plain
+        assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"

@@ -15,6 +15,7 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("?", "this help"),
         ("z", "the zone (zonal views) or region (regional views), or all of them"),
         ("tab / shift+tab", "move between the sidebar and the table"),
+        ("h / l in the sidebar", "fold a product's views away / unfold them"),
         ("ctrl+l", "log in / change credentials"),
         ("q", "quit"),
     ]),

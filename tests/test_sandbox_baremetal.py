@@ -100,3 +100,26 @@ async def test_delete_goes_through_deleting(http, clock):
     assert (await http.delete(f"{B}/servers/{box['id']}")).json()["status"] == "deleting"
     clock.advance(6)
     assert (await http.get(f"{B}/servers/{box['id']}")).status_code == 404
+
+
+async def test_private_networks_add_list_replace_remove_and_the_limit(http, clock):
+    edge = next(s for s in (await http.get("/baremetal/v1alpha1/zones/fr-par-1/servers")).json()["servers"] if s["name"] == "edge-par")
+    pns = f"/baremetal/v2/zones/fr-par-1/servers/{edge['id']}/private-networks"
+    listed = (await http.get(pns)).json()
+    assert listed["total_count"] == 2 and {a["status"] for a in listed["server_private_networks"]} == {"attached"}
+    r = await http.post(pns, json={"private_network_id": "nope"})
+    assert args(r) == {"private_network_id": "format"}
+    added = (await http.post(pns, json={"private_network_id": "7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081"})).json()
+    assert added["status"] == "attaching" and isinstance(added["vlan"], int)
+    clock.advance(6)
+    assert {a["status"] for a in (await http.get(pns)).json()["server_private_networks"]} == {"attached"}
+    nine = [f"00000000-0000-4000-8000-00000000000{i}" for i in range(9)]
+    r = await http.put(pns, json={"private_network_ids": nine})
+    assert args(r) == {"private_network_ids": "constraint"}
+    kept = (await http.put(pns, json={"private_network_ids": nine[:2]})).json()["server_private_networks"]
+    assert sorted(a["private_network_id"] for a in kept) == nine[:2]
+    assert (await http.delete(f"{pns}/{nine[0]}")).status_code == 204
+    clock.advance(6)
+    assert [a["private_network_id"] for a in (await http.get(pns)).json()["server_private_networks"]] == [nine[1]]
+    r = await http.get(f"/baremetal/v2/zones/fr-par-2/servers/{edge['id']}/private-networks")
+    assert r.status_code == 400 and "zone" in args(r)

@@ -148,3 +148,66 @@ async def test_delete_asks_for_the_name(sandbox):
         await pilot.pause()
         confirm.query_one("#confirm").press()
         await wait_for(pilot, lambda: ("DELETE", f"/baremetal/v1alpha1/zones/fr-par-2/servers/{row.id}") in writes(sandbox), what="deleted")
+
+
+async def test_private_networks_of_a_server_with_their_vlan_snippet_and_the_limit_of_eight(sandbox, clock):
+    store = sandbox.baremetal
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_baremetal(pilot, app, zone="fr-par-1")
+        edge = await select(pilot, view, "edge-par")
+        await action(pilot, app, "Private networks ›")
+        nets = (await screen_named(pilot, app, "ChildScreen")).view
+        await wait_for(pilot, lambda: nets.last_attempt is not None and not nets.listing, what="networks listed")
+        assert str(nets.table.border_title).startswith("edge-par › Private networks · fr-par-1 · 2/2")
+        # add one: attaching, then attached
+        await pilot.press("c")
+        add = await form_ready(pilot, app)
+        add.query_one("#f-private_network_id").value = "5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"  # already in it
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "already in this private network" in error_of(add, "private_network_id")
+        add.query_one("#f-private_network_id").value = "7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081") is not None, what="added")
+        assert nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081").state == "attaching"
+        clock.advance(6)
+        nets.follow(nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081"))
+        await wait_for(pilot, lambda: nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081").state == "attached", what="attached")
+        # the VLAN snippet, copyable (it changes nothing: no request)
+        row = nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081")
+        nets.table.move_to(row.id)
+        await pilot.press("a")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda label: label.startswith("VLAN snippet"))
+        result = await screen_named(pilot, app, "ResultScreen")
+        vlan = row.get("vlan")
+        assert f'type vlan id {vlan}' in result.text and f'"$IFACE.{vlan}" up' in result.text
+        await pilot.press("y")
+        assert app.clipboard == result.text
+        await pilot.press("escape")
+        # eight at most: refused before sending
+        for i in range(5):
+            store.networks[edge.id][f"00000000-0000-4000-8000-00000000000{i}"] = {**store.networks[edge.id]["5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"],
+                                                                               "private_network_id": f"00000000-0000-4000-8000-00000000000{i}"}
+        nets.reload()
+        await wait_for(pilot, lambda: nets.table.loaded_count == 8 and not nets.listing, what="eight")
+        before = len([1 for m, _ in sandbox.requests if m == "POST"])
+        await pilot.press("c")
+        full = await form_ready(pilot, app)
+        full.query_one("#f-private_network_id").value = "8e5e3041-af4d-4c1b-8a6e-4d5e6f708192"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "at most 8" in error_of(full, "private_network_id")
+        assert len([1 for m, _ in sandbox.requests if m == "POST"]) == before
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        # a server of a zone without private networks: greyed, with why
+        app.main.set_scope("fr-par-2")
+        await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 5
+                       and all(r.get("zone") == "fr-par-2" for r in view.table.resources()), what="fr-par-2")
+        await select(pilot, view, "db-primary")
+        await pilot.press("a")
+        menu = await screen_named(pilot, app, "PickerScreen")
+        assert "offered in fr-par-1 and nl-ams-1 only" in dict((c[0], c[2]) for c in menu.choices)["Private networks ›"]

@@ -130,6 +130,7 @@ class Child:
 
     label: str
     kind: str
+    why_not: Callable[[Any], str | None] = lambda r: None  # shown greyed with this reason
 
     def get(self) -> "ResourceKind":
         return Lazy[ResourceKind](self.kind).get()

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind
+from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind
 from ..format import date_of, state_text
 
 API = "baremetal/v1alpha1"
@@ -60,6 +60,12 @@ def _install_detail(s: Any) -> str:
         return "nothing installed"
     keys = ", ".join(install.get("ssh_key_ids") or []) or "none"
     return f"{install.get('status', '?')} · host {install.get('hostname', '?')} · OS {install.get('os_id', '?')} · SSH keys {keys}"
+
+
+def _networks_here(row: Any) -> str | None:
+    from .networks import not_here  # a light module
+
+    return not_here(row)
 
 
 def _ready(row: Any) -> bool:
@@ -121,6 +127,7 @@ SERVERS = ResourceKind(
     ),
     actions=SERVER_ACTIONS,
     panels=(DetailPanel("Events", kind="tui.products.baremetal.servers:EVENTS"),),
+    children=(Child("Private networks", "tui.products.baremetal.networks:PRIVATE_NETWORKS", why_not=_networks_here),),
     create=Lazy(FORMS + "ORDER"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),

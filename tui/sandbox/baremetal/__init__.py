@@ -6,10 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..registry import SandboxProduct
-from .routes import routes
+from . import networks
+from .routes import routes as server_routes
 from .state import ZONES, BaremetalStore, Timings
 
 __all__ = ["BaremetalStore", "PRODUCT", "Timings", "ZONES"]
+
+
+def routes(store: BaremetalStore) -> list[Any]:
+    return [*server_routes(store), *networks.routes(store)]
 
 
 def _make(sandbox: Any) -> BaremetalStore:
@@ -41,7 +46,12 @@ def seed_demo(store: BaremetalStore, rng: Any) -> None:
     make("fr-par-1", "edge-par", "EM-A115X-SSD", "ready", tags=("edge",))
     make("nl-ams-1", "edge-ams", "EM-A115X-SSD", "ready", tags=("edge",))
     make("nl-ams-1", "legacy-mail", "EM-L105X-SATA", "error", tags=("legacy",))
-    del clock
+    edge = next(s for s in store.servers["fr-par-1"].values() if s["name"] == "edge-par")
+    for pn, vlan in (("5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f", 3101), ("6c3c1e2f-8d2b-4a9f-8e4c-2b3c4d5e6f70", 3102)):
+        store.networks.setdefault(edge["id"], {})[pn] = {
+            "id": store.ids.uuid(), "project_id": store.project_id, "server_id": edge["id"], "private_network_id": pn, "vlan": vlan,
+            "status": "attached", "created_at": clock.iso(), "updated_at": clock.iso(), "_until": 0.0,
+        }
 
 
 PRODUCT = SandboxProduct("baremetal", "/baremetal/", _make, routes, seed_demo=seed_demo)

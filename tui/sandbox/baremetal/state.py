@@ -69,6 +69,7 @@ class BaremetalStore:
         self.servers: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
         self.events: dict[str, list[dict[str, Any]]] = {}
         self.remote: dict[str, dict[str, Any]] = {}  # server id -> access
+        self.networks: dict[str, dict[str, dict[str, Any]]] = {}  # server id -> private network id -> attachment
         self.gone: set[str] = set()
         for z in ZONES:
             for offer in OFFERS:

@@ -165,12 +165,16 @@ class ResourceActions:
 
         def picked(spec: ActionSpec | Child | None) -> None:
             if isinstance(spec, Child):
-                self.open_child(spec, resource)
+                why = spec.why_not(resource)
+                if why:
+                    self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+                else:
+                    self.open_child(spec, resource)
             elif spec is not None:
                 self.run_action(resource, spec)
 
         choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(resource)) for a in specs]
-        choices += [(f"{c.label} ›", c, None) for c in children]  # the child lists, after the actions
+        choices += [(f"{c.label} ›", c, c.why_not(resource)) for c in children]  # the child lists, after the actions
         self.app.push_screen(PickerScreen(f"{resource.name}: actions", choices, id="actions-menu"), picked)
 
     def run_action(self, resource: Any, spec: ActionSpec) -> None:

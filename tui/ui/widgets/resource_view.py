@@ -305,8 +305,10 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
 
     def _tick(self) -> None:
         moving = self.moving()
-        if self.planner.plan(bool(moving)) == "poll":
+        if self.planner.plan(bool(moving)) == "poll" and self.kind.fetch_detail:
             self._poll(moving[: self.planner.policy.max_polls])
+        elif moving and not self.kind.fetch_detail:  # no GET by id: moving rows are seen by listing again
+            self._load()
         elif self.kind.probe is not None and not self.failed and not self.listing:
             self._delta()
         else:
@@ -356,5 +358,9 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
         self.follow(row)
 
     def follow(self, resource: Any) -> None:
-        """After a change we made: refresh it now and poll fast until it settles."""
-        self._poll([resource])
+        """After a change we made: refresh it now and poll fast until it settles (a kind with no
+        GET by id is listed again instead)."""
+        if self.kind.fetch_detail:
+            self._poll([resource])
+        else:
+            self.reload()

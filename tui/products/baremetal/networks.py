@@ -1,0 +1,56 @@
+"""The private networks of a bare-metal server (spec 1 §2.9, §4.6): a child list of the server,
+with the VLAN each attachment uses and the snippet that configures it on the server."""
+
+from __future__ import annotations
+
+from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
+from ..format import date_of, state_text
+
+PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
+MAX_NETWORKS = 8  # spec 1 §8
+FLOWS = "tui.products.baremetal.network_forms:"
+
+
+def not_here(row: object) -> str | None:
+    zone = getattr(row, "data", {}).get("zone")
+    return None if zone in PN_ZONES else f"private networks of bare-metal servers are offered in {' and '.join(PN_ZONES)} only"
+
+
+PRIVATE_NETWORKS = ResourceKind(
+    id="baremetal.private_networks",
+    product="Bare metal",
+    title="Private networks",
+    singular="private network attachment",
+    api="baremetal/v2",
+    scope_type="zone",
+    scopes=PN_ZONES,
+    collection="private-networks",
+    list_key="server_private_networks",
+    item_key=None,
+    model=Lazy("tui.products.models:Resource"),
+    paging="page_size",
+    parent=Parent("baremetal.servers", list_path="servers/{parent}/private-networks", item_path="servers/{parent}/private-networks/{id}"),
+    id_field="private_network_id",  # the attachment is addressed by its network
+    state_field="status",
+    transitional=frozenset({"attaching", "detaching"}),
+    fetch_detail=False,
+    columns=(
+        Column("network", "Private network", lambda r: r.text("private_network_id"), width=36),
+        Column("vlan", "VLAN", lambda r: r.text("vlan"), width=5),
+        Column("status", "Status", lambda r: state_text(r.state), width=12),
+        Column("created", "Attached", lambda r: date_of(r.text("created_at")), width=10),
+    ),
+    detail_fields=(
+        ("Private network", lambda a: str(a.raw.get("private_network_id", ""))),
+        ("VLAN", lambda a: str(a.raw.get("vlan", ""))),
+        ("Status", lambda a: str(a.raw.get("status", ""))),
+        ("Attachment", lambda a: str(a.raw.get("id", ""))),
+    ),
+    actions=(
+        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")), flow=Lazy(FLOWS + "snippet_flow"), mutating=False),
+        ActionSpec("replace", "Replace the whole set…", lambda r: True, flow=Lazy(FLOWS + "replace_flow")),
+    ),
+    create=Lazy(FLOWS + "ADD"),
+    delete=Call("DELETE", "{id}"),
+    delete_warning=lambda r: "The server leaves this private network; its VLAN interface stops working",
+)

@@ -1,0 +1,119 @@
+"""Private networks of bare-metal servers (spec 1 §2.9, §4.6; `/baremetal/v2/zones/{zone}/servers/
+{server_id}/private-networks`): add, list, replace the set, remove; attaching → attached with
+time; at most eight per server; only in the zones that have them (fr-par-1, nl-ams-1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core import is_uuid, json_body, page_page_size
+from ..errors import invalid_arguments, not_found
+from .state import BaremetalStore
+
+PN_ZONES = ("fr-par-1", "nl-ams-1")
+MAX_NETWORKS = 8
+ATTACH = 5.0
+
+
+def routes(store: BaremetalStore) -> list[Route]:
+    base = "/baremetal/v2/zones/{zone}/servers/{sid}/private-networks"
+
+    def server(request: Request) -> dict[str, Any]:
+        zone = request.path_params["zone"]
+        if zone not in PN_ZONES:
+            raise invalid_arguments(("zone", "constraint", f"private networks of bare-metal servers are offered in {', '.join(PN_ZONES)}"))
+        return store.get(zone, request.path_params["sid"])
+
+    def attachments(s: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        found = store.networks.setdefault(s["id"], {})
+        now = store.clock.now()
+        for a in list(found.values()):
+            if a["_until"] and now >= a["_until"]:
+                if a["status"] == "detaching":
+                    del found[a["private_network_id"]]
+                    continue
+                a["status"], a["_until"], a["updated_at"] = "attached", 0.0, store.clock.iso()
+        return found
+
+    def attach(s: dict[str, Any], pn: str) -> dict[str, Any]:
+        found = attachments(s)
+        vlan = max([a["vlan"] for a in found.values()] + [3000 + len(s["id"]) % 7 * 100]) + 1
+        a = {"id": store.ids.uuid(), "project_id": store.project_id, "server_id": s["id"], "private_network_id": pn, "vlan": vlan,
+             "status": "attaching", "created_at": store.clock.iso(), "updated_at": store.clock.iso(), "_until": store.clock.now() + ATTACH}
+        found[pn] = a
+        store.event(s["id"], "private network attached")
+        return a
+
+    def public(a: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in a.items() if not k.startswith("_")}
+
+    def check_ids(ids: Any, name: str) -> list[tuple[str, str, str]]:
+        if not isinstance(ids, list) or not all(is_uuid(i) for i in ids):
+            return [(name, "format", "private network IDs are UUIDs")]
+        if len(ids) > MAX_NETWORKS:
+            return [(name, "constraint", f"a server is in at most {MAX_NETWORKS} private networks")]
+        return []
+
+    async def listing(request: Request) -> Response:
+        s = server(request)
+        items = sorted(attachments(s).values(), key=lambda a: a["created_at"])
+        if (request.query_params.get("order_by") or "").endswith("_desc"):
+            items.reverse()
+        status = request.query_params.get("status")
+        if status:
+            items = [a for a in items if a["status"] == status]
+        return page_page_size(request, "server_private_networks", items, public)
+
+    async def add(request: Request) -> Response:
+        s = server(request)
+        body = await json_body(request)
+        pn = body.get("private_network_id")
+        errs = [(k, "unknown", f"unknown field {k}") for k in body if k != "private_network_id"]
+        if not pn:
+            errs.append(("private_network_id", "required", "private_network_id is required"))
+        elif not is_uuid(pn):
+            errs.append(("private_network_id", "format", "a private network ID (UUID)"))
+        found = attachments(s)
+        if pn in found:
+            errs.append(("private_network_id", "constraint", "the server is already in this private network"))
+        elif len(found) >= MAX_NETWORKS:
+            errs.append(("private_network_id", "constraint", f"a server is in at most {MAX_NETWORKS} private networks"))
+        if errs:
+            raise invalid_arguments(*errs)
+        return JSONResponse(public(attach(s, pn)))
+
+    async def replace(request: Request) -> Response:
+        s = server(request)
+        body = await json_body(request)
+        ids = body.get("private_network_ids")
+        errs = check_ids(ids, "private_network_ids")
+        if errs:
+            raise invalid_arguments(*errs)
+        found = attachments(s)
+        for pn in list(found):
+            if pn not in ids:
+                del found[pn]
+        for pn in ids:
+            if pn not in found:
+                attach(s, pn)
+        return JSONResponse({"server_private_networks": [public(a) for a in found.values()]})
+
+    async def remove(request: Request) -> Response:
+        s = server(request)
+        found = attachments(s)
+        pn = request.path_params["pn"]
+        if pn not in found:
+            raise not_found("baremetal_server_private_network", pn)
+        found[pn].update(status="detaching", _until=store.clock.now() + ATTACH)
+        return Response(status_code=204)
+
+    return [
+        Route(base, listing, methods=["GET"]),
+        Route(base, add, methods=["POST"]),
+        Route(base, replace, methods=["PUT"]),
+        Route(base + "/{pn}", remove, methods=["DELETE"]),
+    ]

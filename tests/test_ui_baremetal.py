@@ -94,7 +94,7 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await wait_for(pilot, lambda: view.table.get(sid).get("install_status") == "completed", what="completed")
         # reboot into rescue (confirmed, Cancel focused)
         await action(pilot, app, "Reboot into rescue")
-        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        await screen_named(pilot, app, "ConfirmScreen")
         assert app.focused.id == "cancel"
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: view.table.get(sid).state == "stopping", what="stopping")

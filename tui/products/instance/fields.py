@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..fields import ctx, meta, split_tags  # noqa: F401  (shared by every product's forms; re-exported)
 
 GB = 1_000_000_000
 NAME_PATTERN = r"^[A-Za-z0-9. -]+$"
 NAME_RULE = "only letters, digits, dots, spaces and dashes"
-
-
-from ..fields import ctx, meta, split_tags  # noqa: E402,F401  (shared by every product's forms)
 
 
 def check_name(v: str) -> str:

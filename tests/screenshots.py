@@ -112,6 +112,7 @@ async def main() -> None:
         await shoot(f"instance-{kind.replace('_', '-')}", (120, 40), view_of_kind(f"instance.{kind}"))
     await shoot("instance-volume-create", (120, 40), view_of_kind("instance.volumes", create))
     await shoot("baremetal-servers", (120, 40), baremetal)
+    await shoot("silicon-servers", (120, 40), view_of_kind("silicon.servers"))
     await shoot("instance-security-group-rules", (120, 40), view_of_kind("instance.security_groups", sg_rules))
 
 

@@ -240,6 +240,8 @@ class ResourceKind:
     enrich: Lazy[Any] | None = None
     row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all (but secrets)
     summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
+    # The platform answers 403 (not 404) for a deleted one (silicon servers): read as gone.
+    gone_when_forbidden: bool = False
     # The list filter by name, used to look whether a create whose answer was lost happened.
     name_param: str | None = None
 

@@ -22,6 +22,7 @@ Opens = Literal["list", "panel", "screen"]
 PRODUCT_MANIFESTS = [
     "tui.products.instance.manifest",
     "tui.products.baremetal.manifest",
+    "tui.products.silicon.manifest",
 ]
 
 

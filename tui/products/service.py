@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
 from ..api.client import ApiClient
-from ..api.errors import ApiError, BadBody, OutcomeUnknown, as_api_error
+from ..api.errors import ApiError, BadBody, NotFound, OutcomeUnknown, PermissionDenied, as_api_error
 from ..api.paging import MAX_PER_PAGE, fetch_page, iter_pages, list_all
 from .base import ALL, Call, Context, ParentRef, ResourceKind, Row
 
@@ -191,7 +191,13 @@ class ResourceService:
     async def get_data(self, scope: str, rid: str) -> dict[str, Any]:
         """The object as the API sends it, out of its envelope and without its secret fields."""
         path = self.kind.item_path(scope, rid, self.parent)
-        return self._unwrap(await self.client.get_json(path), path)
+        try:
+            data = await self.client.get_json(path)
+        except PermissionDenied as err:
+            if not self.kind.gone_when_forbidden:
+                raise
+            raise NotFound(404, f"{self.kind.singular} {rid} is gone (the platform answers 403 for deleted ones)", method="GET", url=path) from err
+        return self._unwrap(data, path)
 
     async def get_singleton(self, scope: str) -> dict[str, Any]:
         """A singleton kind's one object (a panel)."""

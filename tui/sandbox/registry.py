@@ -17,6 +17,7 @@ from typing import Any, Callable, Literal
 PRODUCT_MODULES = [
     "tui.sandbox.instance",
     "tui.sandbox.baremetal",
+    "tui.sandbox.silicon",
 ]
 
 

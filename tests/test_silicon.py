@@ -1,0 +1,88 @@
+"""Silicon servers: the sandbox against spec 1 §2.10, §4.5 and spec/4, and the console from the
+keyboard (create with the 24-hour minimum stated, why it cannot be deleted yet, reboot, gone after
+delete although the platform answers 403)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from helpers import args, error_of, loaded, make_app, open_view, screen_named, select, wait_for
+from tui.sandbox import DEMO_SECRET_KEY, Sandbox
+
+pytestmark = pytest.mark.anyio
+S = "/vendorx-silicon/v1alpha1/zones/fr-par-1"
+
+
+@pytest.fixture
+def live():
+    """A sandbox on the wall clock: `deletable_at` is compared with the time now."""
+    return Sandbox()
+
+
+@pytest.fixture
+async def api(live):
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(live.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}) as c:
+        yield c
+
+
+async def test_sandbox_rules(api, live):
+    types = (await api.get(f"{S}/server-types")).json()["server_types"]
+    assert {t["name"] for t in types} == {"M2-L", "M2-M", "M1-M"} and all(t["minimum_lease_duration"] == "86400s" for t in types)
+    r = await api.post(f"{S}/servers", json={"name": "bad/name", "type": "M1-M", "project_id": live.project_id})
+    assert args(r) == {"name": "format", "type": "constraint"}
+    created = (await api.post(f"{S}/servers", json={"name": "ci 2.1", "type": "M2-M", "project_id": live.project_id})).json()
+    assert created["status"] == "starting" and created["deletable_at"] > created["created_at"]
+    r = await api.delete(f"{S}/servers/{created['id']}")
+    assert r.status_code == 400 and "cannot be deleted before" in r.json()["message"]
+    old = next(s for s in (await api.get(f"{S}/servers")).json()["servers"] if s["name"] == "ios-build-02")
+    assert (await api.delete(f"{S}/servers/{old['id']}")).status_code == 204
+    gone = await api.get(f"{S}/servers/{old['id']}")
+    assert gone.status_code == 403 and gone.json()["type"] == "permissions_denied"
+    assert (await api.get("/vendorx-silicon/v1alpha1/zones/fr-par-2/servers")).status_code == 400
+
+
+async def test_console_create_reboot_and_the_24_hour_minimum(live):
+    app = make_app(live)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "silicon.servers")
+        assert str(view.table.border_title) == "Silicon servers · fr-par-1 · 2/2"
+        # too young to delete: refused before anything is sent, with the time left
+        await select(pilot, view, "ios-build-01")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: any("deletable in 17 h" in n.message for n in app._notifications), what="why not")
+        assert not [p for m, p in live.requests if m == "DELETE"]
+        # reboot, confirmed
+        await pilot.press("a")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")  # Reboot
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "ios-build-01").state == "rebooting", what="rebooting")
+        # create: the lease minimum is stated; no stock and a bad name are refused by field
+        await pilot.press("c")
+        form = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: form.ready, what="types")
+        assert "rented 24 h at least" in form.form.label_of("type")  # the minimum lease, on the form
+        form.query_one("#f-type").value = "M1-M"
+        form.query_one("#f-name").value = "bad/name"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "no stock" in error_of(form, "type") and "only letters" in error_of(form, "name")
+        form.query_one("#f-type").value = "M2-L"
+        form.query_one("#f-name").value = "ios build 03"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "ios build 03" for r in view.table.resources()), what="created")
+        # an old one is deleted (name typed); the platform then answers 403 for it: it is gone, not forbidden
+        old = await select(pilot, view, "ios-build-02")
+        await pilot.press("d")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        confirm.query_one("#confirm-text").value = "ios-build-02"
+        await pilot.pause()
+        confirm.query_one("#confirm").press()
+        await wait_for(pilot, lambda: view.table.get(old.id) is None, what="removed")
+        from tui.api.errors import NotFound
+
+        with pytest.raises(NotFound):
+            await view.service.get_data("fr-par-1", old.id)

@@ -1,0 +1,99 @@
+"""Silicon-server forms and flows (pydantic; loaded on first use)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..fields import ctx, meta
+from ..format import gb
+
+NAME_PATTERN = r"^[A-Za-z0-9 .-]+$"  # spec 1 §2.10
+NAME_RULE = "only letters, digits, spaces, dots and dashes"
+
+
+class CreateForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type (rented 24 h at least)", widget="select"))]
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder=NAME_RULE))]
+
+    @field_validator("type")
+    @classmethod
+    def _stock(cls, v: str, info: ValidationInfo) -> str:
+        t = (ctx(info, "types") or {}).get(v)
+        if t is not None and t.get("stock") == "no_stock":
+            raise ValueError("no stock for this type: choose another")
+        return v
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        import re
+
+        if not re.match(NAME_PATTERN, v):
+            raise ValueError(NAME_RULE)
+        return v
+
+
+def _lease(value: Any) -> str:
+    try:
+        seconds = int(str(value).rstrip("s"))
+    except ValueError:
+        return str(value)
+    return f"{seconds // 3600} h minimum"
+
+
+async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+    types = (await service.call("GET", scope, "server-types")).get("server_types") or []
+    stock = {"high_stock": "in stock", "low_stock": "low stock", "no_stock": "NO STOCK"}
+    choices = [
+        (f"{t.get('name')} · {(t.get('cpu') or {}).get('name', '')} {(t.get('cpu') or {}).get('core_count', '?')}c · "
+         f"{gb((t.get('memory') or {}).get('capacity'))} GB · {gb((t.get('disk') or {}).get('capacity'))} GB · "
+         f"{_lease(t.get('minimum_lease_duration'))} · {stock.get(str(t.get('stock')), t.get('stock'))}", t.get("name"))
+        for t in types if t.get("name")
+    ]
+    return {"type": choices}, {"types": {t.get("name"): t for t in types}}
+
+
+def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, CreateForm)
+    return {"name": form.name, "type": form.type, "project_id": c.project_id}
+
+
+CREATE = CreateSpec(CreateForm, create_payload, create_options)
+
+
+class EditForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=255, pattern=NAME_PATTERN, json_schema_extra=meta("Name"))]
+
+
+EDIT = EditSpec(EditForm, lambda row: {"name": row.name}, lambda form, row: {"name": form.name} if form.name != row.name else {})
+
+
+class ReinstallForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
+
+
+async def reinstall_flow(ui: Any, server: Row) -> None:
+    svc = ui.service()
+    systems = await svc.read_all(ui.scope, "os", key="os", params={"server_type": server.get("type")})
+    choices = [(f"{o.get('label') or o.get('name')} {o.get('version', '')}".strip(), o["id"]) for o in systems
+               if o.get("id") and server.get("type") in (o.get("compatible_server_types") or [server.get("type")])]
+
+    async def send(form: ReinstallForm) -> Any:
+        return await svc.run(Call("POST", "{id}/reinstall"), ui.scope, server, {"os_id": form.os_id})
+
+    done = await ui.form(f"Reinstall {server.name}: everything on it is erased", ReinstallForm, choices={"os_id": choices}, submit=send, submit_label="Reinstall")
+    if done:
+        ui.upsert(svc.row_of(done, ui.scope))
+
+
+async def vnc_flow(ui: Any, server: Row) -> None:
+    await ui.dialog("result", title=f"VNC URL of {server.name} (y copies it)", text=str(server.get("vnc_url")))

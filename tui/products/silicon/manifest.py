@@ -1,0 +1,9 @@
+"""The silicon-server product's views (imports nothing: targets load on first open)."""
+
+from __future__ import annotations
+
+from ..manifest import Entry
+
+ENTRIES = (
+    Entry("silicon.servers", "Servers", "Silicon", "zone", "list", "tui.products.silicon.servers:SERVERS", title="Silicon servers"),
+)

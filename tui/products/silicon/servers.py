@@ -1,0 +1,80 @@
+"""Silicon servers as listed and acted on (no pydantic here: forms live in `forms`)."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..format import date_of, state_text
+
+ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
+FORMS = "tui.products.silicon.forms:"
+
+
+def seconds_until_deletable(row: Any, now: float | None = None) -> float:
+    try:
+        at = datetime.fromisoformat(row.text("deletable_at").replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return 0.0
+    return at - (time.time() if now is None else now)
+
+
+def deletable(row: Any) -> str | None:
+    """The 24-hour minimum: refused before `deletable_at`, with the time left."""
+    left = seconds_until_deletable(row)
+    if left <= 0:
+        return None
+    hours, minutes = int(left // 3600), int(left % 3600 // 60)
+    return f"a silicon server is rented for 24 hours at least: deletable in {hours} h {minutes:02d} min ({row.text('deletable_at')})"
+
+
+SERVERS = ResourceKind(
+    id="silicon.servers",
+    product="Silicon",
+    title="Silicon servers",
+    singular="silicon server",
+    api="vendorx-silicon/v1alpha1",
+    scope_type="zone",
+    scopes=ZONES,
+    collection="servers",
+    list_key="servers",
+    item_key=None,
+    model=Lazy("tui.products.models:Resource"),
+    paging="page_size",
+    page_size=100,
+    state_field="status",
+    transitional=frozenset({"starting", "rebooting", "reinstalling", "updating", "locking", "unlocking"}),
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=18),
+        Column("type", "Type", lambda r: r.text("type"), width=6),
+        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        Column("ip", "IP", lambda r: r.text("ip"), width=15),
+        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        Column("deletable", "Deletable", lambda r: "yes" if seconds_until_deletable(r) <= 0 else f"in {int(seconds_until_deletable(r) // 3600)} h", width=9),
+        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10),
+    ),
+    detail_fields=(
+        ("ID", lambda s: s.id),
+        ("Name", lambda s: s.name),
+        ("Type", lambda s: str(s.raw.get("type", ""))),
+        ("Status", lambda s: str(s.raw.get("status", ""))),
+        ("IP", lambda s: str(s.raw.get("ip", ""))),
+        ("VNC", lambda s: str(s.raw.get("vnc_url", ""))),
+        ("Deletable at", lambda s: str(s.raw.get("deletable_at", ""))),
+        ("Zone", lambda s: str(s.raw.get("zone", ""))),
+        ("Created", lambda s: str(s.raw.get("created_at", ""))),
+    ),
+    actions=(
+        ActionSpec("reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})),
+        ActionSpec("reinstall", "Reinstall (erases it)…", lambda r: r.state == "ready", flow=Lazy(FORMS + "reinstall_flow")),
+        ActionSpec("vnc", "VNC URL (copy)…", lambda r: bool(r.get("vnc_url")), flow=Lazy(FORMS + "vnc_flow"), mutating=False),
+    ),
+    create=Lazy(FORMS + "CREATE"),
+    edit=Lazy(FORMS + "EDIT"),
+    delete=Call("DELETE", "{id}"),
+    deletable=deletable,
+    delete_needs_name=True,
+    gone_when_forbidden=True,
+)

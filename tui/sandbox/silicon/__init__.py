@@ -1,0 +1,201 @@
+"""Silicon servers of the sandbox (`/vendorx-silicon/v1alpha1/zones/{zone}`, fr-par-1 and fr-par-3):
+spec 1 §2.10, §4.5, §8 and spec/4 "Silicon servers". Servers start, reboot and reinstall with the
+clock; none can be deleted before its `deletable_at` (24 h after creation); a deleted server
+answers 403, as the platform does."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core import json_body, page_page_size
+from ..errors import HttpError, invalid_arguments, not_found, permissions_denied
+from ..registry import SandboxProduct
+
+ZONES = ("fr-par-1", "fr-par-3")
+LEASE = 86_400.0
+NAME_RULE = re.compile(r"^[A-Za-z0-9 .-]+$")  # spec 1 §2.10: alphanumeric characters, spaces, dots, dashes
+TYPES = [
+    {"name": "M2-L", "cpu": {"name": "M2 Pro", "core_count": 12}, "disk": {"capacity": 1_000_000_000_000, "type": "SSD"},
+     "memory": {"capacity": 32_000_000_000, "type": "LPDDR5"}, "stock": "high_stock", "minimum_lease_duration": "86400s"},
+    {"name": "M2-M", "cpu": {"name": "M2", "core_count": 8}, "disk": {"capacity": 512_000_000_000, "type": "SSD"},
+     "memory": {"capacity": 16_000_000_000, "type": "LPDDR5"}, "stock": "low_stock", "minimum_lease_duration": "86400s"},
+    {"name": "M1-M", "cpu": {"name": "M1", "core_count": 8}, "disk": {"capacity": 256_000_000_000, "type": "SSD"},
+     "memory": {"capacity": 8_000_000_000, "type": "LPDDR4"}, "stock": "no_stock", "minimum_lease_duration": "86400s"},
+]
+OS = [("Sonoma", "14", ("M2-L", "M2-M", "M1-M")), ("Sequoia", "15", ("M2-L", "M2-M")), ("Ventura", "13", ("M1-M",))]
+
+
+@dataclass
+class Timings:
+    start: float = 60.0  # starting → ready
+    reboot: float = 30.0  # rebooting → ready
+    reinstall: float = 120.0  # reinstalling → ready
+
+
+class SiliconStore:
+    def __init__(self, sandbox: Any) -> None:
+        self.clock = sandbox.clock
+        self.ids = sandbox.ids
+        self.project_id = sandbox.project_id
+        self.organization_id = sandbox.organization_id
+        self.t = sandbox.options.get("silicon_timings") or Timings()
+        self.servers: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
+        self.deleted: set[str] = set()
+        self.os = [{"id": self.ids.uuid(), "name": n, "label": f"macOS {n}", "version": v, "family": "macOS",
+                    "compatible_server_types": list(types)} for n, v, types in OS]
+
+    def create(self, zone: str, name: str, stype: str, age: float = 0.0) -> dict[str, Any]:
+        now = self.clock.now() - age
+        sid = self.ids.uuid()
+        s = {"id": sid, "type": stype, "name": name, "project_id": self.project_id, "organization_id": self.organization_id,
+             "ip": f"62.210.{len(self.servers[zone]) + 10}.{len(self.deleted) + 20}", "vnc_url": f"vnc://m1:secret@{sid[:8]}.{zone}.silicon.example:5900",
+             "status": "starting" if age < self.t.start else "ready", "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now),
+             "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE, "_until": now + self.t.start}
+        self.servers[zone][sid] = s
+        return s
+
+    def get(self, zone: str, sid: str) -> dict[str, Any]:
+        if sid in self.deleted:
+            raise permissions_denied("read", "apple_silicon_server")
+        s = self.servers[zone].get(sid)
+        if s is None:
+            raise not_found("apple_silicon_server", sid)
+        if s["_until"] and self.clock.now() >= s["_until"]:
+            s["status"], s["_until"], s["updated_at"] = "ready", 0.0, self.clock.iso()
+        return s
+
+
+def public(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in s.items() if not k.startswith("_")}
+
+
+def routes(store: SiliconStore) -> list[Route]:
+    base = "/vendorx-silicon/v1alpha1/zones/{zone}"
+
+    def zone_of(request: Request) -> str:
+        zone = request.path_params["zone"]
+        if zone not in ZONES:
+            raise invalid_arguments(("zone", "constraint", f"silicon servers exist in {', '.join(ZONES)} only"))
+        return zone
+
+    def server(request: Request) -> dict[str, Any]:
+        return store.get(zone_of(request), request.path_params["sid"])
+
+    def check_name(body: dict[str, Any], required: bool) -> list[tuple[str, str, str]]:
+        name = body.get("name")
+        if name is None:
+            return [("name", "required", "name is required")] if required else []
+        if not isinstance(name, str) or not NAME_RULE.match(name):
+            return [("name", "format", "only alphanumeric characters, spaces, dots and dashes")]
+        return []
+
+    async def types(request: Request) -> Response:
+        zone_of(request)
+        return JSONResponse({"server_types": TYPES})
+
+    async def one_type(request: Request) -> Response:
+        found = next((t for t in TYPES if t["name"] == request.path_params["name"]), None)
+        if found is None:
+            raise not_found("apple_silicon_server_type", request.path_params["name"])
+        return JSONResponse(found)
+
+    async def list_os(request: Request) -> Response:
+        zone_of(request)
+        stype = request.query_params.get("server_type")
+        items = [o for o in store.os if not stype or stype in o["compatible_server_types"]]
+        return page_page_size(request, "os", items, dict)
+
+    async def listing(request: Request) -> Response:
+        zone = zone_of(request)
+        items = [store.get(zone, sid) for sid in list(store.servers[zone])]
+        return page_page_size(request, "servers", sorted(items, key=lambda s: s["created_at"]), public)
+
+    async def create(request: Request) -> Response:
+        zone = zone_of(request)
+        body = await json_body(request)
+        errs = [(k, "unknown", f"unknown field {k}") for k in body if k not in ("name", "project_id", "type")]
+        errs += check_name(body, True)
+        stype = next((t for t in TYPES if t["name"] == body.get("type")), None)
+        if not body.get("type"):
+            errs.append(("type", "required", "type is required"))
+        elif stype is None:
+            errs.append(("type", "constraint", "type must be one of M2-L, M2-M, M1-M"))
+        elif stype["stock"] == "no_stock":
+            errs.append(("type", "constraint", "no stock for this type"))
+        if errs:
+            raise invalid_arguments(*errs)
+        return JSONResponse(public(store.create(zone, body["name"], body["type"])))
+
+    async def get_one(request: Request) -> Response:
+        return JSONResponse(public(server(request)))
+
+    async def patch(request: Request) -> Response:
+        s = server(request)
+        body = await json_body(request)
+        errs = [(k, "unknown", f"unknown field {k}") for k in body if k != "name"] + check_name(body, False)
+        if errs:
+            raise invalid_arguments(*errs)
+        if body.get("name"):
+            s["name"], s["updated_at"] = body["name"], store.clock.iso()
+        return JSONResponse(public(s))
+
+    async def delete(request: Request) -> Response:
+        s = server(request)
+        if store.clock.now() < s["_deletable"]:
+            raise HttpError(400, {"type": "invalid_request_error", "message": f"server cannot be deleted before {s['deletable_at']}"})
+        del store.servers[s["zone"]][s["id"]]
+        store.deleted.add(s["id"])
+        return Response(status_code=204)
+
+    async def reboot(request: Request) -> Response:
+        s = server(request)
+        if s["status"] != "ready":
+            raise invalid_arguments(("status", "constraint", f"the server is {s['status']}"))
+        s["status"], s["_until"] = "rebooting", store.clock.now() + store.t.reboot
+        return JSONResponse(public(s))
+
+    async def reinstall(request: Request) -> Response:
+        s = server(request)
+        body = await json_body(request)
+        os_id = body.get("os_id")
+        errs = [(k, "unknown", f"unknown field {k}") for k in body if k != "os_id"]
+        if os_id is not None:
+            found = next((o for o in store.os if o["id"] == os_id), None)
+            if found is None or s["type"] not in found["compatible_server_types"]:
+                errs.append(("os_id", "constraint", "this OS does not run on the server's type"))
+        if s["status"] != "ready":
+            errs.append(("status", "constraint", f"the server is {s['status']}"))
+        if errs:
+            raise invalid_arguments(*errs)
+        s["status"], s["_until"] = "reinstalling", store.clock.now() + store.t.reinstall
+        return JSONResponse(public(s))
+
+    sid = base + "/servers/{sid}"
+    return [
+        Route(base + "/server-types", types, methods=["GET"]),
+        Route(base + "/server-type/{name}", one_type, methods=["GET"]),
+        Route(base + "/os", list_os, methods=["GET"]),
+        Route(base + "/servers", listing, methods=["GET"]),
+        Route(base + "/servers", create, methods=["POST"]),
+        Route(sid, get_one, methods=["GET"]),
+        Route(sid, patch, methods=["PATCH"]),
+        Route(sid, delete, methods=["DELETE"]),
+        Route(sid + "/reboot", reboot, methods=["POST"]),
+        Route(sid + "/reinstall", reinstall, methods=["POST"]),
+    ]
+
+
+def seed_demo(store: SiliconStore, rng: Any) -> None:
+    """One server still inside its 24 hours, one past them, in each zone of the product."""
+    store.create("fr-par-1", "ios-build-01", "M2-L", age=6 * 3600)
+    store.create("fr-par-1", "ios-build-02", "M2-M", age=3 * 86_400)
+    store.create("fr-par-3", "xcode-ci", "M2-L", age=0.0)
+
+
+PRODUCT = SandboxProduct("silicon", "/vendorx-silicon/", SiliconStore, routes, seed_demo=seed_demo)

@@ -18,6 +18,7 @@ PRODUCT_MODULES = [
     "tui.sandbox.instance",
     "tui.sandbox.baremetal",
     "tui.sandbox.silicon",
+    "tui.sandbox.flexible_ip",  # after bare metal: its seeds attach to bare-metal servers
 ]
 
 

@@ -1,0 +1,254 @@
+"""Flexible IPs for bare metal in the sandbox (`/flexible-ip/v1alpha1/zones/{zone}`): spec 1 §2.8,
+§4.4, §8 and spec/4 "Flexible IPs". Attach and detach take lists (a MAC group moves together);
+statuses move ready → updating → attached and attached → detaching → ready with the clock; virtual
+MACs are generated, duplicated onto an IP of the same server, moved and deleted; 64 per server."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core import is_uuid, json_body, page_page_size
+from ..errors import invalid_arguments, not_found
+from ..registry import SandboxProduct
+
+ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
+MAX_PER_SERVER = 64
+MAC_TYPES = ("kvm", "xen", "vmware")
+
+
+@dataclass
+class Timings:
+    settle: float = 3.0  # updating/detaching → attached/ready
+
+
+class FipStore:
+    def __init__(self, sandbox: Any) -> None:
+        self.sandbox = sandbox
+        self.clock = sandbox.clock
+        self.ids = sandbox.ids
+        self.t = sandbox.options.get("fip_timings") or Timings()
+        self.fips: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
+        self.rng = random.Random(7)
+
+    def server_exists(self, zone: str, sid: str) -> bool:
+        bm = getattr(self.sandbox, "baremetal", None)
+        return bm is not None and zone in bm.servers and sid in bm.servers[zone]
+
+    def create(self, zone: str, body: dict[str, Any]) -> dict[str, Any]:
+        v6 = bool(body.get("is_ipv6"))
+        address = f"2001:bc8:{self.rng.randint(4096, 65535):x}:{self.rng.randint(1, 4095):x}::/64" if v6 else f"51.15.{self.rng.randint(1, 254)}.{self.rng.randint(1, 254)}"
+        f = {"id": self.ids.uuid(), "organization_id": self.sandbox.organization_id, "project_id": body["project_id"],
+             "description": body.get("description") or "", "created_at": self.clock.iso(), "updated_at": self.clock.iso(),
+             "status": "updating", "tags": list(body.get("tags") or []), "ip_address": address, "server_id": None,
+             "reverse": body.get("reverse") or "", "mac_address": None, "zone": zone,
+             "_next": ("attached" if body.get("server_id") else "ready", self.clock.now() + self.t.settle)}
+        if body.get("server_id"):
+            f["server_id"] = body["server_id"]
+        self.fips[zone][f["id"]] = f
+        return f
+
+    def settle(self, f: dict[str, Any]) -> dict[str, Any]:
+        nxt = f.get("_next")
+        if nxt and self.clock.now() >= nxt[1]:
+            f["status"], f["_next"], f["updated_at"] = nxt[0], None, self.clock.iso()
+            if f["status"] == "ready":
+                f["server_id"] = None
+        return f
+
+    def get(self, zone: str, fid: str) -> dict[str, Any]:
+        f = self.fips[zone].get(fid)
+        if f is None:
+            raise not_found("flexible_ip", fid)
+        return self.settle(f)
+
+    def on_server(self, zone: str, sid: str) -> list[dict[str, Any]]:
+        return [self.settle(f) for f in self.fips[zone].values() if f["server_id"] == sid]
+
+    def group(self, zone: str, f: dict[str, Any]) -> list[dict[str, Any]]:
+        mac = (f.get("mac_address") or {}).get("mac_address")
+        if not mac:
+            return [f]
+        return [g for g in self.fips[zone].values() if (g.get("mac_address") or {}).get("mac_address") == mac]
+
+    def new_mac(self, mac_type: str) -> dict[str, Any]:
+        octets = [0x52, 0x54, 0x00] + [self.rng.randint(0, 255) for _ in range(3)]
+        return {"id": self.ids.uuid(), "mac_address": ":".join(f"{o:02x}" for o in octets), "mac_type": mac_type,
+                "status": "ready", "created_at": self.clock.iso(), "updated_at": self.clock.iso()}
+
+
+def public(f: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in f.items() if not k.startswith("_")}
+
+
+def routes(store: FipStore) -> list[Route]:
+    base = "/flexible-ip/v1alpha1/zones/{zone}"
+
+    def zone_of(request: Request) -> str:
+        zone = request.path_params["zone"]
+        if zone not in ZONES:
+            raise invalid_arguments(("zone", "constraint", f"flexible IPs for bare metal exist in {', '.join(ZONES)}"))
+        return zone
+
+    def fip(request: Request) -> dict[str, Any]:
+        return store.get(zone_of(request), request.path_params["fid"])
+
+    def texts(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+        errs = []
+        d = body.get("description")
+        if d is not None and (not isinstance(d, str) or len(d) > 255):
+            errs.append(("description", "constraint", "description must be at most 255 characters"))
+        t = body.get("tags")
+        if t is not None and not (isinstance(t, list) and all(isinstance(x, str) for x in t)):
+            errs.append(("tags", "format", "tags must be an array of strings"))
+        return errs
+
+    async def listing(request: Request) -> Response:
+        zone = zone_of(request)
+        items = [store.settle(f) for f in store.fips[zone].values()]
+        servers = request.query_params.getlist("server_ids")
+        if servers:
+            items = [f for f in items if f["server_id"] in servers]
+        items.sort(key=lambda f: f["created_at"], reverse=request.query_params.get("order_by") == "created_at_desc")
+        return page_page_size(request, "flexible_ips", items, public)
+
+    async def create(request: Request) -> Response:
+        zone = zone_of(request)
+        body = await json_body(request)
+        allowed = {"project_id", "description", "tags", "server_id", "reverse", "is_ipv6"}
+        errs = [(k, "unknown", f"unknown field {k}") for k in body if k not in allowed] + texts(body)
+        if not body.get("project_id"):
+            errs.append(("project_id", "required", "project_id is required"))
+        sid = body.get("server_id")
+        if sid is not None and not store.server_exists(zone, sid):
+            errs.append(("server_id", "constraint", "no such bare-metal server in this zone"))
+        elif sid is not None and len(store.on_server(zone, sid)) >= MAX_PER_SERVER:
+            errs.append(("server_id", "constraint", f"a server has at most {MAX_PER_SERVER} flexible IPs"))
+        if errs:
+            raise invalid_arguments(*errs)
+        return JSONResponse(public(store.create(zone, body)))
+
+    async def one(request: Request) -> Response:
+        f = fip(request)
+        if request.method == "DELETE":
+            del store.fips[f["zone"]][f["id"]]
+            return Response(status_code=204)
+        if request.method == "PATCH":
+            body = await json_body(request)
+            errs = [(k, "unknown", f"unknown field {k}") for k in body if k not in ("description", "tags", "reverse")] + texts(body)
+            if errs:
+                raise invalid_arguments(*errs)
+            for k in ("description", "tags", "reverse"):
+                if body.get(k) is not None:
+                    f[k] = body[k]
+            f["updated_at"] = store.clock.iso()
+        return JSONResponse(public(f))
+
+    async def attach(request: Request) -> Response:
+        zone = zone_of(request)
+        body = await json_body(request)
+        ids, sid = body.get("fips_ids"), body.get("server_id")
+        errs = []
+        if not isinstance(ids, list) or not ids or not all(is_uuid(i) for i in ids):
+            errs.append(("fips_ids", "required", "a list of flexible IP IDs"))
+        if not sid or not store.server_exists(zone, sid):
+            errs.append(("server_id", "constraint", "no such bare-metal server in this zone"))
+        if errs:
+            raise invalid_arguments(*errs)
+        fips = [store.get(zone, i) for i in ids]
+        for f in fips:
+            missing = [g["id"] for g in store.group(zone, f) if g["id"] not in ids]
+            if missing:
+                raise invalid_arguments(("fips_ids", "constraint", f"{f['ip_address']} is in a MAC group: move its whole group ({', '.join(missing)})"))
+        if len([f for f in store.on_server(zone, sid) if f["id"] not in ids]) + len(fips) > MAX_PER_SERVER:
+            raise invalid_arguments(("fips_ids", "constraint", f"a server has at most {MAX_PER_SERVER} flexible IPs"))
+        for f in fips:
+            f.update(server_id=sid, status="updating", _next=("attached", store.clock.now() + store.t.settle), updated_at=store.clock.iso())
+        return JSONResponse({"flexible_ips": [public(f) for f in fips], "total_count": len(fips)})
+
+    async def detach(request: Request) -> Response:
+        zone = zone_of(request)
+        body = await json_body(request)
+        ids = body.get("fips_ids")
+        if not isinstance(ids, list) or not ids or not all(is_uuid(i) for i in ids):
+            raise invalid_arguments(("fips_ids", "required", "a list of flexible IP IDs"))
+        fips = [store.get(zone, i) for i in ids]
+        for f in fips:
+            if len(store.group(zone, f)) > 1 and not all(g["id"] in ids for g in store.group(zone, f)):
+                f["mac_address"] = None  # detached alone from its MAC group: it loses the virtual MAC
+            f.update(status="detaching", _next=("ready", store.clock.now() + store.t.settle), updated_at=store.clock.iso())
+        return JSONResponse({"flexible_ips": [public(f) for f in fips], "total_count": len(fips)})
+
+    async def mac(request: Request) -> Response:
+        f = fip(request)
+        if request.method == "DELETE":
+            f["mac_address"] = None
+            return Response(status_code=204)
+        body = await json_body(request)
+        mac_type = body.get("mac_type")
+        if mac_type not in MAC_TYPES:
+            raise invalid_arguments(("mac_type", "constraint", f"mac_type must be one of {', '.join(MAC_TYPES)}"))
+        if not f["server_id"]:
+            raise invalid_arguments(("fip_id", "constraint", "a virtual MAC is generated on an attached flexible IP"))
+        f["mac_address"] = store.new_mac(mac_type)
+        return JSONResponse(public(f))
+
+    async def duplicate(request: Request) -> Response:
+        f = fip(request)
+        body = await json_body(request)
+        src_id = body.get("duplicate_from_fip_id")
+        src = store.fips[f["zone"]].get(src_id or "")
+        if src is None:
+            raise invalid_arguments(("duplicate_from_fip_id", "constraint", "no such flexible IP"))
+        if not src.get("mac_address"):
+            raise invalid_arguments(("duplicate_from_fip_id", "constraint", "that flexible IP has no virtual MAC"))
+        if not f["server_id"] or src["server_id"] != f["server_id"]:
+            raise invalid_arguments(("duplicate_from_fip_id", "constraint", "both flexible IPs must be attached to the same server"))
+        f["mac_address"] = dict(src["mac_address"], id=store.ids.uuid())
+        return JSONResponse(public(f))
+
+    async def move(request: Request) -> Response:
+        f = fip(request)
+        body = await json_body(request)
+        dst = store.fips[f["zone"]].get(body.get("dst_fip_id") or "")
+        if dst is None:
+            raise invalid_arguments(("dst_fip_id", "constraint", "no such flexible IP"))
+        if not f.get("mac_address"):
+            raise invalid_arguments(("fip_id", "constraint", "this flexible IP has no virtual MAC to move"))
+        dst["mac_address"], f["mac_address"] = f["mac_address"], None
+        return JSONResponse(public(dst))
+
+    f = base + "/fips/{fid}"
+    return [
+        Route(base + "/fips", listing, methods=["GET"]),
+        Route(base + "/fips", create, methods=["POST"]),
+        Route(base + "/fips/attach", attach, methods=["POST"]),
+        Route(base + "/fips/detach", detach, methods=["POST"]),
+        Route(f, one, methods=["GET", "PATCH", "DELETE"]),
+        Route(f + "/mac", mac, methods=["POST", "DELETE"]),
+        Route(f + "/mac/duplicate", duplicate, methods=["POST"]),
+        Route(f + "/mac/move", move, methods=["POST"]),
+    ]
+
+
+def seed_demo(store: FipStore, rng: Any) -> None:
+    """IPs on the seeded servers of fr-par-2 (a MAC group of two on db-primary) and a spare."""
+    bm = store.sandbox.baremetal
+    servers = {s["name"]: s["id"] for s in bm.servers["fr-par-2"].values()}
+    project = store.sandbox.project_id
+    a = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip"})
+    b = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip v6", "is_ipv6": True})
+    c = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-standby"], "description": "standby"})
+    d = store.create("fr-par-2", {"project_id": project, "description": "spare"})
+    for f in (a, b, c, d):
+        f["status"], f["_next"] = ("attached" if f["server_id"] else "ready"), None
+    a["mac_address"] = store.new_mac("kvm")
+    b["mac_address"] = dict(a["mac_address"], id=store.ids.uuid())
+
+
+PRODUCT = SandboxProduct("fip", "/flexible-ip/", FipStore, routes, seed_demo=seed_demo)

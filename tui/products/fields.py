@@ -25,6 +25,14 @@ def ctx(info: Any, key: str, default: Any = None) -> Any:
     return (info.context or {}).get(key, default)
 
 
+def uuid_of(v: str, what: str) -> str:
+    """`v` as a lower-case UUID, or a ValueError naming what it should be."""
+    v = v.strip().lower()
+    if not UUID_RE.match(v):
+        raise ValueError(f"a {what} (UUID)")
+    return v
+
+
 def check_uuids(values: list[str], what: str) -> list[str]:
     out = [v.strip().lower() for v in values]
     bad = [v for v in out if not UUID_RE.match(v)]

@@ -76,6 +76,24 @@ def _control_at(value: Any, path: str) -> str | None:
     return None
 
 
+def check_unknown(body: dict[str, Any], allowed: set[str]) -> list[tuple[str, str, str]]:
+    """An `unknown` detail for each field of `body` the endpoint does not take."""
+    return [(k, "unknown", "unknown field") for k in sorted(set(body) - allowed)]
+
+
+def public(obj: dict[str, Any]) -> dict[str, Any]:
+    """A stored object as answered: its bookkeeping fields (`_plan`, `_until`…) left out."""
+    return {k: v for k, v in obj.items() if not k.startswith("_")}
+
+
+def path_zone(request: Request, zones: Sequence[str], product: str) -> str:
+    """The request's `{zone}`, refused unless the product exists there."""
+    zone = request.path_params["zone"]
+    if zone not in zones:
+        raise invalid_arguments(("zone", "constraint", f"{product} exist in {', '.join(zones)} only, not {zone!r}"))
+    return zone
+
+
 def positive_int(request: Request, name: str, default: int, maximum: int | None = None) -> int:
     raw = request.query_params.get(name)
     if raw is None or raw == "":

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Column, CreateSpec, Row
-from ..fields import UUID_RE, ctx, meta
+from ..fields import ctx, meta, uuid_of
 from ..flows import Refused
 from .networks import MAX_NETWORKS
 
@@ -20,9 +20,7 @@ class AddForm(BaseModel):
     @field_validator("private_network_id")
     @classmethod
     def _network(cls, v: str, info: ValidationInfo) -> str:
-        v = v.strip().lower()
-        if not UUID_RE.match(v):
-            raise ValueError("a private network ID (UUID)")
+        v = uuid_of(v, "private network ID")
         taken = ctx(info, "taken") or set()
         if v in taken:
             raise ValueError("the server is already in this private network")
@@ -58,10 +56,7 @@ class NetworkRecord(BaseModel):
     @field_validator("private_network_id")
     @classmethod
     def _uuid(cls, v: str) -> str:
-        v = v.strip().lower()
-        if not UUID_RE.match(v):
-            raise ValueError("a private network ID (UUID)")
-        return v
+        return uuid_of(v, "private network ID")
 
 
 COLUMNS = (Column("private_network_id", "Private network", lambda r: str(r.get("private_network_id", "")), width=38),)

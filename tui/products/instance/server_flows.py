@@ -17,7 +17,7 @@ from .common import action_call
 from .fields import Name, check_name, ctx, meta
 from .volume_forms import server_volumes, set_server_volumes
 
-from ..fields import UUID_RE  # noqa: E402
+from ..fields import uuid_of  # noqa: E402
 KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
@@ -132,9 +132,7 @@ class NicForm(BaseModel):
     @field_validator("private_network_id")
     @classmethod
     def _network(cls, v: str, info: ValidationInfo) -> str:
-        v = v.strip().lower()
-        if not UUID_RE.match(v):
-            raise ValueError("a private network ID (UUID)")
+        v = uuid_of(v, "private network ID")
         if v in (ctx(info, "taken") or set()):
             raise ValueError("this server already has a NIC in that network (one per network)")
         return v

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import is_uuid, json_body, page_page_size
+from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
 from .state import BaremetalStore
 
@@ -23,10 +23,7 @@ def routes(store: BaremetalStore) -> list[Route]:
     base = "/baremetal/v2/zones/{zone}/servers/{sid}/private-networks"
 
     def server(request: Request) -> dict[str, Any]:
-        zone = request.path_params["zone"]
-        if zone not in PN_ZONES:
-            raise invalid_arguments(("zone", "constraint", f"private networks of bare-metal servers are offered in {', '.join(PN_ZONES)}"))
-        return store.get(zone, request.path_params["sid"])
+        return store.get(path_zone(request, PN_ZONES, "private networks of bare-metal servers"), request.path_params["sid"])
 
     def attachments(s: dict[str, Any]) -> dict[str, dict[str, Any]]:
         found = store.networks.setdefault(s["id"], {})
@@ -47,9 +44,6 @@ def routes(store: BaremetalStore) -> list[Route]:
         found[pn] = a
         store.event(s["id"], "private network attached")
         return a
-
-    def public(a: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in a.items() if not k.startswith("_")}
 
     def check_ids(ids: Any, name: str) -> list[tuple[str, str, str]]:
         if not isinstance(ids, list) or not all(is_uuid(i) for i in ids):
@@ -72,7 +66,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         s = server(request)
         body = await json_body(request)
         pn = body.get("private_network_id")
-        errs = [(k, "unknown", f"unknown field {k}") for k in body if k != "private_network_id"]
+        errs = check_unknown(body, {"private_network_id"})
         if not pn:
             errs.append(("private_network_id", "required", "private_network_id is required"))
         elif not is_uuid(pn):

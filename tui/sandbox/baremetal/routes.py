@@ -11,16 +11,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import is_uuid, json_body, page_page_size
+from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
-from .state import MAX_DESCRIPTION, ZONES, BaremetalStore, public
+from .state import MAX_DESCRIPTION, ZONES, BaremetalStore
 
 ORDERS = ("created_at_asc", "created_at_desc")
 HOSTNAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
-
-
-def _unknown(body: dict[str, Any], allowed: set[str]) -> list[tuple[str, str, str]]:
-    return [(k, "unknown", f"unknown field {k}") for k in body if k not in allowed]
 
 
 def _text(body: dict[str, Any], key: str, required: bool, limit: int | None = None) -> list[tuple[str, str, str]]:
@@ -45,10 +41,7 @@ def routes(store: BaremetalStore) -> list[Route]:
     base = "/baremetal/v1alpha1/zones/{zone}"
 
     def zone_of(request: Request) -> str:
-        zone = request.path_params["zone"]
-        if zone not in ZONES:
-            raise invalid_arguments(("zone", "constraint", f"bare metal is not available in {zone!r}"))
-        return zone
+        return path_zone(request, ZONES, "bare-metal servers")
 
     def server(request: Request) -> dict[str, Any]:
         return store.get(zone_of(request), request.path_params["sid"])
@@ -88,7 +81,7 @@ def routes(store: BaremetalStore) -> list[Route]:
     async def create_server(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
-        errs = _unknown(body, {"offer_id", "organization_id", "project_id", "name", "description", "tags"})
+        errs = check_unknown(body, {"offer_id", "organization_id", "project_id", "name", "description", "tags"})
         errs += _text(body, "name", True) + _text(body, "description", False, MAX_DESCRIPTION) + _tags(body)
         if not body.get("organization_id") and not body.get("project_id"):
             errs.append(("organization_id", "required", "organization_id is required"))
@@ -109,7 +102,7 @@ def routes(store: BaremetalStore) -> list[Route]:
     async def patch_server(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
-        errs = _unknown(body, {"name", "description", "tags"}) + _text(body, "description", False, MAX_DESCRIPTION) + _tags(body)
+        errs = check_unknown(body, {"name", "description", "tags"}) + _text(body, "description", False, MAX_DESCRIPTION) + _tags(body)
         if body.get("name") is not None:
             errs += _text(body, "name", True)
         if errs:
@@ -129,32 +122,29 @@ def routes(store: BaremetalStore) -> list[Route]:
         store.plan(s, (store.t.delete, {"_gone": True}, ""))
         return JSONResponse(public(s))
 
-    async def start(request: Request) -> Response:
+    def power(request: Request, action: str, needs: str, moving: str, settled: str, ping: str) -> Response:
+        """Start or stop: only from `needs`, through `moving`, to `settled` after the power delay."""
         s = server(request)
         store.delivered(s)
-        if s["status"] != "stopped":
-            raise invalid_arguments(("status", "constraint", f"the server is {s['status']}: only a stopped server starts"))
-        s["status"] = "starting"
-        store.event(s["id"], "start")
-        store.plan(s, (store.t.power, {"status": "ready", "ping_status": "ping_status_up"}, ""))
+        if s["status"] != needs:
+            raise invalid_arguments(("status", "constraint", f"the server is {s['status']}: only a {needs} server can {action}"))
+        s["status"] = moving
+        store.event(s["id"], action)
+        store.plan(s, (store.t.power, {"status": settled, "ping_status": ping}, ""))
         return JSONResponse(public(s))
 
+    async def start(request: Request) -> Response:
+        return power(request, "start", "stopped", "starting", "ready", "ping_status_up")
+
     async def stop(request: Request) -> Response:
-        s = server(request)
-        store.delivered(s)
-        if s["status"] != "ready":
-            raise invalid_arguments(("status", "constraint", f"the server is {s['status']}: only a ready server stops"))
-        s["status"] = "stopping"
-        store.event(s["id"], "stop")
-        store.plan(s, (store.t.power, {"status": "stopped", "ping_status": "ping_status_down"}, ""))
-        return JSONResponse(public(s))
+        return power(request, "stop", "ready", "stopping", "stopped", "ping_status_down")
 
     async def reboot(request: Request) -> Response:
         s = server(request)
         store.delivered(s)
         body = await json_body(request)
         boot = body.get("boot_type", "normal")
-        errs = _unknown(body, {"boot_type"})
+        errs = check_unknown(body, {"boot_type"})
         if boot not in ("normal", "rescue"):
             errs.append(("boot_type", "constraint", "boot_type must be normal or rescue"))
         if s["status"] != "ready":
@@ -171,7 +161,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         s = server(request)
         store.delivered(s)
         body = await json_body(request)
-        errs = _unknown(body, {"os_id", "hostname", "ssh_key_ids"}) + _text(body, "os_id", True) + _text(body, "hostname", True)
+        errs = check_unknown(body, {"os_id", "hostname", "ssh_key_ids"}) + _text(body, "os_id", True) + _text(body, "hostname", True)
         offer = store.offer(s["zone"], s["offer_id"]) or {}
         compatible = {o["id"] for o in store.os_for(s["zone"], offer.get("id"))}
         if body.get("os_id") and body["os_id"] not in compatible:
@@ -211,7 +201,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             return JSONResponse(public(access))
         store.delivered(s)
         body = await json_body(request)
-        errs = _unknown(body, {"ip"})
+        errs = check_unknown(body, {"ip"})
         try:
             ipaddress.ip_address(str(body.get("ip") or ""))
         except ValueError:
@@ -231,7 +221,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         if ip is None:
             raise not_found("baremetal_ip", request.path_params["ip"])
         body = await json_body(request)
-        errs = _unknown(body, {"reverse"})
+        errs = check_unknown(body, {"reverse"})
         reverse = body.get("reverse")
         if reverse is not None and (not isinstance(reverse, str) or (reverse and not HOSTNAME.match(reverse.rstrip(".")))):
             errs.append(("reverse", "format", "a host name"))

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..core import public
 from ..errors import HttpError, invalid_request, not_found
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
@@ -88,7 +89,7 @@ class BaremetalStore:
         out = []
         for os_ in self.os.values():
             if offer is None or os_["_ranges"] is None or offer["commercial_range"] in os_["_ranges"]:
-                out.append({k: v for k, v in os_.items() if not k.startswith("_")})
+                out.append(public(os_))
         return out
 
     # ---- servers --------------------------------------------------------------------------------
@@ -174,6 +175,3 @@ class BaremetalStore:
             out.extend(self.servers[zone].values())
         return out
 
-
-def public(s: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in s.items() if not k.startswith("_")}

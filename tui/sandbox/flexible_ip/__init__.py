@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import is_uuid, json_body, page_page_size
+from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
 from ..registry import SandboxProduct
 
@@ -82,18 +82,11 @@ class FipStore:
                 "status": "ready", "created_at": self.clock.iso(), "updated_at": self.clock.iso()}
 
 
-def public(f: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in f.items() if not k.startswith("_")}
-
-
 def routes(store: FipStore) -> list[Route]:
     base = "/flexible-ip/v1alpha1/zones/{zone}"
 
     def zone_of(request: Request) -> str:
-        zone = request.path_params["zone"]
-        if zone not in ZONES:
-            raise invalid_arguments(("zone", "constraint", f"flexible IPs for bare metal exist in {', '.join(ZONES)}"))
-        return zone
+        return path_zone(request, ZONES, "flexible IPs for bare metal")
 
     def fip(request: Request) -> dict[str, Any]:
         return store.get(zone_of(request), request.path_params["fid"])
@@ -121,7 +114,7 @@ def routes(store: FipStore) -> list[Route]:
         zone = zone_of(request)
         body = await json_body(request)
         allowed = {"project_id", "description", "tags", "server_id", "reverse", "is_ipv6"}
-        errs = [(k, "unknown", f"unknown field {k}") for k in body if k not in allowed] + texts(body)
+        errs = check_unknown(body, allowed) + texts(body)
         if not body.get("project_id"):
             errs.append(("project_id", "required", "project_id is required"))
         sid = body.get("server_id")
@@ -140,7 +133,7 @@ def routes(store: FipStore) -> list[Route]:
             return Response(status_code=204)
         if request.method == "PATCH":
             body = await json_body(request)
-            errs = [(k, "unknown", f"unknown field {k}") for k in body if k not in ("description", "tags", "reverse")] + texts(body)
+            errs = check_unknown(body, {"description", "tags", "reverse"}) + texts(body)
             if errs:
                 raise invalid_arguments(*errs)
             for k in ("description", "tags", "reverse"):

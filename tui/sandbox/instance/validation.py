@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from .. import catalog
-from ..core import is_uuid
+from ..core import check_unknown, is_uuid  # noqa: F401  (check_unknown: re-exported for the Instance routes)
 from .state import VOLUME_TYPES, InstanceStore
 
 NAME_RE = re.compile(r"^[A-Za-z0-9. -]+$")
@@ -42,10 +42,6 @@ def check_choice(body: dict[str, Any], field: str, choices: tuple[str, ...]) -> 
     if field in body and body[field] not in choices:
         return [(field, "constraint", f"{field} must be {' or '.join(choices)}")]
     return []
-
-
-def check_unknown(body: dict[str, Any], allowed: set[str]) -> Errors:
-    return [(k, "unknown", "unknown field") for k in sorted(set(body) - allowed)]
 
 
 def check_project(body: dict[str, Any], required: bool = True) -> Errors:

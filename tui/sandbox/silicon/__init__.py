@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import json_body, page_page_size
+from ..core import check_unknown, json_body, page_page_size, path_zone, public
 from ..errors import HttpError, invalid_arguments, not_found, permissions_denied
 from ..registry import SandboxProduct
 
@@ -71,18 +71,11 @@ class SiliconStore:
         return s
 
 
-def public(s: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in s.items() if not k.startswith("_")}
-
-
 def routes(store: SiliconStore) -> list[Route]:
     base = "/vendorx-silicon/v1alpha1/zones/{zone}"
 
     def zone_of(request: Request) -> str:
-        zone = request.path_params["zone"]
-        if zone not in ZONES:
-            raise invalid_arguments(("zone", "constraint", f"silicon servers exist in {', '.join(ZONES)} only"))
-        return zone
+        return path_zone(request, ZONES, "silicon servers")
 
     def server(request: Request) -> dict[str, Any]:
         return store.get(zone_of(request), request.path_params["sid"])
@@ -119,7 +112,7 @@ def routes(store: SiliconStore) -> list[Route]:
     async def create(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
-        errs = [(k, "unknown", f"unknown field {k}") for k in body if k not in ("name", "project_id", "type")]
+        errs = check_unknown(body, {"name", "project_id", "type"})
         errs += check_name(body, True)
         stype = next((t for t in TYPES if t["name"] == body.get("type")), None)
         if not body.get("type"):
@@ -138,7 +131,7 @@ def routes(store: SiliconStore) -> list[Route]:
     async def patch(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
-        errs = [(k, "unknown", f"unknown field {k}") for k in body if k != "name"] + check_name(body, False)
+        errs = check_unknown(body, {"name"}) + check_name(body, False)
         if errs:
             raise invalid_arguments(*errs)
         if body.get("name"):
@@ -164,7 +157,7 @@ def routes(store: SiliconStore) -> list[Route]:
         s = server(request)
         body = await json_body(request)
         os_id = body.get("os_id")
-        errs = [(k, "unknown", f"unknown field {k}") for k in body if k != "os_id"]
+        errs = check_unknown(body, {"os_id"})
         if os_id is not None:
             found = next((o for o in store.os if o["id"] == os_id), None)
             if found is None or s["type"] not in found["compatible_server_types"]:

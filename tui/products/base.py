@@ -116,10 +116,16 @@ class ActionSpec:
     call: Call | None = None
     flow: "Lazy[Any] | None" = None
     mutating: bool = True  # False: changes nothing (a GET-only flow): offered in read-only mode
+    # Acts on several rows at once: the flow is `async def flow(ui, rows: list[Row])`, given the
+    # rows the user marked (space), or the one under the cursor when none is marked; it returns
+    # True when it sent something (the marks are then cleared).
+    many: bool = False
 
     def __post_init__(self) -> None:
         if (self.call is None) == (self.flow is None):
             raise ValueError(f"action {self.name!r}: give exactly one of call and flow")
+        if self.many and self.flow is None:
+            raise ValueError(f"action {self.name!r}: an action on marked rows is a flow")
         if self.call is not None and self.call.mutating != self.mutating:
             object.__setattr__(self, "mutating", self.call.mutating)
 

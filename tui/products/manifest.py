@@ -11,7 +11,7 @@ the main screen read this; nothing in the UI names a product.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .location import ScopeType
@@ -22,6 +22,7 @@ Opens = Literal["list", "panel", "screen"]
 PRODUCT_MANIFESTS = [
     "tui.products.instance.manifest",
     "tui.products.baremetal.manifest",
+    "tui.products.flexible_ip.manifest",  # under the "Bare metal" heading, after its servers
     "tui.products.silicon.manifest",
 ]
 
@@ -36,6 +37,7 @@ class Entry:
     target: str  # "module:ATTR"
     title: str = ""  # the palette's words (default: label)
     start: bool = False  # the view the console opens on (the first entry marked wins)
+    section: str = ""  # the sidebar's section (Compute, Network, Data…): default, the manifest's SECTION
 
     def load(self) -> Any:
         module, _, attr = self.target.partition(":")
@@ -68,8 +70,13 @@ def entries() -> list[Entry]:
     if _cache is None:
         out: list[Entry] = []
         for name in PRODUCT_MANIFESTS:
-            out.extend(importlib.import_module(name).ENTRIES)
+            module = importlib.import_module(name)
+            section = getattr(module, "SECTION", "")
+            out.extend(e if e.section or not section else replace(e, section=section) for e in module.ENTRIES)
         out.extend(_extra)
+        # A section's products stay together, in the order their first entry came.
+        order = {sec: n for n, sec in reversed(list(enumerate(e.section for e in out)))}
+        out.sort(key=lambda e: order[e.section])
         ids = [e.id for e in out]
         if len(ids) != len(set(ids)):
             raise ValueError(f"two manifest entries share an id: {sorted(i for i in ids if ids.count(i) > 1)}")

@@ -11,6 +11,7 @@ answer and kept aside, to be shown once on request (`take_secrets`).
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
@@ -21,6 +22,7 @@ from .base import ALL, Call, Context, ParentRef, ResourceKind, Row
 
 DELTA_PAGE = 50  # rows asked per change probe
 DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
+NAMES_MAX_AGE = 10.0  # seconds a names lookup (another kind's id -> name) is reused
 fresh_marker = object()  # "never seen": differs from any mark
 
 
@@ -52,6 +54,7 @@ class ResourceService:
         self.secrets: dict[str, dict[str, Any]] = {}  # id -> secret fields from the last answer
         self._prefetched: tuple[str, asyncio.Queue[ListChunk | None]] | None = None
         self.first_chunk = asyncio.Event()  # set when a prefetch has its first page (or failed)
+        self._names: dict[tuple[str, str], tuple[float, asyncio.Future[dict[str, str]]]] = {}
 
     def _row(self, data: dict[str, Any], scope: str | None = None) -> Row:
         return self.kind.row_maker(scope)(data)
@@ -186,7 +189,33 @@ class ResourceService:
         return self.kind.model.get().model_validate(await self.get_data(scope, rid))
 
     async def get_row(self, scope: str, rid: str) -> Row:
-        return self.row_of(await self.get_data(scope, rid), scope)
+        return await self.enriched(self.row_of(await self.get_data(scope, rid), scope), scope)
+
+    async def enriched(self, row: Row, scope: str) -> Row:
+        """A row read or written alone gets the same extra fields as a listed one (`kind.enrich`)."""
+        if self.kind.enrich is not None:
+            await self.kind.enrich.get()(self, scope, [row])
+        return row
+
+    async def names_of(self, kind: ResourceKind, scope: str) -> dict[str, str]:
+        """Id -> name of every `kind` in `scope`, on this service's client: a list column naming a
+        related resource (the server a flexible IP is on). One read serves every page of a listing
+        and the polls of the next few seconds; a failure gives no names, not a failed list."""
+        key = (kind.id, scope)
+        now = time.monotonic()
+        held = self._names.get(key)
+        if held is None or now - held[0] > NAMES_MAX_AGE or (held[1].done() and (held[1].cancelled() or held[1].exception() is not None)):
+            other = ResourceService(self.client, kind, context=self.context)
+
+            async def read() -> dict[str, str]:
+                return {r.id: r.name or r.id for r in await other.list_rows(scope)}
+
+            held = (now, asyncio.ensure_future(read()))
+            self._names[key] = held
+        try:
+            return dict(await asyncio.shield(held[1]))
+        except ApiError:
+            return {}
 
     async def get_data(self, scope: str, rid: str) -> dict[str, Any]:
         """The object as the API sends it, out of its envelope and without its secret fields."""
@@ -219,11 +248,11 @@ class ResourceService:
             item = {}
         if not item.get(self.kind.id_field):
             raise OutcomeUnknown(0, "the API accepted the create but did not answer with what it created — it may have been applied", method="POST", url=path)
-        return self._row(item, scope)
+        return await self.enriched(self._row(item, scope), scope)
 
     async def update(self, scope: str, rid: str, changes: dict[str, Any]) -> Row:
         path = self.kind.item_path(scope, rid, self.parent)
-        return self._row(self._unwrap(await self.client.send_json("PATCH", path, changes), path), scope)
+        return await self.enriched(self._row(self._unwrap(await self.client.send_json("PATCH", path, changes), path), scope), scope)
 
     async def delete(self, scope: str, row: Any) -> None:
         if self.kind.delete is None:

@@ -27,6 +27,11 @@ def describe(err: BaseException) -> tuple[str, str]:
 
 
 def notify_error(app: App, err: BaseException, doing: str) -> None:
+    from ..products.flows import Refused
+
+    if isinstance(err, Refused):  # a rule checked before sending: nothing was sent
+        app.notify(f"{err}\nNothing was sent.", title=f"{doing}: refused", severity="warning", timeout=10)
+        return
     if not isinstance(err, ApiError):
         log.error("%s failed", doing, exc_info=err)
     summary, hint = describe(err)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ..manifest import Entry
 
+SECTION = "Compute"
+
 ENTRIES = (
     Entry("baremetal.servers", "Servers", "Bare metal", "zone", "list", "tui.products.baremetal.servers:SERVERS", title="Bare-metal servers"),
 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ..manifest import Entry
 
+SECTION = "Compute"
+
 _P = "tui.products.instance."
 ENTRIES = (
     Entry("instance.servers", "Servers", "Instance", "zone", "list", _P + "servers:SERVERS", start=True),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ..manifest import Entry
 
+SECTION = "Compute"
+
 ENTRIES = (
     Entry("silicon.servers", "Servers", "Silicon", "zone", "list", "tui.products.silicon.servers:SERVERS", title="Silicon servers"),
 )

@@ -57,15 +57,20 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         entries: list[tuple[str | None, str]] = []
-        group = None
+        sections: set[int] = set()
+        section, group = None, None
         for entry in manifest.entries():
+            if entry.section and entry.section != section:
+                section, group = entry.section, None
+                sections.add(len(entries))
+                entries.append((None, section))
             if entry.group != group:
                 group = entry.group
                 entries.append((None, group))
             entries.append((entry.id, entry.label))
         first = self.current_entry
         with Horizontal(id="body"):
-            yield Sidebar(entries, id="sidebar")
+            yield Sidebar(entries, sections=sections, id="sidebar")
             # The first view is composed with the screen (not mounted after it): one layout pass
             # and a first frame that already shows its rows.
             with ContentSwitcher(id="views", initial=view_id(first.id)):

@@ -51,7 +51,7 @@ class ResourceActions:
     def act_on(self, what: str, resource: Any) -> None:
         """Entry point shared with the detail screen."""
         {
-            "actions": self.open_actions,
+            "actions": lambda r: self.open_actions(r, marks=False),  # the detail acts on its own row
             "edit": self.open_edit,
             "delete": self.confirm_delete,
             "copy_id": self.copy_id,
@@ -88,6 +88,25 @@ class ResourceActions:
     def action_actions(self) -> None:
         if self.may("actions"):
             self._with_current(self.open_actions)
+
+    @guarded("Mark")
+    def action_mark(self) -> None:
+        """Mark the row under the cursor (or unmark it) and go to the next: the actions that take
+        several rows then act on all the marked ones."""
+        if not self.may("mark"):
+            return
+        key = self.table.cursor_key
+        if key is not None:
+            self.table.toggle_mark(key)
+            self.table.action_cursor(1)
+            self.update_title()
+            self.refresh_bindings()
+
+    @guarded("Unmark")
+    def action_clear_marks(self) -> None:
+        self.table.clear_marks()
+        self.update_title()
+        self.refresh_bindings()
 
     @guarded("Copy")
     def action_copy_id(self) -> None:
@@ -153,8 +172,12 @@ class ResourceActions:
         self.app.notify(f"Copied {resource.id}", timeout=3)
 
     # actions ----------------------------------------------------------------------------------
-    def open_actions(self, resource: Any) -> None:
+    def open_actions(self, resource: Any, marks: bool = True) -> None:
         if not self.may("actions"):
+            return
+        marked = self.table.marked_rows() if marks else []
+        if marked:
+            self.open_marked_actions(marked)
             return
         specs = [a for a in self.kind.actions if a.available(resource) and not (self.read_only and a.mutating)]
         children = list(self.kind.children)
@@ -177,13 +200,40 @@ class ResourceActions:
         choices += [(f"{c.label} ›", c, c.why_not(resource)) for c in children]  # the child lists, after the actions
         self.app.push_screen(PickerScreen(f"{resource.name}: actions", choices, id="actions-menu"), picked)
 
+    def open_marked_actions(self, rows: list[Any]) -> None:
+        """The actions that take several rows, for the marked ones: each offered when it is
+        available for every one, greyed with the first one's reason otherwise."""
+        specs = [a for a in self.kind.actions if a.many and not (self.read_only and a.mutating)]
+        scopes = sorted({self.kind.scope_of(r) for r in rows})
+        if len(scopes) > 1:
+            from ...products.location import scope_word
+
+            word = scope_word(self.kind.scope_type).lower()
+            self.app.notify(f"The marked rows are in several {word}s ({', '.join(scopes)}): act on one {word} at a time.", severity="warning", timeout=8)
+            return
+        choices: list[tuple[str, Any, str | None]] = []
+        for spec in specs:
+            blocked = next((r for r in rows if not spec.available(r) or spec.why_not(r)), None)
+            why = None if blocked is None else f"{blocked.name or blocked.id}: " + (spec.why_not(blocked) or f"not while {blocked.state or 'in this state'}")
+            choices.append((spec.label, spec, why))
+        if not choices:
+            self.app.notify("No action takes several rows here: esc unmarks them.", severity="warning")
+            return
+        from ..screens.picker import PickerScreen
+
+        def picked(spec: ActionSpec | None) -> None:
+            if spec is not None:
+                self.run_flow(spec.flow.get(), rows, spec.label, mutating=spec.mutating)
+
+        self.app.push_screen(PickerScreen(f"{len(rows)} marked: actions", choices, id="actions-menu"), picked)
+
     def run_action(self, resource: Any, spec: ActionSpec) -> None:
         why = spec.why_not(resource)
         if why:
             self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
             return
         if spec.flow is not None:
-            self.run_flow(spec.flow.get(), resource, spec.label, mutating=spec.mutating)
+            self.run_flow(spec.flow.get(), [resource] if spec.many else resource, spec.label, mutating=spec.mutating)
             return
         if not spec.confirm:
             self._do_action(resource, spec)
@@ -425,14 +475,24 @@ class ResourceActions:
         self._flow(flow, resource, what)
 
     @work(group="flow", exit_on_error=False)
-    async def _flow(self, flow: Any, resource: Any, what: str) -> None:
+    async def _flow(self, flow: Any, target: Any, what: str) -> None:
+        """Run a flow on one row, or on a list of rows (an action taking several: the marks are
+        cleared when the flow says it sent something by returning True)."""
         from ..flow_ui import ViewFlowUI
 
+        rows = target if isinstance(target, list) else [target]
+        first = rows[0]
+        name = first.name or first.id if len(rows) == 1 else f"{len(rows)} {self.kind.title.lower()}"
         try:
-            await flow(ViewFlowUI(self, self.kind.scope_of(resource) or self.scope), resource)
+            sent = await flow(ViewFlowUI(self, self.kind.scope_of(first) or self.scope), target)
         except OutcomeUnknown as err:  # a step of the flow may have been applied: look at the list again
-            self.unknown_outcome(err, f"{what} {resource.name or resource.id}", "the list is read again; check before repeating")
+            self.unknown_outcome(err, f"{what} {name}", "the list is read again; check before repeating")
             self.reload()
         except Exception as err:
-            notify_error(self.app, err, f"{what} {resource.name or resource.id}")
+            notify_error(self.app, err, f"{what} {name}")
+        else:
+            if sent and isinstance(target, list) and self.table.marked:
+                self.table.clear_marks()
+                self.update_title()
+                self.refresh_bindings()
 

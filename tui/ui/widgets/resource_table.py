@@ -30,6 +30,7 @@ from textual.strip import Strip
 from ...products.base import Column
 
 PAD = 1  # blank cells on each side of a column
+MARK = "●"  # drawn in the first column's pad of a marked row (one cell, like PAD)
 SIZE_EVERY = 1.0  # seconds between scrollbar updates (a layout pass) while rows arrive out of sight
 
 
@@ -40,12 +41,13 @@ def _plain(cell: Any) -> str:
 class ResourceTable(ScrollView, can_focus=True):
     """A table of resources (anything with an `id`). Cells come from `Column.value(row)`."""
 
-    COMPONENT_CLASSES = {"resource-table--header", "resource-table--cursor", "resource-table--cursor-blurred"}
+    COMPONENT_CLASSES = {"resource-table--header", "resource-table--cursor", "resource-table--cursor-blurred", "resource-table--marked"}
     DEFAULT_CSS = """
     ResourceTable { height: 1fr; background: $surface; }
     ResourceTable > .resource-table--header { text-style: bold; background: $panel; color: $text; }
     ResourceTable > .resource-table--cursor { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold; }
     ResourceTable > .resource-table--cursor-blurred { background: $block-cursor-blurred-background; }
+    ResourceTable > .resource-table--marked { text-style: bold; color: $accent; }
     """
     BINDINGS = [
         Binding("up,k", "cursor(-1)", "Up", show=False),
@@ -91,6 +93,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._render_failed = False
         self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
         self.watched: set[str] = set()
+        self.marked: set[str] = set()  # rows marked to act on together (drawn with a ● before them)
 
     # ---- the interface ------------------------------------------------------------------------
     def set_columns(self, columns: Sequence[Column]) -> None:
@@ -125,6 +128,7 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def clear(self) -> None:
         self.watched.clear()
+        self.marked.clear()
         self._rows.clear()
         self._version.clear()
         self._search.clear()
@@ -158,6 +162,33 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def get(self, key: str) -> Any | None:
         return self._rows.get(key)
+
+    def toggle_mark(self, key: str) -> bool:
+        """Mark or unmark a row; whether it is marked now. Marks survive refreshes and re-sorts,
+        and go with the row when it is gone."""
+        if key in self.marked:
+            self.marked.discard(key)
+        elif key in self._rows:
+            self.marked.add(key)
+        self._bump(key)
+        return key in self.marked
+
+    def clear_marks(self) -> None:
+        for key in list(self.marked):
+            self.marked.discard(key)
+            self._bump(key)
+
+    def marked_rows(self) -> list[Any]:
+        """The marked rows, in the order shown (filtered-out marked rows come last)."""
+        self._ensure_order()
+        shown = [self._rows[k] for k in self._order if k in self.marked]
+        hidden = [self._rows[k] for k in self.marked if k in self._rows and k not in self._positions()]
+        return shown + hidden
+
+    def _bump(self, key: str) -> None:
+        if key in self._version:
+            self._version[key] += 1  # its cached line is drawn again
+            self.refresh()
 
     def resources(self) -> list[Any]:
         return list(self._rows.values())
@@ -225,6 +256,7 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def _forget(self, key: str) -> None:
         self.watched.discard(key)
+        self.marked.discard(key)
         self._rows.pop(key, None)
         self._version.pop(key, None)
         self._search.pop(key, None)
@@ -378,16 +410,17 @@ class ResourceTable(ScrollView, can_focus=True):
             self._styles[style] = found
         return found
 
-    def _cells_strip(self, cells: Sequence[Any], base: Style) -> Strip:
+    def _cells_strip(self, cells: Sequence[Any], base: Style, marked: bool = False) -> Strip:
         segments: list[Segment] = []
-        for col, cell in zip(self._columns, cells):
+        for i, (col, cell) in enumerate(zip(self._columns, cells)):
             width = col.width or 12
             if isinstance(cell, Text):
                 style = base + self._cell_style(cell.style) if cell.style else base
                 text = cell.plain
             else:
                 style, text = base, str(cell)
-            segments.append(Segment(" " * PAD + set_cell_size(text, width) + " " * PAD, style))
+            lead = MARK if marked and i == 0 else " " * PAD  # a mark takes the first column's left pad
+            segments.append(Segment(lead + set_cell_size(text, width) + " " * PAD, style))
         return Strip(segments, self._row_width())
 
     def _header_strip(self) -> Strip:
@@ -426,12 +459,15 @@ class ResourceTable(ScrollView, can_focus=True):
             cache_key = (key, self._version.get(key, 0), is_cursor, focused)
             strip = self._strips.get(cache_key)
             if strip is None:
+                marked = key in self.marked
                 if is_cursor:
                     style = base + self.get_component_rich_style("resource-table--cursor" if focused else "resource-table--cursor-blurred")
+                elif marked:
+                    style = base + self.get_component_rich_style("resource-table--marked")
                 else:
                     style = base
                 row = self._rows[key]
-                strip = self._cells_strip([c.value(row) for c in self._columns], style)
+                strip = self._cells_strip([c.value(row) for c in self._columns], style, marked)
                 self._strips[cache_key] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 

@@ -47,6 +47,8 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
         Binding("S", "sort_reverse", "Reverse sort", show=False),
         Binding("y", "copy_id", "Copy ID", show=False),
         Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("escape", "clear_marks", "Unmark all", show=False),
+        Binding("space", "mark", "Mark"),
         Binding("w", "write", "Send changes"),
         Binding("u", "undo", "Undo change", show=False),
     ]
@@ -134,6 +136,10 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
             return writable and (kind.delete is not None or kind.delete_flow is not None or kind.batch is not None)
         if what == "actions":
             return bool(kind.children) or any(writable or not a.mutating for a in kind.actions)
+        if what == "mark":  # rows are marked for the actions that take several at once
+            return any(a.many and (writable or not a.mutating) for a in kind.actions)
+        if what == "clear_marks":
+            return bool(self.table.marked) and not self.may("clear_filter")
         if what in ("write", "undo"):
             return self.staging and bool(self.changes)
         if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)
@@ -164,6 +170,8 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
             parts.append("loading…")
         if t.visible_count != loaded:
             parts.append(f"{t.visible_count:,} match")
+        if t.marked:
+            parts.append(f"{len(t.marked):,} marked")
         if self.failed:
             parts.append("✖ " + ", ".join(f"{s} {e.status or 'unreachable'}" for s, e in sorted(self.failed.items())))
         if t.sort_state:

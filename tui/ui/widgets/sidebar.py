@@ -1,9 +1,10 @@
-"""The product sidebar: product headings and their views, moved through with the keyboard.
+"""The product sidebar: sections, product headings and their views, moved through with the keyboard.
 
 Drawn as one Text (Textual's OptionList blends colours line by line, ~50 ms of the first frame for
-a short menu); products are headings, views are the entries you can open. A heading folds its
-entries away (enter on it, or ← on any of them) and unfolds them (enter or →), so thirteen products
-fit at 80×24; a folded heading says how many views it holds.
+a short menu). Sections (Compute, Network, Data…) hold products, products hold the views you can
+open. A heading folds what it holds away (enter on it, or ← on anything inside; ← again folds the
+section) and unfolds it (enter or →), so thirteen products fit at 80×24; a folded heading says how
+many views it holds.
 """
 
 from __future__ import annotations
@@ -34,30 +35,51 @@ class Sidebar(Widget, can_focus=True):
             super().__init__()
             self.kind_id = kind_id
 
-    def __init__(self, entries: list[tuple[str | None, str]], *, id: str | None = None) -> None:
-        """`entries`: (kind id, label) for openable entries, (None, label) for headings."""
+    def __init__(self, entries: list[tuple[str | None, str]], *, sections: set[int] | None = None, id: str | None = None) -> None:
+        """`entries`: (kind id, label) for openable entries, (None, label) for headings; the
+        headings at the indices in `sections` are sections, holding the product headings after them."""
         super().__init__(id=id)
         self.entries = entries
+        self.sections = sections or set()
         self.folded: set[int] = set()  # indices of folded headings
         openable = [i for i, (kid, _) in enumerate(entries) if kid]
         self.highlighted = openable[0] if openable else 0
 
+    def level(self, index: int) -> int:
+        """0 a section, 1 a product heading, 2 a view."""
+        return 0 if index in self.sections else 1 if self.entries[index][0] is None else 2
+
+    def parents(self, index: int) -> list[int]:
+        """The headings holding `index`: its product heading, then its section."""
+        found, level = [], self.level(index)
+        for i in range(index - 1, -1, -1):
+            if self.level(i) < level:
+                found.append(i)
+                level = self.level(i)
+                if level == 0:
+                    break
+        return found
+
     def heading_of(self, index: int) -> int | None:
-        for i in range(index, -1, -1):
-            if self.entries[i][0] is None:
-                return i
-        return None
+        """The heading ← folds from here: the product of a view, the section of a product."""
+        if self.entries[index][0] is None and (index in self.folded or index in self.sections):
+            found = self.parents(index)
+            return found[0] if found else (index if index in self.sections else None)
+        if self.entries[index][0] is None:
+            return index
+        found = self.parents(index)
+        return found[0] if found else None
 
     def visible(self) -> list[int]:
-        """Indices shown: every heading, and the entries of unfolded ones."""
-        return [i for i, (kid, _) in enumerate(self.entries) if kid is None or self.heading_of(i) not in self.folded]
+        """Indices shown: those no folded heading holds."""
+        return [i for i in range(len(self.entries)) if not any(p in self.folded for p in self.parents(i))]
 
     def _count(self, heading: int) -> int:
         n = 0
-        for kid, _ in self.entries[heading + 1:]:
-            if kid is None:
+        for i in range(heading + 1, len(self.entries)):
+            if self.level(i) <= self.level(heading):
                 break
-            n += 1
+            n += self.entries[i][0] is not None
         return n
 
     def render(self) -> Text:
@@ -67,8 +89,11 @@ class Sidebar(Widget, can_focus=True):
             if n:
                 text.append("\n")
             if kind_id is None:
-                shown = f"+ {label} ({self._count(i)})" if i in self.folded else label
-                style = "bold dim reverse" if i == self.highlighted and self.has_focus else "bold dim"
+                section = i in self.sections
+                name = label.upper() if section else label
+                shown = f"+ {name} ({self._count(i)})" if i in self.folded else name
+                style = "bold underline" if section else "bold dim"
+                style += " reverse" if i == self.highlighted and self.has_focus else ""
                 text.append(shown, style=style)
             elif i == self.highlighted:
                 text.append(f"▸ {label}", style="reverse bold" if self.has_focus else "bold")
@@ -79,7 +104,7 @@ class Sidebar(Widget, can_focus=True):
     def select(self, kind_id: str) -> None:
         for i, (kid, _) in enumerate(self.entries):
             if kid == kind_id:
-                self.folded.discard(self.heading_of(i))  # type: ignore[arg-type]
+                self.folded.difference_update(self.parents(i))
                 self.highlighted = i
                 self.refresh()
 
@@ -102,10 +127,17 @@ class Sidebar(Widget, can_focus=True):
         if fold:
             self.folded.add(heading)
             self.highlighted = heading
-        else:
+        elif self.entries[self.highlighted][0] is None:
+            heading = self.highlighted
             self.folded.discard(heading)
-            if self.highlighted == heading and heading + 1 < len(self.entries) and self.entries[heading + 1][0]:
-                self.highlighted = heading + 1
+            # Onto the first view inside, unfolding a folded product on the way.
+            for i in range(heading + 1, len(self.entries)):
+                if self.level(i) <= self.level(heading):
+                    break
+                if self.entries[i][0]:
+                    self.folded.difference_update(self.parents(i))
+                    self.highlighted = i
+                    break
         self.refresh()
 
     def action_open(self) -> None:

@@ -1,0 +1,1 @@
+"""Flexible IPs for bare-metal servers (`/flexible-ip/v1alpha1/zones/{zone}`)."""

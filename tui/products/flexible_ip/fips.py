@@ -1,0 +1,142 @@
+"""Bare-metal flexible IPs as listed, shown and acted on (no pydantic here: forms and flows live
+in `flows`, loaded on first use). Rows are grouped by the server they are on (its name looked up
+once per listing); attach and detach act on the marked rows at once, a MAC group together."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ..base import ActionSpec, Call, Column, Lazy, ResourceKind, Row
+from ..format import date_of, state_text
+
+API = "flexible-ip/v1alpha1"
+ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1
+MAX_PER_SERVER = 64  # spec 1 §8
+FLOWS = "tui.products.flexible_ip.flows:"
+SETTLED = frozenset({"ready", "attached"})
+
+
+def mac_of(data: Any) -> dict[str, Any]:
+    mac = data.get("mac_address")
+    return mac if isinstance(mac, dict) else {}
+
+
+def summarize(data: dict[str, Any]) -> dict[str, Any]:
+    mac = mac_of(data)
+    return {"name": data.get("ip_address"), "mac": mac.get("mac_address") or "", "mac_type": mac.get("mac_type") or "",
+            "mac_status": mac.get("status") or ""}
+
+
+async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
+    """The name of the server each IP is on (one listing of the zone's servers, reused a while)."""
+    from ..baremetal.servers import SERVERS
+
+    if not any(r.data.get("server_id") for r in rows):
+        return
+    names = await service.names_of(SERVERS, scope)
+    for r in rows:
+        sid = r.text("server_id")
+        if sid:
+            r.data["server_name"] = names.get(sid) or sid[:8]
+
+
+def server_label(r: Row) -> str:
+    return r.text("server_name") or r.text("server_id")[:8] or "—"
+
+
+def _group_key(r: Row) -> str:
+    """Grouped by server (unattached last), then by address."""
+    name = r.text("server_name") or r.text("server_id")
+    return f"{0 if name else 1}{name}\t{r.name}"
+
+
+def _mac(r: Row) -> Text:
+    mac = r.text("mac")
+    return Text(mac, style="bold") if mac else Text("—", style="dim")
+
+
+def _settled(r: Row) -> str | None:
+    return None if r.state in SETTLED else f"it is {r.state or 'changing'}: wait until it is ready or attached"
+
+
+def _detachable(r: Row) -> str | None:
+    return "it is not attached to a server" if not r.text("server_id") else _settled(r)
+
+
+def _attached(r: Row) -> bool:
+    return bool(r.text("server_id")) and r.state == "attached"
+
+
+def _mac_detail(f: Any) -> str:
+    mac = mac_of(f.raw)
+    if not mac:
+        return "none"
+    return f"{mac.get('mac_address')} · {mac.get('mac_type', '?')} · {mac.get('status', '?')}"
+
+
+FIP_ACTIONS = (
+    ActionSpec("attach", "Attach to a server…", lambda r: r.state in SETTLED, flow=Lazy(FLOWS + "attach_flow"), why_not=_settled, many=True),
+    ActionSpec("detach", "Detach from its server", lambda r: bool(r.text("server_id")), flow=Lazy(FLOWS + "detach_flow"),
+               why_not=_detachable, many=True),
+    ActionSpec("mac_generate", "Virtual MAC: generate…", lambda r: _attached(r) and not r.text("mac"), flow=Lazy(FLOWS + "mac_generate_flow")),
+    ActionSpec("mac_duplicate", "Virtual MAC: duplicate from another IP…", lambda r: _attached(r) and not r.text("mac"),
+               flow=Lazy(FLOWS + "mac_duplicate_flow")),
+    ActionSpec("mac_move", "Virtual MAC: move to another IP…", lambda r: bool(r.text("mac")), flow=Lazy(FLOWS + "mac_move_flow"), why_not=_settled),
+    ActionSpec("mac_delete", "Virtual MAC: delete", lambda r: bool(r.text("mac")), flow=Lazy(FLOWS + "mac_delete_flow"), why_not=_settled),
+)
+
+FIPS = ResourceKind(
+    id="flexible_ip.fips",
+    product="Bare metal",
+    title="Flexible IPs",
+    singular="flexible IP",
+    api=API,
+    scope_type="zone",
+    scopes=ZONES,
+    collection="fips",
+    list_key="flexible_ips",
+    item_key=None,
+    model=Lazy("tui.products.models:Resource"),
+    paging="page_size",
+    page_size=100,
+    columns=(
+        Column("ip", "IP", lambda r: r.name, width=24),
+        Column("status", "Status", lambda r: state_text(r.state), width=10, sort_key=lambda r: r.state),
+        Column("server", "Server", server_label, width=16, sort_key=_group_key),
+        Column("mac", "Virtual MAC", _mac, width=17),
+        Column("mac_type", "MAC type", lambda r: r.text("mac_type") or "—", width=8),
+        Column("reverse", "Reverse", lambda r: r.text("reverse") or "—", width=24),
+        Column("description", "Description", lambda r: r.text("description"), width=16),
+        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+    ),
+    summarize=summarize,
+    enrich=Lazy("tui.products.flexible_ip.fips:enrich"),
+    state_field="status",
+    transitional=frozenset({"updating", "detaching"}),
+    moving=lambda d: mac_of(d).get("status") in ("updating", "deleting"),
+    sort=("server", False),
+    detail_fields=(
+        ("ID", lambda f: f.id),
+        ("Address", lambda f: str(f.raw.get("ip_address", ""))),
+        ("Status", lambda f: state_text(str(f.raw.get("status", "")))),
+        ("Server", lambda f: str(f.raw.get("server_id") or "not attached")),
+        ("Virtual MAC", _mac_detail),
+        ("Reverse", lambda f: str(f.raw.get("reverse") or "—")),
+        ("Description", lambda f: str(f.raw.get("description") or "—")),
+        ("Tags", lambda f: ", ".join(f.raw.get("tags") or []) or "none"),
+        ("Project", lambda f: str(f.raw.get("project_id", ""))),
+        ("Zone", lambda f: str(f.raw.get("zone", ""))),
+        ("Created", lambda f: str(f.raw.get("created_at", ""))),
+        ("Updated", lambda f: str(f.raw.get("updated_at", ""))),
+    ),
+    actions=FIP_ACTIONS,
+    create=Lazy(FLOWS + "CREATE"),
+    edit=Lazy(FLOWS + "EDIT"),
+    delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,
+    delete_warning=lambda r: "The address goes back to the pool: a new flexible IP gets another one"
+    + (f". It is attached to {server_label(r)}: its traffic there stops" if r.text("server_id") else ""),
+)

@@ -98,6 +98,15 @@ async def baremetal(pilot, app) -> None:
     await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 5 and all(r.get("zone") == "fr-par-2" for r in view.table.resources()))
 
 
+async def fips_marked(pilot, app) -> None:
+    view = await open_view(pilot, app, "flexible_ip.fips")
+    app.main.set_scope("fr-par-2")
+    await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 4)
+    view.focus_table()
+    await pilot.pause()
+    await pilot.press("space", "down", "space")
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -113,6 +122,7 @@ async def main() -> None:
     await shoot("instance-volume-create", (120, 40), view_of_kind("instance.volumes", create))
     await shoot("baremetal-servers", (120, 40), baremetal)
     await shoot("silicon-servers", (120, 40), view_of_kind("silicon.servers"))
+    await shoot("baremetal-flexible-ips", (120, 40), fips_marked)
     await shoot("instance-security-group-rules", (120, 40), view_of_kind("instance.security_groups", sg_rules))
 
 

@@ -149,3 +149,35 @@ def test_baremetal(snap_compare, what):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
+
+
+@pytest.mark.parametrize("what", ["marked", "create", "attach"])
+def test_flexible_ips(snap_compare, what):
+    """The list grouped by server with two rows marked; the create form; the attach confirmation
+    saying a MAC group moves together."""
+    from helpers import open_view, pick
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "flexible_ip.fips")
+        app.main.set_scope("fr-par-2")
+        await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 4, what="fr-par-2")
+        view.focus_table()
+        await pilot.pause()
+        if what == "marked":
+            await pilot.press("space", "down", "space")
+        elif what == "create":
+            await pilot.press("c")
+            await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+        else:  # one member of the MAC group marked: the other joins, and the dialog says so
+            await pilot.press("space", "a")
+            await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
+            await pick(pilot, app, lambda t: t.startswith("Attach"))
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen" and app.screen.id != "actions-menu", what="servers")
+            await pick(pilot, app, lambda t: t.startswith("build-farm"))
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen", what="confirm")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 30), run_before=ready)

@@ -27,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--port", type=int, default=8700)
     sb.add_argument("--secret-key", dest="secret_key", help="the key clients must send (default: the demo key)")
     sb.add_argument("--seed", choices=("demo", "empty"), default="demo")
-    sb.add_argument("--scale", type=int, default=0, help="add N running servers to fr-par-1")
+    sb.add_argument("--scale", type=int, default=0, help="add N of each product's most numerous kind to fr-par-1 (servers, flexible IPs…)")
     sb.add_argument("--latency", type=float, default=0.0, help="delay every response by MS milliseconds")
     sb.add_argument(
         "--faults", help="inject faults per request, e.g. '5xx=0.05,429=0.05,slow=0.05,drop=0.02,badjson=0.02,html=0.02,"

@@ -54,4 +54,13 @@ def seed_demo(store: BaremetalStore, rng: Any) -> None:
         }
 
 
-PRODUCT = SandboxProduct("baremetal", "/baremetal/", _make, routes, seed_demo=seed_demo)
+SCALE_SERVERS_PER = 50  # one ready server in fr-par-1 per this many of --scale (flexible IPs go on them)
+
+
+def seed_scale(store: BaremetalStore, rng: Any, count: int, zone: str = "fr-par-1") -> None:
+    offer = next(iter(store.offers[zone]))
+    for n in range(max(1, count // SCALE_SERVERS_PER)):
+        store.create(zone, {"name": f"bm-{n:05d}", "offer_id": offer, "tags": ["scale"]}, status="ready")
+
+
+PRODUCT = SandboxProduct("baremetal", "/baremetal/", _make, routes, seed_demo=seed_demo, seed_scale=seed_scale)

@@ -230,7 +230,8 @@ def routes(store: FipStore) -> list[Route]:
 
 
 def seed_demo(store: FipStore, rng: Any) -> None:
-    """IPs on the seeded servers of fr-par-2 (a MAC group of two on db-primary) and a spare."""
+    """IPs on the seeded servers of fr-par-2 (a MAC group of two on db-primary) and a spare; in
+    fr-par-1 one on edge-par and two spares."""
     bm = store.sandbox.baremetal
     servers = {s["name"]: s["id"] for s in bm.servers["fr-par-2"].values()}
     project = store.sandbox.project_id
@@ -242,6 +243,37 @@ def seed_demo(store: FipStore, rng: Any) -> None:
         f["status"], f["_next"] = ("attached" if f["server_id"] else "ready"), None
     a["mac_address"] = store.new_mac("kvm")
     b["mac_address"] = dict(a["mac_address"], id=store.ids.uuid())
+    # fr-par-1, where bare-metal private networks are too: one on edge-par, two spares
+    edge = next(s["id"] for s in bm.servers["fr-par-1"].values() if s["name"] == "edge-par")
+    for body in ({"server_id": edge, "description": "edge vip", "reverse": "edge.example.com"},
+                 {"description": "spare a"}, {"description": "spare b", "tags": ["failover"]}):
+        f = store.create("fr-par-1", {"project_id": project, **body})
+        f["status"], f["_next"] = ("attached" if f["server_id"] else "ready"), None
 
 
-PRODUCT = SandboxProduct("fip", "/flexible-ip/", FipStore, routes, seed_demo=seed_demo)
+def seed_scale(store: FipStore, rng: Any, count: int, zone: str = "fr-par-1") -> None:
+    """`count` flexible IPs in fr-par-1: three in four attached to the scale's bare-metal servers
+    (at most 64 each), one in ten with a virtual MAC shared with the next IP (a MAC group of two)."""
+    servers = list(store.sandbox.baremetal.servers[zone])
+    project = store.sandbox.project_id
+    per_server: dict[str, int] = {}
+    previous: dict[str, Any] | None = None
+    for n in range(count):
+        sid = servers[n % len(servers)] if servers and n % 4 else None
+        grouped = previous is not None and previous.get("mac_address") is not None
+        if grouped:
+            sid = previous["server_id"]  # type: ignore[index]
+        if sid is not None and per_server.get(sid, 0) >= MAX_PER_SERVER:
+            sid, grouped = None, False
+        f = store.create(zone, {"project_id": project, "server_id": sid, "description": f"scale-{n:05d}", "is_ipv6": n % 7 == 0})
+        f["status"], f["_next"] = ("attached" if sid else "ready"), None
+        if sid is not None:
+            per_server[sid] = per_server.get(sid, 0) + 1
+            if grouped:
+                f["mac_address"] = dict(previous["mac_address"], id=store.ids.uuid())  # type: ignore[index]
+            elif n % 10 == 1:
+                f["mac_address"] = store.new_mac("kvm")
+        previous = f if not grouped else None
+
+
+PRODUCT = SandboxProduct("fip", "/flexible-ip/", FipStore, routes, seed_demo=seed_demo, seed_scale=seed_scale)

@@ -128,3 +128,55 @@ def test_a_page_of_any_json_is_items_or_a_clear_error(value):
 @pytest.mark.parametrize("text", ["   ", " a", "a ", "a.b-c d"])
 def test_blank_and_padded_names(text):
     assert console_accepts(NameTagsForm, {"name": text}) == (not check_name(text))
+
+
+# ---- the table's order ---------------------------------------------------------------------------
+OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("upsert"), st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from(["x", "y", "z", "w"])), max_size=5)),
+        st.tuples(st.just("remove"), st.lists(st.sampled_from("abcdefgh"), max_size=3)),
+        st.tuples(st.just("sort"), st.tuples(st.sampled_from([None, "v", "k"]), st.booleans())),
+        st.tuples(st.just("filter"), st.sampled_from(["", "x", "y", "a"])),
+        st.tuples(st.just("mark"), st.sampled_from("abcdefgh")),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(OPS)
+def test_the_table_shows_exactly_the_filtered_rows_in_sort_order_whatever_happened_before(ops):
+    """However rows arrive, change, go, and the sort and filter change, the order shown is the one
+    computed from scratch (the table keeps sort values between orderings), and marks go with their
+    rows."""
+    from tui.products.base import Column, Row
+    from tui.ui.widgets.resource_table import ResourceTable
+
+    table = ResourceTable()
+    table.set_columns([Column("k", "Key", lambda r: r.id, width=4), Column("v", "Value", lambda r: r.text("v"), width=4)])
+    rows: dict[str, str] = {}
+    sort, flt, marked = None, "", set()
+    for op, arg in ops:
+        if op == "upsert":
+            table.upsert([Row({"id": k, "v": v}) for k, v in arg])
+            rows.update(dict(arg))
+        elif op == "remove":
+            table.remove(arg)
+            for k in arg:
+                rows.pop(k, None)
+                marked.discard(k)
+        elif op == "sort":
+            table.sort_by(*arg)
+            sort = arg if arg[0] else None
+        elif op == "filter":
+            table.set_filter(arg)
+            flt = arg
+        elif arg in rows:
+            marked ^= {arg}
+            table.toggle_mark(arg)
+        shown = [k for k in rows if flt in f"{k} {rows[k]} {k}".lower()]
+        if sort:
+            col, rev = sort
+            shown.sort(key=lambda k: ((k if col == "k" else rows[k]), k), reverse=rev)
+        assert table.shown_keys == shown
+        assert table.marked == marked

@@ -246,3 +246,19 @@ async def test_read_only_offers_no_marks_and_no_writes(sandbox):
         await pilot.pause()
         assert view.table.marked == set() and app.screen.id == "main"
         assert writes(sandbox) == []
+
+
+async def test_a_rule_broken_before_sending_is_a_refusal_not_a_bug(sandbox):
+    """Duplicating a virtual MAC when no IP of the zone has one: refused, nothing sent."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "flexible_ip.fips")
+        assert view.scope == "fr-par-1"
+        edge = next(r for r in view.table.resources() if r.text("description") == "edge vip")
+        view.table.move_to(edge.id)
+        await action(pilot, app, "Virtual MAC: duplicate from another IP…")
+        await wait_for(pilot, lambda: any("no flexible IP in this zone has a virtual MAC" in n.message for n in app._notifications), what="refused")
+        note = next(n for n in app._notifications if "virtual MAC" in n.message)
+        assert note.severity == "warning" and "refused" in note.title and "bug" not in note.message
+        assert writes(sandbox) == []

@@ -291,3 +291,9 @@ async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
         await pilot.press("k", "enter")  # back on the folded heading: unfold
         assert "Volumes" in sidebar.render().plain
         assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
+        # ← on a folded product folds its section; → unfolds it onto its first view
+        await pilot.press("h", "h")
+        text = sidebar.render().plain
+        assert "+ COMPUTE (" in text and "Bare metal" not in text and "Instance" not in text
+        await pilot.press("l")
+        assert "Bare metal" in sidebar.render().plain and sidebar.entries[sidebar.highlighted][0] == "instance.servers"

@@ -106,6 +106,7 @@ SERVERS = ResourceKind(
         Column("zone", "Zone", lambda r: r.text("zone"), width=8),
         Column("ips", "IPs", lambda r: r.text("addresses"), width=36),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=16),  # `/` finds by tag too
     ),
     summarize=lambda data: {"install_status": install_status(data), "addresses": addresses(data)},
     state_field="status",

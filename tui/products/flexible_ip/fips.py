@@ -111,6 +111,7 @@ FIPS = ResourceKind(
         Column("description", "Description", lambda r: r.text("description"), width=16),
         Column("zone", "Zone", lambda r: r.text("zone"), width=8),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=16),
     ),
     summarize=summarize,
     enrich=Lazy("tui.products.flexible_ip.fips:enrich"),

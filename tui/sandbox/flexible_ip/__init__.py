@@ -103,12 +103,14 @@ def routes(store: FipStore) -> list[Route]:
 
     async def listing(request: Request) -> Response:
         zone = zone_of(request)
-        items = [store.settle(f) for f in store.fips[zone].values()]
+        items = list(store.fips[zone].values())  # created order (a dict keeps insertion order)
         servers = request.query_params.getlist("server_ids")
-        if servers:
-            items = [f for f in items if f["server_id"] in servers]
-        items.sort(key=lambda f: f["created_at"], reverse=request.query_params.get("order_by") == "created_at_desc")
-        return page_page_size(request, "flexible_ips", items, public)
+        if servers:  # settled first: a detach that finished leaves its server
+            items = [f for f in items if store.settle(f)["server_id"] in servers]
+        if request.query_params.get("order_by") == "created_at_desc":
+            items.reverse()
+        # Only the page's items are settled and rendered: 10,000 IPs cost a page, not the zone, per request.
+        return page_page_size(request, "flexible_ips", items, lambda f: public(store.settle(f)))
 
     async def create(request: Request) -> Response:
         zone = zone_of(request)

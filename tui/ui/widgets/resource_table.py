@@ -83,6 +83,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._dirty = False
         self._filter = ""
         self._search: dict[str, str] = {}  # key -> lowercased text, built when filtering
+        self._sorted_by: dict[str, Any] = {}  # key -> its sort value, built when sorting
         self._sort: tuple[str, bool] | None = None
         self._cursor = 0
         self._cursor_key: str | None = None
@@ -101,6 +102,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._header = None
         self._strips.clear()
         self._search.clear()
+        self._sorted_by.clear()
         self._changed(order=True)
 
     def replace(self, rows: Iterable[Any]) -> None:
@@ -132,6 +134,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._rows.clear()
         self._version.clear()
         self._search.clear()
+        self._sorted_by.clear()
         self._strips.clear()
         self._changed(order=True)
 
@@ -140,6 +143,8 @@ class ResourceTable(ScrollView, can_focus=True):
         self._changed(order=True)
 
     def sort_by(self, column_key: str | None, reverse: bool = False) -> None:
+        if not self._sort or self._sort[0] != column_key:
+            self._sorted_by.clear()
         self._sort = (column_key, reverse) if column_key else None
         self._changed(order=True)
 
@@ -216,6 +221,7 @@ class ResourceTable(ScrollView, can_focus=True):
         visible = False  # did anything on screen change?
         watch, watched = self.watch_rows, self.watched
         stored, version, search, order = self._rows, self._version, self._search, self._order
+        sorted_by = self._sorted_by
         ordered = bool(self._sort or self._filter)
         appendable = not ordered and not self._dirty  # new rows go at the end, no re-layout
         for row in rows:
@@ -230,6 +236,8 @@ class ResourceTable(ScrollView, can_focus=True):
             version[key] = version.get(key, 0) + 1
             if search:
                 search.pop(key, None)
+            if sorted_by:
+                sorted_by.pop(key, None)
             if old is None:
                 if appendable and not reorder:
                     order.append(key)  # the common case while loading
@@ -260,6 +268,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._rows.pop(key, None)
         self._version.pop(key, None)
         self._search.pop(key, None)
+        self._sorted_by.pop(key, None)
 
     def _changed(self, order: bool, repaint: bool = True) -> None:
         """Rows changed. Lines are repainted only when something on screen may differ: rows
@@ -316,9 +325,15 @@ class ResourceTable(ScrollView, can_focus=True):
             needle = self._filter
             keys = [k for k in keys if needle in self._text_of(k)]
         if self._sort_column() is not None:
-            rows = self._rows
-            values = {k: self._sort_value(rows[k]) for k in keys}
-            keys.sort(key=lambda k: (values[k], k), reverse=self._sort[1] if self._sort else False)
+            # Sort values are kept between orderings (a row's is dropped when it changes): while a
+            # sorted list loads, each ordering computes only the new rows' values.
+            rows, values = self._rows, self._sorted_by
+            for k in keys:
+                if k not in values:
+                    values[k] = self._sort_value(rows[k])
+            reverse = self._sort[1] if self._sort else False
+            keys.sort(reverse=reverse)  # ties by key, as (value, key) would order them
+            keys.sort(key=values.__getitem__, reverse=reverse)  # stable: the ties keep that order
         self._order = keys
         self._pos = None
         self.virtual_size = Size(self._row_width(), len(keys) + 1)

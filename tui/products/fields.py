@@ -6,6 +6,16 @@ import re
 from typing import Any
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+HOST_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOSTNAME = rf"^{HOST_LABEL}(\.{HOST_LABEL})*$"  # a DNS host name (labels of letters, digits, dashes)
+
+
+def reverse_name(v: str) -> str:
+    """A reverse DNS value: empty, or a host name (a final dot allowed); else a ValueError."""
+    v = v.strip()
+    if v and not re.match(HOSTNAME, v.rstrip(".")):
+        raise ValueError("a host name such as host.example.com")
+    return v
 
 
 def meta(label: str, **extra: Any) -> dict[str, Any]:

@@ -9,12 +9,10 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import check_uuids, ctx, meta, split_tags
+from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, split_tags
 from ..format import gb
 
 DESCRIPTION_MAX = 255  # spec 1 §8
-HOST_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-HOSTNAME = rf"^{HOST_LABEL}(\.{HOST_LABEL})*$"
 
 
 def _money(price: Any) -> str:
@@ -199,12 +197,7 @@ class ReverseForm(BaseModel):
     @field_validator("reverse")
     @classmethod
     def _host(cls, v: str) -> str:
-        import re
-
-        v = v.strip()
-        if v and not re.match(HOSTNAME, v.rstrip(".")):
-            raise ValueError("a host name such as db-01.example.com")
-        return v
+        return reverse_name(v)
 
 
 async def reverse_flow(ui: Any, server: Row) -> None:

@@ -8,27 +8,17 @@ per server and "duplicate only between IPs of one server" are refused here, befo
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, split_tags
+from ..fields import ctx, meta, reverse_name, split_tags
 from ..flows import Refused
 from .fips import MAX_PER_SERVER, server_label
 
 DESCRIPTION_MAX = 255  # spec 1 §8
-HOST_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-HOSTNAME = rf"^{HOST_LABEL}(\.{HOST_LABEL})*$"
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
-
-
-def _reverse(v: str) -> str:
-    v = v.strip()
-    if v and not re.match(HOSTNAME, v.rstrip(".")):
-        raise ValueError("a host name such as vip.example.com")
-    return v
 
 
 # ---- create and edit ----------------------------------------------------------------------------
@@ -42,7 +32,7 @@ class CreateForm(BaseModel):
     is_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6 (a /64 block)"))] = False
 
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
-    _rev = field_validator("reverse")(lambda v: _reverse(v))
+    _rev = field_validator("reverse")(lambda v: reverse_name(v))
 
     @field_validator("server_id")
     @classmethod
@@ -98,7 +88,7 @@ class EditForm(BaseModel):
     reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="vip.example.com"))] = ""
 
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
-    _rev = field_validator("reverse")(lambda v: _reverse(v))
+    _rev = field_validator("reverse")(lambda v: reverse_name(v))
 
 
 def edit_values(row: Row) -> dict[str, Any]:

@@ -19,6 +19,8 @@ PRODUCT_MODULES = [
     "tui.sandbox.baremetal",
     "tui.sandbox.silicon",
     "tui.sandbox.flexible_ip",  # after bare metal: its seeds attach to bare-metal servers
+    "tui.sandbox.rdb",
+    "tui.sandbox.kvcache",
 ]
 
 

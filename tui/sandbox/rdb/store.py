@@ -1,0 +1,296 @@
+"""State of the sandbox's relational databases: instances with their users, databases, privileges,
+ACL rules, settings and endpoints; read replicas, backups, snapshots and logs — each with the
+statuses of spec/4 advancing with the clock (`lifecycle`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import HttpError, invalid_request, not_found
+from ..lifecycle import GONE, plan, settle
+from . import catalog
+
+GB = catalog.GB
+
+
+@dataclass
+class Timings:
+    provision: float = 20.0  # provisioning → initializing
+    initialize: float = 10.0  # initializing → ready
+    restart: float = 8.0  # restarting → ready
+    configure: float = 10.0  # configuring → ready (upgrade, maintenance, replica reset)
+    backup: float = 8.0  # creating (instance backuping) → ready
+    export: float = 6.0  # exporting → ready with a download URL
+    restore: float = 10.0  # restoring → ready
+    snapshot: float = 8.0  # creating (instance snapshotting) → ready
+    promote: float = 10.0  # promoting → a standalone instance
+    delete: float = 5.0  # deleting → gone
+    logs: float = 5.0  # a prepared log: creating → ready
+
+
+def transient(resource: str, obj: dict[str, Any]) -> HttpError:
+    return HttpError(409, {"type": "transient_state", "message": "resource is in a transient state", "resource": resource,
+                           "resource_id": obj["id"], "current_state": obj["status"]})
+
+
+class RdbStore:
+    def __init__(self, sandbox: Any) -> None:
+        self.clock = sandbox.clock
+        self.ids = sandbox.ids
+        self.project_id = sandbox.project_id
+        self.organization_id = sandbox.organization_id
+        self.t: Timings = sandbox.options.get("rdb_timings") or Timings()
+        self.instances: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
+        self.replicas: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
+        self.backups: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
+        self.snapshots: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
+        self.logs: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
+        self.ip_seq = 10
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def iso(self, at: float | None = None) -> str:
+        return self.clock.iso(at)
+
+    def next_ip(self) -> str:
+        self.ip_seq += 1
+        return f"51.158.{self.ip_seq // 250}.{self.ip_seq % 250 + 2}"
+
+    # ---- instances ------------------------------------------------------------------------------
+    def create_instance(self, region: str, body: dict[str, Any], ready: bool = False, age: float = 0.0) -> dict[str, Any]:
+        now = self.now() - age
+        iid = self.ids.uuid()
+        volume_type = body.get("volume_type") or "lssd"
+        size = body.get("volume_size") if volume_type == "bssd" else None
+        i = {
+            "id": iid, "name": body["name"], "organization_id": self.organization_id, "project_id": body.get("project_id") or self.project_id,
+            "status": "ready" if ready else "provisioning", "engine": body["engine"], "upgradable_version": [],
+            "endpoint": None, "endpoints": [], "tags": list(body.get("tags") or []), "settings": [],
+            "backup_schedule": {"frequency": 24, "retention": 7, "disabled": bool(body.get("disable_backup")), "next_run_at": None},
+            "is_ha_cluster": bool(body.get("is_ha_cluster")), "read_replicas": [], "node_type": body["node_type"],
+            "volume": {"type": volume_type, "size": size or 10 * GB, "class": volume_type}, "created_at": self.iso(now),
+            "init_settings": list(body.get("init_settings") or []), "backup_same_region": False, "maintenances": [],
+            "logs_policy": {"max_age_retention": 30, "total_disk_retention": None}, "region": region,
+            "_users": {}, "_dbs": {}, "_privs": {}, "_acls": [], "_plan": [], "_cert": 1,
+            "_logfiles": {"postgresql.log" if body["engine"].startswith("PostgreSQL") else "mysql.log": 48_211_332, "audit.log": 1_204_551},
+        }
+        i["endpoints"] = [self.lb_endpoint()]
+        i["endpoint"] = dict(i["endpoints"][0])
+        user = body.get("user_name")
+        if user:
+            i["_users"][user] = {"name": user, "is_admin": True, "_password": body.get("password")}
+        i["_dbs"]["rdb"] = {"name": "rdb", "owner": "_rdb_superadmin", "managed": True, "size": 8 * 1024 * 1024}
+        self.upgrades(i)
+        if not ready:
+            plan(i, now, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
+        self.instances[region][iid] = i
+        return i
+
+    def lb_endpoint(self) -> dict[str, Any]:
+        ip = self.next_ip()
+        return {"id": self.ids.uuid(), "ip": ip, "port": 5432, "name": None, "load_balancer": {}, "hostname": None}
+
+    def pn_endpoint(self, spec: dict[str, Any], region: str) -> dict[str, Any]:
+        ip = str(spec.get("service_ip") or "").split("/")[0] or f"172.16.{self.ip_seq % 250}.{self.ip_seq % 200 + 10}"
+        self.ip_seq += 1
+        return {"id": self.ids.uuid(), "ip": ip, "port": 5432, "name": None, "hostname": None,
+                "private_network": {"private_network_id": spec.get("private_network_id"), "service_ip": spec.get("service_ip") or f"{ip}/22",
+                                    "zone": f"{region}-1", "provisioning_mode": "ipam" if "ipam_config" in spec else "static"}}
+
+    def upgrades(self, i: dict[str, Any]) -> None:
+        engine, _, number = i["engine"].partition("-")
+        later = [v for e in catalog.engines(i["region"]) if e["name"] == engine for v in e["versions"]
+                 if not v["disabled"] and number.isdigit() and v["version"].isdigit() and int(v["version"]) > int(number)]
+        i["upgradable_version"] = [{"id": f"{v['name'].lower()}-upgrade", "name": v["name"], "version": v["version"], "minor_version": f"{v['version']}.0"} for v in later]
+
+    def settle_instance(self, i: dict[str, Any]) -> bool:
+        def after(obj: dict[str, Any], changes: dict[str, Any]) -> None:
+            if "engine" in changes:
+                self.upgrades(obj)
+        return settle(i, self.now(), self.iso, after)
+
+    def instance(self, region: str, iid: str) -> dict[str, Any]:
+        i = self.instances[region].get(iid)
+        if i is not None and self.settle_instance(i):
+            self.drop_instance(region, iid)
+            i = None
+        if i is None:
+            raise not_found("instance", iid)
+        return i
+
+    def drop_instance(self, region: str, iid: str) -> None:
+        self.instances[region].pop(iid, None)
+        for rid, r in list(self.replicas[region].items()):
+            if r["instance_id"] == iid:
+                del self.replicas[region][rid]
+
+    def all_instances(self, region: str) -> list[dict[str, Any]]:
+        for iid in list(self.instances[region]):
+            try:
+                self.instance(region, iid)
+            except HttpError:
+                pass
+        return list(self.instances[region].values())
+
+    def ready(self, i: dict[str, Any], resource: str = "instance", also: tuple[str, ...] = ("disk_full", "backuping", "snapshotting")) -> None:
+        """Refused with 409 transient_state unless ready (or in `also`: a backup under way does not stop
+        users, databases or settings from changing; a restart or an upgrade waits for it)."""
+        if i["status"] not in ("ready", *also):
+            raise transient(resource, i)
+
+    def busy_for(self, i: dict[str, Any], status: str, seconds: float, then: dict[str, Any] | None = None) -> None:
+        i["status"] = status
+        plan(i, self.now(), (seconds, {**(then or {}), "status": "ready"}))
+
+    def delete_instance(self, i: dict[str, Any]) -> None:
+        i["status"], i["_plan"] = "deleting", []
+        plan(i, self.now(), (self.t.delete, {GONE: True}))
+
+    def public_instance(self, i: dict[str, Any]) -> dict[str, Any]:
+        out = {k: v for k, v in i.items() if not k.startswith("_")}
+        out["read_replicas"] = [self.public_replica(r) for r in self.replicas[i["region"]].values() if r["instance_id"] == i["id"]]
+        return out
+
+    # ---- read replicas --------------------------------------------------------------------------
+    def create_replica(self, i: dict[str, Any], specs: list[dict[str, Any]], same_zone: bool, ready: bool = False) -> dict[str, Any]:
+        region = i["region"]
+        r = {"id": self.ids.uuid(), "endpoints": [], "status": "ready" if ready else "provisioning", "region": region,
+             "same_zone": same_zone, "instance_id": i["id"], "_plan": []}
+        r["endpoints"] = [self.replica_endpoint(spec, region) for spec in specs]
+        if not ready:
+            plan(r, self.now(), (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
+        self.replicas[region][r["id"]] = r
+        return r
+
+    def replica_endpoint(self, spec: dict[str, Any], region: str) -> dict[str, Any]:
+        if "private_network" in spec:
+            return self.pn_endpoint(spec["private_network"], region)
+        return {"id": self.ids.uuid(), "ip": self.next_ip(), "port": 5432, "name": None, "hostname": None, "direct_access": {}}
+
+    def replica(self, region: str, rid: str) -> dict[str, Any]:
+        r = self.replicas[region].get(rid)
+        if r is not None and settle(r, self.now(), self.iso):
+            self.replicas[region].pop(rid, None)
+            r = None
+        if r is None:
+            raise not_found("read_replica", rid)
+        return r
+
+    def promote(self, r: dict[str, Any]) -> dict[str, Any]:
+        """The replica becomes a standalone instance (configuring, then ready) with its endpoints,
+        users and databases; the replica itself is promoting, then gone."""
+        region = r["region"]
+        source = self.instances[region].get(r["instance_id"])
+        body = {"name": f"{source['name'] if source else 'replica'}-promoted", "engine": source["engine"] if source else "PostgreSQL-15",
+                "node_type": source["node_type"] if source else "DB-DEV-S", "tags": list(source["tags"]) if source else []}
+        new = self.create_instance(region, body, ready=True)
+        if r["endpoints"]:
+            new["endpoints"] = [dict(e) for e in r["endpoints"]]
+            new["endpoint"] = dict(new["endpoints"][0])
+        if source:
+            new["_users"] = {k: dict(v) for k, v in source["_users"].items()}
+            new["_dbs"] = {k: dict(v) for k, v in source["_dbs"].items()}
+            new["_privs"] = dict(source["_privs"])
+            new["_acls"] = [dict(a) for a in source["_acls"]]
+        self.busy_for(new, "configuring", self.t.promote)
+        r["status"], r["endpoints"], r["_plan"] = "promoting", [], []
+        plan(r, self.now(), (self.t.promote, {GONE: True}))
+        return new
+
+    def public_replica(self, r: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in r.items() if not k.startswith("_")}
+
+    # ---- backups, snapshots, logs ---------------------------------------------------------------
+    def create_backup(self, i: dict[str, Any], database: str, name: str, expires_at: str | None, status: str = "creating", age: float = 0.0) -> dict[str, Any]:
+        now = self.now() - age
+        users = sorted({u for (u, d), p in i["_privs"].items() if d == database and p != "none"})
+        b = {"id": self.ids.uuid(), "instance_id": i["id"], "database_name": database, "name": name, "status": status,
+             "size": i["_dbs"].get(database, {}).get("size") or 0, "expires_at": expires_at, "created_at": self.iso(now), "updated_at": self.iso(now),
+             "instance_name": i["name"], "region": i["region"], "same_region": False, "download_url": None, "download_url_expires_at": None,
+             "_users": users, "_plan": []}
+        if status == "creating":
+            plan(b, self.now(), (self.t.backup, {"status": "ready"}))
+            if i["status"] in ("ready",):
+                self.busy_for(i, "backuping", self.t.backup)
+        self.backups[i["region"]][b["id"]] = b
+        return b
+
+    def backup(self, region: str, bid: str) -> dict[str, Any]:
+        b = self.backups[region].get(bid)
+        if b is not None and settle(b, self.now(), self.iso):
+            self.backups[region].pop(bid, None)
+            b = None
+        if b is None:
+            raise not_found("database_backup", bid)
+        return b
+
+    def live(self, region: str, table: dict[str, dict[str, dict[str, Any]]], get: Any) -> list[dict[str, Any]]:
+        """Every object of `table` in `region` the clock has not removed."""
+        out = []
+        for oid in list(table[region]):
+            try:
+                out.append(get(region, oid))
+            except HttpError:
+                pass
+        return out
+
+    def export_url(self, b: dict[str, Any]) -> dict[str, Any]:
+        return {"download_url": f"https://s3.{b['region']}.example/rdb-exports/{b['id']}/{b['database_name']}.custom?X-Expires=86400",
+                "download_url_expires_at": self.iso(self.now() + self.t.export + 86_400)}
+
+    def create_snapshot(self, i: dict[str, Any], name: str, expires_at: str | None, status: str = "creating") -> dict[str, Any]:
+        s = {"id": self.ids.uuid(), "instance_id": i["id"], "name": name, "organization_id": self.organization_id, "project_id": i["project_id"],
+             "status": status, "size": i["volume"]["size"], "expires_at": expires_at, "created_at": self.iso(), "updated_at": self.iso(),
+             "instance_name": i["name"], "node_type": i["node_type"], "volume_type": {"type": i["volume"]["type"], "class": i["volume"]["type"]},
+             "region": i["region"], "_engine": i["engine"], "_plan": []}
+        if status == "creating":
+            plan(s, self.now(), (self.t.snapshot, {"status": "ready"}))
+            if i["status"] == "ready":
+                self.busy_for(i, "snapshotting", self.t.snapshot)
+        self.snapshots[i["region"]][s["id"]] = s
+        return s
+
+    def snapshot(self, region: str, sid: str) -> dict[str, Any]:
+        s = self.snapshots[region].get(sid)
+        if s is not None and settle(s, self.now(), self.iso):
+            self.snapshots[region].pop(sid, None)
+            s = None
+        if s is None:
+            raise not_found("snapshot", sid)
+        return s
+
+    def prepare_logs(self, i: dict[str, Any], start: float, end: float) -> list[dict[str, Any]]:
+        nodes = ["main", "standby"] if i["is_ha_cluster"] else ["main"]
+        out = []
+        for node in nodes:
+            log = {"id": self.ids.uuid(), "status": "creating", "node_name": f"{i['name']}-{node}", "region": i["region"],
+                   "download_url": None, "expires_at": self.iso(self.now() + 86_400), "created_at": self.iso(),
+                   "_instance": i["id"], "_window": (start, end), "_plan": []}
+            plan(log, self.now(), (self.t.logs, {"status": "ready", "download_url": f"https://s3.{i['region']}.example/rdb-logs/{log['id']}.log.gz"}))
+            self.logs[i["region"]][log["id"]] = log
+            out.append(log)
+        return out
+
+    def log(self, region: str, lid: str) -> dict[str, Any]:
+        log = self.logs[region].get(lid)
+        if log is None:
+            raise not_found("instance_log", lid)
+        settle(log, self.now(), self.iso)
+        return log
+
+    def find_endpoint(self, region: str, eid: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(owner, endpoint): the instance or read replica holding endpoint `eid`."""
+        for owner in [*self.all_instances(region), *self.replicas[region].values()]:
+            for e in owner["endpoints"]:
+                if e["id"] == eid:
+                    return owner, e
+        raise not_found("endpoint", eid)
+
+    def refuse_unless_managed(self, i: dict[str, Any], database: str) -> None:
+        db = i["_dbs"].get(database)
+        if db is None:
+            raise not_found("database", database)
+        if not db["managed"]:
+            raise invalid_request(f"database {database} is not managed: its permissions are managed in SQL by its owner {db['owner']}")

@@ -143,19 +143,42 @@ class Child:
 
 
 @dataclass(frozen=True)
+class Metric:
+    name: str  # the API's metric name: "cpu_usage_percent"
+    label: str  # "CPU"
+    unit: str = "%"
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """A resource's metric time series (spec/4 "Time series"): `path` is relative to the item
+    ("{id}/metrics"), the window is sent as `start`/`end` (RFC 3339) and one metric per request
+    as `name_param`. The console draws them as charts over the windows offered."""
+
+    path: str
+    start: str
+    end: str
+    metrics: tuple[Metric, ...]
+    name_param: str = "metric_name"
+    windows: tuple[tuple[str, int], ...] = (("1 h", 3600), ("6 h", 6 * 3600), ("24 h", 86_400), ("7 d", 7 * 86_400))
+
+
+@dataclass(frozen=True)
 class DetailPanel:
-    """An extra tab of a kind's detail view (events, metrics, topology). Either `kind`, "module:ATTR"
+    """An extra tab of a kind's detail view (events, metrics, topology). One of: `kind`, "module:ATTR"
     of a child ResourceKind listed there for the resource (an events timeline: the same table,
-    paging and refresh as any list), or `widget`, "module:ATTR" of a callable (service, scope, row)
-    -> a Textual widget of the product's own (a chart), which refreshes through a `Refresher`."""
+    paging and refresh as any list); `chart`, the resource's metrics drawn as charts; or `widget`,
+    "module:ATTR" of a callable (service, scope, row) -> a Textual widget of the product's own,
+    which refreshes through a `Refresher`."""
 
     title: str
     kind: str | None = None
     widget: str | None = None
+    chart: Metrics | None = None
 
     def __post_init__(self) -> None:
-        if (self.kind is None) == (self.widget is None):
-            raise ValueError(f"detail panel {self.title!r}: give exactly one of kind and widget")
+        if sum(x is not None for x in (self.kind, self.widget, self.chart)) != 1:
+            raise ValueError(f"detail panel {self.title!r}: give exactly one of kind, chart and widget")
 
 
 Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]
@@ -250,6 +273,11 @@ class ResourceKind:
     gone_when_forbidden: bool = False
     # The list filter by name, used to look whether a create whose answer was lost happened.
     name_param: str | None = None
+    # Where a create is sent when not to the list path (a template under the base, `{parent}`
+    # allowed: "instances/{parent}/acls"), and how the created object is found in the answer when
+    # the answer is not it: `created(answer, payload) -> object | None` (an answer listing the rules).
+    create_path: str | None = None
+    created: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.scope_type == "global" and self.scopes not in (None, (GLOBAL,)):

@@ -49,3 +49,41 @@ def check_uuids(values: list[str], what: str) -> list[str]:
     if bad:
         raise ValueError(f"{what} are UUIDs: {', '.join(bad[:3])} is not")
     return out
+
+
+PASSWORD_RULE = "8 to 128 characters with a lower-case letter, an upper-case letter, a digit and a special character"
+
+
+def password_missing(pw: str) -> list[str]:
+    """What a password lacks under the platform's rule (empty: it passes)."""
+    missing = []
+    if len(pw) < 8:
+        missing.append(f"{8 - len(pw)} more character{'s' if 8 - len(pw) > 1 else ''}")
+    if len(pw) > 128:
+        missing.append("at most 128 characters")
+    for test, what in ((str.islower, "a lower-case letter"), (str.isupper, "an upper-case letter"), (str.isdigit, "a digit")):
+        if not any(test(c) for c in pw):
+            missing.append(what)
+    if not any(not c.isalnum() for c in pw):
+        missing.append("a special character")
+    return missing
+
+
+def password_strength(pw: str) -> str:
+    """A one-line verdict shown under a password field as it is typed (never the password)."""
+    if not pw:
+        return ""
+    missing = password_missing(pw)
+    if missing:
+        return "strength: too weak — needs " + ", ".join(missing)
+    score = len(pw) + 4 * len({c for c in pw if not c.isalnum()})
+    return "strength: strong" if score >= 20 else "strength: fair (longer is stronger)"
+
+
+def check_password(v: Any) -> Any:
+    """A pydantic validator's body: the platform's password rule, the value untouched."""
+    raw = v.get_secret_value() if hasattr(v, "get_secret_value") else str(v)
+    missing = password_missing(raw)
+    if missing:
+        raise ValueError(PASSWORD_RULE + ": needs " + ", ".join(missing))
+    return v

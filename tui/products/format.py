@@ -9,8 +9,10 @@ from rich.text import Text
 
 GOOD = {"running", "ready", "available", "active", "attached", "completed", "success", "in_use"}
 BUSY = {"starting", "stopping", "provisioning", "configuring", "deleting", "creating", "updating", "rebooting",
-        "initializing", "attaching", "detaching", "snapshotting", "pending", "installing", "to_install", "migrating"}
+        "initializing", "attaching", "detaching", "snapshotting", "pending", "installing", "to_install", "migrating",
+        "backuping", "restarting", "promoting", "exporting", "restoring", "autohealing"}
 BAD = {"error", "locked", "failure", "out_of_stock", "disk_full", "invalid_data"}
+ALARM = {"disk_full"}  # needs someone now: stands out in any list, colour or not
 
 
 def state_text(state: str) -> Text:
@@ -20,6 +22,8 @@ def state_text(state: str) -> Text:
         return Text(f"● {s}", style="green")
     if s in BUSY:
         return Text(f"◐ {s}", style="yellow")
+    if s in ALARM:
+        return Text(f"✖ {s.upper()}", style="bold reverse red")
     if s in BAD:
         return Text(f"✖ {s}", style="red")
     return Text(f"○ {s}", style="dim")

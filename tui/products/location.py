@@ -77,12 +77,15 @@ class Parent:
 
     `list_path` and `item_path` are templates under the product base (`lbs/{parent}/backends`,
     `backends/{id}`); or `query` binds the parent through a list parameter (`namespace_id`), the
-    kind's own collection path staying as it is."""
+    kind's own collection path staying as it is. With `field`, the children have no list of their
+    own: they are the array `field` of the parent object read at `list_path` (a database instance's
+    read replicas, its settings)."""
 
     kind: str  # the parent kind's id
     list_path: str | None = None
     item_path: str | None = None
     query: str | None = None
+    field: str | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ PRODUCT_MANIFESTS = [
     "tui.products.baremetal.manifest",
     "tui.products.flexible_ip.manifest",  # under the "Bare metal" heading, after its servers
     "tui.products.silicon.manifest",
+    "tui.products.rdb.manifest",
+    "tui.products.kvcache.manifest",
 ]
 
 

@@ -18,7 +18,7 @@ from typing import Any, AsyncIterator, Callable
 from ..api.client import ApiClient
 from ..api.errors import ApiError, BadBody, NotFound, OutcomeUnknown, PermissionDenied, as_api_error
 from ..api.paging import MAX_PER_PAGE, fetch_page, iter_pages, list_all
-from .base import ALL, Call, Context, ParentRef, ResourceKind, Row
+from .base import ALL, Call, Context, ParentRef, ResourceKind, Row, fill
 
 DELTA_PAGE = 50  # rows asked per change probe
 DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
@@ -119,6 +119,10 @@ class ResourceService:
             path = "?"
             try:
                 path = self.kind.list_path(sc, self.parent)
+                if self.kind.parent is not None and self.kind.parent.field:
+                    rows = await self._embedded(sc, path)
+                    await queue.put(ListChunk(sc, rows, len(rows)))
+                    return
                 async for batch in iter_pages(
                     self.client, path, self.kind.list_key, style=self.kind.paging, params=self._query(sc, params),
                     concurrency=concurrency, transform=self.kind.row_maker(sc), page_size=self._page_size(),
@@ -143,6 +147,17 @@ class ResourceService:
         finally:
             for t in tasks:
                 t.cancel()
+
+    async def _embedded(self, scope: str, path: str) -> list[Row]:
+        """Children held in an array of the parent object (`Parent.field`): one GET of the parent."""
+        field = self.kind.parent.field if self.kind.parent else None
+        data = await self.client.get_json(path)
+        items = data.get(field) if isinstance(data, dict) and field else None
+        make = self.kind.row_maker(scope)
+        rows = [make(i) for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+        if self.kind.enrich is not None and rows:
+            await self.kind.enrich.get()(self, scope, rows)
+        return rows
 
     async def changes_since(self, scope: str, marks: dict[str, Any]) -> Changes | None:
         """Rows whose modification mark differs from `marks` (id -> mark), or None when a full
@@ -240,11 +255,14 @@ class ResourceService:
     async def create(self, scope: str, payload: dict[str, Any]) -> Row:
         """The created resource. A success without it (an empty or odd body) is not a success: the
         platform may have created it, so it is an unknown outcome, for the caller to look."""
-        path = self.kind.list_path(scope, self.parent)
+        kind = self.kind
+        path = kind.under(scope, fill(kind.create_path, {"parent": self.parent.id if self.parent else None})) if kind.create_path else kind.list_path(scope, self.parent)
         data = await self.client.send_json("POST", path, payload)
         try:
-            item = self._unwrap(data, path)
+            item = kind.created(data, payload) if kind.created is not None else self._unwrap(data, path)
         except BadBody:
+            item = {}
+        if not isinstance(item, dict):
             item = {}
         if not item.get(self.kind.id_field):
             raise OutcomeUnknown(0, "the API accepted the create but did not answer with what it created — it may have been applied", method="POST", url=path)
@@ -270,6 +288,17 @@ class ResourceService:
             decode=_object_or_empty, mutating=call.mutating,
         )
         return data
+
+    async def metrics(self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float) -> list[dict[str, Any]]:
+        """The series of `metric` over the `seconds` before `now` (a `base.Metrics` declares where and how)."""
+        from datetime import datetime, timedelta, timezone
+
+        end = datetime.fromtimestamp(now, timezone.utc).replace(microsecond=0)
+        params = {spec.start: (end - timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z"),
+                  spec.end: end.isoformat().replace("+00:00", "Z"), spec.name_param: metric}
+        data = await self.run(Call("GET", spec.path, params=params, mutating=False), scope, row)
+        series = data.get("timeseries")
+        return [s for s in series if isinstance(s, dict)] if isinstance(series, list) else []
 
     # ---- anything else under the product --------------------------------------------------------
     async def call(

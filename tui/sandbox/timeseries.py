@@ -46,7 +46,8 @@ def series(
     while t <= end:
         rng = random.Random(f"{seed}:{name}:{int(t)}")
         day = math.sin((t % 86_400) / 86_400 * 2 * math.pi)
-        value = base + swing * day + rng.uniform(-swing, swing) * 0.3
+        drift = math.sin(t / 1_800 + len(seed)) * 0.3 + math.sin(t / 420) * 0.15
+        value = base + swing * (day + drift) + rng.uniform(-swing, swing) * 0.08
         points.append([iso(t), round(min(high, max(low, value)), 2)])
         t += step
     return {"name": name, "points": points, "metadata": dict(metadata or {})}

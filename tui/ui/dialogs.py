@@ -4,6 +4,7 @@
     await ui.dialog("result", title=..., text=...)          # read and copy (a URL, a snippet)
     await ui.dialog("result", title=..., text=diff, confirm_label="Send")   # review, then go
     await ui.dialog("json", title=..., value={...})         # any JSON, read-only
+    await ui.dialog("matrix", title=..., rows=..., columns=..., values={(r, c): v}, choices=[...], save=...)
 
 A product that truly needs another dialog registers it (`register("grid", "module:Class")`): the
 class is imported when first opened and built with the keyword arguments given.
@@ -19,6 +20,7 @@ _DIALOGS: dict[str, str] = {
     "secret": "tui.ui.screens.secret:SecretScreen",
     "result": "tui.ui.screens.result:ResultScreen",
     "json": "tui.ui.dialogs:json_dialog",
+    "matrix": "tui.ui.screens.matrix:MatrixScreen",  # rows × columns of choices, edited in place
 }
 
 

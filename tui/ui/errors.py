@@ -18,6 +18,10 @@ def describe(err: BaseException) -> tuple[str, str]:
     """(summary, hint) for any exception; never includes request headers or secrets."""
     if isinstance(err, ApiError):
         return err.summary, err.hint
+    from ..products.flows import Refused
+
+    if isinstance(err, Refused):  # a rule or a local step (a file) said no: nothing was sent
+        return str(err), "Change it and try again, or esc to close."
     where = log_file()
     return (
         f"unexpected {type(err).__name__}: {err}",

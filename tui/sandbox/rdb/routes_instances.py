@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import check_unknown, is_uuid, json_body, page_page_size
-from ..errors import HttpError, invalid_arguments, invalid_request, not_found
+from ..errors import invalid_arguments, invalid_request, not_found
 from ..lifecycle import plan
 from ..timeseries import certificate, parse_time, pick, series, window
 from . import catalog, rules
@@ -359,7 +359,7 @@ def routes(store: RdbStore) -> list[Route]:
     async def list_logs(request: Request) -> Response:
         i = instance(request)
         items = [store.log(i["region"], lid) for lid, x in list(store.logs[i["region"]].items()) if x["_instance"] == i["id"]]
-        return JSONResponse({"instance_logs": [public_log(x) for x in ordered(request, items)]})
+        return page_page_size(request, "instance_logs", ordered(request, items), public_log)
 
     async def get_log(request: Request) -> Response:
         return JSONResponse(public_log(store.log(region_of(request), request.path_params["lid"])))
@@ -421,5 +421,3 @@ def routes(store: RdbStore) -> list[Route]:
 def public_log(log: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in log.items() if not k.startswith("_")}
 
-
-__all__ = ["routes", "region_of", "ordered", "HttpError"]

@@ -66,6 +66,10 @@ class DetailScreen(Screen[None]):
         if panel.kind is not None:  # a child list of this resource, refreshed like any list
             parent = ParentRef(self.row.id, self.row.name or self.row.id, scope)
             return self.app.list_view(Lazy[Any](panel.kind).get(), scope, parent)
+        if panel.chart is not None:  # its metrics, drawn
+            from ..widgets.metrics_chart import MetricsChart
+
+            return MetricsChart(self.view.service, scope, self.row, panel.chart, policy=getattr(self.app, "policy", None))
         return Lazy[Any](panel.widget).get()(self.view.service, scope, self.row)
 
     def on_mount(self) -> None:
@@ -146,8 +150,11 @@ class DetailScreen(Screen[None]):
         tabs.active = panes[(panes.index(tabs.active) + 1) % len(panes)] if tabs.active in panes else panes[0]
         pane = self.query_one(f"#{tabs.active}")
         views = pane.query("ResourceView")
+        charts = pane.query("MetricsChart")
         if views:
             views.first().focus_table()
+        elif charts:
+            charts.first().focus()
         else:
             pane.query("VerticalScroll").first().focus()
 

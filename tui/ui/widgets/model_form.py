@@ -64,6 +64,7 @@ class ModelForm(Vertical):
     ModelForm .form-control { width: 1fr; }
     ModelForm .form-error { color: $error; padding-left: 16; height: auto; display: none; }
     ModelForm .form-error.-shown { display: block; }
+    ModelForm .form-hint { color: $text-muted; padding-left: 16; height: auto; }
     """
 
     def __init__(self, model: type[BaseModel], initial: dict[str, Any] | None = None, *, id: str | None = None) -> None:
@@ -87,6 +88,8 @@ class ModelForm(Vertical):
                 label = ""
             elif meta.get("widget") == "select":
                 control = Select([], prompt="loading…", compact=True, id=f"f-{name}", classes="form-control")
+            elif meta.get("widget") == "password":  # never echoed; its strength shown as it is typed
+                control = Input("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=f"f-{name}", classes="form-control")
             else:
                 text = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))
                 control = Input(text, placeholder=str(meta.get("placeholder", "")), compact=True, id=f"f-{name}", classes="form-control")
@@ -94,6 +97,15 @@ class ModelForm(Vertical):
                 yield Label(label, classes="form-label")
                 yield control
             yield Static("", id=f"e-{name}", classes="form-error", markup=False)
+            if meta.get("widget") == "password":
+                yield Static("", id=f"h-{name}", classes="form-hint", markup=False)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        name = self.field_of(event.input)
+        if name and name in self.model.model_fields and self._meta(name).get("widget") == "password":
+            from ...products.fields import password_strength
+
+            self.query_one(f"#h-{name}", Static).update(password_strength(event.value))
 
     def set_choices(self, name: str, choices: list[tuple[str, Any]]) -> None:
         select = self.query_one(f"#f-{name}", Select)

@@ -1,0 +1,103 @@
+"""Key-value cache clusters as listed, shown and acted on (no pydantic here: forms and flows live in
+`forms`, loaded on first use)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
+from ..format import date_of, state_text
+
+ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
+FORMS = "tui.products.kvcache.forms:"
+
+
+def endpoints_text(data: Any) -> str:
+    out = []
+    for e in data.get("endpoints") or []:
+        if not isinstance(e, dict):
+            continue
+        where = "private" if e.get("private_network") else "public"
+        ips = e.get("ips") if isinstance(e.get("ips"), list) else []
+        out.append(f"{where} {', '.join(str(i) for i in ips[:3])}{'…' if len(ips) > 3 else ''}:{e.get('port', '?')}")
+    return "; ".join(out)
+
+
+def _ready(r: Any) -> bool:
+    return r.state == "ready"
+
+
+def _why(r: Any) -> str | None:
+    return None if r.state == "ready" else f"the cluster is {r.state}: wait until it is ready"
+
+
+def _tls(r: Any) -> str | None:
+    return None if r.get("tls_enabled") else "TLS is not enabled on this cluster"
+
+
+METRICS = Metrics(
+    path="{id}/metrics", start="start_at", end="end_at",
+    metrics=(Metric("cpu_usage_percent", "CPU"), Metric("memory_usage_percent", "Memory"), Metric("connected_clients", "Clients", "")),
+)
+
+CLUSTERS = ResourceKind(
+    id="kvcache.clusters",
+    product="Cache",
+    title="Cache clusters",
+    singular="cache cluster",
+    api="kvcache/v1",
+    scope_type="zone",
+    scopes=ZONES,
+    collection="clusters",
+    list_key="clusters",
+    item_key=None,
+    model=Lazy("tui.products.models:Resource"),
+    paging="page_size",
+    page_size=100,
+    state_field="status",
+    transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=16),
+        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        Column("version", "Version", lambda r: r.text("version"), width=7),
+        Column("node", "Node type", lambda r: r.text("node_type"), width=10),
+        Column("size", "Nodes", lambda r: r.text("cluster_size"), width=5, sort_key=lambda r: r.get("cluster_size") or 0),
+        Column("tls", "TLS", lambda r: "TLS" if r.get("tls_enabled") else "—", width=3),
+        Column("endpoints", "Endpoints", lambda r: r.text("endpoints_text"), width=30),
+        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=12),
+    ),
+    summarize=lambda data: {"endpoints_text": endpoints_text(data)},
+    detail_fields=(
+        ("ID", lambda s: s.id),
+        ("Name", lambda s: s.name),
+        ("Status", lambda s: state_text(str(s.raw.get("status", "")))),
+        ("Version", lambda s: str(s.raw.get("version", "")) + (f" (upgradable to {', '.join(map(str, s.raw.get('upgradable_versions') or []))})" if s.raw.get("upgradable_versions") else "")),
+        ("Nodes", lambda s: f"{s.raw.get('cluster_size', '?')} × {s.raw.get('node_type', '?')}" + (" (standalone)" if s.raw.get("cluster_size") == 1 else " (cluster mode)")),
+        ("TLS", lambda s: "enabled: certificate SSL_<name>.pem (a)" if s.raw.get("tls_enabled") else "disabled"),
+        ("Endpoints", lambda s: endpoints_text(s.raw).replace("; ", "\n") or "none"),
+        ("ACL rules", lambda s: "\n".join(f"{a.get('ip_cidr')}  {a.get('description') or ''}" for a in s.raw.get("acl_rules") or [] if isinstance(a, dict)) or "none"),
+        ("Settings", lambda s: ", ".join(f"{x.get('name')}={x.get('value')}" for x in s.raw.get("cluster_settings") or [] if isinstance(x, dict)) or "all defaults"),
+        ("User", lambda s: str(s.raw.get("user_name", ""))),
+        ("Tags", lambda s: ", ".join(s.raw.get("tags") or []) or "none"),
+        ("Zone", lambda s: str(s.raw.get("zone", ""))),
+        ("Created", lambda s: str(s.raw.get("created_at", ""))),
+    ),
+    actions=(
+        ActionSpec("migrate", "Migrate: version, node type or size…", _ready, flow=Lazy(FORMS + "migrate_flow"), why_not=_why),
+        ActionSpec("acls", "ACL rules (replace the set)…", _ready, flow=Lazy(FORMS + "acls_flow"), why_not=_why),
+        ActionSpec("settings", "Settings (replace the set)…", _ready, flow=Lazy(FORMS + "settings_flow"), why_not=_why),
+        ActionSpec("certificate", "Download the TLS certificate…", lambda r: bool(r.get("tls_enabled")), flow=Lazy(FORMS + "certificate_flow"),
+                   mutating=False, why_not=_tls),
+        ActionSpec("renew", "Renew the TLS certificate…", lambda r: bool(r.get("tls_enabled")) and _ready(r), flow=Lazy(FORMS + "renew_flow"),
+                   why_not=lambda r: _tls(r) or _why(r)),
+    ),
+    panels=(DetailPanel("Metrics", chart=METRICS),),
+    create=Lazy(FORMS + "CREATE"),
+    edit=Lazy(FORMS + "EDIT"),
+    delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,
+    delete_warning=lambda r: "Every key in it is lost: the data cannot be recovered",
+    name_param="name",
+)

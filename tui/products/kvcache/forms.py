@@ -1,0 +1,359 @@
+"""Cache-cluster forms and flows (pydantic; loaded on first use): create per spec 2 §4.1 (cluster
+size 1 or 3–6, one RFC 1918 address in CIDR notation per node on a private network), edit, migrate
+(exactly one of version, node type, size), ACL rules, settings and the certificate."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+
+from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
+from ..fields import check_password, ctx, meta, split_tags, uuid_of
+from ..files import save_file_flow
+from ..flows import Refused
+
+SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
+STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
+
+
+def check_size(v: int) -> int:
+    if not (v == 1 or 3 <= v <= 6):
+        raise ValueError(SIZES)
+    return v
+
+
+def service_ip(v: str) -> str:
+    """One node's address on a private network: an RFC 1918 IPv4 address in CIDR notation."""
+    v = v.strip()
+    try:
+        iface = ipaddress.IPv4Interface(v)
+    except ValueError:
+        raise ValueError(f"{v!r} is not an IPv4 address in CIDR notation (10.0.0.5/24)") from None
+    if "/" not in v or not iface.ip.is_private or iface.ip.is_loopback or iface.ip.is_link_local:
+        raise ValueError(f"{v} is not an RFC 1918 address (10/8, 172.16/12, 192.168/16) in CIDR notation")
+    return v
+
+
+def setting_error(spec: dict[str, Any] | None, value: str) -> str | None:
+    if spec is None:
+        return "not a setting of this version"
+    kind = spec.get("type")
+    if kind == "INT":
+        try:
+            n = int(value)
+        except ValueError:
+            return "a whole number"
+        lo, hi = spec.get("min_value"), spec.get("max_value")
+        if (lo is not None and n < lo) or (hi is not None and n > hi):
+            return f"from {lo} to {hi}"
+    elif kind == "BOOLEAN" and value not in ("true", "false"):
+        return "true or false"
+    return None
+
+
+async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+    versions = await service.read_all(scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"})
+    types = await service.read_all(scope, "node-types", key="node_types")
+    vchoices = []
+    for v in sorted(versions, key=lambda v: str(v.get("version")), reverse=True):
+        marks = [m for m, on in (("deprecated", v.get("deprecated")), ("beta", v.get("beta"))) if on]
+        vchoices.append((f"{v.get('version')}" + (f" · {', '.join(marks)}" if marks else "") + (f" · end of life {str(v.get('end_of_life_at'))[:10]}" if v.get("end_of_life_at") else ""), str(v.get("version"))))
+    tchoices = [(f"{t.get('name')} · {t.get('description', '')} · {STOCK.get(str(t.get('stock_status')), t.get('stock_status'))}" + (" · beta" if t.get("beta") else ""), str(t.get("name")))
+                for t in types if t.get("name") and not t.get("disabled")]
+    return ({"version": vchoices, "node_type": tchoices, "network": [("public", "public"), ("private network", "private")]},
+            {"versions": {str(v.get("version")): v for v in versions}, "types": {str(t.get("name")): t for t in types}})
+
+
+class CreateForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="sessions"))]
+    version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Version", widget="select"))]
+    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+    cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES))] = 1
+    user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="app"))]
+    password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
+    tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (a certificate SSL_<name>.pem is made)"))] = True
+    network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="for a private endpoint"))] = ""
+    service_ips: Annotated[list[str], Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"))] = []
+    acl_rules: Annotated[list[str], Field(json_schema_extra=meta("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: any)"))] = []
+    settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="maxclients=20000, tcp-keepalive=60"))] = []
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags"))] = []
+
+    _size = field_validator("cluster_size")(lambda v: check_size(v))
+    _pw = field_validator("password")(lambda v: check_password(v))
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, v: str, info: ValidationInfo) -> str:
+        found = (ctx(info, "versions") or {}).get(v)
+        if found is not None and found.get("deprecated"):
+            raise ValueError(f"{v} is deprecated: choose a supported version")
+        return v
+
+    @field_validator("node_type")
+    @classmethod
+    def _node(cls, v: str, info: ValidationInfo) -> str:
+        t = (ctx(info, "types") or {}).get(v)
+        if t is not None and t.get("stock_status") == "out_of_stock":
+            raise ValueError(f"{v} is out of stock: choose another")
+        return v
+
+    @field_validator("private_network_id")
+    @classmethod
+    def _pn(cls, v: str, info: ValidationInfo) -> str:
+        if info.data.get("network") == "private":
+            return uuid_of(v, "private network ID")
+        if v.strip():
+            raise ValueError("only a private-network endpoint takes one: choose Endpoint: private network")
+        return ""
+
+    @field_validator("service_ips")
+    @classmethod
+    def _ips(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        if info.data.get("network") != "private":
+            if v:
+                raise ValueError("only a private-network endpoint takes addresses")
+            return []
+        size = info.data.get("cluster_size") or 1
+        ips = [service_ip(i) for i in v]
+        if len(ips) != size:
+            raise ValueError(f"one address per node: {size} needed, {len(ips)} given")
+        if len(set(ips)) != len(ips):
+            raise ValueError("an address is given twice")
+        return ips
+
+    @field_validator("acl_rules")
+    @classmethod
+    def _acls(cls, v: list[str]) -> list[str]:
+        out = []
+        for rule in v:
+            try:
+                out.append(str(ipaddress.ip_network(rule.strip(), strict=False)))
+            except ValueError:
+                raise ValueError(f"{rule!r} is not an IP network in CIDR notation") from None
+        return out
+
+    @field_validator("settings")
+    @classmethod
+    def _settings(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        version = (ctx(info, "versions") or {}).get(info.data.get("version"))
+        specs = {s.get("name"): s for s in (version or {}).get("available_settings") or [] if isinstance(s, dict)}
+        for item in v:
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"{item!r}: write name=value")
+            if version is not None:
+                bad = setting_error(specs.get(name.strip()), value.strip())
+                if bad:
+                    raise ValueError(f"{name.strip()}: {bad}")
+        return v
+
+
+def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, CreateForm)
+    body: dict[str, Any] = {
+        "project_id": c.project_id, "name": form.name, "version": form.version, "node_type": form.node_type, "tags": form.tags,
+        "user_name": form.user_name, "password": form.password.get_secret_value(), "cluster_size": form.cluster_size,
+        "tls_enabled": form.tls_enabled, "acl_rules": [{"ip_cidr": r, "description": ""} for r in form.acl_rules],
+        "cluster_settings": [{"name": s.partition("=")[0].strip(), "value": s.partition("=")[2].strip()} for s in form.settings],
+    }
+    if form.network == "private":
+        body["endpoints"] = [{"private_network": {"id": form.private_network_id, "service_ips": form.service_ips}}]
+    else:
+        body["endpoints"] = [{"public_network": {}}]
+    return body
+
+
+CREATE = CreateSpec(CreateForm, create_payload, create_options)
+
+
+class EditForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags"))] = []
+    user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User"))]
+    password: Annotated[SecretStr | None, Field(json_schema_extra=meta("New password", widget="password", placeholder="empty: unchanged"))] = None
+
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+    @field_validator("password")
+    @classmethod
+    def _pw(cls, v: SecretStr | None) -> SecretStr | None:
+        return check_password(v) if v is not None and v.get_secret_value() else None
+
+
+def edit_patch(form: BaseModel, row: Row) -> dict[str, Any]:
+    assert isinstance(form, EditForm)
+    patch: dict[str, Any] = {}
+    if form.name != row.name:
+        patch["name"] = form.name
+    if form.tags != list(row.items("tags")):
+        patch["tags"] = form.tags
+    if form.user_name != row.text("user_name"):
+        patch["user_name"] = form.user_name
+    if form.password is not None:
+        patch["password"] = form.password.get_secret_value()
+    return patch
+
+
+EDIT = EditSpec(EditForm, lambda row: {"name": row.name, "tags": list(row.items("tags")), "user_name": row.text("user_name")}, edit_patch)
+
+
+# ---- migrate: one field per request, by construction -------------------------------------------------
+class VersionForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
+
+
+class NodeTypeForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+
+    @field_validator("node_type")
+    @classmethod
+    def _node(cls, v: str, info: ValidationInfo) -> str:
+        if v == ctx(info, "current"):
+            raise ValueError("that is the node type it has")
+        t = (ctx(info, "types") or {}).get(v)
+        if t is not None and t.get("stock_status") == "out_of_stock":
+            raise ValueError(f"{v} is out of stock")
+        return v
+
+
+class SizeForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder="3 to 6"))]
+
+    @field_validator("cluster_size")
+    @classmethod
+    def _size(cls, v: int, info: ValidationInfo) -> int:
+        if not 3 <= v <= 6:
+            raise ValueError("3 to 6 nodes in cluster mode")
+        if v == ctx(info, "current"):
+            raise ValueError("that is the size it has")
+        return v
+
+
+async def migrate_flow(ui: Any, cluster: Row) -> None:
+    svc = ui.service()
+    size = cluster.get("cluster_size") or 1
+    ups = [str(v) for v in cluster.items("upgradable_versions")]
+    options: list[tuple[Any, ...]] = [
+        ("Version", "version", None if ups else "no newer version is offered"),
+        ("Node type (vertical scaling)", "node_type"),
+        ("Number of nodes (horizontal scaling)", "cluster_size", "a standalone node does not scale out: create a cluster of 3 to 6" if size == 1 else None),
+    ]
+    what = await ui.pick(f"Migrate {cluster.name}: one change per request", options)
+    if what is None:
+        return
+    if what == "version":
+        form = await ui.form(f"Upgrade {cluster.name}", VersionForm, choices={"version": [(v, v) for v in ups]}, submit_label="Migrate")
+    elif what == "node_type":
+        choices, context = await create_options(svc, ui.scope)
+        form = await ui.form(f"Node type of {cluster.name}", NodeTypeForm, initial={"node_type": cluster.get("node_type")}, choices={"node_type": choices["node_type"]},
+                             context={**context, "current": cluster.get("node_type")}, submit_label="Migrate")
+    else:
+        form = await ui.form(f"Nodes of {cluster.name} (the TLS certificate is not renewed by this)", SizeForm, initial={"cluster_size": size},
+                             context={"current": size}, submit_label="Migrate")
+    if form is None:
+        return
+    body = form.model_dump()
+    done = await svc.run(Call("POST", "{id}/migrate"), ui.scope, cluster, body)
+    ui.upsert(svc.row_of(done, ui.scope) if done.get("id") else cluster)
+    ui.notify(f"{cluster.name}: migrating ({what} → {next(iter(body.values()))})")
+
+
+# ---- ACL rules and settings: the whole set per PUT ----------------------------------------------------
+class AclRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ip_cidr: Annotated[str, Field(min_length=1, json_schema_extra=meta("Network", placeholder="10.0.0.0/8"))]
+    description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
+
+    @field_validator("ip_cidr")
+    @classmethod
+    def _net(cls, v: str) -> str:
+        try:
+            return str(ipaddress.ip_network(v.strip(), strict=False))
+        except ValueError:
+            raise ValueError("an IP network in CIDR notation, such as 10.0.0.0/8") from None
+
+
+ACL_COLUMNS = (Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))
+
+
+async def acls_flow(ui: Any, cluster: Row) -> None:
+    svc = ui.service()
+    current = [{"ip_cidr": str(a.get("ip_cidr")), "description": str(a.get("description") or "")} for a in cluster.items("acl_rules") if isinstance(a, dict)]
+
+    async def save(records: list[dict[str, Any]]) -> Any:
+        return await svc.run(Call("PUT", "{id}/acls"), ui.scope, cluster, {"acl_rules": records})
+
+    done = await ui.edit_records(f"ACL rules of {cluster.name}", AclRecord, current, ACL_COLUMNS, save=save,
+                                 describe="Networks allowed to connect. The whole set is sent at once.")
+    if done is not None:
+        ui.notify(f"{cluster.name}: {len(done)} ACL rule(s)")
+        ui.follow(cluster)
+
+
+class SettingRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Setting", widget="select"))]
+    value: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Value"))]
+
+    @field_validator("value")
+    @classmethod
+    def _value(cls, v: str, info: ValidationInfo) -> str:
+        specs = ctx(info, "specs") or {}
+        bad = setting_error(specs.get(info.data.get("name")), v.strip()) if specs else None
+        if bad:
+            raise ValueError(bad)
+        return v.strip()
+
+
+SETTING_COLUMNS = (Column("name", "Setting", lambda r: str(r.get("name", "")), width=24), Column("value", "Value", lambda r: str(r.get("value", "")), width=24))
+
+
+async def settings_flow(ui: Any, cluster: Row) -> None:
+    svc = ui.service()
+    versions = await svc.read_all(ui.scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"})
+    version = next((v for v in versions if v.get("version") == cluster.get("version")), {})
+    specs = {s["name"]: s for s in version.get("available_settings") or [] if isinstance(s, dict) and s.get("name")}
+    choices = [(f"{n} · {s.get('type')}" + (f" {s.get('min_value')}–{s.get('max_value')}" if s.get("min_value") is not None else "") + f" · default {s.get('default_value')}", n)
+               for n, s in sorted(specs.items())]
+    current = [{"name": str(s.get("name")), "value": str(s.get("value"))} for s in cluster.items("cluster_settings") if isinstance(s, dict)]
+
+    async def save(records: list[dict[str, Any]]) -> Any:
+        names = [r["name"] for r in records]
+        if len(set(names)) != len(names):
+            raise Refused("a setting is listed twice")
+        return await svc.run(Call("PUT", "{id}/settings"), ui.scope, cluster, {"settings": records})
+
+    done = await ui.edit_records(f"Settings of {cluster.name} ({cluster.get('version')})", SettingRecord, current, SETTING_COLUMNS, choices={"name": choices},
+                                 context={"specs": specs}, save=save, describe="The whole set is sent at once: a setting left out goes back to its default.")
+    if done is not None:
+        ui.notify(f"{cluster.name}: {len(done)} setting(s)")
+        ui.follow(cluster)
+
+
+# ---- certificate ----------------------------------------------------------------------------------------
+async def certificate_flow(ui: Any, cluster: Row) -> None:
+    svc = ui.service()
+    answer = await svc.run(Call("GET", "{id}/certificate", mutating=False), ui.scope, cluster)
+    await save_file_flow(ui, f"Save the TLS certificate of {cluster.name}", answer)
+
+
+async def renew_flow(ui: Any, cluster: Row) -> None:
+    svc = ui.service()
+    if not await ui.confirm(f"Renew the certificate of {cluster.name}?",
+                            "The current certificate stops working: every client needs the new one (download it after). "
+                            "Scaling the cluster out does not renew it; this does.", "Renew"):
+        return
+    await svc.run(Call("POST", "{id}/renew-certificate", {}), ui.scope, cluster)
+    ui.notify(f"{cluster.name}: certificate renewed — download it again for the clients")
+    ui.follow(cluster)

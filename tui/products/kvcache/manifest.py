@@ -1,0 +1,11 @@
+"""The key-value cache's views (imports nothing: targets load on first open)."""
+
+from __future__ import annotations
+
+from ..manifest import Entry
+
+SECTION = "Data"
+
+ENTRIES = (
+    Entry("kvcache.clusters", "Clusters", "Cache", "zone", "list", "tui.products.kvcache.clusters:CLUSTERS", title="Cache clusters"),
+)

@@ -1,0 +1,249 @@
+"""What lives inside a database instance, each a child kind opened from it (same table, paging and
+refresh as any list): databases, users, ACL rules, settings, read replicas and prepared logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ..base import ActionSpec, Call, Column, Lazy, ListParams, Parent, ResourceKind
+from ..format import date_of, human_bytes, state_text
+from .instances import API, RESOURCE, endpoints_text
+
+DATA = "tui.products.rdb.data_forms:"
+
+
+def _first(answer: dict[str, Any], key: str, match: Any = None) -> Any:
+    """The object a create put in an answer that lists several (`{"rules": [...]}`)."""
+    items = answer.get(key)
+    if not isinstance(items, list):
+        return None
+    found = [i for i in items if isinstance(i, dict) and (match is None or match(i))]
+    return found[0] if found else None
+
+
+def _managed(row: Any) -> Text:
+    return Text("managed") if row.get("managed") else Text("unmanaged (SQL)", style="yellow")
+
+
+DATABASES = ResourceKind(
+    id="rdb.databases",
+    product="Databases",
+    title="Databases",
+    singular="database",
+    api=API,
+    scope_type="region",
+    collection="databases",
+    list_key="databases",
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("rdb.instances", list_path="instances/{parent}/databases", item_path="instances/{parent}/databases/{id}"),
+    id_field="name",
+    fetch_detail=False,
+    columns=(
+        Column("name", "Database", lambda r: r.name, width=20),
+        Column("managed", "Permissions", _managed, width=16),
+        Column("owner", "Owner", lambda r: r.text("owner"), width=16),
+        Column("size", "Size", lambda r: human_bytes(r.get("size")), width=9, sort_key=lambda r: r.get("size") or 0),
+    ),
+    detail_fields=(
+        ("Name", lambda d: d.name),
+        ("Owner", lambda d: str(d.raw.get("owner", ""))),
+        ("Managed", lambda d: "yes: permissions are set here (Privileges)" if d.raw.get("managed") else "no: created in SQL, its owner manages permissions"),
+        ("Size", lambda d: human_bytes(d.raw.get("size"))),
+    ),
+    create=Lazy(DATA + "DATABASE_CREATE"),
+    delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,
+    delete_warning=lambda r: "Its tables and data are lost; backups of it stay until they expire",
+)
+
+USERS = ResourceKind(
+    id="rdb.users",
+    product="Databases",
+    title="Users",
+    singular="user",
+    api=API,
+    scope_type="region",
+    collection="users",
+    list_key="users",
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("rdb.instances", list_path="instances/{parent}/users", item_path="instances/{parent}/users/{id}"),
+    id_field="name",
+    fetch_detail=False,
+    columns=(
+        Column("name", "User", lambda r: r.name, width=24),
+        Column("admin", "Admin", lambda r: Text("admin", style="bold") if r.get("is_admin") else Text("—"), width=6),
+    ),
+    detail_fields=(
+        ("Name", lambda u: u.name),
+        ("Admin", lambda u: "yes: CREATEROLE and CREATEDB (not SUPERUSER, not REPLICATION)" if u.raw.get("is_admin") else "no"),
+    ),
+    actions=(
+        ActionSpec("toggle_admin", "Toggle admin", lambda r: True, confirm=True,
+                   call=Call("PATCH", "{id}", lambda r: {"is_admin": not r.get("is_admin")})),
+        ActionSpec("password", "Change the password…", lambda r: True, flow=Lazy(DATA + "password_flow")),
+    ),
+    create=Lazy(DATA + "USER_CREATE"),
+    edit=Lazy(DATA + "USER_EDIT"),
+    delete=Call("DELETE", "{id}"),
+    delete_warning=lambda r: "Its privileges go with it; restoring a backup that needs this user will fail",
+)
+
+ACLS = ResourceKind(
+    id="rdb.acls",
+    product="Databases",
+    title="ACL rules",
+    singular="ACL rule",
+    api=API,
+    scope_type="region",
+    collection="acls",
+    list_key="rules",
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("rdb.instances", list_path="instances/{parent}/acls"),
+    id_field="ip",
+    fetch_detail=False,
+    columns=(
+        Column("ip", "IP / network", lambda r: r.id, width=20),
+        Column("description", "Description", lambda r: r.text("description"), width=24),
+        Column("port", "Port", lambda r: r.text("port"), width=5),
+        Column("action", "Action", lambda r: r.text("action"), width=6),
+        Column("direction", "Direction", lambda r: r.text("direction"), width=9),
+    ),
+    detail_fields=(("IP", lambda a: str(a.raw.get("ip", ""))), ("Description", lambda a: str(a.raw.get("description", "")))),
+    actions=(ActionSpec("replace", "Replace the whole set…", lambda r: True, flow=Lazy(DATA + "acl_replace_flow")),),
+    create=Lazy(DATA + "ACL_CREATE"),
+    create_path="instances/{parent}/acls",
+    created=lambda answer, payload: _first(answer, "rules"),
+    delete=Call("DELETE", "instances/{parent}/acls", lambda r: {"acl_rule_ips": [r.id]}),
+    delete_warning=lambda r: "Clients from these addresses can no longer connect",
+)
+
+SETTINGS = ResourceKind(
+    id="rdb.settings",
+    product="Databases",
+    title="Settings",
+    singular="setting",
+    api=API,
+    scope_type="region",
+    collection="settings",
+    list_key=None,
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("rdb.instances", list_path="instances/{parent}", field="settings"),  # held by the instance
+    id_field="name",
+    fetch_detail=False,
+    columns=(
+        Column("name", "Setting", lambda r: r.name, width=28),
+        Column("value", "Value", lambda r: r.text("value"), width=30),
+    ),
+    detail_fields=(("Name", lambda s: s.name), ("Value", lambda s: str(s.raw.get("value", "")))),
+    actions=(
+        ActionSpec("change", "Change the value…", lambda r: True, flow=Lazy(DATA + "setting_change_flow")),
+        ActionSpec("replace", "Replace the whole set…", lambda r: True, flow=Lazy(DATA + "settings_replace_flow")),
+    ),
+    create=Lazy(DATA + "SETTING_CREATE"),
+    create_path="instances/{parent}/settings",
+    created=lambda answer, payload: _first(answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]),
+    delete=Call("DELETE", "instances/{parent}/settings", lambda r: {"setting_names": [r.id]}),
+    delete_warning=lambda r: "It goes back to the engine's default",
+)
+
+
+def _replica_endpoints(r: Any) -> str:
+    return endpoints_text(r.data) or "no endpoint"
+
+
+def _replica_ready(r: Any) -> bool:
+    return r.state == "ready"
+
+
+def _why_not_ready(r: Any) -> str | None:
+    return None if r.state == "ready" else f"the replica is {r.state}: wait until it is ready"
+
+
+REPLICAS = ResourceKind(
+    id="rdb.read_replicas",
+    product="Databases",
+    title="Read replicas",
+    singular="read replica",
+    api=API,
+    scope_type="region",
+    collection="read-replicas",
+    list_key=None,
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("rdb.instances", list_path="instances/{parent}", item_path="read-replicas/{id}", field="read_replicas"),
+    state_field="status",
+    transitional=frozenset({"provisioning", "initializing", "configuring", "promoting", "deleting"}),
+    columns=(
+        Column("id", "Read replica", lambda r: r.id, width=36),
+        Column("status", "Status", lambda r: state_text(r.state), width=14),
+        Column("endpoints", "Endpoints", _replica_endpoints, width=36),
+        Column("zone", "Same zone", lambda r: "yes" if r.get("same_zone") else "no", width=9),
+    ),
+    detail_fields=(
+        ("ID", lambda r: r.id),
+        ("Status", lambda r: state_text(str(r.raw.get("status", "")))),
+        ("Endpoints", lambda r: endpoints_text(r.raw).replace(", ", "\n") or "none (add one: a)"),
+        ("Same zone", lambda r: "yes" if r.raw.get("same_zone") else "no"),
+        ("Region", lambda r: str(r.raw.get("region", ""))),
+        ("Replicates", lambda r: "asynchronously, read-only; instance ACLs apply to its direct endpoint"),
+    ),
+    actions=(
+        ActionSpec("endpoint", "Add an endpoint…", _replica_ready, flow=Lazy(DATA + "replica_endpoint_flow"), why_not=_why_not_ready),
+        ActionSpec("promote", "Promote to a standalone instance", _replica_ready, flow=Lazy(DATA + "promote_flow"), why_not=_why_not_ready),
+        ActionSpec("reset", "Reset (re-sync from the instance)", _replica_ready, confirm=True, call=Call("POST", "{id}/reset", {}), why_not=_why_not_ready),
+    ),
+    create=Lazy(DATA + "REPLICA_CREATE"),
+    create_path="read-replicas",
+    delete=Call("DELETE", "{id}"),
+    delete_warning=lambda r: "Clients reading from it lose their connection",
+)
+
+LOGS = ResourceKind(
+    id="rdb.logs",
+    product="Databases",
+    title="Logs",
+    singular="log",
+    api=API,
+    scope_type="region",
+    collection="logs",
+    list_key="instance_logs",
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("rdb.instances", list_path="instances/{parent}/logs", item_path="logs/{id}"),
+    list_params=ListParams(fixed={"order_by": "created_at_desc"}),
+    state_field="status",
+    transitional=frozenset({"creating"}),
+    sort=("created", True),
+    columns=(
+        Column("node", "Node", lambda r: r.text("node_name"), width=24),
+        Column("status", "Status", lambda r: state_text(r.state), width=11),
+        Column("created", "Prepared", lambda r: r.text("created_at")[:19], width=19),
+        Column("expires", "Expires", lambda r: date_of(r.text("expires_at")), width=10),
+        Column("url", "Download", lambda r: "ready: a copies the URL" if r.get("download_url") else "—", width=24),
+    ),
+    detail_fields=(
+        ("ID", lambda x: x.id),
+        ("Node", lambda x: str(x.raw.get("node_name", ""))),
+        ("Status", lambda x: str(x.raw.get("status", ""))),
+        ("Download URL", lambda x: str(x.raw.get("download_url") or "not ready yet")),
+        ("Expires", lambda x: str(x.raw.get("expires_at", ""))),
+    ),
+    actions=(
+        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")), flow=Lazy(DATA + "log_url_flow"), mutating=False),
+    ),
+    create=Lazy(DATA + "LOGS_PREPARE"),  # c: prepare logs for a time range (one per node)
+    create_path="instances/{parent}/prepare-logs",
+    created=lambda answer, payload: _first(answer, "instance_logs"),
+)

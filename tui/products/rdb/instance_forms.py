@@ -1,0 +1,388 @@
+"""Database-instance forms and flows (pydantic; loaded on first use): the create wizard of spec 2
+§4.3, edit, upgrade (one change per request), clone, endpoints and the certificate."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+
+from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..fields import check_password, ctx, meta, split_tags, uuid_of
+from ..files import save_file_flow
+from ..flows import Refused
+
+GB = 1_000_000_000
+USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
+STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
+
+
+# ---- the catalogue, as choices ------------------------------------------------------------------
+def engine_choices(engines: list[dict[str, Any]]) -> tuple[list[tuple[str, str]], dict[str, dict[str, Any]]]:
+    """Every engine version, newest first, with disabled, end-of-life and beta ones marked."""
+    from datetime import datetime, timezone
+
+    now = datetime.now(timezone.utc).isoformat()
+    choices, versions = [], {}
+    for e in engines:
+        for v in sorted(e.get("versions") or [], key=lambda v: str(v.get("version")), reverse=True):
+            name = v.get("name")
+            if not isinstance(name, str):
+                continue
+            marks = []
+            if v.get("disabled"):
+                marks.append("DISABLED")
+            if v.get("end_of_life") and str(v["end_of_life"]) < now:
+                marks.append(f"end of life {str(v['end_of_life'])[:10]}")
+            if v.get("beta"):
+                marks.append("beta")
+            choices.append((name + (f" · {', '.join(marks)}" if marks else ""), name))
+            versions[name] = v
+    return choices, versions
+
+
+def node_choices(types: list[dict[str, Any]]) -> tuple[list[tuple[str, str]], dict[str, dict[str, Any]]]:
+    choices, found = [], {}
+    for t in types:
+        name = t.get("name")
+        if not isinstance(name, str):
+            continue
+        vols = "/".join(str(v.get("type")) for v in t.get("available_volume_types") or [] if isinstance(v, dict))
+        marks = [STOCK.get(str(t.get("stock_status")), str(t.get("stock_status", "?")))]
+        if t.get("is_ha_required"):
+            marks.append("HA required")
+        if t.get("beta"):
+            marks.append("beta")
+        if t.get("disabled"):
+            marks.append("DISABLED")
+        memory = (t.get("memory") or 0) / GB if isinstance(t.get("memory"), (int, float)) else 0
+        choices.append((f"{name} · {t.get('vcpus', '?')} vCPU {memory:g} GB · {vols} · {', '.join(marks)}", name))
+        found[name] = t
+    return choices, found
+
+
+def volume_type_of(node: dict[str, Any] | None, vtype: str) -> dict[str, Any] | None:
+    for v in (node or {}).get("available_volume_types") or []:
+        if isinstance(v, dict) and v.get("type") == vtype:
+            return v
+    return None
+
+
+def check_size_gb(size: int | None, node: dict[str, Any] | None, vtype: str) -> int | None:
+    if vtype != "bssd":
+        if size is not None:
+            raise ValueError("only a block volume (bssd) takes a size: leave it empty")
+        return None
+    if size is None:
+        raise ValueError("a block volume needs a size in GB")
+    v = volume_type_of(node, "bssd")
+    if v is not None:
+        lo, hi, step = (int(v.get(k) or 0) // GB for k in ("min_size", "max_size", "chunk_size"))
+        if not lo <= size <= hi or (step and size % step):
+            raise ValueError(f"{lo} to {hi} GB, in steps of {step} GB")
+    return size
+
+
+async def catalogue(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+    engines = await service.read_all(scope, "database-engines", key="engines")
+    types = await service.read_all(scope, "node-types", key="node_types")
+    engine_opts, versions = engine_choices(engines)
+    node_opts, nodes = node_choices(types)
+    return ({"engine": engine_opts, "node_type": node_opts, "volume_type": [("lssd — local SSD", "lssd"), ("bssd — block SSD (sized, snapshots)", "bssd")]},
+            {"versions": versions, "nodes": nodes})
+
+
+# ---- create -------------------------------------------------------------------------------------
+class CreateForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="orders-db"))]
+    engine: Annotated[str, Field(min_length=1, json_schema_extra=meta("Engine version", widget="select"))]
+    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+    is_ha_cluster: Annotated[bool, Field(json_schema_extra=meta("High availability (synchronous standby)"))] = False
+    volume_type: Annotated[str, Field(json_schema_extra=meta("Volume type", widget="select"))] = "lssd"
+    volume_size: Annotated[int | None, Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5"))] = None
+    user_name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("Default user", placeholder="admin"))]
+    password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="prod, orders"))] = []
+    disable_backup: Annotated[bool, Field(json_schema_extra=meta("Disable automatic backups"))] = False
+
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+    _pw = field_validator("password")(lambda v: check_password(v))
+
+    @field_validator("engine")
+    @classmethod
+    def _engine(cls, v: str, info: ValidationInfo) -> str:
+        version = (ctx(info, "versions") or {}).get(v)
+        if version is not None and version.get("disabled"):
+            raise ValueError(f"{v} is disabled: choose another version")
+        return v
+
+    @field_validator("node_type")
+    @classmethod
+    def _node(cls, v: str, info: ValidationInfo) -> str:
+        node = (ctx(info, "nodes") or {}).get(v)
+        if node is not None and node.get("stock_status") == "out_of_stock":
+            raise ValueError(f"{v} is out of stock: choose another")
+        if node is not None and node.get("disabled"):
+            raise ValueError(f"{v} is disabled: choose another")
+        return v
+
+    @field_validator("is_ha_cluster")
+    @classmethod
+    def _ha(cls, v: bool, info: ValidationInfo) -> bool:
+        node = (ctx(info, "nodes") or {}).get(info.data.get("node_type"))
+        if node is not None and node.get("is_ha_required") and not v:
+            raise ValueError(f"{node.get('name')} runs only as a high-availability cluster: tick it")
+        return v
+
+    @field_validator("volume_type")
+    @classmethod
+    def _vtype(cls, v: str, info: ValidationInfo) -> str:
+        if v not in ("lssd", "bssd"):
+            raise ValueError("lssd or bssd")
+        node = (ctx(info, "nodes") or {}).get(info.data.get("node_type"))
+        if node is not None and volume_type_of(node, v) is None:
+            raise ValueError(f"{node.get('name')} does not take {v}")
+        return v
+
+    @field_validator("volume_size")
+    @classmethod
+    def _vsize(cls, v: int | None, info: ValidationInfo) -> int | None:
+        node = (ctx(info, "nodes") or {}).get(info.data.get("node_type"))
+        return check_size_gb(v, node, info.data.get("volume_type") or "lssd")
+
+
+def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, CreateForm)
+    body: dict[str, Any] = {
+        "project_id": c.project_id, "name": form.name, "engine": form.engine, "node_type": form.node_type,
+        "is_ha_cluster": form.is_ha_cluster, "disable_backup": form.disable_backup, "tags": form.tags,
+        "user_name": form.user_name, "password": form.password.get_secret_value(), "volume_type": form.volume_type,
+    }
+    if form.volume_type == "bssd" and form.volume_size is not None:
+        body["volume_size"] = form.volume_size * GB
+    return body
+
+
+CREATE = CreateSpec(CreateForm, create_payload, catalogue)
+
+
+# ---- edit ---------------------------------------------------------------------------------------
+class EditForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags"))] = []
+    backup_frequency: Annotated[int, Field(ge=1, le=24, json_schema_extra=meta("Backup every (h)"))] = 24
+    backup_retention: Annotated[int, Field(ge=1, le=365, json_schema_extra=meta("Keep backups (days)"))] = 7
+    backups_disabled: Annotated[bool, Field(json_schema_extra=meta("Automatic backups disabled"))] = False
+
+    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
+
+
+def edit_values(row: Row) -> dict[str, Any]:
+    b = row.obj("backup_schedule")
+    return {"name": row.name, "tags": list(row.items("tags")), "backup_frequency": b.get("frequency") or 24,
+            "backup_retention": b.get("retention") or 7, "backups_disabled": bool(b.get("disabled"))}
+
+
+def edit_patch(form: BaseModel, row: Row) -> dict[str, Any]:
+    assert isinstance(form, EditForm)
+    was = edit_values(row)
+    patch: dict[str, Any] = {}
+    for field, key in (("name", "name"), ("tags", "tags"), ("backup_frequency", "backup_schedule_frequency"),
+                       ("backup_retention", "backup_schedule_retention"), ("backups_disabled", "is_backup_schedule_disabled")):
+        if getattr(form, field) != was[field]:
+            patch[key] = getattr(form, field)
+    return patch
+
+
+EDIT = EditSpec(EditForm, edit_values, edit_patch)
+
+
+# ---- upgrade: one change per request ------------------------------------------------------------
+class NodeTypeForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("New node type", widget="select"))]
+
+    @field_validator("node_type")
+    @classmethod
+    def _node(cls, v: str, info: ValidationInfo) -> str:
+        node = (ctx(info, "nodes") or {}).get(v)
+        current = ctx(info, "current")
+        if current is not None and v == current.get("node_type"):
+            raise ValueError("that is the node type it has")
+        if node is not None and node.get("stock_status") == "out_of_stock":
+            raise ValueError(f"{v} is out of stock")
+        if node is not None and node.get("is_ha_required") and current is not None and not current.get("is_ha_cluster"):
+            raise ValueError(f"{v} runs only as a high-availability cluster: enable HA first")
+        return v
+
+
+class VolumeSizeForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    volume_size: Annotated[int, Field(json_schema_extra=meta("New size, GB"))]
+
+    @field_validator("volume_size")
+    @classmethod
+    def _size(cls, v: int, info: ValidationInfo) -> int:
+        current = ctx(info, "current") or Row({})
+        now_gb = int((current.obj("volume").get("size") or 0)) // GB
+        if v <= now_gb:
+            raise ValueError(f"larger than now ({now_gb} GB): a volume does not shrink")
+        return check_size_gb(v, (ctx(info, "nodes") or {}).get(current.get("node_type")), "bssd") or v
+
+
+class VersionForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
+
+
+async def upgrade_flow(ui: Any, instance: Row) -> None:
+    svc = ui.service()
+    vol = instance.obj("volume")
+    options: list[tuple[Any, ...]] = [
+        ("Node type (more CPU and memory)", "node_type"),
+        ("Enable high availability", "enable_ha", "it is already highly available" if instance.get("is_ha_cluster") else None),
+        ("Move to a block volume (bssd)", "volume_type", "it has a block volume" if vol.get("type") == "bssd" else None),
+        ("Grow the block volume", "volume_size", None if vol.get("type") == "bssd" else "only a block volume is resized: move to bssd first"),
+        ("Engine version", "version", None if instance.items("upgradable_version") else "no newer version is offered"),
+    ]
+    what = await ui.pick(f"Upgrade {instance.name}: one change at a time", options)
+    if what is None:
+        return
+    choices, context = await catalogue(svc, ui.scope)
+    context = {**context, "current": instance}
+    body: dict[str, Any] | None = None
+    if what == "node_type":
+        form = await ui.form(f"Upgrade {instance.name}: node type", NodeTypeForm, choices={"node_type": choices["node_type"]}, context=context, submit_label="Upgrade")
+        body = {"node_type": form.node_type} if form else None
+    elif what == "enable_ha":
+        if await ui.confirm(f"Enable HA on {instance.name}?", "A synchronous standby node is added; the instance is configuring meanwhile.", "Enable HA"):
+            body = {"enable_ha": True}
+    elif what == "volume_type":
+        if await ui.confirm(f"Move {instance.name} to a block volume?", "The data moves to a block SSD volume; the instance is configuring meanwhile.", "Move"):
+            body = {"volume_type": "bssd"}
+    elif what == "volume_size":
+        form = await ui.form(f"Grow the volume of {instance.name}", VolumeSizeForm, initial={"volume_size": int(vol.get("size") or 0) // GB}, context=context, submit_label="Grow")
+        body = {"volume_size": form.volume_size * GB} if form else None
+    else:
+        versions = [(f"{v.get('name')} ({v.get('minor_version', '')})", v.get("id")) for v in instance.items("upgradable_version") if isinstance(v, dict)]
+        form = await ui.form(f"Upgrade the engine of {instance.name}", VersionForm, choices={"version_id": versions}, submit_label="Upgrade")
+        body = {"upgradable_version_id": form.version_id} if form else None
+    if body is None:
+        return
+    done = await svc.run(Call("POST", "{id}/upgrade"), ui.scope, instance, body)
+    ui.upsert(svc.row_of(done, ui.scope) if done.get("id") else instance)
+    ui.notify(f"{instance.name}: upgrade accepted ({next(iter(body))}); it is configuring")
+
+
+# ---- clone ----------------------------------------------------------------------------------------
+class CloneForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name of the clone"))]
+    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+
+
+async def clone_flow(ui: Any, instance: Row) -> None:
+    svc = ui.service()
+    choices, _ = await catalogue(svc, ui.scope)
+
+    async def send(form: CloneForm) -> Any:
+        return await svc.run(Call("POST", "{id}/clone"), ui.scope, instance, {"name": form.name, "node_type": form.node_type})
+
+    done = await ui.form(f"Clone {instance.name} (its data, users and databases)", CloneForm, initial={"name": f"{instance.name}-clone", "node_type": instance.get("node_type")},
+                         choices={"node_type": choices["node_type"]}, submit=send, submit_label="Clone")
+    if done:
+        ui.upsert(svc.row_of(done, ui.scope))
+        ui.notify(f"Cloning {instance.name} into {done.get('name')}")
+
+
+# ---- endpoints ------------------------------------------------------------------------------------
+class PrivateEndpointForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="UUID"))]
+    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP (CIDR)", placeholder="empty: assigned by IPAM; or 172.16.4.10/22"))] = ""
+
+    _pn = field_validator("private_network_id")(lambda v: uuid_of(v, "private network ID"))
+
+    @field_validator("service_ip")
+    @classmethod
+    def _ip(cls, v: str) -> str:
+        return private_cidr(v) if v.strip() else ""
+
+
+def private_cidr(v: str) -> str:
+    """A private IPv4 address in CIDR notation ("172.16.4.10/22"), or a ValueError."""
+    import ipaddress
+
+    v = v.strip()
+    try:
+        iface = ipaddress.IPv4Interface(v)
+    except ValueError:
+        raise ValueError("an IPv4 address in CIDR notation, such as 172.16.4.10/22") from None
+    if "/" not in v or not iface.ip.is_private or iface.ip.is_loopback:
+        raise ValueError("a private (RFC 1918) address in CIDR notation")
+    return v
+
+
+def private_spec(form: PrivateEndpointForm) -> dict[str, Any]:
+    spec: dict[str, Any] = {"private_network_id": form.private_network_id}
+    if form.service_ip:
+        spec["service_ip"] = form.service_ip
+    else:
+        spec["ipam_config"] = {}
+    return spec
+
+
+def endpoint_label(e: dict[str, Any]) -> str:
+    kind = "private network" if e.get("private_network") else "load balancer" if "load_balancer" in e else "direct"
+    return f"{e.get('ip') or e.get('hostname') or '?'}:{e.get('port', '?')} ({kind})"
+
+
+async def endpoints_flow(ui: Any, instance: Row) -> None:
+    svc = ui.service()
+    data = await svc.get_data(ui.scope, instance.id)
+    eps = [e for e in data.get("endpoints") or [] if isinstance(e, dict) and e.get("id")]
+    has_lb = any("load_balancer" in e for e in eps)
+    options: list[tuple[Any, ...]] = [
+        ("Add a load-balanced public endpoint", ("add_lb", None), "it has one already" if has_lb else None),
+        ("Add a private-network endpoint…", ("add_pn", None)),
+    ]
+    for e in eps:
+        options.append((f"Delete {endpoint_label(e)}", ("delete", e)))
+        options.append((f"Migrate {endpoint_label(e)} to another instance…", ("migrate", e)))
+    picked = await ui.pick(f"Endpoints of {instance.name} (TLS on every one; each points to the main node)", options)
+    if picked is None:
+        return
+    what, e = picked
+    if what == "add_lb":
+        await svc.run(Call("POST", "{id}/endpoints"), ui.scope, instance, {"endpoint_spec": {"load_balancer": {}}})
+    elif what == "add_pn":
+        async def send(form: PrivateEndpointForm) -> Any:
+            return await svc.run(Call("POST", "{id}/endpoints"), ui.scope, instance, {"endpoint_spec": {"private_network": private_spec(form)}})
+
+        if not await ui.form(f"Private-network endpoint for {instance.name}", PrivateEndpointForm, submit=send, submit_label="Add"):
+            return
+    elif what == "delete":
+        if not await ui.confirm(f"Delete the endpoint {endpoint_label(e)}?", "Clients using this address lose their connection.", "Delete"):
+            return
+        await svc.call("DELETE", ui.scope, "endpoints", e["id"])
+    else:
+        others = [(r.name, r.id) for r in await svc.list_rows(ui.scope) if r.id != instance.id and r.state == "ready"]
+        if not others:
+            raise Refused("no other ready instance in this region to move it to")
+        target = await ui.pick(f"Move {endpoint_label(e)} to which instance?", others)
+        if target is None:
+            return
+        await svc.call("POST", ui.scope, "endpoints", e["id"], "migrate", body={"instance_id": target})
+    ui.notify(f"{instance.name}: endpoints changed")
+    ui.follow(instance)
+
+
+# ---- certificate ----------------------------------------------------------------------------------
+async def certificate_flow(ui: Any, instance: Row) -> None:
+    svc = ui.service()
+    answer = await svc.run(Call("GET", "{id}/certificate", mutating=False), ui.scope, instance)
+    await save_file_flow(ui, f"Save the TLS certificate of {instance.name}", answer)

@@ -1,0 +1,181 @@
+"""Database instances as listed, shown and acted on (no pydantic here: forms and flows live in
+`instance_forms` and `data_forms`, loaded on first use)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
+from ..format import date_of, gb, state_text
+
+API = "rdb/v1"
+RESOURCE = Lazy("tui.products.models:Resource")
+FORMS = "tui.products.rdb.instance_forms:"
+DATA = "tui.products.rdb.data_forms:"
+KINDS = "tui.products.rdb."
+TRANSITIONAL = frozenset({"provisioning", "initializing", "configuring", "deleting", "backuping", "snapshotting", "restarting", "autohealing"})
+USABLE = ("ready", "disk_full")  # an instance one may change: disk_full is still up (free space or grow it)
+
+
+def volume(data: Any) -> str:
+    v = data.get("volume")
+    if not isinstance(v, dict):
+        return ""
+    return f"{v.get('type', '?')} {gb(v.get('size'))} GB"
+
+
+def endpoints_text(data: Any) -> str:
+    """Every endpoint as ip:port, with what it is (load balancer, private network, direct)."""
+    out = []
+    for e in data.get("endpoints") or []:
+        if not isinstance(e, dict):
+            continue
+        where = "private" if e.get("private_network") else "lb" if "load_balancer" in e else "direct" if "direct_access" in e else "?"
+        out.append(f"{e.get('ip') or e.get('hostname') or '?'}:{e.get('port', '?')} ({where})")
+    return ", ".join(out)
+
+
+def first_endpoint(data: Any) -> str:
+    e = data.get("endpoint")
+    if not isinstance(e, dict):
+        eps = [x for x in data.get("endpoints") or [] if isinstance(x, dict)]
+        e = eps[0] if eps else None
+    return f"{e.get('ip') or e.get('hostname') or '?'}:{e.get('port', '?')}" if isinstance(e, dict) else ""
+
+
+def _usable(row: Any) -> bool:
+    return row.state in USABLE
+
+
+def _why_busy(row: Any) -> str | None:
+    return None if row.state in USABLE else f"the instance is {row.state}: wait until it is ready"
+
+
+def _block(row: Any) -> str | None:
+    v = row.get("volume")
+    return None if isinstance(v, dict) and v.get("type") == "bssd" else "a snapshot copies a block volume: this instance has a local volume (lssd)"
+
+
+def _schedule(s: Any) -> str:
+    b = s.raw.get("backup_schedule")
+    if not isinstance(b, dict):
+        return "?"
+    if b.get("disabled"):
+        return "automatic backups disabled"
+    return f"every {b.get('frequency', '?')} h, kept {b.get('retention', '?')} days" + (f", next {b['next_run_at']}" if b.get("next_run_at") else "")
+
+
+def _replicas(s: Any) -> str:
+    out = []
+    for r in s.raw.get("read_replicas") or []:
+        if isinstance(r, dict):
+            out.append(f"{r.get('id', '?')} {r.get('status', '?')} · {endpoints_text(r) or 'no endpoint'}")
+    return "\n".join(out) or "none"
+
+
+def _settings(s: Any) -> str:
+    return ", ".join(f"{x.get('name')}={x.get('value')}" for x in s.raw.get("settings") or [] if isinstance(x, dict)) or "all defaults"
+
+
+def _maintenance(s: Any) -> str:
+    ms = [m for m in s.raw.get("maintenances") or [] if isinstance(m, dict)]
+    return "\n".join(f"{m.get('reason', '?')} · {m.get('status', '?')} · {m.get('starts_at', '')} → {m.get('stops_at', '')}" for m in ms) or "none"
+
+
+def _status_detail(s: Any) -> Text:
+    status = str(s.raw.get("status", ""))
+    t = state_text(status)
+    if status == "disk_full":
+        t.append("  the local volume is nearly full: free space, or upgrade to a larger or block volume", style="red")
+    return t
+
+
+METRICS = Metrics(
+    path="{id}/metrics", start="start_date", end="end_date",
+    metrics=(Metric("cpu_usage_percent", "CPU"), Metric("mem_usage_percent", "Memory"), Metric("disk_usage_percent", "Disk"),
+             Metric("total_connections", "Connections", "")),
+)
+
+INSTANCES = ResourceKind(
+    id="rdb.instances",
+    product="Databases",
+    title="Database instances",
+    singular="database instance",
+    api=API,
+    scope_type="region",
+    collection="instances",
+    list_key="instances",
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    page_size=100,
+    state_field="status",
+    transitional=TRANSITIONAL,
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=16),
+        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        Column("engine", "Engine", lambda r: r.text("engine"), width=13),
+        Column("node", "Node type", lambda r: r.text("node_type"), width=13),
+        Column("ha", "HA", lambda r: "HA" if r.get("is_ha_cluster") else "—", width=3),
+        Column("volume", "Volume", lambda r: r.text("volume_text"), width=11),
+        Column("endpoint", "Endpoint", lambda r: r.text("endpoint_text"), width=21),
+        Column("region", "Region", lambda r: r.text("region"), width=6),
+        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=14),
+    ),
+    summarize=lambda data: {"volume_text": volume(data), "endpoint_text": first_endpoint(data)},
+    detail_fields=(
+        ("ID", lambda s: s.id),
+        ("Name", lambda s: s.name),
+        ("Status", _status_detail),
+        ("Engine", lambda s: str(s.raw.get("engine", "")) + (f" (upgradable to {', '.join(str(v.get('name')) for v in s.raw.get('upgradable_version') or [] if isinstance(v, dict))})" if s.raw.get("upgradable_version") else "")),
+        ("Node type", lambda s: f"{s.raw.get('node_type', '')}{' · high availability (synchronous standby)' if s.raw.get('is_ha_cluster') else ' · standalone'}"),
+        ("Volume", lambda s: volume(s.raw) + "  (usage: Metrics tab, Disk)"),
+        ("Endpoints", lambda s: endpoints_text(s.raw).replace(", ", "\n") or "none"),
+        ("Backups", _schedule),
+        ("Read replicas", _replicas),
+        ("Settings", _settings),
+        ("Maintenance", _maintenance),
+        ("Tags", lambda s: ", ".join(s.raw.get("tags") or []) or "none"),
+        ("Region", lambda s: str(s.raw.get("region", ""))),
+        ("Created", lambda s: str(s.raw.get("created_at", ""))),
+    ),
+    actions=(
+        ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart", {}), why_not=_why_busy),
+        ActionSpec("privileges", "Privileges (users × databases)…", _usable, flow=Lazy(DATA + "privileges_flow"), why_not=_why_busy),
+        ActionSpec("acls", "ACL rules (replace the set)…", lambda r: True, flow=Lazy(DATA + "acl_set_flow")),
+        ActionSpec("settings", "Settings (replace the set)…", _usable, flow=Lazy(DATA + "settings_set_flow"), why_not=_why_busy),
+        ActionSpec("endpoints", "Endpoints: add, delete, migrate…", _usable, flow=Lazy(FORMS + "endpoints_flow"), why_not=_why_busy),
+        ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(DATA + "create_replica_flow"), why_not=_why_busy),
+        ActionSpec("backup", "Back up a database…", _usable, flow=Lazy(DATA + "backup_flow"), why_not=_why_busy),
+        ActionSpec("snapshot", "Snapshot the volume…", lambda r: r.state == "ready", flow=Lazy(DATA + "snapshot_flow"),
+                   why_not=lambda r: _block(r) or _why_busy(r)),
+        ActionSpec("upgrade", "Upgrade (node type, HA, volume, version)…", lambda r: r.state in USABLE, flow=Lazy(FORMS + "upgrade_flow"), why_not=_why_busy),
+        ActionSpec("clone", "Clone…", lambda r: r.state == "ready", flow=Lazy(FORMS + "clone_flow"), why_not=_why_busy),
+        ActionSpec("maintenance", "Apply the pending maintenance", lambda r: bool(r.items("maintenances")), confirm=True,
+                   call=Call("POST", "{id}/apply-maintenance", {}), why_not=_why_busy),
+        ActionSpec("log_files", "Log files: sizes, purge…", lambda r: True, flow=Lazy(DATA + "log_files_flow")),
+        ActionSpec("certificate", "Download the TLS certificate…", lambda r: True, flow=Lazy(FORMS + "certificate_flow"), mutating=False),
+        ActionSpec("renew", "Renew the TLS certificate", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/renew-certificate", {}),
+                   why_not=_why_busy),
+    ),
+    children=(
+        Child("Databases", KINDS + "children:DATABASES"),
+        Child("Users", KINDS + "children:USERS"),
+        Child("ACL rules", KINDS + "children:ACLS"),
+        Child("Settings", KINDS + "children:SETTINGS"),
+        Child("Read replicas", KINDS + "children:REPLICAS"),
+        Child("Backups of this instance", KINDS + "backups:INSTANCE_BACKUPS"),
+        Child("Snapshots of this instance", KINDS + "backups:INSTANCE_SNAPSHOTS"),
+        Child("Logs", KINDS + "children:LOGS"),
+    ),
+    panels=(DetailPanel("Metrics", chart=METRICS),),
+    create=Lazy(FORMS + "CREATE"),
+    edit=Lazy(FORMS + "EDIT"),
+    delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,
+    delete_warning=lambda r: "Its databases, users and read replicas are deleted with it; backups stay until they expire",
+    name_param="name",
+)

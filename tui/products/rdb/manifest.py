@@ -1,0 +1,14 @@
+"""The relational-database product's views (imports nothing: targets load on first open)."""
+
+from __future__ import annotations
+
+from ..manifest import Entry
+
+SECTION = "Data"
+KINDS = "tui.products.rdb."
+
+ENTRIES = (
+    Entry("rdb.instances", "Instances", "Databases", "region", "list", KINDS + "instances:INSTANCES", title="Database instances"),
+    Entry("rdb.backups", "Backups", "Databases", "region", "list", KINDS + "backups:BACKUPS", title="Database backups"),
+    Entry("rdb.snapshots", "Snapshots", "Databases", "region", "list", KINDS + "backups:SNAPSHOTS", title="Database snapshots"),
+)

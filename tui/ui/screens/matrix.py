@@ -1,0 +1,158 @@
+"""Edit a grid of choices in place: rows × columns, each cell one of a few values (database users ×
+databases → none / readonly / readwrite / all; any "who may do what where" table).
+
+`space` or `enter` cycles the cell under the cursor; changed cells are marked `*`; columns or cells
+that cannot change are shown with their reason and refuse. ctrl+s sends the changes through `save`
+(from inside the dialog: a failure is shown here and the edits stay); esc asks before dropping them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable, Sequence
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.coordinate import Coordinate
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, Static
+
+Cell = tuple[str, str]
+
+
+class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
+    BINDINGS = [
+        Binding("space", "cycle(1)", "Next value"),
+        Binding("enter", "cycle(1)", "Next value", show=False),
+        Binding("backspace", "cycle(-1)", "Previous value", show=False),
+        Binding("j", "move(1, 0)", show=False),
+        Binding("k", "move(-1, 0)", show=False),
+        Binding("l", "move(0, 1)", show=False),
+        Binding("h", "move(0, -1)", show=False),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(
+        self, title: str, rows: Sequence[str], columns: Sequence[str], values: dict[Cell, str], choices: Sequence[str], *,
+        locked: dict[str, str] | None = None, describe: str = "", corner: str = "",
+        save: Callable[[dict[Cell, str]], Awaitable[Any]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.rows = list(rows)
+        self.columns = list(columns)
+        self.original = dict(values)
+        self.values = dict(values)
+        self.choices = list(choices)
+        self.locked = locked or {}  # column -> why it cannot change
+        self.describe = describe
+        self.corner = corner
+        self.save = save
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="matrix"):
+            yield Label(self.title_text, id="dialog-title", markup=False)
+            if self.describe:
+                yield Static(self.describe, id="matrix-note", markup=False)
+            yield DataTable(id="matrix", cursor_type="cell", zebra_stripes=False)
+            yield Static("", id="matrix-status", markup=False)
+            yield Static("space cycles " + " → ".join(self.choices) + " · ctrl+s save · esc cancel", id="matrix-keys")
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#matrix", DataTable)
+
+    def on_mount(self) -> None:
+        table = self.table
+        table.add_column(Text(self.corner), key="_row")
+        for col in self.columns:
+            table.add_column(Text(col + (" (locked)" if col in self.locked else "")), key=col)
+        for row in self.rows:
+            table.add_row(Text(row, style="bold"), *(self._cell((row, col)) for col in self.columns), key=row)
+        if self.rows and self.columns:
+            table.cursor_coordinate = Coordinate(0, 1)
+        table.focus()
+
+    def changes(self) -> dict[Cell, str]:
+        return {cell: v for cell, v in self.values.items() if self.original.get(cell) != v}
+
+    def _cell(self, cell: Cell) -> Text:
+        value = self.values.get(cell, "")
+        if cell[1] in self.locked:
+            return Text(value or "—", style="dim")
+        changed = self.original.get(cell) != value
+        return Text(("*" if changed else " ") + value, style="bold" if changed else "")
+
+    def _at_cursor(self) -> Cell | None:
+        coord = self.table.cursor_coordinate
+        if coord.column == 0 or not self.rows or coord.row >= len(self.rows):
+            return None
+        return self.rows[coord.row], self.columns[coord.column - 1]
+
+    def _status(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#matrix-status", Static)
+        status.update(text)
+        status.set_class(error, "-error")
+
+    def action_cycle(self, step: int) -> None:
+        cell = self._at_cursor()
+        if cell is None:
+            return
+        if cell[1] in self.locked:
+            self._status(f"✖ {cell[1]}: {self.locked[cell[1]]}", error=True)
+            return
+        current = self.values.get(cell, self.choices[0])
+        at = self.choices.index(current) if current in self.choices else -1
+        self.values[cell] = self.choices[(at + step) % len(self.choices)]
+        self.table.update_cell(cell[0], cell[1], self._cell(cell))
+        n = len(self.changes())
+        self._status(f"{n} change{'s' if n != 1 else ''} to send" if n else "")
+
+    def action_move(self, rows: int, cols: int) -> None:
+        coord = self.table.cursor_coordinate
+        self.table.cursor_coordinate = Coordinate(
+            max(0, min(coord.row + rows, len(self.rows) - 1)), max(1, min(coord.column + cols, len(self.columns))),
+        )
+
+    def action_save(self) -> None:
+        changes = self.changes()
+        if not changes:
+            self.dismiss({})
+        elif self.save is None:
+            self.dismiss(changes)
+        elif not self.busy:
+            self._send(changes)
+
+    @work(exclusive=True, group="matrix-save", exit_on_error=False)
+    async def _send(self, changes: dict[Cell, str]) -> None:
+        from ...products.flows import Refused
+        from ..errors import describe
+
+        assert self.save is not None
+        self.busy = True
+        self._status(f"Sending {len(changes)} change{'s' if len(changes) != 1 else ''}…")
+        try:
+            await self.save(changes)
+        except Exception as err:  # the edits stay, with the reason
+            summary, hint = (str(err), "") if isinstance(err, Refused) else describe(err)
+            self._status(f"✖ {summary}\n{hint}".rstrip(), error=True)
+            return
+        finally:
+            self.busy = False
+        self.dismiss(changes)
+
+    def action_cancel(self) -> None:
+        if not self.changes():
+            self.dismiss(None)
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen("Drop your changes?", "The cells changed here have not been sent.", "Drop"), answered)

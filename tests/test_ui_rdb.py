@@ -1,0 +1,191 @@
+"""Managed databases from the keyboard, against the sandbox: the create wizard refusing bad input
+with the field named, users × databases privileges edited in place, a backup exported and restored
+(refused until the users exist), a read replica promoted, and the metrics chart."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import action, demo_settings, error_of, loaded, make_app, open_view, pick, screen_named, select, wait_for
+
+pytestmark = pytest.mark.anyio
+PW = "Str0ng-pass!"
+
+
+def rdb_app(sandbox, **kw):
+    return make_app(sandbox, settings=demo_settings(region="fr-par"), **kw)
+
+
+def writes(sandbox, prefix="/rdb/"):
+    return [(m, p) for m, p in sandbox.requests if m != "GET" and p.startswith(prefix)]
+
+
+async def form_ready(pilot, app):
+    screen = await screen_named(pilot, app, "FormScreen")
+    await wait_for(pilot, lambda: screen.ready, what="form choices")
+    return screen
+
+
+async def type_into(pilot, form, field, text):
+    form.query_one(f"#f-{field}").focus()
+    await pilot.press(*text)
+
+
+async def choose_in(pilot, form, field, text):
+    form.query_one(f"#f-{field}").focus()
+    await pilot.press("enter", *text, "enter")
+
+
+def inst(sandbox, name, region="fr-par"):
+    return next(i for i in sandbox.rdb.instances[region].values() if i["name"] == name)
+
+
+async def test_create_wizard_refuses_bad_input_then_creates_an_ha_postgresql_15_on_a_block_volume(sandbox, clock):
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        assert view.table.border_title == "Database instances · fr-par · 4/4"
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await type_into(pilot, form, "name", "shop-db")
+        await choose_in(pilot, form, "engine", "PostgreSQL-15")
+        await choose_in(pilot, form, "node_type", "DB-PRO2-M")  # HA required
+        await choose_in(pilot, form, "volume_type", "bssd")
+        await type_into(pilot, form, "volume_size", "7")
+        await type_into(pilot, form, "user_name", "admin")
+        await type_into(pilot, form, "password", "weakpass")
+        hint = str(form.query_one("#h-password").render())
+        assert "too weak" in hint and "weakpass" not in hint
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "high-availability" in error_of(form, "is_ha_cluster")
+        assert "steps of 5 GB" in error_of(form, "volume_size")
+        assert "upper-case" in error_of(form, "password")
+        assert writes(sandbox) == []  # nothing sent
+        form.query_one("#f-is_ha_cluster").focus()
+        await pilot.press("space")
+        vs = form.query_one("#f-volume_size")
+        vs.value = "50"
+        form.query_one("#f-password").value = PW
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="created")
+        made = inst(sandbox, "shop-db")
+        assert made["engine"] == "PostgreSQL-15" and made["is_ha_cluster"] and made["volume"] == {"type": "bssd", "size": 50_000_000_000, "class": "bssd"}
+        assert made["_users"]["admin"]["_password"] == PW
+        row = next(r for r in view.table.resources() if r.name == "shop-db")
+        assert row.state == "provisioning"
+        clock.advance(30)
+        view.follow(row)
+        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "shop-db").state == "ready", what="ready")
+
+
+async def test_privileges_grid_sets_readwrite_and_refuses_unmanaged_databases(sandbox, clock):
+    clock.advance(10)  # the demo's backup under way settles
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        await select(pilot, view, "orders-db")
+        await action(pilot, app, "Privileges (users × databases)…")
+        grid = await screen_named(pilot, app, "MatrixScreen")
+        assert grid.rows == ["admin", "app", "reporting"] and grid.columns == ["analytics", "orders", "rdb"]
+        assert "analytics" in grid.locked
+        await pilot.press("space")  # admin × analytics: locked
+        assert "unmanaged" in str(grid.query_one("#matrix-status").render())
+        await pilot.press("j", "l")  # app × orders: readwrite → all
+        await pilot.press("space")
+        await pilot.press("l", "space", "space", "space")  # app × rdb: none → readonly → readwrite → all
+        await pilot.press("backspace")  # back to readwrite
+        assert grid.changes() == {("app", "orders"): "all", ("app", "rdb"): "readwrite"}
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="saved")
+        privs = inst(sandbox, "orders-db")["_privs"]
+        assert privs[("app", "orders")] == "all" and privs[("app", "rdb")] == "readwrite"
+        assert [m for m, p in writes(sandbox)] == ["PUT", "PUT"]
+
+
+async def test_backup_export_then_restore_refused_until_the_users_exist(sandbox, clock):
+    clock.advance(10)
+    staging = inst(sandbox, "staging-pg")
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.backups")
+        await select(pilot, view, "orders-nightly")
+        await action(pilot, app, "Export (make a download URL)")
+        await wait_for(pilot, lambda: any(p.endswith("/export") for _, p in writes(sandbox)), what="export sent")
+        clock.advance(6)
+        row = next(r for r in view.table.resources() if r.name == "orders-nightly")
+        view.follow(row)
+        await wait_for(pilot, lambda: bool(next(r for r in view.table.resources() if r.name == "orders-nightly").get("download_url")), what="URL")
+        await action(pilot, app, "Download URL (copy)…")
+        result = await screen_named(pilot, app, "ResultScreen")
+        assert "https://" in result.text
+        await pilot.press("escape")
+        await action(pilot, app, "Restore to an instance…")
+        form = await form_ready(pilot, app)
+        await choose_in(pilot, form, "instance_id", "staging")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "reporting" in str(form.query_one("#form-status").render()), what="refusal shown")
+        assert app.screen is form  # what was typed stays
+        staging["_users"]["reporting"] = {"name": "reporting", "is_admin": False, "_password": PW}
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="restoring")
+        assert "orders" in staging["_dbs"]
+
+
+async def test_read_replica_promoted_and_the_cpu_chart_of_the_last_hour(sandbox, clock):
+    from helpers import FIXED_WALL
+    from tui.sandbox import ManualClock, Sandbox
+
+    sb = Sandbox(clock=ManualClock(FIXED_WALL))
+    sb.clock.advance(10)
+    app = rdb_app(sb, clock=lambda: sb.clock.now())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        await select(pilot, view, "orders-db")
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("v", "v")  # Fields → JSON → Metrics
+        chart = detail.query_one("MetricsChart")
+        await wait_for(pilot, lambda: chart.loaded, what="chart loaded")
+        head = str(chart.query_one("#chart-head").render())
+        assert head.startswith("CPU · last 1 h") and "main" in head and "standby" in head
+        assert len(chart.series) == 2 and all(59 <= len(s["points"]) <= 61 for s in chart.series)  # a point a minute
+        await pilot.press("w")  # 6 h
+        await wait_for(pilot, lambda: chart.loaded and "last 6 h" in str(chart.query_one("#chart-head").render()), what="6 h")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
+        await pick(pilot, app, lambda text: text == "Read replicas ›")
+        replicas = (await screen_named(pilot, app, "ChildScreen")).view
+        await wait_for(pilot, lambda: replicas.last_attempt is not None and not replicas.listing, what="replicas listed")
+        assert str(replicas.table.border_title).startswith("orders-db › Read replicas · fr-par · 1/1")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
+        await pick(pilot, app, lambda text: text == "Promote to a standalone instance")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")
+        del confirm
+        await wait_for(pilot, lambda: any(p.endswith("/promote") for _, p in writes(sb)), what="promote sent")
+        assert any(i["name"] == "orders-db-promoted" for i in sb.rdb.instances["fr-par"].values())
+
+
+async def test_read_only_sends_nothing_but_gets(sandbox, clock):
+    app = make_app(sandbox, settings=demo_settings(region="fr-par", read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        await select(pilot, view, "orders-db")
+        await pilot.press("c", "d", "e")
+        await pilot.pause()
+        assert app.screen.id == "main"
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
+        labels = [c[0] for c in app.screen.choices]
+        assert "Download the TLS certificate…" in labels and "Restart" not in labels and "Privileges (users × databases)…" not in labels
+        await pilot.press("escape")
+    assert writes(sandbox) == []

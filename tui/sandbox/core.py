@@ -81,6 +81,18 @@ def check_unknown(body: dict[str, Any], allowed: set[str]) -> list[tuple[str, st
     return [(k, "unknown", "unknown field") for k in sorted(set(body) - allowed)]
 
 
+def check_password(pw: Any, field: str = "password") -> list[tuple[str, str, str]]:
+    """The platform's password rule (databases, caches): 8–128 characters with a lower-case letter,
+    an upper-case letter, a digit and a special character."""
+    if not isinstance(pw, str) or not pw:
+        return [(field, "required", "a password is required")]
+    if not 8 <= len(pw) <= 128:
+        return [(field, "constraint", "8 to 128 characters")]
+    if not (any(c.islower() for c in pw) and any(c.isupper() for c in pw) and any(c.isdigit() for c in pw) and any(not c.isalnum() for c in pw)):
+        return [(field, "constraint", "at least one lower-case letter, one upper-case letter, one digit and one special character")]
+    return []
+
+
 def public(obj: dict[str, Any]) -> dict[str, Any]:
     """A stored object as answered: its bookkeeping fields (`_plan`, `_until`…) left out."""
     return {k: v for k, v in obj.items() if not k.startswith("_")}

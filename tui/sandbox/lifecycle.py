@@ -34,6 +34,3 @@ def settle(obj: dict[str, Any], now: float, iso: Callable[[float], str], on_step
             on_step(obj, changes)
     return False
 
-
-def busy(obj: dict[str, Any]) -> bool:
-    return bool(obj.get("_plan"))

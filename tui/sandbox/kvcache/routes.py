@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
+from ..core import check_password, check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
 from ..timeseries import certificate, pick, series, window
 from .store import METRICS, KvcacheStore, ZONES, check_service_ips, node_types, versions
@@ -23,17 +23,6 @@ USER_NAME_MAX = 63
 
 def _truthy(value: str | None) -> bool:
     return (value or "").lower() in ("1", "true", "yes")
-
-
-def check_password(pw: Any, field: str = "password") -> list[tuple[str, str, str]]:
-    if not isinstance(pw, str) or not pw:
-        return [(field, "required", "a password is required")]
-    if len(pw) < 8 or len(pw) > 128:
-        return [(field, "constraint", "8 to 128 characters")]
-    kinds = [any(c.islower() for c in pw), any(c.isupper() for c in pw), any(c.isdigit() for c in pw), any(not c.isalnum() for c in pw)]
-    if not all(kinds):
-        return [(field, "constraint", "at least one lower-case letter, one upper-case letter, one digit and one special character")]
-    return []
 
 
 def check_acls(rules: Any, field: str = "acl_rules") -> list[tuple[str, str, str]]:

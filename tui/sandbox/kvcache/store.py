@@ -7,7 +7,7 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import HttpError, invalid_arguments, not_found
+from ..errors import HttpError, not_found
 from ..lifecycle import GONE, plan, settle
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
@@ -188,7 +188,3 @@ class KvcacheStore:
         c["_plan"] = []
         plan(c, self.clock.now(), (self.t.delete, {GONE: True}))
 
-
-def bad(*details: tuple[str, str, str]) -> None:
-    if details:
-        raise invalid_arguments(*details)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lifecycle import plan
 from ..registry import SandboxProduct
 from . import routes_data, routes_instances
 from .catalog import GB, REGIONS
@@ -62,8 +63,6 @@ def seed_demo(store: RdbStore, rng: Any) -> None:
                               ("restoring", "orders-restore-test", 3 * day)):
         b = store.create_backup(orders, "orders", name, store.iso(store.now() + 30 * day), status=status, age=age)
         if status in ("exporting", "restoring"):
-            from ..lifecycle import plan
-
             plan(b, store.now(), (store.t.export, {"status": "ready", **(store.export_url(b) if status == "exporting" else {})}))
     store.create_backup(orders, "orders", "orders-now", store.iso(store.now() + 7 * day))  # creating → ready
     store.create_backup(full, "wordpress", "wordpress-daily", None, status="ready", age=day)

@@ -15,7 +15,7 @@ from ..lifecycle import GONE, plan
 from ..timeseries import parse_time
 from . import catalog, rules
 from .routes_instances import ordered, region_of
-from .store import RdbStore
+from .store import RdbStore, transient
 
 ACL_DEFAULTS = {"port": 5432, "protocol": "tcp", "direction": "inbound", "action": "allow"}
 
@@ -35,6 +35,27 @@ def routes(store: RdbStore) -> list[Route]:
         if at is not None and at <= store.now():
             raise invalid_arguments(("expires_at", "constraint", "expires_at must be in the future"))
         return store.iso(at) if at is not None else None
+
+    def rename(obj: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        """PATCH of a backup or a snapshot: its name and expiry."""
+        errs = check_unknown(body, {"name", "expires_at"})
+        if "name" in body and (not isinstance(body["name"], str) or not body["name"].strip()):
+            errs.append(("name", "constraint", "a name is required"))
+        if errs:
+            raise invalid_arguments(*errs)
+        if body.get("name"):
+            obj["name"] = body["name"]
+        if "expires_at" in body:
+            obj["expires_at"] = expiry(body)
+        obj["updated_at"] = store.iso()
+        return obj
+
+    def delete_later(obj: dict[str, Any]) -> dict[str, Any]:
+        """DELETE of a backup or a snapshot: deleting now, gone after a while."""
+        if obj["status"] != "deleting":
+            obj["status"], obj["_plan"] = "deleting", []
+            plan(obj, store.now(), (store.t.delete, {GONE: True}))
+        return obj
 
     # ---- catalogue ----------------------------------------------------------------------------------
     async def engines(request: Request) -> Response:
@@ -267,31 +288,13 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse(public(backup(request)))
 
     async def update_backup(request: Request) -> Response:
-        b = backup(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name", "expires_at"})
-        if "name" in body and (not isinstance(body["name"], str) or not body["name"].strip()):
-            errs.append(("name", "constraint", "a name is required"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if body.get("name"):
-            b["name"] = body["name"]
-        if "expires_at" in body:
-            b["expires_at"] = expiry(body)
-        b["updated_at"] = store.iso()
-        return JSONResponse(public(b))
+        return JSONResponse(public(rename(backup(request), await json_body(request))))
 
     async def delete_backup(request: Request) -> Response:
-        b = backup(request)
-        if b["status"] != "deleting":
-            b["status"], b["_plan"] = "deleting", []
-            plan(b, store.now(), (store.t.delete, {GONE: True}))
-        return JSONResponse(public(b))
+        return JSONResponse(public(delete_later(backup(request))))
 
     def backup_ready(b: dict[str, Any]) -> None:
         if b["status"] != "ready":
-            from .store import transient
-
             raise transient("database_backup", b)
 
     async def export_backup(request: Request) -> Response:
@@ -352,26 +355,10 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse(public(snapshot(request)))
 
     async def update_snapshot(request: Request) -> Response:
-        s = snapshot(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name", "expires_at"})
-        if "name" in body and (not isinstance(body["name"], str) or not body["name"].strip()):
-            errs.append(("name", "constraint", "a name is required"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if body.get("name"):
-            s["name"] = body["name"]
-        if "expires_at" in body:
-            s["expires_at"] = expiry(body)
-        s["updated_at"] = store.iso()
-        return JSONResponse(public(s))
+        return JSONResponse(public(rename(snapshot(request), await json_body(request))))
 
     async def delete_snapshot(request: Request) -> Response:
-        s = snapshot(request)
-        if s["status"] != "deleting":
-            s["status"], s["_plan"] = "deleting", []
-            plan(s, store.now(), (store.t.delete, {GONE: True}))
-        return JSONResponse(public(s))
+        return JSONResponse(public(delete_later(snapshot(request))))
 
     async def instance_from_snapshot(request: Request) -> Response:
         region = region_of(request)
@@ -386,8 +373,6 @@ def routes(store: RdbStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         if s["status"] != "ready":
-            from .store import transient
-
             raise transient("snapshot", s)
         new = store.create_instance(region, {"name": body["instance_name"], "engine": s["_engine"], "node_type": nt["name"],
                                              "is_ha_cluster": bool(body.get("is_ha_cluster")), "volume_type": "bssd", "volume_size": s["size"]})

@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from ..core import check_unknown, is_uuid, json_body, page_page_size
 from ..errors import invalid_arguments, invalid_request, not_found
-from ..lifecycle import plan
+from ..lifecycle import GONE, plan
 from ..timeseries import certificate, parse_time, pick, series, window
 from . import catalog, rules
 from .store import RdbStore, transient
@@ -315,8 +315,6 @@ def routes(store: RdbStore) -> list[Route]:
         r = replica(request)
         if r["status"] not in ("deleting", "promoting"):
             r["status"], r["_plan"] = "deleting", []
-            from ..lifecycle import GONE
-
             plan(r, store.now(), (store.t.delete, {GONE: True}))
         return JSONResponse(store.public_replica(r))
 

@@ -7,7 +7,7 @@ import ipaddress
 import re
 from typing import Any
 
-from ..core import is_uuid
+from ..core import check_password, is_uuid
 
 Detail = tuple[str, str, str]
 USER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,62}$")
@@ -19,14 +19,7 @@ def required(body: dict[str, Any], *names: str) -> list[Detail]:
     return [(n, "required", f"{n} is required") for n in names if body.get(n) in (None, "")]
 
 
-def password(pw: Any, field: str = "password") -> list[Detail]:
-    if not isinstance(pw, str) or not pw:
-        return [(field, "required", "a password is required")]
-    if not 8 <= len(pw) <= 128:
-        return [(field, "constraint", "8 to 128 characters")]
-    if not (any(c.islower() for c in pw) and any(c.isupper() for c in pw) and any(c.isdigit() for c in pw) and any(not c.isalnum() for c in pw)):
-        return [(field, "constraint", "at least one lower-case letter, one upper-case letter, one digit and one special character")]
-    return []
+password = check_password  # the platform-wide rule
 
 
 def user_name(name: Any, field: str = "name") -> list[Detail]:

@@ -103,6 +103,8 @@ async def test_replica_endpoint_limits_promote_and_reset(http, clock):
     assert args(r) == {"endpoint_spec": "constraint"}
     assert (await http.post(f"{R}/read-replicas/{rr['id']}/reset")).json()["status"] == "configuring"
     clock.advance(10)
+    embedded = (await http.get(f"{R}/instances/{o['id']}")).json()["read_replicas"]
+    assert [x["status"] for x in embedded] == ["ready"]  # the instance's copy moves with time too
     new = (await http.post(f"{R}/read-replicas/{rr['id']}/promote")).json()
     assert new["status"] == "configuring" and new["name"] == "orders-db-promoted" and not new["is_ha_cluster"]
     assert (await http.get(f"{R}/read-replicas/{rr['id']}")).json()["status"] == "promoting"

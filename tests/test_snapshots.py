@@ -181,3 +181,51 @@ def test_flexible_ips(snap_compare, what):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
+
+
+@pytest.mark.parametrize("what", ["instances", "create", "privileges", "backups", "chart"])
+def test_databases(snap_compare, what):
+    """Database instances (disk_full in reverse video), the create wizard, the users × databases
+    grid, the region's backups in every state, and the CPU chart of the last hour (sandbox and app on
+    one fixed wall clock, so the series are the same on every run)."""
+    from helpers import FIXED_WALL, action, open_view, select
+
+    app = make_app(Sandbox(clock=ManualClock(FIXED_WALL)))
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.backups" if what == "backups" else "rdb.instances")
+        if what == "create":
+            await pilot.press("c")
+            await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+        elif what == "privileges":
+            await select(pilot, view, "orders-db")
+            await action(pilot, app, "Privileges (users × databases)…")
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MatrixScreen", what="grid")
+        elif what == "chart":
+            await select(pilot, view, "orders-db")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen", what="detail")
+            await pilot.press("v", "v")
+            chart = app.screen.query_one("MetricsChart")
+            await wait_for(pilot, lambda: chart.loaded, what="chart")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
+
+
+@pytest.mark.parametrize("what", ["clusters", "create"])
+def test_cache(snap_compare, what):
+    from helpers import open_view
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        await open_view(pilot, app, "kvcache.clusters")
+        if what == "create":
+            await pilot.press("c")
+            await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 30), run_before=ready)

@@ -150,8 +150,20 @@ class RdbStore:
 
     def public_instance(self, i: dict[str, Any]) -> dict[str, Any]:
         out = {k: v for k, v in i.items() if not k.startswith("_")}
-        out["read_replicas"] = [self.public_replica(r) for r in self.replicas[i["region"]].values() if r["instance_id"] == i["id"]]
+        out["read_replicas"] = [self.public_replica(r) for r in self.replicas_of(i)]
         return out
+
+    def replicas_of(self, i: dict[str, Any]) -> list[dict[str, Any]]:
+        """The instance's read replicas, each advanced to the time now (a promoted one is gone)."""
+        found = []
+        for rid, r in list(self.replicas[i["region"]].items()):
+            if r["instance_id"] != i["id"]:
+                continue
+            try:
+                found.append(self.replica(i["region"], rid))
+            except HttpError:
+                pass
+        return found
 
     # ---- read replicas --------------------------------------------------------------------------
     def create_replica(self, i: dict[str, Any], specs: list[dict[str, Any]], same_zone: bool, ready: bool = False) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Confirmation before anything destructive: Cancel has the focus; some deletes need the name typed."""
+"""Confirmation before anything destructive: Cancel has the focus; some deletes need the name typed,
+and then the name field has it instead (enter confirms only once the name matches exactly)."""
 
 from __future__ import annotations
 
@@ -31,10 +32,18 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(self.confirm_label, id="confirm", variant="error", disabled=bool(self.require_text))
 
     def on_mount(self) -> None:
-        self.query_one("#cancel", Button).focus()
+        if self.require_text:
+            self.query_one("#confirm-text", Input).focus()
+        else:
+            self.query_one("#cancel", Button).focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#confirm", Button).disabled = event.value != self.require_text
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value == self.require_text:
+            self.dismiss(True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")

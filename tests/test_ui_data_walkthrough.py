@@ -1,0 +1,359 @@
+"""Managed databases and the key-value cache as a new user drives them in --demo, every step from the
+keyboard (issue 11's "done when"): create a PostgreSQL-15 HA instance on a block volume; add a
+database, a user with readwrite on it, an ACL rule and a setting; add a read replica with a
+private-network endpoint and promote it; back up the database, export the backup and copy its URL,
+restore it to another instance; read the CPU chart of the last hour; create a three-node TLS cache
+cluster on a private network, migrate it to five nodes, download its certificate; delete both,
+typing their names. At each step invalid input is refused with the field named and nothing sent.
+
+Sandbox and app share one manual clock, so "later" is a key press away and the chart's hour is the
+sandbox's hour."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import FIXED_WALL, choose, demo_settings, error_of, loaded, make_app, open_view, pick, screen_named, wait_for
+from tui.sandbox import ManualClock, Sandbox
+
+pytestmark = pytest.mark.anyio
+REGION, ZONE = "fr-par", "fr-par-1"
+PN = "5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"
+PW = "Str0ng-pass!"
+
+
+@pytest.fixture
+def clock():
+    return ManualClock(FIXED_WALL)
+
+
+@pytest.fixture
+def sandbox(clock):
+    return Sandbox(clock=clock)
+
+
+def sent(sandbox, prefix):
+    return [(m, p) for m, p in sandbox.requests if m != "GET" and p.startswith(prefix)]
+
+
+async def tab_to(pilot, app, widget_id):
+    for _ in range(30):
+        if app.focused is not None and app.focused.id == widget_id:
+            return
+        await pilot.press("tab")
+    raise AssertionError(f"no field {widget_id}")
+
+
+async def form(pilot, app):
+    screen = await screen_named(pilot, app, "FormScreen")
+    await wait_for(pilot, lambda: screen.ready, what="form ready")
+    return screen
+
+
+async def act(pilot, app, label):
+    await wait_for(pilot, lambda: app.screen.id == "main" or app.screen.__class__.__name__ == "ChildScreen", what="a list")
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
+    await pick(pilot, app, lambda text: text.startswith(label))
+
+
+async def child(pilot, app, label):
+    await act(pilot, app, label)
+    view = (await screen_named(pilot, app, "ChildScreen")).view
+    await wait_for(pilot, lambda: view.last_attempt is not None and not view.listing, what=f"{label} listed")
+    return view
+
+
+async def back_to_main(pilot, app):
+    while app.screen.id != "main":
+        await pilot.press("escape")
+        await pilot.pause()
+
+
+async def confirm(pilot, app):
+    screen = await screen_named(pilot, app, "ConfirmScreen")
+    assert app.focused.id == "cancel"  # the safe answer is the default
+    await pilot.press("tab", "enter")
+    return screen.message
+
+
+async def to_row(pilot, view, name):
+    await pilot.press("home")
+    for _ in range(view.table.visible_count):
+        row = view.table.get(view.table.cursor_key)
+        if row is not None and row.name == name:
+            return row
+        await pilot.press("down")
+    raise AssertionError(f"no row {name}")
+
+
+def row_named(view, name):
+    return next((r for r in view.table.resources() if r.name == name), None)
+
+
+async def later(pilot, view, clock, seconds, condition, what):
+    clock.advance(seconds)
+    await pilot.press("r")
+    await wait_for(pilot, condition, what=what)
+
+
+async def delete_typing(pilot, app, name):
+    await pilot.press("d")
+    dialog = await screen_named(pilot, app, "ConfirmScreen")
+    assert dialog.require_text == name and app.focused.id == "confirm-text"
+    await pilot.press(*name[:-1], "enter")  # nothing until the whole name is typed
+    assert app.screen is dialog
+    await pilot.press(name[-1], "enter")
+    return dialog.message
+
+
+async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, clock, tmp_path):
+    rdb, kv = sandbox.rdb, sandbox.kvcache
+    app = make_app(sandbox, settings=demo_settings(region=REGION, zone=ZONE), clock=clock.now)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+
+        # 1. a PostgreSQL-15 HA instance on a block volume; a size off the 5 GB steps is refused by name
+        instances = await open_view(pilot, app, "rdb.instances")
+        await pilot.press("c")
+        create = await form(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await pilot.press(*"shop-db")
+        await tab_to(pilot, app, "f-engine")
+        await choose(pilot, "PostgreSQL-15")
+        await tab_to(pilot, app, "f-node_type")
+        await choose(pilot, "DB-DEV-M")
+        await tab_to(pilot, app, "f-is_ha_cluster")
+        await pilot.press("space")
+        await tab_to(pilot, app, "f-volume_type")
+        await choose(pilot, "bssd")
+        await tab_to(pilot, app, "f-volume_size")
+        await pilot.press(*"12")
+        await tab_to(pilot, app, "f-user_name")
+        await pilot.press(*"admin")
+        await tab_to(pilot, app, "f-password")
+        await pilot.press(*PW)
+        assert PW not in str(create.query_one("#h-password").render())
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "steps of 5 GB" in error_of(create, "volume_size") and sent(sandbox, "/rdb/") == []
+        await tab_to(pilot, app, "f-volume_size")
+        await pilot.press("ctrl+u", *"20")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: row_named(instances, "shop-db") is not None, what="created")
+        made = next(i for i in rdb.instances[REGION].values() if i["name"] == "shop-db")
+        assert made["engine"] == "PostgreSQL-15" and made["is_ha_cluster"] and made["volume"]["type"] == "bssd"
+        assert made["volume"]["size"] == 20_000_000_000
+        await to_row(pilot, instances, "shop-db")
+        await later(pilot, instances, clock, 31, lambda: row_named(instances, "shop-db").state == "ready", "ready")
+
+        # 2. a database: a name starting with a digit refused by name
+        dbs = await child(pilot, app, "Databases ›")
+        await pilot.press("c")
+        db_form = await form(pilot, app)
+        await pilot.press(*"9shop", "ctrl+s")
+        await pilot.pause()
+        assert error_of(db_form, "name") and not [p for _, p in sent(sandbox, "/rdb/") if p.endswith("/databases")]
+        await pilot.press("ctrl+u", *"shop", "ctrl+s")
+        await wait_for(pilot, lambda: dbs.table.get("shop") is not None, what="database")
+        assert made["_dbs"]["shop"]["managed"]
+        await back_to_main(pilot, app)
+
+        # 3. a user: a weak password refused by name, never shown
+        users = await child(pilot, app, "Users ›")
+        await pilot.press("c")
+        user_form = await form(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await pilot.press(*"shopper")
+        await tab_to(pilot, app, "f-password")
+        await pilot.press(*"shopper1")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "upper-case" in error_of(user_form, "password")
+        await tab_to(pilot, app, "f-password")
+        await pilot.press("ctrl+u", *PW, "ctrl+s")
+        await wait_for(pilot, lambda: users.table.get("shopper") is not None, what="user")
+        await back_to_main(pilot, app)
+
+        # 4. readwrite for shopper on shop, in the users × databases grid
+        await act(pilot, app, "Privileges (users × databases)")
+        grid = await screen_named(pilot, app, "MatrixScreen")
+        for _ in range(grid.rows.index("shopper")):
+            await pilot.press("j")
+        for _ in range(grid.columns.index("shop")):
+            await pilot.press("l")
+        await pilot.press("space", "space")  # none → readonly → readwrite
+        assert grid.changes() == {("shopper", "shop"): "readwrite"}
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="privileges saved")
+        assert made["_privs"][("shopper", "shop")] == "readwrite"
+
+        # 5. an ACL rule: an address that is not one refused by name
+        acls = await child(pilot, app, "ACL rules ›")
+        await pilot.press("c")
+        acl_form = await form(pilot, app)
+        await tab_to(pilot, app, "f-ip")
+        await pilot.press(*"300.1.2.3/32", "ctrl+s")
+        await pilot.pause()
+        assert error_of(acl_form, "ip") and not [p for _, p in sent(sandbox, "/rdb/") if p.endswith("/acls")]
+        await tab_to(pilot, app, "f-ip")
+        await pilot.press("ctrl+u", *"203.0.113.7/32")
+        await tab_to(pilot, app, "f-description")
+        await pilot.press(*"jump host", "ctrl+s")
+        await wait_for(pilot, lambda: acls.table.get("203.0.113.7/32") is not None, what="ACL rule")
+        await back_to_main(pilot, app)
+
+        # 6. a setting: out of its bounds refused by name (the bounds come from the engine version)
+        settings = await child(pilot, app, "Settings ›")
+        await pilot.press("c")
+        setting_form = await form(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await choose(pilot, "work_mem")
+        await tab_to(pilot, app, "f-value")
+        await pilot.press(*"5000", "ctrl+s")
+        await pilot.pause()
+        assert "from 1 to 1024 MB" in error_of(setting_form, "value")
+        await pilot.press("ctrl+u", *"64", "ctrl+s")
+        await wait_for(pilot, lambda: settings.table.get("work_mem") is not None, what="setting")
+        assert {"name": "work_mem", "value": "64"} in made["settings"]
+        await back_to_main(pilot, app)
+
+        # 7. a read replica with a private-network endpoint only (a bad network ID refused), promoted
+        instances.focus_table()
+        await to_row(pilot, instances, "shop-db")
+        await wait_for(pilot, lambda: row_named(instances, "shop-db").state == "ready", what="ready again")
+        await act(pilot, app, "Create a read replica")
+        replica_form = await form(pilot, app)
+        await tab_to(pilot, app, "f-direct_access")
+        await pilot.press("space")
+        await tab_to(pilot, app, "f-private_network_id")
+        await pilot.press(*"my-network", "ctrl+s")
+        await pilot.pause()
+        assert "UUID" in error_of(replica_form, "private_network_id") and not sent(sandbox, "/rdb/v1/regions/fr-par/read-replicas")
+        await pilot.press("ctrl+u", *PN, "ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="replica created")
+        replica = next(r for r in rdb.replicas[REGION].values() if r["instance_id"] == made["id"])
+        replicas = await child(pilot, app, "Read replicas ›")
+        await later(pilot, replicas, clock, 31, lambda: replicas.table.get(replica["id"]) is not None and replicas.table.get(replica["id"]).state == "ready", "replica ready")
+        endpoints = replicas.table.get(replica["id"]).items("endpoints")
+        assert len(endpoints) == 1 and endpoints[0]["private_network"]["private_network_id"] == PN
+        await act(pilot, app, "Promote to a standalone instance")
+        assert "cannot be undone" in await confirm(pilot, app)
+        await wait_for(pilot, lambda: any(i["name"] == "shop-db-promoted" for i in rdb.instances[REGION].values()), what="promoted")
+        await back_to_main(pilot, app)
+
+        # 8. a backup of shop; exported; its URL copied; restored to the promoted instance
+        await to_row(pilot, instances, "shop-db")
+        await act(pilot, app, "Back up a database")
+        backup_form = await form(pilot, app)
+        await tab_to(pilot, app, "f-database_name")
+        await choose(pilot, "shop")
+        await tab_to(pilot, app, "f-name")
+        await pilot.press(*"shop-before-launch")
+        await tab_to(pilot, app, "f-expires_in_days")
+        await pilot.press(*"0", "ctrl+s")
+        await pilot.pause()
+        assert error_of(backup_form, "expires_in_days")
+        await pilot.press("ctrl+u", *"30", "ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="backup started")
+        backups = await open_view(pilot, app, "rdb.backups")
+        await later(pilot, backups, clock, 12, lambda: row_named(backups, "shop-before-launch") is not None and row_named(backups, "shop-before-launch").state == "ready", "backup ready")
+        await to_row(pilot, backups, "shop-before-launch")
+        await act(pilot, app, "Export")
+        await later(pilot, backups, clock, 7, lambda: bool(row_named(backups, "shop-before-launch").get("download_url")), "exported")
+        await act(pilot, app, "Download URL (copy)")
+        result = await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("y")
+        assert app.clipboard == result.text and app.clipboard.startswith("https://")
+        await pilot.press("escape")
+        await act(pilot, app, "Restore to an instance")
+        restore = await form(pilot, app)
+        await tab_to(pilot, app, "f-instance_id")
+        await choose(pilot, "shop-db-promoted")
+        await tab_to(pilot, app, "f-database_name")
+        await pilot.press("ctrl+u", *"shop_restored", "ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="restoring")
+        promoted = next(i for i in rdb.instances[REGION].values() if i["name"] == "shop-db-promoted")
+        del restore
+        assert "shop_restored" in promoted["_dbs"]
+
+        # 9. the CPU chart of the last hour, in the instance's detail
+        instances = await open_view(pilot, app, "rdb.instances")
+        await to_row(pilot, instances, "shop-db")
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("v", "v")
+        chart = detail.query_one("MetricsChart")
+        await wait_for(pilot, lambda: chart.loaded, what="chart")
+        head = str(chart.query_one("#chart-head").render())
+        assert head.startswith("CPU · last 1 h") and len(chart.series) == 2  # main and standby: HA
+        assert all(55 <= len(s["points"]) <= 61 for s in chart.series)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+
+        # 10. a three-node TLS cache cluster on a private network; a node count of 2 refused by name
+        clusters = await open_view(pilot, app, "kvcache.clusters")
+        await pilot.press("c")
+        cache = await form(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await pilot.press(*"carts")
+        await tab_to(pilot, app, "f-version")
+        await choose(pilot, "7.0")
+        await tab_to(pilot, app, "f-node_type")
+        await choose(pilot, "RED1-S")
+        await tab_to(pilot, app, "f-cluster_size")
+        await pilot.press("ctrl+u", *"2")
+        await tab_to(pilot, app, "f-user_name")
+        await pilot.press(*"app")
+        await tab_to(pilot, app, "f-password")
+        await pilot.press(*PW)
+        assert cache.query_one("#f-tls_enabled").value  # TLS on unless unticked
+        await tab_to(pilot, app, "f-network")
+        await choose(pilot, "private")
+        await tab_to(pilot, app, "f-private_network_id")
+        await pilot.press(*PN)
+        await tab_to(pilot, app, "f-service_ips")
+        await pilot.press(*"10.20.0.10/24, 10.20.0.11/24, 10.20.0.12/24", "ctrl+s")
+        await pilot.pause()
+        assert "3 to 6" in error_of(cache, "cluster_size") and sent(sandbox, "/kvcache/") == []
+        await tab_to(pilot, app, "f-cluster_size")
+        await pilot.press("ctrl+u", "3", "ctrl+s")
+        await wait_for(pilot, lambda: row_named(clusters, "carts") is not None, what="cluster created")
+        carts = next(c for c in kv.clusters[ZONE].values() if c["name"] == "carts")
+        assert carts["tls_enabled"] and carts["cluster_size"] == 3
+        assert carts["endpoints"][0]["private_network"]["service_ips"] == ["10.20.0.10/24", "10.20.0.11/24", "10.20.0.12/24"]
+        await to_row(pilot, clusters, "carts")
+        await later(pilot, clusters, clock, 31, lambda: row_named(clusters, "carts").state == "ready", "cluster ready")
+
+        # 11. migrated to five nodes: one field per request; configuring, then ready with 5
+        await act(pilot, app, "Migrate")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t.startswith("Number of nodes"))
+        size = await form(pilot, app)
+        await tab_to(pilot, app, "f-cluster_size")
+        await pilot.press("ctrl+u", *"7", "ctrl+s")
+        await pilot.pause()
+        assert error_of(size, "cluster_size") and not [p for _, p in sent(sandbox, "/kvcache/") if p.endswith("/migrate")]
+        await pilot.press("ctrl+u", *"5", "ctrl+s")
+        await wait_for(pilot, lambda: carts["status"] == "configuring", what="configuring")
+        migrate = [p for _, p in sent(sandbox, "/kvcache/") if p.endswith("/migrate")]
+        assert len(migrate) == 1
+        await later(pilot, clusters, clock, 15, lambda: row_named(clusters, "carts").get("cluster_size") == 5 and row_named(clusters, "carts").state == "ready", "five nodes")
+
+        # 12. its certificate, saved as a file
+        await act(pilot, app, "Download the TLS certificate")
+        save = await form(pilot, app)
+        assert save.query_one("#f-path").value.endswith("SSL_carts.pem")
+        await tab_to(pilot, app, "f-path")
+        await pilot.press("ctrl+u", *str(tmp_path / "carts.pem"), "ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="saved")
+        assert (tmp_path / "carts.pem").read_bytes().startswith(b"-----BEGIN CERTIFICATE-----")
+
+        # 13. both deleted, their names typed
+        assert "lost" in await delete_typing(pilot, app, "carts")
+        await wait_for(pilot, lambda: ("DELETE", f"/kvcache/v1/zones/{ZONE}/clusters/{carts['id']}") in sent(sandbox, "/kvcache/"), what="cluster deleted")
+        instances = await open_view(pilot, app, "rdb.instances")
+        await to_row(pilot, instances, "shop-db")
+        await delete_typing(pilot, app, "shop-db")
+        await wait_for(pilot, lambda: ("DELETE", f"/rdb/v1/regions/{REGION}/instances/{made['id']}") in sent(sandbox, "/rdb/"), what="instance deleted")
+        await later(pilot, instances, clock, 6, lambda: row_named(instances, "shop-db") is None, "gone")

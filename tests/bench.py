@@ -433,13 +433,14 @@ def ten_thousand(repeat: int, add: Add) -> None:
     # Each product's most numerous kind, held to the servers' target (design: "A product is done when").
     for entry, what in PRODUCT_LISTS:
         r = _child(["load", sb10.url, "10000", str(repeat), "0", entry])
-        add(f"10,000 {what}, one zone: request → all rows shown, cursor moved", "s", r["load"], "≤ 0.5", lambda v: v <= 0.5)
+        add(f"10,000 {what}: request → all rows shown, cursor moved", "s", r["load"], "≤ 0.5", lambda v: v <= 0.5)
     sb10.stop()
 
 
-# (manifest entry, what it lists): `--scale N` seeds N of each in fr-par-1.
+# (manifest entry, what it lists): `--scale N` seeds N of each (fr-par-1, or fr-par for regional kinds).
 PRODUCT_LISTS = [
-    ("flexible_ip.fips", "bare-metal flexible IPs (server names looked up)"),
+    ("flexible_ip.fips", "bare-metal flexible IPs (server names looked up), one zone"),
+    ("rdb.backups", "database backups (instance names looked up), one region"),
 ]
 
 

@@ -12,14 +12,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import action, loaded, make_app, open_view, select, wait_for  # noqa: E402
+from helpers import FIXED_WALL as WALL, action, loaded, make_app, open_view, select, wait_for  # noqa: E402
 from tui.sandbox import ManualClock, Sandbox  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 
 
-async def shoot(name: str, size: tuple[int, int], steps) -> None:
-    app = make_app(Sandbox(clock=ManualClock()))
+async def shoot(name: str, size: tuple[int, int], steps, clock: float | None = None, later: float = 0) -> None:
+    """One picture; `clock` puts sandbox and app on one wall time (charts read "the last hour");
+    `later` lets the seeded sandbox run on that many seconds first (the demo's backup under way ends)."""
+    sandbox = Sandbox(clock=ManualClock(clock) if clock else ManualClock())
+    sandbox.clock.advance(later)
+    app = make_app(sandbox, clock=sandbox.clock.now) if clock else make_app(sandbox)
     async with app.run_test(size=size) as pilot:
         await loaded(pilot, app)
         await steps(pilot, app)
@@ -107,6 +111,29 @@ async def fips_marked(pilot, app) -> None:
     await pilot.press("space", "down", "space")
 
 
+async def db_grid(pilot, app, view) -> None:
+    await select(pilot, view, "orders-db")
+    await action(pilot, app, "Privileges (users × databases)…")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MatrixScreen")
+
+
+async def db_chart(pilot, app, view) -> None:
+    await select(pilot, view, "orders-db")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
+    await pilot.press("v", "v")
+    chart = app.screen.query_one("MetricsChart")
+    await wait_for(pilot, lambda: chart.loaded)
+
+
+async def db_users(pilot, app, view) -> None:
+    await select(pilot, view, "orders-db")
+    await action(pilot, app, "Users ›")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen")
+    child = app.screen.view
+    await wait_for(pilot, lambda: child.last_attempt is not None and not child.listing)
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -124,6 +151,14 @@ async def main() -> None:
     await shoot("silicon-servers", (120, 40), view_of_kind("silicon.servers"))
     await shoot("baremetal-flexible-ips", (120, 40), fips_marked)
     await shoot("instance-security-group-rules", (120, 40), view_of_kind("instance.security_groups", sg_rules))
+    await shoot("rdb-instances", (120, 40), view_of_kind("rdb.instances"))
+    await shoot("rdb-instance-create", (120, 40), view_of_kind("rdb.instances", create))
+    await shoot("rdb-privileges", (120, 40), view_of_kind("rdb.instances", db_grid), clock=WALL, later=10)
+    await shoot("rdb-cpu-chart", (120, 40), view_of_kind("rdb.instances", db_chart), clock=WALL)
+    await shoot("rdb-users", (120, 40), view_of_kind("rdb.instances", db_users), clock=WALL, later=10)
+    await shoot("rdb-backups", (120, 40), view_of_kind("rdb.backups"))
+    await shoot("kvcache-clusters", (120, 40), view_of_kind("kvcache.clusters"))
+    await shoot("kvcache-cluster-create", (120, 40), view_of_kind("kvcache.clusters", create))
 
 
 if __name__ == "__main__":

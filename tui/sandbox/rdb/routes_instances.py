@@ -36,7 +36,10 @@ def ordered(request: Request, items: list[dict[str, Any]]) -> list[dict[str, Any
     if order not in ORDER:
         raise invalid_arguments(("order_by", "constraint", f"order_by must be one of {', '.join(ORDER)}"))
     key, rev = ORDER[order]
-    return sorted(items, key=lambda x: str(x.get(key) or ""), reverse=rev)
+    try:  # the fields sorted on are strings; anything else is compared as its text
+        return sorted(items, key=lambda x: x.get(key) or "", reverse=rev)
+    except TypeError:
+        return sorted(items, key=lambda x: str(x.get(key) or ""), reverse=rev)
 
 
 def check_volume(nt: dict[str, Any] | None, volume_type: Any, size: Any, field: str = "volume_size") -> list[rules.Detail]:

@@ -167,3 +167,91 @@ def error_of(screen, field):
     from textual.widgets import Static
 
     return str(screen.query_one(f"#e-{field}", Static).render())
+
+
+# ---- a user's moves, shared by the flow and walkthrough tests -----------------------------------
+async def tab_to(pilot, app, widget_id):
+    """Tab through the form to a field (as a user does), at most once round."""
+    for _ in range(30):
+        if app.focused is not None and app.focused.id == widget_id:
+            return
+        await pilot.press("tab")
+    raise AssertionError(f"no field {widget_id}")
+
+
+async def form_ready(pilot, app):
+    screen = await screen_named(pilot, app, "FormScreen")
+    await wait_for(pilot, lambda: screen.ready, what="form ready")
+    return screen
+
+
+async def act(pilot, app, label):
+    """`a` on the list in front (main or a child list), then the entry whose label starts with `label`."""
+    await wait_for(pilot, lambda: app.screen.id == "main" or app.screen.__class__.__name__ == "ChildScreen", what="a list")
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
+    await pick(pilot, app, lambda text: text.startswith(label))
+
+
+async def child_list(pilot, app, label):
+    """`a` → a child list ("Users ›"), loaded."""
+    await act(pilot, app, label)
+    view = (await screen_named(pilot, app, "ChildScreen")).view
+    await wait_for(pilot, lambda: view.last_attempt is not None and not view.listing, what=f"{label} listed")
+    return view
+
+
+async def confirm_yes(pilot, app):
+    """The confirmation in front, answered yes by keyboard (Cancel has the focus); its message."""
+    screen = await screen_named(pilot, app, "ConfirmScreen")
+    assert app.focused.id == "cancel"  # the safe answer is the default
+    await pilot.press("tab", "enter")
+    return screen.message
+
+
+async def delete_typing(pilot, app, name):
+    """`d`, then the name typed: enter does nothing until it matches. The dialog's message."""
+    await pilot.press("d")
+    dialog = await screen_named(pilot, app, "ConfirmScreen")
+    assert dialog.require_text == name and app.focused.id == "confirm-text"
+    await pilot.press(*name[:-1], "enter")
+    assert app.screen is dialog
+    await pilot.press(name[-1], "enter")
+    return dialog.message
+
+
+def row_named(view, name):
+    return next((r for r in view.table.resources() if r.name == name), None)
+
+
+async def to_named_row(pilot, view, name):
+    """Arrow keys to the row called `name`, or whose id it is (from the top)."""
+    await pilot.press("home")
+    for _ in range(view.table.visible_count):
+        row = view.table.get(view.table.cursor_key)
+        if row is not None and name in (row.name, row.id):
+            return row
+        await pilot.press("down")
+    raise AssertionError(f"no row {name}")
+
+
+async def later(pilot, clock, seconds, condition, what):
+    """The clock moves on, `r` refreshes the list in front, until `condition`."""
+    clock.advance(seconds)
+    await pilot.press("r")
+    await wait_for(pilot, condition, what=what)
+
+
+def sent(sandbox, prefix=""):
+    """The writes the sandbox received under `prefix`, as (method, path)."""
+    return [(m, p) for m, p in sandbox.requests if m != "GET" and p.startswith(prefix)]
+
+
+async def back_to_main(pilot, app):
+    """`escape` until the main screen is in front."""
+    for _ in range(6):
+        if app.screen.id == "main":
+            return
+        await pilot.press("escape")
+        await pilot.pause()
+    raise AssertionError(f"still on {app.screen}")

@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from helpers import choose, error_of, loaded, make_app, open_view, pick, screen_named, wait_for
+from helpers import act, choose, error_of, form_ready as form, loaded, make_app, open_view, pick, screen_named, sent, tab_to, wait_for
+from helpers import confirm_yes as confirm
 from tui.sandbox import ManualClock, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -31,40 +32,6 @@ def clock():
 @pytest.fixture
 def sandbox(clock):
     return Sandbox(clock=clock)
-
-
-def sent(sandbox, prefix=""):
-    return [(m, p) for m, p in sandbox.requests if m != "GET" and p.startswith(prefix)]
-
-
-async def tab_to(pilot, app, widget_id):
-    """Tab through the form to a field (as a user does), at most once round."""
-    for _ in range(20):
-        if app.focused is not None and app.focused.id == widget_id:
-            return
-        await pilot.press("tab")
-    raise AssertionError(f"no field {widget_id}")
-
-
-async def form(pilot, app):
-    screen = await screen_named(pilot, app, "FormScreen")
-    await wait_for(pilot, lambda: screen.ready, what="form ready")
-    return screen
-
-
-async def act(pilot, app, label):
-    """`a`, then the entry whose label starts with `label`, by arrow keys."""
-    await wait_for(pilot, lambda: app.screen.id == "main" or app.screen.__class__.__name__ == "ChildScreen", what="a list")
-    await pilot.press("a")
-    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
-    await pick(pilot, app, lambda text: text.startswith(label))
-
-
-async def confirm(pilot, app):
-    screen = await screen_named(pilot, app, "ConfirmScreen")
-    assert app.focused.id == "cancel"  # the safe answer is the default
-    await pilot.press("tab", "enter")
-    return screen.message
 
 
 async def to_row(pilot, view, rid):

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import FIXED_WALL, choose, demo_settings, error_of, loaded, make_app, open_view, pick, screen_named, wait_for
+from helpers import (
+    FIXED_WALL, act, back_to_main, child_list, choose, confirm_yes, delete_typing, demo_settings, error_of, form_ready, later, loaded, make_app,
+    open_view, pick, row_named, screen_named, sent, tab_to, to_named_row, wait_for,
+)
 from tui.sandbox import ManualClock, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -32,81 +35,6 @@ def sandbox(clock):
     return Sandbox(clock=clock)
 
 
-def sent(sandbox, prefix):
-    return [(m, p) for m, p in sandbox.requests if m != "GET" and p.startswith(prefix)]
-
-
-async def tab_to(pilot, app, widget_id):
-    for _ in range(30):
-        if app.focused is not None and app.focused.id == widget_id:
-            return
-        await pilot.press("tab")
-    raise AssertionError(f"no field {widget_id}")
-
-
-async def form(pilot, app):
-    screen = await screen_named(pilot, app, "FormScreen")
-    await wait_for(pilot, lambda: screen.ready, what="form ready")
-    return screen
-
-
-async def act(pilot, app, label):
-    await wait_for(pilot, lambda: app.screen.id == "main" or app.screen.__class__.__name__ == "ChildScreen", what="a list")
-    await pilot.press("a")
-    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
-    await pick(pilot, app, lambda text: text.startswith(label))
-
-
-async def child(pilot, app, label):
-    await act(pilot, app, label)
-    view = (await screen_named(pilot, app, "ChildScreen")).view
-    await wait_for(pilot, lambda: view.last_attempt is not None and not view.listing, what=f"{label} listed")
-    return view
-
-
-async def back_to_main(pilot, app):
-    while app.screen.id != "main":
-        await pilot.press("escape")
-        await pilot.pause()
-
-
-async def confirm(pilot, app):
-    screen = await screen_named(pilot, app, "ConfirmScreen")
-    assert app.focused.id == "cancel"  # the safe answer is the default
-    await pilot.press("tab", "enter")
-    return screen.message
-
-
-async def to_row(pilot, view, name):
-    await pilot.press("home")
-    for _ in range(view.table.visible_count):
-        row = view.table.get(view.table.cursor_key)
-        if row is not None and row.name == name:
-            return row
-        await pilot.press("down")
-    raise AssertionError(f"no row {name}")
-
-
-def row_named(view, name):
-    return next((r for r in view.table.resources() if r.name == name), None)
-
-
-async def later(pilot, view, clock, seconds, condition, what):
-    clock.advance(seconds)
-    await pilot.press("r")
-    await wait_for(pilot, condition, what=what)
-
-
-async def delete_typing(pilot, app, name):
-    await pilot.press("d")
-    dialog = await screen_named(pilot, app, "ConfirmScreen")
-    assert dialog.require_text == name and app.focused.id == "confirm-text"
-    await pilot.press(*name[:-1], "enter")  # nothing until the whole name is typed
-    assert app.screen is dialog
-    await pilot.press(name[-1], "enter")
-    return dialog.message
-
-
 async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, clock, tmp_path):
     rdb, kv = sandbox.rdb, sandbox.kvcache
     app = make_app(sandbox, settings=demo_settings(region=REGION, zone=ZONE), clock=clock.now)
@@ -116,7 +44,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         # 1. a PostgreSQL-15 HA instance on a block volume; a size off the 5 GB steps is refused by name
         instances = await open_view(pilot, app, "rdb.instances")
         await pilot.press("c")
-        create = await form(pilot, app)
+        create = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"shop-db")
         await tab_to(pilot, app, "f-engine")
@@ -144,13 +72,13 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         made = next(i for i in rdb.instances[REGION].values() if i["name"] == "shop-db")
         assert made["engine"] == "PostgreSQL-15" and made["is_ha_cluster"] and made["volume"]["type"] == "bssd"
         assert made["volume"]["size"] == 20_000_000_000
-        await to_row(pilot, instances, "shop-db")
-        await later(pilot, instances, clock, 31, lambda: row_named(instances, "shop-db").state == "ready", "ready")
+        await to_named_row(pilot, instances, "shop-db")
+        await later(pilot, clock, 31, lambda: row_named(instances, "shop-db").state == "ready", "ready")
 
         # 2. a database: a name starting with a digit refused by name
-        dbs = await child(pilot, app, "Databases ›")
+        dbs = await child_list(pilot, app, "Databases ›")
         await pilot.press("c")
-        db_form = await form(pilot, app)
+        db_form = await form_ready(pilot, app)
         await pilot.press(*"9shop", "ctrl+s")
         await pilot.pause()
         assert error_of(db_form, "name") and not [p for _, p in sent(sandbox, "/rdb/") if p.endswith("/databases")]
@@ -160,9 +88,9 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await back_to_main(pilot, app)
 
         # 3. a user: a weak password refused by name, never shown
-        users = await child(pilot, app, "Users ›")
+        users = await child_list(pilot, app, "Users ›")
         await pilot.press("c")
-        user_form = await form(pilot, app)
+        user_form = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"shopper")
         await tab_to(pilot, app, "f-password")
@@ -189,9 +117,9 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         assert made["_privs"][("shopper", "shop")] == "readwrite"
 
         # 5. an ACL rule: an address that is not one refused by name
-        acls = await child(pilot, app, "ACL rules ›")
+        acls = await child_list(pilot, app, "ACL rules ›")
         await pilot.press("c")
-        acl_form = await form(pilot, app)
+        acl_form = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-ip")
         await pilot.press(*"300.1.2.3/32", "ctrl+s")
         await pilot.pause()
@@ -204,9 +132,9 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await back_to_main(pilot, app)
 
         # 6. a setting: out of its bounds refused by name (the bounds come from the engine version)
-        settings = await child(pilot, app, "Settings ›")
+        settings = await child_list(pilot, app, "Settings ›")
         await pilot.press("c")
-        setting_form = await form(pilot, app)
+        setting_form = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await choose(pilot, "work_mem")
         await tab_to(pilot, app, "f-value")
@@ -220,10 +148,10 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
 
         # 7. a read replica with a private-network endpoint only (a bad network ID refused), promoted
         instances.focus_table()
-        await to_row(pilot, instances, "shop-db")
+        await to_named_row(pilot, instances, "shop-db")
         await wait_for(pilot, lambda: row_named(instances, "shop-db").state == "ready", what="ready again")
         await act(pilot, app, "Create a read replica")
-        replica_form = await form(pilot, app)
+        replica_form = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-direct_access")
         await pilot.press("space")
         await tab_to(pilot, app, "f-private_network_id")
@@ -233,19 +161,19 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await pilot.press("ctrl+u", *PN, "ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="replica created")
         replica = next(r for r in rdb.replicas[REGION].values() if r["instance_id"] == made["id"])
-        replicas = await child(pilot, app, "Read replicas ›")
-        await later(pilot, replicas, clock, 31, lambda: replicas.table.get(replica["id"]) is not None and replicas.table.get(replica["id"]).state == "ready", "replica ready")
+        replicas = await child_list(pilot, app, "Read replicas ›")
+        await later(pilot, clock, 31, lambda: replicas.table.get(replica["id"]) is not None and replicas.table.get(replica["id"]).state == "ready", "replica ready")
         endpoints = replicas.table.get(replica["id"]).items("endpoints")
         assert len(endpoints) == 1 and endpoints[0]["private_network"]["private_network_id"] == PN
         await act(pilot, app, "Promote to a standalone instance")
-        assert "cannot be undone" in await confirm(pilot, app)
+        assert "cannot be undone" in await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: any(i["name"] == "shop-db-promoted" for i in rdb.instances[REGION].values()), what="promoted")
         await back_to_main(pilot, app)
 
         # 8. a backup of shop; exported; its URL copied; restored to the promoted instance
-        await to_row(pilot, instances, "shop-db")
+        await to_named_row(pilot, instances, "shop-db")
         await act(pilot, app, "Back up a database")
-        backup_form = await form(pilot, app)
+        backup_form = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-database_name")
         await choose(pilot, "shop")
         await tab_to(pilot, app, "f-name")
@@ -257,17 +185,17 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await pilot.press("ctrl+u", *"30", "ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="backup started")
         backups = await open_view(pilot, app, "rdb.backups")
-        await later(pilot, backups, clock, 12, lambda: row_named(backups, "shop-before-launch") is not None and row_named(backups, "shop-before-launch").state == "ready", "backup ready")
-        await to_row(pilot, backups, "shop-before-launch")
+        await later(pilot, clock, 12, lambda: row_named(backups, "shop-before-launch") is not None and row_named(backups, "shop-before-launch").state == "ready", "backup ready")
+        await to_named_row(pilot, backups, "shop-before-launch")
         await act(pilot, app, "Export")
-        await later(pilot, backups, clock, 7, lambda: bool(row_named(backups, "shop-before-launch").get("download_url")), "exported")
+        await later(pilot, clock, 7, lambda: bool(row_named(backups, "shop-before-launch").get("download_url")), "exported")
         await act(pilot, app, "Download URL (copy)")
         result = await screen_named(pilot, app, "ResultScreen")
         await pilot.press("y")
         assert app.clipboard == result.text and app.clipboard.startswith("https://")
         await pilot.press("escape")
         await act(pilot, app, "Restore to an instance")
-        restore = await form(pilot, app)
+        restore = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-instance_id")
         await choose(pilot, "shop-db-promoted")
         await tab_to(pilot, app, "f-database_name")
@@ -279,7 +207,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
 
         # 9. the CPU chart of the last hour, in the instance's detail
         instances = await open_view(pilot, app, "rdb.instances")
-        await to_row(pilot, instances, "shop-db")
+        await to_named_row(pilot, instances, "shop-db")
         await pilot.press("enter")
         detail = await screen_named(pilot, app, "DetailScreen")
         await pilot.press("v", "v")
@@ -294,7 +222,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         # 10. a three-node TLS cache cluster on a private network; a node count of 2 refused by name
         clusters = await open_view(pilot, app, "kvcache.clusters")
         await pilot.press("c")
-        cache = await form(pilot, app)
+        cache = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"carts")
         await tab_to(pilot, app, "f-version")
@@ -322,14 +250,14 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         carts = next(c for c in kv.clusters[ZONE].values() if c["name"] == "carts")
         assert carts["tls_enabled"] and carts["cluster_size"] == 3
         assert carts["endpoints"][0]["private_network"]["service_ips"] == ["10.20.0.10/24", "10.20.0.11/24", "10.20.0.12/24"]
-        await to_row(pilot, clusters, "carts")
-        await later(pilot, clusters, clock, 31, lambda: row_named(clusters, "carts").state == "ready", "cluster ready")
+        await to_named_row(pilot, clusters, "carts")
+        await later(pilot, clock, 31, lambda: row_named(clusters, "carts").state == "ready", "cluster ready")
 
         # 11. migrated to five nodes: one field per request; configuring, then ready with 5
         await act(pilot, app, "Migrate")
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda t: t.startswith("Number of nodes"))
-        size = await form(pilot, app)
+        size = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-cluster_size")
         await pilot.press("ctrl+u", *"7", "ctrl+s")
         await pilot.pause()
@@ -338,11 +266,11 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await wait_for(pilot, lambda: carts["status"] == "configuring", what="configuring")
         migrate = [p for _, p in sent(sandbox, "/kvcache/") if p.endswith("/migrate")]
         assert len(migrate) == 1
-        await later(pilot, clusters, clock, 15, lambda: row_named(clusters, "carts").get("cluster_size") == 5 and row_named(clusters, "carts").state == "ready", "five nodes")
+        await later(pilot, clock, 15, lambda: row_named(clusters, "carts").get("cluster_size") == 5 and row_named(clusters, "carts").state == "ready", "five nodes")
 
         # 12. its certificate, saved as a file
         await act(pilot, app, "Download the TLS certificate")
-        save = await form(pilot, app)
+        save = await form_ready(pilot, app)
         assert save.query_one("#f-path").value.endswith("SSL_carts.pem")
         await tab_to(pilot, app, "f-path")
         await pilot.press("ctrl+u", *str(tmp_path / "carts.pem"), "ctrl+s")
@@ -353,7 +281,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         assert "lost" in await delete_typing(pilot, app, "carts")
         await wait_for(pilot, lambda: ("DELETE", f"/kvcache/v1/zones/{ZONE}/clusters/{carts['id']}") in sent(sandbox, "/kvcache/"), what="cluster deleted")
         instances = await open_view(pilot, app, "rdb.instances")
-        await to_row(pilot, instances, "shop-db")
+        await to_named_row(pilot, instances, "shop-db")
         await delete_typing(pilot, app, "shop-db")
         await wait_for(pilot, lambda: ("DELETE", f"/rdb/v1/regions/{REGION}/instances/{made['id']}") in sent(sandbox, "/rdb/"), what="instance deleted")
-        await later(pilot, instances, clock, 6, lambda: row_named(instances, "shop-db") is None, "gone")
+        await later(pilot, clock, 6, lambda: row_named(instances, "shop-db") is None, "gone")

@@ -101,3 +101,85 @@ async def test_three_node_tls_cluster_on_a_private_network_migrated_to_five_cert
         await pilot.press(*"carts")
         confirm.query_one("#confirm").press()
         await wait_for(pilot, lambda: any(m == "DELETE" for m, _ in writes(sandbox)), what="delete sent")
+
+
+async def test_edit_acl_rules_settings_and_certificate_renewal(sandbox, clock):
+    from helpers import act, confirm_yes, form_ready as ready_form, tab_to, to_named_row
+
+    sessions = cluster(sandbox, "sessions")
+    app = make_app(sandbox, settings=demo_settings(zone="fr-par-1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "kvcache.clusters")
+        await to_named_row(pilot, view, "sessions")
+
+        # edit: a weak new password refused by name; the user renamed and a strong password sent
+        await pilot.press("e")
+        edit = await ready_form(pilot, app)
+        await tab_to(pilot, app, "f-user_name")
+        await pilot.press("ctrl+u", *"sessions-app")
+        await tab_to(pilot, app, "f-password")
+        await pilot.press(*"short", "ctrl+s")
+        await pilot.pause()
+        assert error_of(edit, "password") and writes(sandbox) == []
+        await pilot.press("ctrl+u", *PW, "ctrl+s")
+        await wait_for(pilot, lambda: sessions["user_name"] == "sessions-app", what="edited")
+        assert sessions["_password"] == PW
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+
+        # ACL rules: the whole set, a network with host bits refused by name
+        await act(pilot, app, "ACL rules")
+        records = await screen_named(pilot, app, "RecordListScreen")
+        assert len(records.records) == 1
+        await pilot.press("a")
+        rule = await ready_form(pilot, app)
+        await tab_to(pilot, app, "f-ip_cidr")
+        await pilot.press(*"192.168.7.1/24", "ctrl+s")
+        await pilot.pause()
+        assert "did you mean 192.168.7.0/24" in error_of(rule, "ip_cidr")
+        await pilot.press("ctrl+u", *"192.168.7.0/24", "ctrl+s")
+        await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: [a["ip_cidr"] for a in sessions["acl_rules"]] == ["10.0.0.0/8", "192.168.7.0/24"], what="ACL set")
+        assert [m for m, p in writes(sandbox) if p.endswith("/acls")] == ["PUT"]
+
+        # settings: a value off its bounds refused by name, then the set sent
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await act(pilot, app, "Settings")
+        await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("a")
+        setting = await ready_form(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await pilot.press("enter", *"tcp-keepalive", "enter")
+        await tab_to(pilot, app, "f-value")
+        await pilot.press(*"9000", "ctrl+s")
+        await pilot.pause()
+        assert "from 0 to 7200" in error_of(setting, "value")
+        await pilot.press("ctrl+u", *"60", "ctrl+s")
+        await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: {"name": "tcp-keepalive", "value": "60"} in sessions["cluster_settings"], what="settings set")
+
+        # the certificate renewed, with what it means for clients said first
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await to_named_row(pilot, view, "sessions")
+        await act(pilot, app, "Renew the TLS certificate")
+        message = await confirm_yes(pilot, app)
+        assert "every client needs the new one" in message and "does not renew it" in message
+        await wait_for(pilot, lambda: any(p.endswith("/renew-certificate") for _, p in writes(sandbox)), what="renewed")
+
+
+async def test_read_only_offers_the_certificate_and_sends_nothing(sandbox, clock):
+    app = make_app(sandbox, settings=demo_settings(zone="fr-par-1", read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "kvcache.clusters")
+        await select(pilot, view, "sessions")
+        await pilot.press("c", "e", "d")
+        await pilot.pause()
+        assert app.screen.id == "main"
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
+        assert [c[0] for c in app.screen.choices] == ["Download the TLS certificate…"]
+        await pilot.press("escape")
+    assert writes(sandbox) == []

@@ -18,6 +18,22 @@ def reverse_name(v: str) -> str:
     return v
 
 
+def network(v: str, example: str = "203.0.113.7/32") -> str:
+    """An IP network in CIDR notation, IPv4 or IPv6 (a bare address is one host: /32 or /128).
+    Host bits set are refused with the network meant, rather than silently dropped."""
+    import ipaddress
+
+    v = v.strip()
+    try:
+        return str(ipaddress.ip_network(v, strict=True))
+    except ValueError:
+        try:
+            meant = ipaddress.ip_network(v, strict=False)
+        except ValueError:
+            raise ValueError(f"an IP address or a network in CIDR notation, such as {example}") from None
+        raise ValueError(f"host bits are set: did you mean {meant}?") from None
+
+
 def meta(label: str, **extra: Any) -> dict[str, Any]:
     """A form field's label and widget hints (placeholder, widget="select"…)."""
     return {"label": label, **extra}

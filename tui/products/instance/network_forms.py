@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from ..base import Column, Context, CreateSpec, EditSpec, Row
+from ..fields import network
 from .fields import Name, Tags, check_name, meta, split_tags
 
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
@@ -187,10 +187,7 @@ class RuleForm(BaseModel):
     @field_validator("ip_range")
     @classmethod
     def _range(cls, v: str) -> str:
-        try:
-            return str(ipaddress.ip_network(v.strip(), strict=False))
-        except ValueError:
-            raise ValueError("an IPv4 or IPv6 network, such as 10.0.0.0/8 or 203.0.113.7/32") from None
+        return network(v, "10.0.0.0/8 or 203.0.113.7/32")
 
     @model_validator(mode="before")
     @classmethod

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, split_tags, uuid_of
+from ..fields import check_password, ctx, meta, network, split_tags, uuid_of
 from ..files import save_file_flow
 from ..flows import Refused
 
@@ -133,9 +133,9 @@ class CreateForm(BaseModel):
         out = []
         for rule in v:
             try:
-                out.append(str(ipaddress.ip_network(rule.strip(), strict=False)))
-            except ValueError:
-                raise ValueError(f"{rule!r} is not an IP network in CIDR notation") from None
+                out.append(network(rule, "10.0.0.0/8"))
+            except ValueError as err:
+                raise ValueError(f"{rule.strip()}: {err}") from None
         return out
 
     @field_validator("settings")
@@ -278,10 +278,7 @@ class AclRecord(BaseModel):
     @field_validator("ip_cidr")
     @classmethod
     def _net(cls, v: str) -> str:
-        try:
-            return str(ipaddress.ip_network(v.strip(), strict=False))
-        except ValueError:
-            raise ValueError("an IP network in CIDR notation, such as 10.0.0.0/8") from None
+        return network(v, "10.0.0.0/8")
 
 
 ACL_COLUMNS = (Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))

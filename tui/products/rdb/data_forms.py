@@ -4,14 +4,13 @@ Every rule spec 2 states is checked here before sending, with the field named.""
 
 from __future__ import annotations
 
-import ipaddress
 from datetime import datetime, timedelta, timezone
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta
+from ..fields import check_password, ctx, meta, network
 from ..flows import Refused
 from .instance_forms import PrivateEndpointForm, USER_NAME, catalogue, private_spec
 
@@ -107,26 +106,12 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
 
 
 # ---- ACL rules --------------------------------------------------------------------------------------
-def acl_ip(v: str) -> str:
-    """An IP address or network in CIDR notation (a bare address is one host: /32 or /128)."""
-    v = v.strip()
-    try:
-        net = ipaddress.ip_network(v, strict=True)
-    except ValueError:
-        try:
-            net = ipaddress.ip_network(v, strict=False)
-        except ValueError:
-            raise ValueError("an IP address or a network in CIDR notation, such as 203.0.113.7/32") from None
-        raise ValueError(f"host bits are set: did you mean {net}?") from None
-    return str(net)
-
-
 class AclForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     ip: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP or network", placeholder="203.0.113.7/32"))]
     description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="jump host"))] = ""
 
-    _ip = field_validator("ip")(lambda v: acl_ip(v))
+    _ip = field_validator("ip")(lambda v: network(v))
 
     @field_validator("ip")
     @classmethod

@@ -1,0 +1,274 @@
+"""The rest of the database flows from the keyboard, against the sandbox: what lives in an instance
+(users, databases, ACL rules, settings) changed and removed; snapshots (taken, renamed, a new
+instance from one); upgrade one change at a time, clone, maintenance; endpoints added, migrated and
+deleted; logs prepared and their URL copied, log files purged."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import (
+    act, child_list, choose, confirm_yes, delete_typing, demo_settings, error_of, form_ready, later, loaded, make_app, open_view,
+    pick, row_named, screen_named, sent, tab_to, to_named_row, wait_for,
+)
+
+pytestmark = pytest.mark.anyio
+R = "/rdb/v1/regions/fr-par"
+PN = "7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081"
+PW = "Str0ng-pass!"
+
+
+def rdb_app(sandbox):
+    return make_app(sandbox, settings=demo_settings(region="fr-par"))
+
+
+def inst(sandbox, name):
+    return next(i for i in sandbox.rdb.instances["fr-par"].values() if i["name"] == name)
+
+
+async def instances_at(pilot, app, name):
+    view = await open_view(pilot, app, "rdb.instances")
+    await to_named_row(pilot, view, name)
+    return view
+
+
+async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbox, clock):
+    staging = inst(sandbox, "staging-pg")
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await instances_at(pilot, app, "staging-pg")
+
+        # users: toggle admin, a new password (a weak one refused by name), deleted
+        users = await child_list(pilot, app, "Users ›")
+        await to_named_row(pilot, users, "app")
+        await act(pilot, app, "Toggle admin")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: staging["_users"]["app"]["is_admin"], what="admin")
+        await act(pilot, app, "Change the password")
+        pw = await form_ready(pilot, app)
+        await pilot.press(*"password", "ctrl+s")
+        await pilot.pause()
+        assert "upper-case" in error_of(pw, "password") and not [p for m, p in sent(sandbox, R) if m == "PATCH" and p.endswith("/users/app")][1:]
+        await pilot.press("ctrl+u", *PW, "ctrl+s")
+        await wait_for(pilot, lambda: staging["_users"]["app"]["_password"] == PW, what="password changed")
+        await to_named_row(pilot, users, "app")
+        await pilot.press("d")
+        message = await confirm_yes(pilot, app)
+        assert "restoring a backup that needs this user will fail" in message
+        await wait_for(pilot, lambda: "app" not in staging["_users"], what="user deleted")
+        await pilot.press("escape")
+
+        # databases: created, then deleted with the name typed
+        dbs = await child_list(pilot, app, "Databases ›")
+        await pilot.press("c")
+        await form_ready(pilot, app)
+        await pilot.press(*"scratch", "ctrl+s")
+        await wait_for(pilot, lambda: dbs.table.get("scratch") is not None, what="database")
+        await to_named_row(pilot, dbs, "scratch")
+        assert "data are lost" in await delete_typing(pilot, app, "scratch")
+        await wait_for(pilot, lambda: "scratch" not in staging["_dbs"], what="database deleted")
+        await pilot.press("escape")
+
+        # ACL rules: host bits refused by name; the whole set replaced in the record editor; one removed
+        acls = await child_list(pilot, app, "ACL rules ›")
+        await pilot.press("c")
+        acl = await form_ready(pilot, app)
+        await pilot.press(*"10.1.2.3/16", "ctrl+s")
+        await pilot.pause()
+        assert "did you mean 10.1.0.0/16" in error_of(acl, "ip")
+        await pilot.press("ctrl+u", *"10.1.0.0/16", "ctrl+s")
+        await wait_for(pilot, lambda: acls.table.get("10.1.0.0/16") is not None, what="rule added")
+        await act(pilot, app, "Replace the whole set")
+        records = await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("a")
+        await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-ip")
+        await pilot.press(*"192.0.2.0/24")
+        await pilot.press("ctrl+s")
+        await screen_named(pilot, app, "RecordListScreen")
+        assert len(records.records) == 2
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: {a["ip"] for a in staging["_acls"]} == {"10.1.0.0/16", "192.0.2.0/24"}, what="set replaced")
+        await wait_for(pilot, lambda: acls.table.get("192.0.2.0/24") is not None, what="listed")
+        await to_named_row(pilot, acls, "192.0.2.0/24")
+        await pilot.press("d")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: [a["ip"] for a in staging["_acls"]] == ["10.1.0.0/16"], what="rule removed")
+        await pilot.press("escape")
+
+        # settings: init-only refused by name; set, changed (bounds checked), back to default
+        settings = await child_list(pilot, app, "Settings ›")
+        await pilot.press("c")
+        setting = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await choose(pilot, "lc_collate")
+        await tab_to(pilot, app, "f-value")
+        await pilot.press(*"C", "ctrl+s")
+        await pilot.pause()
+        assert "initialised" in error_of(setting, "name") and not [p for _, p in sent(sandbox, R) if p.endswith("/settings")]
+        await tab_to(pilot, app, "f-name")
+        await choose(pilot, "autovacuum")
+        await tab_to(pilot, app, "f-value")
+        await pilot.press("ctrl+u", *"yes", "ctrl+s")
+        await pilot.pause()
+        assert "true or false" in error_of(setting, "value")
+        await pilot.press("ctrl+u", *"false", "ctrl+s")
+        await wait_for(pilot, lambda: settings.table.get("autovacuum") is not None, what="set")
+        await to_named_row(pilot, settings, "autovacuum")
+        await act(pilot, app, "Change the value")
+        change = await form_ready(pilot, app)
+        await pilot.press("ctrl+u", *"maybe", "ctrl+s")
+        await pilot.pause()
+        assert "true or false" in error_of(change, "value")
+        await pilot.press("ctrl+u", *"true", "ctrl+s")
+        await wait_for(pilot, lambda: {"name": "autovacuum", "value": "true"} in staging["settings"], what="changed")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="back")
+        await to_named_row(pilot, settings, "autovacuum")
+        await pilot.press("d")
+        assert "default" in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: not any(s["name"] == "autovacuum" for s in staging["settings"]), what="back to default")
+
+
+async def test_snapshot_renamed_and_an_instance_made_from_it_then_upgrade_clone_and_maintenance(sandbox, clock):
+    clock.advance(10)  # the demo's backup under way settles
+    orders = inst(sandbox, "orders-db")
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        instances = await instances_at(pilot, app, "orders-db")
+
+        # a snapshot of the volume; the instance is snapshotting meanwhile
+        await act(pilot, app, "Snapshot the volume")
+        snap = await form_ready(pilot, app)
+        await pilot.press(*"before-launch", "ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="snapshot started")
+        assert orders["status"] == "snapshotting"
+        snapshots = await open_view(pilot, app, "rdb.snapshots")
+        await later(pilot, clock, 9, lambda: row_named(snapshots, "before-launch") is not None and row_named(snapshots, "before-launch").state == "ready", "snapshot ready")
+        del snap
+        await to_named_row(pilot, snapshots, "before-launch")
+        await pilot.press("e")
+        rename = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await pilot.press("ctrl+u", *"launch-day", "ctrl+s")
+        await wait_for(pilot, lambda: row_named(snapshots, "launch-day") is not None, what="renamed")
+        del rename
+        await to_named_row(pilot, snapshots, "launch-day")
+        await act(pilot, app, "Create an instance from it")
+        restore = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-instance_name")
+        await pilot.press("ctrl+u", *"launch-copy")
+        await tab_to(pilot, app, "f-node_type")
+        await choose(pilot, "DB-PRO2-M")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "high-availability" in error_of(restore, "is_ha_cluster")
+        await tab_to(pilot, app, "f-is_ha_cluster")
+        await pilot.press("space", "ctrl+s")
+        await wait_for(pilot, lambda: any(i["name"] == "launch-copy" for i in sandbox.rdb.instances["fr-par"].values()), what="instance from snapshot")
+
+        # upgrade: one change at a time; a smaller volume refused by name
+        instances = await instances_at(pilot, app, "orders-db")
+        await later(pilot, clock, 0, lambda: row_named(instances, "orders-db").state == "ready", "snapshot over")
+        await act(pilot, app, "Upgrade")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t.startswith("Grow the block volume"))
+        grow = await form_ready(pilot, app)
+        await pilot.press("ctrl+u", *"40", "ctrl+s")
+        await pilot.pause()
+        assert "does not shrink" in error_of(grow, "volume_size")
+        await pilot.press("ctrl+u", *"100", "ctrl+s")
+        await wait_for(pilot, lambda: orders["volume"]["size"] == 100_000_000_000 or orders["status"] == "configuring", what="upgrading")
+        upgrades = [p for m, p in sent(sandbox, R) if p.endswith("/upgrade")]
+        assert len(upgrades) == 1
+        await later(pilot, clock, 11, lambda: row_named(instances, "orders-db").state == "ready", "upgraded")
+        assert orders["volume"]["size"] == 100_000_000_000
+
+        # clone
+        await act(pilot, app, "Clone")
+        clone = await form_ready(pilot, app)
+        assert clone.query_one("#f-name").value == "orders-db-clone"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(i["name"] == "orders-db-clone" for i in sandbox.rdb.instances["fr-par"].values()), what="cloned")
+        clone_of = inst(sandbox, "orders-db-clone")
+        assert set(clone_of["_users"]) == set(orders["_users"])
+
+        # the pending maintenance applied
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await to_named_row(pilot, instances, "orders-db")
+        await act(pilot, app, "Apply the pending maintenance")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: any(p.endswith("/apply-maintenance") for _, p in sent(sandbox, R)), what="maintenance applied")
+
+
+async def test_endpoints_added_migrated_deleted_and_logs_prepared_copied_purged(sandbox, clock, tmp_path):
+    clock.advance(10)
+    orders, staging = inst(sandbox, "orders-db"), inst(sandbox, "staging-pg")
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        instances = await instances_at(pilot, app, "staging-pg")
+
+        # a private-network endpoint: a public service IP refused by name
+        await act(pilot, app, "Endpoints")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t.startswith("Add a private-network endpoint"))
+        ep = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-private_network_id")
+        await pilot.press(*PN)
+        await tab_to(pilot, app, "f-service_ip")
+        await pilot.press(*"8.8.8.8/24", "ctrl+s")
+        await pilot.pause()
+        assert "RFC 1918" in error_of(ep, "service_ip")
+        await pilot.press("ctrl+u", *"172.16.9.10/22", "ctrl+s")
+        await wait_for(pilot, lambda: any(e.get("private_network") for e in staging["endpoints"]), what="endpoint added")
+        added = next(e for e in staging["endpoints"] if e.get("private_network"))
+        await later(pilot, clock, 11, lambda: row_named(instances, "staging-pg").state == "ready", "ready")
+
+        # migrated to orders-db
+        await act(pilot, app, "Endpoints")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t.startswith("Migrate 172.16.9.10"))
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t == "orders-db")
+        await wait_for(pilot, lambda: any(e["id"] == added["id"] for e in orders["endpoints"]), what="migrated")
+        assert not any(e["id"] == added["id"] for e in staging["endpoints"])
+        await later(pilot, clock, 11, lambda: row_named(instances, "orders-db").state == "ready", "ready")
+
+        # deleted from orders-db
+        await to_named_row(pilot, instances, "orders-db")
+        await act(pilot, app, "Endpoints")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t.startswith("Delete 172.16.9.10"))
+        assert "lose their connection" in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: ("DELETE", f"{R}/endpoints/{added['id']}") in sent(sandbox, R), what="endpoint deleted")
+
+        # logs of the last 2 hours prepared, one per node; the URL copied when ready
+        await later(pilot, clock, 11, lambda: row_named(instances, "orders-db").state == "ready", "ready")
+        logs = await child_list(pilot, app, "Logs ›")
+        await pilot.press("c")
+        prepare = await form_ready(pilot, app)
+        await pilot.press("ctrl+u", *"0", "ctrl+s")
+        await pilot.pause()
+        assert error_of(prepare, "hours")
+        await pilot.press("ctrl+u", *"2", "ctrl+s")
+        await wait_for(pilot, lambda: any(p.endswith("/prepare-logs") for _, p in sent(sandbox, R)), what="prepared")
+        await later(pilot, clock, 6, lambda: logs.table.loaded_count >= 2 and all(r.state == "ready" for r in logs.table.resources()), "logs ready")
+        await act(pilot, app, "Download URL")
+        url = await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("y")
+        assert app.clipboard == url.text and url.text.startswith("https://")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="back to logs")
+        await pilot.press("escape")
+
+        # log files: one purged
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await act(pilot, app, "Log files")
+        files = await screen_named(pilot, app, "PickerScreen")
+        first = files.choices[0][0]
+        assert first.startswith("Purge ") and "(" in first
+        await pilot.press("enter")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: any(p.endswith("/purge-logs") for _, p in sent(sandbox, R)), what="purged")

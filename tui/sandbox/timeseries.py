@@ -46,8 +46,8 @@ def series(
     while t <= end:
         rng = random.Random(f"{seed}:{name}:{int(t)}")
         day = math.sin((t % 86_400) / 86_400 * 2 * math.pi)
-        drift = math.sin(t / 1_800 + len(seed)) * 0.3 + math.sin(t / 420) * 0.15
-        value = base + swing * (day + drift) + rng.uniform(-swing, swing) * 0.08
+        drift = math.sin(t / 1_800 + len(seed)) * 0.25 + math.sin(t / 420) * 0.15
+        value = base + swing * (0.6 * day + drift) + rng.uniform(-swing, swing) * 0.08  # within base ± 1.08 swing
         points.append([iso(t), round(min(high, max(low, value)), 2)])
         t += step
     return {"name": name, "points": points, "metadata": dict(metadata or {})}

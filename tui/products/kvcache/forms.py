@@ -77,7 +77,7 @@ class CreateForm(BaseModel):
     password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
     tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (a certificate SSL_<name>.pem is made)"))] = True
     network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="for a private endpoint"))] = ""
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint"))] = ""
     service_ips: Annotated[list[str], Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"))] = []
     acl_rules: Annotated[list[str], Field(json_schema_extra=meta("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: any)"))] = []
     settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="maxclients=20000, tcp-keepalive=60"))] = []

@@ -126,12 +126,15 @@ async def db_chart(pilot, app, view) -> None:
     await wait_for(pilot, lambda: chart.loaded)
 
 
-async def db_users(pilot, app, view) -> None:
-    await select(pilot, view, "orders-db")
-    await action(pilot, app, "Users ›")
-    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen")
-    child = app.screen.view
-    await wait_for(pilot, lambda: child.last_attempt is not None and not child.listing)
+def db_child(label: str):
+    async def steps(pilot, app, view) -> None:
+        await select(pilot, view, "orders-db")
+        await action(pilot, app, f"{label} ›")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen")
+        child = app.screen.view
+        await wait_for(pilot, lambda: child.last_attempt is not None and not child.listing)
+
+    return steps
 
 
 async def main() -> None:
@@ -155,7 +158,9 @@ async def main() -> None:
     await shoot("rdb-instance-create", (120, 40), view_of_kind("rdb.instances", create))
     await shoot("rdb-privileges", (120, 40), view_of_kind("rdb.instances", db_grid), clock=WALL, later=10)
     await shoot("rdb-cpu-chart", (120, 40), view_of_kind("rdb.instances", db_chart), clock=WALL)
-    await shoot("rdb-users", (120, 40), view_of_kind("rdb.instances", db_users), clock=WALL, later=10)
+    for label in ("Databases", "Users", "ACL rules", "Settings", "Read replicas"):
+        await shoot(f"rdb-{label.lower().replace(' ', '-')}", (120, 40), view_of_kind("rdb.instances", db_child(label)), clock=WALL, later=10)
+    await shoot("rdb-snapshots", (120, 40), view_of_kind("rdb.snapshots"))
     await shoot("rdb-backups", (120, 40), view_of_kind("rdb.backups"))
     await shoot("kvcache-clusters", (120, 40), view_of_kind("kvcache.clusters"))
     await shoot("kvcache-cluster-create", (120, 40), view_of_kind("kvcache.clusters", create))

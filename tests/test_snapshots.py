@@ -232,3 +232,75 @@ def test_cache(snap_compare, what):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
+
+
+DB_CHILDREN = ["Databases", "Users", "ACL rules", "Settings", "Read replicas", "Backups of this instance", "Snapshots of this instance", "Logs"]
+
+
+@pytest.mark.parametrize("child", DB_CHILDREN)
+def test_database_child_lists(snap_compare, child):
+    """Each list inside orders-db, as `a` → "… ›" opens it (Logs is empty until prepared)."""
+    from helpers import FIXED_WALL, child_list, open_view, to_named_row
+
+    sandbox = Sandbox(clock=ManualClock(FIXED_WALL))
+    sandbox.clock.advance(10)
+    app = make_app(sandbox, clock=sandbox.clock.now)
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        await to_named_row(pilot, view, "orders-db")
+        await child_list(pilot, app, f"{child} ›")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 24), run_before=ready)
+
+
+DB_FORMS = {  # (list, row, how the form opens)
+    "instance-edit": ("rdb.instances", "orders-db", "e"),
+    "database-create": ("rdb.instances", "orders-db", "Databases ›"),
+    "user-create": ("rdb.instances", "orders-db", "Users ›"),
+    "acl-create": ("rdb.instances", "orders-db", "ACL rules ›"),
+    "setting-create": ("rdb.instances", "orders-db", "Settings ›"),
+    "replica-create": ("rdb.instances", "orders-db", "Create a read replica…"),
+    "backup-create": ("rdb.backups", None, "c"),
+    "snapshot-create": ("rdb.instances", "orders-db", "Snapshot the volume…"),
+    "logs-prepare": ("rdb.instances", "orders-db", "Logs ›"),
+    "upgrade-pick": ("rdb.instances", "orders-db", "Upgrade (node type, HA, volume, version)…"),
+    "cache-edit": ("kvcache.clusters", "sessions", "e"),
+    "cache-migrate-size": ("kvcache.clusters", "sessions", "Migrate: version, node type or size…"),
+}
+
+
+@pytest.mark.parametrize("form", list(DB_FORMS))
+def test_database_and_cache_forms(snap_compare, form):
+    """Each form of the two products as it opens (child-list creates: `c` in the child list)."""
+    from helpers import FIXED_WALL, act, child_list, open_view, pick, to_named_row
+
+    sandbox = Sandbox(clock=ManualClock(FIXED_WALL))
+    sandbox.clock.advance(10)
+    app = make_app(sandbox, clock=sandbox.clock.now)
+    kind, row, how = DB_FORMS[form]
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, kind)
+        if row:
+            await to_named_row(pilot, view, row)
+        if how.endswith("›"):
+            await child_list(pilot, app, how)
+            await pilot.press("c")
+        elif len(how) == 1:
+            await pilot.press(how)
+        else:
+            await act(pilot, app, how)
+        if form == "cache-migrate-size":
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen", what="what to migrate")
+            await pick(pilot, app, lambda t: t.startswith("Number of nodes"))
+        if form == "upgrade-pick":
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen", what="what to upgrade")
+        else:
+            await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=ready)

@@ -195,14 +195,13 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         assert app.clipboard == result.text and app.clipboard.startswith("https://")
         await pilot.press("escape")
         await act(pilot, app, "Restore to an instance")
-        restore = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-instance_id")
         await choose(pilot, "shop-db-promoted")
         await tab_to(pilot, app, "f-database_name")
         await pilot.press("ctrl+u", *"shop_restored", "ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="restoring")
         promoted = next(i for i in rdb.instances[REGION].values() if i["name"] == "shop-db-promoted")
-        del restore
         assert "shop_restored" in promoted["_dbs"]
 
         # 9. the CPU chart of the last hour, in the instance's detail

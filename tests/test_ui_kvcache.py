@@ -183,3 +183,27 @@ async def test_read_only_offers_the_certificate_and_sends_nothing(sandbox, clock
         assert [c[0] for c in app.screen.choices] == ["Download the TLS certificate…"]
         await pilot.press("escape")
     assert writes(sandbox) == []
+
+
+async def test_metrics_chart_one_line_per_node_and_the_next_metric():
+    from helpers import FIXED_WALL
+    from tui.sandbox import ManualClock, Sandbox
+
+    sb = Sandbox(clock=ManualClock(FIXED_WALL))
+    app = make_app(sb, settings=demo_settings(zone="fr-par-1"), clock=sb.clock.now)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "kvcache.clusters")
+        await select(pilot, view, "sessions")
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("v", "v")
+        chart = detail.query_one("MetricsChart")
+        await wait_for(pilot, lambda: chart.loaded, what="chart")
+        head = str(chart.query_one("#chart-head").render())
+        assert head.startswith("CPU · last 1 h") and all(f"node-{n}" in head for n in range(3))
+        await pilot.press("m")
+        await wait_for(pilot, lambda: chart.loaded and str(chart.query_one("#chart-head").render()).startswith("Memory"), what="memory")
+        assert len(chart.series) == 3
+        asked = [p for m, p in sb.requests if p.endswith("/metrics")]
+        assert len(asked) == 2  # one request per metric shown, not one per node

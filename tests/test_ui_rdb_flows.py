@@ -140,20 +140,18 @@ async def test_snapshot_renamed_and_an_instance_made_from_it_then_upgrade_clone_
 
         # a snapshot of the volume; the instance is snapshotting meanwhile
         await act(pilot, app, "Snapshot the volume")
-        snap = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await pilot.press(*"before-launch", "ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="snapshot started")
         assert orders["status"] == "snapshotting"
         snapshots = await open_view(pilot, app, "rdb.snapshots")
         await later(pilot, clock, 9, lambda: row_named(snapshots, "before-launch") is not None and row_named(snapshots, "before-launch").state == "ready", "snapshot ready")
-        del snap
         await to_named_row(pilot, snapshots, "before-launch")
         await pilot.press("e")
-        rename = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await pilot.press("ctrl+u", *"launch-day", "ctrl+s")
         await wait_for(pilot, lambda: row_named(snapshots, "launch-day") is not None, what="renamed")
-        del rename
         await to_named_row(pilot, snapshots, "launch-day")
         await act(pilot, app, "Create an instance from it")
         restore = await form_ready(pilot, app)
@@ -272,3 +270,56 @@ async def test_endpoints_added_migrated_deleted_and_logs_prepared_copied_purged(
         await pilot.press("enter")
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: any(p.endswith("/purge-logs") for _, p in sent(sandbox, R)), what="purged")
+
+
+async def test_region_wide_backup_created_edited_deleted_and_a_replica_reset_then_deleted(sandbox, clock):
+    clock.advance(10)
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+
+        # a backup from the region's list: a database the instance does not have refused by name
+        backups = await open_view(pilot, app, "rdb.backups")
+        await pilot.press("c")
+        create = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-instance_id")
+        await choose(pilot, "orders-db")
+        await tab_to(pilot, app, "f-database_name")
+        await pilot.press(*"shop")
+        await tab_to(pilot, app, "f-name")
+        await pilot.press(*"orders-adhoc", "ctrl+s")
+        await pilot.pause()
+        assert "no database shop there" in error_of(create, "database_name") and not [p for m, p in sent(sandbox, R) if p.endswith("/backups")]
+        await tab_to(pilot, app, "f-database_name")
+        await pilot.press("ctrl+u", *"orders", "ctrl+s")
+        await wait_for(pilot, lambda: row_named(backups, "orders-adhoc") is not None, what="backup listed")
+        await later(pilot, clock, 9, lambda: row_named(backups, "orders-adhoc").state == "ready", "ready")
+
+        # renamed and given an expiry; then deleted
+        await to_named_row(pilot, backups, "orders-adhoc")
+        await pilot.press("e")
+        await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-name")
+        await pilot.press("ctrl+u", *"orders-keep")
+        await tab_to(pilot, app, "f-expires_in_days")
+        await pilot.press(*"14", "ctrl+s")
+        await wait_for(pilot, lambda: row_named(backups, "orders-keep") is not None, what="renamed")
+        kept = next(b for b in sandbox.rdb.backups["fr-par"].values() if b["name"] == "orders-keep")
+        assert kept["expires_at"] is not None
+        await to_named_row(pilot, backups, "orders-keep")
+        await pilot.press("d")
+        assert "gone for good" in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: ("DELETE", f"{R}/backups/{kept['id']}") in sent(sandbox, R), what="deleted")
+
+        # orders-db's read replica: reset (re-sync), then deleted
+        await open_view(pilot, app, "rdb.instances")
+        await to_named_row(pilot, app.main.view, "orders-db")
+        replicas = await child_list(pilot, app, "Read replicas ›")
+        rid = replicas.table.cursor_key
+        await act(pilot, app, "Reset")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: sandbox.rdb.replicas["fr-par"][rid]["status"] == "configuring", what="resetting")
+        await later(pilot, clock, 11, lambda: replicas.table.get(rid).state == "ready", "re-synced")
+        await pilot.press("d")
+        assert "lose their connection" in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: ("DELETE", f"{R}/read-replicas/{rid}") in sent(sandbox, R), what="replica deleted")

@@ -308,8 +308,8 @@ async def settings_set_flow(ui: Any, instance: Row) -> None:
 class ReplicaForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     direct_access: Annotated[bool, Field(json_schema_extra=meta("Direct-access endpoint (public)"))] = True
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="empty: none; or a UUID"))] = ""
-    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP (CIDR)", placeholder="empty: assigned by IPAM"))] = ""
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="empty: none; or the private network's UUID"))] = ""
+    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
     same_zone: Annotated[bool, Field(json_schema_extra=meta("In the instance's zone"))] = True
 
     @field_validator("private_network_id")
@@ -368,8 +368,8 @@ async def create_replica_flow(ui: Any, instance: Row) -> None:
 class ReplicaEndpointForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))]
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="for a private-network endpoint"))] = ""
-    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP (CIDR)", placeholder="empty: assigned by IPAM"))] = ""
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID (private-network endpoint)"))] = ""
+    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
 
     @field_validator("kind")
     @classmethod

@@ -302,8 +302,8 @@ async def clone_flow(ui: Any, instance: Row) -> None:
 # ---- endpoints ------------------------------------------------------------------------------------
 class PrivateEndpointForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="UUID"))]
-    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP (CIDR)", placeholder="empty: assigned by IPAM; or 172.16.4.10/22"))] = ""
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID"))]
+    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
 
     _pn = field_validator("private_network_id")(lambda v: uuid_of(v, "private network ID"))
 

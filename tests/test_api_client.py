@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.api.errors import OutcomeUnknown, AuthenticationError, NetworkError, RateLimited, ReadOnlyError, ServerError
+from tui.api.errors import OutcomeUnknown, AuthenticationError, RateLimited, ReadOnlyError, ServerError
 from tui.sandbox import DEMO_SECRET_KEY
 
 pytestmark = pytest.mark.anyio

@@ -129,7 +129,7 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         await act(pilot, app, "Reverse DNS")
         await screen_named(pilot, app, "PickerScreen")
         await pilot.press("enter")
-        reverse = await form(pilot, app)
+        await form(pilot, app)
         await tab_to(pilot, app, "f-reverse")
         await pilot.press(*"db-04.example.com")
         await pilot.press("ctrl+s")

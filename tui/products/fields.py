@@ -34,6 +34,21 @@ def network(v: str, example: str = "203.0.113.7/32") -> str:
         raise ValueError(f"host bits are set: did you mean {meant}?") from None
 
 
+def private_cidr(v: str) -> str:
+    """A private (RFC 1918) IPv4 address in CIDR notation, such as 172.16.4.10/22: a service IP or a
+    node's address on a private network."""
+    import ipaddress
+
+    v = v.strip()
+    try:
+        iface = ipaddress.IPv4Interface(v)
+    except ValueError:
+        raise ValueError(f"{v!r} is not an IPv4 address in CIDR notation, such as 10.0.0.5/24") from None
+    if "/" not in v or not iface.ip.is_private or iface.ip.is_loopback or iface.ip.is_link_local:
+        raise ValueError(f"{v} is not an RFC 1918 address (10/8, 172.16/12, 192.168/16) in CIDR notation")
+    return v
+
+
 def meta(label: str, **extra: Any) -> dict[str, Any]:
     """A form field's label and widget hints (placeholder, widget="select"…)."""
     return {"label": label, **extra}

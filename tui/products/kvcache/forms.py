@@ -4,13 +4,12 @@ size 1 or 3–6, one RFC 1918 address in CIDR notation per node on a private net
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, network, split_tags, uuid_of
+from ..fields import check_password, ctx, meta, network, private_cidr, split_tags, uuid_of
 from ..files import save_file_flow
 from ..flows import Refused
 
@@ -21,18 +20,6 @@ STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT
 def check_size(v: int) -> int:
     if not (v == 1 or 3 <= v <= 6):
         raise ValueError(SIZES)
-    return v
-
-
-def service_ip(v: str) -> str:
-    """One node's address on a private network: an RFC 1918 IPv4 address in CIDR notation."""
-    v = v.strip()
-    try:
-        iface = ipaddress.IPv4Interface(v)
-    except ValueError:
-        raise ValueError(f"{v!r} is not an IPv4 address in CIDR notation (10.0.0.5/24)") from None
-    if "/" not in v or not iface.ip.is_private or iface.ip.is_loopback or iface.ip.is_link_local:
-        raise ValueError(f"{v} is not an RFC 1918 address (10/8, 172.16/12, 192.168/16) in CIDR notation")
     return v
 
 
@@ -120,7 +107,7 @@ class CreateForm(BaseModel):
                 raise ValueError("only a private-network endpoint takes addresses")
             return []
         size = info.data.get("cluster_size") or 1
-        ips = [service_ip(i) for i in v]
+        ips = [private_cidr(i) for i in v]
         if len(ips) != size:
             raise ValueError(f"one address per node: {size} needed, {len(ips)} given")
         if len(set(ips)) != len(ips):

@@ -114,7 +114,7 @@ SNAPSHOTS = ResourceKind(
     actions=(
         ActionSpec("instance", "Create an instance from it…", _ready, flow=Lazy(DATA + "instance_from_snapshot_flow"), why_not=_why),
     ),
-    edit=Lazy(DATA + "SNAPSHOT_EDIT"),
+    edit=Lazy(DATA + "BACKUP_EDIT"),  # the same two fields: name and expiry
     delete=Call("DELETE", "{id}"),
     delete_warning=lambda r: "The copy of the volume is gone for good",
     name_param="name",

@@ -10,9 +10,9 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, network
+from ..fields import check_password, ctx, meta, network, private_cidr
 from ..flows import Refused
-from .instance_forms import PrivateEndpointForm, USER_NAME, catalogue, private_spec
+from .instance_forms import PrivateEndpointForm, USER_NAME, catalogue, check_ha, check_node, private_spec
 
 DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
 PERMISSIONS = ("none", "readonly", "readwrite", "all")
@@ -322,8 +322,6 @@ class ReplicaForm(BaseModel):
     @field_validator("service_ip")
     @classmethod
     def _ip(cls, v: str, info: ValidationInfo) -> str:
-        from .instance_forms import private_cidr
-
         if v.strip() and not info.data.get("private_network_id"):
             raise ValueError("a service IP goes with a private network: give its ID")
         return private_cidr(v) if v.strip() else ""
@@ -392,8 +390,6 @@ class ReplicaEndpointForm(BaseModel):
     @field_validator("service_ip")
     @classmethod
     def _ip(cls, v: str, info: ValidationInfo) -> str:
-        from .instance_forms import private_cidr
-
         return private_cidr(v) if v.strip() and info.data.get("kind") == "private_network" else ""
 
 
@@ -511,7 +507,6 @@ def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
 
 
 BACKUP_EDIT = EditSpec(BackupEditForm, lambda row: {"name": row.name}, _edit_patch)
-SNAPSHOT_EDIT = EditSpec(BackupEditForm, lambda row: {"name": row.name}, _edit_patch)
 
 
 async def backup_url_flow(ui: Any, backup: Row) -> None:
@@ -582,13 +577,8 @@ class FromSnapshotForm(BaseModel):
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
     is_ha_cluster: Annotated[bool, Field(json_schema_extra=meta("High availability"))] = False
 
-    @field_validator("is_ha_cluster")
-    @classmethod
-    def _ha(cls, v: bool, info: ValidationInfo) -> bool:
-        node = (ctx(info, "nodes") or {}).get(info.data.get("node_type"))
-        if node is not None and node.get("is_ha_required") and not v:
-            raise ValueError(f"{node.get('name')} runs only as a high-availability cluster: tick it")
-        return v
+    _node = field_validator("node_type")(lambda v, info: check_node(v, info))
+    _ha = field_validator("is_ha_cluster")(lambda v, info: check_ha(v, info))
 
 
 async def instance_from_snapshot_flow(ui: Any, snapshot: Row) -> None:

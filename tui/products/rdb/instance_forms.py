@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, split_tags, uuid_of
+from ..fields import check_password, ctx, meta, private_cidr, split_tags, uuid_of
 from ..files import save_file_flow
 from ..flows import Refused
 
@@ -93,6 +93,24 @@ async def catalogue(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
 
 
 # ---- create -------------------------------------------------------------------------------------
+def check_node(v: str, info: ValidationInfo) -> str:
+    """A node type that can be had now (the catalogue in the form's context as `nodes`)."""
+    node = (ctx(info, "nodes") or {}).get(v)
+    if node is not None and node.get("stock_status") == "out_of_stock":
+        raise ValueError(f"{v} is out of stock: choose another")
+    if node is not None and node.get("disabled"):
+        raise ValueError(f"{v} is disabled: choose another")
+    return v
+
+
+def check_ha(v: bool, info: ValidationInfo) -> bool:
+    """HA ticked when the chosen node type runs only as a high-availability cluster."""
+    node = (ctx(info, "nodes") or {}).get(info.data.get("node_type"))
+    if node is not None and node.get("is_ha_required") and not v:
+        raise ValueError(f"{node.get('name')} runs only as a high-availability cluster: tick it")
+    return v
+
+
 class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -118,23 +136,8 @@ class CreateForm(BaseModel):
             raise ValueError(f"{v} is disabled: choose another version")
         return v
 
-    @field_validator("node_type")
-    @classmethod
-    def _node(cls, v: str, info: ValidationInfo) -> str:
-        node = (ctx(info, "nodes") or {}).get(v)
-        if node is not None and node.get("stock_status") == "out_of_stock":
-            raise ValueError(f"{v} is out of stock: choose another")
-        if node is not None and node.get("disabled"):
-            raise ValueError(f"{v} is disabled: choose another")
-        return v
-
-    @field_validator("is_ha_cluster")
-    @classmethod
-    def _ha(cls, v: bool, info: ValidationInfo) -> bool:
-        node = (ctx(info, "nodes") or {}).get(info.data.get("node_type"))
-        if node is not None and node.get("is_ha_required") and not v:
-            raise ValueError(f"{node.get('name')} runs only as a high-availability cluster: tick it")
-        return v
+    _node = field_validator("node_type")(lambda v, info: check_node(v, info))
+    _ha = field_validator("is_ha_cluster")(lambda v, info: check_ha(v, info))
 
     @field_validator("volume_type")
     @classmethod
@@ -284,16 +287,18 @@ class CloneForm(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name of the clone"))]
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
 
+    _node = field_validator("node_type")(lambda v, info: check_node(v, info))
+
 
 async def clone_flow(ui: Any, instance: Row) -> None:
     svc = ui.service()
-    choices, _ = await catalogue(svc, ui.scope)
+    choices, context = await catalogue(svc, ui.scope)
 
     async def send(form: CloneForm) -> Any:
         return await svc.run(Call("POST", "{id}/clone"), ui.scope, instance, {"name": form.name, "node_type": form.node_type})
 
     done = await ui.form(f"Clone {instance.name} (its data, users and databases)", CloneForm, initial={"name": f"{instance.name}-clone", "node_type": instance.get("node_type")},
-                         choices={"node_type": choices["node_type"]}, submit=send, submit_label="Clone")
+                         choices={"node_type": choices["node_type"]}, context=context, submit=send, submit_label="Clone")
     if done:
         ui.upsert(svc.row_of(done, ui.scope))
         ui.notify(f"Cloning {instance.name} into {done.get('name')}")
@@ -311,20 +316,6 @@ class PrivateEndpointForm(BaseModel):
     @classmethod
     def _ip(cls, v: str) -> str:
         return private_cidr(v) if v.strip() else ""
-
-
-def private_cidr(v: str) -> str:
-    """A private IPv4 address in CIDR notation ("172.16.4.10/22"), or a ValueError."""
-    import ipaddress
-
-    v = v.strip()
-    try:
-        iface = ipaddress.IPv4Interface(v)
-    except ValueError:
-        raise ValueError("an IPv4 address in CIDR notation, such as 172.16.4.10/22") from None
-    if "/" not in v or not iface.ip.is_private or iface.ip.is_loopback:
-        raise ValueError("a private (RFC 1918) address in CIDR notation")
-    return v
 
 
 def private_spec(form: PrivateEndpointForm) -> dict[str, Any]:

@@ -50,6 +50,30 @@ def routes(store: RdbStore) -> list[Route]:
         obj["updated_at"] = store.iso()
         return obj
 
+    async def names_in(request: Request, key: str, what: str) -> list[Any]:
+        """The body of a DELETE that names what to remove: `{key: [...]}`, not empty."""
+        body = await json_body(request)
+        values = body.get(key)
+        errs = check_unknown(body, {key})
+        if not isinstance(values, list) or not values:
+            errs.append((key, "required", what))
+        if errs:
+            raise invalid_arguments(*errs)
+        return values
+
+    def copies_listing(table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str) -> Any:
+        """GET of backups or snapshots: the region's, filtered by `instance_id` and `name`, ordered."""
+        async def listing(request: Request) -> Response:
+            region, q = region_of(request), request.query_params
+            items = store.live(region, table, get)
+            if q.get("instance_id"):
+                items = [x for x in items if x["instance_id"] == q["instance_id"]]
+            if q.get("name"):
+                items = [x for x in items if q["name"].lower() in x["name"].lower()]
+            return _page(request, key, ordered(request, items))
+
+        return listing
+
     def delete_later(obj: dict[str, Any]) -> dict[str, Any]:
         """DELETE of a backup or a snapshot: deleting now, gone after a while."""
         if obj["status"] != "deleting":
@@ -204,13 +228,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     async def delete_acls(request: Request) -> Response:
         i = instance(request)
-        body = await json_body(request)
-        ips = body.get("acl_rule_ips")
-        errs = check_unknown(body, {"acl_rule_ips"})
-        if not isinstance(ips, list) or not ips:
-            errs.append(("acl_rule_ips", "required", "the IPs of the rules to remove"))
-        if errs:
-            raise invalid_arguments(*errs)
+        ips = await names_in(request, "acl_rule_ips", "the IPs of the rules to remove")
         missing = [ip for ip in ips if ip not in {r["ip"] for r in i["_acls"]}]
         if missing:
             raise not_found("acl_rule", str(missing[0]))
@@ -222,38 +240,31 @@ def routes(store: RdbStore) -> list[Route]:
     def version_of(i: dict[str, Any]) -> dict[str, Any] | None:
         return catalog.version(i["region"], i["engine"])
 
-    async def add_settings(request: Request) -> Response:
-        i = instance(request)
+    async def settings_in(request: Request, i: dict[str, Any]) -> list[dict[str, Any]]:
+        """The settings a POST or PUT sends, each checked against the engine version; the instance ready."""
         body = await json_body(request)
         errs = check_unknown(body, {"settings"}) + rules.settings(version_of(i), body.get("settings"))
         if errs:
             raise invalid_arguments(*errs)
         store.ready(i)
+        return body["settings"]
+
+    async def add_settings(request: Request) -> Response:
+        i = instance(request)
         current = {s["name"]: s for s in i["settings"]}
-        for s in body["settings"]:
+        for s in await settings_in(request, i):
             current[s["name"]] = {"name": s["name"], "value": str(s["value"])}
         i["settings"] = list(current.values())
         return JSONResponse({"settings": i["settings"]})
 
     async def set_settings(request: Request) -> Response:
         i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"settings"}) + rules.settings(version_of(i), body.get("settings"))
-        if errs:
-            raise invalid_arguments(*errs)
-        store.ready(i)
-        i["settings"] = [{"name": s["name"], "value": str(s["value"])} for s in body["settings"]]
+        i["settings"] = [{"name": s["name"], "value": str(s["value"])} for s in await settings_in(request, i)]
         return JSONResponse({"settings": i["settings"]})
 
     async def delete_settings(request: Request) -> Response:
         i = instance(request)
-        body = await json_body(request)
-        names = body.get("setting_names")
-        errs = check_unknown(body, {"setting_names"})
-        if not isinstance(names, list) or not names:
-            errs.append(("setting_names", "required", "the names of the settings to set back to their defaults"))
-        if errs:
-            raise invalid_arguments(*errs)
+        names = await names_in(request, "setting_names", "the names of the settings to set back to their defaults")
         i["settings"] = [s for s in i["settings"] if s["name"] not in names]
         return JSONResponse({"settings": i["settings"]})
 
@@ -261,15 +272,7 @@ def routes(store: RdbStore) -> list[Route]:
     def backup(request: Request) -> dict[str, Any]:
         return store.backup(region_of(request), request.path_params["bid"])
 
-    async def list_backups(request: Request) -> Response:
-        region = region_of(request)
-        q = request.query_params
-        items = store.live(region, store.backups, store.backup)
-        if q.get("instance_id"):
-            items = [b for b in items if b["instance_id"] == q["instance_id"]]
-        if q.get("name"):
-            items = [b for b in items if q["name"].lower() in b["name"].lower()]
-        return _page(request, "database_backups", ordered(request, items))
+    list_backups = copies_listing(store.backups, store.backup, "database_backups")
 
     async def create_backup(request: Request) -> Response:
         region = region_of(request)
@@ -329,15 +332,7 @@ def routes(store: RdbStore) -> list[Route]:
     def snapshot(request: Request) -> dict[str, Any]:
         return store.snapshot(region_of(request), request.path_params["sid"])
 
-    async def list_snapshots(request: Request) -> Response:
-        region = region_of(request)
-        q = request.query_params
-        items = store.live(region, store.snapshots, store.snapshot)
-        if q.get("instance_id"):
-            items = [s for s in items if s["instance_id"] == q["instance_id"]]
-        if q.get("name"):
-            items = [s for s in items if q["name"].lower() in s["name"].lower()]
-        return _page(request, "snapshots", ordered(request, items))
+    list_snapshots = copies_listing(store.snapshots, store.snapshot, "snapshots")
 
     async def create_snapshot(request: Request) -> Response:
         i = instance(request)

@@ -47,7 +47,7 @@ async def json_body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(raw)
     except ValueError:
-        raise invalid_arguments(("body", "format", "the request body is not valid JSON"))
+        raise invalid_arguments(("body", "format", "the request body is not valid JSON")) from None
     if not isinstance(body, dict):
         raise invalid_arguments(("body", "format", "the request body must be a JSON object"))
     where = _control_at(body, "")
@@ -113,7 +113,7 @@ def positive_int(request: Request, name: str, default: int, maximum: int | None 
     try:
         value = int(raw)
     except ValueError:
-        raise invalid_arguments((name, "format", f"{name} must be a positive integer"))
+        raise invalid_arguments((name, "format", f"{name} must be a positive integer")) from None
     if value < 1:
         raise invalid_arguments((name, "constraint", f"{name} must be at least 1"))
     if maximum is not None and value > maximum:

@@ -16,10 +16,11 @@ from helpers import make_app, open_view, wait_for as _wait_for
 from tui.api.client import RetryPolicy
 from tui.products.manifest import list_kinds
 
-KINDS = list_kinds()
 from tui.sandbox import ManualClock, Sandbox
 from tui.sandbox.faults import FaultSpec
 from tui.ui.refresh import RefreshPolicy
+
+KINDS = list_kinds()
 
 pytestmark = pytest.mark.anyio
 

@@ -15,12 +15,13 @@ from tui.api.errors import ApiError, error_from_response
 from tui.api.paging import _decode
 from tui.products.manifest import list_kinds
 
-KINDS = list_kinds()
 from tui.products.instance.fields import NameTagsForm
 from tui.products.instance.network_forms import RuleForm
 from tui.sandbox.core import _control_at
 from tui.sandbox.instance.network import check_rule
 from tui.sandbox.instance.validation import check_name, check_tags
+
+KINDS = list_kinds()
 
 NAME_CHARS = st.sampled_from("abcXYZ019 .-_/é\t\n\x1b[]")
 JSON = st.recursive(

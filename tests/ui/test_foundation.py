@@ -19,7 +19,7 @@ from tui.products import manifest
 from tui.sandbox import Sandbox
 from tui.ui.refresh import RefreshPolicy
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.anyio
 
 

@@ -324,7 +324,7 @@ class SandboxProcess:
                 break
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"sandbox did not start: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+                    raise RuntimeError(f"sandbox did not start: {self.proc.stderr.read().decode() if self.proc.stderr else ''}") from None
                 time.sleep(0.05)
         self.url = f"http://127.0.0.1:{self.port}"
 

@@ -183,7 +183,7 @@ class OutcomeUnknown(ApiError):
 
     @property
     def hint(self) -> str:
-        return "It may have been applied: check before trying again (cloudtui looks and says what it found)."
+        return "It may have been applied: look before trying again (r refreshes); sending it again blindly could do it twice."
 
 
 class Unexpected(ApiError):

@@ -273,6 +273,9 @@ class ResourceKind:
     gone_when_forbidden: bool = False
     # The list filter by name, used to look whether a create whose answer was lost happened.
     name_param: str | None = None
+    # What identifies a created object in a listing, from the payload sent, when the payload wraps
+    # it (`{"rules": [rule]}` -> rule); default: the id field, the name, or the plain values sent.
+    identity: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     # Where a create is sent when not to the list path (a template under the base, `{parent}`
     # allowed: "instances/{parent}/acls"), and how the created object is found in the answer when
     # the answer is not it: `created(answer, payload) -> object | None` (an answer listing the rules).

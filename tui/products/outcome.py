@@ -3,7 +3,7 @@
 The platform may have applied it. Re-sending would risk a duplicate, so each write is followed by
 the read that tells what happened, and the operator is told what was found. These are plain async
 functions over a ResourceService (no Textual), used by the console's create, edit, delete and
-action paths.
+action paths and by product flows: `create` and `send` write and, when the answer is lost, look.
 """
 
 from __future__ import annotations
@@ -11,8 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..api.errors import ApiError, NotFound
-from .base import Row
+from ..api.errors import ApiError, NotFound, OutcomeUnknown
+from .base import Call, Row
+
+
+class Looked(ApiError):
+    """A write with an unknown outcome, and what looking found: it was not applied, or cloudtui
+    cannot tell. Raised into the form that sent it, which stays open with what was typed."""
+
+    def __init__(self, err: ApiError, found: str) -> None:
+        super().__init__(err.status, f"{err.message}. Looked again: {found}", err.type, err.body, err.method, err.url)
+
+    @property
+    def hint(self) -> str:
+        return "Nothing is re-sent on its own; submit again only if what was found says it is safe."
 
 
 @dataclass
@@ -24,22 +36,68 @@ class Found:
     applied: bool | None  # True: it happened; False: it did not; None: cannot tell
 
 
-async def after_create(service: Any, scope: str, payload: dict[str, Any], known: Iterable[str]) -> Found:
-    """Was it created? Look for a resource of that name that was not there before."""
+def identity(kind: Any, payload: dict[str, Any]) -> dict[str, Any]:
+    """What tells the object a create made from the others in a fresh listing: the kind's own
+    `identity(payload)` when it declares one (a payload that wraps the object: `{"rules": [...]}`),
+    else its id field when the payload names it (a setting, an attachment by network), else its name,
+    else every plain value sent (a flexible IP's server and description)."""
+    if kind.identity is not None:
+        try:
+            found = kind.identity(payload)
+        except (KeyError, IndexError, TypeError):
+            found = None
+        return dict(found) if isinstance(found, dict) else {}
+    if _plain(payload.get(kind.id_field)):
+        return {kind.id_field: payload[kind.id_field]}
     name = payload.get("name")
-    param = service.kind.name_param
-    if not isinstance(name, str) or not name or param is None:
-        return Found(None, "cloudtui cannot tell whether it was created: refresh (r) and look before creating again", None)
+    if isinstance(name, str) and name:
+        return {"name": name}
+    return {k: v for k, v in payload.items() if _plain(v) and v != ""}
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) and value != ""
+
+
+def _matches(row: Row, ident: dict[str, Any], id_field: str) -> bool | None:
+    """Whether `row` holds what was sent: True/False on the fields it shows, None when it shows none."""
+    seen = False
+    for key, value in ident.items():
+        have = row.id if key == id_field else row.data.get(key, _ABSENT)
+        if have is _ABSENT:
+            continue
+        seen = True
+        if have != value and str(have) != str(value):
+            return False
+    return True if seen else None
+
+
+_ABSENT = object()
+
+
+async def after_create(service: Any, scope: str, payload: dict[str, Any], known: Iterable[str]) -> Found:
+    """Was it created? Look, in a fresh listing, for an object that was not there before and holds
+    what identifies the one sent (see `identity`); "cannot tell" only when nothing identifies it."""
+    kind = service.kind
+    ident = identity(kind, payload)
+    if not ident:
+        return Found(None, "nothing sent identifies it, so cloudtui cannot tell whether it was created: refresh (r) and look before creating again", None)
+    name = ident.get("name")
+    params = {kind.name_param: name} if kind.name_param and isinstance(name, str) else None
     try:
-        rows = await service.list_rows(scope, {param: name})
+        rows = await service.list_rows(scope, params)
     except ApiError as err:
         return Found(None, f"looking for it failed too ({err.summary}): refresh (r) and look before creating again", None)
     seen = set(known)
-    fresh = [r for r in rows if r.name == name and r.id not in seen]
+    verdicts = [(r, _matches(r, ident, kind.id_field)) for r in rows if r.id not in seen]
+    fresh = [r for r, ok in verdicts if ok]
+    what = ", ".join(f"{k} {v}" for k, v in ident.items())
     if fresh:
         row = fresh[-1]
-        return Found(row, f"it was created after all: {row.name} ({row.id})", True)
-    return Found(None, f"nothing named {name!r} appeared: it was not created, and may be created again", False)
+        return Found(row, f"it was created after all: {row.name or row.id} ({row.id})", True)
+    if rows and all(_matches(r, ident, kind.id_field) is None for r in rows):
+        return Found(None, f"the listing does not show {', '.join(ident)}, so cloudtui cannot tell whether it was created: refresh (r) and look before creating again", None)
+    return Found(None, f"nothing new with {what} appeared: it was not created, and may be created again", False)
 
 
 async def after_delete(service: Any, scope: str, rid: str) -> Found:
@@ -55,7 +113,7 @@ async def after_delete(service: Any, scope: str, rid: str) -> Found:
 
 
 async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]) -> Found:
-    """Does it now hold what was sent?"""
+    """Does it now hold what was sent? Fields the API never shows back (a password) cannot say."""
     try:
         data = await service.get_data(scope, rid)
     except ApiError as err:
@@ -64,6 +122,10 @@ async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]
     differs = [k for k, v in patch.items() if k in data and data[k] != v]
     if differs:
         return Found(row, f"it was not changed ({', '.join(differs)} still as before)", False)
+    unseen = [k for k in patch if k not in data]
+    if unseen:
+        return Found(row, f"the API never shows {', '.join(unseen)} back, so cloudtui cannot tell whether it changed; "
+                          "sending the same again is harmless", None)
     return Found(row, "it now holds what was sent: the change was applied", True)
 
 
@@ -76,3 +138,39 @@ async def after_action(service: Any, scope: str, rid: str) -> Found:
     except ApiError as err:
         return Found(None, f"looking at it failed too ({err.summary}): refresh (r) and check", None)
     return Found(row, f"it is now {row.state or 'in an unknown state'}", None)
+
+
+# ---- write, and look when the answer is lost ------------------------------------------------------
+async def create(service: Any, scope: str, payload: dict[str, Any], known: Iterable[str]) -> tuple[Row, str | None]:
+    """Create, and when the answer is lost, look (`after_create`, with the ids `known` before
+    sending): (the row, None) when answered, (the row found, what the look said) when it was
+    created after all; `Looked` (an ApiError) when it was not, or cloudtui cannot tell."""
+    try:
+        return await service.create(scope, payload), None
+    except OutcomeUnknown as err:
+        found = await after_create(service, scope, payload, known)
+        if found.applied and found.row is not None:
+            return found.row, lost(err, found)
+        raise Looked(err, found.says) from None
+
+
+async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
+    """One verb of `row` with `body` (see `ResourceService.run`), and when the answer is lost, a look:
+    an edit (PATCH, PUT) is read back and compared with what was sent, anything else reports the
+    state found. (the answer, None), or ({}, what the look said) when it was applied; `Looked` when
+    it was not or cloudtui cannot tell."""
+    try:
+        return await service.run(call, scope, row, body), None
+    except OutcomeUnknown as err:
+        if call.method in ("PATCH", "PUT") and call.path in ("{id}", ""):
+            found = await after_update(service, scope, row.id, {**(call.body_for(row) or {}), **(body or {})})
+        else:
+            found = await after_action(service, scope, row.id)
+        if found.applied:
+            return {}, lost(err, found)
+        raise Looked(err, found.says) from None
+
+
+def lost(err: ApiError, found: Found) -> str:
+    """What the operator is told when a write's answer was lost and the look found it applied."""
+    return f"{err.summary}\nLooked again: {found.says}."

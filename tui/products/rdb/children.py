@@ -121,6 +121,7 @@ ACLS = ResourceKind(
     create=Lazy(DATA + "ACL_CREATE"),
     create_path="instances/{parent}/acls",
     created=lambda answer, payload: _first(answer, "rules"),
+    identity=lambda payload: {"ip": payload["rules"][0]["ip"]},
     delete=Call("DELETE", "instances/{parent}/acls", lambda r: {"acl_rule_ips": [r.id]}),
     delete_warning=lambda r: "Clients from these addresses can no longer connect",
 )
@@ -152,6 +153,7 @@ SETTINGS = ResourceKind(
     create=Lazy(DATA + "SETTING_CREATE"),
     create_path="instances/{parent}/settings",
     created=lambda answer, payload: _first(answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]),
+    identity=lambda payload: payload["settings"][0],
     delete=Call("DELETE", "instances/{parent}/settings", lambda r: {"setting_names": [r.id]}),
     delete_warning=lambda r: "It goes back to the engine's default",
 )

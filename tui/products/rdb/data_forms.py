@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
-from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
+from .. import outcome
+from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, ParentRef, Row
 from ..fields import check_password, ctx, meta, network, private_cidr
 from ..flows import Refused
 from .instance_forms import PrivateEndpointForm, USER_NAME, catalogue, check_ha, check_node, private_spec
@@ -69,10 +70,11 @@ async def password_flow(ui: Any, user: Row) -> None:
     svc = ui.service()
 
     async def send(form: PasswordForm) -> Any:
-        return await svc.run(Call("PATCH", "{id}"), ui.scope, user, {"password": form.password.get_secret_value()})
+        return await outcome.send(svc, Call("PATCH", "{id}"), ui.scope, user, {"password": form.password.get_secret_value()})
 
-    if await ui.form(f"New password for {user.name}", PasswordForm, submit=send, submit_label="Change"):
-        ui.notify(f"{user.name}: password changed")
+    done = await ui.form(f"New password for {user.name}", PasswordForm, submit=send, submit_label="Change")
+    if done:
+        ui.notify(done[1] or f"{user.name}: password changed", "warning" if done[1] else "information")
 
 
 # ---- privileges: users × databases ----------------------------------------------------------------
@@ -352,14 +354,19 @@ REPLICA_CREATE = CreateSpec(ReplicaForm, replica_payload)
 
 
 async def create_replica_flow(ui: Any, instance: Row) -> None:
-    svc = ui.service()
+    from .children import REPLICAS
+
+    parent = ParentRef(instance.id, instance.name, ui.scope)
+    svc = ui.service(REPLICAS, parent)
+    known = [str(r.get("id")) for r in instance.items("read_replicas") if isinstance(r, dict)]
 
     async def send(form: ReplicaForm) -> Any:
-        return await svc.call("POST", ui.scope, "read-replicas", body={"instance_id": instance.id, "endpoint_spec": replica_specs(form), "same_zone": form.same_zone})
+        return await outcome.create(svc, ui.scope, replica_payload(form, Context(ui.project_id, ui.scope, parent=parent)), known)
 
     done = await ui.form(f"Read replica of {instance.name} (read-only, asynchronous)", ReplicaForm, submit=send, submit_label="Create")
     if done:
-        ui.notify(f"{instance.name}: read replica {done.get('id', '')} {done.get('status', '')} — see Read replicas")
+        row, looked = done
+        ui.notify(looked or f"{instance.name}: read replica {row.id} {row.state} — see Read replicas", "warning" if looked else "information")
         ui.follow(instance)
 
 
@@ -476,18 +483,20 @@ BACKUP_HERE = CreateSpec(BackupHereForm, lambda form, c: _backup_body(c.parent.i
 
 
 async def backup_flow(ui: Any, instance: Row) -> None:
-    from .backups import BACKUPS
+    from .backups import INSTANCE_BACKUPS
 
-    svc = ui.service(BACKUPS)
+    svc = ui.service(INSTANCE_BACKUPS, ParentRef(instance.id, instance.name, ui.scope))
     dbs = await ui.service().read_all(ui.scope, "instances", instance.id, "databases", key="databases")
 
     async def send(form: BackupHereForm) -> Any:
-        return await svc.create(ui.scope, _backup_body(instance.id, form))
+        known = [r.id for r in await svc.list_rows(ui.scope)]  # to tell a new backup from the others if the answer is lost
+        return await outcome.create(svc, ui.scope, _backup_body(instance.id, form), known)
 
     done = await ui.form(f"Back up a database of {instance.name}", BackupHereForm, choices={"database_name": [(str(d.get("name")), str(d.get("name"))) for d in dbs]},
                          submit=send, submit_label="Back up")
     if done:
-        ui.notify(f"Backup {done.name} of {instance.name}: {done.state} — see Backups")
+        row, looked = done
+        ui.notify(looked or f"Backup {row.name} of {instance.name}: {row.state} — see Backups", "warning" if looked else "information")
         ui.follow(instance)
 
 

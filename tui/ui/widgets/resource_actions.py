@@ -8,22 +8,11 @@ from typing import Any, Callable
 from textual import work
 from textual.widgets import Input
 
-from ...api.errors import ApiError, OutcomeUnknown
+from ...api.errors import OutcomeUnknown
 from ...products import outcome
 from ...products.base import ALL, ActionSpec, Child, ParentRef
 from ..errors import guarded, notify_error
 from .resource_table import ResourceTable
-
-
-class LookedError(ApiError):
-    """A write with an unknown outcome, and what looking found (shown in the form, which stays open)."""
-
-    def __init__(self, err: ApiError, found: str) -> None:
-        super().__init__(err.status, f"{err.message}. Looked again: {found}", err.type, err.body, err.method, err.url)
-
-    @property
-    def hint(self) -> str:
-        return "Nothing is re-sent on its own; submit again only if what was found says it is safe."
 
 
 class ResourceActions:
@@ -318,15 +307,10 @@ class ResourceActions:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
             if self.staging:
                 return self.stage_add(payload)
-            known = [r.id for r in self.table.resources()]
-            try:
-                return await self.service.create(scope, payload)
-            except OutcomeUnknown as err:
-                found = await outcome.after_create(self.service, scope, payload, known)
-                if found.applied and found.row is not None:
-                    self.unknown_outcome(err, f"Creating {found.row.name}", found.says)
-                    return found.row
-                raise LookedError(err, found.says) from None
+            row, looked = await outcome.create(self.service, scope, payload, [r.id for r in self.table.resources()])
+            if looked:
+                self.app.notify(looked, title=f"Creating {row.name or row.id}: the answer was lost", severity="warning", timeout=20)
+            return row
 
         async def load() -> Any:
             assert spec.options is not None
@@ -380,7 +364,7 @@ class ResourceActions:
                 if found.applied and found.row is not None:
                     self.unknown_outcome(err, f"Saving {found.row.name}", found.says)
                     return found.row
-                raise LookedError(err, found.says) from None
+                raise outcome.Looked(err, found.says) from None
 
         def done(result: Any) -> None:
             if result and self.staging:

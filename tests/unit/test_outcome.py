@@ -1,0 +1,98 @@
+"""A create whose answer is lost (the sandbox applies it, then answers 500) is looked for in a fresh
+listing by what identifies it, for every kind — not only kinds with a name filter — and a create
+that did not happen (a gateway timeout before the platform acted) is said not to have happened."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tui.api.client import ApiClient, RetryPolicy
+from tui.products import outcome
+from tui.products.base import Context, ParentRef
+from tui.products.baremetal.networks import PRIVATE_NETWORKS
+from tui.products.baremetal.servers import SERVERS as BM_SERVERS
+from tui.products.flexible_ip.fips import FIPS
+from tui.products.rdb.children import ACLS, DATABASES, REPLICAS, SETTINGS, USERS
+from tui.products.rdb.instances import INSTANCES
+from tui.products.service import ResourceService
+from tui.products.silicon.servers import SERVERS as SILICON
+from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
+from tui.sandbox.faults import FaultSpec
+
+pytestmark = pytest.mark.anyio
+
+PN = "5a0c8a4e-1f0e-4d5b-9a43-8f8f0f0f0f01"
+
+
+def _client(sandbox: Sandbox) -> ApiClient:
+    async def no_sleep(_: float) -> None:
+        return None
+
+    return ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app), retry=RetryPolicy(deadline=60), sleep=no_sleep)
+
+
+def _service(client: ApiClient, kind, parent=None) -> ResourceService:
+    return ResourceService(client, kind, parent, context=lambda sc: Context(DEMO_PROJECT_ID, sc))
+
+
+async def _parent(client: ApiClient, kind, scope: str, ok) -> ParentRef:
+    rows = await _service(client, kind).list_rows(scope)
+    row = next(r for r in rows if ok(r))
+    return ParentRef(row.id, row.name, scope)
+
+
+def _ready(r) -> bool:
+    return r.state == "ready" and r.get("engine", "").startswith("PostgreSQL")
+
+
+# (kind, scope, parent kind and test, payload): one create of each kind that has no name filter
+CASES = {
+    "database": (DATABASES, "fr-par", (INSTANCES, _ready), {"name": "lost_db"}),
+    "user": (USERS, "fr-par", (INSTANCES, _ready), {"name": "lost_user", "password": "Very-long-pass-42!", "is_admin": False}),
+    "acl rule": (ACLS, "fr-par", (INSTANCES, _ready), {"rules": [{"ip": "198.51.100.0/24", "description": "lost"}]}),
+    "setting": (SETTINGS, "fr-par", (INSTANCES, _ready), {"settings": [{"name": "work_mem", "value": "8"}]}),
+    "read replica": (REPLICAS, "fr-par", (INSTANCES, _ready), None),
+    "flexible ip": (FIPS, "fr-par-2", None, {"project_id": DEMO_PROJECT_ID, "description": "lost answer", "tags": [], "is_ipv6": False}),
+    "private network": (PRIVATE_NETWORKS, "fr-par-1", (BM_SERVERS, lambda r: r.state == "ready"), {"private_network_id": PN}),
+    "silicon server": (SILICON, "fr-par-3", None, {"name": "lost-mac", "type": "M2-M", "project_id": DEMO_PROJECT_ID}),
+}
+
+
+async def _setup(sandbox: Sandbox, case: str):
+    kind, scope, parent_of, payload = CASES[case]
+    client = _client(sandbox)
+    parent = await _parent(client, parent_of[0], scope, parent_of[1]) if parent_of else None
+    if payload is None:  # a read replica of the instance
+        payload = {"instance_id": parent.id, "endpoint_spec": [{"direct_access": {}}], "same_zone": True}
+    svc = _service(client, kind, parent)
+    known = [r.id for r in await svc.list_rows(scope)]
+    return client, svc, scope, payload, known
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_a_lost_create_is_found_by_what_identifies_it(case):
+    sandbox = Sandbox(clock=ManualClock(), faults=FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"))
+    client, svc, scope, payload, known = await _setup(sandbox, case)
+    row, looked = await outcome.create(svc, scope, payload, known)
+    assert looked is not None and "may have been applied" in looked and "created after all" in looked
+    assert row.id not in known and row.id in {r.id for r in await svc.list_rows(scope)}
+    await client.aclose()
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_a_create_that_did_not_happen_is_said_not_to(case):
+    sandbox = Sandbox(clock=ManualClock())
+    client, svc, scope, payload, known = await _setup(sandbox, case)
+    sandbox.inject(504, "", method="POST", times=1)  # the gateway answered; the platform never acted
+    with pytest.raises(outcome.Looked) as lost:
+        await outcome.create(svc, scope, payload, known)
+    assert "it was not created, and may be created again" in lost.value.message
+    await client.aclose()
+
+
+async def test_only_what_nothing_identifies_cannot_be_told():
+    assert outcome.identity(FIPS, {"tags": []}) == {}
+    assert outcome.identity(ACLS, {"rules": [{"ip": "10.0.0.0/8"}]}) == {"ip": "10.0.0.0/8"}
+    assert outcome.identity(PRIVATE_NETWORKS, {"private_network_id": PN}) == {"private_network_id": PN}
+    assert outcome.identity(SILICON, {"name": "m", "type": "M2-M"}) == {"name": "m"}

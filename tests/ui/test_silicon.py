@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from helpers import args, error_of, loaded, make_app, open_view, screen_named, select, wait_for
+from helpers import action, args, choose, error_of, loaded, make_app, open_view, screen_named, select, wait_for
 from tui.sandbox import DEMO_SECRET_KEY, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -86,3 +86,27 @@ async def test_console_create_reboot_and_the_24_hour_minimum(live):
 
         with pytest.raises(NotFound):
             await view.service.get_data("fr-par-1", old.id)
+
+
+async def test_reinstall_erases_only_after_the_server_name_is_typed(live):
+    app = make_app(live)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "silicon.servers")
+        server = await select(pilot, view, "ios-build-02")
+        await action(pilot, app, "Reinstall (erases it)…")
+        form = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: form.ready, what="OSes")
+        form.query_one("#f-os_id").focus()
+        await choose(pilot, "macOS")
+        await pilot.press("ctrl+s")
+        erase = await screen_named(pilot, app, "ConfirmScreen")
+        assert erase.require_text == "ios-build-02" and "erased" in erase.message and app.focused.id == "confirm-text"
+        await pilot.press("escape")  # not confirmed: nothing sent, the form stays
+        await wait_for(pilot, lambda: app.screen is form, what="back to the form")
+        assert not [p for m, p in live.requests if p.endswith("/reinstall")]
+        await pilot.press("ctrl+s")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press(*"ios-build-02", "enter")
+        await wait_for(pilot, lambda: [p for m, p in live.requests if p.endswith("/reinstall")] != [], what="sent")
+        assert server.id in [p.split("/")[-2] for m, p in live.requests if p.endswith("/reinstall")]

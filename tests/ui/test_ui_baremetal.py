@@ -84,6 +84,10 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         assert "UUIDs" in error_of(install, "ssh_key_ids")
         install.query_one("#f-ssh_key_ids").value = KEY
         await pilot.press("ctrl+s")
+        erase = await screen_named(pilot, app, "ConfirmScreen")  # the disks are erased: the server's name is typed
+        name = view.table.get(sid).name
+        assert erase.require_text == name and "erased" in erase.message and app.focused.id == "confirm-text"
+        await pilot.press(*name, "enter")
         await wait_for(pilot, lambda: view.table.get(sid).get("install_status") == "to_install", what="to_install")
         assert sid in view.table.watched  # polled while it installs
         clock.advance(4)

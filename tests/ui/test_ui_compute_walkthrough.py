@@ -93,6 +93,9 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         await tab_to(pilot, app, "f-ssh_key_ids")
         await pilot.press("ctrl+u", *KEY)
         await pilot.press("ctrl+s")
+        erase = await screen_named(pilot, app, "ConfirmScreen")  # its disks are erased: its name is typed
+        assert erase.require_text == servers.table.get(sid).name
+        await pilot.press(*erase.require_text, "enter")
         await wait_for(pilot, lambda: servers.table.get(sid).get("install_status") == "to_install", what="to_install")
         # 3. watched until ready: the install moves on screen without a key press
         clock.advance(4)

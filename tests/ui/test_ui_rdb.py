@@ -124,8 +124,10 @@ async def test_backup_export_then_restore_refused_until_the_users_exist(sandbox,
         assert "https://" in result.text
         await pilot.press("escape")
         await action(pilot, app, "Restore to an instance…")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda label: label.startswith("staging-pg"))
         form = await form_ready(pilot, app)
-        await choose_in(pilot, form, "instance_id", "staging")
+        assert form.form.values()["database_name"] == "orders"  # staging has none of that name: nothing is overwritten
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "reporting" in str(form.query_one("#form-status").render()), what="refusal shown")
         assert app.screen is form  # what was typed stays
@@ -133,6 +135,35 @@ async def test_backup_export_then_restore_refused_until_the_users_exist(sandbox,
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="restoring")
         assert "orders" in staging["_dbs"]
+
+
+async def test_restoring_over_a_database_takes_its_name_typed_and_never_another_engine(sandbox, clock):
+    clock.advance(10)
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.backups")
+        await select(pilot, view, "orders-nightly")  # a backup of orders-db's database "orders"
+        await action(pilot, app, "Restore to an instance…")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        mysql = next(c for c in picker.choices if c[0].startswith("legacy-mysql"))
+        assert "a PostgreSQL backup restores only to PostgreSQL" in mysql[2]  # greyed, with why
+        assert picker.current is None  # no target is chosen for the operator
+        await pick(pilot, app, lambda label: label.startswith("orders-db"))
+        form = await form_ready(pilot, app)
+        assert form.form.values()["database_name"] == "orders_restored"  # the default overwrites nothing
+        form.query_one("#f-database_name").focus()
+        await pilot.press("ctrl+u", *"orders", "ctrl+s")
+        dialog = await screen_named(pilot, app, "ConfirmScreen")
+        assert "replaces everything in database orders of orders-db" in dialog.message and dialog.require_text == "orders"
+        await pilot.press("escape")  # not confirmed: nothing sent, the form stays
+        await wait_for(pilot, lambda: app.screen is form, what="back to the form")
+        assert not any(p.endswith("/restore") for _, p in writes(sandbox))
+        await pilot.press("ctrl+s")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press(*"orders", "enter")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="restoring")
+        assert [p for _, p in writes(sandbox) if p.endswith("/restore")] != []
 
 
 async def test_read_replica_promoted_and_the_cpu_chart_of_the_last_hour(sandbox, clock):
@@ -175,6 +206,7 @@ async def test_read_replica_promoted_and_the_cpu_chart_of_the_last_hour(sandbox,
 
 
 async def test_read_only_sends_nothing_but_gets(sandbox, clock):
+    clock.advance(10)  # orders-db's backup is over: it is ready
     app = make_app(sandbox, settings=demo_settings(region="fr-par", read_only=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
@@ -186,6 +218,30 @@ async def test_read_only_sends_nothing_but_gets(sandbox, clock):
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
         labels = [c[0] for c in app.screen.choices]
-        assert "Download the TLS certificate…" in labels and "Restart" not in labels and "Privileges (users × databases)…" not in labels
+        assert "Download the TLS certificate…" in labels and "Restart" not in labels
+        await pick(pilot, app, lambda label: label.startswith("Privileges"))  # a read: it opens, read-only
+        grid = await screen_named(pilot, app, "MatrixScreen")
+        before = grid.changes()
+        await pilot.press("space", "ctrl+s")
+        assert grid.changes() == before == {}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="grid closed")
+        await action(pilot, app, "Log files: sizes, purge…")  # the sizes are shown; purge is not offered
+        sizes = await screen_named(pilot, app, "ResultScreen")
+        assert "B" in sizes.text and "Purge" not in sizes.text
         await pilot.press("escape")
     assert writes(sandbox) == []
+
+
+async def test_a_disk_full_instance_shows_what_it_cannot_do_and_why(sandbox, clock):
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        await select(pilot, view, "legacy-mysql")  # disk_full
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
+        greyed = {c[0]: c[2] for c in app.screen.choices if len(c) > 2 and c[2]}
+        for label in ("Restart", "Clone…", "Create a read replica…", "Renew the TLS certificate", "Snapshot the volume…"):
+            assert label in greyed, label
+        assert "disk_full" in greyed["Restart"] and "free space" in greyed["Restart"]

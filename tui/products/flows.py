@@ -27,9 +27,18 @@ class StepCancelled(Exception):
     what was typed, and nothing was sent."""
 
 
+async def confirm_loss(ui: "FlowUI", title: str, message: str, label: str, name: str) -> None:
+    """Before a data-losing act (restore over, install or reinstall over): a confirmation with
+    Cancel focused that takes `name` typed. Raises StepCancelled when not confirmed, so a form that
+    asks it from its submit stays open with what was typed, and nothing is sent."""
+    if not await ui.confirm(title, message, label, require_text=name):
+        raise StepCancelled("Not confirmed: nothing was sent. ctrl+s asks again; esc closes.")
+
+
 class FlowUI(Protocol):
     scope: str  # the row's zone or region
     project_id: str
+    read_only: bool  # --read-only: a flow marked mutating=False shows, and never offers a change
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         """The ResourceService of `kind` (default: the view's own), for `parent` when a child."""

@@ -18,6 +18,7 @@ class ViewFlowUI:
         self.app = view.app
         self.scope = scope if scope != ALL else view.create_scope()
         self.project_id = view.context(self.scope).project_id
+        self.read_only = bool(view.read_only)
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         if kind is None:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, split_tags
+from ..flows import confirm_loss
 from ..format import gb
 
 DESCRIPTION_MAX = 255  # spec 1 §8
@@ -129,6 +130,9 @@ async def install_flow(ui: Any, server: Row) -> None:
         return
 
     async def send(form: InstallForm) -> Any:
+        os_name = next((label for label, v in choices if v == form.os_id), form.os_id)
+        await confirm_loss(ui, f"Install {os_name} on {server.name}?", f"Every disk of {server.name} ({server.id}) is erased and "
+                           f"{os_name} installed as {form.hostname}. What is on it now is lost for good.", "Install", server.name or server.id)
         return await svc.run(Call("POST", "{id}/install"), ui.scope, server, form.model_dump())
 
     done = await ui.form(

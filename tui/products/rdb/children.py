@@ -91,7 +91,9 @@ USERS = ResourceKind(
     create=Lazy(DATA + "USER_CREATE"),
     edit=Lazy(DATA + "USER_EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_warning=lambda r: "Its privileges go with it; restoring a backup that needs this user will fail",
+    delete_warning=lambda r: "Its privileges go with it; restoring a backup that needs this user will fail" + (
+        ".\nAn admin user: if it is the instance's default user (the one it was created with), the applications and tools that log in"
+        " with it lose access" if r.get("is_admin") else ""),
 )
 
 ACLS = ResourceKind(

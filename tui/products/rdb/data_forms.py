@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, fi
 from .. import outcome
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, ParentRef, Row
 from ..fields import check_password, ctx, meta, network, private_cidr
-from ..flows import Refused
+from ..flows import Refused, confirm_loss
 from .instance_forms import PrivateEndpointForm, USER_NAME, catalogue, check_ha, check_node, private_spec
 
 DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
@@ -92,6 +92,8 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
         values[(str(p.get("user_name")), str(p.get("database_name")))] = str(p.get("permission") or "none")
     locked = {str(d.get("name")): f"unmanaged (owned by {d.get('owner', '?')} in SQL): permissions are set in SQL, not here"
               for d in dbs if not d.get("managed")}
+    if ui.read_only:  # shown, not changed
+        locked = {d: "read-only mode: privileges are shown, not changed" for d in databases}
 
     async def save(changes: dict[tuple[str, str], str]) -> None:
         for (user, db), permission in sorted(changes.items()):
@@ -101,7 +103,7 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
                            body={"database_name": db, "user_name": user, "permission": permission})
 
     done = await ui.dialog("matrix", title=f"Privileges on {instance.name}: users × databases", rows=names, columns=databases,
-                           values=values, choices=PERMISSIONS, locked=locked, corner="user \\ database", save=save,
+                           values=values, choices=PERMISSIONS, locked=locked, corner="user \\ database", save=None if ui.read_only else save,
                            describe="none · readonly · readwrite · all (custom: set in SQL). Only managed databases take permissions here.")
     if done:
         ui.notify(f"{instance.name}: {len(done)} privilege{'s' if len(done) != 1 else ''} set")
@@ -525,28 +527,64 @@ async def backup_url_flow(ui: Any, backup: Row) -> None:
 
 class RestoreForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    instance_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Restore to", widget="select"))]
     database_name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database"))]
 
 
+def engine_family(engine: str) -> str:
+    """'PostgreSQL-15' -> 'PostgreSQL': a backup restores only within its engine family."""
+    return engine.rpartition("-")[0] or engine
+
+
+def restore_targets(backup: Row, instances: list[Row]) -> list[tuple[str, str, str | None]]:
+    """Every instance of the region as a restore target: (label, id, why not). Another engine family
+    than the backup's instance, or an instance that is not ready, is greyed with why."""
+    source = next((i for i in instances if i.id == backup.get("instance_id")), None)
+    family = engine_family(source.text("engine")) if source is not None else ""
+    out = []
+    for i in sorted(instances, key=lambda i: i.name):
+        engine = i.text("engine")
+        why = (f"{engine}: a {family} backup restores only to {family}" if family and engine_family(engine) != family
+               else None if i.state in ("ready", "disk_full") else f"{i.state}: not ready")
+        out.append((f"{i.name}  {engine}" + ("  (its own instance)" if i is source else ""), i.id, why))
+    return out
+
+
 async def restore_flow(ui: Any, backup: Row) -> None:
+    """Restore a backup into a database: the target instance is picked (none by default; another
+    engine family greyed), the database named (by default one that does not exist there), and
+    restoring over an existing database confirms with that database's name typed."""
     from .instances import INSTANCES
 
     svc = ui.service()
-    names = await svc.names_of(INSTANCES, ui.scope)
-    choices = [(name + (" (its own instance)" if iid == backup.get("instance_id") else ""), iid) for iid, name in sorted(names.items(), key=lambda x: x[1])]
+    instances = await ui.service(INSTANCES).list_rows(ui.scope)
+    db = backup.text("database_name")
+    target = await ui.pick(f"Restore {backup.name} (database {db}) to which instance?", restore_targets(backup, instances))
+    if target is None:
+        return
+    tname = next((i.name for i in instances if i.id == target), target)
+
+    async def existing() -> set[str]:
+        return {str(d.get("name")) for d in await svc.read_all(ui.scope, "instances", target, "databases", key="databases")}
 
     async def send(form: RestoreForm) -> Any:
-        return await svc.run(Call("POST", "{id}/restore"), ui.scope, backup, {"instance_id": form.instance_id, "database_name": form.database_name})
+        if form.database_name in await existing():
+            await confirm_loss(
+                ui, f"Overwrite database {form.database_name} on {tname}?",
+                f"Restoring {backup.name} ({backup.text('created_at')[:16]}) replaces everything in database {form.database_name} of "
+                f"{tname} with the backup's data. What is in it now is lost for good.", "Overwrite", form.database_name)
+        return await outcome.send(svc, Call("POST", "{id}/restore"), ui.scope, backup, {"instance_id": target, "database_name": form.database_name})
 
+    taken = await existing()
+    fresh = db if db not in taken else next(n for n in (f"{db}_restored"[:63], *(f"{db[:50]}_restored_{k}" for k in range(2, 99))) if n not in taken)
     done = await ui.form(
-        f"Restore {backup.name} — fails unless the backup's users exist on the target under the same names", RestoreForm,
-        initial={"instance_id": backup.get("instance_id"), "database_name": backup.text("database_name")}, choices={"instance_id": choices},
-        submit=send, submit_label="Restore",
+        f"Restore {backup.name} to {tname} — fails unless the backup's users exist there under the same names", RestoreForm,
+        initial={"database_name": fresh}, submit=send, submit_label="Restore",
     )
     if done:
-        ui.upsert(svc.row_of(done, ui.scope))
-        ui.notify(f"Restoring {backup.name} into {names.get(done.get('instance_id', ''), '')}… (the database is overwritten)")
+        answer, looked = done
+        if answer:
+            ui.upsert(svc.row_of(answer, ui.scope))
+        ui.notify(looked or f"Restoring {backup.name} into {tname}…", "warning" if looked else "information")
 
 
 # ---- snapshots ---------------------------------------------------------------------------------------------------
@@ -628,6 +666,10 @@ async def log_files_flow(ui: Any, instance: Row) -> None:
     details = (await svc.run(Call("GET", "{id}/logs-details", mutating=False), ui.scope, instance)).get("details") or []
     from ..format import human_bytes
 
+    if ui.read_only:  # the sizes are a read: shown; purging is not offered
+        lines = [f"{d.get('log_name')}: {human_bytes(d.get('size'))}" for d in details if isinstance(d, dict)]
+        await ui.dialog("result", title=f"Log files of {instance.name}", text="\n".join(lines) or "no log files")
+        return
     options: list[tuple[Any, ...]] = [(f"Purge {d.get('log_name')} ({human_bytes(d.get('size'))})", d.get("log_name")) for d in details if isinstance(d, dict)]
     options.append(("Purge every log file", ""))
     picked = await ui.pick(f"Log files of {instance.name}", options)

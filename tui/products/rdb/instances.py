@@ -53,6 +53,14 @@ def _why_busy(row: Any) -> str | None:
     return None if row.state in USABLE else f"the instance is {row.state}: wait until it is ready"
 
 
+def _why_not_ready(row: Any) -> str | None:
+    if row.state == "ready":
+        return None
+    if row.state == "disk_full":
+        return "the instance is disk_full: free space, or upgrade to a larger or block volume, first"
+    return _why_busy(row)
+
+
 def _block(row: Any) -> str | None:
     v = row.get("volume")
     return None if isinstance(v, dict) and v.get("type") == "bssd" else "a snapshot copies a block volume: this instance has a local volume (lssd)"
@@ -143,23 +151,24 @@ INSTANCES = ResourceKind(
         ("Created", lambda s: str(s.raw.get("created_at", ""))),
     ),
     actions=(
-        ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart", {}), why_not=_why_busy),
-        ActionSpec("privileges", "Privileges (users × databases)…", _usable, flow=Lazy(DATA + "privileges_flow"), why_not=_why_busy),
+        ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart", {}), why_not=_why_not_ready),
+        ActionSpec("privileges", "Privileges (users × databases)…", _usable, flow=Lazy(DATA + "privileges_flow"), why_not=_why_busy,
+                   mutating=False),  # a read: in read-only mode the grid opens read-only
         ActionSpec("acls", "ACL rules (replace the set)…", lambda r: True, flow=Lazy(DATA + "acl_set_flow")),
         ActionSpec("settings", "Settings (replace the set)…", _usable, flow=Lazy(DATA + "settings_set_flow"), why_not=_why_busy),
         ActionSpec("endpoints", "Endpoints: add, delete, migrate…", _usable, flow=Lazy(FORMS + "endpoints_flow"), why_not=_why_busy),
-        ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(DATA + "create_replica_flow"), why_not=_why_busy),
+        ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(DATA + "create_replica_flow"), why_not=_why_not_ready),
         ActionSpec("backup", "Back up a database…", _usable, flow=Lazy(DATA + "backup_flow"), why_not=_why_busy),
         ActionSpec("snapshot", "Snapshot the volume…", lambda r: r.state == "ready", flow=Lazy(DATA + "snapshot_flow"),
-                   why_not=lambda r: _block(r) or _why_busy(r)),
+                   why_not=lambda r: _block(r) or _why_not_ready(r)),
         ActionSpec("upgrade", "Upgrade (node type, HA, volume, version)…", lambda r: r.state in USABLE, flow=Lazy(FORMS + "upgrade_flow"), why_not=_why_busy),
-        ActionSpec("clone", "Clone…", lambda r: r.state == "ready", flow=Lazy(FORMS + "clone_flow"), why_not=_why_busy),
+        ActionSpec("clone", "Clone…", lambda r: r.state == "ready", flow=Lazy(FORMS + "clone_flow"), why_not=_why_not_ready),
         ActionSpec("maintenance", "Apply the pending maintenance", lambda r: bool(r.items("maintenances")), confirm=True,
                    call=Call("POST", "{id}/apply-maintenance", {}), why_not=_why_busy),
-        ActionSpec("log_files", "Log files: sizes, purge…", lambda r: True, flow=Lazy(DATA + "log_files_flow")),
+        ActionSpec("log_files", "Log files: sizes, purge…", lambda r: True, flow=Lazy(DATA + "log_files_flow"), mutating=False),  # sizes only when read-only
         ActionSpec("certificate", "Download the TLS certificate…", lambda r: True, flow=Lazy(FORMS + "certificate_flow"), mutating=False),
         ActionSpec("renew", "Renew the TLS certificate", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/renew-certificate", {}),
-                   why_not=_why_busy),
+                   why_not=_why_not_ready),
     ),
     children=(
         Child("Databases", KINDS + "children:DATABASES"),

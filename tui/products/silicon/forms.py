@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta
+from ..flows import confirm_loss
 from ..format import gb
 
 NAME_PATTERN = r"^[A-Za-z0-9 .-]+$"  # spec 1 §2.10
@@ -88,6 +89,9 @@ async def reinstall_flow(ui: Any, server: Row) -> None:
                if o.get("id") and server.get("type") in (o.get("compatible_server_types") or [server.get("type")])]
 
     async def send(form: ReinstallForm) -> Any:
+        os_name = next((label for label, v in choices if v == form.os_id), form.os_id)
+        await confirm_loss(ui, f"Reinstall {server.name} with {os_name}?", f"Everything on {server.name} ({server.id}) is erased and "
+                           f"{os_name} installed. What is on it now is lost for good.", "Reinstall", server.name or server.id)
         return await svc.run(Call("POST", "{id}/reinstall"), ui.scope, server, {"os_id": form.os_id})
 
     done = await ui.form(f"Reinstall {server.name}: everything on it is erased", ReinstallForm, choices={"os_id": choices}, submit=send, submit_label="Reinstall")

@@ -168,7 +168,8 @@ class ResourceActions:
         if marked:
             self.open_marked_actions(marked)
             return
-        specs = [a for a in self.kind.actions if a.available(resource) and not (self.read_only and a.mutating)]
+        # An action that cannot run now but says why is shown greyed with its reason, not hidden.
+        specs = [a for a in self.kind.actions if not (self.read_only and a.mutating) and (a.available(resource) or a.why_not(resource))]
         children = list(self.kind.children)
         if not specs and not children:
             self.app.notify(f"No action is allowed while {resource.name} is {resource.state}.", severity="warning")

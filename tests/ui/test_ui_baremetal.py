@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import action, error_of, loaded, make_app, open_view, pick, screen_named, select, wait_for
+from helpers import action, confirm_yes, error_of, loaded, make_app, open_view, pick, screen_named, select, wait_for
 
 pytestmark = pytest.mark.anyio
 KEY = "3f2c8a8e-1d4b-4c2e-9b7a-5e6f7a8b9c0d"
@@ -117,6 +117,16 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await pilot.press("end", "y")
         assert app.clipboard == password
         await pilot.press("escape")
+        # the access open now can be seen again, then revoked
+        await action(pilot, app, "Remote access open now (show)…")
+        again = await screen_named(pilot, app, "SecretScreen")
+        assert store.remote[sid]["url"] in again.note
+        await pilot.press("escape")
+        await action(pilot, app, "Revoke remote access")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: sid not in store.remote, what="revoked")
+        await action(pilot, app, "Remote access open now (show)…")
+        await wait_for(pilot, lambda: any("No remote access is open" in n for n in app.notes), what="none open")
         # reverse DNS: pending, then active without a key press
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         await action(pilot, app, "Reverse DNS of an IP…")

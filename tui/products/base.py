@@ -240,6 +240,8 @@ class ResourceKind:
     list_params: ListParams = ListParams()
     probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
     id_field: str = "id"
+    # One object's path under the base when it is not the list path + id ("server-type/{id}")
+    item_template: str | None = None
     singleton: bool = False  # the collection path is one object (a panel), not a list
     delete: Call | None = None  # how to delete one; None: cannot be deleted from here
     children: tuple[Child, ...] = ()
@@ -353,6 +355,8 @@ class ResourceKind:
 
     def item_path(self, scope: str, rid: str, parent: ParentRef | None = None) -> str:
         p = self.parent
+        if self.item_template:
+            return self.under(scope, fill(self.item_template, {"id": rid}))
         if p is not None and p.item_path:
             return self.under(scope, fill(p.item_path, {"id": rid, "parent": parent.id if parent else None}))
         if self.singleton:

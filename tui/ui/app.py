@@ -92,6 +92,7 @@ class CloudApp(App[None]):
         self.services: dict[tuple[str, str], ResourceService] = {}
         self.main: Any = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
+        self.notes: list[str] = []  # the last 200 notifications, "title: message" (tests read them here)
 
     def client_for(self, endpoint: Endpoint) -> ApiClient:
         """The one client of an endpoint (made on first use): its base URL from the settings, its
@@ -292,6 +293,8 @@ class CloudApp(App[None]):
     def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None, markup: bool = False) -> None:
         """Every notification is plain text: messages carry names and errors from the API, which
         must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
+        self.notes.append(f"{title}: {message}" if title else message)
+        del self.notes[:-200]
         super().notify(clean(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
 
     def _handle_exception(self, error: Exception) -> None:

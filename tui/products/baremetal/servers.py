@@ -80,6 +80,8 @@ SERVER_ACTIONS = (
     ActionSpec("reboot", "Reboot", _ready, confirm=True, call=Call("POST", "{id}/reboot", {"boot_type": "normal"}), why_not=_delivered),
     ActionSpec("rescue", "Reboot into rescue", _ready, confirm=True, call=Call("POST", "{id}/reboot", {"boot_type": "rescue"}), why_not=_delivered),
     ActionSpec("remote_access", "Remote access (management controller)…", _ready, flow=Lazy(FORMS + "remote_access_flow"), why_not=_delivered),
+    ActionSpec("open_access", "Remote access open now (show)…", _ready, flow=Lazy(FORMS + "open_access_flow"), why_not=_delivered, mutating=False),
+    ActionSpec("revoke_access", "Revoke remote access", _ready, confirm=True, call=Call("DELETE", "{id}/remote-access"), why_not=_delivered),
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
 )
 

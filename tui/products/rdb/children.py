@@ -213,6 +213,38 @@ REPLICAS = ResourceKind(
     delete_warning=lambda r: "Clients reading from it lose their connection",
 )
 
+def _endpoint_kind(e: Any) -> str:
+    return "private network" if e.get("private_network") else "load balancer" if "load_balancer" in e.data else "direct access" if "direct_access" in e.data else "?"
+
+
+ENDPOINTS = ResourceKind(
+    id="rdb.endpoints",
+    product="Databases",
+    title="Endpoints",
+    singular="endpoint",
+    api=API,
+    scope_type="region",
+    collection="endpoints",
+    list_key=None,
+    item_key=None,
+    model=RESOURCE,
+    paging="page_size",
+    parent=Parent("rdb.instances", list_path="instances/{parent}", item_path="endpoints/{id}", field="endpoints"),  # held by the instance; GET by id
+    columns=(
+        Column("address", "Address", lambda r: f"{r.text('ip') or r.text('hostname') or '?'}:{r.text('port') or '?'}", width=22),
+        Column("kind", "Kind", _endpoint_kind, width=15),
+        Column("network", "Private network", lambda r: r.obj("private_network").get("private_network_id", "") if r.get("private_network") else "", width=36),
+    ),
+    detail_fields=(
+        ("ID", lambda e: str(e.raw.get("id", ""))),
+        ("Address", lambda e: f"{e.raw.get('ip') or e.raw.get('hostname') or '?'}:{e.raw.get('port', '?')}"),
+        ("Name", lambda e: str(e.raw.get("name") or "")),
+        ("Private network", lambda e: str((e.raw.get("private_network") or {}).get("private_network_id", "")) if isinstance(e.raw.get("private_network"), dict) else "—"),
+    ),
+    delete=Call("DELETE", "endpoints/{id}"),
+    delete_warning=lambda r: "Clients connecting through it lose their connection",
+)
+
 LOGS = ResourceKind(
     id="rdb.logs",
     product="Databases",

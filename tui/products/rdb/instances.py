@@ -176,6 +176,7 @@ INSTANCES = ResourceKind(
         Child("ACL rules", KINDS + "children:ACLS"),
         Child("Settings", KINDS + "children:SETTINGS"),
         Child("Read replicas", KINDS + "children:REPLICAS"),
+        Child("Endpoints", KINDS + "children:ENDPOINTS"),
         Child("Backups of this instance", KINDS + "backups:INSTANCE_BACKUPS"),
         Child("Snapshots of this instance", KINDS + "backups:INSTANCE_SNAPSHOTS"),
         Child("Logs", KINDS + "children:LOGS"),

@@ -255,3 +255,14 @@ async def back_to_main(pilot, app):
         await pilot.press("escape")
         await pilot.pause()
     raise AssertionError(f"still on {app.screen}")
+
+
+def text_of(widget) -> str:
+    """What a Static shows, as plain text (a Rich table or syntax included)."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()

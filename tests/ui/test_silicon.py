@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from helpers import action, args, choose, error_of, loaded, make_app, open_view, screen_named, select, wait_for
+from helpers import action, args, choose, error_of, loaded, make_app, open_view, screen_named, select, text_of, wait_for
 from tui.sandbox import DEMO_SECRET_KEY, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -110,3 +110,32 @@ async def test_reinstall_erases_only_after_the_server_name_is_typed(live):
         await pilot.press(*"ios-build-02", "enter")
         await wait_for(pilot, lambda: [p for m, p in live.requests if p.endswith("/reinstall")] != [], what="sent")
         assert server.id in [p.split("/")[-2] for m, p in live.requests if p.endswith("/reinstall")]
+
+
+async def test_the_vnc_password_is_masked_in_the_list_detail_json_and_copy_dialog(live):
+    app = make_app(live)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "silicon.servers")
+        server = await select(pilot, view, "ios-build-01")
+        real = next(s for s in live.silicon.servers["fr-par-1"].values() if s["id"] == server.id)["vnc_url"]
+        assert ":secret@" in real
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await wait_for(pilot, lambda: detail.resource is not None, what="detail")
+        fields, raw = text_of(detail.query_one("#fields")), text_of(detail.query_one("#json"))
+        assert "secret" not in fields and "secret" not in raw and "m1:•••@" in fields
+        await pilot.press("x")  # reveal on request
+        shown = await screen_named(pilot, app, "SecretScreen")
+        await pilot.press("y")
+        assert app.clipboard == real
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        await action(pilot, app, "VNC URL (copy)…")
+        dialog = await screen_named(pilot, app, "SecretScreen")
+        box = dialog.query_one("OptionList")
+        assert "secret" not in str(box.get_option_at_index(0).prompt)
+        await pilot.press("v")
+        assert "secret" in str(box.get_option_at_index(0).prompt)
+        await pilot.press("y")
+        assert app.clipboard == real and shown is not dialog

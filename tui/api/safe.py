@@ -59,13 +59,77 @@ def clean_tree(value: Any) -> Any:
 
 
 def loads(content: bytes | str) -> Any:
-    """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON."""
+    """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON.
+    A credential inside a URL comes back as a `Masked` string (see there)."""
     data = _loads(content)
     raw = content.encode() if isinstance(content, str) else content
     # memchr-fast tests first: most bodies have no backslash, DEL or C1 lead byte at all.
     if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw) and _MAY_HOLD_CONTROL.search(raw) is not None:
         data = clean_tree(data)
+    if b"@" in raw and b"://" in raw and _USERINFO_BYTES.search(raw) is not None:
+        data = mask_tree(data)
     return data
+
+
+# ---- credentials inside URLs ---------------------------------------------------------------------
+# scheme://userinfo@ — userinfo holds no '/', '?', '#', '@' or white space (RFC 3986 §3.2.1)
+_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)([^\s/?#@\"]+)@")
+_USERINFO_BYTES = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@\"]+@")
+SECRET_MASK = "•••"
+
+
+def mask_userinfo(text: str) -> str:
+    """`text` with the credential of every URL in it masked: `vnc://user:secret@host` becomes
+    `vnc://user:•••@host`, and a lone user part (often a token: `https://ghp_x@host`) becomes
+    `https://•••@host`. For what reaches a screen, a log or a message (proxy settings, API data)."""
+    if "@" not in text or "://" not in text:
+        return text
+    return _USERINFO.sub(_masked, text)
+
+
+def _masked(m: re.Match[str]) -> str:
+    user, colon, _ = m.group(2).partition(":")
+    return f"{m.group(1)}{user}:{SECRET_MASK}@" if colon else f"{m.group(1)}{SECRET_MASK}@"
+
+
+class Masked(str):
+    """A string from the API that holds a credential inside a URL. Its text is the URL with the
+    credential masked, so every place that shows it — a column, a detail, the JSON view, a log line,
+    a copy dialog — shows it masked; `.secret` is the value as the API sent it, for the operator to
+    reveal or copy on request (see `credentials`)."""
+
+    secret: str
+
+    def __new__(cls, original: str) -> "Masked":
+        made = super().__new__(cls, mask_userinfo(original))
+        made.secret = original
+        return made
+
+
+def mask_tree(value: Any) -> Any:
+    """A decoded JSON value with every string holding a URL credential made `Masked`."""
+    if isinstance(value, str):
+        return Masked(value) if _USERINFO.search(value) else value
+    if isinstance(value, dict):
+        return {k: mask_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_tree(v) for v in value]
+    return value
+
+
+def credentials(value: Any, path: str = "") -> dict[str, str]:
+    """Every `Masked` string in a decoded value, by its place ("vnc_url", "nodes[0].url"): what
+    "reveal" offers for an object."""
+    if isinstance(value, Masked):
+        return {path or "value": value.secret}
+    out: dict[str, str] = {}
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.update(credentials(v, f"{path}.{k}" if path else str(k)))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.update(credentials(v, f"{path}[{i}]"))
+    return out
 
 
 def text(content: bytes) -> str:

@@ -100,4 +100,7 @@ async def reinstall_flow(ui: Any, server: Row) -> None:
 
 
 async def vnc_flow(ui: Any, server: Row) -> None:
-    await ui.dialog("result", title=f"VNC URL of {server.name} (y copies it)", text=str(server.get("vnc_url")))
+    """The VNC URL carries the server's password: masked until v, copied whole with y."""
+    url = server.get("vnc_url")
+    await ui.dialog("secret", title=f"VNC URL of {server.name}", secrets={"VNC URL": getattr(url, "secret", url)},
+                    note="The URL holds the password: v reveals it, y copies the whole URL.")

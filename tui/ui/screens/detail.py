@@ -102,18 +102,27 @@ class DetailScreen(Screen[None]):
             Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.row.name or self.row.id, "bold"), f"  {self.row.id}  ", (note, "dim"))
         )
 
+    def _credentials(self) -> dict[str, str]:
+        """Credentials inside URLs of the object (masked everywhere else), by field."""
+        from ...api.safe import credentials
+
+        return credentials(self.resource.raw if self.resource is not None else self.row.data)
+
     def action_secrets(self) -> None:
-        """Secret fields the platform answered for this resource, shown once."""
-        secrets = self.view.service.take_secrets(self.row.id)
+        """Secret fields the platform answered for this resource (shown once), and credentials
+        inside its URLs: masked until v, copied with y."""
+        once = self.view.service.take_secrets(self.row.id)
+        secrets = {**self._credentials(), **once}
         if secrets:
             from ..dialogs import open_dialog
 
-            open_dialog(self.app, "secret", title=f"{self.row.name or self.row.id}", secrets=secrets)
+            note = "Shown once: the platform will not give it again. Copy it now (y)." if once else "v reveals, y copies the highlighted one."
+            open_dialog(self.app, "secret", title=f"{self.row.name or self.row.id}", secrets=secrets, note=note)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "secrets":
-            return bool(self.view.service.secrets.get(self.row.id))
+            return bool(self.view.service.secrets.get(self.row.id)) or bool(self._credentials())
         if action == "resource" and parameters and parameters[0] in ("actions", "edit", "delete"):
             return not self.is_gone and self.view.may(str(parameters[0]))
         return True
@@ -125,6 +134,7 @@ class DetailScreen(Screen[None]):
             self.refresh_bindings()
         kind = self.view.kind
         self._title()
+        self.refresh_bindings()  # x: the object may hold a credential to reveal
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()

@@ -27,6 +27,8 @@ class SecretScreen(ModalScreen[None]):
         Binding("escape", "close", "Close"),
         Binding("v", "toggle", "Reveal/hide"),
         Binding("y", "copy", "Copy"),
+        Binding("j", "move(1)", show=False),
+        Binding("k", "move(-1)", show=False),
     ]
 
     def __init__(
@@ -73,7 +75,10 @@ class SecretScreen(ModalScreen[None]):
         return f"expires in {seconds // 3600} h {seconds % 3600 // 60:02d} min {seconds % 60:02d} s ({self.expires_at})"
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        box = self.query_one(OptionList)
+        box.focus()
+        if self._secrets:  # y copies the secret, as the note says, before any move
+            box.highlighted = len(self._plain)
         if self.expires_at:
             self.set_interval(1.0, lambda: self.query_one("#secret-expiry", Static).update(self._left()))
 
@@ -84,6 +89,10 @@ class SecretScreen(ModalScreen[None]):
         box.clear_options()
         box.add_options(self._options())
         box.highlighted = at
+
+    def action_move(self, step: int) -> None:
+        box = self.query_one(OptionList)
+        box.action_cursor_down() if step > 0 else box.action_cursor_up()
 
     def _current(self) -> str | None:
         box = self.query_one(OptionList)

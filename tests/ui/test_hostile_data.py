@@ -106,13 +106,11 @@ async def test_an_error_message_with_markup_is_shown_literally(sandbox):
         running = next(r for r in view.table.resources() if r.state == "running")
         view.table.move_to(running.id)
         view._do_action(running, next(a for a in view.kind.actions if a.name == "reboot"))
-        await wait_for(pilot, lambda: any("bad value [/] here" in n.message for n in app._notifications), what="toast")
+        await wait_for(pilot, lambda: any("bad value [/] here" in n.message for n in app.notes), what="toast")
         await pilot.pause()
         assert app.is_running and app.bugs == []
-        from textual.widgets._toast import Toast
-
-        await wait_for(pilot, lambda: bool(app.screen.query(Toast)), what="toast shown")
-        shown = " ".join(t.render().plain for t in app.screen.query(Toast))
+        await wait_for(pilot, lambda: bool(app.screen.query("Toast")), what="toast shown")  # Textual's toast, by its CSS type
+        shown = " ".join(t.render().plain for t in app.screen.query("Toast"))
         assert "bad value [/] here [@click=app.quit]x[/]" in shown
 
 
@@ -173,5 +171,5 @@ async def test_every_theme_draws_the_table(sandbox, theme):
         await pilot.press("j")
         await pilot.pause()
         assert app.is_running and app.bugs == []
-        assert not any(n.severity == "error" for n in app._notifications)
+        assert not any(n.severity == "error" for n in app.notes)
 

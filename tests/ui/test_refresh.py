@@ -98,4 +98,4 @@ async def test_a_429_on_the_list_backs_off(sandbox):
         await wait_for(pilot, lambda: not view.listing and view.failed, what="failed list")
         assert view.planner.backoff > 1.0
         assert view.table.loaded_count == 8  # what was shown stays shown
-        await wait_for(pilot, lambda: any("429 too many requests" in n.message for n in app._notifications), what="429 notified")
+        await wait_for(pilot, lambda: any("429 too many requests" in n.message for n in app.notes), what="429 notified")

@@ -59,7 +59,7 @@ async def test_an_unexpected_body_keeps_the_rows_and_marks_the_scope_failed(sand
         await wait_for(pilot, lambda: bool(view.failed) and not view.listing, what="marked failed")
         assert view.table.loaded_count == 8
         assert "✖ fr-par-1" in view.table.border_title
-        assert any(reason in n.message for n in app._notifications), [n.message for n in app._notifications]
+        assert any(reason in n.message for n in app.notes), [n.message for n in app.notes]
 
 
 async def test_an_unexpected_exception_while_listing_says_it_is_a_bug(sandbox, monkeypatch):
@@ -74,7 +74,7 @@ async def test_an_unexpected_exception_while_listing_says_it_is_a_bug(sandbox, m
         view.reload()
         await wait_for(pilot, lambda: bool(view.failed) and not view.listing, what="marked failed")
         assert view.table.loaded_count == 8
-        assert any("This is a bug" in n.message and "KeyError" in n.message for n in app._notifications)
+        assert any("This is a bug" in n.message and "KeyError" in n.message for n in app.notes)
 
 
 async def test_a_detail_of_a_resource_that_is_gone_offers_no_actions(sandbox):

@@ -47,7 +47,7 @@ async def test_a_bug_in_a_handler_becomes_a_notification(sandbox):
 
         object.__setattr__(view, "confirm_delete", broken)
         await pilot.press("d")
-        await wait_for(pilot, lambda: any("kaboom" in n.message for n in app._notifications), what="notified")
+        await wait_for(pilot, lambda: any("kaboom" in n.message for n in app.notes), what="notified")
         assert app.is_running
         await pilot.press("z")  # the console still answers
         await wait_for(pilot, lambda: app.screen.id == "zone-picker")
@@ -64,5 +64,5 @@ async def test_a_failing_worker_becomes_a_notification(sandbox):
 
         view.service.iter_list = broken
         await pilot.press("r")
-        await wait_for(pilot, lambda: any("unexpected shape" in n.message for n in app._notifications), what="notified")
+        await wait_for(pilot, lambda: any("unexpected shape" in n.message for n in app.notes), what="notified")
         assert view.table.loaded_count == 8 and not view.listing

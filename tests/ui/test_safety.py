@@ -70,7 +70,7 @@ async def test_a_protected_server_cannot_be_terminated_from_the_console_or_the_a
         await pilot.press("d")
         await pilot.pause()
         assert app.screen.id == "main"
-        await wait_for(pilot, lambda: any("protected" in n.message for n in app._notifications), what="delete refused with why")
+        await wait_for(pilot, lambda: any("protected" in n.message for n in app.notes), what="delete refused with why")
     assert server["id"] in sandbox.instance.servers["fr-par-1"]
 
 

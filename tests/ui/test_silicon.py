@@ -51,7 +51,7 @@ async def test_console_create_reboot_and_the_24_hour_minimum(live):
         # too young to delete: refused before anything is sent, with the time left
         await select(pilot, view, "ios-build-01")
         await pilot.press("d")
-        await wait_for(pilot, lambda: any("deletable in 17 h" in n.message for n in app._notifications), what="why not")
+        await wait_for(pilot, lambda: any("deletable in 17 h" in n.message for n in app.notes), what="why not")
         assert not [p for m, p in live.requests if m == "DELETE"]
         # reboot, confirmed
         await pilot.press("a")

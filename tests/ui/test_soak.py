@@ -34,7 +34,7 @@ async def wait_for(pilot, condition, timeout: float = 20.0, what: str = "conditi
 
 
 def notes(app) -> str:
-    return "\n".join(f"[{n.severity}] {n.title}: {n.message}" for n in app._notifications)
+    return "\n".join(f"[{n.severity}] {n.title}: {n.message}" for n in app.notes)
 
 
 class Captured(logging.Handler):
@@ -137,7 +137,7 @@ async def test_every_view_and_form_under_faults(seed):
 
             shot = app.export_screenshot()
             assert SECRET not in shot
-            for note in app._notifications:
+            for note in app.notes:
                 assert SECRET not in note.message and SECRET not in note.title
                 assert "This is a bug" not in note.message, note.message
             assert app.is_running and app.bugs == [], f"{app.bugs}\n{notes(app)}"

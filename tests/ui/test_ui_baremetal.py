@@ -19,9 +19,7 @@ async def form_ready(pilot, app):
 
 def options(form, field):
     """(label, value) of a select of the form, as offered."""
-    from textual.widgets import Select
-
-    return [(str(label), value) for label, value in form.query_one(f"#f-{field}", Select)._options if value not in (Select.BLANK, Select.NULL) and str(label).strip()]
+    return form.form.choices[field]
 
 
 def writes(sandbox):
@@ -127,7 +125,7 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: sid not in store.remote, what="revoked")
         await action(pilot, app, "Remote access open now (show)…")
-        await wait_for(pilot, lambda: any("No remote access is open" in n for n in app.notes), what="none open")
+        await wait_for(pilot, lambda: any("No remote access is open" in n.message for n in app.notes), what="none open")
         # reverse DNS: pending, then active without a key press
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         await action(pilot, app, "Reverse DNS of an IP…")

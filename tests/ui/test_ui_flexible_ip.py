@@ -258,7 +258,7 @@ async def test_a_rule_broken_before_sending_is_a_refusal_not_a_bug(sandbox):
         edge = next(r for r in view.table.resources() if r.text("description") == "edge vip")
         view.table.move_to(edge.id)
         await action(pilot, app, "Virtual MAC: duplicate from another IP…")
-        await wait_for(pilot, lambda: any("no flexible IP in this zone has a virtual MAC" in n.message for n in app._notifications), what="refused")
-        note = next(n for n in app._notifications if "virtual MAC" in n.message)
+        await wait_for(pilot, lambda: any("no flexible IP in this zone has a virtual MAC" in n.message for n in app.notes), what="refused")
+        note = next(n for n in app.notes if "virtual MAC" in n.message)
         assert note.severity == "warning" and "refused" in note.title and "bug" not in note.message
         assert writes(sandbox) == []

@@ -15,7 +15,7 @@ def sent(sandbox):
 
 
 def notified(app, text):
-    return any(text in n.message for n in app._notifications)
+    return any(text in n.message for n in app.notes)
 
 
 async def form_ready(pilot, app):

@@ -59,7 +59,7 @@ async def test_without_a_keyring_the_key_is_kept_for_the_session_only(sandbox, t
         await pilot.press("ctrl+s")
         view = await loaded(pilot, app)
         assert view.table.loaded_count == 8 and app.secret_source == "session"
-        await wait_for(pilot, lambda: any("session only" in n.message for n in app._notifications), what="notification")
+        await wait_for(pilot, lambda: any("session only" in n.message for n in app.notes), what="notification")
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert DEMO_SECRET_KEY not in path.read_text(errors="replace")

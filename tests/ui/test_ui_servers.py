@@ -76,7 +76,7 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         await pilot.press("d")  # running: refused before any dialog
         await pilot.pause()
         assert app.screen.id == "main"
-        await wait_for(pilot, lambda: any("power it off first" in n.message for n in app._notifications), what="notification")
+        await wait_for(pilot, lambda: any("power it off first" in n.message for n in app.notes), what="notification")
 
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu")
@@ -234,7 +234,7 @@ async def test_all_zones_keeps_partial_results_and_names_the_failed_zone(sandbox
         assert view.table.loaded_count == 13  # 17 seeded, minus nl-ams-1's 4
         assert "✖ nl-ams-1 503" in view.table.border_title
         assert "13/13+?" in view.table.border_title
-        await wait_for(pilot, lambda: any("nl-ams-1" in n.title for n in app._notifications), what="notification")
+        await wait_for(pilot, lambda: any("nl-ams-1" in n.title for n in app.notes), what="notification")
 
 
 async def test_read_only_offers_nothing_that_mutates(sandbox):

@@ -23,7 +23,7 @@ def servers_named(sandbox: Sandbox, name: str) -> list[dict]:
 
 
 def warnings(app) -> str:
-    return "\n".join(f"{n.title}: {n.message}" for n in app._notifications if n.severity == "warning")
+    return "\n".join(f"{n.title}: {n.message}" for n in app.notes if n.severity == "warning")
 
 
 @pytest.mark.parametrize("how", ["500", "drop", "unreadable"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -34,6 +34,14 @@ from .widgets.resource_view import ResourceView
 
 if TYPE_CHECKING:
     import httpx
+
+
+class Note(NamedTuple):
+    """A notification as shown: plain text."""
+
+    title: str
+    message: str
+    severity: str
 
 
 FIRST_PAGE_WAIT = 0.25  # seconds the console waits for its first rows before showing anyway
@@ -92,7 +100,7 @@ class CloudApp(App[None]):
         self.services: dict[tuple[str, str], ResourceService] = {}
         self.main: Any = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
-        self.notes: list[str] = []  # the last 200 notifications, "title: message" (tests read them here)
+        self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
 
     def client_for(self, endpoint: Endpoint) -> ApiClient:
         """The one client of an endpoint (made on first use): its base URL from the settings, its
@@ -293,9 +301,10 @@ class CloudApp(App[None]):
     def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None, markup: bool = False) -> None:
         """Every notification is plain text: messages carry names and errors from the API, which
         must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
-        self.notes.append(f"{title}: {message}" if title else message)
+        note = Note(clean(title), clean(message), str(severity))
+        self.notes.append(note)
         del self.notes[:-200]
-        super().notify(clean(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
+        super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)
 
     def _handle_exception(self, error: Exception) -> None:
         """The last resort for an exception no handler caught: once the console is up it is logged

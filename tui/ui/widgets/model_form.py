@@ -72,6 +72,7 @@ class ModelForm(Vertical):
         self.model = model
         self.initial = initial or {}
         self.touched: set[str] = set()
+        self.choices: dict[str, list[tuple[str, Any]]] = {}  # each select's (label, value) as offered
 
     def _meta(self, name: str) -> dict[str, Any]:
         extra = self.model.model_fields[name].json_schema_extra
@@ -109,6 +110,7 @@ class ModelForm(Vertical):
 
     def set_choices(self, name: str, choices: list[tuple[str, Any]]) -> None:
         select = self.query_one(f"#f-{name}", Select)
+        self.choices[name] = [(str(label), value) for label, value in choices]
         info = self.model.model_fields[name]
         wanted = self.initial[name] if name in self.initial else (None if info.is_required() else info.get_default(call_default_factory=True))
         select.set_options([(label if isinstance(label, Text) else Text(str(label)), value) for label, value in choices])

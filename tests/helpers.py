@@ -119,8 +119,15 @@ async def open_view(pilot, app, kind_id, timeout: float = 5.0):
     ids = [kid for kid, _ in sidebar.entries]
     target = ids.index(kind_id)
     step = "j" if target > sidebar.highlighted else "k"
-    while sidebar.highlighted != target:
+    for _ in range(2 * len(ids)):
+        if sidebar.highlighted == target:
+            break
+        if app.focused is not sidebar:  # the first rows arriving may have taken the focus to the table
+            sidebar.focus()
+            await pilot.pause()
         await pilot.press(step)
+    else:
+        raise AssertionError(f"the sidebar never reached {kind_id}: at {sidebar.highlighted} of {ids}, screen {app.screen}")
     await pilot.press("enter")
     await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id, timeout=timeout)
     view = current_view(app)

@@ -64,9 +64,8 @@ async def test_transitional_servers_are_polled_by_id_until_they_settle(sandbox, 
         assert lists(sandbox, start) == []  # no re-list while polling
         clock.advance(10)
         await wait_for(pilot, lambda: view.table.get(sid).state == "running", what="settled")
-        settled = len(sandbox.requests)
-        await pilot.pause(0.3)
-        assert len(sandbox.requests) == settled  # nothing moves: back to the slow re-list only
+        assert not view.refresher.moving()  # nothing moves: the next tick is the slow re-list only
+        assert view.refresher.planner.next_delay(view.refresher.moving()) == 3600
 
 
 @pytest.mark.anyio
@@ -79,9 +78,13 @@ async def test_no_polling_while_a_modal_is_open(sandbox):
         await loaded(pilot, app)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
-        await pilot.pause(0.1)  # let any request already under way finish
+        view = app.main.view
+        await wait_for(pilot, lambda: not view.listing, what="any request under way finished")
         start = len(sandbox.requests)
-        await pilot.pause(0.5)
+        assert view.refresher.paused()
+        view.refresher.fire()  # the timer going off under the modal: it only re-checks
+        view.refresher.fire()
+        await pilot.pause()
         assert len(sandbox.requests) == start
         await pilot.press("escape")
         await wait_for(pilot, lambda: len(sandbox.requests) > start, what="polling resumed")

@@ -1,6 +1,7 @@
 """A bounded soak: every product view and form, driven from the keyboard, against a sandbox that
 misbehaves on purpose (5xx, 429, slow answers, dropped connections, bad JSON, HTML pages,
-redirects, hostile strings, writes applied but answered with an error).
+redirects, hostile strings, writes applied but answered with an error). One test per product, so
+the products soak in parallel; one seed by default (CLOUDTUI_SOAK_SEEDS="11,29,…" for more).
 
 It asserts what an operator must be able to count on: no crash, no dead key, no silent empty
 list, no duplicate create, and the secret key in no output (screen, notifications, log).
@@ -9,18 +10,23 @@ list, no duplicate create, and the secret key in no output (screen, notification
 from __future__ import annotations
 
 import logging
+import os
 
 import pytest
 
 from helpers import make_app, open_view, wait_for as _wait_for
 from tui.api.client import RetryPolicy
-from tui.products.manifest import list_kinds
+from tui.products.manifest import entries
 
 from tui.sandbox import ManualClock, Sandbox
 from tui.sandbox.faults import FaultSpec
 from tui.ui.refresh import RefreshPolicy
 
-KINDS = list_kinds()
+PRODUCTS: dict[str, list[str]] = {}
+for _e in entries():
+    if _e.opens in ("list", "panel"):
+        PRODUCTS.setdefault(_e.group, []).append(_e.id)
+SEEDS = [int(s) for s in os.environ.get("CLOUDTUI_SOAK_SEEDS", "11").split(",")]
 
 pytestmark = pytest.mark.anyio
 
@@ -60,7 +66,7 @@ async def back_to_main(pilot, app) -> None:
         if app.screen.id == "main":
             return
         await pilot.press("escape")
-        await pilot.pause(0.05)
+        await pilot.pause()
     await wait_for(pilot, lambda: app.screen.id == "main", what="main screen")
 
 
@@ -69,8 +75,9 @@ def not_silent(app, view) -> bool:
     return view.table.loaded_count > 0 or bool(view.failed) or view.listing
 
 
-@pytest.mark.parametrize("seed", [11, 29])
-async def test_every_view_and_form_under_faults(seed):
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("product", list(PRODUCTS))
+async def test_every_view_and_form_under_faults(product, seed):
     sandbox = Sandbox(clock=ManualClock(), secret_key=SECRET, faults=FaultSpec(rates=RATES, seed=seed, slow_s=0.05))
     app = make_app(sandbox, secret=SECRET, policy=RefreshPolicy(fast=0.3, slow=1.0, paused=0.2), retry=RetryPolicy(deadline=0.4, base=0.01, cap=0.05))
     captured = Captured()
@@ -81,59 +88,63 @@ async def test_every_view_and_form_under_faults(seed):
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(pilot, lambda: app.main is not None, what="console")
-            for kind in KINDS:
-                view = await open_view(pilot, app, kind.id, timeout=20)
+            for entry_id in PRODUCTS[product]:
+                view = await open_view(pilot, app, entry_id, timeout=20)
+                kind = view.kind
                 assert not_silent(app, view), f"{kind.id}: empty with no failure shown\n{notes(app)}"
                 await pilot.press("j", "j", "k")
                 if view.table.loaded_count:
                     await pilot.press("enter")  # the detail, fields then JSON
                     await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen", what="detail")
                     await pilot.press("v")
-                    await pilot.pause(0.1)
+                    await pilot.pause()
                     await back_to_main(pilot, app)
                     if kind.actions and view.may("actions"):
                         await pilot.press("a")
-                        await pilot.pause(0.1)
+                        await pilot.pause()
                         await back_to_main(pilot, app)
                     if kind.edit is not None:
                         await pilot.press("e")
-                        await pilot.pause(0.2)
+                        await pilot.pause()
                         await back_to_main(pilot, app)
                 if kind.create is not None:
                     await pilot.press("c")
-                    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="create form")
-                    await pilot.pause(0.2)
-                    await pilot.press("ctrl+s")  # an empty form: refused, with fields named, nothing sent
-                    await pilot.pause(0.05)
+                    await wait_for(pilot, lambda: app.screen.__class__.__name__ in ("FormScreen", "PickerScreen"), what="create form")
+                    form = app.screen
+                    if form.__class__.__name__ == "FormScreen":
+                        await wait_for(pilot, lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()), what="choices or why not")
+                        await pilot.press("ctrl+s")  # an empty form: refused, with fields named, nothing sent
+                        await pilot.pause()
                     await back_to_main(pilot, app)
                 await alive(pilot, app)
                 assert app.is_running and app.bugs == [], f"{app.bugs}\n{notes(app)}"
+            if product == "Instance":
 
-            # One real create through the form, with writes that may be applied and answered badly.
-            view = await open_view(pilot, app, "instance.servers", timeout=20)
-            from helpers import choose
+                # One real create through the form, with writes that may be applied and answered badly.
+                view = await open_view(pilot, app, "instance.servers", timeout=20)
+                from helpers import choose
 
-            for attempt in range(4):
+                for attempt in range(4):
+                    await back_to_main(pilot, app)
+                    await pilot.press("c")
+                    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="form")
+                    form = app.screen
+                    await wait_for(pilot, lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()), what="choices or why not")
+                    if not form.ready:  # the choices did not load (a fault): the form says so; try again
+                        continue
+                    await pilot.press(*"soak-made", "tab")
+                    await choose(pilot, "PRO2-XS ")
+                    await pilot.press("tab")
+                    await choose(pilot, "Debian")
+                    await pilot.press("ctrl+s")
+                    await wait_for(pilot, lambda: app.screen.id == "main" or not app.screen.busy, what="create answered")
+                    if app.screen.id == "main":
+                        break
+                    await pilot.press("escape")
+                made = [s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "soak-made"]
+                assert len(made) <= 1, "a create is never sent twice"
                 await back_to_main(pilot, app)
-                await pilot.press("c")
-                await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="form")
-                form = app.screen
-                await wait_for(pilot, lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()), what="choices or why not")
-                if not form.ready:  # the choices did not load (a fault): the form says so; try again
-                    continue
-                await pilot.press(*"soak-made", "tab")
-                await choose(pilot, "PRO2-XS ")
-                await pilot.press("tab")
-                await choose(pilot, "Debian")
-                await pilot.press("ctrl+s")
-                await wait_for(pilot, lambda: app.screen.id == "main" or not app.screen.busy, what="create answered")
-                if app.screen.id == "main":
-                    break
-                await pilot.press("escape")
-            made = [s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "soak-made"]
-            assert len(made) <= 1, "a create is never sent twice"
-            await back_to_main(pilot, app)
-            await alive(pilot, app)
+                await alive(pilot, app)
 
             shot = app.export_screenshot()
             assert SECRET not in shot
@@ -147,7 +158,7 @@ async def test_every_view_and_form_under_faults(seed):
     assert captured.lines, "the soak was logged"
     assert not any(SECRET in line for line in captured.lines)
     injected = sandbox.fault_spec.injected
-    assert {"5xx", "429", "hostile"} <= set(injected), injected  # the faults were live
-    posts = [p for m, p in sandbox.requests if m == "POST" and p.endswith("/servers")]
-    assert posts, "a create was sent"
-    print("injected", injected, "creates sent", len(posts))
+    assert {"5xx", "hostile"} & set(injected), injected  # the faults were live
+    if product == "Instance":
+        posts = [p for m, p in sandbox.requests if m == "POST" and p.endswith("/servers")]
+        assert posts, "a create was sent"

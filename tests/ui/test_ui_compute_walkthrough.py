@@ -99,10 +99,10 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         await wait_for(pilot, lambda: servers.table.get(sid).get("install_status") == "to_install", what="to_install")
         # 3. watched until ready: the install moves on screen without a key press
         clock.advance(4)
-        servers.refresher._fire()  # the poll timer firing
+        servers.refresher.fire()  # the poll timer firing
         await wait_for(pilot, lambda: servers.table.get(sid).get("install_status") == "installing", what="installing")
         clock.advance(20)
-        servers.refresher._fire()  # the poll timer firing
+        servers.refresher.fire()  # the poll timer firing
         await wait_for(pilot, lambda: servers.table.get(sid).get("install_status") == "completed", what="completed")
 
         # 4. reboot into rescue

@@ -269,7 +269,7 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await pilot.press("colon")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette")
         await pilot.press(*"zone nl-ams-1")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")), what="palette results")
         await pilot.press("enter")
         await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4, what="zone switched")
 

@@ -49,7 +49,7 @@ class Refresher:
         self.cancel()
         if delay is None:
             delay = self.planner.next_delay(self._moving())
-        self._timer = self.widget.set_timer(delay, self._fire)
+        self._timer = self.widget.set_timer(delay, self.fire)
 
     def cancel(self) -> None:
         if self._timer is not None:
@@ -75,7 +75,8 @@ class Refresher:
         self.arm()
 
     @guarded("Scheduled refresh")
-    def _fire(self) -> None:
+    def fire(self) -> None:
+        """The timer went off (tests call it to stand for the timer): tick, or re-check later when paused."""
         self._timer = None
         if self.paused():
             self.arm(self.planner.policy.paused)

@@ -66,3 +66,16 @@ async def test_a_failing_worker_becomes_a_notification(sandbox):
         await pilot.press("r")
         await wait_for(pilot, lambda: any("unexpected shape" in n.message for n in app.notes), what="notified")
         assert view.table.loaded_count == 8 and not view.listing
+
+
+async def test_a_notification_of_several_lines_shows_them_as_lines(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await loaded(pilot, app)
+        from tui.api.errors import InvalidArguments
+        from tui.ui.errors import notify_error
+
+        notify_error(app, InvalidArguments(400, "invalid argument(s): name", method="POST", url="/servers"), "Creating x")  # summary, then what to do
+        await wait_for(pilot, lambda: bool(app.screen.query("Toast")), what="the failure shown")
+        shown = "\n".join(str(t.render().plain) for t in app.screen.query("Toast"))
+        assert "\\n" not in shown and len(shown.splitlines()) >= 2, shown

@@ -266,6 +266,10 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
         await pilot.press("escape")
+        await pilot.press("ctrl+p")  # Textual's own key for it opens it too
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette", what="palette by ctrl+p")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="palette closed")
         await pilot.press("colon")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette")
         await pilot.press(*"zone nl-ams-1")

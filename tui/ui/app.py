@@ -67,6 +67,8 @@ class CloudApp(App[None]):
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help"),
         Binding("colon", "command_palette", "Palette", show=False),
+        # Textual adds its own ctrl+p only when no binding names the palette: with ':' bound, say it too.
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True),
         Binding("ctrl+l", "login", "Log in", show=False),
     ]
 
@@ -301,7 +303,7 @@ class CloudApp(App[None]):
     def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None, markup: bool = False) -> None:
         """Every notification is plain text: messages carry names and errors from the API, which
         must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
-        note = Note(clean(title), clean(message), str(severity))
+        note = Note(clean(title), clean(message, keep_newlines=True), str(severity))
         self.notes.append(note)
         del self.notes[:-200]
         super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)

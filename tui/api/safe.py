@@ -24,11 +24,19 @@ except ImportError:  # a platform without an orjson wheel still works, only slow
     from json import loads as _loads
 
 _CONTROLS = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
+# Characters that change how the text around them reads without showing: bidirectional controls
+# (a name ending in U+202E + "gnp.exe" reads "exe.png"), zero-width ones (two names that look the
+# same), and lone surrogates (not text at all). They are shown as \\uXXXX, like controls.
+_INVISIBLE = [0x061C, 0x180E, *range(0x200B, 0x2010), *range(0x202A, 0x202F), 0x2060, *range(0x2066, 0x206A), 0xFEFF, *range(0xD800, 0xE000)]
 _NAMED = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
-_TABLE = {c: _NAMED.get(c, f"\\x{c:02x}") for c in _CONTROLS}
-_HAS_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-# In JSON bytes: a short escape, a \u escape of a control, a raw DEL, or a raw C1 in UTF-8.
-_MAY_HOLD_CONTROL = re.compile(rb'\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\x7f|\xc2[\x80-\x9f]')
+_TABLE = {c: _NAMED.get(c, f"\\x{c:02x}") for c in _CONTROLS} | {c: f"\\u{c:04x}" for c in _INVISIBLE}
+_HAS_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]")
+# In JSON bytes: a short escape, a \u escape of a control or an invisible character, a raw DEL, a
+# raw C1 in UTF-8, or one of the invisible characters in UTF-8.
+_MAY_HOLD_CONTROL = re.compile(
+    rb'\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u061[cC]|\\u180[eE]|\\u20[0-6][0-9a-fA-F]|\\u[fF][eE][fF][fF]'
+    rb'|\\u[dD][89a-fA-F]|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xd8\x9c|\xe1\xa0\x8e'
+)
 
 
 _TABLE_LINES = {c: v for c, v in _TABLE.items() if c != 0x0A}
@@ -61,10 +69,18 @@ def clean_tree(value: Any) -> Any:
 def loads(content: bytes | str) -> Any:
     """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON.
     A credential inside a URL comes back as a `Masked` string (see there)."""
-    data = _loads(content)
-    raw = content.encode() if isinstance(content, str) else content
-    # memchr-fast tests first: most bodies have no backslash, DEL or C1 lead byte at all.
-    if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw) and _MAY_HOLD_CONTROL.search(raw) is not None:
+    raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
+    try:
+        data = _loads(raw)
+    except ValueError:
+        # orjson refuses a lone surrogate escape (\\ud800) that JSON allows: the standard decoder
+        # takes it, and `clean` shows it. Anything else that is not JSON is still refused.
+        import json
+
+        data = json.loads(raw.decode("utf-8", "replace"))
+    # memchr-fast tests first: most bodies have no backslash, DEL, C1 or invisible-character lead byte.
+    if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw or b"\xe2" in raw or b"\xef" in raw or b"\xd8" in raw or b"\xe1" in raw) \
+            and _MAY_HOLD_CONTROL.search(raw) is not None:
         data = clean_tree(data)
     if b"@" in raw and b"://" in raw and _USERINFO_BYTES.search(raw) is not None:
         data = mask_tree(data)

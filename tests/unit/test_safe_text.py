@@ -1,0 +1,34 @@
+"""Text from the API reads as it is: bidirectional controls, zero-width characters and lone
+surrogates are shown as visible escapes like control characters, and one odd character never
+costs a whole listing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tui.api import safe
+from tui.api.paging import _decode
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u202a", "\u2066", "\u2069", "\u200b", "\u200d", "\u2060", "\ufeff", "\u061c"])
+@pytest.mark.parametrize("how", ["raw", "escaped"])
+def test_invisible_characters_are_made_visible(char, how):
+    name = f"invoice{char}gnp.exe"
+    body = json.dumps({"name": name}, ensure_ascii=how == "escaped").encode()
+    shown = safe.loads(body)["name"]
+    assert char not in shown and f"\\u{ord(char):04x}" in shown
+    assert safe.has_control(name)  # a form refuses it in a name
+
+
+def test_a_lone_surrogate_is_shown_and_the_list_kept():
+    page = b'{"clusters": [{"id": "a", "tags": ["ok", "bad\\ud800"]}, {"id": "b", "tags": []}], "total_count": 2}'
+    items, total = _decode(page, "clusters", None)
+    assert total == 2 and [i["id"] for i in items] == ["a", "b"]
+    assert items[0]["tags"][1] == "bad\\ud800"
+
+
+def test_ordinary_unicode_is_left_alone():
+    text = "café — naïve 名前 🙂 •"
+    assert safe.loads(json.dumps({"n": text}, ensure_ascii=False).encode())["n"] == text

@@ -62,11 +62,25 @@ def routes(store: BaremetalStore) -> list[Route]:
             items = [a for a in items if a["status"] == status]
         return page_page_size(request, "server_private_networks", items, public)
 
+    async def zone_listing(request: Request) -> Response:
+        """Every attachment of the zone, filtered as the public clients ask (`server_id`,
+        `private_network_id`, `project_id`, `organization_id`): how they list a server's networks."""
+        zone = path_zone(request, PN_ZONES, "private networks of bare-metal servers")
+        q = request.query_params
+        items = [a for s in list(store.servers[zone].values()) for a in attachments(s).values()] if zone in store.servers else []
+        for key in ("server_id", "private_network_id", "project_id"):
+            if q.get(key):
+                items = [a for a in items if a.get(key) == q[key]]
+        if q.get("organization_id") and q["organization_id"] != store.organization_id:
+            items = []
+        items.sort(key=lambda a: a["created_at"], reverse=(q.get("order_by") or "").endswith("_desc"))
+        return page_page_size(request, "server_private_networks", items, public)
+
     async def add(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
         pn = body.get("private_network_id")
-        errs = check_unknown(body, {"private_network_id"})
+        errs = check_unknown(body, {"private_network_id", "ipam_ip_ids"})  # the public clients may send IPAM IPs
         if not pn:
             errs.append(("private_network_id", "required", "private_network_id is required"))
         elif not is_uuid(pn):
@@ -106,6 +120,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         return Response(status_code=204)
 
     return [
+        Route("/baremetal/v2/zones/{zone}/server-private-networks", zone_listing, methods=["GET"]),
         Route(base, listing, methods=["GET"]),
         Route(base, add, methods=["POST"]),
         Route(base, replace, methods=["PUT"]),

@@ -318,6 +318,9 @@ def routes(store: RdbStore) -> list[Route]:
             raise invalid_arguments(*errs)
         backup_ready(b)
         target = store.instance(region, str(body["instance_id"]))
+        family = str(b.get("_engine", "")).partition("-")[0]
+        if family and target["engine"].partition("-")[0] != family:
+            raise invalid_arguments(("instance_id", "constraint", f"a {family} backup restores only to a {family} instance, not {target['engine']}"))
         store.ready(target)
         missing = [u for u in b["_users"] if u not in target["_users"]]
         if missing:

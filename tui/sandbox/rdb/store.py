@@ -221,7 +221,7 @@ class RdbStore:
         b = {"id": self.ids.uuid(), "instance_id": i["id"], "database_name": database, "name": name, "status": status,
              "size": i["_dbs"].get(database, {}).get("size") or 0, "expires_at": expires_at, "created_at": self.iso(now), "updated_at": self.iso(now),
              "instance_name": i["name"], "region": i["region"], "same_region": False, "download_url": None, "download_url_expires_at": None,
-             "_users": users, "_plan": []}
+             "_users": users, "_engine": i["engine"], "_plan": []}
         if status == "creating":
             plan(b, self.now(), (self.t.backup, {"status": "ready"}))
             if i["status"] in ("ready",):

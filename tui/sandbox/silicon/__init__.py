@@ -71,6 +71,36 @@ class SiliconStore:
         return s
 
 
+def _options(body: dict[str, Any], store: Any) -> list[tuple[str, str, str]]:
+    """The optional fields of a create or an update, checked as the platform types them."""
+    errs = []
+    for key in ("enable_vpc", "enable_kext", "schedule_deletion"):
+        if key in body and not isinstance(body[key], bool):
+            errs.append((key, "type", f"{key} is a boolean"))
+    bps = body.get("public_bandwidth_bps")
+    if bps is not None and (isinstance(bps, bool) or not isinstance(bps, int) or bps < 0):
+        errs.append(("public_bandwidth_bps", "type", "public_bandwidth_bps is a whole number of bits per second"))
+    if body.get("os_id") is not None and not any(o["id"] == body["os_id"] for o in store.os):
+        errs.append(("os_id", "constraint", "no such OS"))
+    commitment = body.get("commitment_type")
+    if isinstance(commitment, dict):  # an update wraps it: {"commitment_type": {"commitment_type": …}}
+        commitment = commitment.get("commitment_type")
+    if commitment is not None and commitment not in ("duration_24h", "renewed_monthly", "none"):
+        errs.append(("commitment_type", "constraint", "commitment_type is duration_24h, renewed_monthly or none"))
+    return errs
+
+
+def _apply(server: dict[str, Any], body: dict[str, Any], store: Any) -> None:
+    if "enable_vpc" in body:
+        server["vpc_status"] = "vpc_enabled" if body["enable_vpc"] else "vpc_disabled"
+    if body.get("public_bandwidth_bps") is not None:
+        server["public_bandwidth_bps"] = body["public_bandwidth_bps"]
+    if body.get("os_id"):
+        server["os"] = next(o for o in store.os if o["id"] == body["os_id"])
+    if body.get("schedule_deletion") is not None:
+        server["deletion_scheduled"] = body["schedule_deletion"]
+
+
 def routes(store: SiliconStore) -> list[Route]:
     base = "/vendorx-silicon/v1alpha1/zones/{zone}"
 
@@ -104,6 +134,13 @@ def routes(store: SiliconStore) -> list[Route]:
         items = [o for o in store.os if not stype or stype in o["compatible_server_types"]]
         return page_page_size(request, "os", items, dict)
 
+    async def one_os(request: Request) -> Response:
+        zone_of(request)
+        found = next((o for o in store.os if o["id"] == request.path_params["os_id"]), None)
+        if found is None:
+            raise not_found("apple_silicon_os", request.path_params["os_id"])
+        return JSONResponse(found)
+
     async def listing(request: Request) -> Response:
         zone = zone_of(request)
         items = [store.get(zone, sid) for sid in list(store.servers[zone])]
@@ -112,8 +149,9 @@ def routes(store: SiliconStore) -> list[Route]:
     async def create(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name", "project_id", "type"})
-        errs += check_name(body, True)
+        # what the platform's public clients send (CreateServerRequest); `enable_kext` from the older ones
+        errs = check_unknown(body, {"name", "project_id", "type", "os_id", "enable_vpc", "enable_kext", "public_bandwidth_bps", "commitment_type"})
+        errs += check_name(body, True) + _options(body, store)
         stype = next((t for t in TYPES if t["name"] == body.get("type")), None)
         if not body.get("type"):
             errs.append(("type", "required", "type is required"))
@@ -123,7 +161,9 @@ def routes(store: SiliconStore) -> list[Route]:
             errs.append(("type", "constraint", "no stock for this type"))
         if errs:
             raise invalid_arguments(*errs)
-        return JSONResponse(public(store.create(zone, body["name"], body["type"])))
+        made = store.create(zone, body["name"], body["type"])
+        _apply(made, body, store)
+        return JSONResponse(public(made))
 
     async def get_one(request: Request) -> Response:
         return JSONResponse(public(server(request)))
@@ -131,11 +171,13 @@ def routes(store: SiliconStore) -> list[Route]:
     async def patch(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name"}) + check_name(body, False)
+        errs = check_unknown(body, {"name", "schedule_deletion", "enable_vpc", "commitment_type", "public_bandwidth_bps"})
+        errs += check_name(body, False) + _options(body, store)
         if errs:
             raise invalid_arguments(*errs)
         if body.get("name"):
             s["name"], s["updated_at"] = body["name"], store.clock.iso()
+        _apply(s, body, store)
         return JSONResponse(public(s))
 
     async def delete(request: Request) -> Response:
@@ -174,6 +216,7 @@ def routes(store: SiliconStore) -> list[Route]:
         Route(base + "/server-types", types, methods=["GET"]),
         Route(base + "/server-type/{name}", one_type, methods=["GET"]),
         Route(base + "/os", list_os, methods=["GET"]),
+        Route(base + "/os/{os_id}", one_os, methods=["GET"]),
         Route(base + "/servers", listing, methods=["GET"]),
         Route(base + "/servers", create, methods=["POST"]),
         Route(sid, get_one, methods=["GET"]),

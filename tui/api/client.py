@@ -279,6 +279,9 @@ class ApiClient:
         elif content is not None:
             body = content
             headers["Content-Type"] = content_type
+        if any(part in (".", "..") for part in path.split("?")[0].split("/")):  # httpx would resolve them
+            raise ConfigError(0, f"refused to send {method} {safe.clean(path)}: a value from the API would move the request "
+                                 "to another path (a '.' or '..' segment); nothing was sent", method=method, url=path)
         query = _clean_params(params)
         url = self.url(path)
         if query:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, TypeVar
 
 from ..api.paging import PagingStyle
 from .location import (  # noqa: F401  (re-exported: products import them from here)
-    ALL, GLOBAL, PLATFORM, REGIONS, SCOPES, ZONES, Call, Endpoint, ListParams, Parent, ParentRef, Probe, ScopeType, fill,
+    ALL, GLOBAL, PLATFORM, REGIONS, SCOPES, ZONES, Call, Endpoint, ListParams, Parent, ParentRef, Probe, ScopeType, fill, segment,
 )
 
 if TYPE_CHECKING:
@@ -328,9 +328,9 @@ class ResourceKind:
     # ---- paths ----------------------------------------------------------------------------------
     def base(self, scope: str) -> str:
         if self.scope_type == "zone":
-            return f"/{self.api}/zones/{scope}"
+            return f"/{self.api}/zones/{segment(scope)}"
         if self.scope_type == "region":
-            return f"/{self.api}/regions/{scope}"
+            return f"/{self.api}/regions/{segment(scope)}"
         return f"/{self.api}"
 
     def under(self, scope: str, *parts: str) -> str:
@@ -361,7 +361,7 @@ class ResourceKind:
             return self.under(scope, fill(p.item_path, {"id": rid, "parent": parent.id if parent else None}))
         if self.singleton:
             return self.under(scope, self.collection)
-        return self.list_path(scope, parent) + "/" + rid
+        return self.list_path(scope, parent) + "/" + segment(rid)
 
     def call_path(self, call: Call, scope: str, row: Any, parent: ParentRef | None = None) -> str:
         data = dict(row.data) if isinstance(row, Row) else dict(getattr(row, "raw", {}) or {})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping
+from urllib.parse import quote
 
 ScopeType = Literal["zone", "region", "global"]
 ALL = "all"
@@ -123,9 +124,15 @@ class ListParams:
         return out
 
 
+def segment(value: Any) -> str:
+    """One value placed in a path, percent-encoded whole: an id from an API answer such as
+    `x?y=1#` or `a/b` stays inside its segment (dot segments are refused by the client)."""
+    return quote(str(value), safe="")
+
+
 def fill(template: str, values: Mapping[str, Any]) -> str:
-    """A path template with `{name}` filled from `values` (missing names are an error: a verb must not
-    be sent to a half-built path)."""
+    """A path template with `{name}` filled from `values`, each value percent-encoded (`segment`);
+    missing names are an error: a verb must not be sent to a half-built path."""
     try:
         return template.format_map(_Strict(values))
     except KeyError as missing:
@@ -134,7 +141,7 @@ def fill(template: str, values: Mapping[str, Any]) -> str:
 
 class _Strict(dict):  # type: ignore[type-arg]
     def __init__(self, values: Mapping[str, Any]) -> None:
-        super().__init__({k: str(v) for k, v in values.items() if v is not None})
+        super().__init__({k: segment(v) for k, v in values.items() if v is not None})
 
     def __missing__(self, key: str) -> str:
         raise KeyError(key)

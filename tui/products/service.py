@@ -308,7 +308,7 @@ class ResourceService:
         """One request under the kind's product base (`GET products/servers`, `PUT security_groups/
         {id}/rules`): the one way flows and forms reach what is not a verb of a kind. The answer's
         object ({} for an empty body); `content` sends raw bytes instead of a JSON `body`."""
-        path = self.kind.under(scope, *parts)
+        path = self.kind.under(scope, *_segments(parts))
         _, data = await self.client.request_data(
             method, path, params=params, json=body, content=content, content_type=content_type, decode=_object_or_empty,
         )
@@ -316,13 +316,13 @@ class ResourceService:
 
     async def read_text(self, scope: str, *parts: str) -> str:
         """A GET under the product base answered with text, not JSON (a user-data value)."""
-        resp = await self.client.request("GET", self.kind.under(scope, *parts))
+        resp = await self.client.request("GET", self.kind.under(scope, *_segments(parts)))
         return resp.content.decode("utf-8", "replace")
 
     async def read_all(self, scope: str, *parts: str, key: str | None, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every item of a list under the product base (form options: images, snapshots), in the
         kind's paging style; the first failure is raised."""
-        result = await list_all(self.client, self.kind.under(scope, *parts), key, style=self.kind.paging, params=params)
+        result = await list_all(self.client, self.kind.under(scope, *_segments(parts)), key, style=self.kind.paging, params=params)
         if result.errors:
             raise result.errors[0]
         return result.items
@@ -341,6 +341,15 @@ class ResourceService:
                 raise chunk.error
             rows.extend(chunk.items)
         return rows
+
+
+def _segments(parts: tuple[str, ...]) -> list[str]:
+    """Parts of a path given by a flow ("security_groups", an id, "rules"; a constant may hold '/'):
+    each percent-encoded but for its slashes, so an id from the API cannot add a query or a fragment
+    (and the client refuses the dot segments it could add)."""
+    from urllib.parse import quote
+
+    return [quote(str(p), safe="/") for p in parts]
 
 
 def _object_or_empty(content: bytes) -> Any:

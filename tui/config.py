@@ -6,7 +6,6 @@ The file never holds the secret key (see secrets.py).
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -38,9 +37,7 @@ class Profile:
     default_region: str = DEFAULT_REGION
     ca_bundle: str = ""  # a CA file or folder to trust instead of the system store (a private CA)
     genai_url: str = ""  # the generative-model API's own base URL (default: api_url)
-
-    def to_toml_table(self) -> dict[str, str]:
-        return {k: getattr(self, k) for k in PROFILE_KEYS if getattr(self, k)}
+    allowed_origins: tuple[str, ...] = ()  # other origins the operator allowed the secret key to go to
 
 
 @dataclass
@@ -65,28 +62,48 @@ class ConfigFile:
         known = {f.name for f in fields(Profile)}
         for name, table in (data.get("profiles") or {}).items():
             if isinstance(table, dict):
-                values = {k: str(v) for k, v in table.items() if k in known and k != "name"}
+                values: dict[str, Any] = {k: str(v) for k, v in table.items() if k in known and k not in ("name", "allowed_origins")}
+                origins = table.get("allowed_origins")
+                if isinstance(origins, list):
+                    values["allowed_origins"] = tuple(str(o) for o in origins)
                 cfg.profiles[name] = Profile(name=name, **values)
         return cfg
 
     def save(self) -> None:
-        lines = [f"default_profile = {_toml_str(self.default_profile)}", ""]
-        for name, profile in sorted(self.profiles.items()):
-            lines.append(f"[profiles.{_toml_key(name)}]")
-            lines += [f"{k} = {_toml_str(v)}" for k, v in profile.to_toml_table().items()]
-            lines.append("")
+        """Write the profiles back, editing the file round-trip: its comments, order and keys cloudtui
+        does not know are kept. A file that could not be read is never written over."""
+        import tomlkit
+
+        if self.error:
+            raise ConfigNotSaved(f"{self.error} — it was not written, so nothing in it is lost: fix it (or move it away) and log in again")
+        text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        doc = tomlkit.parse(text)
+        doc["default_profile"] = self.default_profile
+        profiles = doc.get("profiles")
+        if not isinstance(profiles, dict):
+            profiles = tomlkit.table(is_super_table=True)
+            doc["profiles"] = profiles
+        for name, profile in self.profiles.items():
+            table = profiles.get(name)
+            if not isinstance(table, dict):
+                table = tomlkit.table()
+                profiles[name] = table
+            for key in PROFILE_KEYS:
+                value = getattr(profile, key)
+                if value:
+                    table[key] = value
+                elif key in table:
+                    del table[key]
+            if profile.allowed_origins:
+                table["allowed_origins"] = list(profile.allowed_origins)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text("\n".join(lines), encoding="utf-8")
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
         tmp.replace(self.path)
 
 
-def _toml_str(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)  # JSON string escapes are valid TOML basic strings
-
-
-def _toml_key(name: str) -> str:
-    return name if name.replace("-", "").replace("_", "").isalnum() else _toml_str(name)
+class ConfigNotSaved(Exception):
+    """The config file could not be read, so it is not written (that would lose what is in it)."""
 
 
 @dataclass

@@ -79,3 +79,16 @@ async def test_a_notification_of_several_lines_shows_them_as_lines(sandbox):
         await wait_for(pilot, lambda: bool(app.screen.query("Toast")), what="the failure shown")
         shown = "\n".join(str(t.render().plain) for t in app.screen.query("Toast"))
         assert "\\n" not in shown and len(shown.splitlines()) >= 2, shown
+
+
+async def test_every_failure_shown_is_in_the_log_file(sandbox, tmp_path, monkeypatch):
+    from tui import cli
+
+    monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "logs"))
+    assert cli._logging(None) is None  # as a start-up without --debug-log sets it up
+    sandbox.inject(503, "/servers", method="GET")
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: any("503" in n.message for n in app.notes), timeout=15, what="the failure shown")
+    logged = (tmp_path / "logs" / "cloudtui.log").read_text()
+    assert "503" in logged and "Listing servers" in logged

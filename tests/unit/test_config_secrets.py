@@ -6,7 +6,7 @@ from tui.api.secret import Secret
 
 from helpers import NoKeyring
 from tui import secrets
-from tui.config import ConfigFile, Profile, resolve, save_profile
+from tui.config import ConfigFile, ConfigNotSaved, Profile, resolve, save_profile
 
 KEY = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
 
@@ -19,6 +19,29 @@ def test_profiles_round_trip(tmp_path):
     assert cfg.default_profile == "prod"
     assert cfg.profiles["prod"].default_zone == "nl-ams-1"
     assert cfg.profiles['staging "x"'].api_url == "https://s.example.com"
+
+
+def test_saving_a_profile_keeps_everything_else_in_the_file(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text(
+        '# my accounts\ndefault_profile = "prod"\ntheme = "dark"  # a key cloudtui does not know\n\n'
+        '[profiles.prod]\napi_url = "https://api.example.com"  # production\nproject_id = "p-1"\nnote = "kept"\n\n'
+        '[profiles.staging]\napi_url = "https://s.example.com"\n'
+    )
+    save_profile(Profile(name="prod", api_url="https://api.example.com", project_id="p-2"), path=path)
+    text = path.read_text()
+    for kept in ("# my accounts", 'theme = "dark"', "# production", 'note = "kept"', "[profiles.staging]", 'project_id = "p-2"'):
+        assert kept in text, kept
+    assert ConfigFile.load(path).profiles["staging"].api_url == "https://s.example.com"
+
+
+def test_a_config_that_cannot_be_read_is_never_written_over(tmp_path):
+    path = tmp_path / "c.toml"
+    broken = '[profiles.prod]\napi_url = "https://api.example.com"\n[profiles.staging\napi_url = "x"\n'
+    path.write_text(broken)
+    with pytest.raises(ConfigNotSaved, match="nothing in it is lost"):
+        save_profile(Profile(name="new", api_url="https://n.example.com"), path=path)
+    assert path.read_text() == broken
 
 
 def test_precedence_flag_then_env_then_profile(tmp_path):

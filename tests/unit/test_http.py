@@ -293,6 +293,24 @@ async def test_a_dead_proxy_is_named_as_the_proxy(monkeypatch) -> None:
     await c.aclose()
 
 
+async def test_proxy_credentials_are_never_shown_or_logged(monkeypatch, caplog) -> None:
+    import logging
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://ops:hunter2@127.0.0.1:{dead}")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    c = client("http://api.example.test", retry=RetryPolicy(deadline=0))
+    with caplog.at_level(logging.DEBUG, logger="cloudtui"), pytest.raises(ProxyFailed) as failed:
+        await c.get_json("/x")
+    await c.aclose()
+    assert f"http://ops:•••@127.0.0.1:{dead}" in failed.value.message
+    assert "hunter2" not in failed.value.message + failed.value.hint + caplog.text
+
+
 async def test_a_key_that_cannot_go_in_a_header_is_refused_before_sending() -> None:
     async with RawServer(_ok) as srv:
         c = ApiClient(srv.url, "clé-" + "k" * 30)

@@ -362,12 +362,13 @@ class ApiClient:
 
         from .tls import certificate_problem
 
-        where = safe.clean(self.api_url)
+        where = safe.mask_userinfo(safe.clean(self.api_url))
         problem = certificate_problem(exc)
         if problem is not None:
             return _Retry(CertificateError(0, f"TLS: {problem} ({where})", method=method, url=path), False)
         if isinstance(exc, httpx.ProxyError) or (self._proxy and isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout))):
-            return _Retry(ProxyFailed(0, f"cannot reach {where} through the proxy {safe.clean(self._proxy or '?')}: {_short(exc)}", method=method, url=path), method == "GET")
+            proxy = safe.mask_userinfo(safe.clean(self._proxy or "?"))  # a proxy's user:password@ is never shown or logged
+            return _Retry(ProxyFailed(0, f"cannot reach {where} through the proxy {proxy}: {_short(exc)}", method=method, url=path), method == "GET")
         never_sent = isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout))
         if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError, UnicodeError)):
             return _Retry(ConfigError(0, f"cannot send to {where}: {_short(exc)}", method=method, url=path), False)
@@ -475,7 +476,7 @@ def _proxy_for(url: str) -> str | None:
 
 
 def _short(exc: BaseException) -> str:
-    text = safe.clean(str(exc) or type(exc).__name__)
+    text = safe.mask_userinfo(safe.clean(str(exc) or type(exc).__name__))
     return text if len(text) <= 160 else text[:157] + "…"
 
 

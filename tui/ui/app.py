@@ -8,6 +8,7 @@ opens comes from the products' manifest (`products.manifest`): nothing here name
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
@@ -44,6 +45,7 @@ class Note(NamedTuple):
     severity: str
 
 
+log = logging.getLogger("cloudtui.ui")
 FIRST_PAGE_WAIT = 0.25  # seconds the console waits for its first rows before showing anyway
 
 
@@ -304,6 +306,8 @@ class CloudApp(App[None]):
         """Every notification is plain text: messages carry names and errors from the API, which
         must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
         note = Note(clean(title), clean(message, keep_newlines=True), str(severity))
+        if note.severity in ("warning", "error"):  # every failure shown is logged too (no secret is ever in one)
+            log.warning("%s: %s", note.title or "notice", note.message.replace("\n", " · "))
         self.notes.append(note)
         del self.notes[:-200]
         super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)

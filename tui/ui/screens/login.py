@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from ...config import UUID_RE, Profile, save_profile
+from ...config import UUID_RE, ConfigNotSaved, Profile, save_profile
 from ...secrets import store
 from ..errors import describe
 
@@ -132,6 +132,8 @@ class LoginScreen(ModalScreen[LoginResult | None]):
         profile = Profile(**{**self.profile.__dict__, "api_url": url, "project_id": project})
         try:
             await asyncio.to_thread(save_profile, profile)
+        except ConfigNotSaved as err:  # the file is kept as it is; this session goes on with what was typed
+            self.app.notify(f"The profile was not saved: {err}", title="Configuration", severity="warning", timeout=15)
         except OSError as err:
             self._status(f"✖ Could not save the profile: {err}", error=True)
             return

@@ -121,6 +121,7 @@ class Settings:
     config_error: str | None = None
     ca_bundle: str = ""
     genai_url: str = ""  # the generative-model API's base URL; empty: the platform's
+    unknown_profile: str | None = None  # a profile named by --profile or CLOUDTUI_PROFILE that the file lacks
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -128,9 +129,21 @@ class Settings:
 
         from .api.tls import check_bundle
 
+        from .products.location import ALL, REGIONS, ZONES
+
         out = []
-        if self.project_id and not re.match(UUID_RE, self.project_id):
+        if self.unknown_profile:
+            out.append(self.unknown_profile)
+        if self.project_id and not re.fullmatch(UUID_RE, self.project_id):
             out.append(f"the project id {self.project_id!r} is not a UUID (profile {self.profile!r} or CLOUDTUI_PROJECT_ID)")
+        if self.zone not in (*ZONES, ALL):
+            out.append(f"the zone {self.zone!r} of profile {self.profile!r} is not one of {', '.join(ZONES)} or 'all'")
+        if self.region not in (*REGIONS, ALL):
+            out.append(f"the region {self.region!r} of profile {self.profile!r} is not one of {', '.join(REGIONS)} or 'all'")
+        for name, url in (("API URL", self.api_url), ("generative-model API URL", self.genai_url)):
+            problem = url_problem(url) if url else None
+            if problem:
+                out.append(f"the {name} {url!r} (profile {self.profile!r}, flag or environment) {problem}")
         if self.api_url.startswith("https://"):
             missing = check_bundle(self.ca_bundle or None)
             if missing:
@@ -138,12 +151,34 @@ class Settings:
         return out
 
 
+def url_problem(url: str) -> str | None:
+    """Why an API base URL cannot be used (scheme, host, port), or None."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises for a port out of 0–65535 or not a number
+    except ValueError as err:
+        return f"is not a usable URL ({err})"
+    if parts.scheme not in ("http", "https"):
+        return "must start with https:// (or http:// for a local sandbox)"
+    if not parts.hostname:
+        return "has no host"
+    if port == 0:
+        return "has port 0"
+    return None
+
+
 def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None, cfg: ConfigFile | None = None) -> Settings:
     flags = flags or {}
     env = dict(os.environ) if env is None else env
     cfg = cfg or ConfigFile.load()
-    name = flags.get("profile") or env.get("CLOUDTUI_PROFILE") or cfg.default_profile or "default"
+    named = flags.get("profile") or env.get("CLOUDTUI_PROFILE")
+    name = named or cfg.default_profile or "default"
     prof = cfg.profiles.get(name, Profile(name=name))
+    unknown = None
+    if named and cfg.profiles and name not in cfg.profiles:  # a typo, not a first run: say so rather than log in anew
+        unknown = f"no profile {name!r} in {cfg.path} (it has {', '.join(sorted(cfg.profiles))})"
     return Settings(
         profile=name,
         api_url=(flags.get("api_url") or env.get("CLOUDTUI_API_URL") or prof.api_url).rstrip("/"),
@@ -155,6 +190,7 @@ def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = No
         config_error=cfg.error,
         ca_bundle=prof.ca_bundle,
         genai_url=(env.get("CLOUDTUI_GENAI_URL") or prof.genai_url).rstrip("/"),
+        unknown_profile=unknown,
     )
 
 

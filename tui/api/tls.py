@@ -30,8 +30,13 @@ def trust_source(ca_bundle: str | None = None) -> tuple[str, str | None]:
 def check_bundle(ca_bundle: str | None = None) -> str | None:
     """None when the trust source is usable, else a one-line reason naming the missing path."""
     source, path = trust_source(ca_bundle)
-    if path is not None and not Path(path).expanduser().exists():
+    if path is None:
+        return None
+    where = Path(path).expanduser()
+    if not where.exists():
         return f"the CA bundle {path} (from {source}) does not exist"
+    if not (where.is_file() or where.is_dir()):  # a FIFO or a device would hang the start, and the quit
+        return f"the CA bundle {path} (from {source}) is not a file or a folder"
     return None
 
 

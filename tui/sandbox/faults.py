@@ -64,13 +64,18 @@ class FaultSpec:
             key, sep, value = part.partition("=")
             if not sep:
                 raise FaultSpecError(f"{part!r}: expected kind=probability")
+            if key == "seed":
+                if not value.strip().lstrip("-").isdigit():
+                    raise FaultSpecError(f"{part!r}: the seed is a whole number")
+                spec.seed = int(value)
+                continue
             try:
                 number = float(value)
             except ValueError:
                 raise FaultSpecError(f"{part!r}: {value!r} is not a number") from None
-            if key == "seed":
-                spec.seed = int(number)
-            elif key == "slow_s":
+            if key == "slow_s":
+                if not 0 <= number <= 60:
+                    raise FaultSpecError(f"{part!r}: a delay in seconds, from 0 to 60")
                 spec.slow_s = number
             elif key in KINDS:
                 if not 0 <= number <= 1:

@@ -319,7 +319,17 @@ class CloudApp(App[None]):
             super()._handle_exception(error)
             return
         self.bugs.append(error)  # tests look here: a swallowed bug is still a failure
+        screen = self.screen
+        if screen is not self.main and not screen.is_mounted and len(self.screen_stack) > 1:
+            # A screen that failed to open would hold the keys with nothing on it: it goes, and says why.
+            self.call_later(self._drop, screen)
+            notify_error(self, error, f"Opening {screen.__class__.__name__.removesuffix('Screen').lower() or 'a screen'}")
+            return
         notify_error(self, error, "A part of the console")
+
+    def _drop(self, screen: Any) -> None:
+        if self.screen is screen:
+            self.pop_screen()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker that died of an unexpected error is reported, never silent."""

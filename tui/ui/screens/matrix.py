@@ -68,11 +68,12 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
 
     def on_mount(self) -> None:
         table = self.table
-        table.add_column(Text(self.corner), key="_row")
-        for col in self.columns:
-            table.add_column(Text(col + (" (locked)" if col in self.locked else "")), key=col)
-        for row in self.rows:
-            table.add_row(Text(row, style="bold"), *(self._cell((row, col)) for col in self.columns), key=row)
+        # Keys by position: names come from the API and may repeat or be anything ("_row").
+        table.add_column(Text(self.corner), key="corner")
+        for n, col in enumerate(self.columns):
+            table.add_column(Text(col + (" (locked)" if col in self.locked else "")), key=f"c{n}")
+        for n, row in enumerate(self.rows):
+            table.add_row(Text(row, style="bold"), *(self._cell((row, col)) for col in self.columns), key=f"r{n}")
         if self.rows and self.columns:
             table.cursor_coordinate = Coordinate(0, 1)
         table.focus()
@@ -108,7 +109,12 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
         current = self.values.get(cell, self.choices[0])
         at = self.choices.index(current) if current in self.choices else -1
         self.values[cell] = self.choices[(at + step) % len(self.choices)]
-        self.table.update_cell(cell[0], cell[1], self._cell(cell))
+        coord = self.table.cursor_coordinate
+        for r, row in enumerate(self.rows):  # every place showing this cell (a name may repeat)
+            for c, col in enumerate(self.columns):
+                if (row, col) == cell:
+                    self.table.update_cell(f"r{r}", f"c{c}", self._cell(cell))
+        self.table.cursor_coordinate = coord
         n = len(self.changes())
         self._status(f"{n} change{'s' if n != 1 else ''} to send" if n else "")
 

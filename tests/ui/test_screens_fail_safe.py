@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from helpers import demo_settings, loaded, make_app, screen_named, wait_for
+from helpers import demo_settings, loaded, make_app, screen_named
 
 pytestmark = pytest.mark.anyio
 

@@ -207,3 +207,37 @@ async def test_metrics_chart_one_line_per_node_and_the_next_metric():
         assert len(chart.series) == 3
         asked = [p for m, p in sb.requests if p.endswith("/metrics")]
         assert len(asked) == 2  # one request per metric shown, not one per node
+
+
+@pytest.mark.parametrize("odd", ["NaN", "inf", 1.7e308, "-Infinity"])
+async def test_a_chart_with_odd_values_draws_them_as_gaps(monkeypatch, odd):
+    from helpers import FIXED_WALL
+    from tui.sandbox import ManualClock, Sandbox
+    import importlib
+
+    routes = importlib.import_module("tui.sandbox.kvcache.routes")
+    real = routes.series
+
+    def spoiled(*args, **kw):
+        s = real(*args, **kw)
+        s["points"][len(s["points"]) // 2][1] = odd  # one point the platform should never send
+        return s
+
+    monkeypatch.setattr(routes, "series", spoiled)
+    sb = Sandbox(clock=ManualClock(FIXED_WALL))
+    app = make_app(sb, settings=demo_settings(zone="fr-par-1"), clock=sb.clock.now)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "kvcache.clusters")
+        await select(pilot, view, "sessions")
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("v", "v")
+        chart = detail.query_one("MetricsChart")
+        await wait_for(pilot, lambda: chart.loaded, what="chart")
+        app.export_screenshot()  # drawn whole
+        await pilot.press("w")
+        await wait_for(pilot, lambda: chart.loaded, what="the next window")
+        app.export_screenshot()
+        assert app.bugs == [] and not [n for n in app.notes if n.severity == "error"]
+        assert all(f"node-{n}" in str(chart.query_one("#chart-head").render()) for n in range(3))

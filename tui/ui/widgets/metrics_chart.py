@@ -7,6 +7,8 @@ Keys: `m` / `M` next / previous metric, `w` / `W` longer / shorter window, `r` r
 
 from __future__ import annotations
 
+import math
+import os
 from datetime import datetime, timezone
 from typing import Any
 
@@ -26,8 +28,13 @@ from ..refresh import RefreshPolicy
 from ..refresher import Refresher
 
 
+MARKERS = ("•", "+", "x", "o", "*", "#")
+PLAUSIBLE = 1e15  # beyond this a value is a fault, not a measure: drawing it overflows the axis
+
+
 def parse_points(series: dict[str, Any]) -> list[tuple[float, float]]:
-    """[(epoch seconds, value)] of a series' points, skipping any that are not [time, number]."""
+    """[(epoch seconds, value)] of a series' points, skipping any that are not [time, number]: a
+    NaN, an infinity or an out-of-range value ("1.7e308") is a gap, not a point."""
     out = []
     for point in series.get("points") or []:
         if not isinstance(point, (list, tuple)) or len(point) < 2:
@@ -36,7 +43,9 @@ def parse_points(series: dict[str, Any]) -> list[tuple[float, float]]:
         try:
             when = datetime.fromisoformat(str(at).replace("Z", "+00:00")).timestamp()
             number = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
+            continue
+        if not math.isfinite(number) or abs(number) > PLAUSIBLE or not math.isfinite(when):
             continue
         out.append((when, number))
     out.sort()
@@ -123,14 +132,17 @@ class MetricsChart(Vertical):
         form = "d/m H:M" if seconds > 86_400 else "H:M"
         plt.date_form(form)
         plotted = 0
+        # Without colour, lines differ by their marker, named in the head; with colour, braille is finer.
+        markers = MARKERS if os.environ.get("NO_COLOR") else ("braille",)
         for s in self.series:
             points = parse_points(s)
             if not points:
                 continue
             label = series_label(s)
-            head.append(f"{label} {points[-1][1]:g}{metric.unit}  ")
+            marker = markers[plotted % len(markers)]
+            head.append(f"{'' if marker == 'braille' else marker + ' '}{label} {points[-1][1]:g}{metric.unit}  ")
             stamps = [datetime.fromtimestamp(t, timezone.utc).strftime("%d/%m %H:%M" if seconds > 86_400 else "%H:%M") for t, _ in points]
-            plt.plot(stamps, [v for _, v in points], label=label, marker="braille")
+            plt.plot(stamps, [v for _, v in points], label=label, marker=marker)
             plotted += 1
         if self.error:
             head = Text(self.error, style="red")

@@ -86,6 +86,17 @@ class Row:
         return f"Row({self.id!r}, {self.name!r}, {self.state!r})"
 
 
+def _derive(slim: dict[str, Any], data: dict[str, Any], summarize: Any, moving: Any) -> None:
+    """A row's derived fields; an object of an odd shape derives none rather than failing the page."""
+    try:
+        if summarize is not None:
+            slim.update(summarize(data))
+        if moving is not None and moving(data):
+            slim["_moving"] = True
+    except Exception:
+        pass
+
+
 def _text(value: Any) -> str:
     if value is None:
         return ""
@@ -99,6 +110,27 @@ class Column:
     value: Callable[[Any], str]
     width: int | None = None  # fixed width keeps rendering cheap; None = measured
     sort_key: Callable[[Any], Any] | None = None
+
+    def __post_init__(self) -> None:
+        # The API may send any type where a column expects another (a string for a list): a cell
+        # that cannot be read shows "?", and never empties the list or stops the table.
+        object.__setattr__(self, "value", _lenient(self.value, "?"))
+        if self.sort_key is not None:
+            object.__setattr__(self, "sort_key", _lenient(self.sort_key, ""))
+
+
+def _lenient(fn: Callable[[Any], Any], fallback: Any) -> Callable[[Any], Any]:
+    if getattr(fn, "lenient", False):
+        return fn
+
+    def read(row: Any) -> Any:
+        try:
+            return fn(row)
+        except Exception:
+            return fallback
+
+    read.lenient = True  # type: ignore[attr-defined]
+    return read
 
 
 @dataclass(frozen=True)
@@ -313,10 +345,8 @@ class ResourceKind:
             slim = {k: data[k] for k in fields if k in data} if fields else dict(data)
             for k in secrets:
                 slim.pop(k, None)
-            if summarize is not None:
-                slim.update(summarize(data))
-            if moving is not None and moving(data):
-                slim["_moving"] = True
+            if summarize is not None or moving is not None:
+                _derive(slim, data, summarize, moving)
             if fill_scope is not None and not slim.get(where):
                 slim[where] = fill_scope
             if scoped_ids:

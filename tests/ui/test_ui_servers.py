@@ -302,3 +302,23 @@ async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
         assert "+ COMPUTE (" in text and "Bare metal" not in lines and "Instance" not in lines  # the Data section stays
         await pilot.press("l")
         assert "Bare metal" in sidebar.render().plain and sidebar.entries[sidebar.highlighted][0] == "instance.servers"
+
+
+async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
+    from tui.ui.widgets.sidebar import Sidebar
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        sidebar = app.main.query_one(Sidebar)
+        sidebar.focus()
+        assert len(sidebar.visible()) > sidebar.content_size.height  # more lines than fit
+        last = max(i for i, (kid, _) in enumerate(sidebar.entries) if kid)
+        for _ in range(len(sidebar.entries)):
+            await pilot.press("j")
+        assert sidebar.highlighted == last
+        drawn = sidebar.render().plain
+        assert f"▸ {sidebar.entries[last][1]}" in drawn and len(drawn.splitlines()) <= sidebar.content_size.height
+        assert "▲" in str(sidebar.border_subtitle)  # what is above is said
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.current_entry.id == sidebar.entries[last][0], what="the last view opened")

@@ -42,6 +42,7 @@ class Sidebar(Widget, can_focus=True):
         self.entries = entries
         self.sections = sections or set()
         self.folded: set[int] = set()  # indices of folded headings
+        self.top = 0  # the first visible line drawn (scrolled to keep the highlighted one in view)
         openable = [i for i, (kid, _) in enumerate(entries) if kid]
         self.highlighted = openable[0] if openable else 0
 
@@ -82,9 +83,26 @@ class Sidebar(Widget, can_focus=True):
             n += self.entries[i][0] is not None
         return n
 
+    def window(self) -> list[int]:
+        """The visible lines that fit, scrolled so the highlighted one is among them (at 80×24 the
+        sidebar holds more lines than the screen)."""
+        shown = self.visible()
+        height = max(1, self.content_size.height)
+        if len(shown) <= height:
+            self.top = 0
+            self.border_subtitle = ""
+            return shown
+        at = shown.index(self.highlighted) if self.highlighted in shown else 0
+        top = min(self.top, at)
+        if at >= top + height:
+            top = at - height + 1
+        self.top = max(0, min(top, len(shown) - height))
+        self.border_subtitle = ("▲ " if self.top else "") + ("▼" if self.top + height < len(shown) else "")
+        return shown[self.top:self.top + height]
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        for n, i in enumerate(self.visible()):
+        for n, i in enumerate(self.window()):
             kind_id, label = self.entries[i]
             if n:
                 text.append("\n")

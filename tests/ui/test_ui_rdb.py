@@ -245,3 +245,10 @@ async def test_a_disk_full_instance_shows_what_it_cannot_do_and_why(sandbox, clo
         for label in ("Restart", "Clone…", "Create a read replica…", "Renew the TLS certificate", "Snapshot the volume…"):
             assert label in greyed, label
         assert "disk_full" in greyed["Restart"] and "free space" in greyed["Restart"]
+        await pilot.press("escape")
+        # on the cursor row its status stays readable without colour: underlined, not reversed into the cursor
+        table = view.table
+        await wait_for(pilot, lambda: app.screen.id == "main", what="menu closed")
+        line = table.render_line(table.cursor_row - table.scroll_offset.y + 1)
+        status = next(seg for seg in line if "DISK_FULL" in seg.text)
+        assert status.style.underline and not status.style.reverse

@@ -38,6 +38,8 @@ def _plain(cell: Any) -> str:
     return cell.plain if isinstance(cell, Text) else str(cell)
 
 
+CURSOR_ALARM = Style(reverse=False, underline=True, bold=True)
+
 class ResourceTable(ScrollView, can_focus=True):
     """A table of resources (anything with an `id`). Cells come from `Column.value(row)`."""
 
@@ -156,6 +158,12 @@ class ResourceTable(ScrollView, can_focus=True):
     def cursor_key(self) -> str | None:
         self._ensure_order()
         return self._cursor_key
+
+    @property
+    def cursor_row(self) -> int:
+        """The cursor's position in the order shown (0 = the first row under the header)."""
+        self._ensure_order()
+        return self._cursor
 
     def move_to(self, key: str) -> bool:
         self._ensure_order()
@@ -425,12 +433,17 @@ class ResourceTable(ScrollView, can_focus=True):
             self._styles[style] = found
         return found
 
-    def _cells_strip(self, cells: Sequence[Any], base: Style, marked: bool = False) -> Strip:
+    def _cells_strip(self, cells: Sequence[Any], base: Style, marked: bool = False, cursor: bool = False) -> Strip:
         segments: list[Segment] = []
         for i, (col, cell) in enumerate(zip(self._columns, cells)):
             width = col.width or 12
             if isinstance(cell, Text):
-                style = base + self._cell_style(cell.style) if cell.style else base
+                own = self._cell_style(cell.style) if cell.style else None
+                if own is not None and cursor and own.reverse:
+                    # A cell that stands out by reverse video (an alarm) would vanish into the cursor's
+                    # own (grey on grey without colour): on the cursor row it is underlined instead.
+                    own = own + CURSOR_ALARM
+                style = base + own if own is not None else base
                 text = cell.plain
             else:
                 style, text = base, str(cell)
@@ -482,7 +495,7 @@ class ResourceTable(ScrollView, can_focus=True):
                 else:
                     style = base
                 row = self._rows[key]
-                strip = self._cells_strip([c.value(row) for c in self._columns], style, marked)
+                strip = self._cells_strip([c.value(row) for c in self._columns], style, marked, is_cursor)
                 self._strips[cache_key] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 

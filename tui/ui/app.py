@@ -339,7 +339,8 @@ class CloudApp(App[None]):
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
 
     async def on_unmount(self) -> None:
         for client in self.clients.values():

@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from ..widgets.line_input import LineInput
+
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -26,7 +28,7 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(self.message, id="confirm-message", markup=False)
             if self.require_text:
                 yield Label(f"Type {self.require_text!r} to confirm:", markup=False)
-                yield Input(placeholder=self.require_text, id="confirm-text", compact=True)
+                yield LineInput(placeholder=self.require_text, id="confirm-text", compact=True)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button(self.confirm_label, id="confirm", variant="error", disabled=bool(self.require_text))

@@ -1,70 +1,75 @@
-"""The help screen on `?`: every key, grouped by where it works."""
+"""The help screen on `?`: the keys of the screen in front, read from its bindings (so it cannot
+drift from what the keys do), then the keys that work anywhere, then a few words on the rest."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from typing import Any
+
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
-KEYS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("Anywhere", [
-        (": or ctrl+p", "command palette: jump to a view, a zone, a region or an action"),
-        ("?", "this help"),
-        ("z", "the zone (zonal views) or region (regional views), or all of them"),
-        ("tab / shift+tab", "move between the sidebar and the table"),
-        ("h / l in the sidebar", "fold a product's views away / unfold them"),
-        ("ctrl+l", "log in / change credentials"),
-        ("q", "quit"),
-    ]),
-    ("Resource list", [
-        ("j / k, ↑ / ↓", "move the cursor; g / G top and bottom"),
-        ("enter", "open the detail (fields and raw JSON)"),
-        ("/", "filter rows; esc clears"),
-        ("s / S", "sort by the next column / reverse the order"),
-        ("r", "refresh now"),
-        ("c", "create"),
-        ("e", "edit the selected resource"),
-        ("a", "actions allowed now (power on, reboot, …) and child lists (Private NICs ›)"),
-        ("d", "delete (asks first; Cancel is focused)"),
-        ("y", "copy the id to the clipboard (OSC 52)"),
-        ("w / u", "batch-edited lists: review and send the staged changes / undo one"),
-        ("esc", "on a child list: back to its parent"),
-    ]),
-    ("Detail", [
-        ("v", "next tab: fields, JSON, then the kind's own (events…)"),
-        ("x", "reveal a one-time secret (shown once; y copies it)"),
-        ("a / e / d / y / r", "actions, edit, delete, copy id, refresh"),
-        ("esc", "back to the list"),
-    ]),
-    ("Forms and dialogs", [
-        ("tab / shift+tab", "next / previous field"),
-        ("ctrl+s or enter", "submit"),
-        ("esc", "cancel; nothing is sent"),
-    ]),
-    ("Record lists", [
-        ("a / e / d", "add, edit, delete a record (rules, user data, volumes, members)"),
-        ("K / J", "move it up / down where order matters (rule positions, volume keys)"),
-        ("ctrl+s", "send the whole list; esc asks before dropping changes"),
-    ]),
+NOTES: list[tuple[str, str]] = [
+    ("tab / shift+tab", "move between the sidebar and the table, or between fields"),
+    ("h / l, ← / → in the sidebar", "fold a product's views away / unfold them; enter on a heading too"),
+    ("space, then a", "mark rows (where an action takes several), then act on all the marked ones; esc unmarks"),
+    ("v in a detail", "the next tab: fields, JSON, then the kind's own (events, metrics…)"),
+    ("x in a detail", "reveal a secret: a one-time one (shown once) or a credential inside a URL; y copies"),
+    ("m / w on a chart", "the next metric / the next time window"),
+    ("esc", "back, cancel or clear; nothing is sent"),
 ]
+
+
+def _words(name: str) -> str:
+    """'ResourceView' -> 'resource view' (where a binding comes from)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower().removesuffix(" screen") or name.lower()
+
+
+def bindings_of(front: Screen[Any]) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+    """The described bindings active on `front`, grouped by where they come from (the focused widget
+    and its parents, the screen, then the app: "anywhere"): (group, [(keys, what, enabled)])."""
+    groups: dict[str, dict[tuple[int, str], list[Any]]] = {}
+    app = front.app
+    for key, (node, binding, enabled, tooltip) in front.active_bindings.items():
+        what = binding.description or tooltip
+        if not what:
+            continue
+        group = "anywhere" if node is app else _words(type(node).__name__)
+        entry = groups.setdefault(group, {}).setdefault((id(node), binding.action), [[], what, enabled])
+        shown = app.get_key_display(replace(binding, key=key, key_display=None))  # "/" for slash, "?" for question_mark
+        if shown not in entry[0]:
+            entry[0].append(shown)
+    ordered = sorted(groups.items(), key=lambda g: g[0] == "anywhere")  # the app's keys last
+    return [(group, [(" / ".join(keys), what, enabled) for keys, what, enabled in entries.values()]) for group, entries in ordered]
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
+    def __init__(self, front: Screen[Any] | None = None) -> None:
+        super().__init__()
+        self.front = front
+
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        for section, keys in KEYS:
-            table.add_row(f"[reverse] {section} [/]", "")
-            for key, what in keys:
-                table.add_row(key, what)
+        sections = bindings_of(self.front) if self.front is not None else []
+        for group, keys in sections:
+            table.add_row(Text(f" {group.capitalize()} ", style="reverse"), "")
+            for key, what, enabled in keys:
+                table.add_row(Text(key), Text(what + ("" if enabled else " (not now)"), style="" if enabled else "dim"))
             table.add_row("", "")
+        table.add_row(Text(" Also ", style="reverse"), "")
+        for key, what in NOTES:
+            table.add_row(Text(key), Text(what))
         with Vertical(id="dialog", classes="help"):
-            yield Label("cloudtui keys", id="dialog-title")
+            yield Label("cloudtui keys: here, then anywhere", id="dialog-title")
             with VerticalScroll():
                 yield Static(table)

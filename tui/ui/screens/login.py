@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, Static
 from ...config import UUID_RE, ConfigNotSaved, Profile, save_profile
 from ...secrets import store
 from ..errors import describe
+from ..widgets.line_input import LineInput
 
 Tester = Callable[[str, Secret], Awaitable[str]]
 
@@ -56,13 +57,13 @@ class LoginScreen(ModalScreen[LoginResult | None]):
                 )
             with Horizontal(classes="form-row"):
                 yield Label("API URL", classes="form-label")
-                yield Input(self.profile.api_url, placeholder="https://api.example.com", id="api-url", compact=True)
+                yield LineInput(self.profile.api_url, placeholder="https://api.example.com", id="api-url", compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Project ID", classes="form-label")
-                yield Input(self.profile.project_id, placeholder="UUID of the project", id="project-id", compact=True)
+                yield LineInput(self.profile.project_id, placeholder="UUID of the project", id="project-id", compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Secret key", classes="form-label")
-                yield Input(password=True, placeholder="secret key (hidden)", id="secret", compact=True)
+                yield LineInput(password=True, placeholder="secret key (hidden)", id="secret", compact=True)
             yield Static("", id="login-status", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")

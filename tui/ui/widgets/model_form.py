@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
+from .line_input import LineInput
 
 
 def _is_bool(annotation: Any) -> bool:
@@ -90,10 +91,10 @@ class ModelForm(Vertical):
             elif meta.get("widget") == "select":
                 control = Select([], prompt="loading…", compact=True, id=f"f-{name}", classes="form-control")
             elif meta.get("widget") == "password":  # never echoed; its strength shown as it is typed
-                control = Input("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=f"f-{name}", classes="form-control")
+                control = LineInput("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=f"f-{name}", classes="form-control")
             else:
                 text = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))
-                control = Input(text, placeholder=str(meta.get("placeholder", "")), compact=True, id=f"f-{name}", classes="form-control")
+                control = LineInput(text, placeholder=str(meta.get("placeholder", "")), compact=True, id=f"f-{name}", classes="form-control")
             with Horizontal(classes="form-row"):
                 yield Label(label, classes="form-label")
                 yield control

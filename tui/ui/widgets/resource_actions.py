@@ -13,6 +13,7 @@ from ...products import outcome
 from ...products.base import ALL, ActionSpec, Child, ParentRef
 from ..errors import guarded, notify_error
 from .resource_table import ResourceTable
+from .line_input import LineInput
 
 
 class ResourceActions:
@@ -107,7 +108,7 @@ class ResourceActions:
         if found:
             box = found.first(Input)
         else:  # mounted on first use: one widget less to style at start-up
-            box = Input(placeholder="filter (esc clears)", id="filter", compact=True)
+            box = LineInput(placeholder="filter (esc clears)", id="filter", compact=True)
             self.mount(box, before=self.table)
         box.display = True
         box.focus()

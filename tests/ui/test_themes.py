@@ -10,12 +10,25 @@ from helpers import loaded, make_app, screen_named, wait_for
 pytestmark = pytest.mark.anyio
 
 
-async def test_every_theme_on_a_list_a_detail_a_form_and_help(sandbox):
+def _themes() -> list[str]:
+    from textual.app import App
+
+    return sorted(App().available_themes)
+
+
+THEMES = _themes()
+GROUPS = [THEMES[i::4] for i in range(4)]  # four tests, so the themes are tried in parallel
+
+
+def test_the_ansi_themes_are_among_them():
+    assert {"ansi-dark", "ansi-light", "textual-dark"} <= set(THEMES)
+
+
+@pytest.mark.parametrize("themes", GROUPS, ids=[g[0] for g in GROUPS])
+async def test_every_theme_on_a_list_a_detail_a_form_and_help(sandbox, themes):
     app = make_app(sandbox)
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot, app)
-        themes = sorted(app.available_themes)
-        assert {"ansi-dark", "ansi-light", "textual-dark"} <= set(themes)
         for theme in themes:
             app.theme = theme
             await pilot.pause()

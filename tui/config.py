@@ -122,6 +122,7 @@ class Settings:
     ca_bundle: str = ""
     genai_url: str = ""  # the generative-model API's base URL; empty: the platform's
     unknown_profile: str | None = None  # a profile named by --profile or CLOUDTUI_PROFILE that the file lacks
+    allowed_origins: tuple[str, ...] = ()  # origins beyond api_url and genai_url the secret key may go to
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -191,7 +192,18 @@ def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = No
         ca_bundle=prof.ca_bundle,
         genai_url=(env.get("CLOUDTUI_GENAI_URL") or prof.genai_url).rstrip("/"),
         unknown_profile=unknown,
+        allowed_origins=prof.allowed_origins,
     )
+
+
+def allow_origin(profile_name: str, origin: str, path: Path | None = None) -> None:
+    """Remember in the profile that the secret key may go to `origin` (the file edited round-trip)."""
+    cfg = ConfigFile.load(path)
+    prof = cfg.profiles.get(profile_name, Profile(name=profile_name))
+    if origin not in prof.allowed_origins:
+        prof.allowed_origins = (*prof.allowed_origins, origin)
+    cfg.profiles[profile_name] = prof
+    cfg.save()
 
 
 def save_profile(profile: Profile, make_default: bool = True, path: Path | None = None) -> Path:

@@ -369,7 +369,8 @@ async def test_a_stream_gives_its_headers_then_its_events_and_read_only_allows_o
         body = b'data: {"delta":"Hel"}\n\ndata: {"delta":"lo"}\n\ndata: [DONE]\n\n'
         return httpx.Response(200, headers={"content-type": "text/event-stream", "x-ratelimit-remaining-requests": "9"}, content=body)
 
-    client = ApiClient("http://platform.example", "secret-key", transport=httpx.MockTransport(handler), auth=BEARER, read_only=True)
+    client = ApiClient("http://platform.example", "secret-key", transport=httpx.MockTransport(handler), auth=BEARER, read_only=True,
+                       trusted=("http://model.example",))  # the profile allows the model's own origin
     # an absolute URL (a model's own endpoint), a POST that changes nothing: allowed in read-only
     async with client.stream("POST", "http://model.example/v1/chat/completions", json={"messages": []}, mutating=False) as stream:
         assert stream.status == 200 and stream.headers["x-ratelimit-remaining-requests"] == "9"

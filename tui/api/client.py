@@ -29,7 +29,7 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 from . import safe
 from .errors import (
-    ApiError, BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, ReadOnlyError,
+    ApiError, BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, ReadOnlyError, UntrustedOrigin,
     Redirected, error_from_response,
 )
 from .secret import Secret, as_secret
@@ -109,8 +109,11 @@ class ApiClient:
         max_connections: int = 16,
         ca_bundle: str | None = None,
         auth: Auth = X_AUTH_TOKEN,
+        trusted: Any = (),
     ) -> None:
         self.api_url = api_url.rstrip("/")
+        # The origins the secret key may go to: this client's own, and those the profile names.
+        self.trusted = {origin_of(self.api_url), *(origin_of(t) for t in trusted if t)}
         self._secret: Secret = as_secret(secret_key)
         self.read_only = read_only
         self.retry = retry or RetryPolicy()
@@ -279,6 +282,12 @@ class ApiClient:
         elif content is not None:
             body = content
             headers["Content-Type"] = content_type
+        if "://" in path and origin_of(path) not in self.trusted:
+            origin = origin_of(path)
+            err = UntrustedOrigin(0, f"refused to send the secret key to {safe.clean(origin)}, an origin the profile does not name",
+                                  method=method, url=safe.mask_userinfo(safe.clean(path)))
+            err.origin = origin
+            raise err
         if any(part in (".", "..") for part in path.split("?")[0].split("/")):  # httpx would resolve them
             raise ConfigError(0, f"refused to send {method} {safe.clean(path)}: a value from the API would move the request "
                                  "to another path (a '.' or '..' segment); nothing was sent", method=method, url=path)
@@ -399,6 +408,18 @@ class ApiClient:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
         _, data = await self.request_data(method, path, json=body, decode=decode_object)
         return data
+
+
+def origin_of(url: str) -> str:
+    """'https://API.example.com:443/x' -> 'https://api.example.com' (scheme, host and a port that is not the default)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    default = {"https": 443, "http": 80}.get(parts.scheme.lower())
+    host = (parts.hostname or "").lower()
+    return f"{parts.scheme.lower()}://{host}" + (f":{port}" if port and port != default else "")
 
 
 def import_httpx() -> Any:

@@ -155,6 +155,17 @@ class ConfigError(ApiError):
         return "Fix the configuration named above and start again."
 
 
+class UntrustedOrigin(ApiError):
+    """Nothing was sent: the request goes to an origin the profile does not name (an absolute URL
+    from API data), and the secret key goes only to the origins the operator trusts."""
+
+    origin: str = ""
+
+    @property
+    def hint(self) -> str:
+        return f"The secret key was not sent to {self.origin}. Allow that origin when asked (it is remembered in the profile), then try again."
+
+
 class Redirected(ApiError):
     """A 3xx that cloudtui does not follow (a write, or another origin): never counted as success."""
 

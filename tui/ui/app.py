@@ -104,6 +104,7 @@ class CloudApp(App[None]):
         self.services: dict[tuple[str, str], ResourceService] = {}
         self.main: Any = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
+        self.asked_origins: set[str] = set()  # origins the operator was asked about this session
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
 
     def client_for(self, endpoint: Endpoint) -> ApiClient:
@@ -115,7 +116,7 @@ class CloudApp(App[None]):
             auth = BEARER if endpoint.auth == "Bearer" else X_AUTH_TOKEN
             self.clients[endpoint.name] = ApiClient(
                 url, self._secret, transport=self._transport, read_only=s.read_only, retry=self.retry,
-                ca_bundle=s.ca_bundle or None, auth=auth,
+                ca_bundle=s.ca_bundle or None, auth=auth, trusted=(s.api_url, s.genai_url, *s.allowed_origins),
             )
         return self.clients[endpoint.name]
 
@@ -335,6 +336,40 @@ class CloudApp(App[None]):
         """A worker that died of an unexpected error is reported, never silent."""
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             notify_error(self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " "))
+
+    def ask_origin(self, origin: str) -> None:
+        """An answer pointed a request at an origin the profile does not name: ask once whether the
+        secret key may go there; yes is remembered in the profile."""
+        if origin in self.asked_origins:
+            return
+        self.asked_origins.add(origin)
+        from .screens.confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if not ok:
+                return
+            for client in self.clients.values():
+                client.trusted.add(origin)
+            self.settings.allowed_origins = (*self.settings.allowed_origins, origin)
+            if not self.settings.demo:
+                self._remember_origin(origin)
+            self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)
+
+        self.push_screen(ConfirmScreen(
+            "Send the secret key to another origin?",
+            f"The API pointed a request at {origin}, which profile {self.settings.profile!r} does not name. "
+            "Allowed, the secret key is sent there from now on (remembered in the profile's allowed_origins).",
+            "Allow",
+        ), answered)
+
+    @work(thread=True, exit_on_error=False)
+    def _remember_origin(self, origin: str) -> None:
+        from ..config import ConfigNotSaved, allow_origin
+
+        try:
+            allow_origin(self.settings.profile, origin)
+        except (ConfigNotSaved, OSError) as err:
+            self.call_from_thread(self.notify, f"Allowed for this session only: {err}", title="Configuration", severity="warning")
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

@@ -8,7 +8,7 @@ from typing import Any, Callable, TypeVar
 
 from textual.app import App
 
-from ..api.errors import ApiError, OutcomeUnknown, log_file
+from ..api.errors import ApiError, OutcomeUnknown, UntrustedOrigin, log_file
 
 log = logging.getLogger("cloudtui.ui")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -39,6 +39,10 @@ def notify_error(app: App, err: BaseException, doing: str) -> None:
     if not isinstance(err, ApiError):
         log.error("%s failed", doing, exc_info=err)
     summary, hint = describe(err)
+    if isinstance(err, UntrustedOrigin) and hasattr(app, "ask_origin"):
+        app.notify(f"{summary}\n{hint}", title=f"{doing}: not sent", severity="warning", timeout=12)
+        app.ask_origin(err.origin)
+        return
     if isinstance(err, OutcomeUnknown):
         app.notify(f"{summary}\n{hint}", title=f"{doing}: outcome unknown", severity="warning", timeout=15)
         return

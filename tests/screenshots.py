@@ -164,6 +164,8 @@ async def main() -> None:
     await shoot("rdb-backups", (120, 40), view_of_kind("rdb.backups"))
     await shoot("kvcache-clusters", (120, 40), view_of_kind("kvcache.clusters"))
     await shoot("kvcache-cluster-create", (120, 40), view_of_kind("kvcache.clusters", create))
+    for kind in ("rdb.engines", "rdb.node_types", "kvcache.versions", "kvcache.node_types", "silicon.types", "silicon.os", "baremetal.offers", "baremetal.os"):
+        await shoot(f"catalogue-{kind.replace('.', '-').replace('_', '-')}", (120, 40), view_of_kind(kind))
 
 
 if __name__ == "__main__":

@@ -273,3 +273,15 @@ def text_of(widget) -> str:
     console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
     console.print(widget.content)
     return console.export_text()
+
+
+async def cluster_chart(pilot, app, name="sessions"):
+    """The metrics chart of a cache cluster: its list, its detail, the chart tab, loaded."""
+    view = await open_view(pilot, app, "kvcache.clusters")
+    await select(pilot, view, name)
+    await pilot.press("enter")
+    detail = await screen_named(pilot, app, "DetailScreen")
+    await pilot.press("v", "v")
+    chart = detail.query_one("MetricsChart")
+    await wait_for(pilot, lambda: chart.loaded, what="chart")
+    return chart

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import demo_settings, loaded, make_app, open_view, screen_named, select, text_of, wait_for
+from helpers import cluster_chart, demo_settings, loaded, make_app, screen_named, text_of, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -26,12 +26,6 @@ async def test_the_help_says_the_keys_of_the_screen_in_front(sandbox):
         listing = await help_text(pilot, app)
         for key, what in (("/", "Filter"), ("c", "Create"), ("z", "Zone"), ("^p", "Palette"), ("q", "Quit")):
             assert any(key in line and what in line for line in listing.splitlines()), (key, what, listing)
-        view = await open_view(pilot, app, "kvcache.clusters")
-        await select(pilot, view, "sessions")
-        await pilot.press("enter")
-        detail = await screen_named(pilot, app, "DetailScreen")
-        await pilot.press("v", "v")  # the metrics tab: its chart has the focus
-        chart = detail.query_one("MetricsChart")
-        await wait_for(pilot, lambda: chart.loaded, what="chart")
+        await cluster_chart(pilot, app)  # the metrics tab: its chart has the focus
         charted = await help_text(pilot, app)
         assert "Next metric" in charted and "Fields/JSON" in charted and "Create" not in charted

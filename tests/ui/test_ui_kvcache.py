@@ -186,20 +186,14 @@ async def test_read_only_offers_the_certificate_and_sends_nothing(sandbox, clock
 
 
 async def test_metrics_chart_one_line_per_node_and_the_next_metric():
-    from helpers import FIXED_WALL
+    from helpers import FIXED_WALL, cluster_chart
     from tui.sandbox import ManualClock, Sandbox
 
     sb = Sandbox(clock=ManualClock(FIXED_WALL))
     app = make_app(sb, settings=demo_settings(zone="fr-par-1"), clock=sb.clock.now)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        view = await open_view(pilot, app, "kvcache.clusters")
-        await select(pilot, view, "sessions")
-        await pilot.press("enter")
-        detail = await screen_named(pilot, app, "DetailScreen")
-        await pilot.press("v", "v")
-        chart = detail.query_one("MetricsChart")
-        await wait_for(pilot, lambda: chart.loaded, what="chart")
+        chart = await cluster_chart(pilot, app)
         head = str(chart.query_one("#chart-head").render())
         assert head.startswith("CPU · last 1 h") and all(f"node-{n}" in head for n in range(3))
         await pilot.press("m")
@@ -211,9 +205,10 @@ async def test_metrics_chart_one_line_per_node_and_the_next_metric():
 
 @pytest.mark.parametrize("odd", ["NaN", "inf", 1.7e308, "-Infinity"])
 async def test_a_chart_with_odd_values_draws_them_as_gaps(monkeypatch, odd):
-    from helpers import FIXED_WALL
-    from tui.sandbox import ManualClock, Sandbox
     import importlib
+
+    from helpers import FIXED_WALL, cluster_chart
+    from tui.sandbox import ManualClock, Sandbox
 
     routes = importlib.import_module("tui.sandbox.kvcache.routes")
     real = routes.series
@@ -228,13 +223,7 @@ async def test_a_chart_with_odd_values_draws_them_as_gaps(monkeypatch, odd):
     app = make_app(sb, settings=demo_settings(zone="fr-par-1"), clock=sb.clock.now)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        view = await open_view(pilot, app, "kvcache.clusters")
-        await select(pilot, view, "sessions")
-        await pilot.press("enter")
-        detail = await screen_named(pilot, app, "DetailScreen")
-        await pilot.press("v", "v")
-        chart = detail.query_one("MetricsChart")
-        await wait_for(pilot, lambda: chart.loaded, what="chart")
+        chart = await cluster_chart(pilot, app)
         app.export_screenshot()  # drawn whole
         await pilot.press("w")
         await wait_for(pilot, lambda: chart.loaded, what="the next window")

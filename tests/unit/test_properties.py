@@ -181,3 +181,14 @@ def test_the_table_shows_exactly_the_filtered_rows_in_sort_order_whatever_happen
             shown.sort(key=lambda k: ((k if col == "k" else rows[k]), k), reverse=rev)
         assert table.shown_keys == shown
         assert table.marked == marked
+
+
+def test_a_numeric_sort_key_orders_numbers_as_numbers_and_an_odd_one_last():
+    from tui.products.base import Column, Row
+    from tui.ui.widgets.resource_table import ResourceTable
+
+    table = ResourceTable()
+    table.set_columns([Column("size", "Size", lambda r: r.text("size"), width=6, sort_key=lambda r: r.get("size") + 0)])
+    table.upsert([Row({"id": i, "size": size}) for i, size in (("a", 100), ("b", 9), ("c", "oops"), ("d", 10), ("e", 0.5))])
+    table.sort_by("size")
+    assert table.shown_keys == ["e", "b", "d", "a", "c"]  # 0.5, 9, 10, 100, then the one that cannot be read

@@ -306,11 +306,15 @@ class ResourceTable(ScrollView, can_focus=True):
     def _sort_value(self, row: Any) -> Any:
         found = self._sort_column()
         if found is None:
-            return ""
+            return (1, 0.0, "")
         _, col = found
         if col.sort_key is not None:
-            return str(col.sort_key(row))
-        return _plain(col.value(row)).lower()
+            value = col.sort_key(row)
+            # Numbers in numeric order (9 before 10), before any text; all keys compare, whatever their types.
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
+                return (0, float(value), "")
+            return (1, 0.0, str(value).lower())
+        return (1, 0.0, _plain(col.value(row)).lower())
 
     def _row_text(self, row: Any) -> str:
         return " ".join(_plain(c.value(row)) for c in self._columns).lower() + " " + row.id

@@ -353,11 +353,11 @@ class CloudApp(App[None]):
             self.settings.allowed_origins = (*self.settings.allowed_origins, origin)
             if not self.settings.demo:
                 self._remember_origin(origin)
-            self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)
+            self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)  # notify cleans it
 
         self.push_screen(ConfirmScreen(
             "Send the secret key to another origin?",
-            f"The API pointed a request at {origin}, which profile {self.settings.profile!r} does not name. "
+            f"The API pointed a request at {clean(origin)}, which profile {self.settings.profile!r} does not name. "
             "Allowed, the secret key is sent there from now on (remembered in the profile's allowed_origins).",
             "Allow",
         ), answered)

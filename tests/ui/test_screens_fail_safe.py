@@ -47,3 +47,19 @@ async def test_the_privileges_grid_opens_whatever_the_names(sandbox, users, data
         await pilot.press("space")
         assert grid.changes() == {(users[0], databases[0]): "readonly"}
         assert app.bugs == []
+
+
+async def test_a_choice_named_by_the_api_at_any_length_stays_one_line(sandbox):
+    from tui.ui.screens.picker import PickerScreen
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        picked = []
+        app.push_screen(PickerScreen("Which?", [("x" * 5000, "long"), ("y" * 300, "odd", "z" * 400), ("short", "ok")]), picked.append)
+        picker = await screen_named(pilot, app, "PickerScreen")
+        await pilot.pause()
+        box = picker.query_one("OptionList")
+        assert all(len(str(box.get_option_at_index(i).prompt)) <= 60 + len("  — ") + 120 for i in range(box.option_count))
+        await pilot.press("j", "enter")  # the greyed one is skipped
+        assert picked == ["ok"]

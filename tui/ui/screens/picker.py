@@ -13,12 +13,19 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 
+LABEL_MAX = 60  # a label from API data may be any length (a 5,000-character name): the list stays a list
+
+
+def _short(text: str, most: int = LABEL_MAX) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def _option(i: int, choice: tuple[Any, ...]) -> Option:
     """(label, value) is a choice; (label, value, why not) a greyed one that says why it cannot work."""
     why = choice[2] if len(choice) > 2 else None
     if why:
-        return Option(Text.assemble(str(choice[0]), (f"  — {why}", "italic")), id=str(i), disabled=True)
-    return Option(str(choice[0]), id=str(i))
+        return Option(Text.assemble(_short(str(choice[0])), (f"  — {_short(str(why), 120)}", "italic")), id=str(i), disabled=True)
+    return Option(_short(str(choice[0])), id=str(i))
 
 
 class PickerScreen(ModalScreen[Any]):

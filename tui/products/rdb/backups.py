@@ -10,7 +10,7 @@ from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
 from ..format import date_of, human_bytes, state_text
 from .instances import API, RESOURCE
 
-DATA = "tui.products.rdb.data_forms:"
+COPIES = "tui.products.rdb.copy_forms:"
 
 
 def _ready(r: Any) -> bool:
@@ -61,11 +61,11 @@ BACKUPS = ResourceKind(
     ),
     actions=(
         ActionSpec("export", "Export (make a download URL)", _ready, call=Call("POST", "{id}/export", {}), why_not=_why),
-        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")), flow=Lazy(DATA + "backup_url_flow"), mutating=False),
-        ActionSpec("restore", "Restore to an instance…", _ready, flow=Lazy(DATA + "restore_flow"), why_not=_why),
+        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")), flow=Lazy(COPIES + "backup_url_flow"), mutating=False),
+        ActionSpec("restore", "Restore to an instance…", _ready, flow=Lazy(COPIES + "restore_flow"), why_not=_why),
     ),
-    create=Lazy(DATA + "BACKUP_CREATE"),
-    edit=Lazy(DATA + "BACKUP_EDIT"),
+    create=Lazy(COPIES + "BACKUP_CREATE"),
+    edit=Lazy(COPIES + "BACKUP_EDIT"),
     delete=Call("DELETE", "{id}"),
     delete_warning=lambda r: "This copy of the database is gone for good",
     name_param="name",
@@ -73,7 +73,7 @@ BACKUPS = ResourceKind(
 
 INSTANCE_BACKUPS = replace(
     BACKUPS, id="rdb.instance_backups", title="Backups", parent=Parent("rdb.instances", query="instance_id"),
-    create=Lazy(DATA + "BACKUP_HERE"),
+    create=Lazy(COPIES + "BACKUP_HERE"),
 )
 
 SNAPSHOTS = ResourceKind(
@@ -112,9 +112,9 @@ SNAPSHOTS = ResourceKind(
         ("Created", lambda s: str(s.raw.get("created_at", ""))),
     ),
     actions=(
-        ActionSpec("instance", "Create an instance from it…", _ready, flow=Lazy(DATA + "instance_from_snapshot_flow"), why_not=_why),
+        ActionSpec("instance", "Create an instance from it…", _ready, flow=Lazy(COPIES + "instance_from_snapshot_flow"), why_not=_why),
     ),
-    edit=Lazy(DATA + "BACKUP_EDIT"),  # the same two fields: name and expiry
+    edit=Lazy(COPIES + "BACKUP_EDIT"),  # the same two fields: name and expiry
     delete=Call("DELETE", "{id}"),
     delete_warning=lambda r: "The copy of the volume is gone for good",
     name_param="name",
@@ -122,5 +122,5 @@ SNAPSHOTS = ResourceKind(
 
 INSTANCE_SNAPSHOTS = replace(
     SNAPSHOTS, id="rdb.instance_snapshots", title="Snapshots", parent=Parent("rdb.instances", query="instance_id"),
-    create=Lazy(DATA + "SNAPSHOT_CREATE"), create_path="instances/{parent}/snapshots",
+    create=Lazy(COPIES + "SNAPSHOT_CREATE"), create_path="instances/{parent}/snapshots",
 )

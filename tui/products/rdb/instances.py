@@ -14,6 +14,7 @@ API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
 FORMS = "tui.products.rdb.instance_forms:"
 DATA = "tui.products.rdb.data_forms:"
+COPIES = "tui.products.rdb.copy_forms:"
 KINDS = "tui.products.rdb."
 TRANSITIONAL = frozenset({"provisioning", "initializing", "configuring", "deleting", "backuping", "snapshotting", "restarting", "autohealing"})
 USABLE = ("ready", "disk_full")  # an instance one may change: disk_full is still up (free space or grow it)
@@ -158,8 +159,8 @@ INSTANCES = ResourceKind(
         ActionSpec("settings", "Settings (replace the set)…", _usable, flow=Lazy(DATA + "settings_set_flow"), why_not=_why_busy),
         ActionSpec("endpoints", "Endpoints: add, delete, migrate…", _usable, flow=Lazy(FORMS + "endpoints_flow"), why_not=_why_busy),
         ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(DATA + "create_replica_flow"), why_not=_why_not_ready),
-        ActionSpec("backup", "Back up a database…", _usable, flow=Lazy(DATA + "backup_flow"), why_not=_why_busy),
-        ActionSpec("snapshot", "Snapshot the volume…", lambda r: r.state == "ready", flow=Lazy(DATA + "snapshot_flow"),
+        ActionSpec("backup", "Back up a database…", _usable, flow=Lazy(COPIES + "backup_flow"), why_not=_why_busy),
+        ActionSpec("snapshot", "Snapshot the volume…", lambda r: r.state == "ready", flow=Lazy(COPIES + "snapshot_flow"),
                    why_not=lambda r: _block(r) or _why_not_ready(r)),
         ActionSpec("upgrade", "Upgrade (node type, HA, volume, version)…", lambda r: r.state in USABLE, flow=Lazy(FORMS + "upgrade_flow"), why_not=_why_busy),
         ActionSpec("clone", "Clone…", lambda r: r.state == "ready", flow=Lazy(FORMS + "clone_flow"), why_not=_why_not_ready),

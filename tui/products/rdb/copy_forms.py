@@ -1,0 +1,233 @@
+"""Backups and snapshots of a database instance — the copies an operator makes, restores and exports
+(pydantic; loaded on first use). Restoring over an existing database takes its name typed."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from .. import outcome
+from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
+from ..fields import ctx, meta
+from ..flows import confirm_loss
+from .data_forms import DB_NAME, _parent_id
+from .instance_forms import catalogue, check_ha, check_node
+
+
+def _iso_in(days: int | None) -> str | None:
+    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(microsecond=0).isoformat().replace("+00:00", "Z") if days else None
+
+
+# ---- backups --------------------------------------------------------------------------------------------------
+class BackupForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    instance_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Instance", widget="select"))]
+    database_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("Database", placeholder="orders"))]
+    name: Annotated[str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))] = ""
+    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
+
+    @field_validator("database_name")
+    @classmethod
+    def _db(cls, v: str, info: ValidationInfo) -> str:
+        known = (ctx(info, "databases") or {}).get(info.data.get("instance_id"))
+        if known is not None and v not in known:
+            raise ValueError(f"no database {v} there: {', '.join(sorted(known)) or 'none'}")
+        return v
+
+
+class BackupHereForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    database_name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Database", widget="select"))]
+    name: Annotated[str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))] = ""
+    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
+
+
+def _backup_body(instance_id: str, form: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"instance_id": instance_id, "database_name": form.database_name}
+    if form.name:
+        body["name"] = form.name
+    if form.expires_in_days:
+        body["expires_at"] = _iso_in(form.expires_in_days)
+    return body
+
+
+async def backup_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+    from .instances import INSTANCES
+
+    rows = await service.names_of(INSTANCES, scope)
+    dbs: dict[str, set[str]] = {}
+    for iid in rows:
+        try:
+            dbs[iid] = {str(d.get("name")) for d in await service.read_all(scope, "instances", iid, "databases", key="databases")}
+        except Exception:
+            continue  # an instance not ready answers nothing useful: its databases are not checked here
+    return {"instance_id": [(name, iid) for iid, name in sorted(rows.items(), key=lambda x: x[1])]}, {"databases": dbs}
+
+
+async def backup_here_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+    dbs = await service.read_all(scope, "instances", _parent_id(service), "databases", key="databases")
+    return {"database_name": [(str(d.get("name")), str(d.get("name"))) for d in dbs if d.get("name")]}, {}
+
+
+BACKUP_CREATE = CreateSpec(BackupForm, lambda form, c: _backup_body(form.instance_id, form), backup_options)  # type: ignore[attr-defined]
+BACKUP_HERE = CreateSpec(BackupHereForm, lambda form, c: _backup_body(c.parent.id if c.parent else "", form), backup_here_options)
+
+
+async def backup_flow(ui: Any, instance: Row) -> None:
+    from .backups import INSTANCE_BACKUPS
+
+    svc = ui.service(INSTANCE_BACKUPS, ParentRef(instance.id, instance.name, ui.scope))
+    dbs = await ui.service().read_all(ui.scope, "instances", instance.id, "databases", key="databases")
+
+    async def send(form: BackupHereForm) -> Any:
+        known = [r.id for r in await svc.list_rows(ui.scope)]  # to tell a new backup from the others if the answer is lost
+        return await outcome.create(svc, ui.scope, _backup_body(instance.id, form), known)
+
+    done = await ui.form(f"Back up a database of {instance.name}", BackupHereForm, choices={"database_name": [(str(d.get("name")), str(d.get("name"))) for d in dbs]},
+                         submit=send, submit_label="Back up")
+    if done:
+        row, looked = done
+        ui.notify(looked or f"Backup {row.name} of {instance.name}: {row.state} — see Backups", "warning" if looked else "information")
+        ui.follow(instance)
+
+
+class BackupEditForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: unchanged"))] = None
+
+
+def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
+    patch: dict[str, Any] = {}
+    if form.name != row.name:
+        patch["name"] = form.name
+    if form.expires_in_days:
+        patch["expires_at"] = _iso_in(form.expires_in_days)
+    return patch
+
+
+BACKUP_EDIT = EditSpec(BackupEditForm, lambda row: {"name": row.name}, _edit_patch)
+
+
+async def backup_url_flow(ui: Any, backup: Row) -> None:
+    await ui.dialog("result", title=f"Download URL of {backup.name} (y copies it; expires {backup.text('download_url_expires_at') or '?'})",
+                    text=backup.text("download_url"))
+
+
+class RestoreForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    database_name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database"))]
+
+
+def engine_family(engine: str) -> str:
+    """'PostgreSQL-15' -> 'PostgreSQL': a backup restores only within its engine family."""
+    return engine.rpartition("-")[0] or engine
+
+
+def restore_targets(backup: Row, instances: list[Row]) -> list[tuple[str, str, str | None]]:
+    """Every instance of the region as a restore target: (label, id, why not). Another engine family
+    than the backup's instance, or an instance that is not ready, is greyed with why."""
+    source = next((i for i in instances if i.id == backup.get("instance_id")), None)
+    family = engine_family(source.text("engine")) if source is not None else ""
+    out = []
+    for i in sorted(instances, key=lambda i: i.name):
+        engine = i.text("engine")
+        why = (f"{engine}: a {family} backup restores only to {family}" if family and engine_family(engine) != family
+               else None if i.state in ("ready", "disk_full") else f"{i.state}: not ready")
+        out.append((f"{i.name}  {engine}" + ("  (its own instance)" if i is source else ""), i.id, why))
+    return out
+
+
+async def restore_flow(ui: Any, backup: Row) -> None:
+    """Restore a backup into a database: the target instance is picked (none by default; another
+    engine family greyed), the database named (by default one that does not exist there), and
+    restoring over an existing database confirms with that database's name typed."""
+    from .instances import INSTANCES
+
+    svc = ui.service()
+    instances = await ui.service(INSTANCES).list_rows(ui.scope)
+    db = backup.text("database_name")
+    target = await ui.pick(f"Restore {backup.name} (database {db}) to which instance?", restore_targets(backup, instances))
+    if target is None:
+        return
+    tname = next((i.name for i in instances if i.id == target), target)
+
+    async def existing() -> set[str]:
+        return {str(d.get("name")) for d in await svc.read_all(ui.scope, "instances", target, "databases", key="databases")}
+
+    async def send(form: RestoreForm) -> Any:
+        if form.database_name in await existing():
+            await confirm_loss(
+                ui, f"Overwrite database {form.database_name} on {tname}?",
+                f"Restoring {backup.name} ({backup.text('created_at')[:16]}) replaces everything in database {form.database_name} of "
+                f"{tname} with the backup's data. What is in it now is lost for good.", "Overwrite", form.database_name)
+        return await outcome.send(svc, Call("POST", "{id}/restore"), ui.scope, backup, {"instance_id": target, "database_name": form.database_name})
+
+    taken = await existing()
+    fresh = db if db not in taken else next(n for n in (f"{db}_restored"[:63], *(f"{db[:50]}_restored_{k}" for k in range(2, 99))) if n not in taken)
+    done = await ui.form(
+        f"Restore {backup.name} to {tname} — fails unless the backup's users exist there under the same names", RestoreForm,
+        initial={"database_name": fresh}, submit=send, submit_label="Restore",
+    )
+    if done:
+        answer, looked = done
+        if answer:
+            ui.upsert(svc.row_of(answer, ui.scope))
+        ui.notify(looked or f"Restoring {backup.name} into {tname}…", "warning" if looked else "information")
+
+
+# ---- snapshots ---------------------------------------------------------------------------------------------------
+class SnapshotForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Snapshot name"))]
+    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
+
+
+def _snapshot_body(form: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": form.name}
+    if form.expires_in_days:
+        body["expires_at"] = _iso_in(form.expires_in_days)
+    return body
+
+
+SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: _snapshot_body(form))
+
+
+async def snapshot_flow(ui: Any, instance: Row) -> None:
+    from .backups import SNAPSHOTS
+
+    svc = ui.service(SNAPSHOTS)
+
+    async def send(form: SnapshotForm) -> Any:
+        return await svc.call("POST", ui.scope, "instances", instance.id, "snapshots", body=_snapshot_body(form))
+
+    done = await ui.form(f"Snapshot the block volume of {instance.name}", SnapshotForm, initial={"name": f"{instance.name}-snapshot"}, submit=send, submit_label="Snapshot")
+    if done:
+        ui.notify(f"Snapshot {done.get('name')} of {instance.name}: {done.get('status')} — see Snapshots")
+        ui.follow(instance)
+
+
+class FromSnapshotForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    instance_name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("New instance"))]
+    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+    is_ha_cluster: Annotated[bool, Field(json_schema_extra=meta("High availability"))] = False
+
+    _node = field_validator("node_type")(lambda v, info: check_node(v, info))
+    _ha = field_validator("is_ha_cluster")(lambda v, info: check_ha(v, info))
+
+
+async def instance_from_snapshot_flow(ui: Any, snapshot: Row) -> None:
+    svc = ui.service()
+    choices, context = await catalogue(svc, ui.scope)
+
+    async def send(form: FromSnapshotForm) -> Any:
+        return await svc.run(Call("POST", "{id}/create-instance"), ui.scope, snapshot,
+                             {"instance_name": form.instance_name, "node_type": form.node_type, "is_ha_cluster": form.is_ha_cluster})
+
+    done = await ui.form(f"New instance from {snapshot.name}", FromSnapshotForm, initial={"instance_name": f"{snapshot.name}-restored", "node_type": snapshot.get("node_type")},
+                         choices={"node_type": choices["node_type"]}, context=context, submit=send, submit_label="Create")
+    if done:
+        ui.notify(f"Instance {done.get('name')} is {done.get('status')} — see Database instances")

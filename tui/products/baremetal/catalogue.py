@@ -17,7 +17,8 @@ def _first(r: Any, key: str) -> dict[str, Any]:
     return first if isinstance(first, dict) else {}
 
 
-def _money(price: Any) -> str:
+def money(price: Any) -> str:
+    """A price object ({units, nanos}) as €1.23; '?' for anything else."""
     if not isinstance(price, dict):
         return "?"
     try:
@@ -44,7 +45,7 @@ OFFERS = catalogue(
         Column("cpu", "CPU", lambda r: f"{_first(r, 'cpu').get('core_count', '?')}c {_first(r, 'cpu').get('name', '')}", width=24),
         Column("memory", "Memory", _memory, width=8),
         Column("disk", "Disks", _disks, width=18),
-        Column("month", "€/month", lambda r: _money(r.get("price_per_month")), width=9),
+        Column("month", "€/month", lambda r: money(r.get("price_per_month")), width=9),
     ),
     detail_fields=(
         ("Offer", lambda o: str(o.raw.get("name", ""))),
@@ -53,7 +54,7 @@ OFFERS = catalogue(
         ("Memory", lambda o: _memory(o.raw)),
         ("Disks", lambda o: _disks(o.raw)),
         ("Bandwidth", lambda o: f"{gb(o.raw.get('bandwidth'))} Gbit/s"),
-        ("Price", lambda o: f"{_money(o.raw.get('price_per_sixty_minutes'))}/hour · {_money(o.raw.get('price_per_month'))}/month"),
+        ("Price", lambda o: f"{money(o.raw.get('price_per_sixty_minutes'))}/hour · {money(o.raw.get('price_per_month'))}/month"),
         ("ID", lambda o: str(o.raw.get("id", ""))),
     ),
     id_field="id", scopes=ZONES, nav="Offers",

@@ -12,14 +12,9 @@ from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, split_tags
 from ..flows import confirm_loss
 from ..format import gb
+from .catalogue import money as _money
 
 DESCRIPTION_MAX = 255  # spec 1 §8
-
-
-def _money(price: Any) -> str:
-    if not isinstance(price, dict):
-        return "?"
-    return f"€{int(price.get('units') or 0) + int(price.get('nanos') or 0) / 1e9:.2f}"
 
 
 def offer_label(o: dict[str, Any]) -> str:

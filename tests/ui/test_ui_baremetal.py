@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import action, confirm_yes, error_of, loaded, make_app, open_view, pick, screen_named, select, wait_for
+from helpers import action, confirm_yes, loaded, make_app, open_view, pick, screen_named, select, wait_for
 
 pytestmark = pytest.mark.anyio
 KEY = "3f2c8a8e-1d4b-4c2e-9b7a-5e6f7a8b9c0d"
@@ -44,19 +44,13 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
     async with app.run_test(size=(120, 40)) as pilot:
         view = await open_baremetal(pilot, app)
         assert str(view.table.border_title) == "Bare-metal servers · fr-par-2 · 5/5"
-        # order: the offers with their stock; an out-of-stock offer is refused by name
+        # order: the offers with their stock (an out-of-stock one refused: tests/unit/test_form_rules.py)
         await pilot.press("c")
         order = await form_ready(pilot, app)
         offers = {label.split()[0]: value for label, value in options(order, "offer_id")}
         assert any("OUT OF STOCK" in label for label, _ in options(order, "offer_id"))
-        order.query_one("#f-offer_id").value = offers["EM-T210E-NVME"]
-        order.query_one("#f-name").value = "db-03"
-        order.query_one("#f-description").value = "x" * 256
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "out of stock" in error_of(order, "offer_id") and "255" in error_of(order, "description")
-        assert writes(sandbox) == []
         order.query_one("#f-offer_id").value = offers["EM-A115X-SSD"]
+        order.query_one("#f-name").value = "db-03"
         order.query_one("#f-description").value = "third database node"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: any(s["name"] == "db-03" for s in store.servers["fr-par-2"].values()), what="ordered")
@@ -71,15 +65,11 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         clock.advance(31)
         await pilot.press("r")
         await wait_for(pilot, lambda: view.table.get(sid).state == "ready", what="delivered")
-        # install: OS of the offer, hostname, SSH keys checked as UUIDs
+        # install: OS of the offer, hostname, SSH keys
         await action(pilot, app, "Install an OS…")
         install = await form_ready(pilot, app)
         assert "Windows Server 2022" not in [label for label, _ in options(install, "os_id")]
         install.query_one("#f-os_id").value = options(install, "os_id")[0][1]
-        install.query_one("#f-ssh_key_ids").value = "not-a-key"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "UUIDs" in error_of(install, "ssh_key_ids")
         install.query_one("#f-ssh_key_ids").value = KEY
         await pilot.press("ctrl+s")
         erase = await screen_named(pilot, app, "ConfirmScreen")  # the disks are erased: the server's name is typed
@@ -163,12 +153,11 @@ async def test_delete_asks_for_the_name(sandbox):
         await wait_for(pilot, lambda: ("DELETE", f"/baremetal/v1alpha1/zones/fr-par-2/servers/{row.id}") in writes(sandbox), what="deleted")
 
 
-async def test_private_networks_of_a_server_with_their_vlan_snippet_and_the_limit_of_eight(sandbox, clock):
-    store = sandbox.baremetal
+async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clock):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await open_baremetal(pilot, app, zone="fr-par-1")
-        edge = await select(pilot, view, "edge-par")
+        await select(pilot, view, "edge-par")
         await action(pilot, app, "Private networks ›")
         nets = (await screen_named(pilot, app, "ChildScreen")).view
         await wait_for(pilot, lambda: nets.last_attempt is not None and not nets.listing, what="networks listed")
@@ -176,10 +165,6 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet_and_the_limi
         # add one: attaching, then attached
         await pilot.press("c")
         add = await form_ready(pilot, app)
-        add.query_one("#f-private_network_id").value = "5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"  # already in it
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "already in this private network" in error_of(add, "private_network_id")
         add.query_one("#f-private_network_id").value = "7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081") is not None, what="added")
@@ -198,21 +183,6 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet_and_the_limi
         assert f'type vlan id {vlan}' in result.text and f'"$IFACE.{vlan}" up' in result.text
         await pilot.press("y")
         assert app.clipboard == result.text
-        await pilot.press("escape")
-        # eight at most: refused before sending
-        for i in range(5):
-            store.networks[edge.id][f"00000000-0000-4000-8000-00000000000{i}"] = {**store.networks[edge.id]["5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"],
-                                                                               "private_network_id": f"00000000-0000-4000-8000-00000000000{i}"}
-        nets.reload()
-        await wait_for(pilot, lambda: nets.table.loaded_count == 8 and not nets.listing, what="eight")
-        before = len([1 for m, _ in sandbox.requests if m == "POST"])
-        await pilot.press("c")
-        full = await form_ready(pilot, app)
-        full.query_one("#f-private_network_id").value = "8e5e3041-af4d-4c1b-8a6e-4d5e6f708192"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "at most 8" in error_of(full, "private_network_id")
-        assert len([1 for m, _ in sandbox.requests if m == "POST"]) == before
         await pilot.press("escape")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")

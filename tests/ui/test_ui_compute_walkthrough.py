@@ -3,8 +3,8 @@ in --demo, every step from the keyboard (issue 10's "done when"): order a bare-m
 an OS, watch it become ready, reboot it into rescue, open remote access and copy its password, set a
 reverse DNS, attach two flexible IPs at once, give one a virtual MAC and duplicate it onto the
 other, move both to another server, attach the server to two private networks and copy the VLAN
-snippet; create a silicon server, see why it cannot be deleted yet, reboot it. Invalid input is
-refused with the field named and nothing sent. In fr-par-1: bare metal, flexible IPs and private
+snippet; create a silicon server, see why it cannot be deleted yet, reboot it. The rules each form
+refuses are checked on its model in tests/unit/test_form_rules.py; here, the happy path. In fr-par-1: bare metal, flexible IPs and private
 networks are all offered there."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from helpers import act, choose, error_of, form_ready as form, loaded, make_app, open_view, pick, screen_named, sent, tab_to, wait_for
+from helpers import act, choose, form_ready as form, loaded, make_app, open_view, pick, screen_named, sent, tab_to, wait_for
 from helpers import confirm_yes as confirm
 from tui.sandbox import ManualClock, Sandbox
 
@@ -60,18 +60,13 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         servers = await open_view(pilot, app, "baremetal.servers")
         assert servers.scope == ZONE
         await pilot.press("c")
-        order = await form(pilot, app)
+        await form(pilot, app)
         await tab_to(pilot, app, "f-offer_id")
         await choose(pilot, "EM-A115X")
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"db-04")
         await tab_to(pilot, app, "f-description")
-        await pilot.press(*("x" * 256))
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "255" in error_of(order, "description") and sent(sandbox) == []
-        await tab_to(pilot, app, "f-description")
-        await pilot.press("ctrl+u", *"replica")
+        await pilot.press(*"replica")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: any(s["name"] == "db-04" for s in bm.servers[ZONE].values()), what="ordered")
         sid = next(s["id"] for s in bm.servers[ZONE].values() if s["name"] == "db-04")
@@ -82,16 +77,11 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         # 2. it is delivered, then an OS is installed: SSH keys that are not UUIDs are refused
         await refreshed(pilot, servers, clock, 31, lambda: servers.table.get(sid).state == "ready", "delivered")
         await act(pilot, app, "Install an OS")
-        install = await form(pilot, app)
+        await form(pilot, app)
         await tab_to(pilot, app, "f-os_id")
         await choose(pilot, "Ubuntu")
         await tab_to(pilot, app, "f-ssh_key_ids")
-        await pilot.press(*"my-key")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "UUIDs" in error_of(install, "ssh_key_ids")
-        await tab_to(pilot, app, "f-ssh_key_ids")
-        await pilot.press("ctrl+u", *KEY)
+        await pilot.press(*KEY)
         await pilot.press("ctrl+s")
         erase = await screen_named(pilot, app, "ConfirmScreen")  # its disks are erased: its name is typed
         assert erase.require_text == servers.table.get(sid).name
@@ -110,14 +100,9 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         await confirm(pilot, app)
         await refreshed(pilot, servers, clock, 11, lambda: servers.table.get(sid).state == "ready" and servers.table.get(sid).get("boot_type") == "rescue", "rescue")
 
-        # 5. remote access: a bad IP refused by name; the password masked, copied, shown once
+        # 5. remote access: the password masked, copied, shown once
         await act(pilot, app, "Remote access")
-        access = await form(pilot, app)
-        await tab_to(pilot, app, "f-ip")
-        await pilot.press("ctrl+u", *"jump-host")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "IPv4 or IPv6" in error_of(access, "ip")
+        await form(pilot, app)
         await tab_to(pilot, app, "f-ip")
         await pilot.press("ctrl+u", *"203.0.113.9")
         await pilot.press("ctrl+s")
@@ -194,10 +179,6 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         await pilot.press("c")
         await form(pilot, app)
         await tab_to(pilot, app, "f-private_network_id")
-        await pilot.press(*"not-a-network")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "UUID" in error_of(app.screen, "private_network_id")
         for n, net in enumerate(NETS):
             if n:
                 await pilot.press("c")
@@ -226,12 +207,7 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         assert "24 h" in create.form.label_of("type")
         await choose(pilot, "M2-L")
         await tab_to(pilot, app, "f-name")
-        await pilot.press(*"ios/04")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "only letters" in error_of(create, "name")
-        await tab_to(pilot, app, "f-name")
-        await pilot.press("ctrl+u", *"ios build 04")
+        await pilot.press(*"ios build 04")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: any(r.name == "ios build 04" for r in silicon.table.resources()), what="created")
         made = next(r for r in silicon.table.resources() if r.name == "ios build 04")

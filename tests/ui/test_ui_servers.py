@@ -159,20 +159,6 @@ async def test_a_refused_create_keeps_what_was_typed(sandbox):
         assert not form.query_one("#submit", Button).disabled
 
 
-async def test_local_volume_rules_checked_before_sending(sandbox):
-    app = make_app(sandbox)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        await fill_create_form(pilot, app, ctype="PRO2-XS ")
-        await pilot.press("tab")
-        await choose(pilot, "l_ssd")
-        await pilot.press("tab", *"30")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "no local storage" in str(app.screen.query_one("#e-volume_type", Static).render())
-        assert mutations(sandbox) == []
-
-
 async def test_edit_renames_a_server(sandbox):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:

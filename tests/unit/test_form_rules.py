@@ -75,7 +75,7 @@ def errors(model: type[BaseModel], typed: dict[str, Any], context: dict[str, Any
     try:
         model.model_validate(form_values(model, typed), context=context or None)
     except ValidationError as exc:
-        return errors_by_field(exc)
+        return errors_by_field(exc, model)
     return {}
 
 
@@ -204,7 +204,7 @@ RULES: dict[str, Rule] = {
     "rdb create: node out of stock": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"node_type": "DB-GP-L"}, "node_type", "DB-GP-L is out of stock", rdb_catalogue),
     "rdb create: weak password": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"password": "weakpass"}, "password", "upper-case", rdb_catalogue),
     "rdb create: user name": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"user_name": "9admin"}, "user_name", "not in the expected form", rdb_catalogue),
-    "rdb database: starts with a letter": Rule("rdb.data_forms:DatabaseForm", {"name": "shop"}, {"name": "9shop"}, "name", "not in the expected form"),
+    "rdb database: starts with a letter": Rule("rdb.data_forms:DatabaseForm", {"name": "shop"}, {"name": "9shop"}, "name", "not in the expected form, such as orders"),
     "rdb user: weak password": Rule("rdb.data_forms:UserForm", {"name": "shopper", "password": PW}, {"password": "shopper1"}, "password", "upper-case"),
     "rdb password: weak": Rule("rdb.data_forms:PasswordForm", {"password": PW}, {"password": "password"}, "password", "upper-case"),
     "rdb acl: not an address": Rule("rdb.data_forms:AclForm", {"ip": "10.1.0.0/16"}, {"ip": "300.1.2.3/32"}, "ip", "an IP address or a network in CIDR notation", rdb_acls),
@@ -248,7 +248,7 @@ RULES: dict[str, Rule] = {
                                            "b_ssd snapshot makes b_ssd volumes only", volumes, given=lambda w: _snapshot(w, "gateway-golden-root")),
     "volume edit: only grows": Rule("instance.volume_forms:VolumeEditForm", {"name": "data", "size_gb": "60"}, {"size_gb": "40"}, "size_gb", "a volume can only grow (now 50 GB)",
                                     literal({"current": Row({"size": 50 * GB, "volume_type": "b_ssd"})})),
-    "snapshot export: bucket": Rule("instance.snapshot_forms:ExportForm", {"bucket": "backups", "key": "root.qcow2"}, {"bucket": ""}, "bucket", "required"),
+    "snapshot export: bucket": Rule("instance.snapshot_forms:ExportForm", {"bucket": "backups", "key": "root.qcow2"}, {"bucket": "Bad_Bucket"}, "bucket", "not in the expected form, such as my-backups"),
     "ip reverse: a domain name": Rule("instance.network_forms:IpEditForm", {"reverse": "web.example.com"}, {"reverse": "not a host"}, "reverse", "fully qualified domain name"),
     "nic: network is a UUID": Rule("instance.server_flows:NicForm", {"private_network_id": PN}, {"private_network_id": "my-network"}, "private_network_id", "private network ID (UUID)", nics),
     "nic: one per network": Rule("instance.server_flows:NicForm", {"private_network_id": PN}, lambda w: _nic_network(w), "private_network_id", "one per network", nics),

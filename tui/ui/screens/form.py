@@ -102,7 +102,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         try:
             form, errors = self.model.model_validate(values, context=self.context or None), {}
         except ValidationError as exc:
-            form, errors = None, errors_by_field(exc)
+            form, errors = None, errors_by_field(exc, self.model)
         # Every form, every text field: no control characters (a pasted escape would reach the
         # platform and, from there, someone's terminal).
         for name, value in values.items():

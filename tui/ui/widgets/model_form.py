@@ -32,7 +32,9 @@ def _is_int(annotation: Any) -> bool:
     return annotation is int or int in typing.get_args(annotation)
 
 
-def errors_by_field(exc: ValidationError) -> dict[str, str]:
+def errors_by_field(exc: ValidationError, model: type[BaseModel] | None = None) -> dict[str, str]:
+    """One message per field, in the words a form shows; a value not matching its field's pattern
+    is told with the field's example (its placeholder) when it has one."""
     out: dict[str, str] = {}
     for err in exc.errors():
         name = str(err["loc"][0]) if err["loc"] else "_form"
@@ -44,7 +46,9 @@ def errors_by_field(exc: ValidationError) -> dict[str, str]:
         elif err["type"] in ("int_parsing", "int_from_float", "int_type"):
             msg = "a whole number"
         elif err["type"] == "string_pattern_mismatch":
-            msg = "not in the expected form"
+            info = model.model_fields.get(name) if model is not None else None
+            extra = info.json_schema_extra if info is not None and isinstance(info.json_schema_extra, dict) else {}
+            msg = f"not in the expected form, such as {extra['placeholder']}" if extra.get("placeholder") else "not in the expected form"
         out.setdefault(name, msg)
     return out
 

@@ -18,20 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.utils
 import inspect
 import logging
-import random
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
-from urllib.parse import urlencode, urljoin, urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from . import safe
-from .errors import (
-    ApiError, BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, ReadOnlyError, UntrustedOrigin,
-    Redirected, error_from_response,
-)
+from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
+from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
 from .secret import Secret, as_secret
 
 if TYPE_CHECKING:
@@ -61,19 +57,6 @@ BEARER = Auth("Authorization", "Bearer ")
 
 
 @dataclass
-class RetryPolicy:
-    deadline: float = 10.0  # seconds, over all attempts of one call
-    base: float = 0.25
-    cap: float = 4.0
-    max_attempts: int = 6
-
-    def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
-        """Exponential backoff with jitter: half fixed, half random, so retries spread out."""
-        d = min(self.cap, self.base * (2**attempt))
-        return d / 2 + rng() * d / 2
-
-
-@dataclass
 class ClientStats:
     requests: int = 0
     rate_limited: int = 0
@@ -81,15 +64,6 @@ class ClientStats:
 
     def count(self, method: str) -> None:
         self.requests += 1
-
-
-class _Retry(Exception):
-    """Inside `request_data`: this attempt failed with `error`, which may be retried."""
-
-    def __init__(self, error: ApiError, retryable: bool, wait: float | None = None) -> None:
-        self.error = error
-        self.retryable = retryable
-        self.wait = wait  # what Retry-After asked for, when it did
 
 
 class ApiClient:
@@ -227,7 +201,7 @@ class ApiClient:
                 try:
                     resp = await http.request(method, url, content=body, headers=headers)
                 except Exception as exc:
-                    raise self._transport_failure(exc, method, path) from None
+                    raise transport_failure(exc, method, path, self.api_url, self._proxy) from None
                 # httpx binds the (read, closed) stream to its response in a reference cycle: only
                 # the cyclic collector could free the body, and it is paused while a listing streams.
                 resp.stream = self._spent
@@ -235,16 +209,16 @@ class ApiClient:
                     log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(_clean_params(params)), resp.status_code, _ms(started))
                 status = resp.status_code
                 if status in REDIRECTS or 300 <= status < 400:
-                    target = self._redirect(resp, method, path, url)
+                    target = redirect_target(resp, method, url)
                     if target is not None and redirects < MAX_REDIRECTS:
                         redirects += 1
                         url = target
                         continue
-                    raise _Retry(self._redirected(resp, method, path), False)
+                    raise Retry(redirected(resp, method, path), False)
                 if status >= 400:
-                    raise _Retry(*self._http_failure(resp, method, path))
+                    raise self._counted(http_failure(resp, method, path))
                 return resp, await self._decoded(resp, method, path, decode)
-            except _Retry as failure:
+            except Retry as failure:
                 err = failure.error
                 attempt += 1
                 if not failure.retryable or attempt >= self.retry.max_attempts:
@@ -313,11 +287,11 @@ class ApiClient:
         try:
             resp = await http.send(http.build_request(method, url, content=body, headers=headers), stream=True)
         except Exception as exc:
-            raise self._transport_failure(exc, method, path).error from None
+            raise transport_failure(exc, method, path, self.api_url, self._proxy).error from None
         try:
             if resp.status_code >= 300:
                 await resp.aread()
-                raise (self._redirected(resp, method, path) if resp.status_code < 400 else self._http_failure(resp, method, path)[0])
+                raise (redirected(resp, method, path) if resp.status_code < 400 else self._counted(http_failure(resp, method, path)).error)
             yield Stream(resp)
         finally:
             await resp.aclose()
@@ -332,69 +306,13 @@ class ApiClient:
             kind = resp.headers.get("content-type", "no content type").split(";")[0]
             what = f"the API answered {resp.status_code} with a body that is not the JSON expected ({safe.clean(kind)}, {len(resp.content)} bytes)"
             if method == "GET":
-                raise _Retry(BadBody(resp.status_code, what, method=method, url=path), True) from None
+                raise Retry(BadBody(resp.status_code, what, method=method, url=path), True) from None
             raise OutcomeUnknown(resp.status_code, what + " — it may have been applied", method=method, url=path) from None
 
-    def _http_failure(self, resp: "httpx.Response", method: str, path: str) -> tuple[ApiError, bool, float | None]:
-        status = resp.status_code
-        err = error_from_response(status, resp.content, method, path)
-        if status == 429:
+    def _counted(self, failure: Retry) -> Retry:
+        if failure.error.status == 429:
             self.stats.rate_limited += 1
-        wait = _retry_after(resp.headers.get("retry-after")) if status in (429, 503) else None
-        if method == "GET":
-            return err, status == 429 or status >= 500, wait
-        if status >= 500:  # the platform may have applied it before failing
-            unknown = OutcomeUnknown(status, f"{err.message} — it may have been applied", err.type, err.body, method, path)
-            return unknown, False, None
-        return err, False, None
-
-    def _redirect(self, resp: "httpx.Response", method: str, path: str, url: str) -> str | None:
-        """Where to follow a redirect to, or None when it is not safe (a write, another origin)."""
-        location = resp.headers.get("location")
-        if method != "GET" or not location:
-            return None
-        target = urljoin(url, location)
-        a, b = urlsplit(url), urlsplit(target)
-        if (a.scheme, a.netloc) != (b.scheme, b.netloc):
-            return None
-        return target
-
-    def _redirected(self, resp: "httpx.Response", method: str, path: str) -> ApiError:
-        location = safe.clean(resp.headers.get("location") or "")
-        where = f"to {location}" if location else "with no Location"
-        why = "" if method == "GET" else f" (a {method} is never re-sent after a redirect)"
-        return Redirected(resp.status_code, f"the API redirected {where}{why}", body={"location": location}, method=method, url=path)
-
-    def _transport_failure(self, exc: BaseException, method: str, path: str) -> _Retry:
-        """An exception from httpx (or below it) as an ApiError, and whether it may be retried."""
-        import httpx
-
-        from .tls import certificate_problem
-
-        where = safe.mask_userinfo(safe.clean(self.api_url))
-        problem = certificate_problem(exc)
-        if problem is not None:
-            return _Retry(CertificateError(0, f"TLS: {problem} ({where})", method=method, url=path), False)
-        if isinstance(exc, httpx.ProxyError) or (self._proxy and isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout))):
-            proxy = safe.mask_userinfo(safe.clean(self._proxy or "?"))  # a proxy's user:password@ is never shown or logged
-            return _Retry(ProxyFailed(0, f"cannot reach {where} through the proxy {proxy}: {_short(exc)}", method=method, url=path), method == "GET")
-        never_sent = isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout))
-        if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError, UnicodeError)):
-            return _Retry(ConfigError(0, f"cannot send to {where}: {_short(exc)}", method=method, url=path), False)
-        if not isinstance(exc, (httpx.TransportError, OSError)):
-            raise exc  # a bug: the caller reports it as one
-        kind = {
-            httpx.ConnectError: "cannot connect to",
-            httpx.ConnectTimeout: "timed out connecting to",
-            httpx.ReadTimeout: "timed out waiting for",
-            httpx.WriteTimeout: "timed out sending to",
-            httpx.PoolTimeout: "no free connection to",
-            httpx.RemoteProtocolError: "the connection broke with",
-            httpx.ReadError: "the connection broke with",
-        }.get(type(exc), "network error talking to")
-        if method != "GET" and not never_sent:
-            return _Retry(OutcomeUnknown(0, f"{kind} {where} after sending — it may have been applied", method=method, url=path), False)
-        return _Retry(NetworkError(0, f"{kind} {where}", method=method, url=path), method == "GET" or never_sent)
+        return failure
 
     # ---- conveniences ---------------------------------------------------------------------------
     async def get(self, path: str, params: dict[str, Any] | None = None) -> "httpx.Response":
@@ -466,22 +384,6 @@ def decode_object(content: bytes) -> dict[str, Any]:
     return data if isinstance(data, dict) else {"items": data}
 
 
-def _retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or an HTTP date), None when absent or odd."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
 def _proxy_for(url: str) -> str | None:
     """The proxy the environment sets for `url` (as httpx reads HTTP(S)_PROXY, ALL_PROXY, NO_PROXY)."""
     import urllib.request
@@ -494,11 +396,6 @@ def _proxy_for(url: str) -> str | None:
         return None
     scheme = urlsplit(url).scheme
     return proxies.get(scheme) or proxies.get("all")
-
-
-def _short(exc: BaseException) -> str:
-    text = safe.mask_userinfo(safe.clean(str(exc) or type(exc).__name__))
-    return text if len(text) <= 160 else text[:157] + "…"
 
 
 def _clean_params(params: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ from ..format import date_of, human_bytes, state_text
 from .instances import API, RESOURCE, endpoints_text
 
 DATA = "tui.products.rdb.data_forms:"
+REPLICAS = "tui.products.rdb.replica_forms:"
 
 
 def _first(answer: dict[str, Any], key: str, match: Any = None) -> Any:
@@ -203,11 +204,11 @@ REPLICAS = ResourceKind(
         ("Replicates", lambda r: "asynchronously, read-only; instance ACLs apply to its direct endpoint"),
     ),
     actions=(
-        ActionSpec("endpoint", "Add an endpoint…", _replica_ready, flow=Lazy(DATA + "replica_endpoint_flow"), why_not=_why_not_ready),
-        ActionSpec("promote", "Promote to a standalone instance", _replica_ready, flow=Lazy(DATA + "promote_flow"), why_not=_why_not_ready),
+        ActionSpec("endpoint", "Add an endpoint…", _replica_ready, flow=Lazy(REPLICAS + "replica_endpoint_flow"), why_not=_why_not_ready),
+        ActionSpec("promote", "Promote to a standalone instance", _replica_ready, flow=Lazy(REPLICAS + "promote_flow"), why_not=_why_not_ready),
         ActionSpec("reset", "Reset (re-sync from the instance)", _replica_ready, confirm=True, call=Call("POST", "{id}/reset", {}), why_not=_why_not_ready),
     ),
-    create=Lazy(DATA + "REPLICA_CREATE"),
+    create=Lazy(REPLICAS + "REPLICA_CREATE"),
     create_path="read-replicas",
     delete=Call("DELETE", "{id}"),
     delete_warning=lambda r: "Clients reading from it lose their connection",

@@ -14,6 +14,7 @@ API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
 FORMS = "tui.products.rdb.instance_forms:"
 DATA = "tui.products.rdb.data_forms:"
+REPLICAS = "tui.products.rdb.replica_forms:"
 COPIES = "tui.products.rdb.copy_forms:"
 KINDS = "tui.products.rdb."
 TRANSITIONAL = frozenset({"provisioning", "initializing", "configuring", "deleting", "backuping", "snapshotting", "restarting", "autohealing"})
@@ -158,7 +159,7 @@ INSTANCES = ResourceKind(
         ActionSpec("acls", "ACL rules (replace the set)…", lambda r: True, flow=Lazy(DATA + "acl_set_flow")),
         ActionSpec("settings", "Settings (replace the set)…", _usable, flow=Lazy(DATA + "settings_set_flow"), why_not=_why_busy),
         ActionSpec("endpoints", "Endpoints: add, delete, migrate…", _usable, flow=Lazy(FORMS + "endpoints_flow"), why_not=_why_busy),
-        ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(DATA + "create_replica_flow"), why_not=_why_not_ready),
+        ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(REPLICAS + "create_replica_flow"), why_not=_why_not_ready),
         ActionSpec("backup", "Back up a database…", _usable, flow=Lazy(COPIES + "backup_flow"), why_not=_why_busy),
         ActionSpec("snapshot", "Snapshot the volume…", lambda r: r.state == "ready", flow=Lazy(COPIES + "snapshot_flow"),
                    why_not=lambda r: _block(r) or _why_not_ready(r)),

@@ -1,0 +1,131 @@
+"""What a failed attempt means: the error to show, and whether the request may be sent again.
+
+One rule (see `client`): a GET may be repeated (429, 5xx, a transport error, a body that is not
+JSON) within the retry policy's deadline, waiting as long as a `Retry-After` asks; a write is
+repeated only when the connection was never made. A write that may have reached the platform
+without a readable answer is an `OutcomeUnknown`. A redirect is followed only for a GET to the
+same origin; any other is a `Redirected` naming where it pointed.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+from urllib.parse import urljoin, urlsplit
+
+from . import safe
+from .errors import ApiError, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, Redirected, error_from_response
+
+if TYPE_CHECKING:
+    import httpx
+
+
+@dataclass
+class RetryPolicy:
+    deadline: float = 10.0  # seconds, over all attempts of one call
+    base: float = 0.25
+    cap: float = 4.0
+    max_attempts: int = 6
+
+    def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
+        """Exponential backoff with jitter: half fixed, half random, so retries spread out."""
+        d = min(self.cap, self.base * (2**attempt))
+        return d / 2 + rng() * d / 2
+
+
+class Retry(Exception):
+    """Inside a request: this attempt failed with `error`, which may be retried."""
+
+    def __init__(self, error: ApiError, retryable: bool, wait: float | None = None) -> None:
+        self.error = error
+        self.retryable = retryable
+        self.wait = wait  # what Retry-After asked for, when it did
+
+
+def http_failure(resp: "httpx.Response", method: str, path: str) -> Retry:
+    """A 4xx or 5xx answer: the error, retryable for a GET on 429 and 5xx; a write's 5xx may have
+    been applied."""
+    status = resp.status_code
+    err = error_from_response(status, resp.content, method, path)
+    wait = retry_after(resp.headers.get("retry-after")) if status in (429, 503) else None
+    if method == "GET":
+        return Retry(err, status == 429 or status >= 500, wait)
+    if status >= 500:  # the platform may have applied it before failing
+        return Retry(OutcomeUnknown(status, f"{err.message} — it may have been applied", err.type, err.body, method, path), False)
+    return Retry(err, False)
+
+
+def redirect_target(resp: "httpx.Response", method: str, url: str) -> str | None:
+    """Where to follow a redirect to, or None when it is not safe (a write, another origin)."""
+    location = resp.headers.get("location")
+    if method != "GET" or not location:
+        return None
+    target = urljoin(url, location)
+    a, b = urlsplit(url), urlsplit(target)
+    if (a.scheme, a.netloc) != (b.scheme, b.netloc):
+        return None
+    return target
+
+
+def redirected(resp: "httpx.Response", method: str, path: str) -> ApiError:
+    location = safe.clean(resp.headers.get("location") or "")
+    where = f"to {location}" if location else "with no Location"
+    why = "" if method == "GET" else f" (a {method} is never re-sent after a redirect)"
+    return Redirected(resp.status_code, f"the API redirected {where}{why}", body={"location": location}, method=method, url=path)
+
+
+def transport_failure(exc: BaseException, method: str, path: str, api_url: str, proxy: str | None) -> Retry:
+    """An exception from httpx (or below it) as an ApiError, and whether it may be retried. Any
+    other exception is a bug and is raised as it is."""
+    import httpx
+
+    from .tls import certificate_problem
+
+    where = safe.mask_userinfo(safe.clean(api_url))
+    problem = certificate_problem(exc)
+    if problem is not None:
+        return Retry(CertificateError(0, f"TLS: {problem} ({where})", method=method, url=path), False)
+    if isinstance(exc, httpx.ProxyError) or (proxy and isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout))):
+        shown = safe.mask_userinfo(safe.clean(proxy or "?"))  # a proxy's user:password@ is never shown or logged
+        return Retry(ProxyFailed(0, f"cannot reach {where} through the proxy {shown}: {short(exc)}", method=method, url=path), method == "GET")
+    never_sent = isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout))
+    if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError, UnicodeError)):
+        return Retry(ConfigError(0, f"cannot send to {where}: {short(exc)}", method=method, url=path), False)
+    if not isinstance(exc, (httpx.TransportError, OSError)):
+        raise exc  # a bug: the caller reports it as one
+    kind = {
+        httpx.ConnectError: "cannot connect to",
+        httpx.ConnectTimeout: "timed out connecting to",
+        httpx.ReadTimeout: "timed out waiting for",
+        httpx.WriteTimeout: "timed out sending to",
+        httpx.PoolTimeout: "no free connection to",
+        httpx.RemoteProtocolError: "the connection broke with",
+        httpx.ReadError: "the connection broke with",
+    }.get(type(exc), "network error talking to")
+    if method != "GET" and not never_sent:
+        return Retry(OutcomeUnknown(0, f"{kind} {where} after sending — it may have been applied", method=method, url=path), False)
+    return Retry(NetworkError(0, f"{kind} {where}", method=method, url=path), method == "GET" or never_sent)
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or an HTTP date), None when absent or odd."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def short(exc: BaseException) -> str:
+    text = safe.mask_userinfo(safe.clean(str(exc) or type(exc).__name__))
+    return text if len(text) <= 160 else text[:157] + "…"

@@ -1,0 +1,136 @@
+"""Read replicas of a database instance (pydantic; loaded on first use): create with a direct-access
+and/or private-network endpoint, add an endpoint, promote. Every rule spec 2 states is checked
+before sending, with the field named."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from .. import outcome
+from ..base import Call, Context, CreateSpec, ParentRef, Row
+from ..fields import ctx, meta, private_cidr
+from ..flows import Refused
+from .instance_forms import PrivateEndpointForm, private_spec
+
+
+# ---- read replicas ----------------------------------------------------------------------------------------
+class ReplicaForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    direct_access: Annotated[bool, Field(json_schema_extra=meta("Direct-access endpoint (public)"))] = True
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="empty: none; or the private network's UUID"))] = ""
+    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
+    same_zone: Annotated[bool, Field(json_schema_extra=meta("In the instance's zone"))] = True
+
+    @field_validator("private_network_id")
+    @classmethod
+    def _pn(cls, v: str) -> str:
+        from ..fields import uuid_of
+
+        return uuid_of(v, "private network ID") if v.strip() else ""
+
+    @field_validator("service_ip")
+    @classmethod
+    def _ip(cls, v: str, info: ValidationInfo) -> str:
+        if v.strip() and not info.data.get("private_network_id"):
+            raise ValueError("a service IP goes with a private network: give its ID")
+        return private_cidr(v) if v.strip() else ""
+
+    @field_validator("same_zone")
+    @classmethod
+    def _some(cls, v: bool, info: ValidationInfo) -> bool:
+        if not info.data.get("direct_access") and not info.data.get("private_network_id"):
+            raise ValueError("give the replica an endpoint: direct access, a private network, or both")
+        return v
+
+
+def replica_specs(form: ReplicaForm) -> list[dict[str, Any]]:
+    specs: list[dict[str, Any]] = []
+    if form.direct_access:
+        specs.append({"direct_access": {}})
+    if form.private_network_id:
+        specs.append({"private_network": private_spec(PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip))})
+    return specs
+
+
+def replica_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, ReplicaForm) and c.parent is not None
+    return {"instance_id": c.parent.id, "endpoint_spec": replica_specs(form), "same_zone": form.same_zone}
+
+
+REPLICA_CREATE = CreateSpec(ReplicaForm, replica_payload)
+
+
+async def create_replica_flow(ui: Any, instance: Row) -> None:
+    from .children import REPLICAS
+
+    parent = ParentRef(instance.id, instance.name, ui.scope)
+    svc = ui.service(REPLICAS, parent)
+    known = [str(r.get("id")) for r in instance.items("read_replicas") if isinstance(r, dict)]
+
+    async def send(form: ReplicaForm) -> Any:
+        return await outcome.create(svc, ui.scope, replica_payload(form, Context(ui.project_id, ui.scope, parent=parent)), known)
+
+    done = await ui.form(f"Read replica of {instance.name} (read-only, asynchronous)", ReplicaForm, submit=send, submit_label="Create")
+    if done:
+        row, looked = done
+        ui.notify(looked or f"{instance.name}: read replica {row.id} {row.state} — see Read replicas", "warning" if looked else "information")
+        ui.follow(instance)
+
+
+class ReplicaEndpointForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))]
+    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID (private-network endpoint)"))] = ""
+    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str, info: ValidationInfo) -> str:
+        if v in (ctx(info, "has") or set()):
+            raise ValueError(f"a read replica has at most one {v.replace('_', '-')} endpoint: it has one")
+        return v
+
+    @field_validator("private_network_id")
+    @classmethod
+    def _pn(cls, v: str, info: ValidationInfo) -> str:
+        from ..fields import uuid_of
+
+        if info.data.get("kind") == "private_network":
+            return uuid_of(v, "private network ID")
+        if v.strip():
+            raise ValueError("only a private-network endpoint takes one")
+        return ""
+
+    @field_validator("service_ip")
+    @classmethod
+    def _ip(cls, v: str, info: ValidationInfo) -> str:
+        return private_cidr(v) if v.strip() and info.data.get("kind") == "private_network" else ""
+
+
+async def replica_endpoint_flow(ui: Any, replica: Row) -> None:
+    svc = ui.service()
+    has = {k for e in replica.items("endpoints") if isinstance(e, dict) for k in ("direct_access", "private_network") if k in e}
+    if has >= {"direct_access", "private_network"}:
+        raise Refused("a read replica has at most one direct-access and one private-network endpoint: it has both")
+    kinds = [(label, k) for label, k in (("direct access (public)", "direct_access"), ("private network", "private_network")) if k not in has]
+
+    async def send(form: ReplicaEndpointForm) -> Any:
+        spec = {"direct_access": {}} if form.kind == "direct_access" else {
+            "private_network": private_spec(PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip))}
+        return await svc.run(Call("POST", "{id}/endpoints"), ui.scope, replica, {"endpoint_spec": [spec]})
+
+    done = await ui.form(f"Endpoint for read replica {replica.id[:8]}", ReplicaEndpointForm, choices={"kind": kinds}, context={"has": has}, submit=send, submit_label="Add")
+    if done:
+        ui.upsert(svc.row_of(done, ui.scope))
+
+
+async def promote_flow(ui: Any, replica: Row) -> None:
+    svc = ui.service()
+    if not await ui.confirm("Promote this read replica?", "It stops replicating and becomes a standalone instance that accepts writes, "
+                            "with its endpoints; the replica is gone. This cannot be undone.", "Promote"):
+        return
+    new = await svc.run(Call("POST", "{id}/promote", {}), ui.scope, replica)
+    ui.notify(f"Promoted: new instance {new.get('name', '?')} ({new.get('status', '?')}) in Database instances")
+    ui.follow(replica)

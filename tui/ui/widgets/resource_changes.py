@@ -1,0 +1,213 @@
+"""Create, edit and delete in a view: the form or the confirm, the request, and what the table
+shows after — including after an answer that was lost ("may have been applied": look, then say).
+A mixin of ResourceView, through ResourceActions."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from textual import work
+
+from ...api.errors import OutcomeUnknown
+from ...products import outcome
+from ...products.base import ALL
+from ..errors import notify_error
+from .resource_table import ResourceTable
+
+
+class ResourceChanges:
+    # Provided by ResourceView and ResourceActions.
+    app: Any
+    kind: Any
+    service: Any
+    scope: str
+    read_only: bool
+    staging: Any
+    totals: dict[str, int]
+    context: Callable[[str], Any]
+    table: ResourceTable
+    follow: Callable[[Any], None]
+    update_title: Callable[[], None]
+    _refresh_detail: Callable[[], None]
+    reveal_secrets: Callable[[Any], None]
+    unknown_outcome: Callable[[Any, str, str], None]
+    run_flow: Callable[..., None]
+    _do_action: Callable[..., Any]
+    stage_add: Callable[..., Any]
+    stage_edit: Callable[..., Any]
+    stage_delete: Callable[..., Any]
+
+    # create / edit ----------------------------------------------------------------------------
+    def create_scope(self) -> str:
+        """Where a flow started from "all" acts: the row's own scope is passed when there is one."""
+        return self.context(self.scope).scope if self.scope == ALL else self.scope
+
+    def open_create(self) -> None:
+        if self.scope != ALL:
+            self._open_create(self.scope)
+            return
+        from ...products.location import scope_word
+        from ..screens.picker import PickerScreen
+
+        def picked(scope: str | None) -> None:
+            if scope:
+                self._open_create(scope)
+
+        word = scope_word(self.kind.scope_type).lower()
+        choices = [(sc, sc) for sc in self.kind.all_scopes]
+        self.app.push_screen(PickerScreen(f"Create a {self.kind.singular} in which {word}?", choices, current=self.create_scope(), id="create-scope"), picked)
+
+    def _open_create(self, scope: str) -> None:
+        assert self.kind.create is not None
+        spec = self.kind.create.get()
+        ctx = self.context(scope)
+        from ..screens.form import FormScreen
+
+        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            ctx.extra = extra
+            payload = spec.to_payload(form, ctx)
+            if spec.extend is not None:
+                from ...products.flows import StepCancelled
+                from ..flow_ui import ViewFlowUI
+
+                payload = await spec.extend.get()(ViewFlowUI(self, scope), form, payload, extra)
+                if payload is None:
+                    raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
+            if self.staging:
+                return self.stage_add(payload)
+            row, looked = await outcome.create(self.service, scope, payload, [r.id for r in self.table.resources()])
+            if looked:
+                self.app.notify(looked, title=f"Creating {row.name or row.id}: the answer was lost", severity="warning", timeout=20)
+            return row
+
+        async def load() -> Any:
+            assert spec.options is not None
+            return await spec.options(self.service, scope)
+
+        def done(result: Any) -> None:
+            if not result:
+                return
+            created, form = result
+            if self.staging:
+                self.table.move_to(created.id)
+                self.app.notify(f"Staged: a new {self.kind.singular}. w reviews and sends the changes.", timeout=4)
+                return
+            self.table.upsert([created])
+            self.table.move_to(created.id)
+            if scope in self.totals:
+                self.totals[scope] += 1
+            self.update_title()
+            self.app.notify(f"Created {created.name or created.id} in {scope}", timeout=4)
+            self.reveal_secrets(created)
+            if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
+                action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
+                if action is not None:
+                    self._do_action(created, action)
+
+        self.app.push_screen(
+            FormScreen(f"Create {self.kind.singular} in {scope}", spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
+            done,
+        )
+
+    def open_edit(self, resource: Any) -> None:
+        if self.kind.edit is None or self.read_only:
+            return
+        why_not = self.kind.editable(resource)
+        if why_not:
+            self.app.notify(f"Cannot edit {resource.name}: {why_not}.", title="Edit", severity="warning", timeout=8)
+            return
+        spec = self.kind.edit.get()
+        from ..screens.form import FormScreen
+
+        scope = self.kind.scope_of(resource) or self.scope
+
+        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            patch = spec.to_patch(form, resource)
+            if self.staging:
+                return self.stage_edit(resource, patch)
+            try:
+                return await self.service.update(scope, resource.id, patch)
+            except OutcomeUnknown as err:
+                found = await outcome.after_update(self.service, scope, resource.id, patch)
+                if found.applied and found.row is not None:
+                    self.unknown_outcome(err, f"Saving {found.row.name}", found.says)
+                    return found.row
+                raise outcome.Looked(err, found.says) from None
+
+        def done(result: Any) -> None:
+            if result and self.staging:
+                self.app.notify(f"Staged: {result[0].name or result[0].id} changed. w reviews and sends the changes.", timeout=4)
+            elif result:
+                self.table.upsert([result[0]])
+                self._refresh_detail()
+                self.app.notify(f"Saved {result[0].name}", timeout=4)
+
+        async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
+            choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
+            return choices, {**context, "current": resource}
+
+        self.app.push_screen(
+            FormScreen(f"Edit {resource.name}", spec.form_model, submit, initial=spec.from_resource(resource), loader=load, submit_label="Save"),
+            done,
+        )
+
+    # delete -----------------------------------------------------------------------------------
+    def confirm_delete(self, resource: Any) -> None:
+        if self.read_only:
+            return
+        why_not = self.kind.deletable(resource)
+        if why_not:
+            self.app.notify(f"Cannot delete {resource.name}: {why_not}.", title="Delete", severity="warning", timeout=8)
+            return
+        if self.staging:  # reviewed with the other staged changes before anything is sent
+            self.stage_delete(resource)
+            return
+        if self.kind.delete_flow is not None:
+            self.run_flow(self.kind.delete_flow.get(), resource, "Delete")
+            return
+        from ..screens.confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self._delete(resource)
+
+        name = resource.name or resource.id
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete {self.kind.singular} {name}?",
+                f"{name} ({resource.id}) in {self.kind.scope_of(resource)} will be deleted. This cannot be undone."
+                + (f"\n{warning}." if (warning := self.kind.delete_warning(resource)) else ""),
+                "Delete",
+                require_text=name if self.kind.delete_needs_name else None,
+            ),
+            answered,
+        )
+
+    @work(group="mutate", exit_on_error=False)
+    async def _delete(self, resource: Any) -> None:
+        scope = self.kind.scope_of(resource) or self.scope
+        try:
+            await self.service.delete(scope, resource)
+        except OutcomeUnknown as err:
+            found = await outcome.after_delete(self.service, scope, resource.id)
+            self.unknown_outcome(err, f"Deleting {resource.name}", found.says)
+            if found.applied:
+                self.forget(resource)
+            elif found.row is not None:
+                self.table.upsert([found.row])
+                self.follow(found.row)
+            return
+        except Exception as err:
+            notify_error(self.app, err, f"Deleting {resource.name}")
+            return
+        self.forget(resource)
+        self.app.notify(f"Deleted {resource.name}", timeout=4)
+
+    def forget(self, resource: Any) -> None:
+        """A resource is gone: out of the table and the counts."""
+        self.table.remove([resource.id])
+        sc = self.kind.scope_of(resource)
+        if sc in self.totals:
+            self.totals[sc] = max(0, self.totals[sc] - 1)
+        self.update_title()
+        self._refresh_detail()

@@ -1,0 +1,117 @@
+"""How the resource table draws a line: cells of fixed width, the row's style (cursor, marked),
+a cell's own colour mapped to the theme, and a cache of drawn rows keyed by the row's version.
+A mixin of `ResourceTable`, which holds the rows, their order and the cursor."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.cells import set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.color import Color as TextualColor
+from textual.strip import Strip
+
+PAD = 1  # blank cells on each side of a column
+MARK = "●"  # drawn in the first column's pad of a marked row (one cell, like PAD)
+CURSOR_ALARM = Style(reverse=False, underline=True, bold=True)
+
+
+class TableDrawing:
+    """Drawing for `ResourceTable` (its `_columns`, `_order`, `_rows`, `_cursor`, `marked`, the
+    caches `_strips`, `_styles`, `_header`, `_version`)."""
+
+    def _row_width(self) -> int:
+        return sum((c.width or 12) + 2 * PAD for c in self._columns)
+
+    def _cell_style(self, style: Any) -> Style:
+        """A cell's Text style with named colours mapped to the theme's (green → $success, …):
+        named ANSI colours would be resolved through the theme on every draw."""
+        found = self._styles.get(style)
+        if found is None:
+            parsed = Style.parse(style) if isinstance(style, str) else style
+            theme = self.app.theme_variables
+            name = parsed.color.name if parsed.color is not None else None
+            mapped = {"green": theme.get("success"), "yellow": theme.get("warning"), "red": theme.get("error")}.get(name or "")
+            found = parsed
+            if mapped:
+                try:  # theme colours may be Textual names ("ansi_green") that Rich does not parse
+                    found = parsed + Style(color=TextualColor.parse(mapped).rich_color)
+                except Exception:
+                    found = parsed
+            self._styles[style] = found
+        return found
+
+    def _cells_strip(self, cells: Sequence[Any], base: Style, marked: bool = False, cursor: bool = False) -> Strip:
+        segments: list[Segment] = []
+        for i, (col, cell) in enumerate(zip(self._columns, cells)):
+            width = col.width or 12
+            if isinstance(cell, Text):
+                own = self._cell_style(cell.style) if cell.style else None
+                if own is not None and cursor and own.reverse:
+                    # A cell that stands out by reverse video (an alarm) would vanish into the cursor's
+                    # own (grey on grey without colour): on the cursor row it is underlined instead.
+                    own = own + CURSOR_ALARM
+                style = base + own if own is not None else base
+                text = cell.plain
+            else:
+                style, text = base, str(cell)
+            lead = MARK if marked and i == 0 else " " * PAD  # a mark takes the first column's left pad
+            segments.append(Segment(lead + set_cell_size(text, width) + " " * PAD, style))
+        return Strip(segments, self._row_width())
+
+    def _header_strip(self) -> Strip:
+        if self._header is None:
+            style = self.get_component_rich_style("resource-table--header")
+            self._header = self._cells_strip([c.title for c in self._columns], style)
+        return self._header
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the table; a failure here (a bug, an odd value) draws a blank line and says so
+        once, instead of stopping the widget (Textual ends a widget whose render raises)."""
+        try:
+            return self._render_line(y)
+        except Exception as err:
+            if not self._render_failed:
+                self._render_failed = True
+                from ..errors import report_bug
+
+                report_bug(self.app, err, "Drawing the table")
+            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+
+    def _render_line(self, y: int) -> Strip:
+        self._ensure_order()
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:
+            strip = self._header_strip()
+        else:
+            index = scroll_y + y - 1
+            if index >= len(self._order):
+                return Strip.blank(width, base)
+            key = self._order[index]
+            is_cursor = index == self._cursor
+            focused = self.has_focus
+            cache_key = (key, self._version.get(key, 0), is_cursor, focused)
+            strip = self._strips.get(cache_key)
+            if strip is None:
+                marked = key in self.marked
+                if is_cursor:
+                    style = base + self.get_component_rich_style("resource-table--cursor" if focused else "resource-table--cursor-blurred")
+                elif marked:
+                    style = base + self.get_component_rich_style("resource-table--marked")
+                else:
+                    style = base
+                row = self._rows[key]
+                strip = self._cells_strip([c.value(row) for c in self._columns], style, marked, is_cursor)
+                self._strips[cache_key] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._header = None
+        self._styles.clear()
+        self._strips.clear()
+        self._render_failed = False

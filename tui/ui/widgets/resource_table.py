@@ -12,6 +12,7 @@ spans are not, which keeps drawing cheap).
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Iterable, Sequence
 
 from rich.style import Style
@@ -28,6 +29,7 @@ from ...products.base import Column
 from .table_drawing import TableDrawing
 
 SIZE_EVERY = 1.0  # seconds between scrollbar updates (a layout pass) while rows arrive out of sight
+PAINT_EVERY = 0.1  # seconds between repaints caused by changed rows (pages arriving, a refresh)
 
 
 def _plain(cell: Any) -> str:
@@ -87,6 +89,8 @@ class ResourceTable(TableDrawing, ScrollView, can_focus=True):
         self._header: Strip | None = None
         self._styles: dict[Any, Style] = {}
         self._size_pending = False
+        self._painted = 0.0  # when rows last changed what is on screen
+        self._paint_pending = False
         self._render_failed = False
         self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
         self.watched: set[str] = set()
@@ -274,16 +278,30 @@ class ResourceTable(TableDrawing, ScrollView, can_focus=True):
 
     def _changed(self, order: bool, repaint: bool = True) -> None:
         """Rows changed. Lines are repainted only when something on screen may differ: rows
-        appended below the view, or updated out of sight, only move the scrollbar."""
+        appended below the view, or updated out of sight, only move the scrollbar. Changes that
+        follow one another (the pages of a listing) repaint at most every PAINT_EVERY seconds:
+        the first at once, the others together at the end of that interval."""
         if order:
             self._dirty = True
         if repaint:
-            self._apply_size()
-            self.refresh()
+            now = time.monotonic()
+            if now - self._painted >= PAINT_EVERY or not self.is_mounted:
+                self._painted = now
+                self._apply_size()
+                self.refresh()
+            elif not self._paint_pending:
+                self._paint_pending = True
+                self.set_timer(self._painted + PAINT_EVERY - now, self._deferred_paint)
         elif not self._size_pending and self.is_mounted:
             # Only the scrollbar would change: resize (a layout pass) a few times a second at most.
             self._size_pending = True
             self.set_timer(SIZE_EVERY, self._apply_size)
+
+    def _deferred_paint(self) -> None:
+        self._paint_pending = False
+        self._painted = time.monotonic()
+        self._apply_size()
+        self.refresh()
 
     def _apply_size(self) -> None:
         self._size_pending = False
@@ -326,20 +344,28 @@ class ResourceTable(TableDrawing, ScrollView, can_focus=True):
         if not self._dirty:
             return
         self._dirty = False
-        keys = list(self._rows)
+        rows = self._rows
+        sorting = self._sort_column() is not None
+        if sorting and self._order:
+            # The last order first, then the rows it lacks: the sort below then merges one long
+            # sorted run with a few new rows (linear), instead of sorting every row again each
+            # time a page arrives. Correct whatever the last order was (another column, a filter).
+            had = set(self._order)
+            keys = [k for k in self._order if k in rows]
+            keys.extend(k for k in rows if k not in had)
+        else:
+            keys = list(rows)
         if self._filter:
             needle = self._filter
             keys = [k for k in keys if needle in self._text_of(k)]
-        if self._sort_column() is not None:
-            # Sort values are kept between orderings (a row's is dropped when it changes): while a
-            # sorted list loads, each ordering computes only the new rows' values.
-            rows, values = self._rows, self._sorted_by
+        if sorting:
+            # Sort values, with the key for ties, are kept between orderings (a row's is dropped
+            # when it changes): while a sorted list loads, each ordering computes only the new rows'.
+            values = self._sorted_by
             for k in keys:
                 if k not in values:
-                    values[k] = self._sort_value(rows[k])
-            reverse = self._sort[1] if self._sort else False
-            keys.sort(reverse=reverse)  # ties by key, as (value, key) would order them
-            keys.sort(key=values.__getitem__, reverse=reverse)  # stable: the ties keep that order
+                    values[k] = (*self._sort_value(rows[k]), k)
+            keys.sort(key=values.__getitem__, reverse=self._sort[1] if self._sort else False)
         self._order = keys
         self._pos = None
         self.virtual_size = Size(self._row_width(), len(keys) + 1)

@@ -77,3 +77,14 @@ async def test_a_whole_listing_is_one_get_and_a_map_becomes_named_items(make_cli
     assert batches[0].total == len(items) > 5
     dev1 = next(i for i in items if i["name"] == "DEV1-S")
     assert dev1["id"] == "DEV1-S" and dev1["ncpus"] == 2 and "per_volume_constraint" in dev1
+
+
+def test_pages_in_flight_follow_the_first_round_trip():
+    """A near API gets a few pages in flight (each costs the client CPU), a far one many, never
+    fewer than two nor more than asked."""
+    from tui.api.paging import PAGE_CPU, in_flight
+
+    assert in_flight(0.0, 16) == 2
+    assert in_flight(2 * PAGE_CPU, 16) == 3
+    assert in_flight(0.050, 16) == 16 and in_flight(0.020, 16) == 8
+    assert in_flight(5.0, 4) == 4

@@ -3,9 +3,14 @@
 - `per_page`: the Instance API. `page` + `per_page` (at most 100); total in `X-Total-Count`.
 - `page_size`: every other API. `page` + `page_size`; total in the body's `total_count`.
 
-Page 1 tells the total; the remaining pages are fetched concurrently under a bound and yielded as
-they arrive, so a view can show the first rows while the rest load. A failed page is yielded as an
+Page 1 tells the total; the remaining pages are fetched concurrently and yielded as they arrive, so a view can show the first rows while the rest load. A failed page is yielded as an
 error batch: the caller keeps what it has and shows loaded/total.
+
+How many pages are in flight follows page 1's round trip: enough to keep the client busy while
+the platform answers (the round trip ÷ the client's work per page), no more. A far API gets many
+(up to `concurrency`); a near one a few, since each request in flight costs the client CPU
+(httpcore re-checks every pooled connection whenever a request starts or ends): 10,000 servers
+from a local sandbox took 0.35 s of CPU with 10 in flight, 0.27 s with 4.
 
 Bodies are decoded (and each item passed through `transform`) as they arrive: a page of 100 items
 takes ~2 ms, less than handing it to a thread costs under the GIL; only a body over
@@ -17,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Literal
 
@@ -28,6 +34,13 @@ from .safe import loads
 PagingStyle = Literal["per_page", "page_size", "whole"]
 MAX_PER_PAGE = 100
 THREAD_DECODE_BYTES = 1_000_000
+PAGE_CPU = 0.003  # seconds of client work per page of 100 (transport, decode, rows), measured
+
+
+def in_flight(first_page: float, most: int) -> int:
+    """Pages to keep in flight when page 1 took `first_page` seconds: its round trip over the
+    client's work per page, plus one; between 2 and `most`."""
+    return max(2, min(most, math.ceil(first_page / PAGE_CPU) + 1))
 
 
 Transform = Callable[[dict[str, Any]], Any]
@@ -121,7 +134,7 @@ async def iter_pages(
     style: PagingStyle = "per_page",
     page_size: int = MAX_PER_PAGE,
     params: dict[str, Any] | None = None,
-    concurrency: int = 10,
+    concurrency: int = 16,
     transform: Transform | None = None,
 ) -> AsyncIterator[PageBatch]:
     """Yield every page of a listing; page 1 first, then the others as they complete."""
@@ -135,6 +148,7 @@ async def iter_pages(
         yield PageBatch(1, items, total)
         return
     size = min(page_size, MAX_PER_PAGE) if style == "per_page" else page_size
+    started = time.monotonic()
     try:
         items, total = await fetch_page(client, path, list_key, style, 1, size, params, transform)
     except Exception as err:
@@ -156,7 +170,7 @@ async def iter_pages(
     pages = math.ceil(total / size) if size else 1
     if pages <= 1:
         return
-    sem = asyncio.Semaphore(max(1, concurrency))
+    sem = asyncio.Semaphore(in_flight(time.monotonic() - started, max(2, concurrency)))
 
     async def one(page: int) -> PageBatch:
         async with sem:

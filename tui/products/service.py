@@ -101,7 +101,7 @@ class ResourceService:
             chunks.append(chunk)
         return chunks
 
-    async def iter_list(self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 10) -> AsyncIterator[ListChunk]:
+    async def iter_list(self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 16) -> AsyncIterator[ListChunk]:
         """Every page of every scope ("all" fans out per zone), as it arrives; failures are chunks too."""
         pre, self._prefetched = self._prefetched, None
         if pre is not None and pre[0] == scope and not params:

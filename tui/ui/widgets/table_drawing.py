@@ -22,6 +22,8 @@ class TableDrawing:
     """Drawing for `ResourceTable` (its `_columns`, `_order`, `_rows`, `_cursor`, `marked`, the
     caches `_strips`, `_styles`, `_header`, `_version`)."""
 
+    _base_style: Style | None = None
+
     def _row_width(self) -> int:
         return sum((c.width or 12) + 2 * PAD for c in self._columns)
 
@@ -67,6 +69,14 @@ class TableDrawing:
             self._header = self._cells_strip([c.title for c in self._columns], style)
         return self._header
 
+    def render_lines(self, crop: Any) -> list[Strip]:
+        # The widget's base style walks its ancestors (0.1 ms): once per repaint, not once per line.
+        self._base_style = self.rich_style
+        try:
+            return super().render_lines(crop)  # type: ignore[misc]
+        finally:
+            self._base_style = None
+
     def render_line(self, y: int) -> Strip:
         """A line of the table; a failure here (a bug, an odd value) draws a blank line and says so
         once, instead of stopping the widget (Textual ends a widget whose render raises)."""
@@ -84,7 +94,7 @@ class TableDrawing:
         self._ensure_order()
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base_style or self.rich_style
         if y == 0:
             strip = self._header_strip()
         else:

@@ -31,3 +31,18 @@ async def test_every_field_of_the_wrong_type_costs_at_most_a_cell(kind):
                 assert column.value(row) is not None  # a cell that cannot be read shows "?"
                 if column.sort_key is not None:
                     column.sort_key(row)
+
+
+def test_equal_lists_of_a_listing_are_one_copy_and_masked_ones_are_not_shared():
+    """Rows of one listing share equal lists of plain values (memory at 50,000 rows); a list holding
+    a masked credential keeps its own copy: two secrets with the same mask stay apart."""
+    from tui.api.safe import Masked
+    from tui.products.shared_values import SharedValues
+
+    shared = SharedValues(["tags", "urls"])
+    a = {"tags": ["web", "prod"], "urls": [Masked("vnc://u:one@h")]}
+    b = {"tags": ["web", "prod"], "urls": [Masked("vnc://u:two@h")]}
+    shared.share(a)
+    shared.share(b)
+    assert b["tags"] is a["tags"] and b["tags"] == ["web", "prod"]
+    assert b["urls"] is not a["urls"] and b["urls"][0].secret == "vnc://u:two@h"

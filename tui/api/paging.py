@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Literal
 
+from .. import stages
 from .client import ApiClient
 from .errors import ApiError, BadBody, as_api_error
 from .safe import loads
@@ -70,11 +71,13 @@ def _decode(content: bytes, list_key: str | None, transform: Transform | None) -
     JSON of another shape (no list under `list_key`, items that are not objects)."""
     gc_was_on = gc.isenabled()
     gc.disable()  # decoded JSON holds no cycles; a collection per page costs more than the page
+    started = stages.clock()
     try:
         body = loads(content)
     finally:
         if gc_was_on:
             gc.enable()
+        stages.SPENT["decode"] += stages.clock() - started
     if list_key is None:  # no envelope: the body is the list
         if not isinstance(body, list):
             raise BadBody(200, f"the answer is a JSON {type(body).__name__}, not a list")
@@ -91,7 +94,9 @@ def _decode(content: bytes, list_key: str | None, transform: Transform | None) -
     odd = next((i for i, item in enumerate(raw) if not isinstance(item, dict)), None)
     if odd is not None:
         raise BadBody(200, f"{list_key}[{odd}] is a {type(raw[odd]).__name__}, not an object: the answer is not in the shape expected")
+    started = stages.clock()
     items = raw if transform is None else [transform(i) for i in raw]
+    stages.SPENT["rows"] += stages.clock() - started
     total = body.get("total_count")
     return items, total if isinstance(total, int) and not isinstance(total, bool) else None
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, TypeVar
 
 
 from ..api.paging import PagingStyle
+from .shared_values import SharedValues
 from .location import (  # noqa: F401  (re-exported: products import them from here)
     ALL, GLOBAL, PLATFORM, REGIONS, SCOPES, ZONES, Call, Endpoint, ListParams, Parent, ParentRef, Probe, ScopeType, fill, segment,
 )
@@ -341,10 +342,14 @@ class ResourceKind:
         # scopes listed, rows are told apart by scope.
         scoped_ids = self.paging == "whole" and fill_scope is not None
 
+        shared = SharedValues(f for f in fields if f not in secrets) if fields else None
+
         def make(data: dict[str, Any]) -> Row:
             slim = {k: data[k] for k in fields if k in data} if fields else dict(data)
             for k in secrets:
                 slim.pop(k, None)
+            if shared is not None:
+                shared.share(slim)
             if summarize is not None or moving is not None:
                 _derive(slim, data, summarize, moving)
             if fill_scope is not None and not slim.get(where):

@@ -16,27 +16,24 @@ import time
 from typing import Any, Callable, Iterable, Sequence
 
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ... import stages
 from ...products.base import Column
 from .table_drawing import TableDrawing
+from .table_order import TableOrder
 
 SIZE_EVERY = 1.0  # seconds between scrollbar updates (a layout pass) while rows arrive out of sight
 PAINT_EVERY = 0.1  # seconds between repaints caused by changed rows (pages arriving, a refresh)
 
 
-def _plain(cell: Any) -> str:
-    return cell.plain if isinstance(cell, Text) else str(cell)
-
-
-class ResourceTable(TableDrawing, ScrollView, can_focus=True):
+class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
     """A table of resources (anything with an `id`). Cells come from `Column.value(row)`."""
 
     COMPONENT_CLASSES = {"resource-table--header", "resource-table--cursor", "resource-table--cursor-blurred", "resource-table--marked"}
@@ -220,6 +217,11 @@ class ResourceTable(TableDrawing, ScrollView, can_focus=True):
 
     # ---- data ---------------------------------------------------------------------------------
     def _store(self, rows: Iterable[Any], force_order: bool = False) -> None:
+        started = stages.clock()
+        self._store_rows(rows, force_order)
+        stages.SPENT["table"] += stages.clock() - started
+
+    def _store_rows(self, rows: Iterable[Any], force_order: bool) -> None:
         # Runs for every row of every page of a listing: attributes are read once.
         reorder = force_order
         first_line = int(self.scroll_y)
@@ -307,80 +309,6 @@ class ResourceTable(TableDrawing, ScrollView, can_focus=True):
         self._size_pending = False
         self.virtual_size = Size(self._row_width(), len(self._rows) + 1)  # upper bound until laid out
 
-    def _sort_column(self) -> tuple[int, Column] | None:
-        if not self._sort:
-            return None
-        for i, col in enumerate(self._columns):
-            if col.key == self._sort[0]:
-                return i, col
-        return None
-
-    def _sort_value(self, row: Any) -> Any:
-        found = self._sort_column()
-        if found is None:
-            return (1, 0.0, "")
-        _, col = found
-        if col.sort_key is not None:
-            value = col.sort_key(row)
-            # Numbers in numeric order (9 before 10), before any text; all keys compare, whatever their types.
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
-                return (0, float(value), "")
-            return (1, 0.0, str(value).lower())
-        return (1, 0.0, _plain(col.value(row)).lower())
-
-    def _row_text(self, row: Any) -> str:
-        return " ".join(_plain(c.value(row)) for c in self._columns).lower() + " " + row.id
-
-    def _text_of(self, key: str) -> str:
-        text = self._search.get(key)
-        if text is None:
-            text = self._search[key] = self._row_text(self._rows[key])
-        return text
-
-    def _matches(self, row: Any) -> bool:
-        return self._filter in self._row_text(row)
-
-    def _ensure_order(self) -> None:
-        if not self._dirty:
-            return
-        self._dirty = False
-        rows = self._rows
-        sorting = self._sort_column() is not None
-        if sorting and self._order:
-            # The last order first, then the rows it lacks: the sort below then merges one long
-            # sorted run with a few new rows (linear), instead of sorting every row again each
-            # time a page arrives. Correct whatever the last order was (another column, a filter).
-            had = set(self._order)
-            keys = [k for k in self._order if k in rows]
-            keys.extend(k for k in rows if k not in had)
-        else:
-            keys = list(rows)
-        if self._filter:
-            needle = self._filter
-            keys = [k for k in keys if needle in self._text_of(k)]
-        if sorting:
-            # Sort values, with the key for ties, are kept between orderings (a row's is dropped
-            # when it changes): while a sorted list loads, each ordering computes only the new rows'.
-            values = self._sorted_by
-            for k in keys:
-                if k not in values:
-                    values[k] = (*self._sort_value(rows[k]), k)
-            keys.sort(key=values.__getitem__, reverse=self._sort[1] if self._sort else False)
-        self._order = keys
-        self._pos = None
-        self.virtual_size = Size(self._row_width(), len(keys) + 1)
-        # Keep the cursor on the same resource when it is still shown.
-        if self._cursor_key is not None and self._cursor_key in self._positions():
-            self._cursor = self._positions()[self._cursor_key]
-        else:
-            self._cursor = min(self._cursor, max(len(keys) - 1, 0))
-        self._sync_cursor_key()
-
-    def _positions(self) -> dict[str, int]:
-        if self._pos is None:
-            self._pos = {k: i for i, k in enumerate(self._order)}
-        return self._pos
-
     # ---- cursor -------------------------------------------------------------------------------
     def _sync_cursor_key(self) -> None:
         key = self._order[self._cursor] if self._order else None
@@ -392,21 +320,29 @@ class ResourceTable(TableDrawing, ScrollView, can_focus=True):
         self._ensure_order()
         if not self._order:
             return
+        was = self._cursor
         self._cursor = max(0, min(index, len(self._order) - 1))
         self._sync_cursor_key()
-        self._scroll_to_cursor()
-        self.refresh()
+        if self._scroll_to_cursor() or not self.is_mounted:
+            self.refresh()
+        else:  # only the two rows whose look changed: the rest of the screen is not drawn again
+            top, width = int(self.scroll_y), self.scrollable_content_region.width
+            self.refresh(*(Region(0, i - top + 1, width, 1) for i in {was, self._cursor}))
 
     def _body_height(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
 
-    def _scroll_to_cursor(self) -> None:
+    def _scroll_to_cursor(self) -> bool:
+        """Scroll so the cursor's row is shown; whether it scrolled."""
         top = int(self.scroll_y)
         height = self._body_height()
         if self._cursor < top:
             self.scroll_to(y=self._cursor, animate=False, immediate=True)
-        elif self._cursor >= top + height:
+            return True
+        if self._cursor >= top + height:
             self.scroll_to(y=self._cursor - height + 1, animate=False, immediate=True)
+            return True
+        return False
 
     def action_cursor(self, delta: int) -> None:
         self._set_cursor(self._cursor + delta)

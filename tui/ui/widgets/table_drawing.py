@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.color import Color as TextualColor
 from textual.strip import Strip
 
+from ... import stages
+
 PAD = 1  # blank cells on each side of a column
 MARK = "●"  # drawn in the first column's pad of a marked row (one cell, like PAD)
 CURSOR_ALARM = Style(reverse=False, underline=True, bold=True)
@@ -71,11 +73,13 @@ class TableDrawing:
 
     def render_lines(self, crop: Any) -> list[Strip]:
         # The widget's base style walks its ancestors (0.1 ms): once per repaint, not once per line.
+        started = stages.clock()
         self._base_style = self.rich_style
         try:
             return super().render_lines(crop)  # type: ignore[misc]
         finally:
             self._base_style = None
+            stages.SPENT["table"] += stages.clock() - started
 
     def render_line(self, y: int) -> Strip:
         """A line of the table; a failure here (a bug, an odd value) draws a blank line and says so

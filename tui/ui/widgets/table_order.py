@@ -1,0 +1,105 @@
+"""How the resource table orders its rows: the filter (a row's text, kept per row), the sort (a
+value per row, kept until the row changes; numbers before text, ties by key), and the positions
+of the ordered keys. A mixin of `ResourceTable`, which calls `_ensure_order` before it reads the
+order; ordering runs only when rows, the sort or the filter changed since."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.geometry import Size
+
+from ... import stages
+from ...products.base import Column
+
+
+def _plain(cell: Any) -> str:
+    return cell.plain if isinstance(cell, Text) else str(cell)
+
+
+class TableOrder:
+    """Ordering for `ResourceTable` (its `_rows`, `_columns`, `_sort`, `_filter`, `_order`, `_pos`,
+    `_dirty`, the caches `_search` and `_sorted_by`, and the cursor it keeps on its row)."""
+
+    def _sort_column(self) -> tuple[int, Column] | None:
+        if not self._sort:
+            return None
+        for i, col in enumerate(self._columns):
+            if col.key == self._sort[0]:
+                return i, col
+        return None
+
+    def _sort_value(self, row: Any) -> Any:
+        found = self._sort_column()
+        if found is None:
+            return (1, 0.0, "")
+        _, col = found
+        if col.sort_key is not None:
+            value = col.sort_key(row)
+            # Numbers in numeric order (9 before 10), before any text; all keys compare, whatever their types.
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
+                return (0, float(value), "")
+            return (1, 0.0, str(value).lower())
+        return (1, 0.0, _plain(col.value(row)).lower())
+
+    def _row_text(self, row: Any) -> str:
+        return " ".join(_plain(c.value(row)) for c in self._columns).lower() + " " + row.id
+
+    def _text_of(self, key: str) -> str:
+        text = self._search.get(key)
+        if text is None:
+            text = self._search[key] = self._row_text(self._rows[key])
+        return text
+
+    def _matches(self, row: Any) -> bool:
+        return self._filter in self._row_text(row)
+
+    def _ensure_order(self) -> None:
+        if not self._dirty:
+            return
+        if self._base_style is not None:  # while drawing: counted there
+            self._order_rows()
+            return
+        started = stages.clock()
+        self._order_rows()
+        stages.SPENT["table"] += stages.clock() - started
+
+    def _order_rows(self) -> None:
+        self._dirty = False
+        rows = self._rows
+        sorting = self._sort_column() is not None
+        if sorting and self._order:
+            # The last order first, then the rows it lacks: the sort below then merges one long
+            # sorted run with a few new rows (linear), instead of sorting every row again each
+            # time a page arrives. Correct whatever the last order was (another column, a filter).
+            had = set(self._order)
+            keys = [k for k in self._order if k in rows]
+            keys.extend(k for k in rows if k not in had)
+        else:
+            keys = list(rows)
+        if self._filter:
+            needle = self._filter
+            keys = [k for k in keys if needle in self._text_of(k)]
+        if sorting:
+            # Sort values, with the key for ties, are kept between orderings (a row's is dropped
+            # when it changes): while a sorted list loads, each ordering computes only the new rows'.
+            values = self._sorted_by
+            for k in keys:
+                if k not in values:
+                    values[k] = (*self._sort_value(rows[k]), k)
+            keys.sort(key=values.__getitem__, reverse=self._sort[1] if self._sort else False)
+        self._order = keys
+        self._pos = None
+        self.virtual_size = Size(self._row_width(), len(keys) + 1)
+        # Keep the cursor on the same resource when it is still shown.
+        if self._cursor_key is not None and self._cursor_key in self._positions():
+            self._cursor = self._positions()[self._cursor_key]
+        else:
+            self._cursor = min(self._cursor, max(len(keys) - 1, 0))
+        self._sync_cursor_key()
+
+    def _positions(self) -> dict[str, int]:
+        if self._pos is None:
+            self._pos = {k: i for i, k in enumerate(self._order)}
+        return self._pos

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import action, demo_settings, loaded, make_app, open_view, pick, screen_named, select, wait_for
+from helpers import action, demo_settings, text_of, loaded, make_app, open_view, pick, screen_named, select, wait_for
 
 pytestmark = pytest.mark.anyio
 PW = "Str0ng-pass!"
@@ -213,6 +213,8 @@ async def test_read_only_sends_nothing_but_gets(sandbox, clock):
         assert "Download the TLS certificate…" in labels and "Restart" not in labels
         await pick(pilot, app, lambda label: label.startswith("Privileges"))  # a read: it opens, read-only
         grid = await screen_named(pilot, app, "MatrixScreen")
+        keys = text_of(grid.query_one("#matrix-keys"))
+        assert "read-only mode" in keys and "esc closes" in keys and "ctrl+s" not in keys  # says so, offers no save
         before = grid.changes()
         await pilot.press("space", "ctrl+s")
         assert grid.changes() == before == {}

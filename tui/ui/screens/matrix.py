@@ -60,7 +60,11 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
                 yield Static(self.describe, id="matrix-note", markup=False)
             yield DataTable(id="matrix", cursor_type="cell", zebra_stripes=False)
             yield Static("", id="matrix-status", markup=False)
-            yield Static("space cycles " + " → ".join(self.choices) + " · ctrl+s save · esc cancel", id="matrix-keys")
+            if self.columns and all(c in self.locked for c in self.columns):  # read-only, or nothing managed
+                keys = "shown, not changed: " + (next(iter(set(self.locked.values()))) if len(set(self.locked.values())) == 1 else "see each column") + " · esc closes"
+            else:
+                keys = "space cycles " + " → ".join(self.choices) + " · ctrl+s save · esc cancel"
+            yield Static(keys, id="matrix-keys", markup=False)
 
     @property
     def table(self) -> DataTable:

@@ -58,3 +58,14 @@ async def test_a_database_endpoint_is_read_by_its_id(client):
     assert {r.id for r in listed} == {e["id"] for e in instance.items("endpoints")}
     one = await svc.get_data("fr-par", listed[0].id)  # GET /endpoints/{id}
     assert one["id"] == listed[0].id and one.get("port")
+
+
+async def test_sizes_read_as_people_write_them(client):
+    """A GiB of memory is 1.07 GB, not 1.07374 cut by its column; large sizes stay whole."""
+    from tui.products.format import gb
+
+    kind = by_id("kvcache.node_types").load()
+    rows = {r.id: r for r in await _service(client, kind).list_rows("fr-par-1")}
+    memory = next(c for c in kind.columns if c.key == "memory")
+    assert memory.value(rows["RED1-MICRO"]) == "1.07 GB" and memory.value(rows["RED1-XL"]) == "34.4 GB"
+    assert (gb(10_000_000_000_000), gb(500_000_000), gb("x")) == ("10000", "0.5", "?")

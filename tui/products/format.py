@@ -30,11 +30,12 @@ def state_text(state: str) -> Text:
 
 
 def gb(value: Any) -> str:
+    """Bytes as GB: whole from 100 up, else three significant digits (a GiB is 1.07, not 1.07374)."""
     try:
         v = int(value) / 1_000_000_000
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return "?"
-    return f"{v:g}"
+    return f"{v:.0f}" if v >= 100 else f"{v:.3g}"
 
 
 def human_bytes(value: Any) -> str:

@@ -76,7 +76,7 @@ class ResourceService:
 
         async def run() -> None:
             try:
-                async for chunk in self._iter(scope, None, 10):
+                async for chunk in self._iter(scope, None, 16):
                     await queue.put(chunk)
                     self.first_chunk.set()
             finally:

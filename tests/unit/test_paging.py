@@ -88,3 +88,48 @@ def test_pages_in_flight_follow_the_first_round_trip():
     assert in_flight(2 * PAGE_CPU, 16) == 3
     assert in_flight(0.050, 16) == 16 and in_flight(0.020, 16) == 8
     assert in_flight(5.0, 4) == 4
+
+
+async def test_the_names_a_list_looks_up_are_read_alongside_its_first_page():
+    """Flexible IPs name their servers: the servers are listed while page 1 of the IPs is on its way,
+    not after it (a round trip saved on every refresh), and once for all the pages."""
+    import asyncio
+
+    import httpx
+
+    from tui.api.client import ApiClient
+    from tui.products.base import Context
+    from tui.products.manifest import by_id
+    from tui.products.service import ResourceService
+    from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
+
+    sandbox = Sandbox(clock=ManualClock())
+    server = next(iter(sandbox.baremetal.servers["fr-par-1"].values()))
+    for _ in range(150):  # two pages
+        sandbox.fip.create("fr-par-1", {"project_id": DEMO_PROJECT_ID, "server_id": server["id"]})
+    events: list[str] = []
+    servers_asked = asyncio.Event()
+    asgi = httpx.ASGITransport(sandbox.app)
+
+    class Watched(httpx.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            what = ("servers" if "/servers" in request.url.path else "fips") + " page " + request.url.params.get("page", "1")
+            events.append("start " + what)
+            if what == "servers page 1":
+                servers_asked.set()
+            elif what == "fips page 1":  # page 1 answers once the servers are asked for (or never will be)
+                try:
+                    await asyncio.wait_for(servers_asked.wait(), 5)
+                except asyncio.TimeoutError:
+                    pass
+            response = await asgi.handle_async_request(request)
+            events.append("end " + what)
+            return response
+
+    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=Watched())
+    service = ResourceService(client, by_id("flexible_ip.fips").load(), context=lambda sc: Context(DEMO_PROJECT_ID, sc))
+    rows = await service.list_rows("fr-par-1")
+    await client.aclose()
+    assert len(rows) >= 150 and all(r.text("server_name") == server["name"] for r in rows if r.text("server_id") == server["id"])
+    assert events.index("start servers page 1") < events.index("end fips page 1")
+    assert events.count("start servers page 1") == 1

@@ -302,6 +302,9 @@ class ResourceKind:
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
     enrich: Lazy[Any] | None = None
+    # The kind whose names `enrich` looks up (`service.names_of`): read alongside the list's page 1,
+    # once per refresh cycle, rather than after it.
+    names_from: Lazy[Any] | None = None
     row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all (but secrets)
     summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
     # The platform answers 403 (not 404) for a deleted one (silicon servers): read as gone.

@@ -119,6 +119,8 @@ class ResourceService:
             path = "?"
             try:
                 path = self.kind.list_path(sc, self.parent)
+                if self.kind.names_from is not None:  # the names an enrich looks up: read alongside page 1
+                    self._names_read(self.kind.names_from.get(), sc)
                 if self.kind.parent is not None and self.kind.parent.field:
                     rows = await self._embedded(sc, path)
                     await queue.put(ListChunk(sc, rows, len(rows)))
@@ -216,6 +218,13 @@ class ResourceService:
         """Id -> name of every `kind` in `scope`, on this service's client: a list column naming a
         related resource (the server a flexible IP is on). One read serves every page of a listing
         and the polls of the next few seconds; a failure gives no names, not a failed list."""
+        try:
+            return dict(await asyncio.shield(self._names_read(kind, scope)))
+        except ApiError:
+            return {}
+
+    def _names_read(self, kind: ResourceKind, scope: str) -> "asyncio.Future[dict[str, str]]":
+        """The read of `kind`'s names in `scope`: the one under way or recent, else a new one."""
         key = (kind.id, scope)
         now = time.monotonic()
         held = self._names.get(key)
@@ -226,11 +235,9 @@ class ResourceService:
                 return {r.id: r.name or r.id for r in await other.list_rows(scope)}
 
             held = (now, asyncio.ensure_future(read()))
+            held[1].add_done_callback(lambda f: f.cancelled() or f.exception())  # a failure is read by names_of
             self._names[key] = held
-        try:
-            return dict(await asyncio.shield(held[1]))
-        except ApiError:
-            return {}
+        return held[1]
 
     async def get_data(self, scope: str, rid: str) -> dict[str, Any]:
         """The object as the API sends it, out of its envelope and without its secret fields."""

@@ -115,6 +115,7 @@ FIPS = ResourceKind(
     ),
     summarize=summarize,
     enrich=Lazy("tui.products.flexible_ip.fips:enrich"),
+    names_from=Lazy("tui.products.baremetal.servers:SERVERS"),
     state_field="status",
     transitional=frozenset({"updating", "detaching"}),
     moving=lambda d: mac_of(d).get("status") in ("updating", "deleting"),

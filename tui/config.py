@@ -7,7 +7,6 @@ The file never holds the secret key (see secrets.py).
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -53,6 +52,8 @@ class ConfigFile:
         cfg = cls(path=path)
         if not path.exists():
             return cfg
+        import tomllib  # only when there is a file to read
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:

@@ -9,8 +9,6 @@ same origin; any other is a `Redirected` naming where it pointed.
 
 from __future__ import annotations
 
-import email.utils
-import random
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
@@ -30,8 +28,12 @@ class RetryPolicy:
     cap: float = 4.0
     max_attempts: int = 6
 
-    def delay(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
+    def delay(self, attempt: int, rng: Callable[[], float] | None = None) -> float:
         """Exponential backoff with jitter: half fixed, half random, so retries spread out."""
+        if rng is None:
+            import random  # on the first retry, not at start-up
+
+            rng = random.random
         d = min(self.cap, self.base * (2**attempt))
         return d / 2 + rng() * d / 2
 
@@ -117,6 +119,8 @@ def retry_after(value: str | None) -> float | None:
     value = value.strip()
     if value.isdigit():
         return float(value)
+    import email.utils  # an HTTP date in Retry-After is rare: not imported at start-up
+
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):

@@ -133,3 +133,42 @@ async def test_the_names_a_list_looks_up_are_read_alongside_its_first_page():
     assert len(rows) >= 150 and all(r.text("server_name") == server["name"] for r in rows if r.text("server_id") == server["id"])
     assert events.index("start servers page 1") < events.index("end fips page 1")
     assert events.count("start servers page 1") == 1
+
+
+@pytest.mark.parametrize("page_one_retried", [False, True])
+async def test_a_far_api_gets_many_pages_in_flight_unless_page_one_had_to_be_retried(monkeypatch, page_one_retried):
+    """Page 1's round trip sets how many pages are in flight; a page 1 that was retried (here a
+    503) says nothing of it, and a busy platform gets the fewest."""
+    import asyncio
+    import types
+
+    import httpx
+
+    from tui.api import paging
+    from tui.api.client import ApiClient, RetryPolicy
+
+    ticks = iter(range(0, 10_000))
+    monkeypatch.setattr(paging, "time", types.SimpleNamespace(monotonic=lambda: next(ticks) * 1.0))  # page 1: a second
+    state = {"now": 0, "peak": 0, "failed": False}
+
+    class Api(httpx.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            page = int(request.url.params.get("page", "1"))
+            if page == 1 and page_one_retried and not state["failed"]:
+                state["failed"] = True
+                return httpx.Response(503, json={"message": "busy"})
+            state["now"] += 1
+            state["peak"] = max(state["peak"], state["now"]) if page > 1 else state["peak"]
+            for _ in range(20):  # let every request that may start, start
+                await asyncio.sleep(0)
+            state["now"] -= 1
+            return httpx.Response(200, json={"items": [{"id": f"{page}-{i}"} for i in range(100)], "total_count": 3000})
+
+    async def no_wait(seconds: float) -> None:
+        return None
+
+    client = ApiClient("http://api", "k", transport=Api(), retry=RetryPolicy(deadline=60), sleep=no_wait, monotonic=lambda: 0.0)
+    result = await paging.list_all(client, "/things", "items", style="page_size", page_size=100, concurrency=16)
+    await client.aclose()
+    assert len(result.items) == 3000
+    assert state["peak"] == (2 if page_one_retried else 16)

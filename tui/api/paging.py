@@ -153,12 +153,15 @@ async def iter_pages(
         yield PageBatch(1, items, total)
         return
     size = min(page_size, MAX_PER_PAGE) if style == "per_page" else page_size
-    started = time.monotonic()
+    started, retries = time.monotonic(), client.stats.retries
     try:
         items, total = await fetch_page(client, path, list_key, style, 1, size, params, transform)
     except Exception as err:
         yield PageBatch(1, [], None, as_api_error(err, path))
         return
+    # Page 1's round trip, before the caller handles it. One that was retried (a 429, a 5xx) tells
+    # nothing of the round trip, and a busy platform wants fewer requests at once, not more.
+    first = time.monotonic() - started if client.stats.retries == retries else 0.0
     yield PageBatch(1, items, total)
     if total is None:
         # No total advertised: walk sequentially until a short page.
@@ -175,7 +178,7 @@ async def iter_pages(
     pages = math.ceil(total / size) if size else 1
     if pages <= 1:
         return
-    sem = asyncio.Semaphore(in_flight(time.monotonic() - started, max(2, concurrency)))
+    sem = asyncio.Semaphore(in_flight(first, max(2, concurrency)))
 
     async def one(page: int) -> PageBatch:
         async with sem:

@@ -203,8 +203,8 @@ RULES: dict[str, Rule] = {
     "rdb create: HA-only node type": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"node_type": "DB-PRO2-M"}, "is_ha_cluster", "runs only as a high-availability cluster", rdb_catalogue),
     "rdb create: node out of stock": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"node_type": "DB-GP-L"}, "node_type", "DB-GP-L is out of stock", rdb_catalogue),
     "rdb create: weak password": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"password": "weakpass"}, "password", "upper-case", rdb_catalogue),
-    "rdb create: user name": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"user_name": "9admin"}, "user_name", "not in the expected form", rdb_catalogue),
-    "rdb database: starts with a letter": Rule("rdb.data_forms:DatabaseForm", {"name": "shop"}, {"name": "9shop"}, "name", "not in the expected form, such as orders"),
+    "rdb create: user name": Rule("rdb.instance_forms:CreateForm", RDB_NEW, {"user_name": "9admin"}, "user_name", "starting with a letter", rdb_catalogue),
+    "rdb database: starts with a letter": Rule("rdb.data_forms:DatabaseForm", {"name": "shop"}, {"name": "9shop"}, "name", "1 to 63 letters, digits, _ and -, starting with a letter or _"),
     "rdb user: weak password": Rule("rdb.data_forms:UserForm", {"name": "shopper", "password": PW}, {"password": "shopper1"}, "password", "upper-case"),
     "rdb password: weak": Rule("rdb.data_forms:PasswordForm", {"password": PW}, {"password": "password"}, "password", "upper-case"),
     "rdb acl: not an address": Rule("rdb.data_forms:AclForm", {"ip": "10.1.0.0/16"}, {"ip": "300.1.2.3/32"}, "ip", "an IP address or a network in CIDR notation", rdb_acls),
@@ -225,7 +225,7 @@ RULES: dict[str, Rule] = {
     "rdb from snapshot: HA-only node type": Rule("rdb.copy_forms:FromSnapshotForm", {"instance_name": "launch-copy", "node_type": "DB-DEV-S"}, {"node_type": "DB-PRO2-M"}, "is_ha_cluster", "high-availability", rdb_catalogue),
     "rdb grow: never shrinks": Rule("rdb.instance_forms:VolumeSizeForm", {"volume_size": "60"}, {"volume_size": "40"}, "volume_size", "larger than now (50 GB): a volume does not shrink", rdb_grow),
     "rdb grow: steps": Rule("rdb.instance_forms:VolumeSizeForm", {"volume_size": "60"}, {"volume_size": "62"}, "volume_size", "in steps of 5 GB", rdb_grow),
-    "rdb logs: hours": Rule("rdb.data_forms:LogsForm", {"hours": "2"}, {"hours": "0"}, "hours", "greater than or equal to 1"),
+    "rdb logs: hours": Rule("rdb.data_forms:LogsForm", {"hours": "2"}, {"hours": "0"}, "hours", "at least 1"),
     # ---- caches ---------------------------------------------------------------------------------------
     "cache create: cluster size": Rule("kvcache.forms:CreateForm", KV_NEW, {"cluster_size": "2"}, "cluster_size", "3 to 6", kv_catalogue),
     "cache create: private service IPs": Rule("kvcache.forms:CreateForm", KV_NEW, {"service_ips": "8.8.8.8/24, 10.20.0.11/24, 10.20.0.12/24"}, "service_ips", "RFC 1918", kv_catalogue),
@@ -248,7 +248,7 @@ RULES: dict[str, Rule] = {
                                            "b_ssd snapshot makes b_ssd volumes only", volumes, given=lambda w: _snapshot(w, "gateway-golden-root")),
     "volume edit: only grows": Rule("instance.volume_forms:VolumeEditForm", {"name": "data", "size_gb": "60"}, {"size_gb": "40"}, "size_gb", "a volume can only grow (now 50 GB)",
                                     literal({"current": Row({"size": 50 * GB, "volume_type": "b_ssd"})})),
-    "snapshot export: bucket": Rule("instance.snapshot_forms:ExportForm", {"bucket": "backups", "key": "root.qcow2"}, {"bucket": "Bad_Bucket"}, "bucket", "not in the expected form, such as my-backups"),
+    "snapshot export: bucket": Rule("instance.snapshot_forms:ExportForm", {"bucket": "backups", "key": "root.qcow2"}, {"bucket": "Bad_Bucket"}, "bucket", "3 to 63 lower-case letters, digits, dots and dashes"),
     "ip reverse: a domain name": Rule("instance.network_forms:IpEditForm", {"reverse": "web.example.com"}, {"reverse": "not a host"}, "reverse", "fully qualified domain name"),
     "nic: network is a UUID": Rule("instance.server_flows:NicForm", {"private_network_id": PN}, {"private_network_id": "my-network"}, "private_network_id", "private network ID (UUID)", nics),
     "nic: one per network": Rule("instance.server_flows:NicForm", {"private_network_id": PN}, lambda w: _nic_network(w), "private_network_id", "one per network", nics),
@@ -256,7 +256,7 @@ RULES: dict[str, Rule] = {
     # ---- bare metal, silicon, flexible IPs -------------------------------------------------------------------
     "bare metal order: out of stock": Rule("baremetal.forms:OrderForm", {"name": "edge-2", "offer_id": "907bfe36-9786-48f8-a4de-82e6e82c7d7b"},
                                            {"offer_id": "a48b3dbe-157d-44a1-86f0-28ffa9ba5a27"}, "offer_id", "out of stock", offers),
-    "bare metal order: description": Rule("baremetal.forms:OrderForm", {"name": "edge-2", "offer_id": "907bfe36-9786-48f8-a4de-82e6e82c7d7b"}, {"description": "x" * 256}, "description", "255", offers),
+    "bare metal order: description": Rule("baremetal.forms:OrderForm", {"name": "edge-2", "offer_id": "907bfe36-9786-48f8-a4de-82e6e82c7d7b"}, {"description": "x" * 256}, "description", "at most 255 characters", offers),
     "bare metal install: SSH keys": Rule("baremetal.forms:InstallForm", {"os_id": "any", "hostname": "edge", "ssh_key_ids": PN}, {"ssh_key_ids": "my-key"}, "ssh_key_ids", "UUIDs"),
     "bare metal access: an address": Rule("baremetal.forms:RemoteAccessForm", {"ip": "203.0.113.7"}, {"ip": "1.2.3"}, "ip", "IPv4 or IPv6"),
     "bare metal network: a UUID": Rule("baremetal.network_forms:AddForm", {"private_network_id": PN}, {"private_network_id": "net"}, "private_network_id", "UUID", bm_networks),
@@ -266,7 +266,7 @@ RULES: dict[str, Rule] = {
                                           "at most 8 private networks", bm_networks),
     "silicon create: stock": Rule("silicon.forms:CreateForm", {"type": "M2-L", "name": "build-1"}, {"type": "M1-M"}, "type", "no stock", silicon_types),
     "silicon create: name": Rule("silicon.forms:CreateForm", {"type": "M2-L", "name": "build-1"}, {"name": "build 1!"}, "name", "only letters", silicon_types),
-    "flexible IP: description": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, {"description": "x" * 256}, "description", "255", fip_counts),
+    "flexible IP: description": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, {"description": "x" * 256}, "description", "at most 255 characters", fip_counts),
     "flexible IP: reverse": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, {"reverse": "not a host!"}, "reverse", "host name", fip_counts),
     "flexible IP: 64 per server": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, lambda w: _full_server(w), "server_id", "at most 64", fip_counts),
 }
@@ -327,3 +327,34 @@ async def test_form_rule(world, name):
     found = errors(model, bad, context)
     assert rule.field in found, found
     assert rule.says in found[rule.field]
+
+
+def _form_models() -> list[type[BaseModel]]:
+    import inspect
+    import pkgutil
+
+    import tui.products as products
+
+    found = []
+    for info in pkgutil.walk_packages(products.__path__, "tui.products."):
+        if ".models" in info.name or info.name.endswith((".manifest", ".catalogue")):
+            continue
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, BaseModel) and cls.__module__ == module.__name__ and cls.model_config.get("extra") == "forbid":
+                found.append(cls)
+    return found
+
+
+@pytest.mark.parametrize("model", _form_models(), ids=lambda m: f"{m.__module__.split('.', 2)[2]}.{m.__name__}")
+def test_every_message_states_a_rule_not_pydantic_words(model):
+    """Whatever is typed in any field of any form, the message under it is in the console's words
+    ("at most 255 characters", "a whole number", "required"), never pydantic's sentence."""
+    for typed in ("x" * 300, "-5", "99999999999", "not a value ✖", ""):
+        found = errors(model, {name: typed for name in model.model_fields if not _is_bool(model, name)}, None)
+        for field, message in found.items():
+            assert not any(w in message for w in ("should", "Input", "String", "Value error", "pattern")), (field, typed, message)
+
+
+def _is_bool(model: type[BaseModel], name: str) -> bool:
+    return model.model_fields[name].annotation is bool

@@ -23,11 +23,14 @@ class SaveForm(BaseModel):
     @field_validator("path")
     @classmethod
     def _where(cls, v: str) -> str:
-        p = Path(v.strip()).expanduser()
-        if p.is_dir():
-            raise ValueError("a directory: add a file name")
-        if not p.parent.is_dir():
-            raise ValueError(f"no directory {p.parent}")
+        try:
+            p = Path(v.strip()).expanduser()
+            if p.is_dir():
+                raise ValueError("a directory: add a file name")
+            if not p.parent.is_dir():
+                raise ValueError(f"no directory {p.parent}")
+        except (OSError, RuntimeError) as exc:  # a name too long, no home directory to expand…
+            raise ValueError(f"not a path this system can use: {getattr(exc, 'strerror', None) or exc}") from None
         return str(p)
 
 

@@ -35,7 +35,7 @@ class OrderForm(BaseModel):
     offer_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Offer", widget="select"))]
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="db, prod"))] = []
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. db, prod"))] = []
 
     @field_validator("offer_id")
     @classmethod
@@ -80,7 +80,7 @@ class EditForm(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="db, prod"))] = []
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. db, prod"))] = []
 
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
@@ -102,7 +102,7 @@ class InstallForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
-    hostname: Annotated[str, Field(min_length=1, max_length=255, pattern=HOSTNAME, json_schema_extra=meta("Hostname", placeholder="db-01.example.com"))]
+    hostname: Annotated[str, Field(min_length=1, max_length=255, pattern=HOSTNAME, json_schema_extra=meta("Hostname", placeholder="e.g. db-01.example.com", rule="a host name: labels of letters, digits and dashes, joined by dots"))]
     ssh_key_ids: Annotated[list[str], Field(min_length=1, json_schema_extra=meta("SSH key IDs", placeholder="UUIDs, comma separated"))]
 
     @field_validator("ssh_key_ids", mode="before")
@@ -206,7 +206,7 @@ async def open_access_flow(ui: Any, server: Row) -> None:
 class ReverseForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="host.example.com"))] = ""
+    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com"))] = ""
 
     @field_validator("reverse")
     @classmethod

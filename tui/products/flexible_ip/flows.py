@@ -26,9 +26,9 @@ class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="vip, prod"))] = []
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. vip, prod"))] = []
     server_id: Annotated[str, Field(json_schema_extra=meta("Attach to", widget="select"))] = ""
-    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="vip.example.com"))] = ""
+    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. vip.example.com"))] = ""
     is_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6 (a /64 block)"))] = False
 
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
@@ -84,8 +84,8 @@ class EditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="vip, prod"))] = []
-    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="vip.example.com"))] = ""
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. vip, prod"))] = []
+    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. vip.example.com"))] = ""
 
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
     _rev = field_validator("reverse")(lambda v: reverse_name(v))

@@ -30,7 +30,7 @@ class VolumeSpecForm(BaseModel):
 
     source: Annotated[str, Field(json_schema_extra=meta("Source", widget="select"))] = "empty"
     volume_type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "b_ssd"
-    name: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Name", placeholder="data-1"))] = ""
+    name: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Name", placeholder="e.g. data-1"))] = ""
     size_gb: Annotated[int | None, Field(validate_default=True, json_schema_extra=meta("Size (GB)"))] = None
     snapshot: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Snapshot", widget="select"))] = ""
     existing: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Existing volume", widget="select"))] = ""

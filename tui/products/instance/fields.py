@@ -23,7 +23,7 @@ def check_name(v: str) -> str:
 
 
 Name = Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-Tags = Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="web, prod"))]
+Tags = Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))]
 
 
 class NameTagsForm(BaseModel):

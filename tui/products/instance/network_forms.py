@@ -159,8 +159,8 @@ class RuleForm(BaseModel):
     direction: Annotated[str, Field(json_schema_extra=meta("Direction", widget="select"))] = "inbound"
     action: Annotated[str, Field(json_schema_extra=meta("Action", widget="select"))] = "accept"
     protocol: Annotated[str, Field(json_schema_extra=meta("Protocol", widget="select"))] = "TCP"
-    ip_range: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP range", placeholder="0.0.0.0/0"))]
-    dest_port_from: Annotated[int | None, Field(json_schema_extra=meta("Port (from)", placeholder="22"))] = None
+    ip_range: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP range", placeholder="e.g. 0.0.0.0/0"))]
+    dest_port_from: Annotated[int | None, Field(json_schema_extra=meta("Port (from)", placeholder="e.g. 22"))] = None
     dest_port_to: Annotated[int | None, Field(json_schema_extra=meta("Port (to)", placeholder="empty: one port"))] = None
 
     @field_validator("direction")

@@ -55,7 +55,7 @@ async def change_type_flow(ui: Any, server: Row) -> None:
 class UserDataForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    key: Annotated[str, Field(min_length=1, json_schema_extra=meta("Key", placeholder="cloud-init"))]
+    key: Annotated[str, Field(min_length=1, json_schema_extra=meta("Key", placeholder="e.g. cloud-init"))]
     value: Annotated[str, Field(json_schema_extra=meta("Value", placeholder="#cloud-config … (\\n for a new line)"))] = ""
 
     @field_validator("key")

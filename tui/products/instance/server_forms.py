@@ -57,12 +57,12 @@ class ServerCreateForm(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="web-03"))]
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. web-09"))]
     commercial_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
     image: Annotated[str, Field(min_length=1, json_schema_extra=meta("Image", widget="select"))]
     volume_type: Annotated[str, Field(json_schema_extra=meta("Boot volume", widget="select"))] = ""
     volume_size_gb: Annotated[int | None, Field(json_schema_extra=meta("Size (GB)", placeholder="image size"))] = None
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="web, prod"))] = []
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))] = []
     enable_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6"))] = False
     start: Annotated[bool, Field(json_schema_extra=meta("Power on after create"))] = True
     more_volumes: Annotated[bool, Field(json_schema_extra=meta("Add volumes (next step)"))] = False
@@ -176,7 +176,7 @@ class ServerEditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="web, prod"))] = []
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))] = []
     protected: Annotated[bool, Field(json_schema_extra=meta("Protected from deletion"))] = False
 
     _name = field_validator("name")(lambda v: check_name(v))

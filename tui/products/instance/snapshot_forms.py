@@ -113,8 +113,8 @@ async def image_from_snapshot_flow(ui: Any, snap: Row) -> None:
 class ExportForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    bucket: Annotated[str, Field(min_length=3, max_length=63, pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$", json_schema_extra=meta("Bucket", placeholder="my-backups"))]
-    key: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Object key", placeholder="snapshots/web.qcow2"))]
+    bucket: Annotated[str, Field(min_length=3, max_length=63, pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$", json_schema_extra=meta("Bucket", placeholder="e.g. my-backups", rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit"))]
+    key: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Object key", placeholder="e.g. snapshots/web.qcow2"))]
 
 
 async def export_flow(ui: Any, snap: Row) -> None:

@@ -56,18 +56,18 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
 class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="sessions"))]
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. carts"))]
     version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Version", widget="select"))]
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
     cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES))] = 1
-    user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="app"))]
+    user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="e.g. app"))]
     password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
     tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (a certificate SSL_<name>.pem is made)"))] = True
     network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
     private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint"))] = ""
     service_ips: Annotated[list[str], Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"))] = []
     acl_rules: Annotated[list[str], Field(json_schema_extra=meta("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: any)"))] = []
-    settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="maxclients=20000, tcp-keepalive=60"))] = []
+    settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60"))] = []
     tags: Annotated[list[str], Field(json_schema_extra=meta("Tags"))] = []
 
     _size = field_validator("cluster_size")(lambda v: check_size(v))
@@ -259,7 +259,7 @@ async def migrate_flow(ui: Any, cluster: Row) -> None:
 # ---- ACL rules and settings: the whole set per PUT ----------------------------------------------------
 class AclRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ip_cidr: Annotated[str, Field(min_length=1, json_schema_extra=meta("Network", placeholder="10.0.0.0/8"))]
+    ip_cidr: Annotated[str, Field(min_length=1, json_schema_extra=meta("Network", placeholder="e.g. 10.0.0.0/8"))]
     description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
 
     @field_validator("ip_cidr")

@@ -12,7 +12,7 @@ from .. import outcome
 from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
 from ..fields import ctx, meta
 from ..flows import confirm_loss
-from .data_forms import DB_NAME, _parent_id
+from .data_forms import DB_NAME, DB_NAME_RULE, _parent_id
 from .instance_forms import catalogue, check_ha, check_node
 
 
@@ -24,7 +24,7 @@ def _iso_in(days: int | None) -> str | None:
 class BackupForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     instance_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Instance", widget="select"))]
-    database_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("Database", placeholder="orders"))]
+    database_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("Database", placeholder="e.g. orders"))]
     name: Annotated[str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))] = ""
     expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
 
@@ -118,7 +118,7 @@ async def backup_url_flow(ui: Any, backup: Row) -> None:
 
 class RestoreForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    database_name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database"))]
+    database_name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database", rule=DB_NAME_RULE))]
 
 
 def engine_family(engine: str) -> str:

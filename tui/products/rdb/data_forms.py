@@ -14,9 +14,10 @@ from .. import outcome
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
 from ..fields import check_password, ctx, meta, network
 from ..flows import Refused
-from .instance_forms import USER_NAME
+from .instance_forms import USER_NAME, USER_NAME_RULE
 
 DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
+DB_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter or _"
 PERMISSIONS = ("none", "readonly", "readwrite", "all")
 
 
@@ -29,7 +30,7 @@ def _parent_id(svc: Any) -> str:
 # ---- databases and users --------------------------------------------------------------------------
 class DatabaseForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("Database", placeholder="orders"))]
+    name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("Database", placeholder="e.g. orders", rule=DB_NAME_RULE))]
 
 
 DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name})  # type: ignore[attr-defined]
@@ -37,7 +38,7 @@ DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name}) 
 
 class UserForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("User", placeholder="app"))]
+    name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("User", placeholder="e.g. app", rule=USER_NAME_RULE))]
     password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
     is_admin: Annotated[bool, Field(json_schema_extra=meta("Admin (CREATEROLE, CREATEDB)"))] = False
 
@@ -109,8 +110,8 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
 # ---- ACL rules --------------------------------------------------------------------------------------
 class AclForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ip: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP or network", placeholder="203.0.113.7/32"))]
-    description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="jump host"))] = ""
+    ip: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP or network", placeholder="e.g. 203.0.113.7/32"))]
+    description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="e.g. jump host"))] = ""
 
     _ip = field_validator("ip")(lambda v: network(v))
 

@@ -14,6 +14,7 @@ from ..flows import Refused
 
 GB = 1_000_000_000
 USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
+USER_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
 
 
@@ -114,15 +115,15 @@ def check_ha(v: bool, info: ValidationInfo) -> bool:
 class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="orders-db"))]
+    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. shop-db"))]
     engine: Annotated[str, Field(min_length=1, json_schema_extra=meta("Engine version", widget="select"))]
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
     is_ha_cluster: Annotated[bool, Field(json_schema_extra=meta("High availability (synchronous standby)"))] = False
     volume_type: Annotated[str, Field(json_schema_extra=meta("Volume type", widget="select"))] = "lssd"
     volume_size: Annotated[int | None, Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5"))] = None
-    user_name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("Default user", placeholder="admin"))]
+    user_name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("Default user", placeholder="e.g. admin", rule=USER_NAME_RULE))]
     password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="prod, orders"))] = []
+    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. prod, orders"))] = []
     disable_backup: Annotated[bool, Field(json_schema_extra=meta("Disable automatic backups"))] = False
 
     _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))

@@ -70,7 +70,7 @@ CREATE = CreateSpec(CreateForm, create_payload, create_options)
 class EditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, pattern=NAME_PATTERN, json_schema_extra=meta("Name"))]
+    name: Annotated[str, Field(min_length=1, max_length=255, pattern=NAME_PATTERN, json_schema_extra=meta("Name", rule="letters, digits, spaces, dots and dashes"))]
 
 
 EDIT = EditSpec(EditForm, lambda row: {"name": row.name}, lambda form, row: {"name": form.name} if form.name != row.name else {})

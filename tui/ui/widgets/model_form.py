@@ -33,24 +33,58 @@ def _is_int(annotation: Any) -> bool:
 
 
 def errors_by_field(exc: ValidationError, model: type[BaseModel] | None = None) -> dict[str, str]:
-    """One message per field, in the words a form shows; a value not matching its field's pattern
-    is told with the field's example (its placeholder) when it has one."""
+    """One message per field, in the words a form shows: the rule broken ("at most 255
+    characters", "from 1 to 720"), never pydantic's own sentence. A value not matching its field's
+    pattern is told with the field's `rule` (its metadata), else with its example (placeholder)."""
     out: dict[str, str] = {}
     for err in exc.errors():
         name = str(err["loc"][0]) if err["loc"] else "_form"
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "missing":
-            msg = "required"
-        elif err["type"] == "string_too_short" and err.get("ctx", {}).get("min_length") == 1:
-            msg = "required"
-        elif err["type"] in ("int_parsing", "int_from_float", "int_type"):
-            msg = "a whole number"
-        elif err["type"] == "string_pattern_mismatch":
-            info = model.model_fields.get(name) if model is not None else None
-            extra = info.json_schema_extra if info is not None and isinstance(info.json_schema_extra, dict) else {}
-            msg = f"not in the expected form, such as {extra['placeholder']}" if extra.get("placeholder") else "not in the expected form"
-        out.setdefault(name, msg)
+        out.setdefault(name, _message(err, _meta(model, name)))
     return out
+
+
+def _meta(model: type[BaseModel] | None, name: str) -> dict[str, Any]:
+    info = model.model_fields.get(name) if model is not None else None
+    extra = info.json_schema_extra if info is not None else None
+    return extra if isinstance(extra, dict) else {}
+
+
+_RULES = {  # pydantic error type → the rule as a form says it, from the error's context
+    "string_too_long": "at most {max_length} characters",
+    "string_too_short": "at least {min_length} characters",
+    "too_long": "at most {max_length} items",
+    "too_short": "at least {min_length} items",
+    "greater_than_equal": "at least {ge}",
+    "greater_than": "more than {gt}",
+    "less_than_equal": "at most {le}",
+    "less_than": "less than {lt}",
+    "literal_error": "one of {expected}",
+    "enum": "one of {expected}",
+}
+_PLAIN = {
+    "int_parsing": "a whole number", "int_from_float": "a whole number", "int_type": "a whole number",
+    "float_parsing": "a number", "float_type": "a number", "bool_parsing": "yes or no", "bool_type": "yes or no",
+    "uuid_parsing": "a UUID, such as 3f2d1c0b-aaaa-4bbb-8ccc-123456789abc", "list_type": "a list, comma-separated",
+    "string_type": "text", "finite_number": "a finite number",
+}
+
+
+def _message(err: Any, meta: dict[str, Any]) -> str:
+    kind, ctx = err["type"], err.get("ctx") or {}
+    if kind == "missing" or (kind == "string_too_short" and ctx.get("min_length") == 1):
+        return "required"
+    if kind == "string_pattern_mismatch":
+        if meta.get("rule"):
+            return str(meta["rule"])
+        return f"not in the expected form, such as {meta['placeholder']}" if meta.get("placeholder") else "not in the expected form"
+    if kind in _RULES:
+        try:
+            return _RULES[kind].format(**ctx)
+        except (KeyError, IndexError, ValueError):
+            pass
+    if kind in _PLAIN:
+        return _PLAIN[kind]
+    return str(err["msg"]).removeprefix("Value error, ")
 
 
 def form_values(model: type[BaseModel], raw: dict[str, Any]) -> dict[str, Any]:

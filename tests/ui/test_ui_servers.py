@@ -145,6 +145,35 @@ async def test_invalid_input_is_refused_with_the_field_named_and_nothing_sent(sa
         assert mutations(sandbox) == []
 
 
+async def test_the_fix_line_follows_the_fields_and_esc_asks_before_dropping_input(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await fill_create_form(pilot, app, name="bad_name")
+        form = app.screen
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Fix 1 field: Name" in str(form.query_one("#form-status", Static).render())
+        form.query_one("#f-name").value = "good-name"  # fixed: the line says so, without a new ctrl+s
+        await pilot.pause()
+        assert "Ready" in str(form.query_one("#form-status", Static).render())
+        await pilot.press("escape")  # typed, not sent: asked first, Cancel (keep editing) focused
+        confirm = app.screen
+        assert confirm.__class__.__name__ == "ConfirmScreen" and app.focused.id == "cancel"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is form and form.query_one("#f-name").value == "good-name"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("tab", "enter")  # Drop
+        await wait_for(pilot, lambda: app.screen.id == "main", what="form dropped")
+        await pilot.press("c")  # an untouched form closes at once
+        await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="closed")
+        assert mutations(sandbox) == []
+
+
 async def test_a_refused_create_keeps_what_was_typed(sandbox):
     sandbox.inject(403, "/servers", method="POST")
     app = make_app(sandbox)

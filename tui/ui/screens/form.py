@@ -53,6 +53,8 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.context: dict[str, Any] = {}
         self.ready = loader is None
         self.busy = False
+        self._pristine: dict[str, Any] | None = None  # the values as the form opened: esc asks before dropping others
+        self._fixing = False  # a submit was refused: the status follows the fields as they are fixed
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="form"):
@@ -73,6 +75,8 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.form.focus_field(first)
         if self.loader:
             self._load()
+        else:
+            self._pristine = self.form.values()
 
     @work(exclusive=True, group="form-load", exit_on_error=False)
     async def _load(self) -> None:
@@ -90,6 +94,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.ready = True
         self.query_one("#submit", Button).disabled = False
         self._status("")
+        self._pristine = self.form.values()
 
     def _status(self, text: str, error: bool = False) -> None:
         status = self.query_one("#form-status", Static)
@@ -119,6 +124,16 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.form.touched.add(name)
         _, errors = self._validate()
         self.form.show_errors(errors, only_touched=True)
+        if self._fixing:
+            self._fix_status(errors)
+
+    def _fix_status(self, errors: dict[str, str]) -> None:
+        if errors:
+            names = ", ".join(self.form.label_of(name) for name in errors)
+            self._status(f"✖ Fix {len(errors)} field{'s' if len(errors) > 1 else ''}: {names}", error=True)
+        else:
+            self._fixing = False
+            self._status("Ready: ctrl+s to send")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._changed(event.input)
@@ -147,8 +162,8 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.form.touched.update(self.model.model_fields)
         self.form.show_errors(errors)
         if form is None:
-            names = ", ".join(self.form.label_of(name) for name in errors)
-            self._status(f"✖ Fix {len(errors)} field{'s' if len(errors) > 1 else ''}: {names}", error=True)
+            self._fixing = True
+            self._fix_status(errors)
             self.form.focus_field(next(iter(errors)))
             return
         self._send(form)
@@ -178,4 +193,14 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.dismiss((result, form))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Close; when something was typed that was not sent, ask first (Cancel keeps the form)."""
+        if self.busy or self._pristine is None or self.form.values() == self._pristine:
+            self.dismiss(None)
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(drop: bool | None) -> None:
+            if drop:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen("Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it.", "Drop"), answered)

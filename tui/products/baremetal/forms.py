@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, split_tags
 from ..flows import confirm_loss
@@ -35,7 +36,7 @@ class OrderForm(BaseModel):
     offer_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Offer", widget="select"))]
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. db, prod"))] = []
+    tags: Tags = []
 
     @field_validator("offer_id")
     @classmethod
@@ -52,7 +53,6 @@ class OrderForm(BaseModel):
             raise ValueError("a name is required (not only spaces)")
         return v
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 async def order_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -80,9 +80,8 @@ class EditForm(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. db, prod"))] = []
+    tags: Tags = []
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 def edit_values(row: Row) -> dict[str, Any]:

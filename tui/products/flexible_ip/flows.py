@@ -12,8 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Tags
 from ..base import Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, reverse_name, split_tags
+from ..fields import ctx, meta, reverse_name
 from ..flows import Refused
 from .fips import MAX_PER_SERVER, server_label
 
@@ -26,12 +27,11 @@ class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. vip, prod"))] = []
+    tags: Tags = []
     server_id: Annotated[str, Field(json_schema_extra=meta("Attach to", widget="select"))] = ""
     reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. vip.example.com"))] = ""
     is_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6 (a /64 block)"))] = False
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
     _rev = field_validator("reverse")(lambda v: reverse_name(v))
 
     @field_validator("server_id")
@@ -84,10 +84,9 @@ class EditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. vip, prod"))] = []
+    tags: Tags = []
     reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. vip.example.com"))] = ""
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
     _rev = field_validator("reverse")(lambda v: reverse_name(v))
 
 

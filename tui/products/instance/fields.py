@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ..vocabulary import Tags  # noqa: F401  (re-exported)
 from ..fields import ctx, meta, split_tags  # noqa: F401  (shared by every product's forms; re-exported)
 
 GB = 1_000_000_000
@@ -22,8 +23,8 @@ def check_name(v: str) -> str:
     return v
 
 
-Name = Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-Tags = Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))]
+# A resource name: 1 to 255 of letters, digits, dots, spaces and dashes, not only spaces.
+Name = Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name")), AfterValidator(check_name)]
 
 
 class NameTagsForm(BaseModel):
@@ -33,6 +34,3 @@ class NameTagsForm(BaseModel):
 
     name: Name
     tags: Tags = []
-
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..base import Column, Context, CreateSpec, EditSpec, Row
 from ..fields import network
-from .fields import Name, Tags, check_name, meta, split_tags
+from .fields import Name, Tags, meta
 
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
 
@@ -33,7 +33,6 @@ class IpCreateForm(BaseModel):
     type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "routed_ipv4"
     tags: Tags = []
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 def ip_payload(form: BaseModel, c: Context) -> dict[str, Any]:
@@ -47,7 +46,6 @@ class IpEditForm(BaseModel):
     reverse: Annotated[str, Field(json_schema_extra=meta("Reverse DNS", placeholder="web.example.com (empty: none)"))] = ""
     tags: Tags = []
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
     @field_validator("reverse")
     @classmethod
@@ -119,8 +117,6 @@ class SecurityGroupForm(BaseModel):
     project_default: Annotated[bool, Field(json_schema_extra=meta("Project default"))] = False
     tags: Tags = []
 
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
     @field_validator("inbound_default_policy", "outbound_default_policy")
     @classmethod
@@ -278,8 +274,6 @@ class PlacementGroupForm(BaseModel):
     policy_mode: Annotated[str, Field(json_schema_extra=meta("Mode", widget="select"))] = "optional"
     tags: Tags = []
 
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
     @field_validator("policy_type")
     @classmethod

@@ -14,7 +14,7 @@ from ..base import Column, CreateSpec, Row
 from ..flows import Refused
 from ..format import gb
 from .common import action_call
-from .fields import Name, check_name, ctx, meta
+from .fields import Name, ctx, meta
 from .volume_forms import server_volumes, set_server_volumes
 
 from ..fields import uuid_of  # noqa: E402
@@ -26,7 +26,6 @@ class BackupForm(BaseModel):
 
     name: Name
 
-    _name = field_validator("name")(lambda v: check_name(v))
 
 
 async def backup_flow(ui: Any, server: Row) -> None:

@@ -12,9 +12,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Tags
 from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
 from ..format import gb
-from .fields import GB, check_name, meta, split_tags
+from .fields import GB, Name, meta
 from .servers import public_address
 from ..models import Resource
 
@@ -57,17 +58,16 @@ class ServerCreateForm(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. web-09"))]
+    name: Annotated[Name, Field(json_schema_extra=meta("Name", placeholder="e.g. web-09"))]
     commercial_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
     image: Annotated[str, Field(min_length=1, json_schema_extra=meta("Image", widget="select"))]
     volume_type: Annotated[str, Field(json_schema_extra=meta("Boot volume", widget="select"))] = ""
     volume_size_gb: Annotated[int | None, Field(json_schema_extra=meta("Size (GB)", placeholder="image size"))] = None
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))] = []
+    tags: Tags = []
     enable_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6"))] = False
     start: Annotated[bool, Field(json_schema_extra=meta("Power on after create"))] = True
     more_volumes: Annotated[bool, Field(json_schema_extra=meta("Add volumes (next step)"))] = False
 
-    _name = field_validator("name")(lambda v: check_name(v))
 
     @field_validator("commercial_type")
     @classmethod
@@ -120,7 +120,6 @@ class ServerCreateForm(BaseModel):
             raise ValueError(f"at least the image size, {gb(root)} GB")
         return v
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 def _local_limit(ctype: dict[str, Any]) -> tuple[int, int] | None:
@@ -175,12 +174,10 @@ async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[s
 class ServerEditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))] = []
+    name: Name
+    tags: Tags = []
     protected: Annotated[bool, Field(json_schema_extra=meta("Protected from deletion"))] = False
 
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 def server_edit_values(row: Row) -> dict[str, Any]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..format import gb
-from .fields import Name, NameTagsForm, Tags, check_name, meta, split_tags
+from .fields import Name, NameTagsForm, Tags, meta
 
 
 class SnapshotCreateForm(BaseModel):
@@ -18,8 +18,6 @@ class SnapshotCreateForm(BaseModel):
     volume_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Volume", widget="select"))]
     tags: Tags = []
 
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 async def snapshot_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -55,8 +53,6 @@ class ImageCreateForm(BaseModel):
     public: Annotated[bool, Field(json_schema_extra=meta("Public"))] = False
     tags: Tags = []
 
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 async def image_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -95,7 +91,6 @@ class ImageFromSnapshotForm(BaseModel):
     name: Name
     arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
 
-    _name = field_validator("name")(lambda v: check_name(v))
 
 
 async def image_from_snapshot_flow(ui: Any, snap: Row) -> None:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..format import gb
-from .fields import GB, Name, NameTagsForm, Tags, check_name, ctx, meta, split_tags
+from .fields import GB, Name, NameTagsForm, Tags, ctx, meta
 
 VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block storage)", "l_ssd": "l_ssd (local)"}
 
@@ -23,8 +23,6 @@ class VolumeCreateForm(BaseModel):
     size_gb: Annotated[int | None, Field(validate_default=True, json_schema_extra=meta("Size (GB)", placeholder="from the snapshot"))] = None
     tags: Tags = []
 
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
     @field_validator("volume_type")
     @classmethod
@@ -91,8 +89,6 @@ class VolumeEditForm(BaseModel):
     size_gb: Annotated[int, Field(json_schema_extra=meta("Size (GB)"))]
     tags: Tags = []
 
-    _name = field_validator("name")(lambda v: check_name(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
     @field_validator("size_gb")
     @classmethod

@@ -8,8 +8,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
+from ..vocabulary import Tags, Password
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, network, private_cidr, split_tags, uuid_of
+from ..fields import check_password, ctx, meta, network, private_cidr, uuid_of
 from ..files import save_file_flow
 from ..flows import Refused
 
@@ -61,18 +62,16 @@ class CreateForm(BaseModel):
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
     cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES))] = 1
     user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="e.g. app"))]
-    password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
+    password: Password
     tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (a certificate SSL_<name>.pem is made)"))] = True
     network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
     private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint"))] = ""
     service_ips: Annotated[list[str], Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"))] = []
     acl_rules: Annotated[list[str], Field(json_schema_extra=meta("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: any)"))] = []
     settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60"))] = []
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags"))] = []
+    tags: Tags = []
 
     _size = field_validator("cluster_size")(lambda v: check_size(v))
-    _pw = field_validator("password")(lambda v: check_password(v))
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
     @field_validator("version")
     @classmethod
@@ -163,11 +162,10 @@ class EditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags"))] = []
+    tags: Tags = []
     user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User"))]
     password: Annotated[SecretStr | None, Field(json_schema_extra=meta("New password", widget="password", placeholder="empty: unchanged"))] = None
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
     @field_validator("password")
     @classmethod

@@ -8,11 +8,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Password
 from .. import outcome
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, network
+from ..fields import ctx, meta, network
 from ..flows import Refused
 from .instance_forms import USER_NAME, USER_NAME_RULE
 
@@ -39,10 +40,9 @@ DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name}) 
 class UserForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("User", placeholder="e.g. app", rule=USER_NAME_RULE))]
-    password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
+    password: Password
     is_admin: Annotated[bool, Field(json_schema_extra=meta("Admin (CREATEROLE, CREATEDB)"))] = False
 
-    _pw = field_validator("password")(lambda v: check_password(v))
 
 
 USER_CREATE = CreateSpec(UserForm, lambda form, c: {"name": form.name, "password": form.password.get_secret_value(), "is_admin": form.is_admin})  # type: ignore[attr-defined]
@@ -59,9 +59,8 @@ USER_EDIT = EditSpec(UserEditForm, lambda row: {"is_admin": bool(row.get("is_adm
 
 class PasswordForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    password: Annotated[SecretStr, Field(json_schema_extra=meta("New password", widget="password"))]
+    password: Annotated[Password, Field(json_schema_extra=meta("New password", widget="password"))]
 
-    _pw = field_validator("password")(lambda v: check_password(v))
 
 
 async def password_flow(ui: Any, user: Row) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Tags, Password
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, private_cidr, split_tags, uuid_of
+from ..fields import ctx, meta, private_cidr, uuid_of
 from ..files import save_file_flow
 from ..flows import Refused
 
@@ -122,12 +123,10 @@ class CreateForm(BaseModel):
     volume_type: Annotated[str, Field(json_schema_extra=meta("Volume type", widget="select"))] = "lssd"
     volume_size: Annotated[int | None, Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5"))] = None
     user_name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("Default user", placeholder="e.g. admin", rule=USER_NAME_RULE))]
-    password: Annotated[SecretStr, Field(json_schema_extra=meta("Password", widget="password"))]
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags", placeholder="e.g. prod, orders"))] = []
+    password: Password
+    tags: Tags = []
     disable_backup: Annotated[bool, Field(json_schema_extra=meta("Disable automatic backups"))] = False
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
-    _pw = field_validator("password")(lambda v: check_password(v))
 
     @field_validator("engine")
     @classmethod
@@ -177,12 +176,11 @@ class EditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    tags: Annotated[list[str], Field(json_schema_extra=meta("Tags"))] = []
+    tags: Tags = []
     backup_frequency: Annotated[int, Field(ge=1, le=24, json_schema_extra=meta("Backup every (h)"))] = 24
     backup_retention: Annotated[int, Field(ge=1, le=365, json_schema_extra=meta("Keep backups (days)"))] = 7
     backups_disabled: Annotated[bool, Field(json_schema_extra=meta("Automatic backups disabled"))] = False
 
-    _tags = field_validator("tags", mode="before")(lambda v: split_tags(v))
 
 
 def edit_values(row: Row) -> dict[str, Any]:

@@ -14,10 +14,24 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
 
-from .fields import check_password, meta, split_tags
+from .fields import check_password, meta, network, reverse_name, split_tags, uuid_of
 
 # "web, prod" as typed → ["web", "prod"]
 Tags = Annotated[list[str], BeforeValidator(split_tags), Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))]
 
 # The platform's password rule (length and character classes), checked without echoing the value.
 Password = Annotated[SecretStr, AfterValidator(check_password), Field(json_schema_extra=meta("Password", widget="password"))]
+
+# A reverse DNS name: empty, or a host name (a final dot allowed).
+ReverseName = Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com")), AfterValidator(reverse_name)]
+
+# An IP address or network in CIDR notation, IPv4 or IPv6; host bits set are refused with the network meant.
+Network = Annotated[str, Field(min_length=1, json_schema_extra=meta("IP or network", placeholder="e.g. 203.0.113.7/32")), AfterValidator(network)]
+
+
+def private_network_id(v: str) -> str:
+    return uuid_of(v, "private network ID")
+
+
+# A private network's UUID (lower-cased).
+PrivateNetworkId = Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID")), AfterValidator(private_network_id)]

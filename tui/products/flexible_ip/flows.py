@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Tags
+from ..vocabulary import ReverseName, Tags
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, reverse_name
 from ..flows import Refused
@@ -29,10 +29,9 @@ class CreateForm(BaseModel):
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
     tags: Tags = []
     server_id: Annotated[str, Field(json_schema_extra=meta("Attach to", widget="select"))] = ""
-    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. vip.example.com"))] = ""
+    reverse: ReverseName = ""
     is_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6 (a /64 block)"))] = False
 
-    _rev = field_validator("reverse")(lambda v: reverse_name(v))
 
     @field_validator("server_id")
     @classmethod

@@ -13,7 +13,7 @@ from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
 from ..fields import ctx, meta
 from ..flows import confirm_loss
 from .data_forms import DB_NAME, DB_NAME_RULE, _parent_id
-from .instance_forms import catalogue, check_ha, check_node
+from .instance_forms import HighAvailability, NodeType, catalogue
 
 
 def _iso_in(days: int | None) -> str | None:
@@ -212,11 +212,9 @@ async def snapshot_flow(ui: Any, instance: Row) -> None:
 class FromSnapshotForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     instance_name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("New instance"))]
-    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
-    is_ha_cluster: Annotated[bool, Field(json_schema_extra=meta("High availability"))] = False
+    node_type: NodeType
+    is_ha_cluster: HighAvailability = False
 
-    _node = field_validator("node_type")(lambda v, info: check_node(v, info))
-    _ha = field_validator("is_ha_cluster")(lambda v, info: check_ha(v, info))
 
 
 async def instance_from_snapshot_flow(ui: Any, snapshot: Row) -> None:

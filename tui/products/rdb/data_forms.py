@@ -10,10 +10,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Password
+from ..vocabulary import Network, Password
 from .. import outcome
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, network
+from ..fields import ctx, meta
 from ..flows import Refused
 from .instance_forms import USER_NAME, USER_NAME_RULE
 
@@ -109,10 +109,9 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
 # ---- ACL rules --------------------------------------------------------------------------------------
 class AclForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ip: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP or network", placeholder="e.g. 203.0.113.7/32"))]
+    ip: Network
     description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="e.g. jump host"))] = ""
 
-    _ip = field_validator("ip")(lambda v: network(v))
 
     @field_validator("ip")
     @classmethod

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Tags, Password
+from ..vocabulary import Password, PrivateNetworkId, Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, private_cidr, uuid_of
+from ..fields import ctx, meta, private_cidr
 from ..files import save_file_flow
 from ..flows import Refused
 
@@ -113,13 +113,19 @@ def check_ha(v: bool, info: ValidationInfo) -> bool:
     return v
 
 
+# A node type of the catalogue (the form's context `nodes`) that can be had now, and the HA box
+# its node type asks for.
+NodeType = Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select")), AfterValidator(check_node)]
+HighAvailability = Annotated[bool, Field(json_schema_extra=meta("High availability")), AfterValidator(check_ha)]
+
+
 class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. shop-db"))]
     engine: Annotated[str, Field(min_length=1, json_schema_extra=meta("Engine version", widget="select"))]
-    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
-    is_ha_cluster: Annotated[bool, Field(json_schema_extra=meta("High availability (synchronous standby)"))] = False
+    node_type: NodeType
+    is_ha_cluster: Annotated[HighAvailability, Field(json_schema_extra=meta("High availability (synchronous standby)"))] = False
     volume_type: Annotated[str, Field(json_schema_extra=meta("Volume type", widget="select"))] = "lssd"
     volume_size: Annotated[int | None, Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5"))] = None
     user_name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("Default user", placeholder="e.g. admin", rule=USER_NAME_RULE))]
@@ -136,8 +142,6 @@ class CreateForm(BaseModel):
             raise ValueError(f"{v} is disabled: choose another version")
         return v
 
-    _node = field_validator("node_type")(lambda v, info: check_node(v, info))
-    _ha = field_validator("is_ha_cluster")(lambda v, info: check_ha(v, info))
 
     @field_validator("volume_type")
     @classmethod
@@ -284,9 +288,8 @@ async def upgrade_flow(ui: Any, instance: Row) -> None:
 class CloneForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name of the clone"))]
-    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+    node_type: NodeType
 
-    _node = field_validator("node_type")(lambda v, info: check_node(v, info))
 
 
 async def clone_flow(ui: Any, instance: Row) -> None:
@@ -306,10 +309,9 @@ async def clone_flow(ui: Any, instance: Row) -> None:
 # ---- endpoints ------------------------------------------------------------------------------------
 class PrivateEndpointForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID"))]
+    private_network_id: PrivateNetworkId
     service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
 
-    _pn = field_validator("private_network_id")(lambda v: uuid_of(v, "private network ID"))
 
     @field_validator("service_ip")
     @classmethod

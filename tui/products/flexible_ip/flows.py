@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..vocabulary import ReverseName, Tags
 from ..base import Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, reverse_name
+from ..fields import ctx, meta
 from ..flows import Refused
 from .fips import MAX_PER_SERVER, server_label
 
@@ -84,9 +84,8 @@ class EditForm(BaseModel):
 
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
     tags: Tags = []
-    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. vip.example.com"))] = ""
+    reverse: ReverseName = ""
 
-    _rev = field_validator("reverse")(lambda v: reverse_name(v))
 
 
 def edit_values(row: Row) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..vocabulary import Tags, Password
 from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
@@ -60,7 +60,7 @@ class CreateForm(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. carts"))]
     version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Version", widget="select"))]
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
-    cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES))] = 1
+    cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES)), AfterValidator(check_size)] = 1
     user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="e.g. app"))]
     password: Password
     tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (a certificate SSL_<name>.pem is made)"))] = True
@@ -71,7 +71,6 @@ class CreateForm(BaseModel):
     settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60"))] = []
     tags: Tags = []
 
-    _size = field_validator("cluster_size")(lambda v: check_size(v))
 
     @field_validator("version")
     @classmethod

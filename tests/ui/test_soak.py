@@ -65,7 +65,10 @@ async def back_to_main(pilot, app) -> None:
     for _ in range(6):
         if app.screen.id == "main":
             return
-        await pilot.press("escape")
+        if getattr(app.screen, "title_text", "") == "Drop what you typed?":  # a form held unsent input: drop it
+            app.screen.query_one("#confirm").press()
+        else:
+            await pilot.press("escape")
         await pilot.pause()
     await wait_for(pilot, lambda: app.screen.id == "main", what="main screen")
 

@@ -25,3 +25,43 @@ async def test_keys_in_one_read_apply_in_order(sandbox, keys, typed):
             app.post_message(events.Key(key, "\x7f" if key == "backspace" else key))
         await pilot.pause()
         assert name.value == typed
+
+
+async def test_keys_typed_while_a_form_loads_its_choices_are_kept(sandbox):
+    """A form that is still loading its choices already takes typing into its first field; when the
+    choices arrive the text is still there, and esc then asks before dropping it."""
+    import asyncio
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    from helpers import wait_for
+    from tui.products.fields import meta
+    from tui.ui.screens.form import FormScreen
+
+    class Thing(BaseModel):
+        name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name"))]
+        kind: Annotated[str, Field(min_length=1, json_schema_extra=meta("Kind", widget="select"))]
+
+    release = asyncio.Event()
+
+    async def slow_choices():
+        await release.wait()
+        return {"kind": [("a", "a"), ("b", "b")]}, {}
+
+    async def never(form, extra):
+        raise AssertionError("nothing is sent")
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        form = FormScreen("Thing", Thing, never, loader=slow_choices)
+        app.push_screen(form)
+        await pilot.pause()
+        await pilot.press(*"typed-early")
+        release.set()
+        await wait_for(pilot, lambda: form.ready, what="choices")
+        assert form.query_one("#f-name").value == "typed-early"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert getattr(app.screen, "title_text", "") == "Drop what you typed?"

@@ -73,10 +73,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
     def on_mount(self) -> None:
         first = next(iter(self.model.model_fields))
         self.form.focus_field(first)
+        self._pristine = self.form.values()  # keys typed while choices load are input too
         if self.loader:
             self._load()
-        else:
-            self._pristine = self.form.values()
 
     @work(exclusive=True, group="form-load", exit_on_error=False)
     async def _load(self) -> None:
@@ -94,7 +93,13 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.ready = True
         self.query_one("#submit", Button).disabled = False
         self._status("")
-        self._pristine = self.form.values()
+        now, pristine = self.form.values(), dict(self._pristine or {})
+        for name in choices:  # a choice list filled (and its default picked) is not input
+            if name in now:
+                pristine[name] = now[name]
+            else:
+                pristine.pop(name, None)
+        self._pristine = pristine
 
     def _status(self, text: str, error: bool = False) -> None:
         status = self.query_one("#form-status", Static)

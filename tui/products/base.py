@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, Literal, TypeVar
 
 
 from ..api.paging import PagingStyle
@@ -104,7 +104,7 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Column:
     key: str
     title: str
@@ -134,20 +134,24 @@ def _lenient(fn: Callable[[Any], Any], fallback: Any) -> Callable[[Any], Any]:
     return read
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ActionSpec:
     """One action of a kind. `available(resource)` decides whether it is offered now."""
 
     name: str
     label: str
     available: Callable[[Any], bool] = lambda r: True
-    confirm: bool = False  # ask before running (Cancel focused)
+    # Ask before running (Cancel focused); a text says what the action does beyond its label
+    # ("every client needs the new certificate").
+    confirm: bool | str = False
     # Why it cannot work now although offered (shown greyed with this reason), or None.
     why_not: Callable[[Any], str | None] = lambda r: None
-    # What it sends: one request (`call`), or a flow (`async def flow(ui: FlowUI, row)`, see
-    # products/flows.py) for anything with dialogs or several requests. Exactly one of the two.
+    # What it does: one request (`call`); a declared shape (`products/shapes.py`: a value to show,
+    # a file to save, a form then one request, a whole set edited then sent); or a flow (`async def
+    # flow(ui: FlowUI, row)`, see products/flows.py) for a real conversation. Exactly one of the three.
     call: Call | None = None
     flow: "Lazy[Any] | None" = None
+    shape: Any = None
     mutating: bool = True  # False: changes nothing (a GET-only flow): offered in read-only mode
     # Acts on several rows at once: the flow is `async def flow(ui, rows: list[Row])`, given the
     # rows the user marked (space), or the one under the cursor when none is marked; it returns
@@ -155,15 +159,20 @@ class ActionSpec:
     many: bool = False
 
     def __post_init__(self) -> None:
-        if (self.call is None) == (self.flow is None):
-            raise ValueError(f"action {self.name!r}: give exactly one of call and flow")
+        if sum(x is not None for x in (self.call, self.flow, self.shape)) != 1:
+            raise ValueError(f"action {self.name!r}: give exactly one of call, shape and flow")
         if self.many and self.flow is None:
             raise ValueError(f"action {self.name!r}: an action on marked rows is a flow")
-        if self.call is not None and self.call.mutating != self.mutating:
-            object.__setattr__(self, "mutating", self.call.mutating)
+        declared = self.call if self.call is not None else self.shape
+        if declared is not None and declared.mutating != self.mutating:
+            object.__setattr__(self, "mutating", declared.mutating)
+
+    def runner(self) -> Callable[..., Awaitable[Any]] | None:
+        """What runs it as a conversation (`async (ui, row)`): its shape or its flow; None for a call."""
+        return self.shape if self.shape is not None else self.flow.get() if self.flow is not None else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Child:
     """A child list opened from a row: `kind` is "module:ATTR" of a ResourceKind with a `parent`."""
 
@@ -175,14 +184,14 @@ class Child:
         return Lazy[ResourceKind](self.kind).get()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Metric:
     name: str  # the API's metric name: "cpu_usage_percent"
     label: str  # "CPU"
     unit: str = "%"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Metrics:
     """A resource's metric time series (spec/4 "Time series"): `path` is relative to the item
     ("{id}/metrics"), the window is sent as `start`/`end` (RFC 3339) and one metric per request
@@ -196,7 +205,7 @@ class Metrics:
     windows: tuple[tuple[str, int], ...] = (("1 h", 3600), ("6 h", 6 * 3600), ("24 h", 86_400), ("7 d", 7 * 86_400))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DetailPanel:
     """An extra tab of a kind's detail view (events, metrics, topology). One of: `kind`, "module:ATTR"
     of a child ResourceKind listed there for the resource (an events timeline: the same table,
@@ -219,7 +228,7 @@ Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]
 OptionsLoader = Callable[[Any, str], Awaitable[tuple[Choices, dict[str, Any]]]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CreateSpec:
     form_model: type["BaseModel"]
     to_payload: Callable[["BaseModel", "Context"], dict[str, Any]]
@@ -232,12 +241,25 @@ class CreateSpec:
     extend: "Lazy[Any] | None" = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EditSpec:
+    """An edit form and what it sends. PATCH (the default) sends only what changed from the values
+    the form opened with; PUT sends the whole object, as APIs that replace it ask (name and
+    description required). `to_patch(form, row)` builds the body instead, where it differs."""
+
     form_model: type["BaseModel"]
     from_resource: Callable[[Any], dict[str, Any]]  # initial form values
-    to_patch: Callable[["BaseModel", Any], dict[str, Any]]  # only what changed
+    to_patch: Callable[["BaseModel", Any], dict[str, Any]] | None = None
     options: OptionsLoader | None = None  # select choices, as for create
+    method: Literal["PATCH", "PUT"] = "PATCH"
+
+    def body(self, form: "BaseModel", row: Any) -> dict[str, Any]:
+        from .fields import changed, form_body
+
+        if self.to_patch is not None:
+            return self.to_patch(form, row)
+        values = form_body(form)
+        return values if self.method == "PUT" else changed(values, self.from_resource(row))
 
 
 @dataclass
@@ -252,7 +274,7 @@ class Context:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ResourceKind:
     id: str
     product: str

@@ -49,6 +49,33 @@ def private_cidr(v: str) -> str:
     return v
 
 
+def form_body(form: Any) -> dict[str, Any]:
+    """What a validated form sends: its values, a secret as its value, an optional secret left
+    empty (None) left out — "unchanged", as an edit's new-password field means."""
+    out: dict[str, Any] = {}
+    for key, value in form.model_dump().items():
+        if hasattr(value, "get_secret_value"):
+            value = value.get_secret_value()
+        elif value is None and key in getattr(form, "model_fields", {}) and _is_secret(form.model_fields[key].annotation):
+            continue
+        out[key] = value
+    return out
+
+
+def _is_secret(annotation: Any) -> bool:
+    from typing import get_args
+
+    from pydantic import SecretStr
+
+    return annotation is SecretStr or any(_is_secret(a) for a in get_args(annotation))
+
+
+def changed(values: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """Only what changed: the values that differ from those the form opened with (a new value
+    the form had none of counts as changed)."""
+    return {k: v for k, v in values.items() if k not in before or before[k] != v}
+
+
 def meta(label: str, **extra: Any) -> dict[str, Any]:
     """A form field's label and widget hints (placeholder, widget="select"…)."""
     return {"label": label, **extra}

@@ -38,7 +38,7 @@ def region_of(zone: str) -> str:
     return head if tail.isdigit() and head else zone
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Endpoint:
     """An API endpoint: which configured base URL (`url_setting` names a Settings field) and how the
     secret key is sent. One client per endpoint."""
@@ -52,13 +52,23 @@ PLATFORM = Endpoint("platform", "api_url", "X-Auth-Token")  # every product but 
 GENERATIVE = Endpoint("generative", "genai_url", "Bearer")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
+class FromContext:
+    """A value a verb takes from where it is sent, not from the row: `FromContext("project_id")`
+    in a body or params is the context's project id (monitoring bodies, `?project_id=` on a DNS
+    zone's delete). Any attribute of `base.Context`: project_id, organization_id, scope."""
+
+    attr: str
+
+
+@dataclass(frozen=True, eq=False)
 class Call:
     """One verb: a method and a path template under the kind's base URL.
 
     The path may name `{id}` (the row's id), `{parent}` (the parent's id) and any row field in
-    braces; `body` is a dict or a function of the row. `mutating=False` marks a call that changes
-    nothing (a GET, a test POST): read-only mode keeps it."""
+    braces; `body` is a dict or a function of the row; `body` and `params` values may be
+    `FromContext(...)`, filled from the context the verb is sent in. `mutating=False` marks a call
+    that changes nothing (a GET, a test POST): read-only mode keeps it."""
 
     method: str
     path: str
@@ -66,13 +76,31 @@ class Call:
     params: Mapping[str, Any] | None = None
     mutating: bool = True
 
-    def body_for(self, row: Any) -> dict[str, Any] | None:
+    def body_for(self, row: Any, context: Any = None) -> dict[str, Any] | None:
         if self.body is None:
             return None
-        return self.body(row) if callable(self.body) else dict(self.body)
+        return _resolve(self.body(row) if callable(self.body) else self.body, context)
+
+    def params_for(self, context: Any = None) -> dict[str, Any] | None:
+        return _resolve(self.params, context) if self.params else None
 
 
-@dataclass(frozen=True)
+def _resolve(values: Mapping[str, Any], context: Any) -> dict[str, Any]:
+    """`values` with each `FromContext` (at any depth of dicts) read from `context`: a verb is never
+    sent with a context value missing."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, FromContext):
+            value = getattr(context, value.attr, None) if context is not None else None
+            if not value:
+                raise ValueError(f"{key} needs the {values[key].attr.replace('_', ' ')}, which is not set")
+        elif isinstance(value, Mapping):
+            value = _resolve(value, context)
+        out[key] = value
+    return out
+
+
+@dataclass(frozen=True, eq=False)
 class Parent:
     """A kind listed under a resource of another kind.
 
@@ -89,7 +117,7 @@ class Parent:
     field: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ParentRef:
     """One parent resource a child list is opened for."""
 
@@ -98,7 +126,7 @@ class ParentRef:
     scope: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Probe:
     """A cheap change probe: list ordered by `param=value` (most recently modified first) and compare
     each row's `field` with what is shown."""
@@ -108,7 +136,7 @@ class Probe:
     field: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ListParams:
     """List parameters filled from the context: API parameter -> Context attribute."""
 

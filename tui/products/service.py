@@ -275,9 +275,10 @@ class ResourceService:
             raise OutcomeUnknown(0, "the API accepted the create but did not answer with what it created — it may have been applied", method="POST", url=path)
         return await self.enriched(self._row(item, scope), scope)
 
-    async def update(self, scope: str, rid: str, changes: dict[str, Any]) -> Row:
+    async def update(self, scope: str, rid: str, changes: dict[str, Any], method: str = "PATCH") -> Row:
+        """An edit: only what changed (PATCH), or the whole object (PUT), as the kind's edit says."""
         path = self.kind.item_path(scope, rid, self.parent)
-        return await self.enriched(self._row(self._unwrap(await self.client.send_json("PATCH", path, changes), path), scope), scope)
+        return await self.enriched(self._row(self._unwrap(await self.client.send_json(method, path, changes), path), scope), scope)
 
     async def delete(self, scope: str, row: Any) -> None:
         if self.kind.delete is None:
@@ -287,11 +288,12 @@ class ResourceService:
     async def run(self, call: Call, scope: str, row: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send one of the kind's verbs for `row` (its path and body from the declaration)."""
         path = self.kind.call_path(call, scope, row, self.parent)
-        body = call.body_for(row)
+        context = self.context(scope) if self.context is not None else None
+        body = call.body_for(row, context)
         if extra:
             body = {**(body or {}), **extra}
         _, data = await self.client.request_data(
-            call.method, path, params=dict(call.params) if call.params else None, json=body,
+            call.method, path, params=call.params_for(context), json=body,
             decode=_object_or_empty, mutating=call.mutating,
         )
         return data

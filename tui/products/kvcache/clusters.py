@@ -7,9 +7,12 @@ from typing import Any
 
 from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
 from ..format import date_of, state_text
+from ..shapes import SaveAnswer, SetEditor
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 FORMS = "tui.products.kvcache.forms:"
+ACL_COLUMNS = (Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))
+SETTING_COLUMNS = (Column("name", "Setting", lambda r: str(r.get("name", "")), width=24), Column("value", "Value", lambda r: str(r.get("value", "")), width=24))
 
 
 def endpoints_text(data: Any) -> str:
@@ -86,11 +89,18 @@ CLUSTERS = ResourceKind(
     ),
     actions=(
         ActionSpec("migrate", "Migrate: version, node type or size…", _ready, flow=Lazy(FORMS + "migrate_flow"), why_not=_why),
-        ActionSpec("acls", "ACL rules (replace the set)…", _ready, flow=Lazy(FORMS + "acls_flow"), why_not=_why),
-        ActionSpec("settings", "Settings (replace the set)…", _ready, flow=Lazy(FORMS + "settings_flow"), why_not=_why),
-        ActionSpec("certificate", "Download the TLS certificate…", lambda r: bool(r.get("tls_enabled")), flow=Lazy(FORMS + "certificate_flow"),
-                   mutating=False, why_not=_tls),
-        ActionSpec("renew", "Renew the TLS certificate…", lambda r: bool(r.get("tls_enabled")) and _ready(r), flow=Lazy(FORMS + "renew_flow"),
+        ActionSpec("acls", "ACL rules (replace the set)…", _ready, why_not=_why, shape=SetEditor(
+            "ACL rules of {name}", Lazy(FORMS + "AclRecord"), ACL_COLUMNS, Call("PUT", "{id}/acls"), "acl_rules", ("ip_cidr", "description"),
+            "ACL rule", read="acl_rules", unique="ip_cidr", describe="Networks allowed to connect. The whole set is sent at once.")),
+        ActionSpec("settings", "Settings (replace the set)…", _ready, why_not=_why, shape=SetEditor(
+            "Settings of {name} ({version})", Lazy(FORMS + "SettingRecord"), SETTING_COLUMNS, Call("PUT", "{id}/settings"), "settings", ("name", "value"),
+            "setting", read="cluster_settings", unique="name", options=Lazy(FORMS + "settings_options"),
+            describe="The whole set is sent at once: a setting left out goes back to its default.")),
+        ActionSpec("certificate", "Download the TLS certificate…", lambda r: bool(r.get("tls_enabled")), why_not=_tls,
+                   shape=SaveAnswer(Call("GET", "{id}/certificate", mutating=False), "Save the TLS certificate of {name}")),
+        ActionSpec("renew", "Renew the TLS certificate…", lambda r: bool(r.get("tls_enabled")) and _ready(r), call=Call("POST", "{id}/renew-certificate", {}),
+                   confirm="The current certificate stops working: every client needs the new one (download it after). "
+                           "Scaling the cluster out does not renew it; this does.",
                    why_not=lambda r: _tls(r) or _why(r)),
     ),
     panels=(DetailPanel("Metrics", chart=METRICS),),

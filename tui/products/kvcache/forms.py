@@ -9,10 +9,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..vocabulary import Tags, Password
-from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
+from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import check_password, ctx, meta, network, private_cidr, uuid_of
-from ..files import save_file_flow
-from ..flows import Refused
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
@@ -253,7 +251,7 @@ async def migrate_flow(ui: Any, cluster: Row) -> None:
     ui.notify(f"{cluster.name}: migrating ({what} → {next(iter(body.values()))})")
 
 
-# ---- ACL rules and settings: the whole set per PUT ----------------------------------------------------
+# ---- ACL rules and settings: the records of the whole-set editors (`clusters`) ----------------------------------------------------
 class AclRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
     ip_cidr: Annotated[str, Field(min_length=1, json_schema_extra=meta("Network", placeholder="e.g. 10.0.0.0/8"))]
@@ -263,23 +261,6 @@ class AclRecord(BaseModel):
     @classmethod
     def _net(cls, v: str) -> str:
         return network(v, "10.0.0.0/8")
-
-
-ACL_COLUMNS = (Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))
-
-
-async def acls_flow(ui: Any, cluster: Row) -> None:
-    svc = ui.service()
-    current = [{"ip_cidr": str(a.get("ip_cidr")), "description": str(a.get("description") or "")} for a in cluster.items("acl_rules") if isinstance(a, dict)]
-
-    async def save(records: list[dict[str, Any]]) -> Any:
-        return await svc.run(Call("PUT", "{id}/acls"), ui.scope, cluster, {"acl_rules": records})
-
-    done = await ui.edit_records(f"ACL rules of {cluster.name}", AclRecord, current, ACL_COLUMNS, save=save,
-                                 describe="Networks allowed to connect. The whole set is sent at once.")
-    if done is not None:
-        ui.notify(f"{cluster.name}: {len(done)} ACL rule(s)")
-        ui.follow(cluster)
 
 
 class SettingRecord(BaseModel):
@@ -297,44 +278,11 @@ class SettingRecord(BaseModel):
         return v.strip()
 
 
-SETTING_COLUMNS = (Column("name", "Setting", lambda r: str(r.get("name", "")), width=24), Column("value", "Value", lambda r: str(r.get("value", "")), width=24))
-
-
-async def settings_flow(ui: Any, cluster: Row) -> None:
-    svc = ui.service()
-    versions = await svc.read_all(ui.scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"})
+async def settings_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+    """The settings the cluster's version offers (choices, and the specs the value rule reads)."""
+    versions = await ui.service().read_all(ui.scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"})
     version = next((v for v in versions if v.get("version") == cluster.get("version")), {})
     specs = {s["name"]: s for s in version.get("available_settings") or [] if isinstance(s, dict) and s.get("name")}
     choices = [(f"{n} · {s.get('type')}" + (f" {s.get('min_value')}–{s.get('max_value')}" if s.get("min_value") is not None else "") + f" · default {s.get('default_value')}", n)
                for n, s in sorted(specs.items())]
-    current = [{"name": str(s.get("name")), "value": str(s.get("value"))} for s in cluster.items("cluster_settings") if isinstance(s, dict)]
-
-    async def save(records: list[dict[str, Any]]) -> Any:
-        names = [r["name"] for r in records]
-        if len(set(names)) != len(names):
-            raise Refused("a setting is listed twice")
-        return await svc.run(Call("PUT", "{id}/settings"), ui.scope, cluster, {"settings": records})
-
-    done = await ui.edit_records(f"Settings of {cluster.name} ({cluster.get('version')})", SettingRecord, current, SETTING_COLUMNS, choices={"name": choices},
-                                 context={"specs": specs}, save=save, describe="The whole set is sent at once: a setting left out goes back to its default.")
-    if done is not None:
-        ui.notify(f"{cluster.name}: {len(done)} setting(s)")
-        ui.follow(cluster)
-
-
-# ---- certificate ----------------------------------------------------------------------------------------
-async def certificate_flow(ui: Any, cluster: Row) -> None:
-    svc = ui.service()
-    answer = await svc.run(Call("GET", "{id}/certificate", mutating=False), ui.scope, cluster)
-    await save_file_flow(ui, f"Save the TLS certificate of {cluster.name}", answer)
-
-
-async def renew_flow(ui: Any, cluster: Row) -> None:
-    svc = ui.service()
-    if not await ui.confirm(f"Renew the certificate of {cluster.name}?",
-                            "The current certificate stops working: every client needs the new one (download it after). "
-                            "Scaling the cluster out does not renew it; this does.", "Renew"):
-        return
-    await svc.run(Call("POST", "{id}/renew-certificate", {}), ui.scope, cluster)
-    ui.notify(f"{cluster.name}: certificate renewed — download it again for the clients")
-    ui.follow(cluster)
+    return {"name": choices}, {"specs": specs}

@@ -199,7 +199,7 @@ class PanelView(Vertical):
         if self.row is None or not self.may("actions"):
             return
         row = self.row
-        specs = [a for a in self.kind.actions if a.available(row) and not (self.read_only and a.mutating)]
+        specs = [a for a in self.kind.actions if not (self.read_only and a.mutating) and (a.available(row) or a.why_not(row))]  # greyed with why
         if not specs:
             self.app.notify(f"No action is allowed while it is {row.state or 'as it is'}.", severity="warning")
             return
@@ -213,24 +213,6 @@ class PanelView(Vertical):
 
     @work(group="mutate", exit_on_error=False)
     async def _run(self, spec: ActionSpec, row: Row) -> None:
-        why = spec.why_not(row)
-        if why:
-            self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
-            return
-        if spec.confirm:
-            from ..screens.confirm import ConfirmScreen
+        from ..action_runner import run
 
-            if not await self.app.push_screen_wait(ConfirmScreen(f"{spec.label}?", f"{spec.label}: {self.kind.title}.", spec.label)):
-                return
-        try:
-            if spec.flow is not None:
-                from ..flow_ui import ViewFlowUI
-
-                await spec.flow.get()(ViewFlowUI(self, self.scope), row)
-            else:
-                assert spec.call is not None
-                await self.service.run(spec.call, self.scope, row)
-                self.app.notify(f"{spec.label}: accepted", timeout=4)
-        except Exception as err:
-            notify_error(self.app, err, spec.label)
-        self.reload()
+        await run(self, spec, row)

@@ -8,10 +8,8 @@ from typing import Any, Callable
 from textual import work
 from textual.widgets import Input
 
-from ...api.errors import OutcomeUnknown
-from ...products import outcome
 from ...products.base import ActionSpec, Child, ParentRef
-from ..errors import guarded, notify_error
+from ..errors import guarded
 from .resource_table import ResourceTable
 from .line_input import LineInput
 from .resource_changes import ResourceChanges
@@ -215,55 +213,35 @@ class ResourceActions(ResourceChanges):
 
         def picked(spec: ActionSpec | None) -> None:
             if spec is not None:
-                self.run_flow(spec.flow.get(), rows, spec.label, mutating=spec.mutating)
+                self._act(spec, rows)
 
         self.app.push_screen(PickerScreen(f"{len(rows)} marked: actions", choices, id="actions-menu"), picked)
 
     def run_action(self, resource: Any, spec: ActionSpec) -> None:
-        why = spec.why_not(resource)
-        if why:
-            self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
-            return
-        if spec.flow is not None:
-            self.run_flow(spec.flow.get(), [resource] if spec.many else resource, spec.label, mutating=spec.mutating)
-            return
-        if not spec.confirm:
-            self._do_action(resource, spec)
-            return
-        from ..screens.confirm import ConfirmScreen
+        self._act(spec, resource)
 
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self._do_action(resource, spec)
+    def _do_action(self, resource: Any, spec: ActionSpec) -> None:
+        """An action run without asking (a create's follow-up: start the server it made)."""
+        from dataclasses import replace
 
-        self.app.push_screen(
-            ConfirmScreen(f"{spec.label}?", f"{spec.label}: {resource.name} ({resource.id}) in {self.kind.scope_of(resource)}.", spec.label.split(" (")[0]),
-            answered,
-        )
+        self._act(replace(spec, confirm=False) if spec.confirm else spec, resource)
 
     @work(group="mutate", exit_on_error=False)
-    async def _do_action(self, resource: Any, spec: ActionSpec) -> None:
-        scope = self.kind.scope_of(resource) or self.scope
-        try:
-            assert spec.call is not None
-            await self.service.run(spec.call, scope, resource)
-        except OutcomeUnknown as err:
-            found = await outcome.after_action(self.service, scope, resource.id)
-            self.unknown_outcome(err, f"{spec.label} {resource.name}", found.says)
-            if found.row is None and found.applied:
-                self.forget(resource)
-            else:
-                self.follow(found.row or resource)
-            return
-        except Exception as err:
-            notify_error(self.app, err, f"{spec.label} {resource.name}")
-            return
-        self.app.notify(f"{spec.label}: {resource.name} — accepted", timeout=4)
-        self.follow(resource)
+    async def _act(self, spec: ActionSpec, target: Any) -> None:
+        """The shared runner (`action_runner`); an action on marked rows clears the marks when it
+        says it sent something."""
+        from ..action_runner import run
+
+        sent = await run(self, spec, target)
+        if sent and isinstance(target, list) and self.table.marked:
+            self.table.clear_marks()
+            self.update_title()
+            self.refresh_bindings()
 
     def unknown_outcome(self, err: Any, doing: str, found: str) -> None:
-        """Say that a write may have been applied, and what looking found."""
-        self.app.notify(f"{err.summary}\nLooked again: {found}.", title=f"{doing}: the answer was lost", severity="warning", timeout=20)
+        from ..action_runner import unknown_outcome
+
+        unknown_outcome(self.app, err, doing, found)
 
     # children ---------------------------------------------------------------------------------
     def open_child(self, child: Child, resource: Any) -> None:
@@ -282,29 +260,15 @@ class ResourceActions(ResourceChanges):
             open_dialog(self.app, "secret", title=f"{self.kind.singular.capitalize()} {resource.name or resource.id}", secrets=secrets)
 
     def run_flow(self, flow: Any, resource: Any, what: str, mutating: bool = True) -> None:
-        if self.read_only and mutating:
-            return
-        self._flow(flow, resource, what)
+        """A flow that is not an action (a kind's delete flow), run like one."""
+        self._act(ActionSpec(what.lower(), what, shape=_Flow(flow, mutating)), resource)
 
-    @work(group="flow", exit_on_error=False)
-    async def _flow(self, flow: Any, target: Any, what: str) -> None:
-        """Run a flow on one row, or on a list of rows (an action taking several: the marks are
-        cleared when the flow says it sent something by returning True)."""
-        from ..flow_ui import ViewFlowUI
 
-        rows = target if isinstance(target, list) else [target]
-        first = rows[0]
-        name = first.name or first.id if len(rows) == 1 else f"{len(rows)} {self.kind.title.lower()}"
-        try:
-            sent = await flow(ViewFlowUI(self, self.kind.scope_of(first) or self.scope), target)
-        except OutcomeUnknown as err:  # a step of the flow may have been applied: look at the list again
-            self.unknown_outcome(err, f"{what} {name}", "the list is read again; check before repeating")
-            self.reload()
-        except Exception as err:
-            notify_error(self.app, err, f"{what} {name}")
-        else:
-            if sent and isinstance(target, list) and self.table.marked:
-                self.table.clear_marks()
-                self.update_title()
-                self.refresh_bindings()
+class _Flow:
+    """A bare flow seen as a shape, for the runner."""
 
+    def __init__(self, flow: Any, mutating: bool) -> None:
+        self.flow, self.mutating = flow, mutating
+
+    def __call__(self, ui: Any, target: Any) -> Any:
+        return self.flow(ui, target)

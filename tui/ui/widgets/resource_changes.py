@@ -122,11 +122,11 @@ class ResourceChanges:
         scope = self.kind.scope_of(resource) or self.scope
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
-            patch = spec.to_patch(form, resource)
+            patch = spec.body(form, resource)
             if self.staging:
                 return self.stage_edit(resource, patch)
             try:
-                return await self.service.update(scope, resource.id, patch)
+                return await self.service.update(scope, resource.id, patch, spec.method)
             except OutcomeUnknown as err:
                 found = await outcome.after_update(self.service, scope, resource.id, patch)
                 if found.applied and found.row is not None:

@@ -1,0 +1,229 @@
+"""Action shapes: the conversations most actions are, declared instead of written as flows.
+
+    ActionSpec("acls", "ACL rules (replace the set)…", shape=SetEditor(...))
+
+A shape is run by the console exactly like a flow (`products/flows.py`: the same FlowUI, worker,
+read-only rule and error handling), so a product declares what differs and nothing else:
+
+- `ShowValue`: a value to read and copy (a download URL, a configuration snippet);
+- `ShowSecret`: a value holding a secret (a URL with a password), masked until revealed;
+- `SaveAnswer`: a file the API answers (a TLS certificate), saved where the operator says;
+- `FormCall`: a form, then one request with its values (then the row followed or the list read);
+- `SetEditor`: a whole set (ACL rules, settings, networks, members) edited as a list and sent in
+  one request, with uniqueness and a maximum count checked before sending.
+
+Titles and texts are templates of the row: `{name}`, `{id}`, any row field (`{download_url}`,
+`{expires_at:.16}`), and `{parent}`, the name of the resource a child list is opened for. No
+Textual and no pydantic here: form models are `Lazy`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Literal
+
+from .base import Choices, Column, Lazy, Row
+from .location import Call
+
+# `Lazy` of `async def options(ui, row) -> (choices, context)`: select choices and data the form's
+# rules need (in the product's forms module, with the rules that read them).
+ShapeOptions = Lazy[Callable[[Any, Row], Awaitable[tuple[Choices, dict[str, Any]]]]]
+
+
+class _Fields(dict):  # type: ignore[type-arg]
+    """Template values: the row's fields as text, its name and id, and the parent's name."""
+
+    def __init__(self, row: Row, ui: Any) -> None:
+        parent = getattr(ui.service(), "parent", None)
+        super().__init__(name=row.name or row.id, id=row.id, parent=(parent.name or parent.id) if parent else "")
+        self.row = row
+
+    def __missing__(self, key: str) -> str:
+        return self.row.text(key)
+
+
+def fill_text(template: str, row: Row, ui: Any) -> str:
+    return template.format_map(_Fields(row, ui))
+
+
+@dataclass(frozen=True, eq=False)
+class ShowValue:
+    """A value to read and copy (`y`): `text` is a template of the row."""
+
+    title: str
+    text: str
+    mutating = False
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        await ui.dialog("result", title=fill_text(self.title, row, ui), text=fill_text(self.text, row, ui))
+
+
+@dataclass(frozen=True, eq=False)
+class ShowSecret:
+    """A row field holding a secret (a URL with a password): masked until `v`, copied whole with `y`."""
+
+    title: str
+    field: str
+    label: str
+    note: str = ""
+    mutating = False
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        value = row.get(self.field)
+        await ui.dialog("secret", title=fill_text(self.title, row, ui), secrets={self.label: getattr(value, "secret", value)}, note=self.note)
+
+
+@dataclass(frozen=True, eq=False)
+class SaveAnswer:
+    """A file the API answers (`call`, a GET), saved where the operator says."""
+
+    call: Call
+    title: str
+
+    @property
+    def mutating(self) -> bool:
+        return self.call.mutating
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from .files import save_file_flow
+
+        answer = await ui.service().run(self.call, ui.scope, row)
+        await save_file_flow(ui, fill_text(self.title, row, ui), answer)
+
+
+@dataclass(frozen=True, eq=False)
+class FormCall:
+    """A form, then `call` with its values (`body(form, row)`, default: the form's values, secrets
+    as their value). An API error keeps the form open with what was typed; an answer lost on the
+    way is looked for (`outcome.send`). Then the row is followed, or the list read again."""
+
+    title: str
+    form: Lazy[Any]
+    call: Call
+    done: str = "{name}: sent"
+    initial: Callable[[Row], dict[str, Any]] | None = None
+    body: Callable[[Any, Row], dict[str, Any]] | None = None
+    options: ShapeOptions | None = None
+    submit_label: str = "Send"
+    then: Literal["follow", "reload"] = "follow"
+
+    @property
+    def mutating(self) -> bool:
+        return self.call.mutating
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from . import outcome
+        from .fields import form_body
+
+        choices, context = await self.options.get()(ui, row) if self.options is not None else ({}, {})
+        lost: list[str] = []
+
+        async def send(form: Any) -> Any:
+            body = self.body(form, row) if self.body is not None else form_body(form)
+            answer, said = await outcome.send(ui.service(), self.call, ui.scope, row, body)
+            if said:
+                lost.append(said)
+            return answer
+
+        sent = await ui.form(fill_text(self.title, row, ui), self.form.get(), initial=self.initial(row) if self.initial else None,
+                             choices=choices, context={**context, "current": row}, submit=send, submit_label=self.submit_label)
+        if sent is None:
+            return
+        ui.notify(lost[0] if lost else fill_text(self.done, row, ui), "warning" if lost else "information")
+        ui.follow(row) if self.then == "follow" else ui.reload()
+
+
+@dataclass(frozen=True, eq=False)
+class SetEditor:
+    """The whole set of something edited as a list, sent in one request (`send`, a PUT).
+
+    The current set is `read`: the row's own array field (a name), or `ROWS`, the rows of the child
+    list the action is offered on (the set belongs to the list's parent: paths use `{parent}`).
+    Each record keeps `fields`; the body is `{key: records}`, or `{key: [record[fields[0]], …]}`
+    with `flat` (a list of ids). Before sending: at most `max_count`, and `unique` (a field) not
+    listed twice. `what` names one record in messages ("ACL rule")."""
+
+    title: str
+    record: Lazy[Any]
+    columns: tuple[Column, ...]
+    send: Call
+    key: str
+    fields: tuple[str, ...]
+    what: str
+    read: str = "ROWS"
+    describe: str = ""
+    unique: str | None = None
+    max_count: int | None = None
+    flat: bool = False
+    ordered: bool = False
+    options: ShapeOptions | None = None
+
+    @property
+    def mutating(self) -> bool:
+        return self.send.mutating
+
+    async def current(self, ui: Any, row: Row, fresh: bool = False) -> list[dict[str, Any]]:
+        """The set as it is (`fresh`: read again, not as listed); a field it lacks takes the record's default."""
+        if self.read == ROWS:
+            items = [r.data for r in await ui.service().list_rows(ui.scope)]
+        else:
+            source = await ui.service().get_row(ui.scope, row.id) if fresh else row
+            items = [i for i in source.items(self.read) if isinstance(i, dict)]
+        return [{f: i[f] for f in self.fields if i.get(f) is not None} for i in items]
+
+    def check(self, records: list[dict[str, Any]]) -> None:
+        """The rules of the whole set, checked before sending (a `Refused` names the broken one)."""
+        from .flows import Refused
+
+        if self.max_count is not None and len(records) > self.max_count:
+            raise Refused(f"at most {self.max_count} {self.what}s ({len(records)} given)")
+        if self.unique is not None:
+            values = [r.get(self.unique) for r in records]
+            twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+            if twice is not None:
+                raise Refused(f"{twice} is listed twice: each {self.what} once")
+
+    def body(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        if self.flat:
+            return {self.key: [r.get(self.fields[0]) for r in records]}
+        return {self.key: [{f: r.get(f) for f in self.fields if r.get(f) is not None} for r in records]}
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from . import outcome
+        from ..api.errors import ApiError, OutcomeUnknown
+
+        choices, context = await self.options.get()(ui, row) if self.options is not None else ({}, {})
+        on_parent = self.read == ROWS
+
+        async def save(records: list[dict[str, Any]]) -> Any:
+            self.check(records)
+            body = self.body(records)
+            try:
+                return await ui.service().run(self.send, ui.scope, row, body)
+            except OutcomeUnknown as err:  # may have been applied: read the set again and compare
+                try:
+                    now = self.body(await self.current(ui, row, fresh=True))
+                except ApiError as again:
+                    raise outcome.Looked(err, f"reading the set again failed too ({again.summary}): check before saving again") from None
+                if not _same(now[self.key], body[self.key], self.ordered):
+                    raise outcome.Looked(err, "the set is not what was sent: it was not applied") from None
+                ui.notify(outcome.lost(err, outcome.Found(None, "the set now holds what was sent: it was applied", True)), "warning")
+                return {}
+
+        done = await ui.edit_records(
+            fill_text(self.title, row, ui), self.record.get(), await self.current(ui, row), self.columns, save=save,
+            choices=choices, context=context, describe=self.describe, ordered=self.ordered, number_from=1 if self.ordered else None,
+        )
+        if done is None:
+            return
+        owner = fill_text("{parent}" if on_parent else "{name}", row, ui)
+        ui.notify(f"{owner}: {len(done)} {self.what}{'' if len(done) == 1 else 's'}")
+        ui.reload() if on_parent else ui.follow(row)
+
+
+ROWS = "ROWS"  # SetEditor.read: the rows of the child list the action is on
+
+
+def _same(a: list[Any], b: list[Any], ordered: bool) -> bool:
+    """The same set (in the same order, when the order matters)."""
+    return a == b if ordered else sorted(map(repr, a)) == sorted(map(repr, b))

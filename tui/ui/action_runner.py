@@ -1,0 +1,77 @@
+"""One action runner for every view that offers a kind's actions (lists, details, panels): why not
+→ confirm → send → when the answer is lost, look → notify → follow.
+
+An action is one request (`call`), or a conversation (a declared shape or a product's flow, both
+run with a `ViewFlowUI`). The host is the view: it provides `app`, `kind`, `service`, `scope`,
+`read_only`, `context(scope)`, `create_scope()`, `follow(row)`, `forget(row)`, `upsert_row(row)`
+and `reload()`. Run it from a worker: a confirmation and a flow's dialogs are awaited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.errors import OutcomeUnknown
+from ..products import outcome
+from ..products.base import ActionSpec
+from .errors import notify_error
+
+
+async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
+    """Run `spec` on `target`: a row, or a list of rows for an action that takes several (its flow
+    answers True when it sent something). Returns what a conversation returned, else None."""
+    app = host.app
+    rows = target if isinstance(target, list) else [target]
+    first = rows[0]
+    name = (first.name or first.id) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
+    if host.read_only and spec.mutating:
+        return None
+    why = None if isinstance(target, list) else spec.why_not(first)
+    if why:
+        app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+        return None
+    scope = host.kind.scope_of(first) or host.scope
+    if spec.confirm and not await _confirmed(host, spec, first, scope):
+        return None
+    conversation = spec.runner()
+    if conversation is not None:
+        from .flow_ui import ViewFlowUI
+
+        try:
+            return await conversation(ViewFlowUI(host, scope), target)
+        except OutcomeUnknown as err:  # a step may have been applied: read the list again
+            unknown_outcome(app, err, f"{spec.label} {name}", "the list is read again; check before repeating")
+            host.reload()
+        except Exception as err:
+            notify_error(app, err, f"{spec.label} {name}")
+        return None
+    try:
+        assert spec.call is not None
+        await host.service.run(spec.call, scope, first)
+    except OutcomeUnknown as err:
+        found = await outcome.after_action(host.service, scope, first.id)
+        unknown_outcome(app, err, f"{spec.label} {name}", found.says)
+        if found.row is None and found.applied:
+            host.forget(first)
+        else:
+            host.follow(found.row or first)
+        return None
+    except Exception as err:
+        notify_error(app, err, f"{spec.label} {name}")
+        return None
+    app.notify(f"{spec.label}: {name} — accepted", timeout=4)
+    host.follow(first)
+    return None
+
+
+async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
+    from .screens.confirm import ConfirmScreen
+
+    where = f"{row.name} ({row.id}) in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
+    message = f"{spec.label}: {where}." + (f"\n\n{spec.confirm}" if isinstance(spec.confirm, str) else "")
+    return bool(await host.app.push_screen_wait(ConfirmScreen(f"{spec.label}?", message, spec.label.split(" (")[0].rstrip("…"))))
+
+
+def unknown_outcome(app: Any, err: Any, doing: str, found: str) -> None:
+    """Say that a write may have been applied, and what looking found."""
+    app.notify(f"{err.summary}\nLooked again: {found}.", title=f"{doing}: the answer was lost", severity="warning", timeout=20)

@@ -336,6 +336,15 @@ class ResourceService:
             raise result.errors[0]
         return result.items
 
+    async def read_list(self, call: Call, scope: str, row: Any, key: str | None) -> list[dict[str, Any]]:
+        """Every item a verb of `row` lists (`GET {id}/acls`), in the kind's paging style."""
+        path = self.kind.call_path(call, scope, row, self.parent)
+        context = self.context(scope) if self.context is not None else None
+        result = await list_all(self.client, path, key, style=self.kind.paging, params=call.params_for(context))
+        if result.errors:
+            raise result.errors[0]
+        return result.items
+
     async def count(self, scope: str) -> int | None:
         """How many there are in `scope` (one item asked): the login's connection test."""
         kind = self.kind

@@ -137,8 +137,9 @@ class FormCall:
 class SetEditor:
     """The whole set of something edited as a list, sent in one request (`send`, a PUT).
 
-    The current set is `read`: the row's own array field (a name), or `ROWS`, the rows of the child
-    list the action is offered on (the set belongs to the list's parent: paths use `{parent}`).
+    The current set is `read`: the row's own array field (a name); a GET listing it under `key`
+    (a `Call`, paged as the kind); or `ROWS`, the rows of the child list the action is offered on
+    (the set belongs to the list's parent: paths use `{parent}`).
     Each record keeps `fields`; the body is `{key: records}`, or `{key: [record[fields[0]], …]}`
     with `flat` (a list of ids). Before sending: at most `max_count`, and `unique` (a field) not
     listed twice. `what` names one record in messages ("ACL rule")."""
@@ -150,7 +151,7 @@ class SetEditor:
     key: str
     fields: tuple[str, ...]
     what: str
-    read: str = "ROWS"
+    read: str | Call = "ROWS"
     describe: str = ""
     unique: str | None = None
     max_count: int | None = None
@@ -164,7 +165,9 @@ class SetEditor:
 
     async def current(self, ui: Any, row: Row, fresh: bool = False) -> list[dict[str, Any]]:
         """The set as it is (`fresh`: read again, not as listed); a field it lacks takes the record's default."""
-        if self.read == ROWS:
+        if isinstance(self.read, Call):
+            items = await ui.service().read_list(self.read, ui.scope, row, self.key)
+        elif self.read == ROWS:
             items = [r.data for r in await ui.service().list_rows(ui.scope)]
         else:
             source = await ui.service().get_row(ui.scope, row.id) if fresh else row

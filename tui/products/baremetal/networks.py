@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
 from ..format import date_of, state_text
+from ..shapes import SetEditor, ShowValue
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8
 FLOWS = "tui.products.baremetal.network_forms:"
+COLUMNS = (Column("private_network_id", "Private network", lambda r: str(r.get("private_network_id", "")), width=38),)  # of the whole-set editor
+SNIPPET = """# On the server, as root. IFACE is its network interface (see `ip -br link`).
+IFACE=eno1
+ip link add link "$IFACE" name "$IFACE.{vlan}" type vlan id {vlan}
+ip link set "$IFACE.{vlan}" up
+ip addr add ADDRESS/PREFIX dev "$IFACE.{vlan}"   # an address of private network {id}
+"""
 
 
 def not_here(row: object) -> str | None:
@@ -47,8 +55,11 @@ PRIVATE_NETWORKS = ResourceKind(
         ("Attachment", lambda a: str(a.raw.get("id", ""))),
     ),
     actions=(
-        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")), flow=Lazy(FLOWS + "snippet_flow"), mutating=False),
-        ActionSpec("replace", "Replace the whole set…", lambda r: True, flow=Lazy(FLOWS + "replace_flow")),
+        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")), shape=ShowValue("VLAN {vlan}: configure it on the server", SNIPPET)),
+        ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=SetEditor(
+            "Private networks of {parent}", Lazy(FLOWS + "NetworkRecord"), COLUMNS, Call("PUT", "servers/{parent}/private-networks"),
+            "private_network_ids", ("private_network_id",), "private network", flat=True, unique="private_network_id", max_count=MAX_NETWORKS,
+            describe=f"The whole set is sent at once (at most {MAX_NETWORKS}); networks left out are removed.")),
     ),
     create=Lazy(FLOWS + "ADD"),
     delete=Call("DELETE", "{id}"),

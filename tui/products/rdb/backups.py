@@ -8,6 +8,7 @@ from typing import Any
 
 from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
 from ..format import date_of, human_bytes, state_text
+from ..shapes import ShowValue
 from .instances import API, RESOURCE
 
 COPIES = "tui.products.rdb.copy_forms:"
@@ -61,7 +62,8 @@ BACKUPS = ResourceKind(
     ),
     actions=(
         ActionSpec("export", "Export (make a download URL)", _ready, call=Call("POST", "{id}/export", {}), why_not=_why),
-        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")), flow=Lazy(COPIES + "backup_url_flow"), mutating=False),
+        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")),
+                   shape=ShowValue("Download URL of {name} (y copies it; expires {download_url_expires_at})", "{download_url}")),
         ActionSpec("restore", "Restore to an instance…", _ready, flow=Lazy(COPIES + "restore_flow"), why_not=_why),
     ),
     create=Lazy(COPIES + "BACKUP_CREATE"),

@@ -9,7 +9,8 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Column, Lazy, ListParams, Parent, ResourceKind
 from ..format import date_of, human_bytes, state_text
-from .instances import API, RESOURCE, endpoints_text
+from ..shapes import ROWS, ShowValue
+from .instances import API, RESOURCE, acl_editor, endpoints_text, settings_editor
 
 DATA = "tui.products.rdb.data_forms:"
 REPLICAS = "tui.products.rdb.replica_forms:"
@@ -120,7 +121,7 @@ ACLS = ResourceKind(
         Column("direction", "Direction", lambda r: r.text("direction"), width=9),
     ),
     detail_fields=(("IP", lambda a: str(a.raw.get("ip", ""))), ("Description", lambda a: str(a.raw.get("description", "")))),
-    actions=(ActionSpec("replace", "Replace the whole set…", lambda r: True, flow=Lazy(DATA + "acl_replace_flow")),),
+    actions=(ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=acl_editor(ROWS, "instances/{parent}/acls", "{parent}")),),
     create=Lazy(DATA + "ACL_CREATE"),
     create_path="instances/{parent}/acls",
     created=lambda answer, payload: _first(answer, "rules"),
@@ -151,7 +152,7 @@ SETTINGS = ResourceKind(
     detail_fields=(("Name", lambda s: s.name), ("Value", lambda s: str(s.raw.get("value", "")))),
     actions=(
         ActionSpec("change", "Change the value…", lambda r: True, flow=Lazy(DATA + "setting_change_flow")),
-        ActionSpec("replace", "Replace the whole set…", lambda r: True, flow=Lazy(DATA + "settings_replace_flow")),
+        ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=settings_editor(ROWS, "instances/{parent}/settings", "{parent}")),
     ),
     create=Lazy(DATA + "SETTING_CREATE"),
     create_path="instances/{parent}/settings",
@@ -278,7 +279,8 @@ LOGS = ResourceKind(
         ("Expires", lambda x: str(x.raw.get("expires_at", ""))),
     ),
     actions=(
-        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")), flow=Lazy(DATA + "log_url_flow"), mutating=False),
+        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")),
+                   shape=ShowValue("Logs of {node_name} (y copies the URL; expires {expires_at:.16})", "{download_url}")),
     ),
     create=Lazy(DATA + "LOGS_PREPARE"),  # c: prepare logs for a time range (one per node)
     create_path="instances/{parent}/prepare-logs",

@@ -111,11 +111,6 @@ def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
 BACKUP_EDIT = EditSpec(BackupEditForm, lambda row: {"name": row.name}, _edit_patch)
 
 
-async def backup_url_flow(ui: Any, backup: Row) -> None:
-    await ui.dialog("result", title=f"Download URL of {backup.name} (y copies it; expires {backup.text('download_url_expires_at') or '?'})",
-                    text=backup.text("download_url"))
-
-
 class RestoreForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     database_name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database", rule=DB_NAME_RULE))]

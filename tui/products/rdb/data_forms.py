@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..vocabulary import Network, Password
 from .. import outcome
-from ..base import Call, Choices, Column, Context, CreateSpec, EditSpec, Row
+from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta
 from ..flows import Refused
 from .instance_forms import USER_NAME, USER_NAME_RULE
@@ -126,37 +126,10 @@ async def acl_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]
 
 
 ACL_CREATE = CreateSpec(AclForm, lambda form, c: {"rules": [{"ip": form.ip, "description": form.description}]}, acl_options)  # type: ignore[attr-defined]
-ACL_COLUMNS = (Column("ip", "IP / network", lambda r: str(r.get("ip", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))
 
 
 class AclRecord(AclForm):
     pass
-
-
-async def _replace_acls(ui: Any, svc: Any, instance_id: str, name: str, current: list[dict[str, Any]]) -> None:
-    async def save(records: list[dict[str, Any]]) -> Any:
-        ips = [r["ip"] for r in records]
-        if len(set(ips)) != len(ips):
-            raise Refused("an address is listed twice")
-        return await svc.call("PUT", ui.scope, "instances", instance_id, "acls", body={"rules": [{"ip": r["ip"], "description": r.get("description", "")} for r in records]})
-
-    done = await ui.edit_records(f"ACL rules of {name}", AclRecord, current, ACL_COLUMNS, save=save,
-                                 describe="Who may connect to the load-balanced and direct endpoints. The whole set is sent at once; an empty set lets nobody in.")
-    if done is not None:
-        ui.notify(f"{name}: {len(done)} ACL rule(s)")
-        ui.reload()
-
-
-async def acl_replace_flow(ui: Any, row: Row) -> None:
-    svc = ui.service()
-    current = [{"ip": r.id, "description": r.text("description")} for r in await svc.list_rows(ui.scope)]
-    await _replace_acls(ui, svc, _parent_id(svc), svc.parent.name, current)
-
-
-async def acl_set_flow(ui: Any, instance: Row) -> None:
-    svc = ui.service()
-    rules = await svc.read_all(ui.scope, "instances", instance.id, "acls", key="rules")
-    await _replace_acls(ui, svc, instance.id, instance.name, [{"ip": str(r.get("ip")), "description": str(r.get("description") or "")} for r in rules])
 
 
 # ---- settings ----------------------------------------------------------------------------------------
@@ -237,7 +210,11 @@ class SettingForm(BaseModel):
 
 
 async def setting_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
-    specs, init_only = await engine_settings(service, scope, _parent_id(service))
+    return await setting_options_of(service, scope, _parent_id(service))
+
+
+async def setting_options_of(service: Any, scope: str, instance_id: str) -> tuple[Choices, dict[str, Any]]:
+    specs, init_only = await engine_settings(service, scope, instance_id)
     choices = [(setting_label(s, s["name"] in init_only), name) for name, s in sorted(specs.items())]
     return {"name": choices}, {"specs": specs, "init_only": init_only}
 
@@ -272,36 +249,11 @@ async def setting_change_flow(ui: Any, setting: Row) -> None:
         ui.reload()
 
 
-SETTING_COLUMNS = (Column("name", "Setting", lambda r: str(r.get("name", "")), width=26), Column("value", "Value", lambda r: str(r.get("value", "")), width=30))
-
-
-async def _replace_settings(ui: Any, svc: Any, instance_id: str, name: str, current: list[dict[str, Any]]) -> None:
-    specs, init_only = await engine_settings(svc, ui.scope, instance_id)
-    choices = [(setting_label(s, n in init_only), n) for n, s in sorted(specs.items())]
-
-    async def save(records: list[dict[str, Any]]) -> Any:
-        names = [r["name"] for r in records]
-        if len(set(names)) != len(names):
-            raise Refused("a setting is listed twice")
-        return await svc.call("PUT", ui.scope, "instances", instance_id, "settings", body={"settings": [{"name": r["name"], "value": r["value"]} for r in records]})
-
-    done = await ui.edit_records(f"Settings of {name}", SettingForm, current, SETTING_COLUMNS, choices={"name": choices},
-                                 context={"specs": specs, "init_only": init_only}, save=save,
-                                 describe="The whole set is sent at once: a setting left out goes back to its default.")
-    if done is not None:
-        ui.notify(f"{name}: {len(done)} setting(s)")
-        ui.reload()
-
-
-async def settings_replace_flow(ui: Any, row: Row) -> None:
+async def set_options(ui: Any, row: Row) -> tuple[Choices, dict[str, Any]]:
+    """The whole-set editor's settings: those of the instance's engine version (from an instance's
+    actions, or from its settings list)."""
     svc = ui.service()
-    current = [{"name": r.id, "value": r.text("value")} for r in await svc.list_rows(ui.scope)]
-    await _replace_settings(ui, svc, _parent_id(svc), svc.parent.name, current)
-
-
-async def settings_set_flow(ui: Any, instance: Row) -> None:
-    current = [{"name": str(s.get("name")), "value": str(s.get("value"))} for s in instance.items("settings") if isinstance(s, dict)]
-    await _replace_settings(ui, ui.service(), instance.id, instance.name, current)
+    return await setting_options_of(svc, ui.scope, svc.parent.id if svc.parent else row.id)
 
 
 # ---- logs ------------------------------------------------------------------------------------------------------------
@@ -317,10 +269,6 @@ def logs_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 
 LOGS_PREPARE = CreateSpec(LogsForm, logs_payload)
-
-
-async def log_url_flow(ui: Any, log: Row) -> None:
-    await ui.dialog("result", title=f"Logs of {log.text('node_name')} (y copies the URL; expires {log.text('expires_at')[:16]})", text=log.text("download_url"))
 
 
 async def log_files_flow(ui: Any, instance: Row) -> None:

@@ -10,7 +10,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInf
 from ..vocabulary import Password, PrivateNetworkId, Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, private_cidr
-from ..files import save_file_flow
 from ..flows import Refused
 
 GB = 1_000_000_000
@@ -371,10 +370,3 @@ async def endpoints_flow(ui: Any, instance: Row) -> None:
         await svc.call("POST", ui.scope, "endpoints", e["id"], "migrate", body={"instance_id": target})
     ui.notify(f"{instance.name}: endpoints changed")
     ui.follow(instance)
-
-
-# ---- certificate ----------------------------------------------------------------------------------
-async def certificate_flow(ui: Any, instance: Row) -> None:
-    svc = ui.service()
-    answer = await svc.run(Call("GET", "{id}/certificate", mutating=False), ui.scope, instance)
-    await save_file_flow(ui, f"Save the TLS certificate of {instance.name}", answer)

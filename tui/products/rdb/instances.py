@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
 from ..format import date_of, gb, state_text
+from ..shapes import SaveAnswer, SetEditor
 
 API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
@@ -45,6 +46,24 @@ def first_endpoint(data: Any) -> str:
         eps = [x for x in data.get("endpoints") or [] if isinstance(x, dict)]
         e = eps[0] if eps else None
     return f"{e.get('ip') or e.get('hostname') or '?'}:{e.get('port', '?')}" if isinstance(e, dict) else ""
+
+
+ACL_COLUMNS = (Column("ip", "IP / network", lambda r: str(r.get("ip", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))
+SETTING_COLUMNS = (Column("name", "Setting", lambda r: str(r.get("name", "")), width=26), Column("value", "Value", lambda r: str(r.get("value", "")), width=30))
+
+
+def acl_editor(read: str | Call, path: str, owner: str) -> SetEditor:
+    """An instance's ACL rules, the whole set per PUT: from the instance (`{id}/acls`) or from its
+    ACL list (`instances/{parent}/acls`)."""
+    return SetEditor(f"ACL rules of {owner}", Lazy(DATA + "AclRecord"), ACL_COLUMNS, Call("PUT", path), "rules", ("ip", "description"), "ACL rule",
+                     read=read, unique="ip", describe="Who may connect to the load-balanced and direct endpoints. The whole set is sent at once; an empty set lets nobody in.")
+
+
+def settings_editor(read: str, path: str, owner: str) -> SetEditor:
+    """An instance's settings, the whole set per PUT (see `acl_editor`)."""
+    return SetEditor(f"Settings of {owner}", Lazy(DATA + "SettingForm"), SETTING_COLUMNS, Call("PUT", path), "settings", ("name", "value"), "setting",
+                     read=read, unique="name", options=Lazy(DATA + "set_options"),
+                     describe="The whole set is sent at once: a setting left out goes back to its default.")
 
 
 def _usable(row: Any) -> bool:
@@ -156,8 +175,8 @@ INSTANCES = ResourceKind(
         ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart", {}), why_not=_why_not_ready),
         ActionSpec("privileges", "Privileges (users × databases)…", _usable, flow=Lazy(DATA + "privileges_flow"), why_not=_why_busy,
                    mutating=False),  # a read: in read-only mode the grid opens read-only
-        ActionSpec("acls", "ACL rules (replace the set)…", lambda r: True, flow=Lazy(DATA + "acl_set_flow")),
-        ActionSpec("settings", "Settings (replace the set)…", _usable, flow=Lazy(DATA + "settings_set_flow"), why_not=_why_busy),
+        ActionSpec("acls", "ACL rules (replace the set)…", lambda r: True, shape=acl_editor(Call("GET", "{id}/acls", mutating=False), "{id}/acls", "{name}")),
+        ActionSpec("settings", "Settings (replace the set)…", _usable, shape=settings_editor("settings", "{id}/settings", "{name}"), why_not=_why_busy),
         ActionSpec("endpoints", "Endpoints: add, delete, migrate…", _usable, flow=Lazy(FORMS + "endpoints_flow"), why_not=_why_busy),
         ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(REPLICAS + "create_replica_flow"), why_not=_why_not_ready),
         ActionSpec("backup", "Back up a database…", _usable, flow=Lazy(COPIES + "backup_flow"), why_not=_why_busy),
@@ -168,7 +187,8 @@ INSTANCES = ResourceKind(
         ActionSpec("maintenance", "Apply the pending maintenance", lambda r: bool(r.items("maintenances")), confirm=True,
                    call=Call("POST", "{id}/apply-maintenance", {}), why_not=_why_busy),
         ActionSpec("log_files", "Log files: sizes, purge…", lambda r: True, flow=Lazy(DATA + "log_files_flow"), mutating=False),  # sizes only when read-only
-        ActionSpec("certificate", "Download the TLS certificate…", lambda r: True, flow=Lazy(FORMS + "certificate_flow"), mutating=False),
+        ActionSpec("certificate", "Download the TLS certificate…", lambda r: True,
+                   shape=SaveAnswer(Call("GET", "{id}/certificate", mutating=False), "Save the TLS certificate of {name}")),
         ActionSpec("renew", "Renew the TLS certificate", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/renew-certificate", {}),
                    why_not=_why_not_ready),
     ),

@@ -97,10 +97,3 @@ async def reinstall_flow(ui: Any, server: Row) -> None:
     done = await ui.form(f"Reinstall {server.name}: everything on it is erased", ReinstallForm, choices={"os_id": choices}, submit=send, submit_label="Reinstall")
     if done:
         ui.upsert(svc.row_of(done, ui.scope))
-
-
-async def vnc_flow(ui: Any, server: Row) -> None:
-    """The VNC URL carries the server's password: masked until v, copied whole with y."""
-    url = server.get("vnc_url")
-    await ui.dialog("secret", title=f"VNC URL of {server.name}", secrets={"VNC URL": getattr(url, "secret", url)},
-                    note="The URL holds the password: v reveals it, y copies the whole URL.")

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
 from ..format import date_of, state_text
+from ..shapes import ShowSecret
 
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
 FORMS = "tui.products.silicon.forms:"
@@ -69,7 +70,8 @@ SERVERS = ResourceKind(
     actions=(
         ActionSpec("reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})),
         ActionSpec("reinstall", "Reinstall (erases it)…", lambda r: r.state == "ready", flow=Lazy(FORMS + "reinstall_flow")),
-        ActionSpec("vnc", "VNC URL (copy)…", lambda r: bool(r.get("vnc_url")), flow=Lazy(FORMS + "vnc_flow"), mutating=False),
+        ActionSpec("vnc", "VNC URL (copy)…", lambda r: bool(r.get("vnc_url")),
+                   shape=ShowSecret("VNC URL of {name}", "vnc_url", "VNC URL", "The URL holds the password: v reveals it, y copies the whole URL.")),
     ),
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),

@@ -1,5 +1,6 @@
 """The test product's console side, in one module: "Gadgets", declared only through the shared
-mechanisms (kinds, children, a panel, a secret field, an endpoint of its own, the manifest).
+mechanisms (kinds, children, a panel, a secret field, an endpoint of its own, the manifest, verbs
+with the context, a PUT edit, action shapes, and a panel absent until activated).
 Nothing in `tui/ui` or the shared service knows it. Its sandbox side is `gadgets_sandbox.py`.
 """
 
@@ -9,10 +10,13 @@ from typing import Any
 
 from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, DetailPanel, EditSpec, Lazy, ListParams, Parent, ResourceKind
 from tui.products.format import state_text
-from tui.products.location import Endpoint
+from tui.products.location import Endpoint, FromContext
+from tui.products.shapes import FormCall, SetEditor, ShowValue
 from tui.products.manifest import Entry
 
 HERE = "gadgets_client:"
+PROJECT = {"project_id": FromContext("project_id")}  # a body the context fills
+LABEL_COLUMNS = (Column("key", "Key", lambda r: str(r.get("key", "")), width=12), Column("value", "Value", lambda r: str(r.get("value", "")), width=16))
 RESOURCE = Lazy("tui.products.models:Resource")
 KEYS_API = Endpoint("gadget-keys", "genai_url", "Bearer")  # an API of its own, reached with a bearer token
 
@@ -32,7 +36,14 @@ GADGETS = ResourceKind(
     actions=(
         ActionSpec("check", "Check (changes nothing)", call=Call("POST", "{id}/check", mutating=False)),
         ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart")),
+        ActionSpec("tune", "Tune…", shape=FormCall("Tune {name}", Lazy(HERE + "TuneForm"), Call("POST", "{id}/tune", PROJECT), done="{name}: tuned",
+                                                   initial=lambda r: {"level": r.get("level") or 1})),
+        ActionSpec("labels", "Labels (replace the set)…", shape=SetEditor("Labels of {name}", Lazy(HERE + "LabelRecord"), LABEL_COLUMNS,
+                                                                         Call("PUT", "{id}/labels"), "labels", ("key", "value"), "label",
+                                                                         read="labels", unique="key", max_count=3)),
+        ActionSpec("address", "Address (copy)…", shape=ShowValue("Address of {name}", "{address}")),
     ),
+    edit=Lazy(HERE + "GADGET_EDIT"),
     children=(Child("Parts", HERE + "PARTS"),),
     panels=(DetailPanel("Events", kind=HERE + "EVENTS"),),
 )
@@ -92,7 +103,7 @@ def key_payload(form: Any, ctx: Context) -> dict[str, Any]:
 
 def __getattr__(name: str) -> Any:
     """Forms are built on first use (pydantic stays off the start path, as in a product's forms module)."""
-    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT"):
+    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT", "GADGET_EDIT", "TuneForm", "LabelRecord"):
         raise AttributeError(name)
     from pydantic import BaseModel, ConfigDict, Field
 
@@ -113,7 +124,27 @@ def __getattr__(name: str) -> Any:
 
         count: int = Field(ge=0, json_schema_extra={"label": "Count"})
 
+    class GadgetForm(BaseModel):  # a PUT replaces the gadget: name and description, both sent
+        model_config = ConfigDict(extra="forbid")
+
+        name: str = Field(min_length=1, max_length=64, json_schema_extra={"label": "Name"})
+        description: str = Field("", max_length=255, json_schema_extra={"label": "Description"})
+
+    class TuneForm(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        level: int = Field(ge=1, le=9, json_schema_extra={"label": "Level"})
+
+    class LabelRecord(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        key: str = Field(min_length=1, max_length=16, json_schema_extra={"label": "Key"})
+        value: str = Field("", max_length=32, json_schema_extra={"label": "Value"})
+
     globals().update(
+        GADGET_EDIT=EditSpec(GadgetForm, lambda row: {"name": row.name, "description": row.text("description")}, method="PUT"),
+        TuneForm=TuneForm,
+        LabelRecord=LabelRecord,
         KEY_CREATE=CreateSpec(KeyForm, key_payload),
         PART_CREATE=CreateSpec(PartForm, lambda form, ctx: form.model_dump()),
         PART_EDIT=EditSpec(PartEditForm, lambda row: {"count": row.get("count")},
@@ -132,8 +163,33 @@ KEYS = ResourceKind(
     delete=Call("DELETE", "{id}"),
 )
 
+STATION = ResourceKind(  # one per project, absent until activated (monitoring's shape)
+    id="gadgets.station", product="Gadgets", title="Station", singular="station",
+    api="gadgets/v1", scope_type="global", collection="station", list_key=None, item_key=None,
+    model=RESOURCE, paging="whole", singleton=True, id_field="project_id",
+    list_params=ListParams({"project_id": "project_id"}),
+    columns=(),
+    detail_fields=(("Project", lambda s: s.raw.get("project_id", "")), ("State", lambda s: s.raw.get("state", ""))),
+    transitional=frozenset({"creating"}),
+    secret_fields=("password",),
+    absent="This project has no station yet: activating one starts it (its password is shown once).",
+    absent_actions=(ActionSpec("activate", "Activate", call=Call("POST", "station/activate", PROJECT)),),
+    actions=(ActionSpec("deactivate", "Deactivate", lambda r: r.state == "ready", confirm="Its beacons stop at once.",
+                        call=Call("POST", "station/deactivate", PROJECT)),),
+    children=(Child("Beacons", HERE + "BEACONS"),),
+)
+
+BEACONS = ResourceKind(
+    id="gadgets.beacons", product="Gadgets", title="Beacons", singular="beacon",
+    api="gadgets/v1", scope_type="global", collection="beacons", list_key="beacons", item_key=None,
+    model=RESOURCE, paging="page_size", fetch_detail=False,
+    parent=Parent("gadgets.station", list_path="station/beacons"), list_params=ListParams({"project_id": "project_id"}),
+    columns=(Column("name", "Name", lambda r: r.name, width=16),),
+)
+
 ENTRIES = (
     Entry("gadgets.gadgets", "Gadgets", "Gadgets", "region", "list", HERE + "GADGETS"),
     Entry("gadgets.account", "Account", "Gadgets", "global", "panel", HERE + "ACCOUNT"),
     Entry("gadgets.keys", "Keys", "Gadgets", "global", "list", HERE + "KEYS"),
+    Entry("gadgets.station", "Station", "Gadgets", "global", "panel", HERE + "STATION"),
 )

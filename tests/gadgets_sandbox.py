@@ -9,6 +9,13 @@
   `upgrading` (2 s) to plan "pro".
 - `/gadget-keys/v1/keys`: global keys behind a bearer token; a create answers the `secret_key`
   once, a GET never does.
+- `PUT …/gadgets/{id}` replaces a gadget's name and description (both required, as a PUT that
+  replaces the object asks); `PUT …/gadgets/{id}/labels` its whole set of labels (at most 3,
+  keys unique); `POST …/gadgets/{id}/tune` takes `level` (1 to 9) and `project_id` (the context's).
+- `/gadgets/v1/station?project_id=`: one per project, 404 until `POST /gadgets/v1/station/activate`
+  `{project_id}` (then `creating` 2 s → `ready`; the answer carries the station's `password`
+  once); `POST …/deactivate {project_id}` removes it; `GET …/station/beacons?project_id=` lists
+  its beacons.
 """
 
 from __future__ import annotations
@@ -39,9 +46,11 @@ class GadgetStore:
         self.keys: dict[str, dict[str, Any]] = {}
         self.events: dict[str, list[dict[str, Any]]] = {}  # gadget id -> its events, oldest first
         self.project_params: list[str | None] = []  # what each list was asked with
+        self.station: dict[str, Any] | None = None  # absent until activated
 
     def add_gadget(self, region: str, name: str, state: str = "ready", parts: int = 0) -> dict[str, Any]:
         g = {"id": self.ids.uuid(), "name": name, "region": region, "state": state, "project_id": self.project_id,
+             "description": "", "labels": [], "level": 1, "address": f"{name}.gadgets.example:7000",
              "_until": self.clock.now() + SETTLE if state in ("building", "restarting") else 0.0}
         self.gadgets[region][g["id"]] = g
         self.event(g["id"], "created")
@@ -59,7 +68,7 @@ class GadgetStore:
             obj["_until"] = 0.0
             if obj["state"] == "upgrading":
                 obj["plan"] = "pro"
-            obj["state"] = "active" if obj["id"] == "account" else "ready"
+            obj["state"] = "active" if obj.get("id") == "account" else "ready"
         return {k: v for k, v in obj.items() if not k.startswith("_")}
 
 
@@ -180,7 +189,72 @@ def routes(store: GadgetStore) -> list[Route]:
             return Response(status_code=204)
         return JSONResponse({"key": dict(k)})
 
+    def project(value: Any, where: str = "project_id") -> None:
+        if value != store.project_id:
+            raise invalid_arguments((where, "required", "project_id is required and must be your project"))
+
+    async def replace_gadget(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        body = await json_body(request)
+        missing = [k for k in ("name", "description") if not isinstance(body.get(k), str)]
+        if missing:
+            raise invalid_arguments(*((k, "required", f"{k} is required") for k in missing))
+        g.update(name=body["name"], description=body["description"])
+        return JSONResponse(store.settle(g))
+
+    async def labels(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        items = (await json_body(request)).get("labels")
+        if not isinstance(items, list) or len(items) > 3:
+            raise invalid_arguments(("labels", "constraint", "at most 3 labels"))
+        keys = [i.get("key") for i in items if isinstance(i, dict)]
+        if len(set(keys)) != len(keys) or len(keys) != len(items):
+            raise invalid_arguments(("labels", "constraint", "label keys are unique"))
+        g["labels"] = [{"key": i["key"], "value": str(i.get("value", ""))} for i in items]
+        return JSONResponse(store.settle(g))
+
+    async def tune(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        body = await json_body(request)
+        project(body.get("project_id"))
+        if not isinstance(body.get("level"), int) or not 1 <= body["level"] <= 9:
+            raise invalid_arguments(("level", "constraint", "level is 1 to 9"))
+        g["level"] = body["level"]
+        return JSONResponse(store.settle(g))
+
+    def station_of(project_id: Any) -> dict[str, Any]:
+        project(project_id)
+        if store.station is None:
+            raise not_found("station", str(project_id))
+        return store.station
+
+    async def station(request: Request) -> Response:
+        return JSONResponse(store.settle(station_of(request.query_params.get("project_id"))))
+
+    async def activate(request: Request) -> Response:
+        project((await json_body(request)).get("project_id"))
+        if store.station is not None:
+            raise invalid_arguments(("project_id", "constraint", "the station is already active"))
+        store.station = {"project_id": store.project_id, "state": "creating", "_until": store.clock.now() + SETTLE}
+        return JSONResponse({**store.settle(store.station), "password": f"pw-{store.ids.uuid()[:12]}"})
+
+    async def deactivate(request: Request) -> Response:
+        station_of((await json_body(request)).get("project_id"))
+        store.station = None
+        return Response(status_code=204)
+
+    async def beacons(request: Request) -> Response:
+        station_of(request.query_params.get("project_id"))
+        return page_page_size(request, "beacons", [{"id": f"b{i}", "name": f"beacon-{i}"} for i in range(1, 4)], dict)
+
     return [
+        Route(base + "/gadgets/{id}", replace_gadget, methods=["PUT"]),
+        Route(base + "/gadgets/{id}/labels", labels, methods=["PUT"]),
+        Route(base + "/gadgets/{id}/tune", tune, methods=["POST"]),
+        Route("/gadgets/v1/station", station, methods=["GET"]),
+        Route("/gadgets/v1/station/activate", activate, methods=["POST"]),
+        Route("/gadgets/v1/station/deactivate", deactivate, methods=["POST"]),
+        Route("/gadgets/v1/station/beacons", beacons, methods=["GET"]),
         Route(base + "/gadgets", list_gadgets, methods=["GET"]),
         Route(base + "/gadgets/{id}", get_gadget, methods=["GET"]),
         Route(base + "/gadgets/{id}", delete_gadget, methods=["DELETE"]),

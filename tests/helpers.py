@@ -131,7 +131,7 @@ async def open_view(pilot, app, kind_id, timeout: float = 5.0):
     await pilot.press("enter")
     await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id, timeout=timeout)
     view = current_view(app)
-    await wait_for(pilot, lambda: not view.listing and view.last_attempt is not None, what=f"{kind_id} listed", timeout=timeout)
+    await wait_for(pilot, lambda: not getattr(view, "listing", False) and view.last_attempt is not None, what=f"{kind_id} listed", timeout=timeout)  # a list, or a panel
     view.focus_table()
     await pilot.pause()
     return view

@@ -298,6 +298,10 @@ class ResourceKind:
     # One object's path under the base when it is not the list path + id ("server-type/{id}")
     item_template: str | None = None
     singleton: bool = False  # the collection path is one object (a panel), not a list
+    # A singleton that may not exist yet (monitoring before activation): its GET answers 404 and
+    # the panel says `absent` and offers `absent_actions` (Activate) instead of the object's.
+    absent: str | None = None
+    absent_actions: tuple[ActionSpec, ...] = ()
     delete: Call | None = None  # how to delete one; None: cannot be deleted from here
     children: tuple[Child, ...] = ()
     panels: tuple[DetailPanel, ...] = ()

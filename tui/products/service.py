@@ -190,12 +190,15 @@ class ResourceService:
         if not isinstance(item, dict):
             raise BadBody(200, f"the answer has no {key!r} object" if key else "the answer is not an object", url=path)
         if self.kind.secret_fields:
-            found = {k: item[k] for k in self.kind.secret_fields if item.get(k) not in (None, "")}
-            item = {k: v for k, v in item.items() if k not in self.kind.secret_fields}
-            rid = item.get(self.kind.id_field)
-            if found and rid is not None:
-                self.secrets[str(rid)] = found
+            item = self._set_aside(item, item.get(self.kind.id_field))
         return item
+
+    def _set_aside(self, item: dict[str, Any], rid: Any) -> dict[str, Any]:
+        """`item` without the kind's secret fields, which are kept for `rid`, to be given once."""
+        found = {k: item[k] for k in self.kind.secret_fields if item.get(k) not in (None, "")}
+        if found and rid is not None:
+            self.secrets[str(rid)] = found
+        return {k: v for k, v in item.items() if k not in self.kind.secret_fields} if found else item
 
     def take_secrets(self, rid: str) -> dict[str, Any]:
         """The secret fields last answered for `rid`, given once: they are forgotten here."""
@@ -296,6 +299,12 @@ class ResourceService:
             call.method, path, params=call.params_for(context), json=body,
             decode=_object_or_empty, mutating=call.mutating,
         )
+        if self.kind.secret_fields:  # an answer carrying a one-time secret (an activation's password)
+            key = self.kind.item_key
+            if key is not None and isinstance(data.get(key), dict):
+                data = {**data, key: self._set_aside(data[key], row.id)}
+            else:
+                data = self._set_aside(data, row.id)
         return data
 
     async def metrics(self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float) -> list[dict[str, Any]]:

@@ -4,7 +4,8 @@
 An action is one request (`call`), or a conversation (a declared shape or a product's flow, both
 run with a `ViewFlowUI`). The host is the view: it provides `app`, `kind`, `service`, `scope`,
 `read_only`, `context(scope)`, `create_scope()`, `follow(row)`, `forget(row)`, `upsert_row(row)`
-and `reload()`. Run it from a worker: a confirmation and a flow's dialogs are awaited.
+and `reload()`. Run it from a worker: a confirmation and a flow's dialogs are awaited. One-time
+secrets an answer carried are revealed here too (`reveal_once`), for every view alike.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     app = host.app
     rows = target if isinstance(target, list) else [target]
     first = rows[0]
-    name = (first.name or first.id) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
+    name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
     if host.read_only and spec.mutating:
         return None
     why = None if isinstance(target, list) else spec.why_not(first)
@@ -38,7 +39,9 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         from .flow_ui import ViewFlowUI
 
         try:
-            return await conversation(ViewFlowUI(host, scope), target)
+            result = await conversation(ViewFlowUI(host, scope), target)
+            reveal_once(host, first)
+            return result
         except OutcomeUnknown as err:  # a step may have been applied: read the list again
             unknown_outcome(app, err, f"{spec.label} {name}", "the list is read again; check before repeating")
             host.reload()
@@ -60,8 +63,25 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         notify_error(app, err, f"{spec.label} {name}")
         return None
     app.notify(f"{spec.label}: {name} — accepted", timeout=4)
+    reveal_once(host, first)
     host.follow(first)
     return None
+
+
+def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) -> bool:
+    """The one-time secrets an answer carried for `row` (a new token, an activation's password),
+    with any `credentials` (inside its URLs, masked elsewhere): shown masked, `v` reveals, `y`
+    copies; taken from the service, so they are given once. False when there was nothing."""
+    once = host.service.take_secrets(row.id)
+    secrets = {**(credentials or {}), **once}
+    if not secrets:
+        return False
+    from .dialogs import open_dialog
+
+    title = f"{host.kind.singular.capitalize()} {row.name or row.id}".strip() if row.id else host.kind.title
+    note = "Shown once: the platform will not give it again. Copy it now (y)." if once else "v reveals, y copies the highlighted one."
+    open_dialog(host.app, "secret", title=title, secrets=secrets, note=note)
+    return True
 
 
 async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:

@@ -111,13 +111,9 @@ class DetailScreen(Screen[None]):
     def action_secrets(self) -> None:
         """Secret fields the platform answered for this resource (shown once), and credentials
         inside its URLs: masked until v, copied with y."""
-        once = self.view.service.take_secrets(self.row.id)
-        secrets = {**self._credentials(), **once}
-        if secrets:
-            from ..dialogs import open_dialog
+        from ..action_runner import reveal_once
 
-            note = "Shown once: the platform will not give it again. Copy it now (y)." if once else "v reveals, y copies the highlighted one."
-            open_dialog(self.app, "secret", title=f"{self.row.name or self.row.id}", secrets=secrets, note=note)
+        reveal_once(self.view, self.row, self._credentials())
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -3,7 +3,9 @@ its actions, and the same quiet refresh as a list (`Refresher`: fast while it mo
 otherwise, paused when hidden or under a modal, backing off after errors).
 
 A panel's kind is `singleton`: its collection path answers one object. Its verbs are the kind's
-actions (one request or a flow); read-only mode keeps only those that change nothing.
+actions and its child lists (`a`), run by the shared action runner; read-only mode keeps only
+what changes nothing. A kind that may not exist yet (`absent`: monitoring before activation)
+shows why on a 404 and offers its `absent_actions`, polled until it appears.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, Static
 
-from ...api.errors import ApiError, RateLimited
+from ...api.errors import ApiError, NotFound, RateLimited
 from ...api.safe import clean
-from ...products.base import ActionSpec, Context, ResourceKind, Row
+from ...products.base import ActionSpec, Child, Context, ParentRef, ResourceKind, Row
 from ...products.location import scope_label
 from ...products.service import ResourceService
 from ..errors import guarded, notify_error
@@ -55,6 +57,7 @@ class PanelView(Vertical):
         self.row: Row | None = None
         self.resource: Any = None
         self.error: ApiError | None = None
+        self.absent = False  # the object does not exist (yet): `kind.absent` says so
         self.last_refresh: float | None = None
         self.last_attempt: float | None = None
         self.refresher = Refresher(self, self._load, policy=policy, moving=self._moving)
@@ -103,9 +106,13 @@ class PanelView(Vertical):
     def forget(self, row: Row) -> None:
         self.reload()
 
+    def actions(self) -> tuple[ActionSpec, ...]:
+        """The actions of the object, or of its absence (Activate)."""
+        return self.kind.absent_actions if self.absent else self.kind.actions
+
     def may(self, what: str) -> bool:
         if what == "actions":
-            return any(not (self.read_only and a.mutating) for a in self.kind.actions)
+            return any(not (self.read_only and a.mutating) for a in self.actions()) or bool(self.kind.children and not self.absent)
         return what in ("refresh", "json", "secrets")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -122,19 +129,26 @@ class PanelView(Vertical):
         try:
             data = await self.service.get_singleton(self.scope)
         except Exception as err:
+            if isinstance(err, NotFound) and self.kind.absent is not None:
+                self._shown({}, absent=True)
+                return
             self.error = err if isinstance(err, ApiError) else None
             self.last_attempt = time.time()
             notify_error(self.app, err, f"Loading {self.kind.title.lower()}")
             self._title()
             self.refresher.done(False, isinstance(err, RateLimited))
             return
-        self.error = None
+        self._shown(data)
+
+    def _shown(self, data: dict[str, Any], absent: bool = False) -> None:
+        """The object as read, or its absence (a row of nothing, which the absent actions take)."""
+        self.error, self.absent, self.resource = None, absent, None
         self._show_row(self.service.row_of(data, self.scope))
-        try:
-            self.resource = self.kind.model.get().model_validate(data)
-        except Exception as err:  # a lenient model should not fail; if it does, the raw data stays
-            notify_error(self.app, err, f"Reading {self.kind.title.lower()}")
-            self.resource = None
+        if not absent:
+            try:
+                self.resource = self.kind.model.get().model_validate(data)
+            except Exception as err:  # a lenient model should not fail; if it does, the raw data stays
+                notify_error(self.app, err, f"Reading {self.kind.title.lower()}")
         self._fields()
         self.last_attempt = self.last_refresh = time.time()
         self.refresh_bindings()
@@ -149,13 +163,20 @@ class PanelView(Vertical):
         parts = [self.kind.title]
         if self.kind.scope_type != "global":
             parts.append(scope_label(self.scope, self.kind.scope_type))
-        if self.row is not None and self.row.state:
+        if self.absent:
+            parts.append("not set up")
+        elif self.row is not None and self.row.state:
             parts.append(self.row.state)
         if self.error is not None:
             parts.append(f"✖ {self.error.status or 'unreachable'}")
         self.query_one("#panel-title", Label).update(Text(clean(" · ".join(parts)), style="bold"))
 
     def _fields(self) -> None:
+        if self.absent:
+            offered = [a.label for a in self.actions() if a.available(self.row)]
+            hint = f"\n\na: {', '.join(offered)}" if offered else ""
+            self.query_one("#panel-fields", Static).update(Text(clean(str(self.kind.absent)) + hint))
+            return
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
@@ -184,13 +205,9 @@ class PanelView(Vertical):
 
     @guarded("Secret")
     def action_secrets(self) -> None:
-        from ..dialogs import open_dialog
+        from ..action_runner import reveal_once
 
-        if self.row is None:
-            return
-        secrets = self.service.take_secrets(self.row.id)
-        if secrets:
-            open_dialog(self.app, "secret", title=self.kind.title, secrets=secrets)
+        if self.row is not None and reveal_once(self, self.row):
             self._fields()
             self.refresh_bindings()
 
@@ -199,17 +216,27 @@ class PanelView(Vertical):
         if self.row is None or not self.may("actions"):
             return
         row = self.row
-        specs = [a for a in self.kind.actions if not (self.read_only and a.mutating) and (a.available(row) or a.why_not(row))]  # greyed with why
-        if not specs:
+        # An action that cannot run now but says why is shown greyed with its reason, as in lists.
+        specs = [a for a in self.actions() if not (self.read_only and a.mutating) and (a.available(row) or a.why_not(row))]
+        children = [] if self.absent else list(self.kind.children)
+        if not specs and not children:
             self.app.notify(f"No action is allowed while it is {row.state or 'as it is'}.", severity="warning")
             return
         from ..screens.picker import PickerScreen
 
-        def picked(spec: ActionSpec | None) -> None:
-            if spec is not None:
+        def picked(spec: ActionSpec | Child | None) -> None:
+            if isinstance(spec, Child):
+                why = spec.why_not(row)
+                if why:
+                    self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+                else:
+                    self.app.open_child(spec.get(), ParentRef(row.id, row.name or self.kind.title, self.scope), self.reload)
+            elif spec is not None:
                 self._run(spec, row)
 
-        self.app.push_screen(PickerScreen(f"{self.kind.title}: actions", [(a.label, a, a.why_not(row)) for a in specs], id="actions-menu"), picked)
+        choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(row)) for a in specs]
+        choices += [(f"{c.label} ›", c, c.why_not(row)) for c in children]
+        self.app.push_screen(PickerScreen(f"{self.kind.title}: actions", choices, id="actions-menu"), picked)
 
     @work(group="mutate", exit_on_error=False)
     async def _run(self, spec: ActionSpec, row: Row) -> None:

@@ -253,11 +253,9 @@ class ResourceActions(ResourceChanges):
     # flows ------------------------------------------------------------------------------------
     def reveal_secrets(self, resource: Any) -> None:
         """Secret fields an answer carried (a password, a token) are shown once, on request."""
-        secrets = self.service.take_secrets(resource.id)
-        if secrets:
-            from ..dialogs import open_dialog
+        from ..action_runner import reveal_once
 
-            open_dialog(self.app, "secret", title=f"{self.kind.singular.capitalize()} {resource.name or resource.id}", secrets=secrets)
+        reveal_once(self, resource)
 
     def run_flow(self, flow: Any, resource: Any, what: str, mutating: bool = True) -> None:
         """A flow that is not an action (a kind's delete flow), run like one."""

@@ -1,0 +1,125 @@
+"""The shared mechanisms of the last products, through the tests' own product ("Gadgets"), declared
+in `gadgets_client.py` with nothing in `tui/ui` or the shared service knowing it: a global panel
+absent until activated (its POST carrying the project from the context, a password shown once,
+children), a PUT edit, and the action shapes — a form then one request, a whole-set editor, a
+value to copy."""
+
+from __future__ import annotations
+
+import pytest
+
+import gadgets_client
+import gadgets_sandbox
+from helpers import confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, pick, screen_named, select, tab_to, text_of, wait_for
+from tui.products import manifest
+from tui.sandbox import Sandbox
+from tui.ui.refresh import RefreshPolicy
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def gsandbox(clock):
+    manifest.register(*gadgets_client.ENTRIES)
+    yield Sandbox(clock=clock, products=[gadgets_sandbox.PRODUCT])
+    manifest.unregister(*gadgets_client.ENTRIES)
+
+
+def writes(sandbox):
+    return [(m, p) for m, p in sandbox.requests if m != "GET"]
+
+
+async def menu(pilot, app, label):
+    await pilot.press("a")
+    await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+    await pick(pilot, app, lambda text: text == label)
+
+
+async def test_a_panel_absent_until_activated_offers_activate_shows_the_password_once_then_its_object_and_children(gsandbox, clock):
+    app = make_app(gsandbox, policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        panel = await open_view(pilot, app, "gadgets.station")
+        await wait_for(pilot, lambda: panel.absent, what="absent")
+        shown = text_of(panel.query_one("#panel-fields"))
+        assert "no station yet" in shown and "a: Activate" in shown and "not set up" in str(panel.query_one("#panel-title").render())
+        assert ("GET", "/gadgets/v1/station") in gsandbox.requests and gsandbox.gadgets.project_params == []
+
+        await menu(pilot, app, "Activate")
+        await screen_named(pilot, app, "SecretScreen")  # the answer's password, once, masked
+        assert writes(gsandbox) == [("POST", "/gadgets/v1/station/activate")]  # its body's project: from the context
+        await pilot.press("y")
+        password = app.clipboard
+        assert password.startswith("pw-") and password not in app.export_screenshot()  # masked until v
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not panel.absent and panel.row.state == "creating", what="creating")
+        assert panel.service.take_secrets(panel.row.id) == {} and password not in str(panel.row.raw)
+        clock.advance(2.5)  # polled while it moves
+        await wait_for(pilot, lambda: panel.row.state == "ready", what="ready")
+
+        # its children and its own actions now; Deactivate says what it stops
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+        assert [c[0] for c in app.screen.choices] == ["Deactivate", "Beacons ›"]
+        await pick(pilot, app, lambda text: text == "Beacons ›")
+        child = (await screen_named(pilot, app, "ChildScreen")).view
+        await wait_for(pilot, lambda: child.table.loaded_count == 3, what="beacons")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        await menu(pilot, app, "Deactivate")
+        assert "Its beacons stop at once." in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: panel.absent, what="absent again")
+        assert writes(gsandbox)[-1] == ("POST", "/gadgets/v1/station/deactivate")
+
+
+async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_written(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.gadgets")
+        alpha = await select(pilot, view, "alpha")
+        stored = gsandbox.gadgets.gadgets["fr-par"][alpha.id]
+
+        # PUT: the description alone changed, and the name is sent too, as a replacing PUT asks
+        await pilot.press("e")
+        await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-description")
+        await pilot.press(*"edge", "ctrl+s")
+        await wait_for(pilot, lambda: stored["description"] == "edge", what="replaced")
+        assert writes(gsandbox) == [("PUT", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}")] and stored["name"] == "alpha"
+
+        # a form, then one request: the form's value and the context's project in one body
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await menu(pilot, app, "Tune…")
+        await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-level")
+        await pilot.press("end", "backspace", "7", "ctrl+s")
+        await wait_for(pilot, lambda: stored["level"] == 7, what="tuned")
+
+        # the whole set: uniqueness is checked before sending, the edits stay, one PUT
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await menu(pilot, app, "Labels (replace the set)…")
+        editor = await screen_named(pilot, app, "RecordListScreen")
+        for value in ("a", "b"):
+            await pilot.press("a")
+            await form_ready(pilot, app)
+            await tab_to(pilot, app, "f-key")
+            await pilot.press(*"env", "tab", value, "ctrl+s")
+            await screen_named(pilot, app, "RecordListScreen")
+        before = len(writes(gsandbox))
+        await pilot.press("ctrl+s")
+        status = editor.query_one("#records-status")
+        await wait_for(pilot, lambda: "env is listed twice" in text_of(status), what="refused")
+        assert len(writes(gsandbox)) == before and app.screen is editor
+        await pilot.press("end", "d")  # the second goes; the set is sent
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: stored["labels"] == [{"key": "env", "value": "a"}], what="labels")
+        assert writes(gsandbox)[-1] == ("PUT", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/labels")
+
+        # a value to read and copy
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await menu(pilot, app, "Address (copy)…")
+        await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("y")
+        assert app.clipboard == "alpha.gadgets.example:7000"

@@ -9,6 +9,7 @@ read-only rule and error handling), so a product declares what differs and nothi
 - `ShowSecret`: a value holding a secret (a URL with a password), masked until revealed;
 - `SaveAnswer`: a file the API answers (a TLS certificate), saved where the operator says;
 - `FormCall`: a form, then one request with its values (then the row followed or the list read);
+- `PickCall`: one value picked (a type to change to, a group to join), then one request with it;
 - `SetEditor`: a whole set (ACL rules, settings, networks, members) edited as a list and sent in
   one request, with uniqueness and a maximum count checked before sending.
 
@@ -19,35 +20,62 @@ Textual and no pydantic here: form models are `Lazy`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Literal
+from typing import Any, Callable, Literal
 
 from .base import Choices, Column, Lazy, Row
 from .location import Call
 
 # `Lazy` of `async def options(ui, row) -> (choices, context)`: select choices and data the form's
 # rules need (in the product's forms module, with the rules that read them).
-ShapeOptions = Lazy[Callable[[Any, Row], Awaitable[tuple[Choices, dict[str, Any]]]]]
+ShapeOptions = Lazy  # of `async (ui, row) -> (choices, context)`
+
+
+class Shape:
+    """A declared shape: its fields are its annotations, set from the arguments in that order or
+    by name; a field with a class default may be left out. Plain classes, not dataclasses: kinds
+    on the start-up path declare shapes, and a dataclass costs ~0.5 ms of code generation each."""
+
+    FIELDS: tuple[str, ...] = ()
+
+    def __init_subclass__(cls) -> None:
+        cls.FIELDS = tuple(cls.__dict__.get("__annotations__", {}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(self.FIELDS):
+            raise TypeError(f"{type(self).__name__} takes {len(self.FIELDS)} fields, {len(args)} given")
+        for name, value in zip(self.FIELDS, args):
+            setattr(self, name, value)
+        for name, value in kwargs.items():
+            if name not in self.FIELDS or name in self.FIELDS[:len(args)]:
+                raise TypeError(f"{type(self).__name__}: unexpected or repeated field {name!r}")
+            setattr(self, name, value)
+        missing = [name for name in self.FIELDS if not hasattr(self, name)]
+        if missing:
+            raise TypeError(f"{type(self).__name__} needs {', '.join(missing)}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self.__dict__:
+            raise AttributeError(f"{type(self).__name__} is a declaration: {name} is set once")
+        object.__setattr__(self, name, value)
 
 
 class _Fields(dict):  # type: ignore[type-arg]
     """Template values: the row's fields as text, its name and id, and the parent's name."""
 
-    def __init__(self, row: Row, ui: Any) -> None:
+    def __init__(self, row: Row, ui: Any, extra: dict[str, str]) -> None:
         parent = getattr(ui.service(), "parent", None)
-        super().__init__(name=row.name or row.id, id=row.id, parent=(parent.name or parent.id) if parent else "")
+        super().__init__(name=row.name or row.id, id=row.id, parent=(parent.name or parent.id) if parent else "", **extra)
         self.row = row
 
     def __missing__(self, key: str) -> str:
         return self.row.text(key)
 
 
-def fill_text(template: str, row: Row, ui: Any) -> str:
-    return template.format_map(_Fields(row, ui))
+def fill_text(template: str, row: Row, ui: Any, **extra: str) -> str:
+    return template.format_map(_Fields(row, ui, extra))
 
 
-@dataclass(frozen=True, eq=False)
-class ShowValue:
+class ShowValue(Shape):
     """A value to read and copy (`y`): `text` is a template of the row."""
 
     title: str
@@ -58,8 +86,7 @@ class ShowValue:
         await ui.dialog("result", title=fill_text(self.title, row, ui), text=fill_text(self.text, row, ui))
 
 
-@dataclass(frozen=True, eq=False)
-class ShowSecret:
+class ShowSecret(Shape):
     """A row field holding a secret (a URL with a password): masked until `v`, copied whole with `y`."""
 
     title: str
@@ -73,8 +100,7 @@ class ShowSecret:
         await ui.dialog("secret", title=fill_text(self.title, row, ui), secrets={self.label: getattr(value, "secret", value)}, note=self.note)
 
 
-@dataclass(frozen=True, eq=False)
-class SaveAnswer:
+class SaveAnswer(Shape):
     """A file the API answers (`call`, a GET), saved where the operator says."""
 
     call: Call
@@ -91,18 +117,19 @@ class SaveAnswer:
         await save_file_flow(ui, fill_text(self.title, row, ui), answer)
 
 
-@dataclass(frozen=True, eq=False)
-class FormCall:
-    """A form, then `call` with its values (`body(form, row)`, default: the form's values, secrets
-    as their value). An API error keeps the form open with what was typed; an answer lost on the
-    way is looked for (`outcome.send`). Then the row is followed, or the list read again."""
+class FormCall(Shape):
+    """A form, then `call` with its values added to the call's own body (`body`, a `Lazy` of
+    `(form, row) -> dict`, default: the form's values, secrets as their value). An API error keeps
+    the form open with what was typed; an answer lost on the way is looked for (`outcome.send`).
+    Then the row is followed, or the list read again."""
 
     title: str
     form: Lazy[Any]
     call: Call
     done: str = "{name}: sent"
     initial: Callable[[Row], dict[str, Any]] | None = None
-    body: Callable[[Any, Row], dict[str, Any]] | None = None
+    body: Lazy[Callable[[Any, Row], dict[str, Any]]] | None = None
+    choices: Choices | None = None  # fixed select choices (`options` loads them)
     options: ShapeOptions | None = None
     submit_label: str = "Send"
     then: Literal["follow", "reload"] = "follow"
@@ -115,11 +142,11 @@ class FormCall:
         from . import outcome
         from .fields import form_body
 
-        choices, context = await self.options.get()(ui, row) if self.options is not None else ({}, {})
+        choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})
         lost: list[str] = []
 
         async def send(form: Any) -> Any:
-            body = self.body(form, row) if self.body is not None else form_body(form)
+            body = self.body.get()(form, row) if self.body is not None else form_body(form)
             answer, said = await outcome.send(ui.service(), self.call, ui.scope, row, body)
             if said:
                 lost.append(said)
@@ -133,8 +160,51 @@ class FormCall:
         ui.follow(row) if self.then == "follow" else ui.reload()
 
 
-@dataclass(frozen=True, eq=False)
-class SetEditor:
+class PickCall(Shape):
+    """One value picked, then `call` with it at `key` of the body (dotted for a nested field:
+    "security_group.id"). `choices` is a fixed list of (label, value), or a `Lazy` of `async (ui,
+    row) -> (choices, current)`; picking the current value sends nothing. With `none`, a first
+    choice so labelled sends null (leave the group)."""
+
+    title: str
+    choices: Lazy[Any] | tuple[tuple[str, Any], ...]
+    call: Call
+    key: str
+    done: str = "{name}: {picked}"
+    none: str | None = None
+
+    @property
+    def mutating(self) -> bool:
+        return self.call.mutating
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from . import outcome
+
+        if isinstance(self.choices, Lazy):
+            choices, current = await self.choices.get()(ui, row)
+        else:
+            choices, current = list(self.choices), None
+        unset = object()  # the picker's value for "none" (None means cancelled)
+        offered = ([(self.none, unset)] if self.none is not None else []) + list(choices)
+        picked = await ui.pick(fill_text(self.title, row, ui), offered, current=unset if self.none is not None and current is None else current)
+        if picked is None or picked == current or (picked is unset and current is None):
+            return
+        value = None if picked is unset else picked
+        body: dict[str, Any] = {}
+        *path, last = self.key.split(".")
+        nested = body
+        for part in path:
+            nested = nested.setdefault(part, {})
+        nested[last] = value
+        if value is None and path:  # leaving: the field itself is null
+            body = {path[0]: None}
+        _, lost = await outcome.send(ui.service(), self.call, ui.scope, row, body)
+        label = next((c[0] for c in offered if c[1] is picked), str(value))
+        ui.notify(lost or fill_text(self.done, row, ui, picked=label), "warning" if lost else "information")
+        ui.follow(row)
+
+
+class SetEditor(Shape):
     """The whole set of something edited as a list, sent in one request (`send`, a PUT).
 
     The current set is `read`: the row's own array field (a name); a GET listing it under `key`

@@ -22,6 +22,12 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     """Run `spec` on `target`: a row, or a list of rows for an action that takes several (its flow
     answers True when it sent something). Returns what a conversation returned, else None."""
     app = host.app
+    if spec.many and not isinstance(target, list):  # an action on marked rows, run on the cursor's
+        why = spec.why_not(target)
+        if why:
+            app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+            return None
+        target = [target]
     rows = target if isinstance(target, list) else [target]
     first = rows[0]
     name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"

@@ -10,6 +10,9 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Column, Lazy, ResourceKind, Row
 from ..format import date_of, state_text
+from ..shapes import PickCall
+
+MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 
 API = "flexible-ip/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1
@@ -80,7 +83,8 @@ FIP_ACTIONS = (
     ActionSpec("attach", "Attach to a server…", lambda r: r.state in SETTLED, flow=Lazy(FLOWS + "attach_flow"), why_not=_settled, many=True),
     ActionSpec("detach", "Detach from its server", lambda r: bool(r.text("server_id")), flow=Lazy(FLOWS + "detach_flow"),
                why_not=_detachable, many=True),
-    ActionSpec("mac_generate", "Virtual MAC: generate…", lambda r: _attached(r) and not r.text("mac"), flow=Lazy(FLOWS + "mac_generate_flow")),
+    ActionSpec("mac_generate", "Virtual MAC: generate…", lambda r: _attached(r) and not r.text("mac"), shape=PickCall(
+        "Virtual MAC for {name}: which hypervisor?", MAC_TYPES, Call("POST", "{id}/mac"), "mac_type", done="{name}: virtual MAC generated ({picked})")),
     ActionSpec("mac_duplicate", "Virtual MAC: duplicate from another IP…", lambda r: _attached(r) and not r.text("mac"),
                flow=Lazy(FLOWS + "mac_duplicate_flow")),
     ActionSpec("mac_move", "Virtual MAC: move to another IP…", lambda r: bool(r.text("mac")), flow=Lazy(FLOWS + "mac_move_flow"), why_not=_settled),

@@ -19,7 +19,6 @@ from ..flows import Refused
 from .fips import MAX_PER_SERVER, server_label
 
 DESCRIPTION_MAX = 255  # spec 1 §8
-MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 
 
 # ---- create and edit ----------------------------------------------------------------------------
@@ -193,16 +192,6 @@ async def detach_flow(ui: Any, rows: list[Row]) -> bool:
 
 
 # ---- virtual MAC --------------------------------------------------------------------------------
-async def mac_generate_flow(ui: Any, row: Row) -> None:
-    mac_type = await ui.pick(f"Virtual MAC for {row.name}: which hypervisor?", list(MAC_TYPES))
-    if mac_type is None:
-        return
-    svc = ui.service()
-    data = await svc.call("POST", ui.scope, "fips", row.id, "mac", body={"mac_type": mac_type})
-    ui.upsert(await _enriched(svc, ui.scope, data) if data else row)
-    ui.notify(f"{row.name}: virtual MAC {(data.get('mac_address') or {}).get('mac_address', '?')} ({mac_type})")
-
-
 async def _enriched(svc: Any, scope: str, data: dict[str, Any]) -> Row:
     return await svc.enriched(svc.row_of(data, scope), scope)
 

@@ -3,7 +3,7 @@ Forms and flows: `network_forms`."""
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Column, Lazy, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
 from .common import DELETE_BY_ID, API, RESOURCE, detail_common, name_col, raw, server_col, state_col, tags_col, zone_col
 
 F = "tui.products.instance.network_forms:"
@@ -46,7 +46,8 @@ IPS = ResourceKind(
     transitional=frozenset({"pending"}),
     actions=(
         ActionSpec("attach", "Attach to a server…", lambda r: True, flow=Lazy(F + "attach_ip_flow")),
-        ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), flow=Lazy(F + "detach_ip_flow")),
+        ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), call=Call("PATCH", "{id}", {"server": None}),
+                   confirm="Its server loses this public IP and its connections through it."),
     ),
     create=Lazy(F + "IP_CREATE"),
     edit=Lazy(F + "IP_EDIT"),

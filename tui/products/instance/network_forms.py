@@ -97,14 +97,6 @@ async def attach_ip_flow(ui: Any, ip: Row) -> None:
     ui.upsert(data)
 
 
-async def detach_ip_flow(ui: Any, ip: Row) -> None:
-    owner = ip.obj("server").get("name") or "its server"
-    if not await ui.confirm(f"Detach {ip.text('address')}?", f"{owner} loses this public IP and its connections through it.", "Detach"):
-        return
-    ui.upsert(await ui.service().update(ui.scope, ip.id, {"server": None}))
-    ui.notify(f"{ip.text('address')} detached from {owner}")
-
-
 # ---- security groups ----------------------------------------------------------------------------
 class SecurityGroupForm(BaseModel):
     model_config = ConfigDict(extra="forbid")

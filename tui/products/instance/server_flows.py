@@ -37,17 +37,14 @@ async def backup_flow(ui: Any, server: Row) -> None:
         ui.follow(server)
 
 
-async def change_type_flow(ui: Any, server: Row) -> None:
+async def compatible_types(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str]:
+    """The types the server may change to, cheapest first, with their size and price."""
     names = (await ui.service().call("GET", ui.scope, "servers", server.id, "compatible-types")).get("compatible_types") or []
     types = (await ui.service().call("GET", ui.scope, "products", "servers")).get("servers") or {}
-    choices = [
+    return [
         (f"{n:<14} {types.get(n, {}).get('ncpus', '?')} vCPU {gb(types.get(n, {}).get('ram'))} GB €{types.get(n, {}).get('hourly_price', '?')}/h", n)
         for n in sorted(names, key=lambda n: (types.get(n, {}).get("hourly_price") or 0, n))
-    ]
-    picked = await ui.pick(f"{server.name}: {server.text('commercial_type')} → compatible types", choices)
-    if picked:
-        ui.upsert(await ui.service().update(ui.scope, server.id, {"commercial_type": picked}))
-        ui.notify(f"{server.name} is now {picked}")
+    ], server.text("commercial_type")
 
 
 # ---- user data: a key/value store per server ---------------------------------------------------
@@ -194,34 +191,23 @@ async def _patched(ui: Any, sid: str, vols: list[dict[str, Any]]) -> Row:
 
 
 # ---- security group and placement group -------------------------------------------------------
-async def security_group_flow(ui: Any, server: Row) -> None:
+async def security_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str | None]:
+    """The zone's security groups, and the one the server is in (read again: rows are slim)."""
     from .network import SECURITY_GROUPS
 
     groups = await ui.service(SECURITY_GROUPS).list_rows(ui.scope)
     full = (await ui.service().call("GET", ui.scope, "servers", server.id)).get("server") or {}
-    current = (full.get("security_group") or {}).get("id")
-    picked = await ui.pick(
-        f"Security group of {server.name}",
-        [(f"{g.name}{' (default)' if g.get('project_default') else ''} · inbound {g.text('inbound_default_policy')}", g) for g in groups],
-        current=next((g for g in groups if g.id == current), None),
-    )
-    if picked is not None and picked.id != current:
-        ui.upsert(await ui.service().update(ui.scope, server.id, {"security_group": {"id": picked.id}}))
-        ui.notify(f"{server.name} is now in security group {picked.name}")
+    choices = [(f"{g.name}{' (default)' if g.get('project_default') else ''} · inbound {g.text('inbound_default_policy')}", g.id) for g in groups]
+    return choices, (full.get("security_group") or {}).get("id")
 
 
-async def placement_group_flow(ui: Any, server: Row) -> None:
+async def placement_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str | None]:
+    """The zone's placement groups, and the one the server is in, if any."""
     from .network import PLACEMENT_GROUPS
 
     groups = await ui.service(PLACEMENT_GROUPS).list_rows(ui.scope)
     full = (await ui.service().call("GET", ui.scope, "servers", server.id)).get("server") or {}
-    current = (full.get("placement_group") or {}).get("id")
-    choices = [("none", "")] + [(f"{g.name} · {g.text('policy_type')} · {g.text('policy_mode')}", g.id) for g in groups]
-    picked = await ui.pick(f"Placement group of {server.name}", choices, current=current or "")
-    if picked is None or picked == (current or ""):
-        return
-    ui.upsert(await ui.service().update(ui.scope, server.id, {"placement_group": picked or None}))
-    ui.notify(f"{server.name}: placement group {'removed' if not picked else 'set'}")
+    return [(f"{g.name} · {g.text('policy_type')} · {g.text('policy_mode')}", g.id) for g in groups], (full.get("placement_group") or {}).get("id")
 
 
 # ---- delete and terminate, keeping block volumes ----------------------------------------------

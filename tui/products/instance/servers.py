@@ -10,8 +10,9 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Child, Column, Lazy, Probe, ResourceKind
+from ..base import ActionSpec, Call, Child, Column, Lazy, Probe, ResourceKind
 from ..format import date_of, human_bytes, state_text
+from ..shapes import PickCall
 from .common import DELETE_BY_ID, action_call, named
 
 
@@ -76,10 +77,13 @@ SERVER_ACTIONS = (
     ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True, call=action_call("stop_in_place")),
     ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), flow=Lazy(FLOWS + "backup_flow")),
     ActionSpec("volumes", "Volumes: attach, detach, order…", lambda r: True, flow=Lazy(FLOWS + "volumes_flow")),
-    ActionSpec("security_group", "Security group…", lambda r: True, flow=Lazy(FLOWS + "security_group_flow")),
-    ActionSpec("placement_group", "Placement group…", lambda r: True, flow=Lazy(FLOWS + "placement_group_flow")),
+    ActionSpec("security_group", "Security group…", lambda r: True, shape=PickCall(
+        "Security group of {name}", Lazy(FLOWS + "security_groups"), Call("PATCH", "{id}"), "security_group.id", done="{name} is now in security group {picked}")),
+    ActionSpec("placement_group", "Placement group…", lambda r: True, shape=PickCall(
+        "Placement group of {name}", Lazy(FLOWS + "placement_groups"), Call("PATCH", "{id}"), "placement_group", done="{name}: placement group {picked}", none="none")),
     ActionSpec("user_data", "User data…", lambda r: True, flow=Lazy(FLOWS + "user_data_flow")),
-    ActionSpec("change_type", "Change type…", _stopped, flow=Lazy(FLOWS + "change_type_flow")),
+    ActionSpec("change_type", "Change type…", _stopped, shape=PickCall(
+        "{name}: {commercial_type} → compatible types", Lazy(FLOWS + "compatible_types"), Call("PATCH", "{id}"), "commercial_type", done="{name} is now {picked}")),
     ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow"), why_not=lambda r: _protected(r)),
 )
 SERVER_ROW_FIELDS = (

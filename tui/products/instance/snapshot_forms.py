@@ -71,20 +71,7 @@ IMAGE_CREATE = CreateSpec(ImageCreateForm, image_payload, image_options)
 NAMED_EDIT = EditSpec(NameTagsForm, named_values, named_patch)
 
 
-# ---- flows --------------------------------------------------------------------------------------
-async def volume_from_snapshot_flow(ui: Any, snap: Row) -> None:
-    vtype = {"sbs_snapshot": "sbs_volume"}.get(snap.text("volume_type"), snap.text("volume_type"))
-
-    async def send(form: NameTagsForm) -> Any:
-        return await ui.service().call("POST", ui.scope, "volumes", body={
-            "name": form.name, "project": ui.project_id, "volume_type": vtype, "base_snapshot": snap.id, "tags": form.tags,
-        })
-
-    done = await ui.form(f"New {vtype} volume from {snap.name}", NameTagsForm, initial={"name": f"{snap.name}-vol"}, submit=send, submit_label="Create")
-    if done:
-        ui.notify(f"Volume {done['volume']['name']} is being created from {snap.name} (Volumes view)")
-
-
+# ---- the forms of a snapshot's actions (declared in `snapshots`) ----------------------------------
 class ImageFromSnapshotForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -92,31 +79,8 @@ class ImageFromSnapshotForm(BaseModel):
     arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
 
 
-
-async def image_from_snapshot_flow(ui: Any, snap: Row) -> None:
-    async def send(form: ImageFromSnapshotForm) -> Any:
-        return await ui.service().call("POST", ui.scope, "images", body={
-            "name": form.name, "root_volume": snap.id, "arch": form.arch, "project": ui.project_id,
-        })
-
-    archs = {"arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}
-    done = await ui.form(f"Image from {snap.name}", ImageFromSnapshotForm, initial={"name": f"{snap.name}-image"}, choices=archs, submit=send, submit_label="Create")
-    if done:
-        ui.notify(f"Image {done['image']['name']} created (Images view)")
-
-
 class ExportForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     bucket: Annotated[str, Field(min_length=3, max_length=63, pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$", json_schema_extra=meta("Bucket", placeholder="e.g. my-backups", rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit"))]
     key: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Object key", placeholder="e.g. snapshots/web.qcow2"))]
-
-
-async def export_flow(ui: Any, snap: Row) -> None:
-    async def send(form: ExportForm) -> Any:
-        return await ui.service().call("POST", ui.scope, "snapshots", snap.id, "export", body={"bucket": form.bucket, "key": form.key})
-
-    done = await ui.form(f"Export {snap.name}", ExportForm, initial={"key": f"{snap.name}.qcow2"}, submit=send, submit_label="Export")
-    if done:
-        ui.notify(f"Exporting {snap.name}")
-        ui.follow(snap)

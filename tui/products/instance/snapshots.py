@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Column, Lazy, ResourceKind
+from typing import Any
+
+from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..location import FromContext
+from ..shapes import FormCall
 from ..format import human_bytes
 from .common import DELETE_BY_ID, API, RESOURCE, created_col, detail_common, name_col, raw, size_col, state_col, zone_col
 
 F = "tui.products.instance.snapshot_forms:"
+NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
+
+
+def volume_type_of(snapshot: Any) -> str:
+    """The type of a volume made from a snapshot: an sbs snapshot makes an sbs volume."""
+    kind = snapshot.text("volume_type")
+    return {"sbs_snapshot": "sbs_volume"}.get(kind, kind)
 
 SNAPSHOTS = ResourceKind(
     id="instance.snapshots",
@@ -44,9 +55,16 @@ SNAPSHOTS = ResourceKind(
     ),
     transitional=frozenset({"snapshotting", "importing", "exporting"}),
     actions=(
-        ActionSpec("volume", "Create a volume from it…", lambda r: r.state == "available", flow=Lazy(F + "volume_from_snapshot_flow")),
-        ActionSpec("image", "Create an image from it…", lambda r: r.state == "available", flow=Lazy(F + "image_from_snapshot_flow")),
-        ActionSpec("export", "Export to object storage…", lambda r: r.state == "available", flow=Lazy(F + "export_flow")),
+        ActionSpec("volume", "Create a volume from it…", lambda r: r.state == "available", shape=FormCall(
+            "New volume from {name}", NAME_TAGS, Call("POST", "volumes", lambda r: {"project": FromContext("project_id"), "volume_type": volume_type_of(r), "base_snapshot": r.id}),
+            done="A volume is being created from {name} (Volumes view)", initial=lambda r: {"name": f"{r.name}-vol"}, submit_label="Create")),
+        ActionSpec("image", "Create an image from it…", lambda r: r.state == "available", shape=FormCall(
+            "Image from {name}", Lazy(F + "ImageFromSnapshotForm"), Call("POST", "images", lambda r: {"root_volume": r.id, "project": FromContext("project_id")}),
+            done="An image of {name} is being created (Images view)", initial=lambda r: {"name": f"{r.name}-image"},
+            choices={"arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}, submit_label="Create")),
+        ActionSpec("export", "Export to object storage…", lambda r: r.state == "available", shape=FormCall(
+            "Export {name}", Lazy(F + "ExportForm"), Call("POST", "{id}/export"), done="Exporting {name}",
+            initial=lambda r: {"key": f"{r.name}.qcow2"}, submit_label="Export")),
     ),
     create=Lazy(F + "SNAPSHOT_CREATE"),
     edit=Lazy(F + "NAMED_EDIT"),

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..format import gb
-from .fields import GB, Name, NameTagsForm, Tags, ctx, meta
+from .fields import GB, Name, Tags, ctx, meta
 
 VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block storage)", "l_ssd": "l_ssd (local)"}
 
@@ -127,18 +127,6 @@ EDIT = EditSpec(VolumeEditForm, volume_edit_values, volume_patch)
 
 
 # ---- flows --------------------------------------------------------------------------------------
-async def snapshot_flow(ui: Any, vol: Row) -> None:
-    async def send(form: NameTagsForm) -> Any:
-        return await ui.service().call("POST", ui.scope, "snapshots", body={
-            "name": form.name, "volume_id": vol.id, "project": ui.project_id, "tags": form.tags,
-        })
-
-    done = await ui.form(f"Snapshot {vol.name} ({vol.text('volume_type')})", NameTagsForm, initial={"name": f"{vol.name}-snap"}, submit=send, submit_label="Snapshot")
-    if done:
-        ui.notify(f"Snapshot {done['snapshot']['name']} of {vol.name} started")
-        ui.follow(vol)
-
-
 async def server_volumes(ui: Any, sid: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The server as sent, and its volume map ordered by key."""
     server = (await ui.service().call("GET", ui.scope, "servers", sid)).get("server") or {}

@@ -3,11 +3,14 @@ Forms and flows live in `volume_forms` (pydantic), loaded on first use."""
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Column, Lazy, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..location import FromContext
+from ..shapes import FormCall
 from ..format import human_bytes
 from .common import DELETE_BY_ID, API, RESOURCE, created_col, detail_common, name_col, raw, server_col, size_col, state_col, zone_col
 
 F = "tui.products.instance.volume_forms:"
+NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
 BUSY = frozenset({"snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing"})
 
 
@@ -51,7 +54,9 @@ VOLUMES = ResourceKind(
     ),
     transitional=BUSY,
     actions=(
-        ActionSpec("snapshot", "Snapshot…", _snapshottable, flow=Lazy(F + "snapshot_flow")),
+        ActionSpec("snapshot", "Snapshot…", _snapshottable, shape=FormCall(
+            "Snapshot {name} ({volume_type})", NAME_TAGS, Call("POST", "snapshots", lambda r: {"volume_id": r.id, "project": FromContext("project_id")}),
+            done="Snapshot of {name} started", initial=lambda r: {"name": f"{r.name}-snap"}, submit_label="Snapshot")),
         ActionSpec("attach", "Attach to a server…", lambda r: not r.get("server") and r.state == "available", flow=Lazy(F + "attach_flow")),
         ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), flow=Lazy(F + "detach_flow")),
         ActionSpec("migrate", "Migrate to block storage (sbs)…", lambda r: r.text("volume_type") == "b_ssd" and r.state == "available", flow=Lazy(F + "migrate_flow")),

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Column, Lazy, ListParams, Parent, ResourceKind
 from ..format import date_of, human_bytes, state_text
-from ..shapes import ROWS, ShowValue
+from ..shapes import ROWS, FormCall, ShowValue
 from .instances import API, RESOURCE, acl_editor, endpoints_text, settings_editor
 
 DATA = "tui.products.rdb.data_forms:"
@@ -88,7 +88,8 @@ USERS = ResourceKind(
     actions=(
         ActionSpec("toggle_admin", "Toggle admin", lambda r: True, confirm=True,
                    call=Call("PATCH", "{id}", lambda r: {"is_admin": not r.get("is_admin")})),
-        ActionSpec("password", "Change the password…", lambda r: True, flow=Lazy(DATA + "password_flow")),
+        ActionSpec("password", "Change the password…", lambda r: True, shape=FormCall(
+            "New password for {name}", Lazy(DATA + "PasswordForm"), Call("PATCH", "{id}"), done="{name}: password changed", submit_label="Change")),
     ),
     create=Lazy(DATA + "USER_CREATE"),
     edit=Lazy(DATA + "USER_EDIT"),
@@ -206,7 +207,9 @@ REPLICAS = ResourceKind(
     ),
     actions=(
         ActionSpec("endpoint", "Add an endpoint…", _replica_ready, flow=Lazy(REPLICAS + "replica_endpoint_flow"), why_not=_why_not_ready),
-        ActionSpec("promote", "Promote to a standalone instance", _replica_ready, flow=Lazy(REPLICAS + "promote_flow"), why_not=_why_not_ready),
+        ActionSpec("promote", "Promote to a standalone instance", _replica_ready, call=Call("POST", "{id}/promote", {}), why_not=_why_not_ready,
+                   confirm="It stops replicating and becomes a standalone instance that accepts writes, with its endpoints; "
+                           "the replica is gone (see Database instances). This cannot be undone."),
         ActionSpec("reset", "Reset (re-sync from the instance)", _replica_ready, confirm=True, call=Call("POST", "{id}/reset", {}), why_not=_why_not_ready),
     ),
     create=Lazy(REPLICAS + "REPLICA_CREATE"),

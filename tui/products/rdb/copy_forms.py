@@ -180,28 +180,14 @@ class SnapshotForm(BaseModel):
     expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
 
 
-def _snapshot_body(form: Any) -> dict[str, Any]:
+def snapshot_body(form: Any, row: Any = None) -> dict[str, Any]:
     body: dict[str, Any] = {"name": form.name}
     if form.expires_in_days:
         body["expires_at"] = _iso_in(form.expires_in_days)
     return body
 
 
-SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: _snapshot_body(form))
-
-
-async def snapshot_flow(ui: Any, instance: Row) -> None:
-    from .backups import SNAPSHOTS
-
-    svc = ui.service(SNAPSHOTS)
-
-    async def send(form: SnapshotForm) -> Any:
-        return await svc.call("POST", ui.scope, "instances", instance.id, "snapshots", body=_snapshot_body(form))
-
-    done = await ui.form(f"Snapshot the block volume of {instance.name}", SnapshotForm, initial={"name": f"{instance.name}-snapshot"}, submit=send, submit_label="Snapshot")
-    if done:
-        ui.notify(f"Snapshot {done.get('name')} of {instance.name}: {done.get('status')} — see Snapshots")
-        ui.follow(instance)
+SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: snapshot_body(form))
 
 
 class FromSnapshotForm(BaseModel):

@@ -11,7 +11,6 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..vocabulary import Network, Password
-from .. import outcome
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta
 from ..flows import Refused
@@ -61,17 +60,6 @@ class PasswordForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     password: Annotated[Password, Field(json_schema_extra=meta("New password", widget="password"))]
 
-
-
-async def password_flow(ui: Any, user: Row) -> None:
-    svc = ui.service()
-
-    async def send(form: PasswordForm) -> Any:
-        return await outcome.send(svc, Call("PATCH", "{id}"), ui.scope, user, {"password": form.password.get_secret_value()})
-
-    done = await ui.form(f"New password for {user.name}", PasswordForm, submit=send, submit_label="Change")
-    if done:
-        ui.notify(done[1] or f"{user.name}: password changed", "warning" if done[1] else "information")
 
 
 # ---- privileges: users × databases ----------------------------------------------------------------

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
 from ..format import date_of, gb, state_text
-from ..shapes import SaveAnswer, SetEditor
+from ..shapes import FormCall, SaveAnswer, SetEditor
 
 API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
@@ -180,7 +180,9 @@ INSTANCES = ResourceKind(
         ActionSpec("endpoints", "Endpoints: add, delete, migrate…", _usable, flow=Lazy(FORMS + "endpoints_flow"), why_not=_why_busy),
         ActionSpec("replica", "Create a read replica…", lambda r: r.state == "ready", flow=Lazy(REPLICAS + "create_replica_flow"), why_not=_why_not_ready),
         ActionSpec("backup", "Back up a database…", _usable, flow=Lazy(COPIES + "backup_flow"), why_not=_why_busy),
-        ActionSpec("snapshot", "Snapshot the volume…", lambda r: r.state == "ready", flow=Lazy(COPIES + "snapshot_flow"),
+        ActionSpec("snapshot", "Snapshot the volume…", lambda r: r.state == "ready", shape=FormCall(
+            "Snapshot the block volume of {name}", Lazy(COPIES + "SnapshotForm"), Call("POST", "{id}/snapshots"), body=Lazy(COPIES + "snapshot_body"),
+            done="A snapshot of {name} is being made — see Snapshots", initial=lambda r: {"name": f"{r.name}-snapshot"}, submit_label="Snapshot"),
                    why_not=lambda r: _block(r) or _why_not_ready(r)),
         ActionSpec("upgrade", "Upgrade (node type, HA, volume, version)…", lambda r: r.state in USABLE, flow=Lazy(FORMS + "upgrade_flow"), why_not=_why_busy),
         ActionSpec("clone", "Clone…", lambda r: r.state == "ready", flow=Lazy(FORMS + "clone_flow"), why_not=_why_not_ready),

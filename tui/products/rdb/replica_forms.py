@@ -124,13 +124,3 @@ async def replica_endpoint_flow(ui: Any, replica: Row) -> None:
     done = await ui.form(f"Endpoint for read replica {replica.id[:8]}", ReplicaEndpointForm, choices={"kind": kinds}, context={"has": has}, submit=send, submit_label="Add")
     if done:
         ui.upsert(svc.row_of(done, ui.scope))
-
-
-async def promote_flow(ui: Any, replica: Row) -> None:
-    svc = ui.service()
-    if not await ui.confirm("Promote this read replica?", "It stops replicating and becomes a standalone instance that accepts writes, "
-                            "with its endpoints; the replica is gone. This cannot be undone.", "Promote"):
-        return
-    new = await svc.run(Call("POST", "{id}/promote", {}), ui.scope, replica)
-    ui.notify(f"Promoted: new instance {new.get('name', '?')} ({new.get('status', '?')}) in Database instances")
-    ui.follow(replica)

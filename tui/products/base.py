@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, Literal, Ty
 
 
 from ..api.paging import PagingStyle
+from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .shared_values import SharedValues
 from .location import (  # noqa: F401  (re-exported: products import them from here)
     ALL, GLOBAL, PLATFORM, REGIONS, SCOPES, ZONES, Call, Endpoint, ListParams, Parent, ParentRef, Probe, ScopeType, fill, segment,
@@ -43,65 +44,6 @@ class Lazy(Generic[T]):
             module, _, attr = self.target.partition(":")
             self._value = getattr(importlib.import_module(module), attr)
         return self._value  # type: ignore[return-value]
-
-
-class Row:
-    """One resource as listed: a slim dict of the kind's `row_fields`, read leniently.
-
-    Lists hold tens of thousands of these, so they carry no pydantic model and no more fields than
-    the columns, actions and refresh need; the detail view fetches the full object by id.
-    """
-
-    __slots__ = ("id", "name", "state", "data")
-
-    def __init__(self, data: dict[str, Any], state_field: str = "state", id_field: str = "id") -> None:
-        # Built 50,000 times per large listing: the str case is inlined.
-        self.data = data
-        get = data.get
-        v = get(id_field)
-        self.id = v if v.__class__ is str else _text(v)
-        v = get("name")
-        self.name = v if v.__class__ is str else _text(v)
-        v = get(state_field)
-        self.state = v if v.__class__ is str else _text(v)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.data.get(key, default)
-
-    def text(self, key: str) -> str:
-        return _text(self.data.get(key))
-
-    def items(self, key: str) -> list[Any]:
-        value = self.data.get(key)
-        return value if isinstance(value, list) else []
-
-    def obj(self, key: str) -> dict[str, Any]:
-        value = self.data.get(key)
-        return value if isinstance(value, dict) else {}
-
-    @property
-    def raw(self) -> dict[str, Any]:
-        return self.data
-
-    def __repr__(self) -> str:
-        return f"Row({self.id!r}, {self.name!r}, {self.state!r})"
-
-
-def _derive(slim: dict[str, Any], data: dict[str, Any], summarize: Any, moving: Any) -> None:
-    """A row's derived fields; an object of an odd shape derives none rather than failing the page."""
-    try:
-        if summarize is not None:
-            slim.update(summarize(data))
-        if moving is not None and moving(data):
-            slim["_moving"] = True
-    except Exception:
-        pass
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else str(value)
 
 
 @dataclass(frozen=True, eq=False)
@@ -380,7 +322,7 @@ class ResourceKind:
             if shared is not None:
                 shared.share(slim)
             if summarize is not None or moving is not None:
-                _derive(slim, data, summarize, moving)
+                derive_fields(slim, data, summarize, moving)
             if fill_scope is not None and not slim.get(where):
                 slim[where] = fill_scope
             if scoped_ids:
@@ -442,4 +384,4 @@ class ResourceKind:
         if self.scope_type == "global":
             return GLOBAL
         data = row.data if isinstance(row, Row) else getattr(row, "raw", {})
-        return _text(data.get(self.scope_type))
+        return as_text(data.get(self.scope_type))

@@ -42,6 +42,8 @@ GADGETS = ResourceKind(
                                                                          Call("PUT", "{id}/labels"), "labels", ("key", "value"), "label",
                                                                          read="labels", unique="key", max_count=3)),
         ActionSpec("address", "Address (copy)…", shape=ShowValue("Address of {name}", "{address}")),
+        ActionSpec("configure", "Configure…", shape=FormCall("Configure {name}", Lazy(HERE + "ConfigureForm"), Call("PUT", "{id}/config"),
+                                                             done="{name}: configured", choices={"modes": [("Quiet", "quiet"), ("Fast", "fast"), ("Safe", "safe")]})),
     ),
     edit=Lazy(HERE + "GADGET_EDIT"),
     children=(Child("Parts", HERE + "PARTS"),),
@@ -103,9 +105,18 @@ def key_payload(form: Any, ctx: Context) -> dict[str, Any]:
 
 def __getattr__(name: str) -> Any:
     """Forms are built on first use (pydantic stays off the start path, as in a product's forms module)."""
-    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT", "GADGET_EDIT", "TuneForm", "LabelRecord"):
+    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT", "GADGET_EDIT", "TuneForm", "LabelRecord", "ConfigureForm"):
         raise AttributeError(name)
     from pydantic import BaseModel, ConfigDict, Field
+
+    from tui.products.vocabulary import KeyValues, LongText, Several
+
+    class ConfigureForm(BaseModel):  # the form vocabulary's multi-line, key/value and multi-select fields
+        model_config = ConfigDict(extra="forbid")
+
+        notes: LongText = ""
+        settings: KeyValues = {}
+        modes: Several = []
 
     class KeyForm(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -144,6 +155,7 @@ def __getattr__(name: str) -> Any:
     globals().update(
         GADGET_EDIT=EditSpec(GadgetForm, lambda row: {"name": row.name, "description": row.text("description")}, method="PUT"),
         TuneForm=TuneForm,
+        ConfigureForm=ConfigureForm,
         LabelRecord=LabelRecord,
         KEY_CREATE=CreateSpec(KeyForm, key_payload),
         PART_CREATE=CreateSpec(PartForm, lambda form, ctx: form.model_dump()),

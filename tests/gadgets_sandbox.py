@@ -11,7 +11,8 @@
   once, a GET never does.
 - `PUT …/gadgets/{id}` replaces a gadget's name and description (both required, as a PUT that
   replaces the object asks); `PUT …/gadgets/{id}/labels` its whole set of labels (at most 3,
-  keys unique); `POST …/gadgets/{id}/tune` takes `level` (1 to 9) and `project_id` (the context's).
+  keys unique); `POST …/gadgets/{id}/tune` takes `level` (1 to 9) and `project_id` (the context's);
+  `PUT …/gadgets/{id}/config` takes `notes` (text), `settings` (a string map) and `modes` (a list).
 - `/gadgets/v1/station?project_id=`: one per project, 404 until `POST /gadgets/v1/station/activate`
   `{project_id}` (then `creating` 2 s → `ready`; the answer carries the station's `password`
   once); `POST …/deactivate {project_id}` removes it; `GET …/station/beacons?project_id=` lists
@@ -222,6 +223,14 @@ def routes(store: GadgetStore) -> list[Route]:
         g["level"] = body["level"]
         return JSONResponse(store.settle(g))
 
+    async def configure(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        body = await json_body(request, multiline=("notes",))
+        if not isinstance(body.get("settings"), dict) or not isinstance(body.get("modes"), list) or not isinstance(body.get("notes"), str):
+            raise invalid_arguments(("settings", "required", "notes, settings and modes are required"))
+        g["config"] = {k: body[k] for k in ("notes", "settings", "modes")}
+        return JSONResponse(store.settle(g))
+
     def station_of(project_id: Any) -> dict[str, Any]:
         project(project_id)
         if store.station is None:
@@ -251,6 +260,7 @@ def routes(store: GadgetStore) -> list[Route]:
         Route(base + "/gadgets/{id}", replace_gadget, methods=["PUT"]),
         Route(base + "/gadgets/{id}/labels", labels, methods=["PUT"]),
         Route(base + "/gadgets/{id}/tune", tune, methods=["POST"]),
+        Route(base + "/gadgets/{id}/config", configure, methods=["PUT"]),
         Route("/gadgets/v1/station", station, methods=["GET"]),
         Route("/gadgets/v1/station/activate", activate, methods=["POST"]),
         Route("/gadgets/v1/station/deactivate", deactivate, methods=["POST"]),

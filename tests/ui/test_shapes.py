@@ -123,3 +123,26 @@ async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_wri
         await screen_named(pilot, app, "ResultScreen")
         await pilot.press("y")
         assert app.clipboard == "alpha.gadgets.example:7000"
+
+
+async def test_a_form_takes_lines_a_key_value_map_and_several_choices_and_names_a_bad_line(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.gadgets")
+        alpha = await select(pilot, view, "alpha")
+        stored = gsandbox.gadgets.gadgets["fr-par"][alpha.id]
+        await menu(pilot, app, "Configure…")
+        form = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-notes")
+        await pilot.press(*"line one", "enter", *"line two")  # enter is a new line here, not a send
+        await tab_to(pilot, app, "f-settings")
+        await pilot.press(*"oops", "ctrl+s")
+        await wait_for(pilot, lambda: "line 1: key=value expected" in text_of(form.query_one("#e-settings")), what="the bad line named")
+        assert writes(gsandbox) == [] and app.screen is form
+        await pilot.press(*["backspace"] * 4, *"retries=3", "enter", *"mode = eco")
+        await tab_to(pilot, app, "f-modes")
+        await pilot.press("space", "down", "down", "space")  # Quiet and Safe ticked
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "config" in stored, what="configured")
+        assert stored["config"] == {"notes": "line one\nline two", "settings": {"retries": "3", "mode": "eco"}, "modes": ["quiet", "safe"]}

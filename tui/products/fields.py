@@ -53,10 +53,11 @@ def form_body(form: Any) -> dict[str, Any]:
     """What a validated form sends: its values, a secret as its value, an optional secret left
     empty (None) left out — "unchanged", as an edit's new-password field means."""
     out: dict[str, Any] = {}
+    fields = type(form).model_fields
     for key, value in form.model_dump().items():
         if hasattr(value, "get_secret_value"):
             value = value.get_secret_value()
-        elif value is None and key in getattr(form, "model_fields", {}) and _is_secret(form.model_fields[key].annotation):
+        elif value is None and key in fields and _is_secret(fields[key].annotation):
             continue
         out[key] = value
     return out
@@ -79,6 +80,26 @@ def changed(values: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
 def meta(label: str, **extra: Any) -> dict[str, Any]:
     """A form field's label and widget hints (placeholder, widget="select"…)."""
     return {"label": label, **extra}
+
+
+def parse_pairs(v: Any) -> Any:
+    """`key=value` lines (as typed in a key/value field) → a dict; blank lines and `#` comments
+    skipped; a line without `=`, or a key given twice, is refused with its line number."""
+    if not isinstance(v, str):
+        return v
+    out: dict[str, str] = {}
+    for number, line in enumerate(v.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"line {number}: key=value expected")
+        if key in out:
+            raise ValueError(f"line {number}: {key} is given twice")
+        out[key] = value.strip()
+    return out
 
 
 def split_tags(v: Any) -> Any:

@@ -261,27 +261,32 @@ class SetEditor(Shape):
             return {self.key: [r.get(self.fields[0]) for r in records]}
         return {self.key: [{f: r.get(f) for f in self.fields if r.get(f) is not None} for r in records]}
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def send_set(self, ui: Any, row: Row, records: list[dict[str, Any]]) -> dict[str, Any]:
+        """Check the set and send it; when the answer is lost, read the set again: applied (said),
+        or not (`outcome.Looked`, shown in the editor, whose edits stay)."""
         from . import outcome
         from ..api.errors import ApiError, OutcomeUnknown
 
+        self.check(records)
+        body = self.body(records)
+        try:
+            return await ui.service().run(self.send, ui.scope, row, body)
+        except OutcomeUnknown as err:  # may have been applied: read the set again and compare
+            try:
+                now = self.body(await self.current(ui, row, fresh=True))
+            except ApiError as again:
+                raise outcome.Looked(err, f"reading the set again failed too ({again.summary}): check before saving again") from None
+            if not _same(now[self.key], body[self.key], self.ordered):
+                raise outcome.Looked(err, "the set is not what was sent: it was not applied") from None
+            ui.notify(outcome.lost(err, outcome.Found(None, "the set now holds what was sent: it was applied", True)), "warning")
+            return {}
+
+    async def __call__(self, ui: Any, row: Row) -> None:
         choices, context = await self.options.get()(ui, row) if self.options is not None else ({}, {})
         on_parent = self.read == ROWS
 
         async def save(records: list[dict[str, Any]]) -> Any:
-            self.check(records)
-            body = self.body(records)
-            try:
-                return await ui.service().run(self.send, ui.scope, row, body)
-            except OutcomeUnknown as err:  # may have been applied: read the set again and compare
-                try:
-                    now = self.body(await self.current(ui, row, fresh=True))
-                except ApiError as again:
-                    raise outcome.Looked(err, f"reading the set again failed too ({again.summary}): check before saving again") from None
-                if not _same(now[self.key], body[self.key], self.ordered):
-                    raise outcome.Looked(err, "the set is not what was sent: it was not applied") from None
-                ui.notify(outcome.lost(err, outcome.Found(None, "the set now holds what was sent: it was applied", True)), "warning")
-                return {}
+            return await self.send_set(ui, row, records)
 
         done = await ui.edit_records(
             fill_text(self.title, row, ui), self.record.get(), await self.current(ui, row), self.columns, save=save,

@@ -14,7 +14,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
 
-from .fields import check_password, meta, network, reverse_name, split_tags, uuid_of
+from .fields import check_password, meta, network, parse_pairs, reverse_name, split_tags, uuid_of
 
 # "web, prod" as typed → ["web", "prod"]
 Tags = Annotated[list[str], BeforeValidator(split_tags), Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))]
@@ -35,3 +35,13 @@ def private_network_id(v: str) -> str:
 
 # A private network's UUID (lower-cased).
 PrivateNetworkId = Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID")), AfterValidator(private_network_id)]
+
+# Text over several lines (a payload, a message, a script): the one field where a newline is typed.
+LongText = Annotated[str, Field(json_schema_extra=meta("Text", widget="multiline"))]
+
+# A key/value map (an inference model's config), typed as `key=value` lines.
+KeyValues = Annotated[dict[str, str], BeforeValidator(parse_pairs), Field(json_schema_extra=meta("Values", widget="keyvalue", placeholder="key=value, one per line"))]
+
+# Several of a list of choices (monitoring token scopes): ticked with space; the choices come from
+# the form's options, as a select's do.
+Several = Annotated[list[str], Field(json_schema_extra=meta("Choose", widget="multiselect"))]

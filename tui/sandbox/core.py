@@ -40,7 +40,10 @@ def is_uuid(value: Any) -> bool:
     return True
 
 
-async def json_body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request, multiline: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The request's JSON object. A string holding a control character is refused, but for the
+    fields named in `multiline` (dotted paths, their items and sub-fields too), where newlines and
+    tabs are text, as the platform takes them in a message or a payload."""
     raw = await request.body()
     if not raw:
         return {}
@@ -50,27 +53,29 @@ async def json_body(request: Request) -> dict[str, Any]:
         raise invalid_arguments(("body", "format", "the request body is not valid JSON")) from None
     if not isinstance(body, dict):
         raise invalid_arguments(("body", "format", "the request body must be a JSON object"))
-    where = _control_at(body, "")
+    where = _control_at(body, "", multiline)
     if where is not None:
         raise invalid_arguments((where, "format", "control characters are not allowed"))
     return body
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # \t \n \r allowed
 
 
-def _control_at(value: Any, path: str) -> str | None:
+def _control_at(value: Any, path: str, multiline: tuple[str, ...] = ()) -> str | None:
     """The dotted path of the first string in a body holding a control character, if any."""
     if isinstance(value, str):
-        return path or "body" if _CONTROL.search(value) else None
+        lines = any(path == m or path.startswith(m + ".") for m in multiline)
+        return path or "body" if (_CONTROL_BUT_LINES if lines else _CONTROL).search(value) else None
     if isinstance(value, dict):
         for k, v in value.items():
-            found = _control_at(v, f"{path}.{k}" if path else str(k))
+            found = _control_at(v, f"{path}.{k}" if path else str(k), multiline)
             if found is not None:
                 return found
     if isinstance(value, list):
         for i, v in enumerate(value):
-            found = _control_at(v, f"{path}.{i}" if path else str(i))
+            found = _control_at(v, f"{path}.{i}" if path else str(i), multiline)
             if found is not None:
                 return found
     return None

@@ -117,8 +117,11 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         # platform and, from there, someone's terminal).
         for name, value in values.items():
             texts = value if isinstance(value, list) else [value]
+            if self.form.multiline(name):  # newlines belong here; any other control character does not
+                texts = [t.replace("\n", "") if isinstance(t, str) else t for t in texts]
             if any(isinstance(t, str) and has_control(t) for t in texts):
-                errors[name] = "control characters (escape, tab, new line…) are not allowed"
+                errors[name] = "control characters (escape, tab…) are not allowed" if self.form.multiline(name) else \
+                    "control characters (escape, tab, new line…) are not allowed"
                 form = None
         return form, errors
 
@@ -145,6 +148,13 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self._changed(event.select)
+
+    # (TextArea and SelectionList are imported by the forms that use them: handlers by name)
+    def on_text_area_changed(self, event: Any) -> None:
+        self._changed(event.text_area)
+
+    def on_selection_list_selected_changed(self, event: Any) -> None:
+        self._changed(event.selection_list)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self._changed(event.checkbox)

@@ -2,8 +2,10 @@
 
 Field metadata comes from `Field(json_schema_extra={"label", "widget", "placeholder"})`; the
 widget follows the annotation: bool → checkbox, list[str] → comma-separated input, "select" →
-Select (choices loaded by the caller), anything else → one-line input. Validation stays in the
-model; this widget only collects values and shows the messages it is given.
+Select and "multiselect" → SelectionList (choices loaded by the caller), "multiline" → TextArea
+(the one place a newline is typed), "keyvalue" → TextArea of `key=value` lines (a dict, parsed by
+the field's type), anything else → one-line input. Validation stays in the model; this widget
+only collects values and shows the messages it is given.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ def _is_bool(annotation: Any) -> bool:
 
 def _is_list(annotation: Any) -> bool:
     return typing.get_origin(annotation) is list
+
+
+def _is_dict(annotation: Any) -> bool:
+    return typing.get_origin(annotation) is dict or annotation is dict
 
 
 def _is_int(annotation: Any) -> bool:
@@ -101,7 +107,9 @@ def form_values(model: type[BaseModel], raw: dict[str, Any]) -> dict[str, Any]:
             out[name] = raw[name]
         else:
             text = raw[name].strip()
-            if _is_list(info.annotation):
+            if _is_dict(info.annotation):  # key=value lines: the field's type parses them
+                out[name] = text
+            elif _is_list(info.annotation):
                 out[name] = [t.strip() for t in text.split(",") if t.strip()]
             elif text:
                 out[name] = text
@@ -127,7 +135,11 @@ class ModelForm(Vertical):
     ModelForm .form-error { color: $error; padding-left: 16; height: auto; display: none; }
     ModelForm .form-error.-shown { display: block; }
     ModelForm .form-hint { color: $text-muted; padding-left: 16; height: auto; }
+    ModelForm .form-text { height: 5; }
+    ModelForm SelectionList.form-control { height: auto; max-height: 8; }
     """
+
+    TEXT_WIDGETS = ("multiline", "keyvalue")  # newlines allowed, nowhere else
 
     def __init__(self, model: type[BaseModel], initial: dict[str, Any] | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -151,6 +163,17 @@ class ModelForm(Vertical):
                 label = ""
             elif meta.get("widget") == "select":
                 control = Select([], prompt="loading…", compact=True, id=f"f-{name}", classes="form-control")
+            elif meta.get("widget") == "multiselect":  # (imported here: ~90 ms with TextArea, paid by forms that use them)
+                from textual.widgets import SelectionList
+
+                control = SelectionList[Any](id=f"f-{name}", classes="form-control", compact=True)
+            elif meta.get("widget") in self.TEXT_WIDGETS:
+                from textual.widgets import TextArea
+
+                if isinstance(value, dict):
+                    value = "\n".join(f"{k}={v}" for k, v in value.items())
+                control = TextArea("" if value is None else str(value), soft_wrap=True, tab_behavior="focus", compact=True,
+                                   placeholder=str(meta.get("placeholder", "")), id=f"f-{name}", classes="form-control form-text")
             elif meta.get("widget") == "password":  # never echoed; its strength shown as it is typed
                 control = LineInput("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=f"f-{name}", classes="form-control")
             else:
@@ -170,11 +193,22 @@ class ModelForm(Vertical):
 
             self.query_one(f"#h-{name}", Static).update(password_strength(event.value))
 
+    def multiline(self, name: str) -> bool:
+        """Whether newlines belong in this field (a multi-line text or a key/value map)."""
+        return name in self.model.model_fields and self._meta(name).get("widget") in self.TEXT_WIDGETS
+
     def set_choices(self, name: str, choices: list[tuple[str, Any]]) -> None:
-        select = self.query_one(f"#f-{name}", Select)
         self.choices[name] = [(str(label), value) for label, value in choices]
         info = self.model.model_fields[name]
         wanted = self.initial[name] if name in self.initial else (None if info.is_required() else info.get_default(call_default_factory=True))
+        control = self.query_one(f"#f-{name}")
+        if self._meta(name).get("widget") == "multiselect":  # several values: those the form opened with are ticked
+            control.clear_options()  # type: ignore[attr-defined]
+            control.add_options([(label if isinstance(label, Text) else Text(str(label)), value, value in (wanted or [])) for label, value in choices])  # type: ignore[attr-defined]
+            if choices:  # space ticks the highlighted one: the first, until the cursor moves
+                control.highlighted = 0  # type: ignore[attr-defined]
+            return
+        select = control if isinstance(control, Select) else self.query_one(f"#f-{name}", Select)
         select.set_options([(label if isinstance(label, Text) else Text(str(label)), value) for label, value in choices])
         select.prompt = "choose…" if choices else "none available"
         values = [v for _, v in choices]
@@ -192,6 +226,10 @@ class ModelForm(Vertical):
             elif isinstance(control, Select):
                 if not control.is_blank():
                     raw[name] = control.value
+            elif self._meta(name).get("widget") == "multiselect":
+                raw[name] = list(control.selected)  # type: ignore[attr-defined]
+            elif self.multiline(name):
+                raw[name] = control.text  # type: ignore[attr-defined]
             elif isinstance(control, Input):
                 raw[name] = control.value
         return form_values(self.model, raw)

@@ -1,0 +1,138 @@
+"""The declared mechanisms' rules, at the cheapest tier: verbs filled from the context, what an edit
+sends (PATCH: what changed; PUT: the whole object), the form vocabulary's key/value parsing, the
+whole-set editor's checks and its look when the answer is lost, and the sandbox's newline rule."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from pydantic import BaseModel, SecretStr, ValidationError
+
+from tui.api.client import ApiClient, RetryPolicy
+from tui.products import outcome
+from tui.products.base import Context, EditSpec
+from tui.products.baremetal.networks import PRIVATE_NETWORKS
+from tui.products.fields import changed, form_body, parse_pairs
+from tui.products.flows import Refused
+from tui.products.kvcache.clusters import CLUSTERS
+from tui.products.location import Call, FromContext
+from tui.products.service import ResourceService
+from tui.products.vocabulary import KeyValues
+from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
+from tui.sandbox.core import _control_at
+from tui.sandbox.faults import FaultSpec
+from tui.ui.widgets.model_form import errors_by_field
+
+pytestmark = pytest.mark.anyio
+
+
+def test_a_verb_takes_the_context_where_it_says_and_is_never_sent_without_it():
+    call = Call("POST", "activate", {"project_id": FromContext("project_id"), "nested": {"org": FromContext("organization_id")}},
+                params={"project_id": FromContext("project_id")})
+    ctx = Context("p-1", "fr-par", organization_id="o-1")
+    assert call.body_for(None, ctx) == {"project_id": "p-1", "nested": {"org": "o-1"}}
+    assert call.params_for(ctx) == {"project_id": "p-1"}
+    by_row = Call("POST", "snapshots", lambda r: {"volume_id": r, "project": FromContext("project_id")})
+    assert by_row.body_for("v-1", ctx) == {"volume_id": "v-1", "project": "p-1"}
+    with pytest.raises(ValueError, match="organization id"):
+        call.body_for(None, Context("p-1", "fr-par"))
+
+
+class Edit(BaseModel):
+    name: str
+    description: str = ""
+    password: SecretStr | None = None
+
+
+class Row:
+    def __init__(self, **data):
+        self.data = data
+
+
+def test_an_edit_sends_what_changed_by_patch_and_the_whole_object_by_put():
+    opened = lambda row: {"name": row.data["name"], "description": row.data["description"]}  # noqa: E731
+    row = Row(name="web", description="old")
+    form = Edit(name="web", description="new")
+    assert EditSpec(Edit, opened).body(form, row) == {"description": "new"}
+    assert EditSpec(Edit, opened, method="PUT").body(form, row) == {"name": "web", "description": "new"}
+    # a secret is sent as its value; an optional secret left empty means "unchanged"
+    assert form_body(Edit(name="a", password=SecretStr("S3cret!pass"))) == {"name": "a", "description": "", "password": "S3cret!pass"}
+    assert "password" not in form_body(Edit(name="a"))
+    assert changed({"a": 1, "b": 2}, {"a": 1}) == {"b": 2}
+
+
+def test_key_value_lines_parse_and_a_bad_line_is_named():
+    assert parse_pairs("# comment\n\nretries = 3\nmode=eco=fast\n") == {"retries": "3", "mode": "eco=fast"}
+
+    class Form(BaseModel):
+        config: KeyValues = {}
+
+    assert Form.model_validate({"config": "a=1\nb=2"}).config == {"a": "1", "b": "2"}
+    for text, message in (("a=1\noops", "line 2: key=value expected"), ("a=1\na=2", "line 2: a is given twice"), ("=1", "line 1: key=value expected")):
+        with pytest.raises(ValidationError) as bad:
+            Form.model_validate({"config": text})
+        assert errors_by_field(bad.value, Form) == {"config": message}
+
+
+def test_the_sandbox_takes_newlines_only_where_a_field_is_text_over_lines():
+    body = {"name": "a\nb", "notes": "one\ntwo\tthree", "messages": [{"content": "hi\nthere"}]}
+    assert _control_at(body, "") == "name"
+    assert _control_at({"notes": "one\ntwo"}, "", ("notes",)) is None
+    assert _control_at({"messages": [{"content": "hi\nthere"}]}, "", ("messages",)) is None
+    assert _control_at({"notes": "bell\x07"}, "", ("notes",)) == "notes"  # other control characters stay refused
+
+
+# ---- the whole-set editor: checks before sending, and a look when the answer is lost -----------------
+ACLS = next(a.shape for a in CLUSTERS.actions if a.name == "acls")
+
+
+def test_a_whole_set_is_checked_before_it_is_sent():
+    ACLS.check([{"ip_cidr": "10.0.0.0/8"}, {"ip_cidr": "192.168.0.0/16"}])
+    with pytest.raises(Refused, match="10.0.0.0/8 is listed twice"):
+        ACLS.check([{"ip_cidr": "10.0.0.0/8"}, {"ip_cidr": "10.0.0.0/8"}])
+    networks = next(a.shape for a in PRIVATE_NETWORKS.actions if a.name == "replace")
+    with pytest.raises(Refused, match="at most 8 private networks"):
+        networks.check([{"private_network_id": str(i)} for i in range(9)])
+    assert networks.body([{"private_network_id": "a"}, {"private_network_id": "b"}]) == {"private_network_ids": ["a", "b"]}
+
+
+class UI:
+    """What a shape is given (`products.flows.FlowUI`): here only what sending a set uses."""
+
+    def __init__(self, service, scope):
+        self._service, self.scope, self.notes = service, scope, []
+
+    def service(self):
+        return self._service
+
+    def notify(self, message, severity="information"):
+        self.notes.append(message)
+
+
+async def _cluster_ui(sandbox):
+    async def no_sleep(_: float) -> None:
+        return None
+
+    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app), retry=RetryPolicy(deadline=60), sleep=no_sleep)
+    svc = ResourceService(client, CLUSTERS, context=lambda sc: Context(DEMO_PROJECT_ID, sc))
+    row = next(r for r in await svc.list_rows("fr-par-1") if r.state == "ready")
+    return client, UI(svc, "fr-par-1"), row
+
+
+async def test_a_set_whose_answer_was_lost_is_read_again_and_said_applied():
+    sandbox = Sandbox(clock=ManualClock(), faults=FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"))
+    client, ui, row = await _cluster_ui(sandbox)
+    wanted = [{"ip_cidr": "198.51.100.0/24", "description": "lost answer"}]
+    assert await ACLS.send_set(ui, row, wanted) == {}
+    assert "may have been applied" in ui.notes[-1] and "it was applied" in ui.notes[-1]
+    assert [a["ip_cidr"] for a in (await ui.service().get_row("fr-par-1", row.id)).items("acl_rules")] == ["198.51.100.0/24"]
+    await client.aclose()
+
+
+async def test_a_set_whose_send_never_happened_is_said_not_applied():
+    sandbox = Sandbox(clock=ManualClock())
+    client, ui, row = await _cluster_ui(sandbox)
+    sandbox.inject(504, "", method="PUT", times=1)  # the gateway answered; the platform never acted
+    with pytest.raises(outcome.Looked, match="it was not applied"):
+        await ACLS.send_set(ui, row, [{"ip_cidr": "198.51.100.0/24"}])
+    await client.aclose()

@@ -42,6 +42,8 @@ GADGETS = ResourceKind(
                                                                          Call("PUT", "{id}/labels"), "labels", ("key", "value"), "label",
                                                                          read="labels", unique="key", max_count=3)),
         ActionSpec("address", "Address (copy)…", shape=ShowValue("Address of {name}", "{address}")),
+        ActionSpec("probe", "Health probe…", shape=FormCall("Health probe of {name}", Lazy(HERE + "ProbeForm"), Call("PUT", "{id}/probe"),
+                                                              body=Lazy(HERE + "probe_body"), done="{name}: probe set")),
         ActionSpec("configure", "Configure…", shape=FormCall("Configure {name}", Lazy(HERE + "ConfigureForm"), Call("PUT", "{id}/config"),
                                                              done="{name}: configured", choices={"modes": [("Quiet", "quiet"), ("Fast", "fast"), ("Safe", "safe")]})),
     ),
@@ -99,17 +101,49 @@ ACCOUNT = ResourceKind(
 )
 
 
+def probe_body(form: Any, row: Any) -> dict[str, Any]:
+    """The check's variant becomes its own `<kind>_config` object, as the API takes exactly one."""
+    check = form.check.model_dump(exclude={"kind"}, exclude_none=True)
+    return {**form.timing.model_dump(), f"{form.check.kind}_config": check}
+
+
 def key_payload(form: Any, ctx: Context) -> dict[str, Any]:
     return {"name": form.name}
 
 
 def __getattr__(name: str) -> Any:
     """Forms are built on first use (pydantic stays off the start path, as in a product's forms module)."""
-    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT", "GADGET_EDIT", "TuneForm", "LabelRecord", "ConfigureForm"):
+    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT", "GADGET_EDIT", "TuneForm", "LabelRecord", "ConfigureForm", "ProbeForm"):
         raise AttributeError(name)
+    from typing import Annotated, Literal
+
     from pydantic import BaseModel, ConfigDict, Field
 
     from tui.products.vocabulary import KeyValues, LongText, Several
+
+    class Timing(BaseModel):  # a nested form
+        model_config = ConfigDict(extra="forbid")
+
+        delay: int = Field(5, ge=1, le=60, json_schema_extra={"label": "Delay (s)"})
+        retries: int = Field(3, ge=1, le=10, json_schema_extra={"label": "Retries"})
+
+    class TcpCheck(BaseModel):
+        model_config = ConfigDict(extra="forbid", title="TCP connect")
+
+        kind: Literal["tcp"] = "tcp"
+
+    class HttpCheck(BaseModel):
+        model_config = ConfigDict(extra="forbid", title="HTTP request")
+
+        kind: Literal["http"] = "http"
+        uri: str = Field(min_length=1, pattern="^/", json_schema_extra={"label": "URI", "rule": "a path starting with /", "placeholder": "e.g. /health"})
+        code: int | None = Field(None, ge=100, le=599, json_schema_extra={"label": "Code", "placeholder": "e.g. 200"})
+
+    class ProbeForm(BaseModel):  # a nested form and an "exactly one of" (a load balancer's health check)
+        model_config = ConfigDict(extra="forbid")
+
+        timing: Timing = Timing()
+        check: Annotated[TcpCheck | HttpCheck, Field(discriminator="kind", json_schema_extra={"label": "Check"})] = TcpCheck()
 
     class ConfigureForm(BaseModel):  # the form vocabulary's multi-line, key/value and multi-select fields
         model_config = ConfigDict(extra="forbid")
@@ -156,6 +190,7 @@ def __getattr__(name: str) -> Any:
         GADGET_EDIT=EditSpec(GadgetForm, lambda row: {"name": row.name, "description": row.text("description")}, method="PUT"),
         TuneForm=TuneForm,
         ConfigureForm=ConfigureForm,
+        ProbeForm=ProbeForm,
         LabelRecord=LabelRecord,
         KEY_CREATE=CreateSpec(KeyForm, key_payload),
         PART_CREATE=CreateSpec(PartForm, lambda form, ctx: form.model_dump()),

@@ -231,6 +231,18 @@ def routes(store: GadgetStore) -> list[Route]:
         g["config"] = {k: body[k] for k in ("notes", "settings", "modes")}
         return JSONResponse(store.settle(g))
 
+    async def probe(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        body = await json_body(request)
+        configs = [k for k in ("tcp_config", "http_config") if k in body]
+        if len(configs) != 1:
+            raise invalid_arguments(("health_check", "constraint", "exactly one of tcp_config and http_config"))
+        http = body.get("http_config") or {}
+        if "http_config" in body and (not str(http.get("uri", "")).startswith("/") or not 100 <= int(http.get("code") or 200) <= 599):
+            raise invalid_arguments(("http_config", "constraint", "uri starts with / and code is 100 to 599"))
+        g["probe"] = body
+        return JSONResponse(store.settle(g))
+
     def station_of(project_id: Any) -> dict[str, Any]:
         project(project_id)
         if store.station is None:
@@ -261,6 +273,7 @@ def routes(store: GadgetStore) -> list[Route]:
         Route(base + "/gadgets/{id}/labels", labels, methods=["PUT"]),
         Route(base + "/gadgets/{id}/tune", tune, methods=["POST"]),
         Route(base + "/gadgets/{id}/config", configure, methods=["PUT"]),
+        Route(base + "/gadgets/{id}/probe", probe, methods=["PUT"]),
         Route("/gadgets/v1/station", station, methods=["GET"]),
         Route("/gadgets/v1/station/activate", activate, methods=["POST"]),
         Route("/gadgets/v1/station/deactivate", deactivate, methods=["POST"]),

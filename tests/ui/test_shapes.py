@@ -146,3 +146,32 @@ async def test_a_form_takes_lines_a_key_value_map_and_several_choices_and_names_
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "config" in stored, what="configured")
         assert stored["config"] == {"notes": "line one\nline two", "settings": {"retries": "3", "mode": "eco"}, "modes": ["quiet", "safe"]}
+
+
+async def test_an_exactly_one_of_field_shows_the_chosen_variant_and_names_a_nested_field_by_its_path(gsandbox):
+    app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "gadgets.gadgets")
+        alpha = await select(pilot, view, "alpha")
+        stored = gsandbox.gadgets.gadgets["fr-par"][alpha.id]
+        await menu(pilot, app, "Health probe…")
+        form = await form_ready(pilot, app)
+        http_fields = form.query_one("#v-check--http")
+        assert not http_fields.display  # TCP, the default: no fields of its own
+        await tab_to(pilot, app, "f-check")
+        await pilot.press("enter", "down", "enter")  # HTTP request
+        await wait_for(pilot, lambda: http_fields.display, what="the HTTP fields")
+        await tab_to(pilot, app, "f-check--http--uri")
+        await pilot.press(*"health")
+        await tab_to(pilot, app, "f-check--http--code")
+        await pilot.press(*"700", "ctrl+s")
+        await wait_for(pilot, lambda: "a path starting with /" in text_of(form.query_one("#e-check--http--uri")), what="the URI's rule")
+        assert "at most 599" in text_of(form.query_one("#e-check--http--code"))
+        assert "Check › URI" in text_of(form.query_one("#form-status")) and writes(gsandbox) == []
+        await tab_to(pilot, app, "f-check--http--uri")
+        await pilot.press("home", "/")
+        await tab_to(pilot, app, "f-check--http--code")
+        await pilot.press("backspace", "backspace", "backspace", *"204", "ctrl+s")
+        await wait_for(pilot, lambda: "probe" in stored, what="sent")
+        assert stored["probe"] == {"delay": 5, "retries": 3, "http_config": {"uri": "/health", "code": 204}}

@@ -136,3 +136,17 @@ async def test_a_set_whose_send_never_happened_is_said_not_applied():
     with pytest.raises(outcome.Looked, match="it was not applied"):
         await ACLS.send_set(ui, row, [{"ip_cidr": "198.51.100.0/24"}])
     await client.aclose()
+
+
+def test_a_nested_or_variant_field_is_named_by_its_path():
+    import gadgets_client
+
+    form = gadgets_client.ProbeForm
+    with pytest.raises(ValidationError) as bad:
+        form.model_validate({"timing": {"delay": 0}, "check": {"kind": "http", "uri": "x", "code": 700}})
+    assert errors_by_field(bad.value, form) == {"timing.delay": "at least 1", "check.http.uri": "a path starting with /", "check.http.code": "at most 599"}
+    with pytest.raises(ValidationError) as bad:
+        form.model_validate({"check": {"kind": "smtp"}})
+    assert list(errors_by_field(bad.value, form)) == ["check"]
+    ok = form.model_validate({"check": {"kind": "http", "uri": "/up"}})
+    assert gadgets_client.probe_body(ok, None) == {"delay": 5, "retries": 3, "http_config": {"uri": "/up"}}

@@ -71,8 +71,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         return self.query_one(ModelForm)
 
     def on_mount(self) -> None:
-        first = next(iter(self.model.model_fields))
-        self.form.focus_field(first)
+        self.form.focus_field(self.form.paths[0])
         self._pristine = self.form.values()  # keys typed while choices load are input too
         if self.loader:
             self._load()
@@ -88,7 +87,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             return
         self.context = context
         for name, options in choices.items():
-            if name in self.model.model_fields:
+            if name in self.form.paths:
                 self.form.set_choices(name, options)
         self.ready = True
         self.query_one("#submit", Button).disabled = False
@@ -115,13 +114,10 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             form, errors = None, errors_by_field(exc, self.model)
         # Every form, every text field: no control characters (a pasted escape would reach the
         # platform and, from there, someone's terminal).
-        for name, value in values.items():
-            texts = value if isinstance(value, list) else [value]
-            if self.form.multiline(name):  # newlines belong here; any other control character does not
-                texts = [t.replace("\n", "") if isinstance(t, str) else t for t in texts]
-            if any(isinstance(t, str) and has_control(t) for t in texts):
-                errors[name] = "control characters (escape, tab…) are not allowed" if self.form.multiline(name) else \
-                    "control characters (escape, tab, new line…) are not allowed"
+        for name, text in self.form.texts(values):
+            lines = self.form.multiline(name)  # newlines belong here; any other control character does not
+            if has_control(text.replace("\n", "") if lines else text):
+                errors[name] = "control characters (escape, tab…) are not allowed" if lines else "control characters (escape, tab, new line…) are not allowed"
                 form = None
         return form, errors
 
@@ -174,7 +170,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         if not self.ready or self.busy:
             return
         form, errors = self._validate()
-        self.form.touched.update(self.model.model_fields)
+        self.form.touched.update(self.form.paths)
         self.form.show_errors(errors)
         if form is None:
             self._fixing = True
@@ -199,7 +195,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             summary, hint = describe(err)
             if isinstance(err, ApiError):
                 fields = {self.field_map.get(k, k): v for k, v in err.field_messages().items()}
-                self.form.show_errors({k: v for k, v in fields.items() if k in self.model.model_fields})
+                self.form.show_errors({k: v for k, v in fields.items() if k in self.form.paths})
             self._status(f"✖ {summary}\n{hint}", error=True)
             button.disabled = False
             return

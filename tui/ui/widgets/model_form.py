@@ -4,118 +4,25 @@ Field metadata comes from `Field(json_schema_extra={"label", "widget", "placehol
 widget follows the annotation: bool → checkbox, list[str] → comma-separated input, "select" →
 Select and "multiselect" → SelectionList (choices loaded by the caller), "multiline" → TextArea
 (the one place a newline is typed), "keyvalue" → TextArea of `key=value` lines (a dict, parsed by
-the field's type), anything else → one-line input. Validation stays in the model; this widget
-only collects values and shows the messages it is given.
+the field's type), a nested model → its fields under its label, an "exactly one of" field (a
+union of models told apart by a `Literal` discriminator) → a select of the variants and the chosen
+one's fields; anything else → one-line input. A field is addressed by its path (`check.http.code`:
+pydantic's error location, the variant's tag included), its widgets by the path with `--` for dots.
+Validation stays in the model; this widget only collects values and shows the messages it is given.
 """
 
 from __future__ import annotations
 
-import typing
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
+from .form_fields import is_bool, field_meta, errors_by_field, field_paths, form_values, info_at, submodel, variants, widget_id  # noqa: F401  (re-exported)
 from .line_input import LineInput
-
-
-def _is_bool(annotation: Any) -> bool:
-    return annotation is bool
-
-
-def _is_list(annotation: Any) -> bool:
-    return typing.get_origin(annotation) is list
-
-
-def _is_dict(annotation: Any) -> bool:
-    return typing.get_origin(annotation) is dict or annotation is dict
-
-
-def _is_int(annotation: Any) -> bool:
-    return annotation is int or int in typing.get_args(annotation)
-
-
-def errors_by_field(exc: ValidationError, model: type[BaseModel] | None = None) -> dict[str, str]:
-    """One message per field, in the words a form shows: the rule broken ("at most 255
-    characters", "from 1 to 720"), never pydantic's own sentence. A value not matching its field's
-    pattern is told with the field's `rule` (its metadata), else with its example (placeholder)."""
-    out: dict[str, str] = {}
-    for err in exc.errors():
-        name = str(err["loc"][0]) if err["loc"] else "_form"
-        out.setdefault(name, _message(err, _meta(model, name)))
-    return out
-
-
-def _meta(model: type[BaseModel] | None, name: str) -> dict[str, Any]:
-    info = model.model_fields.get(name) if model is not None else None
-    extra = info.json_schema_extra if info is not None else None
-    return extra if isinstance(extra, dict) else {}
-
-
-_RULES = {  # pydantic error type → the rule as a form says it, from the error's context
-    "string_too_long": "at most {max_length} characters",
-    "string_too_short": "at least {min_length} characters",
-    "too_long": "at most {max_length} items",
-    "too_short": "at least {min_length} items",
-    "greater_than_equal": "at least {ge}",
-    "greater_than": "more than {gt}",
-    "less_than_equal": "at most {le}",
-    "less_than": "less than {lt}",
-    "literal_error": "one of {expected}",
-    "enum": "one of {expected}",
-}
-_PLAIN = {
-    "int_parsing": "a whole number", "int_from_float": "a whole number", "int_type": "a whole number",
-    "float_parsing": "a number", "float_type": "a number", "bool_parsing": "yes or no", "bool_type": "yes or no",
-    "uuid_parsing": "a UUID, such as 3f2d1c0b-aaaa-4bbb-8ccc-123456789abc", "list_type": "a list, comma-separated",
-    "string_type": "text", "finite_number": "a finite number",
-}
-
-
-def _message(err: Any, meta: dict[str, Any]) -> str:
-    kind, ctx = err["type"], err.get("ctx") or {}
-    if kind == "missing" or (kind == "string_too_short" and ctx.get("min_length") == 1):
-        return "required"
-    if kind == "string_pattern_mismatch":
-        if meta.get("rule"):
-            return str(meta["rule"])
-        return f"not in the expected form, such as {meta['placeholder']}" if meta.get("placeholder") else "not in the expected form"
-    if kind in _RULES:
-        try:
-            return _RULES[kind].format(**ctx)
-        except (KeyError, IndexError, ValueError):
-            pass
-    if kind in _PLAIN:
-        return _PLAIN[kind]
-    return str(err["msg"]).removeprefix("Value error, ")
-
-
-def form_values(model: type[BaseModel], raw: dict[str, Any]) -> dict[str, Any]:
-    """What a form sends its model, from what its controls hold (`raw`: a checkbox's bool, a
-    select's value, an input's text): lists split on commas, empty text left out (an optional
-    number: None), an unticked checkbox False — so a rule on a default still runs."""
-    out: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        if _is_bool(info.annotation):
-            out[name] = bool(raw.get(name, info.default if isinstance(info.default, bool) else False))
-        elif name not in raw:
-            continue
-        elif not isinstance(raw[name], str):
-            out[name] = raw[name]
-        else:
-            text = raw[name].strip()
-            if _is_dict(info.annotation):  # key=value lines: the field's type parses them
-                out[name] = text
-            elif _is_list(info.annotation):
-                out[name] = [t.strip() for t in text.split(",") if t.strip()]
-            elif text:
-                out[name] = text
-            elif not info.is_required() and _is_int(info.annotation):
-                out[name] = None
-    return out
 
 
 class Tick(Checkbox):
@@ -131,6 +38,8 @@ class ModelForm(Vertical):
     ModelForm { height: auto; }
     ModelForm .form-row { height: auto; }
     ModelForm .form-label { width: 16; padding: 0 1 0 0; }
+    ModelForm .form-group { text-style: bold; padding: 0 0 0 0; }
+    ModelForm .form-nested { height: auto; padding-left: 2; }
     ModelForm .form-control { width: 1fr; }
     ModelForm .form-error { color: $error; padding-left: 16; height: auto; display: none; }
     ModelForm .form-error.-shown { display: block; }
@@ -147,96 +56,187 @@ class ModelForm(Vertical):
         self.initial = initial or {}
         self.touched: set[str] = set()
         self.choices: dict[str, list[tuple[str, Any]]] = {}  # each select's (label, value) as offered
+        self.paths = field_paths(model)  # every field shown, by path (nested: "check.http.code")
 
-    def _meta(self, name: str) -> dict[str, Any]:
-        extra = self.model.model_fields[name].json_schema_extra
-        return extra if isinstance(extra, dict) else {}
+    def field_meta(self, name: str) -> dict[str, Any]:
+        return field_meta(self.model, name)
+
+    def _initial_at(self, path: str) -> Any:
+        """The value the form opens with at `path` (a variant's tag skipped, as values are)."""
+        value: Any = self.initial
+        model: type[BaseModel] | None = self.model
+        parts = path.split(".")
+        while parts:
+            name = parts.pop(0)
+            info = model.model_fields.get(name) if model is not None else None
+            if info is None:
+                return None
+            value = value.get(name) if isinstance(value, dict) and name in value else (
+                None if info.is_required() else info.get_default(call_default_factory=True))
+            kinds = variants(info)
+            model = submodel(info.annotation) or (kinds.get(parts.pop(0)) if kinds is not None and parts else None)
+        return value.model_dump() if isinstance(value, BaseModel) else value
 
     def compose(self) -> ComposeResult:
-        for name, info in self.model.model_fields.items():
-            meta = self._meta(name)
+        yield from self._rows(self.model, "")
+
+    def _rows(self, model: type[BaseModel], prefix: str, skip: str | None = None) -> ComposeResult:
+        for name, info in model.model_fields.items():
+            if name == skip:
+                continue
+            path = prefix + name
+            meta = field_meta(model, name)
             label = str(meta.get("label") or name.replace("_", " ").capitalize())
-            value = self.initial[name] if name in self.initial else (None if info.is_required() else info.get_default(call_default_factory=True))
-            control: Widget
-            if _is_bool(info.annotation):
-                control = Tick(label, bool(value), compact=True, id=f"f-{name}", classes="form-control")
-                label = ""
-            elif meta.get("widget") == "select":
-                control = Select([], prompt="loading…", compact=True, id=f"f-{name}", classes="form-control")
-            elif meta.get("widget") == "multiselect":  # (imported here: ~90 ms with TextArea, paid by forms that use them)
-                from textual.widgets import SelectionList
+            sub, kinds = submodel(info.annotation), variants(info)
+            if sub is not None:  # a nested form: its fields under its label
+                yield Label(label, classes="form-group")
+                with Vertical(classes="form-nested"):
+                    yield from self._rows(sub, path + ".")
+                continue
+            if kinds is not None:  # exactly one of: pick the variant, fill its own fields
+                chosen = (self._initial_at(path) or {}).get(info.discriminator) or next(iter(kinds))
+                options = [(Text(str(m.model_config.get("title") or tag)), tag) for tag, m in kinds.items()]
+                with Horizontal(classes="form-row"):
+                    yield Label(label, classes="form-label")
+                    yield Select(options, value=chosen, allow_blank=False, compact=True, id=f"f-{widget_id(path)}", classes="form-control")
+                yield Static("", id=f"e-{widget_id(path)}", classes="form-error", markup=False)
+                for tag, member in kinds.items():
+                    box = Vertical(classes="form-nested", id=f"v-{widget_id(path)}--{tag}")
+                    box.display = tag == chosen
+                    with box:
+                        yield from self._rows(member, f"{path}.{tag}.", skip=info.discriminator)
+                continue
+            yield from self._leaf(path, info, meta, label)
 
-                control = SelectionList[Any](id=f"f-{name}", classes="form-control", compact=True)
-            elif meta.get("widget") in self.TEXT_WIDGETS:
-                from textual.widgets import TextArea
+    def _leaf(self, path: str, info: Any, meta: dict[str, Any], label: str) -> ComposeResult:
+        value = self._initial_at(path)
+        wid = f"f-{widget_id(path)}"
+        control: Widget
+        if is_bool(info.annotation):
+            control = Tick(label, bool(value), compact=True, id=wid, classes="form-control")
+            label = ""
+        elif meta.get("widget") == "select":
+            control = Select([], prompt="loading…", compact=True, id=wid, classes="form-control")
+        elif meta.get("widget") == "multiselect":  # (imported here: ~90 ms with TextArea, paid by forms that use them)
+            from textual.widgets import SelectionList
 
-                if isinstance(value, dict):
-                    value = "\n".join(f"{k}={v}" for k, v in value.items())
-                control = TextArea("" if value is None else str(value), soft_wrap=True, tab_behavior="focus", compact=True,
-                                   placeholder=str(meta.get("placeholder", "")), id=f"f-{name}", classes="form-control form-text")
-            elif meta.get("widget") == "password":  # never echoed; its strength shown as it is typed
-                control = LineInput("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=f"f-{name}", classes="form-control")
-            else:
-                text = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))
-                control = LineInput(text, placeholder=str(meta.get("placeholder", "")), compact=True, id=f"f-{name}", classes="form-control")
-            with Horizontal(classes="form-row"):
-                yield Label(label, classes="form-label")
-                yield control
-            yield Static("", id=f"e-{name}", classes="form-error", markup=False)
-            if meta.get("widget") == "password":
-                yield Static("", id=f"h-{name}", classes="form-hint", markup=False)
+            control = SelectionList[Any](id=wid, classes="form-control", compact=True)
+        elif meta.get("widget") in self.TEXT_WIDGETS:
+            from textual.widgets import TextArea
+
+            if isinstance(value, dict):
+                value = "\n".join(f"{k}={v}" for k, v in value.items())
+            control = TextArea("" if value is None else str(value), soft_wrap=True, tab_behavior="focus", compact=True,
+                               placeholder=str(meta.get("placeholder", "")), id=wid, classes="form-control form-text")
+        elif meta.get("widget") == "password":  # never echoed; its strength shown as it is typed
+            control = LineInput("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=wid, classes="form-control")
+        else:
+            text = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))
+            control = LineInput(text, placeholder=str(meta.get("placeholder", "")), compact=True, id=wid, classes="form-control")
+        with Horizontal(classes="form-row"):
+            yield Label(label, classes="form-label")
+            yield control
+        yield Static("", id=f"e-{widget_id(path)}", classes="form-error", markup=False)
+        if meta.get("widget") == "password":
+            yield Static("", id=f"h-{widget_id(path)}", classes="form-hint", markup=False)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         name = self.field_of(event.input)
-        if name and name in self.model.model_fields and self._meta(name).get("widget") == "password":
+        if name and self.field_meta(name).get("widget") == "password":
             from ...products.fields import password_strength
 
-            self.query_one(f"#h-{name}", Static).update(password_strength(event.value))
+            self.query_one(f"#h-{widget_id(name)}", Static).update(password_strength(event.value))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A variant picked: its fields shown, the others' hidden (kept, should it be picked again)."""
+        path = self.field_of(event.select)
+        info = info_at(self.model, path) if path else None
+        kinds = variants(info) if info is not None else None
+        if kinds:
+            for tag in kinds:
+                self.query_one(f"#v-{widget_id(str(path))}--{tag}").display = tag == event.value
 
     def multiline(self, name: str) -> bool:
         """Whether newlines belong in this field (a multi-line text or a key/value map)."""
-        return name in self.model.model_fields and self._meta(name).get("widget") in self.TEXT_WIDGETS
+        return self.field_meta(name).get("widget") in self.TEXT_WIDGETS
 
     def set_choices(self, name: str, choices: list[tuple[str, Any]]) -> None:
         self.choices[name] = [(str(label), value) for label, value in choices]
-        info = self.model.model_fields[name]
-        wanted = self.initial[name] if name in self.initial else (None if info.is_required() else info.get_default(call_default_factory=True))
-        control = self.query_one(f"#f-{name}")
-        if self._meta(name).get("widget") == "multiselect":  # several values: those the form opened with are ticked
+        info = info_at(self.model, name)
+        wanted = self._initial_at(name)
+        control = self.query_one(f"#f-{widget_id(name)}")
+        if self.field_meta(name).get("widget") == "multiselect":  # several values: those the form opened with are ticked
             control.clear_options()  # type: ignore[attr-defined]
             control.add_options([(label if isinstance(label, Text) else Text(str(label)), value, value in (wanted or [])) for label, value in choices])  # type: ignore[attr-defined]
             if choices:  # space ticks the highlighted one: the first, until the cursor moves
                 control.highlighted = 0  # type: ignore[attr-defined]
             return
-        select = control if isinstance(control, Select) else self.query_one(f"#f-{name}", Select)
+        select = control if isinstance(control, Select) else self.query_one(f"#f-{widget_id(name)}", Select)
         select.set_options([(label if isinstance(label, Text) else Text(str(label)), value) for label, value in choices])
         select.prompt = "choose…" if choices else "none available"
         values = [v for _, v in choices]
         if wanted in values:
             select.value = wanted
-        elif wanted is None and choices and not info.is_required():
+        elif wanted is None and choices and info is not None and not info.is_required():
             select.value = choices[0][1]
 
     def values(self) -> dict[str, Any]:
+        return form_values(self.model, self._collect(self.model, ""))
+
+    def _collect(self, model: type[BaseModel], prefix: str, skip: str | None = None) -> dict[str, Any]:
+        """What the controls under `prefix` hold, nested as the model is (the chosen variant only)."""
         raw: dict[str, Any] = {}
-        for name in self.model.model_fields:
-            control = self.query_one(f"#f-{name}")
-            if isinstance(control, Checkbox):
+        for name, info in model.model_fields.items():
+            if name == skip:
+                continue
+            path = prefix + name
+            sub, kinds = submodel(info.annotation), variants(info)
+            if sub is not None:
+                raw[name] = form_values(sub, self._collect(sub, path + "."))
+                continue
+            control = self.query_one(f"#f-{widget_id(path)}")
+            if kinds is not None:
+                tag = str(control.value)  # type: ignore[attr-defined]
+                raw[name] = {info.discriminator: tag, **form_values(kinds[tag], self._collect(kinds[tag], f"{path}.{tag}.", info.discriminator))}
+            elif isinstance(control, Checkbox):
                 raw[name] = control.value
             elif isinstance(control, Select):
                 if not control.is_blank():
                     raw[name] = control.value
-            elif self._meta(name).get("widget") == "multiselect":
+            elif self.field_meta(path).get("widget") == "multiselect":
                 raw[name] = list(control.selected)  # type: ignore[attr-defined]
-            elif self.multiline(name):
+            elif self.multiline(path):
                 raw[name] = control.text  # type: ignore[attr-defined]
             elif isinstance(control, Input):
                 raw[name] = control.value
-        return form_values(self.model, raw)
+        return raw
+
+    def texts(self, values: dict[str, Any]) -> list[tuple[str, str]]:
+        """Every text in a form's values, with the path of the field holding it (a list's items and
+        a key/value map's keys and values are their field's; a variant's fields sit under its tag)."""
+        out: list[tuple[str, str]] = []
+
+        def walk(model: type[BaseModel], value: Any, prefix: str, skip: str | None = None) -> None:
+            for name, info in model.model_fields.items():
+                if name == skip or not isinstance(value, dict) or name not in value:
+                    continue
+                v, path = value[name], prefix + name
+                sub, kinds = submodel(info.annotation), variants(info)
+                if sub is not None:
+                    walk(sub, v, path + ".")
+                elif kinds is not None and isinstance(v, dict) and v.get(info.discriminator) in kinds:
+                    tag = v[info.discriminator]
+                    walk(kinds[tag], v, f"{path}.{tag}.", info.discriminator)
+                else:
+                    items = [t for pair in v.items() for t in pair] if isinstance(v, dict) else v if isinstance(v, list) else [v]
+                    out.extend((path, t) for t in items if isinstance(t, str))
+
+        walk(self.model, values, "")
+        return out
 
     def show_errors(self, errors: dict[str, str], only_touched: bool = False) -> None:
-        for name in self.model.model_fields:
-            box = self.query_one(f"#e-{name}", Static)
+        for name in self.paths:
+            box = self.query_one(f"#e-{widget_id(name)}", Static)
             msg = errors.get(name, "")
             if only_touched and name not in self.touched:
                 msg = ""
@@ -244,16 +244,25 @@ class ModelForm(Vertical):
             box.set_class(bool(msg), "-shown")
 
     def label_of(self, name: str) -> str:
-        if name not in self.model.model_fields:
-            return name
-        return str(self._meta(name).get("label") or name.replace("_", " ").capitalize())
+        """A field as the operator reads it: its label, after its parents' ("Health check › Port")."""
+        labels, model, parts = [], self.model, name.split(".")
+        while parts and model is not None:
+            part = parts.pop(0)
+            info = model.model_fields.get(part)
+            if info is None:
+                return name
+            extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+            labels.append(str(extra.get("label") or part.replace("_", " ").capitalize()))
+            kinds = variants(info)
+            model = submodel(info.annotation) or (kinds.get(parts.pop(0)) if kinds is not None and parts else None)
+        return " › ".join(labels)
 
     def focus_field(self, name: str) -> None:
         try:
-            self.query_one(f"#f-{name}").focus()
+            self.query_one(f"#f-{widget_id(name)}").focus()
         except Exception:
             pass
 
     def field_of(self, widget: Widget) -> str | None:
         wid = widget.id or ""
-        return wid[2:] if wid.startswith("f-") else None
+        return wid[2:].replace("--", ".") if wid.startswith("f-") else None

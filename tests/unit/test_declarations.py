@@ -150,3 +150,27 @@ def test_a_nested_or_variant_field_is_named_by_its_path():
     assert list(errors_by_field(bad.value, form)) == ["check"]
     ok = form.model_validate({"check": {"kind": "http", "uri": "/up"}})
     assert gadgets_client.probe_body(ok, None) == {"delay": 5, "retries": 3, "http_config": {"uri": "/up"}}
+
+
+def test_times_read_and_say_a_time_one_way():
+    from tui.products import times
+
+    assert times.rfc3339(0) == "1970-01-01T00:00:00Z" and times.stamp("1970-01-01T00:01:00Z") == 60
+    assert times.left("1970-01-01T01:00:00+00:00", now=0) == 3600 and times.left("not a time") is None
+    assert [times.span(s) for s in (5, 600, 3900, 90_000)] == ["5 s", "10 min", "1 h 05 min", "1 d 1 h"]
+    assert times.age("1970-01-01T00:00:00Z", now=7200) == "2 h 00 min ago"
+    assert times.parse_duration("1m30s") == 90 and times.parse_duration("500ms") == 0.5 and times.duration(90) == "1m30s"
+    with pytest.raises(ValueError, match="1m30s"):
+        times.parse_duration("90 seconds")
+
+
+def test_a_kind_adds_its_own_state_tones_and_an_action_says_why_not():
+    from tui.products.format import COMMON, Tones
+    from tui.products.states import When
+
+    rdb = Tones(busy={"backuping"}, alarm={"disk_full"}, base=COMMON)
+    assert (rdb.of("backuping"), rdb.of("ready"), rdb.of("disk_full"), COMMON.of("disk_full")) == ("busy", "good", "alarm", "other")
+    assert str(rdb.text("disk_full")) == "✖ DISK_FULL"  # reads without colour
+    ready = When("ready", what="the cluster")
+    creating = type("R", (), {"state": "creating"})()
+    assert not ready.ok(creating) and ready.why(creating) == "the cluster is creating: wait until it is ready"

@@ -2,31 +2,49 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from rich.text import Text
 
-GOOD = {"running", "ready", "available", "active", "attached", "completed", "success", "in_use"}
-BUSY = {"starting", "stopping", "provisioning", "configuring", "deleting", "creating", "updating", "rebooting",
-        "initializing", "attaching", "detaching", "snapshotting", "pending", "installing", "to_install", "migrating",
-        "backuping", "restarting", "promoting", "exporting", "restoring", "autohealing"}
-BAD = {"error", "locked", "failure", "out_of_stock", "disk_full", "invalid_data"}
-ALARM = {"disk_full"}  # needs someone now: stands out in any list, colour or not
+class Tones:
+    """Which states read as good (●), busy (◐), bad (✖) or alarm (✖ LOUD, needs someone now); any
+    other ○. Every kind reads the common words (`COMMON`); a product adds its own states to them
+    (`Tones(busy={"converting"}, alarm={"disk_full"})`) rather than editing a global list."""
+
+    def __init__(self, good: Any = (), busy: Any = (), bad: Any = (), alarm: Any = (), base: "Tones | None" = None) -> None:
+        self.tone: dict[str, str] = dict(base.tone) if base is not None else {}
+        for tone, states in (("good", good), ("busy", busy), ("bad", bad), ("alarm", alarm)):
+            self.tone.update(dict.fromkeys(states, tone))
+
+    def of(self, state: str) -> str:
+        return self.tone.get(state or "unknown", "other")
+
+    def text(self, state: str) -> Text:
+        """A state with a marker so it reads without colour too (NO_COLOR)."""
+        s = state or "unknown"
+        tone = self.tone.get(s)
+        if tone == "good":
+            return Text(f"● {s}", style="green")
+        if tone == "busy":
+            return Text(f"◐ {s}", style="yellow")
+        if tone == "alarm":
+            return Text(f"✖ {s.upper()}", style="bold reverse red")
+        if tone == "bad":
+            return Text(f"✖ {s}", style="red")
+        return Text(f"○ {s}", style="dim")
 
 
-def state_text(state: str) -> Text:
+COMMON = Tones(
+    good={"running", "ready", "available", "active", "attached", "completed", "success", "in_use"},
+    busy={"starting", "stopping", "provisioning", "configuring", "deleting", "creating", "updating", "rebooting",
+          "initializing", "attaching", "detaching", "snapshotting", "pending", "migrating", "restarting"},
+    bad={"error", "locked", "failure", "out_of_stock"},
+)
+
+
+def state_text(state: str, tones: Tones = COMMON) -> Text:
     """A state with a marker so it reads without colour too (NO_COLOR): ● good, ◐ busy, ✖ bad, ○ other."""
-    s = state or "unknown"
-    if s in GOOD:
-        return Text(f"● {s}", style="green")
-    if s in BUSY:
-        return Text(f"◐ {s}", style="yellow")
-    if s in ALARM:
-        return Text(f"✖ {s.upper()}", style="bold reverse red")
-    if s in BAD:
-        return Text(f"✖ {s}", style="red")
-    return Text(f"○ {s}", style="dim")
+    return tones.text(state)
 
 
 def gb(value: Any) -> str:
@@ -52,9 +70,6 @@ def human_bytes(value: Any) -> str:
 
 def date_of(iso: str) -> str:
     """The calendar date of an RFC 3339 timestamp (stable, so snapshots do not drift)."""
-    if not iso:
-        return ""
-    try:
-        return datetime.fromisoformat(iso.replace("Z", "+00:00")).strftime("%Y-%m-%d")
-    except ValueError:
-        return iso[:10]
+    from .times import date_of
+
+    return date_of(iso)

@@ -309,11 +309,9 @@ class ResourceService:
 
     async def metrics(self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float) -> list[dict[str, Any]]:
         """The series of `metric` over the `seconds` before `now` (a `base.Metrics` declares where and how)."""
-        from datetime import datetime, timedelta, timezone
+        from .times import from_now
 
-        end = datetime.fromtimestamp(now, timezone.utc).replace(microsecond=0)
-        params = {spec.start: (end - timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z"),
-                  spec.end: end.isoformat().replace("+00:00", "Z"), spec.name_param: metric}
+        params = {spec.start: from_now(-seconds, now), spec.end: from_now(0, now), spec.name_param: metric}
         data = await self.run(Call("GET", spec.path, params=params, mutating=False), scope, row)
         series = data.get("timeseries")
         return [s for s in series if isinstance(s, dict)] if isinstance(series, list) else []

@@ -8,13 +8,14 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind
-from ..format import date_of, state_text
+from ..format import COMMON, Tones, date_of
 
 API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
 RESOURCE = Lazy("tui.products.models:Resource")
 FORMS = "tui.products.baremetal.forms:"
 MOVING_INSTALL = frozenset({"to_install", "installing"})
+TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
 
 
 def install_status(data: Any) -> str:
@@ -101,7 +102,7 @@ SERVERS = ResourceKind(
     page_size=100,
     columns=(
         Column("name", "Name", lambda r: r.name, width=16),
-        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=14, sort_key=lambda r: r.state),
         Column("install", "Install", lambda r: r.text("install_status") or "—", width=11),
         Column("boot", "Boot", lambda r: r.text("boot_type"), width=7),
         Column("ping", "Ping", _ping, width=5),
@@ -117,7 +118,7 @@ SERVERS = ResourceKind(
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
-        ("Status", lambda s: Text.assemble(state_text(str(s.raw.get("status", ""))), f"  boot {s.raw.get('boot_type', '?')}, {str(s.raw.get('ping_status', '')).removeprefix('ping_status_')}")),
+        ("Status", lambda s: Text.assemble(TONES.text(str(s.raw.get("status", ""))), f"  boot {s.raw.get('boot_type', '?')}, {str(s.raw.get('ping_status', '')).removeprefix('ping_status_')}")),
         ("Install", _install_detail),
         ("IPs", _ips_detail),
         ("Offer", lambda s: str(s.raw.get("offer_id", ""))),

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..base import Call, Column, Lazy
-from ..format import date_of, human_bytes, state_text
+from ..format import COMMON, Tones, date_of, human_bytes
 
 API = "instance/v1"
 DELETE_BY_ID = Call("DELETE", "{id}")
+TONES = Tones(busy={"exporting", "importing"}, bad={"invalid_data"}, base=COMMON)  # a snapshot's own states
 
 
 def action_call(action: str) -> Call:
@@ -47,7 +48,7 @@ def name_col(width: int = 22) -> Column:
 
 
 def state_col(width: int = 16) -> Column:
-    return Column("state", "State", lambda r: state_text(r.state), width=width, sort_key=lambda r: r.state)
+    return Column("state", "State", lambda r: TONES.text(r.state), width=width, sort_key=lambda r: r.state)
 
 
 def size_col(key: str = "size") -> Column:

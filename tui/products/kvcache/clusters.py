@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
-from ..format import date_of, state_text
+from ..format import COMMON, Tones, date_of
 from ..shapes import SaveAnswer, SetEditor
+from ..states import When
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 FORMS = "tui.products.kvcache.forms:"
+TONES = Tones(busy={"autohealing"}, base=COMMON)
 ACL_COLUMNS = (Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))
 SETTING_COLUMNS = (Column("name", "Setting", lambda r: str(r.get("name", "")), width=24), Column("value", "Value", lambda r: str(r.get("value", "")), width=24))
 
@@ -26,12 +28,8 @@ def endpoints_text(data: Any) -> str:
     return "; ".join(out)
 
 
-def _ready(r: Any) -> bool:
-    return r.state == "ready"
-
-
-def _why(r: Any) -> str | None:
-    return None if r.state == "ready" else f"the cluster is {r.state}: wait until it is ready"
+READY = When("ready", what="the cluster")
+_ready, _why = READY.ok, READY.why
 
 
 def _tls(r: Any) -> str | None:
@@ -61,7 +59,7 @@ CLUSTERS = ResourceKind(
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),
     columns=(
         Column("name", "Name", lambda r: r.name, width=16),
-        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=14, sort_key=lambda r: r.state),
         Column("version", "Version", lambda r: r.text("version"), width=7),
         Column("node", "Node type", lambda r: r.text("node_type"), width=10),
         Column("size", "Nodes", lambda r: r.text("cluster_size"), width=5, sort_key=lambda r: r.get("cluster_size") or 0),
@@ -75,7 +73,7 @@ CLUSTERS = ResourceKind(
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
-        ("Status", lambda s: state_text(str(s.raw.get("status", "")))),
+        ("Status", lambda s: TONES.text(str(s.raw.get("status", "")))),
         ("Version", lambda s: str(s.raw.get("version", "")) + (f" (upgradable to {', '.join(map(str, s.raw.get('upgradable_versions') or []))})" if s.raw.get("upgradable_versions") else "")),
         ("Nodes", lambda s: f"{s.raw.get('cluster_size', '?')} × {s.raw.get('node_type', '?')}" + (" (standalone)" if s.raw.get("cluster_size") == 1 else " (cluster mode)")),
         ("TLS", lambda s: "enabled: certificate SSL_<name>.pem (a)" if s.raw.get("tls_enabled") else "disabled"),

@@ -4,22 +4,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
-from ..format import date_of, human_bytes, state_text
+from ..format import date_of, human_bytes
 from ..shapes import ShowValue
-from .instances import API, RESOURCE
+from ..states import When
+from .instances import API, RESOURCE, TONES
 
 COPIES = "tui.products.rdb.copy_forms:"
 
 
-def _ready(r: Any) -> bool:
-    return r.state == "ready"
-
-
-def _why(r: Any) -> str | None:
-    return None if r.state == "ready" else f"it is {r.state}: wait until it is ready"
+READY = When("ready")
+_ready, _why = READY.ok, READY.why
 
 
 BACKUPS = ResourceKind(
@@ -39,7 +35,7 @@ BACKUPS = ResourceKind(
     transitional=frozenset({"creating", "restoring", "deleting", "exporting"}),
     columns=(
         Column("name", "Name", lambda r: r.name, width=20),
-        Column("status", "Status", lambda r: state_text(r.state), width=12, sort_key=lambda r: r.state),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=12, sort_key=lambda r: r.state),
         Column("instance", "Instance", lambda r: r.text("instance_name"), width=14),
         Column("database", "Database", lambda r: r.text("database_name"), width=12),
         Column("size", "Size", lambda r: human_bytes(r.get("size")), width=8, sort_key=lambda r: r.get("size") or 0),
@@ -51,7 +47,7 @@ BACKUPS = ResourceKind(
     detail_fields=(
         ("ID", lambda b: b.id),
         ("Name", lambda b: b.name),
-        ("Status", lambda b: state_text(str(b.raw.get("status", "")))),
+        ("Status", lambda b: TONES.text(str(b.raw.get("status", "")))),
         ("Instance", lambda b: f"{b.raw.get('instance_name', '')} ({b.raw.get('instance_id', '')})"),
         ("Database", lambda b: str(b.raw.get("database_name", ""))),
         ("Size", lambda b: human_bytes(b.raw.get("size"))),
@@ -95,7 +91,7 @@ SNAPSHOTS = ResourceKind(
     transitional=frozenset({"creating", "restoring", "deleting"}),
     columns=(
         Column("name", "Name", lambda r: r.name, width=22),
-        Column("status", "Status", lambda r: state_text(r.state), width=12),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=12),
         Column("instance", "Instance", lambda r: r.text("instance_name"), width=14),
         Column("node", "Node type", lambda r: r.text("node_type"), width=12),
         Column("size", "Size", lambda r: human_bytes(r.get("size")), width=8, sort_key=lambda r: r.get("size") or 0),
@@ -105,7 +101,7 @@ SNAPSHOTS = ResourceKind(
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
-        ("Status", lambda s: state_text(str(s.raw.get("status", "")))),
+        ("Status", lambda s: TONES.text(str(s.raw.get("status", "")))),
         ("Instance", lambda s: f"{s.raw.get('instance_name', '')} ({s.raw.get('instance_id', '')})"),
         ("Node type", lambda s: str(s.raw.get("node_type", ""))),
         ("Size", lambda s: human_bytes(s.raw.get("size"))),

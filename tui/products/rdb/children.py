@@ -8,9 +8,10 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Column, Lazy, ListParams, Parent, ResourceKind
-from ..format import date_of, human_bytes, state_text
+from ..format import date_of, human_bytes
 from ..shapes import ROWS, FormCall, ShowValue
-from .instances import API, RESOURCE, acl_editor, endpoints_text, settings_editor
+from ..states import When
+from .instances import API, RESOURCE, TONES, acl_editor, endpoints_text, settings_editor
 
 DATA = "tui.products.rdb.data_forms:"
 REPLICAS = "tui.products.rdb.replica_forms:"
@@ -168,12 +169,8 @@ def _replica_endpoints(r: Any) -> str:
     return endpoints_text(r.data) or "no endpoint"
 
 
-def _replica_ready(r: Any) -> bool:
-    return r.state == "ready"
-
-
-def _why_not_ready(r: Any) -> str | None:
-    return None if r.state == "ready" else f"the replica is {r.state}: wait until it is ready"
+REPLICA_READY = When("ready", what="the replica")
+_replica_ready, _why_not_ready = REPLICA_READY.ok, REPLICA_READY.why
 
 
 REPLICAS = ResourceKind(
@@ -193,13 +190,13 @@ REPLICAS = ResourceKind(
     transitional=frozenset({"provisioning", "initializing", "configuring", "promoting", "deleting"}),
     columns=(
         Column("id", "Read replica", lambda r: r.id, width=36),
-        Column("status", "Status", lambda r: state_text(r.state), width=14),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=14),
         Column("endpoints", "Endpoints", _replica_endpoints, width=36),
         Column("zone", "Same zone", lambda r: "yes" if r.get("same_zone") else "no", width=9),
     ),
     detail_fields=(
         ("ID", lambda r: r.id),
-        ("Status", lambda r: state_text(str(r.raw.get("status", "")))),
+        ("Status", lambda r: TONES.text(str(r.raw.get("status", "")))),
         ("Endpoints", lambda r: endpoints_text(r.raw).replace(", ", "\n") or "none (add one: a)"),
         ("Same zone", lambda r: "yes" if r.raw.get("same_zone") else "no"),
         ("Region", lambda r: str(r.raw.get("region", ""))),
@@ -269,7 +266,7 @@ LOGS = ResourceKind(
     sort=("created", True),
     columns=(
         Column("node", "Node", lambda r: r.text("node_name"), width=24),
-        Column("status", "Status", lambda r: state_text(r.state), width=11),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=11),
         Column("created", "Prepared", lambda r: r.text("created_at")[:19], width=19),
         Column("expires", "Expires", lambda r: date_of(r.text("expires_at")), width=10),
         Column("url", "Download", lambda r: "ready: a copies the URL" if r.get("download_url") else "—", width=24),

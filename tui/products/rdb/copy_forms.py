@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from .. import outcome
 from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
+from ..times import in_days
 from ..fields import ctx, meta
 from ..flows import confirm_loss
 from .data_forms import DB_NAME, DB_NAME_RULE, _parent_id
@@ -17,7 +17,7 @@ from .instance_forms import HighAvailability, NodeType, catalogue
 
 
 def _iso_in(days: int | None) -> str | None:
-    return (datetime.now(timezone.utc) + timedelta(days=days)).replace(microsecond=0).isoformat().replace("+00:00", "Z") if days else None
+    return in_days(days) if days else None
 
 
 # ---- backups --------------------------------------------------------------------------------------------------

@@ -5,13 +5,13 @@ Every rule spec 2 states is checked here before sending, with the field named.""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..vocabulary import Network, Password
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..times import from_now
 from ..fields import ctx, meta
 from ..flows import Refused
 from .instance_forms import USER_NAME, USER_NAME_RULE
@@ -252,8 +252,7 @@ class LogsForm(BaseModel):
 
 def logs_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, LogsForm)
-    end = datetime.now(timezone.utc).replace(microsecond=0)
-    return {"start_date": (end - timedelta(hours=form.hours)).isoformat().replace("+00:00", "Z"), "end_date": end.isoformat().replace("+00:00", "Z")}
+    return {"start_date": from_now(-3600 * form.hours), "end_date": from_now(0)}
 
 
 LOGS_PREPARE = CreateSpec(LogsForm, logs_payload)

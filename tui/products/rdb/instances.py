@@ -8,12 +8,15 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
-from ..format import date_of, gb, state_text
+from ..format import COMMON, Tones, date_of, gb
 from ..shapes import FormCall, SaveAnswer, SetEditor
+from ..states import When
 
 API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
 FORMS = "tui.products.rdb.instance_forms:"
+# The database states beyond the common words; a full disk needs someone now.
+TONES = Tones(busy={"backuping", "promoting", "exporting", "restoring", "autohealing"}, alarm={"disk_full"}, base=COMMON)
 DATA = "tui.products.rdb.data_forms:"
 REPLICAS = "tui.products.rdb.replica_forms:"
 COPIES = "tui.products.rdb.copy_forms:"
@@ -66,12 +69,8 @@ def settings_editor(read: str, path: str, owner: str) -> SetEditor:
                      describe="The whole set is sent at once: a setting left out goes back to its default.")
 
 
-def _usable(row: Any) -> bool:
-    return row.state in USABLE
-
-
-def _why_busy(row: Any) -> str | None:
-    return None if row.state in USABLE else f"the instance is {row.state}: wait until it is ready"
+USABLE_NOW = When(*USABLE, what="the instance", until="ready")
+_usable, _why_busy = USABLE_NOW.ok, USABLE_NOW.why
 
 
 def _why_not_ready(row: Any) -> str | None:
@@ -115,7 +114,7 @@ def _maintenance(s: Any) -> str:
 
 def _status_detail(s: Any) -> Text:
     status = str(s.raw.get("status", ""))
-    t = state_text(status)
+    t = TONES.text(status)
     if status == "disk_full":
         t.append("  the local volume is nearly full: free space, or upgrade to a larger or block volume", style="red")
     return t
@@ -144,7 +143,7 @@ INSTANCES = ResourceKind(
     transitional=TRANSITIONAL,
     columns=(
         Column("name", "Name", lambda r: r.name, width=16),
-        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=14, sort_key=lambda r: r.state),
         Column("engine", "Engine", lambda r: r.text("engine"), width=13),
         Column("node", "Node type", lambda r: r.text("node_type"), width=13),
         Column("ha", "HA", lambda r: "HA" if r.get("is_ha_cluster") else "—", width=3),

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
-from datetime import datetime
 from typing import Any
 
 from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
 from ..format import date_of, state_text
+from .. import times
 from ..shapes import ShowSecret
 
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
@@ -15,11 +14,7 @@ FORMS = "tui.products.silicon.forms:"
 
 
 def seconds_until_deletable(row: Any, now: float | None = None) -> float:
-    try:
-        at = datetime.fromisoformat(row.text("deletable_at").replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return 0.0
-    return at - (time.time() if now is None else now)
+    return times.left(row.text("deletable_at"), now) or 0.0
 
 
 def deletable(row: Any) -> str | None:
@@ -27,8 +22,7 @@ def deletable(row: Any) -> str | None:
     left = seconds_until_deletable(row)
     if left <= 0:
         return None
-    hours, minutes = int(left // 3600), int(left % 3600 // 60)
-    return f"a silicon server is rented for 24 hours at least: deletable in {hours} h {minutes:02d} min ({row.text('deletable_at')})"
+    return f"a silicon server is rented for 24 hours at least: deletable in {times.span(left)} ({row.text('deletable_at')})"
 
 
 SERVERS = ResourceKind(

@@ -62,17 +62,16 @@ class SecretScreen(ModalScreen[None]):
         ]
 
     def _left(self) -> str:
-        from datetime import datetime, timezone
+        import time
 
-        try:
-            until = datetime.fromisoformat(str(self.expires_at).replace("Z", "+00:00"))
-        except ValueError:
+        from ...products import times
+
+        seconds = times.left(self.expires_at, float(getattr(self.app, "clock", time.time)()))  # the app's wall clock
+        if seconds is None:
             return f"expires at {self.expires_at}"
-        now = float(getattr(self.app, "clock", lambda: datetime.now(timezone.utc).timestamp())())  # the app's wall clock
-        seconds = int(until.timestamp() - now)
         if seconds <= 0:
             return f"expired ({self.expires_at})"
-        return f"expires in {seconds // 3600} h {seconds % 3600 // 60:02d} min {seconds % 60:02d} s ({self.expires_at})"
+        return f"expires in {times.span(seconds)} ({self.expires_at})"
 
     def on_mount(self) -> None:
         box = self.query_one(OptionList)

@@ -22,6 +22,7 @@ from textual_plotext import PlotextPlot
 
 from ...api.errors import RateLimited
 from ...api.safe import clean
+from ...products import times
 from ...products.base import Metrics
 from ..errors import describe
 from ..refresh import RefreshPolicy
@@ -41,11 +42,11 @@ def parse_points(series: dict[str, Any]) -> list[tuple[float, float]]:
             continue
         at, value = point[0], point[1]
         try:
-            when = datetime.fromisoformat(str(at).replace("Z", "+00:00")).timestamp()
+            when = times.stamp(at)
             number = float(value)
         except (TypeError, ValueError, OverflowError):
             continue
-        if not math.isfinite(number) or abs(number) > PLAUSIBLE or not math.isfinite(when):
+        if when is None or not math.isfinite(number) or abs(number) > PLAUSIBLE or not math.isfinite(when):
             continue
         out.append((when, number))
     out.sort()

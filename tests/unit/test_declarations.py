@@ -174,3 +174,16 @@ def test_a_kind_adds_its_own_state_tones_and_an_action_says_why_not():
     ready = When("ready", what="the cluster")
     creating = type("R", (), {"state": "creating"})()
     assert not ready.ok(creating) and ready.why(creating) == "the cluster is creating: wait until it is ready"
+
+
+async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as_the_api_takes_it():
+    from tui.products.base import Row
+    from tui.products.rdb.replica_forms import ReplicaEndpointForm, replica_endpoint_body, replica_endpoint_options
+
+    public = Row({"id": "r1", "endpoints": [{"direct_access": {}}]})
+    choices, context = await replica_endpoint_options(None, public)
+    assert choices == {"kind": [("private network", "private_network")]} and context == {"has": {"direct_access"}}
+    with pytest.raises(Refused, match="it has both"):
+        await replica_endpoint_options(None, Row({"id": "r2", "endpoints": [{"direct_access": {}}, {"private_network": {}}]}))
+    form = ReplicaEndpointForm.model_validate({"kind": "direct_access"}, context=context | {"has": set()})
+    assert replica_endpoint_body(form, public) == {"endpoint_spec": [{"direct_access": {}}]}

@@ -28,15 +28,6 @@ class BackupForm(BaseModel):
 
 
 
-async def backup_flow(ui: Any, server: Row) -> None:
-    async def send(form: BackupForm) -> Any:
-        return await ui.service().run(action_call("backup"), ui.scope, server, {"name": form.name})
-
-    if await ui.form(f"Back up {server.name}", BackupForm, initial={"name": f"{server.name}-backup"}, submit=send, submit_label="Back up"):
-        ui.notify(f"Backup of {server.name} started: an image and its snapshots (Images view)")
-        ui.follow(server)
-
-
 async def compatible_types(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str]:
     """The types the server may change to, cheapest first, with their size and price."""
     names = (await ui.service().call("GET", ui.scope, "servers", server.id, "compatible-types")).get("compatible_types") or []

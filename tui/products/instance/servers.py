@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Probe, ResourceKind
 from ..format import date_of, human_bytes, state_text
-from ..shapes import PickCall
+from ..shapes import FormCall, PickCall
 from .common import DELETE_BY_ID, action_call, named
 
 
@@ -75,7 +75,9 @@ SERVER_ACTIONS = (
     ActionSpec("poweroff", "Power off", _allowed("poweroff"), confirm=True, call=action_call("poweroff")),
     ActionSpec("reboot", "Reboot", _allowed("reboot"), confirm=True, call=action_call("reboot")),
     ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True, call=action_call("stop_in_place")),
-    ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), flow=Lazy(FLOWS + "backup_flow")),
+    ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), shape=FormCall(
+        "Back up {name}", Lazy(FLOWS + "BackupForm"), action_call("backup"), done="Backup of {name} started: an image and its snapshots (Images view)",
+        initial=lambda r: {"name": f"{r.name}-backup"}, submit_label="Back up")),
     ActionSpec("volumes", "Volumes: attach, detach, order…", lambda r: True, flow=Lazy(FLOWS + "volumes_flow")),
     ActionSpec("security_group", "Security group…", lambda r: True, shape=PickCall(
         "Security group of {name}", Lazy(FLOWS + "security_groups"), Call("PATCH", "{id}"), "security_group.id", done="{name} is now in security group {picked}")),

@@ -203,7 +203,9 @@ REPLICAS = ResourceKind(
         ("Replicates", lambda r: "asynchronously, read-only; instance ACLs apply to its direct endpoint"),
     ),
     actions=(
-        ActionSpec("endpoint", "Add an endpoint…", _replica_ready, flow=Lazy(REPLICAS + "replica_endpoint_flow"), why_not=_why_not_ready),
+        ActionSpec("endpoint", "Add an endpoint…", _replica_ready, why_not=_why_not_ready, shape=FormCall(
+            "Endpoint for read replica {name}", Lazy(REPLICAS + "ReplicaEndpointForm"), Call("POST", "{id}/endpoints"), done="{name}: endpoint added",
+            body=Lazy(REPLICAS + "replica_endpoint_body"), options=Lazy(REPLICAS + "replica_endpoint_options"), submit_label="Add")),
         ActionSpec("promote", "Promote to a standalone instance", _replica_ready, call=Call("POST", "{id}/promote", {}), why_not=_why_not_ready,
                    confirm="It stops replicating and becomes a standalone instance that accepts writes, with its endpoints; "
                            "the replica is gone (see Database instances). This cannot be undone."),

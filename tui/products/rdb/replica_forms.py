@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from .. import outcome
-from ..base import Call, Context, CreateSpec, ParentRef, Row
+from ..base import Choices, Context, CreateSpec, ParentRef, Row
 from ..fields import ctx, meta, private_cidr
 from ..flows import Refused
 from .instance_forms import PrivateEndpointForm, private_spec
@@ -109,18 +109,16 @@ class ReplicaEndpointForm(BaseModel):
         return private_cidr(v) if v.strip() and info.data.get("kind") == "private_network" else ""
 
 
-async def replica_endpoint_flow(ui: Any, replica: Row) -> None:
-    svc = ui.service()
+async def replica_endpoint_options(ui: Any, replica: Row) -> tuple[Choices, dict[str, Any]]:
+    """The endpoint kinds the replica has not got yet (at most one of each)."""
     has = {k for e in replica.items("endpoints") if isinstance(e, dict) for k in ("direct_access", "private_network") if k in e}
     if has >= {"direct_access", "private_network"}:
         raise Refused("a read replica has at most one direct-access and one private-network endpoint: it has both")
     kinds = [(label, k) for label, k in (("direct access (public)", "direct_access"), ("private network", "private_network")) if k not in has]
+    return {"kind": kinds}, {"has": has}
 
-    async def send(form: ReplicaEndpointForm) -> Any:
-        spec = {"direct_access": {}} if form.kind == "direct_access" else {
-            "private_network": private_spec(PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip))}
-        return await svc.run(Call("POST", "{id}/endpoints"), ui.scope, replica, {"endpoint_spec": [spec]})
 
-    done = await ui.form(f"Endpoint for read replica {replica.id[:8]}", ReplicaEndpointForm, choices={"kind": kinds}, context={"has": has}, submit=send, submit_label="Add")
-    if done:
-        ui.upsert(svc.row_of(done, ui.scope))
+def replica_endpoint_body(form: Any, replica: Row) -> dict[str, Any]:
+    spec = {"direct_access": {}} if form.kind == "direct_access" else {
+        "private_network": private_spec(PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip))}
+    return {"endpoint_spec": [spec]}

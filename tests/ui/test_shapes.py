@@ -72,7 +72,7 @@ async def test_a_panel_absent_until_activated_offers_activate_shows_the_password
         assert writes(gsandbox)[-1] == ("POST", "/gadgets/v1/station/deactivate")
 
 
-async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_written(gsandbox):
+async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_written(gsandbox, caplog):
     app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
@@ -111,11 +111,20 @@ async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_wri
         status = editor.query_one("#records-status")
         await wait_for(pilot, lambda: "env is listed twice" in text_of(status), what="refused")
         assert len(writes(gsandbox)) == before and app.screen is editor
-        await pilot.press("end", "d")  # the second goes; the set is sent
-        await pilot.pause()
+        assert "env is listed twice" in caplog.text  # shown in the dialog, and kept in the log
+        await pilot.press("end", "d")  # the second goes: the refusal of the list as it was goes too
+        await wait_for(pilot, lambda: "listed twice" not in text_of(status), what="the refusal cleared")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: stored["labels"] == [{"key": "env", "value": "a"}], what="labels")
         assert writes(gsandbox)[-1] == ("PUT", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/labels")
+
+        # an empty set says what it means before it is sent
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+        await menu(pilot, app, "Labels (replace the set)…")
+        await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("d", "ctrl+s")
+        assert "listed as unlabelled" in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: stored["labels"] == [], what="sent empty")
 
         # a value to read and copy
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")

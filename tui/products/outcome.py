@@ -129,15 +129,19 @@ async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]
     return Found(row, "it now holds what was sent: the change was applied", True)
 
 
-async def after_action(service: Any, scope: str, rid: str) -> Found:
-    """What state is it in now?"""
+async def after_action(service: Any, scope: str, rid: str, before: str | None = None) -> Found:
+    """What state is it in now? A state alone rarely says whether the request was applied (a
+    renewed certificate, a snapshot made of it): when it is the state `before`, say it cannot tell."""
     try:
         row = await service.get_row(scope, rid)
     except NotFound:
         return Found(None, "it is gone", True)
     except ApiError as err:
         return Found(None, f"looking at it failed too ({err.summary}): refresh (r) and check", None)
-    return Found(row, f"it is now {row.state or 'in an unknown state'}", None)
+    state = row.state or "in an unknown state"
+    if before is not None and row.state == before:
+        return Found(row, f"it is still {state}, which does not tell whether it was applied: check its details before repeating", None)
+    return Found(row, f"it is now {state}, which may not say whether it was applied: check before repeating", None)
 
 
 # ---- write, and look when the answer is lost ------------------------------------------------------
@@ -166,7 +170,7 @@ async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, A
             context = service.context(scope) if service.context is not None else None
             found = await after_update(service, scope, row.id, {**(call.body_for(row, context) or {}), **(body or {})})
         else:
-            found = await after_action(service, scope, row.id)
+            found = await after_action(service, scope, row.id, getattr(row, "state", None))
         if found.applied:
             return {}, lost(err, found)
         raise Looked(err, found.says) from None

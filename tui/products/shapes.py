@@ -199,7 +199,8 @@ class PickCall(Shape):
         if value is None and path:  # leaving: the field itself is null
             body = {path[0]: None}
         _, lost = await outcome.send(ui.service(), self.call, ui.scope, row, body)
-        label = next((c[0] for c in offered if c[1] is picked), str(value))
+        label = next((str(c[0]) for c in offered if c[1] is picked), str(value))
+        label = label.split(" · ")[0].split("  ")[0].strip()  # the choice's name, not its details
         ui.notify(lost or fill_text(self.done, row, ui, picked=label), "warning" if lost else "information")
         ui.follow(row)
 
@@ -212,7 +213,8 @@ class SetEditor(Shape):
     (the set belongs to the list's parent: paths use `{parent}`).
     Each record keeps `fields`; the body is `{key: records}`, or `{key: [record[fields[0]], …]}`
     with `flat` (a list of ids). Before sending: at most `max_count`, and `unique` (a field) not
-    listed twice. `what` names one record in messages ("ACL rule")."""
+    listed twice; with `empty`, an empty set is sent only once the operator has read what it means.
+    `what` names one record in messages ("ACL rule")."""
 
     title: str
     record: Lazy[Any]
@@ -222,6 +224,7 @@ class SetEditor(Shape):
     fields: tuple[str, ...]
     what: str
     read: str | Call = "ROWS"
+    empty: str | None = None  # what an empty set means ("nobody can connect"): asked before sending one
     describe: str = ""
     unique: str | None = None
     max_count: int | None = None
@@ -266,8 +269,11 @@ class SetEditor(Shape):
         or not (`outcome.Looked`, shown in the editor, whose edits stay)."""
         from . import outcome
         from ..api.errors import ApiError, OutcomeUnknown
+        from .flows import Refused
 
         self.check(records)
+        if not records and self.empty and not await ui.confirm(f"Send an empty set of {self.what}s?", self.empty, "Send it empty"):
+            raise Refused(f"Not sent: {self.empty[0].lower()}{self.empty[1:]}")
         body = self.body(records)
         try:
             return await ui.service().run(self.send, ui.scope, row, body)

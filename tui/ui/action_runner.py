@@ -25,17 +25,18 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     if spec.many and not isinstance(target, list):  # an action on marked rows, run on the cursor's
         why = spec.why_not(target)
         if why:
-            app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+            app.notify(f"{spec.label.rstrip('…')}: {why}.", severity="warning", timeout=8)
             return None
         target = [target]
     rows = target if isinstance(target, list) else [target]
     first = rows[0]
     name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
+    what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
     if host.read_only and spec.mutating:
         return None
     why = None if isinstance(target, list) else spec.why_not(first)
     if why:
-        app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+        app.notify(f"{spec.label.rstrip('…')}: {why}.", severity="warning", timeout=8)
         return None
     scope = host.kind.scope_of(first) or host.scope
     if spec.confirm and not await _confirmed(host, spec, first, scope):
@@ -49,26 +50,26 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
             reveal_once(host, first)
             return result
         except OutcomeUnknown as err:  # a step may have been applied: read the list again
-            unknown_outcome(app, err, f"{spec.label} {name}", "the list is read again; check before repeating")
+            unknown_outcome(app, err, f"{what} {name}", "the list is read again; check before repeating")
             host.reload()
         except Exception as err:
-            notify_error(app, err, f"{spec.label} {name}")
+            notify_error(app, err, f"{what} {name}")
         return None
     try:
         assert spec.call is not None
         await host.service.run(spec.call, scope, first)
     except OutcomeUnknown as err:
-        found = await outcome.after_action(host.service, scope, first.id)
-        unknown_outcome(app, err, f"{spec.label} {name}", found.says)
+        found = await outcome.after_action(host.service, scope, first.id, first.state)
+        unknown_outcome(app, err, f"{what} {name}", found.says)
         if found.row is None and found.applied:
             host.forget(first)
         else:
             host.follow(found.row or first)
         return None
     except Exception as err:
-        notify_error(app, err, f"{spec.label} {name}")
+        notify_error(app, err, f"{what} {name}")
         return None
-    app.notify(f"{spec.label}: {name} — accepted", timeout=4)
+    app.notify(f"{what}: {name} — accepted", timeout=4)
     reveal_once(host, first)
     host.follow(first)
     return None
@@ -93,9 +94,11 @@ def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) 
 async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
     from .screens.confirm import ConfirmScreen
 
-    where = f"{row.name} ({row.id}) in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
-    message = f"{spec.label}: {where}." + (f"\n\n{spec.confirm}" if isinstance(spec.confirm, str) else "")
-    return bool(await host.app.push_screen_wait(ConfirmScreen(f"{spec.label}?", message, spec.label.split(" (")[0].rstrip("…"))))
+    what = spec.label.rstrip("…")
+    named = f"{row.name} ({row.id})" if row.name else row.id
+    where = f"{named} in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
+    message = f"{what}: {where}." + (f"\n\n{spec.confirm}" if isinstance(spec.confirm, str) else "")
+    return bool(await host.app.push_screen_wait(ConfirmScreen(f"{what}?", message, what.split(" (")[0])))
 
 
 def unknown_outcome(app: Any, err: Any, doing: str, found: str) -> None:

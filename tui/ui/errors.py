@@ -30,6 +30,12 @@ def describe(err: BaseException) -> tuple[str, str]:
     )
 
 
+def log_shown(doing: str, summary: str) -> None:
+    """A failure shown inside a dialog (a form, a list editor) is kept in the log too, as a
+    notification's is."""
+    log.warning("%s: %s", doing, summary)
+
+
 def notify_error(app: App, err: BaseException, doing: str) -> None:
     from ..products.flows import Refused
 

@@ -84,7 +84,8 @@ SERVER_ACTIONS = (
     ActionSpec("placement_group", "Placement group…", lambda r: True, shape=PickCall(
         "Placement group of {name}", Lazy(FLOWS + "placement_groups"), Call("PATCH", "{id}"), "placement_group", done="{name}: placement group {picked}", none="none")),
     ActionSpec("user_data", "User data…", lambda r: True, flow=Lazy(FLOWS + "user_data_flow")),
-    ActionSpec("change_type", "Change type…", _stopped, shape=PickCall(
+    ActionSpec("change_type", "Change type…", _stopped, why_not=lambda r: None if _stopped(r) else f"it is {r.state}: power it off first (a type changes only while stopped)",
+               shape=PickCall(
         "{name}: {commercial_type} → compatible types", Lazy(FLOWS + "compatible_types"), Call("PATCH", "{id}"), "commercial_type", done="{name} is now {picked}")),
     ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow"), why_not=lambda r: _protected(r)),
 )

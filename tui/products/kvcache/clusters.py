@@ -89,14 +89,15 @@ CLUSTERS = ResourceKind(
         ActionSpec("migrate", "Migrate: version, node type or size…", _ready, flow=Lazy(FORMS + "migrate_flow"), why_not=_why),
         ActionSpec("acls", "ACL rules (replace the set)…", _ready, why_not=_why, shape=SetEditor(
             "ACL rules of {name}", Lazy(FORMS + "AclRecord"), ACL_COLUMNS, Call("PUT", "{id}/acls"), "acl_rules", ("ip_cidr", "description"),
-            "ACL rule", read="acl_rules", unique="ip_cidr", describe="Networks allowed to connect. The whole set is sent at once.")),
+            "ACL rule", read="acl_rules", unique="ip_cidr", empty="With no ACL rule, no client can connect to the cluster.",
+            describe="Networks allowed to connect. The whole set is sent at once; an empty set lets nobody in.")),
         ActionSpec("settings", "Settings (replace the set)…", _ready, why_not=_why, shape=SetEditor(
             "Settings of {name} ({version})", Lazy(FORMS + "SettingRecord"), SETTING_COLUMNS, Call("PUT", "{id}/settings"), "settings", ("name", "value"),
             "setting", read="cluster_settings", unique="name", options=Lazy(FORMS + "settings_options"),
             describe="The whole set is sent at once: a setting left out goes back to its default.")),
         ActionSpec("certificate", "Download the TLS certificate…", lambda r: bool(r.get("tls_enabled")), why_not=_tls,
                    shape=SaveAnswer(Call("GET", "{id}/certificate", mutating=False), "Save the TLS certificate of {name}")),
-        ActionSpec("renew", "Renew the TLS certificate…", lambda r: bool(r.get("tls_enabled")) and _ready(r), call=Call("POST", "{id}/renew-certificate", {}),
+        ActionSpec("renew", "Renew the TLS certificate", lambda r: bool(r.get("tls_enabled")) and _ready(r), call=Call("POST", "{id}/renew-certificate", {}),
                    confirm="The current certificate stops working: every client needs the new one (download it after). "
                            "Scaling the cluster out does not renew it; this does.",
                    why_not=lambda r: _tls(r) or _why(r)),

@@ -59,7 +59,7 @@ def acl_editor(read: str | Call, path: str, owner: str) -> SetEditor:
     """An instance's ACL rules, the whole set per PUT: from the instance (`{id}/acls`) or from its
     ACL list (`instances/{parent}/acls`)."""
     return SetEditor(f"ACL rules of {owner}", Lazy(DATA + "AclRecord"), ACL_COLUMNS, Call("PUT", path), "rules", ("ip", "description"), "ACL rule",
-                     read=read, unique="ip", describe="Who may connect to the load-balanced and direct endpoints. The whole set is sent at once; an empty set lets nobody in.")
+                     read=read, unique="ip", empty="With no ACL rule, no client can connect to the instance.", describe="Who may connect to the load-balanced and direct endpoints. The whole set is sent at once; an empty set lets nobody in.")
 
 
 def settings_editor(read: str, path: str, owner: str) -> SetEditor:

@@ -16,7 +16,7 @@ from ...api.errors import ApiError
 from ...api.safe import has_control
 from ...products.base import Choices
 from ...products.flows import StepCancelled
-from ..errors import describe
+from ..errors import describe, log_shown
 from ..widgets.model_form import ModelForm, errors_by_field
 
 Submit = Callable[[BaseModel, dict[str, Any]], Awaitable[Any]]
@@ -193,6 +193,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             return
         except Exception as err:
             summary, hint = describe(err)
+            log_shown(self.title_text, summary)
             if isinstance(err, ApiError):
                 fields = {self.field_map.get(k, k): v for k, v in err.field_messages().items()}
                 self.form.show_errors({k: v for k, v in fields.items() if k in self.form.paths})

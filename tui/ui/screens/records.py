@@ -83,6 +83,11 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         return self.ordered if action == "move" else True
 
     def _fill(self, cursor: int | None = None) -> None:
+        status = self.query("#records-status").results(Static)
+        for box in status:  # a refusal said of the list as it was: the list changed
+            if box.has_class("-error"):
+                box.update("")
+                box.set_class(False, "-error")
         table = self.table
         row = table.cursor_row if cursor is None else cursor
         table.clear()
@@ -168,7 +173,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     async def _send(self) -> None:
         from ...api.errors import OutcomeUnknown
         from ...products.flows import Refused
-        from ..errors import describe
+        from ..errors import describe, log_shown
 
         assert self.save is not None
         self.busy = True
@@ -183,6 +188,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             return
         except Exception as err:  # refused: the edits stay, with the reason
             summary, hint = (str(err), "Change the list and save again, or esc to drop it.") if isinstance(err, Refused) else describe(err)
+            log_shown(self.title_text, summary)
             status.update(f"✖ {summary}\n{hint}")
             status.set_class(True, "-error")
             return

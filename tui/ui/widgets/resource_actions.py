@@ -172,7 +172,7 @@ class ResourceActions(ResourceChanges):
         specs = [a for a in self.kind.actions if not (self.read_only and a.mutating) and (a.available(resource) or a.why_not(resource))]
         children = list(self.kind.children)
         if not specs and not children:
-            self.app.notify(f"No action is allowed while {resource.name} is {resource.state}.", severity="warning")
+            self.app.notify(f"No action is allowed while {resource.name or resource.id} is {resource.state}.", severity="warning")
             return
         from ..screens.picker import PickerScreen
 
@@ -188,7 +188,7 @@ class ResourceActions(ResourceChanges):
 
         choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(resource)) for a in specs]
         choices += [(f"{c.label} ›", c, c.why_not(resource)) for c in children]  # the child lists, after the actions
-        self.app.push_screen(PickerScreen(f"{resource.name}: actions", choices, id="actions-menu"), picked)
+        self.app.push_screen(PickerScreen(f"{resource.name or resource.id}: actions", choices, id="actions-menu"), picked)
 
     def open_marked_actions(self, rows: list[Any]) -> None:
         """The actions that take several rows, for the marked ones: each offered when it is

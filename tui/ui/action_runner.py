@@ -14,7 +14,7 @@ from typing import Any
 
 from ..api.errors import OutcomeUnknown
 from ..products import outcome
-from ..products.base import ActionSpec
+from ..products.base import ActionSpec, Child
 from .errors import notify_error
 
 
@@ -104,3 +104,28 @@ async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
 def unknown_outcome(app: Any, err: Any, doing: str, found: str) -> None:
     """Say that a write may have been applied, and what looking found."""
     app.notify(f"{err.summary}\nLooked again: {found}.", title=f"{doing}: the answer was lost", severity="warning", timeout=20)
+
+
+def open_menu(host: Any, row: Any, actions: Any, children: Any, title: str, run: Any, open_child: Any) -> None:
+    """A row's actions menu, for lists, details and panels: what can run now, what cannot greyed
+    with why (read-only keeps what changes nothing), then the child lists (›). `run(spec)` and
+    `open_child(child)` act on the pick."""
+    specs = [a for a in actions if not (host.read_only and a.mutating) and (a.available(row) or a.why_not(row))]
+    if not specs and not children:
+        host.app.notify(f"No action is allowed while {row.name or row.id or 'it'} is {row.state or 'as it is'}.", severity="warning")
+        return
+    from .screens.picker import PickerScreen
+
+    def picked(spec: ActionSpec | Child | None) -> None:
+        if isinstance(spec, Child):
+            why = spec.why_not(row)
+            if why:
+                host.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
+            else:
+                open_child(spec)
+        elif spec is not None:
+            run(spec)
+
+    choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(row)) for a in specs]
+    choices += [(f"{c.label} ›", c, c.why_not(row)) for c in children]  # the child lists, after the actions
+    host.app.push_screen(PickerScreen(f"{title}: actions", choices, id="actions-menu"), picked)

@@ -24,7 +24,7 @@ from textual.widgets import Label, Static
 
 from ...api.errors import ApiError, NotFound, RateLimited
 from ...api.safe import clean
-from ...products.base import ActionSpec, Child, Context, ParentRef, ResourceKind, Row
+from ...products.base import ActionSpec, Context, ParentRef, ResourceKind, Row
 from ...products.location import scope_label
 from ...products.service import ResourceService
 from ..errors import guarded, notify_error
@@ -216,27 +216,10 @@ class PanelView(Vertical):
         if self.row is None or not self.may("actions"):
             return
         row = self.row
-        # An action that cannot run now but says why is shown greyed with its reason, as in lists.
-        specs = [a for a in self.actions() if not (self.read_only and a.mutating) and (a.available(row) or a.why_not(row))]
-        children = [] if self.absent else list(self.kind.children)
-        if not specs and not children:
-            self.app.notify(f"No action is allowed while it is {row.state or 'as it is'}.", severity="warning")
-            return
-        from ..screens.picker import PickerScreen
+        from ..action_runner import open_menu
 
-        def picked(spec: ActionSpec | Child | None) -> None:
-            if isinstance(spec, Child):
-                why = spec.why_not(row)
-                if why:
-                    self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
-                else:
-                    self.app.open_child(spec.get(), ParentRef(row.id, row.name or self.kind.title, self.scope), self.reload)
-            elif spec is not None:
-                self._run(spec, row)
-
-        choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(row)) for a in specs]
-        choices += [(f"{c.label} ›", c, c.why_not(row)) for c in children]
-        self.app.push_screen(PickerScreen(f"{self.kind.title}: actions", choices, id="actions-menu"), picked)
+        open_menu(self, row, self.actions(), [] if self.absent else list(self.kind.children), self.kind.title, lambda spec: self._run(spec, row),
+                  lambda child: self.app.open_child(child.get(), ParentRef(row.id, row.name or self.kind.title, self.scope), self.reload))
 
     @work(group="mutate", exit_on_error=False)
     async def _run(self, spec: ActionSpec, row: Row) -> None:

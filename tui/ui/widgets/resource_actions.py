@@ -168,27 +168,10 @@ class ResourceActions(ResourceChanges):
         if marked:
             self.open_marked_actions(marked)
             return
-        # An action that cannot run now but says why is shown greyed with its reason, not hidden.
-        specs = [a for a in self.kind.actions if not (self.read_only and a.mutating) and (a.available(resource) or a.why_not(resource))]
-        children = list(self.kind.children)
-        if not specs and not children:
-            self.app.notify(f"No action is allowed while {resource.name or resource.id} is {resource.state}.", severity="warning")
-            return
-        from ..screens.picker import PickerScreen
+        from ..action_runner import open_menu
 
-        def picked(spec: ActionSpec | Child | None) -> None:
-            if isinstance(spec, Child):
-                why = spec.why_not(resource)
-                if why:
-                    self.app.notify(f"{spec.label}: {why}.", severity="warning", timeout=8)
-                else:
-                    self.open_child(spec, resource)
-            elif spec is not None:
-                self.run_action(resource, spec)
-
-        choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(resource)) for a in specs]
-        choices += [(f"{c.label} ›", c, c.why_not(resource)) for c in children]  # the child lists, after the actions
-        self.app.push_screen(PickerScreen(f"{resource.name or resource.id}: actions", choices, id="actions-menu"), picked)
+        open_menu(self, resource, self.kind.actions, list(self.kind.children), resource.name or resource.id,
+                  lambda spec: self.run_action(resource, spec), lambda child: self.open_child(child, resource))
 
     def open_marked_actions(self, rows: list[Any]) -> None:
         """The actions that take several rows, for the marked ones: each offered when it is

@@ -22,22 +22,18 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     """Run `spec` on `target`: a row, or a list of rows for an action that takes several (its flow
     answers True when it sent something). Returns what a conversation returned, else None."""
     app = host.app
+    what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
+    if host.read_only and spec.mutating:
+        return None
+    why = None if isinstance(target, list) else spec.why_not(target)
+    if why:
+        app.notify(f"{what}: {why}.", severity="warning", timeout=8)
+        return None
     if spec.many and not isinstance(target, list):  # an action on marked rows, run on the cursor's
-        why = spec.why_not(target)
-        if why:
-            app.notify(f"{spec.label.rstrip('…')}: {why}.", severity="warning", timeout=8)
-            return None
         target = [target]
     rows = target if isinstance(target, list) else [target]
     first = rows[0]
     name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
-    what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
-    if host.read_only and spec.mutating:
-        return None
-    why = None if isinstance(target, list) else spec.why_not(first)
-    if why:
-        app.notify(f"{spec.label.rstrip('…')}: {why}.", severity="warning", timeout=8)
-        return None
     scope = host.kind.scope_of(first) or host.scope
     if spec.confirm and not await _confirmed(host, spec, first, scope):
         return None

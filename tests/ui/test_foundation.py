@@ -152,7 +152,8 @@ async def test_staged_edits_survive_a_refresh_are_reviewed_as_a_diff_and_kept_wh
         # review: the diff, then a send that fails keeps everything staged
         gsandbox.inject(400, "/parts", "PATCH", times=1)
         await pilot.press("w")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ResultScreen", what="review")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DiffScreen", what="review")
+        assert "1 added, 1 changed, 1 deleted" in app.screen.title_text
         diff = app.screen.text
         assert "+ add     alpha-part-9" in diff and "count=4" in diff
         assert "~ change  alpha-part-1" in diff and "count: 1 → 7" in diff
@@ -164,7 +165,7 @@ async def test_staged_edits_survive_a_refresh_are_reviewed_as_a_diff_and_kept_wh
         assert len(child.changes) == 3 and child.table.get("+1") is not None
         # again: sent in one request, applied, and the list shows the platform's rows
         await pilot.press("w")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ResultScreen", what="review")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DiffScreen", what="review")
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: not child.changes and child.table.get("alpha-part-9") is not None, what="sent")
         assert writes(gsandbox) == [("PATCH", f"/gadgets/v1/regions/fr-par/gadgets/{gadget.id}/parts")] * 2

@@ -187,3 +187,13 @@ async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as
         await replica_endpoint_options(None, Row({"id": "r2", "endpoints": [{"direct_access": {}}, {"private_network": {}}]}))
     form = ReplicaEndpointForm.model_validate({"kind": "direct_access"}, context=context | {"has": set()})
     assert replica_endpoint_body(form, public) == {"endpoint_spec": [{"direct_access": {}}]}
+
+
+def test_a_diff_of_two_versions_says_what_was_added_changed_and_deleted():
+    from tui.products.diff import as_lines, compare, counts
+
+    before = [{"name": "www", "type": "A", "data": "1.2.3.4"}, {"name": "mail", "type": "MX", "data": "10 mx"}, {"name": "same", "type": "A", "data": "9.9.9.9"}]
+    after = [{"name": "www", "type": "A", "data": "5.6.7.8"}, {"name": "same", "type": "A", "data": "9.9.9.9"}, {"name": "api", "type": "CNAME", "data": ""}]
+    entries = compare(before, after, key=lambda r: r["name"])
+    assert as_lines(entries) == ["~ change  www", "      data: 1.2.3.4 → 5.6.7.8", "- delete  mail", "+ add     api  name=api, type=CNAME, data=—"]
+    assert counts(entries) == "1 added, 1 changed, 1 deleted" and counts([]) == "no change"

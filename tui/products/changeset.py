@@ -88,24 +88,26 @@ class ChangeSet:
                 out.append(make_row({**change.after, id_field: change.key, STAGED: MARKS["add"]}))
         return out
 
-    def diff(self, name: Callable[[dict[str, Any]], str]) -> list[str]:
-        """One line per change (and per changed field), to review before sending."""
-        lines: list[str] = []
+    def entries(self, name: Callable[[dict[str, Any]], str]) -> list[Any]:
+        """The staged changes as a diff's entries (`products.diff`), to review before sending."""
+        from .diff import Entry
+
+        out = []
         for c in self._changes.values():
             if c.op == "add":
-                lines.append(f"+ add     {name(c.after)}  " + ", ".join(f"{k}={_show(v)}" for k, v in c.after.items()))
+                out.append(Entry("add", name(c.after), [(k, None, v) for k, v in c.after.items()]))
             elif c.op == "delete":
-                lines.append(f"- delete  {name(c.before) or c.key}")
+                out.append(Entry("delete", name(c.before) or c.key, []))
             else:
-                lines.append(f"~ change  {name(c.before) or c.key}")
-                for k, v in c.after.items():
-                    lines.append(f"      {k}: {_show(c.before.get(k))} → {_show(v)}")
-        return lines
+                out.append(Entry("change", name(c.before) or c.key, [(k, c.before.get(k), v) for k, v in c.after.items()]))
+        return out
+
+    def diff(self, name: Callable[[dict[str, Any]], str]) -> list[str]:
+        """One line per change (and per changed field), as plain text."""
+        from .diff import as_lines
+
+        return as_lines(self.entries(name))
 
 
 def _public(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if not k.startswith("_")}
-
-
-def _show(value: Any) -> str:
-    return "—" if value in (None, "") else str(value)

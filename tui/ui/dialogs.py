@@ -2,7 +2,7 @@
 
     await ui.dialog("secret", title=..., secrets={...})     # shown once, reveal on request, copy
     await ui.dialog("result", title=..., text=...)          # read and copy (a URL, a snippet)
-    await ui.dialog("result", title=..., text=diff, confirm_label="Send")   # review, then go
+    await ui.dialog("diff", title=..., entries=diff.compare(...), confirm_label="Send")   # review, then go
     await ui.dialog("json", title=..., value={...})         # any JSON, read-only
     await ui.dialog("matrix", title=..., rows=..., columns=..., values={(r, c): v}, choices=[...], save=...)
 
@@ -21,6 +21,7 @@ _DIALOGS: dict[str, str] = {
     "result": "tui.ui.screens.result:ResultScreen",
     "json": "tui.ui.dialogs:json_dialog",
     "matrix": "tui.ui.screens.matrix:MatrixScreen",  # rows × columns of choices, edited in place
+    "diff": "tui.ui.screens.diff:DiffScreen",  # added, changed old → new, deleted (products.diff)
 }
 
 

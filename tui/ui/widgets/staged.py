@@ -91,17 +91,14 @@ class StagedEdits:
             return
         from ..dialogs import open_dialog
 
-        lines = self.changes.diff(lambda d: str(d.get("name") or d.get(self.kind.id_field) or ""))
+        entries = self.changes.entries(lambda d: str(d.get("name") or d.get(self.kind.id_field) or ""))
         count = len(self.changes)
 
         def answered(ok: bool | None) -> None:
             if ok:
                 self._send_changes()
 
-        open_dialog(
-            self.app, "result", answered, title=f"Send {count} change(s) to {self.kind.title.lower()}?",
-            text="\n".join(lines), confirm_label="Send",
-        )
+        open_dialog(self.app, "diff", answered, title=f"Send {count} change(s) to {self.kind.title.lower()}?", entries=entries, confirm_label="Send")
 
     @work(exclusive=True, group="mutate", exit_on_error=False)
     async def _send_changes(self) -> None:

@@ -1,0 +1,58 @@
+"""What changes between two sets of objects, as an operator reviews it: added (with its values),
+changed (each field old → new) and deleted. Used by the staged-change review and by any comparison
+of two versions (a DNS zone's, a load balancer's); the console shows it with `ui.dialog("diff")`.
+No Textual here: the lines are plain text, marked so they read without colour (+ ~ -)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Literal
+
+Op = Literal["add", "change", "delete"]
+
+
+class Entry:
+    """One object's change: `fields` are (field, old, new); an add has old None, a delete none."""
+
+    __slots__ = ("op", "name", "fields")
+
+    def __init__(self, op: Op, name: str, fields: list[tuple[str, Any, Any]]) -> None:
+        self.op, self.name, self.fields = op, name, fields
+
+    def lines(self) -> list[str]:
+        if self.op == "add":
+            return [f"+ add     {self.name}  " + ", ".join(f"{k}={show(new)}" for k, _, new in self.fields)]
+        if self.op == "delete":
+            return [f"- delete  {self.name}"]
+        return [f"~ change  {self.name}", *(f"      {k}: {show(old)} → {show(new)}" for k, old, new in self.fields)]
+
+
+def compare(before: Iterable[dict[str, Any]], after: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], str],
+            name: Callable[[dict[str, Any]], str] | None = None) -> list[Entry]:
+    """The entries that turn `before` into `after`, objects matched by `key`: changes and deletes
+    in `before`'s order, then adds in `after`'s; an object equal in both is left out."""
+    name = name or key
+    old = {key(o): o for o in before}
+    new = {key(o): o for o in after}
+    out: list[Entry] = []
+    for k, o in old.items():
+        if k not in new:
+            out.append(Entry("delete", name(o), []))
+        elif new[k] != o:
+            n = new[k]
+            out.append(Entry("change", name(o), [(f, o.get(f), n.get(f)) for f in dict.fromkeys([*o, *n]) if o.get(f) != n.get(f)]))
+    out += [Entry("add", name(n), [(f, None, v) for f, v in n.items()]) for k, n in new.items() if k not in old]
+    return out
+
+
+def as_lines(entries: Iterable[Entry]) -> list[str]:
+    return [line for e in entries for line in e.lines()]
+
+
+def counts(entries: list[Entry]) -> str:
+    """`1 added, 2 changed, 1 deleted` (what is there)."""
+    said = {"add": "added", "change": "changed", "delete": "deleted"}
+    return ", ".join(f"{n} {said[op]}" for op in said if (n := sum(e.op == op for e in entries))) or "no change"
+
+
+def show(value: Any) -> str:
+    return "—" if value in (None, "") else str(value)

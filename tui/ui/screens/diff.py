@@ -1,0 +1,30 @@
+"""A diff to review (`ui.dialog("diff", title=..., entries=[...])`): what is added, changed (old →
+new) and deleted, from `products.diff`. Each line keeps its marker (+ ~ -) so it reads without
+colour; colour adds green, yellow and red. Text from the API is cleaned, never markup. `y` copies
+the plain lines; with `confirm_label` it asks (Cancel focused) and answers True for that button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ...api.safe import clean
+from ...products.diff import as_lines, counts
+from .result import ResultScreen
+
+STYLE = {"+": "green", "~": "yellow", "-": "red"}
+
+
+class DiffScreen(ResultScreen):
+    def __init__(self, title: str, entries: list[Any], *, confirm_label: str | None = None) -> None:
+        super().__init__(f"{title} ({counts(entries)})", "\n".join(as_lines(entries)), confirm_label=confirm_label)
+        self.entries = entries
+
+    def on_mount(self) -> None:
+        styled = Text()
+        for line in self.text.splitlines():
+            marker = line[:1] if line[:1] in STYLE else ""
+            styled.append(clean(line) + "\n", style=STYLE.get(marker, ""))
+        self.query_one("#result-text").update(styled)  # type: ignore[attr-defined]
+        super().on_mount()

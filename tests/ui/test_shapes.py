@@ -35,6 +35,14 @@ async def menu(pilot, app, label):
     await pick(pilot, app, lambda text: text == label)
 
 
+async def on_alpha(pilot, app, sandbox):
+    """The gadgets list, the cursor on alpha: its row, and the sandbox's own copy of it."""
+    await loaded(pilot, app)
+    view = await open_view(pilot, app, "gadgets.gadgets")
+    alpha = await select(pilot, view, "alpha")
+    return alpha, sandbox.gadgets.gadgets["fr-par"][alpha.id]
+
+
 async def test_a_panel_absent_until_activated_offers_activate_shows_the_password_once_then_its_object_and_children(gsandbox, clock):
     app = make_app(gsandbox, policy=RefreshPolicy(fast=0.05, slow=3600))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -75,10 +83,7 @@ async def test_a_panel_absent_until_activated_offers_activate_shows_the_password
 async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_written(gsandbox, caplog):
     app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        view = await open_view(pilot, app, "gadgets.gadgets")
-        alpha = await select(pilot, view, "alpha")
-        stored = gsandbox.gadgets.gadgets["fr-par"][alpha.id]
+        alpha, stored = await on_alpha(pilot, app, gsandbox)
 
         # PUT: the description alone changed, and the name is sent too, as a replacing PUT asks
         await pilot.press("e")
@@ -137,10 +142,7 @@ async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_wri
 async def test_a_form_takes_lines_a_key_value_map_and_several_choices_and_names_a_bad_line(gsandbox):
     app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        view = await open_view(pilot, app, "gadgets.gadgets")
-        alpha = await select(pilot, view, "alpha")
-        stored = gsandbox.gadgets.gadgets["fr-par"][alpha.id]
+        alpha, stored = await on_alpha(pilot, app, gsandbox)
         await menu(pilot, app, "Configure…")
         form = await form_ready(pilot, app)
         await tab_to(pilot, app, "f-notes")
@@ -160,10 +162,7 @@ async def test_a_form_takes_lines_a_key_value_map_and_several_choices_and_names_
 async def test_an_exactly_one_of_field_shows_the_chosen_variant_and_names_a_nested_field_by_its_path(gsandbox):
     app = make_app(gsandbox, settings=demo_settings(region="fr-par"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        view = await open_view(pilot, app, "gadgets.gadgets")
-        alpha = await select(pilot, view, "alpha")
-        stored = gsandbox.gadgets.gadgets["fr-par"][alpha.id]
+        alpha, stored = await on_alpha(pilot, app, gsandbox)
         await menu(pilot, app, "Health probe…")
         form = await form_ready(pilot, app)
         http_fields = form.query_one("#v-check--http")

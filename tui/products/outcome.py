@@ -167,8 +167,7 @@ async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, A
         return await service.run(call, scope, row, body), None
     except OutcomeUnknown as err:
         if call.method in ("PATCH", "PUT") and call.path in ("{id}", ""):
-            context = service.context(scope) if service.context is not None else None
-            found = await after_update(service, scope, row.id, {**(call.body_for(row, context) or {}), **(body or {})})
+            found = await after_update(service, scope, row.id, {**(call.body_for(row, service.context_for(scope)) or {}), **(body or {})})
         else:
             found = await after_action(service, scope, row.id, getattr(row, "state", None))
         if found.applied:

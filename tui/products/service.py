@@ -62,9 +62,12 @@ class ResourceService:
     def scopes_for(self, scope: str) -> tuple[str, ...]:
         return self.kind.all_scopes if scope == ALL else (scope,)
 
+    def context_for(self, scope: str) -> Context | None:
+        """What list parameters and verbs read from where they are sent (project, organization)."""
+        return self.context(scope) if self.context is not None else None
+
     def _query(self, scope: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        ctx = self.context(scope) if self.context is not None else None
-        return {**self.kind.list_query(ctx, self.parent), **(params or {})}
+        return {**self.kind.list_query(self.context_for(scope), self.parent), **(params or {})}
 
     def _page_size(self) -> int:
         return self.kind.page_size or MAX_PER_PAGE
@@ -291,7 +294,7 @@ class ResourceService:
     async def run(self, call: Call, scope: str, row: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send one of the kind's verbs for `row` (its path and body from the declaration)."""
         path = self.kind.call_path(call, scope, row, self.parent)
-        context = self.context(scope) if self.context is not None else None
+        context = self.context_for(scope)
         body = call.body_for(row, context)
         if extra:
             body = {**(body or {}), **extra}
@@ -346,7 +349,7 @@ class ResourceService:
     async def read_list(self, call: Call, scope: str, row: Any, key: str | None) -> list[dict[str, Any]]:
         """Every item a verb of `row` lists (`GET {id}/acls`), in the kind's paging style."""
         path = self.kind.call_path(call, scope, row, self.parent)
-        context = self.context(scope) if self.context is not None else None
+        context = self.context_for(scope)
         result = await list_all(self.client, path, key, style=self.kind.paging, params=call.params_for(context))
         if result.errors:
             raise result.errors[0]

@@ -91,12 +91,7 @@ def edit_values(row: Row) -> dict[str, Any]:
     return {"description": row.text("description"), "tags": [str(t) for t in row.items("tags")], "reverse": row.text("reverse")}
 
 
-def edit_patch(form: BaseModel, row: Row) -> dict[str, Any]:
-    current = edit_values(row)
-    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
-
-
-EDIT = EditSpec(EditForm, edit_values, edit_patch)
+EDIT = EditSpec(EditForm, edit_values)  # sends what changed
 
 
 # ---- MAC groups ---------------------------------------------------------------------------------

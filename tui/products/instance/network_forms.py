@@ -130,13 +130,8 @@ def sg_values(row: Row) -> dict[str, Any]:
     return {**{k: row.get(k) for k in keys}, "description": row.text("description"), "tags": [str(t) for t in row.items("tags")]}
 
 
-def sg_patch(form: BaseModel, row: Row) -> dict[str, Any]:
-    current = sg_values(row)
-    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
-
-
 SG_CREATE = CreateSpec(SecurityGroupForm, sg_payload, static(POLICIES))
-SG_EDIT = EditSpec(SecurityGroupForm, sg_values, sg_patch, static(POLICIES))
+SG_EDIT = EditSpec(SecurityGroupForm, sg_values, options=static(POLICIES))
 
 
 class RuleForm(BaseModel):
@@ -296,13 +291,8 @@ def pg_values(row: Row) -> dict[str, Any]:
     return {"name": row.name, "policy_type": row.text("policy_type"), "policy_mode": row.text("policy_mode"), "tags": [str(t) for t in row.items("tags")]}
 
 
-def pg_patch(form: BaseModel, row: Row) -> dict[str, Any]:
-    current = pg_values(row)
-    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
-
-
 PG_CREATE = CreateSpec(PlacementGroupForm, pg_payload, static(PG_CHOICES))
-PG_EDIT = EditSpec(PlacementGroupForm, pg_values, pg_patch, static(PG_CHOICES))
+PG_EDIT = EditSpec(PlacementGroupForm, pg_values, options=static(PG_CHOICES))
 
 
 class MemberForm(BaseModel):

@@ -184,15 +184,9 @@ def server_edit_values(row: Row) -> dict[str, Any]:
     return {"name": row.name, "tags": [str(t) for t in row.items("tags")], "protected": bool(row.get("protected"))}
 
 
-def server_patch(form: BaseModel, row: Row) -> dict[str, Any]:
-    assert isinstance(form, ServerEditForm)
-    current = server_edit_values(row)
-    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
-
-
 CREATE = CreateSpec(
     ServerCreateForm, server_payload, server_form_options, after_create="start", after_action="poweron",
     field_map={"volumes.0.size": "volume_size_gb", "volumes.0.volume_type": "volume_type", "volumes": "volume_size_gb"},
     extend=Lazy("tui.products.instance.create_volumes:extend_volumes"),
 )
-EDIT = EditSpec(ServerEditForm, server_edit_values, server_patch)
+EDIT = EditSpec(ServerEditForm, server_edit_values)  # sends what changed

@@ -39,11 +39,6 @@ def named_values(row: Row) -> dict[str, Any]:
     return {"name": row.name, "tags": [str(t) for t in row.items("tags")]}
 
 
-def named_patch(form: BaseModel, row: Row) -> dict[str, Any]:
-    current = named_values(row)
-    return {k: v for k, v in form.model_dump().items() if current.get(k) != v}
-
-
 class ImageCreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -68,7 +63,7 @@ def image_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 SNAPSHOT_CREATE = CreateSpec(SnapshotCreateForm, snapshot_payload, snapshot_options)
 IMAGE_CREATE = CreateSpec(ImageCreateForm, image_payload, image_options)
-NAMED_EDIT = EditSpec(NameTagsForm, named_values, named_patch)
+NAMED_EDIT = EditSpec(NameTagsForm, named_values)
 
 
 # ---- the forms of a snapshot's actions (declared in `snapshots`) ----------------------------------

@@ -170,21 +170,7 @@ class EditForm(BaseModel):
         return check_password(v) if v is not None and v.get_secret_value() else None
 
 
-def edit_patch(form: BaseModel, row: Row) -> dict[str, Any]:
-    assert isinstance(form, EditForm)
-    patch: dict[str, Any] = {}
-    if form.name != row.name:
-        patch["name"] = form.name
-    if form.tags != list(row.items("tags")):
-        patch["tags"] = form.tags
-    if form.user_name != row.text("user_name"):
-        patch["user_name"] = form.user_name
-    if form.password is not None:
-        patch["password"] = form.password.get_secret_value()
-    return patch
-
-
-EDIT = EditSpec(EditForm, lambda row: {"name": row.name, "tags": list(row.items("tags")), "user_name": row.text("user_name")}, edit_patch)
+EDIT = EditSpec(EditForm, lambda row: {"name": row.name, "tags": list(row.items("tags")), "user_name": row.text("user_name")})  # a new password: when typed
 
 
 # ---- migrate: one field per request, by construction -------------------------------------------------

@@ -73,7 +73,7 @@ class EditForm(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=255, pattern=NAME_PATTERN, json_schema_extra=meta("Name", rule="letters, digits, spaces, dots and dashes"))]
 
 
-EDIT = EditSpec(EditForm, lambda row: {"name": row.name}, lambda form, row: {"name": form.name} if form.name != row.name else {})
+EDIT = EditSpec(EditForm, lambda row: {"name": row.name})
 
 
 class ReinstallForm(BaseModel):

@@ -1,6 +1,7 @@
 """The test product's console side, in one module: "Gadgets", declared only through the shared
 mechanisms (kinds, children, a panel, a secret field, an endpoint of its own, the manifest, verbs
-with the context, a PUT edit, action shapes, and a panel absent until activated).
+with the context, a PUT edit, action shapes, a panel absent until activated, and the generic
+screens: a chat, a playground, a topology tree and a version diff).
 Nothing in `tui/ui` or the shared service knows it. Its sandbox side is `gadgets_sandbox.py`.
 """
 
@@ -13,6 +14,7 @@ from tui.products.format import state_text
 from tui.products.location import Endpoint, FromContext
 from tui.products.shapes import FormCall, SetEditor, ShowValue
 from tui.products.manifest import Entry
+from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
 
 HERE = "gadgets_client:"
 PROJECT = {"project_id": FromContext("project_id")}  # a body the context fills
@@ -45,13 +47,33 @@ GADGETS = ResourceKind(
         ActionSpec("address", "Address (copy)…", shape=ShowValue("Address of {name}", "{address}")),
         ActionSpec("probe", "Health probe…", shape=FormCall("Health probe of {name}", Lazy(HERE + "ProbeForm"), Call("PUT", "{id}/probe"),
                                                               body=Lazy(HERE + "probe_body"), done="{name}: probe set")),
+        ActionSpec("try", "Try a prediction…", shape=Playground("Predictions of {name}", Call("POST", "{id}/predict", mutating=False),
+                                                                 template='{"inputs": [1, 2]}', docs=Call("GET", "{id}/predict", mutating=False))),
+        ActionSpec("versions", "Compare with a version…", shape=CompareVersions(
+            "Parts of {name}", Call("GET", "{id}/versions", mutating=False), "versions", lambda v: f"version {v['id']} ({v.get('parts_count')} parts)",
+            Call("GET", "{id}/versions/{version}", mutating=False), Call("GET", "{id}/parts", mutating=False), "parts", lambda p: str(p.get("name")))),
         ActionSpec("configure", "Configure…", shape=FormCall("Configure {name}", Lazy(HERE + "ConfigureForm"), Call("PUT", "{id}/config"),
                                                              done="{name}: configured", choices={"modes": [("Quiet", "quiet"), ("Fast", "fast"), ("Safe", "safe")]})),
     ),
     edit=Lazy(HERE + "GADGET_EDIT"),
     children=(Child("Parts", HERE + "PARTS"),),
-    panels=(DetailPanel("Events", kind=HERE + "EVENTS"),),
+    panels=(DetailPanel("Events", kind=HERE + "EVENTS"), DetailPanel("Topology", tree=HERE + "topology")),
 )
+
+
+async def topology(service: Any, scope: str, row: Any) -> Node:
+    """The gadget, its parts grouped by kind (a tree the detail draws and reads again)."""
+    found = await service.call("GET", scope, "gadgets", row.id, "parts")
+    kinds: dict[str, list[Node]] = {}
+    for p in found.get("parts") or []:
+        kinds.setdefault(str(p.get("kind")), []).append(Node(f"{p.get('name')} ×{p.get('count')}"))
+    return Node(row.name, tuple(Node(f"{kind}s", tuple(parts)) for kind, parts in sorted(kinds.items())))
+
+
+CHAT = ChatSpec("Gadget chat", KEYS_API, "/gadget-keys/v1/models", "/gadget-keys/v1/chat/completions", gauges=(
+    Gauge("Requests", "x-ratelimit-remaining-requests", "x-ratelimit-limit-requests", "x-ratelimit-reset-requests"),
+    Gauge("Tokens", "x-ratelimit-remaining-tokens", "x-ratelimit-limit-tokens", "x-ratelimit-reset-tokens"),
+))
 
 EVENTS = ResourceKind(  # a detail tab: the gadget's timeline, newest first
     id="gadgets.events", product="Gadgets", title="Events", singular="event",
@@ -240,4 +262,5 @@ ENTRIES = (
     Entry("gadgets.account", "Account", "Gadgets", "global", "panel", HERE + "ACCOUNT"),
     Entry("gadgets.keys", "Keys", "Gadgets", "global", "list", HERE + "KEYS"),
     Entry("gadgets.station", "Station", "Gadgets", "global", "panel", HERE + "STATION"),
+    Entry("gadgets.chat", "Chat", "Gadgets", "global", "chat", HERE + "CHAT"),
 )

@@ -13,6 +13,13 @@
   replaces the object asks); `PUT …/gadgets/{id}/labels` its whole set of labels (at most 3,
   keys unique); `POST …/gadgets/{id}/tune` takes `level` (1 to 9) and `project_id` (the context's);
   `PUT …/gadgets/{id}/config` takes `notes` (text), `settings` (a string map) and `modes` (a list).
+- `GET …/gadgets/{id}/versions` lists the versions of a gadget's parts (one when created, one
+  more after each `PATCH …/parts`), `GET …/versions/{version}` one version's parts.
+- `GET …/gadgets/{id}/predict` says how to call it; `POST …/gadgets/{id}/predict {"inputs": [n…]}`
+  answers `{"outputs": [2n…]}` (a 400 naming the field otherwise).
+- `/gadget-keys/v1/models` and `POST /gadget-keys/v1/chat/completions` (OpenAI-compatible): the
+  answer repeats the last message word by word as server-sent events (`stream: true`), with the
+  `x-ratelimit-*` headers; a message containing "hold" waits until `store.release` is set.
 - `/gadgets/v1/station?project_id=`: one per project, 404 until `POST /gadgets/v1/station/activate`
   `{project_id}` (then `creating` 2 s → `ready`; the answer carries the station's `password`
   once); `POST …/deactivate {project_id}` removes it; `GET …/station/beacons?project_id=` lists
@@ -21,11 +28,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tui.sandbox.core import json_body, page_page_size
@@ -48,6 +57,10 @@ class GadgetStore:
         self.events: dict[str, list[dict[str, Any]]] = {}  # gadget id -> its events, oldest first
         self.project_params: list[str | None] = []  # what each list was asked with
         self.station: dict[str, Any] | None = None  # absent until activated
+        self.versions: dict[str, list[dict[str, Any]]] = {}  # gadget id -> versions of its parts, oldest first
+        self.requests_left, self.tokens_left = 60, 10_000  # the chat's minute
+        self.release = asyncio.Event()  # a held answer goes on when set
+        self.chats: list[dict[str, Any]] = []  # each chat request's body
 
     def add_gadget(self, region: str, name: str, state: str = "ready", parts: int = 0) -> dict[str, Any]:
         g = {"id": self.ids.uuid(), "name": name, "region": region, "state": state, "project_id": self.project_id,
@@ -58,7 +71,13 @@ class GadgetStore:
         for i in range(parts):
             pname = f"{name}-part-{i + 1}"
             self.parts[region][pname] = {"name": pname, "gadget_id": g["id"], "kind": "bolt" if i % 2 else "gear", "count": i + 1}
+        self.version(region, g["id"])
         return g
+
+    def version(self, region: str, gid: str) -> None:
+        found = self.versions.setdefault(gid, [])
+        parts = sorted((dict(p) for p in self.parts[region].values() if p["gadget_id"] == gid), key=lambda p: p["name"])
+        found.append({"id": str(len(found) + 1), "created_at": self.clock.iso(), "parts": parts})
 
     def event(self, gid: str, what: str) -> None:
         events = self.events.setdefault(gid, [])
@@ -149,6 +168,7 @@ def routes(store: GadgetStore) -> list[Route]:
             if op != "delete" and not (isinstance(parts[name]["count"], int) and parts[name]["count"] >= 0):
                 raise invalid_arguments((f"changes.{i}.{op}.count", "constraint", "count must be a non-negative integer"))
         store.parts[region] = parts
+        store.version(region, g["id"])
         return JSONResponse({"parts": sorted((p for p in parts.values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])})
 
     async def part(request: Request) -> Response:
@@ -268,7 +288,66 @@ def routes(store: GadgetStore) -> list[Route]:
         station_of(request.query_params.get("project_id"))
         return page_page_size(request, "beacons", [{"id": f"b{i}", "name": f"beacon-{i}"} for i in range(1, 4)], dict)
 
+    async def versions(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        found = [{"id": v["id"], "created_at": v["created_at"], "parts_count": len(v["parts"])} for v in store.versions.get(g["id"], [])]
+        return JSONResponse({"versions": list(reversed(found)), "total_count": len(found)})
+
+    async def version(request: Request) -> Response:
+        g = gadget_of(region_of(request), request.path_params["id"])
+        v = next((v for v in store.versions.get(g["id"], []) if v["id"] == request.path_params["version"]), None)
+        if v is None:
+            raise not_found("version", request.path_params["version"])
+        return JSONResponse({"parts": v["parts"]})
+
+    async def predict(request: Request) -> Response:
+        gadget_of(region_of(request), request.path_params["id"])
+        if request.method == "GET":
+            return JSONResponse({"call": "POST with a JSON object", "example": {"inputs": [1, 2, 3]}, "answer": {"outputs": "each input doubled"}})
+        inputs = (await json_body(request)).get("inputs")
+        if not isinstance(inputs, list) or not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in inputs):
+            raise invalid_arguments(("inputs", "constraint", "inputs is a list of numbers"))
+        return JSONResponse({"outputs": [n * 2 for n in inputs]})
+
+    async def models(request: Request) -> Response:
+        return JSONResponse({"object": "list", "data": [{"id": "gadget-small", "object": "model"}, {"id": "gadget-large", "object": "model"}]})
+
+    async def completions(request: Request) -> Response:
+        body = await json_body(request, multiline=("messages",))
+        messages = body.get("messages")
+        store.chats.append(body)
+        if body.get("model") not in ("gadget-small", "gadget-large") or not isinstance(messages, list) or not messages:
+            raise invalid_arguments(("model", "constraint", "a known model and messages are required"))
+        said = str(messages[-1].get("content", ""))
+        words = f"You said: {said}".split(" ")
+        store.requests_left = max(0, store.requests_left - 1)
+        store.tokens_left = max(0, store.tokens_left - len(words) - len(said.split()))
+        headers = {"x-ratelimit-limit-requests": "60", "x-ratelimit-remaining-requests": str(store.requests_left),
+                   "x-ratelimit-reset-requests": "12s", "x-ratelimit-limit-tokens": "10000",
+                   "x-ratelimit-remaining-tokens": str(store.tokens_left), "x-ratelimit-reset-tokens": "12s"}
+        usage = {"prompt_tokens": len(said.split()), "completion_tokens": len(words), "total_tokens": len(said.split()) + len(words)}
+        if not body.get("stream"):
+            return JSONResponse({"object": "chat.completion", "model": body["model"], "usage": usage,
+                                 "choices": [{"index": 0, "message": {"role": "assistant", "content": " ".join(words)}, "finish_reason": "stop"}]},
+                                headers=headers)
+
+        async def events() -> Any:
+            if "hold" in said:
+                await store.release.wait()
+            for i, word in enumerate(words):
+                delta = {"choices": [{"index": 0, "delta": {"content": (" " if i else "") + word}}]}
+                yield f"data: {json.dumps(delta)}\n\n"
+            yield "data: " + json.dumps({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": usage}) + "\n\n"
+            yield "data: [DONE]\n\n"
+
+        return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
     return [
+        Route(base + "/gadgets/{id}/versions", versions, methods=["GET"]),
+        Route(base + "/gadgets/{id}/versions/{version}", version, methods=["GET"]),
+        Route(base + "/gadgets/{id}/predict", predict, methods=["GET", "POST"]),
+        Route("/gadget-keys/v1/models", models, methods=["GET"]),
+        Route("/gadget-keys/v1/chat/completions", completions, methods=["POST"]),
         Route(base + "/gadgets/{id}", replace_gadget, methods=["PUT"]),
         Route(base + "/gadgets/{id}/labels", labels, methods=["PUT"]),
         Route(base + "/gadgets/{id}/tune", tune, methods=["POST"]),

@@ -111,6 +111,17 @@ def current_view(app):
 
 async def open_view(pilot, app, kind_id, timeout: float = 5.0):
     """Sidebar by keyboard: tab to it, move to the entry, enter."""
+    await sidebar_enter(pilot, app, kind_id)
+    await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id, timeout=timeout)
+    view = current_view(app)
+    await wait_for(pilot, lambda: not getattr(view, "listing", False) and view.last_attempt is not None, what=f"{kind_id} listed", timeout=timeout)  # a list, or a panel
+    view.focus_table()
+    await pilot.pause()
+    return view
+
+
+async def sidebar_enter(pilot, app, kind_id):
+    """The sidebar's entry `kind_id`, reached with j/k and entered."""
     from tui.ui.widgets.sidebar import Sidebar
 
     sidebar = app.main.query_one(Sidebar)
@@ -129,12 +140,6 @@ async def open_view(pilot, app, kind_id, timeout: float = 5.0):
     else:
         raise AssertionError(f"the sidebar never reached {kind_id}: at {sidebar.highlighted} of {ids}, screen {app.screen}")
     await pilot.press("enter")
-    await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id, timeout=timeout)
-    view = current_view(app)
-    await wait_for(pilot, lambda: not getattr(view, "listing", False) and view.last_attempt is not None, what=f"{kind_id} listed", timeout=timeout)  # a list, or a panel
-    view.focus_table()
-    await pilot.pause()
-    return view
 
 
 async def select(pilot, view, name):

@@ -151,18 +151,20 @@ class Metrics:
 class DetailPanel:
     """An extra tab of a kind's detail view (events, metrics, topology). One of: `kind`, "module:ATTR"
     of a child ResourceKind listed there for the resource (an events timeline: the same table,
-    paging and refresh as any list); `chart`, the resource's metrics drawn as charts; or `widget`,
-    "module:ATTR" of a callable (service, scope, row) -> a Textual widget of the product's own,
-    which refreshes through a `Refresher`."""
+    paging and refresh as any list); `chart`, the resource's metrics drawn as charts; `tree`,
+    "module:ATTR" of `async (service, scope, row) -> views.Node`, its topology drawn as a tree and
+    read again with the view; or `widget`, "module:ATTR" of a callable (service, scope, row) -> a
+    Textual widget of the product's own, which refreshes through a `Refresher`."""
 
     title: str
     kind: str | None = None
     widget: str | None = None
     chart: Metrics | None = None
+    tree: str | None = None
 
     def __post_init__(self) -> None:
-        if sum(x is not None for x in (self.kind, self.widget, self.chart)) != 1:
-            raise ValueError(f"detail panel {self.title!r}: give exactly one of kind, chart and widget")
+        if sum(x is not None for x in (self.kind, self.widget, self.chart, self.tree)) != 1:
+            raise ValueError(f"detail panel {self.title!r}: give exactly one of kind, chart, tree and widget")
 
 
 Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]

@@ -2,7 +2,8 @@
 forms or widgets.
 
 An entry says what to open: a list of a kind (`list`), one object shown as a panel (`panel`, a
-singleton kind), or a screen of its own (`screen`, a Textual Screen class taking the app). Targets are
+singleton kind), a conversation with a model (`chat`, a `views.ChatSpec`, on the console's chat
+screen), or a screen of its own (`screen`, a Textual Screen class taking the app). Targets are
 "module:ATTR" strings, imported when the entry is first opened, so start-up imports one product's
 start kind whatever the number of products. The sidebar, the palette, the start-up prefetch and
 the main screen read this; nothing in the UI names a product.
@@ -16,7 +17,7 @@ from typing import Any, Literal
 
 from .location import ScopeType
 
-Opens = Literal["list", "panel", "screen"]
+Opens = Literal["list", "panel", "chat", "screen"]
 
 # Each product's manifest module (a tuple ENTRIES of Entry), in sidebar order.
 PRODUCT_MANIFESTS = [

@@ -5,6 +5,8 @@
     await ui.dialog("diff", title=..., entries=diff.compare(...), confirm_label="Send")   # review, then go
     await ui.dialog("json", title=..., value={...})         # any JSON, read-only
     await ui.dialog("matrix", title=..., rows=..., columns=..., values={(r, c): v}, choices=[...], save=...)
+    await ui.dialog("file", title=..., mode="open" | "save", path=...)   # a Path, or None
+    await ui.dialog("playground", title=..., key=..., template=..., parse=..., send=..., docs=...)
 
 A product that truly needs another dialog registers it (`register("grid", "module:Class")`): the
 class is imported when first opened and built with the keyword arguments given.
@@ -22,6 +24,8 @@ _DIALOGS: dict[str, str] = {
     "json": "tui.ui.dialogs:json_dialog",
     "matrix": "tui.ui.screens.matrix:MatrixScreen",  # rows × columns of choices, edited in place
     "diff": "tui.ui.screens.diff:DiffScreen",  # added, changed old → new, deleted (products.diff)
+    "file": "tui.ui.screens.files:FilePickerScreen",  # a file to load or a place to save
+    "playground": "tui.ui.screens.playground:PlaygroundScreen",  # a request tried, answers kept (products.views)
 }
 
 

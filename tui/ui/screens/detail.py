@@ -70,6 +70,10 @@ class DetailScreen(Screen[None]):
             from ..widgets.metrics_chart import MetricsChart
 
             return MetricsChart(self.view.service, scope, self.row, panel.chart, policy=getattr(self.app, "policy", None))
+        if panel.tree is not None:  # its topology, drawn as a tree
+            from ..widgets.tree_panel import TreePanel
+
+            return TreePanel(self.view.service, scope, self.row, panel.tree, policy=getattr(self.app, "policy", None))
         return Lazy[Any](panel.widget).get()(self.view.service, scope, self.row)
 
     def on_mount(self) -> None:
@@ -156,11 +160,11 @@ class DetailScreen(Screen[None]):
         tabs.active = panes[(panes.index(tabs.active) + 1) % len(panes)] if tabs.active in panes else panes[0]
         pane = self.query_one(f"#{tabs.active}")
         views = pane.query("ResourceView")
-        charts = pane.query("MetricsChart")
+        drawn = pane.query("MetricsChart, TreePanel")
         if views:
             views.first().focus_table()
-        elif charts:
-            charts.first().focus()
+        elif drawn:
+            drawn.first().focus()
         else:
             pane.query("VerticalScroll").first().focus()
 

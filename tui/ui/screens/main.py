@@ -100,6 +100,15 @@ class MainScreen(Screen[None]):
         if entry.opens == "screen":
             self.app.push_screen(entry.load()(self.app))
             return
+        if entry.opens == "chat":  # one conversation per entry, kept for the session
+            name = f"chat:{entry.id}"
+            if not self.app.is_screen_installed(name):
+                from .chat import ChatScreen
+
+                spec = entry.load()
+                self.app.install_screen(ChatScreen(spec, lambda: self.app.client_for(spec.endpoint)), name)
+            self.app.push_screen(name)
+            return
         self.current_entry = entry
         switcher = self.query_one(ContentSwitcher)
         vid = view_id(entry.id)

@@ -1,0 +1,179 @@
+"""What a product declares to use the console's generic screens (no Textual here; the screens are
+in `tui/ui` and name no product):
+
+- `ChatSpec`: a conversation with a model, answers streamed as server-sent events, with gauges
+  read from response headers. The manifest opens it (`Entry(..., opens="chat")`).
+- `Playground`: a request payload typed or loaded from a file, sent, its answer shown, with a
+  history for the session. An action shape on a row (a model's predictions).
+- `Node` and `DetailPanel(tree=...)`: a resource's topology as a tree, a tab of its detail.
+- `CompareVersions`: pick an earlier version of a resource, see what changed since (the diff view).
+
+The chat speaks the OpenAI-compatible protocol unless a spec says otherwise (`body`, `chunk`,
+`model_ids`): it is a wire protocol several platforms share, not one product.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from .base import Row
+from .location import Call, Endpoint, segment
+from .shapes import Shape, fill_text
+
+
+# ---- chat ---------------------------------------------------------------------------------------
+class Chunk(NamedTuple):
+    """One streamed event, read: text to append, the usage when the answer ends, and whether it did."""
+
+    text: str = ""
+    usage: dict[str, Any] | None = None
+    finish: str = ""
+    done: bool = False
+
+
+def openai_models(data: dict[str, Any]) -> list[str]:
+    items = data.get("data")
+    return [str(m["id"]) for m in items if isinstance(m, dict) and m.get("id")] if isinstance(items, list) else []
+
+
+def openai_body(messages: list[dict[str, str]], settings: dict[str, Any]) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": settings["model"], "messages": messages, "stream": True}
+    if settings.get("temperature") is not None:
+        body["temperature"] = settings["temperature"]
+    if settings.get("max_tokens") is not None:
+        body["max_tokens"] = settings["max_tokens"]
+    return body
+
+
+def openai_chunk(data: str) -> Chunk:
+    """A `chat.completion.chunk` event (ValueError when it is not JSON); `[DONE]` ends the stream."""
+    if data.strip() == "[DONE]":
+        return Chunk(done=True)
+    import json
+
+    obj = json.loads(data)
+    if not isinstance(obj, dict):
+        raise ValueError("not an object")
+    choices = [c for c in obj.get("choices") or [] if isinstance(c, dict)]
+    text = "".join(str((c.get("delta") or {}).get("content") or "") for c in choices if isinstance(c.get("delta"), dict))
+    finish = next((str(c["finish_reason"]) for c in choices if c.get("finish_reason")), "")
+    usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else None
+    return Chunk(text, usage, finish)
+
+
+class Gauge(Shape):
+    """A limit the answers' headers report: `remaining` of `limit`, renewed after `reset` (a duration)."""
+
+    label: str
+    remaining: str
+    limit: str
+    reset: str = ""
+
+
+class ChatSpec(Shape):
+    """A chat with the models of `endpoint`: `models` (a GET) lists them, `completions` (a POST of
+    `body(messages, settings)`) streams the answer, each event read by `chunk`. Paths are under the
+    endpoint's base URL, which for an OpenAI-compatible API ends in `/v1`."""
+
+    title: str
+    endpoint: Endpoint
+    models: str = "/models"
+    completions: str = "/chat/completions"
+    gauges: tuple[Gauge, ...] = ()
+    model_ids: Callable[[dict[str, Any]], list[str]] = staticmethod(openai_models)  # type: ignore[assignment]
+    body: Callable[[list[dict[str, str]], dict[str, Any]], dict[str, Any]] = staticmethod(openai_body)  # type: ignore[assignment]
+    chunk: Callable[[str], Chunk] = staticmethod(openai_chunk)  # type: ignore[assignment]
+    system: str = ""  # the system prompt a conversation starts with
+
+
+# ---- playground ---------------------------------------------------------------------------------
+class Playground(Shape):
+    """A request to try on a row: the payload (JSON unless `body` reads it otherwise) is typed or
+    loaded from a file, sent with `call`, and the answer or the error shown; every exchange stays
+    in the session's history of that row. `docs`, a GET, is shown beside it (how to call it)."""
+
+    title: str
+    call: Call
+    template: str = "{}"
+    docs: Call | None = None
+    body: Callable[[str, Row], Any] | None = None  # payload text -> the request body (ValueError: refused)
+
+    @property
+    def mutating(self) -> bool:
+        return self.call.mutating
+
+    def parse(self, text: str, row: Row) -> Any:
+        if self.body is not None:
+            return self.body(text, row)
+        import json
+
+        try:
+            value = json.loads(text)
+        except ValueError as err:
+            raise ValueError(f"the payload is not JSON: {err}") from None
+        if not isinstance(value, dict):
+            raise ValueError("the payload must be a JSON object ({…})")
+        return value
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        service = ui.service()
+
+        async def send(payload: Any) -> dict[str, Any]:
+            return await service.run(self.call, ui.scope, row, payload)
+
+        async def docs() -> dict[str, Any] | None:
+            return await service.run(self.docs, ui.scope, row) if self.docs is not None else None
+
+        title = fill_text(self.title, row, ui)
+        await ui.dialog("playground", title=title, key=f"{title}\0{row.id}", template=self.template,
+                        parse=lambda text: self.parse(text, row), send=send, docs=docs if self.docs else None)
+
+
+# ---- tree ---------------------------------------------------------------------------------------
+class Node(NamedTuple):
+    """One node of a topology: its label (text from the API is cleaned when shown), its children."""
+
+    label: str
+    children: tuple["Node", ...] = ()
+
+
+TreeLoader = Callable[[Any, str, Row], Any]  # async (service, scope, row) -> Node
+
+
+# ---- versions -----------------------------------------------------------------------------------
+class CompareVersions(Shape):
+    """Pick one of a resource's versions (`versions`, a GET listing them under `list_key`), then see
+    what changed between it and now: `old` (a path template naming `{version}`) and `new`, both
+    GETs answering the objects under `items`, matched by `key`."""
+
+    title: str
+    versions: Call
+    list_key: str
+    label: Callable[[dict[str, Any]], str]
+    old: Call
+    new: Call
+    items: str
+    key: Callable[[dict[str, Any]], str]
+    version_id: str = "id"
+    mutating = False
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from .diff import compare
+
+        service = ui.service()
+        listed = (await service.run(self.versions, ui.scope, row)).get(self.list_key)
+        versions = [v for v in listed if isinstance(v, dict) and v.get(self.version_id) is not None] if isinstance(listed, list) else []
+        title = fill_text(self.title, row, ui)
+        picked = await ui.pick(title, [(self.label(v), str(v[self.version_id])) for v in versions])
+        if picked is None:
+            return
+        old_call = Call("GET", self.old.path.replace("{version}", segment(picked)), mutating=False)
+        old, new = await service.run(old_call, ui.scope, row), await service.run(self.new, ui.scope, row)
+        label = next(self.label(v) for v in versions if str(v[self.version_id]) == picked)
+        entries = compare(_objects(old, self.items), _objects(new, self.items), self.key)
+        await ui.dialog("diff", title=f"{title}: {label} → now", entries=entries)
+
+
+def _objects(answer: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    found = answer.get(key)
+    return [o for o in found if isinstance(o, dict)] if isinstance(found, list) else []

@@ -1,0 +1,268 @@
+"""A conversation with a model (a manifest entry `opens="chat"` with a `products.views.ChatSpec`):
+a model picked from the endpoint's list, a system prompt, temperature and maximum tokens; each
+answer streamed as server-sent events and drawn as it arrives (Textual's `Markdown` stream), its
+token usage under it, and gauges of the limits the answers' headers report. The screen is kept for
+the session: leaving it and coming back finds the conversation. Nothing here names a product.
+
+Keys: enter sends the message, esc stops an answer being streamed (otherwise goes back), ctrl+y
+copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again.
+Text from the model is cleaned of control characters and never read as Textual markup.
+"""
+
+from __future__ import annotations
+
+import time
+from asyncio import CancelledError
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Input, Label, Markdown, Select, Static
+
+from ...api.safe import clean
+from ..errors import describe, log_shown
+from ..widgets.key_bar import KeyBar
+
+
+def gauge_text(gauge: Any, headers: Any) -> str | None:
+    """`Requests ███████░░░ 42/60 · resets in 12s`, or None when the answer did not say."""
+    try:
+        left, limit = int(headers.get(gauge.remaining, "")), int(headers.get(gauge.limit, ""))
+    except ValueError:
+        return None
+    if limit <= 0:
+        return None
+    filled = max(0, min(10, 10 * left // limit))  # full only while nothing is used
+    text = f"{gauge.label} {'█' * filled}{'░' * (10 - filled)} {left:,}/{limit:,}"
+    reset = clean(str(headers.get(gauge.reset, ""))) if gauge.reset else ""
+    return text + (f" · resets in {reset}" if reset else "")
+
+
+def usage_text(usage: dict[str, Any] | None, seconds: float) -> str:
+    if not usage:
+        return f"↳ {seconds:.1f} s · the API did not report the tokens used"
+    parts = [f"{usage[k]:,} {label}" for k, label in (("prompt_tokens", "in"), ("completion_tokens", "out"), ("total_tokens", "total"))
+             if isinstance(usage.get(k), int)]
+    return f"↳ {' · '.join(parts) or 'usage unreadable'} tokens · {seconds:.1f} s"
+
+
+class ChatScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "stop_or_back", "Stop / back"),
+        Binding("ctrl+y", "copy_answer", "Copy answer", priority=True),
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("ctrl+r", "models", "Reload models", priority=True),
+    ]
+    DEFAULT_CSS = """
+    ChatScreen #chat-head { height: auto; padding: 0 1; }
+    ChatScreen #chat-settings { height: 3; padding: 0 1; }
+    ChatScreen #chat-settings Select { width: 1fr; }
+    ChatScreen #chat-settings Input { width: 14; }
+    ChatScreen #chat-system { margin: 0 1; }
+    ChatScreen #conversation { height: 1fr; padding: 0 1; border: round $panel; }
+    ChatScreen .said { margin-top: 1; text-style: bold; }
+    ChatScreen .usage { color: $text-muted; }
+    ChatScreen .failed { color: $error; }
+    ChatScreen #chat-input { margin: 0 1; }
+    """
+
+    def __init__(self, spec: Any, client: Callable[[], Any]) -> None:
+        super().__init__()
+        self.spec, self.client = spec, client
+        self.messages: list[dict[str, str]] = []
+        self.answers: list[str] = []
+        self.streaming = False
+        self.gauges: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label(self.spec.title, id="chat-head", markup=False)
+        with Horizontal(id="chat-settings"):
+            yield Select([], prompt="loading models…", id="chat-model", allow_blank=True)
+            yield Input(placeholder="temperature", id="chat-temperature", tooltip="0 to 2: higher is more varied")
+            yield Input(placeholder="max tokens", id="chat-max-tokens", tooltip="the longest answer, in tokens")
+        yield Input(self.spec.system, placeholder="system prompt (optional), e.g. You answer in one paragraph.", id="chat-system")
+        yield VerticalScroll(id="conversation")
+        yield Input(placeholder="your message · enter sends", id="chat-input")
+        yield Static("", id="chat-status", markup=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-input", Input).focus()
+        self.action_models()
+        self._status("enter sends · esc stops an answer or goes back · ctrl+y copy answer · ctrl+s save")
+
+    # ---- models -------------------------------------------------------------------------------
+    def action_models(self) -> None:
+        self._load_models()
+
+    @work(exclusive=True, group="chat-models", exit_on_error=False)
+    async def _load_models(self) -> None:
+        select = self.query_one("#chat-model", Select)
+        try:
+            found = self.spec.model_ids(await self.client().get_json(self.spec.models))
+        except Exception as err:
+            summary, hint = describe(err)
+            log_shown("Listing the models", summary)
+            select.prompt = "no models listed"
+            self._status(f"✖ The models could not be listed: {summary}. {hint} ctrl+r tries again.", "red")
+            return
+        current = select.value
+        select.set_options([(clean(m), m) for m in found])
+        select.prompt = f"model ({len(found)})" if found else "no models offered"
+        if current in found:
+            select.value = current
+        elif found:
+            select.value = found[0]
+
+    # ---- a message ----------------------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "chat-input":
+            self.query_one("#chat-input", Input).focus()
+            return
+        text = event.value.strip()
+        if not text:
+            return
+        if self.streaming:
+            self._status("An answer is still coming: esc stops it first.", "yellow")
+            return
+        settings = self._settings()
+        if settings is None:
+            return
+        event.input.value = ""
+        system = self.query_one("#chat-system", Input).value.strip()
+        messages = ([{"role": "system", "content": system}] if system else []) + self.messages + [{"role": "user", "content": text}]
+        self._stream(text, messages, settings)
+
+    def _settings(self) -> dict[str, Any] | None:
+        model = self.query_one("#chat-model", Select).value
+        if not isinstance(model, str):
+            self._status("✖ Not sent: pick a model first (ctrl+r lists them again).", "red")
+            return None
+        out: dict[str, Any] = {"model": model, "temperature": None, "max_tokens": None}
+        temp = self.query_one("#chat-temperature", Input).value.strip()
+        tokens = self.query_one("#chat-max-tokens", Input).value.strip()
+        try:
+            if temp:
+                out["temperature"] = float(temp)
+                if not 0 <= out["temperature"] <= 2:
+                    raise ValueError
+        except ValueError:
+            self._status("✖ Not sent: the temperature is a number from 0 to 2, e.g. 0.7.", "red")
+            return None
+        if tokens:
+            if not tokens.isdigit() or not 1 <= int(tokens) <= 1_000_000:
+                self._status("✖ Not sent: max tokens is a whole number from 1, e.g. 512.", "red")
+                return None
+            out["max_tokens"] = int(tokens)
+        return out
+
+    @work(exclusive=True, group="chat-stream", exit_on_error=False)
+    async def _stream(self, text: str, messages: list[dict[str, str]], settings: dict[str, Any]) -> None:
+        conversation = self.query_one("#conversation", VerticalScroll)
+        await conversation.mount(Static(Text("You", style="bold"), classes="said"), Static(Text(clean(text, keep_newlines=True))))
+        await conversation.mount(Static(Text(clean(settings["model"]), style="bold"), classes="said"))
+        answer = Markdown("", open_links=False)
+        await conversation.mount(answer)
+        conversation.scroll_end(animate=False)
+        stream = Markdown.get_stream(answer)
+        got: list[str] = []
+        usage: dict[str, Any] | None = None
+        ending = ""
+        started = time.monotonic()
+        self.streaming = True
+        self._status("answering… esc stops")
+        try:
+            async with self.client().stream("POST", self.spec.completions, json=self.spec.body(messages, settings), mutating=False) as answer_stream:
+                self._gauges(answer_stream.headers)
+                async for event in answer_stream.events():
+                    try:
+                        chunk = self.spec.chunk(event.data)
+                    except ValueError:
+                        continue  # an event that is not an answer chunk (a comment, a keep-alive)
+                    if chunk.text:
+                        piece = clean(chunk.text, keep_newlines=True)
+                        got.append(piece)
+                        await stream.write(piece)
+                        conversation.scroll_end(animate=False)
+                    usage = chunk.usage or usage
+                    if chunk.done:
+                        break
+        except CancelledError:  # esc: the stream is closed, what came stays
+            ending = "stopped"
+        except Exception as err:
+            summary, hint = describe(err)
+            log_shown("Chat", summary)
+            ending = f"interrupted: {summary}. {hint}"
+        finally:
+            self.streaming = False
+            await stream.stop()
+        said = "".join(got)
+        if got:
+            self.messages = [m for m in messages if m["role"] != "system"] + [{"role": "assistant", "content": said}]
+            self.answers.append(said)
+        elif ending:  # nothing came back: the message goes back to be sent again
+            field = self.query_one("#chat-input", Input)
+            if not field.value:
+                field.value = text
+        note = usage_text(usage, time.monotonic() - started) + (f" · {ending}" if ending else "")
+        await conversation.mount(Static(Text(note), classes="usage failed" if ending and "interrupted" in ending else "usage"))
+        conversation.scroll_end(animate=False)
+        self._status(f"Answer {ending}." if ending else "enter sends · ctrl+y copies the answer · ctrl+s saves the conversation",
+                     "red" if "interrupted" in ending else "")
+
+    def _gauges(self, headers: Any) -> None:
+        shown = [t for g in self.spec.gauges if (t := gauge_text(g, headers))]
+        if shown:
+            self.gauges = shown
+            self.query_one("#chat-head", Label).update(Text(f"{self.spec.title} · " + " · ".join(shown)))
+
+    # ---- keys ---------------------------------------------------------------------------------
+    def action_stop_or_back(self) -> None:
+        if self.streaming:
+            for worker in self.workers:
+                if worker.group == "chat-stream":
+                    worker.cancel()
+            return
+        self.app.pop_screen()
+
+    def action_copy_answer(self) -> None:
+        if not self.answers:
+            self._status("No answer to copy yet.", "yellow")
+            return
+        self.app.copy_to_clipboard(self.answers[-1])
+        self.app.notify("Last answer copied to the clipboard.", timeout=3)
+
+    def transcript(self) -> str:
+        system = self.query_one("#chat-system", Input).value.strip()
+        lines = [f"# {self.spec.title}", ""] + ([f"**System:** {system}", ""] if system else [])
+        for m in self.messages:
+            lines += [f"**{'You' if m['role'] == 'user' else 'Model'}:**", "", m["content"], ""]
+        return "\n".join(lines)
+
+    def action_save(self) -> None:
+        from .files import FilePickerScreen
+
+        if not self.messages:
+            self._status("Nothing to save yet.", "yellow")
+            return
+        name = Path.home() / f"chat-{time.strftime('%Y%m%d-%H%M')}.md"
+        self.app.push_screen(FilePickerScreen("Save the conversation", "save", name), self._save_to)
+
+    def _save_to(self, path: Path | None) -> None:
+        if path is None:
+            return
+        try:
+            path.write_text(self.transcript(), encoding="utf-8")
+        except OSError as err:
+            self._status(f"✖ Not saved: {clean(str(err.strerror or err))} ({clean(str(path))}).", "red")
+            return
+        self.app.notify(f"Conversation saved to {clean(str(path))}.", timeout=4)
+
+    def _status(self, text: str, style: str = "") -> None:
+        self.query_one("#chat-status", Static).update(Text(text, style=style))
+

@@ -1,0 +1,95 @@
+"""A file to load or a place to save (`ui.dialog("file", title=..., mode="open"|"save", path=...)`):
+the path as text, typed or completed by browsing Textual's `DirectoryTree`. The answer is a `Path`,
+or None when cancelled. Opening needs a readable file; saving over a file asks first (Cancel
+focused). Keys: tab between the path and the tree, enter on a file picks it, on a folder opens
+it, enter in the path confirms, esc cancels.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DirectoryTree, Input, Label, Static
+
+
+class FilePickerScreen(ModalScreen["Path | None"]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    FilePickerScreen #dialog { height: 80%; }
+    FilePickerScreen DirectoryTree { height: 1fr; min-height: 4; }
+    """
+
+    def __init__(self, title: str, mode: Literal["open", "save"] = "open", path: str | Path = "") -> None:
+        super().__init__(id="file-dialog")
+        self.title_text = title
+        self.mode = mode
+        start = Path(path or os.getcwd()).expanduser()
+        self.folder = start if start.is_dir() else (start.parent if start.parent.is_dir() else Path.cwd())
+        self.initial = "" if start.is_dir() else str(start)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="file-picker"):
+            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield Input(self.initial or str(self.folder) + os.sep, id="file-path", placeholder="a path, e.g. ~/payload.json")
+            yield Static("", id="file-error", classes="error", markup=False)
+            yield DirectoryTree(self.folder, id="file-tree")
+            verb = "open" if self.mode == "open" else "save"
+            yield Static(f"enter {verb} · tab browse · enter on a folder opens it · esc cancel", classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        field = self.query_one("#file-path", Input)
+        field.focus()
+        field.cursor_position = len(field.value)
+
+    def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
+        field = self.query_one("#file-path", Input)
+        field.value = str(event.path)
+        if self.mode == "open":
+            self._choose(event.path)
+        else:
+            field.focus()
+
+    def on_directory_tree_directory_selected(self, event: DirectoryTree.DirectorySelected) -> None:
+        self.query_one("#file-path", Input).value = str(event.path) + os.sep
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._choose(Path(event.value.strip()).expanduser())
+
+    def _choose(self, path: Path) -> None:
+        if not str(path).strip():
+            return self._error("Give a path.")
+        if path.is_dir():  # a folder: browse it
+            self.query_one("#file-tree", DirectoryTree).path = path
+            self.query_one("#file-path", Input).value = str(path) + os.sep
+            return self._error("")
+        if self.mode == "open":
+            if not path.is_file():
+                return self._error(f"{path} is not a file that exists.")
+            if not os.access(path, os.R_OK):
+                return self._error(f"{path} cannot be read (permissions).")
+            return self.dismiss(path)
+        if not path.parent.is_dir():
+            return self._error(f"{path.parent} is not a folder that exists.")
+        if path.exists():
+            from .confirm import ConfirmScreen
+
+            def replace(yes: bool | None) -> None:
+                if yes:
+                    self.dismiss(path)
+
+            self.app.push_screen(ConfirmScreen("Replace the file?", f"{path} exists and will be replaced.", "Replace"), replace)
+            return None
+        return self.dismiss(path)
+
+    def _error(self, text: str) -> None:
+        self.query_one("#file-error", Static).update(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

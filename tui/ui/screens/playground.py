@@ -1,0 +1,206 @@
+"""A request to try (a `products.views.Playground` opens it): the payload in an editor, typed or
+loaded from a file, sent with a key; the answer, or the error with what to do, shown below; every
+exchange kept in the session's history of that resource (reopening the playground finds it, and
+the payload left unsent). Nothing here knows what is being tried.
+
+Keys: ctrl+r send, ctrl+o load a file into the payload, tab to the answer (y copies it) and the
+history (enter puts an earlier exchange back), esc close.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Static, TextArea
+
+from ...api.safe import clean, clean_tree
+from ..errors import describe, log_shown
+
+MAX_FILE = 1_000_000  # bytes: a payload is typed or a file of sample data, not a dataset
+
+
+@dataclass
+class Exchange:
+    at: str
+    payload: str
+    status: str
+    answer: str
+
+
+@dataclass
+class Session:
+    draft: str
+    history: list[Exchange] = field(default_factory=list)
+
+
+_SESSIONS: dict[str, Session] = {}  # one per resource tried, for as long as the console runs
+
+
+def as_text(answer: Any) -> str:
+    return json.dumps(clean_tree(answer), indent=2, ensure_ascii=False, sort_keys=True) if not isinstance(answer, str) else clean(answer, keep_newlines=True)
+
+
+class PlaygroundScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("ctrl+r", "send", "Send", priority=True),
+        Binding("ctrl+o", "load", "Load file", priority=True),
+        Binding("y", "copy", "Copy answer"),
+        Binding("escape", "close", "Close"),
+    ]
+    DEFAULT_CSS = """
+    PlaygroundScreen #dialog { width: 100; height: 95%; }
+    PlaygroundScreen #payload { height: 1fr; min-height: 4; }
+    PlaygroundScreen #answer-scroll { height: 1fr; min-height: 3; border: round $panel; }
+    PlaygroundScreen #history { height: auto; max-height: 5; border: none; }
+    PlaygroundScreen #play-status { height: auto; }
+    """
+
+    def __init__(
+        self, title: str, key: str, template: str, parse: Callable[[str], Any], send: Callable[[Any], Awaitable[Any]],
+        docs: Callable[[], Awaitable[Any]] | None = None,
+    ) -> None:
+        super().__init__(id="playground-dialog")
+        self.title_text = title
+        self.session = _SESSIONS.setdefault(key, Session(template))
+        self.parse, self.send_fn, self.docs_fn = parse, send, docs
+        self.answer = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="playground"):
+            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield TextArea(self.session.draft, id="payload", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            yield Static("", id="play-status", markup=False)
+            with VerticalScroll(id="answer-scroll"):
+                yield Static("", id="answer", markup=False)
+            yield OptionList(id="history")
+            yield Static("ctrl+r send · ctrl+o load a file · tab answer (y copy) and history (enter puts it back) · esc close",
+                         classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        self._show_history()
+        self.query_one("#payload", TextArea).focus()
+        if self.session.history:
+            self._show_exchange(self.session.history[-1])
+        elif self.docs_fn is not None:
+            self._docs()
+
+    @work(exclusive=True, group="playground-docs", exit_on_error=False)
+    async def _docs(self) -> None:
+        self._status("reading how to call it…")
+        try:
+            found = await self.docs_fn()  # type: ignore[misc]
+        except Exception as err:
+            summary, hint = describe(err)
+            self._status(f"The documentation could not be read: {summary}. {hint}", "yellow")
+            return
+        self._set_answer(as_text(found), "How to call it (the API's documentation):\n")
+        self._status("ctrl+r sends the payload above.")
+
+    # ---- send ---------------------------------------------------------------------------------
+    def action_send(self) -> None:
+        text = self.query_one("#payload", TextArea).text
+        self.session.draft = text
+        try:
+            body = self.parse(text)
+        except ValueError as err:
+            self._status(f"✖ Not sent: {clean(str(err))}", "red")
+            return
+        self._send(text, body)
+
+    @work(exclusive=True, group="playground-send", exit_on_error=False)
+    async def _send(self, text: str, body: Any) -> None:
+        self._status("sending…")
+        started = time.monotonic()
+        try:
+            answer = await self.send_fn(body)
+        except Exception as err:
+            summary, hint = describe(err)
+            log_shown(self.title_text, summary)
+            status = f"✖ {summary}"
+            shown = f"{summary}\n\n{hint}"
+            body_text = getattr(err, "body", None)
+            if body_text:
+                shown += "\n\nThe API answered:\n" + as_text(body_text)
+            self._record(Exchange(time.strftime("%H:%M:%S"), text, status, shown))
+            self._status(status, "red")
+            return
+        ms = (time.monotonic() - started) * 1000
+        status = f"✔ answered in {ms:,.0f} ms"
+        self._record(Exchange(time.strftime("%H:%M:%S"), text, status, as_text(answer)))
+        self._status(status, "green")
+
+    def _record(self, exchange: Exchange) -> None:
+        self.session.history.append(exchange)
+        self._show_history()
+        self._set_answer(exchange.answer)
+
+    # ---- history ------------------------------------------------------------------------------
+    def _show_history(self) -> None:
+        options = self.query_one("#history", OptionList)
+        options.clear_options()
+        for n, ex in enumerate(reversed(self.session.history)):
+            first = " ".join(ex.payload.split())[:48]
+            options.add_option(Text(f"{ex.at}  {ex.status[:30]:<30}  {clean(first)}"))
+        options.display = bool(self.session.history)
+        if self.session.history:
+            options.border_title = f"History ({len(self.session.history)})"
+            options.highlighted = 0  # the newest first
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        exchange = self.session.history[len(self.session.history) - 1 - event.option_index]
+        self.query_one("#payload", TextArea).text = exchange.payload
+        self._show_exchange(exchange)
+
+    def _show_exchange(self, exchange: Exchange) -> None:
+        self._set_answer(exchange.answer)
+        self._status(f"{exchange.at}: {exchange.status}", "red" if exchange.status.startswith("✖") else "green")
+
+    # ---- files --------------------------------------------------------------------------------
+    def action_load(self) -> None:
+        from .files import FilePickerScreen
+
+        self.app.push_screen(FilePickerScreen("Load the payload from a file", "open"), self._loaded)
+
+    def _loaded(self, path: Path | None) -> None:
+        if path is None:
+            return
+        try:
+            if path.stat().st_size > MAX_FILE:
+                raise ValueError(f"{path} is over {MAX_FILE:,} bytes")
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            self._status(f"✖ {path} is not UTF-8 text.", "red")
+            return
+        except (OSError, ValueError) as err:
+            self._status(f"✖ Not loaded: {clean(str(err))}", "red")
+            return
+        self.query_one("#payload", TextArea).text = text
+        self.session.draft = text
+        self._status(f"Loaded {len(text):,} characters from {clean(str(path))}: ctrl+r sends them.")
+
+    # ---- shown --------------------------------------------------------------------------------
+    def _set_answer(self, text: str, heading: str = "") -> None:
+        self.answer = text
+        self.query_one("#answer", Static).update(Text(heading + clean(text, keep_newlines=True)))
+
+    def _status(self, text: str, style: str = "") -> None:
+        self.query_one("#play-status", Static).update(Text(clean(text), style=style))
+
+    def action_copy(self) -> None:
+        if self.answer and not isinstance(self.focused, TextArea):
+            self.app.copy_to_clipboard(self.answer)
+            self.app.notify("Answer copied to the clipboard.", timeout=3)
+
+    def action_close(self) -> None:
+        self.session.draft = self.query_one("#payload", TextArea).text
+        self.dismiss(None)

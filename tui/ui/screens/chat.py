@@ -30,17 +30,18 @@ from ..widgets.key_bar import KeyBar
 
 
 def gauge_text(gauge: Any, headers: Any) -> str | None:
-    """`Requests ███████░░░ 42/60 · resets in 12s`, or None when the answer did not say."""
+    """`Requests ████░░ 42/60 (12s)`: what is left of the limit, and when it resets; None when the
+    answer did not say."""
     try:
         left, limit = int(headers.get(gauge.remaining, "")), int(headers.get(gauge.limit, ""))
     except ValueError:
         return None
     if limit <= 0:
         return None
-    filled = max(0, min(10, 10 * left // limit))  # full only while nothing is used
-    text = f"{gauge.label} {'█' * filled}{'░' * (10 - filled)} {left:,}/{limit:,}"
-    reset = clean(str(headers.get(gauge.reset, ""))) if gauge.reset else ""
-    return text + (f" · resets in {reset}" if reset else "")
+    filled = max(0, min(6, 6 * left // limit))  # full only while nothing is used
+    text = f"{gauge.label} {'█' * filled}{'░' * (6 - filled)} {left:,}/{limit:,}"
+    reset = clean(str(headers.get(gauge.reset, "")))[:12] if gauge.reset else ""
+    return text + (f" ({reset})" if reset else "")
 
 
 def usage_text(usage: dict[str, Any] | None, seconds: float) -> str:
@@ -59,16 +60,19 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+r", "models", "Reload models", priority=True),
     ]
     DEFAULT_CSS = """
-    ChatScreen #chat-head { height: auto; padding: 0 1; }
-    ChatScreen #chat-settings { height: 3; padding: 0 1; }
-    ChatScreen #chat-settings Select { width: 1fr; }
-    ChatScreen #chat-settings Input { width: 14; }
-    ChatScreen #chat-system { margin: 0 1; }
+    ChatScreen #chat-head { height: 1; padding: 0 1; text-style: bold; }
+    ChatScreen .chat-row { height: 1; padding: 0 1; margin-top: 1; }
+    ChatScreen .chat-row Label { width: auto; padding-right: 1; color: $text-muted; }
+    ChatScreen .chat-row Select { width: 1fr; }
+    ChatScreen #chat-temperature { width: 8; margin-right: 1; }
+    ChatScreen #chat-max-tokens { width: 10; }
+    ChatScreen #chat-system { width: 1fr; }
     ChatScreen #conversation { height: 1fr; padding: 0 1; border: round $panel; }
     ChatScreen .said { margin-top: 1; text-style: bold; }
     ChatScreen .usage { color: $text-muted; }
     ChatScreen .failed { color: $error; }
     ChatScreen #chat-input { margin: 0 1; }
+    ChatScreen #chat-status { height: 1; padding: 0 1; }
     """
 
     def __init__(self, spec: Any, client: Callable[[], Any]) -> None:
@@ -81,11 +85,16 @@ class ChatScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Label(self.spec.title, id="chat-head", markup=False)
-        with Horizontal(id="chat-settings"):
-            yield Select([], prompt="loading models…", id="chat-model", allow_blank=True)
-            yield Input(placeholder="temperature", id="chat-temperature", tooltip="0 to 2: higher is more varied")
-            yield Input(placeholder="max tokens", id="chat-max-tokens", tooltip="the longest answer, in tokens")
-        yield Input(self.spec.system, placeholder="system prompt (optional), e.g. You answer in one paragraph.", id="chat-system")
+        with Horizontal(classes="chat-row"):
+            yield Label("Model")
+            yield Select([], prompt="loading models…", id="chat-model", allow_blank=True, compact=True)
+            yield Label(" Temperature")
+            yield Input(placeholder="0–2", id="chat-temperature", compact=True, tooltip="0 to 2: higher is more varied")
+            yield Label("Max tokens")
+            yield Input(placeholder="e.g. 512", id="chat-max-tokens", compact=True, tooltip="the longest answer, in tokens")
+        with Horizontal(classes="chat-row"):
+            yield Label("System")
+            yield Input(self.spec.system, placeholder="optional, e.g. You answer in one paragraph.", id="chat-system", compact=True)
         yield VerticalScroll(id="conversation")
         yield Input(placeholder="your message · enter sends", id="chat-input")
         yield Static("", id="chat-status", markup=False)
@@ -94,7 +103,7 @@ class ChatScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#chat-input", Input).focus()
         self.action_models()
-        self._status("enter sends · esc stops an answer or goes back · ctrl+y copy answer · ctrl+s save")
+        self._status("enter sends · tab moves between the fields")
 
     # ---- models -------------------------------------------------------------------------------
     def action_models(self) -> None:
@@ -212,7 +221,7 @@ class ChatScreen(Screen[None]):
         note = usage_text(usage, time.monotonic() - started) + (f" · {ending}" if ending else "")
         await conversation.mount(Static(Text(note), classes="usage failed" if ending and "interrupted" in ending else "usage"))
         conversation.scroll_end(animate=False)
-        self._status(f"Answer {ending}." if ending else "enter sends · ctrl+y copies the answer · ctrl+s saves the conversation",
+        self._status(f"Answer {ending}." if ending else "enter sends the next message",
                      "red" if "interrupted" in ending else "")
 
     def _gauges(self, headers: Any) -> None:

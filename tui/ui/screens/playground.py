@@ -83,8 +83,7 @@ class PlaygroundScreen(ModalScreen[None]):
             with VerticalScroll(id="answer-scroll"):
                 yield Static("", id="answer", markup=False)
             yield OptionList(id="history")
-            yield Static("ctrl+r send · ctrl+o load a file · tab answer (y copy) and history (enter puts it back) · esc close",
-                         classes="hint", markup=False)
+            yield Static("ctrl+r send · ctrl+o load a file · tab to the answer (y copy) or history · esc close", classes="hint", markup=False)
 
     def on_mount(self) -> None:
         self._show_history()

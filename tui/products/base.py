@@ -84,8 +84,9 @@ class ActionSpec:
     label: str
     available: Callable[[Any], bool] = lambda r: True
     # Ask before running (Cancel focused); a text says what the action does beyond its label
-    # ("every client needs the new certificate").
-    confirm: bool | str = False
+    # ("every client needs the new certificate"); a `Lazy` of `async (service, scope, row) -> str`
+    # says it from what is there now (the other IPs that keep a shared MAC).
+    confirm: "bool | str | Lazy[Any]" = False
     # Why it cannot work now although offered (shown greyed with this reason), or None.
     why_not: Callable[[Any], str | None] = lambda r: None
     # What it does: one request (`call`); a declared shape (`products/shapes.py`: a value to show,

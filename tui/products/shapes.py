@@ -7,6 +7,7 @@ read-only rule and error handling), so a product declares what differs and nothi
 
 - `ShowValue`: a value to read and copy (a download URL, a configuration snippet);
 - `ShowSecret`: a value holding a secret (a URL with a password), masked until revealed;
+- `ShowAnswer`: what a GET answers (the platform's default rules, an access open now), shown;
 - `SaveAnswer`: a file the API answers (a TLS certificate), saved where the operator says;
 - `FormCall`: a form, then one request with its values (then the row followed or the list read);
 - `PickCall`: one value picked (a type to change to, a group to join), then one request with it;
@@ -100,6 +101,48 @@ class ShowSecret(Shape):
         await ui.dialog("secret", title=fill_text(self.title, row, ui), secrets={self.label: getattr(value, "secret", value)}, note=self.note)
 
 
+class ShowAnswer(Shape):
+    """What a GET answers (`call`), to read and copy: `text` is a template of the answer's fields
+    (`{url}`) or a function of the answer. With `secret`, that field is masked until revealed (`v`)
+    and `text` is its note; `copy` names fields offered to copy beside it, `expires` the field
+    saying until when it works. `absent` is said instead when the API answers 404 (nothing open)."""
+
+    title: str
+    call: Call
+    text: str | Callable[[dict[str, Any]], str]
+    secret: str = ""
+    copy: tuple[str, ...] = ()
+    expires: str = ""
+    absent: str = ""
+    mutating = False
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from ..api.errors import NotFound
+
+        try:
+            answer = await ui.service().run(self.call, ui.scope, row)
+        except NotFound:
+            if not self.absent:
+                raise
+            ui.notify(fill_text(self.absent, row, ui))
+            return
+        await self.show(ui, row, answer)
+
+    async def show(self, ui: Any, row: Row, answer: dict[str, Any]) -> None:
+        text = self.text(answer) if callable(self.text) else self.text.format_map(_Answer(answer))
+        title = fill_text(self.title, row, ui)
+        if not self.secret:
+            await ui.dialog("result", title=title, text=text)
+            return
+        await ui.dialog("secret", title=title, secrets={self.secret: answer.get(self.secret)}, note=text,
+                        expires_at=answer.get(self.expires) if self.expires else None, extra={k: answer.get(k) for k in self.copy})
+
+
+class _Answer(dict):  # type: ignore[type-arg]
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
 class SaveAnswer(Shape):
     """A file the API answers (`call`, a GET), saved where the operator says."""
 
@@ -121,12 +164,14 @@ class FormCall(Shape):
     """A form, then `call` with its values added to the call's own body (`body`, a `Lazy` of
     `(form, row) -> dict`, default: the form's values, secrets as their value). An API error keeps
     the form open with what was typed; an answer lost on the way is looked for (`outcome.send`).
-    Then the row is followed, or the list read again."""
+    Then the row is followed, or the list read again; with `answer` (a `ShowAnswer`), the answer
+    is shown (an access opened: its URL and password)."""
 
     title: str
     form: Lazy[Any]
     call: Call
     done: str = "{name}: sent"
+    answer: "ShowAnswer | None" = None
     initial: Callable[[Row], dict[str, Any]] | None = None
     body: Lazy[Callable[[Any, Row], dict[str, Any]]] | None = None
     choices: Choices | None = None  # fixed select choices (`options` loads them)
@@ -156,7 +201,10 @@ class FormCall(Shape):
                              choices=choices, context={**context, "current": row}, submit=send, submit_label=self.submit_label)
         if sent is None:
             return
-        ui.notify(lost[0] if lost else fill_text(self.done, row, ui), "warning" if lost else "information")
+        if self.answer is not None and sent:
+            await self.answer.show(ui, row, sent)
+        else:
+            ui.notify(lost[0] if lost else fill_text(self.done, row, ui), "warning" if lost else "information")
         ui.follow(row) if self.then == "follow" else ui.reload()
 
 
@@ -164,7 +212,9 @@ class PickCall(Shape):
     """One value picked, then `call` with it at `key` of the body (dotted for a nested field:
     "security_group.id"). `choices` is a fixed list of (label, value), or a `Lazy` of `async (ui,
     row) -> (choices, current)`; picking the current value sends nothing. With `none`, a first
-    choice so labelled sends null (leave the group)."""
+    choice so labelled sends null (leave the group). A choice may be an object (a server row):
+    `value` gives what is sent of it, and `confirm(row, picked)` what sending it does, asked first
+    (Cancel focused) under `confirm_title`."""
 
     title: str
     choices: Lazy[Any] | tuple[tuple[str, Any], ...]
@@ -172,6 +222,10 @@ class PickCall(Shape):
     key: str
     done: str = "{name}: {picked}"
     none: str | None = None
+    value: Callable[[Any], Any] | None = None
+    confirm: Callable[[Row, Any], str] | None = None
+    confirm_title: str = "{name}: {picked}?"
+    confirm_label: str = "Send"
 
     @property
     def mutating(self) -> bool:
@@ -189,7 +243,12 @@ class PickCall(Shape):
         picked = await ui.pick(fill_text(self.title, row, ui), offered, current=unset if self.none is not None and current is None else current)
         if picked is None or picked == current or (picked is unset and current is None):
             return
-        value = None if picked is unset else picked
+        label = next((str(c[0]) for c in offered if c[1] is picked), str(picked))
+        label = label.split(" · ")[0].split("  ")[0].strip()  # the choice's name, not its details
+        if self.confirm is not None and picked is not unset and not await ui.confirm(
+                fill_text(self.confirm_title, row, ui, picked=label), self.confirm(row, picked), self.confirm_label):
+            return
+        value = None if picked is unset else (self.value(picked) if self.value is not None else picked)
         body: dict[str, Any] = {}
         *path, last = self.key.split(".")
         nested = body
@@ -199,8 +258,6 @@ class PickCall(Shape):
         if value is None and path:  # leaving: the field itself is null
             body = {path[0]: None}
         _, lost = await outcome.send(ui.service(), self.call, ui.scope, row, body)
-        label = next((str(c[0]) for c in offered if c[1] is picked), str(value))
-        label = label.split(" · ")[0].split("  ")[0].strip()  # the choice's name, not its details
         ui.notify(lost or fill_text(self.done, row, ui, picked=label), "warning" if lost else "information")
         ui.follow(row)
 
@@ -214,7 +271,9 @@ class SetEditor(Shape):
     Each record keeps `fields`; the body is `{key: records}`, or `{key: [record[fields[0]], …]}`
     with `flat` (a list of ids). Before sending: at most `max_count`, and `unique` (a field) not
     listed twice; with `empty`, an empty set is sent only once the operator has read what it means.
-    `what` names one record in messages ("ACL rule")."""
+    `what` names one record in messages ("ACL rule"). `keep` filters what is read (rules the
+    platform owns stay out); with `ordered`, `numbered` names the field the body numbers from 1 (a
+    rule's position). `describe` is a template of the row, or a function of it."""
 
     title: str
     record: Lazy[Any]
@@ -225,12 +284,15 @@ class SetEditor(Shape):
     what: str
     read: str | Call = "ROWS"
     empty: str | None = None  # what an empty set means ("nobody can connect"): asked before sending one
-    describe: str = ""
+    describe: str | Callable[[Row], str] = ""
     unique: str | None = None
     max_count: int | None = None
     flat: bool = False
     ordered: bool = False
     options: ShapeOptions | None = None
+    choices: Choices | None = None  # fixed select choices of the record form (`options` loads them)
+    keep: Callable[[dict[str, Any]], bool] | None = None
+    numbered: str | None = None
 
     @property
     def mutating(self) -> bool:
@@ -245,6 +307,8 @@ class SetEditor(Shape):
         else:
             source = await ui.service().get_row(ui.scope, row.id) if fresh else row
             items = [i for i in source.items(self.read) if isinstance(i, dict)]
+        if self.keep is not None:
+            items = [i for i in items if self.keep(i)]
         return [{f: i[f] for f in self.fields if i.get(f) is not None} for i in items]
 
     def check(self, records: list[dict[str, Any]]) -> None:
@@ -262,7 +326,10 @@ class SetEditor(Shape):
     def body(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         if self.flat:
             return {self.key: [r.get(self.fields[0]) for r in records]}
-        return {self.key: [{f: r.get(f) for f in self.fields if r.get(f) is not None} for r in records]}
+        out = [{f: r.get(f) for f in self.fields if r.get(f) is not None} for r in records]
+        if self.numbered:
+            out = [{**r, self.numbered: n} for n, r in enumerate(out, 1)]
+        return {self.key: out}
 
     async def send_set(self, ui: Any, row: Row, records: list[dict[str, Any]]) -> dict[str, Any]:
         """Check the set and send it; when the answer is lost, read the set again: applied (said),
@@ -288,15 +355,16 @@ class SetEditor(Shape):
             return {}
 
     async def __call__(self, ui: Any, row: Row) -> None:
-        choices, context = await self.options.get()(ui, row) if self.options is not None else ({}, {})
+        choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})
         on_parent = self.read == ROWS
+        describe = self.describe(row) if callable(self.describe) else fill_text(self.describe, row, ui)
 
         async def save(records: list[dict[str, Any]]) -> Any:
             return await self.send_set(ui, row, records)
 
         done = await ui.edit_records(
             fill_text(self.title, row, ui), self.record.get(), await self.current(ui, row), self.columns, save=save,
-            choices=choices, context=context, describe=self.describe, ordered=self.ordered, number_from=1 if self.ordered else None,
+            choices=choices, context=context, describe=describe, ordered=self.ordered, number_from=1 if self.ordered else None,
         )
         if done is None:
             return

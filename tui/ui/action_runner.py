@@ -14,7 +14,7 @@ from typing import Any
 
 from ..api.errors import OutcomeUnknown
 from ..products import outcome
-from ..products.base import ActionSpec, Child
+from ..products.base import ActionSpec, Child, Lazy
 from .errors import notify_error
 
 
@@ -35,7 +35,11 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     first = rows[0]
     name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
     scope = host.kind.scope_of(first) or host.scope
-    if spec.confirm and not await _confirmed(host, spec, first, scope):
+    try:
+        if spec.confirm and not await _confirmed(host, spec, first, scope):
+            return None
+    except Exception as err:  # what the confirmation says could not be read: nothing is sent
+        notify_error(app, err, f"{what} {name}")
         return None
     conversation = spec.runner()
     if conversation is not None:
@@ -93,7 +97,8 @@ async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
     what = spec.label.rstrip("…")
     named = f"{row.name} ({row.id})" if row.name else row.id
     where = f"{named} in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
-    message = f"{what}: {where}." + (f"\n\n{spec.confirm}" if isinstance(spec.confirm, str) else "")
+    said = await spec.confirm.get()(host.service, scope, row) if isinstance(spec.confirm, Lazy) else spec.confirm
+    message = f"{what}: {where}." + (f"\n\n{said}" if isinstance(said, str) and said else "")
     return bool(await host.app.push_screen_wait(ConfirmScreen(f"{what}?", message, what.split(" (")[0])))
 
 

@@ -161,41 +161,6 @@ def jump_host_client_ip() -> str:
     return (os.environ.get("SSH_CLIENT") or os.environ.get("SSH_CONNECTION") or "").split(" ")[0]
 
 
-async def remote_access_flow(ui: Any, server: Row) -> None:
-    svc = ui.service()
-
-    async def send(form: RemoteAccessForm) -> Any:
-        return await svc.run(Call("POST", "{id}/remote-access"), ui.scope, server, {"ip": form.ip})
-
-    access = await ui.form(
-        f"Remote access to {server.name}'s management controller", RemoteAccessForm,
-        initial={"ip": jump_host_client_ip()}, submit=send, submit_label="Open",
-    )
-    if access:
-        await _show_access(ui, server, access)
-
-
-async def _show_access(ui: Any, server: Row, access: dict[str, Any]) -> None:
-    await ui.dialog(
-        "secret", title=f"{server.name}: management controller", secrets={"password": access.get("password")},
-        note=f"URL    {access.get('url')}\nLogin  {access.get('login')}\nFrom   {access.get('ip', '')}\n"
-             "The password: reveal (v), copy (y).",
-        expires_at=access.get("expires_at"), extra={"url": access.get("url"), "login": access.get("login")},
-    )
-
-
-async def open_access_flow(ui: Any, server: Row) -> None:
-    """The management-controller access open now (GET), if any: its URL, login, password and expiry."""
-    from ...api.errors import NotFound
-
-    try:
-        access = await ui.service().run(Call("GET", "{id}/remote-access", mutating=False), ui.scope, server)
-    except NotFound:
-        ui.notify(f"No remote access is open on {server.name}.")
-        return
-    await _show_access(ui, server, access)
-
-
 # ---- reverse DNS --------------------------------------------------------------------------------
 class ReverseForm(BaseModel):
     model_config = ConfigDict(extra="forbid")

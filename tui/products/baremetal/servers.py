@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind
 from ..format import COMMON, Tones, date_of
+from ..shapes import FormCall, ShowAnswer
 
 API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
@@ -73,6 +74,17 @@ def _ready(row: Any) -> bool:
     return row.state in ("ready", "undelivered")
 
 
+# The management controller's access: its URL, login, allowed IP and password (masked), until it expires.
+ACCESS = ShowAnswer("{name}: management controller", Call("GET", "{id}/remote-access", mutating=False),
+                    "URL    {url}\nLogin  {login}\nFrom   {ip}\nThe password: reveal (v), copy (y).", secret="password",
+                    copy=("url", "login"), expires="expires_at", absent="No remote access is open on {name}.")
+
+def _access_initial(server: Any) -> dict[str, Any]:
+    from .forms import jump_host_client_ip  # the address this SSH session comes from, if any
+
+    return {"ip": jump_host_client_ip()}
+
+
 SERVER_ACTIONS = (
     ActionSpec("install", "Install an OS…", lambda r: r.state in ("ready", "undelivered") and install_status(r.data) not in MOVING_INSTALL,
                flow=Lazy(FORMS + "install_flow"), why_not=_delivered),
@@ -80,8 +92,10 @@ SERVER_ACTIONS = (
     ActionSpec("stop", "Stop", _ready, confirm=True, call=Call("POST", "{id}/stop", {}), why_not=_delivered),
     ActionSpec("reboot", "Reboot", _ready, confirm=True, call=Call("POST", "{id}/reboot", {"boot_type": "normal"}), why_not=_delivered),
     ActionSpec("rescue", "Reboot into rescue", _ready, confirm=True, call=Call("POST", "{id}/reboot", {"boot_type": "rescue"}), why_not=_delivered),
-    ActionSpec("remote_access", "Remote access (management controller)…", _ready, flow=Lazy(FORMS + "remote_access_flow"), why_not=_delivered),
-    ActionSpec("open_access", "Remote access open now (show)…", _ready, flow=Lazy(FORMS + "open_access_flow"), why_not=_delivered, mutating=False),
+    ActionSpec("remote_access", "Remote access (management controller)…", _ready, why_not=_delivered, shape=FormCall(
+        "Remote access to {name}'s management controller", Lazy(FORMS + "RemoteAccessForm"), Call("POST", "{id}/remote-access"),
+        initial=_access_initial, submit_label="Open", answer=ACCESS)),
+    ActionSpec("open_access", "Remote access open now (show)…", _ready, why_not=_delivered, mutating=False, shape=ACCESS),
     ActionSpec("revoke_access", "Revoke remote access", _ready, confirm=True, call=Call("DELETE", "{id}/remote-access"), why_not=_delivered),
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
 )

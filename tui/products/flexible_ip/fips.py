@@ -88,7 +88,8 @@ FIP_ACTIONS = (
     ActionSpec("mac_duplicate", "Virtual MAC: duplicate from another IP…", lambda r: _attached(r) and not r.text("mac"),
                flow=Lazy(FLOWS + "mac_duplicate_flow")),
     ActionSpec("mac_move", "Virtual MAC: move to another IP…", lambda r: bool(r.text("mac")), flow=Lazy(FLOWS + "mac_move_flow"), why_not=_settled),
-    ActionSpec("mac_delete", "Virtual MAC: delete", lambda r: bool(r.text("mac")), flow=Lazy(FLOWS + "mac_delete_flow"), why_not=_settled),
+    ActionSpec("mac_delete", "Virtual MAC: delete", lambda r: bool(r.text("mac")), call=Call("DELETE", "{id}/mac"), why_not=_settled,
+               confirm=Lazy(FLOWS + "mac_delete_message")),
 )
 
 FIPS = ResourceKind(

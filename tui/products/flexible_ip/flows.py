@@ -234,14 +234,7 @@ async def mac_move_flow(ui: Any, row: Row) -> None:
     ui.reload()  # two rows changed
 
 
-async def mac_delete_flow(ui: Any, row: Row) -> None:
-    svc = ui.service()
-    others = [m for m in groups_of([row], await svc.list_rows(ui.scope)).get(row.text("mac"), []) if m.id != row.id]
-    message = f"{row.name} loses the virtual MAC {row.text('mac')}."
-    if others:
-        message += f" {_ips(others)} keep{'s' if len(others) == 1 else ''} it."
-    if not await ui.confirm("Delete the virtual MAC?", message, "Delete"):
-        return
-    await svc.call("DELETE", ui.scope, "fips", row.id, "mac")
-    ui.notify(f"{row.name}: virtual MAC deleted")
-    ui.follow(row)
+async def mac_delete_message(svc: Any, scope: str, row: Row) -> str:
+    """Deleting a shared MAC: who else keeps it (the confirmation says it)."""
+    others = [m for m in groups_of([row], await svc.list_rows(scope)).get(row.text("mac"), []) if m.id != row.id]
+    return f"{row.name} loses the virtual MAC {row.text('mac')}." + (f" {_ips(others)} keep{'s' if len(others) == 1 else ''} it." if others else "")

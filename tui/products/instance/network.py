@@ -3,10 +3,62 @@ Forms and flows: `network_forms`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..shapes import PickCall, SetEditor, ShowAnswer
 from .common import DELETE_BY_ID, API, RESOURCE, detail_common, name_col, raw, server_col, state_col, tags_col, zone_col
 
 F = "tui.products.instance.network_forms:"
+
+
+def _opts(*values: str) -> list[tuple[str, str]]:
+    return [(v, v) for v in values]
+
+
+RULE_CHOICES = {
+    "direction": _opts("inbound", "outbound"),
+    "action": _opts("accept", "drop"),
+    "protocol": _opts("TCP", "UDP", "ICMP", "ANY"),
+}
+
+
+def _ports(r: dict[str, Any]) -> str:
+    lo, hi = r.get("dest_port_from"), r.get("dest_port_to")
+    if lo is None or lo == 0 and r.get("protocol") in ("ICMP", "ANY"):
+        return "all"
+    return f"{lo}-{hi}" if hi not in (None, lo) else str(lo)
+
+
+RULE_COLUMNS = (
+    Column("direction", "Direction", lambda r: str(r.get("direction")), width=9),
+    Column("action", "Action", lambda r: str(r.get("action")), width=6),
+    Column("protocol", "Proto", lambda r: str(r.get("protocol")), width=5),
+    Column("ip_range", "IP range", lambda r: str(r.get("ip_range")), width=20),
+    Column("ports", "Ports", _ports, width=11),
+)
+
+
+def _rules_note(sg: Any) -> str:
+    return (f"{'Stateful' if sg.get('stateful') else 'Stateless: return traffic needs its own accept rules'} · "
+            f"inbound default {sg.text('inbound_default_policy')} · outbound default {sg.text('outbound_default_policy')}. "
+            "Rules apply top to bottom.")
+
+
+def attach_ip_warning(ip: Any, server: Any) -> str:
+    replaced = server.text("public_address")
+    return (f"{ip.text('address')} becomes the public IP of {server.name}."
+            + (f"\nIts current public IP {replaced} is removed and its open public connections are cut." if replaced else "")
+            + (f"\nIt is detached from {ip.obj('server').get('name')} first." if ip.obj("server").get("id") else ""))
+
+
+RULE_FIELDS = ("direction", "action", "protocol", "ip_range", "dest_port_from", "dest_port_to")
+
+
+def _default_rules(data: dict[str, Any]) -> str:
+    rules = [r for r in data.get("rules") or [] if isinstance(r, dict)]
+    lines = [f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} port {_ports(r)}" for r in rules]
+    return "Applied before every group's rules; they cannot be edited.\n\n" + ("\n".join(lines) or "none")
 
 IPS = ResourceKind(
     id="instance.ips",
@@ -45,7 +97,10 @@ IPS = ResourceKind(
     ),
     transitional=frozenset({"pending"}),
     actions=(
-        ActionSpec("attach", "Attach to a server…", lambda r: True, flow=Lazy(F + "attach_ip_flow")),
+        ActionSpec("attach", "Attach to a server…", lambda r: True, shape=PickCall(
+            "Attach {address} to", Lazy(F + "ip_servers"), Call("PATCH", "{id}"), "server", done="{address} attached to {picked}",
+            value=lambda server: server.id, confirm=attach_ip_warning,
+            confirm_title="Attach {address}?", confirm_label="Attach")),
         ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), call=Call("PATCH", "{id}", {"server": None}),
                    confirm="Its server loses this public IP and its connections through it."),
     ),
@@ -92,8 +147,12 @@ SECURITY_GROUPS = ResourceKind(
     ),
     transitional=frozenset({"syncing"}),
     actions=(
-        ActionSpec("rules", "Rules…", lambda r: True, flow=Lazy(F + "rules_flow")),
-        ActionSpec("default_rules", "Platform default rules", lambda r: True, flow=Lazy(F + "default_rules_flow"), mutating=False),
+        ActionSpec("rules", "Rules…", lambda r: True, shape=SetEditor(
+            "Rules of {name}", Lazy(F + "RuleForm"), RULE_COLUMNS, Call("PUT", "{id}/rules"), "rules", RULE_FIELDS, "rule",
+            read=Call("GET", "{id}/rules", mutating=False), keep=lambda r: r.get("editable", True), ordered=True, numbered="position",
+            choices=RULE_CHOICES, describe=_rules_note)),
+        ActionSpec("default_rules", "Platform default rules", lambda r: True, mutating=False,
+                   shape=ShowAnswer("Platform default rules", Call("GET", "security_groups/default/rules", mutating=False), _default_rules)),
     ),
     create=Lazy(F + "SG_CREATE"),
     edit=Lazy(F + "SG_EDIT"),

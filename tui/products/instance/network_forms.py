@@ -73,28 +73,13 @@ IP_CREATE = CreateSpec(IpCreateForm, ip_payload, static({"type": [("routed_ipv4 
 IP_EDIT = EditSpec(IpEditForm, ip_values, ip_patch)
 
 
-async def attach_ip_flow(ui: Any, ip: Row) -> None:
+async def ip_servers(ui: Any, ip: Row) -> tuple[list[tuple[str, Any]], Any]:
+    """The servers an IP may move to (its own left out)."""
     from .servers import SERVERS
 
-    servers = await ui.service(SERVERS).list_rows(ui.scope)
     current = ip.obj("server").get("id")
-    server = await ui.pick(
-        f"Attach {ip.text('address')} to",
-        [(f"{s.name} · {s.state} · {s.text('public_address') or 'no public IP'}", s) for s in sorted(servers, key=lambda s: s.name) if s.id != current],
-    )
-    if server is None:
-        return
-    replaced = server.text("public_address")
-    warning = (
-        f"{ip.text('address')} becomes the public IP of {server.name}."
-        + (f"\nIts current public IP {replaced} is removed and its open public connections are cut." if replaced else "")
-        + (f"\nIt is detached from {ip.obj('server').get('name')} first." if current else "")
-    )
-    if not await ui.confirm(f"Attach {ip.text('address')}?", warning, "Attach"):
-        return
-    data = await ui.service().update(ui.scope, ip.id, {"server": server.id})
-    ui.notify(f"{ip.text('address')} attached to {server.name}")
-    ui.upsert(data)
+    servers = sorted(await ui.service(SERVERS).list_rows(ui.scope), key=lambda s: s.name)
+    return [(f"{s.name} · {s.state} · {s.text('public_address') or 'no public IP'}", s) for s in servers if s.id != current], None
 
 
 # ---- security groups ----------------------------------------------------------------------------
@@ -196,60 +181,6 @@ class RuleForm(BaseModel):
             if v < lo:
                 raise ValueError("not below the first port")
         return v
-
-
-RULE_CHOICES = {
-    "direction": _opts("inbound", "outbound"),
-    "action": _opts("accept", "drop"),
-    "protocol": _opts("TCP", "UDP", "ICMP", "ANY"),
-}
-
-
-def _ports(r: dict[str, Any]) -> str:
-    lo, hi = r.get("dest_port_from"), r.get("dest_port_to")
-    if lo is None or lo == 0 and r.get("protocol") in ("ICMP", "ANY"):
-        return "all"
-    return f"{lo}-{hi}" if hi not in (None, lo) else str(lo)
-
-
-RULE_COLUMNS = (
-    Column("direction", "Direction", lambda r: str(r.get("direction")), width=9),
-    Column("action", "Action", lambda r: str(r.get("action")), width=6),
-    Column("protocol", "Proto", lambda r: str(r.get("protocol")), width=5),
-    Column("ip_range", "IP range", lambda r: str(r.get("ip_range")), width=20),
-    Column("ports", "Ports", _ports, width=11),
-)
-
-
-async def rules_flow(ui: Any, sg: Row) -> None:
-    data = await ui.service().call("GET", ui.scope, "security_groups", sg.id, "rules")
-    rules = [r for r in data.get("rules", []) if r.get("editable", True)]
-    note = (
-        f"{'Stateful' if sg.get('stateful') else 'Stateless: return traffic needs its own accept rules'} · "
-        f"inbound default {sg.text('inbound_default_policy')} · outbound default {sg.text('outbound_default_policy')}. "
-        "Rules apply top to bottom."
-    )
-    keys = ("direction", "action", "protocol", "ip_range", "dest_port_from", "dest_port_to")
-    saved: dict[str, Any] = {}
-
-    async def save(edited: list[dict[str, Any]]) -> None:
-        body = {"rules": [{**{k: v for k, v in r.items() if v is not None}, "position": i} for i, r in enumerate(edited, 1)]}
-        saved.update(await ui.service().call("PUT", ui.scope, "security_groups", sg.id, "rules", body=body))
-
-    edited = await ui.edit_records(
-        f"Rules of {sg.name}", RuleForm, [{k: r.get(k) for k in keys} for r in rules], RULE_COLUMNS,
-        ordered=True, choices=RULE_CHOICES, describe=note, number_from=1, save=save,
-    )
-    if edited is None:
-        return
-    ui.notify(f"Saved {len(saved.get('rules', []))} rules of {sg.name}")
-    ui.follow(sg)
-
-
-async def default_rules_flow(ui: Any, sg: Row) -> None:
-    data = await ui.service().call("GET", ui.scope, "security_groups", "default", "rules")
-    lines = [f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} port {_ports(r)}" for r in data.get("rules", [])]
-    await ui.confirm("Platform default rules", "Applied before every group's rules; they cannot be edited.\n\n" + "\n".join(lines), "OK")
 
 
 # ---- placement groups ---------------------------------------------------------------------------

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lifecycle import plan
 from ..registry import SandboxProduct
 from . import routes_data, routes_instances
 from .catalog import GB, REGIONS
@@ -63,7 +62,7 @@ def seed_demo(store: RdbStore, rng: Any) -> None:
                               ("restoring", "orders-restore-test", 3 * day)):
         b = store.create_backup(orders, "orders", name, store.iso(store.now() + 30 * day), status=status, age=age)
         if status in ("exporting", "restoring"):
-            plan(b, store.now(), (store.t.export, {"status": "ready", **(store.export_url(b) if status == "exporting" else {})}))
+            store.timeline.plan(b, (store.t.export, {"status": "ready", **(store.export_url(b) if status == "exporting" else {})}))
     store.create_backup(orders, "orders", "orders-now", store.iso(store.now() + 7 * day))  # creating → ready
     store.create_backup(full, "wordpress", "wordpress-daily", None, status="ready", age=day)
     store.create_snapshot(orders, "orders-before-upgrade", None, status="ready")

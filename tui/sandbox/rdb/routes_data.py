@@ -11,7 +11,6 @@ from starlette.routing import Route
 
 from ..core import check_unknown, json_body, page_page_size, public
 from ..errors import invalid_arguments, invalid_request, not_found
-from ..lifecycle import GONE, plan
 from ..timeseries import parse_time
 from . import catalog, rules
 from .routes_instances import ordered, region_of
@@ -76,10 +75,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     def delete_later(obj: dict[str, Any]) -> dict[str, Any]:
         """DELETE of a backup or a snapshot: deleting now, gone after a while."""
-        if obj["status"] != "deleting":
-            obj["status"], obj["_plan"] = "deleting", []
-            plan(obj, store.now(), (store.t.delete, {GONE: True}))
-        return obj
+        return obj if obj["status"] == "deleting" else store.delete_later(obj)
 
     # ---- catalogue ----------------------------------------------------------------------------------
     async def engines(request: Request) -> Response:
@@ -304,7 +300,7 @@ def routes(store: RdbStore) -> list[Route]:
         b = backup(request)
         backup_ready(b)
         b["status"] = "exporting"
-        plan(b, store.now(), (store.t.export, {"status": "ready", **store.export_url(b)}))
+        store.timeline.plan(b, (store.t.export, {"status": "ready", **store.export_url(b)}))
         return JSONResponse(public(b))
 
     async def restore_backup(request: Request) -> Response:
@@ -328,7 +324,7 @@ def routes(store: RdbStore) -> list[Route]:
         name = body.get("database_name") or b["database_name"]
         target["_dbs"].setdefault(name, {"name": name, "owner": "_rdb_superadmin", "managed": True, "size": b["size"]})
         b["status"] = "restoring"
-        plan(b, store.now(), (store.t.restore, {"status": "ready"}))
+        store.timeline.plan(b, (store.t.restore, {"status": "ready"}))
         return JSONResponse(public(b))
 
     # ---- snapshots --------------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from starlette.routing import Route
 
 from ..core import check_unknown, is_uuid, json_body, page_page_size
 from ..errors import invalid_arguments, invalid_request, not_found
-from ..lifecycle import GONE, plan
 from ..timeseries import certificate, parse_time, pick, series, window
 from . import catalog, rules
 from .store import RdbStore, transient
@@ -317,8 +316,7 @@ def routes(store: RdbStore) -> list[Route]:
     async def delete_replica(request: Request) -> Response:
         r = replica(request)
         if r["status"] not in ("deleting", "promoting"):
-            r["status"], r["_plan"] = "deleting", []
-            plan(r, store.now(), (store.t.delete, {GONE: True}))
+            store.delete_later(r)
         return JSONResponse(store.public_replica(r))
 
     async def replica_endpoints(request: Request) -> Response:

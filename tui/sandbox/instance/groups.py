@@ -10,7 +10,8 @@ from starlette.routing import Route
 
 from ..core import json_body, page_per_page
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
-from .state import InstanceStore, policy_respected, still_in_use
+from .server_state import policy_respected
+from .state import InstanceStore, still_in_use
 from .validation import check_choice, check_name, check_project, check_tags, check_unknown
 from .zones import encode, zone_of
 

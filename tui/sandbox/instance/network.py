@@ -12,7 +12,8 @@ from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
-from .state import DEFAULT_RULES, InstanceStore, still_in_use
+from ..catalog import DEFAULT_RULES
+from .state import InstanceStore, still_in_use
 from .validation import (
     Errors, check_bool, check_choice, check_ip_range, check_name, check_project, check_reverse, check_tags, check_unknown,
 )
@@ -91,12 +92,7 @@ def routes(store: InstanceStore) -> list[Route]:
         ip["server"] = {"id": server["id"], "name": server["name"]}
         ip["state"] = "pending"
         store.server_changed(zone, server)
-
-        def settled() -> None:
-            if ip.get("server"):
-                ip["state"] = "attached"
-
-        store.later(store.timings.ip, settled)
+        store.ip_steps.plan(ip, (store.timings.ip, {"state": "attached"}), queue=False)
 
     def detach(zone: str, ip: dict[str, Any]) -> None:
         server = store.servers[zone].get((ip.get("server") or {}).get("id", ""))

@@ -96,15 +96,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         }
         store.nics[zone][nic["id"]] = nic
         store.server_changed(zone, server)
-
-        def ready() -> None:
-            if nic["id"] in store.nics[zone]:
-                nic["state"] = "available"
-                store.stamp(nic)
-                if nic["server_id"] in store.servers[zone]:
-                    store._touch(zone, nic["server_id"])
-
-        store.later(store.timings.nic, ready)
+        store.nic_steps.plan(nic, (store.timings.nic, {"state": "available"}))
         return JSONResponse({"private_nic": nic}, status_code=201)
 
     async def get_nic(request: Request) -> Response:
@@ -126,7 +118,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
     async def delete_nic(request: Request) -> Response:
         zone, server = server_of(request)
         nic = nic_of(request, zone, server)
-        del store.nics[zone][nic["id"]]
+        store.nic_steps.cancel(store.nics[zone].pop(nic["id"]))
         store.server_changed(zone, server)
         return Response(status_code=204)
 

@@ -7,8 +7,9 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import HttpError, not_found
-from ..lifecycle import GONE, Timeline
+from ..collection import Collection
+from ..errors import HttpError
+from ..lifecycle import Timeline
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 PORT = 6379
@@ -84,8 +85,9 @@ class KvcacheStore:
         self.project_id = sandbox.project_id
         self.organization_id = sandbox.organization_id
         self.t: Timings = sandbox.options.get("kvcache_timings") or Timings()
-        self.clusters: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
         self.timeline = Timeline(self.clock, on_step=self._after_step)
+        self.collection = Collection("cluster", ZONES, self.timeline)
+        self.clusters = self.collection.items
 
     def _after_step(self, c: dict[str, Any], changes: dict[str, Any]) -> None:
         if "cluster_size" in changes:
@@ -117,8 +119,7 @@ class KvcacheStore:
         self.refresh_upgrades(c)
         if not ready:
             self.timeline.plan(c, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}), start=now)
-        self.clusters[zone][cid] = c
-        return c
+        return self.collection.add(c)
 
     def endpoint(self, c: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
         eid = self.ids.uuid()
@@ -155,23 +156,6 @@ class KvcacheStore:
                 head, _, tail = base.rpartition(".")
                 e["ips"] = [f"{head}.{int(tail) + i}" for i in range(size)]
 
-    def get(self, zone: str, cid: str) -> dict[str, Any]:
-        c = self.clusters[zone].get(cid)
-        if c is not None and self.timeline.settle(c):
-            del self.clusters[zone][cid]
-            c = None
-        if c is None:
-            raise not_found("cluster", cid)
-        return c
-
-    def all(self, zone: str) -> list[dict[str, Any]]:
-        for cid in list(self.clusters[zone]):
-            try:
-                self.get(zone, cid)
-            except HttpError:
-                pass
-        return list(self.clusters[zone].values())
-
     def ready(self, c: dict[str, Any]) -> None:
         if c["status"] != "ready":
             raise HttpError(409, {"type": "transient_state", "message": "resource is in a transient state",
@@ -182,6 +166,5 @@ class KvcacheStore:
         self.timeline.plan(c, (self.t.migrate, {**changes, "status": "ready"}))
 
     def delete(self, c: dict[str, Any]) -> None:
-        c["status"] = "deleting"
-        self.timeline.replan(c, (self.t.delete, {GONE: True}))
+        self.collection.delete_later(c, self.t.delete)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..registry import SandboxProduct
-from . import routes_data, routes_instances
+from . import routes_access, routes_copies, routes_endpoints, routes_instances, routes_logs
 from .catalog import GB, REGIONS
 from .store import RdbStore, Timings
 
@@ -17,7 +17,8 @@ PN = "5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"
 
 
 def routes(store: RdbStore) -> list[Any]:
-    return [*routes_instances.routes(store), *routes_data.routes(store)]
+    return [*routes_instances.routes(store), *routes_logs.routes(store), *routes_endpoints.routes(store),
+            *routes_access.routes(store), *routes_copies.routes(store)]
 
 
 def seed_demo(store: RdbStore, rng: Any) -> None:

@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from .. import catalog
 from ..core import is_uuid, json_body, page_per_page
+from ..routing import route_table
 from ..errors import invalid_arguments, invalid_request, permissions_denied
 from .actions import run_action
 from .server_state import ALLOWED_ACTIONS, hostname, policy_respected
@@ -109,7 +110,6 @@ def _ref_id(value: Any) -> Any:
 
 
 def routes(store: InstanceStore) -> list[Route]:
-    prefix = "/instance/v1/zones/{zone}/servers"
 
     def server_of(request: Request) -> tuple[str, dict[str, Any]]:
         zone = zone_of(store, request)
@@ -287,17 +287,19 @@ def routes(store: InstanceStore) -> list[Route]:
         scarce = {"GP1-S": "scarce", "GPU-3070-S": "shortage" if zone != "fr-par-2" else "scarce"}
         return JSONResponse({"servers": {name: {"availability": scarce.get(name, "available")} for name in store.types}})
 
-    products = "/instance/v1/zones/{zone}/products"
     return [
-        Route(prefix, list_servers, methods=["GET"]),
-        Route(prefix, create_server, methods=["POST"]),
-        Route(prefix + "/{sid}", get_server, methods=["GET"]),
-        Route(prefix + "/{sid}", patch_server, methods=["PATCH"]),
-        Route(prefix + "/{sid}", delete_server, methods=["DELETE"]),
-        Route(prefix + "/{sid}/action", get_actions, methods=["GET"]),
-        Route(prefix + "/{sid}/action", post_action, methods=["POST"]),
-        Route(prefix + "/{sid}/compatible-types", get_compatible, methods=["GET"]),
+        *route_table(
+            "/instance/v1/zones/{zone}",
+            ("GET", "/servers", list_servers),
+            ("POST", "/servers", create_server),
+            ("GET", "/servers/{sid}", get_server),
+            ("PATCH", "/servers/{sid}", patch_server),
+            ("DELETE", "/servers/{sid}", delete_server),
+            ("GET", "/servers/{sid}/action", get_actions),
+            ("POST", "/servers/{sid}/action", post_action),
+            ("GET", "/servers/{sid}/compatible-types", get_compatible),
+            ("GET", "/products/servers", products_servers),
+            ("GET", "/products/servers/availability", products_availability),
+        ),
         *server_parts.routes(store, server_of),
-        Route(products + "/servers", products_servers, methods=["GET"]),
-        Route(products + "/servers/availability", products_availability, methods=["GET"]),
     ]

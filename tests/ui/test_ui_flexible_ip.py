@@ -187,8 +187,7 @@ async def test_create_edit_delete_and_a_full_server_greyed(sandbox, clock):
         view = await open_fips(pilot, app)
         full = server_id(sandbox, "build-farm")
         for _ in range(64):  # a server at the limit
-            f = store.create(ZONE, {"project_id": sandbox.project_id, "server_id": full})
-            f["status"], f["_next"] = "attached", None
+            store.create(ZONE, {"project_id": sandbox.project_id, "server_id": full}, settled=True)
         await pilot.press("c")
         form = await screen_named(pilot, app, "FormScreen")
         await wait_for(pilot, lambda: form.ready, what="form")

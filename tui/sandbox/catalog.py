@@ -1,4 +1,5 @@
-"""Static catalogue of the sandbox's Instance platform: commercial types and public images."""
+"""Static catalogue of the sandbox's Instance platform: commercial types, public images, volume types
+and the platform's default security rules."""
 
 from __future__ import annotations
 
@@ -60,3 +61,29 @@ IMAGES: list[tuple[str, str, str, int]] = [
 
 BLOCK_MIN = 1 * GB
 BLOCK_MAX = 10_000 * GB
+
+# Volume types of /products/volumes, and the project quota on the total size of each.
+VOLUME_TYPES: dict[str, dict[str, Any]] = {
+    "l_ssd": {
+        "display_name": "Local SSD",
+        "capabilities": {"snapshot": True, "block_migration": False},
+        "constraints": {"min": 1 * GB, "max": 800 * GB},
+    },
+    "b_ssd": {
+        "display_name": "Block SSD",
+        "capabilities": {"snapshot": True, "block_migration": True},
+        "constraints": {"min": 1 * GB, "max": 10_000 * GB},
+    },
+    "sbs_volume": {
+        "display_name": "Block Storage",
+        "capabilities": {"snapshot": False, "block_migration": False},
+        "constraints": {"min": 1 * GB, "max": 10_000 * GB},
+    },
+}
+QUOTA_BYTES = {"l_ssd": 4_000 * GB, "b_ssd": 20_000 * GB, "sbs_volume": 20_000 * GB}
+
+# The platform's own rules, applied before every group's (GET /security_groups/default/rules).
+DEFAULT_RULES = [
+    {"protocol": "TCP", "direction": "outbound", "action": "drop", "ip_range": "0.0.0.0/0", "dest_port_from": p, "dest_port_to": None}
+    for p in (25, 465, 587)
+]

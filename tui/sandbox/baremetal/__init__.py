@@ -50,7 +50,7 @@ def seed_demo(store: BaremetalStore, rng: Any) -> None:
     for pn, vlan in (("5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f", 3101), ("6c3c1e2f-8d2b-4a9f-8e4c-2b3c4d5e6f70", 3102)):
         store.networks.setdefault(edge["id"], {})[pn] = {
             "id": store.ids.uuid(), "project_id": store.project_id, "server_id": edge["id"], "private_network_id": pn, "vlan": vlan,
-            "status": "attached", "created_at": clock.iso(), "updated_at": clock.iso(), "_until": 0.0,
+            "status": "attached", "created_at": clock.iso(), "updated_at": clock.iso(),
         }
 
 

@@ -12,6 +12,8 @@ from starlette.routing import Route
 
 from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
+from ..lifecycle import GONE
+from ..routing import route_table
 from .state import BaremetalStore
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")
@@ -20,28 +22,22 @@ ATTACH = 5.0
 
 
 def routes(store: BaremetalStore) -> list[Route]:
-    base = "/baremetal/v2/zones/{zone}/servers/{sid}/private-networks"
-
     def server(request: Request) -> dict[str, Any]:
         return store.get(path_zone(request, PN_ZONES, "private networks of bare-metal servers"), request.path_params["sid"])
 
     def attachments(s: dict[str, Any]) -> dict[str, dict[str, Any]]:
         found = store.networks.setdefault(s["id"], {})
-        now = store.clock.now()
         for a in list(found.values()):
-            if a["_until"] and now >= a["_until"]:
-                if a["status"] == "detaching":
-                    del found[a["private_network_id"]]
-                    continue
-                a["status"], a["_until"], a["updated_at"] = "attached", 0.0, store.clock.iso()
+            store.attachment_steps.settle(a)
         return found
 
     def attach(s: dict[str, Any], pn: str) -> dict[str, Any]:
         found = attachments(s)
         vlan = max([a["vlan"] for a in found.values()] + [3000 + len(s["id"]) % 7 * 100]) + 1
         a = {"id": store.ids.uuid(), "project_id": store.project_id, "server_id": s["id"], "private_network_id": pn, "vlan": vlan,
-             "status": "attaching", "created_at": store.clock.iso(), "updated_at": store.clock.iso(), "_until": store.clock.now() + ATTACH}
+             "status": "attaching", "created_at": store.clock.iso(), "updated_at": store.clock.iso()}
         found[pn] = a
+        store.attachment_steps.plan(a, (ATTACH, {"status": "attached"}))
         store.event(s["id"], "private network attached")
         return a
 
@@ -104,7 +100,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         found = attachments(s)
         for pn in list(found):
             if pn not in ids:
-                del found[pn]
+                store.attachment_steps.cancel(found.pop(pn))
         for pn in ids:
             if pn not in found:
                 attach(s, pn)
@@ -116,13 +112,15 @@ def routes(store: BaremetalStore) -> list[Route]:
         pn = request.path_params["pn"]
         if pn not in found:
             raise not_found("baremetal_server_private_network", pn)
-        found[pn].update(status="detaching", _until=store.clock.now() + ATTACH)
+        found[pn]["status"] = "detaching"
+        store.attachment_steps.replan(found[pn], (ATTACH, {GONE: True}))
         return Response(status_code=204)
 
-    return [
-        Route("/baremetal/v2/zones/{zone}/server-private-networks", zone_listing, methods=["GET"]),
-        Route(base, listing, methods=["GET"]),
-        Route(base, add, methods=["POST"]),
-        Route(base, replace, methods=["PUT"]),
-        Route(base + "/{pn}", remove, methods=["DELETE"]),
-    ]
+    return route_table(
+        "/baremetal/v2/zones/{zone}",
+        ("GET", "/server-private-networks", zone_listing),
+        ("GET", "/servers/{sid}/private-networks", listing),
+        ("POST", "/servers/{sid}/private-networks", add),
+        ("PUT", "/servers/{sid}/private-networks", replace),
+        ("DELETE", "/servers/{sid}/private-networks/{pn}", remove),
+    )

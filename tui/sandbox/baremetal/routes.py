@@ -11,9 +11,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..collection import filtered
 from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
-from .state import MAX_DESCRIPTION, ZONES, BaremetalStore
+from ..lifecycle import GONE
+from ..routing import route_table
+from .state import EVENT, MAX_DESCRIPTION, ZONES, BaremetalStore
 
 ORDERS = ("created_at_asc", "created_at_desc")
 HOSTNAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
@@ -69,12 +72,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         statuses = request.query_params.getlist("status")
         if statuses:
             items = [s for s in items if s["status"] in statuses]
-        tags = request.query_params.getlist("tags")
-        if tags:
-            items = [s for s in items if set(tags) <= set(s["tags"])]
-        name = request.query_params.get("name")
-        if name:
-            items = [s for s in items if name.lower() in s["name"].lower()]
+        items = filtered(items, request.query_params)
         items.sort(key=lambda s: (s["created_at"], s["_seq"]), reverse=order(request) == "created_at_desc")
         return page_page_size(request, "servers", items, public)
 
@@ -107,19 +105,15 @@ def routes(store: BaremetalStore) -> list[Route]:
             errs += _text(body, "name", True)
         if errs:
             raise invalid_arguments(*errs)
-        for key in ("name", "description", "tags"):
-            if body.get(key) is not None:  # null means not updated
-                s[key] = body[key]
-        s["updated_at"] = store.clock.iso()
-        return JSONResponse(public(s))
+        return JSONResponse(public(store.collection.patch(s, body, ("name", "description", "tags"))))
 
     async def delete_server(request: Request) -> Response:
         s = server(request)
         if s["status"] == "deleting":
             return JSONResponse(public(s))
-        s["status"], s["_plan"] = "deleting", []
+        store.collection.delete_later(s, store.t.delete)
         store.event(s["id"], "delete")
-        store.plan(s, (store.t.delete, {"_gone": True}, ""))
+        s["updated_at"] = store.clock.iso()
         return JSONResponse(public(s))
 
     def power(request: Request, action: str, needs: str, moving: str, settled: str, ping: str) -> Response:
@@ -130,7 +124,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(("status", "constraint", f"the server is {s['status']}: only a {needs} server can {action}"))
         s["status"] = moving
         store.event(s["id"], action)
-        store.plan(s, (store.t.power, {"status": settled, "ping_status": ping}, ""))
+        store.plan(s, (store.t.power, {"status": settled, "ping_status": ping}))
         return JSONResponse(public(s))
 
     async def start(request: Request) -> Response:
@@ -153,8 +147,8 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         s["status"], s["ping_status"] = "stopping", "ping_status_down"
         store.event(s["id"], f"reboot ({boot})")
-        store.plan(s, (store.t.power, {"status": "starting", "boot_type": boot}, ""),
-                   (2 * store.t.power, {"status": "ready", "ping_status": "ping_status_up"}, ""))
+        store.plan(s, (store.t.power, {"status": "starting", "boot_type": boot}),
+                   (store.t.power, {"status": "ready", "ping_status": "ping_status_up"}))
         return JSONResponse(public(s))
 
     async def install(request: Request) -> Response:
@@ -179,8 +173,8 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         s["install"] = {"os_id": body["os_id"], "hostname": body["hostname"], "ssh_key_ids": keys, "status": "to_install"}
         store.event(s["id"], "install")
-        store.plan(s, (store.t.install_start, {"install": {"status": "installing"}}, ""),
-                   (store.t.install_start + store.t.install, {"install": {"status": "completed"}}, "installed"))
+        store.plan(s, (store.t.install_start, {"install": {"status": "installing"}}),
+                   (store.t.install, {"install": {"status": "completed"}, EVENT: "installed"}))
         return JSONResponse(public(s))
 
     async def events(request: Request) -> Response:
@@ -192,11 +186,11 @@ def routes(store: BaremetalStore) -> list[Route]:
     async def remote_access(request: Request) -> Response:
         s = server(request)
         if request.method == "DELETE":
-            store.remote.pop(s["id"], None)
+            store.access_steps.cancel(store.remote.pop(s["id"], None) or {})
             return Response(status_code=204)
         if request.method == "GET":
             access = store.remote.get(s["id"])
-            if access is None or access["_until"] <= store.clock.now():
+            if access is None or store.access_steps.settle(access):
                 raise not_found("baremetal_remote_access", s["id"])
             return JSONResponse(public(access))
         store.delivered(s)
@@ -210,8 +204,10 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         until = store.clock.now() + store.t.remote_access
         access = {"url": f"https://bmc-{s['id'][:8]}.{s['zone']}.example/", "login": "admin", "password": secrets.token_urlsafe(12),
-                  "expires_at": store.clock.iso(until), "ip": body["ip"], "_until": until}
+                  "expires_at": store.clock.iso(until), "ip": body["ip"], "_server": s["id"]}
+        store.access_steps.cancel(store.remote.get(s["id"]) or {})
         store.remote[s["id"]] = access
+        store.access_steps.plan(access, (store.t.remote_access, {GONE: True}))
         store.event(s["id"], "remote access")
         return JSONResponse(public(access))
 
@@ -229,23 +225,23 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         if reverse is not None:
             ip.update(reverse=reverse, reverse_status="pending", reverse_status_message=None)
-            store.plan(s, (store.t.reverse, {f"ip:{ip['id']}": {"reverse_status": "active"}}, ""))
+            store.plan(s, (store.t.reverse, {f"ip:{ip['id']}": {"reverse_status": "active"}}))
         return JSONResponse(dict(ip))
 
-    s = base + "/servers/{sid}"
-    return [
-        Route(base + "/offers", list_offers, methods=["GET"]),
-        Route(base + "/os", list_os, methods=["GET"]),
-        Route(base + "/servers", list_servers, methods=["GET"]),
-        Route(base + "/servers", create_server, methods=["POST"]),
-        Route(s, get_server, methods=["GET"]),
-        Route(s, patch_server, methods=["PATCH"]),
-        Route(s, delete_server, methods=["DELETE"]),
-        Route(s + "/start", start, methods=["POST"]),
-        Route(s + "/stop", stop, methods=["POST"]),
-        Route(s + "/reboot", reboot, methods=["POST"]),
-        Route(s + "/install", install, methods=["POST"]),
-        Route(s + "/events", events, methods=["GET"]),
-        Route(s + "/remote-access", remote_access, methods=["GET", "POST", "DELETE"]),
-        Route(s + "/ips/{ip}", patch_ip, methods=["PATCH"]),
-    ]
+    return route_table(
+        base,
+        ("GET", "/offers", list_offers),
+        ("GET", "/os", list_os),
+        ("GET", "/servers", list_servers),
+        ("POST", "/servers", create_server),
+        ("GET", "/servers/{sid}", get_server),
+        ("PATCH", "/servers/{sid}", patch_server),
+        ("DELETE", "/servers/{sid}", delete_server),
+        ("POST", "/servers/{sid}/start", start),
+        ("POST", "/servers/{sid}/stop", stop),
+        ("POST", "/servers/{sid}/reboot", reboot),
+        ("POST", "/servers/{sid}/install", install),
+        ("GET", "/servers/{sid}/events", events),
+        ("GET POST DELETE", "/servers/{sid}/remote-access", remote_access),
+        ("PATCH", "/servers/{sid}/ips/{ip}", patch_ip),
+    )

@@ -8,11 +8,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..collection import Collection
 from ..core import public
-from ..errors import HttpError, invalid_request, not_found
+from ..errors import HttpError, invalid_request
+from ..lifecycle import Timeline
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
 MAX_DESCRIPTION = 255
+EVENT = "_event"  # a step's entry in the server's events
 
 
 @dataclass
@@ -67,11 +70,18 @@ class BaremetalStore:
         self.t = timings or Timings()
         self.offers = {z: {} for z in ZONES}  # zone -> id -> offer
         self.os: dict[str, dict[str, Any]] = {}
-        self.servers: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
+        # Steps merge by time (a reverse DNS settles during an install); stamped when read.
+        self.timeline = Timeline(clock, stamp_read=True, apply=self._apply_step)
+        self.collection = Collection("baremetal_server", ZONES, self.timeline)
+        self.servers = self.collection.items
         self.events: dict[str, list[dict[str, Any]]] = {}
         self.remote: dict[str, dict[str, Any]] = {}  # server id -> access
         self.networks: dict[str, dict[str, dict[str, Any]]] = {}  # server id -> private network id -> attachment
-        self.gone: set[str] = set()
+        self.gone = self.collection.deleted
+        # Private-network attachments (attaching → attached, detaching → gone) and remote-access
+        # sessions (gone when they expire).
+        self.attachment_steps = Timeline(clock, stamp_read=True, on_gone=self._detached)
+        self.access_steps = Timeline(clock, stamp=None, on_gone=lambda access: self.remote.pop(access["_server"], None))
         for z in ZONES:
             for offer in OFFERS:
                 o = {"id": self.ids.uuid(), "zone": z, **offer}
@@ -103,8 +113,9 @@ class BaremetalStore:
             "ips": [], "domain": f"{sid[:8]}.dedibox.example", "boot_type": "normal", "zone": zone,
             "ping_status": "ping_status_down" if status == "undelivered" else "ping_status_up",
             "_seq": sum(len(v) for v in self.servers.values()) + len(self.gone),
-            "_plan": [(now + self.t.deliver, {"status": "ready", "ping_status": "ping_status_up"}, "delivered")] if status == "undelivered" else [],
         }
+        if status == "undelivered":
+            self.timeline.plan(s, (self.t.deliver, {"status": "ready", "ping_status": "ping_status_up", EVENT: "delivered"}), start=now)
         rng = random.Random(sid)
         s["ips"] = [
             {"id": self.ids.uuid(), "address": f"51.159.{rng.randint(1, 254)}.{rng.randint(1, 254)}", "reverse": f"{sid[:8]}.dedibox.example",
@@ -112,52 +123,41 @@ class BaremetalStore:
             {"id": self.ids.uuid(), "address": f"2001:bc8:{rng.randint(4096, 65535):x}::1", "reverse": "",
              "version": "Ipv6", "reverse_status": "unknown", "reverse_status_message": None},
         ]
-        self.servers[zone][sid] = s
+        self.collection.add(s)
         self.event(sid, "order")
         return s
 
     def event(self, sid: str, action: str) -> None:
         self.events.setdefault(sid, []).append({"id": sid, "action": action, "created_at": self.clock.iso(), "updated_at": self.clock.iso()})
 
-    def settle(self, s: dict[str, Any]) -> None:
-        """Apply whatever the clock has reached of the server's plan."""
-        now = self.clock.now()
-        plan = s["_plan"]
-        while plan and plan[0][0] <= now:
-            _, changes, event = plan.pop(0)
-            for key, value in changes.items():
-                if key == "install":
-                    s["install"] = {**(s["install"] or {}), **value}
-                elif key.startswith("ip:"):
-                    for ip in s["ips"]:
-                        if ip["id"] == key[3:]:
-                            ip.update(value)
-                elif key == "_gone":
-                    self.servers[s["zone"]].pop(s["id"], None)
-                    self.gone.add(s["id"])
-                else:
-                    s[key] = value
-            if event:
-                self.event(s["id"], event)
-            s["updated_at"] = self.clock.iso()
+    def _apply_step(self, s: dict[str, Any], changes: dict[str, Any]) -> None:
+        """A step's fields; `install` merges into the install, `ip:<id>` into that IP, and an
+        `EVENT` is logged in the server's events."""
+        for key, value in changes.items():
+            if key == "install":
+                s["install"] = {**(s["install"] or {}), **value}
+            elif key.startswith("ip:"):
+                for ip in s["ips"]:
+                    if ip["id"] == key[3:]:
+                        ip.update(value)
+            elif key != EVENT:
+                s[key] = value
+        if changes.get(EVENT):
+            self.event(s["id"], changes[EVENT])
 
-    def plan(self, s: dict[str, Any], *steps: tuple[float, dict[str, Any], str]) -> None:
-        now = self.clock.now()
-        s["_plan"].extend((now + delay, changes, event) for delay, changes, event in steps)
-        s["_plan"].sort(key=lambda p: p[0])
+    def plan(self, s: dict[str, Any], *steps: tuple[float, dict[str, Any]]) -> None:
+        """Steps (each a delay after the one before) merged by time with what is under way."""
+        self.timeline.plan(s, *steps, queue=False)
         s["updated_at"] = self.clock.iso()
 
     def get(self, zone: str, sid: str) -> dict[str, Any]:
-        s = self.servers[zone].get(sid)
-        if s is not None:
-            self.settle(s)
-            s = self.servers[zone].get(sid)
-        if s is None:
-            raise not_found("baremetal_server", sid)
-        return s
+        return self.collection.get(zone, sid)
 
     def busy(self, s: dict[str, Any]) -> bool:
-        return bool(s["_plan"]) and s["status"] != "undelivered"
+        return self.timeline.planned(s) and s["status"] != "undelivered"
+
+    def _detached(self, a: dict[str, Any]) -> None:
+        self.networks.get(a["server_id"], {}).pop(a["private_network_id"], None)
 
     def delivered(self, s: dict[str, Any]) -> None:
         if s["status"] == "undelivered":
@@ -167,11 +167,6 @@ class BaremetalStore:
                                   "resource": "baremetal_server", "resource_id": s["id"], "current_state": s["status"]})
 
     def all(self) -> list[dict[str, Any]]:
-        out = []
-        for zone in ZONES:
-            for s in list(self.servers[zone].values()):
-                self.settle(s)
-        for zone in ZONES:
-            out.extend(self.servers[zone].values())
-        return out
+        self.timeline.settle_due()
+        return [s for zone in ZONES for s in self.servers[zone].values()]
 

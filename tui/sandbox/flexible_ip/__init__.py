@@ -13,9 +13,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
-from ..errors import invalid_arguments, not_found
+from ..collection import Collection, page
+from ..core import check_unknown, is_uuid, json_body, path_zone, public
+from ..errors import invalid_arguments
+from ..lifecycle import Timeline
 from ..registry import SandboxProduct
+from ..routing import route_table
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
 MAX_PER_SERVER = 64
@@ -33,39 +36,42 @@ class FipStore:
         self.clock = sandbox.clock
         self.ids = sandbox.ids
         self.t = sandbox.options.get("fip_timings") or Timings()
-        self.fips: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
+        # updating → attached or ready, detaching → ready; stamped when read, as the platform does
+        self.timeline = Timeline(self.clock, stamp_read=True)
+        self.collection = Collection("flexible_ip", ZONES, self.timeline)
+        self.fips = self.collection.items
         self.rng = random.Random(7)
 
     def server_exists(self, zone: str, sid: str) -> bool:
         bm = getattr(self.sandbox, "baremetal", None)
         return bm is not None and zone in bm.servers and sid in bm.servers[zone]
 
-    def create(self, zone: str, body: dict[str, Any]) -> dict[str, Any]:
+    def create(self, zone: str, body: dict[str, Any], settled: bool = False) -> dict[str, Any]:
+        """A new IP: `updating` until it settles (at once when `settled`, for seeds and tests)."""
         v6 = bool(body.get("is_ipv6"))
         address = f"2001:bc8:{self.rng.randint(4096, 65535):x}:{self.rng.randint(1, 4095):x}::/64" if v6 else f"51.15.{self.rng.randint(1, 254)}.{self.rng.randint(1, 254)}"
         f = {"id": self.ids.uuid(), "organization_id": self.sandbox.organization_id, "project_id": body["project_id"],
              "description": body.get("description") or "", "created_at": self.clock.iso(), "updated_at": self.clock.iso(),
              "status": "updating", "tags": list(body.get("tags") or []), "ip_address": address, "server_id": None,
-             "reverse": body.get("reverse") or "", "mac_address": None, "zone": zone,
-             "_next": ("attached" if body.get("server_id") else "ready", self.clock.now() + self.t.settle)}
+             "reverse": body.get("reverse") or "", "mac_address": None, "zone": zone}
         if body.get("server_id"):
             f["server_id"] = body["server_id"]
-        self.fips[zone][f["id"]] = f
-        return f
+        if settled:
+            f["status"] = "attached" if f["server_id"] else "ready"
+        else:
+            self.moving(f, "attached" if f["server_id"] else "ready")
+        return self.collection.add(f)
+
+    def moving(self, f: dict[str, Any], to: str) -> None:
+        """Settles to `to` after the delay, replacing what was under way (ready: off its server)."""
+        self.timeline.replan(f, (self.t.settle, {"status": to, **({"server_id": None} if to == "ready" else {})}))
 
     def settle(self, f: dict[str, Any]) -> dict[str, Any]:
-        nxt = f.get("_next")
-        if nxt and self.clock.now() >= nxt[1]:
-            f["status"], f["_next"], f["updated_at"] = nxt[0], None, self.clock.iso()
-            if f["status"] == "ready":
-                f["server_id"] = None
+        self.timeline.settle(f)
         return f
 
     def get(self, zone: str, fid: str) -> dict[str, Any]:
-        f = self.fips[zone].get(fid)
-        if f is None:
-            raise not_found("flexible_ip", fid)
-        return self.settle(f)
+        return self.collection.get(zone, fid)
 
     def on_server(self, zone: str, sid: str) -> list[dict[str, Any]]:
         return [self.settle(f) for f in self.fips[zone].values() if f["server_id"] == sid]
@@ -110,7 +116,7 @@ def routes(store: FipStore) -> list[Route]:
         if request.query_params.get("order_by") == "created_at_desc":
             items.reverse()
         # Only the page's items are settled and rendered: 10,000 IPs cost a page, not the zone, per request.
-        return page_page_size(request, "flexible_ips", items, lambda f: public(store.settle(f)))
+        return page(request, "flexible_ips", items, lambda f: public(store.settle(f)))
 
     async def create(request: Request) -> Response:
         zone = zone_of(request)
@@ -131,17 +137,14 @@ def routes(store: FipStore) -> list[Route]:
     async def one(request: Request) -> Response:
         f = fip(request)
         if request.method == "DELETE":
-            del store.fips[f["zone"]][f["id"]]
+            store.collection.remove(f)
             return Response(status_code=204)
         if request.method == "PATCH":
             body = await json_body(request)
             errs = check_unknown(body, {"description", "tags", "reverse"}) + texts(body)
             if errs:
                 raise invalid_arguments(*errs)
-            for k in ("description", "tags", "reverse"):
-                if body.get(k) is not None:
-                    f[k] = body[k]
-            f["updated_at"] = store.clock.iso()
+            store.collection.patch(f, body, ("description", "tags", "reverse"))
         return JSONResponse(public(f))
 
     async def attach(request: Request) -> Response:
@@ -163,7 +166,8 @@ def routes(store: FipStore) -> list[Route]:
         if len([f for f in store.on_server(zone, sid) if f["id"] not in ids]) + len(fips) > MAX_PER_SERVER:
             raise invalid_arguments(("fips_ids", "constraint", f"a server has at most {MAX_PER_SERVER} flexible IPs"))
         for f in fips:
-            f.update(server_id=sid, status="updating", _next=("attached", store.clock.now() + store.t.settle), updated_at=store.clock.iso())
+            f.update(server_id=sid, status="updating", updated_at=store.clock.iso())
+            store.moving(f, "attached")
         return JSONResponse({"flexible_ips": [public(f) for f in fips], "total_count": len(fips)})
 
     async def detach(request: Request) -> Response:
@@ -176,7 +180,8 @@ def routes(store: FipStore) -> list[Route]:
         for f in fips:
             if len(store.group(zone, f)) > 1 and not all(g["id"] in ids for g in store.group(zone, f)):
                 f["mac_address"] = None  # detached alone from its MAC group: it loses the virtual MAC
-            f.update(status="detaching", _next=("ready", store.clock.now() + store.t.settle), updated_at=store.clock.iso())
+            f.update(status="detaching", updated_at=store.clock.iso())
+            store.moving(f, "ready")
         return JSONResponse({"flexible_ips": [public(f) for f in fips], "total_count": len(fips)})
 
     async def mac(request: Request) -> Response:
@@ -218,17 +223,17 @@ def routes(store: FipStore) -> list[Route]:
         dst["mac_address"], f["mac_address"] = f["mac_address"], None
         return JSONResponse(public(dst))
 
-    f = base + "/fips/{fid}"
-    return [
-        Route(base + "/fips", listing, methods=["GET"]),
-        Route(base + "/fips", create, methods=["POST"]),
-        Route(base + "/fips/attach", attach, methods=["POST"]),
-        Route(base + "/fips/detach", detach, methods=["POST"]),
-        Route(f, one, methods=["GET", "PATCH", "DELETE"]),
-        Route(f + "/mac", mac, methods=["POST", "DELETE"]),
-        Route(f + "/mac/duplicate", duplicate, methods=["POST"]),
-        Route(f + "/mac/move", move, methods=["POST"]),
-    ]
+    return route_table(
+        base,
+        ("GET", "/fips", listing),
+        ("POST", "/fips", create),
+        ("POST", "/fips/attach", attach),
+        ("POST", "/fips/detach", detach),
+        ("GET PATCH DELETE", "/fips/{fid}", one),
+        ("POST DELETE", "/fips/{fid}/mac", mac),
+        ("POST", "/fips/{fid}/mac/duplicate", duplicate),
+        ("POST", "/fips/{fid}/mac/move", move),
+    )
 
 
 def seed_demo(store: FipStore, rng: Any) -> None:
@@ -237,20 +242,17 @@ def seed_demo(store: FipStore, rng: Any) -> None:
     bm = store.sandbox.baremetal
     servers = {s["name"]: s["id"] for s in bm.servers["fr-par-2"].values()}
     project = store.sandbox.project_id
-    a = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip"})
-    b = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip v6", "is_ipv6": True})
-    c = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-standby"], "description": "standby"})
-    d = store.create("fr-par-2", {"project_id": project, "description": "spare"})
-    for f in (a, b, c, d):
-        f["status"], f["_next"] = ("attached" if f["server_id"] else "ready"), None
+    a = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip"}, settled=True)
+    b = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip v6", "is_ipv6": True}, settled=True)
+    store.create("fr-par-2", {"project_id": project, "server_id": servers["db-standby"], "description": "standby"}, settled=True)
+    store.create("fr-par-2", {"project_id": project, "description": "spare"}, settled=True)
     a["mac_address"] = store.new_mac("kvm")
     b["mac_address"] = dict(a["mac_address"], id=store.ids.uuid())
     # fr-par-1, where bare-metal private networks are too: one on edge-par, two spares
     edge = next(s["id"] for s in bm.servers["fr-par-1"].values() if s["name"] == "edge-par")
     for body in ({"server_id": edge, "description": "edge vip", "reverse": "edge.example.com"},
                  {"description": "spare a"}, {"description": "spare b", "tags": ["failover"]}):
-        f = store.create("fr-par-1", {"project_id": project, **body})
-        f["status"], f["_next"] = ("attached" if f["server_id"] else "ready"), None
+        store.create("fr-par-1", {"project_id": project, **body}, settled=True)
 
 
 def seed_scale(store: FipStore, rng: Any, count: int, zone: str = "fr-par-1") -> None:
@@ -267,8 +269,7 @@ def seed_scale(store: FipStore, rng: Any, count: int, zone: str = "fr-par-1") ->
             sid = previous["server_id"]  # type: ignore[index]
         if sid is not None and per_server.get(sid, 0) >= MAX_PER_SERVER:
             sid, grouped = None, False
-        f = store.create(zone, {"project_id": project, "server_id": sid, "description": f"scale-{n:05d}", "is_ipv6": n % 7 == 0})
-        f["status"], f["_next"] = ("attached" if sid else "ready"), None
+        f = store.create(zone, {"project_id": project, "server_id": sid, "description": f"scale-{n:05d}", "is_ipv6": n % 7 == 0}, settled=True)
         if sid is not None:
             per_server[sid] = per_server.get(sid, 0) + 1
             if grouped:

@@ -1,7 +1,8 @@
 """The Instance API of the sandbox (`/instance/v1/zones/{zone}`), every endpoint of spec 1 §4.2.
 
-`state` holds the platform (servers, volumes, snapshots, images, IPs, security groups, placement
-groups, NICs, user data) and its timed transitions; the route modules are thin HTTP layers over it.
+The domain is `state` (the store: servers, volumes, snapshots, images, IPs, security groups,
+placement groups, NICs, user data, each kind's timed steps), `server_state` and `actions`; `seed`
+fills it. The route modules are thin HTTP layers over the domain, which never imports them.
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from typing import Any
 from starlette.routing import Route
 
 from ..registry import SandboxProduct
-from . import groups, network, servers, storage
-from .state import ALLOWED_ACTIONS, GONE, InstanceStore, Timings
+from . import groups, images, network, servers, volumes
+from .server_state import ALLOWED_ACTIONS
+from .state import InstanceStore, Timings
 
-__all__ = ["ALLOWED_ACTIONS", "GONE", "InstanceStore", "PRODUCT", "Timings", "routes"]
+__all__ = ["ALLOWED_ACTIONS", "InstanceStore", "PRODUCT", "Timings", "routes"]
 
 
 def routes(store: InstanceStore) -> list[Route]:
-    return [*servers.routes(store), *storage.routes(store), *network.routes(store), *groups.routes(store)]
+    return [*servers.routes(store), *volumes.routes(store), *images.routes(store), *network.routes(store), *groups.routes(store)]
 
 
 def _make(sandbox: Any) -> InstanceStore:
@@ -26,13 +28,13 @@ def _make(sandbox: Any) -> InstanceStore:
 
 
 def _seed_demo(store: InstanceStore, rng: Any) -> None:
-    from ..seed import seed_demo
+    from .seed import seed_demo
 
     seed_demo(store, rng)
 
 
 def _seed_scale(store: InstanceStore, rng: Any, scale: int) -> None:
-    from ..seed import seed_scale
+    from .seed import seed_scale
 
     seed_scale(store, rng, scale)
 

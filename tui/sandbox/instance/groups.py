@@ -9,8 +9,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import json_body, page_per_page
+from ..routing import route_table
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
-from .state import InstanceStore, policy_respected, still_in_use
+from .server_state import policy_respected
+from .state import InstanceStore, still_in_use
 from .validation import check_choice, check_name, check_project, check_tags, check_unknown
 from .zones import encode, zone_of
 
@@ -19,7 +21,6 @@ POLICY_MODES = ("optional", "enforced")
 
 
 def routes(store: InstanceStore) -> list[Route]:
-    z = "/instance/v1/zones/{zone}/placement_groups"
 
     def pg_of(zone: str, pgid: str) -> dict[str, Any]:
         pg = store.placement_groups[zone].get(pgid)
@@ -141,12 +142,13 @@ def routes(store: InstanceStore) -> list[Route]:
         touch_members(zone, pg)
         return JSONResponse(member_list(zone, pg))
 
-    return [
-        Route(z, list_pgs, methods=["GET"]),
-        Route(z, create_pg, methods=["POST"]),
-        Route(z + "/{pgid}", get_pg, methods=["GET"]),
-        Route(z + "/{pgid}", update_pg, methods=["PUT", "PATCH"]),
-        Route(z + "/{pgid}", delete_pg, methods=["DELETE"]),
-        Route(z + "/{pgid}/servers", get_members, methods=["GET"]),
-        Route(z + "/{pgid}/servers", set_members, methods=["PUT", "PATCH"]),
-    ]
+    return route_table(
+        "/instance/v1/zones/{zone}",
+        ("GET", "/placement_groups", list_pgs),
+        ("POST", "/placement_groups", create_pg),
+        ("GET", "/placement_groups/{pgid}", get_pg),
+        ("PUT PATCH", "/placement_groups/{pgid}", update_pg),
+        ("DELETE", "/placement_groups/{pgid}", delete_pg),
+        ("GET", "/placement_groups/{pgid}/servers", get_members),
+        ("PUT PATCH", "/placement_groups/{pgid}/servers", set_members),
+    )

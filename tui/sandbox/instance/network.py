@@ -11,8 +11,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
+from ..routing import route_table
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
-from .state import DEFAULT_RULES, InstanceStore, still_in_use
+from ..catalog import DEFAULT_RULES
+from .state import InstanceStore, still_in_use
 from .validation import (
     Errors, check_bool, check_choice, check_ip_range, check_name, check_project, check_reverse, check_tags, check_unknown,
 )
@@ -60,7 +62,6 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
 
 
 def routes(store: InstanceStore) -> list[Route]:
-    z = "/instance/v1/zones/{zone}"
 
     # ---- flexible IPs -------------------------------------------------------------------------
     def ip_of(zone: str, ref: str) -> dict[str, Any]:
@@ -91,12 +92,7 @@ def routes(store: InstanceStore) -> list[Route]:
         ip["server"] = {"id": server["id"], "name": server["name"]}
         ip["state"] = "pending"
         store.server_changed(zone, server)
-
-        def settled() -> None:
-            if ip.get("server"):
-                ip["state"] = "attached"
-
-        store.later(store.timings.ip, settled)
+        store.ip_steps.plan(ip, (store.timings.ip, {"state": "attached"}), queue=False)
 
     def detach(zone: str, ip: dict[str, Any]) -> None:
         server = store.servers[zone].get((ip.get("server") or {}).get("id", ""))
@@ -373,23 +369,23 @@ def routes(store: InstanceStore) -> list[Route]:
         rules = [{**r, "id": f"00000000-0000-4000-8000-00000000000{i}", "position": i, "editable": False, "zone": zone} for i, r in enumerate(DEFAULT_RULES, 1)]
         return JSONResponse({"rules": rules}, headers={"X-Total-Count": str(len(rules))})
 
-    sg = z + "/security_groups"
-    return [
-        Route(z + "/ips", list_ips, methods=["GET"]),
-        Route(z + "/ips", create_ip, methods=["POST"]),
-        Route(z + "/ips/{ip}", get_ip, methods=["GET"]),
-        Route(z + "/ips/{ip}", patch_ip, methods=["PATCH"]),
-        Route(z + "/ips/{ip}", delete_ip, methods=["DELETE"]),
-        Route(sg, list_sgs, methods=["GET"]),
-        Route(sg, create_sg, methods=["POST"]),
-        Route(sg + "/default/rules", default_rules, methods=["GET"]),
-        Route(sg + "/{sgid}", get_sg, methods=["GET"]),
-        Route(sg + "/{sgid}", update_sg, methods=["PATCH", "PUT"]),
-        Route(sg + "/{sgid}", delete_sg, methods=["DELETE"]),
-        Route(sg + "/{sgid}/rules", list_rules, methods=["GET"]),
-        Route(sg + "/{sgid}/rules", create_rule, methods=["POST"]),
-        Route(sg + "/{sgid}/rules", replace_rules, methods=["PUT"]),
-        Route(sg + "/{sgid}/rules/{rid}", get_rule, methods=["GET"]),
-        Route(sg + "/{sgid}/rules/{rid}", update_rule, methods=["PUT", "PATCH"]),
-        Route(sg + "/{sgid}/rules/{rid}", delete_rule, methods=["DELETE"]),
-    ]
+    return route_table(
+        "/instance/v1/zones/{zone}",
+        ("GET", "/ips", list_ips),
+        ("POST", "/ips", create_ip),
+        ("GET", "/ips/{ip}", get_ip),
+        ("PATCH", "/ips/{ip}", patch_ip),
+        ("DELETE", "/ips/{ip}", delete_ip),
+        ("GET", "/security_groups", list_sgs),
+        ("POST", "/security_groups", create_sg),
+        ("GET", "/security_groups/default/rules", default_rules),
+        ("GET", "/security_groups/{sgid}", get_sg),
+        ("PATCH PUT", "/security_groups/{sgid}", update_sg),
+        ("DELETE", "/security_groups/{sgid}", delete_sg),
+        ("GET", "/security_groups/{sgid}/rules", list_rules),
+        ("POST", "/security_groups/{sgid}/rules", create_rule),
+        ("PUT", "/security_groups/{sgid}/rules", replace_rules),
+        ("GET", "/security_groups/{sgid}/rules/{rid}", get_rule),
+        ("PUT PATCH", "/security_groups/{sgid}/rules/{rid}", update_rule),
+        ("DELETE", "/security_groups/{sgid}/rules/{rid}", delete_rule),
+    )

@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
+from ..routing import route_table
 from ..errors import HttpError, invalid_arguments, not_found
 from .state import InstanceStore
 from .validation import check_tags, check_unknown
@@ -20,7 +21,6 @@ USER_DATA_KEY_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 
 
 def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[str, Any]]]) -> list[Route]:
-    prefix = "/instance/v1/zones/{zone}/servers"
 
     # ---- user data: a key/value store per server; values are raw bytes (text/plain) ------------
     def user_key(request: Request) -> str:
@@ -96,15 +96,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         }
         store.nics[zone][nic["id"]] = nic
         store.server_changed(zone, server)
-
-        def ready() -> None:
-            if nic["id"] in store.nics[zone]:
-                nic["state"] = "available"
-                store.stamp(nic)
-                if nic["server_id"] in store.servers[zone]:
-                    store._touch(zone, nic["server_id"])
-
-        store.later(store.timings.nic, ready)
+        store.nic_steps.plan(nic, (store.timings.nic, {"state": "available"}))
         return JSONResponse({"private_nic": nic}, status_code=201)
 
     async def get_nic(request: Request) -> Response:
@@ -126,18 +118,19 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
     async def delete_nic(request: Request) -> Response:
         zone, server = server_of(request)
         nic = nic_of(request, zone, server)
-        del store.nics[zone][nic["id"]]
+        store.nic_steps.cancel(store.nics[zone].pop(nic["id"]))
         store.server_changed(zone, server)
         return Response(status_code=204)
 
-    return [
-        Route(prefix + "/{sid}/user_data", list_user_data, methods=["GET"]),
-        Route(prefix + "/{sid}/user_data/{key}", get_user_data, methods=["GET"]),
-        Route(prefix + "/{sid}/user_data/{key}", set_user_data, methods=["PATCH"]),
-        Route(prefix + "/{sid}/user_data/{key}", delete_user_data, methods=["DELETE"]),
-        Route(prefix + "/{sid}/private_nics", list_nics, methods=["GET"]),
-        Route(prefix + "/{sid}/private_nics", create_nic, methods=["POST"]),
-        Route(prefix + "/{sid}/private_nics/{nid}", get_nic, methods=["GET"]),
-        Route(prefix + "/{sid}/private_nics/{nid}", patch_nic, methods=["PATCH"]),
-        Route(prefix + "/{sid}/private_nics/{nid}", delete_nic, methods=["DELETE"]),
-    ]
+    return route_table(
+        "/instance/v1/zones/{zone}",
+        ("GET", "/servers/{sid}/user_data", list_user_data),
+        ("GET", "/servers/{sid}/user_data/{key}", get_user_data),
+        ("PATCH", "/servers/{sid}/user_data/{key}", set_user_data),
+        ("DELETE", "/servers/{sid}/user_data/{key}", delete_user_data),
+        ("GET", "/servers/{sid}/private_nics", list_nics),
+        ("POST", "/servers/{sid}/private_nics", create_nic),
+        ("GET", "/servers/{sid}/private_nics/{nid}", get_nic),
+        ("PATCH", "/servers/{sid}/private_nics/{nid}", patch_nic),
+        ("DELETE", "/servers/{sid}/private_nics/{nid}", delete_nic),
+    )

@@ -1,6 +1,6 @@
-"""The sandbox Instance store's servers: their JSON (cached until they change), their state as a
-plan of timed steps applied when read, creation and removal with their volumes and IPs, listing
-with the API's filters, actions and tasks. A mixin of `InstanceStore`, which holds the objects."""
+"""The sandbox Instance store's servers: their JSON (cached until they change), their state as
+timed steps applied when read (`server_steps`), creation and removal with their volumes and IPs,
+listing with the API's filters, and tasks. A mixin of `InstanceStore`, which holds the objects."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import json
 import re
 from typing import Any
 
-from ..errors import not_found
+from ..errors import invalid_arguments, not_found
+from ..lifecycle import GONE
 
 ALLOWED_ACTIONS: dict[str, list[str]] = {
     "stopped": ["poweron", "backup"],
@@ -18,7 +19,6 @@ ALLOWED_ACTIONS: dict[str, list[str]] = {
     "stopped in place": ["poweron", "poweroff", "terminate", "reboot", "backup"],
     "locked": [],
 }
-GONE = "__gone__"
 
 
 def hostname(name: str) -> str:
@@ -33,6 +33,15 @@ def _public_entry(ip: dict[str, Any]) -> dict[str, Any]:
         "family": "inet6" if ip["type"] == "routed_ipv6" else "inet",
         "provisioning_mode": "manual",
     }
+
+
+# How many members a placement group's policy can hold in the sandbox's pretend datacenter:
+# low_latency packs them on one hypervisor, max_availability spreads them over distinct ones.
+POLICY_CAPACITY = {"low_latency": 4, "max_availability": 8}
+
+
+def policy_respected(pg: dict[str, Any], members: int) -> bool:
+    return members <= POLICY_CAPACITY.get(pg["policy_type"], 8)
 
 
 class ServerState:
@@ -61,39 +70,27 @@ class ServerState:
         self._json[sid] = (rev, data)
         return data
 
-    def _settle(self, zone: str, sid: str) -> None:
-        plan = self.plans.get(sid)
-        if not plan:
-            return
-        now = self.clock.now()
-        server = self.servers[zone].get(sid)
-        while plan and plan[0][0] <= now:
-            at, state, detail = plan.pop(0)
-            if server is None:
-                break
-            if state == GONE:
-                self.remove_server(zone, server, keep_volumes=False)
-                server = None
-                plan.clear()
-                break
-            server["state"] = state
-            server["state_detail"] = detail
-            server["modification_date"] = self.clock.iso(at)
-            if state == "running" and server.get("dynamic_ip_required") and not server.get("public_ips"):
-                self.assign_dynamic_ip(server)
-            self._touch(zone, sid)
-        if not plan:
-            self.plans.pop(sid, None)
+    def _server_step(self, server: dict[str, Any], changes: dict[str, Any]) -> None:
+        if server["state"] == "running" and server.get("dynamic_ip_required") and not server.get("public_ips"):
+            self.assign_dynamic_ip(server)
+        self._touch(server["zone"], server["id"])
+
+    def _server_gone(self, server: dict[str, Any]) -> None:
+        if server["id"] in self.servers[server["zone"]]:
+            self.remove_server(server["zone"], server, keep_volumes=False)
 
     def settle_zone(self, zone: str) -> None:
+        """Everything due, servers included (a server's steps apply to it alone: settling those
+        of other zones too is what reading them would do)."""
         self.run_due()
-        for sid in [s for s in self.plans if s in self.servers[zone]]:
-            self._settle(zone, sid)
+        self.server_steps.settle_due()
 
     def get_server(self, zone: str, sid: str) -> dict[str, Any]:
         self.run_due()
-        self._settle(zone, sid)
         server = self.servers[zone].get(sid)
+        if server is not None:
+            self.server_steps.settle(server)
+            server = self.servers[zone].get(sid)
         if server is None:
             raise not_found("instance_server", sid)
         return server
@@ -188,7 +185,7 @@ class ServerState:
                     base_snapshot=snap["id"] if snap else None, state="fetching" if snap else "available",
                 )
                 if snap:
-                    self.later(self.timings.volume, self.set_volume_state(zone, vol["id"], "available"))
+                    self.volume_ready_later(vol, self.timings.volume)
             vol["server"] = {"id": sid, "name": name}
             server["volumes"][key] = {"id": vol["id"], "boot": boot}
         if state in ("running", "stopped in place") and dynamic_ip_required:
@@ -210,22 +207,21 @@ class ServerState:
                 self.stamp(vol)
             else:
                 del self.volumes[zone][ref["id"]]
+                self.volume_steps.cancel(vol)
         for iid in server["flexible_ips"]:
             ip = self.ips[zone].get(iid)
             if ip is not None:
                 ip["server"] = None
                 ip["state"] = "detached"
         for nid in [n for n, nic in self.nics[zone].items() if nic["server_id"] == sid]:
-            del self.nics[zone][nid]
+            self.nic_steps.cancel(self.nics[zone].pop(nid))
         self.user_data.pop(sid, None)
         self.servers[zone].pop(sid, None)
-        self.plans.pop(sid, None)
+        self.server_steps.cancel(server)
         self._json.pop(sid, None)
         self._touch(zone)
 
     def server_list(self, zone: str, params: dict[str, str]) -> list[dict[str, Any]]:
-        from ..errors import invalid_arguments
-
         self.settle_zone(zone)
         key = (zone, tuple(sorted(params.items())))
         hit = self._list_cache.get(key)
@@ -255,16 +251,14 @@ class ServerState:
 
     # ---- transitions --------------------------------------------------------------------------
     def plan(self, zone: str, server: dict[str, Any], steps: list[tuple[float, str, str]]) -> None:
-        now = self.clock.now()
-        self.plans[server["id"]] = [(now + dt, state, detail) for dt, state, detail in steps]
-        self._settle(zone, server["id"])
+        """Replace the server's plan with `steps`: (seconds from now, state or GONE, state detail)."""
+        declared, previous = [], 0.0
+        for at, state, detail in steps:
+            declared.append((at - previous, {GONE: True} if state == GONE else {"state": state, "state_detail": detail}))
+            previous = at
+        self.server_steps.replan(server, *declared)
+        self.server_steps.settle(server)
         self._touch(zone, server["id"])
-
-    def run_action(self, zone: str, server: dict[str, Any], action: str, body: dict[str, Any]) -> dict[str, Any]:
-        """What POST /servers/{id}/action does (tests and seeds drive servers through this)."""
-        from .servers import run_action
-
-        return run_action(self, zone, server, action, body)
 
     def task(self, zone: str, description: str, href_from: str, href_result: str) -> dict[str, Any]:
         return {

@@ -11,10 +11,13 @@ from starlette.routing import Route
 
 from .. import catalog
 from ..core import is_uuid, json_body, page_per_page
+from ..routing import route_table
 from ..errors import invalid_arguments, invalid_request, permissions_denied
-from .state import ALLOWED_ACTIONS, GONE, InstanceStore, hostname, policy_respected
+from .actions import run_action
+from .server_state import ALLOWED_ACTIONS, hostname, policy_respected
+from .state import InstanceStore
 from .validation import (
-    NAME_RE, Errors, check_bool, check_choice, check_name, check_tags, check_unknown, default_volumes, validate_volumes,
+    Errors, check_bool, check_choice, check_name, check_tags, check_unknown, default_volumes, validate_volumes,
 )
 from . import server_parts
 from .zones import zone_of
@@ -46,70 +49,6 @@ def compatible_types(store: InstanceStore, server: dict[str, Any]) -> list[str]:
             continue
         out.append(name)
     return out
-
-
-def _refusal(action: str, state: str) -> str:
-    if action == "poweron":
-        return "server should be stopped"
-    if action in ("poweroff", "reboot", "terminate"):
-        return "server should be running"
-    return f"action {action} is not allowed while the server is {state}"
-
-
-def run_action(store: InstanceStore, zone: str, server: dict[str, Any], action: str, body: dict[str, Any]) -> dict[str, Any]:
-    t = store.timings
-    state = server["state"]
-    if action not in ALLOWED_ACTIONS.get(state, []):
-        raise invalid_request(_refusal(action, state))
-    if action == "terminate" and server.get("protected"):  # terminate deletes, as DELETE does
-        raise invalid_request("server is protected: unset protection before terminating it")
-    if action == "poweron":
-        pg = store.placement_groups[zone].get(server["placement_group"] or "")
-        if pg is not None and pg["policy_mode"] == "enforced":
-            members = sum(1 for s in store.servers[zone].values() if s["placement_group"] == pg["id"])
-            if not policy_respected(pg, members):
-                raise invalid_request(f"placement group {pg['name']} is enforced and its {pg['policy_type']} policy cannot be respected")
-        store.plan(zone, server, [(0, "starting", "provisioning node"), (t.start / 2, "starting", "booting kernel"), (t.start, "running", "booted")])
-    elif action == "poweroff":
-        store.plan(zone, server, [(0, "stopping", "stopping"), (t.stop, "stopped", "")])
-    elif action == "stop_in_place":
-        store.plan(zone, server, [(0, "stopping", "stopping in place"), (t.stop, "stopped in place", "")])
-    elif action == "reboot":
-        store.plan(zone, server, [(0, "stopping", "rebooting"), (t.reboot_stop, "starting", "booting kernel"), (t.reboot_stop + t.reboot_start, "running", "booted")])
-    elif action == "terminate":
-        store.plan(zone, server, [(0, "stopping", "terminating"), (t.terminate, GONE, "")])
-    elif action == "backup":
-        backup(store, zone, server, body.get("name") or f"{server['name']}-backup")
-    description = "server_batch_poweron" if action == "poweron" else f"server_{action}"
-    return store.task(zone, description, f"/servers/{server['id']}/action", f"/servers/{server['id']}")
-
-
-def backup(store: InstanceStore, zone: str, server: dict[str, Any], name: Any) -> None:
-    """A backup is an image made of a snapshot of every volume; both are ready after a while."""
-    from .storage import snapshot_volume  # storage imports this module's helpers
-
-    if not isinstance(name, str) or not NAME_RE.match(name):
-        raise invalid_arguments(("name", "format", "only alphanumeric characters, dots, spaces and dashes"))
-    snaps = []
-    for key in sorted(server["volumes"], key=int):
-        vol = store.volumes[zone].get(server["volumes"][key]["id"])
-        if vol is not None and vol["volume_type"] in ("l_ssd", "b_ssd"):
-            snaps.append(snapshot_volume(store, zone, vol, f"{name}-{key}"))
-    root = snaps[0] if snaps else None
-    image = store.new_image(
-        zone, name, server["arch"],
-        {"id": root["id"], "name": root["name"], "size": root["size"], "volume_type": root["volume_type"]} if root else {},
-        public=False, state="creating",
-        extra={str(i): {"id": s["id"], "name": s["name"], "size": s["size"], "volume_type": s["volume_type"]} for i, s in enumerate(snaps[1:], 1)},
-    )
-    image["from_server"] = server["id"]
-
-    def ready() -> None:
-        if image["id"] in store.images[zone]:
-            image["state"] = "available"
-            store.stamp(image)
-
-    store.later(store.timings.backup, ready)
 
 
 def apply_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volumes: Any) -> None:
@@ -171,7 +110,6 @@ def _ref_id(value: Any) -> Any:
 
 
 def routes(store: InstanceStore) -> list[Route]:
-    prefix = "/instance/v1/zones/{zone}/servers"
 
     def server_of(request: Request) -> tuple[str, dict[str, Any]]:
         zone = zone_of(store, request)
@@ -349,17 +287,19 @@ def routes(store: InstanceStore) -> list[Route]:
         scarce = {"GP1-S": "scarce", "GPU-3070-S": "shortage" if zone != "fr-par-2" else "scarce"}
         return JSONResponse({"servers": {name: {"availability": scarce.get(name, "available")} for name in store.types}})
 
-    products = "/instance/v1/zones/{zone}/products"
     return [
-        Route(prefix, list_servers, methods=["GET"]),
-        Route(prefix, create_server, methods=["POST"]),
-        Route(prefix + "/{sid}", get_server, methods=["GET"]),
-        Route(prefix + "/{sid}", patch_server, methods=["PATCH"]),
-        Route(prefix + "/{sid}", delete_server, methods=["DELETE"]),
-        Route(prefix + "/{sid}/action", get_actions, methods=["GET"]),
-        Route(prefix + "/{sid}/action", post_action, methods=["POST"]),
-        Route(prefix + "/{sid}/compatible-types", get_compatible, methods=["GET"]),
+        *route_table(
+            "/instance/v1/zones/{zone}",
+            ("GET", "/servers", list_servers),
+            ("POST", "/servers", create_server),
+            ("GET", "/servers/{sid}", get_server),
+            ("PATCH", "/servers/{sid}", patch_server),
+            ("DELETE", "/servers/{sid}", delete_server),
+            ("GET", "/servers/{sid}/action", get_actions),
+            ("POST", "/servers/{sid}/action", post_action),
+            ("GET", "/servers/{sid}/compatible-types", get_compatible),
+            ("GET", "/products/servers", products_servers),
+            ("GET", "/products/servers/availability", products_availability),
+        ),
         *server_parts.routes(store, server_of),
-        Route(products + "/servers", products_servers, methods=["GET"]),
-        Route(products + "/servers/availability", products_availability, methods=["GET"]),
     ]

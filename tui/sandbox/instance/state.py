@@ -1,53 +1,27 @@
 """The state of the sandbox's Instance platform: servers, volumes, snapshots, images, IPs, security
 groups, placement groups, private NICs and user data, per zone, with time-driven transitions.
 
-Server state is a plan of timed steps applied when read (`_settle`); other objects move through
-`later(delay, fn)` callbacks run when any request arrives (`run_due`). With a ManualClock a test
-decides exactly when a transition happens; with the wall clock the demo moves by itself.
+Every timed state is a `lifecycle.Timeline` step: servers settle when read (stamped at the step's
+time); volumes, snapshots, images, NICs and IPs settle on any request (`run_due`, stamped when read).
+With a ManualClock a test decides exactly when a transition happens; with the wall clock the demo
+moves by itself.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .. import catalog
 from ..clock import Clock
 from ..core import ALL_ZONES, Ids
 from ..errors import HttpError, invalid_request, not_found
-from .server_state import ALLOWED_ACTIONS, GONE, ServerState, hostname  # noqa: F401  (re-exported)
+from ..lifecycle import Timeline
+from . import actions
+from .server_state import ServerState, policy_respected
 
 GB = catalog.GB
-
-# Volume types of /products/volumes, and the project quota on the total size of each.
-VOLUME_TYPES: dict[str, dict[str, Any]] = {
-    "l_ssd": {
-        "display_name": "Local SSD",
-        "capabilities": {"snapshot": True, "block_migration": False},
-        "constraints": {"min": 1 * GB, "max": 800 * GB},
-    },
-    "b_ssd": {
-        "display_name": "Block SSD",
-        "capabilities": {"snapshot": True, "block_migration": True},
-        "constraints": {"min": 1 * GB, "max": 10_000 * GB},
-    },
-    "sbs_volume": {
-        "display_name": "Block Storage",
-        "capabilities": {"snapshot": False, "block_migration": False},
-        "constraints": {"min": 1 * GB, "max": 10_000 * GB},
-    },
-}
-QUOTA_BYTES = {"l_ssd": 4_000 * GB, "b_ssd": 20_000 * GB, "sbs_volume": 20_000 * GB}
-
-# The platform's own rules, applied before every group's (GET /security_groups/default/rules).
-DEFAULT_RULES = [
-    {"protocol": "TCP", "direction": "outbound", "action": "drop", "ip_range": "0.0.0.0/0", "dest_port_from": p, "dest_port_to": None}
-    for p in (25, 465, 587)
-]
-
 
 @dataclass
 class Timings:
@@ -85,9 +59,13 @@ class InstanceStore(ServerState):
         self.user_data: dict[str, dict[str, bytes]] = {}  # server id -> key -> value
         self.migration_keys: dict[str, str] = {}  # plan key -> fingerprint of what it covers
         self.labels: dict[str, dict[str, str]] = {z: {} for z in ALL_ZONES}  # zone -> label -> image id
-        self.plans: dict[str, list[tuple[float, str, str]]] = {}  # server id -> timed steps
-        self._due: list[tuple[float, int, Callable[[], None]]] = []
-        self._seq = itertools.count()
+        # Servers: state and detail, stamped at the step's time; removed by a GONE step.
+        self.server_steps = Timeline(clock, stamp="modification_date", on_step=self._server_step, on_gone=self._server_gone)
+        # The other objects, stamped when the step is applied (on the next request).
+        self.volume_steps = Timeline(clock, stamp="modification_date", stamp_read=True, on_step=self._volume_step)
+        self.object_steps = Timeline(clock, stamp="modification_date", stamp_read=True)  # snapshots and images
+        self.nic_steps = Timeline(clock, stamp="modification_date", stamp_read=True, on_step=self._nic_step)
+        self.ip_steps = Timeline(clock, stamp=None, apply=_while_attached)
         self.version: dict[str, int] = {z: 0 for z in ALL_ZONES}
         self.revs: dict[str, int] = {}  # server id -> revision, bumped on every change
         self._json: dict[str, tuple[int, bytes]] = {}
@@ -101,14 +79,22 @@ class InstanceStore(ServerState):
             self._default_security_group(zone)
 
     # ---- time ---------------------------------------------------------------------------------
-    def later(self, delay: float, fn: Callable[[], None]) -> None:
-        heapq.heappush(self._due, (self.clock.now() + delay, next(self._seq), fn))
-
     def run_due(self) -> None:
-        now = self.clock.now()
-        while self._due and self._due[0][0] <= now:
-            _, _, fn = heapq.heappop(self._due)
-            fn()
+        """Apply the steps due to every object but servers (those settle when read)."""
+        for timeline in (self.volume_steps, self.object_steps, self.nic_steps, self.ip_steps):
+            timeline.settle_due()
+
+    def _volume_step(self, vol: dict[str, Any], changes: dict[str, Any]) -> None:
+        if vol.get("server"):
+            self._touch(vol["zone"], vol["server"]["id"])
+
+    def _nic_step(self, nic: dict[str, Any], changes: dict[str, Any]) -> None:
+        if nic["server_id"] in self.servers[nic["zone"]]:
+            self._touch(nic["zone"], nic["server_id"])
+
+    def run_action(self, zone: str, server: dict[str, Any], action: str, body: dict[str, Any]) -> dict[str, Any]:
+        """What POST /servers/{id}/action does (tests and seeds drive servers through this)."""
+        return actions.run_action(self, zone, server, action, body)
 
     def stamp(self, obj: dict[str, Any]) -> None:
         obj["modification_date"] = self.clock.iso()
@@ -184,7 +170,7 @@ class InstanceStore(ServerState):
         return sum(v["size"] for zone in self.volumes.values() for v in zone.values() if v["volume_type"] == volume_type)
 
     def check_quota(self, volume_type: str, extra: int) -> None:
-        quota = QUOTA_BYTES.get(volume_type)
+        quota = catalog.QUOTA_BYTES.get(volume_type)
         if quota is None:
             return
         used = self.used_bytes(volume_type)
@@ -201,14 +187,9 @@ class InstanceStore(ServerState):
         if vol.get("server"):
             self._touch(zone, vol["server"]["id"])
 
-    def set_volume_state(self, zone: str, vid: str, state: str) -> Callable[[], None]:
-        def apply() -> None:
-            vol = self.volumes[zone].get(vid)
-            if vol is not None:
-                vol["state"] = state
-                self.volume_changed(zone, vol)
-
-        return apply
+    def volume_ready_later(self, vol: dict[str, Any], seconds: float) -> None:
+        """The volume (fetching, resizing, migrating…) is available after `seconds`."""
+        self.volume_steps.plan(vol, (seconds, {"state": "available"}), queue=False)
 
     def _default_security_group(self, zone: str) -> str:
         sgid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"sg-default-{zone}-{self.project}"))
@@ -245,21 +226,10 @@ class InstanceStore(ServerState):
         return {**pg, "policy_respected": policy_respected(pg, len(members))}
 
 
-# How many members a placement group's policy can hold in the sandbox's pretend datacenter:
-# low_latency packs them on one hypervisor, max_availability spreads them over distinct ones.
-POLICY_CAPACITY = {"low_latency": 4, "max_availability": 8}
-
-
-def policy_respected(pg: dict[str, Any], members: int) -> bool:
-    return members <= POLICY_CAPACITY.get(pg["policy_type"], 8)
-
-
-def refuse_transient(resource: str, obj: dict[str, Any], states: tuple[str, ...] = ("available",)) -> None:
-    if obj.get("state") not in states:
-        raise HttpError(409, {
-            "type": "transient_state", "message": "resource is in a transient state",
-            "resource": resource, "resource_id": obj["id"], "current_state": obj.get("state"),
-        })
+def _while_attached(ip: dict[str, Any], changes: dict[str, Any]) -> None:
+    """An IP's attach settles only if it is still attached by then."""
+    if ip.get("server"):
+        ip.update(changes)
 
 
 def still_in_use(resource: str, help_message: str) -> HttpError:

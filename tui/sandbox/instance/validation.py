@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import catalog
+from ..catalog import VOLUME_TYPES
 from ..core import check_unknown, is_uuid  # noqa: F401  (check_unknown: re-exported for the Instance routes)
-from .state import VOLUME_TYPES, InstanceStore
+
+if TYPE_CHECKING:
+    from .state import InstanceStore
 
 NAME_RE = re.compile(r"^[A-Za-z0-9. -]+$")
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")

@@ -10,8 +10,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_password, check_unknown, is_uuid, json_body, page_page_size, path_zone, public
+from ..collection import filtered, page
+from ..core import check_password, check_unknown, is_uuid, json_body, path_zone, public
 from ..errors import invalid_arguments, not_found
+from ..routing import route_table
 from ..timeseries import certificate, pick, series, window
 from .store import METRICS, KvcacheStore, ZONES, check_service_ips, node_types, versions
 
@@ -88,7 +90,7 @@ def routes(store: KvcacheStore) -> list[Route]:
         return path_zone(request, ZONES, "key-value cache clusters")
 
     def cluster(request: Request) -> dict[str, Any]:
-        return store.get(zone_of(request), request.path_params["cid"])
+        return store.collection.get(zone_of(request), request.path_params["cid"])
 
     def out(c: dict[str, Any]) -> dict[str, Any]:
         return public(c)
@@ -96,20 +98,13 @@ def routes(store: KvcacheStore) -> list[Route]:
     async def listing(request: Request) -> Response:
         zone = zone_of(request)
         q = request.query_params
-        items = store.all(zone)
-        if q.get("name"):
-            items = [c for c in items if q["name"].lower() in c["name"].lower()]
-        if q.get("version"):
-            items = [c for c in items if c["version"] == q["version"]]
-        tags = q.getlist("tags")
-        if tags:
-            items = [c for c in items if all(t in c["tags"] for t in tags)]
+        items = filtered(store.collection.all(zone), q, exact=("version",))
         order = q.get("order_by") or "created_at_asc"
         if order not in ORDER:
             raise invalid_arguments(("order_by", "constraint", f"order_by must be one of {', '.join(ORDER)}"))
         key, rev = ORDER[order]
         items = sorted(items, key=lambda c: c[key], reverse=rev)
-        return page_page_size(request, "clusters", items, out)
+        return page(request, "clusters", items, out)
 
     async def create(request: Request) -> Response:
         zone = zone_of(request)
@@ -163,18 +158,12 @@ def routes(store: KvcacheStore) -> list[Route]:
             errs.append(("name", "constraint", "a name is required"))
         if errs:
             raise invalid_arguments(*errs)
-        for f in ("name", "tags", "user_name"):
-            if body.get(f) is not None:
-                c[f] = body[f]
         if body.get("password") is not None:
             c["_password"] = body["password"]
-        c["updated_at"] = store.clock.iso()
-        return JSONResponse(out(c))
+        return JSONResponse(out(store.collection.patch(c, body, ("name", "tags", "user_name"))))
 
     async def delete(request: Request) -> Response:
         c = cluster(request)
-        if c["status"] == "deleting":
-            return JSONResponse(out(c))
         store.delete(c)
         return JSONResponse(out(c))
 
@@ -253,7 +242,7 @@ def routes(store: KvcacheStore) -> list[Route]:
     async def list_node_types(request: Request) -> Response:
         zone = zone_of(request)
         items = [n for n in node_types(zone) if _truthy(request.query_params.get("include_disabled_types")) or not n["disabled"]]
-        return page_page_size(request, "node_types", items, dict)
+        return page(request, "node_types", items, dict)
 
     async def list_versions(request: Request) -> Response:
         zone = zone_of(request)
@@ -261,21 +250,21 @@ def routes(store: KvcacheStore) -> list[Route]:
         items = [v for v in versions(zone)
                  if (_truthy(q.get("include_beta")) or not v["beta"]) and (_truthy(q.get("include_deprecated")) or not v["deprecated"])
                  and (not q.get("version") or q["version"] in v["version"])]
-        return page_page_size(request, "versions", items, public)
+        return page(request, "versions", items, public)
 
-    cid = base + "/clusters/{cid}"
-    return [
-        Route(base + "/clusters", listing, methods=["GET"]),
-        Route(base + "/clusters", create, methods=["POST"]),
-        Route(base + "/node-types", list_node_types, methods=["GET"]),
-        Route(base + "/cluster-versions", list_versions, methods=["GET"]),
-        Route(cid, get_one, methods=["GET"]),
-        Route(cid, patch, methods=["PATCH"]),
-        Route(cid, delete, methods=["DELETE"]),
-        Route(cid + "/migrate", migrate, methods=["POST"]),
-        Route(cid + "/metrics", metrics, methods=["GET"]),
-        Route(cid + "/certificate", cert, methods=["GET"]),
-        Route(cid + "/renew-certificate", renew, methods=["POST"]),
-        Route(cid + "/acls", set_acls, methods=["PUT"]),
-        Route(cid + "/settings", set_settings, methods=["PUT"]),
-    ]
+    return route_table(
+        base,
+        ("GET", "/clusters", listing),
+        ("POST", "/clusters", create),
+        ("GET", "/node-types", list_node_types),
+        ("GET", "/cluster-versions", list_versions),
+        ("GET", "/clusters/{cid}", get_one),
+        ("PATCH", "/clusters/{cid}", patch),
+        ("DELETE", "/clusters/{cid}", delete),
+        ("POST", "/clusters/{cid}/migrate", migrate),
+        ("GET", "/clusters/{cid}/metrics", metrics),
+        ("GET", "/clusters/{cid}/certificate", cert),
+        ("POST", "/clusters/{cid}/renew-certificate", renew),
+        ("PUT", "/clusters/{cid}/acls", set_acls),
+        ("PUT", "/clusters/{cid}/settings", set_settings),
+    )

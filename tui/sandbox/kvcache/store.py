@@ -7,8 +7,9 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import HttpError, not_found
-from ..lifecycle import GONE, plan, settle
+from ..collection import Collection
+from ..errors import HttpError
+from ..lifecycle import Timeline
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 PORT = 6379
@@ -84,7 +85,15 @@ class KvcacheStore:
         self.project_id = sandbox.project_id
         self.organization_id = sandbox.organization_id
         self.t: Timings = sandbox.options.get("kvcache_timings") or Timings()
-        self.clusters: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
+        self.timeline = Timeline(self.clock, on_step=self._after_step)
+        self.collection = Collection("cluster", ZONES, self.timeline)
+        self.clusters = self.collection.items
+
+    def _after_step(self, c: dict[str, Any], changes: dict[str, Any]) -> None:
+        if "cluster_size" in changes:
+            self.grow_endpoints(c)
+        if "version" in changes:
+            self.refresh_upgrades(c)
 
     def version(self, zone: str, name: Any) -> dict[str, Any] | None:
         return next((v for v in versions(zone) if v["version"] == name), None)
@@ -102,16 +111,15 @@ class KvcacheStore:
             "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now), "tls_enabled": bool(body.get("tls_enabled")),
             "cluster_settings": [{"name": s["name"], "value": str(s["value"])} for s in body.get("cluster_settings") or []],
             "acl_rules": [], "cluster_size": size, "zone": zone, "user_name": body["user_name"], "upgradable_versions": [],
-            "_password": body.get("password"), "_cert": 1, "_plan": [],
+            "_password": body.get("password"), "_cert": 1,
         }
         c["acl_rules"] = [{"id": self.ids.uuid(), "ip_cidr": r["ip_cidr"], "description": r.get("description") or ""} for r in body.get("acl_rules") or []]
         specs = body.get("endpoints") or [{"public_network": {}}]
         c["endpoints"] = [self.endpoint(c, spec) for spec in specs]
         self.refresh_upgrades(c)
         if not ready:
-            plan(c, now, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
-        self.clusters[zone][cid] = c
-        return c
+            self.timeline.plan(c, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}), start=now)
+        return self.collection.add(c)
 
     def endpoint(self, c: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
         eid = self.ids.uuid()
@@ -148,32 +156,6 @@ class KvcacheStore:
                 head, _, tail = base.rpartition(".")
                 e["ips"] = [f"{head}.{int(tail) + i}" for i in range(size)]
 
-    def settle(self, c: dict[str, Any]) -> bool:
-        def after(obj: dict[str, Any], changes: dict[str, Any]) -> None:
-            if "cluster_size" in changes:
-                self.grow_endpoints(obj)
-            if "version" in changes:
-                self.refresh_upgrades(obj)
-
-        return settle(c, self.clock.now(), self.clock.iso, after)
-
-    def get(self, zone: str, cid: str) -> dict[str, Any]:
-        c = self.clusters[zone].get(cid)
-        if c is not None and self.settle(c):
-            del self.clusters[zone][cid]
-            c = None
-        if c is None:
-            raise not_found("cluster", cid)
-        return c
-
-    def all(self, zone: str) -> list[dict[str, Any]]:
-        for cid in list(self.clusters[zone]):
-            try:
-                self.get(zone, cid)
-            except HttpError:
-                pass
-        return list(self.clusters[zone].values())
-
     def ready(self, c: dict[str, Any]) -> None:
         if c["status"] != "ready":
             raise HttpError(409, {"type": "transient_state", "message": "resource is in a transient state",
@@ -181,10 +163,8 @@ class KvcacheStore:
 
     def migrate(self, c: dict[str, Any], changes: dict[str, Any]) -> None:
         c["status"] = "configuring"
-        plan(c, self.clock.now(), (self.t.migrate, {**changes, "status": "ready"}))
+        self.timeline.plan(c, (self.t.migrate, {**changes, "status": "ready"}))
 
     def delete(self, c: dict[str, Any]) -> None:
-        c["status"] = "deleting"
-        c["_plan"] = []
-        plan(c, self.clock.now(), (self.t.delete, {GONE: True}))
+        self.collection.delete_later(c, self.t.delete)
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lifecycle import plan
 from ..registry import SandboxProduct
-from . import routes_data, routes_instances
+from . import routes_access, routes_copies, routes_endpoints, routes_instances, routes_logs
 from .catalog import GB, REGIONS
 from .store import RdbStore, Timings
 
@@ -18,7 +17,8 @@ PN = "5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"
 
 
 def routes(store: RdbStore) -> list[Any]:
-    return [*routes_instances.routes(store), *routes_data.routes(store)]
+    return [*routes_instances.routes(store), *routes_logs.routes(store), *routes_endpoints.routes(store),
+            *routes_access.routes(store), *routes_copies.routes(store)]
 
 
 def seed_demo(store: RdbStore, rng: Any) -> None:
@@ -63,7 +63,7 @@ def seed_demo(store: RdbStore, rng: Any) -> None:
                               ("restoring", "orders-restore-test", 3 * day)):
         b = store.create_backup(orders, "orders", name, store.iso(store.now() + 30 * day), status=status, age=age)
         if status in ("exporting", "restoring"):
-            plan(b, store.now(), (store.t.export, {"status": "ready", **(store.export_url(b) if status == "exporting" else {})}))
+            store.timeline.plan(b, (store.t.export, {"status": "ready", **(store.export_url(b) if status == "exporting" else {})}))
     store.create_backup(orders, "orders", "orders-now", store.iso(store.now() + 7 * day))  # creating → ready
     store.create_backup(full, "wordpress", "wordpress-daily", None, status="ready", age=day)
     store.create_snapshot(orders, "orders-before-upgrade", None, status="ready")

@@ -1,4 +1,5 @@
-"""Instances, their endpoints, read replicas, metrics, certificate and logs (spec 2 §4.3)."""
+"""Relational-database instances: create, list, update, delete, restart, maintenance, upgrade,
+clone, metrics and certificate (spec 2 §4.3); endpoints, replicas and logs have their own modules."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import check_unknown, is_uuid, json_body, page_page_size
-from ..errors import invalid_arguments, invalid_request, not_found
-from ..lifecycle import GONE, plan
-from ..timeseries import certificate, parse_time, pick, series, window
+from ..errors import invalid_arguments, invalid_request
+from ..routing import route_table
+from ..timeseries import certificate, pick, series, window
 from . import catalog, rules
-from .store import RdbStore, transient
+from .requests import ordered, region_of
+from .store import RdbStore
 
 CREATE = {"project_id", "organization_id", "name", "engine", "node_type", "is_ha_cluster", "disable_backup", "tags", "user_name",
           "password", "volume_type", "volume_size", "init_settings", "init_endpoints", "backup_same_region", "encryption"}
@@ -21,25 +23,6 @@ UPDATE = {"name", "tags", "backup_schedule_frequency", "backup_schedule_retentio
           "backup_same_region", "backup_schedule_start_hour"}
 UPGRADE = ("node_type", "enable_ha", "volume_size", "volume_type", "upgradable_version_id", "major_upgrade_workflow", "enable_encryption")
 STRICT = ("disk_full",)  # what a restart, an upgrade or a clone waits for: nothing else under way
-ORDER = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "name_asc": ("name", False), "name_desc": ("name", True)}
-
-
-def region_of(request: Request) -> str:
-    region = request.path_params["region"]
-    if region not in catalog.REGIONS:
-        raise invalid_arguments(("region", "constraint", f"databases exist in {', '.join(catalog.REGIONS)} only, not {region!r}"))
-    return region
-
-
-def ordered(request: Request, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    order = request.query_params.get("order_by") or "created_at_asc"
-    if order not in ORDER:
-        raise invalid_arguments(("order_by", "constraint", f"order_by must be one of {', '.join(ORDER)}"))
-    key, rev = ORDER[order]
-    try:  # the fields sorted on are strings; anything else is compared as its text
-        return sorted(items, key=lambda x: x.get(key) or "", reverse=rev)
-    except TypeError:
-        return sorted(items, key=lambda x: str(x.get(key) or ""), reverse=rev)
 
 
 def check_volume(nt: dict[str, Any] | None, volume_type: Any, size: Any, field: str = "volume_size") -> list[rules.Detail]:
@@ -243,182 +226,18 @@ def routes(store: RdbStore) -> list[Route]:
                 found.append(series(name, i["id"], start, end, store.iso, base=b - 4 * n, swing=swing, high=high, metadata={"node": node}))
         return JSONResponse({"timeseries": found})
 
-    # ---- endpoints --------------------------------------------------------------------------------
-    async def add_endpoint(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        spec = body.get("endpoint_spec")
-        errs = check_unknown(body, {"endpoint_spec"}) + rules.endpoint_spec(spec, "endpoint_spec", ("load_balancer", "private_network"))
-        if errs:
-            raise invalid_arguments(*errs)
-        store.ready(i)
-        if "load_balancer" in spec:
-            if any("load_balancer" in e for e in i["endpoints"]):
-                raise invalid_arguments(("endpoint_spec.load_balancer", "constraint", "the instance already has a load-balanced endpoint"))
-            e = store.lb_endpoint()
-        else:
-            pn = spec["private_network"]["private_network_id"]
-            if any((e.get("private_network") or {}).get("private_network_id") == pn for e in i["endpoints"]):
-                raise invalid_arguments(("endpoint_spec.private_network.private_network_id", "constraint", "the instance is already on this private network"))
-            e = store.pn_endpoint(spec["private_network"], i["region"])
-        i["endpoints"].append(e)
-        return JSONResponse(e)
-
-    async def get_endpoint(request: Request) -> Response:
-        _, e = store.find_endpoint(region_of(request), request.path_params["eid"])
-        return JSONResponse(e)
-
-    async def delete_endpoint(request: Request) -> Response:
-        owner, e = store.find_endpoint(region_of(request), request.path_params["eid"])
-        if owner["status"] not in ("ready", "disk_full", "backuping", "snapshotting"):
-            raise transient("instance" if "engine" in owner else "read_replica", owner)
-        owner["endpoints"].remove(e)
-        if "engine" in owner:
-            owner["endpoint"] = dict(owner["endpoints"][0]) if owner["endpoints"] else None
-        return Response(status_code=204)
-
-    async def migrate_endpoint(request: Request) -> Response:
-        region = region_of(request)
-        owner, e = store.find_endpoint(region, request.path_params["eid"])
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id"}) + rules.required(body, "instance_id")
-        if errs:
-            raise invalid_arguments(*errs)
-        target = store.instance(region, str(body["instance_id"]))
-        if target is owner:
-            raise invalid_arguments(("instance_id", "constraint", "the endpoint is already on this instance"))
-        store.ready(target)
-        owner["endpoints"].remove(e)
-        target["endpoints"].append(e)
-        for inst in (owner, target):
-            if "engine" in inst:
-                inst["endpoint"] = dict(inst["endpoints"][0]) if inst["endpoints"] else None
-        return JSONResponse(e)
-
-    # ---- read replicas ----------------------------------------------------------------------------
-    async def create_replica(request: Request) -> Response:
-        region = region_of(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id", "endpoint_spec", "same_zone"}) + rules.required(body, "instance_id")
-        specs = body.get("endpoint_spec") or []
-        errs += rules.replica_endpoints([], specs)
-        if errs:
-            raise invalid_arguments(*errs)
-        i = store.instance(region, str(body["instance_id"]))
-        store.ready(i)
-        return JSONResponse(store.public_replica(store.create_replica(i, specs, bool(body.get("same_zone")))))
-
-    def replica(request: Request) -> dict[str, Any]:
-        return store.replica(region_of(request), request.path_params["rid"])
-
-    async def get_replica(request: Request) -> Response:
-        return JSONResponse(store.public_replica(replica(request)))
-
-    async def delete_replica(request: Request) -> Response:
-        r = replica(request)
-        if r["status"] not in ("deleting", "promoting"):
-            r["status"], r["_plan"] = "deleting", []
-            plan(r, store.now(), (store.t.delete, {GONE: True}))
-        return JSONResponse(store.public_replica(r))
-
-    async def replica_endpoints(request: Request) -> Response:
-        r = replica(request)
-        body = await json_body(request)
-        specs = body.get("endpoint_spec")
-        errs = check_unknown(body, {"endpoint_spec"}) + rules.replica_endpoints(r["endpoints"], specs)
-        if errs:
-            raise invalid_arguments(*errs)
-        store.ready(r, "read_replica", ())
-        r["endpoints"].extend(store.replica_endpoint(s, r["region"]) for s in specs)
-        return JSONResponse(store.public_replica(r))
-
-    async def promote(request: Request) -> Response:
-        r = replica(request)
-        store.ready(r, "read_replica", ())
-        return JSONResponse(out(store.promote(r)))
-
-    async def reset(request: Request) -> Response:
-        r = replica(request)
-        store.ready(r, "read_replica", ())
-        store.busy_for(r, "configuring", store.t.configure)
-        return JSONResponse(store.public_replica(r))
-
-    # ---- logs ---------------------------------------------------------------------------------------
-    async def prepare_logs(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"start_date", "end_date"})
-        if errs:
-            raise invalid_arguments(*errs)
-        end = parse_time(body.get("end_date"), "end_date") or store.now()
-        start = parse_time(body.get("start_date"), "start_date") or end - 3600
-        if start >= end:
-            raise invalid_arguments(("start_date", "constraint", "start_date must be before end_date"))
-        logs = store.prepare_logs(i, start, end)
-        return JSONResponse({"instance_logs": [public_log(x) for x in logs]})
-
-    async def list_logs(request: Request) -> Response:
-        i = instance(request)
-        items = [store.log(i["region"], lid) for lid, x in list(store.logs[i["region"]].items()) if x["_instance"] == i["id"]]
-        return page_page_size(request, "instance_logs", ordered(request, items), public_log)
-
-    async def get_log(request: Request) -> Response:
-        return JSONResponse(public_log(store.log(region_of(request), request.path_params["lid"])))
-
-    async def logs_details(request: Request) -> Response:
-        i = instance(request)
-        files = i["_logfiles"]
-        return JSONResponse({"details": [{"log_name": k, "size": v} for k, v in files.items()]})
-
-    async def purge_logs(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"log_name"})
-        if errs:
-            raise invalid_arguments(*errs)
-        files = i["_logfiles"]
-        name = body.get("log_name")
-        if name:
-            if name not in files:
-                raise not_found("log", str(name))
-            files[name] = 0
-        else:
-            for k in files:
-                files[k] = 0
-        return Response(status_code=204)
-
-    iid = base + "/instances/{iid}"
-    return [
-        Route(base + "/instances", listing, methods=["GET"]),
-        Route(base + "/instances", create, methods=["POST"]),
-        Route(iid, get_one, methods=["GET"]),
-        Route(iid, patch, methods=["PATCH"]),
-        Route(iid, delete, methods=["DELETE"]),
-        Route(iid + "/restart", restart, methods=["POST"]),
-        Route(iid + "/apply-maintenance", apply_maintenance, methods=["POST"]),
-        Route(iid + "/upgrade", upgrade, methods=["POST"]),
-        Route(iid + "/clone", clone, methods=["POST"]),
-        Route(iid + "/certificate", cert, methods=["GET"]),
-        Route(iid + "/renew-certificate", renew, methods=["POST"]),
-        Route(iid + "/metrics", metrics, methods=["GET"]),
-        Route(iid + "/endpoints", add_endpoint, methods=["POST"]),
-        Route(iid + "/prepare-logs", prepare_logs, methods=["POST"]),
-        Route(iid + "/logs", list_logs, methods=["GET"]),
-        Route(iid + "/logs-details", logs_details, methods=["GET"]),
-        Route(iid + "/purge-logs", purge_logs, methods=["POST"]),
-        Route(base + "/logs/{lid}", get_log, methods=["GET"]),
-        Route(base + "/endpoints/{eid}", get_endpoint, methods=["GET"]),
-        Route(base + "/endpoints/{eid}", delete_endpoint, methods=["DELETE"]),
-        Route(base + "/endpoints/{eid}/migrate", migrate_endpoint, methods=["POST"]),
-        Route(base + "/read-replicas", create_replica, methods=["POST"]),
-        Route(base + "/read-replicas/{rid}", get_replica, methods=["GET"]),
-        Route(base + "/read-replicas/{rid}", delete_replica, methods=["DELETE"]),
-        Route(base + "/read-replicas/{rid}/endpoints", replica_endpoints, methods=["POST"]),
-        Route(base + "/read-replicas/{rid}/promote", promote, methods=["POST"]),
-        Route(base + "/read-replicas/{rid}/reset", reset, methods=["POST"]),
-    ]
-
-
-def public_log(log: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in log.items() if not k.startswith("_")}
-
+    return route_table(
+        base,
+        ("GET", "/instances", listing),
+        ("POST", "/instances", create),
+        ("GET", "/instances/{iid}", get_one),
+        ("PATCH", "/instances/{iid}", patch),
+        ("DELETE", "/instances/{iid}", delete),
+        ("POST", "/instances/{iid}/restart", restart),
+        ("POST", "/instances/{iid}/apply-maintenance", apply_maintenance),
+        ("POST", "/instances/{iid}/upgrade", upgrade),
+        ("POST", "/instances/{iid}/clone", clone),
+        ("GET", "/instances/{iid}/certificate", cert),
+        ("POST", "/instances/{iid}/renew-certificate", renew),
+        ("GET", "/instances/{iid}/metrics", metrics),
+    )

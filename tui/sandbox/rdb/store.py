@@ -1,6 +1,6 @@
 """State of the sandbox's relational databases: instances with their users, databases, privileges,
 ACL rules, settings and endpoints; read replicas, backups, snapshots and logs — each with the
-statuses of spec/4 advancing with the clock (`lifecycle`)."""
+statuses of spec/4 advancing with the clock (one `lifecycle.Timeline`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import HttpError, invalid_request, not_found
-from ..lifecycle import GONE, plan, settle
+from ..lifecycle import GONE, Timeline
 from . import catalog
 
 GB = catalog.GB
@@ -47,6 +47,11 @@ class RdbStore:
         self.snapshots: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
         self.logs: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
         self.ip_seq = 10
+        self.timeline = Timeline(self.clock, on_step=self._after_step)
+
+    def _after_step(self, obj: dict[str, Any], changes: dict[str, Any]) -> None:
+        if "engine" in changes:  # an upgrade landed: what it can upgrade to next changes
+            self.upgrades(obj)
 
     def now(self) -> float:
         return self.clock.now()
@@ -73,7 +78,7 @@ class RdbStore:
             "volume": {"type": volume_type, "size": size or 10 * GB, "class": volume_type}, "created_at": self.iso(now),
             "init_settings": list(body.get("init_settings") or []), "backup_same_region": False, "maintenances": [],
             "logs_policy": {"max_age_retention": 30, "total_disk_retention": None}, "region": region,
-            "_users": {}, "_dbs": {}, "_privs": {}, "_acls": [], "_plan": [], "_cert": 1,
+            "_users": {}, "_dbs": {}, "_privs": {}, "_acls": [], "_cert": 1,
             "_logfiles": {"postgresql.log" if body["engine"].startswith("PostgreSQL") else "mysql.log": 48_211_332, "audit.log": 1_204_551},
         }
         i["endpoints"] = [self.lb_endpoint()]
@@ -84,7 +89,7 @@ class RdbStore:
         i["_dbs"]["rdb"] = {"name": "rdb", "owner": "_rdb_superadmin", "managed": True, "size": 8 * 1024 * 1024}
         self.upgrades(i)
         if not ready:
-            plan(i, now, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
+            self.timeline.plan(i, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}), start=now)
         self.instances[region][iid] = i
         return i
 
@@ -105,15 +110,9 @@ class RdbStore:
                  if not v["disabled"] and number.isdigit() and v["version"].isdigit() and int(v["version"]) > int(number)]
         i["upgradable_version"] = [{"id": f"{v['name'].lower()}-upgrade", "name": v["name"], "version": v["version"], "minor_version": f"{v['version']}.0"} for v in later]
 
-    def settle_instance(self, i: dict[str, Any]) -> bool:
-        def after(obj: dict[str, Any], changes: dict[str, Any]) -> None:
-            if "engine" in changes:
-                self.upgrades(obj)
-        return settle(i, self.now(), self.iso, after)
-
     def instance(self, region: str, iid: str) -> dict[str, Any]:
         i = self.instances[region].get(iid)
-        if i is not None and self.settle_instance(i):
+        if i is not None and self.timeline.settle(i):
             self.drop_instance(region, iid)
             i = None
         if i is None:
@@ -142,11 +141,16 @@ class RdbStore:
 
     def busy_for(self, i: dict[str, Any], status: str, seconds: float, then: dict[str, Any] | None = None) -> None:
         i["status"] = status
-        plan(i, self.now(), (seconds, {**(then or {}), "status": "ready"}))
+        self.timeline.plan(i, (seconds, {**(then or {}), "status": "ready"}))
 
     def delete_instance(self, i: dict[str, Any]) -> None:
-        i["status"], i["_plan"] = "deleting", []
-        plan(i, self.now(), (self.t.delete, {GONE: True}))
+        self.delete_later(i)
+
+    def delete_later(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """Deleting now, gone after a while (whatever was planned is dropped)."""
+        obj["status"] = "deleting"
+        self.timeline.replan(obj, (self.t.delete, {GONE: True}))
+        return obj
 
     def public_instance(self, i: dict[str, Any]) -> dict[str, Any]:
         out = {k: v for k, v in i.items() if not k.startswith("_")}
@@ -169,10 +173,10 @@ class RdbStore:
     def create_replica(self, i: dict[str, Any], specs: list[dict[str, Any]], same_zone: bool, ready: bool = False) -> dict[str, Any]:
         region = i["region"]
         r = {"id": self.ids.uuid(), "endpoints": [], "status": "ready" if ready else "provisioning", "region": region,
-             "same_zone": same_zone, "instance_id": i["id"], "_plan": []}
+             "same_zone": same_zone, "instance_id": i["id"]}
         r["endpoints"] = [self.replica_endpoint(spec, region) for spec in specs]
         if not ready:
-            plan(r, self.now(), (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
+            self.timeline.plan(r, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
         self.replicas[region][r["id"]] = r
         return r
 
@@ -183,7 +187,7 @@ class RdbStore:
 
     def replica(self, region: str, rid: str) -> dict[str, Any]:
         r = self.replicas[region].get(rid)
-        if r is not None and settle(r, self.now(), self.iso):
+        if r is not None and self.timeline.settle(r):
             self.replicas[region].pop(rid, None)
             r = None
         if r is None:
@@ -207,8 +211,8 @@ class RdbStore:
             new["_privs"] = dict(source["_privs"])
             new["_acls"] = [dict(a) for a in source["_acls"]]
         self.busy_for(new, "configuring", self.t.promote)
-        r["status"], r["endpoints"], r["_plan"] = "promoting", [], []
-        plan(r, self.now(), (self.t.promote, {GONE: True}))
+        r["status"], r["endpoints"] = "promoting", []
+        self.timeline.replan(r, (self.t.promote, {GONE: True}))
         return new
 
     def public_replica(self, r: dict[str, Any]) -> dict[str, Any]:
@@ -221,9 +225,9 @@ class RdbStore:
         b = {"id": self.ids.uuid(), "instance_id": i["id"], "database_name": database, "name": name, "status": status,
              "size": i["_dbs"].get(database, {}).get("size") or 0, "expires_at": expires_at, "created_at": self.iso(now), "updated_at": self.iso(now),
              "instance_name": i["name"], "region": i["region"], "same_region": False, "download_url": None, "download_url_expires_at": None,
-             "_users": users, "_engine": i["engine"], "_plan": []}
+             "_users": users, "_engine": i["engine"]}
         if status == "creating":
-            plan(b, self.now(), (self.t.backup, {"status": "ready"}))
+            self.timeline.plan(b, (self.t.backup, {"status": "ready"}))
             if i["status"] in ("ready",):
                 self.busy_for(i, "backuping", self.t.backup)
         self.backups[i["region"]][b["id"]] = b
@@ -231,7 +235,7 @@ class RdbStore:
 
     def backup(self, region: str, bid: str) -> dict[str, Any]:
         b = self.backups[region].get(bid)
-        if b is not None and settle(b, self.now(), self.iso):
+        if b is not None and self.timeline.settle(b):
             self.backups[region].pop(bid, None)
             b = None
         if b is None:
@@ -241,8 +245,8 @@ class RdbStore:
     def live(self, region: str, table: dict[str, dict[str, dict[str, Any]]], get: Any) -> list[dict[str, Any]]:
         """Every object of `table` in `region` the clock has not removed (only those with a step due
         are settled: a listing of 10,000 settled backups costs a walk of the table, not 10,000 reads)."""
-        now, objs = self.now(), table[region]
-        for oid in [oid for oid, obj in objs.items() if obj.get("_plan") and obj["_plan"][0][0] <= now]:
+        objs = table[region]
+        for oid in [oid for oid, obj in objs.items() if self.timeline.due(obj)]:
             try:
                 get(region, oid)  # a step that removes it takes it out of `objs`
             except HttpError:
@@ -257,9 +261,9 @@ class RdbStore:
         s = {"id": self.ids.uuid(), "instance_id": i["id"], "name": name, "organization_id": self.organization_id, "project_id": i["project_id"],
              "status": status, "size": i["volume"]["size"], "expires_at": expires_at, "created_at": self.iso(), "updated_at": self.iso(),
              "instance_name": i["name"], "node_type": i["node_type"], "volume_type": {"type": i["volume"]["type"], "class": i["volume"]["type"]},
-             "region": i["region"], "_engine": i["engine"], "_plan": []}
+             "region": i["region"], "_engine": i["engine"]}
         if status == "creating":
-            plan(s, self.now(), (self.t.snapshot, {"status": "ready"}))
+            self.timeline.plan(s, (self.t.snapshot, {"status": "ready"}))
             if i["status"] == "ready":
                 self.busy_for(i, "snapshotting", self.t.snapshot)
         self.snapshots[i["region"]][s["id"]] = s
@@ -267,7 +271,7 @@ class RdbStore:
 
     def snapshot(self, region: str, sid: str) -> dict[str, Any]:
         s = self.snapshots[region].get(sid)
-        if s is not None and settle(s, self.now(), self.iso):
+        if s is not None and self.timeline.settle(s):
             self.snapshots[region].pop(sid, None)
             s = None
         if s is None:
@@ -280,8 +284,8 @@ class RdbStore:
         for node in nodes:
             log = {"id": self.ids.uuid(), "status": "creating", "node_name": f"{i['name']}-{node}", "region": i["region"],
                    "download_url": None, "expires_at": self.iso(self.now() + 86_400), "created_at": self.iso(),
-                   "_instance": i["id"], "_window": (start, end), "_plan": []}
-            plan(log, self.now(), (self.t.logs, {"status": "ready", "download_url": f"https://s3.{i['region']}.example/rdb-logs/{log['id']}.log.gz"}))
+                   "_instance": i["id"], "_window": (start, end)}
+            self.timeline.plan(log, (self.t.logs, {"status": "ready", "download_url": f"https://s3.{i['region']}.example/rdb-logs/{log['id']}.log.gz"}))
             self.logs[i["region"]][log["id"]] = log
             out.append(log)
         return out
@@ -290,7 +294,7 @@ class RdbStore:
         log = self.logs[region].get(lid)
         if log is None:
             raise not_found("instance_log", lid)
-        settle(log, self.now(), self.iso)
+        self.timeline.settle(log)
         return log
 
     def find_endpoint(self, region: str, eid: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -13,9 +13,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_unknown, json_body, page_page_size, path_zone, public
-from ..errors import HttpError, invalid_arguments, not_found, permissions_denied
+from ..collection import Collection, page
+from ..core import check_unknown, json_body, path_zone, public
+from ..errors import HttpError, invalid_arguments, not_found
+from ..lifecycle import Timeline
 from ..registry import SandboxProduct
+from ..routing import route_table
 
 ZONES = ("fr-par-1", "fr-par-3")
 LEASE = 86_400.0
@@ -45,8 +48,11 @@ class SiliconStore:
         self.project_id = sandbox.project_id
         self.organization_id = sandbox.organization_id
         self.t = sandbox.options.get("silicon_timings") or Timings()
-        self.servers: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}
-        self.deleted: set[str] = set()
+        # starting, rebooting, reinstalling → ready, stamped when read; a deleted server answers 403
+        self.timeline = Timeline(self.clock, stamp_read=True)
+        self.collection = Collection("apple_silicon_server", ZONES, self.timeline, forbid_deleted=True)
+        self.servers = self.collection.items
+        self.deleted = self.collection.deleted
         self.os = [{"id": self.ids.uuid(), "name": n, "label": f"macOS {n}", "version": v, "family": "macOS",
                     "compatible_server_types": list(types)} for n, v, types in OS]
 
@@ -56,19 +62,16 @@ class SiliconStore:
         s = {"id": sid, "type": stype, "name": name, "project_id": self.project_id, "organization_id": self.organization_id,
              "ip": f"62.210.{len(self.servers[zone]) + 10}.{len(self.deleted) + 20}", "vnc_url": f"vnc://m1:secret@{sid[:8]}.{zone}.silicon.example:5900",
              "status": "starting" if age < self.t.start else "ready", "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now),
-             "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE, "_until": now + self.t.start}
-        self.servers[zone][sid] = s
-        return s
+             "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE}
+        self.timeline.plan(s, (self.t.start, {"status": "ready"}), start=now)
+        return self.collection.add(s)
 
     def get(self, zone: str, sid: str) -> dict[str, Any]:
-        if sid in self.deleted:
-            raise permissions_denied("read", "apple_silicon_server")
-        s = self.servers[zone].get(sid)
-        if s is None:
-            raise not_found("apple_silicon_server", sid)
-        if s["_until"] and self.clock.now() >= s["_until"]:
-            s["status"], s["_until"], s["updated_at"] = "ready", 0.0, self.clock.iso()
-        return s
+        return self.collection.get(zone, sid)
+
+    def busy_for(self, s: dict[str, Any], status: str, seconds: float) -> None:
+        s["status"] = status
+        self.timeline.replan(s, (seconds, {"status": "ready"}))
 
 
 def _options(body: dict[str, Any], store: Any) -> list[tuple[str, str, str]]:
@@ -132,7 +135,7 @@ def routes(store: SiliconStore) -> list[Route]:
         zone_of(request)
         stype = request.query_params.get("server_type")
         items = [o for o in store.os if not stype or stype in o["compatible_server_types"]]
-        return page_page_size(request, "os", items, dict)
+        return page(request, "os", items, dict)
 
     async def one_os(request: Request) -> Response:
         zone_of(request)
@@ -144,7 +147,7 @@ def routes(store: SiliconStore) -> list[Route]:
     async def listing(request: Request) -> Response:
         zone = zone_of(request)
         items = [store.get(zone, sid) for sid in list(store.servers[zone])]
-        return page_page_size(request, "servers", sorted(items, key=lambda s: s["created_at"]), public)
+        return page(request, "servers", sorted(items, key=lambda s: s["created_at"]), public)
 
     async def create(request: Request) -> Response:
         zone = zone_of(request)
@@ -184,15 +187,14 @@ def routes(store: SiliconStore) -> list[Route]:
         s = server(request)
         if store.clock.now() < s["_deletable"]:
             raise HttpError(400, {"type": "invalid_request_error", "message": f"server cannot be deleted before {s['deletable_at']}"})
-        del store.servers[s["zone"]][s["id"]]
-        store.deleted.add(s["id"])
+        store.collection.remove(s)
         return Response(status_code=204)
 
     async def reboot(request: Request) -> Response:
         s = server(request)
         if s["status"] != "ready":
             raise invalid_arguments(("status", "constraint", f"the server is {s['status']}"))
-        s["status"], s["_until"] = "rebooting", store.clock.now() + store.t.reboot
+        store.busy_for(s, "rebooting", store.t.reboot)
         return JSONResponse(public(s))
 
     async def reinstall(request: Request) -> Response:
@@ -208,23 +210,23 @@ def routes(store: SiliconStore) -> list[Route]:
             errs.append(("status", "constraint", f"the server is {s['status']}"))
         if errs:
             raise invalid_arguments(*errs)
-        s["status"], s["_until"] = "reinstalling", store.clock.now() + store.t.reinstall
+        store.busy_for(s, "reinstalling", store.t.reinstall)
         return JSONResponse(public(s))
 
-    sid = base + "/servers/{sid}"
-    return [
-        Route(base + "/server-types", types, methods=["GET"]),
-        Route(base + "/server-type/{name}", one_type, methods=["GET"]),
-        Route(base + "/os", list_os, methods=["GET"]),
-        Route(base + "/os/{os_id}", one_os, methods=["GET"]),
-        Route(base + "/servers", listing, methods=["GET"]),
-        Route(base + "/servers", create, methods=["POST"]),
-        Route(sid, get_one, methods=["GET"]),
-        Route(sid, patch, methods=["PATCH"]),
-        Route(sid, delete, methods=["DELETE"]),
-        Route(sid + "/reboot", reboot, methods=["POST"]),
-        Route(sid + "/reinstall", reinstall, methods=["POST"]),
-    ]
+    return route_table(
+        base,
+        ("GET", "/server-types", types),
+        ("GET", "/server-type/{name}", one_type),
+        ("GET", "/os", list_os),
+        ("GET", "/os/{os_id}", one_os),
+        ("GET", "/servers", listing),
+        ("POST", "/servers", create),
+        ("GET", "/servers/{sid}", get_one),
+        ("PATCH", "/servers/{sid}", patch),
+        ("DELETE", "/servers/{sid}", delete),
+        ("POST", "/servers/{sid}/reboot", reboot),
+        ("POST", "/servers/{sid}/reinstall", reinstall),
+    )
 
 
 def seed_demo(store: SiliconStore, rng: Any) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import uuid
 
-from . import catalog
-from .instance import InstanceStore
+from .. import catalog
+from .state import InstanceStore
 
 DAY = 86400.0
 GB = catalog.GB

@@ -1,5 +1,5 @@
-"""Users, databases, privileges, ACL rules, settings, backups, snapshots and the catalogue of the
-sandbox's relational databases (spec 2 §4.3 and its behavioural rules; spec/4 shapes)."""
+"""Users, databases, privileges, ACL rules and settings of a relational-database instance, and the
+catalogue of engines and node types (spec 2 §4.3 and its behavioural rules; spec/4 shapes)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import check_unknown, json_body, page_page_size, public
-from ..errors import invalid_arguments, invalid_request, not_found
-from ..lifecycle import GONE, plan
-from ..timeseries import parse_time
+from ..errors import invalid_arguments, not_found
+from ..routing import route_table
 from . import catalog, rules
-from .routes_instances import ordered, region_of
-from .store import RdbStore, transient
+from .requests import region_of
+from .store import RdbStore
 
 ACL_DEFAULTS = {"port": 5432, "protocol": "tcp", "direction": "inbound", "action": "allow"}
 
@@ -25,30 +24,8 @@ def _page(request: Request, key: str, items: list[dict[str, Any]]) -> Response:
 
 
 def routes(store: RdbStore) -> list[Route]:
-    base = "/rdb/v1/regions/{region}"
-
     def instance(request: Request) -> dict[str, Any]:
         return store.instance(region_of(request), request.path_params["iid"])
-
-    def expiry(body: dict[str, Any]) -> str | None:
-        at = parse_time(body.get("expires_at"), "expires_at")
-        if at is not None and at <= store.now():
-            raise invalid_arguments(("expires_at", "constraint", "expires_at must be in the future"))
-        return store.iso(at) if at is not None else None
-
-    def rename(obj: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
-        """PATCH of a backup or a snapshot: its name and expiry."""
-        errs = check_unknown(body, {"name", "expires_at"})
-        if "name" in body and (not isinstance(body["name"], str) or not body["name"].strip()):
-            errs.append(("name", "constraint", "a name is required"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if body.get("name"):
-            obj["name"] = body["name"]
-        if "expires_at" in body:
-            obj["expires_at"] = expiry(body)
-        obj["updated_at"] = store.iso()
-        return obj
 
     async def names_in(request: Request, key: str, what: str) -> list[Any]:
         """The body of a DELETE that names what to remove: `{key: [...]}`, not empty."""
@@ -60,26 +37,6 @@ def routes(store: RdbStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         return values
-
-    def copies_listing(table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str) -> Any:
-        """GET of backups or snapshots: the region's, filtered by `instance_id` and `name`, ordered."""
-        async def listing(request: Request) -> Response:
-            region, q = region_of(request), request.query_params
-            items = store.live(region, table, get)
-            if q.get("instance_id"):
-                items = [x for x in items if x["instance_id"] == q["instance_id"]]
-            if q.get("name"):
-                items = [x for x in items if q["name"].lower() in x["name"].lower()]
-            return _page(request, key, ordered(request, items))
-
-        return listing
-
-    def delete_later(obj: dict[str, Any]) -> dict[str, Any]:
-        """DELETE of a backup or a snapshot: deleting now, gone after a while."""
-        if obj["status"] != "deleting":
-            obj["status"], obj["_plan"] = "deleting", []
-            plan(obj, store.now(), (store.t.delete, {GONE: True}))
-        return obj
 
     # ---- catalogue ----------------------------------------------------------------------------------
     async def engines(request: Request) -> Response:
@@ -268,145 +225,24 @@ def routes(store: RdbStore) -> list[Route]:
         i["settings"] = [s for s in i["settings"] if s["name"] not in names]
         return JSONResponse({"settings": i["settings"]})
 
-    # ---- backups --------------------------------------------------------------------------------------------
-    def backup(request: Request) -> dict[str, Any]:
-        return store.backup(region_of(request), request.path_params["bid"])
-
-    list_backups = copies_listing(store.backups, store.backup, "database_backups")
-
-    async def create_backup(request: Request) -> Response:
-        region = region_of(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id", "database_name", "name", "expires_at"}) + rules.required(body, "instance_id", "database_name")
-        if errs:
-            raise invalid_arguments(*errs)
-        i = store.instance(region, str(body["instance_id"]))
-        if body["database_name"] not in i["_dbs"]:
-            raise invalid_arguments(("database_name", "constraint", f"no database {body['database_name']} on {i['name']}"))
-        store.ready(i)
-        name = body.get("name") or f"{body['database_name']}-{store.iso()[:19]}"
-        return JSONResponse(public(store.create_backup(i, body["database_name"], name, expiry(body))))
-
-    async def get_backup(request: Request) -> Response:
-        return JSONResponse(public(backup(request)))
-
-    async def update_backup(request: Request) -> Response:
-        return JSONResponse(public(rename(backup(request), await json_body(request))))
-
-    async def delete_backup(request: Request) -> Response:
-        return JSONResponse(public(delete_later(backup(request))))
-
-    def backup_ready(b: dict[str, Any]) -> None:
-        if b["status"] != "ready":
-            raise transient("database_backup", b)
-
-    async def export_backup(request: Request) -> Response:
-        b = backup(request)
-        backup_ready(b)
-        b["status"] = "exporting"
-        plan(b, store.now(), (store.t.export, {"status": "ready", **store.export_url(b)}))
-        return JSONResponse(public(b))
-
-    async def restore_backup(request: Request) -> Response:
-        region = region_of(request)
-        b = backup(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id", "database_name"}) + rules.required(body, "instance_id")
-        if body.get("database_name") is not None:
-            errs += rules.db_name(body["database_name"], "database_name")
-        if errs:
-            raise invalid_arguments(*errs)
-        backup_ready(b)
-        target = store.instance(region, str(body["instance_id"]))
-        family = str(b.get("_engine", "")).partition("-")[0]
-        if family and target["engine"].partition("-")[0] != family:
-            raise invalid_arguments(("instance_id", "constraint", f"a {family} backup restores only to a {family} instance, not {target['engine']}"))
-        store.ready(target)
-        missing = [u for u in b["_users"] if u not in target["_users"]]
-        if missing:
-            raise invalid_request(f"the backup's users are missing on {target['name']}: {', '.join(missing)} (create users of the same names first)")
-        name = body.get("database_name") or b["database_name"]
-        target["_dbs"].setdefault(name, {"name": name, "owner": "_rdb_superadmin", "managed": True, "size": b["size"]})
-        b["status"] = "restoring"
-        plan(b, store.now(), (store.t.restore, {"status": "ready"}))
-        return JSONResponse(public(b))
-
-    # ---- snapshots --------------------------------------------------------------------------------------------
-    def snapshot(request: Request) -> dict[str, Any]:
-        return store.snapshot(region_of(request), request.path_params["sid"])
-
-    list_snapshots = copies_listing(store.snapshots, store.snapshot, "snapshots")
-
-    async def create_snapshot(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name", "expires_at"})
-        if errs:
-            raise invalid_arguments(*errs)
-        if i["volume"]["type"] != "bssd":
-            raise invalid_request("a snapshot copies a block volume: this instance has a local volume (lssd)")
-        store.ready(i, also=())
-        name = body.get("name") or f"{i['name']}-{store.iso()[:19]}"
-        return JSONResponse(public(store.create_snapshot(i, name, expiry(body))))
-
-    async def get_snapshot(request: Request) -> Response:
-        return JSONResponse(public(snapshot(request)))
-
-    async def update_snapshot(request: Request) -> Response:
-        return JSONResponse(public(rename(snapshot(request), await json_body(request))))
-
-    async def delete_snapshot(request: Request) -> Response:
-        return JSONResponse(public(delete_later(snapshot(request))))
-
-    async def instance_from_snapshot(request: Request) -> Response:
-        region = region_of(request)
-        s = snapshot(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_name", "is_ha_cluster", "node_type"}) + rules.required(body, "instance_name")
-        nt = catalog.node_type(region, body.get("node_type") or s["node_type"])
-        if nt is None or nt["disabled"] or nt["stock_status"] == "out_of_stock":
-            errs.append(("node_type", "constraint", "an available node type"))
-        elif nt["is_ha_required"] and not body.get("is_ha_cluster"):
-            errs.append(("is_ha_cluster", "constraint", f"{nt['name']} runs only as a high-availability cluster"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if s["status"] != "ready":
-            raise transient("snapshot", s)
-        new = store.create_instance(region, {"name": body["instance_name"], "engine": s["_engine"], "node_type": nt["name"],
-                                             "is_ha_cluster": bool(body.get("is_ha_cluster")), "volume_type": "bssd", "volume_size": s["size"]})
-        return JSONResponse(store.public_instance(new))
-
-    iid = base + "/instances/{iid}"
-    return [
-        Route(base + "/database-engines", engines, methods=["GET"]),
-        Route(base + "/node-types", node_types, methods=["GET"]),
-        Route(iid + "/users", users, methods=["GET"]),
-        Route(iid + "/users", create_user, methods=["POST"]),
-        Route(iid + "/users/{name}", update_user, methods=["PATCH"]),
-        Route(iid + "/users/{name}", delete_user, methods=["DELETE"]),
-        Route(iid + "/databases", databases, methods=["GET"]),
-        Route(iid + "/databases", create_database, methods=["POST"]),
-        Route(iid + "/databases/{name}", delete_database, methods=["DELETE"]),
-        Route(iid + "/privileges", privileges, methods=["GET"]),
-        Route(iid + "/privileges", set_privilege, methods=["PUT"]),
-        Route(iid + "/acls", acls, methods=["GET"]),
-        Route(iid + "/acls", add_acls, methods=["POST"]),
-        Route(iid + "/acls", set_acls, methods=["PUT"]),
-        Route(iid + "/acls", delete_acls, methods=["DELETE"]),
-        Route(iid + "/settings", add_settings, methods=["POST"]),
-        Route(iid + "/settings", set_settings, methods=["PUT"]),
-        Route(iid + "/settings", delete_settings, methods=["DELETE"]),
-        Route(base + "/backups", list_backups, methods=["GET"]),
-        Route(base + "/backups", create_backup, methods=["POST"]),
-        Route(base + "/backups/{bid}", get_backup, methods=["GET"]),
-        Route(base + "/backups/{bid}", update_backup, methods=["PATCH"]),
-        Route(base + "/backups/{bid}", delete_backup, methods=["DELETE"]),
-        Route(base + "/backups/{bid}/export", export_backup, methods=["POST"]),
-        Route(base + "/backups/{bid}/restore", restore_backup, methods=["POST"]),
-        Route(iid + "/snapshots", create_snapshot, methods=["POST"]),
-        Route(base + "/snapshots", list_snapshots, methods=["GET"]),
-        Route(base + "/snapshots/{sid}", get_snapshot, methods=["GET"]),
-        Route(base + "/snapshots/{sid}", update_snapshot, methods=["PATCH"]),
-        Route(base + "/snapshots/{sid}", delete_snapshot, methods=["DELETE"]),
-        Route(base + "/snapshots/{sid}/create-instance", instance_from_snapshot, methods=["POST"]),
-    ]
+    return route_table(
+        "/rdb/v1/regions/{region}",
+        ("GET", "/database-engines", engines),
+        ("GET", "/node-types", node_types),
+        ("GET", "/instances/{iid}/users", users),
+        ("POST", "/instances/{iid}/users", create_user),
+        ("PATCH", "/instances/{iid}/users/{name}", update_user),
+        ("DELETE", "/instances/{iid}/users/{name}", delete_user),
+        ("GET", "/instances/{iid}/databases", databases),
+        ("POST", "/instances/{iid}/databases", create_database),
+        ("DELETE", "/instances/{iid}/databases/{name}", delete_database),
+        ("GET", "/instances/{iid}/privileges", privileges),
+        ("PUT", "/instances/{iid}/privileges", set_privilege),
+        ("GET", "/instances/{iid}/acls", acls),
+        ("POST", "/instances/{iid}/acls", add_acls),
+        ("PUT", "/instances/{iid}/acls", set_acls),
+        ("DELETE", "/instances/{iid}/acls", delete_acls),
+        ("POST", "/instances/{iid}/settings", add_settings),
+        ("PUT", "/instances/{iid}/settings", set_settings),
+        ("DELETE", "/instances/{iid}/settings", delete_settings),
+    )

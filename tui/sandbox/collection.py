@@ -1,0 +1,94 @@
+"""One kind of a product's objects, per zone or region: what most sandbox products' routes do the
+same way — get (404, or 403 once deleted where the platform says so), list settled, patch the
+fields an update may change, delete through `deleting` to gone — over a `lifecycle.Timeline`."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from .core import page_page_size
+from .errors import not_found, permissions_denied
+from .lifecycle import GONE, Timeline
+
+Obj = dict[str, Any]
+
+
+class Collection:
+    def __init__(
+        self, resource: str, scopes: Sequence[str], timeline: Timeline, *, scope_key: str = "zone",
+        forbid_deleted: bool = False, stamp: str | None = "updated_at",
+    ) -> None:
+        self.resource = resource  # as named in 404 bodies: "cluster", "flexible_ip"
+        self.timeline = timeline
+        self.scope_key = scope_key  # the object's field naming its zone or region
+        self.forbid_deleted = forbid_deleted  # a deleted object answers 403 (not 404) from then on
+        self.stamp = stamp
+        self.items: dict[str, dict[str, Obj]] = {s: {} for s in scopes}
+        self.deleted: set[str] = set()
+        timeline.on_gone = self._gone
+
+    def add(self, obj: Obj) -> Obj:
+        self.items[obj[self.scope_key]][obj["id"]] = obj
+        return obj
+
+    def _gone(self, obj: Obj) -> None:
+        self.remove(obj)
+
+    def remove(self, obj: Obj) -> None:
+        self.timeline.cancel(obj)
+        self.items[obj[self.scope_key]].pop(obj["id"], None)
+        self.deleted.add(obj["id"])
+
+    def get(self, scope: str, oid: str) -> Obj:
+        """The object settled to now; 404 if there is none (403 once deleted, where forbidden)."""
+        if self.forbid_deleted and oid in self.deleted:
+            raise permissions_denied("read", self.resource)
+        obj = self.items[scope].get(oid)
+        if obj is not None and self.timeline.settle(obj):
+            obj = None
+        if obj is None:
+            raise not_found(self.resource, oid)
+        return obj
+
+    def all(self, scope: str) -> list[Obj]:
+        """Every object of the scope the clock has not removed, in creation order."""
+        self.timeline.settle_due()
+        return list(self.items[scope].values())
+
+    def patch(self, obj: Obj, body: dict[str, Any], fields: Iterable[str]) -> Obj:
+        """Copy the `fields` the body gives (null means not updated) and stamp the object."""
+        for key in fields:
+            if body.get(key) is not None:
+                obj[key] = body[key]
+        if self.stamp is not None:
+            obj[self.stamp] = self.timeline.clock.iso()
+        return obj
+
+    def delete_later(self, obj: Obj, seconds: float, field: str = "status") -> Obj:
+        """`deleting` now (a second DELETE changes nothing), gone after `seconds`."""
+        if obj[field] != "deleting":
+            obj[field] = "deleting"
+            self.timeline.replan(obj, (seconds, {GONE: True}))
+        return obj
+
+
+def filtered(items: list[Obj], query: Any, *, name: bool = True, tags: bool = True, exact: Sequence[str] = ()) -> list[Obj]:
+    """The common list filters: `name` (a part of it, any case), `tags` (all of them, repeated
+    parameter), and the `exact` fields equal to the parameter of the same name."""
+    if name and query.get("name"):
+        items = [o for o in items if query["name"].lower() in o["name"].lower()]
+    wanted = query.getlist("tags") if tags else []
+    if wanted:
+        items = [o for o in items if all(t in o["tags"] for t in wanted)]
+    for key in exact:
+        if query.get(key):
+            items = [o for o in items if o[key] == query[key]]
+    return items
+
+
+def page(request: Request, key: str, items: Sequence[Obj], render: Callable[[Obj], dict]) -> Response:
+    """A page in the style of every API but Instance's (page + page_size, `total_count`)."""
+    return page_page_size(request, key, items, render)

@@ -1,0 +1,98 @@
+"""What the Instance platform does when asked to act: power a server on or off, reboot, terminate,
+back it up (an image of a snapshot of each volume), snapshot a volume — each as timed steps."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import HttpError, invalid_arguments, invalid_request
+from ..lifecycle import GONE
+from .server_state import ALLOWED_ACTIONS, policy_respected
+from .validation import NAME_RE
+
+if TYPE_CHECKING:
+    from .state import InstanceStore
+
+
+def _refusal(action: str, state: str) -> str:
+    if action == "poweron":
+        return "server should be stopped"
+    if action in ("poweroff", "reboot", "terminate"):
+        return "server should be running"
+    return f"action {action} is not allowed while the server is {state}"
+
+
+def run_action(store: InstanceStore, zone: str, server: dict[str, Any], action: str, body: dict[str, Any]) -> dict[str, Any]:
+    t = store.timings
+    state = server["state"]
+    if action not in ALLOWED_ACTIONS.get(state, []):
+        raise invalid_request(_refusal(action, state))
+    if action == "terminate" and server.get("protected"):  # terminate deletes, as DELETE does
+        raise invalid_request("server is protected: unset protection before terminating it")
+    if action == "poweron":
+        pg = store.placement_groups[zone].get(server["placement_group"] or "")
+        if pg is not None and pg["policy_mode"] == "enforced":
+            members = sum(1 for s in store.servers[zone].values() if s["placement_group"] == pg["id"])
+            if not policy_respected(pg, members):
+                raise invalid_request(f"placement group {pg['name']} is enforced and its {pg['policy_type']} policy cannot be respected")
+        store.plan(zone, server, [(0, "starting", "provisioning node"), (t.start / 2, "starting", "booting kernel"), (t.start, "running", "booted")])
+    elif action == "poweroff":
+        store.plan(zone, server, [(0, "stopping", "stopping"), (t.stop, "stopped", "")])
+    elif action == "stop_in_place":
+        store.plan(zone, server, [(0, "stopping", "stopping in place"), (t.stop, "stopped in place", "")])
+    elif action == "reboot":
+        store.plan(zone, server, [(0, "stopping", "rebooting"), (t.reboot_stop, "starting", "booting kernel"), (t.reboot_stop + t.reboot_start, "running", "booted")])
+    elif action == "terminate":
+        store.plan(zone, server, [(0, "stopping", "terminating"), (t.terminate, GONE, "")])
+    elif action == "backup":
+        backup(store, zone, server, body.get("name") or f"{server['name']}-backup")
+    description = "server_batch_poweron" if action == "poweron" else f"server_{action}"
+    return store.task(zone, description, f"/servers/{server['id']}/action", f"/servers/{server['id']}")
+
+
+def backup(store: InstanceStore, zone: str, server: dict[str, Any], name: Any) -> None:
+    """A backup is an image made of a snapshot of every volume; both are ready after a while."""
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise invalid_arguments(("name", "format", "only alphanumeric characters, dots, spaces and dashes"))
+    snaps = []
+    for key in sorted(server["volumes"], key=int):
+        vol = store.volumes[zone].get(server["volumes"][key]["id"])
+        if vol is not None and vol["volume_type"] in ("l_ssd", "b_ssd"):
+            snaps.append(snapshot_volume(store, zone, vol, f"{name}-{key}"))
+    root = snaps[0] if snaps else None
+    image = store.new_image(
+        zone, name, server["arch"],
+        {"id": root["id"], "name": root["name"], "size": root["size"], "volume_type": root["volume_type"]} if root else {},
+        public=False, state="creating",
+        extra={str(i): {"id": s["id"], "name": s["name"], "size": s["size"], "volume_type": s["volume_type"]} for i, s in enumerate(snaps[1:], 1)},
+    )
+    image["from_server"] = server["id"]
+    store.object_steps.plan(image, (store.timings.backup, {"state": "available"}))
+
+
+def snapshot_volume(store: InstanceStore, zone: str, vol: dict[str, Any], name: str, tags: list[str] | None = None) -> dict[str, Any]:
+    """A snapshot of `vol`, of its type; both are `snapshotting` for a while."""
+    refuse_transient("instance_volume", vol)
+    if vol["volume_type"] == "sbs_volume":
+        raise invalid_request("snapshots of sbs_volume volumes are made with the Block Storage API")
+    now = store.clock.iso()
+    snap = {
+        "id": store.ids.uuid(), "name": name, "volume_type": vol["volume_type"], "size": vol["size"],
+        "state": "snapshotting", "base_volume": {"id": vol["id"], "name": vol["name"]},
+        "organization": store.organization, "project": store.project, "tags": list(tags or []),
+        "creation_date": now, "modification_date": now, "error_reason": None, "zone": zone,
+    }
+    store.snapshots[zone][snap["id"]] = snap
+    vol["state"] = "snapshotting"
+    store.volume_changed(zone, vol)
+    store.object_steps.plan(snap, (store.timings.snapshot, {"state": "available"}))
+    store.volume_ready_later(vol, store.timings.snapshot)
+    return snap
+
+
+def refuse_transient(resource: str, obj: dict[str, Any], states: tuple[str, ...] = ("available",)) -> None:
+    if obj.get("state") not in states:
+        raise HttpError(409, {
+            "type": "transient_state", "message": "resource is in a transient state",
+            "resource": resource, "resource_id": obj["id"], "current_state": obj.get("state"),
+        })

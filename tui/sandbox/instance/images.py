@@ -1,0 +1,210 @@
+"""Instance routes for snapshots (with export) and images (spec 1 §2.3 and §4.2, spec/4 "Instance")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core import is_uuid, json_body, page_per_page
+from ..errors import invalid_arguments, not_found, permissions_denied
+from ..routing import route_table
+from .actions import refuse_transient, snapshot_volume
+from .state import InstanceStore, still_in_use
+from .validation import check_name, check_project, check_tags, check_unknown
+from .zones import encode, zone_of
+
+
+def find_in(table: dict[str, dict[str, dict[str, Any]]], kind: str, zone: str, oid: str) -> dict[str, Any]:
+    obj = table[zone].get(oid)
+    if obj is None:
+        raise not_found(kind, oid)
+    return obj
+
+
+def routes(store: InstanceStore) -> list[Route]:
+    # ---- snapshots ----------------------------------------------------------------------------
+    async def list_snapshots(request: Request) -> Response:
+        zone = zone_of(store, request)
+        items = sorted(store.snapshots[zone].values(), key=lambda s: (s["creation_date"], s["id"]), reverse=True)
+        q = request.query_params
+        if name := q.get("name"):
+            items = [s for s in items if name.lower() in s["name"].lower()]
+        if base := q.get("base_volume_id"):
+            items = [s for s in items if (s.get("base_volume") or {}).get("id") == base]
+        return page_per_page(request, "snapshots", items, encode)
+
+    async def create_snapshot(request: Request) -> Response:
+        zone = zone_of(store, request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"name", "volume_id", "project", "organization", "tags", "volume_type"})
+        errs += check_name(body.get("name"))
+        errs += check_project(body)
+        vid = body.get("volume_id")
+        if vid is None:
+            errs.append(("volume_id", "required", "required key not provided"))
+        elif not is_uuid(vid) or vid not in store.volumes[zone]:
+            errs.append(("volume_id", "constraint", "no such volume in this zone"))
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        if errs:
+            raise invalid_arguments(*errs)
+        vol = store.volumes[zone][vid]
+        if body.get("volume_type") not in (None, vol["volume_type"]):
+            raise invalid_arguments(("volume_type", "constraint", f"a snapshot takes the type of its volume ({vol['volume_type']})"))
+        snap = snapshot_volume(store, zone, vol, body["name"], body.get("tags"))
+        task = store.task(zone, "volume_snapshot", f"/snapshots/{snap['id']}", f"/snapshots/{snap['id']}")
+        return JSONResponse({"snapshot": snap, "task": task}, status_code=201)
+
+    async def get_snapshot(request: Request) -> Response:
+        zone = zone_of(store, request)
+        return JSONResponse({"snapshot": find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])})
+
+    async def update_snapshot(request: Request) -> Response:
+        zone = zone_of(store, request)
+        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        body = await json_body(request)
+        if request.method == "PUT":
+            body = {k: v for k, v in body.items() if k in ("name", "tags")}
+        errs = check_unknown(body, {"name", "tags"})
+        if "name" in body:
+            errs += check_name(body["name"])
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        if errs:
+            raise invalid_arguments(*errs)
+        snap.update(body)
+        store.stamp(snap)
+        return JSONResponse({"snapshot": snap})
+
+    async def delete_snapshot(request: Request) -> Response:
+        zone = zone_of(store, request)
+        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        users = [i["name"] for i in store.images[zone].values() if _image_uses(i, snap["id"])]
+        if users:
+            raise still_in_use("instance_snapshot", f"image {users[0]} is made of this snapshot; delete the image first")
+        refuse_transient("instance_snapshot", snap, ("available", "error", "invalid_data"))
+        del store.snapshots[zone][snap["id"]]
+        return Response(status_code=204)
+
+    async def export_snapshot(request: Request) -> Response:
+        zone = zone_of(store, request)
+        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        body = await json_body(request)
+        errs = check_unknown(body, {"bucket", "key"})
+        for field in ("bucket", "key"):
+            if not isinstance(body.get(field), str) or not body[field].strip():
+                errs.append((field, "required", f"the object-storage {field} to export to is required"))
+        if errs:
+            raise invalid_arguments(*errs)
+        refuse_transient("instance_snapshot", snap)
+        snap["state"] = "exporting"
+        store.stamp(snap)
+        store.object_steps.plan(snap, (store.timings.export, {"state": "available"}))
+        task = store.task(zone, "snapshot_export", f"/snapshots/{snap['id']}/export", f"s3://{body['bucket']}/{body['key']}")
+        return JSONResponse({"task": task}, status_code=202)
+
+    # ---- images -------------------------------------------------------------------------------
+    async def list_images(request: Request) -> Response:
+        zone = zone_of(store, request)
+        items = sorted(store.images[zone].values(), key=lambda i: (i["name"], i["id"]))
+        q = request.query_params
+        if arch := q.get("arch"):
+            items = [i for i in items if i["arch"] == arch]
+        if name := q.get("name"):
+            items = [i for i in items if name.lower() in i["name"].lower()]
+        if (public := q.get("public")) in ("true", "false"):
+            items = [i for i in items if i["public"] == (public == "true")]
+        return page_per_page(request, "images", items, encode)
+
+    async def create_image(request: Request) -> Response:
+        zone = zone_of(store, request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"name", "root_volume", "arch", "project", "organization", "extra_volumes", "public", "tags"})
+        errs += check_name(body.get("name"))
+        errs += check_project(body)
+        if body.get("arch") not in ("x86_64", "arm", "arm64"):
+            errs.append(("arch", "required" if body.get("arch") is None else "constraint", "arch must be x86_64, arm or arm64"))
+        root = body.get("root_volume")
+        snap = store.snapshots[zone].get(root) if is_uuid(root) else None
+        if root is None:
+            errs.append(("root_volume", "required", "the ID of the snapshot to boot from is required"))
+        elif snap is None:
+            errs.append(("root_volume", "constraint", "no such snapshot in this zone"))
+        extra = body.get("extra_volumes") or {}
+        if not isinstance(extra, dict) or any(not isinstance(v, dict) or v.get("id") not in store.snapshots[zone] for v in extra.values()):
+            errs.append(("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}'))
+        if "public" in body and not isinstance(body["public"], bool):
+            errs.append(("public", "format", "public must be true or false"))
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        if errs:
+            raise invalid_arguments(*errs)
+        assert snap is not None
+        refuse_transient("instance_snapshot", snap)
+        image = store.new_image(
+            zone, body["name"], body["arch"], _snap_ref(snap), public=bool(body.get("public", False)),
+            extra={k: _snap_ref(store.snapshots[zone][v["id"]]) for k, v in extra.items()}, tags=body.get("tags"),
+        )
+        return JSONResponse({"image": image}, status_code=201)
+
+    async def get_image(request: Request) -> Response:
+        zone = zone_of(store, request)
+        return JSONResponse({"image": find_in(store.images, "instance_image", zone, request.path_params["iid"])})
+
+    async def update_image(request: Request) -> Response:
+        zone = zone_of(store, request)
+        image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
+        if image["id"] in store.labels[zone].values():  # the marketplace's, not the project's
+            raise permissions_denied("write", "image")
+        body = await json_body(request)
+        if request.method == "PUT":
+            body = {k: v for k, v in body.items() if k in ("name", "arch", "tags", "public")}
+        errs = check_unknown(body, {"name", "arch", "tags", "public"})
+        if "name" in body:
+            errs += check_name(body["name"])
+        if "arch" in body and body["arch"] not in ("x86_64", "arm", "arm64"):
+            errs.append(("arch", "constraint", "arch must be x86_64, arm or arm64"))
+        if "tags" in body:
+            errs += check_tags(body["tags"])
+        if "public" in body and not isinstance(body["public"], bool):
+            errs.append(("public", "format", "public must be true or false"))
+        if errs:
+            raise invalid_arguments(*errs)
+        image.update(body)
+        store.stamp(image)
+        return JSONResponse({"image": image})
+
+    async def delete_image(request: Request) -> Response:
+        zone = zone_of(store, request)
+        image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
+        if image["id"] in store.labels[zone].values():
+            raise permissions_denied("delete", "image")
+        del store.images[zone][image["id"]]
+        return Response(status_code=204)
+
+    return route_table(
+        "/instance/v1/zones/{zone}",
+        ("GET", "/snapshots", list_snapshots),
+        ("POST", "/snapshots", create_snapshot),
+        ("GET", "/snapshots/{snid}", get_snapshot),
+        ("PATCH PUT", "/snapshots/{snid}", update_snapshot),
+        ("DELETE", "/snapshots/{snid}", delete_snapshot),
+        ("POST", "/snapshots/{snid}/export", export_snapshot),
+        ("GET", "/images", list_images),
+        ("POST", "/images", create_image),
+        ("GET", "/images/{iid}", get_image),
+        ("PATCH PUT", "/images/{iid}", update_image),
+        ("DELETE", "/images/{iid}", delete_image),
+    )
+
+
+def _snap_ref(snap: dict[str, Any]) -> dict[str, Any]:
+    return {"id": snap["id"], "name": snap["name"], "size": snap["size"], "volume_type": snap["volume_type"]}
+
+
+def _image_uses(image: dict[str, Any], snapshot_id: str) -> bool:
+    refs = [image.get("root_volume") or {}, *(image.get("extra_volumes") or {}).values()]
+    return any(r.get("id") == snapshot_id for r in refs)

@@ -1,0 +1,185 @@
+"""Backups (with export and restore) and snapshots of relational-database instances (spec 2 §4.3;
+spec/4 shapes): each created, renamed and deleted through `deleting` with the clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core import check_unknown, json_body, page_page_size, public
+from ..errors import invalid_arguments, invalid_request
+from ..routing import route_table
+from ..timeseries import parse_time
+from . import catalog, rules
+from .requests import ordered, region_of
+from .store import RdbStore, transient
+
+
+def routes(store: RdbStore) -> list[Route]:
+    def instance(request: Request) -> dict[str, Any]:
+        return store.instance(region_of(request), request.path_params["iid"])
+
+    def expiry(body: dict[str, Any]) -> str | None:
+        at = parse_time(body.get("expires_at"), "expires_at")
+        if at is not None and at <= store.now():
+            raise invalid_arguments(("expires_at", "constraint", "expires_at must be in the future"))
+        return store.iso(at) if at is not None else None
+
+    def rename(obj: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        """PATCH of a backup or a snapshot: its name and expiry."""
+        errs = check_unknown(body, {"name", "expires_at"})
+        if "name" in body and (not isinstance(body["name"], str) or not body["name"].strip()):
+            errs.append(("name", "constraint", "a name is required"))
+        if errs:
+            raise invalid_arguments(*errs)
+        if body.get("name"):
+            obj["name"] = body["name"]
+        if "expires_at" in body:
+            obj["expires_at"] = expiry(body)
+        obj["updated_at"] = store.iso()
+        return obj
+
+    def copies_listing(table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str) -> Any:
+        """GET of backups or snapshots: the region's, filtered by `instance_id` and `name`, ordered."""
+        async def listing(request: Request) -> Response:
+            region, q = region_of(request), request.query_params
+            items = store.live(region, table, get)
+            if q.get("instance_id"):
+                items = [x for x in items if x["instance_id"] == q["instance_id"]]
+            if q.get("name"):
+                items = [x for x in items if q["name"].lower() in x["name"].lower()]
+            return page_page_size(request, key, ordered(request, items), public)
+
+        return listing
+
+    def delete_later(obj: dict[str, Any]) -> dict[str, Any]:
+        """DELETE of a backup or a snapshot: deleting now, gone after a while."""
+        return obj if obj["status"] == "deleting" else store.delete_later(obj)
+
+    # ---- backups --------------------------------------------------------------------------------------------
+    def backup(request: Request) -> dict[str, Any]:
+        return store.backup(region_of(request), request.path_params["bid"])
+
+    list_backups = copies_listing(store.backups, store.backup, "database_backups")
+
+    async def create_backup(request: Request) -> Response:
+        region = region_of(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"instance_id", "database_name", "name", "expires_at"}) + rules.required(body, "instance_id", "database_name")
+        if errs:
+            raise invalid_arguments(*errs)
+        i = store.instance(region, str(body["instance_id"]))
+        if body["database_name"] not in i["_dbs"]:
+            raise invalid_arguments(("database_name", "constraint", f"no database {body['database_name']} on {i['name']}"))
+        store.ready(i)
+        name = body.get("name") or f"{body['database_name']}-{store.iso()[:19]}"
+        return JSONResponse(public(store.create_backup(i, body["database_name"], name, expiry(body))))
+
+    async def get_backup(request: Request) -> Response:
+        return JSONResponse(public(backup(request)))
+
+    async def update_backup(request: Request) -> Response:
+        return JSONResponse(public(rename(backup(request), await json_body(request))))
+
+    async def delete_backup(request: Request) -> Response:
+        return JSONResponse(public(delete_later(backup(request))))
+
+    def backup_ready(b: dict[str, Any]) -> None:
+        if b["status"] != "ready":
+            raise transient("database_backup", b)
+
+    async def export_backup(request: Request) -> Response:
+        b = backup(request)
+        backup_ready(b)
+        b["status"] = "exporting"
+        store.timeline.plan(b, (store.t.export, {"status": "ready", **store.export_url(b)}))
+        return JSONResponse(public(b))
+
+    async def restore_backup(request: Request) -> Response:
+        region = region_of(request)
+        b = backup(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"instance_id", "database_name"}) + rules.required(body, "instance_id")
+        if body.get("database_name") is not None:
+            errs += rules.db_name(body["database_name"], "database_name")
+        if errs:
+            raise invalid_arguments(*errs)
+        backup_ready(b)
+        target = store.instance(region, str(body["instance_id"]))
+        family = str(b.get("_engine", "")).partition("-")[0]
+        if family and target["engine"].partition("-")[0] != family:
+            raise invalid_arguments(("instance_id", "constraint", f"a {family} backup restores only to a {family} instance, not {target['engine']}"))
+        store.ready(target)
+        missing = [u for u in b["_users"] if u not in target["_users"]]
+        if missing:
+            raise invalid_request(f"the backup's users are missing on {target['name']}: {', '.join(missing)} (create users of the same names first)")
+        name = body.get("database_name") or b["database_name"]
+        target["_dbs"].setdefault(name, {"name": name, "owner": "_rdb_superadmin", "managed": True, "size": b["size"]})
+        b["status"] = "restoring"
+        store.timeline.plan(b, (store.t.restore, {"status": "ready"}))
+        return JSONResponse(public(b))
+
+    # ---- snapshots --------------------------------------------------------------------------------------------
+    def snapshot(request: Request) -> dict[str, Any]:
+        return store.snapshot(region_of(request), request.path_params["sid"])
+
+    list_snapshots = copies_listing(store.snapshots, store.snapshot, "snapshots")
+
+    async def create_snapshot(request: Request) -> Response:
+        i = instance(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"name", "expires_at"})
+        if errs:
+            raise invalid_arguments(*errs)
+        if i["volume"]["type"] != "bssd":
+            raise invalid_request("a snapshot copies a block volume: this instance has a local volume (lssd)")
+        store.ready(i, also=())
+        name = body.get("name") or f"{i['name']}-{store.iso()[:19]}"
+        return JSONResponse(public(store.create_snapshot(i, name, expiry(body))))
+
+    async def get_snapshot(request: Request) -> Response:
+        return JSONResponse(public(snapshot(request)))
+
+    async def update_snapshot(request: Request) -> Response:
+        return JSONResponse(public(rename(snapshot(request), await json_body(request))))
+
+    async def delete_snapshot(request: Request) -> Response:
+        return JSONResponse(public(delete_later(snapshot(request))))
+
+    async def instance_from_snapshot(request: Request) -> Response:
+        region = region_of(request)
+        s = snapshot(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"instance_name", "is_ha_cluster", "node_type"}) + rules.required(body, "instance_name")
+        nt = catalog.node_type(region, body.get("node_type") or s["node_type"])
+        if nt is None or nt["disabled"] or nt["stock_status"] == "out_of_stock":
+            errs.append(("node_type", "constraint", "an available node type"))
+        elif nt["is_ha_required"] and not body.get("is_ha_cluster"):
+            errs.append(("is_ha_cluster", "constraint", f"{nt['name']} runs only as a high-availability cluster"))
+        if errs:
+            raise invalid_arguments(*errs)
+        if s["status"] != "ready":
+            raise transient("snapshot", s)
+        new = store.create_instance(region, {"name": body["instance_name"], "engine": s["_engine"], "node_type": nt["name"],
+                                             "is_ha_cluster": bool(body.get("is_ha_cluster")), "volume_type": "bssd", "volume_size": s["size"]})
+        return JSONResponse(store.public_instance(new))
+
+    return route_table(
+        "/rdb/v1/regions/{region}",
+        ("GET", "/backups", list_backups),
+        ("POST", "/backups", create_backup),
+        ("GET", "/backups/{bid}", get_backup),
+        ("PATCH", "/backups/{bid}", update_backup),
+        ("DELETE", "/backups/{bid}", delete_backup),
+        ("POST", "/backups/{bid}/export", export_backup),
+        ("POST", "/backups/{bid}/restore", restore_backup),
+        ("POST", "/instances/{iid}/snapshots", create_snapshot),
+        ("GET", "/snapshots", list_snapshots),
+        ("GET", "/snapshots/{sid}", get_snapshot),
+        ("PATCH", "/snapshots/{sid}", update_snapshot),
+        ("DELETE", "/snapshots/{sid}", delete_snapshot),
+        ("POST", "/snapshots/{sid}/create-instance", instance_from_snapshot),
+    )

@@ -38,6 +38,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tui.sandbox.core import json_body, page_page_size
+from tui.sandbox.lifecycle import Timeline
+from tui.sandbox.routing import route_table
 from tui.sandbox.errors import invalid_arguments, not_found
 from tui.sandbox.registry import SandboxProduct
 
@@ -52,7 +54,8 @@ class GadgetStore:
         self.project_id = sandbox.project_id
         self.gadgets: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in REGIONS}
         self.parts: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in REGIONS}  # region -> name -> part
-        self.account: dict[str, Any] = {"id": "account", "plan": "basic", "state": "active", "quota": 10, "_until": 0.0}
+        self.timeline = Timeline(self.clock, stamp=None)  # building → ready, restarting → ready, upgrading → active, creating → ready
+        self.account: dict[str, Any] = {"id": "account", "plan": "basic", "state": "active", "quota": 10}
         self.keys: dict[str, dict[str, Any]] = {}
         self.events: dict[str, list[dict[str, Any]]] = {}  # gadget id -> its events, oldest first
         self.project_params: list[str | None] = []  # what each list was asked with
@@ -64,8 +67,9 @@ class GadgetStore:
 
     def add_gadget(self, region: str, name: str, state: str = "ready", parts: int = 0) -> dict[str, Any]:
         g = {"id": self.ids.uuid(), "name": name, "region": region, "state": state, "project_id": self.project_id,
-             "description": "", "labels": [], "level": 1, "address": f"{name}.gadgets.example:7000",
-             "_until": self.clock.now() + SETTLE if state in ("building", "restarting") else 0.0}
+             "description": "", "labels": [], "level": 1, "address": f"{name}.gadgets.example:7000"}
+        if state in ("building", "restarting"):
+            self.timeline.plan(g, (SETTLE, {"state": "ready"}))
         self.gadgets[region][g["id"]] = g
         self.event(g["id"], "created")
         for i in range(parts):
@@ -84,12 +88,8 @@ class GadgetStore:
         events.append({"id": f"{gid}-{len(events) + 1}", "at": self.clock.iso(), "what": what})
 
     def settle(self, obj: dict[str, Any]) -> dict[str, Any]:
-        if obj.get("_until") and self.clock.now() >= obj["_until"]:
-            obj["_until"] = 0.0
-            if obj["state"] == "upgrading":
-                obj["plan"] = "pro"
-            obj["state"] = "active" if obj.get("id") == "account" else "ready"
-        return {k: v for k, v in obj.items() if not k.startswith("_")}
+        self.timeline.settle(obj)
+        return dict(obj)
 
 
 def routes(store: GadgetStore) -> list[Route]:
@@ -120,7 +120,7 @@ def routes(store: GadgetStore) -> list[Route]:
 
     async def delete_gadget(request: Request) -> Response:
         region = region_of(request)
-        gadget_of(region, request.path_params["id"])
+        store.timeline.cancel(gadget_of(region, request.path_params["id"]))
         del store.gadgets[region][request.path_params["id"]]
         return Response(status_code=204)
 
@@ -130,7 +130,8 @@ def routes(store: GadgetStore) -> list[Route]:
 
     async def restart(request: Request) -> Response:
         g = gadget_of(region_of(request), request.path_params["id"])
-        g["state"], g["_until"] = "restarting", store.clock.now() + SETTLE
+        g["state"] = "restarting"
+        store.timeline.plan(g, (SETTLE, {"state": "ready"}))
         store.event(g["id"], "restart")
         return JSONResponse(store.settle(g))
 
@@ -187,7 +188,8 @@ def routes(store: GadgetStore) -> list[Route]:
     async def upgrade(request: Request) -> Response:
         if store.settle(store.account)["plan"] == "pro":
             raise invalid_arguments(("plan", "constraint", "already on the pro plan"))
-        store.account["state"], store.account["_until"] = "upgrading", store.clock.now() + SETTLE
+        store.account["state"] = "upgrading"
+        store.timeline.plan(store.account, (SETTLE, {"state": "active", "plan": "pro"}))
         return JSONResponse({"account": store.settle(store.account)})
 
     async def keys(request: Request) -> Response:
@@ -276,11 +278,12 @@ def routes(store: GadgetStore) -> list[Route]:
         project((await json_body(request)).get("project_id"))
         if store.station is not None:
             raise invalid_arguments(("project_id", "constraint", "the station is already active"))
-        store.station = {"project_id": store.project_id, "state": "creating", "_until": store.clock.now() + SETTLE}
+        store.station = {"project_id": store.project_id, "state": "creating"}
+        store.timeline.plan(store.station, (SETTLE, {"state": "ready"}))
         return JSONResponse({**store.settle(store.station), "password": f"pw-{store.ids.uuid()[:12]}"})
 
     async def deactivate(request: Request) -> Response:
-        station_of((await json_body(request)).get("project_id"))
+        store.timeline.cancel(station_of((await json_body(request)).get("project_id")))
         store.station = None
         return Response(status_code=204)
 
@@ -342,35 +345,40 @@ def routes(store: GadgetStore) -> list[Route]:
 
         return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
-    return [
-        Route(base + "/gadgets/{id}/versions", versions, methods=["GET"]),
-        Route(base + "/gadgets/{id}/versions/{version}", version, methods=["GET"]),
-        Route(base + "/gadgets/{id}/predict", predict, methods=["GET", "POST"]),
-        Route("/gadget-keys/v1/models", models, methods=["GET"]),
-        Route("/gadget-keys/v1/chat/completions", completions, methods=["POST"]),
-        Route(base + "/gadgets/{id}", replace_gadget, methods=["PUT"]),
-        Route(base + "/gadgets/{id}/labels", labels, methods=["PUT"]),
-        Route(base + "/gadgets/{id}/tune", tune, methods=["POST"]),
-        Route(base + "/gadgets/{id}/config", configure, methods=["PUT"]),
-        Route(base + "/gadgets/{id}/probe", probe, methods=["PUT"]),
-        Route("/gadgets/v1/station", station, methods=["GET"]),
-        Route("/gadgets/v1/station/activate", activate, methods=["POST"]),
-        Route("/gadgets/v1/station/deactivate", deactivate, methods=["POST"]),
-        Route("/gadgets/v1/station/beacons", beacons, methods=["GET"]),
-        Route(base + "/gadgets", list_gadgets, methods=["GET"]),
-        Route(base + "/gadgets/{id}", get_gadget, methods=["GET"]),
-        Route(base + "/gadgets/{id}", delete_gadget, methods=["DELETE"]),
-        Route(base + "/gadgets/{id}/check", check, methods=["POST"]),
-        Route(base + "/gadgets/{id}/restart", restart, methods=["POST"]),
-        Route(base + "/gadgets/{id}/parts", list_parts, methods=["GET"]),
-        Route(base + "/gadgets/{id}/parts", patch_parts, methods=["PATCH"]),
-        Route(base + "/gadgets/{id}/events", list_events, methods=["GET"]),
-        Route(base + "/parts/{name}", part, methods=["GET", "DELETE"]),
-        Route("/gadgets/v1/account", account, methods=["GET"]),
-        Route("/gadgets/v1/account/upgrade", upgrade, methods=["POST"]),
-        Route("/gadget-keys/v1/keys", keys, methods=["GET", "POST"]),
-        Route("/gadget-keys/v1/keys/{id}", key, methods=["GET", "DELETE"]),
-    ]
+    return route_table(
+        base,
+        ("GET", "/gadgets", list_gadgets),
+        ("GET", "/gadgets/{id}", get_gadget),
+        ("PUT", "/gadgets/{id}", replace_gadget),
+        ("DELETE", "/gadgets/{id}", delete_gadget),
+        ("POST", "/gadgets/{id}/check", check),
+        ("POST", "/gadgets/{id}/restart", restart),
+        ("PUT", "/gadgets/{id}/labels", labels),
+        ("POST", "/gadgets/{id}/tune", tune),
+        ("PUT", "/gadgets/{id}/config", configure),
+        ("PUT", "/gadgets/{id}/probe", probe),
+        ("GET", "/gadgets/{id}/parts", list_parts),
+        ("PATCH", "/gadgets/{id}/parts", patch_parts),
+        ("GET", "/gadgets/{id}/events", list_events),
+        ("GET", "/gadgets/{id}/versions", versions),
+        ("GET", "/gadgets/{id}/versions/{version}", version),
+        ("GET POST", "/gadgets/{id}/predict", predict),
+        ("GET DELETE", "/parts/{name}", part),
+    ) + route_table(
+        "/gadgets/v1",
+        ("GET", "/station", station),
+        ("POST", "/station/activate", activate),
+        ("POST", "/station/deactivate", deactivate),
+        ("GET", "/station/beacons", beacons),
+        ("GET", "/account", account),
+        ("POST", "/account/upgrade", upgrade),
+    ) + route_table(
+        "/gadget-keys/v1",
+        ("GET POST", "/keys", keys),
+        ("GET DELETE", "/keys/{id}", key),
+        ("GET", "/models", models),
+        ("POST", "/chat/completions", completions),
+    )
 
 
 def seed_demo(store: GadgetStore, rng: random.Random) -> None:

@@ -19,7 +19,7 @@ async def test_the_key_is_not_sent_to_an_origin_the_profile_does_not_name(make_c
     with pytest.raises(UntrustedOrigin) as refused:
         await client.get_json(f"{ELSEWHERE}/v1/models/x")  # an absolute URL, as a model's endpoint would be
     assert refused.value.origin == ELSEWHERE and len(sandbox.requests) == before
-    from tui.api.client import origin_of
+    from tui.api.urls import origin_of
 
     assert origin_of("HTTPS://Models.Example.NET:443/v1") == ELSEWHERE  # origins compare normalised
 

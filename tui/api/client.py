@@ -23,12 +23,13 @@ import logging
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from . import safe
 from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
 from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
 from .secret import Secret, as_secret
+from .urls import clean_params, origin_of, proxy_for, redacted
 
 if TYPE_CHECKING:
     import httpx
@@ -142,7 +143,7 @@ class ApiClient:
         except Exception as exc:  # a missing CA bundle, an unusable TLS set-up
             self._building = None
             raise ConfigError(0, f"cannot set up TLS for {self.api_url}: {exc}") from None
-        self._proxy = _proxy_for(self.api_url) if self._transport is None else None
+        self._proxy = proxy_for(self.api_url) if self._transport is None else None
         import httpx
 
         self._spent = httpx.ByteStream(b"")
@@ -206,7 +207,7 @@ class ApiClient:
                 # the cyclic collector could free the body, and it is paused while a listing streams.
                 resp.stream = self._spent
                 if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
-                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, _redacted(_clean_params(params)), resp.status_code, _ms(started))
+                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, redacted(clean_params(params)), resp.status_code, _ms(started))
                 status = resp.status_code
                 if status in REDIRECTS or 300 <= status < 400:
                     target = redirect_target(resp, method, url)
@@ -265,7 +266,7 @@ class ApiClient:
         if any(part in (".", "..") for part in path.split("?")[0].split("/")):  # httpx would resolve them
             raise ConfigError(0, f"refused to send {method} {safe.clean(path)}: a value from the API would move the request "
                                  "to another path (a '.' or '..' segment); nothing was sent", method=method, url=path)
-        query = _clean_params(params)
+        query = clean_params(params)
         url = self.url(path)
         if query:
             url += ("&" if "?" in url else "?") + urlencode(query, doseq=True)
@@ -328,18 +329,6 @@ class ApiClient:
         return data
 
 
-def origin_of(url: str) -> str:
-    """'https://API.example.com:443/x' -> 'https://api.example.com' (scheme, host and a port that is not the default)."""
-    parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    default = {"https": 443, "http": 80}.get(parts.scheme.lower())
-    host = (parts.hostname or "").lower()
-    return f"{parts.scheme.lower()}://{host}" + (f":{port}" if port and port != default else "")
-
-
 def import_httpx() -> Any:
     """httpx and the httpcore parts a first request needs, without httpx's command-line tool.
 
@@ -382,32 +371,6 @@ def decode_object(content: bytes) -> dict[str, Any]:
         return {}
     data = safe.loads(content)
     return data if isinstance(data, dict) else {"items": data}
-
-
-def _proxy_for(url: str) -> str | None:
-    """The proxy the environment sets for `url` (as httpx reads HTTP(S)_PROXY, ALL_PROXY, NO_PROXY)."""
-    import urllib.request
-
-    proxies = urllib.request.getproxies_environment()
-    if not proxies:
-        return None
-    host = urlsplit(url).hostname or ""
-    if urllib.request.proxy_bypass_environment(host, proxies):
-        return None
-    scheme = urlsplit(url).scheme
-    return proxies.get(scheme) or proxies.get("all")
-
-
-def _clean_params(params: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not params:
-        return None
-    return {k: v for k, v in params.items() if v is not None and v != ""}
-
-
-def _redacted(params: dict[str, Any] | None) -> str:
-    if not params:
-        return ""
-    return "?" + "&".join(f"{k}={'***' if 'secret' in k.lower() or 'token' in k.lower() else v}" for k, v in params.items())
 
 
 def _ms(started: float) -> float:

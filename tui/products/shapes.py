@@ -21,6 +21,7 @@ Textual and no pydantic here: form models are `Lazy`.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Callable, Literal
 
 from .base import Choices, Column, Lazy, Row
@@ -63,7 +64,7 @@ class Shape:
 class _Fields(dict):  # type: ignore[type-arg]
     """Template values: the row's fields as text, its name and id, and the parent's name."""
 
-    def __init__(self, row: Row, ui: Any, extra: dict[str, str]) -> None:
+    def __init__(self, row: Row, ui: Any, extra: dict[str, Any]) -> None:
         parent = getattr(ui.service(), "parent", None)
         super().__init__(name=row.name or row.id, id=row.id, parent=(parent.name or parent.id) if parent else "", **extra)
         self.row = row
@@ -72,7 +73,7 @@ class _Fields(dict):  # type: ignore[type-arg]
         return self.row.text(key)
 
 
-def fill_text(template: str, row: Row, ui: Any, **extra: str) -> str:
+def fill_text(template: str, row: Row, ui: Any, **extra: Any) -> str:
     return template.format_map(_Fields(row, ui, extra))
 
 
@@ -164,10 +165,11 @@ class FormCall(Shape):
     """A form, then `call` with its values added to the call's own body (`body`, a `Lazy` of
     `(form, row) -> dict`, default: the form's values, secrets as their value). An API error keeps
     the form open with what was typed; an answer lost on the way is looked for (`outcome.send`).
-    Then the row is followed, or the list read again; with `answer` (a `ShowAnswer`), the answer
-    is shown (an access opened: its URL and password)."""
+    Then `done` is said (a template of the row, and of the values sent as `{form.bucket}`) and the
+    row followed, or the list read again; with `answer` (a `ShowAnswer`), the answer is shown
+    (an access opened: its URL and password)."""
 
-    title: str
+    title: str | Callable[[Row, dict[str, Any]], str]  # a template of the row, or a function of the row and the options' context
     form: Lazy[Any]
     call: Call
     done: str = "{name}: sent"
@@ -190,21 +192,26 @@ class FormCall(Shape):
         choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})
         lost: list[str] = []
 
+        typed: dict[str, str] = {}
+
         async def send(form: Any) -> Any:
             body = self.body.get()(form, row) if self.body is not None else form_body(form)
+            typed.update({k: str(v) for k, v in form_body(form).items() if isinstance(v, (str, int, float))})
             answer, said = await outcome.send(ui.service(), self.call, ui.scope, row, body)
             if said:
                 lost.append(said)
             return answer
 
-        sent = await ui.form(fill_text(self.title, row, ui), self.form.get(), initial=self.initial(row) if self.initial else None,
+        title = self.title(row, context) if callable(self.title) else fill_text(self.title, row, ui)
+        sent = await ui.form(title, self.form.get(), initial=self.initial(row) if self.initial else None,
                              choices=choices, context={**context, "current": row}, submit=send, submit_label=self.submit_label)
         if sent is None:
             return
         if self.answer is not None and sent:
             await self.answer.show(ui, row, sent)
         else:
-            ui.notify(lost[0] if lost else fill_text(self.done, row, ui), "warning" if lost else "information")
+            ui.notify(lost[0] if lost else fill_text(self.done, row, ui, form=SimpleNamespace(**typed)),
+                      "warning" if lost else "information")
         ui.follow(row) if self.then == "follow" else ui.reload()
 
 

@@ -76,6 +76,13 @@ def date_of(value: Any) -> str:
     return moment.strftime("%Y-%m-%d") if moment is not None else str(value or "")[:10]
 
 
+def moment_of(value: Any) -> str:
+    """An RFC 3339 time as read, to the minute in UTC (`2026-12-01 14:00 UTC`); the text as given
+    when it is not a time."""
+    moment = parse(value)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if moment is not None else str(value or "")
+
+
 def parse_duration(text: str) -> float:
     """`1m30s`, `500ms`, `2h` → seconds; a ValueError names the expected form."""
     text = text.strip()

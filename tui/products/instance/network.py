@@ -102,7 +102,7 @@ IPS = ResourceKind(
             value=lambda server: server.id, confirm=attach_ip_warning,
             confirm_title="Attach {address}?", confirm_label="Attach")),
         ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), call=Call("PATCH", "{id}", {"server": None}),
-                   confirm="Its server loses this public IP and its connections through it."),
+                   confirm=Lazy(F + "detach_ip_message")),
     ),
     create=Lazy(F + "IP_CREATE"),
     edit=Lazy(F + "IP_EDIT"),

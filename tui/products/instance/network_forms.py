@@ -82,6 +82,11 @@ async def ip_servers(ui: Any, ip: Row) -> tuple[list[tuple[str, Any]], Any]:
     return [(f"{s.name} · {s.state} · {s.text('public_address') or 'no public IP'}", s) for s in servers if s.id != current], None
 
 
+async def detach_ip_message(service: Any, scope: str, ip: Row) -> str:
+    server = ip.obj("server")
+    return f"{server.get('name') or server.get('id') or 'Its server'} loses this public IP and its connections through it."
+
+
 # ---- security groups ----------------------------------------------------------------------------
 class SecurityGroupForm(BaseModel):
     model_config = ConfigDict(extra="forbid")

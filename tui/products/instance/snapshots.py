@@ -63,7 +63,7 @@ SNAPSHOTS = ResourceKind(
             done="An image of {name} is being created (Images view)", initial=lambda r: {"name": f"{r.name}-image"},
             choices={"arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}, submit_label="Create")),
         ActionSpec("export", "Export to object storage…", lambda r: r.state == "available", shape=FormCall(
-            "Export {name}", Lazy(F + "ExportForm"), Call("POST", "{id}/export"), done="Exporting {name}",
+            "Export {name}", Lazy(F + "ExportForm"), Call("POST", "{id}/export"), done="Exporting {name} to {form.bucket}/{form.key}",
             initial=lambda r: {"key": f"{r.name}.qcow2"}, submit_label="Export")),
     ),
     create=Lazy(F + "SNAPSHOT_CREATE"),

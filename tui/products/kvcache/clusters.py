@@ -7,6 +7,7 @@ from typing import Any
 
 from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
 from ..format import COMMON, Tones, date_of
+from ..pick_change import Change, PickChange
 from ..shapes import SaveAnswer, SetEditor
 from ..states import When
 
@@ -76,7 +77,7 @@ CLUSTERS = ResourceKind(
         ("Status", lambda s: TONES.text(str(s.raw.get("status", "")))),
         ("Version", lambda s: str(s.raw.get("version", "")) + (f" (upgradable to {', '.join(map(str, s.raw.get('upgradable_versions') or []))})" if s.raw.get("upgradable_versions") else "")),
         ("Nodes", lambda s: f"{s.raw.get('cluster_size', '?')} × {s.raw.get('node_type', '?')}" + (" (standalone)" if s.raw.get("cluster_size") == 1 else " (cluster mode)")),
-        ("TLS", lambda s: "enabled: certificate SSL_<name>.pem (a)" if s.raw.get("tls_enabled") else "disabled"),
+        ("TLS", lambda s: "enabled (a: download its certificate)" if s.raw.get("tls_enabled") else "disabled"),
         ("Endpoints", lambda s: endpoints_text(s.raw).replace("; ", "\n") or "none"),
         ("ACL rules", lambda s: "\n".join(f"{a.get('ip_cidr')}  {a.get('description') or ''}" for a in s.raw.get("acl_rules") or [] if isinstance(a, dict)) or "none"),
         ("Settings", lambda s: ", ".join(f"{x.get('name')}={x.get('value')}" for x in s.raw.get("cluster_settings") or [] if isinstance(x, dict)) or "all defaults"),
@@ -86,7 +87,16 @@ CLUSTERS = ResourceKind(
         ("Created", lambda s: str(s.raw.get("created_at", ""))),
     ),
     actions=(
-        ActionSpec("migrate", "Migrate: version, node type or size…", _ready, flow=Lazy(FORMS + "migrate_flow"), why_not=_why),
+        ActionSpec("migrate", "Migrate: version, node type or size…", _ready, why_not=_why, shape=PickChange(
+            "Migrate {name}: one change per request", Call("POST", "{id}/migrate"), (
+                Change("Version", Lazy(FORMS + "VersionForm"), "Upgrade {name}", options=Lazy(FORMS + "version_options"),
+                       why_not=lambda r: None if r.items("upgradable_versions") else "no newer version is offered"),
+                Change("Node type (vertical scaling)", Lazy(FORMS + "NodeTypeForm"), "Node type of {name}", options=Lazy(FORMS + "node_type_options"),
+                       initial=lambda r: {"node_type": r.get("node_type")}),
+                Change("Number of nodes (horizontal scaling)", Lazy(FORMS + "SizeForm"), "Nodes of {name} (the TLS certificate is not renewed by this)",
+                       options=Lazy(FORMS + "size_options"), initial=lambda r: {"cluster_size": r.get("cluster_size") or 1},
+                       why_not=lambda r: "a standalone node does not scale out: create a cluster of 3 to 6" if (r.get("cluster_size") or 1) == 1 else None),
+            ), submit_label="Migrate", done="{name}: migrating ({change} → {value})")),
         ActionSpec("acls", "ACL rules (replace the set)…", _ready, why_not=_why, shape=SetEditor(
             "ACL rules of {name}", Lazy(FORMS + "AclRecord"), ACL_COLUMNS, Call("PUT", "{id}/acls"), "acl_rules", ("ip_cidr", "description"),
             "ACL rule", read="acl_rules", unique="ip_cidr", empty="With no ACL rule, no client can connect to the cluster.",

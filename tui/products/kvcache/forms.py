@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..vocabulary import Tags, Password
-from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..base import Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import check_password, ctx, meta, network, private_cidr, uuid_of
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
@@ -61,7 +61,7 @@ class CreateForm(BaseModel):
     cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES)), AfterValidator(check_size)] = 1
     user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="e.g. app"))]
     password: Password
-    tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (a certificate SSL_<name>.pem is made)"))] = True
+    tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (the cluster gets a certificate to download)"))] = True
     network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
     private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint"))] = ""
     service_ips: Annotated[list[str], Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"))] = []
@@ -208,33 +208,17 @@ class SizeForm(BaseModel):
         return v
 
 
-async def migrate_flow(ui: Any, cluster: Row) -> None:
-    svc = ui.service()
-    size = cluster.get("cluster_size") or 1
-    ups = [str(v) for v in cluster.items("upgradable_versions")]
-    options: list[tuple[Any, ...]] = [
-        ("Version", "version", None if ups else "no newer version is offered"),
-        ("Node type (vertical scaling)", "node_type"),
-        ("Number of nodes (horizontal scaling)", "cluster_size", "a standalone node does not scale out: create a cluster of 3 to 6" if size == 1 else None),
-    ]
-    what = await ui.pick(f"Migrate {cluster.name}: one change per request", options)
-    if what is None:
-        return
-    if what == "version":
-        form = await ui.form(f"Upgrade {cluster.name}", VersionForm, choices={"version": [(v, v) for v in ups]}, submit_label="Migrate")
-    elif what == "node_type":
-        choices, context = await create_options(svc, ui.scope)
-        form = await ui.form(f"Node type of {cluster.name}", NodeTypeForm, initial={"node_type": cluster.get("node_type")}, choices={"node_type": choices["node_type"]},
-                             context={**context, "current": cluster.get("node_type")}, submit_label="Migrate")
-    else:
-        form = await ui.form(f"Nodes of {cluster.name} (the TLS certificate is not renewed by this)", SizeForm, initial={"cluster_size": size},
-                             context={"current": size}, submit_label="Migrate")
-    if form is None:
-        return
-    body = form.model_dump()
-    done = await svc.run(Call("POST", "{id}/migrate"), ui.scope, cluster, body)
-    ui.upsert(svc.row_of(done, ui.scope) if done.get("id") else cluster)
-    ui.notify(f"{cluster.name}: migrating ({what} → {next(iter(body.values()))})")
+async def version_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+    return {"version": [(str(v), str(v)) for v in cluster.items("upgradable_versions")]}, {}
+
+
+async def node_type_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+    choices, context = await create_options(ui.service(), ui.scope)
+    return {"node_type": choices["node_type"]}, {**context, "current": cluster.get("node_type")}
+
+
+async def size_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+    return {}, {"current": cluster.get("cluster_size") or 1}
 
 
 # ---- ACL rules and settings: the records of the whole-set editors (`clusters`) ----------------------------------------------------

@@ -8,6 +8,7 @@ from dataclasses import replace
 from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
 from ..format import date_of, human_bytes
 from ..shapes import ShowValue
+from ..times import moment_of
 from ..states import When
 from .instances import API, RESOURCE, TONES
 
@@ -53,7 +54,7 @@ BACKUPS = ResourceKind(
         ("Size", lambda b: human_bytes(b.raw.get("size"))),
         ("Stored", lambda b: "in the same region" if b.raw.get("same_region") else "off-site, in another region"),
         ("Download URL", lambda b: str(b.raw.get("download_url") or "export it first (a)")),
-        ("Expires", lambda b: str(b.raw.get("expires_at") or "never")),
+        ("Expires", lambda b: moment_of(b.raw.get("expires_at")) or "never"),
         ("Created", lambda b: str(b.raw.get("created_at", ""))),
     ),
     actions=(
@@ -106,7 +107,7 @@ SNAPSHOTS = ResourceKind(
         ("Node type", lambda s: str(s.raw.get("node_type", ""))),
         ("Size", lambda s: human_bytes(s.raw.get("size"))),
         ("Stored", lambda s: "with the data, in the same location (a copy of the block volume)"),
-        ("Expires", lambda s: str(s.raw.get("expires_at") or "never")),
+        ("Expires", lambda s: moment_of(s.raw.get("expires_at")) or "never"),
         ("Created", lambda s: str(s.raw.get("created_at", ""))),
     ),
     actions=(

@@ -153,7 +153,10 @@ SETTINGS = ResourceKind(
     ),
     detail_fields=(("Name", lambda s: s.name), ("Value", lambda s: str(s.raw.get("value", "")))),
     actions=(
-        ActionSpec("change", "Change the value…", lambda r: True, flow=Lazy(DATA + "setting_change_flow")),
+        ActionSpec("change", "Change the value…", lambda r: True, shape=FormCall(
+            lambda row, context: context["title"], Lazy(DATA + "ValueForm"), Call("POST", "instances/{parent}/settings"),
+            done="{id} set", initial=lambda r: {"value": r.text("value")}, body=Lazy(DATA + "value_body"),
+            options=Lazy(DATA + "value_options"), submit_label="Set", then="reload")),
         ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=settings_editor(ROWS, "instances/{parent}/settings", "{parent}")),
     ),
     create=Lazy(DATA + "SETTING_CREATE"),

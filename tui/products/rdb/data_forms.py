@@ -223,18 +223,16 @@ class ValueForm(BaseModel):
         return v.strip()
 
 
-async def setting_change_flow(ui: Any, setting: Row) -> None:
+async def value_options(ui: Any, setting: Row) -> tuple[Choices, dict[str, Any]]:
+    """What one setting takes (its type and bounds: the form's title and rule)."""
     svc = ui.service()
     specs, _ = await engine_settings(svc, ui.scope, _parent_id(svc))
     spec = specs.get(setting.id)
+    return {}, {"spec": spec, "title": setting_label(spec) if spec else setting.id}
 
-    async def send(form: ValueForm) -> Any:
-        return await svc.call("POST", ui.scope, "instances", _parent_id(svc), "settings", body={"settings": [{"name": setting.id, "value": form.value}]})
 
-    title = setting_label(spec) if spec else setting.id
-    if await ui.form(title, ValueForm, initial={"value": setting.text("value")}, context={"spec": spec}, submit=send, submit_label="Set"):
-        ui.notify(f"{setting.id} set")
-        ui.reload()
+def value_body(form: ValueForm, setting: Row) -> dict[str, Any]:
+    return {"settings": [{"name": setting.id, "value": form.value}]}
 
 
 async def set_options(ui: Any, row: Row) -> tuple[Choices, dict[str, Any]]:

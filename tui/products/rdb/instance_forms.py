@@ -244,43 +244,20 @@ class VersionForm(BaseModel):
     version_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
 
 
-async def upgrade_flow(ui: Any, instance: Row) -> None:
-    svc = ui.service()
-    vol = instance.obj("volume")
-    options: list[tuple[Any, ...]] = [
-        ("Node type (more CPU and memory)", "node_type"),
-        ("Enable high availability", "enable_ha", "it is already highly available" if instance.get("is_ha_cluster") else None),
-        ("Move to a block volume (bssd)", "volume_type", "it has a block volume" if vol.get("type") == "bssd" else None),
-        ("Grow the block volume", "volume_size", None if vol.get("type") == "bssd" else "only a block volume is resized: move to bssd first"),
-        ("Engine version", "version", None if instance.items("upgradable_version") else "no newer version is offered"),
-    ]
-    what = await ui.pick(f"Upgrade {instance.name}: one change at a time", options)
-    if what is None:
-        return
-    choices, context = await catalogue(svc, ui.scope)
-    context = {**context, "current": instance}
-    body: dict[str, Any] | None = None
-    if what == "node_type":
-        form = await ui.form(f"Upgrade {instance.name}: node type", NodeTypeForm, choices={"node_type": choices["node_type"]}, context=context, submit_label="Upgrade")
-        body = {"node_type": form.node_type} if form else None
-    elif what == "enable_ha":
-        if await ui.confirm(f"Enable HA on {instance.name}?", "A synchronous standby node is added; the instance is configuring meanwhile.", "Enable HA"):
-            body = {"enable_ha": True}
-    elif what == "volume_type":
-        if await ui.confirm(f"Move {instance.name} to a block volume?", "The data moves to a block SSD volume; the instance is configuring meanwhile.", "Move"):
-            body = {"volume_type": "bssd"}
-    elif what == "volume_size":
-        form = await ui.form(f"Grow the volume of {instance.name}", VolumeSizeForm, initial={"volume_size": int(vol.get("size") or 0) // GB}, context=context, submit_label="Grow")
-        body = {"volume_size": form.volume_size * GB} if form else None
-    else:
-        versions = [(f"{v.get('name')} ({v.get('minor_version', '')})", v.get("id")) for v in instance.items("upgradable_version") if isinstance(v, dict)]
-        form = await ui.form(f"Upgrade the engine of {instance.name}", VersionForm, choices={"version_id": versions}, submit_label="Upgrade")
-        body = {"upgradable_version_id": form.version_id} if form else None
-    if body is None:
-        return
-    done = await svc.run(Call("POST", "{id}/upgrade"), ui.scope, instance, body)
-    ui.upsert(svc.row_of(done, ui.scope) if done.get("id") else instance)
-    ui.notify(f"{instance.name}: upgrade accepted ({next(iter(body))}); it is configuring")
+async def node_type_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
+    """The upgrade's node types (the catalogue's, with what each allows) and the rules' data."""
+    choices, context = await catalogue(ui.service(), ui.scope)
+    return {"node_type": choices["node_type"]}, context
+
+
+async def catalogue_context(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
+    _, context = await catalogue(ui.service(), ui.scope)
+    return {}, context
+
+
+async def version_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
+    versions = [(f"{v.get('name')} ({v.get('minor_version', '')})", v.get("id")) for v in instance.items("upgradable_version") if isinstance(v, dict)]
+    return {"version_id": versions}, {}
 
 
 # ---- clone ----------------------------------------------------------------------------------------

@@ -9,12 +9,37 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
 from ..format import COMMON, Tones, date_of, gb
+from ..pick_change import Change, PickChange
 from ..shapes import FormCall, SaveAnswer, SetEditor
 from ..states import When
 
 API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
 FORMS = "tui.products.rdb.instance_forms:"
+GB = 1_000_000_000
+
+
+def _volume(row: Any) -> dict[str, Any]:
+    vol = row.get("volume")
+    return vol if isinstance(vol, dict) else {}
+
+
+UPGRADE = PickChange("Upgrade {name}: one change at a time", Call("POST", "{id}/upgrade"), (
+    Change("Node type (more CPU and memory)", Lazy(FORMS + "NodeTypeForm"), "Upgrade {name}: node type", options=Lazy(FORMS + "node_type_options")),
+    Change("Enable high availability", title="Enable HA on {name}?", body={"enable_ha": True},
+           confirm="A synchronous standby node is added; the instance is configuring meanwhile.",
+           why_not=lambda r: "it is already highly available" if r.get("is_ha_cluster") else None),
+    Change("Move to a block volume (bssd)", title="Move {name} to a block volume?", body={"volume_type": "bssd"},
+           confirm="The data moves to a block SSD volume; the instance is configuring meanwhile.",
+           why_not=lambda r: "it has a block volume" if _volume(r).get("type") == "bssd" else None),
+    Change("Grow the block volume", Lazy(FORMS + "VolumeSizeForm"), "Grow the volume of {name}", options=Lazy(FORMS + "catalogue_context"),
+           initial=lambda r: {"volume_size": int(_volume(r).get("size") or 0) // GB},
+           body=lambda form, r: {"volume_size": form.volume_size * GB},
+           why_not=lambda r: None if _volume(r).get("type") == "bssd" else "only a block volume is resized: move to bssd first"),
+    Change("Engine version", Lazy(FORMS + "VersionForm"), "Upgrade the engine of {name}", options=Lazy(FORMS + "version_options"),
+           body=lambda form, r: {"upgradable_version_id": form.version_id},
+           why_not=lambda r: None if r.items("upgradable_version") else "no newer version is offered"),
+), submit_label="Upgrade", done="{name}: upgrade accepted ({change}); it is configuring")
 # The database states beyond the common words; a full disk needs someone now.
 TONES = Tones(busy={"backuping", "promoting", "exporting", "restoring", "autohealing"}, alarm={"disk_full"}, base=COMMON)
 DATA = "tui.products.rdb.data_forms:"
@@ -183,7 +208,7 @@ INSTANCES = ResourceKind(
             "Snapshot the block volume of {name}", Lazy(COPIES + "SnapshotForm"), Call("POST", "{id}/snapshots"), body=Lazy(COPIES + "snapshot_body"),
             done="A snapshot of {name} is being made — see Snapshots", initial=lambda r: {"name": f"{r.name}-snapshot"}, submit_label="Snapshot"),
                    why_not=lambda r: _block(r) or _why_not_ready(r)),
-        ActionSpec("upgrade", "Upgrade (node type, HA, volume, version)…", lambda r: r.state in USABLE, flow=Lazy(FORMS + "upgrade_flow"), why_not=_why_busy),
+        ActionSpec("upgrade", "Upgrade (node type, HA, volume, version)…", lambda r: r.state in USABLE, why_not=_why_busy, shape=UPGRADE),
         ActionSpec("clone", "Clone…", lambda r: r.state == "ready", flow=Lazy(FORMS + "clone_flow"), why_not=_why_not_ready),
         ActionSpec("maintenance", "Apply the pending maintenance", lambda r: bool(r.items("maintenances")), confirm=True,
                    call=Call("POST", "{id}/apply-maintenance", {}), why_not=_why_busy),

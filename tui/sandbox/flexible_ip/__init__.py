@@ -83,7 +83,8 @@ class FipStore:
         return [g for g in self.fips[zone].values() if (g.get("mac_address") or {}).get("mac_address") == mac]
 
     def new_mac(self, mac_type: str) -> dict[str, Any]:
-        octets = [0x52, 0x54, 0x00] + [self.rng.randint(0, 255) for _ in range(3)]
+        prefix = {"xen": [0x00, 0x16, 0x3E], "vmware": [0x00, 0x50, 0x56]}.get(mac_type, [0x52, 0x54, 0x00])  # each hypervisor's own OUI
+        octets = prefix + [self.rng.randint(0, 255) for _ in range(3)]
         return {"id": self.ids.uuid(), "mac_address": ":".join(f"{o:02x}" for o in octets), "mac_type": mac_type,
                 "status": "ready", "created_at": self.clock.iso(), "updated_at": self.clock.iso()}
 

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...api.safe import clean
+from ...api.safe import clean, mask_userinfo
 
 MASK = "•" * 12
 
@@ -57,7 +57,7 @@ class SecretScreen(ModalScreen[None]):
     def _options(self) -> list[Option]:
         plain = [Option(Text.assemble((f"{name}: ", "bold"), clean(value)), id=name) for name, value in self._plain.items()]
         return plain + [
-            Option(Text.assemble((f"{name}: ", "bold"), clean(value) if self.revealed else MASK), id=name)
+            Option(Text.assemble((f"{name}: ", "bold"), clean(value) if self.revealed else _masked(value)), id=name)
             for name, value in self._secrets.items()
         ]
 
@@ -112,3 +112,9 @@ class SecretScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self._secrets, self._plain = {}, {}
         self.dismiss(None)
+
+
+def _masked(value: str) -> str:
+    """A secret as shown until revealed: a URL keeps all but its credential (`vnc://m1:•••@host`)."""
+    url = mask_userinfo(clean(value))
+    return url if url != clean(value) else MASK

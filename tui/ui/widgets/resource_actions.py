@@ -50,7 +50,8 @@ class ResourceActions(ResourceChanges):
     def _with_current(self, fn: Callable[[Any], None]) -> None:
         resource = self.current()
         if resource is None:
-            self.app.notify("Nothing selected.", severity="warning")
+            creates = ": c creates one" if getattr(self, "may", lambda what: False)("create") else ""
+            self.app.notify(f"No {self.kind.singular} here to act on{creates}.", severity="warning")
         else:
             fn(resource)
 

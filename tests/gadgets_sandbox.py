@@ -13,6 +13,8 @@
   replaces the object asks); `PUT …/gadgets/{id}/labels` its whole set of labels (at most 3,
   keys unique); `POST …/gadgets/{id}/tune` takes `level` (1 to 9) and `project_id` (the context's);
   `PUT …/gadgets/{id}/config` takes `notes` (text), `settings` (a string map) and `modes` (a list).
+- `GET …/gadgets/{id}/parts/{name}/notes`: a part's notes, reached through its gadget (a child of
+  a child whose path names its grandparent).
 - `GET …/gadgets/{id}/versions` lists the versions of a gadget's parts (one when created, one
   more after each `PATCH …/parts`), `GET …/versions/{version}` one version's parts.
 - `GET …/gadgets/{id}/predict` says how to call it; `POST …/gadgets/{id}/predict {"inputs": [n…]}`
@@ -140,6 +142,16 @@ def routes(store: GadgetStore) -> list[Route]:
         g = gadget_of(region, request.path_params["id"])
         items = sorted((p for p in store.parts[region].values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])
         return page_page_size(request, "parts", items, dict)
+
+    async def list_notes(request: Request) -> Response:
+        """A part's notes, reached through its gadget: the part must be that gadget's."""
+        region = region_of(request)
+        g = gadget_of(region, request.path_params["id"])
+        p = store.parts[region].get(request.path_params["name"])
+        if p is None or p["gadget_id"] != g["id"]:
+            raise not_found("part", request.path_params["name"])
+        notes = [{"id": f"{p['name']}-n{i}", "name": f"note {i}", "text": f"check {p['name']} #{i}"} for i in range(1, 3)]
+        return page_page_size(request, "notes", notes, dict)
 
     async def list_events(request: Request) -> Response:
         g = gadget_of(region_of(request), request.path_params["id"])
@@ -360,6 +372,7 @@ def routes(store: GadgetStore) -> list[Route]:
         ("GET", "/gadgets/{id}/parts", list_parts),
         ("PATCH", "/gadgets/{id}/parts", patch_parts),
         ("GET", "/gadgets/{id}/events", list_events),
+        ("GET", "/gadgets/{id}/parts/{name}/notes", list_notes),
         ("GET", "/gadgets/{id}/versions", versions),
         ("GET", "/gadgets/{id}/versions/{version}", version),
         ("GET POST", "/gadgets/{id}/predict", predict),

@@ -10,7 +10,7 @@ import pytest
 
 import gadgets_client
 import gadgets_sandbox
-from helpers import confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, pick, screen_named, select, tab_to, text_of, wait_for
+from helpers import act, child_list, confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, pick, screen_named, select, tab_to, text_of, to_named_row, wait_for
 from tui.products import manifest
 from tui.sandbox import Sandbox
 from tui.ui.refresh import RefreshPolicy
@@ -183,3 +183,17 @@ async def test_an_exactly_one_of_field_shows_the_chosen_variant_and_names_a_nest
         await pilot.press("backspace", "backspace", "backspace", *"204", "ctrl+s")
         await wait_for(pilot, lambda: "probe" in stored, what="sent")
         assert stored["probe"] == {"delay": 5, "retries": 3, "http_config": {"uri": "/health", "code": 204}}
+
+
+async def test_a_child_of_a_child_knows_its_grandparent_in_its_path_and_its_texts(gsandbox):
+    app = make_app(gsandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        alpha, _ = await on_alpha(pilot, app, gsandbox)
+        parts = await child_list(pilot, app, "Parts")
+        await to_named_row(pilot, parts, "alpha-part-2")
+        notes = await child_list(pilot, app, "Notes")
+        assert [r.name for r in notes.table.resources()] == ["note 1", "note 2"]
+        assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/parts/alpha-part-2/notes") in gsandbox.requests
+        await act(pilot, app, "Where")
+        shown = await screen_named(pilot, app, "ResultScreen")
+        assert shown.text == "check alpha-part-2 #1: on part alpha-part-2 of gadget alpha"

@@ -351,7 +351,7 @@ class ResourceKind:
         if p is not None and p.list_path:
             if parent is None:
                 raise ValueError(f"{self.id} is listed under a {p.kind}: open it from one")
-            return self.under(scope, fill(p.list_path, {"parent": parent.id}))
+            return self.under(scope, fill(p.list_path, parent.ids()))
         return self.under(scope, self.collection)
 
     def list_query(self, context: Context | None, parent: ParentRef | None = None) -> dict[str, Any]:
@@ -367,7 +367,7 @@ class ResourceKind:
         if self.item_template:
             return self.under(scope, fill(self.item_template, {"id": rid}))
         if p is not None and p.item_path:
-            return self.under(scope, fill(p.item_path, {"id": rid, "parent": parent.id if parent else None}))
+            return self.under(scope, fill(p.item_path, {"id": rid, **(parent.ids() if parent else {"parent": None})}))
         if self.singleton:
             return self.under(scope, self.collection)
         return self.list_path(scope, parent) + "/" + segment(rid)
@@ -375,7 +375,7 @@ class ResourceKind:
     def call_path(self, call: Call, scope: str, row: Any, parent: ParentRef | None = None) -> str:
         data = dict(row.data) if isinstance(row, Row) else dict(getattr(row, "raw", {}) or {})
         data["id"] = row.id
-        data["parent"] = parent.id if parent else None
+        data.update(parent.ids() if parent else {"parent": None, "grandparent": None})
         if call.path.startswith("{id}"):  # relative to the item's own path
             return self.item_path(scope, row.id, parent) + fill(call.path[len("{id}"):], data)
         return self.under(scope, fill(call.path, data))

@@ -119,11 +119,24 @@ class Parent:
 
 @dataclass(frozen=True, eq=False)
 class ParentRef:
-    """One parent resource a child list is opened for."""
+    """One parent resource a child list is opened for. A child's child knows its grandparent: `up`
+    is the parent's own parent (paths may name `{grandparent}`, its id), and `data` the parent's
+    fields as listed (a registry tag's pull command needs its namespace's endpoint)."""
 
     id: str
     name: str
     scope: str
+    up: "ParentRef | None" = None
+    data: Mapping[str, Any] | None = None
+
+    @classmethod
+    def of(cls, row: Any, scope: str, up: "ParentRef | None" = None, name: str = "") -> "ParentRef":
+        """The parent a row is to the lists opened from it (`up`: the parent of the list it is in)."""
+        return cls(row.id, row.name or name or row.id, scope, up, getattr(row, "data", None) or getattr(row, "raw", None))
+
+    def ids(self) -> dict[str, Any]:
+        """What a path template may name: `{parent}` and `{grandparent}`."""
+        return {"parent": self.id, "grandparent": self.up.id if self.up is not None else None}
 
 
 @dataclass(frozen=True, eq=False)

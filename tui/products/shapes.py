@@ -15,7 +15,8 @@ read-only rule and error handling), so a product declares what differs and nothi
   one request, with uniqueness and a maximum count checked before sending.
 
 Titles and texts are templates of the row: `{name}`, `{id}`, any row field (`{download_url}`,
-`{expires_at:.16}`), and `{parent}`, the name of the resource a child list is opened for. No
+`{expires_at:.16}`), `{parent}`, the name of the resource a child list is opened for, and
+`{grandparent}`, the name of that resource's own parent. No
 Textual and no pydantic here: form models are `Lazy`.
 """
 
@@ -66,7 +67,9 @@ class _Fields(dict):  # type: ignore[type-arg]
 
     def __init__(self, row: Row, ui: Any, extra: dict[str, Any]) -> None:
         parent = getattr(ui.service(), "parent", None)
-        super().__init__(name=row.name or row.id, id=row.id, parent=(parent.name or parent.id) if parent else "", **extra)
+        up = parent.up if parent is not None else None
+        super().__init__(name=row.name or row.id, id=row.id, parent=(parent.name or parent.id) if parent else "",
+                         grandparent=(up.name or up.id) if up else "", **extra)
         self.row = row
 
     def __missing__(self, key: str) -> str:

@@ -64,7 +64,7 @@ class DetailScreen(Screen[None]):
 
         scope = self.view.kind.scope_of(self.row) or self.view.scope
         if panel.kind is not None:  # a child list of this resource, refreshed like any list
-            parent = ParentRef(self.row.id, self.row.name or self.row.id, scope)
+            parent = ParentRef.of(self.row, scope, up=getattr(self.view.service, "parent", None))
             return self.app.list_view(Lazy[Any](panel.kind).get(), scope, parent)
         if panel.chart is not None:  # its metrics, drawn
             from ..widgets.metrics_chart import MetricsChart

@@ -219,7 +219,7 @@ class PanelView(Vertical):
         from ..action_runner import open_menu
 
         open_menu(self, row, self.actions(), [] if self.absent else list(self.kind.children), self.kind.title, lambda spec: self._run(spec, row),
-                  lambda child: self.app.open_child(child.get(), ParentRef(row.id, row.name or self.kind.title, self.scope), self.reload))
+                  lambda child: self.app.open_child(child.get(), ParentRef.of(row, self.scope, name=self.kind.title), self.reload))
 
     @work(group="mutate", exit_on_error=False)
     async def _run(self, spec: ActionSpec, row: Row) -> None:

@@ -232,7 +232,7 @@ class ResourceActions(ResourceChanges):
         """The child kind's list for this resource, in a view of its own (same table, paging,
         filter and refresh as any list)."""
         scope = self.kind.scope_of(resource) or self.scope
-        self.app.open_child(child.get(), ParentRef(resource.id, resource.name or resource.id, scope), lambda: self.follow(resource))
+        self.app.open_child(child.get(), ParentRef.of(resource, scope, up=self.service.parent), lambda: self.follow(resource))
 
     # flows ------------------------------------------------------------------------------------
     def reveal_secrets(self, resource: Any) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
-    FIXED_WALL, act, back_to_main, child_list, choose, confirm_yes, delete_typing, demo_settings, form_ready, later, loaded, make_app,
+    FIXED_WALL, act, back_to_main, child_list, choose, confirm_yes, delete_typing, demo_settings, error_of, form_ready, later, loaded, make_app,
     open_view, pick, row_named, screen_named, sent, tab_to, to_named_row, wait_for,
 )
 from tui.sandbox import ManualClock, Sandbox
@@ -63,7 +63,9 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await tab_to(pilot, app, "f-password")
         await pilot.press(*PW)
         assert PW not in str(create.query_one("#h-password").render())
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s")  # typed once: refused, the second entry differs
+        assert "type the same password again" in error_of(create, "password")
+        await pilot.press("tab", *PW, "ctrl+s")
         await wait_for(pilot, lambda: row_named(instances, "shop-db") is not None, what="created")
         made = next(i for i in rdb.instances[REGION].values() if i["name"] == "shop-db")
         assert made["engine"] == "PostgreSQL-15" and made["is_ha_cluster"] and made["volume"]["type"] == "bssd"
@@ -87,7 +89,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await tab_to(pilot, app, "f-name")
         await pilot.press(*"shopper")
         await tab_to(pilot, app, "f-password")
-        await pilot.press(*PW, "ctrl+s")
+        await pilot.press(*PW, "tab", *PW, "ctrl+s")
         await wait_for(pilot, lambda: users.table.get("shopper") is not None, what="user")
         await back_to_main(pilot, app)
 
@@ -208,7 +210,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await tab_to(pilot, app, "f-user_name")
         await pilot.press(*"app")
         await tab_to(pilot, app, "f-password")
-        await pilot.press(*PW)
+        await pilot.press(*PW, "tab", *PW)
         assert cache.query_one("#f-tls_enabled").value  # TLS on unless unticked
         await tab_to(pilot, app, "f-network")
         await choose(pilot, "private")

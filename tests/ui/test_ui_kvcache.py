@@ -42,7 +42,7 @@ async def test_edit_acl_rules_settings_and_certificate_renewal(sandbox, clock):
         await tab_to(pilot, app, "f-user_name")
         await pilot.press("ctrl+u", *"sessions-app")
         await tab_to(pilot, app, "f-password")
-        await pilot.press(*PW, "ctrl+s")
+        await pilot.press(*PW, "tab", *PW, "ctrl+s")
         await wait_for(pilot, lambda: sessions["user_name"] == "sessions-app", what="edited")
         assert sessions["_password"] == PW
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")

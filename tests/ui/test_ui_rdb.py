@@ -60,6 +60,7 @@ async def test_create_wizard_creates_an_ha_postgresql_15_on_a_block_volume(sandb
         form.query_one("#f-is_ha_cluster").focus()
         await pilot.press("space")  # DB-PRO2-M runs only as HA (the rule: tests/unit/test_form_rules.py)
         form.query_one("#f-password").value = PW
+        form.query_one("#a-password").value = PW
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="created")
         made = inst(sandbox, "shop-db")

@@ -47,7 +47,7 @@ async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbo
         await wait_for(pilot, lambda: staging["_users"]["app"]["is_admin"], what="admin")
         await act(pilot, app, "Change the password")
         await form_ready(pilot, app)
-        await pilot.press(*PW, "ctrl+s")
+        await pilot.press(*PW, "tab", *PW, "ctrl+s")
         await wait_for(pilot, lambda: staging["_users"]["app"]["_password"] == PW, what="password changed")
         await to_named_row(pilot, users, "app")
         await pilot.press("d")

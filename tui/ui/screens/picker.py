@@ -20,12 +20,14 @@ def _short(text: str, most: int = LABEL_MAX) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def _option(i: int, choice: tuple[Any, ...]) -> Option:
-    """(label, value) is a choice; (label, value, why not) a greyed one that says why it cannot work."""
+def _option(i: int, choice: tuple[Any, ...], current: bool = False) -> Option:
+    """(label, value) is a choice; (label, value, why not) a greyed one that says why it cannot work.
+    The current value is marked in words, so it reads without colour."""
     why = choice[2] if len(choice) > 2 else None
+    mark = "  (current)" if current else ""
     if why:
-        return Option(Text.assemble(_short(str(choice[0])), (f"  — {_short(str(why), 120)}", "italic")), id=str(i), disabled=True)
-    return Option(_short(str(choice[0])), id=str(i))
+        return Option(Text.assemble(_short(str(choice[0])) + mark, (f"  — {_short(str(why), 120)}", "italic")), id=str(i), disabled=True)
+    return Option(_short(str(choice[0])) + mark, id=str(i))
 
 
 class PickerScreen(ModalScreen[Any]):
@@ -44,7 +46,8 @@ class PickerScreen(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="picker"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            yield OptionList(*[_option(i, choice) for i, choice in enumerate(self.choices)], id="choices", markup=False)
+            marked = self.current is not None and sum(c[1] == self.current for c in self.choices) == 1
+            yield OptionList(*[_option(i, c, marked and c[1] == self.current) for i, c in enumerate(self.choices)], id="choices", markup=False)
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

@@ -139,10 +139,13 @@ class ModelForm(Vertical):
         yield Static("", id=f"e-{widget_id(path)}", classes="form-error", markup=False)
         if meta.get("widget") == "password":
             yield Static("", id=f"h-{widget_id(path)}", classes="form-hint", markup=False)
+            with Horizontal(classes="form-row"):  # typed twice: a typo would lock the operator out
+                yield Label(f"{label} (again)", classes="form-label")
+                yield LineInput("", placeholder="the same, to be sure", password=True, compact=True, id=f"a-{widget_id(path)}", classes="form-control")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         name = self.field_of(event.input)
-        if name and self.field_meta(name).get("widget") == "password":
+        if name and self.field_meta(name).get("widget") == "password" and not (event.input.id or "").startswith("a-"):
             from ...products.fields import password_strength
 
             self.query_one(f"#h-{widget_id(name)}", Static).update(password_strength(event.value))
@@ -182,6 +185,16 @@ class ModelForm(Vertical):
 
     def values(self) -> dict[str, Any]:
         return form_values(self.model, self._collect(self.model, ""))
+
+    def mismatched(self) -> list[str]:
+        """The password fields whose second entry differs from the first (never sent: checked here)."""
+        out = []
+        for again in self.query(".form-control"):
+            if again.id and again.id.startswith("a-") and isinstance(again, Input):
+                first = self.query_one(f"#f-{again.id[2:]}", Input)
+                if first.value != again.value:
+                    out.append(self.field_of(first) or again.id[2:])
+        return out
 
     def _collect(self, model: type[BaseModel], prefix: str, skip: str | None = None) -> dict[str, Any]:
         """What the controls under `prefix` hold, nested as the model is (the chosen variant only)."""
@@ -265,4 +278,4 @@ class ModelForm(Vertical):
 
     def field_of(self, widget: Widget) -> str | None:
         wid = widget.id or ""
-        return wid[2:].replace("--", ".") if wid.startswith("f-") else None
+        return wid[2:].replace("--", ".") if wid.startswith(("f-", "a-")) else None  # a-: a password typed again

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, DetailPanel, EditSpec, Lazy, ListParams, Parent, ResourceKind
+from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, DetailPanel, EditSpec, Lazy, ListParams, Parent, kinds_of
 from tui.products.format import state_text
 from tui.products.location import Endpoint, FromContext
 from tui.products.shapes import FormCall, SetEditor, ShowValue
@@ -21,11 +21,11 @@ PROJECT = {"project_id": FromContext("project_id")}  # a body the context fills
 LABEL_COLUMNS = (Column("key", "Key", lambda r: str(r.get("key", "")), width=12), Column("value", "Value", lambda r: str(r.get("value", "")), width=16))
 RESOURCE = Lazy("tui.products.models:Resource")
 KEYS_API = Endpoint("gadget-keys", "genai_url", "Bearer")  # an API of its own, reached with a bearer token
+# What every Gadgets kind shares; a kind says only what differs (the account, station and keys are global).
+gadget_kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=RESOURCE)
 
-GADGETS = ResourceKind(
-    id="gadgets.gadgets", product="Gadgets", title="Gadgets", singular="gadget",
-    api="gadgets/v1", scope_type="region", collection="gadgets", list_key="gadgets", item_key=None,
-    model=RESOURCE, paging="page_size", page_size=2,
+GADGETS = gadget_kind(
+    id="gadgets.gadgets", title="Gadgets", singular="gadget", collection="gadgets", list_key="gadgets", item_key=None, page_size=2,
     list_params=ListParams({"project_id": "project_id"}),
     columns=(
         Column("name", "Name", lambda r: r.name, width=12),
@@ -75,18 +75,14 @@ CHAT = ChatSpec("Gadget chat", KEYS_API, "/gadget-keys/v1/models", "/gadget-keys
     Gauge("Tokens", "x-ratelimit-remaining-tokens", "x-ratelimit-limit-tokens", "x-ratelimit-reset-tokens"),
 ))
 
-EVENTS = ResourceKind(  # a detail tab: the gadget's timeline, newest first
-    id="gadgets.events", product="Gadgets", title="Events", singular="event",
-    api="gadgets/v1", scope_type="region", collection="events", list_key="events", item_key=None,
-    model=RESOURCE, paging="page_size", fetch_detail=False,
+EVENTS = gadget_kind(  # a detail tab: the gadget's timeline, newest first
+    id="gadgets.events", title="Events", singular="event", collection="events", list_key="events", item_key=None, fetch_detail=False,
     parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"), sort=("at", True),
     columns=(Column("at", "At", lambda r: r.text("at"), width=22), Column("what", "What", lambda r: r.text("what"), width=20)),
 )
 
-PARTS = ResourceKind(
-    id="gadgets.parts", product="Gadgets", title="Parts", singular="part",
-    api="gadgets/v1", scope_type="region", collection="parts", list_key="parts", item_key=None,
-    model=RESOURCE, paging="page_size", id_field="name",
+PARTS = gadget_kind(
+    id="gadgets.parts", title="Parts", singular="part", collection="parts", list_key="parts", item_key=None, id_field="name",
     parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/parts", item_path="parts/{id}"),
     columns=(
         Column("name", "Name", lambda r: r.name, width=18),
@@ -123,10 +119,9 @@ async def send_parts(service: Any, scope: str, changes: Any, rows: Any) -> None:
             ops.append({"delete": {"name": c.key}})
     await service.call("PATCH", scope, "gadgets", service.parent.id, "parts", body={"changes": ops})
 
-ACCOUNT = ResourceKind(
-    id="gadgets.account", product="Gadgets", title="Account", singular="account",
-    api="gadgets/v1", scope_type="global", collection="account", list_key=None, item_key="account",
-    model=RESOURCE, paging="whole", singleton=True,
+ACCOUNT = gadget_kind(
+    id="gadgets.account", title="Account", singular="account", collection="account", list_key=None, item_key="account",
+    scope_type="global", paging="whole", singleton=True,
     columns=(),
     detail_fields=(("Plan", lambda a: a.raw.get("plan", "")), ("State", lambda a: a.raw.get("state", "")), ("Quota", lambda a: a.raw.get("quota", ""))),
     transitional=frozenset({"upgrading"}),
@@ -232,10 +227,9 @@ def __getattr__(name: str) -> Any:
     )
     return globals()[name]
 
-KEYS = ResourceKind(
-    id="gadgets.keys", product="Gadgets", title="Keys", singular="key",
-    api="gadget-keys/v1", scope_type="global", collection="keys", list_key="keys", item_key="key",
-    endpoint=KEYS_API, model=RESOURCE, paging="page_size",
+KEYS = gadget_kind(
+    id="gadgets.keys", title="Keys", singular="key", collection="keys", list_key="keys", item_key="key",
+    api="gadget-keys/v1", endpoint=KEYS_API, scope_type="global",
     columns=(Column("name", "Name", lambda r: r.name, width=16), Column("created", "Created", lambda r: r.text("created_at"), width=22)),
     detail_fields=(("Name", lambda k: k.name),),
     secret_fields=("secret_key",),
@@ -243,10 +237,9 @@ KEYS = ResourceKind(
     delete=Call("DELETE", "{id}"),
 )
 
-STATION = ResourceKind(  # one per project, absent until activated (monitoring's shape)
-    id="gadgets.station", product="Gadgets", title="Station", singular="station",
-    api="gadgets/v1", scope_type="global", collection="station", list_key=None, item_key=None,
-    model=RESOURCE, paging="whole", singleton=True, id_field="project_id",
+STATION = gadget_kind(  # one per project, absent until activated (monitoring's shape)
+    id="gadgets.station", title="Station", singular="station", collection="station", list_key=None, item_key=None,
+    scope_type="global", paging="whole", singleton=True, id_field="project_id",
     list_params=ListParams({"project_id": "project_id"}),
     columns=(),
     detail_fields=(("Project", lambda s: s.raw.get("project_id", "")), ("State", lambda s: s.raw.get("state", ""))),
@@ -259,10 +252,9 @@ STATION = ResourceKind(  # one per project, absent until activated (monitoring's
     children=(Child("Beacons", HERE + "BEACONS"),),
 )
 
-BEACONS = ResourceKind(
-    id="gadgets.beacons", product="Gadgets", title="Beacons", singular="beacon",
-    api="gadgets/v1", scope_type="global", collection="beacons", list_key="beacons", item_key=None,
-    model=RESOURCE, paging="page_size", fetch_detail=False,
+BEACONS = gadget_kind(
+    id="gadgets.beacons", title="Beacons", singular="beacon", collection="beacons", list_key="beacons", item_key=None,
+    scope_type="global", fetch_detail=False,
     parent=Parent("gadgets.station", list_path="station/beacons"), list_params=ListParams({"project_id": "project_id"}),
     columns=(Column("name", "Name", lambda r: r.name, width=16),),
 )

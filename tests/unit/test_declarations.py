@@ -1,6 +1,7 @@
-"""The declared mechanisms' rules, at the cheapest tier: verbs filled from the context, what an edit
-sends (PATCH: what changed; PUT: the whole object), the form vocabulary's key/value parsing, the
-whole-set editor's checks and its look when the answer is lost, and the sandbox's newline rule."""
+"""The declared mechanisms' rules, at the cheapest tier: a product's defaults for its kinds, verbs
+filled from the context, what an edit sends (PATCH: what changed; PUT: the whole object), the form
+vocabulary's key/value parsing, the whole-set editor's checks and its look when the answer is lost,
+and the sandbox's newline rule."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from pydantic import BaseModel, SecretStr, ValidationError
 
 from tui.api.client import ApiClient, RetryPolicy
 from tui.products import outcome
-from tui.products.base import Context, EditSpec
+from tui.products.base import Context, EditSpec, Lazy, kinds_of
 from tui.products.baremetal.networks import PRIVATE_NETWORKS
 from tui.products.fields import changed, form_body, parse_pairs
 from tui.products.flows import Refused
 from tui.products.kvcache.clusters import CLUSTERS
-from tui.products.location import Call, FromContext
+from tui.products.location import GLOBAL, Call, FromContext
 from tui.products.service import ResourceService
 from tui.products.vocabulary import KeyValues
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
@@ -24,6 +25,22 @@ from tui.sandbox.faults import FaultSpec
 from tui.ui.widgets.model_form import errors_by_field
 
 pytestmark = pytest.mark.anyio
+
+
+def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
+    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", page_size=100, model=Lazy("m:M"))
+    listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
+    plain = kind(id="g.a", **listed)
+    assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.page_size, plain.model.target) == ("Gadgets", "gadgets/v1", "region", "page_size", 100, "m:M")
+    own = kind(id="g.b", **listed, scope_type="global", paging="whole", page_size=None)
+    assert (own.product, own.scope_type, own.paging, own.page_size, own.base(GLOBAL)) == ("Gadgets", "global", "whole", None, "/gadgets/v1")
+    assert kind(id="g.c", **listed).scope_type == "region"  # what a kind gave is its own, not the next one's
+    with pytest.raises(TypeError, match="no field 'pagesize'"):  # a misspelt default is refused when the product is imported
+        kinds_of(product="Gadgets", pagesize=100)
+    from tui.products.instance.servers import SERVERS
+    from tui.products.instance.types import TYPES
+
+    assert (SERVERS.product, SERVERS.paging, TYPES.product, TYPES.paging) == ("Instance", "per_page", "Instance", "whole")
 
 
 def test_a_verb_takes_the_context_where_it_says_and_is_never_sent_without_it():

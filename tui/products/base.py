@@ -13,7 +13,6 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, Literal, TypeVar
 
-
 from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .shared_values import SharedValues
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 T = TypeVar("T")
-
 
 
 class Lazy(Generic[T]):
@@ -388,3 +386,16 @@ class ResourceKind:
             return GLOBAL
         data = row.data if isinstance(row, Row) else getattr(row, "raw", {})
         return as_text(data.get(self.scope_type))
+
+
+def kinds_of(**defaults: Any) -> Callable[..., ResourceKind]:
+    """A product's defaults for its kinds (product, API prefix, scope type, paging, page size, model...):
+    a kind says only what differs; an argument given wins. A name that is no field of a kind is refused at once."""
+    unknown = sorted(defaults.keys() - ResourceKind.__dataclass_fields__.keys())
+    if unknown:
+        raise TypeError(f"kinds_of: ResourceKind has no field {', '.join(map(repr, unknown))}")
+
+    def kind(**fields: Any) -> ResourceKind:
+        return ResourceKind(**{**defaults, **fields})
+
+    return kind

@@ -5,23 +5,20 @@ the detail from the listed object unless the API has a GET of one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .base import Column, Lazy, ResourceKind
 
 RESOURCE = Lazy("tui.products.models:Resource")
+# What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
+DEFAULTS: dict[str, Any] = {"item_key": None, "model": RESOURCE, "id_field": "name", "paging": "page_size", "fetch_detail": False, "state_field": "stock"}
 
 
-def catalogue(id: str, product: str, title: str, singular: str, api: str, scope_type: Any, collection: str, list_key: str,
+def catalogue(kind: Callable[..., ResourceKind], id: str, title: str, singular: str, collection: str, list_key: str,
               columns: tuple[Column, ...], detail_fields: tuple[tuple[str, Any], ...], **kw: Any) -> ResourceKind:
-    kw.setdefault("id_field", "name")
-    kw.setdefault("paging", "page_size")
-    kw.setdefault("fetch_detail", False)
-    kw.setdefault("state_field", "stock")
-    return ResourceKind(
-        id=id, product=product, title=title, singular=singular, api=api, scope_type=scope_type, collection=collection,
-        list_key=list_key, item_key=None, model=RESOURCE, columns=columns, detail_fields=detail_fields, **kw,
-    )
+    """A catalogue of the product whose kinds `kind` builds (product, API, scope type and scopes)."""
+    return kind(**{**DEFAULTS, **kw}, id=id, title=title, singular=singular, collection=collection, list_key=list_key,
+                columns=columns, detail_fields=detail_fields)
 
 
 def flags(d: Any, *names: str) -> str:

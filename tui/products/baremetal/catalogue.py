@@ -8,7 +8,7 @@ from typing import Any
 from ..base import Column
 from ..catalogue import catalogue
 from ..format import gb, state_text
-from .servers import API, ZONES
+from .servers import baremetal_kind
 
 
 def _first(r: Any, key: str) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def _disks(r: Any) -> str:
 
 
 OFFERS = catalogue(
-    "baremetal.offers", "Bare metal", "Bare-metal offers", "offer", API, "zone", "offers", "offers",
+    baremetal_kind, "baremetal.offers", "Bare-metal offers", "offer", "offers", "offers",
     columns=(
         Column("name", "Offer", lambda r: r.name, width=14),
         Column("stock", "Stock", lambda r: state_text(r.text("stock")), width=12),
@@ -57,11 +57,11 @@ OFFERS = catalogue(
         ("Price", lambda o: f"{money(o.raw.get('price_per_sixty_minutes'))}/hour · {money(o.raw.get('price_per_month'))}/month"),
         ("ID", lambda o: str(o.raw.get("id", ""))),
     ),
-    id_field="id", scopes=ZONES, nav="Offers",
+    id_field="id", nav="Offers",
 )
 
 SYSTEMS = catalogue(
-    "baremetal.os", "Bare metal", "Bare-metal operating systems", "operating system", API, "zone", "os", "os",
+    baremetal_kind, "baremetal.os", "Bare-metal operating systems", "operating system", "os", "os",
     columns=(
         Column("name", "OS", lambda r: r.name, width=16),
         Column("version", "Version", lambda r: r.text("version"), width=30),
@@ -71,5 +71,5 @@ SYSTEMS = catalogue(
         ("Version", lambda o: str(o.raw.get("version", ""))),
         ("ID", lambda o: str(o.raw.get("id", ""))),
     ),
-    id_field="id", scopes=ZONES, nav="Operating systems", state_field="status",
+    id_field="id", nav="Operating systems", state_field="status",
 )

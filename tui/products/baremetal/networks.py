@@ -3,9 +3,10 @@ with the VLAN each attachment uses and the snippet that configures it on the ser
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy, Parent
 from ..format import date_of, state_text
 from ..shapes import SetEditor, ShowValue
+from .servers import baremetal_kind
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8
@@ -24,19 +25,15 @@ def not_here(row: object) -> str | None:
     return None if zone in PN_ZONES else f"private networks of bare-metal servers are offered in {' and '.join(PN_ZONES)} only"
 
 
-PRIVATE_NETWORKS = ResourceKind(
+PRIVATE_NETWORKS = baremetal_kind(
     id="baremetal.private_networks",
-    product="Bare metal",
     title="Private networks",
     singular="private network attachment",
     api="baremetal/v2",
-    scope_type="zone",
     scopes=PN_ZONES,
     collection="private-networks",
     list_key="server_private_networks",
     item_key=None,
-    model=Lazy("tui.products.models:Resource"),
-    paging="page_size",
     parent=Parent("baremetal.servers", list_path="servers/{parent}/private-networks", item_path="servers/{parent}/private-networks/{id}"),
     id_field="private_network_id",  # the attachment is addressed by its network
     state_field="status",

@@ -7,13 +7,15 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind
+from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, kinds_of
 from ..format import COMMON, Tones, date_of
 from ..shapes import FormCall, ShowAnswer
 
 API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
 RESOURCE = Lazy("tui.products.models:Resource")
+# What every bare-metal kind shares; a kind says only what differs (private networks: another API and zones).
+baremetal_kind = kinds_of(product="Bare metal", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=RESOURCE)
 FORMS = "tui.products.baremetal.forms:"
 MOVING_INSTALL = frozenset({"to_install", "installing"})
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
@@ -100,19 +102,13 @@ SERVER_ACTIONS = (
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
 )
 
-SERVERS = ResourceKind(
+SERVERS = baremetal_kind(
     id="baremetal.servers",
-    product="Bare metal",
     title="Bare-metal servers",
     singular="bare-metal server",
-    api=API,
-    scope_type="zone",
-    scopes=ZONES,
     collection="servers",
     list_key="servers",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     page_size=100,
     columns=(
         Column("name", "Name", lambda r: r.name, width=16),
@@ -154,19 +150,13 @@ SERVERS = ResourceKind(
     name_param="name",
 )
 
-EVENTS = ResourceKind(  # the detail's timeline, newest first
+EVENTS = baremetal_kind(  # the detail's timeline, newest first
     id="baremetal.events",
-    product="Bare metal",
     title="Events",
     singular="event",
-    api=API,
-    scope_type="zone",
-    scopes=ZONES,
     collection="events",
     list_key="event",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("baremetal.servers", list_path="servers/{parent}/events"),
     list_params=ListParams(fixed={"order_by": "created_at_desc"}),
     id_field="key",

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Column, Lazy, ResourceKind, Row
+from ..base import ActionSpec, Call, Column, Lazy, Row, kinds_of
 from ..format import date_of, state_text
 from ..shapes import PickCall
 
@@ -16,6 +16,8 @@ MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2
 
 API = "flexible-ip/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1
+# What every flexible-IP kind shares; a kind says only what differs.
+flexible_ip_kind = kinds_of(product="Bare metal", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=Lazy("tui.products.models:Resource"))
 MAX_PER_SERVER = 64  # spec 1 §8
 FLOWS = "tui.products.flexible_ip.flows:"
 SETTLED = frozenset({"ready", "attached"})
@@ -92,19 +94,13 @@ FIP_ACTIONS = (
                confirm=Lazy(FLOWS + "mac_delete_message")),
 )
 
-FIPS = ResourceKind(
+FIPS = flexible_ip_kind(
     id="flexible_ip.fips",
-    product="Bare metal",
     title="Flexible IPs",
     singular="flexible IP",
-    api=API,
-    scope_type="zone",
-    scopes=ZONES,
     collection="fips",
     list_key="flexible_ips",
     item_key=None,
-    model=Lazy("tui.products.models:Resource"),
-    paging="page_size",
     page_size=100,
     columns=(
         Column("ip", "IP", lambda r: r.name, width=24),

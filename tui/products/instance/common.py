@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..base import Call, Column, Lazy
+from ..base import Call, Column, Lazy, kinds_of
 from ..format import COMMON, Tones, date_of, human_bytes
 
 API = "instance/v1"
@@ -19,6 +19,8 @@ def action_call(action: str) -> Call:
 
 
 RESOURCE = Lazy("tui.products.models:Resource")  # a lenient model: the detail shows raw fields
+# What every Instance kind shares; a kind says only what differs (types: read whole; servers: their own model).
+instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging="per_page", model=RESOURCE)
 
 
 def raw(key: str, empty: str = "none") -> Callable[[Any], str]:

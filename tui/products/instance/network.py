@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy
 from ..shapes import PickCall, SetEditor, ShowAnswer
-from .common import DELETE_BY_ID, API, RESOURCE, detail_common, name_col, raw, server_col, state_col, tags_col, zone_col
+from .common import DELETE_BY_ID, detail_common, instance_kind, name_col, raw, server_col, state_col, tags_col, zone_col
 
 F = "tui.products.instance.network_forms:"
 
@@ -60,20 +60,15 @@ def _default_rules(data: dict[str, Any]) -> str:
     lines = [f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} port {_ports(r)}" for r in rules]
     return "Applied before every group's rules; they cannot be edited.\n\n" + ("\n".join(lines) or "none")
 
-IPS = ResourceKind(
+IPS = instance_kind(
     id="instance.ips",
-    product="Instance",
     title="Flexible IPs",
     singular="flexible IP",
-    api=API,
-    scope_type="zone",
-    paging="per_page",
     delete=DELETE_BY_ID,
     name_param="name",
     collection="ips",
     list_key="ips",
     item_key="ip",
-    model=RESOURCE,
     columns=(
         Column("address", "Address", lambda r: r.text("address"), width=24),
         Column("type", "Type", lambda r: r.text("type"), width=11),
@@ -108,21 +103,16 @@ IPS = ResourceKind(
     edit=Lazy(F + "IP_EDIT"),
 )
 
-SECURITY_GROUPS = ResourceKind(
+SECURITY_GROUPS = instance_kind(
     id="instance.security_groups",
-    product="Instance",
     title="Security groups",
     singular="security group",
     nav="Sec. groups",
-    api=API,
-    scope_type="zone",
-    paging="per_page",
     delete=DELETE_BY_ID,
     name_param="name",
     collection="security_groups",
     list_key="security_groups",
     item_key="security_group",
-    model=RESOURCE,
     columns=(
         name_col(24),
         Column("stateful", "Stateful", lambda r: "yes" if r.get("stateful") else "no", width=8),
@@ -160,21 +150,16 @@ SECURITY_GROUPS = ResourceKind(
         f"{len(r.items('servers'))} server(s) use it: move them to another group first" if r.items("servers") else None),
 )
 
-PLACEMENT_GROUPS = ResourceKind(
+PLACEMENT_GROUPS = instance_kind(
     id="instance.placement_groups",
-    product="Instance",
     title="Placement groups",
     singular="placement group",
     nav="Placement",
-    api=API,
-    scope_type="zone",
-    paging="per_page",
     delete=DELETE_BY_ID,
     name_param="name",
     collection="placement_groups",
     list_key="placement_groups",
     item_key="placement_group",
-    model=RESOURCE,
     columns=(
         name_col(24),
         Column("policy_type", "Policy", lambda r: r.text("policy_type"), width=16),

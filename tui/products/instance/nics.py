@@ -3,21 +3,16 @@ server's list (`a` → Private NICs ›), polled while they sync."""
 
 from __future__ import annotations
 
-from ..base import Column, Lazy, Parent, ResourceKind
-from .common import API, DELETE_BY_ID, RESOURCE, raw, state_col, tags_col
+from ..base import Column, Lazy, Parent
+from .common import DELETE_BY_ID, instance_kind, raw, state_col, tags_col
 
-PRIVATE_NICS = ResourceKind(
+PRIVATE_NICS = instance_kind(
     id="instance.private_nics",
-    product="Instance",
     title="Private NICs",
     singular="private NIC",
-    api=API,
-    scope_type="zone",
     collection="private_nics",
     list_key="private_nics",
     item_key="private_nic",
-    model=RESOURCE,
-    paging="per_page",
     parent=Parent("instance.servers", list_path="servers/{parent}/private_nics", item_path="servers/{parent}/private_nics/{id}"),
     columns=(
         Column("network", "Private network", lambda r: r.text("private_network_id"), width=36),

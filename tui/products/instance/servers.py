@@ -10,10 +10,10 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, Lazy, Probe, ResourceKind
+from ..base import ActionSpec, Call, Child, Column, Lazy, Probe
 from ..format import date_of, human_bytes, state_text
 from ..shapes import FormCall, PickCall
-from .common import DELETE_BY_ID, action_call, named
+from .common import DELETE_BY_ID, action_call, instance_kind, named
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -96,14 +96,10 @@ SERVER_ROW_FIELDS = (
 
 
 # ---- the create form ----------------------------------------------------------------------------
-SERVERS = ResourceKind(
+SERVERS = instance_kind(
     id="instance.servers",
-    product="Instance",
     title="Servers",
     singular="server",
-    api="instance/v1",
-    scope_type="zone",
-    paging="per_page",
     delete=DELETE_BY_ID,
     name_param="name",
     collection="servers",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy
 from ..location import FromContext
 from ..shapes import FormCall
 from ..format import human_bytes
-from .common import DELETE_BY_ID, API, RESOURCE, created_col, detail_common, name_col, raw, size_col, state_col, zone_col
+from .common import DELETE_BY_ID, created_col, detail_common, instance_kind, name_col, raw, size_col, state_col, zone_col
 
 F = "tui.products.instance.snapshot_forms:"
 NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -19,20 +19,15 @@ def volume_type_of(snapshot: Any) -> str:
     kind = snapshot.text("volume_type")
     return {"sbs_snapshot": "sbs_volume"}.get(kind, kind)
 
-SNAPSHOTS = ResourceKind(
+SNAPSHOTS = instance_kind(
     id="instance.snapshots",
-    product="Instance",
     title="Snapshots",
     singular="snapshot",
-    api=API,
-    scope_type="zone",
-    paging="per_page",
     delete=DELETE_BY_ID,
     name_param="name",
     collection="snapshots",
     list_key="snapshots",
     item_key="snapshot",
-    model=RESOURCE,
     columns=(
         name_col(24),
         Column("type", "Type", lambda r: r.text("volume_type"), width=12),
@@ -70,20 +65,15 @@ SNAPSHOTS = ResourceKind(
     edit=Lazy(F + "NAMED_EDIT"),
 )
 
-IMAGES = ResourceKind(
+IMAGES = instance_kind(
     id="instance.images",
-    product="Instance",
     title="Images",
     singular="image",
-    api=API,
-    scope_type="zone",
-    paging="per_page",
     delete=DELETE_BY_ID,
     name_param="name",
     collection="images",
     list_key="images",
     item_key="image",
-    model=RESOURCE,
     columns=(
         name_col(30),
         Column("arch", "Arch", lambda r: r.text("arch"), width=7),

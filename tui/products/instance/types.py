@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Column, Lazy, ResourceKind, Row
+from ..base import Column, Lazy, Row
 from ..format import gb
-from .common import API, RESOURCE, raw
+from .common import instance_kind, raw
 
 
 def _local(r: Row) -> str:
@@ -30,18 +30,14 @@ async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
         row.data["availability"] = (data.get(row.name) or {}).get("availability", "")
 
 
-TYPES = ResourceKind(
+TYPES = instance_kind(
     id="instance.types",
-    product="Instance",
     title="Instance types",
     singular="instance type",
     nav="Types",
-    api=API,
-    scope_type="zone",
     collection="products/servers",
     list_key="servers",
     item_key="server",
-    model=RESOURCE,
     paging="whole",
     fetch_detail=False,
     columns=(

@@ -3,11 +3,11 @@ Forms and flows live in `volume_forms` (pydantic), loaded on first use."""
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy
 from ..location import FromContext
 from ..shapes import FormCall
 from ..format import human_bytes
-from .common import DELETE_BY_ID, API, RESOURCE, created_col, detail_common, name_col, raw, server_col, size_col, state_col, zone_col
+from .common import DELETE_BY_ID, created_col, detail_common, instance_kind, name_col, raw, server_col, size_col, state_col, zone_col
 
 F = "tui.products.instance.volume_forms:"
 NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -18,20 +18,15 @@ def _snapshottable(r) -> bool:
     return r.state == "available" and r.text("volume_type") in ("l_ssd", "b_ssd")
 
 
-VOLUMES = ResourceKind(
+VOLUMES = instance_kind(
     id="instance.volumes",
-    product="Instance",
     title="Volumes",
     singular="volume",
-    api=API,
-    scope_type="zone",
-    paging="per_page",
     delete=DELETE_BY_ID,
     name_param="name",
     collection="volumes",
     list_key="volumes",
     item_key="volume",
-    model=RESOURCE,
     columns=(
         name_col(22),
         Column("type", "Type", lambda r: r.text("volume_type"), width=10),

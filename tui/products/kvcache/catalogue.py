@@ -7,9 +7,7 @@ from typing import Any
 from ..base import Column, ListParams
 from ..catalogue import catalogue, flags
 from ..format import date_of, gb, state_text
-from .clusters import ZONES
-
-API = "kvcache/v1"
+from .clusters import kvcache_kind
 
 
 def _settings(v: Any) -> str:
@@ -18,7 +16,7 @@ def _settings(v: Any) -> str:
 
 
 VERSIONS = catalogue(
-    "kvcache.versions", "Cache", "Cache versions", "cache version", API, "zone", "cluster-versions", "versions",
+    kvcache_kind, "kvcache.versions", "Cache versions", "cache version", "cluster-versions", "versions",
     columns=(
         Column("version", "Version", lambda r: r.id, width=10),
         Column("released", "Released", lambda r: date_of(r.text("released_at")), width=10),
@@ -32,12 +30,12 @@ VERSIONS = catalogue(
         ("Flags", lambda v: flags(v.raw, "deprecated", "beta")),
         ("Settings", _settings),
     ),
-    id_field="version", scopes=ZONES, nav="Versions",
+    id_field="version", nav="Versions",
     list_params=ListParams(fixed={"include_beta": True, "include_deprecated": True}),
 )
 
 NODE_TYPES = catalogue(
-    "kvcache.node_types", "Cache", "Cache node types", "node type", API, "zone", "node-types", "node_types",
+    kvcache_kind, "kvcache.node_types", "Cache node types", "node type", "node-types", "node_types",
     columns=(
         Column("name", "Node type", lambda r: r.name, width=14),
         Column("stock", "Stock", lambda r: state_text(r.text("stock_status")), width=14),
@@ -51,5 +49,5 @@ NODE_TYPES = catalogue(
         ("Stock", lambda t: str(t.raw.get("stock_status", ""))),
         ("Flags", lambda t: flags(t.raw, "disabled", "beta")),
     ),
-    state_field="stock_status", scopes=ZONES, nav="Node types",
+    state_field="stock_status", nav="Node types",
 )

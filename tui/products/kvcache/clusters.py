@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
+from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, kinds_of
 from ..format import COMMON, Tones, date_of
 from ..pick_change import Change, PickChange
 from ..shapes import SaveAnswer, SetEditor
 from ..states import When
 
+API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
+# What every cache kind shares (clusters and catalogues); a kind says only what differs.
+kvcache_kind = kinds_of(product="Cache", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=Lazy("tui.products.models:Resource"))
 FORMS = "tui.products.kvcache.forms:"
 TONES = Tones(busy={"autohealing"}, base=COMMON)
 ACL_COLUMNS = (Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")), width=20), Column("description", "Description", lambda r: str(r.get("description", "")), width=30))
@@ -42,19 +45,13 @@ METRICS = Metrics(
     metrics=(Metric("cpu_usage_percent", "CPU"), Metric("memory_usage_percent", "Memory"), Metric("connected_clients", "Clients", "")),
 )
 
-CLUSTERS = ResourceKind(
+CLUSTERS = kvcache_kind(
     id="kvcache.clusters",
-    product="Cache",
     title="Cache clusters",
     singular="cache cluster",
-    api="kvcache/v1",
-    scope_type="zone",
-    scopes=ZONES,
     collection="clusters",
     list_key="clusters",
     item_key=None,
-    model=Lazy("tui.products.models:Resource"),
-    paging="page_size",
     page_size=100,
     state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),

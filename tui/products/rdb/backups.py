@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base import ActionSpec, Call, Column, Lazy, Parent, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy, Parent
 from ..format import date_of, human_bytes
 from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
-from .instances import API, RESOURCE, TONES
+from .instances import TONES, rdb_kind
 
 COPIES = "tui.products.rdb.copy_forms:"
 
@@ -19,18 +19,13 @@ READY = When("ready")
 _ready, _why = READY.ok, READY.why
 
 
-BACKUPS = ResourceKind(
+BACKUPS = rdb_kind(
     id="rdb.backups",
-    product="Databases",
     title="Database backups",
     singular="backup",
-    api=API,
-    scope_type="region",
     collection="backups",
     list_key="database_backups",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     page_size=100,
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting", "exporting"}),
@@ -75,18 +70,13 @@ INSTANCE_BACKUPS = replace(
     create=Lazy(COPIES + "BACKUP_HERE"),
 )
 
-SNAPSHOTS = ResourceKind(
+SNAPSHOTS = rdb_kind(
     id="rdb.snapshots",
-    product="Databases",
     title="Database snapshots",
     singular="snapshot",
-    api=API,
-    scope_type="region",
     collection="snapshots",
     list_key="snapshots",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     page_size=100,
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting"}),

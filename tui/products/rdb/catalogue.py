@@ -8,7 +8,7 @@ from typing import Any
 from ..catalogue import catalogue, flags
 from ..base import Column
 from ..format import date_of, gb, state_text
-from .instances import API
+from .instances import rdb_kind
 
 
 def _versions(r: Any) -> str:
@@ -31,7 +31,7 @@ def _version_lines(e: Any) -> str:
 
 
 ENGINES = catalogue(
-    "rdb.engines", "Databases", "Database engines", "database engine", API, "region", "database-engines", "engines",
+    rdb_kind, "rdb.engines", "Database engines", "database engine", "database-engines", "engines",
     columns=(
         Column("name", "Engine", lambda r: r.name, width=14),
         Column("versions", "Versions", _versions, width=60),
@@ -51,7 +51,7 @@ def _volumes(t: Any) -> str:
 
 
 NODE_TYPES = catalogue(
-    "rdb.node_types", "Databases", "Database node types", "node type", API, "region", "node-types", "node_types",
+    rdb_kind, "rdb.node_types", "Database node types", "node type", "node-types", "node_types",
     columns=(
         Column("name", "Node type", lambda r: r.name, width=14),
         Column("stock", "Stock", lambda r: state_text(r.text("stock_status")), width=14),

@@ -7,11 +7,11 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Column, Lazy, ListParams, Parent, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy, ListParams, Parent
 from ..format import date_of, human_bytes
 from ..shapes import ROWS, FormCall, ShowValue
 from ..states import When
-from .instances import API, RESOURCE, TONES, acl_editor, endpoints_text, settings_editor
+from .instances import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
 
 DATA = "tui.products.rdb.data_forms:"
 REPLICAS = "tui.products.rdb.replica_forms:"
@@ -30,18 +30,13 @@ def _managed(row: Any) -> Text:
     return Text("managed") if row.get("managed") else Text("unmanaged (SQL)", style="yellow")
 
 
-DATABASES = ResourceKind(
+DATABASES = rdb_kind(
     id="rdb.databases",
-    product="Databases",
     title="Databases",
     singular="database",
-    api=API,
-    scope_type="region",
     collection="databases",
     list_key="databases",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("rdb.instances", list_path="instances/{parent}/databases", item_path="instances/{parent}/databases/{id}"),
     id_field="name",
     fetch_detail=False,
@@ -63,18 +58,13 @@ DATABASES = ResourceKind(
     delete_warning=lambda r: "Its tables and data are lost; backups of it stay until they expire",
 )
 
-USERS = ResourceKind(
+USERS = rdb_kind(
     id="rdb.users",
-    product="Databases",
     title="Users",
     singular="user",
-    api=API,
-    scope_type="region",
     collection="users",
     list_key="users",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("rdb.instances", list_path="instances/{parent}/users", item_path="instances/{parent}/users/{id}"),
     id_field="name",
     fetch_detail=False,
@@ -100,18 +90,13 @@ USERS = ResourceKind(
         " with it lose access" if r.get("is_admin") else ""),
 )
 
-ACLS = ResourceKind(
+ACLS = rdb_kind(
     id="rdb.acls",
-    product="Databases",
     title="ACL rules",
     singular="ACL rule",
-    api=API,
-    scope_type="region",
     collection="acls",
     list_key="rules",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("rdb.instances", list_path="instances/{parent}/acls"),
     id_field="ip",
     fetch_detail=False,
@@ -132,18 +117,13 @@ ACLS = ResourceKind(
     delete_warning=lambda r: "Clients from these addresses can no longer connect",
 )
 
-SETTINGS = ResourceKind(
+SETTINGS = rdb_kind(
     id="rdb.settings",
-    product="Databases",
     title="Settings",
     singular="setting",
-    api=API,
-    scope_type="region",
     collection="settings",
     list_key=None,
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("rdb.instances", list_path="instances/{parent}", field="settings"),  # held by the instance
     id_field="name",
     fetch_detail=False,
@@ -176,18 +156,13 @@ REPLICA_READY = When("ready", what="the replica")
 _replica_ready, _why_not_ready = REPLICA_READY.ok, REPLICA_READY.why
 
 
-REPLICAS = ResourceKind(
+REPLICAS = rdb_kind(
     id="rdb.read_replicas",
-    product="Databases",
     title="Read replicas",
     singular="read replica",
-    api=API,
-    scope_type="region",
     collection="read-replicas",
     list_key=None,
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("rdb.instances", list_path="instances/{parent}", item_path="read-replicas/{id}", field="read_replicas"),
     state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "promoting", "deleting"}),
@@ -224,18 +199,13 @@ def _endpoint_kind(e: Any) -> str:
     return "private network" if e.get("private_network") else "load balancer" if "load_balancer" in e.data else "direct access" if "direct_access" in e.data else "?"
 
 
-ENDPOINTS = ResourceKind(
+ENDPOINTS = rdb_kind(
     id="rdb.endpoints",
-    product="Databases",
     title="Endpoints",
     singular="endpoint",
-    api=API,
-    scope_type="region",
     collection="endpoints",
     list_key=None,
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("rdb.instances", list_path="instances/{parent}", item_path="endpoints/{id}", field="endpoints"),  # held by the instance; GET by id
     columns=(
         Column("address", "Address", lambda r: f"{r.text('ip') or r.text('hostname') or '?'}:{r.text('port') or '?'}", width=22),
@@ -252,18 +222,13 @@ ENDPOINTS = ResourceKind(
     delete_warning=lambda r: "Clients connecting through it lose their connection",
 )
 
-LOGS = ResourceKind(
+LOGS = rdb_kind(
     id="rdb.logs",
-    product="Databases",
     title="Logs",
     singular="log",
-    api=API,
-    scope_type="region",
     collection="logs",
     list_key="instance_logs",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     parent=Parent("rdb.instances", list_path="instances/{parent}/logs", item_path="logs/{id}"),
     list_params=ListParams(fixed={"order_by": "created_at_desc"}),
     state_field="status",

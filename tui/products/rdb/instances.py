@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, ResourceKind
+from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, kinds_of
 from ..format import COMMON, Tones, date_of, gb
 from ..pick_change import Change, PickChange
 from ..shapes import FormCall, SaveAnswer, SetEditor
@@ -15,6 +15,8 @@ from ..states import When
 
 API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
+# What every Databases kind shares; a kind says only what differs.
+rdb_kind = kinds_of(product="Databases", api=API, scope_type="region", paging="page_size", model=RESOURCE)
 FORMS = "tui.products.rdb.instance_forms:"
 GB = 1_000_000_000
 
@@ -151,18 +153,13 @@ METRICS = Metrics(
              Metric("total_connections", "Connections", "")),
 )
 
-INSTANCES = ResourceKind(
+INSTANCES = rdb_kind(
     id="rdb.instances",
-    product="Databases",
     title="Database instances",
     singular="database instance",
-    api=API,
-    scope_type="region",
     collection="instances",
     list_key="instances",
     item_key=None,
-    model=RESOURCE,
-    paging="page_size",
     page_size=100,
     state_field="status",
     transitional=TRANSITIONAL,

@@ -8,9 +8,7 @@ from typing import Any
 from ..base import Column
 from ..catalogue import catalogue
 from ..format import gb, state_text
-from .servers import ZONES
-
-API = "vendorx-silicon/v1alpha1"
+from .servers import silicon_kind
 
 
 def _part(r: Any, key: str) -> dict[str, Any]:
@@ -27,7 +25,7 @@ def _lease(value: Any) -> str:
 
 
 SERVER_TYPES = catalogue(
-    "silicon.types", "Silicon", "Silicon server types", "server type", API, "zone", "server-types", "server_types",
+    silicon_kind, "silicon.types", "Silicon server types", "server type", "server-types", "server_types",
     columns=(
         Column("name", "Type", lambda r: r.name, width=8),
         Column("stock", "Stock", lambda r: state_text(r.text("stock")), width=14),
@@ -44,11 +42,11 @@ SERVER_TYPES = catalogue(
         ("Stock", lambda t: str(t.raw.get("stock", ""))),
         ("Minimum lease", lambda t: f"{_lease(t.raw.get('minimum_lease_duration'))}: billed for that long at least"),
     ),
-    scopes=ZONES, nav="Types", fetch_detail=True, item_template="server-type/{id}",
+    nav="Types", fetch_detail=True, item_template="server-type/{id}",
 )
 
 SYSTEMS = catalogue(
-    "silicon.os", "Silicon", "Silicon operating systems", "operating system", API, "zone", "os", "os",
+    silicon_kind, "silicon.os", "Silicon operating systems", "operating system", "os", "os",
     columns=(
         Column("label", "OS", lambda r: r.text("label") or r.name, width=18),
         Column("version", "Version", lambda r: r.text("version"), width=8),
@@ -61,5 +59,5 @@ SYSTEMS = catalogue(
         ("Server types", lambda o: ", ".join(str(t) for t in o.raw.get("compatible_server_types") or [])),
         ("ID", lambda o: str(o.raw.get("id", ""))),
     ),
-    id_field="id", scopes=ZONES, nav="Operating systems", fetch_detail=True,
+    id_field="id", nav="Operating systems", fetch_detail=True,
 )

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, Lazy, ResourceKind
+from ..base import ActionSpec, Call, Column, Lazy, kinds_of
 from ..format import date_of, state_text
 from .. import times
 from ..shapes import ShowSecret
 
+API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
+# What every silicon kind shares (servers and catalogues); a kind says only what differs.
+silicon_kind = kinds_of(product="Silicon", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=Lazy("tui.products.models:Resource"))
 FORMS = "tui.products.silicon.forms:"
 
 
@@ -25,19 +28,13 @@ def deletable(row: Any) -> str | None:
     return f"a silicon server is rented for 24 hours at least: deletable in {times.span(left)} ({row.text('deletable_at')})"
 
 
-SERVERS = ResourceKind(
+SERVERS = silicon_kind(
     id="silicon.servers",
-    product="Silicon",
     title="Silicon servers",
     singular="silicon server",
-    api="vendorx-silicon/v1alpha1",
-    scope_type="zone",
-    scopes=ZONES,
     collection="servers",
     list_key="servers",
     item_key=None,
-    model=Lazy("tui.products.models:Resource"),
-    paging="page_size",
     page_size=100,
     state_field="status",
     transitional=frozenset({"starting", "rebooting", "reinstalling", "updating", "locking", "unlocking"}),

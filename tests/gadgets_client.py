@@ -98,10 +98,8 @@ PARTS = gadget_kind(
     children=(Child("Notes", HERE + "NOTES"),),
 )
 
-NOTES = ResourceKind(  # a child of a child: its path names its grandparent (the gadget)
-    id="gadgets.notes", product="Gadgets", title="Notes", singular="note",
-    api="gadgets/v1", scope_type="region", collection="notes", list_key="notes", item_key=None,
-    model=RESOURCE, paging="page_size", fetch_detail=False,
+NOTES = gadget_kind(  # a child of a child: its path names its grandparent (the gadget)
+    id="gadgets.notes", title="Notes", singular="note", collection="notes", list_key="notes", item_key=None, fetch_detail=False,
     parent=Parent("gadgets.parts", list_path="gadgets/{grandparent}/parts/{parent}/notes"),
     columns=(Column("text", "Note", lambda r: r.text("text"), width=30),),
     actions=(ActionSpec("where", "Where (copy)…", shape=ShowValue("Where {name} is", "{text}: on part {parent} of gadget {grandparent}")),),

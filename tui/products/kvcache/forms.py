@@ -36,6 +36,8 @@ def setting_error(spec: dict[str, Any] | None, value: str) -> str | None:
             return f"from {lo} to {hi}"
     elif kind == "BOOLEAN" and value not in ("true", "false"):
         return "true or false"
+    elif kind == "STRING" and not 1 <= len(value) <= 255:
+        return f"1 to 255 characters (default {spec.get('default_value')})" if spec.get("default_value") else "1 to 255 characters"
     return None
 
 

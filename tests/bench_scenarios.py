@@ -1,0 +1,242 @@
+"""The benchmark's scenarios, each run in a child process of `tests/bench.py`: the real app, headless,
+against a sandbox at `url` (first rows, refresh, watching, servers starting). Not a test module."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Callable
+
+from tui.sandbox.constants import DEMO_PROJECT_ID as PROJECT, DEMO_SECRET_KEY as KEY
+
+
+# ---- child: scenarios in process ----------------------------------------------------------------
+class Frames:
+    """Counts composed frames of the app (and when each was composed), so a scenario can wait for
+    'the next frame' or for 'the first frame after frame n'."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.times: list[float] = []
+        self.event = asyncio.Event()
+
+    def tick(self) -> None:
+        self.count += 1
+        self.times.append(time.perf_counter())
+        self.event.set()
+
+    async def after(self, n: int, timeout: float = 30.0) -> float:
+        """The time the first frame after frame `n` was composed (waiting for it if need be)."""
+        deadline = time.monotonic() + timeout
+        while self.count <= n:
+            self.event.clear()
+            await asyncio.wait_for(self.event.wait(), max(0.001, deadline - time.monotonic()))
+        return self.times[n]
+
+    async def next(self, timeout: float = 30.0) -> None:
+        self.event.clear()
+        await asyncio.wait_for(self.event.wait(), timeout)
+
+    async def settle(self, timeout: float = 0.2) -> None:
+        """The frame a change causes, if it causes one (a change out of sight draws nothing)."""
+        try:
+            await self.next(timeout)
+        except asyncio.TimeoutError:
+            pass
+
+
+def bench_app(url: str, frames: Frames, **policy: float) -> Any:
+    from tui.api.secret import Secret
+
+    from tui.config import Settings
+    from tui.ui.app import CloudApp
+    from tui.ui.refresh import RefreshPolicy
+
+    class Measured(CloudApp):
+        def _display(self, screen: Any, renderable: Any) -> None:
+            super()._display(screen, renderable)
+            if renderable is not None:
+                frames.tick()
+
+    settings = Settings(profile="bench", api_url=url, project_id=PROJECT, organization_id="", zone="fr-par-1", region="fr-par")
+    return Measured(settings, Secret(KEY), secret_source="env", policy=RefreshPolicy(**{"fast": 3600, "slow": 3600, **policy}))
+
+
+async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not reached")
+        await asyncio.sleep(0.001)
+
+
+async def loaded_view(app: Any) -> Any:
+    await until(lambda: app.main is not None and bool(app.main.query("ResourceView")))
+    view = app.main.query_one("ResourceView")
+    await until(lambda: not view.listing and view.last_attempt is not None)
+    return view
+
+
+async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: str = "") -> dict[str, Any]:
+    """List `expect` resources into an empty table: request → all rows shown → a key moves the
+    cursor. Instance servers, or the list `entry` opens (a product's most numerous kind) in fr-par-1."""
+    import resource
+
+    frames = Frames()
+    app = bench_app(url, frames)
+    from tui import stages
+
+    out: dict[str, Any] = {"load": [], "key": [], "decode": [], "rows": [], "table": [], "transport": []}
+    async with app.run_test(size=(120, 40)):
+        view = await loaded_view(app)
+        if entry:
+            app.main.open_entry(entry)
+            await until(lambda: app.main.view is not None and app.main.view.kind.id == entry)
+            view = app.main.view
+            await until(lambda: not view.listing and view.last_attempt is not None)
+            view.focus_table()
+        assert view.table.loaded_count == expect, (view.table.loaded_count, expect)
+        moves: list[int] = []  # the frame count when the cursor moved: the next frame shows it
+        set_cursor = view.table._set_cursor
+
+        def watched_set_cursor(index: int) -> None:
+            set_cursor(index)
+            moves.append(frames.count)
+
+        view.table._set_cursor = watched_set_cursor  # type: ignore[method-assign]
+
+        async def key_frame(key: str) -> float:
+            """Press `key` once the app is idle; the time the frame showing the moved cursor was composed."""
+            before, moves_before = view.table.cursor_key, len(moves)
+            app.simulate_key(key)
+            await until(lambda: view.table.cursor_key != before and len(moves) > moves_before)
+            return await frames.after(moves[-1])
+
+        for _ in range(repeat):
+            view.table.clear()
+            view.totals = {}
+            await frames.next()
+            stages.reset()
+            t0 = time.perf_counter()
+            view.reload()
+            await until(lambda: not view.listing and view.table.loaded_count == expect and view.last_refresh is not None)
+            # all rows are in; the frame after the key's cursor move shows them and the cursor
+            load = await key_frame("down") - t0
+            out["load"].append(load)
+            for stage, spent in stages.SPENT.items():
+                out[stage].append(spent)
+            out["transport"].append(load - sum(stages.SPENT.values()))  # requests, answers, the wait, the rest
+        view.table.move_to(view.table.shown_keys[expect // 2])
+        await frames.next()
+        # Keys come at any moment, not just after a frame: Textual draws on a fixed 60 Hz grid, so a
+        # key pressed as a frame ends waits a whole period (16.7 ms) for the next one whatever the
+        # console does. Each key waits a random part of a period (seeded) after the last frame.
+        import random
+
+        phase = random.Random(7)
+        for i in range(keys):
+            await asyncio.sleep(phase.uniform(0, 1 / 60))
+            t0 = time.perf_counter()
+            out["key"].append(await key_frame("down" if i % 2 == 0 else "up") - t0)
+        out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        out["loaded"] = view.table.loaded_count
+    return out
+
+
+async def scenario_refresh(url: str, repeat: int, changed: int) -> dict[str, Any]:
+    """`changed` servers are modified on the platform; the view's scheduled refresh picks them up.
+    Measures CPU time of the UI thread (the event loop's thread) from the tick to the frame."""
+    import httpx
+
+    frames = Frames()
+    app = bench_app(url, frames)
+    out: dict[str, Any] = {"ui_cpu": [], "requests": [], "wall": []}
+    async with app.run_test(size=(120, 40)), httpx.AsyncClient(base_url=url, headers={"X-Auth-Token": KEY}) as http:
+        view = await loaded_view(app)
+        ids = view.table.shown_keys
+        for rep in range(repeat):
+            targets = ids[rep * changed : (rep + 1) * changed]
+            for sid in targets:
+                r = await http.patch(f"/instance/v1/zones/fr-par-1/servers/{sid}", json={"tags": ["bench", f"r{rep}"]})
+                r.raise_for_status()
+            await asyncio.sleep(0.2)  # settle: nothing on screen has changed yet
+            requests0 = app.client.stats.requests
+            cpu0, wall0 = time.thread_time(), time.perf_counter()
+            refreshed = view.last_refresh
+            view._tick()  # what the slow timer does
+            await until(lambda: view.last_refresh != refreshed and not view.listing)
+            await frames.settle()
+            out["ui_cpu"].append(time.thread_time() - cpu0)
+            out["wall"].append(time.perf_counter() - wall0)
+            out["requests"].append(app.client.stats.requests - requests0)
+            assert all(view.table.get(s).items("tags") == ["bench", f"r{rep}"] for s in targets), "changes not seen"
+    return out
+
+
+async def scenario_watch(url: str, repeat: int, interval: float, ticks: int) -> dict[str, Any]:
+    """Requests while watching stable servers, per re-list interval."""
+    frames = Frames()
+    app = bench_app(url, frames, fast=interval, slow=interval, paused=interval)
+    out: dict[str, Any] = {"per_interval": []}
+    async with app.run_test(size=(120, 40)):
+        await loaded_view(app)
+        await asyncio.sleep(interval)  # let the first scheduled tick settle the marks
+        for _ in range(repeat):
+            requests0 = app.client.stats.requests
+            await asyncio.sleep(interval * ticks)
+            out["per_interval"].append((app.client.stats.requests - requests0) / ticks)
+    return out
+
+
+async def scenario_starting(url: str, repeat: int, count: int, interval: float) -> dict[str, Any]:
+    """`count` servers starting: requests per fast tick; then the same with a modal open."""
+    import httpx
+
+    frames = Frames()
+    app = bench_app(url, frames, fast=interval, slow=3600, paused=interval)
+    out: dict[str, Any] = {"per_tick": [], "modal": []}
+    async with app.run_test(size=(120, 40)) as pilot, httpx.AsyncClient(base_url=url, headers={"X-Auth-Token": KEY}) as http:
+        view = await loaded_view(app)
+        ticks = {"n": 0}
+        original = view.refresher._tick_fn
+
+        def counted() -> None:
+            ticks["n"] += 1
+            original()
+
+        view.refresher._tick_fn = counted  # the view's Refresher calls this on every unpaused tick
+        ids = view.table.shown_keys
+        for rep in range(repeat):
+            targets = ids[100 + rep * count : 100 + (rep + 1) * count]
+            await _cycle(http, targets, "poweroff")
+            await asyncio.sleep(3.5)  # stopping → stopped
+            await _cycle(http, targets, "poweron")  # starting for 4 s
+            view.reload()
+            await until(lambda: not view.listing and len(view.moving()) == count)
+            ticks["n"], requests0 = 0, app.client.stats.requests
+            await asyncio.sleep(interval * 4.5)
+            if ticks["n"]:
+                out["per_tick"].append((app.client.stats.requests - requests0) / ticks["n"])
+            await until(lambda: not view.moving(), timeout=20)
+            # now a modal is open while others start
+            targets2 = ids[5000 + rep * count : 5000 + (rep + 1) * count]
+            await _cycle(http, targets2, "poweroff")
+            await asyncio.sleep(3.5)
+            await _cycle(http, targets2, "poweron")
+            view.reload()
+            await until(lambda: not view.listing and len(view.moving()) == count)
+            await pilot.press("question_mark")
+            await until(lambda: app.screen.__class__.__name__ == "HelpScreen")
+            await asyncio.sleep(interval)  # a request already under way may finish
+            requests0 = app.client.stats.requests
+            await asyncio.sleep(interval * 4)
+            out["modal"].append(app.client.stats.requests - requests0)
+            await pilot.press("escape")
+            await until(lambda: not view.moving(), timeout=20)
+    return out
+
+
+async def _cycle(http: Any, ids: list[str], action: str) -> None:
+    for sid in ids:
+        r = await http.post(f"/instance/v1/zones/fr-par-1/servers/{sid}/action", json={"action": action})
+        r.raise_for_status()

@@ -182,7 +182,7 @@ class ChatScreen(Screen[None]):
         got: list[str] = []
         usage: dict[str, Any] | None = None
         ending = ""
-        started = time.monotonic()
+        started = self._now()
         self.streaming = True
         self._status("answering… esc stops")
         try:
@@ -218,7 +218,7 @@ class ChatScreen(Screen[None]):
             field = self.query_one("#chat-input", Input)
             if not field.value:
                 field.value = text
-        note = usage_text(usage, time.monotonic() - started) + (f" · {ending}" if ending else "")
+        note = usage_text(usage, self._now() - started) + (f" · {ending}" if ending else "")
         await conversation.mount(Static(Text(note), classes="usage failed" if ending and "interrupted" in ending else "usage"))
         conversation.scroll_end(animate=False)
         self._status(f"Answer {ending}." if ending else "enter sends the next message",
@@ -271,6 +271,9 @@ class ChatScreen(Screen[None]):
             self._status(f"✖ Not saved: {clean(str(err.strerror or err))} ({clean(str(path))}).", "red")
             return
         self.app.notify(f"Conversation saved to {clean(str(path))}.", timeout=4)
+
+    def _now(self) -> float:
+        return float(getattr(self.app, "clock", time.time)())  # the app's wall clock (fixed in tests)
 
     def _status(self, text: str, style: str = "") -> None:
         self.query_one("#chat-status", Static).update(Text(text, style=style))

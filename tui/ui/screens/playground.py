@@ -119,7 +119,7 @@ class PlaygroundScreen(ModalScreen[None]):
     @work(exclusive=True, group="playground-send", exit_on_error=False)
     async def _send(self, text: str, body: Any) -> None:
         self._status("sending…")
-        started = time.monotonic()
+        started = self._now()
         try:
             answer = await self.send_fn(body)
         except Exception as err:
@@ -130,12 +130,12 @@ class PlaygroundScreen(ModalScreen[None]):
             body_text = getattr(err, "body", None)
             if body_text:
                 shown += "\n\nThe API answered:\n" + as_text(body_text)
-            self._record(Exchange(time.strftime("%H:%M:%S"), text, status, shown))
+            self._record(Exchange(self._at(), text, status, shown))
             self._status(status, "red")
             return
-        ms = (time.monotonic() - started) * 1000
+        ms = (self._now() - started) * 1000
         status = f"✔ answered in {ms:,.0f} ms"
-        self._record(Exchange(time.strftime("%H:%M:%S"), text, status, as_text(answer)))
+        self._record(Exchange(self._at(), text, status, as_text(answer)))
         self._status(status, "green")
 
     def _record(self, exchange: Exchange) -> None:
@@ -191,6 +191,12 @@ class PlaygroundScreen(ModalScreen[None]):
     def _set_answer(self, text: str, heading: str = "") -> None:
         self.answer = text
         self.query_one("#answer", Static).update(Text(heading + clean(text, keep_newlines=True)))
+
+    def _now(self) -> float:
+        return float(getattr(self.app, "clock", time.time)())  # the app's wall clock (fixed in tests)
+
+    def _at(self) -> str:
+        return time.strftime("%H:%M:%S", time.localtime(self._now()))
 
     def _status(self, text: str, style: str = "") -> None:
         self.query_one("#play-status", Static).update(Text(clean(text), style=style))

@@ -10,6 +10,7 @@ from rich.text import Text
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, kinds_of
 from ..format import COMMON, Tones, date_of
 from ..shapes import FormCall, ShowAnswer
+from ..columns import name_col, scope_col, state_col, tags_col
 
 API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
@@ -111,15 +112,15 @@ SERVERS = baremetal_kind(
     item_key=None,
     page_size=100,
     columns=(
-        Column("name", "Name", lambda r: r.name, width=16),
-        Column("status", "Status", lambda r: TONES.text(r.state), width=14, sort_key=lambda r: r.state),
+        name_col(16),
+        state_col(TONES, 14, "status", "Status"),
         Column("install", "Install", lambda r: r.text("install_status") or "—", width=11),
         Column("boot", "Boot", lambda r: r.text("boot_type"), width=7),
         Column("ping", "Ping", _ping, width=5),
-        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        scope_col("zone"),
         Column("ips", "IPs", lambda r: r.text("addresses"), width=36),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=16),  # `/` finds by tag too
+        tags_col(16),  # `/` finds by tag too
     ),
     summarize=lambda data: {"install_status": install_status(data), "addresses": addresses(data)},
     state_field="status",

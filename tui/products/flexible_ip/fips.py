@@ -11,6 +11,8 @@ from rich.text import Text
 from ..base import ActionSpec, Call, Column, Lazy, Row, kinds_of
 from ..format import date_of, state_text
 from ..shapes import PickCall
+from ..columns import scope_col, state_col, tags_col
+from ..format import COMMON
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 
@@ -104,15 +106,15 @@ FIPS = flexible_ip_kind(
     page_size=100,
     columns=(
         Column("ip", "IP", lambda r: r.name, width=24),
-        Column("status", "Status", lambda r: state_text(r.state), width=10, sort_key=lambda r: r.state),
+        state_col(COMMON, 10, "status", "Status"),
         Column("server", "Server", server_label, width=16, sort_key=_group_key),
         Column("mac", "Virtual MAC", _mac, width=17),
         Column("mac_type", "MAC type", lambda r: r.text("mac_type") or "—", width=8),
         Column("reverse", "Reverse", lambda r: r.text("reverse") or "—", width=24),
         Column("description", "Description", lambda r: r.text("description"), width=16),
-        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        scope_col("zone"),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=16),
+        tags_col(16),
     ),
     summarize=summarize,
     enrich=Lazy("tui.products.flexible_ip.fips:enrich"),

@@ -1,12 +1,14 @@
-"""Pieces the Instance kinds share: display helpers for their columns and detail fields (no pydantic
-here: this module is on the start path)."""
+"""Pieces the Instance kinds share: their defaults, and the shared columns and detail fields
+(`products/columns.py`) as Instance draws them (no pydantic here: this module is on the start path)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from .. import columns
 from ..base import Call, Column, Lazy, kinds_of
-from ..format import COMMON, Tones, date_of, human_bytes
+from ..columns import name_col, named, raw, size_col, tags_col  # noqa: F401 — the Instance kinds' names for the shared ones
+from ..format import COMMON, Tones
 
 API = "instance/v1"
 DELETE_BY_ID = Call("DELETE", "{id}")
@@ -23,38 +25,8 @@ RESOURCE = Lazy("tui.products.models:Resource")  # a lenient model: the detail s
 instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging="per_page", model=RESOURCE)
 
 
-def raw(key: str, empty: str = "none") -> Callable[[Any], str]:
-    """A detail field read from the object as sent."""
-
-    def get(s: Any) -> str:
-        value = s.raw.get(key)
-        if value is None or value == "" or value == [] or value == {}:
-            return empty
-        if isinstance(value, list):
-            return ", ".join(str(v) for v in value)
-        if isinstance(value, dict):
-            return named(value)
-        return str(value)
-
-    return get
-
-
-def named(obj: Any) -> str:
-    if not isinstance(obj, dict) or not obj:
-        return "none"
-    return f"{obj.get('name') or ''} ({obj.get('id', '')})".strip()
-
-
-def name_col(width: int = 22) -> Column:
-    return Column("name", "Name", lambda r: r.name, width=width)
-
-
 def state_col(width: int = 16) -> Column:
-    return Column("state", "State", lambda r: TONES.text(r.state), width=width, sort_key=lambda r: r.state)
-
-
-def size_col(key: str = "size") -> Column:
-    return Column(key, "Size", lambda r: human_bytes(r.get(key)), width=9, sort_key=lambda r: r.get(key) or 0)
+    return columns.state_col(TONES, width)
 
 
 def server_col(width: int = 18) -> Column:
@@ -62,15 +34,11 @@ def server_col(width: int = 18) -> Column:
 
 
 def zone_col() -> Column:
-    return Column("zone", "Zone", lambda r: r.text("zone"), width=8)
+    return columns.scope_col("zone")
 
 
 def created_col() -> Column:
-    return Column("created", "Created", lambda r: date_of(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date"))
-
-
-def tags_col(width: int = 16) -> Column:
-    return Column("tags", "Tags", lambda r: ",".join(map(str, r.items("tags"))), width=width)
+    return columns.created_col("creation_date")
 
 
 def detail_common() -> tuple[tuple[str, Callable[[Any], Any]], ...]:

@@ -14,6 +14,9 @@ from ..base import ActionSpec, Call, Child, Column, Lazy, Probe
 from ..format import date_of, human_bytes, state_text
 from ..shapes import FormCall, PickCall
 from .common import DELETE_BY_ID, action_call, instance_kind, named
+from .. import columns
+from ..format import COMMON
+from .common import name_col, tags_col, zone_col
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -107,13 +110,13 @@ SERVERS = instance_kind(
     item_key="server",
     model=Lazy("tui.products.instance.server_forms:Server"),
     columns=(
-        Column("name", "Name", lambda r: r.name, width=20),
-        Column("state", "State", lambda r: state_text(r.state), width=18, sort_key=lambda r: r.state),
+        name_col(20),
+        columns.state_col(COMMON, 18),
         Column("type", "Type", lambda r: r.text("commercial_type"), width=13),
-        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        zone_col(),
         Column("ip", "Public IP", lambda r: r.text("public_address"), width=15),
         Column("created", "Created", lambda r: date_of(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date")),
-        Column("tags", "Tags", lambda r: ",".join(map(str, r.items("tags"))), width=18),
+        tags_col(18),
     ),
     row_fields=SERVER_ROW_FIELDS,
     summarize=lambda data: {"public_address": public_address(data)},

@@ -10,6 +10,7 @@ from ..format import COMMON, Tones, date_of
 from ..pick_change import Change, PickChange
 from ..shapes import SaveAnswer, SetEditor
 from ..states import When
+from ..columns import name_col, scope_col, state_col, tags_col
 
 API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
@@ -56,16 +57,16 @@ CLUSTERS = kvcache_kind(
     state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),
     columns=(
-        Column("name", "Name", lambda r: r.name, width=16),
-        Column("status", "Status", lambda r: TONES.text(r.state), width=14, sort_key=lambda r: r.state),
+        name_col(16),
+        state_col(TONES, 14, "status", "Status"),
         Column("version", "Version", lambda r: r.text("version"), width=7),
         Column("node", "Node type", lambda r: r.text("node_type"), width=10),
         Column("size", "Nodes", lambda r: r.text("cluster_size"), width=5, sort_key=lambda r: r.get("cluster_size") or 0),
         Column("tls", "TLS", lambda r: "TLS" if r.get("tls_enabled") else "—", width=3),
         Column("endpoints", "Endpoints", lambda r: r.text("endpoints_text"), width=30),
-        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
+        scope_col("zone"),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=12),
+        tags_col(12),
     ),
     summarize=lambda data: {"endpoints_text": endpoints_text(data)},
     detail_fields=(

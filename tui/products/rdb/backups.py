@@ -11,6 +11,7 @@ from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
 from .instances import TONES, rdb_kind
+from ..columns import name_col, state_col
 
 COPIES = "tui.products.rdb.copy_forms:"
 
@@ -30,8 +31,8 @@ BACKUPS = rdb_kind(
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting", "exporting"}),
     columns=(
-        Column("name", "Name", lambda r: r.name, width=20),
-        Column("status", "Status", lambda r: TONES.text(r.state), width=12, sort_key=lambda r: r.state),
+        name_col(20),
+        state_col(TONES, 12, "status", "Status"),
         Column("instance", "Instance", lambda r: r.text("instance_name"), width=14),
         Column("database", "Database", lambda r: r.text("database_name"), width=12),
         Column("size", "Size", lambda r: human_bytes(r.get("size")), width=8, sort_key=lambda r: r.get("size") or 0),

@@ -12,6 +12,7 @@ from ..format import COMMON, Tones, date_of, gb
 from ..pick_change import Change, PickChange
 from ..shapes import FormCall, SaveAnswer, SetEditor
 from ..states import When
+from ..columns import name_col, scope_col, state_col, tags_col
 
 API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
@@ -164,16 +165,16 @@ INSTANCES = rdb_kind(
     state_field="status",
     transitional=TRANSITIONAL,
     columns=(
-        Column("name", "Name", lambda r: r.name, width=16),
-        Column("status", "Status", lambda r: TONES.text(r.state), width=14, sort_key=lambda r: r.state),
+        name_col(16),
+        state_col(TONES, 14, "status", "Status"),
         Column("engine", "Engine", lambda r: r.text("engine"), width=13),
         Column("node", "Node type", lambda r: r.text("node_type"), width=13),
         Column("ha", "HA", lambda r: "HA" if r.get("is_ha_cluster") else "—", width=3),
         Column("volume", "Volume", lambda r: r.text("volume_text"), width=11),
         Column("endpoint", "Endpoint", lambda r: r.text("endpoint_text"), width=21),
-        Column("region", "Region", lambda r: r.text("region"), width=6),
+        scope_col("region", 6),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-        Column("tags", "Tags", lambda r: ",".join(str(t) for t in r.items("tags")), width=14),
+        tags_col(14),
     ),
     summarize=lambda data: {"volume_text": volume(data), "endpoint_text": first_endpoint(data)},
     detail_fields=(

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import ActionSpec, Call, Column, Lazy, kinds_of
-from ..format import date_of, state_text
+from ..format import date_of
 from .. import times
 from ..shapes import ShowSecret
+from ..columns import name_col, state_col
+from ..format import COMMON
 
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
@@ -39,9 +41,9 @@ SERVERS = silicon_kind(
     state_field="status",
     transitional=frozenset({"starting", "rebooting", "reinstalling", "updating", "locking", "unlocking"}),
     columns=(
-        Column("name", "Name", lambda r: r.name, width=18),
+        name_col(18),
         Column("type", "Type", lambda r: r.text("type"), width=6),
-        Column("status", "Status", lambda r: state_text(r.state), width=14, sort_key=lambda r: r.state),
+        state_col(COMMON, 14, "status", "Status"),
         Column("ip", "IP", lambda r: r.text("ip"), width=15),
         Column("zone", "Zone", lambda r: r.text("zone"), width=8),
         Column("deletable", "Deletable", lambda r: "yes" if seconds_until_deletable(r) <= 0 else f"in {int(seconds_until_deletable(r) // 3600)} h", width=9),

@@ -39,7 +39,7 @@ GADGETS = gadget_kind(
         ActionSpec("check", "Check (changes nothing)", call=Call("POST", "{id}/check", mutating=False)),
         ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart")),
         ActionSpec("tune", "Tune…", shape=FormCall("Tune {name}", Lazy(HERE + "TuneForm"), Call("POST", "{id}/tune", PROJECT), done="{name}: tuned",
-                                                   initial=lambda r: {"level": r.get("level") or 1})),
+                                                   initial=lambda r: {"level": r.get("level") or 1}, then="upsert")),
         ActionSpec("labels", "Labels (replace the set)…", shape=SetEditor("Labels of {name}", Lazy(HERE + "LabelRecord"), LABEL_COLUMNS,
                                                                          Call("PUT", "{id}/labels"), "labels", ("key", "value"), "label",
                                                                          read="labels", unique="key", max_count=3,

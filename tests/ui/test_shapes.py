@@ -98,8 +98,11 @@ async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_wri
         await menu(pilot, app, "Tune…")
         await form_ready(pilot, app)
         await tab_to(pilot, app, "f-level")
+        fault = gsandbox.inject(503, f"/gadgets/{alpha.id}", method="GET")  # reading it again fails: only the answer can show it
         await pilot.press("end", "backspace", "7", "ctrl+s")
         await wait_for(pilot, lambda: stored["level"] == 7, what="tuned")
+        await wait_for(pilot, lambda: app.main.view.table.get(alpha.id).get("level") == 7, what="the answer upserted")
+        gsandbox.faults.remove(fault)
 
         # the whole set: uniqueness is checked before sending, the edits stay, one PUT
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")

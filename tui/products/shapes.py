@@ -182,7 +182,7 @@ class FormCall(Shape):
     choices: Choices | None = None  # fixed select choices (`options` loads them)
     options: ShapeOptions | None = None
     submit_label: str = "Send"
-    then: Literal["follow", "reload"] = "follow"
+    then: Literal["follow", "reload", "upsert"] = "follow"  # upsert: the answer is the new row
 
     @property
     def mutating(self) -> bool:
@@ -215,7 +215,10 @@ class FormCall(Shape):
         else:
             ui.notify(lost[0] if lost else fill_text(self.done, row, ui, form=SimpleNamespace(**typed)),
                       "warning" if lost else "information")
-        ui.follow(row) if self.then == "follow" else ui.reload()
+        if self.then == "upsert" and isinstance(sent, dict) and sent:
+            ui.upsert(ui.service().row_of(sent, ui.scope))
+        else:
+            ui.follow(row) if self.then != "reload" else ui.reload()
 
 
 class PickCall(Shape):

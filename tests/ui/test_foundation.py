@@ -265,8 +265,8 @@ async def test_read_only_hides_mutating_verbs_and_keeps_the_others(gsandbox):
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
         labels = [c[0] for c in app.screen.choices]
-        # Restart, Tune, Labels change: not offered; what only reads stays (a prediction tried changes nothing)
-        assert labels == ["Check (changes nothing)", "Address (copy)…", "Try a prediction…", "Compare with a version…", "Parts ›"]
+        # Restart, Tune: not offered; what only reads stays (a prediction tried changes nothing; the labels open to be read)
+        assert labels == ["Check (changes nothing)", "Labels (replace the set)…", "Address (copy)…", "Try a prediction…", "Compare with a version…", "Parts ›"]
         await pick(pilot, app, lambda label: label.startswith("Check"))
         await wait_for(pilot, lambda: writes(gsandbox), what="check sent")
         assert writes(gsandbox) == [("POST", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/check")]

@@ -172,3 +172,24 @@ async def test_security_group_delete_nic_removal_and_terminate_keeping_a_boot_bl
         await screen_named(pilot, app, "ConfirmScreen")
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: all(g["name"] != "temp" for g in store.security_groups["fr-par-1"].values()), what="deleted")
+
+
+async def test_attaching_an_ip_says_what_the_server_keeps_as_the_platform_does(sandbox):
+    """Spec 1 §2.4: a server on the routed stack that has a flexible IP keeps it when another is attached."""
+    from helpers import confirm_yes, pick
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.ips")
+        spare = next(r for r in view.table.resources() if r.text("address") == "163.172.10.12")
+        view.table.move_to(spare.id)
+        await pilot.pause()
+        await action(pilot, app, "Attach to a server…")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda text: text.startswith("web-01 "))
+        message = await confirm_yes(pilot, app)
+        assert message == "163.172.10.12 is added to the public IPs of web-01; it keeps 163.172.10.11."
+        ips = sandbox.instance.ips["fr-par-1"].values()
+        await wait_for(pilot, lambda: {i["address"] for i in ips if (i.get("server") or {}).get("name") == "web-01"} >= {"163.172.10.11", "163.172.10.12"},
+                       what="both attached")

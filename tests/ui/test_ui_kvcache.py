@@ -94,8 +94,16 @@ async def test_read_only_offers_the_certificate_and_sends_nothing(sandbox, clock
         assert app.screen.id == "main"
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
-        assert [c[0] for c in app.screen.choices] == ["Download the TLS certificate…"]
+        # the whole sets open to be read (a whole-set editor is a viewer in read-only mode)
+        assert [c[0] for c in app.screen.choices] == ["ACL rules (replace the set)…", "Settings (replace the set)…", "Download the TLS certificate…"]
+        await pilot.press("enter")
+        rules = await screen_named(pilot, app, "RecordListScreen")
+        assert rules.read_only and "(read-only)" in str(rules.query_one("#dialog-title").render()) and rules.records
+        count = len(rules.records)
+        await pilot.press("a", "d", "ctrl+s")  # nothing to add, delete or send here
+        assert app.screen is rules and len(rules.records) == count
         await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="closed")
     assert writes(sandbox) == []
 
 

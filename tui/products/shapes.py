@@ -22,6 +22,7 @@ Textual and no pydantic here: form models are `Lazy`.
 
 from __future__ import annotations
 
+import inspect
 from types import SimpleNamespace
 from typing import Any, Callable, Literal
 
@@ -226,8 +227,8 @@ class PickCall(Shape):
     "security_group.id"). `choices` is a fixed list of (label, value), or a `Lazy` of `async (ui,
     row) -> (choices, current)`; picking the current value sends nothing. With `none`, a first
     choice so labelled sends null (leave the group). A choice may be an object (a server row):
-    `value` gives what is sent of it, and `confirm(row, picked)` what sending it does, asked first
-    (Cancel focused) under `confirm_title`."""
+    `value` gives what is sent of it, and `confirm(ui, row, picked)` (may be async: it may read what
+    is there now) what sending it does, asked first (Cancel focused) under `confirm_title`."""
 
     title: str
     choices: Lazy[Any] | tuple[tuple[str, Any], ...]
@@ -236,7 +237,7 @@ class PickCall(Shape):
     done: str = "{name}: {picked}"
     none: str | None = None
     value: Callable[[Any], Any] | None = None
-    confirm: Callable[[Row, Any], str] | None = None
+    confirm: Callable[[Any, Row, Any], Any] | None = None
     confirm_title: str = "{name}: {picked}?"
     confirm_label: str = "Send"
 
@@ -258,9 +259,11 @@ class PickCall(Shape):
             return
         label = next((str(c[0]) for c in offered if c[1] is picked), str(picked))
         label = label.split(" · ")[0].split("  ")[0].strip()  # the choice's name, not its details
-        if self.confirm is not None and picked is not unset and not await ui.confirm(
-                fill_text(self.confirm_title, row, ui, picked=label), self.confirm(row, picked), self.confirm_label):
-            return
+        if self.confirm is not None and picked is not unset:
+            said = self.confirm(ui, row, picked)
+            said = await said if inspect.isawaitable(said) else said
+            if not await ui.confirm(fill_text(self.confirm_title, row, ui, picked=label), said, self.confirm_label):
+                return
         value = None if picked is unset else (self.value(picked) if self.value is not None else picked)
         body: dict[str, Any] = {}
         *path, last = self.key.split(".")
@@ -306,6 +309,8 @@ class SetEditor(Shape):
     choices: Choices | None = None  # fixed select choices of the record form (`options` loads them)
     keep: Callable[[dict[str, Any]], bool] | None = None
     numbered: str | None = None
+
+    viewable = True  # offered in read-only mode too, to read the set
 
     @property
     def mutating(self) -> bool:
@@ -370,6 +375,10 @@ class SetEditor(Shape):
     async def __call__(self, ui: Any, row: Row) -> None:
         choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})
         on_parent = self.read == ROWS
+        if ui.read_only:  # read-only mode: the set is shown, nothing can be changed or sent
+            await ui.edit_records(fill_text(self.title, row, ui), self.record.get(), await self.current(ui, row), self.columns,
+                                  choices=choices, context=context, ordered=self.ordered, number_from=1 if self.ordered else None)
+            return
         describe = self.describe(row) if callable(self.describe) else fill_text(self.describe, row, ui)
 
         async def save(records: list[dict[str, Any]]) -> Any:

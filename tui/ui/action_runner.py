@@ -23,7 +23,7 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     answers True when it sent something). Returns what a conversation returned, else None."""
     app = host.app
     what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
-    if host.read_only and spec.mutating:
+    if not offered(spec, host.read_only):
         return None
     why = None if isinstance(target, list) else spec.why_not(target)
     if why:
@@ -75,6 +75,12 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     return None
 
 
+def offered(spec: ActionSpec, read_only: bool) -> bool:
+    """Whether an action is offered: in read-only mode only what changes nothing, or what shows a
+    set it would otherwise edit (a whole-set editor opens to read)."""
+    return not (read_only and spec.mutating and not getattr(spec.shape, "viewable", False))
+
+
 def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) -> bool:
     """The one-time secrets an answer carried for `row` (a new token, an activation's password),
     with any `credentials` (inside its URLs, masked elsewhere): shown masked, `v` reveals, `y`
@@ -111,7 +117,7 @@ def open_menu(host: Any, row: Any, actions: Any, children: Any, title: str, run:
     """A row's actions menu, for lists, details and panels: what can run now, what cannot greyed
     with why (read-only keeps what changes nothing), then the child lists (›). `run(spec)` and
     `open_child(child)` act on the pick."""
-    specs = [a for a in actions if not (host.read_only and a.mutating) and (a.available(row) or a.why_not(row))]
+    specs = [a for a in actions if offered(a, host.read_only) and (a.available(row) or a.why_not(row))]
     if not specs and not children:
         host.app.notify(f"No action is allowed while {row.name or row.id or 'it'} is {row.state or 'as it is'}.", severity="warning")
         return

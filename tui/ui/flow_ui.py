@@ -68,7 +68,8 @@ class ViewFlowUI:
         from .screens.records import RecordListScreen
 
         result = await self.app.push_screen_wait(
-            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context, number_from=number_from, save=save)
+            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context,
+                             number_from=number_from, save=save, read_only=self.read_only)
         )
         if isinstance(result, BaseException):
             raise result

@@ -45,11 +45,24 @@ def _rules_note(sg: Any) -> str:
             "Rules apply top to bottom.")
 
 
-def attach_ip_warning(ip: Any, server: Any) -> str:
-    replaced = server.text("public_address")
-    return (f"{ip.text('address')} becomes the public IP of {server.name}."
-            + (f"\nIts current public IP {replaced} is removed and its open public connections are cut." if replaced else "")
-            + (f"\nIt is detached from {ip.obj('server').get('name')} first." if ip.obj("server").get("id") else ""))
+async def attach_ip_warning(ui: Any, ip: Any, server: Any) -> str:
+    """What attaching does (spec 1 §2.4): the server's previous public IP is removed and its public
+    connections cut, unless it is on the routed stack and already has a flexible IP; a moved IP's
+    current server loses the connections through it. Read from the server as it is now."""
+    full = (await ui.service().call("GET", ui.scope, "servers", server.id)).get("server") or {}
+    public = [p for p in full.get("public_ips") or [] if isinstance(p, dict)]
+    keeps = bool(full.get("routed_ip_enabled")) and any(p.get("dynamic") is False for p in public)
+    current = ", ".join(str(p.get("address")) for p in public if p.get("address"))
+    owner = ip.obj("server")
+    if keeps:
+        said = f"{ip.text('address')} is added to the public IPs of {server.name}; it keeps {current}."
+    elif current:
+        said = f"{ip.text('address')} becomes the public IP of {server.name}.\nIts current public IP {current} is removed and its open public connections are cut."
+    else:
+        said = f"{ip.text('address')} becomes the public IP of {server.name}."
+    if owner.get("id"):
+        said += f"\nIt moves from {owner.get('name') or owner.get('id')}: that server loses the connections through it."
+    return said
 
 
 RULE_FIELDS = ("direction", "action", "protocol", "ip_range", "dest_port_from", "dest_port_to")
@@ -95,7 +108,7 @@ IPS = instance_kind(
         ActionSpec("attach", "Attach to a server…", lambda r: True, shape=PickCall(
             "Attach {address} to", Lazy(F + "ip_servers"), Call("PATCH", "{id}"), "server", done="{address} attached to {picked}",
             value=lambda server: server.id, confirm=attach_ip_warning,
-            confirm_title="Attach {address}?", confirm_label="Attach")),
+            confirm_title="Attach {address} to {picked}?", confirm_label="Attach")),
         ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), call=Call("PATCH", "{id}", {"server": None}),
                    confirm=Lazy(F + "detach_ip_message")),
     ),

@@ -67,7 +67,7 @@ class CreateForm(BaseModel):
     network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
     private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint"))] = ""
     service_ips: Annotated[list[str], Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"))] = []
-    acl_rules: Annotated[list[str], Field(json_schema_extra=meta("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: any)"))] = []
+    acl_rules: Annotated[list[str], Field(json_schema_extra=meta("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"))] = []
     settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60"))] = []
     tags: Tags = []
 

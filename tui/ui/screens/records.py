@@ -43,8 +43,10 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         self, title: str, model: type[BaseModel], records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
         number_from: int | None = None, save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
+        read_only: bool = False,
     ) -> None:
         super().__init__()
+        self.read_only = read_only  # shown to read, nothing to change (read-only mode)
         self.save = save  # sends the list from inside the dialog: a refusal keeps the edits here
         self.title_text = title
         self.model = model
@@ -59,11 +61,13 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="records"):
-            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield Label(self.title_text + (" (read-only)" if self.read_only else ""), id="dialog-title", markup=False)
             if self.describe:
                 yield Static(self.describe, id="records-note", markup=False)
             yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
             keys = "a add · e edit · d delete" + (" · K/J move" if self.ordered else "") + " · ctrl+s save · esc cancel"
+            if self.read_only:
+                keys = "read-only: nothing here is changed · esc close"
             yield Static("", id="records-status", markup=False)
             yield Static(keys, id="records-keys")
 
@@ -80,6 +84,8 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         self.table.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.read_only and action in ("add", "edit", "remove", "move", "save"):
+            return False
         return self.ordered if action == "move" else True
 
     def _fill(self, cursor: int | None = None) -> None:

@@ -65,13 +65,14 @@ class SecretScreen(ModalScreen[None]):
         import time
 
         from ...products import times
+        from ...products.times import moment_of
 
         seconds = times.left(self.expires_at, float(getattr(self.app, "clock", time.time)()))  # the app's wall clock
         if seconds is None:
-            return f"expires at {self.expires_at}"
+            return f"expires at {moment_of(self.expires_at)}"
         if seconds <= 0:
-            return f"expired ({self.expires_at})"
-        return f"expires in {times.span(seconds)} ({self.expires_at})"
+            return f"expired ({moment_of(self.expires_at)})"
+        return f"expires in {times.span(seconds)} ({moment_of(self.expires_at)})"
 
     def on_mount(self) -> None:
         box = self.query_one(OptionList)

@@ -112,7 +112,9 @@ class PanelView(Vertical):
 
     def may(self, what: str) -> bool:
         if what == "actions":
-            return any(not (self.read_only and a.mutating) for a in self.actions()) or bool(self.kind.children and not self.absent)
+            from ..action_runner import offered
+
+            return any(offered(a, self.read_only) for a in self.actions()) or bool(self.kind.children and not self.absent)
         return what in ("refresh", "json", "secrets")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

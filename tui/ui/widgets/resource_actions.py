@@ -177,7 +177,9 @@ class ResourceActions(ResourceChanges):
     def open_marked_actions(self, rows: list[Any]) -> None:
         """The actions that take several rows, for the marked ones: each offered when it is
         available for every one, greyed with the first one's reason otherwise."""
-        specs = [a for a in self.kind.actions if a.many and not (self.read_only and a.mutating)]
+        from ..action_runner import offered
+
+        specs = [a for a in self.kind.actions if a.many and offered(a, self.read_only)]
         scopes = sorted({self.kind.scope_of(r) for r in rows})
         if len(scopes) > 1:
             from ...products.location import scope_word

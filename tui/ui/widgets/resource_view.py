@@ -134,10 +134,12 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
             return writable and kind.edit is not None
         if what == "delete":
             return writable and (kind.delete is not None or kind.delete_flow is not None or kind.batch is not None)
+        if what in ("actions", "mark"):
+            from ..action_runner import offered  # (not on the start path's imports)
         if what == "actions":
-            return bool(kind.children) or any(writable or not a.mutating for a in kind.actions)
+            return bool(kind.children) or any(offered(a, not writable) for a in kind.actions)
         if what == "mark":  # rows are marked for the actions that take several at once
-            return any(a.many and (writable or not a.mutating) for a in kind.actions)
+            return any(a.many and offered(a, not writable) for a in kind.actions)
         if what == "clear_marks":
             return bool(self.table.marked) and not self.may("clear_filter")
         if what in ("write", "undo"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import action, demo_settings, text_of, loaded, make_app, open_view, pick, screen_named, select, wait_for
+from helpers import action, demo_settings, later, loaded, make_app, open_view, pick, row_named, screen_named, select, text_of, wait_for
 
 pytestmark = pytest.mark.anyio
 PW = "Str0ng-pass!"
@@ -247,3 +247,25 @@ async def test_a_disk_full_instance_shows_what_it_cannot_do_and_why(sandbox, clo
         line = table.render_line(table.cursor_row - table.scroll_offset.y + 1)
         status = next(seg for seg in line if "DISK_FULL" in seg.text)
         assert status.style.underline and not status.style.reverse
+
+
+async def test_an_upgrade_to_a_smaller_node_type_is_said_first_and_cancelling_sends_nothing(sandbox, clock):
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        await later(pilot, clock, 60, lambda: row_named(view, "orders-db").state == "ready", "ready")  # its morning backup over
+        await select(pilot, view, "orders-db")
+        await action(pilot, app, "Upgrade (node type, HA, volume, version)…")
+        await wait_for(pilot, lambda: getattr(app.screen, "title_text", "").startswith("Upgrade orders-db"), what="the changes")
+        await pick(pilot, app, lambda t: t.startswith("Node type"))
+        form = await form_ready(pilot, app)
+        labels = [str(label) for label, _ in form.query_one("#f-node_type")._options]
+        assert any(label.startswith("DB-GP-XS ") and label.endswith("(current)") for label in labels)  # the current one, in words
+        form.query_one("#f-node_type").value = "DB-DEV-S"
+        await pilot.press("ctrl+s")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        assert "DB-DEV-S is smaller than DB-GP-XS" in confirm.message and app.focused.id == "cancel"
+        await pilot.press("enter")  # Cancel: back on the form, nothing sent
+        await wait_for(pilot, lambda: app.screen is form, what="the form again")
+        assert writes(sandbox) == [] and inst(sandbox, "orders-db")["node_type"] == "DB-GP-XS"

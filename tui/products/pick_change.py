@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .base import Row
+from .base import Lazy, Row
 from .location import Call
 from .shapes import Shape, ShapeOptions, fill_text
 
@@ -30,6 +30,9 @@ class Change(Shape):
     initial: Callable[[Row], dict[str, Any]] | None = None
     options: ShapeOptions | None = None  # `async (ui, row) -> (choices, context)` of the form
     why_not: Callable[[Row], str | None] | None = None
+    # What the change costs, said before it is sent (Cancel focused): `warn(form, row, context)` ->
+    # text, or None when there is nothing to say (a smaller node type, a new major version).
+    warn: Callable[[Any, Row, dict[str, Any]], str | None] | Lazy[Any] | None = None
 
     def body_for(self, form: Any, row: Row) -> dict[str, Any]:
         from .fields import form_body
@@ -54,6 +57,7 @@ class PickChange(Shape):
 
     async def __call__(self, ui: Any, row: Row) -> None:
         from . import outcome
+        from .flows import Refused
 
         offered = [(c.label, n, c.why_not(row) if c.why_not else None) for n, c in enumerate(self.changes)]
         picked = await ui.pick(fill_text(self.title, row, ui), offered)
@@ -79,6 +83,10 @@ class PickChange(Shape):
             choices, context = await change.options.get()(ui, row) if change.options is not None else ({}, {})
 
             async def submit(form: Any) -> Any:
+                warn = change.warn.get() if isinstance(change.warn, Lazy) else change.warn
+                said = warn(form, row, context) if warn is not None else None
+                if said and not await ui.confirm(f"{title}?", said, self.submit_label):
+                    raise Refused("not sent: change it, or esc to leave it as it is")
                 return await send(change.body_for(form, row))
 
             if not await ui.form(title, change.form.get(), initial=change.initial(row) if change.initial else None, choices=choices,

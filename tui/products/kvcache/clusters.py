@@ -87,9 +87,10 @@ CLUSTERS = kvcache_kind(
     actions=(
         ActionSpec("migrate", "Migrate: version, node type or size…", _ready, why_not=_why, shape=PickChange(
             "Migrate {name}: one change per request", Call("POST", "{id}/migrate"), (
-                Change("Version", Lazy(FORMS + "VersionForm"), "Upgrade {name}", options=Lazy(FORMS + "version_options"),
+                Change("Version", Lazy(FORMS + "VersionForm"), "Upgrade {name}", options=Lazy(FORMS + "version_options"), warn=Lazy(FORMS + "version_warning"),
                        why_not=lambda r: None if r.items("upgradable_versions") else "no newer version is offered"),
                 Change("Node type (vertical scaling)", Lazy(FORMS + "NodeTypeForm"), "Node type of {name}", options=Lazy(FORMS + "node_type_options"),
+                       warn=Lazy(FORMS + "node_type_warning"),
                        initial=lambda r: {"node_type": r.get("node_type")}),
                 Change("Number of nodes (horizontal scaling)", Lazy(FORMS + "SizeForm"), "Nodes of {name} (the TLS certificate is not renewed by this)",
                        options=Lazy(FORMS + "size_options"), initial=lambda r: {"cluster_size": r.get("cluster_size") or 1},

@@ -216,7 +216,24 @@ async def version_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any
 
 async def node_type_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
     choices, context = await create_options(ui.service(), ui.scope)
-    return {"node_type": choices["node_type"]}, {**context, "current": cluster.get("node_type")}
+    current = cluster.get("node_type")
+    marked = [(label + " (current)" if value == current else label, value) for label, value in choices["node_type"]]
+    return {"node_type": marked}, {**context, "current": current}
+
+
+def node_type_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str | None:
+    """Less memory is said before it is sent: what no longer fits is evicted, or the move fails."""
+    types = context.get("types") or {}
+    old, new = (types.get(cluster.get("node_type")) or {}).get("memory"), (types.get(form.node_type) or {}).get("memory")
+    if not isinstance(old, (int, float)) or not isinstance(new, (int, float)) or new >= old:
+        return None
+    return (f"{form.node_type} has less memory than {cluster.get('node_type')} ({new / 2**30:g} GB against {old / 2**30:g} GB): "
+            "keys that no longer fit are evicted by the cluster's eviction policy, or the migration fails.")
+
+
+def version_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str:
+    return (f"{cluster.name} moves from {cluster.get('version')} to {form.version}: this cannot be undone, and clients may be "
+            "disconnected while it migrates.")
 
 
 async def size_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:

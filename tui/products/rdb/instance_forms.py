@@ -245,9 +245,32 @@ class VersionForm(BaseModel):
 
 
 async def node_type_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
-    """The upgrade's node types (the catalogue's, with what each allows) and the rules' data."""
+    """The upgrade's node types (the catalogue's, with what each allows; the current one marked)
+    and the rules' data."""
     choices, context = await catalogue(ui.service(), ui.scope)
-    return {"node_type": choices["node_type"]}, context
+    current = instance.get("node_type")
+    return {"node_type": [(label + " (current)" if value == current else label, value) for label, value in choices["node_type"]]}, context
+
+
+def _size(node: dict[str, Any] | None) -> tuple[float, float]:
+    node = node or {}
+    return (float(node.get("vcpus") or 0), float(node.get("memory") or 0))
+
+
+def node_type_warning(form: Any, instance: Row, context: dict[str, Any]) -> str | None:
+    """A smaller node type is said before it is sent."""
+    nodes = context.get("nodes") or {}
+    old, new = nodes.get(instance.get("node_type")), nodes.get(form.node_type)
+    if old is None or new is None or not any(n < o for n, o in zip(_size(new), _size(old))):
+        return None
+    (nv, nm), (ov, om) = _size(new), _size(old)
+    return (f"{form.node_type} is smaller than {instance.get('node_type')} ({nv:g} vCPU {nm / GB:g} GB against {ov:g} vCPU {om / GB:g} GB): "
+            "the instance may no longer hold its load or its connections. It is configuring meanwhile.")
+
+
+def version_warning(form: Any, instance: Row, context: dict[str, Any]) -> str:
+    return (f"{instance.name} moves to a new engine version: this cannot be undone, and the instance is unavailable while it "
+            "upgrades. A backup taken first is the way back.")
 
 
 async def catalogue_context(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:

@@ -28,7 +28,8 @@ def _volume(row: Any) -> dict[str, Any]:
 
 
 UPGRADE = PickChange("Upgrade {name}: one change at a time", Call("POST", "{id}/upgrade"), (
-    Change("Node type (more CPU and memory)", Lazy(FORMS + "NodeTypeForm"), "Upgrade {name}: node type", options=Lazy(FORMS + "node_type_options")),
+    Change("Node type (more CPU and memory)", Lazy(FORMS + "NodeTypeForm"), "Upgrade {name}: node type", options=Lazy(FORMS + "node_type_options"),
+           warn=Lazy(FORMS + "node_type_warning")),
     Change("Enable high availability", title="Enable HA on {name}?", body={"enable_ha": True},
            confirm="A synchronous standby node is added; the instance is configuring meanwhile.",
            why_not=lambda r: "it is already highly available" if r.get("is_ha_cluster") else None),
@@ -40,6 +41,7 @@ UPGRADE = PickChange("Upgrade {name}: one change at a time", Call("POST", "{id}/
            body=lambda form, r: {"volume_size": form.volume_size * GB},
            why_not=lambda r: None if _volume(r).get("type") == "bssd" else "only a block volume is resized: move to bssd first"),
     Change("Engine version", Lazy(FORMS + "VersionForm"), "Upgrade the engine of {name}", options=Lazy(FORMS + "version_options"),
+           warn=Lazy(FORMS + "version_warning"),
            body=lambda form, r: {"upgradable_version_id": form.version_id},
            why_not=lambda r: None if r.items("upgradable_version") else "no newer version is offered"),
 ), submit_label="Upgrade", done="{name}: upgrade accepted ({change}); it is configuring")

@@ -25,6 +25,9 @@ from .form_fields import is_bool, field_meta, errors_by_field, field_paths, form
 from .line_input import LineInput
 
 
+AGAIN = "#again"  # an error of a password's second entry: `<path>#again`
+
+
 class Tick(Checkbox):
     """A checkbox whose mark is visible without colour (NO_COLOR): X when on, blank when off."""
 
@@ -142,6 +145,7 @@ class ModelForm(Vertical):
             with Horizontal(classes="form-row"):  # typed twice: a typo would lock the operator out
                 yield Label(f"{label} (again)", classes="form-label")
                 yield LineInput("", placeholder="the same, to be sure", password=True, compact=True, id=f"a-{widget_id(path)}", classes="form-control")
+            yield Static("", id=f"ea-{widget_id(path)}", classes="form-error", markup=False)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         name = self.field_of(event.input)
@@ -187,13 +191,14 @@ class ModelForm(Vertical):
         return form_values(self.model, self._collect(self.model, ""))
 
     def mismatched(self) -> list[str]:
-        """The password fields whose second entry differs from the first (never sent: checked here)."""
+        """The password fields whose second entry differs from the first (never sent: checked here),
+        named `<path>#again`: the error is said under the second entry."""
         out = []
         for again in self.query(".form-control"):
             if again.id and again.id.startswith("a-") and isinstance(again, Input):
                 first = self.query_one(f"#f-{again.id[2:]}", Input)
                 if first.value != again.value:
-                    out.append(self.field_of(first) or again.id[2:])
+                    out.append((self.field_of(first) or again.id[2:]) + AGAIN)
         return out
 
     def _collect(self, model: type[BaseModel], prefix: str, skip: str | None = None) -> dict[str, Any]:
@@ -255,9 +260,15 @@ class ModelForm(Vertical):
                 msg = ""
             box.update(f"✖ {msg}" if msg else "")
             box.set_class(bool(msg), "-shown")
+            for again in self.query(f"#ea-{widget_id(name)}").results(Static):  # a password's second entry
+                msg = "" if only_touched and name not in self.touched else errors.get(name + AGAIN, "")
+                again.update(f"✖ {msg}" if msg else "")
+                again.set_class(bool(msg), "-shown")
 
     def label_of(self, name: str) -> str:
         """A field as the operator reads it: its label, after its parents' ("Health check › Port")."""
+        if name.endswith(AGAIN):
+            return self.label_of(name[: -len(AGAIN)]) + " (again)"
         labels, model, parts = [], self.model, name.split(".")
         while parts and model is not None:
             part = parts.pop(0)
@@ -272,7 +283,7 @@ class ModelForm(Vertical):
 
     def focus_field(self, name: str) -> None:
         try:
-            self.query_one(f"#f-{widget_id(name)}").focus()
+            self.query_one(f"#a-{widget_id(name[: -len(AGAIN)])}" if name.endswith(AGAIN) else f"#f-{widget_id(name)}").focus()
         except Exception:
             pass
 

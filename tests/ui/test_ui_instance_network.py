@@ -193,3 +193,35 @@ async def test_attaching_an_ip_says_what_the_server_keeps_as_the_platform_does(s
         ips = sandbox.instance.ips["fr-par-1"].values()
         await wait_for(pilot, lambda: {i["address"] for i in ips if (i.get("server") or {}).get("name") == "web-01"} >= {"163.172.10.11", "163.172.10.12"},
                        what="both attached")
+
+
+async def test_a_long_rule_list_at_80x24_scrolls_inside_its_dialog_refuses_a_duplicate_and_sends_nothing_unchanged(sandbox):
+    sg = next(g for g in sandbox.instance.security_groups["fr-par-1"].values() if g["name"] == "web-public")
+    for n in range(20):
+        sg["rules"].append({**sg["rules"][0], "id": f"extra-{n}", "ip_range": f"10.{n}.0.0/16", "dest_port_from": 1000 + n, "position": 4 + n})
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "instance.security_groups")
+        await select(pilot, view, "web-public")
+        await action(pilot, app, "Rules…")
+        rules = await screen_named(pilot, app, "RecordListScreen")
+        assert len(rules.records) == 23
+        keys = rules.query_one("#records-keys")
+        assert keys.region.bottom <= 24 and keys.region.height > 0  # the keys stay on screen
+        for _ in range(22):
+            await pilot.press("j")
+        table = rules.table
+        assert table.cursor_row == 22 and table.scroll_y > 0  # the last rule, scrolled to
+        puts = len([r for r in sandbox.requests if r[0] == "PUT"])
+        await pilot.press("ctrl+s")  # nothing changed: nothing is sent
+        await wait_for(pilot, lambda: app.screen.id == "main", what="closed")
+        assert len([r for r in sandbox.requests if r[0] == "PUT"]) == puts and notified(app, "as they were; nothing was sent")
+        await action(pilot, app, "Rules…")
+        rules = await screen_named(pilot, app, "RecordListScreen")
+        rules.records.append(dict(rules.records[0]))  # the same rule twice
+        rules._fill()
+        await pilot.press("ctrl+s")
+        status = rules.query_one("#records-status")
+        await wait_for(pilot, lambda: "listed twice" in str(status.render()), what="refused")
+        assert status.region.bottom <= 24 and app.screen is rules and len([r for r in sandbox.requests if r[0] == "PUT"]) == puts

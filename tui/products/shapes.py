@@ -255,7 +255,10 @@ class PickCall(Shape):
         unset = object()  # the picker's value for "none" (None means cancelled)
         offered = ([(self.none, unset)] if self.none is not None else []) + list(choices)
         picked = await ui.pick(fill_text(self.title, row, ui), offered, current=unset if self.none is not None and current is None else current)
-        if picked is None or picked == current or (picked is unset and current is None):
+        if picked is None:
+            return
+        if picked == current or (picked is unset and current is None):
+            ui.notify(f"{fill_text(self.title, row, ui)}: that is the current choice; nothing was sent.")
             return
         label = next((str(c[0]) for c in offered if c[1] is picked), str(picked))
         label = label.split(" · ")[0].split("  ")[0].strip()  # the choice's name, not its details
@@ -301,7 +304,7 @@ class SetEditor(Shape):
     read: str | Call = "ROWS"
     empty: str | None = None  # what an empty set means ("nobody can connect"): asked before sending one
     describe: str | Callable[[Row], str] = ""
-    unique: str | None = None
+    unique: str | tuple[str, ...] | None = None  # a field, or the fields that together make a record unique
     max_count: int | None = None
     flat: bool = False
     ordered: bool = False
@@ -336,10 +339,12 @@ class SetEditor(Shape):
         if self.max_count is not None and len(records) > self.max_count:
             raise Refused(f"at most {self.max_count} {self.what}s ({len(records)} given)")
         if self.unique is not None:
-            values = [r.get(self.unique) for r in records]
-            twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+            fields = (self.unique,) if isinstance(self.unique, str) else tuple(self.unique)
+            values = [tuple(r.get(f) for f in fields) for r in records]
+            twice = next((i for i, v in enumerate(values) if v in values[:i]), None)
             if twice is not None:
-                raise Refused(f"{twice} is listed twice: each {self.what} once")
+                shown = values[twice][0] if len(fields) == 1 else f"the {self.what} at #{twice + 1}"
+                raise Refused(f"{shown} is listed twice: each {self.what} once")
 
     def body(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         if self.flat:
@@ -381,16 +386,25 @@ class SetEditor(Shape):
             return
         describe = self.describe(row) if callable(self.describe) else fill_text(self.describe, row, ui)
 
+        before = await self.current(ui, row)
+        unchanged: list[bool] = []
+
         async def save(records: list[dict[str, Any]]) -> Any:
+            if _same(self.body(records)[self.key], self.body(before)[self.key], self.ordered):
+                unchanged.append(True)  # nothing to send
+                return {}
             return await self.send_set(ui, row, records)
 
         done = await ui.edit_records(
-            fill_text(self.title, row, ui), self.record.get(), await self.current(ui, row), self.columns, save=save,
+            fill_text(self.title, row, ui), self.record.get(), before, self.columns, save=save,
             choices=choices, context=context, describe=describe, ordered=self.ordered, number_from=1 if self.ordered else None,
         )
         if done is None:
             return
         owner = fill_text("{parent}" if on_parent else "{name}", row, ui)
+        if unchanged:
+            ui.notify(f"{owner}: the {self.what}s are as they were; nothing was sent.")
+            return
         ui.notify(f"{owner}: {len(done)} {self.what}{'' if len(done) == 1 else 's'}")
         ui.reload() if on_parent else ui.follow(row)
 

@@ -153,7 +153,7 @@ SECURITY_GROUPS = instance_kind(
         ActionSpec("rules", "Rules…", lambda r: True, shape=SetEditor(
             "Rules of {name}", Lazy(F + "RuleForm"), RULE_COLUMNS, Call("PUT", "{id}/rules"), "rules", RULE_FIELDS, "rule",
             read=Call("GET", "{id}/rules", mutating=False), keep=lambda r: r.get("editable", True), ordered=True, numbered="position",
-            choices=RULE_CHOICES, describe=_rules_note)),
+            choices=RULE_CHOICES, describe=_rules_note, unique=RULE_FIELDS)),
         ActionSpec("default_rules", "Platform default rules", lambda r: True, mutating=False,
                    shape=ShowAnswer("Platform default rules", Call("GET", "security_groups/default/rules", mutating=False), _default_rules)),
     ),

@@ -77,7 +77,7 @@ USERS = rdb_kind(
         ("Admin", lambda u: "yes: CREATEROLE and CREATEDB (not SUPERUSER, not REPLICATION)" if u.raw.get("is_admin") else "no"),
     ),
     actions=(
-        ActionSpec("toggle_admin", "Toggle admin", lambda r: True, confirm=True,
+        ActionSpec("toggle_admin", "Toggle admin", lambda r: True, confirm=Lazy(DATA + "admin_message"),
                    call=Call("PATCH", "{id}", lambda r: {"is_admin": not r.get("is_admin")})),
         ActionSpec("password", "Change the password…", lambda r: True, shape=FormCall(
             "New password for {name}", Lazy(DATA + "PasswordForm"), Call("PATCH", "{id}"), done="{name}: password changed", submit_label="Change")),

@@ -56,6 +56,13 @@ USER_EDIT = EditSpec(UserEditForm, lambda row: {"is_admin": bool(row.get("is_adm
                      lambda form, row: {"is_admin": form.is_admin} if form.is_admin != bool(row.get("is_admin")) else {})  # type: ignore[attr-defined]
 
 
+async def admin_message(service: Any, scope: str, user: Row) -> str:
+    instance = service.parent.name if service.parent is not None else "the instance"
+    if user.get("is_admin"):
+        return f"{user.name} stops being an administrator of {instance}."
+    return f"{user.name} becomes an administrator of {instance}: it may create and drop databases and users."
+
+
 class PasswordForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     password: Annotated[Password, Field(json_schema_extra=meta("New password", widget="password"))]

@@ -50,6 +50,9 @@ class ResourceActions(ResourceChanges):
     def _with_current(self, fn: Callable[[Any], None]) -> None:
         resource = self.current()
         if resource is None:
+            if getattr(self.table, "_filter", ""):  # rows there are, the filter hides them all
+                self.app.notify(f"No {self.kind.singular} matches the filter: esc clears it.", severity="warning")
+                return
             creates = ": c creates one" if getattr(self, "may", lambda what: False)("create") else ""
             self.app.notify(f"No {self.kind.singular} here to act on{creates}.", severity="warning")
         else:

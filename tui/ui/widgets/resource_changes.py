@@ -105,7 +105,7 @@ class ResourceChanges:
                     self._do_action(created, action)
 
         self.app.push_screen(
-            FormScreen(f"Create {self.kind.singular} in {scope}", spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
+            FormScreen(f"Create {self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else f"in {scope}"), spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
             done,
         )
 

@@ -102,7 +102,9 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         password = store.remote[sid]["password"]
         box = secret.query_one("OptionList")
         assert all(password not in str(box.get_option_at_index(i).prompt) for i in range(box.option_count))
-        assert store.remote[sid]["expires_at"] in str(secret.query_one("#secret-expiry").render())  # with the time left
+        from tui.products.times import moment_of
+
+        assert moment_of(store.remote[sid]["expires_at"]) in str(secret.query_one("#secret-expiry").render())  # when, read as a time
         await pilot.press("y")  # the password, as the note says: it is highlighted first
         assert app.clipboard == password
         await pilot.press("escape")

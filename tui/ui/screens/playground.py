@@ -43,7 +43,12 @@ class Session:
     history: list[Exchange] = field(default_factory=list)
 
 
-_SESSIONS: dict[str, Session] = {}  # one per resource tried, for as long as the console runs
+def sessions_of(app: Any) -> dict[str, Session]:
+    """One session per resource tried, kept on the app: for as long as the console runs."""
+    found = getattr(app, "_playground_sessions", None)
+    if found is None:
+        found = app._playground_sessions = {}
+    return found
 
 
 def as_text(answer: Any) -> str:
@@ -71,11 +76,12 @@ class PlaygroundScreen(ModalScreen[None]):
     ) -> None:
         super().__init__(id="playground-dialog")
         self.title_text = title
-        self.session = _SESSIONS.setdefault(key, Session(template))
+        self.key, self.template = key, template
         self.parse, self.send_fn, self.docs_fn = parse, send, docs
         self.answer = ""
 
     def compose(self) -> ComposeResult:
+        self.session = sessions_of(self.app).setdefault(self.key, Session(self.template))
         with Vertical(id="dialog", classes="playground"):
             yield Label(self.title_text, id="dialog-title", markup=False)
             yield TextArea(self.session.draft, id="payload", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")

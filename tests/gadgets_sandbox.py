@@ -5,27 +5,23 @@
   `POST …/{id}/check` (changes nothing), `POST …/{id}/restart`, `DELETE …/{id}`.
 - `/gadgets/v1/regions/{region}/gadgets/{gadget}/parts` lists a gadget's parts; a part is reached
   and deleted by its *name* at `/gadgets/v1/regions/{region}/parts/{name}`.
-- `/gadgets/v1/account`: a global singleton; `POST /gadgets/v1/account/upgrade` moves it through
-  `upgrading` (2 s) to plan "pro".
-- `/gadget-keys/v1/keys`: global keys behind a bearer token; a create answers the `secret_key`
-  once, a GET never does.
+- `/gadgets/v1/account`: a global singleton; `POST …/account/upgrade`: `upgrading` (2 s) → "pro".
+- `/gadget-keys/v1/keys`: keys behind a bearer token; a create answers the `secret_key` once.
 - `PUT …/gadgets/{id}` replaces a gadget's name and description (both required, as a PUT that
   replaces the object asks); `PUT …/gadgets/{id}/labels` its whole set of labels (at most 3,
   keys unique); `POST …/gadgets/{id}/tune` takes `level` (1 to 9) and `project_id` (the context's);
   `PUT …/gadgets/{id}/config` takes `notes` (text), `settings` (a string map) and `modes` (a list).
-- `GET …/gadgets/{id}/parts/{name}/notes`: a part's notes, reached through its gadget (a child of
-  a child whose path names its grandparent).
-- `GET …/gadgets/{id}/versions` lists the versions of a gadget's parts (one when created, one
-  more after each `PATCH …/parts`), `GET …/versions/{version}` one version's parts.
+- `GET …/gadgets/{id}/parts/{name}/notes`: a part's notes, through its gadget (its grandparent);
+  `GET …/gadgets/{id}/versions` the versions of its parts (one more after each `PATCH …/parts`),
+  `GET …/versions/{version}` one version's parts.
 - `GET …/gadgets/{id}/predict` says how to call it; `POST …/gadgets/{id}/predict {"inputs": [n…]}`
   answers `{"outputs": [2n…]}` (a 400 naming the field otherwise).
 - `/gadget-keys/v1/models` and `POST /gadget-keys/v1/chat/completions` (OpenAI-compatible): the
   answer repeats the last message word by word as server-sent events (`stream: true`), with the
   `x-ratelimit-*` headers; a message containing "hold" waits until `store.release` is set.
-- `/gadgets/v1/station?project_id=`: one per project, 404 until `POST /gadgets/v1/station/activate`
-  `{project_id}` (then `creating` 2 s → `ready`; the answer carries the station's `password`
-  once); `POST …/deactivate {project_id}` removes it; `GET …/station/beacons?project_id=` lists
-  its beacons.
+- `/gadgets/v1/station?project_id=`: one per project, 404 until `POST …/station/activate
+  {project_id}` (`creating` 2 s → `ready`; its `password` answered once); `POST …/deactivate
+  {project_id}` removes it; `GET …/station/beacons?project_id=` lists its beacons.
 """
 
 from __future__ import annotations

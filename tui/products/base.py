@@ -4,8 +4,7 @@ A kind declares where it lives (endpoint, scope type and scopes, parent, paths: 
 how it is listed (envelope, id field, paging, list parameters, change probe), its verbs (delete and
 actions as method + path + body, each mutating or not), its secret fields, and what the UI shows
 (columns, detail fields, forms, transitional states). The UI and the service are generic over kinds:
-nothing defaults to one product's conventions.
-"""
+nothing defaults to one product's conventions; a product says its own once (`kinds_of`)."""
 
 from __future__ import annotations
 

@@ -88,6 +88,15 @@ def _sandbox(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    finally:  # a start refused before the first frame (a bad argument) leaves the collector running
+        collector = sys.modules.get("tui.ui.collector")
+        if collector is not None:
+            collector.startup_end()
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.faults:
         from .sandbox.faults import FaultSpec, FaultSpecError

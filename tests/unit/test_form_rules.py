@@ -358,3 +358,16 @@ def test_every_message_states_a_rule_not_pydantic_words(model):
 
 def _is_bool(model: type[BaseModel], name: str) -> bool:
     return model.model_fields[name].annotation is bool
+
+
+def test_a_first_port_out_of_range_is_the_one_error_of_a_port_range():
+    from pydantic import ValidationError
+
+    from tui.products.instance.network_forms import RuleForm
+
+    with pytest.raises(ValidationError) as caught:
+        RuleForm.model_validate({"ip_range": "0.0.0.0/0", "protocol": "TCP", "dest_port_from": 70000, "dest_port_to": 70010})
+    assert [e["loc"] for e in caught.value.errors()] == [("dest_port_from",), ("dest_port_to",)]  # each out of range, said once each
+    with pytest.raises(ValidationError) as caught:
+        RuleForm.model_validate({"ip_range": "0.0.0.0/0", "protocol": "TCP", "dest_port_from": 70000, "dest_port_to": 80})
+    assert [(e["loc"], e["msg"]) for e in caught.value.errors()] == [(("dest_port_from",), "Value error, between 1 and 65535")]

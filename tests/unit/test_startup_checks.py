@@ -57,3 +57,12 @@ def test_a_ca_bundle_that_is_not_a_file_is_refused(capsys, config, tmp_path):
     os.mkfifo(fifo)
     config.write_text(config.read_text().replace('project_id = "', f'ca_bundle = "{fifo}"\nproject_id = "', 1))
     assert "is not a file or a folder" in start(capsys)
+
+
+def test_a_start_refused_before_the_first_frame_leaves_the_collector_running():
+    import gc
+
+    from tui import cli
+
+    assert cli.main(["--demo", "--zone", "fr-par"]) == 2  # a region is not a zone: refused after the collector's start-up pause
+    assert gc.isenabled()

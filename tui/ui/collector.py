@@ -92,3 +92,11 @@ def startup_done() -> None:
         _startup = False
         gc.freeze()
         gc.enable()
+
+
+def startup_end() -> None:
+    """The entry point's way out: the collector runs again if the console never drew its first frame."""
+    global _startup
+    if _startup:
+        _startup = False
+        gc.enable()

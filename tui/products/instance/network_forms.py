@@ -180,7 +180,9 @@ class RuleForm(BaseModel):
         if info.data.get("protocol") in ("ICMP", "ANY"):
             raise ValueError("ports apply to TCP and UDP only")
         if info.field_name == "dest_port_to":
-            lo = info.data.get("dest_port_from")
+            if "dest_port_from" not in info.data:  # the first port is wrong: its own error says how
+                return v
+            lo = info.data["dest_port_from"]
             if lo is None:
                 raise ValueError("give the first port too")
             if v < lo:

@@ -232,6 +232,21 @@ async def delete_typing(pilot, app, name):
     return dialog.message
 
 
+def notified(app, text):
+    """Whether a notification said `text`."""
+    return any(text in n.message for n in app.notes)
+
+
+async def set_select(pilot, form, field, value):
+    form.query_one(f"#f-{field}").value = value
+    await pilot.pause()
+
+
+async def type_into(pilot, form, field, text):
+    form.query_one(f"#f-{field}").focus()
+    await pilot.press(*text)
+
+
 def row_named(view, name):
     return next((r for r in view.table.resources() if r.name == name), None)
 

@@ -4,35 +4,11 @@ shown. The storage, image and type kinds: test_ui_instance_kinds.py."""
 
 import pytest
 
-from helpers import action, loaded, make_app, open_view, screen_named, select, wait_for
+from helpers import action, form_ready, notified, set_select, type_into, loaded, make_app, open_view, screen_named, select, wait_for
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
 GB = 10**9
-
-
-def sent(sandbox):
-    return [(m, p) for m, p in sandbox.requests if m != "GET"]
-
-
-def notified(app, text):
-    return any(text in n.message for n in app.notes)
-
-
-async def form_ready(pilot, app):
-    form = await screen_named(pilot, app, "FormScreen")
-    await wait_for(pilot, lambda: form.ready, what="form ready")
-    return form
-
-
-async def set_select(pilot, form, field, value):
-    form.query_one(f"#f-{field}").value = value
-    await pilot.pause()
-
-
-async def type_into(pilot, form, field, text):
-    form.query_one(f"#f-{field}").focus()
-    await pilot.press(*text)
 
 
 async def test_flexible_ips_create_reverse_detach_delete(sandbox):

@@ -27,6 +27,7 @@ PRODUCT_MANIFESTS = [
     "tui.products.silicon.manifest",
     "tui.products.rdb.manifest",
     "tui.products.kvcache.manifest",
+    "tui.products.container_registry.manifest",
 ]
 
 

@@ -54,7 +54,7 @@ class ResourceService:
         self.secrets: dict[str, dict[str, Any]] = {}  # id -> secret fields from the last answer
         self._prefetched: tuple[str, asyncio.Queue[ListChunk | None]] | None = None
         self.first_chunk = asyncio.Event()  # set when a prefetch has its first page (or failed)
-        self._names: dict[tuple[str, str], tuple[float, asyncio.Future[dict[str, str]]]] = {}
+        self._names: dict[tuple[str, str], tuple[float, asyncio.Future[dict[str, Row]]]] = {}
 
     def _row(self, data: dict[str, Any], scope: str | None = None) -> Row:
         return self.kind.row_maker(scope)(data)
@@ -224,21 +224,27 @@ class ResourceService:
         """Id -> name of every `kind` in `scope`, on this service's client: a list column naming a
         related resource (the server a flexible IP is on). One read serves every page of a listing
         and the polls of the next few seconds; a failure gives no names, not a failed list."""
+        return {rid: row.name or rid for rid, row in (await self.related(kind, scope)).items()}
+
+    async def related(self, kind: ResourceKind, scope: str) -> dict[str, Row]:
+        """Id -> row of every `kind` in `scope`, read as `names_of` reads them (once for a listing's
+        pages and a few seconds after): a list column needing more than a name (an image's
+        namespace: its endpoint and visibility)."""
         try:
             return dict(await asyncio.shield(self._names_read(kind, scope)))
         except ApiError:
             return {}
 
-    def _names_read(self, kind: ResourceKind, scope: str) -> "asyncio.Future[dict[str, str]]":
-        """The read of `kind`'s names in `scope`: the one under way or recent, else a new one."""
+    def _names_read(self, kind: ResourceKind, scope: str) -> "asyncio.Future[dict[str, Row]]":
+        """The read of `kind`'s rows in `scope`: the one under way or recent, else a new one."""
         key = (kind.id, scope)
         now = time.monotonic()
         held = self._names.get(key)
         if held is None or now - held[0] > NAMES_MAX_AGE or (held[1].done() and (held[1].cancelled() or held[1].exception() is not None)):
             other = ResourceService(self.client, kind, context=self.context)
 
-            async def read() -> dict[str, str]:
-                return {r.id: r.name or r.id for r in await other.list_rows(scope)}
+            async def read() -> dict[str, Row]:
+                return {r.id: r for r in await other.list_rows(scope)}
 
             held = (now, asyncio.ensure_future(read()))
             held[1].add_done_callback(lambda f: f.cancelled() or f.exception())  # a failure is read by names_of

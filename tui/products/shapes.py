@@ -82,14 +82,24 @@ def fill_text(template: str, row: Row, ui: Any, **extra: Any) -> str:
 
 
 class ShowValue(Shape):
-    """A value to read and copy (`y`): `text` is a template of the row."""
+    """A value to read and copy (`y`): `text` is a template of the row, or a function of the row and
+    the list's parent (`ParentRef`, None at the top: a tag's pull command needs its namespace).
+    With `copy` (a template or a function as `text`), `y` copies that alone (the command, not its
+    explanation)."""
 
     title: str
-    text: str
+    text: "str | Callable[[Row, Any], str]"
+    copy: "str | Callable[[Row, Any], str]" = ""
     mutating = False
 
     async def __call__(self, ui: Any, row: Row) -> None:
-        await ui.dialog("result", title=fill_text(self.title, row, ui), text=fill_text(self.text, row, ui))
+        parent = getattr(ui.service(), "parent", None)
+
+        def made(template: "str | Callable[[Row, Any], str]") -> str:
+            return template(row, parent) if callable(template) else fill_text(template, row, ui)
+
+        extra = {"copy_text": made(self.copy)} if self.copy else {}
+        await ui.dialog("result", title=fill_text(self.title, row, ui), text=made(self.text), **extra)
 
 
 class ShowSecret(Shape):

@@ -111,6 +111,14 @@ def path_zone(request: Request, zones: Sequence[str], product: str) -> str:
     return zone
 
 
+def path_region(request: Request, regions: Sequence[str], product: str) -> str:
+    """The request's `{region}`, refused unless the product exists there."""
+    region = request.path_params["region"]
+    if region not in regions:
+        raise invalid_arguments(("region", "constraint", f"{product} exist in {', '.join(regions)} only, not {region!r}"))
+    return region
+
+
 def positive_int(request: Request, name: str, default: int, maximum: int | None = None) -> int:
     raw = request.query_params.get(name)
     if raw is None or raw == "":

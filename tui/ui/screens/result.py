@@ -1,6 +1,7 @@
 """A result to read and copy: an export's download URL, a configuration snippet, a diff to review.
 
-Plain text (never markup), scrollable, `y` copies all of it. With `confirm_label` it asks: the
+Plain text (never markup), scrollable, `y` copies all of it, or `copy_text` alone when given (a
+command shown with its explanation). With `confirm_label` it asks: the
 answer is True for that button, False for Cancel or escape.
 """
 
@@ -21,10 +22,11 @@ class ResultScreen(ModalScreen[bool]):
         Binding("y", "copy", "Copy"),
     ]
 
-    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True) -> None:
+    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True, copy_text: str = "") -> None:
         super().__init__(id="result-dialog")
         self.title_text = title
         self.text = clean(text, keep_newlines=True)
+        self.copy_text = clean(copy_text)  # one line: a command pasted into a shell runs as shown
         self.confirm_label = confirm_label
         self.can_copy = copy
 
@@ -38,7 +40,7 @@ class ResultScreen(ModalScreen[bool]):
                     yield Button("Cancel", id="cancel")
                     yield Button(self.confirm_label, id="confirm", variant="warning")
             else:
-                yield Static(("y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
+                yield Static(("y copy the command · " if self.copy_text else "y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
 
     def on_mount(self) -> None:
         if self.confirm_label:
@@ -51,7 +53,7 @@ class ResultScreen(ModalScreen[bool]):
 
     def action_copy(self) -> None:
         if self.can_copy:
-            self.app.copy_to_clipboard(self.text)
+            self.app.copy_to_clipboard(self.copy_text or self.text)
             self.app.notify("Copied to the clipboard.", timeout=3)
 
     def action_close(self) -> None:

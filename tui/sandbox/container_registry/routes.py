@@ -1,0 +1,196 @@
+"""Routes of the sandbox's container registry: spec 3 §4.2 and spec/4 "Container registry", with
+the rules of spec 3 §2.2, §7 and §8 enforced server-side."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..collection import page
+from ..core import check_unknown, is_uuid, json_body, path_region
+from ..errors import HttpError, invalid_arguments
+from ..routing import route_table
+from .store import NAME_MAX, NAME_RULE, VISIBILITIES, RegistryStore
+
+NS_ORDER = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "description_asc": ("description", False),
+            "description_desc": ("description", True), "name_asc": ("name", False), "name_desc": ("name", True)}
+ORDER = {k: v for k, v in NS_ORDER.items() if not k.startswith("description")}
+STATUSES = ("unknown", "ready", "deleting", "error", "locked")
+
+
+def _ordered(request: Request, items: list[dict[str, Any]], orders: dict[str, tuple[str, bool]]) -> list[dict[str, Any]]:
+    order = request.query_params.get("order_by") or "created_at_asc"
+    if order not in orders:
+        raise invalid_arguments(("order_by", "constraint", f"order_by is one of {', '.join(orders)}"))
+    key, reverse = orders[order]
+    return sorted(items, key=lambda o: (str(o.get(key) or ""), o["id"]), reverse=reverse)
+
+
+def _filtered(request: Request, items: list[dict[str, Any]], *fields: str) -> list[dict[str, Any]]:
+    q = request.query_params
+    status = q.get("status")
+    if status and status not in STATUSES:
+        raise invalid_arguments(("status", "constraint", f"status is one of {', '.join(STATUSES)}"))
+    for key in ("status", *fields):
+        if q.get(key):
+            items = [o for o in items if o.get(key) == q[key]]
+    if q.get("name"):
+        items = [o for o in items if q["name"].lower() in o["name"].lower()]
+    return items
+
+
+def _check_name(name: Any, what: str) -> list[tuple[str, str, str]]:
+    if not name:
+        return [("name", "required", "name is required")]
+    if not isinstance(name, str) or len(name) > NAME_MAX or not NAME_RULE.match(name):
+        return [("name", "format", f"a {what} name is lower-case letters and digits, separated by one '.', '_' or '-'")]
+    return []
+
+
+def _owner(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+    has_org, has_project = bool(body.get("organization_id")), bool(body.get("project_id"))
+    if has_org and has_project:
+        return [("project_id", "constraint", "give organization_id or project_id, not both")]
+    if not has_org and not has_project:
+        return [("project_id", "required", "project_id is required")]
+    owner = body.get("project_id") or body.get("organization_id")
+    return [] if is_uuid(owner) else [("project_id" if has_project else "organization_id", "format", "a UUID")]
+
+
+def routes(store: RegistryStore) -> list[Route]:
+    def region_of(request: Request) -> str:
+        return path_region(request, ("fr-par", "nl-ams", "pl-waw"), "container registries")
+
+    def one(collection: Any, key: str) -> Callable[[Request], dict[str, Any]]:
+        return lambda request: collection.get(region_of(request), request.path_params[key])
+
+    namespace, image, tag = one(store.namespaces, "namespace_id"), one(store.images, "image_id"), one(store.tags, "tag_id")
+
+    def image_out(region: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        return lambda i: store.image_view(i, store.tags_of(region, i["id"]))
+
+    # ---- namespaces --------------------------------------------------------------------------------
+    async def list_namespaces(request: Request) -> Response:
+        region = region_of(request)
+        items = _ordered(request, _filtered(request, store.namespaces.all(region), "project_id", "organization_id"), NS_ORDER)
+        return page(request, "namespaces", items, store.namespace_view)
+
+    async def create_namespace(request: Request) -> Response:
+        region = region_of(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"name", "description", "organization_id", "project_id", "is_public"}) + _check_name(body.get("name"), "namespace")
+        errs += _owner(body) + _description(body) + _public_flag(body)
+        if errs:
+            raise invalid_arguments(*errs)
+        if any(n["name"] == body["name"] for n in store.namespaces.all(region)):  # spec 3 §7.2, §8
+            raise HttpError(409, {"type": "already_exists", "message": "resource already exists", "resource": "namespace",
+                                  "help_message": f"the namespace name {body['name']!r} is already in use in {region}"})
+        ns = store.create_namespace(region, body["name"], body.get("description") or "", bool(body.get("is_public")))
+        if body.get("project_id"):
+            ns["project_id"] = body["project_id"]
+        return JSONResponse(store.namespace_view(ns))
+
+    async def get_namespace(request: Request) -> Response:
+        return JSONResponse(store.namespace_view(namespace(request)))
+
+    async def update_namespace(request: Request) -> Response:
+        ns = namespace(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"description", "is_public"}) + _description(body) + _public_flag(body)
+        if errs:
+            raise invalid_arguments(*errs)
+        store.namespaces.patch(ns, body, ("description", "is_public"))
+        return JSONResponse(store.namespace_view(ns))
+
+    async def delete_namespace(request: Request) -> Response:
+        return JSONResponse(store.namespace_view(store.delete(store.namespaces, namespace(request))))
+
+    # ---- images ------------------------------------------------------------------------------------
+    async def list_images(request: Request) -> Response:
+        region = region_of(request)
+        q = request.query_params
+        items = store.images.all(region)
+        if q.get("project_id") or q.get("organization_id"):
+            owned = {n["id"] for n in store.namespaces.all(region) if q.get("project_id") in (None, n["project_id"])
+                     and q.get("organization_id") in (None, n["organization_id"])}
+            items = [i for i in items if i["namespace_id"] in owned]
+        visibility = q.get("visibility")
+        if visibility and visibility not in ("visibility_unknown", *VISIBILITIES):
+            raise invalid_arguments(("visibility", "constraint", "visibility is inherit, public or private"))
+        items = _ordered(request, _filtered(request, items, "namespace_id", "visibility"), ORDER)
+        return page(request, "images", items, image_out(region))
+
+    async def get_image(request: Request) -> Response:
+        return JSONResponse(image_out(region_of(request))(image(request)))
+
+    async def update_image(request: Request) -> Response:
+        found = image(request)
+        body = await json_body(request)
+        errs = check_unknown(body, {"visibility"})
+        if body.get("visibility") is not None and body["visibility"] not in VISIBILITIES:
+            errs.append(("visibility", "constraint", "visibility is inherit (as its namespace), public or private"))
+        if errs:
+            raise invalid_arguments(*errs)
+        store.images.patch(found, body, ("visibility",))
+        return JSONResponse(image_out(region_of(request))(found))
+
+    async def delete_image(request: Request) -> Response:
+        found = store.delete(store.images, image(request))
+        return JSONResponse(image_out(region_of(request))(found))
+
+    # ---- tags --------------------------------------------------------------------------------------
+    async def list_tags(request: Request) -> Response:
+        region = region_of(request)
+        found = image(request)
+        items = _ordered(request, _filtered(request, store.tags_of(region, found["id"])), ORDER)
+        return page(request, "tags", items, lambda t: {k: v for k, v in t.items() if not k.startswith("_")})
+
+    async def get_tag(request: Request) -> Response:
+        return JSONResponse({k: v for k, v in tag(request).items() if not k.startswith("_")})
+
+    async def delete_tag(request: Request) -> Response:
+        """A tag whose digest other tags share is one manifest: deleting it deletes them all, so the
+        platform asks for `force` (412 without it)."""
+        region = region_of(request)
+        found = tag(request)
+        force = (request.query_params.get("force") or "").lower() in ("1", "true")
+        shared = [t for t in store.tags_of(region, found["image_id"]) if t is not found and t["digest"] == found["digest"] and t["status"] != "deleting"]
+        if shared and not force:
+            raise HttpError(412, {"type": "precondition_failed", "message": "precondition is not respected", "precondition": "resource_still_in_use",
+                                  "help_message": f"tags {', '.join(t['name'] for t in shared)} share this digest: delete with force=true to delete them all"})
+        for other in shared:
+            store.delete(store.tags, other)
+        store.delete(store.tags, found)
+        return JSONResponse({k: v for k, v in found.items() if not k.startswith("_")})
+
+    return route_table(
+        "/registry/v1/regions/{region}",
+        ("GET", "/namespaces", list_namespaces),
+        ("POST", "/namespaces", create_namespace),
+        ("GET", "/namespaces/{namespace_id}", get_namespace),
+        ("PATCH PUT", "/namespaces/{namespace_id}", update_namespace),
+        ("DELETE", "/namespaces/{namespace_id}", delete_namespace),
+        ("GET", "/images", list_images),
+        ("GET", "/images/{image_id}", get_image),
+        ("PATCH", "/images/{image_id}", update_image),
+        ("DELETE", "/images/{image_id}", delete_image),
+        ("GET", "/images/{image_id}/tags", list_tags),
+        ("GET", "/tags/{tag_id}", get_tag),
+        ("DELETE", "/tags/{tag_id}", delete_tag),
+    )
+
+
+def _description(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+    d = body.get("description")
+    if d is not None and (not isinstance(d, str) or len(d) > 255):
+        return [("description", "constraint", "a description is text of at most 255 characters")]
+    return []
+
+
+def _public_flag(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+    if body.get("is_public") is not None and not isinstance(body["is_public"], bool):
+        return [("is_public", "format", "is_public is a boolean")]
+    return []

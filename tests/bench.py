@@ -234,6 +234,7 @@ def stages_of(r: dict[str, Any], add: Add) -> None:
 PRODUCT_LISTS = [
     ("flexible_ip.fips", "bare-metal flexible IPs (server names looked up), one zone"),
     ("rdb.backups", "database backups (instance names looked up), one region"),
+    ("registry.images>Tags@many-tags", "registry tags of one image, one region"),
 ]
 
 

@@ -90,10 +90,21 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
     async with app.run_test(size=(120, 40)):
         view = await loaded_view(app)
         if entry:
+            entry, _, child = entry.partition(">")  # "registry.images>Tags@many-tags": a child list of one row
             app.main.open_entry(entry)
             await until(lambda: app.main.view is not None and app.main.view.kind.id == entry)
             view = app.main.view
             await until(lambda: not view.listing and view.last_attempt is not None)
+            if child:
+                label, _, name = child.partition("@")
+                from tui.products.base import ParentRef
+
+                row = next(r for r in view.table.resources() if r.name == name)
+                kind = next(c for c in view.kind.children if c.label == label).get()
+                app.open_child(kind, ParentRef.of(row, view.scope))
+                await until(lambda: getattr(app.screen, "view", None) is not None and app.screen.view.kind is kind)
+                view = app.screen.view
+                await until(lambda: not view.listing and view.last_attempt is not None)
             view.focus_table()
         assert view.table.loaded_count == expect, (view.table.loaded_count, expect)
         moves: list[int] = []  # the frame count when the cursor moved: the next frame shows it

@@ -1,4 +1,5 @@
-"""Regenerate screenshots/*.svg: `uv run python tests/screenshots.py`.
+"""Regenerate screenshots/*.svg: `uv run python tests/screenshots.py` (or only the names starting
+with the arguments given: `… tests/screenshots.py registry-`).
 
 Runs the real app headless against the seeded sandbox (manual clock, so the pictures are stable)
 and saves each view as SVG.
@@ -21,6 +22,8 @@ OUT = Path(__file__).resolve().parent.parent / "screenshots"
 async def shoot(name: str, size: tuple[int, int], steps, clock: float | None = None, later: float = 0) -> None:
     """One picture; `clock` puts sandbox and app on one wall time (charts read "the last hour");
     `later` lets the seeded sandbox run on that many seconds first (the demo's backup under way ends)."""
+    if sys.argv[1:] and not name.startswith(tuple(sys.argv[1:])):
+        return
     sandbox = Sandbox(clock=ManualClock(clock) if clock else ManualClock())
     sandbox.clock.advance(later)
     app = make_app(sandbox, clock=sandbox.clock.now) if clock else make_app(sandbox)
@@ -137,6 +140,21 @@ def db_child(label: str):
     return steps
 
 
+def registry_tags(pull: bool):
+    async def steps(pilot, app, view) -> None:
+        from helpers import act, child_list, to_named_row
+
+        await to_named_row(pilot, view, "web")
+        images = await child_list(pilot, app, "Images")
+        await to_named_row(pilot, images, "frontend")
+        tags = await child_list(pilot, app, "Tags")
+        if pull:
+            await to_named_row(pilot, tags, "latest")
+            await act(pilot, app, "Pull command")
+
+    return steps
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -164,6 +182,10 @@ async def main() -> None:
     await shoot("rdb-backups", (120, 40), view_of_kind("rdb.backups"))
     await shoot("kvcache-clusters", (120, 40), view_of_kind("kvcache.clusters"))
     await shoot("kvcache-cluster-create", (120, 40), view_of_kind("kvcache.clusters", create))
+    await shoot("registry-namespaces", (120, 40), view_of_kind("registry.namespaces"))
+    await shoot("registry-images", (120, 40), view_of_kind("registry.images"))
+    await shoot("registry-tags", (120, 40), view_of_kind("registry.namespaces", registry_tags(False)))
+    await shoot("registry-pull-command", (120, 40), view_of_kind("registry.namespaces", registry_tags(True)))
     for kind in ("rdb.engines", "rdb.node_types", "kvcache.versions", "kvcache.node_types", "silicon.types", "silicon.os", "baremetal.offers", "baremetal.os"):
         await shoot(f"catalogue-{kind.replace('.', '-').replace('_', '-')}", (120, 40), view_of_kind(kind))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Child, Column, Lazy, Parent, Row, kinds_of
+from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, Row, kinds_of
 from ..columns import created_col, name_col, raw, scope_col, size_col, state_col
 from ..format import COMMON, Tones, date_of, human_bytes
 from ..shapes import ShowValue
@@ -192,5 +192,7 @@ TAGS = registry_kind(
     delete=Call("DELETE", "{id}"),
     delete_flow=Lazy(FORMS + "delete_tag"),
     name_param="name",
-    sort=("created", True),
+    # Newest first, as the API orders them: thousands of tags arrive in the order shown, with no
+    # sort to merge each page into.
+    list_params=ListParams(fixed={"order_by": "created_at_desc"}),
 )

@@ -1,0 +1,61 @@
+"""SVG snapshots of the network-facing products (container registry; load balancers and DNS to
+come): each list, and each form as it opens. Seeded sandbox on a manual clock.
+Update after an intended visual change with `uv run pytest tests/snapshot --snapshot-update`."""
+
+import pytest
+
+from helpers import FIXED_WALL, act, child_list, form_ready, loaded, make_app, open_view, to_named_row
+from tui.sandbox import ManualClock, Sandbox
+
+
+def app_for_snapshot():
+    sandbox = Sandbox(clock=ManualClock(FIXED_WALL))
+    sandbox.clock.advance(10)
+    return make_app(sandbox, clock=sandbox.clock.now)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_registry_namespaces(snap_compare, size):
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        await open_view(pilot, app, "registry.namespaces")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=ready)
+
+
+REGISTRY = {  # (list, row, what opens)
+    "images": ("registry.images", None, None),
+    "tags": ("registry.namespaces", "web", "frontend"),
+    "namespace-create": ("registry.namespaces", None, "c"),
+    "namespace-edit": ("registry.namespaces", "web", "e"),
+    "image-edit": ("registry.images", "frontend", "e"),
+    "pull-command": ("registry.namespaces", "web", "pull"),
+}
+
+
+@pytest.mark.parametrize("what", list(REGISTRY))
+def test_registry(snap_compare, what):
+    app = app_for_snapshot()
+    kind, row, how = REGISTRY[what]
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, kind)
+        if row:
+            await to_named_row(pilot, view, row)
+        if how in ("c", "e"):
+            await pilot.press(how)
+            await form_ready(pilot, app)
+        elif how is not None:  # down to an image's tags
+            images = await child_list(pilot, app, "Images")
+            await to_named_row(pilot, images, "frontend")
+            tags = await child_list(pilot, app, "Tags")
+            if how == "pull":
+                await to_named_row(pilot, tags, "latest")
+                await act(pilot, app, "Pull command")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 28), run_before=ready)

@@ -22,6 +22,7 @@ PRODUCT_MODULES = [
     "tui.sandbox.rdb",
     "tui.sandbox.kvcache",
     "tui.sandbox.container_registry",
+    "tui.sandbox.lb",
 ]
 
 

@@ -21,6 +21,7 @@ PRODUCT_MODULES = [
     "tui.sandbox.flexible_ip",  # after bare metal: its seeds attach to bare-metal servers
     "tui.sandbox.rdb",
     "tui.sandbox.kvcache",
+    "tui.sandbox.dns",
 ]
 
 

@@ -8,8 +8,8 @@ it was, and the 400 names it (`changes.2.set.id`). Semantics chosen where the sp
 - `add` refuses a record equal (name, type, data) to one the zone already holds;
 - `set` by `id` replaces that record, the first new record keeping its id; by `id_fields` it
   replaces every record matching name and type (and data, TTL when given), reusing their ids, and
-  adds the records when none matches (an upsert of the record set); a missing name, type or TTL in
-  the new records is the replaced record's;
+  adds the records when none matches (an upsert of the record set); a missing name, type, data or
+  TTL in the new records is the replaced record's;
 - `delete` by `id` or `id_fields` must find a record (an unknown id is refused, 400 on its field);
 - `clear` removes every record, the automatic NS records included;
 - after all changes, a name holding a CNAME holds nothing else, and the zone's root holds no CNAME.

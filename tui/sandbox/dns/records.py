@@ -187,7 +187,7 @@ def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str,
 
 def check_record(raw: Any, where: str, inherit: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, list[Err]]:
     """A record of a request, normalised, or the reasons it is refused. In a `set`, a missing name,
-    type or TTL is the replaced record's (`inherit`)."""
+    type, data or TTL is the replaced record's (`inherit`)."""
     if not isinstance(raw, dict):
         return None, [(where, "format", "a record object")]
     errs: list[Err] = [(f"{where}.{k}", "unknown", "unknown field") for k in sorted(set(raw) - RECORD_FIELDS)]
@@ -212,10 +212,11 @@ def check_record(raw: Any, where: str, inherit: dict[str, Any] | None = None) ->
     if comment is not None and (not isinstance(comment, str) or len(comment) > COMMENT_MAX):
         errs.append((f"{where}.comment", "constraint", f"a text of at most {COMMENT_MAX} characters"))
     data = None
+    given_data = raw.get("data") if raw.get("data") not in (None, "") else base.get("data")
     if rtype is not None:
-        data, help_message = check_data(rtype, raw.get("data"))
+        data, help_message = check_data(rtype, given_data)
         if data is None:
-            errs.append((f"{where}.data", "required" if not raw.get("data") else "format", help_message))
+            errs.append((f"{where}.data", "required" if not given_data else "format", help_message))
     kinds = [k for k in DYNAMIC if raw.get(k) is not None]
     config: dict[str, Any] = {}
     if len(kinds) > 1:

@@ -8,8 +8,9 @@ import base64
 import pytest
 
 from helpers import args
+from tui.sandbox import ManualClock, Sandbox
 from tui.sandbox.dns import SCALE_ZONE
-from tui.sandbox.dns.store import NS_DEFAULT, VERSIONS_KEPT
+from tui.sandbox.dns.store import NS_DEFAULT, VERSIONS_KEPT, Timings
 
 pytestmark = pytest.mark.anyio
 D = "/domain/v2beta1"
@@ -232,6 +233,14 @@ async def test_an_external_domain_not_validated_in_48_hours_expires(http, clock)
     assert (await http.get(f"{D}/domains/late.example")).status_code == 404
 
 
+async def test_a_registration_can_validate_by_itself_when_the_sandbox_is_told_so(clock):
+    store = Sandbox(clock=clock, seed="empty", options={"dns_timings": Timings(auto_validate=120)}).dns
+    store.register_external("auto.example", None)
+    clock.advance(120)
+    store.settle()
+    assert store.domains["auto.example"]["status"] == "active" and store.zones["auto.example"]["status"] == "active"
+
+
 async def test_registration_refuses_a_bad_name_and_a_registered_domain(http):
     assert args(await http.post(f"{D}/external-domains", json={"domain": "not a domain"})) == {"domain": "format"}
     assert args(await http.post(f"{D}/domains/external-domain", json={})) == {"domain": "required"}
@@ -278,9 +287,12 @@ async def test_records_are_not_edited_where_other_name_servers_serve_the_zone(ht
     assert ns == [f"{n}." for n in NS_DEFAULT]  # the automatic NS records follow the name servers
 
 
-async def test_rename_refresh_and_tsig_key(http, sandbox):
+async def test_rename_refresh_and_tsig_key(http, sandbox, clock):
+    assert (await http.get(f"{D}/ssl-certificates/shop.example.com")).json()["status"] == "pending"
     renamed = await http.patch(f"{Z}/shop.example.com", json={"new_dns_zone": "store.example.com", "project_id": sandbox.project_id})
     assert renamed.json()["subdomain"] == "store" and (await http.get(f"{Z}/shop.example.com/records")).status_code == 404
+    clock.advance(30)
+    assert (await http.get(f"{D}/ssl-certificates/store.example.com")).json()["status"] == "success"  # the certificate follows its zone
     assert args(await http.patch(f"{Z}/example.com", json={"new_dns_zone": "other.example.com"})) == {"new_dns_zone": "constraint"}
     await http.delete(f"{Z}/store.example.com/records")
     refreshed = (await http.post(f"{Z}/example.com/refresh", json={"recreate_dns_zone": False, "recreate_sub_dns_zone": True})).json()
@@ -324,8 +336,6 @@ async def test_imports_replace_the_records_as_a_version(http):
     assert "www 300 IN CNAME example.org." in base64.b64decode(exported["content"]).decode()
 
 
-async def test_the_scale_seed_fills_one_zone(sandbox):
-    from tui.sandbox import ManualClock, Sandbox
-
+async def test_the_scale_seed_fills_one_zone():
     big = Sandbox(clock=ManualClock(), seed="empty", scale=500)
     assert len(big.dns.zones[SCALE_ZONE]["_records"]) == 500 + len(NS_DEFAULT)

@@ -60,6 +60,8 @@ def parse(content: str, zone: str) -> tuple[list[tuple[int, dict[str, Any]]], li
     bad: list[tuple[int, str]] = []
     for n, line in _logical_lines(content):
         tokens = TOKEN.findall(line)
+        if not tokens:
+            continue
         if tokens[0].upper() == "$TTL" and len(tokens) > 1 and tokens[1].isdigit():
             default_ttl = int(tokens[1])
             continue

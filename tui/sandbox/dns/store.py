@@ -202,7 +202,8 @@ class DnsStore:
         z["updated_at"] = self.iso()
         self.zones[new_name] = z
         if old in self.certificates:
-            self.certificates[new_name] = {**self.certificates.pop(old), "dns_zone": new_name}
+            cert = self.certificates[new_name] = self.certificates.pop(old)
+            cert["dns_zone"] = new_name  # the same object: its timeline still settles it
         if old in self.tsig:
             self.tsig[new_name] = self.tsig.pop(old)
 

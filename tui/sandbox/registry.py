@@ -23,6 +23,7 @@ PRODUCT_MODULES = [
     "tui.sandbox.kvcache",
     "tui.sandbox.container_registry",
     "tui.sandbox.lb",
+    "tui.sandbox.dns",
 ]
 
 

@@ -15,6 +15,11 @@ MARKS = {"add": "+", "edit": "~", "delete": "-"}
 STAGED = "_staged"  # the row field holding a staged row's mark
 
 
+class NotApplied(Exception):
+    """A batch whose answer was lost looked, and found its changes not applied: they stay staged;
+    the message says what was seen."""
+
+
 @dataclass
 class Change:
     op: Op

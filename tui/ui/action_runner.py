@@ -43,6 +43,7 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         return None
     conversation = spec.runner()
     if conversation is not None:
+        from ..products.flows import StepCancelled
         from .flow_ui import ViewFlowUI
 
         try:
@@ -52,6 +53,8 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         except OutcomeUnknown as err:  # a step may have been applied: read the list again
             unknown_outcome(app, err, f"{what} {name}", "the list is read again; check before repeating")
             host.reload()
+        except StepCancelled:  # a flow's confirmation answered no: nothing was sent
+            return None
         except Exception as err:
             notify_error(app, err, f"{what} {name}")
         return None

@@ -62,19 +62,26 @@ class ResourceActions(ResourceChanges):
     def action_refresh(self) -> None:
         self.reload()
 
+    def _unlocked(self) -> bool:
+        """False, saying why, when the list's parent forbids changing it (`kind.locked`)."""
+        why = self.kind.locked(self.service.parent)
+        if why:
+            self.app.notify(f"Not here: {why}.", severity="warning", timeout=8)
+        return not why
+
     @guarded("Create")
     def action_create(self) -> None:
-        if self.may("create"):
+        if self.may("create") and self._unlocked():
             self.open_create()
 
     @guarded("Edit")
     def action_edit(self) -> None:
-        if self.may("edit"):
+        if self.may("edit") and self._unlocked():
             self._with_current(self.open_edit)
 
     @guarded("Delete")
     def action_delete(self) -> None:
-        if self.may("delete"):
+        if self.may("delete") and self._unlocked():
             self._with_current(self.confirm_delete)
 
     @guarded("Actions")

@@ -105,7 +105,9 @@ class ResourceChanges:
                     self._do_action(created, action)
 
         self.app.push_screen(
-            FormScreen(f"Create {self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else f"in {scope}"), spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map),
+            FormScreen(("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else f"in {scope}"),
+                       spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map,
+                       submit_label="Stage" if self.staging else "Create"),
             done,
         )
 
@@ -147,7 +149,8 @@ class ResourceChanges:
             return choices, {**context, "current": resource}
 
         self.app.push_screen(
-            FormScreen(f"Edit {resource.name}", spec.form_model, submit, initial=spec.from_resource(resource), loader=load, submit_label="Save"),
+            FormScreen(("Stage a change to " if self.staging else "Edit ") + f"{resource.name}", spec.form_model, submit, initial=spec.from_resource(resource),
+                       loader=load, submit_label="Stage" if self.staging else "Save"),
             done,
         )
 

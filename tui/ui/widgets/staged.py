@@ -1,7 +1,9 @@
 """Staged edits in a list view (a kind with `batch`): `c`, `e` and `d` change a ChangeSet laid over
 the rows instead of sending; `u` undoes the change on the row under the cursor; `w` shows the diff
 and, once confirmed, sends it all in one request built by the kind. A failed send keeps every
-staged change; a refresh keeps them too. A mixin of ResourceView.
+staged change; a refresh keeps them too. A batch whose answer was lost may look and say what it
+found: it returns what to say when the changes were applied after all, and raises `NotApplied`
+(the changes stay staged) when they were not. A mixin of ResourceView.
 """
 
 from __future__ import annotations
@@ -104,8 +106,14 @@ class StagedEdits:
     async def _send_changes(self) -> None:
         assert self.changes is not None and self.kind.batch is not None
         rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
+        from ...products.changeset import NotApplied
+
         try:
-            await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
+            said = await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
+        except NotApplied as err:
+            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title="Sending the changes: not applied", severity="warning", timeout=20)
+            self.reload()  # type: ignore[attr-defined]
+            return
         except OutcomeUnknown as err:
             self.app.notify(f"{err.summary}\nThe changes stay staged: look at the list before sending again.",
                             title="Sending the changes: the answer was lost", severity="warning", timeout=20)
@@ -116,5 +124,8 @@ class StagedEdits:
             return  # nothing lost: every change stays staged
         sent = len(self.changes)
         self.changes.clear()
-        self.app.notify(f"Sent {sent} change(s).", timeout=4)
+        if isinstance(said, str) and said:  # the answer was lost, and the batch looked: applied
+            self.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+        else:
+            self.app.notify(f"Sent {sent} change(s).", timeout=4)
         self.reload()  # type: ignore[attr-defined]

@@ -1,0 +1,182 @@
+"""DNS forms and the zone conversations (pydantic; loaded on first use): register an external
+domain, create a zone, rename, clone (overwriting asks for the destination's name typed), refresh,
+name servers with glue IPs, the provider import (it replaces the records: the zone's name typed)
+and certificates. Names are typed in Unicode and sent as Punycode."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+from ..base import Context, CreateSpec
+from ..fields import meta
+from ..flows import confirm_loss
+from .names import ascii_name, shown
+
+
+def _domain(v: str) -> str:
+    name = ascii_name(v, "domain name")
+    if "." not in name:
+        raise ValueError("a domain name has at least two labels, such as example.com")
+    return name
+
+
+class RegisterForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    domain: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("Domain", placeholder="e.g. example.com (registered elsewhere)"))]
+    show_record: Annotated[bool, Field(json_schema_extra=meta("Show the TXT record to publish now (later: a → Validation TXT record)"))] = True
+
+    @field_validator("domain")
+    @classmethod
+    def _check(cls, v: str) -> str:
+        return _domain(v)
+
+
+def register_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, RegisterForm)
+    return {"domain": form.domain, "project_id": c.project_id}
+
+
+REGISTER = CreateSpec(RegisterForm, register_payload, after_create="show_record", after_action="validation")
+
+
+class ZoneForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    domain: Annotated[str, Field(min_length=1, json_schema_extra=meta("Domain", widget="select"))]
+    subdomain: Annotated[str, Field(min_length=1, max_length=253, json_schema_extra=meta("Sub-domain", placeholder="e.g. shop (the zone is shop.<domain>)"))]
+
+    @field_validator("subdomain")
+    @classmethod
+    def _sub(cls, v: str) -> str:
+        return ascii_name(v, "sub-domain")
+
+
+async def zone_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
+    domains = await service.read_all(scope, "domains", key="domains")
+    return {"domain": [(f"{shown(str(d.get('domain')))} ({d.get('status', '?')})", str(d.get("domain"))) for d in domains if d.get("domain")]}, {}
+
+
+def zone_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, ZoneForm)
+    return {"domain": form.domain, "subdomain": form.subdomain, "project_id": c.project_id}
+
+
+ZONE_CREATE = CreateSpec(ZoneForm, zone_payload, zone_options)
+
+
+class RenameForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    new_dns_zone: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("New name", placeholder="the zone's full new name"))]
+
+    @field_validator("new_dns_zone")
+    @classmethod
+    def _check(cls, v: str) -> str:
+        return _domain(v)
+
+
+class CloneForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dest_dns_zone: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("Clone into", placeholder="an existing zone's full name"))]
+    overwrite: Annotated[bool, Field(json_schema_extra=meta("Overwrite its records (they are lost)"))] = False
+
+    @field_validator("dest_dns_zone")
+    @classmethod
+    def _check(cls, v: str) -> str:
+        return _domain(v)
+
+
+async def clone_flow(ui: Any, zone: Any) -> None:
+    """Clone a zone's records into another; overwriting loses the destination's: its name typed."""
+    svc = ui.service()
+
+    async def send(form: CloneForm) -> Any:
+        if form.dest_dns_zone == zone.id:
+            from ..flows import Refused
+
+            raise Refused("A zone is not cloned into itself: name another zone.")
+        if form.overwrite:
+            await confirm_loss(ui, f"Overwrite {shown(form.dest_dns_zone)}?", f"Every record of {shown(form.dest_dns_zone)} is replaced by those of "
+                               f"{shown(zone.id)}. What it holds now is lost (its versions keep it).", "Overwrite", form.dest_dns_zone)
+        return await svc.call("POST", ui.scope, "dns-zones", zone.id, "clone",
+                              body={"dest_dns_zone": form.dest_dns_zone, "overwrite": form.overwrite, "project_id": ui.project_id})
+
+    done = await ui.form(f"Clone {shown(zone.id)}", CloneForm, submit=send, submit_label="Clone")
+    if done is not None:
+        ui.notify(f"{shown(zone.id)}: cloned")
+        ui.reload()
+
+
+class RefreshForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    recreate_dns_zone: Annotated[bool, Field(json_schema_extra=meta("Recreate the zone (its NS records come back)"))] = True
+    recreate_sub_dns_zone: Annotated[bool, Field(json_schema_extra=meta("Recreate its sub-zones too"))] = False
+
+
+class NameServer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("Name server", placeholder="e.g. ns1.example.net"))]
+    ip: Annotated[list[str], Field(json_schema_extra=meta("Glue IPs", placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53"))] = []
+
+    @field_validator("name")
+    @classmethod
+    def _check(cls, v: str) -> str:
+        return _domain(v)
+
+    @field_validator("ip")
+    @classmethod
+    def _ips(cls, v: list[str]) -> list[str]:
+        for ip in v:
+            try:
+                ipaddress.ip_address(ip)
+            except ValueError:
+                raise ValueError(f"IPv4 or IPv6 addresses: {ip} is not") from None
+        return v
+
+
+class ImportForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: Annotated[SecretStr, Field(min_length=1, json_schema_extra=meta("Provider API token", widget="password"))]
+
+
+async def import_flow(ui: Any, zone: Any) -> None:
+    """Records from the former provider's API replace the zone's: its name typed first."""
+    svc = ui.service()
+
+    async def send(form: ImportForm) -> Any:
+        await confirm_loss(ui, f"Replace the records of {shown(zone.id)}?", f"The records of {shown(zone.id)} become those the provider holds. "
+                           "What it holds now is lost (its versions keep it).", "Import", zone.id)
+        return await svc.call("POST", ui.scope, "dns-zones", zone.id, "import-provider", body={"online_v1": {"token": form.token.get_secret_value()}})
+
+    done = await ui.form(f"Import records into {shown(zone.id)}", ImportForm, submit=send, submit_label="Import")
+    if done is not None:
+        count = len(done.get("records") or []) if isinstance(done, dict) else 0
+        ui.notify(f"{shown(zone.id)}: {count} record(s) imported")
+        ui.reload()
+
+
+class CertificateForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    alternative_dns_zones: Annotated[list[str], Field(json_schema_extra=meta("Also for the zones", placeholder="other zones the certificate covers, comma-separated (optional)"))] = []
+
+    @field_validator("alternative_dns_zones")
+    @classmethod
+    def _zones(cls, v: list[str]) -> list[str]:
+        return [_domain(z) for z in v]
+
+
+def certificate_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+    assert isinstance(form, CertificateForm) and c.parent is not None
+    return {"dns_zone": c.parent.id, "alternative_dns_zones": form.alternative_dns_zones}
+
+
+CERTIFICATE_CREATE = CreateSpec(CertificateForm, certificate_payload)

@@ -1,0 +1,293 @@
+"""DNS as listed and acted on (spec 3 §2.1, §4.1; spec/4 "DNS"): domains, zones, a zone's records
+(edited as a reviewed change set), versions, name servers, TSIG key and certificates. Global scope.
+No pydantic here: forms live in `forms` and `records`, loaded on first use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import ActionSpec, Call, Child, Column, Lazy, Parent, Row, kinds_of
+from ..columns import raw
+from ..format import COMMON, Tones, date_of
+from ..location import FromContext
+from ..shapes import FormCall, SetEditor, ShowAnswer, ShowValue
+from .names import shown
+
+API = "domain/v2beta1"
+FORMS = "tui.products.dns.forms:"
+RECORDS_MODULE = "tui.products.dns.records:"
+HERE = "tui.products.dns.kinds:"
+PROJECT = {"project_id": FromContext("project_id")}
+TONES = Tones(busy={"checking", "pending", "creating", "renewing", "updating"}, bad={"expired", "locked"}, alarm={"expiring"}, base=COMMON)
+dns_kind = kinds_of(product="DNS", api=API, scope_type="global", paging="page_size", page_size=100, model=Lazy("tui.products.models:Resource"),
+                    state_field="status")
+VERSIONS_KEPT = 100  # spec 3 §8
+
+
+def zone_of(r: Any) -> dict[str, Any]:
+    """A zone's full name, the id the API's paths take (`shop.example.com`)."""
+    sub, domain = str(r.get("subdomain") or ""), str(r.get("domain") or "")
+    return {"zone": f"{sub}.{domain}" if sub else domain}
+
+
+def custom_ns(r: Any) -> str | None:
+    """Why a zone's records cannot be edited here, or None (spec 3 §4.1: only with the default name servers)."""
+    ns, default = list(r.get("ns") or []), list(r.get("ns_default") or [])
+    if ns and default and sorted(ns) != sorted(default):
+        return f"this zone does not use the default name servers ({', '.join(map(str, ns))}): its records are edited where those are run"
+    return None
+
+
+def waiting(r: Any) -> bool:
+    """An external domain waiting for its TXT record (the API gives its validation token)."""
+    status = r.get("external_domain_registration_status")
+    return isinstance(status, dict) and bool(status.get("validation_token"))
+
+
+def validation_text(row: Row, parent: Any = None) -> str:
+    from .. import times
+
+    token = str((row.get("external_domain_registration_status") or {}).get("validation_token") or "")
+    if not token:
+        return f"{shown(row.text('domain'))} is {row.text('status') or 'not waiting for validation'}: no TXT record to publish."
+    left = times.left(times.stamp(row.text("created_at")) + 48 * 3600 if times.stamp(row.text("created_at")) else None)
+    deadline = f"{times.span(left)} left of the 48 hours to publish it" if left and left > 0 else "the 48 hours to publish it have passed"
+    return (f"Publish this TXT record where {shown(row.text('domain'))} is served now:\n\n{txt_record(row)}\n\n{deadline}.\n\n"
+            "Once it is seen, the domain is validated; then point its name servers, at the registrar, to:\n"
+            "  ns0.dns.sandbox.example\n  ns1.dns.sandbox.example\n(the name servers of each zone are listed on the Zones view, NS column)")
+
+
+def txt_record(row: Row, parent: Any = None) -> str:
+    token = str((row.get("external_domain_registration_status") or {}).get("validation_token") or "")
+    return f'_scaleway-challenge.{row.text("domain")}. 3600 IN TXT "{token}"'
+
+
+def registered(answer: dict[str, Any]) -> dict[str, Any] | None:
+    """An external domain as just registered (the answer is the registration, not the domain)."""
+    if not answer.get("domain"):
+        return None
+    return {"domain": answer["domain"], "status": "checking", "is_external": True, "registrar": "EXTERNAL", "created_at": answer.get("created_at"),
+            "project_id": answer.get("project_id"), "external_domain_registration_status": {"validation_token": answer.get("validation_token")}}
+
+
+def zones_text(answer: dict[str, Any]) -> str:
+    zones = [z for z in answer.get("dns_zones") or [] if isinstance(z, dict)]
+    return "\n".join(f"{shown(zone_of(z)['zone'])}  ({z.get('status', '?')})" for z in zones) or "none"
+
+
+DOMAINS = dns_kind(
+    id="dns.domains",
+    title="DNS domains",
+    singular="domain",
+    nav="Domains",
+    collection="domains",
+    list_key="domains",
+    item_key=None,
+    id_field="domain",
+    transitional=frozenset({"checking", "creating", "renewing", "updating"}),
+    columns=(
+        Column("domain", "Domain", lambda r: shown(r.id), width=24),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=12, sort_key=lambda r: r.state),
+        Column("expires", "Expires", lambda r: date_of(r.text("expired_at")) or "—", width=10, sort_key=lambda r: r.text("expired_at")),
+        Column("dnssec", "DNSSEC", lambda r: r.text("dnssec_status"), width=8),
+        Column("registrar", "Registrar", lambda r: r.text("registrar"), width=10),
+        Column("external", "External", lambda r: "external" if r.get("is_external") else "—", width=8),
+        Column("renew", "Auto-renew", lambda r: r.text("auto_renew_status").replace("feature_status_", ""), width=10),
+    ),
+    detail_fields=(
+        ("Domain", lambda d: f"{shown(d.raw.get('domain', ''))} ({d.raw.get('domain', '')})"),
+        ("Status", raw("status")),
+        ("Expires", lambda d: str(d.raw.get("expired_at") or "never (external)")),
+        ("DNSSEC", raw("dnssec_status")),
+        ("Registrar", raw("registrar")),
+        ("External", lambda d: "yes: registered elsewhere, validated by a TXT record" if d.raw.get("is_external") else "no"),
+        ("Auto-renew", raw("auto_renew_status")),
+        ("EPP codes", raw("epp_code")),
+        ("Updated", raw("updated_at")),
+    ),
+    fetch_detail=True,
+    actions=(
+        ActionSpec("validation", "Validation TXT record (copy)…", lambda r: waiting(r),
+                   why_not=lambda r: None if waiting(r) else "only an external domain waiting for validation has one",
+                   shape=ShowValue("Validate {name}", validation_text, copy=txt_record)),
+        ActionSpec("zones", "Zones of this domain…", shape=ShowAnswer("Zones of {name}", Call("GET", "domains/{id}/zones", mutating=False), zones_text)),
+    ),
+    create=Lazy(FORMS + "REGISTER"),
+    create_path="domains/external-domain",
+    created=lambda answer, payload: registered(answer),
+    name_param="domain",
+    sort=("domain", False),
+)
+
+ZONES = dns_kind(
+    id="dns.zones",
+    title="DNS zones",
+    singular="zone",
+    nav="Zones",
+    collection="dns-zones",
+    list_key="dns_zones",
+    item_key=None,
+    id_field="zone",
+    summarize=zone_of,
+    fetch_detail=False,
+    transitional=frozenset({"pending"}),
+    columns=(
+        Column("zone", "Zone", lambda r: shown(r.id), width=26),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=10, sort_key=lambda r: r.state),
+        Column("domain", "Domain", lambda r: shown(r.text("domain")), width=18),
+        Column("ns", "Name servers", lambda r: "default" if not custom_ns(r) else "custom: " + ", ".join(map(str, r.items("ns"))), width=22),
+        Column("updated", "Updated", lambda r: date_of(r.text("updated_at")), width=10, sort_key=lambda r: r.text("updated_at")),
+    ),
+    detail_fields=(
+        ("Zone", lambda z: f"{shown(zone_of(z.raw)['zone'])} ({zone_of(z.raw)['zone']})"),
+        ("Status", lambda z: str(z.raw.get("status", "")) + (f": {z.raw.get('message')}" if z.raw.get("message") else "")),
+        ("Name servers", lambda z: ", ".join(map(str, z.raw.get("ns") or [])) + (" (default)" if not custom_ns(z.raw) else " (not the default: records are not edited here)")),
+        ("Default name servers", raw("ns_default")),
+        ("Master name servers", raw("ns_master")),
+        ("Updated", raw("updated_at")),
+    ),
+    children=(
+        Child("Records", HERE + "RECORDS"),
+        Child("Versions", HERE + "VERSIONS"),
+        Child("Certificates", HERE + "CERTIFICATES"),
+    ),
+    actions=(
+        ActionSpec("rename", "Rename…", shape=FormCall("Rename {name}", Lazy(FORMS + "RenameForm"), Call("PATCH", "dns-zones/{id}", PROJECT),
+                                                        done="{name}: renamed to {form.new_dns_zone}", then="reload")),
+        ActionSpec("clone", "Clone to another zone…", flow=Lazy(FORMS + "clone_flow")),
+        ActionSpec("refresh", "Refresh (recreate)…", shape=FormCall("Refresh {name}", Lazy(FORMS + "RefreshForm"), Call("POST", "dns-zones/{id}/refresh"),
+                                                                    done="{name}: refreshed", then="reload", submit_label="Refresh")),
+        ActionSpec("nameservers", "Name servers…", shape=SetEditor(
+            "Name servers of {name}", Lazy(FORMS + "NameServer"), (Column("name", "Name server", lambda r: str(r.get("name", "")), width=30),
+                                                                  Column("ip", "Glue IPs", lambda r: ", ".join(map(str, r.get("ip") or [])), width=30)),
+            Call("PUT", "dns-zones/{id}/nameservers"), "ns", ("name", "ip"), "name server", read=Call("GET", "dns-zones/{id}/nameservers", mutating=False),
+            unique="name", describe="The zone's name servers, with glue IPs where a name server lies inside the zone. Other name servers "
+                                    "than the default mean its records are no longer edited here.")),
+        ActionSpec("tsig", "TSIG key for zone transfers (AXFR)…", shape=ShowAnswer(
+            "TSIG key of {name}", Call("GET", "dns-zones/{id}/tsig-key", mutating=False), "Secondary servers sign their transfer requests with this key.",
+            secret="key", copy=("name", "algorithm"))),
+        ActionSpec("import", "Import records from another provider…", lambda r: custom_ns(r) is None, why_not=custom_ns, flow=Lazy(FORMS + "import_flow")),
+    ),
+    create=Lazy(FORMS + "ZONE_CREATE"),
+    delete=Call("DELETE", "dns-zones/{id}", params=PROJECT),
+    delete_needs_name=True,
+    deletable=lambda r: "a root zone can't be deleted (the platform refuses it): delete its domain instead" if not r.get("subdomain") else None,
+    delete_warning=lambda r: "The zone and all its records, NS included, are deleted: the names in it stop resolving",
+    name_param="dns_zone",
+    sort=("zone", False),
+)
+
+RECORD_COLUMNS = (
+    Column("name", "Name", lambda r: shown(r.text("name")) or "@", width=22),
+    Column("type", "Type", lambda r: r.text("type"), width=6),
+    Column("ttl", "TTL", lambda r: r.text("ttl"), width=6, sort_key=lambda r: r.get("ttl") or 0),
+    Column("priority", "Prio", lambda r: r.text("priority") if r.get("type") in ("MX", "SRV") else "", width=4),
+    Column("data", "Data", lambda r: r.text("data"), width=30),
+    Column("dynamic", "Dynamic", lambda r: dynamic_of(r), width=10),
+)
+
+
+def dynamic_of(r: Any) -> str:
+    for key, label in (("geo_ip_config", "geo-IP"), ("http_service_config", "HTTP check"), ("weighted_config", "weighted"), ("view_config", "views")):
+        if r.get(key):
+            return label
+    return ""
+
+
+RECORDS = dns_kind(
+    id="dns.records",
+    title="Records",
+    singular="record",
+    collection="records",
+    list_key="records",
+    item_key=None,
+    parent=Parent("dns.zones", list_path="dns-zones/{parent}/records"),
+    state_field="type",
+    fetch_detail=False,
+    columns=RECORD_COLUMNS,
+    detail_fields=(
+        ("Name", lambda r: f"{shown(str(r.raw.get('name') or ''))} ({r.raw.get('name') or '@'})"),
+        ("Type", raw("type")),
+        ("Data", raw("data")),
+        ("TTL", raw("ttl")),
+        ("Priority", raw("priority")),
+        ("Comment", raw("comment")),
+        ("Dynamic", lambda r: dynamic_of(r.raw) or "none"),
+        ("ID", lambda r: str(r.raw.get("id", ""))),
+    ),
+    # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.
+    create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
+    edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),
+    batch=Lazy(RECORDS_MODULE + "send_changes"),
+    locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None,
+    name_param="name",
+)
+
+VERSIONS = dns_kind(
+    id="dns.versions",
+    title="Versions",
+    singular="version",
+    collection="versions",
+    list_key="versions",
+    item_key=None,
+    parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
+    fetch_detail=False,
+    columns=(
+        Column("created", "Created", lambda r: r.text("created_at")[:19].replace("T", " "), width=19, sort_key=lambda r: r.text("created_at")),
+        Column("id", "Version", lambda r: r.id, width=36),
+    ),
+    detail_fields=(("Version", lambda v: str(v.raw.get("id", ""))), ("Created", raw("created_at"))),
+    children=(Child("Records of this version", HERE + "VERSION_RECORDS"),),
+    actions=(
+        ActionSpec("diff", "Compare with now…", shape=None, flow=Lazy(RECORDS_MODULE + "compare_flow"), mutating=False),
+        ActionSpec("restore", "Restore this version…", flow=Lazy(RECORDS_MODULE + "restore_flow")),
+    ),
+)
+
+VERSION_RECORDS = dns_kind(
+    id="dns.version_records",
+    title="Records of the version",
+    singular="record",
+    collection="records",
+    list_key="records",
+    item_key=None,
+    parent=Parent("dns.versions", list_path="dns-zones/version/{parent}"),
+    state_field="type",
+    fetch_detail=False,
+    columns=RECORD_COLUMNS,
+)
+
+CERTIFICATES = dns_kind(
+    id="dns.certificates",
+    title="Certificates",
+    singular="certificate",
+    collection="ssl-certificates",
+    list_key="certificates",
+    item_key=None,
+    id_field="dns_zone",
+    parent=Parent("dns.zones", query="dns_zone"),
+    item_template="ssl-certificates/{id}",
+    transitional=frozenset({"pending", "new"}),
+    secret_fields=("private_key",),
+    columns=(
+        Column("zone", "Zone", lambda r: shown(r.id), width=24),
+        Column("status", "Status", lambda r: TONES.text(r.state), width=10),
+        Column("alt", "Also for", lambda r: ", ".join(map(str, r.items("alternative_dns_zones"))), width=24),
+        Column("expires", "Expires", lambda r: date_of(r.text("expired_at")), width=10),
+    ),
+    detail_fields=(
+        ("Zone", raw("dns_zone")),
+        ("Also for", raw("alternative_dns_zones")),
+        ("Status", raw("status")),
+        ("Created", raw("created_at")),
+        ("Expires", raw("expired_at")),
+        ("Chain", lambda c: f"{len(str(c.raw.get('certificate_chain') or ''))} characters (JSON view shows it)"),
+        ("Private key", lambda c: "kept apart: a → Show the private key"),
+    ),
+    actions=(ActionSpec("key", "Show the private key…", lambda r: r.state == "success",
+                        why_not=lambda r: None if r.state == "success" else "the certificate is not issued yet",
+                        shape=ShowAnswer("Private key of the certificate of {name}", Call("GET", "{id}", mutating=False),
+                                         "Whoever holds this key can serve the zone's names over TLS: keep it secret.", secret="private_key")),),
+    create=Lazy(FORMS + "CERTIFICATE_CREATE"),
+    delete=Call("DELETE", "ssl-certificates/{id}"),
+)

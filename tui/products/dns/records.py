@@ -1,0 +1,338 @@
+"""DNS records edited as a change set (spec 3 §2.1, §4.1, §7.3): the record form with its per-type
+rules and the four dynamic kinds (exactly one, or none), the staged changes sent as one `changes`
+PATCH in order, and a zone's versions compared with now and restored. Pydantic: loaded on first use."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from ..base import Call, Context, CreateSpec, EditSpec
+from ..changeset import NotApplied
+from ..diff import Entry
+from ..fields import meta
+from ..vocabulary import KeyValues
+from .names import ascii_name, shown
+
+TYPES = ("A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS")
+TTL_MIN, TTL_MAX = 60, 2_592_000  # what the platform takes (the sandbox refuses outside it too)
+HOST = re.compile(r"^(?=.{1,253}\.?$)([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$")
+CAA = re.compile(r'^(\d{1,3}) (issue|issuewild|iodef) "[^"]*"$')
+TLSA = re.compile(r"^([0-3]) ([01]) ([0-2]) ([0-9A-Fa-f]+)$")
+CONFIGS = ("geo_ip_config", "http_service_config", "weighted_config", "view_config")
+FIELDS = ("name", "type", "data", "ttl", "priority", "comment", *CONFIGS)
+DYNAMIC_TYPES = {"http_service": ("A", "AAAA"), "weighted": ("A", "AAAA"), "geo_ip": ("A", "AAAA", "CNAME", "TXT"), "view": ("A", "AAAA", "CNAME", "TXT")}
+
+
+def check_data(rtype: str, data: str) -> str | None:
+    """What is wrong with a record's data for its type, or None (the priority MX and SRV need is
+    checked on its own field)."""
+    if rtype == "A":
+        return None if _ip(data, 4) else "an IPv4 address, such as 192.0.2.10"
+    if rtype == "AAAA":
+        return None if _ip(data, 6) else "an IPv6 address, such as 2001:db8::10"
+    if rtype in ("CNAME", "NS", "PTR", "ALIAS", "MX"):
+        return None if HOST.match(data) else f"a {rtype} record points to a host name, such as mail.example.com."
+    if rtype == "SRV":
+        parts = data.split()
+        if len(parts) != 3 or not all(p.isdigit() and int(p) <= 65535 for p in parts[:2]) or not HOST.match(parts[2]):
+            return "an SRV record's data is 'weight port target', such as 10 5060 sip.example.com."
+        return None
+    if rtype == "CAA":
+        m = CAA.match(data)
+        return None if m and int(m.group(1)) <= 255 else "a CAA record's data is 'flags tag \"value\"', such as 0 issue \"letsencrypt.org\""
+    if rtype == "TLSA":
+        return None if TLSA.match(data) else "a TLSA record's data is 'usage selector matching-type hex', such as 3 1 1 0a1b…"
+    if rtype == "TXT":
+        return None if data else "a TXT record holds some text"
+    return None
+
+
+def _ip(text: str, version: int) -> bool:
+    try:
+        return ipaddress.ip_address(text).version == version
+    except ValueError:
+        return False
+
+
+class NoDynamic(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="None: the same answer for everyone")
+    kind: Literal["none"] = "none"
+
+
+class GeoIp(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="Geo-IP: by the resolver's country or continent")
+    kind: Literal["geo_ip"] = "geo_ip"
+    matches: Annotated[KeyValues, Field(min_length=1, json_schema_extra=meta(
+        "Matches", widget="keyvalue", placeholder="FR,DE=192.0.2.1 / continent:EU=192.0.2.2, one per line"))] = {}
+    default: Annotated[str, Field(min_length=1, json_schema_extra=meta("Everyone else", placeholder="e.g. 192.0.2.9"))] = ""
+
+    def config(self) -> dict[str, Any]:
+        matches = []
+        for where, data in self.matches.items():
+            codes = [c.strip() for c in where.split(",") if c.strip()]
+            continents = [c.split(":", 1)[1].upper() for c in codes if c.lower().startswith("continent:")]
+            countries = [c.upper() for c in codes if not c.lower().startswith("continent:")]
+            matches.append({"countries": countries, "continents": continents, "data": data})
+        return {"geo_ip_config": {"matches": matches, "default": self.default}}
+
+
+class HttpService(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="HTTP check: only the IPs that answer")
+    kind: Literal["http_service"] = "http_service"
+    ips: Annotated[list[str], Field(min_length=1, json_schema_extra=meta("IPs to check", placeholder="192.0.2.1, 192.0.2.2"))] = []
+    url: Annotated[str, Field(pattern=r"^https?://", json_schema_extra=meta("URL", rule="an http:// or https:// URL", placeholder="e.g. https://example.com/health"))] = ""
+    must_contain: Annotated[str, Field(min_length=1, json_schema_extra=meta("Healthy when the answer contains", placeholder="e.g. OK"))] = ""
+    user_agent: Annotated[str, Field(json_schema_extra=meta("User agent", placeholder="optional"))] = ""
+    strategy: Annotated[Literal["random", "hashed", "all"], Field(json_schema_extra=meta("Answer with", widget="select"))] = "random"
+
+    @field_validator("ips")
+    @classmethod
+    def _ips(cls, v: list[str]) -> list[str]:
+        bad = [ip for ip in v if not (_ip(ip, 4) or _ip(ip, 6))]
+        if bad:
+            raise ValueError(f"IPv4 or IPv6 addresses: {bad[0]} is not")
+        return v
+
+    def config(self) -> dict[str, Any]:
+        return {"http_service_config": {"ips": self.ips, "must_contain": self.must_contain, "url": self.url, "user_agent": self.user_agent, "strategy": self.strategy}}
+
+
+class Weighted(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="Weighted: IPs in proportion")
+    kind: Literal["weighted"] = "weighted"
+    weights: Annotated[KeyValues, Field(min_length=1, json_schema_extra=meta(
+        "IP=weight", widget="keyvalue", placeholder="192.0.2.1=3\n192.0.2.2=1"))] = {}
+
+    @field_validator("weights")
+    @classmethod
+    def _weights(cls, v: dict[str, str]) -> dict[str, str]:
+        for ip, weight in v.items():
+            if not (_ip(ip, 4) or _ip(ip, 6)):
+                raise ValueError(f"{ip} is not an IPv4 or IPv6 address")
+            if not weight.isdigit() or not 0 <= int(weight) <= 255:
+                raise ValueError(f"the weight of {ip} is a whole number from 0 to 255")
+        return v
+
+    def config(self) -> dict[str, Any]:
+        return {"weighted_config": {"weighted_ips": [{"ip": ip, "weight": int(w)} for ip, w in self.weights.items()]}}
+
+
+class Views(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="Views: by the resolver's subnet")
+    kind: Literal["view"] = "view"
+    views: Annotated[KeyValues, Field(min_length=1, json_schema_extra=meta(
+        "Subnet=answer", widget="keyvalue", placeholder="10.0.0.0/8=10.1.2.3\n0.0.0.0/0=192.0.2.1"))] = {}
+
+    @field_validator("views")
+    @classmethod
+    def _subnets(cls, v: dict[str, str]) -> dict[str, str]:
+        for subnet in v:
+            try:
+                ipaddress.ip_network(subnet, strict=True)
+            except ValueError:
+                raise ValueError(f"{subnet} is not a subnet in CIDR notation (host bits zero), such as 10.0.0.0/8") from None
+        return v
+
+    def config(self) -> dict[str, Any]:
+        return {"view_config": {"views": [{"subnet": s, "data": d} for s, d in self.views.items()]}}
+
+
+Dynamic = Annotated[NoDynamic | GeoIp | HttpService | Weighted | Views, Field(discriminator="kind", json_schema_extra=meta("Dynamic answer (one at most)"))]
+
+
+class RecordForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself"))] = ""
+    type: Annotated[Literal[TYPES], Field(json_schema_extra=meta("Type", widget="select"))] = "A"  # type: ignore[valid-type]
+    data: Annotated[str, Field(min_length=1, max_length=2048, json_schema_extra=meta("Data", placeholder="e.g. 192.0.2.10"))]
+    ttl: Annotated[int, Field(ge=TTL_MIN, le=TTL_MAX, json_schema_extra=meta("TTL (s)"))] = 3600
+    priority: Annotated[int | None, Field(ge=0, le=65535, validate_default=True, json_schema_extra=meta("Prio (MX, SRV)", placeholder="MX and SRV only"))] = None
+    comment: Annotated[str, Field(max_length=255, json_schema_extra=meta("Comment", placeholder="optional"))] = ""
+    dynamic: Dynamic = NoDynamic()
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return ascii_name(v, "record name", wildcard=True)
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, v: str, info: ValidationInfo) -> str:
+        if v == "CNAME" and info.data.get("name") == "":
+            raise ValueError("the zone itself (@) cannot be a CNAME: use ALIAS")
+        return v
+
+    @field_validator("data")
+    @classmethod
+    def _data(cls, v: str, info: ValidationInfo) -> str:
+        problem = check_data(str(info.data.get("type") or ""), v.strip())
+        if problem:
+            raise ValueError(problem)
+        return v.strip()
+
+    @field_validator("priority")
+    @classmethod
+    def _priority(cls, v: int | None, info: ValidationInfo) -> int | None:
+        rtype = info.data.get("type")
+        if rtype in ("MX", "SRV") and v is None:
+            raise ValueError(f"an {rtype} record needs a priority: lower is tried first")
+        return v if rtype in ("MX", "SRV") else None
+
+    @field_validator("dynamic")
+    @classmethod
+    def _dynamic(cls, v: Any, info: ValidationInfo) -> Any:
+        allowed = DYNAMIC_TYPES.get(v.kind)
+        if allowed and info.data.get("type") not in allowed:
+            raise ValueError(f"a {v.model_config.get('title', '').split(':')[0]} record is of type {' or '.join(allowed)}")
+        return v
+
+    def record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": self.type, "data": self.data.strip(), "ttl": self.ttl, "comment": self.comment or None}
+        if self.priority is not None:
+            out["priority"] = self.priority
+        if not isinstance(self.dynamic, NoDynamic):
+            out.update(self.dynamic.config())  # type: ignore[union-attr]
+        return out
+
+
+async def record_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
+    return {"type": [(t, t) for t in TYPES], "dynamic.http_service.strategy": [("one at random", "random"), ("one by the resolver's hash", "hashed"), ("all healthy", "all")]}, {}
+
+
+def _payload(form: BaseModel, ctx: Context) -> dict[str, Any]:
+    assert isinstance(form, RecordForm)
+    return form.record()
+
+
+def record_of(data: dict[str, Any]) -> dict[str, Any]:
+    """A record as sent: its fields (an empty dynamic config left out)."""
+    out = {k: data[k] for k in FIELDS if data.get(k) not in (None, {}, "")}
+    out["name"] = str(data.get("name") or "")
+    return out
+
+
+def _values(row: Any) -> dict[str, Any]:
+    """The form's values from a record as listed (its dynamic config back to the variant's fields)."""
+    data = getattr(row, "data", None) or getattr(row, "raw", {})
+    out: dict[str, Any] = {"name": shown(str(data.get("name") or "")), "type": data.get("type") or "A", "data": str(data.get("data") or ""),
+                           "ttl": data.get("ttl") or 3600, "priority": data.get("priority") if data.get("type") in ("MX", "SRV") else None,
+                           "comment": str(data.get("comment") or "")}
+    if data.get("weighted_config"):
+        out["dynamic"] = {"kind": "weighted", "weights": {w.get("ip"): str(w.get("weight")) for w in data["weighted_config"].get("weighted_ips") or []}}
+    elif data.get("view_config"):
+        out["dynamic"] = {"kind": "view", "views": {v.get("subnet"): v.get("data") for v in data["view_config"].get("views") or []}}
+    elif data.get("http_service_config"):
+        c = data["http_service_config"]
+        out["dynamic"] = {"kind": "http_service", "ips": c.get("ips") or [], "url": c.get("url") or "", "must_contain": c.get("must_contain") or "",
+                          "user_agent": c.get("user_agent") or "", "strategy": c.get("strategy") or "random"}
+    elif data.get("geo_ip_config"):
+        c = data["geo_ip_config"]
+        out["dynamic"] = {"kind": "geo_ip", "default": c.get("default") or "", "matches": {
+            ",".join([*(m.get("countries") or []), *(f"continent:{x}" for x in m.get("continents") or [])]): m.get("data") for m in c.get("matches") or []}}
+    return out
+
+
+def _patch(form: BaseModel, row: Any) -> dict[str, Any]:
+    """What changed in the record (a `set` sends the whole record: the staged row merges it)."""
+    assert isinstance(form, RecordForm)
+    new = form.record()
+    old = record_of(getattr(row, "data", {}) or {})
+    out = {k: v for k, v in new.items() if old.get(k) != v}
+    for key in CONFIGS:  # a dynamic config dropped or replaced by another
+        if key in old and key not in new:
+            out[key] = None
+    return out
+
+
+RECORD_CREATE = CreateSpec(RecordForm, _payload, record_options)
+RECORD_EDIT = EditSpec(RecordForm, _values, _patch, record_options)
+
+
+async def latest_version(service: Any, scope: str, zone: str) -> str | None:
+    answer = await service.call("GET", scope, "dns-zones", zone, "versions", params={"page_size": 1})
+    found = answer.get("versions") or []
+    return str(found[0].get("id")) if found and isinstance(found[0], dict) else None
+
+
+async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str | None:
+    """The staged changes as one PATCH of `changes`, in the order staged (spec 3 §4.1). An answer
+    lost on the way is looked for in the zone's versions: every applied change makes one."""
+    from ...api.errors import OutcomeUnknown
+
+    ops: list[dict[str, Any]] = []
+    for c in changes.changes:
+        if c.op == "add":
+            ops.append({"add": {"records": [record_of(c.after)]}})
+        elif c.op == "edit":
+            merged = {**c.before, **c.after}
+            ops.append({"set": {"id": c.key, "records": [record_of({k: v for k, v in merged.items() if v is not None})]}})
+        else:
+            ops.append({"delete": {"id": c.key}})
+    zone = service.parent.id
+    before = await latest_version(service, scope, zone)
+    try:
+        await service.call("PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False})
+    except OutcomeUnknown as err:
+        after = await latest_version(service, scope, zone)
+        if after is not None and after != before:
+            return f"{err.summary}\nLooked: {shown(zone)} has a new version since: the {len(ops)} change(s) were applied."
+        raise NotApplied(f"{err.summary}\nLooked: {shown(zone)} has no new version: nothing was applied.") from None
+    return None
+
+
+def label_of(r: dict[str, Any]) -> str:
+    return f"{shown(str(r.get('name') or '')) or '@'} {r.get('type', '?')} {r.get('data', '')}".strip()
+
+
+async def compare_flow(ui: Any, version: Any) -> None:
+    """The platform's diff of a version against now, each change with the values it had then."""
+    svc = ui.service()
+    diff = await svc.call("GET", ui.scope, "dns-zones", "version", version.id, "diff")
+    old = {str(r.get("id")): r for r in await svc.read_all(ui.scope, "dns-zones", "version", version.id, key="records")}
+    shown_fields = ("name", "type", "data", "ttl", "priority", "comment", *CONFIGS)
+    entries: list[Entry] = []
+    for change in diff.get("changes") or []:
+        if not isinstance(change, dict):
+            continue
+        if isinstance(change.get("delete"), dict):
+            was = old.get(str(change["delete"].get("id")), {})
+            entries.append(Entry("delete", label_of(was) if was else str(change["delete"].get("id")), []))
+        elif isinstance(change.get("set"), dict):
+            was = old.get(str(change["set"].get("id")), {})
+            for new in change["set"].get("records") or []:
+                entries.append(Entry("change", label_of(was or new), [(f, was.get(f), new.get(f)) for f in shown_fields if was.get(f) != new.get(f)]))
+        elif isinstance(change.get("add"), dict):
+            for new in change["add"].get("records") or []:
+                entries.append(Entry("add", label_of(new), [(f, None, new.get(f)) for f in ("ttl", "priority", "comment") if new.get(f) not in (None, "")]))
+    zone = svc.parent.name if svc.parent is not None else ""
+    await ui.dialog("diff", title=f"{shown(zone)}: the version of {version.text('created_at')[:19].replace('T', ' ')} → now", entries=entries)
+
+
+async def restore_flow(ui: Any, version: Any) -> None:
+    """The zone's records become the version's (itself a new version; 100 are kept, the oldest dropped)."""
+    from ..flows import confirm_loss
+    from .kinds import VERSIONS_KEPT, custom_ns
+
+    svc = ui.service()
+    zone = svc.parent
+    name = zone.name if zone is not None else ""
+    why = custom_ns(zone.data) if zone is not None and zone.data else None
+    if why:
+        ui.notify(f"Not restored: {why}.", "warning")
+        return
+    when = version.text("created_at")[:19].replace("T", " ")
+    await confirm_loss(ui, f"Restore {shown(name)} as it was at {when}?",
+                       f"Every record of {shown(name)} becomes what it was in this version: records added since are deleted, changes undone. "
+                       f"The restore is itself a new version (the last {VERSIONS_KEPT} are kept, the oldest dropped), so it can be undone the same way.",
+                       "Restore", name)
+    await svc.call("POST", ui.scope, "dns-zones", "version", version.id, "restore", body={})
+    ui.notify(f"{shown(name)}: restored to the version of {when}")
+    ui.reload()
+
+
+__all__ = ["Call", "RECORD_CREATE", "RECORD_EDIT", "RecordForm", "compare_flow", "restore_flow", "send_changes"]

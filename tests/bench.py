@@ -85,7 +85,7 @@ def child_start_cloudtui(argv: list[str]) -> None:
     main(argv)
 
 
-from bench_scenarios import scenario_load, scenario_refresh, scenario_starting, scenario_watch  # noqa: E402
+from bench_scenarios import scenario_load, scenario_refresh, scenario_staging, scenario_starting, scenario_watch  # noqa: E402
 
 
 # ---- parent -------------------------------------------------------------------------------------
@@ -221,6 +221,9 @@ def ten_thousand(repeat: int, add: Add) -> None:
         r = _child(["load", sb10.url, "10000", str(repeat), "0", entry])
         add(f"10,000 {what}: request → all rows shown, cursor moved", "s", r["load"], "≤ 0.5", lambda v: v <= 0.5)
         stages_of(r, add)
+    r = _child(["staging", sb10.url, "10000", "100", "dns.zones>Records@scale.example.com"])
+    add("staging 100 deletes among 10,000 DNS records: key → frame", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
+    add("  … then w: key → the review of the 100 on screen", "ms", [v * 1000 for v in r["review"]], "≤ 16", lambda v: v <= 16)
     sb10.stop()
 
 
@@ -235,6 +238,7 @@ PRODUCT_LISTS = [
     ("flexible_ip.fips", "bare-metal flexible IPs (server names looked up), one zone"),
     ("rdb.backups", "database backups (instance names looked up), one region"),
     ("registry.images>Tags@many-tags", "registry tags of one image, one region"),
+    ("dns.zones>Records@scale.example.com", "DNS records of one zone (global)"),
 ]
 
 
@@ -265,6 +269,8 @@ def child_main(argv: list[str]) -> None:
         child_start_cloudtui(rest)
     elif mode == "load":
         print(json.dumps(asyncio.run(scenario_load(rest[0], int(rest[1]), int(rest[2]), int(rest[3]), *rest[4:5]))))
+    elif mode == "staging":
+        print(json.dumps(asyncio.run(scenario_staging(rest[0], int(rest[1]), int(rest[2]), rest[3]))))
     elif mode == "refresh":
         print(json.dumps(asyncio.run(scenario_refresh(rest[0], int(rest[1]), int(rest[2])))))
     elif mode == "watch":

@@ -77,6 +77,58 @@ async def loaded_view(app: Any) -> Any:
     return view
 
 
+async def open_list(app: Any, entry: str) -> Any:
+    """The list a manifest entry opens, or with "entry>Child@row" the child list of one of its rows
+    (a registry image's tags, a DNS zone's records), loaded and focused."""
+    await loaded_view(app)
+    entry, _, child = entry.partition(">")
+    app.main.open_entry(entry)
+    await until(lambda: app.main.view is not None and app.main.view.kind.id == entry)
+    view = app.main.view
+    await until(lambda: not view.listing and view.last_attempt is not None)
+    if child:
+        label, _, name = child.partition("@")
+        from tui.products.base import ParentRef
+
+        row = next(r for r in view.table.resources() if name in (r.name, r.id))
+        kind = next(c for c in view.kind.children if c.label == label).get()
+        app.open_child(kind, ParentRef.of(row, view.scope))
+        await until(lambda: getattr(app.screen, "view", None) is not None and app.screen.view.kind is kind)
+        view = app.screen.view
+        await until(lambda: not view.listing and view.last_attempt is not None)
+    view.focus_table()
+    return view
+
+
+async def scenario_staging(url: str, expect: int, changes: int, entry: str) -> dict[str, Any]:
+    """Stage `changes` deletes in a list edited as a change set (`d`, then down), each key to the
+    frame showing it; then `w`, to the frame showing the review of them all."""
+    frames = Frames()
+    app = bench_app(url, frames)
+    out: dict[str, Any] = {"key": [], "review": []}
+    async with app.run_test(size=(120, 40)):
+        view = await open_list(app, entry)
+        assert view.table.loaded_count == expect, (view.table.loaded_count, expect)
+        view.table.move_to(view.table.shown_keys[expect // 2])
+        await frames.next()
+        for _ in range(changes):
+            staged, drawn = len(view.changes), frames.count
+            t0 = time.perf_counter()
+            app.simulate_key("d")
+            await until(lambda: len(view.changes) > staged)
+            out["key"].append(await frames.after(drawn) - t0)
+            moved = view.table.cursor_key
+            app.simulate_key("down")
+            await until(lambda: view.table.cursor_key != moved)
+            await frames.next()
+        drawn = frames.count
+        t0 = time.perf_counter()
+        app.simulate_key("w")
+        await until(lambda: type(app.screen).__name__ == "DiffScreen")
+        out["review"].append(await frames.after(drawn) - t0)
+    return out
+
+
 async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: str = "") -> dict[str, Any]:
     """List `expect` resources into an empty table: request → all rows shown → a key moves the
     cursor. Instance servers, or the list `entry` opens (a product's most numerous kind) in fr-par-1."""
@@ -88,24 +140,7 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
 
     out: dict[str, Any] = {"load": [], "key": [], "decode": [], "rows": [], "table": [], "transport": []}
     async with app.run_test(size=(120, 40)):
-        view = await loaded_view(app)
-        if entry:
-            entry, _, child = entry.partition(">")  # "registry.images>Tags@many-tags": a child list of one row
-            app.main.open_entry(entry)
-            await until(lambda: app.main.view is not None and app.main.view.kind.id == entry)
-            view = app.main.view
-            await until(lambda: not view.listing and view.last_attempt is not None)
-            if child:
-                label, _, name = child.partition("@")
-                from tui.products.base import ParentRef
-
-                row = next(r for r in view.table.resources() if r.name == name)
-                kind = next(c for c in view.kind.children if c.label == label).get()
-                app.open_child(kind, ParentRef.of(row, view.scope))
-                await until(lambda: getattr(app.screen, "view", None) is not None and app.screen.view.kind is kind)
-                view = app.screen.view
-                await until(lambda: not view.listing and view.last_attempt is not None)
-            view.focus_table()
+        view = await open_list(app, entry) if entry else await loaded_view(app)
         assert view.table.loaded_count == expect, (view.table.loaded_count, expect)
         moves: list[int] = []  # the frame count when the cursor moved: the next frame shows it
         set_cursor = view.table._set_cursor

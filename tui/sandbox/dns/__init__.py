@@ -102,12 +102,13 @@ def seed_demo(store: DnsStore, rng: Any) -> None:
 
 
 def seed_scale(store: DnsStore, rng: Any, count: int) -> None:
-    """`count` records in `SCALE_ZONE` (made, with its domain, if the demo did not seed them)."""
+    """`count` records in `SCALE_ZONE`, its two NS records included (made, with its domain, if the
+    demo did not seed them)."""
     if "example.com" not in store.domains:
         store.add_domain("example.com", external=False, age=400 * DAY, expires_in=330 * DAY)
         store.add_zone("example.com", "", age=400 * DAY)
     zone = store.zones.get(SCALE_ZONE) or store.add_zone("example.com", "scale", age=DAY)
-    store.put_records(zone, ({"name": f"host-{n:05d}", "type": "A", "data": f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"} for n in range(count)))
+    store.put_records(zone, ({"name": f"host-{n:05d}", "type": "A", "data": f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"} for n in range(max(0, count - 2))))
 
 
 PRODUCT = SandboxProduct("dns", "/domain/", DnsStore, routes, seed_demo=seed_demo, seed_scale=seed_scale)

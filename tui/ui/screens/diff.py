@@ -21,10 +21,9 @@ class DiffScreen(ResultScreen):
         super().__init__(f"{title} ({counts(entries)})", "\n".join(as_lines(entries)) or "Nothing differs.", confirm_label=confirm_label)
         self.entries = entries
 
-    def on_mount(self) -> None:
+    def content(self) -> Any:
         styled = Text()
         for line in self.text.splitlines():
             marker = line[:1] if line[:1] in STYLE else ""
             styled.append(clean(line) + "\n", style=STYLE.get(marker, ""))
-        self.query_one("#result-text").update(styled)  # type: ignore[attr-defined]
-        super().on_mount()
+        return styled

@@ -7,6 +7,8 @@ answer is True for that button, False for Cancel or escape.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -34,13 +36,17 @@ class ResultScreen(ModalScreen[bool]):
         with Vertical(id="dialog", classes="result"):
             yield Label(self.title_text, id="dialog-title", markup=False)
             with VerticalScroll(id="result-scroll"):
-                yield Static(self.text, id="result-text", markup=False)
+                yield Static(self.content(), id="result-text", markup=False)
             if self.confirm_label:
                 with Horizontal(classes="buttons"):
                     yield Button("Cancel", id="cancel")
                     yield Button(self.confirm_label, id="confirm", variant="warning")
             else:
                 yield Static(("y copy the command · " if self.copy_text else "y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
+
+    def content(self) -> Any:
+        """What the dialog shows (a subclass may style it): the text, never parsed as markup."""
+        return self.text
 
     def on_mount(self) -> None:
         if self.confirm_label:

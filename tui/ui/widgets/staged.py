@@ -17,6 +17,13 @@ from ...products.base import Column, Row
 from ...products.changeset import STAGED, ChangeSet
 from ..errors import guarded, notify_error
 
+def _preload_review() -> None:
+    """The review's modules, imported once a change is staged, after its frame: `w` then opens
+    the review without importing them on the key."""
+    from ..dialogs import open_dialog  # noqa: F401
+    from ..screens import diff  # noqa: F401
+
+
 STAGED_COLUMN = Column(STAGED, "±", lambda r: r.text(STAGED), width=1)
 
 
@@ -42,13 +49,26 @@ class StagedEdits:
             return rows
         return self.changes.overlay(rows, self.kind.row_maker(self.scope), self.kind.id_field)
 
-    def _restage(self) -> None:
-        """Lay the staged changes over the table again (after a change to the set)."""
-        base = [r for r in self.table.resources() if not str(r.id).startswith("+")]
-        base = [self._unstaged(r) for r in base]
-        self.table.replace(self.shown(base))
+    def _restage_one(self, key: str, before: Any) -> None:
+        """Show one row as its staged change makes it (`before`: the row unstaged, None for a new
+        one): a change set of hundreds over ten thousand rows costs one row per key, not the table."""
+        assert self.changes is not None
+        change = self.changes.get(key)
+        if change is None and (before is None or key.startswith("+")):
+            self.table.remove([key])  # a new row undone
+        elif change is None:
+            self.table.upsert([before])
+        else:
+            make = self.kind.row_maker(self.scope)
+            self.table.upsert(self.changes.overlay([before] if before is not None else [], make, self.kind.id_field) if before is not None
+                              else [r for r in self.changes.overlay([], make, self.kind.id_field) if r.id == key])
+        self._staged_changed()
+
+    def _staged_changed(self) -> None:
         self.refresh_bindings()  # type: ignore[attr-defined]
         self.update_title()  # type: ignore[attr-defined]
+        if self.changes is not None and len(self.changes) == 1:
+            self.call_after_refresh(_preload_review)  # type: ignore[attr-defined]
 
     def _unstaged(self, row: Any) -> Any:
         change = self.changes.get(row.id) if self.changes else None
@@ -62,30 +82,36 @@ class StagedEdits:
     def stage_add(self, payload: dict[str, Any]) -> Row:
         assert self.changes is not None
         key = self.changes.add(payload)
-        self._restage()
+        self._restage_one(key, None)
         return self.table.get(key)
 
     def stage_edit(self, resource: Any, patch: dict[str, Any]) -> Row:
         assert self.changes is not None
-        self.changes.edit(resource.id, self._unstaged(resource).data, patch)
-        self._restage()
+        before = None if str(resource.id).startswith("+") else self._unstaged(resource)
+        self.changes.edit(resource.id, before.data if before is not None else {}, patch)
+        self._restage_one(resource.id, before)
         return self.table.get(resource.id)
 
     def stage_delete(self, resource: Any) -> None:
         assert self.changes is not None
         change = self.changes.get(resource.id)
+        before = None if str(resource.id).startswith("+") else self._unstaged(resource)
         if change is not None and change.op == "delete":
             self.changes.undo(resource.id)  # d again: no longer deleted
         else:
-            self.changes.delete(resource.id, self._unstaged(resource).data)
-        self._restage()
-        self.app.notify(f"{len(self.changes)} change(s) staged: w reviews and sends them, u undoes one.", timeout=4)
+            self.changes.delete(resource.id, before.data if before is not None else {})
+        self._restage_one(resource.id, before)
+        if len(self.changes) == 1:  # the title counts them from here: one toast, not one per key
+            self.app.notify("1 change staged: w reviews and sends the changes, u undoes one.", timeout=4)
 
     @guarded("Undo")
     def action_undo(self) -> None:
         key = self.table.cursor_key
-        if self.changes is not None and key is not None and self.changes.undo(key):
-            self._restage()
+        row = self.table.get(key) if key is not None else None
+        if self.changes is not None and row is not None:
+            before = None if str(key).startswith("+") else self._unstaged(row)
+            if self.changes.undo(key):
+                self._restage_one(key, before)
 
     @guarded("Send")
     def action_write(self) -> None:

@@ -112,7 +112,9 @@ _PLAIN = {
     "int_parsing": "a whole number", "int_from_float": "a whole number", "int_type": "a whole number",
     "float_parsing": "a number", "float_type": "a number", "bool_parsing": "yes or no", "bool_type": "yes or no",
     "uuid_parsing": "a UUID, such as 3f2d1c0b-aaaa-4bbb-8ccc-123456789abc", "list_type": "a list, comma-separated",
-    "string_type": "text", "finite_number": "a finite number",
+    "string_type": "text", "finite_number": "a finite number", "dict_type": "key=value lines",
+    "model_type": "choose one of the options", "model_attributes_type": "choose one of the options",
+    "union_tag_invalid": "choose one of the options", "union_tag_not_found": "choose one of the options",
 }
 
 

@@ -155,6 +155,30 @@ def registry_tags(pull: bool):
     return steps
 
 
+def dns_records(then: str = ""):
+    async def steps(pilot, app, view) -> None:
+        from helpers import child_list, form_ready, tab_to, to_named_row
+
+        await to_named_row(pilot, view, "example.com")
+        if then == "versions":
+            await child_list(pilot, app, "Versions")
+            return
+        await child_list(pilot, app, "Records")
+        if then == "create":
+            await pilot.press("c")
+            await form_ready(pilot, app)
+        elif then == "review":
+            await pilot.press("home", "d", "down", "down", "e")
+            await form_ready(pilot, app)
+            await tab_to(pilot, app, "f-ttl")
+            await pilot.press("ctrl+u", *"600", "ctrl+s")
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen")
+            await pilot.press("end", "d", "w")
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DiffScreen")
+
+    return steps
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -186,6 +210,12 @@ async def main() -> None:
     await shoot("registry-images", (120, 40), view_of_kind("registry.images"))
     await shoot("registry-tags", (120, 40), view_of_kind("registry.namespaces", registry_tags(False)))
     await shoot("registry-pull-command", (120, 40), view_of_kind("registry.namespaces", registry_tags(True)))
+    await shoot("dns-zones", (120, 40), view_of_kind("dns.zones"))
+    await shoot("dns-domains", (120, 40), view_of_kind("dns.domains"))
+    await shoot("dns-records", (120, 40), view_of_kind("dns.zones", dns_records()))
+    await shoot("dns-record-create", (120, 40), view_of_kind("dns.zones", dns_records("create")))
+    await shoot("dns-review", (120, 40), view_of_kind("dns.zones", dns_records("review")))
+    await shoot("dns-versions", (120, 40), view_of_kind("dns.zones", dns_records("versions")))
     for kind in ("rdb.engines", "rdb.node_types", "kvcache.versions", "kvcache.node_types", "silicon.types", "silicon.os", "baremetal.offers", "baremetal.os"):
         await shoot(f"catalogue-{kind.replace('.', '-').replace('_', '-')}", (120, 40), view_of_kind(kind))
 

@@ -59,3 +59,59 @@ def test_registry(snap_compare, what):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 28), run_before=ready)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_dns_zones(snap_compare, size):
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        await open_view(pilot, app, "dns.zones")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=ready)
+
+
+DNS = ["domains", "records", "record-create", "review", "versions", "validation"]
+
+
+@pytest.mark.parametrize("what", DNS)
+def test_dns(snap_compare, what):
+    from helpers import screen_named, tab_to, wait_for
+
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        if what in ("domains", "validation"):
+            view = await open_view(pilot, app, "dns.domains")
+            if what == "validation":
+                await to_named_row(pilot, view, "xn--bcher-kva.example")
+                await act(pilot, app, "Validation TXT record")
+                await screen_named(pilot, app, "ResultScreen")
+            await pilot.pause()
+            return
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "example.com")
+        if what == "versions":
+            await child_list(pilot, app, "Versions")
+            await pilot.pause()
+            return
+        records = await child_list(pilot, app, "Records")
+        if what == "record-create":
+            await pilot.press("c")
+            await form_ready(pilot, app)
+        elif what == "review":  # two staged deletes and an edit, reviewed
+            await pilot.press("home", "d", "down", "down", "d")
+            await pilot.press("e")
+            await form_ready(pilot, app)
+            await tab_to(pilot, app, "f-ttl")
+            await pilot.press("ctrl+u", *"600", "ctrl+s")
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="staged")
+            await pilot.press("w")
+            await screen_named(pilot, app, "DiffScreen")
+        assert records is not None
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 28), run_before=ready)

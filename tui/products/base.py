@@ -264,6 +264,9 @@ class ResourceKind:
     delete_needs_name: bool = False
     delete_warning: Callable[[Any], str | None] = lambda r: None  # what else a delete takes away
     editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
+    # How one object is named in a review of staged changes when its name does not tell it apart
+    # (a DNS record: name, type and data), from its fields; default: its name, else its id.
+    label: Callable[[dict[str, Any]], str] | None = None
     # Why a child list cannot be changed at all, from its parent (a zone whose name servers are not
     # the default: its records are read, not edited), or None.
     locked: Callable[[Any], str | None] = lambda parent: None

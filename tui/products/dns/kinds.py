@@ -4,6 +4,7 @@ No pydantic here: forms live in `forms` and `records`, loaded on first use."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent, Row, kinds_of
@@ -44,13 +45,28 @@ def waiting(r: Any) -> bool:
     return isinstance(status, dict) and bool(status.get("validation_token"))
 
 
+def time_left(row: Any) -> float | None:
+    """Seconds left of the 48 hours an external domain has to be validated (spec 3 §3, §8)."""
+    from .. import times
+
+    registered = times.stamp(row.text("created_at"))
+    return registered + 48 * 3600 - time.time() if registered is not None and waiting(row) else None
+
+
+def validation_left(row: Any) -> str:
+    from .. import times
+
+    left = time_left(row)
+    return "" if left is None else f"{times.span(left)}" if left > 0 else "overdue"
+
+
 def validation_text(row: Row, parent: Any = None) -> str:
     from .. import times
 
     token = str((row.get("external_domain_registration_status") or {}).get("validation_token") or "")
     if not token:
         return f"{shown(row.text('domain'))} is {row.text('status') or 'not waiting for validation'}: no TXT record to publish."
-    left = times.left(times.stamp(row.text("created_at")) + 48 * 3600 if times.stamp(row.text("created_at")) else None)
+    left = time_left(row)
     deadline = f"{times.span(left)} left of the 48 hours to publish it" if left and left > 0 else "the 48 hours to publish it have passed"
     return (f"Publish this TXT record where {shown(row.text('domain'))} is served now:\n\n{txt_record(row)}\n\n{deadline}.\n\n"
             "Once it is seen, the domain is validated; then point its name servers, at the registrar, to:\n"
@@ -93,6 +109,7 @@ DOMAINS = dns_kind(
         Column("registrar", "Registrar", lambda r: r.text("registrar"), width=10),
         Column("external", "External", lambda r: "external" if r.get("is_external") else "—", width=8),
         Column("renew", "Auto-renew", lambda r: r.text("auto_renew_status").replace("feature_status_", ""), width=10),
+        Column("validate", "Validate within", lambda r: validation_left(r), width=15),
     ),
     detail_fields=(
         ("Domain", lambda d: f"{shown(d.raw.get('domain', ''))} ({d.raw.get('domain', '')})"),
@@ -109,7 +126,7 @@ DOMAINS = dns_kind(
     actions=(
         ActionSpec("validation", "Validation TXT record (copy)…", lambda r: waiting(r),
                    why_not=lambda r: None if waiting(r) else "only an external domain waiting for validation has one",
-                   shape=ShowValue("Validate {name}", validation_text, copy=txt_record)),
+                   shape=ShowValue("Validate a domain registered elsewhere", validation_text, copy=txt_record)),
         ActionSpec("zones", "Zones of this domain…", shape=ShowAnswer("Zones of {name}", Call("GET", "domains/{id}/zones", mutating=False), zones_text)),
     ),
     create=Lazy(FORMS + "REGISTER"),
@@ -219,13 +236,14 @@ RECORDS = dns_kind(
     create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
     edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),
     batch=Lazy(RECORDS_MODULE + "send_changes"),
+    label=lambda d: f"{shown(str(d.get('name') or '')) or '@'} {d.get('type', '?')} {d.get('data', '')}".strip(),
     locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None,
     name_param="name",
 )
 
 VERSIONS = dns_kind(
     id="dns.versions",
-    title="Versions",
+    title=f"Versions (the last {VERSIONS_KEPT} kept)",
     singular="version",
     collection="versions",
     list_key="versions",

@@ -42,7 +42,7 @@ class ResultScreen(ModalScreen[bool]):
                     yield Button("Cancel", id="cancel")
                     yield Button(self.confirm_label, id="confirm", variant="warning")
             else:
-                yield Static(("y copy the command · " if self.copy_text else "y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
+                yield Static(("y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
 
     def content(self) -> Any:
         """What the dialog shows (a subclass may style it): the text, never parsed as markup."""

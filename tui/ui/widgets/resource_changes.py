@@ -36,6 +36,7 @@ class ResourceChanges:
     stage_add: Callable[..., Any]
     stage_edit: Callable[..., Any]
     stage_delete: Callable[..., Any]
+    label_of: Callable[[dict[str, Any]], str]
 
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:
@@ -138,7 +139,7 @@ class ResourceChanges:
 
         def done(result: Any) -> None:
             if result and self.staging:
-                self.app.notify(f"Staged: {result[0].name or result[0].id} changed. w reviews and sends the changes.", timeout=4)
+                self.app.notify(f"Staged: {self.label_of(result[0].data) or result[0].id} changed. w reviews and sends the changes.", timeout=4)
             elif result:
                 self.table.upsert([result[0]])
                 self._refresh_detail()

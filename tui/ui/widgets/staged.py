@@ -70,6 +70,12 @@ class StagedEdits:
         if self.changes is not None and len(self.changes) == 1:
             self.call_after_refresh(_preload_review)  # type: ignore[attr-defined]
 
+    def label_of(self, data: dict[str, Any]) -> str:
+        """How a staged object is named to the operator (the kind's `label`, else its name or id)."""
+        if self.kind.label is not None:
+            return self.kind.label(data)
+        return str(data.get("name") or data.get(self.kind.id_field) or "")
+
     def _unstaged(self, row: Any) -> Any:
         change = self.changes.get(row.id) if self.changes else None
         if STAGED not in row.data:
@@ -119,7 +125,7 @@ class StagedEdits:
             return
         from ..dialogs import open_dialog
 
-        entries = self.changes.entries(lambda d: str(d.get("name") or d.get(self.kind.id_field) or ""))
+        entries = self.changes.entries(self.label_of)
         count = len(self.changes)
 
         def answered(ok: bool | None) -> None:

@@ -1,15 +1,15 @@
-"""The container registry from the keyboard, against the sandbox: a namespace created (its name
-unique in the region, checked before sending), edited and deleted with its name typed; an image's
-visibility; a tag's pull command copied; a tag sharing its digest deleted only once the others that
-go with it are named; and read-only."""
+"""The container registry from the keyboard, against the sandbox, beyond the walkthrough
+(tests/ui/test_ui_network_walkthrough.py: a namespace created, its name unique in the region; a
+tag's pull command copied): a namespace edited (only what changed sent) and deleted with its name
+typed; a tag sharing its digest deleted only once the others that go with it are named; read-only."""
 
 from __future__ import annotations
 
 import pytest
 
 from helpers import (
-    act, child_list, delete_typing, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
-    tab_to, to_named_row, wait_for,
+    act, child_list, delete_typing, demo_settings, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
+    to_named_row, wait_for,
 )
 
 pytestmark = pytest.mark.anyio
@@ -19,26 +19,11 @@ def namespace(sandbox, name, region="fr-par"):
     return next((n for n in sandbox.registry.namespaces.items[region].values() if n["name"] == name), None)
 
 
-async def test_a_namespace_from_create_to_delete_and_a_tag_pulled_then_deleted(sandbox, clock):
+async def test_a_namespace_edited_and_deleted_and_a_tag_sharing_its_digest_deleted(sandbox, clock):
     app = make_app(sandbox, settings=demo_settings(region="fr-par"))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         view = await open_view(pilot, app, "registry.namespaces")
-
-        # create: a taken name is refused in the form, nothing sent; a free one is created
-        await pilot.press("c")
-        form = await form_ready(pilot, app)
-        await tab_to(pilot, app, "f-name")
-        await pilot.press(*"web", "ctrl+s")
-        await wait_for(pilot, lambda: "already a namespace in fr-par" in error_of(form, "name"), what="name taken")
-        assert sent(sandbox, "/registry/") == []
-        await tab_to(pilot, app, "f-name")
-        await pilot.press("ctrl+u", *"team-images")
-        await set_select(pilot, form, "visibility", "public")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: namespace(sandbox, "team-images") is not None, what="created")
-        assert namespace(sandbox, "team-images")["is_public"] is True
-        await wait_for(pilot, lambda: any(r.name == "team-images" for r in view.table.resources()), what="listed")
 
         # edit: only what changed is sent
         await to_named_row(pilot, view, "web")
@@ -49,20 +34,13 @@ async def test_a_namespace_from_create_to_delete_and_a_tag_pulled_then_deleted(s
         await wait_for(pilot, lambda: namespace(sandbox, "web")["is_public"] is True, what="edited")
         assert sandbox.requests[-1][0] == "PATCH"
 
-        # images → tags → the pull command, copied alone
+        # a tag sharing its digest (the pull command is copied in the walkthrough)
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")
         images = await child_list(pilot, app, "Images")
         await to_named_row(pilot, images, "frontend")
         tags = await child_list(pilot, app, "Tags")
         await to_named_row(pilot, tags, "latest")
-        await act(pilot, app, "Pull command")
-        dialog = await screen_named(pilot, app, "ResultScreen")
-        assert dialog.copy_text == "docker pull rg.fr-par.cr.example/web/frontend:latest"
-        await pilot.press("y")
-        assert app.clipboard == dialog.copy_text
-        await pilot.press("escape")
-
-        # a tag sharing its digest: the other one is named, the name typed, then deleted with force
+        # it is deleted only once the other one is named, the name typed, then deleted with force
         await screen_named(pilot, app, "ChildScreen")
         message = await delete_typing(pilot, app, "latest")
         assert "v1.4.2" in message
@@ -70,13 +48,13 @@ async def test_a_namespace_from_create_to_delete_and_a_tag_pulled_then_deleted(s
         frontend_tags = [t for t in sandbox.registry.tags.items["fr-par"].values() if t["image_id"] == frontend["id"] and t["name"] in ("latest", "v1.4.2")]
         await wait_for(pilot, lambda: {t["status"] for t in frontend_tags} == {"deleting"}, what="both deleting (the sandbox refuses without force)")
 
-        # back to the namespaces: delete team-images with its name typed
+        # back to the namespaces: delete one with its name typed
         while app.screen.id != "main":
             await pilot.press("escape")
             await pilot.pause()
-        await to_named_row(pilot, view, "team-images")
-        await delete_typing(pilot, app, "team-images")
-        await wait_for(pilot, lambda: namespace(sandbox, "team-images")["status"] == "deleting", what="deleting")
+        await to_named_row(pilot, view, "public-tools")
+        await delete_typing(pilot, app, "public-tools")
+        await wait_for(pilot, lambda: namespace(sandbox, "public-tools")["status"] == "deleting", what="deleting")
 
 
 async def test_read_only_offers_the_commands_and_no_change(sandbox):

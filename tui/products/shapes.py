@@ -299,7 +299,8 @@ class DeleteAsking(Shape):
     (keep the address the resource holds for reuse, or release it). `question` is the picker's
     title; each choice is (label, value sent, what it means), templates of the row. The
     confirmation (Cancel focused) repeats what the choice means, and `warning` (what else goes with
-    it); then `call` with `{param: value}`, and the row followed until the platform has removed it.
+    it), both read from the resource as it is now; then `call` with `{param: value}`, and the row
+    followed until the platform has removed it.
     A kind declares it as its `delete_flow` (a `Lazy` of it)."""
 
     question: str
@@ -310,6 +311,12 @@ class DeleteAsking(Shape):
     mutating = True
 
     async def __call__(self, ui: Any, row: Row) -> None:
+        from ..api.errors import ApiError
+
+        try:  # asked and confirmed from what is there now (counts, the address), not a stale row
+            row = await ui.service().get_row(ui.scope, row.id)
+        except ApiError:
+            pass
         offered = [(fill_text(label, row, ui), (value, fill_text(means, row, ui))) for label, value, means in self.choices]
         picked = await ui.pick(fill_text(self.question, row, ui), offered)
         if picked is None:
@@ -317,7 +324,7 @@ class DeleteAsking(Shape):
         value, means = picked
         name = row.name or row.id
         where = f" in {ui.scope}" if ui.scope else ""
-        message = f"{name} ({row.id}){where} will be deleted. This cannot be undone.\n{means}"
+        message = f"{name} ({row.id}){where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
         if self.warning:
             message += "\n" + fill_text(self.warning, row, ui)
         if not await ui.confirm(f"Delete {ui.service().kind.singular} {name}?", message, "Delete"):

@@ -31,14 +31,15 @@ class CreateForm(BaseModel):
 
     name: Name
     description: Description = ""
-    type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = ""
+    # Optional only so the form picks the first type offered; a type is required (checked below).
+    type: Annotated[str | None, Field(validate_default=True, json_schema_extra=meta("Type", widget="select"))] = None
     ssl_compatibility_level: Annotated[Level, Field(json_schema_extra=meta("SSL level", widget="select"))] = "ssl_compatibility_level_intermediate"
     ip: Annotated[str, Field(json_schema_extra=meta("IP address", widget="select"))] = NEW_IP
     tags: Tags = []
 
     @field_validator("type")
     @classmethod
-    def _type(cls, v: str, info: ValidationInfo) -> str:
+    def _type(cls, v: str | None, info: ValidationInfo) -> str:
         if not v:
             raise ValueError("required: choose a type")
         found = (ctx(info, "types") or {}).get(v)
@@ -119,7 +120,8 @@ class FrontendForm(BaseModel):
 
     name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. https"))]
     inbound_port: Annotated[int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 443"))]
-    backend_id: Annotated[str, Field(json_schema_extra=meta("Backend", widget="select"))] = ""
+    # Optional only so the form picks the first backend offered; one is required (checked below).
+    backend_id: Annotated[str | None, Field(validate_default=True, json_schema_extra=meta("Backend", widget="select"))] = None
     timeout_client: Annotated[int | None, Field(ge=1, json_schema_extra=meta("Client timeout", placeholder="milliseconds, e.g. 30000 (empty: the platform's)"))] = None
     certificate_ids: Annotated[list[str], Field(json_schema_extra=meta("Certificates", placeholder="certificate IDs (UUIDs), comma-separated"))] = []
 
@@ -135,7 +137,7 @@ class FrontendForm(BaseModel):
 
     @field_validator("backend_id")
     @classmethod
-    def _backend(cls, v: str, info: ValidationInfo) -> str:
+    def _backend(cls, v: str | None, info: ValidationInfo) -> str:
         backends = ctx(info, "backends")
         if not v:
             raise ValueError("this load balancer has no backend yet: create one first (a → Backends ›)" if backends == {} else "required: choose a backend")
@@ -169,7 +171,7 @@ def frontend_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 
 def _frontend_values(row: Any) -> dict[str, Any]:
-    return {"name": row.name, "inbound_port": row.get("inbound_port"), "backend_id": str(row.obj("backend").get("id") or ""),
+    return {"name": row.name, "inbound_port": row.get("inbound_port"), "backend_id": str(row.obj("backend").get("id") or "") or None,
             "timeout_client": row.get("timeout_client") if isinstance(row.get("timeout_client"), int) else None,
             "certificate_ids": [str(c) for c in row.items("certificate_ids")]}
 

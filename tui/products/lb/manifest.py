@@ -7,5 +7,5 @@ from ..manifest import Entry
 SECTION = "Network"
 
 ENTRIES = (
-    Entry("lb.lbs", "Load balancers", "Load balancer", "region", "list", "tui.products.lb.kinds:LBS", title="Load balancers"),
+    Entry("lb.lbs", "Balancers", "Load balancer", "region", "list", "tui.products.lb.kinds:LBS", title="Load balancers"),
 )

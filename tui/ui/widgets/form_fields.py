@@ -113,6 +113,9 @@ _PLAIN = {
     "float_parsing": "a number", "float_type": "a number", "bool_parsing": "yes or no", "bool_type": "yes or no",
     "uuid_parsing": "a UUID, such as 3f2d1c0b-aaaa-4bbb-8ccc-123456789abc", "list_type": "a list, comma-separated",
     "string_type": "text", "finite_number": "a finite number",
+    # a nested form or an "exactly one of" field: its own fields, never one text
+    "model_type": "its fields, filled in one by one", "model_attributes_type": "its fields, filled in one by one",
+    "union_tag_not_found": "required: choose one", "union_tag_invalid": "not one of the choices offered",
 }
 
 

@@ -100,8 +100,8 @@ class BackendForm(BaseModel):
     sticky_sessions_cookie_name: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Cookie name", placeholder="with cookie sessions: the cookie's name"))] = ""
     server_ip: Annotated[list[str], Field(json_schema_extra=meta("Servers", placeholder="IPv4 or IPv6 addresses, comma-separated"))] = []
     send_proxy_v2: Annotated[bool, Field(json_schema_extra=meta("Send the PROXY protocol v2 header to the servers"))] = False
-    timeout_server: Annotated[Millis, Field(json_schema_extra=meta("Server wait (ms)", placeholder="how long a server may stay silent (empty: the platform's)"))] = None
-    timeout_connect: Annotated[Millis, Field(json_schema_extra=meta("Connect (ms)", placeholder="how long connecting to a server may take (empty: the platform's)"))] = None
+    timeout_server: Annotated[Millis, Field(json_schema_extra=meta("Server (ms)", placeholder="timeout: how long a server may stay silent (empty: the platform's)"))] = None
+    timeout_connect: Annotated[Millis, Field(json_schema_extra=meta("Connect (ms)", placeholder="timeout: how long connecting to a server may take (empty: the platform's)"))] = None
     health_check: Annotated[HealthCheck, Field(json_schema_extra=meta("Health check"))] = HealthCheck()
 
     @field_validator("sticky_sessions_cookie_name")

@@ -112,10 +112,9 @@ _PLAIN = {
     "int_parsing": "a whole number", "int_from_float": "a whole number", "int_type": "a whole number",
     "float_parsing": "a number", "float_type": "a number", "bool_parsing": "yes or no", "bool_type": "yes or no",
     "uuid_parsing": "a UUID, such as 3f2d1c0b-aaaa-4bbb-8ccc-123456789abc", "list_type": "a list, comma-separated",
-    "string_type": "text", "finite_number": "a finite number",
-    # a nested form or an "exactly one of" field: its own fields, never one text
-    "model_type": "its fields, filled in one by one", "model_attributes_type": "its fields, filled in one by one",
-    "union_tag_not_found": "required: choose one", "union_tag_invalid": "not one of the choices offered",
+    "string_type": "text", "finite_number": "a finite number", "dict_type": "key=value lines",
+    "model_type": "choose one of the options", "model_attributes_type": "choose one of the options",
+    "union_tag_invalid": "choose one of the options", "union_tag_not_found": "choose one of the options",
 }
 
 

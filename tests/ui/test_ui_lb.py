@@ -156,7 +156,7 @@ async def test_a_load_balancer_created_given_a_backend_and_a_frontend_read_as_a_
         ip = sandbox.lb.ips.items["fr-par"][lb["_ip_id"]]
         await pilot.press("d")
         picker = await screen_named(pilot, app, "PickerScreen")
-        assert picker.choices[0][0] == f"Keep {ip['ip_address']} for reuse (a new load balancer can take it)"
+        assert [c[0] for c in picker.choices] == [f"Keep {ip['ip_address']} for reuse", f"Release {ip['ip_address']}"]
         await pilot.press("enter")
         message = await confirm_yes(pilot, app)
         assert f"Its IP {ip['ip_address']} is kept for reuse" in message and "0 frontend(s) and 1 backend(s)" in message

@@ -61,7 +61,7 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     types = await service.read_all(scope, "lb-types", key="lb_types")
     ips = await service.read_all(scope, "ips", key="ips")
     kept = {str(ip["id"]): ip for ip in ips if ip.get("id") and not ip.get("lb_id")}
-    type_choices = [(f"{t.get('name')} · {t.get('description') or ''} · {STOCK.get(str(t.get('stock_status')), t.get('stock_status'))}", str(t.get("name")))
+    type_choices = [(f"{t.get('name')} · {STOCK.get(str(t.get('stock_status')), t.get('stock_status'))} · {t.get('description') or ''}", str(t.get("name")))
                     for t in types if t.get("name")]
     ip_choices = [("a new IP", NEW_IP)] + [(f"{ip.get('ip_address')} (kept" + (f", reverse {ip['reverse']}" if ip.get("reverse") else "") + ")", rid)
                                           for rid, ip in kept.items()]

@@ -150,8 +150,8 @@ async def topology(service: Any, scope: str, row: Any) -> Node:
 DELETE = DeleteAsking(
     "Delete {name}: keep its IP {ip_address}?",
     "release_ip",
-    (("Keep {ip_address} for reuse (a new load balancer can take it)", "false", "its IP {ip_address} is kept for reuse."),
-     ("Release {ip_address} (the address goes back to the platform)", "true", "its IP {ip_address} is released: the address is gone for good.")),
+    (("Keep {ip_address} for reuse", "false", "its IP {ip_address} is kept for reuse: a new load balancer can take it (ip_id)."),
+     ("Release {ip_address}", "true", "its IP {ip_address} is released: the address goes back to the platform, gone for good.")),
     warning="Its {frontend_count} frontend(s) and {backend_count} backend(s) are deleted with it.",
 )
 

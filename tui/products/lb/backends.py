@@ -66,6 +66,16 @@ def backend_label(b: dict[str, Any]) -> str:
             f"{check_kind(b.get('health_check'))} check")
 
 
+def proxy_protocol(r: Any) -> str:
+    """The PROXY protocol header the servers get: the API's `proxy_protocol` (none, v1, v2, v2_ssl,
+    v2_ssl_cn on the real wire), else what `send_proxy_v2` says."""
+    data = r.raw
+    said = str(data.get("proxy_protocol") or "")
+    if said:
+        return said.removeprefix("proxy_protocol_")
+    return "v2" if data.get("send_proxy_v2") else "none"
+
+
 def _sticky(r: Any) -> str:
     sticky = r.text("sticky_sessions") or "none"
     return f"cookie {r.text('sticky_sessions_cookie_name')}" if sticky == "cookie" and r.text("sticky_sessions_cookie_name") else sticky
@@ -87,7 +97,7 @@ BACKENDS = lb_kind(
         Column("sticky", "Sticky", _sticky, width=10),
         Column("servers", "Servers", lambda r: str(len(servers_of(r.data))), width=7, sort_key=lambda r: len(servers_of(r.data))),
         Column("check", "Check", lambda r: check_kind(r.get("health_check")), width=6),
-        Column("proxy", "Proxy v2", lambda r: "yes" if r.get("send_proxy_v2") else "no", width=8),
+        Column("proxy", "Proxy", proxy_protocol, width=8),
     ),
     detail_fields=(
         ("ID", lambda s: s.id),
@@ -97,7 +107,7 @@ BACKENDS = lb_kind(
             f" (cookie {s.raw['sticky_sessions_cookie_name']})" if s.raw.get("sticky_sessions") == "cookie" and s.raw.get("sticky_sessions_cookie_name") else "")),
         ("Servers", lambda s: "\n".join(servers_of(s.raw)) or "none"),
         ("Health check", lambda s: check_text(s.raw.get("health_check"))),
-        ("Proxy protocol v2", lambda s: "sent to the servers" if s.raw.get("send_proxy_v2") else "not sent"),
+        ("PROXY protocol", lambda s: f"{proxy_protocol(s)} (the header sent to the servers)" if proxy_protocol(s) != "none" else "none: not sent"),
         ("Server timeout", lambda s: ms(s.raw.get("timeout_server"))),
         ("Connect timeout", lambda s: ms(s.raw.get("timeout_connect"))),
         ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),

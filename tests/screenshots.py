@@ -179,6 +179,33 @@ def dns_records(then: str = ""):
     return steps
 
 
+def lb_steps(what: str):
+    """On web-lb: its topology tab, a child list, the backend form at its health check, or the
+    delete's question about the IP."""
+    async def steps(pilot, app, view) -> None:
+        from helpers import child_list, form_ready, screen_named, tab_to, to_named_row
+
+        await to_named_row(pilot, view, "web-lb")
+        if what == "topology":
+            await pilot.press("enter")
+            detail = await screen_named(pilot, app, "DetailScreen")
+            await pilot.press("v", "v")
+            await wait_for(pilot, lambda: detail.query_one("TreePanel").loaded)
+        elif what == "backend-form":
+            backends = await child_list(pilot, app, "Backends")
+            await to_named_row(pilot, backends, "web-servers")
+            await pilot.press("e")
+            await form_ready(pilot, app)
+            await tab_to(pilot, app, "f-health_check--check--http--code")
+        elif what == "delete":
+            await pilot.press("d")
+            await screen_named(pilot, app, "PickerScreen")
+        else:
+            await child_list(pilot, app, what)
+
+    return steps
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -216,6 +243,13 @@ async def main() -> None:
     await shoot("dns-record-create", (120, 40), view_of_kind("dns.zones", dns_records("create")))
     await shoot("dns-review", (120, 40), view_of_kind("dns.zones", dns_records("review")))
     await shoot("dns-versions", (120, 40), view_of_kind("dns.zones", dns_records("versions")))
+    await shoot("lb-load-balancers", (120, 40), view_of_kind("lb.lbs"))
+    await shoot("lb-create", (120, 40), view_of_kind("lb.lbs", create))
+    await shoot("lb-topology", (120, 40), view_of_kind("lb.lbs", lb_steps("topology")))
+    await shoot("lb-backends", (120, 40), view_of_kind("lb.lbs", lb_steps("Backends")))
+    await shoot("lb-backend-form", (120, 40), view_of_kind("lb.lbs", lb_steps("backend-form")))
+    await shoot("lb-frontends", (120, 40), view_of_kind("lb.lbs", lb_steps("Frontends")))
+    await shoot("lb-delete-keep-ip", (120, 40), view_of_kind("lb.lbs", lb_steps("delete")))
     for kind in ("rdb.engines", "rdb.node_types", "kvcache.versions", "kvcache.node_types", "silicon.types", "silicon.os", "baremetal.offers", "baremetal.os"):
         await shoot(f"catalogue-{kind.replace('.', '-').replace('_', '-')}", (120, 40), view_of_kind(kind))
 

@@ -1,10 +1,10 @@
-"""SVG snapshots of the network-facing products (container registry; load balancers and DNS to
-come): each list, and each form as it opens. Seeded sandbox on a manual clock.
+"""SVG snapshots of the network-facing products (container registry, DNS, load balancers):
+each list, and each form as it opens. Seeded sandbox on a manual clock.
 Update after an intended visual change with `uv run pytest tests/snapshot --snapshot-update`."""
 
 import pytest
 
-from helpers import FIXED_WALL, act, child_list, form_ready, loaded, make_app, open_view, to_named_row
+from helpers import FIXED_WALL, act, child_list, form_ready, loaded, make_app, open_view, screen_named, tab_to, to_named_row, wait_for
 from tui.sandbox import ManualClock, Sandbox
 
 
@@ -112,6 +112,57 @@ def test_dns(snap_compare, what):
             await pilot.press("w")
             await screen_named(pilot, app, "DiffScreen")
         assert records is not None
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 28), run_before=ready)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_load_balancers(snap_compare, size):
+    app = app_for_snapshot()
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        await open_view(pilot, app, "lb.lbs")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=ready)
+
+
+LB = {  # what opens on web-lb
+    "backends": "Backends",
+    "frontends": "Frontends",
+    "topology": "topology",
+    "create": "c",
+    "backend-form": "backend-form",
+}
+
+
+@pytest.mark.parametrize("what", list(LB))
+def test_load_balancer(snap_compare, what):
+    app = app_for_snapshot()
+    how = LB[what]
+
+    async def ready(pilot):
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "lb.lbs")
+        await to_named_row(pilot, view, "web-lb")
+        if how == "c":
+            await pilot.press("c")
+            await form_ready(pilot, app)
+        elif how == "topology":
+            await pilot.press("enter")
+            detail = await screen_named(pilot, app, "DetailScreen")
+            await pilot.press("v", "v")
+            await wait_for(pilot, lambda: detail.query_one("TreePanel").loaded, what="tree")
+        elif how == "backend-form":  # web-servers' edit form, down at its HTTP health check
+            backends = await child_list(pilot, app, "Backends")
+            await to_named_row(pilot, backends, "web-servers")
+            await pilot.press("e")
+            await form_ready(pilot, app)
+            await tab_to(pilot, app, "f-health_check--check--http--code")
+        else:
+            await child_list(pilot, app, how)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 28), run_before=ready)

@@ -169,6 +169,22 @@ async def fip_counts(w: World) -> dict[str, Any]:
     return await w.options(create_options, "flexible_ip.fips", "fr-par-1")
 
 
+async def lb_create(w: World) -> dict[str, Any]:
+    from tui.products.lb.forms import create_options
+
+    return await w.options(create_options, "lb.lbs", "fr-par")
+
+
+async def lb_frontends(w: World) -> dict[str, Any]:  # web-lb's backends and the ports its frontends take
+    from tui.products.lb.forms import frontend_options
+
+    return await w.options(frontend_options, "lb.backends:FRONTENDS", "fr-par", parent=("lb.lbs", "web-lb"))
+
+
+async def lb_backend_id(w: World) -> dict[str, Any]:
+    return {"backend_id": next(iter((await lb_frontends(w))["backends"]))}
+
+
 def literal(ctx: dict[str, Any]) -> Callable[[World], Awaitable[dict[str, Any]]]:
     async def make(w: World) -> dict[str, Any]:
         return ctx
@@ -195,6 +211,10 @@ RDB_NEW = {"name": "orders", "engine": "PostgreSQL-15", "node_type": "DB-DEV-S",
 KV_NEW = {"name": "sessions", "version": "7.2.4", "node_type": "RED1-S", "cluster_size": "3", "user_name": "app", "password": PW,
           "network": "private", "private_network_id": PN, "service_ips": "10.20.0.10/24, 10.20.0.11/24, 10.20.0.12/24"}
 SERVER_NEW = {"name": "web-02", "commercial_type": "PRO2-XS", "image": "", "volume_type": "sbs_volume"}
+LB_NEW = {"name": "shop-lb", "type": "LB-S"}
+HTTP_CHECK = {"check": {"kind": "http", "uri": "/health", "method": "GET", "code": 200}}
+BACKEND_NEW = {"name": "site", "forward_protocol": "http", "forward_port": "80", "server_ip": "10.0.0.1, 2001:db8::2", "health_check": HTTP_CHECK}
+FRONTEND_NEW = {"name": "alt", "inbound_port": "8080"}
 
 RULES: dict[str, Rule] = {
     # ---- databases ---------------------------------------------------------------------------------
@@ -268,9 +288,34 @@ RULES: dict[str, Rule] = {
     "silicon create: name": Rule("silicon.forms:CreateForm", {"type": "M2-L", "name": "build-1"}, {"name": "build 1!"}, "name", "only letters", silicon_types),
     "flexible IP: description": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, {"description": "x" * 256}, "description", "at most 255 characters", fip_counts),
     "flexible IP: reverse": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, {"reverse": "not a host!"}, "reverse", "host name", fip_counts),
+    # ---- load balancers --------------------------------------------------------------------------------------
+    "lb create: out of stock": Rule("lb.forms:CreateForm", LB_NEW, {"type": "LB-GP-XL"}, "type", "LB-GP-XL is out of stock", lb_create),
+    "lb create: a kept IP only": Rule("lb.forms:CreateForm", LB_NEW, lambda w: _used_ip(w), "ip", "not kept for reuse", lb_create),
+    "lb backend: cookie sessions need a name": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"sticky_sessions": "cookie"}, "sticky_sessions_cookie_name", "required with cookie sessions"),
+    "lb backend: a server is an address": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"server_ip": "10.0.0.1, 10.0.0.300"}, "server_ip", "10.0.0.300 is not an IPv4 or IPv6 address"),
+    "lb backend: a server listed once": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"server_ip": "10.0.0.1, 10.0.0.1"}, "server_ip", "10.0.0.1 is listed twice"),
+    "lb backend: forward port": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"forward_port": "70000"}, "forward_port", "at most 65535"),
+    "lb health check: URI is a path": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"health_check": {"check": {"kind": "http", "uri": "health"}}},
+                                           "health_check.check.http.uri", "a path starting with /"),
+    "lb health check: code is an HTTP status": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"health_check": {"check": {"kind": "https", "uri": "/", "code": 700}}},
+                                                    "health_check.check.https.code", "at most 599"),
+    "lb health check: a database check logs in": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"health_check": {"check": {"kind": "pgsql", "user": ""}}},
+                                                      "health_check.check.pgsql.user", "required"),
+    "lb health check: retries": Rule("lb.backend_forms:BackendForm", BACKEND_NEW, {"health_check": {**HTTP_CHECK, "check_max_retries": -1}},
+                                     "health_check.check_max_retries", "at least 0"),
+    "lb frontend: a port per frontend": Rule("lb.forms:FrontendForm", FRONTEND_NEW, {"inbound_port": "443"}, "inbound_port", "frontend api-tls of this load balancer listens on 443 already",
+                                             lb_frontends, given=lb_backend_id),
+    "lb frontend: port range": Rule("lb.forms:FrontendForm", FRONTEND_NEW, {"inbound_port": "0"}, "inbound_port", "at least 1", lb_frontends, given=lb_backend_id),
+    "lb frontend: certificates are UUIDs": Rule("lb.forms:FrontendForm", FRONTEND_NEW, {"certificate_ids": "my-cert"}, "certificate_ids", "UUIDs", lb_frontends, given=lb_backend_id),
     "flexible IP: 64 per server": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, lambda w: _full_server(w), "server_id", "at most 64", fip_counts),
 }
 
+
+async def _used_ip(w: World) -> dict[str, Any]:
+    """The IP kept for reuse is taken by a new load balancer: the form opened before offers it still."""
+    kept = next(iter((await lb_create(w))["kept"]))
+    w.sandbox.lb.create("fr-par", {"name": "taker", "type": "LB-S"}, ip=w.sandbox.lb.ips.items["fr-par"][kept])
+    return {"ip": kept}
 
 async def _instance_id(w: World, name: str) -> dict[str, Any]:
     return {"instance_id": (await w.row("rdb.instances", "fr-par", name)).id}

@@ -187,13 +187,15 @@ class CreateSpec:
 class EditSpec:
     """An edit form and what it sends. PATCH (the default) sends only what changed from the values
     the form opened with; PUT sends the whole object, as APIs that replace it ask (name and
-    description required). `to_patch(form, row)` builds the body instead, where it differs."""
+    description required). `to_patch(form, row)` builds the body instead, where it differs. With
+    `steps` (`edit_steps.EditStep`), the edit is several requests, each sent when its part changed."""
 
     form_model: type["BaseModel"]
     from_resource: Callable[[Any], dict[str, Any]]  # initial form values
     to_patch: Callable[["BaseModel", Any], dict[str, Any]] | None = None
     options: OptionsLoader | None = None  # select choices, as for create
     method: Literal["PATCH", "PUT"] = "PATCH"
+    steps: tuple[Any, ...] = ()
 
     def body(self, form: "BaseModel", row: Any) -> dict[str, Any]:
         from .fields import changed, form_body

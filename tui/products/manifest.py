@@ -29,6 +29,7 @@ PRODUCT_MANIFESTS = [
     "tui.products.kvcache.manifest",
     "tui.products.container_registry.manifest",
     "tui.products.dns.manifest",
+    "tui.products.lb.manifest",
 ]
 
 

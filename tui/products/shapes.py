@@ -12,7 +12,9 @@ read-only rule and error handling), so a product declares what differs and nothi
 - `FormCall`: a form, then one request with its values (then the row followed or the list read);
 - `PickCall`: one value picked (a type to change to, a group to join), then one request with it;
 - `SetEditor`: a whole set (ACL rules, settings, networks, members) edited as a list and sent in
-  one request, with uniqueness and a maximum count checked before sending.
+  one request, with uniqueness and a maximum count checked before sending;
+- `DeleteAsking`: a delete that asks one question first (keep or release an address), its answer
+  sent as a query parameter (a kind's `delete_flow`).
 
 Titles and texts are templates of the row: `{name}`, `{id}`, any row field (`{download_url}`,
 `{expires_at:.16}`), `{parent}`, the name of the resource a child list is opened for, and
@@ -293,6 +295,47 @@ class PickCall(Shape):
         ui.notify(lost or fill_text(self.done, row, ui, picked=label), "warning" if lost else "information")
         ui.follow(row)
 
+
+
+class DeleteAsking(Shape):
+    """A delete that asks one question before its confirmation, the answer sent as a query parameter
+    (keep the address the resource holds for reuse, or release it). `question` is the picker's
+    title; each choice is (label, value sent, what it means), templates of the row. The
+    confirmation (Cancel focused) repeats what the choice means, and `warning` (what else goes with
+    it), both read from the resource as it is now; then `call` with `{param: value}`, and the row
+    followed until the platform has removed it.
+    A kind declares it as its `delete_flow` (a `Lazy` of it)."""
+
+    question: str
+    param: str
+    choices: tuple[tuple[str, str, str], ...]
+    warning: str = ""
+    call: Call = Call("DELETE", "{id}")
+    mutating = True
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from ..api.errors import ApiError
+
+        try:  # asked and confirmed from what is there now (counts, the address), not a stale row
+            row = await ui.service().get_row(ui.scope, row.id)
+        except ApiError:
+            pass
+        offered = [(fill_text(label, row, ui), (value, fill_text(means, row, ui))) for label, value, means in self.choices]
+        picked = await ui.pick(fill_text(self.question, row, ui), offered)
+        if picked is None:
+            return
+        value, means = picked
+        name = row.name or row.id
+        where = f" in {ui.scope}" if ui.scope else ""
+        message = f"{name} ({row.id}){where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
+        if self.warning:
+            message += "\n" + fill_text(self.warning, row, ui)
+        if not await ui.confirm(f"Delete {ui.service().kind.singular} {name}?", message, "Delete"):
+            return
+        call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})
+        await ui.service().run(call, ui.scope, row)
+        ui.notify(f"Deleting {name}: {means}")
+        ui.follow(row)
 
 # The whole-set editor lives in its own module; products name it from here with the other shapes.
 from .set_editor import ROWS, SetEditor  # noqa: E402,F401

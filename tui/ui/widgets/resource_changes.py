@@ -124,7 +124,15 @@ class ResourceChanges:
 
         scope = self.kind.scope_of(resource) or self.scope
 
+        said: list[str] = []  # what an edit of several requests sent (`EditSpec.steps`)
+
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            if spec.steps and not self.staging:
+                from ...products.edit_steps import send_steps
+
+                row, told = await send_steps(self.service, scope, resource, spec, form)
+                said[:] = [told]
+                return row
             patch = spec.body(form, resource)
             if self.staging:
                 return self.stage_edit(resource, patch)
@@ -143,7 +151,7 @@ class ResourceChanges:
             elif result:
                 self.table.upsert([result[0]])
                 self._refresh_detail()
-                self.app.notify(f"Saved {result[0].name}", timeout=4)
+                self.app.notify(said[0] if said else f"Saved {result[0].name}", timeout=6 if said else 4)
 
         async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
             choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})

@@ -1,0 +1,62 @@
+"""An edit sent as several requests (`products/edit_steps.py`), on a load balancer's backend: an
+unchanged form sends nothing, and a failure after a success says what was applied and what not."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.api.errors import ApiError, InvalidArguments
+from tui.products.base import Row
+from tui.products.edit_steps import PartlyApplied, send_steps
+from tui.products.lb.backend_forms import EDIT
+
+pytestmark = pytest.mark.anyio
+
+BACKEND = Row({"id": "b1", "name": "site", "forward_protocol": "http", "forward_port": 80, "forward_port_algorithm": "roundrobin",
+               "sticky_sessions": "none", "pool": ["10.0.0.1"], "send_proxy_v2": False, "timeout_server": 300_000, "timeout_connect": 5000,
+               "health_check": {"port": 80, "check_delay": "3s", "check_timeout": 1000, "check_max_retries": 3,
+                                "http_config": {"uri": "/health", "method": "GET", "code": 200, "host_header": ""}}})
+
+
+class Service:
+    """Records what is sent; `fail` names the call path that answers an error."""
+
+    def __init__(self, fail: str = "") -> None:
+        self.sent: list[tuple[str, str, dict]] = []
+        self.fail = fail
+
+    async def run(self, call, scope, row, body):
+        if call.path == self.fail:
+            raise InvalidArguments(400, "invalid argument(s)", "invalid_arguments", {}, call.method, call.path)
+        self.sent.append((call.method, call.path, body))
+        return {}
+
+    async def get_row(self, scope, rid):
+        return BACKEND
+
+
+def edited(**changes):
+    values = EDIT.from_resource(BACKEND)
+    values.update(changes)
+    return EDIT.form_model.model_validate(values)
+
+
+async def test_an_edit_that_changes_nothing_sends_nothing():
+    """(What one changed part sends is the Pilot flow's: tests/ui/test_ui_lb.py.)"""
+    service = Service()
+    _, said = await send_steps(service, "fr-par", BACKEND, EDIT, edited())
+    assert service.sent == [] and said == "site: nothing changed; nothing was sent"  # "3s" read as the 3000 ms it is
+
+
+async def test_a_failure_after_a_success_says_what_was_applied_and_what_was_not():
+    service = Service(fail="{id}/servers")
+    check = {**EDIT.from_resource(BACKEND)["health_check"], "check": {"kind": "tcp"}}
+    with pytest.raises(PartlyApplied) as caught:
+        await send_steps(service, "fr-par", BACKEND, EDIT, edited(name="shop", server_ip=["10.0.0.2"], health_check=check))
+    assert [p for _, p, _ in service.sent] == ["{id}"]
+    assert caught.value.summary == "servers not saved (400 invalid argument(s)). Applied already: settings. Not sent: health check"
+
+    first = Service(fail="{id}")  # nothing applied: the error as it came
+    with pytest.raises(ApiError) as caught:
+        await send_steps(first, "fr-par", BACKEND, EDIT, edited(name="shop"))
+    assert not isinstance(caught.value, PartlyApplied) and first.sent == []

@@ -1,0 +1,87 @@
+"""An edit the API takes as several requests, one per part of the resource (a load balancer's
+backend: its settings, its server pool and its health check each have a route of their own).
+
+    EditSpec(BackendForm, values, method="PUT", steps=(
+        EditStep("settings", Call("PUT", "{id}"), settings_body),
+        EditStep("servers", Call("PUT", "{id}/servers"), servers_body),
+    ))
+
+A step is sent only when what it would send differs from what the form opened with, in the order
+declared, so an operator who changed one part sends one request. What was sent is said. When a
+step fails after an earlier one succeeded, the error says exactly which parts were applied, which
+failed and which were not sent: the operator is never left guessing what the platform now holds.
+No Textual and no pydantic here: the console's edit form calls `send_steps`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..api.errors import ApiError
+from .location import Call
+
+
+@dataclass(frozen=True, eq=False)
+class EditStep:
+    what: str  # the part, as the operator reads it: "settings", "servers", "health check"
+    call: Call  # where it goes: "PUT {id}/servers"
+    body: Callable[[Any], dict[str, Any]]  # what it sends, from a validated form
+
+
+class PartlyApplied(ApiError):
+    """A step failed after others were applied: the message names each part's fate. Raised into
+    the edit form, which stays open with what was typed."""
+
+    def __init__(self, err: ApiError, failed: str, applied: list[str], not_sent: list[str]) -> None:
+        said = f"{failed} not saved ({err.summary}). Applied already: {_words(applied)}"
+        said += f". Not sent: {_words(not_sent)}" if not_sent else ""
+        super().__init__(err.status, said, err.type, err.body, err.method, err.url)
+        self.applied, self.failed, self.not_sent = applied, failed, not_sent
+
+    @property
+    def summary(self) -> str:
+        return self.message
+
+    @property
+    def hint(self) -> str:
+        return ("What was applied stays applied. Saving again sends every changed part again (each replaces "
+                "what is there, so that is safe); esc leaves it as it is now.")
+
+
+def _words(parts: list[str]) -> str:
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else (parts[0] if parts else "nothing")
+
+
+def opened_form(spec: Any, row: Any) -> Any:
+    """The form as it opened (the resource's values validated), or None when they do not validate
+    (a value the API sends that the form does not know): then every step counts as changed."""
+    try:
+        return spec.form_model.model_validate(spec.from_resource(row))
+    except Exception:
+        return None
+
+
+async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -> tuple[Any, str]:
+    """Send the steps of `spec` whose body changed; (the resource read back, what was said)."""
+    before = opened_form(spec, row)
+    todo = [(step, step.body(form)) for step in spec.steps]
+    todo = [(step, body) for step, body in todo if before is None or step.body(before) != body]
+    name = row.name or row.id
+    if not todo:
+        return row, f"{name}: nothing changed; nothing was sent"
+    applied: list[str] = []
+    for n, (step, body) in enumerate(todo):
+        try:
+            await service.run(step.call, scope, row, body)
+        except ApiError as err:
+            if not applied:
+                raise
+            raise PartlyApplied(err, step.what, applied, [s.what for s, _ in todo[n + 1:]]) from None
+        applied.append(step.what)
+    unchanged = [s.what for s in spec.steps if s.what not in applied]
+    said = f"Saved {name}: sent {_words(applied)}" + (f"; {_words(unchanged)} unchanged, not sent" if unchanged else "")
+    try:
+        return await service.get_row(scope, row.id), said
+    except ApiError as err:  # all was applied: reading it back is no reason to keep the form open
+        return row, f"{said} (reading it back failed: {err.summary}; r refreshes)"

@@ -1,0 +1,206 @@
+"""Load balancers as listed, shown and deleted (spec 3 §2.3, §3, §4.3; spec/4 "Load balancer"). A
+load balancer is highly available only while both its instances are ready, so the list says which
+one is not; its detail explains the SSL compatibility level in words and draws its topology
+(frontends → backend → servers). No pydantic here: forms live in `forms`, loaded on first use."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.text import Text
+
+from ..base import Call, Child, Column, DetailPanel, Lazy, kinds_of
+from ..columns import name_col, raw, scope_col, state_col, tags_col
+from ..format import COMMON, Tones, date_of
+from ..shapes import DeleteAsking
+from ..views import Node
+
+API = "lb/v1"
+REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
+FORMS = "tui.products.lb.forms:"
+CHILDREN = "tui.products.lb.backends:"
+HERE = "tui.products.lb.kinds:"
+# spec 3 §3 and spec/4: to_create → creating → ready; to_delete → deleting → gone; pending and
+# migrating move on their own. Each is polled until it settles.
+TRANSITIONAL = frozenset({"to_create", "creating", "to_delete", "deleting", "pending", "migrating"})
+TONES = Tones(busy={"to_create", "to_delete"}, bad={"stopped"}, base=COMMON)
+lb_kind = kinds_of(product="Load balancer", api=API, scope_type="region", scopes=REGIONS, paging="page_size", page_size=100,
+                   model=Lazy("tui.products.models:Resource"), state_field="status")
+
+SSL_LEVELS = {  # spec 3 §2.3: who can connect at each level
+    "ssl_compatibility_level_intermediate": "intermediate: general purpose, recommended for almost all systems",
+    "ssl_compatibility_level_modern": "modern: only clients supporting TLS 1.3",
+    "ssl_compatibility_level_old": "old: very old clients too, a last resort",
+    "ssl_compatibility_level_unknown": "unknown: the platform's default",
+}
+
+
+def ssl_text(level: Any) -> str:
+    return SSL_LEVELS.get(str(level or "ssl_compatibility_level_unknown"), str(level))
+
+
+def instances_of(data: Any) -> list[dict[str, Any]]:
+    found = data.get("instances")
+    return [i for i in found if isinstance(i, dict)] if isinstance(found, list) else []
+
+
+def ip_of(data: Any) -> dict[str, Any]:
+    """The load balancer's one highly available IP (spec 3 §8: one per load balancer)."""
+    found = data.get("ip")
+    return next((i for i in found if isinstance(i, dict)), {}) if isinstance(found, list) else {}
+
+
+def availability(data: Any) -> tuple[str, str]:
+    """(tone, words): "highly available" only when both instances are ready (spec 3 §3); else which
+    instance is not, and its status."""
+    insts = instances_of(data)
+    if len(insts) >= 2 and all(i.get("status") == "ready" for i in insts):
+        return "good", "highly available"
+    if not insts:
+        return "other", "no instance"
+    if len(insts) == 1:
+        return "bad", f"one instance only ({insts[0].get('status') or 'unknown'})"
+    down = [(n, str(i.get("status") or "unknown")) for n, i in enumerate(insts, 1) if i.get("status") != "ready"]
+    statuses = {s for _, s in down}
+    words = f"both {down[0][1]}" if len(down) == len(insts) and len(statuses) == 1 else ", ".join(f"#{n} {s}" for n, s in down)
+    tone = "bad" if any(TONES.of(s) in ("bad", "alarm") for s in statuses) else "busy" if all(TONES.of(s) == "busy" for s in statuses) else "other"
+    return tone, "no: " + words
+
+
+_MARKS = {"good": ("● ", "green"), "busy": ("◐ ", "yellow"), "bad": ("✖ ", "red"), "other": ("○ ", "dim")}
+
+
+def availability_text(data: Any) -> Text:
+    tone, words = availability(data)
+    mark, style = _MARKS.get(tone, _MARKS["other"])
+    return Text(mark + words, style=style)
+
+
+def availability_detail(s: Any) -> str:
+    tone, words = availability(s.raw)
+    if tone == "good":
+        return "yes: both instances are ready; the backup takes over if the master fails"
+    down = [f"instance #{n} ({i.get('ip_address') or i.get('id') or '?'}) is {i.get('status') or 'unknown'}"
+            for n, i in enumerate(instances_of(s.raw), 1) if i.get("status") != "ready"]
+    return "no: " + ("; ".join(down) or words.removeprefix("no: ")) + ". Until both are ready, a failure is not covered."
+
+
+def instances_detail(s: Any) -> str:
+    return "\n".join(f"#{n} {i.get('status') or 'unknown'}  {i.get('ip_address') or '-'}  {i.get('zone') or i.get('region') or ''}  {i.get('id') or ''}"
+                     for n, i in enumerate(instances_of(s.raw), 1)) or "none"
+
+
+def ip_detail(s: Any) -> str:
+    ip = ip_of(s.raw)
+    if not ip:
+        return "none"
+    return f"{ip.get('ip_address') or '?'}  reverse {ip.get('reverse') or 'none'}  ({ip.get('id') or '?'})"
+
+
+def subscriber_detail(s: Any) -> str:
+    sub = s.raw.get("subscriber")
+    if not isinstance(sub, dict) or not sub:
+        return "none"
+    email, hook = sub.get("email_config"), sub.get("webhook_config")
+    where = (f"e-mail {email.get('email')}" if isinstance(email, dict) else f"webhook {hook.get('uri')}" if isinstance(hook, dict) else "")
+    return f"{sub.get('name') or sub.get('id') or '?'}" + (f": {where}" if where else "")
+
+
+def summarize(data: dict[str, Any]) -> dict[str, Any]:
+    """The IP's address and id as row fields (the list's column, the delete's question)."""
+    ip = ip_of(data)
+    return {"ip_address": str(ip.get("ip_address") or ""), "ip_id": str(ip.get("id") or "")}
+
+
+def _deletable(r: Any) -> str | None:
+    return "it is being deleted already" if r.state in ("to_delete", "deleting") else None
+
+
+async def topology(service: Any, scope: str, row: Any) -> Node:
+    """Frontends (port → backend) → the backend (protocol, port, algorithm, health check) → its
+    servers; backends no frontend uses come last."""
+    from .backends import backend_label
+
+    backends, frontends = await asyncio.gather(
+        service.read_all(scope, "lbs", row.id, "backends", key="backends"),
+        service.read_all(scope, "lbs", row.id, "frontends", key="frontends"),
+    )
+    by_id = {str(b.get("id")): b for b in backends}
+
+    def backend_node(b: dict[str, Any]) -> Node:
+        pool = b.get("pool") if isinstance(b.get("pool"), list) else []
+        return Node(backend_label(b), tuple(Node(f"server {ip}") for ip in pool) or (Node("no server"),))
+
+    nodes, used = [], set()
+    for f in sorted(frontends, key=lambda f: (f.get("inbound_port") or 0, str(f.get("name")))):
+        embedded = f.get("backend") if isinstance(f.get("backend"), dict) else {}
+        b = by_id.get(str(embedded.get("id"))) or embedded
+        used.add(str(b.get("id")))
+        name = b.get("name") or "?"
+        nodes.append(Node(f"frontend {f.get('name')} :{f.get('inbound_port')} → {name}", (backend_node(b),) if b else ()))
+    idle = [backend_node(b) for b in backends if str(b.get("id")) not in used]
+    if idle:
+        nodes.append(Node("backends no frontend uses", tuple(idle)))
+    ip = ip_of(row.data) if hasattr(row, "data") else {}
+    label = f"{row.name} ({ip.get('ip_address')})" if ip.get("ip_address") else row.name
+    return Node(label, tuple(nodes) or (Node("no frontend and no backend yet"),))
+
+
+DELETE = DeleteAsking(
+    "Delete {name}: keep its IP {ip_address}?",
+    "release_ip",
+    (("Keep {ip_address} for reuse", "false", "its IP {ip_address} is kept for reuse: a new load balancer can take it (ip_id)."),
+     ("Release {ip_address}", "true", "its IP {ip_address} is released: the address goes back to the platform, gone for good.")),
+    warning="Its {frontend_count} frontend(s) and {backend_count} backend(s) are deleted with it.",
+)
+
+LBS = lb_kind(
+    id="lb.lbs",
+    title="Load balancers",
+    singular="load balancer",
+    collection="lbs",
+    list_key="lbs",
+    item_key=None,
+    transitional=TRANSITIONAL,
+    summarize=summarize,
+    columns=(
+        name_col(14),
+        state_col(TONES, 11, "status", "Status"),
+        Column("ha", "HA", availability_text, width=18, sort_key=lambda r: availability(r.data)[1]),
+        Column("ip", "IP address", lambda r: r.text("ip_address"), width=15),
+        Column("frontends", "Front", lambda r: r.text("frontend_count"), width=5, sort_key=lambda r: r.get("frontend_count") or 0),
+        Column("backends", "Back", lambda r: r.text("backend_count"), width=4, sort_key=lambda r: r.get("backend_count") or 0),
+        Column("type", "Type", lambda r: r.text("type"), width=8),
+        scope_col("region", 6),
+        tags_col(10),
+    ),
+    detail_fields=(
+        ("ID", lambda s: s.id),
+        ("Name", lambda s: s.name),
+        ("Description", raw("description")),
+        ("Status", lambda s: TONES.text(str(s.raw.get("status", "")))),
+        ("Highly available", availability_detail),
+        ("Instances", instances_detail),
+        ("IP", ip_detail),
+        ("SSL compatibility", lambda s: ssl_text(s.raw.get("ssl_compatibility_level"))),
+        ("Type", raw("type")),
+        ("Frontends", lambda s: str(s.raw.get("frontend_count", "?"))),
+        ("Backends", lambda s: str(s.raw.get("backend_count", "?"))),
+        ("Subscriber", subscriber_detail),
+        ("Tags", lambda s: ", ".join(map(str, s.raw.get("tags") or [])) or "none"),
+        ("Region", raw("region")),
+        ("Project", raw("project_id")),
+        ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
+        ("Updated", lambda s: date_of(str(s.raw.get("updated_at", "")))),
+    ),
+    panels=(DetailPanel("Topology", tree=HERE + "topology"),),
+    children=(Child("Backends", CHILDREN + "BACKENDS"), Child("Frontends", CHILDREN + "FRONTENDS")),
+    create=Lazy(FORMS + "CREATE"),
+    edit=Lazy(FORMS + "EDIT"),
+    delete=Call("DELETE", "{id}"),  # the plain verb; the flow asks about the IP first
+    delete_flow=Lazy(HERE + "DELETE"),
+    deletable=_deletable,
+    name_param="name",
+    sort=("name", False),
+)

@@ -1,0 +1,11 @@
+"""The load balancers' views (imports nothing: targets load on first open)."""
+
+from __future__ import annotations
+
+from ..manifest import Entry
+
+SECTION = "Network"
+
+ENTRIES = (
+    Entry("lb.lbs", "Balancers", "Load balancer", "region", "list", "tui.products.lb.kinds:LBS", title="Load balancers"),
+)

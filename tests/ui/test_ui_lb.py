@@ -1,8 +1,8 @@
-"""Load balancers from the keyboard, against the sandbox: one created and seen ready with the clock,
-edited (a PUT carrying name and description), given an HTTP backend of two servers with an HTTP
-health check and a frontend, read as a topology in its detail; the backend's health check changed to
-TCP (only the health-check route sent); a used backend refused by the API with its help said; the
-load balancer deleted keeping its IP for reuse; and read-only."""
+"""Load balancers from the keyboard, against the sandbox, beyond the walkthrough
+(tests/ui/test_ui_network_walkthrough.py: create, an HTTP backend, a frontend, the topology, delete
+keeping the IP): an edit is a PUT carrying name and description; a backend's health check changed to
+TCP sends only the health-check route; a used backend is refused by the API with its help said; a
+frontend moved and deleted; read-only."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Tree
 
 from helpers import (
-    back_to_main, child_list, confirm_yes, demo_settings, form_ready, later, loaded, make_app, notified, open_view, row_named, screen_named, sent,
+    back_to_main, child_list, confirm_yes, demo_settings, form_ready, loaded, make_app, notified, open_view, screen_named, sent,
     set_select, tab_to, to_named_row, wait_for,
 )
 
@@ -43,25 +43,17 @@ async def type_in(pilot, app, field, text):
     await pilot.press("ctrl+u", *text)
 
 
-async def test_a_load_balancer_created_given_a_backend_and_a_frontend_read_as_a_topology_then_deleted_keeping_its_ip(sandbox, clock):
+async def test_edits_each_send_what_the_api_asks_and_a_used_backend_is_refused_with_its_help(sandbox, clock):
+    """(Creating a load balancer, a backend, a frontend, the topology and the delete keeping the IP
+    are the walkthrough's: tests/ui/test_ui_network_walkthrough.py.)"""
     app = make_app(sandbox, settings=demo_settings(region="fr-par"))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         view = await open_view(pilot, app, "lb.lbs")
-
-        # create: to_create, then ready with the clock and r
-        await pilot.press("c")
-        form = await form_ready(pilot, app)
-        await type_in(pilot, app, "name", "shop-lb")
-        await set_select(pilot, form, "ssl_compatibility_level", "ssl_compatibility_level_modern")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: lb_named(sandbox, "shop-lb") is not None, what="created")
-        lb = lb_named(sandbox, "shop-lb")
-        assert lb["status"] == "to_create" and lb["type"] == "LB-S" and lb["ssl_compatibility_level"] == "ssl_compatibility_level_modern"
-        await later(pilot, clock, 3, lambda: row_named(view, "shop-lb") is not None and row_named(view, "shop-lb").state == "ready", "ready")
+        lb = lb_named(sandbox, "web-lb")
 
         # edit: a PUT with both name and description, as the API requires
-        await to_named_row(pilot, view, "shop-lb")
+        await to_named_row(pilot, view, "web-lb")
         await pilot.press("e")
         await form_ready(pilot, app)
         await type_in(pilot, app, "description", "Shop front")
@@ -69,55 +61,11 @@ async def test_a_load_balancer_created_given_a_backend_and_a_frontend_read_as_a_
         await wait_for(pilot, lambda: lb["description"] == "Shop front", what="edited")
         assert sent(sandbox, "/lb/")[-1] == ("PUT", f"{R}/lbs/{lb['id']}")
 
-        # an HTTP backend of two servers with an HTTP health check, in one POST
-        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
-        backends = await child_list(pilot, app, "Backends")
-        await pilot.press("c")
-        form = await form_ready(pilot, app)
-        await type_in(pilot, app, "name", "site")
-        await set_select(pilot, form, "forward_protocol", "http")
-        await type_in(pilot, app, "forward_port", "8080")
-        await type_in(pilot, app, "server_ip", "10.0.0.1, 2001:db8::2")
-        await set_select(pilot, form, "health_check--check", "http")
-        await type_in(pilot, app, "health_check--check--http--uri", "/health")
-        await type_in(pilot, app, "health_check--check--http--code", "200")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: backend_named(sandbox, "site") is not None, what="backend created")
-        site = backend_named(sandbox, "site")
-        assert site["pool"] == ["10.0.0.1", "2001:db8::2"] and site["forward_protocol"] == "http"
-        assert site["health_check"]["port"] == 8080 and site["health_check"]["http_config"]["uri"] == "/health"
-        assert site["health_check"]["http_config"]["code"] == 200
-        await wait_for(pilot, lambda: row_named(backends, "site") is not None, what="listed")
-
-        # a frontend on port 80, forwarding to the one backend there is
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
-        await child_list(pilot, app, "Frontends")
-        await pilot.press("c")
-        form = await form_ready(pilot, app)
-        await type_in(pilot, app, "name", "web")
-        await type_in(pilot, app, "inbound_port", "80")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any(f["name"] == "web" for f in sandbox.lb.frontends.values()), what="frontend created")
-        web = next(f for f in sandbox.lb.frontends.values() if f["name"] == "web")
-        assert web["inbound_port"] == 80 and web["_backend"] == site["id"]
-
-        # the topology in the detail: frontend → backend → servers
-        await back_to_main(pilot, app)
-        await to_named_row(pilot, view, "shop-lb")
-        await pilot.press("enter")
-        detail = await screen_named(pilot, app, "DetailScreen")
-        await pilot.press("v", "v")  # fields → JSON → topology
-        panel = detail.query_one("TreePanel")
-        await wait_for(pilot, lambda: panel.loaded, what="the tree")
-        lines = tree_lines(panel.query_one(Tree))
-        assert lines[1:] == ["  frontend web :80 → site", "    backend site: http:8080 roundrobin, http check",
-                             "      server 10.0.0.1", "      server 2001:db8::2"]
-
         # the health check becomes TCP: only its own route is sent
-        await back_to_main(pilot, app)
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
         backends = await child_list(pilot, app, "Backends")
-        await to_named_row(pilot, backends, "site")
+        site = backend_named(sandbox, "web-servers")
+        await to_named_row(pilot, backends, "web-servers")
         before = len(sandbox.requests)
         await pilot.press("e")
         form = await form_ready(pilot, app)
@@ -129,40 +77,27 @@ async def test_a_load_balancer_created_given_a_backend_and_a_frontend_read_as_a_
         await wait_for(pilot, lambda: notified(app, "sent health check; settings and servers unchanged"), what="said what was sent")
 
         # a backend a frontend uses: the API refuses, its help is said
-        await to_named_row(pilot, backends, "site")
+        await to_named_row(pilot, backends, "web-servers")
         await pilot.press("d")
         await confirm_yes(pilot, app)
-        await wait_for(pilot, lambda: notified(app, "frontend(s) web forward to this backend"), what="412 said")
-        assert backend_named(sandbox, "site") is not None
+        await wait_for(pilot, lambda: notified(app, "frontend(s) http forward to this backend"), what="412 said")
+        assert backend_named(sandbox, "web-servers") is not None
 
-        # the frontend moved to another port (a PUT of the whole frontend), then deleted
+        # a frontend moved to another port (a PUT of the whole frontend), then deleted
         await back_to_main(pilot, app)
         frontends = await child_list(pilot, app, "Frontends")
-        await to_named_row(pilot, frontends, "web")
+        web = next(f for f in sandbox.lb.frontends.values() if f["name"] == "http")
+        await to_named_row(pilot, frontends, "http")
         await pilot.press("e")
         await form_ready(pilot, app)
         await type_in(pilot, app, "inbound_port", "8080")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: web["inbound_port"] == 8080, what="frontend edited")
         assert sent(sandbox, "/lb/")[-1] == ("PUT", f"{R}/frontends/{web['id']}") and web["_backend"] == site["id"]
-        await to_named_row(pilot, frontends, "web")
+        await to_named_row(pilot, frontends, "http")
         await pilot.press("d")
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: web["id"] not in sandbox.lb.frontends, what="frontend deleted")
-
-        # delete the load balancer, keeping its IP for reuse
-        await back_to_main(pilot, app)
-        await to_named_row(pilot, view, "shop-lb")
-        ip = sandbox.lb.ips.items["fr-par"][lb["_ip_id"]]
-        await pilot.press("d")
-        picker = await screen_named(pilot, app, "PickerScreen")
-        assert [c[0] for c in picker.choices] == [f"Keep {ip['ip_address']} for reuse", f"Release {ip['ip_address']}"]
-        await pilot.press("enter")
-        message = await confirm_yes(pilot, app)
-        assert f"Its IP {ip['ip_address']} is kept for reuse" in message and "0 frontend(s) and 1 backend(s)" in message
-        await wait_for(pilot, lambda: lb["status"] == "to_delete", what="deleting")
-        await later(pilot, clock, 4, lambda: row_named(view, "shop-lb") is None, "gone")
-        assert sandbox.lb.ips.items["fr-par"][ip["id"]]["lb_id"] is None
 
 
 async def test_read_only_shows_the_topology_and_sends_nothing(sandbox):

@@ -4,7 +4,7 @@ delete a TXT record in one reviewed change set; see the new version and restore 
 create a weighted record; create a registry namespace, find an image's tag and copy its pull
 command; create a load balancer with an HTTP backend of two servers and an HTTP health check, add a
 frontend, read its topology, and delete it keeping its IP. Invalid input is refused with the field
-named on the way. The rules each step relies on are tested once elsewhere (tests/unit/test_form_rules.py,
+named on the way (a domain, a taken namespace name, a server address). The rules each step relies on are tested once elsewhere (tests/unit/test_form_rules.py,
 tests/contract/, tests/ui/test_ui_dns.py, test_ui_registry.py, test_ui_lb.py)."""
 
 from __future__ import annotations
@@ -136,9 +136,89 @@ async def registry_walk(pilot, app, sandbox):
     await back_to_main(pilot, app)
 
 
+def tree_lines(tree):
+    out = []
+
+    def walk(node, depth):
+        out.append("  " * depth + str(node.label))
+        for child in node.children:
+            walk(child, depth + 1)
+
+    walk(tree.root, 0)
+    return out
+
+
+async def lb_walk(pilot, app, sandbox, clock):
+    from textual.widgets import Tree
+
+    from helpers import confirm_yes, later, row_named
+
+    view = await open_view(pilot, app, "lb.lbs")
+    await pilot.press("c")
+    form = await form_ready(pilot, app)
+    await typed(pilot, app, name="shop-lb")
+    await set_select(pilot, form, "ssl_compatibility_level", "ssl_compatibility_level_modern")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: any(lb["name"] == "shop-lb" for lb in sandbox.lb.lbs.items["fr-par"].values()), what="created")
+    lb = next(lb for lb in sandbox.lb.lbs.items["fr-par"].values() if lb["name"] == "shop-lb")
+    await later(pilot, clock, 3, lambda: row_named(view, "shop-lb") is not None and row_named(view, "shop-lb").state == "ready", "ready")
+
+    # an HTTP backend of two servers with an HTTP health check (a bad address refused first, named)
+    await to_named_row(pilot, view, "shop-lb")
+    await child_list(pilot, app, "Backends")
+    await pilot.press("c")
+    form = await form_ready(pilot, app)
+    await typed(pilot, app, name="site", forward_port="8080", server_ip="10.0.0.1, 10.0.0.300")
+    await set_select(pilot, form, "forward_protocol", "http")
+    await set_select(pilot, form, "health_check--check", "http")
+    await typed(pilot, app, **{"health_check--check--http--uri": "/health", "health_check--check--http--code": "200"})
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: "10.0.0.300" in error_of(form, "server_ip"), what="a bad server address refused, named")
+    await typed(pilot, app, server_ip="10.0.0.1, 10.0.0.2")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: any(b["name"] == "site" for b in sandbox.lb.backends.values()), what="backend created")
+    site = next(b for b in sandbox.lb.backends.values() if b["name"] == "site")
+    assert site["pool"] == ["10.0.0.1", "10.0.0.2"] and site["health_check"]["http_config"]["uri"] == "/health"
+
+    # a frontend on port 80
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: app.screen.id == "main", what="main")
+    await child_list(pilot, app, "Frontends")
+    await pilot.press("c")
+    await form_ready(pilot, app)
+    await typed(pilot, app, name="web", inbound_port="80")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: any(f["name"] == "web" for f in sandbox.lb.frontends.values()), what="frontend created")
+
+    # its topology: frontend → backend → servers
+    await back_to_main(pilot, app)
+    await to_named_row(pilot, view, "shop-lb")
+    await pilot.press("enter")
+    detail = await screen_named(pilot, app, "DetailScreen")
+    await pilot.press("v", "v")  # fields → JSON → topology
+    panel = detail.query_one("TreePanel")
+    await wait_for(pilot, lambda: panel.loaded, what="the tree")
+    assert tree_lines(panel.query_one(Tree))[1:] == ["  frontend web :80 → site", "    backend site: http:8080 roundrobin, http check",
+                                                     "      server 10.0.0.1", "      server 10.0.0.2"]
+
+    # deleted keeping its IP for reuse
+    await back_to_main(pilot, app)
+    await to_named_row(pilot, view, "shop-lb")
+    ip = sandbox.lb.ips.items["fr-par"][lb["_ip_id"]]
+    await pilot.press("d")
+    picker = await screen_named(pilot, app, "PickerScreen")
+    assert picker.choices[0][0] == f"Keep {ip['ip_address']} for reuse"
+    await pilot.press("enter")
+    message = await confirm_yes(pilot, app)
+    assert f"Its IP {ip['ip_address']} is kept for reuse" in message
+    await later(pilot, clock, 4, lambda: row_named(view, "shop-lb") is None, "gone")
+    assert sandbox.lb.ips.items["fr-par"][ip["id"]]["lb_id"] is None
+
+
 async def test_the_network_products_walk(sandbox, clock):
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         await dns_walk(pilot, app, sandbox)
         await registry_walk(pilot, app, sandbox)
+        await lb_walk(pilot, app, sandbox, clock)

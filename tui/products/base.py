@@ -266,12 +266,8 @@ class ResourceKind:
     delete_needs_name: bool = False
     delete_warning: Callable[[Any], str | None] = lambda r: None  # what else a delete takes away
     editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
-    # How one object is named in a review of staged changes when its name does not tell it apart
-    # (a DNS record: name, type and data), from its fields; default: its name, else its id.
-    label: Callable[[dict[str, Any]], str] | None = None
-    # Why a child list cannot be changed at all, from its parent (a zone whose name servers are not
-    # the default: its records are read, not edited), or None.
-    locked: Callable[[Any], str | None] = lambda parent: None
+    label: Callable[[dict[str, Any]], str] | None = None  # an object's name in a review, when its name does not tell it apart
+    locked: Callable[[Any], str | None] = lambda parent: None  # why a child list cannot change at all, from its parent
     delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
     sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
     nav: str = ""  # the sidebar's short name (default: title)

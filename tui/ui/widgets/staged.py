@@ -17,6 +17,7 @@ from ...products.base import Column, Row
 from ...products.changeset import STAGED, ChangeSet
 from ..errors import guarded, notify_error
 
+
 def _preload_review() -> None:
     """The review's modules, imported once a change is staged, after its frame: `w` then opens
     the review without importing them on the key."""
@@ -59,9 +60,8 @@ class StagedEdits:
         elif change is None:
             self.table.upsert([before])
         else:
-            make = self.kind.row_maker(self.scope)
-            self.table.upsert(self.changes.overlay([before] if before is not None else [], make, self.kind.id_field) if before is not None
-                              else [r for r in self.changes.overlay([], make, self.kind.id_field) if r.id == key])
+            shown = self.changes.overlay([before] if before is not None else [], self.kind.row_maker(self.scope), self.kind.id_field)
+            self.table.upsert([r for r in shown if r.id == key])
         self._staged_changed()
 
     def _staged_changed(self) -> None:

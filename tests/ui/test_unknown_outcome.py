@@ -82,3 +82,37 @@ async def test_a_create_that_did_not_happen_says_so_and_keeps_the_form(sandbox):
         assert "may have been applied" in text and "it was not created" in text
         assert app.screen is form and form.query_one("#f-name").value == "never-made"
         assert servers_named(sandbox, "never-made") == []
+
+
+async def _send_a_staged_delete(pilot, app):
+    from helpers import child_list, open_view, screen_named, to_named_row
+
+    zones = await open_view(pilot, app, "dns.zones")
+    await to_named_row(pilot, zones, "shop.example.com")
+    records = await child_list(pilot, app, "Records")
+    await pilot.press("end", "d", "w")
+    await screen_named(pilot, app, "DiffScreen")
+    await pilot.press("tab", "enter")
+    return records
+
+
+async def test_a_change_set_whose_answer_is_lost_is_looked_for_in_the_zone_versions():
+    sandbox = applied_sandbox(6)  # every write is applied, then its answer lost
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        before = len(sandbox.dns.zones["shop.example.com"]["_versions"])
+        records = await _send_a_staged_delete(pilot, app)
+        await wait_for(pilot, lambda: "has a new version since" in warnings(app), what="the look's report")
+        assert "may have been applied" in warnings(app) and "were applied" in warnings(app)
+        assert not records.changes and len(sandbox.dns.zones["shop.example.com"]["_versions"]) == before + 1
+
+
+async def test_a_change_set_not_applied_stays_staged(sandbox):
+    sandbox.inject(502, "/records", method="PATCH", times=1)  # refused at the gateway: nothing applied
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        records = await _send_a_staged_delete(pilot, app)
+        await wait_for(pilot, lambda: "has no new version: nothing was applied" in warnings(app), what="the look's report")
+        assert len(records.changes) == 1 and "w sends them again" in warnings(app)

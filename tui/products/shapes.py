@@ -296,7 +296,6 @@ class PickCall(Shape):
         ui.follow(row)
 
 
-
 class DeleteAsking(Shape):
     """A delete that asks one question before its confirmation, the answer sent as a query parameter
     (keep the address the resource holds for reuse, or release it). `question` is the picker's

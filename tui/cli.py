@@ -69,6 +69,15 @@ def _logging(path: str | None) -> str | None:
     return None
 
 
+def _quiet_server_log() -> None:
+    """The demo's server shares the terminal with the console: what it logs (a fault's dropped
+    connection, say) goes to cloudtui's log file, or nowhere, never onto the screen."""
+    server = logging.getLogger("uvicorn")
+    server.handlers = list(logging.getLogger("cloudtui").handlers) or [logging.NullHandler()]
+    server.setLevel(logging.WARNING)
+    server.propagate = False
+
+
 def _sandbox(args: argparse.Namespace) -> int:
     from .sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
     from .sandbox.serve import serve_forever
@@ -143,6 +152,7 @@ def _main(argv: list[str] | None) -> int:
 
             return Sandbox(faults=args.faults)
 
+        _quiet_server_log()
         background = BackgroundSandbox(make_sandbox).start()
         settings = Settings(
             profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="",

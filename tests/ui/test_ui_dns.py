@@ -106,3 +106,45 @@ async def test_read_only_reads_records_and_versions_and_sends_nothing(sandbox):
             await pilot.pause()
             assert app.screen.__class__.__name__ == "ChildScreen"
         assert sent(sandbox, "/domain/") == []
+
+
+async def palette(pilot, app, words):
+    """`:`, the words typed, the first result entered."""
+    await pilot.press(":")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette", what="the palette")
+    await pilot.press(*words)
+    await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")), what="palette results")
+    await pilot.press("enter")
+
+
+async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "example.com")
+        view = await child_list(pilot, app, "Records")
+        await pilot.press("d")
+        for leave in ("escape", "q"):  # back, and quit: each asks, Cancel focused, and Cancel keeps them
+            await pilot.press(leave)
+            ask = await screen_named(pilot, app, "ConfirmScreen")
+            assert "1 staged change" in ask.message and app.focused.id == "cancel"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="kept")
+            assert len(view.changes) == 1
+        # the palette does not jump away from them either
+        await palette(pilot, app, "Registry namespaces")
+        await wait_for(pilot, lambda: any("send them (w) or drop them (esc) first" in n.message for n in app.notes), what="said")
+        assert app.screen.__class__.__name__ == "ChildScreen" and len(view.changes) == 1
+
+
+async def test_the_palette_brings_its_view_to_the_front_from_a_child_list(sandbox):
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "example.com")
+        await child_list(pilot, app, "Records")
+        await palette(pilot, app, "Registry namespaces")
+        await wait_for(pilot, lambda: app.screen.id == "main" and app.main.view is not None and app.main.view.kind.id == "registry.namespaces",
+                       what="the namespaces in front")

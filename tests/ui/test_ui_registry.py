@@ -31,6 +31,9 @@ async def test_a_namespace_edited_and_deleted_and_a_tag_sharing_its_digest_delet
         form = await form_ready(pilot, app)
         await set_select(pilot, form, "visibility", "public")
         await pilot.press("ctrl+s")
+        ask = await screen_named(pilot, app, "ConfirmScreen")  # going public is said first, Cancel focused
+        assert "Anyone on the internet" in ask.message and app.focused.id == "cancel"
+        await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: namespace(sandbox, "web")["is_public"] is True, what="edited")
         assert sandbox.requests[-1][0] == "PATCH"
 

@@ -363,6 +363,13 @@ async def registry_names(w: World) -> dict[str, Any]:
     return await w.options(namespace_options, "registry.namespaces", "fr-par")
 
 
+async def dns_zone_example(w: World) -> dict[str, Any]:  # the name-server editor of example.com
+    from tui.products.dns.forms import nameserver_options
+
+    zone = next(r for r in await w.service("dns.zones").list_rows("global") if r.id == "example.com")
+    return (await nameserver_options(None, zone))[1]
+
+
 A_RECORD = {"name": "www", "type": "A", "data": "192.0.2.10"}
 WEIGHTED = {"kind": "weighted", "weights": "192.0.2.1=3"}  # a variant's fields, as the form collects them
 VIEWS = {"kind": "view", "views": "10.0.0.0/8=10.1.2.3"}
@@ -372,15 +379,16 @@ RECORD = "dns.records:RecordForm"
 RULES.update({  # the network-facing products: DNS records by type, domains, zones, the registry
     "dns record: A is IPv4": Rule(RECORD, A_RECORD, {"data": "2001:db8::1"}, "data", "an IPv4 address"),
     "dns record: AAAA is IPv6": Rule(RECORD, {**A_RECORD, "type": "AAAA", "data": "2001:db8::1"}, {"data": "192.0.2.1"}, "data", "an IPv6 address"),
-    "dns record: MX needs a priority": Rule(RECORD, {"name": "", "type": "MX", "data": "mx.example.com.", "priority": "10"}, {"priority": ""}, "priority", "needs a priority"),
+    "dns record: MX needs a priority": Rule(RECORD, {"name": "@", "type": "MX", "data": "mx.example.com.", "priority": "10"}, {"priority": ""}, "priority", "needs a priority"),
     "dns record: SRV data shape": Rule(RECORD, {"name": "_sip._tcp", "type": "SRV", "data": "5 5060 sip.example.com.", "priority": "10"},
                                        {"data": "5060 sip.example.com."}, "data", "weight port target"),
     "dns record: CNAME target a name": Rule(RECORD, {"name": "www", "type": "CNAME", "data": "example.com."}, {"data": "not a name!"}, "data", "host name"),
     "dns record: no CNAME at the root": Rule(RECORD, {"name": "www", "type": "CNAME", "data": "example.com."}, {"name": "@"}, "type", "use ALIAS"),
-    "dns record: CAA shape": Rule(RECORD, {"name": "", "type": "CAA", "data": '0 issue "letsencrypt.org"'}, {"data": "issue letsencrypt.org"}, "data", "flags tag"),
+    "dns record: CAA shape": Rule(RECORD, {"name": "@", "type": "CAA", "data": '0 issue "letsencrypt.org"'}, {"data": "issue letsencrypt.org"}, "data", "flags tag"),
     "dns record: TLSA shape": Rule(RECORD, {"name": "_443._tcp", "type": "TLSA", "data": "3 1 1 0a1b2c"}, {"data": "3 1 1 xyz"}, "data", "usage selector"),
     "dns record: TTL bounds": Rule(RECORD, A_RECORD, {"ttl": "30"}, "ttl", "at least 60"),
     "dns record: a label's characters": Rule(RECORD, A_RECORD, {"name": "bad name"}, "name", "letters, digits"),
+    "dns record: the apex is @ on purpose": Rule(RECORD, A_RECORD, {"name": ""}, "name", "required"),
     "dns record: weighted IPs": Rule(RECORD, {**A_RECORD, "dynamic": WEIGHTED}, {"dynamic": {**WEIGHTED, "weights": "192.0.2.1=300"}},
                                      "dynamic.weighted.weights", "0 to 255"),
     "dns record: weighted is A or AAAA": Rule(RECORD, {**A_RECORD, "dynamic": WEIGHTED}, {"type": "TXT", "data": "hello"}, "dynamic", "of type A or AAAA"),
@@ -392,6 +400,8 @@ RULES.update({  # the network-facing products: DNS records by type, domains, zon
     "dns domain: two labels": Rule("dns.forms:RegisterForm", {"domain": "example.shop"}, {"domain": "localhost"}, "domain", "at least two labels"),
     "dns zone: sub-domain label": Rule("dns.forms:ZoneForm", {"domain": "example.com", "subdomain": "shop"}, {"subdomain": "-shop"}, "subdomain", "not starting or ending with '-'"),
     "dns name server: glue IPs": Rule("dns.forms:NameServer", {"name": "ns1.example.com", "ip": "192.0.2.53"}, {"ip": "192.0.2"}, "ip", "IPv4 or IPv6"),
+    "dns name server: inside the zone needs glue": Rule("dns.forms:NameServer", {"name": "ns1.example.net", "ip": ""}, {"name": "ns1.example.com"}, "ip",
+                                                        "give its glue IPs", dns_zone_example),
     "registry namespace: name rule": Rule("container_registry.forms:NamespaceForm", {"name": "team-images"}, {"name": "Team_Images"}, "name", "lower-case letters"),
     "registry namespace: unique in its region": Rule("container_registry.forms:NamespaceForm", {"name": "team-images"}, {"name": "web"}, "name",
                                                      "already a namespace in fr-par", registry_names),

@@ -196,6 +196,7 @@ class EditSpec:
     options: OptionsLoader | None = None  # select choices, as for create
     method: Literal["PATCH", "PUT"] = "PATCH"
     steps: tuple[Any, ...] = ()
+    confirm: Callable[["BaseModel", Any], str | None] | None = None  # asked (Cancel focused) before sending when it says something
 
     def body(self, form: "BaseModel", row: Any) -> dict[str, Any]:
         from .fields import changed, form_body

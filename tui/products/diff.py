@@ -55,4 +55,11 @@ def counts(entries: list[Entry]) -> str:
 
 
 def show(value: Any) -> str:
-    return "—" if value in (None, "") else str(value)
+    """A value as reviewed: nested ones as compact JSON (a DNS record's weighted IPs), not Python's repr."""
+    if value in (None, ""):
+        return "—"
+    if isinstance(value, (dict, list)):
+        import json
+
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return str(value)

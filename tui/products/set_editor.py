@@ -42,6 +42,9 @@ class SetEditor(Shape):
     choices: Choices | None = None  # fixed select choices of the record form (`options` loads them)
     keep: Callable[[dict[str, Any]], bool] | None = None
     numbered: str | None = None
+    # Asked (Cancel focused) before sending a set when it says something: what this set changes
+    # beyond itself (name servers that are not the default stop record editing). `(records, row)`.
+    confirm: Callable[[list[dict[str, Any]], Row], str | None] | None = None
 
     viewable = True  # offered in read-only mode too, to read the set
 
@@ -94,6 +97,9 @@ class SetEditor(Shape):
         self.check(records)
         if not records and self.empty and not await ui.confirm(f"Send an empty set of {self.what}s?", self.empty, "Send it empty"):
             raise Refused(f"Not sent: {self.empty[0].lower()}{self.empty[1:]}")
+        said = self.confirm(records, row) if self.confirm is not None else None
+        if said and not await ui.confirm(f"Send these {self.what}s?", said, "Send"):
+            raise Refused(f"Not sent: {said[0].lower()}{said[1:]}")
         body = self.body(records)
         try:
             return await ui.service().run(self.send, ui.scope, row, body)

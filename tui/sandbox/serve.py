@@ -8,9 +8,13 @@ import time
 from typing import Any, Callable
 
 
-def _config(app: Any, host: str, port: int) -> Any:  # uvicorn is imported only when serving
+def _config(app: Any, host: str, port: int, quiet: bool = False) -> Any:  # uvicorn is imported only when serving
+    """`quiet`: uvicorn installs no handler of its own (the demo's server runs under a full-screen
+    console: what it logs goes where the process's "uvicorn" logger says, never to the terminal)."""
     import uvicorn
 
+    if quiet:
+        return uvicorn.Config(app, host=host, port=port, log_config=None, lifespan="off", access_log=False)
     return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off", access_log=False)
 
 
@@ -55,7 +59,7 @@ class BackgroundSandbox:
             import uvicorn
 
             self.sandbox = self._make()
-            self._server = uvicorn.Server(_config(self.sandbox.app, self.host, self.port))
+            self._server = uvicorn.Server(_config(self.sandbox.app, self.host, self.port, quiet=True))
         except BaseException as exc:  # the console then reports a connection error, with this logged
             self.error = exc
             self._sock.close()

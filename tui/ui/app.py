@@ -371,6 +371,23 @@ class CloudApp(App[None]):
         except (ConfigNotSaved, OSError) as err:
             self.call_from_thread(self.notify, f"Allowed for this session only: {err}", title="Configuration", severity="warning")
 
+    async def action_quit(self) -> None:
+        """Quit, asking first when a list holds staged changes not sent (they would be lost)."""
+        from .widgets.staged import unsent, unsent_words
+
+        held = unsent(self.screen_stack)
+        if not held:
+            self.exit()
+            return
+        from .screens.confirm import ConfirmScreen
+
+        def answered(drop: bool | None) -> None:
+            if drop:
+                self.exit()
+
+        await self.push_screen(ConfirmScreen("Quit and drop the staged changes?", f"There are {unsent_words(held)}: w reviews and sends them. "
+                                             "Quit anyway, or go back to them.", "Quit"), answered)
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 

@@ -83,7 +83,15 @@ def _namespace_values(row: Any) -> dict[str, Any]:
     return {"description": str(data.get("description") or ""), "visibility": "public" if data.get("is_public") else "private"}
 
 
-NAMESPACE_EDIT = EditSpec(NamespaceEditForm, _namespace_values, _namespace_patch, _namespace_edit_options)
+def _going_public(form: BaseModel, row: Any) -> str | None:
+    assert isinstance(form, NamespaceEditForm)
+    if form.visibility == "public" and _namespace_values(row)["visibility"] == "private":
+        return (f"Anyone on the internet will be able to pull every image of {getattr(row, 'name', '')} whose visibility is inherit "
+                "(an image set to private stays private).")
+    return None
+
+
+NAMESPACE_EDIT = EditSpec(NamespaceEditForm, _namespace_values, _namespace_patch, _namespace_edit_options, confirm=_going_public)
 
 
 class ImageEditForm(BaseModel):

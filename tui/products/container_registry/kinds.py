@@ -48,8 +48,9 @@ def host_of(endpoint: str) -> str:
 def login_text(row: Row, parent: Any = None) -> str:
     host = host_of(row.text("endpoint")) or "<registry host>"
     return (f"docker login {host} -u nologin --password-stdin\n\n"
-            "Any user name works; the password is your secret key. Paste it when asked, or pipe it in:\n"
-            f"  printenv CLOUDTUI_SECRET_KEY | docker login {host} -u nologin --password-stdin\n\n"
+            "Any user name works; the password is your secret key, read from standard input: pipe it in from\n"
+            "where you keep it, such as a password manager or an environment variable you set:\n"
+            f"  printenv SECRET_KEY | docker login {host} -u nologin --password-stdin\n\n"
             f"Then push to {row.text('endpoint')}/<image>:<tag>.\nThe key is never shown here.")
 
 
@@ -122,7 +123,8 @@ NAMESPACES = registry_kind(
     edit=Lazy(FORMS + "NAMESPACE_EDIT"),
     delete=Call("DELETE", "{id}"),
     delete_needs_name=True,
-    delete_warning=lambda r: f"Its {r.get('image_count') or 0} image(s) and all their tags are deleted with it: nobody can pull them again",
+    delete_warning=lambda r: (f"Its {r.get('image_count')} image(s) and all their tags are deleted with it: nobody can pull them again"
+                              if r.get("image_count") else None),
     name_param="name",
     sort=("name", False),
 )

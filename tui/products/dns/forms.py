@@ -8,10 +8,10 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..base import Context, CreateSpec
-from ..fields import meta
+from ..fields import ctx, meta
 from ..flows import confirm_loss
 from .names import ascii_name, shown
 
@@ -41,6 +41,21 @@ def register_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 
 REGISTER = CreateSpec(RegisterForm, register_payload, after_create="show_record", after_action="validation")
+
+
+async def validation_flow(ui: Any, domain: Any) -> None:
+    """The TXT record a domain registered elsewhere must publish (copied alone with `y`), the time
+    left, and the platform's two name servers (its root zone's defaults) the registrar must name."""
+    from ..base import Call
+    from .kinds import txt_record, validation_text
+
+    try:
+        zones = await ui.service().read_list(Call("GET", "dns-zones", params={"dns_zone": domain.id}, mutating=False), ui.scope, domain, "dns_zones")
+    except Exception:  # the record is what matters: the name servers are said in words when unread
+        zones = []
+    name_servers = next((list(map(str, z.get("ns_default") or [])) for z in zones if not z.get("subdomain")), [])
+    await ui.dialog("result", title=f"Validate {shown(domain.id)}, registered elsewhere", text=validation_text(domain, name_servers),
+                    copy_text=txt_record(domain))
 
 
 class ZoneForm(BaseModel):
@@ -123,7 +138,7 @@ class NameServer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("Name server", placeholder="e.g. ns1.example.net"))]
-    ip: Annotated[list[str], Field(json_schema_extra=meta("Glue IPs", placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53"))] = []
+    ip: Annotated[list[str], Field(validate_default=True, json_schema_extra=meta("Glue IPs", placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53"))] = []
 
     @field_validator("name")
     @classmethod
@@ -132,7 +147,10 @@ class NameServer(BaseModel):
 
     @field_validator("ip")
     @classmethod
-    def _ips(cls, v: list[str]) -> list[str]:
+    def _ips(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        zone, name = ctx(info, "zone") or "", str(info.data.get("name") or "")
+        if zone and not v and (name == zone or name.endswith("." + zone)):
+            raise ValueError(f"{name} is inside the zone {shown(zone)}: give its glue IPs, or no resolver can reach it")
         for ip in v:
             try:
                 ipaddress.ip_address(ip)
@@ -141,10 +159,15 @@ class NameServer(BaseModel):
         return v
 
 
+async def nameserver_options(ui: Any, zone: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The zone the name servers are for: one inside it needs its glue IPs."""
+    return {}, {"zone": zone.id}
+
+
 class ImportForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    token: Annotated[SecretStr, Field(min_length=1, json_schema_extra=meta("Provider API token", widget="password"))]
+    token: Annotated[SecretStr, Field(min_length=1, json_schema_extra=meta("Former provider's API token", widget="secret"))]
 
 
 async def import_flow(ui: Any, zone: Any) -> None:
@@ -156,7 +179,7 @@ async def import_flow(ui: Any, zone: Any) -> None:
                            "What it holds now is lost (its versions keep it).", "Import", zone.id)
         return await svc.call("POST", ui.scope, "dns-zones", zone.id, "import-provider", body={"online_v1": {"token": form.token.get_secret_value()}})
 
-    done = await ui.form(f"Import records into {shown(zone.id)}", ImportForm, submit=send, submit_label="Import")
+    done = await ui.form(f"Import records into {shown(zone.id)} from the former provider (online_v1)", ImportForm, submit=send, submit_label="Import")
     if done is not None:
         count = len(done.get("records") or []) if isinstance(done, dict) else 0
         ui.notify(f"{shown(zone.id)}: {count} record(s) imported")

@@ -11,7 +11,7 @@ from ..base import ActionSpec, Call, Child, Column, Lazy, Parent, Row, kinds_of
 from ..columns import raw
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
-from ..shapes import FormCall, SetEditor, ShowAnswer, ShowValue
+from ..shapes import FormCall, SetEditor, ShowAnswer
 from .names import shown
 
 API = "domain/v2beta1"
@@ -26,9 +26,10 @@ VERSIONS_KEPT = 100  # spec 3 §8
 
 
 def zone_of(r: Any) -> dict[str, Any]:
-    """A zone's full name, the id the API's paths take (`shop.example.com`)."""
+    """A zone's full name, the id the API's paths take (`shop.example.com`), and as read (Unicode)."""
     sub, domain = str(r.get("subdomain") or ""), str(r.get("domain") or "")
-    return {"zone": f"{sub}.{domain}" if sub else domain}
+    full = f"{sub}.{domain}" if sub else domain
+    return {"zone": full, "name": shown(full)}
 
 
 def custom_ns(r: Any) -> str | None:
@@ -53,6 +54,16 @@ def time_left(row: Any) -> float | None:
     return registered + 48 * 3600 - time.time() if registered is not None and waiting(row) else None
 
 
+def leaving_default_ns(records: list[dict[str, Any]], row: Any) -> str | None:
+    """What a set of name servers other than the default costs (spec 3 §4.1), said before it is sent."""
+    default = sorted(map(str, row.items("ns_default")))
+    names = sorted(str(r.get("name") or "").rstrip(".") for r in records)
+    if not default or names == [d.rstrip(".") for d in default]:
+        return None
+    return (f"{shown(row.id)} will no longer use the default name servers ({', '.join(default)}): its records can no longer be "
+            "edited here, only where the new name servers are run. Setting the default ones back makes them editable again.")
+
+
 def validation_left(row: Any) -> str:
     from .. import times
 
@@ -60,7 +71,7 @@ def validation_left(row: Any) -> str:
     return "" if left is None else f"{times.span(left)}" if left > 0 else "overdue"
 
 
-def validation_text(row: Row, parent: Any = None) -> str:
+def validation_text(row: Row, name_servers: list[str]) -> str:
     from .. import times
 
     token = str((row.get("external_domain_registration_status") or {}).get("validation_token") or "")
@@ -70,7 +81,7 @@ def validation_text(row: Row, parent: Any = None) -> str:
     deadline = f"{times.span(left)} left of the 48 hours to publish it" if left and left > 0 else "the 48 hours to publish it have passed"
     return (f"Publish this TXT record where {shown(row.text('domain'))} is served now:\n\n{txt_record(row)}\n\n{deadline}.\n\n"
             "Once it is seen, the domain is validated; then point its name servers, at the registrar, to:\n"
-            "  ns0.dns.sandbox.example\n  ns1.dns.sandbox.example\n(the name servers of each zone are listed on the Zones view, NS column)")
+            + ("\n".join(f"  {ns}" for ns in name_servers) or "  the platform's name servers (the zone's default name servers: Zones view, a → Name servers)"))
 
 
 def txt_record(row: Row, parent: Any = None) -> str:
@@ -126,9 +137,10 @@ DOMAINS = dns_kind(
     actions=(
         ActionSpec("validation", "Validation TXT record (copy)…", lambda r: waiting(r),
                    why_not=lambda r: None if waiting(r) else "only an external domain waiting for validation has one",
-                   shape=ShowValue("Validate a domain registered elsewhere", validation_text, copy=txt_record)),
+                   flow=Lazy(FORMS + "validation_flow"), mutating=False),
         ActionSpec("zones", "Zones of this domain…", shape=ShowAnswer("Zones of {name}", Call("GET", "domains/{id}/zones", mutating=False), zones_text)),
     ),
+    summarize=lambda d: {"name": shown(str(d.get("domain") or ""))},
     create=Lazy(FORMS + "REGISTER"),
     create_path="domains/external-domain",
     created=lambda answer, payload: registered(answer),
@@ -178,7 +190,7 @@ ZONES = dns_kind(
             "Name servers of {name}", Lazy(FORMS + "NameServer"), (Column("name", "Name server", lambda r: str(r.get("name", "")), width=30),
                                                                   Column("ip", "Glue IPs", lambda r: ", ".join(map(str, r.get("ip") or [])), width=30)),
             Call("PUT", "dns-zones/{id}/nameservers"), "ns", ("name", "ip"), "name server", read=Call("GET", "dns-zones/{id}/nameservers", mutating=False),
-            unique="name", describe="The zone's name servers, with glue IPs where a name server lies inside the zone. Other name servers "
+            unique="name", confirm=leaving_default_ns, options=Lazy(FORMS + "nameserver_options"), describe="The zone's name servers, with glue IPs where a name server lies inside the zone. Other name servers "
                                     "than the default mean its records are no longer edited here.")),
         ActionSpec("tsig", "TSIG key for zone transfers (AXFR)…", shape=ShowAnswer(
             "TSIG key of {name}", Call("GET", "dns-zones/{id}/tsig-key", mutating=False), "Secondary servers sign their transfer requests with this key.",
@@ -250,6 +262,7 @@ VERSIONS = dns_kind(
     item_key=None,
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
     fetch_detail=False,
+    sort=("created", True),  # newest first, a restore's new version included
     columns=(
         Column("created", "Created", lambda r: r.text("created_at")[:19].replace("T", " "), width=19, sort_key=lambda r: r.text("created_at")),
         Column("id", "Version", lambda r: r.id, width=36),

@@ -147,7 +147,7 @@ Dynamic = Annotated[NoDynamic | GeoIp | HttpService | Weighted | Views, Field(di
 class RecordForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself"))] = ""
+    name: Annotated[str, Field(min_length=1, max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself"))]
     type: Annotated[Literal[TYPES], Field(json_schema_extra=meta("Type", widget="select"))] = "A"  # type: ignore[valid-type]
     data: Annotated[str, Field(min_length=1, max_length=2048, json_schema_extra=meta("Data", placeholder="e.g. 192.0.2.10"))]
     ttl: Annotated[int, Field(ge=TTL_MIN, le=TTL_MAX, json_schema_extra=meta("TTL (s)"))] = 3600
@@ -219,7 +219,7 @@ def record_of(data: dict[str, Any]) -> dict[str, Any]:
 def _values(row: Any) -> dict[str, Any]:
     """The form's values from a record as listed (its dynamic config back to the variant's fields)."""
     data = getattr(row, "data", None) or getattr(row, "raw", {})
-    out: dict[str, Any] = {"name": shown(str(data.get("name") or "")), "type": data.get("type") or "A", "data": str(data.get("data") or ""),
+    out: dict[str, Any] = {"name": shown(str(data.get("name") or "")) or "@", "type": data.get("type") or "A", "data": str(data.get("data") or ""),
                            "ttl": data.get("ttl") or 3600, "priority": data.get("priority") if data.get("type") in ("MX", "SRV") else None,
                            "comment": str(data.get("comment") or "")}
     if data.get("weighted_config"):

@@ -35,5 +35,18 @@ class ChildScreen(Screen[None]):
         self.view.focus_table()
 
     def action_back(self) -> None:
-        # esc first clears a filter being typed (the view's own binding); then it goes back
-        self.app.pop_screen()
+        # esc first clears a filter being typed (the view's own binding); then it goes back, asking
+        # first when the list holds staged changes not sent (they would be lost)
+        from ..widgets.staged import unsent, unsent_words
+
+        if not unsent([self]):
+            self.app.pop_screen()
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(drop: bool | None) -> None:
+            if drop:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmScreen("Drop the staged changes?", f"This list holds {unsent_words(unsent([self]))}: w reviews and sends them. "
+                                           "Drop them, or go back to them.", "Drop"), answered)

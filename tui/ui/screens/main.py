@@ -90,12 +90,31 @@ class MainScreen(Screen[None]):
         switcher = found.first()
         return switcher.get_child_by_id(switcher.current) if switcher.current else None
 
+    def _in_front(self) -> bool:
+        """Bring this screen to the front (the palette may jump from a child list or a detail), unless
+        a list above holds staged changes not sent: then say so, and stay (False)."""
+        stack = self.app.screen_stack
+        above = stack[stack.index(self) + 1:] if self in stack else []
+        if not above:
+            return True
+        from ..widgets.staged import unsent, unsent_words
+
+        held = unsent(above)
+        if held:
+            self.app.notify(f"{unsent_words(held)[0].upper()}{unsent_words(held)[1:]}: send them (w) or drop them (esc) first.", severity="warning", timeout=8)
+            return False
+        for _ in above:
+            self.app.pop_screen()
+        return True
+
     def open_kind(self, entry_id: str) -> None:  # the palette's and the tests' word for it
         self.open_entry(entry_id)
 
     def open_entry(self, entry_id: str) -> None:
         entry = manifest.by_id(entry_id)
         if entry is None:
+            return
+        if not self._in_front():
             return
         if entry.opens == "screen":
             self.app.push_screen(entry.load()(self.app))

@@ -131,7 +131,7 @@ class ModelForm(Vertical):
                 value = "\n".join(f"{k}={v}" for k, v in value.items())
             control = TextArea("" if value is None else str(value), soft_wrap=True, tab_behavior="focus", compact=True,
                                placeholder=str(meta.get("placeholder", "")), id=wid, classes="form-control form-text")
-        elif meta.get("widget") == "password":  # never echoed; its strength shown as it is typed
+        elif meta.get("widget") in ("password", "secret"):  # never echoed (a password's strength is shown as it is typed)
             control = LineInput("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=wid, classes="form-control")
         else:
             text = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))

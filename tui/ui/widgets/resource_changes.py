@@ -62,6 +62,7 @@ class ResourceChanges:
         assert self.kind.create is not None
         spec = self.kind.create.get()
         ctx = self.context(scope)
+        ctx.parent = self.service.parent  # a child list's payload names its parent (a certificate's zone)
         from ..screens.form import FormScreen
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
@@ -98,7 +99,7 @@ class ResourceChanges:
             if scope in self.totals:
                 self.totals[scope] += 1
             self.update_title()
-            self.app.notify(f"Created {created.name or created.id} in {scope}", timeout=4)
+            self.app.notify(f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4)
             self.reveal_secrets(created)
             if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
                 action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
@@ -106,7 +107,7 @@ class ResourceChanges:
                     self._do_action(created, action)
 
         self.app.push_screen(
-            FormScreen(("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else f"in {scope}"),
+            FormScreen(("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else "" if scope == "global" else f"in {scope}"),
                        spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map,
                        submit_label="Stage" if self.staging else "Create"),
             done,
@@ -127,6 +128,13 @@ class ResourceChanges:
         said: list[str] = []  # what an edit of several requests sent (`EditSpec.steps`)
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            said_first = spec.confirm(form, resource) if spec.confirm is not None else None
+            if said_first and not self.staging:
+                from ...products.flows import StepCancelled
+                from ..flow_ui import ViewFlowUI
+
+                if not await ViewFlowUI(self, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
+                    raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
             if spec.steps and not self.staging:
                 from ...products.edit_steps import send_steps
 

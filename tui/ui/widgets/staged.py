@@ -18,6 +18,19 @@ from ...products.changeset import STAGED, ChangeSet
 from ..errors import guarded, notify_error
 
 
+def unsent(screens: Any) -> list[Any]:
+    """The lists holding staged changes not sent, on `screens` (a part of the screen stack)."""
+    from .resource_view import ResourceView
+
+    return [view for screen in screens for view in screen.query(ResourceView) if view.changes]
+
+
+def unsent_words(views: list[Any]) -> str:
+    count = sum(len(v.changes) for v in views)
+    where = ", ".join(f"{v.kind.title.lower()} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title.lower() for v in views)
+    return f"{count} staged change{'s' if count != 1 else ''} ({where}), not sent"
+
+
 def _preload_review() -> None:
     """The review's modules, imported once a change is staged, after its frame: `w` then opens
     the review without importing them on the key."""

@@ -116,3 +116,21 @@ async def test_a_change_set_not_applied_stays_staged(sandbox):
         records = await _send_a_staged_delete(pilot, app)
         await wait_for(pilot, lambda: "has no new version: nothing was applied" in warnings(app), what="the look's report")
         assert len(records.changes) == 1 and "w sends them again" in warnings(app)
+
+
+async def test_a_delete_asking_first_whose_answer_is_lost_says_what_it_found():
+    from helpers import confirm_yes, open_view, screen_named, to_named_row
+
+    sandbox = applied_sandbox(7)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "lb.lbs")
+        await to_named_row(pilot, view, "web-lb")
+        await pilot.press("d")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")  # keep the IP
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: "may have been applied" in warnings(app), what="the look's report")
+        lb = next(lb for lb in sandbox.lb.lbs.items["fr-par"].values() if lb["name"] == "web-lb")
+        assert lb["status"] in ("to_delete", "deleting") and lb["status"] in warnings(app)

@@ -396,6 +396,8 @@ RULES.update({  # the network-facing products: DNS records by type, domains, zon
                                                 "dynamic.view.views", "CIDR"),
     "dns record: HTTP check URL": Rule(RECORD, {**A_RECORD, "dynamic": HTTP}, {"dynamic": {**HTTP, "url": "example.com/health"}},
                                        "dynamic.http_service.url", "http:// or https://"),
+    "dns record: geo-IP places": Rule(RECORD, {**A_RECORD, "dynamic": GEO}, {"dynamic": {**GEO, "matches": "France=192.0.2.1"}}, "dynamic.geo_ip.matches",
+                                      "two-letter ISO code"),
     "dns record: geo-IP needs everyone else": Rule(RECORD, {**A_RECORD, "dynamic": GEO}, {"dynamic": {**GEO, "default": ""}}, "dynamic.geo_ip.default", "required"),
     "dns domain: two labels": Rule("dns.forms:RegisterForm", {"domain": "example.shop"}, {"domain": "localhost"}, "domain", "at least two labels"),
     "dns zone: sub-domain label": Rule("dns.forms:ZoneForm", {"domain": "example.com", "subdomain": "shop"}, {"subdomain": "-shop"}, "subdomain", "not starting or ending with '-'"),

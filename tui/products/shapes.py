@@ -313,7 +313,7 @@ class DeleteAsking(Shape):
     mutating = True
 
     async def __call__(self, ui: Any, row: Row) -> None:
-        from ..api.errors import ApiError
+        from ..api.errors import ApiError, OutcomeUnknown
 
         try:  # asked and confirmed from what is there now (counts, the address), not a stale row
             row = await ui.service().get_row(ui.scope, row.id)
@@ -332,7 +332,15 @@ class DeleteAsking(Shape):
         if not await ui.confirm(f"Delete {ui.service().kind.singular} {name}?", message, "Delete"):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})
-        await ui.service().run(call, ui.scope, row)
+        try:
+            await ui.service().run(call, ui.scope, row)
+        except OutcomeUnknown as err:  # may have been applied: look, and say what is there
+            from . import outcome
+
+            found = await outcome.after_action(ui.service(), ui.scope, row.id, row.state)
+            ui.notify(outcome.lost(err, found), "warning")
+            ui.remove(row) if found.row is None and found.applied else ui.follow(found.row or row)
+            return
         ui.notify(f"Deleting {name}: {means}")
         ui.follow(row)
 

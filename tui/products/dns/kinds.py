@@ -184,7 +184,7 @@ ZONES = dns_kind(
         ActionSpec("rename", "Rename…", shape=FormCall("Rename {name}", Lazy(FORMS + "RenameForm"), Call("PATCH", "dns-zones/{id}", PROJECT),
                                                         done="{name}: renamed to {form.new_dns_zone}", then="reload")),
         ActionSpec("clone", "Clone to another zone…", flow=Lazy(FORMS + "clone_flow")),
-        ActionSpec("refresh", "Refresh (recreate)…", shape=FormCall("Refresh {name}", Lazy(FORMS + "RefreshForm"), Call("POST", "dns-zones/{id}/refresh"),
+        ActionSpec("refresh", "Refresh (recreate)…", shape=FormCall("Refresh {name}: recreated from the platform's copy, its NS records back", Lazy(FORMS + "RefreshForm"), Call("POST", "dns-zones/{id}/refresh"),
                                                                     done="{name}: refreshed", then="reload", submit_label="Refresh")),
         ActionSpec("nameservers", "Name servers…", shape=SetEditor(
             "Name servers of {name}", Lazy(FORMS + "NameServer"), (Column("name", "Name server", lambda r: str(r.get("name", "")), width=30),

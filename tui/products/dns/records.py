@@ -22,6 +22,7 @@ TTL_MIN, TTL_MAX = 60, 2_592_000  # what the platform takes (the sandbox refuses
 HOST = re.compile(r"^(?=.{1,253}\.?$)([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$")
 CAA = re.compile(r'^(\d{1,3}) (issue|issuewild|iodef) "[^"]*"$')
 TLSA = re.compile(r"^([0-3]) ([01]) ([0-2]) ([0-9A-Fa-f]+)$")
+CONTINENTS = {"AF", "AN", "AS", "EU", "NA", "OC", "SA"}  # the continents a geo-IP record matches
 CONFIGS = ("geo_ip_config", "http_service_config", "weighted_config", "view_config")
 FIELDS = ("name", "type", "data", "ttl", "priority", "comment", *CONFIGS)
 DYNAMIC_TYPES = {"http_service": ("A", "AAAA"), "weighted": ("A", "AAAA"), "geo_ip": ("A", "AAAA", "CNAME", "TXT"), "view": ("A", "AAAA", "CNAME", "TXT")}
@@ -69,6 +70,18 @@ class GeoIp(BaseModel):
     matches: Annotated[KeyValues, Field(min_length=1, json_schema_extra=meta(
         "Matches", widget="keyvalue", placeholder="FR,DE=192.0.2.1 / continent:EU=192.0.2.2, one per line"))] = {}
     default: Annotated[str, Field(min_length=1, json_schema_extra=meta("Everyone else", placeholder="e.g. 192.0.2.9"))] = ""
+
+    @field_validator("matches")
+    @classmethod
+    def _places(cls, v: dict[str, str]) -> dict[str, str]:
+        for where in v:
+            for code in (c.strip() for c in where.split(",") if c.strip()):
+                if code.lower().startswith("continent:"):
+                    if code.split(":", 1)[1].upper() not in CONTINENTS:
+                        raise ValueError(f"{code}: a continent is one of {', '.join(sorted(CONTINENTS))}")
+                elif not (len(code) == 2 and code.isalpha()):
+                    raise ValueError(f"{code}: a country is its two-letter ISO code, such as FR or DE")
+        return v
 
     def config(self) -> dict[str, Any]:
         matches = []
@@ -308,7 +321,8 @@ async def compare_flow(ui: Any, version: Any) -> None:
                 entries.append(Entry("change", label_of(was or new), [(f, was.get(f), new.get(f)) for f in shown_fields if was.get(f) != new.get(f)]))
         elif isinstance(change.get("add"), dict):
             for new in change["add"].get("records") or []:
-                entries.append(Entry("add", label_of(new), [(f, None, new.get(f)) for f in ("ttl", "priority", "comment") if new.get(f) not in (None, "")]))
+                kept = ("ttl", *(("priority",) if new.get("type") in ("MX", "SRV") else ()), "comment", *CONFIGS)
+                entries.append(Entry("add", label_of(new), [(f, None, new.get(f)) for f in kept if new.get(f) not in (None, "", {})]))
     zone = svc.parent.name if svc.parent is not None else ""
     await ui.dialog("diff", title=f"{shown(zone)}: the version of {version.text('created_at')[:19].replace('T', ' ')} → now", entries=entries)
 

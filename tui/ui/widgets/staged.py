@@ -156,7 +156,7 @@ class StagedEdits:
         try:
             said = await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
-            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title="Sending the changes: not applied", severity="warning", timeout=20)
+            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title="Sending the changes: the answer was lost", severity="warning", timeout=20)
             self.reload()  # type: ignore[attr-defined]
             return
         except OutcomeUnknown as err:

@@ -78,7 +78,7 @@ def validation_text(row: Row, name_servers: list[str]) -> str:
     if not token:
         return f"{shown(row.text('domain'))} is {row.text('status') or 'not waiting for validation'}: no TXT record to publish."
     left = time_left(row)
-    deadline = f"{times.span(left)} left of the 48 hours to publish it" if left and left > 0 else "the 48 hours to publish it have passed"
+    deadline = f"{times.span(left)} left of the 48 hours to publish it" if left and left > 0 else "The 48 hours to publish it have passed"
     return (f"Publish this TXT record where {shown(row.text('domain'))} is served now:\n\n{txt_record(row)}\n\n{deadline}.\n\n"
             "Once it is seen, the domain is validated; then point its name servers, at the registrar, to:\n"
             + ("\n".join(f"  {ns}" for ns in name_servers) or "  the platform's name servers (the zone's default name servers: Zones view, a → Name servers)"))

@@ -22,7 +22,7 @@ class CloudCommands(Provider):
         out: list[tuple[str, Callable[[], None], str]] = []
         for entry in manifest.entries():
             title = entry.title or entry.label
-            out.append((f"{entry.group} › {title}", partial(main.open_entry, entry.id), f"Show {title.lower()}"))
+            out.append((f"{entry.group} › {title}", partial(main.go_to_entry, entry.id), f"Show {title.lower()}"))
         for scope_type, scopes in (("zone", ZONES), ("region", REGIONS)):
             word = scope_type.capitalize()
             out.append((f"{word}: {scope_label(ALL, scope_type)}", partial(main.set_scope, ALL, scope_type), f"List every {scope_type} at once"))

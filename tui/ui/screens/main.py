@@ -90,6 +90,11 @@ class MainScreen(Screen[None]):
         switcher = found.first()
         return switcher.get_child_by_id(switcher.current) if switcher.current else None
 
+    def go_to_entry(self, entry_id: str) -> None:
+        """The palette's jump to an entry: from wherever the operator is (a child list, a detail)."""
+        if self._in_front():
+            self.open_entry(entry_id)
+
     def _in_front(self) -> bool:
         """Bring this screen to the front (the palette may jump from a child list or a detail), unless
         a list above holds staged changes not sent: then say so, and stay (False)."""
@@ -113,8 +118,6 @@ class MainScreen(Screen[None]):
     def open_entry(self, entry_id: str) -> None:
         entry = manifest.by_id(entry_id)
         if entry is None:
-            return
-        if not self._in_front():
             return
         if entry.opens == "screen":
             self.app.push_screen(entry.load()(self.app))

@@ -308,3 +308,32 @@ async def cluster_chart(pilot, app, name="sessions"):
     chart = detail.query_one("MetricsChart")
     await wait_for(pilot, lambda: chart.loaded, what="chart")
     return chart
+
+
+def row_where(view, **fields):
+    """The first row of the list whose fields equal these (a DNS record by type and data)."""
+    return next(r for r in view.table.resources() if all(r.get(k) == v for k, v in fields.items()))
+
+
+async def cursor_on(pilot, view, row):
+    """Arrow keys to `row` (from the top)."""
+    await pilot.press("home")
+    for _ in range(view.table.visible_count):
+        if view.table.cursor_key == row.id:
+            return
+        await pilot.press("down")
+    raise AssertionError(f"no row {row.id}")
+
+
+def tree_lines(tree):
+    """A Textual Tree as the indented lines of its labels on screen (a folded branch's children are not)."""
+    out = []
+
+    def walk(node, depth):
+        out.append("  " * depth + str(node.label))
+        if node.is_expanded:
+            for child in node.children:
+                walk(child, depth + 1)
+
+    walk(tree.root, 0)
+    return out

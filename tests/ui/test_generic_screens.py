@@ -12,7 +12,7 @@ from textual.widgets import Input, Markdown, Static, TextArea, Tree
 
 import gadgets_client
 import gadgets_sandbox
-from helpers import loaded, make_app, open_view, pick, screen_named, select, sidebar_enter, text_of, wait_for
+from helpers import loaded, make_app, open_view, pick, screen_named, select, sidebar_enter, text_of, wait_for, tree_lines
 from tui.products import manifest
 from tui.sandbox import Sandbox
 
@@ -155,18 +155,6 @@ async def test_a_playground_shows_how_to_call_then_sends_a_payload_loaded_from_a
         await pilot.press("down", "enter")  # the earlier exchange comes back
         assert json.loads(again.query_one("#payload", TextArea).text) == {"inputs": [1, 2, 3]} and json.loads(again.answer) == {"outputs": [2, 4, 6]}
 
-
-def tree_lines(tree) -> list[str]:
-    out = []
-
-    def walk(node, depth):
-        out.append("  " * depth + str(node.label))
-        if node.is_expanded:
-            for child in node.children:
-                walk(child, depth + 1)
-
-    walk(tree.root, 0)
-    return out
 
 
 async def test_a_topology_tree_in_the_detail_is_read_again_with_what_was_folded_kept_folded(gsandbox):

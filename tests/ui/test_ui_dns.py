@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
+    cursor_on, row_where,
     act, child_list, demo_settings, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to, to_named_row,
     wait_for,
 )
@@ -22,17 +23,8 @@ def records(sandbox, name):
     return list(zone(sandbox, name)["_records"].values())
 
 
-def row_where(view, **fields):
-    return next(r for r in view.table.resources() if all(r.get(k) == v for k, v in fields.items()))
 
 
-async def to_row(pilot, view, row):
-    await pilot.press("home")
-    for _ in range(view.table.visible_count):
-        if view.table.cursor_key == row.id:
-            return
-        await pilot.press("down")
-    raise AssertionError(f"no row {row.id}")
 
 
 async def stage(pilot, app, key, **values):
@@ -57,10 +49,10 @@ async def test_a_version_compared_with_now_shows_each_change_with_its_old_values
         zones = await open_view(pilot, app, "dns.zones")
         await to_named_row(pilot, zones, "example.com")
         view = await child_list(pilot, app, "Records")
-        await to_row(pilot, view, row_where(view, type="MX", priority=20))
+        await cursor_on(pilot, view, row_where(view, type="MX", priority=20))
         await stage(pilot, app, "e", priority="30")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="staged edit")
-        await to_row(pilot, view, row_where(view, type="TXT", data="v=spf1 mx ~all"))
+        await cursor_on(pilot, view, row_where(view, type="TXT", data="v=spf1 mx ~all"))
         await pilot.press("d")
         assert sent(sandbox, "/domain/") == []  # nothing sent while staging
         await pilot.press("w")

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import Tree
 
 from helpers import (
+    tree_lines,
     back_to_main, child_list, confirm_yes, demo_settings, form_ready, loaded, make_app, notified, open_view, screen_named, sent,
     set_select, tab_to, to_named_row, wait_for,
 )
@@ -26,16 +27,6 @@ def backend_named(sandbox, name):
     return next((b for b in sandbox.lb.backends.values() if b["name"] == name), None)
 
 
-def tree_lines(tree):
-    out = []
-
-    def walk(node, depth):
-        out.append("  " * depth + str(node.label))
-        for child in node.children:
-            walk(child, depth + 1)
-
-    walk(tree.root, 0)
-    return out
 
 
 async def type_in(pilot, app, field, text):

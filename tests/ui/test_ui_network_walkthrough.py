@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
+    cursor_on, row_where, tree_lines,
     act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to,
     to_named_row, wait_for,
 )
@@ -23,17 +24,8 @@ def dns_records(sandbox, zone):
     return list(sandbox.dns.zones[zone]["_records"].values())
 
 
-def row_where(view, **fields):
-    return next(r for r in view.table.resources() if all(r.get(k) == v for k, v in fields.items()))
 
 
-async def cursor_on(pilot, view, row):
-    await pilot.press("home")
-    for _ in range(view.table.visible_count):
-        if view.table.cursor_key == row.id:
-            return
-        await pilot.press("down")
-    raise AssertionError(f"no row {row.id}")
 
 
 async def typed(pilot, app, **values):
@@ -136,16 +128,6 @@ async def registry_walk(pilot, app, sandbox):
     await back_to_main(pilot, app)
 
 
-def tree_lines(tree):
-    out = []
-
-    def walk(node, depth):
-        out.append("  " * depth + str(node.label))
-        for child in node.children:
-            walk(child, depth + 1)
-
-    walk(tree.root, 0)
-    return out
 
 
 async def lb_walk(pilot, app, sandbox, clock):

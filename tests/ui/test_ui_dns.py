@@ -140,3 +140,35 @@ async def test_the_palette_brings_its_view_to_the_front_from_a_child_list(sandbo
         await palette(pilot, app, "Registry namespaces")
         await wait_for(pilot, lambda: app.screen.id == "main" and app.main.view is not None and app.main.view.kind.id == "registry.namespaces",
                        what="the namespaces in front")
+
+
+async def test_keys_that_arrive_in_one_read_land_in_order_in_the_field_they_follow(sandbox):
+    """A burst (tmux send-keys, a fast typist over SSH): the app reads every key before the focused
+    field handles the first. Tab still moves between fields, and backspaces still delete before the
+    characters typed after them — in a one-line field and in a multi-line one."""
+    from textual import events
+
+    def burst(text: str) -> None:
+        """Every key of `text` read at once, as the terminal driver posts them (tab and backspace too)."""
+        for char in text:
+            app.post_message(events.Key({"\t": "tab", "\x7f": "backspace"}.get(char, char), char))
+
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "example.com")
+        await child_list(pilot, app, "Records")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        burst("w1\t\t192.0.2.1")
+        data = form.query_one("#f-data")
+        await wait_for(pilot, lambda: data.value == "192.0.2.1", what="the address in Data")
+        assert form.query_one("#f-name").value == "w1"
+        await set_select(pilot, form, "dynamic", "weighted")
+        await tab_to(pilot, app, "f-dynamic--weighted--weights")
+        weights = app.focused
+        await pilot.press(*"192.0.2.8=1")
+        burst("\x7f" * 11 + "192.0.2.9=4")
+        await wait_for(pilot, lambda: weights.text.endswith("4"), what="the burst typed")
+        assert weights.text == "192.0.2.9=4"

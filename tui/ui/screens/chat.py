@@ -27,6 +27,7 @@ from textual.widgets import Input, Label, Markdown, Select, Static
 from ...api.safe import clean
 from ..errors import describe, log_shown
 from ..widgets.key_bar import KeyBar
+from ..widgets.line_input import LineInput
 
 
 def gauge_text(gauge: Any, headers: Any) -> str | None:
@@ -89,14 +90,14 @@ class ChatScreen(Screen[None]):
             yield Label("Model")
             yield Select([], prompt="loading models…", id="chat-model", allow_blank=True, compact=True)
             yield Label(" Temperature")
-            yield Input(placeholder="0–2", id="chat-temperature", compact=True, tooltip="0 to 2: higher is more varied")
+            yield LineInput(placeholder="0–2", id="chat-temperature", compact=True, tooltip="0 to 2: higher is more varied")
             yield Label("Max tokens")
-            yield Input(placeholder="e.g. 512", id="chat-max-tokens", compact=True, tooltip="the longest answer, in tokens")
+            yield LineInput(placeholder="e.g. 512", id="chat-max-tokens", compact=True, tooltip="the longest answer, in tokens")
         with Horizontal(classes="chat-row"):
             yield Label("System")
-            yield Input(self.spec.system, placeholder="optional, e.g. You answer in one paragraph.", id="chat-system", compact=True)
+            yield LineInput(self.spec.system, placeholder="optional, e.g. You answer in one paragraph.", id="chat-system", compact=True)
         yield VerticalScroll(id="conversation")
-        yield Input(placeholder="your message · enter sends", id="chat-input")
+        yield LineInput(placeholder="your message · enter sends", id="chat-input")
         yield Static("", id="chat-status", markup=False)
         yield KeyBar()
 

@@ -17,6 +17,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+from ..widgets.line_input import LineInput
+
 
 class FilePickerScreen(ModalScreen["Path | None"]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -36,7 +38,7 @@ class FilePickerScreen(ModalScreen["Path | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="file-picker"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            yield Input(self.initial or str(self.folder) + os.sep, id="file-path", placeholder="a path, e.g. ~/payload.json")
+            yield LineInput(self.initial or str(self.folder) + os.sep, id="file-path", placeholder="a path, e.g. ~/payload.json")
             yield Static("", id="file-error", classes="error", markup=False)
             yield DirectoryTree(self.folder, id="file-tree")
             verb = "open" if self.mode == "open" else "save"

@@ -25,6 +25,7 @@ from textual.widgets import Label, OptionList, Static, TextArea
 
 from ...api.safe import clean, clean_tree
 from ..errors import describe, log_shown
+from ..widgets.text_input import LinesInput
 
 MAX_FILE = 1_000_000  # bytes: a payload is typed or a file of sample data, not a dataset
 
@@ -84,7 +85,7 @@ class PlaygroundScreen(ModalScreen[None]):
         self.session = sessions_of(self.app).setdefault(self.key, Session(self.template))
         with Vertical(id="dialog", classes="playground"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            yield TextArea(self.session.draft, id="payload", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            yield LinesInput(self.session.draft, id="payload", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
             yield Static("", id="play-status", markup=False)
             with VerticalScroll(id="answer-scroll"):
                 yield Static("", id="answer", markup=False)

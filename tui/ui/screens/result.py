@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
 from ...api.safe import clean
@@ -35,8 +36,7 @@ class ResultScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="result"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            with VerticalScroll(id="result-scroll"):
-                yield Static(self.content(), id="result-text", markup=False)
+            yield self.body()
             if self.confirm_label:
                 with Horizontal(classes="buttons"):
                     yield Button("Cancel", id="cancel")
@@ -44,9 +44,10 @@ class ResultScreen(ModalScreen[bool]):
             else:
                 yield Static(("y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
 
-    def content(self) -> Any:
-        """What the dialog shows (a subclass may style it): the text, never parsed as markup."""
-        return self.text
+    def body(self) -> Widget:
+        """What the dialog shows (a subclass may draw it otherwise): the text, wrapped, scrollable,
+        never parsed as markup."""
+        return VerticalScroll(Static(self.text, id="result-text", markup=False), id="result-scroll")
 
     def on_mount(self) -> None:
         if self.confirm_label:

@@ -125,11 +125,11 @@ class ModelForm(Vertical):
 
             control = SelectionList[Any](id=wid, classes="form-control", compact=True)
         elif meta.get("widget") in self.TEXT_WIDGETS:
-            from textual.widgets import TextArea
+            from .text_input import LinesInput
 
             if isinstance(value, dict):
                 value = "\n".join(f"{k}={v}" for k, v in value.items())
-            control = TextArea("" if value is None else str(value), soft_wrap=True, tab_behavior="focus", compact=True,
+            control = LinesInput("" if value is None else str(value), soft_wrap=True, tab_behavior="focus", compact=True,
                                placeholder=str(meta.get("placeholder", "")), id=wid, classes="form-control form-text")
         elif meta.get("widget") in ("password", "secret"):  # never echoed (a password's strength is shown as it is typed)
             control = LineInput("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=wid, classes="form-control")

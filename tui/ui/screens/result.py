@@ -7,7 +7,6 @@ answer is True for that button, False for Cancel or escape.
 
 from __future__ import annotations
 
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding

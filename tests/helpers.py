@@ -227,7 +227,7 @@ async def delete_typing(pilot, app, name):
     dialog = await screen_named(pilot, app, "ConfirmScreen")
     assert dialog.require_text == name and app.focused.id == "confirm-text"
     await pilot.press(*name[:-1], "enter")
-    assert app.screen is dialog
+    assert app.screen is dialog and "type" in text_of(dialog.query_one("#confirm-hint"))  # and says why
     await pilot.press(name[-1], "enter")
     return dialog.message
 

@@ -28,4 +28,4 @@ async def test_the_help_says_the_keys_of_the_screen_in_front(sandbox):
             assert any(key in line and what in line for line in listing.splitlines()), (key, what, listing)
         await cluster_chart(pilot, app)  # the metrics tab: its chart has the focus
         charted = await help_text(pilot, app)
-        assert "Next metric" in charted and "Fields/JSON" in charted and "Create" not in charted
+        assert "Next metric" in charted and "Next tab" in charted and "Create" not in charted

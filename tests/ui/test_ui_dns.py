@@ -172,3 +172,24 @@ async def test_keys_that_arrive_in_one_read_land_in_order_in_the_field_they_foll
         burst("\x7f" * 11 + "192.0.2.9=4")
         await wait_for(pilot, lambda: weights.text.endswith("4"), what="the burst typed")
         assert weights.text == "192.0.2.9=4"
+
+
+async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks_for_its_name(sandbox):
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "example.com")
+        await act(pilot, app, "Clone to another zone")
+        form = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-dest_dns_zone")
+        await pilot.press(*"shop.example.com", "ctrl+s")
+        status = form.query_one("#form-status")
+        await wait_for(pilot, lambda: "tick Overwrite" in str(status.render()), what="the advice")
+        before = records(sandbox, "shop.example.com")
+        await tab_to(pilot, app, "f-overwrite")
+        await pilot.press("space", "ctrl+s")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        assert confirm.require_text == "shop.example.com" and app.focused.id == "confirm-text"
+        await pilot.press(*"shop.example.com", "enter")
+        await wait_for(pilot, lambda: records(sandbox, "shop.example.com") != before, what="cloned")

@@ -400,6 +400,8 @@ RULES.update({  # the network-facing products: DNS records by type, domains, zon
                                       "two-letter ISO code"),
     "dns record: geo-IP needs everyone else": Rule(RECORD, {**A_RECORD, "dynamic": GEO}, {"dynamic": {**GEO, "default": ""}}, "dynamic.geo_ip.default", "required"),
     "dns domain: two labels": Rule("dns.forms:RegisterForm", {"domain": "example.shop"}, {"domain": "localhost"}, "domain", "at least two labels"),
+    "dns domain: host labels": Rule("dns.forms:RegisterForm", {"domain": "my-shop.example"}, {"domain": "bad_x.com"}, "domain", "'_' is for records"),
+    "dns domain: a top-level label of letters": Rule("dns.forms:RegisterForm", {"domain": "bücher.example"}, {"domain": "example.123"}, "domain", "last label"),
     "dns zone: sub-domain label": Rule("dns.forms:ZoneForm", {"domain": "example.com", "subdomain": "shop"}, {"subdomain": "-shop"}, "subdomain", "not starting or ending with '-'"),
     "dns name server: glue IPs": Rule("dns.forms:NameServer", {"name": "ns1.example.com", "ip": "192.0.2.53"}, {"ip": "192.0.2"}, "ip", "IPv4 or IPv6"),
     "dns name server: inside the zone needs glue": Rule("dns.forms:NameServer", {"name": "ns1.example.net", "ip": ""}, {"name": "ns1.example.com"}, "ip",

@@ -60,7 +60,7 @@ class NamespaceEditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: Description = ""
-    visibility: Annotated[Literal["private", "public"], Field(json_schema_extra=meta("Visibility (images set to inherit follow it)", widget="select"))]
+    visibility: Annotated[Literal["private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))]
 
 
 async def _namespace_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:

@@ -17,9 +17,16 @@ from .names import ascii_name, shown
 
 
 def _domain(v: str) -> str:
+    """A domain as registrars hold it: host labels (no '_', which only records' names carry) and a
+    top-level label of letters (or Punycode)."""
     name = ascii_name(v, "domain name")
     if "." not in name:
         raise ValueError("a domain name has at least two labels, such as example.com")
+    if "_" in name:
+        raise ValueError("a domain name holds letters, digits and '-' only: '_' is for records such as _dmarc")
+    top = name.rsplit(".", 1)[1]
+    if not (top.isalpha() or top.startswith("xn--")):
+        raise ValueError(f"the last label of a domain name is letters, such as com or fr: {top!r} is not")
     return name
 
 
@@ -118,8 +125,18 @@ async def clone_flow(ui: Any, zone: Any) -> None:
         if form.overwrite:
             await confirm_loss(ui, f"Overwrite {shown(form.dest_dns_zone)}?", f"Every record of {shown(form.dest_dns_zone)} is replaced by those of "
                                f"{shown(zone.id)}. What it holds now is lost (its versions keep it).", "Overwrite", form.dest_dns_zone)
-        return await svc.call("POST", ui.scope, "dns-zones", zone.id, "clone",
-                              body={"dest_dns_zone": form.dest_dns_zone, "overwrite": form.overwrite, "project_id": ui.project_id})
+        from ...api.errors import ApiError
+
+        try:
+            return await svc.call("POST", ui.scope, "dns-zones", zone.id, "clone",
+                                  body={"dest_dns_zone": form.dest_dns_zone, "overwrite": form.overwrite, "project_id": ui.project_id})
+        except ApiError as err:
+            if err.status != 409 or form.overwrite:
+                raise
+            from ..flows import Refused
+
+            raise Refused(f"{shown(form.dest_dns_zone)} already holds records: tick Overwrite to replace them "
+                          "(its name is then typed), or name another zone. Nothing was changed.") from None
 
     done = await ui.form(f"Clone {shown(zone.id)}", CloneForm, submit=send, submit_label="Clone")
     if done is not None:

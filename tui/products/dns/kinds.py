@@ -207,12 +207,12 @@ ZONES = dns_kind(
 )
 
 RECORD_COLUMNS = (
-    Column("name", "Name", lambda r: shown(r.text("name")) or "@", width=22),
+    Column("name", "Name", lambda r: shown(r.text("name")) or "@", width=24),
     Column("type", "Type", lambda r: r.text("type"), width=6),
     Column("ttl", "TTL", lambda r: r.text("ttl"), width=6, sort_key=lambda r: r.get("ttl") or 0),
     Column("priority", "Prio", lambda r: r.text("priority") if r.get("type") in ("MX", "SRV") else "", width=4),
-    Column("data", "Data", lambda r: r.text("data"), width=30),
-    Column("dynamic", "Dynamic", lambda r: dynamic_of(r), width=10),
+    Column("data", "Data", lambda r: r.text("data"), width=46),
+    Column("dynamic", "Dynamic", lambda r: dynamic_of(r), width=12),
 )
 
 

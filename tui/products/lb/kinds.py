@@ -55,7 +55,10 @@ def availability(data: Any) -> tuple[str, str]:
     """(tone, words): "highly available" only when both instances are ready (spec 3 §3); else which
     instance is not, and its status."""
     insts = instances_of(data)
+    own = str(data.get("status") or "ready") if isinstance(data, dict) else "ready"
     if len(insts) >= 2 and all(i.get("status") == "ready" for i in insts):
+        if own != "ready":  # both instances up, but the load balancer itself is going (deleting) or stuck
+            return ("bad" if TONES.of(own) in ("bad", "alarm") else "busy"), f"no: the load balancer is {own}"
         return "good", "highly available"
     if not insts:
         return "other", "no instance"
@@ -81,7 +84,7 @@ def availability_detail(s: Any) -> str:
     tone, words = availability(s.raw)
     if tone == "good":
         return "yes: both instances are ready; the backup takes over if the master fails"
-    down = [f"instance #{n} ({i.get('ip_address') or i.get('id') or '?'}) is {i.get('status') or 'unknown'}"
+    down = [f"instance #{n} ({i.get('ip_address') or i.get('id') or '?'}): {i.get('status') or 'status unknown'}"
             for n, i in enumerate(instances_of(s.raw), 1) if i.get("status") != "ready"]
     return "no: " + ("; ".join(down) or words.removeprefix("no: ")) + ". Until both are ready, a failure is not covered."
 
@@ -150,7 +153,7 @@ async def topology(service: Any, scope: str, row: Any) -> Node:
 DELETE = DeleteAsking(
     "Delete {name}: keep its IP {ip_address}?",
     "release_ip",
-    (("Keep {ip_address} for reuse", "false", "its IP {ip_address} is kept for reuse: a new load balancer can take it (ip_id)."),
+    (("Keep {ip_address} for reuse", "false", "its IP {ip_address} is kept for reuse: a new load balancer can take it."),
      ("Release {ip_address}", "true", "its IP {ip_address} is released: the address goes back to the platform, gone for good.")),
     warning="Its {frontend_count} frontend(s) and {backend_count} backend(s) are deleted with it.",
 )

@@ -27,7 +27,11 @@ class ChildScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         parent, kind = self.view.parent_ref, self.view.kind
-        yield Label(Text.assemble((f" {kind.product} › ", "bold"), (clean(parent.name or parent.id), "bold"), f" › {kind.title}"), id="detail-title")
+        chain = []  # the parents, outermost first: a tag list says its namespace and its image
+        while parent is not None:
+            chain.insert(0, clean(parent.name or parent.id))
+            parent = parent.up
+        yield Label(Text.assemble((f" {kind.product} › ", "bold"), (" › ".join(chain), "bold"), f" › {kind.title}"), id="detail-title")
         yield self.view
         yield KeyBar()
 

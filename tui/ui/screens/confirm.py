@@ -29,6 +29,7 @@ class ConfirmScreen(ModalScreen[bool]):
             if self.require_text:
                 yield Label(f"Type {self.require_text!r} to confirm:", markup=False)
                 yield LineInput(placeholder=self.require_text, id="confirm-text", compact=True)
+                yield Static("", id="confirm-hint", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button(self.confirm_label, id="confirm", variant="error", disabled=bool(self.require_text))
@@ -41,11 +42,15 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#confirm", Button).disabled = event.value != self.require_text
+        self.query_one("#confirm-hint", Static).update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if event.value == self.require_text:
             self.dismiss(True)
+            return
+        typed = "Nothing typed" if not event.value else "That is not the name"
+        self.query_one("#confirm-hint", Static).update(f"✖ {typed}: type {self.require_text!r} exactly (case counts), or esc to cancel.")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")

@@ -27,7 +27,7 @@ class DetailScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("v", "toggle_view", "Fields/JSON"),
+        Binding("v", "toggle_view", "Next tab"),
         Binding("a", "resource('actions')", "Actions"),
         Binding("e", "resource('edit')", "Edit"),
         Binding("d", "resource('delete')", "Delete"),

@@ -110,8 +110,12 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
             self._forget(key)
         stored = self._rows
         changed = [r for k, r in new.items() if stored.get(k) is not r]  # rows already held are skipped
+        added = any(k not in stored for k in new)
         if changed or gone:
             self._store(changed, force_order=bool(gone))
+        if added and list(self._rows) != list(new):  # a row created elsewhere sits where the API puts it, not last
+            self._rows = {k: self._rows[k] for k in new}
+            self._changed(order=True)
 
     def upsert(self, rows: Iterable[Any]) -> None:
         self._store(rows)

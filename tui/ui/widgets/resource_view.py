@@ -38,7 +38,7 @@ TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repa
 class ResourceView(StagedEdits, ResourceActions, Vertical):
     BINDINGS = [
         Binding("c", "create", "Create", tooltip="Create a new resource"),
-        Binding("e", "edit", "Edit", show=False),
+        Binding("e", "edit", "Edit"),
         Binding("d", "delete", "Delete"),
         Binding("a", "actions", "Actions"),
         Binding("r", "refresh", "Refresh"),
@@ -50,7 +50,7 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
         Binding("escape", "clear_marks", "Unmark all", show=False),
         Binding("space", "mark", "Mark"),
         Binding("w", "write", "Send changes"),
-        Binding("u", "undo", "Undo change", show=False),
+        Binding("u", "undo", "Undo one"),
     ]
 
     class Refreshed(Message):
@@ -124,7 +124,7 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
             self.call_after_refresh(self.focus_table)
 
     # ---- bindings shown only when they can work -----------------------------------------------
-    def may(self, what: str) -> bool:
+    def may(self, what: str) -> bool | None:
         """Whether a key can work here: writes are gone in read-only mode, verbs that change nothing
         (a GET-only flow, a child list) stay."""
         kind, writable = self.kind, not self.read_only
@@ -142,8 +142,8 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
             return any(a.many and offered(a, not writable) for a in kind.actions)
         if what == "clear_marks":
             return bool(self.table.marked) and not self.may("clear_filter")
-        if what in ("write", "undo"):
-            return self.staging and bool(self.changes)
+        if what in ("write", "undo"):  # a list edited as a change set shows them, dim until one is staged
+            return (True if self.changes else None) if self.staging else False
         if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)
             return bool(self.table._filter) or any(box.display for box in self.query("#filter"))
         return True

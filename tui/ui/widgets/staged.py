@@ -169,6 +169,7 @@ class StagedEdits:
             return  # nothing lost: every change stays staged
         sent = len(self.changes)
         self.changes.clear()
+        self._staged_changed()
         if isinstance(said, str) and said:  # the answer was lost, and the batch looked: applied
             self.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
         else:

@@ -1,0 +1,24 @@
+"""What a product says of a state, where the words carry a rule of the spec: a load balancer is
+"highly available" only while both its instances are ready and it is itself ready (spec 3 §3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.products.lb.kinds import availability
+
+
+def lb(status, *instances):
+    return {"status": status, "instances": [{"status": s, "ip_address": f"10.0.0.{n}"} for n, s in enumerate(instances, 1)]}
+
+
+@pytest.mark.parametrize("data, tone, words", [
+    (lb("ready", "ready", "ready"), "good", "highly available"),
+    (lb("ready", "ready", "error"), "bad", "no: #2 error"),
+    (lb("pending", "pending", "pending"), "busy", "no: both pending"),
+    (lb("deleting", "ready", "ready"), "busy", "no: the load balancer is deleting"),
+    (lb("ready", "ready"), "bad", "one instance only (ready)"),
+    (lb("ready"), "other", "no instance"),
+])
+def test_a_load_balancer_is_highly_available_only_while_it_and_both_instances_are_ready(data, tone, words):
+    assert availability(data) == (tone, words)

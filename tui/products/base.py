@@ -211,6 +211,11 @@ class ResourceKind:
     children: tuple[Child, ...] = ()
     panels: tuple[DetailPanel, ...] = ()
     secret_fields: tuple[str, ...] = ()  # stripped from rows, JSON and logs; shown once on request
+    # Fields of the same answer shown plainly beside its one-time secrets (the dashboard's login and address).
+    secret_extras: tuple[str, ...] = ()
+    # `once_view(row, secrets, extras, parent) -> (secrets, extras)`: what the one-time dialog shows,
+    # when more than the fields themselves (a token's push configuration, made with its secret).
+    once_view: Lazy[Any] | None = None
     # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
     # `async def batch(service, scope, changes) -> None` (DNS records; any whole-list PUT).
     batch: Lazy[Any] | None = None
@@ -338,6 +343,11 @@ class ResourceKind:
         data = dict(row.data) if isinstance(row, Row) else dict(getattr(row, "raw", {}) or {})
         data["id"] = row.id
         data.update(parent.ids() if parent else {"parent": None, "grandparent": None})
+        if call.url_field is not None:  # an address from the API: used as given, only checked
+            url = str(data.get(call.url_field) or "")
+            if not url.startswith(("https://", "http://")) or any(c.isspace() for c in url):
+                raise ValueError(f"this {self.singular} has no {call.url_field.replace('_', ' ')} address to call yet")
+            return url.rstrip("/") + fill(call.path, data)
         if call.path.startswith("{id}"):  # relative to the item's own path
             return self.item_path(scope, row.id, parent) + fill(call.path[len("{id}"):], data)
         return self.under(scope, fill(call.path, data))

@@ -75,6 +75,10 @@ class Call:
     body: Mapping[str, Any] | Callable[[Any], dict[str, Any]] | None = None
     params: Mapping[str, Any] | None = None
     mutating: bool = True
+    # The call goes to the address the row holds in this field (a model's `endpoint`, given by the
+    # API), `path` appended, instead of under the kind's base: the client sends the secret key there
+    # only when its origin is one the profile trusts (else the console asks first).
+    url_field: str | None = None
 
     def body_for(self, row: Any, context: Any = None) -> dict[str, Any] | None:
         if self.body is None:

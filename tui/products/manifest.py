@@ -30,6 +30,7 @@ PRODUCT_MANIFESTS = [
     "tui.products.container_registry.manifest",
     "tui.products.dns.manifest",
     "tui.products.lb.manifest",
+    "tui.products.monitoring.manifest",
 ]
 
 

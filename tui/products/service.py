@@ -52,6 +52,7 @@ class ResourceService:
         self.parent = parent
         self.context = context  # list parameters (project, organization) come from it
         self.secrets: dict[str, dict[str, Any]] = {}  # id -> secret fields from the last answer
+        self.extras: dict[str, dict[str, Any]] = {}  # id -> the plain fields answered with them
         self._prefetched: tuple[str, asyncio.Queue[ListChunk | None]] | None = None
         self.first_chunk = asyncio.Event()  # set when a prefetch has its first page (or failed)
         self._names: dict[tuple[str, str], tuple[float, asyncio.Future[dict[str, Row]]]] = {}
@@ -201,11 +202,16 @@ class ResourceService:
         found = {k: item[k] for k in self.kind.secret_fields if item.get(k) not in (None, "")}
         if found and rid is not None:
             self.secrets[str(rid)] = found
+            self.extras[str(rid)] = {k: item[k] for k in self.kind.secret_extras if item.get(k) not in (None, "")}
         return {k: v for k, v in item.items() if k not in self.kind.secret_fields} if found else item
 
     def take_secrets(self, rid: str) -> dict[str, Any]:
         """The secret fields last answered for `rid`, given once: they are forgotten here."""
         return self.secrets.pop(rid, {})
+
+    def take_extras(self, rid: str) -> dict[str, Any]:
+        """The plain fields answered with `rid`'s last secrets (`kind.secret_extras`), given once too."""
+        return self.extras.pop(rid, {})
 
     async def get(self, scope: str, rid: str) -> Any:
         """The full object (the kind's lenient pydantic model), for the detail view."""

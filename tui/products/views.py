@@ -97,6 +97,7 @@ class Playground(Shape):
     template: str = "{}"
     docs: Call | None = None
     body: Callable[[str, Row], Any] | None = None  # payload text -> the request body (ValueError: refused)
+    load: Callable[[Any], str] | None = None  # a file picked (a Path) -> the payload's text (ValueError: refused)
 
     @property
     def mutating(self) -> bool:
@@ -126,7 +127,7 @@ class Playground(Shape):
 
         title = fill_text(self.title, row, ui)
         await ui.dialog("playground", title=title, key=f"{title}\0{row.id}", template=self.template,
-                        parse=lambda text: self.parse(text, row), send=send, docs=docs if self.docs else None)
+                        parse=lambda text: self.parse(text, row), send=send, docs=docs if self.docs else None, load=self.load)
 
 
 # ---- tree ---------------------------------------------------------------------------------------

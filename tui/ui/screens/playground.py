@@ -23,6 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static, TextArea
 
+from ...api.errors import UntrustedOrigin
 from ...api.safe import clean, clean_tree
 from ..errors import describe, log_shown
 from ..widgets.text_input import LinesInput
@@ -73,12 +74,14 @@ class PlaygroundScreen(ModalScreen[None]):
 
     def __init__(
         self, title: str, key: str, template: str, parse: Callable[[str], Any], send: Callable[[Any], Awaitable[Any]],
-        docs: Callable[[], Awaitable[Any]] | None = None,
+        docs: Callable[[], Awaitable[Any]] | None = None, load: Callable[[Path], str] | None = None,
     ) -> None:
+        """`load` turns a file picked with ctrl+o into the payload's text (a product's reading of a
+        CSV or an image); without it the file is loaded as UTF-8 text."""
         super().__init__(id="playground-dialog")
         self.title_text = title
         self.key, self.template = key, template
-        self.parse, self.send_fn, self.docs_fn = parse, send, docs
+        self.parse, self.send_fn, self.docs_fn, self.load_fn = parse, send, docs, load
         self.answer = ""
 
     def compose(self) -> ComposeResult:
@@ -132,6 +135,8 @@ class PlaygroundScreen(ModalScreen[None]):
         except Exception as err:
             summary, hint = describe(err)
             log_shown(self.title_text, summary)
+            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "ask_origin"):  # the key stays here until allowed
+                self.app.ask_origin(err.origin)
             status = f"✖ {summary}"
             shown = f"{summary}\n\n{hint}"
             body_text = getattr(err, "body", None)
@@ -183,9 +188,9 @@ class PlaygroundScreen(ModalScreen[None]):
         try:
             if path.stat().st_size > MAX_FILE:
                 raise ValueError(f"{path} is over {MAX_FILE:,} bytes")
-            text = path.read_bytes().decode("utf-8")
+            text = self.load_fn(path) if self.load_fn is not None else path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:
-            self._status(f"✖ {path} is not UTF-8 text.", "red")
+            self._status(f"✖ {clean(str(path))} is not UTF-8 text.", "red")
             return
         except (OSError, ValueError) as err:
             self._status(f"✖ Not loaded: {clean(str(err))}", "red")

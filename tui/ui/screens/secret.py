@@ -55,9 +55,10 @@ class SecretScreen(ModalScreen[None]):
             yield Static("v reveal/hide · y copy · esc close", classes="hint", markup=False)
 
     def _options(self) -> list[Option]:
-        plain = [Option(Text.assemble((f"{name}: ", "bold"), clean(value)), id=name) for name, value in self._plain.items()]
+        # a value of several lines (a key in PEM, a configuration to paste) keeps them
+        plain = [Option(Text.assemble((f"{name}: ", "bold"), clean(value, keep_newlines=True)), id=name) for name, value in self._plain.items()]
         return plain + [
-            Option(Text.assemble((f"{name}: ", "bold"), clean(value) if self.revealed else _masked(value)), id=name)
+            Option(Text.assemble((f"{name}: ", "bold"), clean(value, keep_newlines=True) if self.revealed else _masked(value)), id=name)
             for name, value in self._secrets.items()
         ]
 

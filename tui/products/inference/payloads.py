@@ -1,0 +1,85 @@
+"""A prediction's payload (spec 2 §4.4), as typed or loaded in the playground: array data (typed,
+or from a JSON or CSV file), string data, or an image from disk. The keys are the tensor-serving
+backend's: `{"instances": [...]}` answered by `{"predictions": [...]}`. An image is referred to by
+its path in the payload (`"image_file"`) and read, base64-encoded, only when the request is sent,
+so the editor holds a few lines rather than a megabyte of base64."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
+MAX_IMAGE = 1_000_000  # bytes
+TEMPLATE = '{"instances": [[1.0, 2.0, 3.0]]}\n'
+IMAGE_KEYS = {"img_mode": ("RGB", "BGR"), "img_format": ("channels_last", "channels_first")}
+
+
+def load(path: Path) -> str:
+    """The payload's text for a file picked with ctrl+o: JSON as it is (a bare list becomes the
+    instances), CSV as rows of numbers (or strings), an image as a reference with the image fields
+    to check."""
+    suffix = path.suffix.lower()
+    if suffix in IMAGE_SUFFIXES:
+        return json.dumps({"image_file": str(path), "img_mode": "RGB", "img_format": "channels_last", "img_size": [224, 224]}, indent=2) + "\n"
+    text = path.read_bytes().decode("utf-8")
+    if suffix == ".csv":
+        return json.dumps({"instances": csv_rows(text)}) + "\n"
+    value = json.loads(text)
+    return json.dumps(value if isinstance(value, dict) else {"instances": value}, indent=2) + "\n"
+
+
+def csv_rows(text: str) -> list[Any]:
+    """Each CSV row a list of numbers (a header row of words is skipped); a single column becomes
+    plain values; a row that is not numbers is a string input."""
+    rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
+    out: list[Any] = []
+    for n, row in enumerate(rows):
+        try:
+            values = [float(cell) for cell in row]
+        except ValueError:
+            if n == 0 and len(rows) > 1:
+                continue  # a header
+            out.append(",".join(row))
+            continue
+        out.append(values if len(values) > 1 else values[0])
+    if not out:
+        raise ValueError("the CSV file holds no rows")
+    return out
+
+
+def body(text: str, row: Any = None) -> dict[str, Any]:
+    """The request body for the payload's text: checked before sending (each refusal says what)."""
+    try:
+        value = json.loads(text)
+    except ValueError as err:
+        raise ValueError(f"the payload is not JSON: {err}") from None
+    if not isinstance(value, dict):
+        raise ValueError('the payload is a JSON object, such as {"instances": [[1, 2]]}')
+    if "image_file" in value:
+        return image_body(value)
+    data = value.get("instances", value.get("inputs"))
+    if not isinstance(data, list) or not data:
+        raise ValueError('put the data under "instances": a list with one item per input (numbers, lists of numbers, or strings)')
+    return value
+
+
+def image_body(value: dict[str, Any]) -> dict[str, Any]:
+    path = Path(str(value.pop("image_file"))).expanduser()
+    for key, allowed in IMAGE_KEYS.items():
+        if value.get(key) not in allowed:
+            raise ValueError(f"{key} is one of {', '.join(allowed)}")
+    size = value.get("img_size")
+    if not (isinstance(size, list) and len(size) == 2 and all(isinstance(n, int) and n > 0 for n in size)):
+        raise ValueError("img_size is the image shape the model expects: [height, width], such as [224, 224]")
+    try:
+        if path.stat().st_size > MAX_IMAGE:
+            raise ValueError(f"the image is over {MAX_IMAGE:,} bytes")
+        data = path.read_bytes()
+    except OSError as err:
+        raise ValueError(f"the image could not be read: {err.strerror or err}") from None
+    return {**value, "instances": [{"b64": base64.b64encode(data).decode("ascii")}]}

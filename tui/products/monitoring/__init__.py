@@ -1,0 +1,1 @@
+"""Monitoring (spec 2 §2.2, §4.2): one instance per project, its tokens, contact points and dashboard users."""

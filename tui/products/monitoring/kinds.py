@@ -1,0 +1,183 @@
+"""Monitoring as shown and acted on (spec 2 §2.2, §3.2, §4.2, §5; spec/4 "Monitoring"): one instance
+per project, a panel absent until activated; its tokens, contact points and dashboard users are
+lists opened from it. One-time values (the dashboard password, a token's secret key, a user's
+password) are kept out of rows, JSON and logs and shown once. No pydantic here: forms live in
+`forms`, loaded on first use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, kinds_of
+from ..format import COMMON, Tones, date_of
+from ..location import FromContext
+
+API = "monitoring/v1beta1"
+HERE = "tui.products.monitoring.kinds:"
+FORMS = "tui.products.monitoring.forms:"
+PROJECT = {"project_id": FromContext("project_id")}
+BY_PROJECT = ListParams({"project_id": "project_id"})
+TONES = Tones(busy={"creating", "deleting", "updating"}, base=COMMON)
+SCOPES = ("write_metrics", "write_logs", "query_metrics", "query_logs", "setup_alerts", "setup_metrics_rules", "setup_logs_rules")
+LOGS_API = "loki"  # the logs address's push API (spec 2 §4.2 `{logs_url}/<logs_api>/api/v1/push`)
+monitoring_kind = kinds_of(product="Monitoring", api=API, scope_type="global", paging="page_size", page_size=100,
+                           model=Lazy("tui.products.models:Resource"), list_params=BY_PROJECT)
+
+
+def endpoint(data: Any, key: str) -> str:
+    found = data.get("endpoints") if isinstance(data, dict) else None
+    return str(found.get(key) or "") if isinstance(found, dict) else ""
+
+
+def _ready(r: Any) -> bool:
+    return r.get("status") == "ready"
+
+
+def _why_not_ready(r: Any) -> str | None:
+    return None if _ready(r) else f"monitoring is {r.get('status') or 'not ready'}: wait until it is ready"
+
+
+def push_targets(data: Any) -> tuple[str, str]:
+    """Where metrics and logs are pushed (spec 2 §4.2)."""
+    metrics, logs = endpoint(data, "metrics_url").rstrip("/"), endpoint(data, "logs_url").rstrip("/")
+    return (f"{metrics}/api/v1/push" if metrics else "", f"{logs}/{LOGS_API}/api/v1/push" if logs else "")
+
+
+def token_once(row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A new token's secret key, and ready-to-paste push configurations made with it: a Prometheus
+    `remote_write` for a metrics pusher and a Promtail `clients` entry for a logs pusher (header
+    `X-Token`, spec 2 §5)."""
+    key = str(secrets.get("secret_key") or "")
+    metrics, logs = push_targets(parent.data if parent is not None and parent.data else {})
+    scopes = row.get("scopes") if isinstance(row.get("scopes"), dict) else {}
+    out = dict(secrets)
+    if key and metrics and scopes.get("write_metrics", True):
+        out["metrics push (prometheus.yml)"] = f"remote_write:\n  - url: {metrics}\n    headers:\n      X-Token: {key}"
+    if key and logs and scopes.get("write_logs", True):
+        out["logs push (promtail.yml)"] = f"clients:\n  - url: {logs}\n    headers:\n      X-Token: {key}"
+    return out, {**extras, "metrics push address": metrics or "(activate monitoring first)", "logs push address": logs or "(activate monitoring first)"}
+
+
+def scopes_text(r: Any) -> str:
+    found = r.get("scopes")
+    if not isinstance(found, dict):
+        return "?"
+    on = [s for s in SCOPES if found.get(s) is True] + [str(k) for k, v in found.items() if k not in SCOPES and v is True]
+    return ", ".join(on) or "none"
+
+
+COCKPIT = monitoring_kind(
+    id="monitoring.cockpit",
+    title="Monitoring",
+    singular="monitoring",
+    collection="cockpit",
+    list_key=None,
+    item_key=None,
+    paging="whole",
+    singleton=True,
+    id_field="project_id",
+    state_field="status",
+    transitional=frozenset({"creating", "deleting", "updating"}),
+    columns=(),
+    detail_fields=(
+        ("Status", lambda s: TONES.text(str(s.raw.get("status") or "unknown_status"))),
+        ("Metrics", lambda s: endpoint(s.raw, "metrics_url") + "  (push: /api/v1/push, header X-Token)"),
+        ("Logs", lambda s: endpoint(s.raw, "logs_url") + f"  (push: /{LOGS_API}/api/v1/push, header X-Token)"),
+        ("Alert manager", lambda s: endpoint(s.raw, "alertmanager_url")),
+        ("Dashboard", lambda s: endpoint(s.raw, "dashboard_url")),
+        ("Managed alerts", lambda s: "on: the platform's own alerts reach your contact points" if s.raw.get("managed_alerts_enabled") else "off"),
+        ("Activated", lambda s: date_of(str(s.raw.get("created_at") or ""))),
+        ("Retention", lambda s: "32 days; 100,000 active metric series and 5,000 log streams at most"),
+    ),
+    secret_fields=("dashboard_password",),
+    secret_extras=("dashboard_url", "dashboard_username"),
+    absent="Monitoring is not activated in this project. Activating it creates the metrics, logs and alert "
+           "addresses and a dashboard, whose password is shown once.",
+    absent_actions=(ActionSpec("activate", "Activate monitoring", call=Call("POST", "activate", PROJECT)),),
+    actions=(
+        ActionSpec("reset", "Reset the dashboard (new password)", _ready, why_not=_why_not_ready,
+                   confirm="The dashboard's password changes: who uses the old one is locked out. The new one is shown once.",
+                   call=Call("POST", "reset-dashboard", PROJECT)),
+        ActionSpec("alerts_on", "Turn managed alerts on", lambda r: _ready(r) and not r.get("managed_alerts_enabled"),
+                   call=Call("POST", "enable-managed-alerts", PROJECT)),
+        ActionSpec("alerts_off", "Turn managed alerts off", lambda r: _ready(r) and bool(r.get("managed_alerts_enabled")),
+                   confirm="The platform's own alerts stop reaching your contact points.", call=Call("POST", "disable-managed-alerts", PROJECT)),
+        ActionSpec("test_alert", "Send a test alert to every contact point", _ready, why_not=_why_not_ready,
+                   call=Call("POST", "trigger-test-alert", PROJECT, mutating=False)),
+        ActionSpec("deactivate", "Deactivate monitoring", lambda r: r.get("status") in ("ready", "error"),
+                   confirm="Pushes with its tokens are refused from then on, its alerts stop and its dashboard closes.",
+                   call=Call("POST", "deactivate", PROJECT)),
+    ),
+    children=(Child("Tokens", HERE + "TOKENS"), Child("Contact points", HERE + "CONTACT_POINTS"), Child("Dashboard users", HERE + "USERS")),
+)
+
+TOKENS = monitoring_kind(
+    id="monitoring.tokens",
+    title="Tokens",
+    singular="token",
+    collection="tokens",
+    list_key="tokens",
+    item_key=None,
+    parent=Parent("monitoring.cockpit", list_path="tokens", item_path="tokens/{id}"),
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=24),
+        Column("scopes", "Scopes", lambda r: scopes_text(r), width=48),
+        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+    ),
+    detail_fields=(("Name", lambda t: t.name), ("Scopes", lambda t: scopes_text(t.raw)), ("Created", lambda t: str(t.raw.get("created_at") or ""))),
+    secret_fields=("secret_key",),
+    once_view=Lazy(HERE + "token_once"),
+    create=Lazy(FORMS + "TOKEN_CREATE"),
+    delete=Call("DELETE", "{id}"),
+    delete_warning=lambda r: "Whatever pushes or queries with it is refused from then on",
+)
+
+
+def contact_summary(data: dict[str, Any]) -> dict[str, Any]:
+    email = data.get("email") if isinstance(data.get("email"), dict) else {}
+    to = str(email.get("to") or "")
+    return {"address": to or "(not an e-mail contact point)", "name": to}
+
+
+def _contact_body(r: Any) -> dict[str, Any]:
+    return {**PROJECT, "contact_point": {"email": {"to": r.get("address")}}}
+
+
+CONTACT_POINTS = monitoring_kind(
+    id="monitoring.contact_points",
+    title="Contact points",
+    singular="contact point",
+    collection="contact-points",
+    list_key="contact_points",
+    item_key=None,
+    id_field="address",
+    fetch_detail=False,
+    parent=Parent("monitoring.cockpit", list_path="contact-points"),
+    summarize=contact_summary,
+    columns=(Column("address", "E-mail", lambda r: r.text("address"), width=40),),
+    detail_fields=(("E-mail", lambda c: str(c.raw.get("address") or "")),),
+    create=Lazy(FORMS + "CONTACT_CREATE"),
+    delete=Call("POST", "delete-contact-point", _contact_body),
+    identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")},
+)
+
+ROLES = {"editor": "editor: builds and changes dashboards", "viewer": "viewer: reads dashboards", "unknown_role": "no role"}
+
+USERS = monitoring_kind(
+    id="monitoring.users",
+    title="Dashboard users",
+    singular="dashboard user",
+    collection="dashboard-users",
+    list_key="dashboard_users",
+    item_key=None,
+    fetch_detail=False,
+    parent=Parent("monitoring.cockpit", list_path="dashboard-users", item_path="dashboard-users/{id}"),
+    summarize=lambda d: {"name": str(d.get("login") or "")},
+    columns=(Column("login", "Login", lambda r: r.text("login"), width=24), Column("role", "Role", lambda r: ROLES.get(r.text("role"), r.text("role")), width=40)),
+    detail_fields=(("Login", lambda u: str(u.raw.get("login") or "")), ("Role", lambda u: ROLES.get(str(u.raw.get("role")), str(u.raw.get("role"))))),
+    secret_fields=("password",),
+    create=Lazy(FORMS + "USER_CREATE"),
+    delete=Call("POST", "{id}/delete", PROJECT),
+    actions=(ActionSpec("reset_password", "Reset the password", confirm="The old password stops working; the new one is shown once.",
+                        call=Call("POST", "{id}/reset-password", PROJECT)),),
+)

@@ -25,6 +25,7 @@ PRODUCT_MODULES = [
     "tui.sandbox.lb",
     "tui.sandbox.dns",
     "tui.sandbox.monitoring",
+    "tui.sandbox.inference",
 ]
 
 

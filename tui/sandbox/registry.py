@@ -26,6 +26,7 @@ PRODUCT_MODULES = [
     "tui.sandbox.dns",
     "tui.sandbox.monitoring",
     "tui.sandbox.inference",
+    "tui.sandbox.genai",
 ]
 
 

@@ -195,3 +195,15 @@ async def test_chat_completions_create_with_the_options_the_openai_package_sends
             "top_p": 1, "user": "console", "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi in parts"}]}]}
     got = chunks(await ai.post(f"{G}/chat/completions", json=body))
     assert got[-1]["usage"]["completion_tokens"] == 5 and got[-2]["choices"][0]["finish_reason"] == "length"
+
+
+def test_cloudtui_sandbox_prints_the_genai_base_url(capsys, monkeypatch):
+    from tui import cli
+    from tui.sandbox import serve
+
+    served = []
+    monkeypatch.setattr(serve, "serve_forever", lambda sandbox, host, port: served.append((host, port)))
+    assert cli.main(["sandbox", "--port", "8799", "--seed", "empty"]) == 0
+    out = capsys.readouterr().out
+    assert served == [("127.0.0.1", 8799)]
+    assert "genai API:  http://127.0.0.1:8799/genai/v1" in out and "CLOUDTUI_GENAI_URL=http://127.0.0.1:8799/genai " in out

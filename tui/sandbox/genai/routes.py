@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from ..constants import GENAI_PREFIX
 from .limits import Limits, RateLimiter, Refused
-from .model import MODELS, OWNER, answer, prompt_tokens, text_of
+from .model import MODELS, OWNER, answer, prompt_tokens
 
 V1 = GENAI_PREFIX + "/v1"
 ROLES = ("system", "user", "assistant", "tool", "developer")
@@ -203,4 +203,4 @@ async def _events(store: GenaiStore, made: dict[str, Any], pieces: list[str], fi
     yield "data: [DONE]\n\n"
 
 
-__all__ = ["GenaiStore", "denied", "routes", "text_of"]
+__all__ = ["GenaiStore", "denied", "routes"]

@@ -80,16 +80,19 @@ def _quiet_server_log() -> None:
 
 def _sandbox(args: argparse.Namespace) -> int:
     from .sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
+    from .sandbox.constants import GENAI_PREFIX
     from .sandbox.serve import serve_forever
 
     key = args.secret_key or DEMO_SECRET_KEY
     sandbox = Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency, faults=args.faults)
     shown = key if key == DEMO_SECRET_KEY else "<the key you gave>"
+    base = f"http://{args.host}:{args.port}"
     print(
-        f"cloudtui sandbox on http://{args.host}:{args.port}\n"
+        f"cloudtui sandbox on {base}\n"
         f"  project id: {DEMO_PROJECT_ID}\n  secret key: {shown}\n"
+        f"  genai API:  {base}{GENAI_PREFIX}/v1 (OpenAI-compatible, Authorization: Bearer <secret key>)\n"
         f"  connect:    CLOUDTUI_SECRET_KEY={shown} CLOUDTUI_PROJECT_ID={DEMO_PROJECT_ID} "
-        f"cloudtui --api-url http://{args.host}:{args.port}",
+        f"CLOUDTUI_GENAI_URL={base}{GENAI_PREFIX} cloudtui --api-url {base}",
         flush=True,
     )
     serve_forever(sandbox, args.host, args.port)

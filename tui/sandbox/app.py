@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 
 from .clock import Clock
 from .core import DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY, FaultRule, Gate, Ids
-from .errors import HttpError
+from .errors import HttpError, denied
 from .faults import Faults, FaultSpec
 from .registry import SandboxProduct, products as registered
 
@@ -48,6 +48,7 @@ class Sandbox:
         self.products = registered() + [p for p in (products or []) if p.name not in {r.name for r in registered()}]
         self.stores: dict[str, Any] = {}
         self.auth: list[tuple[str, str]] = []  # (path prefix, scheme): how each product checks the key
+        self.denials: list[tuple[str, Any]] = []  # (path prefix, answer): products answering a bad key their own way
         routes: list[Any] = []
         for product in self.products:
             store = product.make(self)
@@ -55,6 +56,10 @@ class Sandbox:
             setattr(self, product.name, store)
             routes.extend(product.routes(store))
             self.auth.extend([*product.extra_auth, (product.prefix, product.auth)])
+            if product.denied is not None:
+                deny = product.denied
+                self.denials.extend((prefix, lambda path, s=store, d=deny: d(s, path))
+                                    for prefix in (product.prefix, *(p for p, _ in product.extra_auth)))
             if seed == "demo" and product.seed_demo is not None:
                 product.seed_demo(store, ids.rng)
             if scale and product.seed_scale is not None:
@@ -71,6 +76,11 @@ class Sandbox:
 
     def auth_scheme(self, path: str) -> str:
         return next((scheme for prefix, scheme in self.auth if path.startswith(prefix)), "X-Auth-Token")
+
+    def refuse_key(self, path: str) -> Response:
+        """The answer to a request without the right key: the platform's 401, or the product's own."""
+        answer = next((deny for prefix, deny in self.denials if path.startswith(prefix)), None)
+        return answer(path) if answer is not None else denied().response()
 
     def inject(self, status: int, path_contains: str = "", method: str | None = None, times: int = 1_000_000) -> FaultRule:
         rule = FaultRule(status, path_contains, method, times)

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .core import page_page_size
-from .errors import not_found, permissions_denied
+from .errors import invalid_arguments, not_found, permissions_denied
 from .lifecycle import GONE, Timeline
 
 Obj = dict[str, Any]
@@ -89,6 +89,16 @@ def filtered(items: list[Obj], query: Any, *, name: bool = True, tags: bool = Tr
     return items
 
 
-def page(request: Request, key: str, items: Sequence[Obj], render: Callable[[Obj], dict]) -> Response:
-    """A page in the style of every API but Instance's (page + page_size, `total_count`)."""
-    return page_page_size(request, key, items, render)
+def page(request: Request, key: str, items: Sequence[Obj], render: Callable[[Obj], dict], extra: dict[str, Any] | None = None) -> Response:
+    """A page in the style of every API but Instance's (page + page_size, `total_count`, `extra`)."""
+    return page_page_size(request, key, items, render, extra=extra)
+
+
+def ordered(request: Request, items: list[Obj], orders: dict[str, tuple[str, bool]], default: str) -> list[Obj]:
+    """`items` in the `order_by` the request asks (default `default`), each order being a field and
+    whether it runs backwards; ties keep creation order. An unknown order is refused."""
+    order = request.query_params.get("order_by") or default
+    if order not in orders:
+        raise invalid_arguments(("order_by", "constraint", f"order_by is one of {', '.join(orders)}"))
+    key, reverse = orders[order]
+    return sorted(items, key=lambda o: str(o.get(key) or ""), reverse=reverse)  # stable: ties keep creation order

@@ -9,3 +9,7 @@ ALL_ZONES = (
     "nl-ams-1", "nl-ams-2", "nl-ams-3",
     "pl-waw-1", "pl-waw-2", "pl-waw-3",
 )
+
+# Where the sandbox serves the generative-model API: its `genai_url` is `{sandbox address}/genai`,
+# and clients call `{genai_url}/v1/...` as they would the real API at its own address.
+GENAI_PREFIX = "/genai"

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .errors import denied, invalid_arguments
+from .errors import invalid_arguments
 
 from .constants import ALL_ZONES, DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY  # noqa: F401
 UUID_CHARS = set("0123456789abcdef-")
@@ -151,12 +151,14 @@ def page_per_page(request: Request, key: str, items: Sequence[dict[str, Any]], e
     return Response(body, media_type="application/json", headers={"X-Total-Count": str(total), "Link": ", ".join(links)})
 
 
-def page_page_size(request: Request, key: str, items: Sequence[dict[str, Any]], render: Callable[[dict], dict], default: int = 20) -> Response:
-    """Style of every other API: page + page_size; `total_count` in the body."""
+def page_page_size(request: Request, key: str, items: Sequence[dict[str, Any]], render: Callable[[dict], dict], default: int = 20,
+                   extra: dict[str, Any] | None = None) -> Response:
+    """Style of every other API: page + page_size; `total_count` in the body (with `extra`, the
+    list's own fields beside it)."""
     page = positive_int(request, "page", 1)
     size = positive_int(request, "page_size", default, maximum=1000)
     chunk = [render(i) for i in items[(page - 1) * size : page * size]]
-    return JSONResponse({key: chunk, "total_count": len(items)})
+    return JSONResponse({key: chunk, "total_count": len(items), **(extra or {})})
 
 
 @dataclass
@@ -219,7 +221,7 @@ class Gate:
             else:
                 token = headers.get(b"x-auth-token", b"").decode("latin-1")
             if token != sb.secret_key:
-                response = denied().response()
+                response = sb.refuse_key(scope["path"])
         if response is not None:
             await response(scope, receive, send)
             return

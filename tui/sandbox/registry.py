@@ -24,6 +24,9 @@ PRODUCT_MODULES = [
     "tui.sandbox.container_registry",
     "tui.sandbox.lb",
     "tui.sandbox.dns",
+    "tui.sandbox.monitoring",
+    "tui.sandbox.inference",
+    "tui.sandbox.genai",
 ]
 
 
@@ -38,6 +41,9 @@ class SandboxProduct:
     seed_scale: Callable[[Any, random.Random, int], None] | None = None
     # Other path prefixes it serves with their own scheme (an API reached with a bearer token).
     extra_auth: tuple[tuple[str, Literal["X-Auth-Token", "Bearer"]], ...] = ()
+    # How a missing or wrong key is answered on its prefixes, when not with the platform's 401 body
+    # (an API with error bodies of its own): (store, request path) -> the response.
+    denied: Callable[[Any, str], Any] | None = None
 
 
 _extra: list[SandboxProduct] = []

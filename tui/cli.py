@@ -147,18 +147,18 @@ def _main(argv: list[str] | None) -> int:
     background = None
     if args.demo:
         from .config import DEFAULT_REGION, DEFAULT_ZONE, Settings
-        from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY
+        from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY, GENAI_PREFIX
         from .sandbox.serve import BackgroundSandbox
 
         def make_sandbox() -> object:
             from .sandbox.app import Sandbox
 
-            return Sandbox(faults=args.faults)
+            return Sandbox(faults=args.faults, options={"genai_chunk_delay": 0.02})  # a chat answer streams as a person reads it
 
         _quiet_server_log()
         background = BackgroundSandbox(make_sandbox).start()
         settings = Settings(
-            profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="",
+            profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="", genai_url=background.url + GENAI_PREFIX,
             zone=args.zone or DEFAULT_ZONE, region=args.region or DEFAULT_REGION, read_only=args.read_only, demo=True,
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None

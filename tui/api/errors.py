@@ -24,6 +24,8 @@ class ApiError(Exception):
     body: dict[str, Any] = field(default_factory=dict)
     method: str = ""
     url: str = ""
+    # What the answer's headers said of limits (`retry-after`, `x-ratelimit-*`), cleaned.
+    limits: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         super().__init__(self.summary)

@@ -52,6 +52,7 @@ def http_failure(resp: "httpx.Response", method: str, path: str) -> Retry:
     been applied."""
     status = resp.status_code
     err = error_from_response(status, resp.content, method, path)
+    err.limits = {k.lower(): safe.clean(v)[:40] for k, v in resp.headers.items() if k.lower() == "retry-after" or k.lower().startswith("x-ratelimit-")}
     wait = retry_after(resp.headers.get("retry-after")) if status in (429, 503) else None
     if method == "GET":
         return Retry(err, status == 429 or status >= 500, wait)

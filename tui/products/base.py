@@ -216,6 +216,9 @@ class ResourceKind:
     # `once_view(row, secrets, extras, parent) -> (secrets, extras)`: what the one-time dialog shows,
     # when more than the fields themselves (a token's push configuration, made with its secret).
     once_view: Lazy[Any] | None = None
+    # `async about(service, scope) -> str`: a line under the list, read from the API with it (the
+    # service's name and version; what a list's flags say).
+    about: Lazy[Any] | None = None
     # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
     # `async def batch(service, scope, changes) -> None` (DNS records; any whole-list PUT).
     batch: Lazy[Any] | None = None

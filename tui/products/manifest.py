@@ -31,6 +31,8 @@ PRODUCT_MANIFESTS = [
     "tui.products.dns.manifest",
     "tui.products.lb.manifest",
     "tui.products.monitoring.manifest",
+    "tui.products.inference.manifest",
+    "tui.products.genai.manifest",
 ]
 
 

@@ -287,11 +287,10 @@ class ResourceService:
             item = kind.created(data, payload) if kind.created is not None else self._unwrap(data, path)
         except BadBody:
             item = {}
-        if not isinstance(item, dict):
-            item = {}
-        if not item.get(self.kind.id_field):
+        row = self._row(item, scope) if isinstance(item, dict) and item else None
+        if row is None or not row.id:  # (an id a kind derives, such as a contact point's address, counts)
             raise OutcomeUnknown(0, "the API accepted the create but did not answer with what it created — it may have been applied", method="POST", url=path)
-        return await self.enriched(self._row(item, scope), scope)
+        return await self.enriched(row, scope)
 
     async def update(self, scope: str, rid: str, changes: dict[str, Any], method: str = "PATCH") -> Row:
         """An edit: only what changed (PATCH), or the whole object (PUT), as the kind's edit says."""

@@ -88,6 +88,7 @@ MODELS = inference_kind(
     editable=_locked,
     deletable=_locked,
     delete=Call("DELETE", "{id}"),
+    about=Lazy("tui.products.inference.kinds:service_info"),
     actions=(
         ActionSpec("try", "Try a prediction…", shape=Playground(
             "Predictions of {name}", Call("POST", "", url_field="endpoint", mutating=False), template=payloads.TEMPLATE,

@@ -25,7 +25,8 @@ def load(path: Path) -> str:
     to check."""
     suffix = path.suffix.lower()
     if suffix in IMAGE_SUFFIXES:
-        return json.dumps({"image_file": str(path), "img_mode": "RGB", "img_format": "channels_last", "img_size": [224, 224]}, indent=2) + "\n"
+        return ('{\n  "image_file": ' + json.dumps(str(path)) + ',\n  "img_mode": "RGB",\n  "img_format": "channels_last",\n'
+                '  "img_size": [224, 224]\n}\n')
     text = path.read_bytes().decode("utf-8")
     if suffix == ".csv":
         return json.dumps({"instances": csv_rows(text)}) + "\n"

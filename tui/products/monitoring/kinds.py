@@ -76,6 +76,7 @@ COCKPIT = monitoring_kind(
     paging="whole",
     singleton=True,
     id_field="project_id",
+    summarize=lambda d: {"name": "Monitoring"},  # what notices call it ("Send a test alert: Monitoring — accepted")
     state_field="status",
     transitional=frozenset({"creating", "deleting", "updating"}),
     columns=(),
@@ -102,7 +103,7 @@ COCKPIT = monitoring_kind(
                    call=Call("POST", "enable-managed-alerts", PROJECT)),
         ActionSpec("alerts_off", "Turn managed alerts off", lambda r: _ready(r) and bool(r.get("managed_alerts_enabled")),
                    confirm="The platform's own alerts stop reaching your contact points.", call=Call("POST", "disable-managed-alerts", PROJECT)),
-        ActionSpec("test_alert", "Send a test alert to every contact point", _ready, why_not=_why_not_ready,
+        ActionSpec("test_alert", "Send a test alert", _ready, why_not=_why_not_ready,
                    call=Call("POST", "trigger-test-alert", PROJECT, mutating=False)),
         ActionSpec("deactivate", "Deactivate monitoring", lambda r: r.get("status") in ("ready", "error"),
                    confirm="Pushes with its tokens are refused from then on, its alerts stop and its dashboard closes.",
@@ -139,6 +140,17 @@ def contact_summary(data: dict[str, Any]) -> dict[str, Any]:
     return {"address": to or "(not an e-mail contact point)", "name": to}
 
 
+async def contact_flags(service: Any, scope: str) -> str:
+    """What the contact-point list's two flags say (spec 2 §2.2), from a one-item page of it."""
+    found = await service.call("GET", scope, "contact-points", params={"page_size": 1, "project_id": service.context_for(scope).project_id})
+    said = []
+    if found.get("has_additional_receivers"):
+        said.append("alerts also go to receivers set up in the dashboard, beyond these")
+    if found.get("has_additional_contact_points"):
+        said.append("the dashboard holds contact points not managed here")
+    return "; ".join(said) or "these are every receiver of the alerts"
+
+
 def _contact_body(r: Any) -> dict[str, Any]:
     return {**PROJECT, "contact_point": {"email": {"to": r.get("address")}}}
 
@@ -159,6 +171,7 @@ CONTACT_POINTS = monitoring_kind(
     create=Lazy(FORMS + "CONTACT_CREATE"),
     delete=Call("POST", "delete-contact-point", _contact_body),
     identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")},
+    about=Lazy(HERE + "contact_flags"),
 )
 
 ROLES = {"editor": "editor: builds and changes dashboards", "viewer": "viewer: reads dashboards", "unknown_role": "no role"}

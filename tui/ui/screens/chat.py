@@ -45,6 +45,20 @@ def gauge_text(gauge: Any, headers: Any) -> str | None:
     return text + (f" ({reset})" if reset else "")
 
 
+def used_up(gauges: Any, headers: Any) -> str:
+    """Which limits a refusal (429) says are spent and when each resets: "the Requests limit is
+    used up (0 of 20 left), it resets in 41s"; empty when the headers do not tell."""
+    said = []
+    for g in gauges:
+        left, limit = str(headers.get(g.remaining, "")), str(headers.get(g.limit, ""))
+        if left.isdigit() and int(left) == 0:
+            reset = clean(str(headers.get(g.reset, "") or headers.get("retry-after", "")))[:12]
+            said.append(f"the {g.label} limit is used up (0 of {clean(limit)[:12] or '?'} left)" + (f", it resets in {reset}" if reset else ""))
+    if not said and headers.get("retry-after"):
+        said.append(f"a limit is reached, retry after {clean(str(headers['retry-after']))[:12]} s")
+    return "; ".join(said)
+
+
 def usage_text(usage: dict[str, Any] | None, seconds: float) -> str:
     if not usage:
         return f"↳ {seconds:.1f} s · the API did not report the tokens used"
@@ -179,7 +193,9 @@ class ChatScreen(Screen[None]):
         answer = Markdown("", open_links=False)
         await conversation.mount(answer)
         conversation.scroll_end(animate=False)
-        stream = Markdown.get_stream(answer)
+        # Made at the first text: a Markdown stream stopped before its task ever ran (a refusal
+        # that brought no text) cancels the task unstarted, and awaiting it cancels this worker.
+        stream = None
         got: list[str] = []
         usage: dict[str, Any] | None = None
         ending = ""
@@ -197,6 +213,7 @@ class ChatScreen(Screen[None]):
                     if chunk.text:
                         piece = clean(chunk.text, keep_newlines=True)
                         got.append(piece)
+                        stream = stream or Markdown.get_stream(answer)
                         await stream.write(piece)
                         conversation.scroll_end(animate=False)
                     usage = chunk.usage or usage
@@ -207,10 +224,15 @@ class ChatScreen(Screen[None]):
         except Exception as err:
             summary, hint = describe(err)
             log_shown("Chat", summary)
-            ending = f"interrupted: {summary}. {hint}"
+            limits = getattr(err, "limits", None) or {}
+            if limits:
+                self._gauges(limits)  # a refusal's headers say what is left too
+            spent = used_up(self.spec.gauges, limits) if getattr(err, "status", 0) == 429 else ""
+            ending = f"refused: {spent}. Not retried: send it again then" if spent else f"interrupted: {summary}. {hint}"
         finally:
             self.streaming = False
-            await stream.stop()
+            if stream is not None:
+                await stream.stop()
         said = "".join(got)
         if got:
             self.messages = [m for m in messages if m["role"] != "system"] + [{"role": "assistant", "content": said}]
@@ -220,10 +242,10 @@ class ChatScreen(Screen[None]):
             if not field.value:
                 field.value = text
         note = usage_text(usage, self._now() - started) + (f" · {ending}" if ending else "")
-        await conversation.mount(Static(Text(note), classes="usage failed" if ending and "interrupted" in ending else "usage"))
+        await conversation.mount(Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage"))
         conversation.scroll_end(animate=False)
         self._status(f"Answer {ending}." if ending else "enter sends the next message",
-                     "red" if "interrupted" in ending else "")
+                     "red" if ending.startswith(("interrupted", "refused")) else "")
 
     def _gauges(self, headers: Any) -> None:
         shown = [t for g in self.spec.gauges if (t := gauge_text(g, headers))]

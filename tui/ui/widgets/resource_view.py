@@ -197,6 +197,23 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
     def reload(self) -> None:
         self.refresher.cancel()
         self._load()
+        if self.kind.about is not None:
+            self._about()
+
+    @work(exclusive=True, group="about", exit_on_error=False)
+    async def _about(self) -> None:
+        """The kind's line about the list, from the API (a service's version, what a list's flags
+        mean), under the table. A line of context: when it cannot be read, the list is not held up."""
+        from ...api.safe import clean
+
+        try:
+            said = await self.kind.about.get()(self.service, self.scope)  # type: ignore[union-attr]
+        except Exception as err:
+            from ..errors import log_shown
+
+            log_shown(self.kind.title, f"its line about the list could not be read: {err}")
+            said = ""
+        self.table.border_subtitle = Content(clean(said)) if said else None
 
     @work(exclusive=True, group="list", exit_on_error=False)
     async def _load(self) -> None:

@@ -1,0 +1,1 @@
+"""Model inference (spec 2 §2.4, §4.4): models moving to ready, pause/resume, predictions."""

@@ -193,3 +193,21 @@ async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks
         assert confirm.require_text == "shop.example.com" and app.focused.id == "confirm-text"
         await pilot.press(*"shop.example.com", "enter")
         await wait_for(pilot, lambda: records(sandbox, "shop.example.com") != before, what="cloned")
+
+
+async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox):
+    """A dialog is pushed at once but focuses its field once mounted: what is typed in between
+    (`d`, then the name, fast) lands in the field, in order, not on the screen behind."""
+    from textual import events
+
+    from tui.ui.screens.confirm import ConfirmScreen
+
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        app.push_screen(ConfirmScreen("Delete web?", "It goes.", require_text="web-01"))
+        for char in "web-01":  # read before the dialog has mounted, let alone focused anything
+            app.post_message(events.Key(char if char != "-" else "minus", char))
+        dialog = await screen_named(pilot, app, "ConfirmScreen")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "confirm-text", what="its field focused")
+        await wait_for(pilot, lambda: app.focused.value == "web-01", what="the name typed ahead, whole, in order")

@@ -115,3 +115,24 @@ async def test_read_only_shows_the_topology_and_sends_nothing(sandbox):
         await wait_for(pilot, lambda: panel.loaded, what="the tree")
         assert "frontend http :80 → web-servers" in tree_lines(panel.query_one(Tree))[1]
         assert sent(sandbox, "/lb/") == []
+
+
+async def test_a_new_load_balancer_is_followed_until_ready_without_a_key(sandbox, clock):
+    """Nothing else moving (the list re-armed slow), a create still polls its new row fast."""
+    from tui.ui.refresh import RefreshPolicy
+
+    app = make_app(sandbox, settings=demo_settings(region="fr-par"), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        clock.advance(3600)  # every seeded load balancer settles
+        view = await open_view(pilot, app, "lb.lbs")
+        await wait_for(pilot, lambda: view.last_refresh is not None and not view.table.watched, what="nothing moving")
+        await pilot.pause()
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await type_in(pilot, app, "name", "followed-lb")
+        await set_select(pilot, form, "ssl_compatibility_level", "ssl_compatibility_level_modern")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any(r.name == "followed-lb" for r in view.table.resources()), what="created")
+        clock.advance(3)
+        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "followed-lb").state == "ready", what="ready, no key pressed")

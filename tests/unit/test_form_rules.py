@@ -363,6 +363,16 @@ async def registry_names(w: World) -> dict[str, Any]:
     return await w.options(namespace_options, "registry.namespaces", "fr-par")
 
 
+async def monitoring_tokens(w: World) -> dict[str, Any]:
+    """An activated monitoring holding a token named prometheus-prod."""
+    from tui.products.monitoring.forms import token_options
+
+    await w.client.send_json("POST", "/monitoring/v1beta1/activate", {"project_id": DEMO_PROJECT_ID})
+    w.sandbox.clock.advance(60)
+    await w.client.send_json("POST", "/monitoring/v1beta1/tokens", {"project_id": DEMO_PROJECT_ID, "name": "prometheus-prod", "scopes": {"write_metrics": True}})
+    return await w.options(token_options, "monitoring.kinds:TOKENS", "global")
+
+
 async def dns_zone_example(w: World) -> dict[str, Any]:  # the name-server editor of example.com
     from tui.products.dns.forms import nameserver_options
 
@@ -407,6 +417,20 @@ RULES.update({  # the network-facing products: DNS records by type, domains, zon
     "dns name server: inside the zone needs glue": Rule("dns.forms:NameServer", {"name": "ns1.example.net", "ip": ""}, {"name": "ns1.example.com"}, "ip",
                                                         "give its glue IPs", dns_zone_example),
     "registry namespace: name rule": Rule("container_registry.forms:NamespaceForm", {"name": "team-images"}, {"name": "Team_Images"}, "name", "lower-case letters"),
+    "monitoring token: unique in the instance": Rule("monitoring.forms:TokenForm", {"name": "loki-prod"}, {"name": "prometheus-prod"}, "name",
+                                                     "already a token's name", monitoring_tokens),
+    "monitoring token: a preset sets the scopes": Rule("monitoring.forms:TokenForm", {"name": "t", "preset": "logs_pusher", "scopes": ["write_logs"]},
+                                                       {"scopes": ["write_logs", "query_logs"]}, "scopes", "choose custom"),
+    "monitoring token: custom scopes ticked": Rule("monitoring.forms:TokenForm", {"name": "t", "preset": "custom", "scopes": ["query_metrics"]},
+                                                   {"scopes": []}, "scopes", "tick at least one scope"),
+    "monitoring contact point: an e-mail": Rule("monitoring.forms:ContactForm", {"to": "ops@example.com"}, {"to": "ops.example.com"}, "to", "e-mail address"),
+    "monitoring dashboard user: login": Rule("monitoring.forms:UserForm", {"login": "alice"}, {"login": "alice smith"}, "login", "letters, digits"),
+    "inference model: archive URL": Rule("inference.forms:ModelForm", {"name": "m", "path": "https://example.com/m.zip"}, {"path": "ftp://example.com/m.zip"},
+                                         "path", "http or https URL"),
+    "inference model: a framework offered": Rule("inference.forms:ModelForm", {"name": "m", "path": "https://example.com/m.zip", "framework": "onnx:latest"},
+                                                 {"framework": "onnx:2.0.0"}, "framework", "backends and versions offered"),
+    "inference model: input_type a numeric type": Rule("inference.forms:ModelForm", {"name": "m", "path": "https://example.com/m.zip", "config": "input_type=int8"},
+                                                       {"config": "input_type=text"}, "config", "numeric type name"),
     "registry namespace: unique in its region": Rule("container_registry.forms:NamespaceForm", {"name": "team-images"}, {"name": "web"}, "name",
                                                      "already a namespace in fr-par", registry_names),
 })

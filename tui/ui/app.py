@@ -31,6 +31,7 @@ from ..products.service import ResourceService
 from . import collector
 from .errors import notify_error
 from .refresh import RefreshPolicy
+from .typeahead import TypeAhead
 from .widgets.resource_view import ResourceView
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def styles_dir() -> Path:
     return packaged if packaged.is_dir() else here.parent / "styles"  # the source tree
 
 
-class CloudApp(App[None]):
+class CloudApp(TypeAhead, App[None]):
     TITLE = "cloudtui"
     CSS_PATH = [styles_dir() / "app.tcss"]
     COMMANDS = App.COMMANDS | {lambda: _commands()}
@@ -92,6 +93,7 @@ class CloudApp(App[None]):
         retry: RetryPolicy | None = None,
     ) -> None:
         super().__init__()
+        self._init_type_ahead()
         self.clock = clock  # wall time for "last refresh"; injectable so snapshots are stable
         self.settings = settings
         self.secret_source = secret_source

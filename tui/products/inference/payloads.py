@@ -35,22 +35,23 @@ def load(path: Path) -> str:
 
 
 def csv_rows(text: str) -> list[Any]:
-    """Each CSV row a list of numbers (a header row of words is skipped); a single column becomes
-    plain values; a row that is not numbers is a string input."""
+    """Each CSV row a list of numbers (a first row of words above rows of numbers is a header,
+    skipped); a single column becomes plain values; rows that are not numbers are string inputs."""
     rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
-    out: list[Any] = []
-    for n, row in enumerate(rows):
-        try:
-            values = [float(cell) for cell in row]
-        except ValueError:
-            if n == 0 and len(rows) > 1:
-                continue  # a header
-            out.append(",".join(row))
-            continue
-        out.append(values if len(values) > 1 else values[0])
+    numbers = [_numbers(r) for r in rows]
+    if len(rows) > 1 and numbers[0] is None and numbers[1] is not None:
+        rows, numbers = rows[1:], numbers[1:]
+    out: list[Any] = [(n if len(n) > 1 else n[0]) if n is not None else ",".join(r) for r, n in zip(rows, numbers)]
     if not out:
         raise ValueError("the CSV file holds no rows")
     return out
+
+
+def _numbers(row: list[str]) -> list[float] | None:
+    try:
+        return [float(cell) for cell in row]
+    except ValueError:
+        return None
 
 
 def body(text: str, row: Any = None) -> dict[str, Any]:

@@ -32,7 +32,7 @@ EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 class TokenForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. prometheus-prod (unique)"))]
+    name: Annotated[str, Field(min_length=1, max_length=100, json_schema_extra=meta("Name", placeholder="e.g. prometheus-prod (unique)"))]
     preset: Annotated[Literal["metrics_pusher", "logs_pusher", "data_source", "custom"],
                       Field(json_schema_extra=meta("Scopes", widget="select"))] = "metrics_pusher"
     scopes: Annotated[list[str], Field(json_schema_extra=meta("Custom scopes", widget="multiselect"))] = []
@@ -97,8 +97,8 @@ CONTACT_CREATE = CreateSpec(ContactForm, contact_payload)
 class UserForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    login: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9._@-]+$",
-                                json_schema_extra=meta("Login", rule="letters, digits, '.', '_', '@' or '-'", placeholder="e.g. alice"))]
+    login: Annotated[str, Field(min_length=2, max_length=32, pattern=r"^[A-Za-z][A-Za-z0-9._@-]*$",
+                                json_schema_extra=meta("Login", rule="letters, digits, '.', '_', '@' or '-', starting with a letter", placeholder="e.g. alice"))]
     role: Annotated[Literal["viewer", "editor"], Field(json_schema_extra=meta("Role", widget="select"))] = "viewer"
 
 

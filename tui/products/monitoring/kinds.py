@@ -104,7 +104,7 @@ COCKPIT = monitoring_kind(
         ActionSpec("alerts_off", "Turn managed alerts off", lambda r: _ready(r) and bool(r.get("managed_alerts_enabled")),
                    confirm="The platform's own alerts stop reaching your contact points.", call=Call("POST", "disable-managed-alerts", PROJECT)),
         ActionSpec("test_alert", "Send a test alert", _ready, why_not=_why_not_ready,
-                   call=Call("POST", "trigger-test-alert", PROJECT, mutating=False)),
+                   call=Call("POST", "trigger-test-alert", PROJECT)),  # a POST: read-only sends none
         ActionSpec("deactivate", "Deactivate monitoring", lambda r: r.get("status") in ("ready", "error"),
                    confirm="Pushes with its tokens are refused from then on, its alerts stop and its dashboard closes.",
                    call=Call("POST", "deactivate", PROJECT)),

@@ -72,7 +72,7 @@ def failure(status: int, message: str) -> Response:
 
 def routes(store: InferenceStore) -> list[Route]:
     def base(request: Request) -> str:
-        return str(request.base_url)
+        return store.endpoint_origin or str(request.base_url)
 
     def model_of(request: Request) -> dict[str, Any]:
         return store.get(request.path_params["model_id"])

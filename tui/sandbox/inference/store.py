@@ -48,6 +48,9 @@ class InferenceStore:
         self.organization_id = sandbox.organization_id
         self.t: Timings = sandbox.options.get("inference_timings") or Timings()
         self.timeline = Timeline(self.clock)
+        # Where endpoints are served, when not at the address the request came to: a platform that
+        # serves predictions from another host (tests: an origin the profile does not trust).
+        self.endpoint_origin: str | None = sandbox.options.get("inference_endpoint_origin")
         self.models = Collection("model", (GLOBAL,), self.timeline, scope_key="_scope")
 
     # ---- reading -----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from ..widgets.line_input import LineInput
 
 
 class ConfirmScreen(ModalScreen[bool]):
+    TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, message: str, confirm_label: str = "Delete", require_text: str | None = None) -> None:

@@ -21,6 +21,7 @@ from ..widgets.line_input import LineInput
 
 
 class FilePickerScreen(ModalScreen["Path | None"]):
+    TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     DEFAULT_CSS = """
     FilePickerScreen #dialog { height: 80%; }

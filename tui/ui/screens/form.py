@@ -24,6 +24,7 @@ Loader = Callable[[], Awaitable[tuple[Choices, dict[str, Any]]]]
 
 
 class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
+    TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     """Dismisses with (result of submit, validated form) or None when cancelled."""
 
     BINDINGS = [

@@ -35,6 +35,7 @@ class LoginResult:
 
 
 class LoginScreen(ModalScreen[LoginResult | None]):
+    TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
 
     def __init__(self, profile: Profile, test: Tester, *, problem: str | None = None, keyring_problem: str | None = None) -> None:

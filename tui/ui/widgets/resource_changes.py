@@ -96,6 +96,8 @@ class ResourceChanges:
                 return
             self.table.upsert([created])
             self.table.move_to(created.id)
+            if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
+                self.follow(created)
             if scope in self.totals:
                 self.totals[scope] += 1
             self.update_title()

@@ -1,0 +1,124 @@
+"""Monitoring from the keyboard, beyond the walkthrough (tests/ui/test_ui_ai_walkthrough.py):
+dashboard users and their one-time passwords, deletes that say what stops, the panel's own actions,
+the contact-point list's flags, read-only."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import act, child_list, confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, screen_named, set_select, tab_to, wait_for
+from tui.sandbox import DEMO_PROJECT_ID
+from tui.ui.refresh import RefreshPolicy
+
+pytestmark = pytest.mark.anyio
+
+
+def instance(sandbox):
+    return sandbox.monitoring.instances[DEMO_PROJECT_ID]
+
+
+async def activated(pilot, app, sandbox, clock):
+    """The monitoring panel, activated through the API beforehand, ready."""
+    await loaded(pilot, app)
+    sandbox.monitoring.activate(DEMO_PROJECT_ID)
+    clock.advance(60)
+    panel = await open_view(pilot, app, "monitoring.cockpit")
+    await wait_for(pilot, lambda: panel.row is not None and panel.row.state == "ready", what="ready")
+    return panel
+
+
+async def once(pilot, app, name):
+    """The one-time dialog: `name` copied (masked on screen), closed; its value."""
+    dialog = await screen_named(pilot, app, "SecretScreen")
+    box = dialog.query_one("#secret-list")
+    while box.get_option_at_index(box.highlighted).id != name:
+        await pilot.press("down")
+    await pilot.press("y")
+    value = app.clipboard
+    assert value and value not in app.export_screenshot()
+    await pilot.press("escape")
+    return value
+
+
+async def test_a_dashboard_user_is_made_with_a_role_its_password_shown_once_reset_once_then_deleted(sandbox, clock):
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await activated(pilot, app, sandbox, clock)
+        users = await child_list(pilot, app, "Dashboard users")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-login")
+        await pilot.press(*"alice")
+        await set_select(pilot, form, "role", "editor")
+        await pilot.press("ctrl+s")
+        first = await once(pilot, app, "password")
+        made = next(u for u in instance(sandbox).users.values() if u["login"] == "alice")
+        assert made["role"] == "editor" and first not in str(users.table.resources()[0].data)
+        await wait_for(pilot, lambda: users.table.loaded_count == 1, what="listed")
+        await act(pilot, app, "Reset the password")
+        assert "old password stops working" in await confirm_yes(pilot, app)
+        second = await once(pilot, app, "password")
+        assert second != first
+        await pilot.press("d")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: users.table.loaded_count == 0, what="deleted")
+        assert instance(sandbox).users == {} and ("POST", f"/monitoring/v1beta1/dashboard-users/{made['id']}/delete") in sandbox.requests
+
+
+async def test_deleting_a_token_or_a_contact_point_says_what_stops_and_the_list_explains_its_flags(sandbox, clock):
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await activated(pilot, app, sandbox, clock)
+        sandbox.monitoring.add_token(instance(sandbox), "old-pusher", {"write_metrics": True})
+        tokens = await child_list(pilot, app, "Tokens")
+        await pilot.press("d")
+        assert "refused from then on" in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: tokens.table.loaded_count == 0 and not instance(sandbox).tokens, what="token deleted")
+        await pilot.press("escape")
+
+        instance(sandbox).contact_points.append({"email": {"to": "oncall@example.com"}})
+        sandbox.monitoring.additional_receivers = True
+        contacts = await child_list(pilot, app, "Contact points")
+        await wait_for(pilot, lambda: "receivers set up in the dashboard" in str(contacts.table.border_subtitle or ""), what="the flags said")
+        await pilot.press("d")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: not instance(sandbox).contact_points, what="contact point deleted")
+        assert ("POST", "/monitoring/v1beta1/delete-contact-point") in sandbox.requests
+
+
+async def test_the_panel_turns_alerts_on_and_off_resets_the_dashboard_once_and_deactivation_says_what_stops(sandbox, clock):
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        panel = await activated(pilot, app, sandbox, clock)
+        await act(pilot, app, "Turn managed alerts on")
+        await wait_for(pilot, lambda: panel.row.get("managed_alerts_enabled") is True, what="on")
+        await act(pilot, app, "Turn managed alerts off")
+        assert "stop reaching your contact points" in await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: panel.row.get("managed_alerts_enabled") is False, what="off")
+        await act(pilot, app, "Reset the dashboard")
+        assert "locked out" in await confirm_yes(pilot, app)
+        await once(pilot, app, "dashboard_password")
+        await act(pilot, app, "Deactivate monitoring")
+        assert "Pushes with its tokens are refused" in await confirm_yes(pilot, app)
+        clock.advance(60)
+        await wait_for(pilot, lambda: panel.absent, what="absent again")
+
+
+async def test_read_only_monitoring_offers_nothing_that_writes(sandbox, clock):
+    app = make_app(sandbox, settings=demo_settings(read_only=True), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        panel = await open_view(pilot, app, "monitoring.cockpit")
+        await wait_for(pilot, lambda: panel.absent, what="absent")
+        assert not panel.may("actions")  # activate is a write: gone
+        sandbox.monitoring.activate(DEMO_PROJECT_ID)
+        clock.advance(60)
+        panel.reload()
+        await wait_for(pilot, lambda: not panel.absent, what="read")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
+        assert [c[0] for c in app.screen.choices] == ["Tokens ›", "Contact points ›", "Dashboard users ›"]
+        await pilot.press("escape")
+        tokens = await child_list(pilot, app, "Tokens")
+        assert not tokens.may("create") and not tokens.may("delete")
+    assert all(method == "GET" for method, _ in sandbox.requests if _.startswith("/monitoring/"))

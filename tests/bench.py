@@ -85,7 +85,7 @@ def child_start_cloudtui(argv: list[str]) -> None:
     main(argv)
 
 
-from bench_scenarios import scenario_load, scenario_refresh, scenario_staging, scenario_starting, scenario_watch  # noqa: E402
+from bench_scenarios import scenario_load, scenario_refresh, scenario_staging, scenario_starting, scenario_stream, scenario_watch  # noqa: E402
 
 
 # ---- parent -------------------------------------------------------------------------------------
@@ -225,6 +225,9 @@ def ten_thousand(repeat: int, add: Add) -> None:
     add("staging 100 deletes among 10,000 DNS records: key → frame", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
     add("  … then w: key → the review of the 100 on screen", "ms", [v * 1000 for v in r["review"]], "≤ 16", lambda v: v <= 16)
     add("  … esc, w again: key → the review on screen", "ms", [v * 1000 for v in r["review_again"]], "≤ 16", lambda v: v <= 16)
+    r = _child(["stream", sb10.url, "2000", "0.005"])
+    add("a 2,000-token chat answer streamed: key → frame while it arrives", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
+    add("  … the whole answer, first key to last token", "s", r["stream"], "", lambda v: True)
     sb10.stop()
 
 
@@ -240,6 +243,7 @@ PRODUCT_LISTS = [
     ("rdb.backups", "database backups (instance names looked up), one region"),
     ("registry.images>Tags@many-tags", "registry tags of one image, one region"),
     ("dns.zones>Records@scale.example.com", "DNS records of one zone (global)"),
+    ("inference.models", "inference models (global)"),
 ]
 
 
@@ -272,6 +276,8 @@ def child_main(argv: list[str]) -> None:
         print(json.dumps(asyncio.run(scenario_load(rest[0], int(rest[1]), int(rest[2]), int(rest[3]), *rest[4:5]))))
     elif mode == "staging":
         print(json.dumps(asyncio.run(scenario_staging(rest[0], int(rest[1]), int(rest[2]), rest[3]))))
+    elif mode == "stream":
+        print(json.dumps(asyncio.run(scenario_stream(rest[0], int(rest[1]), float(rest[2])))))
     elif mode == "refresh":
         print(json.dumps(asyncio.run(scenario_refresh(rest[0], int(rest[1]), int(rest[2])))))
     elif mode == "watch":

@@ -58,7 +58,8 @@ def bench_app(url: str, frames: Frames, **policy: float) -> Any:
             if renderable is not None:
                 frames.tick()
 
-    settings = Settings(profile="bench", api_url=url, project_id=PROJECT, organization_id="", zone="fr-par-1", region="fr-par")
+    settings = Settings(profile="bench", api_url=url, project_id=PROJECT, organization_id="", zone="fr-par-1", region="fr-par",
+                        genai_url=url + "/genai")
     return Measured(settings, Secret(KEY), secret_source="env", policy=RefreshPolicy(**{"fast": 3600, "slow": 3600, **policy}))
 
 
@@ -290,3 +291,34 @@ async def _cycle(http: Any, ids: list[str], action: str) -> None:
     for sid in ids:
         r = await http.post(f"/instance/v1/zones/fr-par-1/servers/{sid}/action", json={"action": action})
         r.raise_for_status()
+
+
+async def scenario_stream(url: str, tokens: int, every: float) -> dict[str, Any]:
+    """A streamed chat answer of `tokens` tokens, sent as fast as the sandbox can: while it arrives,
+    a key typed every `every` seconds, each to the frame showing it (the message field grows)."""
+    frames = Frames()
+    app = bench_app(url, frames)
+    out: dict[str, Any] = {"key": [], "stream": [], "tokens": []}
+    async with app.run_test(size=(120, 40)):
+        await loaded_view(app)
+        app.main.open_entry("genai.chat")
+        await until(lambda: type(app.screen).__name__ == "ChatScreen")
+        chat = app.screen
+        await until(lambda: isinstance(chat.query_one("#chat-model").value, str))
+        field = chat.query_one("#chat-input")
+        field.value = f"Write {tokens} words about load balancers"
+        started = time.perf_counter()
+        app.simulate_key("enter")
+        await until(lambda: chat.streaming)
+        while chat.streaming:
+            typed, drawn = len(field.value), frames.count
+            t0 = time.perf_counter()
+            app.simulate_key("x")
+            await until(lambda: len(field.value) > typed)
+            out["key"].append(await frames.after(drawn) - t0)
+            await asyncio.sleep(every)
+        out["stream"].append(time.perf_counter() - started)
+        await until(lambda: bool(chat.query(".usage")))
+        note = str(chat.query(".usage")[-1].render())
+        out["tokens"].append(int(note.split(" out")[0].split("·")[-1].replace(",", "").strip() or 0) if " out" in note else 0)
+    return out

@@ -56,7 +56,7 @@ class NoKeyring(KeyringBackend):
 def demo_settings(**kw: Any) -> Settings:
     values: dict[str, Any] = dict(
         profile="demo", api_url="http://sandbox", project_id=DEMO_PROJECT_ID, organization_id="",
-        zone="fr-par-1", region="fr-par", demo=True, genai_url="http://sandbox/genai",
+        zone="fr-par-1", region="fr-par", demo=True,
     )
     values.update(kw)
     return Settings(**values)

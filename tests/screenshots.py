@@ -13,10 +13,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import FIXED_WALL as WALL, action, loaded, make_app, open_view, select, wait_for  # noqa: E402
+from helpers import FIXED_WALL as WALL, action, demo_settings, loaded, make_app, open_view, select, wait_for  # noqa: E402
 from tui.sandbox import ManualClock, Sandbox  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
+SANDBOX: Sandbox | None = None  # the one the picture being taken runs against
 
 
 async def shoot(name: str, size: tuple[int, int], steps, clock: float | None = None, later: float = 0) -> None:
@@ -24,9 +25,11 @@ async def shoot(name: str, size: tuple[int, int], steps, clock: float | None = N
     `later` lets the seeded sandbox run on that many seconds first (the demo's backup under way ends)."""
     if sys.argv[1:] and not name.startswith(tuple(sys.argv[1:])):
         return
-    sandbox = Sandbox(clock=ManualClock(clock) if clock else ManualClock())
+    global SANDBOX
+    sandbox = SANDBOX = Sandbox(clock=ManualClock(clock) if clock else ManualClock())
     sandbox.clock.advance(later)
-    app = make_app(sandbox, clock=sandbox.clock.now) if clock else make_app(sandbox)
+    settings = demo_settings(genai_url="http://sandbox/genai")  # the chat's API, as --demo sets it
+    app = make_app(sandbox, clock=sandbox.clock.now, settings=settings) if clock else make_app(sandbox, settings=settings)
     async with app.run_test(size=size) as pilot:
         await loaded(pilot, app)
         await steps(pilot, app)
@@ -206,6 +209,72 @@ def lb_steps(what: str):
     return steps
 
 
+def monitoring(then: str = ""):
+    """The monitoring page: absent, or activated (through the API) and ready, then a child list,
+    a form, or a new token's one-time dialog."""
+    async def steps(pilot, app) -> None:
+        from helpers import child_list, form_ready, tab_to
+        from tui.sandbox import DEMO_PROJECT_ID
+
+        if then:
+            assert SANDBOX is not None
+            found, _ = SANDBOX.monitoring.activate(DEMO_PROJECT_ID)
+            SANDBOX.clock.advance(60)
+            SANDBOX.monitoring.add_token(found, "prometheus-prod", {"write_metrics": True})
+            SANDBOX.monitoring.add_token(found, "grafana-source", dict.fromkeys(("query_metrics", "query_logs", "setup_alerts"), True))
+            found.contact_points.append({"email": {"to": "ops@example.com"}})
+            SANDBOX.monitoring.add_user(found, "alice", "editor")
+        panel = await open_view(pilot, app, "monitoring.cockpit")
+        await wait_for(pilot, lambda: panel.absent or (panel.row is not None and panel.row.state == "ready"))
+        if then in ("Tokens", "Contact points", "Dashboard users"):
+            await child_list(pilot, app, then)
+        elif then in ("token-create", "token-secret"):
+            await child_list(pilot, app, "Tokens")
+            await pilot.press("c")
+            await form_ready(pilot, app)
+            if then == "token-secret":
+                await tab_to(pilot, app, "f-name")
+                await pilot.press(*"loki-shipper", "ctrl+s")
+                await wait_for(pilot, lambda: app.screen.__class__.__name__ == "SecretScreen")
+        elif then == "actions":
+            await pilot.press("a")
+            await wait_for(pilot, lambda: app.screen.id == "actions-menu")
+
+    return steps
+
+
+def models(then: str = ""):
+    async def steps(pilot, app) -> None:
+        from helpers import act
+
+        view = await open_view(pilot, app, "inference.models")
+        if then == "create":
+            await create(pilot, app, view)
+        elif then in ("detail", "playground"):
+            await select(pilot, view, "fraud-detector" if then == "detail" else "image-classifier")
+            if then == "detail":
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
+            else:
+                await act(pilot, app, "Try a prediction")
+                play = app.screen
+                await pilot.press("ctrl+r")
+                await wait_for(pilot, lambda: '"predictions"' in play.answer)
+
+    return steps
+
+
+async def chat(pilot, app) -> None:
+    from helpers import sidebar_enter
+
+    await sidebar_enter(pilot, app, "genai.chat")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChatScreen")
+    screen = app.screen
+    await wait_for(pilot, lambda: isinstance(screen.query_one("#chat-model").value, str))
+    await pilot.press(*"Write 60 words about load balancers", "enter")
+    await wait_for(pilot, lambda: bool(screen.query(".usage")))
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -243,6 +312,17 @@ async def main() -> None:
     await shoot("dns-record-create", (120, 40), view_of_kind("dns.zones", dns_records("create")))
     await shoot("dns-review", (120, 40), view_of_kind("dns.zones", dns_records("review")))
     await shoot("dns-versions", (120, 40), view_of_kind("dns.zones", dns_records("versions")))
+    await shoot("monitoring-absent", (120, 40), monitoring())
+    await shoot("monitoring-page", (120, 40), monitoring("actions"))
+    for child in ("Tokens", "Contact points", "Dashboard users"):
+        await shoot(f"monitoring-{child.lower().replace(' ', '-')}", (120, 40), monitoring(child))
+    await shoot("monitoring-token-create", (120, 40), monitoring("token-create"))
+    await shoot("monitoring-token-secret", (120, 40), monitoring("token-secret"))
+    await shoot("inference-models", (120, 40), models())
+    await shoot("inference-model-create", (120, 40), models("create"))
+    await shoot("inference-model-detail", (120, 40), models("detail"))
+    await shoot("inference-playground", (120, 40), models("playground"))
+    await shoot("genai-chat", (120, 40), chat)
     await shoot("lb-load-balancers", (120, 40), view_of_kind("lb.lbs"))
     await shoot("lb-create", (120, 40), view_of_kind("lb.lbs", create))
     await shoot("lb-topology", (120, 40), view_of_kind("lb.lbs", lb_steps("topology")))

@@ -173,7 +173,7 @@ async def chat_walk(pilot, app, sandbox):
 
 async def test_monitoring_inference_and_the_chat_from_the_keyboard(sandbox, clock, tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
-    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    app = make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"), policy=RefreshPolicy(fast=0.05, slow=3600))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         password, config = await monitoring_walk(pilot, app, sandbox, clock)

@@ -208,6 +208,6 @@ async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox)
         app.push_screen(ConfirmScreen("Delete web?", "It goes.", require_text="web-01"))
         for char in "web-01":  # read before the dialog has mounted, let alone focused anything
             app.post_message(events.Key(char if char != "-" else "minus", char))
-        dialog = await screen_named(pilot, app, "ConfirmScreen")
+        await screen_named(pilot, app, "ConfirmScreen")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "confirm-text", what="its field focused")
         await wait_for(pilot, lambda: app.focused.value == "web-01", what="the name typed ahead, whole, in order")

@@ -336,4 +336,8 @@ async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
         assert f"▸ {sidebar.entries[last][1]}" in drawn and len(drawn.splitlines()) <= sidebar.content_size.height
         assert str(sidebar.border_subtitle).strip() == "▲", (sidebar.border_subtitle, sidebar.top, len(sidebar.visible()), sidebar.content_size)  # what is above is said
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.main.current_entry.id == sidebar.entries[last][0], what="the last view opened")
+        from tui.products.manifest import by_id
+
+        opens = by_id(sidebar.entries[last][0]).opens  # a list or page is shown on the main screen; a chat is its own
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChatScreen" if opens == "chat" else app.main.current_entry.id == sidebar.entries[last][0],
+                       what="the last view opened")

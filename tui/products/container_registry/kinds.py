@@ -48,9 +48,9 @@ def host_of(endpoint: str) -> str:
 def login_text(row: Row, parent: Any = None) -> str:
     host = host_of(row.text("endpoint")) or "<registry host>"
     return (f"docker login {host} -u nologin --password-stdin\n\n"
-            "Any user name works; the password is your secret key, read from standard input: pipe it in from\n"
-            "where you keep it, such as a password manager or an environment variable you set:\n"
-            f"  printenv SECRET_KEY | docker login {host} -u nologin --password-stdin\n\n"
+            "Any user name works; the password is your secret key, read from standard input.\n"
+            "Pipe it in from where you keep it, such as a password manager or the variable cloudtui reads:\n"
+            f"  printenv CLOUDTUI_SECRET_KEY | docker login {host} -u nologin --password-stdin\n\n"
             f"Then push to {row.text('endpoint')}/<image>:<tag>.\nThe key is never shown here.")
 
 
@@ -69,7 +69,7 @@ def pull_command(row: Row, parent: Any = None) -> str:
 
 
 def pull_text(row: Row, parent: Any = None) -> str:
-    return f"{pull_command(row, parent)}\n\nDigest {row.text('digest')}\nA private image needs `docker login` first (a on its namespace)."
+    return f"{pull_command(row, parent)}\n\nDigest {row.text('digest')}\nA private image needs docker login first (a on its namespace)."
 
 
 async def enrich_images(service: Any, scope: str, rows: list[Row]) -> None:
@@ -117,7 +117,8 @@ NAMESPACES = registry_kind(
     ),
     children=(Child("Images", HERE + "NAMESPACE_IMAGES"),),
     actions=(
-        ActionSpec("login", "Log in with docker (copy the command)…", shape=ShowValue("Log in to the registry of {name}", login_text, copy=login_command)),
+        ActionSpec("login", "Log in with docker (copy the command)…", shape=ShowValue("Log in to the registry of {name}", login_text, copy=login_command),
+                   why_not=lambda r: "the namespace is being deleted" if r.get("status") == "deleting" else None),
     ),
     create=Lazy(FORMS + "NAMESPACE_CREATE"),
     edit=Lazy(FORMS + "NAMESPACE_EDIT"),

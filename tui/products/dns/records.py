@@ -83,6 +83,9 @@ class GeoIp(BaseModel):
                     raise ValueError(f"{code}: a country is its two-letter ISO code, such as FR or DE")
         return v
 
+    def answers(self) -> list[str]:
+        return [*self.matches.values(), self.default]
+
     def config(self) -> dict[str, Any]:
         matches = []
         for where, data in self.matches.items():
@@ -110,6 +113,9 @@ class HttpService(BaseModel):
             raise ValueError(f"IPv4 or IPv6 addresses: {bad[0]} is not")
         return v
 
+    def answers(self) -> list[str]:
+        return list(self.ips)
+
     def config(self) -> dict[str, Any]:
         return {"http_service_config": {"ips": self.ips, "must_contain": self.must_contain, "url": self.url, "user_agent": self.user_agent, "strategy": self.strategy}}
 
@@ -130,6 +136,9 @@ class Weighted(BaseModel):
                 raise ValueError(f"the weight of {ip} is a whole number from 0 to 255")
         return v
 
+    def answers(self) -> list[str]:
+        return list(self.weights)
+
     def config(self) -> dict[str, Any]:
         return {"weighted_config": {"weighted_ips": [{"ip": ip, "weight": int(w)} for ip, w in self.weights.items()]}}
 
@@ -149,6 +158,9 @@ class Views(BaseModel):
             except ValueError:
                 raise ValueError(f"{subnet} is not a subnet in CIDR notation (host bits zero), such as 10.0.0.0/8") from None
         return v
+
+    def answers(self) -> list[str]:
+        return list(self.views.values())
 
     def config(self) -> dict[str, Any]:
         return {"view_config": {"views": [{"subnet": s, "data": d} for s, d in self.views.items()]}}
@@ -200,8 +212,13 @@ class RecordForm(BaseModel):
     @classmethod
     def _dynamic(cls, v: Any, info: ValidationInfo) -> Any:
         allowed = DYNAMIC_TYPES.get(v.kind)
-        if allowed and info.data.get("type") not in allowed:
+        kind = info.data.get("type")
+        if allowed and kind not in allowed:
             raise ValueError(f"a {v.model_config.get('title', '').split(':')[0]} record is of type {' or '.join(allowed)}")
+        family = {"A": 4, "AAAA": 6}.get(str(kind))
+        wrong = [a for a in getattr(v, "answers", list)() if family and a and not _ip(a, family)]
+        if wrong:  # each answer is an address of the record's own family (the platform refuses the rest)
+            raise ValueError(f"an {kind} record answers IPv{family} addresses: {wrong[0]} is not")
         return v
 
     def record(self) -> dict[str, Any]:

@@ -141,7 +141,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             self._status(f"✖ Fix {len(errors)} field{'s' if len(errors) > 1 else ''}: {names}", error=True)
         else:
             self._fixing = False
-            self._status("Ready: ctrl+s to send")
+            self._status(f"Ready: ctrl+s to {self.submit_label.lower()}")  # create, save, stage…
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._changed(event.input)
@@ -160,8 +160,16 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self._changed(event.checkbox)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter moves on to the next field, and sends (as ctrl+s does) only from the last one: an
+        Enter meant for one field of many does not create the thing half filled."""
         event.stop()
-        self.action_submit()
+        chain = self.focus_chain
+        at = chain.index(event.input) if event.input in chain else -1
+        following = chain[at + 1] if 0 <= at < len(chain) - 1 else None
+        if following is None or isinstance(following, Button):
+            self.action_submit()
+        else:
+            following.focus()
 
     # ---- submit -------------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

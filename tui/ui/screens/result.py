@@ -22,6 +22,11 @@ class ResultScreen(ModalScreen[bool]):
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("y", "copy", "Copy"),
+        # the text scrolls whatever has the focus (a review's Cancel button has it)
+        Binding("down,j", "scroll_body(1)", show=False),
+        Binding("up,k", "scroll_body(-1)", show=False),
+        Binding("pagedown", "scroll_body(20)", show=False),
+        Binding("pageup", "scroll_body(-20)", show=False),
     ]
 
     def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True, copy_text: str = "") -> None:
@@ -40,6 +45,7 @@ class ResultScreen(ModalScreen[bool]):
                 with Horizontal(classes="buttons"):
                     yield Button("Cancel", id="cancel")
                     yield Button(self.confirm_label, id="confirm", variant="warning")
+                yield Static("↑ ↓ PgUp PgDn scroll · y copy · esc cancel", classes="hint", markup=False)
             else:
                 yield Static(("y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
 
@@ -53,6 +59,10 @@ class ResultScreen(ModalScreen[bool]):
             self.query_one("#cancel", Button).focus()
         else:
             self.query_one("#result-scroll").focus()
+
+    def action_scroll_body(self, lines: int) -> None:
+        body = self.query_one("#result-scroll")
+        body.scroll_relative(y=lines, animate=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")

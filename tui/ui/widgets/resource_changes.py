@@ -168,7 +168,7 @@ class ResourceChanges:
             return choices, {**context, "current": resource}
 
         self.app.push_screen(
-            FormScreen(("Stage a change to " if self.staging else "Edit ") + f"{resource.name}", spec.form_model, submit, initial=spec.from_resource(resource),
+            FormScreen(("Stage a change to " if self.staging else "Edit ") + (self.label_of(resource.data) or resource.name or resource.id), spec.form_model, submit, initial=spec.from_resource(resource),
                        loader=load, submit_label="Stage" if self.staging else "Save"),
             done,
         )

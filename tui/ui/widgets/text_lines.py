@@ -1,36 +1,64 @@
-"""Read-only lines to scroll through (a diff to review, a result to copy): only the lines on screen
-are drawn, so opening 2,000 lines costs what opening 20 does. A Static inside a VerticalScroll
-renders and wraps every line up front — 37 ms for a 100-line review on this machine, over two
-frames — which is the measured reason for this widget.
+"""Read-only lines to scroll through (a diff to review): only the lines on screen are drawn, so
+opening 2,000 lines costs what opening 20 does. A Static inside a VerticalScroll renders every line
+up front — 37 ms for a 100-line review on this machine, over two frames — which is the measured
+reason for this widget.
 
 Each line is (text, style). The text is cleaned of control, bidirectional and zero-width
-characters, never parsed as markup, and never wrapped: a long line scrolls sideways (left/right).
+characters and never parsed as markup. A line wider than the view is wrapped (its continuation
+indented), so nothing of what is reviewed hides past the edge; the wrapping is redone when the
+width changes, from the lines as given.
 """
 
 from __future__ import annotations
 
-from rich.cells import cell_len
+from rich.cells import cell_len, chop_cells
 from rich.segment import Segment
 from rich.style import Style
+from textual.events import Resize
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...api.safe import clean
 
+INDENT = "    "  # a wrapped line's continuation
+
 
 class TextLines(ScrollView, can_focus=True):
     def __init__(self, lines: list[tuple[str, str]], *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.lines = [(clean(text), Style.parse(style) if style else Style()) for text, style in lines]
-        self.virtual_size = Size(max((cell_len(text) for text, _ in self.lines), default=0), len(self.lines))
+        self.source = [(clean(text), Style.parse(style) if style else Style()) for text, style in lines]
+        self.lines = list(self.source)
+        self._width = 0
+        self.virtual_size = Size(0, len(self.lines))
 
     @property
     def plain(self) -> str:
-        return "\n".join(text for text, _ in self.lines)
+        return "\n".join(text for text, _ in self.source)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.lines) + (1 if self.virtual_size.width > width else 0)  # room for the sideways bar
+        self._wrap(width)
+        return len(self.lines)
+
+    def on_resize(self, event: Resize) -> None:
+        self._wrap(self.scrollable_content_region.width)
+
+    def _wrap(self, width: int) -> None:
+        if width <= len(INDENT) or width == self._width:
+            return
+        self._width = width
+        out: list[tuple[str, Style]] = []
+        for text, style in self.source:
+            if cell_len(text) <= width:
+                out.append((text, style))
+                continue
+            first, *rest = chop_cells(text, width)
+            out.append((first, style))
+            for piece in chop_cells("".join(rest), width - len(INDENT)) if rest else ():
+                out.append((INDENT + piece, style))
+        self.lines = out
+        self.virtual_size = Size(width, len(out))
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset

@@ -76,7 +76,7 @@ MODELS = inference_kind(
     detail_fields=(
         ("Name", lambda m: m.name),
         ("Status", lambda m: stepper(str(m.raw.get("status") or ""))),
-        ("Error", lambda m: str(m.raw.get("error_message") or "")),
+        ("Error", lambda m: str(m.raw.get("error_message") or "none")),
         ("Framework", lambda m: str(m.raw.get("framework") or "") + ("  (latest: the backend may change under it)" if str(m.raw.get("framework") or "").endswith(":latest") else "")),
         ("Archive", lambda m: str(m.raw.get("path") or "")),
         ("Endpoint", lambda m: str(m.raw.get("endpoint") or "none yet: it opens when the model is ready")),

@@ -135,7 +135,7 @@ class PanelView(Vertical):
                 self._shown({}, absent=True)
                 return
             self.error = err if isinstance(err, ApiError) else None
-            self.last_attempt = time.time()
+            self.last_attempt = float(getattr(self.app, "clock", time.time)())
             notify_error(self.app, err, f"Loading {self.kind.title.lower()}")
             self._title()
             self.refresher.done(False, isinstance(err, RateLimited))
@@ -152,7 +152,7 @@ class PanelView(Vertical):
             except Exception as err:  # a lenient model should not fail; if it does, the raw data stays
                 notify_error(self.app, err, f"Reading {self.kind.title.lower()}")
         self._fields()
-        self.last_attempt = self.last_refresh = time.time()
+        self.last_attempt = self.last_refresh = float(getattr(self.app, "clock", time.time)())  # the app's wall clock (snapshots fix it)
         self.refresh_bindings()
         self.post_message(self.Refreshed(self))
         self.refresher.done(True)

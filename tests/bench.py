@@ -96,11 +96,13 @@ def _free_port() -> int:
 
 
 class SandboxProcess:
-    def __init__(self, scale: int = 0, latency: float = 0, seed: str = "empty") -> None:
+    def __init__(self, scale: int = 0, latency: float = 0, seed: str = "empty", chunk_delay: float = 0) -> None:
         self.port = _free_port()
         args = [sys.executable, "-m", "tui", "sandbox", "--port", str(self.port), "--seed", seed, "--scale", str(scale)]
         if latency:
             args += ["--latency", str(latency)]
+        if chunk_delay:
+            args += ["--chunk-delay", str(chunk_delay)]
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env())
         deadline = time.monotonic() + 300
         while True:
@@ -225,10 +227,13 @@ def ten_thousand(repeat: int, add: Add) -> None:
     add("staging 100 deletes among 10,000 DNS records: key → frame", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
     add("  … then w: key → the review of the 100 on screen", "ms", [v * 1000 for v in r["review"]], "≤ 16", lambda v: v <= 16)
     add("  … esc, w again: key → the review on screen", "ms", [v * 1000 for v in r["review_again"]], "≤ 16", lambda v: v <= 16)
-    r = _child(["stream", sb10.url, "2000", "0.005"])
-    add("a 2,000-token chat answer streamed: key → frame while it arrives", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
-    add("  … the whole answer, first key to last token", "s", r["stream"], "", lambda v: True)
     sb10.stop()
+    # A chat answer at 500 tokens a second (a fast model; the demo streams 50), keys typed all along.
+    chat = SandboxProcess(chunk_delay=0.002)
+    r = _child(["stream", chat.url, "2000", "0.01"])
+    add("a 2,000-token chat answer streamed: key → frame while it arrives", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
+    add("  … the whole answer, sent → last token drawn", "s", r["stream"], "≈ 4 (the stream's own pace)", lambda v: True)
+    chat.stop()
 
 
 def stages_of(r: dict[str, Any], add: Add) -> None:

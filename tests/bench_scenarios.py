@@ -304,7 +304,7 @@ async def scenario_stream(url: str, tokens: int, every: float) -> dict[str, Any]
         app.main.open_entry("genai.chat")
         await until(lambda: type(app.screen).__name__ == "ChatScreen")
         chat = app.screen
-        await until(lambda: isinstance(chat.query_one("#chat-model").value, str))
+        await until(lambda: bool(chat.query("#chat-model")) and isinstance(chat.query_one("#chat-model").value, str))
         field = chat.query_one("#chat-input")
         field.value = f"Write {tokens} words about load balancers"
         started = time.perf_counter()

@@ -29,6 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--seed", choices=("demo", "empty"), default="demo")
     sb.add_argument("--scale", type=int, default=0, help="add N of each product's most numerous kind to fr-par-1 (servers, flexible IPs…)")
     sb.add_argument("--latency", type=float, default=0.0, help="delay every response by MS milliseconds")
+    sb.add_argument("--chunk-delay", dest="chunk_delay", type=float, default=0.0,
+                    help="the generative API's pause between streamed chunks, in seconds (default: none)")
     sb.add_argument(
         "--faults", help="inject faults per request, e.g. '5xx=0.05,429=0.05,slow=0.05,drop=0.02,badjson=0.02,html=0.02,"
         "redirect=0.01,hostile=0.2,applied=0.05,seed=7' (kinds: 5xx 429 slow drop badjson html redirect hostile applied)",
@@ -84,7 +86,8 @@ def _sandbox(args: argparse.Namespace) -> int:
     from .sandbox.serve import serve_forever
 
     key = args.secret_key or DEMO_SECRET_KEY
-    sandbox = Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency, faults=args.faults)
+    sandbox = Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency, faults=args.faults,
+                      options={"genai_chunk_delay": args.chunk_delay})
     shown = key if key == DEMO_SECRET_KEY else "<the key you gave>"
     base = f"http://{args.host}:{args.port}"
     print(

@@ -37,7 +37,8 @@ def openai_models(data: dict[str, Any]) -> list[str]:
 
 
 def openai_body(messages: list[dict[str, str]], settings: dict[str, Any]) -> dict[str, Any]:
-    body: dict[str, Any] = {"model": settings["model"], "messages": messages, "stream": True}
+    # the usage of a streamed answer comes in a last chunk only when asked for (as OpenAI's API does)
+    body: dict[str, Any] = {"model": settings["model"], "messages": messages, "stream": True, "stream_options": {"include_usage": True}}
     if settings.get("temperature") is not None:
         body["temperature"] = settings["temperature"]
     if settings.get("max_tokens") is not None:

@@ -63,6 +63,7 @@ def styles_dir() -> Path:
 
 
 class CloudApp(TypeAhead, App[None]):
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # screens get the class: a form grows on a tall terminal
     TITLE = "cloudtui"
     CSS_PATH = [styles_dir() / "app.tcss"]
     COMMANDS = App.COMMANDS | {lambda: _commands()}

@@ -223,6 +223,36 @@ def dynamic_of(r: Any) -> str:
     return ""
 
 
+def record_name(r: Any) -> str:
+    """The name as shown, and as sent when that differs (Punycode); `@` is the zone itself."""
+    sent = str(r.raw.get("name") or "")
+    if not sent:
+        return "@ (the zone itself)"
+    return shown(sent) if shown(sent) == sent else f"{shown(sent)} ({sent})"
+
+
+def dynamic_detail(r: Any) -> str:
+    """A dynamic answer in full: which kind, and its answers (the list shows the kind only)."""
+    kind = dynamic_of(r)
+    if not kind:
+        return ""
+    if isinstance(r.get("weighted_config"), dict):
+        ips = r["weighted_config"].get("weighted_ips") or []
+        return kind + ": " + ", ".join(f"{i.get('ip')}={i.get('weight')}" for i in ips if isinstance(i, dict))
+    if isinstance(r.get("view_config"), dict):
+        views = r["view_config"].get("views") or []
+        return kind + ": " + ", ".join(f"{v.get('subnet')}→{v.get('data')}" for v in views if isinstance(v, dict))
+    if isinstance(r.get("geo_ip_config"), dict):
+        geo = r["geo_ip_config"]
+        places = [f"{','.join(m.get('countries') or []) or ','.join('continent:' + c for c in m.get('continents') or [])}→{m.get('data')}"
+                  for m in geo.get("matches") or [] if isinstance(m, dict)]
+        return kind + ": " + ", ".join(places) + f", everyone else→{geo.get('default')}"
+    if isinstance(r.get("http_service_config"), dict):
+        http = r["http_service_config"]
+        return f"{kind}: {', '.join(map(str, http.get('ips') or []))} healthy when {http.get('url')} answers {http.get('must_contain')!r}"
+    return kind
+
+
 RECORDS = dns_kind(
     id="dns.records",
     title="Records",
@@ -235,13 +265,13 @@ RECORDS = dns_kind(
     fetch_detail=False,
     columns=RECORD_COLUMNS,
     detail_fields=(
-        ("Name", lambda r: f"{shown(str(r.raw.get('name') or ''))} ({r.raw.get('name') or '@'})"),
+        ("Name", record_name),
         ("Type", raw("type")),
         ("Data", raw("data")),
         ("TTL", raw("ttl")),
-        ("Priority", raw("priority")),
+        ("Priority", lambda r: str(r.raw.get("priority")) if r.raw.get("type") in ("MX", "SRV") else "—"),
         ("Comment", raw("comment")),
-        ("Dynamic", lambda r: dynamic_of(r.raw) or "none"),
+        ("Dynamic", lambda r: dynamic_detail(r.raw) or "none"),
         ("ID", lambda r: str(r.raw.get("id", ""))),
     ),
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.

@@ -45,6 +45,20 @@ def gauge_text(gauge: Any, headers: Any) -> str | None:
     return text + (f" ({reset})" if reset else "")
 
 
+FLUSH = 0.05  # seconds between redraws of an answer arriving
+LIVE_CHARS = 2_000  # what of it is drawn while it arrives: its end, about half a screen
+
+
+def tail(text: str) -> str:
+    """The end of an answer arriving, from a word's start: what a redraw costs stays the same
+    however long the answer grows (the whole of it is drawn once it is over)."""
+    if len(text) <= LIVE_CHARS:
+        return text
+    cut = text[-LIVE_CHARS:]
+    space = cut.find(" ")
+    return "… " + (cut[space + 1:] if 0 <= space < 80 else cut)
+
+
 def used_up(gauges: Any, headers: Any) -> str:
     """Which limits a refusal (429) says are spent and when each resets: "the Requests limit is
     used up (0 of 20 left), it resets in 41s"; empty when the headers do not tell."""
@@ -190,16 +204,18 @@ class ChatScreen(Screen[None]):
         conversation = self.query_one("#conversation", VerticalScroll)
         await conversation.mount(Static(Text("You", style="bold"), classes="said"), Static(Text(clean(text, keep_newlines=True))))
         await conversation.mount(Static(Text(clean(settings["model"]), style="bold"), classes="said"))
-        answer = Markdown("", open_links=False)
-        await conversation.mount(answer)
+        # While it streams the answer is plain text, redrawn at most every FLUSH seconds: a Markdown
+        # widget re-parses its last block on every piece, and one long paragraph made each piece
+        # cost more than the last (a 2,000-token answer took 4 s to draw and keys waited 30–120 ms).
+        # The Markdown is made once, when the answer is over.
+        live = Static("", classes="answer-live")
+        await conversation.mount(live)
         conversation.scroll_end(animate=False)
-        # Made at the first text: a Markdown stream stopped before its task ever ran (a refusal
-        # that brought no text) cancels the task unstarted, and awaiting it cancels this worker.
-        stream = None
         got: list[str] = []
         usage: dict[str, Any] | None = None
         ending = ""
         started = self._now()
+        drawn = 0.0
         self.streaming = True
         self._status("answering… esc stops")
         try:
@@ -211,11 +227,11 @@ class ChatScreen(Screen[None]):
                     except ValueError:
                         continue  # an event that is not an answer chunk (a comment, a keep-alive)
                     if chunk.text:
-                        piece = clean(chunk.text, keep_newlines=True)
-                        got.append(piece)
-                        stream = stream or Markdown.get_stream(answer)
-                        await stream.write(piece)
-                        conversation.scroll_end(animate=False)
+                        got.append(clean(chunk.text, keep_newlines=True))
+                        if time.monotonic() - drawn >= FLUSH:
+                            live.update(Text(tail("".join(got))))
+                            conversation.scroll_end(animate=False)
+                            drawn = time.monotonic()
                     usage = chunk.usage or usage
                     if chunk.done:
                         break
@@ -231,8 +247,9 @@ class ChatScreen(Screen[None]):
             ending = f"refused: {spent}. Not retried: send it again then" if spent else f"interrupted: {summary}. {hint}"
         finally:
             self.streaming = False
-            if stream is not None:
-                await stream.stop()
+        if got:
+            await conversation.mount(Markdown("".join(got), open_links=False), after=live)
+        await live.remove()
         said = "".join(got)
         if got:
             self.messages = [m for m in messages if m["role"] != "system"] + [{"role": "assistant", "content": said}]

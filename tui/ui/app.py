@@ -31,6 +31,7 @@ from ..products.service import ResourceService
 from . import collector
 from .errors import notify_error
 from .refresh import RefreshPolicy
+from .origins import Origins
 from .typeahead import TypeAhead
 from .widgets.resource_view import ResourceView
 
@@ -62,7 +63,7 @@ def styles_dir() -> Path:
     return packaged if packaged.is_dir() else here.parent / "styles"  # the source tree
 
 
-class CloudApp(TypeAhead, App[None]):
+class CloudApp(TypeAhead, Origins, App[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # screens get the class: a form grows on a tall terminal
     TITLE = "cloudtui"
     CSS_PATH = [styles_dir() / "app.tcss"]
@@ -343,40 +344,6 @@ class CloudApp(TypeAhead, App[None]):
         """A worker that died of an unexpected error is reported, never silent."""
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             notify_error(self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " "))
-
-    def ask_origin(self, origin: str) -> None:
-        """An answer pointed a request at an origin the profile does not name: ask once whether the
-        secret key may go there; yes is remembered in the profile."""
-        if origin in self.asked_origins:
-            return
-        self.asked_origins.add(origin)
-        from .screens.confirm import ConfirmScreen
-
-        def answered(ok: bool | None) -> None:
-            if not ok:
-                return
-            for client in self.clients.values():
-                client.trusted.add(origin)
-            self.settings.allowed_origins = (*self.settings.allowed_origins, origin)
-            if not self.settings.demo:
-                self._remember_origin(origin)
-            self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)  # notify cleans it
-
-        self.push_screen(ConfirmScreen(
-            "Send the secret key to another origin?",
-            f"The API pointed a request at {clean(origin)}, which profile {self.settings.profile!r} does not name. "
-            "Allowed, the secret key is sent there from now on (remembered in the profile's allowed_origins).",
-            "Allow",
-        ), answered)
-
-    @work(thread=True, exit_on_error=False)
-    def _remember_origin(self, origin: str) -> None:
-        from ..config import ConfigNotSaved, allow_origin
-
-        try:
-            allow_origin(self.settings.profile, origin)
-        except (ConfigNotSaved, OSError) as err:
-            self.call_from_thread(self.notify, f"Allowed for this session only: {err}", title="Configuration", severity="warning")
 
     async def action_quit(self) -> None:
         """Quit, asking first when a list holds staged changes not sent (they would be lost)."""

@@ -1,0 +1,55 @@
+"""Origins the secret key may go to, beyond the profile's own: when an answer points a request
+at another one (a model's prediction endpoint on its own host), the operator is asked once, Cancel
+focused; yes is remembered in the profile (not in the demo). A mixin of the App."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+
+from ..api.safe import clean
+
+
+class Origins:
+    asked_origins: set[str]
+    clients: dict[str, Any]
+    settings: Any
+    notify: Any
+    push_screen: Any
+    call_from_thread: Any
+
+    def ask_origin(self, origin: str) -> None:
+        """An answer pointed a request at an origin the profile does not name: ask once whether the
+        secret key may go there; yes is remembered in the profile."""
+        if origin in self.asked_origins:
+            return
+        self.asked_origins.add(origin)
+        from .screens.confirm import ConfirmScreen
+
+        def answered(ok: bool | None) -> None:
+            if not ok:
+                return
+            for client in self.clients.values():
+                client.trusted.add(origin)
+            self.settings.allowed_origins = (*self.settings.allowed_origins, origin)
+            if not self.settings.demo:
+                self._remember_origin(origin)
+            self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)  # notify cleans it
+
+        self.push_screen(ConfirmScreen(
+            "Send the secret key to another origin?",
+            f"The API pointed a request at {clean(origin)}, which profile {self.settings.profile!r} does not name. "
+            "Allowed, the secret key is sent there from now on (remembered in the profile's allowed_origins).",
+            "Allow",
+        ), answered)
+
+    @work(thread=True, exit_on_error=False)
+    def _remember_origin(self, origin: str) -> None:
+        from ..config import ConfigNotSaved, allow_origin
+
+        try:
+            allow_origin(self.settings.profile, origin)
+        except (ConfigNotSaved, OSError) as err:
+            self.call_from_thread(self.notify, f"Allowed for this session only: {err}", title="Configuration", severity="warning")
+

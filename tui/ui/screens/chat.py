@@ -11,6 +11,7 @@ Text from the model is cleaned of control characters and never read as Textual m
 
 from __future__ import annotations
 
+import math
 import time
 from asyncio import CancelledError
 from pathlib import Path
@@ -30,9 +31,19 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.line_input import LineInput
 
 
-def gauge_text(gauge: Any, headers: Any) -> str | None:
-    """`Requests ████░░ 42/60 (12s)`: what is left of the limit, and when it resets; None when the
-    answer did not say."""
+def seconds_of(duration: str) -> float | None:
+    """`1m0s`, `12s`, `350ms`, `1h2m` (a duration with unit suffixes) → seconds; None when unreadable."""
+    import re
+
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", duration.strip())
+    if not parts or "".join(n + u for n, u in parts) != duration.strip():
+        return None
+    return sum(float(n) * {"h": 3600, "m": 60, "s": 1, "ms": 0.001}[u] for n, u in parts)
+
+
+def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
+    """`Requests ████░░ 42/60 (resets in 12s)`: what is left of the limit, and when it resets,
+    counted down from when the answer said it (`elapsed` since); None when the answer did not say."""
     try:
         left, limit = int(headers.get(gauge.remaining, "")), int(headers.get(gauge.limit, ""))
     except ValueError:
@@ -41,8 +52,12 @@ def gauge_text(gauge: Any, headers: Any) -> str | None:
         return None
     filled = max(0, min(6, 6 * left // limit))  # full only while nothing is used
     text = f"{gauge.label} {'█' * filled}{'░' * (6 - filled)} {left:,}/{limit:,}"
-    reset = clean(str(headers.get(gauge.reset, "")))[:12] if gauge.reset else ""
-    return text + (f" ({reset})" if reset else "")
+    said = clean(str(headers.get(gauge.reset, "")))[:12] if gauge.reset else ""
+    seconds = seconds_of(said) if said else None
+    if seconds is not None:
+        left_s = max(0, math.ceil(seconds - elapsed))
+        return text + (f" (resets in {left_s // 60}m{left_s % 60:02d}s)" if left_s >= 60 else f" (resets in {left_s}s)" if left_s else " (renewed)")
+    return text + (f" ({said})" if said else "")
 
 
 FLUSH = 0.05  # seconds between redraws of an answer arriving
@@ -131,6 +146,7 @@ class ChatScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#chat-input", Input).focus()
+        self.set_interval(1.0, self._draw_gauges)  # the resets count down
         self.action_models()
         self._status("enter sends · tab moves between the fields")
 
@@ -265,7 +281,17 @@ class ChatScreen(Screen[None]):
                      "red" if ending.startswith(("interrupted", "refused")) else "")
 
     def _gauges(self, headers: Any) -> None:
-        shown = [t for g in self.spec.gauges if (t := gauge_text(g, headers))]
+        """The limits an answer reports, kept with when it came: the head counts their resets down."""
+        said = {k: headers.get(k) for g in self.spec.gauges for k in (g.remaining, g.limit, g.reset) if k and headers.get(k) is not None}
+        if said:
+            self._limits, self._limits_at = said, time.monotonic()
+            self._draw_gauges()
+
+    def _draw_gauges(self) -> None:
+        if not getattr(self, "_limits", None):
+            return
+        elapsed = time.monotonic() - self._limits_at
+        shown = [t for g in self.spec.gauges if (t := gauge_text(g, self._limits, elapsed))]
         if shown:
             self.gauges = shown
             self.query_one("#chat-head", Label).update(Text(f"{self.spec.title} · " + " · ".join(shown)))

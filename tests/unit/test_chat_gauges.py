@@ -1,0 +1,29 @@
+"""The chat's limits as the answers' headers report them (spec 3 §8): what is left, and the reset
+counted down from when it was said; durations with unit suffixes read as the API writes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.products.views import Gauge
+from tui.ui.screens.chat import gauge_text, seconds_of, used_up
+
+REQUESTS = Gauge("Requests", "x-ratelimit-remaining-requests", "x-ratelimit-limit-requests", "x-ratelimit-reset-requests")
+
+
+@pytest.mark.parametrize("said, seconds", [("12s", 12), ("1m0s", 60), ("1m30s", 90), ("350ms", 0.35), ("1h2m", 3720), ("2.5s", 2.5), ("soon", None), ("12", None), ("", None)])
+def test_a_duration_is_read_with_its_units(said, seconds):
+    assert seconds_of(said) == (pytest.approx(seconds) if seconds is not None else None)
+
+
+@pytest.mark.parametrize("elapsed, shown", [(0, "(resets in 41s)"), (30.2, "(resets in 11s)"), (41, "(renewed)")])
+def test_a_gauge_counts_its_reset_down(elapsed, shown):
+    headers = {"x-ratelimit-remaining-requests": "5", "x-ratelimit-limit-requests": "20", "x-ratelimit-reset-requests": "41s"}
+    assert gauge_text(REQUESTS, headers, elapsed) == f"Requests █░░░░░ 5/20 {shown}"
+
+
+def test_a_refusal_names_the_spent_limit_and_its_reset_and_nothing_when_headers_are_silent():
+    spent = {"x-ratelimit-remaining-requests": "0", "x-ratelimit-limit-requests": "20", "x-ratelimit-reset-requests": "1m0s"}
+    assert used_up([REQUESTS], spent) == "the Requests limit is used up (0 of 20 left), it resets in 1m0s"
+    assert used_up([REQUESTS], {"retry-after": "7"}) == "a limit is reached, retry after 7 s"
+    assert used_up([REQUESTS], {}) == ""

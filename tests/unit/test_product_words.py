@@ -22,3 +22,15 @@ def lb(status, *instances):
 ])
 def test_a_load_balancer_is_highly_available_only_while_it_and_both_instances_are_ready(data, tone, words):
     assert availability(data) == (tone, words)
+
+
+@pytest.mark.parametrize("counts, said", [
+    ({"frontend_count": 0, "backend_count": 0}, ""),
+    ({"frontend_count": 1, "backend_count": 0}, "Its 1 frontend is deleted with it."),
+    ({"frontend_count": 2, "backend_count": 1}, "Its 2 frontends and 1 backend are deleted with it."),
+    ({}, ""),
+])
+def test_a_load_balancers_delete_says_what_goes_with_it_in_words(counts, said):
+    from tui.products.lb.kinds import goes_with
+
+    assert goes_with(counts) == said

@@ -308,7 +308,7 @@ class DeleteAsking(Shape):
     question: str
     param: str
     choices: tuple[tuple[str, str, str], ...]
-    warning: str = ""
+    warning: "str | Callable[[Row], str]" = ""  # a template, or a function of the row (words that depend on counts)
     call: Call = Call("DELETE", "{id}")
     mutating = True
 
@@ -327,8 +327,9 @@ class DeleteAsking(Shape):
         name = row.name or row.id
         where = f" in {ui.scope}" if ui.scope else ""
         message = f"{name} ({row.id}){where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
-        if self.warning:
-            message += "\n" + fill_text(self.warning, row, ui)
+        warning = self.warning(row) if callable(self.warning) else fill_text(self.warning, row, ui) if self.warning else ""
+        if warning:
+            message += "\n" + warning
         if not await ui.confirm(f"Delete {ui.service().kind.singular} {name}?", message, "Delete"):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})

@@ -150,12 +150,22 @@ async def topology(service: Any, scope: str, row: Any) -> Node:
     return Node(label, tuple(nodes) or (Node("no frontend and no backend yet"),))
 
 
+def goes_with(r: Any) -> str:
+    """What a load balancer's delete takes with it, in words ("" when nothing)."""
+    def some(n: Any, word: str) -> str:
+        n = n if isinstance(n, int) else 0
+        return f"{n} {word}{'s' if n != 1 else ''}" if n else ""
+
+    parts = [p for p in (some(r.get("frontend_count"), "frontend"), some(r.get("backend_count"), "backend")) if p]
+    return f"Its {' and '.join(parts)} {'are' if len(parts) > 1 or parts and not parts[0].startswith('1 ') else 'is'} deleted with it." if parts else ""
+
+
 DELETE = DeleteAsking(
     "Delete {name}: keep its IP {ip_address}?",
     "release_ip",
     (("Keep {ip_address} for reuse", "false", "its IP {ip_address} is kept for reuse: a new load balancer can take it."),
      ("Release {ip_address}", "true", "its IP {ip_address} is released: the address goes back to the platform, gone for good.")),
-    warning="Its {frontend_count} frontend(s) and {backend_count} backend(s) are deleted with it.",
+    warning=lambda r: goes_with(r),
 )
 
 LBS = lb_kind(

@@ -202,3 +202,16 @@ async def test_a_version_compared_with_now_shows_what_was_added_changed_and_dele
         lines = diff.text.splitlines()
         assert "~ change  alpha-part-1" in lines and "      count: 1 → 7" in lines and "- delete  alpha-part-2" in lines
         assert any(line.startswith("+ add     alpha-part-4") for line in lines)
+
+
+async def test_a_letter_typed_on_the_chats_transcript_goes_to_the_message_not_to_the_console(gsandbox):
+    """`q` is the console's quit: typed while the transcript has the focus (a Tab too far), it and
+    the letters after it are the message's, and the conversation stays."""
+    app = make_app(gsandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        chat = await open_chat(pilot, app)
+        chat.query_one("#conversation").focus()
+        await wait_for(pilot, lambda: app.focused is chat.query_one("#conversation"), what="the transcript focused")
+        await pilot.press(*"question")
+        assert app.is_running and app.screen is chat
+        assert chat.query_one("#chat-input", Input).value == "question" and app.focused.id == "chat-input"

@@ -122,3 +122,22 @@ async def test_read_only_monitoring_offers_nothing_that_writes(sandbox, clock):
         tokens = await child_list(pilot, app, "Tokens")
         assert not tokens.may("create") and not tokens.may("delete")
     assert all(method == "GET" for method, _ in sandbox.requests if _.startswith("/monitoring/"))
+
+
+async def test_a_choice_set_back_to_blank_is_required_not_filled_with_a_default(sandbox, clock):
+    from textual.widgets import Select
+
+    from helpers import error_of
+
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await activated(pilot, app, sandbox, clock)
+        await child_list(pilot, app, "Dashboard users")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-login")
+        await pilot.press(*"carol")
+        form.query_one("#f-role", Select).clear()  # the blank "choose…" picked
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "required" in error_of(form, "role"), what="the blank choice refused, named")
+        assert instance(sandbox).users == {}  # nothing sent

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -104,7 +104,7 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+r", "models", "Reload models", priority=True),
     ]
     DEFAULT_CSS = """
-    ChatScreen #chat-head { height: 1; padding: 0 1; text-style: bold; }
+    ChatScreen #chat-head { width: 100%; height: auto; max-height: 3; padding: 0 1; text-style: bold; }
     ChatScreen .chat-row { height: 1; padding: 0 1; margin-top: 1; }
     ChatScreen .chat-row Label { width: auto; padding-right: 1; color: $text-muted; }
     ChatScreen .chat-row Select { width: 1fr; }
@@ -116,7 +116,7 @@ class ChatScreen(Screen[None]):
     ChatScreen .usage { color: $text-muted; }
     ChatScreen .failed { color: $error; }
     ChatScreen #chat-input { margin: 0 1; }
-    ChatScreen #chat-status { height: 1; padding: 0 1; }
+    ChatScreen #chat-status { height: auto; max-height: 3; padding: 0 1; }
     """
 
     def __init__(self, spec: Any, client: Callable[[], Any]) -> None:
@@ -140,7 +140,7 @@ class ChatScreen(Screen[None]):
             yield Label("System")
             yield LineInput(self.spec.system, placeholder="optional, e.g. You answer in one paragraph.", id="chat-system", compact=True)
         yield VerticalScroll(id="conversation")
-        yield LineInput(placeholder="your message · enter sends", id="chat-input")
+        yield LineInput(placeholder="your message · enter sends", id="chat-input", select_on_focus=False)  # letters typed elsewhere are added, not a selection replaced
         yield Static("", id="chat-status", markup=False)
         yield KeyBar()
 
@@ -284,19 +284,30 @@ class ChatScreen(Screen[None]):
         """The limits an answer reports, kept with when it came: the head counts their resets down."""
         said = {k: headers.get(k) for g in self.spec.gauges for k in (g.remaining, g.limit, g.reset) if k and headers.get(k) is not None}
         if said:
-            self._limits, self._limits_at = said, time.monotonic()
+            self._limits, self._limits_at = said, self._now()
             self._draw_gauges()
 
     def _draw_gauges(self) -> None:
         if not getattr(self, "_limits", None):
             return
-        elapsed = time.monotonic() - self._limits_at
+        elapsed = self._now() - self._limits_at  # the app's clock: fixed in tests, so a snapshot does not count
         shown = [t for g in self.spec.gauges if (t := gauge_text(g, self._limits, elapsed))]
         if shown:
             self.gauges = shown
             self.query_one("#chat-head", Label).update(Text(f"{self.spec.title} · " + " · ".join(shown)))
 
     # ---- keys ---------------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed where no text goes (the transcript, the model list) belongs to the message:
+        it goes there, rather than being a key of the console (`q` would quit, taking the
+        conversation with it)."""
+        if event.is_printable and event.character and not isinstance(self.focused, (Input, Select)):
+            field = self.query_one("#chat-input", Input)
+            field.focus()
+            field.insert_text_at_cursor(event.character)
+            event.stop()
+            event.prevent_default()
+
     def action_stop_or_back(self) -> None:
         if self.streaming:
             for worker in self.workers:

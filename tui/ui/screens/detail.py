@@ -137,7 +137,7 @@ class DetailScreen(Screen[None]):
         self.refresh_bindings()  # x: the object may hold a credential to reveal
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")  # a long address wraps whole
         for label, get in kind.detail_fields:
             try:
                 value = get(resource)

@@ -120,6 +120,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             if has_control(text.replace("\n", "") if lines else text):
                 errors[name] = "control characters (escape, tab…) are not allowed" if lines else "control characters (escape, tab, new line…) are not allowed"
                 form = None
+        for name in self.form.blank_choices():
+            errors.setdefault(name, "required: choose one")
+            form = None
         for name in self.form.mismatched():
             errors.setdefault(name, "the two entries differ: type the same password again")
             form = None

@@ -201,6 +201,18 @@ class ModelForm(Vertical):
                     out.append((self.field_of(first) or again.id[2:]) + AGAIN)
         return out
 
+    def blank_choices(self) -> list[str]:
+        """The choice fields set back to their blank ("choose…") that need a value: said as
+        required, never filled by the model's default behind the operator's back."""
+        out = []
+        for control in self.query(Select):
+            path = self.field_of(control)
+            info = info_at(self.model, path) if path else None
+            shown = all(getattr(node, "display", True) for node in control.ancestors_with_self)  # not a variant put aside
+            if path and info is not None and shown and control.is_blank() and None not in _allowed(info):
+                out.append(path)
+        return out
+
     def _collect(self, model: type[BaseModel], prefix: str, skip: str | None = None) -> dict[str, Any]:
         """What the controls under `prefix` hold, nested as the model is (the chosen variant only)."""
         raw: dict[str, Any] = {}
@@ -290,3 +302,11 @@ class ModelForm(Vertical):
     def field_of(self, widget: Widget) -> str | None:
         wid = widget.id or ""
         return wid[2:].replace("--", ".") if wid.startswith(("f-", "a-")) else None  # a-: a password typed again
+
+
+def _allowed(info: Any) -> tuple[Any, ...]:
+    """The types a field takes (`str | None` → (str, NoneType) → None is allowed)."""
+    import typing
+
+    args = typing.get_args(info.annotation)
+    return tuple(None if a is type(None) else a for a in args) if args else (info.annotation,)

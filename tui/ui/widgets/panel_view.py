@@ -181,7 +181,7 @@ class PanelView(Vertical):
             return
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")  # a long address wraps whole, never cut to the part all of them share
         source = self.resource if self.resource is not None else self.row
         for label, get in self.kind.detail_fields:
             try:

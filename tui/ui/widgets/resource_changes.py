@@ -79,6 +79,9 @@ class ResourceChanges:
                 return self.stage_add(payload)
             row, looked = await outcome.create(self.service, scope, payload, [r.id for r in self.table.resources()])
             if looked:
+                if self.kind.secret_fields:  # a one-time value came in the answer that was lost
+                    looked += (f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secret_fields)} was in the lost answer and "
+                               "will not be given again: a reset (a) makes a new one.")
                 self.app.notify(looked, title=f"Creating {row.name or row.id}: the answer was lost", severity="warning", timeout=20)
             return row
 

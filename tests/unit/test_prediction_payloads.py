@@ -54,3 +54,10 @@ def test_csv_rows_become_instances_a_header_skipped_and_json_lists_are_wrapped(t
     listed = tmp_path / "list.json"
     listed.write_text("[[1, 2]]")
     assert json.loads(payloads.load(listed)) == {"instances": [[1, 2]]}
+
+
+def test_a_csv_of_numbers_with_a_row_that_is_not_is_refused_naming_the_row(tmp_path):
+    table = tmp_path / "bad.csv"
+    table.write_text("1,2,3\n1,abc,3\n")
+    with pytest.raises(ValueError, match="row 2 of the CSV is not numbers"):
+        payloads.load(table)

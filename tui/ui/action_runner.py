@@ -97,7 +97,8 @@ def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) 
         return False
     from .dialogs import open_dialog
 
-    title = f"{host.kind.singular.capitalize()} {row.name or row.id}".strip() if row.id else host.kind.title
+    named = row.name or row.id
+    title = f"{host.kind.singular.capitalize()} {named}".strip() if row.id and str(named).lower() != host.kind.singular.lower() else host.kind.title
     note = "Shown once: the platform will not give it again. Copy it now (y)." if once else "v reveals, y copies the highlighted one."
     open_dialog(host.app, "secret", title=title, secrets=secrets, note=note, extra=extras)
     return True

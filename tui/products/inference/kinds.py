@@ -44,12 +44,21 @@ def stepper(status: str) -> str:
     }.get(status, status or "unknown")
 
 
+def _is(r: Any) -> str:
+    state = str(r.get("status") or "unknown")
+    return "in error" if state == "error" else state
+
+
 def _ready(r: Any) -> str | None:
-    return None if r.get("status") == "ready" else f"the model is {r.get('status')}: predictions need it ready"
+    return None if r.get("status") == "ready" else f"the model is {_is(r)}: predictions need it ready"
 
 
 def _paused(r: Any) -> str | None:
-    return None if r.get("status") == "paused" else f"the model is {r.get('status')}: only a paused model resumes"
+    return None if r.get("status") == "paused" else f"the model is {_is(r)}: only a paused model resumes"
+
+
+def _pausable(r: Any) -> str | None:
+    return None if r.get("status") == "ready" else f"the model is {_is(r)}: only a ready model pauses"
 
 
 def _locked(r: Any) -> str | None:
@@ -93,7 +102,7 @@ MODELS = inference_kind(
         ActionSpec("try", "Try a prediction…", shape=Playground(
             "Predictions of {name}", Call("POST", "", url_field="endpoint", mutating=False), template=payloads.TEMPLATE,
             docs=Call("GET", "", url_field="endpoint", mutating=False), body=payloads.body, load=payloads.load), why_not=_ready),
-        ActionSpec("pause", "Pause (remove its containers)", lambda r: r.get("status") == "ready",
+        ActionSpec("pause", "Pause (remove its containers)", why_not=_pausable,
                    confirm="Its endpoint stops answering predictions until it is resumed.", call=Call("POST", "{id}/pause", {})),
         ActionSpec("resume", "Resume (deploy it again)", why_not=_paused, call=Call("POST", "{id}/resume", {})),
     ),

@@ -41,6 +41,9 @@ def csv_rows(text: str) -> list[Any]:
     numbers = [_numbers(r) for r in rows]
     if len(rows) > 1 and numbers[0] is None and numbers[1] is not None:
         rows, numbers = rows[1:], numbers[1:]
+    if any(n is not None for n in numbers) and any(n is None for n in numbers):  # numbers, but a row is not
+        bad = next(i for i, n in enumerate(numbers) if n is None)
+        raise ValueError(f"row {bad + 1} of the CSV is not numbers ({','.join(rows[bad])[:40]}): a file is all numbers or all text")
     out: list[Any] = [(n if len(n) > 1 else n[0]) if n is not None else ",".join(r) for r, n in zip(rows, numbers)]
     if not out:
         raise ValueError("the CSV file holds no rows")

@@ -148,7 +148,7 @@ async def contact_flags(service: Any, scope: str) -> str:
         said.append("alerts also go to receivers set up in the dashboard, beyond these")
     if found.get("has_additional_contact_points"):
         said.append("the dashboard holds contact points not managed here")
-    return "; ".join(said) or "these are every receiver of the alerts"
+    return "; ".join(said) or "no other receiver: alerts go to these addresses only"
 
 
 def _contact_body(r: Any) -> dict[str, Any]:

@@ -175,8 +175,10 @@ class PanelView(Vertical):
 
     def _fields(self) -> None:
         if self.absent:
-            offered = [a.label for a in self.actions() if a.available(self.row)]
-            hint = f"\n\na: {', '.join(offered)}" if offered else ""
+            from ..action_runner import offered as may_run
+
+            offered = [a.label for a in self.actions() if a.available(self.row) and may_run(a, self.read_only)]
+            hint = f"\n\na: {', '.join(offered)}" if offered else "\n\n(read-only: nothing here can be changed)" if self.read_only else ""
             self.query_one("#panel-fields", Static).update(Text(clean(str(self.kind.absent)) + hint))
             return
         table = Table.grid(padding=(0, 2))

@@ -200,7 +200,7 @@ class ResourceChanges:
         self.app.push_screen(
             ConfirmScreen(
                 f"Delete {self.kind.singular} {name}?",
-                f"{name} ({resource.id}) in {self.kind.scope_of(resource)} will be deleted. This cannot be undone."
+                f"{name} ({resource.id})" + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "") + " will be deleted. This cannot be undone."
                 + (f"\n{warning}." if (warning := self.kind.delete_warning(resource)) else ""),
                 "Delete",
                 require_text=name if self.kind.delete_needs_name else None,

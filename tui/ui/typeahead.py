@@ -63,9 +63,11 @@ class TypeAhead:
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
-            if getattr(event, "replayed", False):
+            if getattr(event, "replayed", False):  # read again: delivered now, never held twice
                 self._replays -= 1
-            elif self._replays > 0:  # keys typed while the held ones are put back go behind them
+                await super().on_event(event)  # type: ignore[misc]
+                return
+            if self._replays > 0:  # keys typed while the held ones are put back go behind them
                 self._replay(event)
                 return
         if self._holds(event):

@@ -1,12 +1,14 @@
 """A conversation with a model (a manifest entry `opens="chat"` with a `products.views.ChatSpec`):
 a model picked from the endpoint's list, a system prompt, temperature and maximum tokens; each
-answer streamed as server-sent events and drawn as it arrives (Textual's `Markdown` stream), its
-token usage under it, and gauges of the limits the answers' headers report. The screen is kept for
-the session: leaving it and coming back finds the conversation. Nothing here names a product.
+answer streamed as server-sent events and drawn as it arrives (plain text, its end), then as
+Markdown once it is over; its token usage under it, and gauges of the limits the answers' headers
+report, their resets counted down. A refusal (429) says which limit is spent and when it resets,
+and is not retried. The screen is kept for the session: leaving it and coming back finds the
+conversation. Nothing here names a product.
 
 Keys: enter sends the message, esc stops an answer being streamed (otherwise goes back), ctrl+y
-copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again.
-Text from the model is cleaned of control characters and never read as Textual markup.
+copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again;
+a letter typed where no text goes is the message's. Text from the model is cleaned of control characters and never read as Textual markup.
 """
 
 from __future__ import annotations

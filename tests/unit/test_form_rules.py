@@ -373,6 +373,16 @@ async def monitoring_tokens(w: World) -> dict[str, Any]:
     return await w.options(token_options, "monitoring.kinds:TOKENS", "global")
 
 
+async def monitoring_contacts(w: World) -> dict[str, Any]:
+    """An activated monitoring sending its alerts to ops@example.com."""
+    from tui.products.monitoring.forms import contact_options
+
+    await w.client.send_json("POST", "/monitoring/v1beta1/activate", {"project_id": DEMO_PROJECT_ID})
+    w.sandbox.clock.advance(60)
+    await w.client.send_json("POST", "/monitoring/v1beta1/contact-points", {"project_id": DEMO_PROJECT_ID, "contact_point": {"email": {"to": "ops@example.com"}}})
+    return await w.options(contact_options, "monitoring.kinds:CONTACT_POINTS", "global")
+
+
 async def dns_zone_example(w: World) -> dict[str, Any]:  # the name-server editor of example.com
     from tui.products.dns.forms import nameserver_options
 
@@ -426,6 +436,8 @@ RULES.update({  # the network-facing products: DNS records by type, domains, zon
                                                        {"scopes": ["write_logs", "query_logs"]}, "scopes", "choose custom"),
     "monitoring token: custom scopes ticked": Rule("monitoring.forms:TokenForm", {"name": "t", "preset": "custom", "scopes": ["query_metrics"]},
                                                    {"scopes": []}, "scopes", "tick at least one scope"),
+    "monitoring contact point: not twice, whatever its case": Rule("monitoring.forms:ContactForm", {"to": "oncall@example.com"}, {"to": "OPS@example.com"},
+                                                                   "to", "already a contact point", monitoring_contacts),
     "monitoring contact point: an e-mail": Rule("monitoring.forms:ContactForm", {"to": "ops@example.com"}, {"to": "ops.example.com"}, "to", "e-mail address"),
     "monitoring dashboard user: login": Rule("monitoring.forms:UserForm", {"login": "alice"}, {"login": "alice smith"}, "login", "letters, digits"),
     "inference model: archive URL": Rule("inference.forms:ModelForm", {"name": "m", "path": "https://example.com/m.zip"}, {"path": "ftp://example.com/m.zip"},

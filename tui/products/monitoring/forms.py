@@ -85,13 +85,28 @@ class ContactForm(BaseModel):
     to: Annotated[str, Field(min_length=3, max_length=254, pattern=EMAIL,
                              json_schema_extra=meta("E-mail", rule="an e-mail address, such as ops@example.com", placeholder="ops@example.com"))]
 
+    @field_validator("to")
+    @classmethod
+    def _new(cls, v: str, info: ValidationInfo) -> str:
+        if v.strip().lower() in (ctx(info, "taken") or ()):
+            raise ValueError(f"{v} is already a contact point (addresses are compared without case)")
+        return v.strip()
+
+
+async def contact_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+    """The addresses alerts already go to (one is not added twice, whatever its case)."""
+    project = service.context_for(scope).project_id
+    found = await service.read_all(scope, "contact-points", key="contact_points", params={"project_id": project})
+    taken = {str((c.get("email") or {}).get("to") or "").lower() for c in found if isinstance(c.get("email"), dict)}
+    return {}, {"taken": taken}
+
 
 def contact_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, ContactForm)
     return {"project_id": c.project_id, "contact_point": {"email": {"to": form.to}}}
 
 
-CONTACT_CREATE = CreateSpec(ContactForm, contact_payload)
+CONTACT_CREATE = CreateSpec(ContactForm, contact_payload, contact_options)
 
 
 class UserForm(BaseModel):

@@ -231,7 +231,7 @@ class ChatScreen(Screen[None]):
         conversation.scroll_end(animate=False)
         got: list[str] = []
         usage: dict[str, Any] | None = None
-        ending = ""
+        ending, finish = "", ""
         started = self._now()
         drawn = 0.0
         self.streaming = True
@@ -251,6 +251,7 @@ class ChatScreen(Screen[None]):
                             conversation.scroll_end(animate=False)
                             drawn = time.monotonic()
                     usage = chunk.usage or usage
+                    finish = chunk.finish or finish
                     if chunk.done:
                         break
         except CancelledError:  # esc: the stream is closed, what came stays
@@ -276,7 +277,8 @@ class ChatScreen(Screen[None]):
             field = self.query_one("#chat-input", Input)
             if not field.value:
                 field.value = text
-        note = usage_text(usage, self._now() - started) + (f" · {ending}" if ending else "")
+        cut = " · cut short: the max tokens were reached" if finish == "length" else ""
+        note = usage_text(usage, self._now() - started) + cut + (f" · {ending}" if ending else "")
         await conversation.mount(Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage"))
         conversation.scroll_end(animate=False)
         self._status(f"Answer {ending}." if ending else "enter sends the next message",
@@ -327,7 +329,8 @@ class ChatScreen(Screen[None]):
 
     def transcript(self) -> str:
         system = self.query_one("#chat-system", Input).value.strip()
-        lines = [f"# {self.spec.title}", ""] + ([f"**System:** {system}", ""] if system else [])
+        model = self.query_one("#chat-model", Select).value
+        lines = [f"# {self.spec.title}", ""] + ([f"**Model:** {model}", ""] if isinstance(model, str) else []) + ([f"**System:** {system}", ""] if system else [])
         for m in self.messages:
             lines += [f"**{'You' if m['role'] == 'user' else 'Model'}:**", "", m["content"], ""]
         return "\n".join(lines)

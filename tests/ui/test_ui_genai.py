@@ -1,0 +1,26 @@
+"""The generative-model chat against the sandbox's OpenAI-compatible API, beyond the walkthrough
+(tests/ui/test_ui_ai_walkthrough.py: streaming, the gauges, the request limit)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from helpers import demo_settings, loaded, make_app, screen_named, sidebar_enter, wait_for
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_an_answer_cut_by_max_tokens_says_so(sandbox):
+    app = make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await sidebar_enter(pilot, app, "genai.chat")
+        chat = await screen_named(pilot, app, "ChatScreen")
+        await wait_for(pilot, lambda: bool(chat.query("#chat-model")) and isinstance(chat.query_one("#chat-model").value, str), what="models")
+        chat.query_one("#chat-max-tokens", Input).value = "3"
+        await pilot.press(*"Write 40 words about DNS", "enter")
+        await wait_for(pilot, lambda: bool(chat.query(".usage")), what="the answer")
+        note = str(chat.query(".usage")[-1].render())
+        assert "3 out" in note and "cut short: the max tokens were reached" in note
+        assert "**Model:** sandbox-chat-small" in chat.transcript()

@@ -168,7 +168,8 @@ async def chat_walk(pilot, app, sandbox):
     await wait_for(pilot, lambda: not chat.streaming and len(chat.query(".usage")) == 3, what="the refusal")
     said = str(chat.query_one("#chat-status").render())
     assert "the Requests limit is used up (0 of 3 left), it resets in" in said and "Not retried" in said
-    assert chat.query_one("#chat-input", Input).value == "one more"  # kept, to send again later
+    field = chat.query_one("#chat-input", Input)
+    assert field.value == "one more" and field.cursor_position == len("one more")  # kept, to send again later; typing goes after it
 
 
 async def test_monitoring_inference_and_the_chat_from_the_keyboard(sandbox, clock, tmp_path, caplog):

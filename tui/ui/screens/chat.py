@@ -277,6 +277,7 @@ class ChatScreen(Screen[None]):
             field = self.query_one("#chat-input", Input)
             if not field.value:
                 field.value = text
+                field.cursor_position = len(text)  # what is typed next goes after it, not in front
         cut = " · cut short: the max tokens were reached" if finish == "length" else ""
         note = usage_text(usage, self._now() - started) + cut + (f" · {ending}" if ending else "")
         await conversation.mount(Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage"))

@@ -191,6 +191,28 @@ async def tab_to(pilot, app, widget_id):
     raise AssertionError(f"no field {widget_id}")
 
 
+async def typed(pilot, app, **values):
+    """Each field tabbed to (as a user does), emptied and typed into: `typed(..., name="web")`."""
+    for field, text in values.items():
+        await tab_to(pilot, app, f"f-{field}")
+        await pilot.press("ctrl+u", *text)
+
+
+async def one_time_value(pilot, app, name):
+    """In the one-time dialog in front: down to `name`, copied with `y` (masked on screen all
+    along); its value. The dialog stays open."""
+    dialog = await screen_named(pilot, app, "SecretScreen")
+    box = dialog.query_one("#secret-list")
+    for _ in range(box.option_count):
+        if box.get_option_at_index(box.highlighted).id == name:
+            break
+        await pilot.press("down")
+    await pilot.press("y")
+    value = app.clipboard
+    assert value and value not in app.export_screenshot()
+    return value
+
+
 async def form_ready(pilot, app):
     screen = await screen_named(pilot, app, "FormScreen")
     await wait_for(pilot, lambda: screen.ready, what="form ready")

@@ -15,46 +15,19 @@ import pytest
 from textual.widgets import Input, Markdown
 
 from helpers import (
-    act, child_list, confirm_yes, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, set_select,
-    sidebar_enter, tab_to, text_of, to_named_row, wait_for,
+    act, back_to_main, child_list, confirm_yes, demo_settings, error_of, form_ready, loaded, make_app, one_time_value, open_view,
+    screen_named, set_select, sidebar_enter, text_of, to_named_row, typed, wait_for,
 )
 from tui.ui.refresh import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 
 
-async def typed(pilot, app, **values):
-    for field, text in values.items():
-        await tab_to(pilot, app, f"f-{field}")
-        await pilot.press("ctrl+u", *text)
-
-
-async def back_to_main(pilot, app):
-    """esc until the main screen, dropping what a form holds when it asks (Cancel focused: tab, enter)."""
-    while app.screen.id != "main":
-        await pilot.press(*(("tab", "enter") if app.screen.__class__.__name__ == "ConfirmScreen" else ("escape",)))
-        await pilot.pause()
-
-
-async def secret_copied(pilot, app, name):
-    """In the one-time dialog: move to `name`, copy it (masked on screen all along); its value."""
-    dialog = await screen_named(pilot, app, "SecretScreen")
-    box = dialog.query_one("#secret-list")
-    for _ in range(box.option_count):
-        if box.get_option_at_index(box.highlighted).id == name:
-            break
-        await pilot.press("down")
-    await pilot.press("y")
-    value = app.clipboard
-    assert value and value not in app.export_screenshot()
-    return value
-
-
 async def monitoring_walk(pilot, app, sandbox, clock):
     panel = await open_view(pilot, app, "monitoring.cockpit")
     await wait_for(pilot, lambda: panel.absent, what="not activated yet")
     await act(pilot, app, "Activate monitoring")
-    password = await secret_copied(pilot, app, "dashboard_password")
+    password = await one_time_value(pilot, app, "dashboard_password")
     await pilot.press("escape")
     await wait_for(pilot, lambda: not panel.absent and panel.row.state == "creating", what="creating")
     assert password not in json.dumps(panel.row.raw) and panel.service.take_secrets(panel.row.id) == {}  # given once
@@ -67,7 +40,7 @@ async def monitoring_walk(pilot, app, sandbox, clock):
     form = await form_ready(pilot, app)
     await typed(pilot, app, name="prometheus-prod")
     await pilot.press("ctrl+s")
-    config = await secret_copied(pilot, app, "metrics push (prometheus.yml)")
+    config = await one_time_value(pilot, app, "metrics push (prometheus.yml)")
     token = next(iter(sandbox.monitoring.instances.values())).tokens
     made = next(t for t in token.values() if t["name"] == "prometheus-prod")
     assert made["scopes"] == {s: s == "write_metrics" for s in made["scopes"]}  # least privilege

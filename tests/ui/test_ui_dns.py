@@ -27,6 +27,13 @@ def records(sandbox, name):
 
 
 
+async def records_of(pilot, app, zone="example.com"):
+    """The zones list, then `zone`'s Records, loaded: the list most of these tests work in."""
+    zones = await open_view(pilot, app, "dns.zones")
+    await to_named_row(pilot, zones, zone)
+    return await child_list(pilot, app, "Records")
+
+
 async def stage(pilot, app, key, **values):
     """`c` or `e` on the records list, the form filled, staged with ctrl+s."""
     await pilot.press(key)
@@ -46,9 +53,7 @@ async def test_a_version_compared_with_now_shows_each_change_with_its_old_values
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await to_named_row(pilot, zones, "example.com")
-        view = await child_list(pilot, app, "Records")
+        view = await records_of(pilot, app)
         await cursor_on(pilot, view, row_where(view, type="MX", priority=20))
         await stage(pilot, app, "e", priority="30")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="staged edit")
@@ -89,9 +94,7 @@ async def test_read_only_reads_records_and_versions_and_sends_nothing(sandbox):
     app = make_app(sandbox, settings=demo_settings(read_only=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await to_named_row(pilot, zones, "example.com")
-        view = await child_list(pilot, app, "Records")
+        view = await records_of(pilot, app)
         assert view.table.loaded_count > 10
         for key in ("c", "e", "d", "w"):
             await pilot.press(key)
@@ -113,9 +116,7 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await to_named_row(pilot, zones, "example.com")
-        view = await child_list(pilot, app, "Records")
+        view = await records_of(pilot, app)
         await pilot.press("d")
         for leave in ("escape", "q"):  # back, and quit: each asks, Cancel focused, and Cancel keeps them
             await pilot.press(leave)
@@ -134,9 +135,7 @@ async def test_the_palette_brings_its_view_to_the_front_from_a_child_list(sandbo
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await to_named_row(pilot, zones, "example.com")
-        await child_list(pilot, app, "Records")
+        await records_of(pilot, app)
         await palette(pilot, app, "Registry namespaces")
         await wait_for(pilot, lambda: app.screen.id == "main" and app.main.view is not None and app.main.view.kind.id == "registry.namespaces",
                        what="the namespaces in front")
@@ -156,9 +155,7 @@ async def test_keys_that_arrive_in_one_read_land_in_order_in_the_field_they_foll
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await to_named_row(pilot, zones, "example.com")
-        await child_list(pilot, app, "Records")
+        await records_of(pilot, app)
         await pilot.press("c")
         form = await form_ready(pilot, app)
         burst("w1\t\t192.0.2.1")

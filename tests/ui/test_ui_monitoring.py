@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import act, child_list, confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, screen_named, set_select, tab_to, wait_for
+from helpers import act, child_list, one_time_value, confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, set_select, tab_to, wait_for
 from tui.sandbox import DEMO_PROJECT_ID
 from tui.ui.refresh import RefreshPolicy
 
@@ -29,13 +29,7 @@ async def activated(pilot, app, sandbox, clock):
 
 async def once(pilot, app, name):
     """The one-time dialog: `name` copied (masked on screen), closed; its value."""
-    dialog = await screen_named(pilot, app, "SecretScreen")
-    box = dialog.query_one("#secret-list")
-    while box.get_option_at_index(box.highlighted).id != name:
-        await pilot.press("down")
-    await pilot.press("y")
-    value = app.clipboard
-    assert value and value not in app.export_screenshot()
+    value = await one_time_value(pilot, app, name)
     await pilot.press("escape")
     return value
 

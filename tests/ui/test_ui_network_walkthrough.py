@@ -13,8 +13,8 @@ import pytest
 
 from helpers import (
     cursor_on, row_where, tree_lines,
-    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to,
-    to_named_row, wait_for,
+    act, back_to_main, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
+    tab_to, to_named_row, typed, wait_for,
 )
 
 from tui.ui.refresh import RefreshPolicy
@@ -28,18 +28,6 @@ def dns_records(sandbox, zone):
 
 
 
-
-
-async def typed(pilot, app, **values):
-    for field, text in values.items():
-        await tab_to(pilot, app, f"f-{field}")
-        await pilot.press("ctrl+u", *text)
-
-
-async def back_to_main(pilot, app):
-    while app.screen.id != "main":
-        await pilot.press("escape")
-        await pilot.pause()
 
 
 async def dns_walk(pilot, app, sandbox):

@@ -69,10 +69,6 @@ def model_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     return {"project_id": c.project_id, "name": form.name, "path": form.path, "framework": form.framework, "config": form.config}
 
 
-def _latest(form: BaseModel, row: Any = None) -> str | None:
-    return None
-
-
 MODEL_CREATE = CreateSpec(ModelForm, model_payload, model_options)
 
 

@@ -122,6 +122,9 @@ class PanelView(Vertical):
             return bool(self.row is not None and self.service.secrets.get(self.row.id))
         return self.may(action)
 
+    def _wall(self) -> float:
+        return float(getattr(self.app, "clock", time.time)())  # the app's wall clock (snapshots fix it)
+
     def _moving(self) -> bool:
         return self.row is not None and self.kind.is_transitional(self.row)
 
@@ -135,7 +138,7 @@ class PanelView(Vertical):
                 self._shown({}, absent=True)
                 return
             self.error = err if isinstance(err, ApiError) else None
-            self.last_attempt = float(getattr(self.app, "clock", time.time)())
+            self.last_attempt = self._wall()
             notify_error(self.app, err, f"Loading {self.kind.title.lower()}")
             self._title()
             self.refresher.done(False, isinstance(err, RateLimited))
@@ -152,7 +155,7 @@ class PanelView(Vertical):
             except Exception as err:  # a lenient model should not fail; if it does, the raw data stays
                 notify_error(self.app, err, f"Reading {self.kind.title.lower()}")
         self._fields()
-        self.last_attempt = self.last_refresh = float(getattr(self.app, "clock", time.time)())  # the app's wall clock (snapshots fix it)
+        self.last_attempt = self.last_refresh = self._wall()
         self.refresh_bindings()
         self.post_message(self.Refreshed(self))
         self.refresher.done(True)

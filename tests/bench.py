@@ -231,8 +231,15 @@ def ten_thousand(repeat: int, add: Add) -> None:
     # A chat answer at 500 tokens a second (a fast model; the demo streams 50), keys typed all along.
     chat = SandboxProcess(chunk_delay=0.002)
     r = _child(["stream", chat.url, "2000", "0.01"])
-    add("a 2,000-token chat answer streamed: key → frame while it arrives", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
-    add("  … the whole answer, sent → last token drawn", "s", r["stream"], "≈ 4 (the stream's own pace)", lambda v: True)
+    # Textual draws at most 60 frames a second: a key waits for the next frame's turn (0–16.7 ms)
+    # and then for that frame to be drawn, so "within one frame" is judged as: shown by the first
+    # frame begun after it (a frame already being drawn when it came cannot show it).
+    keys = [v * 1000 for v in r["key"]]
+    add("a 2,000-token chat answer streamed at 500 tokens/s: key → frame while it arrives", "ms", keys, "≤ 16", lambda v: v <= 16)
+    add("  … the slowest key of the answer", "ms", [max(keys)], "(one frame's turn + draw)", lambda v: True)
+    missed = 100 * sum(1 for n in r["skipped"] if n) / max(len(r["skipped"]), 1)
+    add("  … keys a frame begun after them did not show (waited a second frame)", "%", [missed], "(reported)", lambda v: True)
+    add("  … the whole answer, sent → drawn as Markdown", "s", r["stream"], "≈ 4 (the stream's own pace)", lambda v: True)
     chat.stop()
 
 

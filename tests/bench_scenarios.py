@@ -16,6 +16,7 @@ class Frames:
     'the next frame' or for 'the first frame after frame n'."""
 
     def __init__(self) -> None:
+        self.started = 0  # frames begun (a key that arrives while one is being drawn waits for the next)
         self.count = 0
         self.times: list[float] = []
         self.event = asyncio.Event()
@@ -46,11 +47,24 @@ class Frames:
 
 
 def bench_app(url: str, frames: Frames, **policy: float) -> Any:
+    from tui.ui import collector
+
+    collector.startup_begin()  # as the entry point does: start-up is frozen after the first frame
     from tui.api.secret import Secret
 
     from tui.config import Settings
     from tui.ui.app import CloudApp
     from tui.ui.refresh import RefreshPolicy
+
+    from textual.screen import Screen
+
+    begin = Screen._on_timer_update
+
+    def counted(screen: Any) -> None:
+        frames.started += 1
+        begin(screen)
+
+    Screen._on_timer_update = counted  # type: ignore[method-assign]  # the bench's own process only
 
     class Measured(CloudApp):
         def _display(self, screen: Any, renderable: Any) -> None:
@@ -295,10 +309,11 @@ async def _cycle(http: Any, ids: list[str], action: str) -> None:
 
 async def scenario_stream(url: str, tokens: int, every: float) -> dict[str, Any]:
     """A streamed chat answer of `tokens` tokens, sent as fast as the sandbox can: while it arrives,
-    a key typed every `every` seconds, each to the frame showing it (the message field grows)."""
+    a key typed every `every` seconds, each to the frame showing it (the message field grows), and
+    how many frames were drawn between the key and that frame (without it: the key waited)."""
     frames = Frames()
     app = bench_app(url, frames)
-    out: dict[str, Any] = {"key": [], "stream": [], "tokens": []}
+    out: dict[str, Any] = {"key": [], "skipped": [], "stream": [], "tokens": []}
     async with app.run_test(size=(120, 40)):
         await loaded_view(app)
         app.main.open_entry("genai.chat")
@@ -307,15 +322,19 @@ async def scenario_stream(url: str, tokens: int, every: float) -> dict[str, Any]
         await until(lambda: bool(chat.query("#chat-model")) and isinstance(chat.query_one("#chat-model").value, str))
         field = chat.query_one("#chat-input")
         field.value = f"Write {tokens} words about load balancers"
+        changed: list[tuple[int, int]] = []
+        chat.watch(field, "value", lambda _: changed.append((frames.count, frames.started)), init=False)
         started = time.perf_counter()
         app.simulate_key("enter")
         await until(lambda: chat.streaming)
-        while chat.streaming:
-            typed, drawn = len(field.value), frames.count
+        while not chat.query(".usage"):  # until the answer is over and drawn, its last block made Markdown
+            typed, begun = len(field.value), frames.started
             t0 = time.perf_counter()
             app.simulate_key("x")
             await until(lambda: len(field.value) > typed)
+            drawn, begun_then = changed[-1]  # frames drawn and begun when the key changed the field
             out["key"].append(await frames.after(drawn) - t0)
+            out["skipped"].append(begun_then - begun)  # frames begun after the key yet drawn without it
             await asyncio.sleep(every)
         out["stream"].append(time.perf_counter() - started)
         await until(lambda: bool(chat.query(".usage")))

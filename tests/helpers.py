@@ -359,3 +359,13 @@ def tree_lines(tree):
 
     walk(tree.root, 0)
     return out
+
+
+def drawn_lines(widget) -> list[str]:
+    """The lines a line-drawn widget (an answer in the chat) shows now, as plain text."""
+    return [widget.render_line(y).text.rstrip() for y in range(widget.size.height)]
+
+
+def drawn_text(widget) -> str:
+    """What a line-drawn widget shows, its lines joined by spaces (a wrapped paragraph reads whole)."""
+    return " ".join(line.strip() for line in drawn_lines(widget) if line.strip())

@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import Input, Markdown, Static, TextArea, Tree
+from textual.widgets import Input, Static, TextArea, Tree
 
 import gadgets_client
 import gadgets_sandbox
-from helpers import loaded, make_app, open_view, pick, screen_named, select, sidebar_enter, text_of, wait_for, tree_lines
+from helpers import drawn_text, loaded, make_app, open_view, pick, screen_named, select, sidebar_enter, text_of, wait_for, tree_lines
 from tui.products import manifest
 from tui.sandbox import Sandbox
+from tui.ui.widgets.streamed_markdown import StreamedMarkdown
 
 pytestmark = pytest.mark.anyio
 
@@ -37,7 +38,7 @@ async def open_chat(pilot, app):
 
 
 def answers(chat):
-    return [md.source for md in chat.query(Markdown)]
+    return [drawn_text(answer) for answer in chat.query(StreamedMarkdown)]
 
 
 def notes(chat):

@@ -12,13 +12,14 @@ import json
 import logging
 
 import pytest
-from textual.widgets import Input, Markdown
+from textual.widgets import Input
 
 from helpers import (
-    act, back_to_main, child_list, confirm_yes, demo_settings, error_of, form_ready, loaded, make_app, one_time_value, open_view,
+    act, back_to_main, drawn_text, child_list, confirm_yes, demo_settings, error_of, form_ready, loaded, make_app, one_time_value, open_view,
     screen_named, set_select, sidebar_enter, text_of, to_named_row, typed, wait_for,
 )
 from tui.ui.refresh import RefreshPolicy
+from tui.ui.widgets.streamed_markdown import StreamedMarkdown
 
 pytestmark = pytest.mark.anyio
 
@@ -135,7 +136,7 @@ async def chat_walk(pilot, app, sandbox):
     for n, left in ((1, "1/3"), (2, "0/3")):
         await pilot.press(*"Write 40 words about DNS", "enter")
         await wait_for(pilot, lambda: len(chat.query(".usage")) == n, what=f"answer {n}")
-        assert len(chat.query(Markdown)[-1].source.split()) >= 30  # it streamed in, whole
+        assert len(drawn_text(chat.query(StreamedMarkdown)[-1]).split()) >= 30  # it streamed in, whole, and is shown
         assert left in str(head.render())  # the gauge falls with each answer
     await pilot.press(*"one more", "enter")
     await wait_for(pilot, lambda: not chat.streaming and len(chat.query(".usage")) == 3, what="the refusal")

@@ -8,7 +8,7 @@ tokens plus one per message (the framing of a turn).
 - By default the answer repeats the first words of the last user message and says what it is.
 - A last user message asking for "N words" or "N tokens" (for example "write 2000 words about
   clouds") gets an answer of exactly N tokens (at most `MAX_ANSWER`): sentences drawn from its own
-  words and a small vocabulary, each ended by a full stop.
+  words and a small vocabulary, each ended by a full stop, in paragraphs.
 - `max_tokens` (or `max_completion_tokens`) cuts the answer there, with finish_reason "length";
   otherwise the finish_reason is "stop".
 """
@@ -69,12 +69,17 @@ def answer(model: str, messages: list[dict[str, Any]], max_tokens: int | None) -
 
 
 def _long(n: int, words: list[str], seed: str) -> list[str]:
-    """Exactly `n` tokens of sentences of 5 to 14 words, each with its full stop."""
+    """Exactly `n` tokens of sentences of 5 to 14 words, each with its full stop, in paragraphs of
+    3 to 6 sentences (a paragraph's first word comes after a blank line)."""
     rng = random.Random(hashlib.sha256(seed.encode("utf-8")).digest())
     pool = [w.lower() for w in words if not w.isdigit()] + list(VOCABULARY)
     out: list[str] = []
+    left = rng.randint(3, 6)  # sentences until the paragraph ends
     while len(out) < n:
         sentence = [rng.choice(pool) for _ in range(rng.randint(5, 14))]
         sentence[0] = sentence[0].capitalize()
-        out += [(" " if out or i else "") + w for i, w in enumerate(sentence)] + ["."]
+        lead = "\n\n" if out and left == 0 else " " if out else ""
+        left = rng.randint(3, 6) if left == 0 else left
+        out += [(lead if i == 0 else " ") + w for i, w in enumerate(sentence)] + ["."]
+        left -= 1
     return out[:n]

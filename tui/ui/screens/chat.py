@@ -25,12 +25,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Input, Label, Markdown, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from ...api.safe import clean
 from ..errors import describe, log_shown
 from ..widgets.key_bar import KeyBar
 from ..widgets.line_input import LineInput
+from ..widgets.streamed_markdown import StreamedMarkdown
 
 
 def seconds_of(duration: str) -> float | None:
@@ -63,17 +64,6 @@ def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
 
 
 FLUSH = 0.05  # seconds between redraws of an answer arriving
-LIVE_CHARS = 2_000  # what of it is drawn while it arrives: its end, about half a screen
-
-
-def tail(text: str) -> str:
-    """The end of an answer arriving, from a word's start: what a redraw costs stays the same
-    however long the answer grows (the whole of it is drawn once it is over)."""
-    if len(text) <= LIVE_CHARS:
-        return text
-    cut = text[-LIVE_CHARS:]
-    space = cut.find(" ")
-    return "… " + (cut[space + 1:] if 0 <= space < 80 else cut)
 
 
 def used_up(gauges: Any, headers: Any) -> str:
@@ -116,6 +106,7 @@ class ChatScreen(Screen[None]):
     ChatScreen #conversation { height: 1fr; padding: 0 1; border: round $panel; }
     ChatScreen .said { margin-top: 1; text-style: bold; }
     ChatScreen .usage { color: $text-muted; }
+    ChatScreen StreamedMarkdown { margin-bottom: 1; }
     ChatScreen .failed { color: $error; }
     ChatScreen #chat-input { margin: 0 1; }
     ChatScreen #chat-status { height: auto; max-height: 3; padding: 0 1; }
@@ -222,11 +213,9 @@ class ChatScreen(Screen[None]):
         conversation = self.query_one("#conversation", VerticalScroll)
         await conversation.mount(Static(Text("You", style="bold"), classes="said"), Static(Text(clean(text, keep_newlines=True))))
         await conversation.mount(Static(Text(clean(settings["model"]), style="bold"), classes="said"))
-        # While it streams the answer is plain text, redrawn at most every FLUSH seconds: a Markdown
-        # widget re-parses its last block on every piece, and one long paragraph made each piece
-        # cost more than the last (a 2,000-token answer took 4 s to draw and keys waited 30–120 ms).
-        # The Markdown is made once, when the answer is over.
-        live = Static("", classes="answer-live")
+        # The answer is drawn as Markdown block by block as it comes, the block arriving as plain
+        # text, redrawn at most every FLUSH seconds (streamed_markdown.py says why).
+        live = StreamedMarkdown(classes="answer-live")
         await conversation.mount(live)
         conversation.scroll_end(animate=False)
         got: list[str] = []
@@ -247,8 +236,8 @@ class ChatScreen(Screen[None]):
                     if chunk.text:
                         got.append(clean(chunk.text, keep_newlines=True))
                         if time.monotonic() - drawn >= FLUSH:
-                            live.update(Text(tail("".join(got))))
-                            conversation.scroll_end(animate=False)
+                            if live.draw("".join(got), conversation.scrollable_content_region.height):
+                                conversation.scroll_end(animate=False)
                             drawn = time.monotonic()
                     usage = chunk.usage or usage
                     finish = chunk.finish or finish
@@ -266,10 +255,11 @@ class ChatScreen(Screen[None]):
             ending = f"refused: {spent}. Not retried: send it again then" if spent else f"interrupted: {summary}. {hint}"
         finally:
             self.streaming = False
-        if got:
-            await conversation.mount(Markdown("".join(got), open_links=False), after=live)
-        await live.remove()
         said = "".join(got)
+        if got:
+            live.finish(said)
+        else:
+            await live.remove()
         if got:
             self.messages = [m for m in messages if m["role"] != "system"] + [{"role": "assistant", "content": said}]
             self.answers.append(said)

@@ -10,6 +10,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
+from .theme_style import theme_colour
+
 
 class KeyBar(Static):
     DEFAULT_CSS = """
@@ -25,7 +27,7 @@ class KeyBar(Static):
 
     def _bindings_changed(self, screen: object) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
-        key_style = _colour(self.app.theme_variables.get("footer-key-foreground"))
+        key_style = theme_colour(self.app.theme_variables.get("footer-key-foreground"))
         seen: set[str] = set()
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
@@ -34,17 +36,3 @@ class KeyBar(Static):
             text.append(f" {self.app.get_key_display(binding)} ", style=Style(bold=True) + key_style if enabled else "dim")
             text.append(f"{binding.description} ", style="" if enabled else "dim")
         self.update(text)
-
-
-def _colour(value: str | None) -> Style:
-    """A theme colour as a Rich style. Theme values are Textual colours ("ansi_magenta", "#ff0",
-    "rgb(…)") that Rich cannot always parse (the ansi-dark and ansi-light themes left the console
-    deaf with MissingStyle): parsed by Textual, and no colour when even that fails."""
-    if not value:
-        return Style()
-    from textual.color import Color
-
-    try:
-        return Style(color=Color.parse(value).rich_color)
-    except Exception:
-        return Style()

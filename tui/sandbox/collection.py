@@ -4,6 +4,9 @@ fields an update may change, delete through `deleting` to gone — over a `lifec
 
 from __future__ import annotations
 
+import operator
+from itertools import islice
+from operator import itemgetter
 from typing import Any, Callable, Iterable, Sequence
 
 from starlette.requests import Request
@@ -94,11 +97,41 @@ def page(request: Request, key: str, items: Sequence[Obj], render: Callable[[Obj
     return page_page_size(request, key, items, render, extra=extra)
 
 
-def ordered(request: Request, items: list[Obj], orders: dict[str, tuple[str, bool]], default: str) -> list[Obj]:
+ORDERS = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "name_asc": ("name", False),
+          "name_desc": ("name", True)}  # what most listings offer
+
+
+def ordered(request: Request, items: list[Obj], orders: dict[str, tuple[str, bool]] = ORDERS, default: str = "created_at_asc",
+            *, tie: str | None = None) -> list[Obj]:
     """`items` in the `order_by` the request asks (default `default`), each order being a field and
-    whether it runs backwards; ties keep creation order. An unknown order is refused."""
+    whether it runs backwards; ties are broken by the `tie` field, or keep creation order. An unknown
+    order is refused.
+
+    A 10,000-row listing asks 100 pages, each sorted again: the keys are read and compared in C, and
+    a list already in order (objects are kept in creation order) is not sorted at all."""
     order = request.query_params.get("order_by") or default
     if order not in orders:
         raise invalid_arguments(("order_by", "constraint", f"order_by is one of {', '.join(orders)}"))
     key, reverse = orders[order]
-    return sorted(items, key=lambda o: str(o.get(key) or ""), reverse=reverse)  # stable: ties keep creation order
+    try:
+        keys = list(map(itemgetter(key, tie) if tie else itemgetter(key), items))
+        # backwards, equal keys keep creation order: a list is already in order only if strictly
+        if all(map(operator.lt if reverse and not tie else operator.le, keys, islice(keys, 1, None))):
+            return items[::-1] if reverse else list(items)
+        return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)]
+    except (KeyError, TypeError):  # a field missing or null somewhere: compared as text, null as ""
+        return sorted(items, key=lambda o: (str(o.get(key) or ""), str(o.get(tie) or "")) if tie else str(o.get(key) or ""), reverse=reverse)
+
+
+def matching(request: Request, items: list[Obj], *fields: str, name: str | None = "name") -> list[Obj]:
+    """`items` whose `fields` equal the query's where it gives them, and whose `name` holds the query's
+    `name` in any case."""
+    q = request.query_params
+    for field in fields:
+        wanted = q.get(field)
+        if wanted:
+            items = [o for o in items if o.get(field) == wanted]
+    part = (q.get(name) or "").lower() if name else ""
+    if part:
+        items = [o for o in items if part in str(o.get(name) or "").lower()]
+    return items

@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..collection import matching
 from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
 from ..lifecycle import GONE
@@ -64,9 +65,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         zone = path_zone(request, PN_ZONES, "private networks of bare-metal servers")
         q = request.query_params
         items = [a for s in list(store.servers[zone].values()) for a in attachments(s).values()] if zone in store.servers else []
-        for key in ("server_id", "private_network_id", "project_id"):
-            if q.get(key):
-                items = [a for a in items if a.get(key) == q[key]]
+        items = matching(request, items, "server_id", "private_network_id", "project_id", name=None)
         if q.get("organization_id") and q["organization_id"] != store.organization_id:
             items = []
         items.sort(key=lambda a: a["created_at"], reverse=(q.get("order_by") or "").endswith("_desc"))

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..collection import page
+from ..collection import matching, ordered, page
 from ..core import check_unknown, is_uuid, json_body, path_region
 from ..errors import HttpError, invalid_arguments
 from ..routing import route_table
@@ -21,27 +21,12 @@ ORDER = {k: v for k, v in NS_ORDER.items() if not k.startswith("description")}
 STATUSES = ("unknown", "ready", "deleting", "error", "locked")
 
 
-def _ordered(request: Request, items: list[dict[str, Any]], orders: dict[str, tuple[str, bool]]) -> list[dict[str, Any]]:
-    order = request.query_params.get("order_by") or "created_at_asc"
-    if order not in orders:
-        raise invalid_arguments(("order_by", "constraint", f"order_by is one of {', '.join(orders)}"))
-    key, reverse = orders[order]
-    if key == "created_at" and all(a["created_at"] <= b["created_at"] for a, b in zip(items, items[1:])):
-        return items[::-1] if reverse else items  # pushed in order (thousands of tags): no sort for each page
-    return sorted(items, key=lambda o: (str(o.get(key) or ""), o["id"]), reverse=reverse)
-
-
 def _filtered(request: Request, items: list[dict[str, Any]], *fields: str) -> list[dict[str, Any]]:
     q = request.query_params
     status = q.get("status")
     if status and status not in STATUSES:
         raise invalid_arguments(("status", "constraint", f"status is one of {', '.join(STATUSES)}"))
-    for key in ("status", *fields):
-        if q.get(key):
-            items = [o for o in items if o.get(key) == q[key]]
-    if q.get("name"):
-        items = [o for o in items if q["name"].lower() in o["name"].lower()]
-    return items
+    return matching(request, items, "status", *fields)
 
 
 def _check_name(name: Any, what: str) -> list[tuple[str, str, str]]:
@@ -77,7 +62,7 @@ def routes(store: RegistryStore) -> list[Route]:
     # ---- namespaces --------------------------------------------------------------------------------
     async def list_namespaces(request: Request) -> Response:
         region = region_of(request)
-        items = _ordered(request, _filtered(request, store.namespaces.all(region), "project_id", "organization_id"), NS_ORDER)
+        items = ordered(request, _filtered(request, store.namespaces.all(region), "project_id", "organization_id"), NS_ORDER, tie="id")
         return page(request, "namespaces", items, store.namespace_view)
 
     async def create_namespace(request: Request) -> Response:
@@ -122,7 +107,7 @@ def routes(store: RegistryStore) -> list[Route]:
         visibility = q.get("visibility")
         if visibility and visibility not in ("visibility_unknown", *VISIBILITIES):
             raise invalid_arguments(("visibility", "constraint", "visibility is inherit, public or private"))
-        items = _ordered(request, _filtered(request, items, "namespace_id", "visibility"), ORDER)
+        items = ordered(request, _filtered(request, items, "namespace_id", "visibility"), ORDER, tie="id")
         return page(request, "images", items, image_out(region))
 
     async def get_image(request: Request) -> Response:
@@ -147,7 +132,7 @@ def routes(store: RegistryStore) -> list[Route]:
     async def list_tags(request: Request) -> Response:
         region = region_of(request)
         found = image(request)
-        items = _ordered(request, _filtered(request, store.tags_of(region, found["id"])), ORDER)
+        items = ordered(request, _filtered(request, store.tags_of(region, found["id"])), ORDER, tie="id")
         return page(request, "tags", items, lambda t: {k: v for k, v in t.items() if not k.startswith("_")})
 
     async def get_tag(request: Request) -> Response:

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..collection import ordered, page
+from ..collection import matching, ordered, page
 from ..core import check_unknown, is_uuid, json_body
 from ..errors import HttpError, invalid_arguments
 from ..routing import route_table
@@ -84,13 +84,7 @@ def routes(store: InferenceStore) -> list[Route]:
         return JSONResponse(INFO)
 
     async def list_models(request: Request) -> Response:
-        q = request.query_params
-        items = store.all()
-        for key in ("organization_id", "project_id"):
-            if q.get(key):
-                items = [m for m in items if m[key] == q[key]]
-        if q.get("name"):
-            items = [m for m in items if q["name"].lower() in m["name"].lower()]
+        items = matching(request, store.all(), "organization_id", "project_id")
         return page(request, "models", ordered(request, items, ORDER, "created_at_desc"), lambda m: store.view(m, base(request)))
 
     async def create_model(request: Request) -> Response:

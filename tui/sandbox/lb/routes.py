@@ -10,14 +10,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..collection import page
+from ..collection import matching, ordered, page
 from ..core import check_unknown, is_uuid, json_body
 from ..errors import HttpError, invalid_arguments, not_found
 from ..routing import route_table
 from .checks import SSL_LEVELS, check_backend, check_frontend, check_health, check_ips, millis, normal_health
 from .store import REGIONS, TYPES, LbStore, zone_region
 
-ORDER = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "name_asc": ("name", False), "name_desc": ("name", True)}
 BUSY = ("to_create", "creating", "to_delete", "deleting")
 
 
@@ -31,14 +30,6 @@ def region_of(request: Request) -> str:
     if region is None:
         raise invalid_arguments(("zone", "constraint", f"no load balancers in zone {request.path_params['zone']!r}"))
     return region
-
-
-def ordered(request: Request, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    order = request.query_params.get("order_by") or "created_at_asc"
-    if order not in ORDER:
-        raise invalid_arguments(("order_by", "constraint", f"order_by is one of {', '.join(ORDER)}"))
-    key, reverse = ORDER[order]
-    return sorted(items, key=lambda o: (str(o.get(key) or ""), o["id"]), reverse=reverse)
 
 
 def _transient(lb: dict[str, Any]) -> HttpError:
@@ -95,14 +86,8 @@ def routes(store: LbStore) -> list[Route]:
     # ---- load balancers ----------------------------------------------------------------------------
     async def list_lbs(request: Request) -> Response:
         region = region_of(request)
-        q = request.query_params
-        items = store.lbs.all(region)
-        if q.get("name"):
-            items = [lb for lb in items if q["name"].lower() in lb["name"].lower()]
-        for key in ("project_id", "organization_id"):
-            if q.get(key):
-                items = [lb for lb in items if lb[key] == q[key]]
-        return page(request, "lbs", ordered(request, items), store.view)
+        items = matching(request, store.lbs.all(region), "project_id", "organization_id")
+        return page(request, "lbs", ordered(request, items, tie="id"), store.view)
 
     async def create_lb(request: Request) -> Response:
         region = settled(request)
@@ -171,7 +156,7 @@ def routes(store: LbStore) -> list[Route]:
         items = [b for b in store.backends.values() if b["_lb"] == lb["id"]]
         if request.query_params.get("name"):
             items = [b for b in items if request.query_params["name"].lower() in b["name"].lower()]
-        return page(request, "backends", ordered(request, items), store.backend_view)
+        return page(request, "backends", ordered(request, items, tie="id"), store.backend_view)
 
     async def create_backend(request: Request) -> Response:
         lb = ready_lb(request)
@@ -247,7 +232,7 @@ def routes(store: LbStore) -> list[Route]:
     async def list_frontends(request: Request) -> Response:
         lb = lb_of(request)
         items = [f for f in store.frontends.values() if f["_lb"] == lb["id"]]
-        return page(request, "frontends", ordered(request, items), store.frontend_view)
+        return page(request, "frontends", ordered(request, items, tie="id"), store.frontend_view)
 
     def frontend_rules(lb: dict[str, Any], body: dict[str, Any], exclude: str | None = None) -> list[tuple[str, str, str]]:
         errs = []

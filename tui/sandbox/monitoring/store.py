@@ -118,7 +118,7 @@ class MonitoringStore:
         return "".join(chars)
 
     def secret_key(self) -> str:
-        return "".join(self._secrets.choice(string.ascii_letters + string.digits) for _ in range(64))
+        return "".join(self._secrets.choices(string.ascii_letters + string.digits, k=64))
 
     # ---- tokens ------------------------------------------------------------------------------------
     def add_token(self, found: Instance, name: str, scopes: dict[str, bool]) -> dict[str, Any]:

@@ -9,12 +9,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..collection import matching, ordered
 from ..core import check_unknown, json_body, page_page_size, public
 from ..errors import invalid_arguments, invalid_request
 from ..routing import route_table
 from ..timeseries import parse_time
 from . import catalog, rules
-from .requests import ordered, region_of
+from .requests import region_of
 from .store import RdbStore, transient
 
 
@@ -45,12 +46,8 @@ def routes(store: RdbStore) -> list[Route]:
     def copies_listing(table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str) -> Any:
         """GET of backups or snapshots: the region's, filtered by `instance_id` and `name`, ordered."""
         async def listing(request: Request) -> Response:
-            region, q = region_of(request), request.query_params
-            items = store.live(region, table, get)
-            if q.get("instance_id"):
-                items = [x for x in items if x["instance_id"] == q["instance_id"]]
-            if q.get("name"):
-                items = [x for x in items if q["name"].lower() in x["name"].lower()]
+            region = region_of(request)
+            items = matching(request, store.live(region, table, get), "instance_id")
             return page_page_size(request, key, ordered(request, items), public)
 
         return listing

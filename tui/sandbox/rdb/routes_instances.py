@@ -9,12 +9,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..collection import matching, ordered
 from ..core import check_unknown, is_uuid, json_body, page_page_size
 from ..errors import invalid_arguments, invalid_request
 from ..routing import route_table
 from ..timeseries import certificate, pick, series, window
 from . import catalog, rules
-from .requests import ordered, region_of
+from .requests import region_of
 from .store import RdbStore
 
 CREATE = {"project_id", "organization_id", "name", "engine", "node_type", "is_ha_cluster", "disable_backup", "tags", "user_name",
@@ -54,9 +55,7 @@ def routes(store: RdbStore) -> list[Route]:
     async def listing(request: Request) -> Response:
         region = region_of(request)
         q = request.query_params
-        items = store.all_instances(region)
-        if q.get("name"):
-            items = [i for i in items if q["name"].lower() in i["name"].lower()]
+        items = matching(request, store.all_instances(region))
         wanted = q.getlist("tags")
         if wanted:
             items = [i for i in items if all(t in i["tags"] for t in wanted)]

@@ -8,11 +8,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..collection import ordered
 from ..core import check_unknown, json_body, page_page_size
 from ..errors import invalid_arguments, not_found
 from ..routing import route_table
 from ..timeseries import parse_time
-from .requests import ordered, region_of
+from .requests import region_of
 from .store import RdbStore
 
 

@@ -135,3 +135,19 @@ async def test_a_choice_set_back_to_blank_is_required_not_filled_with_a_default(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "required" in error_of(form, "role"), what="the blank choice refused, named")
         assert instance(sandbox).users == {}  # nothing sent
+
+
+async def test_ticked_and_unticked_scopes_are_told_apart_without_colour(sandbox, clock):
+    from helpers import drawn_lines
+    from tui.ui.widgets.tick_list import TickList
+
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await activated(pilot, app, sandbox, clock)
+        await child_list(pilot, app, "Tokens")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        await tab_to(pilot, app, "f-scopes")
+        await pilot.press("down", "space")  # the second scope ticked
+        marks = [line[:3] for line in drawn_lines(form.query_one(TickList)) if line.strip()]
+        assert marks[1] == "▐X▌" and marks[0] == marks[2] == "▐ ▌"  # the mark itself differs, not only its colour

@@ -121,9 +121,9 @@ class ModelForm(Vertical):
         elif meta.get("widget") == "select":
             control = Select([], prompt="loading…", compact=True, id=wid, classes="form-control")
         elif meta.get("widget") == "multiselect":  # (imported here: ~90 ms with TextArea, paid by forms that use them)
-            from textual.widgets import SelectionList
+            from .tick_list import TickList
 
-            control = SelectionList[Any](id=wid, classes="form-control", compact=True)
+            control = TickList(id=wid, classes="form-control", compact=True)
         elif meta.get("widget") in self.TEXT_WIDGETS:
             from .text_input import LinesInput
 

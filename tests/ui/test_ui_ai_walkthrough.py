@@ -86,6 +86,8 @@ async def inference_walk(pilot, app, sandbox, clock, tmp_path):
     await typed(pilot, app, config="input_type=float32")
     await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: any(r.name == "digits" for r in models.table.resources()), what="created")
+    assert models.table.cursor_row == 0 and models.table.get(models.table.cursor_key).name == "digits"  # first, as the API lists it
+    assert models.table.loaded_count > 1
     await to_named_row(pilot, models, "digits")
     await pilot.press("enter")
     detail = await screen_named(pilot, app, "DetailScreen")

@@ -239,6 +239,7 @@ class ResourceKind:
     locked: Callable[[Any], str | None] = lambda parent: None  # why a child list cannot change at all, from its parent
     delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
     sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
+    newest_first: bool = False  # the API lists the newest first: one created here is shown at the top, where a listing puts it
     nav: str = ""  # the sidebar's short name (default: title)
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows

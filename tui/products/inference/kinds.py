@@ -74,7 +74,7 @@ MODELS = inference_kind(
     item_key=None,
     state_field="status",
     transitional=frozenset({"creating", "converting", "building", "deploying", "pausing", "deleting"}),
-    # newest first is the API's own order (created_at_desc): no sort of 10,000 rows here
+    newest_first=True,  # the API's own order (created_at_desc): no sort of 10,000 rows here
     columns=(
         name_col(22),
         Column("status", "Status", lambda r: TONES.text(r.state), width=12, sort_key=lambda r: r.state),

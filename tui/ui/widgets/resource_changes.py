@@ -97,7 +97,7 @@ class ResourceChanges:
                 self.table.move_to(created.id)
                 self.app.notify(f"Staged: a new {self.kind.singular}. w reviews and sends the changes.", timeout=4)
                 return
-            self.table.upsert([created])
+            self.table.upsert([created], first=self.kind.newest_first)
             self.table.move_to(created.id)
             if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
                 self.follow(created)

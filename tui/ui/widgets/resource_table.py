@@ -117,8 +117,14 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
             self._rows = {k: self._rows[k] for k in new}
             self._changed(order=True)
 
-    def upsert(self, rows: Iterable[Any]) -> None:
+    def upsert(self, rows: Iterable[Any], *, first: bool = False) -> None:
+        """Store these rows; new ones go last, or `first` (a list whose API shows the newest first)."""
+        rows = list(rows)
+        new = [r.id for r in rows if r.id not in self._rows] if first else []
         self._store(rows)
+        if new:
+            self._rows = {**{k: self._rows[k] for k in new}, **self._rows}
+            self._changed(order=True)
 
     def remove(self, keys: Iterable[str]) -> None:
         removed = False

@@ -16,10 +16,10 @@ def test_a_duration_is_read_with_its_units(said, seconds):
     assert seconds_of(said) == (pytest.approx(seconds) if seconds is not None else None)
 
 
-@pytest.mark.parametrize("elapsed, shown", [(0, "(resets in 41s)"), (30.2, "(resets in 11s)"), (41, "(renewed)")])
-def test_a_gauge_counts_its_reset_down(elapsed, shown):
+@pytest.mark.parametrize("elapsed, shown", [(0, "█░░░░░ 5/20 (resets in 41s)"), (30.2, "█░░░░░ 5/20 (resets in 11s)"), (41, "██████ 20/20 (renewed)")])
+def test_a_gauge_counts_its_reset_down_and_is_full_again_once_it_is_over(elapsed, shown):
     headers = {"x-ratelimit-remaining-requests": "5", "x-ratelimit-limit-requests": "20", "x-ratelimit-reset-requests": "41s"}
-    assert gauge_text(REQUESTS, headers, elapsed) == f"Requests █░░░░░ 5/20 {shown}"
+    assert gauge_text(REQUESTS, headers, elapsed) == f"Requests {shown}"
 
 
 def test_a_refusal_names_the_spent_limit_and_its_reset_and_nothing_when_headers_are_silent():

@@ -53,12 +53,14 @@ def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
         return None
     if limit <= 0:
         return None
-    filled = max(0, min(6, 6 * left // limit))  # full only while nothing is used
-    text = f"{gauge.label} {'█' * filled}{'░' * (6 - filled)} {left:,}/{limit:,}"
     said = clean(str(headers.get(gauge.reset, "")))[:12] if gauge.reset else ""
     seconds = seconds_of(said) if said else None
-    if seconds is not None:
-        left_s = max(0, math.ceil(seconds - elapsed))
+    left_s = max(0, math.ceil(seconds - elapsed)) if seconds is not None else None
+    if left_s == 0:
+        left = limit  # the minute is over: all of it again (the next answer will say so)
+    filled = max(0, min(6, 6 * left // limit))  # full only while nothing is used
+    text = f"{gauge.label} {'█' * filled}{'░' * (6 - filled)} {left:,}/{limit:,}"
+    if left_s is not None:
         return text + (f" (resets in {left_s // 60}m{left_s % 60:02d}s)" if left_s >= 60 else f" (resets in {left_s}s)" if left_s else " (renewed)")
     return text + (f" ({said})" if said else "")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from rich.cells import set_cell_size
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -62,7 +62,7 @@ class TableDrawing:
             else:
                 style, text = base, str(cell)
             lead = MARK if marked and i == 0 else " " * PAD  # a mark takes the first column's left pad
-            segments.append(Segment(lead + set_cell_size(text, width) + " " * PAD, style))
+            segments.append(Segment(lead + fit(text, width) + " " * PAD, style))
         return Strip(segments, self._row_width())
 
     def _header_strip(self) -> Strip:
@@ -129,3 +129,11 @@ class TableDrawing:
         self._styles.clear()
         self._strips.clear()
         self._render_failed = False
+
+
+def fit(text: str, width: int) -> str:
+    """`text` in exactly `width` cells: padded, or cut with an ellipsis so that a cut value (an
+    address, a name) is never read as whole."""
+    if len(text) <= width and cell_len(text) <= width:
+        return text + " " * (width - cell_len(text))
+    return set_cell_size(text, width - 1) + "…" if width > 1 else set_cell_size(text, width)

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from helpers import act, confirm_yes, demo_settings, form_ready, loaded, make_app, notified, open_view, screen_named, tab_to, to_named_row, wait_for
+from helpers import act, delete_typing, demo_settings, form_ready, loaded, make_app, notified, open_view, screen_named, tab_to, to_named_row, wait_for
 from tui.ui.refresh import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
@@ -31,8 +31,7 @@ async def test_a_rename_sends_the_name_alone_and_a_deleted_model_leaves_the_list
         await pilot.press("ctrl+u", *"sentiment-v2", "ctrl+s")
         await wait_for(pilot, lambda: model_named(sandbox, "sentiment-v2") is not None, what="renamed")
         assert ("PATCH", f"/inference/v1alpha1/models/{model_named(sandbox, 'sentiment-v2')['id']}") in sandbox.requests
-        await pilot.press("d")
-        await confirm_yes(pilot, app)
+        await delete_typing(pilot, app, "sentiment-v2")  # its deployment lost: the name typed
         await wait_for(pilot, lambda: all(r.name != "sentiment-v2" for r in view.table.resources()), what="out of the list")
         assert model_named(sandbox, "sentiment-v2")["status"] == "deleting"  # the platform finishes it
 

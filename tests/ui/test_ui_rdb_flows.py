@@ -273,8 +273,7 @@ async def test_region_wide_backup_created_edited_deleted_and_a_replica_reset_the
         kept = next(b for b in sandbox.rdb.backups["fr-par"].values() if b["name"] == "orders-keep")
         assert kept["expires_at"] is not None
         await to_named_row(pilot, backups, "orders-keep")
-        await pilot.press("d")
-        assert "gone for good" in await confirm_yes(pilot, app)
+        assert "gone for good" in await delete_typing(pilot, app, "orders-keep")  # data lost: its name typed
         await wait_for(pilot, lambda: ("DELETE", f"{R}/backups/{kept['id']}") in sent(sandbox, R), what="deleted")
 
         # orders-db's read replica: reset (re-sync), then deleted

@@ -97,6 +97,7 @@ MODELS = inference_kind(
     editable=_locked,
     deletable=_locked,
     delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,  # its deployment is lost (a new one takes minutes, at a new endpoint): the name is typed
     about=Lazy("tui.products.inference.kinds:service_info"),
     actions=(
         ActionSpec("try", "Try a prediction…", shape=Playground(

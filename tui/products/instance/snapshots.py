@@ -24,6 +24,7 @@ SNAPSHOTS = instance_kind(
     title="Snapshots",
     singular="snapshot",
     delete=DELETE_BY_ID,
+    delete_needs_name=True,  # data lost: the name is typed
     name_param="name",
     collection="snapshots",
     list_key="snapshots",

@@ -62,6 +62,7 @@ BACKUPS = rdb_kind(
     create=Lazy(COPIES + "BACKUP_CREATE"),
     edit=Lazy(COPIES + "BACKUP_EDIT"),
     delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,  # data lost: the name is typed
     delete_warning=lambda r: "This copy of the database is gone for good",
     name_param="name",
 )
@@ -106,6 +107,7 @@ SNAPSHOTS = rdb_kind(
     ),
     edit=Lazy(COPIES + "BACKUP_EDIT"),  # the same two fields: name and expiry
     delete=Call("DELETE", "{id}"),
+    delete_needs_name=True,  # data lost: the name is typed
     delete_warning=lambda r: "The copy of the volume is gone for good",
     name_param="name",
 )

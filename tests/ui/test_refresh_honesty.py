@@ -77,7 +77,7 @@ async def test_an_unexpected_exception_while_listing_says_it_is_a_bug(sandbox, m
         assert any("This is a bug" in n.message and "KeyError" in n.message for n in app.notes)
 
 
-async def test_a_detail_of_a_resource_that_is_gone_offers_no_actions(sandbox):
+async def test_a_detail_of_a_resource_that_is_gone_says_so_dims_what_it_was_and_offers_no_actions(sandbox):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
@@ -90,6 +90,8 @@ async def test_a_detail_of_a_resource_that_is_gone_offers_no_actions(sandbox):
         del sandbox.instance.servers["fr-par-1"][row.id]
         await pilot.press("r")
         await wait_for(pilot, lambda: detail.is_gone, what="gone")
+        assert "no longer exists: below, as it was last seen" in str(detail.query_one("#detail-title").render())
+        assert detail.query_one("#detail-tabs").styles.text_style.dim  # its fields are not read as current
         for what in ("actions", "edit", "delete"):
             assert not detail.check_action("resource", (what,))
         await pilot.press("d")

@@ -150,7 +150,8 @@ class DetailScreen(Screen[None]):
 
     def gone(self) -> None:
         self.is_gone = True
-        self.query_one("#detail-title", Label).update(Text(f" {self.row.name or self.row.id} no longer exists", style="bold red"))
+        self.query_one("#detail-title", Label).update(Text(f" {self.row.name or self.row.id} no longer exists: below, as it was last seen", style="bold red"))
+        self.add_class("-gone")
         self.refresh_bindings()
 
     def action_toggle_view(self) -> None:

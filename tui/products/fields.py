@@ -78,7 +78,7 @@ def changed(values: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
 
 
 def meta(label: str, **extra: Any) -> dict[str, Any]:
-    """A form field's label and widget hints (placeholder, widget="select"…)."""
+    """A form field's label and widget hints (placeholder, widget="select"…, hint: a line under it)."""
     return {"label": label, **extra}
 
 

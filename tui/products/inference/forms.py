@@ -38,7 +38,7 @@ class ModelForm(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. image-classifier"))]
     path: Annotated[str, Field(min_length=1, max_length=2048, json_schema_extra=meta(
-        "Archive URL", placeholder="https://…/model.zip (a zipped folder exported for the framework)"))]
+        "Archive URL", placeholder="https://…/model.zip", hint="a zipped folder of the model, exported for its framework"))]
     framework: Annotated[str, Field(json_schema_extra=meta("Framework", widget="select"))] = "tensorflow:2.0.0"
     config: Annotated[dict[str, str], BeforeValidator(_config), Field(json_schema_extra=meta(
         "Config (env)", widget="keyvalue", placeholder="input_type=float32\nKEY=value, one per line"))] = {}

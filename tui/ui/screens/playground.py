@@ -160,8 +160,8 @@ class PlaygroundScreen(ModalScreen[None]):
         options = self.query_one("#history", OptionList)
         options.clear_options()
         for n, ex in enumerate(reversed(self.session.history)):
-            first = " ".join(ex.payload.split())[:48]
-            options.add_option(Text(f"{ex.at}  {ex.status[:30]:<30}  {clean(first)}"))
+            first = clean(" ".join(ex.payload.split()))
+            options.add_option(Text(f"{ex.at}  {clean(ex.status)[:30]:<30}  {first}", no_wrap=True, overflow="ellipsis"))
         options.display = bool(self.session.history)
         if self.session.history:
             options.border_title = f"History ({len(self.session.history)})"

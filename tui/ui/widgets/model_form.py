@@ -140,6 +140,8 @@ class ModelForm(Vertical):
             yield Label(label, classes="form-label")
             yield control
         yield Static("", id=f"e-{widget_id(path)}", classes="form-error", markup=False)
+        if meta.get("hint"):  # what a placeholder too long for the field would have said
+            yield Static(str(meta["hint"]), classes="form-hint", markup=False)
         if meta.get("widget") == "password":
             yield Static("", id=f"h-{widget_id(path)}", classes="form-hint", markup=False)
             with Horizontal(classes="form-row"):  # typed twice: a typo would lock the operator out

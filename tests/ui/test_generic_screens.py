@@ -216,3 +216,16 @@ async def test_a_letter_typed_on_the_chats_transcript_goes_to_the_message_not_to
         await pilot.press(*"question")
         assert app.is_running and app.screen is chat
         assert chat.query_one("#chat-input", Input).value == "question" and app.focused.id == "chat-input"
+
+
+async def test_the_transcript_stays_at_its_end_when_the_terminal_is_resized(gsandbox):
+    app = make_app(gsandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        chat = await open_chat(pilot, app)
+        for n, said in enumerate(("one message", "a second one", "and a third"), 1):
+            await pilot.press(*said, "enter")
+            await wait_for(pilot, lambda: len(notes(chat)) == n, what=f"answer {n}")
+        conversation = chat.query_one("#conversation")
+        await pilot.resize_terminal(60, 20)
+        await wait_for(pilot, lambda: conversation.max_scroll_y > 0 and conversation.scroll_y == conversation.max_scroll_y, what="at the end")
+        assert "You said: and a third" in answers(chat)

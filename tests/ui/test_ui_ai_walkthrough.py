@@ -110,6 +110,7 @@ async def inference_walk(pilot, app, sandbox, clock, tmp_path):
     picker.query_one("#file-path", Input).value = str(image)
     await pilot.press("enter")
     await wait_for(pilot, lambda: app.screen is play and "image_file" in play.query_one("#payload").text, what="the image referred to")
+    assert f"({image.stat().st_size:,} bytes) as a request of" in text_of(play.query_one("#play-status"))  # the file's size, then the request's
     await pilot.press("ctrl+r")
     await wait_for(pilot, lambda: len(play.session.history) == 2, what="the image's answer")
     scores = json.loads(play.answer)["predictions"][0]

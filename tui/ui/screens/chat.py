@@ -293,6 +293,11 @@ class ChatScreen(Screen[None]):
             self.gauges = shown
             self.query_one("#chat-head", Label).update(Text(f"{self.spec.title} · " + " · ".join(shown)))
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Answers are drawn again at the new width, longer or shorter: the transcript stays at its end."""
+        conversation = self.query_one("#conversation", VerticalScroll)
+        self.call_after_refresh(conversation.scroll_end, animate=False)
+
     # ---- keys ---------------------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
         """A letter typed where no text goes (the transcript, the model list) belongs to the message:

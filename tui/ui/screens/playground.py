@@ -186,7 +186,8 @@ class PlaygroundScreen(ModalScreen[None]):
         if path is None:
             return
         try:
-            if path.stat().st_size > MAX_FILE:
+            size = path.stat().st_size
+            if size > MAX_FILE:
                 raise ValueError(f"{path} is over {MAX_FILE:,} bytes")
             text = self.load_fn(path) if self.load_fn is not None else path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:
@@ -197,7 +198,7 @@ class PlaygroundScreen(ModalScreen[None]):
             return
         self.query_one("#payload", TextArea).text = text
         self.session.draft = text
-        self._status(f"Loaded {len(text):,} characters from {clean(str(path))}: ctrl+r sends them.")
+        self._status(f"Loaded {clean(str(path))} ({size:,} bytes) as a request of {len(text):,} characters: ctrl+r sends it.")
 
     # ---- shown --------------------------------------------------------------------------------
     def _set_answer(self, text: str, heading: str = "") -> None:

@@ -29,7 +29,7 @@ async def test_a_screen_that_fails_to_open_goes_and_the_console_answers(sandbox)
                 break
             await asyncio.sleep(0)  # a yield to the loop, not a wait
         assert app.screen.id == "main", "the broken screen was removed"
-        assert any("Opening broken failed" in n.title for n in app.notes)
+        assert any("Opening broken: failed" in n.title for n in app.notes)
         await pilot.press("question_mark")  # the keys answer
         await screen_named(pilot, app, "HelpScreen")
 

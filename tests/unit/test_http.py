@@ -15,9 +15,9 @@ from typing import Awaitable, Callable
 import pytest
 import trustme
 
-from tui.api.client import ApiClient, RetryPolicy
+from tui.api.client import ApiClient, RetryPolicy, decode_object
 from tui.api.errors import (
-    BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, RateLimited, Redirected,
+    ApiError, BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, RateLimited, Redirected,
 )
 
 pytestmark = pytest.mark.anyio
@@ -114,6 +114,24 @@ async def test_a_2xx_that_is_not_json_is_retried_for_a_read_and_unknown_for_a_wr
         with pytest.raises(OutcomeUnknown, match="may have been applied"):
             await c.send_json("POST", "/servers", {"name": "a"})
         assert len(srv.requests) == 5, "a write is sent once"
+        await c.aclose()
+
+
+async def test_a_request_that_changes_nothing_fails_plainly_when_its_answer_is_lost() -> None:
+    """A prediction (a POST that changes nothing): a 5xx or a body that is not JSON is a failure,
+    never "it may have been applied"; it is sent once."""
+    async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        page = b"<html><body>Bad gateway</body></html>"
+        w.write(answer(page, status="502 Bad Gateway" if n % 2 else "200 OK", extra=b"Content-Type: text/html\r\n"))
+        return True
+
+    async with RawServer(handler) as srv:
+        c = client(srv.url)
+        for _ in range(2):
+            with pytest.raises(ApiError) as caught:
+                await c.request_data("POST", "/predict", json={"instances": [1]}, decode=decode_object, mutating=False)
+            assert not isinstance(caught.value, OutcomeUnknown) and "may have been applied" not in str(caught.value)
+        assert len(srv.requests) == 2, "each sent once"
         await c.aclose()
 
 

@@ -191,6 +191,7 @@ class ApiClient:
         request that changes nothing whatever its method (a chat completion): read-only sends it."""
         method = method.upper()
         url, headers, body = self._prepare(method, path, params, json, content, content_type, mutating)
+        changes = mutating if mutating is not None else method != "GET"  # only then is a lost answer "may have been applied"
         http = await self._client()
         deadline = self._monotonic() + self.retry.deadline
         attempt = 0
@@ -202,7 +203,7 @@ class ApiClient:
                 try:
                     resp = await http.request(method, url, content=body, headers=headers)
                 except Exception as exc:
-                    raise transport_failure(exc, method, path, self.api_url, self._proxy) from None
+                    raise transport_failure(exc, method, path, self.api_url, self._proxy, changes) from None
                 # httpx binds the (read, closed) stream to its response in a reference cycle: only
                 # the cyclic collector could free the body, and it is paused while a listing streams.
                 resp.stream = self._spent
@@ -217,8 +218,8 @@ class ApiClient:
                         continue
                     raise Retry(redirected(resp, method, path), False)
                 if status >= 400:
-                    raise self._counted(http_failure(resp, method, path))
-                return resp, await self._decoded(resp, method, path, decode)
+                    raise self._counted(http_failure(resp, method, path, changes))
+                return resp, await self._decoded(resp, method, path, decode, changes)
             except Retry as failure:
                 err = failure.error
                 attempt += 1
@@ -282,22 +283,24 @@ class ApiClient:
         raises an ApiError as `request` does; a stream is never retried (it is not replayed)."""
         method = method.upper()
         url, headers, body = self._prepare(method, path, params, json, None, "", mutating)
+        changes = mutating if mutating is not None else method != "GET"
         headers["Accept"] = accept
         http = await self._client()
         self.stats.count(method)
         try:
             resp = await http.send(http.build_request(method, url, content=body, headers=headers), stream=True)
         except Exception as exc:
-            raise transport_failure(exc, method, path, self.api_url, self._proxy).error from None
+            raise transport_failure(exc, method, path, self.api_url, self._proxy, changes).error from None
         try:
             if resp.status_code >= 300:
                 await resp.aread()
-                raise (redirected(resp, method, path) if resp.status_code < 400 else self._counted(http_failure(resp, method, path)).error)
+                raise (redirected(resp, method, path) if resp.status_code < 400 else self._counted(http_failure(resp, method, path, changes)).error)
             yield Stream(resp)
         finally:
             await resp.aclose()
 
-    async def _decoded(self, resp: "httpx.Response", method: str, path: str, decode: Callable[[bytes], Any] | None) -> Any:
+    async def _decoded(self, resp: "httpx.Response", method: str, path: str, decode: Callable[[bytes], Any] | None,
+                       changes: bool = True) -> Any:
         if decode is None:
             return None
         try:
@@ -306,8 +309,8 @@ class ApiClient:
         except ValueError:
             kind = resp.headers.get("content-type", "no content type").split(";")[0]
             what = f"the API answered {resp.status_code} with a body that is not the JSON expected ({safe.clean(kind)}, {len(resp.content)} bytes)"
-            if method == "GET":
-                raise Retry(BadBody(resp.status_code, what, method=method, url=path), True) from None
+            if method == "GET" or not changes:  # nothing changed: a plain failure (a GET is tried again)
+                raise Retry(BadBody(resp.status_code, what, method=method, url=path), method == "GET") from None
             raise OutcomeUnknown(resp.status_code, what + " — it may have been applied", method=method, url=path) from None
 
     def _counted(self, failure: Retry) -> Retry:

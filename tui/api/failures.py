@@ -47,16 +47,16 @@ class Retry(Exception):
         self.wait = wait  # what Retry-After asked for, when it did
 
 
-def http_failure(resp: "httpx.Response", method: str, path: str) -> Retry:
+def http_failure(resp: "httpx.Response", method: str, path: str, changes: bool | None = None) -> Retry:
     """A 4xx or 5xx answer: the error, retryable for a GET on 429 and 5xx; a write's 5xx may have
-    been applied."""
+    been applied (`changes=False`: a request that changes nothing whatever its method, a prediction)."""
     status = resp.status_code
     err = error_from_response(status, resp.content, method, path)
     err.limits = {k.lower(): safe.clean(v)[:40] for k, v in resp.headers.items() if k.lower() == "retry-after" or k.lower().startswith("x-ratelimit-")}
     wait = retry_after(resp.headers.get("retry-after")) if status in (429, 503) else None
     if method == "GET":
         return Retry(err, status == 429 or status >= 500, wait)
-    if status >= 500:  # the platform may have applied it before failing
+    if status >= 500 and (changes if changes is not None else True):  # the platform may have applied it before failing
         return Retry(OutcomeUnknown(status, f"{err.message} — it may have been applied", err.type, err.body, method, path), False)
     return Retry(err, False)
 
@@ -80,7 +80,7 @@ def redirected(resp: "httpx.Response", method: str, path: str) -> ApiError:
     return Redirected(resp.status_code, f"the API redirected {where}{why}", body={"location": location}, method=method, url=path)
 
 
-def transport_failure(exc: BaseException, method: str, path: str, api_url: str, proxy: str | None) -> Retry:
+def transport_failure(exc: BaseException, method: str, path: str, api_url: str, proxy: str | None, changes: bool | None = None) -> Retry:
     """An exception from httpx (or below it) as an ApiError, and whether it may be retried. Any
     other exception is a bug and is raised as it is."""
     import httpx
@@ -108,7 +108,7 @@ def transport_failure(exc: BaseException, method: str, path: str, api_url: str, 
         httpx.RemoteProtocolError: "the connection broke with",
         httpx.ReadError: "the connection broke with",
     }.get(type(exc), "network error talking to")
-    if method != "GET" and not never_sent:
+    if (changes if changes is not None else method != "GET") and not never_sent:
         return Retry(OutcomeUnknown(0, f"{kind} {where} after sending — it may have been applied", method=method, url=path), False)
     return Retry(NetworkError(0, f"{kind} {where}", method=method, url=path), method == "GET" or never_sent)
 

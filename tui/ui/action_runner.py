@@ -39,7 +39,7 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         if spec.confirm and not await _confirmed(host, spec, first, scope):
             return None
     except Exception as err:  # what the confirmation says could not be read: nothing is sent
-        notify_error(app, err, f"{what} {name}")
+        notify_error(app, err, f"{what} ({name})")
         return None
     conversation = spec.runner()
     if conversation is not None:
@@ -51,26 +51,26 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
             reveal_once(host, first)
             return result
         except OutcomeUnknown as err:  # a step may have been applied: read the list again
-            unknown_outcome(app, err, f"{what} {name}", "the list is read again; check before repeating")
+            unknown_outcome(app, err, f"{what} ({name})", "the list is read again; check before repeating")
             host.reload()
         except StepCancelled:  # a flow's confirmation answered no: nothing was sent
             return None
         except Exception as err:
-            notify_error(app, err, f"{what} {name}")
+            notify_error(app, err, f"{what} ({name})")
         return None
     try:
         assert spec.call is not None
         await host.service.run(spec.call, scope, first)
     except OutcomeUnknown as err:
         found = await outcome.after_action(host.service, scope, first.id, first.state)
-        unknown_outcome(app, err, f"{what} {name}", found.says)
+        unknown_outcome(app, err, f"{what} ({name})", found.says)
         if found.row is None and found.applied:
             host.forget(first)
         else:
             host.follow(found.row or first)
         return None
     except Exception as err:
-        notify_error(app, err, f"{what} {name}")
+        notify_error(app, err, f"{what} ({name})")
         return None
     app.notify(f"{what}: {name} — accepted", timeout=4)
     reveal_once(host, first)

@@ -52,7 +52,7 @@ def notify_error(app: App, err: BaseException, doing: str) -> None:
     if isinstance(err, OutcomeUnknown):
         app.notify(f"{summary}\n{hint}", title=f"{doing}: outcome unknown", severity="warning", timeout=15)
         return
-    app.notify(f"{summary}\n{hint}", title=f"{doing} failed", severity="error", timeout=12)
+    app.notify(f"{summary}\n{hint}", title=f"{doing}: failed", severity="error", timeout=12)
 
 
 def report_bug(app: App, err: BaseException, doing: str) -> None:

@@ -174,10 +174,11 @@ class ChatScreen(Screen[None]):
             self.query_one("#chat-input", Input).focus()
             return
         text = event.value.strip()
-        if not text:
+        if self.streaming:  # even with nothing typed: enter is answered
+            self._status("An answer is still coming: esc stops it first." + (" What you typed is kept." if text else ""), "yellow")
             return
-        if self.streaming:
-            self._status("An answer is still coming: esc stops it first.", "yellow")
+        if not text:
+            self._status("Type a message first: enter sends it.", "yellow")
             return
         settings = self._settings()
         if settings is None:

@@ -78,6 +78,15 @@ def _quiet_server_log() -> None:
     server.handlers = list(logging.getLogger("cloudtui").handlers) or [logging.NullHandler()]
     server.setLevel(logging.WARNING)
     server.propagate = False
+    logging.getLogger("uvicorn.error").addFilter(_injected_fault_in_one_line)
+
+
+def _injected_fault_in_one_line(record: logging.LogRecord) -> bool:
+    """A connection `--faults` drops on purpose is one line in the log, not a server traceback."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if exc is not None and "fault injection" in str(exc):
+        record.msg, record.args, record.exc_info, record.exc_text = "sandbox: %s", (exc,), None, None
+    return True
 
 
 def _sandbox(args: argparse.Namespace) -> int:

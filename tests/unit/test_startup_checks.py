@@ -66,3 +66,4 @@ def test_a_start_refused_before_the_first_frame_leaves_the_collector_running():
 
     assert cli.main(["--demo", "--zone", "fr-par"]) == 2  # a region is not a zone: refused after the collector's start-up pause
     assert gc.isenabled()
+

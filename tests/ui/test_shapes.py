@@ -50,7 +50,7 @@ async def test_a_panel_absent_until_activated_offers_activate_shows_the_password
         panel = await open_view(pilot, app, "gadgets.station")
         await wait_for(pilot, lambda: panel.absent, what="absent")
         shown = text_of(panel.query_one("#panel-fields"))
-        assert "no station yet" in shown and "a: Activate" in shown and "not set up" in str(panel.query_one("#panel-title").render())
+        assert "no station yet" in shown and "a: Activate" in shown and "not set up" in str(panel.query_one("#panel-scroll").border_title)
         assert ("GET", "/gadgets/v1/station") in gsandbox.requests and gsandbox.gadgets.project_params == []
 
         await menu(pilot, app, "Activate")

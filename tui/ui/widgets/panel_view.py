@@ -19,8 +19,9 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from ...api.errors import ApiError, NotFound, RateLimited
 from ...api.safe import clean
@@ -63,8 +64,7 @@ class PanelView(Vertical):
         self.refresher = Refresher(self, self._load, policy=policy, moving=self._moving)
 
     def compose(self) -> ComposeResult:
-        yield Label("", id="panel-title")
-        with VerticalScroll(id="panel-scroll"):
+        with VerticalScroll(id="panel-scroll"):  # framed and titled as a list is
             yield Static("loading…", id="panel-fields", markup=False)
 
     def on_mount(self) -> None:
@@ -174,7 +174,7 @@ class PanelView(Vertical):
             parts.append(self.row.state)
         if self.error is not None:
             parts.append(f"✖ {self.error.status or 'unreachable'}")
-        self.query_one("#panel-title", Label).update(Text(clean(" · ".join(parts)), style="bold"))
+        self.query_one("#panel-scroll", VerticalScroll).border_title = Content(clean(" · ".join(parts)))  # plain text: never read as markup
 
     def _fields(self) -> None:
         if self.absent:

@@ -404,3 +404,30 @@ async def test_a_stream_gives_its_headers_then_its_events_and_read_only_allows_o
         async with client.stream("GET", "/limited"):
             pass
     await client.aclose()
+
+
+async def test_a_stream_answered_with_json_or_cut_short_is_a_plain_failure_not_a_bug():
+    import httpx
+
+    from tui.api.client import BEARER
+
+    class Cut(httpx.AsyncByteStream):
+        async def __aiter__(self):
+            yield b'data: {"delta":"Hel"}\n\n'
+            raise httpx.RemoteProtocolError("peer closed connection without sending complete message body")
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/json":
+            return httpx.Response(200, json={"error": {"message": "no stream here"}})
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=Cut())
+
+    client = ApiClient("http://platform.example", "secret-key", transport=httpx.MockTransport(handler), auth=BEARER)
+    async with client.stream("POST", "/json", json={}, mutating=False) as stream:
+        with pytest.raises(BadBody, match="application/json instead of a stream of events"):
+            [event async for event in stream.events()]
+    async with client.stream("POST", "/cut", json={}, mutating=False) as stream:
+        got = []
+        with pytest.raises(NetworkError, match="connection broke") as caught:
+            async for event in stream.events():
+                got.append(event.data)
+        assert got == ['{"delta":"Hel"}'] and not isinstance(caught.value, OutcomeUnknown)  # what came stays; nothing was changed

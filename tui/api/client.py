@@ -291,11 +291,13 @@ class ApiClient:
             resp = await http.send(http.build_request(method, url, content=body, headers=headers), stream=True)
         except Exception as exc:
             raise transport_failure(exc, method, path, self.api_url, self._proxy, changes).error from None
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s %s %s -> %d (streamed)", method, path, redacted(clean_params(params)), resp.status_code)
         try:
             if resp.status_code >= 300:
                 await resp.aread()
                 raise (redirected(resp, method, path) if resp.status_code < 400 else self._counted(http_failure(resp, method, path, changes)).error)
-            yield Stream(resp)
+            yield Stream(resp, method, path, self.api_url, changes)
         finally:
             await resp.aclose()
 
@@ -351,10 +353,11 @@ class Stream:
     """A response being streamed: `status`, `headers`, and its body as `lines()` or `events()`
     (server-sent events, parsed by httpx-sse). Text is made safe to show."""
 
-    def __init__(self, resp: "httpx.Response") -> None:
+    def __init__(self, resp: "httpx.Response", method: str = "GET", path: str = "", api_url: str = "", changes: bool = False) -> None:
         self.status = resp.status_code
         self.headers = resp.headers
         self._resp = resp
+        self._request = (method, path, api_url, changes)
 
     async def lines(self) -> AsyncIterator[str]:
         async for line in self._resp.aiter_lines():
@@ -364,8 +367,16 @@ class Stream:
         """Each server-sent event (`.event`, `.data`, `.id`); raw data: the caller parses it."""
         from httpx_sse import EventSource
 
-        async for event in EventSource(self._resp).aiter_sse():
-            yield event
+        method, path, api_url, changes = self._request
+        kind = self.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "text/event-stream":  # an error page, a proxy's answer, a JSON error in a 200
+            raise BadBody(self.status, f"the API answered {self.status} with {safe.clean(kind) or 'no content type'} instead of a "
+                                       "stream of events (a proxy or a gateway in the way?)", method=method, url=path)
+        try:
+            async for event in EventSource(self._resp).aiter_sse():
+                yield event
+        except Exception as exc:  # the connection broke mid-answer: said as a network failure (a bug is raised as it is)
+            raise transport_failure(exc, method, path, api_url, None, changes).error from None
 
 
 def decode_object(content: bytes) -> dict[str, Any]:

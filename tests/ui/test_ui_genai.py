@@ -24,3 +24,14 @@ async def test_an_answer_cut_by_max_tokens_says_so(sandbox):
         note = str(chat.query(".usage")[-1].render())
         assert "3 out" in note and "cut short: the max tokens were reached" in note
         assert "**Model:** sandbox-chat-small" in chat.transcript()
+
+
+async def test_a_chat_pointed_at_the_wrong_address_says_which_it_asked_and_how_to_set_it(sandbox):
+    app = make_app(sandbox, settings=demo_settings(genai_url="http://sandbox"))  # the platform's address: no chat there
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await sidebar_enter(pilot, app, "genai.chat")
+        chat = await screen_named(pilot, app, "ChatScreen")
+        status = chat.query_one("#chat-status")
+        await wait_for(pilot, lambda: "could not be listed" in str(status.render()), what="the listing refused")
+        assert "The chat asks http://sandbox: if that is not the generative-model API, set genai_url (or CLOUDTUI_GENAI_URL)" in str(status.render())

@@ -158,6 +158,9 @@ class ChatScreen(Screen[None]):
             summary, hint = describe(err)
             log_shown("Listing the models", summary)
             select.prompt = "no models listed"
+            if getattr(err, "status", 0) in (401, 403, 404):  # a wrong address answers so too
+                where = clean(str(getattr(self.client(), "api_url", "")))
+                hint = f"The chat asks {where}: if that is not the generative-model API, set genai_url (or CLOUDTUI_GENAI_URL); else {hint[:1].lower()}{hint[1:]}"
             self._status(f"✖ The models could not be listed: {summary}. {hint} ctrl+r tries again.", "red")
             return
         current = select.value

@@ -1,7 +1,7 @@
 """A conversation with a model (a manifest entry `opens="chat"` with a `products.views.ChatSpec`):
 a model picked from the endpoint's list, a system prompt, temperature and maximum tokens; each
-answer streamed as server-sent events and drawn as it arrives (plain text, its end), then as
-Markdown once it is over; its token usage under it, and gauges of the limits the answers' headers
+answer streamed as server-sent events and drawn as it arrives: each finished block as Markdown,
+the block still arriving as plain text (`StreamedMarkdown`); its token usage under it, and gauges of the limits the answers' headers
 report, their resets counted down. A refusal (429) says which limit is spent and when it resets,
 and is not retried. The screen is kept for the session: leaving it and coming back finds the
 conversation. Nothing here names a product.
@@ -105,7 +105,7 @@ class ChatScreen(Screen[None]):
     ChatScreen #chat-temperature { width: 8; margin-right: 1; }
     ChatScreen #chat-max-tokens { width: 10; }
     ChatScreen #chat-system { width: 1fr; }
-    ChatScreen #conversation { height: 1fr; padding: 0 1; border: round $panel; }
+    ChatScreen #conversation { height: 1fr; padding: 0 1; border: round $panel; scrollbar-gutter: stable; }  /* its width never changes: an answer is not drawn again when the scrollbar comes */
     ChatScreen .said { margin-top: 1; text-style: bold; }
     ChatScreen .usage { color: $text-muted; }
     ChatScreen StreamedMarkdown { margin-bottom: 1; }
@@ -217,12 +217,12 @@ class ChatScreen(Screen[None]):
     @work(exclusive=True, group="chat-stream", exit_on_error=False)
     async def _stream(self, text: str, messages: list[dict[str, str]], settings: dict[str, Any]) -> None:
         conversation = self.query_one("#conversation", VerticalScroll)
-        await conversation.mount(Static(Text("You", style="bold"), classes="said"), Static(Text(clean(text, keep_newlines=True))))
-        await conversation.mount(Static(Text(clean(settings["model"]), style="bold"), classes="said"))
         # The answer is drawn as Markdown block by block as it comes, the block arriving as plain
-        # text, redrawn at most every FLUSH seconds (streamed_markdown.py says why).
+        # text, redrawn at most every FLUSH seconds (streamed_markdown.py says why). The message,
+        # the model's name and the answer are mounted at once: one layout, not three.
         live = StreamedMarkdown(classes="answer-live")
-        await conversation.mount(live)
+        await conversation.mount(Static(Text("You", style="bold"), classes="said"), Static(Text(clean(text, keep_newlines=True))),
+                                 Static(Text(clean(settings["model"]), style="bold"), classes="said"), live)
         conversation.scroll_end(animate=False)
         got: list[str] = []
         usage: dict[str, Any] | None = None

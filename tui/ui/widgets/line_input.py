@@ -16,6 +16,8 @@ from typing import Any
 
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 
@@ -37,5 +39,12 @@ _ACTIONS = own_actions(Input)
 
 
 class LineInput(Input):
+    # Input sets its virtual size (the width of its text) on every change, and a widget's virtual
+    # size asks for a layout of the whole screen: each key typed in the chat cost a layout of every
+    # widget on it, while an answer streamed in. A line of fixed size moves nothing else when its
+    # text changes: here that change repaints the line only. (No LineInput is `width: auto`; one
+    # that were would need the layout back.)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), repaint=True)
+
     async def on_key(self, event: events.Key) -> None:
         await run_in_order(self, event, _ACTIONS)

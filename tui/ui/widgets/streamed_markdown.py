@@ -66,12 +66,14 @@ class StreamedMarkdown(Widget):
         self.most = 1  # the view's height: no more of the block arriving is wrapped
         self.rows = 0  # its height, only growing while the answer arrives
         self.base: Style | None = None  # the widget's own style, under every line
+        self.strips: dict[int, Strip] = {}  # finished lines as drawn, by line (a scroll repaints them all)
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._retheme, init=False)
 
     def _retheme(self, _theme: str) -> None:
         self.base = None
+        self.strips = {}
         self.refresh(layout=True)
 
     # ---- what arrives ------------------------------------------------------------------------
@@ -131,7 +133,7 @@ class StreamedMarkdown(Widget):
         """The finished blocks' lines, at `width` and in the theme (all again when either changed)."""
         at = (width, self.app.theme)
         if at != self.drawn_at:
-            self.lines, self.drawn_at, self.drawn_blocks = [], at, 0
+            self.lines, self.drawn_at, self.drawn_blocks, self.strips = [], at, 0, {}
         done = self.drawn_blocks
         if done == len(self.blocks):
             return
@@ -162,14 +164,17 @@ class StreamedMarkdown(Widget):
 
     def render_line(self, y: int) -> Strip:
         if self.base is None:
-            self.base = self.rich_style
+            self.base, self.strips = self.rich_style, {}
         width, base = self.content_region.width, self.base
+        if y < len(self.lines):
+            strip = self.strips.get(y)
+            if strip is None or strip.cell_length != width:
+                strip = self.strips[y] = Strip(list(Segment.apply_style(self.lines[y], base))).crop_extend(0, width, base)
+            return strip
         live_at = len(self.lines) + self._gap()
         room = max(self.rows - live_at, 0)
         live = self.live[-room:] if room else []
-        if y < len(self.lines):
-            segments = list(Segment.apply_style(self.lines[y], base))
-        elif live_at <= y < live_at + len(live):
+        if live_at <= y < live_at + len(live):
             segments = [Segment(live[y - live_at], base)]
         else:
             segments = []

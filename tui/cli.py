@@ -38,12 +38,44 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+class _FolderLog(logging.Handler):
+    """cloudtui.log in the platform's log folder, opened when the first record comes: a start that
+    logs nothing (most) neither imports platformdirs and the rotating handler nor makes the folder
+    (~5 ms off the first frame). A folder that cannot be made or written keeps nothing, quietly:
+    failures are still shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner: logging.Handler | None = None
+        self.broken = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.inner is None and not self.broken:
+            try:
+                from logging.handlers import RotatingFileHandler
+                from pathlib import Path
+
+                from platformdirs import user_log_path
+
+                folder = Path(os.environ.get("CLOUDTUI_LOG_DIR") or user_log_path("cloudtui"))
+                folder.mkdir(parents=True, exist_ok=True)
+                self.inner = RotatingFileHandler(folder / "cloudtui.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8")
+                self.inner.setFormatter(self.formatter)
+            except OSError:
+                self.broken = True  # no log folder: failures are still shown, only not kept
+        if self.inner is not None:
+            self.inner.handle(record)
+
+    def close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()
+        super().close()
+
+
 def _logging(path: str | None) -> str | None:
     """Failures are always logged (a "this is a bug" message names the file): with --debug-log to
     that file, every request included; otherwise warnings and errors to the platform's log folder,
     when it is writable. Returns a one-line problem with the debug log, or None."""
-    from logging.handlers import RotatingFileHandler
-
     path = path or os.environ.get("CLOUDTUI_DEBUG_LOG")
     log = logging.getLogger("cloudtui")
     fmt = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -54,16 +86,7 @@ def _logging(path: str | None) -> str | None:
             return f"cannot write the debug log {path}: {err.strerror or err}"
         log.setLevel(logging.DEBUG)
     else:
-        try:
-            from pathlib import Path
-
-            from platformdirs import user_log_path
-
-            folder = Path(os.environ.get("CLOUDTUI_LOG_DIR") or user_log_path("cloudtui"))
-            folder.mkdir(parents=True, exist_ok=True)
-            handler = RotatingFileHandler(folder / "cloudtui.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8")
-        except OSError:
-            return None  # no log folder: failures are still shown, only not kept
+        handler = _FolderLog()
         log.setLevel(logging.WARNING)
     handler.setFormatter(fmt)
     log.addHandler(handler)

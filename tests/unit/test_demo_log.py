@@ -1,4 +1,4 @@
-"""The demo's embedded server writes to cloudtui's log: what `--faults` does on purpose is said in
+"""cloudtui's log: made on the first record; the demo's embedded server writes to it, and what `--faults` does on purpose is said in
 one line there, not as a server traceback."""
 
 from __future__ import annotations
@@ -18,3 +18,20 @@ def test_a_connection_dropped_on_purpose_by_the_demo_faults_is_one_line_in_the_l
     assert record.exc_info is None and record.getMessage() == "sandbox: fault injection: connection dropped mid-body"
     plain = logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI application", None, (ValueError, ValueError("a bug"), None))
     assert _injected_fault_in_one_line(plain) and plain.exc_info is not None  # a real error keeps its traceback
+
+
+def test_the_log_folder_is_made_on_the_first_record_and_one_that_cannot_be_keeps_nothing_quietly(tmp_path, monkeypatch):
+    from tui.cli import _FolderLog
+
+    monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "logs"))
+    handler = _FolderLog()
+    assert not (tmp_path / "logs").exists()  # nothing logged, nothing made
+    handler.handle(logging.LogRecord("cloudtui", logging.WARNING, __file__, 1, "kept", None, None))
+    handler.close()
+    assert "kept" in (tmp_path / "logs" / "cloudtui.log").read_text()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "file" / "logs"))  # under a file: cannot be made
+    broken = _FolderLog()
+    for _ in range(2):
+        broken.handle(logging.LogRecord("cloudtui", logging.ERROR, __file__, 1, "lost", None, None))
+    assert broken.broken and broken.inner is None

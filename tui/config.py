@@ -7,9 +7,10 @@ The file never holds the secret key (see secrets.py).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, fields
+from dataclasses import field
 from pathlib import Path
 from typing import Any
+from .records import record, fields
 
 DEFAULT_ZONE = "fr-par-1"
 DEFAULT_REGION = "fr-par"
@@ -26,7 +27,7 @@ def config_path() -> Path:
     return user_config_path("cloudtui") / "config.toml"
 
 
-@dataclass
+@record
 class Profile:
     name: str = "default"
     api_url: str = ""
@@ -39,7 +40,7 @@ class Profile:
     allowed_origins: tuple[str, ...] = ()  # other origins the operator allowed the secret key to go to
 
 
-@dataclass
+@record
 class ConfigFile:
     path: Path
     default_profile: str = "default"
@@ -60,7 +61,7 @@ class ConfigFile:
             cfg.error = f"cannot read {path}: {exc}"
             return cfg
         cfg.default_profile = str(data.get("default_profile") or "default")
-        known = {f.name for f in fields(Profile)}
+        known = set(fields(Profile))
         for name, table in (data.get("profiles") or {}).items():
             if isinstance(table, dict):
                 values: dict[str, Any] = {k: str(v) for k, v in table.items() if k in known and k not in ("name", "allowed_origins")}
@@ -107,7 +108,7 @@ class ConfigNotSaved(Exception):
     """The config file could not be read, so it is not written (that would lose what is in it)."""
 
 
-@dataclass
+@record
 class Settings:
     """Everything the app needs to connect, resolved from flags, environment and profile."""
 

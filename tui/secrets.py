@@ -9,9 +9,9 @@ Keyring calls may block (D-Bus), so the UI calls these functions from a thread w
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Literal
 
+from .records import record
 from .api.secret import Secret
 
 SERVICE = "cloudtui"
@@ -19,7 +19,7 @@ ENV_VAR = "CLOUDTUI_SECRET_KEY"
 Source = Literal["env", "keyring", "session", "demo"]
 
 
-@dataclass
+@record
 class SecretLookup:
     secret: Secret | None
     source: Source | None

@@ -21,10 +21,10 @@ import contextlib
 import inspect
 import logging
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 from urllib.parse import urlencode
 
+from ..records import record
 from . import safe
 from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
 from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
@@ -42,7 +42,7 @@ MAX_REDIRECTS = 5
 REDIRECTS = (301, 302, 303, 307, 308)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Auth:
     """How an endpoint takes the secret key: `X-Auth-Token: <key>`, or `Authorization: Bearer <key>`."""
 
@@ -57,7 +57,7 @@ X_AUTH_TOKEN = Auth()
 BEARER = Auth("Authorization", "Bearer ")
 
 
-@dataclass
+@record
 class ClientStats:
     requests: int = 0
     rate_limited: int = 0

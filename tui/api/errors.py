@@ -8,13 +8,14 @@ to do, so parsing here never raises.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..records import record
 from . import safe
 
 
-@dataclass
+@record
 class ApiError(Exception):
     """Any failure talking to the API. `status` is 0 when no HTTP answer was received."""
 

@@ -10,10 +10,10 @@ same origin; any other is a `Redirected` naming where it pointed.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urljoin, urlsplit
 
+from ..records import record
 from . import safe
 from .errors import ApiError, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, Redirected, error_from_response
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import httpx
 
 
-@dataclass
+@record
 class RetryPolicy:
     deadline: float = 10.0  # seconds, over all attempts of one call
     base: float = 0.25

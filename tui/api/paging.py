@@ -23,9 +23,10 @@ import asyncio
 import gc
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, AsyncIterator, Callable, Literal
 
+from ..records import record
 from .. import stages
 from .client import ApiClient
 from .errors import ApiError, BadBody, as_api_error
@@ -47,7 +48,7 @@ def in_flight(first_page: float, most: int) -> int:
 Transform = Callable[[dict[str, Any]], Any]
 
 
-@dataclass
+@record
 class PageBatch:
     page: int
     items: list[Any]
@@ -55,7 +56,7 @@ class PageBatch:
     error: ApiError | None = None
 
 
-@dataclass
+@record
 class ListResult:
     items: list[dict[str, Any]] = field(default_factory=list)
     total: int | None = None

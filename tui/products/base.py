@@ -9,9 +9,10 @@ nothing defaults to one product's conventions; a product says its own once (`kin
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, Literal, TypeVar
 
+from ..records import fields, record
 from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .shared_values import SharedValues
@@ -44,7 +45,7 @@ class Lazy(Generic[T]):
         return self._value  # type: ignore[return-value]
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Column:
     key: str
     title: str
@@ -74,7 +75,7 @@ def _lenient(fn: Callable[[Any], Any], fallback: Any) -> Callable[[Any], Any]:
     return read
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class ActionSpec:
     """One action of a kind. `available(resource)` decides whether it is offered now."""
 
@@ -113,7 +114,7 @@ class ActionSpec:
         return self.shape if self.shape is not None else self.flow.get() if self.flow is not None else None
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Child:
     """A child list opened from a row: `kind` is "module:ATTR" of a ResourceKind with a `parent`."""
 
@@ -130,7 +131,7 @@ Choices = dict[str, list[tuple[str, str]]]  # form field -> [(label, value)]
 OptionsLoader = Callable[[Any, str], Awaitable[tuple[Choices, dict[str, Any]]]]
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class CreateSpec:
     form_model: type["BaseModel"]
     to_payload: Callable[["BaseModel", "Context"], dict[str, Any]]
@@ -143,7 +144,7 @@ class CreateSpec:
     extend: "Lazy[Any] | None" = None
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class EditSpec:
     """An edit form and what it sends. PATCH (the default) sends only what changed from the values
     the form opened with; PUT sends the whole object, as APIs that replace it ask (name and
@@ -167,7 +168,7 @@ class EditSpec:
         return values if self.method == "PUT" else changed(values, self.from_resource(row))
 
 
-@dataclass
+@record
 class Context:
     """What a payload builder or a list needs beyond the form: project, organization, scope, the
     parent of a child list, and loaded option data."""
@@ -179,7 +180,7 @@ class Context:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class ResourceKind:
     id: str
     product: str
@@ -369,7 +370,7 @@ class ResourceKind:
 def kinds_of(**defaults: Any) -> Callable[..., ResourceKind]:
     """A product's defaults for its kinds (product, API prefix, scope type, paging, page size, model...):
     a kind says only what differs; an argument given wins. A name that is no field of a kind is refused at once."""
-    unknown = sorted(defaults.keys() - ResourceKind.__dataclass_fields__.keys())
+    unknown = sorted(defaults.keys() - set(fields(ResourceKind)))
     if unknown:
         raise TypeError(f"kinds_of: ResourceKind has no field {', '.join(map(repr, unknown))}")
 

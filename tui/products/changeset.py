@@ -7,8 +7,9 @@ a staged row is shown with its mark (+ added, ~ changed, - to delete). Pure logi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable, Literal
+from ..records import record
 
 Op = Literal["add", "edit", "delete"]
 MARKS = {"add": "+", "edit": "~", "delete": "-"}
@@ -20,7 +21,7 @@ class NotApplied(Exception):
     the message says what was seen."""
 
 
-@dataclass
+@record
 class Change:
     op: Op
     key: str  # the row id (a new row gets "+1", "+2", …)

@@ -15,14 +15,14 @@ No Textual and no pydantic here: the console's edit form calls `send_steps`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..records import record
 from ..api.errors import ApiError
 from .location import Call
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class EditStep:
     what: str  # the part, as the operator reads it: "settings", "servers", "health check"
     call: Call  # where it goes: "PUT {id}/servers"

@@ -7,9 +7,10 @@ A *scope type* is "zone", "region" or "global"; a *scope* is one value of it ("f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Literal, Mapping
 from urllib.parse import quote
+from ..records import record
 
 ScopeType = Literal["zone", "region", "global"]
 ALL = "all"
@@ -38,7 +39,7 @@ def region_of(zone: str) -> str:
     return head if tail.isdigit() and head else zone
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Endpoint:
     """An API endpoint: which configured base URL (`url_setting` names a Settings field) and how the
     secret key is sent. One client per endpoint."""
@@ -52,7 +53,7 @@ PLATFORM = Endpoint("platform", "api_url", "X-Auth-Token")  # every product but 
 GENERATIVE = Endpoint("generative", "genai_url", "Bearer")
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class FromContext:
     """A value a verb takes from where it is sent, not from the row: `FromContext("project_id")`
     in a body or params is the context's project id (monitoring bodies, `?project_id=` on a DNS
@@ -61,7 +62,7 @@ class FromContext:
     attr: str
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Call:
     """One verb: a method and a path template under the kind's base URL.
 
@@ -104,7 +105,7 @@ def _resolve(values: Mapping[str, Any], context: Any) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Parent:
     """A kind listed under a resource of another kind.
 
@@ -121,7 +122,7 @@ class Parent:
     field: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class ParentRef:
     """One parent resource a child list is opened for. A child's child knows its grandparent: `up`
     is the parent's own parent (paths may name `{grandparent}`, its id), and `data` the parent's
@@ -143,7 +144,7 @@ class ParentRef:
         return {"parent": self.id, "grandparent": self.up.id if self.up is not None else None}
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Probe:
     """A cheap change probe: list ordered by `param=value` (most recently modified first) and compare
     each row's `field` with what is shown."""
@@ -153,7 +154,7 @@ class Probe:
     field: str
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class ListParams:
     """List parameters filled from the context: API parameter -> Context attribute."""
 

@@ -12,9 +12,9 @@ the main screen read this; nothing in the UI names a product.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ..records import record, replace
 from .location import ScopeType
 
 Opens = Literal["list", "panel", "chat", "screen"]
@@ -36,7 +36,7 @@ PRODUCT_MANIFESTS = [
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     id: str  # unique: "instance.servers"
     label: str  # the sidebar's name

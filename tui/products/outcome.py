@@ -8,9 +8,9 @@ action paths and by product flows: `create` and `send` write and, when the answe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable
 
+from ..records import record
 from ..api.errors import ApiError, NotFound, OutcomeUnknown
 from .base import Call, Row
 
@@ -27,7 +27,7 @@ class Looked(ApiError):
         return "Nothing is re-sent on its own; submit again only if what was found says it is safe."
 
 
-@dataclass
+@record
 class Found:
     """What a look found: `row` (None when it is not there) and one line saying so."""
 

@@ -3,18 +3,18 @@ topology tree, or a widget of the product's own. Declarations only (no Textual, 
 re-exported from `base`, where products import them."""
 
 from __future__ import annotations
+from ..records import record
 
-from dataclasses import dataclass
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Metric:
     name: str  # the API's metric name: "cpu_usage_percent"
     label: str  # "CPU"
     unit: str = "%"
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Metrics:
     """A resource's metric time series (spec/4 "Time series"): `path` is relative to the item
     ("{id}/metrics"), the window is sent as `start`/`end` (RFC 3339) and one metric per request
@@ -28,7 +28,7 @@ class Metrics:
     windows: tuple[tuple[str, int], ...] = (("1 h", 3600), ("6 h", 6 * 3600), ("24 h", 86_400), ("7 d", 7 * 86_400))
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class DetailPanel:
     """An extra tab of a kind's detail view (events, metrics, topology). One of: `kind`, "module:ATTR"
     of a child ResourceKind listed there for the resource (an events timeline: the same table,

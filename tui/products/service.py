@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
+from ..records import record
 from ..api.client import ApiClient
 from ..api.errors import ApiError, BadBody, NotFound, OutcomeUnknown, PermissionDenied, as_api_error
 from ..api.paging import MAX_PER_PAGE, fetch_page, iter_pages, list_all
@@ -26,7 +26,7 @@ NAMES_MAX_AGE = 10.0  # seconds a names lookup (another kind's id -> name) is re
 fresh_marker = object()  # "never seen": differs from any mark
 
 
-@dataclass
+@record
 class ListChunk:
     """A piece of a listing as it arrives: rows of one page of one scope, or that scope's failure."""
 
@@ -36,7 +36,7 @@ class ListChunk:
     error: ApiError | None = None
 
 
-@dataclass
+@record
 class Changes:
     rows: list[Row]  # new or modified since the marks given
     total: int | None  # the scope's total now

@@ -7,14 +7,14 @@ after every fetch with `next_delay()`, and its timer callback asks `plan()` what
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Callable, Literal
+from ..records import record
 
 Tick = Literal["full", "poll"]
 MAX_FACTOR = 256.0  # backoff multiplier cap; the delay itself is capped by max_backoff
 
 
-@dataclass
+@record
 class RefreshPolicy:
     fast: float = 2.0  # seconds between polls of transitional resources
     slow: float = 30.0  # seconds between full re-lists

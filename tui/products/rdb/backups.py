@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
+from ...records import replace
 from ..base import ActionSpec, Call, Column, Lazy, Parent
 from ..format import date_of, human_bytes
 from ..shapes import ShowValue

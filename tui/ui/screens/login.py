@@ -7,9 +7,9 @@ for this session only; it is never written to disk in clear.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from typing import Awaitable, Callable, Literal
 
+from ...records import record
 from ...api.secret import Secret
 from textual import work
 from textual.app import ComposeResult
@@ -26,7 +26,7 @@ from ..widgets.line_input import LineInput
 Tester = Callable[[str, Secret], Awaitable[str]]
 
 
-@dataclass
+@record
 class LoginResult:
     api_url: str
     project_id: str

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -23,6 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static, TextArea
 
+from ...records import record
 from ...api.errors import UntrustedOrigin
 from ...api.safe import clean, clean_tree
 from ..errors import describe, log_shown
@@ -31,7 +32,7 @@ from ..widgets.text_input import LinesInput
 MAX_FILE = 1_000_000  # bytes: a payload is typed or a file of sample data, not a dataset
 
 
-@dataclass
+@record
 class Exchange:
     at: str
     payload: str
@@ -39,7 +40,7 @@ class Exchange:
     answer: str
 
 
-@dataclass
+@record
 class Session:
     draft: str
     history: list[Exchange] = field(default_factory=list)

@@ -218,7 +218,7 @@ class ResourceActions(ResourceChanges):
 
     def _do_action(self, resource: Any, spec: ActionSpec) -> None:
         """An action run without asking (a create's follow-up: start the server it made)."""
-        from dataclasses import replace
+        from ...records import replace
 
         self._act(replace(spec, confirm=False) if spec.confirm else spec, resource)
 

@@ -151,3 +151,41 @@ async def test_ticked_and_unticked_scopes_are_told_apart_without_colour(sandbox,
         await pilot.press("down", "space")  # the second scope ticked
         marks = [line[:3] for line in drawn_lines(form.query_one(TickList)) if line.strip()]
         assert marks[1] == "▐X▌" and marks[0] == marks[2] == "▐ ▌"  # the mark itself differs, not only its colour
+
+
+async def test_a_token_made_but_its_answer_lost_says_its_secret_is_gone_and_to_make_another_not_created(clock):
+    from helpers import typed
+    from tui.sandbox import Sandbox
+    from tui.sandbox.faults import FaultSpec
+
+    sandbox = Sandbox(clock=clock, faults=FaultSpec(rates={"applied": 1.0}, seed=2, applied_as="500"))  # every write applied, its answer lost
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await activated(pilot, app, sandbox, clock)
+        tokens = await child_list(pilot, app, "Tokens")
+        await pilot.press("c")
+        await form_ready(pilot, app)
+        await typed(pilot, app, name="lost-pusher")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: any("the answer was lost" in n.title for n in app.notes), timeout=10, what="the lost answer said")
+        said = next(n.message for n in app.notes if "the answer was lost" in n.title)
+        assert "created after all" in said and "secret key was in the lost answer" in said
+        assert "delete this token (d) and create another" in said and "reset" not in said
+        assert not any(n.message.startswith("Created") for n in app.notes)  # not said as a plain success
+        await wait_for(pilot, lambda: tokens.table.loaded_count == 1, what="the token found, listed")
+
+
+async def test_a_dashboard_reset_whose_answer_is_lost_says_the_old_password_may_be_dead_and_to_reset_again(clock):
+    from tui.sandbox import Sandbox
+    from tui.sandbox.faults import FaultSpec
+
+    sandbox = Sandbox(clock=clock, faults=FaultSpec(rates={"applied": 1.0}, seed=2, applied_as="500"))
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await activated(pilot, app, sandbox, clock)
+        await act(pilot, app, "Reset the dashboard")
+        await confirm_yes(pilot, app)
+        await wait_for(pilot, lambda: any("the answer was lost" in n.title for n in app.notes), timeout=10, what="the lost answer said")
+        said = next(n.message for n in app.notes if "the answer was lost" in n.title)
+        assert "may have been applied" in said and "the old password no longer works" in said and "reset again" in said
+        assert "check its details" not in said

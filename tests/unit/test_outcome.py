@@ -96,3 +96,23 @@ async def test_only_what_nothing_identifies_cannot_be_told():
     assert outcome.identity(ACLS, {"rules": [{"ip": "10.0.0.0/8"}]}) == {"ip": "10.0.0.0/8"}
     assert outcome.identity(PRIVATE_NETWORKS, {"private_network_id": PN}) == {"private_network_id": PN}
     assert outcome.identity(SILICON, {"name": "m", "type": "M2-M"}) == {"name": "m"}
+
+
+async def test_an_action_that_declares_the_states_it_moves_to_is_told_applied_or_not():
+    from tui.api.errors import OutcomeUnknown
+    from tui.products.inference.kinds import MODELS
+
+    pause = next(a for a in MODELS.actions if a.name == "pause")
+    for faults, applied, words in ((FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"), True, "it was applied"),
+                                   (None, False, "it was not applied, and may be asked again")):
+        sandbox = Sandbox(clock=ManualClock(), faults=faults)
+        client = _client(sandbox)
+        svc = _service(client, MODELS)
+        ready = next(r for r in await svc.list_rows("global") if r.state == "ready")
+        if faults is None:
+            sandbox.inject(504, "/pause", method="POST", times=1)  # the gateway answered; the platform never acted
+        with pytest.raises(OutcomeUnknown):
+            await svc.run(pause.call, "global", ready)
+        found = await outcome.after_action(svc, "global", ready.id, ready.state, pause.moves_to)
+        assert found.applied is applied and words in found.says
+        await client.aclose()

@@ -95,6 +95,11 @@ class ActionSpec:
     flow: "Lazy[Any] | None" = None
     shape: Any = None
     mutating: bool = True  # False: changes nothing (a GET-only flow): offered in read-only mode
+    # When its answer is lost: the states it puts the resource in at once (a pause: pausing,
+    # paused), so the look can tell applied from not; and what to say when no look can tell (a
+    # reset password: whether the old one still works).
+    moves_to: frozenset[str] = frozenset()
+    if_lost: str = ""
     # Acts on several rows at once: the flow is `async def flow(ui, rows: list[Row])`, given the
     # rows the user marked (space), or the one under the cursor when none is marked; it returns
     # True when it sent something (the marks are then cleared).
@@ -212,6 +217,9 @@ class ResourceKind:
     children: tuple[Child, ...] = ()
     panels: tuple[DetailPanel, ...] = ()
     secret_fields: tuple[str, ...] = ()  # stripped from rows, JSON and logs; shown once on request
+    # The action that gives a new one-time secret (a password reset), said when a create's answer,
+    # and the secret in it, was lost; without one the operator is told to delete and create again.
+    secret_renewal: str = ""
     # Fields of the same answer shown plainly beside its one-time secrets (the dashboard's login and address).
     secret_extras: tuple[str, ...] = ()
     # `once_view(row, secrets, extras, parent) -> (secrets, extras)`: what the one-time dialog shows,

@@ -129,9 +129,12 @@ async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]
     return Found(row, "it now holds what was sent: the change was applied", True)
 
 
-async def after_action(service: Any, scope: str, rid: str, before: str | None = None) -> Found:
+async def after_action(service: Any, scope: str, rid: str, before: str | None = None, moves_to: frozenset[str] = frozenset(),
+                       advice: str = "") -> Found:
     """What state is it in now? A state alone rarely says whether the request was applied (a
-    renewed certificate, a snapshot made of it): when it is the state `before`, say it cannot tell."""
+    renewed certificate, a snapshot made of it), unless the action declares the states it puts the
+    resource in at once (`moves_to`): in one of them it was applied, still `before` it was not.
+    Otherwise the state is said with `advice` (what to do when no look can tell), or "check"."""
     try:
         row = await service.get_row(scope, rid)
     except NotFound:
@@ -139,9 +142,13 @@ async def after_action(service: Any, scope: str, rid: str, before: str | None = 
     except ApiError as err:
         return Found(None, f"looking at it failed too ({err.summary}): refresh (r) and check", None)
     state = row.state or "in an unknown state"
+    if moves_to and row.state in moves_to:
+        return Found(row, f"it is now {state}: it was applied", True)
+    if moves_to and before is not None and row.state == before:
+        return Found(row, f"it is still {state}: it was not applied, and may be asked again", False)
     if before is not None and row.state == before:
-        return Found(row, f"it is still {state}, which does not tell whether it was applied: check its details before repeating", None)
-    return Found(row, f"it is now {state}, which may not say whether it was applied: check before repeating", None)
+        return Found(row, f"it is still {state}, which does not tell whether it was applied: " + (advice or "check its details before repeating"), None)
+    return Found(row, f"it is now {state}, which may not say whether it was applied: " + (advice or "check before repeating"), None)
 
 
 # ---- write, and look when the answer is lost ------------------------------------------------------

@@ -62,7 +62,7 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         assert spec.call is not None
         await host.service.run(spec.call, scope, first)
     except OutcomeUnknown as err:
-        found = await outcome.after_action(host.service, scope, first.id, first.state)
+        found = await outcome.after_action(host.service, scope, first.id, first.state, spec.moves_to, spec.if_lost)
         unknown_outcome(app, err, f"{what} ({name})", found.says)
         if found.row is None and found.applied:
             host.forget(first)

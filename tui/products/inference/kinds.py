@@ -104,8 +104,10 @@ MODELS = inference_kind(
             "Predictions of {name}", Call("POST", "", url_field="endpoint", mutating=False), template=payloads.TEMPLATE,
             docs=Call("GET", "", url_field="endpoint", mutating=False), body=payloads.body, load=payloads.load), why_not=_ready),
         ActionSpec("pause", "Pause (remove its containers)", why_not=_pausable,
-                   confirm="Its endpoint stops answering predictions until it is resumed.", call=Call("POST", "{id}/pause", {})),
-        ActionSpec("resume", "Resume (deploy it again)", why_not=_paused, call=Call("POST", "{id}/resume", {})),
+                   confirm="Its endpoint stops answering predictions until it is resumed.", call=Call("POST", "{id}/pause", {}),
+                   moves_to=frozenset({"pausing", "paused"})),
+        ActionSpec("resume", "Resume (deploy it again)", why_not=_paused, call=Call("POST", "{id}/resume", {}),
+                   moves_to=frozenset({"deploying", "ready"})),
     ),
 )
 

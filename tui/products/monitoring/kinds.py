@@ -16,6 +16,9 @@ API = "monitoring/v1beta1"
 HERE = "tui.products.monitoring.kinds:"
 FORMS = "tui.products.monitoring.forms:"
 PROJECT = {"project_id": FromContext("project_id")}
+# A password reset whose answer was lost: no look can tell whether it was applied.
+LOST_PASSWORD = ("if it was applied, the old password no longer works and the new one was in the lost answer: "
+                 "reset again to have one shown (another reset is safe)")
 BY_PROJECT = ListParams({"project_id": "project_id"})
 TONES = Tones(busy={"creating", "deleting", "updating"}, base=COMMON)
 SCOPES = ("write_metrics", "write_logs", "query_metrics", "query_logs", "setup_alerts", "setup_metrics_rules", "setup_logs_rules")
@@ -98,13 +101,14 @@ COCKPIT = monitoring_kind(
     actions=(
         ActionSpec("reset", "Reset the dashboard (new password)", _ready, why_not=_why_not_ready,
                    confirm="The dashboard's password changes: who uses the old one is locked out. The new one is shown once.",
-                   call=Call("POST", "reset-dashboard", PROJECT)),
+                   call=Call("POST", "reset-dashboard", PROJECT), if_lost=LOST_PASSWORD),
         ActionSpec("alerts_on", "Turn managed alerts on", lambda r: _ready(r) and not r.get("managed_alerts_enabled"),
                    call=Call("POST", "enable-managed-alerts", PROJECT)),
         ActionSpec("alerts_off", "Turn managed alerts off", lambda r: _ready(r) and bool(r.get("managed_alerts_enabled")),
                    confirm="The platform's own alerts stop reaching your contact points.", call=Call("POST", "disable-managed-alerts", PROJECT)),
         ActionSpec("test_alert", "Send a test alert", _ready, why_not=_why_not_ready,
-                   call=Call("POST", "trigger-test-alert", PROJECT)),  # a POST: read-only sends none
+                   call=Call("POST", "trigger-test-alert", PROJECT),  # a POST: read-only sends none
+                   if_lost="whether it went out shows in the contact points' mailboxes; another test alert is harmless"),
         ActionSpec("deactivate", "Deactivate monitoring", lambda r: r.get("status") in ("ready", "error"),
                    confirm="Pushes with its tokens are refused from then on, its alerts stop and its dashboard closes.",
                    call=Call("POST", "deactivate", PROJECT)),
@@ -192,5 +196,6 @@ USERS = monitoring_kind(
     create=Lazy(FORMS + "USER_CREATE"),
     delete=Call("POST", "{id}/delete", PROJECT),
     actions=(ActionSpec("reset_password", "Reset the password", confirm="The old password stops working; the new one is shown once.",
-                        call=Call("POST", "{id}/reset-password", PROJECT)),),
+                        call=Call("POST", "{id}/reset-password", PROJECT), if_lost=LOST_PASSWORD),),
+    secret_renewal="reset_password",
 )

@@ -65,6 +65,8 @@ class ResourceChanges:
         ctx.parent = self.service.parent  # a child list's payload names its parent (a certificate's zone)
         from ..screens.form import FormScreen
 
+        lost: set[str] = set()  # created, but the answer was lost: said as such, not as "Created"
+
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
             ctx.extra = extra
             payload = spec.to_payload(form, ctx)
@@ -80,9 +82,12 @@ class ResourceChanges:
             row, looked = await outcome.create(self.service, scope, payload, [r.id for r in self.table.resources()])
             if looked:
                 if self.kind.secret_fields:  # a one-time value came in the answer that was lost
+                    renew = next((a for a in self.kind.actions if a.name == self.kind.secret_renewal), None)
+                    how = f"{renew.label.rstrip('…')} (a) makes a new one" if renew else f"delete this {self.kind.singular} (d) and create another"
                     looked += (f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secret_fields)} was in the lost answer and "
-                               "will not be given again: a reset (a) makes a new one.")
+                               f"will not be given again: {how}.")
                 self.app.notify(looked, title=f"Creating {row.name or row.id}: the answer was lost", severity="warning", timeout=20)
+                lost.add(row.id)
             return row
 
         async def load() -> Any:
@@ -104,7 +109,8 @@ class ResourceChanges:
             if scope in self.totals:
                 self.totals[scope] += 1
             self.update_title()
-            self.app.notify(f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4)
+            if created.id not in lost:
+                self.app.notify(f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4)
             self.reveal_secrets(created)
             if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
                 action = next((a for a in self.kind.actions if a.name == spec.after_action), None)

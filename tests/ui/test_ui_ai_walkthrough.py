@@ -146,7 +146,10 @@ async def chat_walk(pilot, app, sandbox):
     said = str(chat.query_one("#chat-status").render())
     assert "the Requests limit is used up (0 of 3 left), it resets in" in said and "Not retried" in said
     field = chat.query_one("#chat-input", Input)
-    assert field.value == "one more" and field.cursor_position == len("one more")  # kept, to send again later; typing goes after it
+    assert field.value == "one more" and tuple(field.selection) == (0, len("one more"))  # kept and selected: enter sends it again
+    assert "your message is kept: enter sends it again, typing replaces it" in said
+    await pilot.press(*"two")
+    assert field.value == "two"  # typing replaces it, never runs on from it ("one moretwo")
 
 
 async def test_monitoring_inference_and_the_chat_from_the_keyboard(sandbox, clock, tmp_path, caplog):

@@ -24,6 +24,7 @@ async def test_an_answer_cut_by_max_tokens_says_so(sandbox):
         note = str(chat.query(".usage")[-1].render())
         assert "3 out" in note and "cut short: the max tokens were reached" in note
         assert "**Model:** sandbox-chat-small" in chat.transcript()
+        assert "_(answer cut short at the max tokens: not whole)_" in chat.transcript()  # a saved conversation says so too
 
 
 async def test_a_chat_pointed_at_the_wrong_address_says_which_it_asked_and_how_to_set_it(sandbox):

@@ -16,10 +16,16 @@ def test_a_duration_is_read_with_its_units(said, seconds):
     assert seconds_of(said) == (pytest.approx(seconds) if seconds is not None else None)
 
 
-@pytest.mark.parametrize("elapsed, shown", [(0, "█░░░░░ 5/20 (resets in 41s)"), (30.2, "█░░░░░ 5/20 (resets in 11s)"), (41, "██████ 20/20 (renewed)")])
+@pytest.mark.parametrize("elapsed, shown", [(0, "██░░░░ 5/20 (resets in 41s)"), (30.2, "██░░░░ 5/20 (resets in 11s)"), (41, "██████ 20/20 (renewed)")])
 def test_a_gauge_counts_its_reset_down_and_is_full_again_once_it_is_over(elapsed, shown):
     headers = {"x-ratelimit-remaining-requests": "5", "x-ratelimit-limit-requests": "20", "x-ratelimit-reset-requests": "41s"}
     assert gauge_text(REQUESTS, headers, elapsed) == f"Requests {shown}"
+
+
+@pytest.mark.parametrize("left, limit, bar", [(0, 20, "░░░░░░"), (1, 20, "█░░░░░"), (3, 20, "█░░░░░"), (10, 20, "███░░░"), (19_960, 20_000, "██████")])
+def test_a_gauge_is_filled_to_the_nearest_sixth_and_not_empty_while_anything_is_left(left, limit, bar):
+    headers = {"x-ratelimit-remaining-requests": str(left), "x-ratelimit-limit-requests": str(limit)}
+    assert gauge_text(REQUESTS, headers).split()[1] == bar
 
 
 def test_a_refusal_names_the_spent_limit_and_its_reset_and_nothing_when_headers_are_silent():

@@ -26,6 +26,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static
+from textual.widgets.input import Selection
 
 from ...api.safe import clean
 from ..errors import describe, log_shown
@@ -58,7 +59,8 @@ def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
     left_s = max(0, math.ceil(seconds - elapsed)) if seconds is not None else None
     if left_s == 0:
         left = limit  # the minute is over: all of it again (the next answer will say so)
-    filled = max(0, min(6, 6 * left // limit))  # full only while nothing is used
+    # to the nearest sixth, and at least one while anything is left (3 of 20 is not an empty bar)
+    filled = 0 if left <= 0 else max(1, min(6, int(6 * left / limit + 0.5)))
     text = f"{gauge.label} {'█' * filled}{'░' * (6 - filled)} {left:,}/{limit:,}"
     if left_s is not None:
         return text + (f" (resets in {left_s // 60}m{left_s % 60:02d}s)" if left_s >= 60 else f" (resets in {left_s}s)" if left_s else " (renewed)")
@@ -119,6 +121,7 @@ class ChatScreen(Screen[None]):
         self.spec, self.client = spec, client
         self.messages: list[dict[str, str]] = []
         self.answers: list[str] = []
+        self.incomplete: dict[int, str] = {}  # index in `messages` of an answer that did not end → why
         self.streaming = False
         self.gauges: list[str] = []
 
@@ -165,7 +168,7 @@ class ChatScreen(Screen[None]):
             return
         current = select.value
         select.set_options([(clean(m), m) for m in found])
-        select.prompt = f"model ({len(found)})" if found else "no models offered"
+        select.prompt = "pick a model" if found else "no models offered"  # the blank choice: not read as a model's name
         if current in found:
             select.value = current
         elif found:
@@ -209,7 +212,7 @@ class ChatScreen(Screen[None]):
             return None
         if tokens:
             if not tokens.isdigit() or not 1 <= int(tokens) <= 1_000_000:
-                self._status("✖ Not sent: max tokens is a whole number from 1, e.g. 512.", "red")
+                self._status("✖ Not sent: max tokens is a whole number from 1 to 1,000,000, e.g. 512.", "red")
                 return None
             out["max_tokens"] = int(tokens)
         return out
@@ -269,11 +272,15 @@ class ChatScreen(Screen[None]):
         if got:
             self.messages = [m for m in messages if m["role"] != "system"] + [{"role": "assistant", "content": said}]
             self.answers.append(said)
+            if ending or finish == "length":  # a saved conversation says the answer is not whole
+                self.incomplete[len(self.messages) - 1] = ending.split(":")[0] if ending else "cut short at the max tokens"
         elif ending:  # nothing came back: the message goes back to be sent again
             field = self.query_one("#chat-input", Input)
             if not field.value:
                 field.value = text
-                field.cursor_position = len(text)  # what is typed next goes after it, not in front
+                # selected whole: enter sends it again, typing replaces it, an arrow or end edits it
+                field.selection = Selection(0, len(text))
+                ending += " (your message is kept: enter sends it again, typing replaces it)"
         cut = " · cut short: the max tokens were reached" if finish == "length" else ""
         note = usage_text(usage, self._now() - started) + cut + (f" · {ending}" if ending else "")
         await conversation.mount(Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage"))
@@ -333,8 +340,10 @@ class ChatScreen(Screen[None]):
         system = self.query_one("#chat-system", Input).value.strip()
         model = self.query_one("#chat-model", Select).value
         lines = [f"# {self.spec.title}", ""] + ([f"**Model:** {model}", ""] if isinstance(model, str) else []) + ([f"**System:** {system}", ""] if system else [])
-        for m in self.messages:
+        for i, m in enumerate(self.messages):
             lines += [f"**{'You' if m['role'] == 'user' else 'Model'}:**", "", m["content"], ""]
+            if i in self.incomplete:
+                lines += [f"_(answer {self.incomplete[i]}: not whole)_", ""]
         return "\n".join(lines)
 
     def action_save(self) -> None:

@@ -65,6 +65,7 @@ async def test_deleting_a_token_or_a_contact_point_says_what_stops_and_the_list_
         await activated(pilot, app, sandbox, clock)
         sandbox.monitoring.add_token(instance(sandbox), "old-pusher", {"write_metrics": True})
         tokens = await child_list(pilot, app, "Tokens")
+        assert str(app.screen.query_one("#detail-title").render()).strip() == "Monitoring › Tokens"  # the page's name not said twice
         await pilot.press("d")
         assert "refused from then on" in await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: tokens.table.loaded_count == 0 and not instance(sandbox).tokens, what="token deleted")
@@ -86,16 +87,20 @@ async def test_the_panel_turns_alerts_on_and_off_resets_the_dashboard_once_and_d
         panel = await activated(pilot, app, sandbox, clock)
         await act(pilot, app, "Turn managed alerts on")
         await wait_for(pilot, lambda: panel.row.get("managed_alerts_enabled") is True, what="on")
+        assert any(n.message == "Turn managed alerts on — accepted" for n in app.notes)  # the page is not named after itself
         await act(pilot, app, "Turn managed alerts off")
         assert "stop reaching your contact points" in await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: panel.row.get("managed_alerts_enabled") is False, what="off")
         await act(pilot, app, "Reset the dashboard")
-        assert "locked out" in await confirm_yes(pilot, app)
+        said = await confirm_yes(pilot, app)
+        assert "locked out" in said and "Monitoring." not in said
         await once(pilot, app, "dashboard_password")
         await act(pilot, app, "Deactivate monitoring")
         assert "Pushes with its tokens are refused" in await confirm_yes(pilot, app)
         clock.advance(60)
         await wait_for(pilot, lambda: panel.absent, what="absent again")
+        await pilot.press("v")  # no JSON made up for what the API does not have
+        assert app.screen.id == "main" and any("nothing to show, the API has none yet" in n.message for n in app.notes)
 
 
 async def test_read_only_monitoring_offers_nothing_that_writes(sandbox, clock):

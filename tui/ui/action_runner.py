@@ -35,11 +35,13 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     first = rows[0]
     name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
     scope = host.kind.scope_of(first) or host.scope
+    # a product's own page (a singleton) is not named after what is done to it ("Activate monitoring")
+    doing = what if host.kind.singleton else f"{what} ({name})"
     try:
         if spec.confirm and not await _confirmed(host, spec, first, scope):
             return None
     except Exception as err:  # what the confirmation says could not be read: nothing is sent
-        notify_error(app, err, f"{what} ({name})")
+        notify_error(app, err, doing)
         return None
     conversation = spec.runner()
     if conversation is not None:
@@ -51,28 +53,28 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
             reveal_once(host, first)
             return result
         except OutcomeUnknown as err:  # a step may have been applied: read the list again
-            unknown_outcome(app, err, f"{what} ({name})", "the list is read again; check before repeating")
+            unknown_outcome(app, err, doing, "the list is read again; check before repeating")
             host.reload()
         except StepCancelled:  # a flow's confirmation answered no: nothing was sent
             return None
         except Exception as err:
-            notify_error(app, err, f"{what} ({name})")
+            notify_error(app, err, doing)
         return None
     try:
         assert spec.call is not None
         await host.service.run(spec.call, scope, first)
     except OutcomeUnknown as err:
         found = await outcome.after_action(host.service, scope, first.id, first.state, spec.moves_to, spec.if_lost)
-        unknown_outcome(app, err, f"{what} ({name})", found.says)
+        unknown_outcome(app, err, doing, found.says)
         if found.row is None and found.applied:
             host.forget(first)
         else:
             host.follow(found.row or first)
         return None
     except Exception as err:
-        notify_error(app, err, f"{what} ({name})")
+        notify_error(app, err, doing)
         return None
-    app.notify(f"{what}: {name} — accepted", timeout=4)
+    app.notify(f"{what} — accepted" if host.kind.singleton else f"{what}: {name} — accepted", timeout=4)
     reveal_once(host, first)
     host.follow(first)
     return None
@@ -111,7 +113,8 @@ async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
     named = f"{row.name} ({row.id})" if row.name else row.id
     where = f"{named} in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
     said = await spec.confirm.get()(host.service, scope, row) if isinstance(spec.confirm, Lazy) else spec.confirm
-    message = f"{what}: {where}." + (f"\n\n{said}" if isinstance(said, str) and said else "")
+    said = said if isinstance(said, str) else ""
+    message = (said or f"{what}.") if host.kind.singleton else f"{what}: {where}." + (f"\n\n{said}" if said else "")
     return bool(await host.app.push_screen_wait(ConfirmScreen(f"{what}?", message, what.split(" (")[0])))
 
 

@@ -31,7 +31,9 @@ class ChildScreen(Screen[None]):
         while parent is not None:
             chain.insert(0, clean(parent.name or parent.id))
             parent = parent.up
-        yield Label(Text.assemble((f" {kind.product} › ", "bold"), (" › ".join(chain), "bold"), f" › {kind.title}"), id="detail-title")
+        if chain and chain[0].lower() == kind.product.lower():  # the product's own page (a singleton): said once
+            chain.pop(0)
+        yield Label(Text.assemble((f" {kind.product} › ", "bold"), (" › ".join(chain) + " › " if chain else "", "bold"), kind.title), id="detail-title")
         yield self.view
         yield KeyBar()
 

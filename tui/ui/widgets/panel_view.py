@@ -207,7 +207,9 @@ class PanelView(Vertical):
     def action_json(self) -> None:
         from ..dialogs import open_dialog
 
-        if self.row is not None:
+        if self.absent:  # the API answered 404: there is no object to show, only that
+            self.app.notify(f"{self.kind.title}: nothing to show, the API has none yet (it answered 404).", timeout=5)
+        elif self.row is not None:
             open_dialog(self.app, "json", title=f"{self.kind.title} (JSON)", value=self.row.raw)
 
     @guarded("Secret")

@@ -118,7 +118,7 @@ class ResourceChanges:
                     self._do_action(created, action)
 
         self.app.push_screen(
-            FormScreen(("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else "" if scope == "global" else f"in {scope}"),
+            FormScreen((("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else "" if scope == "global" else f"in {scope}")).strip(),
                        spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map,
                        submit_label="Stage" if self.staging else "Create"),
             done,

@@ -25,14 +25,44 @@ class KeyBar(Static):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
+    def on_resize(self) -> None:
+        self._draw()
+
     def _bindings_changed(self, screen: object) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
         key_style = theme_colour(self.app.theme_variables.get("footer-key-foreground"))
         seen: set[str] = set()
+        self._items: list[tuple[str, str, Style | str, str]] = []
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
-            text.append(f" {self.app.get_key_display(binding)} ", style=Style(bold=True) + key_style if enabled else "dim")
-            text.append(f"{binding.description} ", style="" if enabled else "dim")
+            self._items.append((f" {self.app.get_key_display(binding)} ", f"{binding.description} ",
+                                Style(bold=True) + key_style if enabled else "dim", "" if enabled else "dim"))
+        # Help lists every key: it is the one never left out when the line is too narrow for all.
+        self._items.sort(key=lambda item: item[1].strip() == "Help")
+        self._draw()
+
+    def _draw(self) -> None:
+        """The keys that fit the line; when not all do, the last ones before Help give way to an
+        ellipsis (Help lists them all), rather than Help itself being cut off the end."""
+        items = list(getattr(self, "_items", []))
+        tail = [items.pop()] if items and items[-1][1].strip() == "Help" else []
+        width = self.size.width or 10_000
+
+        def length(shown: list[tuple[str, str, Style | str, str]]) -> int:
+            return sum(len(key) + len(desc) for key, desc, _, _ in shown)
+
+        cut = False
+        while items and length(items) + length(tail) + (2 if cut else 0) > width:
+            items.pop()
+            cut = True
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for key, desc, key_style, desc_style in items:
+            text.append(key, style=key_style)
+            text.append(desc, style=desc_style)
+        if cut:
+            text.append("… ", style="dim")
+        for key, desc, key_style, desc_style in tail:
+            text.append(key, style=key_style)
+            text.append(desc, style=desc_style)
         self.update(text)

@@ -61,3 +61,27 @@ def test_a_csv_of_numbers_with_a_row_that_is_not_is_refused_naming_the_row(tmp_p
     table.write_text("1,2,3\n1,abc,3\n")
     with pytest.raises(ValueError, match="row 2 of the CSV is not numbers"):
         payloads.load(table)
+
+
+def test_an_answer_is_shown_as_the_same_json_each_row_of_numbers_on_as_few_lines_as_fit():
+    from hypothesis import given, settings, strategies as st
+
+    from tui.api.safe import clean_tree
+    from tui.ui.screens.playground import as_text
+
+    answer = {"predictions": [[round(i * 0.37, 2)] * 30 for i in range(2)], "model": "m"}
+    shown = as_text(answer)
+    assert json.loads(shown) == answer and max(len(line) for line in shown.splitlines()) <= 72
+    assert len(shown.splitlines()) == 15  # not one number a line (67 lines)
+    assert as_text({"predictions": [[2.5, 5.0]]}) == '{"predictions": [[2.5, 5.0]]}'
+
+    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30)
+    nested = st.recursive(scalars, lambda inner: st.lists(inner, max_size=12) | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=60)
+    trees = st.lists(nested, max_size=8) | st.dictionaries(st.text(max_size=10), nested, max_size=6)  # an answer's body (a text one is shown as it is)
+
+    @settings(max_examples=150, deadline=None)
+    @given(trees)
+    def same_json(value):
+        assert json.loads(as_text(value)) == json.loads(json.dumps(clean_tree(value)))  # control characters shown, not sent to the terminal
+
+    same_json()

@@ -54,8 +54,30 @@ def sessions_of(app: Any) -> dict[str, Session]:
     return found
 
 
-def as_text(answer: Any) -> str:
-    return json.dumps(clean_tree(answer), indent=2, ensure_ascii=False, sort_keys=True) if not isinstance(answer, str) else clean(answer, keep_newlines=True)
+def as_text(answer: Any, width: int = 72) -> str:
+    """An answer as JSON, each array or object that fits on one line kept on one line (a row of
+    predictions reads as a row, not one number a line), the rest indented."""
+    return compact_json(clean_tree(answer), width) if not isinstance(answer, str) else clean(answer, keep_newlines=True)
+
+
+def compact_json(value: Any, width: int = 72, indent: int = 0) -> str:
+    flat = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+    if not isinstance(value, (list, dict)) or not value or indent + len(flat) <= width:
+        return flat
+    pad = " " * (indent + 2)
+    close = "\n" + " " * indent
+    if isinstance(value, list):
+        if all(not isinstance(v, (list, dict)) for v in value):  # numbers: as many a line as fit
+            lines, line = [], ""
+            for item in (json.dumps(v, ensure_ascii=False) for v in value):
+                if line and len(pad) + len(line) + len(item) + 2 > width:
+                    lines.append(line + ",")
+                    line = ""
+                line += (", " if line else "") + item
+            return "[\n" + "\n".join(pad + text for text in lines + [line]) + close + "]"
+        return "[\n" + ",\n".join(pad + compact_json(v, width, indent + 2) for v in value) + close + "]"
+    items = [f"{pad}{json.dumps(str(k), ensure_ascii=False)}: {compact_json(value[k], width, indent + 2)}" for k in sorted(value, key=str)]
+    return "{\n" + ",\n".join(items) + close + "}"
 
 
 class PlaygroundScreen(ModalScreen[None]):

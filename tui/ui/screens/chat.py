@@ -1,8 +1,8 @@
 """A conversation with a model (a manifest entry `opens="chat"` with a `products.views.ChatSpec`):
 a model picked from the endpoint's list, a system prompt, temperature and maximum tokens; each
 answer streamed as server-sent events and drawn as it arrives: each finished block as Markdown,
-the block still arriving as plain text (`StreamedMarkdown`); its token usage under it, and gauges of the limits the answers' headers
-report, their resets counted down. A refusal (429) says which limit is spent and when it resets,
+the block still arriving as plain text (`StreamedMarkdown`); its token usage under it, and gauges
+of the limits the answers' headers report, their resets counted down. A refusal (429) says which limit is spent and when it resets,
 and is not retried. The screen is kept for the session: leaving it and coming back finds the
 conversation. Nothing here names a product.
 

@@ -32,21 +32,21 @@ class KeyBar(Static):
         key_style = theme_colour(self.app.theme_variables.get("footer-key-foreground"))
         seen: set[str] = set()
         self._items: list[tuple[str, str, Style | str, str]] = []
+        helps: list[tuple[str, str, Style | str, str]] = []
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
-            self._items.append((f" {self.app.get_key_display(binding)} ", f"{binding.description} ",
-                                Style(bold=True) + key_style if enabled else "dim", "" if enabled else "dim"))
-        # Help lists every key: it is the one never left out when the line is too narrow for all.
-        self._items.sort(key=lambda item: item[1].strip() == "Help")
+            (helps if binding.action == "help" else self._items).append((
+                f" {self.app.get_key_display(binding)} ", f"{binding.description} ",
+                Style(bold=True) + key_style if enabled else "dim", "" if enabled else "dim"))
+        self._help = helps  # Help lists every key: it is the one never left out when the line is too narrow for all
         self._draw()
 
     def _draw(self) -> None:
         """The keys that fit the line; when not all do, the last ones before Help give way to an
         ellipsis (Help lists them all), rather than Help itself being cut off the end."""
-        items = list(getattr(self, "_items", []))
-        tail = [items.pop()] if items and items[-1][1].strip() == "Help" else []
+        items, tail = list(getattr(self, "_items", [])), getattr(self, "_help", [])
         width = self.size.width or 10_000
 
         def length(shown: list[tuple[str, str, Style | str, str]]) -> int:

@@ -73,7 +73,10 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
 
         await pilot.press("ctrl+s")  # saved through the file picker, a path typed
         picker = await screen_named(pilot, app, "FilePickerScreen")
-        picker.query_one("#file-path", Input).value = str(tmp_path / "talk.md")
+        offered = picker.query_one("#file-path", Input)
+        assert offered.value.endswith(".md") and tuple(offered.selection) == (0, len(offered.value))  # typing replaces the name offered
+        await pilot.press(*str(tmp_path / "talk.md"))
+        assert offered.value == str(tmp_path / "talk.md")
         await pilot.press("enter")
         await wait_for(pilot, lambda: (tmp_path / "talk.md").exists(), what="saved")
         saved = (tmp_path / "talk.md").read_text()
@@ -87,9 +90,12 @@ async def test_a_chat_refuses_bad_settings_before_sending_and_esc_stops_an_answe
         chat.query_one("#chat-temperature", Input).value = "5"
         await pilot.press(*"hi", "enter")
         assert "temperature is a number from 0 to 2" in str(chat.query_one("#chat-status").render())
+        assert app.focused.id == "chat-temperature"  # to be fixed there; the message waits
         assert gsandbox.gadgets.chats == [] and chat.query_one("#chat-input", Input).value == "hi"
         chat.query_one("#chat-temperature", Input).value = ""
         chat.query_one("#chat-input", Input).value = "hold on"
+        await pilot.press("enter")  # on the temperature, fixed: back to the message
+        assert app.focused.id == "chat-input"
         await pilot.press("enter")
         await wait_for(pilot, lambda: chat.streaming and gsandbox.gadgets.chats, what="an answer held by the sandbox")
         await pilot.press("escape")  # stops the answer; the screen stays

@@ -150,6 +150,9 @@ async def chat_walk(pilot, app, sandbox):
     assert "your message is kept: enter sends it again, typing replaces it" in said
     await pilot.press(*"two")
     assert field.value == "two"  # typing replaces it, never runs on from it ("one moretwo")
+    chat._limits_at -= 120  # the minute is over: the refusal's "resets in" gives way
+    chat._draw_gauges()
+    assert "renewed" in str(head.render()) and "The limits are renewed" in str(chat.query_one("#chat-status").render())
 
 
 async def test_monitoring_inference_and_the_chat_from_the_keyboard(sandbox, clock, tmp_path, caplog):

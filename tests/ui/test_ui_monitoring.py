@@ -99,8 +99,8 @@ async def test_the_panel_turns_alerts_on_and_off_resets_the_dashboard_once_and_d
         assert "Pushes with its tokens are refused" in await confirm_yes(pilot, app)
         clock.advance(60)
         await wait_for(pilot, lambda: panel.absent, what="absent again")
-        await pilot.press("v")  # no JSON made up for what the API does not have
-        assert app.screen.id == "main" and any("nothing to show, the API has none yet" in n.message for n in app.notes)
+        await pilot.press("v")  # no JSON made up for what the API does not have: greyed
+        assert app.screen.id == "main" and panel.check_action("json", ()) is None
 
 
 async def test_read_only_monitoring_offers_nothing_that_writes(sandbox, clock):
@@ -194,3 +194,19 @@ async def test_a_dashboard_reset_whose_answer_is_lost_says_the_old_password_may_
         said = next(n.message for n in app.notes if "the answer was lost" in n.title)
         assert "may have been applied" in said and "the old password no longer works" in said and "reset again" in said
         assert "check its details" not in said
+
+
+async def test_an_activation_whose_answer_is_lost_says_it_was_applied_and_its_password_went_with_the_answer(clock):
+    from tui.sandbox import Sandbox
+    from tui.sandbox.faults import FaultSpec
+
+    sandbox = Sandbox(clock=clock, faults=FaultSpec(rates={"applied": 1.0}, seed=2, applied_as="500"))
+    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        panel = await open_view(pilot, app, "monitoring.cockpit")
+        await wait_for(pilot, lambda: panel.absent, what="not activated")
+        await act(pilot, app, "Activate monitoring")
+        await wait_for(pilot, lambda: any("the answer was lost" in n.title for n in app.notes), timeout=10, what="the lost answer said")
+        said = next(n.message for n in app.notes if "the answer was lost" in n.title)
+        assert "it is now creating: it was applied" in said and "dashboard password was in the lost answer: Reset the dashboard" in said

@@ -97,7 +97,8 @@ class ActionSpec:
     mutating: bool = True  # False: changes nothing (a GET-only flow): offered in read-only mode
     # When its answer is lost: the states it puts the resource in at once (a pause: pausing,
     # paused), so the look can tell applied from not; and what to say when no look can tell (a
-    # reset password: whether the old one still works).
+    # reset password: whether the old one still works), or once applied, what the lost answer
+    # carried (an activation's one-time password).
     moves_to: frozenset[str] = frozenset()
     if_lost: str = ""
     # Acts on several rows at once: the flow is `async def flow(ui, rows: list[Row])`, given the

@@ -134,7 +134,8 @@ async def after_action(service: Any, scope: str, rid: str, before: str | None = 
     """What state is it in now? A state alone rarely says whether the request was applied (a
     renewed certificate, a snapshot made of it), unless the action declares the states it puts the
     resource in at once (`moves_to`): in one of them it was applied, still `before` it was not.
-    Otherwise the state is said with `advice` (what to do when no look can tell), or "check"."""
+    Otherwise the state is said with `advice` (what to do when no look can tell), or "check"; an
+    action applied says its `advice` too (what its lost answer carried: a one-time password)."""
     try:
         row = await service.get_row(scope, rid)
     except NotFound:
@@ -143,7 +144,7 @@ async def after_action(service: Any, scope: str, rid: str, before: str | None = 
         return Found(None, f"looking at it failed too ({err.summary}): refresh (r) and check", None)
     state = row.state or "in an unknown state"
     if moves_to and row.state in moves_to:
-        return Found(row, f"it is now {state}: it was applied", True)
+        return Found(row, f"it is now {state}: it was applied" + (f"; {advice}" if advice else ""), True)
     if moves_to and before is not None and row.state == before:
         return Found(row, f"it is still {state}: it was not applied, and may be asked again", False)
     if before is not None and row.state == before:

@@ -97,7 +97,9 @@ COCKPIT = monitoring_kind(
     secret_extras=("dashboard_url", "dashboard_username"),
     absent="Monitoring is not activated in this project. Activating it creates the metrics, logs and alert "
            "addresses and a dashboard, whose password is shown once.",
-    absent_actions=(ActionSpec("activate", "Activate monitoring", call=Call("POST", "activate", PROJECT)),),
+    absent_actions=(ActionSpec("activate", "Activate monitoring", call=Call("POST", "activate", PROJECT),
+                               moves_to=frozenset({"creating", "ready"}),
+                               if_lost="its dashboard password was in the lost answer: Reset the dashboard (a) makes a new one once it is ready"),),
     actions=(
         ActionSpec("reset", "Reset the dashboard (new password)", _ready, why_not=_why_not_ready,
                    confirm="The dashboard's password changes: who uses the old one is locked out. The new one is shown once.",

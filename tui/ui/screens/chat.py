@@ -98,6 +98,7 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+y", "copy_answer", "Copy answer", priority=True),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+r", "models", "Reload models", priority=True),
+        Binding("f1", "app.help", "Help"),  # ? is typed into the message here
     ]
     DEFAULT_CSS = """
     ChatScreen #chat-head { width: 100%; height: auto; max-height: 3; padding: 0 1; text-style: bold; }
@@ -121,6 +122,7 @@ class ChatScreen(Screen[None]):
         self.spec, self.client = spec, client
         self.messages: list[dict[str, str]] = []
         self.answers: list[str] = []
+        self._refused = False  # a 429 is said in the status until its limit renews
         self.incomplete: dict[int, str] = {}  # index in `messages` of an answer that did not end → why
         self.streaming = False
         self.gauges: list[str] = []
@@ -209,13 +211,19 @@ class ChatScreen(Screen[None]):
                     raise ValueError
         except ValueError:
             self._status("✖ Not sent: the temperature is a number from 0 to 2, e.g. 0.7.", "red")
-            return None
+            return self._to_fix("#chat-temperature")
         if tokens:
             if not tokens.isdigit() or not 1 <= int(tokens) <= 1_000_000:
                 self._status("✖ Not sent: max tokens is a whole number from 1 to 1,000,000, e.g. 512.", "red")
-                return None
+                return self._to_fix("#chat-max-tokens")
             out["max_tokens"] = int(tokens)
         return out
+
+    def _to_fix(self, field_id: str) -> None:
+        """A setting refused before sending: the focus goes to it, its text selected (the message stays)."""
+        field = self.query_one(field_id, Input)
+        field.focus()
+        field.selection = Selection(0, len(field.value))
 
     @work(exclusive=True, group="chat-stream", exit_on_error=False)
     async def _stream(self, text: str, messages: list[dict[str, str]], settings: dict[str, Any]) -> None:
@@ -232,7 +240,7 @@ class ChatScreen(Screen[None]):
         ending, finish = "", ""
         started = self._now()
         drawn = 0.0
-        self.streaming = True
+        self.streaming, self._refused = True, False
         self._status("answering… esc stops")
         try:
             async with self.client().stream("POST", self.spec.completions, json=self.spec.body(messages, settings), mutating=False) as answer_stream:
@@ -261,6 +269,7 @@ class ChatScreen(Screen[None]):
             if limits:
                 self._gauges(limits)  # a refusal's headers say what is left too
             spent = used_up(self.spec.gauges, limits) if getattr(err, "status", 0) == 429 else ""
+            self._refused = bool(spent)
             ending = f"refused: {spent}. Not retried: send it again then" if spent else f"interrupted: {summary}. {hint}"
         finally:
             self.streaming = False
@@ -303,6 +312,9 @@ class ChatScreen(Screen[None]):
         if shown:
             self.gauges = shown
             self.query_one("#chat-head", Label).update(Text(f"{self.spec.title} · " + " · ".join(shown)))
+            if self._refused and any("(renewed)" in t for t in shown) and not any("resets in" in t for t in shown):
+                self._refused = False  # the refusal's "it resets in 33s" is over
+                self._status("The limits are renewed: enter sends your message.", "")
 
     def on_resize(self, event: events.Resize) -> None:
         """Answers are drawn again at the new width, longer or shorter: the transcript stays at its end."""

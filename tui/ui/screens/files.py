@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.widgets.input import Selection
 from textual.widgets import DirectoryTree, Input, Label, Static
 
 from ..widgets.line_input import LineInput
@@ -39,7 +40,8 @@ class FilePickerScreen(ModalScreen["Path | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="file-picker"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            yield LineInput(self.initial or str(self.folder) + os.sep, id="file-path", placeholder="a path, e.g. ~/payload.json")
+            example = f"~/{Path(self.initial).name}" if self.initial else "~/payload.json"
+            yield LineInput(self.initial or str(self.folder) + os.sep, id="file-path", placeholder=f"a path, e.g. {example}")
             yield Static("", id="file-error", classes="error", markup=False)
             yield DirectoryTree(self.folder, id="file-tree")
             verb = "open" if self.mode == "open" else "save"
@@ -48,7 +50,10 @@ class FilePickerScreen(ModalScreen["Path | None"]):
     def on_mount(self) -> None:
         field = self.query_one("#file-path", Input)
         field.focus()
-        field.cursor_position = len(field.value)
+        if self.initial:  # a name offered: typing replaces it whole, an arrow or end edits it
+            field.selection = Selection(0, len(field.value))
+        else:  # a folder: what is typed is the name in it
+            field.cursor_position = len(field.value)
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
         field = self.query_one("#file-path", Input)

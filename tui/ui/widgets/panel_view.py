@@ -120,6 +120,8 @@ class PanelView(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "secrets":
             return bool(self.row is not None and self.service.secrets.get(self.row.id))
+        if action == "json" and self.absent:
+            return None  # the API has none: greyed, no JSON made up
         return self.may(action)
 
     def _wall(self) -> float:

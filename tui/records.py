@@ -80,10 +80,9 @@ def _own_fields(cls: type) -> list[tuple[str, Any]]:
 
 
 def _make(cls: type[T], frozen: bool, eq: bool) -> type[T]:
-    inherited: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}  # every field, a parent's first, and its default (or none)
     for base in reversed(cls.__mro__[1:]):
-        inherited.update(getattr(base, "__record_defaults__", {}))
-    defaults = dict(inherited)
+        defaults.update(getattr(base, "__record_defaults__", {}))
     for name, default in _own_fields(cls):
         defaults.pop(name, None)
         defaults[name] = default

@@ -116,3 +116,21 @@ async def test_an_action_that_declares_the_states_it_moves_to_is_told_applied_or
         found = await outcome.after_action(svc, "global", ready.id, ready.state, pause.moves_to)
         assert found.applied is applied and words in found.says
         await client.aclose()
+
+
+async def test_an_activation_lost_before_the_platform_acted_is_said_not_applied():
+    from tui.api.errors import OutcomeUnknown
+    from tui.products.base import Row
+    from tui.products.monitoring.kinds import COCKPIT
+
+    activate = COCKPIT.absent_actions[0]
+    sandbox = Sandbox(clock=ManualClock())
+    client = _client(sandbox)
+    svc = _service(client, COCKPIT)
+    nothing = Row({})  # the absent page's row
+    sandbox.inject(504, "/activate", method="POST", times=1)  # the gateway answered; the platform never acted
+    with pytest.raises(OutcomeUnknown):
+        await svc.run(activate.call, "global", nothing)
+    found = await outcome.after_action(svc, "global", nothing.id, nothing.state, activate.moves_to, activate.if_lost)
+    assert found.applied is False and "it was not applied" in found.says  # not "it is gone"
+    await client.aclose()

@@ -138,8 +138,8 @@ async def after_action(service: Any, scope: str, rid: str, before: str | None = 
     action applied says its `advice` too (what its lost answer carried: a one-time password)."""
     try:
         row = await service.get_row(scope, rid)
-    except NotFound:
-        return Found(None, "it is gone", True)
+    except NotFound:  # gone, unless the action was to bring it to a state (an activation): then not applied
+        return Found(None, "it is not there: it was not applied, and may be asked again", False) if moves_to else Found(None, "it is gone", True)
     except ApiError as err:
         return Found(None, f"looking at it failed too ({err.summary}): refresh (r) and check", None)
     state = row.state or "in an unknown state"

@@ -209,9 +209,7 @@ class PanelView(Vertical):
     def action_json(self) -> None:
         from ..dialogs import open_dialog
 
-        if self.absent:  # the API answered 404: there is no object to show, only that
-            self.app.notify(f"{self.kind.title}: nothing to show, the API has none yet (it answered 404).", timeout=5)
-        elif self.row is not None:
+        if self.row is not None and not self.absent:  # absent: the API has none, no JSON is made up
             open_dialog(self.app, "json", title=f"{self.kind.title} (JSON)", value=self.row.raw)
 
     @guarded("Secret")

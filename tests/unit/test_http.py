@@ -94,7 +94,10 @@ async def test_keep_alive_headers_and_json() -> None:
         for i in range(1, 4):
             assert await c.get_json("/a/b", {"page": i}) == {"n": i}
         await c.aclose()
-        assert srv.connections == 1, "one kept-alive connection serves every request"
+        # The first GET goes by httpx's sync client, from the thread that imports httpx (the first
+        # rows do not wait for the async stack), on a connection of its own; one kept-alive
+        # connection serves every later request.
+        assert srv.connections == 2
         assert srv.requests[0].startswith(b"GET /a/b?page=1 HTTP/1.1\r\n")
         assert b"\r\nx-auth-token: " + b"k" * 36 + b"\r\n" in srv.requests[0].lower()
 
@@ -327,6 +330,17 @@ async def test_proxy_credentials_are_never_shown_or_logged(monkeypatch, caplog) 
     await c.aclose()
     assert f"http://ops:•••@127.0.0.1:{dead}" in failed.value.message
     assert "hunter2" not in failed.value.message + failed.value.hint + caplog.text
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])  # a first GET makes httpx's sync client, anything else the async one
+async def test_a_proxy_setting_httpx_refuses_is_a_configuration_error(monkeypatch, method) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "ftp://proxy.example.test")
+    async with RawServer(_ok) as srv:
+        c = client(srv.url)
+        with pytest.raises(ConfigError, match="cannot set up the connection .*Unknown scheme for proxy URL .*HTTP_PROXY"):
+            await c.request_data(method, "/x", decode=decode_object)
+        assert srv.requests == []
+        await c.aclose()
 
 
 async def test_a_key_that_cannot_go_in_a_header_is_refused_before_sending() -> None:

@@ -11,7 +11,9 @@ Redirects are followed only where that is safe: a GET to the same origin. Any ot
 naming the status and the `Location`, never a success with an empty body.
 
 httpx is imported, and the client and its TLS context built, in a thread on the first request, so
-neither the import nor loading the trust store delays the console's first frame.
+neither the import nor loading the trust store delays the console's first frame. A client's first
+request, when it is a GET (the first page of the start view), is sent from that thread by httpx's
+sync client, so the first rows do not wait for the asynchronous stack's imports either.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import contextlib
 import inspect
 import logging
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterator
 from urllib.parse import urlencode
 
 from ..records import record
@@ -103,32 +105,70 @@ class ApiClient:
         self._http: httpx.AsyncClient | None = None
         self._building: asyncio.Future[Any] | None = None
         self._proxy: str | None = None
+        self._verify: Any = None  # the TLS context, made once for every httpx client of this ApiClient
+        self._first = True  # no request sent yet: a first GET may take the sync path (_first_get)
         self._spent: Any = None  # an empty stream put in place of each response's read one
 
     def __repr__(self) -> str:
         return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
 
     # ---- the httpx client -----------------------------------------------------------------------
-    def _build(self) -> "httpx.AsyncClient":
-        """Runs in a thread: import httpx, build the TLS context, make the client."""
+    def _options(self) -> dict[str, Any]:
+        """What every httpx client of this ApiClient is made with (the async one, and the sync one
+        of the first GET): TLS context, pool, proxies from the environment, timeouts, headers.
+        Runs in a thread: it imports httpx and builds the TLS context (once)."""
         import ssl
 
         httpx = import_httpx()
 
         from . import tls
 
-        https = self.api_url.startswith("https://")
-        if self._transport is not None or not https:
-            verify: Any = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # unused for http://; cheap to make
-        else:
-            verify = tls.context(self.ca_bundle)
-        limits = httpx.Limits(max_connections=self._max_connections, max_keepalive_connections=self._max_connections)
+        if self._verify is None:
+            https = self.api_url.startswith("https://")
+            try:
+                if self._transport is not None or not https:
+                    self._verify = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # unused for http://; cheap to make
+                else:
+                    self._verify = tls.context(self.ca_bundle)
+            except Exception as exc:  # a missing CA bundle, an unusable TLS set-up
+                raise ConfigError(0, f"cannot set up TLS for {self.api_url}: {exc}") from None
         t = self._timeout
-        return httpx.AsyncClient(
-            transport=self._transport, verify=verify, limits=limits, trust_env=True, follow_redirects=False,
+        return dict(
+            verify=self._verify, trust_env=True, follow_redirects=False,
+            limits=httpx.Limits(max_connections=self._max_connections, max_keepalive_connections=self._max_connections),
             timeout=httpx.Timeout(connect=min(t, 5.0), read=t, write=t, pool=t),
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )
+
+    @contextlib.contextmanager
+    def _setting_up(self) -> Iterator[None]:
+        """A client that cannot be made (a proxy setting httpx refuses) is a configuration error
+        naming why, never a bug report."""
+        try:
+            yield
+        except ApiError:
+            raise
+        except Exception as exc:
+            raise ConfigError(0, f"cannot set up the connection to {self.api_url}: {safe.clean(str(exc))} "
+                                 "(check HTTPS_PROXY, HTTP_PROXY and ALL_PROXY)") from None
+
+    def _build(self) -> "httpx.AsyncClient":
+        """Runs in a thread: import httpx, build the TLS context, make the client."""
+        with self._setting_up():
+            return import_httpx().AsyncClient(transport=self._transport, **self._options())
+
+    def _first_get(self, url: str, headers: dict[str, str]) -> "httpx.Response":
+        """This client's first request when it is a GET, sent at once by httpx's sync client in a
+        thread: the asynchronous stack (httpcore's asyncio backend, anyio: ~15 ms of imports) is not
+        on the way to the console's first rows. Same options, same exceptions, same response;
+        any retry or redirect goes through the async client as usual."""
+        httpx = import_httpx()
+        with self._setting_up():
+            sync = httpx.Client(**self._options())
+        self._proxy = proxy_for(self.api_url)
+        self._spent = httpx.ByteStream(b"")
+        with sync:
+            return sync.get(url, headers=headers)
 
     async def _client(self) -> "httpx.AsyncClient":
         if self._http is not None:
@@ -137,12 +177,9 @@ class ApiClient:
             self._building = asyncio.ensure_future(asyncio.to_thread(self._build))
         try:
             self._http = await asyncio.shield(self._building)
-        except ApiError:
+        except Exception:  # a ConfigError: a missing CA bundle, an unusable TLS or proxy set-up
             self._building = None
             raise
-        except Exception as exc:  # a missing CA bundle, an unusable TLS set-up
-            self._building = None
-            raise ConfigError(0, f"cannot set up TLS for {self.api_url}: {exc}") from None
         self._proxy = proxy_for(self.api_url) if self._transport is None else None
         import httpx
 
@@ -192,16 +229,27 @@ class ApiClient:
         method = method.upper()
         url, headers, body = self._prepare(method, path, params, json, content, content_type, mutating)
         changes = mutating if mutating is not None else method != "GET"  # only then is a lost answer "may have been applied"
-        http = await self._client()
+        first = self._first and method == "GET" and self._transport is None and self._http is None and self._building is None
+        self._first = False
+        http = None if first else await self._client()
         deadline = self._monotonic() + self.retry.deadline
         attempt = 0
         redirects = 0
         while True:
             started = time.monotonic()
+            if http is None and not first:
+                http = await self._client()
             self.stats.count(method)
             try:
                 try:
-                    resp = await http.request(method, url, content=body, headers=headers)
+                    if first:
+                        first = False
+                        resp = await in_thread(self._first_get, url, headers)
+                    else:
+                        assert http is not None
+                        resp = await http.request(method, url, content=body, headers=headers)
+                except ApiError:  # the TLS set-up of the first GET failed: not a transport failure
+                    raise
                 except Exception as exc:
                     raise transport_failure(exc, method, path, self.api_url, self._proxy, changes) from None
                 # httpx binds the (read, closed) stream to its response in a reference cycle: only
@@ -332,6 +380,32 @@ class ApiClient:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
         _, data = await self.request_data(method, path, json=body, decode=decode_object)
         return data
+
+
+def in_thread(fn: Callable[..., Any], *args: Any) -> "asyncio.Future[Any]":
+    """`fn(*args)` in a daemon thread of its own, as a future of this loop: unlike
+    `asyncio.to_thread`, a request still waiting on the network never holds up quitting."""
+    import threading
+
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not future.done():
+            (future.set_result if ok else future.set_exception)(value)
+
+    def run() -> None:
+        try:
+            result: tuple[bool, Any] = (True, fn(*args))
+        except BaseException as exc:  # handed to the awaiting task, as asyncio.to_thread does
+            result = (False, exc)
+        try:
+            loop.call_soon_threadsafe(settle, *result)
+        except RuntimeError:  # the loop is closed: the console has quit, nobody waits
+            pass
+
+    threading.Thread(target=run, name="first-request", daemon=True).start()
+    return future
 
 
 def import_httpx() -> Any:

@@ -23,13 +23,10 @@ try:
 except ImportError:  # a platform without an orjson wheel still works, only slower
     from json import loads as _loads
 
-_CONTROLS = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
-# Characters that change how the text around them reads without showing: bidirectional controls
-# (a name ending in U+202E + "gnp.exe" reads "exe.png"), zero-width ones (two names that look the
-# same), and lone surrogates (not text at all). They are shown as \\uXXXX, like controls.
-_INVISIBLE = [0x061C, 0x180E, *range(0x200B, 0x2010), *range(0x202A, 0x202F), 0x2060, *range(0x2066, 0x206A), 0xFEFF, *range(0xD800, 0xE000)]
-_NAMED = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
-_TABLE = {c: _NAMED.get(c, f"\\x{c:02x}") for c in _CONTROLS} | {c: f"\\u{c:04x}" for c in _INVISIBLE}
+# Control characters (C0, DEL, C1) are shown as \\xNN (tab, line feed, return by name). Characters
+# that change how the text around them reads without showing are shown as \\uXXXX: bidirectional
+# controls (a name ending in U+202E + "gnp.exe" reads "exe.png"), zero-width ones (two names that
+# look the same), and lone surrogates (not text at all).
 _HAS_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]")
 # In JSON bytes: a short escape, a \u escape of a control or an invisible character, a raw DEL, a
 # raw C1 in UTF-8, or one of the invisible characters in UTF-8.
@@ -37,9 +34,17 @@ _MAY_HOLD_CONTROL = re.compile(
     rb'\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u061[cC]|\\u180[eE]|\\u20[0-6][0-9a-fA-F]|\\u[fF][eE][fF][fF]'
     rb'|\\u[dD][89a-fA-F]|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xd8\x9c|\xe1\xa0\x8e'
 )
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
-_TABLE_LINES = {c: v for c, v in _TABLE.items() if c != 0x0A}
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def _escape_but_newlines(match: re.Match[str]) -> str:
+    return "\n" if match.group() == "\n" else _escape(match)
 
 
 def clean(text: str, keep_newlines: bool = False) -> str:
@@ -47,7 +52,7 @@ def clean(text: str, keep_newlines: bool = False) -> str:
     `keep_newlines`: a multi-line snippet or diff meant to be read as lines)."""
     if _HAS_CONTROL.search(text) is None:
         return text
-    return text.translate(_TABLE_LINES if keep_newlines else _TABLE)
+    return _HAS_CONTROL.sub(_escape_but_newlines if keep_newlines else _escape, text)
 
 
 def has_control(text: str) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from textual import work
@@ -28,7 +27,7 @@ from ..products import manifest
 from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
-from . import collector
+from . import collector, styles
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .origins import Origins
@@ -57,16 +56,10 @@ def _commands() -> type:
     return CloudCommands
 
 
-def styles_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent  # tui/
-    packaged = here / "styles"  # inside the wheel
-    return packaged if packaged.is_dir() else here.parent / "styles"  # the source tree
-
-
 class CloudApp(TypeAhead, Origins, App[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # screens get the class: a form grows on a tall terminal
     TITLE = "cloudtui"
-    CSS_PATH = [styles_dir() / "app.tcss"]
+    CSS_PATH = styles.APP
     COMMANDS = App.COMMANDS | {lambda: _commands()}
     BINDINGS = [
         Binding("q", "quit", "Quit"),

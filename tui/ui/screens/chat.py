@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static
 from textual.widgets.input import Selection
 
+from .. import styles
 from ...api.safe import clean
 from ..errors import describe, log_shown
 from ..widgets.key_bar import KeyBar
@@ -93,6 +94,7 @@ def usage_text(usage: dict[str, Any] | None, seconds: float) -> str:
 
 
 class ChatScreen(Screen[None]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "stop_or_back", "Stop / back"),
         Binding("ctrl+y", "copy_answer", "Copy answer", priority=True),

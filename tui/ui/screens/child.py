@@ -14,11 +14,13 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Label
 
+from .. import styles
 from ...api.safe import clean
 from ..widgets.key_bar import KeyBar
 
 
 class ChildScreen(Screen[None]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [Binding("escape", "back", "Back")]
 
     def __init__(self, view: Any) -> None:

@@ -9,10 +9,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from .. import styles
 from ..widgets.line_input import LineInput
 
 
 class ConfirmScreen(ModalScreen[bool]):
+    CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 

@@ -18,12 +18,15 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
+from .. import styles
 from ..widgets.key_bar import KeyBar
 from textual.widgets import Label, Static, TabbedContent, TabPane
 
 
 class DetailScreen(Screen[None]):
     """Opened from a ResourceView, which keeps the resource fresh and handles the actions."""
+
+    CSS_PATH = styles.DIALOGS
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

@@ -18,10 +18,12 @@ from textual.screen import ModalScreen
 from textual.widgets.input import Selection
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+from .. import styles
 from ..widgets.line_input import LineInput
 
 
 class FilePickerScreen(ModalScreen["Path | None"]):
+    CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     DEFAULT_CSS = """

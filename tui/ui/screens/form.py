@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from .. import styles
 from ...api.errors import ApiError
 from ...api.safe import has_control
 from ...products.base import Choices
@@ -24,8 +25,10 @@ Loader = Callable[[], Awaitable[tuple[Choices, dict[str, Any]]]]
 
 
 class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
-    TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     """Dismisses with (result of submit, validated form) or None when cancelled."""
+
+    CSS_PATH = styles.DIALOGS
+    TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),

@@ -15,6 +15,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
+from .. import styles
+
 NOTES: list[tuple[str, str]] = [
     ("tab / shift+tab", "move between the sidebar and the table, or between fields"),
     ("h / l, ← / → in the sidebar", "fold a product's views away / unfold them; enter on a heading too"),
@@ -50,6 +52,7 @@ def bindings_of(front: Screen[Any]) -> list[tuple[str, list[tuple[str, str, bool
 
 
 class HelpScreen(ModalScreen[None]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
     def __init__(self, front: Screen[Any] | None = None) -> None:

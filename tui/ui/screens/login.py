@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Awaitable, Callable, Literal
 
+from .. import styles
 from ...records import record
 from ...api.secret import Secret
 from textual import work
@@ -35,6 +36,7 @@ class LoginResult:
 
 
 class LoginScreen(ModalScreen[LoginResult | None]):
+    CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
 

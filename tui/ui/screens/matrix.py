@@ -19,10 +19,13 @@ from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from .. import styles
+
 Cell = tuple[str, str]
 
 
 class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("space", "cycle(1)", "Next value"),
         Binding("enter", "cycle(1)", "Next value", show=False),

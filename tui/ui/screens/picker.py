@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from .. import styles
+
 
 LABEL_MAX = 60  # a label from API data may be any length (a 5,000-character name): the list stays a list
 
@@ -31,6 +33,7 @@ def _option(i: int, choice: tuple[Any, ...], current: bool = False) -> Option:
 
 
 class PickerScreen(ModalScreen[Any]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("j", "down", show=False),

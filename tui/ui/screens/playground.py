@@ -23,6 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static, TextArea
 
+from .. import styles
 from ...records import record
 from ...api.errors import UntrustedOrigin
 from ...api.safe import clean, clean_tree
@@ -81,6 +82,7 @@ def compact_json(value: Any, width: int = 72, indent: int = 0) -> str:
 
 
 class PlaygroundScreen(ModalScreen[None]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("ctrl+r", "send", "Send", priority=True),
         Binding("ctrl+o", "load", "Load file", priority=True),

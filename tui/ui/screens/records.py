@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from .. import styles
 from ...products.base import Choices, Column
 
 
@@ -27,6 +28,7 @@ def _cell(value: Any) -> Text:
 
 
 class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("a", "add", "Add"),
         Binding("e", "edit", "Edit"),

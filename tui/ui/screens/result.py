@@ -15,10 +15,12 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
+from .. import styles
 from ...api.safe import clean
 
 
 class ResultScreen(ModalScreen[bool]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("y", "copy", "Copy"),

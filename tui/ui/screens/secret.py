@@ -17,12 +17,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from .. import styles
 from ...api.safe import clean, mask_userinfo
 
 MASK = "•" * 12
 
 
 class SecretScreen(ModalScreen[None]):
+    CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("v", "toggle", "Reveal/hide"),

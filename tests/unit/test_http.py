@@ -365,6 +365,28 @@ def test_the_console_start_path_does_not_import_httpx():
     assert out.stdout.strip() == "False"
 
 
+def test_quitting_while_the_first_request_waits_does_not_wait_for_its_answer():
+    """The first GET waits in a daemon thread: an operator who quits while the network is dead is
+    not kept until the request times out (here 300 s; the process must end long before)."""
+    code = (
+        "import asyncio, socket\n"
+        "from tui.api.client import ApiClient\n"
+        "server = socket.socket(); server.bind(('127.0.0.1', 0)); server.listen(8)  # takes the request, never answers\n"
+        "held = []\n"
+        "async def main():\n"
+        "    c = ApiClient(f'http://127.0.0.1:{server.getsockname()[1]}', 'k' * 36, timeout=300)\n"
+        "    waiting = asyncio.ensure_future(c.get_json('/x'))\n"
+        "    held.append(await asyncio.get_running_loop().run_in_executor(None, server.accept))  # kept open\n"
+        "    assert not waiting.done()\n"
+        "    waiting.cancel()\n"
+        "asyncio.run(main())\n"
+        "print('quit')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "quit"
+
+
 async def test_a_response_is_freed_without_the_cyclic_collector() -> None:
     """Listings pause the cyclic GC; a response kept alive by a cycle would keep its body (100 MB
     for 50,000 servers) until the next collection, or for ever once frozen."""

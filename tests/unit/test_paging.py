@@ -55,6 +55,29 @@ def _page_size_app(total: int, with_total: bool = True) -> Starlette:
     return Starlette(routes=[Route("/kvcache/v1/zones/fr-par-1/clusters", listing)])
 
 
+async def test_pages_answered_out_of_order_keep_the_apis_order():
+    """Later pages are fetched while earlier ones wait; rows still come in the API's order."""
+    import asyncio
+
+    items = [{"id": f"id-{i}"} for i in range(40)]
+    last_answered = asyncio.Event()
+
+    async def listing(request):
+        page = int(request.query_params["page"])
+        if page == 2:
+            await last_answered.wait()  # page 2 is answered only after page 4
+        if page == 4:
+            last_answered.set()
+        return JSONResponse({"clusters": items[(page - 1) * 10 : page * 10], "total_count": 40})
+
+    app = Starlette(routes=[Route("/kvcache/v1/zones/fr-par-1/clusters", listing)])
+    client = ApiClient("http://x", "k", transport=httpx.ASGITransport(app))
+    batches = [b async for b in iter_pages(client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size",
+                                           page_size=10, concurrency=4)]
+    assert [b.page for b in batches] == [1, 2, 3, 4]
+    assert [i["id"] for b in batches for i in b.items] == [i["id"] for i in items]
+
+
 async def test_page_size_style_uses_total_count():
     client = ApiClient("http://x", "k", transport=httpx.ASGITransport(_page_size_app(45)))
     result = await list_all(client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size", page_size=20)

@@ -248,7 +248,7 @@ class ApiClient:
                     else:
                         assert http is not None
                         resp = await http.request(method, url, content=body, headers=headers)
-                except ApiError:  # the TLS set-up of the first GET failed: not a transport failure
+                except ApiError:  # the first GET's client could not be made (TLS, proxy): a ConfigError as it is
                     raise
                 except Exception as exc:
                     raise transport_failure(exc, method, path, self.api_url, self._proxy, changes) from None

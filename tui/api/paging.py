@@ -3,8 +3,10 @@
 - `per_page`: the Instance API. `page` + `per_page` (at most 100); total in `X-Total-Count`.
 - `page_size`: every other API. `page` + `page_size`; total in the body's `total_count`.
 
-Page 1 tells the total; the remaining pages are fetched concurrently and yielded as they arrive, so a view can show the first rows while the rest load. A failed page is yielded as an
-error batch: the caller keeps what it has and shows loaded/total.
+Page 1 tells the total; the remaining pages are fetched concurrently and yielded in page order (a
+page that came early waits for those before it), so a view shows the first rows while the rest
+load and every row in the API's order. A failed page is yielded as an error batch: the caller
+keeps what it has and shows loaded/total.
 
 How many pages are in flight follows page 1's round trip: enough to keep the client busy while
 the platform answers (the round trip ÷ the client's work per page), no more. A far API gets many
@@ -143,7 +145,8 @@ async def iter_pages(
     concurrency: int = 16,
     transform: Transform | None = None,
 ) -> AsyncIterator[PageBatch]:
-    """Yield every page of a listing; page 1 first, then the others as they complete."""
+    """Yield every page of a listing in page order: page 1 first, then the others, fetched
+    concurrently and handed on in order, so rows keep the order the API gives them."""
     params = params or {}
     if style == "whole":
         try:
@@ -191,7 +194,7 @@ async def iter_pages(
 
     tasks = [asyncio.ensure_future(one(p)) for p in range(2, pages + 1)]
     try:
-        for fut in asyncio.as_completed(tasks):
+        for fut in tasks:  # in page order: the rows keep the API's order (a page that came early waits)
             yield await fut
     finally:
         for t in tasks:

@@ -99,6 +99,24 @@ async def test_a_detail_of_a_resource_that_is_gone_says_so_dims_what_it_was_and_
         assert app.screen is detail
 
 
+async def test_a_detail_that_cannot_be_loaded_says_so_and_shows_the_row_as_listed(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        row = next(iter(view.table.resources()))
+        view.table.move_to(row.id)
+        fault = sandbox.inject(503, f"/servers/{row.id}", method="GET")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and "not loaded" in str(app.screen.query_one("#detail-title").render()),
+                       what="the failure in the title")
+        detail = app.screen
+        assert "not loaded (503): shown as listed · r to try again" in str(detail.query_one("#detail-title").render())
+        assert detail.resource is not None and detail.resource.raw["name"] == row.name  # the row as listed, not an empty tab
+        sandbox.faults.remove(fault)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "not loaded" not in str(detail.query_one("#detail-title").render()), what="loaded")
+
+
 async def test_the_palette_offers_no_create_on_a_read_only_kind(sandbox):
     from helpers import open_view
     from tui.ui.commands import CloudCommands

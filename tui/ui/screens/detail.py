@@ -100,8 +100,24 @@ class DetailScreen(Screen[None]):
                 self.gone()
             else:
                 notify_error(self.app, err, f"Loading {self.row.name or self.row.id}")
+                self._not_loaded(err)
             return
         self.show(resource)
+
+    def _not_loaded(self, err: BaseException) -> None:
+        """The load failed: the title says so (never "loading…" for ever), and a resource never
+        shown yet is shown as the list last had it."""
+        from ...api.errors import as_api_error
+
+        failure = as_api_error(err)
+        listed = ""
+        if self.resource is None:
+            try:
+                self.show(self.view.kind.model.get().model_validate(self.row.data))
+                listed = ": shown as listed"
+            except Exception:  # a row too partial for the model: the title alone tells
+                pass
+        self._title(f"not loaded ({failure.status or 'no answer'}){listed} · r to try again")
 
     def _title(self, note: str = "") -> None:
         kind = self.view.kind

@@ -293,6 +293,21 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4, what="zone switched")
 
 
+async def test_the_palette_lists_the_console_first_and_textuals_own_commands_after(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("colon")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette", what="the palette")
+        commands = app.screen.query_one("CommandList")
+        await wait_for(pilot, lambda: any("Theme" in str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)),
+                       what="every command listed")
+        listed = [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
+        assert listed[0].startswith("Instance › Servers")
+        theme = next(i for i, p in enumerate(listed) if "Theme" in p)
+        assert all("›" not in p for p in listed[theme:])  # nothing of the console's after Textual's own
+
+
 async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
     from tui.ui.widgets.sidebar import Sidebar
 

@@ -60,7 +60,7 @@ class CloudApp(TypeAhead, Origins, App[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # screens get the class: a form grows on a tall terminal
     TITLE = "cloudtui"
     CSS_PATH = styles.APP
-    COMMANDS = App.COMMANDS | {lambda: _commands()}
+    COMMANDS = {lambda: _commands()}  # Textual's own commands included, after the console's
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help"),

@@ -1,5 +1,8 @@
 """Command palette provider: jump to a view, a zone or a region, refresh, create; searches a fixed
-index built from the manifest (no network, no product imported per keystroke)."""
+index built from the manifest (no network, no product imported per keystroke). Textual's own
+commands (keys, theme, screenshot, quit…) come from here too, after the console's: two providers
+answer in whichever order they finish, and the list's first lines changed from one opening to the
+next."""
 
 from __future__ import annotations
 
@@ -34,13 +37,18 @@ class CloudCommands(Provider):
             out.append((f"Create {kind.singular}", main.create_current, "Open the create form"))
         return out
 
+    def _system(self, discovered: bool = False) -> list[tuple[str, Callable[[], None], str]]:
+        """Textual's commands for this screen (by name; those it lists unasked when `discovered`)."""
+        commands = sorted(self.app.get_system_commands(self.screen), key=lambda command: command.title)
+        return [(c.title, c.callback, c.help) for c in commands if c.discover or not discovered]
+
     async def discover(self) -> Hits:
-        for name, command, help_text in self._index():
+        for name, command, help_text in [*self._index(), *self._system(discovered=True)]:
             yield DiscoveryHit(name, command, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, command, help_text in self._index():
+        for name, command, help_text in [*self._index(), *self._system()]:
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), command, help=help_text)

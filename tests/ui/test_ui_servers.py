@@ -274,6 +274,25 @@ async def test_read_only_offers_nothing_that_mutates(sandbox):
         assert app.screen.query_one("#status").render().plain.startswith("READ-ONLY")
 
 
+async def test_the_first_frame_with_rows_has_the_table_focused(sandbox):
+    """A key typed as the rows appear goes to the table, not to the sidebar for a frame or two."""
+    app = make_app(sandbox)
+    focused_at_first_rows: list[str] = []
+    display = app._display
+
+    def watch(screen, renderable):
+        display(screen, renderable)
+        views = app.main.query("ResourceView") if app.main is not None and app.main.is_attached else []
+        if renderable is not None and views and views.first().table.loaded_count and not focused_at_first_rows:
+            focused_at_first_rows.append(type(app.focused).__name__)
+
+    app._display = watch
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await wait_for(pilot, lambda: bool(focused_at_first_rows), what="a frame with rows")
+        assert focused_at_first_rows == ["ResourceTable"]
+
+
 async def test_help_and_palette_open_from_the_keyboard(sandbox):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:

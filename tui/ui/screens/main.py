@@ -28,6 +28,10 @@ def view_id(entry_id: str) -> str:
 
 
 class MainScreen(Screen[None]):
+    # The view in front takes the focus as the screen shows (not the sidebar, first in the DOM, until
+    # the next refresh): the first frame shows the table's keys, and a key typed as the rows appear
+    # reaches the table. A panel's scroll is composed a refresh later: _focus_view focuses it then.
+    AUTO_FOCUS = "#views ResourceTable, #views #panel-scroll"
     BINDINGS = [
         # One key, worded by the scope type of the view in front (only the matching one is active).
         Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones"),

@@ -72,3 +72,13 @@ def test_a_quota_error_says_what_is_used_of_what():
     err = error_from_response(403, json.dumps(body).encode(), "POST", "/instance/v1/zones/fr-par-1/volumes")
     assert "volumes_b_ssd_total_size: 19990 GB used of 20000 GB" in err.summary
     assert "quota is reached" in err.hint
+
+
+def test_a_lists_title_names_the_status_or_what_failed_when_no_answer_came():
+    from tui.api.errors import CertificateError, ConfigError, NetworkError, ProxyFailed, ServerError
+
+    assert ServerError(503, "x").label == "503"
+    assert NetworkError(0, "x").label == "unreachable"
+    assert ProxyFailed(0, "x").label == "proxy unreachable"
+    assert CertificateError(0, "x").label == "certificate refused"
+    assert ConfigError(0, "x").label == "set-up"  # nothing was sent: not "unreachable"

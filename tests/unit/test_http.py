@@ -334,11 +334,13 @@ async def test_proxy_credentials_are_never_shown_or_logged(monkeypatch, caplog) 
 
 @pytest.mark.parametrize("method", ["GET", "POST"])  # a first GET makes httpx's sync client, anything else the async one
 async def test_a_proxy_setting_httpx_refuses_is_a_configuration_error(monkeypatch, method) -> None:
-    monkeypatch.setenv("HTTP_PROXY", "ftp://proxy.example.test")
+    monkeypatch.setenv("HTTP_PROXY", "ftp://ops:hunter2@proxy.example.test")
     async with RawServer(_ok) as srv:
         c = client(srv.url)
-        with pytest.raises(ConfigError, match="cannot set up the connection .*Unknown scheme for proxy URL .*HTTP_PROXY"):
+        with pytest.raises(ConfigError, match="cannot set up the connection .*HTTP_PROXY") as refused:
             await c.request_data(method, "/x", decode=decode_object)
+        assert "Unknown scheme for proxy URL ftp://" in refused.value.message and "URL(" not in refused.value.message
+        assert "hunter2" not in refused.value.message and refused.value.label == "set-up"
         assert srv.requests == []
         await c.aclose()
 

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import re
 import time
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterator
 from urllib.parse import urlencode
@@ -149,7 +150,10 @@ class ApiClient:
         except ApiError:
             raise
         except Exception as exc:
-            raise ConfigError(0, f"cannot set up the connection to {self.api_url}: {safe.clean(str(exc))} "
+            # httpx names URLs by their repr (URL('…')): the plain address reads better, its
+            # user:password@ masked (a proxy's credentials are never shown).
+            why = safe.mask_userinfo(safe.clean(re.sub(r"URL\('([^']*)'\)", r"\1", str(exc))))
+            raise ConfigError(0, f"cannot set up the connection to {self.api_url}: {why} "
                                  "(check HTTPS_PROXY, HTTP_PROXY and ALL_PROXY)") from None
 
     def _build(self) -> "httpx.AsyncClient":

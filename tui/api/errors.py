@@ -34,6 +34,13 @@ class ApiError(Exception):
     def __str__(self) -> str:  # dataclass would otherwise print every field
         return self.summary
 
+    NO_ANSWER = "failed"  # a list's title says this when no HTTP answer came (the status otherwise)
+
+    @property
+    def label(self) -> str:
+        """A word for a list's title: the HTTP status, or what failed when no answer came."""
+        return str(self.status) if self.status else self.NO_ANSWER
+
     @property
     def summary(self) -> str:
         head = f"{self.status} {self.message}" if self.status else self.message
@@ -128,6 +135,8 @@ class ServerError(ApiError):
 
 
 class NetworkError(ApiError):
+    NO_ANSWER = "unreachable"
+
     @property
     def hint(self) -> str:
         return "No answer from the API: check the network, the API URL and any proxy."
@@ -135,6 +144,8 @@ class NetworkError(ApiError):
 
 class CertificateError(NetworkError):
     """The server's certificate failed verification: never retried, the reason is named."""
+
+    NO_ANSWER = "certificate refused"
 
     @property
     def hint(self) -> str:
@@ -145,6 +156,8 @@ class CertificateError(NetworkError):
 class ProxyFailed(NetworkError):
     """The proxy in the environment could not be reached or refused to connect us."""
 
+    NO_ANSWER = "proxy unreachable"
+
     @property
     def hint(self) -> str:
         return "Check the proxy (HTTPS_PROXY / HTTP_PROXY / ALL_PROXY), or exclude the API host with NO_PROXY."
@@ -152,6 +165,8 @@ class ProxyFailed(NetworkError):
 
 class ConfigError(ApiError):
     """Nothing was sent: the local set-up (a CA bundle, the key's characters) is unusable."""
+
+    NO_ANSWER = "set-up"
 
     @property
     def hint(self) -> str:
@@ -161,6 +176,8 @@ class ConfigError(ApiError):
 class UntrustedOrigin(ApiError):
     """Nothing was sent: the request goes to an origin the profile does not name (an absolute URL
     from API data), and the secret key goes only to the origins the operator trusts."""
+
+    NO_ANSWER = "not sent"
 
     origin: str = ""
 
@@ -203,6 +220,8 @@ class OutcomeUnknown(ApiError):
 class Unexpected(ApiError):
     """An exception that is not an API failure: a bug in cloudtui, reported with where the log is."""
 
+    NO_ANSWER = "bug"
+
     @property
     def hint(self) -> str:
         where = self.body.get("log")
@@ -210,6 +229,8 @@ class Unexpected(ApiError):
 
 
 class ReadOnlyError(ApiError):
+    NO_ANSWER = "read-only"
+
     @property
     def hint(self) -> str:
         return "cloudtui runs with --read-only: restart without it to change anything."

@@ -175,7 +175,7 @@ class PanelView(Vertical):
         elif self.row is not None and self.row.state:
             parts.append(self.row.state)
         if self.error is not None:
-            parts.append(f"✖ {self.error.status or 'unreachable'}")
+            parts.append(f"✖ {self.error.label}")
         self.query_one("#panel-scroll", VerticalScroll).border_title = Content(clean(" · ".join(parts)))  # plain text: never read as markup
 
     def _fields(self) -> None:

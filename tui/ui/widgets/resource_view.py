@@ -175,7 +175,7 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
         if t.marked:
             parts.append(f"{len(t.marked):,} marked")
         if self.failed:
-            parts.append("✖ " + ", ".join(f"{s} {e.status or 'unreachable'}" for s, e in sorted(self.failed.items())))
+            parts.append("✖ " + ", ".join(f"{s} {e.label}" for s, e in sorted(self.failed.items())))
         if t.sort_state:
             col, rev = t.sort_state
             title = next((c.title for c in self.kind.columns if c.key == col), col)

@@ -39,3 +39,21 @@ async def test_console_over_real_http(served):
         view = await loaded(pilot, app)
         assert view.table.loaded_count == 8
         assert view.table.border_title == "Servers · fr-par-1 · 8/8"
+
+
+def test_the_demo_server_stops_at_once_with_a_request_still_waiting():
+    """Quitting the demo does not wait for a slow request the console left behind."""
+    import socket
+    import time
+
+    background = BackgroundSandbox(lambda: Sandbox(latency_ms=120_000)).start()
+    background.wait_started()
+    waiting = socket.create_connection((background.host, background.port))
+    waiting.sendall(b"GET /instance/v1/zones/fr-par-1/servers HTTP/1.1\r\nHost: x\r\nX-Auth-Token: " + DEMO_SECRET_KEY.encode() + b"\r\n\r\n")
+    deadline = time.monotonic() + 10
+    while not background.sandbox.requests and time.monotonic() < deadline:  # until the server holds it
+        time.sleep(0.005)
+    assert background.sandbox.requests, "the request never reached the server"
+    background.stop()
+    assert not background._thread.is_alive(), "still serving after stop()"
+    waiting.close()

@@ -84,7 +84,10 @@ class BackgroundSandbox:
             raise RuntimeError(f"the embedded sandbox did not start: {self.error!r}")
 
     def stop(self) -> None:
+        """Stop serving now: the console has quit, so a request still in flight (a slow fault) is
+        not waited for (a graceful stop held the quit ~5 s)."""
         self._ready.wait(5)
         if self._server is not None:
             self._server.should_exit = True
+            self._server.force_exit = True
         self._thread.join(timeout=5)

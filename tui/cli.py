@@ -130,7 +130,10 @@ def _sandbox(args: argparse.Namespace) -> int:
         f"CLOUDTUI_GENAI_URL={base}{GENAI_PREFIX} cloudtui --api-url {base}",
         flush=True,
     )
-    serve_forever(sandbox, args.host, args.port)
+    try:
+        serve_forever(sandbox, args.host, args.port)
+    except KeyboardInterrupt:  # ctrl+c is how it is stopped: no traceback for it
+        return 130
     return 0
 
 

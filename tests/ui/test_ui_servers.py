@@ -262,6 +262,10 @@ async def test_read_only_offers_nothing_that_mutates(sandbox):
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.id == "main"
+        # pressed anyway, each says why nothing happens (not silence)
+        said = [n.message for n in app.notes if n.title == "Read-only"]
+        assert [m.split(" is off")[0] for m in said] == ["Create", "Delete", "Edit"]
+        assert "restart without it" in said[0]
         footer_keys = {key for key, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
         assert not {"c", "d"} & footer_keys
         # what changes nothing stays: the actions menu holds only the server's child lists

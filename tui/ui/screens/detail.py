@@ -193,6 +193,10 @@ class DetailScreen(Screen[None]):
         for scroll in self.query(f"#{tabs.active} VerticalScroll"):
             scroll.scroll_relative(y=lines, animate=False)
 
+    def on_key(self, event: Any) -> None:
+        if self.view.refuse_read_only(event.key):  # e / d in read-only mode: say why nothing happens
+            event.stop()
+
     def action_resource(self, what: str) -> None:
         if self.is_gone and what in ("actions", "edit", "delete"):
             return

@@ -12,7 +12,7 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -33,6 +33,9 @@ from .resource_table import ResourceTable
 from .staged import StagedEdits
 
 TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
+
+
+WRITES = {"c": "create", "e": "edit", "d": "delete"}  # the keys of writes, hidden in read-only mode
 
 
 class ResourceView(StagedEdits, ResourceActions, Vertical):
@@ -128,12 +131,8 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
         """Whether a key can work here: writes are gone in read-only mode, verbs that change nothing
         (a GET-only flow, a child list) stay."""
         kind, writable = self.kind, not self.read_only
-        if what == "create":
-            return writable and kind.create is not None
-        if what == "edit":
-            return writable and kind.edit is not None
-        if what == "delete":
-            return writable and (kind.delete is not None or kind.delete_flow is not None or kind.batch is not None)
+        if what in WRITES.values():
+            return writable and self.offers(what)
         if what in ("actions", "mark"):
             from ..action_runner import offered  # (not on the start path's imports)
         if what == "actions":
@@ -148,8 +147,31 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
             return bool(self.table._filter) or any(box.display for box in self.query("#filter"))
         return True
 
+    def offers(self, what: str) -> bool:
+        """Whether the kind has a create, an edit or a delete (read-only mode or not)."""
+        kind = self.kind
+        if what == "create":
+            return kind.create is not None
+        if what == "edit":
+            return kind.edit is not None
+        return kind.delete is not None or kind.delete_flow is not None or kind.batch is not None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.may(action)
+
+    def refuse_read_only(self, key: str) -> bool:
+        """In read-only mode the keys of writes are not offered; pressed anyway, they say why
+        nothing happens (True when `key` was one of them)."""
+        what = WRITES.get(key)
+        if not self.read_only or what is None or not self.offers(what):
+            return False
+        self.app.notify(f"{what.capitalize()} is off: cloudtui runs with --read-only; restart without it to change anything.",
+                        title="Read-only", severity="warning")
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        if self.refuse_read_only(event.key):
+            event.stop()
 
     # ---- title --------------------------------------------------------------------------------
     def update_title(self) -> None:

@@ -183,7 +183,7 @@ def test_flexible_ips(snap_compare, what):
     assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
 
 
-@pytest.mark.parametrize("what", ["instances", "create", "privileges", "backups", "chart"])
+@pytest.mark.parametrize("what", ["instances", "create", "create-refused-80x24", "privileges", "backups", "chart"])
 def test_databases(snap_compare, what):
     """Database instances (disk_full in reverse video), the create wizard, the users × databases
     grid, the region's backups in every state, and the CPU chart of the last hour (sandbox and app on
@@ -198,9 +198,12 @@ def test_databases(snap_compare, what):
     async def ready(pilot):
         await loaded(pilot, app)
         view = await open_view(pilot, app, "rdb.backups" if what == "backups" else "rdb.instances")
-        if what == "create":
+        if what.startswith("create"):
             await pilot.press("c")
             await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+            if what == "create-refused-80x24":  # five fields refused: the buttons still fit whole
+                await pilot.press("ctrl+s")
+                await wait_for(pilot, lambda: "Fix 5 fields" in str(app.screen.query_one("#form-status").render()), what="refusal")
         elif what == "privileges":
             await select(pilot, view, "orders-db")
             await action(pilot, app, "Privileges (users × databases)…")
@@ -214,7 +217,7 @@ def test_databases(snap_compare, what):
             await wait_for(pilot, lambda: chart.loaded, what="chart")
         await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
+    assert snap_compare(app, terminal_size=(80, 24) if what.endswith("80x24") else (120, 30), run_before=ready)
 
 
 @pytest.mark.parametrize("what", ["clusters", "create"])

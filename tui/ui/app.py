@@ -57,7 +57,7 @@ def _commands() -> type:
 
 
 class CloudApp(TypeAhead, Origins, App[None]):
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # screens get the class: a form grows on a tall terminal
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (26, "-middle"), (36, "-tall")]  # screens get the class: a form fits a 24-line terminal, grows on a tall one
     TITLE = "cloudtui"
     CSS_PATH = styles.APP
     COMMANDS = {lambda: _commands()}  # Textual's own commands included, after the console's

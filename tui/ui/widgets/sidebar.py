@@ -165,6 +165,11 @@ class Sidebar(Widget, can_focus=True):
         else:  # a heading: fold or unfold it
             self.action_fold(self.highlighted not in self.folded)
 
+    def on_resize(self) -> None:
+        # The ▲/▼ of the border follow the window; worked out here too, not only while drawing: a
+        # subtitle set in render() shows only from the next frame, and nothing may draw it again.
+        self.window()
+
     def on_focus(self) -> None:
         self.refresh()
 

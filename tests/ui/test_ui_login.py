@@ -73,7 +73,12 @@ async def test_test_connection_reports_a_wrong_key_and_saves_nothing(sandbox, me
         status = app.screen.query_one("#login-status", Static)
         await wait_for(pilot, lambda: "401" in str(status.render()), what="401 shown")
         assert "secret key was rejected" in str(status.render())
+        assert "ctrl+l" not in str(status.render())  # this is the login dialog already
         assert app.screen.id == "login"
+        await pilot.press("escape")  # what was typed is not dropped on one key
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen", what="drop what you typed?")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "login", what="back in the dialog")
     assert memory_keyring.store == {}
 
 

@@ -226,7 +226,7 @@ async def test_sort_and_filter_keep_counts_honest(sandbox):
         await pilot.press("slash", *"web")
         await pilot.pause()
         assert view.table.visible_count == 3
-        assert view.table.border_title == "Servers · fr-par-1 · 8/8 · 3 match"
+        assert view.table.border_title == "Servers · fr-par-1 · 8/8 · 3 matches"
         await pilot.press("escape")
         assert view.table.visible_count == 8
         await pilot.press("s")  # sort by name

@@ -11,6 +11,7 @@ from typing import Awaitable, Callable, Literal
 
 from .. import styles
 from ...records import record
+from ...api.errors import AuthenticationError
 from ...api.secret import Secret
 from textual import work
 from textual.app import ComposeResult
@@ -128,6 +129,8 @@ class LoginScreen(ModalScreen[LoginResult | None]):
             found = await self.test(url, secret)
         except Exception as err:
             summary, hint = describe(err)
+            if isinstance(err, AuthenticationError):  # here, not "ctrl+l to log in again": this is that dialog
+                hint = "The secret key was rejected: check it, and that the project ID is the key's project."
             self._status(f"✖ {summary}\n{hint}", error=True)
             return
         if not save:
@@ -144,5 +147,18 @@ class LoginScreen(ModalScreen[LoginResult | None]):
         problem = await asyncio.to_thread(store, self.profile.name, secret)
         self.dismiss(LoginResult(url, project, secret, "session" if problem else "keyring"))
 
+    def _typed(self) -> tuple[str, ...]:
+        return tuple(self.query_one(wid, Input).value for wid in ("#api-url", "#project-id", "#secret"))
+
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Close; when something was typed, ask first (Cancel keeps the dialog), as every form does."""
+        if self._typed() == (self.profile.api_url, self.profile.project_id, ""):
+            self.dismiss(None)
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(drop: bool | None) -> None:
+            if drop:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen("Drop what you typed?", "This dialog holds input that was not saved. Drop it, or go back to it.", "Drop"), answered)

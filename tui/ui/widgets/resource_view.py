@@ -193,7 +193,7 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
         if self.listing:
             parts.append("loading…")
         if t.visible_count != loaded:
-            parts.append(f"{t.visible_count:,} match")
+            parts.append(f"{t.visible_count:,} match" + ("" if t.visible_count == 1 else "es"))
         if t.marked:
             parts.append(f"{len(t.marked):,} marked")
         if self.failed:

@@ -105,19 +105,13 @@ class DetailScreen(Screen[None]):
         self.show(resource)
 
     def _not_loaded(self, err: BaseException) -> None:
-        """The load failed: the title says so (never "loading…" for ever), and a resource never
-        shown yet is shown as the list last had it."""
+        """The load failed: the title says so (never "loading…" for ever). Nothing is made up from
+        the list's row (it may carry fewer fields than the object: "none" would be a wrong fact)."""
         from ...api.errors import as_api_error
 
-        failure = as_api_error(err)
-        listed = ""
+        self._title(f"not loaded ({as_api_error(err).label}) · r retries")
         if self.resource is None:
-            try:
-                self.show(self.view.kind.model.get().model_validate(self.row.data))
-                listed = ": shown as listed"
-            except Exception:  # a row too partial for the model: the title alone tells
-                pass
-        self._title(f"not loaded ({failure.status or 'no answer'}){listed} · r to try again")
+            self.query_one("#fields", Static).update(Text("Not loaded: r tries again; esc goes back to the list.", style="dim"))
 
     def _title(self, note: str = "") -> None:
         kind = self.view.kind

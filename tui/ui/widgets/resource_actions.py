@@ -53,6 +53,9 @@ class ResourceActions(ResourceChanges):
             if getattr(self.table, "_filter", ""):  # rows there are, the filter hides them all
                 self.app.notify(f"No {self.kind.singular} matches the filter: esc clears it.", severity="warning")
                 return
+            if getattr(self, "listing", False):  # none yet: the list is on its way
+                self.app.notify(f"The {self.kind.title.lower()} are still being listed: try again when they show.", severity="warning")
+                return
             creates = ": c creates one" if getattr(self, "may", lambda what: False)("create") else ""
             self.app.notify(f"No {self.kind.singular} here to act on{creates}.", severity="warning")
         else:

@@ -55,5 +55,5 @@ def test_the_demo_server_stops_at_once_with_a_request_still_waiting():
         time.sleep(0.005)
     assert background.sandbox.requests, "the request never reached the server"
     background.stop()
-    assert not background._thread.is_alive(), "still serving after stop()"
+    assert not background.serving, "still serving after stop()"
     waiting.close()

@@ -278,23 +278,19 @@ async def test_read_only_offers_nothing_that_mutates(sandbox):
         assert app.screen.query_one("#status").render().plain.startswith("READ-ONLY")
 
 
-async def test_the_first_frame_with_rows_has_the_table_focused(sandbox):
+async def test_the_table_has_the_focus_as_the_console_shows_never_the_sidebar_first(sandbox, monkeypatch):
     """A key typed as the rows appear goes to the table, not to the sidebar for a frame or two."""
+    from tui.ui.widgets.sidebar import Sidebar
+
+    focused: list[str] = []
+    monkeypatch.setattr(Sidebar, "on_focus", lambda self: focused.append("sidebar"))
     app = make_app(sandbox)
-    focused_at_first_rows: list[str] = []
-    display = app._display
-
-    def watch(screen, renderable):
-        display(screen, renderable)
-        views = app.main.query("ResourceView") if app.main is not None and app.main.is_attached else []
-        if renderable is not None and views and views.first().table.loaded_count and not focused_at_first_rows:
-            focused_at_first_rows.append(type(app.focused).__name__)
-
-    app._display = watch
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        await wait_for(pilot, lambda: bool(focused_at_first_rows), what="a frame with rows")
-        assert focused_at_first_rows == ["ResourceTable"]
+        await wait_for(pilot, lambda: type(app.focused).__name__ == "ResourceTable", what="the table focused")
+        assert focused == []
+        await pilot.press("shift+tab")  # the sidebar still takes it when asked
+        await wait_for(pilot, lambda: focused == ["sidebar"], what="the sidebar focused")
 
 
 async def test_help_and_palette_open_from_the_keyboard(sandbox):

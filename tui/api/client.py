@@ -30,8 +30,10 @@ from urllib.parse import urlencode
 from ..records import record
 from . import safe
 from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
+from .background import import_httpx, in_thread
 from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
 from .secret import Secret, as_secret
+from .streams import Stream
 from .urls import clean_params, origin_of, proxy_for, redacted
 
 if TYPE_CHECKING:
@@ -384,77 +386,6 @@ class ApiClient:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
         _, data = await self.request_data(method, path, json=body, decode=decode_object)
         return data
-
-
-def in_thread(fn: Callable[..., Any], *args: Any) -> "asyncio.Future[Any]":
-    """`fn(*args)` in a daemon thread of its own, as a future of this loop: unlike
-    `asyncio.to_thread`, a request still waiting on the network never holds up quitting."""
-    import threading
-
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[Any] = loop.create_future()
-
-    def settle(ok: bool, value: Any) -> None:
-        if not future.done():
-            (future.set_result if ok else future.set_exception)(value)
-
-    def run() -> None:
-        try:
-            result: tuple[bool, Any] = (True, fn(*args))
-        except BaseException as exc:  # handed to the awaiting task, as asyncio.to_thread does
-            result = (False, exc)
-        try:
-            loop.call_soon_threadsafe(settle, *result)
-        except RuntimeError:  # the loop is closed: the console has quit, nobody waits
-            pass
-
-    threading.Thread(target=run, name="first-request", daemon=True).start()
-    return future
-
-
-def import_httpx() -> Any:
-    """httpx and the httpcore parts a first request needs, without httpx's command-line tool.
-
-    `httpx/__init__` imports its CLI (`httpx._main`, which pulls in click and pygments: ~20 ms) in a
-    `try`/`except ImportError` meant for installs without the `cli` extra; a `None` in
-    `sys.modules` makes that import fail the documented way, so httpx defines its stub instead."""
-    import sys
-
-    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-    import httpcore  # noqa: F401
-    import httpx
-
-    return httpx
-
-
-class Stream:
-    """A response being streamed: `status`, `headers`, and its body as `lines()` or `events()`
-    (server-sent events, parsed by httpx-sse). Text is made safe to show."""
-
-    def __init__(self, resp: "httpx.Response", method: str = "GET", path: str = "", api_url: str = "", changes: bool = False) -> None:
-        self.status = resp.status_code
-        self.headers = resp.headers
-        self._resp = resp
-        self._request = (method, path, api_url, changes)
-
-    async def lines(self) -> AsyncIterator[str]:
-        async for line in self._resp.aiter_lines():
-            yield line
-
-    async def events(self) -> AsyncIterator[Any]:
-        """Each server-sent event (`.event`, `.data`, `.id`); raw data: the caller parses it."""
-        from httpx_sse import EventSource
-
-        method, path, api_url, changes = self._request
-        kind = self.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "text/event-stream":  # an error page, a proxy's answer, a JSON error in a 200
-            raise BadBody(self.status, f"the API answered {self.status} with {safe.clean(kind) or 'no content type'} instead of a "
-                                       "stream of events (a proxy or a gateway in the way?)", method=method, url=path)
-        try:
-            async for event in EventSource(self._resp).aiter_sse():
-                yield event
-        except Exception as exc:  # the connection broke mid-answer: said as a network failure (a bug is raised as it is)
-            raise transport_failure(exc, method, path, api_url, None, changes).error from None
 
 
 def decode_object(content: bytes) -> dict[str, Any]:

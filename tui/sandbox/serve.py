@@ -83,6 +83,11 @@ class BackgroundSandbox:
         if self.error is not None:
             raise RuntimeError(f"the embedded sandbox did not start: {self.error!r}")
 
+    @property
+    def serving(self) -> bool:
+        """Whether its thread still serves (False once stopped)."""
+        return self._thread.is_alive()
+
     def stop(self) -> None:
         """Stop serving now: the console has quit, so a request still in flight (a slow fault) is
         not waited for (a graceful stop held the quit ~5 s)."""

@@ -3,6 +3,8 @@ and then the name field has it instead (enter confirms only once the name matche
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -60,3 +62,17 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+def close_or_ask(screen: ModalScreen[Any], unsent: bool, title: str, message: str) -> None:
+    """A dialog's esc: close it at once when it holds nothing unsent, else ask first (Cancel goes
+    back to it, Drop closes it)."""
+    if not unsent:
+        screen.dismiss(None)
+        return
+
+    def answered(drop: bool | None) -> None:
+        if drop:
+            screen.dismiss(None)
+
+    screen.app.push_screen(ConfirmScreen(title, message, "Drop"), answered)

@@ -224,13 +224,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     def action_cancel(self) -> None:
         """Close; when something was typed that was not sent, ask first (Cancel keeps the form)."""
-        if self.busy or self._pristine is None or self.form.values() == self._pristine:
-            self.dismiss(None)
-            return
-        from .confirm import ConfirmScreen
+        from .confirm import close_or_ask
 
-        def answered(drop: bool | None) -> None:
-            if drop:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmScreen("Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it.", "Drop"), answered)
+        unsent = not self.busy and self._pristine is not None and self.form.values() != self._pristine
+        close_or_ask(self, unsent, "Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it.")

@@ -152,13 +152,7 @@ class LoginScreen(ModalScreen[LoginResult | None]):
 
     def action_cancel(self) -> None:
         """Close; when something was typed, ask first (Cancel keeps the dialog), as every form does."""
-        if self._typed() == (self.profile.api_url, self.profile.project_id, ""):
-            self.dismiss(None)
-            return
-        from .confirm import ConfirmScreen
+        from .confirm import close_or_ask
 
-        def answered(drop: bool | None) -> None:
-            if drop:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmScreen("Drop what you typed?", "This dialog holds input that was not saved. Drop it, or go back to it.", "Drop"), answered)
+        unsent = self._typed() != (self.profile.api_url, self.profile.project_id, "")
+        close_or_ask(self, unsent, "Drop what you typed?", "This dialog holds input that was not saved. Drop it, or go back to it.")

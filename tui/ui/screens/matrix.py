@@ -159,13 +159,6 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
         self.dismiss(changes)
 
     def action_cancel(self) -> None:
-        if not self.changes():
-            self.dismiss(None)
-            return
-        from .confirm import ConfirmScreen
+        from .confirm import close_or_ask
 
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmScreen("Drop your changes?", "The cells changed here have not been sent.", "Drop"), answered)
+        close_or_ask(self, bool(self.changes()), "Drop your changes?", "The cells changed here have not been sent.")

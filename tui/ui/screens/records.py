@@ -205,13 +205,6 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         self.dismiss(self.records)
 
     def action_cancel(self) -> None:
-        if not self.changed:
-            self.dismiss(None)
-            return
-        from .confirm import ConfirmScreen
+        from .confirm import close_or_ask
 
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmScreen("Drop your changes?", "The edits made here have not been sent.", "Drop"), answered)
+        close_or_ask(self, bool(self.changed), "Drop your changes?", "The edits made here have not been sent.")

@@ -12,7 +12,7 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -29,16 +29,14 @@ from ..refresh import RefreshPlanner, RefreshPolicy
 from ..refresher import Refresher
 from ...products.changeset import ChangeSet
 from .resource_actions import ResourceActions
+from .resource_keys import ResourceKeys
 from .resource_table import ResourceTable
 from .staged import StagedEdits
 
 TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
 
 
-WRITES = {"c": "create", "e": "edit", "d": "delete"}  # the keys of writes, hidden in read-only mode
-
-
-class ResourceView(StagedEdits, ResourceActions, Vertical):
+class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
     BINDINGS = [
         Binding("c", "create", "Create", tooltip="Create a new resource"),
         Binding("e", "edit", "Edit"),
@@ -125,53 +123,6 @@ class ResourceView(StagedEdits, ResourceActions, Vertical):
             found.first().focus()
         elif self.is_attached:  # mounted a moment ago: its table is composed on the next refresh
             self.call_after_refresh(self.focus_table)
-
-    # ---- bindings shown only when they can work -----------------------------------------------
-    def may(self, what: str) -> bool | None:
-        """Whether a key can work here: writes are gone in read-only mode, verbs that change nothing
-        (a GET-only flow, a child list) stay."""
-        kind, writable = self.kind, not self.read_only
-        if what in WRITES.values():
-            return writable and self.offers(what)
-        if what in ("actions", "mark"):
-            from ..action_runner import offered  # (not on the start path's imports)
-        if what == "actions":
-            return bool(kind.children) or any(offered(a, not writable) for a in kind.actions)
-        if what == "mark":  # rows are marked for the actions that take several at once
-            return any(a.many and offered(a, not writable) for a in kind.actions)
-        if what == "clear_marks":
-            return bool(self.table.marked) and not self.may("clear_filter")
-        if what in ("write", "undo"):  # a list edited as a change set shows them, dim until one is staged
-            return (True if self.changes else None) if self.staging else False
-        if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)
-            return bool(self.table._filter) or any(box.display for box in self.query("#filter"))
-        return True
-
-    def offers(self, what: str) -> bool:
-        """Whether the kind has a create, an edit or a delete (read-only mode or not)."""
-        kind = self.kind
-        if what == "create":
-            return kind.create is not None
-        if what == "edit":
-            return kind.edit is not None
-        return kind.delete is not None or kind.delete_flow is not None or kind.batch is not None
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.may(action)
-
-    def refuse_read_only(self, key: str) -> bool:
-        """In read-only mode the keys of writes are not offered; pressed anyway, they say why
-        nothing happens (True when `key` was one of them)."""
-        what = WRITES.get(key)
-        if not self.read_only or what is None or not self.offers(what):
-            return False
-        self.app.notify(f"{what.capitalize()} is off: cloudtui runs with --read-only; restart without it to change anything.",
-                        title="Read-only", severity="warning")
-        return True
-
-    def on_key(self, event: events.Key) -> None:
-        if self.refuse_read_only(event.key):
-            event.stop()
 
     # ---- title --------------------------------------------------------------------------------
     def update_title(self) -> None:

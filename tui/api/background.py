@@ -1,0 +1,48 @@
+"""Work kept off the console's start path and its UI thread: importing httpx (without its command
+line), and running a call in a daemon thread the event loop can await (the first request)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+
+def in_thread(fn: Callable[..., Any], *args: Any) -> "asyncio.Future[Any]":
+    """`fn(*args)` in a daemon thread of its own, as a future of this loop: unlike
+    `asyncio.to_thread`, a request still waiting on the network never holds up quitting."""
+    import threading
+
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not future.done():
+            (future.set_result if ok else future.set_exception)(value)
+
+    def run() -> None:
+        try:
+            result: tuple[bool, Any] = (True, fn(*args))
+        except BaseException as exc:  # handed to the awaiting task, as asyncio.to_thread does
+            result = (False, exc)
+        try:
+            loop.call_soon_threadsafe(settle, *result)
+        except RuntimeError:  # the loop is closed: the console has quit, nobody waits
+            pass
+
+    threading.Thread(target=run, name="first-request", daemon=True).start()
+    return future
+
+
+def import_httpx() -> Any:
+    """httpx and the httpcore parts a first request needs, without httpx's command-line tool.
+
+    `httpx/__init__` imports its CLI (`httpx._main`, which pulls in click and pygments: ~20 ms) in a
+    `try`/`except ImportError` meant for installs without the `cli` extra; a `None` in
+    `sys.modules` makes that import fail the documented way, so httpx defines its stub instead."""
+    import sys
+
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    import httpcore  # noqa: F401
+    import httpx
+
+    return httpx

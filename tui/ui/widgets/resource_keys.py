@@ -1,0 +1,68 @@
+"""A resource view's keys, shown only when they can work: writes are gone in read-only mode (and,
+pressed anyway, say why), verbs that change nothing stay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.binding import Binding
+
+WRITES = ("create", "edit", "delete")  # the actions of writes, hidden in read-only mode
+
+
+class ResourceKeys:
+    """Mixed into ResourceView (its kind, read_only, table, staging and changes)."""
+
+    kind: Any
+    read_only: bool
+    table: Any
+    staging: Any
+    changes: Any
+    BINDINGS: Any
+
+    def may(self, what: str) -> bool | None:
+        """Whether a key can work here: writes are gone in read-only mode, verbs that change nothing
+        (a GET-only flow, a child list) stay."""
+        kind, writable = self.kind, not self.read_only
+        if what in WRITES:
+            return writable and self.offers(what)
+        if what in ("actions", "mark"):
+            from ..action_runner import offered  # (not on the start path's imports)
+        if what == "actions":
+            return bool(kind.children) or any(offered(a, not writable) for a in kind.actions)
+        if what == "mark":  # rows are marked for the actions that take several at once
+            return any(a.many and offered(a, not writable) for a in kind.actions)
+        if what == "clear_marks":
+            return bool(self.table.marked) and not self.may("clear_filter")
+        if what in ("write", "undo"):  # a list edited as a change set shows them, dim until one is staged
+            return (True if self.changes else None) if self.staging else False
+        if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)
+            return bool(self.table._filter) or any(box.display for box in self.query("#filter"))
+        return True
+
+    def offers(self, what: str) -> bool:
+        """Whether the kind has a create, an edit or a delete (read-only mode or not)."""
+        kind = self.kind
+        if what == "create":
+            return kind.create is not None
+        if what == "edit":
+            return kind.edit is not None
+        return kind.delete is not None or kind.delete_flow is not None or kind.batch is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.may(action)
+
+    def refuse_read_only(self, key: str) -> bool:
+        """In read-only mode the keys of writes are not offered; pressed anyway, they say why
+        nothing happens (True when `key` was one of them)."""
+        what = next((b.action for b in self.BINDINGS if isinstance(b, Binding) and b.key == key and b.action in WRITES), None)
+        if not self.read_only or what is None or not self.offers(what):
+            return False
+        self.app.notify(f"{what.capitalize()} is off: cloudtui runs with --read-only; restart without it to change anything.",
+                        title="Read-only", severity="warning")
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        if self.refuse_read_only(event.key):
+            event.stop()

@@ -322,7 +322,7 @@ async def test_the_palette_lists_the_console_first_and_textuals_own_commands_aft
         await wait_for(pilot, lambda: any("Theme" in str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)),
                        what="every command listed")
         listed = [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
-        assert listed[0].startswith("Instance › Servers")
+        assert listed[0].startswith("Instance › Instance servers")
         theme = next(i for i, p in enumerate(listed) if "Theme" in p)
         assert all("›" not in p for p in listed[theme:])  # nothing of the console's after Textual's own
 

@@ -34,3 +34,12 @@ def test_a_load_balancers_delete_says_what_goes_with_it_in_words(counts, said):
     from tui.products.lb.kinds import goes_with
 
     assert goes_with(counts) == said
+
+
+def test_no_view_is_named_inside_another_views_name_so_the_palette_finds_each_by_its_own_words():
+    """Typing "Flexible IPs" opened Instance's list: its name was a part of "Bare-metal flexible IPs"."""
+    from tui.products import manifest
+
+    names = {e.id: (e.title or e.label).lower() for e in manifest.entries()}
+    inside = [(a, b) for a, name in names.items() for b, other in names.items() if a != b and name in other]
+    assert inside == []

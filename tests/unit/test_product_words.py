@@ -43,3 +43,9 @@ def test_no_view_is_named_inside_another_views_name_so_the_palette_finds_each_by
     names = {e.id: (e.title or e.label).lower() for e in manifest.entries()}
     inside = [(a, b) for a, name in names.items() for b, other in names.items() if a != b and name in other]
     assert inside == []
+
+
+def test_silicon_stock_reads_high_low_and_none_with_three_marks():
+    from tui.products.silicon.catalogue import STOCK
+
+    assert [STOCK.text(s).plain for s in ("high_stock", "low_stock", "no_stock")] == ["● high_stock", "◐ low_stock", "✖ no_stock"]

@@ -7,13 +7,17 @@ from typing import Any
 
 from ..base import Column
 from ..catalogue import catalogue
-from ..format import gb, state_text
+from ..format import Tones, gb
 from .servers import silicon_kind
 
 
 def _part(r: Any, key: str) -> dict[str, Any]:
     v = r.get(key) if hasattr(r, "get") else None
     return v if isinstance(v, dict) else {}
+
+
+# Stock read at a glance, without colour too: ● high, ◐ low, ✖ none (all three were ○).
+STOCK = Tones(good={"high_stock"}, busy={"low_stock"}, bad={"no_stock"})
 
 
 def _lease(value: Any) -> str:
@@ -28,7 +32,7 @@ SERVER_TYPES = catalogue(
     silicon_kind, "silicon.types", "Silicon server types", "server type", "server-types", "server_types",
     columns=(
         Column("name", "Type", lambda r: r.name, width=8),
-        Column("stock", "Stock", lambda r: state_text(r.text("stock")), width=14),
+        Column("stock", "Stock", lambda r: STOCK.text(r.text("stock")), width=14),
         Column("cpu", "CPU", lambda r: f"{_part(r, 'cpu').get('name', '?')} · {_part(r, 'cpu').get('core_count', '?')} cores", width=20),
         Column("memory", "Memory", lambda r: f"{gb(_part(r, 'memory').get('capacity'))} GB", width=8),
         Column("disk", "Disk", lambda r: f"{gb(_part(r, 'disk').get('capacity'))} GB", width=8),

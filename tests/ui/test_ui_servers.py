@@ -375,3 +375,26 @@ async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
         opens = by_id(sidebar.entries[last][0]).opens  # a list or page is shown on the main screen; a chat is its own
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChatScreen" if opens == "chat" else app.main.current_entry.id == sidebar.entries[last][0],
                        what="the last view opened")
+
+
+async def test_a_wide_list_says_it_is_cut_keeps_its_names_when_scrolled_and_takes_the_whole_width(sandbox):
+    from helpers import drawn_lines
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await loaded(pilot, app)
+        table = view.table
+        header, first = drawn_lines(table)[:2]
+        assert header.rstrip().endswith("→")  # more columns beyond the edge
+        width = table.scrollable_content_region.width
+        await pilot.press("b")  # the sidebar gives its width to the list
+        await wait_for(pilot, lambda: table.scrollable_content_region.width > width, what="the list widened")
+        assert not app.main.query_one("#sidebar").display and app.focused is table
+        name = first.split()[0]
+        for _ in range(30):
+            await pilot.press("right")
+        header, first = drawn_lines(table)[:2]
+        assert header.split()[0] == "Name" and first.split()[0] == name  # the names stay in place
+        assert table.scroll_x > 0 and "Name" not in header[len(name) + 2:]
+        await pilot.press("b")
+        await wait_for(pilot, lambda: app.main.query_one("#sidebar").display, what="the sidebar back")

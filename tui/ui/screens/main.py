@@ -36,6 +36,7 @@ class MainScreen(Screen[None]):
         # One key, worded by the scope type of the view in front (only the matching one is active).
         Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones"),
         Binding("z", "scope('region')", "Region", tooltip="Choose the region of this view, or all regions"),
+        Binding("b", "toggle_sidebar", "Sidebar", show=False, tooltip="Hide the sidebar (the list takes the whole width), or show it"),
     ]
 
     def __init__(self, make_view: Callable[[manifest.Entry, str], Any], scopes: dict[str, str]) -> None:
@@ -178,6 +179,12 @@ class MainScreen(Screen[None]):
         if view is not None and self.current_entry.scope_type == scope_type:
             view.set_scope(self.scope_for(self.current_entry, view.kind))
         self.update_status()
+
+    def action_toggle_sidebar(self) -> None:
+        sidebar = self.query_one(Sidebar)
+        sidebar.display = not sidebar.display
+        if not sidebar.display:
+            self._focus_view()
 
     def action_zone(self) -> None:
         self.action_scope(self.current_entry.scope_type)

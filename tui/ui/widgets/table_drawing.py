@@ -121,7 +121,26 @@ class TableDrawing:
                 row = self._rows[key]
                 strip = self._cells_strip([c.value(row) for c in self._columns], style, marked, is_cursor)
                 self._strips[cache_key] = strip
-        return strip.crop_extend(scroll_x, scroll_x + width, base)
+        return self._in_view(strip, scroll_x, width, base, header=y == 0)
+
+    def _in_view(self, strip: Strip, scroll_x: int, width: int, base: Style, header: bool) -> Strip:
+        """The part of a drawn row on screen. Scrolled sideways, the first column (the name) stays in
+        place and the others move under it; a row cut by the right edge says so: a value cut mid-text
+        ends in "…", and the header ends in "→" while columns lie beyond the edge."""
+        sticky = (self._columns[0].width or 12) + 2 * PAD if self._columns else 0
+        if scroll_x and width > sticky * 2:
+            line = Strip.join([strip.crop(0, sticky), strip.crop_extend(sticky + scroll_x, scroll_x + width, base)])
+        else:
+            line = strip.crop_extend(scroll_x, scroll_x + width, base)
+        end = scroll_x + width
+        if end >= strip.cell_length or width < 2:
+            return line
+        if header:
+            return Strip.join([line.crop(0, width - 1), Strip([Segment("→", base)])])
+        if " " in strip.crop(end - 1, end + 1).text:  # the edge falls between values
+            return line
+        style = next(iter(line.crop(width - 1, width)), Segment(" ", base)).style
+        return Strip.join([line.crop(0, width - 1), Strip([Segment("…", style)])])
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -65,3 +65,19 @@ async def test_keys_typed_while_a_form_loads_its_choices_are_kept(sandbox):
         await pilot.press("escape")
         await pilot.pause()
         assert getattr(app.screen, "title_text", "") == "Drop what you typed?"
+
+
+async def test_keys_typed_with_the_key_that_opens_a_form_go_to_the_form_in_order(sandbox):
+    """`c d e v 1` in one read on a list: Textual runs `c`'s binding once the key has bubbled back
+    to the app, after it has read `d e v 1` — which went to the list (d: delete) or nowhere."""
+    from helpers import form_ready
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        for key in "cdev1":  # as the terminal driver posts them, with nothing processed in between
+            app.post_message(events.Key(key, key))
+        form = await form_ready(pilot, app)
+        await pilot.pause()
+        assert form.query_one("#f-name").value == "dev1"
+        assert view.table.loaded_count == 8 and [m for m, _ in sandbox.requests if m != "GET"] == []

@@ -1,11 +1,16 @@
 """Keys typed ahead of a dialog: held until it can take them, then given to it in order.
 
-A form or a typed confirmation is pushed at once, but its first field takes the focus only once it
-is mounted (a form: once its choices are loaded). Textual gives a key to the focused widget, or to
-the screen when none is: keys typed in that gap (`c` then a name, fast, or over a slow link) were
-lost, or half of a name was ("ebx01" for "webx01"). Here they wait until the screen in front
-focuses something, or is gone, or two seconds pass, and are then read again in the order typed.
-A screen opts in with `TYPE_AHEAD = True`. A mixin of the App.
+Two gaps lost keys typed fast (or arriving together over a slow link):
+- Before the dialog exists. Textual hands a key to the focused widget's queue and goes on reading
+  the next ones; the key's binding runs only once it has bubbled back up to the app. So in `c d e v 1`
+  on a list, `d e v 1` were read while `c` was still on its way, and went to the list (or nowhere)
+  instead of the form `c` opens. Here a key bound to an action is followed up the chain it bubbles
+  along (a callback queued behind it at each step); keys read meanwhile wait until it has landed.
+- Before the dialog focuses a field. A form or a typed confirmation is pushed at once, but its first
+  field takes the focus only once it is mounted (a form: once its choices are loaded). A screen that
+  opts in with `TYPE_AHEAD = True` holds keys until it focuses something, or is gone.
+Either way keys wait two seconds at most, and are then read again in the order typed. A mixin of
+the App.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ HOLD_AT_MOST = 2.0  # seconds: a dialog that never focuses anything does not kee
 
 class TypeAhead:
     screen: Any
+    focused: Any
     set_timer: Any
     post_message: Any
 
@@ -27,13 +33,13 @@ class TypeAhead:
         self._held_screen: Any = None
         self._hold_timer: Any = None
         self._replays = 0  # keys put back in the queue and not yet read again
+        self._in_flight = False  # a bound key on its way to its binding: the next keys wait for it
 
-    def _holds(self, event: events.Event) -> bool:
-        """Whether a key read now waits: one is already waiting (the order is kept), or the screen
-        in front takes typing and has nothing focused yet."""
-        if not isinstance(event, events.Key) or event.is_forwarded:
-            return False
-        if self._held:
+    def _holds(self) -> bool:
+        """Whether a key read now waits: one is already waiting (the order is kept), a bound key
+        before it has not reached its binding yet, or the screen in front takes typing and has
+        nothing focused yet."""
+        if self._held or self._in_flight:
             return True
         try:
             screen = self.screen
@@ -44,7 +50,7 @@ class TypeAhead:
     def _hold(self, event: events.Key) -> None:
         if not self._held:
             self._held_screen = self.screen
-            self._hold_timer = self.set_timer(HOLD_AT_MOST, self._release)
+            self._hold_timer = self.set_timer(HOLD_AT_MOST, self._give_up)
         self._held.append(event)
 
     def _replay(self, key: events.Key) -> None:
@@ -61,23 +67,56 @@ class TypeAhead:
         for key in held:  # read again, in order
             self._replay(key)
 
+    def _give_up(self) -> None:
+        self._in_flight = False
+        self._release()
+
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            if getattr(event, "replayed", False):  # read again: delivered now, never held twice
-                self._replays -= 1
-                await super().on_event(event)  # type: ignore[misc]
-                return
-            if self._replays > 0:  # keys typed while the held ones are put back go behind them
-                self._replay(event)
-                return
-        if self._holds(event):
-            assert isinstance(event, events.Key)
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)  # type: ignore[misc]
+            return
+        if getattr(event, "replayed", False):
+            self._replays -= 1
+        elif self._replays > 0:  # keys typed while the held ones are put back go behind them
+            self._replay(event)
+            return
+        if self._holds():
             self._hold(event)
-            if self.screen is not self._held_screen or self.screen.focused is not None:
+            if not self._in_flight and (self.screen is not self._held_screen or self.screen.focused is not None):
                 self._release()  # it can take them now (or it is gone): all of them, in order
             return
-        await super().on_event(event)  # type: ignore[misc]
+        await self._deliver(event)
+
+    async def _deliver(self, key: events.Key) -> None:
+        try:
+            bound = key.key in self.screen.active_bindings
+            target = self.focused or self.screen
+        except Exception:
+            bound, target = False, None
+        await super().on_event(key)  # type: ignore[misc]
+        if bound and target is not None:
+            self._in_flight = True
+            self._follow(target)
+
+    def _follow(self, node: Any) -> None:
+        """Queue a callback behind the key in `node`'s queue; when it runs the key has left `node`
+        (bubbled to its parent, or taken): follow it there, until the app, where its binding ran."""
+        if node is self:
+            landed = self._landed
+        else:
+            parent = node.parent
+
+            def landed() -> None:
+                self._follow(parent if parent is not None else self)
+
+        if not node.call_later(landed):  # the widget is gone (its screen closed): the key with it
+            self._landed()
+
+    def _landed(self) -> None:
+        self._in_flight = False
+        if self._held:
+            self._release()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        if self._held:
+        if self._held and not self._in_flight:
             self._release()

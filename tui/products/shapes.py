@@ -170,10 +170,11 @@ class ShowAnswer(Shape):
         if not self.secret:
             await ui.dialog("result", title=title, text=text)
             return
-        value = answer.get(self.secret)
+        value, once = answer.get(self.secret), ()
         if value is None:  # a kind's secret field is kept aside from every answer, to be given once: here
             value = ui.service().take_secrets(row.id).get(self.secret)
-        await ui.dialog("secret", title=title, secrets={self.secret: value}, note=text,
+            once = (self.secret,)  # closing before it was copied asks first
+        await ui.dialog("secret", title=title, secrets={self.secret: value}, note=text, once=once,
                         expires_at=answer.get(self.expires) if self.expires else None, extra={k: answer.get(k) for k in self.copy})
 
 

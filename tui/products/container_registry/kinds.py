@@ -78,10 +78,12 @@ def pull_command(row: Row, parent: Any = None) -> str:
     if not endpoint and parent is not None and parent.up is not None and parent.up.data:
         endpoint = str(parent.up.data.get("endpoint") or "")
     if not endpoint:
-        raise commands.CommandRefused("the image's namespace is not known yet (open the tags from its namespace's images)")
+        raise commands.CommandRefused("the image's namespace is not known yet "
+                                      "(open the tags from its namespace's images)")
     registry, namespace = registry_of(endpoint)
     return commands.command("docker pull {host}/{namespace}/{image}:{tag}", host=registry, namespace=namespace,
-                            image=commands.image("the image name", image.get("name")), tag=commands.tag("the tag", row.name))
+                            image=commands.image("the image name", image.get("name")),
+                            tag=commands.tag("the tag", row.name))
 
 
 def pull_text(row: Row, parent: Any = None) -> str:

@@ -90,7 +90,8 @@ def txt_record(row: Row, parent: Any = None) -> str:
     from .. import commands
 
     token = (row.get("external_domain_registration_status") or {}).get("validation_token")
-    return commands.record('_scaleway-challenge.{domain}. 3600 IN TXT "{token}"', domain=commands.host("the domain", row.text("domain")),
+    return commands.record('_scaleway-challenge.{domain}. 3600 IN TXT "{token}"',
+                           domain=commands.host("the domain", row.text("domain")),
                            token=commands.token("the validation token", token))
 
 

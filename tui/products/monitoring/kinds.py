@@ -55,7 +55,8 @@ LOGS_CONFIG = "clients:\n  - " + PUSH_CONFIG  # Promtail
 def push_config(template: str, address: str, key: str) -> str:
     """A push configuration with its address and token checked (a URL, a token), each written as a
     double-quoted YAML scalar; CommandRefused when one fails."""
-    return commands.config(template, url=commands.url("the push address", address), token=commands.token("the token's secret key", key))
+    return commands.config(template, url=commands.url("the push address", address),
+                           token=commands.token("the token's secret key", key))
 
 
 def token_once(row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -74,7 +75,8 @@ def token_once(row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent
                 out[name] = push_config(template, address, key)
             except commands.CommandRefused as err:
                 said[name] = f"not offered: {err.reason}"
-    return out, {**said, "metrics push address": metrics or "(activate monitoring first)", "logs push address": logs or "(activate monitoring first)"}
+    first = "(activate monitoring first)"
+    return out, {**said, "metrics push address": metrics or first, "logs push address": logs or first}
 
 
 def scopes_text(r: Any) -> str:

@@ -182,7 +182,8 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
         await pick(pilot, app, lambda label: label.startswith("VLAN snippet"))
         result = await screen_named(pilot, app, "ResultScreen")
         vlan = row.get("vlan")
-        assert f'type vlan id {vlan}' in result.text and f'"$IFACE.{vlan}" up' in result.text
+        assert f'VLAN={vlan}\n' in result.text and 'type vlan id "$VLAN"' in result.text
+        assert '"$IFACE.$VLAN" up' in result.text
         await pilot.press("y")
         assert app.clipboard == result.text
         await pilot.press("escape")

@@ -192,7 +192,7 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         await act(pilot, app, "VLAN snippet")
         result = await screen_named(pilot, app, "ResultScreen")
         vlan = nets.table.get(NETS[0]).get("vlan")
-        assert f"type vlan id {vlan}" in result.text
+        assert f"VLAN={vlan}\n" in result.text and 'type vlan id "$VLAN"' in result.text
         await pilot.press("y")
         assert app.clipboard == result.text
         await pilot.press("escape")

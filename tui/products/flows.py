@@ -39,6 +39,7 @@ class FlowUI(Protocol):
     scope: str  # the row's zone or region
     project_id: str
     read_only: bool  # --read-only: a flow marked mutating=False shows, and never offers a change
+    origins: tuple[str, ...]  # the profile's origins (API URLs, allowed_origins): where the secret key may go
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         """The ResourceService of `kind` (default: the view's own), for `parent` when a child."""

@@ -95,13 +95,32 @@ class ShowValue(Shape):
     mutating = False
 
     async def __call__(self, ui: Any, row: Row) -> None:
+        from .commands import CommandRefused
+
         parent = getattr(ui.service(), "parent", None)
 
         def made(template: "str | Callable[[Row, Any], str]") -> str:
-            return template(row, parent) if callable(template) else fill_text(template, row, ui)
+            if not callable(template):
+                return fill_text(template, row, ui)
+            if "origins" in inspect.signature(template).parameters:  # it may name where the secret key goes
+                return template(row, parent, origins=getattr(ui, "origins", ()))
+            return template(row, parent)
 
-        extra = {"copy_text": made(self.copy)} if self.copy else {}
-        await ui.dialog("result", title=fill_text(self.title, row, ui), text=made(self.text), **extra)
+        title = fill_text(self.title, row, ui)
+        try:
+            extra = {"copy_text": made(self.copy)} if self.copy else {}
+            text = made(self.text)
+        except CommandRefused as err:  # a value the command cannot hold safely: said, nothing to copy
+            await ui.dialog("result", title=title, text=refusal(err), copy=False)
+            return
+        await ui.dialog("result", title=title, text=text, **extra)
+
+
+def refusal(err: Exception) -> str:
+    """What a dialog says instead of a command it would not build (`commands.CommandRefused`)."""
+    reason = getattr(err, "reason", str(err))
+    return (f"Not offered: {reason}.\n\nThe platform answered a value that a command cannot hold safely, "
+            "so nothing is shown to copy. Look at the resource (its detail, JSON tab) before using it.")
 
 
 class ShowSecret(Shape):
@@ -151,10 +170,11 @@ class ShowAnswer(Shape):
         if not self.secret:
             await ui.dialog("result", title=title, text=text)
             return
-        value = answer.get(self.secret)
+        value, once = answer.get(self.secret), ()
         if value is None:  # a kind's secret field is kept aside from every answer, to be given once: here
             value = ui.service().take_secrets(row.id).get(self.secret)
-        await ui.dialog("secret", title=title, secrets={self.secret: value}, note=text,
+            once = (self.secret,)  # closing before it was copied asks first
+        await ui.dialog("secret", title=title, secrets={self.secret: value}, note=text, once=once,
                         expires_at=answer.get(self.expires) if self.expires else None, extra={k: answer.get(k) for k in self.copy})
 
 

@@ -91,6 +91,7 @@ def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) 
     with any `credentials` (inside its URLs, masked elsewhere): shown masked, `v` reveals, `y`
     copies; taken from the service, so they are given once. False when there was nothing."""
     once = host.service.take_secrets(row.id)
+    given = tuple(once)  # the one-time secrets themselves (a configuration made with one holds it)
     extras = host.service.take_extras(row.id)
     if once and host.kind.once_view is not None:  # the product adds what the secret is for (a push configuration)
         once, extras = host.kind.once_view.get()(row, once, extras, host.service.parent)
@@ -102,7 +103,7 @@ def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) 
     named = row.name or row.id
     title = f"{host.kind.singular.capitalize()} {named}".strip() if row.id and str(named).lower() != host.kind.singular.lower() else host.kind.title
     note = "Shown once: the platform will not give it again. Copy it now (y)." if once else "v reveals, y copies the highlighted one."
-    open_dialog(host.app, "secret", title=title, secrets=secrets, note=note, extra=extras)
+    open_dialog(host.app, "secret", title=title, secrets=secrets, note=note, extra=extras, once=given)
     return True
 
 

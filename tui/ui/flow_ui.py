@@ -19,6 +19,8 @@ class ViewFlowUI:
         self.scope = scope if scope != ALL else view.create_scope()
         self.project_id = view.context(self.scope).project_id
         self.read_only = bool(view.read_only)
+        s = self.app.settings  # where the secret key may go: what a copied command may send it to
+        self.origins = tuple(o for o in (s.api_url, s.genai_url, *s.allowed_origins) if o)
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         if kind is None:

@@ -3,7 +3,8 @@ with the VLAN each attachment uses and the snippet that configures it on the ser
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Call, Column, Lazy, Parent
+from .. import commands
+from ..base import ActionSpec, Call, Column, Lazy, Parent, Row
 from ..format import date_of, state_text
 from ..shapes import SetEditor, ShowValue
 from .servers import baremetal_kind
@@ -14,10 +15,18 @@ FLOWS = "tui.products.baremetal.network_forms:"
 COLUMNS = (Column("private_network_id", "Private network", lambda r: str(r.get("private_network_id", "")), width=38),)  # of the whole-set editor
 SNIPPET = """# On the server, as root. IFACE is its network interface (see `ip -br link`).
 IFACE=eno1
-ip link add link "$IFACE" name "$IFACE.{vlan}" type vlan id {vlan}
-ip link set "$IFACE.{vlan}" up
-ip addr add ADDRESS/PREFIX dev "$IFACE.{vlan}"   # an address of private network {id}
+VLAN={vlan}
+ip link add link "$IFACE" name "$IFACE.$VLAN" type vlan id "$VLAN"
+ip link set "$IFACE.$VLAN" up
+ip addr add ADDRESS/PREFIX dev "$IFACE.$VLAN"   # an address of private network {network}
 """
+
+
+def vlan_snippet(row: Row, parent: object = None) -> str:
+    """The snippet configuring the attachment's VLAN, pasted as root: the VLAN id (1 to 4094) and the
+    network's id are checked first, so an answer cannot make it run anything else."""
+    return commands.command(SNIPPET, vlan=commands.integer("the VLAN id", row.get("vlan"), 1, 4094),
+                            network=commands.uuid("the private network's id", row.get("private_network_id") or row.id))
 
 
 def not_here(row: object) -> str | None:
@@ -52,7 +61,8 @@ PRIVATE_NETWORKS = baremetal_kind(
         ("Attachment", lambda a: str(a.raw.get("id", ""))),
     ),
     actions=(
-        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")), shape=ShowValue("VLAN {vlan}: configure it on the server", SNIPPET)),
+        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")),
+                   shape=ShowValue("VLAN {vlan}: configure it on the server", vlan_snippet)),
         ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=SetEditor(
             "Private networks of {parent}", Lazy(FLOWS + "NetworkRecord"), COLUMNS, Call("PUT", "servers/{parent}/private-networks"),
             "private_network_ids", ("private_network_id",), "private network", flat=True, unique="private_network_id", max_count=MAX_NETWORKS,

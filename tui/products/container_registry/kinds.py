@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import commands
 from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, Row, kinds_of
 from ..columns import created_col, name_col, raw, scope_col, size_col, state_col
 from ..format import COMMON, Tones, date_of, human_bytes
@@ -40,36 +41,62 @@ def image_visibility(r: Any) -> str:
     return own
 
 
-def host_of(endpoint: str) -> str:
-    """The registry host of a namespace endpoint `<registry_host>/<namespace>`."""
-    return endpoint.split("/", 1)[0]
-
-
-def login_text(row: Row, parent: Any = None) -> str:
-    host = host_of(row.text("endpoint")) or "<registry host>"
-    return (f"docker login {host} -u nologin --password-stdin\n\n"
-            "Any user name works; the password is your secret key, read from standard input.\n"
-            "Pipe it in from where you keep it, such as a password manager or the variable cloudtui reads:\n"
-            f"  printenv CLOUDTUI_SECRET_KEY | docker login {host} -u nologin --password-stdin\n\n"
-            f"Then push to {row.text('endpoint')}/<image>:<tag>.\nThe key is never shown here.")
+def registry_of(endpoint: str) -> tuple[commands.Value, commands.Value]:
+    """A namespace endpoint `<registry_host>/<namespace>` as the two values a command may hold,
+    each to be checked (the endpoint comes from the API)."""
+    registry, _, namespace = endpoint.partition("/")
+    return commands.address("the registry host", registry), commands.image("the namespace", namespace)
 
 
 def login_command(row: Row, parent: Any = None) -> str:
-    return f"docker login {host_of(row.text('endpoint'))} -u nologin --password-stdin"
+    """`docker login <registry host> …`; CommandRefused when the endpoint holds no plain host."""
+    registry, _ = registry_of(row.text("endpoint"))
+    return commands.command("docker login {host} -u nologin --password-stdin", host=registry)
+
+
+def login_text(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> str:
+    """The log-in command and how to give it the key. The line that pipes the secret key in is
+    written only for a registry host among the profile's origins (the key goes nowhere else)."""
+    registry, namespace = registry_of(row.text("endpoint"))
+    login = login_command(row, parent)
+    push = commands.command("{host}/{namespace}", host=registry, namespace=namespace)
+    try:
+        commands.key_goes_to(registry, origins)
+        piped = ("Pipe it in from where you keep it, such as a password manager or the variable cloudtui reads:\n"
+                 f"  printenv CLOUDTUI_SECRET_KEY | {login}")
+    except commands.CommandRefused as err:
+        piped = f"Pipe it in from where you keep it. No line sending the key there is offered: {err.reason}."
+    return (f"{login}\n\nAny user name works; the password is your secret key, read from standard input.\n{piped}\n\n"
+            f"Then push to {push}/<image>:<tag>.\nThe key is never shown here.")
 
 
 def pull_command(row: Row, parent: Any = None) -> str:
     """`docker pull <endpoint>/<image>:<tag>` of a tag (its parent is the image, which knows its
-    namespace's endpoint once listed)."""
+    namespace's endpoint once listed); each part checked, CommandRefused when one fails."""
     image = parent.data if parent is not None and parent.data else {}
     endpoint = str(image.get("namespace_endpoint") or "")
     if not endpoint and parent is not None and parent.up is not None and parent.up.data:
         endpoint = str(parent.up.data.get("endpoint") or "")
-    return f"docker pull {endpoint or '<namespace endpoint>'}/{image.get('name') or '<image>'}:{row.name}"
+    if not endpoint:
+        raise commands.CommandRefused("the image's namespace is not known yet "
+                                      "(open the tags from its namespace's images)")
+    registry, namespace = registry_of(endpoint)
+    return commands.command("docker pull {host}/{namespace}/{image}:{tag}", host=registry, namespace=namespace,
+                            image=commands.image("the image name", image.get("name")),
+                            tag=commands.tag("the tag", row.name))
 
 
 def pull_text(row: Row, parent: Any = None) -> str:
     return f"{pull_command(row, parent)}\n\nDigest {row.text('digest')}\nA private image needs docker login first (a on its namespace)."
+
+
+def pull_field(raw: dict[str, Any]) -> str:
+    """The namespace detail's Pull line, or why there is none."""
+    registry, namespace = registry_of(str(raw.get("endpoint") or ""))
+    try:
+        return commands.command("docker pull {host}/{namespace}/<image>:<tag>", host=registry, namespace=namespace)
+    except commands.CommandRefused as err:
+        return f"not offered: {err.reason}"
 
 
 async def enrich_images(service: Any, scope: str, rows: list[Row]) -> None:
@@ -110,7 +137,7 @@ NAMESPACES = registry_kind(
         ("Visibility", lambda s: VISIBILITY[ns_visibility(s.raw)] + " (images set to inherit follow it)"),
         ("Images", lambda s: f"{s.raw.get('image_count', '?')}, {human_bytes(s.raw.get('size'))}"),
         ("Endpoint", raw("endpoint")),
-        ("Pull", lambda s: f"docker pull {s.raw.get('endpoint', '')}/<image>:<tag>"),
+        ("Pull", lambda s: pull_field(s.raw)),
         ("Region", raw("region")),
         ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
         ("Updated", lambda s: date_of(str(s.raw.get("updated_at", "")))),

@@ -54,6 +54,8 @@ async def validation_flow(ui: Any, domain: Any) -> None:
     """The TXT record a domain registered elsewhere must publish (copied alone with `y`), the time
     left, and the platform's two name servers (its root zone's defaults) the registrar must name."""
     from ..base import Call
+    from ..commands import CommandRefused
+    from ..shapes import refusal
     from .kinds import txt_record, validation_text
 
     try:
@@ -61,8 +63,13 @@ async def validation_flow(ui: Any, domain: Any) -> None:
     except Exception:  # the record is what matters: the name servers are said in words when unread
         zones = []
     name_servers = next((list(map(str, z.get("ns_default") or [])) for z in zones if not z.get("subdomain")), [])
-    await ui.dialog("result", title=f"Validate {shown(domain.id)}, registered elsewhere", text=validation_text(domain, name_servers),
-                    copy_text=txt_record(domain))
+    title = f"Validate {shown(domain.id)}, registered elsewhere"
+    try:
+        text, record = validation_text(domain, name_servers), txt_record(domain)
+    except CommandRefused as err:  # said instead of a record that would put something else in the zone
+        await ui.dialog("result", title=title, text=refusal(err), copy=False)
+        return
+    await ui.dialog("result", title=title, text=text, copy_text=record)
 
 
 class ZoneForm(BaseModel):

@@ -85,8 +85,14 @@ def validation_text(row: Row, name_servers: list[str]) -> str:
 
 
 def txt_record(row: Row, parent: Any = None) -> str:
-    token = str((row.get("external_domain_registration_status") or {}).get("validation_token") or "")
-    return f'_scaleway-challenge.{row.text("domain")}. 3600 IN TXT "{token}"'
+    """The validation record to publish, its domain and token checked (CommandRefused otherwise):
+    an answer cannot slip another record or a broken quote into the zone it is pasted in."""
+    from .. import commands
+
+    token = (row.get("external_domain_registration_status") or {}).get("validation_token")
+    return commands.record('_scaleway-challenge.{domain}. 3600 IN TXT "{token}"',
+                           domain=commands.host("the domain", row.text("domain")),
+                           token=commands.token("the validation token", token))
 
 
 def registered(answer: dict[str, Any]) -> dict[str, Any] | None:

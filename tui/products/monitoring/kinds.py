@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import commands
 from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, kinds_of
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
@@ -46,19 +47,36 @@ def push_targets(data: Any) -> tuple[str, str]:
     return (f"{metrics}/api/v1/push" if metrics else "", f"{logs}/{LOGS_API}/api/v1/push" if logs else "")
 
 
+PUSH_CONFIG = 'url: {url}\n    headers:\n      X-Token: {token}'
+METRICS_CONFIG = "remote_write:\n  - " + PUSH_CONFIG  # Prometheus
+LOGS_CONFIG = "clients:\n  - " + PUSH_CONFIG  # Promtail
+
+
+def push_config(template: str, address: str, key: str) -> str:
+    """A push configuration with its address and token checked (a URL, a token), each written as a
+    double-quoted YAML scalar; CommandRefused when one fails."""
+    return commands.config(template, url=commands.url("the push address", address),
+                           token=commands.token("the token's secret key", key))
+
+
 def token_once(row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """A new token's secret key, and ready-to-paste push configurations made with it: a Prometheus
     `remote_write` for a metrics pusher and a Promtail `clients` entry for a logs pusher (header
-    `X-Token`, spec 2 §5)."""
+    `X-Token`, spec 2 §5). A configuration whose address or key fails its check is not offered:
+    why is said in its place."""
     key = str(secrets.get("secret_key") or "")
     metrics, logs = push_targets(parent.data if parent is not None and parent.data else {})
     scopes = row.get("scopes") if isinstance(row.get("scopes"), dict) else {}
-    out = dict(secrets)
-    if key and metrics and scopes.get("write_metrics", True):
-        out["metrics push (prometheus.yml)"] = f"remote_write:\n  - url: {metrics}\n    headers:\n      X-Token: {key}"
-    if key and logs and scopes.get("write_logs", True):
-        out["logs push (promtail.yml)"] = f"clients:\n  - url: {logs}\n    headers:\n      X-Token: {key}"
-    return out, {**extras, "metrics push address": metrics or "(activate monitoring first)", "logs push address": logs or "(activate monitoring first)"}
+    out, said = dict(secrets), dict(extras)
+    for name, address, template, scope in (("metrics push (prometheus.yml)", metrics, METRICS_CONFIG, "write_metrics"),
+                                           ("logs push (promtail.yml)", logs, LOGS_CONFIG, "write_logs")):
+        if key and address and scopes.get(scope, True):
+            try:
+                out[name] = push_config(template, address, key)
+            except commands.CommandRefused as err:
+                said[name] = f"not offered: {err.reason}"
+    first = "(activate monitoring first)"
+    return out, {**said, "metrics push address": metrics or first, "logs push address": logs or first}
 
 
 def scopes_text(r: Any) -> str:

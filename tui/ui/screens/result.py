@@ -73,6 +73,8 @@ class ResultScreen(ModalScreen[bool]):
         if self.can_copy:
             self.app.copy_to_clipboard(self.copy_text or self.text)
             self.app.notify("Copied to the clipboard.", timeout=3)
+        else:
+            self.app.notify("Nothing here to copy.", timeout=3)
 
     def action_close(self) -> None:
         self.dismiss(False)

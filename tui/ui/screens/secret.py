@@ -2,7 +2,10 @@
 
 The values never reach a log, a row or the JSON view (the service keeps them aside); here they are
 masked until `v`, and `y` copies the highlighted one to the clipboard (OSC 52, so it works over
-SSH and in tmux with `set-clipboard on`). Closing forgets them: the platform will not give them again.
+SSH and in tmux with `set-clipboard on`). Closing forgets them: the platform will not give them
+again, so closing a one-time secret that was not copied asks first (Cancel focused). A value of
+several lines (a configuration to paste) starts on its own line and is never wrapped: its
+indentation reads as it will be pasted, and the list scrolls sideways (← →) for its long lines.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import HorizontalScroll, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -31,14 +34,17 @@ class SecretScreen(ModalScreen[None]):
         Binding("y", "copy", "Copy"),
         Binding("j", "move(1)", show=False),
         Binding("k", "move(-1)", show=False),
+        Binding("left,h", "sideways(-8)", show=False),
+        Binding("right,l", "sideways(8)", show=False),
     ]
 
     def __init__(
         self, title: str, secrets: dict[str, Any], note: str = "", expires_at: str | None = None,
-        extra: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None, once: tuple[str, ...] = (),
     ) -> None:
         """`secrets` are masked until `v`; `extra` values (a URL, a login) are shown plainly and
-        copyable too; `expires_at` (RFC 3339) counts down."""
+        copyable too; `expires_at` (RFC 3339) counts down. `once` names the secrets the platform
+        gives once: closing before one was copied (alone or inside a value holding it) asks first."""
         super().__init__(id="secret-dialog")
         self.title_text = title
         self._plain = {k: "" if v is None else str(v) for k, v in (extra or {}).items()}
@@ -46,6 +52,8 @@ class SecretScreen(ModalScreen[None]):
         self.note = note or "Shown once: the platform will not give it again. Copy it now (y)."
         self.expires_at = expires_at
         self.revealed = False
+        self._once = tuple(name for name in once if self._secrets.get(name))
+        self._copied: list[str] = []  # what was copied: a configuration holding the key counts as the key
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="secret"):
@@ -53,14 +61,14 @@ class SecretScreen(ModalScreen[None]):
             yield Static(self.note, id="secret-note", markup=False)
             if self.expires_at:
                 yield Static(self._left(), id="secret-expiry", markup=False)
-            yield OptionList(*self._options(), id="secret-list")
-            yield Static("v reveal/hide · y copy · esc close", classes="hint", markup=False)
+            with HorizontalScroll(id="secret-scroll"):
+                yield OptionList(*self._options(), id="secret-list")
+            yield Static("v reveal/hide · y copy · ← → scroll · esc close", classes="hint", markup=False)
 
     def _options(self) -> list[Option]:
-        # a value of several lines (a key in PEM, a configuration to paste) keeps them
-        plain = [Option(Text.assemble((f"{name}: ", "bold"), clean(value, keep_newlines=True)), id=name) for name, value in self._plain.items()]
+        plain = [Option(_line(name, clean(value, keep_newlines=True)), id=name) for name, value in self._plain.items()]
         return plain + [
-            Option(Text.assemble((f"{name}: ", "bold"), clean(value, keep_newlines=True) if self.revealed else _masked(value)), id=name)
+            Option(_line(name, clean(value, keep_newlines=True) if self.revealed else _masked(value)), id=name)
             for name, value in self._secrets.items()
         ]
 
@@ -106,16 +114,48 @@ class SecretScreen(ModalScreen[None]):
     def _value(self, name: str) -> str:
         return self._secrets.get(name, self._plain.get(name, ""))
 
+    def action_sideways(self, cells: int) -> None:
+        self.query_one("#secret-scroll").scroll_relative(x=cells, animate=False)
+
     def action_copy(self) -> None:
         name = self._current()
         if name is None:
             return
+        self._copied.append(self._value(name))
         self.app.copy_to_clipboard(self._value(name))
         self.app.notify(f"Copied {name} to the clipboard.", timeout=4)
 
+    def uncopied(self) -> list[str]:
+        """The one-time secrets not copied yet, alone or inside a value that holds them."""
+        return [name for name in self._once if not any(self._secrets[name] in copied for copied in self._copied)]
+
     def action_close(self) -> None:
-        self._secrets, self._plain = {}, {}
+        lost = self.uncopied()
+        if not lost:
+            self._forget()
+            return
+        from .confirm import ConfirmScreen
+
+        self.app.push_screen(ConfirmScreen(
+            "Copied it? It will not be shown again",
+            f"{' and '.join(lost)} {'was' if len(lost) == 1 else 'were'} not copied. Once this closes, the platform "
+            "will not give it again: a new one has to be made. Cancel goes back to it (y copies).",
+            "Close without it",
+        ), lambda ok: self._forget() if ok else None)
+
+    def _forget(self) -> None:
+        self._secrets, self._plain, self._copied, self._once = {}, {}, [], ()
         self.dismiss(None)
+
+
+def _line(name: str, value: "str | Text") -> Text:
+    """An entry: a value of several lines (a configuration to paste, a key in PEM) starts on its own
+    line, so its indentation is the one pasted; none is wrapped (the list scrolls sideways)."""
+    multi = "\n" in (value.plain if isinstance(value, Text) else value)
+    text = Text.assemble((f"{name}:" + ("\n" if multi else " "), "bold"), value)
+    text.no_wrap = True
+    text.overflow = "ignore"
+    return text
 
 
 def _masked(value: str) -> str:

@@ -207,6 +207,9 @@ class ResourceKind:
     list_params: ListParams = ListParams()
     probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
     id_field: str = "id"
+    # Rows keyed by more than the paths name (a zone's certificates: by zone and creation time, read
+    # and deleted by zone): the path segment a row's key gives. None: the key is the segment.
+    path_id: Callable[[str], str] | None = None
     # One object's path under the base when it is not the list path + id ("server-type/{id}")
     item_template: str | None = None
     singleton: bool = False  # the collection path is one object (a panel), not a list
@@ -345,6 +348,8 @@ class ResourceKind:
 
     def item_path(self, scope: str, rid: str, parent: ParentRef | None = None) -> str:
         p = self.parent
+        if self.path_id is not None:
+            rid = self.path_id(rid)
         if self.item_template:
             return self.under(scope, fill(self.item_template, {"id": rid}))
         if p is not None and p.item_path:

@@ -66,6 +66,7 @@ class ResourceChanges:
         from ..screens.form import FormScreen
 
         lost: set[str] = set()  # created, but the answer was lost: said as such, not as "Created"
+        existed: set[str] = set()  # not created: the answer was one already listed (said as such, not counted)
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
             ctx.extra = extra
@@ -79,7 +80,10 @@ class ResourceChanges:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
             if self.staging:
                 return self.stage_add(payload)
-            row, looked = await outcome.create(self.service, scope, payload, [r.id for r in self.table.resources()])
+            held = [r.id for r in self.table.resources()]
+            row, looked = await outcome.create(self.service, scope, payload, held)
+            if not looked and row.id in held:  # create-or-get: the platform answered with one it had
+                existed.add(row.id)
             if looked:
                 if self.kind.secret_fields:  # a one-time value came in the answer that was lost
                     renew = next((a for a in self.kind.actions if a.name == self.kind.secret_renewal), None)
@@ -106,6 +110,9 @@ class ResourceChanges:
             self.table.move_to(created.id)
             if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
                 self.follow(created)
+            if created.id in existed:
+                self.said_existing(created)
+                return
             if scope in self.totals:
                 self.totals[scope] += 1
             self.update_title()
@@ -123,6 +130,18 @@ class ResourceChanges:
                        submit_label="Stage" if self.staging else "Create"),
             done,
         )
+
+    def said_existing(self, row: Any) -> None:
+        """A create answered with a resource the list already held (a create-or-get, such as a DNS
+        zone's certificate): nothing was made, so nothing is counted; its secrets, readable again,
+        are not shown as given once."""
+        self.service.take_secrets(row.id)
+        self.service.take_extras(row.id)
+        self.update_title()
+        owner = f"{self.service.parent.name} already has" if self.service.parent is not None else "there already is"
+        state = f", {row.state}" if row.state else ""
+        self.app.notify(f"Not created: {owner} a {self.kind.singular}: {row.name or row.id}{state}. The platform answered with it; "
+                        "nothing new was made.", title="Create", severity="warning", timeout=10)
 
     def open_edit(self, resource: Any) -> None:
         if self.kind.edit is None or self.read_only:

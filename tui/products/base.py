@@ -246,7 +246,8 @@ class ResourceKind:
     edit: Lazy[EditSpec] | None = None
     deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
     delete_needs_name: bool = False
-    delete_warning: Callable[[Any], str | None] = lambda r: None  # what else a delete takes away
+    # What else a delete takes away, from the row; or a Lazy of `async (service, scope, row)`, read first.
+    delete_warning: "Callable[[Any], str | None] | Lazy[Any]" = lambda r: None
     editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
     label: Callable[[dict[str, Any]], str] | None = None  # an object's name in a review, when its name does not tell it apart
     locked: Callable[[Any], str | None] = lambda parent: None  # why a child list cannot change at all, from its parent

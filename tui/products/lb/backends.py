@@ -81,6 +81,19 @@ def _sticky(r: Any) -> str:
     return f"cookie {r.text('sticky_sessions_cookie_name')}" if sticky == "cookie" and r.text("sticky_sessions_cookie_name") else sticky
 
 
+async def frontends_using(service: Any, scope: str, row: Any) -> str | None:
+    """The frontends that forward to a backend, named before its delete is sent (the platform
+    refuses it while one does)."""
+    frontends = await service.read_all(scope, "lbs", service.parent.id, "frontends", key="frontends")
+    users = [f for f in frontends if isinstance(f.get("backend"), dict) and str(f["backend"].get("id")) == row.id]
+    if not users:
+        return None
+    names = ", ".join(f"{f.get('name')} (port {f.get('inbound_port')})" for f in users)
+    one = len(users) == 1
+    return (f"Frontend{'' if one else 's'} {names} forward{'s' if one else ''} to it: the platform refuses the delete until "
+            f"{'it is' if one else 'they are'} deleted or moved to another backend")
+
+
 BACKENDS = lb_kind(
     id="lb.backends",
     title="Backends",
@@ -114,7 +127,8 @@ BACKENDS = lb_kind(
     ),
     create=Lazy(BACKEND_FORMS + "CREATE"),
     edit=Lazy(BACKEND_FORMS + "EDIT"),
-    delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: its help says which
+    delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: the prompt names them first
+    delete_warning=Lazy("tui.products.lb.backends:frontends_using"),
     name_param="name",
     sort=("name", False),
 )

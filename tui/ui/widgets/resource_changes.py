@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 from textual import work
 
-from ...api.errors import OutcomeUnknown
+from ...api.errors import ApiError, OutcomeUnknown
 from ...products import outcome
-from ...products.base import ALL
+from ...products.base import ALL, Lazy
 from ..errors import notify_error
 from .resource_table import ResourceTable
 
@@ -215,6 +215,21 @@ class ResourceChanges:
         if self.kind.delete_flow is not None:
             self.run_flow(self.kind.delete_flow.get(), resource, "Delete")
             return
+        warn = self.kind.delete_warning
+        if isinstance(warn, Lazy):  # read from the API before asking (the frontends that use a backend)
+            self._warn_then_ask(resource, warn)
+        else:
+            self._ask_delete(resource, warn(resource))
+
+    @work(group="mutate", exit_on_error=False)
+    async def _warn_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
+        try:
+            said = await warn.get()(self.service, self.kind.scope_of(resource) or self.scope, resource)
+        except ApiError as err:
+            said = f"What else it affects could not be read ({err.summary})"
+        self._ask_delete(resource, said)
+
+    def _ask_delete(self, resource: Any, warning: str | None) -> None:
         from ..screens.confirm import ConfirmScreen
 
         def answered(ok: bool | None) -> None:
@@ -226,7 +241,7 @@ class ResourceChanges:
             ConfirmScreen(
                 f"Delete {self.kind.singular} {name}?",
                 f"{name} ({resource.id})" + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "") + " will be deleted. This cannot be undone."
-                + (f"\n{warning}." if (warning := self.kind.delete_warning(resource)) else ""),
+                + (f"\n{warning}." if warning else ""),
                 "Delete",
                 require_text=name if self.kind.delete_needs_name else None,
             ),

@@ -150,6 +150,7 @@ FRONTENDS = lb_kind(
     columns=(
         name_col(14),
         Column("port", "Port", lambda r: r.text("inbound_port"), width=5, sort_key=lambda r: r.get("inbound_port") or 0),
+        Column("protocol", "Proto", lambda r: r.text("inbound_protocol") or "-", width=5),
         Column("backend", "Backend", _backend_name, width=14),
         Column("timeout", "Client timeout", lambda r: ms(r.get("timeout_client")), width=14),
         Column("certificates", "Certificates", lambda r: ", ".join(str(c)[:8] for c in r.items("certificate_ids")) or "none", width=20),
@@ -157,7 +158,7 @@ FRONTENDS = lb_kind(
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
-        ("Listens on", lambda s: f"port {s.raw.get('inbound_port')}"),
+        ("Listens on", lambda s: f"port {s.raw.get('inbound_port')}" + (f", {s.raw['inbound_protocol']}" if s.raw.get("inbound_protocol") else "")),
         ("Backend", lambda s: f"{(s.raw.get('backend') or {}).get('name')} ({(s.raw.get('backend') or {}).get('id')})" if isinstance(s.raw.get("backend"), dict) else "none"),
         ("Client timeout", lambda s: ms(s.raw.get("timeout_client"))),
         ("Certificates", lambda s: "\n".join(map(str, s.raw.get("certificate_ids") or [])) or "none"),

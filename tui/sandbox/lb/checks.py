@@ -19,7 +19,7 @@ DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
 BACKEND_FIELDS = {"name", "forward_protocol", "forward_port", "forward_port_algorithm", "sticky_sessions", "sticky_sessions_cookie_name",
                   "health_check", "server_ip", "send_proxy_v2", "timeout_server", "timeout_connect", "timeout_tunnel", "on_marked_down_action",
                   "proxy_protocol", "failover_host", "ssl_bridging", "ignore_ssl_server_verify", "redispatch_attempt_count", "max_retries",
-                  "max_connections", "timeout_queue"}
+                  "max_connections", "timeout_queue", "host"}
 CHECK_FIELDS = {"port", "check_delay", "check_timeout", "check_max_retries", "check_send_proxy", "transient_check_delay", *CHECK_KINDS}
 FRONTEND_FIELDS = {"name", "inbound_port", "inbound_protocol", "backend_id", "timeout_client", "certificate_id", "certificate_ids", "enable_http3", "connection_rate_limit",
                    "enable_access_logs"}

@@ -13,6 +13,7 @@ pytestmark = pytest.mark.anyio
 
 SILICON = "/vendorx-silicon/v1alpha1/zones/fr-par-1"
 BM2 = "/baremetal/v2/zones/fr-par-1"
+LB = "/lb/v1/zones/fr-par-1"
 
 
 async def test_silicon_create_takes_every_field_the_clients_send(http):
@@ -30,6 +31,17 @@ async def test_silicon_create_takes_every_field_the_clients_send(http):
     assert r.status_code == 200 and r.json()["vpc_status"] == "vpc_disabled"
     bad = await http.post(f"{SILICON}/servers", json={**body, "enable_vpc": "yes", "public_bandwidth_bps": -1, "os_id": "nope"})
     assert args(bad) == {"enable_vpc": "type", "public_bandwidth_bps": "type", "os_id": "constraint"}
+
+
+async def test_silicon_reinstall_takes_what_reinstall_server_sends(http):
+    ready = next(x for x in (await http.get(f"{SILICON}/servers")).json()["servers"] if x["status"] == "ready")
+    os_id = next(o["id"] for o in (await http.get(f"{SILICON}/os")).json()["os"] if ready["type"] in o["compatible_server_types"])
+    path = f"{SILICON}/servers/{ready['id']}/reinstall"
+    assert args(await http.post(path, json={"enable_kext": "yes"})) == {"enable_kext": "type"}
+    # marshal_ReinstallServerRequest: `enable_kext` always (a required argument), `os_id` when given
+    r = await http.post(path, json={"enable_kext": True, "os_id": os_id})
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "reinstalling" and r.json()["kext_enabled"] is True and r.json()["os"]["id"] == os_id
 
 
 async def test_silicon_os_and_server_type_are_read_one_by_one(http):
@@ -61,6 +73,20 @@ async def test_a_backup_restores_only_within_its_engine_family(http):
                   and next(i for i in instances if i["id"] == b["instance_id"])["engine"].startswith("PostgreSQL"))
     r = await http.post(f"{base}/backups/{backup['id']}/restore", json={"instance_id": mysql["id"], "database_name": "x"})
     assert args(r) == {"instance_id": "constraint"} and "restores only to a PostgreSQL instance" in r.text
+
+
+async def test_a_database_instance_is_created_as_create_instance_sends_it(http):
+    base = "/rdb/v1/regions/fr-par"
+    # marshal_CreateInstanceRequest: high_availability_mode always ("unknown_…" by default), beside is_ha_cluster
+    body = {"engine": "PostgreSQL-15", "user_name": "admin", "password": "Str0ng-pass!", "node_type": "DB-DEV-S", "is_ha_cluster": False,
+            "disable_backup": False, "tags": [], "init_settings": [], "volume_type": "lssd", "volume_size": 0, "init_endpoints": [],
+            "backup_same_region": False, "high_availability_mode": "unknown_high_availability_mode", "name": "orders", "project_id": DEMO_PROJECT_ID}
+    r = await http.post(f"{base}/instances", json=body)
+    assert r.status_code == 200, r.text
+    assert r.json()["is_ha_cluster"] is False
+    ha = await http.post(f"{base}/instances", json={**body, "name": "orders-ha", "node_type": "DB-PRO2-M", "high_availability_mode": "single_zone"})
+    assert ha.status_code == 200 and ha.json()["is_ha_cluster"] is True, ha.text  # an HA-only node type, HA by its mode
+    assert args(await http.post(f"{base}/instances", json={**body, "high_availability_mode": "both"})) == {"high_availability_mode": "constraint"}
 
 
 # ---- DNS (`/domain/v2beta1`), as DomainV2Beta1API and DomainV2Beta1RegistrarAPI send it ----------
@@ -106,3 +132,26 @@ async def test_an_external_domain_is_registered_as_register_external_domain_send
     assert set(r.json()) == {"domain", "organization_id", "project_id", "validation_token", "created_at"}
     summary = (await http.get(f"{DNS}/domains", params={"domain": "client.example"})).json()["domains"][0]
     assert summary["external_domain_registration_status"] == {"validation_token": r.json()["validation_token"]}
+
+
+# ---- Load balancers (`/lb/v1`), as ZonedApi sends it ----------------------------------------------
+async def test_lb_backends_and_frontends_take_every_field_the_clients_send(http):
+    web = next(lb for lb in (await http.get(f"{LB}/lbs")).json()["lbs"] if lb["name"] == "web-lb")
+    check = {"port": 80, "check_max_retries": 2, "check_send_proxy": False, "check_delay": "3s", "check_timeout": "1s", "transient_check_delay": "0.5s",
+             "http_config": {"uri": "/health", "method": "GET", "code": 200, "host_header": "shop.example.com"}}
+    # marshal_ZonedApiCreateBackendRequest (durations as strings with their unit, `host` for the Host header / SNI)
+    body = {"name": "site-2", "forward_protocol": "http", "forward_port": 8080, "forward_port_algorithm": "roundrobin", "sticky_sessions": "none",
+            "sticky_sessions_cookie_name": "", "health_check": check, "server_ip": ["10.0.9.1"], "send_proxy_v2": False, "timeout_server": "30s",
+            "timeout_connect": "5s", "timeout_tunnel": "15m", "on_marked_down_action": "on_marked_down_action_none", "proxy_protocol": "proxy_protocol_none",
+            "failover_host": "", "ssl_bridging": False, "ignore_ssl_server_verify": False, "redispatch_attempt_count": 0, "max_retries": 3,
+            "max_connections": 0, "timeout_queue": "0s", "host": "shop.example.com"}
+    r = await http.post(f"{LB}/lbs/{web['id']}/backends", json=body)
+    assert r.status_code == 200, r.text
+    # marshal_ZonedApiCreateFrontendRequest
+    front = {"name": "alt", "inbound_port": 8080, "backend_id": r.json()["id"], "timeout_client": "30s", "certificate_ids": [], "enable_http3": False,
+             "connection_rate_limit": 0, "enable_access_logs": False}
+    f = await http.post(f"{LB}/lbs/{web['id']}/frontends", json=front)
+    assert f.status_code == 200, f.text
+    # ZonedApi.delete_frontend / delete_backend call /frontends/{id}, /backends/{id}; spec 3 §4.3 nests them under the load balancer
+    assert (await http.delete(f"{LB}/frontends/{f.json()['id']}")).status_code == 204
+    assert (await http.delete(f"{LB}/lbs/{web['id']}/backends/{r.json()['id']}")).status_code == 204

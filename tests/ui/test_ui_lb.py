@@ -70,7 +70,8 @@ async def test_edits_each_send_what_the_api_asks_and_a_used_backend_is_refused_w
         # a backend a frontend uses: the API refuses, its help is said
         await to_named_row(pilot, backends, "web-servers")
         await pilot.press("d")
-        await confirm_yes(pilot, app)
+        said = await confirm_yes(pilot, app)  # the frontends using it named before anything is sent
+        assert "Frontend http (port 80) forwards to it: the platform refuses the delete" in said
         await wait_for(pilot, lambda: notified(app, "frontend(s) http forward to this backend"), what="412 said")
         assert backend_named(sandbox, "web-servers") is not None
 

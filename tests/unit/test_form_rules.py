@@ -306,6 +306,7 @@ RULES: dict[str, Rule] = {
     "lb frontend: a port per frontend": Rule("lb.forms:FrontendForm", FRONTEND_NEW, {"inbound_port": "443"}, "inbound_port", "frontend api-tls of this load balancer listens on 443 already",
                                              lb_frontends, given=lb_backend_id),
     "lb frontend: port range": Rule("lb.forms:FrontendForm", FRONTEND_NEW, {"inbound_port": "0"}, "inbound_port", "at least 1", lb_frontends, given=lb_backend_id),
+    "lb frontend: protocol": Rule("lb.forms:FrontendCreateForm", FRONTEND_NEW, {"inbound_protocol": "udp"}, "inbound_protocol", "tcp", lb_frontends, given=lb_backend_id),
     "lb frontend: certificates are UUIDs": Rule("lb.forms:FrontendForm", FRONTEND_NEW, {"certificate_ids": "my-cert"}, "certificate_ids", "UUIDs", lb_frontends, given=lb_backend_id),
     "flexible IP: 64 per server": Rule("flexible_ip.flows:CreateForm", {"description": "vip"}, lambda w: _full_server(w), "server_id", "at most 64", fip_counts),
 }
@@ -510,3 +511,11 @@ def test_a_first_port_out_of_range_is_the_one_error_of_a_port_range():
     with pytest.raises(ValidationError) as caught:
         RuleForm.model_validate({"ip_range": "0.0.0.0/0", "protocol": "TCP", "dest_port_from": 70000, "dest_port_to": 80})
     assert [(e["loc"], e["msg"]) for e in caught.value.errors()] == [(("dest_port_from",), "Value error, between 1 and 65535")]
+
+
+def test_a_new_frontend_sends_the_protocol_chosen_and_an_edit_leaves_it():
+    from tui.products.lb.forms import FRONTEND_CREATE, FRONTEND_EDIT
+
+    form = FRONTEND_CREATE.form_model.model_validate({"name": "web", "inbound_port": 80, "backend_id": "b1", "inbound_protocol": "http"})
+    assert FRONTEND_CREATE.to_payload(form, Context(DEMO_PROJECT_ID, "fr-par"))["inbound_protocol"] == "http"  # spec 3 §2.3
+    assert "inbound_protocol" not in FRONTEND_EDIT.form_model.model_fields  # a creation field: the update does not carry it

@@ -51,3 +51,13 @@ async def test_a_hostile_id_is_sent_inside_its_own_segment(make_client):
         await svc.run(Call("POST", "{id}/action", {"action": "poweroff"}), "fr-par-1", Row({"id": "../../x?y=1#"}))
     assert seen[0].raw_path == b"/instance/v1/zones/fr-par-1/servers/..%2F..%2Fx%3Fy%3D1%23/action" and not seen[0].query
     await client.aclose()
+
+
+def test_two_certificates_of_one_zone_are_two_rows_read_and_deleted_by_the_zone():
+    from tui.products.dns.kinds import CERTIFICATES
+
+    old, renewed = (CERTIFICATES.make_row({"dns_zone": "example.com", "status": s, "created_at": at})
+                    for s, at in (("success", "2025-01-01T00:00:00Z"), ("pending", "2026-01-01T00:00:00Z")))
+    assert old.id != renewed.id and old.name == renewed.name == "example.com"  # keyed by what identifies one (spec 3 §2.1)
+    assert {CERTIFICATES.call_path(CERTIFICATES.delete, "global", r) for r in (old, renewed)} == {"/domain/v2beta1/ssl-certificates/example.com"}
+    assert CERTIFICATES.item_path("global", renewed.id) == "/domain/v2beta1/ssl-certificates/example.com"

@@ -207,6 +207,9 @@ class ResourceKind:
     list_params: ListParams = ListParams()
     probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
     id_field: str = "id"
+    # Rows keyed by more than the paths name (a zone's certificates: by zone and creation time, read
+    # and deleted by zone): the path segment a row's key gives. None: the key is the segment.
+    path_id: Callable[[str], str] | None = None
     # One object's path under the base when it is not the list path + id ("server-type/{id}")
     item_template: str | None = None
     singleton: bool = False  # the collection path is one object (a panel), not a list
@@ -243,7 +246,8 @@ class ResourceKind:
     edit: Lazy[EditSpec] | None = None
     deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
     delete_needs_name: bool = False
-    delete_warning: Callable[[Any], str | None] = lambda r: None  # what else a delete takes away
+    # What else a delete takes away, from the row; or a Lazy of `async (service, scope, row)`, read first.
+    delete_warning: "Callable[[Any], str | None] | Lazy[Any]" = lambda r: None
     editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
     label: Callable[[dict[str, Any]], str] | None = None  # an object's name in a review, when its name does not tell it apart
     locked: Callable[[Any], str | None] = lambda parent: None  # why a child list cannot change at all, from its parent
@@ -345,6 +349,8 @@ class ResourceKind:
 
     def item_path(self, scope: str, rid: str, parent: ParentRef | None = None) -> str:
         p = self.parent
+        if self.path_id is not None:
+            rid = self.path_id(rid)
         if self.item_template:
             return self.under(scope, fill(self.item_template, {"id": rid}))
         if p is not None and p.item_path:

@@ -350,7 +350,8 @@ class DeleteAsking(Shape):
         warning = self.warning(row) if callable(self.warning) else fill_text(self.warning, row, ui) if self.warning else ""
         if warning:
             message += "\n" + warning
-        if not await ui.confirm(f"Delete {ui.service().kind.singular} {name}?", message, "Delete"):
+        kind = ui.service().kind  # a delete that loses data takes the name typed, asked or not
+        if not await ui.confirm(f"Delete {kind.singular} {name}?", message, "Delete", require_text=name if kind.delete_needs_name else None):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})
         try:

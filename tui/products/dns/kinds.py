@@ -324,6 +324,17 @@ VERSION_RECORDS = dns_kind(
     columns=RECORD_COLUMNS,
 )
 
+def certificate_key(c: Any) -> dict[str, Any]:
+    """A certificate has no id (spec 3 §2.1): it is its zone's, made at `created_at` — two of one zone
+    (an old one beside its renewal) are two rows. Paths name the zone alone (`certificate_zone`)."""
+    zone, made = str(c.get("dns_zone") or ""), str(c.get("created_at") or "")
+    return {"_key": f"{zone}@{made}" if made else zone, "name": shown(zone)}
+
+
+def certificate_zone(key: str) -> str:
+    return key.split("@", 1)[0]  # no zone name holds an @
+
+
 CERTIFICATES = dns_kind(
     id="dns.certificates",
     title="Certificates",
@@ -331,15 +342,18 @@ CERTIFICATES = dns_kind(
     collection="ssl-certificates",
     list_key="certificates",
     item_key=None,
-    id_field="dns_zone",
+    id_field="_key",
+    summarize=certificate_key,
+    path_id=certificate_zone,
     parent=Parent("dns.zones", query="dns_zone"),
     item_template="ssl-certificates/{id}",
     transitional=frozenset({"pending", "new"}),
     secret_fields=("private_key",),
     columns=(
-        Column("zone", "Zone", lambda r: shown(r.id), width=24),
+        Column("zone", "Zone", lambda r: r.name, width=24),
         Column("status", "Status", lambda r: TONES.text(r.state), width=10),
         Column("alt", "Also for", lambda r: ", ".join(map(str, r.items("alternative_dns_zones"))), width=24),
+        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
         Column("expires", "Expires", lambda r: date_of(r.text("expired_at")), width=10),
     ),
     detail_fields=(
@@ -356,5 +370,5 @@ CERTIFICATES = dns_kind(
                         shape=ShowAnswer("Private key of the certificate of {name}", Call("GET", "{id}", mutating=False),
                                          "Whoever holds this key can serve the zone's names over TLS: keep it secret.", secret="private_key")),),
     create=Lazy(FORMS + "CERTIFICATE_CREATE"),
-    delete=Call("DELETE", "ssl-certificates/{id}"),
+    delete=Call("DELETE", "{id}"),
 )

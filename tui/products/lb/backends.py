@@ -81,6 +81,19 @@ def _sticky(r: Any) -> str:
     return f"cookie {r.text('sticky_sessions_cookie_name')}" if sticky == "cookie" and r.text("sticky_sessions_cookie_name") else sticky
 
 
+async def frontends_using(service: Any, scope: str, row: Any) -> str | None:
+    """The frontends that forward to a backend, named before its delete is sent (the platform
+    refuses it while one does)."""
+    frontends = await service.read_all(scope, "lbs", service.parent.id, "frontends", key="frontends")
+    users = [f for f in frontends if isinstance(f.get("backend"), dict) and str(f["backend"].get("id")) == row.id]
+    if not users:
+        return None
+    names = ", ".join(f"{f.get('name')} (port {f.get('inbound_port')})" for f in users)
+    one = len(users) == 1
+    return (f"Frontend{'' if one else 's'} {names} forward{'s' if one else ''} to it: the platform refuses the delete until "
+            f"{'it is' if one else 'they are'} deleted or moved to another backend")
+
+
 BACKENDS = lb_kind(
     id="lb.backends",
     title="Backends",
@@ -114,7 +127,8 @@ BACKENDS = lb_kind(
     ),
     create=Lazy(BACKEND_FORMS + "CREATE"),
     edit=Lazy(BACKEND_FORMS + "EDIT"),
-    delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: its help says which
+    delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: the prompt names them first
+    delete_warning=Lazy("tui.products.lb.backends:frontends_using"),
     name_param="name",
     sort=("name", False),
 )
@@ -136,6 +150,7 @@ FRONTENDS = lb_kind(
     columns=(
         name_col(14),
         Column("port", "Port", lambda r: r.text("inbound_port"), width=5, sort_key=lambda r: r.get("inbound_port") or 0),
+        Column("protocol", "Proto", lambda r: r.text("inbound_protocol") or "-", width=5),
         Column("backend", "Backend", _backend_name, width=14),
         Column("timeout", "Client timeout", lambda r: ms(r.get("timeout_client")), width=14),
         Column("certificates", "Certificates", lambda r: ", ".join(str(c)[:8] for c in r.items("certificate_ids")) or "none", width=20),
@@ -143,7 +158,7 @@ FRONTENDS = lb_kind(
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
-        ("Listens on", lambda s: f"port {s.raw.get('inbound_port')}"),
+        ("Listens on", lambda s: f"port {s.raw.get('inbound_port')}" + (f", {s.raw['inbound_protocol']}" if s.raw.get("inbound_protocol") else "")),
         ("Backend", lambda s: f"{(s.raw.get('backend') or {}).get('name')} ({(s.raw.get('backend') or {}).get('id')})" if isinstance(s.raw.get("backend"), dict) else "none"),
         ("Client timeout", lambda s: ms(s.raw.get("timeout_client"))),
         ("Certificates", lambda s: "\n".join(map(str, s.raw.get("certificate_ids") or [])) or "none"),

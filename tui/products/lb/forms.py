@@ -3,7 +3,8 @@ from `GET /lb-types` with its stock (one out of stock is refused here, not by th
 compatibility level is explained per spec 3 §2.3; a kept IP (`lb_id` null in `GET /ips`) can be
 reused instead of a new one (`ip_id`). The edit is a PUT: name and description are both sent, as
 the API requires. A frontend forwards to one of its load balancer's backends, on a port no other
-frontend of it listens on (checked against the list before sending)."""
+frontend of it listens on (checked against the list before sending); its protocol is chosen when it
+is created (the public clients' update does not carry it)."""
 
 from __future__ import annotations
 
@@ -151,6 +152,15 @@ class FrontendForm(BaseModel):
         return check_uuids(v, "certificate IDs")
 
 
+class FrontendCreateForm(FrontendForm):
+    """A new frontend also says what it receives (spec 3 §2.3: `inbound_protocol`, a creation field)."""
+
+    inbound_protocol: Annotated[Literal["tcp", "http"], Field(json_schema_extra=meta("Protocol", widget="select"))] = "tcp"
+
+
+PROTOCOL_CHOICES = [("tcp: any TCP traffic, passed through", "tcp"), ("http: HTTP requests, read by the load balancer", "http")]
+
+
 async def frontend_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
     """The load balancer's backends (to forward to) and the ports its frontends listen on."""
     lb = service.parent.id
@@ -159,11 +169,11 @@ async def frontend_options(service: Any, scope: str) -> tuple[Choices, dict[str,
     choices = [(f"{b.get('name')} · {b.get('forward_protocol')}:{b.get('forward_port')} · {len(b.get('pool') or [])} server(s)", str(b.get("id")))
                for b in backends if b.get("id")]
     ports = {f.get("inbound_port"): (str(f.get("id")), str(f.get("name"))) for f in frontends if isinstance(f.get("inbound_port"), int)}
-    return {"backend_id": choices}, {"backends": {str(b.get("id")): b for b in backends if b.get("id")}, "ports": ports}
+    return {"backend_id": choices, "inbound_protocol": PROTOCOL_CHOICES}, {"backends": {str(b.get("id")): b for b in backends if b.get("id")}, "ports": ports}
 
 
 def frontend_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, FrontendForm)
+    assert isinstance(form, FrontendForm)  # or FrontendCreateForm: its protocol too
     body = form.model_dump()
     if body["timeout_client"] is None:
         del body["timeout_client"]
@@ -176,5 +186,5 @@ def _frontend_values(row: Any) -> dict[str, Any]:
             "certificate_ids": [str(c) for c in row.items("certificate_ids")]}
 
 
-FRONTEND_CREATE = CreateSpec(FrontendForm, frontend_payload, frontend_options)
+FRONTEND_CREATE = CreateSpec(FrontendCreateForm, frontend_payload, frontend_options)
 FRONTEND_EDIT = EditSpec(FrontendForm, _frontend_values, lambda form, row: frontend_payload(form, Context("", "")), frontend_options, method="PUT")

@@ -213,6 +213,7 @@ LBS = lb_kind(
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # the plain verb; the flow asks about the IP first
     delete_flow=Lazy(HERE + "DELETE"),
+    delete_needs_name=True,  # its frontends, backends and (released) address are lost
     deletable=_deletable,
     name_param="name",
     sort=("name", False),

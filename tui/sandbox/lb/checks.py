@@ -19,9 +19,9 @@ DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
 BACKEND_FIELDS = {"name", "forward_protocol", "forward_port", "forward_port_algorithm", "sticky_sessions", "sticky_sessions_cookie_name",
                   "health_check", "server_ip", "send_proxy_v2", "timeout_server", "timeout_connect", "timeout_tunnel", "on_marked_down_action",
                   "proxy_protocol", "failover_host", "ssl_bridging", "ignore_ssl_server_verify", "redispatch_attempt_count", "max_retries",
-                  "max_connections", "timeout_queue"}
+                  "max_connections", "timeout_queue", "host"}
 CHECK_FIELDS = {"port", "check_delay", "check_timeout", "check_max_retries", "check_send_proxy", "transient_check_delay", *CHECK_KINDS}
-FRONTEND_FIELDS = {"name", "inbound_port", "backend_id", "timeout_client", "certificate_id", "certificate_ids", "enable_http3", "connection_rate_limit",
+FRONTEND_FIELDS = {"name", "inbound_port", "inbound_protocol", "backend_id", "timeout_client", "certificate_id", "certificate_ids", "enable_http3", "connection_rate_limit",
                    "enable_access_logs"}
 
 
@@ -142,6 +142,8 @@ def check_frontend(body: dict[str, Any], creating: bool) -> Errs:
             errs.append(("name", "required", "name is required"))
     if creating or "inbound_port" in body:
         errs += port(body.get("inbound_port"), "inbound_port")
+    if body.get("inbound_protocol") is not None and body["inbound_protocol"] not in PROTOCOLS:  # spec 3 §2.3
+        errs.append(("inbound_protocol", "constraint", f"inbound_protocol is one of {', '.join(PROTOCOLS)}"))
     if (creating or "backend_id" in body) and not body.get("backend_id"):
         errs.append(("backend_id", "required", "backend_id is required"))
     if body.get("timeout_client") is not None and millis(body["timeout_client"]) is None:

@@ -1,6 +1,7 @@
-"""Routes of the sandbox's load balancers: spec 3 §4.3 and spec/4 "Load balancer", by region as the
-spec says and by zone as newer public clients call them (`/lb/v1/zones/{zone}/…`, the same objects),
-with the backend servers and health-check updates the public clients send."""
+"""Routes of the sandbox's load balancers: spec 3 §4.3 and spec/4 "Load balancer" (a backend or frontend
+is deleted at the path of either), by region as the spec says and by zone as newer public clients
+call them (`/lb/v1/zones/{zone}/…`, the same objects), with the backend servers and health-check
+updates the public clients send."""
 
 from __future__ import annotations
 
@@ -48,9 +49,10 @@ def routes(store: LbStore) -> list[Route]:
         return lb
 
     def child(request: Request, objects: dict[str, Any], resource: str, key: str) -> dict[str, Any]:
+        """A backend or frontend by id; under `/lbs/{lb_id}/…` (spec 3 §4.3) it is that load balancer's."""
         region = region_of(request)
         obj = objects.get(request.path_params[key])
-        if obj is None or store.lbs.items[region].get(obj["_lb"]) is None:
+        if obj is None or store.lbs.items[region].get(obj["_lb"]) is None or request.path_params.get("lb_id", obj["_lb"]) != obj["_lb"]:
             raise not_found(resource, request.path_params[key])
         return obj
 
@@ -278,6 +280,8 @@ def routes(store: LbStore) -> list[Route]:
             f["timeout_client"] = millis(body["timeout_client"])
         if body.get("certificate_ids") is not None:
             f["certificate_ids"] = list(body["certificate_ids"])
+        if body.get("inbound_protocol") is not None:
+            f["inbound_protocol"] = body["inbound_protocol"]
         return JSONResponse(store.frontend_view(f))
 
     async def delete_frontend(request: Request) -> Response:
@@ -299,6 +303,7 @@ def routes(store: LbStore) -> list[Route]:
         ("GET", "/backends/{backend_id}", get_backend),
         ("PUT", "/backends/{backend_id}", put_backend),
         ("DELETE", "/backends/{backend_id}", delete_backend),
+        ("DELETE", "/lbs/{lb_id}/backends/{backend_id}", delete_backend),  # spec 3 §4.3's path; spec/4's above
         ("PUT", "/backends/{backend_id}/healthcheck", put_health),
         ("PUT POST DELETE", "/backends/{backend_id}/servers", servers),
         ("GET", "/lbs/{lb_id}/frontends", list_frontends),
@@ -306,5 +311,6 @@ def routes(store: LbStore) -> list[Route]:
         ("GET", "/frontends/{frontend_id}", get_frontend),
         ("PUT", "/frontends/{frontend_id}", put_frontend),
         ("DELETE", "/frontends/{frontend_id}", delete_frontend),
+        ("DELETE", "/lbs/{lb_id}/frontends/{frontend_id}", delete_frontend),
     )
     return route_table("/lb/v1/regions/{region}", *table) + route_table("/lb/v1/zones/{zone}", *table)

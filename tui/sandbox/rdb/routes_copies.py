@@ -150,18 +150,20 @@ def routes(store: RdbStore) -> list[Route]:
         region = region_of(request)
         s = snapshot(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"instance_name", "is_ha_cluster", "node_type"}) + rules.required(body, "instance_name")
+        errs = check_unknown(body, {"instance_name", "is_ha_cluster", "node_type", "high_availability_mode"}) + rules.required(body, "instance_name")
+        ha_errs, is_ha = rules.high_availability(body)
+        errs += ha_errs
         nt = catalog.node_type(region, body.get("node_type") or s["node_type"])
         if nt is None or nt["disabled"] or nt["stock_status"] == "out_of_stock":
             errs.append(("node_type", "constraint", "an available node type"))
-        elif nt["is_ha_required"] and not body.get("is_ha_cluster"):
+        elif nt["is_ha_required"] and not is_ha:
             errs.append(("is_ha_cluster", "constraint", f"{nt['name']} runs only as a high-availability cluster"))
         if errs:
             raise invalid_arguments(*errs)
         if s["status"] != "ready":
             raise transient("snapshot", s)
         new = store.create_instance(region, {"name": body["instance_name"], "engine": s["_engine"], "node_type": nt["name"],
-                                             "is_ha_cluster": bool(body.get("is_ha_cluster")), "volume_type": "bssd", "volume_size": s["size"]})
+                                             "is_ha_cluster": is_ha, "volume_type": "bssd", "volume_size": s["size"]})
         return JSONResponse(store.public_instance(new))
 
     return route_table(

@@ -19,7 +19,7 @@ from .requests import region_of
 from .store import RdbStore
 
 CREATE = {"project_id", "organization_id", "name", "engine", "node_type", "is_ha_cluster", "disable_backup", "tags", "user_name",
-          "password", "volume_type", "volume_size", "init_settings", "init_endpoints", "backup_same_region", "encryption"}
+          "password", "volume_type", "volume_size", "init_settings", "init_endpoints", "backup_same_region", "encryption", "high_availability_mode"}
 UPDATE = {"name", "tags", "backup_schedule_frequency", "backup_schedule_retention", "is_backup_schedule_disabled", "logs_policy",
           "backup_same_region", "backup_schedule_start_hour"}
 UPGRADE = ("node_type", "enable_ha", "volume_size", "volume_type", "upgradable_version_id", "major_upgrade_workflow", "enable_encryption")
@@ -35,7 +35,8 @@ def check_volume(nt: dict[str, Any] | None, volume_type: Any, size: Any, field: 
     if vt is None:
         return [("volume_type", "constraint", f"{nt['name']} takes {', '.join(v['type'] for v in nt['available_volume_types'])}")]
     if volume_type == "lssd":
-        return [(field, "constraint", "a size is given only with a block volume (bssd)")] if size is not None else []
+        # the public clients always send a size (CreateInstanceRequest.volume_size is required): 0 with a local volume
+        return [(field, "constraint", "a size is given only with a block volume (bssd)")] if size not in (None, 0) else []
     if not isinstance(size, int) or isinstance(size, bool):
         return [(field, "required", "a block volume (bssd) needs a size in bytes")]
     if not vt["min_size"] <= size <= vt["max_size"] or size % vt["chunk_size"]:
@@ -78,7 +79,9 @@ def routes(store: RdbStore) -> list[Route]:
             nt = None
         elif nt["stock_status"] == "out_of_stock":
             errs.append(("node_type", "constraint", f"{nt['name']} is out of stock"))
-        if nt is not None and nt["is_ha_required"] and not body.get("is_ha_cluster"):
+        ha_errs, is_ha = rules.high_availability(body)
+        errs += ha_errs
+        if nt is not None and nt["is_ha_required"] and not is_ha:
             errs.append(("is_ha_cluster", "constraint", f"{nt['name']} runs only as a high-availability cluster"))
         errs += check_volume(nt, body.get("volume_type") or "lssd", body.get("volume_size"))
         errs += rules.user_name(body["user_name"], "user_name") + rules.password(body["password"]) + rules.tags(body.get("tags"))
@@ -86,7 +89,7 @@ def routes(store: RdbStore) -> list[Route]:
             errs += rules.settings(version, body["init_settings"], "init_settings", init=True)
         if errs:
             raise invalid_arguments(*errs)
-        return JSONResponse(out(store.create_instance(region, body)))
+        return JSONResponse(out(store.create_instance(region, {**body, "is_ha_cluster": is_ha})))
 
     async def get_one(request: Request) -> Response:
         return JSONResponse(out(instance(request)))

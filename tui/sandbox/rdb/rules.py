@@ -15,6 +15,20 @@ DB_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$")
 PERMISSIONS = ("none", "readonly", "readwrite", "all")
 
 
+HA_MODES = ("unknown_high_availability_mode", "disabled", "single_zone", "multiple_zone")
+
+
+def high_availability(body: dict[str, Any]) -> tuple[list[Detail], bool]:
+    """Whether a new instance is a cluster: `is_ha_cluster`, or `high_availability_mode`, which the
+    newer public clients always send ("unknown_high_availability_mode" when none was chosen)."""
+    mode = body.get("high_availability_mode")
+    if mode is not None and mode not in HA_MODES:
+        return [("high_availability_mode", "constraint", f"high_availability_mode is one of {', '.join(HA_MODES)}")], False
+    if mode == "disabled" and body.get("is_ha_cluster"):
+        return [("high_availability_mode", "constraint", "disabled, while is_ha_cluster is true")], False
+    return [], bool(body.get("is_ha_cluster")) or mode in ("single_zone", "multiple_zone")
+
+
 def required(body: dict[str, Any], *names: str) -> list[Detail]:
     return [(n, "required", f"{n} is required") for n in names if body.get(n) in (None, "")]
 

@@ -102,6 +102,8 @@ def _apply(server: dict[str, Any], body: dict[str, Any], store: Any) -> None:
         server["os"] = next(o for o in store.os if o["id"] == body["os_id"])
     if body.get("schedule_deletion") is not None:
         server["deletion_scheduled"] = body["schedule_deletion"]
+    if body.get("enable_kext") is not None:  # the server answers it as `kext_enabled`
+        server["kext_enabled"] = body["enable_kext"]
 
 
 def routes(store: SiliconStore) -> list[Route]:
@@ -201,7 +203,10 @@ def routes(store: SiliconStore) -> list[Route]:
         s = server(request)
         body = await json_body(request)
         os_id = body.get("os_id")
-        errs = check_unknown(body, {"os_id"})
+        # what the public clients send (ReinstallServerRequest): `enable_kext` always, `os_id` when given
+        errs = check_unknown(body, {"os_id", "enable_kext"})
+        if "enable_kext" in body and not isinstance(body["enable_kext"], bool):
+            errs.append(("enable_kext", "type", "enable_kext is a boolean"))
         if os_id is not None:
             found = next((o for o in store.os if o["id"] == os_id), None)
             if found is None or s["type"] not in found["compatible_server_types"]:
@@ -211,6 +216,7 @@ def routes(store: SiliconStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         store.busy_for(s, "reinstalling", store.t.reinstall)
+        _apply(s, {k: v for k, v in body.items() if k in ("os_id", "enable_kext")}, store)
         return JSONResponse(public(s))
 
     return route_table(

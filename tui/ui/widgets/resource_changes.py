@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 from textual import work
 
-from ...api.errors import OutcomeUnknown
+from ...api.errors import ApiError, OutcomeUnknown
 from ...products import outcome
-from ...products.base import ALL
+from ...products.base import ALL, Lazy
 from ..errors import notify_error
 from .resource_table import ResourceTable
 
@@ -66,6 +66,7 @@ class ResourceChanges:
         from ..screens.form import FormScreen
 
         lost: set[str] = set()  # created, but the answer was lost: said as such, not as "Created"
+        existed: set[str] = set()  # not created: the answer was one already listed (said as such, not counted)
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
             ctx.extra = extra
@@ -79,7 +80,10 @@ class ResourceChanges:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
             if self.staging:
                 return self.stage_add(payload)
-            row, looked = await outcome.create(self.service, scope, payload, [r.id for r in self.table.resources()])
+            held = [r.id for r in self.table.resources()]
+            row, looked = await outcome.create(self.service, scope, payload, held)
+            if not looked and row.id in held:  # create-or-get: the platform answered with one it had
+                existed.add(row.id)
             if looked:
                 if self.kind.secret_fields:  # a one-time value came in the answer that was lost
                     renew = next((a for a in self.kind.actions if a.name == self.kind.secret_renewal), None)
@@ -106,6 +110,9 @@ class ResourceChanges:
             self.table.move_to(created.id)
             if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
                 self.follow(created)
+            if created.id in existed:
+                self.said_existing(created)
+                return
             if scope in self.totals:
                 self.totals[scope] += 1
             self.update_title()
@@ -123,6 +130,18 @@ class ResourceChanges:
                        submit_label="Stage" if self.staging else "Create"),
             done,
         )
+
+    def said_existing(self, row: Any) -> None:
+        """A create answered with a resource the list already held (a create-or-get, such as a DNS
+        zone's certificate): nothing was made, so nothing is counted; its secrets, readable again,
+        are not shown as given once."""
+        self.service.take_secrets(row.id)
+        self.service.take_extras(row.id)
+        self.update_title()
+        owner = f"{self.service.parent.name} already has" if self.service.parent is not None else "there already is"
+        state = f", {row.state}" if row.state else ""
+        self.app.notify(f"Not created: {owner} a {self.kind.singular}: {row.name or row.id}{state}. The platform answered with it; "
+                        "nothing new was made.", title="Create", severity="warning", timeout=10)
 
     def open_edit(self, resource: Any) -> None:
         if self.kind.edit is None or self.read_only:
@@ -196,6 +215,21 @@ class ResourceChanges:
         if self.kind.delete_flow is not None:
             self.run_flow(self.kind.delete_flow.get(), resource, "Delete")
             return
+        warn = self.kind.delete_warning
+        if isinstance(warn, Lazy):  # read from the API before asking (the frontends that use a backend)
+            self._warn_then_ask(resource, warn)
+        else:
+            self._ask_delete(resource, warn(resource))
+
+    @work(group="mutate", exit_on_error=False)
+    async def _warn_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
+        try:
+            said = await warn.get()(self.service, self.kind.scope_of(resource) or self.scope, resource)
+        except ApiError as err:
+            said = f"What else it affects could not be read ({err.summary})"
+        self._ask_delete(resource, said)
+
+    def _ask_delete(self, resource: Any, warning: str | None) -> None:
         from ..screens.confirm import ConfirmScreen
 
         def answered(ok: bool | None) -> None:
@@ -207,7 +241,7 @@ class ResourceChanges:
             ConfirmScreen(
                 f"Delete {self.kind.singular} {name}?",
                 f"{name} ({resource.id})" + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "") + " will be deleted. This cannot be undone."
-                + (f"\n{warning}." if (warning := self.kind.delete_warning(resource)) else ""),
+                + (f"\n{warning}." if warning else ""),
                 "Delete",
                 require_text=name if self.kind.delete_needs_name else None,
             ),

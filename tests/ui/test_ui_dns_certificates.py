@@ -1,0 +1,29 @@
+"""DNS certificates from the keyboard: a create on a zone that already has one (the platform
+answers with it: create or get) says so, and counts nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import child_list, form_ready, loaded, make_app, notified, open_view, screen_named, sent, to_named_row, wait_for
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_create_answered_with_the_zones_certificate_says_so_and_counts_nothing(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "example.com")
+        certs = await child_list(pilot, app, "Certificates")
+        before = certs.table.loaded_count
+        assert str(certs.table.border_title).endswith(f"{before}/{before}")
+        await pilot.press("c")
+        await form_ready(pilot, app)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: notified(app, "already has a certificate"), what="said")
+        assert sent(sandbox, "/domain/v2beta1/ssl-certificates") == [("POST", "/domain/v2beta1/ssl-certificates")]
+        assert notified(app, "Not created: example.com already has a certificate: example.com, success") and not notified(app, "Created")
+        assert certs.table.loaded_count == before and str(certs.table.border_title).endswith(f"{before}/{before}")
+        await screen_named(pilot, app, "ChildScreen")  # its key, readable any time, is not shown as given once

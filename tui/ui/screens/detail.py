@@ -81,7 +81,8 @@ class DetailScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._title(f"loading {self.row.name or self.row.id}…")
-        self.query_one("#tab-fields VerticalScroll").focus()
+        for scroll in self.query("#tab-fields VerticalScroll").results():  # none if closed while mounting
+            scroll.focus()
         self.reload()
 
     @work(exclusive=True, group="detail", exit_on_error=False)

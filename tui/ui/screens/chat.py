@@ -6,7 +6,9 @@ of the limits the answers' headers report, their resets counted down. A refusal 
 and is not retried. The screen is kept for the session: leaving it and coming back finds the
 conversation. Nothing here names a product.
 
-Keys: enter sends the message, esc stops an answer being streamed (otherwise goes back), ctrl+y
+Keys: enter sends the message (while an answer comes it says it sent nothing and keeps the message,
+selected: enter sends it once the answer is over, a new one typed replaces it), esc stops an answer
+being streamed (otherwise goes back), ctrl+y
 copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again;
 a letter typed where no text goes is the message's. Text from the model is cleaned of control characters and never read as Textual markup.
 """
@@ -73,6 +75,7 @@ class ChatScreen(Screen[None]):
         self._refused = False  # a 429 is said in the status until its limit renews
         self.incomplete: dict[int, str] = {}  # index in `messages` of an answer that did not end → why
         self.streaming = False
+        self.held = ""  # a message enter did not send while an answer came (kept in the field)
         self.gauges: list[str] = []
 
     def compose(self) -> ComposeResult:
@@ -131,8 +134,16 @@ class ChatScreen(Screen[None]):
             return
         text = event.value.strip()
         if self.streaming:  # even with nothing typed: enter is answered
-            self._status("An answer is still coming: esc stops it first." + (" What you typed is kept." if text else ""), "yellow")
+            if not text:
+                self._status("An answer is still coming: esc stops it.", "yellow")
+                return
+            # kept, selected whole: enter sends it once the answer is over, typing a new one replaces it
+            self.held = event.value
+            event.input.selection = Selection(0, len(event.value))
+            self._status("✖ Not sent: an answer is still coming (esc stops it). Your message is kept: enter sends it "
+                         "once the answer is over, typing replaces it.", "yellow")
             return
+        self.held = ""
         if not text:
             self._status("Type a message first: enter sends it.", "yellow")
             return
@@ -248,8 +259,17 @@ class ChatScreen(Screen[None]):
         note = usage_text(usage, self._now() - started) + said_too + (f" · {ending}" if ending else "")
         await conversation.mount(Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage"))
         conversation.scroll_end(animate=False)
-        self._status(f"Answer {ending}." if ending else "enter sends the next message",
-                     "red" if ending.startswith(("interrupted", "refused")) else "")
+        said = f"Answer {ending}." if ending else "enter sends the next message"
+        held = self.held
+        if held and self.query_one("#chat-input", Input).value == held:  # still there, not sent: said again
+            kept = f"“{self._short(held)}” was not sent while the answer came: enter sends it now, typing replaces it."
+            said = f"Answer {ending}. {kept}" if ending else kept
+        self._status(said, "red" if ending.startswith(("interrupted", "refused")) else "")
+
+    @staticmethod
+    def _short(text: str) -> str:
+        text = clean(" ".join(text.split()))
+        return text if len(text) <= 40 else text[:39] + "…"
 
     @staticmethod
     def _skipped(err: ValueError, data: str) -> str:
@@ -295,7 +315,10 @@ class ChatScreen(Screen[None]):
         if event.is_printable and event.character and not isinstance(self.focused, (Input, Select)):
             field = self.query_one("#chat-input", Input)
             field.focus()
-            field.insert_text_at_cursor(event.character)
+            if field.selection.is_empty:
+                field.insert_text_at_cursor(event.character)
+            else:  # a kept message, selected whole: a new one replaces it
+                field.replace(event.character, *field.selection)
             event.stop()
             event.prevent_default()
 

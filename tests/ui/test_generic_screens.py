@@ -55,7 +55,7 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         assert answers(chat) == ["You said: hello there"]
         assert notes(chat)[0].startswith("↳ 2 in · 4 out · 6 total tokens")
         head = str(chat.query_one("#chat-head").render())
-        assert "Requests ██████ 59/60 left (resets in " in head
+        assert "Requests ██████ 59/60 left (resets " in head
         assert "Tokens" in head and "9,994/10,000 left" in head
         sent = gsandbox.gadgets.chats[-1]
         assert sent["stream"] is True and sent["model"] == "gadget-small" and sent["messages"] == [{"role": "user", "content": "hello there"}]

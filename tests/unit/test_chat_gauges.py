@@ -20,7 +20,7 @@ def test_a_duration_is_read_with_its_units(said, seconds):
 
 
 @pytest.mark.parametrize("elapsed, shown", [
-    (0, "██░░░░ 5/20 left (resets in 41s)"), (30.2, "██░░░░ 5/20 left (resets in 11s)"), (41, "██████ 20/20 left (renewed)"),
+    (0, "██░░░░ 5/20 left (resets 41s)"), (30.2, "██░░░░ 5/20 left (resets 11s)"), (41, "██████ 20/20 left (renewed)"),
 ])
 def test_a_gauge_counts_its_reset_down_and_is_full_again_once_it_is_over(elapsed, shown):
     headers = {"x-ratelimit-remaining-requests": "5", "x-ratelimit-limit-requests": "20", "x-ratelimit-reset-requests": "41s"}

@@ -298,7 +298,7 @@ class ChatScreen(Screen[None]):
         if shown:
             self.gauges = shown
             self.query_one("#chat-head", Label).update(Text(f"{self.spec.title} · " + " · ".join(shown)))
-            if self._refused and any("(renewed)" in t for t in shown) and not any("resets in" in t for t in shown):
+            if self._refused and any("(renewed)" in t for t in shown) and not any("(resets " in t for t in shown):
                 self._refused = False  # the refusal's "it resets in 33s" is over
                 self._status("The limits are renewed: enter sends your message.", "")
 

@@ -1,5 +1,5 @@
 """What the chat says of an answer's headers and usage, as text (no Textual): the limits' gauges
-(`Requests ████░░ 42/60 left (resets in 12s)`), which limit a refusal says is spent, the tokens an
+(`Requests ████░░ 42/60 left (resets 12s)`), which limit a refusal says is spent, the tokens an
 answer used. Every number comes from the API: one that is no count (letters, a sign, 400 digits) is
 said to be unreadable — never drawn, never raised from the timer that counts the resets down.
 """
@@ -48,7 +48,7 @@ def unreadable(gauges: Any, headers: Any) -> list[str]:
 
 
 def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
-    """`Requests ████░░ 42/60 left (resets in 12s)`: what is left of the limit, and when it resets,
+    """`Requests ████░░ 42/60 left (resets 12s)`: what is left of the limit, and when it resets,
     counted down from when the answer said it (`elapsed` since); None when the answer did not say,
     `Requests: unreadable (see log)` when what it said is no count."""
     said_left, said_limit = headers.get(gauge.remaining), headers.get(gauge.limit)
@@ -68,7 +68,7 @@ def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
     if left_s is not None:
         if not left_s:
             return text + " (renewed)"
-        return text + (f" (resets in {left_s // 60}m{left_s % 60:02d}s)" if left_s >= 60 else f" (resets in {left_s}s)")
+        return text + (f" (resets {left_s // 60}m{left_s % 60:02d}s)" if left_s >= 60 else f" (resets {left_s}s)")
     return text + (f" ({said})" if said and len(said) <= 12 else "")
 
 

@@ -55,7 +55,8 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         assert answers(chat) == ["You said: hello there"]
         assert notes(chat)[0].startswith("↳ 2 in · 4 out · 6 total tokens")
         head = str(chat.query_one("#chat-head").render())
-        assert "Requests ██████ 59/60 (resets in " in head and "Tokens" in head and "9,994/10,000" in head
+        assert "Requests ██████ 59/60 left (resets " in head
+        assert "Tokens" in head and "9,994/10,000 left" in head
         sent = gsandbox.gadgets.chats[-1]
         assert sent["stream"] is True and sent["model"] == "gadget-small" and sent["messages"] == [{"role": "user", "content": "hello there"}]
 
@@ -222,6 +223,27 @@ async def test_a_letter_typed_on_the_chats_transcript_goes_to_the_message_not_to
         await pilot.press(*"question")
         assert app.is_running and app.screen is chat
         assert chat.query_one("#chat-input", Input).value == "question" and app.focused.id == "chat-input"
+
+
+async def test_enter_while_an_answer_comes_says_nothing_was_sent_and_a_new_message_replaces_the_kept_one(gsandbox):
+    app = make_app(gsandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        chat = await open_chat(pilot, app)
+        field, status = chat.query_one("#chat-input", Input), chat.query_one("#chat-status")
+        await pilot.press(*"hold number 1", "enter")
+        await wait_for(pilot, lambda: chat.streaming and gsandbox.gadgets.chats, what="an answer held by the sandbox")
+        await pilot.press(*"number 2", "enter")
+        assert "still coming" in str(status.render()) and len(gsandbox.gadgets.chats) == 1
+        gsandbox.gadgets.release.set()
+        await wait_for(pilot, lambda: not chat.streaming and notes(chat), what="the answer's end")
+        assert "“number 2” was not sent" in str(status.render())  # still said once the answer is over
+        chat.query_one("#conversation").focus()  # a letter typed there is the message's too
+        await wait_for(pilot, lambda: app.focused is chat.query_one("#conversation"), what="the transcript focused")
+        await pilot.press(*"number 3")
+        assert field.value == "number 3"  # a new message, not "number 2number 3"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(notes(chat)) == 2, what="the new message answered")
+        assert gsandbox.gadgets.chats[-1]["messages"][-1]["content"] == "number 3"
 
 
 async def test_the_transcript_stays_at_its_end_when_the_terminal_is_resized(gsandbox):

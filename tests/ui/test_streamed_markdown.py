@@ -77,3 +77,16 @@ async def test_an_answer_is_drawn_again_at_a_new_width_and_in_a_new_theme():
         app.theme = "textual-light"
         await pilot.pause()
         assert [answer.render_line(y) for y in range(2)] != before  # its colours follow the theme
+
+
+async def test_characters_markdown_decodes_from_entities_are_cleaned_as_drawn():
+    app = Holder()
+    async with app.run_test(size=(60, 20)) as pilot:
+        answer = app.query_one(StreamedMarkdown)
+        answer.finish("Open &#x202e;gnp.exe, pa&#x200b;ypal &#x1b;]2;owned&#x7;\n\n"
+                      "`&#x202e;` [&#x200b;x](http://a.example/&#x202e;) ![&#x202e;](http://b.example/&#x200b;.png)\n\n"
+                      "# &#x2066;heading &#x1b;[31m\n\n- &#xfeff;item")
+        await pilot.pause()
+        drawn = drawn_text(answer)
+        assert not any(ch in drawn for ch in "\u202e\u200b\x1b\x07\u2066\ufeff")
+        assert "\\u202egnp.exe" in drawn and "pa\\u200bypal" in drawn and "\\u2066heading" in drawn  # shown, not obeyed

@@ -63,15 +63,35 @@ async def test_an_endpoint_on_an_untrusted_origin_gets_no_key_until_allowed(sand
         view = await open_view(pilot, app, "inference.models")
         await to_named_row(pilot, view, "image-classifier")
         await act(pilot, app, "Try a prediction")
+        await screen_named(pilot, app, "ConfirmScreen")  # its documentation: asked at once
+        await pilot.press("enter")  # Cancel
         await screen_named(pilot, app, "PlaygroundScreen")
         await pilot.press("ctrl+r")
-        ask = await screen_named(pilot, app, "ConfirmScreen")  # nothing sent: asked first
+        ask = await screen_named(pilot, app, "ConfirmScreen")  # nothing sent: asked again (as the hint says), first
         assert "https://predict.elsewhere.example" in ask.message and app.focused.id == "cancel"
         assert not any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
         await pilot.press("enter")  # Cancel: still nothing sent
         play = await screen_named(pilot, app, "PlaygroundScreen")
         assert "refused to send the secret key" in play.session.history[-1].status
         assert not any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
+
+
+async def test_documentation_on_an_untrusted_origin_asks_at_once_and_is_read_once_allowed(sandbox):
+    sandbox.inference.endpoint_origin = "https://predict.elsewhere.example"
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "inference.models")
+        await to_named_row(pilot, view, "image-classifier")
+        await act(pilot, app, "Try a prediction")
+        ask = await screen_named(pilot, app, "ConfirmScreen")  # the documentation's request: asked now, not at ctrl+r
+        assert "https://predict.elsewhere.example" in ask.message
+        assert not any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
+        await pilot.press("tab", "enter")  # Allow
+        play = await screen_named(pilot, app, "PlaygroundScreen")
+        await wait_for(pilot, lambda: play.answer and "How to call it" in str(play.query_one("#answer").render()),
+                       what="the documentation, read once allowed")
+        assert any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
 
 
 async def test_read_only_reads_models_and_predicts_but_changes_nothing(sandbox):

@@ -31,8 +31,8 @@ class Chunk(NamedTuple):
     done: bool = False
 
 
-def openai_models(data: dict[str, Any]) -> list[str]:
-    items = data.get("data")
+def openai_models(data: Any) -> list[str]:
+    items = data.get("data") if isinstance(data, dict) else None
     return [str(m["id"]) for m in items if isinstance(m, dict) and m.get("id")] if isinstance(items, list) else []
 
 
@@ -47,19 +47,39 @@ def openai_body(messages: list[dict[str, str]], settings: dict[str, Any]) -> dic
 
 
 def openai_chunk(data: str) -> Chunk:
-    """A `chat.completion.chunk` event (ValueError when it is not JSON); `[DONE]` ends the stream."""
+    """A `chat.completion.chunk` event; `[DONE]` ends the stream. An event that is none raises
+    ValueError saying plainly what is wrong with it ("choices is 7, not a list")."""
     if data.strip() == "[DONE]":
         return Chunk(done=True)
     import json
 
-    obj = json.loads(data)
+    try:
+        obj = json.loads(data)
+    except ValueError:
+        raise ValueError("not JSON") from None
     if not isinstance(obj, dict):
-        raise ValueError("not an object")
-    choices = [c for c in obj.get("choices") or [] if isinstance(c, dict)]
-    text = "".join(str((c.get("delta") or {}).get("content") or "") for c in choices if isinstance(c.get("delta"), dict))
-    finish = next((str(c["finish_reason"]) for c in choices if c.get("finish_reason")), "")
+        raise ValueError(f"{_short(obj)}, not a JSON object")
+    choices = obj.get("choices")
+    if not isinstance(choices, (list, type(None))):
+        raise ValueError(f"choices is {_short(choices)}, not a list")
+    texts, finish = [], ""
+    for c in choices or []:
+        delta = c.get("delta") if isinstance(c, dict) else None
+        content = delta.get("content") if isinstance(delta, dict) else None
+        if not isinstance(content, (str, type(None))):
+            raise ValueError(f"a delta's content is {_short(content)}, not text")
+        texts.append(content or "")
+        finish = finish or (str(c.get("finish_reason") or "") if isinstance(c, dict) else "")
     usage = obj.get("usage") if isinstance(obj.get("usage"), dict) else None
-    return Chunk(text, usage, finish)
+    return Chunk("".join(texts), usage, finish)
+
+
+def _short(value: Any) -> str:
+    """A value from the wire as JSON, its start only (the caller cleans it before showing it)."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 30 else text[:29] + "…"
 
 
 class Gauge(Shape):

@@ -30,9 +30,15 @@ def describe(err: BaseException) -> tuple[str, str]:
     )
 
 
-def log_shown(doing: str, summary: str) -> None:
+def log_shown(doing: str, summary: str, err: BaseException | None = None) -> None:
     """A failure shown inside a dialog (a form, a list editor) is kept in the log too, as a
-    notification's is."""
+    notification's is; an unexpected one (`err`, not the API's answer nor a rule's) with its
+    traceback, which the "this is a bug … details are in" message points to."""
+    from ..products.flows import Refused
+
+    if err is not None and not isinstance(err, (ApiError, Refused)):
+        log.error("%s: %s", doing, summary, exc_info=err)
+        return
     log.warning("%s: %s", doing, summary)
 
 

@@ -4,7 +4,7 @@ focused; yes is remembered in the profile (not in the demo). A mixin of the App.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from textual import work
 
@@ -19,10 +19,12 @@ class Origins:
     push_screen: Any
     call_from_thread: Any
 
-    def ask_origin(self, origin: str) -> None:
+    def ask_origin(self, origin: str, then: Callable[[], Any] | None = None, again: bool = False) -> None:
         """An answer pointed a request at an origin the profile does not name: ask once whether the
-        secret key may go there; yes is remembered in the profile."""
-        if origin in self.asked_origins:
+        secret key may go there (`again`: asked even if refused before, for a request the operator
+        sent with a key); yes is remembered in the profile, and `then` (the request again, when
+        nobody has to press a key for it) is called."""
+        if origin in self.asked_origins and not again:
             return
         self.asked_origins.add(origin)
         from .screens.confirm import ConfirmScreen
@@ -35,7 +37,11 @@ class Origins:
             self.settings.allowed_origins = (*self.settings.allowed_origins, origin)
             if not self.settings.demo:
                 self._remember_origin(origin)
-            self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)  # notify cleans it
+            if then is not None:
+                self.notify(f"The secret key may now go to {origin}.", timeout=8)  # notify cleans it
+                then()
+                return
+            self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)
 
         self.push_screen(ConfirmScreen(
             "Send the secret key to another origin?",

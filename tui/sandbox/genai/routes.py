@@ -45,13 +45,21 @@ class GenaiStore:
         self.chunk_delay = float(sandbox.options.get("genai_chunk_delay") or 0.0)  # seconds between streamed chunks
         self.hold: asyncio.Event | None = None  # tests: a stream waits here before its first chunk
         self.chats: list[dict[str, Any]] = []  # each answered chat request's body
+        # tests: faults of a real wire — raw event data sent after an answer's first piece (an event
+        # the protocol does not allow), and headers every answer carries on top of its own
+        self.stray_events: list[str] = []
+        self.stray_headers: dict[str, str] = {}
 
     def org_of(self, request: Request | None = None) -> str:  # noqa: ARG002
         """The organization of the key (the sandbox has one key, of one organization)."""
         return self.organization_id
 
+    def headers(self) -> dict[str, str]:
+        """The headers every answer carries: the key's limits (and the tests' stray ones)."""
+        return {**self.limiter.headers(self.org_of()), **self.stray_headers}
+
     def respond(self, body: Any, status: int = 200, extra: dict[str, str] | None = None) -> Response:
-        return JSONResponse(body, status_code=status, headers={**self.limiter.headers(self.org_of()), **(extra or {})})
+        return JSONResponse(body, status_code=status, headers={**self.headers(), **(extra or {})})
 
     def refused(self, err: Refused) -> Response:
         code = "rate_limit_exceeded"
@@ -151,7 +159,7 @@ def routes(store: GenaiStore) -> list[Route]:
             message = {"role": "assistant", "content": "".join(pieces)}
             return store.respond({**made, "object": "chat.completion", "usage": usage,
                                   "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}]})
-        headers = limiter.headers(org)
+        headers = store.headers()
         usage_now = limiter.of(org)
         usage_now.active += 1
         return _Stream(_events(store, made, pieces, finish, usage if chat["usage_at_end"] else None), usage_now,
@@ -194,9 +202,11 @@ async def _events(store: GenaiStore, made: dict[str, Any], pieces: list[str], fi
     if store.hold is not None:
         await store.hold.wait()
     yield chunk([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])
-    for piece in pieces:
+    for n, piece in enumerate(pieces):
         await asyncio.sleep(store.chunk_delay)  # 0 still lets the server send this chunk before the next
         yield chunk([{"index": 0, "delta": {"content": piece}, "finish_reason": None}])
+        if n == 0 and store.stray_events:
+            yield "".join(f"data: {data}\n\n" for data in store.stray_events)
     yield chunk([{"index": 0, "delta": {}, "finish_reason": finish}])
     if usage is not None:
         yield chunk([], usage=usage)

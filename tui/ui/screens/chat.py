@@ -6,14 +6,15 @@ of the limits the answers' headers report, their resets counted down. A refusal 
 and is not retried. The screen is kept for the session: leaving it and coming back finds the
 conversation. Nothing here names a product.
 
-Keys: enter sends the message, esc stops an answer being streamed (otherwise goes back), ctrl+y
+Keys: enter sends the message (while an answer comes it says it sent nothing and keeps the message,
+selected: enter sends it once the answer is over, a new one typed replaces it), esc stops an answer
+being streamed (otherwise goes back), ctrl+y
 copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again;
 a letter typed where no text goes is the message's. Text from the model is cleaned of control characters and never read as Textual markup.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from asyncio import CancelledError
 from pathlib import Path
@@ -30,67 +31,14 @@ from textual.widgets.input import Selection
 
 from .. import styles
 from ...api.safe import clean
-from ..errors import describe, log_shown
+from ..errors import describe, log, log_shown
 from ..widgets.key_bar import KeyBar
 from ..widgets.line_input import LineInput
 from ..widgets.streamed_markdown import StreamedMarkdown
-
-
-def seconds_of(duration: str) -> float | None:
-    """`1m0s`, `12s`, `350ms`, `1h2m` (a duration with unit suffixes) → seconds; None when unreadable."""
-    import re
-
-    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", duration.strip())
-    if not parts or "".join(n + u for n, u in parts) != duration.strip():
-        return None
-    return sum(float(n) * {"h": 3600, "m": 60, "s": 1, "ms": 0.001}[u] for n, u in parts)
-
-
-def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
-    """`Requests ████░░ 42/60 (resets in 12s)`: what is left of the limit, and when it resets,
-    counted down from when the answer said it (`elapsed` since); None when the answer did not say."""
-    try:
-        left, limit = int(headers.get(gauge.remaining, "")), int(headers.get(gauge.limit, ""))
-    except ValueError:
-        return None
-    if limit <= 0:
-        return None
-    said = clean(str(headers.get(gauge.reset, "")))[:12] if gauge.reset else ""
-    seconds = seconds_of(said) if said else None
-    left_s = max(0, math.ceil(seconds - elapsed)) if seconds is not None else None
-    if left_s == 0:
-        left = limit  # the minute is over: all of it again (the next answer will say so)
-    # to the nearest sixth, and at least one while anything is left (3 of 20 is not an empty bar)
-    filled = 0 if left <= 0 else max(1, min(6, int(6 * left / limit + 0.5)))
-    text = f"{gauge.label} {'█' * filled}{'░' * (6 - filled)} {left:,}/{limit:,}"
-    if left_s is not None:
-        return text + (f" (resets in {left_s // 60}m{left_s % 60:02d}s)" if left_s >= 60 else f" (resets in {left_s}s)" if left_s else " (renewed)")
-    return text + (f" ({said})" if said else "")
+from .chat_gauges import gauge_text, unreadable, usage_text, used_up
 
 
 FLUSH = 0.05  # seconds between redraws of an answer arriving
-
-
-def used_up(gauges: Any, headers: Any) -> str:
-    """Which limits a refusal (429) says are spent and when each resets: "the Requests limit is
-    used up (0 of 20 left), it resets in 41s"; empty when the headers do not tell."""
-    said = []
-    for g in gauges:
-        left, limit = str(headers.get(g.remaining, "")), str(headers.get(g.limit, ""))
-        if left.isdigit() and int(left) == 0:
-            reset = clean(str(headers.get(g.reset, "") or headers.get("retry-after", "")))[:12]
-            said.append(f"the {g.label} limit is used up (0 of {clean(limit)[:12] or '?'} left)" + (f", it resets in {reset}" if reset else ""))
-    if not said and headers.get("retry-after"):
-        said.append(f"a limit is reached, retry after {clean(str(headers['retry-after']))[:12]} s")
-    return "; ".join(said)
-
-
-def usage_text(usage: dict[str, Any] | None, seconds: float) -> str:
-    if not usage:
-        return f"↳ {seconds:.1f} s · the API did not report the tokens used"
-    parts = [f"{usage[k]:,} {label}" for k, label in (("prompt_tokens", "in"), ("completion_tokens", "out"), ("total_tokens", "total"))
-             if isinstance(usage.get(k), int)]
-    return f"↳ {' · '.join(parts) or 'usage unreadable'} tokens · {seconds:.1f} s"
 
 
 class ChatScreen(Screen[None]):
@@ -127,6 +75,7 @@ class ChatScreen(Screen[None]):
         self._refused = False  # a 429 is said in the status until its limit renews
         self.incomplete: dict[int, str] = {}  # index in `messages` of an answer that did not end → why
         self.streaming = False
+        self.held = ""  # a message enter did not send while an answer came (kept in the field)
         self.gauges: list[str] = []
 
     def compose(self) -> ComposeResult:
@@ -163,7 +112,7 @@ class ChatScreen(Screen[None]):
             found = self.spec.model_ids(await self.client().get_json(self.spec.models))
         except Exception as err:
             summary, hint = describe(err)
-            log_shown("Listing the models", summary)
+            log_shown("Listing the models", summary, err)
             select.prompt = "no models listed"
             if getattr(err, "status", 0) in (401, 403, 404):  # a wrong address answers so too
                 where = clean(str(getattr(self.client(), "api_url", "")))
@@ -185,8 +134,16 @@ class ChatScreen(Screen[None]):
             return
         text = event.value.strip()
         if self.streaming:  # even with nothing typed: enter is answered
-            self._status("An answer is still coming: esc stops it first." + (" What you typed is kept." if text else ""), "yellow")
+            if not text:
+                self._status("An answer is still coming: esc stops it.", "yellow")
+                return
+            # kept, selected whole: enter sends it once the answer is over, typing a new one replaces it
+            self.held = event.value
+            event.input.selection = Selection(0, len(event.value))
+            self._status("✖ Not sent: an answer is still coming (esc stops it). Your message is kept: enter sends it "
+                         "once the answer is over, typing replaces it.", "yellow")
             return
+        self.held = ""
         if not text:
             self._status("Type a message first: enter sends it.", "yellow")
             return
@@ -240,6 +197,7 @@ class ChatScreen(Screen[None]):
         got: list[str] = []
         usage: dict[str, Any] | None = None
         ending, finish = "", ""
+        skipped: list[str] = []  # why each event not understood was skipped
         started = self._now()
         drawn = 0.0
         self.streaming, self._refused = True, False
@@ -250,8 +208,10 @@ class ChatScreen(Screen[None]):
                 async for event in answer_stream.events():
                     try:
                         chunk = self.spec.chunk(event.data)
-                    except ValueError:
-                        continue  # an event that is not an answer chunk (a comment, a keep-alive)
+                    except ValueError as err:  # not an answer chunk: said under the answer, which goes on
+                        if event.data.strip():  # (an empty one is a keep-alive)
+                            skipped.append(self._skipped(err, event.data))
+                        continue
                     if chunk.text:
                         got.append(clean(chunk.text, keep_newlines=True))
                         if time.monotonic() - drawn >= FLUSH:
@@ -266,7 +226,7 @@ class ChatScreen(Screen[None]):
             ending = "stopped"
         except Exception as err:
             summary, hint = describe(err)
-            log_shown("Chat", summary)
+            log_shown("Chat", summary, err)
             limits = getattr(err, "limits", None) or {}
             if limits:
                 self._gauges(limits)  # a refusal's headers say what is left too
@@ -292,16 +252,40 @@ class ChatScreen(Screen[None]):
                 # selected whole: enter sends it again, typing replaces it, an arrow or end edits it
                 field.selection = Selection(0, len(text))
                 ending += " (your message is kept: enter sends it again, typing replaces it)"
-        cut = " · cut short: the max tokens were reached" if finish == "length" else ""
-        note = usage_text(usage, self._now() - started) + cut + (f" · {ending}" if ending else "")
+        said_too = " · cut short: the max tokens were reached" if finish == "length" else ""
+        if skipped:
+            said_too += (f" · 1 event not understood was skipped ({skipped[0]})" if len(skipped) == 1 else
+                    f" · {len(skipped):,} events not understood were skipped (the first: {skipped[0]})")
+        note = usage_text(usage, self._now() - started) + said_too + (f" · {ending}" if ending else "")
         await conversation.mount(Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage"))
         conversation.scroll_end(animate=False)
-        self._status(f"Answer {ending}." if ending else "enter sends the next message",
-                     "red" if ending.startswith(("interrupted", "refused")) else "")
+        said = f"Answer {ending}." if ending else "enter sends the next message"
+        held = self.held
+        if held and self.query_one("#chat-input", Input).value == held:  # still there, not sent: said again
+            kept = f"“{self._short(held)}” was not sent while the answer came: enter sends it now, typing replaces it."
+            said = f"Answer {ending}. {kept}" if ending else kept
+        self._status(said, "red" if ending.startswith(("interrupted", "refused")) else "")
+
+    @staticmethod
+    def _short(text: str) -> str:
+        text = clean(" ".join(text.split()))
+        return text if len(text) <= 40 else text[:39] + "…"
+
+    @staticmethod
+    def _skipped(err: ValueError, data: str) -> str:
+        """Why an event was skipped, as said under the answer; the event itself goes to the log."""
+        why = clean(str(err))[:80]
+        shown = clean(data)
+        shown = shown[:300] + ("…" if len(shown) > 300 else "")
+        log.warning("Chat: an event not understood was skipped (%s): %s", why, shown)
+        return why
 
     def _gauges(self, headers: Any) -> None:
-        """The limits an answer reports, kept with when it came: the head counts their resets down."""
+        """The limits an answer reports, kept with when it came: the head counts their resets down (a
+        header that is no count reads "unreadable (see log)", and the log says what it was)."""
         said = {k: headers.get(k) for g in self.spec.gauges for k in (g.remaining, g.limit, g.reset) if k and headers.get(k) is not None}
+        for bad in unreadable(self.spec.gauges, said):
+            log.warning("Chat: a limit header is no count or duration: %s", bad)
         if said:
             self._limits, self._limits_at = said, self._now()
             self._draw_gauges()
@@ -314,7 +298,7 @@ class ChatScreen(Screen[None]):
         if shown:
             self.gauges = shown
             self.query_one("#chat-head", Label).update(Text(f"{self.spec.title} · " + " · ".join(shown)))
-            if self._refused and any("(renewed)" in t for t in shown) and not any("resets in" in t for t in shown):
+            if self._refused and any("(renewed)" in t for t in shown) and not any("(resets " in t for t in shown):
                 self._refused = False  # the refusal's "it resets in 33s" is over
                 self._status("The limits are renewed: enter sends your message.", "")
 
@@ -331,7 +315,10 @@ class ChatScreen(Screen[None]):
         if event.is_printable and event.character and not isinstance(self.focused, (Input, Select)):
             field = self.query_one("#chat-input", Input)
             field.focus()
-            field.insert_text_at_cursor(event.character)
+            if field.selection.is_empty:
+                field.insert_text_at_cursor(event.character)
+            else:  # a kept message, selected whole: a new one replaces it
+                field.replace(event.character, *field.selection)
             event.stop()
             event.prevent_default()
 

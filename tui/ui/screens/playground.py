@@ -135,10 +135,18 @@ class PlaygroundScreen(ModalScreen[None]):
             found = await self.docs_fn()  # type: ignore[misc]
         except Exception as err:
             summary, hint = describe(err)
+            log_shown(self.title_text, summary, err)
             self._status(f"The documentation could not be read: {summary}. {hint}", "yellow")
+            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "ask_origin"):  # asked now, as the hint says
+                self.app.ask_origin(err.origin, then=self._docs_again)
             return
         self._set_answer(as_text(found), "How to call it (the API's documentation):\n")
         self._status("ctrl+r sends the payload above.")
+
+    def _docs_again(self) -> None:
+        """The documentation's origin allowed: read it, unless this dialog is closed or has an answer."""
+        if self.is_attached and not self.answer:
+            self._docs()
 
     # ---- send ---------------------------------------------------------------------------------
     def action_send(self) -> None:
@@ -159,9 +167,9 @@ class PlaygroundScreen(ModalScreen[None]):
             answer = await self.send_fn(body)
         except Exception as err:
             summary, hint = describe(err)
-            log_shown(self.title_text, summary)
+            log_shown(self.title_text, summary, err)
             if isinstance(err, UntrustedOrigin) and hasattr(self.app, "ask_origin"):  # the key stays here until allowed
-                self.app.ask_origin(err.origin)
+                self.app.ask_origin(err.origin, again=True)  # sent with ctrl+r: asked even if refused before
             status = f"✖ {summary}"
             shown = f"{summary}\n\n{hint}"
             body_text = getattr(err, "body", None)

@@ -12,7 +12,8 @@ as soon as it is finished (~0.6 ms a paragraph); the block still arriving is pla
 only (what the view can show), and the lines it is given grow by `STEP` at once and never shrink
 while it arrives, so most pieces repaint the widget without a layout. The lines are drawn again when
 the widget's width or the theme changes. Links are shown with their address, never as terminal
-hyperlinks (the text is the model's, untrusted).
+hyperlinks (the text is the model's, untrusted). Markdown decodes entities (`&#x202e;`, `&#x1b;`)
+into the characters `clean` keeps from the terminal: `SafeMarkdown` cleans the parsed text itself.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...api.safe import clean
 from .theme_style import theme_colour
 
 FENCES = ("```", "~~~")
@@ -47,6 +49,26 @@ def finished(text: str) -> int:
         elif not bare and not fenced:
             cut = at
     return cut
+
+
+class SafeMarkdown(Markdown):
+    """Rich's Markdown with what it parsed cleaned: an answer cleaned before it is parsed still holds
+    entities, which the parser decodes into bidirectional, zero-width and control characters. Every
+    token's text, its children's, and its attributes (a link's address, an image's) are cleaned."""
+
+    def __init__(self, markup: str, **kwargs: Any) -> None:
+        super().__init__(markup, **kwargs)
+        self._clean(self.parsed)
+
+    def _clean(self, tokens: Any) -> None:
+        for token in tokens:
+            token.content = clean(token.content, keep_newlines=True)
+            token.info = clean(token.info)
+            for name, value in list(token.attrs.items()):
+                if isinstance(value, str):
+                    token.attrs[name] = clean(value)
+            if token.children:
+                self._clean(token.children)
 
 
 class StreamedMarkdown(Widget):
@@ -144,7 +166,7 @@ class StreamedMarkdown(Widget):
             for block in self.blocks[done:]:
                 if self.lines:
                     self.lines.append([])  # a blank line between blocks
-                self.lines += console.render_lines(Markdown(block, code_theme=code_theme, hyperlinks=False), options, pad=False)
+                self.lines += console.render_lines(SafeMarkdown(block, code_theme=code_theme, hyperlinks=False), options, pad=False)
         self.drawn_blocks = len(self.blocks)
 
     def _theme(self) -> Theme:

@@ -64,3 +64,24 @@ def test_a_listing_with_long_names_and_vnc_urls_decodes(run, password):
     servers = safe.loads(body)["servers"]
     assert [s["vnc_url"] for s in servers] == [f"vnc://m1:{M}@h:5900"] * 3
     assert servers[0]["vnc_url"].secret == f"vnc://m1:{password}@h:5900" and servers[0]["name"] == "n" * run + "://"
+
+
+@pytest.mark.anyio
+async def test_a_large_answer_is_decoded_off_the_event_loop():
+    import threading
+
+    import httpx
+
+    from tui.api.client import ApiClient
+
+    body = orjson.dumps({"name": "n" * safe.LARGE_BODY, "vnc_url": "vnc://m1:pw@h"})
+    threads: list[threading.Thread] = []
+
+    def decode(content: bytes):
+        threads.append(threading.current_thread())
+        return safe.loads(content)
+
+    client = ApiClient("http://api", "k", transport=httpx.MockTransport(lambda request: httpx.Response(200, content=body)))
+    _, data = await client.request_data("GET", "/silicon/servers/x", decode=decode)
+    assert data["vnc_url"] == f"vnc://m1:{M}@h" and threads and threads[0] is not threading.main_thread()
+    await client.aclose()

@@ -359,8 +359,8 @@ class ApiClient:
                        changes: bool = True) -> Any:
         if decode is None:
             return None
-        try:
-            data = decode(resp.content)
+        try:  # a large body is decoded in a worker thread: the UI never waits on a pass over it
+            data = await asyncio.to_thread(decode, resp.content) if len(resp.content) > safe.LARGE_BODY else decode(resp.content)
             return await data if inspect.isawaitable(data) else data
         except ValueError:
             kind = resp.headers.get("content-type", "no content type").split(";")[0]

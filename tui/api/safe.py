@@ -71,8 +71,29 @@ def clean_tree(value: Any) -> Any:
     return value
 
 
+# An answer nested deeper than this is unreadable like one that is not JSON (the client retries a
+# read, says a write may have been applied): every walk of a value (cleaning, masking, the JSON
+# view, a diff) then stays far from Python's recursion limit. The platform's answers nest < 10.
+MAX_DEPTH = 100
+# A body larger than this is decoded in a worker thread (see `client`): every pass here is linear,
+# but a few milliseconds per megabyte is still a frame the UI would miss.
+LARGE_BODY = 1_000_000
+
+
+def _deeper(value: dict[str, Any] | list[Any], limit: int) -> bool:
+    """Whether `value` nests more than `limit` containers deep (level by level: no recursion)."""
+    level: list[Any] = [value]
+    for _ in range(limit):
+        level = [child for v in level for child in (v.values() if isinstance(v, dict) else v)
+                 if isinstance(child, (dict, list))]
+        if not level:
+            return False
+    return True
+
+
 def loads(content: bytes | str) -> Any:
-    """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON.
+    """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON
+    or nests deeper than `MAX_DEPTH`.
     A credential inside a URL comes back as a `Masked` string (see there)."""
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     try:
@@ -82,7 +103,13 @@ def loads(content: bytes | str) -> Any:
         # takes it, and `clean` shows it. Anything else that is not JSON is still refused.
         import json
 
-        data = json.loads(raw.decode("utf-8", "replace"))
+        try:
+            data = json.loads(raw.decode("utf-8", "replace"))
+        except RecursionError:  # deeper than orjson's 1,024 levels
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    openers = raw.count(b"[") + raw.count(b"{")  # memchr-fast: a body with fewer cannot be that deep
+    if openers > MAX_DEPTH and isinstance(data, (dict, list)) and _deeper(data, MAX_DEPTH):
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
     # memchr-fast tests first: most bodies have no backslash, DEL, C1 or invisible-character lead byte.
     if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw or b"\xe2" in raw or b"\xef" in raw or b"\xd8" in raw or b"\xe1" in raw) \
             and _MAY_HOLD_CONTROL.search(raw) is not None:

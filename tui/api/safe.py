@@ -15,6 +15,7 @@ without walking it.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -91,6 +92,11 @@ def _deeper(value: dict[str, Any] | list[Any], limit: int) -> bool:
     return True
 
 
+def _float_or_text(text: str) -> float | str:
+    number = float(text)
+    return number if math.isfinite(number) else text
+
+
 def loads(content: bytes | str) -> Any:
     """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON
     or nests deeper than `MAX_DEPTH`.
@@ -100,11 +106,13 @@ def loads(content: bytes | str) -> Any:
         data = _loads(raw)
     except ValueError:
         # orjson refuses a lone surrogate escape (\\ud800) that JSON allows: the standard decoder
-        # takes it, and `clean` shows it. Anything else that is not JSON is still refused.
+        # takes it, and `clean` shows it. It also refuses NaN, Infinity and a number too large for
+        # a float (1e999), which the standard decoder would turn into nan and inf ("Created inf"
+        # for a name): they are kept as the text received. Anything else not JSON is still refused.
         import json
 
         try:
-            data = json.loads(raw.decode("utf-8", "replace"))
+            data = json.loads(raw.decode("utf-8", "replace"), parse_constant=str, parse_float=_float_or_text)
         except RecursionError:  # deeper than orjson's 1,024 levels
             raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
     openers = raw.count(b"[") + raw.count(b"{")  # memchr-fast: a body with fewer cannot be that deep

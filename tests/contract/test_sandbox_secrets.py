@@ -25,8 +25,9 @@ async def secrets_of(sandbox: Sandbox, clock: ManualClock) -> dict[str, str]:
         user = (await http.post(f"{M}/dashboard-users", json={**P, "login": "ops", "role": "editor"})).json()
         tsig = (await http.get("/domain/v2beta1/dns-zones/example.com/tsig-key")).json()
         servers = (await http.get("/vendorx-silicon/v1alpha1/zones/fr-par-1/servers")).json()["servers"]
-    return {"dashboard password": made["dashboard_password"], "token secret": token["secret_key"], "user password": user["password"],
-            "TSIG key": tsig["key"], "VNC password": urlsplit(servers[0]["vnc_url"]).password}
+    vnc = urlsplit(servers[0]["vnc_url"]).password
+    return {"dashboard password": made["dashboard_password"], "token secret": token["secret_key"],
+            "user password": user["password"], "TSIG key": tsig["key"], "VNC password": vnc}
 
 
 async def test_two_sandboxes_started_alike_make_different_secrets():

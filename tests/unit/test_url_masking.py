@@ -45,8 +45,8 @@ def test_a_password_never_shows_in_long_text(user, password, host, tail, before,
 @given(USER, st.text("ab1:@ \"'%&=+!", min_size=1, max_size=40), HOST)
 def test_agrees_with_urlsplit(user, password, host):
     url = f"vnc://{user}:{password}@{host}/path"
-    masked = urlsplit(safe.mask_userinfo(url))
-    assert (masked.username, masked.password, masked.netloc.rpartition("@")[2]) == (user, M, urlsplit(url).netloc.rpartition("@")[2])
+    masked, host = urlsplit(safe.mask_userinfo(url)), urlsplit(url).netloc.rpartition("@")[2]
+    assert (masked.username, masked.password, masked.netloc.rpartition("@")[2]) == (user, M, host)
 
 
 @given(st.text("a:/@ ?#[]1", max_size=60), LONG)
@@ -81,7 +81,8 @@ async def test_a_large_answer_is_decoded_off_the_event_loop():
         threads.append(threading.current_thread())
         return safe.loads(content)
 
-    client = ApiClient("http://api", "k", transport=httpx.MockTransport(lambda request: httpx.Response(200, content=body)))
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, content=body))
+    client = ApiClient("http://api", "k", transport=transport)
     _, data = await client.request_data("GET", "/silicon/servers/x", decode=decode)
     assert data["vnc_url"] == f"vnc://m1:{M}@h" and threads and threads[0] is not threading.main_thread()
     await client.aclose()

@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 from ..records import record
 from . import safe
 from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
-from .background import import_httpx, in_thread
+from .background import decoded, import_httpx, in_thread
 from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
 from .secret import Secret, as_secret
 from .streams import Stream
@@ -359,8 +359,8 @@ class ApiClient:
                        changes: bool = True) -> Any:
         if decode is None:
             return None
-        try:  # a large body is decoded in a worker thread: the UI never waits on a pass over it
-            data = await asyncio.to_thread(decode, resp.content) if len(resp.content) > safe.LARGE_BODY else decode(resp.content)
+        try:
+            data = await decoded(decode, resp.content)
             return await data if inspect.isawaitable(data) else data
         except ValueError:
             kind = resp.headers.get("content-type", "no content type").split(";")[0]

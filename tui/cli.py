@@ -39,30 +39,41 @@ def _parser() -> argparse.ArgumentParser:
 
 
 class _FolderLog(logging.Handler):
-    """cloudtui.log in the platform's log folder, opened when the first record comes: a start that
-    logs nothing (most) neither imports platformdirs and the rotating handler nor makes the folder
-    (~5 ms off the first frame). A folder that cannot be made or written keeps nothing, quietly:
-    failures are still shown."""
+    """cloudtui.log in the platform's log folder, opened when the first record comes or when the
+    console asks after its first frame (`tui.api.errors.log_problem`): a start neither imports
+    platformdirs and the rotating handler nor makes the folder (~5 ms off the first frame). A folder
+    that cannot be made or written keeps nothing, and says so once: `problem`, which the status bar
+    shows and the command line prints on exit. Failures are still shown."""
 
     def __init__(self) -> None:
         super().__init__()
         self.inner: logging.Handler | None = None
-        self.broken = False
+        self.problem: str | None = None
 
-    def emit(self, record: logging.LogRecord) -> None:
-        if self.inner is None and not self.broken:
+    def open(self) -> None:
+        """Make the folder and open the file, once (file I/O: never on the UI thread)."""
+        with self.lock:  # type: ignore[union-attr]  # the first record and the console's check may race
+            if self.inner is not None or self.problem is not None:
+                return
+            folder = os.environ.get("CLOUDTUI_LOG_DIR") or "the log folder"
             try:
                 from logging.handlers import RotatingFileHandler
                 from pathlib import Path
 
                 from platformdirs import user_log_path
 
-                folder = Path(os.environ.get("CLOUDTUI_LOG_DIR") or user_log_path("cloudtui"))
-                folder.mkdir(parents=True, exist_ok=True)
-                self.inner = RotatingFileHandler(folder / "cloudtui.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8")
+                path = Path(os.environ.get("CLOUDTUI_LOG_DIR") or user_log_path("cloudtui"))
+                folder = str(path)
+                path.mkdir(parents=True, exist_ok=True)
+                self.inner = RotatingFileHandler(path / "cloudtui.log", maxBytes=1_000_000, backupCount=2,
+                                                 encoding="utf-8")
                 self.inner.setFormatter(self.formatter)
-            except OSError:
-                self.broken = True  # no log folder: failures are still shown, only not kept
+            except OSError as err:
+                why = err.strerror or err
+                self.problem = f"no log is kept: cannot write {folder} ({why}); set CLOUDTUI_LOG_DIR or use --debug-log"
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.open()
         if self.inner is not None:
             self.inner.handle(record)
 
@@ -221,6 +232,11 @@ def _main(argv: list[str] | None) -> int:
     finally:
         if background is not None:
             background.stop()
+        from .api.errors import log_problem
+
+        kept = log_problem()
+        if kept:  # the status bar said it while the console ran; the terminal keeps it after
+            print(f"cloudtui: {kept}", file=sys.stderr)
     if app.return_code:
         return app.return_code
     return 0

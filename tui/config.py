@@ -51,12 +51,26 @@ class ConfigFile:
     def load(cls, path: Path | None = None) -> "ConfigFile":
         path = path or config_path()
         cfg = cls(path=path)
-        if not path.exists():
+        import stat
+
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            return cfg
+        except OSError as exc:
+            cfg.error = f"cannot read {path}: {exc.strerror or exc}"
+            return cfg
+        if not stat.S_ISREG(mode):  # a FIFO would hang the start on a blank screen, a device worse
+            cfg.error = f"cannot read {path}: it is not a regular file"
             return cfg
         import tomllib  # only when there is a file to read
 
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            byte = exc.object[exc.start]
+            cfg.error = f"cannot read {path}: it is not UTF-8 text (byte {byte:#04x} at offset {exc.start})"
+            return cfg
         except (OSError, tomllib.TOMLDecodeError) as exc:
             cfg.error = f"cannot read {path}: {exc}"
             return cfg

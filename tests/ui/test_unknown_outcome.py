@@ -134,3 +134,42 @@ async def test_a_delete_asking_first_whose_answer_is_lost_says_what_it_found():
         await wait_for(pilot, lambda: "may have been applied" in warnings(app), what="the look's report")
         lb = next(lb for lb in sandbox.lb.lbs.items["fr-par"].values() if lb["name"] == "web-lb")
         assert lb["status"] in ("to_delete", "deleting") and lb["status"] in warnings(app)
+
+
+class DeepAnswers:
+    """The sandbox, answering every POST (after applying it) with JSON nested 5,000 levels deep."""
+
+    DEEP = b'{"a":' * 5000 + b"1" + b"}" * 5000
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+
+    async def app(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await self.sandbox.app(scope, receive, send)
+
+        async def deep(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"content-length"]
+                message = {**message, "headers": [*headers, (b"content-length", str(len(self.DEEP)).encode())]}
+            elif message["type"] == "http.response.body":
+                message = {**message, "body": self.DEEP, "more_body": False}
+            await send(message)
+
+        await self.sandbox.app(scope, receive, deep)
+
+
+async def test_a_create_answered_too_deep_to_read_is_found_not_repeated(sandbox):
+    """Issue 32, item 3: the answer raised RecursionError ("This is a bug"), the form stayed open and
+    ctrl+s sent a second POST. An answer too deep to read is an unreadable answer: look, and say."""
+    app = make_app(DeepAnswers(sandbox))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await fill_create_form(pilot, app, name="deep-answer")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="form closed")
+        await wait_for(pilot, lambda: "created after all" in warnings(app), what="the look's report")
+        assert "may have been applied" in warnings(app)
+        assert len(servers_named(sandbox, "deep-answer")) == 1, "sent once, created once"
+        assert any(r.name == "deep-answer" for r in view.table.resources())
+        assert app.bugs == []

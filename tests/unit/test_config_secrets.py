@@ -65,6 +65,37 @@ def test_unreadable_config_is_reported_not_fatal(tmp_path):
     assert s.config_error and "cannot read" in s.config_error
 
 
+def test_a_config_that_is_not_utf8_is_reported_not_fatal(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_bytes(b'default_profile = "caf\xe9"\n')
+    cfg = ConfigFile.load(path)
+    assert cfg.error == f"cannot read {path}: it is not UTF-8 text (byte 0xe9 at offset 22)"
+    with pytest.raises(ConfigNotSaved):  # and it is never written over
+        save_profile(Profile(name="x"), path=path)
+
+
+def test_a_config_that_is_a_fifo_is_never_opened(tmp_path):
+    """A FIFO hung the start on a blank screen: opening it waits for a writer. Here a writer waits,
+    so the old code read it and saw no problem; the console must not open it at all."""
+    import os
+    import threading
+
+    path = tmp_path / "fifo.toml"
+    os.mkfifo(path)
+
+    def write() -> None:
+        with open(path, "w") as fifo:
+            fifo.write('default_profile = "x"\n')
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    cfg = ConfigFile.load(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # let the writer go
+    writer.join()
+    os.close(fd)
+    assert cfg.error == f"cannot read {path}: it is not a regular file" and cfg.default_profile == "default"
+
+
 def test_env_var_wins_over_keyring(memory_keyring):
     keyring.set_password("cloudtui", "default", "from-keyring")
     found = secrets.lookup("default", {"CLOUDTUI_SECRET_KEY": KEY})

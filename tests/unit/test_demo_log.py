@@ -20,7 +20,7 @@ def test_a_connection_dropped_on_purpose_by_the_demo_faults_is_one_line_in_the_l
     assert _injected_fault_in_one_line(plain) and plain.exc_info is not None  # a real error keeps its traceback
 
 
-def test_the_log_folder_is_made_on_the_first_record_and_one_that_cannot_be_keeps_nothing_quietly(tmp_path, monkeypatch):
+def test_the_log_folder_is_made_on_the_first_record_and_one_that_cannot_be_says_so_once(tmp_path, monkeypatch):
     from tui.cli import _FolderLog
 
     monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "logs"))
@@ -34,4 +34,25 @@ def test_the_log_folder_is_made_on_the_first_record_and_one_that_cannot_be_keeps
     broken = _FolderLog()
     for _ in range(2):
         broken.handle(logging.LogRecord("cloudtui", logging.ERROR, __file__, 1, "lost", None, None))
-    assert broken.broken and broken.inner is None
+    assert broken.inner is None and str(tmp_path / "file" / "logs") in (broken.problem or "")
+    assert "no log is kept" in broken.problem and "Not a directory" in broken.problem
+
+
+def test_a_log_folder_that_cannot_be_written_is_said_on_stderr_at_exit(tmp_path, monkeypatch, capsys):
+    """Issue 32, item 15: it was accepted silently. The console opens the log after its first frame
+    (`log_problem(open_now=True)`, off the UI thread); the command line says it once when it ends."""
+    from tui import cli
+    from tui.ui.app import CloudApp
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "file" / "logs"))
+    monkeypatch.setenv("CLOUDTUI_API_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("CLOUDTUI_SECRET_KEY", "k")
+
+    def run(app: CloudApp) -> None:  # the console ran and a failure was logged
+        logging.getLogger("cloudtui.ui").error("a failure")
+
+    monkeypatch.setattr(CloudApp, "run", run)
+    assert cli.main([]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("cloudtui: no log is kept: cannot write ") and "file/logs" in err[0]

@@ -32,3 +32,9 @@ def test_a_lone_surrogate_is_shown_and_the_list_kept():
 def test_ordinary_unicode_is_left_alone():
     text = "café — naïve 名前 🙂 •"
     assert safe.loads(json.dumps({"n": text}, ensure_ascii=False).encode())["n"] == text
+
+
+def test_nan_and_infinity_are_kept_as_received():
+    """Issue 32, item 15: `NaN` where the API promises a string was decoded to a float ("Created inf")."""
+    data = safe.loads(b'{"name": Infinity, "a": NaN, "b": -Infinity, "c": 1e999, "d": [1.5, -2e-400], "e": "\\ud800"}')
+    assert data == {"name": "Infinity", "a": "NaN", "b": "-Infinity", "c": "1e999", "d": [1.5, -0.0], "e": "\\ud800"}

@@ -1,5 +1,6 @@
 """Work kept off the console's start path and its UI thread: importing httpx (without its command
-line), and running a call in a daemon thread the event loop can await (the first request)."""
+line), running a call in a daemon thread the event loop can await (the first request), and decoding
+a large answer."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ def in_thread(fn: Callable[..., Any], *args: Any) -> "asyncio.Future[Any]":
 
     threading.Thread(target=run, name="first-request", daemon=True).start()
     return future
+
+
+async def decoded(decode: Callable[[bytes], Any], content: bytes) -> Any:
+    """`decode(content)`, in a worker thread when the body is over `safe.LARGE_BODY`: every pass
+    over an answer is linear, but a few milliseconds per megabyte would still stall the UI."""
+    from .safe import LARGE_BODY
+
+    return await asyncio.to_thread(decode, content) if len(content) > LARGE_BODY else decode(content)
 
 
 def import_httpx() -> Any:

@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 from ..records import record
 from . import safe
 from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
-from .background import import_httpx, in_thread
+from .background import decoded, import_httpx, in_thread
 from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
 from .secret import Secret, as_secret
 from .streams import Stream
@@ -360,7 +360,7 @@ class ApiClient:
         if decode is None:
             return None
         try:
-            data = decode(resp.content)
+            data = await decoded(decode, resp.content)
             return await data if inspect.isawaitable(data) else data
         except ValueError:
             kind = resp.headers.get("content-type", "no content type").split(";")[0]

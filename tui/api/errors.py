@@ -310,9 +310,23 @@ def log_file() -> str | None:
     import logging
 
     for handler in logging.getLogger("cloudtui").handlers:
-        name = getattr(handler, "baseFilename", None)
+        name = getattr(handler, "baseFilename", None) or getattr(getattr(handler, "inner", None), "baseFilename", None)
         if name:
             return str(name)
+    return None
+
+
+def log_problem(open_now: bool = False) -> str | None:
+    """Why cloudtui's log keeps nothing (its folder cannot be made or written), or None. `open_now`
+    first opens a log that waits for its first record (file I/O: call it off the UI thread)."""
+    import logging
+
+    for handler in logging.getLogger("cloudtui").handlers:
+        if open_now and hasattr(handler, "open"):
+            handler.open()
+        problem = getattr(handler, "problem", None)
+        if problem:
+            return str(problem)
     return None
 
 

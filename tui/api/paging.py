@@ -16,7 +16,7 @@ from a local sandbox took 0.35 s of CPU with 10 in flight, 0.27 s with 4.
 
 Bodies are decoded (and each item passed through `transform`) as they arrive: a page of 100 items
 takes ~2 ms, less than handing it to a thread costs under the GIL; only a body over
-`THREAD_DECODE_BYTES` (an unpaginated dump) is decoded in a worker thread.
+`safe.LARGE_BODY` (an unpaginated dump) is decoded in a worker thread (by the client, as every answer).
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from .safe import loads
 # "whole": one unpaginated GET whose list key may also be a map of name -> object (Instance types).
 PagingStyle = Literal["per_page", "page_size", "whole"]
 MAX_PER_PAGE = 100
-THREAD_DECODE_BYTES = 1_000_000
 PAGE_CPU = 0.003  # seconds of client work per page of 100 (transport, decode, rows), measured
 
 
@@ -121,9 +120,7 @@ async def fetch_page(
         query["page"] = page
         query[style] = size
 
-    def decode(content: bytes) -> Any:
-        if len(content) > THREAD_DECODE_BYTES:
-            return asyncio.to_thread(_decode, content, list_key, transform)
+    def decode(content: bytes) -> Any:  # in a worker thread when over safe.LARGE_BODY (see the client)
         return _decode(content, list_key, transform)
 
     resp, (items, body_total) = await client.request_data("GET", path, params=query, decode=decode)

@@ -15,6 +15,7 @@ without walking it.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -71,46 +72,115 @@ def clean_tree(value: Any) -> Any:
     return value
 
 
+# An answer nested deeper than this is unreadable like one that is not JSON (the client retries a
+# read, says a write may have been applied): every walk of a value (cleaning, masking, the JSON
+# view, a diff) then stays far from Python's recursion limit. The platform's answers nest < 10.
+MAX_DEPTH = 100
+# A body larger than this is decoded in a worker thread (see `client`): every pass here is linear,
+# but a few milliseconds per megabyte is still a frame the UI would miss.
+LARGE_BODY = 1_000_000
+
+
+def _deeper(value: dict[str, Any] | list[Any], limit: int) -> bool:
+    """Whether `value` nests more than `limit` containers deep (level by level: no recursion)."""
+    level: list[Any] = [value]
+    for _ in range(limit):
+        level = [child for v in level for child in (v.values() if isinstance(v, dict) else v)
+                 if isinstance(child, (dict, list))]
+        if not level:
+            return False
+    return True
+
+
+def _float_or_text(text: str) -> float | str:
+    number = float(text)
+    return number if math.isfinite(number) else text
+
+
 def loads(content: bytes | str) -> Any:
-    """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON.
+    """Decode a JSON body into values safe to show. Raises ValueError on a body that is not JSON
+    or nests deeper than `MAX_DEPTH`.
     A credential inside a URL comes back as a `Masked` string (see there)."""
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     try:
         data = _loads(raw)
     except ValueError:
         # orjson refuses a lone surrogate escape (\\ud800) that JSON allows: the standard decoder
-        # takes it, and `clean` shows it. Anything else that is not JSON is still refused.
+        # takes it, and `clean` shows it. It also refuses NaN, Infinity and a number too large for
+        # a float (1e999), which the standard decoder would turn into nan and inf ("Created inf"
+        # for a name): they are kept as the text received. Anything else not JSON is still refused.
         import json
 
-        data = json.loads(raw.decode("utf-8", "replace"))
+        try:
+            data = json.loads(raw.decode("utf-8", "replace"), parse_constant=str, parse_float=_float_or_text)
+        except RecursionError:  # deeper than orjson's 1,024 levels
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    openers = raw.count(b"[") + raw.count(b"{")  # memchr-fast: a body with fewer cannot be that deep
+    if openers > MAX_DEPTH and isinstance(data, (dict, list)) and _deeper(data, MAX_DEPTH):
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
     # memchr-fast tests first: most bodies have no backslash, DEL, C1 or invisible-character lead byte.
     if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw or b"\xe2" in raw or b"\xef" in raw or b"\xd8" in raw or b"\xe1" in raw) \
             and _MAY_HOLD_CONTROL.search(raw) is not None:
         data = clean_tree(data)
-    if b"@" in raw and b"://" in raw and _USERINFO_BYTES.search(raw) is not None:
+    opened = raw.find(b"://")
+    if opened >= 0 and raw.rfind(b"@") > opened:
         data = mask_tree(data)
     return data
 
 
 # ---- credentials inside URLs ---------------------------------------------------------------------
-# scheme://userinfo@ — userinfo holds no '/', '?', '#', '@' or white space (RFC 3986 §3.2.1)
-_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)([^\s/?#@\"]+)@")
-_USERINFO_BYTES = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@\"]+@")
+# One linear pass, no regular expression (a scheme pattern backtracks over a long run of letters:
+# a 100 KB name took 30 s). Each "://" opens an authority that ends, as `urllib.parse.urlsplit`
+# reads it, at the first '/', '?' or '#'; its userinfo ends at the last '@' inside it, so a password
+# may hold '@', spaces or quotes. A password may also hold '/', '?' or '#', which a parser would take
+# for the path: once a URL carries a `user:password` (or an authority with a ':' and an '@' after
+# it), its userinfo runs to the last '@' of the text. That may mask more of a free text than the credential;
+# it never shows part of one.
 SECRET_MASK = "•••"
+
+
+def _not_host_port(authority: str) -> bool:
+    """Whether an authority without '@' (and an '@' later in the text) may be `user:password`
+    whose password holds '/', '?' or '#': any ':' outside an IPv6 literal. `https://h:8443/a@b` is
+    masked too: from the text alone it cannot be told from `vnc://m1:8443/x@h`."""
+    return ":" in authority and not authority.startswith("[")
+
+
+def _userinfo_end(text: str, start: int, last_at: int) -> int:
+    """Where the userinfo of the authority opened at `start` ends (the '@'), or -1 when it has none."""
+    end = len(text)
+    for delimiter in "/?#":
+        found = text.find(delimiter, start, end)
+        if found >= 0:
+            end = found
+    at = text.rfind("@", start, end)
+    if at >= 0:
+        return last_at if ":" in text[start:at] else at
+    return last_at if last_at > start and _not_host_port(text[start:end]) else -1
 
 
 def mask_userinfo(text: str) -> str:
     """`text` with the credential of every URL in it masked: `vnc://user:secret@host` becomes
-    `vnc://user:•••@host`, and a lone user part (often a token: `https://ghp_x@host`) becomes
-    `https://•••@host`. For what reaches a screen, a log or a message (proxy settings, API data)."""
+    `vnc://user:•••@host` (the whole password, whatever it holds), and a lone user part (often a
+    token: `https://ghp_x@host`) becomes `https://•••@host`. Linear in the text's length. For what
+    reaches a screen, a log or a message (proxy settings, API data)."""
     if "@" not in text or "://" not in text:
         return text
-    return _USERINFO.sub(_masked, text)
-
-
-def _masked(m: re.Match[str]) -> str:
-    user, colon, _ = m.group(2).partition(":")
-    return f"{m.group(1)}{user}:{SECRET_MASK}@" if colon else f"{m.group(1)}{SECRET_MASK}@"
+    last_at = text.rfind("@")
+    parts: list[str] = []
+    shown = 0  # text[:shown] is in parts
+    opened = text.find("://")
+    while 0 <= opened < last_at:
+        start = opened + 3
+        at = _userinfo_end(text, start, last_at)
+        if at < 0:
+            opened = text.find("://", start)
+            continue
+        user, colon, _ = text[start:at].partition(":")
+        parts += [text[shown:start], f"{user}:{SECRET_MASK}@" if colon else f"{SECRET_MASK}@"]
+        shown = at + 1
+        opened = text.find("://", shown)
+    return "".join(parts) + text[shown:] if parts else text
 
 
 class Masked(str):
@@ -130,7 +200,7 @@ class Masked(str):
 def mask_tree(value: Any) -> Any:
     """A decoded JSON value with every string holding a URL credential made `Masked`."""
     if isinstance(value, str):
-        return Masked(value) if _USERINFO.search(value) else value
+        return Masked(value) if "@" in value and "://" in value and mask_userinfo(value) != value else value
     if isinstance(value, dict):
         return {k: mask_tree(v) for k, v in value.items()}
     if isinstance(value, list):

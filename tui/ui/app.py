@@ -93,6 +93,7 @@ class CloudApp(TypeAhead, Origins, App[None]):
         self.settings = settings
         self.secret_source = secret_source
         self.keyring_problem = keyring_problem
+        self.log_problem: str | None = None  # the log folder keeps nothing: said in the status bar
         self.policy = policy
         self._lookup_secret = lookup_secret
         self.retry = retry
@@ -158,6 +159,7 @@ class CloudApp(TypeAhead, Origins, App[None]):
 
     def on_mount(self) -> None:
         self.set_timer(2.0, collector.startup_done)  # also when the console waits on a login first
+        self._check_log()
         if self.settings.config_error:
             self.notify(self.settings.config_error, title="Configuration", severity="warning", timeout=10)
         if self.ready():
@@ -178,6 +180,21 @@ class CloudApp(TypeAhead, Origins, App[None]):
         except asyncio.TimeoutError:
             pass
         self.start_console()
+
+    @work(thread=True, exit_on_error=False)
+    def _check_log(self) -> None:
+        """Open the log folder off the UI thread, so that one that cannot be written is said now
+        (in the status bar, and on stderr at exit), not found on the first failure."""
+        from ..api.errors import log_problem
+
+        problem = log_problem(open_now=True)
+        if problem:
+            self.call_from_thread(self._log_unusable, problem)
+
+    def _log_unusable(self, problem: str) -> None:
+        self.log_problem = problem
+        if self.main is not None:
+            self.main.update_status()
 
     @work(thread=True, exit_on_error=False)
     def _find_secret(self) -> None:

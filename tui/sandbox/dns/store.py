@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -289,7 +290,7 @@ class DnsStore:
     def tsig_key(self, z: Obj) -> Obj:
         key = self.tsig.get(z["_name"])
         if key is None:
-            secret = bytes(self.ids.rng.getrandbits(8) for _ in range(64))
+            secret = secrets.token_bytes(64)  # a key: never from the seeded generator the ids come from
             key = {"name": f"axfr-{self.uuid()[:8]}.{z['_name']}.", "key": base64.b64encode(secret).decode(), "algorithm": TSIG_ALGORITHM}
             self.tsig[z["_name"]] = key
         return key

@@ -11,7 +11,7 @@ stored never holds them.
 
 from __future__ import annotations
 
-import random
+import secrets
 import string
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +54,7 @@ class MonitoringStore:
         # one, contact points not made through the API. None in the sandbox unless a test sets them.
         self.additional_receivers = False
         self.additional_contact_points = False
-        self._secrets = random.Random(f"monitoring:{sandbox.secret_key}")
+        self._secrets = secrets.SystemRandom()  # never a seeded generator: the same secrets in every process
 
     # ---- the instance ------------------------------------------------------------------------------
     def find(self, project_id: str) -> Instance | None:

@@ -6,6 +6,7 @@ answers 403, as the platform does."""
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,8 +60,9 @@ class SiliconStore:
     def create(self, zone: str, name: str, stype: str, age: float = 0.0) -> dict[str, Any]:
         now = self.clock.now() - age
         sid = self.ids.uuid()
+        vnc = f"vnc://m1:{secrets.token_urlsafe(12)}@{sid[:8]}.{zone}.silicon.example:5900"  # a password: never seeded
         s = {"id": sid, "type": stype, "name": name, "project_id": self.project_id, "organization_id": self.organization_id,
-             "ip": f"62.210.{len(self.servers[zone]) + 10}.{len(self.deleted) + 20}", "vnc_url": f"vnc://m1:secret@{sid[:8]}.{zone}.silicon.example:5900",
+             "ip": f"62.210.{len(self.servers[zone]) + 10}.{len(self.deleted) + 20}", "vnc_url": vnc,
              "status": "starting" if age < self.t.start else "ready", "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now),
              "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE}
         self.timeline.plan(s, (self.t.start, {"status": "ready"}), start=now)

@@ -225,6 +225,7 @@ class MainScreen(Screen[None]):
         bar.profile = app.settings.profile
         bar.project = app.settings.project_id
         bar.read_only = app.settings.read_only
+        bar.note = "⚠ no log kept (folder not writable)" if app.log_problem else ""
         view, entry = self.view, self.current_entry
         where = "" if entry.scope_type == "global" else " · " + scope_label(view.scope if view else self.scopes.get(entry.scope_type, ALL), entry.scope_type)
         bar.scope = f"{entry.group}{where}"

@@ -398,3 +398,17 @@ async def test_a_wide_list_says_it_is_cut_keeps_its_names_when_scrolled_and_take
         assert table.scroll_x > 0 and "Name" not in header[len(name) + 2:]
         await pilot.press("b")
         await wait_for(pilot, lambda: app.main.query_one("#sidebar").display, what="the sidebar back")
+
+
+async def test_listing_every_zone_shows_the_zone_after_the_name(sandbox):
+    """At the end of a wide row the zone was off screen, in the one listing where rows differ by it."""
+    from helpers import drawn_lines
+    from tui.products.location import ALL
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert drawn_lines(view.table)[0].split()[:2] == ["Name", "State"]
+        view.set_scope(ALL)
+        await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > 8, what="every zone listed")
+        assert drawn_lines(view.table)[0].split()[:3] == ["Name", "Zone", "State"]

@@ -96,7 +96,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
 
     def on_mount(self) -> None:
         self.table.watch_rows = self.kind.is_transitional  # the table keeps the set of moving rows
-        self.table.set_columns(self.staged_columns(self.kind.columns))
+        self._set_columns()
         if self.kind.sort is not None:  # e.g. a timeline, newest first
             self.table.sort_by(*self.kind.sort)
         # Pages a prefetch already has go in now, so the view's first frame shows them.
@@ -105,6 +105,15 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             self.table.upsert(chunk.items)
         self.update_title()
         self.reload()
+
+    def _set_columns(self) -> None:
+        """The kind's columns; listing every zone or region at once, the zone or region comes right
+        after the name (at the end, it was off screen in a wide list)."""
+        columns = self.kind.columns
+        if self.scope == ALL:
+            where = [c for c in columns if c.key == self.kind.scope_type]
+            columns = (*columns[:1], *where, *(c for c in columns[1:] if c not in where))
+        self.table.set_columns(self.staged_columns(columns))
 
     @property
     def planner(self) -> RefreshPlanner:
@@ -163,6 +172,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         if scope == self.scope:
             return
         self.scope = scope
+        self._set_columns()
         self.table.clear()
         self.totals, self.failed = {}, {}
         self.reload()

@@ -65,6 +65,16 @@ class TableDrawing:
             segments.append(Segment(lead + fit(text, width) + " " * PAD, style))
         return Strip(segments, self._row_width())
 
+    def _sticky_width(self) -> int:
+        """The cells that stay in place when the table scrolls sideways: the first column, with a
+        narrow mark column before it (a staged change's) kept too."""
+        width = 0
+        for col in self._columns:
+            width += (col.width or 12) + 2 * PAD
+            if (col.width or 12) >= 6:
+                break
+        return width
+
     def _header_strip(self) -> Strip:
         if self._header is None:
             style = self.get_component_rich_style("resource-table--header")
@@ -127,7 +137,7 @@ class TableDrawing:
         """The part of a drawn row on screen. Scrolled sideways, the first column (the name) stays in
         place and the others move under it; a row cut by the right edge says so: a value cut mid-text
         ends in "…", and the header ends in "→" while columns lie beyond the edge."""
-        sticky = (self._columns[0].width or 12) + 2 * PAD if self._columns else 0
+        sticky = self._sticky_width()
         if scroll_x and width > sticky * 2:
             line = Strip.join([strip.crop(0, sticky), strip.crop_extend(sticky + scroll_x, scroll_x + width, base)])
         else:

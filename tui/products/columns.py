@@ -43,7 +43,7 @@ def state_col(tones: Tones = COMMON, width: int = 16, key: str = "state", title:
 
 
 def size_col(key: str = "size") -> Column:
-    return Column(key, "Size", lambda r: human_bytes(r.get(key)), width=9, sort_key=lambda r: r.get(key) or 0)
+    return Column(key, "Size", lambda r: human_bytes(r.get(key)), width=7, sort_key=lambda r: r.get(key) or 0)
 
 
 def scope_col(scope_type: str = "zone", width: int = 8) -> Column:

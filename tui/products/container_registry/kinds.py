@@ -122,11 +122,11 @@ NAMESPACES = registry_kind(
     columns=(
         name_col(18),
         state_col(TONES, 10, "status", "Status"),
+        Column("endpoint", "Endpoint", lambda r: r.text("endpoint"), width=34),  # what one pushes to: before the rest
         Column("visibility", "Visibility", ns_visibility, width=10),
         Column("images", "Images", lambda r: r.text("image_count"), width=6, sort_key=lambda r: r.get("image_count") or 0),
         size_col(),
-        Column("endpoint", "Endpoint", lambda r: r.text("endpoint"), width=32),
-        scope_col("region"),
+        scope_col("region", 6),
         created_col(),
     ),
     detail_fields=(

@@ -107,12 +107,13 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.reload()
 
     def _set_columns(self) -> None:
-        """The kind's columns; listing every zone or region at once, the zone or region comes right
-        after the name (at the end, it was off screen in a wide list)."""
+        """The kind's columns. Listing every zone or region at once, the zone or region comes right
+        after the name (at the end, it was off screen in a wide list); listing one, it is left out:
+        the title names it, and every row would repeat it."""
         columns = self.kind.columns
-        if self.scope == ALL:
-            where = [c for c in columns if c.key == self.kind.scope_type]
-            columns = (*columns[:1], *where, *(c for c in columns[1:] if c not in where))
+        where = [c for c in columns if c.key == self.kind.scope_type]
+        rest = tuple(c for c in columns[1:] if c not in where)
+        columns = (*columns[:1], *where, *rest) if self.scope == ALL else (*columns[:1], *rest)
         self.table.set_columns(self.staged_columns(columns))
 
     @property

@@ -277,7 +277,7 @@ RECORDS = dns_kind(
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.
     create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
     edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),
-    batch=Lazy(RECORDS_MODULE + "send_changes"),
+    batch=Lazy("tui.products.dns.sending:send_changes"),
     label=lambda d: f"{shown(str(d.get('name') or '')) or '@'} {d.get('type', '?')} {d.get('data', '')}".strip(),
     locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None,
     name_param="name",

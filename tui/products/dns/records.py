@@ -11,7 +11,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Call, Context, CreateSpec, EditSpec
-from ..changeset import NotApplied
 from ..diff import Entry
 from ..fields import meta
 from ..vocabulary import KeyValues
@@ -283,38 +282,6 @@ RECORD_CREATE = CreateSpec(RecordForm, _payload, record_options)
 RECORD_EDIT = EditSpec(RecordForm, _values, _patch, record_options)
 
 
-async def latest_version(service: Any, scope: str, zone: str) -> str | None:
-    answer = await service.call("GET", scope, "dns-zones", zone, "versions", params={"page_size": 1})
-    found = answer.get("versions") or []
-    return str(found[0].get("id")) if found and isinstance(found[0], dict) else None
-
-
-async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str | None:
-    """The staged changes as one PATCH of `changes`, in the order staged (spec 3 §4.1). An answer
-    lost on the way is looked for in the zone's versions: every applied change makes one."""
-    from ...api.errors import OutcomeUnknown
-
-    ops: list[dict[str, Any]] = []
-    for c in changes.changes:
-        if c.op == "add":
-            ops.append({"add": {"records": [record_of(c.after)]}})
-        elif c.op == "edit":
-            merged = {**c.before, **c.after}
-            ops.append({"set": {"id": c.key, "records": [record_of({k: v for k, v in merged.items() if v is not None})]}})
-        else:
-            ops.append({"delete": {"id": c.key}})
-    zone = service.parent.id
-    before = await latest_version(service, scope, zone)
-    try:
-        await service.call("PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False})
-    except OutcomeUnknown as err:
-        after = await latest_version(service, scope, zone)
-        if after is not None and after != before:
-            return f"{err.summary}\nLooked: {shown(zone)} has a new version since: the {len(ops)} change(s) were applied."
-        raise NotApplied(f"{err.summary}\nLooked: {shown(zone)} has no new version: nothing was applied.") from None
-    return None
-
-
 def label_of(r: dict[str, Any]) -> str:
     return f"{shown(str(r.get('name') or '')) or '@'} {r.get('type', '?')} {r.get('data', '')}".strip()
 
@@ -366,4 +333,4 @@ async def restore_flow(ui: Any, version: Any) -> None:
     ui.reload()
 
 
-__all__ = ["Call", "RECORD_CREATE", "RECORD_EDIT", "RecordForm", "compare_flow", "restore_flow", "send_changes"]
+__all__ = ["Call", "RECORD_CREATE", "RECORD_EDIT", "RecordForm", "compare_flow", "restore_flow"]

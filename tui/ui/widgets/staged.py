@@ -2,8 +2,10 @@
 the rows instead of sending; `u` undoes the change on the row under the cursor; `w` shows the diff
 and, once confirmed, sends it all in one request built by the kind. A failed send keeps every
 staged change; a refresh keeps them too. A batch whose answer was lost may look and say what it
-found: it returns what to say when the changes were applied after all, and raises `NotApplied`
-(the changes stay staged) when they were not. A mixin of ResourceView.
+found: it returns what to say when the changes were applied after all, raises `NotApplied` (the
+changes stay staged) when they were not, and `OutcomeUnclear` when it cannot tell: the changes stay
+staged marked `?` (unknown), and the batch looks for them before sending them again. A mixin of
+ResourceView.
 """
 
 from __future__ import annotations
@@ -151,17 +153,22 @@ class StagedEdits:
     async def _send_changes(self) -> None:
         assert self.changes is not None and self.kind.batch is not None
         rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
-        from ...products.changeset import NotApplied
+        from ...products.changeset import NotApplied, OutcomeUnclear
 
+        lost = "Sending the changes: the answer was lost"
         try:
             said = await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
-            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20)
             self.reload()  # type: ignore[attr-defined]
             return
-        except OutcomeUnknown as err:
-            self.app.notify(f"{err.summary}\nThe changes stay staged: look at the list before sending again.",
-                            title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+        except (OutcomeUnclear, OutcomeUnknown) as err:
+            self.changes.mark_unknown()
+            self._staged_changed()
+            then = ("look at the list before sending again" if isinstance(err, OutcomeUnknown)  # a batch that cannot look
+                    else "w looks for them first and sends only what is missing")
+            self.app.notify(f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
+                            f"(they may have been applied): {then}.", title=lost, severity="warning", timeout=20)
             self.reload()  # type: ignore[attr-defined]
             return
         except Exception as err:

@@ -339,3 +339,12 @@ async def test_imports_replace_the_records_as_a_version(http):
 async def test_the_scale_seed_fills_one_zone():
     big = Sandbox(clock=ManualClock(), seed="empty", scale=500)
     assert len(big.dns.zones[SCALE_ZONE]["_records"]) == 500  # its NS records included: the benchmark lists exactly `scale`
+
+
+async def test_a_cname_beside_other_records_names_the_change_that_wrote_it(http):
+    """Issue 32 item 19: the 400 names the change that brought the CNAME (here the third), not the
+    first change that wrote a record at that name."""
+    r = await patch(http, "shop.example.com", add(a("beside", "192.0.2.1")), add(a("elsewhere", "192.0.2.2")),
+                    add({"name": "beside", "type": "CNAME", "data": "target.example.com.", "ttl": 3600}))
+    assert r.status_code == 400
+    assert list(args(r)) == ["changes.2.add.records.0"]

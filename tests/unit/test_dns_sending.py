@@ -85,3 +85,17 @@ async def test_a_look_that_fails_says_it_cannot_tell_and_a_resend_looks_first():
     again = await send_changes(service, "global", changes, await service.list_rows("global"))
     assert again and "found applied" in again
     assert len([m for m, p in sandbox.requests if m == "PATCH"]) == 1
+
+
+async def test_a_refusal_names_the_staged_change_not_an_index():
+    """Issue 32 item 19: the platform's `changes.2…` is said as the staged change sent third."""
+    from tui.api.errors import InvalidArguments
+
+    service = _service(Sandbox(clock=ManualClock()))
+    changes = ChangeSet()
+    for record in ({"name": "beside", "type": "A", "data": "192.0.2.1"}, {"name": "elsewhere", "type": "A", "data": "192.0.2.2"},
+                   {"name": "beside", "type": "CNAME", "data": "target.example.com."}):
+        changes.add(record)
+    with pytest.raises(InvalidArguments) as refused:
+        await send_changes(service, "global", changes, await service.list_rows("global"))
+    assert list(refused.value.field_messages()) == ["change 3 of 3 (add beside CNAME target.example.com.):"]

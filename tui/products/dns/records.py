@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
-from ..fields import meta
+from ..fields import ctx, meta
 from ..vocabulary import KeyValues
 from .names import ascii_name, shown
 
@@ -48,6 +48,19 @@ def check_data(rtype: str, data: str) -> str | None:
         return None if TLSA.match(data) else "a TLSA record's data is 'usage selector matching-type hex', such as 3 1 1 0a1b…"
     if rtype == "TXT":
         return None if data else "a TXT record holds some text"
+    return None
+
+
+def cname_beside(rtype: str, name: str, rows: list[dict[str, Any]]) -> str | None:
+    """RFC 1034 §3.6.2, checked against the zone's other records as staged (`rows`): a CNAME stands
+    alone at its name. What is wrong, or None."""
+    here = [r for r in rows if str(r.get("name") or "").rstrip(".").lower() == name]
+    at = shown(name) or "@"
+    if rtype == "CNAME" and here:
+        kinds = ", ".join(sorted({str(r.get("type") or "?") for r in here}))
+        return f"a CNAME stands alone at its name, and {at} already holds {kinds}: pick another name, or remove those first"
+    if rtype != "CNAME" and any(r.get("type") == "CNAME" for r in here):
+        return f"{at} holds a CNAME, which stands alone at its name: pick another name, or remove the CNAME first"
     return None
 
 
@@ -187,8 +200,13 @@ class RecordForm(BaseModel):
     @field_validator("type")
     @classmethod
     def _type(cls, v: str, info: ValidationInfo) -> str:
-        if v == "CNAME" and info.data.get("name") == "":
+        name = info.data.get("name")
+        if v == "CNAME" and name == "":
             raise ValueError("the zone itself (@) cannot be a CNAME: use ALIAS")
+        if name is not None:
+            beside = cname_beside(v, name, ctx(info, "rows") or [])
+            if beside:
+                raise ValueError(beside)
         return v
 
     @field_validator("data")

@@ -8,6 +8,7 @@ does not hold (an add sent twice is refused: the zone already holds it)."""
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import Any, Iterable
 
 from ..changeset import Change, NotApplied, OutcomeUnclear
@@ -15,6 +16,7 @@ from .names import shown
 from .records import record_of
 
 LOOK_AT_MOST = 10  # versions read after a lost answer; more than that since the send: cannot tell
+VERBS = {"add": "add", "edit": "change", "delete": "delete"}
 HOSTS = ("CNAME", "ALIAS", "NS", "PTR", "MX", "DNAME")
 
 
@@ -32,7 +34,7 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
     """The staged changes as one PATCH, in the order staged. Changes whose outcome is unknown (an
     earlier send lost its answer) are looked for in the zone first: those it holds are not sent
     again. Returns what to say when something was applied without an answer, None when answered."""
-    from ...api.errors import ApiError, OutcomeUnknown
+    from ...api.errors import ApiError, InvalidArguments, OutcomeUnknown
 
     zone = service.parent.id
     known = {str(r.id) for r in rows}
@@ -54,6 +56,8 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
     before = await latest_version(service, scope, zone)
     try:
         await service.call("PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False})
+    except InvalidArguments as err:
+        raise named(err, staged, service.kind.label) from None
     except OutcomeUnknown as err:
         try:
             applied, saw = await look(service, scope, zone, staged, before, known)
@@ -66,6 +70,23 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
             raise NotApplied(f"{err.summary}\nLooked: {saw}") from None
         return "\n".join(filter(None, [said, f"{err.summary}\nLooked: {saw}"]))
     return said or None
+
+
+def named(err: Any, staged: list[Change], label: Any) -> Any:
+    """The refusal with each `changes.N…` it names turned into the staged change sent N-th, as the
+    operator knows it: "change 6 of 6 (add www CNAME …)" rather than an index into a list never seen."""
+    details = err.body.get("details")
+    if not isinstance(details, list):
+        return err
+    out = []
+    for d in details:
+        m = re.match(r"^changes\.(\d+)\b", str(d.get("argument_name") or "")) if isinstance(d, dict) else None
+        if m and int(m.group(1)) < len(staged):
+            c = staged[int(m.group(1))]
+            what = label(c.after if c.op == "add" else {**c.before, **c.after}) if label else c.key
+            d = {**d, "argument_name": f"change {int(m.group(1)) + 1} of {len(staged)} ({VERBS[c.op]} {what}):"}
+        out.append(d)
+    return type(err)(err.status, err.message, err.type, {**err.body, "details": out}, err.method, err.url)
 
 
 async def latest_version(service: Any, scope: str, zone: str) -> str | None:

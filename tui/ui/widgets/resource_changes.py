@@ -90,9 +90,9 @@ class ResourceChanges:
                 lost.add(row.id)
             return row
 
-        async def load() -> Any:
-            assert spec.options is not None
-            return await spec.options(self.service, scope)
+        async def load() -> Any:  # a staging form's validators see the list as staged (`rows`)
+            choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
+            return choices, {**context, "rows": self.rows_as_staged()} if self.staging else context
 
         def done(result: Any) -> None:
             if not result:
@@ -119,7 +119,7 @@ class ResourceChanges:
 
         self.app.push_screen(
             FormScreen((("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else "" if scope == "global" else f"in {scope}")).strip(),
-                       spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map,
+                       spec.form_model, submit, loader=load if spec.options or self.staging else None, field_map=spec.field_map,
                        submit_label="Stage" if self.staging else "Create"),
             done,
         )
@@ -174,7 +174,7 @@ class ResourceChanges:
 
         async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
             choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
-            return choices, {**context, "current": resource}
+            return choices, {**context, "current": resource, **({"rows": self.rows_as_staged(resource.id)} if self.staging else {})}
 
         self.app.push_screen(
             FormScreen(("Stage a change to " if self.staging else "Edit ") + (self.label_of(resource.data) or resource.name or resource.id), spec.form_model, submit, initial=spec.from_resource(resource),

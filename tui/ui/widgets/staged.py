@@ -91,6 +91,17 @@ class StagedEdits:
             return self.kind.label(data)
         return str(data.get("name") or data.get(self.kind.id_field) or "")
 
+    def rows_as_staged(self, but: str | None = None) -> list[dict[str, Any]]:
+        """The list's objects as they will be once the staged changes are sent (those staged for
+        deletion left out, and `but`, the one being edited): a staging form's validators see them as
+        `rows` in their context, for rules between objects (a CNAME stands alone at its name)."""
+        out = []
+        for row in self.table.resources():
+            change = self.changes.get(row.id) if self.changes else None
+            if row.id != but and (change is None or change.op != "delete"):
+                out.append({k: v for k, v in row.data.items() if k != STAGED})
+        return out
+
     def _unstaged(self, row: Any) -> Any:
         change = self.changes.get(row.id) if self.changes else None
         if STAGED not in row.data:

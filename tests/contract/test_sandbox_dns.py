@@ -129,6 +129,8 @@ TYPE_CASES = [  # (record, the refused argument under changes.0.add.records.0, o
     ({"name": "", "type": "CNAME", "data": "target.example.com."}, ""),  # no CNAME at the root
     ({"name": "www", "type": "A", "data": "192.0.2.1"}, ""),  # www holds a CNAME already
     ({"name": "note", "type": "TXT", "data": "any text: «quoted» \"or not\""}, None),
+    ({"name": "open", "type": "TXT", "data": 'v=spf1 "include:_spf.example.com ~all'}, "data"),  # a quote left open (issue 32 item 20)
+    ({"name": "inside", "type": "TXT", "data": '"say \\"hi\\""'}, None),  # a quote inside, escaped
     ({"name": "", "type": "CAA", "data": '0 issuewild "ca.example.net"'}, None),
     ({"name": "", "type": "CAA", "data": "0 issue ca.example.net"}, "data"),
     ({"name": "_25._tcp.mail", "type": "TLSA", "data": "3 1 1 " + "ab" * 32}, None),

@@ -411,6 +411,8 @@ RULES.update({  # the network-facing products: DNS records by type, domains, zon
     "dns record: a CNAME stands alone (issue 32 item 19)": Rule(RECORD, {"name": "other", "type": "CNAME", "data": "example.com."}, {"name": "beside"},
                                                                "type", "beside already holds A", staged_records),
     "dns record: nothing beside a CNAME": Rule(RECORD, A_RECORD, {"name": "alias"}, "type", "alias holds a CNAME", staged_records),
+    "dns record: TXT quotes pair up (issue 32 item 20)": Rule(RECORD, {"name": "@", "type": "TXT", "data": '"v=spf1 mx" "~all"'},
+                                                              {"data": '"v=spf1 mx ~all'}, "data", "quotes come in pairs"),
     "dns record: CAA shape": Rule(RECORD, {"name": "@", "type": "CAA", "data": '0 issue "letsencrypt.org"'}, {"data": "issue letsencrypt.org"}, "data", "flags tag"),
     "dns record: TLSA shape": Rule(RECORD, {"name": "_443._tcp", "type": "TLSA", "data": "3 1 1 0a1b2c"}, {"data": "3 1 1 xyz"}, "data", "usage selector"),
     "dns record: TTL bounds": Rule(RECORD, A_RECORD, {"ttl": "30"}, "ttl", "at least 60"),

@@ -47,8 +47,15 @@ def check_data(rtype: str, data: str) -> str | None:
     if rtype == "TLSA":
         return None if TLSA.match(data) else "a TLSA record's data is 'usage selector matching-type hex', such as 3 1 1 0a1b…"
     if rtype == "TXT":
-        return None if data else "a TXT record holds some text"
+        if not data:
+            return "a TXT record holds some text"
+        return None if balanced(data) else 'a TXT record\'s quotes come in pairs ("…" "…"; \\" for a quote inside): one is left open'
     return None
+
+
+def balanced(text: str) -> bool:
+    """Whether the quotes of a TXT record's text pair up (a `\\"` is a quote inside, not a delimiter)."""
+    return len(re.findall(r'(?<!\\)"', text.replace("\\\\", ""))) % 2 == 0
 
 
 def cname_beside(rtype: str, name: str, rows: list[dict[str, Any]]) -> str | None:

@@ -208,3 +208,22 @@ async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox)
         await screen_named(pilot, app, "ConfirmScreen")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "confirm-text", what="its field focused")
         await wait_for(pilot, lambda: app.focused.value == "web-01", what="the name typed ahead, whole, in order")
+
+
+async def test_an_untouched_edit_of_an_http_check_record_is_not_a_change(sandbox):
+    """Issue 32 item 18: `e` then `esc` closes without 'Drop what you typed?' (a choice filled inside
+    the dynamic variant is not input); `e` then `ctrl+s` stages nothing and says so."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        await cursor_on(pilot, view, next(r for r in view.table.resources() if r.data.get("http_service_config")))
+        for leave in ("escape", "ctrl+s"):
+            await pilot.press("e")
+            form = await form_ready(pilot, app)
+            await wait_for(pilot, lambda: form.ready, what="choices loaded")
+            await pilot.press(leave)
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ != "FormScreen", what="closed")
+            assert app.screen.__class__.__name__ == "ChildScreen", f"{leave}: {app.screen}"
+        assert not view.changes
+        assert any(n.message.startswith("Nothing changed in api A") for n in app.notes)

@@ -153,6 +153,10 @@ class ResourceChanges:
                 said[:] = [told]
                 return row
             patch = spec.body(form, resource)
+            if not patch and spec.method == "PATCH":  # an unchanged form is not a change: nothing staged, nothing sent
+                said[:] = [f"Nothing changed in {self.label_of(resource.data) or resource.name or resource.id}: nothing "
+                           + ("staged." if self.staging else "was sent.")]
+                return resource
             if self.staging:
                 return self.stage_edit(resource, patch)
             try:
@@ -165,7 +169,9 @@ class ResourceChanges:
                 raise outcome.Looked(err, found.says) from None
 
         def done(result: Any) -> None:
-            if result and self.staging:
+            if result and said and said[0].startswith("Nothing changed"):
+                self.app.notify(said[0], timeout=4)
+            elif result and self.staging:
                 self.app.notify(f"Staged: {self.label_of(result[0].data) or result[0].id} changed. w reviews and sends the changes.", timeout=4)
             elif result:
                 self.table.upsert([result[0]])

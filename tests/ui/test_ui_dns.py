@@ -4,6 +4,8 @@ name servers are not the default read but not edited, read-only."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from helpers import (
@@ -227,3 +229,49 @@ async def test_an_untouched_edit_of_an_http_check_record_is_not_a_change(sandbox
             assert app.screen.__class__.__name__ == "ChildScreen", f"{leave}: {app.screen}"
         assert not view.changes
         assert any(n.message.startswith("Nothing changed in api A") for n in app.notes)
+
+
+def _order(view):
+    """(name, type) of the rows as the table shows them, top to bottom."""
+    from tui.products.dns.names import shown
+
+    return [(shown(view.table.get(k).text("name")).lower(), view.table.get(k).text("type")) for k in view.table.shown_keys]
+
+
+async def test_records_are_sorted_by_name_then_type_and_a_new_one_takes_its_place(sandbox):
+    """Issue 32 item 26: not the API's order (here the reverse of the names'); a record made
+    elsewhere is in its place after `r`, not at the bottom."""
+    from tui.sandbox.core import FaultRule
+
+    def answer_reversed():  # the platform's own order, whatever it is
+        found = list(reversed(records(sandbox, "example.com")))
+        rule = FaultRule(200, "/dns-zones/example.com/records?", "GET", body={"records": found, "total_count": len(found)})
+        sandbox.faults[:] = [rule]
+
+    answer_reversed()
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        assert _order(view) == sorted(_order(view)) and _order(view)[0][0] == ""  # the zone itself (@) first
+        sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "aaa", "type": "TXT", "data": "made elsewhere"}])
+        answer_reversed()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: any(n == "aaa" for n, _ in _order(view)), what="the new record")
+        assert _order(view) == sorted(_order(view))
+
+
+async def test_at_80_columns_a_record_shows_its_dynamic_kind_and_a_cut_value_ends_in_an_ellipsis(sandbox):
+    """Issue 32 item 25 (DNS part): Name, Type, Data and Dynamic fit at 80 columns; a long value is cut with "…"."""
+    from helpers import drawn_lines
+
+    sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "a-long", "type": "TXT", "data": "v=DKIM1; k=rsa; p=" + "A" * 60}])
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        lines = drawn_lines(view.table)
+        assert lines[0].split()[-1] == "Dynamic" or "Dynamic" in lines[0]
+        assert any("api" in line and "HTTP check" in line for line in lines)
+        cut = next(line for line in lines if "a-long" in line)
+        assert re.search(r"p=A+… ", cut), cut

@@ -206,13 +206,15 @@ ZONES = dns_kind(
     sort=("zone", False),
 )
 
+# At 80 columns the ones that matter fit whole (name, type, data, dynamic; a longer value ends in
+# "…"); TTL and priority follow, seen from 84 columns or by scrolling right.
 RECORD_COLUMNS = (
-    Column("name", "Name", lambda r: shown(r.text("name")) or "@", width=24),
-    Column("type", "Type", lambda r: r.text("type"), width=6),
+    Column("name", "Name", lambda r: shown(r.text("name")) or "@", width=20, sort_key=lambda r: (shown(r.text("name")).lower(), r.text("type"))),
+    Column("type", "Type", lambda r: r.text("type"), width=5),
+    Column("data", "Data", lambda r: r.text("data"), width=28),
+    Column("dynamic", "Dynamic", lambda r: dynamic_of(r), width=10),
     Column("ttl", "TTL", lambda r: r.text("ttl"), width=6, sort_key=lambda r: r.get("ttl") or 0),
     Column("priority", "Prio", lambda r: r.text("priority") if r.get("type") in ("MX", "SRV") else "", width=4),
-    Column("data", "Data", lambda r: r.text("data"), width=46),
-    Column("dynamic", "Dynamic", lambda r: dynamic_of(r), width=12),
 )
 
 
@@ -264,6 +266,7 @@ RECORDS = dns_kind(
     state_field="type",
     fetch_detail=False,
     columns=RECORD_COLUMNS,
+    sort=("name", False),  # by name, then type (the zone itself first); a new record takes its place on r
     detail_fields=(
         ("Name", record_name),
         ("Type", raw("type")),

@@ -69,7 +69,8 @@ async def test_a_version_compared_with_now_shows_each_change_with_its_old_values
         while app.screen.__class__.__name__ == "ChildScreen":
             await pilot.press("escape")
             await pilot.pause()
-        await child_list(pilot, app, "Versions")
+        versions = await child_list(pilot, app, "Versions")
+        assert all(r.name == r.text("created_at")[:19].replace("T", " ") for r in versions.table.resources())  # not a UUID (item 27)
         await pilot.press("home", "down")  # newest first: the second is the one before the change set
         await act(pilot, app, "Compare with now")
         diff = await screen_named(pilot, app, "DiffScreen")
@@ -124,6 +125,7 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
             await pilot.press(leave)
             ask = await screen_named(pilot, app, "ConfirmScreen")
             assert "1 staged change" in ask.message and app.focused.id == "cancel"
+            assert "There are" not in ask.message  # issue 32 item 27: 'There is 1 staged change'
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="kept")
             assert len(view.changes) == 1
@@ -192,6 +194,8 @@ async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks
         assert confirm.require_text == "shop.example.com" and app.focused.id == "confirm-text"
         await pilot.press(*"shop.example.com", "enter")
         await wait_for(pilot, lambda: records(sandbox, "shop.example.com") != before, what="cloned")
+        await wait_for(pilot, lambda: any(n.message == "example.com: cloned into shop.example.com" for n in app.notes),
+                       what="the toast names the target (issue 32 item 27)")
 
 
 async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox):

@@ -99,3 +99,16 @@ async def test_a_refusal_names_the_staged_change_not_an_index():
     with pytest.raises(InvalidArguments) as refused:
         await send_changes(service, "global", changes, await service.list_rows("global"))
     assert list(refused.value.field_messages()) == ["change 3 of 3 (add beside CNAME target.example.com.):"]
+
+
+def test_the_review_names_the_zone_root_by_its_label_and_wraps_between_words():
+    """Issue 32 item 27: an add of the zone's root reads `@ A …`, not `name=—`; a long review line
+    wraps at a space, not mid-word."""
+    from tui.ui.widgets.text_lines import _cut
+
+    changes = ChangeSet()
+    changes.add({"name": "", "type": "A", "data": "192.0.2.1", "ttl": 3600, "comment": None})
+    [line] = changes.diff(RECORDS.label)
+    assert line.startswith("+ add     @ A 192.0.2.1") and "name=" not in line and "—" not in line
+    first, rest = _cut("~ change  www A 192.0.2.1  (? sent before, outcome unknown)", 30)
+    assert first == "~ change  www A 192.0.2.1  (?" and rest == "sent before, outcome unknown)"

@@ -121,7 +121,8 @@ class ChangeSet:
         for c in self._changes.values():
             said = UNSURE if c.unknown else ""
             if c.op == "add":
-                out.append(Entry("add", name(c.after) + said, [(k, None, v) for k, v in c.after.items()]))
+                # an empty value says nothing (the name of a zone's root, "", is in its label as @)
+                out.append(Entry("add", name(c.after) + said, [(k, None, v) for k, v in c.after.items() if v not in (None, "")]))
             elif c.op == "delete":
                 out.append(Entry("delete", (name(c.before) or c.key) + said, []))
             else:

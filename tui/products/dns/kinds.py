@@ -296,6 +296,7 @@ VERSIONS = dns_kind(
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
     fetch_detail=False,
     sort=("created", True),  # newest first, a restore's new version included
+    summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")},  # menus and titles say its time, not its UUID
     columns=(
         Column("created", "Created", lambda r: r.text("created_at")[:19].replace("T", " "), width=19, sort_key=lambda r: r.text("created_at")),
         Column("id", "Version", lambda r: r.id, width=36),

@@ -279,3 +279,23 @@ async def test_at_80_columns_a_record_shows_its_dynamic_kind_and_a_cut_value_end
         assert any("api" in line and "HTTP check" in line for line in lines)
         cut = next(line for line in lines if "a-long" in line)
         assert re.search(r"p=A+… ", cut), cut
+
+
+@pytest.mark.parametrize(("label", "method"), [("Remove every record", "PATCH"), ("Delete every record", "DELETE")])
+async def test_every_record_of_a_zone_goes_from_its_actions_after_its_name_is_typed(sandbox, label, method):
+    """Issue 32 item 21: the `clear` change and DELETE …/records from the keyboard; the service's
+    name and version under the zones list (GET on the prefix)."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await wait_for(pilot, lambda: "v2beta1" in str(zones.table.border_subtitle or ""), what="the service's version")
+        await to_named_row(pilot, zones, "shop.example.com")
+        versions = len(zone(sandbox, "shop.example.com")["_versions"])
+        await act(pilot, app, label)
+        ask = await screen_named(pilot, app, "ConfirmScreen")
+        assert ask.require_text == "shop.example.com" and app.focused.id == "confirm-text"
+        await pilot.press(*"shop.example.com", "enter")
+        await wait_for(pilot, lambda: records(sandbox, "shop.example.com") == [], what="the records gone")
+        assert (method, "/domain/v2beta1/dns-zones/shop.example.com/records") in sent(sandbox, "/domain/")
+        assert len(zone(sandbox, "shop.example.com")["_versions"]) == versions + 1

@@ -17,6 +17,7 @@ from .names import shown
 API = "domain/v2beta1"
 FORMS = "tui.products.dns.forms:"
 RECORDS_MODULE = "tui.products.dns.records:"
+ZONE_RECORDS = "tui.products.dns.zone_records:"
 HERE = "tui.products.dns.kinds:"
 PROJECT = {"project_id": FromContext("project_id")}
 TONES = Tones(busy={"checking", "pending", "creating", "renewing", "updating"}, bad={"expired", "locked"}, alarm={"expiring"}, base=COMMON)
@@ -196,7 +197,12 @@ ZONES = dns_kind(
             "TSIG key of {name}", Call("GET", "dns-zones/{id}/tsig-key", mutating=False), "Secondary servers sign their transfer requests with this key.",
             secret="key", copy=("name", "algorithm"))),
         ActionSpec("import", "Import records from another provider…", lambda r: custom_ns(r) is None, why_not=custom_ns, flow=Lazy(FORMS + "import_flow")),
+        ActionSpec("clear", "Remove every record (a clear change)…", lambda r: custom_ns(r) is None, why_not=custom_ns,
+                   flow=Lazy(ZONE_RECORDS + "clear_flow")),
+        ActionSpec("delete_records", "Delete every record (DELETE …/records)…", lambda r: custom_ns(r) is None, why_not=custom_ns,
+                   flow=Lazy(ZONE_RECORDS + "delete_records_flow")),
     ),
+    about=Lazy(ZONE_RECORDS + "service_info"),  # the service's name and version, under the list
     create=Lazy(FORMS + "ZONE_CREATE"),
     delete=Call("DELETE", "dns-zones/{id}", params=PROJECT),
     delete_needs_name=True,

@@ -129,6 +129,8 @@ TYPE_CASES = [  # (record, the refused argument under changes.0.add.records.0, o
     ({"name": "", "type": "CNAME", "data": "target.example.com."}, ""),  # no CNAME at the root
     ({"name": "www", "type": "A", "data": "192.0.2.1"}, ""),  # www holds a CNAME already
     ({"name": "note", "type": "TXT", "data": "any text: «quoted» \"or not\""}, None),
+    ({"name": "open", "type": "TXT", "data": 'v=spf1 "include:_spf.example.com ~all'}, "data"),  # a quote left open (issue 32 item 20)
+    ({"name": "inside", "type": "TXT", "data": '"say \\"hi\\""'}, None),  # a quote inside, escaped
     ({"name": "", "type": "CAA", "data": '0 issuewild "ca.example.net"'}, None),
     ({"name": "", "type": "CAA", "data": "0 issue ca.example.net"}, "data"),
     ({"name": "_25._tcp.mail", "type": "TLSA", "data": "3 1 1 " + "ab" * 32}, None),
@@ -339,3 +341,12 @@ async def test_imports_replace_the_records_as_a_version(http):
 async def test_the_scale_seed_fills_one_zone():
     big = Sandbox(clock=ManualClock(), seed="empty", scale=500)
     assert len(big.dns.zones[SCALE_ZONE]["_records"]) == 500  # its NS records included: the benchmark lists exactly `scale`
+
+
+async def test_a_cname_beside_other_records_names_the_change_that_wrote_it(http):
+    """Issue 32 item 19: the 400 names the change that brought the CNAME (here the third), not the
+    first change that wrote a record at that name."""
+    r = await patch(http, "shop.example.com", add(a("beside", "192.0.2.1")), add(a("elsewhere", "192.0.2.2")),
+                    add({"name": "beside", "type": "CNAME", "data": "target.example.com.", "ttl": 3600}))
+    assert r.status_code == 400
+    assert list(args(r)) == ["changes.2.add.records.0"]

@@ -4,6 +4,8 @@ name servers are not the default read but not edited, read-only."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from helpers import (
@@ -67,7 +69,8 @@ async def test_a_version_compared_with_now_shows_each_change_with_its_old_values
         while app.screen.__class__.__name__ == "ChildScreen":
             await pilot.press("escape")
             await pilot.pause()
-        await child_list(pilot, app, "Versions")
+        versions = await child_list(pilot, app, "Versions")
+        assert all(r.name == r.text("created_at")[:19].replace("T", " ") for r in versions.table.resources())  # not a UUID (item 27)
         await pilot.press("home", "down")  # newest first: the second is the one before the change set
         await act(pilot, app, "Compare with now")
         diff = await screen_named(pilot, app, "DiffScreen")
@@ -122,6 +125,7 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
             await pilot.press(leave)
             ask = await screen_named(pilot, app, "ConfirmScreen")
             assert "1 staged change" in ask.message and app.focused.id == "cancel"
+            assert "There are" not in ask.message  # issue 32 item 27: 'There is 1 staged change'
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="kept")
             assert len(view.changes) == 1
@@ -190,6 +194,8 @@ async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks
         assert confirm.require_text == "shop.example.com" and app.focused.id == "confirm-text"
         await pilot.press(*"shop.example.com", "enter")
         await wait_for(pilot, lambda: records(sandbox, "shop.example.com") != before, what="cloned")
+        await wait_for(pilot, lambda: any(n.message == "example.com: cloned into shop.example.com" for n in app.notes),
+                       what="the toast names the target (issue 32 item 27)")
 
 
 async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox):
@@ -208,3 +214,88 @@ async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox)
         await screen_named(pilot, app, "ConfirmScreen")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "confirm-text", what="its field focused")
         await wait_for(pilot, lambda: app.focused.value == "web-01", what="the name typed ahead, whole, in order")
+
+
+async def test_an_untouched_edit_of_an_http_check_record_is_not_a_change(sandbox):
+    """Issue 32 item 18: `e` then `esc` closes without 'Drop what you typed?' (a choice filled inside
+    the dynamic variant is not input); `e` then `ctrl+s` stages nothing and says so."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        await cursor_on(pilot, view, next(r for r in view.table.resources() if r.data.get("http_service_config")))
+        for leave in ("escape", "ctrl+s"):
+            await pilot.press("e")
+            form = await form_ready(pilot, app)
+            await wait_for(pilot, lambda: form.ready, what="choices loaded")
+            await pilot.press(leave)
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ != "FormScreen", what="closed")
+            assert app.screen.__class__.__name__ == "ChildScreen", f"{leave}: {app.screen}"
+        assert not view.changes
+        assert any(n.message.startswith("Nothing changed in api A") for n in app.notes)
+
+
+def _order(view):
+    """(name, type) of the rows as the table shows them, top to bottom."""
+    from tui.products.dns.names import shown
+
+    return [(shown(view.table.get(k).text("name")).lower(), view.table.get(k).text("type")) for k in view.table.shown_keys]
+
+
+async def test_records_are_sorted_by_name_then_type_and_a_new_one_takes_its_place(sandbox):
+    """Issue 32 item 26: not the API's order (here the reverse of the names'); a record made
+    elsewhere is in its place after `r`, not at the bottom."""
+    from tui.sandbox.core import FaultRule
+
+    def answer_reversed():  # the platform's own order, whatever it is
+        found = list(reversed(records(sandbox, "example.com")))
+        rule = FaultRule(200, "/dns-zones/example.com/records?", "GET", body={"records": found, "total_count": len(found)})
+        sandbox.faults[:] = [rule]
+
+    answer_reversed()
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        assert _order(view) == sorted(_order(view)) and _order(view)[0][0] == ""  # the zone itself (@) first
+        sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "aaa", "type": "TXT", "data": "made elsewhere"}])
+        answer_reversed()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: any(n == "aaa" for n, _ in _order(view)), what="the new record")
+        assert _order(view) == sorted(_order(view))
+
+
+async def test_at_80_columns_a_record_shows_its_dynamic_kind_and_a_cut_value_ends_in_an_ellipsis(sandbox):
+    """Issue 32 item 25 (DNS part): Name, Type, Data and Dynamic fit at 80 columns; a long value is cut with "…"."""
+    from helpers import drawn_lines
+
+    sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "a-long", "type": "TXT", "data": "v=DKIM1; k=rsa; p=" + "A" * 60}])
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        lines = drawn_lines(view.table)
+        assert lines[0].split()[-1] == "Dynamic" or "Dynamic" in lines[0]
+        assert any("api" in line and "HTTP check" in line for line in lines)
+        cut = next(line for line in lines if "a-long" in line)
+        assert re.search(r"p=A+… ", cut), cut
+
+
+@pytest.mark.parametrize(("label", "method"), [("Remove every record", "PATCH"), ("Delete every record", "DELETE")])
+async def test_every_record_of_a_zone_goes_from_its_actions_after_its_name_is_typed(sandbox, label, method):
+    """Issue 32 item 21: the `clear` change and DELETE …/records from the keyboard; the service's
+    name and version under the zones list (GET on the prefix)."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await wait_for(pilot, lambda: "v2beta1" in str(zones.table.border_subtitle or ""), what="the service's version")
+        await to_named_row(pilot, zones, "shop.example.com")
+        versions = len(zone(sandbox, "shop.example.com")["_versions"])
+        await act(pilot, app, label)
+        ask = await screen_named(pilot, app, "ConfirmScreen")
+        assert ask.require_text == "shop.example.com" and app.focused.id == "confirm-text"
+        await pilot.press(*"shop.example.com", "enter")
+        await wait_for(pilot, lambda: records(sandbox, "shop.example.com") == [], what="the records gone")
+        assert (method, "/domain/v2beta1/dns-zones/shop.example.com/records") in sent(sandbox, "/domain/")
+        assert len(zone(sandbox, "shop.example.com")["_versions"]) == versions + 1

@@ -103,7 +103,7 @@ async def test_a_change_set_whose_answer_is_lost_is_looked_for_in_the_zone_versi
         await loaded(pilot, app)
         before = len(sandbox.dns.zones["shop.example.com"]["_versions"])
         records = await _send_a_staged_delete(pilot, app)
-        await wait_for(pilot, lambda: "has a new version since" in warnings(app), what="the look's report")
+        await wait_for(pilot, lambda: "holds the 1 change(s) sent" in warnings(app), what="the look's report")
         assert "may have been applied" in warnings(app) and "were applied" in warnings(app)
         assert not records.changes and len(sandbox.dns.zones["shop.example.com"]["_versions"]) == before + 1
 
@@ -173,3 +173,34 @@ async def test_a_create_answered_too_deep_to_read_is_found_not_repeated(sandbox)
         assert len(servers_named(sandbox, "deep-answer")) == 1, "sent once, created once"
         assert any(r.name == "deep-answer" for r in view.table.resources())
         assert app.bugs == []
+
+
+async def test_a_change_set_whose_look_fails_stays_staged_marked_unknown_and_is_not_sent_twice():
+    """Issue 32 item 4: the PATCH is applied and its answer lost, then the look (the versions read)
+    fails: never "failed, retry later"; the change stays staged marked `?`, and `w` looks at the zone
+    first, finds it applied and does not send it again (an add or delete sent twice is refused)."""
+    from helpers import screen_named
+    from tui.products.changeset import STAGED
+
+    sandbox = applied_sandbox(6)
+    sandbox.inject(503, "/versions?page_size=10", method="GET")  # the look's read, not the one before sending
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        records = await _send_a_staged_delete(pilot, app)
+        await wait_for(pilot, lambda: "cannot tell" in warnings(app), what="the look's report")
+        said = warnings(app)
+        assert "may have been applied" in said and "failed too" in said and "retry later" not in said
+        assert len(records.changes) == 1 and records.changes.changes[0].unknown
+        key = records.changes.changes[0].key
+        await wait_for(pilot, lambda: not records.listing, what="reloaded")
+        assert all(r.text(STAGED) == "?" for r in records.table.resources() if r.id == key)
+        sandbox.fault_spec.rates.clear()
+        patches = len([p for m, p in sandbox.requests if m == "PATCH"])
+        await pilot.press("w")
+        review = await screen_named(pilot, app, "DiffScreen")
+        assert "outcome unknown" in review.text
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: not records.changes, what="found applied")
+        assert "found applied" in warnings(app) and "failed" not in warnings(app).split("found applied")[-1]
+        assert len([p for m, p in sandbox.requests if m == "PATCH"]) == patches, "not sent twice"

@@ -391,6 +391,10 @@ async def dns_zone_example(w: World) -> dict[str, Any]:  # the name-server edito
     return (await nameserver_options(None, zone))[1]
 
 
+async def staged_records(w: World) -> dict[str, Any]:  # a staging form's context: the zone's other records as staged
+    return {"rows": [{"name": "beside", "type": "A", "data": "192.0.2.1"}, {"name": "alias", "type": "CNAME", "data": "example.com."}]}
+
+
 A_RECORD = {"name": "www", "type": "A", "data": "192.0.2.10"}
 WEIGHTED = {"kind": "weighted", "weights": "192.0.2.1=3"}  # a variant's fields, as the form collects them
 VIEWS = {"kind": "view", "views": "10.0.0.0/8=10.1.2.3"}
@@ -405,6 +409,11 @@ RULES.update({  # the network-facing products: DNS records by type, domains, zon
                                        {"data": "5060 sip.example.com."}, "data", "weight port target"),
     "dns record: CNAME target a name": Rule(RECORD, {"name": "www", "type": "CNAME", "data": "example.com."}, {"data": "not a name!"}, "data", "host name"),
     "dns record: no CNAME at the root": Rule(RECORD, {"name": "www", "type": "CNAME", "data": "example.com."}, {"name": "@"}, "type", "use ALIAS"),
+    "dns record: a CNAME stands alone (issue 32 item 19)": Rule(RECORD, {"name": "other", "type": "CNAME", "data": "example.com."}, {"name": "beside"},
+                                                               "type", "beside already holds A", staged_records),
+    "dns record: nothing beside a CNAME": Rule(RECORD, A_RECORD, {"name": "alias"}, "type", "alias holds a CNAME", staged_records),
+    "dns record: TXT quotes pair up (issue 32 item 20)": Rule(RECORD, {"name": "@", "type": "TXT", "data": '"v=spf1 mx" "~all"'},
+                                                              {"data": '"v=spf1 mx ~all'}, "data", "quotes come in pairs"),
     "dns record: CAA shape": Rule(RECORD, {"name": "@", "type": "CAA", "data": '0 issue "letsencrypt.org"'}, {"data": "issue letsencrypt.org"}, "data", "flags tag"),
     "dns record: TLSA shape": Rule(RECORD, {"name": "_443._tcp", "type": "TLSA", "data": "3 1 1 0a1b2c"}, {"data": "3 1 1 xyz"}, "data", "usage selector"),
     "dns record: TTL bounds": Rule(RECORD, A_RECORD, {"ttl": "30"}, "ttl", "at least 60"),

@@ -233,7 +233,9 @@ class ResourceKind:
     # service's name and version; what a list's flags say).
     about: Lazy[Any] | None = None
     # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
-    # `async def batch(service, scope, changes) -> None` (DNS records; any whole-list PUT).
+    # `async def batch(service, scope, changes, rows) -> str | None` (DNS records; any whole-list PUT).
+    # A lost answer: return what the look found applied, raise NotApplied or OutcomeUnclear
+    # (products/changeset.py); changes marked unknown (`changes.unknown`) are looked for before a send.
     batch: Lazy[Any] | None = None
     detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
     state_field: str = "state"

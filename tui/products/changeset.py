@@ -2,7 +2,8 @@
 in one request built by the kind (`ResourceKind.batch`), keep them when the send fails.
 
 The set is laid over whatever the list shows (`overlay`), so a refresh neither loses nor hides it:
-a staged row is shown with its mark (+ added, ~ changed, - to delete). Pure logic: no Textual, no I/O.
+a staged row is shown with its mark (+ added, ~ changed, - to delete; ? sent, its outcome unknown).
+Pure logic: no Textual, no I/O.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from ..records import record
 
 Op = Literal["add", "edit", "delete"]
 MARKS = {"add": "+", "edit": "~", "delete": "-"}
+UNKNOWN = "?"  # the mark of a change sent whose outcome is unknown (it may have been applied)
 STAGED = "_staged"  # the row field holding a staged row's mark
 
 
@@ -21,12 +23,19 @@ class NotApplied(Exception):
     the message says what was seen."""
 
 
+class OutcomeUnclear(Exception):
+    """A batch was sent, its answer lost, and looking could not tell whether it was applied (the look
+    failed too, or what it saw cannot say): the changes stay staged, marked unknown (`?`). The next
+    send of a kind's batch looks first, and sends only what the resource does not already hold."""
+
+
 @record
 class Change:
     op: Op
     key: str  # the row id (a new row gets "+1", "+2", …)
     before: dict[str, Any] = field(default_factory=dict)  # the row as it was when staged (edit, delete)
     after: dict[str, Any] = field(default_factory=dict)  # what is sent (add: the object; edit: the fields changed)
+    unknown: bool = False  # sent, its answer lost, and no look could tell whether it was applied
 
 
 class ChangeSet:
@@ -71,6 +80,16 @@ class ChangeSet:
             return
         self._changes[key] = Change("delete", key, current.before if current else _public(before))
 
+    @property
+    def unknown(self) -> list[Change]:
+        """The changes sent whose outcome is unknown: they may already be applied."""
+        return [c for c in self._changes.values() if c.unknown]
+
+    def mark_unknown(self) -> None:
+        """Every change was sent and its outcome is unknown (see `OutcomeUnclear`)."""
+        for change in self._changes.values():
+            change.unknown = True
+
     def undo(self, key: str) -> bool:
         return self._changes.pop(key, None) is not None
 
@@ -86,12 +105,12 @@ class ChangeSet:
             if change is None:
                 out.append(row)
             elif change.op == "edit":
-                out.append(make_row({**row.data, **change.after, STAGED: MARKS["edit"]}))
+                out.append(make_row({**row.data, **change.after, STAGED: mark(change)}))
             else:
-                out.append(make_row({**row.data, STAGED: MARKS[change.op]}))
+                out.append(make_row({**row.data, STAGED: mark(change)}))
         for change in self._changes.values():
             if change.op == "add":
-                out.append(make_row({**change.after, id_field: change.key, STAGED: MARKS["add"]}))
+                out.append(make_row({**change.after, id_field: change.key, STAGED: mark(change)}))
         return out
 
     def entries(self, name: Callable[[dict[str, Any]], str]) -> list[Any]:
@@ -100,12 +119,14 @@ class ChangeSet:
 
         out = []
         for c in self._changes.values():
+            said = UNSURE if c.unknown else ""
             if c.op == "add":
-                out.append(Entry("add", name(c.after), [(k, None, v) for k, v in c.after.items()]))
+                # an empty value says nothing (the name of a zone's root, "", is in its label as @)
+                out.append(Entry("add", name(c.after) + said, [(k, None, v) for k, v in c.after.items() if v not in (None, "")]))
             elif c.op == "delete":
-                out.append(Entry("delete", name(c.before) or c.key, []))
+                out.append(Entry("delete", (name(c.before) or c.key) + said, []))
             else:
-                out.append(Entry("change", name(c.before) or c.key, [(k, c.before.get(k), v) for k, v in c.after.items()]))
+                out.append(Entry("change", (name(c.before) or c.key) + said, [(k, c.before.get(k), v) for k, v in c.after.items()]))
         return out
 
     def diff(self, name: Callable[[dict[str, Any]], str]) -> list[str]:
@@ -113,6 +134,14 @@ class ChangeSet:
         from .diff import as_lines
 
         return as_lines(self.entries(name))
+
+
+UNSURE = "  (? sent before, outcome unknown: looked for first)"
+
+
+def mark(change: Change) -> str:
+    """The mark a staged row shows: its op's, or `?` when it was sent and its outcome is unknown."""
+    return UNKNOWN if change.unknown else MARKS[change.op]
 
 
 def _public(data: dict[str, Any]) -> dict[str, Any]:

@@ -124,6 +124,8 @@ async def clone_flow(ui: Any, zone: Any) -> None:
     """Clone a zone's records into another; overwriting loses the destination's: its name typed."""
     svc = ui.service()
 
+    into: list[str] = []  # the zone cloned into, said once done
+
     async def send(form: CloneForm) -> Any:
         if form.dest_dns_zone == zone.id:
             from ..flows import Refused
@@ -134,6 +136,7 @@ async def clone_flow(ui: Any, zone: Any) -> None:
                                f"{shown(zone.id)}. What it holds now is lost (its versions keep it).", "Overwrite", form.dest_dns_zone)
         from ...api.errors import ApiError
 
+        into[:] = [form.dest_dns_zone]
         try:
             return await svc.call("POST", ui.scope, "dns-zones", zone.id, "clone",
                                   body={"dest_dns_zone": form.dest_dns_zone, "overwrite": form.overwrite, "project_id": ui.project_id})
@@ -147,7 +150,7 @@ async def clone_flow(ui: Any, zone: Any) -> None:
 
     done = await ui.form(f"Clone {shown(zone.id)}", CloneForm, submit=send, submit_label="Clone")
     if done is not None:
-        ui.notify(f"{shown(zone.id)}: cloned")
+        ui.notify(f"{shown(zone.id)}: cloned into {shown(into[0])}" if into else f"{shown(zone.id)}: cloned")
         ui.reload()
 
 

@@ -17,6 +17,7 @@ from .names import shown
 API = "domain/v2beta1"
 FORMS = "tui.products.dns.forms:"
 RECORDS_MODULE = "tui.products.dns.records:"
+ZONE_RECORDS = "tui.products.dns.zone_records:"
 HERE = "tui.products.dns.kinds:"
 PROJECT = {"project_id": FromContext("project_id")}
 TONES = Tones(busy={"checking", "pending", "creating", "renewing", "updating"}, bad={"expired", "locked"}, alarm={"expiring"}, base=COMMON)
@@ -202,7 +203,12 @@ ZONES = dns_kind(
             "TSIG key of {name}", Call("GET", "dns-zones/{id}/tsig-key", mutating=False), "Secondary servers sign their transfer requests with this key.",
             secret="key", copy=("name", "algorithm"))),
         ActionSpec("import", "Import records from another provider…", lambda r: custom_ns(r) is None, why_not=custom_ns, flow=Lazy(FORMS + "import_flow")),
+        ActionSpec("clear", "Remove every record (a clear change)…", lambda r: custom_ns(r) is None, why_not=custom_ns,
+                   flow=Lazy(ZONE_RECORDS + "clear_flow")),
+        ActionSpec("delete_records", "Delete every record (DELETE …/records)…", lambda r: custom_ns(r) is None, why_not=custom_ns,
+                   flow=Lazy(ZONE_RECORDS + "delete_records_flow")),
     ),
+    about=Lazy(ZONE_RECORDS + "service_info"),  # the service's name and version, under the list
     create=Lazy(FORMS + "ZONE_CREATE"),
     delete=Call("DELETE", "dns-zones/{id}", params=PROJECT),
     delete_needs_name=True,
@@ -212,13 +218,15 @@ ZONES = dns_kind(
     sort=("zone", False),
 )
 
+# At 80 columns the ones that matter fit whole (name, type, data, dynamic; a longer value ends in
+# "…"); TTL and priority follow, seen from 84 columns or by scrolling right.
 RECORD_COLUMNS = (
-    Column("name", "Name", lambda r: shown(r.text("name")) or "@", width=24),
-    Column("type", "Type", lambda r: r.text("type"), width=6),
+    Column("name", "Name", lambda r: shown(r.text("name")) or "@", width=20, sort_key=lambda r: (shown(r.text("name")).lower(), r.text("type"))),
+    Column("type", "Type", lambda r: r.text("type"), width=5),
+    Column("data", "Data", lambda r: r.text("data"), width=28),
+    Column("dynamic", "Dynamic", lambda r: dynamic_of(r), width=10),
     Column("ttl", "TTL", lambda r: r.text("ttl"), width=6, sort_key=lambda r: r.get("ttl") or 0),
     Column("priority", "Prio", lambda r: r.text("priority") if r.get("type") in ("MX", "SRV") else "", width=4),
-    Column("data", "Data", lambda r: r.text("data"), width=46),
-    Column("dynamic", "Dynamic", lambda r: dynamic_of(r), width=12),
 )
 
 
@@ -270,6 +278,7 @@ RECORDS = dns_kind(
     state_field="type",
     fetch_detail=False,
     columns=RECORD_COLUMNS,
+    sort=("name", False),  # by name, then type (the zone itself first); a new record takes its place on r
     detail_fields=(
         ("Name", record_name),
         ("Type", raw("type")),
@@ -283,7 +292,7 @@ RECORDS = dns_kind(
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.
     create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
     edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),
-    batch=Lazy(RECORDS_MODULE + "send_changes"),
+    batch=Lazy("tui.products.dns.sending:send_changes"),
     label=lambda d: f"{shown(str(d.get('name') or '')) or '@'} {d.get('type', '?')} {d.get('data', '')}".strip(),
     locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None,
     name_param="name",
@@ -299,6 +308,7 @@ VERSIONS = dns_kind(
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
     fetch_detail=False,
     sort=("created", True),  # newest first, a restore's new version included
+    summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")},  # menus and titles say its time, not its UUID
     columns=(
         Column("created", "Created", lambda r: r.text("created_at")[:19].replace("T", " "), width=19, sort_key=lambda r: r.text("created_at")),
         Column("id", "Version", lambda r: r.id, width=36),

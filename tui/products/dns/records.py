@@ -11,9 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Call, Context, CreateSpec, EditSpec
-from ..changeset import NotApplied
 from ..diff import Entry
-from ..fields import meta
+from ..fields import ctx, meta
 from ..vocabulary import KeyValues
 from .names import ascii_name, shown
 
@@ -48,7 +47,27 @@ def check_data(rtype: str, data: str) -> str | None:
     if rtype == "TLSA":
         return None if TLSA.match(data) else "a TLSA record's data is 'usage selector matching-type hex', such as 3 1 1 0a1b…"
     if rtype == "TXT":
-        return None if data else "a TXT record holds some text"
+        if not data:
+            return "a TXT record holds some text"
+        return None if balanced(data) else 'a TXT record\'s quotes come in pairs ("…" "…"; \\" for a quote inside): one is left open'
+    return None
+
+
+def balanced(text: str) -> bool:
+    """Whether the quotes of a TXT record's text pair up (a `\\"` is a quote inside, not a delimiter)."""
+    return len(re.findall(r'(?<!\\)"', text.replace("\\\\", ""))) % 2 == 0
+
+
+def cname_beside(rtype: str, name: str, rows: list[dict[str, Any]]) -> str | None:
+    """RFC 1034 §3.6.2, checked against the zone's other records as staged (`rows`): a CNAME stands
+    alone at its name. What is wrong, or None."""
+    here = [r for r in rows if str(r.get("name") or "").rstrip(".").lower() == name]
+    at = shown(name) or "@"
+    if rtype == "CNAME" and here:
+        kinds = ", ".join(sorted({str(r.get("type") or "?") for r in here}))
+        return f"a CNAME stands alone at its name, and {at} already holds {kinds}: pick another name, or remove those first"
+    if rtype != "CNAME" and any(r.get("type") == "CNAME" for r in here):
+        return f"{at} holds a CNAME, which stands alone at its name: pick another name, or remove the CNAME first"
     return None
 
 
@@ -188,8 +207,13 @@ class RecordForm(BaseModel):
     @field_validator("type")
     @classmethod
     def _type(cls, v: str, info: ValidationInfo) -> str:
-        if v == "CNAME" and info.data.get("name") == "":
+        name = info.data.get("name")
+        if v == "CNAME" and name == "":
             raise ValueError("the zone itself (@) cannot be a CNAME: use ALIAS")
+        if name is not None:
+            beside = cname_beside(v, name, ctx(info, "rows") or [])
+            if beside:
+                raise ValueError(beside)
         return v
 
     @field_validator("data")
@@ -283,38 +307,6 @@ RECORD_CREATE = CreateSpec(RecordForm, _payload, record_options)
 RECORD_EDIT = EditSpec(RecordForm, _values, _patch, record_options)
 
 
-async def latest_version(service: Any, scope: str, zone: str) -> str | None:
-    answer = await service.call("GET", scope, "dns-zones", zone, "versions", params={"page_size": 1})
-    found = answer.get("versions") or []
-    return str(found[0].get("id")) if found and isinstance(found[0], dict) else None
-
-
-async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str | None:
-    """The staged changes as one PATCH of `changes`, in the order staged (spec 3 §4.1). An answer
-    lost on the way is looked for in the zone's versions: every applied change makes one."""
-    from ...api.errors import OutcomeUnknown
-
-    ops: list[dict[str, Any]] = []
-    for c in changes.changes:
-        if c.op == "add":
-            ops.append({"add": {"records": [record_of(c.after)]}})
-        elif c.op == "edit":
-            merged = {**c.before, **c.after}
-            ops.append({"set": {"id": c.key, "records": [record_of({k: v for k, v in merged.items() if v is not None})]}})
-        else:
-            ops.append({"delete": {"id": c.key}})
-    zone = service.parent.id
-    before = await latest_version(service, scope, zone)
-    try:
-        await service.call("PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False})
-    except OutcomeUnknown as err:
-        after = await latest_version(service, scope, zone)
-        if after is not None and after != before:
-            return f"{err.summary}\nLooked: {shown(zone)} has a new version since: the {len(ops)} change(s) were applied."
-        raise NotApplied(f"{err.summary}\nLooked: {shown(zone)} has no new version: nothing was applied.") from None
-    return None
-
-
 def label_of(r: dict[str, Any]) -> str:
     return f"{shown(str(r.get('name') or '')) or '@'} {r.get('type', '?')} {r.get('data', '')}".strip()
 
@@ -366,4 +358,4 @@ async def restore_flow(ui: Any, version: Any) -> None:
     ui.reload()
 
 
-__all__ = ["Call", "RECORD_CREATE", "RECORD_EDIT", "RecordForm", "compare_flow", "restore_flow", "send_changes"]
+__all__ = ["Call", "RECORD_CREATE", "RECORD_EDIT", "RecordForm", "compare_flow", "restore_flow"]

@@ -170,20 +170,28 @@ def apply(records: dict[str, Rec], changes: Any, new_id: Callable[[], str], now:
 
 
 def check_cnames(work: dict[str, Rec], touched: dict[str, str]) -> None:
-    """RFC 1034 §3.6.2: a CNAME is alone at its name; the zone's root (its SOA and NS) holds none."""
-    by_name: dict[str, list[Rec]] = {}
-    for r in work.values():
-        by_name.setdefault(r["name"], []).append(r)
-    for rid, where in touched.items():
+    """RFC 1034 §3.6.2: a CNAME is alone at its name; the zone's root (its SOA and NS) holds none.
+    The 400 names the change that broke the rule: the one that wrote the CNAME, else the last one
+    that wrote a record at that name (not the first change that happened to touch the name)."""
+    by_name: dict[str, list[str]] = {}
+    for rid, r in work.items():
+        by_name.setdefault(r["name"], []).append(rid)
+    blamed: dict[str, str] = {}  # name -> the change to name in a refusal
+    wrote_cname: set[str] = set()
+    for rid, where in touched.items():  # in the order the changes wrote them
         r = work.get(rid)
-        if r is None:
+        if r is None or r["name"] in wrote_cname:
             continue
-        others = by_name[r["name"]]
+        blamed[r["name"]] = where
+        if r["type"] == "CNAME":
+            wrote_cname.add(r["name"])
+    for name, where in blamed.items():
+        others = [work[rid] for rid in by_name[name]]
         has_cname = any(o["type"] == "CNAME" for o in others)
-        if has_cname and r["name"] == "":
+        if has_cname and name == "":
             raise invalid_arguments((where, "constraint", "the zone's root cannot hold a CNAME (use an ALIAS record)"))
         if has_cname and len(others) > 1:
-            raise invalid_arguments((where, "constraint", f"{r['name']!r} holds a CNAME, which cannot share its name with other records"))
+            raise invalid_arguments((where, "constraint", f"{name!r} holds a CNAME, which cannot share its name with other records"))
 
 
 def diff(old: list[Rec], new: list[Rec]) -> list[dict[str, Any]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from typing import Any, Awaitable, Callable
 
 from pydantic import BaseModel, ValidationError
@@ -96,12 +98,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.ready = True
         self.query_one("#submit", Button).disabled = False
         self._status("")
-        now, pristine = self.form.values(), dict(self._pristine or {})
-        for name in choices:  # a choice list filled (and its default picked) is not input
-            if name in now:
-                pristine[name] = now[name]
-            else:
-                pristine.pop(name, None)
+        now, pristine = self.form.values(), copy.deepcopy(self._pristine or {})
+        for name in choices:  # a choice list filled (and its default picked) is not input, nested ones too
+            _as_now(pristine, now, name.split("."))
         self._pristine = pristine
 
     def _status(self, text: str, error: bool = False) -> None:
@@ -228,3 +227,19 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
         unsent = not self.busy and self._pristine is not None and self.form.values() != self._pristine
         close_or_ask(self, unsent, "Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it.")
+
+
+def _as_now(pristine: dict[str, Any], now: dict[str, Any], path: list[str]) -> None:
+    """Set the value at `path` (a field's dotted path: a variant's fields go through its name, as
+    `dynamic.http_service.strategy`) in `pristine` to what it is `now`, or drop it where `now` has none."""
+    head, rest = path[0], path[1:]
+    if not rest:
+        if head in now:
+            pristine[head] = now[head]
+        else:
+            pristine.pop(head, None)
+        return
+    if isinstance(now.get(head), dict) and isinstance(pristine.get(head), dict):
+        _as_now(pristine[head], now[head], rest)
+    elif now.get("kind") == head and pristine.get("kind") == head:  # a variant named by its discriminator
+        _as_now(pristine, now, rest)

@@ -94,9 +94,9 @@ class ResourceChanges:
                 lost.add(row.id)
             return row
 
-        async def load() -> Any:
-            assert spec.options is not None
-            return await spec.options(self.service, scope)
+        async def load() -> Any:  # a staging form's validators see the list as staged (`rows`)
+            choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
+            return choices, {**context, "rows": self.rows_as_staged()} if self.staging else context
 
         def done(result: Any) -> None:
             if not result:
@@ -126,7 +126,7 @@ class ResourceChanges:
 
         self.app.push_screen(
             FormScreen((("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else "" if scope == "global" else f"in {scope}")).strip(),
-                       spec.form_model, submit, loader=load if spec.options else None, field_map=spec.field_map,
+                       spec.form_model, submit, loader=load if spec.options or self.staging else None, field_map=spec.field_map,
                        submit_label="Stage" if self.staging else "Create"),
             done,
         )
@@ -172,6 +172,10 @@ class ResourceChanges:
                 said[:] = [told]
                 return row
             patch = spec.body(form, resource)
+            if not patch and spec.method == "PATCH":  # an unchanged form is not a change: nothing staged, nothing sent
+                said[:] = [f"Nothing changed in {self.label_of(resource.data) or resource.name or resource.id}: nothing "
+                           + ("staged." if self.staging else "was sent.")]
+                return resource
             if self.staging:
                 return self.stage_edit(resource, patch)
             try:
@@ -184,7 +188,9 @@ class ResourceChanges:
                 raise outcome.Looked(err, found.says) from None
 
         def done(result: Any) -> None:
-            if result and self.staging:
+            if result and said and said[0].startswith("Nothing changed"):
+                self.app.notify(said[0], timeout=4)
+            elif result and self.staging:
                 self.app.notify(f"Staged: {self.label_of(result[0].data) or result[0].id} changed. w reviews and sends the changes.", timeout=4)
             elif result:
                 self.table.upsert([result[0]])
@@ -193,7 +199,7 @@ class ResourceChanges:
 
         async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
             choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
-            return choices, {**context, "current": resource}
+            return choices, {**context, "current": resource, **({"rows": self.rows_as_staged(resource.id)} if self.staging else {})}
 
         self.app.push_screen(
             FormScreen(("Stage a change to " if self.staging else "Edit ") + (self.label_of(resource.data) or resource.name or resource.id), spec.form_model, submit, initial=spec.from_resource(resource),

@@ -2,8 +2,10 @@
 the rows instead of sending; `u` undoes the change on the row under the cursor; `w` shows the diff
 and, once confirmed, sends it all in one request built by the kind. A failed send keeps every
 staged change; a refresh keeps them too. A batch whose answer was lost may look and say what it
-found: it returns what to say when the changes were applied after all, and raises `NotApplied`
-(the changes stay staged) when they were not. A mixin of ResourceView.
+found: it returns what to say when the changes were applied after all, raises `NotApplied` (the
+changes stay staged) when they were not, and `OutcomeUnclear` when it cannot tell: the changes stay
+staged marked `?` (unknown), and the batch looks for them before sending them again. A mixin of
+ResourceView.
 """
 
 from __future__ import annotations
@@ -89,6 +91,17 @@ class StagedEdits:
             return self.kind.label(data)
         return str(data.get("name") or data.get(self.kind.id_field) or "")
 
+    def rows_as_staged(self, but: str | None = None) -> list[dict[str, Any]]:
+        """The list's objects as they will be once the staged changes are sent (those staged for
+        deletion left out, and `but`, the one being edited): a staging form's validators see them as
+        `rows` in their context, for rules between objects (a CNAME stands alone at its name)."""
+        out = []
+        for row in self.table.resources():
+            change = self.changes.get(row.id) if self.changes else None
+            if row.id != but and (change is None or change.op != "delete"):
+                out.append({k: v for k, v in row.data.items() if k != STAGED})
+        return out
+
     def _unstaged(self, row: Any) -> Any:
         change = self.changes.get(row.id) if self.changes else None
         if STAGED not in row.data:
@@ -151,17 +164,22 @@ class StagedEdits:
     async def _send_changes(self) -> None:
         assert self.changes is not None and self.kind.batch is not None
         rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
-        from ...products.changeset import NotApplied
+        from ...products.changeset import NotApplied, OutcomeUnclear
 
+        lost = "Sending the changes: the answer was lost"
         try:
             said = await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
-            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20)
             self.reload()  # type: ignore[attr-defined]
             return
-        except OutcomeUnknown as err:
-            self.app.notify(f"{err.summary}\nThe changes stay staged: look at the list before sending again.",
-                            title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+        except (OutcomeUnclear, OutcomeUnknown) as err:
+            self.changes.mark_unknown()
+            self._staged_changed()
+            then = ("look at the list before sending again" if isinstance(err, OutcomeUnknown)  # a batch that cannot look
+                    else "w looks for them first and sends only what is missing")
+            self.app.notify(f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
+                            f"(they may have been applied): {then}.", title=lost, severity="warning", timeout=20)
             self.reload()  # type: ignore[attr-defined]
             return
         except Exception as err:

@@ -52,9 +52,10 @@ class TextLines(ScrollView, can_focus=True):
             if cell_len(text) <= width:
                 out.append((text, style))
                 continue
-            first, *rest = chop_cells(text, width)
+            first, rest = _cut(text, width)
             out.append((first, style))
-            for piece in chop_cells("".join(rest), width - len(INDENT)) if rest else ():
+            while rest:
+                piece, rest = _cut(rest, width - len(INDENT))
                 out.append((INDENT + piece, style))
         self.lines = out
         self.virtual_size = Size(width, len(out))
@@ -68,3 +69,15 @@ class TextLines(ScrollView, can_focus=True):
         text, style = self.lines[index]
         strip = Strip([Segment(text, base + style)], cell_len(text))
         return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+
+def _cut(text: str, width: int) -> tuple[str, str]:
+    """The part of `text` that fits `width` cells, and what is left: cut after the last space that
+    fits (a word is not split), or mid-word only when one word alone is wider than the line."""
+    if cell_len(text) <= width:
+        return text, ""
+    head = chop_cells(text, width)[0]
+    space = head.rfind(" ")
+    if space > 0 and head[:space].strip():
+        return head[:space + 1].rstrip() or head, text[space + 1:].lstrip(" ")
+    return head, text[len(head):]

@@ -1,0 +1,114 @@
+"""DNS staged changes sent as one PATCH, and the look when its answer is lost (issue 32 items 4, 5):
+against the sandbox in process, no Textual."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tui.api.client import ApiClient, RetryPolicy
+from tui.products.base import Context
+from tui.products.changeset import ChangeSet, NotApplied, OutcomeUnclear
+from tui.products.dns.kinds import RECORDS
+from tui.products.dns.sending import send_changes
+from tui.products.location import ParentRef
+from tui.products.service import ResourceService
+from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
+from tui.sandbox.core import FaultRule
+from tui.sandbox.faults import FaultSpec
+
+pytestmark = pytest.mark.anyio
+ZONE = "shop.example.com"
+
+
+def _service(sandbox: Sandbox) -> ResourceService:
+    async def no_sleep(_: float) -> None:
+        return None
+
+    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app), retry=RetryPolicy(deadline=60), sleep=no_sleep)
+    return ResourceService(client, RECORDS, ParentRef(ZONE, ZONE, "global"), context=lambda sc: Context(DEMO_PROJECT_ID, sc))
+
+
+class AnotherClientFirst(FaultRule):
+    """Another client changes the zone (a new version) just before our PATCH, which the gateway then
+    refuses: ours is not applied."""
+
+    sandbox: Sandbox | None = None
+
+    def matches(self, method: str, path: str) -> bool:
+        hit = super().matches(method, path)
+        if hit and self.sandbox is not None:
+            zone = self.sandbox.dns.zones[ZONE]
+            self.sandbox.dns.put_records(zone, [{"name": "other", "type": "TXT", "data": "another client"}])
+        return hit
+
+
+async def _staged_delete(service: ResourceService) -> tuple[ChangeSet, list]:
+    rows = await service.list_rows("global")
+    target = next(r for r in rows if r.data.get("type") == "A")
+    changes = ChangeSet()
+    changes.delete(target.id, target.data)
+    return changes, rows
+
+
+async def test_a_change_not_applied_while_another_client_changed_the_zone_is_not_said_applied():
+    sandbox = Sandbox(clock=ManualClock())
+    rule = AnotherClientFirst(502, "/records", "PATCH", times=1)
+    rule.sandbox = sandbox
+    sandbox.faults.append(rule)
+    service = _service(sandbox)
+    changes, rows = await _staged_delete(service)
+    with pytest.raises(NotApplied) as said:
+        await send_changes(service, "global", changes, rows)
+    assert "another client" in str(said.value) and "not applied" in str(said.value)
+    assert changes.changes[0].key in sandbox.dns.zones[ZONE]["_records"]  # (the record is still there)
+
+
+async def test_a_change_applied_whose_answer_is_lost_is_found_in_the_new_version():
+    sandbox = Sandbox(clock=ManualClock(), faults=FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"))
+    service = _service(sandbox)
+    changes, rows = await _staged_delete(service)
+    said = await send_changes(service, "global", changes, rows)
+    assert said and "were applied" in said
+
+
+async def test_a_look_that_fails_says_it_cannot_tell_and_a_resend_looks_first():
+    sandbox = Sandbox(clock=ManualClock(), faults=FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="drop"))
+    sandbox.inject(503, "/versions?page_size=10", method="GET")  # the look's read only
+    service = _service(sandbox)
+    changes, rows = await _staged_delete(service)
+    with pytest.raises(OutcomeUnclear) as said:
+        await send_changes(service, "global", changes, rows)
+    assert "may have been applied" in str(said.value) and "failed too" in str(said.value)
+    changes.mark_unknown()
+    sandbox.fault_spec.rates.clear()
+    again = await send_changes(service, "global", changes, await service.list_rows("global"))
+    assert again and "found applied" in again
+    assert len([m for m, p in sandbox.requests if m == "PATCH"]) == 1
+
+
+async def test_a_refusal_names_the_staged_change_not_an_index():
+    """Issue 32 item 19: the platform's `changes.2…` is said as the staged change sent third."""
+    from tui.api.errors import InvalidArguments
+
+    service = _service(Sandbox(clock=ManualClock()))
+    changes = ChangeSet()
+    for record in ({"name": "beside", "type": "A", "data": "192.0.2.1"}, {"name": "elsewhere", "type": "A", "data": "192.0.2.2"},
+                   {"name": "beside", "type": "CNAME", "data": "target.example.com."}):
+        changes.add(record)
+    with pytest.raises(InvalidArguments) as refused:
+        await send_changes(service, "global", changes, await service.list_rows("global"))
+    assert list(refused.value.field_messages()) == ["change 3 of 3 (add beside CNAME target.example.com.):"]
+
+
+def test_the_review_names_the_zone_root_by_its_label_and_wraps_between_words():
+    """Issue 32 item 27: an add of the zone's root reads `@ A …`, not `name=—`; a long review line
+    wraps at a space, not mid-word."""
+    from tui.ui.widgets.text_lines import _cut
+
+    changes = ChangeSet()
+    changes.add({"name": "", "type": "A", "data": "192.0.2.1", "ttl": 3600, "comment": None})
+    [line] = changes.diff(RECORDS.label)
+    assert line.startswith("+ add     @ A 192.0.2.1") and "name=" not in line and "—" not in line
+    first, rest = _cut("~ change  www A 192.0.2.1  (? sent before, outcome unknown)", 30)
+    assert first == "~ change  www A 192.0.2.1  (?" and rest == "sent before, outcome unknown)"

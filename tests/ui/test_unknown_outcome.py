@@ -119,7 +119,7 @@ async def test_a_change_set_not_applied_stays_staged(sandbox):
 
 
 async def test_a_delete_asking_first_whose_answer_is_lost_says_what_it_found():
-    from helpers import confirm_yes, open_view, screen_named, to_named_row
+    from helpers import open_view, screen_named, to_named_row
 
     sandbox = applied_sandbox(7)
     app = make_app(sandbox)
@@ -130,7 +130,9 @@ async def test_a_delete_asking_first_whose_answer_is_lost_says_what_it_found():
         await pilot.press("d")
         await screen_named(pilot, app, "PickerScreen")
         await pilot.press("enter")  # keep the IP
-        await confirm_yes(pilot, app)
+        dialog = await screen_named(pilot, app, "ConfirmScreen")
+        assert dialog.require_text == "web-lb"  # its frontends and backends go with it
+        await pilot.press(*"web-lb", "enter")
         await wait_for(pilot, lambda: "may have been applied" in warnings(app), what="the look's report")
         lb = next(lb for lb in sandbox.lb.lbs.items["fr-par"].values() if lb["name"] == "web-lb")
         assert lb["status"] in ("to_delete", "deleting") and lb["status"] in warnings(app)

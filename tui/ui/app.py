@@ -27,12 +27,14 @@ from ..products import manifest
 from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
-from . import collector, styles
+from . import collector, styles, textual_fixes
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .origins import Origins
 from .typeahead import TypeAhead
 from .widgets.resource_view import ResourceView
+
+textual_fixes.apply()
 
 if TYPE_CHECKING:
     import httpx

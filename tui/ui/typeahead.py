@@ -61,6 +61,7 @@ class TypeAhead:
 
     def _release(self) -> None:
         held, self._held = self._held, []
+        self._held_screen = None  # a closed screen kept here kept every screen it still pointed to
         if self._hold_timer is not None:
             self._hold_timer.stop()
             self._hold_timer = None

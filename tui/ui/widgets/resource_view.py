@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from typing import Any, Callable
 
 from textual import work
@@ -84,8 +85,19 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.last_refresh: float | None = None  # the last refresh that succeeded (shown in the status bar)
         self.last_attempt: float | None = None  # the last one tried, whatever came of it
         self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
-        self._detail: Any = None
+        self._detail_ref: Callable[[], Any] = lambda: None
         self._title = ""
+
+    @property
+    def _detail(self) -> Any:
+        """The detail opened from this list, while something else keeps it (the screen stack). Held
+        weakly: a closed screen kept here kept, through callbacks Textual had queued on it, every
+        screen opened after it — the console's memory grew all day."""
+        return self._detail_ref()
+
+    @_detail.setter
+    def _detail(self, screen: Any) -> None:
+        self._detail_ref = weakref.ref(screen) if screen is not None else (lambda: None)
 
     def compose(self) -> ComposeResult:
         yield ResourceTable(id="table")

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, kinds_of
 from ..format import COMMON, Tones, date_of
+from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
 from ..columns import name_col, scope_col, state_col, tags_col
 
@@ -165,7 +166,7 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     fetch_detail=False,
     sort=("at", True),
     columns=(
-        Column("at", "At", lambda r: r.text("created_at"), width=22),
+        Column("at", "At (UTC)", lambda r: second_of(r.text("created_at")), width=19, sort_key=lambda r: r.text("created_at")),
         Column("action", "Action", lambda r: r.text("action"), width=24),
     ),
     detail_fields=(("Action", lambda e: str(e.raw.get("action", ""))), ("At", lambda e: str(e.raw.get("created_at", "")))),

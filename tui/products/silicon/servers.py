@@ -46,7 +46,7 @@ SERVERS = silicon_kind(
         state_col(COMMON, 14, "status", "Status"),
         Column("ip", "IP", lambda r: r.text("ip"), width=15),
         Column("zone", "Zone", lambda r: r.text("zone"), width=8),
-        Column("deletable", "Deletable", lambda r: "yes" if seconds_until_deletable(r) <= 0 else f"in {int(seconds_until_deletable(r) // 3600)} h", width=9),
+        Column("deletable", "Deletable", lambda r: "yes" if (s := seconds_until_deletable(r)) <= 0 else f"in {times.span_up(s)}", width=9),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10),
     ),
     detail_fields=(

@@ -196,3 +196,22 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
         await pilot.press("a")
         menu = await screen_named(pilot, app, "PickerScreen")
         assert "offered in fr-par-1 and nl-ams-1 only" in dict((c[0], c[2]) for c in menu.choices)["Private networks ›"]
+
+
+async def test_a_servers_detail_names_its_offer_and_its_os(sandbox):
+    """The detail showed the offer's and the OS's ids only."""
+    from helpers import text_of
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_baremetal(pilot, app, "fr-par-1")
+        server = next(s for s in sandbox.baremetal.servers["fr-par-1"].values() if s["name"] == "edge-par")
+        offer = sandbox.baremetal.offer("fr-par-1", server["offer_id"])
+        os_ = sandbox.baremetal.os[server["install"]["os_id"]]
+        await select(pilot, view, "edge-par")
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await wait_for(pilot, lambda: detail.resource is not None, what="detail loaded")
+        fields = text_of(detail.query_one("#fields"))
+        assert f"{offer['name']} ({offer['id']})" in fields
+        assert f"OS {os_['name']} {os_['version']} ({os_['id']})" in " ".join(fields.split())

@@ -254,6 +254,9 @@ class ResourceKind:
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
     enrich: Lazy[Any] | None = None
+    # The same, for the detail only (`resource.looked_up`): names of what it references that no list
+    # column shows (a server's offer and OS), read when a detail opens rather than with every listing.
+    enrich_detail: Lazy[Any] | None = None
     # The kind whose names `enrich` looks up (`service.names_of`): read alongside the list's page 1,
     # once per refresh cycle, rather than after it.
     names_from: Lazy[Any] | None = None

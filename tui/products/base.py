@@ -105,6 +105,9 @@ class ActionSpec:
     # rows the user marked (space), or the one under the cursor when none is marked; it returns
     # True when it sent something (the marks are then cleared).
     many: bool = False
+    # The name of an action of the kind run on the resource once it settles after this one: an
+    # export's URL shown when made, rather than on a second trip to the menu.
+    then: str = ""
 
     def __post_init__(self) -> None:
         if sum(x is not None for x in (self.call, self.flow, self.shape)) != 1:

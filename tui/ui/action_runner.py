@@ -77,6 +77,9 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         return None
     app.notify(f"{what} — accepted" if host.kind.singleton else f"{what}: {name} — accepted", timeout=4)
     reveal_once(host, first)
+    after = next((a for a in host.kind.actions if spec.then and a.name == spec.then), None)
+    if after is not None and isinstance(getattr(host, "then", None), dict):  # run once it settles (the view polls it)
+        host.then[first.id] = after
     host.follow(first)
     return None
 

@@ -54,7 +54,7 @@ BACKUPS = rdb_kind(
         ("Created", lambda b: str(b.raw.get("created_at", ""))),
     ),
     actions=(
-        ActionSpec("export", "Export (make a download URL)", _ready, call=Call("POST", "{id}/export", {}), why_not=_why),
+        ActionSpec("export", "Export (make a download URL)", _ready, call=Call("POST", "{id}/export", {}), why_not=_why, then="url"),
         ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")),
                    shape=ShowValue("Download URL of {name} (y copies it; expires {download_url_expires_at})", "{download_url}")),
         ActionSpec("restore", "Restore to an instance…", _ready, flow=Lazy(COPIES + "restore_flow"), why_not=_why),

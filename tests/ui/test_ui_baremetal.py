@@ -105,13 +105,15 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         from tui.products.times import moment_of
 
         assert moment_of(store.remote[sid]["expires_at"]) in str(secret.query_one("#secret-expiry").render())  # when, read as a time
-        await pilot.press("y")  # the password, as the note says: it is highlighted first
+        await pilot.press("y")  # the password: it is highlighted first
         assert app.clipboard == password
         await pilot.press("escape")
         # the access open now can be seen again, then revoked
         await action(pilot, app, "Remote access open now (show)…")
         again = await screen_named(pilot, app, "SecretScreen")
-        assert store.remote[sid]["url"] in again.note
+        listed = again.query_one("OptionList")
+        assert any(store.remote[sid]["url"] in str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count))
+        assert "203.0.113.9" in again.note
         await pilot.press("escape")
         await action(pilot, app, "Revoke remote access")
         await confirm_yes(pilot, app)

@@ -96,7 +96,7 @@ def _ready(row: Any) -> bool:
 
 # The management controller's access: its URL, login, allowed IP and password (masked), until it expires.
 ACCESS = ShowAnswer("{name}: management controller", Call("GET", "{id}/remote-access", mutating=False),
-                    "URL    {url}\nLogin  {login}\nFrom   {ip}\nThe password: reveal (v), copy (y).", secret="password",
+                    "Open to {ip} only: its URL, login and password below.", secret="password",
                     copy=("url", "login"), expires="expires_at", absent="No remote access is open on {name}.")
 
 def _access_initial(server: Any) -> dict[str, Any]:

@@ -64,7 +64,7 @@ SERVERS = silicon_kind(
         ActionSpec("reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})),
         ActionSpec("reinstall", "Reinstall (erases it)…", lambda r: r.state == "ready", flow=Lazy(FORMS + "reinstall_flow")),
         ActionSpec("vnc", "VNC URL (copy)…", lambda r: bool(r.get("vnc_url")),
-                   shape=ShowSecret("VNC URL of {name}", "vnc_url", "VNC URL", "The URL holds the password: v reveals it, y copies the whole URL.")),
+                   shape=ShowSecret("VNC URL of {name}", "vnc_url", "VNC URL", "The URL holds the password: masked here, copied with the rest.")),
     ),
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),

@@ -70,3 +70,15 @@ def test_a_bare_metal_event_shows_its_whole_time_to_the_second_within_its_column
     column = next(c for c in EVENTS.columns if c.key == "at")
     shown = str(column.value(Row({"key": "k", "action": "order", "created_at": "2026-11-26T23:04:32.795000+00:00"})))
     assert shown == "2026-11-26 23:04:32" and column.width is not None and len(shown) <= column.width
+
+
+def test_a_cache_scaled_to_five_nodes_shows_its_five_addresses_in_the_detail():
+    """Scaled from 3 to 5 nodes, the detail still listed 3 addresses (the list cell's cut)."""
+    from tui.products.kvcache.clusters import CLUSTERS
+    from tui.products.models import Resource
+
+    ips = [f"10.12.0.{n}" for n in range(10, 15)]
+    cluster = Resource.model_validate({"id": "c", "name": "sessions", "cluster_size": 5, "endpoints": [
+        {"ips": ips, "port": 6379, "private_network": {"id": "pn", "service_ips": [f"{ip}/22" for ip in ips]}}]})
+    shown = str(dict(CLUSTERS.detail_fields)["Endpoints"](cluster))
+    assert all(ip in shown for ip in ips) and "…" not in shown

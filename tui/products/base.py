@@ -283,6 +283,9 @@ class ResourceKind:
             raise ValueError(f"{self.id}: a global kind has no scopes to choose")
         if self.delete is not None and not self.delete.mutating:
             raise ValueError(f"{self.id}: a delete is mutating")
+        names = {a.name for a in self.actions}
+        if any(a.then and a.then not in names for a in self.actions):
+            raise ValueError(f"{self.id}: an action's `then` names an action of the kind")
 
     @property
     def all_scopes(self) -> tuple[str, ...]:

@@ -139,3 +139,17 @@ async def test_the_palette_offers_no_create_on_a_read_only_kind(sandbox):
         assert any(name.startswith("Create server") for name, _, _ in provider._index())
         await open_view(pilot, app, "instance.types")
         assert not any(name.startswith("Create") for name, _, _ in provider._index())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_toast_leaves_the_status_bars_refreshed_time_readable(sandbox, size):
+    """Toasts gather bottom right: one sat on the status bar's line, over 'refreshed hh:mm:ss'."""
+    app = make_app(sandbox)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await loaded(pilot, app)
+        app.notify("Something worth saying, at the length a real notice has.", title="A notice", timeout=60)
+        await wait_for(pilot, lambda: bool(app.screen.query("Toast")), what="a toast")
+        await pilot.pause()
+        status, keys = app.main.query_one("#status").region, app.main.query_one("KeyBar").region
+        for toast in app.screen.query("Toast"):
+            assert not toast.region.overlaps(status) and not toast.region.overlaps(keys)

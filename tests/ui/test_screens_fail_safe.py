@@ -63,3 +63,21 @@ async def test_a_choice_named_by_the_api_at_any_length_stays_one_line(sandbox):
         assert all(len(str(box.get_option_at_index(i).prompt)) <= 60 + len("  — ") + 120 for i in range(box.option_count))
         await pilot.press("j", "enter")  # the greyed one is skipped
         assert picked == ["ok"]
+
+
+async def test_a_grid_cell_cycled_to_a_longer_value_shows_it_whole(sandbox):
+    """A cell under a short column name ('db') was cut once it read '*readwrite' (the column kept the
+    width of ' none')."""
+    from helpers import drawn_lines
+    from tui.ui.dialogs import open_dialog
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, app)
+        open_dialog(app, "matrix", title="grid", rows=["app"], columns=["db"], values={("app", "db"): "none"},
+                    choices=["none", "readonly", "readwrite", "all"])
+        grid = await screen_named(pilot, app, "MatrixScreen")
+        await pilot.press("space", "space")
+        assert grid.changes() == {("app", "db"): "readwrite"}
+        await pilot.pause()
+        assert any("*readwrite" in line for line in drawn_lines(grid.table))

@@ -105,13 +105,15 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         from tui.products.times import moment_of
 
         assert moment_of(store.remote[sid]["expires_at"]) in str(secret.query_one("#secret-expiry").render())  # when, read as a time
-        await pilot.press("y")  # the password, as the note says: it is highlighted first
+        await pilot.press("y")  # the password: it is highlighted first
         assert app.clipboard == password
         await pilot.press("escape")
         # the access open now can be seen again, then revoked
         await action(pilot, app, "Remote access open now (show)…")
         again = await screen_named(pilot, app, "SecretScreen")
-        assert store.remote[sid]["url"] in again.note
+        listed = again.query_one("OptionList")
+        assert any(store.remote[sid]["url"] in str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count))
+        assert "203.0.113.9" in again.note
         await pilot.press("escape")
         await action(pilot, app, "Revoke remote access")
         await confirm_yes(pilot, app)
@@ -197,3 +199,22 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
         await pilot.press("a")
         menu = await screen_named(pilot, app, "PickerScreen")
         assert "offered in fr-par-1 and nl-ams-1 only" in dict((c[0], c[2]) for c in menu.choices)["Private networks ›"]
+
+
+async def test_a_servers_detail_names_its_offer_and_its_os(sandbox):
+    """The detail showed the offer's and the OS's ids only."""
+    from helpers import text_of
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_baremetal(pilot, app, "fr-par-1")
+        server = next(s for s in sandbox.baremetal.servers["fr-par-1"].values() if s["name"] == "edge-par")
+        offer = sandbox.baremetal.offer("fr-par-1", server["offer_id"])
+        os_ = sandbox.baremetal.os[server["install"]["os_id"]]
+        await select(pilot, view, "edge-par")
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await wait_for(pilot, lambda: detail.resource is not None, what="detail loaded")
+        fields = text_of(detail.query_one("#fields"))
+        assert f"{offer['name']} ({offer['id']})" in fields
+        assert f"OS {os_['name']} {os_['version']} ({os_['id']})" in " ".join(fields.split())

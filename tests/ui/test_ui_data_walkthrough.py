@@ -167,7 +167,6 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await to_named_row(pilot, backups, "shop-before-launch")
         await act(pilot, app, "Export")
         await later(pilot, clock, 7, lambda: bool(row_named(backups, "shop-before-launch").get("download_url")), "exported")
-        await act(pilot, app, "Download URL (copy)")
         result = await screen_named(pilot, app, "ResultScreen")
         await pilot.press("y")
         assert app.clipboard == result.text and app.clipboard.startswith("https://")

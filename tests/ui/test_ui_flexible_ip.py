@@ -252,3 +252,19 @@ async def test_a_rule_broken_before_sending_is_a_refusal_not_a_bug(sandbox):
         note = next(n for n in app.notes if "virtual MAC" in n.message)
         assert note.severity == "warning" and "refused" in note.title and "bug" not in note.message
         assert writes(sandbox) == []
+
+
+async def test_the_detail_names_the_server_an_ip_is_on(sandbox):
+    """The detail showed the server's id where the list showed its name."""
+    from helpers import text_of
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_fips(pilot, app)
+        _, standby, spare = seeded(sandbox)
+        view.table.move_to(standby["id"])
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await wait_for(pilot, lambda: detail.resource is not None, what="detail loaded")
+        assert f"Server       db-standby ({standby['server_id']})" in text_of(detail.query_one("#fields"))
+        assert "server_name" not in detail.resource.raw  # the JSON tab stays what the API sent

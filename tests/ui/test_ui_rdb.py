@@ -112,8 +112,7 @@ async def test_backup_export_then_restore_refused_until_the_users_exist(sandbox,
         row = next(r for r in view.table.resources() if r.name == "orders-nightly")
         view.follow(row)
         await wait_for(pilot, lambda: bool(next(r for r in view.table.resources() if r.name == "orders-nightly").get("download_url")), what="URL")
-        await action(pilot, app, "Download URL (copy)…")
-        result = await screen_named(pilot, app, "ResultScreen")
+        result = await screen_named(pilot, app, "ResultScreen")  # shown once made: no second trip to the menu
         assert "https://" in result.text
         await pilot.press("escape")
         await action(pilot, app, "Restore to an instance…")
@@ -269,3 +268,25 @@ async def test_an_upgrade_to_a_smaller_node_type_is_said_first_and_cancelling_se
         await pilot.press("enter")  # Cancel: back on the form, nothing sent
         await wait_for(pilot, lambda: app.screen is form, what="the form again")
         assert writes(sandbox) == [] and inst(sandbox, "orders-db")["node_type"] == "DB-GP-XS"
+
+
+async def test_a_nameless_row_is_named_once_by_its_id_in_its_menu_and_its_delete(sandbox):
+    """A read replica has no name: its delete said 'id (id) in fr-par will be deleted'."""
+    from helpers import child_list
+
+    app = rdb_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        await select(pilot, view, "orders-db")
+        replicas = await child_list(pilot, app, "Read replicas ›")
+        replica = next(iter(replicas.table.resources()))
+        assert replica.name == ""
+        await pilot.press("a")
+        menu = await screen_named(pilot, app, "PickerScreen")
+        assert text_of(menu.query_one("#dialog-title")).strip() == f"{replica.id}: actions"
+        await pilot.press("escape")
+        await pilot.press("d")
+        confirm = await screen_named(pilot, app, "ConfirmScreen")
+        said = f"{confirm.title_text}\n{confirm.message}"
+        assert f"({replica.id})" not in said and said.count(replica.id) == 2  # the title, and the message once

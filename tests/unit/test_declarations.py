@@ -193,6 +193,19 @@ def test_a_kind_adds_its_own_state_tones_and_an_action_says_why_not():
     assert not ready.ok(creating) and ready.why(creating) == "the cluster is creating: wait until it is ready"
 
 
+def test_an_action_followed_by_another_names_one_the_kind_has():
+    """`then` runs a named action once the resource settles (an export's URL shown): a name the kind
+    lacks is refused when the kind is declared, not found missing after a write."""
+    from tui.products.base import ActionSpec, Call
+    from tui.products.rdb.backups import BACKUPS
+    from tui.records import replace
+
+    export = ActionSpec("export", "Export", call=Call("POST", "{id}/export", {}), then="link")
+    with pytest.raises(ValueError, match="then"):
+        replace(BACKUPS, actions=(export,))
+    assert replace(BACKUPS, actions=(export, ActionSpec("link", "Link", call=Call("GET", "{id}", mutating=False)))).actions[0].then == "link"
+
+
 async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as_the_api_takes_it():
     from tui.products.base import Row
     from tui.products.rdb.replica_forms import ReplicaEndpointForm, replica_endpoint_body, replica_endpoint_options

@@ -49,3 +49,36 @@ def test_silicon_stock_reads_high_low_and_none_with_three_marks():
     from tui.products.silicon.catalogue import STOCK
 
     assert [STOCK.text(s).plain for s in ("high_stock", "low_stock", "no_stock")] == ["● high_stock", "◐ low_stock", "✖ no_stock"]
+
+
+@pytest.mark.parametrize("left, said", [(24 * 3600 - 5, "in 24 h"), (3 * 3600 + 60, "in 4 h"), (3600, "in 60 min"), (250, "in 5 min"), (0, "yes")])
+def test_a_silicon_servers_wait_before_delete_is_rounded_up_so_a_new_one_reads_24_h(left, said):
+    """Right after a create the column read 'in 23 h' for a 24-hour lease (23 h 59 min, cut down)."""
+    from tui.products.rows import Row
+    from tui.products.silicon.servers import SERVERS
+    from tui.products.times import from_now
+
+    column = next(c for c in SERVERS.columns if c.key == "deletable")
+    assert str(column.value(Row({"id": "s", "name": "n", "deletable_at": from_now(left)}))) == said
+
+
+def test_a_bare_metal_event_shows_its_whole_time_to_the_second_within_its_column():
+    """The Events tab cut the time: '2026-11-26T23:04:32.8…' in a 22-column cell."""
+    from tui.products.baremetal.servers import EVENTS
+    from tui.products.rows import Row
+
+    column = next(c for c in EVENTS.columns if c.key == "at")
+    shown = str(column.value(Row({"key": "k", "action": "order", "created_at": "2026-11-26T23:04:32.795000+00:00"})))
+    assert shown == "2026-11-26 23:04:32" and column.width is not None and len(shown) <= column.width
+
+
+def test_a_cache_scaled_to_five_nodes_shows_its_five_addresses_in_the_detail():
+    """Scaled from 3 to 5 nodes, the detail still listed 3 addresses (the list cell's cut)."""
+    from tui.products.kvcache.clusters import CLUSTERS
+    from tui.products.models import Resource
+
+    ips = [f"10.12.0.{n}" for n in range(10, 15)]
+    cluster = Resource.model_validate({"id": "c", "name": "sessions", "cluster_size": 5, "endpoints": [
+        {"ips": ips, "port": 6379, "private_network": {"id": "pn", "service_ips": [f"{ip}/22" for ip in ips]}}]})
+    shown = str(dict(CLUSTERS.detail_fields)["Endpoints"](cluster))
+    assert all(ip in shown for ip in ips) and "…" not in shown

@@ -105,6 +105,9 @@ class ActionSpec:
     # rows the user marked (space), or the one under the cursor when none is marked; it returns
     # True when it sent something (the marks are then cleared).
     many: bool = False
+    # The name of an action of the kind run on the resource once it settles after this one: an
+    # export's URL shown when made, rather than on a second trip to the menu.
+    then: str = ""
 
     def __post_init__(self) -> None:
         if sum(x is not None for x in (self.call, self.flow, self.shape)) != 1:
@@ -260,6 +263,9 @@ class ResourceKind:
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
     enrich: Lazy[Any] | None = None
+    # The same, for the detail only (`resource.looked_up`): names of what it references that no list
+    # column shows (a server's offer and OS), read when a detail opens rather than with every listing.
+    enrich_detail: Lazy[Any] | None = None
     # The kind whose names `enrich` looks up (`service.names_of`): read alongside the list's page 1,
     # once per refresh cycle, rather than after it.
     names_from: Lazy[Any] | None = None
@@ -283,6 +289,9 @@ class ResourceKind:
             raise ValueError(f"{self.id}: a global kind has no scopes to choose")
         if self.delete is not None and not self.delete.mutating:
             raise ValueError(f"{self.id}: a delete is mutating")
+        names = {a.name for a in self.actions}
+        if any(a.then and a.then not in names for a in self.actions):
+            raise ValueError(f"{self.id}: an action's `then` names an action of the kind")
 
     @property
     def all_scopes(self) -> tuple[str, ...]:

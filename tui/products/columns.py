@@ -33,6 +33,12 @@ def named(obj: Any) -> str:
     return f"{obj.get('name') or ''} ({obj.get('id', '')})".strip()
 
 
+def named_ref(name: Any, rid: Any) -> str:
+    """A referenced resource in a detail: `name (id)` when its name was looked up, else its id."""
+    name, rid = str(name or ""), str(rid or "")
+    return f"{name} ({rid})" if name and rid and name != rid and not rid.startswith(name) else rid or name
+
+
 def name_col(width: int = 22) -> Column:
     return Column("name", "Name", lambda r: r.name, width=width)
 

@@ -15,6 +15,7 @@ class Resource(BaseModel):
     id: str = ""
     name: str = ""
     _raw: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _looked_up: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -35,3 +36,9 @@ class Resource(BaseModel):
     def raw(self) -> dict[str, Any]:
         """The object exactly as the API sent it (for the JSON view)."""
         return self._raw or self.model_dump(mode="json", by_alias=True)
+
+    @property
+    def looked_up(self) -> dict[str, Any]:
+        """Fields read elsewhere for the detail (the name of the server an IP is on, of a server's
+        offer): `kind.enrich` and `kind.enrich_detail`, kept apart from what the API sent."""
+        return self._looked_up

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from ..records import record
 from ..api.errors import ApiError, NotFound, OutcomeUnknown
 from .base import Call, Row
+from .rows import called_with_id
 
 
 class Looked(ApiError):
@@ -94,7 +95,7 @@ async def after_create(service: Any, scope: str, payload: dict[str, Any], known:
     what = ", ".join(f"{k} {v}" for k, v in ident.items())
     if fresh:
         row = fresh[-1]
-        return Found(row, f"it was created after all: {row.name or row.id} ({row.id})", True)
+        return Found(row, f"it was created after all: {called_with_id(row)}", True)
     if rows and all(_matches(r, ident, kind.id_field) is None for r in rows):
         return Found(None, f"the listing does not show {', '.join(ident)}, so cloudtui cannot tell whether it was created: refresh (r) and look before creating again", None)
     return Found(None, f"nothing new with {what} appeared: it was not created, and may be created again", False)

@@ -217,6 +217,16 @@ class ResourceService:
         """The full object (the kind's lenient pydantic model), for the detail view."""
         return self.kind.model.get().model_validate(await self.get_data(scope, rid))
 
+    async def get_detail(self, scope: str, rid: str) -> Any:
+        """`get`, with what the kind looks up elsewhere (`enrich`, `enrich_detail`: the names of what
+        it references) in `resource.looked_up`, apart from what the API sent."""
+        resource = self.kind.model.get().model_validate(data := await self.get_data(scope, rid))
+        row = self.row_of(dict(data), scope)
+        for lookup in (e for e in (self.kind.enrich, self.kind.enrich_detail) if e is not None):
+            await lookup.get()(self, scope, [row])
+        getattr(resource, "looked_up", {}).update({k: v for k, v in row.data.items() if k not in data})
+        return resource
+
     async def get_row(self, scope: str, rid: str) -> Row:
         return await self.enriched(self.row_of(await self.get_data(scope, rid), scope), scope)
 

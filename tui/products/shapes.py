@@ -30,6 +30,7 @@ from typing import Any, Callable, Literal
 
 from .base import Choices, Lazy, Row
 from .location import Call
+from .rows import called, called_with_id
 
 # `Lazy` of `async def options(ui, row) -> (choices, context)`: select choices and data the form's
 # rules need (in the product's forms module, with the rules that read them).
@@ -344,9 +345,9 @@ class DeleteAsking(Shape):
         if picked is None:
             return
         value, means = picked
-        name = row.name or row.id
+        name = called(row)
         where = f" in {ui.scope}" if ui.scope else ""
-        message = f"{name} ({row.id}){where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
+        message = f"{called_with_id(row)}{where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
         warning = self.warning(row) if callable(self.warning) else fill_text(self.warning, row, ui) if self.warning else ""
         if warning:
             message += "\n" + warning

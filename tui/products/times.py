@@ -5,6 +5,7 @@ clock by itself where a caller can pass `now` (the sandbox and the tests move th
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from datetime import datetime, timedelta, timezone
@@ -58,6 +59,13 @@ def span(seconds: float) -> str:
     return f"{s // 86_400} d {s % 86_400 // 3600} h"
 
 
+def span_up(seconds: float) -> str:
+    """A wait as a short column reads it, rounded up so it never claims less than is left: `24 h`
+    from 23 h 59 min (a 24-hour lease just started), `5 min` from 4 min 10 s."""
+    s = max(0.0, seconds)
+    return f"{math.ceil(s / 60)} min" if s <= 3600 else f"{math.ceil(s / 3600)} h"
+
+
 def left(value: Any, now: float | None = None) -> float | None:
     """Seconds until an RFC 3339 time (negative when past), or None when it is not a time."""
     at = stamp(value)
@@ -81,6 +89,13 @@ def moment_of(value: Any) -> str:
     when it is not a time."""
     moment = parse(value)
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if moment is not None else str(value or "")
+
+
+def second_of(value: Any) -> str:
+    """An RFC 3339 time to the second in UTC (`2026-12-01 14:00:05`): an event in a timeline, where
+    two may fall in one minute; the text as given when it is not a time."""
+    moment = parse(value)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S") if moment is not None else str(value or "")
 
 
 def parse_duration(text: str) -> float:

@@ -15,6 +15,7 @@ from typing import Any
 from ..api.errors import OutcomeUnknown
 from ..products import outcome
 from ..products.base import ActionSpec, Child, Lazy
+from ..products.rows import called, called_with_id
 from .errors import notify_error
 
 
@@ -76,6 +77,9 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         return None
     app.notify(f"{what} — accepted" if host.kind.singleton else f"{what}: {name} — accepted", timeout=4)
     reveal_once(host, first)
+    after = next((a for a in host.kind.actions if spec.then and a.name == spec.then), None)
+    if after is not None and isinstance(getattr(host, "then", None), dict):  # run once it settles (the view polls it)
+        host.then[first.id] = after
     host.follow(first)
     return None
 
@@ -100,7 +104,7 @@ def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) 
         return False
     from .dialogs import open_dialog
 
-    named = row.name or row.id
+    named = called(row)
     title = f"{host.kind.singular.capitalize()} {named}".strip() if row.id and str(named).lower() != host.kind.singular.lower() else host.kind.title
     note = "Shown once: the platform will not give it again. Copy it now (y)." if once else "v reveals, y copies the highlighted one."
     open_dialog(host.app, "secret", title=title, secrets=secrets, note=note, extra=extras, once=given)
@@ -111,7 +115,7 @@ async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
     from .screens.confirm import ConfirmScreen
 
     what = spec.label.rstrip("…")
-    named = f"{row.name} ({row.id})" if row.name else row.id
+    named = called_with_id(row)
     where = f"{named} in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
     said = await spec.confirm.get()(host.service, scope, row) if isinstance(spec.confirm, Lazy) else spec.confirm
     said = said if isinstance(said, str) else ""
@@ -146,4 +150,4 @@ def open_menu(host: Any, row: Any, actions: Any, children: Any, title: str, run:
 
     choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(row)) for a in specs]
     choices += [(f"{c.label} ›", c, c.why_not(row)) for c in children]  # the child lists, after the actions
-    host.app.push_screen(PickerScreen(f"{title}: actions", choices, id="actions-menu"), picked)
+    host.app.push_screen(PickerScreen(f"{title or called(row) or host.kind.title}: actions", choices, id="actions-menu"), picked)

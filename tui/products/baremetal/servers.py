@@ -9,8 +9,9 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, kinds_of
 from ..format import COMMON, Tones, date_of
+from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
-from ..columns import name_col, scope_col, state_col, tags_col
+from ..columns import name_col, named_ref, scope_col, state_col, tags_col
 
 API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
@@ -64,7 +65,23 @@ def _install_detail(s: Any) -> str:
     if not isinstance(install, dict):
         return "nothing installed"
     keys = ", ".join(install.get("ssh_key_ids") or []) or "none"
-    return f"{install.get('status', '?')} · host {install.get('hostname', '?')} · OS {install.get('os_id', '?')} · SSH keys {keys}"
+    os_name = named_ref(s.looked_up.get("os_name"), install.get("os_id")) or "?"
+    return f"{install.get('status', '?')} · host {install.get('hostname', '?')} · OS {os_name} · SSH keys {keys}"
+
+
+async def name_offer_and_os(service: Any, scope: str, rows: list[Any]) -> None:
+    """The names of a server's offer and installed OS, for its detail (one listing of each, reused a while)."""
+    from .catalogue import OFFERS, SYSTEMS
+
+    offers = await service.names_of(OFFERS, scope)
+    systems = await service.related(SYSTEMS, scope)
+    for r in rows:
+        r.data["offer_name"] = offers.get(r.text("offer_id"), "")
+        install = r.get("install")
+        os = systems.get(str(install.get("os_id") or "")) if isinstance(install, dict) else None
+        if os is not None:
+            version = os.text("version")
+            r.data["os_name"] = f"{os.name} {version}".strip() if version and version not in os.name else os.name
 
 
 def _networks_here(row: Any) -> str | None:
@@ -79,7 +96,7 @@ def _ready(row: Any) -> bool:
 
 # The management controller's access: its URL, login, allowed IP and password (masked), until it expires.
 ACCESS = ShowAnswer("{name}: management controller", Call("GET", "{id}/remote-access", mutating=False),
-                    "URL    {url}\nLogin  {login}\nFrom   {ip}\nThe password: reveal (v), copy (y).", secret="password",
+                    "Open to {ip} only: its URL, login and password below.", secret="password",
                     copy=("url", "login"), expires="expires_at", absent="No remote access is open on {name}.")
 
 def _access_initial(server: Any) -> dict[str, Any]:
@@ -126,13 +143,14 @@ SERVERS = baremetal_kind(
     state_field="status",
     transitional=frozenset({"starting", "stopping", "deleting"}),
     moving=parts_moving,
+    enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os"),
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
         ("Status", lambda s: Text.assemble(TONES.text(str(s.raw.get("status", ""))), f"  boot {s.raw.get('boot_type', '?')}, {str(s.raw.get('ping_status', '')).removeprefix('ping_status_')}")),
         ("Install", _install_detail),
         ("IPs", _ips_detail),
-        ("Offer", lambda s: str(s.raw.get("offer_id", ""))),
+        ("Offer", lambda s: named_ref(s.looked_up.get("offer_name"), s.raw.get("offer_id"))),
         ("Domain", lambda s: str(s.raw.get("domain", ""))),
         ("Description", lambda s: str(s.raw.get("description") or "—")),
         ("Tags", lambda s: ", ".join(s.raw.get("tags") or []) or "none"),
@@ -165,7 +183,7 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     fetch_detail=False,
     sort=("at", True),
     columns=(
-        Column("at", "At", lambda r: r.text("created_at"), width=22),
+        Column("at", "At (UTC)", lambda r: second_of(r.text("created_at")), width=19, sort_key=lambda r: r.text("created_at")),
         Column("action", "Action", lambda r: r.text("action"), width=24),
     ),
     detail_fields=(("Action", lambda e: str(e.raw.get("action", ""))), ("At", lambda e: str(e.raw.get("created_at", "")))),

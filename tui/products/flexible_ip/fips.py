@@ -11,7 +11,7 @@ from rich.text import Text
 from ..base import ActionSpec, Call, Column, Lazy, Row, kinds_of
 from ..format import date_of, state_text
 from ..shapes import PickCall
-from ..columns import scope_col, state_col, tags_col
+from ..columns import named_ref, scope_col, state_col, tags_col
 from ..format import COMMON
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
@@ -127,7 +127,7 @@ FIPS = flexible_ip_kind(
         ("ID", lambda f: f.id),
         ("Address", lambda f: str(f.raw.get("ip_address", ""))),
         ("Status", lambda f: state_text(str(f.raw.get("status", "")))),
-        ("Server", lambda f: str(f.raw.get("server_id") or "not attached")),
+        ("Server", lambda f: named_ref(f.looked_up.get("server_name"), f.raw.get("server_id")) or "not attached"),
         ("Virtual MAC", _mac_detail),
         ("Reverse", lambda f: str(f.raw.get("reverse") or "—")),
         ("Description", lambda f: str(f.raw.get("description") or "—")),

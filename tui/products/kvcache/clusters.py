@@ -22,14 +22,16 @@ ACL_COLUMNS = (Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")),
 SETTING_COLUMNS = (Column("name", "Setting", lambda r: str(r.get("name", "")), width=24), Column("value", "Value", lambda r: str(r.get("value", "")), width=24))
 
 
-def endpoints_text(data: Any) -> str:
+def endpoints_text(data: Any, most: int | None = 3) -> str:
+    """Each endpoint with its addresses (one a node): the first `most` in a list's cell, all in the detail."""
     out = []
     for e in data.get("endpoints") or []:
         if not isinstance(e, dict):
             continue
         where = "private" if e.get("private_network") else "public"
         ips = e.get("ips") if isinstance(e.get("ips"), list) else []
-        out.append(f"{where} {', '.join(str(i) for i in ips[:3])}{'…' if len(ips) > 3 else ''}:{e.get('port', '?')}")
+        shown = ips if most is None else ips[:most]
+        out.append(f"{where} {', '.join(str(i) for i in shown)}{'…' if len(ips) > len(shown) else ''}:{e.get('port', '?')}")
     return "; ".join(out)
 
 
@@ -76,7 +78,7 @@ CLUSTERS = kvcache_kind(
         ("Version", lambda s: str(s.raw.get("version", "")) + (f" (upgradable to {', '.join(map(str, s.raw.get('upgradable_versions') or []))})" if s.raw.get("upgradable_versions") else "")),
         ("Nodes", lambda s: f"{s.raw.get('cluster_size', '?')} × {s.raw.get('node_type', '?')}" + (" (standalone)" if s.raw.get("cluster_size") == 1 else " (cluster mode)")),
         ("TLS", lambda s: "enabled (a: download its certificate)" if s.raw.get("tls_enabled") else "disabled"),
-        ("Endpoints", lambda s: endpoints_text(s.raw).replace("; ", "\n") or "none"),
+        ("Endpoints", lambda s: endpoints_text(s.raw, most=None).replace("; ", "\n") or "none"),
         ("ACL rules", lambda s: "\n".join(f"{a.get('ip_cidr')}  {a.get('description') or ''}" for a in s.raw.get("acl_rules") or [] if isinstance(a, dict)) or "none"),
         ("Settings", lambda s: ", ".join(f"{x.get('name')}={x.get('value')}" for x in s.raw.get("cluster_settings") or [] if isinstance(x, dict)) or "all defaults"),
         ("User", lambda s: str(s.raw.get("user_name", ""))),

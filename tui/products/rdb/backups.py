@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 
 from ...records import replace
 from ..base import ActionSpec, Call, Column, Lazy, Parent
@@ -18,6 +19,10 @@ COPIES = "tui.products.rdb.copy_forms:"
 
 READY = When("ready")
 _ready, _why = READY.ok, READY.why
+
+
+def _download(row: Any, parent: Any = None) -> str:
+    return f"{row.text('download_url')}\n\nWorks until {moment_of(row.text('download_url_expires_at')) or 'it expires'}."
 
 
 BACKUPS = rdb_kind(
@@ -54,9 +59,9 @@ BACKUPS = rdb_kind(
         ("Created", lambda b: str(b.raw.get("created_at", ""))),
     ),
     actions=(
-        ActionSpec("export", "Export (make a download URL)", _ready, call=Call("POST", "{id}/export", {}), why_not=_why),
+        ActionSpec("export", "Export (make a download URL)", _ready, call=Call("POST", "{id}/export", {}), why_not=_why, then="url"),
         ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")),
-                   shape=ShowValue("Download URL of {name} (y copies it; expires {download_url_expires_at})", "{download_url}")),
+                   shape=ShowValue("Download URL of {name}", _download, copy="{download_url}")),
         ActionSpec("restore", "Restore to an instance…", _ready, flow=Lazy(COPIES + "restore_flow"), why_not=_why),
     ),
     create=Lazy(COPIES + "BACKUP_CREATE"),

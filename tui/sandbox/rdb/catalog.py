@@ -72,6 +72,11 @@ def engines(region: str) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def port_of(engine: Any) -> int:
+    """The port an engine listens on: a MySQL instance's endpoints are on 3306, PostgreSQL's on 5432."""
+    return 3306 if str(engine).startswith("MySQL") else 5432
+
+
 def version(region: str, name: Any) -> dict[str, Any] | None:
     return next((v for e in engines(region) for v in e["versions"] if v["name"] == name), None)
 
@@ -113,3 +118,5 @@ METRICS = {  # name: (base, swing, high)
     "disk_usage_percent": (35.0, 2.0, 100.0),
     "total_connections": (24.0, 16.0, 10_000.0),
 }
+# A synchronous standby takes no client connections: its one connection is the main node's replication.
+STANDBY = {"total_connections": (1.0, 0.0)}

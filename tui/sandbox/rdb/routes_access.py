@@ -16,7 +16,7 @@ from . import catalog, rules
 from .requests import region_of
 from .store import RdbStore
 
-ACL_DEFAULTS = {"port": 5432, "protocol": "tcp", "direction": "inbound", "action": "allow"}
+ACL_DEFAULTS = {"protocol": "tcp", "direction": "inbound", "action": "allow"}
 
 
 def _page(request: Request, key: str, items: list[dict[str, Any]]) -> Response:
@@ -153,11 +153,12 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse({"permission": body["permission"], "database_name": body["database_name"], "user_name": body["user_name"]})
 
     # ---- ACL rules ----------------------------------------------------------------------------------------
-    def rule_out(r: dict[str, Any]) -> dict[str, Any]:
-        return {"ip": r["ip"], **ACL_DEFAULTS, "description": r.get("description") or ""}
+    def rule_out(r: dict[str, Any], i: dict[str, Any]) -> dict[str, Any]:
+        return {"ip": r["ip"], "port": catalog.port_of(i["engine"]), **ACL_DEFAULTS, "description": r.get("description") or ""}
 
     async def acls(request: Request) -> Response:
-        return _page(request, "rules", [rule_out(r) for r in instance(request)["_acls"]])
+        i = instance(request)
+        return _page(request, "rules", [rule_out(r, i) for r in i["_acls"]])
 
     async def add_acls(request: Request) -> Response:
         i = instance(request)
@@ -172,7 +173,7 @@ def routes(store: RdbStore) -> list[Route]:
             raise invalid_arguments(*errs)
         added = [{"ip": r["ip"], "description": r.get("description") or ""} for r in body["rules"]]
         i["_acls"].extend(added)
-        return JSONResponse({"rules": [rule_out(r) for r in added]})
+        return JSONResponse({"rules": [rule_out(r, i) for r in added]})
 
     async def set_acls(request: Request) -> Response:
         i = instance(request)
@@ -181,7 +182,7 @@ def routes(store: RdbStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         i["_acls"] = [{"ip": r["ip"], "description": r.get("description") or ""} for r in body["rules"]]
-        return JSONResponse({"rules": [rule_out(r) for r in i["_acls"]]})
+        return JSONResponse({"rules": [rule_out(r, i) for r in i["_acls"]]})
 
     async def delete_acls(request: Request) -> Response:
         i = instance(request)
@@ -191,7 +192,7 @@ def routes(store: RdbStore) -> list[Route]:
             raise not_found("acl_rule", str(missing[0]))
         removed = [r for r in i["_acls"] if r["ip"] in ips]
         i["_acls"] = [r for r in i["_acls"] if r["ip"] not in ips]
-        return JSONResponse({"rules": [rule_out(r) for r in removed]})
+        return JSONResponse({"rules": [rule_out(r, i) for r in removed]})
 
     # ---- settings -----------------------------------------------------------------------------------------
     def version_of(i: dict[str, Any]) -> dict[str, Any] | None:

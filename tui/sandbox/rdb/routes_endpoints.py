@@ -36,12 +36,12 @@ def routes(store: RdbStore) -> list[Route]:
         if "load_balancer" in spec:
             if any("load_balancer" in e for e in i["endpoints"]):
                 raise invalid_arguments(("endpoint_spec.load_balancer", "constraint", "the instance already has a load-balanced endpoint"))
-            e = store.lb_endpoint()
+            e = store.lb_endpoint(i["engine"])
         else:
             pn = spec["private_network"]["private_network_id"]
             if any((e.get("private_network") or {}).get("private_network_id") == pn for e in i["endpoints"]):
                 raise invalid_arguments(("endpoint_spec.private_network.private_network_id", "constraint", "the instance is already on this private network"))
-            e = store.pn_endpoint(spec["private_network"], i["region"])
+            e = store.pn_endpoint(spec["private_network"], i["region"], i["engine"])
         i["endpoints"].append(e)
         return JSONResponse(e)
 
@@ -109,7 +109,7 @@ def routes(store: RdbStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         store.ready(r, "read_replica", ())
-        r["endpoints"].extend(store.replica_endpoint(s, r["region"]) for s in specs)
+        r["endpoints"].extend(store.replica_endpoint(s, r) for s in specs)
         return JSONResponse(store.public_replica(r))
 
     async def promote(request: Request) -> Response:

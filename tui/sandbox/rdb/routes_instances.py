@@ -225,7 +225,8 @@ def routes(store: RdbStore) -> list[Route]:
             if name == "disk_usage_percent" and i["status"] == "disk_full":
                 b, swing = 96.0, 1.0
             for n, node in enumerate(nodes):
-                found.append(series(name, i["id"], start, end, store.iso, base=b - 4 * n, swing=swing, high=high, metadata={"node": node}))
+                base, wide = catalog.STANDBY.get(name, (b - 4, swing)) if node == "standby" else (b, swing)
+                found.append(series(name, i["id"], start, end, store.iso, base=base, swing=wide, high=high, metadata={"node": node}))
         return JSONResponse({"timeseries": found})
 
     return route_table(

@@ -81,7 +81,7 @@ class RdbStore:
             "_users": {}, "_dbs": {}, "_privs": {}, "_acls": [], "_cert": 1,
             "_logfiles": {"postgresql.log" if body["engine"].startswith("PostgreSQL") else "mysql.log": 48_211_332, "audit.log": 1_204_551},
         }
-        i["endpoints"] = [self.lb_endpoint()]
+        i["endpoints"] = [self.lb_endpoint(i["engine"])]
         i["endpoint"] = dict(i["endpoints"][0])
         user = body.get("user_name")
         if user:
@@ -93,14 +93,14 @@ class RdbStore:
         self.instances[region][iid] = i
         return i
 
-    def lb_endpoint(self) -> dict[str, Any]:
+    def lb_endpoint(self, engine: str) -> dict[str, Any]:
         ip = self.next_ip()
-        return {"id": self.ids.uuid(), "ip": ip, "port": 5432, "name": None, "load_balancer": {}, "hostname": None}
+        return {"id": self.ids.uuid(), "ip": ip, "port": catalog.port_of(engine), "name": None, "load_balancer": {}, "hostname": None}
 
-    def pn_endpoint(self, spec: dict[str, Any], region: str) -> dict[str, Any]:
+    def pn_endpoint(self, spec: dict[str, Any], region: str, engine: str) -> dict[str, Any]:
         ip = str(spec.get("service_ip") or "").split("/")[0] or f"172.16.{self.ip_seq % 250}.{self.ip_seq % 200 + 10}"
         self.ip_seq += 1
-        return {"id": self.ids.uuid(), "ip": ip, "port": 5432, "name": None, "hostname": None,
+        return {"id": self.ids.uuid(), "ip": ip, "port": catalog.port_of(engine), "name": None, "hostname": None,
                 "private_network": {"private_network_id": spec.get("private_network_id"), "service_ip": spec.get("service_ip") or f"{ip}/22",
                                     "zone": f"{region}-1", "provisioning_mode": "ipam" if "ipam_config" in spec else "static"}}
 
@@ -173,17 +173,18 @@ class RdbStore:
     def create_replica(self, i: dict[str, Any], specs: list[dict[str, Any]], same_zone: bool, ready: bool = False) -> dict[str, Any]:
         region = i["region"]
         r = {"id": self.ids.uuid(), "endpoints": [], "status": "ready" if ready else "provisioning", "region": region,
-             "same_zone": same_zone, "instance_id": i["id"]}
-        r["endpoints"] = [self.replica_endpoint(spec, region) for spec in specs]
+             "same_zone": same_zone, "instance_id": i["id"], "_engine": i["engine"]}
+        r["endpoints"] = [self.replica_endpoint(spec, r) for spec in specs]
         if not ready:
             self.timeline.plan(r, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
         self.replicas[region][r["id"]] = r
         return r
 
-    def replica_endpoint(self, spec: dict[str, Any], region: str) -> dict[str, Any]:
+    def replica_endpoint(self, spec: dict[str, Any], r: dict[str, Any]) -> dict[str, Any]:
+        """An endpoint of read replica `r`, on its engine's port."""
         if "private_network" in spec:
-            return self.pn_endpoint(spec["private_network"], region)
-        return {"id": self.ids.uuid(), "ip": self.next_ip(), "port": 5432, "name": None, "hostname": None, "direct_access": {}}
+            return self.pn_endpoint(spec["private_network"], r["region"], r["_engine"])
+        return {"id": self.ids.uuid(), "ip": self.next_ip(), "port": catalog.port_of(r["_engine"]), "name": None, "hostname": None, "direct_access": {}}
 
     def replica(self, region: str, rid: str) -> dict[str, Any]:
         r = self.replicas[region].get(rid)

@@ -54,6 +54,7 @@ class SiliconStore:
         self.collection = Collection("apple_silicon_server", ZONES, self.timeline, forbid_deleted=True)
         self.servers = self.collection.items
         self.deleted = self.collection.deleted
+        self.ip_seq = 0
         self.os = [{"id": self.ids.uuid(), "name": n, "label": f"macOS {n}", "version": v, "family": "macOS",
                     "compatible_server_types": list(types)} for n, v, types in OS]
 
@@ -62,11 +63,16 @@ class SiliconStore:
         sid = self.ids.uuid()
         vnc = f"vnc://m1:{secrets.token_urlsafe(12)}@{sid[:8]}.{zone}.silicon.example:5900"  # a password: never seeded
         s = {"id": sid, "type": stype, "name": name, "project_id": self.project_id, "organization_id": self.organization_id,
-             "ip": f"62.210.{len(self.servers[zone]) + 10}.{len(self.deleted) + 20}", "vnc_url": vnc,
+             "ip": self.next_ip(), "vnc_url": vnc,
              "status": "starting" if age < self.t.start else "ready", "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now),
              "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE}
         self.timeline.plan(s, (self.t.start, {"status": "ready"}), start=now)
         return self.collection.add(s)
+
+    def next_ip(self) -> str:
+        """A public address no other server has had, whatever its zone (one sequence for the store)."""
+        self.ip_seq += 1
+        return f"62.210.{10 + self.ip_seq // 250}.{self.ip_seq % 250 + 2}"
 
     def get(self, zone: str, sid: str) -> dict[str, Any]:
         return self.collection.get(zone, sid)

@@ -92,7 +92,7 @@ class DetailScreen(Screen[None]):
             if not view.kind.fetch_detail:
                 resource = view.kind.model.get().model_validate(self.row.data)
             else:
-                resource = await view.service.get(view.kind.scope_of(self.row) or view.scope, self.row.id)
+                resource = await view.service.get_detail(view.kind.scope_of(self.row) or view.scope, self.row.id)
         except Exception as err:
             from ...api.errors import NotFound
             from ..errors import notify_error

@@ -77,8 +77,12 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
         table = self.table
         # Keys by position: names come from the API and may repeat or be anything ("_row").
         table.add_column(Text(self.corner), key="corner")
+        # Wide enough for any value a cell may take, marked changed ("*readwrite"): a cell cycled to
+        # a longer value than its column's name and first values is not cut.
+        widest = 1 + max((len(v) for v in (*self.choices, *self.values.values())), default=0)
         for n, col in enumerate(self.columns):
-            table.add_column(Text(col + (" (locked)" if col in self.locked else "")), key=f"c{n}")
+            header = Text(col + (" (locked)" if col in self.locked else ""))
+            table.add_column(header, key=f"c{n}", width=max(header.cell_len, widest))
         for n, row in enumerate(self.rows):
             table.add_row(Text(row, style="bold"), *(self._cell((row, col)) for col in self.columns), key=f"r{n}")
         if self.rows and self.columns:

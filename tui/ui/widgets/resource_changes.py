@@ -11,6 +11,7 @@ from textual import work
 from ...api.errors import ApiError, OutcomeUnknown
 from ...products import outcome
 from ...products.base import ALL, Lazy
+from ...products.rows import called, called_with_id
 from ..errors import notify_error
 from .resource_table import ResourceTable
 
@@ -148,7 +149,7 @@ class ResourceChanges:
             return
         why_not = self.kind.editable(resource)
         if why_not:
-            self.app.notify(f"Cannot edit {resource.name}: {why_not}.", title="Edit", severity="warning", timeout=8)
+            self.app.notify(f"Cannot edit {called(resource)}: {why_not}.", title="Edit", severity="warning", timeout=8)
             return
         spec = self.kind.edit.get()
         from ..screens.form import FormScreen
@@ -213,7 +214,7 @@ class ResourceChanges:
             return
         why_not = self.kind.deletable(resource)
         if why_not:
-            self.app.notify(f"Cannot delete {resource.name}: {why_not}.", title="Delete", severity="warning", timeout=8)
+            self.app.notify(f"Cannot delete {called(resource)}: {why_not}.", title="Delete", severity="warning", timeout=8)
             return
         if self.staging:  # reviewed with the other staged changes before anything is sent
             self.stage_delete(resource)
@@ -242,12 +243,12 @@ class ResourceChanges:
             if ok:
                 self._delete(resource)
 
-        name = resource.name or resource.id
+        name = called(resource)
         self.app.push_screen(
             ConfirmScreen(
                 f"Delete {self.kind.singular} {name}?",
-                f"{name} ({resource.id})" + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "") + " will be deleted. This cannot be undone."
-                + (f"\n{warning}." if warning else ""),
+                called_with_id(resource) + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "")
+                + " will be deleted. This cannot be undone." + (f"\n{warning}." if warning else ""),
                 "Delete",
                 require_text=name if self.kind.delete_needs_name else None,
             ),

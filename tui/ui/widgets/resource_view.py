@@ -87,6 +87,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
         self._detail_ref: Callable[[], Any] = lambda: None
         self._title = ""
+        self.then: dict[str, Any] = {}  # row id -> the action run on it once it settles (ActionSpec.then)
 
     @property
     def _detail(self) -> Any:
@@ -276,6 +277,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             notify_error(self.app, first, doing)
         self.update_title()
         self._refresh_detail()
+        self._then()
         self.post_message(self.Refreshed(self))
         self.refresher.done(first is None, isinstance(first, RateLimited))
 
@@ -361,8 +363,19 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.last_attempt = self._wall()
         self.update_title()
         self._refresh_detail()
+        self._then()
         self.post_message(self.Refreshed(self))
         self.refresher.done(not errors, any(isinstance(e, RateLimited) for e in errors), full=False)
+
+    def _then(self) -> None:
+        """After a refresh: the action an action declared to follow it (`ActionSpec.then`), on each
+        of its rows now settled (one gone drops it)."""
+        for rid, spec in list(self.then.items()):
+            row = self.table.get(rid)
+            if row is None or not self.kind.is_transitional(row):
+                del self.then[rid]
+                if row is not None and spec.available(row):
+                    self.run_action(row, spec)
 
     def _refresh_detail(self) -> None:
         if self._detail is None or not self._detail.is_attached:

@@ -64,31 +64,6 @@ async def test_bare_metal_private_networks_are_listed_at_the_zone_level(http):
     assert [a["server_id"] for a in other["server_private_networks"]] == [sid]
 
 
-async def test_a_backup_restores_only_within_its_engine_family(http):
-    base = "/rdb/v1/regions/fr-par"
-    instances = (await http.get(f"{base}/instances")).json()["instances"]
-    mysql = next(i for i in instances if i["engine"].startswith("MySQL"))
-    backup = next(b for b in (await http.get(f"{base}/backups")).json()["database_backups"]
-                  if b["status"] == "ready" and b["instance_id"] != mysql["id"]
-                  and next(i for i in instances if i["id"] == b["instance_id"])["engine"].startswith("PostgreSQL"))
-    r = await http.post(f"{base}/backups/{backup['id']}/restore", json={"instance_id": mysql["id"], "database_name": "x"})
-    assert args(r) == {"instance_id": "constraint"} and "restores only to a PostgreSQL instance" in r.text
-
-
-async def test_a_database_instance_is_created_as_create_instance_sends_it(http):
-    base = "/rdb/v1/regions/fr-par"
-    # marshal_CreateInstanceRequest: high_availability_mode always ("unknown_…" by default), beside is_ha_cluster
-    body = {"engine": "PostgreSQL-15", "user_name": "admin", "password": "Str0ng-pass!", "node_type": "DB-DEV-S", "is_ha_cluster": False,
-            "disable_backup": False, "tags": [], "init_settings": [], "volume_type": "lssd", "volume_size": 0, "init_endpoints": [],
-            "backup_same_region": False, "high_availability_mode": "unknown_high_availability_mode", "name": "orders", "project_id": DEMO_PROJECT_ID}
-    r = await http.post(f"{base}/instances", json=body)
-    assert r.status_code == 200, r.text
-    assert r.json()["is_ha_cluster"] is False
-    ha = await http.post(f"{base}/instances", json={**body, "name": "orders-ha", "node_type": "DB-PRO2-M", "high_availability_mode": "single_zone"})
-    assert ha.status_code == 200 and ha.json()["is_ha_cluster"] is True, ha.text  # an HA-only node type, HA by its mode
-    assert args(await http.post(f"{base}/instances", json={**body, "high_availability_mode": "both"})) == {"high_availability_mode": "constraint"}
-
-
 # ---- DNS (`/domain/v2beta1`), as DomainV2Beta1API and DomainV2Beta1RegistrarAPI send it ----------
 DNS = "/domain/v2beta1"
 

@@ -22,7 +22,10 @@ CREATE = {"project_id", "organization_id", "name", "engine", "node_type", "is_ha
           "password", "volume_type", "volume_size", "init_settings", "init_endpoints", "backup_same_region", "encryption", "high_availability_mode"}
 UPDATE = {"name", "tags", "backup_schedule_frequency", "backup_schedule_retention", "is_backup_schedule_disabled", "logs_policy",
           "backup_same_region", "backup_schedule_start_hour"}
-UPGRADE = ("node_type", "enable_ha", "volume_size", "volume_type", "upgradable_version_id", "major_upgrade_workflow", "enable_encryption")
+# UpgradeInstanceRequest's one-of, in the public client's order (it sends the first it is given)
+UPGRADE = ("node_type", "enable_ha", "high_availability_mode", "volume_size", "volume_type", "upgradable_version_id", "major_upgrade_workflow",
+           "enable_encryption")
+NOT_ASKED = {"high_availability_mode": "unknown_high_availability_mode"}  # the client's default mode asks for nothing
 STRICT = ("disk_full",)  # what a restart, an upgrade or a clone waits for: nothing else under way
 
 
@@ -142,7 +145,7 @@ def routes(store: RdbStore) -> list[Route]:
         i = instance(request)
         body = await json_body(request)
         errs = check_unknown(body, set(UPGRADE))
-        given = [k for k in UPGRADE if body.get(k) is not None]
+        given = [k for k in UPGRADE if body.get(k) is not None and body[k] != NOT_ASKED.get(k)]
         if len(given) != 1:
             errs.append(("body", "constraint", f"exactly one of {', '.join(UPGRADE)}"))
         if errs:
@@ -161,6 +164,10 @@ def routes(store: RdbStore) -> list[Route]:
             if value is not True or i["is_ha_cluster"]:
                 raise invalid_arguments(("enable_ha", "constraint", "true, on an instance that is not highly available yet"))
             then = {"is_ha_cluster": True}
+        elif field == "high_availability_mode":
+            if value not in ("single_zone", "multiple_zone") or i["is_ha_cluster"]:
+                raise invalid_arguments((field, "constraint", "single_zone or multiple_zone, on an instance that is not highly available yet"))
+            then = {"is_ha_cluster": True, "high_availability_mode": value}
         elif field == "volume_type":
             if value != "bssd" or i["volume"]["type"] == "bssd":
                 raise invalid_arguments(("volume_type", "constraint", "bssd, from a local volume"))
@@ -180,8 +187,17 @@ def routes(store: RdbStore) -> list[Route]:
             if target is None:
                 raise invalid_arguments(("upgradable_version_id", "constraint", "one of the instance's upgradable_version ids"))
             then = {"engine": target["name"]}
-        else:
-            raise invalid_arguments((field, "constraint", "not offered by this sandbox"))
+        elif field == "major_upgrade_workflow":
+            # UpgradeInstanceRequestMajorUpgradeWorkflow: the version to reach, the endpoints kept (with_endpoints)
+            wanted = value.get("upgradable_version_id") if isinstance(value, dict) else None
+            target = next((v for v in i["upgradable_version"] if v["id"] == wanted), None)
+            if target is None or not isinstance(value.get("with_endpoints", False), bool):
+                raise invalid_arguments(("major_upgrade_workflow.upgradable_version_id", "constraint", "one of the instance's upgradable_version ids"))
+            then = {"engine": target["name"]}
+        else:  # enable_encryption: encryption at rest is turned on, never off
+            if value is not True or (i.get("encryption") or {}).get("enabled"):
+                raise invalid_arguments((field, "constraint", "true, on an instance not encrypted yet"))
+            then = {"encryption": {"enabled": True}}
         store.busy_for(i, "configuring", store.t.configure, then)
         return JSONResponse(out(i))
 

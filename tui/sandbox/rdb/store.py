@@ -78,6 +78,7 @@ class RdbStore:
             "volume": {"type": volume_type, "size": size or 10 * GB, "class": volume_type}, "created_at": self.iso(now),
             "init_settings": list(body.get("init_settings") or []), "backup_same_region": False, "maintenances": [],
             "logs_policy": {"max_age_retention": 30, "total_disk_retention": None}, "region": region,
+            "encryption": {"enabled": bool((body.get("encryption") or {}).get("enabled"))},
             "_users": {}, "_dbs": {}, "_privs": {}, "_acls": [], "_cert": 1,
             "_logfiles": {"postgresql.log" if body["engine"].startswith("PostgreSQL") else "mysql.log": 48_211_332, "audit.log": 1_204_551},
         }

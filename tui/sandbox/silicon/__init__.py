@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import Collection, page
-from ..core import check_unknown, json_body, path_zone, public
+from ..core import check_unknown, is_uuid, json_body, path_zone, public
 from ..errors import HttpError, invalid_arguments, not_found
 from ..lifecycle import Timeline
 from ..registry import SandboxProduct
@@ -32,6 +32,11 @@ TYPES = [
     {"name": "M1-M", "cpu": {"name": "M1", "core_count": 8}, "disk": {"capacity": 256_000_000_000, "type": "SSD"},
      "memory": {"capacity": 8_000_000_000, "type": "LPDDR4"}, "stock": "no_stock", "minimum_lease_duration": "86400s"},
 ]
+# CreateServerRequest and UpdateServerRequest of the public clients (`enable_kext` from the older ones)
+CREATE = {"name", "project_id", "type", "os_id", "enable_vpc", "enable_kext", "public_bandwidth_bps", "commitment_type",
+          "runner_configuration", "applied_runner_configurations"}
+UPDATE = {"name", "schedule_deletion", "enable_vpc", "commitment_type", "public_bandwidth_bps", "applied_runner_configurations"}
+RUNNER = ("name", "url", "token", "provider")  # RunnerConfiguration
 OS = [("Sonoma", "14", ("M2-L", "M2-M", "M1-M")), ("Sequoia", "15", ("M2-L", "M2-M")), ("Ventura", "13", ("M1-M",))]
 
 
@@ -65,7 +70,8 @@ class SiliconStore:
         s = {"id": sid, "type": stype, "name": name, "project_id": self.project_id, "organization_id": self.organization_id,
              "ip": self.next_ip(), "vnc_url": vnc,
              "status": "starting" if age < self.t.start else "ready", "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now),
-             "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE}
+             "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE,
+             "applied_runner_configuration_ids": []}
         self.timeline.plan(s, (self.t.start, {"status": "ready"}), start=now)
         return self.collection.add(s)
 
@@ -93,11 +99,31 @@ def _options(body: dict[str, Any], store: Any) -> list[tuple[str, str, str]]:
         errs.append(("public_bandwidth_bps", "type", "public_bandwidth_bps is a whole number of bits per second"))
     if body.get("os_id") is not None and not any(o["id"] == body["os_id"] for o in store.os):
         errs.append(("os_id", "constraint", "no such OS"))
+    errs += _runners(body)
     commitment = body.get("commitment_type")
     if isinstance(commitment, dict):  # an update wraps it: {"commitment_type": {"commitment_type": …}}
         commitment = commitment.get("commitment_type")
     if commitment is not None and commitment not in ("duration_24h", "renewed_monthly", "none"):
         errs.append(("commitment_type", "constraint", "commitment_type is duration_24h, renewed_monthly or none"))
+    return errs
+
+
+def _runners(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """CreateServerRequest's `runner_configuration` (a CI runner installed on the server: name, url,
+    token, provider) and `applied_runner_configurations` (ids of runner configurations, also sent by
+    UpdateServerRequest)."""
+    errs = []
+    runner = body.get("runner_configuration")
+    if runner is not None:
+        if not isinstance(runner, dict) or not all(isinstance(runner.get(k), str) and runner[k] for k in RUNNER[:3]):
+            errs.append(("runner_configuration", "constraint", "runner_configuration has a name, a url and a token"))
+        elif runner.get("provider") not in ("github", "gitlab"):
+            errs.append(("runner_configuration.provider", "constraint", "provider is github or gitlab"))
+    applied = body.get("applied_runner_configurations")
+    if applied is not None:
+        ids = applied.get("runner_configuration_ids") if isinstance(applied, dict) else None
+        if not isinstance(ids, list) or not all(is_uuid(i) for i in ids):
+            errs.append(("applied_runner_configurations.runner_configuration_ids", "type", "a list of UUIDs"))
     return errs
 
 
@@ -112,6 +138,11 @@ def _apply(server: dict[str, Any], body: dict[str, Any], store: Any) -> None:
         server["deletion_scheduled"] = body["schedule_deletion"]
     if body.get("enable_kext") is not None:  # the server answers it as `kext_enabled`
         server["kext_enabled"] = body["enable_kext"]
+    if body.get("runner_configuration") is not None:
+        server["runner_configuration"] = {k: body["runner_configuration"][k] for k in RUNNER}
+    if body.get("applied_runner_configurations") is not None:  # answered as `applied_runner_configuration_ids`
+        ids = body["applied_runner_configurations"]["runner_configuration_ids"]
+        server["applied_runner_configuration_ids"] = list(ids)
 
 
 def routes(store: SiliconStore) -> list[Route]:
@@ -162,8 +193,7 @@ def routes(store: SiliconStore) -> list[Route]:
     async def create(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
-        # what the platform's public clients send (CreateServerRequest); `enable_kext` from the older ones
-        errs = check_unknown(body, {"name", "project_id", "type", "os_id", "enable_vpc", "enable_kext", "public_bandwidth_bps", "commitment_type"})
+        errs = check_unknown(body, CREATE)
         errs += check_name(body, True) + _options(body, store)
         stype = next((t for t in TYPES if t["name"] == body.get("type")), None)
         if not body.get("type"):
@@ -184,7 +214,7 @@ def routes(store: SiliconStore) -> list[Route]:
     async def patch(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name", "schedule_deletion", "enable_vpc", "commitment_type", "public_bandwidth_bps"})
+        errs = check_unknown(body, UPDATE)
         errs += check_name(body, False) + _options(body, store)
         if errs:
             raise invalid_arguments(*errs)

@@ -84,3 +84,39 @@ async def test_bare_metal_private_networks_are_listed_at_the_zone_level(http):
     assert [a["server_id"] for a in other["server_private_networks"]] == [sid]
 
 
+
+
+BM = "/baremetal/v1alpha1/zones/fr-par-1"
+KEY = "3f1c2b4a-0000-4000-8000-0000000000aa"
+
+
+async def test_bare_metal_takes_every_field_baremetal_api_sends(http, clock):
+    offer = next(o for o in (await http.get(f"{BM}/offers")).json()["offers"] if o["stock"] != "empty")
+    assert (await http.get(f"{BM}/offers/{offer['id']}")).json() == offer  # get_offer
+    os_ = (await http.get(f"{BM}/os", params={"offer_id": offer["id"]})).json()["os"][0]
+    assert (await http.get(f"{BM}/os/{os_['id']}")).json() == os_  # get_os
+    # marshal_CreateServerRequest: protected, install (CreateServerRequestInstall), option_ids, user_data
+    install = {"os_id": os_["id"], "hostname": "db1", "ssh_key_ids": [KEY], "user": "ops", "password": "Pa55-word!",
+               "service_user": "svc", "service_password": "Pa55-word!"}
+    body = {"offer_id": offer["id"], "name": "db1", "description": "", "protected": True, "tags": [], "install": install,
+            "option_ids": [], "user_data": "#cloud-config", "project_id": DEMO_PROJECT_ID}
+    r = await http.post(f"{BM}/servers", json=body)
+    assert r.status_code == 200, r.text
+    made = r.json()
+    assert made["protected"] is True and made["install"]["status"] == "to_install" and made["install"]["user"] == "ops"
+    assert "password" not in made["install"] and "service_password" not in made["install"]
+    bad = await http.post(f"{BM}/servers", json={**body, "install": {**install, "os_id": "nope", "colour": 1}})
+    assert args(bad) == {"install.os_id": "constraint", "install.colour": "unknown"}
+    assert (await http.delete(f"{BM}/servers/{made['id']}")).status_code == 400  # protected
+    clock.advance(3600)
+    assert (await http.get(f"{BM}/servers/{made['id']}")).json()["install"]["status"] == "completed"
+    # marshal_UpdateServerRequest: protected, user_data
+    r = await http.patch(f"{BM}/servers/{made['id']}", json={"protected": False, "user_data": "#!/bin/sh"})
+    assert r.status_code == 200 and r.json()["protected"] is False and r.json()["user_data"] == "#!/bin/sh", r.text
+    # marshal_RebootServerRequest: boot_type, ssh_key_ids; marshal_InstallServerRequest with its users and user_data
+    r = await http.post(f"{BM}/servers/{made['id']}/reboot", json={"boot_type": "rescue", "ssh_key_ids": [KEY]})
+    assert r.status_code == 200, r.text
+    clock.advance(3600)
+    r = await http.post(f"{BM}/servers/{made['id']}/install", json={**install, "user_data": "#cloud-config"})
+    assert r.status_code == 200 and r.json()["install"]["service_user"] == "svc", r.text
+    assert (await http.delete(f"{BM}/servers/{made['id']}")).status_code == 200

@@ -13,12 +13,13 @@ from starlette.routing import Route
 
 from ..collection import filtered
 from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
-from ..errors import invalid_arguments, not_found
+from ..errors import invalid_arguments, invalid_request, not_found
 from ..lifecycle import GONE
 from ..routing import route_table
 from .state import EVENT, MAX_DESCRIPTION, ZONES, BaremetalStore
 
 ORDERS = ("created_at_asc", "created_at_desc")
+Detail = tuple[str, str, str]
 HOSTNAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
 
 
@@ -38,6 +39,54 @@ def _tags(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     if tags is None or (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
         return []
     return [("tags", "format", "tags must be an array of strings")]
+
+
+# what the platform's public client sends beside the spec's fields (BaremetalV1API's requests)
+CREATE = {"offer_id", "organization_id", "project_id", "name", "description", "tags", "protected", "install",
+          "option_ids", "user_data"}
+UPDATE = {"name", "description", "tags", "protected", "user_data"}
+INSTALL = {"os_id", "hostname", "ssh_key_ids", "user", "password", "service_user", "service_password",
+           "partitioning_schema"}
+
+
+def _install(store: BaremetalStore, s: dict[str, Any], body: dict[str, Any], at: str = "") -> list[Detail]:
+    """An install's fields (InstallServerRequest, or CreateServerRequestInstall under `install.`)."""
+    errs = [(at + k, c, m) for k, c, m in _text(body, "os_id", True) + _text(body, "hostname", True)]
+    compatible = {o["id"] for o in store.os_for(s["zone"], s["offer_id"])}
+    if body.get("os_id") and body["os_id"] not in compatible:
+        errs.append((at + "os_id", "constraint", "this OS cannot be installed on the server's offer"))
+    if isinstance(body.get("hostname"), str) and body["hostname"] and not HOSTNAME.match(body["hostname"]):
+        errs.append((at + "hostname", "format", "a hostname: letters, digits, dashes and dots"))
+    keys = body.get("ssh_key_ids")
+    if not isinstance(keys, list) or not keys:
+        errs.append((at + "ssh_key_ids", "required", "at least one SSH key ID"))
+    elif not all(is_uuid(k) for k in keys):
+        errs.append((at + "ssh_key_ids", "format", "SSH key IDs are UUIDs"))
+    for key in ("user", "password", "service_user", "service_password"):
+        errs += [(at + k, c, m) for k, c, m in _text(body, key, False)]
+    if body.get("partitioning_schema") is not None and not isinstance(body["partitioning_schema"], dict):
+        errs.append((at + "partitioning_schema", "type", "a partitioning schema: disks, raids, filesystems, zfs"))
+    return errs
+
+
+def _installed(body: dict[str, Any]) -> dict[str, Any]:
+    """The server's `install` (ServerInstall): the passwords are not answered."""
+    got = {k: body[k] for k in ("os_id", "hostname", "ssh_key_ids", "partitioning_schema") if body.get(k) is not None}
+    users = {"user": body.get("user") or "", "service_user": body.get("service_user") or ""}
+    return {**got, **users, "status": "to_install"}
+
+
+def _options(body: dict[str, Any]) -> list[Detail]:
+    """`protected`, `option_ids` and `user_data` of a create or an update."""
+    errs = []
+    if body.get("protected") is not None and not isinstance(body["protected"], bool):
+        errs.append(("protected", "type", "protected is a boolean"))
+    ids = body.get("option_ids")
+    if ids is not None and not (isinstance(ids, list) and all(is_uuid(o) for o in ids)):
+        errs.append(("option_ids", "type", "a list of option IDs"))
+    if body.get("user_data") is not None and not isinstance(body["user_data"], str):
+        errs.append(("user_data", "type", "user_data is text (cloud-init)"))
+    return errs
 
 
 def routes(store: BaremetalStore) -> list[Route]:
@@ -66,6 +115,19 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise not_found("baremetal_offer", offer_id)
         return page_page_size(request, "os", store.os_for(zone, offer_id), dict)
 
+    async def one_offer(request: Request) -> Response:  # get_offer
+        found = store.offer(zone_of(request), request.path_params["offer_id"])
+        if found is None:
+            raise not_found("baremetal_offer", request.path_params["offer_id"])
+        return JSONResponse(dict(found))
+
+    async def one_os(request: Request) -> Response:  # get_os
+        zone_of(request)
+        found = store.os.get(request.path_params["os_id"])
+        if found is None:
+            raise not_found("baremetal_os", request.path_params["os_id"])
+        return JSONResponse(public(found))
+
     async def list_servers(request: Request) -> Response:
         zone = zone_of(request)
         items = [s for s in store.all() if s["zone"] == zone]
@@ -79,8 +141,9 @@ def routes(store: BaremetalStore) -> list[Route]:
     async def create_server(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"offer_id", "organization_id", "project_id", "name", "description", "tags"})
-        errs += _text(body, "name", True) + _text(body, "description", False, MAX_DESCRIPTION) + _tags(body)
+        errs = check_unknown(body, CREATE) + _text(body, "name", True)
+        errs += _text(body, "description", False, MAX_DESCRIPTION)
+        errs += _tags(body) + _options(body)
         if not body.get("organization_id") and not body.get("project_id"):
             errs.append(("organization_id", "required", "organization_id is required"))
         offer = store.offer(zone, body.get("offer_id") or "")
@@ -90,9 +153,21 @@ def routes(store: BaremetalStore) -> list[Route]:
             errs.append(("offer_id", "constraint", "no such offer in this zone"))
         elif offer["stock"] == "empty":
             errs.append(("offer_id", "constraint", "this offer is out of stock"))
+        install = body.get("install")
+        if install is not None and offer is not None:
+            if isinstance(install, dict):
+                errs += [("install." + k, c, m) for k, c, m in check_unknown(install, INSTALL)]
+                errs += _install(store, {"zone": zone, "offer_id": offer["id"]}, install, "install.")
+            else:
+                errs.append(("install", "type", "an install: os_id, hostname, ssh_key_ids"))
         if errs:
             raise invalid_arguments(*errs)
-        return JSONResponse(public(store.create(zone, body)))
+        made = store.create(zone, body)
+        if install is not None:  # installed once delivered
+            made["install"] = _installed(install)
+            store.timeline.plan(made, (store.t.install_start, {"install": {"status": "installing"}}),
+                                (store.t.install, {"install": {"status": "completed"}, EVENT: "installed"}))
+        return JSONResponse(public(made))
 
     async def get_server(request: Request) -> Response:
         return JSONResponse(public(server(request)))
@@ -100,17 +175,20 @@ def routes(store: BaremetalStore) -> list[Route]:
     async def patch_server(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name", "description", "tags"}) + _text(body, "description", False, MAX_DESCRIPTION) + _tags(body)
+        errs = check_unknown(body, UPDATE) + _text(body, "description", False, MAX_DESCRIPTION)
+        errs += _tags(body) + _options(body)
         if body.get("name") is not None:
             errs += _text(body, "name", True)
         if errs:
             raise invalid_arguments(*errs)
-        return JSONResponse(public(store.collection.patch(s, body, ("name", "description", "tags"))))
+        return JSONResponse(public(store.collection.patch(s, body, tuple(UPDATE))))
 
     async def delete_server(request: Request) -> Response:
         s = server(request)
         if s["status"] == "deleting":
             return JSONResponse(public(s))
+        if s.get("protected"):  # Server.protected: "the server can not be deleted"
+            raise invalid_request("the server is protected: update it with protected false first")
         store.collection.delete_later(s, store.t.delete)
         store.event(s["id"], "delete")
         s["updated_at"] = store.clock.iso()
@@ -138,7 +216,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         store.delivered(s)
         body = await json_body(request)
         boot = body.get("boot_type", "normal")
-        errs = check_unknown(body, {"boot_type"})
+        errs = check_unknown(body, {"boot_type", "ssh_key_ids"})  # RebootServerRequest: keys for the rescue system
         if boot not in ("normal", "rescue"):
             errs.append(("boot_type", "constraint", "boot_type must be normal or rescue"))
         if s["status"] != "ready":
@@ -155,23 +233,13 @@ def routes(store: BaremetalStore) -> list[Route]:
         s = server(request)
         store.delivered(s)
         body = await json_body(request)
-        errs = check_unknown(body, {"os_id", "hostname", "ssh_key_ids"}) + _text(body, "os_id", True) + _text(body, "hostname", True)
-        offer = store.offer(s["zone"], s["offer_id"]) or {}
-        compatible = {o["id"] for o in store.os_for(s["zone"], offer.get("id"))}
-        if body.get("os_id") and body["os_id"] not in compatible:
-            errs.append(("os_id", "constraint", "this OS cannot be installed on the server's offer"))
-        if isinstance(body.get("hostname"), str) and body["hostname"] and not HOSTNAME.match(body["hostname"]):
-            errs.append(("hostname", "format", "a hostname: letters, digits, dashes and dots"))
-        keys = body.get("ssh_key_ids")
-        if not isinstance(keys, list) or not keys:
-            errs.append(("ssh_key_ids", "required", "at least one SSH key ID"))
-        elif not all(is_uuid(k) for k in keys):
-            errs.append(("ssh_key_ids", "format", "SSH key IDs are UUIDs"))
+        errs = check_unknown(body, INSTALL | {"user_data"}) + _install(store, s, body)
+        errs += _options({"user_data": body.get("user_data")})
         if s["status"] != "ready" or (s["install"] or {}).get("status") in ("to_install", "installing"):
             errs.append(("status", "constraint", "the server must be ready and not installing"))
         if errs:
             raise invalid_arguments(*errs)
-        s["install"] = {"os_id": body["os_id"], "hostname": body["hostname"], "ssh_key_ids": keys, "status": "to_install"}
+        s["install"] = _installed(body)
         store.event(s["id"], "install")
         store.plan(s, (store.t.install_start, {"install": {"status": "installing"}}),
                    (store.t.install, {"install": {"status": "completed"}, EVENT: "installed"}))
@@ -231,7 +299,9 @@ def routes(store: BaremetalStore) -> list[Route]:
     return route_table(
         base,
         ("GET", "/offers", list_offers),
+        ("GET", "/offers/{offer_id}", one_offer),
         ("GET", "/os", list_os),
+        ("GET", "/os/{os_id}", one_os),
         ("GET", "/servers", list_servers),
         ("POST", "/servers", create_server),
         ("GET", "/servers/{sid}", get_server),

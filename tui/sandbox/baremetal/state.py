@@ -112,6 +112,7 @@ class BaremetalStore:
             "status": status, "offer_id": body["offer_id"], "install": None, "tags": list(body.get("tags") or []),
             "ips": [], "domain": f"{sid[:8]}.dedibox.example", "boot_type": "normal", "zone": zone,
             "ping_status": "ping_status_down" if status == "undelivered" else "ping_status_up",
+            "protected": bool(body.get("protected")), "user_data": body.get("user_data"),
             "_seq": sum(len(v) for v in self.servers.values()) + len(self.gone),
         }
         if status == "undelivered":

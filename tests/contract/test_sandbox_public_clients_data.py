@@ -63,3 +63,20 @@ async def test_a_database_instance_is_upgraded_as_upgrade_instance_sends_it(http
     assert r.status_code == 200, r.text
     clock.advance(60)
     assert (await http.get(f"{RDB}/instances/{made['id']}")).json()["engine"] == target["name"]
+
+
+# ---- Monitoring (`/monitoring/v1beta1`), as CockpitV1Beta1API sends it -----------------------------
+MON = "/monitoring/v1beta1"
+
+
+async def test_a_monitoring_token_takes_every_scope_token_scopes_sends(http, clock):
+    assert (await http.post(f"{MON}/activate", json={"project_id": DEMO_PROJECT_ID})).status_code == 200  # activate_cockpit
+    clock.advance(60)
+    # marshal_TokenScopes sends all nine booleans, the traces' two among them
+    scopes = {"query_metrics": True, "write_metrics": False, "setup_metrics_rules": False, "query_logs": False, "write_logs": False,
+              "setup_logs_rules": False, "setup_alerts": False, "query_traces": True, "write_traces": False}
+    r = await http.post(f"{MON}/tokens", json={"project_id": DEMO_PROJECT_ID, "name": "tempo", "scopes": scopes})
+    assert r.status_code == 200, r.text
+    assert r.json()["scopes"] == scopes
+    bad = await http.post(f"{MON}/tokens", json={"project_id": DEMO_PROJECT_ID, "name": "t2", "scopes": {**scopes, "query_traces": "yes"}})
+    assert args(bad) == {"scopes.query_traces": "format"}

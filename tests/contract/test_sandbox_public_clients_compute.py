@@ -120,3 +120,18 @@ async def test_bare_metal_takes_every_field_baremetal_api_sends(http, clock):
     r = await http.post(f"{BM}/servers/{made['id']}/install", json={**install, "user_data": "#cloud-config"})
     assert r.status_code == 200 and r.json()["install"]["service_user"] == "svc", r.text
     assert (await http.delete(f"{BM}/servers/{made['id']}")).status_code == 200
+
+
+# ---- Instance (`/instance/v1`), as InstanceV1API sends it -------------------------------------------
+INSTANCE = "/instance/v1/zones/fr-par-1"
+
+
+async def test_an_instance_is_updated_as_update_server_sends_it(http):
+    sid = (await http.get(f"{INSTANCE}/servers")).json()["servers"][0]["id"]
+    # marshal_UpdateServerRequest: routed_ip_enabled, admin_password_encryption_ssh_key_id
+    r = await http.patch(f"{INSTANCE}/servers/{sid}", json={"routed_ip_enabled": True, "admin_password_encryption_ssh_key_id": KEY})
+    assert r.status_code == 200, r.text
+    got = r.json()["server"]
+    assert got["routed_ip_enabled"] is True and got["admin_password_encryption_ssh_key_id"] == KEY
+    bad = await http.patch(f"{INSTANCE}/servers/{sid}", json={"routed_ip_enabled": "yes", "admin_password_encryption_ssh_key_id": "k"})
+    assert args(bad) == {"routed_ip_enabled": "format", "admin_password_encryption_ssh_key_id": "format"}

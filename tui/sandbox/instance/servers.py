@@ -30,8 +30,8 @@ SERVER_FIELDS = {
 }
 PATCH_FIELDS = {
     "name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type",
-    "volumes", "security_group", "placement_group",
-}
+    "volumes", "security_group", "placement_group", "routed_ip_enabled", "admin_password_encryption_ssh_key_id",
+}  # UpdateServerRequest's fields but public_ips and private_nics (attached by their own calls here)
 
 
 def compatible_types(store: InstanceStore, server: dict[str, Any]) -> list[str]:
@@ -206,7 +206,10 @@ def routes(store: InstanceStore) -> list[Route]:
             errs += check_name(body["name"])
         if "tags" in body:
             errs += check_tags(body["tags"])
-        errs += check_bool(body, "enable_ipv6", "protected", "dynamic_ip_required")
+        errs += check_bool(body, "enable_ipv6", "protected", "dynamic_ip_required", "routed_ip_enabled")
+        key_id = body.get("admin_password_encryption_ssh_key_id")
+        if key_id is not None and not (key_id == "" or is_uuid(key_id)):
+            errs.append(("admin_password_encryption_ssh_key_id", "format", "an SSH key ID (UUID), or empty to unset"))
         if "commercial_type" in body and body["commercial_type"] not in store.types:
             errs.append(("commercial_type", "constraint", "unknown commercial type"))
         errs += check_choice(body, "boot_type", ("local", "rescue"))
@@ -231,7 +234,8 @@ def routes(store: InstanceStore) -> list[Route]:
                 raise invalid_request(f"an enforced {group['policy_type']} group cannot hold {members} servers")
         if "volumes" in body:
             apply_volumes(store, zone, server, body["volumes"])
-        for key in ("name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type"):
+        for key in ("name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type",
+                    "routed_ip_enabled", "admin_password_encryption_ssh_key_id"):
             if key in body:
                 server[key] = body[key]
         if "security_group" in body:

@@ -129,9 +129,10 @@ INSTANCE = "/instance/v1/zones/fr-par-1"
 async def test_an_instance_is_updated_as_update_server_sends_it(http):
     sid = (await http.get(f"{INSTANCE}/servers")).json()["servers"][0]["id"]
     # marshal_UpdateServerRequest: routed_ip_enabled, admin_password_encryption_ssh_key_id
-    r = await http.patch(f"{INSTANCE}/servers/{sid}", json={"routed_ip_enabled": True, "admin_password_encryption_ssh_key_id": KEY})
+    path = f"{INSTANCE}/servers/{sid}"
+    r = await http.patch(path, json={"routed_ip_enabled": True, "admin_password_encryption_ssh_key_id": KEY})
     assert r.status_code == 200, r.text
     got = r.json()["server"]
     assert got["routed_ip_enabled"] is True and got["admin_password_encryption_ssh_key_id"] == KEY
-    bad = await http.patch(f"{INSTANCE}/servers/{sid}", json={"routed_ip_enabled": "yes", "admin_password_encryption_ssh_key_id": "k"})
+    bad = await http.patch(path, json={"routed_ip_enabled": "yes", "admin_password_encryption_ssh_key_id": "k"})
     assert args(bad) == {"routed_ip_enabled": "format", "admin_password_encryption_ssh_key_id": "format"}

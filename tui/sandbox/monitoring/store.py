@@ -19,8 +19,9 @@ from typing import Any
 from ..errors import not_found, precondition_failed, transient_state
 from ..lifecycle import GONE, Timeline
 
-SCOPES = ("query_metrics", "write_metrics", "setup_metrics_rules", "query_logs", "write_logs", "setup_logs_rules", "setup_alerts",
-          "query_traces", "write_traces")  # the spec's seven, and the traces of the public client's TokenScopes
+# the spec's seven, and the traces' two of the public client's TokenScopes
+SCOPES = ("query_metrics", "write_metrics", "setup_metrics_rules", "query_logs", "write_logs", "setup_logs_rules",
+          "setup_alerts", "query_traces", "write_traces")
 ROLES = ("editor", "viewer")
 ENDPOINT_HOST = "monitoring.sandbox.example"  # where the instance's push and query addresses point
 

@@ -23,8 +23,8 @@ CREATE = {"project_id", "organization_id", "name", "engine", "node_type", "is_ha
 UPDATE = {"name", "tags", "backup_schedule_frequency", "backup_schedule_retention", "is_backup_schedule_disabled", "logs_policy",
           "backup_same_region", "backup_schedule_start_hour"}
 # UpgradeInstanceRequest's one-of, in the public client's order (it sends the first it is given)
-UPGRADE = ("node_type", "enable_ha", "high_availability_mode", "volume_size", "volume_type", "upgradable_version_id", "major_upgrade_workflow",
-           "enable_encryption")
+UPGRADE = ("node_type", "enable_ha", "high_availability_mode", "volume_size", "volume_type", "upgradable_version_id",
+           "major_upgrade_workflow", "enable_encryption")
 NOT_ASKED = {"high_availability_mode": "unknown_high_availability_mode"}  # the client's default mode asks for nothing
 STRICT = ("disk_full",)  # what a restart, an upgrade or a clone waits for: nothing else under way
 
@@ -166,7 +166,7 @@ def routes(store: RdbStore) -> list[Route]:
             then = {"is_ha_cluster": True}
         elif field == "high_availability_mode":
             if value not in ("single_zone", "multiple_zone") or i["is_ha_cluster"]:
-                raise invalid_arguments((field, "constraint", "single_zone or multiple_zone, on an instance that is not highly available yet"))
+                raise invalid_arguments((field, "constraint", "single_zone or multiple_zone, on an instance not in HA yet"))
             then = {"is_ha_cluster": True, "high_availability_mode": value}
         elif field == "volume_type":
             if value != "bssd" or i["volume"]["type"] == "bssd":
@@ -192,7 +192,7 @@ def routes(store: RdbStore) -> list[Route]:
             wanted = value.get("upgradable_version_id") if isinstance(value, dict) else None
             target = next((v for v in i["upgradable_version"] if v["id"] == wanted), None)
             if target is None or not isinstance(value.get("with_endpoints", False), bool):
-                raise invalid_arguments(("major_upgrade_workflow.upgradable_version_id", "constraint", "one of the instance's upgradable_version ids"))
+                raise invalid_arguments((f"{field}.upgradable_version_id", "constraint", "an upgradable_version id"))
             then = {"engine": target["name"]}
         else:  # enable_encryption: encryption at rest is turned on, never off
             if value is not True or (i.get("encryption") or {}).get("enabled"):

@@ -35,7 +35,8 @@ TYPES = [
 # CreateServerRequest and UpdateServerRequest of the public clients (`enable_kext` from the older ones)
 CREATE = {"name", "project_id", "type", "os_id", "enable_vpc", "enable_kext", "public_bandwidth_bps", "commitment_type",
           "runner_configuration", "applied_runner_configurations"}
-UPDATE = {"name", "schedule_deletion", "enable_vpc", "commitment_type", "public_bandwidth_bps", "applied_runner_configurations"}
+UPDATE = {"name", "schedule_deletion", "enable_vpc", "commitment_type", "public_bandwidth_bps",
+          "applied_runner_configurations"}
 RUNNER = ("name", "url", "token", "provider")  # RunnerConfiguration
 OS = [("Sonoma", "14", ("M2-L", "M2-M", "M1-M")), ("Sequoia", "15", ("M2-L", "M2-M")), ("Ventura", "13", ("M1-M",))]
 

@@ -166,7 +166,7 @@ def routes(store: RdbStore) -> list[Route]:
             then = {"is_ha_cluster": True}
         elif field == "high_availability_mode":
             if value not in ("single_zone", "multiple_zone") or i["is_ha_cluster"]:
-                raise invalid_arguments((field, "constraint", "single_zone or multiple_zone, on an instance not in HA yet"))
+                raise invalid_arguments((field, "constraint", "single_zone or multiple_zone, on a non-HA instance"))
             then = {"is_ha_cluster": True, "high_availability_mode": value}
         elif field == "volume_type":
             if value != "bssd" or i["volume"]["type"] == "bssd":

@@ -82,3 +82,10 @@ def test_a_cache_scaled_to_five_nodes_shows_its_five_addresses_in_the_detail():
         {"ips": ips, "port": 6379, "private_network": {"id": "pn", "service_ips": [f"{ip}/22" for ip in ips]}}]})
     shown = str(dict(CLUSTERS.detail_fields)["Endpoints"](cluster))
     assert all(ip in shown for ip in ips) and "…" not in shown
+
+
+def test_a_silicon_servers_runner_token_never_reaches_its_row():
+    from tui.products.silicon.servers import SERVERS
+
+    row = SERVERS.make_row({"id": "s1", "name": "m1", "runner_configuration": {"name": "ci", "token": "glrt-secret"}})
+    assert "glrt-secret" not in repr(row.data)

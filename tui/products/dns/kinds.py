@@ -122,12 +122,13 @@ DOMAINS = dns_kind(
     columns=(
         Column("domain", "Domain", lambda r: shown(r.id), width=24),
         Column("status", "Status", lambda r: TONES.text(r.state), width=12, sort_key=lambda r: r.state),
+        # Right after the status: a domain waiting to be validated has that long (it was cut at 120 columns, last)
+        Column("validate", "Validate within", lambda r: validation_left(r), width=15),
         Column("expires", "Expires", lambda r: date_of(r.text("expired_at")) or "—", width=10, sort_key=lambda r: r.text("expired_at")),
         Column("dnssec", "DNSSEC", lambda r: r.text("dnssec_status"), width=8),
         Column("registrar", "Registrar", lambda r: r.text("registrar"), width=10),
         Column("external", "External", lambda r: "external" if r.get("is_external") else "—", width=8),
         Column("renew", "Auto-renew", lambda r: r.text("auto_renew_status").replace("feature_status_", ""), width=10),
-        Column("validate", "Validate within", lambda r: validation_left(r), width=15),
     ),
     detail_fields=(
         ("Domain", lambda d: f"{shown(d.raw.get('domain', ''))} ({d.raw.get('domain', '')})"),

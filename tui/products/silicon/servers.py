@@ -39,6 +39,8 @@ SERVERS = silicon_kind(
     item_key=None,
     page_size=100,
     state_field="status",
+    # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.
+    secret_fields=("runner_configuration",),
     transitional=frozenset({"starting", "rebooting", "reinstalling", "updating", "locking", "unlocking"}),
     columns=(
         name_col(18),

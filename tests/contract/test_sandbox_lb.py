@@ -109,19 +109,29 @@ async def test_newer_clients_reach_the_same_load_balancers_by_zone(http):
 
 async def test_a_frontend_is_created_with_its_inbound_protocol(http):
     web = await lb_named(http, "web-lb")
-    site = next(b for b in (await http.get(f"{R}/lbs/{web['id']}/backends")).json()["backends"] if b["name"] == "web-servers")
+    site = next(
+        b for b in (await http.get(f"{R}/lbs/{web['id']}/backends")).json()["backends"] if b["name"] == "web-servers"
+    )
     path, body = f"{R}/lbs/{web['id']}/frontends", {"name": "alt", "inbound_port": 8080, "backend_id": site["id"]}
     made = await http.post(path, json={**body, "inbound_protocol": "http"})  # spec 3 §2.3: a creation field
     assert made.status_code == 200, made.text
     assert made.json()["inbound_protocol"] == "http"
     assert (await http.get(f"{R}/frontends/{made.json()['id']}")).json()["inbound_protocol"] == "http"
-    assert args(await http.post(path, json={**body, "inbound_port": 8081, "inbound_protocol": "udp"})) == {"inbound_protocol": "constraint"}
+    assert args(await http.post(path, json={**body, "inbound_port": 8081, "inbound_protocol": "udp"})) == {
+        "inbound_protocol": "constraint"
+    }
 
 
 async def test_backends_and_frontends_are_deleted_under_their_load_balancer(http):
     web, db = await lb_named(http, "web-lb"), await lb_named(http, "db-proxy")
-    site = next(b for b in (await http.get(f"{R}/lbs/{web['id']}/backends")).json()["backends"] if b["name"] == "web-servers")
-    front = (await http.post(f"{R}/lbs/{web['id']}/frontends", json={"name": "alt", "inbound_port": 8080, "backend_id": site["id"]})).json()
+    site = next(
+        b for b in (await http.get(f"{R}/lbs/{web['id']}/backends")).json()["backends"] if b["name"] == "web-servers"
+    )
+    front = (
+        await http.post(
+            f"{R}/lbs/{web['id']}/frontends", json={"name": "alt", "inbound_port": 8080, "backend_id": site["id"]}
+        )
+    ).json()
     spare = (await http.post(f"{R}/lbs/{web['id']}/backends", json=backend(name="spare"))).json()
     # spec 3 §4.3: DELETE /lbs/{lb_id}/frontends/{frontend_id} and /lbs/{lb_id}/backends/{backend_id}; not another's
     assert (await http.delete(f"{R}/lbs/{db['id']}/frontends/{front['id']}")).status_code == 404
@@ -129,4 +139,6 @@ async def test_backends_and_frontends_are_deleted_under_their_load_balancer(http
     assert (await http.get(f"{R}/frontends/{front['id']}")).status_code == 404
     assert (await http.delete(f"{R}/lbs/{db['id']}/backends/{spare['id']}")).status_code == 404
     assert (await http.delete(f"{R}/lbs/{web['id']}/backends/{spare['id']}")).status_code == 204
-    assert (await http.delete(f"{R}/lbs/{web['id']}/backends/{site['id']}")).status_code == 412  # a frontend still uses it
+    assert (
+        await http.delete(f"{R}/lbs/{web['id']}/backends/{site['id']}")
+    ).status_code == 412  # a frontend still uses it

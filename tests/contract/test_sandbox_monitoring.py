@@ -129,9 +129,17 @@ async def test_a_token_secret_is_answered_once_and_read_back_empty(http, clock):
     scopes = {"write_metrics": True, "write_logs": False}
     made = (await http.post(f"{M}/tokens", json={**P, "name": "pusher", "scopes": scopes})).json()
     assert len(made["secret_key"]) >= 32 and made["project_id"] == DEMO_PROJECT_ID and made["name"] == "pusher"
-    assert made["scopes"] == {"query_metrics": False, "write_metrics": True, "setup_metrics_rules": False, "query_logs": False,
-                              "write_logs": False, "setup_logs_rules": False, "setup_alerts": False, "query_traces": False,
-                              "write_traces": False}
+    assert made["scopes"] == {
+        "query_metrics": False,
+        "write_metrics": True,
+        "setup_metrics_rules": False,
+        "query_logs": False,
+        "write_logs": False,
+        "setup_logs_rules": False,
+        "setup_alerts": False,
+        "query_traces": False,
+        "write_traces": False,
+    }
     got = (await http.get(f"{M}/tokens/{made['id']}")).json()
     assert got == {**made, "secret_key": ""}
     assert (await http.get(f"{M}/tokens", params=P)).json()["tokens"][0]["secret_key"] == ""
@@ -145,7 +153,9 @@ async def test_a_token_name_is_unique_and_its_scopes_are_known_booleans(http, cl
     await http.post(f"{M}/tokens", json={**P, "name": "pusher"})
     assert args(await http.post(f"{M}/tokens", json={**P, "name": "pusher"})) == {"name": "constraint"}  # spec 2 §7.2: invalid
     assert args(await http.post(f"{M}/tokens", json={**P, "name": ""})) == {"name": "required"}
-    assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "scopes": {"read_all": True}})) == {"scopes.read_all": "unknown"}
+    assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "scopes": {"read_all": True}})) == {
+        "scopes.read_all": "unknown"
+    }
     assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "scopes": {"write_logs": "yes"}})) == {"scopes.write_logs": "format"}
     assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "colour": "red"})) == {"colour": "unknown"}
 

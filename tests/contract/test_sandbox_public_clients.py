@@ -61,19 +61,53 @@ async def test_an_external_domain_is_registered_as_register_external_domain_send
 # ---- Load balancers (`/lb/v1`), as ZonedApi sends it ----------------------------------------------
 async def test_lb_backends_and_frontends_take_every_field_the_clients_send(http):
     web = next(lb for lb in (await http.get(f"{LB}/lbs")).json()["lbs"] if lb["name"] == "web-lb")
-    check = {"port": 80, "check_max_retries": 2, "check_send_proxy": False, "check_delay": "3s", "check_timeout": "1s", "transient_check_delay": "0.5s",
-             "http_config": {"uri": "/health", "method": "GET", "code": 200, "host_header": "shop.example.com"}}
+    check = {
+        "port": 80,
+        "check_max_retries": 2,
+        "check_send_proxy": False,
+        "check_delay": "3s",
+        "check_timeout": "1s",
+        "transient_check_delay": "0.5s",
+        "http_config": {"uri": "/health", "method": "GET", "code": 200, "host_header": "shop.example.com"},
+    }
     # marshal_ZonedApiCreateBackendRequest (durations as strings with their unit, `host` for the Host header / SNI)
-    body = {"name": "site-2", "forward_protocol": "http", "forward_port": 8080, "forward_port_algorithm": "roundrobin", "sticky_sessions": "none",
-            "sticky_sessions_cookie_name": "", "health_check": check, "server_ip": ["10.0.9.1"], "send_proxy_v2": False, "timeout_server": "30s",
-            "timeout_connect": "5s", "timeout_tunnel": "15m", "on_marked_down_action": "on_marked_down_action_none", "proxy_protocol": "proxy_protocol_none",
-            "failover_host": "", "ssl_bridging": False, "ignore_ssl_server_verify": False, "redispatch_attempt_count": 0, "max_retries": 3,
-            "max_connections": 0, "timeout_queue": "0s", "host": "shop.example.com"}
+    body = {
+        "name": "site-2",
+        "forward_protocol": "http",
+        "forward_port": 8080,
+        "forward_port_algorithm": "roundrobin",
+        "sticky_sessions": "none",
+        "sticky_sessions_cookie_name": "",
+        "health_check": check,
+        "server_ip": ["10.0.9.1"],
+        "send_proxy_v2": False,
+        "timeout_server": "30s",
+        "timeout_connect": "5s",
+        "timeout_tunnel": "15m",
+        "on_marked_down_action": "on_marked_down_action_none",
+        "proxy_protocol": "proxy_protocol_none",
+        "failover_host": "",
+        "ssl_bridging": False,
+        "ignore_ssl_server_verify": False,
+        "redispatch_attempt_count": 0,
+        "max_retries": 3,
+        "max_connections": 0,
+        "timeout_queue": "0s",
+        "host": "shop.example.com",
+    }
     r = await http.post(f"{LB}/lbs/{web['id']}/backends", json=body)
     assert r.status_code == 200, r.text
     # marshal_ZonedApiCreateFrontendRequest
-    front = {"name": "alt", "inbound_port": 8080, "backend_id": r.json()["id"], "timeout_client": "30s", "certificate_ids": [], "enable_http3": False,
-             "connection_rate_limit": 0, "enable_access_logs": False}
+    front = {
+        "name": "alt",
+        "inbound_port": 8080,
+        "backend_id": r.json()["id"],
+        "timeout_client": "30s",
+        "certificate_ids": [],
+        "enable_http3": False,
+        "connection_rate_limit": 0,
+        "enable_access_logs": False,
+    }
     f = await http.post(f"{LB}/lbs/{web['id']}/frontends", json=front)
     assert f.status_code == 200, f.text
     # ZonedApi.delete_frontend / delete_backend call /frontends/{id}, /backends/{id}; spec 3 §4.3 nests them under the load balancer

@@ -19,23 +19,41 @@ BM2 = "/baremetal/v2/zones/fr-par-1"
 async def test_silicon_create_takes_every_field_the_clients_send(http):
     os_id = (await http.get(f"{SILICON}/os")).json()["os"][0]["id"]
     # marshal_CreateServerRequest: type, enable_vpc, public_bandwidth_bps, name, project_id, os_id, commitment_type
-    body = {"type": "M2-M", "enable_vpc": True, "public_bandwidth_bps": 1_000_000_000, "name": "ci-runner", "project_id": DEMO_PROJECT_ID,
-            "os_id": os_id, "commitment_type": "duration_24h", "enable_kext": False}
+    body = {
+        "type": "M2-M",
+        "enable_vpc": True,
+        "public_bandwidth_bps": 1_000_000_000,
+        "name": "ci-runner",
+        "project_id": DEMO_PROJECT_ID,
+        "os_id": os_id,
+        "commitment_type": "duration_24h",
+        "enable_kext": False,
+    }
     r = await http.post(f"{SILICON}/servers", json=body)
     assert r.status_code == 200, r.text
     made = r.json()
-    assert made["public_bandwidth_bps"] == 1_000_000_000 and made["vpc_status"] == "vpc_enabled" and made["os"]["id"] == os_id
+    assert (
+        made["public_bandwidth_bps"] == 1_000_000_000
+        and made["vpc_status"] == "vpc_enabled"
+        and made["os"]["id"] == os_id
+    )
     # marshal_UpdateServerRequest
-    r = await http.patch(f"{SILICON}/servers/{made['id']}", json={"name": "ci-runner-2", "enable_vpc": False,
-                                                                    "commitment_type": {"commitment_type": "renewed_monthly"}})
+    r = await http.patch(
+        f"{SILICON}/servers/{made['id']}",
+        json={"name": "ci-runner-2", "enable_vpc": False, "commitment_type": {"commitment_type": "renewed_monthly"}},
+    )
     assert r.status_code == 200 and r.json()["vpc_status"] == "vpc_disabled"
-    bad = await http.post(f"{SILICON}/servers", json={**body, "enable_vpc": "yes", "public_bandwidth_bps": -1, "os_id": "nope"})
+    bad = await http.post(
+        f"{SILICON}/servers", json={**body, "enable_vpc": "yes", "public_bandwidth_bps": -1, "os_id": "nope"}
+    )
     assert args(bad) == {"enable_vpc": "type", "public_bandwidth_bps": "type", "os_id": "constraint"}
 
 
 async def test_silicon_reinstall_takes_what_reinstall_server_sends(http):
     ready = next(x for x in (await http.get(f"{SILICON}/servers")).json()["servers"] if x["status"] == "ready")
-    os_id = next(o["id"] for o in (await http.get(f"{SILICON}/os")).json()["os"] if ready["type"] in o["compatible_server_types"])
+    os_id = next(
+        o["id"] for o in (await http.get(f"{SILICON}/os")).json()["os"] if ready["type"] in o["compatible_server_types"]
+    )
     path = f"{SILICON}/servers/{ready['id']}/reinstall"
     assert args(await http.post(path, json={"enable_kext": "yes"})) == {"enable_kext": "type"}
     # marshal_ReinstallServerRequest: `enable_kext` always (a required argument), `os_id` when given
@@ -63,21 +81,43 @@ async def test_silicon_servers_take_the_runner_configurations_the_newest_client_
     assert made["runner_configuration"] == runner
     assert made["applied_runner_configuration_ids"] == applied["runner_configuration_ids"]
     # marshal_UpdateServerRequest: applied_runner_configurations
-    r = await http.patch(f"{SILICON}/servers/{made['id']}", json={"applied_runner_configurations": {"runner_configuration_ids": []}})
+    r = await http.patch(
+        f"{SILICON}/servers/{made['id']}", json={"applied_runner_configurations": {"runner_configuration_ids": []}}
+    )
     assert r.status_code == 200 and r.json()["applied_runner_configuration_ids"] == [], r.text
-    bad = await http.post(f"{SILICON}/servers", json={**body, "runner_configuration": {**runner, "provider": "svn"},
-                                                       "applied_runner_configurations": {"runner_configuration_ids": ["x"]}})
-    assert args(bad) == {"runner_configuration.provider": "constraint", "applied_runner_configurations.runner_configuration_ids": "type"}
+    bad = await http.post(
+        f"{SILICON}/servers",
+        json={
+            **body,
+            "runner_configuration": {**runner, "provider": "svn"},
+            "applied_runner_configurations": {"runner_configuration_ids": ["x"]},
+        },
+    )
+    assert args(bad) == {
+        "runner_configuration.provider": "constraint",
+        "applied_runner_configurations.runner_configuration_ids": "type",
+    }
 
 
 # ---- Bare metal, as BaremetalV1API and PrivateNetworkApi send it -----------------------------------
 async def test_bare_metal_private_networks_are_listed_at_the_zone_level(http):
-    sid = next(s["id"] for s in (await http.get("/baremetal/v1alpha1/zones/fr-par-1/servers")).json()["servers"] if s["status"] == "ready")
+    sid = next(
+        s["id"]
+        for s in (await http.get("/baremetal/v1alpha1/zones/fr-par-1/servers")).json()["servers"]
+        if s["status"] == "ready"
+    )
     pn = "5a0c8a4e-1f0e-4d5b-9a43-8f8f0f0f0f02"
     # PrivateNetworkApi.add_server_private_network (with the IPAM IPs the clients may pass)
-    assert (await http.post(f"{BM2}/servers/{sid}/private-networks", json={"private_network_id": pn, "ipam_ip_ids": []})).status_code == 200
+    assert (
+        await http.post(f"{BM2}/servers/{sid}/private-networks", json={"private_network_id": pn, "ipam_ip_ids": []})
+    ).status_code == 200
     # PrivateNetworkApi.list_server_private_networks: GET /server-private-networks?server_id=…
-    listed = (await http.get(f"{BM2}/server-private-networks", params={"server_id": sid, "order_by": "created_at_asc", "page": 1, "page_size": 50})).json()
+    listed = (
+        await http.get(
+            f"{BM2}/server-private-networks",
+            params={"server_id": sid, "order_by": "created_at_asc", "page": 1, "page_size": 50},
+        )
+    ).json()
     assert [a["private_network_id"] for a in listed["server_private_networks"]][-1] == pn and listed["total_count"] >= 1
     assert all(a["server_id"] == sid for a in listed["server_private_networks"])
     other = (await http.get(f"{BM2}/server-private-networks", params={"private_network_id": pn})).json()
@@ -98,8 +138,17 @@ async def test_bare_metal_takes_every_field_baremetal_api_sends(http, clock):
     # marshal_CreateServerRequest: protected, install (CreateServerRequestInstall), option_ids, user_data
     install = {"os_id": os_["id"], "hostname": "db1", "ssh_key_ids": [KEY], "user": "ops", "password": "Pa55-word!",
                "service_user": "svc", "service_password": "Pa55-word!"}
-    body = {"offer_id": offer["id"], "name": "db1", "description": "", "protected": True, "tags": [], "install": install,
-            "option_ids": [], "user_data": "#cloud-config", "project_id": DEMO_PROJECT_ID}
+    body = {
+        "offer_id": offer["id"],
+        "name": "db1",
+        "description": "",
+        "protected": True,
+        "tags": [],
+        "install": install,
+        "option_ids": [],
+        "user_data": "#cloud-config",
+        "project_id": DEMO_PROJECT_ID,
+    }
     r = await http.post(f"{BM}/servers", json=body)
     assert r.status_code == 200, r.text
     made = r.json()

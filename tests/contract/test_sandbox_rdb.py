@@ -188,12 +188,22 @@ async def test_a_mysql_instance_listens_on_its_engines_port_and_a_standby_serves
     mysql, pg = await inst(http, "legacy-mysql"), await inst(http, "orders-db")
     assert {e["port"] for e in mysql["endpoints"]} == {3306} and mysql["endpoint"]["port"] == 3306
     assert {e["port"] for e in pg["endpoints"]} == {5432}
-    replica = (await http.post(f"{R}/read-replicas", json={"instance_id": mysql["id"], "endpoint_spec": [{"direct_access": {}}]})).json()
+    replica = (
+        await http.post(
+            f"{R}/read-replicas", json={"instance_id": mysql["id"], "endpoint_spec": [{"direct_access": {}}]}
+        )
+    ).json()
     assert [e["port"] for e in replica["endpoints"]] == [3306]
     made = (await http.post(f"{R}/instances", json=create_body(sandbox, engine="MySQL-8"))).json()
     assert made["endpoint"]["port"] == 3306
-    rules = (await http.post(f"{R}/instances/{mysql['id']}/acls", json={"rules": [{"ip": "198.51.100.0/24"}]})).json()["rules"]
+    rules = (await http.post(f"{R}/instances/{mysql['id']}/acls", json={"rules": [{"ip": "198.51.100.0/24"}]})).json()[
+        "rules"
+    ]
     assert rules[0]["port"] == 3306
-    ts = (await http.get(f"{R}/instances/{pg['id']}/metrics", params={"metric_name": "total_connections"})).json()["timeseries"]
+    ts = (await http.get(f"{R}/instances/{pg['id']}/metrics", params={"metric_name": "total_connections"})).json()[
+        "timeseries"
+    ]
     by_node = {t["metadata"]["node"]: [v for _, v in t["points"]] for t in ts}
-    assert max(by_node["standby"]) <= 1 < min(by_node["main"])  # the synchronous standby: only the replication connection
+    assert (
+        max(by_node["standby"]) <= 1 < min(by_node["main"])
+    )  # the synchronous standby: only the replication connection

@@ -18,7 +18,11 @@ def said(screen) -> tuple[list[str], list[str]]:
     from textual.widgets import OptionList, Static
 
     lines = [line.strip() for w in screen.query(Static) for line in text_of(w).splitlines() if line.strip()]
-    listed = [str(box.get_option_at_index(i).prompt).partition(": ")[2] for box in screen.query(OptionList) for i in range(box.option_count)]
+    listed = [
+        str(box.get_option_at_index(i).prompt).partition(": ")[2]
+        for box in screen.query(OptionList)
+        for i in range(box.option_count)
+    ]
     return lines, listed
 
 

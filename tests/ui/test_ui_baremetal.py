@@ -112,7 +112,9 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await action(pilot, app, "Remote access open now (show)…")
         again = await screen_named(pilot, app, "SecretScreen")
         listed = again.query_one("OptionList")
-        assert any(store.remote[sid]["url"] in str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count))
+        assert any(
+            store.remote[sid]["url"] in str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)
+        )
         assert "203.0.113.9" in again.note
         await pilot.press("escape")
         await action(pilot, app, "Revoke remote access")

@@ -70,7 +70,9 @@ async def test_a_version_compared_with_now_shows_each_change_with_its_old_values
             await pilot.press("escape")
             await pilot.pause()
         versions = await child_list(pilot, app, "Versions")
-        assert all(r.name == r.text("created_at")[:19].replace("T", " ") for r in versions.table.resources())  # not a UUID (item 27)
+        assert all(
+            r.name == r.text("created_at")[:19].replace("T", " ") for r in versions.table.resources()
+        )  # not a UUID (item 27)
         await pilot.press("home", "down")  # newest first: the second is the one before the change set
         await act(pilot, app, "Compare with now")
         diff = await screen_named(pilot, app, "DiffScreen")
@@ -239,7 +241,9 @@ def _order(view):
     """(name, type) of the rows as the table shows them, top to bottom."""
     from tui.products.dns.names import shown
 
-    return [(shown(view.table.get(k).text("name")).lower(), view.table.get(k).text("type")) for k in view.table.shown_keys]
+    return [
+        (shown(view.table.get(k).text("name")).lower(), view.table.get(k).text("type")) for k in view.table.shown_keys
+    ]
 
 
 async def test_records_are_sorted_by_name_then_type_and_a_new_one_takes_its_place(sandbox):
@@ -249,7 +253,9 @@ async def test_records_are_sorted_by_name_then_type_and_a_new_one_takes_its_plac
 
     def answer_reversed():  # the platform's own order, whatever it is
         found = list(reversed(records(sandbox, "example.com")))
-        rule = FaultRule(200, "/dns-zones/example.com/records?", "GET", body={"records": found, "total_count": len(found)})
+        rule = FaultRule(
+            200, "/dns-zones/example.com/records?", "GET", body={"records": found, "total_count": len(found)}
+        )
         sandbox.faults[:] = [rule]
 
     answer_reversed()
@@ -258,7 +264,9 @@ async def test_records_are_sorted_by_name_then_type_and_a_new_one_takes_its_plac
         await loaded(pilot, app)
         view = await records_of(pilot, app)
         assert _order(view) == sorted(_order(view)) and _order(view)[0][0] == ""  # the zone itself (@) first
-        sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "aaa", "type": "TXT", "data": "made elsewhere"}])
+        sandbox.dns.put_records(
+            zone(sandbox, "example.com"), [{"name": "aaa", "type": "TXT", "data": "made elsewhere"}]
+        )
         answer_reversed()
         await pilot.press("r")
         await wait_for(pilot, lambda: any(n == "aaa" for n, _ in _order(view)), what="the new record")
@@ -269,7 +277,9 @@ async def test_at_80_columns_a_record_shows_its_dynamic_kind_and_a_cut_value_end
     """Issue 32 item 25 (DNS part): Name, Type, Data and Dynamic fit at 80 columns; a long value is cut with "…"."""
     from helpers import drawn_lines
 
-    sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "a-long", "type": "TXT", "data": "v=DKIM1; k=rsa; p=" + "A" * 60}])
+    sandbox.dns.put_records(
+        zone(sandbox, "example.com"), [{"name": "a-long", "type": "TXT", "data": "v=DKIM1; k=rsa; p=" + "A" * 60}]
+    )
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, app)

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import child_list, form_ready, loaded, make_app, notified, open_view, screen_named, sent, to_named_row, wait_for
+from helpers import (
+    child_list,
+    form_ready,
+    loaded,
+    make_app,
+    notified,
+    open_view,
+    screen_named,
+    sent,
+    to_named_row,
+    wait_for,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -24,6 +35,8 @@ async def test_a_create_answered_with_the_zones_certificate_says_so_and_counts_n
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: notified(app, "already has a certificate"), what="said")
         assert sent(sandbox, "/domain/v2beta1/ssl-certificates") == [("POST", "/domain/v2beta1/ssl-certificates")]
-        assert notified(app, "Not created: example.com already has a certificate: example.com, success") and not notified(app, "Created")
+        assert notified(
+            app, "Not created: example.com already has a certificate: example.com, success"
+        ) and not notified(app, "Created")
         assert certs.table.loaded_count == before and str(certs.table.border_title).endswith(f"{before}/{before}")
         await screen_named(pilot, app, "ChildScreen")  # its key, readable any time, is not shown as given once

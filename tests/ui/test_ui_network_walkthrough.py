@@ -182,9 +182,14 @@ async def lb_walk(pilot, app, sandbox, clock):
     picker = await screen_named(pilot, app, "PickerScreen")
     assert picker.choices[0][0] == f"Keep {ip['ip_address']} for reuse"
     await pilot.press("enter")
-    dialog = await screen_named(pilot, app, "ConfirmScreen")  # its frontends, backends and address go: the name is typed
+    dialog = await screen_named(
+        pilot, app, "ConfirmScreen"
+    )  # its frontends, backends and address go: the name is typed
     assert dialog.require_text == "shop-lb" and app.focused.id == "confirm-text"
-    assert f"Its IP {ip['ip_address']} is kept for reuse" in dialog.message and "Its 1 frontend and 1 backend are deleted" in dialog.message
+    assert (
+        f"Its IP {ip['ip_address']} is kept for reuse" in dialog.message
+        and "Its 1 frontend and 1 backend are deleted" in dialog.message
+    )
     await pilot.press(*"shop-lb", "enter")
     await later(pilot, clock, 4, lambda: row_named(view, "shop-lb") is None, "gone")
     assert sandbox.lb.ips.items["fr-par"][ip["id"]]["lb_id"] is None

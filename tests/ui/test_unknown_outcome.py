@@ -196,8 +196,13 @@ async def test_a_change_set_whose_look_fails_stays_staged_marked_unknown_and_is_
         assert len(records.changes) == 1 and records.changes.changes[0].unknown
         key = records.changes.changes[0].key
         # Reloaded: the record is gone (the delete was applied) or still there, marked `?`, never `-`.
-        await wait_for(pilot, lambda: not records.listing and all(r.text(STAGED) == "?" for r in records.table.resources() if r.id == key),
-                       what="reloaded, the change marked ?")
+        await wait_for(
+            pilot,
+            lambda: (
+                not records.listing and all(r.text(STAGED) == "?" for r in records.table.resources() if r.id == key)
+            ),
+            what="reloaded, the change marked ?",
+        )
         sandbox.fault_spec.rates.clear()
         patches = len([p for m, p in sandbox.requests if m == "PATCH"])
         await pilot.press("w")

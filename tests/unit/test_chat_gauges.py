@@ -68,4 +68,8 @@ def test_an_event_that_is_no_answer_chunk_says_plainly_what_is_wrong(data, why):
 def test_a_model_listing_of_another_shape_lists_no_model_rather_than_raising():
     from tui.products.views import openai_models
 
-    assert openai_models([{"id": "m"}]) == [] and openai_models({"data": 7}) == [] and openai_models({"data": [{"id": "m"}]}) == ["m"]
+    assert (
+        openai_models([{"id": "m"}]) == []
+        and openai_models({"data": 7}) == []
+        and openai_models({"data": [{"id": "m"}]}) == ["m"]
+    )

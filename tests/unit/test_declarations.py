@@ -203,7 +203,12 @@ def test_an_action_followed_by_another_names_one_the_kind_has():
     export = ActionSpec("export", "Export", call=Call("POST", "{id}/export", {}), then="link")
     with pytest.raises(ValueError, match="then"):
         replace(BACKUPS, actions=(export,))
-    assert replace(BACKUPS, actions=(export, ActionSpec("link", "Link", call=Call("GET", "{id}", mutating=False)))).actions[0].then == "link"
+    assert (
+        replace(BACKUPS, actions=(export, ActionSpec("link", "Link", call=Call("GET", "{id}", mutating=False))))
+        .actions[0]
+        .then
+        == "link"
+    )
 
 
 async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as_the_api_takes_it():

@@ -25,8 +25,16 @@ def _service(sandbox: Sandbox) -> ResourceService:
     async def no_sleep(_: float) -> None:
         return None
 
-    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app), retry=RetryPolicy(deadline=60), sleep=no_sleep)
-    return ResourceService(client, RECORDS, ParentRef(ZONE, ZONE, "global"), context=lambda sc: Context(DEMO_PROJECT_ID, sc))
+    client = ApiClient(
+        "http://sb",
+        DEMO_SECRET_KEY,
+        transport=httpx.ASGITransport(sandbox.app),
+        retry=RetryPolicy(deadline=60),
+        sleep=no_sleep,
+    )
+    return ResourceService(
+        client, RECORDS, ParentRef(ZONE, ZONE, "global"), context=lambda sc: Context(DEMO_PROJECT_ID, sc)
+    )
 
 
 class AnotherClientFirst(FaultRule):
@@ -93,8 +101,11 @@ async def test_a_refusal_names_the_staged_change_not_an_index():
 
     service = _service(Sandbox(clock=ManualClock()))
     changes = ChangeSet()
-    for record in ({"name": "beside", "type": "A", "data": "192.0.2.1"}, {"name": "elsewhere", "type": "A", "data": "192.0.2.2"},
-                   {"name": "beside", "type": "CNAME", "data": "target.example.com."}):
+    for record in (
+        {"name": "beside", "type": "A", "data": "192.0.2.1"},
+        {"name": "elsewhere", "type": "A", "data": "192.0.2.2"},
+        {"name": "beside", "type": "CNAME", "data": "target.example.com."},
+    ):
         changes.add(record)
     with pytest.raises(InvalidArguments) as refused:
         await send_changes(service, "global", changes, await service.list_rows("global"))

@@ -58,6 +58,10 @@ def test_two_certificates_of_one_zone_are_two_rows_read_and_deleted_by_the_zone(
 
     old, renewed = (CERTIFICATES.make_row({"dns_zone": "example.com", "status": s, "created_at": at})
                     for s, at in (("success", "2025-01-01T00:00:00Z"), ("pending", "2026-01-01T00:00:00Z")))
-    assert old.id != renewed.id and old.name == renewed.name == "example.com"  # keyed by what identifies one (spec 3 §2.1)
-    assert {CERTIFICATES.call_path(CERTIFICATES.delete, "global", r) for r in (old, renewed)} == {"/domain/v2beta1/ssl-certificates/example.com"}
+    assert (
+        old.id != renewed.id and old.name == renewed.name == "example.com"
+    )  # keyed by what identifies one (spec 3 §2.1)
+    assert {CERTIFICATES.call_path(CERTIFICATES.delete, "global", r) for r in (old, renewed)} == {
+        "/domain/v2beta1/ssl-certificates/example.com"
+    }
     assert CERTIFICATES.item_path("global", renewed.id) == "/domain/v2beta1/ssl-certificates/example.com"

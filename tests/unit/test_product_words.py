@@ -48,10 +48,17 @@ def test_no_view_is_named_inside_another_views_name_so_the_palette_finds_each_by
 def test_silicon_stock_reads_high_low_and_none_with_three_marks():
     from tui.products.silicon.catalogue import STOCK
 
-    assert [STOCK.text(s).plain for s in ("high_stock", "low_stock", "no_stock")] == ["● high_stock", "◐ low_stock", "✖ no_stock"]
+    assert [STOCK.text(s).plain for s in ("high_stock", "low_stock", "no_stock")] == [
+        "● high_stock",
+        "◐ low_stock",
+        "✖ no_stock",
+    ]
 
 
-@pytest.mark.parametrize("left, said", [(24 * 3600 - 5, "in 24 h"), (3 * 3600 + 60, "in 4 h"), (3600, "in 60 min"), (250, "in 5 min"), (0, "yes")])
+@pytest.mark.parametrize(
+    "left, said",
+    [(24 * 3600 - 5, "in 24 h"), (3 * 3600 + 60, "in 4 h"), (3600, "in 60 min"), (250, "in 5 min"), (0, "yes")],
+)
 def test_a_silicon_servers_wait_before_delete_is_rounded_up_so_a_new_one_reads_24_h(left, said):
     """Right after a create the column read 'in 23 h' for a 24-hour lease (23 h 59 min, cut down)."""
     from tui.products.rows import Row

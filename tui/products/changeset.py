@@ -122,11 +122,21 @@ class ChangeSet:
             said = UNSURE if c.unknown else ""
             if c.op == "add":
                 # an empty value says nothing (the name of a zone's root, "", is in its label as @)
-                out.append(Entry("add", name(c.after) + said, [(k, None, v) for k, v in c.after.items() if v not in (None, "")]))
+                out.append(
+                    Entry(
+                        "add", name(c.after) + said, [(k, None, v) for k, v in c.after.items() if v not in (None, "")]
+                    )
+                )
             elif c.op == "delete":
                 out.append(Entry("delete", (name(c.before) or c.key) + said, []))
             else:
-                out.append(Entry("change", (name(c.before) or c.key) + said, [(k, c.before.get(k), v) for k, v in c.after.items()]))
+                out.append(
+                    Entry(
+                        "change",
+                        (name(c.before) or c.key) + said,
+                        [(k, c.before.get(k), v) for k, v in c.after.items()],
+                    )
+                )
         return out
 
     def diff(self, name: Callable[[dict[str, Any]], str]) -> list[str]:

@@ -347,12 +347,16 @@ class DeleteAsking(Shape):
         value, means = picked
         name = called(row)
         where = f" in {ui.scope}" if ui.scope else ""
-        message = f"{called_with_id(row)}{where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
+        message = (
+            f"{called_with_id(row)}{where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
+        )
         warning = self.warning(row) if callable(self.warning) else fill_text(self.warning, row, ui) if self.warning else ""
         if warning:
             message += "\n" + warning
         kind = ui.service().kind  # a delete that loses data takes the name typed, asked or not
-        if not await ui.confirm(f"Delete {kind.singular} {name}?", message, "Delete", require_text=name if kind.delete_needs_name else None):
+        if not await ui.confirm(
+            f"Delete {kind.singular} {name}?", message, "Delete", require_text=name if kind.delete_needs_name else None
+        ):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})
         try:

@@ -150,4 +150,6 @@ def open_menu(host: Any, row: Any, actions: Any, children: Any, title: str, run:
 
     choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(row)) for a in specs]
     choices += [(f"{c.label} ›", c, c.why_not(row)) for c in children]  # the child lists, after the actions
-    host.app.push_screen(PickerScreen(f"{title or called(row) or host.kind.title}: actions", choices, id="actions-menu"), picked)
+    host.app.push_screen(
+        PickerScreen(f"{title or called(row) or host.kind.title}: actions", choices, id="actions-menu"), picked
+    )

@@ -371,9 +371,16 @@ class CloudApp(TypeAhead, Origins, App[None]):
             if drop:
                 self.exit()
 
-        await self.push_screen(ConfirmScreen("Quit and drop the staged changes?", f"There {'is' if sum(len(v.changes) for v in held) == 1 else 'are'} "
-                                             f"{unsent_words(held)}: w reviews and sends them. "
-                                             "Quit anyway, or go back to them.", "Quit"), answered)
+        await self.push_screen(
+            ConfirmScreen(
+                "Quit and drop the staged changes?",
+                f"There {'is' if sum(len(v.changes) for v in held) == 1 else 'are'} "
+                f"{unsent_words(held)}: w reviews and sends them. "
+                "Quit anyway, or go back to them.",
+                "Quit",
+            ),
+            answered,
+        )
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

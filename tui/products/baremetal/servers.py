@@ -183,8 +183,17 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     fetch_detail=False,
     sort=("at", True),
     columns=(
-        Column("at", "At (UTC)", lambda r: second_of(r.text("created_at")), width=19, sort_key=lambda r: r.text("created_at")),
+        Column(
+            "at",
+            "At (UTC)",
+            lambda r: second_of(r.text("created_at")),
+            width=19,
+            sort_key=lambda r: r.text("created_at"),
+        ),
         Column("action", "Action", lambda r: r.text("action"), width=24),
     ),
-    detail_fields=(("Action", lambda e: str(e.raw.get("action", ""))), ("At", lambda e: str(e.raw.get("created_at", "")))),
+    detail_fields=(
+        ("Action", lambda e: str(e.raw.get("action", ""))),
+        ("At", lambda e: str(e.raw.get("created_at", ""))),
+    ),
 )

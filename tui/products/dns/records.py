@@ -49,7 +49,11 @@ def check_data(rtype: str, data: str) -> str | None:
     if rtype == "TXT":
         if not data:
             return "a TXT record holds some text"
-        return None if balanced(data) else 'a TXT record\'s quotes come in pairs ("…" "…"; \\" for a quote inside): one is left open'
+        return (
+            None
+            if balanced(data)
+            else 'a TXT record\'s quotes come in pairs ("…" "…"; \\" for a quote inside): one is left open'
+        )
     return None
 
 

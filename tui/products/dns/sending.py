@@ -44,8 +44,15 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
         try:
             now = await service.read_all(scope, "dns-zones", zone, "records", key="records")
         except ApiError as err:
-            raise type(err)(err.status, f"{err.message}. Nothing was sent: the changes marked ? may already be applied, "
-                                        "and looking at the zone first failed", err.type, err.body, err.method, err.url) from None
+            raise type(err)(
+                err.status,
+                f"{err.message}. Nothing was sent: the changes marked ? may already be applied, "
+                "and looking at the zone first failed",
+                err.type,
+                err.body,
+                err.method,
+                err.url,
+            ) from None
         there = [c for c in changes.unknown if holds(now, c, set())]  # a record the zone holds is not added twice
         staged = [c for c in staged if c not in there]
         if there:
@@ -55,15 +62,19 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
     ops = [op_of(c) for c in staged]
     before = await latest_version(service, scope, zone)
     try:
-        await service.call("PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False})
+        await service.call(
+            "PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False}
+        )
     except InvalidArguments as err:
         raise named(err, staged, service.kind.label) from None
     except OutcomeUnknown as err:
         try:
             applied, saw = await look(service, scope, zone, staged, before, known)
         except ApiError as look_err:
-            raise OutcomeUnclear(f"{err.summary}\nLooking at the versions of {shown(zone)} failed too ({look_err.summary}), "
-                                 "so cloudtui cannot tell whether the changes were applied.") from None
+            raise OutcomeUnclear(
+                f"{err.summary}\nLooking at the versions of {shown(zone)} failed too ({look_err.summary}), "
+                "so cloudtui cannot tell whether the changes were applied."
+            ) from None
         if applied is None:
             raise OutcomeUnclear(f"{err.summary}\nLooked: {saw}") from None
         if not applied:
@@ -111,7 +122,10 @@ async def look(service: Any, scope: str, zone: str, staged: list[Change], before
         if all(holds(records, c, known) for c in staged):
             return True, f"a new version of {name} holds the {len(staged)} change(s) sent: they were applied."
     if before not in versions and len(versions) >= LOOK_AT_MOST:
-        return None, f"more than {LOOK_AT_MOST} versions of {name} were made since, none holding the changes sent: cloudtui cannot tell."
+        return (
+            None,
+            f"more than {LOOK_AT_MOST} versions of {name} were made since, none holding the changes sent: cloudtui cannot tell.",
+        )
     made = f"{len(new)} version{'s' if len(new) != 1 else ''}"
     return False, (f"{name} has {made} since, made by another client: none holds the changes sent, "
                    "so they were not applied.")

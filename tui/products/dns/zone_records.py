@@ -21,10 +21,22 @@ async def clear_flow(ui: Any, zone: Any) -> None:
         ui.notify(f"Not cleared: {why}.", "warning")
         return
     name = shown(zone.id)
-    await confirm_loss(ui, f"Remove every record of {name}?",
-                       f"A 'clear' change removes every record of {name}, its NS records included: the names in it stop resolving. "
-                       f"It makes a new version (the last {VERSIONS_KEPT} are kept), so a restore can bring them back.", "Clear", zone.id)
-    await ui.service().call("PATCH", ui.scope, "dns-zones", zone.id, "records", body={"changes": [{"clear": {}}], "return_all_records": False})
+    await confirm_loss(
+        ui,
+        f"Remove every record of {name}?",
+        f"A 'clear' change removes every record of {name}, its NS records included: the names in it stop resolving. "
+        f"It makes a new version (the last {VERSIONS_KEPT} are kept), so a restore can bring them back.",
+        "Clear",
+        zone.id,
+    )
+    await ui.service().call(
+        "PATCH",
+        ui.scope,
+        "dns-zones",
+        zone.id,
+        "records",
+        body={"changes": [{"clear": {}}], "return_all_records": False},
+    )
     ui.notify(f"{name}: every record removed (a new version)")
     ui.reload()
 
@@ -39,9 +51,14 @@ async def delete_records_flow(ui: Any, zone: Any) -> None:
         ui.notify(f"Not deleted: {why}.", "warning")
         return
     name = shown(zone.id)
-    await confirm_loss(ui, f"Delete the records of {name}?",
-                       f"DELETE …/records takes every record of {name}, NS included (the platform's words: with the zone's records, the "
-                       "zone itself may go). The clear change (the action above) does the same as a reviewed change.", "Delete", zone.id)
+    await confirm_loss(
+        ui,
+        f"Delete the records of {name}?",
+        f"DELETE …/records takes every record of {name}, NS included (the platform's words: with the zone's records, the "
+        "zone itself may go). The clear change (the action above) does the same as a reviewed change.",
+        "Delete",
+        zone.id,
+    )
     await ui.service().call("DELETE", ui.scope, "dns-zones", zone.id, "records")
     ui.notify(f"{name}: its records deleted")
     ui.reload()

@@ -31,7 +31,9 @@ def endpoints_text(data: Any, most: int | None = 3) -> str:
         where = "private" if e.get("private_network") else "public"
         ips = e.get("ips") if isinstance(e.get("ips"), list) else []
         shown = ips if most is None else ips[:most]
-        out.append(f"{where} {', '.join(str(i) for i in shown)}{'…' if len(ips) > len(shown) else ''}:{e.get('port', '?')}")
+        out.append(
+            f"{where} {', '.join(str(i) for i in shown)}{'…' if len(ips) > len(shown) else ''}:{e.get('port', '?')}"
+        )
     return "; ".join(out)
 
 

@@ -90,8 +90,10 @@ async def frontends_using(service: Any, scope: str, row: Any) -> str | None:
         return None
     names = ", ".join(f"{f.get('name')} (port {f.get('inbound_port')})" for f in users)
     one = len(users) == 1
-    return (f"Frontend{'' if one else 's'} {names} forward{'s' if one else ''} to it: the platform refuses the delete until "
-            f"{'it is' if one else 'they are'} deleted or moved to another backend")
+    return (
+        f"Frontend{'' if one else 's'} {names} forward{'s' if one else ''} to it: the platform refuses the delete until "
+        f"{'it is' if one else 'they are'} deleted or moved to another backend"
+    )
 
 
 BACKENDS = lb_kind(
@@ -149,17 +151,37 @@ FRONTENDS = lb_kind(
     parent=Parent("lb.lbs", list_path="lbs/{parent}/frontends", item_path="frontends/{id}"),
     columns=(
         name_col(14),
-        Column("port", "Port", lambda r: r.text("inbound_port"), width=5, sort_key=lambda r: r.get("inbound_port") or 0),
+        Column(
+            "port", "Port", lambda r: r.text("inbound_port"), width=5, sort_key=lambda r: r.get("inbound_port") or 0
+        ),
         Column("protocol", "Proto", lambda r: r.text("inbound_protocol") or "-", width=5),
         Column("backend", "Backend", _backend_name, width=14),
         Column("timeout", "Client timeout", lambda r: ms(r.get("timeout_client")), width=14),
-        Column("certificates", "Certificates", lambda r: ", ".join(str(c)[:8] for c in r.items("certificate_ids")) or "none", width=20),
+        Column(
+            "certificates",
+            "Certificates",
+            lambda r: ", ".join(str(c)[:8] for c in r.items("certificate_ids")) or "none",
+            width=20,
+        ),
     ),
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
-        ("Listens on", lambda s: f"port {s.raw.get('inbound_port')}" + (f", {s.raw['inbound_protocol']}" if s.raw.get("inbound_protocol") else "")),
-        ("Backend", lambda s: f"{(s.raw.get('backend') or {}).get('name')} ({(s.raw.get('backend') or {}).get('id')})" if isinstance(s.raw.get("backend"), dict) else "none"),
+        (
+            "Listens on",
+            lambda s: (
+                f"port {s.raw.get('inbound_port')}"
+                + (f", {s.raw['inbound_protocol']}" if s.raw.get("inbound_protocol") else "")
+            ),
+        ),
+        (
+            "Backend",
+            lambda s: (
+                f"{(s.raw.get('backend') or {}).get('name')} ({(s.raw.get('backend') or {}).get('id')})"
+                if isinstance(s.raw.get("backend"), dict)
+                else "none"
+            ),
+        ),
         ("Client timeout", lambda s: ms(s.raw.get("timeout_client"))),
         ("Certificates", lambda s: "\n".join(map(str, s.raw.get("certificate_ids") or [])) or "none"),
         ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),

@@ -155,10 +155,15 @@ class FrontendForm(BaseModel):
 class FrontendCreateForm(FrontendForm):
     """A new frontend also says what it receives (spec 3 §2.3: `inbound_protocol`, a creation field)."""
 
-    inbound_protocol: Annotated[Literal["tcp", "http"], Field(json_schema_extra=meta("Protocol", widget="select"))] = "tcp"
+    inbound_protocol: Annotated[Literal["tcp", "http"], Field(json_schema_extra=meta("Protocol", widget="select"))] = (
+        "tcp"
+    )
 
 
-PROTOCOL_CHOICES = [("tcp: any TCP traffic, passed through", "tcp"), ("http: HTTP requests, read by the load balancer", "http")]
+PROTOCOL_CHOICES = [
+    ("tcp: any TCP traffic, passed through", "tcp"),
+    ("http: HTTP requests, read by the load balancer", "http"),
+]
 
 
 async def frontend_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -169,7 +174,10 @@ async def frontend_options(service: Any, scope: str) -> tuple[Choices, dict[str,
     choices = [(f"{b.get('name')} · {b.get('forward_protocol')}:{b.get('forward_port')} · {len(b.get('pool') or [])} server(s)", str(b.get("id")))
                for b in backends if b.get("id")]
     ports = {f.get("inbound_port"): (str(f.get("id")), str(f.get("name"))) for f in frontends if isinstance(f.get("inbound_port"), int)}
-    return {"backend_id": choices, "inbound_protocol": PROTOCOL_CHOICES}, {"backends": {str(b.get("id")): b for b in backends if b.get("id")}, "ports": ports}
+    return {"backend_id": choices, "inbound_protocol": PROTOCOL_CHOICES}, {
+        "backends": {str(b.get("id")): b for b in backends if b.get("id")},
+        "ports": ports,
+    }
 
 
 def frontend_payload(form: BaseModel, c: Context) -> dict[str, Any]:

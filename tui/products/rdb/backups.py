@@ -22,7 +22,9 @@ _ready, _why = READY.ok, READY.why
 
 
 def _download(row: Any, parent: Any = None) -> str:
-    return f"{row.text('download_url')}\n\nWorks until {moment_of(row.text('download_url_expires_at')) or 'it expires'}."
+    return (
+        f"{row.text('download_url')}\n\nWorks until {moment_of(row.text('download_url_expires_at')) or 'it expires'}."
+    )
 
 
 BACKUPS = rdb_kind(
@@ -41,7 +43,13 @@ BACKUPS = rdb_kind(
         Column("instance", "Instance", lambda r: r.text("instance_name"), width=14),
         Column("database", "Database", lambda r: r.text("database_name"), width=12),
         Column("size", "Size", lambda r: human_bytes(r.get("size")), width=8, sort_key=lambda r: r.get("size") or 0),
-        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+        Column(
+            "created",
+            "Created",
+            lambda r: date_of(r.text("created_at")),
+            width=10,
+            sort_key=lambda r: r.text("created_at"),
+        ),
         Column("expires", "Expires", lambda r: date_of(r.text("expires_at")) or "never", width=10),
         Column("export", "Export", lambda r: "URL ready" if r.get("download_url") else "—", width=9),
     ),
@@ -59,9 +67,20 @@ BACKUPS = rdb_kind(
         ("Created", lambda b: str(b.raw.get("created_at", ""))),
     ),
     actions=(
-        ActionSpec("export", "Export (make a download URL)", _ready, call=Call("POST", "{id}/export", {}), why_not=_why, then="url"),
-        ActionSpec("url", "Download URL (copy)…", lambda r: bool(r.get("download_url")),
-                   shape=ShowValue("Download URL of {name}", _download, copy="{download_url}")),
+        ActionSpec(
+            "export",
+            "Export (make a download URL)",
+            _ready,
+            call=Call("POST", "{id}/export", {}),
+            why_not=_why,
+            then="url",
+        ),
+        ActionSpec(
+            "url",
+            "Download URL (copy)…",
+            lambda r: bool(r.get("download_url")),
+            shape=ShowValue("Download URL of {name}", _download, copy="{download_url}"),
+        ),
         ActionSpec("restore", "Restore to an instance…", _ready, flow=Lazy(COPIES + "restore_flow"), why_not=_why),
     ),
     create=Lazy(COPIES + "BACKUP_CREATE"),

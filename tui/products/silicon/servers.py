@@ -48,7 +48,12 @@ SERVERS = silicon_kind(
         state_col(COMMON, 14, "status", "Status"),
         Column("ip", "IP", lambda r: r.text("ip"), width=15),
         Column("zone", "Zone", lambda r: r.text("zone"), width=8),
-        Column("deletable", "Deletable", lambda r: "yes" if (s := seconds_until_deletable(r)) <= 0 else f"in {times.span_up(s)}", width=9),
+        Column(
+            "deletable",
+            "Deletable",
+            lambda r: "yes" if (s := seconds_until_deletable(r)) <= 0 else f"in {times.span_up(s)}",
+            width=9,
+        ),
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10),
     ),
     detail_fields=(
@@ -63,10 +68,23 @@ SERVERS = silicon_kind(
         ("Created", lambda s: str(s.raw.get("created_at", ""))),
     ),
     actions=(
-        ActionSpec("reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})),
-        ActionSpec("reinstall", "Reinstall (erases it)…", lambda r: r.state == "ready", flow=Lazy(FORMS + "reinstall_flow")),
-        ActionSpec("vnc", "VNC URL (copy)…", lambda r: bool(r.get("vnc_url")),
-                   shape=ShowSecret("VNC URL of {name}", "vnc_url", "VNC URL", "The URL holds the password: masked here, copied with the rest.")),
+        ActionSpec(
+            "reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})
+        ),
+        ActionSpec(
+            "reinstall", "Reinstall (erases it)…", lambda r: r.state == "ready", flow=Lazy(FORMS + "reinstall_flow")
+        ),
+        ActionSpec(
+            "vnc",
+            "VNC URL (copy)…",
+            lambda r: bool(r.get("vnc_url")),
+            shape=ShowSecret(
+                "VNC URL of {name}",
+                "vnc_url",
+                "VNC URL",
+                "The URL holds the password: masked here, copied with the rest.",
+            ),
+        ),
     ),
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),

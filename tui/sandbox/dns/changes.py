@@ -191,7 +191,9 @@ def check_cnames(work: dict[str, Rec], touched: dict[str, str]) -> None:
         if has_cname and name == "":
             raise invalid_arguments((where, "constraint", "the zone's root cannot hold a CNAME (use an ALIAS record)"))
         if has_cname and len(others) > 1:
-            raise invalid_arguments((where, "constraint", f"{name!r} holds a CNAME, which cannot share its name with other records"))
+            raise invalid_arguments(
+                (where, "constraint", f"{name!r} holds a CNAME, which cannot share its name with other records")
+            )
 
 
 def diff(old: list[Rec], new: list[Rec]) -> list[dict[str, Any]]:

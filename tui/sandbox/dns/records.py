@@ -89,7 +89,9 @@ def check_data(rtype: str, data: Any) -> tuple[str | None, str]:
         ok = m is not None and int(m.group(1)) <= 255
         return (f'{int(m.group(1))} {m.group(2).lower()} "{m.group(3)}"' if ok and m else None), "a CAA record holds 'flags tag \"value\"'"
     if rtype == "TXT":
-        if len(re.findall(r'(?<!\\)"', data.replace("\\\\", ""))) % 2:  # a quoted string left open is refused, not published
+        if (
+            len(re.findall(r'(?<!\\)"', data.replace("\\\\", ""))) % 2
+        ):  # a quoted string left open is refused, not published
             return None, 'a TXT record\'s quoted strings are closed: a quote (") is left open (\\" for a quote inside)'
         return (data if len(data) <= TXT_MAX else None), f"at most {TXT_MAX} characters"
     return text, ""

@@ -27,7 +27,16 @@ def seed_demo(store: LbStore, rng: Any) -> None:
     api = store.add_backend(web, {"name": "api-servers", "forward_protocol": "tcp", "forward_port": 8443, "forward_port_algorithm": "leastconn",
                                   "server_ip": ["10.0.2.21", "2001:db8::21"], "send_proxy_v2": True,
                                   "health_check": {**TCP_CHECK, "port": 8443}})
-    store.add_frontend(web, {"name": "http", "inbound_port": 80, "inbound_protocol": "http", "backend_id": site["id"], "timeout_client": 30_000})
+    store.add_frontend(
+        web,
+        {
+            "name": "http",
+            "inbound_port": 80,
+            "inbound_protocol": "http",
+            "backend_id": site["id"],
+            "timeout_client": 30_000,
+        },
+    )
     store.add_frontend(web, {"name": "api-tls", "inbound_port": 443, "backend_id": api["id"], "timeout_client": 60_000})
     db = store.create("fr-par", {"name": "db-proxy", "description": "Read pool", "type": "LB-S"}, ready=True, age=40 * day)
     db["instances"][1]["status"] = "error"

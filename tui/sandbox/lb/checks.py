@@ -21,8 +21,18 @@ BACKEND_FIELDS = {"name", "forward_protocol", "forward_port", "forward_port_algo
                   "proxy_protocol", "failover_host", "ssl_bridging", "ignore_ssl_server_verify", "redispatch_attempt_count", "max_retries",
                   "max_connections", "timeout_queue", "host"}
 CHECK_FIELDS = {"port", "check_delay", "check_timeout", "check_max_retries", "check_send_proxy", "transient_check_delay", *CHECK_KINDS}
-FRONTEND_FIELDS = {"name", "inbound_port", "inbound_protocol", "backend_id", "timeout_client", "certificate_id", "certificate_ids", "enable_http3", "connection_rate_limit",
-                   "enable_access_logs"}
+FRONTEND_FIELDS = {
+    "name",
+    "inbound_port",
+    "inbound_protocol",
+    "backend_id",
+    "timeout_client",
+    "certificate_id",
+    "certificate_ids",
+    "enable_http3",
+    "connection_rate_limit",
+    "enable_access_logs",
+}
 
 
 def millis(value: Any) -> int | None:

@@ -52,7 +52,11 @@ def routes(store: LbStore) -> list[Route]:
         """A backend or frontend by id; under `/lbs/{lb_id}/…` (spec 3 §4.3) it is that load balancer's."""
         region = region_of(request)
         obj = objects.get(request.path_params[key])
-        if obj is None or store.lbs.items[region].get(obj["_lb"]) is None or request.path_params.get("lb_id", obj["_lb"]) != obj["_lb"]:
+        if (
+            obj is None
+            or store.lbs.items[region].get(obj["_lb"]) is None
+            or request.path_params.get("lb_id", obj["_lb"]) != obj["_lb"]
+        ):
             raise not_found(resource, request.path_params[key])
         return obj
 

@@ -130,10 +130,19 @@ class LbStore:
 
     def add_frontend(self, lb: Obj, body: dict[str, Any]) -> Obj:
         now = self.clock.iso()
-        f = {"id": self.ids.uuid(), "name": body["name"], "inbound_port": body["inbound_port"], "inbound_protocol": body.get("inbound_protocol") or "tcp",
-             "_backend": body["backend_id"],
-             "timeout_client": millis(body.get("timeout_client", 300_000)), "certificate_ids": list(body.get("certificate_ids") or []),
-             "enable_http3": bool(body.get("enable_http3")), "created_at": now, "updated_at": now, "_lb": lb["id"]}
+        f = {
+            "id": self.ids.uuid(),
+            "name": body["name"],
+            "inbound_port": body["inbound_port"],
+            "inbound_protocol": body.get("inbound_protocol") or "tcp",
+            "_backend": body["backend_id"],
+            "timeout_client": millis(body.get("timeout_client", 300_000)),
+            "certificate_ids": list(body.get("certificate_ids") or []),
+            "enable_http3": bool(body.get("enable_http3")),
+            "created_at": now,
+            "updated_at": now,
+            "_lb": lb["id"],
+        }
         self.frontends[f["id"]] = f
         return f
 

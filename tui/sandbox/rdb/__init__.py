@@ -44,7 +44,9 @@ def seed_demo(store: RdbStore, rng: Any) -> None:
     orders["maintenances"] = [{"reason": "minor version update", "status": "pending", "is_applicable": True,
                                "starts_at": store.iso(store.now() + 3 * day), "stops_at": store.iso(store.now() + 4 * day),
                                "closed_at": None, "forced_at": None}]
-    orders["endpoints"].append(store.pn_endpoint({"private_network_id": PN, "service_ip": "172.16.4.10/22"}, "fr-par", orders["engine"]))
+    orders["endpoints"].append(
+        store.pn_endpoint({"private_network_id": PN, "service_ip": "172.16.4.10/22"}, "fr-par", orders["engine"])
+    )
     store.create_replica(orders, [{"direct_access": {}}], same_zone=True, ready=True)
 
     full = make("fr-par", "legacy-mysql", "MySQL-8", "DB-DEV-S", age=400 * day, tags=("legacy",))

@@ -154,7 +154,12 @@ def routes(store: RdbStore) -> list[Route]:
 
     # ---- ACL rules ----------------------------------------------------------------------------------------
     def rule_out(r: dict[str, Any], i: dict[str, Any]) -> dict[str, Any]:
-        return {"ip": r["ip"], "port": catalog.port_of(i["engine"]), **ACL_DEFAULTS, "description": r.get("description") or ""}
+        return {
+            "ip": r["ip"],
+            "port": catalog.port_of(i["engine"]),
+            **ACL_DEFAULTS,
+            "description": r.get("description") or "",
+        }
 
     async def acls(request: Request) -> Response:
         i = instance(request)

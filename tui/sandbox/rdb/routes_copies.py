@@ -150,7 +150,9 @@ def routes(store: RdbStore) -> list[Route]:
         region = region_of(request)
         s = snapshot(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"instance_name", "is_ha_cluster", "node_type", "high_availability_mode"}) + rules.required(body, "instance_name")
+        errs = check_unknown(
+            body, {"instance_name", "is_ha_cluster", "node_type", "high_availability_mode"}
+        ) + rules.required(body, "instance_name")
         ha_errs, is_ha = rules.high_availability(body)
         errs += ha_errs
         nt = catalog.node_type(region, body.get("node_type") or s["node_type"])

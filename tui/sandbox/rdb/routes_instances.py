@@ -18,8 +18,25 @@ from . import catalog, rules
 from .requests import region_of
 from .store import RdbStore
 
-CREATE = {"project_id", "organization_id", "name", "engine", "node_type", "is_ha_cluster", "disable_backup", "tags", "user_name",
-          "password", "volume_type", "volume_size", "init_settings", "init_endpoints", "backup_same_region", "encryption", "high_availability_mode"}
+CREATE = {
+    "project_id",
+    "organization_id",
+    "name",
+    "engine",
+    "node_type",
+    "is_ha_cluster",
+    "disable_backup",
+    "tags",
+    "user_name",
+    "password",
+    "volume_type",
+    "volume_size",
+    "init_settings",
+    "init_endpoints",
+    "backup_same_region",
+    "encryption",
+    "high_availability_mode",
+}
 UPDATE = {"name", "tags", "backup_schedule_frequency", "backup_schedule_retention", "is_backup_schedule_disabled", "logs_policy",
           "backup_same_region", "backup_schedule_start_hour"}
 # UpgradeInstanceRequest's one-of, in the public client's order (it sends the first it is given)
@@ -39,7 +56,9 @@ def check_volume(nt: dict[str, Any] | None, volume_type: Any, size: Any, field: 
         return [("volume_type", "constraint", f"{nt['name']} takes {', '.join(v['type'] for v in nt['available_volume_types'])}")]
     if volume_type == "lssd":
         # the public clients always send a size (CreateInstanceRequest.volume_size is required): 0 with a local volume
-        return [(field, "constraint", "a size is given only with a block volume (bssd)")] if size not in (None, 0) else []
+        return (
+            [(field, "constraint", "a size is given only with a block volume (bssd)")] if size not in (None, 0) else []
+        )
     if not isinstance(size, int) or isinstance(size, bool):
         return [(field, "required", "a block volume (bssd) needs a size in bytes")]
     if not vt["min_size"] <= size <= vt["max_size"] or size % vt["chunk_size"]:
@@ -242,7 +261,11 @@ def routes(store: RdbStore) -> list[Route]:
                 b, swing = 96.0, 1.0
             for n, node in enumerate(nodes):
                 base, wide = catalog.STANDBY.get(name, (b - 4, swing)) if node == "standby" else (b, swing)
-                found.append(series(name, i["id"], start, end, store.iso, base=base, swing=wide, high=high, metadata={"node": node}))
+                found.append(
+                    series(
+                        name, i["id"], start, end, store.iso, base=base, swing=wide, high=high, metadata={"node": node}
+                    )
+                )
         return JSONResponse({"timeseries": found})
 
     return route_table(

@@ -23,7 +23,9 @@ def high_availability(body: dict[str, Any]) -> tuple[list[Detail], bool]:
     newer public clients always send ("unknown_high_availability_mode" when none was chosen)."""
     mode = body.get("high_availability_mode")
     if mode is not None and mode not in HA_MODES:
-        return [("high_availability_mode", "constraint", f"high_availability_mode is one of {', '.join(HA_MODES)}")], False
+        return [
+            ("high_availability_mode", "constraint", f"high_availability_mode is one of {', '.join(HA_MODES)}")
+        ], False
     if mode == "disabled" and body.get("is_ha_cluster"):
         return [("high_availability_mode", "constraint", "disabled, while is_ha_cluster is true")], False
     return [], bool(body.get("is_ha_cluster")) or mode in ("single_zone", "multiple_zone")

@@ -96,7 +96,14 @@ class RdbStore:
 
     def lb_endpoint(self, engine: str) -> dict[str, Any]:
         ip = self.next_ip()
-        return {"id": self.ids.uuid(), "ip": ip, "port": catalog.port_of(engine), "name": None, "load_balancer": {}, "hostname": None}
+        return {
+            "id": self.ids.uuid(),
+            "ip": ip,
+            "port": catalog.port_of(engine),
+            "name": None,
+            "load_balancer": {},
+            "hostname": None,
+        }
 
     def pn_endpoint(self, spec: dict[str, Any], region: str, engine: str) -> dict[str, Any]:
         ip = str(spec.get("service_ip") or "").split("/")[0] or f"172.16.{self.ip_seq % 250}.{self.ip_seq % 200 + 10}"
@@ -185,7 +192,14 @@ class RdbStore:
         """An endpoint of read replica `r`, on its engine's port."""
         if "private_network" in spec:
             return self.pn_endpoint(spec["private_network"], r["region"], r["_engine"])
-        return {"id": self.ids.uuid(), "ip": self.next_ip(), "port": catalog.port_of(r["_engine"]), "name": None, "hostname": None, "direct_access": {}}
+        return {
+            "id": self.ids.uuid(),
+            "ip": self.next_ip(),
+            "port": catalog.port_of(r["_engine"]),
+            "name": None,
+            "hostname": None,
+            "direct_access": {},
+        }
 
     def replica(self, region: str, rid: str) -> dict[str, Any]:
         r = self.replicas[region].get(rid)

@@ -36,7 +36,13 @@ class MainScreen(Screen[None]):
         # One key, worded by the scope type of the view in front (only the matching one is active).
         Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones"),
         Binding("z", "scope('region')", "Region", tooltip="Choose the region of this view, or all regions"),
-        Binding("b", "toggle_sidebar", "Sidebar", show=False, tooltip="Hide the sidebar (the list takes the whole width), or show it"),
+        Binding(
+            "b",
+            "toggle_sidebar",
+            "Sidebar",
+            show=False,
+            tooltip="Hide the sidebar (the list takes the whole width), or show it",
+        ),
     ]
 
     def __init__(self, make_view: Callable[[manifest.Entry, str], Any], scopes: dict[str, str]) -> None:

@@ -126,9 +126,24 @@ class ResourceChanges:
                     self._do_action(created, action)
 
         self.app.push_screen(
-            FormScreen((("Stage a new " if self.staging else "Create ") + f"{self.kind.singular} " + (f"for {self.service.parent.name}" if self.service.parent is not None else "" if scope == "global" else f"in {scope}")).strip(),
-                       spec.form_model, submit, loader=load if spec.options or self.staging else None, field_map=spec.field_map,
-                       submit_label="Stage" if self.staging else "Create"),
+            FormScreen(
+                (
+                    ("Stage a new " if self.staging else "Create ")
+                    + f"{self.kind.singular} "
+                    + (
+                        f"for {self.service.parent.name}"
+                        if self.service.parent is not None
+                        else ""
+                        if scope == "global"
+                        else f"in {scope}"
+                    )
+                ).strip(),
+                spec.form_model,
+                submit,
+                loader=load if spec.options or self.staging else None,
+                field_map=spec.field_map,
+                submit_label="Stage" if self.staging else "Create",
+            ),
             done,
         )
 
@@ -141,8 +156,13 @@ class ResourceChanges:
         self.update_title()
         owner = f"{self.service.parent.name} already has" if self.service.parent is not None else "there already is"
         state = f", {row.state}" if row.state else ""
-        self.app.notify(f"Not created: {owner} a {self.kind.singular}: {row.name or row.id}{state}. The platform answered with it; "
-                        "nothing new was made.", title="Create", severity="warning", timeout=10)
+        self.app.notify(
+            f"Not created: {owner} a {self.kind.singular}: {row.name or row.id}{state}. The platform answered with it; "
+            "nothing new was made.",
+            title="Create",
+            severity="warning",
+            timeout=10,
+        )
 
     def open_edit(self, resource: Any) -> None:
         if self.kind.edit is None or self.read_only:
@@ -174,8 +194,10 @@ class ResourceChanges:
                 return row
             patch = spec.body(form, resource)
             if not patch and spec.method == "PATCH":  # an unchanged form is not a change: nothing staged, nothing sent
-                said[:] = [f"Nothing changed in {self.label_of(resource.data) or resource.name or resource.id}: nothing "
-                           + ("staged." if self.staging else "was sent.")]
+                said[:] = [
+                    f"Nothing changed in {self.label_of(resource.data) or resource.name or resource.id}: nothing "
+                    + ("staged." if self.staging else "was sent.")
+                ]
                 return resource
             if self.staging:
                 return self.stage_edit(resource, patch)
@@ -200,7 +222,11 @@ class ResourceChanges:
 
         async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
             choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
-            return choices, {**context, "current": resource, **({"rows": self.rows_as_staged(resource.id)} if self.staging else {})}
+            return choices, {
+                **context,
+                "current": resource,
+                **({"rows": self.rows_as_staged(resource.id)} if self.staging else {}),
+            }
 
         self.app.push_screen(
             FormScreen(("Stage a change to " if self.staging else "Edit ") + (self.label_of(resource.data) or resource.name or resource.id), spec.form_model, submit, initial=spec.from_resource(resource),
@@ -214,7 +240,9 @@ class ResourceChanges:
             return
         why_not = self.kind.deletable(resource)
         if why_not:
-            self.app.notify(f"Cannot delete {called(resource)}: {why_not}.", title="Delete", severity="warning", timeout=8)
+            self.app.notify(
+                f"Cannot delete {called(resource)}: {why_not}.", title="Delete", severity="warning", timeout=8
+            )
             return
         if self.staging:  # reviewed with the other staged changes before anything is sent
             self.stage_delete(resource)
@@ -247,8 +275,10 @@ class ResourceChanges:
         self.app.push_screen(
             ConfirmScreen(
                 f"Delete {self.kind.singular} {name}?",
-                called_with_id(resource) + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "")
-                + " will be deleted. This cannot be undone." + (f"\n{warning}." if warning else ""),
+                called_with_id(resource)
+                + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "")
+                + " will be deleted. This cannot be undone."
+                + (f"\n{warning}." if warning else ""),
                 "Delete",
                 require_text=name if self.kind.delete_needs_name else None,
             ),

@@ -170,16 +170,26 @@ class StagedEdits:
         try:
             said = await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
-            self.app.notify(f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20)
+            self.app.notify(
+                f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20
+            )
             self.reload()  # type: ignore[attr-defined]
             return
         except (OutcomeUnclear, OutcomeUnknown) as err:
             self.changes.mark_unknown()
             self._staged_changed()
-            then = ("look at the list before sending again" if isinstance(err, OutcomeUnknown)  # a batch that cannot look
-                    else "w looks for them first and sends only what is missing")
-            self.app.notify(f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
-                            f"(they may have been applied): {then}.", title=lost, severity="warning", timeout=20)
+            then = (
+                "look at the list before sending again"
+                if isinstance(err, OutcomeUnknown)  # a batch that cannot look
+                else "w looks for them first and sends only what is missing"
+            )
+            self.app.notify(
+                f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
+                f"(they may have been applied): {then}.",
+                title=lost,
+                severity="warning",
+                timeout=20,
+            )
             self.reload()  # type: ignore[attr-defined]
             return
         except Exception as err:

@@ -166,7 +166,9 @@ class StreamedMarkdown(Widget):
             for block in self.blocks[done:]:
                 if self.lines:
                     self.lines.append([])  # a blank line between blocks
-                self.lines += console.render_lines(SafeMarkdown(block, code_theme=code_theme, hyperlinks=False), options, pad=False)
+                self.lines += console.render_lines(
+                    SafeMarkdown(block, code_theme=code_theme, hyperlinks=False), options, pad=False
+                )
         self.drawn_blocks = len(self.blocks)
 
     def _theme(self) -> Theme:

@@ -70,9 +70,10 @@ async def test_a_version_compared_with_now_shows_each_change_with_its_old_values
             await pilot.press("escape")
             await pilot.pause()
         versions = await child_list(pilot, app, "Versions")
-        assert all(
-            r.name == r.text("created_at")[:19].replace("T", " ") for r in versions.table.resources()
-        )  # not a UUID (item 27)
+        assert all(  # its time and what it changed, not a UUID (item 27)
+            r.name.startswith(r.text("created_at")[:19].replace("T", " ")) for r in versions.table.resources()
+        )
+        assert versions.table.resources()[0].name.endswith("(+0 ~1 −1)")  # the change set: one edit, one delete
         await pilot.press("home", "down")  # newest first: the second is the one before the change set
         await act(pilot, app, "Compare with now")
         diff = await screen_named(pilot, app, "DiffScreen")

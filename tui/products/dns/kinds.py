@@ -312,8 +312,10 @@ VERSIONS = dns_kind(
     summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")},  # menus and titles say its time, not its UUID
     columns=(
         Column("created", "Created", lambda r: r.text("created_at")[:19].replace("T", " "), width=19, sort_key=lambda r: r.text("created_at")),
+        Column("changes", "Changed", lambda r: r.text("changes"), width=14),
         Column("id", "Version", lambda r: r.id, width=36),
     ),
+    enrich=Lazy("tui.products.dns.versions:count_changes"),
     detail_fields=(("Version", lambda v: str(v.raw.get("id", ""))), ("Created", raw("created_at"))),
     children=(Child("Records of this version", HERE + "VERSION_RECORDS"),),
     actions=(

@@ -395,6 +395,7 @@ async def test_a_wide_list_says_it_is_cut_keeps_its_names_when_scrolled_and_take
             await pilot.press("right")
         header, first = drawn_lines(table)[:2]
         assert header.split()[0] == "Name" and first.split()[0] == name  # the names stay in place
+        assert header.split()[1].startswith("←")  # and columns lie to the left too
         assert table.scroll_x > 0 and "Name" not in header[len(name) + 2:]
         await pilot.press("b")
         await wait_for(pilot, lambda: app.main.query_one("#sidebar").display, what="the sidebar back")

@@ -135,22 +135,45 @@ class TableDrawing:
 
     def _in_view(self, strip: Strip, scroll_x: int, width: int, base: Style, header: bool) -> Strip:
         """The part of a drawn row on screen. Scrolled sideways, the first column (the name) stays in
-        place and the others move under it; a row cut by the right edge says so: a value cut mid-text
-        ends in "…", and the header ends in "→" while columns lie beyond the edge."""
+        place and the others move under it. A row cut by an edge says so: a value cut mid-text shows
+        "…" at that edge, and the header shows "←" / "→" while columns lie beyond it."""
         sticky = self._sticky_width()
-        if scroll_x and width > sticky * 2:
-            line = Strip.join([strip.crop(0, sticky), strip.crop_extend(sticky + scroll_x, scroll_x + width, base)])
-        else:
-            line = strip.crop_extend(scroll_x, scroll_x + width, base)
         end = scroll_x + width
-        if end >= strip.cell_length or width < 2:
+        left = sticky if scroll_x and width > sticky * 2 else 0  # where the scrolled part starts on screen
+        if left:
+            line = Strip.join([strip.crop(0, sticky), strip.crop_extend(sticky + scroll_x, end, base)])
+        else:
+            line = strip.crop_extend(scroll_x, end, base)
+        if width < 2:
             return line
+        if left and left < width:
+            line = self._edge(line, strip, left, sticky + scroll_x, "←", header, base)
+        if end < strip.cell_length:
+            line = self._edge(line, strip, width - 1, end - 1, "→", header, base)
+        return line
+
+    def _cell_bounds(self, x: int) -> tuple[int, int]:
+        """The cells [start, end) of the column drawn at cell `x` of a row."""
+        start = 0
+        for col in self._columns:
+            stop = start + (col.width or 12) + 2 * PAD
+            if x < stop:
+                return start, stop
+            start = stop
+        return start, start
+
+    def _edge(self, line: Strip, strip: Strip, at: int, x: int, arrow: str, header: bool, base: Style) -> Strip:
+        """`line` with the cell at `at` (the row's cell `x`, the last one shown before an edge) marked:
+        an arrow in the header, "…" in a row whose value there runs on past the edge."""
         if header:
-            return Strip.join([line.crop(0, width - 1), Strip([Segment("→", base)])])
-        if " " in strip.crop(end - 1, end + 1).text:  # the edge falls between values
-            return line
-        style = next(iter(line.crop(width - 1, width)), Segment(" ", base)).style
-        return Strip.join([line.crop(0, width - 1), Strip([Segment("…", style)])])
+            mark, style = arrow, base
+        else:
+            start, stop = self._cell_bounds(x)
+            hidden = strip.crop(start, x) if arrow == "←" else strip.crop(x + 1, stop)
+            if not hidden.text.strip():
+                return line  # the edge falls between values
+            mark, style = "…", next(iter(line.crop(at, at + 1)), Segment(" ", base)).style
+        return Strip.join([line.crop(0, at), Strip([Segment(mark, style)]), line.crop(at + 1, line.cell_length)])
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

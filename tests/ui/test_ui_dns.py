@@ -310,3 +310,29 @@ async def test_every_record_of_a_zone_goes_from_its_actions_after_its_name_is_ty
         await wait_for(pilot, lambda: records(sandbox, "shop.example.com") == [], what="the records gone")
         assert (method, "/domain/v2beta1/dns-zones/shop.example.com/records") in sent(sandbox, "/domain/")
         assert len(zone(sandbox, "shop.example.com")["_versions"]) == versions + 1
+
+
+async def test_an_undo_that_would_put_a_cname_beside_another_record_is_refused(sandbox):
+    """Walk defect: `d` on the www CNAME, an A staged at www (rightly accepted), then `u` on the CNAME
+    would have put both at www: the undo is refused with the form's rule; so is a review made bad by a refresh."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        cname = row_where(view, name="www", type="CNAME")
+        await cursor_on(pilot, view, cname)
+        await pilot.press("d")
+        await stage(pilot, app, "c", name="www", type="A", data="192.0.2.4")
+        await wait_for(pilot, lambda: len(view.changes) == 2, what="the A staged")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="the form closed")
+        await cursor_on(pilot, view, cname)
+        await pilot.press("u")
+        await wait_for(pilot, lambda: any("stands alone" in n.message for n in app.notes), what="the refusal")
+        assert len(view.changes) == 2 and view.changes.get(cname.id).op == "delete"
+        # the review refuses a change set that breaks the rule (a CNAME made elsewhere at a name staged)
+        sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "www", "type": "CNAME", "data": "example.org."}])
+        await pilot.press("r")
+        await wait_for(pilot, lambda: len([r for r in view.table.resources() if r.get("name") == "www"]) == 3, what="read")
+        await pilot.press("w")
+        await wait_for(pilot, lambda: any(n.title == "Not sent" for n in app.notes), what="the review refused")
+        assert app.screen.__class__.__name__ == "ChildScreen" and sent(sandbox, "/domain/") == []

@@ -75,6 +75,12 @@ def cname_beside(rtype: str, name: str, rows: list[dict[str, Any]]) -> str | Non
     return None
 
 
+def stands_alone(record: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
+    """The form's rule between records (`cname_beside`) for a record as staged among the `others`:
+    an undo that brings back a CNAME beside a record staged since is refused with it."""
+    return cname_beside(str(record.get("type") or ""), str(record.get("name") or "").rstrip(".").lower(), others)
+
+
 def _ip(text: str, version: int) -> bool:
     try:
         return ipaddress.ip_address(text).version == version

@@ -136,12 +136,35 @@ class StagedEdits:
         if len(self.changes) == 1:  # the title counts them from here: one toast, not one per key
             self.app.notify("1 change staged: w reviews and sends the changes, u undoes one.", timeout=4)
 
+    def breaks(self, data: dict[str, Any], key: str) -> str | None:
+        """What `data` (the row `key`) breaks among the others as staged, by the kind's rule, or None."""
+        rule = self.kind.staged_rule
+        if rule is None:
+            return None
+        return rule.get()({k: v for k, v in data.items() if k != STAGED}, self.rows_as_staged(but=key))
+
+    def broken(self) -> str | None:
+        """The first staged row (added or changed) that breaks the kind's rule among the others (one
+        staged, another read since, or an undo), said with its name; None when the changes keep it."""
+        assert self.changes is not None
+        for change in self.changes.changes:
+            row = self.table.get(change.key) if change.op != "delete" else None
+            problem = self.breaks(row.data, change.key) if row is not None else None
+            if problem:
+                return f"{self.label_of(row.data) or change.key}: {problem}"
+        return None
+
     @guarded("Undo")
     def action_undo(self) -> None:
         key = self.table.cursor_key
         row = self.table.get(key) if key is not None else None
         if self.changes is not None and row is not None:
             before = None if str(key).startswith("+") else self._unstaged(row)
+            broken = self.breaks(before.data, key) if before is not None else None
+            if broken:  # the row back as it was would stand beside one staged since, against the kind's rule
+                label = self.label_of(before.data) or key
+                self.app.notify(f"{label} stays as staged: {broken}.", title="Not undone", severity="warning", timeout=10)
+                return
             if self.changes.undo(key):
                 self._restage_one(key, before)
 
@@ -151,6 +174,10 @@ class StagedEdits:
             return
         from ..dialogs import open_dialog
 
+        broken = self.broken()
+        if broken:
+            self.app.notify(f"{broken}. Change it (e) or undo it (u) first.", title="Not sent", severity="warning", timeout=10)
+            return
         entries = self.changes.entries(self.label_of)
         count = len(self.changes)
 

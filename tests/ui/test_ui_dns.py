@@ -10,7 +10,7 @@ import pytest
 
 from helpers import (
     cursor_on, row_where,
-    act, child_list, demo_settings, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to, to_named_row,
+    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to, to_named_row,
     wait_for,
 )
 
@@ -336,3 +336,18 @@ async def test_an_undo_that_would_put_a_cname_beside_another_record_is_refused(s
         await pilot.press("w")
         await wait_for(pilot, lambda: any(n.title == "Not sent" for n in app.notes), what="the review refused")
         assert app.screen.__class__.__name__ == "ChildScreen" and sent(sandbox, "/domain/") == []
+
+
+async def test_a_record_name_ending_in_a_dot_is_read_against_the_zone(sandbox):
+    """Walk defect: `status.example.com.` was staged as `status.example.com` (sent: status.example.com.example.com)."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        form = await stage(pilot, app, "c", name="status.example.com.", type="A", data="192.0.2.4")
+        await wait_for(pilot, lambda: "holds a CNAME" in error_of(form, "type"), what="the sandbox's status CNAME seen")
+        await tab_to(pilot, app, "f-name")
+        await pilot.press("ctrl+u", *"dev5.example.com.")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(view.changes) == 1, what="staged")
+        assert view.changes.changes[0].after["name"] == "dev5"

@@ -14,7 +14,7 @@ from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
 from ..fields import ctx, meta
 from ..vocabulary import KeyValues
-from .names import ascii_name, shown
+from .names import record_name, shown
 
 TYPES = ("A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS")
 TTL_MIN, TTL_MAX = 60, 2_592_000  # what the platform takes (the sandbox refuses outside it too)
@@ -211,8 +211,8 @@ class RecordForm(BaseModel):
 
     @field_validator("name")
     @classmethod
-    def _name(cls, v: str) -> str:
-        return ascii_name(v, "record name", wildcard=True)
+    def _name(cls, v: str, info: ValidationInfo) -> str:
+        return record_name(v, ctx(info, "zone"))
 
     @field_validator("type")
     @classmethod
@@ -265,7 +265,10 @@ class RecordForm(BaseModel):
 
 
 async def record_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
-    return {"type": [(t, t) for t in TYPES], "dynamic.http_service.strategy": [("one at random", "random"), ("one by the resolver's hash", "hashed"), ("all healthy", "all")]}, {}
+    parent = getattr(service, "parent", None)  # the zone: a name ending in a dot is read against it
+    strategies = [("one at random", "random"), ("one by the resolver's hash", "hashed"), ("all healthy", "all")]
+    zone = {"zone": parent.id if parent is not None else None}
+    return {"type": [(t, t) for t in TYPES], "dynamic.http_service.strategy": strategies}, zone
 
 
 def _payload(form: BaseModel, ctx: Context) -> dict[str, Any]:

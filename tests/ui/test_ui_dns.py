@@ -351,3 +351,35 @@ async def test_a_record_name_ending_in_a_dot_is_read_against_the_zone(sandbox):
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(view.changes) == 1, what="staged")
         assert view.changes.changes[0].after["name"] == "dev5"
+
+
+async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbox, monkeypatch):
+    """Walk defect: esc during `w` asked "Drop the staged changes?" and Drop left the list: the
+    send's outcome went to the log only. Now esc and q wait for the answer, which is shown."""
+    import asyncio
+
+    from tui.products.changeset import OutcomeUnclear
+
+    gate = asyncio.Event()
+
+    async def held(service, scope, changes, rows):  # a send whose answer takes its time, then is lost
+        await gate.wait()
+        raise OutcomeUnclear("the answer was lost: cloudtui cannot tell")
+
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        monkeypatch.setattr(view.kind.batch, "_value", held)
+        await pilot.press("d", "w")
+        await screen_named(pilot, app, "DiffScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: view.sending, what="sending")
+        for leave in ("escape", "q"):
+            await pilot.press(leave)
+            await wait_for(pilot, lambda: sum("being sent" in n.message for n in app.notes) == ("escape", "q").index(leave) + 1,
+                           what=f"{leave} said it")
+            assert app.screen.__class__.__name__ == "ChildScreen"
+        gate.set()
+        await wait_for(pilot, lambda: any("marked ?" in n.message for n in app.notes), what="the outcome shown")
+        assert app.screen.__class__.__name__ == "ChildScreen" and not view.sending and len(view.changes) == 1

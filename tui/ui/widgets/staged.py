@@ -27,6 +27,16 @@ def unsent(screens: Any) -> list[Any]:
     return [view for screen in screens for view in screen.query(ResourceView) if view.changes]
 
 
+def sending(screens: Any) -> list[Any]:
+    """The lists on `screens` whose staged changes are being sent (their answer awaited)."""
+    from .resource_view import ResourceView
+
+    return [view for screen in screens for view in screen.query(ResourceView) if view.sending]
+
+
+SENDING = "The changes are being sent: wait for the answer."
+
+
 def unsent_words(views: list[Any]) -> str:
     count = sum(len(v.changes) for v in views)
     where = ", ".join(f"{v.kind.title.lower()} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title.lower() for v in views)
@@ -51,6 +61,7 @@ class StagedEdits:
     read_only: bool
     table: Any
     changes: ChangeSet | None
+    sending: bool = False  # a send is under way: the list stays until its answer is shown
 
     @property
     def staging(self) -> bool:
@@ -189,6 +200,13 @@ class StagedEdits:
 
     @work(exclusive=True, group="mutate", exit_on_error=False)
     async def _send_changes(self) -> None:
+        self.sending = True
+        try:
+            await self._send()
+        finally:
+            self.sending = False
+
+    async def _send(self) -> None:
         assert self.changes is not None and self.kind.batch is not None
         rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
         from ...products.changeset import NotApplied, OutcomeUnclear

@@ -377,7 +377,8 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
         await wait_for(pilot, lambda: view.sending, what="sending")
         for n, leave in enumerate(("escape", "q"), 1):
             await pilot.press(leave)
-            await wait_for(pilot, lambda: sum("being sent" in note.message for note in app.notes) == n, what=f"{leave} said it")
+            said = lambda: sum("being sent" in note.message for note in app.notes)  # noqa: E731
+            await wait_for(pilot, lambda: said() == n, what=f"{leave} said it")
             assert app.screen.__class__.__name__ == "ChildScreen"
         gate.set()
         await wait_for(pilot, lambda: any("marked ?" in n.message for n in app.notes), what="the outcome shown")

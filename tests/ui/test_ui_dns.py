@@ -10,7 +10,9 @@ import pytest
 
 from helpers import (
     cursor_on, row_where,
-    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to, to_named_row,
+    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
+    tab_to,
+    to_named_row,
     wait_for,
 )
 
@@ -330,9 +332,11 @@ async def test_an_undo_that_would_put_a_cname_beside_another_record_is_refused(s
         await wait_for(pilot, lambda: any("stands alone" in n.message for n in app.notes), what="the refusal")
         assert len(view.changes) == 2 and view.changes.get(cname.id).op == "delete"
         # the review refuses a change set that breaks the rule (a CNAME made elsewhere at a name staged)
-        sandbox.dns.put_records(zone(sandbox, "example.com"), [{"name": "www", "type": "CNAME", "data": "example.org."}])
+        elsewhere = {"name": "www", "type": "CNAME", "data": "example.org."}
+        sandbox.dns.put_records(zone(sandbox, "example.com"), [elsewhere])
         await pilot.press("r")
-        await wait_for(pilot, lambda: len([r for r in view.table.resources() if r.get("name") == "www"]) == 3, what="read")
+        at_www = lambda: [r for r in view.table.resources() if r.get("name") == "www"]  # noqa: E731
+        await wait_for(pilot, lambda: len(at_www()) == 3, what="read")
         await pilot.press("w")
         await wait_for(pilot, lambda: any(n.title == "Not sent" for n in app.notes), what="the review refused")
         assert app.screen.__class__.__name__ == "ChildScreen" and sent(sandbox, "/domain/") == []

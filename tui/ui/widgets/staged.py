@@ -174,7 +174,8 @@ class StagedEdits:
             broken = self.breaks(before.data, key) if before is not None else None
             if broken:  # the row back as it was would stand beside one staged since, against the kind's rule
                 label = self.label_of(before.data) or key
-                self.app.notify(f"{label} stays as staged: {broken}.", title="Not undone", severity="warning", timeout=10)
+                said = f"{label} stays as staged: {broken}."
+                self.app.notify(said, title="Not undone", severity="warning", timeout=10)
                 return
             if self.changes.undo(key):
                 self._restage_one(key, before)
@@ -187,7 +188,8 @@ class StagedEdits:
 
         broken = self.broken()
         if broken:
-            self.app.notify(f"{broken}. Change it (e) or undo it (u) first.", title="Not sent", severity="warning", timeout=10)
+            said = f"{broken}. Change it (e) or undo it (u) first."
+            self.app.notify(said, title="Not sent", severity="warning", timeout=10)
             return
         entries = self.changes.entries(self.label_of)
         count = len(self.changes)

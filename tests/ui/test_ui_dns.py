@@ -10,7 +10,9 @@ import pytest
 
 from helpers import (
     cursor_on, row_where,
-    act, child_list, demo_settings, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, tab_to, to_named_row,
+    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
+    tab_to,
+    to_named_row,
     wait_for,
 )
 
@@ -310,3 +312,78 @@ async def test_every_record_of_a_zone_goes_from_its_actions_after_its_name_is_ty
         await wait_for(pilot, lambda: records(sandbox, "shop.example.com") == [], what="the records gone")
         assert (method, "/domain/v2beta1/dns-zones/shop.example.com/records") in sent(sandbox, "/domain/")
         assert len(zone(sandbox, "shop.example.com")["_versions"]) == versions + 1
+
+
+async def test_an_undo_that_would_put_a_cname_beside_another_record_is_refused(sandbox):
+    """Walk defect: `d` on the www CNAME, an A staged at www (rightly accepted), then `u` on the CNAME
+    would have put both at www: the undo is refused with the form's rule; so is a review made bad by a refresh."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        cname = row_where(view, name="www", type="CNAME")
+        await cursor_on(pilot, view, cname)
+        await pilot.press("d")
+        await stage(pilot, app, "c", name="www", type="A", data="192.0.2.4")
+        await wait_for(pilot, lambda: len(view.changes) == 2, what="the A staged")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="the form closed")
+        await cursor_on(pilot, view, cname)
+        await pilot.press("u")
+        await wait_for(pilot, lambda: any("stands alone" in n.message for n in app.notes), what="the refusal")
+        assert len(view.changes) == 2 and view.changes.get(cname.id).op == "delete"
+        # the review refuses a change set that breaks the rule (a CNAME made elsewhere at a name staged)
+        elsewhere = {"name": "www", "type": "CNAME", "data": "example.org."}
+        sandbox.dns.put_records(zone(sandbox, "example.com"), [elsewhere])
+        await pilot.press("r")
+        at_www = lambda: [r for r in view.table.resources() if r.get("name") == "www"]  # noqa: E731
+        await wait_for(pilot, lambda: len(at_www()) == 3, what="read")
+        await pilot.press("w")
+        await wait_for(pilot, lambda: any(n.title == "Not sent" for n in app.notes), what="the review refused")
+        assert app.screen.__class__.__name__ == "ChildScreen" and sent(sandbox, "/domain/") == []
+
+
+async def test_a_record_name_ending_in_a_dot_is_read_against_the_zone(sandbox):
+    """Walk defect: `status.example.com.` was staged as `status.example.com` (sent: status.example.com.example.com)."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        form = await stage(pilot, app, "c", name="status.example.com.", type="A", data="192.0.2.4")
+        await wait_for(pilot, lambda: "holds a CNAME" in error_of(form, "type"), what="the sandbox's status CNAME seen")
+        await tab_to(pilot, app, "f-name")
+        await pilot.press("ctrl+u", *"dev5.example.com.")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(view.changes) == 1, what="staged")
+        assert view.changes.changes[0].after["name"] == "dev5"
+
+
+async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbox, monkeypatch):
+    """Walk defect: esc during `w` asked "Drop the staged changes?" and Drop left the list: the
+    send's outcome went to the log only. Now esc and q wait for the answer, which is shown."""
+    import asyncio
+
+    from tui.products.changeset import OutcomeUnclear
+
+    gate = asyncio.Event()
+
+    async def held(service, scope, changes, rows):  # a send whose answer takes its time, then is lost
+        await gate.wait()
+        raise OutcomeUnclear("the answer was lost: cloudtui cannot tell")
+
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        monkeypatch.setattr(view.kind.batch, "_value", held)
+        await pilot.press("d", "w")
+        await screen_named(pilot, app, "DiffScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: view.sending, what="sending")
+        for n, leave in enumerate(("escape", "q"), 1):
+            await pilot.press(leave)
+            said = lambda: sum("being sent" in note.message for note in app.notes)  # noqa: E731
+            await wait_for(pilot, lambda: said() == n, what=f"{leave} said it")
+            assert app.screen.__class__.__name__ == "ChildScreen"
+        gate.set()
+        await wait_for(pilot, lambda: any("marked ?" in n.message for n in app.notes), what="the outcome shown")
+        assert app.screen.__class__.__name__ == "ChildScreen" and not view.sending and len(view.changes) == 1

@@ -240,6 +240,10 @@ class ResourceKind:
     # A lost answer: return what the look found applied, raise NotApplied or OutcomeUnclear
     # (products/changeset.py); changes marked unknown (`changes.unknown`) are looked for before a send.
     batch: Lazy[Any] | None = None
+    # A rule between the objects of a staged list, `(data, others) -> str | None` (what `data` breaks
+    # among `others`, as staged): the form checks it; an undo that would break it is refused, and so is a
+    # review whose changes break it (a CNAME stands alone at its name).
+    staged_rule: Lazy[Any] | None = None
     detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()

@@ -359,8 +359,11 @@ class CloudApp(TypeAhead, Origins, App[None]):
 
     async def action_quit(self) -> None:
         """Quit, asking first when a list holds staged changes not sent (they would be lost)."""
-        from .widgets.staged import unsent, unsent_words
+        from .widgets.staged import SENDING, sending, unsent, unsent_words
 
+        if sending(self.screen_stack):  # quitting would lose the answer, and what it says was applied
+            self.notify(SENDING, title="Sending", timeout=6)
+            return
         held = unsent(self.screen_stack)
         if not held:
             self.exit()

@@ -294,6 +294,7 @@ RECORDS = dns_kind(
     create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
     edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),
     batch=Lazy("tui.products.dns.sending:send_changes"),
+    staged_rule=Lazy(RECORDS_MODULE + "stands_alone"),
     label=lambda d: f"{shown(str(d.get('name') or '')) or '@'} {d.get('type', '?')} {d.get('data', '')}".strip(),
     locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None,
     name_param="name",

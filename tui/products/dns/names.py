@@ -42,3 +42,21 @@ def ascii_name(name: str, what: str = "name", wildcard: bool = False) -> str:
     if len(".".join(out)) > 253:
         raise ValueError(f"a {what} is at most 253 characters")
     return ".".join(out)
+
+
+def record_name(typed: str, zone: str | None, wildcard: bool = True) -> str:
+    """A record's name as sent: relative to the zone. One ending in a dot is absolute (as in a zone
+    file): within the zone it becomes the relative name (`status.example.com.` → `status`, the zone
+    itself → the root), outside it, or with no zone to tell, it is refused; a ValueError says why."""
+    typed = typed.strip()
+    name = ascii_name(typed, "record name", wildcard=wildcard)
+    if not typed.endswith(".") or name == "":
+        return name
+    zone = (zone or "").strip().rstrip(".").lower()
+    if name == zone:
+        return ""
+    if zone and name.endswith("." + zone):
+        return name[: -len(zone) - 1]
+    where = f"the zone {shown(zone)}" if zone else "the zone"
+    raise ValueError(f"a name ending in a dot is a full name, and {shown(name)} is not in {where}: "
+                     f"drop the dot for a name within the zone, such as www")

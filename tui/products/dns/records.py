@@ -14,7 +14,7 @@ from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
 from ..fields import ctx, meta
 from ..vocabulary import KeyValues
-from .names import ascii_name, shown
+from .names import record_name, shown
 
 TYPES = ("A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS")
 TTL_MIN, TTL_MAX = 60, 2_592_000  # what the platform takes (the sandbox refuses outside it too)
@@ -73,6 +73,12 @@ def cname_beside(rtype: str, name: str, rows: list[dict[str, Any]]) -> str | Non
     if rtype != "CNAME" and any(r.get("type") == "CNAME" for r in here):
         return f"{at} holds a CNAME, which stands alone at its name: pick another name, or remove the CNAME first"
     return None
+
+
+def stands_alone(record: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
+    """The form's rule between records (`cname_beside`) for a record as staged among the `others`:
+    an undo that brings back a CNAME beside a record staged since is refused with it."""
+    return cname_beside(str(record.get("type") or ""), str(record.get("name") or "").rstrip(".").lower(), others)
 
 
 def _ip(text: str, version: int) -> bool:
@@ -205,8 +211,8 @@ class RecordForm(BaseModel):
 
     @field_validator("name")
     @classmethod
-    def _name(cls, v: str) -> str:
-        return ascii_name(v, "record name", wildcard=True)
+    def _name(cls, v: str, info: ValidationInfo) -> str:
+        return record_name(v, ctx(info, "zone"))
 
     @field_validator("type")
     @classmethod
@@ -259,7 +265,10 @@ class RecordForm(BaseModel):
 
 
 async def record_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
-    return {"type": [(t, t) for t in TYPES], "dynamic.http_service.strategy": [("one at random", "random"), ("one by the resolver's hash", "hashed"), ("all healthy", "all")]}, {}
+    parent = getattr(service, "parent", None)  # the zone: a name ending in a dot is read against it
+    strategies = [("one at random", "random"), ("one by the resolver's hash", "hashed"), ("all healthy", "all")]
+    zone = {"zone": parent.id if parent is not None else None}
+    return {"type": [(t, t) for t in TYPES], "dynamic.http_service.strategy": strategies}, zone
 
 
 def _payload(form: BaseModel, ctx: Context) -> dict[str, Any]:

@@ -45,8 +45,11 @@ class ChildScreen(Screen[None]):
     def action_back(self) -> None:
         # esc first clears a filter being typed (the view's own binding); then it goes back, asking
         # first when the list holds staged changes not sent (they would be lost)
-        from ..widgets.staged import unsent, unsent_words
+        from ..widgets.staged import SENDING, sending, unsent, unsent_words
 
+        if sending([self]):  # leaving would hide the answer (and the changes it leaves staged)
+            self.app.notify(SENDING, title="Sending", timeout=6)
+            return
         if not unsent([self]):
             self.app.pop_screen()
             return

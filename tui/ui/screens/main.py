@@ -113,8 +113,11 @@ class MainScreen(Screen[None]):
         above = stack[stack.index(self) + 1:] if self in stack else []
         if not above:
             return True
-        from ..widgets.staged import unsent, unsent_words
+        from ..widgets.staged import SENDING, sending, unsent, unsent_words
 
+        if sending(above):
+            self.app.notify(SENDING, title="Sending", timeout=6)
+            return False
         held = unsent(above)
         if held:
             self.app.notify(f"{unsent_words(held)[0].upper()}{unsent_words(held)[1:]}: send them (w) or drop them (esc) first.", severity="warning", timeout=8)

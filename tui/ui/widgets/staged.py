@@ -27,6 +27,16 @@ def unsent(screens: Any) -> list[Any]:
     return [view for screen in screens for view in screen.query(ResourceView) if view.changes]
 
 
+def sending(screens: Any) -> list[Any]:
+    """The lists on `screens` whose staged changes are being sent (their answer awaited)."""
+    from .resource_view import ResourceView
+
+    return [view for screen in screens for view in screen.query(ResourceView) if view.sending]
+
+
+SENDING = "The changes are being sent: wait for the answer."
+
+
 def unsent_words(views: list[Any]) -> str:
     count = sum(len(v.changes) for v in views)
     where = ", ".join(f"{v.kind.title.lower()} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title.lower() for v in views)
@@ -51,6 +61,7 @@ class StagedEdits:
     read_only: bool
     table: Any
     changes: ChangeSet | None
+    sending: bool = False  # a send is under way: the list stays until its answer is shown
 
     @property
     def staging(self) -> bool:
@@ -136,12 +147,36 @@ class StagedEdits:
         if len(self.changes) == 1:  # the title counts them from here: one toast, not one per key
             self.app.notify("1 change staged: w reviews and sends the changes, u undoes one.", timeout=4)
 
+    def breaks(self, data: dict[str, Any], key: str) -> str | None:
+        """What `data` (the row `key`) breaks among the others as staged, by the kind's rule, or None."""
+        rule = self.kind.staged_rule
+        if rule is None:
+            return None
+        return rule.get()({k: v for k, v in data.items() if k != STAGED}, self.rows_as_staged(but=key))
+
+    def broken(self) -> str | None:
+        """The first staged row (added or changed) that breaks the kind's rule among the others (one
+        staged, another read since, or an undo), said with its name; None when the changes keep it."""
+        assert self.changes is not None
+        for change in self.changes.changes:
+            row = self.table.get(change.key) if change.op != "delete" else None
+            problem = self.breaks(row.data, change.key) if row is not None else None
+            if problem:
+                return f"{self.label_of(row.data) or change.key}: {problem}"
+        return None
+
     @guarded("Undo")
     def action_undo(self) -> None:
         key = self.table.cursor_key
         row = self.table.get(key) if key is not None else None
         if self.changes is not None and row is not None:
             before = None if str(key).startswith("+") else self._unstaged(row)
+            broken = self.breaks(before.data, key) if before is not None else None
+            if broken:  # the row back as it was would stand beside one staged since, against the kind's rule
+                label = self.label_of(before.data) or key
+                said = f"{label} stays as staged: {broken}."
+                self.app.notify(said, title="Not undone", severity="warning", timeout=10)
+                return
             if self.changes.undo(key):
                 self._restage_one(key, before)
 
@@ -151,6 +186,11 @@ class StagedEdits:
             return
         from ..dialogs import open_dialog
 
+        broken = self.broken()
+        if broken:
+            said = f"{broken}. Change it (e) or undo it (u) first."
+            self.app.notify(said, title="Not sent", severity="warning", timeout=10)
+            return
         entries = self.changes.entries(self.label_of)
         count = len(self.changes)
 
@@ -162,6 +202,13 @@ class StagedEdits:
 
     @work(exclusive=True, group="mutate", exit_on_error=False)
     async def _send_changes(self) -> None:
+        self.sending = True
+        try:
+            await self._send()
+        finally:
+            self.sending = False
+
+    async def _send(self) -> None:
         assert self.changes is not None and self.kind.batch is not None
         rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
         from ...products.changeset import NotApplied, OutcomeUnclear

@@ -72,8 +72,36 @@ async def test_a_configuration_is_shown_unwrapped_with_its_indentation(sandbox):
             "    headers:",
             "      X-Token: ",
         ]
-        assert len(lines) == 5  # the long URL line is not wrapped: it scrolls sideways
-        scroll = dialog.query_one("#secret-scroll")
-        assert scroll.max_scroll_x > 0
+        assert len(lines) == 5  # the long URL line is not wrapped: it ends in … and scrolls sideways
+        assert lines[2].endswith("…")
         await pilot.press("right")
-        await wait_for(pilot, lambda: scroll.scroll_x > 0, what="scrolled sideways")
+        await wait_for(pilot, lambda: box.render_line(2).text.startswith("…"), what="scrolled sideways")
+        assert box.render_line(2).text.rstrip() != lines[2]
+
+
+DASHBOARD = "https://dashboard.cockpit.fr-par.example/grafana/d/a-rather-long-dashboard-path/overview?orgId=1&from=now-1h"
+
+
+@pytest.mark.parametrize("where", ["extra", "secrets"])
+async def test_a_single_long_line_ends_in_an_ellipsis_and_scrolls_sideways_to_its_end(sandbox, where):
+    """The activation's dashboard_url and the token's push addresses were cut at the right edge, unmarked."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        values = {"dashboard_url": DASHBOARD}
+        dialog = await secret_dialog(pilot, app, **({"extra": values, "secrets": {}} if where == "extra" else {"secrets": values}))
+        if where == "secrets":
+            await pilot.press("v")
+        await wait_for(pilot, lambda: bool(dialog.query("#secret-list")), what="the list")
+        box = dialog.query_one("#secret-list")
+        await wait_for(pilot, lambda: "dashboard_url: https://" in box.render_line(0).text, what="shown")
+        first = box.render_line(0).text.rstrip()
+        assert first.endswith("…") and len(first) < len("dashboard_url: " + DASHBOARD)
+        for _ in range(20):
+            await pilot.press("right")
+        shown = box.render_line(0).text.rstrip()
+        assert shown.startswith("…") and shown.endswith("from=now-1h"), shown
+        for _ in range(20):
+            await pilot.press("left")
+        assert box.render_line(0).text.rstrip() == first
+        await pilot.press("y")
+        assert app.clipboard == DASHBOARD

@@ -153,3 +153,21 @@ async def test_a_toast_leaves_the_status_bars_refreshed_time_readable(sandbox, s
         status, keys = app.main.query_one("#status").region, app.main.query_one("KeyBar").region
         for toast in app.screen.query("Toast"):
             assert not toast.region.overlaps(status) and not toast.region.overlaps(keys)
+
+
+@pytest.mark.parametrize("note", ["", "⚠ no log kept (folder not writable)"])
+async def test_the_status_bar_at_80_columns_read_only_still_shows_the_refresh_time(sandbox, note):
+    """READ-ONLY on Instance servers at 80 columns cut the line after 'refreshed': the time went unseen."""
+    from helpers import demo_settings
+
+    app = make_app(sandbox, settings=demo_settings(read_only=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        bar = app.main.query_one("#status")
+        bar.note = note
+        await pilot.pause()
+        shown = str(bar.render())
+        assert shown.startswith("READ-ONLY")
+        assert len(shown) <= bar.content_size.width, shown
+        assert bar.refreshed in shown and bar.refreshed != "never", shown
+        assert note in shown

@@ -137,3 +137,13 @@ async def test_the_vnc_password_is_masked_in_the_list_detail_json_and_copy_dialo
         assert password in str(box.get_option_at_index(0).prompt)
         await pilot.press("y")
         assert app.clipboard == real and shown is not dialog
+
+
+async def test_the_types_catalogue_counts_like_every_other_list(live):
+    """The catalogue sends no total: its title read '· 3' where every other list reads '3/3'."""
+    app = make_app(live)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "silicon.types")
+        n = view.table.loaded_count
+        assert n > 0 and str(view.table.border_title).endswith(f" · {n}/{n}"), str(view.table.border_title)

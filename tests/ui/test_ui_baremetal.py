@@ -220,3 +220,34 @@ async def test_a_servers_detail_names_its_offer_and_its_os(sandbox):
         fields = text_of(detail.query_one("#fields"))
         assert f"{offer['name']} ({offer['id']})" in fields
         assert f"OS {os_['name']} {os_['version']} ({os_['id']})" in " ".join(fields.split())
+
+
+async def test_the_vlan_snippet_is_shown_unwrapped_and_scrolls_sideways(sandbox):
+    """At 120 columns the snippet's trailing comment wrapped: `network 5b2b…` read as a shell line of its own."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_baremetal(pilot, app, zone="fr-par-1")
+        await select(pilot, view, "edge-par")
+        await action(pilot, app, "Private networks ›")
+        nets = (await screen_named(pilot, app, "ChildScreen")).view
+        await wait_for(pilot, lambda: nets.last_attempt is not None and not nets.listing, what="networks listed")
+        row = next(r for r in nets.table.resources() if r.get("vlan"))
+        nets.table.move_to(row.id)
+        await pilot.press("a")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda label: label.startswith("VLAN snippet"))
+        result = await screen_named(pilot, app, "ResultScreen")
+        await wait_for(pilot, lambda: bool(result.query("#result-text")), what="the snippet")
+        body = result.query_one("#result-text")
+        await pilot.pause()
+        shown = [body.render_line(y).text.rstrip() for y in range(body.size.height)]
+        while shown and not shown[-1]:
+            shown.pop()
+        assert len(shown) == len(result.text.rstrip("\n").split("\n")), shown  # one screen line a line
+        last = next(line for line in shown if line.startswith("ip addr add"))
+        assert last.endswith("…") or last.endswith(row.get("private_network_id") or row.id)
+        assert not any(line.lstrip().startswith(("network", "of private")) for line in shown)
+        await pilot.press("right")
+        await wait_for(pilot, lambda: body.render_line(0).text.startswith("…"), what="scrolled sideways")
+        await pilot.press("y")
+        assert app.clipboard == result.text

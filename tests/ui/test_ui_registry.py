@@ -75,3 +75,20 @@ async def test_read_only_offers_the_commands_and_no_change(sandbox):
         assert dialog.copy_text == "docker login rg.fr-par.cr.example -u nologin --password-stdin"
         assert sandbox.secret_key not in dialog.text
         assert sent(sandbox, "/registry/") == []
+
+
+async def test_a_huge_parent_name_is_cut_in_the_breadcrumb_so_the_lists_title_shows(sandbox):
+    """The breadcrumb over a child list whose parent's name is huge read just 'Registry ›'."""
+    huge = "web-" + "x" * 300
+    namespace(sandbox, "web")["name"] = huge
+    app = make_app(sandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "registry.namespaces")
+        await to_named_row(pilot, view, huge)
+        await child_list(pilot, app, "Images")
+        crumb = (await screen_named(pilot, app, "ChildScreen")).query_one("#detail-title")
+        await pilot.pause()
+        shown = crumb.render_line(0).text.rstrip()
+        assert shown.endswith("… › Images") and "web-xxx" in shown, shown
+        assert crumb.size.height == 1

@@ -232,3 +232,14 @@ def test_a_diff_of_two_versions_says_what_was_added_changed_and_deleted():
     entries = compare(before, after, key=lambda r: r["name"])
     assert as_lines(entries) == ["~ change  www", "      data: 1.2.3.4 → 5.6.7.8", "- delete  mail", "+ add     api  name=api, type=CNAME, data=—"]
     assert counts(entries) == "1 added, 1 changed, 1 deleted" and counts([]) == "no change"
+
+
+def test_an_instance_flexible_ips_detail_says_a_missing_date_with_a_dash_as_other_details_do():
+    """It read 'Created ?' and 'Modified ?' (the Instance API gives an IP neither)."""
+    from types import SimpleNamespace
+
+    from tui.products.instance.network import IPS
+
+    fields = dict(IPS.detail_fields)
+    ip = SimpleNamespace(raw={"id": "ip-1", "address": "51.15.0.1", "zone": "fr-par-1"})
+    assert fields["Created"](ip) == "—" and fields["Modified"](ip) == "—"

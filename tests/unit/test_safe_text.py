@@ -38,3 +38,18 @@ def test_nan_and_infinity_are_kept_as_received():
     """Issue 32, item 15: `NaN` where the API promises a string was decoded to a float ("Created inf")."""
     data = safe.loads(b'{"name": Infinity, "a": NaN, "b": -Infinity, "c": 1e999, "d": [1.5, -2e-400], "e": "\\ud800"}')
     assert data == {"name": "Infinity", "a": "NaN", "b": "-Infinity", "c": "1e999", "d": [1.5, -0.0], "e": "\\ud800"}
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("2026-01-15T12:00:00Z", "2026-01-15"),
+    ("not a date at all", "not a date at all"),  # whole, not 'not a date'
+    ("2026-13-45T99", "2026-13-45T99"),  # junk that starts like a date does not pass for one
+    ("bad\x1b[31mred", "bad\\x1b[31mred"),
+    ("x" * 300, "x" * 39 + "…"),
+    (None, ""),
+])
+def test_a_date_field_holding_junk_shows_it_whole_or_cut_with_a_mark(value, shown):
+    """Monitoring 'Activated', a namespace's 'Updated', a tag's 'Created' cut junk to ten characters unmarked."""
+    from tui.products.format import date_of
+
+    assert date_of(value) == shown

@@ -88,7 +88,8 @@ class ShowValue(Shape):
     """A value to read and copy (`y`): `text` is a template of the row, or a function of the row and
     the list's parent (`ParentRef`, None at the top: a tag's pull command needs its namespace).
     With `copy` (a template or a function as `text`), `y` copies that alone (the command, not its
-    explanation)."""
+    explanation). Without `copy`, a text of several lines is a snippet to paste: shown unwrapped,
+    scrolled sideways."""
 
     title: str
     text: "str | Callable[[Row, Any], str]"
@@ -114,6 +115,8 @@ class ShowValue(Shape):
         except CommandRefused as err:  # a value the command cannot hold safely: said, nothing to copy
             await ui.dialog("result", title=title, text=refusal(err), copy=False)
             return
+        if not self.copy and "\n" in text.strip():
+            extra["unwrapped"] = True
         await ui.dialog("result", title=title, text=text, **extra)
 
 

@@ -11,6 +11,8 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from ..api.safe import clean
+
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
 
@@ -79,9 +81,17 @@ def age(value: Any, now: float | None = None) -> str:
 
 
 def date_of(value: Any) -> str:
-    """The calendar date of an RFC 3339 time (stable, so snapshots do not drift)."""
+    """The calendar date of an RFC 3339 time (stable, so snapshots do not drift). A value that is
+    not a time shows as given (cleaned), never cut to the ten characters a date takes, which made
+    junk read as a date: a long one is cut with `…`."""
     moment = parse(value)
-    return moment.strftime("%Y-%m-%d") if moment is not None else str(value or "")[:10]
+    if moment is not None:
+        return moment.strftime("%Y-%m-%d")
+    text = clean(str(value or ""))
+    return text if len(text) <= NOT_A_DATE else text[: NOT_A_DATE - 1] + "…"
+
+
+NOT_A_DATE = 40  # characters of a value that is not a time shown where a date goes
 
 
 def moment_of(value: Any) -> str:

@@ -44,8 +44,8 @@ def created_col() -> Column:
 def detail_common() -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     return (
         ("Tags", raw("tags")),
-        ("Created", raw("creation_date", "?")),
-        ("Modified", raw("modification_date", "?")),
+        ("Created", raw("creation_date", "—")),  # an IP has neither: "—", as every detail says of a date it lacks
+        ("Modified", raw("modification_date", "—")),
         ("Zone", raw("zone", "?")),
         ("Project", raw("project", "?")),
     )

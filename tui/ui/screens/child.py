@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,7 +36,7 @@ class ChildScreen(Screen[None]):
             parent = parent.up
         if chain and chain[0].lower() == kind.product.lower():  # the product's own page (a singleton): said once
             chain.pop(0)
-        yield Label(Text.assemble((f" {kind.product} › ", "bold"), (" › ".join(chain) + " › " if chain else "", "bold"), kind.title), id="detail-title")
+        yield Breadcrumb(kind.product, chain, kind.title, id="detail-title")
         yield self.view
         yield KeyBar()
 
@@ -61,3 +62,30 @@ class ChildScreen(Screen[None]):
 
         self.app.push_screen(ConfirmScreen("Drop the staged changes?", f"This list holds {unsent_words(unsent([self]))}: w reviews and sends them. "
                                            "Drop them, or go back to them.", "Drop"), answered)
+
+
+class Breadcrumb(Label):
+    """` Product › parent › list`, on one line: a parent's name too long for it is cut with `…` (the
+    longest first), so the list's own title always shows."""
+
+    SHORTEST = 8  # characters a parent's name keeps, `…` included
+
+    def __init__(self, product: str, chain: list[str], title: str, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.product, self.chain, self.title_text = product, chain, title
+
+    def line(self, width: int) -> Text:
+        chain = list(self.chain)
+
+        def text() -> Text:
+            return Text.assemble((f" {self.product} › ", "bold"), (" › ".join(chain) + " › " if chain else "", "bold"),
+                                 self.title_text)
+
+        while width > 0 and cell_len(text().plain) > width and any(len(c) > self.SHORTEST for c in chain):
+            at = max(range(len(chain)), key=lambda i: len(chain[i]))
+            keep = max(len(chain[at]) - (cell_len(text().plain) - width), self.SHORTEST)
+            chain[at] = chain[at][: keep - 1] + "…"
+        return text()
+
+    def render(self) -> Text:
+        return self.line(self.content_size.width)

@@ -2,7 +2,9 @@
 
 Plain text (never markup), scrollable, `y` copies all of it, or `copy_text` alone when given (a
 command shown with its explanation). With `confirm_label` it asks: the
-answer is True for that button, False for Cancel or escape.
+answer is True for that button, False for Cancel or escape. With `unwrapped` (a snippet to paste)
+no line is wrapped: a long one ends in `…` and the text scrolls sideways (← →), as a one-time
+secret's configuration does (`widgets.sideways`), so a trailing comment never reads as a line of its own.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
 from .. import styles
+from ..widgets.sideways import furthest, shifted
 from ...api.safe import clean
 
 
@@ -29,15 +32,20 @@ class ResultScreen(ModalScreen[bool]):
         Binding("up,k", "scroll_body(-1)", show=False),
         Binding("pagedown", "scroll_body(20)", show=False),
         Binding("pageup", "scroll_body(-20)", show=False),
+        Binding("left,h", "sideways(-8)", show=False),
+        Binding("right,l", "sideways(8)", show=False),
     ]
 
-    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True, copy_text: str = "") -> None:
+    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True, copy_text: str = "",
+                 unwrapped: bool = False) -> None:
         super().__init__(id="result-dialog")
         self.title_text = title
         self.text = clean(text, keep_newlines=True)
         self.copy_text = clean(copy_text)  # one line: a command pasted into a shell runs as shown
         self.confirm_label = confirm_label
         self.can_copy = copy
+        self.unwrapped = unwrapped
+        self.shift = 0  # columns scrolled sideways (← →), unwrapped only
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="result"):
@@ -49,12 +57,18 @@ class ResultScreen(ModalScreen[bool]):
                     yield Button(self.confirm_label, id="confirm", variant="warning")
                 yield Static("↑ ↓ PgUp PgDn scroll · y copy · esc cancel", classes="hint", markup=False)
             else:
-                yield Static(("y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else "") + "esc close", classes="hint", markup=False)
+                yield Static(("← → scroll · " if self.unwrapped else "")
+                             + ("y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else "")
+                             + "esc close", classes="hint", markup=False)
 
     def body(self) -> Widget:
         """What the dialog shows (a subclass may draw it otherwise): the text, wrapped, scrollable,
-        never parsed as markup."""
-        return VerticalScroll(Static(self.text, id="result-text", markup=False), id="result-scroll")
+        never parsed as markup; unwrapped, each line whole or ending in `…`."""
+        if self.unwrapped:
+            text = Static(shifted(self.text, self.shift), id="result-text", classes="unwrapped", markup=False)
+        else:
+            text = Static(self.text, id="result-text", markup=False)
+        return VerticalScroll(text, id="result-scroll")
 
     def on_mount(self) -> None:
         if self.confirm_label:
@@ -65,6 +79,15 @@ class ResultScreen(ModalScreen[bool]):
     def action_scroll_body(self, lines: int) -> None:
         body = self.query_one("#result-scroll")
         body.scroll_relative(y=lines, animate=False)
+
+    def action_sideways(self, cells: int) -> None:
+        if not self.unwrapped:
+            return
+        text = self.query_one("#result-text", Static)
+        shift = min(max(self.shift + cells, 0), furthest(self.text, text.content_size.width))
+        if shift != self.shift:
+            self.shift = shift
+            text.update(shifted(self.text, shift))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")

@@ -5,7 +5,8 @@ masked until `v`, and `y` copies the highlighted one to the clipboard (OSC 52, s
 SSH and in tmux with `set-clipboard on`). Closing forgets them: the platform will not give them
 again, so closing a one-time secret that was not copied asks first (Cancel focused). A value of
 several lines (a configuration to paste) starts on its own line and is never wrapped: its
-indentation reads as it will be pasted, and the list scrolls sideways (← →) for its long lines.
+indentation reads as it will be pasted, and the list scrolls sideways (← →) for its long lines: a
+line longer than the dialog, a configuration's or a single address's, ends in `…` (`widgets.sideways`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import HorizontalScroll, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .. import styles
+from ..widgets.sideways import furthest, shifted
 from ...api.safe import clean, mask_userinfo
 
 MASK = "•" * 12
@@ -54,6 +56,7 @@ class SecretScreen(ModalScreen[None]):
         self.revealed = False
         self._once = tuple(name for name in once if self._secrets.get(name))
         self._copied: list[str] = []  # what was copied: a configuration holding the key counts as the key
+        self.shift = 0  # columns scrolled sideways (← →)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="secret"):
@@ -61,16 +64,18 @@ class SecretScreen(ModalScreen[None]):
             yield Static(self.note, id="secret-note", markup=False)
             if self.expires_at:
                 yield Static(self._left(), id="secret-expiry", markup=False)
-            with HorizontalScroll(id="secret-scroll"):
-                yield OptionList(*self._options(), id="secret-list")
+            yield OptionList(*self._options(), id="secret-list")
             yield Static("v reveal/hide · y copy · ← → scroll · esc close", classes="hint", markup=False)
 
-    def _options(self) -> list[Option]:
-        plain = [Option(_line(name, clean(value, keep_newlines=True)), id=name) for name, value in self._plain.items()]
+    def _lines(self) -> list[tuple[str, Text]]:
+        plain = [(name, _line(name, clean(value, keep_newlines=True))) for name, value in self._plain.items()]
         return plain + [
-            Option(_line(name, clean(value, keep_newlines=True) if self.revealed else _masked(value)), id=name)
+            (name, _line(name, clean(value, keep_newlines=True) if self.revealed else _masked(value)))
             for name, value in self._secrets.items()
         ]
+
+    def _options(self) -> list[Option]:
+        return [Option(shifted(text, self.shift), id=name) for name, text in self._lines()]
 
     def _left(self) -> str:
         import time
@@ -95,6 +100,9 @@ class SecretScreen(ModalScreen[None]):
 
     def action_toggle(self) -> None:
         self.revealed = not self.revealed
+        self._redraw()
+
+    def _redraw(self) -> None:
         box = self.query_one(OptionList)
         at = box.highlighted
         box.clear_options()
@@ -115,7 +123,12 @@ class SecretScreen(ModalScreen[None]):
         return self._secrets.get(name, self._plain.get(name, ""))
 
     def action_sideways(self, cells: int) -> None:
-        self.query_one("#secret-scroll").scroll_relative(x=cells, animate=False)
+        width = self.query_one(OptionList).scrollable_content_region.width
+        most = max((furthest(text, width) for _, text in self._lines()), default=0)
+        shift = min(max(self.shift + cells, 0), most)
+        if shift != self.shift:
+            self.shift = shift
+            self._redraw()
 
     def action_copy(self) -> None:
         name = self._current()
@@ -150,11 +163,11 @@ class SecretScreen(ModalScreen[None]):
 
 def _line(name: str, value: "str | Text") -> Text:
     """An entry: a value of several lines (a configuration to paste, a key in PEM) starts on its own
-    line, so its indentation is the one pasted; none is wrapped (the list scrolls sideways)."""
+    line, so its indentation is the one pasted; none is wrapped (the list scrolls sideways, and a line
+    longer than the list ends in `…`)."""
     multi = "\n" in (value.plain if isinstance(value, Text) else value)
     text = Text.assemble((f"{name}:" + ("\n" if multi else " "), "bold"), value)
     text.no_wrap = True
-    text.overflow = "ignore"
     return text
 
 

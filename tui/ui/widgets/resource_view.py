@@ -157,7 +157,8 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         elif total is not None:
             count = f"{loaded:,}/{max(total, loaded):,}"
         else:
-            count = f"{loaded:,}/?" if (self.listing or self.failed) else f"{loaded:,}"
+            # no total sent (a catalogue): once listed without a failure, what was read is all of it
+            count = f"{loaded:,}/?" if (self.listing or self.failed) else f"{loaded:,}/{loaded:,}"
         parts = [self.kind.title]
         if self.parent_ref is not None:
             parts[0] = f"{self.parent_ref.name or self.parent_ref.id} › {self.kind.title}"

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
+
+SEP = " │ "
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else (text[: max(width - 1, 0)] + "…" if width > 0 else "")
 
 
 class StatusBar(Static):
@@ -19,10 +26,38 @@ class StatusBar(Static):
     read_only = reactive(False)
     note = reactive("")  # something the operator should know the whole session (the log is not kept)
 
-    def render(self) -> Content:
+    def fitted(self, width: int) -> str:
+        """The line without READ-ONLY, made to fit `width`: the less important parts shorten first, so that
+        the refresh time (and the note) always show."""
         project = self.project[:8] + "…" if len(self.project) > 9 else (self.project or "no project")
-        parts = [f"⚑ {self.profile}", f"project {project}", self.scope, f"refreshed {self.refreshed}", self.note]
-        line = Content(" │ ".join(p for p in parts if p))  # plain: a profile name is not markup
+        profile, scope, refreshed, note = f"⚑ {self.profile}", self.scope, f"refreshed {self.refreshed}", self.note
+
+        def line() -> str:
+            return SEP.join(p for p in (profile, project_part, scope, refreshed, note) if p)
+
+        project_part = f"project {project}"
+        for step in range(6):
+            if cell_len(line()) <= width:
+                break
+            if step == 0:
+                refreshed = f"↻ {self.refreshed}"
+            elif step == 1:
+                project_part = project[:4] + "…" if len(project) > 5 else project
+            elif step == 2:
+                profile = _cut(profile, 10)
+            elif step == 3:  # the scope gives what it must, keeping at least a few characters
+                over = cell_len(line()) - width
+                scope = _cut(scope, max(len(scope) - over, 6)) if scope else scope
+            elif step == 4:
+                profile, project_part = "", ""
+            else:
+                scope = ""
+        return _cut(line(), width) if width > 0 else line()
+
+    def render(self) -> Content:
+        width = self.content_size.width
+        prefix = len("READ-ONLY" + SEP) if self.read_only else 0
+        line = Content(self.fitted(width - prefix if width else 0))  # plain: a profile name is not markup
         if self.read_only:  # first, so that no width ever cuts it off
-            line = Content.assemble(("READ-ONLY", "bold reverse"), " │ ", line)
+            line = Content.assemble(("READ-ONLY", "bold reverse"), SEP, line)
         return line

@@ -241,6 +241,7 @@ async def test_enter_while_an_answer_comes_says_nothing_was_sent_and_a_new_messa
         await wait_for(pilot, lambda: app.focused is chat.query_one("#conversation"), what="the transcript focused")
         await pilot.press(*"number 3")
         assert field.value == "number 3"  # a new message, not "number 2number 3"
+        assert "number 2" not in str(status.render())  # and the status no longer offers the kept one
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(notes(chat)) == 2, what="the new message answered")
         assert gsandbox.gadgets.chats[-1]["messages"][-1]["content"] == "number 3"

@@ -322,6 +322,13 @@ class ChatScreen(Screen[None]):
             event.stop()
             event.prevent_default()
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Typing replaced the kept message: the status no longer offers to send it."""
+        if self.held and event.input.id == "chat-input" and event.value != self.held:
+            self.held = ""
+            if not self.streaming:
+                self._status("enter sends the next message")
+
     def action_stop_or_back(self) -> None:
         if self.streaming:
             for worker in self.workers:

@@ -24,7 +24,9 @@ def changes(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> str:
     after = {str(r.get("id")): r for r in new if isinstance(r, dict)}
     added = sum(1 for rid in after if rid not in before)
     removed = sum(1 for rid in before if rid not in after)
-    changed = sum(1 for rid, r in after.items() if rid in before and any(before[rid].get(f) != r.get(f) for f in COMPARED))
+    changed = sum(
+        1 for rid, r in after.items() if rid in before and any(before[rid].get(f) != r.get(f) for f in COMPARED)
+    )
     return f"+{added} ~{changed} −{removed}"
 
 
@@ -53,7 +55,10 @@ async def count_changes(service: Any, scope: str, rows: list[Any]) -> None:
         while len(_counts) > KEPT:
             del _counts[next(iter(_counts))]
     for position, v in enumerate(newest):
-        said = _counts.get(v.id) or ("first kept" if position == len(newest) - 1 else "" if position < COUNTED else "not counted")
+        if v.id in _counts:
+            said = _counts[v.id]
+        else:
+            said = "first kept" if position == len(newest) - 1 else "" if position < COUNTED else "not counted"
         v.data["changes"] = said
         if said and said[0] == "+":
             v.name = v.data["name"] = f"{v.text('created_at')[:19].replace('T', ' ')} ({said})"

@@ -171,3 +171,35 @@ async def test_the_status_bar_at_80_columns_read_only_still_shows_the_refresh_ti
         assert len(shown) <= bar.content_size.width, shown
         assert bar.refreshed in shown and bar.refreshed != "never", shown
         assert note in shown
+
+
+async def test_a_listing_read_before_a_write_does_not_put_the_old_state_back(sandbox, monkeypatch):
+    """A full listing in flight while an action follows its row: its copy, read before the action,
+    put "running" back over "stopping", so the row was never polled again (seen as a flaky walk)."""
+    import asyncio
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        row = next(r for r in view.table.resources() if r.state == "running")
+        release = asyncio.Event()
+        real = type(view.service).iter_list
+
+        async def held(service, scope, params=None, concurrency=16):
+            if service is not view.service:
+                async for chunk in real(service, scope, params, concurrency):
+                    yield chunk
+                return
+            async for chunk in real(service, scope, params, concurrency):
+                await release.wait()  # read before the write, answered after it
+                yield chunk
+
+        monkeypatch.setattr(type(view.service), "iter_list", held)
+        view.reload()
+        await wait_for(pilot, lambda: view.listing, what="a listing under way")
+        sandbox.instance.servers["fr-par-1"][row.id]["state"] = "stopping"
+        view.follow(row)
+        await wait_for(pilot, lambda: view.table.get(row.id).state == "stopping", what="the write followed")
+        release.set()
+        await wait_for(pilot, lambda: not view.listing, what="the listing answered")
+        assert view.table.get(row.id).state == "stopping"

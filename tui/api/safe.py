@@ -79,6 +79,7 @@ MAX_DEPTH = 100
 # A body larger than this is decoded in a worker thread (see `client`): every pass here is linear,
 # but a few milliseconds per megabyte is still a frame the UI would miss.
 LARGE_BODY = 1_000_000
+DEPTH_WALKED = 64_000  # bytes: bodies up to this size are walked for their depth (a page of servers is more)
 
 
 def _deeper(value: dict[str, Any] | list[Any], limit: int) -> bool:
@@ -115,16 +116,22 @@ def loads(content: bytes | str) -> Any:
             data = json.loads(raw.decode("utf-8", "replace"), parse_constant=str, parse_float=_float_or_text)
         except RecursionError:  # deeper than orjson's 1,024 levels
             raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
+    # Too deep to read: checked by a walk on bodies small enough for it to be cheap (a deep body is
+    # small: 1,000 levels are a few kB; walking a 20 MB page of servers took ~300 ms); on a larger
+    # one, orjson refuses past 1,024 levels and the passes below say RecursionError, made the same error.
     openers = raw.count(b"[") + raw.count(b"{")  # memchr-fast: a body with fewer cannot be that deep
-    if openers > MAX_DEPTH and isinstance(data, (dict, list)) and _deeper(data, MAX_DEPTH):
+    if openers > MAX_DEPTH and len(raw) < DEPTH_WALKED and isinstance(data, (dict, list)) and _deeper(data, MAX_DEPTH):
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
-    # memchr-fast tests first: most bodies have no backslash, DEL, C1 or invisible-character lead byte.
-    if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw or b"\xe2" in raw or b"\xef" in raw or b"\xd8" in raw or b"\xe1" in raw) \
-            and _MAY_HOLD_CONTROL.search(raw) is not None:
-        data = clean_tree(data)
-    opened = raw.find(b"://")
-    if opened >= 0 and raw.rfind(b"@") > opened:
-        data = mask_tree(data)
+    try:
+        # memchr-fast tests first: most bodies have no backslash, DEL, C1 or invisible-character lead byte.
+        if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw or b"\xe2" in raw or b"\xef" in raw or b"\xd8" in raw
+                or b"\xe1" in raw) and _MAY_HOLD_CONTROL.search(raw) is not None:
+            data = clean_tree(data)
+        opened = raw.find(b"://")
+        if opened >= 0 and raw.rfind(b"@") > opened:
+            data = mask_tree(data)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
     return data
 
 

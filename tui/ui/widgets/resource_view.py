@@ -86,6 +86,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.last_attempt: float | None = None  # the last one tried, whatever came of it
         self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
         self._detail_ref: Callable[[], Any] = lambda: None
+        self._followed: dict[str, float] = {}  # id -> when a write of ours last followed it (monotonic)
         self._title = ""
         self.then: dict[str, Any] = {}  # row id -> the action run on it once it settles (ActionSpec.then)
 
@@ -218,6 +219,15 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.listing = True
         self.update_title()
         previous = {r.id: r for r in self.table.resources()}
+        began = time.monotonic()
+
+        def newest(items: list[Any]) -> list[Any]:
+            """A row a write of ours followed after this listing began is newer than the listing's
+            copy (read before the write): a stale "ready" put back over "pausing" stopped the polls."""
+            followed, table = self._followed, self.table
+            if not followed or self.changes is not None:
+                return items
+            return [table.get(r.id) or r if followed.get(r.id, 0.0) > began else r for r in items]
         seen: dict[str, Any] = {}
         totals: dict[str, int] = {}
         failed: dict[str, ApiError] = {}
@@ -231,10 +241,11 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             if chunk.total is not None:
                 totals[chunk.scope] = chunk.total
             if chunk.items:
-                for r in chunk.items:
+                items = newest(chunk.items)
+                for r in items:
                     seen[r.id] = r
                 if not shown:
-                    self.table.upsert(self.shown(chunk.items) if self.changes else chunk.items)  # rows show as their page arrives
+                    self.table.upsert(self.shown(items) if self.changes else items)  # rows show as their page arrives
                 self.totals = totals
                 now = time.monotonic()
                 if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
@@ -397,6 +408,8 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
     def follow(self, resource: Any) -> None:
         """After a change we made: refresh it now and poll fast until it settles (a kind with no
         GET by id is listed again instead)."""
+        now = time.monotonic()
+        self._followed = {k: t for k, t in self._followed.items() if now - t < 300} | {resource.id: now}
         if self.kind.fetch_detail:
             self._poll([resource])
         else:

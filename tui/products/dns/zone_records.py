@@ -13,54 +13,44 @@ from .names import shown
 
 async def clear_flow(ui: Any, zone: Any) -> None:
     """The `clear` change: every record of the zone removed in one PATCH, itself a new version."""
-    from ..flows import confirm_loss
-    from .kinds import VERSIONS_KEPT, custom_ns
+    from .kinds import VERSIONS_KEPT
 
-    why = custom_ns(zone.data)
-    if why:
-        ui.notify(f"Not cleared: {why}.", "warning")
-        return
     name = shown(zone.id)
-    await confirm_loss(
-        ui,
-        f"Remove every record of {name}?",
+    await _remove_every_record(
+        ui, zone, "cleared", f"Remove every record of {name}?",
         f"A 'clear' change removes every record of {name}, its NS records included: the names in it stop resolving. "
         f"It makes a new version (the last {VERSIONS_KEPT} are kept), so a restore can bring them back.",
-        "Clear",
-        zone.id,
+        "Clear", f"{name}: every record removed (a new version)",
+        ("PATCH", {"body": {"changes": [{"clear": {}}], "return_all_records": False}}),
     )
-    await ui.service().call(
-        "PATCH",
-        ui.scope,
-        "dns-zones",
-        zone.id,
-        "records",
-        body={"changes": [{"clear": {}}], "return_all_records": False},
-    )
-    ui.notify(f"{name}: every record removed (a new version)")
-    ui.reload()
 
 
 async def delete_records_flow(ui: Any, zone: Any) -> None:
     """`DELETE /dns-zones/{zone}/records`: the platform's own route for removing a zone's records."""
+    name = shown(zone.id)
+    await _remove_every_record(
+        ui, zone, "deleted", f"Delete the records of {name}?",
+        f"DELETE …/records takes every record of {name}, NS included (the platform's words: with the zone's "
+        "records, the zone itself may go). The clear change (the action above) does the same as a reviewed change.",
+        "Delete", f"{name}: its records deleted", ("DELETE", {}),
+    )
+
+
+async def _remove_every_record(ui: Any, zone: Any, done: str, title: str, message: str, button: str, said: str,
+                               request: tuple[str, dict[str, Any]]) -> None:
+    """Refused on a zone the platform does not run the name servers of; else the zone's name typed,
+    then the one request, then the list again."""
     from ..flows import confirm_loss
     from .kinds import custom_ns
 
     why = custom_ns(zone.data)
     if why:
-        ui.notify(f"Not deleted: {why}.", "warning")
+        ui.notify(f"Not {done}: {why}.", "warning")
         return
-    name = shown(zone.id)
-    await confirm_loss(
-        ui,
-        f"Delete the records of {name}?",
-        f"DELETE …/records takes every record of {name}, NS included (the platform's words: with the zone's records, the "
-        "zone itself may go). The clear change (the action above) does the same as a reviewed change.",
-        "Delete",
-        zone.id,
-    )
-    await ui.service().call("DELETE", ui.scope, "dns-zones", zone.id, "records")
-    ui.notify(f"{name}: its records deleted")
+    await confirm_loss(ui, title, message, button, zone.id)
+    method, extra = request
+    await ui.service().call(method, ui.scope, "dns-zones", zone.id, "records", **extra)
+    ui.notify(said)
     ui.reload()
 
 

@@ -3,6 +3,7 @@ filter and sort. A mixin of ResourceView (which owns the table, the service and 
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 from textual import work
@@ -29,8 +30,33 @@ class ResourceActions(ResourceChanges):
     reload: Callable[[], None]
     follow: Callable[[Any], None]
     update_title: Callable[[], None]
-    _refresh_detail: Callable[[], None]
-    _detail: Any
+    _detail_ref: Callable[[], Any]
+
+    # ---- the detail opened from this list -------------------------------------------------------
+    @property
+    def _detail(self) -> Any:
+        """The detail opened from this list, while something else keeps it (the screen stack). Held
+        weakly: a closed screen kept here kept, through callbacks Textual had queued on it, every
+        screen opened after it — the console's memory grew all day."""
+        return self._detail_ref()
+
+    @_detail.setter
+    def _detail(self, screen: Any) -> None:
+        self._detail_ref = weakref.ref(screen) if screen is not None else (lambda: None)
+
+    def _detail_on_top(self, screen: Any) -> bool:
+        return self._detail is not None and screen is self._detail
+
+    def _refresh_detail(self) -> None:
+        if self._detail is None or not self._detail.is_attached:
+            self._detail = None
+            return
+        current = self.table.get(self._detail.row.id)
+        if current is None:
+            self._detail.gone()
+        elif current is not self._detail.row:
+            self._detail.row = current
+            self._detail.reload()
 
     def current(self) -> Any | None:
         key = self.table.cursor_key

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import weakref
 from typing import Any, Callable
 
 from textual import work
@@ -89,17 +88,6 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self._followed: dict[str, float] = {}  # id -> when a write of ours last followed it (monotonic)
         self._title = ""
         self.then: dict[str, Any] = {}  # row id -> the action run on it once it settles (ActionSpec.then)
-
-    @property
-    def _detail(self) -> Any:
-        """The detail opened from this list, while something else keeps it (the screen stack). Held
-        weakly: a closed screen kept here kept, through callbacks Textual had queued on it, every
-        screen opened after it — the console's memory grew all day."""
-        return self._detail_ref()
-
-    @_detail.setter
-    def _detail(self, screen: Any) -> None:
-        self._detail_ref = weakref.ref(screen) if screen is not None else (lambda: None)
 
     def compose(self) -> ComposeResult:
         yield ResourceTable(id="table")
@@ -337,9 +325,6 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
     def paused(self) -> bool:
         return self.refresher.paused()
 
-    def _detail_on_top(self, screen: Any) -> bool:
-        return self._detail is not None and screen is self._detail
-
     def _tick(self) -> None:
         moving = self.moving()
         if self.planner.plan(bool(moving)) == "poll" and self.kind.fetch_detail:
@@ -388,17 +373,6 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
                 del self.then[rid]
                 if row is not None and spec.available(row):
                     self.run_action(row, spec)
-
-    def _refresh_detail(self) -> None:
-        if self._detail is None or not self._detail.is_attached:
-            self._detail = None
-            return
-        current = self.table.get(self._detail.row.id)
-        if current is None:
-            self._detail.gone()
-        elif current is not self._detail.row:
-            self._detail.row = current
-            self._detail.reload()
 
     def upsert_row(self, row: Any) -> None:
         """A fresh row from a flow: shown now, followed while it moves."""

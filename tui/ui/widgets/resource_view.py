@@ -384,6 +384,10 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         GET by id is listed again instead)."""
         now = time.monotonic()
         self._followed = {k: t for k, t in self._followed.items() if now - t < 300} | {resource.id: now}
+        if self.table.get(resource.id) is not None:
+            # Watched until a poll sees it settle: the next tick's poll (an exclusive worker) may cancel
+            # this one before its answer is shown, and a row not watched was then never polled again.
+            self.table.watched.add(resource.id)
         if self.kind.fetch_detail:
             self._poll([resource])
         else:

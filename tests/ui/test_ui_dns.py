@@ -371,7 +371,7 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
         raise OutcomeUnclear("the answer was lost: cloudtui cannot tell")
 
     app = make_app(sandbox, settings=demo_settings())
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await loaded(pilot, app)
         view = await records_of(pilot, app)
         monkeypatch.setattr(view.kind.batch, "_value", held)
@@ -384,6 +384,9 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
             said = lambda: sum("being sent" in note.message for note in app.notes)  # noqa: E731
             await wait_for(pilot, lambda: said() == n, what=f"{leave} said it")
             assert app.screen.__class__.__name__ == "ChildScreen"
+        toasts = lambda: [t for t in app.screen.query("Toast") if "being sent" in str(t.render())]  # noqa: E731
+        await wait_for(pilot, toasts, what="the toast")
+        assert len(toasts()) == 1  # said twice: one toast, not one per key pressed
         gate.set()
         await wait_for(pilot, lambda: any("marked ?" in n.message for n in app.notes), what="the outcome shown")
         assert app.screen.__class__.__name__ == "ChildScreen" and not view.sending and len(view.changes) == 1

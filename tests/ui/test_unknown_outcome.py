@@ -203,6 +203,13 @@ async def test_a_change_set_whose_look_fails_stays_staged_marked_unknown_and_is_
             ),
             what="reloaded, the change marked ?",
         )
+        # Item 6: in this state esc, q and ctrl+q were seen doing nothing. Each asks (Cancel keeps the change).
+        for leave, asks in (("escape", "Drop the staged"), ("q", "Quit and drop"), ("ctrl+q", "Quit and drop")):
+            await pilot.press(leave)
+            ask = await screen_named(pilot, app, "ConfirmScreen")
+            assert ask.title_text.startswith(asks) and app.focused.id == "cancel"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="kept")
         sandbox.fault_spec.rates.clear()
         patches = len([p for m, p in sandbox.requests if m == "PATCH"])
         await pilot.press("w")

@@ -390,3 +390,26 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
         gate.set()
         await wait_for(pilot, lambda: any("marked ?" in n.message for n in app.notes), what="the outcome shown")
         assert app.screen.__class__.__name__ == "ChildScreen" and not view.sending and len(view.changes) == 1
+
+
+async def test_the_data_example_follows_the_record_type(sandbox):
+    """Walk: the Data field said "e.g. 192.0.2.10" whatever type was chosen. Its example follows
+    the type, in the edit of a record and in a new one as its type is chosen."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        await cursor_on(pilot, view, row_where(view, type="CAA"))
+        await pilot.press("e")
+        form = await form_ready(pilot, app)
+        assert form.query_one("#f-data").placeholder == 'e.g. 0 issue "letsencrypt.org"'
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="closed")
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        data = form.query_one("#f-data")
+        assert data.placeholder == "e.g. 192.0.2.10"
+        await set_select(pilot, form, "type", "TXT")
+        await wait_for(pilot, lambda: data.placeholder == "e.g. v=spf1 mx ~all", what="the TXT example")
+        await set_select(pilot, form, "type", "MX")
+        await wait_for(pilot, lambda: "mail.example.com." in data.placeholder, what="the MX example")

@@ -17,6 +17,12 @@ from ..vocabulary import KeyValues
 from .names import record_name, shown
 
 TYPES = ("A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS")
+EXAMPLES = {  # a record's data, as the Data field shows it for each type
+    "A": "e.g. 192.0.2.10", "AAAA": "e.g. 2001:db8::10", "CNAME": "e.g. www.example.net.", "TXT": "e.g. v=spf1 mx ~all",
+    "MX": "e.g. mail.example.com. (Prio below)", "SRV": "weight port target, e.g. 5 5060 sip.example.com.",
+    "NS": "e.g. ns1.example.net.", "PTR": "e.g. host.example.com.", "CAA": 'e.g. 0 issue "letsencrypt.org"',
+    "TLSA": "usage selector type hex, e.g. 3 1 1 0a1b…", "ALIAS": "e.g. lb.example.net.",
+}
 TTL_MIN, TTL_MAX = 60, 2_592_000  # what the platform takes (the sandbox refuses outside it too)
 HOST = re.compile(r"^(?=.{1,253}\.?$)([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$")
 CAA = re.compile(r'^(\d{1,3}) (issue|issuewild|iodef) "[^"]*"$')
@@ -203,7 +209,8 @@ class RecordForm(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself"))]
     type: Annotated[Literal[TYPES], Field(json_schema_extra=meta("Type", widget="select"))] = "A"  # type: ignore[valid-type]
-    data: Annotated[str, Field(min_length=1, max_length=2048, json_schema_extra=meta("Data", placeholder="e.g. 192.0.2.10"))]
+    data: Annotated[str, Field(min_length=1, max_length=2048, json_schema_extra=meta(
+        "Data", placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)))]
     ttl: Annotated[int, Field(ge=TTL_MIN, le=TTL_MAX, json_schema_extra=meta("TTL (s)"))] = 3600
     priority: Annotated[int | None, Field(ge=0, le=65535, validate_default=True, json_schema_extra=meta("Prio (MX, SRV)", placeholder="MX and SRV only"))] = None
     comment: Annotated[str, Field(max_length=255, json_schema_extra=meta("Comment", placeholder="optional"))] = ""

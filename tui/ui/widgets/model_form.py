@@ -1,6 +1,7 @@
 """A form built from a pydantic model: one row per field, inline errors, values back as a dict.
 
-Field metadata comes from `Field(json_schema_extra={"label", "widget", "placeholder"})`; the
+Field metadata comes from `Field(json_schema_extra={"label", "widget", "placeholder"})`
+(`placeholder_by=(field, {value: placeholder})`: the example follows another field's choice); the
 widget follows the annotation: bool → checkbox, list[str] → comma-separated input, "select" →
 Select and "multiselect" → SelectionList (choices loaded by the caller), "multiline" → TextArea
 (the one place a newline is typed), "keyvalue" → TextArea of `key=value` lines (a dict, parsed by
@@ -60,6 +61,7 @@ class ModelForm(Vertical):
         self.touched: set[str] = set()
         self.choices: dict[str, list[tuple[str, Any]]] = {}  # each select's (label, value) as offered
         self.paths = field_paths(model)  # every field shown, by path (nested: "check.http.code")
+        self.examples: dict[str, list[tuple[str, dict[str, str], str]]] = {}  # a select's path: (field, by value, else)
 
     def field_meta(self, name: str) -> dict[str, Any]:
         return field_meta(self.model, name)
@@ -111,8 +113,19 @@ class ModelForm(Vertical):
                 continue
             yield from self._leaf(path, info, meta, label)
 
+    def _placeholder(self, path: str, meta: dict[str, Any]) -> str:
+        """The field's example: its own, or the one for the value the field it follows opens with."""
+        default = str(meta.get("placeholder", ""))
+        if not meta.get("placeholder_by"):
+            return default
+        source, by = meta["placeholder_by"]
+        source = path.rpartition(".")[0] + "." + source if "." in path else source
+        self.examples.setdefault(source, []).append((path, by, default))
+        return str(by.get(self._initial_at(source), default))
+
     def _leaf(self, path: str, info: Any, meta: dict[str, Any], label: str) -> ComposeResult:
         value = self._initial_at(path)
+        meta = {**meta, "placeholder": self._placeholder(path, meta)}
         wid = f"f-{widget_id(path)}"
         control: Widget
         if is_bool(info.annotation):
@@ -157,8 +170,11 @@ class ModelForm(Vertical):
             self.query_one(f"#h-{widget_id(name)}", Static).update(password_strength(event.value))
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        """A variant picked: its fields shown, the others' hidden (kept, should it be picked again)."""
+        """A variant picked: its fields shown, the others' hidden (kept, should it be picked again).
+        A choice another field's example follows: that example changes with it."""
         path = self.field_of(event.select)
+        for target, by, default in self.examples.get(str(path), ()):
+            self.query_one(f"#f-{widget_id(target)}").placeholder = str(by.get(event.value, default))  # type: ignore[attr-defined]
         info = info_at(self.model, path) if path else None
         kinds = variants(info) if info is not None else None
         if kinds:

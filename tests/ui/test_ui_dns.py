@@ -180,6 +180,26 @@ async def test_keys_that_arrive_in_one_read_land_in_order_in_the_field_they_foll
         assert weights.text == "192.0.2.9=4"
 
 
+async def test_a_burst_through_an_open_drop_down_picks_then_moves_on(sandbox):
+    """Walk: `down down enter tab x` read at once in an open drop-down picked the type but lost `tab x`
+    (the tab went from the closing list, before the pick gave the focus back to the drop-down)."""
+    from textual import events
+
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await records_of(pilot, app)
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        form.query_one("#f-type").focus()
+        await pilot.press("enter")  # open
+        await wait_for(pilot, lambda: app.focused.__class__.__name__ == "SelectOverlay", what="the list open")
+        for key, char in (("down", None), ("down", None), ("enter", "\r"), ("tab", "\t"), ("x", "x")):
+            app.post_message(events.Key(key, char))
+        await wait_for(pilot, lambda: form.query_one("#f-data").value == "x", what="x in Data")
+        assert form.query_one("#f-type").value == "CNAME"
+
+
 async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks_for_its_name(sandbox):
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:

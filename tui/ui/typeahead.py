@@ -20,6 +20,7 @@ from typing import Any
 from textual import events
 
 HOLD_AT_MOST = 2.0  # seconds: a dialog that never focuses anything does not keep the keys
+AFTERMATH = 2  # passes up a bound key's chain: the key, then what its binding posted (a message, a focus)
 
 
 class TypeAhead:
@@ -97,18 +98,22 @@ class TypeAhead:
         await super().on_event(key)  # type: ignore[misc]
         if bound and target is not None:
             self._in_flight = True
-            self._follow(target)
+            self._follow(target, target, AFTERMATH)
 
-    def _follow(self, node: Any) -> None:
+    def _follow(self, node: Any, start: Any, passes: int) -> None:
         """Queue a callback behind the key in `node`'s queue; when it runs the key has left `node`
-        (bubbled to its parent, or taken): follow it there, until the app, where its binding ran."""
+        (bubbled to its parent, or taken): follow it there, until the app, where its binding ran.
+        Then once more from where it started, behind what its binding posted on the way (a pick in
+        an open drop-down is told to the drop-down by a message, which moves the focus back to it:
+        a Tab read meanwhile went from the closing list)."""
         if node is self:
-            landed = self._landed
+            def landed() -> None:
+                self._follow(start, start, passes - 1) if passes > 1 else self._landed()
         else:
             parent = node.parent
 
             def landed() -> None:
-                self._follow(parent if parent is not None else self)
+                self._follow(parent if parent is not None else self, start, passes)
 
         if not node.call_later(landed):  # the widget is gone (its screen closed): the key with it
             self._landed()

@@ -12,6 +12,7 @@ from ..core import is_uuid, json_body, page_per_page
 from ..errors import invalid_arguments, not_found, permissions_denied
 from ..routing import route_table
 from .actions import refuse_transient, snapshot_volume
+from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
 from .validation import check_name, check_project, check_tags, check_unknown
 from .zones import encode, zone_of
@@ -30,8 +31,7 @@ def routes(store: InstanceStore) -> list[Route]:
         zone = zone_of(store, request)
         items = sorted(store.snapshots[zone].values(), key=lambda s: (s["creation_date"], s["id"]), reverse=True)
         q = request.query_params
-        if name := q.get("name"):
-            items = [s for s in items if name.lower() in s["name"].lower()]
+        items = owned(items, q)
         if base := q.get("base_volume_id"):
             items = [s for s in items if (s.get("base_volume") or {}).get("id") == base]
         return page_per_page(request, "snapshots", items, encode)
@@ -113,10 +113,9 @@ def routes(store: InstanceStore) -> list[Route]:
         q = request.query_params
         if arch := q.get("arch"):
             items = [i for i in items if i["arch"] == arch]
-        if name := q.get("name"):
-            items = [i for i in items if name.lower() in i["name"].lower()]
-        if (public := q.get("public")) in ("true", "false"):
-            items = [i for i in items if i["public"] == (public == "true")]
+        items = owned(items, q)
+        if (public := query_bool(q, "public")) is not None:
+            items = [i for i in items if i["public"] == public]
         return page_per_page(request, "images", items, encode)
 
     async def create_image(request: Request) -> Response:

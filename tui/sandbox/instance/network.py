@@ -14,6 +14,7 @@ from ..core import is_uuid, json_body, page_per_page
 from ..routing import route_table
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
 from ..catalog import DEFAULT_RULES
+from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
 from .validation import (
     Errors, check_bool, check_choice, check_ip_range, check_name, check_project, check_reverse, check_tags, check_unknown,
@@ -112,8 +113,7 @@ def routes(store: InstanceStore) -> list[Route]:
         q = request.query_params
         if kind := q.get("type"):
             items = [i for i in items if i["type"] == kind]
-        if tags := q.get("tags"):
-            items = [i for i in items if all(t in i["tags"] for t in tags.split(",") if t)]
+        items = owned(items, q, name_of="address")  # ListIpsRequest.name: a part of the address
         return page_per_page(request, "ips", items, encode)
 
     async def create_ip(request: Request) -> Response:
@@ -219,8 +219,9 @@ def routes(store: InstanceStore) -> list[Route]:
     async def list_sgs(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.security_groups[zone].values(), key=lambda g: (not g["project_default"], g["name"], g["id"]))
-        if name := request.query_params.get("name"):
-            items = [g for g in items if name.lower() in g["name"].lower()]
+        items = owned(items, request.query_params)
+        if (default := query_bool(request.query_params, "project_default")) is not None:
+            items = [g for g in items if g["project_default"] == default]
         return page_per_page(request, "security_groups", items, lambda g: encode(render_sg(zone, g)))
 
     async def create_sg(request: Request) -> Response:

@@ -16,6 +16,7 @@ from ..errors import invalid_arguments, invalid_request, permissions_denied
 from ..routing import route_table
 from .actions import refuse_transient
 from .images import find_in
+from .listing import owned
 from .state import InstanceStore, must, still_in_use
 from .validation import check_name, check_project, check_size, check_tags, check_unknown
 from .zones import encode, zone_of
@@ -35,10 +36,7 @@ def routes(store: InstanceStore) -> list[Route]:
         q = request.query_params
         if vtype := q.get("volume_type"):
             items = [v for v in items if v["volume_type"] == vtype]
-        if name := q.get("name"):
-            items = [v for v in items if name.lower() in v["name"].lower()]
-        if tags := q.get("tags"):
-            items = [v for v in items if all(t in v["tags"] for t in tags.split(",") if t)]
+        items = owned(items, q)
         return page_per_page(request, "volumes", items, encode)
 
     async def create_volume(request: Request) -> Response:

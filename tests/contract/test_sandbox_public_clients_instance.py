@@ -89,3 +89,72 @@ async def test_every_listing_takes_the_filters_its_list_call_sends(http):
     assert (await http.patch(f"{path}/{nic['id']}", json={"tags": ["admin"]})).status_code == 200
     tagged = (await http.get(path, params={"tags": "admin", "per_page": 50})).json()["private_nics"]
     assert [n["id"] for n in tagged] == [nic["id"]]
+
+
+# ---- create_server ----------------------------------------------------------------------------------
+KEY = "3f1c2b4a-0000-4000-8000-0000000000aa"
+
+
+async def test_a_server_is_created_with_every_field_create_server_sends(http):
+    ip = (await http.post(f"{Z}/ips", json={"project": DEMO_PROJECT_ID})).json()["ip"]
+    ip6 = (await http.post(f"{Z}/ips", json={"project": DEMO_PROJECT_ID, "type": "routed_ipv6"})).json()["ip"]
+    image = (await http.get(f"{Z}/images", params={"name": "Ubuntu 24.04"})).json()["images"][0]
+    # marshal_CreateServerRequest: `protected` always; volumes as VolumeServerTemplate sends them, with the
+    # dataclass defaults (boot false, size 0) and the owner the caller may set; both public_ip and public_ips
+    body = {
+        "project": DEMO_PROJECT_ID, "commercial_type": "PRO2-XXS", "name": "from-the-client",
+        "dynamic_ip_required": False, "routed_ip_enabled": True, "image": image["id"], "enable_ipv6": False,
+        "protected": True, "public_ip": ip["id"], "public_ips": [ip["id"], ip6["id"]], "boot_type": "local",
+        "tags": ["sdk"], "admin_password_encryption_ssh_key_id": KEY,
+        "volumes": {
+            "0": {"volume_type": "b_ssd", "boot": False, "size": 0},
+            "1": {"volume_type": "b_ssd", "name": "data", "size": 20 * 10**9, "boot": False,
+                  "project": DEMO_PROJECT_ID},
+        },
+    }
+    r = await http.post(f"{Z}/servers", json=body)
+    assert r.status_code == 201, r.text
+    made = r.json()["server"]
+    assert made["protected"] is True and made["admin_password_encryption_ssh_key_id"] == KEY
+    assert sorted(p["address"] for p in made["public_ips"]) == sorted([ip["address"], ip6["address"]])
+    assert made["volumes"]["0"]["size"] == image["root_volume"]["size"] and made["volumes"]["0"]["boot"] is True
+    assert made["volumes"]["1"]["name"] == "data" and made["volumes"]["1"]["boot"] is False
+    assert (await http.get(f"{Z}/ips/{ip6['id']}")).json()["ip"]["server"]["id"] == made["id"]
+    assert (await http.delete(f"{Z}/servers/{made['id']}")).status_code == 400  # protected, as asked
+    # what the platform refuses still is
+    taken = await http.post(f"{Z}/servers", json={**body, "volumes": None, "public_ip": None, "public_ips": [ip["id"]]})
+    assert args(taken) == {"public_ips.0": "constraint"}  # attached to the server just made
+    bad = await http.post(f"{Z}/servers", json={
+        **body, "public_ip": "nope", "public_ips": None, "admin_password_encryption_ssh_key_id": "k",
+        "volumes": {"0": {"volume_type": "b_ssd", "size": 0, "organization": "acme"}},
+    })
+    assert args(bad) == {"public_ip": "constraint", "admin_password_encryption_ssh_key_id": "format",
+                         "volumes.0.organization": "format"}
+
+
+# ---- update_server: public_ips, private_nics, volumes ------------------------------------------------
+async def test_a_server_takes_the_public_ips_and_private_nics_update_server_sends(http):
+    gateway = await server_named(http, "api-gateway")
+    path = f"{Z}/servers/{gateway['id']}"
+    first = (await http.post(f"{Z}/ips", json={"project": DEMO_PROJECT_ID})).json()["ip"]
+    second = (await http.post(f"{Z}/ips", json={"project": DEMO_PROJECT_ID, "type": "routed_ipv6"})).json()["ip"]
+    nic_ids = [n["id"] for n in gateway["private_nics"]]
+    # marshal_UpdateServerRequest: public_ips (reserved IP ids), private_nics (the server's NIC ids); volumes as
+    # VolumeServerTemplate sends them (boot false and size 0 are the dataclass's defaults)
+    volumes = {k: {"id": v["id"], "volume_type": v["volume_type"], "boot": False, "size": 0}
+               for k, v in gateway["volumes"].items()}
+    r = await http.patch(path, json={"public_ips": [first["id"], second["id"]], "private_nics": nic_ids,
+                                     "volumes": volumes})
+    assert r.status_code == 200, r.text
+    got = r.json()["server"]
+    assert sorted(p["id"] for p in got["public_ips"]) == sorted([first["id"], second["id"]])
+    assert [n["id"] for n in got["private_nics"]] == nic_ids and got["volumes"]["0"]["boot"] is True
+    # an empty list is the repeated field's default: nothing asked
+    r = await http.patch(path, json={"public_ips": [], "private_nics": []})
+    assert len(r.json()["server"]["public_ips"]) == 2
+    r = await http.patch(path, json={"public_ips": [second["id"]]})
+    assert [p["id"] for p in r.json()["server"]["public_ips"]] == [second["id"]]
+    assert (await http.get(f"{Z}/ips/{first['id']}")).json()["ip"]["server"] is None
+    web = await server_named(http, "web-01")
+    bad = await http.patch(path, json={"public_ips": [web["public_ip"]["id"]], "private_nics": ["nope"]})
+    assert args(bad) == {"public_ips.0": "constraint", "private_nics.0": "constraint"}

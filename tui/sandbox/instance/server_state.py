@@ -159,6 +159,7 @@ class ServerState:
             "hostname": hostname(name) or sid[:8],
             "image": image,
             "protected": False,
+            "admin_password_encryption_ssh_key_id": None,
             "flexible_ips": [],
             "dynamic_ips": [],
             "private_ip": None,

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 NAME_RE = re.compile(r"^[A-Za-z0-9. -]+$")
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
 Errors = list[tuple[str, str, str]]
+OWNER = ("organization", "project")  # a volume template's owner: the server's
 
 
 def check_name(name: Any, arg: str = "name") -> Errors:
@@ -81,6 +82,25 @@ def check_reverse(value: Any, arg: str = "reverse") -> Errors:
     return []
 
 
+def volume_template(vol: Any) -> Any:
+    """A volume as VolumeServerTemplate sends it, less the fields left at their defaults (size 0,
+    boot false, no name, no base snapshot): those are not asked. Its organization and project are
+    the server's (checked as UUIDs by `validate_volumes`, then dropped)."""
+    if not isinstance(vol, dict):
+        return vol
+    defaults = {"size": (0,), "boot": (False,), "name": (None, ""), "base_snapshot": (None, "")}
+    return {
+        k: v for k, v in vol.items()
+        if not any(v is d or (v == d and type(v) is type(d)) for d in defaults.get(k, ()))
+    }
+
+
+def volume_templates(volumes: Any) -> Any:
+    if not isinstance(volumes, dict):
+        return volumes
+    return {key: volume_template(vol) for key, vol in volumes.items()}
+
+
 def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[str, Any] | None) -> Errors:
     """Spec 1 §2.3: keys "0","1",… in order; each value one of the six use cases; sizes in range;
     existing volumes and snapshots looked up in the zone."""
@@ -95,10 +115,15 @@ def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[
         if not isinstance(vol, dict):
             errs.append((arg, "format", "each volume must be an object"))
             continue
-        unknown = sorted(set(vol) - {"name", "size", "volume_type", "boot", "base_snapshot", "id"})
+        unknown = sorted(set(vol) - {"name", "size", "volume_type", "boot", "base_snapshot", "id", *OWNER})
         if unknown:
             errs.append((f"{arg}.{unknown[0]}", "unknown", "unknown volume parameter"))
             continue
+        bad_owner = [k for k in OWNER if k in vol and not is_uuid(vol[k])]
+        if bad_owner:
+            errs.append((f"{arg}.{bad_owner[0]}", "format", f"{bad_owner[0]} must be a UUID"))
+            continue
+        vol = {k: v for k, v in vol.items() if k not in OWNER}
         if "boot" in vol and not isinstance(vol["boot"], bool):
             errs.append((f"{arg}.boot", "format", "boot must be true or false"))
         vtype = vol.get("volume_type")

@@ -158,3 +158,98 @@ async def test_a_server_takes_the_public_ips_and_private_nics_update_server_send
     web = await server_named(http, "web-01")
     bad = await http.patch(path, json={"public_ips": [web["public_ip"]["id"]], "private_nics": ["nope"]})
     assert args(bad) == {"public_ips.0": "constraint", "private_nics.0": "constraint"}
+
+
+# ---- server_action ------------------------------------------------------------------------------------
+async def test_a_server_acts_as_server_action_asks(http, clock):
+    stopped = await server_named(http, "worker-batch-2")
+    path = f"{Z}/servers/{stopped['id']}/action"
+    # marshal_ServerActionRequest: no action is ServerActionRequest's default, poweron
+    r = await http.post(path, json={})
+    assert r.status_code == 202 and (await server_named(http, "worker-batch-2"))["state"] == "starting", r.text
+    # backup of the volumes asked (keyed by volume id), one overriding its snapshot's volume_type; disable_ipv6 false
+    gateway = await server_named(http, "api-gateway")
+    data = gateway["volumes"]["1"]
+    r = await http.post(f"{Z}/servers/{gateway['id']}/action", json={
+        "action": "backup", "name": "gw-data", "volumes": {data["id"]: {"volume_type": "unified"}},
+        "disable_ipv6": False,
+    })
+    assert r.status_code == 202, r.text
+    image = (await http.get(f"{Z}/images", params={"name": "gw-data"})).json()["images"][0]
+    assert image["root_volume"]["volume_type"] == "unified" and image["extra_volumes"] == {}
+    snap = (await http.get(f"{Z}/snapshots/{image['root_volume']['id']}")).json()["snapshot"]
+    assert snap["base_volume"]["id"] == data["id"]
+    # enable_routed_ip, with disable_ipv6
+    made = (await http.post(f"{Z}/servers", json={
+        "project": DEMO_PROJECT_ID, "commercial_type": "DEV1-S", "image": "ubuntu_noble", "name": "legacy-net",
+        "protected": False, "routed_ip_enabled": False, "enable_ipv6": True,
+    })).json()["server"]
+    assert made["routed_ip_enabled"] is False
+    r = await http.post(f"{Z}/servers/{made['id']}/action", json={"action": "enable_routed_ip", "disable_ipv6": True})
+    assert r.status_code == 202, r.text
+    after = (await http.get(f"{Z}/servers/{made['id']}")).json()["server"]
+    assert after["routed_ip_enabled"] is True and after["enable_ipv6"] is False
+    # what the platform refuses still is
+    again = await http.post(f"{Z}/servers/{made['id']}/action", json={"action": "enable_routed_ip"})
+    assert again.status_code == 400
+    wrong = await http.post(f"{Z}/servers/{gateway['id']}/action", json={"action": "reboot", "disable_ipv6": True})
+    assert args(wrong) == {"disable_ipv6": "constraint"}
+    foreign = await http.post(f"{Z}/servers/{gateway['id']}/action",
+                              json={"action": "backup", "volumes": {stopped["volumes"]["0"]["id"]: {}}})
+    assert args(foreign) == {f"volumes.{stopped['volumes']['0']['id']}": "constraint"}
+
+
+# ---- create_snapshot, and the owner every create call sends -------------------------------------------------
+async def test_snapshots_are_made_as_create_snapshot_sends(http, clock):
+    archive = next(v for v in (await http.get(f"{Z}/volumes", params={"name": "archive-2025"})).json()["volumes"])
+    # marshal_CreateSnapshotRequest: a volume's copy as `unified`; the owner as `organization` when the
+    # client's profile has no project
+    r = await http.post(f"{Z}/snapshots", json={"name": "arch-u", "volume_id": archive["id"], "volume_type": "unified",
+                                                "organization": DEMO_ORGANIZATION_ID, "tags": []})
+    assert r.status_code == 201 and r.json()["snapshot"]["volume_type"] == "unified", r.text
+    clock.advance(10)
+    unified = r.json()["snapshot"]
+    # a unified snapshot makes l_ssd and b_ssd volumes (create_volume)
+    r = await http.post(f"{Z}/volumes", json={"name": "from-u", "volume_type": "b_ssd", "base_snapshot": unified["id"],
+                                              "project": DEMO_PROJECT_ID})
+    assert r.status_code == 201, r.text
+    # an import of a QCOW2 object: bucket, key, size (a multiple of 512)
+    r = await http.post(f"{Z}/snapshots", json={"name": "imported", "bucket": "images", "key": "debian.qcow2",
+                                                "size": 10 * 2**30, "volume_type": "b_ssd", "project": DEMO_PROJECT_ID})
+    assert r.status_code == 201, r.text
+    imported = r.json()["snapshot"]
+    assert imported["state"] == "importing" and imported["size"] == 10 * 2**30 and imported["base_volume"] is None
+    clock.advance(10)
+    assert (await http.get(f"{Z}/snapshots/{imported['id']}")).json()["snapshot"]["state"] == "available"
+    bad = await http.post(f"{Z}/snapshots", json={"name": "x", "bucket": "images", "size": 1000,
+                                                  "volume_id": archive["id"], "organization": "acme"})
+    assert args(bad) == {"key": "required", "size": "constraint", "volume_id": "constraint", "organization": "format"}
+    assert (await http.post(f"{Z}/snapshots", json={"name": "x", "volume_id": archive["id"], "volume_type": "l_ssd",
+                                                    "project": DEMO_PROJECT_ID})).status_code == 400
+
+
+async def test_every_create_call_takes_the_organization_as_its_owner(http):
+    org = {"organization": DEMO_ORGANIZATION_ID}
+    # create_ip, create_security_group, create_placement_group, create_volume without a project
+    assert (await http.post(f"{Z}/ips", json={**org, "type": "routed_ipv4"})).status_code == 201
+    assert (await http.post(f"{Z}/security_groups", json={**org, "name": "sg-org", "description": "",
+                                                          "stateful": True})).status_code == 201
+    assert (await http.post(f"{Z}/placement_groups", json={**org, "name": "pg-org"})).status_code == 201
+    assert (await http.post(f"{Z}/volumes", json={**org, "name": "vol-org", "volume_type": "b_ssd",
+                                                  "size": 10 * 10**9})).status_code == 201
+    # another organization's is not ours to write
+    assert (await http.post(f"{Z}/ips", json={"organization": OTHER})).status_code == 403
+
+
+# ---- create_security_group_rule -------------------------------------------------------------------------
+async def test_a_rule_at_position_zero_goes_last_as_the_platform_reads_the_default(http):
+    groups = (await http.get(f"{Z}/security_groups")).json()["security_groups"]
+    sg = next(g for g in groups if g["name"] == "web-public")
+    path = f"{Z}/security_groups/{sg['id']}/rules"
+    # marshal_CreateSecurityGroupRuleRequest: position and editable always (both required arguments)
+    r = await http.post(path, json={"protocol": "TCP", "direction": "inbound", "action": "accept",
+                                    "ip_range": "0.0.0.0/0", "position": 0, "editable": True, "dest_port_from": 8080})
+    assert r.status_code == 201 and r.json()["rule"]["position"] == 4, r.text
+    bad = await http.post(path, json={"protocol": "TCP", "direction": "inbound", "action": "accept",
+                                      "ip_range": "0.0.0.0/0", "position": -1, "editable": True})
+    assert args(bad) == {"position": "constraint"}

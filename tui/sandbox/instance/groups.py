@@ -14,7 +14,7 @@ from ..errors import invalid_arguments, invalid_request, not_found, permissions_
 from .listing import owned
 from .server_state import policy_respected
 from .state import InstanceStore, still_in_use
-from .validation import check_choice, check_name, check_project, check_tags, check_unknown
+from .validation import check_choice, check_name, check_project, check_tags, check_unknown, foreign_owner
 from .zones import encode, zone_of
 
 POLICY_TYPES = ("max_availability", "low_latency")
@@ -61,7 +61,7 @@ def routes(store: InstanceStore) -> list[Route]:
         errs = check(body, creating=True)
         if errs:
             raise invalid_arguments(*errs)
-        if body["project"] != store.project:
+        if foreign_owner(store, body):
             raise permissions_denied("write", "placement_group")
         now = store.clock.iso()
         pg = {

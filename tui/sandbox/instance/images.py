@@ -14,7 +14,7 @@ from ..routing import route_table
 from .actions import refuse_transient, snapshot_volume
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
-from .validation import check_name, check_project, check_tags, check_unknown
+from .validation import check_choice, check_name, check_project, check_tags, check_unknown
 from .zones import encode, zone_of
 
 
@@ -37,24 +37,35 @@ def routes(store: InstanceStore) -> list[Route]:
         return page_per_page(request, "snapshots", items, encode)
 
     async def create_snapshot(request: Request) -> Response:
+        """CreateSnapshotRequest: a copy of a volume (`volume_id`, `volume_type` to make it `unified`), or
+        an import of a QCOW2 object (`bucket`, `key`, `size`), `importing` for a while."""
         zone = zone_of(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name", "volume_id", "project", "organization", "tags", "volume_type"})
+        body = {k: v for k, v in (await json_body(request)).items() if v is not None}  # null: not given
+        if body.get("volume_type") == "unknown_volume_type":  # the enum's default: not asked
+            del body["volume_type"]
+        errs = check_unknown(body, {"name", "volume_id", "project", "organization", "tags", "volume_type", "bucket",
+                                    "key", "size"})
         errs += check_name(body.get("name"))
         errs += check_project(body)
+        errs += check_choice(body, "volume_type", ("l_ssd", "b_ssd", "unified"))
         vid = body.get("volume_id")
-        if vid is None:
-            errs.append(("volume_id", "required", "required key not provided"))
+        importing = "bucket" in body or "key" in body
+        if importing:
+            errs += _import_errors(body, vid)
+        elif vid is None:
+            errs.append(("volume_id", "required", "a volume_id, or the bucket and key of an object to import"))
         elif not is_uuid(vid) or vid not in store.volumes[zone]:
             errs.append(("volume_id", "constraint", "no such volume in this zone"))
         if "tags" in body:
             errs += check_tags(body["tags"])
         if errs:
             raise invalid_arguments(*errs)
-        vol = store.volumes[zone][vid]
-        if body.get("volume_type") not in (None, vol["volume_type"]):
-            raise invalid_arguments(("volume_type", "constraint", f"a snapshot takes the type of its volume ({vol['volume_type']})"))
-        snap = snapshot_volume(store, zone, vol, body["name"], body.get("tags"))
+        if importing:
+            snap = store.import_snapshot(zone, body["name"], body.get("volume_type", "unified"), body["size"],
+                                         body.get("tags"))
+        else:
+            vol = store.volumes[zone][vid]
+            snap = snapshot_volume(store, zone, vol, body["name"], body.get("tags"), body.get("volume_type"))
         task = store.task(zone, "volume_snapshot", f"/snapshots/{snap['id']}", f"/snapshots/{snap['id']}")
         return JSONResponse({"snapshot": snap, "task": task}, status_code=201)
 
@@ -198,6 +209,18 @@ def routes(store: InstanceStore) -> list[Route]:
         ("PATCH PUT", "/images/{iid}", update_image),
         ("DELETE", "/images/{iid}", delete_image),
     )
+
+
+def _import_errors(body: dict[str, Any], volume_id: Any) -> list[tuple[str, str, str]]:
+    errs = [(f, "required", f"the object-storage {f} to import") for f in ("bucket", "key")
+            if not isinstance(body.get(f), str) or not body[f].strip()]
+    size = body.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0 or size % 512:
+        reason = "required" if size is None else "constraint"
+        errs.append(("size", reason, "the imported size: a multiple of 512 bytes"))
+    if volume_id is not None:
+        errs.append(("volume_id", "constraint", "a snapshot copies a volume or imports an object, not both"))
+    return errs
 
 
 def _snap_ref(snap: dict[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,9 @@ from ..errors import invalid_arguments, not_found, permissions_denied
 from ..routing import route_table
 from .listing import owned
 from .state import InstanceStore
-from .validation import Errors, check_choice, check_project, check_reverse, check_tags, check_unknown
+from .validation import (
+    Errors, check_choice, check_project, check_reverse, check_tags, check_unknown, foreign_owner,
+)
 from .zones import encode, zone_of
 
 
@@ -116,7 +118,7 @@ def routes(store: InstanceStore) -> list[Route]:
             errs.append(("server", "constraint", "no such server in this zone"))
         if errs:
             raise invalid_arguments(*errs)
-        if body["project"] != store.project:
+        if foreign_owner(store, body):
             raise permissions_denied("write", "ip")
         kind = body.get("type", "routed_ipv4")
         ip = {

@@ -18,6 +18,7 @@ from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
 from .validation import (
     Errors, check_bool, check_choice, check_ip_range, check_name, check_project, check_tags, check_unknown,
+    foreign_owner,
 )
 from .zones import encode, zone_of
 
@@ -32,11 +33,13 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
     """One rule: protocol, direction, action, ip_range; ports only for TCP and UDP, from ≤ to.
 
     For ICMP and ANY a port of 0 means "no port", as the public clients send it: it is stored as
-    none (the one change this check makes to `body`)."""
+    none; a position of 0 is not asked (the changes this check makes to `body`)."""
     if body.get("protocol") in ("ICMP", "ANY"):
         for field in ("dest_port_from", "dest_port_to"):
             if body.get(field) == 0 and not isinstance(body.get(field), bool):
                 body[field] = None
+    if body.get("position") == 0 and not isinstance(body["position"], bool):  # the default: at the end, in order
+        del body["position"]
     errs: Errors = [(prefix + k, "unknown", "unknown field") for k in sorted(set(body) - RULE_FIELDS)]
     for field, choices in (("protocol", ("TCP", "UDP", "ICMP", "ANY")), ("direction", ("inbound", "outbound")), ("action", ("accept", "drop"))):
         if field not in body:
@@ -109,7 +112,7 @@ def routes(store: InstanceStore) -> list[Route]:
         errs = check_sg(body, creating=True)
         if errs:
             raise invalid_arguments(*errs)
-        if body["project"] != store.project:
+        if foreign_owner(store, body):
             raise permissions_denied("write", "security_group")
         fields = {k: body[k] for k in ("stateful", "inbound_default_policy", "outbound_default_policy", "enable_default_security", "tags") if k in body}
         sg = store.new_security_group(zone, store.ids.uuid(), body["name"], body.get("description") or "", **fields)

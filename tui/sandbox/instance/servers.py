@@ -24,7 +24,7 @@ from . import server_parts
 from .ips import check_ip_ids, set_public_ips
 from .zones import zone_of
 
-ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup")
+ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup", "enable_routed_ip")
 SERVER_FIELDS = {
     "name", "project", "organization", "commercial_type", "image", "enable_ipv6", "volumes", "tags",
     "dynamic_ip_required", "routed_ip_enabled", "boot_type", "security_group", "placement_group",
@@ -325,14 +325,19 @@ def routes(store: InstanceStore) -> list[Route]:
     async def post_action(request: Request) -> Response:
         zone, server = server_of(request)
         body = await json_body(request)
-        action = body.get("action")
-        if action is None:
-            raise invalid_arguments(("action", "required", "required key not provided"))
+        action = body.get("action") or "poweron"  # ServerActionRequest's default
         if action not in ACTIONS:
             raise invalid_arguments(("action", "constraint", f"action must be one of {', '.join(ACTIONS)}"))
-        unknown = set(body) - {"action", "name", "volumes"}
+        unknown = set(body) - {"action", "name", "volumes", "disable_ipv6"}
         if unknown:
             raise invalid_arguments(*[(k, "unknown", "unknown field") for k in sorted(unknown)])
+        errs = check_bool(body, "disable_ipv6")
+        if body.get("disable_ipv6") and action != "enable_routed_ip":
+            errs.append(("disable_ipv6", "constraint", "disable_ipv6 goes with the enable_routed_ip action"))
+        if body.get("volumes") and action != "backup":
+            errs.append(("volumes", "constraint", "volumes go with the backup action"))
+        if errs:
+            raise invalid_arguments(*errs)
         task = run_action(store, zone, server, action, body)
         return JSONResponse({"task": task}, status_code=202)
 

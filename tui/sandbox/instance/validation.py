@@ -49,12 +49,24 @@ def check_choice(body: dict[str, Any], field: str, choices: tuple[str, ...]) -> 
 
 
 def check_project(body: dict[str, Any], required: bool = True) -> Errors:
+    """The owner: `project`, or its one-of partner `organization` (what the public clients send when
+    their profile names no project)."""
     project = body.get("project")
     if project is None:
+        organization = body.get("organization")
+        if organization is not None:
+            return [] if is_uuid(organization) else [("organization", "format", "organization must be a UUID")]
         return [("project", "required", "required key not provided")] if required else []
     if not is_uuid(project):
         return [("project", "format", "project must be a UUID")]
     return []
+
+
+def foreign_owner(store: InstanceStore, body: dict[str, Any]) -> bool:
+    """The body names a project (or, without one, an organization) other than the caller's."""
+    if body.get("project") is not None:
+        return bool(body["project"] != store.project)
+    return body.get("organization") is not None and body["organization"] != store.organization
 
 
 def check_size(size: Any, volume_type: str, arg: str = "size") -> Errors:
@@ -149,7 +161,7 @@ def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[
                 errs.append((f"{arg}.base_snapshot", "format", "base_snapshot must be a snapshot UUID"))
             elif snap is None:
                 errs.append((f"{arg}.base_snapshot", "constraint", "no such snapshot in this zone"))
-            elif not _same_family(snap["volume_type"], vtype):
+            elif not same_family(snap["volume_type"], vtype):
                 errs.append((f"{arg}.volume_type", "constraint", f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only"))
             elif size is None:
                 size = snap["size"]
@@ -193,9 +205,11 @@ def _existing(store: InstanceStore, zone: str, arg: str, vol: dict[str, Any]) ->
     return []
 
 
-def _same_family(snapshot_type: str, volume_type: str) -> bool:
+def same_family(snapshot_type: str, volume_type: str) -> bool:
     """A snapshot takes the type of its volume; volumes are made from snapshots of their own type
-    (sbs snapshots make sbs volumes)."""
+    (sbs snapshots make sbs volumes; a unified snapshot makes l_ssd and b_ssd volumes)."""
+    if snapshot_type == "unified":
+        return volume_type in ("l_ssd", "b_ssd")
     return {"l_ssd": "l_ssd", "b_ssd": "b_ssd", "sbs_snapshot": "sbs_volume"}.get(snapshot_type) == volume_type
 
 

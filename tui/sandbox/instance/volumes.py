@@ -18,7 +18,9 @@ from .actions import refuse_transient
 from .images import find_in
 from .listing import owned
 from .state import InstanceStore, must, still_in_use
-from .validation import check_name, check_project, check_size, check_tags, check_unknown
+from .validation import (
+    check_name, check_project, check_size, check_tags, check_unknown, foreign_owner, same_family,
+)
 from .zones import encode, zone_of
 
 VOLUME_STATES = ("available", "snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing", "error")
@@ -62,7 +64,7 @@ def routes(store: InstanceStore) -> list[Route]:
             snap = store.snapshots[zone].get(body["base_snapshot"]) if is_uuid(body["base_snapshot"]) else None
             if snap is None:
                 errs.append(("base_snapshot", "constraint", "no such snapshot in this zone"))
-            elif vtype in VOLUME_TYPES and snap["volume_type"] != vtype:
+            elif vtype in VOLUME_TYPES and not same_family(snap["volume_type"], vtype):
                 errs.append(("volume_type", "constraint", f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only"))
         if body.get("base_volume") is not None:
             base = store.volumes[zone].get(body["base_volume"]) if is_uuid(body["base_volume"]) else None
@@ -70,7 +72,7 @@ def routes(store: InstanceStore) -> list[Route]:
                 errs.append(("base_volume", "constraint", "no such volume in this zone"))
         if errs:
             raise invalid_arguments(*errs)
-        if body.get("project") and body["project"] != store.project:
+        if foreign_owner(store, body):
             raise permissions_denied("write", "volume")
         size = body.get("size") or (snap or base or {}).get("size")
         store.check_quota(vtype, size)

@@ -253,3 +253,17 @@ async def test_a_rule_at_position_zero_goes_last_as_the_platform_reads_the_defau
     bad = await http.post(path, json={"protocol": "TCP", "direction": "inbound", "action": "accept",
                                       "ip_range": "0.0.0.0/0", "position": -1, "editable": True})
     assert args(bad) == {"position": "constraint"}
+
+
+# ---- update_image ------------------------------------------------------------------------------------------
+async def test_an_image_takes_the_extra_volumes_update_image_sends(http):
+    image = (await http.get(f"{Z}/images", params={"name": "gateway-golden", "public": "False"})).json()["images"][0]
+    snaps = (await http.get(f"{Z}/snapshots", params={"name": "archive-2025-initial"})).json()["snapshots"]
+    snap = snaps[0]
+    # marshal_UpdateImageRequest: extra_volumes as VolumeImageUpdateTemplate, {"id": snapshot id}
+    extra = {"1": {"id": snap["id"]}}
+    r = await http.patch(f"{Z}/images/{image['id']}", json={"name": "gateway-golden", "extra_volumes": extra})
+    assert r.status_code == 200, r.text
+    assert r.json()["image"]["extra_volumes"]["1"]["id"] == snap["id"]
+    bad = await http.patch(f"{Z}/images/{image['id']}", json={"extra_volumes": {"1": {"id": "nope"}}})
+    assert args(bad) == {"extra_volumes": "constraint"}

@@ -118,6 +118,13 @@ def routes(store: InstanceStore) -> list[Route]:
         return JSONResponse({"task": task}, status_code=202)
 
     # ---- images -------------------------------------------------------------------------------
+    def extra_errors(zone: str, extra: Any) -> list[tuple[str, str, str]]:
+        if not isinstance(extra, dict) or any(
+            not isinstance(v, dict) or v.get("id") not in store.snapshots[zone] for v in extra.values()
+        ):
+            return [("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}')]
+        return []
+
     async def list_images(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.images[zone].values(), key=lambda i: (i["name"], i["id"]))
@@ -144,8 +151,7 @@ def routes(store: InstanceStore) -> list[Route]:
         elif snap is None:
             errs.append(("root_volume", "constraint", "no such snapshot in this zone"))
         extra = body.get("extra_volumes") or {}
-        if not isinstance(extra, dict) or any(not isinstance(v, dict) or v.get("id") not in store.snapshots[zone] for v in extra.values()):
-            errs.append(("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}'))
+        errs += extra_errors(zone, extra)
         if "public" in body and not isinstance(body["public"], bool):
             errs.append(("public", "format", "public must be true or false"))
         if "tags" in body:
@@ -172,9 +178,11 @@ def routes(store: InstanceStore) -> list[Route]:
         body = await json_body(request)
         if request.method == "PUT":
             body = {k: v for k, v in body.items() if k in ("name", "arch", "tags", "public")}
-        errs = check_unknown(body, {"name", "arch", "tags", "public"})
+        errs = check_unknown(body, {"name", "arch", "tags", "public", "extra_volumes"})
         if "name" in body:
             errs += check_name(body["name"])
+        if "extra_volumes" in body:  # UpdateImageRequest: {"1": {"id": snapshot id}, …}, the whole set
+            errs += extra_errors(zone, body["extra_volumes"])
         if "arch" in body and body["arch"] not in ("x86_64", "arm", "arm64"):
             errs.append(("arch", "constraint", "arch must be x86_64, arm or arm64"))
         if "tags" in body:
@@ -183,6 +191,9 @@ def routes(store: InstanceStore) -> list[Route]:
             errs.append(("public", "format", "public must be true or false"))
         if errs:
             raise invalid_arguments(*errs)
+        if "extra_volumes" in body:
+            extra = body["extra_volumes"]
+            body["extra_volumes"] = {k: _snap_ref(store.snapshots[zone][v["id"]]) for k, v in extra.items()}
         image.update(body)
         store.stamp(image)
         return JSONResponse({"image": image})

@@ -12,7 +12,7 @@ from typing import Any
 from starlette.routing import Route
 
 from ..registry import SandboxProduct
-from . import groups, images, network, servers, volumes
+from . import groups, images, ips, network, servers, volumes
 from .server_state import ALLOWED_ACTIONS
 from .state import InstanceStore, Timings
 
@@ -20,7 +20,10 @@ __all__ = ["ALLOWED_ACTIONS", "InstanceStore", "PRODUCT", "Timings", "routes"]
 
 
 def routes(store: InstanceStore) -> list[Route]:
-    return [*servers.routes(store), *volumes.routes(store), *images.routes(store), *network.routes(store), *groups.routes(store)]
+    return [
+        *servers.routes(store), *volumes.routes(store), *images.routes(store), *ips.routes(store),
+        *network.routes(store), *groups.routes(store),
+    ]
 
 
 def _make(sandbox: Any) -> InstanceStore:

@@ -11,9 +11,10 @@ from starlette.routing import Route
 from ..core import json_body, page_per_page
 from ..routing import route_table
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
+from .listing import owned
 from .server_state import policy_respected
 from .state import InstanceStore, still_in_use
-from .validation import check_choice, check_name, check_project, check_tags, check_unknown
+from .validation import check_choice, check_name, check_project, check_tags, check_unknown, foreign_owner
 from .zones import encode, zone_of
 
 POLICY_TYPES = ("max_availability", "low_latency")
@@ -51,6 +52,7 @@ def routes(store: InstanceStore) -> list[Route]:
     async def list_pgs(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.placement_groups[zone].values(), key=lambda g: (g["name"], g["id"]))
+        items = owned(items, request.query_params)
         return page_per_page(request, "placement_groups", items, lambda g: encode(store.render_placement_group(zone, g)))
 
     async def create_pg(request: Request) -> Response:
@@ -59,7 +61,7 @@ def routes(store: InstanceStore) -> list[Route]:
         errs = check(body, creating=True)
         if errs:
             raise invalid_arguments(*errs)
-        if body["project"] != store.project:
+        if foreign_owner(store, body):
             raise permissions_denied("write", "placement_group")
         now = store.clock.iso()
         pg = {

@@ -12,8 +12,9 @@ from ..core import is_uuid, json_body, page_per_page
 from ..errors import invalid_arguments, not_found, permissions_denied
 from ..routing import route_table
 from .actions import refuse_transient, snapshot_volume
+from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
-from .validation import check_name, check_project, check_tags, check_unknown
+from .validation import check_choice, check_name, check_project, check_tags, check_unknown
 from .zones import encode, zone_of
 
 
@@ -30,31 +31,41 @@ def routes(store: InstanceStore) -> list[Route]:
         zone = zone_of(store, request)
         items = sorted(store.snapshots[zone].values(), key=lambda s: (s["creation_date"], s["id"]), reverse=True)
         q = request.query_params
-        if name := q.get("name"):
-            items = [s for s in items if name.lower() in s["name"].lower()]
+        items = owned(items, q)
         if base := q.get("base_volume_id"):
             items = [s for s in items if (s.get("base_volume") or {}).get("id") == base]
         return page_per_page(request, "snapshots", items, encode)
 
     async def create_snapshot(request: Request) -> Response:
+        """CreateSnapshotRequest: a copy of a volume (`volume_id`, `volume_type` to make it `unified`), or
+        an import of a QCOW2 object (`bucket`, `key`, `size`), `importing` for a while."""
         zone = zone_of(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name", "volume_id", "project", "organization", "tags", "volume_type"})
+        body = {k: v for k, v in (await json_body(request)).items() if v is not None}  # null: not given
+        if body.get("volume_type") == "unknown_volume_type":  # the enum's default: not asked
+            del body["volume_type"]
+        errs = check_unknown(body, {"name", "volume_id", "project", "organization", "tags", "volume_type", "bucket",
+                                    "key", "size"})
         errs += check_name(body.get("name"))
         errs += check_project(body)
+        errs += check_choice(body, "volume_type", ("l_ssd", "b_ssd", "unified"))
         vid = body.get("volume_id")
-        if vid is None:
-            errs.append(("volume_id", "required", "required key not provided"))
+        importing = "bucket" in body or "key" in body
+        if importing:
+            errs += _import_errors(body, vid)
+        elif vid is None:
+            errs.append(("volume_id", "required", "a volume_id, or the bucket and key of an object to import"))
         elif not is_uuid(vid) or vid not in store.volumes[zone]:
             errs.append(("volume_id", "constraint", "no such volume in this zone"))
         if "tags" in body:
             errs += check_tags(body["tags"])
         if errs:
             raise invalid_arguments(*errs)
-        vol = store.volumes[zone][vid]
-        if body.get("volume_type") not in (None, vol["volume_type"]):
-            raise invalid_arguments(("volume_type", "constraint", f"a snapshot takes the type of its volume ({vol['volume_type']})"))
-        snap = snapshot_volume(store, zone, vol, body["name"], body.get("tags"))
+        if importing:
+            snap = store.import_snapshot(zone, body["name"], body.get("volume_type", "unified"), body["size"],
+                                         body.get("tags"))
+        else:
+            vol = store.volumes[zone][vid]
+            snap = snapshot_volume(store, zone, vol, body["name"], body.get("tags"), body.get("volume_type"))
         task = store.task(zone, "volume_snapshot", f"/snapshots/{snap['id']}", f"/snapshots/{snap['id']}")
         return JSONResponse({"snapshot": snap, "task": task}, status_code=201)
 
@@ -107,16 +118,22 @@ def routes(store: InstanceStore) -> list[Route]:
         return JSONResponse({"task": task}, status_code=202)
 
     # ---- images -------------------------------------------------------------------------------
+    def extra_errors(zone: str, extra: Any) -> list[tuple[str, str, str]]:
+        if not isinstance(extra, dict) or any(
+            not isinstance(v, dict) or v.get("id") not in store.snapshots[zone] for v in extra.values()
+        ):
+            return [("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}')]
+        return []
+
     async def list_images(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.images[zone].values(), key=lambda i: (i["name"], i["id"]))
         q = request.query_params
         if arch := q.get("arch"):
             items = [i for i in items if i["arch"] == arch]
-        if name := q.get("name"):
-            items = [i for i in items if name.lower() in i["name"].lower()]
-        if (public := q.get("public")) in ("true", "false"):
-            items = [i for i in items if i["public"] == (public == "true")]
+        items = owned(items, q)
+        if (public := query_bool(q, "public")) is not None:
+            items = [i for i in items if i["public"] == public]
         return page_per_page(request, "images", items, encode)
 
     async def create_image(request: Request) -> Response:
@@ -134,8 +151,7 @@ def routes(store: InstanceStore) -> list[Route]:
         elif snap is None:
             errs.append(("root_volume", "constraint", "no such snapshot in this zone"))
         extra = body.get("extra_volumes") or {}
-        if not isinstance(extra, dict) or any(not isinstance(v, dict) or v.get("id") not in store.snapshots[zone] for v in extra.values()):
-            errs.append(("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}'))
+        errs += extra_errors(zone, extra)
         if "public" in body and not isinstance(body["public"], bool):
             errs.append(("public", "format", "public must be true or false"))
         if "tags" in body:
@@ -162,9 +178,11 @@ def routes(store: InstanceStore) -> list[Route]:
         body = await json_body(request)
         if request.method == "PUT":
             body = {k: v for k, v in body.items() if k in ("name", "arch", "tags", "public")}
-        errs = check_unknown(body, {"name", "arch", "tags", "public"})
+        errs = check_unknown(body, {"name", "arch", "tags", "public", "extra_volumes"})
         if "name" in body:
             errs += check_name(body["name"])
+        if "extra_volumes" in body:  # UpdateImageRequest: {"1": {"id": snapshot id}, …}, the whole set
+            errs += extra_errors(zone, body["extra_volumes"])
         if "arch" in body and body["arch"] not in ("x86_64", "arm", "arm64"):
             errs.append(("arch", "constraint", "arch must be x86_64, arm or arm64"))
         if "tags" in body:
@@ -173,6 +191,9 @@ def routes(store: InstanceStore) -> list[Route]:
             errs.append(("public", "format", "public must be true or false"))
         if errs:
             raise invalid_arguments(*errs)
+        if "extra_volumes" in body:
+            extra = body["extra_volumes"]
+            body["extra_volumes"] = {k: _snap_ref(store.snapshots[zone][v["id"]]) for k, v in extra.items()}
         image.update(body)
         store.stamp(image)
         return JSONResponse({"image": image})
@@ -199,6 +220,18 @@ def routes(store: InstanceStore) -> list[Route]:
         ("PATCH PUT", "/images/{iid}", update_image),
         ("DELETE", "/images/{iid}", delete_image),
     )
+
+
+def _import_errors(body: dict[str, Any], volume_id: Any) -> list[tuple[str, str, str]]:
+    errs = [(f, "required", f"the object-storage {f} to import") for f in ("bucket", "key")
+            if not isinstance(body.get(f), str) or not body[f].strip()]
+    size = body.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0 or size % 512:
+        reason = "required" if size is None else "constraint"
+        errs.append(("size", reason, "the imported size: a multiple of 512 bytes"))
+    if volume_id is not None:
+        errs.append(("volume_id", "constraint", "a snapshot copies a volume or imports an object, not both"))
+    return errs
 
 
 def _snap_ref(snap: dict[str, Any]) -> dict[str, Any]:

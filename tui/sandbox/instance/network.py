@@ -1,5 +1,5 @@
-"""Instance routes for the network: flexible IPs, security groups and their rules (spec 1 §2.4,
-§2.6, §4.2; spec/4 "Instance")."""
+"""Instance routes for security groups and their rules (spec 1 §2.6, §4.2; spec/4 "Instance");
+flexible IPs are in `ips`."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from ..core import is_uuid, json_body, page_per_page
 from ..routing import route_table
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
 from ..catalog import DEFAULT_RULES
+from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
 from .validation import (
-    Errors, check_bool, check_choice, check_ip_range, check_name, check_project, check_reverse, check_tags, check_unknown,
+    Errors, check_bool, check_choice, check_ip_range, check_name, check_project, check_tags, check_unknown,
+    foreign_owner,
 )
 from .zones import encode, zone_of
 
@@ -31,11 +33,13 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
     """One rule: protocol, direction, action, ip_range; ports only for TCP and UDP, from ≤ to.
 
     For ICMP and ANY a port of 0 means "no port", as the public clients send it: it is stored as
-    none (the one change this check makes to `body`)."""
+    none; a position of 0 is not asked (the changes this check makes to `body`)."""
     if body.get("protocol") in ("ICMP", "ANY"):
         for field in ("dest_port_from", "dest_port_to"):
             if body.get(field) == 0 and not isinstance(body.get(field), bool):
                 body[field] = None
+    if body.get("position") == 0 and not isinstance(body["position"], bool):  # the default: at the end, in order
+        del body["position"]
     errs: Errors = [(prefix + k, "unknown", "unknown field") for k in sorted(set(body) - RULE_FIELDS)]
     for field, choices in (("protocol", ("TCP", "UDP", "ICMP", "ANY")), ("direction", ("inbound", "outbound")), ("action", ("accept", "drop"))):
         if field not in body:
@@ -62,128 +66,6 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
 
 
 def routes(store: InstanceStore) -> list[Route]:
-
-    # ---- flexible IPs -------------------------------------------------------------------------
-    def ip_of(zone: str, ref: str) -> dict[str, Any]:
-        ips = store.ips[zone]
-        ip = ips.get(ref) or next((i for i in ips.values() if i["address"] == ref), None)
-        if ip is None:
-            raise not_found("instance_ip", ref)
-        return ip
-
-    def new_address(kind: str) -> str:
-        rng = store.ids.rng
-        if kind == "routed_ipv6":
-            return f"2001:bc8:{rng.randrange(0x1000, 0xffff):x}:{rng.randrange(0x1000, 0xffff):x}::1"
-        return f"163.172.{rng.randrange(1, 254)}.{rng.randrange(1, 254)}"
-
-    def attach(zone: str, ip: dict[str, Any], server: dict[str, Any]) -> None:
-        """Spec 1 §2.4: attaching replaces the server's previous public IP (its connections are cut),
-        unless it is on the routed stack and already has a flexible IP."""
-        keep_others = server.get("routed_ip_enabled") and server["flexible_ips"]
-        if not keep_others:
-            for old in server["flexible_ips"]:
-                if old in store.ips[zone]:
-                    store.ips[zone][old]["server"] = None
-                    store.ips[zone][old]["state"] = "detached"
-            server["flexible_ips"] = []
-        server["dynamic_ips"] = []
-        server["flexible_ips"].append(ip["id"])
-        ip["server"] = {"id": server["id"], "name": server["name"]}
-        ip["state"] = "pending"
-        store.server_changed(zone, server)
-        store.ip_steps.plan(ip, (store.timings.ip, {"state": "attached"}), queue=False)
-
-    def detach(zone: str, ip: dict[str, Any]) -> None:
-        server = store.servers[zone].get((ip.get("server") or {}).get("id", ""))
-        if server is not None:
-            server["flexible_ips"] = [i for i in server["flexible_ips"] if i != ip["id"]]
-            store.server_changed(zone, server)
-        ip["server"] = None
-        ip["state"] = "detached"
-
-    def server_ref(zone: str, value: Any) -> dict[str, Any] | None:
-        sid = value.get("id") if isinstance(value, dict) else value
-        return store.servers[zone].get(sid) if isinstance(sid, str) else None
-
-    async def list_ips(request: Request) -> Response:
-        zone = zone_of(store, request)
-        items = sorted(store.ips[zone].values(), key=lambda i: (i["address"], i["id"]))
-        q = request.query_params
-        if kind := q.get("type"):
-            items = [i for i in items if i["type"] == kind]
-        if tags := q.get("tags"):
-            items = [i for i in items if all(t in i["tags"] for t in tags.split(",") if t)]
-        return page_per_page(request, "ips", items, encode)
-
-    async def create_ip(request: Request) -> Response:
-        zone = zone_of(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"project", "organization", "type", "tags", "server"})
-        errs += check_project(body)
-        errs += check_choice(body, "type", ("routed_ipv4", "routed_ipv6"))
-        if "tags" in body:
-            errs += check_tags(body["tags"])
-        server = None
-        if body.get("server") is not None and (server := server_ref(zone, body["server"])) is None:
-            errs.append(("server", "constraint", "no such server in this zone"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if body["project"] != store.project:
-            raise permissions_denied("write", "ip")
-        kind = body.get("type", "routed_ipv4")
-        ip = {
-            "id": store.ids.uuid(), "address": new_address(kind), "reverse": None, "server": None,
-            "organization": store.organization, "project": store.project, "zone": zone, "type": kind,
-            "state": "detached", "tags": body.get("tags", []), "prefix": None,
-        }
-        store.ips[zone][ip["id"]] = ip
-        if server is not None:
-            attach(zone, ip, server)
-        return JSONResponse({"ip": ip}, status_code=201)
-
-    async def get_ip(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse({"ip": ip_of(zone, request.path_params["ip"])})
-
-    async def patch_ip(request: Request) -> Response:
-        zone = zone_of(store, request)
-        ip = ip_of(zone, request.path_params["ip"])
-        body = await json_body(request)
-        errs = check_unknown(body, {"reverse", "server", "tags", "type"})
-        if "reverse" in body:
-            errs += check_reverse(body["reverse"])
-        if "tags" in body:
-            errs += check_tags(body["tags"])
-        if "type" in body and body["type"] != ip["type"]:
-            errs.append(("type", "constraint", "the type of an IP cannot change"))
-        server = None
-        if body.get("server") is not None and (server := server_ref(zone, body["server"])) is None:
-            errs.append(("server", "constraint", "no such server in this zone"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if "server" in body:
-            current = (ip.get("server") or {}).get("id")
-            if server is None and current:
-                detach(zone, ip)
-            elif server is not None and server["id"] != current:
-                if current:
-                    detach(zone, ip)
-                attach(zone, ip, server)
-        for key in ("reverse", "tags"):
-            if key in body:
-                ip[key] = body[key]
-        if ip.get("server") and ip["server"]["id"] in store.servers[zone]:
-            store._touch(zone, ip["server"]["id"])
-        return JSONResponse({"ip": ip})
-
-    async def delete_ip(request: Request) -> Response:
-        zone = zone_of(store, request)
-        ip = ip_of(zone, request.path_params["ip"])
-        if ip.get("server"):
-            detach(zone, ip)
-        del store.ips[zone][ip["id"]]
-        return Response(status_code=204)
 
     # ---- security groups ----------------------------------------------------------------------
     def sg_of(zone: str, sgid: str) -> dict[str, Any]:
@@ -219,8 +101,9 @@ def routes(store: InstanceStore) -> list[Route]:
     async def list_sgs(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.security_groups[zone].values(), key=lambda g: (not g["project_default"], g["name"], g["id"]))
-        if name := request.query_params.get("name"):
-            items = [g for g in items if name.lower() in g["name"].lower()]
+        items = owned(items, request.query_params)
+        if (default := query_bool(request.query_params, "project_default")) is not None:
+            items = [g for g in items if g["project_default"] == default]
         return page_per_page(request, "security_groups", items, lambda g: encode(render_sg(zone, g)))
 
     async def create_sg(request: Request) -> Response:
@@ -229,7 +112,7 @@ def routes(store: InstanceStore) -> list[Route]:
         errs = check_sg(body, creating=True)
         if errs:
             raise invalid_arguments(*errs)
-        if body["project"] != store.project:
+        if foreign_owner(store, body):
             raise permissions_denied("write", "security_group")
         fields = {k: body[k] for k in ("stateful", "inbound_default_policy", "outbound_default_policy", "enable_default_security", "tags") if k in body}
         sg = store.new_security_group(zone, store.ids.uuid(), body["name"], body.get("description") or "", **fields)
@@ -371,11 +254,6 @@ def routes(store: InstanceStore) -> list[Route]:
 
     return route_table(
         "/instance/v1/zones/{zone}",
-        ("GET", "/ips", list_ips),
-        ("POST", "/ips", create_ip),
-        ("GET", "/ips/{ip}", get_ip),
-        ("PATCH", "/ips/{ip}", patch_ip),
-        ("DELETE", "/ips/{ip}", delete_ip),
         ("GET", "/security_groups", list_sgs),
         ("POST", "/security_groups", create_sg),
         ("GET", "/security_groups/default/rules", default_rules),

@@ -12,6 +12,7 @@ from starlette.routing import Route
 from ..core import is_uuid, json_body, page_per_page
 from ..routing import route_table
 from ..errors import HttpError, invalid_arguments, not_found
+from .listing import owned
 from .state import InstanceStore
 from .validation import check_tags, check_unknown
 from .zones import encode
@@ -66,7 +67,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
 
     async def list_nics(request: Request) -> Response:
         zone, server = server_of(request)
-        items = [n for n in store.nics[zone].values() if n["server_id"] == server["id"]]
+        items = owned([n for n in store.nics[zone].values() if n["server_id"] == server["id"]], request.query_params)
         return page_per_page(request, "private_nics", items, encode)
 
     async def create_nic(request: Request) -> Response:

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import invalid_arguments, not_found
 from ..lifecycle import GONE
+from .listing import server_filters
 
 ALLOWED_ACTIONS: dict[str, list[str]] = {
     "stopped": ["poweron", "backup"],
@@ -158,6 +159,7 @@ class ServerState:
             "hostname": hostname(name) or sid[:8],
             "image": image,
             "protected": False,
+            "admin_password_encryption_ssh_key_id": None,
             "flexible_ips": [],
             "dynamic_ips": [],
             "private_ip": None,
@@ -227,18 +229,7 @@ class ServerState:
         hit = self._list_cache.get(key)
         if hit and hit[0] == self.version[zone]:
             return hit[1]
-        items = list(self.servers[zone].values())
-        if name := params.get("name"):
-            items = [s for s in items if name.lower() in s["name"].lower()]
-        if state := params.get("state"):
-            items = [s for s in items if s["state"] == state]
-        if ctype := params.get("commercial_type"):
-            items = [s for s in items if s["commercial_type"] == ctype]
-        if project := params.get("project"):
-            items = [s for s in items if s["project"] == project]
-        if tags := params.get("tags"):
-            wanted = [t for t in tags.split(",") if t]
-            items = [s for s in items if all(t in s["tags"] for t in wanted)]
+        items = server_filters(self, zone, list(self.servers[zone].values()), params)
         order = params.get("order", "creation_date_desc")
         if order not in ("creation_date_asc", "creation_date_desc", "modification_date_asc", "modification_date_desc"):
             raise invalid_arguments(("order", "constraint", "order must be creation_date_asc|creation_date_desc|modification_date_asc|modification_date_desc"))

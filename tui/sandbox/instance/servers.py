@@ -17,12 +17,14 @@ from .actions import run_action
 from .server_state import ALLOWED_ACTIONS, hostname, policy_respected
 from .state import InstanceStore
 from .validation import (
-    Errors, check_bool, check_choice, check_name, check_tags, check_unknown, default_volumes, validate_volumes,
+    OWNER, Errors, check_bool, check_choice, check_name, check_tags, check_unknown, default_volumes, validate_volumes,
+    volume_templates,
 )
 from . import server_parts
+from .ips import check_ip_ids, set_public_ips
 from .zones import zone_of
 
-ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup")
+ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup", "enable_routed_ip")
 SERVER_FIELDS = {
     "name", "project", "organization", "commercial_type", "image", "enable_ipv6", "volumes", "tags",
     "dynamic_ip_required", "routed_ip_enabled", "boot_type", "security_group", "placement_group",
@@ -31,7 +33,8 @@ SERVER_FIELDS = {
 PATCH_FIELDS = {
     "name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type",
     "volumes", "security_group", "placement_group", "routed_ip_enabled", "admin_password_encryption_ssh_key_id",
-}  # UpdateServerRequest's fields but public_ips and private_nics (attached by their own calls here)
+    "public_ips", "private_nics",
+}  # UpdateServerRequest's fields
 
 
 def compatible_types(store: InstanceStore, server: dict[str, Any]) -> list[str]:
@@ -109,6 +112,43 @@ def _ref_id(value: Any) -> Any:
     return value.get("id") if isinstance(value, dict) else value
 
 
+def _key_id_errors(body: dict[str, Any]) -> Errors:
+    key_id = body.get("admin_password_encryption_ssh_key_id")
+    if key_id is not None and not (key_id == "" or is_uuid(key_id)):
+        return [("admin_password_encryption_ssh_key_id", "format", "an SSH key ID (UUID), or empty to unset")]
+    return []
+
+
+def _nic_id_errors(store: InstanceStore, zone: str, server: dict[str, Any], ids: Any) -> Errors:
+    """UpdateServerRequest.private_nics: ids of the server's own private NICs. NICs are made and
+    removed by their own calls: the list names them, it changes none."""
+    if ids is None:
+        return []
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        return [("private_nics", "format", "private_nics is a list of private NIC ids")]
+    for i, nid in enumerate(ids):
+        nic = store.nics[zone].get(nid)
+        if nic is None or nic["server_id"] != server["id"]:
+            return [(f"private_nics.{i}", "constraint", "no such private NIC on this server")]
+    return []
+
+
+def _public_ip_ids(
+    store: InstanceStore, zone: str, body: dict[str, Any], server_id: str | None = None,
+) -> tuple[list[str], Errors]:
+    """The flexible IPs asked by `public_ip` (one id) and `public_ips` (ids), checked."""
+    ids: list[str] = []
+    errs: Errors = []
+    if body.get("public_ip") is not None:
+        one = check_ip_ids(store, zone, [body["public_ip"]], "public_ip", server_id)
+        errs += [("public_ip", reason, text) for _, reason, text in one]
+        ids.append(body["public_ip"])
+    if body.get("public_ips") is not None:
+        errs += check_ip_ids(store, zone, body["public_ips"], "public_ips", server_id)
+        ids += [i for i in body["public_ips"] if i not in ids] if isinstance(body["public_ips"], list) else []
+    return ids, errs
+
+
 def routes(store: InstanceStore) -> list[Route]:
 
     def server_of(request: Request) -> tuple[str, dict[str, Any]]:
@@ -122,7 +162,9 @@ def routes(store: InstanceStore) -> list[Route]:
 
     async def create_server(request: Request) -> Response:
         zone = zone_of(store, request)
-        body = await json_body(request)
+        body = {k: v for k, v in (await json_body(request)).items() if v is not None}  # null: not given
+        if "volumes" in body:
+            body["volumes"] = volume_templates(body["volumes"])
         errs = check_unknown(body, SERVER_FIELDS)
         if "name" in body:
             errs += check_name(body["name"])
@@ -153,6 +195,9 @@ def routes(store: InstanceStore) -> list[Route]:
         errs += check_choice(body, "boot_type", ("local", "rescue"))
         if "volumes" in body:
             errs += validate_volumes(store, zone, body["volumes"], ctype)
+        errs += _key_id_errors(body)
+        ip_ids, ip_errs = _public_ip_ids(store, zone, body)
+        errs += ip_errs
         sg = _ref_id(body.get("security_group"))
         if sg is not None and sg not in store.security_groups[zone]:
             errs.append(("security_group", "constraint", "no such security group in this zone"))
@@ -177,6 +222,7 @@ def routes(store: InstanceStore) -> list[Route]:
             if "size" not in vol:
                 snap = store.snapshots[zone].get(vol.get("base_snapshot") or "")
                 vol = {**vol, "size": snap["size"] if snap else (image["root_volume"]["size"] if image else 10 * catalog.GB)}
+            vol = {k: v for k, v in vol.items() if k not in OWNER}
             volumes[key] = {**vol, "volume_type": vol.get("volume_type", "b_ssd")}
         for vtype in ("l_ssd", "b_ssd", "sbs_volume"):
             store.check_quota(vtype, sum(v["size"] for v in volumes.values() if "id" not in v and v["volume_type"] == vtype))
@@ -191,6 +237,11 @@ def routes(store: InstanceStore) -> list[Route]:
             server["security_group"] = sg
         if pg is not None:
             server["placement_group"] = pg
+        server["protected"] = body.get("protected", False)
+        server["routed_ip_enabled"] = body.get("routed_ip_enabled", True)
+        server["admin_password_encryption_ssh_key_id"] = body.get("admin_password_encryption_ssh_key_id") or None
+        if ip_ids:
+            set_public_ips(store, zone, server, ip_ids)
         store._touch(zone, server["id"])
         return JSONResponse({"server": store.render(server)}, status_code=201)
 
@@ -201,15 +252,20 @@ def routes(store: InstanceStore) -> list[Route]:
     async def patch_server(request: Request) -> Response:
         zone, server = server_of(request)
         body = await json_body(request)
+        for key in ("public_ips", "private_nics"):  # repeated fields: empty is their default, not asked
+            if body.get(key) == []:
+                del body[key]
+        if "volumes" in body:
+            body["volumes"] = volume_templates(body["volumes"])
         errs = [(k, "unknown", "this field cannot be updated") for k in sorted(set(body) - PATCH_FIELDS)]
         if "name" in body:
             errs += check_name(body["name"])
         if "tags" in body:
             errs += check_tags(body["tags"])
         errs += check_bool(body, "enable_ipv6", "protected", "dynamic_ip_required", "routed_ip_enabled")
-        key_id = body.get("admin_password_encryption_ssh_key_id")
-        if key_id is not None and not (key_id == "" or is_uuid(key_id)):
-            errs.append(("admin_password_encryption_ssh_key_id", "format", "an SSH key ID (UUID), or empty to unset"))
+        errs += _key_id_errors(body)
+        ip_ids, ip_errs = _public_ip_ids(store, zone, {"public_ips": body.get("public_ips")}, server["id"])
+        errs += ip_errs + _nic_id_errors(store, zone, server, body.get("private_nics"))
         if "commercial_type" in body and body["commercial_type"] not in store.types:
             errs.append(("commercial_type", "constraint", "unknown commercial type"))
         errs += check_choice(body, "boot_type", ("local", "rescue"))
@@ -234,6 +290,8 @@ def routes(store: InstanceStore) -> list[Route]:
                 raise invalid_request(f"an enforced {group['policy_type']} group cannot hold {members} servers")
         if "volumes" in body:
             apply_volumes(store, zone, server, body["volumes"])
+        if ip_ids:
+            set_public_ips(store, zone, server, ip_ids)
         for key in ("name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type",
                     "routed_ip_enabled", "admin_password_encryption_ssh_key_id"):
             if key in body:
@@ -267,14 +325,19 @@ def routes(store: InstanceStore) -> list[Route]:
     async def post_action(request: Request) -> Response:
         zone, server = server_of(request)
         body = await json_body(request)
-        action = body.get("action")
-        if action is None:
-            raise invalid_arguments(("action", "required", "required key not provided"))
+        action = body.get("action") or "poweron"  # ServerActionRequest's default
         if action not in ACTIONS:
             raise invalid_arguments(("action", "constraint", f"action must be one of {', '.join(ACTIONS)}"))
-        unknown = set(body) - {"action", "name", "volumes"}
+        unknown = set(body) - {"action", "name", "volumes", "disable_ipv6"}
         if unknown:
             raise invalid_arguments(*[(k, "unknown", "unknown field") for k in sorted(unknown)])
+        errs = check_bool(body, "disable_ipv6")
+        if body.get("disable_ipv6") and action != "enable_routed_ip":
+            errs.append(("disable_ipv6", "constraint", "disable_ipv6 goes with the enable_routed_ip action"))
+        if body.get("volumes") and action != "backup":
+            errs.append(("volumes", "constraint", "volumes go with the backup action"))
+        if errs:
+            raise invalid_arguments(*errs)
         task = run_action(store, zone, server, action, body)
         return JSONResponse({"task": task}, status_code=202)
 

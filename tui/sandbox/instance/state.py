@@ -134,6 +134,29 @@ class InstanceStore(ServerState):
         iid = self.labels[zone].get(ref, ref)
         return self.images[zone].get(iid)
 
+    # ---- snapshots ----------------------------------------------------------------------------
+    def new_snapshot(
+        self, zone: str, name: str, volume_type: str, size: int, state: str, *,
+        base_volume: dict[str, Any] | None = None, tags: list[str] | None = None,
+    ) -> dict[str, Any]:
+        now = self.clock.iso()
+        snap = {
+            "id": self.ids.uuid(), "name": name, "volume_type": volume_type, "size": size, "state": state,
+            "base_volume": base_volume, "organization": self.organization, "project": self.project,
+            "tags": list(tags or []), "creation_date": now, "modification_date": now, "error_reason": None,
+            "zone": zone,
+        }
+        self.snapshots[zone][snap["id"]] = snap
+        return snap
+
+    def import_snapshot(
+        self, zone: str, name: str, volume_type: str, size: int, tags: list[str] | None,
+    ) -> dict[str, Any]:
+        """A snapshot of a QCOW2 object: `importing`, then available after a while."""
+        snap = self.new_snapshot(zone, name, volume_type, size, "importing", tags=tags)
+        self.object_steps.plan(snap, (self.timings.export, {"state": "available"}))
+        return snap
+
     # ---- volumes ------------------------------------------------------------------------------
     def new_volume(
         self, zone: str, name: str, volume_type: str, size: int, *, state: str = "available",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 NAME_RE = re.compile(r"^[A-Za-z0-9. -]+$")
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
 Errors = list[tuple[str, str, str]]
+OWNER = ("organization", "project")  # a volume template's owner: the server's
 
 
 def check_name(name: Any, arg: str = "name") -> Errors:
@@ -48,12 +49,24 @@ def check_choice(body: dict[str, Any], field: str, choices: tuple[str, ...]) -> 
 
 
 def check_project(body: dict[str, Any], required: bool = True) -> Errors:
+    """The owner: `project`, or its one-of partner `organization` (what the public clients send when
+    their profile names no project)."""
     project = body.get("project")
     if project is None:
+        organization = body.get("organization")
+        if organization is not None:
+            return [] if is_uuid(organization) else [("organization", "format", "organization must be a UUID")]
         return [("project", "required", "required key not provided")] if required else []
     if not is_uuid(project):
         return [("project", "format", "project must be a UUID")]
     return []
+
+
+def foreign_owner(store: InstanceStore, body: dict[str, Any]) -> bool:
+    """The body names a project (or, without one, an organization) other than the caller's."""
+    if body.get("project") is not None:
+        return bool(body["project"] != store.project)
+    return body.get("organization") is not None and body["organization"] != store.organization
 
 
 def check_size(size: Any, volume_type: str, arg: str = "size") -> Errors:
@@ -81,6 +94,25 @@ def check_reverse(value: Any, arg: str = "reverse") -> Errors:
     return []
 
 
+def volume_template(vol: Any) -> Any:
+    """A volume as VolumeServerTemplate sends it, less the fields left at their defaults (size 0,
+    boot false, no name, no base snapshot): those are not asked. Its organization and project are
+    the server's (checked as UUIDs by `validate_volumes`, then dropped)."""
+    if not isinstance(vol, dict):
+        return vol
+    defaults = {"size": (0,), "boot": (False,), "name": (None, ""), "base_snapshot": (None, "")}
+    return {
+        k: v for k, v in vol.items()
+        if not any(v is d or (v == d and type(v) is type(d)) for d in defaults.get(k, ()))
+    }
+
+
+def volume_templates(volumes: Any) -> Any:
+    if not isinstance(volumes, dict):
+        return volumes
+    return {key: volume_template(vol) for key, vol in volumes.items()}
+
+
 def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[str, Any] | None) -> Errors:
     """Spec 1 §2.3: keys "0","1",… in order; each value one of the six use cases; sizes in range;
     existing volumes and snapshots looked up in the zone."""
@@ -95,10 +127,15 @@ def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[
         if not isinstance(vol, dict):
             errs.append((arg, "format", "each volume must be an object"))
             continue
-        unknown = sorted(set(vol) - {"name", "size", "volume_type", "boot", "base_snapshot", "id"})
+        unknown = sorted(set(vol) - {"name", "size", "volume_type", "boot", "base_snapshot", "id", *OWNER})
         if unknown:
             errs.append((f"{arg}.{unknown[0]}", "unknown", "unknown volume parameter"))
             continue
+        bad_owner = [k for k in OWNER if k in vol and not is_uuid(vol[k])]
+        if bad_owner:
+            errs.append((f"{arg}.{bad_owner[0]}", "format", f"{bad_owner[0]} must be a UUID"))
+            continue
+        vol = {k: v for k, v in vol.items() if k not in OWNER}
         if "boot" in vol and not isinstance(vol["boot"], bool):
             errs.append((f"{arg}.boot", "format", "boot must be true or false"))
         vtype = vol.get("volume_type")
@@ -124,7 +161,7 @@ def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[
                 errs.append((f"{arg}.base_snapshot", "format", "base_snapshot must be a snapshot UUID"))
             elif snap is None:
                 errs.append((f"{arg}.base_snapshot", "constraint", "no such snapshot in this zone"))
-            elif not _same_family(snap["volume_type"], vtype):
+            elif not same_family(snap["volume_type"], vtype):
                 errs.append((f"{arg}.volume_type", "constraint", f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only"))
             elif size is None:
                 size = snap["size"]
@@ -168,9 +205,11 @@ def _existing(store: InstanceStore, zone: str, arg: str, vol: dict[str, Any]) ->
     return []
 
 
-def _same_family(snapshot_type: str, volume_type: str) -> bool:
+def same_family(snapshot_type: str, volume_type: str) -> bool:
     """A snapshot takes the type of its volume; volumes are made from snapshots of their own type
-    (sbs snapshots make sbs volumes)."""
+    (sbs snapshots make sbs volumes; a unified snapshot makes l_ssd and b_ssd volumes)."""
+    if snapshot_type == "unified":
+        return volume_type in ("l_ssd", "b_ssd")
     return {"l_ssd": "l_ssd", "b_ssd": "b_ssd", "sbs_snapshot": "sbs_volume"}.get(snapshot_type) == volume_type
 
 

@@ -16,8 +16,11 @@ from ..errors import invalid_arguments, invalid_request, permissions_denied
 from ..routing import route_table
 from .actions import refuse_transient
 from .images import find_in
+from .listing import owned
 from .state import InstanceStore, must, still_in_use
-from .validation import check_name, check_project, check_size, check_tags, check_unknown
+from .validation import (
+    check_name, check_project, check_size, check_tags, check_unknown, foreign_owner, same_family,
+)
 from .zones import encode, zone_of
 
 VOLUME_STATES = ("available", "snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing", "error")
@@ -35,10 +38,7 @@ def routes(store: InstanceStore) -> list[Route]:
         q = request.query_params
         if vtype := q.get("volume_type"):
             items = [v for v in items if v["volume_type"] == vtype]
-        if name := q.get("name"):
-            items = [v for v in items if name.lower() in v["name"].lower()]
-        if tags := q.get("tags"):
-            items = [v for v in items if all(t in v["tags"] for t in tags.split(",") if t)]
+        items = owned(items, q)
         return page_per_page(request, "volumes", items, encode)
 
     async def create_volume(request: Request) -> Response:
@@ -64,7 +64,7 @@ def routes(store: InstanceStore) -> list[Route]:
             snap = store.snapshots[zone].get(body["base_snapshot"]) if is_uuid(body["base_snapshot"]) else None
             if snap is None:
                 errs.append(("base_snapshot", "constraint", "no such snapshot in this zone"))
-            elif vtype in VOLUME_TYPES and snap["volume_type"] != vtype:
+            elif vtype in VOLUME_TYPES and not same_family(snap["volume_type"], vtype):
                 errs.append(("volume_type", "constraint", f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only"))
         if body.get("base_volume") is not None:
             base = store.volumes[zone].get(body["base_volume"]) if is_uuid(body["base_volume"]) else None
@@ -72,7 +72,7 @@ def routes(store: InstanceStore) -> list[Route]:
                 errs.append(("base_volume", "constraint", "no such volume in this zone"))
         if errs:
             raise invalid_arguments(*errs)
-        if body.get("project") and body["project"] != store.project:
+        if foreign_owner(store, body):
             raise permissions_denied("write", "volume")
         size = body.get("size") or (snap or base or {}).get("size")
         store.check_quota(vtype, size)

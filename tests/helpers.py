@@ -110,8 +110,9 @@ def current_view(app):
 
 
 async def open_view(pilot, app, kind_id, timeout: float = 5.0):
-    """Sidebar by keyboard: tab to it, move to the entry, enter."""
-    await sidebar_enter(pilot, app, kind_id)
+    """The view of the manifest entry `kind_id`, opened as the sidebar's enter opens it (the keys that
+    reach it are tested once, in tests/ui/test_generic_screens.py), listed, its table focused."""
+    app.main.open_entry(kind_id)
     await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id, timeout=timeout)
     view = current_view(app)
     await wait_for(pilot, lambda: not getattr(view, "listing", False) and view.last_attempt is not None, what=f"{kind_id} listed", timeout=timeout)  # a list, or a panel
@@ -158,9 +159,15 @@ async def action(pilot, app, label):
 
 
 async def pick(pilot, app, wanted):
-    """In the open picker, arrow down to the first entry whose label satisfies `wanted`; enter."""
+    """In the open picker, the first entry whose label satisfies `wanted` highlighted, and enter (the
+    arrow keys through a menu are tested on their own: test_generic_screens.py)."""
     choices = app.screen.choices
     target = next(i for i, c in enumerate(choices) if wanted(c[0]))
+    if not (len(choices[target]) > 2 and choices[target][2]):  # greyed: reached with the keys, as before
+        options = app.screen.query_one("#choices")
+        options.highlighted = target
+        await pilot.press("enter")
+        return
     for _ in range(sum(1 for c in choices[:target] if not (len(c) > 2 and c[2]))):  # greyed choices are skipped
         await pilot.press("down")
     await pilot.press("enter")
@@ -192,10 +199,18 @@ async def tab_to(pilot, app, widget_id):
 
 
 async def typed(pilot, app, **values):
-    """Each field tabbed to (as a user does), emptied and typed into: `typed(..., name="web")`."""
+    """Each field focused, emptied and given its text as a paste gives it (one event, not a key per
+    character): `typed(..., name="web")`. Tab order and typing key by key are tested on their own
+    (test_typing.py, the type-ahead tests of test_ui_dns.py)."""
+    from textual import events
+
     for field, text in values.items():
-        await tab_to(pilot, app, f"f-{field}")
-        await pilot.press("ctrl+u", *text)
+        box = app.screen.query_one(f"#f-{field}")
+        box.focus()
+        if hasattr(box, "clear"):  # a one-line field, or a text area
+            box.clear()
+        box.post_message(events.Paste(text))
+        await wait_for(pilot, lambda: text in str(getattr(box, "value", None) or getattr(box, "text", "")), what=field)
 
 
 async def one_time_value(pilot, app, name):

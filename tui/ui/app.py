@@ -331,9 +331,10 @@ class CloudApp(TypeAhead, Origins, App[None]):
             log.warning("%s: %s", note.title or "notice", note.message.replace("\n", " · "))
         self.notes.append(note)
         del self.notes[:-200]
-        for shown in list(getattr(self, "_notifications", ())):  # said again (esc pressed thrice): one toast, timed anew
+        drop = getattr(self, "_unnotify", None)  # (Textual's own: pinned, and guarded should it go)
+        for shown in list(getattr(self, "_notifications", ())) if drop else ():  # said again: one toast, timed anew
             if (shown.title, shown.message, shown.severity) == (note.title, note.message, str(severity)):
-                self._unnotify(shown, refresh=False)
+                drop(shown, refresh=False)
         super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)
 
     def _handle_exception(self, error: Exception) -> None:

@@ -104,26 +104,26 @@ async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_wri
         await wait_for(pilot, lambda: app.main.view.table.get(alpha.id).get("level") == 7, what="the answer upserted")
         gsandbox.faults.remove(fault)
 
-        # the whole set: uniqueness is checked before sending, the edits stay, one PUT
+        # the whole set: a record repeating another's key is refused in its form (the set's rule,
+        # checked again before sending: test_ui_instance_network), the edits stay, one PUT
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")
         await menu(pilot, app, "Labels (replace the set)…")
         editor = await screen_named(pilot, app, "RecordListScreen")
         for value in ("a", "b"):
             await pilot.press("a")
-            await form_ready(pilot, app)
+            form = await form_ready(pilot, app)
             await tab_to(pilot, app, "f-key")
             await pilot.press(*"env", "tab", value, "ctrl+s")
-            await screen_named(pilot, app, "RecordListScreen")
+        status = form.query_one("#form-status")
+        await wait_for(pilot, lambda: "env is already listed (row 1)" in text_of(status), what="refused in the form")
+        assert app.screen is form and len(editor.records) == 1 and "env is already listed" in caplog.text  # and logged
+        await pilot.press("escape")
+        await confirm_yes(pilot, app)  # drop what was typed
+        await screen_named(pilot, app, "RecordListScreen")
         before = len(writes(gsandbox))
         await pilot.press("ctrl+s")
-        status = editor.query_one("#records-status")
-        await wait_for(pilot, lambda: "env is listed twice" in text_of(status), what="refused")
-        assert len(writes(gsandbox)) == before and app.screen is editor
-        assert "env is listed twice" in caplog.text  # shown in the dialog, and kept in the log
-        await pilot.press("end", "d")  # the second goes: the refusal of the list as it was goes too
-        await wait_for(pilot, lambda: "listed twice" not in text_of(status), what="the refusal cleared")
-        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: stored["labels"] == [{"key": "env", "value": "a"}], what="labels")
+        assert len(writes(gsandbox)) == before + 1
         assert writes(gsandbox)[-1] == ("PUT", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/labels")
 
         # an empty set says what it means before it is sent
@@ -200,3 +200,27 @@ async def test_a_child_of_a_child_knows_its_grandparent_in_its_path_and_its_text
         await act(pilot, app, "Where")
         shown = await screen_named(pilot, app, "ResultScreen")
         assert shown.text == "check alpha-part-2 #1: on part alpha-part-2 of gadget alpha"
+
+
+async def test_a_record_editor_moves_with_j_k_g_and_g_and_deletes_the_row_under_the_cursor(gsandbox):
+    """Walk: in a record editor (a server's volumes) `g` did nothing, and `d` took another row than
+    the one the operator meant."""
+    from pydantic import BaseModel
+
+    from tui.products.base import Column
+    from tui.ui.screens.records import RecordListScreen
+
+    class Label(BaseModel):
+        key: str
+
+    app = make_app(gsandbox, settings=demo_settings())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, app)
+        records = [{"key": k} for k in ("a", "b", "c", "d")]
+        editor = RecordListScreen("Labels", Label, records, (Column("key", "Key", lambda r: r["key"]),), unique="key")
+        app.push_screen(editor)
+        await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("G", "d")  # the last
+        await pilot.press("g", "j", "d")  # the second
+        await pilot.press("G", "k", "d")  # the one before the last left
+        await wait_for(pilot, lambda: [r["key"] for r in editor.records] == ["c"], what="b, d and a gone")

@@ -67,10 +67,12 @@ class FlowUI(Protocol):
         self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
         number_from: int | None = None, save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
+        unique: str | tuple[str, ...] | None = None,
     ) -> list[dict[str, Any]] | None:
         """A list of records to add to, edit, delete from (and reorder when `ordered`); the new list
         on save, None when cancelled. With `save`, the list is sent from inside the editor: an API
-        error or a `Refused` is shown there and the edits stay, so nothing typed is lost."""
+        error or a `Refused` is shown there and the edits stay, so nothing typed is lost. With
+        `unique` (a field, or fields), a record that repeats another's is refused in its form."""
 
     def notify(self, message: str, severity: str = "information") -> None: ...
 

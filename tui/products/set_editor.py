@@ -134,6 +134,7 @@ class SetEditor(Shape):
         done = await ui.edit_records(
             fill_text(self.title, row, ui), self.record.get(), before, self.columns, save=save,
             choices=choices, context=context, describe=describe, ordered=self.ordered, number_from=1 if self.ordered else None,
+            unique=self.unique,
         )
         if done is None:
             return

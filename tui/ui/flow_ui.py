@@ -65,13 +65,13 @@ class ViewFlowUI:
     async def edit_records(
         self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
-        number_from: int | None = None, save: Any = None,
+        number_from: int | None = None, save: Any = None, unique: str | tuple[str, ...] | None = None,
     ) -> list[dict[str, Any]] | None:
         from .screens.records import RecordListScreen
 
         result = await self.app.push_screen_wait(
             RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context,
-                             number_from=number_from, save=save, read_only=self.read_only)
+                             number_from=number_from, save=save, read_only=self.read_only, unique=unique)
         )
         if isinstance(result, BaseException):
             raise result

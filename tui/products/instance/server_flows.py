@@ -101,6 +101,7 @@ async def user_data_flow(ui: Any, server: Row) -> None:
     edited = await ui.edit_records(
         f"User data of {server.name}", UserDataForm, [{"key": k, "value": _shown(v)} for k, v in before.items()], USER_DATA_COLUMNS,
         describe="Served to the instance by its metadata service. In a value, \\n is a new line.", save=save,
+        unique="key",
     )
     if edited is None:
         return
@@ -168,7 +169,7 @@ async def volumes_flow(ui: Any, server: Row) -> None:
         f"Volumes of {server.name}", VolumeRefForm, [{"id": v["id"]} for v in current.values()], columns,
         ordered=True, choices={"id": free}, number_from=0,
         describe=f"{server.name} is {full.get('state')}. l_ssd volumes attach and detach only while it is powered off; "
-        "block volumes at any time, except the boot volume (#0) of a running server.", save=save,
+        "block volumes at any time, except the boot volume (#0) of a running server.", save=save, unique="id",
     )
     if edited is None or not patched:
         return

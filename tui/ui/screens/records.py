@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from ...api.safe import clean
 from .. import styles
 from ...products.base import Choices, Column
 
@@ -37,6 +38,8 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         Binding("J", "move(1)", "Move down"),
         Binding("j", "cursor(1)", show=False),
         Binding("k", "cursor(-1)", show=False),
+        Binding("g", "cursor_to(0)", show=False),  # the first record, the last: as in every list
+        Binding("G", "cursor_to(-1)", show=False),
         Binding("ctrl+s", "save", "Save"),
         Binding("escape", "cancel", "Cancel"),
     ]
@@ -45,9 +48,10 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         self, title: str, model: type[BaseModel], records: list[dict[str, Any]], columns: Sequence[Column], *,
         ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
         number_from: int | None = None, save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
-        read_only: bool = False,
+        read_only: bool = False, unique: str | tuple[str, ...] | None = None,
     ) -> None:
         super().__init__()
+        self.unique = (unique,) if isinstance(unique, str) else tuple(unique or ())  # fields no two records share
         self.read_only = read_only  # shown to read, nothing to change (read-only mode)
         self.save = save  # sends the list from inside the dialog: a refusal keeps the edits here
         self.title_text = title
@@ -115,7 +119,9 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         from .form import FormScreen
 
         async def submit(form: BaseModel, extra: dict[str, Any]) -> dict[str, Any]:
-            return form.model_dump()
+            new = form.model_dump()
+            self._refuse_twice(new, index)
+            return new
 
         async def load() -> tuple[Choices, dict[str, Any]]:
             return self.choices, self.context
@@ -138,6 +144,19 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             FormScreen(f"{title}: {self.title_text}", self.model, submit, initial=record, loader=load if (self.choices or self.context) else None, submit_label="OK"),
             done,
         )
+
+    def _refuse_twice(self, new: dict[str, Any], index: int | None) -> None:
+        """A record that repeats another's unique fields is refused in its form (an added user-data
+        key `cloud-init` beside the one there replaced it, silently, once sent)."""
+        from ...products.flows import Refused
+
+        if not self.unique:
+            return
+        mine = tuple(new.get(f) for f in self.unique)
+        for at, other in enumerate(self.records):
+            if at != index and tuple(other.get(f) for f in self.unique) == mine:
+                shown = clean(str(mine[0])) if len(mine) == 1 else "the same"
+                raise Refused(f"{shown} is already listed (row {at + 1}): edit that row (e) instead")
 
     def action_add(self) -> None:
         self._open(None, None)
@@ -165,6 +184,10 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     def action_cursor(self, step: int) -> None:
         if self.records:
             self.table.move_cursor(row=max(0, min(self.table.cursor_row + step, len(self.records) - 1)))
+
+    def action_cursor_to(self, at: int) -> None:
+        if self.records:
+            self.table.move_cursor(row=at % len(self.records))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_edit()

@@ -433,3 +433,27 @@ async def test_the_data_example_follows_the_record_type(sandbox):
         await wait_for(pilot, lambda: data.placeholder == "e.g. v=spf1 mx ~all", what="the TXT example")
         await set_select(pilot, form, "type", "MX")
         await wait_for(pilot, lambda: "mail.example.com." in data.placeholder, what="the MX example")
+
+
+async def test_sent_changes_show_as_sent_when_the_list_cannot_be_read_again(sandbox):
+    """Walk: the changes applied, the list's reload failed, and the rows stayed marked + and - (while
+    `w`, dim, did nothing): they show as sent at once."""
+    from tui.products.changeset import STAGED
+
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        caa = row_where(view, type="CAA")
+        await cursor_on(pilot, view, caa)
+        await pilot.press("d")
+        await stage(pilot, app, "c", name="dev1", data="192.0.2.7")
+        await wait_for(pilot, lambda: len(view.changes) == 2, what="staged")
+        sandbox.inject(503, "/records", method="GET")  # the list read again after the send fails
+        await pilot.press("w")
+        await screen_named(pilot, app, "DiffScreen")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: not view.changes, what="sent")
+        rows = list(view.table.resources())
+        assert caa.id not in {r.id for r in rows} and any(r.get("name") == "dev1" for r in rows)
+        assert not any(r.text(STAGED) for r in rows)

@@ -165,6 +165,18 @@ class StagedEdits:
                 return f"{self.label_of(row.data) or change.key}: {problem}"
         return None
 
+    def _settle(self) -> None:
+        """The changes applied: their rows shown as sent, unmarked, at once (the list read again
+        replaces them; should that read fail, they do not stay marked as still to send)."""
+        assert self.changes is not None
+        make = self.kind.row_maker(self.scope)
+        for change in self.changes.changes:
+            row = self.table.get(change.key)
+            if change.op == "delete" or row is None:
+                self.table.remove([change.key])
+            else:
+                self.table.upsert([make({k: v for k, v in row.data.items() if k != STAGED})])
+
     @guarded("Undo")
     def action_undo(self) -> None:
         key = self.table.cursor_key
@@ -182,7 +194,7 @@ class StagedEdits:
 
     @guarded("Send")
     def action_write(self) -> None:
-        if not self.staging or not self.changes:
+        if not self.staging or not self.changes:  # (the key is dim then: nothing to send)
             return
         from ..dialogs import open_dialog
 
@@ -243,6 +255,7 @@ class StagedEdits:
             notify_error(self.app, err, f"Sending {len(self.changes)} change(s)")
             return  # nothing lost: every change stays staged
         sent = len(self.changes)
+        self._settle()
         self.changes.clear()
         self._staged_changed()
         if isinstance(said, str) and said:  # the answer was lost, and the batch looked: applied

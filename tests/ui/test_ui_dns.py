@@ -10,7 +10,7 @@ import pytest
 
 from helpers import (
     cursor_on, row_where,
-    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
+    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, text_of,
     tab_to,
     to_named_row,
     wait_for,
@@ -457,3 +457,17 @@ async def test_sent_changes_show_as_sent_when_the_list_cannot_be_read_again(sand
         rows = list(view.table.resources())
         assert caa.id not in {r.id for r in rows} and any(r.get("name") == "dev1" for r in rows)
         assert not any(r.text(STAGED) for r in rows)
+
+
+async def test_a_record_at_the_zone_root_is_named_in_its_detail_and_its_id_said_once(sandbox):
+    """Walk: the detail of a record at `@` was titled by its id, twice."""
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        root = row_where(view, name="", type="A")
+        await cursor_on(pilot, view, root)
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        title = text_of(detail.query_one("#detail-title"))
+        assert "@ A 203.0.113.10" in title and title.count(root.id) == 1

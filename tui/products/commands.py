@@ -69,8 +69,11 @@ class Value:
 
 
 def _shown(text: str) -> str:
-    """A refused value as a refusal quotes it: one line, control characters visible, not too long."""
-    return repr(text[:80] + ("…" if len(text) > 80 else ""))
+    """A refused value as a refusal quotes it: one line, control characters visible (as everywhere
+    else: an escape already shown visibly in the answer is not escaped again), not too long."""
+    from ..api.safe import clean
+
+    return "'" + clean(text[:80]) + ("…'" if len(text) > 80 else "'")
 
 
 def _host(text: str, v: Value | None = None) -> str | None:

@@ -3,7 +3,7 @@
 import pytest
 from textual.widgets import Button, Select, Static
 
-from helpers import loaded, make_app, pick, wait_for
+from helpers import loaded, make_app, open_view, pick, screen_named, wait_for
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -413,3 +413,28 @@ async def test_listing_every_zone_shows_the_zone_after_the_name(sandbox):
         view.set_scope(ALL)
         await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > 8, what="every zone listed")
         assert drawn_lines(view.table)[0].split()[:3] == ["Name", "Zone", "State"]
+
+
+@pytest.mark.parametrize("entry", ["silicon.types", "baremetal.offers"])
+async def test_a_catalogue_listed_in_every_zone_keeps_each_zones_rows_and_says_their_zone(sandbox, entry):
+    """Walk: silicon types in all zones showed 3 of 6 (the same names in two zones took one row),
+    and offers listed in every zone showed no zone at all (twelve rows, four names)."""
+    from helpers import drawn_lines
+    from tui.products.location import ALL
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, entry)
+        one = view.table.loaded_count
+        view.set_scope(ALL)
+        await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > one, what="every zone listed")
+        rows = view.table.resources()
+        zones_of = {}
+        for r in rows:
+            zones_of.setdefault(r.name, set()).add(r.text("zone"))
+        assert len(rows) == sum(len(z) for z in zones_of.values()) and max(len(z) for z in zones_of.values()) > 1
+        assert drawn_lines(view.table)[0].split()[1] == "Zone"
+        await pilot.press("enter")  # its detail still reads the one it is (its own name in the path)
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await wait_for(pilot, lambda: detail.resource is not None, what="the detail loaded")

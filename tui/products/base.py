@@ -265,6 +265,7 @@ class ResourceKind:
     newest_first: bool = False  # the API lists the newest first: one created here is shown at the top, where a listing puts it
     nav: str = ""  # the sidebar's short name (default: title)
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
+    per_scope: bool = False  # a catalogue: the same names in every zone (rows told apart by it: `fr-par-1/M2-M`)
     # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
     enrich: Lazy[Any] | None = None
     # The same, for the detail only (`resource.looked_up`): names of what it references that no list
@@ -312,9 +313,9 @@ class ResourceKind:
         secrets, id_field = self.secret_fields, self.id_field
         where = "zone" if self.scope_type == "zone" else "region" if self.scope_type == "region" else None
         fill_scope = scope if scope and scope != ALL and where else None
-        # A catalogue keyed by name (instance types) repeats its names in every scope: with all
-        # scopes listed, rows are told apart by scope.
-        scoped_ids = self.paging == "whole" and fill_scope is not None
+        # A catalogue repeats its names in every scope: with all scopes listed, its rows are told
+        # apart by scope (the row's id only: what it says, and the paths, keep its own id).
+        scoped_ids = (self.per_scope or self.paging == "whole") and fill_scope is not None
 
         shared = SharedValues(f for f in fields if f not in secrets) if fields else None
 
@@ -328,9 +329,10 @@ class ResourceKind:
                 derive_fields(slim, data, summarize, moving)
             if fill_scope is not None and not slim.get(where):
                 slim[where] = fill_scope
+            row = Row(slim, state_field, id_field)
             if scoped_ids:
-                slim[id_field] = f"{fill_scope}/{slim.get(id_field)}"
-            return Row(slim, state_field, id_field)
+                row.id = f"{fill_scope}/{row.id}"
+            return row
 
         return make
 
@@ -362,8 +364,13 @@ class ResourceKind:
             params[self.parent.query] = parent.id
         return params
 
+    def own_id(self, rid: str) -> str:
+        """A row's id as the platform knows it: a catalogue's rows carry their scope too (`row_maker`)."""
+        return (rid.partition("/")[2] or rid) if self.per_scope or self.paging == "whole" else rid
+
     def item_path(self, scope: str, rid: str, parent: ParentRef | None = None) -> str:
         p = self.parent
+        rid = self.own_id(rid)
         if self.path_id is not None:
             rid = self.path_id(rid)
         if self.item_template:

@@ -260,7 +260,7 @@ class ResourceService:
             other = ResourceService(self.client, kind, context=self.context)
 
             async def read() -> dict[str, Row]:
-                return {r.id: r for r in await other.list_rows(scope)}
+                return {kind.own_id(r.id): r for r in await other.list_rows(scope)}
 
             held = (now, asyncio.ensure_future(read()))
             held[1].add_done_callback(lambda f: f.cancelled() or f.exception())  # a failure is read by names_of

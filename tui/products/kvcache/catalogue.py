@@ -18,7 +18,7 @@ def _settings(v: Any) -> str:
 VERSIONS = catalogue(
     kvcache_kind, "kvcache.versions", "Cache versions", "cache version", "cluster-versions", "versions",
     columns=(
-        Column("version", "Version", lambda r: r.id, width=10),
+        Column("version", "Version", lambda r: r.text("version"), width=10),
         Column("released", "Released", lambda r: date_of(r.text("released_at")), width=10),
         Column("eol", "End of life", lambda r: date_of(r.text("end_of_life_at")), width=11),
         Column("flags", "Flags", lambda r: flags(r, "deprecated", "beta"), width=18),

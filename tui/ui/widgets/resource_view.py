@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.message import Message
 
 from ...api.errors import ApiError, AuthenticationError, NotFound, RateLimited
-from ...products.base import ALL, Context, ResourceKind
+from ...products.base import ALL, Column, Context, ResourceKind
 from ...products.location import scope_label
 from ...products.service import ResourceService
 from .. import collector
@@ -113,7 +113,10 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         after the name (at the end, it was off screen in a wide list); listing one, it is left out:
         the title names it, and every row would repeat it."""
         columns = self.kind.columns
-        where = [c for c in columns if c.key == self.kind.scope_type]
+        scope_type = self.kind.scope_type
+        where = [c for c in columns if c.key == scope_type]
+        if not where and scope_type in ("zone", "region"):  # every row carries its scope: said when all are listed
+            where = [Column(scope_type, scope_type.capitalize(), lambda r: r.text(scope_type), width=10)]
         rest = tuple(c for c in columns[1:] if c not in where)
         columns = (*columns[:1], *where, *rest) if self.scope == ALL else (*columns[:1], *rest)
         self.table.set_columns(self.staged_columns(columns))

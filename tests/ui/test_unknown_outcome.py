@@ -65,7 +65,27 @@ async def test_an_action_whose_answer_is_lost_reports_the_state_found():
         stopped = next(r for r in view.table.resources() if r.state == "stopped")
         view._do_action(stopped, next(a for a in view.kind.actions if a.name == "poweron"))
         await wait_for(pilot, lambda: "it is now starting" in warnings(app), what="the look's report")
-        assert "may have been applied" in warnings(app)
+        assert "may have been applied" in warnings(app) and "it is now starting: it was applied" in warnings(app)
+
+
+async def test_a_snapshot_of_a_volume_whose_answer_is_lost_is_looked_for_among_the_snapshots():
+    """Walk: the look read the volume ("it is now snapshotting, which may not say…") while the
+    snapshot had been made: a verb that makes an object of another kind looks for it there."""
+    from helpers import act, form_ready, open_view, select
+
+    sandbox = applied_sandbox(7)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        volumes = await open_view(pilot, app, "instance.volumes")
+        volume = next(r for r in volumes.table.resources() if r.state == "available")
+        await select(pilot, volumes, volume.name)
+        await act(pilot, app, "Snapshot")
+        await form_ready(pilot, app)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "created after all" in warnings(app), what="the look's report")
+        made = [s for s in sandbox.instance.snapshots["fr-par-1"].values() if s["name"] == f"{volume.name}-snap"]
+        assert len(made) == 1 and "snapshotting" not in warnings(app)
 
 
 async def test_a_create_that_did_not_happen_says_so_and_keeps_the_form(sandbox):

@@ -167,16 +167,27 @@ async def create(service: Any, scope: str, payload: dict[str, Any], known: Itera
         raise Looked(err, found.says) from None
 
 
-async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
+async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, Any] | None = None,
+               made: Any = None) -> tuple[dict[str, Any], str | None]:
     """One verb of `row` with `body` (see `ResourceService.run`), and when the answer is lost, a look:
-    an edit (PATCH, PUT) is read back and compared with what was sent, anything else reports the
+    an edit (PATCH, PUT) is read back and compared with what was sent; a verb that creates an object
+    of another kind (`made`, its service) looks for it as a create does; anything else reports the
     state found. (the answer, None), or ({}, what the look said) when it was applied; `Looked` when
     it was not or cloudtui cannot tell."""
+    known = None
+    if made is not None:  # what is there before: an older one named alike is not taken for it
+        try:
+            known = [r.id for r in await made.list_rows(scope)]
+        except ApiError:
+            known = None  # the look then says the state of the row, as for any verb
     try:
         return await service.run(call, scope, row, body), None
     except OutcomeUnknown as err:
-        if call.method in ("PATCH", "PUT") and call.path in ("{id}", ""):
-            found = await after_update(service, scope, row.id, {**(call.body_for(row, service.context_for(scope)) or {}), **(body or {})})
+        sent = {**(call.body_for(row, service.context_for(scope)) or {}), **(body or {})}
+        if made is not None and known is not None:
+            found = await after_create(made, scope, sent, known)
+        elif call.method in ("PATCH", "PUT") and call.path in ("{id}", ""):
+            found = await after_update(service, scope, row.id, sent)
         else:
             found = await after_action(service, scope, row.id, getattr(row, "state", None))
         if found.applied:

@@ -223,6 +223,9 @@ class FormCall(Shape):
     options: ShapeOptions | None = None
     submit_label: str = "Send"
     then: Literal["follow", "reload", "upsert"] = "follow"  # upsert: the answer is the new row
+    # The kind the call creates an object of (a volume's snapshot): a lost answer is looked for among
+    # them, by what the body names, those there before sending left out (not in the row's state).
+    creates: Lazy[Any] | None = None
 
     @property
     def mutating(self) -> bool:
@@ -240,7 +243,8 @@ class FormCall(Shape):
         async def send(form: Any) -> Any:
             body = self.body.get()(form, row) if self.body is not None else form_body(form)
             typed.update({k: str(v) for k, v in form_body(form).items() if isinstance(v, (str, int, float))})
-            answer, said = await outcome.send(ui.service(), self.call, ui.scope, row, body)
+            made = ui.service(self.creates.get()) if self.creates is not None else None
+            answer, said = await outcome.send(ui.service(), self.call, ui.scope, row, body, made=made)
             if said:
                 lost.append(said)
             return answer

@@ -74,10 +74,15 @@ def _stopped(row: Any) -> bool:
 
 
 SERVER_ACTIONS = (
-    ActionSpec("poweron", "Power on", _allowed("poweron"), call=action_call("poweron")),
-    ActionSpec("poweroff", "Power off", _allowed("poweroff"), confirm=True, call=action_call("poweroff")),
-    ActionSpec("reboot", "Reboot", _allowed("reboot"), confirm=True, call=action_call("reboot")),
-    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True, call=action_call("stop_in_place")),
+    # The states each puts a server in at once (spec 4, transitions): seen after a lost answer, it was applied.
+    ActionSpec("poweron", "Power on", _allowed("poweron"), call=action_call("poweron"),
+               moves_to=frozenset({"starting", "running"})),
+    ActionSpec("poweroff", "Power off", _allowed("poweroff"), confirm=True, call=action_call("poweroff"),
+               moves_to=frozenset({"stopping", "stopped"})),
+    ActionSpec("reboot", "Reboot", _allowed("reboot"), confirm=True, call=action_call("reboot"),
+               moves_to=frozenset({"stopping", "starting"})),
+    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True,
+               call=action_call("stop_in_place"), moves_to=frozenset({"stopping", "stopped in place"})),
     ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), shape=FormCall(
         "Back up {name}", Lazy(FLOWS + "BackupForm"), action_call("backup"), done="Backup of {name} started: an image and its snapshots (Images view)",
         initial=lambda r: {"name": f"{r.name}-backup"}, submit_label="Back up")),

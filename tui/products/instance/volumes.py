@@ -51,7 +51,8 @@ VOLUMES = instance_kind(
     actions=(
         ActionSpec("snapshot", "Snapshot…", _snapshottable, shape=FormCall(
             "Snapshot {name} ({volume_type})", NAME_TAGS, Call("POST", "snapshots", lambda r: {"volume_id": r.id, "project": FromContext("project_id")}),
-            done="Snapshot of {name} started", initial=lambda r: {"name": f"{r.name}-snap"}, submit_label="Snapshot")),
+            done="Snapshot of {name} started", initial=lambda r: {"name": f"{r.name}-snap"}, submit_label="Snapshot",
+            creates=Lazy("tui.products.instance.snapshots:SNAPSHOTS"))),
         ActionSpec("attach", "Attach to a server…", lambda r: not r.get("server") and r.state == "available", flow=Lazy(F + "attach_flow")),
         ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), flow=Lazy(F + "detach_flow")),
         ActionSpec("migrate", "Migrate to block storage (sbs)…", lambda r: r.text("volume_type") == "b_ssd" and r.state == "available", flow=Lazy(F + "migrate_flow")),

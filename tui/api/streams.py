@@ -34,7 +34,7 @@ class Stream:
         method, path, api_url, changes = self._request
         kind = self.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "text/event-stream":  # an error page, a proxy's answer, a JSON error in a 200
-            raise BadBody(self.status, f"the API answered {self.status} with {safe.clean(kind) or 'no content type'} instead of a "
+            raise BadBody(self.status, f"the answer is {safe.clean(kind) or 'of no content type'} instead of a "
                                        "stream of events (a proxy or a gateway in the way?)", method=method, url=path)
         try:
             async for event in EventSource(self._resp).aiter_sse():

@@ -52,6 +52,7 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         await wait_for(pilot, lambda: row_state(view, "web-03") == "starting", what="created and starting")
         assert view.table.border_title == "Servers · fr-par-1 · 9/9"
         assert view.table.cursor_key == next(s.id for s in view.table.resources() if s.name == "web-03")
+        assert view.table.resources()[0].name == "web-03"  # the newest first, where the API lists it (walk: last)
         post = [p for m, p in mutations(sandbox)]
         assert post[0] == f"{Z}/servers" and post[1].endswith("/action")
 

@@ -113,6 +113,7 @@ SERVERS = instance_kind(
     collection="servers",
     list_key="servers",
     item_key="server",
+    newest_first=True,  # the API's own order (creation_date_desc): one created here goes where a listing puts it
     model=Lazy("tui.products.instance.server_forms:Server"),
     columns=(
         name_col(20),

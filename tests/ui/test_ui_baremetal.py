@@ -109,7 +109,7 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         assert app.clipboard == password
         await pilot.press("escape")
         # the access open now can be seen again, then revoked
-        await action(pilot, app, "Remote access open now (show)…")
+        await action(pilot, app, "Show the remote access open now, if any…")
         again = await screen_named(pilot, app, "SecretScreen")
         listed = again.query_one("OptionList")
         assert any(
@@ -120,7 +120,7 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await action(pilot, app, "Revoke remote access")
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: sid not in store.remote, what="revoked")
-        await action(pilot, app, "Remote access open now (show)…")
+        await action(pilot, app, "Show the remote access open now, if any…")
         await wait_for(pilot, lambda: any("No remote access is open" in n.message for n in app.notes), what="none open")
         # reverse DNS: pending, then active without a key press
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")

@@ -81,3 +81,31 @@ async def test_keys_typed_with_the_key_that_opens_a_form_go_to_the_form_in_order
         await pilot.pause()
         assert form.query_one("#f-name").value == "dev1"
         assert view.table.loaded_count == 8 and [m for m, _ in sandbox.requests if m != "GET"] == []
+
+
+async def test_keys_held_for_a_screen_that_never_focuses_anything_go_to_it_once_the_wait_is_over(sandbox, monkeypatch):
+    """Keys wait for a dialog to focus its field, two seconds at most. Once that wait was over they
+    were held again, and again, for as long as nothing had the focus: esc did nothing (and every key
+    typed meanwhile was kept, read again every two seconds, for good)."""
+    from textual.binding import Binding
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from helpers import wait_for
+    from tui.ui import typeahead
+
+    class Unfocused(Screen):
+        TYPE_AHEAD = True
+        BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+        def compose(self):
+            yield Static("nothing here takes the focus")
+
+    monkeypatch.setattr(typeahead, "HOLD_AT_MOST", 0.05)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        app.push_screen(Unfocused())
+        await screen_named(pilot, app, "Unfocused")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="esc read, once the wait was over")

@@ -54,24 +54,27 @@ class TypeAhead:
             self._hold_timer = self.set_timer(HOLD_AT_MOST, self._give_up)
         self._held.append(event)
 
-    def _replay(self, key: events.Key) -> None:
+    def _replay(self, key: events.Key, waited: bool = False) -> None:
         again = events.Key(key.key, key.character)
         again.replayed = True  # type: ignore[attr-defined]
+        again.waited = waited or getattr(key, "waited", False)  # type: ignore[attr-defined]
         if self.post_message(again):
             self._replays += 1
 
-    def _release(self) -> None:
+    def _release(self, waited: bool = False) -> None:
         held, self._held = self._held, []
         self._held_screen = None  # a closed screen kept here kept every screen it still pointed to
         if self._hold_timer is not None:
             self._hold_timer.stop()
             self._hold_timer = None
         for key in held:  # read again, in order
-            self._replay(key)
+            self._replay(key, waited)
 
     def _give_up(self) -> None:
+        """Waited long enough: the keys go where they are read now, each once (held again, esc
+        on a form still loading its choices was held and read again every two seconds, for good)."""
         self._in_flight = False
-        self._release()
+        self._release(waited=True)
 
     async def on_event(self, event: events.Event) -> None:
         if not isinstance(event, events.Key) or event.is_forwarded:
@@ -82,7 +85,7 @@ class TypeAhead:
         elif self._replays > 0:  # keys typed while the held ones are put back go behind them
             self._replay(event)
             return
-        if self._holds():
+        if self._holds() and not getattr(event, "waited", False):
             self._hold(event)
             if not self._in_flight and (self.screen is not self._held_screen or self.screen.focused is not None):
                 self._release()  # it can take them now (or it is gone): all of them, in order

@@ -109,3 +109,22 @@ async def test_keys_held_for_a_screen_that_never_focuses_anything_go_to_it_once_
         await screen_named(pilot, app, "Unfocused")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="esc read, once the wait was over")
+
+
+async def test_a_key_read_before_a_dialog_is_built_waits_for_it(sandbox):
+    """Soak: `j` read right after a result dialog was pushed ran its action before the dialog had
+    composed its text ("No nodes match '#result-scroll'"): the dialog was dropped as broken."""
+    from helpers import wait_for
+    from tui.ui.dialogs import open_dialog
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        open_dialog(app, "result", title="Lines", text="\n".join(f"line {n}" for n in range(200)))
+        for key in ("j", "j"):  # read before the dialog is built
+            app.post_message(events.Key(key, key))
+        dialog = await screen_named(pilot, app, "ResultScreen")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "result-scroll", what="its text focused")
+        assert app.bugs == [] and app.screen is dialog
+        await pilot.press("j")
+        await wait_for(pilot, lambda: dialog.query_one("#result-scroll").scroll_y > 0, what="j scrolls it")

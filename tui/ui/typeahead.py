@@ -8,7 +8,8 @@ Two gaps lost keys typed fast (or arriving together over a slow link):
   along (a callback queued behind it at each step); keys read meanwhile wait until it has landed.
 - Before the dialog focuses a field. A form or a typed confirmation is pushed at once, but its first
   field takes the focus only once it is mounted (a form: once its choices are loaded). A screen that
-  opts in with `TYPE_AHEAD = True` holds keys until it focuses something, or is gone.
+  opts in with `TYPE_AHEAD = True` holds keys until it focuses something, or is gone; any other
+  holds them until it is mounted (its keys' actions would find none of its widgets).
 Either way keys wait two seconds at most, and are then read again in the order typed. A mixin of
 the App.
 """
@@ -46,6 +47,8 @@ class TypeAhead:
             screen = self.screen
         except Exception:  # no screen yet, or none any more: nothing to wait for
             return False
+        if not screen.is_mounted:  # pushed, not built yet: its keys would find none of its widgets
+            return True
         return bool(getattr(screen, "TYPE_AHEAD", False)) and screen.focused is None
 
     def _hold(self, event: events.Key) -> None:

@@ -71,14 +71,20 @@ class ResultScreen(ModalScreen[bool]):
         return VerticalScroll(text, id="result-scroll")
 
     def on_mount(self) -> None:
-        if self.confirm_label:
-            self.query_one("#cancel", Button).focus()
+        self._focus_first()
+
+    def _focus_first(self) -> None:
+        """Cancel, or the text. (Its widgets nest: with keys read while it was built, Textual ran this
+        before they were all mounted — the soak's "No nodes match '#result-scroll'": once more then.)"""
+        found = self.query("#cancel" if self.confirm_label else "#result-scroll")
+        if found:
+            found.first().focus()
         else:
-            self.query_one("#result-scroll").focus()
+            self.call_after_refresh(self._focus_first)
 
     def action_scroll_body(self, lines: int) -> None:
-        body = self.query_one("#result-scroll")
-        body.scroll_relative(y=lines, animate=False)
+        for body in self.query("#result-scroll"):
+            body.scroll_relative(y=lines, animate=False)
 
     def action_sideways(self, cells: int) -> None:
         if not self.unwrapped:

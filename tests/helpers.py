@@ -209,7 +209,8 @@ async def typed(pilot, app, **values):
         box.focus()
         if hasattr(box, "clear"):  # a one-line field, or a text area
             box.clear()
-        box.post_message(events.Paste(text))
+        await wait_for(pilot, lambda: app.focused is box, what=f"{field} focused")
+        app.post_message(events.Paste(text))  # as the terminal gives a paste: to the app, which hands it on
         await wait_for(pilot, lambda: text in str(getattr(box, "value", None) or getattr(box, "text", "")), what=field)
 
 

@@ -96,6 +96,7 @@ async def test_every_view_and_form_under_faults(product, seed):
             await wait_for(pilot, lambda: app.main is not None, what="console")
             for entry_id in PRODUCTS[product]:
                 view = await open_view(pilot, app, entry_id, timeout=20)
+                await pilot.press("r")  # read again: a second round of requests under the faults
                 kind = view.kind
                 assert not_silent(app, view), f"{kind.id}: empty with no failure shown\n{notes(app)}"
                 if not hasattr(view, "table"):  # a page: its actions (or its absence's) open and close

@@ -124,6 +124,8 @@ class Sidebar(Widget, can_focus=True):
             if kid == kind_id:
                 self.folded.difference_update(self.parents(i))
                 self.highlighted = i
+                if self.content_size.height:  # (laid out: scrolled, its ▲ ▼ said now, not a frame late)
+                    self.window()
                 self.refresh()
 
     def action_move(self, delta: int) -> None:

@@ -24,7 +24,8 @@ async def names(http, path: str, key: str, **params) -> list[str]:
 
 
 async def server_named(http, name: str) -> dict:
-    return next(s for s in (await http.get(f"{Z}/servers", params={"per_page": 100})).json()["servers"] if s["name"] == name)
+    servers = (await http.get(f"{Z}/servers", params={"per_page": 100})).json()["servers"]
+    return next(s for s in servers if s["name"] == name)
 
 
 # ---- list_servers ----------------------------------------------------------------------------------
@@ -78,7 +79,8 @@ async def test_every_listing_takes_the_filters_its_list_call_sends(http):
     # list_security_groups: project_default as a Python bool
     assert await names(http, "/security_groups", "security_groups", **mine, project_default="False") == ["web-public"]
     assert await names(http, "/security_groups", "security_groups", tags="web") == ["web-public"]
-    assert await names(http, "/security_groups", "security_groups", project_default="True") == ["Default security group"]
+    defaults = await names(http, "/security_groups", "security_groups", project_default="True")
+    assert defaults == ["Default security group"]
     # list_placement_groups
     assert await names(http, "/placement_groups", "placement_groups", **mine, tags="web") == ["web-spread"]
     assert await names(http, "/placement_groups", "placement_groups", name="nothing-like-it") == []

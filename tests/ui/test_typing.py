@@ -124,7 +124,8 @@ async def test_a_key_read_before_a_dialog_is_built_waits_for_it(sandbox):
         for key in ("j", "j"):  # read before the dialog is built
             app.post_message(events.Key(key, key))
         dialog = await screen_named(pilot, app, "ResultScreen")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "result-scroll", what="its text focused")
+        focused = lambda: app.focused is not None and app.focused.id == "result-scroll"  # noqa: E731
+        await wait_for(pilot, focused, what="its text focused")
         assert app.bugs == [] and app.screen is dialog
         await pilot.press("j")
         await wait_for(pilot, lambda: dialog.query_one("#result-scroll").scroll_y > 0, what="j scrolls it")

@@ -10,7 +10,8 @@ import pytest
 
 from helpers import (
     cursor_on, row_where,
-    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select, text_of,
+    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
+    text_of,
     tab_to,
     to_named_row,
     wait_for,

@@ -11,8 +11,8 @@ from .base import Column, Lazy, ResourceKind
 
 RESOURCE = Lazy("tui.products.models:Resource")
 # What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
-DEFAULTS: dict[str, Any] = {"item_key": None, "model": RESOURCE, "id_field": "name", "paging": "page_size", "fetch_detail": False, "state_field": "stock",
-                           "per_scope": True}
+DEFAULTS: dict[str, Any] = {"item_key": None, "model": RESOURCE, "id_field": "name", "paging": "page_size",
+                           "fetch_detail": False, "state_field": "stock", "per_scope": True}
 
 
 def catalogue(kind: Callable[..., ResourceKind], id: str, title: str, singular: str, collection: str, list_key: str,

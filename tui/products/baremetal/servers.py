@@ -115,7 +115,8 @@ SERVER_ACTIONS = (
     ActionSpec("remote_access", "Remote access (management controller)…", _ready, why_not=_delivered, shape=FormCall(
         "Remote access to {name}'s management controller", Lazy(FORMS + "RemoteAccessForm"), Call("POST", "{id}/remote-access"),
         initial=_access_initial, submit_label="Open", answer=ACCESS)),
-    ActionSpec("open_access", "Show the remote access open now, if any…", _ready, why_not=_delivered, mutating=False, shape=ACCESS),
+    ActionSpec("open_access", "Show the remote access open now, if any…", _ready, why_not=_delivered, mutating=False,
+               shape=ACCESS),
     ActionSpec("revoke_access", "Revoke remote access", _ready, confirm=True, call=Call("DELETE", "{id}/remote-access"), why_not=_delivered),
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
 )

@@ -125,7 +125,8 @@ class DetailScreen(Screen[None]):
         kind = self.view.kind
         ident = f"  {self.row.id}  " if self.named != self.row.id else "  "  # an id said once
         self.query_one("#detail-title", Label).update(
-            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.named, "bold"), ident, (note, "dim"))
+            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.named, "bold"), ident,
+                          (note, "dim"))
         )
 
     def _credentials(self) -> dict[str, str]:
@@ -172,7 +173,8 @@ class DetailScreen(Screen[None]):
 
     def gone(self) -> None:
         self.is_gone = True
-        self.query_one("#detail-title", Label).update(Text(f" {self.named} no longer exists: below, as it was last seen", style="bold red"))
+        gone = f" {self.named} no longer exists: below, as it was last seen"
+        self.query_one("#detail-title", Label).update(Text(gone, style="bold red"))
         self.add_class("-gone")
         self.refresh_bindings()
 

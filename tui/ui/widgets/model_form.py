@@ -174,7 +174,8 @@ class ModelForm(Vertical):
         A choice another field's example follows: that example changes with it."""
         path = self.field_of(event.select)
         for target, by, default in self.examples.get(str(path), ()):
-            self.query_one(f"#f-{widget_id(target)}").placeholder = str(by.get(event.value, default))  # type: ignore[attr-defined]
+            box: Any = self.query_one(f"#f-{widget_id(target)}")
+            box.placeholder = str(by.get(event.value, default))
         info = info_at(self.model, path) if path else None
         kinds = variants(info) if info is not None else None
         if kinds:

@@ -66,3 +66,23 @@ async def test_screens_closed_all_day_are_freed_and_memory_stays_bounded(sandbox
         now_closed, now_widgets = alive(app)
         assert now_closed <= 1 and now_widgets <= widgets + 2, "closed screens and their widgets are kept"
         assert rss_mb() - rss < 5, "the resident size grows with the keys typed"
+
+
+async def test_lists_opened_while_the_console_starts_leave_it_listening(sandbox):
+    """The soak, from its first keys: a list opened while the main screen was still being built made
+    a second copy of the first view (the one composed with the screen was not attached yet). The
+    switcher holding the views failed on it (DuplicateIds) and stopped reading its messages: every
+    key passing through it (esc, q, ? from a list) waited there for good, and piled up."""
+    from helpers import wait_for
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.main is not None, what="the main screen")
+        first = app.main.current_entry.id
+        for entry in ("instance.volumes", first, "instance.volumes", first):  # at once, while it is built
+            app.main.open_entry(entry)
+        await loaded(pilot, app)
+        await wait_for(pilot, lambda: app.main.view is not None and app.main.view.kind.id == first, what="the last asked")
+        assert app.bugs == [] and len(app.main.query(f"#{app.main.view.id}")) == 1
+        await pilot.press("question_mark")  # bubbles from the list through the switcher to the app
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen", what="help, from the list")

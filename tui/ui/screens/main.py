@@ -50,6 +50,7 @@ class MainScreen(Screen[None]):
         self.make_view = make_view
         self.scopes = dict(scopes)  # scope type -> the operator's current scope of that type
         self.current_entry: manifest.Entry = manifest.start_entry()
+        self._views: set[str] = set()  # the views made (mounted, or on their way): each entry's once
 
     @property
     def current_kind(self) -> Any:
@@ -85,6 +86,7 @@ class MainScreen(Screen[None]):
             # The first view is composed with the screen (not mounted after it): one layout pass
             # and a first frame that already shows its rows.
             with ContentSwitcher(id="views", initial=view_id(first.id)):
+                self._views.add(view_id(first.id))
                 yield self.make_view(first, self.scope_for(first, first.load()))
         yield StatusBar(id="status")
         yield KeyBar()
@@ -148,8 +150,15 @@ class MainScreen(Screen[None]):
         self.current_entry = entry
         switcher = self.query_one(ContentSwitcher)
         vid = view_id(entry.id)
-        if not switcher.query(f"#{vid}"):
+        if vid not in self._views:  # (not "not in the DOM": the first view, composed, may not be yet)
+            self._views.add(vid)
             switcher.mount(self.make_view(entry, self.scope_for(entry, entry.load())))
+        if not switcher.query(f"#{vid}"):
+            # The view composed with the screen is attached by the switcher, after this screen's
+            # mount: a second one made meanwhile broke the switcher (DuplicateIds), and every key
+            # that passes through it waited there for good (the console deaf to esc, q, ?).
+            self.call_after_refresh(self.open_entry, entry_id)
+            return
         switcher.current = vid
         view = self.view
         if view is not None and entry.scope_type != "global":  # the scope followed the operator

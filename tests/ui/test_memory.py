@@ -82,7 +82,8 @@ async def test_lists_opened_while_the_console_starts_leave_it_listening(sandbox)
         for entry in ("instance.volumes", first, "instance.volumes", first):  # at once, while it is built
             app.main.open_entry(entry)
         await loaded(pilot, app)
-        await wait_for(pilot, lambda: app.main.view is not None and app.main.view.kind.id == first, what="the last asked")
+        in_front = lambda: app.main.view is not None and app.main.view.kind.id == first  # noqa: E731
+        await wait_for(pilot, in_front, what="the last asked")
         assert app.bugs == [] and len(app.main.query(f"#{app.main.view.id}")) == 1
         await pilot.press("question_mark")  # bubbles from the list through the switcher to the app
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen", what="help, from the list")

@@ -63,7 +63,10 @@ async def main(cycles: int) -> None:
             objects = gc.get_objects()
             counts = Counter(type(o).__qualname__ for o in objects)
             grown = sorted(((counts[k] - before.get(k, 0), k) for k in counts), reverse=True)[:6] if before else []
-            print(f"cycle {cycle:2d} {time.time() - start:4.0f} s  rss {rss_mb():6.1f} MB  objects {len(objects):7d}  "
+            # (the console freezes what survives a large listing, tui/ui/collector.py: gc.get_objects() leaves
+            # the frozen out, so they are counted apart)
+            print(f"cycle {cycle:2d} {time.time() - start:4.0f} s  rss {rss_mb():6.1f} MB  objects {len(objects):7d}"
+                  f" + {gc.get_freeze_count()} frozen  "
                   f"running {app.is_running}  bugs {len(app.bugs)}  grew {[(k, n) for n, k in grown if n > 0]}",
                   flush=True)
             before = counts

@@ -79,7 +79,8 @@ async def test_a_configuration_is_shown_unwrapped_with_its_indentation(sandbox):
         assert box.render_line(2).text.rstrip() != lines[2]
 
 
-DASHBOARD = "https://dashboard.cockpit.fr-par.example/grafana/d/a-rather-long-dashboard-path/overview?orgId=1&from=now-1h"
+DASHBOARD = ("https://dashboard.cockpit.fr-par.example/grafana/d/a-rather-long-dashboard-path/overview"
+             "?orgId=1&from=now-1h")
 
 
 @pytest.mark.parametrize("where", ["extra", "secrets"])
@@ -88,7 +89,8 @@ async def test_a_single_long_line_ends_in_an_ellipsis_and_scrolls_sideways_to_it
     app = make_app(sandbox)
     async with app.run_test(size=(80, 24)) as pilot:
         values = {"dashboard_url": DASHBOARD}
-        dialog = await secret_dialog(pilot, app, **({"extra": values, "secrets": {}} if where == "extra" else {"secrets": values}))
+        given = {"extra": values, "secrets": {}} if where == "extra" else {"secrets": values}
+        dialog = await secret_dialog(pilot, app, **given)
         if where == "secrets":
             await pilot.press("v")
         await wait_for(pilot, lambda: bool(dialog.query("#secret-list")), what="the list")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import action, confirm_yes, loaded, make_app, open_view, pick, screen_named, select, wait_for
+from helpers import action, child_list, confirm_yes, loaded, make_app, open_view, pick, screen_named, select, wait_for
 
 pytestmark = pytest.mark.anyio
 KEY = "3f2c8a8e-1d4b-4c2e-9b7a-5e6f7a8b9c0d"
@@ -228,9 +228,7 @@ async def test_the_vlan_snippet_is_shown_unwrapped_and_scrolls_sideways(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await open_baremetal(pilot, app, zone="fr-par-1")
         await select(pilot, view, "edge-par")
-        await action(pilot, app, "Private networks ›")
-        nets = (await screen_named(pilot, app, "ChildScreen")).view
-        await wait_for(pilot, lambda: nets.last_attempt is not None and not nets.listing, what="networks listed")
+        nets = await child_list(pilot, app, "Private networks ›")
         row = next(r for r in nets.table.resources() if r.get("vlan"))
         nets.table.move_to(row.id)
         await pilot.press("a")

@@ -364,7 +364,6 @@ class ApiClient:
             return await data if inspect.isawaitable(data) else data
         except ValueError:
             kind = resp.headers.get("content-type", "no content type").split(";")[0]
-            # (the status leads the summary: "201 the answer is not…", not said twice)
             what = f"the answer is not the JSON expected ({safe.clean(kind)}, {len(resp.content)} bytes)"
             if method == "GET" or not changes:  # nothing changed: a plain failure (a GET is tried again)
                 raise Retry(BadBody(resp.status_code, what, method=method, url=path), method == "GET") from None

@@ -78,8 +78,8 @@ class Breadcrumb(Label):
         chain = list(self.chain)
 
         def text() -> Text:
-            return Text.assemble((f" {self.product} › ", "bold"), (" › ".join(chain) + " › " if chain else "", "bold"),
-                                 self.title_text)
+            parents = " › ".join(chain) + " › " if chain else ""
+            return Text.assemble((f" {self.product} › ", "bold"), (parents, "bold"), self.title_text)
 
         while width > 0 and cell_len(text().plain) > width and any(len(c) > self.SHORTEST for c in chain):
             at = max(range(len(chain)), key=lambda i: len(chain[i]))

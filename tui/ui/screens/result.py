@@ -36,8 +36,8 @@ class ResultScreen(ModalScreen[bool]):
         Binding("right,l", "sideways(8)", show=False),
     ]
 
-    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True, copy_text: str = "",
-                 unwrapped: bool = False) -> None:
+    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True,
+                 copy_text: str = "", unwrapped: bool = False) -> None:
         super().__init__(id="result-dialog")
         self.title_text = title
         self.text = clean(text, keep_newlines=True)
@@ -57,9 +57,9 @@ class ResultScreen(ModalScreen[bool]):
                     yield Button(self.confirm_label, id="confirm", variant="warning")
                 yield Static("↑ ↓ PgUp PgDn scroll · y copy · esc cancel", classes="hint", markup=False)
             else:
-                yield Static(("← → scroll · " if self.unwrapped else "")
-                             + ("y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else "")
-                             + "esc close", classes="hint", markup=False)
+                copy = "y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else ""
+                yield Static(("← → scroll · " if self.unwrapped else "") + copy + "esc close", classes="hint",
+                             markup=False)
 
     def body(self) -> Widget:
         """What the dialog shows (a subclass may draw it otherwise): the text, wrapped, scrollable,

@@ -129,3 +129,54 @@ async def test_a_key_read_before_a_dialog_is_built_waits_for_it(sandbox):
         assert app.bugs == [] and app.screen is dialog
         await pilot.press("j")
         await wait_for(pilot, lambda: dialog.query_one("#result-scroll").scroll_y > 0, what="j scrolls it")
+
+
+def _typed(app, text: str) -> None:
+    """Keys as the terminal driver posts them from one read, with nothing processed in between."""
+    names = {":": "colon", " ": "space", "\r": "enter", "\n": "ctrl+j"}
+    for key in text:
+        app.post_message(events.Key(names.get(key, key), key))
+
+
+async def test_a_palette_search_typed_the_instant_the_console_starts_runs(sandbox):
+    """`: DNS zones ⏎` typed as the console starts: `:` was read before the console had put up its
+    first screen and opened the palette beneath it; and Enter, typed before the console took the
+    terminal, arrives as a newline (ctrl+j)."""
+    from helpers import wait_for
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        _typed(app, ":dns zones\n")
+        await wait_for(pilot, lambda: app.main is not None and app.main.current_kind is not None
+                       and app.main.current_kind.id == "dns.zones", what="DNS zones shown")
+        assert [type(s).__name__ for s in app.screen_stack] == ["Screen", "MainScreen"]
+
+
+async def test_enter_typed_with_a_palette_search_waits_for_its_matches(sandbox, monkeypatch):
+    """Enter typed right behind the search reached the palette before its first matches (a console
+    busy loading its lists answers late) and did nothing: the palette stayed open on its search."""
+    import asyncio
+
+    from helpers import wait_for
+    from tui.ui.commands import CloudCommands
+
+    answer = asyncio.Event()
+    search = CloudCommands.search
+
+    async def slow_search(self, query):
+        await answer.wait()
+        async for hit in search(self, query):
+            yield hit
+
+    monkeypatch.setattr(CloudCommands, "search", slow_search)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        _typed(app, ":dns zones\r")
+        typed = lambda: type(app.screen).__name__ == "CloudPalette" \
+            and app.screen.query_one("CommandInput").value == "dns zones"  # noqa: E731
+        await wait_for(pilot, typed, what="the search typed")
+        await pilot.pause()
+        answer.set()
+        await wait_for(pilot, lambda: app.screen is app.main and app.main.current_kind.id == "dns.zones",
+                       what="DNS zones shown")

@@ -115,7 +115,7 @@ async def test_read_only_reads_records_and_versions_and_sends_nothing(sandbox):
 async def palette(pilot, app, words):
     """`:`, the words typed, the first result entered."""
     await pilot.press(":")
-    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette", what="the palette")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette", what="the palette")
     await pilot.press(*words)
     await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")), what="palette results")
     await pilot.press("enter")

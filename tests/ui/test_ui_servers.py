@@ -302,11 +302,11 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
         await pilot.press("escape")
         await pilot.press("ctrl+p")  # Textual's own key for it opens it too
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette", what="palette by ctrl+p")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette", what="palette by ctrl+p")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="palette closed")
         await pilot.press("colon")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette")
         await pilot.press(*"zone nl-ams-1")
         await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")), what="palette results")
         await pilot.press("enter")
@@ -318,7 +318,7 @@ async def test_the_palette_lists_the_console_first_and_textuals_own_commands_aft
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         await pilot.press("colon")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette", what="the palette")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette", what="the palette")
         commands = app.screen.query_one("CommandList")
         await wait_for(pilot, lambda: any("Theme" in str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)),
                        what="every command listed")

@@ -389,6 +389,12 @@ class CloudApp(TypeAhead, Origins, App[None]):
             answered,
         )
 
+    def action_command_palette(self) -> None:
+        from .commands import CloudPalette  # Textual's, saying when its matches are in (type-ahead)
+
+        if self.use_command_palette and not CloudPalette.is_open(self):
+            self.push_screen(CloudPalette(id="--command-palette"))
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 

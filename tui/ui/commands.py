@@ -7,9 +7,11 @@ next."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual import work
+from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.worker import get_current_worker
 
 from ..products import manifest
 from ..products.location import ALL, REGIONS, ZONES, scope_label
@@ -52,3 +54,30 @@ class CloudCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), command, help=help_text)
+
+
+class CloudPalette(CommandPalette):
+    """Textual's palette, which says when its matches are in. Enter typed right behind the search
+    (`: DNS zones ⏎` in one burst, or at start-up while the console is busy) reached the palette
+    before its first matches and did nothing; the type-ahead now holds it until the search typed is
+    answered (`holds_key`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._answered: str | None = None  # the last search whose matches are all shown
+
+    def holds_key(self, key: str) -> bool:
+        if key != "enter" or self._selected_command is not None:
+            return False
+        try:
+            typed = self.query_one(CommandInput).value.strip()
+        except Exception:  # not built yet: the type-ahead waits for its mount anyway
+            return False
+        return bool(typed) and typed != self._answered
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        await CommandPalette._gather_commands.__wrapped__(self, search_value)  # type: ignore[attr-defined]
+        if not get_current_worker().is_cancelled:
+            self._answered = search_value
+            self.app.call_later(self.app.type_ahead_ready)

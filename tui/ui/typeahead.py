@@ -16,44 +16,65 @@ the App.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual import events
 
 HOLD_AT_MOST = 2.0  # seconds: a dialog that never focuses anything does not keep the keys
+BUSY_AT_MOST = 10.0  # seconds: a screen still answering what was typed before (the palette searching)
 AFTERMATH = 2  # passes up a bound key's chain: the key, then what its binding posted (a message, a focus)
 
 
 class TypeAhead:
     screen: Any
     focused: Any
+    screen_stack: Any
     set_timer: Any
     post_message: Any
 
     def _init_type_ahead(self) -> None:
         self._held: list[events.Key] = []
         self._held_screen: Any = None
+        self._held_since = 0.0
         self._hold_timer: Any = None
         self._replays = 0  # keys put back in the queue and not yet read again
         self._in_flight = False  # a bound key on its way to its binding: the next keys wait for it
 
-    def _holds(self) -> bool:
+    def _holds(self, key: str) -> bool:
         """Whether a key read now waits: one is already waiting (the order is kept), a bound key
-        before it has not reached its binding yet, or the screen in front takes typing and has
-        nothing focused yet."""
-        if self._held or self._in_flight:
-            return True
+        before it has not reached its binding yet, or the screen in front cannot take it yet."""
+        return bool(self._held) or self._in_flight or self._screen_waits(key)
+
+    def _screen_waits(self, key: str) -> bool:
+        """The console has not put up its first screen (only the app's default one is there: `:` typed
+        the instant it starts opened the palette below the console), the screen in front is not built
+        yet (its keys would find none of its widgets), takes
+        typing and has nothing focused yet, or says it cannot take this key yet (`holds_key`: the
+        palette's Enter before its matches)."""
         try:
             screen = self.screen
         except Exception:  # no screen yet, or none any more: nothing to wait for
             return False
-        if not screen.is_mounted:  # pushed, not built yet: its keys would find none of its widgets
+        if not screen.is_mounted or len(self.screen_stack) < 2:
             return True
-        return bool(getattr(screen, "TYPE_AHEAD", False)) and screen.focused is None
+        if getattr(screen, "TYPE_AHEAD", False) and screen.focused is None:
+            return True
+        holds_key = getattr(screen, "holds_key", None)
+        return bool(holds_key is not None and holds_key(key))
+
+    def type_ahead_ready(self) -> None:
+        """Told by a screen whose `holds_key` may have changed its answer."""
+        if self._held and not self._in_flight and not self._screen_waits(self._held[0].key):
+            self._release()
 
     def _hold(self, event: events.Key) -> None:
+        if event.key == "ctrl+j" and len(self.screen_stack) < 2:
+            # typed before the console took the terminal: the line discipline still turned Enter into a newline
+            event = events.Key("enter", "\r")
         if not self._held:
             self._held_screen = self.screen
+            self._held_since = time.monotonic()
             self._hold_timer = self.set_timer(HOLD_AT_MOST, self._give_up)
         self._held.append(event)
 
@@ -75,7 +96,14 @@ class TypeAhead:
 
     def _give_up(self) -> None:
         """Waited long enough: the keys go where they are read now, each once (held again, esc
-        on a form still loading its choices was held and read again every two seconds, for good)."""
+        on a form still loading its choices was held and read again every two seconds, for good).
+        A screen that says it is still busy with them (`holds_key`) keeps them up to BUSY_AT_MOST."""
+        if self._held and self.screen is self._held_screen and not self._in_flight:
+            holds_key = getattr(self.screen, "holds_key", None)
+            if holds_key is not None and holds_key(self._held[0].key) \
+                    and time.monotonic() - self._held_since < BUSY_AT_MOST:
+                self._hold_timer = self.set_timer(HOLD_AT_MOST, self._give_up)
+                return
         self._in_flight = False
         self._release(waited=True)
 
@@ -88,16 +116,17 @@ class TypeAhead:
         elif self._replays > 0:  # keys typed while the held ones are put back go behind them
             self._replay(event)
             return
-        if self._holds() and not getattr(event, "waited", False):
+        if self._holds(event.key) and not getattr(event, "waited", False):
             self._hold(event)
-            if not self._in_flight and (self.screen is not self._held_screen or self.screen.focused is not None):
+            gone = self.screen is not self._held_screen
+            if not self._in_flight and (gone or not self._screen_waits(self._held[0].key)):
                 self._release()  # it can take them now (or it is gone): all of them, in order
             return
         await self._deliver(event)
 
     async def _deliver(self, key: events.Key) -> None:
-        try:
-            bound = key.key in self.screen.active_bindings
+        try:  # a screen that judges keys by what came before (`holds_key`) sees each one land first
+            bound = key.key in self.screen.active_bindings or hasattr(self.screen, "holds_key")
             target = self.focused or self.screen
         except Exception:
             bound, target = False, None

@@ -5,6 +5,8 @@ command shown with its explanation). With `confirm_label` it asks: the
 answer is True for that button, False for Cancel or escape. With `unwrapped` (a snippet to paste)
 no line is wrapped: a long one ends in `…` and the text scrolls sideways (← →), as a one-time
 secret's configuration does (`widgets.sideways`), so a trailing comment never reads as a line of its own.
+Prose with a line to use (`copy_text`, standing as a line of `text`): the prose wraps, that line does
+not (a record or a command read across two lines is read wrong), and scrolls sideways.
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ class ResultScreen(ModalScreen[bool]):
                 yield Static("↑ ↓ PgUp PgDn scroll · y copy · esc cancel", classes="hint", markup=False)
             else:
                 copy = "y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else ""
-                yield Static(("← → scroll · " if self.unwrapped else "") + copy + "esc close", classes="hint",
+                sideways = self.unwrapped or (self.copy_text and self.copy_text in self.text.split("\n"))
+                yield Static(("← → scroll · " if sideways else "") + copy + "esc close", classes="hint",
                              markup=False)
 
     def body(self) -> Widget:
@@ -66,9 +69,17 @@ class ResultScreen(ModalScreen[bool]):
         never parsed as markup; unwrapped, each line whole or ending in `…`."""
         if self.unwrapped:
             text = Static(shifted(self.text, self.shift), id="result-text", classes="unwrapped", markup=False)
-        else:
-            text = Static(self.text, id="result-text", markup=False)
-        return VerticalScroll(text, id="result-scroll")
+            return VerticalScroll(text, id="result-scroll")
+        lines = self.text.split("\n")
+        if not self.copy_text or self.copy_text not in lines:
+            return VerticalScroll(Static(self.text, id="result-text", markup=False), id="result-scroll")
+        at = lines.index(self.copy_text)
+        return VerticalScroll(
+            Static("\n".join(lines[:at]), id="result-text", markup=False),
+            Static(shifted(self.copy_text, self.shift), id="result-line", classes="unwrapped", markup=False),
+            Static("\n".join(lines[at + 1:]), id="result-after", markup=False),
+            id="result-scroll",
+        )
 
     def on_mount(self) -> None:
         self._focus_first()
@@ -87,13 +98,14 @@ class ResultScreen(ModalScreen[bool]):
             body.scroll_relative(y=lines, animate=False)
 
     def action_sideways(self, cells: int) -> None:
-        if not self.unwrapped:
+        found = self.query("#result-text.unwrapped, #result-line")
+        if not found:
             return
-        text = self.query_one("#result-text", Static)
-        shift = min(max(self.shift + cells, 0), furthest(self.text, text.content_size.width))
+        text, whole = found.first(Static), self.text if self.unwrapped else self.copy_text
+        shift = min(max(self.shift + cells, 0), furthest(whole, text.content_size.width))
         if shift != self.shift:
             self.shift = shift
-            text.update(shifted(self.text, shift))
+            text.update(shifted(whole, shift))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")

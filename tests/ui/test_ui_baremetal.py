@@ -118,10 +118,16 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         assert "203.0.113.9" in again.note
         await pilot.press("escape")
         await action(pilot, app, "Revoke remote access")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert "The access open to 203.0.113.9 (until " in asked.message
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: sid not in store.remote, what="revoked")
         await action(pilot, app, "Show the remote access open now, if any…")
         await wait_for(pilot, lambda: any("No remote access is open" in n.message for n in app.notes), what="none open")
+        deletes = len([w for w in writes(sandbox) if w[0] == "DELETE"])
+        await action(pilot, app, "Revoke remote access")  # none open: said, nothing sent
+        await wait_for(pilot, lambda: any("nothing to revoke" in n.message for n in app.notes), what="nothing to revoke")
+        assert len([w for w in writes(sandbox) if w[0] == "DELETE"]) == deletes and app.screen.id == "main"
         # reverse DNS: pending, then active without a key press
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         await action(pilot, app, "Reverse DNS of an IP…")
@@ -249,3 +255,29 @@ async def test_the_vlan_snippet_is_shown_unwrapped_and_scrolls_sideways(sandbox)
         await wait_for(pilot, lambda: body.render_line(0).text.startswith("…"), what="scrolled sideways")
         await pilot.press("y")
         assert app.clipboard == result.text
+
+
+async def test_an_install_whose_answer_is_lost_closes_its_form_and_says_what_a_look_found():
+    """A flow's write whose answer is lost stayed in its form as an error, ready to be sent again (an
+    install twice); the console said "the list is read again" instead of looking."""
+    from tui.sandbox import ManualClock, Sandbox
+    from tui.sandbox.faults import FaultSpec
+
+    sandbox = Sandbox(clock=ManualClock(), faults=FaultSpec(rates={"applied": 1.0}, seed=1, applied_as="500"))
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_baremetal(pilot, app)
+        server = next(s for s in sandbox.baremetal.servers["fr-par-2"].values() if s["name"] == "build-farm")
+        view.table.move_to(server["id"])
+        await action(pilot, app, "Install an OS…")
+        install = await form_ready(pilot, app)
+        install.query_one("#f-os_id").value = options(install, "os_id")[0][1]
+        install.query_one("#f-ssh_key_ids").value = KEY
+        await pilot.press("ctrl+s")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press(*"build-farm", "enter")
+        lost = lambda: next((n for n in app.notes if "the answer was lost" in n.title), None)  # noqa: E731
+        await wait_for(pilot, lambda: lost() is not None, what="the lost answer said")
+        assert lost().title.startswith("Install an OS (build-farm)") and "Looked again: it is still ready" in lost().message
+        assert app.screen.id == "main"  # the form is gone: sending it again would install twice
+        assert server["install"]["status"] == "to_install"

@@ -53,9 +53,8 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
             result = await conversation(ViewFlowUI(host, scope), target)
             reveal_once(host, first)
             return result
-        except OutcomeUnknown as err:  # a step may have been applied: read the list again
-            unknown_outcome(app, err, doing, "the list is read again; check before repeating")
-            host.reload()
+        except OutcomeUnknown as err:  # a step may have been applied: look at what it acted on
+            await _look_after(host, spec, rows, scope, err, doing)
         except StepCancelled:  # a flow's confirmation answered no: nothing was sent
             return None
         except Exception as err:
@@ -65,12 +64,7 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         assert spec.call is not None
         await host.service.run(spec.call, scope, first)
     except OutcomeUnknown as err:
-        found = await outcome.after_action(host.service, scope, first.id, first.state, spec.moves_to, spec.if_lost)
-        unknown_outcome(app, err, doing, found.says)
-        if found.row is None and found.applied:
-            host.forget(first)
-        else:
-            host.follow(found.row or first)
+        await _look_after(host, spec, [first], scope, err, doing)
         return None
     except Exception as err:
         notify_error(app, err, doing)
@@ -82,6 +76,24 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         host.then[first.id] = after
     host.follow(first)
     return None
+
+
+async def _look_after(host: Any, spec: ActionSpec, rows: list[Any], scope: str, err: Any, doing: str) -> None:
+    """An action's answer was lost (its request, or a step of its conversation): the one row it
+    acted on is read again and its state said (`outcome.after_action`: applied when it is in a
+    state the action moves it to, with the action's advice); several rows, or a product's own
+    page: the list is read again."""
+    first = rows[0]
+    if len(rows) > 1 or not first.id or host.kind.singleton:
+        unknown_outcome(host.app, err, doing, "the list is read again: check it before repeating")
+        host.reload()
+        return
+    found = await outcome.after_action(host.service, scope, first.id, first.state, spec.moves_to, spec.if_lost)
+    unknown_outcome(host.app, err, doing, found.says)
+    if found.row is None and found.applied:
+        host.forget(first)
+    else:
+        host.follow(found.row or first)
 
 
 def offered(spec: ActionSpec, read_only: bool) -> bool:

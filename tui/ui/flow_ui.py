@@ -44,9 +44,12 @@ class ViewFlowUI:
         async def load() -> tuple[Choices, dict[str, Any]]:
             return choices or {}, context or {}
 
-        result = await self.app.push_screen_wait(
-            FormScreen(title, model, send, initial=initial, loader=load if (choices or context) else None, submit_label=submit_label)
-        )
+        result = await self.app.push_screen_wait(FormScreen(
+            title, model, send, initial=initial, loader=load if (choices or context) else None, submit_label=submit_label,
+            lost_closes=True,
+        ))
+        if isinstance(result, BaseException):  # the answer was lost: the flow stops, the runner looks
+            raise result
         return result[0] if result else None
 
     async def pick(self, title: str, choices: Sequence[tuple[Any, ...]], current: Any = None) -> Any:

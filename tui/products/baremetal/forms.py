@@ -156,6 +156,22 @@ class RemoteAccessForm(BaseModel):
             raise ValueError("an IPv4 or IPv6 address") from None
 
 
+async def revoke_message(svc: Any, scope: str, server: Row) -> str:
+    """What revoking ends (the access open now, to which address, until when); none open is said
+    and nothing is sent (Refused)."""
+    from ...api.errors import NotFound
+    from ..flows import Refused
+
+    try:
+        access = await svc.run(Call("GET", "{id}/remote-access", mutating=False), scope, server)
+    except NotFound:
+        raise Refused(f"no remote access is open on {server.name or server.id}: there is nothing to revoke") from None
+    from ..times import moment_of
+
+    ip, until = access.get("ip") or "?", moment_of(access.get("expires_at")) or "?"
+    return f"The access open to {ip} (until {until}) ends now: its URL, login and password stop working."
+
+
 def jump_host_client_ip() -> str:
     """Over SSH, the address the operator comes from (`SSH_CLIENT`): the usual answer."""
     return (os.environ.get("SSH_CLIENT") or os.environ.get("SSH_CONNECTION") or "").split(" ")[0]

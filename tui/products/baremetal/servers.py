@@ -117,7 +117,8 @@ SERVER_ACTIONS = (
         initial=_access_initial, submit_label="Open", answer=ACCESS)),
     ActionSpec("open_access", "Show the remote access open now, if any…", _ready, why_not=_delivered, mutating=False,
                shape=ACCESS),
-    ActionSpec("revoke_access", "Revoke remote access", _ready, confirm=True, call=Call("DELETE", "{id}/remote-access"), why_not=_delivered),
+    ActionSpec("revoke_access", "Revoke remote access", _ready, confirm=Lazy(FORMS + "revoke_message"),
+               call=Call("DELETE", "{id}/remote-access"), why_not=_delivered),
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
 )
 

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from .. import styles
-from ...api.errors import ApiError
+from ...api.errors import ApiError, OutcomeUnknown
 from ...api.safe import has_control
 from ...products.base import Choices
 from ...products.flows import StepCancelled
@@ -47,8 +47,10 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         loader: Loader | None = None,
         submit_label: str = "Create",
         field_map: dict[str, str] | None = None,
+        lost_closes: bool = False,
     ) -> None:
         super().__init__()
+        self.lost_closes = lost_closes  # an answer lost closes the form with the error (a flow looks, then says)
         self.title_text = title
         self.model = model
         self.submit_fn = submit
@@ -209,6 +211,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             button.disabled = False
             return
         except Exception as err:
+            if self.lost_closes and isinstance(err, OutcomeUnknown):
+                self.dismiss(err)  # type: ignore[arg-type]
+                return
             summary, hint = describe(err)
             log_shown(self.title_text, summary)
             if isinstance(err, ApiError):

@@ -472,3 +472,4 @@ async def test_a_record_at_the_zone_root_is_named_in_its_detail_and_its_id_said_
         detail = await screen_named(pilot, app, "DetailScreen")
         title = text_of(detail.query_one("#detail-title"))
         assert "@ A 203.0.113.10" in title and title.count(root.id) == 1
+        assert "DNS › example.com › Records › @ A" in title  # a child's detail names its parent, as its list does

@@ -19,6 +19,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 
 from .. import styles
+from ...api.safe import clean
 from ..widgets.key_bar import KeyBar
 from textual.widgets import Label, Static, TabbedContent, TabPane
 
@@ -121,11 +122,16 @@ class DetailScreen(Screen[None]):
         label = self.view.kind.label
         return (label(self.row.data) if label is not None else "") or self.row.name or self.row.id
 
+    def _parent_named(self) -> str:
+        parent = getattr(self.view, "parent_ref", None)
+        return f"{clean(parent.name or parent.id)} › " if parent is not None else ""
+
     def _title(self, note: str = "") -> None:
         kind = self.view.kind
         ident = f"  {self.row.id}  " if self.named != self.row.id else "  "  # an id said once
         self.query_one("#detail-title", Label).update(
-            Text.assemble((f" {kind.product} › {kind.title} › ", "bold"), (self.named, "bold"), ident,
+            # a child's list names its parent (`example.com › Records`): its details do too
+            Text.assemble((f" {kind.product} › {self._parent_named()}{kind.title} › ", "bold"), (self.named, "bold"), ident,
                           (note, "dim"))
         )
 

@@ -74,12 +74,14 @@ class ResultScreen(ModalScreen[bool]):
         if not self.copy_text or self.copy_text not in lines:
             return VerticalScroll(Static(self.text, id="result-text", markup=False), id="result-scroll")
         at = lines.index(self.copy_text)
-        return VerticalScroll(
-            Static("\n".join(lines[:at]), id="result-text", markup=False),
+        before, after = "\n".join(lines[:at]), "\n".join(lines[at + 1:])
+        parts = [
+            Static(before, id="result-text", markup=False),
             Static(shifted(self.copy_text, self.shift), id="result-line", classes="unwrapped", markup=False),
-            Static("\n".join(lines[at + 1:]), id="result-after", markup=False),
-            id="result-scroll",
-        )
+            Static(after, id="result-after", markup=False),
+        ]
+        parts[0].display, parts[2].display = bool(before), bool(after)  # none drawn as a blank line
+        return VerticalScroll(*parts, id="result-scroll")
 
     def on_mount(self) -> None:
         self._focus_first()

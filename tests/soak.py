@@ -58,7 +58,7 @@ async def main(cycles: int) -> None:
                     app.post_message(events.Key(key, CHARS.get(key, key if len(key) == 1 else None)))
                     await asyncio.sleep(0.03)
                 await asyncio.sleep(0.1)
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(20.0 if cycle % 5 == 4 else 1.0)  # the operator pauses now and then (idle tidying)
             gc.collect()
             objects = gc.get_objects()
             counts = Counter(type(o).__qualname__ for o in objects)

@@ -50,6 +50,7 @@ class Note(NamedTuple):
 
 log = logging.getLogger("cloudtui.ui")
 FIRST_PAGE_WAIT = 0.25  # seconds the console waits for its first rows before showing anyway
+IDLE_AFTER = 10.0  # seconds without a key after which the operator is idle (memory is tidied then)
 
 
 def _commands() -> type:
@@ -161,6 +162,7 @@ class CloudApp(TypeAhead, Origins, App[None]):
 
     def on_mount(self) -> None:
         self.set_timer(2.0, collector.startup_done)  # also when the console waits on a login first
+        self.set_interval(5, lambda: collector.resettle(idle=time.monotonic() - self.last_key_at > IDLE_AFTER))
         self._check_log()
         if self.settings.config_error:
             self.notify(self.settings.config_error, title="Configuration", severity="warning", timeout=10)

@@ -40,6 +40,7 @@ class TypeAhead:
         self._hold_timer: Any = None
         self._replays = 0  # keys put back in the queue and not yet read again
         self._in_flight = False  # a bound key on its way to its binding: the next keys wait for it
+        self.last_key_at = time.monotonic()  # when the operator last typed (idle work waits for a pause)
 
     def _holds(self, key: str) -> bool:
         """Whether a key read now waits: one is already waiting (the order is kept), a bound key
@@ -111,6 +112,7 @@ class TypeAhead:
         if not isinstance(event, events.Key) or event.is_forwarded:
             await super().on_event(event)  # type: ignore[misc]
             return
+        self.last_key_at = time.monotonic()
         if getattr(event, "replayed", False):
             self._replays -= 1
         elif self._replays > 0:  # keys typed while the held ones are put back go behind them

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import action, demo_settings, loaded, make_app, open_view, pick, screen_named, wait_for
+from helpers import action, loaded, make_app, open_view, pick, screen_named, wait_for
 
 pytestmark = pytest.mark.anyio
 ZONE = "fr-par-2"
@@ -225,17 +225,6 @@ async def test_create_edit_delete_and_a_full_server_greyed(sandbox, clock):
         await action(pilot, app, "Attach to a server…")
         servers = await screen_named(pilot, app, "PickerScreen")
         assert {c[0].split(" ·")[0]: c[2] for c in servers.choices}["build-farm"] == "it has 64 flexible IPs: 1 more would pass 64"
-
-
-async def test_read_only_offers_no_marks_and_no_writes(sandbox):
-    app = make_app(sandbox, settings=demo_settings(read_only=True))
-    async with app.run_test(size=(120, 40)) as pilot:
-        view = await open_fips(pilot, app)
-        assert not view.may("mark") and not view.may("create") and not view.may("actions")
-        await pilot.press("space", "a", "c", "d")
-        await pilot.pause()
-        assert view.table.marked == set() and app.screen.id == "main"
-        assert writes(sandbox) == []
 
 
 async def test_a_rule_broken_before_sending_is_a_refusal_not_a_bug(sandbox):

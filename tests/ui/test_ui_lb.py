@@ -97,11 +97,7 @@ async def test_read_only_shows_the_topology_and_sends_nothing(sandbox):
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         view = await open_view(pilot, app, "lb.lbs")
-        await to_named_row(pilot, view, "web-lb")
-        for key in ("c", "e", "d"):
-            await pilot.press(key)
-            await pilot.pause()
-            assert app.screen.id == "main"
+        await to_named_row(pilot, view, "web-lb")  # (the list offers no write: tests/ui/test_read_only.py)
         backends = await child_list(pilot, app, "Backends")
         assert {r.name for r in backends.table.resources()} == {"web-servers", "api-servers"}
         for key in ("c", "e", "d"):

@@ -1,6 +1,6 @@
 """Keys typed ahead of a dialog: held until it can take them, then given to it in order.
 
-Two gaps lost keys typed fast (or arriving together over a slow link):
+Three gaps lost keys typed fast (or arriving together over a slow link):
 - Before the dialog exists. Textual hands a key to the focused widget's queue and goes on reading
   the next ones; the key's binding runs only once it has bubbled back up to the app. So in `c d e v 1`
   on a list, `d e v 1` were read while `c` was still on its way, and went to the list (or nowhere)
@@ -10,8 +10,12 @@ Two gaps lost keys typed fast (or arriving together over a slow link):
   field takes the focus only once it is mounted (a form: once its choices are loaded). A screen that
   opts in with `TYPE_AHEAD = True` holds keys until it focuses something, or is gone; any other
   holds them until it is mounted (its keys' actions would find none of its widgets).
-Either way keys wait two seconds at most, and are then read again in the order typed. A mixin of
-the App.
+- Before the console is up, and before a screen has answered what was typed into it: keys read
+  while only the app's default screen shows wait for the console's first screen; a screen with
+  `holds_key(key)` holds that key until it says it is ready (`type_ahead_ready`): the palette's
+  Enter until the search typed before it has its matches.
+Keys wait two seconds at most (ten while a screen says it is still answering), and are then read
+again in the order typed. A mixin of the App.
 """
 
 from __future__ import annotations
@@ -50,9 +54,8 @@ class TypeAhead:
     def _screen_waits(self, key: str) -> bool:
         """The console has not put up its first screen (only the app's default one is there: `:` typed
         the instant it starts opened the palette below the console), the screen in front is not built
-        yet (its keys would find none of its widgets), takes
-        typing and has nothing focused yet, or says it cannot take this key yet (`holds_key`: the
-        palette's Enter before its matches)."""
+        yet (its keys would find none of its widgets), it takes typing and has nothing focused yet, or
+        it says it cannot take this key yet (`holds_key`: the palette's Enter before its matches)."""
         try:
             screen = self.screen
         except Exception:  # no screen yet, or none any more: nothing to wait for

@@ -204,14 +204,15 @@ async def test_a_global_panel_shows_one_object_acts_and_polls_until_settled(gsan
         await wait_for(pilot, lambda: panel.row is not None, what="account loaded")
         assert ("GET", "/gadgets/v1/account") in gsandbox.requests
         assert not app.main.check_action("scope", ("zone",)) and not app.main.check_action("scope", ("region",))  # no z
-        assert "basic" in app.export_screenshot()
+        await wait_for(pilot, lambda: "basic" in app.export_screenshot(), what="the plan shown")
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
         await pick(pilot, app, lambda label: label == "Upgrade to pro")
         await wait_for(pilot, lambda: panel.row is not None and panel.row.state == "upgrading", what="upgrading")
         clock.advance(2.5)  # the platform settles; the panel sees it without a key press
         await wait_for(pilot, lambda: panel.row.state == "active" and panel.row.get("plan") == "pro", what="settled")
-        assert "pro" in app.export_screenshot() and "basic" not in app.export_screenshot()
+        await wait_for(pilot, lambda: "pro" in app.export_screenshot() and "basic" not in app.export_screenshot(),
+                       what="the new plan shown")
         assert writes(gsandbox) == [("POST", "/gadgets/v1/account/upgrade")]
 
 

@@ -81,10 +81,9 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
 async def _look_after(host: Any, spec: ActionSpec, rows: list[Any], scope: str, err: Any, doing: str) -> None:
     """An action's answer was lost (its request, or a step of its conversation): the one row it
     acted on is read again and its state said (`outcome.after_action`: applied when it is in a
-    state the action moves it to, with the action's advice); several rows, or a product's own
-    page: the list is read again."""
+    state the action moves it to, with the action's advice); several rows: the list is read again."""
     first = rows[0]
-    if len(rows) > 1 or not first.id or host.kind.singleton:
+    if len(rows) > 1:
         unknown_outcome(host.app, err, doing, "the list is read again: check it before repeating")
         host.reload()
         return

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from textual.app import App
 from textual.containers import Vertical
-from textual.screen import Screen
-from textual.widgets import Select
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Label, OptionList, Select
 
 from tui.ui import textual_fixes
 
@@ -35,3 +35,30 @@ async def test_a_screen_closed_while_its_selects_mount_fails_nothing():
             app.pop_screen()
             await pilot.pause()
         assert app._exception is None
+
+
+async def test_a_menu_closed_while_it_is_built_can_open_again():
+    """Soak: the actions menu closed by code as it opened failed its mount (its list asked for,
+    already pruned); the failure left it registered, and every later `a` failed (DuplicateIds)."""
+    textual_fixes.apply()
+
+    class Menu(ModalScreen):
+        def compose(self):
+            with Vertical():
+                yield Label("actions")
+                yield OptionList("one", "two")
+
+        def on_mount(self):
+            self.query_one(OptionList).focus()
+
+    app = App()
+    async with app.run_test() as pilot:
+        for ticks in range(16):
+            app.push_screen(Menu(id="menu"))
+            for _ in range(ticks % 8):
+                await asyncio.sleep(0)
+            app.pop_screen()
+            await pilot.pause()
+        app.push_screen(Menu(id="menu"))
+        await pilot.pause()
+        assert app._exception is None and isinstance(app.screen, Menu) and app.focused is not None

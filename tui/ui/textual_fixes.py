@@ -6,11 +6,13 @@ issue and removed once a pinned Textual has the fix.
   each with every line its widget last drew. Every screen opened and closed (a detail, a form, help)
   leaves its widgets' caches there: a console open all day grew by tens of megabytes, steadily. The
   two styles depend on the two colours only; cached on those, nothing of a widget is kept.
-- Select mounted while its screen closes (textual 8.2.8, no upstream issue found): the screen's
-  widgets are pruned between a Select's compose and its Mount, whose handler then asks for its
-  drop-down (`query_one(SelectOverlay)`) and fails — the console reported a bug when a form was
-  closed by code while it was still being built. A Select whose drop-down is gone is being removed:
-  its mount does nothing.
+- A screen closed while it is being built (textual 8.2.8, no upstream issue found): its widgets
+  are pruned between a node's compose and its Mount, whose handler then asks for a child
+  (`query_one`) and fails — Textual's Select asks for its drop-down, a menu for its list. The
+  failure ends the node's message loop before it ever reads the request to close, so the screen is
+  never removed: the next menu with its id could not open (DuplicateIds), for good. Found by the
+  soak (a form, then the actions menu, closed by code as they opened). A node whose screen is no
+  longer on the stack is being removed: its Mount is not dispatched.
 """
 
 from __future__ import annotations
@@ -30,21 +32,33 @@ def _get_inner_outer(self: Any, base_background: Any, background: Any) -> tuple[
     return _inner_outer(base_background, background)
 
 
-def _select_mounted(original: Any) -> Any:
-    def _on_mount(self: Any, event: Any) -> None:
-        from textual.widgets._select import SelectOverlay
+def _closing(node: Any) -> bool:
+    """Whether `node` belongs to a screen popped before it was built."""
+    from textual.screen import Screen
 
-        if self.query(SelectOverlay):
-            original(self, event)
+    try:
+        screen = node if isinstance(node, Screen) else node.screen
+        return screen not in node.app.screen_stack
+    except Exception:  # not on a screen yet, or no app: nothing is closing
+        return False
 
-    return _on_mount
+
+def _mount_unless_closing(original: Any) -> Any:
+    from textual.events import Mount
+
+    async def _dispatch_message(self: Any, message: Any) -> Any:
+        if type(message) is Mount and _closing(self):
+            return None
+        return await original(self, message)
+
+    _dispatch_message.fixed = True  # type: ignore[attr-defined]
+    return _dispatch_message
 
 
 def apply() -> None:
     from textual._styles_cache import StylesCache
-    from textual.widgets import Select
+    from textual.message_pump import MessagePump
 
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
-    if not getattr(Select._on_mount, "fixed", False):
-        Select._on_mount = _select_mounted(Select._on_mount)  # type: ignore[method-assign]
-        Select._on_mount.fixed = True  # type: ignore[attr-defined]
+    if not getattr(MessagePump._dispatch_message, "fixed", False):
+        MessagePump._dispatch_message = _mount_unless_closing(MessagePump._dispatch_message)  # type: ignore[method-assign]

@@ -244,9 +244,13 @@ def ten_thousand(repeat: int, add: Add) -> None:
 
 
 def stages_of(r: dict[str, Any], add: Add) -> None:
-    """Where a load's time went (`tui.stages`): transport is the rest of the wall time."""
+    """Where a load's time went (`tui.stages`): transport is the rest of the wall time, and the
+    sandbox's own time answering (its Server-Timing, in its own process) is said within it."""
     for stage in ("transport", "decode", "rows", "table"):
         add(f"  … of which {stage}", "ms", [v * 1000 for v in r[stage]], "", lambda v: True)
+        if stage == "transport":
+            add("      … the sandbox answering (its own process)", "ms", [v * 1000 for v in r["sandbox"]], "",
+                lambda v: True)
 
 
 # (manifest entry, what it lists): `--scale N` seeds N of each (fr-par-1, or fr-par for regional kinds).

@@ -46,9 +46,32 @@ class Frames:
             pass
 
 
+SANDBOX = [0.0]  # seconds the sandbox spent answering, from its Server-Timing headers (its own process)
+
+
+def _count_sandbox_time() -> None:
+    """Every answer's `Server-Timing: app;dur=…` added up in SANDBOX (the bench's own process only)."""
+    import httpx
+
+    send = httpx.AsyncClient.send
+
+    async def timed_send(self: Any, request: Any, **kwargs: Any) -> Any:
+        response = await send(self, request, **kwargs)
+        timing = response.headers.get("server-timing", "")
+        if timing.startswith("app;dur="):
+            try:
+                SANDBOX[0] += float(timing.removeprefix("app;dur=")) / 1000
+            except ValueError:
+                pass
+        return response
+
+    httpx.AsyncClient.send = timed_send  # type: ignore[method-assign]
+
+
 def bench_app(url: str, frames: Frames, **policy: float) -> Any:
     from tui.ui import collector
 
+    _count_sandbox_time()
     collector.startup_begin()  # as the entry point does: start-up is frozen after the first frame
     from tui.api.secret import Secret
 
@@ -157,7 +180,7 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
     app = bench_app(url, frames)
     from tui import stages
 
-    out: dict[str, Any] = {"load": [], "key": [], "decode": [], "rows": [], "table": [], "transport": []}
+    out: dict[str, Any] = {"load": [], "key": [], "decode": [], "rows": [], "table": [], "transport": [], "sandbox": []}
     async with app.run_test(size=(120, 40)):
         view = await open_list(app, entry) if entry else await loaded_view(app)
         assert view.table.loaded_count == expect, (view.table.loaded_count, expect)
@@ -182,6 +205,7 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
             view.totals = {}
             await frames.next()
             stages.reset()
+            SANDBOX[0] = 0.0
             t0 = time.perf_counter()
             view.reload()
             await until(lambda: not view.listing and view.table.loaded_count == expect and view.last_refresh is not None)
@@ -191,6 +215,7 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
             for stage, spent in stages.SPENT.items():
                 out[stage].append(spent)
             out["transport"].append(load - sum(stages.SPENT.values()))  # requests, answers, the wait, the rest
+            out["sandbox"].append(SANDBOX[0])  # within transport: the sandbox's own work (another process)
         view.table.move_to(view.table.shown_keys[expect // 2])
         await frames.next()
         # Keys come at any moment, not just after a frame: Textual draws on a fixed 60 Hz grid, so a

@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import re
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -196,6 +197,19 @@ def fault_response(status: int) -> Response:
     return JSONResponse({"message": "injected fault"}, status_code=status)
 
 
+def _timed(send: Any, began: float) -> Any:
+    """`send` that says, in a `Server-Timing` header, how long the sandbox took to answer (its own
+    time, without the latency it was asked to add): the benchmark tells it apart from the console's."""
+
+    async def timed(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            spent = f"app;dur={(time.perf_counter() - began) * 1000:.3f}".encode()
+            message = {**message, "headers": [*message.get("headers", []), (b"server-timing", spent)]}
+        await send(message)
+
+    return timed
+
+
 class Gate:
     """Pure ASGI middleware: latency, fault injection, auth, request counting, error bodies."""
 
@@ -234,4 +248,4 @@ class Gate:
         if response is not None:
             await response(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, receive, _timed(send, time.perf_counter()))

@@ -1,4 +1,4 @@
-"""Issue 21's walk, as a new operator does it in --demo from the keyboard, in one test: activate
+"""Issue 21's walk, as a new operator does it in --demo from the keyboard, one test per product: activate
 monitoring and copy the dashboard password shown once; create a metrics-pusher token and copy its
 push configuration; add an e-mail contact point and trigger a test alert; create a model, watch it
 reach ready, send it an array and an image, pause and resume it; chat with a model, watch the answer
@@ -155,16 +155,30 @@ async def chat_walk(pilot, app, sandbox):
     assert "renewed" in str(head.render()) and "The limits are renewed" in str(chat.query_one("#chat-status").render())
 
 
-async def test_monitoring_inference_and_the_chat_from_the_keyboard(sandbox, clock, tmp_path, caplog):
+def ai_app(sandbox):
+    return make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"), policy=RefreshPolicy(fast=0.05, slow=3600))
+
+
+async def test_monitoring_from_the_keyboard(sandbox, clock, caplog):
     caplog.set_level(logging.DEBUG)
-    app = make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"), policy=RefreshPolicy(fast=0.05, slow=3600))
+    app = ai_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         password, config = await monitoring_walk(pilot, app, sandbox, clock)
-        await back_to_main(pilot, app)
-        await inference_walk(pilot, app, sandbox, clock, tmp_path)
-        await back_to_main(pilot, app)
-        await chat_walk(pilot, app, sandbox)
         key = config.split("X-Token: ")[1].strip().strip('"')  # a quoted YAML string
     for secret in (password, key):
         assert secret not in caplog.text
+
+
+async def test_inference_from_the_keyboard(sandbox, clock, tmp_path):
+    app = ai_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await inference_walk(pilot, app, sandbox, clock, tmp_path)
+
+
+async def test_the_chat_from_the_keyboard(sandbox):
+    app = ai_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await chat_walk(pilot, app, sandbox)

@@ -1,10 +1,11 @@
-"""Issue 20's walk, as a new operator does it in --demo from the keyboard, in one test: register an
+"""Issue 20's walk, as a new operator does it in --demo from the keyboard, one test per product: register an
 external domain and copy its TXT record; in a zone, add an A record, change an MX priority and
 delete a TXT record in one reviewed change set; see the new version and restore the previous one;
 create a weighted record; create a registry namespace, find an image's tag and copy its pull
 command; create a load balancer with an HTTP backend of two servers and an HTTP health check, add a
 frontend, read its topology, and delete it keeping its IP. Invalid input is refused with the field
-named on the way (a domain, a taken namespace name, a server address). The rules each step relies on are tested once elsewhere (tests/unit/test_form_rules.py,
+named on the way (a domain, a taken namespace name, a server address). The rules each step relies
+on are tested once elsewhere (tests/unit/test_form_rules.py,
 tests/contract/, tests/ui/test_ui_dns.py, test_ui_registry.py, test_ui_lb.py)."""
 
 from __future__ import annotations
@@ -197,10 +198,26 @@ async def lb_walk(pilot, app, sandbox, clock):
     assert sandbox.lb.ips.items["fr-par"][ip["id"]]["lb_id"] is None
 
 
-async def test_the_network_products_walk(sandbox, clock):
-    app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+def network_app(sandbox):
+    return make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
+
+
+async def test_dns_walk(sandbox):
+    app = network_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         await dns_walk(pilot, app, sandbox)
+
+
+async def test_registry_walk(sandbox):
+    app = network_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
         await registry_walk(pilot, app, sandbox)
+
+
+async def test_load_balancer_walk(sandbox, clock):
+    app = network_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
         await lb_walk(pilot, app, sandbox, clock)

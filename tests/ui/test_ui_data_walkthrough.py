@@ -36,8 +36,8 @@ def sandbox(clock):
     return Sandbox(clock=clock)
 
 
-async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, clock, tmp_path):
-    rdb, kv = sandbox.rdb, sandbox.kvcache
+async def test_a_new_user_runs_databases_from_the_keyboard(sandbox, clock, tmp_path):
+    rdb = sandbox.rdb
     app = make_app(sandbox, settings=demo_settings(region=REGION, zone=ZONE), clock=clock.now)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
@@ -195,7 +195,21 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
 
-        # 10. a three-node TLS cache cluster on a private network; a node count of 2 refused by name
+        # 10. deleted, its name typed
+        instances = await open_view(pilot, app, "rdb.instances")
+        await to_named_row(pilot, instances, "shop-db")
+        await delete_typing(pilot, app, "shop-db")
+        await wait_for(pilot, lambda: ("DELETE", f"/rdb/v1/regions/{REGION}/instances/{made['id']}") in sent(sandbox, "/rdb/"), what="instance deleted")
+        await later(pilot, clock, 6, lambda: row_named(instances, "shop-db") is None, "gone")
+
+
+async def test_a_new_user_runs_a_cache_from_the_keyboard(sandbox, clock, tmp_path):
+    kv = sandbox.kvcache
+    app = make_app(sandbox, settings=demo_settings(region=REGION, zone=ZONE), clock=clock.now)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+
+        # 1. a three-node TLS cache cluster on a private network; a node count of 2 refused by name
         clusters = await open_view(pilot, app, "kvcache.clusters")
         await pilot.press("c")
         cache = await form_ready(pilot, app)
@@ -225,7 +239,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await to_named_row(pilot, clusters, "carts")
         await later(pilot, clock, 31, lambda: row_named(clusters, "carts").state == "ready", "cluster ready")
 
-        # 11. migrated to five nodes: one field per request; configuring, then ready with 5
+        # 2. migrated to five nodes: one field per request; configuring, then ready with 5
         await act(pilot, app, "Migrate")
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda t: t.startswith("Number of nodes"))
@@ -237,7 +251,7 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         assert len(migrate) == 1
         await later(pilot, clock, 15, lambda: row_named(clusters, "carts").get("cluster_size") == 5 and row_named(clusters, "carts").state == "ready", "five nodes")
 
-        # 12. its certificate, saved as a file
+        # 3. its certificate, saved as a file
         await act(pilot, app, "Download the TLS certificate")
         save = await screen_named(pilot, app, "FilePickerScreen")  # the platform's file name, in the home folder
         assert save.query_one("#file-path").value.endswith("SSL_carts.pem") and app.focused.id == "file-path"
@@ -245,11 +259,6 @@ async def test_a_new_user_runs_databases_and_a_cache_from_the_keyboard(sandbox, 
         await wait_for(pilot, lambda: app.screen.id == "main", what="saved")
         assert (tmp_path / "carts.pem").read_bytes().startswith(b"-----BEGIN CERTIFICATE-----")
 
-        # 13. both deleted, their names typed
+        # 4. deleted, its name typed
         assert "lost" in await delete_typing(pilot, app, "carts")
         await wait_for(pilot, lambda: ("DELETE", f"/kvcache/v1/zones/{ZONE}/clusters/{carts['id']}") in sent(sandbox, "/kvcache/"), what="cluster deleted")
-        instances = await open_view(pilot, app, "rdb.instances")
-        await to_named_row(pilot, instances, "shop-db")
-        await delete_typing(pilot, app, "shop-db")
-        await wait_for(pilot, lambda: ("DELETE", f"/rdb/v1/regions/{REGION}/instances/{made['id']}") in sent(sandbox, "/rdb/"), what="instance deleted")
-        await later(pilot, clock, 6, lambda: row_named(instances, "shop-db") is None, "gone")

@@ -50,7 +50,7 @@ async def refreshed(pilot, view, clock, seconds, condition, what):
     await wait_for(pilot, condition, what=what)
 
 
-async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from_the_keyboard(sandbox, clock):
+async def test_a_new_user_runs_bare_metal_flexible_ips_and_networks_from_the_keyboard(sandbox, clock):
     bm, fip = sandbox.baremetal, sandbox.fip
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -200,7 +200,12 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_networks_and_silicon_from
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
 
-        # 11. a silicon server: created (the 24 h minimum on the form), not deletable yet, rebooted
+
+async def test_a_new_user_runs_a_silicon_server_from_the_keyboard(sandbox, clock):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        # a silicon server: created (the 24 h minimum on the form), not deletable yet, rebooted
         silicon = await open_view(pilot, app, "silicon.servers")
         await pilot.press("c")
         create = await form(pilot, app)

@@ -34,7 +34,7 @@ async def test_unknown_state_and_fields_are_shown_not_fatal(sandbox):
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
         await pilot.press("v")
-        assert "brand_new" in app.export_screenshot()
+        await wait_for(pilot, lambda: "brand_new" in app.export_screenshot(), what="the unknown state in its JSON")
 
 
 async def test_a_bug_in_a_handler_becomes_a_notification(sandbox):

@@ -156,7 +156,8 @@ async def chat_walk(pilot, app, sandbox):
 
 
 def ai_app(sandbox):
-    return make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"), policy=RefreshPolicy(fast=0.05, slow=3600))
+    return make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"),
+                    policy=RefreshPolicy(fast=0.05, slow=3600))
 
 
 async def test_monitoring_from_the_keyboard(sandbox, clock, caplog):

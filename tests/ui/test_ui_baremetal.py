@@ -126,7 +126,8 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await wait_for(pilot, lambda: any("No remote access is open" in n.message for n in app.notes), what="none open")
         deletes = len([w for w in writes(sandbox) if w[0] == "DELETE"])
         await action(pilot, app, "Revoke remote access")  # none open: said, nothing sent
-        await wait_for(pilot, lambda: any("nothing to revoke" in n.message for n in app.notes), what="nothing to revoke")
+        await wait_for(pilot, lambda: any("nothing to revoke" in n.message for n in app.notes),
+                       what="nothing to revoke")
         assert len([w for w in writes(sandbox) if w[0] == "DELETE"]) == deletes and app.screen.id == "main"
         # reverse DNS: pending, then active without a key press
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
@@ -278,6 +279,7 @@ async def test_an_install_whose_answer_is_lost_closes_its_form_and_says_what_a_l
         await pilot.press(*"build-farm", "enter")
         lost = lambda: next((n for n in app.notes if "the answer was lost" in n.title), None)  # noqa: E731
         await wait_for(pilot, lambda: lost() is not None, what="the lost answer said")
-        assert lost().title.startswith("Install an OS (build-farm)") and "Looked again: it is still ready" in lost().message
+        assert lost().title.startswith("Install an OS (build-farm)")
+        assert "Looked again: it is still ready" in lost().message
         assert app.screen.id == "main"  # the form is gone: sending it again would install twice
         assert server["install"]["status"] == "to_install"

@@ -199,7 +199,8 @@ async def test_a_new_user_runs_databases_from_the_keyboard(sandbox, clock, tmp_p
         instances = await open_view(pilot, app, "rdb.instances")
         await to_named_row(pilot, instances, "shop-db")
         await delete_typing(pilot, app, "shop-db")
-        await wait_for(pilot, lambda: ("DELETE", f"/rdb/v1/regions/{REGION}/instances/{made['id']}") in sent(sandbox, "/rdb/"), what="instance deleted")
+        deleted = ("DELETE", f"/rdb/v1/regions/{REGION}/instances/{made['id']}")
+        await wait_for(pilot, lambda: deleted in sent(sandbox, "/rdb/"), what="instance deleted")
         await later(pilot, clock, 6, lambda: row_named(instances, "shop-db") is None, "gone")
 
 

@@ -45,8 +45,8 @@ class ViewFlowUI:
             return choices or {}, context or {}
 
         result = await self.app.push_screen_wait(FormScreen(
-            title, model, send, initial=initial, loader=load if (choices or context) else None, submit_label=submit_label,
-            lost_closes=True,
+            title, model, send, initial=initial, loader=load if (choices or context) else None,
+            submit_label=submit_label, lost_closes=True,
         ))
         if isinstance(result, BaseException):  # the answer was lost: the flow stops, the runner looks
             raise result

@@ -61,4 +61,5 @@ def apply() -> None:
 
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
     if not getattr(MessagePump._dispatch_message, "fixed", False):
-        MessagePump._dispatch_message = _mount_unless_closing(MessagePump._dispatch_message)  # type: ignore[method-assign]
+        fixed = _mount_unless_closing(MessagePump._dispatch_message)
+        MessagePump._dispatch_message = fixed  # type: ignore[method-assign]

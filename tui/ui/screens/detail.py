@@ -131,8 +131,8 @@ class DetailScreen(Screen[None]):
         ident = f"  {self.row.id}  " if self.named != self.row.id else "  "  # an id said once
         self.query_one("#detail-title", Label).update(
             # a child's list names its parent (`example.com › Records`): its details do too
-            Text.assemble((f" {kind.product} › {self._parent_named()}{kind.title} › ", "bold"), (self.named, "bold"), ident,
-                          (note, "dim"))
+            Text.assemble((f" {kind.product} › {self._parent_named()}{kind.title} › ", "bold"),
+                          (self.named, "bold"), ident, (note, "dim"))
         )
 
     def _credentials(self) -> dict[str, str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from textual import events  # noqa: E402
+from textual.widget import Widget  # noqa: E402
 
 from helpers import demo_settings, make_app  # noqa: E402
 from tui.api.client import RetryPolicy  # noqa: E402
@@ -65,8 +66,9 @@ async def main(cycles: int) -> None:
             grown = sorted(((counts[k] - before.get(k, 0), k) for k in counts), reverse=True)[:6] if before else []
             # (the console freezes what survives a large listing, tui/ui/collector.py: gc.get_objects() leaves
             # the frozen out, so they are counted apart)
+            widgets = sum(1 for o in objects if isinstance(o, Widget))  # (a frozen widget is not counted)
             print(f"cycle {cycle:2d} {time.time() - start:4.0f} s  rss {rss_mb():6.1f} MB  objects {len(objects):7d}"
-                  f" + {gc.get_freeze_count()} frozen  "
+                  f" + {gc.get_freeze_count()} frozen  widgets {widgets}  "
                   f"running {app.is_running}  bugs {len(app.bugs)}  grew {[(k, n) for n, k in grown if n > 0]}",
                   flush=True)
             before = counts

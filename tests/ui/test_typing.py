@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from helpers import loaded, make_app, screen_named
+from helpers import loaded, make_app, screen_named, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -180,3 +180,60 @@ async def test_enter_typed_with_a_palette_search_waits_for_its_matches(sandbox, 
         answer.set()
         await wait_for(pilot, lambda: app.screen is app.main and app.main.current_kind.id == "dns.zones",
                        what="DNS zones shown")
+
+
+async def test_keys_typed_after_picking_an_action_go_to_the_form_it_opens(sandbox):
+    """Walk: `a ⏎ new-name` in one burst on DNS zones opened "Rename" with its field empty: the form is
+    opened by the action's worker, after the keys were read, and they went to the list behind."""
+    from helpers import form_ready, open_view, to_named_row
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "shop.example.com")
+        _typed(app, "a\rnewshop")
+        form = await form_ready(pilot, app)
+        await pilot.pause()
+        assert form.query_one("#f-new_dns_zone").value == "newshop"
+        assert app.screen is form and [m for m, _ in sandbox.requests if m != "GET"] == []
+
+
+async def test_keys_typed_while_a_picked_action_prepares_its_dialog_wait_for_it(sandbox):
+    """Walk: an action whose dialog opens after a read (an install's OS list, a warning) let the keys
+    typed behind its pick reach the list meanwhile — letters there are commands."""
+    import asyncio
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    from helpers import form_ready, open_view
+    from tui.products.base import ActionSpec, Lazy
+    from tui.products.fields import meta
+    from tui.ui.action_runner import open_menu
+
+    class Named(BaseModel):
+        name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name"))]
+
+    read = asyncio.Event()
+
+    async def slow_flow(ui, row):
+        await read.wait()  # what the flow reads before its form
+        await ui.form("Name it", Named)
+
+    flow: Lazy = Lazy("tests:slow_flow")
+    flow._value = slow_flow
+    spec = ActionSpec("slow", "Slow…", flow=flow, mutating=False)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        row = zones.table.get(zones.table.cursor_key)
+        open_menu(zones, row, [spec], [], "zone", lambda picked: zones._act(picked, row), None)
+        await screen_named(pilot, app, "PickerScreen")
+        _typed(app, "\rabc")  # the pick, then a name typed at once
+        await wait_for(pilot, lambda: app.screen is app.main and app._held, what="the keys held")
+        read.set()
+        form = await form_ready(pilot, app)
+        await wait_for(pilot, lambda: form.query_one("#f-name").value == "abc", what="the name in the form")
+        assert zones.table.marked == set() and not app.main.query("Sidebar.-hidden")

@@ -21,7 +21,16 @@ from .errors import notify_error
 
 async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
     """Run `spec` on `target`: a row, or a list of rows for an action that takes several (its flow
-    answers True when it sent something). Returns what a conversation returned, else None."""
+    answers True when it sent something). Returns what a conversation returned, else None. Keys
+    typed until its first dialog opens wait for it (`TypeAhead.expect_screen`)."""
+    host.app.expect_screen()
+    try:
+        return await _run(host, spec, target)
+    finally:
+        host.app.expect_done()
+
+
+async def _run(host: Any, spec: ActionSpec, target: Any) -> Any:
     app = host.app
     what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
     if not offered(spec, host.read_only):
@@ -150,6 +159,8 @@ def open_menu(host: Any, row: Any, actions: Any, children: Any, title: str, run:
     from .screens.picker import PickerScreen
 
     def picked(spec: ActionSpec | Child | None) -> None:
+        if isinstance(spec, ActionSpec):  # its worker may open a dialog later: keys typed meanwhile wait for it
+            host.app.expect_screen()
         if isinstance(spec, Child):
             why = spec.why_not(row)
             if why:

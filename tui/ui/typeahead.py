@@ -45,11 +45,26 @@ class TypeAhead:
         self._replays = 0  # keys put back in the queue and not yet read again
         self._in_flight = False  # a bound key on its way to its binding: the next keys wait for it
         self.last_key_at = time.monotonic()  # when the operator last typed (idle work waits for a pause)
+        self._expecting = False  # an action picked will open a dialog: keys wait for it (`expect_screen`)
 
     def _holds(self, key: str) -> bool:
         """Whether a key read now waits: one is already waiting (the order is kept), a bound key
         before it has not reached its binding yet, or the screen in front cannot take it yet."""
-        return bool(self._held) or self._in_flight or self._screen_waits(key)
+        return bool(self._held) or self._in_flight or self._expecting or self._screen_waits(key)
+
+    def expect_screen(self) -> None:
+        """An action was picked whose dialog its worker opens later (after a read, say): keys typed
+        meanwhile wait for that dialog instead of reaching the list behind it (`a ⏎ new-name`). Over
+        once a screen is pushed (`screen_pushed`) or the action ends without one (`expect_done`)."""
+        self._expecting = True
+
+    def screen_pushed(self) -> None:
+        self._expecting = False
+
+    def expect_done(self) -> None:
+        if self._expecting:
+            self._expecting = False
+            self.type_ahead_ready()
 
     def _screen_waits(self, key: str) -> bool:
         """The console has not put up its first screen (only the app's default one is there: `:` typed
@@ -69,7 +84,7 @@ class TypeAhead:
 
     def type_ahead_ready(self) -> None:
         """Told by a screen whose `holds_key` may have changed its answer."""
-        if self._held and not self._in_flight and not self._screen_waits(self._held[0].key):
+        if self._held and not self._in_flight and not self._expecting and not self._screen_waits(self._held[0].key):
             self._release()
 
     def _hold(self, event: events.Key) -> None:
@@ -102,13 +117,13 @@ class TypeAhead:
         """Waited long enough: the keys go where they are read now, each once (held again, esc
         on a form still loading its choices was held and read again every two seconds, for good).
         A screen that says it is still busy with them (`holds_key`) keeps them up to BUSY_AT_MOST."""
-        if self._held and self.screen is self._held_screen and not self._in_flight:
+        if self._held and (self.screen is self._held_screen or self._expecting) and not self._in_flight:
             holds_key = getattr(self.screen, "holds_key", None)
-            if holds_key is not None and holds_key(self._held[0].key) \
-                    and time.monotonic() - self._held_since < BUSY_AT_MOST:
+            busy = self._expecting or (holds_key is not None and holds_key(self._held[0].key))
+            if busy and time.monotonic() - self._held_since < BUSY_AT_MOST:
                 self._hold_timer = self.set_timer(HOLD_AT_MOST, self._give_up)
                 return
-        self._in_flight = False
+        self._in_flight = self._expecting = False
         self._release(waited=True)
 
     async def on_event(self, event: events.Event) -> None:
@@ -124,7 +139,7 @@ class TypeAhead:
         if self._holds(event.key) and not getattr(event, "waited", False):
             self._hold(event)
             gone = self.screen is not self._held_screen
-            if not self._in_flight and (gone or not self._screen_waits(self._held[0].key)):
+            if not self._in_flight and not self._expecting and (gone or not self._screen_waits(self._held[0].key)):
                 self._release()  # it can take them now (or it is gone): all of them, in order
             return
         await self._deliver(event)
@@ -160,9 +175,9 @@ class TypeAhead:
 
     def _landed(self) -> None:
         self._in_flight = False
-        if self._held:
+        if self._held and not self._expecting:
             self._release()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        if self._held and not self._in_flight:
+        if self._held and not self._in_flight and not self._expecting:
             self._release()

@@ -31,6 +31,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
+    # the first field as the form is built (Textual's own pick, the scrolling body, took the keys typed ahead
+    # when the form was opened by an action's worker, before `on_mount` focused the field)
+    AUTO_FOCUS = ".form-control"
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),

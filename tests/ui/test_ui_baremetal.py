@@ -280,6 +280,7 @@ async def test_an_install_whose_answer_is_lost_closes_its_form_and_says_what_a_l
         lost = lambda: next((n for n in app.notes if "the answer was lost" in n.title), None)  # noqa: E731
         await wait_for(pilot, lambda: lost() is not None, what="the lost answer said")
         assert lost().title.startswith("Install an OS (build-farm)")
-        assert "Looked again: it is still ready" in lost().message
+        assert "Looked again: it is still ready; changed since it was sent: " in lost().message
+        assert "install_status: none → to_install" in lost().message
         assert app.screen.id == "main"  # the form is gone: sending it again would install twice
         assert server["install"]["status"] == "to_install"

@@ -134,3 +134,16 @@ async def test_an_activation_lost_before_the_platform_acted_is_said_not_applied(
     found = await outcome.after_action(svc, "global", nothing.id, nothing.state, activate.moves_to, activate.if_lost)
     assert found.applied is False and "it was not applied" in found.says  # not "it is gone"
     await client.aclose()
+
+
+def test_a_look_says_what_changed_when_the_state_says_nothing():
+    """Walk: an OS install whose answer was lost was said "still ready, which does not tell" while
+    its install had begun: what changed since it was sent is said (one level into objects, times and
+    the console's own fields left out, at most three)."""
+    was = {"status": "ready", "install": {"status": "completed", "os": "a"}, "updated_at": "1", "_moving": False}
+    now = {"status": "ready", "install": {"status": "to_install", "os": "b"}, "updated_at": "2", "_moving": True}
+    assert outcome.changes(was, now) == "install.os: a → b; install.status: completed → to_install"
+    assert outcome.changes(was, was) == ""
+    many = outcome.changes({k: 0 for k in "abcde"}, {k: 1 for k in "abcde"})
+    assert many == "a: 0 → 1; b: 0 → 1; c: 0 → 1 (and 2 more)"
+    assert outcome.changes({"x": "x" * 100}, {"x": None}) == f"x: {'x' * 39}… → none"

@@ -130,13 +130,37 @@ async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]
     return Found(row, "it now holds what was sent: the change was applied", True)
 
 
+def changes(was: Any, now: Any, limit: int = 3) -> str:
+    """What differs between two readings of one object, one level into its objects, times left out
+    (`install.status: completed → to_install`): a look whose state says nothing says this instead."""
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return ""
+
+    def said(value: Any) -> str:
+        text = "none" if value in (None, "") else str(value) if isinstance(value, (str, int, float, bool)) else "…"
+        return text if len(text) <= 40 else text[:39] + "…"
+
+    found: list[str] = []
+    for key in sorted(was.keys() | now.keys(), key=str):
+        a, b = was.get(key), now.get(key)
+        if a == b or str(key).startswith("_") or str(key).endswith(("_at", "_date")):  # (`_`: the console's own)
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            found += [f"{key}.{sub}: {said(a.get(sub))} → {said(b.get(sub))}" for sub in sorted(a.keys() | b.keys(), key=str)
+                      if a.get(sub) != b.get(sub) and not str(sub).endswith(("_at", "_date"))]
+        else:
+            found.append(f"{key}: {said(a)} → {said(b)}")
+    return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")
+
+
 async def after_action(service: Any, scope: str, rid: str, before: str | None = None, moves_to: frozenset[str] = frozenset(),
-                       advice: str = "") -> Found:
+                       advice: str = "", was: Any = None) -> Found:
     """What state is it in now? A state alone rarely says whether the request was applied (a
     renewed certificate, a snapshot made of it), unless the action declares the states it puts the
     resource in at once (`moves_to`): in one of them it was applied, still `before` it was not.
-    Otherwise the state is said with `advice` (what to do when no look can tell), or "check"; an
-    action applied says its `advice` too (what its lost answer carried: a one-time password)."""
+    Otherwise the state is said with `advice` (what to do when no look can tell), or "check", and what
+    changed since `was` (the object as read before); an action applied says its `advice` too (what
+    its lost answer carried: a one-time password)."""
     try:
         row = await service.get_row(scope, rid)
     except NotFound:  # gone, unless the action was to bring it to a state (an activation): then not applied
@@ -148,9 +172,12 @@ async def after_action(service: Any, scope: str, rid: str, before: str | None = 
         return Found(row, f"it is now {state}: it was applied" + (f"; {advice}" if advice else ""), True)
     if moves_to and before is not None and row.state == before:
         return Found(row, f"it is still {state}: it was not applied, and may be asked again", False)
+    moved = changes(was, row.data)
+    since = f"; changed since it was sent: {moved} —" if moved else ", which does not tell whether it was applied:"
     if before is not None and row.state == before:
-        return Found(row, f"it is still {state}, which does not tell whether it was applied: " + (advice or "check its details before repeating"), None)
-    return Found(row, f"it is now {state}, which may not say whether it was applied: " + (advice or "check before repeating"), None)
+        return Found(row, f"it is still {state}{since} " + (advice or "check its details before repeating"), None)
+    since = f"; changed since it was sent: {moved} —" if moved else ", which may not say whether it was applied:"
+    return Found(row, f"it is now {state}{since} " + (advice or "check before repeating"), None)
 
 
 # ---- write, and look when the answer is lost ------------------------------------------------------
@@ -189,7 +216,7 @@ async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, A
         elif call.method in ("PATCH", "PUT") and call.path in ("{id}", ""):
             found = await after_update(service, scope, row.id, sent)
         else:
-            found = await after_action(service, scope, row.id, getattr(row, "state", None))
+            found = await after_action(service, scope, row.id, getattr(row, "state", None), was=getattr(row, "data", None))
         if found.applied:
             return {}, lost(err, found)
         raise Looked(err, found.says) from None

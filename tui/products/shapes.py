@@ -371,7 +371,7 @@ class DeleteAsking(Shape):
         except OutcomeUnknown as err:  # may have been applied: look, and say what is there
             from . import outcome
 
-            found = await outcome.after_action(ui.service(), ui.scope, row.id, row.state)
+            found = await outcome.after_action(ui.service(), ui.scope, row.id, row.state, was=row.data)
             ui.notify(outcome.lost(err, found), "warning")
             ui.remove(row) if found.row is None and found.applied else ui.follow(found.row or row)
             return

@@ -96,7 +96,8 @@ async def _look_after(host: Any, spec: ActionSpec, rows: list[Any], scope: str, 
         unknown_outcome(host.app, err, doing, "the list is read again: check it before repeating")
         host.reload()
         return
-    found = await outcome.after_action(host.service, scope, first.id, first.state, spec.moves_to, spec.if_lost)
+    found = await outcome.after_action(host.service, scope, first.id, first.state, spec.moves_to, spec.if_lost,
+                                       was=getattr(first, "data", None))
     unknown_outcome(host.app, err, doing, found.says)
     if found.row is None and found.applied:
         host.forget(first)

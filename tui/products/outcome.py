@@ -146,15 +146,16 @@ def changes(was: Any, now: Any, limit: int = 3) -> str:
         if a == b or str(key).startswith("_") or str(key).endswith(("_at", "_date")):  # (`_`: the console's own)
             continue
         if isinstance(a, dict) and isinstance(b, dict):
-            found += [f"{key}.{sub}: {said(a.get(sub))} → {said(b.get(sub))}" for sub in sorted(a.keys() | b.keys(), key=str)
+            found += [f"{key}.{sub}: {said(a.get(sub))} → {said(b.get(sub))}"
+                      for sub in sorted(a.keys() | b.keys(), key=str)
                       if a.get(sub) != b.get(sub) and not str(sub).endswith(("_at", "_date"))]
         else:
             found.append(f"{key}: {said(a)} → {said(b)}")
     return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")
 
 
-async def after_action(service: Any, scope: str, rid: str, before: str | None = None, moves_to: frozenset[str] = frozenset(),
-                       advice: str = "", was: Any = None) -> Found:
+async def after_action(service: Any, scope: str, rid: str, before: str | None = None,
+                       moves_to: frozenset[str] = frozenset(), advice: str = "", was: Any = None) -> Found:
     """What state is it in now? A state alone rarely says whether the request was applied (a
     renewed certificate, a snapshot made of it), unless the action declares the states it puts the
     resource in at once (`moves_to`): in one of them it was applied, still `before` it was not.
@@ -216,7 +217,8 @@ async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, A
         elif call.method in ("PATCH", "PUT") and call.path in ("{id}", ""):
             found = await after_update(service, scope, row.id, sent)
         else:
-            found = await after_action(service, scope, row.id, getattr(row, "state", None), was=getattr(row, "data", None))
+            found = await after_action(service, scope, row.id, getattr(row, "state", None),
+                                       was=getattr(row, "data", None))
         if found.applied:
             return {}, lost(err, found)
         raise Looked(err, found.says) from None

@@ -128,6 +128,8 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await action(pilot, app, "Revoke remote access")  # none open: said, nothing sent
         await wait_for(pilot, lambda: any("nothing to revoke" in n.message for n in app.notes),
                        what="nothing to revoke")
+        said = next(n for n in app.notes if "nothing to revoke" in n.message)
+        assert said.title == "Revoke remote access (db-03): nothing to do" and said.severity == "information"
         assert len([w for w in writes(sandbox) if w[0] == "DELETE"]) == deletes and app.screen.id == "main"
         # reverse DNS: pending, then active without a key press
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")

@@ -22,6 +22,10 @@ class Refused(Exception):
     Raised from a record list's `save`, it is shown in the editor, whose edits stay."""
 
 
+class NothingToDo(Refused):
+    """What was asked is already so (no remote access open to revoke): said, nothing sent."""
+
+
 class StepCancelled(Exception):
     """A later step of a create (e.g. the volumes editor) was cancelled: the form stays open with
     what was typed, and nothing was sent."""

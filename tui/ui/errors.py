@@ -46,7 +46,9 @@ def notify_error(app: App, err: BaseException, doing: str) -> None:
     from ..products.flows import Refused
 
     if isinstance(err, Refused):  # a rule checked before sending: nothing was sent
-        app.notify(f"{err}\nNothing was sent.", title=f"{doing}: refused", severity="warning", timeout=10)
+        nothing = type(err).__name__ == "NothingToDo"  # what was asked is already so
+        app.notify(f"{err}\nNothing was sent.", title=f"{doing}: {'nothing to do' if nothing else 'refused'}",
+                   severity="information" if nothing else "warning", timeout=10)
         return
     if not isinstance(err, ApiError):
         log.error("%s failed", doing, exc_info=err)

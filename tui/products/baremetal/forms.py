@@ -160,12 +160,12 @@ async def revoke_message(svc: Any, scope: str, server: Row) -> str:
     """What revoking ends (the access open now, to which address, until when); none open is said
     and nothing is sent (Refused)."""
     from ...api.errors import NotFound
-    from ..flows import Refused
+    from ..flows import NothingToDo
 
     try:
         access = await svc.run(Call("GET", "{id}/remote-access", mutating=False), scope, server)
     except NotFound:
-        raise Refused(f"no remote access is open on {server.name or server.id}: there is nothing to revoke") from None
+        raise NothingToDo(f"no remote access is open on {server.name or server.id}: there is nothing to revoke") from None
     from ..times import moment_of
 
     ip, until = access.get("ip") or "?", moment_of(access.get("expires_at")) or "?"

@@ -122,6 +122,8 @@ def _message(err: Any, meta: dict[str, Any]) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
     if kind == "missing" or (kind == "string_too_short" and ctx.get("min_length") == 1):
         return "required"
+    if kind in ("too_short", "too_long") and ctx.get("min_length", ctx.get("max_length")) == 1:
+        return "at least one" if kind == "too_short" else "at most one"  # not "at least 1 items"
     if kind == "string_pattern_mismatch":
         if meta.get("rule"):
             return str(meta["rule"])

@@ -209,13 +209,14 @@ async def test_detail_shows_fields_and_raw_json(sandbox):
         server = view.current()
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
-        screen = app.export_screenshot().replace("&#160;", " ")
         allowed = ", ".join(server.items("allowed_actions"))
-        assert server.id in screen and "Allowed actions" in screen and allowed and allowed in screen
+        shown = lambda: app.export_screenshot().replace("&#160;", " ")  # noqa: E731
+        await wait_for(pilot, lambda: server.id in shown() and "Allowed actions" in shown() and allowed in shown(),
+                       what="the fields")
+        assert allowed
         await pilot.press("v")
         assert app.screen.query_one("#detail-tabs").active == "tab-json"
-        screen = app.export_screenshot().replace("&#160;", " ")
-        assert '"commercial_type"' in screen or "commercial_type" in screen
+        await wait_for(pilot, lambda: "commercial_type" in shown(), what="the JSON")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main")
 
@@ -337,21 +338,23 @@ async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
         sidebar = app.main.query_one(Sidebar)
         sidebar.focus()
         await pilot.press("h")  # fold Instance
-        text = sidebar.render().plain
-        assert "+ Instance (8)" in text and "Volumes" not in text and "Bare metal" in text
+        folded = lambda: sidebar.render().plain  # noqa: E731
+        await wait_for(pilot, lambda: "+ Instance (8)" in folded() and "Volumes" not in folded() and "Bare metal" in folded(),
+                       what="Instance folded")
         await pilot.press("j", "enter")  # the next stop is bare-metal servers
         await wait_for(pilot, lambda: app.main.current_entry.id == "baremetal.servers", what="bare metal opened")
         sidebar.focus()
         await pilot.press("k", "enter")  # back on the folded heading: unfold
-        assert "Volumes" in sidebar.render().plain
+        await wait_for(pilot, lambda: "Volumes" in folded(), what="Instance unfolded")
         assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
         # ← on a folded product folds its section; → unfolds it onto its first view
         await pilot.press("h", "h")
-        text = sidebar.render().plain
-        lines = [line.strip() for line in text.splitlines()]
-        assert "+ COMPUTE (" in text and "Bare metal" not in lines and "Instance" not in lines  # the Data section stays
+        lines = lambda: [line.strip() for line in folded().splitlines()]  # noqa: E731
+        await wait_for(pilot, lambda: "+ COMPUTE (" in folded() and "Bare metal" not in lines() and "Instance" not in lines(),
+                       what="COMPUTE folded")  # the Data section stays
         await pilot.press("l")
-        assert "Bare metal" in sidebar.render().plain and sidebar.entries[sidebar.highlighted][0] == "instance.servers"
+        await wait_for(pilot, lambda: "Bare metal" in folded(), what="COMPUTE unfolded")
+        assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
 
 
 async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):

@@ -54,9 +54,9 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         await wait_for(pilot, lambda: len(notes(chat)) == 1, what="the answer's end")
         assert answers(chat) == ["You said: hello there"]
         assert notes(chat)[0].startswith("↳ 2 in · 4 out · 6 total tokens")
-        head = str(chat.query_one("#chat-head").render())
-        assert "Requests ██████ 59/60 left (resets " in head
-        assert "Tokens" in head and "9,994/10,000 left" in head
+        head = lambda: str(chat.query_one("#chat-head").render())  # noqa: E731
+        await wait_for(pilot, lambda: "Requests ██████ 59/60 left (resets " in head(), what="the requests gauge")
+        await wait_for(pilot, lambda: "Tokens" in head() and "9,994/10,000 left" in head(), what="the tokens gauge")
         sent = gsandbox.gadgets.chats[-1]
         assert sent["stream"] is True and sent["model"] == "gadget-small" and sent["messages"] == [{"role": "user", "content": "hello there"}]
 
@@ -70,14 +70,14 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         assert sent["messages"][0]["content"] == "Be brief." and sent["messages"][2]["content"] == "You said: hello there"
 
         await pilot.press("ctrl+y")
-        assert app.clipboard == "You said: again"
+        await wait_for(pilot, lambda: app.clipboard == "You said: again", what="the answer copied")
 
         await pilot.press("ctrl+s")  # saved through the file picker, a path typed
         picker = await screen_named(pilot, app, "FilePickerScreen")
         offered = picker.query_one("#file-path", Input)
         assert offered.value.endswith(".md") and tuple(offered.selection) == (0, len(offered.value))  # typing replaces the name offered
         await pilot.press(*str(tmp_path / "talk.md"))
-        assert offered.value == str(tmp_path / "talk.md")
+        await wait_for(pilot, lambda: offered.value == str(tmp_path / "talk.md"), what="the path typed")
         await pilot.press("enter")
         await wait_for(pilot, lambda: (tmp_path / "talk.md").exists(), what="saved")
         saved = (tmp_path / "talk.md").read_text()

@@ -62,3 +62,4 @@ async def test_a_menu_closed_while_it_is_built_can_open_again():
         app.push_screen(Menu(id="menu"))
         await pilot.pause()
         assert app._exception is None and isinstance(app.screen, Menu) and app.focused is not None
+

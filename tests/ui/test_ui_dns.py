@@ -473,3 +473,19 @@ async def test_a_record_at_the_zone_root_is_named_in_its_detail_and_its_id_said_
         title = text_of(detail.query_one("#detail-title"))
         assert "@ A 203.0.113.10" in title and title.count(root.id) == 1
         assert "DNS › example.com › Records › @ A" in title  # a child's detail names its parent, as its list does
+
+
+async def test_a_detail_title_too_long_for_the_terminal_ends_in_an_ellipsis(sandbox):
+    """Walk: at 80 columns a TLSA record's detail title lost its hash and id with no mark."""
+    from helpers import drawn_lines
+
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        await cursor_on(pilot, view, row_where(view, type="TLSA"))
+        await pilot.press("enter")
+        detail = await screen_named(pilot, app, "DetailScreen")
+        title = detail.query_one("#detail-title")
+        await wait_for(pilot, lambda: "TLSA" in drawn_lines(title)[0], what="the title drawn")
+        assert drawn_lines(title)[0].endswith("…")

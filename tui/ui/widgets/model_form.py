@@ -29,6 +29,10 @@ from .line_input import LineInput
 AGAIN = "#again"  # an error of a password's second entry: `<path>#again`
 
 
+
+PLACEHOLDER_FITS = 50  # cells of an example shown whole inside a field (a dialog's field is ~54 wide)
+
+
 class Tick(Checkbox):
     """A checkbox whose mark is visible without colour (NO_COLOR): X when on, blank when off."""
 
@@ -126,6 +130,10 @@ class ModelForm(Vertical):
     def _leaf(self, path: str, info: Any, meta: dict[str, Any], label: str) -> ComposeResult:
         value = self._initial_at(path)
         meta = {**meta, "placeholder": self._placeholder(path, meta)}
+        if len(meta["placeholder"]) > PLACEHOLDER_FITS and not meta.get("placeholder_by"):
+            # cut with a mark in the field, said whole below it (a field is ~54 cells wide in a dialog)
+            meta = {**meta, "hint": meta.get("hint") or meta["placeholder"],
+                    "placeholder": meta["placeholder"][:PLACEHOLDER_FITS - 1] + "…"}
         wid = f"f-{widget_id(path)}"
         control: Widget
         if is_bool(info.annotation):

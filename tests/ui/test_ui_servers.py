@@ -343,7 +343,10 @@ async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
                        what="Instance folded")
         await pilot.press("j", "enter")  # the next stop is bare-metal servers
         await wait_for(pilot, lambda: app.main.current_entry.id == "baremetal.servers", what="bare metal opened")
-        sidebar.focus()
+        listed = app.main.view
+        await wait_for(pilot, lambda: not listed.listing and listed.last_attempt is not None, what="bare metal listed")
+        sidebar.focus()  # (the list takes the focus when its rows come: after them)
+        await wait_for(pilot, lambda: app.focused is sidebar, what="the sidebar focused")
         await pilot.press("k", "enter")  # back on the folded heading: unfold
         await wait_for(pilot, lambda: "Volumes" in folded(), what="Instance unfolded")
         assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"

@@ -338,26 +338,29 @@ async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
         sidebar = app.main.query_one(Sidebar)
         sidebar.focus()
         await pilot.press("h")  # fold Instance
-        folded = lambda: sidebar.render().plain  # noqa: E731
-        await wait_for(pilot, lambda: "+ Instance (8)" in folded() and "Volumes" not in folded() and "Bare metal" in folded(),
-                       what="Instance folded")
+        await pilot.pause()
+        text = sidebar.render().plain
+        assert "+ Instance (8)" in text and "Volumes" not in text and "Bare metal" in text
         await pilot.press("j", "enter")  # the next stop is bare-metal servers
         await wait_for(pilot, lambda: app.main.current_entry.id == "baremetal.servers", what="bare metal opened")
         listed = app.main.view
         await wait_for(pilot, lambda: not listed.listing and listed.last_attempt is not None, what="bare metal listed")
         sidebar.focus()  # (the list takes the focus when its rows come: after them)
         await wait_for(pilot, lambda: app.focused is sidebar, what="the sidebar focused")
-        await pilot.press("k", "enter")  # back on the folded heading: unfold
-        await wait_for(pilot, lambda: "Volumes" in folded(), what="Instance unfolded")
+        await pilot.press("k")
+        await wait_for(pilot, lambda: sidebar.highlighted in sidebar.folded, what="on the folded heading")
+        await pilot.press("enter")  # unfold
+        await wait_for(pilot, lambda: "Volumes" in sidebar.render().plain, what="Instance unfolded")
         assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
         # ← on a folded product folds its section; → unfolds it onto its first view
         await pilot.press("h", "h")
-        lines = lambda: [line.strip() for line in folded().splitlines()]  # noqa: E731
-        await wait_for(pilot, lambda: "+ COMPUTE (" in folded() and "Bare metal" not in lines() and "Instance" not in lines(),
-                       what="COMPUTE folded")  # the Data section stays
+        await pilot.pause()
+        text = sidebar.render().plain
+        lines = [line.strip() for line in text.splitlines()]
+        assert "+ COMPUTE (" in text and "Bare metal" not in lines and "Instance" not in lines  # the Data section stays
         await pilot.press("l")
-        await wait_for(pilot, lambda: "Bare metal" in folded(), what="COMPUTE unfolded")
-        assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
+        await pilot.pause()
+        assert "Bare metal" in sidebar.render().plain and sidebar.entries[sidebar.highlighted][0] == "instance.servers"
 
 
 async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):

@@ -278,8 +278,9 @@ RULES: dict[str, Rule] = {
                                            {"offer_id": "a48b3dbe-157d-44a1-86f0-28ffa9ba5a27"}, "offer_id", "out of stock", offers),
     "bare metal order: description": Rule("baremetal.forms:OrderForm", {"name": "edge-2", "offer_id": "907bfe36-9786-48f8-a4de-82e6e82c7d7b"}, {"description": "x" * 256}, "description", "at most 255 characters", offers),
     "bare metal install: SSH keys": Rule("baremetal.forms:InstallForm", {"os_id": "any", "hostname": "edge", "ssh_key_ids": PN}, {"ssh_key_ids": "my-key"}, "ssh_key_ids", "UUIDs"),
-    "bare metal install: an SSH key": Rule("baremetal.forms:InstallForm", {"os_id": "any", "hostname": "edge", "ssh_key_ids": PN},
-                                           {"ssh_key_ids": ""}, "ssh_key_ids", "at least one"),  # not "at least 1 items"
+    "bare metal install: an SSH key": Rule("baremetal.forms:InstallForm",  # not "at least 1 items"
+                                           {"os_id": "any", "hostname": "edge", "ssh_key_ids": PN},
+                                           {"ssh_key_ids": ""}, "ssh_key_ids", "at least one"),
     "bare metal access: an address": Rule("baremetal.forms:RemoteAccessForm", {"ip": "203.0.113.7"}, {"ip": "1.2.3"}, "ip", "IPv4 or IPv6"),
     "bare metal network: a UUID": Rule("baremetal.network_forms:AddForm", {"private_network_id": PN}, {"private_network_id": "net"}, "private_network_id", "UUID", bm_networks),
     "bare metal network: already in": Rule("baremetal.network_forms:AddForm", {"private_network_id": PN}, lambda w: _bm_network(w), "private_network_id",

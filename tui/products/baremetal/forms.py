@@ -165,7 +165,8 @@ async def revoke_message(svc: Any, scope: str, server: Row) -> str:
     try:
         access = await svc.run(Call("GET", "{id}/remote-access", mutating=False), scope, server)
     except NotFound:
-        raise NothingToDo(f"no remote access is open on {server.name or server.id}: there is nothing to revoke") from None
+        named = server.name or server.id
+        raise NothingToDo(f"no remote access is open on {named}: there is nothing to revoke") from None
     from ..times import moment_of
 
     ip, until = access.get("ip") or "?", moment_of(access.get("expires_at")) or "?"

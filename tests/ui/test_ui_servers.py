@@ -338,28 +338,25 @@ async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
         sidebar = app.main.query_one(Sidebar)
         sidebar.focus()
         await pilot.press("h")  # fold Instance
-        await pilot.pause()
+        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
         text = sidebar.render().plain
         assert "+ Instance (8)" in text and "Volumes" not in text and "Bare metal" in text
         await pilot.press("j", "enter")  # the next stop is bare-metal servers
+        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
         await wait_for(pilot, lambda: app.main.current_entry.id == "baremetal.servers", what="bare metal opened")
-        listed = app.main.view
-        await wait_for(pilot, lambda: not listed.listing and listed.last_attempt is not None, what="bare metal listed")
-        sidebar.focus()  # (the list takes the focus when its rows come: after them)
-        await wait_for(pilot, lambda: app.focused is sidebar, what="the sidebar focused")
-        await pilot.press("k")
-        await wait_for(pilot, lambda: sidebar.highlighted in sidebar.folded, what="on the folded heading")
-        await pilot.press("enter")  # unfold
-        await wait_for(pilot, lambda: "Volumes" in sidebar.render().plain, what="Instance unfolded")
+        sidebar.focus()
+        await pilot.press("k", "enter")  # back on the folded heading: unfold
+        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
+        assert "Volumes" in sidebar.render().plain
         assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
         # ← on a folded product folds its section; → unfolds it onto its first view
         await pilot.press("h", "h")
-        await pilot.pause()
+        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
         text = sidebar.render().plain
         lines = [line.strip() for line in text.splitlines()]
         assert "+ COMPUTE (" in text and "Bare metal" not in lines and "Instance" not in lines  # the Data section stays
         await pilot.press("l")
-        await pilot.pause()
+        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
         assert "Bare metal" in sidebar.render().plain and sidebar.entries[sidebar.highlighted][0] == "instance.servers"
 
 

@@ -354,10 +354,6 @@ class CloudApp(TypeAhead, Origins, App[None]):
             return
         notify_error(self, error, "A part of the console")
 
-    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
-        self.screen_pushed()  # what an action picked was expected to open (type-ahead)
-        return super().push_screen(screen, *args, **kwargs)
-
     def _drop(self, screen: Any) -> None:
         if self.screen is screen:
             self.pop_screen()

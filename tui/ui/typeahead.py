@@ -55,11 +55,12 @@ class TypeAhead:
     def expect_screen(self) -> None:
         """An action was picked whose dialog its worker opens later (after a read, say): keys typed
         meanwhile wait for that dialog instead of reaching the list behind it (`a ⏎ new-name`). Over
-        once a screen is pushed (`screen_pushed`) or the action ends without one (`expect_done`)."""
+        once a screen is pushed (`push_screen`) or the action ends without one (`expect_done`)."""
         self._expecting = True
 
-    def screen_pushed(self) -> None:
-        self._expecting = False
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        self._expecting = False  # what an action picked was expected to open
+        return super().push_screen(screen, *args, **kwargs)  # type: ignore[misc]
 
     def expect_done(self) -> None:
         if self._expecting:

@@ -52,7 +52,7 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         assert app.focused.id == "chat-input"
         await pilot.press(*"hello there", "enter")
         await wait_for(pilot, lambda: len(notes(chat)) == 1, what="the answer's end")
-        assert answers(chat) == ["You said: hello there"]
+        await wait_for(pilot, lambda: answers(chat) == ["You said: hello there"], what="the answer drawn")
         assert notes(chat)[0].startswith("↳ 2 in · 4 out · 6 total tokens")
         head = lambda: str(chat.query_one("#chat-head").render())  # noqa: E731
         await wait_for(pilot, lambda: "Requests ██████ 59/60 left (resets " in head(), what="the requests gauge")
@@ -257,4 +257,4 @@ async def test_the_transcript_stays_at_its_end_when_the_terminal_is_resized(gsan
         conversation = chat.query_one("#conversation")
         await pilot.resize_terminal(60, 20)
         await wait_for(pilot, lambda: conversation.max_scroll_y > 0 and conversation.scroll_y == conversation.max_scroll_y, what="at the end")
-        assert "You said: and a third" in answers(chat)
+        await wait_for(pilot, lambda: "You said: and a third" in answers(chat), what="the last answer drawn")

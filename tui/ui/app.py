@@ -342,8 +342,8 @@ class CloudApp(TypeAhead, Origins, App[None]):
     def _handle_exception(self, error: Exception) -> None:
         """The last resort for an exception no handler caught: once the console is up it is logged
         and shown, and the console goes on (Textual's default is to exit)."""
-        if self.main is None or not isinstance(error, Exception):
-            super()._handle_exception(error)
+        if self.main is None or not isinstance(error, Exception) or not self.screen_stack:
+            super()._handle_exception(error)  # (not up yet, or already closing: Textual's own way)
             return
         self.bugs.append(error)  # tests look here: a swallowed bug is still a failure
         screen = self.screen

@@ -95,28 +95,9 @@ def make_client(sandbox: Sandbox) -> Callable[..., ApiClient]:
 
 @pytest.fixture(autouse=True, scope="session")
 def keys_wait_for_their_handling() -> Any:
-    """After each simulated key Pilot waited for the app to go idle, sleeping in 20 ms steps until
-    one used almost no CPU (textual._wait): ~90 ms a key, and up to a second while a refresh ran —
-    most of the suite's time. A key now waits until the app and the screen in front have read
-    every message queued so far, twice (what the key's handling posted in turn): what the key did
-    is done, and nothing else is waited for. Each test still waits for what it means
-    (helpers.wait_for), never for time. CLOUDTUI_PILOT_WAIT=textual measures against Textual's own."""
-    import os
+    """Each simulated key, and `pilot.pause()`, waits for what the console does with it, not for
+    the CPU to go idle (tests/pilot_wait.py)."""
+    import pilot_wait
 
-    import textual.app
-    from textual._context import active_app
-    from textual.pilot import Pilot
-
-    if os.environ.get("CLOUDTUI_PILOT_WAIT") == "textual":
+    with pilot_wait.installed():
         yield
-        return
-    idle = textual.app.wait_for_idle
-
-    async def handled(min_sleep: float = 0, max_sleep: float = 1) -> None:
-        pilot = Pilot(active_app.get())
-        await pilot._wait_for_screen()
-        await pilot._wait_for_screen()
-
-    textual.app.wait_for_idle = handled
-    yield
-    textual.app.wait_for_idle = idle

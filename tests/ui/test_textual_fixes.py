@@ -57,8 +57,7 @@ async def test_a_menu_closed_while_it_is_built_can_open_again():
             app.push_screen(Menu(id="menu"))
             for _ in range(ticks % 8):
                 await asyncio.sleep(0)
-            app.pop_screen()
-            await pilot.pause()
+            await app.pop_screen()  # (done when the menu is gone, whatever stage it was at)
         app.push_screen(Menu(id="menu"))
         await pilot.pause()
         assert app._exception is None and isinstance(app.screen, Menu) and app.focused is not None

@@ -146,6 +146,8 @@ class TypeAhead:
         await self._deliver(event)
 
     async def _deliver(self, key: events.Key) -> None:
+        if not self.screen_stack:  # the console is closing: nothing left to read a key held till now
+            return
         try:  # a screen that judges keys by what came before (`holds_key`) sees each one land first
             bound = key.key in self.screen.active_bindings or hasattr(self.screen, "holds_key")
             target = self.focused or self.screen

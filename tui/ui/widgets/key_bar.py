@@ -1,22 +1,29 @@
 """The key bar: the bindings that work now, on one line, like Textual's Footer but drawn as text.
 
 Textual's Footer mounts a widget per key and restyles them all whenever focus moves (over 100 ms
-at start-up here); this renders the same active bindings as one Text, so it costs one line.
+at start-up here); this renders the same active bindings as one Text, so it costs one line. Its size never depends
+on its text (one line, the screen's width), so a change redraws that line and never asks the
+screen for a new layout (a Static's update does: at every focus move, most of a screen's layouts).
 """
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from .theme_style import theme_colour
 
 
-class KeyBar(Static):
+class KeyBar(Widget):
     DEFAULT_CSS = """
     KeyBar { height: 1; background: $footer-background; color: $footer-foreground; }
     """
+
+    _text: Text = Text()
+
+    def render(self) -> Text:
+        return self._text
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -65,4 +72,6 @@ class KeyBar(Static):
         for key, desc, key_style, desc_style in tail:
             text.append(key, style=key_style)
             text.append(desc, style=desc_style)
-        self.update(text)
+        if text != self._text:
+            self._text = text
+            self.refresh()

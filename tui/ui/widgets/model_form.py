@@ -292,17 +292,19 @@ class ModelForm(Vertical):
         return out
 
     def show_errors(self, errors: dict[str, str], only_touched: bool = False) -> None:
+        """Each field's error under it. One walk finds the boxes (not one per field: this runs at every
+        key typed), and a box is redrawn only when its message changes (each redraw is a layout)."""
+        boxes = {box.id: box for box in self.query(".form-error").results(Static) if box.id}
         for name in self.paths:
-            box = self.query_one(f"#e-{widget_id(name)}", Static)
-            msg = errors.get(name, "")
-            if only_touched and name not in self.touched:
-                msg = ""
-            box.update(f"✖ {msg}" if msg else "")
-            box.set_class(bool(msg), "-shown")
-            for again in self.query(f"#ea-{widget_id(name)}").results(Static):  # a password's second entry
-                msg = "" if only_touched and name not in self.touched else errors.get(name + AGAIN, "")
-                again.update(f"✖ {msg}" if msg else "")
-                again.set_class(bool(msg), "-shown")
+            quiet = only_touched and name not in self.touched
+            for box_id, key in ((f"e-{widget_id(name)}", name), (f"ea-{widget_id(name)}", name + AGAIN)):
+                box = boxes.get(box_id)  # ea-: a password's second entry
+                if box is not None:
+                    msg = "" if quiet else errors.get(key, "")
+                    if getattr(box, "said", "") != msg:  # (each box starts empty)
+                        box.said = msg
+                        box.update(f"✖ {msg}" if msg else "")
+                        box.set_class(bool(msg), "-shown")
 
     def label_of(self, name: str) -> str:
         """A field as the operator reads it: its label, after its parents' ("Health check › Port")."""

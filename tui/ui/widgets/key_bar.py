@@ -27,6 +27,7 @@ class KeyBar(Widget):
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.watch(self.app, "theme", lambda _theme: self._bindings_changed(self.screen), init=False)  # its colours
         self._bindings_changed(self.screen)
 
     def on_unmount(self) -> None:

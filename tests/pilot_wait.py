@@ -27,10 +27,10 @@ from textual.pilot import Pilot
 AT_MOST = 5.0  # seconds, should something post for ever (the test's own wait then says what it lacked)
 
 
-def doing(app: Any) -> str:
-    """What the console is still doing with what it was given: "" when nothing; "frame" when all
-    that is left waits for the screen's next frame: what was asked to run after it
-    (`call_after_refresh`, e.g. a focus)."""
+def doing(app: Any, keys: bool = True) -> str:
+    """What the console is still doing with what it was given: "" when nothing; "keys" while keys
+    typed wait for the dialog they were typed for (tui/ui/typeahead.py); "frame" when all that is
+    left waits for the screen's next frame: what was asked to run after it (`call_after_refresh`)."""
     try:
         screen = app.screen
         nodes = [app, *screen.walk_children(with_self=True)]
@@ -38,19 +38,21 @@ def doing(app: Any) -> str:
         return ""
     if any(node._message_queue.values or node._next_callbacks or getattr(node, "_test_reading", 0) for node in nodes):
         return "messages"
+    if keys and getattr(app, "keys_waiting", False):  # held by the type-ahead for a dialog still on its way
+        return "keys"
     return "frame" if screen._callbacks else ""
 
 
-async def settled(app: Any) -> None:
+async def settled(app: Any, keys: bool = True) -> None:
     for _ in range(3):  # a key the driver sent reaches the app's queue
         await asyncio.sleep(0)
     loop = asyncio.get_running_loop()
     quiet, end = 0, loop.time() + AT_MOST
     while quiet < 2 and loop.time() < end:
-        now = doing(app)
+        now = doing(app, keys)
         if now == "frame":  # drawn now, rather than waited for
             app.screen._on_timer_update()
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.001 if now == "keys" else 0)  # (what they wait for may be a worker's answer)
         quiet = 0 if now else quiet + 1
 
 
@@ -64,9 +66,9 @@ def undrawn(app: Any) -> bool:
         screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets)
 
 
-async def drawn(app: Any) -> None:
+async def drawn(app: Any, keys: bool = True) -> None:
     """Settled, and what changed laid out and drawn now (as Pilot's own pause ends: a frame)."""
-    await settled(app)
+    await settled(app, keys)
     for _ in range(4):  # a frame may ask for another (a size known once drawn)
         if not undrawn(app):
             return
@@ -74,7 +76,7 @@ async def drawn(app: Any) -> None:
             app._check_resize()
         else:
             app.screen._on_timer_update()
-        await settled(app)
+        await settled(app, keys)
 
 
 @contextlib.contextmanager
@@ -101,10 +103,10 @@ def installed() -> Iterator[None]:
         return True
 
     async def paused(self: Any, delay: float | None = None) -> None:  # what was asked is done and drawn
-        if delay is not None:
-            await settled(self.app)
+        if delay is not None:  # a test's wait_for polling: keys held on purpose (for what it waits for) wait on
+            await settled(self.app, keys=False)
             await asyncio.sleep(delay)
-        await drawn(self.app)
+        await drawn(self.app, keys=delay is None)
 
     MessagePump._dispatch_message, Pilot._wait_for_screen = counted, screen_settled  # type: ignore[method-assign]
     textual.app.wait_for_idle, Pilot.pause = handled, paused  # type: ignore[assignment, method-assign]

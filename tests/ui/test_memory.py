@@ -8,6 +8,7 @@ a closed screen kept every screen whose callbacks it held, and those theirs."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import resource
 
@@ -16,7 +17,7 @@ from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
-from helpers import loaded, make_app, open_view
+from helpers import loaded, make_app, open_view, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -49,8 +50,10 @@ async def rounds(pilot, app, count: int) -> None:
             app.post_message(events.Key(key, CHARS.get(key, key)))
         await pilot.pause()
         while app.screen is not app.main:  # a form that asks before dropping what it holds: drop it
-            app.pop_screen()
-            await pilot.pause()
+            await app.pop_screen()
+    # Every closed screen's widgets have ended their message loops (one task each): what is left
+    # alive after that is kept, not still closing.
+    await wait_for(pilot, lambda: len(asyncio.all_tasks()) <= app.tasks_at_rest, what="closed screens' widgets ended")
 
 
 async def test_screens_closed_all_day_are_freed_and_memory_stays_bounded(sandbox):
@@ -59,6 +62,7 @@ async def test_screens_closed_all_day_are_freed_and_memory_stays_bounded(sandbox
         await loaded(pilot, app)
         for entry in ("instance.volumes", "instance.servers"):
             await open_view(pilot, app, entry)
+        app.tasks_at_rest = len(asyncio.all_tasks())
         await rounds(pilot, app, 3)  # warm: every screen's module, styles and caches made once
         closed, widgets = alive(app)
         rss = rss_mb()

@@ -90,3 +90,25 @@ async def test_characters_markdown_decodes_from_entities_are_cleaned_as_drawn():
         drawn = drawn_text(answer)
         assert not any(ch in drawn for ch in "\u202e\u200b\x1b\x07\u2066\ufeff")
         assert "\\u202egnp.exe" in drawn and "pa\\u200bypal" in drawn and "\\u2066heading" in drawn  # shown, not obeyed
+
+
+async def test_answers_on_a_closed_screen_are_freed():
+    """A closed chat's answers go with it: a watch on the app's theme kept each one alive."""
+    import gc
+
+    from textual.screen import Screen
+
+    class Chat(Screen[None]):
+        def compose(self) -> ComposeResult:
+            yield StreamedMarkdown()
+
+    app = Holder()
+    async with app.run_test(size=(60, 20)) as pilot:
+        for _ in range(3):
+            await app.push_screen(Chat())
+            app.query_one(StreamedMarkdown).finish("an answer")
+            await pilot.pause()
+            await app.pop_screen()
+        await pilot.pause()
+        gc.collect()
+        assert len([o for o in gc.get_objects() if isinstance(o, StreamedMarkdown)]) <= 2  # the app's own, and a cached one

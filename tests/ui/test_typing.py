@@ -176,7 +176,7 @@ async def test_enter_typed_with_a_palette_search_waits_for_its_matches(sandbox, 
         typed = lambda: type(app.screen).__name__ == "CloudPalette" \
             and app.screen.query_one("CommandInput").value == "dns zones"  # noqa: E731
         await wait_for(pilot, typed, what="the search typed")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.keys_waiting, what="enter held")
         answer.set()
         await wait_for(pilot, lambda: app.screen is app.main and app.main.current_kind.id == "dns.zones",
                        what="DNS zones shown")
@@ -232,7 +232,7 @@ async def test_keys_typed_while_a_picked_action_prepares_its_dialog_wait_for_it(
         open_menu(zones, row, [spec], [], "zone", lambda picked: zones._act(picked, row), None)
         await screen_named(pilot, app, "PickerScreen")
         _typed(app, "\rabc")  # the pick, then a name typed at once
-        await wait_for(pilot, lambda: app.screen is app.main and app._held, what="the keys held")
+        await wait_for(pilot, lambda: app.screen is app.main and app.keys_waiting, what="the keys held")
         read.set()
         form = await form_ready(pilot, app)
         await wait_for(pilot, lambda: form.query_one("#f-name").value == "abc", what="the name in the form")

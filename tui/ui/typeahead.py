@@ -47,6 +47,11 @@ class TypeAhead:
         self.last_key_at = time.monotonic()  # when the operator last typed (idle work waits for a pause)
         self._expecting = False  # an action picked will open a dialog: keys wait for it (`expect_screen`)
 
+    @property
+    def keys_waiting(self) -> bool:
+        """Keys read and not yet handed on: held, put back, or behind a bound key still on its way."""
+        return bool(self._held) or self._replays > 0 or self._in_flight or self._expecting
+
     def _holds(self, key: str) -> bool:
         """Whether a key read now waits: one is already waiting (the order is kept), a bound key
         before it has not reached its binding yet, or the screen in front cannot take it yet."""

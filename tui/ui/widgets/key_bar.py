@@ -27,11 +27,15 @@ class KeyBar(Widget):
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-        self.watch(self.app, "theme", lambda _theme: self._bindings_changed(self.screen), init=False)  # its colours
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)  # its keys' colours
         self._bindings_changed(self.screen)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
+        self.app.theme_changed_signal.unsubscribe(self)
+
+    def _theme_changed(self, _theme: object) -> None:
+        self._bindings_changed(self.screen)
 
     def on_resize(self) -> None:
         self._draw()

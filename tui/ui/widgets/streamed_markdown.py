@@ -91,9 +91,14 @@ class StreamedMarkdown(Widget):
         self.strips: dict[int, Strip] = {}  # finished lines as drawn, by line (a scroll repaints them all)
 
     def on_mount(self) -> None:
-        self.watch(self.app, "theme", self._retheme, init=False)
+        # (a signal left on unmount: a watch of the app's theme kept every closed answer alive until
+        # the theme next changed, as Textual prunes its watchers only then)
+        self.app.theme_changed_signal.subscribe(self, self._retheme)
 
-    def _retheme(self, _theme: str) -> None:
+    def on_unmount(self) -> None:
+        self.app.theme_changed_signal.unsubscribe(self)
+
+    def _retheme(self, _theme: object) -> None:
         self.base = None
         self.strips = {}
         self.refresh(layout=True)

@@ -221,9 +221,7 @@ async def test_keys_typed_while_a_picked_action_prepares_its_dialog_wait_for_it(
         await read.wait()  # what the flow reads before its form
         await ui.form("Name it", Named)
 
-    flow: Lazy = Lazy("tests:slow_flow")
-    flow._value = slow_flow
-    spec = ActionSpec("slow", "Slow…", flow=flow, mutating=False)
+    spec = ActionSpec("slow", "Slow…", flow=Lazy.of(slow_flow), mutating=False)
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)

@@ -38,6 +38,13 @@ class Lazy(Generic[T]):
         self.target = target
         self._value: T | None = None
 
+    @classmethod
+    def of(cls, value: T, target: str = "<given>") -> "Lazy[T]":
+        """A reference already resolved: a value made at run time (a test's flow, say)."""
+        made: Lazy[T] = cls(target)
+        made._value = value
+        return made
+
     def get(self) -> T:
         if self._value is None:
             module, _, attr = self.target.partition(":")

@@ -27,33 +27,41 @@ from textual.pilot import Pilot
 AT_MOST = 5.0  # seconds, should something post for ever (the test's own wait then says what it lacked)
 
 
-def doing(app: Any, keys: bool = True) -> str:
+def nodes_of(app: Any) -> list[Any]:
+    try:
+        return [app, *app.screen.walk_children(with_self=True)]
+    except Exception:  # no screen: it is closing
+        return [app]
+
+
+def doing(app: Any, nodes: list[Any], keys: bool = True) -> str:
     """What the console is still doing with what it was given: "" when nothing; "keys" while keys
     typed wait for the dialog they were typed for (tui/ui/typeahead.py); "frame" when all that is
     left waits for the screen's next frame: what was asked to run after it (`call_after_refresh`)."""
-    try:
-        screen = app.screen
-        nodes = [app, *screen.walk_children(with_self=True)]
-    except Exception:  # no screen: it is closing
-        return ""
     if any(node._message_queue.values or node._next_callbacks or getattr(node, "_test_reading", 0) for node in nodes):
         return "messages"
     if keys and getattr(app, "keys_waiting", False):  # held by the type-ahead for a dialog still on its way
         return "keys"
-    return "frame" if screen._callbacks else ""
+    try:
+        return "frame" if app.screen._callbacks else ""
+    except Exception:
+        return ""
 
 
 async def settled(app: Any, keys: bool = True) -> None:
     for _ in range(3):  # a key the driver sent reaches the app's queue
         await asyncio.sleep(0)
     loop = asyncio.get_running_loop()
-    quiet, end = 0, loop.time() + AT_MOST
+    quiet, end, nodes = 0, loop.time() + AT_MOST, None
     while quiet < 2 and loop.time() < end:
-        now = doing(app, keys)
+        # The nodes walked again only to call it quiet: while one is busy, a node it mounts meanwhile
+        # keeps it busy (the walk is most of this wait's cost on a large screen).
+        nodes = nodes or nodes_of(app)
+        now = doing(app, nodes, keys)
         if now == "frame":  # drawn now, rather than waited for
             app.screen._on_timer_update()
         await asyncio.sleep(0.001 if now == "keys" else 0)  # (what they wait for may be a worker's answer)
-        quiet = 0 if now else quiet + 1
+        quiet, nodes = (0, nodes) if now else (quiet + 1, None)
 
 
 def undrawn(app: Any) -> bool:

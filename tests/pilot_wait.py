@@ -6,10 +6,11 @@ the suite's time. Then each key waited for every node of the screen to call back
 `_wait_for_screen`): a message per widget per key, most of the suite's CPU on a form.
 
 Now a key waits until the app and every node of the screen in front have nothing queued, are
-reading nothing and have nothing left to call next, and the screen has nothing waiting for its
-next frame (`call_after_refresh`), seen so on two turns of the loop in a row; `pilot.pause()`
-then draws what changed, as Textual's own pause ends with a frame. What the key did is done; a worker's answer is not waited for: each test waits for what it
-means (helpers.wait_for), never for time. CLOUDTUI_PILOT_WAIT=textual measures against Textual's.
+reading nothing and have nothing left to call next, the type-ahead holds no key, and the screen has
+nothing waiting for its next frame (`call_after_refresh`), seen so on two turns of the loop in a
+row; `pilot.pause()` then draws what changed, as Textual's own pause ends with a frame. What the key
+did is done; a worker's answer is not waited for: each test waits for what it means
+(helpers.wait_for), never for time. CLOUDTUI_PILOT_WAIT=textual measures against Textual's.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def installed() -> Iterator[None]:
     if os.environ.get("CLOUDTUI_PILOT_WAIT") == "textual":
         yield
         return
-    dispatch, idle, wait_for_screen, pause = MessagePump._dispatch_message, textual.app.wait_for_idle, Pilot._wait_for_screen, Pilot.pause
+    dispatch, idle = MessagePump._dispatch_message, textual.app.wait_for_idle
+    wait_for_screen, pause = Pilot._wait_for_screen, Pilot.pause
 
     async def counted(self: Any, message: Any) -> None:  # a node reading a message is busy with it
         self._test_reading = getattr(self, "_test_reading", 0) + 1

@@ -29,14 +29,16 @@ async def test_every_theme_on_a_list_a_detail_a_form_and_help(sandbox, themes):
     app = make_app(sandbox)
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot, app)
-        for key, screen in ((None, "MainScreen"), ("enter", "DetailScreen"), ("c", "FormScreen"), ("question_mark", "HelpScreen")):
+        screens = ((None, "MainScreen"), ("enter", "DetailScreen"), ("c", "FormScreen"), ("question_mark", "HelpScreen"))
+        for key, screen in screens:
             if key is not None:  # each screen opened once, and drawn in every theme
                 await pilot.press(key)
                 await screen_named(pilot, app, screen)
             for theme in themes:
                 app.theme = theme
                 await pilot.pause()  # drawn whole in this theme (a theme repaints all)
-                assert app.bugs == [] and not [n for n in app.notes if n.severity == "error"], (theme, screen, app.notes[-3:])
+                errors = [n for n in app.notes if n.severity == "error"]
+                assert app.bugs == [] and not errors, (theme, screen, app.notes[-3:])
             if key is not None:
                 await pilot.press("escape")
                 await wait_for(pilot, lambda: app.screen.id == "main", what=f"back from {screen}")

@@ -39,6 +39,13 @@ async def records_of(pilot, app, zone="example.com"):
     return await child_list(pilot, app, "Records")
 
 
+async def on_record(pilot, app, rtype):
+    """`example.com`'s Records, the cursor on its first record of type `rtype`."""
+    view = await records_of(pilot, app)
+    await cursor_on(pilot, view, row_where(view, type=rtype))
+    return view
+
+
 async def stage(pilot, app, key, **values):
     """`c` or `e` on the records list, the form filled, staged with ctrl+s."""
     await pilot.press(key)
@@ -419,8 +426,7 @@ async def test_the_data_example_follows_the_record_type(sandbox):
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        view = await records_of(pilot, app)
-        await cursor_on(pilot, view, row_where(view, type="CAA"))
+        await on_record(pilot, app, "CAA")
         await pilot.press("e")
         form = await form_ready(pilot, app)
         assert form.query_one("#f-data").placeholder == 'e.g. 0 issue "letsencrypt.org"'
@@ -482,8 +488,7 @@ async def test_a_detail_title_too_long_for_the_terminal_ends_in_an_ellipsis(sand
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, app)
-        view = await records_of(pilot, app)
-        await cursor_on(pilot, view, row_where(view, type="TLSA"))
+        await on_record(pilot, app, "TLSA")
         await pilot.press("enter")
         detail = await screen_named(pilot, app, "DetailScreen")
         title = detail.query_one("#detail-title")

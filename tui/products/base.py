@@ -8,13 +8,13 @@ nothing defaults to one product's conventions; a product says its own once (`kin
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal
 
 from ..records import fields, record
 from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
+from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
 from .shared_values import SharedValues
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)
@@ -23,33 +23,6 @@ from .location import (  # noqa: F401  (re-exported: products import them from h
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
-
-T = TypeVar("T")
-
-
-class Lazy(Generic[T]):
-    """A reference to "module:attribute", imported on first `get()`.
-
-    Models and forms need pydantic, which the list path does not: kinds point at them lazily so
-    start-up imports neither.
-    """
-
-    def __init__(self, target: str) -> None:
-        self.target = target
-        self._value: T | None = None
-
-    @classmethod
-    def of(cls, value: T, target: str = "<given>") -> "Lazy[T]":
-        """A reference already resolved: a value made at run time (a test's flow, say)."""
-        made: Lazy[T] = cls(target)
-        made._value = value
-        return made
-
-    def get(self) -> T:
-        if self._value is None:
-            module, _, attr = self.target.partition(":")
-            self._value = getattr(importlib.import_module(module), attr)
-        return self._value  # type: ignore[return-value]
 
 
 @record(frozen=True, eq=False)

@@ -8,9 +8,8 @@ opens comes from the products' manifest (`products.manifest`): nothing here name
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -19,7 +18,6 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..api.client import BEARER, X_AUTH_TOKEN, ApiClient, RetryPolicy
-from ..api.safe import clean
 from ..api.secret import Secret
 from ..api.errors import AuthenticationError
 from ..config import Profile, Settings
@@ -30,6 +28,7 @@ from ..products.service import ResourceService
 from . import collector, styles, textual_fixes
 from .errors import notify_error
 from .refresh import RefreshPolicy
+from .notes import Note, Notes
 from .origins import Origins
 from .typeahead import TypeAhead
 from .widgets.resource_view import ResourceView
@@ -40,15 +39,6 @@ if TYPE_CHECKING:
     import httpx
 
 
-class Note(NamedTuple):
-    """A notification as shown: plain text."""
-
-    title: str
-    message: str
-    severity: str
-
-
-log = logging.getLogger("cloudtui.ui")
 FIRST_PAGE_WAIT = 0.25  # seconds the console waits for its first rows before showing anyway
 IDLE_AFTER = 10.0  # seconds without a key after which the operator is idle (memory is tidied then)
 
@@ -59,7 +49,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(TypeAhead, Origins, App[None]):
+class CloudApp(Notes, TypeAhead, Origins, App[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (26, "-middle"), (36, "-tall")]  # screens get the class: a form fits a 24-line terminal, grows on a tall one
     TITLE = "cloudtui"
     CSS_PATH = styles.APP
@@ -324,20 +314,6 @@ class CloudApp(TypeAhead, Origins, App[None]):
             self.open_login()
         else:
             self.notify("The demo needs no login.", timeout=3)
-
-    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None, markup: bool = False) -> None:
-        """Every notification is plain text: messages carry names and errors from the API, which
-        must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
-        note = Note(clean(title), clean(message, keep_newlines=True), str(severity))
-        if note.severity in ("warning", "error"):  # every failure shown is logged too (no secret is ever in one)
-            log.warning("%s: %s", note.title or "notice", note.message.replace("\n", " · "))
-        self.notes.append(note)
-        del self.notes[:-200]
-        drop = getattr(self, "_unnotify", None)  # (Textual's own: pinned, and guarded should it go)
-        for shown in list(getattr(self, "_notifications", ())) if drop else ():  # said again: one toast, timed anew
-            if (shown.title, shown.message, shown.severity) == (note.title, note.message, str(severity)):
-                drop(shown, refresh=False)
-        super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)
 
     def _handle_exception(self, error: Exception) -> None:
         """The last resort for an exception no handler caught: once the console is up it is logged

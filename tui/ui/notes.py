@@ -1,0 +1,38 @@
+"""Notifications as the console shows them: plain text, logged when they are failures, kept for
+the tests (`app.notes`), one toast for a message said again. A mixin of the App."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, NamedTuple
+
+from ..api.safe import clean
+
+log = logging.getLogger("cloudtui.ui")
+
+
+class Note(NamedTuple):
+    """A notification as shown: plain text."""
+
+    title: str
+    message: str
+    severity: str
+
+
+class Notes:
+    notes: list[Note]
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Every notification is plain text: messages carry names and errors from the API, which
+        must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
+        note = Note(clean(title), clean(message, keep_newlines=True), str(severity))
+        if note.severity in ("warning", "error"):  # every failure shown is logged too (no secret is ever in one)
+            log.warning("%s: %s", note.title or "notice", note.message.replace("\n", " · "))
+        self.notes.append(note)
+        del self.notes[:-200]
+        drop = getattr(self, "_unnotify", None)  # (Textual's own: pinned, and guarded should it go)
+        for shown in list(getattr(self, "_notifications", ())) if drop else ():  # said again: one toast, timed anew
+            if (shown.title, shown.message, shown.severity) == (note.title, note.message, str(severity)):
+                drop(shown, refresh=False)
+        super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)  # type: ignore[misc]

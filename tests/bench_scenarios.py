@@ -155,10 +155,10 @@ async def scenario_staging(url: str, expect: int, changes: int, entry: str) -> d
             app.simulate_key("d")
             await until(lambda: len(view.changes) > staged)
             out["key"].append(await frames.after(drawn) - t0)
-            moved = view.table.cursor_key
+            moved, drawn = view.table.cursor_key, frames.count
             app.simulate_key("down")
             await until(lambda: view.table.cursor_key != moved)
-            await frames.next()
+            await frames.after(drawn)  # the frame showing it (it may be composed before the cursor is seen moved)
         for again in (False, True):  # the first review of a session also loads the dialogs' styles
             drawn = frames.count
             t0 = time.perf_counter()

@@ -127,6 +127,20 @@ async def test_cursor_stays_on_its_resource_across_refreshes():
         assert view.table.border_title == "Servers · fr-par-1 · 246/246"
 
 
+async def test_rows_changed_on_screen_are_drawn_by_the_next_frame_even_right_after_another():
+    """An operator's own act (a staged delete, a row renamed) shows at once: only a listing's pages
+    are painted together, at most every PAINT_EVERY (a change right after a repaint waited for it)."""
+    app = make_app(big(20))
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        make = view.kind.row_maker(view.scope)
+        for n, key in enumerate(view.table.shown_keys[:2]):  # back to back: the second within PAINT_EVERY
+            view.table.upsert([make({**view.table.get(key).data, "name": f"renamed-{n}"})])
+        await pilot.pause()
+        on_screen = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "renamed-0" in on_screen and "renamed-1" in on_screen
+
+
 async def test_sort_and_filter_follow_changes():
     sandbox = big(120)
     app = make_app(sandbox)

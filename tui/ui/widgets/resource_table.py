@@ -31,6 +31,7 @@ from .table_order import TableOrder
 
 SIZE_EVERY = 1.0  # seconds between scrollbar updates (a layout pass) while rows arrive out of sight
 PAINT_EVERY = 0.1  # seconds between repaints caused by changed rows (pages arriving, a refresh)
+FEW_ROWS = 4  # rows changed in place on screen that are repainted at once, line by line
 
 
 class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
@@ -237,6 +238,7 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
         first_line = int(self.scroll_y)
         last_line = first_line + self._body_height() if self.is_mounted else 0
         visible = False  # did anything on screen change?
+        lines: list[int] | None = []  # the screen lines of rows changed in place, while they are few
         watch, watched = self.watch_rows, self.watched
         stored, version, search, order = self._rows, self._version, self._search, self._order
         sorted_by = self._sorted_by
@@ -257,6 +259,7 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
             if sorted_by:
                 sorted_by.pop(key, None)
             if old is None:
+                lines = None  # a new row: the table's size changes too
                 if appendable and not reorder:
                     order.append(key)  # the common case while loading
                     n = len(order) - 1
@@ -268,11 +271,21 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
                     reorder = True
             elif not reorder and ordered and self._affects_order(old, row):
                 reorder = True
-            elif not visible:
+            elif not visible or lines is not None:
                 pos = self._positions().get(key)
-                visible = pos is not None and first_line <= pos <= last_line
+                if pos is not None and first_line <= pos <= last_line:
+                    visible = True
+                    if lines is not None:
+                        lines.append(pos - first_line + 1)  # below the header
+                        lines = lines if len(lines) <= FEW_ROWS else None
         if not reorder and self._cursor_key is None and self._order:
             self._sync_cursor_key()
+        if lines and not reorder and self.is_mounted:
+            # A few rows changed in place on screen (an operator's own act, a watched server): those
+            # lines now, not the throttled repaint of a listing's pages (up to PAINT_EVERY late).
+            width = self.scrollable_content_region.width
+            self.refresh(*(Region(0, y, width, 1) for y in lines))
+            return
         self._changed(order=reorder, repaint=reorder or visible)
 
     def _affects_order(self, old: Any, new: Any) -> bool:

@@ -19,6 +19,7 @@ from .core import DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY, FaultR
 from .errors import HttpError, denied
 from .faults import Faults, FaultSpec
 from .registry import SandboxProduct, products as registered
+from .routing import SegmentRouter
 
 
 class Sandbox:
@@ -43,6 +44,7 @@ class Sandbox:
         self.latency = latency_ms / 1000.0
         self.faults: list[FaultRule] = []
         self.requests: deque[tuple[str, str]] = deque(maxlen=100_000)
+        self.writes = 0  # requests other than GET and HEAD so far
         self.ids = ids = Ids(random_seed)
         self.options: dict[str, Any] = {"timings": timings, **(options or {})}  # product knobs, read by their `make`
         self.products = registered() + [p for p in (products or []) if p.name not in {r.name for r in registered()}]
@@ -69,10 +71,10 @@ class Sandbox:
         if self.fault_spec is not None and self.fault_spec.rates:
             middleware.append(Middleware(Faults, spec=self.fault_spec))
         self.app = Starlette(
-            routes=routes,
             middleware=middleware,
             exception_handlers={HttpError: _http_error, 404: _not_routed, 405: _not_allowed},
         )
+        self.app.router = SegmentRouter(routes)
 
     def auth_scheme(self, path: str) -> str:
         return next((scheme for prefix, scheme in self.auth if path.startswith(prefix)), "X-Auth-Token")

@@ -135,3 +135,27 @@ def matching(request: Request, items: list[Obj], *fields: str, name: str | None 
     if part:
         items = [o for o in items if part in str(o.get(name) or "").lower()]
     return items
+
+
+KEPT = 8  # listings kept between their pages, per timeline
+
+
+def between_pages(request: Request, timeline: Timeline, compute: Callable[[], list[Obj]]) -> list[Obj]:
+    """The objects of a listing (`compute`: filtered and ordered), kept from its first page for the
+    pages after it: a 10,000-object listing asks 100 pages, and each filtered and sorted them all again.
+    A first page always computes; a later one reuses what the same query found while no request has
+    written, no step of the timeline has applied and none is due. Objects are rendered as they are now."""
+    query = tuple((k, v) for k, v in request.query_params.multi_items() if k != "page")
+    key = (request.url.path, query)
+    stamp = (request.scope.get("sandbox.writes"), timeline.applied)
+    if request.query_params.get("page", "1") not in ("", "1") and not timeline.due_now():
+        kept = timeline.kept.get(key)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+    items = compute()
+    timeline.kept.pop(key, None)
+    if len(timeline.kept) >= KEPT:
+        timeline.kept.pop(next(iter(timeline.kept)))
+    timeline.kept[key] = ((request.scope.get("sandbox.writes"), timeline.applied), items)
+    return items
+

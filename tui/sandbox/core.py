@@ -102,7 +102,7 @@ def check_password(pw: Any, field: str = "password") -> list[tuple[str, str, str
 
 def public(obj: dict[str, Any]) -> dict[str, Any]:
     """A stored object as answered: its bookkeeping fields (`_plan`, `_until`…) left out."""
-    return {k: v for k, v in obj.items() if not k.startswith("_")}
+    return {k: v for k, v in obj.items() if k[:1] != "_"}  # (a slice: faster than startswith, each page's 100)
 
 
 def path_zone(request: Request, zones: Sequence[str], product: str) -> str:
@@ -223,6 +223,9 @@ class Gate:
             return
         sb = self.sandbox
         sb.requests.append((scope["method"], scope["path"]))
+        if scope["method"] not in ("GET", "HEAD"):
+            sb.writes += 1
+        scope["sandbox.writes"] = sb.writes  # what a listing kept between pages is checked against
         if sb.latency:
             await asyncio.sleep(sb.latency)
         response: Response | None = None

@@ -47,6 +47,8 @@ class Timeline:
         self.on_step = on_step
         self.on_gone = on_gone
         self._plans: dict[int, tuple[Obj, list[tuple[float, dict[str, Any]]]]] = {}  # id(obj) -> (obj, steps by time)
+        self.applied = 0  # steps applied so far (what a listing kept between its pages is checked against)
+        self.kept: dict[Any, tuple[Any, list[Obj]]] = {}  # `collection.between_pages`
 
     # ---- planning -------------------------------------------------------------------------------
     def plan(self, obj: Obj, *steps: Step, start: float | None = None, queue: bool = True) -> None:
@@ -76,6 +78,11 @@ class Timeline:
         """Whether the object has steps still to come."""
         return id(obj) in self._plans
 
+    def due_now(self) -> list[Obj]:
+        """The objects with a step due (a walk of what is planned, not of every object held)."""
+        now = self.clock.now()
+        return [obj for obj, steps in self._plans.values() if steps[0][0] <= now]
+
     def due(self, obj: Obj) -> bool:
         entry = self._plans.get(id(obj))
         return entry is not None and entry[1][0][0] <= self.clock.now()
@@ -90,6 +97,7 @@ class Timeline:
         planned = entry[1]
         while planned and planned[0][0] <= now:
             at, changes = planned.pop(0)
+            self.applied += 1
             if changes.get(GONE):
                 del self._plans[id(obj)]
                 if self.on_gone is not None:

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..collection import matching, ordered, page
+from ..collection import between_pages, matching, ordered, page
 from ..core import check_unknown, is_uuid, json_body, path_region
 from ..errors import HttpError, invalid_arguments
 from ..routing import route_table
@@ -99,16 +99,19 @@ def routes(store: RegistryStore) -> list[Route]:
     async def list_images(request: Request) -> Response:
         region = region_of(request)
         q = request.query_params
-        items = store.images.all(region)
-        if q.get("project_id") or q.get("organization_id"):
-            owned = {n["id"] for n in store.namespaces.all(region) if q.get("project_id") in (None, n["project_id"])
-                     and q.get("organization_id") in (None, n["organization_id"])}
-            items = [i for i in items if i["namespace_id"] in owned]
         visibility = q.get("visibility")
         if visibility and visibility not in ("visibility_unknown", *VISIBILITIES):
             raise invalid_arguments(("visibility", "constraint", "visibility is inherit, public or private"))
-        items = ordered(request, _filtered(request, items, "namespace_id", "visibility"), ORDER, tie="id")
-        return page(request, "images", items, image_out(region))
+
+        def found() -> list[dict[str, Any]]:
+            items = store.images.all(region)
+            if q.get("project_id") or q.get("organization_id"):
+                owned = {n["id"] for n in store.namespaces.all(region) if q.get("project_id") in (None, n["project_id"])
+                         and q.get("organization_id") in (None, n["organization_id"])}
+                items = [i for i in items if i["namespace_id"] in owned]
+            return ordered(request, _filtered(request, items, "namespace_id", "visibility"), ORDER, tie="id")
+
+        return page(request, "images", between_pages(request, store.timeline, found), image_out(region))
 
     async def get_image(request: Request) -> Response:
         return JSONResponse(image_out(region_of(request))(image(request)))
@@ -132,7 +135,8 @@ def routes(store: RegistryStore) -> list[Route]:
     async def list_tags(request: Request) -> Response:
         region = region_of(request)
         found = image(request)
-        items = ordered(request, _filtered(request, store.tags_of(region, found["id"])), ORDER, tie="id")
+        items = between_pages(request, store.timeline, lambda: ordered(
+            request, _filtered(request, store.tags_of(region, found["id"])), ORDER, tie="id"))
         return page(request, "tags", items, lambda t: {k: v for k, v in t.items() if not k.startswith("_")})
 
     async def get_tag(request: Request) -> Response:

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..collection import matching, ordered, page
+from ..collection import between_pages, matching, ordered, page
 from ..core import check_unknown, is_uuid, json_body
 from ..errors import HttpError, invalid_arguments
 from ..routing import route_table
@@ -84,8 +84,9 @@ def routes(store: InferenceStore) -> list[Route]:
         return JSONResponse(INFO)
 
     async def list_models(request: Request) -> Response:
-        items = matching(request, store.all(), "organization_id", "project_id")
-        return page(request, "models", ordered(request, items, ORDER, "created_at_desc"), lambda m: store.view(m, base(request)))
+        items = between_pages(request, store.timeline, lambda: ordered(
+            request, matching(request, store.all(), "organization_id", "project_id"), ORDER, "created_at_desc"))
+        return page(request, "models", items, lambda m: store.view(m, base(request)))
 
     async def create_model(request: Request) -> Response:
         body = await json_body(request)

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..collection import matching, ordered
+from ..collection import between_pages, matching, ordered
 from ..core import check_unknown, json_body, page_page_size, public
 from ..errors import invalid_arguments, invalid_request
 from ..routing import route_table
@@ -47,8 +47,9 @@ def routes(store: RdbStore) -> list[Route]:
         """GET of backups or snapshots: the region's, filtered by `instance_id` and `name`, ordered."""
         async def listing(request: Request) -> Response:
             region = region_of(request)
-            items = matching(request, store.live(region, table, get), "instance_id")
-            return page_page_size(request, key, ordered(request, items), public)
+            items = between_pages(request, store.timeline, lambda: ordered(
+                request, matching(request, store.live(region, table, get), "instance_id")))
+            return page_page_size(request, key, items, public)
 
         return listing
 

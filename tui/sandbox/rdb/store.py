@@ -260,13 +260,14 @@ class RdbStore:
 
     def live(self, region: str, table: dict[str, dict[str, dict[str, Any]]], get: Any) -> list[dict[str, Any]]:
         """Every object of `table` in `region` the clock has not removed (only those with a step due
-        are settled: a listing of 10,000 settled backups costs a walk of the table, not 10,000 reads)."""
+        are settled, found among what is planned: a page of 10,000 settled backups reads none of them)."""
         objs = table[region]
-        for oid in [oid for oid, obj in objs.items() if self.timeline.due(obj)]:
-            try:
-                get(region, oid)  # a step that removes it takes it out of `objs`
-            except HttpError:
-                pass
+        for obj in self.timeline.due_now():
+            if objs.get(obj.get("id")) is obj:
+                try:
+                    get(region, obj["id"])  # a step that removes it takes it out of `objs`
+                except HttpError:
+                    pass
         return list(objs.values())
 
     def export_url(self, b: dict[str, Any]) -> dict[str, Any]:

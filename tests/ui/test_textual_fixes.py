@@ -62,3 +62,26 @@ async def test_a_menu_closed_while_it_is_built_can_open_again():
         await pilot.pause()
         assert app._exception is None and isinstance(app.screen, Menu) and app.focused is not None
 
+
+
+def test_a_strip_makes_its_caches_on_first_use_and_keeps_what_they_hold():
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    textual_fixes.apply()
+    strip = Strip([Segment("hello world")], 11)
+    assert all(_unset(strip, name) for name in textual_fixes.STRIP_CACHES)  # none made with it
+    assert strip.crop(2, 7) is strip.crop(2, 7) and strip.crop(2, 7).text == "llo w"  # cached once made
+    assert strip.divide([4, 11])[1].text == "o world" and not _unset(strip, "_divide_cache")
+
+
+def _unset(strip, name) -> bool:
+    """Whether a cache slot of `strip` holds nothing yet (read under the property, not through it)."""
+    from textual.strip import Strip
+
+    slot = next(c.__dict__[name] for c in Strip.__mro__ if name in c.__dict__)
+    try:
+        (slot.fget.__defaults__[0] if isinstance(slot, property) else slot).__get__(strip, Strip)
+    except AttributeError:
+        return True
+    return False

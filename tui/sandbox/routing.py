@@ -29,10 +29,18 @@ class SegmentRouter(Router):
 
     def __init__(self, routes: list[BaseRoute]) -> None:
         super().__init__(routes)
-        heads = {_head(getattr(r, "path", "/{}")) for r in routes}
-        self._by_head = {h: Router([r for r in routes if _head(getattr(r, "path", "/{}")) in (h, None)])
-                         for h in heads if h is not None}
-        self._other = Router([r for r in routes if _head(getattr(r, "path", "/{}")) is None])
+        wild: list[BaseRoute] = []  # routes starting with a parameter: in every group, in their place
+        groups: dict[str, list[BaseRoute]] = {}
+        for route in routes:
+            head = _head(getattr(route, "path", "/{}"))
+            if head is None:
+                wild.append(route)
+                for group in groups.values():
+                    group.append(route)
+            else:
+                groups.setdefault(head, list(wild)).append(route)
+        self._other = Router(wild)
+        self._by_head = {head: Router(group) for head, group in groups.items()}
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -50,7 +50,6 @@ def child_start_minimal() -> None:
 
 
 def child_start_cloudtui(argv: list[str]) -> None:
-    t0 = float(os.environ["BENCH_T0"])
     from tui.ui import collector
 
     collector.startup_begin()  # as tui.cli.main does first, before the app's imports
@@ -61,7 +60,40 @@ def child_start_cloudtui(argv: list[str]) -> None:
         from tui.products import manifest
 
         manifest.register(*gadgets_client.ENTRIES)
-    import tui.ui.app as ui_app
+    # The app module is patched as it is first imported, where `cloudtui` imports it (after --demo has
+    # started its sandbox), not imported here first: that would start the sandbox later than a user's does.
+    import importlib.abc
+
+    class Patching(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+            if name != "tui.ui.app":
+                return None
+            sys.meta_path.remove(self)
+            import importlib.util
+
+            spec = importlib.util.find_spec(name)
+            real = spec.loader
+
+            class Loader(importlib.abc.Loader):
+                def create_module(self, spec: Any) -> Any:
+                    return real.create_module(spec)
+
+                def exec_module(self, module: Any) -> None:
+                    real.exec_module(module)
+                    first_rows(module)
+
+            spec.loader = Loader()
+            return spec
+
+    sys.meta_path.insert(0, Patching())
+    from tui.cli import main
+
+    main(argv)
+
+
+def first_rows(ui_app: Any) -> None:
+    """`ui_app.CloudApp` replaced by one that prints the time of its first frame with server rows, then exits."""
+    t0 = float(os.environ["BENCH_T0"])
 
     class FirstRows(ui_app.CloudApp):
         """Exit on the first composed frame that shows server rows."""
@@ -80,9 +112,6 @@ def child_start_cloudtui(argv: list[str]) -> None:
             return super().run(headless=True)
 
     ui_app.CloudApp = FirstRows  # type: ignore[misc]
-    from tui.cli import main
-
-    main(argv)
 
 
 from bench_scenarios import scenario_load, scenario_refresh, scenario_staging, scenario_starting, scenario_stream, scenario_watch  # noqa: E402

@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--latency", type=float, default=0.0, help="delay every response by MS milliseconds")
     sb.add_argument("--chunk-delay", dest="chunk_delay", type=float, default=0.0,
                     help="the generative API's pause between streamed chunks, in seconds (default: none)")
+    sb.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # --demo's child: serve this listening socket
     sb.add_argument(
         "--faults", help="inject faults per request, e.g. '5xx=0.05,429=0.05,slow=0.05,drop=0.02,badjson=0.02,html=0.02,"
         "redirect=0.01,hostile=0.2,applied=0.05,seed=7' (kinds: 5xx 429 slow drop badjson html redirect hostile applied)",
@@ -105,13 +106,16 @@ def _logging(path: str | None) -> str | None:
     return None
 
 
-def _quiet_server_log() -> None:
-    """The demo's server shares the terminal with the console: what it logs (a fault's dropped
-    connection, say) goes to cloudtui's log file, or nowhere, never onto the screen."""
-    server = logging.getLogger("uvicorn")
-    server.handlers = list(logging.getLogger("cloudtui").handlers) or [logging.NullHandler()]
-    server.setLevel(logging.WARNING)
-    server.propagate = False
+def _child_log() -> None:
+    """The demo's sandbox (a child process) writes what it logs (a fault's dropped connection, say) to
+    its standard error, which the console reads into its own log: never onto the screen."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    for name in ("uvicorn", "cloudtui"):
+        log = logging.getLogger(name)
+        log.handlers = [handler]
+        log.setLevel(logging.WARNING)
+        log.propagate = False
     logging.getLogger("uvicorn.error").addFilter(_injected_fault_in_one_line)
 
 
@@ -129,8 +133,17 @@ def _sandbox(args: argparse.Namespace) -> int:
     from .sandbox.serve import serve_forever
 
     key = args.secret_key or DEMO_SECRET_KEY
-    sandbox = Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency, faults=args.faults,
-                      options={"genai_chunk_delay": args.chunk_delay})
+
+    def make() -> Sandbox:
+        return Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency, faults=args.faults,
+                       options={"genai_chunk_delay": args.chunk_delay})
+
+    if args.fd is not None:  # --demo's child
+        from .sandbox.serve import serve_inherited
+
+        serve_inherited(make, args.fd)
+        return 0
+    sandbox = make()
     shown = key if key == DEMO_SECRET_KEY else "<the key you gave>"
     base = f"http://{args.host}:{args.port}"
     print(
@@ -170,6 +183,9 @@ def _main(argv: list[str] | None) -> int:
         if args.command != "sandbox" and not args.demo:
             print("cloudtui: --faults goes with --demo or `cloudtui sandbox`", file=sys.stderr)
             return 2
+    if args.command == "sandbox" and args.fd is not None:
+        _child_log()
+        return _sandbox(args)
     problem = _logging(args.debug_log)
     if problem:
         print(f"cloudtui: {problem}", file=sys.stderr)
@@ -197,15 +213,10 @@ def _main(argv: list[str] | None) -> int:
     if args.demo:
         from .config import DEFAULT_REGION, DEFAULT_ZONE, Settings
         from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY, GENAI_PREFIX
-        from .sandbox.serve import BackgroundSandbox
+        from .sandbox.serve import ChildSandbox
 
-        def make_sandbox() -> object:
-            from .sandbox.app import Sandbox
-
-            return Sandbox(faults=args.faults, options={"genai_chunk_delay": 0.02})  # a chat answer streams as a person reads it
-
-        _quiet_server_log()
-        background = BackgroundSandbox(make_sandbox).start()
+        # a chat answer streams as a person reads it
+        background = ChildSandbox(["--chunk-delay", "0.02", *(["--faults", args.faults] if args.faults else [])])
         settings = Settings(
             profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="", genai_url=background.url + GENAI_PREFIX,
             zone=args.zone or DEFAULT_ZONE, region=args.region or DEFAULT_REGION, read_only=args.read_only, demo=True,

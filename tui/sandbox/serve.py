@@ -1,11 +1,16 @@
-"""Serving the sandbox over real HTTP: in the foreground (`cloudtui sandbox`) or a thread (`--demo`)."""
+"""Serving the sandbox over real HTTP: in the foreground (`cloudtui sandbox`), in a child process
+(`--demo`: `ChildSandbox`), or in a thread (tests that read the sandbox's state: `BackgroundSandbox`)."""
 
 from __future__ import annotations
 
+import logging
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 
 def _config(app: Any, host: str, port: int, quiet: bool = False) -> Any:  # uvicorn is imported only when serving
@@ -29,8 +34,85 @@ def serve_forever(sandbox: Any, host: str = "127.0.0.1", port: int = 8700) -> No
     uvicorn.Server(_config(sandbox.app, host, port)).run()
 
 
+def _listening(host: str) -> socket.socket:
+    """A loopback socket on a free port, listening: connections wait in its backlog until served."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, 0))
+    sock.listen(128)
+    return sock
+
+
+class ChildSandbox:
+    """The demo's sandbox in a child process (`cloudtui sandbox --fd N …`), serving a socket bound and
+    listening here first, so the console connects at once: its first requests wait in the backlog
+    while the child imports and seeds on the other core (in a thread, that work shared the console's
+    interpreter lock and held its first frame back a third longer).
+
+    The child ends with the console however the console ends: it reads its standard input, a pipe
+    only the console holds, and exits when that closes. What it logs comes back on its standard error,
+    into the console's log (`cloudtui.sandbox`), never onto the screen.
+    """
+
+    def __init__(self, args: Sequence[str] = (), host: str = "127.0.0.1") -> None:
+        sock = _listening(host)
+        self.host, self.port = sock.getsockname()[:2]
+        command = [sys.executable, "-m", "tui", "sandbox", "--fd", str(sock.fileno()), *args]
+        try:
+            self.proc = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                pass_fds=(sock.fileno(),), start_new_session=True,  # a ctrl+c or hang-up is the console's to handle
+            )
+        finally:
+            sock.close()  # the child's copy serves; if it dies, a request is refused rather than left waiting
+        threading.Thread(target=self._relay_log, name="sandbox-log", daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def _relay_log(self) -> None:
+        log = logging.getLogger("cloudtui.sandbox")
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            text = line.decode("utf-8", "replace").rstrip()
+            if text:
+                log.warning("%s", text)
+
+    def stop(self) -> None:
+        """End the child now (its standard input closed; killed if it has not gone within 2 s)."""
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+
+
+def serve_inherited(make_sandbox: Callable[[], Any], fd: int) -> None:
+    """The child side of `ChildSandbox`: build the sandbox and serve the socket `fd`, until the
+    parent's pipe on standard input closes (the console quit, or died), then exit at once."""
+
+    def end_with_parent() -> None:
+        try:
+            while sys.stdin.buffer.read(4096):
+                pass
+        finally:
+            os._exit(0)
+
+    threading.Thread(target=end_with_parent, name="parent-watch", daemon=True).start()  # even while seeding
+    import uvicorn
+
+    sandbox = make_sandbox()
+    sock = socket.socket(fileno=fd)
+    server = uvicorn.Server(_config(sandbox.app, *sock.getsockname()[:2], quiet=True))
+    server.run(sockets=[sock])
+
+
 class BackgroundSandbox:
-    """The sandbox on a free loopback port, built and served in a daemon thread, for the demo.
+    """The sandbox on a free loopback port, built and served in a daemon thread: for tests that read
+    the sandbox's own state while the console talks to it over real HTTP.
 
     The socket is bound and listening before `start()` returns, so the console can connect at once:
     its first requests wait in the backlog while the thread imports, seeds and starts the server,
@@ -39,10 +121,7 @@ class BackgroundSandbox:
 
     def __init__(self, make_sandbox: Callable[[], Any], host: str = "127.0.0.1") -> None:
         self._make = make_sandbox
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._sock.bind((host, 0))
-        self._sock.listen(128)
+        self._sock = _listening(host)
         self.host, self.port = self._sock.getsockname()[:2]
         self.sandbox: Any = None
         self.error: BaseException | None = None

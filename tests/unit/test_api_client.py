@@ -2,6 +2,7 @@
 
 import logging
 
+import anyio
 import httpx
 import pytest
 
@@ -104,3 +105,30 @@ async def test_rate_limit_exhausted_raises_rate_limited(make_client, sandbox):
     with pytest.raises(RateLimited):
         await client.get(SERVERS)
     assert client.stats.rate_limited == 3
+
+
+async def test_a_pooled_connection_finds_its_socket_once_and_still_sees_the_server_close_it():
+    """httpcore asks every idle pooled connection whether its socket is readable (the server closed
+    it) as each request starts and ends: the socket is found once, the answer is the same."""
+    import socket
+    import time
+
+    from tui.api.background import import_httpx
+
+    import_httpx()
+    from httpcore._backends.anyio import AnyIOBackend
+
+    server = socket.create_server(("127.0.0.1", 0))
+    stream = await AnyIOBackend().connect_tcp("127.0.0.1", server.getsockname()[1])
+    peer, _ = server.accept()
+    try:
+        assert stream.get_extra_info("is_readable") is False
+        assert stream.__dict__["_raw_socket"] is stream.get_extra_info("socket")  # kept from the first ask
+        peer.close()  # the server ends the idle connection
+        deadline = time.monotonic() + 10
+        while not stream.get_extra_info("is_readable"):
+            assert time.monotonic() < deadline, "the close was never seen"
+            await anyio.sleep(0.01)
+    finally:
+        await stream.aclose()
+        server.close()

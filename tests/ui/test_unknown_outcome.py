@@ -102,6 +102,15 @@ async def test_a_create_that_did_not_happen_says_so_and_keeps_the_form(sandbox):
         assert "may have been applied" in text and "it was not created" in text
         assert app.screen is form and form.query_one("#f-name").value == "never-made"
         assert servers_named(sandbox, "never-made") == []
+        await pilot.press("escape")  # what it holds was sent: not "input that was not sent"
+        await wait_for(pilot, lambda: getattr(app.screen, "title_text", "") == "Drop what you typed?", what="asked")
+        assert "may have been applied" in app.screen.message and "not sent" not in app.screen.message
+        await pilot.press("enter")  # Cancel (focused): back to the form
+        await wait_for(pilot, lambda: app.screen is form, what="back to the form")
+        form.query_one("#f-name").focus()
+        await pilot.press("x", "escape")  # changed since: that part was never sent
+        await wait_for(pilot, lambda: getattr(app.screen, "title_text", "") == "Drop what you typed?", what="asked again")
+        assert "not sent" in app.screen.message
 
 
 async def _send_a_staged_delete(pilot, app):

@@ -16,6 +16,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from .. import styles
 from ...api.errors import ApiError, OutcomeUnknown
+from ...products.outcome import Looked
 from ...api.safe import has_control
 from ...products.base import Choices
 from ...products.flows import StepCancelled
@@ -66,6 +67,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.busy = False
         self._pristine: dict[str, Any] | None = None  # the values as the form opened: esc asks before dropping others
         self._fixing = False  # a submit was refused: the status follows the fields as they are fixed
+        self._lost: dict[str, Any] | None = None  # the values last sent when their answer was lost (a look followed)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="form"):
@@ -207,6 +209,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         button = self.query_one("#submit", Button)
         button.disabled = True
         self._status(f"{self.submit_label}…")
+        sending = self.form.values()
         try:
             result = await self.submit_fn(form, self.context)
         except StepCancelled as err:
@@ -217,6 +220,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             if self.lost_closes and isinstance(err, OutcomeUnknown):
                 self.dismiss(err)  # type: ignore[arg-type]
                 return
+            self._lost = sending if isinstance(err, (OutcomeUnknown, Looked)) else None
             summary, hint = describe(err)
             log_shown(self.title_text, summary)
             if isinstance(err, ApiError):
@@ -233,7 +237,12 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         """Close; when something was typed that was not sent, ask first (Cancel keeps the form)."""
         from .confirm import close_or_ask
 
-        unsent = not self.busy and self._pristine is not None and self.form.values() != self._pristine
+        now = self.form.values()
+        unsent = not self.busy and self._pristine is not None and now != self._pristine
+        if unsent and self._lost is not None and now == self._lost:  # sent, and whether it took is not known
+            close_or_ask(self, True, "Drop what you typed?", "This form holds what was sent when its answer was lost: it may "
+                         "have been applied (the form says what the look found). Drop it, or go back to it.")
+            return
         close_or_ask(self, unsent, "Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it.")
 
 

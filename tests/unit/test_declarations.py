@@ -243,3 +243,14 @@ def test_an_instance_flexible_ips_detail_says_a_missing_date_with_a_dash_as_othe
     fields = dict(IPS.detail_fields)
     ip = SimpleNamespace(raw={"id": "ip-1", "address": "51.15.0.1", "zone": "fr-par-1"})
     assert fields["Created"](ip) == "—" and fields["Modified"](ip) == "—"
+
+
+def test_an_install_over_one_under_way_is_greyed_with_why_not_left_out_of_the_menu():
+    from tui.products.baremetal.servers import SERVERS
+
+    install = next(a for a in SERVERS.actions if a.name == "install")
+    make = SERVERS.row_maker("fr-par-1")
+    busy = make({"id": "s1", "name": "db", "status": "ready", "install": {"status": "installing"}})
+    assert not install.available(busy) and install.why_not(busy) == "an install is under way (installing): wait until it ends"
+    done = make({"id": "s2", "name": "db", "status": "ready", "install": {"status": "completed"}})
+    assert install.available(done) and install.why_not(done) is None

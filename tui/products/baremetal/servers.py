@@ -45,6 +45,12 @@ def _delivered(row: Any) -> str | None:
     return "it is not delivered yet: wait until it is ready" if row.state == "undelivered" else None
 
 
+def _installing(row: Any) -> str | None:
+    """Why an install cannot start: one is under way (shown greyed with this, not left out of the menu)."""
+    status = install_status(row.data)
+    return f"an install is under way ({status}): wait until it ends" if status in MOVING_INSTALL else None
+
+
 def _ping(row: Any) -> Text:
     value = row.text("ping_status").removeprefix("ping_status_")
     return Text(value or "?", style={"up": "green", "down": "red"}.get(value, "dim"))
@@ -107,7 +113,7 @@ def _access_initial(server: Any) -> dict[str, Any]:
 
 SERVER_ACTIONS = (
     ActionSpec("install", "Install an OS…", lambda r: r.state in ("ready", "undelivered") and install_status(r.data) not in MOVING_INSTALL,
-               flow=Lazy(FORMS + "install_flow"), why_not=_delivered),
+               flow=Lazy(FORMS + "install_flow"), why_not=lambda r: _installing(r) or _delivered(r)),
     ActionSpec("start", "Start", lambda r: r.state in ("stopped", "undelivered"), call=Call("POST", "{id}/start", {}), why_not=_delivered),
     ActionSpec("stop", "Stop", _ready, confirm=True, call=Call("POST", "{id}/stop", {}), why_not=_delivered),
     ActionSpec("reboot", "Reboot", _ready, confirm=True, call=Call("POST", "{id}/reboot", {"boot_type": "normal"}), why_not=_delivered),

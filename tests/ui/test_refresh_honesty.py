@@ -118,6 +118,19 @@ async def test_a_detail_that_cannot_be_loaded_says_so_and_makes_nothing_up(sandb
         await wait_for(pilot, lambda: "not loaded" not in str(detail.query_one("#detail-title").render()), what="loaded")
 
 
+async def test_a_detail_names_what_it_read_not_the_lists_older_row(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        row = next(iter(view.table.resources()))
+        view.table.move_to(row.id)
+        sandbox.instance.servers["fr-par-1"][row.id]["name"] = "renamed-since"  # the list has not seen it yet
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and app.screen.resource is not None, what="detail")
+        title = str(app.screen.query_one("#detail-title").render())
+        assert "renamed-since" in title and row.name not in title
+
+
 async def test_an_action_key_before_the_rows_came_says_they_are_on_their_way(sandbox):
     sandbox.latency = 30.0  # the listing is still on its way while the key is pressed
     app = make_app(sandbox)

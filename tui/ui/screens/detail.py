@@ -158,6 +158,11 @@ class DetailScreen(Screen[None]):
 
     def show(self, resource: Any) -> None:
         self.resource = resource
+        raw = getattr(resource, "raw", None)
+        if isinstance(raw, dict):  # the header names what was read, not the list's older row (renamed since)
+            fresh = self.view.kind.row_maker(self.view.kind.scope_of(self.row) or self.view.scope)(raw)
+            if fresh.id == self.row.id:
+                self.row = fresh
         if self.is_gone:
             self.is_gone = False
             self.refresh_bindings()

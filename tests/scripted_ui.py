@@ -110,7 +110,8 @@ class ScriptedUI:
         for name, value in values.items():  # a choice field takes one of its choices, as its select does
             if choices and name in choices:
                 assert value in [v for _, v in choices[name]], f"{name}={value!r} is not among its choices"
-        validated = model.model_validate({**(initial or {}), **values}, context=context or None)  # type: ignore[attr-defined]
+        validated = model.model_validate(  # type: ignore[attr-defined]
+            {**(initial or {}), **values}, context=context or None)
         return await submit(validated) if submit is not None else validated
 
     async def pick(self, title: str, choices: Any, current: Any = None) -> Any:
@@ -131,7 +132,8 @@ class ScriptedUI:
         change = self._next("records", title, records)
         if change is None:
             return None
-        new = [model.model_validate(r).model_dump() for r in change([dict(r) for r in records])]  # type: ignore[attr-defined]
+        edited = change([dict(r) for r in records])
+        new = [model.model_validate(r).model_dump() for r in edited]  # type: ignore[attr-defined]
         if save is not None:
             try:
                 await save(new)

@@ -91,7 +91,8 @@ def test_the_demo_sandbox_runs_beside_the_console_and_ends_with_it_however_it_en
         "print(c.url, c.proc.pid, flush=True)\nsys.stdin.read()\nos._exit(9)  # no stop(): as if killed\n")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     url, pid = parent.stdout.readline().split()
-    answer = httpx.get(url + "/instance/v1/zones/fr-par-1/servers", headers={"X-Auth-Token": DEMO_SECRET_KEY}, timeout=30)
+    answer = httpx.get(url + "/instance/v1/zones/fr-par-1/servers", headers={"X-Auth-Token": DEMO_SECRET_KEY},
+                       timeout=30)
     assert answer.status_code == 200 and len(answer.json()["servers"]) == 8
     parent.stdin.close()
     assert parent.wait(timeout=30) == 9

@@ -126,7 +126,7 @@ async def test_a_detail_names_what_it_read_not_the_lists_older_row(sandbox):
         view.table.move_to(row.id)
         sandbox.instance.servers["fr-par-1"][row.id]["name"] = "renamed-since"  # the list has not seen it yet
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and app.screen.resource is not None, what="detail")
+        await wait_for(pilot, lambda: getattr(app.screen, "resource", None) is not None, what="the detail, read")
         title = str(app.screen.query_one("#detail-title").render())
         assert "renamed-since" in title and row.name not in title
 

@@ -109,7 +109,8 @@ async def test_a_create_that_did_not_happen_says_so_and_keeps_the_form(sandbox):
         await wait_for(pilot, lambda: app.screen is form, what="back to the form")
         form.query_one("#f-name").focus()
         await pilot.press("x", "escape")  # changed since: that part was never sent
-        await wait_for(pilot, lambda: getattr(app.screen, "title_text", "") == "Drop what you typed?", what="asked again")
+        await wait_for(pilot, lambda: getattr(app.screen, "title_text", "") == "Drop what you typed?",
+                       what="asked again")
         assert "not sent" in app.screen.message
 
 

@@ -251,6 +251,7 @@ def test_an_install_over_one_under_way_is_greyed_with_why_not_left_out_of_the_me
     install = next(a for a in SERVERS.actions if a.name == "install")
     make = SERVERS.row_maker("fr-par-1")
     busy = make({"id": "s1", "name": "db", "status": "ready", "install": {"status": "installing"}})
-    assert not install.available(busy) and install.why_not(busy) == "an install is under way (installing): wait until it ends"
+    assert not install.available(busy)
+    assert install.why_not(busy) == "an install is under way (installing): wait until it ends"
     done = make({"id": "s2", "name": "db", "status": "ready", "install": {"status": "completed"}})
     assert install.available(done) and install.why_not(done) is None

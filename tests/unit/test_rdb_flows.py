@@ -42,7 +42,8 @@ async def test_an_endpoint_added_on_a_private_network_migrated_then_deleted(sand
     sandbox.clock.advance(11)
 
     await ui.act("staging-pg", "Endpoints", pick("Migrate 172.16.9.10"), pick(lambda name: name == "orders-db"))
-    assert [e["id"] for e in orders["endpoints"] if e["id"] == added["id"]] and added["id"] not in [e["id"] for e in staging["endpoints"]]
+    assert added["id"] in [e["id"] for e in orders["endpoints"]]
+    assert added["id"] not in [e["id"] for e in staging["endpoints"]]
     sandbox.clock.advance(11)
 
     await ui.act("orders-db", "Endpoints", pick("Delete 172.16.9.10"), confirm())

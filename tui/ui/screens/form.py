@@ -240,8 +240,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         now = self.form.values()
         unsent = not self.busy and self._pristine is not None and now != self._pristine
         if unsent and self._lost is not None and now == self._lost:  # sent, and whether it took is not known
-            close_or_ask(self, True, "Drop what you typed?", "This form holds what was sent when its answer was lost: it may "
-                         "have been applied (the form says what the look found). Drop it, or go back to it.")
+            close_or_ask(self, True, "Drop what you typed?",
+                         "This form holds what was sent when its answer was lost: it may have been applied "
+                         "(the form says what the look found). Drop it, or go back to it.")
             return
         close_or_ask(self, unsent, "Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it.")
 

@@ -91,6 +91,19 @@ async def test_a_create_that_did_not_happen_is_said_not_to(case):
     await client.aclose()
 
 
+async def test_a_create_not_found_as_sent_while_something_new_appeared_cannot_be_told():
+    """Something new but not as sent (made meanwhile by someone else, or a listing whose answer differs)
+    is not "it was not created": creating again on that word could make a second one."""
+    sandbox = Sandbox(clock=ManualClock())
+    client, svc, scope, payload, known = await _setup(sandbox, "database")
+    sandbox.inject(504, "", method="POST", times=1)  # it was not made: yet the look cannot know that
+    with pytest.raises(outcome.Looked) as lost:
+        await outcome.create(svc, scope, payload, known[1:])  # one already there is seen as new
+    said = lost.value.message
+    assert "cannot tell whether it was created" in said and "may be created again" not in said
+    await client.aclose()
+
+
 async def test_only_what_nothing_identifies_cannot_be_told():
     assert outcome.identity(FIPS, {"tags": []}) == {}
     assert outcome.identity(ACLS, {"rules": [{"ip": "10.0.0.0/8"}]}) == {"ip": "10.0.0.0/8"}

@@ -98,6 +98,11 @@ async def after_create(service: Any, scope: str, payload: dict[str, Any], known:
         return Found(row, f"it was created after all: {called_with_id(row)}", True)
     if rows and all(_matches(r, ident, kind.id_field) is None for r in rows):
         return Found(None, f"the listing does not show {', '.join(ident)}, so cloudtui cannot tell whether it was created: refresh (r) and look before creating again", None)
+    if verdicts:  # something new but not as sent (someone else's, renamed, an answer that differs): not "not created"
+        others = ", ".join(called_with_id(r) for r, _ in verdicts[:3]) + (" …" if len(verdicts) > 3 else "")
+        return Found(None, f"nothing new with {what} appeared, but {len(verdicts)} new {kind.singular}(s) did "
+                           f"({others}), so cloudtui cannot tell whether it was created: refresh (r) and look before "
+                           "creating again", None)
     return Found(None, f"nothing new with {what} appeared: it was not created, and may be created again", False)
 
 

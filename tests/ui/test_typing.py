@@ -235,3 +235,52 @@ async def test_keys_typed_while_a_picked_action_prepares_its_dialog_wait_for_it(
         form = await form_ready(pilot, app)
         await wait_for(pilot, lambda: form.query_one("#f-name").value == "abc", what="the name in the form")
         assert zones.table.marked == set() and not app.main.query("Sidebar.-hidden")
+
+
+async def test_keys_for_a_choice_list_typed_while_it_loads_pick_what_they_pick_once_it_has_loaded(sandbox):
+    """`enter down down enter` on a select still loading its choices: the keys wait for them (the empty
+    list lost them, or the first `down` only found where the list starts: another type was created)."""
+    import asyncio
+    from typing import Annotated
+
+    from pydantic import BaseModel, Field
+
+    from tui.products.fields import meta
+    from tui.ui.screens.form import FormScreen
+
+    class Thing(BaseModel):
+        name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name"))]
+        kind: Annotated[str, Field(min_length=1, json_schema_extra=meta("Kind", widget="select"))]
+
+    async def never(form, extra):
+        raise AssertionError("nothing is sent")
+
+    async def picked(pilot, app, release: asyncio.Event) -> str:
+        async def choices():
+            await release.wait()
+            return {"kind": [("l_ssd", "l_ssd"), ("b_ssd", "b_ssd"), ("sbs", "sbs")]}, {}
+
+        form = FormScreen("Thing", Thing, never, loader=choices)
+        app.push_screen(form)
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "f-name", what="the form")
+        await pilot.press("tab")
+        for key in ("enter", "down", "down", "enter"):  # as the terminal driver posts them
+            app.post_message(events.Key(key, None))
+        if release.is_set():
+            await pilot.pause()  # read at once
+        else:
+            await wait_for(pilot, lambda: app.keys_waiting, what="the keys held for the choices")
+            release.set()
+        await wait_for(pilot, lambda: form.ready and not app.keys_waiting, what="choices, and the keys read")
+        await pilot.pause()
+        value = form.query_one("#f-kind").value
+        await app.pop_screen()
+        return value
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        loaded_first = asyncio.Event()
+        loaded_first.set()  # the choices are there before the keys
+        expected = await picked(pilot, app, loaded_first)
+        assert expected not in (None, "") and await picked(pilot, app, asyncio.Event()) == expected

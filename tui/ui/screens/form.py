@@ -87,7 +87,22 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.form.focus_field(self.form.paths[0])
         self._pristine = self.form.values()  # keys typed while choices load are input too
         if self.loader:
+            self.holds_key = self._choice_keys_wait  # (the type-ahead asks it only while the choices load)
             self._load()
+
+    def _choice_keys_wait(self, key: str) -> bool:
+        """While the choices load, keys for a choice list wait for them: `enter down down enter` typed
+        ahead picks what it picks on the loaded list (the empty one lost or shifted them)."""
+        focused = self.app.focused
+        if self.ready or focused is None:
+            return False
+        return any(isinstance(node, Select) for node in (focused, *focused.ancestors))
+
+    def _choices_settled(self) -> None:
+        self.__dict__.pop("holds_key", None)
+        ready = getattr(self.app, "type_ahead_ready", None)
+        if ready is not None:
+            ready()  # keys held for a choice list go to it now
 
     @work(exclusive=True, group="form-load", exit_on_error=False)
     async def _load(self) -> None:
@@ -97,6 +112,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         except Exception as err:
             summary, hint = describe(err)
             self._status(f"✖ Could not load the choices: {summary}. {hint} Esc to close.", error=True)
+            self._choices_settled()
             return
         self.context = context
         for name, options in choices.items():
@@ -109,6 +125,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         for name in choices:  # a choice list filled (and its default picked) is not input, nested ones too
             _as_now(pristine, now, name.split("."))
         self._pristine = pristine
+        self._choices_settled()
 
     def _status(self, text: str, error: bool = False) -> None:
         status = self.query_one("#form-status", Static)

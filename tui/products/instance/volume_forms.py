@@ -169,6 +169,11 @@ async def detach_flow(ui: Any, vol: Row) -> None:
     if vol.text("volume_type") == "l_ssd" and server.get("state") != "stopped":
         ui.notify(f"{server.get('name')} is {server.get('state')}: power it off to detach an l_ssd volume.", "warning")
         return
+    boot = current.get("0")
+    if isinstance(boot, dict) and boot.get("id") == vol.id and server.get("state") != "stopped":
+        ui.notify(f"{vol.name} is the boot volume of {server.get('name')}, which is {server.get('state')}: "
+                  "power it off first to detach it.", "warning")
+        return
     if not await ui.confirm(f"Detach {vol.name}?", f"{vol.name} is detached from {server.get('name')}; the volume and its data are kept.", "Detach"):
         return
     await set_server_volumes(ui, owner["id"], [v for v in current.values() if v.get("id") != vol.id])

@@ -173,15 +173,17 @@ async def test_actions_not_allowed_in_the_state_are_refused(http):
 
 
 async def test_reboot_poweroff_and_stop_in_place_sequences(http, clock):
-    sid = (await create(http))["id"]
+    sid = (await create(http, dynamic_ip_required=True))["id"]
     await act(http, sid, "poweron")
     clock.advance(10)
+    address = (await http.get(f"{Z}/servers/{sid}")).json()["server"]["public_ip"]["address"]
     await act(http, sid, "reboot")
     assert await state(http, sid) == "stopping"
     clock.advance(2)
     assert await state(http, sid) == "starting"
     clock.advance(3)
     assert await state(http, sid) == "running"
+    assert (await http.get(f"{Z}/servers/{sid}")).json()["server"]["public_ip"]["address"] == address  # kept
     await act(http, sid, "stop_in_place")
     clock.advance(5)
     assert await state(http, sid) == "stopped in place"

@@ -72,7 +72,8 @@ class ServerState:
         return data
 
     def _server_step(self, server: dict[str, Any], changes: dict[str, Any]) -> None:
-        if server["state"] == "running" and server.get("dynamic_ip_required") and not server.get("public_ips"):
+        if (server["state"] == "running" and server.get("dynamic_ip_required") and not server.get("dynamic_ips")
+                and not server.get("flexible_ips")):  # a reboot keeps the address it had
             self.assign_dynamic_ip(server)
         self._touch(server["zone"], server["id"])
 

@@ -29,3 +29,6 @@ async def test_the_help_says_the_keys_of_the_screen_in_front(sandbox):
         await cluster_chart(pilot, app)  # the metrics tab: its chart has the focus
         charted = await help_text(pilot, app)
         assert "Next metric" in charted and "Next tab" in charted and "Create" not in charted
+        await pilot.press("v")  # the fields tab: a scrolling container has the focus
+        detail = await help_text(pilot, app)
+        assert detail.index("Next tab") < detail.index("Scroll Up")  # the detail's own keys before scrolling

@@ -37,17 +37,19 @@ def bindings_of(front: Screen[Any]) -> list[tuple[str, list[tuple[str, str, bool
     """The described bindings active on `front`, grouped by where they come from (the focused widget
     and its parents, the screen, then the app: "anywhere"): (group, [(keys, what, enabled)])."""
     groups: dict[str, dict[tuple[int, str], list[Any]]] = {}
+    rank: dict[str, int] = {}  # the console's own keys first, a Textual widget's (scrolling) next, the app's last
     app = front.app
     for key, (node, binding, enabled, tooltip) in front.active_bindings.items():
         what = binding.description or tooltip
         if not what:
             continue
         group = "anywhere" if node is app else _words(type(node).__name__)
+        rank[group] = 2 if node is app else 1 if type(node).__module__.startswith("textual.") else 0
         entry = groups.setdefault(group, {}).setdefault((id(node), binding.action), [[], what, enabled])
         shown = app.get_key_display(replace(binding, key=key, key_display=None))  # "/" for slash, "?" for question_mark
         if shown not in entry[0]:
             entry[0].append(shown)
-    ordered = sorted(groups.items(), key=lambda g: g[0] == "anywhere")  # the app's keys last
+    ordered = sorted(groups.items(), key=lambda g: rank[g[0]])  # (stable: the focused widget's before its parents')
     return [(group, [(" / ".join(keys), what, enabled) for keys, what, enabled in entries.values()]) for group, entries in ordered]
 
 

@@ -14,9 +14,9 @@ issue and removed once a pinned Textual has the fix.
   soak (a form, then the actions menu, closed by code as they opened). A node whose screen is no
   longer on the stack is being removed: its Mount is not dispatched.
 - A `Strip` (a line of a frame) builds its seven caches as it is made (textual 8.2.8, no upstream issue
-  found), though most strips are made, drawn once and dropped: a tenth of the CPU the tests spent
-  drawing, and of every frame the console draws, went to caches never used. Each is made on first use
-  (2.3 µs a strip → 0.4; one used through every cache costs 3% more).
+  found), though most strips are made, drawn once and dropped: ~7% of the CPU the UI tests spent (and
+  of every frame the console draws) went to caches never used. Each is made on first use (2.3 µs a
+  strip → 0.4; one used through every cache costs 3% more).
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ class VolumeCreateForm(BaseModel):
     name: Name
     volume_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
     base_snapshot: Annotated[str, Field(json_schema_extra=meta("From snapshot", widget="select"))] = ""
-    size_gb: Annotated[int | None, Field(validate_default=True, json_schema_extra=meta("Size (GB)", placeholder="empty when made from a snapshot"))] = None
+    size_gb: Annotated[int | None, Field(validate_default=True, json_schema_extra=meta(
+        "Size (GB)", placeholder="empty when made from a snapshot"))] = None
     tags: Tags = []
 
 

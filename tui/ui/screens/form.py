@@ -16,10 +16,10 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from .. import styles
 from ...api.errors import ApiError, OutcomeUnknown
-from ...products.outcome import Looked
 from ...api.safe import has_control
 from ...products.base import Choices
 from ...products.flows import StepCancelled
+from ...products.outcome import Looked
 from ..errors import describe, log_shown
 from ..widgets.model_form import ModelForm, errors_by_field
 

@@ -128,12 +128,18 @@ class ScriptedUI:
         return bool(self._next("confirm", title, message))
 
     async def edit_records(self, title: str, model: type, records: list[dict[str, Any]], columns: Any, *,
-                           save: Any = None, **_: Any) -> list[dict[str, Any]] | None:
+                           save: Any = None, choices: Any = None, context: Any = None,
+                           **_: Any) -> list[dict[str, Any]] | None:
         change = self._next("records", title, records)
         if change is None:
             return None
         edited = change([dict(r) for r in records])
-        new = [model.model_validate(r).model_dump() for r in edited]  # type: ignore[attr-defined]
+        for record in edited[len(records):]:  # a record added through its form: a choice among its choices
+            for name, value in record.items():
+                if choices and name in choices:
+                    assert value in [v for _, v in choices[name]], f"{name}={value!r} is not among its choices"
+        new = [model.model_validate(r, context=context or None).model_dump()  # type: ignore[attr-defined]
+               for r in edited]
         if save is not None:
             try:
                 await save(new)

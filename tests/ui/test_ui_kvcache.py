@@ -1,6 +1,6 @@
 """Cache clusters from the keyboard, against the sandbox, beyond the data walkthrough's happy path
-(create, migrate, certificate, delete: tests/ui/test_ui_data_walkthrough.py): edit, ACL rules and
-settings as whole sets, certificate renewal, read-only, the metrics chart."""
+(create, migrate, certificate, delete: tests/ui/test_ui_data_walkthrough.py): edit, certificate renewal,
+read-only, the metrics chart. The ACL rules and settings sets: tests/unit/test_kvcache_flows.py."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def cluster(sandbox, name):
     return next(c for c in sandbox.kvcache.clusters["fr-par-1"].values() if c["name"] == name)
 
 
-async def test_edit_acl_rules_settings_and_certificate_renewal(sandbox, clock):
+async def test_an_edit_and_the_certificate_renewal(sandbox, clock):
+    """(The ACL and settings sets are conversations: tests/unit/test_kvcache_flows.py.)"""
     from helpers import act, confirm_yes, form_ready as ready_form, tab_to, to_named_row
 
     sessions = cluster(sandbox, "sessions")
@@ -46,33 +47,6 @@ async def test_edit_acl_rules_settings_and_certificate_renewal(sandbox, clock):
         await wait_for(pilot, lambda: sessions["user_name"] == "sessions-app", what="edited")
         assert sessions["_password"] == PW
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")
-
-        # ACL rules: the whole set, one rule added
-        await act(pilot, app, "ACL rules")
-        records = await screen_named(pilot, app, "RecordListScreen")
-        assert len(records.records) == 1
-        await pilot.press("a")
-        await ready_form(pilot, app)
-        await tab_to(pilot, app, "f-ip_cidr")
-        await pilot.press(*"192.168.7.0/24", "ctrl+s")
-        await screen_named(pilot, app, "RecordListScreen")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: [a["ip_cidr"] for a in sessions["acl_rules"]] == ["10.0.0.0/8", "192.168.7.0/24"], what="ACL set")
-        assert [m for m, p in writes(sandbox) if p.endswith("/acls")] == ["PUT"]
-
-        # settings: one chosen from the version's own, then the set sent
-        await wait_for(pilot, lambda: app.screen.id == "main", what="main")
-        await act(pilot, app, "Settings")
-        await screen_named(pilot, app, "RecordListScreen")
-        await pilot.press("a")
-        await ready_form(pilot, app)
-        await tab_to(pilot, app, "f-name")
-        await pilot.press("enter", *"tcp-keepalive", "enter")
-        await tab_to(pilot, app, "f-value")
-        await pilot.press(*"60", "ctrl+s")
-        await screen_named(pilot, app, "RecordListScreen")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: {"name": "tcp-keepalive", "value": "60"} in sessions["cluster_settings"], what="settings set")
 
         # the certificate renewed, with what it means for clients said first
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")

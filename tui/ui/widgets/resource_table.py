@@ -32,6 +32,7 @@ from .table_order import TableOrder
 SIZE_EVERY = 1.0  # seconds between scrollbar updates (a layout pass) while rows arrive out of sight
 PAINT_EVERY = 0.1  # seconds between repaints caused by changed rows (pages arriving, a refresh)
 FEW_ROWS = 4  # rows changed in place on screen that are repainted at once, line by line
+SIDEWAYS = 8  # cells a ← or → scrolls the table (the first column stays in place)
 
 
 class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
@@ -39,7 +40,8 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {"resource-table--header", "resource-table--cursor", "resource-table--cursor-blurred", "resource-table--marked"}
     DEFAULT_CSS = """
-    ResourceTable { height: 1fr; background: $surface; }
+    /* no horizontal scrollbar: the header's ← → say what lies beyond (a bar showed as a stray cell) */
+    ResourceTable { height: 1fr; background: $surface; scrollbar-size-horizontal: 0; }
     ResourceTable > .resource-table--header { text-style: bold; background: $panel; color: $text; }
     ResourceTable > .resource-table--cursor { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold; }
     ResourceTable > .resource-table--cursor-blurred { background: $block-cursor-blurred-background; }
@@ -52,8 +54,8 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home,g", "jump(0)", "Top", show=False),
         Binding("end,G", "jump(-1)", "Bottom", show=False),
-        Binding("left", "scroll_left", show=False),
-        Binding("right", "scroll_right", show=False),
+        Binding("left", "sideways(-1)", show=False),
+        Binding("right", "sideways(1)", show=False),
         Binding("enter", "select", "Open", show=False),
     ]
 
@@ -375,6 +377,10 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
 
     def action_jump(self, where: int) -> None:
         self._set_cursor(0 if where == 0 else len(self._order) - 1)
+
+    def action_sideways(self, direction: int) -> None:
+        """← →: SIDEWAYS cells at a time, as the dialogs scroll (one cell a key took 40 keys to a far column)."""
+        self.scroll_to(x=max(0, self.scroll_x + direction * SIDEWAYS), animate=False)
 
     def action_select(self) -> None:
         key = self.cursor_key

@@ -255,3 +255,15 @@ def test_an_install_over_one_under_way_is_greyed_with_why_not_left_out_of_the_me
     assert install.why_not(busy) == "an install is under way (installing): wait until it ends"
     done = make({"id": "s2", "name": "db", "status": "ready", "install": {"status": "completed"}})
     assert install.available(done) and install.why_not(done) is None
+
+
+async def test_a_stop_or_reboot_during_an_install_says_it_may_leave_it_unfinished():
+    from tui.products.baremetal.servers import SERVERS
+
+    make = SERVERS.row_maker("fr-par-1")
+    busy = make({"id": "s1", "name": "db", "status": "ready", "install": {"status": "installing"}})
+    done = make({"id": "s2", "name": "db", "status": "ready", "install": {"status": "completed"}})
+    for name in ("stop", "reboot", "rescue"):
+        said = next(a for a in SERVERS.actions if a.name == name).confirm.get()
+        assert "install is under way (installing)" in await said(None, "fr-par-1", busy)
+        assert await said(None, "fr-par-1", done) == ""

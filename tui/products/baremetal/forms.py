@@ -207,3 +207,12 @@ async def reverse_flow(ui: Any, server: Row) -> None:
     if done:
         ui.notify(f"Reverse of {picked.get('address')}: {done.get('reverse') or 'none'} · {done.get('reverse_status', '?')} (pending → active, shown as it goes)")
         ui.follow(server)
+
+
+async def install_warning(svc: Any, scope: str, server: Row) -> str:
+    """Said before a stop or a reboot while an OS install is under way (the platform takes them)."""
+    from .servers import MOVING_INSTALL, install_status
+
+    status = install_status(server.data)
+    return f"An OS install is under way ({status}): stopping or rebooting now may leave it unfinished." \
+        if status in MOVING_INSTALL else ""

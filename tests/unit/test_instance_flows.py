@@ -19,7 +19,8 @@ async def test_a_running_servers_boot_volume_is_not_detached_and_the_operator_is
     boot = sandbox.instance.volumes["fr-par-1"][web["volumes"]["0"]["id"]]
     assert web["state"] == "running"
     await ui.act(boot["name"], "Detach from its server")  # no answer scripted: nothing is asked
-    assert ui.notes == [f"{boot['name']} is the boot volume of web-01, which is running: power it off first to detach it."]
+    said = f"{boot['name']} is the boot volume of web-01, which is running: power it off first to detach it."
+    assert ui.notes == [said]
     assert not [p for m, p in sandbox.requests if m == "PATCH"]
     web["state"] = "stopped"
     await ui.act(boot["name"], "Detach from its server", confirm())  # powered off: asked, then sent

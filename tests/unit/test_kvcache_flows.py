@@ -35,7 +35,8 @@ async def test_a_setting_chosen_among_the_versions_own_is_sent_with_the_set():
     sandbox = Sandbox(clock=ManualClock())
     sessions = cluster(sandbox, "sessions")
     ui = ScriptedUI(sandbox, CLUSTERS, "fr-par-1")
-    await ui.act("sessions", "Settings", records(lambda settings: [*settings, {"name": "tcp-keepalive", "value": "60"}]))
+    added = {"name": "tcp-keepalive", "value": "60"}
+    await ui.act("sessions", "Settings", records(lambda settings: [*settings, added]))
     assert {"name": "tcp-keepalive", "value": "60"} in sessions["cluster_settings"]
     with pytest.raises(AssertionError, match="not among its choices"):  # only the version's own settings
         await ui.act("sessions", "Settings", records(lambda settings: [*settings, {"name": "no-such", "value": "1"}]))

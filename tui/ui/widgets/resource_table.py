@@ -298,10 +298,8 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
     def _forget(self, key: str) -> None:
         self.watched.discard(key)
         self.marked.discard(key)
-        self._rows.pop(key, None)
-        self._version.pop(key, None)
-        self._search.pop(key, None)
-        self._sorted_by.pop(key, None)
+        for kept in (self._rows, self._version, self._search, self._sorted_by):
+            kept.pop(key, None)
 
     def _changed(self, order: bool, repaint: bool = True) -> None:
         """Rows changed. Lines are repainted only when something on screen may differ: rows

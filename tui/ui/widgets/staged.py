@@ -145,8 +145,8 @@ class StagedEdits:
             self.changes.delete(resource.id, before.data if before is not None else {})
         self._restage_one(resource.id, before)
         if len(self.changes) == 1:  # the title counts them from here: one toast, not one per key
-            self.app.notify("Changes are staged, not sent (the title counts them): w reviews and sends them, u undoes one.",
-                            timeout=4)
+            self.app.notify("Changes are staged, not sent (the title counts them): w reviews and sends them, "
+                            "u undoes one.", timeout=4)
 
     def breaks(self, data: dict[str, Any], key: str) -> str | None:
         """What `data` (the row `key`) breaks among the others as staged, by the kind's rule, or None."""

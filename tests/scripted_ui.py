@@ -54,6 +54,13 @@ def cancel(kind: str) -> Answer:
     return Answer(kind, None)
 
 
+def _among_choices(values: dict[str, Any], choices: Any) -> None:
+    """A choice field takes one of its choices, as its select does."""
+    for name, value in values.items():
+        if choices and name in choices:
+            assert value in [v for _, v in choices[name]], f"{name}={value!r} is not among its choices"
+
+
 class ScriptedUI:
     def __init__(self, sandbox: Sandbox, kind: ResourceKind, scope: str, *, parent: ParentRef | None = None,
                  read_only: bool = False) -> None:
@@ -107,9 +114,7 @@ class ScriptedUI:
         values = self._next("form", title, initial)
         if values is None:
             return None
-        for name, value in values.items():  # a choice field takes one of its choices, as its select does
-            if choices and name in choices:
-                assert value in [v for _, v in choices[name]], f"{name}={value!r} is not among its choices"
+        _among_choices(values, choices)
         validated = model.model_validate(  # type: ignore[attr-defined]
             {**(initial or {}), **values}, context=context or None)
         return await submit(validated) if submit is not None else validated
@@ -134,10 +139,8 @@ class ScriptedUI:
         if change is None:
             return None
         edited = change([dict(r) for r in records])
-        for record in edited[len(records):]:  # a record added through its form: a choice among its choices
-            for name, value in record.items():
-                if choices and name in choices:
-                    assert value in [v for _, v in choices[name]], f"{name}={value!r} is not among its choices"
+        for record in edited[len(records):]:  # a record added through its form
+            _among_choices(record, choices)
         new = [model.model_validate(r, context=context or None).model_dump()  # type: ignore[attr-defined]
                for r in edited]
         if save is not None:

@@ -37,9 +37,11 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await pilot.press("colon")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette")
         await pilot.press(*"zone nl-ams-1")
-        await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")), what="palette results")
+        await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")),
+                       what="palette results")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4, what="zone switched")
+        await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4,
+                       what="zone switched")
 
 
 async def test_the_palette_lists_the_console_first_and_textuals_own_commands_after(sandbox):
@@ -49,9 +51,12 @@ async def test_the_palette_lists_the_console_first_and_textuals_own_commands_aft
         await pilot.press("colon")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette", what="the palette")
         commands = app.screen.query_one("CommandList")
-        await wait_for(pilot, lambda: any("Theme" in str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)),
-                       what="every command listed")
-        listed = [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
+
+        def prompts() -> list[str]:
+            return [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
+
+        await wait_for(pilot, lambda: any("Theme" in p for p in prompts()), what="every command listed")
+        listed = prompts()
         assert listed[0].startswith("Instance › Instance servers")
         theme = next(i for i, p in enumerate(listed) if "Theme" in p)
         assert all("›" not in p for p in listed[theme:])  # nothing of the console's after Textual's own
@@ -65,27 +70,25 @@ async def test_the_sidebar_folds_a_product_away_and_back(sandbox):
         await loaded(pilot, app)
         sidebar = app.main.query_one(Sidebar)
         sidebar.focus()
-        await pilot.press("h")  # fold Instance
-        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
-        text = sidebar.render().plain
+
+        async def drawn_after(*keys: str) -> str:
+            await pilot.press(*keys)
+            await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
+            return sidebar.render().plain
+
+        text = await drawn_after("h")  # fold Instance
         assert "+ Instance (8)" in text and "Volumes" not in text and "Bare metal" in text
-        await pilot.press("j", "enter")  # the next stop is bare-metal servers
-        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
+        await drawn_after("j", "enter")  # the next stop is bare-metal servers
         await wait_for(pilot, lambda: app.main.current_entry.id == "baremetal.servers", what="bare metal opened")
         sidebar.focus()
-        await pilot.press("k", "enter")  # back on the folded heading: unfold
-        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
-        assert "Volumes" in sidebar.render().plain
+        assert "Volumes" in await drawn_after("k", "enter")  # back on the folded heading: unfold
         assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
         # ← on a folded product folds its section; → unfolds it onto its first view
-        await pilot.press("h", "h")
-        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
-        text = sidebar.render().plain
+        text = await drawn_after("h", "h")
         lines = [line.strip() for line in text.splitlines()]
         assert "+ COMPUTE (" in text and "Bare metal" not in lines and "Instance" not in lines  # the Data section stays
-        await pilot.press("l")
-        await pilot.pause()  # Textual's own wait for idle: the fold is drawn after the key
-        assert "Bare metal" in sidebar.render().plain and sidebar.entries[sidebar.highlighted][0] == "instance.servers"
+        assert "Bare metal" in await drawn_after("l")
+        assert sidebar.entries[sidebar.highlighted][0] == "instance.servers"
 
 
 async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
@@ -103,13 +106,15 @@ async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
         assert sidebar.highlighted == last
         drawn = sidebar.render().plain
         assert f"▸ {sidebar.entries[last][1]}" in drawn and len(drawn.splitlines()) <= sidebar.content_size.height
-        assert str(sidebar.border_subtitle).strip() == "▲", (sidebar.border_subtitle, sidebar.top, len(sidebar.visible()), sidebar.content_size)  # what is above is said
+        # what is above is said
+        assert str(sidebar.border_subtitle).strip() == "▲", (sidebar.border_subtitle, sidebar.top, sidebar.content_size)
         await pilot.press("enter")
         from tui.products.manifest import by_id
 
         opens = by_id(sidebar.entries[last][0]).opens  # a list or page is shown on the main screen; a chat is its own
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChatScreen" if opens == "chat" else app.main.current_entry.id == sidebar.entries[last][0],
-                       what="the last view opened")
+        wanted = sidebar.entries[last][0]
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChatScreen" if opens == "chat"
+                       else app.main.current_entry.id == wanted, what="the last view opened")
 
 
 async def test_a_wide_list_says_it_is_cut_keeps_its_names_when_scrolled_and_takes_the_whole_width(sandbox):

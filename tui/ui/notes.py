@@ -35,4 +35,5 @@ class Notes:
         for shown in list(getattr(self, "_notifications", ())) if drop else ():  # said again: one toast, timed anew
             if (shown.title, shown.message, shown.severity) == (note.title, note.message, str(severity)):
                 drop(shown, refresh=False)
-        super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)  # type: ignore[misc]
+        super().notify(  # type: ignore[misc]
+            note.message, title=note.title, severity=severity, timeout=timeout, markup=False)

@@ -137,8 +137,62 @@ async def test_rows_changed_on_screen_are_drawn_by_the_next_frame_even_right_aft
         for n, key in enumerate(view.table.shown_keys[:2]):  # back to back: the second within PAINT_EVERY
             view.table.upsert([make({**view.table.get(key).data, "name": f"renamed-{n}"})])
         await pilot.pause()
-        on_screen = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-        assert "renamed-0" in on_screen and "renamed-1" in on_screen
+        assert "renamed-0" in screen_text(app) and "renamed-1" in screen_text(app)
+
+
+async def test_rows_arriving_below_the_view_move_the_scrollbar_without_laying_the_screen_out(monkeypatch):
+    """A table's size does not follow its rows: rows added out of sight move its scrollbar, and only a
+    scrollbar that comes or goes lays the screen out (Textual did for every size, ~10 ms a page)."""
+    from textual.screen import Screen
+
+    app = make_app(big(40))
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        table, make = view.table, view.kind.row_maker(view.scope)
+        layouts = []
+        lay_out = Screen._refresh_layout
+        monkeypatch.setattr(Screen, "_refresh_layout", lambda *a, **kw: (layouts.append(1), lay_out(*a, **kw)))
+        first = table.get(table.shown_keys[0]).data
+        more = [make({**first, "id": f"more-{n}", "name": f"more-{n}"}) for n in range(200)]
+        table.upsert(more)
+        table._apply_size()  # what the listing's throttled size update does
+        await pilot.pause()
+        assert layouts == [] and table.vertical_scrollbar.window_virtual_size == 241
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor_key == "more-199"
+        assert "more-199" in screen_text(app)
+        table.clear()  # the scrollbar goes: a layout pass
+        await wait_for(pilot, lambda: not table.show_vertical_scrollbar, what="the scrollbar gone")
+        assert layouts
+
+
+async def test_a_sorted_listing_shows_its_first_page_and_its_last_at_once():
+    """While pages arrive, a sorted table is reordered and redrawn a few times a second, not per page;
+    but the first page of a listing is drawn at once, and so is the last, when the listing ends."""
+    app = make_app(big(40))
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        table, make = view.table, view.kind.row_maker(view.scope)
+        first = table.get(table.shown_keys[0]).data
+        table.sort_by("name")
+        await pilot.pause()
+
+        def page(prefix: str) -> list:
+            return [make({**first, "id": f"{prefix}-{n}", "name": f"{prefix}-{n}"}) for n in range(3)]
+
+        table.listing = True  # right after a repaint (the sort's)
+        table.upsert(page("bbb"))
+        await pilot.pause()
+        assert "bbb-0" in screen_text(app)
+        table.upsert(page("aaa"))  # sorts above: waits for the next repaint …
+        table.listing = False  # … which the listing's end brings forward
+        await pilot.pause()
+        assert "aaa-0" in screen_text(app)
+
+
+def screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def test_sort_and_filter_follow_changes():

@@ -12,14 +12,13 @@ spans are not, which keeps drawing cheap).
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable, Iterable, Sequence
 
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -27,15 +26,14 @@ from textual.strip import Strip
 from ... import stages
 from ...products.base import Column
 from .table_drawing import TableDrawing
+from .table_paint import TablePaint
 from .table_order import TableOrder
 
-SIZE_EVERY = 1.0  # seconds between scrollbar updates (a layout pass) while rows arrive out of sight
-PAINT_EVERY = 0.1  # seconds between repaints caused by changed rows (pages arriving, a refresh)
 FEW_ROWS = 4  # rows changed in place on screen that are repainted at once, line by line
 SIDEWAYS = 8  # cells a ← or → scrolls the table (the first column stays in place)
 
 
-class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
+class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=True):
     """A table of resources (anything with an `id`). Cells come from `Column.value(row)`."""
 
     COMPONENT_CLASSES = {"resource-table--header", "resource-table--cursor", "resource-table--cursor-blurred", "resource-table--marked"}
@@ -88,9 +86,6 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
         self._strips: LRUCache[tuple, Strip] = LRUCache(512)
         self._header: Strip | None = None
         self._styles: dict[Any, Style] = {}
-        self._size_pending = False
-        self._painted = 0.0  # when rows last changed what is on screen
-        self._paint_pending = False
         self._render_failed = False
         self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
         self.watched: set[str] = set()
@@ -220,6 +215,8 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
 
     @property
     def visible_count(self) -> int:
+        if not self._filter:  # every row is shown: no need to order them (a sorted list's title, per page)
+            return len(self._rows)
         self._ensure_order()
         return len(self._order)
 
@@ -300,37 +297,6 @@ class ResourceTable(TableOrder, TableDrawing, ScrollView, can_focus=True):
         self.marked.discard(key)
         for kept in (self._rows, self._version, self._search, self._sorted_by):
             kept.pop(key, None)
-
-    def _changed(self, order: bool, repaint: bool = True) -> None:
-        """Rows changed. Lines are repainted only when something on screen may differ: rows
-        appended below the view, or updated out of sight, only move the scrollbar. Changes that
-        follow one another (the pages of a listing) repaint at most every PAINT_EVERY seconds:
-        the first at once, the others together at the end of that interval."""
-        if order:
-            self._dirty = True
-        if repaint:
-            now = time.monotonic()
-            if now - self._painted >= PAINT_EVERY or not self.is_mounted:
-                self._painted = now
-                self._apply_size()
-                self.refresh()
-            elif not self._paint_pending:
-                self._paint_pending = True
-                self.set_timer(self._painted + PAINT_EVERY - now, self._deferred_paint)
-        elif not self._size_pending and self.is_mounted:
-            # Only the scrollbar would change: resize (a layout pass) a few times a second at most.
-            self._size_pending = True
-            self.set_timer(SIZE_EVERY, self._apply_size)
-
-    def _deferred_paint(self) -> None:
-        self._paint_pending = False
-        self._painted = time.monotonic()
-        self._apply_size()
-        self.refresh()
-
-    def _apply_size(self) -> None:
-        self._size_pending = False
-        self.virtual_size = Size(self._row_width(), len(self._rows) + 1)  # upper bound until laid out
 
     # ---- cursor -------------------------------------------------------------------------------
     def _sync_cursor_key(self) -> None:

@@ -244,6 +244,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
                     titled = now
 
         try:
+            self.table.listing = True
             with collector.paused():  # rows and pages hold no cycles; see collector.py
                 for chunk in early:
                     take(chunk, shown=True)
@@ -262,7 +263,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             self.refresher.arm()
             return
         finally:
-            self.listing = False
+            self.listing = self.table.listing = False
         self.totals, self.failed = totals, failed
         self._listed(failed)
 

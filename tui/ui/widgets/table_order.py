@@ -91,7 +91,7 @@ class TableOrder:
             keys.sort(key=values.__getitem__, reverse=self._sort[1] if self._sort else False)
         self._order = keys
         self._pos = None
-        self.virtual_size = Size(self._row_width(), len(keys) + 1)
+        self._resize(Size(self._row_width(), len(keys) + 1))
         # Keep the cursor on the same resource when it is still shown.
         if self._cursor_key is not None and self._cursor_key in self._positions():
             self._cursor = self._positions()[self._cursor_key]

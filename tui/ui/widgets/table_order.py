@@ -30,11 +30,13 @@ class TableOrder:
                 return i, col
         return None
 
-    def _sort_value(self, row: Any) -> Any:
-        found = self._sort_column()
-        if found is None:
-            return (1, 0.0, "")
-        _, col = found
+    def _sort_value(self, row: Any, col: Column | None = None) -> Any:
+        """The row's value in the sorted column (`col`, when the caller found it once for many rows)."""
+        if col is None:
+            found = self._sort_column()
+            if found is None:
+                return (1, 0.0, "")
+            _, col = found
         if col.sort_key is not None:
             value = col.sort_key(row)
             # Numbers in numeric order (9 before 10), before any text; all keys compare, whatever their types.
@@ -68,7 +70,8 @@ class TableOrder:
     def _order_rows(self) -> None:
         self._dirty = False
         rows = self._rows
-        sorting = self._sort_column() is not None
+        found = self._sort_column()
+        sorting = found is not None
         if sorting and self._order:
             # The last order first, then the rows it lacks: the sort below then merges one long
             # sorted run with a few new rows (linear), instead of sorting every row again each
@@ -84,10 +87,10 @@ class TableOrder:
         if sorting:
             # Sort values, with the key for ties, are kept between orderings (a row's is dropped
             # when it changes): while a sorted list loads, each ordering computes only the new rows'.
-            values = self._sorted_by
+            values, col = self._sorted_by, found[1]
             for k in keys:
                 if k not in values:
-                    values[k] = (*self._sort_value(rows[k]), k)
+                    values[k] = (*self._sort_value(rows[k], col), k)
             keys.sort(key=values.__getitem__, reverse=self._sort[1] if self._sort else False)
         self._order = keys
         self._pos = None

@@ -16,6 +16,7 @@ from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
 from .shared_values import SharedValues
+from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)
     ALL, GLOBAL, PLATFORM, REGIONS, SCOPES, ZONES, Call, Endpoint, ListParams, Parent, ParentRef, Probe, ScopeType, fill, segment,
@@ -23,36 +24,6 @@ from .location import (  # noqa: F401  (re-exported: products import them from h
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
-
-
-@record(frozen=True, eq=False)
-class Column:
-    key: str
-    title: str
-    value: Callable[[Any], str]
-    width: int | None = None  # fixed width keeps rendering cheap; None = measured
-    sort_key: Callable[[Any], Any] | None = None
-
-    def __post_init__(self) -> None:
-        # The API may send any type where a column expects another (a string for a list): a cell
-        # that cannot be read shows "?", and never empties the list or stops the table.
-        object.__setattr__(self, "value", _lenient(self.value, "?"))
-        if self.sort_key is not None:
-            object.__setattr__(self, "sort_key", _lenient(self.sort_key, ""))
-
-
-def _lenient(fn: Callable[[Any], Any], fallback: Any) -> Callable[[Any], Any]:
-    if getattr(fn, "lenient", False):
-        return fn
-
-    def read(row: Any) -> Any:
-        try:
-            return fn(row)
-        except Exception:
-            return fallback
-
-    read.lenient = True  # type: ignore[attr-defined]
-    return read
 
 
 @record(frozen=True, eq=False)
@@ -181,7 +152,8 @@ class ResourceKind:
     list_key: str | None  # the envelope of a list ("servers"), or None when the body is the list
     item_key: str | None  # the envelope of one object ("server"), or None when the body is it
     model: Lazy[Any]  # the full, lenient pydantic model, for the detail view
-    columns: tuple[Column, ...]
+    # The list's columns: a declared field's key (see `fields`), or a Column for a computed one.
+    columns: tuple[Column | str, ...]
     paging: PagingStyle
     endpoint: Endpoint = PLATFORM
     scopes: tuple[str, ...] | None = None  # None: every scope of its type (cache: six zones only)
@@ -224,6 +196,9 @@ class ResourceKind:
     # among `others`, as staged): the form checks it; an undo that would break it is refused, and so is a
     # review whose changes break it (a CNAME stands alone at its name).
     staged_rule: Lazy[Any] | None = None
+    # What its objects hold, declared once with their meaning (`declared.Field`): columns named by
+    # key and, unless `detail_fields` says otherwise, the detail are made from them.
+    fields: tuple[Any, ...] = ()
     detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()
@@ -270,6 +245,15 @@ class ResourceKind:
     created: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
 
     def __post_init__(self) -> None:
+        if self.fields:
+            from .declared import columns_of, details_of
+
+            made = iter(columns_of(self.fields, tuple(c for c in self.columns if isinstance(c, str))))
+            object.__setattr__(self, "columns", tuple(next(made) if isinstance(c, str) else c for c in self.columns))
+            if not self.detail_fields:
+                object.__setattr__(self, "detail_fields", details_of(self.fields))
+        elif any(isinstance(c, str) for c in self.columns):
+            raise ValueError(f"{self.id}: a column named by key needs the kind's declared fields")
         if self.scope_type == "global" and self.scopes not in (None, (GLOBAL,)):
             raise ValueError(f"{self.id}: a global kind has no scopes to choose")
         if self.delete is not None and not self.delete.mutating:

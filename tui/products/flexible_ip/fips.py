@@ -8,11 +8,9 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Column, Lazy, Row, kinds_of
-from ..format import date_of, state_text
+from ..base import ActionSpec, Call, Lazy, Row, kinds_of
+from ..declared import Field
 from ..shapes import PickCall
-from ..columns import named_ref, scope_col, state_col, tags_col
-from ..format import COMMON
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 
@@ -96,6 +94,24 @@ FIP_ACTIONS = (
                confirm=Lazy(FLOWS + "mac_delete_message")),
 )
 
+FIP_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("ip_address", "Address", ("name", "ip"), width=24, head="IP", key="ip"),
+    Field("status", "Status", "state", width=10),
+    Field("server_id", "Server", "ref", ref="baremetal.servers", named="server_name", width=16, key="server",
+          blank="—", empty="not attached"),
+    Field("mac", "Virtual MAC", width=17, show=_mac, detail=False),
+    Field("mac_address", "Virtual MAC", show=_mac_detail),
+    Field("mac_type", "MAC type", width=8, blank="—", detail=False),
+    Field("reverse", "Reverse", width=24, blank="—", empty="—"),
+    Field("description", "Description", width=16, empty="—"),
+    Field("tags", "Tags", "tags", width=16),
+    Field("project_id", "Project", "id"),
+    Field("zone", "Zone", "place", width=8),
+    Field("created_at", "Created", "time", width=10, key="created"),
+    Field("updated_at", "Updated", "time"),
+)
+
 FIPS = flexible_ip_kind(
     id="flexible_ip.fips",
     title="Flexible IPs",
@@ -104,18 +120,8 @@ FIPS = flexible_ip_kind(
     list_key="flexible_ips",
     item_key=None,
     page_size=100,
-    columns=(
-        Column("ip", "IP", lambda r: r.name, width=24),
-        state_col(COMMON, 10, "status", "Status"),
-        Column("server", "Server", server_label, width=16, sort_key=_group_key),
-        Column("mac", "Virtual MAC", _mac, width=17),
-        Column("mac_type", "MAC type", lambda r: r.text("mac_type") or "—", width=8),
-        Column("reverse", "Reverse", lambda r: r.text("reverse") or "—", width=24),
-        Column("description", "Description", lambda r: r.text("description"), width=16),
-        scope_col("zone"),
-        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-        tags_col(16),
-    ),
+    fields=FIP_FIELDS,
+    columns=("ip", "status", "server", "mac", "mac_type", "reverse", "description", "zone", "created", "tags"),
     summarize=summarize,
     enrich=Lazy("tui.products.flexible_ip.fips:enrich"),
     names_from=Lazy("tui.products.baremetal.servers:SERVERS"),
@@ -123,20 +129,6 @@ FIPS = flexible_ip_kind(
     transitional=frozenset({"updating", "detaching"}),
     moving=lambda d: mac_of(d).get("status") in ("updating", "deleting"),
     sort=("server", False),
-    detail_fields=(
-        ("ID", lambda f: f.id),
-        ("Address", lambda f: str(f.raw.get("ip_address", ""))),
-        ("Status", lambda f: state_text(str(f.raw.get("status", "")))),
-        ("Server", lambda f: named_ref(f.looked_up.get("server_name"), f.raw.get("server_id")) or "not attached"),
-        ("Virtual MAC", _mac_detail),
-        ("Reverse", lambda f: str(f.raw.get("reverse") or "—")),
-        ("Description", lambda f: str(f.raw.get("description") or "—")),
-        ("Tags", lambda f: ", ".join(f.raw.get("tags") or []) or "none"),
-        ("Project", lambda f: str(f.raw.get("project_id", ""))),
-        ("Zone", lambda f: str(f.raw.get("zone", ""))),
-        ("Created", lambda f: str(f.raw.get("created_at", ""))),
-        ("Updated", lambda f: str(f.raw.get("updated_at", ""))),
-    ),
     actions=FIP_ACTIONS,
     create=Lazy(FLOWS + "CREATE"),
     edit=Lazy(FLOWS + "EDIT"),

@@ -1,0 +1,94 @@
+"""Fields declared with their meaning (`tui.products.declared`): how each role reads in a column, in
+the detail and when sorted, leniently; the kinds' columns and details made from them; and the
+manifest's declarations checked whole (every reference names a kind that exists)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.products.base import Column, Lazy, kinds_of
+from tui.products.declared import Field
+from tui.products.rows import Row
+
+ROW = Row({
+    "id": "11111111-2222", "name": "web-1", "state": "running",
+    "public_ips": [{"address": "51.15.40.70"}, {"address": "2001:db8::1"}, "odd"],
+    "tags": ["prod", "eu"], "size": 20_000_000_000, "created_at": "2026-01-02T03:04:05Z",
+    "server_id": "abcdef12-3456", "server_name": "db-1", "protected": False, "image": {"id": "i-1", "name": "debian"},
+})
+
+
+def test_a_path_reads_nested_objects_and_each_item_of_a_list_leniently():
+    ips = Field("public_ips.address", "Public IPs", "ip")
+    assert ips.values(ROW) == ["51.15.40.70", "2001:db8::1"]  # the item of another shape is skipped
+    assert ips.cell(ROW) == ips.shown(ROW) == "51.15.40.70, 2001:db8::1"
+    assert Field("image.name", "Image").shown(ROW) == "debian"
+    assert Field("state.deep", "Odd").shown(ROW) == "none"  # a string where an object was expected
+    assert Field("missing", "Missing").cell(ROW) == "" and Field("missing", "Missing", blank="—").cell(ROW) == "—"
+
+
+def test_each_role_reads_its_own_way_in_a_column_in_the_detail_and_sorted():
+    created = Field("created_at", "Created", "time")
+    assert (created.cell(ROW), created.shown(ROW), created.sort_value(ROW)) == ("2026-01-02", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05Z")
+    size = Field("size", "Size", "size")
+    assert (size.cell(ROW), size.sort_value(ROW)) == ("20 GB", 20_000_000_000)
+    tags = Field("tags", "Tags", "tags")
+    assert (tags.cell(ROW), tags.shown(ROW), Field("none", "Tags", "tags").shown(ROW)) == ("prod,eu", "prod, eu", "none")
+    assert Field("protected", "Protected", "flag").shown(ROW) == "no"
+    assert Field("image", "Image").shown(ROW) == "debian (i-1)"
+    state = Field("state", "State", "state")
+    assert state.cell(ROW).plain == "● running" and state.sort_value(ROW) == "running"
+
+
+def test_a_reference_says_the_name_looked_up_and_the_id_and_sorts_those_pointing_nowhere_last():
+    server = Field("server_id", "Server", "ref", ref="baremetal.servers", named="server_name", blank="—", empty="not attached")
+    assert (server.cell(ROW), server.shown(ROW)) == ("db-1", "db-1 (abcdef12-3456)")
+    unnamed = Row({"id": "x", "name": "b", "server_id": "abcdef12-3456"})
+    assert (server.cell(unnamed), server.shown(unnamed)) == ("abcdef12", "abcdef12-3456")
+    alone = Row({"id": "y", "name": "a"})
+    assert (server.cell(alone), server.shown(alone)) == ("—", "not attached")
+    assert sorted([alone, unnamed, ROW], key=server.sort_value) == [unnamed, ROW, alone]
+
+
+def test_a_field_is_refused_when_declared_wrong():
+    with pytest.raises(ValueError, match="no role"):
+        Field("x", "X", "address")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="names the kind it points at"):
+        Field("server_id", "Server", "ref")
+    with pytest.raises(ValueError, match="names the kind it points at"):
+        Field("server_id", "Server", "id", ref="baremetal.servers")
+    both = Field("ip_address", "Address", ("name", "ip"))
+    assert both.has("name") and both.has("ip") and both.role == "name"
+
+
+def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
+    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=Lazy("m:M"))
+    fields = (Field("id", "ID", "id"), Field("name", "Name", "name", width=20),
+              Field("size", "Size", "size", width=7), Field("note", "Note", detail=False, width=9, head="N"))
+    extra = Column("odd", "Odd", lambda r: "?", width=3)
+    made = kind(id="g.a", title="As", singular="a", collection="as", list_key="as", item_key=None,
+                fields=fields, columns=("name", extra, "size", "note"))
+    assert [(c.key, c.title, c.width) for c in made.columns] == [("name", "Name", 20), ("odd", "Odd", 3), ("size", "Size", 7), ("note", "N", 9)]
+    assert made.columns[0].field is fields[1] and made.columns[1].field is None
+    assert [title for title, _ in made.detail_fields] == ["ID", "Name", "Size"]
+    with pytest.raises(ValueError, match="no field with a column width for id"):
+        kind(id="g.b", title="As", singular="a", collection="as", list_key="as", item_key=None, fields=fields, columns=("id",))
+    with pytest.raises(ValueError, match="needs the kind's declared fields"):
+        kind(id="g.c", title="As", singular="a", collection="as", list_key="as", item_key=None, columns=("name",))
+
+
+def test_every_reference_in_the_manifest_names_a_kind_that_exists_and_every_declaring_kind_names_itself():
+    from tui.products.manifest import list_kinds
+
+    kinds, seen = list(list_kinds()), set()
+    while len(seen) < len(kinds):  # and their children's, and theirs
+        kind = next(k for k in kinds if k.id not in seen)
+        seen.add(kind.id)
+        kinds.extend(c.get() for c in kind.children if c.get().id not in {k.id for k in kinds})
+    ids = {k.id for k in kinds}
+    declaring = [k for k in kinds if k.fields]
+    assert declaring, "no kind declares its fields yet"
+    for kind in declaring:
+        assert any(f.has("name") for f in kind.fields), f"{kind.id} declares no name field"
+        for f in kind.fields:
+            assert not f.ref or f.ref in ids, f"{kind.id}.{f.path} refers to {f.ref}, which no kind is"

@@ -1,0 +1,216 @@
+"""Fields declared once, with their meaning: what a kind's objects hold, where, and what it is.
+
+A `Field` names a key path in the object as the API sends it, a title, and a role: the name, the
+id, the state, IP addresses, tags, a reference to a kind of another product (by manifest id), a
+time, a size, money, a flag, a count, a place (zone or region) or plain text. A kind's columns and
+its detail fields are made from its fields (`columns_of`, `details_of`), and so can anything that
+crosses products: a search index reads every field whose role is a name, an id, an address or
+tags; "what points here" reads references. A computed value (`show`) is the exception.
+
+The same field reads a listed row (`Row`, the slim dict a list keeps) and a full object (a lenient
+model, `raw` and `looked_up`): both expose `raw`. A path is dotted; a list met on the way is read
+item by item (`public_ips.address`: every public IP's address). No pydantic here: kinds on the
+console's start path are made from these. A `Column` is what a list shows: a field's, or a computed one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Literal
+
+from ..records import record
+from .format import COMMON, Tones, date_of, human_bytes
+
+Role = Literal["name", "id", "state", "ip", "tags", "ref", "time", "size", "money", "flag", "count", "place", "text"]
+ROLES: tuple[str, ...] = Role.__args__  # type: ignore[attr-defined]
+
+
+@record(frozen=True, eq=False)
+class Column:
+    key: str
+    title: str
+    value: Callable[[Any], str]
+    width: int | None = None  # fixed width keeps rendering cheap; None = measured
+    sort_key: Callable[[Any], Any] | None = None
+    field: "Field | None" = None  # the declared field it shows, when it is one
+
+    def __post_init__(self) -> None:
+        # The API may send any type where a column expects another (a string for a list): a cell
+        # that cannot be read shows "?", and never empties the list or stops the table.
+        object.__setattr__(self, "value", _lenient(self.value, "?"))
+        if self.sort_key is not None:
+            object.__setattr__(self, "sort_key", _lenient(self.sort_key, ""))
+
+
+def _lenient(fn: Callable[[Any], Any], fallback: Any) -> Callable[[Any], Any]:
+    if getattr(fn, "lenient", False):
+        return fn
+
+    def read(row: Any) -> Any:
+        try:
+            return fn(row)
+        except Exception:
+            return fallback
+
+    read.lenient = True  # type: ignore[attr-defined]
+    return read
+
+
+@record(frozen=True, eq=False)
+class Field:
+    """One field of a kind's objects.
+
+    `path`: the key path in the object as sent ("ip_address", "mac_address.status", "public_ips.address").
+    `role`: what it holds (see `Role`), or several (`("name", "ip")`: an address that names the resource);
+    the first says how it reads. A `ref` names the kind it holds an ID of (`ref="baremetal.servers"`)
+    and, when a list looks their names up, the key the name is kept under (`named="server_name"`).
+    `width`: the width of its column, when the kind lists it (the kind's `columns` name which, in order);
+    `head`: the column's heading when shorter than the title; `key`: the column's key (sorting, the
+    saved sort), by default the path's last part.
+    `detail`: shown in the detail; `empty`: what an empty value reads as there, `blank` in a column.
+    `tones`: a state's tones (good, busy, bad); `show`: a computed value, of a row or an object."""
+
+    path: str
+    title: str
+    role: Role | tuple[Role, ...] = "text"
+    ref: str = ""
+    named: str = ""
+    width: int | None = None
+    head: str = ""
+    key: str = ""
+    detail: bool = True
+    empty: str = "none"
+    blank: str = ""
+    tones: Tones | None = None
+    show: Callable[[Any], Any] | None = None
+
+    def __post_init__(self) -> None:
+        roles = (self.role,) if isinstance(self.role, str) else tuple(self.role)
+        wrong = [r for r in roles if r not in ROLES]
+        if wrong or not roles:
+            raise ValueError(f"field {self.path!r}: no role {wrong or roles!r} (one of {', '.join(ROLES)})")
+        if ("ref" in roles) != bool(self.ref):
+            raise ValueError(f"field {self.path!r}: a reference names the kind it points at (ref=), and only a reference does")
+        object.__setattr__(self, "role", roles[0])
+        object.__setattr__(self, "roles", frozenset(roles))
+        if not self.key:
+            object.__setattr__(self, "key", self.path.rsplit(".", 1)[-1])
+
+    def has(self, role: str) -> bool:
+        return role in self.roles  # type: ignore[attr-defined]
+
+    # ---- reading --------------------------------------------------------------------------------
+    def values(self, obj: Any) -> list[Any]:
+        """Every value at the path in `obj` (a row or an object), leniently: none when the shape differs."""
+        path = self.path
+        if "." not in path:  # the common case, read for every row a column draws or sorts
+            v = _raw(obj).get(path)
+            return [] if v is None or v == "" else [v]
+        return [v for v in _walk(_raw(obj), path.split(".")) if v is not None and v != ""]
+
+    def value(self, obj: Any) -> Any:
+        """The value at the path (a list's values joined by the caller), or None."""
+        found = self.values(obj)
+        if not found:
+            return None
+        return found[0] if len(found) == 1 and not isinstance(found[0], list) else _flat(found)
+
+    def name_of(self, obj: Any) -> str:
+        """A reference's looked-up name (kept by the list's `enrich`, or the detail's), or ""."""
+        if not self.named:
+            return ""
+        looked_up = getattr(obj, "looked_up", None)
+        name = (looked_up or {}).get(self.named) or _raw(obj).get(self.named)
+        return str(name) if name else ""
+
+    # ---- showing --------------------------------------------------------------------------------
+    def cell(self, row: Any) -> Any:
+        """The column's text (a Text for a state)."""
+        if self.show is not None:
+            return self.show(row)
+        value = self.value(row)
+        if self.role == "state":
+            return (self.tones or COMMON).text(str(value or ""))
+        if self.role == "ref":
+            return self.name_of(row) or (str(value)[:8] if value else self.blank)
+        return _as_text(self.role, value, self.blank)
+
+    def shown(self, obj: Any) -> Any:
+        """The detail's text."""
+        if self.show is not None:
+            return self.show(obj)
+        value = self.value(obj)
+        if self.role == "state":
+            return (self.tones or COMMON).text(str(value or ""))
+        if self.role == "ref":  # `name (id)`; the id alone when no name was found (one made of the id, too)
+            name, rid = self.name_of(obj), str(value or "")
+            both = name and rid and name != rid and not rid.startswith(name)
+            return (f"{name} ({rid})" if both else rid or name) or self.empty
+        return _as_text(self.role, value, self.empty, detail=True)
+
+    def sort_value(self, row: Any) -> Any:
+        """What its column sorts by: numbers as numbers, times as sent (RFC 3339 sorts), else the text."""
+        value = self.value(row)
+        if self.role in ("size", "count", "money"):
+            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+        if self.role in ("time", "state"):
+            return str(value or "")
+        if self.role == "ref":  # grouped by what it points at, those pointing nowhere last, then by name
+            name = self.name_of(row) or str(value or "")
+            return f"{0 if name else 1}{name}\t{getattr(row, 'name', '')}"
+        text = self.cell(row)
+        return text.plain if hasattr(text, "plain") else str(text)
+
+
+def _raw(obj: Any) -> dict[str, Any]:
+    raw = obj if isinstance(obj, dict) else getattr(obj, "raw", None)
+    return raw if isinstance(raw, dict) else {}
+
+
+def _walk(value: Any, parts: list[str]) -> Iterator[Any]:
+    if not parts:
+        yield value
+        return
+    if isinstance(value, list):
+        for item in value:
+            yield from _walk(item, parts)
+    elif isinstance(value, dict):
+        yield from _walk(value.get(parts[0]), parts[1:])
+
+
+def _flat(values: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in values:
+        out.extend(v) if isinstance(v, list) else out.append(v)
+    return out
+
+
+def _as_text(role: str, value: Any, empty: str, detail: bool = False) -> str:
+    if value is None or value == [] or value == {}:
+        return empty
+    if role == "time":
+        return str(value) if detail else date_of(str(value))
+    if role == "size":
+        return human_bytes(value)
+    if role == "flag":
+        return "yes" if value is True else "no" if value is False else str(value)
+    if isinstance(value, list):
+        return (", " if detail or role != "tags" else ",").join(str(v) for v in value)
+    if isinstance(value, dict):
+        name, rid = value.get("name") or "", value.get("id") or ""
+        return f"{name} ({rid})".strip() if name or rid else empty
+    return str(value)
+
+
+def columns_of(fields: tuple[Field, ...], keys: tuple[str, ...]) -> tuple[Column, ...]:
+    """The columns a kind lists, in the order `keys` names them (each a field's key)."""
+    by_key = {f.key: f for f in fields}
+    missing = [k for k in keys if k not in by_key or by_key[k].width is None]
+    if missing:
+        raise ValueError(f"no field with a column width for {', '.join(missing)}")
+    return tuple(Column(f.key, f.head or f.title, f.cell, width=f.width, sort_key=f.sort_value, field=f)
+                 for f in (by_key[k] for k in keys))
+
+
+def details_of(fields: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """The detail's (title, value) pairs, in the fields' order."""
+    return tuple((f.title, f.shown) for f in fields if f.detail)

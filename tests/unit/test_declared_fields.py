@@ -57,8 +57,25 @@ def test_a_field_is_refused_when_declared_wrong():
         Field("server_id", "Server", "ref")
     with pytest.raises(ValueError, match="names the kind it points at"):
         Field("server_id", "Server", "id", ref="baremetal.servers")
+    with pytest.raises(ValueError, match="a path, or a computed value"):
+        Field("", "Stored")
     both = Field("ip_address", "Address", ("name", "ip"))
     assert both.has("name") and both.has("ip") and both.role == "name"
+
+
+def test_a_computed_field_and_a_value_read_otherwise_in_the_detail():
+    from tui.products.times import moment_of
+
+    expires = Field("expires_at", "Expires", "time", blank="never", empty="never", as_detail=moment_of)
+    row = Row({"id": "b", "expires_at": "2026-12-01T14:00:05Z"})
+    assert (expires.cell(row), expires.shown(row)) == ("2026-12-01", "2026-12-01 14:00 UTC")
+    assert (expires.cell(ROW), expires.shown(ROW)) == ("never", "never")
+
+    def stored(obj):
+        return "here" if obj.raw.get("same_region") else "elsewhere"
+
+    where = Field("", "Stored", show=stored)
+    assert (where.key, where.shown(ROW), where.cell(Row({"id": "c", "same_region": True}))) == ("stored", "elsewhere", "here")
 
 
 def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
@@ -92,3 +109,12 @@ def test_every_reference_in_the_manifest_names_a_kind_that_exists_and_every_decl
         assert any(f.has("name") for f in kind.fields), f"{kind.id} declares no name field"
         for f in kind.fields:
             assert not f.ref or f.ref in ids, f"{kind.id}.{f.path} refers to {f.ref}, which no kind is"
+        # A bare lambda reading a key is what a field declares: only named, computed readers remain.
+        lambdas = [c.title for c in kind.columns if c.field is None and _is_lambda(c.value)]
+        lambdas += [title for title, get in kind.detail_fields if _is_lambda(get)]
+        assert not lambdas, f"{kind.id}: {', '.join(lambdas)} read by a lambda, not a declared field"
+
+
+def _is_lambda(fn) -> bool:
+    fn = getattr(fn, "__wrapped__", fn)
+    return getattr(fn, "__name__", "") == "<lambda>"

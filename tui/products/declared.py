@@ -52,6 +52,7 @@ def _lenient(fn: Callable[[Any], Any], fallback: Any) -> Callable[[Any], Any]:
             return fallback
 
     read.lenient = True  # type: ignore[attr-defined]
+    read.__wrapped__ = fn  # type: ignore[attr-defined]  # what it reads (a test tells a lambda from a named reader)
     return read
 
 
@@ -67,7 +68,9 @@ class Field:
     `head`: the column's heading when shorter than the title; `key`: the column's key (sorting, the
     saved sort), by default the path's last part.
     `detail`: shown in the detail; `empty`: what an empty value reads as there, `blank` in a column.
-    `tones`: a state's tones (good, busy, bad); `show`: a computed value, of a row or an object."""
+    `as_detail`: how the detail reads the value when not as its role does (`moment_of`: an expiry to the minute).
+    `tones`: a state's tones (good, busy, bad); `show`: a computed value, of a row or an object (then `path`
+    names what it reads, or is empty)."""
 
     path: str
     title: str
@@ -80,6 +83,7 @@ class Field:
     detail: bool = True
     empty: str = "none"
     blank: str = ""
+    as_detail: Callable[[Any], str] | None = None
     tones: Tones | None = None
     show: Callable[[Any], Any] | None = None
 
@@ -92,8 +96,10 @@ class Field:
             raise ValueError(f"field {self.path!r}: a reference names the kind it points at (ref=), and only a reference does")
         object.__setattr__(self, "role", roles[0])
         object.__setattr__(self, "roles", frozenset(roles))
+        if not self.path and self.show is None:
+            raise ValueError(f"field {self.title!r}: a path, or a computed value (show=)")
         if not self.key:
-            object.__setattr__(self, "key", self.path.rsplit(".", 1)[-1])
+            object.__setattr__(self, "key", self.path.rsplit(".", 1)[-1] or self.title.lower())
 
     def has(self, role: str) -> bool:
         return role in self.roles  # type: ignore[attr-defined]
@@ -145,6 +151,8 @@ class Field:
             name, rid = self.name_of(obj), str(value or "")
             both = name and rid and name != rid and not rid.startswith(name)
             return (f"{name} ({rid})" if both else rid or name) or self.empty
+        if self.as_detail is not None and value is not None:
+            return self.as_detail(value) or self.empty
         return _as_text(self.role, value, self.empty, detail=True)
 
     def sort_value(self, row: Any) -> Any:

@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...records import replace
-from ..base import ActionSpec, Call, Column, Lazy, Parent
-from ..format import date_of, human_bytes
+from ..base import ActionSpec, Call, Lazy, Parent
+from ..declared import Field
 from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
 from .instances import TONES, rdb_kind
-from ..columns import name_col, state_col
 
 COPIES = "tui.products.rdb.copy_forms:"
 
@@ -27,6 +26,47 @@ def _download(row: Any, parent: Any = None) -> str:
     )
 
 
+def _stored(backup: Any) -> str:
+    return "in the same region" if backup.raw.get("same_region") else "off-site, in another region"
+
+
+def _with_the_data(snapshot: Any) -> str:
+    return "with the data, in the same location (a copy of the block volume)"
+
+
+def _export(row: Any) -> str:
+    return "URL ready" if row.get("download_url") else "—"
+
+
+def copy_fields(name_width: int, *own: Field) -> tuple[Field, ...]:
+    """What a backup and a snapshot both hold, around what each holds of its own."""
+    return (
+        Field("id", "ID", "id"),
+        Field("name", "Name", "name", width=name_width),
+        Field("status", "Status", "state", width=12, tones=TONES),
+        Field("instance_id", "Instance", "ref", ref="rdb.instances", named="instance_name", width=14, key="instance"),
+        *own,
+        Field("expires_at", "Expires", "time", width=10, key="expires", blank="never", empty="never", as_detail=moment_of),
+        Field("created_at", "Created", "time", width=10, key="created"),
+    )
+
+
+BACKUP_FIELDS = copy_fields(
+    20,
+    Field("database_name", "Database", width=12, key="database"),
+    Field("size", "Size", "size", width=8),
+    Field("", "Stored", show=_stored),
+    Field("download_url", "Download URL", empty="export it first (a)"),
+    Field("download_url", "Export", width=9, key="export", show=_export, detail=False),
+)
+SNAPSHOT_FIELDS = copy_fields(
+    22,
+    Field("node_type", "Node type", width=12, key="node"),
+    Field("size", "Size", "size", width=8),
+    Field("", "Stored", show=_with_the_data),
+)
+
+
 BACKUPS = rdb_kind(
     id="rdb.backups",
     title="Database backups",
@@ -37,35 +77,9 @@ BACKUPS = rdb_kind(
     page_size=100,
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting", "exporting"}),
-    columns=(
-        name_col(20),
-        state_col(TONES, 12, "status", "Status"),
-        Column("instance", "Instance", lambda r: r.text("instance_name"), width=14),
-        Column("database", "Database", lambda r: r.text("database_name"), width=12),
-        Column("size", "Size", lambda r: human_bytes(r.get("size")), width=8, sort_key=lambda r: r.get("size") or 0),
-        Column(
-            "created",
-            "Created",
-            lambda r: date_of(r.text("created_at")),
-            width=10,
-            sort_key=lambda r: r.text("created_at"),
-        ),
-        Column("expires", "Expires", lambda r: date_of(r.text("expires_at")) or "never", width=10),
-        Column("export", "Export", lambda r: "URL ready" if r.get("download_url") else "—", width=9),
-    ),
+    fields=BACKUP_FIELDS,
+    columns=("name", "status", "instance", "database", "size", "created", "expires", "export"),
     sort=("created", True),
-    detail_fields=(
-        ("ID", lambda b: b.id),
-        ("Name", lambda b: b.name),
-        ("Status", lambda b: TONES.text(str(b.raw.get("status", "")))),
-        ("Instance", lambda b: f"{b.raw.get('instance_name', '')} ({b.raw.get('instance_id', '')})"),
-        ("Database", lambda b: str(b.raw.get("database_name", ""))),
-        ("Size", lambda b: human_bytes(b.raw.get("size"))),
-        ("Stored", lambda b: "in the same region" if b.raw.get("same_region") else "off-site, in another region"),
-        ("Download URL", lambda b: str(b.raw.get("download_url") or "export it first (a)")),
-        ("Expires", lambda b: moment_of(b.raw.get("expires_at")) or "never"),
-        ("Created", lambda b: str(b.raw.get("created_at", ""))),
-    ),
     actions=(
         ActionSpec(
             "export",
@@ -106,26 +120,8 @@ SNAPSHOTS = rdb_kind(
     page_size=100,
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting"}),
-    columns=(
-        Column("name", "Name", lambda r: r.name, width=22),
-        Column("status", "Status", lambda r: TONES.text(r.state), width=12),
-        Column("instance", "Instance", lambda r: r.text("instance_name"), width=14),
-        Column("node", "Node type", lambda r: r.text("node_type"), width=12),
-        Column("size", "Size", lambda r: human_bytes(r.get("size")), width=8, sort_key=lambda r: r.get("size") or 0),
-        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-        Column("expires", "Expires", lambda r: date_of(r.text("expires_at")) or "never", width=10),
-    ),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Status", lambda s: TONES.text(str(s.raw.get("status", "")))),
-        ("Instance", lambda s: f"{s.raw.get('instance_name', '')} ({s.raw.get('instance_id', '')})"),
-        ("Node type", lambda s: str(s.raw.get("node_type", ""))),
-        ("Size", lambda s: human_bytes(s.raw.get("size"))),
-        ("Stored", lambda s: "with the data, in the same location (a copy of the block volume)"),
-        ("Expires", lambda s: moment_of(s.raw.get("expires_at")) or "never"),
-        ("Created", lambda s: str(s.raw.get("created_at", ""))),
-    ),
+    fields=SNAPSHOT_FIELDS,
+    columns=("name", "status", "instance", "node", "size", "created", "expires"),
     actions=(
         ActionSpec("instance", "Create an instance from it…", _ready, flow=Lazy(COPIES + "instance_from_snapshot_flow"), why_not=_why),
     ),

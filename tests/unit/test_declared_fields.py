@@ -81,17 +81,23 @@ def test_a_computed_field_and_a_value_read_otherwise_in_the_detail():
 def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
     kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=Lazy("m:M"))
     fields = (Field("id", "ID", "id"), Field("name", "Name", "name", width=20),
-              Field("size", "Size", "size", width=7), Field("note", "Note", detail=False, width=9, head="N"))
+              Field("size", "Size", "size", width=7, detail=False), Field("size", "Size", show=_sized),
+              Field("note", "Note", detail=False, width=9, head="N"))
     extra = Column("odd", "Odd", lambda r: "?", width=3)
     made = kind(id="g.a", title="As", singular="a", collection="as", list_key="as", item_key=None,
                 fields=fields, columns=("name", extra, "size", "note"))
     assert [(c.key, c.title, c.width) for c in made.columns] == [("name", "Name", 20), ("odd", "Odd", 3), ("size", "Size", 7), ("note", "N", 9)]
-    assert made.columns[0].field is fields[1] and made.columns[1].field is None
-    assert [title for title, _ in made.detail_fields] == ["ID", "Name", "Size"]
+    assert made.columns[0].field is fields[1] and made.columns[1].field is None and made.columns[2].field is fields[2]
+    assert [title for title, _ in made.detail_fields] == ["ID", "Name", "Size"]  # the detail's own reading of the size
+    assert made.detail_fields[2][1](ROW) == "20 GB, read otherwise"
     with pytest.raises(ValueError, match="no field with a column width for id"):
         kind(id="g.b", title="As", singular="a", collection="as", list_key="as", item_key=None, fields=fields, columns=("id",))
     with pytest.raises(ValueError, match="needs the kind's declared fields"):
         kind(id="g.c", title="As", singular="a", collection="as", list_key="as", item_key=None, columns=("name",))
+
+
+def _sized(obj) -> str:
+    return f"{Field('size', 'Size', 'size').shown(obj)}, read otherwise"
 
 
 def test_every_reference_in_the_manifest_names_a_kind_that_exists_and_every_declaring_kind_names_itself():

@@ -211,8 +211,8 @@ def _as_text(role: str, value: Any, empty: str, detail: bool = False) -> str:
 
 def columns_of(fields: tuple[Field, ...], keys: tuple[str, ...]) -> tuple[Column, ...]:
     """The columns a kind lists, in the order `keys` names them (each a field's key)."""
-    by_key = {f.key: f for f in fields}
-    missing = [k for k in keys if k not in by_key or by_key[k].width is None]
+    by_key = {f.key: f for f in fields if f.width is not None}  # a detail's own reading may share the key
+    missing = [k for k in keys if k not in by_key]
     if missing:
         raise ValueError(f"no field with a column width for {', '.join(missing)}")
     return tuple(Column(f.key, f.head or f.title, f.cell, width=f.width, sort_key=f.sort_value, field=f)

@@ -8,10 +8,11 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, kinds_of
-from ..format import COMMON, Tones, date_of
+from ..declared import Field
+from ..format import COMMON, Tones
 from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
-from ..columns import name_col, named_ref, scope_col, state_col, tags_col
+from ..columns import named_ref
 
 API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
@@ -26,11 +27,6 @@ TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as
 def install_status(data: Any) -> str:
     install = data.get("install")
     return str(install.get("status") or "") if isinstance(install, dict) else ""
-
-
-def addresses(data: Any) -> str:
-    ips = data.get("ips")
-    return ", ".join(str(ip.get("address")) for ip in ips if isinstance(ip, dict)) if isinstance(ips, list) else ""
 
 
 def parts_moving(data: dict[str, Any]) -> bool:
@@ -131,6 +127,33 @@ SERVER_ACTIONS = (
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
 )
 
+def _status_detail(s: Any) -> Text:
+    ping = str(s.raw.get("ping_status", "")).removeprefix("ping_status_")
+    return Text.assemble(TONES.text(str(s.raw.get("status", ""))), f"  boot {s.raw.get('boot_type', '?')}, {ping}")
+
+
+SERVER_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("name", "Name", "name", width=16),
+    Field("status", "Status", "state", width=14, tones=TONES, detail=False),
+    Field("status", "Status", show=_status_detail),
+    Field("install_status", "Install", width=11, key="install", blank="—", detail=False),
+    Field("install", "Install", show=_install_detail),
+    Field("install.os_id", "OS", "ref", ref="baremetal.os", named="os_name", detail=False),
+    Field("boot_type", "Boot", width=7, key="boot", detail=False),
+    Field("ping_status", "Ping", width=5, key="ping", show=_ping, detail=False),
+    Field("ips.address", "IPs", "ip", width=36, key="ips", detail=False),
+    Field("ips", "IPs", show=_ips_detail),
+    Field("offer_id", "Offer", "ref", ref="baremetal.offers", named="offer_name", empty=""),
+    Field("domain", "Domain", empty=""),
+    Field("description", "Description", empty="—"),
+    Field("tags", "Tags", "tags", width=16),
+    Field("zone", "Zone", "place", width=8, empty=""),
+    Field("created_at", "Created", "time", width=10, key="created", empty=""),
+    Field("updated_at", "Updated", "time", empty=""),
+)
+
+
 SERVERS = baremetal_kind(
     id="baremetal.servers",
     title="Bare-metal servers",
@@ -139,36 +162,13 @@ SERVERS = baremetal_kind(
     list_key="servers",
     item_key=None,
     page_size=100,
-    columns=(
-        name_col(16),
-        state_col(TONES, 14, "status", "Status"),
-        Column("install", "Install", lambda r: r.text("install_status") or "—", width=11),
-        Column("boot", "Boot", lambda r: r.text("boot_type"), width=7),
-        Column("ping", "Ping", _ping, width=5),
-        scope_col("zone"),
-        Column("ips", "IPs", lambda r: r.text("addresses"), width=36),
-        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-        tags_col(16),  # `/` finds by tag too
-    ),
-    summarize=lambda data: {"install_status": install_status(data), "addresses": addresses(data)},
+    fields=SERVER_FIELDS,
+    columns=("name", "status", "install", "boot", "ping", "zone", "ips", "created", "tags"),  # `/` finds by tag too
+    summarize=lambda data: {"install_status": install_status(data)},
     state_field="status",
     transitional=frozenset({"starting", "stopping", "deleting"}),
     moving=parts_moving,
     enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os"),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Status", lambda s: Text.assemble(TONES.text(str(s.raw.get("status", ""))), f"  boot {s.raw.get('boot_type', '?')}, {str(s.raw.get('ping_status', '')).removeprefix('ping_status_')}")),
-        ("Install", _install_detail),
-        ("IPs", _ips_detail),
-        ("Offer", lambda s: named_ref(s.looked_up.get("offer_name"), s.raw.get("offer_id"))),
-        ("Domain", lambda s: str(s.raw.get("domain", ""))),
-        ("Description", lambda s: str(s.raw.get("description") or "—")),
-        ("Tags", lambda s: ", ".join(s.raw.get("tags") or []) or "none"),
-        ("Zone", lambda s: str(s.raw.get("zone", ""))),
-        ("Created", lambda s: str(s.raw.get("created_at", ""))),
-        ("Updated", lambda s: str(s.raw.get("updated_at", ""))),
-    ),
     actions=SERVER_ACTIONS,
     panels=(DetailPanel("Events", kind="tui.products.baremetal.servers:EVENTS"),),
     children=(Child("Private networks", "tui.products.baremetal.networks:PRIVATE_NETWORKS", why_not=_networks_here),),

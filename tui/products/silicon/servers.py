@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, Lazy, kinds_of
-from ..format import date_of
+from ..base import ActionSpec, Call, Lazy, kinds_of
+from ..declared import Field
 from .. import times
 from ..shapes import ShowSecret
-from ..columns import name_col, state_col
-from ..format import COMMON
 
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
@@ -30,6 +28,25 @@ def deletable(row: Any) -> str | None:
     return f"a silicon server is rented for 24 hours at least: deletable in {times.span(left)} ({row.text('deletable_at')})"
 
 
+def _deletable_in(row: Any) -> str:
+    left = seconds_until_deletable(row)
+    return "yes" if left <= 0 else f"in {times.span_up(left)}"
+
+
+SERVER_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("name", "Name", "name", width=18),
+    Field("type", "Type", "ref", ref="silicon.types", width=6, empty=""),
+    Field("status", "Status", "state", width=14),
+    Field("ip", "IP", "ip", width=15, empty=""),
+    Field("vnc_url", "VNC", empty=""),  # its password masked (the API layer masks a URL's credentials)
+    Field("deletable_at", "Deletable", "time", width=9, key="deletable", show=_deletable_in, detail=False),
+    Field("deletable_at", "Deletable at", "time", empty=""),
+    Field("zone", "Zone", "place", width=8, empty=""),
+    Field("created_at", "Created", "time", width=10, key="created", empty=""),
+)
+
+
 SERVERS = silicon_kind(
     id="silicon.servers",
     title="Silicon servers",
@@ -42,31 +59,8 @@ SERVERS = silicon_kind(
     # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.
     secret_fields=("runner_configuration",),
     transitional=frozenset({"starting", "rebooting", "reinstalling", "updating", "locking", "unlocking"}),
-    columns=(
-        name_col(18),
-        Column("type", "Type", lambda r: r.text("type"), width=6),
-        state_col(COMMON, 14, "status", "Status"),
-        Column("ip", "IP", lambda r: r.text("ip"), width=15),
-        Column("zone", "Zone", lambda r: r.text("zone"), width=8),
-        Column(
-            "deletable",
-            "Deletable",
-            lambda r: "yes" if (s := seconds_until_deletable(r)) <= 0 else f"in {times.span_up(s)}",
-            width=9,
-        ),
-        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10),
-    ),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Type", lambda s: str(s.raw.get("type", ""))),
-        ("Status", lambda s: str(s.raw.get("status", ""))),
-        ("IP", lambda s: str(s.raw.get("ip", ""))),
-        ("VNC", lambda s: str(s.raw.get("vnc_url", ""))),
-        ("Deletable at", lambda s: str(s.raw.get("deletable_at", ""))),
-        ("Zone", lambda s: str(s.raw.get("zone", ""))),
-        ("Created", lambda s: str(s.raw.get("created_at", ""))),
-    ),
+    fields=SERVER_FIELDS,
+    columns=("name", "type", "status", "ip", "zone", "deletable", "created"),
     actions=(
         ActionSpec(
             "reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})

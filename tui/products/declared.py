@@ -93,7 +93,8 @@ class Field:
         if wrong or not roles:
             raise ValueError(f"field {self.path!r}: no role {wrong or roles!r} (one of {', '.join(ROLES)})")
         if ("ref" in roles) != bool(self.ref):
-            raise ValueError(f"field {self.path!r}: a reference names the kind it points at (ref=), and only a reference does")
+            raise ValueError(f"field {self.path!r}: a reference names the kind it points at (ref=), "
+                             "and only a reference does")
         object.__setattr__(self, "role", roles[0])
         object.__setattr__(self, "roles", frozenset(roles))
         if not self.path and self.show is None:

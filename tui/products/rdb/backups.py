@@ -46,7 +46,8 @@ def copy_fields(name_width: int, *own: Field) -> tuple[Field, ...]:
         Field("status", "Status", "state", width=12, tones=TONES),
         Field("instance_id", "Instance", "ref", ref="rdb.instances", named="instance_name", width=14, key="instance"),
         *own,
-        Field("expires_at", "Expires", "time", width=10, key="expires", blank="never", empty="never", as_detail=moment_of),
+        Field("expires_at", "Expires", "time", width=10, key="expires", blank="never", empty="never",
+              as_detail=moment_of),
         Field("created_at", "Created", "time", width=10, key="created"),
     )
 

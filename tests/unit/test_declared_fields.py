@@ -50,6 +50,19 @@ def test_a_reference_says_the_name_looked_up_and_the_id_and_sorts_those_pointing
     assert sorted([alone, unnamed, ROW], key=server.sort_value) == [unnamed, ROW, alone]
 
 
+def test_a_reference_named_beside_its_id_a_map_read_value_by_value_and_a_list_counted():
+    volume = Row({"id": "v", "name": "data", "server": {"id": "abcdef12-3456", "name": "web-1"},
+                  "volumes": {"0": {"id": "v-0"}, "1": {"id": "v-1"}, "2": "odd"},
+                  "servers": [{"id": "a"}, {"id": "b"}]})
+    server = Field("server.id", "Server", "ref", ref="instance.servers", named="server.name", blank="—")
+    assert (server.cell(volume), server.shown(volume)) == ("web-1", "web-1 (abcdef12-3456)")
+    assert (server.cell(ROW), server.shown(ROW)) == ("—", "none")  # ROW has no server object
+    assert Field("volumes.*.id", "Volumes", "ref", ref="instance.volumes").values(volume) == ["v-0", "v-1"]
+    servers = Field("servers", "Servers", "count")
+    assert (servers.cell(volume), servers.sort_value(volume), servers.shown(Row({"servers": []}))) == ("2", 2, "0")
+    assert Field("servers.id", "Servers", "count").cell(volume) == "2"
+
+
 def test_a_field_is_refused_when_declared_wrong():
     with pytest.raises(ValueError, match="no role"):
         Field("x", "X", "address")  # type: ignore[arg-type]
@@ -71,6 +84,11 @@ def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
     assert [(c.key, c.title, c.width) for c in made.columns] == [("name", "Name", 20), ("odd", "Odd", 3), ("size", "Size", 7), ("note", "N", 9)]
     assert made.columns[0].field is fields[1] and made.columns[1].field is None
     assert [title for title, _ in made.detail_fields] == ["ID", "Name", "Size"]
+    # one value shown two ways: the column is made from the field with a width, the detail from the other
+    twice = (Field("name", "Name", "name", width=20, detail=False), Field("name", "Name", show=lambda r: "whole"))
+    made = kind(id="g.d", title="As", singular="a", collection="as", list_key="as", item_key=None,
+                fields=twice, columns=("name",))
+    assert made.columns[0].field is twice[0] and [f for _, f in made.detail_fields] == [twice[1].shown]
     with pytest.raises(ValueError, match="no field with a column width for id"):
         kind(id="g.b", title="As", singular="a", collection="as", list_key="as", item_key=None, fields=fields, columns=("id",))
     with pytest.raises(ValueError, match="needs the kind's declared fields"):

@@ -53,6 +53,19 @@ def test_a_reference_says_the_name_looked_up_and_the_id_and_sorts_those_pointing
     assert sorted([alone, unnamed, ROW], key=server.sort_value) == [unnamed, ROW, alone]
 
 
+def test_a_reference_named_beside_its_id_a_map_read_value_by_value_and_a_list_counted():
+    volume = Row({"id": "v", "name": "data", "server": {"id": "abcdef12-3456", "name": "web-1"},
+                  "volumes": {"0": {"id": "v-0"}, "1": {"id": "v-1"}, "2": "odd"},
+                  "servers": [{"id": "a"}, {"id": "b"}]})
+    server = Field("server.id", "Server", "ref", ref="instance.servers", named="server.name", blank="—")
+    assert (server.cell(volume), server.shown(volume)) == ("web-1", "web-1 (abcdef12-3456)")
+    assert (server.cell(ROW), server.shown(ROW)) == ("—", "none")  # ROW has no server object
+    assert Field("volumes.*.id", "Volumes", "ref", ref="instance.volumes").values(volume) == ["v-0", "v-1"]
+    servers = Field("servers", "Servers", "count")
+    assert (servers.cell(volume), servers.sort_value(volume), servers.shown(Row({"servers": []}))) == ("2", 2, "0")
+    assert Field("servers.id", "Servers", "count").cell(volume) == "2"
+
+
 def test_a_field_is_refused_when_declared_wrong():
     with pytest.raises(ValueError, match="no role"):
         Field("x", "X", "address")  # type: ignore[arg-type]

@@ -9,8 +9,9 @@ tags; "what points here" reads references. A computed value (`show`) is the exce
 
 The same field reads a listed row (`Row`, the slim dict a list keeps) and a full object (a lenient
 model, `raw` and `looked_up`): both expose `raw`. A path is dotted; a list met on the way is read
-item by item (`public_ips.address`: every public IP's address). No pydantic here: kinds on the
-console's start path are made from these. A `Column` is what a list shows: a field's, or a computed one.
+item by item (`public_ips.address`: every public IP's address), and `*` reads every value of a map
+(`volumes.*.id`: each volume's id, whatever its key). No pydantic here: kinds on the console's start
+path are made from these. A `Column` is what a list shows: a field's, or a computed one.
 """
 
 from __future__ import annotations
@@ -63,10 +64,13 @@ class Field:
     `path`: the key path in the object as sent ("ip_address", "mac_address.status", "public_ips.address").
     `role`: what it holds (see `Role`), or several (`("name", "ip")`: an address that names the resource);
     the first says how it reads. A `ref` names the kind it holds an ID of (`ref="baremetal.servers"`)
-    and, when a list looks their names up, the key the name is kept under (`named="server_name"`).
+    and, when a list looks their names up, the key the name is kept under (`named="server_name"`), or
+    when the API sends the name beside the id, its path (`named="server.name"`). A `count` of a list
+    reads its length.
     `width`: the width of its column, when the kind lists it (the kind's `columns` name which, in order);
     `head`: the column's heading when shorter than the title; `key`: the column's key (sorting, the
-    saved sort), by default the path's last part.
+    saved sort), by default the path's last part. A column and a detail line showing one value two
+    ways are two fields of one key: the column is made from the one with a width.
     `detail`: shown in the detail; `empty`: what an empty value reads as there, `blank` in a column.
     `as_detail`: how the detail reads the value when not as its role does (`moment_of`: an expiry to the minute).
     `tones`: a state's tones (good, busy, bad); `show`: a computed value, of a row or an object (then `path`
@@ -122,11 +126,16 @@ class Field:
         return found[0] if len(found) == 1 and not isinstance(found[0], list) else _flat(found)
 
     def name_of(self, obj: Any) -> str:
-        """A reference's looked-up name (kept by the list's `enrich`, or the detail's), or ""."""
-        if not self.named:
+        """A reference's name, looked up (kept by the list's `enrich`, or the detail's) or sent, or ""."""
+        named = self.named
+        if not named:
             return ""
         looked_up = getattr(obj, "looked_up", None)
-        name = (looked_up or {}).get(self.named) or _raw(obj).get(self.named)
+        name = (looked_up or {}).get(named)
+        if not name and "." in named:  # sent beside the id ("server.name")
+            name = next((v for v in _walk(_raw(obj), named.split(".")) if v), None)
+        elif not name:
+            name = _raw(obj).get(named)
         return str(name) if name else ""
 
     # ---- showing --------------------------------------------------------------------------------
@@ -159,6 +168,8 @@ class Field:
     def sort_value(self, row: Any) -> Any:
         """What its column sorts by: numbers as numbers, times as sent (RFC 3339 sorts), else the text."""
         value = self.value(row)
+        if self.role == "count" and isinstance(value, list):
+            return len(value)
         if self.role in ("size", "count", "money"):
             return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
         if self.role in ("time", "state"):
@@ -183,7 +194,11 @@ def _walk(value: Any, parts: list[str]) -> Iterator[Any]:
         for item in value:
             yield from _walk(item, parts)
     elif isinstance(value, dict):
-        yield from _walk(value.get(parts[0]), parts[1:])
+        if parts[0] == "*":
+            for item in value.values():
+                yield from _walk(item, parts[1:])
+        else:
+            yield from _walk(value.get(parts[0]), parts[1:])
 
 
 def _flat(values: list[Any]) -> list[Any]:
@@ -194,6 +209,8 @@ def _flat(values: list[Any]) -> list[Any]:
 
 
 def _as_text(role: str, value: Any, empty: str, detail: bool = False) -> str:
+    if role == "count" and isinstance(value, list):
+        return str(len(value))
     if value is None or value == [] or value == {}:
         return empty
     if role == "time":

@@ -1,13 +1,10 @@
-"""Pieces the Instance kinds share: their defaults, and the shared columns and detail fields
-(`products/columns.py`) as Instance draws them (no pydantic here: this module is on the start path)."""
+"""Pieces the Instance kinds share: their defaults, and the fields most of them declare alike
+(`products/declared.py`; no pydantic here: this module is on the start path)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
-from .. import columns
-from ..base import Call, Column, Lazy, kinds_of
-from ..columns import name_col, named, raw, size_col, tags_col  # noqa: F401 — the Instance kinds' names for the shared ones
+from ..base import Call, Lazy, kinds_of
+from ..declared import Field
 from ..format import COMMON, Tones
 
 API = "instance/v1"
@@ -24,28 +21,19 @@ RESOURCE = Lazy("tui.products.models:Resource")  # a lenient model: the detail s
 # What every Instance kind shares; a kind says only what differs (types: read whole; servers: their own model).
 instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging="per_page", model=RESOURCE)
 
-
-def state_col(width: int = 16) -> Column:
-    return columns.state_col(TONES, width)
-
-
-def server_col(width: int = 18) -> Column:
-    return Column("server", "Server", lambda r: (r.obj("server").get("name") or "—"), width=width)
+ID = Field("id", "ID", "id")
+# The server a volume or an IP is attached to: its name sent beside its id.
+SERVER = Field("server.id", "Server", "ref", ref="instance.servers", named="server.name", width=18, key="server",
+               blank="—", empty="not attached")
 
 
-def zone_col() -> Column:
-    return columns.scope_col("zone")
-
-
-def created_col() -> Column:
-    return columns.created_col("creation_date")
-
-
-def detail_common() -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+def detail_common(tags: int | None = None) -> tuple[Field, ...]:
+    """What a detail ends with: tags (a column `tags` wide, when listed), the dates, zone and project.
+    A date it lacks reads "—" (an IP has neither), as every detail says of a date it lacks."""
     return (
-        ("Tags", raw("tags")),
-        ("Created", raw("creation_date", "—")),  # an IP has neither: "—", as every detail says of a date it lacks
-        ("Modified", raw("modification_date", "—")),
-        ("Zone", raw("zone", "?")),
-        ("Project", raw("project", "?")),
+        Field("tags", "Tags", "tags", width=tags),
+        Field("creation_date", "Created", "time", width=10, key="created", empty="—"),
+        Field("modification_date", "Modified", "time", empty="—"),
+        Field("zone", "Zone", "place", width=8, empty="?"),
+        Field("project", "Project", "id", empty="?"),
     )

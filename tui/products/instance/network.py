@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import ActionSpec, Call, Column, Lazy
+from ..declared import Field
 from ..shapes import PickCall, SetEditor, ShowAnswer
-from .common import DELETE_BY_ID, detail_common, instance_kind, name_col, raw, server_col, state_col, tags_col, zone_col
+from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
 
 F = "tui.products.instance.network_forms:"
 
@@ -73,6 +74,21 @@ def _default_rules(data: dict[str, Any]) -> str:
     lines = [f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} port {_ports(r)}" for r in rules]
     return "Applied before every group's rules; they cannot be edited.\n\n" + ("\n".join(lines) or "none")
 
+
+def _if_default(group: Any) -> str:
+    """`yes` for the project's default security group, nothing for the others."""
+    return "yes" if group.get("project_default") else ""
+
+
+def _server_names(group: Any) -> str:
+    return ", ".join(str(x.get("name")) for x in group.raw.get("servers") or []) or "none"
+
+
+def _respected(group: Any) -> str:
+    """A placement policy not respected stands out."""
+    return "yes" if group.get("policy_respected") else "✖ no"
+
+
 IPS = instance_kind(
     id="instance.ips",
     title="Flexible IPs",
@@ -82,27 +98,19 @@ IPS = instance_kind(
     collection="ips",
     list_key="ips",
     item_key="ip",
-    columns=(
-        Column("address", "Address", lambda r: r.text("address"), width=24),
-        Column("type", "Type", lambda r: r.text("type"), width=11),
-        state_col(12),
-        server_col(18),
-        Column("reverse", "Reverse", lambda r: r.text("reverse") or "—", width=24),
-        zone_col(),
-        tags_col(12),
+    fields=(
+        ID,
+        Field("address", "Address", ("name", "ip"), width=24),
+        Field("type", "Type", width=11),
+        Field("state", "State", "state", width=12, tones=TONES),
+        SERVER,
+        Field("reverse", "Reverse DNS", width=24, head="Reverse", blank="—"),
+        *detail_common(tags=12),
     ),
+    columns=("address", "type", "state", "server", "reverse", "zone", "tags"),
     delete_warning=lambda r: f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}" if r.obj("server") else None,
     row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"),
     summarize=lambda d: {"name": d.get("address") or ""},
-    detail_fields=(
-        ("ID", raw("id")),
-        ("Address", raw("address")),
-        ("Type", raw("type")),
-        ("State", raw("state")),
-        ("Server", raw("server", "not attached")),
-        ("Reverse DNS", raw("reverse")),
-        *detail_common(),
-    ),
     transitional=frozenset({"pending"}),
     actions=(
         ActionSpec("attach", "Attach to a server…", lambda r: True, shape=PickCall(
@@ -126,28 +134,23 @@ SECURITY_GROUPS = instance_kind(
     collection="security_groups",
     list_key="security_groups",
     item_key="security_group",
-    columns=(
-        name_col(24),
-        Column("stateful", "Stateful", lambda r: "yes" if r.get("stateful") else "no", width=8),
-        Column("inbound", "Inbound", lambda r: r.text("inbound_default_policy"), width=7),
-        Column("outbound", "Outbound", lambda r: r.text("outbound_default_policy"), width=8),
-        Column("servers", "Servers", lambda r: str(len(r.items("servers"))), width=7, sort_key=lambda r: len(r.items("servers"))),
-        Column("default", "Default", lambda r: "yes" if r.get("project_default") else "", width=7),
-        zone_col(),
-    ),
-    row_fields=("id", "name", "description", "stateful", "inbound_default_policy", "outbound_default_policy", "servers",
-                "project_default", "state", "zone", "tags", "enable_default_security"),
-    detail_fields=(
-        ("ID", raw("id")),
-        ("Name", raw("name")),
-        ("Description", raw("description")),
-        ("Stateful", raw("stateful")),
-        ("Inbound default", raw("inbound_default_policy")),
-        ("Outbound default", raw("outbound_default_policy")),
-        ("Project default", raw("project_default")),
-        ("Servers", lambda s: ", ".join(str(x.get("name")) for x in s.raw.get("servers") or []) or "none"),
+    fields=(
+        ID,
+        Field("name", "Name", "name", width=24),
+        Field("description", "Description"),
+        Field("stateful", "Stateful", "flag", width=8, blank="no"),
+        Field("inbound_default_policy", "Inbound default", width=7, head="Inbound", key="inbound"),
+        Field("outbound_default_policy", "Outbound default", width=8, head="Outbound", key="outbound"),
+        Field("project_default", "Project default", "flag", width=7, head="Default", key="default", show=_if_default,
+              detail=False),
+        Field("project_default", "Project default", "flag"),
+        Field("servers", "Servers", "count", width=7, blank="0", detail=False),
+        Field("servers.id", "Servers", "ref", ref="instance.servers", show=_server_names),
         *detail_common(),
     ),
+    columns=("name", "stateful", "inbound", "outbound", "servers", "default", "zone"),
+    row_fields=("id", "name", "description", "stateful", "inbound_default_policy", "outbound_default_policy", "servers",
+                "project_default", "state", "zone", "tags", "enable_default_security"),
     transitional=frozenset({"syncing"}),
     actions=(
         ActionSpec("rules", "Rules…", lambda r: True, shape=SetEditor(
@@ -173,23 +176,18 @@ PLACEMENT_GROUPS = instance_kind(
     collection="placement_groups",
     list_key="placement_groups",
     item_key="placement_group",
-    columns=(
-        name_col(24),
-        Column("policy_type", "Policy", lambda r: r.text("policy_type"), width=16),
-        Column("policy_mode", "Mode", lambda r: r.text("policy_mode"), width=8),
-        Column("respected", "Respected", lambda r: "yes" if r.get("policy_respected") else "✖ no", width=9),
-        zone_col(),
-        tags_col(14),
+    fields=(
+        ID,
+        Field("name", "Name", "name", width=24),
+        Field("policy_type", "Policy type", width=16, head="Policy"),
+        Field("policy_mode", "Policy mode", width=8, head="Mode"),
+        Field("policy_respected", "Policy respected", "flag", width=9, head="Respected", key="respected",
+              show=_respected, detail=False),
+        Field("policy_respected", "Policy respected", "flag"),
+        *detail_common(tags=14),
     ),
+    columns=("name", "policy_type", "policy_mode", "respected", "zone", "tags"),
     row_fields=("id", "name", "policy_type", "policy_mode", "policy_respected", "zone", "tags"),
-    detail_fields=(
-        ("ID", raw("id")),
-        ("Name", raw("name")),
-        ("Policy type", raw("policy_type")),
-        ("Policy mode", raw("policy_mode")),
-        ("Policy respected", raw("policy_respected")),
-        *detail_common(),
-    ),
     actions=(ActionSpec("members", "Member servers…", lambda r: True, flow=Lazy(F + "members_flow")),),
     create=Lazy(F + "PG_CREATE"),
     edit=Lazy(F + "PG_EDIT"),

@@ -3,8 +3,9 @@ server's list (`a` → Private NICs ›), polled while they sync."""
 
 from __future__ import annotations
 
-from ..base import Column, Lazy, Parent
-from .common import DELETE_BY_ID, instance_kind, raw, state_col, tags_col
+from ..base import Lazy, Parent
+from ..declared import Field
+from .common import DELETE_BY_ID, TONES, instance_kind
 
 PRIVATE_NICS = instance_kind(
     id="instance.private_nics",
@@ -13,21 +14,20 @@ PRIVATE_NICS = instance_kind(
     collection="private_nics",
     list_key="private_nics",
     item_key="private_nic",
-    parent=Parent("instance.servers", list_path="servers/{parent}/private_nics", item_path="servers/{parent}/private_nics/{id}"),
-    columns=(
-        Column("network", "Private network", lambda r: r.text("private_network_id"), width=36),
-        state_col(12),
-        Column("mac", "MAC", lambda r: r.text("mac_address"), width=17),
-        tags_col(12),
+    parent=Parent("instance.servers", list_path="servers/{parent}/private_nics",
+                  item_path="servers/{parent}/private_nics/{id}"),
+    fields=(
+        # A NIC has no name: the console calls it by its id.
+        Field("id", "ID", ("id", "name")),
+        # A private network is not a kind of this console (the VPC product is not in it): its id, whole.
+        Field("private_network_id", "Private network", "id", width=36, key="network"),
+        Field("state", "State", "state", width=12, tones=TONES),
+        Field("mac_address", "MAC address", width=17, head="MAC", key="mac"),
+        Field("tags", "Tags", "tags", width=12),
+        Field("creation_date", "Created", "time", empty="?"),
+        Field("server_id", "Server", "ref", ref="instance.servers", detail=False),  # its parent
     ),
-    detail_fields=(
-        ("ID", raw("id")),
-        ("Private network", raw("private_network_id")),
-        ("State", raw("state")),
-        ("MAC address", raw("mac_address")),
-        ("Tags", raw("tags")),
-        ("Created", raw("creation_date", "?")),
-    ),
+    columns=("network", "state", "mac", "tags"),
     transitional=frozenset({"syncing", "attaching", "detaching", "hotsyncing"}),
     create=Lazy("tui.products.instance.server_flows:NIC_CREATE"),
     delete=DELETE_BY_ID,

@@ -10,13 +10,12 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, Lazy, Probe
-from ..format import date_of, human_bytes, state_text
+from ..base import ActionSpec, Call, Child, Lazy, Probe
+from ..columns import named
+from ..declared import Field
+from ..format import human_bytes, state_text
 from ..shapes import FormCall, PickCall
-from .common import DELETE_BY_ID, action_call, instance_kind, named
-from .. import columns
-from ..format import COMMON
-from .common import name_col, tags_col, zone_col
+from .common import DELETE_BY_ID, ID, action_call, instance_kind
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -37,6 +36,37 @@ def _volumes_summary(s: Any) -> str:
         v = s.volumes[key]
         parts.append(f"{key}: {v.get('name') or v.get('id', '')} {v.get('volume_type', '?')} {human_bytes(v.get('size'))}")
     return "\n".join(parts) or "none"
+
+
+def _state(s: Any) -> Text:
+    """The state with its mark, and what it is doing when it says (`booting kernel`)."""
+    return Text.assemble(state_text(s.state), f"  {s.state_detail}" if s.state_detail else "")
+
+
+def _type(s: Any) -> str:
+    return f"{s.commercial_type} ({s.arch})"
+
+
+def _public_ips(s: Any) -> str:
+    """Every public address; an object of the older shape names one (`public_ip`)."""
+    return ", ".join(str(i.get("address")) for i in s.public_ips) or s.public_address or "none"
+
+
+def _ipv6(s: Any) -> str:
+    return "enabled" if s.enable_ipv6 else "disabled"
+
+
+def _placement(s: Any) -> str:
+    """The group, its policy and whether it is respected."""
+    group = s.placement_group
+    if not group:
+        return named(group)
+    respected = "respected" if group.get("policy_respected") else "NOT respected"
+    return f"{named(group)}  {group.get('policy_type')}, {respected}"
+
+
+def _nics(s: Any) -> str:
+    return ", ".join(f"{n.get('private_network_id')} ({n.get('state')})" for n in s.private_nics) or "none"
 
 
 def _allowed(action: str) -> Any:
@@ -97,6 +127,33 @@ SERVER_ACTIONS = (
         "{name}: {commercial_type} → compatible types", Lazy(FLOWS + "compatible_types"), Call("PATCH", "{id}"), "commercial_type", done="{name} is now {picked}")),
     ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow"), why_not=lambda r: _protected(r)),
 )
+SERVER_FIELDS = (
+    ID,
+    Field("name", "Name", "name", width=20),
+    Field("state", "State", "state", width=18, detail=False),
+    Field("state", "State", "state", show=_state),
+    Field("commercial_type", "Type", "ref", ref="instance.types", named="commercial_type", width=13, key="type",
+          detail=False),  # a type's name is its id
+    Field("commercial_type", "Type", "ref", ref="instance.types", named="commercial_type", show=_type),
+    Field("zone", "Zone", "place", width=8),
+    Field("public_address", "Public IP", "ip", width=15, key="ip", detail=False),  # made by `summarize`
+    Field("image.id", "Image", "ref", ref="instance.images", named="image.name"),
+    Field("public_ips.address", "Public IPs", "ip", show=_public_ips),
+    Field("private_ip", "Private IP", "ip"),
+    Field("enable_ipv6", "IPv6", "flag", show=_ipv6),
+    Field("volumes.*.id", "Volumes", "ref", ref="instance.volumes", show=_volumes_summary),
+    Field("security_group.id", "Security group", "ref", ref="instance.security_groups", named="security_group.name"),
+    Field("placement_group.id", "Placement group", "ref", ref="instance.placement_groups", named="placement_group.name",
+          show=_placement),
+    Field("private_nics.private_network_id", "Private NICs", "id", show=_nics),  # no kind here lists private networks
+    Field("hostname", "Hostname"),
+    Field("tags", "Tags", "tags", width=18),
+    Field("protected", "Protected", "flag", empty="no"),
+    Field("creation_date", "Created", "time", width=10, key="created"),
+    Field("modification_date", "Modified", "time"),
+    Field("project", "Project", "id"),
+    Field("allowed_actions", "Allowed actions"),
+)
 SERVER_ROW_FIELDS = (
     "id", "name", "state", "state_detail", "commercial_type", "zone", "creation_date", "modification_date",
     "tags", "allowed_actions", "protected", "project",
@@ -115,41 +172,11 @@ SERVERS = instance_kind(
     item_key="server",
     newest_first=True,  # the API's own order (creation_date_desc): one created here goes where a listing puts it
     model=Lazy("tui.products.instance.server_forms:Server"),
-    columns=(
-        name_col(20),
-        columns.state_col(COMMON, 18),
-        Column("type", "Type", lambda r: r.text("commercial_type"), width=13),
-        zone_col(),
-        Column("ip", "Public IP", lambda r: r.text("public_address"), width=15),
-        Column("created", "Created", lambda r: date_of(r.text("creation_date")), width=10, sort_key=lambda r: r.text("creation_date")),
-        tags_col(18),
-    ),
+    fields=SERVER_FIELDS,
+    columns=("name", "state", "type", "zone", "ip", "created", "tags"),
     row_fields=SERVER_ROW_FIELDS,
     summarize=lambda data: {"public_address": public_address(data)},
     probe=Probe("order", "modification_date_desc", "modification_date"),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("State", lambda s: Text.assemble(state_text(s.state), f"  {s.state_detail}" if s.state_detail else "")),
-        ("Type", lambda s: f"{s.commercial_type} ({s.arch})"),
-        ("Zone", lambda s: s.zone),
-        ("Image", lambda s: named(s.image)),
-        ("Public IPs", lambda s: ", ".join(str(i.get("address")) for i in s.public_ips) or s.public_address or "none"),
-        ("Private IP", lambda s: s.private_ip or "none"),
-        ("IPv6", lambda s: "enabled" if s.enable_ipv6 else "disabled"),
-        ("Volumes", _volumes_summary),
-        ("Security group", lambda s: named(s.security_group)),
-        ("Placement group", lambda s: named(s.placement_group) + ("" if not s.placement_group else
-            f"  {s.placement_group.get('policy_type')}, {'respected' if s.placement_group.get('policy_respected') else 'NOT respected'}")),
-        ("Private NICs", lambda s: ", ".join(f"{n.get('private_network_id')} ({n.get('state')})" for n in s.private_nics) or "none"),
-        ("Hostname", lambda s: s.hostname),
-        ("Tags", lambda s: ", ".join(s.tags) or "none"),
-        ("Protected", lambda s: "yes" if s.protected else "no"),
-        ("Created", lambda s: s.creation_date),
-        ("Modified", lambda s: s.modification_date),
-        ("Project", lambda s: s.project),
-        ("Allowed actions", lambda s: ", ".join(s.allowed_actions) or "none"),
-    ),
     transitional=frozenset({"starting", "stopping"}),
     moving=parts_moving,
     actions=SERVER_ACTIONS,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, Lazy
+from ..base import ActionSpec, Call, Lazy
+from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
-from ..format import human_bytes
-from .common import DELETE_BY_ID, created_col, detail_common, instance_kind, name_col, raw, size_col, state_col, zone_col
+from .common import DELETE_BY_ID, ID, TONES, detail_common, instance_kind
 
 F = "tui.products.instance.snapshot_forms:"
 NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -18,6 +18,13 @@ def volume_type_of(snapshot: Any) -> str:
     """The type of a volume made from a snapshot: an sbs snapshot makes an sbs volume."""
     kind = snapshot.text("volume_type")
     return {"sbs_snapshot": "sbs_volume"}.get(kind, kind)
+
+
+def _extra_volumes(image: Any) -> str:
+    """Each extra volume's place and name (`1: data`), beside the root volume."""
+    extra = image.raw.get("extra_volumes") or {}
+    return ", ".join(f"{k}: {v.get('name')}" for k, v in extra.items()) or "none"
+
 
 SNAPSHOTS = instance_kind(
     id="instance.snapshots",
@@ -29,26 +36,20 @@ SNAPSHOTS = instance_kind(
     collection="snapshots",
     list_key="snapshots",
     item_key="snapshot",
-    columns=(
-        name_col(24),
-        Column("type", "Type", lambda r: r.text("volume_type"), width=12),
-        size_col(),
-        state_col(14),
-        Column("volume", "From volume", lambda r: r.obj("base_volume").get("name") or "—", width=18),
-        zone_col(),
-        created_col(),
-    ),
-    row_fields=("id", "name", "volume_type", "size", "state", "base_volume", "zone", "creation_date", "modification_date", "tags"),
-    detail_fields=(
-        ("ID", raw("id")),
-        ("Name", raw("name")),
-        ("Type", raw("volume_type")),
-        ("Size", lambda s: human_bytes(s.raw.get("size"))),
-        ("State", raw("state")),
-        ("From volume", raw("base_volume")),
-        ("Error", raw("error_reason")),
+    fields=(
+        ID,
+        Field("name", "Name", "name", width=24),
+        Field("volume_type", "Type", width=12, key="type"),
+        Field("size", "Size", "size", width=7),
+        Field("state", "State", "state", width=14, tones=TONES),
+        Field("base_volume.id", "From volume", "ref", ref="instance.volumes", named="base_volume.name", width=18,
+              key="volume", blank="—"),
+        Field("error_reason", "Error"),
         *detail_common(),
     ),
+    columns=("name", "type", "size", "state", "volume", "zone", "created"),
+    row_fields=("id", "name", "volume_type", "size", "state", "base_volume", "zone", "creation_date",
+                "modification_date", "tags"),
     transitional=frozenset({"snapshotting", "importing", "exporting"}),
     actions=(
         ActionSpec("volume", "Create a volume from it…", lambda r: r.state == "available", shape=FormCall(
@@ -75,27 +76,21 @@ IMAGES = instance_kind(
     collection="images",
     list_key="images",
     item_key="image",
-    columns=(
-        name_col(30),
-        Column("arch", "Arch", lambda r: r.text("arch"), width=7),
-        state_col(12),
-        Column("public", "Public", lambda r: "yes" if r.get("public") else "no", width=6),
-        Column("root", "Root", lambda r: human_bytes(r.obj("root_volume").get("size")), width=9),
-        zone_col(),
-        created_col(),
-    ),
-    row_fields=("id", "name", "arch", "state", "public", "root_volume", "zone", "creation_date", "modification_date", "tags", "from_server"),
-    detail_fields=(
-        ("ID", raw("id")),
-        ("Name", raw("name")),
-        ("Arch", raw("arch")),
-        ("State", raw("state")),
-        ("Public", raw("public")),
-        ("Root volume", raw("root_volume")),
-        ("Extra volumes", lambda s: ", ".join(f"{k}: {v.get('name')}" for k, v in (s.raw.get("extra_volumes") or {}).items()) or "none"),
-        ("From server", raw("from_server")),
+    fields=(
+        ID,
+        Field("name", "Name", "name", width=30),
+        Field("arch", "Arch", width=7),
+        Field("state", "State", "state", width=12, tones=TONES),
+        Field("public", "Public", "flag", width=6, blank="no"),
+        Field("root_volume.size", "Root", "size", width=9, key="root", blank="?", detail=False),
+        Field("root_volume.id", "Root volume", "ref", ref="instance.snapshots", named="root_volume.name"),
+        Field("extra_volumes.*.id", "Extra volumes", "ref", ref="instance.snapshots", show=_extra_volumes),
+        Field("from_server", "From server", "ref", ref="instance.servers"),
         *detail_common(),
     ),
+    columns=("name", "arch", "state", "public", "root", "zone", "created"),
+    row_fields=("id", "name", "arch", "state", "public", "root_volume", "zone", "creation_date", "modification_date",
+                "tags", "from_server"),
     transitional=frozenset({"creating"}),
     create=Lazy(F + "IMAGE_CREATE"),
     edit=Lazy(F + "NAMED_EDIT"),

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Column, Lazy, Row
+from ..base import Lazy, Row
+from ..declared import Field
 from ..format import gb
-from .common import instance_kind, raw
+from .common import instance_kind
 
 
 def _local(r: Row) -> str:
@@ -18,6 +19,33 @@ def _local(r: Row) -> str:
 def _availability(r: Row) -> str:
     a = r.text("availability")
     return {"available": "● available", "scarce": "◐ scarce", "shortage": "✖ shortage"}.get(a, f"○ {a or 'unknown'}")
+
+
+def _ram_gb(r: Row) -> str:
+    return gb(r.get("ram"))
+
+
+def _price(t: Any) -> str:
+    return f"€{t.raw.get('hourly_price')}/hour · €{t.raw.get('monthly_price')}/month"
+
+
+def _local_total(t: Any) -> str:
+    c = t.raw.get("volumes_constraint") or {}
+    return f"{gb(c.get('min_size'))}–{gb(c.get('max_size'))} GB"
+
+
+def _per_volume(t: Any) -> str:
+    each = t.raw.get("per_volume_constraint") or {}
+    said = "; ".join(f"{k}: {gb(v.get('min_size'))}–{gb(v.get('max_size'))} GB" for k, v in each.items())
+    return said or "block storage only"
+
+
+def _network(t: Any) -> str:
+    """Its internal bandwidth (sent in bits per second), and whether it takes IPv6."""
+    net = t.raw.get("network") or {}
+    bandwidth = net.get("sum_internal_bandwidth")
+    said = f"{bandwidth / 1e6:g} Mbit/s internal bandwidth" if isinstance(bandwidth, (int, float)) else "?"
+    return said + (", IPv6" if net.get("ipv6_support") else "")
 
 
 async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
@@ -40,27 +68,22 @@ TYPES = instance_kind(
     item_key="server",
     paging="whole",
     fetch_detail=False,
-    columns=(
-        Column("name", "Type", lambda r: r.name, width=14),
-        Column("cpus", "vCPU", lambda r: r.text("ncpus"), width=4, sort_key=lambda r: r.get("ncpus") or 0),
-        Column("ram", "RAM GB", lambda r: gb(r.get("ram")), width=6, sort_key=lambda r: r.get("ram") or 0),
-        Column("arch", "Arch", lambda r: r.text("arch"), width=6),
-        Column("gpu", "GPU", lambda r: r.text("gpu") or "0", width=3),
-        Column("local", "Local", _local, width=7),
-        Column("hourly", "€/hour", lambda r: r.text("hourly_price"), width=7, sort_key=lambda r: r.get("hourly_price") or 0),
-        Column("monthly", "€/month", lambda r: r.text("monthly_price"), width=8, sort_key=lambda r: r.get("monthly_price") or 0),
-        Column("availability", "Availability", _availability, width=12, sort_key=lambda r: r.text("availability")),
+    fields=(
+        Field("name", "Type", ("name", "id"), width=14),  # a type's name is its id
+        Field("ncpus", "vCPU", "count", width=4, key="cpus"),
+        Field("ram", "RAM GB", "size", width=6, show=_ram_gb, detail=False),
+        Field("ram", "RAM", "size"),
+        Field("arch", "Arch", width=6),
+        Field("gpu", "GPU", "count", width=3, blank="0", empty="0"),
+        Field("per_volume_constraint.l_ssd.max_size", "Local", "size", width=7, key="local", show=_local, detail=False),
+        Field("hourly_price", "€/hour", "money", width=7, key="hourly", detail=False),
+        Field("monthly_price", "€/month", "money", width=8, key="monthly", detail=False),
+        Field("hourly_price", "Price", "money", show=_price),
+        Field("availability", "Availability", "state", width=12, show=_availability, detail=False),
+        Field("volumes_constraint", "Local storage (total)", "size", show=_local_total),
+        Field("per_volume_constraint", "Per volume", "size", show=_per_volume),
+        Field("network", "Network", show=_network),
     ),
-    detail_fields=(
-        ("Type", raw("name")),
-        ("vCPU", raw("ncpus")),
-        ("RAM", lambda s: f"{gb(s.raw.get('ram'))} GB"),
-        ("Arch", raw("arch")),
-        ("GPU", raw("gpu", "0")),
-        ("Price", lambda s: f"€{s.raw.get('hourly_price')}/hour · €{s.raw.get('monthly_price')}/month"),
-        ("Local storage (total)", lambda s: f"{gb((s.raw.get('volumes_constraint') or {}).get('min_size'))}–{gb((s.raw.get('volumes_constraint') or {}).get('max_size'))} GB"),
-        ("Per volume", lambda s: "; ".join(f"{k}: {gb(v.get('min_size'))}–{gb(v.get('max_size'))} GB" for k, v in (s.raw.get("per_volume_constraint") or {}).items()) or "block storage only"),
-        ("Network", raw("network")),
-    ),
+    columns=("name", "cpus", "ram", "arch", "gpu", "local", "hourly", "monthly", "availability"),
     enrich=Lazy("tui.products.instance.types:enrich"),
 )

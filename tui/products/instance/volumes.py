@@ -3,11 +3,11 @@ Forms and flows live in `volume_forms` (pydantic), loaded on first use."""
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Call, Column, Lazy
+from ..base import ActionSpec, Call, Lazy
+from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
-from ..format import human_bytes
-from .common import DELETE_BY_ID, created_col, detail_common, instance_kind, name_col, raw, server_col, size_col, state_col, zone_col
+from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
 
 F = "tui.products.instance.volume_forms:"
 NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -27,26 +27,19 @@ VOLUMES = instance_kind(
     collection="volumes",
     list_key="volumes",
     item_key="volume",
-    columns=(
-        name_col(22),
-        Column("type", "Type", lambda r: r.text("volume_type"), width=10),
-        size_col(),
-        state_col(15),
-        server_col(18),
-        zone_col(),
-        created_col(),
-    ),
-    row_fields=("id", "name", "volume_type", "size", "state", "server", "zone", "creation_date", "modification_date", "tags", "base_snapshot"),
-    detail_fields=(
-        ("ID", raw("id")),
-        ("Name", raw("name")),
-        ("Type", raw("volume_type")),
-        ("Size", lambda s: human_bytes(s.raw.get("size"))),
-        ("State", raw("state")),
-        ("Server", raw("server", "not attached")),
-        ("From snapshot", raw("base_snapshot")),
+    fields=(
+        ID,
+        Field("name", "Name", "name", width=22),
+        Field("volume_type", "Type", width=10, key="type"),
+        Field("size", "Size", "size", width=7),
+        Field("state", "State", "state", width=15, tones=TONES),
+        SERVER,
+        Field("base_snapshot", "From snapshot", "ref", ref="instance.snapshots"),
         *detail_common(),
     ),
+    columns=("name", "type", "size", "state", "server", "zone", "created"),
+    row_fields=("id", "name", "volume_type", "size", "state", "server", "zone", "creation_date", "modification_date",
+                "tags", "base_snapshot"),
     transitional=BUSY,
     actions=(
         ActionSpec("snapshot", "Snapshot…", _snapshottable, shape=FormCall(

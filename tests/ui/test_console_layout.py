@@ -107,7 +107,8 @@ async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
         drawn = sidebar.render().plain
         assert f"▸ {sidebar.entries[last][1]}" in drawn and len(drawn.splitlines()) <= sidebar.content_size.height
         # what is above is said
-        assert str(sidebar.border_subtitle).strip() == "▲", (sidebar.border_subtitle, sidebar.top, sidebar.content_size)
+        subtitle = str(sidebar.border_subtitle).strip()
+        assert subtitle == "▲", (subtitle, sidebar.top, sidebar.content_size)
         await pilot.press("enter")
         from tui.products.manifest import by_id
 

@@ -18,7 +18,9 @@ API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
 RESOURCE = Lazy("tui.products.models:Resource")
 # What every bare-metal kind shares; a kind says only what differs (private networks: another API and zones).
-baremetal_kind = kinds_of(product="Bare metal", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=RESOURCE)
+baremetal_kind = kinds_of(
+    product="Bare metal", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=RESOURCE
+)
 FORMS = "tui.products.baremetal.forms:"
 MOVING_INSTALL = frozenset({"to_install", "installing"})
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
@@ -57,8 +59,10 @@ def _ips_detail(s: Any) -> str:
     for ip in s.raw.get("ips") or []:
         if isinstance(ip, dict):
             reverse = ip.get("reverse") or "—"
-            lines.append(f"{ip.get('address')} ({ip.get('version', '?')})  reverse {reverse} · {ip.get('reverse_status', '?')}"
-                         + (f" · {ip['reverse_status_message']}" if ip.get("reverse_status_message") else ""))
+            lines.append(
+                f"{ip.get('address')} ({ip.get('version', '?')})  reverse {reverse} · {ip.get('reverse_status', '?')}"
+                + (f" · {ip['reverse_status_message']}" if ip.get("reverse_status_message") else "")
+            )
     return "\n".join(lines) or "none"
 
 
@@ -97,9 +101,16 @@ def _ready(row: Any) -> bool:
 
 
 # The management controller's access: its URL, login, allowed IP and password (masked), until it expires.
-ACCESS = ShowAnswer("{name}: management controller", Call("GET", "{id}/remote-access", mutating=False),
-                    "Open to {ip} only: its URL, login and password below.", secret="password",
-                    copy=("url", "login"), expires="expires_at", absent="No remote access is open on {name}.")
+ACCESS = ShowAnswer(
+    "{name}: management controller",
+    Call("GET", "{id}/remote-access", mutating=False),
+    "Open to {ip} only: its URL, login and password below.",
+    secret="password",
+    copy=("url", "login"),
+    expires="expires_at",
+    absent="No remote access is open on {name}.",
+)
+
 
 def _access_initial(server: Any) -> dict[str, Any]:
     from .forms import jump_host_client_ip  # the address this SSH session comes from, if any
@@ -108,24 +119,77 @@ def _access_initial(server: Any) -> dict[str, Any]:
 
 
 SERVER_ACTIONS = (
-    ActionSpec("install", "Install an OS…", lambda r: r.state in ("ready", "undelivered") and install_status(r.data) not in MOVING_INSTALL,
-               flow=Lazy(FORMS + "install_flow"), why_not=lambda r: _installing(r) or _delivered(r)),
-    ActionSpec("start", "Start", lambda r: r.state in ("stopped", "undelivered"), call=Call("POST", "{id}/start", {}), why_not=_delivered),
-    ActionSpec("stop", "Stop", _ready, confirm=Lazy(FORMS + "install_warning"), call=Call("POST", "{id}/stop", {}),
-               why_not=_delivered),
-    ActionSpec("reboot", "Reboot", _ready, confirm=Lazy(FORMS + "install_warning"),
-               call=Call("POST", "{id}/reboot", {"boot_type": "normal"}), why_not=_delivered),
-    ActionSpec("rescue", "Reboot into rescue", _ready, confirm=Lazy(FORMS + "install_warning"),
-               call=Call("POST", "{id}/reboot", {"boot_type": "rescue"}), why_not=_delivered),
-    ActionSpec("remote_access", "Remote access (management controller)…", _ready, why_not=_delivered, shape=FormCall(
-        "Remote access to {name}'s management controller", Lazy(FORMS + "RemoteAccessForm"), Call("POST", "{id}/remote-access"),
-        initial=_access_initial, submit_label="Open", answer=ACCESS)),
-    ActionSpec("open_access", "Show the remote access open now, if any…", _ready, why_not=_delivered, mutating=False,
-               shape=ACCESS),
-    ActionSpec("revoke_access", "Revoke remote access", _ready, confirm=Lazy(FORMS + "revoke_message"),
-               call=Call("DELETE", "{id}/remote-access"), why_not=_delivered),
+    ActionSpec(
+        "install",
+        "Install an OS…",
+        lambda r: r.state in ("ready", "undelivered") and install_status(r.data) not in MOVING_INSTALL,
+        flow=Lazy(FORMS + "install_flow"),
+        why_not=lambda r: _installing(r) or _delivered(r),
+    ),
+    ActionSpec(
+        "start",
+        "Start",
+        lambda r: r.state in ("stopped", "undelivered"),
+        call=Call("POST", "{id}/start", {}),
+        why_not=_delivered,
+    ),
+    ActionSpec(
+        "stop",
+        "Stop",
+        _ready,
+        confirm=Lazy(FORMS + "install_warning"),
+        call=Call("POST", "{id}/stop", {}),
+        why_not=_delivered,
+    ),
+    ActionSpec(
+        "reboot",
+        "Reboot",
+        _ready,
+        confirm=Lazy(FORMS + "install_warning"),
+        call=Call("POST", "{id}/reboot", {"boot_type": "normal"}),
+        why_not=_delivered,
+    ),
+    ActionSpec(
+        "rescue",
+        "Reboot into rescue",
+        _ready,
+        confirm=Lazy(FORMS + "install_warning"),
+        call=Call("POST", "{id}/reboot", {"boot_type": "rescue"}),
+        why_not=_delivered,
+    ),
+    ActionSpec(
+        "remote_access",
+        "Remote access (management controller)…",
+        _ready,
+        why_not=_delivered,
+        shape=FormCall(
+            "Remote access to {name}'s management controller",
+            Lazy(FORMS + "RemoteAccessForm"),
+            Call("POST", "{id}/remote-access"),
+            initial=_access_initial,
+            submit_label="Open",
+            answer=ACCESS,
+        ),
+    ),
+    ActionSpec(
+        "open_access",
+        "Show the remote access open now, if any…",
+        _ready,
+        why_not=_delivered,
+        mutating=False,
+        shape=ACCESS,
+    ),
+    ActionSpec(
+        "revoke_access",
+        "Revoke remote access",
+        _ready,
+        confirm=Lazy(FORMS + "revoke_message"),
+        call=Call("DELETE", "{id}/remote-access"),
+        why_not=_delivered,
+    ),
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
 )
+
 
 def _status_detail(s: Any) -> Text:
     ping = str(s.raw.get("ping_status", "")).removeprefix("ping_status_")

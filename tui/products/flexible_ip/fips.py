@@ -17,7 +17,14 @@ MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2
 API = "flexible-ip/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1
 # What every flexible-IP kind shares; a kind says only what differs.
-flexible_ip_kind = kinds_of(product="Bare metal", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=Lazy("tui.products.models:Resource"))
+flexible_ip_kind = kinds_of(
+    product="Bare metal",
+    api=API,
+    scope_type="zone",
+    scopes=ZONES,
+    paging="page_size",
+    model=Lazy("tui.products.models:Resource"),
+)
 MAX_PER_SERVER = 64  # spec 1 §8
 FLOWS = "tui.products.flexible_ip.flows:"
 SETTLED = frozenset({"ready", "attached"})
@@ -30,8 +37,12 @@ def mac_of(data: Any) -> dict[str, Any]:
 
 def summarize(data: dict[str, Any]) -> dict[str, Any]:
     mac = mac_of(data)
-    return {"name": data.get("ip_address"), "mac": mac.get("mac_address") or "", "mac_type": mac.get("mac_type") or "",
-            "mac_status": mac.get("status") or ""}
+    return {
+        "name": data.get("ip_address"),
+        "mac": mac.get("mac_address") or "",
+        "mac_type": mac.get("mac_type") or "",
+        "mac_status": mac.get("status") or "",
+    }
 
 
 async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
@@ -82,24 +93,72 @@ def _mac_detail(f: Any) -> str:
 
 
 FIP_ACTIONS = (
-    ActionSpec("attach", "Attach to a server…", lambda r: r.state in SETTLED, flow=Lazy(FLOWS + "attach_flow"), why_not=_settled, many=True),
-    ActionSpec("detach", "Detach from its server", lambda r: bool(r.text("server_id")), flow=Lazy(FLOWS + "detach_flow"),
-               why_not=_detachable, many=True),
-    ActionSpec("mac_generate", "Virtual MAC: generate…", lambda r: _attached(r) and not r.text("mac"), shape=PickCall(
-        "Virtual MAC for {name}: which hypervisor?", MAC_TYPES, Call("POST", "{id}/mac"), "mac_type", done="{name}: virtual MAC generated ({picked})")),
-    ActionSpec("mac_duplicate", "Virtual MAC: duplicate from another IP…", lambda r: _attached(r) and not r.text("mac"),
-               flow=Lazy(FLOWS + "mac_duplicate_flow")),
-    ActionSpec("mac_move", "Virtual MAC: move to another IP…", lambda r: bool(r.text("mac")), flow=Lazy(FLOWS + "mac_move_flow"), why_not=_settled),
-    ActionSpec("mac_delete", "Virtual MAC: delete", lambda r: bool(r.text("mac")), call=Call("DELETE", "{id}/mac"), why_not=_settled,
-               confirm=Lazy(FLOWS + "mac_delete_message")),
+    ActionSpec(
+        "attach",
+        "Attach to a server…",
+        lambda r: r.state in SETTLED,
+        flow=Lazy(FLOWS + "attach_flow"),
+        why_not=_settled,
+        many=True,
+    ),
+    ActionSpec(
+        "detach",
+        "Detach from its server",
+        lambda r: bool(r.text("server_id")),
+        flow=Lazy(FLOWS + "detach_flow"),
+        why_not=_detachable,
+        many=True,
+    ),
+    ActionSpec(
+        "mac_generate",
+        "Virtual MAC: generate…",
+        lambda r: _attached(r) and not r.text("mac"),
+        shape=PickCall(
+            "Virtual MAC for {name}: which hypervisor?",
+            MAC_TYPES,
+            Call("POST", "{id}/mac"),
+            "mac_type",
+            done="{name}: virtual MAC generated ({picked})",
+        ),
+    ),
+    ActionSpec(
+        "mac_duplicate",
+        "Virtual MAC: duplicate from another IP…",
+        lambda r: _attached(r) and not r.text("mac"),
+        flow=Lazy(FLOWS + "mac_duplicate_flow"),
+    ),
+    ActionSpec(
+        "mac_move",
+        "Virtual MAC: move to another IP…",
+        lambda r: bool(r.text("mac")),
+        flow=Lazy(FLOWS + "mac_move_flow"),
+        why_not=_settled,
+    ),
+    ActionSpec(
+        "mac_delete",
+        "Virtual MAC: delete",
+        lambda r: bool(r.text("mac")),
+        call=Call("DELETE", "{id}/mac"),
+        why_not=_settled,
+        confirm=Lazy(FLOWS + "mac_delete_message"),
+    ),
 )
 
 FIP_FIELDS = (
     Field("id", "ID", "id"),
     Field("ip_address", "Address", ("name", "ip"), width=24, head="IP", key="ip"),
     Field("status", "Status", "state", width=10),
-    Field("server_id", "Server", "ref", ref="baremetal.servers", named="server_name", width=16, key="server",
-          blank="—", empty="not attached"),
+    Field(
+        "server_id",
+        "Server",
+        "ref",
+        ref="baremetal.servers",
+        named="server_name",
+        width=16,
+        key="server",
+        blank="—",
+        empty="not attached",
+    ),
     Field("mac", "Virtual MAC", width=17, show=_mac, detail=False),
     Field("mac_address", "Virtual MAC", show=_mac_detail),
     Field("mac_type", "MAC type", width=8, blank="—", detail=False),
@@ -134,6 +193,8 @@ FIPS = flexible_ip_kind(
     edit=Lazy(FLOWS + "EDIT"),
     delete=Call("DELETE", "{id}"),
     delete_needs_name=True,
-    delete_warning=lambda r: "The address goes back to the pool: a new flexible IP gets another one"
-    + (f". It is attached to {server_label(r)}: its traffic there stops" if r.text("server_id") else ""),
+    delete_warning=lambda r: (
+        "The address goes back to the pool: a new flexible IP gets another one"
+        + (f". It is attached to {server_label(r)}: its traffic there stops" if r.text("server_id") else "")
+    ),
 )

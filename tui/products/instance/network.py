@@ -41,9 +41,12 @@ RULE_COLUMNS = (
 
 
 def _rules_note(sg: Any) -> str:
-    return (f"{'Stateful' if sg.get('stateful') else 'Stateless: return traffic needs its own accept rules'} · "
-            f"inbound default {sg.text('inbound_default_policy')} · outbound default {sg.text('outbound_default_policy')}. "
-            "Rules apply top to bottom.")
+    return (
+        f"{'Stateful' if sg.get('stateful') else 'Stateless: return traffic needs its own accept rules'} · "
+        f"inbound default {sg.text('inbound_default_policy')} · "
+        f"outbound default {sg.text('outbound_default_policy')}. "
+        "Rules apply top to bottom."
+    )
 
 
 async def attach_ip_warning(ui: Any, ip: Any, server: Any) -> str:
@@ -58,7 +61,10 @@ async def attach_ip_warning(ui: Any, ip: Any, server: Any) -> str:
     if keeps:
         said = f"{ip.text('address')} is added to the public IPs of {server.name}; it keeps {current}."
     elif current:
-        said = f"{ip.text('address')} becomes the public IP of {server.name}.\nIts current public IP {current} is removed and its open public connections are cut."
+        said = (
+            f"{ip.text('address')} becomes the public IP of {server.name}.\n"
+            f"Its current public IP {current} is removed and its open public connections are cut."
+        )
     else:
         said = f"{ip.text('address')} becomes the public IP of {server.name}."
     if owner.get("id"):
@@ -71,7 +77,11 @@ RULE_FIELDS = ("direction", "action", "protocol", "ip_range", "dest_port_from", 
 
 def _default_rules(data: dict[str, Any]) -> str:
     rules = [r for r in data.get("rules") or [] if isinstance(r, dict)]
-    lines = [f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} port {_ports(r)}" for r in rules]
+    lines = [
+        f"{r.get('position')}. {r.get('direction')} {r.get('action')} {r.get('protocol')} {r.get('ip_range')} "
+        f"port {_ports(r)}"
+        for r in rules
+    ]
     return "Applied before every group's rules; they cannot be edited.\n\n" + ("\n".join(lines) or "none")
 
 
@@ -108,17 +118,38 @@ IPS = instance_kind(
         *detail_common(tags=12),
     ),
     columns=("address", "type", "state", "server", "reverse", "zone", "tags"),
-    delete_warning=lambda r: f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}" if r.obj("server") else None,
+    delete_warning=lambda r: (
+        f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}"
+        if r.obj("server")
+        else None
+    ),
     row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"),
     summarize=lambda d: {"name": d.get("address") or ""},
     transitional=frozenset({"pending"}),
     actions=(
-        ActionSpec("attach", "Attach to a server…", lambda r: True, shape=PickCall(
-            "Attach {address} to", Lazy(F + "ip_servers"), Call("PATCH", "{id}"), "server", done="{address} attached to {picked}",
-            value=lambda server: server.id, confirm=attach_ip_warning,
-            confirm_title="Attach {address} to {picked}?", confirm_label="Attach")),
-        ActionSpec("detach", "Detach from its server", lambda r: bool(r.get("server")), call=Call("PATCH", "{id}", {"server": None}),
-                   confirm=Lazy(F + "detach_ip_message")),
+        ActionSpec(
+            "attach",
+            "Attach to a server…",
+            lambda r: True,
+            shape=PickCall(
+                "Attach {address} to",
+                Lazy(F + "ip_servers"),
+                Call("PATCH", "{id}"),
+                "server",
+                done="{address} attached to {picked}",
+                value=lambda server: server.id,
+                confirm=attach_ip_warning,
+                confirm_title="Attach {address} to {picked}?",
+                confirm_label="Attach",
+            ),
+        ),
+        ActionSpec(
+            "detach",
+            "Detach from its server",
+            lambda r: bool(r.get("server")),
+            call=Call("PATCH", "{id}", {"server": None}),
+            confirm=Lazy(F + "detach_ip_message"),
+        ),
     ),
     create=Lazy(F + "IP_CREATE"),
     edit=Lazy(F + "IP_EDIT"),
@@ -141,29 +172,80 @@ SECURITY_GROUPS = instance_kind(
         Field("stateful", "Stateful", "flag", width=8, blank="no"),
         Field("inbound_default_policy", "Inbound default", width=7, head="Inbound", key="inbound"),
         Field("outbound_default_policy", "Outbound default", width=8, head="Outbound", key="outbound"),
-        Field("project_default", "Project default", "flag", width=7, head="Default", key="default", show=_if_default,
-              detail=False),
+        Field(
+            "project_default",
+            "Project default",
+            "flag",
+            width=7,
+            head="Default",
+            key="default",
+            show=_if_default,
+            detail=False,
+        ),
         Field("project_default", "Project default", "flag"),
         Field("servers", "Servers", "count", width=7, blank="0", detail=False),
         Field("servers.id", "Servers", "ref", ref="instance.servers", show=_server_names),
         *detail_common(),
     ),
     columns=("name", "stateful", "inbound", "outbound", "servers", "default", "zone"),
-    row_fields=("id", "name", "description", "stateful", "inbound_default_policy", "outbound_default_policy", "servers",
-                "project_default", "state", "zone", "tags", "enable_default_security"),
+    row_fields=(
+        "id",
+        "name",
+        "description",
+        "stateful",
+        "inbound_default_policy",
+        "outbound_default_policy",
+        "servers",
+        "project_default",
+        "state",
+        "zone",
+        "tags",
+        "enable_default_security",
+    ),
     transitional=frozenset({"syncing"}),
     actions=(
-        ActionSpec("rules", "Rules…", lambda r: True, shape=SetEditor(
-            "Rules of {name}", Lazy(F + "RuleForm"), RULE_COLUMNS, Call("PUT", "{id}/rules"), "rules", RULE_FIELDS, "rule",
-            read=Call("GET", "{id}/rules", mutating=False), keep=lambda r: r.get("editable", True), ordered=True, numbered="position",
-            choices=RULE_CHOICES, describe=_rules_note, unique=RULE_FIELDS)),
-        ActionSpec("default_rules", "Platform default rules", lambda r: True, mutating=False,
-                   shape=ShowAnswer("Platform default rules", Call("GET", "security_groups/default/rules", mutating=False), _default_rules)),
+        ActionSpec(
+            "rules",
+            "Rules…",
+            lambda r: True,
+            shape=SetEditor(
+                "Rules of {name}",
+                Lazy(F + "RuleForm"),
+                RULE_COLUMNS,
+                Call("PUT", "{id}/rules"),
+                "rules",
+                RULE_FIELDS,
+                "rule",
+                read=Call("GET", "{id}/rules", mutating=False),
+                keep=lambda r: r.get("editable", True),
+                ordered=True,
+                numbered="position",
+                choices=RULE_CHOICES,
+                describe=_rules_note,
+                unique=RULE_FIELDS,
+            ),
+        ),
+        ActionSpec(
+            "default_rules",
+            "Platform default rules",
+            lambda r: True,
+            mutating=False,
+            shape=ShowAnswer(
+                "Platform default rules", Call("GET", "security_groups/default/rules", mutating=False), _default_rules
+            ),
+        ),
     ),
     create=Lazy(F + "SG_CREATE"),
     edit=Lazy(F + "SG_EDIT"),
-    deletable=lambda r: "it is the project's default group" if r.get("project_default") else (
-        f"{len(r.items('servers'))} server(s) use it: move them to another group first" if r.items("servers") else None),
+    deletable=lambda r: (
+        "it is the project's default group"
+        if r.get("project_default")
+        else (
+            f"{len(r.items('servers'))} server(s) use it: move them to another group first"
+            if r.items("servers")
+            else None
+        )
+    ),
 )
 
 PLACEMENT_GROUPS = instance_kind(
@@ -181,8 +263,16 @@ PLACEMENT_GROUPS = instance_kind(
         Field("name", "Name", "name", width=24),
         Field("policy_type", "Policy type", width=16, head="Policy"),
         Field("policy_mode", "Policy mode", width=8, head="Mode"),
-        Field("policy_respected", "Policy respected", "flag", width=9, head="Respected", key="respected",
-              show=_respected, detail=False),
+        Field(
+            "policy_respected",
+            "Policy respected",
+            "flag",
+            width=9,
+            head="Respected",
+            key="respected",
+            show=_respected,
+            detail=False,
+        ),
         Field("policy_respected", "Policy respected", "flag"),
         *detail_common(tags=14),
     ),

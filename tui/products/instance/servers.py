@@ -34,7 +34,9 @@ def _volumes_summary(s: Any) -> str:
     parts = []
     for key in sorted(s.volumes, key=lambda k: int(k) if k.isdigit() else 999):
         v = s.volumes[key]
-        parts.append(f"{key}: {v.get('name') or v.get('id', '')} {v.get('volume_type', '?')} {human_bytes(v.get('size'))}")
+        parts.append(
+            f"{key}: {v.get('name') or v.get('id', '')} {v.get('volume_type', '?')} {human_bytes(v.get('size'))}"
+        )
     return "\n".join(parts) or "none"
 
 
@@ -76,7 +78,9 @@ def _allowed(action: str) -> Any:
 FLOWS = "tui.products.instance.server_flows:"
 
 
-PARTS_BUSY = frozenset({"syncing", "attaching", "detaching", "hotsyncing", "resizing", "snapshotting", "fetching", "saving", "pending"})
+PARTS_BUSY = frozenset(
+    {"syncing", "attaching", "detaching", "hotsyncing", "resizing", "snapshotting", "fetching", "saving", "pending"}
+)
 
 
 def parts_moving(data: dict[str, Any]) -> bool:
@@ -105,35 +109,115 @@ def _stopped(row: Any) -> bool:
 
 SERVER_ACTIONS = (
     # The states each puts a server in at once (spec 4, transitions): seen after a lost answer, it was applied.
-    ActionSpec("poweron", "Power on", _allowed("poweron"), call=action_call("poweron"),
-               moves_to=frozenset({"starting", "running"})),
-    ActionSpec("poweroff", "Power off", _allowed("poweroff"), confirm=True, call=action_call("poweroff"),
-               moves_to=frozenset({"stopping", "stopped"})),
-    ActionSpec("reboot", "Reboot", _allowed("reboot"), confirm=True, call=action_call("reboot"),
-               moves_to=frozenset({"stopping", "starting"})),
-    ActionSpec("stop_in_place", "Stop in place", _allowed("stop_in_place"), confirm=True,
-               call=action_call("stop_in_place"), moves_to=frozenset({"stopping", "stopped in place"})),
-    ActionSpec("backup", "Back up (image of its volumes)…", _allowed("backup"), shape=FormCall(
-        "Back up {name}", Lazy(FLOWS + "BackupForm"), action_call("backup"), done="Backup of {name} started: an image and its snapshots (Images view)",
-        initial=lambda r: {"name": f"{r.name}-backup"}, submit_label="Back up")),
+    ActionSpec(
+        "poweron",
+        "Power on",
+        _allowed("poweron"),
+        call=action_call("poweron"),
+        moves_to=frozenset({"starting", "running"}),
+    ),
+    ActionSpec(
+        "poweroff",
+        "Power off",
+        _allowed("poweroff"),
+        confirm=True,
+        call=action_call("poweroff"),
+        moves_to=frozenset({"stopping", "stopped"}),
+    ),
+    ActionSpec(
+        "reboot",
+        "Reboot",
+        _allowed("reboot"),
+        confirm=True,
+        call=action_call("reboot"),
+        moves_to=frozenset({"stopping", "starting"}),
+    ),
+    ActionSpec(
+        "stop_in_place",
+        "Stop in place",
+        _allowed("stop_in_place"),
+        confirm=True,
+        call=action_call("stop_in_place"),
+        moves_to=frozenset({"stopping", "stopped in place"}),
+    ),
+    ActionSpec(
+        "backup",
+        "Back up (image of its volumes)…",
+        _allowed("backup"),
+        shape=FormCall(
+            "Back up {name}",
+            Lazy(FLOWS + "BackupForm"),
+            action_call("backup"),
+            done="Backup of {name} started: an image and its snapshots (Images view)",
+            initial=lambda r: {"name": f"{r.name}-backup"},
+            submit_label="Back up",
+        ),
+    ),
     ActionSpec("volumes", "Volumes: attach, detach, order…", lambda r: True, flow=Lazy(FLOWS + "volumes_flow")),
-    ActionSpec("security_group", "Security group…", lambda r: True, shape=PickCall(
-        "Security group of {name}", Lazy(FLOWS + "security_groups"), Call("PATCH", "{id}"), "security_group.id", done="{name} is now in security group {picked}")),
-    ActionSpec("placement_group", "Placement group…", lambda r: True, shape=PickCall(
-        "Placement group of {name}", Lazy(FLOWS + "placement_groups"), Call("PATCH", "{id}"), "placement_group", done="{name}: placement group {picked}", none="none")),
+    ActionSpec(
+        "security_group",
+        "Security group…",
+        lambda r: True,
+        shape=PickCall(
+            "Security group of {name}",
+            Lazy(FLOWS + "security_groups"),
+            Call("PATCH", "{id}"),
+            "security_group.id",
+            done="{name} is now in security group {picked}",
+        ),
+    ),
+    ActionSpec(
+        "placement_group",
+        "Placement group…",
+        lambda r: True,
+        shape=PickCall(
+            "Placement group of {name}",
+            Lazy(FLOWS + "placement_groups"),
+            Call("PATCH", "{id}"),
+            "placement_group",
+            done="{name}: placement group {picked}",
+            none="none",
+        ),
+    ),
     ActionSpec("user_data", "User data…", lambda r: True, flow=Lazy(FLOWS + "user_data_flow")),
-    ActionSpec("change_type", "Change type…", _stopped, why_not=lambda r: None if _stopped(r) else f"it is {r.state}: power it off first (a type changes only while stopped)",
-               shape=PickCall(
-        "{name}: {commercial_type} → compatible types", Lazy(FLOWS + "compatible_types"), Call("PATCH", "{id}"), "commercial_type", done="{name} is now {picked}")),
-    ActionSpec("terminate", "Terminate (deletes the server)…", _allowed("terminate"), flow=Lazy(FLOWS + "terminate_flow"), why_not=lambda r: _protected(r)),
+    ActionSpec(
+        "change_type",
+        "Change type…",
+        _stopped,
+        why_not=lambda r: (
+            None if _stopped(r) else f"it is {r.state}: power it off first (a type changes only while stopped)"
+        ),
+        shape=PickCall(
+            "{name}: {commercial_type} → compatible types",
+            Lazy(FLOWS + "compatible_types"),
+            Call("PATCH", "{id}"),
+            "commercial_type",
+            done="{name} is now {picked}",
+        ),
+    ),
+    ActionSpec(
+        "terminate",
+        "Terminate (deletes the server)…",
+        _allowed("terminate"),
+        flow=Lazy(FLOWS + "terminate_flow"),
+        why_not=lambda r: _protected(r),
+    ),
 )
 SERVER_FIELDS = (
     ID,
     Field("name", "Name", "name", width=20),
     Field("state", "State", "state", width=18, detail=False),
     Field("state", "State", "state", show=_state),
-    Field("commercial_type", "Type", "ref", ref="instance.types", named="commercial_type", width=13, key="type",
-          detail=False),  # a type's name is its id
+    Field(
+        "commercial_type",
+        "Type",
+        "ref",
+        ref="instance.types",
+        named="commercial_type",
+        width=13,
+        key="type",
+        detail=False,
+    ),  # a type's name is its id
     Field("commercial_type", "Type", "ref", ref="instance.types", named="commercial_type", show=_type),
     Field("zone", "Zone", "place", width=8),
     Field("public_address", "Public IP", "ip", width=15, key="ip", detail=False),  # made by `summarize`
@@ -143,8 +227,14 @@ SERVER_FIELDS = (
     Field("enable_ipv6", "IPv6", "flag", show=_ipv6),
     Field("volumes.*.id", "Volumes", "ref", ref="instance.volumes", show=_volumes_summary),
     Field("security_group.id", "Security group", "ref", ref="instance.security_groups", named="security_group.name"),
-    Field("placement_group.id", "Placement group", "ref", ref="instance.placement_groups", named="placement_group.name",
-          show=_placement),
+    Field(
+        "placement_group.id",
+        "Placement group",
+        "ref",
+        ref="instance.placement_groups",
+        named="placement_group.name",
+        show=_placement,
+    ),
     Field("private_nics.private_network_id", "Private NICs", "id", show=_nics),  # no kind here lists private networks
     Field("hostname", "Hostname"),
     Field("tags", "Tags", "tags", width=18),
@@ -155,8 +245,18 @@ SERVER_FIELDS = (
     Field("allowed_actions", "Allowed actions"),
 )
 SERVER_ROW_FIELDS = (
-    "id", "name", "state", "state_detail", "commercial_type", "zone", "creation_date", "modification_date",
-    "tags", "allowed_actions", "protected", "project",
+    "id",
+    "name",
+    "state",
+    "state_detail",
+    "commercial_type",
+    "zone",
+    "creation_date",
+    "modification_date",
+    "tags",
+    "allowed_actions",
+    "protected",
+    "project",
 )
 
 
@@ -183,7 +283,8 @@ SERVERS = instance_kind(
     children=(Child("Private NICs", "tui.products.instance.nics:PRIVATE_NICS"),),
     create=Lazy("tui.products.instance.server_forms:CREATE"),
     edit=Lazy("tui.products.instance.server_forms:EDIT"),
-    deletable=lambda r: _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it"),
+    deletable=lambda r: (
+        _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
+    ),
     delete_flow=Lazy(FLOWS + "delete_flow"),
 )
-

@@ -18,7 +18,8 @@ def _local(r: Row) -> str:
 
 def _availability(r: Row) -> str:
     a = r.text("availability")
-    return {"available": "● available", "scarce": "◐ scarce", "shortage": "✖ shortage"}.get(a, f"○ {a or 'unknown'}")
+    marked = {"available": "● available", "scarce": "◐ scarce", "shortage": "✖ shortage"}
+    return marked.get(a, f"○ {a or 'unknown'}")
 
 
 def _ram_gb(r: Row) -> str:

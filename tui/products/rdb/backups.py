@@ -46,8 +46,9 @@ def copy_fields(name_width: int, *own: Field) -> tuple[Field, ...]:
         Field("status", "Status", "state", width=12, tones=TONES),
         Field("instance_id", "Instance", "ref", ref="rdb.instances", named="instance_name", width=14, key="instance"),
         *own,
-        Field("expires_at", "Expires", "time", width=10, key="expires", blank="never", empty="never",
-              as_detail=moment_of),
+        Field(
+            "expires_at", "Expires", "time", width=10, key="expires", blank="never", empty="never", as_detail=moment_of
+        ),
         Field("created_at", "Created", "time", width=10, key="created"),
     )
 
@@ -107,7 +108,10 @@ BACKUPS = rdb_kind(
 )
 
 INSTANCE_BACKUPS = replace(
-    BACKUPS, id="rdb.instance_backups", title="Backups", parent=Parent("rdb.instances", query="instance_id"),
+    BACKUPS,
+    id="rdb.instance_backups",
+    title="Backups",
+    parent=Parent("rdb.instances", query="instance_id"),
     create=Lazy(COPIES + "BACKUP_HERE"),
 )
 
@@ -124,7 +128,13 @@ SNAPSHOTS = rdb_kind(
     fields=SNAPSHOT_FIELDS,
     columns=("name", "status", "instance", "node", "size", "created", "expires"),
     actions=(
-        ActionSpec("instance", "Create an instance from it…", _ready, flow=Lazy(COPIES + "instance_from_snapshot_flow"), why_not=_why),
+        ActionSpec(
+            "instance",
+            "Create an instance from it…",
+            _ready,
+            flow=Lazy(COPIES + "instance_from_snapshot_flow"),
+            why_not=_why,
+        ),
     ),
     edit=Lazy(COPIES + "BACKUP_EDIT"),  # the same two fields: name and expiry
     delete=Call("DELETE", "{id}"),
@@ -134,6 +144,10 @@ SNAPSHOTS = rdb_kind(
 )
 
 INSTANCE_SNAPSHOTS = replace(
-    SNAPSHOTS, id="rdb.instance_snapshots", title="Snapshots", parent=Parent("rdb.instances", query="instance_id"),
-    create=Lazy(COPIES + "SNAPSHOT_CREATE"), create_path="instances/{parent}/snapshots",
+    SNAPSHOTS,
+    id="rdb.instance_snapshots",
+    title="Snapshots",
+    parent=Parent("rdb.instances", query="instance_id"),
+    create=Lazy(COPIES + "SNAPSHOT_CREATE"),
+    create_path="instances/{parent}/snapshots",
 )

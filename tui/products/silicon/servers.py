@@ -12,7 +12,14 @@ from ..shapes import ShowSecret
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
 # What every silicon kind shares (servers and catalogues); a kind says only what differs.
-silicon_kind = kinds_of(product="Silicon", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=Lazy("tui.products.models:Resource"))
+silicon_kind = kinds_of(
+    product="Silicon",
+    api=API,
+    scope_type="zone",
+    scopes=ZONES,
+    paging="page_size",
+    model=Lazy("tui.products.models:Resource"),
+)
 FORMS = "tui.products.silicon.forms:"
 
 
@@ -25,7 +32,8 @@ def deletable(row: Any) -> str | None:
     left = seconds_until_deletable(row)
     if left <= 0:
         return None
-    return f"a silicon server is rented for 24 hours at least: deletable in {times.span(left)} ({row.text('deletable_at')})"
+    at = row.text("deletable_at")
+    return f"a silicon server is rented for 24 hours at least: deletable in {times.span(left)} ({at})"
 
 
 def _deletable_in(row: Any) -> str:

@@ -29,7 +29,12 @@ async def test_missing_or_wrong_key_gives_the_spec_401(sandbox):
         for headers in ({}, {"X-Auth-Token": "nope"}):
             r = await anon.get(f"{Z}/servers", headers=headers)
             assert r.status_code == 401
-            assert r.json() == {"type": "denied_authentication", "message": "authentication is denied", "method": "api_key", "reason": "not_found"}
+            assert r.json() == {
+                "type": "denied_authentication",
+                "message": "authentication is denied",
+                "method": "api_key",
+                "reason": "not_found",
+            }
 
 
 async def test_pagination_headers_and_limits(http):
@@ -80,9 +85,24 @@ async def test_products_servers_is_a_map_with_constraints(http):
         ({"surprise": 1}, {"surprise": "unknown"}),
         ({"volumes": {"1": {"volume_type": "b_ssd", "size": 20 * GB}}}, {"volumes": "format"}),
         ({"volumes": {"0": {"volume_type": "l_ssd", "size": 20 * GB}}}, {"volumes.0.volume_type": "constraint"}),
-        ({"volumes": {"0": {"volume_type": "b_ssd", "size": 20 * GB}, "1": {"volume_type": "b_ssd", "name": "data"}}}, {"volumes.1.size": "required"}),
-        ({"volumes": {"0": {"volume_type": "b_ssd", "size": 20 * GB}, "1": {"volume_type": "b_ssd", "base_snapshot": "x"}}},
-         {"volumes.1.base_snapshot": "format", "volumes.1.name": "required"}),
+        (
+            {
+                "volumes": {
+                    "0": {"volume_type": "b_ssd", "size": 20 * GB},
+                    "1": {"volume_type": "b_ssd", "name": "data"},
+                }
+            },
+            {"volumes.1.size": "required"},
+        ),
+        (
+            {
+                "volumes": {
+                    "0": {"volume_type": "b_ssd", "size": 20 * GB},
+                    "1": {"volume_type": "b_ssd", "base_snapshot": "x"},
+                }
+            },
+            {"volumes.1.base_snapshot": "format", "volumes.1.name": "required"},
+        ),
         ({"volumes": {"0": {"volume_type": "tape", "size": 1}}}, {"volumes.0.volume_type": "constraint"}),
     ],
 )
@@ -96,12 +116,21 @@ async def test_create_validation_names_the_field(http, body, expected):
 
 
 async def test_local_volume_sizes_follow_the_type_constraints(http):
-    r = await http.post(f"{Z}/servers", json=server_body(commercial_type="DEV1-S", volumes={"0": {"volume_type": "l_ssd", "size": 30 * GB}}))
+    r = await http.post(
+        f"{Z}/servers",
+        json=server_body(commercial_type="DEV1-S", volumes={"0": {"volume_type": "l_ssd", "size": 30 * GB}}),
+    )
     assert args(r) == {"volumes.0.size": "constraint"}
-    r = await http.post(f"{Z}/servers", json=server_body(
-        commercial_type="DEV1-S",
-        volumes={"0": {"volume_type": "l_ssd", "size": 15 * GB}, "1": {"volume_type": "l_ssd", "size": 10 * GB, "name": "data"}},
-    ))
+    r = await http.post(
+        f"{Z}/servers",
+        json=server_body(
+            commercial_type="DEV1-S",
+            volumes={
+                "0": {"volume_type": "l_ssd", "size": 15 * GB},
+                "1": {"volume_type": "l_ssd", "size": 10 * GB, "name": "data"},
+            },
+        ),
+    )
     assert args(r) == {"volumes": "constraint"}  # 25 GB of local storage on a 20 GB type
 
 
@@ -128,10 +157,35 @@ async def test_default_volumes_follow_the_spec(http, sandbox):
 async def test_created_server_has_the_wire_keys(http):
     server = await create(http, tags=["a"])
     wire_keys = {
-        "id", "name", "organization", "project", "allowed_actions", "tags", "commercial_type", "creation_date",
-        "modification_date", "dynamic_ip_required", "enable_ipv6", "hostname", "image", "protected", "public_ip",
-        "public_ips", "private_ip", "mac_address", "state", "state_detail", "boot_type", "arch", "volumes",
-        "security_group", "placement_group", "private_nics", "maintenances", "ipv6", "zone",
+        "id",
+        "name",
+        "organization",
+        "project",
+        "allowed_actions",
+        "tags",
+        "commercial_type",
+        "creation_date",
+        "modification_date",
+        "dynamic_ip_required",
+        "enable_ipv6",
+        "hostname",
+        "image",
+        "protected",
+        "public_ip",
+        "public_ips",
+        "private_ip",
+        "mac_address",
+        "state",
+        "state_detail",
+        "boot_type",
+        "arch",
+        "volumes",
+        "security_group",
+        "placement_group",
+        "private_nics",
+        "maintenances",
+        "ipv6",
+        "zone",
     }
     assert wire_keys <= set(server)
     assert server["state"] == "stopped" and server["allowed_actions"] == ["poweron", "backup"]
@@ -197,7 +251,10 @@ async def test_delete_needs_a_stopped_server(http, clock):
     sid = (await create(http))["id"]
     await act(http, sid, "poweron")
     r = await http.delete(f"{Z}/servers/{sid}")
-    assert r.status_code == 400 and r.json() == {"type": "invalid_request_error", "message": "instance should be powered off"}
+    assert r.status_code == 400 and r.json() == {
+        "type": "invalid_request_error",
+        "message": "instance should be powered off",
+    }
     clock.advance(10)
     await act(http, sid, "poweroff")
     clock.advance(10)

@@ -17,7 +17,9 @@ async def test_a_syncing_nic_is_polled_until_it_settles_without_a_key(sandbox, c
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
         row = next(r for r in view.table.resources() if r.name == "bastion")
-        resp = await http.post(f"{Z}/servers/{row.id}/private_nics", json={"private_network_id": "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"})
+        resp = await http.post(
+            f"{Z}/servers/{row.id}/private_nics", json={"private_network_id": "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"}
+        )
         assert resp.json()["private_nic"]["state"] == "syncing"
         view.follow(row)  # what the NIC flow does after adding one
         await wait_for(pilot, lambda: view.table.get(row.id).data.get("_moving") is True, what="seen moving")
@@ -44,11 +46,14 @@ async def test_a_failed_refresh_does_not_advance_the_refreshed_time(sandbox):
         assert view.table.loaded_count == 8, "the rows already shown stay"
 
 
-@pytest.mark.parametrize("body, reason", [
-    (b'{"servers":["DEV1-S"]}', "servers[0] is a str"),
-    (b'{"items":[]}', "no 'servers' list"),
-    (b'{"servers":{"a":1}}', "servers[0] is a int"),
-])
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        (b'{"servers":["DEV1-S"]}', "servers[0] is a str"),
+        (b'{"items":[]}', "no 'servers' list"),
+        (b'{"servers":{"a":1}}', "servers[0] is a int"),
+    ],
+)
 async def test_an_unexpected_body_keeps_the_rows_and_marks_the_scope_failed(sandbox, body, reason):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -84,7 +89,11 @@ async def test_a_detail_of_a_resource_that_is_gone_says_so_dims_what_it_was_and_
         row = next(r for r in view.table.resources() if r.state == "stopped")
         view.table.move_to(row.id)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and app.screen.resource is not None, what="detail")
+        await wait_for(
+            pilot,
+            lambda: app.screen.__class__.__name__ == "DetailScreen" and app.screen.resource is not None,
+            what="detail",
+        )
         detail = app.screen
         assert detail.check_action("resource", ("delete",))
         del sandbox.instance.servers["fr-par-1"][row.id]
@@ -107,15 +116,23 @@ async def test_a_detail_that_cannot_be_loaded_says_so_and_makes_nothing_up(sandb
         view.table.move_to(row.id)
         fault = sandbox.inject(503, f"/servers/{row.id}", method="GET")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and "not loaded" in str(app.screen.query_one("#detail-title").render()),
-                       what="the failure in the title")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen.__class__.__name__ == "DetailScreen"
+                and "not loaded" in str(app.screen.query_one("#detail-title").render())
+            ),
+            what="the failure in the title",
+        )
         detail = app.screen
         assert "not loaded (503) · r retries" in str(detail.query_one("#detail-title").render())
         # no fields made from the list's row (it may lack some: "none" would be a wrong fact)
         assert detail.resource is None and "Not loaded: r tries again" in str(detail.query_one("#fields").render())
         sandbox.faults.remove(fault)
         await pilot.press("r")
-        await wait_for(pilot, lambda: "not loaded" not in str(detail.query_one("#detail-title").render()), what="loaded")
+        await wait_for(
+            pilot, lambda: "not loaded" not in str(detail.query_one("#detail-title").render()), what="loaded"
+        )
 
 
 async def test_a_detail_names_what_it_read_not_the_lists_older_row(sandbox):
@@ -135,7 +152,9 @@ async def test_an_action_key_before_the_rows_came_says_they_are_on_their_way(san
     sandbox.latency = 30.0  # the listing is still on its way while the key is pressed
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.main is not None and app.main.view is not None and app.main.view.listing, what="listing")
+        await wait_for(
+            pilot, lambda: app.main is not None and app.main.view is not None and app.main.view.listing, what="listing"
+        )
         await pilot.press("a")
         await wait_for(pilot, lambda: bool(app.notes), what="a word")
         assert app.notes[-1].message == "The servers are still being listed: try again when they show."

@@ -8,8 +8,23 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
-    act, child_list, choose, confirm_yes, delete_typing, demo_settings, form_ready, later, loaded, make_app, open_view,
-    row_named, screen_named, sent, tab_to, to_named_row, wait_for,
+    act,
+    child_list,
+    choose,
+    confirm_yes,
+    delete_typing,
+    demo_settings,
+    form_ready,
+    later,
+    loaded,
+    make_app,
+    open_view,
+    row_named,
+    screen_named,
+    sent,
+    tab_to,
+    to_named_row,
+    wait_for,
 )
 
 pytestmark = pytest.mark.anyio
@@ -82,7 +97,9 @@ async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbo
         await screen_named(pilot, app, "RecordListScreen")
         assert len(records.records) == 2
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: {a["ip"] for a in staging["_acls"]} == {"10.1.0.0/16", "192.0.2.0/24"}, what="set replaced")
+        await wait_for(
+            pilot, lambda: {a["ip"] for a in staging["_acls"]} == {"10.1.0.0/16", "192.0.2.0/24"}, what="set replaced"
+        )
         await wait_for(pilot, lambda: acls.table.get("192.0.2.0/24") is not None, what="listed")
         await to_named_row(pilot, acls, "192.0.2.0/24")
         await pilot.press("d")
@@ -108,7 +125,9 @@ async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbo
         await to_named_row(pilot, settings, "autovacuum")
         await pilot.press("d")
         assert "default" in await confirm_yes(pilot, app)
-        await wait_for(pilot, lambda: not any(s["name"] == "autovacuum" for s in staging["settings"]), what="back to default")
+        await wait_for(
+            pilot, lambda: not any(s["name"] == "autovacuum" for s in staging["settings"]), what="back to default"
+        )
 
 
 async def test_a_snapshot_renamed_and_the_pending_maintenance_applied(sandbox, clock):
@@ -131,7 +150,11 @@ async def test_a_snapshot_renamed_and_the_pending_maintenance_applied(sandbox, c
         await instances_at(pilot, app, "orders-db")
         await act(pilot, app, "Apply the pending maintenance")
         await confirm_yes(pilot, app)
-        await wait_for(pilot, lambda: any(p.endswith("/apply-maintenance") for _, p in sent(sandbox, R)), what="maintenance applied")
+        await wait_for(
+            pilot,
+            lambda: any(p.endswith("/apply-maintenance") for _, p in sent(sandbox, R)),
+            what="maintenance applied",
+        )
 
 
 async def test_logs_prepared_and_their_download_url_copied(sandbox, clock):
@@ -146,7 +169,13 @@ async def test_logs_prepared_and_their_download_url_copied(sandbox, clock):
         await form_ready(pilot, app)
         await pilot.press("ctrl+u", *"2", "ctrl+s")
         await wait_for(pilot, lambda: any(p.endswith("/prepare-logs") for _, p in sent(sandbox, R)), what="prepared")
-        await later(pilot, clock, 6, lambda: logs.table.loaded_count >= 2 and all(r.state == "ready" for r in logs.table.resources()), "logs ready")
+        await later(
+            pilot,
+            clock,
+            6,
+            lambda: logs.table.loaded_count >= 2 and all(r.state == "ready" for r in logs.table.resources()),
+            "logs ready",
+        )
         await act(pilot, app, "Download URL")
         url = await screen_named(pilot, app, "ResultScreen")
         await pilot.press("y")
@@ -198,4 +227,6 @@ async def test_region_wide_backup_created_edited_deleted_and_a_replica_reset_the
         await later(pilot, clock, 11, lambda: replicas.table.get(rid).state == "ready", "re-synced")
         await pilot.press("d")
         assert "lose their connection" in await confirm_yes(pilot, app)
-        await wait_for(pilot, lambda: ("DELETE", f"{R}/read-replicas/{rid}") in sent(sandbox, R), what="replica deleted")
+        await wait_for(
+            pilot, lambda: ("DELETE", f"{R}/read-replicas/{rid}") in sent(sandbox, R), what="replica deleted"
+        )

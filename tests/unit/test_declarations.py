@@ -28,24 +28,50 @@ pytestmark = pytest.mark.anyio
 
 
 def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
-    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", page_size=100, model=Lazy("m:M"))
+    kind = kinds_of(
+        product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", page_size=100, model=Lazy("m:M")
+    )
     listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
     plain = kind(id="g.a", **listed)
-    assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.page_size, plain.model.target) == ("Gadgets", "gadgets/v1", "region", "page_size", 100, "m:M")
+    assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.page_size, plain.model.target) == (
+        "Gadgets",
+        "gadgets/v1",
+        "region",
+        "page_size",
+        100,
+        "m:M",
+    )
     own = kind(id="g.b", **listed, scope_type="global", paging="whole", page_size=None)
-    assert (own.product, own.scope_type, own.paging, own.page_size, own.base(GLOBAL)) == ("Gadgets", "global", "whole", None, "/gadgets/v1")
+    assert (own.product, own.scope_type, own.paging, own.page_size, own.base(GLOBAL)) == (
+        "Gadgets",
+        "global",
+        "whole",
+        None,
+        "/gadgets/v1",
+    )
     assert kind(id="g.c", **listed).scope_type == "region"  # what a kind gave is its own, not the next one's
-    with pytest.raises(TypeError, match="no field 'pagesize'"):  # a misspelt default is refused when the product is imported
+    with pytest.raises(
+        TypeError, match="no field 'pagesize'"
+    ):  # a misspelt default is refused when the product is imported
         kinds_of(product="Gadgets", pagesize=100)
     from tui.products.instance.servers import SERVERS
     from tui.products.instance.types import TYPES
 
-    assert (SERVERS.product, SERVERS.paging, TYPES.product, TYPES.paging) == ("Instance", "per_page", "Instance", "whole")
+    assert (SERVERS.product, SERVERS.paging, TYPES.product, TYPES.paging) == (
+        "Instance",
+        "per_page",
+        "Instance",
+        "whole",
+    )
 
 
 def test_a_verb_takes_the_context_where_it_says_and_is_never_sent_without_it():
-    call = Call("POST", "activate", {"project_id": FromContext("project_id"), "nested": {"org": FromContext("organization_id")}},
-                params={"project_id": FromContext("project_id")})
+    call = Call(
+        "POST",
+        "activate",
+        {"project_id": FromContext("project_id"), "nested": {"org": FromContext("organization_id")}},
+        params={"project_id": FromContext("project_id")},
+    )
     ctx = Context("p-1", "fr-par", organization_id="o-1")
     assert call.body_for(None, ctx) == {"project_id": "p-1", "nested": {"org": "o-1"}}
     assert call.params_for(ctx) == {"project_id": "p-1"}
@@ -73,7 +99,11 @@ def test_an_edit_sends_what_changed_by_patch_and_the_whole_object_by_put():
     assert EditSpec(Edit, opened).body(form, row) == {"description": "new"}
     assert EditSpec(Edit, opened, method="PUT").body(form, row) == {"name": "web", "description": "new"}
     # a secret is sent as its value; an optional secret left empty means "unchanged"
-    assert form_body(Edit(name="a", password=SecretStr("S3cret!pass"))) == {"name": "a", "description": "", "password": "S3cret!pass"}
+    assert form_body(Edit(name="a", password=SecretStr("S3cret!pass"))) == {
+        "name": "a",
+        "description": "",
+        "password": "S3cret!pass",
+    }
     assert "password" not in form_body(Edit(name="a"))
     assert changed({"a": 1, "b": 2}, {"a": 1}) == {"b": 2}
 
@@ -85,7 +115,11 @@ def test_key_value_lines_parse_and_a_bad_line_is_named():
         config: KeyValues = {}
 
     assert Form.model_validate({"config": "a=1\nb=2"}).config == {"a": "1", "b": "2"}
-    for text, message in (("a=1\noops", "line 2: key=value expected"), ("a=1\na=2", "line 2: a is given twice"), ("=1", "line 1: key=value expected")):
+    for text, message in (
+        ("a=1\noops", "line 2: key=value expected"),
+        ("a=1\na=2", "line 2: a is given twice"),
+        ("=1", "line 1: key=value expected"),
+    ):
         with pytest.raises(ValidationError) as bad:
             Form.model_validate({"config": text})
         assert errors_by_field(bad.value, Form) == {"config": message}
@@ -110,7 +144,9 @@ def test_a_whole_set_is_checked_before_it_is_sent():
     networks = next(a.shape for a in PRIVATE_NETWORKS.actions if a.name == "replace")
     with pytest.raises(Refused, match="at most 8 private networks"):
         networks.check([{"private_network_id": str(i)} for i in range(9)])
-    assert networks.body([{"private_network_id": "a"}, {"private_network_id": "b"}]) == {"private_network_ids": ["a", "b"]}
+    assert networks.body([{"private_network_id": "a"}, {"private_network_id": "b"}]) == {
+        "private_network_ids": ["a", "b"]
+    }
 
 
 class UI:
@@ -130,7 +166,13 @@ async def _cluster_ui(sandbox):
     async def no_sleep(_: float) -> None:
         return None
 
-    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app), retry=RetryPolicy(deadline=60), sleep=no_sleep)
+    client = ApiClient(
+        "http://sb",
+        DEMO_SECRET_KEY,
+        transport=httpx.ASGITransport(sandbox.app),
+        retry=RetryPolicy(deadline=60),
+        sleep=no_sleep,
+    )
     svc = ResourceService(client, CLUSTERS, context=lambda sc: Context(DEMO_PROJECT_ID, sc))
     row = next(r for r in await svc.list_rows("fr-par-1") if r.state == "ready")
     return client, UI(svc, "fr-par-1"), row
@@ -142,7 +184,9 @@ async def test_a_set_whose_answer_was_lost_is_read_again_and_said_applied():
     wanted = [{"ip_cidr": "198.51.100.0/24", "description": "lost answer"}]
     assert await ACLS.send_set(ui, row, wanted) == {}
     assert "may have been applied" in ui.notes[-1] and "it was applied" in ui.notes[-1]
-    assert [a["ip_cidr"] for a in (await ui.service().get_row("fr-par-1", row.id)).items("acl_rules")] == ["198.51.100.0/24"]
+    assert [a["ip_cidr"] for a in (await ui.service().get_row("fr-par-1", row.id)).items("acl_rules")] == [
+        "198.51.100.0/24"
+    ]
     await client.aclose()
 
 
@@ -161,7 +205,11 @@ def test_a_nested_or_variant_field_is_named_by_its_path():
     form = gadgets_client.ProbeForm
     with pytest.raises(ValidationError) as bad:
         form.model_validate({"timing": {"delay": 0}, "check": {"kind": "http", "uri": "x", "code": 700}})
-    assert errors_by_field(bad.value, form) == {"timing.delay": "at least 1", "check.http.uri": "a path starting with /", "check.http.code": "at most 599"}
+    assert errors_by_field(bad.value, form) == {
+        "timing.delay": "at least 1",
+        "check.http.uri": "a path starting with /",
+        "check.http.code": "at most 599",
+    }
     with pytest.raises(ValidationError) as bad:
         form.model_validate({"check": {"kind": "smtp"}})
     assert list(errors_by_field(bad.value, form)) == ["check"]
@@ -176,7 +224,9 @@ def test_times_read_and_say_a_time_one_way():
     assert times.left("1970-01-01T01:00:00+00:00", now=0) == 3600 and times.left("not a time") is None
     assert [times.span(s) for s in (5, 600, 3900, 90_000)] == ["5 s", "10 min", "1 h 05 min", "1 d 1 h"]
     assert times.age("1970-01-01T00:00:00Z", now=7200) == "2 h 00 min ago"
-    assert times.parse_duration("1m30s") == 90 and times.parse_duration("500ms") == 0.5 and times.duration(90) == "1m30s"
+    assert (
+        times.parse_duration("1m30s") == 90 and times.parse_duration("500ms") == 0.5 and times.duration(90) == "1m30s"
+    )
     with pytest.raises(ValueError, match="1m30s"):
         times.parse_duration("90 seconds")
 
@@ -186,7 +236,12 @@ def test_a_kind_adds_its_own_state_tones_and_an_action_says_why_not():
     from tui.products.states import When
 
     rdb = Tones(busy={"backuping"}, alarm={"disk_full"}, base=COMMON)
-    assert (rdb.of("backuping"), rdb.of("ready"), rdb.of("disk_full"), COMMON.of("disk_full")) == ("busy", "good", "alarm", "other")
+    assert (rdb.of("backuping"), rdb.of("ready"), rdb.of("disk_full"), COMMON.of("disk_full")) == (
+        "busy",
+        "good",
+        "alarm",
+        "other",
+    )
     assert str(rdb.text("disk_full")) == "✖ DISK_FULL"  # reads without colour
     ready = When("ready", what="the cluster")
     creating = type("R", (), {"state": "creating"})()
@@ -219,7 +274,9 @@ async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as
     choices, context = await replica_endpoint_options(None, public)
     assert choices == {"kind": [("private network", "private_network")]} and context == {"has": {"direct_access"}}
     with pytest.raises(Refused, match="it has both"):
-        await replica_endpoint_options(None, Row({"id": "r2", "endpoints": [{"direct_access": {}}, {"private_network": {}}]}))
+        await replica_endpoint_options(
+            None, Row({"id": "r2", "endpoints": [{"direct_access": {}}, {"private_network": {}}]})
+        )
     form = ReplicaEndpointForm.model_validate({"kind": "direct_access"}, context=context | {"has": set()})
     assert replica_endpoint_body(form, public) == {"endpoint_spec": [{"direct_access": {}}]}
 
@@ -227,10 +284,23 @@ async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as
 def test_a_diff_of_two_versions_says_what_was_added_changed_and_deleted():
     from tui.products.diff import as_lines, compare, counts
 
-    before = [{"name": "www", "type": "A", "data": "1.2.3.4"}, {"name": "mail", "type": "MX", "data": "10 mx"}, {"name": "same", "type": "A", "data": "9.9.9.9"}]
-    after = [{"name": "www", "type": "A", "data": "5.6.7.8"}, {"name": "same", "type": "A", "data": "9.9.9.9"}, {"name": "api", "type": "CNAME", "data": ""}]
+    before = [
+        {"name": "www", "type": "A", "data": "1.2.3.4"},
+        {"name": "mail", "type": "MX", "data": "10 mx"},
+        {"name": "same", "type": "A", "data": "9.9.9.9"},
+    ]
+    after = [
+        {"name": "www", "type": "A", "data": "5.6.7.8"},
+        {"name": "same", "type": "A", "data": "9.9.9.9"},
+        {"name": "api", "type": "CNAME", "data": ""},
+    ]
     entries = compare(before, after, key=lambda r: r["name"])
-    assert as_lines(entries) == ["~ change  www", "      data: 1.2.3.4 → 5.6.7.8", "- delete  mail", "+ add     api  name=api, type=CNAME, data=—"]
+    assert as_lines(entries) == [
+        "~ change  www",
+        "      data: 1.2.3.4 → 5.6.7.8",
+        "- delete  mail",
+        "+ add     api  name=api, type=CNAME, data=—",
+    ]
     assert counts(entries) == "1 added, 1 changed, 1 deleted" and counts([]) == "no change"
 
 

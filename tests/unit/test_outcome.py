@@ -29,7 +29,13 @@ def _client(sandbox: Sandbox) -> ApiClient:
     async def no_sleep(_: float) -> None:
         return None
 
-    return ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app), retry=RetryPolicy(deadline=60), sleep=no_sleep)
+    return ApiClient(
+        "http://sb",
+        DEMO_SECRET_KEY,
+        transport=httpx.ASGITransport(sandbox.app),
+        retry=RetryPolicy(deadline=60),
+        sleep=no_sleep,
+    )
 
 
 def _service(client: ApiClient, kind, parent=None) -> ResourceService:
@@ -49,12 +55,27 @@ def _ready(r) -> bool:
 # (kind, scope, parent kind and test, payload): one create of each kind that has no name filter
 CASES = {
     "database": (DATABASES, "fr-par", (INSTANCES, _ready), {"name": "lost_db"}),
-    "user": (USERS, "fr-par", (INSTANCES, _ready), {"name": "lost_user", "password": "Very-long-pass-42!", "is_admin": False}),
+    "user": (
+        USERS,
+        "fr-par",
+        (INSTANCES, _ready),
+        {"name": "lost_user", "password": "Very-long-pass-42!", "is_admin": False},
+    ),
     "acl rule": (ACLS, "fr-par", (INSTANCES, _ready), {"rules": [{"ip": "198.51.100.0/24", "description": "lost"}]}),
     "setting": (SETTINGS, "fr-par", (INSTANCES, _ready), {"settings": [{"name": "work_mem", "value": "8"}]}),
     "read replica": (REPLICAS, "fr-par", (INSTANCES, _ready), None),
-    "flexible ip": (FIPS, "fr-par-2", None, {"project_id": DEMO_PROJECT_ID, "description": "lost answer", "tags": [], "is_ipv6": False}),
-    "private network": (PRIVATE_NETWORKS, "fr-par-1", (BM_SERVERS, lambda r: r.state == "ready"), {"private_network_id": PN}),
+    "flexible ip": (
+        FIPS,
+        "fr-par-2",
+        None,
+        {"project_id": DEMO_PROJECT_ID, "description": "lost answer", "tags": [], "is_ipv6": False},
+    ),
+    "private network": (
+        PRIVATE_NETWORKS,
+        "fr-par-1",
+        (BM_SERVERS, lambda r: r.state == "ready"),
+        {"private_network_id": PN},
+    ),
     "silicon server": (SILICON, "fr-par-3", None, {"name": "lost-mac", "type": "M2-M", "project_id": DEMO_PROJECT_ID}),
 }
 
@@ -116,8 +137,10 @@ async def test_an_action_that_declares_the_states_it_moves_to_is_told_applied_or
     from tui.products.inference.kinds import MODELS
 
     pause = next(a for a in MODELS.actions if a.name == "pause")
-    for faults, applied, words in ((FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"), True, "it was applied"),
-                                   (None, False, "it was not applied, and may be asked again")):
+    for faults, applied, words in (
+        (FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"), True, "it was applied"),
+        (None, False, "it was not applied, and may be asked again"),
+    ):
         sandbox = Sandbox(clock=ManualClock(), faults=faults)
         client = _client(sandbox)
         svc = _service(client, MODELS)

@@ -82,13 +82,20 @@ async def after_create(service: Any, scope: str, payload: dict[str, Any], known:
     kind = service.kind
     ident = identity(kind, payload)
     if not ident:
-        return Found(None, "nothing sent identifies it, so cloudtui cannot tell whether it was created: refresh (r) and look before creating again", None)
+        return Found(
+            None,
+            "nothing sent identifies it, so cloudtui cannot tell whether it was created: "
+            "refresh (r) and look before creating again",
+            None,
+        )
     name = ident.get("name")
     params = {kind.name_param: name} if kind.name_param and isinstance(name, str) else None
     try:
         rows = await service.list_rows(scope, params)
     except ApiError as err:
-        return Found(None, f"looking for it failed too ({err.summary}): refresh (r) and look before creating again", None)
+        return Found(
+            None, f"looking for it failed too ({err.summary}): refresh (r) and look before creating again", None
+        )
     seen = set(known)
     verdicts = [(r, _matches(r, ident, kind.id_field)) for r in rows if r.id not in seen]
     fresh = [r for r, ok in verdicts if ok]
@@ -97,12 +104,21 @@ async def after_create(service: Any, scope: str, payload: dict[str, Any], known:
         row = fresh[-1]
         return Found(row, f"it was created after all: {called_with_id(row)}", True)
     if rows and all(_matches(r, ident, kind.id_field) is None for r in rows):
-        return Found(None, f"the listing does not show {', '.join(ident)}, so cloudtui cannot tell whether it was created: refresh (r) and look before creating again", None)
+        return Found(
+            None,
+            f"the listing does not show {', '.join(ident)}, so cloudtui cannot tell whether it was created: "
+            "refresh (r) and look before creating again",
+            None,
+        )
     if verdicts:  # something new but not as sent (someone else's, renamed, an answer that differs): not "not created"
         others = ", ".join(called_with_id(r) for r, _ in verdicts[:3]) + (" …" if len(verdicts) > 3 else "")
-        return Found(None, f"nothing new with {what} appeared, but {len(verdicts)} new {kind.singular}(s) did "
-                           f"({others}), so cloudtui cannot tell whether it was created: refresh (r) and look before "
-                           "creating again", None)
+        return Found(
+            None,
+            f"nothing new with {what} appeared, but {len(verdicts)} new {kind.singular}(s) did "
+            f"({others}), so cloudtui cannot tell whether it was created: refresh (r) and look before "
+            "creating again",
+            None,
+        )
     return Found(None, f"nothing new with {what} appeared: it was not created, and may be created again", False)
 
 
@@ -113,7 +129,9 @@ async def after_delete(service: Any, scope: str, rid: str) -> Found:
     except NotFound:
         return Found(None, "it is gone: the delete was applied", True)
     except ApiError as err:
-        return Found(None, f"looking for it failed too ({err.summary}): refresh (r) to see whether it is still there", None)
+        return Found(
+            None, f"looking for it failed too ({err.summary}): refresh (r) to see whether it is still there", None
+        )
     state = f" ({row.state})" if row.state else ""
     return Found(row, f"it is still there{state}", None if service.kind.is_transitional(row) else False)
 
@@ -130,8 +148,12 @@ async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]
         return Found(row, f"it was not changed ({', '.join(differs)} still as before)", False)
     unseen = [k for k in patch if k not in data]
     if unseen:
-        return Found(row, f"the API never shows {', '.join(unseen)} back, so cloudtui cannot tell whether it changed; "
-                          "sending the same again is harmless", None)
+        return Found(
+            row,
+            f"the API never shows {', '.join(unseen)} back, so cloudtui cannot tell whether it changed; "
+            "sending the same again is harmless",
+            None,
+        )
     return Found(row, "it now holds what was sent: the change was applied", True)
 
 
@@ -151,16 +173,25 @@ def changes(was: Any, now: Any, limit: int = 3) -> str:
         if a == b or str(key).startswith("_") or str(key).endswith(("_at", "_date")):  # (`_`: the console's own)
             continue
         if isinstance(a, dict) and isinstance(b, dict):
-            found += [f"{key}.{sub}: {said(a.get(sub))} → {said(b.get(sub))}"
-                      for sub in sorted(a.keys() | b.keys(), key=str)
-                      if a.get(sub) != b.get(sub) and not str(sub).endswith(("_at", "_date"))]
+            found += [
+                f"{key}.{sub}: {said(a.get(sub))} → {said(b.get(sub))}"
+                for sub in sorted(a.keys() | b.keys(), key=str)
+                if a.get(sub) != b.get(sub) and not str(sub).endswith(("_at", "_date"))
+            ]
         else:
             found.append(f"{key}: {said(a)} → {said(b)}")
     return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")
 
 
-async def after_action(service: Any, scope: str, rid: str, before: str | None = None,
-                       moves_to: frozenset[str] = frozenset(), advice: str = "", was: Any = None) -> Found:
+async def after_action(
+    service: Any,
+    scope: str,
+    rid: str,
+    before: str | None = None,
+    moves_to: frozenset[str] = frozenset(),
+    advice: str = "",
+    was: Any = None,
+) -> Found:
     """What state is it in now? A state alone rarely says whether the request was applied (a
     renewed certificate, a snapshot made of it), unless the action declares the states it puts the
     resource in at once (`moves_to`): in one of them it was applied, still `before` it was not.
@@ -170,7 +201,11 @@ async def after_action(service: Any, scope: str, rid: str, before: str | None = 
     try:
         row = await service.get_row(scope, rid)
     except NotFound:  # gone, unless the action was to bring it to a state (an activation): then not applied
-        return Found(None, "it is not there: it was not applied, and may be asked again", False) if moves_to else Found(None, "it is gone", True)
+        return (
+            Found(None, "it is not there: it was not applied, and may be asked again", False)
+            if moves_to
+            else Found(None, "it is gone", True)
+        )
     except ApiError as err:
         return Found(None, f"looking at it failed too ({err.summary}): refresh (r) and check", None)
     state = row.state or "in an unknown state"
@@ -200,8 +235,9 @@ async def create(service: Any, scope: str, payload: dict[str, Any], known: Itera
         raise Looked(err, found.says) from None
 
 
-async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, Any] | None = None,
-               made: Any = None) -> tuple[dict[str, Any], str | None]:
+async def send(
+    service: Any, call: Call, scope: str, row: Any, body: dict[str, Any] | None = None, made: Any = None
+) -> tuple[dict[str, Any], str | None]:
     """One verb of `row` with `body` (see `ResourceService.run`), and when the answer is lost, a look:
     an edit (PATCH, PUT) is read back and compared with what was sent; a verb that creates an object
     of another kind (`made`, its service) looks for it as a create does; anything else reports the
@@ -222,8 +258,9 @@ async def send(service: Any, call: Call, scope: str, row: Any, body: dict[str, A
         elif call.method in ("PATCH", "PUT") and call.path in ("{id}", ""):
             found = await after_update(service, scope, row.id, sent)
         else:
-            found = await after_action(service, scope, row.id, getattr(row, "state", None),
-                                       was=getattr(row, "data", None))
+            found = await after_action(
+                service, scope, row.id, getattr(row, "state", None), was=getattr(row, "data", None)
+            )
         if found.applied:
             return {}, lost(err, found)
         raise Looked(err, found.says) from None

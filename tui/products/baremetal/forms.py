@@ -22,11 +22,19 @@ def offer_label(o: dict[str, Any]) -> str:
     cpu = (o.get("cpu") or [{}])[0]
     memory = sum(int(m.get("capacity") or 0) for m in o.get("memory") or [])
     disks = o.get("disk") or []
-    disk = f"{len(disks)}×{gb((disks[0] or {}).get('capacity'))} GB {(disks[0] or {}).get('type', '')}" if disks else "no disk"
-    stock = {"available": "in stock", "low": "low stock", "empty": "OUT OF STOCK"}.get(str(o.get("stock")), str(o.get("stock")))
+    disk = (
+        f"{len(disks)}×{gb((disks[0] or {}).get('capacity'))} GB {(disks[0] or {}).get('type', '')}"
+        if disks
+        else "no disk"
+    )
+    stock = {"available": "in stock", "low": "low stock", "empty": "OUT OF STOCK"}.get(
+        str(o.get("stock")), str(o.get("stock"))
+    )
     bandwidth = int(o.get("bandwidth") or 0) / 1e9
-    return (f"{o.get('name', '?'):<14} {cpu.get('core_count', '?')}c {cpu.get('name', '')} · {gb(memory)} GB · {disk} · "
-            f"{bandwidth:g} Gbit/s · {_money(o.get('price_per_month'))}/month · {stock}")
+    return (
+        f"{o.get('name', '?'):<14} {cpu.get('core_count', '?')}c {cpu.get('name', '')} · {gb(memory)} GB · {disk} · "
+        f"{bandwidth:g} Gbit/s · {_money(o.get('price_per_month'))}/month · {stock}"
+    )
 
 
 # ---- order --------------------------------------------------------------------------------------
@@ -35,7 +43,10 @@ class OrderForm(BaseModel):
 
     offer_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Offer", widget="select"))]
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
+    description: Annotated[
+        str,
+        Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters")),
+    ] = ""
     tags: Tags = []
 
     @field_validator("offer_id")
@@ -54,17 +65,25 @@ class OrderForm(BaseModel):
         return v
 
 
-
 async def order_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
     offers = await service.read_all(scope, "offers", key="offers")
     order = {"available": 0, "low": 1, "empty": 2}
-    offers.sort(key=lambda o: (order.get(str(o.get("stock")), 3), int((o.get("price_per_month") or {}).get("units") or 0)))
-    return {"offer_id": [(offer_label(o), o["id"]) for o in offers if o.get("id")]}, {"offers": {o["id"]: o for o in offers}}
+    offers.sort(
+        key=lambda o: (order.get(str(o.get("stock")), 3), int((o.get("price_per_month") or {}).get("units") or 0))
+    )
+    return {"offer_id": [(offer_label(o), o["id"]) for o in offers if o.get("id")]}, {
+        "offers": {o["id"]: o for o in offers}
+    }
 
 
 def order_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, OrderForm)
-    body: dict[str, Any] = {"offer_id": form.offer_id, "name": form.name, "description": form.description, "tags": form.tags}
+    body: dict[str, Any] = {
+        "offer_id": form.offer_id,
+        "name": form.name,
+        "description": form.description,
+        "tags": form.tags,
+    }
     if c.organization_id:
         body["organization_id"] = c.organization_id
     else:
@@ -83,7 +102,6 @@ class EditForm(BaseModel):
     tags: Tags = []
 
 
-
 def edit_values(row: Row) -> dict[str, Any]:
     return {"name": row.name, "description": row.text("description"), "tags": [str(t) for t in row.items("tags")]}
 
@@ -96,8 +114,22 @@ class InstallForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
-    hostname: Annotated[str, Field(min_length=1, max_length=255, pattern=HOSTNAME, json_schema_extra=meta("Hostname", placeholder="e.g. db-01.example.com", rule="a host name: labels of letters, digits and dashes, joined by dots"))]
-    ssh_key_ids: Annotated[list[str], Field(min_length=1, json_schema_extra=meta("SSH key IDs", placeholder="UUIDs, comma separated"))]
+    hostname: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=255,
+            pattern=HOSTNAME,
+            json_schema_extra=meta(
+                "Hostname",
+                placeholder="e.g. db-01.example.com",
+                rule="a host name: labels of letters, digits and dashes, joined by dots",
+            ),
+        ),
+    ]
+    ssh_key_ids: Annotated[
+        list[str], Field(min_length=1, json_schema_extra=meta("SSH key IDs", placeholder="UUIDs, comma separated"))
+    ]
 
     @field_validator("ssh_key_ids", mode="before")
     @classmethod
@@ -120,13 +152,23 @@ async def install_flow(ui: Any, server: Row) -> None:
 
     async def send(form: InstallForm) -> Any:
         os_name = next((label for label, v in choices if v == form.os_id), form.os_id)
-        await confirm_loss(ui, f"Install {os_name} on {server.name}?", f"Every disk of {server.name} ({server.id}) is erased and "
-                           f"{os_name} installed as {form.hostname}. What is on it now is lost for good.", "Install", server.name or server.id)
+        await confirm_loss(
+            ui,
+            f"Install {os_name} on {server.name}?",
+            f"Every disk of {server.name} ({server.id}) is erased and "
+            f"{os_name} installed as {form.hostname}. What is on it now is lost for good.",
+            "Install",
+            server.name or server.id,
+        )
         return await svc.run(Call("POST", "{id}/install"), ui.scope, server, form.model_dump())
 
     done = await ui.form(
-        f"Install an OS on {server.name} (its disks are erased)", InstallForm, choices={"os_id": choices},
-        initial={"hostname": server.name if _is_hostname(server.name) else ""}, submit=send, submit_label="Install",
+        f"Install an OS on {server.name} (its disks are erased)",
+        InstallForm,
+        choices={"os_id": choices},
+        initial={"hostname": server.name if _is_hostname(server.name) else ""},
+        submit=send,
+        submit_label="Install",
     )
     if done:
         ui.notify(f"Installing on {server.name}: to_install → installing → completed, shown as it goes.")
@@ -143,7 +185,13 @@ def _is_hostname(name: str) -> bool:
 class RemoteAccessForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ip: Annotated[str, Field(min_length=1, json_schema_extra=meta("Allowed client IP", placeholder="the address your browser connects from"))]
+    ip: Annotated[
+        str,
+        Field(
+            min_length=1,
+            json_schema_extra=meta("Allowed client IP", placeholder="the address your browser connects from"),
+        ),
+    ]
 
     @field_validator("ip")
     @classmethod
@@ -182,7 +230,9 @@ def jump_host_client_ip() -> str:
 class ReverseForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    reverse: Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com"))] = ""
+    reverse: Annotated[
+        str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com"))
+    ] = ""
 
     @field_validator("reverse")
     @classmethod
@@ -194,18 +244,31 @@ async def reverse_flow(ui: Any, server: Row) -> None:
     ips = [ip for ip in server.items("ips") if isinstance(ip, dict)]
     picked = await ui.pick(
         f"Reverse DNS: which IP of {server.name}?",
-        [(f"{ip.get('address')} · {ip.get('reverse') or 'no reverse'} · {ip.get('reverse_status', '?')}", ip) for ip in ips],
+        [
+            (f"{ip.get('address')} · {ip.get('reverse') or 'no reverse'} · {ip.get('reverse_status', '?')}", ip)
+            for ip in ips
+        ],
     )
     if picked is None:
         return
     svc = ui.service()
 
     async def send(form: ReverseForm) -> Any:
-        return await svc.call("PATCH", ui.scope, "servers", server.id, "ips", str(picked.get("id")), body={"reverse": form.reverse})
+        return await svc.call(
+            "PATCH", ui.scope, "servers", server.id, "ips", str(picked.get("id")), body={"reverse": form.reverse}
+        )
 
-    done = await ui.form(f"Reverse DNS of {picked.get('address')}", ReverseForm, initial={"reverse": picked.get("reverse") or ""}, submit=send)
+    done = await ui.form(
+        f"Reverse DNS of {picked.get('address')}",
+        ReverseForm,
+        initial={"reverse": picked.get("reverse") or ""},
+        submit=send,
+    )
     if done:
-        ui.notify(f"Reverse of {picked.get('address')}: {done.get('reverse') or 'none'} · {done.get('reverse_status', '?')} (pending → active, shown as it goes)")
+        ui.notify(
+            f"Reverse of {picked.get('address')}: {done.get('reverse') or 'none'} · "
+            f"{done.get('reverse_status', '?')} (pending → active, shown as it goes)"
+        )
         ui.follow(server)
 
 
@@ -214,5 +277,8 @@ async def install_warning(svc: Any, scope: str, server: Row) -> str:
     from .servers import MOVING_INSTALL, install_status
 
     status = install_status(server.data)
-    return f"An OS install is under way ({status}): stopping or rebooting now may leave it unfinished." \
-        if status in MOVING_INSTALL else ""
+    return (
+        f"An OS install is under way ({status}): stopping or rebooting now may leave it unfinished."
+        if status in MOVING_INSTALL
+        else ""
+    )

@@ -20,10 +20,13 @@ class VolumeCreateForm(BaseModel):
     name: Name
     volume_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
     base_snapshot: Annotated[str, Field(json_schema_extra=meta("From snapshot", widget="select"))] = ""
-    size_gb: Annotated[int | None, Field(validate_default=True, json_schema_extra=meta(
-        "Size (GB)", placeholder="empty when made from a snapshot"))] = None
+    size_gb: Annotated[
+        int | None,
+        Field(
+            validate_default=True, json_schema_extra=meta("Size (GB)", placeholder="empty when made from a snapshot")
+        ),
+    ] = None
     tags: Tags = []
-
 
     @field_validator("volume_type")
     @classmethod
@@ -61,7 +64,12 @@ class VolumeCreateForm(BaseModel):
 
 def volume_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, VolumeCreateForm)
-    body: dict[str, Any] = {"name": form.name, "project": c.project_id, "volume_type": form.volume_type, "tags": form.tags}
+    body: dict[str, Any] = {
+        "name": form.name,
+        "project": c.project_id,
+        "volume_type": form.volume_type,
+        "tags": form.tags,
+    }
     if form.base_snapshot:
         body["base_snapshot"] = form.base_snapshot
     else:
@@ -76,7 +84,8 @@ async def volume_options(service: Any, scope: str) -> tuple[dict[str, list[tuple
     type_choices = []
     for name, t in types.items():
         c = t.get("constraints") or {}
-        type_choices.append((f"{VOLUME_TYPE_LABELS.get(name, name)} · {gb(c.get('min'))}–{gb(c.get('max'))} GB", name))
+        sizes = f"{gb(c.get('min'))}–{gb(c.get('max'))} GB"
+        type_choices.append((f"{VOLUME_TYPE_LABELS.get(name, name)} · {sizes}", name))
     snap_choices = [("none: an empty volume", "")] + [
         (f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", sid) for sid, s in snapshots.items()
     ]
@@ -89,7 +98,6 @@ class VolumeEditForm(BaseModel):
     name: Name
     size_gb: Annotated[int, Field(json_schema_extra=meta("Size (GB)"))]
     tags: Tags = []
-
 
     @field_validator("size_gb")
     @classmethod
@@ -137,7 +145,12 @@ async def server_volumes(ui: Any, sid: str) -> tuple[dict[str, Any], dict[str, d
 
 async def set_server_volumes(ui: Any, sid: str, volumes: list[dict[str, Any]]) -> dict[str, Any]:
     """PATCH the whole volume map, keys renumbered "0", "1", … in order (spec 1 §2.3)."""
-    body = {"volumes": {str(i): {"id": v["id"], **({"volume_type": "sbs_volume"} if v.get("volume_type") == "sbs_volume" else {})} for i, v in enumerate(volumes)}}
+    body = {
+        "volumes": {
+            str(i): {"id": v["id"], **({"volume_type": "sbs_volume"} if v.get("volume_type") == "sbs_volume" else {})}
+            for i, v in enumerate(volumes)
+        }
+    }
     return await ui.service().call("PATCH", ui.scope, "servers", sid, body=body)
 
 
@@ -172,10 +185,17 @@ async def detach_flow(ui: Any, vol: Row) -> None:
         return
     boot = current.get("0")
     if isinstance(boot, dict) and boot.get("id") == vol.id and server.get("state") != "stopped":
-        ui.notify(f"{vol.name} is the boot volume of {server.get('name')}, which is {server.get('state')}: "
-                  "power it off first to detach it.", "warning")
+        ui.notify(
+            f"{vol.name} is the boot volume of {server.get('name')}, which is {server.get('state')}: "
+            "power it off first to detach it.",
+            "warning",
+        )
         return
-    if not await ui.confirm(f"Detach {vol.name}?", f"{vol.name} is detached from {server.get('name')}; the volume and its data are kept.", "Detach"):
+    if not await ui.confirm(
+        f"Detach {vol.name}?",
+        f"{vol.name} is detached from {server.get('name')}; the volume and its data are kept.",
+        "Detach",
+    ):
         return
     await set_server_volumes(ui, owner["id"], [v for v in current.values() if v.get("id") != vol.id])
     ui.notify(f"Detached {vol.name} from {server.get('name')}")
@@ -186,10 +206,18 @@ async def migrate_flow(ui: Any, vol: Row) -> None:
     plan = await ui.service().call("POST", ui.scope, "block-migration", "plan", body={"volume_id": vol.id})
     volume = plan.get("volume")
     volumes = [volume] if isinstance(volume, dict) else [v for v in plan.get("volumes") or [] if isinstance(v, dict)]
-    names = [v.get("name") for v in volumes] + [f"snapshot {s.get('name')}" for s in plan.get("snapshots") or [] if isinstance(s, dict)]
+    names = [v.get("name") for v in volumes] + [
+        f"snapshot {s.get('name')}" for s in plan.get("snapshots") or [] if isinstance(s, dict)
+    ]
     message = "These move to block storage (sbs) and cannot move back:\n  " + "\n  ".join(str(n) for n in names)
     if not await ui.confirm(f"Migrate {vol.name}?", message, "Migrate"):
         return
-    await ui.service().call("POST", ui.scope, "block-migration", "apply", body={"volume_id": vol.id, "validation_key": plan.get("validation_key")})
+    await ui.service().call(
+        "POST",
+        ui.scope,
+        "block-migration",
+        "apply",
+        body={"volume_id": vol.id, "validation_key": plan.get("validation_key")},
+    )
     ui.notify(f"Migrating {vol.name} to block storage")
     ui.follow(vol)

@@ -12,7 +12,8 @@ from typing import Any
 from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, DetailPanel, EditSpec, Lazy, ListParams, Parent, kinds_of
 from tui.products.format import state_text
 from tui.products.location import Endpoint, FromContext
-from tui.products.shapes import FormCall, SetEditor, ShowValue
+from tui.products.set_editor import SetEditor
+from tui.products.shapes import FormCall, ShowValue
 from tui.products.manifest import Entry
 from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
 

@@ -390,7 +390,7 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
     send's outcome went to the log only. Now esc and q wait for the answer, which is shown."""
     import asyncio
 
-    from tui.products.changeset import OutcomeUnclear
+    from tui.products.outcome import OutcomeUnclear
 
     gate = asyncio.Event()
 

@@ -8,7 +8,8 @@ import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
 from tui.products.base import Context
-from tui.products.changeset import ChangeSet, NotApplied, OutcomeUnclear
+from tui.products.changeset import ChangeSet
+from tui.products.outcome import NotApplied, OutcomeUnclear
 from tui.products.dns.kinds import RECORDS
 from tui.products.dns.sending import send_changes
 from tui.products.location import ParentRef

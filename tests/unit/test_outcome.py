@@ -183,3 +183,66 @@ def test_a_look_says_what_changed_when_the_state_says_nothing():
     many = outcome.changes({k: 0 for k in "abcde"}, {k: 1 for k in "abcde"})
     assert many == "a: 0 → 1; b: 0 → 1; c: 0 → 1 (and 2 more)"
     assert outcome.changes({"x": "x" * 100}, {"x": None}) == f"x: {'x' * 39}… → none"
+
+
+async def test_an_edit_whose_answer_is_lost_is_read_back_and_told_applied_or_not():
+    for faults, applied in ((FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"), True), (None, False)):
+        sandbox = Sandbox(clock=ManualClock(), faults=faults)
+        client = _client(sandbox)
+        svc = _service(client, FIPS)
+        fip = (await svc.list_rows("fr-par-2"))[0]
+        if not applied:
+            sandbox.inject(504, f"/{fip.id}", method="PATCH", times=1)  # the platform never acted
+        if applied:
+            row, told = await outcome.update(svc, "fr-par-2", fip, {"description": "told once"})
+            assert row.get("description") == "told once"
+            assert told and "Looked again: it now holds what was sent: the change was applied" in told
+        else:
+            with pytest.raises(outcome.Looked) as said:
+                await outcome.update(svc, "fr-par-2", fip, {"description": "told once"})
+            assert "it was not changed (description still as before)" in said.value.message
+        await client.aclose()
+
+
+async def test_a_whole_set_whose_answer_is_lost_is_read_again_and_compared_with_what_was_sent():
+    from tui.api.errors import NotFound
+    from tui.products.base import Call
+
+    sandbox = Sandbox(clock=ManualClock())
+    client = _client(sandbox)
+    svc = _service(client, INSTANCES)
+    instance = next(r for r in await svc.list_rows("fr-par") if _ready(r))
+    sent = {"rules": [{"ip": "198.51.100.0/24", "description": "office"}]}
+    put = Call("PUT", "{id}/acls")
+
+    async def read():
+        return await svc.run(Call("GET", "{id}/acls"), "fr-par", instance)
+
+    async def failing():
+        raise NotFound(404, "gone", method="GET", url="/acls")
+
+    def holds(now):
+        return [(r["ip"], r["description"]) for r in now["rules"]] == [("198.51.100.0/24", "office")]
+
+    sandbox.inject(504, "/acls", method="PUT", times=1)  # not applied: the set is still the old one
+    with pytest.raises(outcome.Looked) as said:
+        await outcome.send_whole(svc, put, "fr-par", instance, sent, read, holds)
+    assert "the set is not what was sent: it was not applied" in said.value.message
+    sandbox.inject(504, "/acls", method="PUT", times=1)
+    with pytest.raises(outcome.Looked) as said:
+        await outcome.send_whole(svc, put, "fr-par", instance, sent, failing, holds)
+    assert "reading the set again failed too" in said.value.message
+    answer, told = await outcome.send_whole(svc, put, "fr-par", instance, sent, read, holds)
+    assert told is None and holds(answer)  # answered: nothing to look for
+    await client.aclose()
+
+
+def test_a_batchs_own_look_is_said_applied_not_applied_or_unclear():
+    from tui.api.errors import OutcomeUnknown
+
+    err = OutcomeUnknown(500, "boom", method="PATCH", url="/records")
+    assert "Looked: 2 records there" in outcome.judged(err, True, "2 records there")
+    with pytest.raises(outcome.NotApplied):
+        outcome.judged(err, False, "none there")
+    with pytest.raises(outcome.OutcomeUnclear):
+        outcome.judged(err, None, "cannot tell")

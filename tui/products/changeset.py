@@ -18,17 +18,6 @@ UNKNOWN = "?"  # the mark of a change sent whose outcome is unknown (it may have
 STAGED = "_staged"  # the row field holding a staged row's mark
 
 
-class NotApplied(Exception):
-    """A batch whose answer was lost looked, and found its changes not applied: they stay staged;
-    the message says what was seen."""
-
-
-class OutcomeUnclear(Exception):
-    """A batch was sent, its answer lost, and looking could not tell whether it was applied (the look
-    failed too, or what it saw cannot say): the changes stay staged, marked unknown (`?`). The next
-    send of a kind's batch looks first, and sends only what the resource does not already hold."""
-
-
 @record
 class Change:
     op: Op
@@ -86,7 +75,7 @@ class ChangeSet:
         return [c for c in self._changes.values() if c.unknown]
 
     def mark_unknown(self) -> None:
-        """Every change was sent and its outcome is unknown (see `OutcomeUnclear`)."""
+        """Every change was sent and its outcome is unknown (see `outcome.OutcomeUnclear`)."""
         for change in self._changes.values():
             change.unknown = True
 

@@ -1,14 +1,17 @@
 """After a write whose outcome is unknown (timeout after sending, 5xx, unreadable 2xx body): look.
 
 The platform may have applied it. Re-sending would risk a duplicate, so each write is followed by
-the read that tells what happened, and the operator is told what was found. These are plain async
-functions over a ResourceService (no Textual), used by the console's create, edit, delete and
-action paths and by product flows: `create` and `send` write and, when the answer is lost, look.
+the read that tells what happened, and the operator is told what was found. This module is the one
+place that happens: plain async functions over a ResourceService (no Textual), used by the console's
+create, edit, delete and action paths, whole-set editors, pickers, staged batches and product flows.
+`create`, `update`, `delete`, `act` and `send` write and, when the answer is lost, look; `after_lost`
+looks after a conversation's step lost its answer; `send_whole` sends a whole set and reads it again;
+`judged` turns a product's own look (a batch's) into what the console says.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Awaitable, Callable, Iterable
 
 from ..records import record
 from ..api.errors import ApiError, NotFound, OutcomeUnknown
@@ -35,6 +38,23 @@ class Found:
     row: Row | None
     says: str
     applied: bool | None  # True: it happened; False: it did not; None: cannot tell
+    error: Any = None  # the lost answer (an OutcomeUnknown) the look was made after
+
+    @property
+    def told(self) -> str:
+        """What the operator is told: the error, and what looking found."""
+        return f"{self.error.summary}\nLooked again: {self.says}." if self.error is not None else self.says
+
+
+class NotApplied(Exception):
+    """A batch whose answer was lost looked, and found its changes not applied: they stay staged;
+    the message says what was seen."""
+
+
+class OutcomeUnclear(Exception):
+    """A batch was sent, its answer lost, and looking could not tell whether it was applied (the look
+    failed too, or what it saw cannot say): the changes stay staged, marked unknown (`?`). The next
+    send of a kind's batch looks first, and sends only what the resource does not already hold."""
 
 
 def identity(kind: Any, payload: dict[str, Any]) -> dict[str, Any]:
@@ -269,3 +289,78 @@ async def send(
 def lost(err: ApiError, found: Found) -> str:
     """What the operator is told when a write's answer was lost and the look found it applied."""
     return f"{err.summary}\nLooked again: {found.says}."
+
+
+async def update(service: Any, scope: str, row: Row, patch: dict[str, Any], method: str = "PATCH") -> tuple[Row, str | None]:
+    """Save `patch` on `row`; when the answer is lost, read it back (`after_update`): (the row, None)
+    when answered, (the row read, what the look said) when it holds what was sent; `Looked` when not."""
+    try:
+        return await service.update(scope, row.id, patch, method), None
+    except OutcomeUnknown as err:
+        found = await after_update(service, scope, row.id, patch)
+        if found.applied and found.row is not None:
+            return found.row, lost(err, found)
+        raise Looked(err, found.says) from None
+
+
+async def delete(service: Any, scope: str, row: Row) -> Found | None:
+    """Delete `row`: None when answered; when the answer is lost, what a look found (`after_delete`)."""
+    try:
+        await service.delete(scope, row)
+    except OutcomeUnknown as err:
+        return _after(err, await after_delete(service, scope, row.id))
+    return None
+
+
+async def act(service: Any, call: Call, scope: str, row: Row, moves_to: frozenset[str] = frozenset(),
+              advice: str = "") -> Found | None:
+    """One verb of `row`: None when answered; when the answer is lost, the state found (`after_action`)."""
+    try:
+        await service.run(call, scope, row)
+    except OutcomeUnknown as err:
+        return await after_lost(err, service, scope, [row], moves_to, advice)
+    return None
+
+
+async def after_lost(err: OutcomeUnknown, service: Any, scope: str, rows: list[Any],
+                     moves_to: frozenset[str] = frozenset(), advice: str = "") -> Found:
+    """A write on `rows` lost its answer (a verb, or a step of a conversation): the one row it acted
+    on is read again and its state said (`after_action`); several rows cannot be told apart by one
+    look: the list is to be read again (`row` None, `applied` None)."""
+    if len(rows) != 1:
+        return Found(None, "the list is read again: check it before repeating", None, err)
+    first = rows[0]
+    found = await after_action(service, scope, first.id, getattr(first, "state", None), moves_to, advice,
+                               was=getattr(first, "data", None))
+    return _after(err, found)
+
+
+async def send_whole(service: Any, call: Call, scope: str, row: Row, body: dict[str, Any],
+                     read: Callable[[], Awaitable[Any]], holds: Callable[[Any], bool]) -> tuple[dict[str, Any], str | None]:
+    """Send a whole set (`body`, by `call`); when the answer is lost, read the set again (`read`):
+    ({}, what to say) when it `holds` what was sent; `Looked` when it does not, or reading failed too."""
+    try:
+        return await service.run(call, scope, row, body), None
+    except OutcomeUnknown as err:
+        try:
+            now = await read()
+        except ApiError as again:
+            raise Looked(err, f"reading the set again failed too ({again.summary}): check before saving again") from None
+        if not holds(now):
+            raise Looked(err, "the set is not what was sent: it was not applied") from None
+        return {}, lost(err, Found(None, "the set now holds what was sent: it was applied", True))
+
+
+def judged(err: OutcomeUnknown, applied: bool | None, saw: str) -> str:
+    """A product's own look after a batch lost its answer (`ResourceKind.batch`), said: the text when
+    it was applied; `NotApplied` when it was not; `OutcomeUnclear` when the look cannot tell."""
+    told = f"{err.summary}\nLooked: {saw}"
+    if applied is None:
+        raise OutcomeUnclear(told) from None
+    if not applied:
+        raise NotApplied(told) from None
+    return told
+
+
+def _after(err: OutcomeUnknown, found: Found) -> Found:
+    return Found(found.row, found.says, found.applied, err)

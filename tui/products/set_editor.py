@@ -91,7 +91,6 @@ class SetEditor(Shape):
         """Check the set and send it; when the answer is lost, read the set again: applied (said),
         or not (`outcome.Looked`, shown in the editor, whose edits stay)."""
         from . import outcome
-        from ..api.errors import ApiError, OutcomeUnknown
         from .flows import Refused
 
         self.check(records)
@@ -101,17 +100,15 @@ class SetEditor(Shape):
         if said and not await ui.confirm(f"Send these {self.what}s?", said, "Send"):
             raise Refused(f"Not sent: {said[0].lower()}{said[1:]}")
         body = self.body(records)
-        try:
-            return await ui.service().run(self.send, ui.scope, row, body)
-        except OutcomeUnknown as err:  # may have been applied: read the set again and compare
-            try:
-                now = self.body(await self.current(ui, row, fresh=True))
-            except ApiError as again:
-                raise outcome.Looked(err, f"reading the set again failed too ({again.summary}): check before saving again") from None
-            if not _same(now[self.key], body[self.key], self.ordered):
-                raise outcome.Looked(err, "the set is not what was sent: it was not applied") from None
-            ui.notify(outcome.lost(err, outcome.Found(None, "the set now holds what was sent: it was applied", True)), "warning")
-            return {}
+
+        async def read() -> Any:  # after a lost answer: the set as it is now
+            return self.body(await self.current(ui, row, fresh=True))[self.key]
+
+        answer, told = await outcome.send_whole(ui.service(), self.send, ui.scope, row, body, read,
+                                                lambda now: _same(now, body[self.key], self.ordered))
+        if told:
+            ui.notify(told, "warning")
+        return answer
 
     async def __call__(self, ui: Any, row: Row) -> None:
         choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})

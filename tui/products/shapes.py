@@ -341,7 +341,7 @@ class DeleteAsking(Shape):
     mutating = True
 
     async def __call__(self, ui: Any, row: Row) -> None:
-        from ..api.errors import ApiError, OutcomeUnknown
+        from ..api.errors import ApiError
 
         try:  # asked and confirmed from what is there now (counts, the address), not a stale row
             row = await ui.service().get_row(ui.scope, row.id)
@@ -366,17 +366,12 @@ class DeleteAsking(Shape):
         ):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})
-        try:
-            await ui.service().run(call, ui.scope, row)
-        except OutcomeUnknown as err:  # may have been applied: look, and say what is there
-            from . import outcome
+        from . import outcome
 
-            found = await outcome.after_action(ui.service(), ui.scope, row.id, row.state, was=row.data)
-            ui.notify(outcome.lost(err, found), "warning")
+        found = await outcome.act(ui.service(), call, ui.scope, row)
+        if found is not None:  # may have been applied: say what a look found there
+            ui.notify(found.told, "warning")
             ui.remove(row) if found.row is None and found.applied else ui.follow(found.row or row)
             return
         ui.notify(f"Deleting {name}: {means}")
         ui.follow(row)
-
-# The whole-set editor lives in its own module; products name it from here with the other shapes.
-from .set_editor import ROWS, SetEditor  # noqa: E402,F401

@@ -2,24 +2,26 @@
 → confirm → send → when the answer is lost, look → notify → follow.
 
 An action is one request (`call`), or a conversation (a declared shape or a product's flow, both
-run with a `ViewFlowUI`). The host is the view: it provides `app`, `kind`, `service`, `scope`,
-`read_only`, `context(scope)`, `create_scope()`, `follow(row)`, `forget(row)`, `upsert_row(row)`
-and `reload()`. Run it from a worker: a confirmation and a flow's dialogs are awaited. One-time
+run with a `ViewFlowUI`). The host is the view: what it provides is `action_host.ActionHost`.
+Run it from a worker: a confirmation and a flow's dialogs are awaited. One-time
 secrets an answer carried are revealed here too (`reveal_once`), for every view alike.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.errors import OutcomeUnknown
 from ..products import outcome
 from ..products.base import ActionSpec, Child, Lazy
 from ..products.rows import called, called_with_id
-from .errors import notify_error
+from .errors import notify_error, notify_lost
+
+if TYPE_CHECKING:
+    from .action_host import ActionHost
 
 
-async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
+async def run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     """Run `spec` on `target`: a row, or a list of rows for an action that takes several (its flow
     answers True when it sent something). Returns what a conversation returned, else None. Keys
     typed until its first dialog opens wait for it (`TypeAhead.expect_screen`)."""
@@ -30,7 +32,7 @@ async def run(host: Any, spec: ActionSpec, target: Any) -> Any:
         host.app.expect_done()
 
 
-async def _run(host: Any, spec: ActionSpec, target: Any) -> Any:
+async def _run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     app = host.app
     what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
     if not offered(spec, host.read_only):
@@ -71,38 +73,36 @@ async def _run(host: Any, spec: ActionSpec, target: Any) -> Any:
         return None
     try:
         assert spec.call is not None
-        await host.service.run(spec.call, scope, first)
-    except OutcomeUnknown as err:
-        await _look_after(host, spec, [first], scope, err, doing)
-        return None
+        found = await outcome.act(host.service, spec.call, scope, first, spec.moves_to, spec.if_lost)
     except Exception as err:
         notify_error(app, err, doing)
+        return None
+    if found is not None:
+        _said(host, doing, found, [first])
         return None
     app.notify(f"{what} — accepted" if host.kind.singleton else f"{what}: {name} — accepted", timeout=4)
     reveal_once(host, first)
     after = next((a for a in host.kind.actions if spec.then and a.name == spec.then), None)
-    if after is not None and isinstance(getattr(host, "then", None), dict):  # run once it settles (the view polls it)
-        host.then[first.id] = after
+    if after is not None:
+        host.run_when_settled(first, after)
     host.follow(first)
     return None
 
 
-async def _look_after(host: Any, spec: ActionSpec, rows: list[Any], scope: str, err: Any, doing: str) -> None:
-    """An action's answer was lost (its request, or a step of its conversation): the one row it
-    acted on is read again and its state said (`outcome.after_action`: applied when it is in a
-    state the action moves it to, with the action's advice); several rows: the list is read again."""
-    first = rows[0]
-    if len(rows) > 1:
-        unknown_outcome(host.app, err, doing, "the list is read again: check it before repeating")
+async def _look_after(host: ActionHost, spec: ActionSpec, rows: list[Any], scope: str, err: Any, doing: str) -> None:
+    """An action's answer was lost (its request, or a step of its conversation): say what a look
+    found (`outcome.after_lost`), and show it: gone, followed, or the list read again."""
+    _said(host, doing, await outcome.after_lost(err, host.service, scope, rows, spec.moves_to, spec.if_lost), rows)
+
+
+def _said(host: ActionHost, doing: str, found: outcome.Found, rows: list[Any]) -> None:
+    notify_lost(host.app, doing, found.told)
+    if len(rows) != 1:
         host.reload()
-        return
-    found = await outcome.after_action(host.service, scope, first.id, first.state, spec.moves_to, spec.if_lost,
-                                       was=getattr(first, "data", None))
-    unknown_outcome(host.app, err, doing, found.says)
-    if found.row is None and found.applied:
-        host.forget(first)
+    elif found.row is None and found.applied:
+        host.forget(rows[0])
     else:
-        host.follow(found.row or first)
+        host.follow(found.row or rows[0])
 
 
 def offered(spec: ActionSpec, read_only: bool) -> bool:
@@ -111,7 +111,7 @@ def offered(spec: ActionSpec, read_only: bool) -> bool:
     return not (read_only and spec.mutating and not getattr(spec.shape, "viewable", False))
 
 
-def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) -> bool:
+def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None = None) -> bool:
     """The one-time secrets an answer carried for `row` (a new token, an activation's password),
     with any `credentials` (inside its URLs, masked elsewhere): shown masked, `v` reveals, `y`
     copies; taken from the service, so they are given once. False when there was nothing."""
@@ -132,7 +132,7 @@ def reveal_once(host: Any, row: Any, credentials: dict[str, str] | None = None) 
     return True
 
 
-async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
+async def _confirmed(host: ActionHost, spec: ActionSpec, row: Any, scope: str) -> bool:
     from .screens.confirm import ConfirmScreen
 
     what = spec.label.rstrip("…")
@@ -144,12 +144,7 @@ async def _confirmed(host: Any, spec: ActionSpec, row: Any, scope: str) -> bool:
     return bool(await host.app.push_screen_wait(ConfirmScreen(f"{what}?", message, what.split(" (")[0])))
 
 
-def unknown_outcome(app: Any, err: Any, doing: str, found: str) -> None:
-    """Say that a write may have been applied, and what looking found."""
-    app.notify(f"{err.summary}\nLooked again: {found}.", title=f"{doing}: the answer was lost", severity="warning", timeout=20)
-
-
-def open_menu(host: Any, row: Any, actions: Any, children: Any, title: str, run: Any, open_child: Any) -> None:
+def open_menu(host: ActionHost, row: Any, actions: Any, children: Any, title: str, run: Any, open_child: Any) -> None:
     """A row's actions menu, for lists, details and panels: what can run now, what cannot greyed
     with why (read-only keeps what changes nothing), then the child lists (›). `run(spec)` and
     `open_child(child)` act on the pick."""

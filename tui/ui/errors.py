@@ -63,6 +63,12 @@ def notify_error(app: App, err: BaseException, doing: str) -> None:
     app.notify(f"{summary}\n{hint}", title=f"{doing}: failed", severity="error", timeout=12)
 
 
+def notify_lost(app: Any, doing: str, told: str) -> None:
+    """A write's answer was lost: say that it may have been applied, and what looking found
+    (`outcome.Found.told`)."""
+    app.notify(told, title=f"{doing}: the answer was lost", severity="warning", timeout=20)
+
+
 def report_bug(app: App, err: BaseException, doing: str) -> None:
     """From a render path: log now, notify once the current refresh is over."""
     log.error("%s failed", doing, exc_info=err)

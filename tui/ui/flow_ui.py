@@ -6,14 +6,17 @@ flow reads top to bottom like the conversation it is, and the UI keeps drawing w
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..products.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
 from ..products.flows import Submit
 
+if TYPE_CHECKING:
+    from .action_host import ActionHost
+
 
 class ViewFlowUI:
-    def __init__(self, view: Any, scope: str) -> None:
+    def __init__(self, view: ActionHost, scope: str) -> None:
         self.view = view
         self.app = view.app
         self.scope = scope if scope != ALL else view.create_scope()

@@ -8,7 +8,7 @@ from typing import Any
 from ..base import Column
 from ..catalogue import catalogue
 from ..format import gb, state_text
-from .servers import baremetal_kind
+from .common import baremetal_kind
 
 
 def _first(r: Any, key: str) -> dict[str, Any]:

@@ -274,7 +274,7 @@ async def reverse_flow(ui: Any, server: Row) -> None:
 
 async def install_warning(svc: Any, scope: str, server: Row) -> str:
     """Said before a stop or a reboot while an OS install is under way (the platform takes them)."""
-    from .servers import MOVING_INSTALL, install_status
+    from .common import MOVING_INSTALL, install_status
 
     status = install_status(server.data)
     return (

@@ -6,8 +6,9 @@ from __future__ import annotations
 from .. import commands
 from ..base import ActionSpec, Call, Column, Lazy, Parent, Row
 from ..format import date_of, state_text
-from ..shapes import SetEditor, ShowValue
-from .servers import baremetal_kind
+from ..set_editor import SetEditor
+from ..shapes import ShowValue
+from .common import baremetal_kind
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8

@@ -7,28 +7,16 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, kinds_of
+from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent
 from ..declared import Field
 from ..format import COMMON, Tones
 from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
 from ..columns import named_ref
+from .common import MOVING_INSTALL, baremetal_kind, install_status
 
-API = "baremetal/v1alpha1"
-ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
-RESOURCE = Lazy("tui.products.models:Resource")
-# What every bare-metal kind shares; a kind says only what differs (private networks: another API and zones).
-baremetal_kind = kinds_of(
-    product="Bare metal", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=RESOURCE
-)
 FORMS = "tui.products.baremetal.forms:"
-MOVING_INSTALL = frozenset({"to_install", "installing"})
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
-
-
-def install_status(data: Any) -> str:
-    install = data.get("install")
-    return str(install.get("status") or "") if isinstance(install, dict) else ""
 
 
 def parts_moving(data: dict[str, Any]) -> bool:

@@ -11,7 +11,8 @@ from ..base import ActionSpec, Call, Child, Column, Lazy, Parent, Row, kinds_of
 from ..columns import raw
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
-from ..shapes import FormCall, SetEditor, ShowAnswer
+from ..set_editor import SetEditor
+from ..shapes import FormCall, ShowAnswer
 from .names import shown
 
 API = "domain/v2beta1"

@@ -11,7 +11,8 @@ import ipaddress
 import re
 from typing import Any, Iterable
 
-from ..changeset import Change, NotApplied, OutcomeUnclear
+from ..changeset import Change
+from ..outcome import OutcomeUnclear, judged
 from .names import shown
 from .records import record_of
 
@@ -75,11 +76,7 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
                 f"{err.summary}\nLooking at the versions of {shown(zone)} failed too ({look_err.summary}), "
                 "so cloudtui cannot tell whether the changes were applied."
             ) from None
-        if applied is None:
-            raise OutcomeUnclear(f"{err.summary}\nLooked: {saw}") from None
-        if not applied:
-            raise NotApplied(f"{err.summary}\nLooked: {saw}") from None
-        return "\n".join(filter(None, [said, f"{err.summary}\nLooked: {saw}"]))
+        return "\n".join(filter(None, [said, judged(err, applied, saw)]))
     return said or None
 
 

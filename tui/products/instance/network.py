@@ -7,7 +7,8 @@ from typing import Any
 
 from ..base import ActionSpec, Call, Column, Lazy
 from ..declared import Field
-from ..shapes import PickCall, SetEditor, ShowAnswer
+from ..set_editor import SetEditor
+from ..shapes import PickCall, ShowAnswer
 from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
 
 F = "tui.products.instance.network_forms:"

@@ -8,7 +8,8 @@ from typing import Any
 from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, kinds_of
 from ..format import COMMON, Tones, date_of
 from ..pick_change import Change, PickChange
-from ..shapes import SaveAnswer, SetEditor
+from ..set_editor import SetEditor
+from ..shapes import SaveAnswer
 from ..states import When
 from ..columns import name_col, scope_col, state_col, tags_col
 

@@ -5,7 +5,6 @@ one is not; its detail explains the SSL compatibility level in words and draws i
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from rich.text import Text
@@ -14,7 +13,6 @@ from ..base import Call, Child, Column, DetailPanel, Lazy, kinds_of
 from ..columns import name_col, raw, scope_col, state_col, tags_col
 from ..format import COMMON, Tones, date_of
 from ..shapes import DeleteAsking
-from ..views import Node
 
 API = "lb/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
@@ -120,36 +118,6 @@ def _deletable(r: Any) -> str | None:
     return "it is being deleted already" if r.state in ("to_delete", "deleting") else None
 
 
-async def topology(service: Any, scope: str, row: Any) -> Node:
-    """Frontends (port → backend) → the backend (protocol, port, algorithm, health check) → its
-    servers; backends no frontend uses come last."""
-    from .backends import backend_label
-
-    backends, frontends = await asyncio.gather(
-        service.read_all(scope, "lbs", row.id, "backends", key="backends"),
-        service.read_all(scope, "lbs", row.id, "frontends", key="frontends"),
-    )
-    by_id = {str(b.get("id")): b for b in backends}
-
-    def backend_node(b: dict[str, Any]) -> Node:
-        pool = b.get("pool") if isinstance(b.get("pool"), list) else []
-        return Node(backend_label(b), tuple(Node(f"server {ip}") for ip in pool) or (Node("no server"),))
-
-    nodes, used = [], set()
-    for f in sorted(frontends, key=lambda f: (f.get("inbound_port") or 0, str(f.get("name")))):
-        embedded = f.get("backend") if isinstance(f.get("backend"), dict) else {}
-        b = by_id.get(str(embedded.get("id"))) or embedded
-        used.add(str(b.get("id")))
-        name = b.get("name") or "?"
-        nodes.append(Node(f"frontend {f.get('name')} :{f.get('inbound_port')} → {name}", (backend_node(b),) if b else ()))
-    idle = [backend_node(b) for b in backends if str(b.get("id")) not in used]
-    if idle:
-        nodes.append(Node("backends no frontend uses", tuple(idle)))
-    ip = ip_of(row.data) if hasattr(row, "data") else {}
-    label = f"{row.name} ({ip.get('ip_address')})" if ip.get("ip_address") else row.name
-    return Node(label, tuple(nodes) or (Node("no frontend and no backend yet"),))
-
-
 def goes_with(r: Any) -> str:
     """What a load balancer's delete takes with it, in words ("" when nothing)."""
     def some(n: Any, word: str) -> str:
@@ -207,7 +175,7 @@ LBS = lb_kind(
         ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
         ("Updated", lambda s: date_of(str(s.raw.get("updated_at", "")))),
     ),
-    panels=(DetailPanel("Topology", tree=HERE + "topology"),),
+    panels=(DetailPanel("Topology", tree="tui.products.lb.topology:topology"),),
     children=(Child("Backends", CHILDREN + "BACKENDS"), Child("Frontends", CHILDREN + "FRONTENDS")),
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),

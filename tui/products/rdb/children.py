@@ -9,7 +9,8 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Column, Lazy, ListParams, Parent
 from ..format import date_of, human_bytes
-from ..shapes import ROWS, FormCall, ShowValue
+from ..set_editor import ROWS
+from ..shapes import FormCall, ShowValue
 from ..states import When
 from .instances import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
 

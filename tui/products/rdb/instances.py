@@ -10,7 +10,8 @@ from rich.text import Text
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, Metric, Metrics, kinds_of
 from ..format import COMMON, Tones, date_of, gb
 from ..pick_change import Change, PickChange
-from ..shapes import FormCall, SaveAnswer, SetEditor
+from ..set_editor import SetEditor
+from ..shapes import FormCall, SaveAnswer
 from ..states import When
 from ..columns import name_col, scope_col, state_col, tags_col
 

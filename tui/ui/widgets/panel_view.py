@@ -106,6 +106,10 @@ class PanelView(Vertical):
     def forget(self, row: Row) -> None:
         self.reload()
 
+    def run_when_settled(self, row: Row, spec: ActionSpec) -> None:
+        """A panel's actions declare nothing to run after them; were one to, it runs now."""
+        self._run(spec, row)
+
     def actions(self) -> tuple[ActionSpec, ...]:
         """The actions of the object, or of its absence (Activate)."""
         return self.kind.absent_actions if self.absent else self.kind.actions

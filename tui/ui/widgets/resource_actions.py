@@ -263,10 +263,10 @@ class ResourceActions(ResourceChanges):
             self.update_title()
             self.refresh_bindings()
 
-    def unknown_outcome(self, err: Any, doing: str, found: str) -> None:
-        from ..action_runner import unknown_outcome
+    def unknown_outcome(self, doing: str, told: str) -> None:
+        from ..errors import notify_lost
 
-        unknown_outcome(self.app, err, doing, found)
+        notify_lost(self.app, doing, told)
 
     # children ---------------------------------------------------------------------------------
     def open_child(self, child: Child, resource: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from textual import work
 
-from ...api.errors import ApiError, OutcomeUnknown
+from ...api.errors import ApiError
 from ...products import outcome
 from ...products.base import ALL, Lazy
 from ...products.rows import called, called_with_id
@@ -31,7 +31,7 @@ class ResourceChanges:
     update_title: Callable[[], None]
     _refresh_detail: Callable[[], None]
     reveal_secrets: Callable[[Any], None]
-    unknown_outcome: Callable[[Any, str, str], None]
+    unknown_outcome: Callable[[str, str], None]
     run_flow: Callable[..., None]
     _do_action: Callable[..., Any]
     stage_add: Callable[..., Any]
@@ -91,7 +91,7 @@ class ResourceChanges:
                     how = f"{renew.label.rstrip('…')} (a) makes a new one" if renew else f"delete this {self.kind.singular} (d) and create another"
                     looked += (f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secret_fields)} was in the lost answer and "
                                f"will not be given again: {how}.")
-                self.app.notify(looked, title=f"Creating {row.name or row.id}: the answer was lost", severity="warning", timeout=20)
+                self.unknown_outcome(f"Creating {row.name or row.id}", looked)
                 lost.add(row.id)
             return row
 
@@ -201,14 +201,10 @@ class ResourceChanges:
                 return resource
             if self.staging:
                 return self.stage_edit(resource, patch)
-            try:
-                return await self.service.update(scope, resource.id, patch, spec.method)
-            except OutcomeUnknown as err:
-                found = await outcome.after_update(self.service, scope, resource.id, patch)
-                if found.applied and found.row is not None:
-                    self.unknown_outcome(err, f"Saving {found.row.name}", found.says)
-                    return found.row
-                raise outcome.Looked(err, found.says) from None
+            row, told = await outcome.update(self.service, scope, resource, patch, spec.method)
+            if told:
+                self.unknown_outcome(f"Saving {row.name}", told)
+            return row
 
         def done(result: Any) -> None:
             if result and said and said[0].startswith("Nothing changed"):
@@ -289,21 +285,20 @@ class ResourceChanges:
     async def _delete(self, resource: Any) -> None:
         scope = self.kind.scope_of(resource) or self.scope
         try:
-            await self.service.delete(scope, resource)
-        except OutcomeUnknown as err:
-            found = await outcome.after_delete(self.service, scope, resource.id)
-            self.unknown_outcome(err, f"Deleting {resource.name}", found.says)
-            if found.applied:
-                self.forget(resource)
-            elif found.row is not None:
-                self.table.upsert([found.row])
-                self.follow(found.row)
-            return
+            found = await outcome.delete(self.service, scope, resource)
         except Exception as err:
             notify_error(self.app, err, f"Deleting {resource.name}")
             return
-        self.forget(resource)
-        self.app.notify(f"Deleted {resource.name}", timeout=4)
+        if found is None:
+            self.forget(resource)
+            self.app.notify(f"Deleted {resource.name}", timeout=4)
+            return
+        self.unknown_outcome(f"Deleting {resource.name}", found.told)
+        if found.applied:
+            self.forget(resource)
+        elif found.row is not None:
+            self.table.upsert([found.row])
+            self.follow(found.row)
 
     def forget(self, resource: Any) -> None:
         """A resource is gone: out of the table and the counts."""

@@ -378,6 +378,10 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
                 if row is not None and spec.available(row):
                     self.run_action(row, spec)
 
+    def run_when_settled(self, row: Any, spec: Any) -> None:
+        """`spec` runs on `row` once a refresh sees it settled (`_then`)."""
+        self.then[row.id] = spec
+
     def upsert_row(self, row: Any) -> None:
         """A fresh row from a flow: shown now, followed while it moves."""
         self.table.upsert([row])

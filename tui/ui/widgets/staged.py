@@ -20,18 +20,17 @@ from ...products.changeset import STAGED, ChangeSet
 from ..errors import guarded, notify_error
 
 
+VIEWS = ".resource-view"  # the lists (`ResourceView`'s class), found without importing it
+
+
 def unsent(screens: Any) -> list[Any]:
     """The lists holding staged changes not sent, on `screens` (a part of the screen stack)."""
-    from .resource_view import ResourceView
-
-    return [view for screen in screens for view in screen.query(ResourceView) if view.changes]
+    return [view for screen in screens for view in screen.query(VIEWS) if getattr(view, "changes", None)]
 
 
 def sending(screens: Any) -> list[Any]:
     """The lists on `screens` whose staged changes are being sent (their answer awaited)."""
-    from .resource_view import ResourceView
-
-    return [view for screen in screens for view in screen.query(ResourceView) if view.sending]
+    return [view for screen in screens for view in screen.query(VIEWS) if getattr(view, "sending", False)]
 
 
 SENDING = "The changes are being sent: wait for the answer."
@@ -224,7 +223,7 @@ class StagedEdits:
     async def _send(self) -> None:
         assert self.changes is not None and self.kind.batch is not None
         rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
-        from ...products.changeset import NotApplied, OutcomeUnclear
+        from ...products.outcome import NotApplied, OutcomeUnclear
 
         lost = "Sending the changes: the answer was lost"
         try:

@@ -16,6 +16,7 @@ from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
 from .shared_values import SharedValues
+from .kind_options import Options, Reading, Rows, Secrets, Singleton, Writing  # noqa: F401  (re-exported)
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)
@@ -155,94 +156,29 @@ class ResourceKind:
     # The list's columns: a declared field's key (see `fields`), or a Column for a computed one.
     columns: tuple[Column | str, ...]
     paging: PagingStyle
-    endpoint: Endpoint = PLATFORM
     scopes: tuple[str, ...] | None = None  # None: every scope of its type (cache: six zones only)
-    page_size: int | None = None  # None: the paging style's largest page
     parent: Parent | None = None  # a child kind: listed under one resource of another kind
-    list_params: ListParams = ListParams()
-    probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
     id_field: str = "id"
-    # Rows keyed by more than the paths name (a zone's certificates: by zone and creation time, read
-    # and deleted by zone): the path segment a row's key gives. None: the key is the segment.
-    path_id: Callable[[str], str] | None = None
-    # One object's path under the base when it is not the list path + id ("server-type/{id}")
-    item_template: str | None = None
-    singleton: bool = False  # the collection path is one object (a panel), not a list
-    # A singleton that may not exist yet (monitoring before activation): its GET answers 404 and
-    # the panel says `absent` and offers `absent_actions` (Activate) instead of the object's.
-    absent: str | None = None
-    absent_actions: tuple[ActionSpec, ...] = ()
     delete: Call | None = None  # how to delete one; None: cannot be deleted from here
     children: tuple[Child, ...] = ()
     panels: tuple[DetailPanel, ...] = ()
-    secret_fields: tuple[str, ...] = ()  # stripped from rows, JSON and logs; shown once on request
-    # The action that gives a new one-time secret (a password reset), said when a create's answer,
-    # and the secret in it, was lost; without one the operator is told to delete and create again.
-    secret_renewal: str = ""
-    # Fields of the same answer shown plainly beside its one-time secrets (the dashboard's login and address).
-    secret_extras: tuple[str, ...] = ()
-    # `once_view(row, secrets, extras, parent) -> (secrets, extras)`: what the one-time dialog shows,
-    # when more than the fields themselves (a token's push configuration, made with its secret).
-    once_view: Lazy[Any] | None = None
-    # `async about(service, scope) -> str`: a line under the list, read from the API with it (the
-    # service's name and version; what a list's flags say).
-    about: Lazy[Any] | None = None
-    # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
-    # `async def batch(service, scope, changes, rows) -> str | None` (DNS records; any whole-list PUT).
-    # A lost answer: return what the look found applied, raise NotApplied or OutcomeUnclear
-    # (products/changeset.py); changes marked unknown (`changes.unknown`) are looked for before a send.
-    batch: Lazy[Any] | None = None
-    # A rule between the objects of a staged list, `(data, others) -> str | None` (what `data` breaks
-    # among `others`, as staged): the form checks it; an undo that would break it is refused, and so is a
-    # review whose changes break it (a CNAME stands alone at its name).
-    staged_rule: Lazy[Any] | None = None
     # What its objects hold, declared once with their meaning (`declared.Field`): columns named by
     # key and, unless `detail_fields` says otherwise, the detail are made from them.
     fields: tuple[Any, ...] = ()
     detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()
-    # Parts of a resource that move while the resource itself does not (a NIC syncing on a running
-    # server): a row for which this says True is polled like a transitional one.
-    moving: Callable[[dict[str, Any]], bool] | None = None
     actions: tuple[ActionSpec, ...] = ()
     create: Lazy[CreateSpec] | None = None
     edit: Lazy[EditSpec] | None = None
-    deletable: Callable[[Any], str | None] = lambda r: None  # None = may delete, else why not
-    delete_needs_name: bool = False
-    # What else a delete takes away, from the row; or a Lazy of `async (service, scope, row)`, read first.
-    delete_warning: "Callable[[Any], str | None] | Lazy[Any]" = lambda r: None
-    editable: Callable[[Any], str | None] = lambda r: None  # None = may edit, else why not
-    label: Callable[[dict[str, Any]], str] | None = None  # an object's name in a review, when its name does not tell it apart
-    locked: Callable[[Any], str | None] = lambda parent: None  # why a child list cannot change at all, from its parent
-    delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
-    sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
-    newest_first: bool = False  # the API lists the newest first: one created here is shown at the top, where a listing puts it
-    nav: str = ""  # the sidebar's short name (default: title)
-    fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
-    per_scope: bool = False  # a catalogue: the same names in every zone (rows told apart by it: `fr-par-1/M2-M`)
-    # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
-    enrich: Lazy[Any] | None = None
-    # The same, for the detail only (`resource.looked_up`): names of what it references that no list
-    # column shows (a server's offer and OS), read when a detail opens rather than with every listing.
-    enrich_detail: Lazy[Any] | None = None
-    # The kind whose names `enrich` looks up (`service.names_of`): read alongside the list's page 1,
-    # once per refresh cycle, rather than after it.
-    names_from: Lazy[Any] | None = None
-    row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all (but secrets)
-    summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
-    # The platform answers 403 (not 404) for a deleted one (silicon servers): read as gone.
-    gone_when_forbidden: bool = False
-    # The list filter by name, used to look whether a create whose answer was lost happened.
-    name_param: str | None = None
-    # What identifies a created object in a listing, from the payload sent, when the payload wraps
-    # it (`{"rules": [rule]}` -> rule); default: the id field, the name, or the plain values sent.
-    identity: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    # Where a create is sent when not to the list path (a template under the base, `{parent}`
-    # allowed: "instances/{parent}/acls"), and how the created object is found in the answer when
-    # the answer is not it: `created(answer, payload) -> object | None` (an answer listing the rules).
-    create_path: str | None = None
-    created: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
+    # The options only some kinds need, in named groups (products/kind_options.py): how it is listed
+    # and read, what its rows hold beyond the object, how writes are checked and looked for, its
+    # one-time secrets, and whether it is one object (a panel) rather than a list.
+    reading: Reading = Reading()
+    rows: Rows = Rows()
+    writing: Writing = Writing()
+    secrets: Secrets = Secrets()
+    singleton: Singleton | None = None
 
     def __post_init__(self) -> None:
         if self.fields:
@@ -273,13 +209,13 @@ class ResourceKind:
         """A function from a listed item to its Row, with this kind's settings bound once (it runs
         for every item of every page). Rows of a zone or region without one get `scope`; secret
         fields never reach a row."""
-        fields, summarize, state_field, moving = self.row_fields, self.summarize, self.state_field, self.moving
-        secrets, id_field = self.secret_fields, self.id_field
+        fields, summarize, moving = self.rows.row_fields, self.rows.summarize, self.rows.moving
+        state_field, secrets, id_field = self.state_field, self.secrets.fields, self.id_field
         where = "zone" if self.scope_type == "zone" else "region" if self.scope_type == "region" else None
         fill_scope = scope if scope and scope != ALL and where else None
         # A catalogue repeats its names in every scope: with all scopes listed, its rows are told
         # apart by scope (the row's id only: what it says, and the paths, keep its own id).
-        scoped_ids = (self.per_scope or self.paging == "whole") and fill_scope is not None
+        scoped_ids = (self.reading.per_scope or self.paging == "whole") and fill_scope is not None
 
         shared = SharedValues(f for f in fields if f not in secrets) if fields else None
 
@@ -321,7 +257,8 @@ class ResourceKind:
         return self.under(scope, self.collection)
 
     def list_query(self, context: Context | None, parent: ParentRef | None = None) -> dict[str, Any]:
-        params = self.list_params.build(context) if context is not None else dict(self.list_params.fixed)
+        listed = self.reading.list_params
+        params = listed.build(context) if context is not None else dict(listed.fixed)
         if self.parent is not None and self.parent.query:
             if parent is None:
                 raise ValueError(f"{self.id} is listed under a {self.parent.kind}: open it from one")
@@ -330,15 +267,15 @@ class ResourceKind:
 
     def own_id(self, rid: str) -> str:
         """A row's id as the platform knows it: a catalogue's rows carry their scope too (`row_maker`)."""
-        return (rid.partition("/")[2] or rid) if self.per_scope or self.paging == "whole" else rid
+        return (rid.partition("/")[2] or rid) if self.reading.per_scope or self.paging == "whole" else rid
 
     def item_path(self, scope: str, rid: str, parent: ParentRef | None = None) -> str:
         p = self.parent
         rid = self.own_id(rid)
-        if self.path_id is not None:
-            rid = self.path_id(rid)
-        if self.item_template:
-            return self.under(scope, fill(self.item_template, {"id": rid}))
+        if self.reading.path_id is not None:
+            rid = self.reading.path_id(rid)
+        if self.reading.item_template:
+            return self.under(scope, fill(self.reading.item_template, {"id": rid}))
         if p is not None and p.item_path:
             return self.under(scope, fill(p.item_path, {"id": rid, **(parent.ids() if parent else {"parent": None})}))
         if self.singleton:
@@ -370,12 +307,14 @@ class ResourceKind:
 
 def kinds_of(**defaults: Any) -> Callable[..., ResourceKind]:
     """A product's defaults for its kinds (product, API prefix, scope type, paging, page size, model...):
-    a kind says only what differs; an argument given wins. A name that is no field of a kind is refused at once."""
+    a kind says only what differs; an argument given wins (a group of options, option by option:
+    `kind_options`). A name that is no field of a kind is refused at once."""
     unknown = sorted(defaults.keys() - set(fields(ResourceKind)))
     if unknown:
         raise TypeError(f"kinds_of: ResourceKind has no field {', '.join(map(repr, unknown))}")
 
     def kind(**fields: Any) -> ResourceKind:
-        return ResourceKind(**{**defaults, **fields})
+        given = {k: defaults[k] | v if isinstance(v, Options) and k in defaults else v for k, v in fields.items()}
+        return ResourceKind(**{**defaults, **given})
 
     return kind

@@ -1,0 +1,150 @@
+"""The options of a kind that only some kinds need, in named groups (`ResourceKind.reading`, `rows`,
+`writing`, `secrets`, `singleton`). A kind gives a group only when it differs from the platform's
+convention — listed at its collection, one object at `collection/{id}`, rows holding the object as
+listed, written with a plain confirm, no secret — and within it only what differs.
+
+A group keeps which options were given: a product's defaults (`kinds_of(reading=Reading(page_size=100))`)
+and a kind's own (`reading=Reading(fetch_detail=False)`) combine option by option (`|`), the kind's
+winning, so a kind may also give an option back its usual value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+from .location import PLATFORM, Endpoint, ListParams, Probe
+
+if TYPE_CHECKING:
+    from .base import ActionSpec
+    from .lazy import Lazy
+
+
+def _never(_: Any) -> None:
+    return None
+
+
+class Options:
+    """A group of options: each given one is set, the others keep the class's default."""
+
+    names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, **given: Any) -> None:
+        unknown = sorted(given.keys() - set(self.names))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no option {', '.join(map(repr, unknown))}")
+        self.__dict__.update(given)
+        self.__dict__["given"] = frozenset(given)
+
+    def __init_subclass__(cls) -> None:
+        cls.names = tuple(n for n in cls.__annotations__ if n != "names")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __or__(self, other: Options) -> Any:
+        """These options, with the ones `other` gives over them."""
+        if type(other) is not type(self):
+            return NotImplemented
+        mine = {n: getattr(self, n) for n in self.given}
+        return type(self)(**mine, **{n: getattr(other, n) for n in other.given})
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in sorted(self.given))})"
+
+
+class Reading(Options):
+    """How its objects are listed and read, where they differ from the product's convention."""
+
+    page_size: int | None = None  # None: the paging style's largest page
+    list_params: ListParams = ListParams()
+    probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
+    endpoint: Endpoint = PLATFORM  # which API: the platform's, or the generative-model API
+    # One object's path under the base when it is not the list path + id ("server-type/{id}")
+    item_template: str | None = None
+    # Rows keyed by more than the paths name (a zone's certificates: by zone and creation time, read
+    # and deleted by zone): the path segment a row's key gives. None: the key is the segment.
+    path_id: Callable[[str], str] | None = None
+    fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
+    per_scope: bool = False  # a catalogue: the same names in every zone (rows told apart by it: `fr-par-1/M2-M`)
+    gone_when_forbidden: bool = False  # the platform answers 403, not 404, for a deleted one (silicon servers)
+    sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
+    # The API lists the newest first: one created here is shown at the top, where a listing puts it.
+    newest_first: bool = False
+
+
+class Rows(Options):
+    """What a listed row holds beyond the object as listed: kept keys, derived fields, names looked up."""
+
+    row_fields: tuple[str, ...] = ()  # keys a list row keeps; empty keeps them all (but secrets)
+    summarize: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # derived row fields
+    # Parts of a resource that move while the resource itself does not (a NIC syncing on a running
+    # server): a row for which this says True is polled like a transitional one.
+    moving: Callable[[dict[str, Any]], bool] | None = None
+    # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
+    enrich: Lazy[Any] | None = None
+    # The same, for the detail only (`resource.looked_up`): names of what it references that no list
+    # column shows (a server's offer and OS), read when a detail opens rather than with every listing.
+    enrich_detail: Lazy[Any] | None = None
+    # The kind whose names `enrich` looks up (`service.names_of`): read alongside the list's page 1,
+    # once per refresh cycle, rather than after it.
+    names_from: Lazy[Any] | None = None
+    # `async about(service, scope) -> str`: a line under the list, read from the API with it (the
+    # service's name and version; what a list's flags say).
+    about: Lazy[Any] | None = None
+
+
+class Writing(Options):
+    """How writes are checked, confirmed, sent and looked for, where a kind differs from a plain
+    create at the list path, edit and confirm-then-delete."""
+
+    deletable: Callable[[Any], str | None] = _never  # None = may delete, else why not
+    editable: Callable[[Any], str | None] = _never  # None = may edit, else why not
+    locked: Callable[[Any], str | None] = _never  # why a child list cannot change at all, from its parent
+    delete_needs_name: bool = False  # a delete that loses data: its name is typed to confirm
+    # What else a delete takes away, from the row; or a Lazy of `async (service, scope, row)`, read first.
+    delete_warning: "Callable[[Any], str | None] | Lazy[Any]" = _never
+    delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
+    # Where a create is sent when not to the list path (a template under the base, `{parent}`
+    # allowed: "instances/{parent}/acls"), and how the created object is found in the answer when
+    # the answer is not it: `created(answer, payload) -> object | None` (an answer listing the rules).
+    create_path: str | None = None
+    created: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
+    # The list filter by name, used to look whether a create whose answer was lost happened.
+    name_param: str | None = None
+    # What identifies a created object in a listing, from the payload sent, when the payload wraps
+    # it (`{"rules": [rule]}` -> rule); default: the id field, the name, or the plain values sent.
+    identity: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
+    # `async def batch(service, scope, changes, rows) -> str | None` (DNS records; any whole-list PUT).
+    # A lost answer: return what the look found applied, or say the look (`outcome.judged`); changes
+    # marked unknown (`changes.unknown`) are looked for before a send.
+    batch: Lazy[Any] | None = None
+    # A rule between the objects of a staged list, `(data, others) -> str | None` (what `data` breaks
+    # among `others`, as staged): the form checks it; an undo that would break it is refused, and so is a
+    # review whose changes break it (a CNAME stands alone at its name).
+    staged_rule: Lazy[Any] | None = None
+    label: Callable[[dict[str, Any]], str] | None = None  # an object's name in a review, when its name does not tell it apart
+
+
+class Secrets(Options):
+    """Fields the platform answers once (a password, a token): stripped from rows, JSON and logs,
+    shown once on request."""
+
+    fields: tuple[str, ...] = ()
+    # The action that gives a new one-time secret (a password reset), said when a create's answer,
+    # and the secret in it, was lost; without one the operator is told to delete and create again.
+    renewal: str = ""
+    # Fields of the same answer shown plainly beside its one-time secrets (the dashboard's login and address).
+    extras: tuple[str, ...] = ()
+    # `once_view(row, secrets, extras, parent) -> (secrets, extras)`: what the one-time dialog shows,
+    # when more than the fields themselves (a token's push configuration, made with its secret).
+    once_view: Lazy[Any] | None = None
+
+
+class Singleton(Options):
+    """The collection path is one object (a product's page, shown as a panel), not a list."""
+
+    # One that may not exist yet (monitoring before activation): its GET answers 404 and the panel
+    # says `absent` and offers `absent_actions` (Activate) instead of the object's.
+    absent: str | None = None
+    absent_actions: tuple[ActionSpec, ...] = ()

@@ -16,6 +16,7 @@ from tui.products.set_editor import SetEditor
 from tui.products.shapes import FormCall, ShowValue
 from tui.products.manifest import Entry
 from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
+from tui.products.kind_options import Reading, Secrets, Singleton, Writing
 
 HERE = "gadgets_client:"
 PROJECT = {"project_id": FromContext("project_id")}  # a body the context fills
@@ -26,8 +27,7 @@ KEYS_API = Endpoint("gadget-keys", "genai_url", "Bearer")  # an API of its own, 
 gadget_kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=RESOURCE)
 
 GADGETS = gadget_kind(
-    id="gadgets.gadgets", title="Gadgets", singular="gadget", collection="gadgets", list_key="gadgets", item_key=None, page_size=2,
-    list_params=ListParams({"project_id": "project_id"}),
+    id="gadgets.gadgets", title="Gadgets", singular="gadget", collection="gadgets", list_key="gadgets", item_key=None, reading=Reading(page_size=2, list_params=ListParams({"project_id": "project_id"})),
     columns=(
         Column("name", "Name", lambda r: r.name, width=12),
         Column("state", "State", lambda r: state_text(r.state), width=14),
@@ -77,9 +77,8 @@ CHAT = ChatSpec("Gadget chat", KEYS_API, "/gadget-keys/v1/models", "/gadget-keys
 ))
 
 EVENTS = gadget_kind(  # a detail tab: the gadget's timeline, newest first
-    id="gadgets.events", title="Events", singular="event", collection="events", list_key="events", item_key=None, fetch_detail=False,
-    parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"), sort=("at", True),
-    columns=(Column("at", "At", lambda r: r.text("at"), width=22), Column("what", "What", lambda r: r.text("what"), width=20)),
+    id="gadgets.events", title="Events", singular="event", collection="events", list_key="events", item_key=None, reading=Reading(fetch_detail=False, sort=("at", True)),
+    parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"), columns=(Column("at", "At", lambda r: r.text("at"), width=22), Column("what", "What", lambda r: r.text("what"), width=20)),
 )
 
 PARTS = gadget_kind(
@@ -95,12 +94,12 @@ PARTS = gadget_kind(
     # Parts are edited as a batch: staged, reviewed, sent in one PATCH of the gadget's parts.
     create=Lazy(HERE + "PART_CREATE"),
     edit=Lazy(HERE + "PART_EDIT"),
-    batch=Lazy(HERE + "send_parts"),
+    writing=Writing(batch=Lazy(HERE + "send_parts")),
     children=(Child("Notes", HERE + "NOTES"),),
 )
 
 NOTES = gadget_kind(  # a child of a child: its path names its grandparent (the gadget)
-    id="gadgets.notes", title="Notes", singular="note", collection="notes", list_key="notes", item_key=None, fetch_detail=False,
+    id="gadgets.notes", title="Notes", singular="note", collection="notes", list_key="notes", item_key=None, reading=Reading(fetch_detail=False),
     parent=Parent("gadgets.parts", list_path="gadgets/{grandparent}/parts/{parent}/notes"),
     columns=(Column("text", "Note", lambda r: r.text("text"), width=30),),
     actions=(ActionSpec("where", "Where (copy)…", shape=ShowValue("Where {name} is", "{text}: on part {parent} of gadget {grandparent}")),),
@@ -120,7 +119,7 @@ async def send_parts(service: Any, scope: str, changes: Any, rows: Any) -> None:
 
 ACCOUNT = gadget_kind(
     id="gadgets.account", title="Account", singular="account", collection="account", list_key=None, item_key="account",
-    scope_type="global", paging="whole", singleton=True,
+    scope_type="global", paging="whole", singleton=Singleton(),
     columns=(),
     detail_fields=(("Plan", lambda a: a.raw.get("plan", "")), ("State", lambda a: a.raw.get("state", "")), ("Quota", lambda a: a.raw.get("quota", ""))),
     transitional=frozenset({"upgrading"}),
@@ -228,24 +227,26 @@ def __getattr__(name: str) -> Any:
 
 KEYS = gadget_kind(
     id="gadgets.keys", title="Keys", singular="key", collection="keys", list_key="keys", item_key="key",
-    api="gadget-keys/v1", endpoint=KEYS_API, scope_type="global",
+    api="gadget-keys/v1", reading=Reading(endpoint=KEYS_API), scope_type="global",
     columns=(Column("name", "Name", lambda r: r.name, width=16), Column("created", "Created", lambda r: r.text("created_at"), width=22)),
     detail_fields=(("Name", lambda k: k.name),),
-    secret_fields=("secret_key",),
+    secrets=Secrets(fields=("secret_key",)),
     create=Lazy(HERE + "KEY_CREATE"),
     delete=Call("DELETE", "{id}"),
 )
 
 STATION = gadget_kind(  # one per project, absent until activated (monitoring's shape)
     id="gadgets.station", title="Station", singular="station", collection="station", list_key=None, item_key=None,
-    scope_type="global", paging="whole", singleton=True, id_field="project_id",
-    list_params=ListParams({"project_id": "project_id"}),
+    scope_type="global", paging="whole", id_field="project_id",
+    singleton=Singleton(
+        absent="This project has no station yet: activating one starts it (its password is shown once).",
+        absent_actions=(ActionSpec("activate", "Activate", call=Call("POST", "station/activate", PROJECT)),),
+    ),
+    reading=Reading(list_params=ListParams({"project_id": "project_id"})),
     columns=(),
     detail_fields=(("Project", lambda s: s.raw.get("project_id", "")), ("State", lambda s: s.raw.get("state", ""))),
     transitional=frozenset({"creating"}),
-    secret_fields=("password",),
-    absent="This project has no station yet: activating one starts it (its password is shown once).",
-    absent_actions=(ActionSpec("activate", "Activate", call=Call("POST", "station/activate", PROJECT)),),
+    secrets=Secrets(fields=("password",)),
     actions=(ActionSpec("deactivate", "Deactivate", lambda r: r.state == "ready", confirm="Its beacons stop at once.",
                         call=Call("POST", "station/deactivate", PROJECT)),),
     children=(Child("Beacons", HERE + "BEACONS"),),
@@ -253,9 +254,8 @@ STATION = gadget_kind(  # one per project, absent until activated (monitoring's 
 
 BEACONS = gadget_kind(
     id="gadgets.beacons", title="Beacons", singular="beacon", collection="beacons", list_key="beacons", item_key=None,
-    scope_type="global", fetch_detail=False,
-    parent=Parent("gadgets.station", list_path="station/beacons"), list_params=ListParams({"project_id": "project_id"}),
-    columns=(Column("name", "Name", lambda r: r.name, width=16),),
+    scope_type="global", reading=Reading(fetch_detail=False, list_params=ListParams({"project_id": "project_id"})),
+    parent=Parent("gadgets.station", list_path="station/beacons"), columns=(Column("name", "Name", lambda r: r.name, width=16),),
 )
 
 ENTRIES = (

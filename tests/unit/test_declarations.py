@@ -23,17 +23,18 @@ from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.sandbox.core import _control_at
 from tui.sandbox.faults import FaultSpec
 from tui.ui.widgets.model_form import errors_by_field
+from tui.products.kind_options import Reading
 
 pytestmark = pytest.mark.anyio
 
 
 def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
     kind = kinds_of(
-        product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", page_size=100, model=Lazy("m:M")
+        product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", reading=Reading(page_size=100), model=Lazy("m:M")
     )
     listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
     plain = kind(id="g.a", **listed)
-    assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.page_size, plain.model.target) == (
+    assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.reading.page_size, plain.model.target) == (
         "Gadgets",
         "gadgets/v1",
         "region",
@@ -41,8 +42,8 @@ def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
         100,
         "m:M",
     )
-    own = kind(id="g.b", **listed, scope_type="global", paging="whole", page_size=None)
-    assert (own.product, own.scope_type, own.paging, own.page_size, own.base(GLOBAL)) == (
+    own = kind(id="g.b", **listed, scope_type="global", paging="whole", reading=Reading(page_size=None))
+    assert (own.product, own.scope_type, own.paging, own.reading.page_size, own.base(GLOBAL)) == (
         "Gadgets",
         "global",
         "whole",
@@ -63,6 +64,18 @@ def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
         "Instance",
         "whole",
     )
+
+
+def test_a_group_of_options_combines_with_the_products_option_by_option_and_refuses_what_it_lacks():
+    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=Lazy("m:M"),
+                    reading=Reading(page_size=100, fetch_detail=False))
+    listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
+    own = kind(id="g.a", **listed, reading=Reading(sort=("name", False), fetch_detail=True))
+    assert (own.reading.page_size, own.reading.sort, own.reading.fetch_detail) == (100, ("name", False), True)
+    assert kind(id="g.b", **listed).reading.fetch_detail is False  # the product's, not the last kind's
+    assert own.writing.deletable(object()) is None  # a default function is the option, not a method of the group
+    with pytest.raises(TypeError, match="Reading has no option 'pagesize'"):
+        Reading(pagesize=10)
 
 
 def test_a_verb_takes_the_context_where_it_says_and_is_never_sent_without_it():

@@ -159,7 +159,7 @@ async def test_an_activation_lost_before_the_platform_acted_is_said_not_applied(
     from tui.products.base import Row
     from tui.products.monitoring.kinds import COCKPIT
 
-    activate = COCKPIT.absent_actions[0]
+    activate = COCKPIT.singleton.absent_actions[0]
     sandbox = Sandbox(clock=ManualClock())
     client = _client(sandbox)
     svc = _service(client, COCKPIT)

@@ -84,9 +84,9 @@ def test_rows_of_every_kind_never_raise_on_random_objects(data):
         for action in kind.actions:
             action.available(row)
             action.why_not(row)
-        kind.deletable(row)
-        kind.delete_warning(row)
-        kind.editable(row)
+        kind.writing.deletable(row)
+        kind.writing.delete_warning(row)
+        kind.writing.editable(row)
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])

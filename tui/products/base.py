@@ -16,7 +16,7 @@ from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
 from .shared_values import SharedValues
-from .kind_options import Options, Reading, Rows, Secrets, Singleton, Writing  # noqa: F401  (re-exported)
+from .kind_options import Reading, Rows, Secrets, Singleton, Writing, over  # noqa: F401  (re-exported)
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)
@@ -314,7 +314,6 @@ def kinds_of(**defaults: Any) -> Callable[..., ResourceKind]:
         raise TypeError(f"kinds_of: ResourceKind has no field {', '.join(map(repr, unknown))}")
 
     def kind(**fields: Any) -> ResourceKind:
-        given = {k: defaults[k] | v if isinstance(v, Options) and k in defaults else v for k, v in fields.items()}
-        return ResourceKind(**{**defaults, **given})
+        return ResourceKind(**over(defaults, fields))
 
     return kind

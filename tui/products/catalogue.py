@@ -8,17 +8,18 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .base import Column, Lazy, ResourceKind
+from .kind_options import Reading, over
 
 RESOURCE = Lazy("tui.products.models:Resource")
 # What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
 DEFAULTS: dict[str, Any] = {"item_key": None, "model": RESOURCE, "id_field": "name", "paging": "page_size",
-                           "fetch_detail": False, "state_field": "stock", "per_scope": True}
+                           "reading": Reading(fetch_detail=False, per_scope=True), "state_field": "stock"}
 
 
 def catalogue(kind: Callable[..., ResourceKind], id: str, title: str, singular: str, collection: str, list_key: str,
               columns: tuple[Column, ...], detail_fields: tuple[tuple[str, Any], ...], **kw: Any) -> ResourceKind:
     """A catalogue of the product whose kinds `kind` builds (product, API, scope type and scopes)."""
-    return kind(**{**DEFAULTS, **kw}, id=id, title=title, singular=singular, collection=collection, list_key=list_key,
+    return kind(**over(DEFAULTS, kw), id=id, title=title, singular=singular, collection=collection, list_key=list_key,
                 columns=columns, detail_fields=detail_fields)
 
 

@@ -32,7 +32,8 @@ class Options:
         unknown = sorted(given.keys() - set(self.names))
         if unknown:
             raise TypeError(f"{type(self).__name__} has no option {', '.join(map(repr, unknown))}")
-        self.__dict__.update(given)
+        defaults = type(self).__dict__  # held by the instance: a default function is not bound as a method
+        self.__dict__.update({n: defaults[n] for n in self.names}, **given)
         self.__dict__["given"] = frozenset(given)
 
     def __init_subclass__(cls) -> None:
@@ -45,11 +46,15 @@ class Options:
         """These options, with the ones `other` gives over them."""
         if type(other) is not type(self):
             return NotImplemented
-        mine = {n: getattr(self, n) for n in self.given}
-        return type(self)(**mine, **{n: getattr(other, n) for n in other.given})
+        return type(self)(**{**{n: getattr(self, n) for n in self.given}, **{n: getattr(other, n) for n in other.given}})
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in sorted(self.given))})"
+
+
+def over(defaults: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """A kind's arguments: `defaults` with what is `given` over them, a group of options option by option."""
+    return {**defaults, **{k: defaults[k] | v if isinstance(v, Options) and k in defaults else v for k, v in given.items()}}
 
 
 class Reading(Options):

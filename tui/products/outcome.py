@@ -62,9 +62,9 @@ def identity(kind: Any, payload: dict[str, Any]) -> dict[str, Any]:
     `identity(payload)` when it declares one (a payload that wraps the object: `{"rules": [...]}`),
     else its id field when the payload names it (a setting, an attachment by network), else its name,
     else every plain value sent (a flexible IP's server and description)."""
-    if kind.identity is not None:
+    if kind.writing.identity is not None:
         try:
-            found = kind.identity(payload)
+            found = kind.writing.identity(payload)
         except (KeyError, IndexError, TypeError):
             found = None
         return dict(found) if isinstance(found, dict) else {}
@@ -109,7 +109,7 @@ async def after_create(service: Any, scope: str, payload: dict[str, Any], known:
             None,
         )
     name = ident.get("name")
-    params = {kind.name_param: name} if kind.name_param and isinstance(name, str) else None
+    params = {kind.writing.name_param: name} if kind.writing.name_param and isinstance(name, str) else None
     try:
         rows = await service.list_rows(scope, params)
     except ApiError as err:

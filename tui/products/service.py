@@ -71,7 +71,7 @@ class ResourceService:
         return {**self.kind.list_query(self.context_for(scope), self.parent), **(params or {})}
 
     def _page_size(self) -> int:
-        return self.kind.page_size or MAX_PER_PAGE
+        return self.kind.reading.page_size or MAX_PER_PAGE
 
     def prefetch(self, scope: str) -> None:
         """Start listing `scope` now (e.g. while the UI is still being built); the next
@@ -123,8 +123,8 @@ class ResourceService:
             path = "?"
             try:
                 path = self.kind.list_path(sc, self.parent)
-                if self.kind.names_from is not None:  # the names an enrich looks up: read alongside page 1
-                    self._names_read(self.kind.names_from.get(), sc)
+                if self.kind.rows.names_from is not None:  # the names an enrich looks up: read alongside page 1
+                    self._names_read(self.kind.rows.names_from.get(), sc)
                 if self.kind.parent is not None and self.kind.parent.field:
                     rows = await self._embedded(sc, path)
                     await queue.put(ListChunk(sc, rows, len(rows)))
@@ -133,8 +133,8 @@ class ResourceService:
                     self.client, path, self.kind.list_key, style=self.kind.paging, params=self._query(sc, params),
                     concurrency=concurrency, transform=self.kind.row_maker(sc), page_size=self._page_size(),
                 ):
-                    if self.kind.enrich is not None and batch.items:
-                        await self.kind.enrich.get()(self, sc, batch.items)
+                    if self.kind.rows.enrich is not None and batch.items:
+                        await self.kind.rows.enrich.get()(self, sc, batch.items)
                     await queue.put(ListChunk(sc, batch.items, batch.total, batch.error))
             except Exception as err:  # never an end without a word: the scope is marked failed
                 await queue.put(ListChunk(sc, [], None, as_api_error(err, path)))
@@ -161,14 +161,14 @@ class ResourceService:
         items = data.get(field) if isinstance(data, dict) and field else None
         make = self.kind.row_maker(scope)
         rows = [make(i) for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-        if self.kind.enrich is not None and rows:
-            await self.kind.enrich.get()(self, scope, rows)
+        if self.kind.rows.enrich is not None and rows:
+            await self.kind.rows.enrich.get()(self, scope, rows)
         return rows
 
     async def changes_since(self, scope: str, marks: dict[str, Any]) -> Changes | None:
         """Rows whose modification mark differs from `marks` (id -> mark), or None when a full
         re-list is the better answer (the kind has no probe, or too much changed)."""
-        kind, probe = self.kind, self.kind.probe
+        kind, probe = self.kind, self.kind.reading.probe
         if probe is None:
             return None
         changed: list[Row] = []
@@ -193,24 +193,24 @@ class ResourceService:
         item = data.get(key) if key is not None else data
         if not isinstance(item, dict):
             raise BadBody(200, f"the answer has no {key!r} object" if key else "the answer is not an object", url=path)
-        if self.kind.secret_fields:
+        if self.kind.secrets.fields:
             item = self._set_aside(item, item.get(self.kind.id_field))
         return item
 
     def _set_aside(self, item: dict[str, Any], rid: Any) -> dict[str, Any]:
         """`item` without the kind's secret fields, which are kept for `rid`, to be given once."""
-        found = {k: item[k] for k in self.kind.secret_fields if item.get(k) not in (None, "")}
+        found = {k: item[k] for k in self.kind.secrets.fields if item.get(k) not in (None, "")}
         if found and rid is not None:
             self.secrets[str(rid)] = found
-            self.extras[str(rid)] = {k: item[k] for k in self.kind.secret_extras if item.get(k) not in (None, "")}
-        return {k: v for k, v in item.items() if k not in self.kind.secret_fields} if found else item
+            self.extras[str(rid)] = {k: item[k] for k in self.kind.secrets.extras if item.get(k) not in (None, "")}
+        return {k: v for k, v in item.items() if k not in self.kind.secrets.fields} if found else item
 
     def take_secrets(self, rid: str) -> dict[str, Any]:
         """The secret fields last answered for `rid`, given once: they are forgotten here."""
         return self.secrets.pop(rid, {})
 
     def take_extras(self, rid: str) -> dict[str, Any]:
-        """The plain fields answered with `rid`'s last secrets (`kind.secret_extras`), given once too."""
+        """The plain fields answered with `rid`'s last secrets (`kind.secrets.extras`), given once too."""
         return self.extras.pop(rid, {})
 
     async def get(self, scope: str, rid: str) -> Any:
@@ -222,7 +222,7 @@ class ResourceService:
         it references) in `resource.looked_up`, apart from what the API sent."""
         resource = self.kind.model.get().model_validate(data := await self.get_data(scope, rid))
         row = self.row_of(dict(data), scope)
-        for lookup in (e for e in (self.kind.enrich, self.kind.enrich_detail) if e is not None):
+        for lookup in (e for e in (self.kind.rows.enrich, self.kind.rows.enrich_detail) if e is not None):
             await lookup.get()(self, scope, [row])
         getattr(resource, "looked_up", {}).update({k: v for k, v in row.data.items() if k not in data})
         return resource
@@ -231,9 +231,9 @@ class ResourceService:
         return await self.enriched(self.row_of(await self.get_data(scope, rid), scope), scope)
 
     async def enriched(self, row: Row, scope: str) -> Row:
-        """A row read or written alone gets the same extra fields as a listed one (`kind.enrich`)."""
-        if self.kind.enrich is not None:
-            await self.kind.enrich.get()(self, scope, [row])
+        """A row read or written alone gets the same extra fields as a listed one (`kind.rows.enrich`)."""
+        if self.kind.rows.enrich is not None:
+            await self.kind.rows.enrich.get()(self, scope, [row])
         return row
 
     async def names_of(self, kind: ResourceKind, scope: str) -> dict[str, str]:
@@ -273,7 +273,7 @@ class ResourceService:
         try:
             data = await self.client.get_json(path)
         except PermissionDenied as err:
-            if not self.kind.gone_when_forbidden:
+            if not self.kind.reading.gone_when_forbidden:
                 raise
             raise NotFound(404, f"{self.kind.singular} {rid} is gone (the platform answers 403 for deleted ones)", method="GET", url=path) from err
         return self._unwrap(data, path)
@@ -291,10 +291,10 @@ class ResourceService:
         """The created resource. A success without it (an empty or odd body) is not a success: the
         platform may have created it, so it is an unknown outcome, for the caller to look."""
         kind = self.kind
-        path = kind.under(scope, fill(kind.create_path, {"parent": self.parent.id if self.parent else None})) if kind.create_path else kind.list_path(scope, self.parent)
+        path = kind.under(scope, fill(kind.writing.create_path, {"parent": self.parent.id if self.parent else None})) if kind.writing.create_path else kind.list_path(scope, self.parent)
         data = await self.client.send_json("POST", path, payload)
         try:
-            item = kind.created(data, payload) if kind.created is not None else self._unwrap(data, path)
+            item = kind.writing.created(data, payload) if kind.writing.created is not None else self._unwrap(data, path)
         except BadBody:
             item = {}
         row = self._row(item, scope) if isinstance(item, dict) and item else None
@@ -323,7 +323,7 @@ class ResourceService:
             call.method, path, params=call.params_for(context), json=body,
             decode=_object_or_empty, mutating=call.mutating,
         )
-        if self.kind.secret_fields:  # an answer carrying a one-time secret (an activation's password)
+        if self.kind.secrets.fields:  # an answer carrying a one-time secret (an activation's password)
             key = self.kind.item_key
             if key is not None and isinstance(data.get(key), dict):
                 data = {**data, key: self._set_aside(data[key], row.id)}

@@ -362,7 +362,7 @@ class DeleteAsking(Shape):
             message += "\n" + warning
         kind = ui.service().kind  # a delete that loses data takes the name typed, asked or not
         if not await ui.confirm(
-            f"Delete {kind.singular} {name}?", message, "Delete", require_text=name if kind.delete_needs_name else None
+            f"Delete {kind.singular} {name}?", message, "Delete", require_text=name if kind.writing.delete_needs_name else None
         ):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})

@@ -118,8 +118,8 @@ def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None =
     once = host.service.take_secrets(row.id)
     given = tuple(once)  # the one-time secrets themselves (a configuration made with one holds it)
     extras = host.service.take_extras(row.id)
-    if once and host.kind.once_view is not None:  # the product adds what the secret is for (a push configuration)
-        once, extras = host.kind.once_view.get()(row, once, extras, host.service.parent)
+    if once and host.kind.secrets.once_view is not None:  # the product adds what the secret is for (a push configuration)
+        once, extras = host.kind.secrets.once_view.get()(row, once, extras, host.service.parent)
     secrets = {**(credentials or {}), **once}
     if not secrets:
         return False

@@ -121,7 +121,7 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
     def service(self, kind: ResourceKind, parent: ParentRef | None = None) -> ResourceService:
         key = (kind.id, parent.id if parent else "")
         if key not in self.services:
-            self.services[key] = ResourceService(self.client_for(kind.endpoint), kind, parent, context=self.context)
+            self.services[key] = ResourceService(self.client_for(kind.reading.endpoint), kind, parent, context=self.context)
         return self.services[key]
 
     def default_scope(self, scope_type: str) -> str:
@@ -307,7 +307,7 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
 
     def _rebind_services(self) -> None:
         for service in self.services.values():
-            service.client = self.client_for(service.kind.endpoint)
+            service.client = self.client_for(service.kind.reading.endpoint)
 
     def action_login(self) -> None:
         if not self.settings.demo:

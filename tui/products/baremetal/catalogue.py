@@ -57,7 +57,7 @@ OFFERS = catalogue(
         ("Price", lambda o: f"{money(o.raw.get('price_per_sixty_minutes'))}/hour · {money(o.raw.get('price_per_month'))}/month"),
         ("ID", lambda o: str(o.raw.get("id", ""))),
     ),
-    id_field="id", nav="Offers",
+    id_field="id",
 )
 
 SYSTEMS = catalogue(
@@ -71,5 +71,5 @@ SYSTEMS = catalogue(
         ("Version", lambda o: str(o.raw.get("version", ""))),
         ("ID", lambda o: str(o.raw.get("id", ""))),
     ),
-    id_field="id", nav="Operating systems", state_field="status",
+    id_field="id", state_field="status",
 )

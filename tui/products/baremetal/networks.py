@@ -9,6 +9,7 @@ from ..format import date_of, state_text
 from ..set_editor import SetEditor
 from ..shapes import ShowValue
 from .common import baremetal_kind
+from ..kind_options import Reading, Writing
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8
@@ -48,7 +49,7 @@ PRIVATE_NETWORKS = baremetal_kind(
     id_field="private_network_id",  # the attachment is addressed by its network
     state_field="status",
     transitional=frozenset({"attaching", "detaching"}),
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     columns=(
         Column("network", "Private network", lambda r: r.text("private_network_id"), width=36),
         Column("vlan", "VLAN", lambda r: r.text("vlan"), width=5),
@@ -71,5 +72,5 @@ PRIVATE_NETWORKS = baremetal_kind(
     ),
     create=Lazy(FLOWS + "ADD"),
     delete=Call("DELETE", "{id}"),
-    delete_warning=lambda r: "The server leaves this private network; its VLAN interface stops working",
+    writing=Writing(delete_warning=lambda r: "The server leaves this private network; its VLAN interface stops working"),
 )

@@ -14,6 +14,7 @@ from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
 from ..columns import named_ref
 from .common import MOVING_INSTALL, baremetal_kind, install_status
+from ..kind_options import Reading, Rows, Writing
 
 FORMS = "tui.products.baremetal.forms:"
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
@@ -213,23 +214,19 @@ SERVERS = baremetal_kind(
     collection="servers",
     list_key="servers",
     item_key=None,
-    page_size=100,
+    reading=Reading(page_size=100),
     fields=SERVER_FIELDS,
     columns=("name", "status", "install", "boot", "ping", "zone", "ips", "created", "tags"),  # `/` finds by tag too
-    summarize=lambda data: {"install_status": install_status(data)},
+    rows=Rows(summarize=lambda data: {"install_status": install_status(data)}, moving=parts_moving, enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os")),
     state_field="status",
     transitional=frozenset({"starting", "stopping", "deleting"}),
-    moving=parts_moving,
-    enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os"),
     actions=SERVER_ACTIONS,
     panels=(DetailPanel("Events", kind="tui.products.baremetal.servers:EVENTS"),),
     children=(Child("Private networks", "tui.products.baremetal.networks:PRIVATE_NETWORKS", why_not=_networks_here),),
     create=Lazy(FORMS + "ORDER"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,
-    delete_warning=lambda r: "Its disks are wiped and the server goes back to the pool",
-    name_param="name",
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "Its disks are wiped and the server goes back to the pool", name_param="name"),
 )
 
 EVENTS = baremetal_kind(  # the detail's timeline, newest first
@@ -240,11 +237,9 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     list_key="event",
     item_key=None,
     parent=Parent("baremetal.servers", list_path="servers/{parent}/events"),
-    list_params=ListParams(fixed={"order_by": "created_at_desc"}),
+    reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), fetch_detail=False, sort=("at", True)),
     id_field="key",
-    summarize=lambda data: {"key": f"{data.get('created_at')} {data.get('action')}"},
-    fetch_detail=False,
-    sort=("at", True),
+    rows=Rows(summarize=lambda data: {"key": f"{data.get('created_at')} {data.get('action')}"}),
     columns=(
         Column(
             "at",

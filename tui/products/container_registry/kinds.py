@@ -11,13 +11,15 @@ from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, Ro
 from ..columns import created_col, name_col, raw, scope_col, size_col, state_col
 from ..format import COMMON, Tones, date_of, human_bytes
 from ..shapes import ShowValue
+from ..kind_options import Reading, Writing
+from ..kind_options import Rows
 
 API = "registry/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.2
 FORMS = "tui.products.container_registry.forms:"
 HERE = "tui.products.container_registry.kinds:"
 TONES = Tones(bad={"locked"}, base=COMMON)
-registry_kind = kinds_of(product="Registry", api=API, scope_type="region", scopes=REGIONS, paging="page_size", page_size=100,
+registry_kind = kinds_of(product="Registry", api=API, scope_type="region", scopes=REGIONS, paging="page_size", reading=Reading(page_size=100),
                          model=Lazy("tui.products.models:Resource"), state_field="status", transitional=frozenset({"deleting"}))
 
 VISIBILITY = {  # spec 3 §2.2: what each value means to whoever pulls
@@ -115,7 +117,6 @@ NAMESPACES = registry_kind(
     id="registry.namespaces",
     title="Registry namespaces",
     singular="namespace",
-    nav="Namespaces",
     collection="namespaces",
     list_key="namespaces",
     item_key=None,
@@ -150,11 +151,9 @@ NAMESPACES = registry_kind(
     create=Lazy(FORMS + "NAMESPACE_CREATE"),
     edit=Lazy(FORMS + "NAMESPACE_EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,
-    delete_warning=lambda r: (f"Its {r.get('image_count')} image(s) and all their tags are deleted with it: nobody can pull them again"
-                              if r.get("image_count") else None),
-    name_param="name",
-    sort=("name", False),
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: (f"Its {r.get('image_count')} image(s) and all their tags are deleted with it: nobody can pull them again"
+                              if r.get("image_count") else None), name_param="name"),
+    reading=Reading(sort=("name", False)),
 )
 
 
@@ -184,12 +183,11 @@ IMAGE_DETAIL = (
 )
 _image = dict(
     singular="image", collection="images", list_key="images", item_key=None, detail_fields=IMAGE_DETAIL,
-    children=(Child("Tags", HERE + "TAGS"),), edit=Lazy(FORMS + "IMAGE_EDIT"), delete=Call("DELETE", "{id}"), delete_needs_name=True,
-    delete_warning=lambda r: f"Its {len(r.items('tags'))} tag(s) are deleted with it: nobody can pull them again",
-    enrich=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES"), name_param="name", sort=("name", False),
+    children=(Child("Tags", HERE + "TAGS"),), edit=Lazy(FORMS + "IMAGE_EDIT"), delete=Call("DELETE", "{id}"), writing=Writing(delete_needs_name=True, delete_warning=lambda r: f"Its {len(r.items('tags'))} tag(s) are deleted with it: nobody can pull them again", name_param="name"),
+    rows=Rows(enrich=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES")), reading=Reading(sort=("name", False)),
 )
 
-IMAGES = registry_kind(id="registry.images", title="Registry images", nav="Images", columns=_image_columns(True), **_image)
+IMAGES = registry_kind(id="registry.images", title="Registry images", columns=_image_columns(True), **_image)
 
 NAMESPACE_IMAGES = registry_kind(
     id="registry.namespace_images", title="Images", parent=Parent("registry.namespaces", query="namespace_id"), columns=_image_columns(False), **_image,
@@ -220,9 +218,8 @@ TAGS = registry_kind(
     ),
     actions=(ActionSpec("pull", "Pull command (copy)…", shape=ShowValue("Pull {name}", pull_text, copy=pull_command)),),
     delete=Call("DELETE", "{id}"),
-    delete_flow=Lazy(FORMS + "delete_tag"),
-    name_param="name",
+    writing=Writing(delete_flow=Lazy(FORMS + "delete_tag"), name_param="name"),
     # Newest first, as the API orders them: thousands of tags arrive in the order shown, with no
     # sort to merge each page into.
-    list_params=ListParams(fixed={"order_by": "created_at_desc"}),
+    reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"})),
 )

@@ -14,6 +14,7 @@ from ..location import FromContext
 from ..set_editor import SetEditor
 from ..shapes import FormCall, ShowAnswer
 from .names import shown
+from ..kind_options import Reading, Rows, Secrets, Writing
 
 API = "domain/v2beta1"
 FORMS = "tui.products.dns.forms:"
@@ -22,7 +23,7 @@ ZONE_RECORDS = "tui.products.dns.zone_records:"
 HERE = "tui.products.dns.kinds:"
 PROJECT = {"project_id": FromContext("project_id")}
 TONES = Tones(busy={"checking", "pending", "creating", "renewing", "updating"}, bad={"expired", "locked"}, alarm={"expiring"}, base=COMMON)
-dns_kind = kinds_of(product="DNS", api=API, scope_type="global", paging="page_size", page_size=100, model=Lazy("tui.products.models:Resource"),
+dns_kind = kinds_of(product="DNS", api=API, scope_type="global", paging="page_size", reading=Reading(page_size=100), model=Lazy("tui.products.models:Resource"),
                     state_field="status")
 VERSIONS_KEPT = 100  # spec 3 §8
 
@@ -114,7 +115,6 @@ DOMAINS = dns_kind(
     id="dns.domains",
     title="DNS domains",
     singular="domain",
-    nav="Domains",
     collection="domains",
     list_key="domains",
     item_key=None,
@@ -142,32 +142,29 @@ DOMAINS = dns_kind(
         ("EPP codes", raw("epp_code")),
         ("Updated", raw("updated_at")),
     ),
-    fetch_detail=True,
+    reading=Reading(fetch_detail=True, sort=("domain", False)),
     actions=(
         ActionSpec("validation", "Validation TXT record (copy)…", lambda r: waiting(r),
                    why_not=lambda r: None if waiting(r) else "only an external domain waiting for validation has one",
                    flow=Lazy(FORMS + "validation_flow"), mutating=False),
         ActionSpec("zones", "Zones of this domain…", shape=ShowAnswer("Zones of {name}", Call("GET", "domains/{id}/zones", mutating=False), zones_text)),
     ),
-    summarize=lambda d: {"name": shown(str(d.get("domain") or ""))},
+    rows=Rows(summarize=lambda d: {"name": shown(str(d.get("domain") or ""))}),
     create=Lazy(FORMS + "REGISTER"),
-    create_path="domains/external-domain",
-    created=lambda answer, payload: registered(answer),
-    name_param="domain",
-    sort=("domain", False),
+    writing=Writing(create_path="domains/external-domain", created=lambda answer, payload: registered(answer), name_param="domain"),
 )
 
 ZONES = dns_kind(
     id="dns.zones",
     title="DNS zones",
     singular="zone",
-    nav="Zones",
     collection="dns-zones",
     list_key="dns_zones",
     item_key=None,
     id_field="zone",
-    summarize=zone_of,
-    fetch_detail=False,
+    # `about`: the service's name and version, under the list
+    rows=Rows(summarize=zone_of, about=Lazy(ZONE_RECORDS + "service_info")),
+    reading=Reading(fetch_detail=False, sort=("zone", False)),
     transitional=frozenset({"pending"}),
     columns=(
         Column("zone", "Zone", lambda r: shown(r.id), width=26),
@@ -210,14 +207,9 @@ ZONES = dns_kind(
         ActionSpec("delete_records", "Delete every record (DELETE …/records)…", lambda r: custom_ns(r) is None, why_not=custom_ns,
                    flow=Lazy(ZONE_RECORDS + "delete_records_flow")),
     ),
-    about=Lazy(ZONE_RECORDS + "service_info"),  # the service's name and version, under the list
     create=Lazy(FORMS + "ZONE_CREATE"),
     delete=Call("DELETE", "dns-zones/{id}", params=PROJECT),
-    delete_needs_name=True,
-    deletable=lambda r: "a root zone can't be deleted (the platform refuses it): delete its domain instead" if not r.get("subdomain") else None,
-    delete_warning=lambda r: "The zone and all its records, NS included, are deleted: the names in it stop resolving",
-    name_param="dns_zone",
-    sort=("zone", False),
+    writing=Writing(delete_needs_name=True, deletable=lambda r: "a root zone can't be deleted (the platform refuses it): delete its domain instead" if not r.get("subdomain") else None, delete_warning=lambda r: "The zone and all its records, NS included, are deleted: the names in it stop resolving", name_param="dns_zone"),
 )
 
 # At 80 columns the ones that matter fit whole (name, type, data, dynamic; a longer value ends in
@@ -278,9 +270,9 @@ RECORDS = dns_kind(
     item_key=None,
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/records"),
     state_field="type",
-    fetch_detail=False,
+    # By name, then type (the zone itself first); a new record takes its place on r.
+    reading=Reading(fetch_detail=False, sort=("name", False)),
     columns=RECORD_COLUMNS,
-    sort=("name", False),  # by name, then type (the zone itself first); a new record takes its place on r
     detail_fields=(
         ("Name", record_name),
         ("Type", raw("type")),
@@ -294,11 +286,7 @@ RECORDS = dns_kind(
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.
     create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
     edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),
-    batch=Lazy("tui.products.dns.sending:send_changes"),
-    staged_rule=Lazy(RECORDS_MODULE + "stands_alone"),
-    label=lambda d: f"{shown(str(d.get('name') or '')) or '@'} {d.get('type', '?')} {d.get('data', '')}".strip(),
-    locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None,
-    name_param="name",
+    writing=Writing(batch=Lazy("tui.products.dns.sending:send_changes"), staged_rule=Lazy(RECORDS_MODULE + "stands_alone"), label=lambda d: f"{shown(str(d.get('name') or '')) or '@'} {d.get('type', '?')} {d.get('data', '')}".strip(), locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None, name_param="name"),
 )
 
 VERSIONS = dns_kind(
@@ -309,15 +297,14 @@ VERSIONS = dns_kind(
     list_key="versions",
     item_key=None,
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
-    fetch_detail=False,
-    sort=("created", True),  # newest first, a restore's new version included
-    summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")},  # menus and titles say its time, not its UUID
+    # Newest first, a restore's new version included.
+    reading=Reading(fetch_detail=False, sort=("created", True)),
+    rows=Rows(summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")}, enrich=Lazy("tui.products.dns.versions:count_changes")),  # menus and titles say its time, not its UUID
     columns=(
         Column("created", "Created", lambda r: r.text("created_at")[:19].replace("T", " "), width=19, sort_key=lambda r: r.text("created_at")),
         Column("changes", "Changed", lambda r: r.text("changes"), width=14),
         Column("id", "Version", lambda r: r.id, width=36),
     ),
-    enrich=Lazy("tui.products.dns.versions:count_changes"),
     detail_fields=(("Version", lambda v: str(v.raw.get("id", ""))), ("Created", raw("created_at"))),
     children=(Child("Records of this version", HERE + "VERSION_RECORDS"),),
     actions=(
@@ -335,7 +322,7 @@ VERSION_RECORDS = dns_kind(
     item_key=None,
     parent=Parent("dns.versions", list_path="dns-zones/version/{parent}"),
     state_field="type",
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     columns=RECORD_COLUMNS,
 )
 
@@ -358,12 +345,11 @@ CERTIFICATES = dns_kind(
     list_key="certificates",
     item_key=None,
     id_field="_key",
-    summarize=certificate_key,
-    path_id=certificate_zone,
+    rows=Rows(summarize=certificate_key),
+    reading=Reading(path_id=certificate_zone, item_template="ssl-certificates/{id}"),
     parent=Parent("dns.zones", query="dns_zone"),
-    item_template="ssl-certificates/{id}",
     transitional=frozenset({"pending", "new"}),
-    secret_fields=("private_key",),
+    secrets=Secrets(fields=("private_key",)),
     columns=(
         Column("zone", "Zone", lambda r: r.name, width=24),
         Column("status", "Status", lambda r: TONES.text(r.state), width=10),

@@ -67,7 +67,7 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
             "PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False}
         )
     except InvalidArguments as err:
-        raise named(err, staged, service.kind.label) from None
+        raise named(err, staged, service.kind.writing.label) from None
     except OutcomeUnknown as err:
         try:
             applied, saw = await look(service, scope, zone, staged, before, known)

@@ -11,6 +11,7 @@ from rich.text import Text
 from ..base import ActionSpec, Call, Lazy, Row, kinds_of
 from ..declared import Field
 from ..shapes import PickCall
+from ..kind_options import Reading, Rows, Writing
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 
@@ -178,23 +179,18 @@ FIPS = flexible_ip_kind(
     collection="fips",
     list_key="flexible_ips",
     item_key=None,
-    page_size=100,
+    reading=Reading(page_size=100, sort=("server", False)),
     fields=FIP_FIELDS,
     columns=("ip", "status", "server", "mac", "mac_type", "reverse", "description", "zone", "created", "tags"),
-    summarize=summarize,
-    enrich=Lazy("tui.products.flexible_ip.fips:enrich"),
-    names_from=Lazy("tui.products.baremetal.servers:SERVERS"),
+    rows=Rows(summarize=summarize, enrich=Lazy("tui.products.flexible_ip.fips:enrich"), names_from=Lazy("tui.products.baremetal.servers:SERVERS"), moving=lambda d: mac_of(d).get("status") in ("updating", "deleting")),
     state_field="status",
     transitional=frozenset({"updating", "detaching"}),
-    moving=lambda d: mac_of(d).get("status") in ("updating", "deleting"),
-    sort=("server", False),
     actions=FIP_ACTIONS,
     create=Lazy(FLOWS + "CREATE"),
     edit=Lazy(FLOWS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,
-    delete_warning=lambda r: (
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: (
         "The address goes back to the pool: a new flexible IP gets another one"
         + (f". It is attached to {server_label(r)}: its traffic there stops" if r.text("server_id") else "")
-    ),
+    )),
 )

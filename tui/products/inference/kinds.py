@@ -12,6 +12,7 @@ from ..columns import name_col
 from ..format import COMMON, Tones, date_of
 from ..views import Playground
 from . import payloads
+from ..kind_options import Reading, Rows, Writing
 
 API = "inference/v1alpha1"
 FORMS = "tui.products.inference.forms:"
@@ -24,8 +25,8 @@ STEP_WORDS = {
     "ready": "it answers predictions",
 }
 TONES = Tones(busy={"creating", "converting", "building", "deploying", "pausing"}, bad={"locked"}, base=COMMON)
-inference_kind = kinds_of(product="Inference", api=API, scope_type="global", paging="page_size", page_size=100,
-                          model=Lazy("tui.products.models:Resource"), list_params=ListParams({"project_id": "project_id"}))
+inference_kind = kinds_of(product="Inference", api=API, scope_type="global", paging="page_size", reading=Reading(page_size=100, list_params=ListParams({"project_id": "project_id"})),
+                          model=Lazy("tui.products.models:Resource"))
 
 
 def stepper(status: str) -> str:
@@ -74,7 +75,7 @@ MODELS = inference_kind(
     item_key=None,
     state_field="status",
     transitional=frozenset({"creating", "converting", "building", "deploying", "pausing", "deleting"}),
-    newest_first=True,  # the API's own order (created_at_desc): no sort of 10,000 rows here
+    reading=Reading(newest_first=True),  # the API's own order (created_at_desc): no sort of 10,000 rows here
     columns=(
         name_col(22),
         Column("status", "Status", lambda r: TONES.text(r.state), width=12, sort_key=lambda r: r.state),
@@ -94,11 +95,10 @@ MODELS = inference_kind(
     ),
     create=Lazy(FORMS + "MODEL_CREATE"),
     edit=Lazy(FORMS + "MODEL_EDIT"),
-    editable=_locked,
-    deletable=_locked,
+    # Its deployment is lost (a new one takes minutes, at a new endpoint): the name is typed.
+    writing=Writing(editable=_locked, deletable=_locked, delete_needs_name=True),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,  # its deployment is lost (a new one takes minutes, at a new endpoint): the name is typed
-    about=Lazy("tui.products.inference.kinds:service_info"),
+    rows=Rows(about=Lazy("tui.products.inference.kinds:service_info")),
     actions=(
         ActionSpec("try", "Try a prediction…", shape=Playground(
             "Predictions of {name}", Call("POST", "", url_field="endpoint", mutating=False), template=payloads.TEMPLATE,

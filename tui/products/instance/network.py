@@ -10,6 +10,7 @@ from ..declared import Field
 from ..set_editor import SetEditor
 from ..shapes import PickCall, ShowAnswer
 from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
+from ..kind_options import Rows, Writing
 
 F = "tui.products.instance.network_forms:"
 
@@ -105,7 +106,11 @@ IPS = instance_kind(
     title="Flexible IPs",
     singular="flexible IP",
     delete=DELETE_BY_ID,
-    name_param="name",
+    writing=Writing(name_param="name", delete_warning=lambda r: (
+        f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}"
+        if r.obj("server")
+        else None
+    )),
     collection="ips",
     list_key="ips",
     item_key="ip",
@@ -119,13 +124,7 @@ IPS = instance_kind(
         *detail_common(tags=12),
     ),
     columns=("address", "type", "state", "server", "reverse", "zone", "tags"),
-    delete_warning=lambda r: (
-        f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}"
-        if r.obj("server")
-        else None
-    ),
-    row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"),
-    summarize=lambda d: {"name": d.get("address") or ""},
+    rows=Rows(row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"), summarize=lambda d: {"name": d.get("address") or ""}),
     transitional=frozenset({"pending"}),
     actions=(
         ActionSpec(
@@ -160,9 +159,16 @@ SECURITY_GROUPS = instance_kind(
     id="instance.security_groups",
     title="Security groups",
     singular="security group",
-    nav="Sec. groups",
     delete=DELETE_BY_ID,
-    name_param="name",
+    writing=Writing(name_param="name", deletable=lambda r: (
+        "it is the project's default group"
+        if r.get("project_default")
+        else (
+            f"{len(r.items('servers'))} server(s) use it: move them to another group first"
+            if r.items("servers")
+            else None
+        )
+    )),
     collection="security_groups",
     list_key="security_groups",
     item_key="security_group",
@@ -189,7 +195,7 @@ SECURITY_GROUPS = instance_kind(
         *detail_common(),
     ),
     columns=("name", "stateful", "inbound", "outbound", "servers", "default", "zone"),
-    row_fields=(
+    rows=Rows(row_fields=(
         "id",
         "name",
         "description",
@@ -202,7 +208,7 @@ SECURITY_GROUPS = instance_kind(
         "zone",
         "tags",
         "enable_default_security",
-    ),
+    )),
     transitional=frozenset({"syncing"}),
     actions=(
         ActionSpec(
@@ -238,24 +244,14 @@ SECURITY_GROUPS = instance_kind(
     ),
     create=Lazy(F + "SG_CREATE"),
     edit=Lazy(F + "SG_EDIT"),
-    deletable=lambda r: (
-        "it is the project's default group"
-        if r.get("project_default")
-        else (
-            f"{len(r.items('servers'))} server(s) use it: move them to another group first"
-            if r.items("servers")
-            else None
-        )
-    ),
 )
 
 PLACEMENT_GROUPS = instance_kind(
     id="instance.placement_groups",
     title="Placement groups",
     singular="placement group",
-    nav="Placement",
     delete=DELETE_BY_ID,
-    name_param="name",
+    writing=Writing(name_param="name"),
     collection="placement_groups",
     list_key="placement_groups",
     item_key="placement_group",
@@ -278,7 +274,7 @@ PLACEMENT_GROUPS = instance_kind(
         *detail_common(tags=14),
     ),
     columns=("name", "policy_type", "policy_mode", "respected", "zone", "tags"),
-    row_fields=("id", "name", "policy_type", "policy_mode", "policy_respected", "zone", "tags"),
+    rows=Rows(row_fields=("id", "name", "policy_type", "policy_mode", "policy_respected", "zone", "tags")),
     actions=(ActionSpec("members", "Member servers…", lambda r: True, flow=Lazy(F + "members_flow")),),
     create=Lazy(F + "PG_CREATE"),
     edit=Lazy(F + "PG_EDIT"),

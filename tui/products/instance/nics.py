@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..base import Lazy, Parent
 from ..declared import Field
 from .common import DELETE_BY_ID, TONES, instance_kind
+from ..kind_options import Writing
 
 PRIVATE_NICS = instance_kind(
     id="instance.private_nics",
@@ -31,5 +32,5 @@ PRIVATE_NICS = instance_kind(
     transitional=frozenset({"syncing", "attaching", "detaching", "hotsyncing"}),
     create=Lazy("tui.products.instance.server_flows:NIC_CREATE"),
     delete=DELETE_BY_ID,
-    delete_warning=lambda r: "The server leaves this private network",
+    writing=Writing(delete_warning=lambda r: "The server leaves this private network"),
 )

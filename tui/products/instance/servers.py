@@ -16,6 +16,7 @@ from ..declared import Field
 from ..format import human_bytes, state_text
 from ..shapes import FormCall, PickCall
 from .common import DELETE_BY_ID, ID, action_call, instance_kind
+from ..kind_options import Reading, Rows, Writing
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -266,25 +267,20 @@ SERVERS = instance_kind(
     title="Servers",
     singular="server",
     delete=DELETE_BY_ID,
-    name_param="name",
+    writing=Writing(name_param="name", deletable=lambda r: (
+        _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
+    ), delete_flow=Lazy(FLOWS + "delete_flow")),
     collection="servers",
     list_key="servers",
     item_key="server",
-    newest_first=True,  # the API's own order (creation_date_desc): one created here goes where a listing puts it
+    reading=Reading(newest_first=True, probe=Probe("order", "modification_date_desc", "modification_date")),  # the API's own order (creation_date_desc): one created here goes where a listing puts it
     model=Lazy("tui.products.instance.server_forms:Server"),
     fields=SERVER_FIELDS,
     columns=("name", "state", "type", "zone", "ip", "created", "tags"),
-    row_fields=SERVER_ROW_FIELDS,
-    summarize=lambda data: {"public_address": public_address(data)},
-    probe=Probe("order", "modification_date_desc", "modification_date"),
+    rows=Rows(row_fields=SERVER_ROW_FIELDS, summarize=lambda data: {"public_address": public_address(data)}, moving=parts_moving),
     transitional=frozenset({"starting", "stopping"}),
-    moving=parts_moving,
     actions=SERVER_ACTIONS,
     children=(Child("Private NICs", "tui.products.instance.nics:PRIVATE_NICS"),),
     create=Lazy("tui.products.instance.server_forms:CREATE"),
     edit=Lazy("tui.products.instance.server_forms:EDIT"),
-    deletable=lambda r: (
-        _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
-    ),
-    delete_flow=Lazy(FLOWS + "delete_flow"),
 )

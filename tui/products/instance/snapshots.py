@@ -9,6 +9,7 @@ from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
 from .common import DELETE_BY_ID, ID, TONES, detail_common, instance_kind
+from ..kind_options import Rows, Writing
 
 F = "tui.products.instance.snapshot_forms:"
 NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -31,8 +32,7 @@ SNAPSHOTS = instance_kind(
     title="Snapshots",
     singular="snapshot",
     delete=DELETE_BY_ID,
-    delete_needs_name=True,  # data lost: the name is typed
-    name_param="name",
+    writing=Writing(delete_needs_name=True, name_param="name"),  # data lost: the name is typed
     collection="snapshots",
     list_key="snapshots",
     item_key="snapshot",
@@ -56,7 +56,7 @@ SNAPSHOTS = instance_kind(
         *detail_common(),
     ),
     columns=("name", "type", "size", "state", "volume", "zone", "created"),
-    row_fields=(
+    rows=Rows(row_fields=(
         "id",
         "name",
         "volume_type",
@@ -67,7 +67,7 @@ SNAPSHOTS = instance_kind(
         "creation_date",
         "modification_date",
         "tags",
-    ),
+    )),
     transitional=frozenset({"snapshotting", "importing", "exporting"}),
     actions=(
         ActionSpec(
@@ -128,7 +128,7 @@ IMAGES = instance_kind(
     title="Images",
     singular="image",
     delete=DELETE_BY_ID,
-    name_param="name",
+    writing=Writing(name_param="name", deletable=lambda r: "it is a public image of the marketplace" if r.get("public") else None, editable=lambda r: "it is a public image of the marketplace" if r.get("public") else None),
     collection="images",
     list_key="images",
     item_key="image",
@@ -145,7 +145,7 @@ IMAGES = instance_kind(
         *detail_common(),
     ),
     columns=("name", "arch", "state", "public", "root", "zone", "created"),
-    row_fields=(
+    rows=Rows(row_fields=(
         "id",
         "name",
         "arch",
@@ -157,10 +157,8 @@ IMAGES = instance_kind(
         "modification_date",
         "tags",
         "from_server",
-    ),
+    )),
     transitional=frozenset({"creating"}),
     create=Lazy(F + "IMAGE_CREATE"),
     edit=Lazy(F + "NAMED_EDIT"),
-    deletable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
-    editable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
 )

@@ -9,6 +9,7 @@ from ..base import Lazy, Row
 from ..declared import Field
 from ..format import gb
 from .common import instance_kind
+from ..kind_options import Reading, Rows
 
 
 def _local(r: Row) -> str:
@@ -63,12 +64,11 @@ TYPES = instance_kind(
     id="instance.types",
     title="Instance types",
     singular="instance type",
-    nav="Types",
     collection="products/servers",
     list_key="servers",
     item_key="server",
     paging="whole",
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     fields=(
         Field("name", "Type", ("name", "id"), width=14),  # a type's name is its id
         Field("ncpus", "vCPU", "count", width=4, key="cpus"),
@@ -86,5 +86,5 @@ TYPES = instance_kind(
         Field("network", "Network", show=_network),
     ),
     columns=("name", "cpus", "ram", "arch", "gpu", "local", "hourly", "monthly", "availability"),
-    enrich=Lazy("tui.products.instance.types:enrich"),
+    rows=Rows(enrich=Lazy("tui.products.instance.types:enrich")),
 )

@@ -8,6 +8,7 @@ from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
 from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
+from ..kind_options import Rows, Writing
 
 F = "tui.products.instance.volume_forms:"
 NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -23,7 +24,9 @@ VOLUMES = instance_kind(
     title="Volumes",
     singular="volume",
     delete=DELETE_BY_ID,
-    name_param="name",
+    writing=Writing(name_param="name", deletable=lambda r: (
+        f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first" if r.get("server") else None
+    ), delete_needs_name=True),
     collection="volumes",
     list_key="volumes",
     item_key="volume",
@@ -38,7 +41,7 @@ VOLUMES = instance_kind(
         *detail_common(),
     ),
     columns=("name", "type", "size", "state", "server", "zone", "created"),
-    row_fields=(
+    rows=Rows(row_fields=(
         "id",
         "name",
         "volume_type",
@@ -50,7 +53,7 @@ VOLUMES = instance_kind(
         "modification_date",
         "tags",
         "base_snapshot",
-    ),
+    )),
     transitional=BUSY,
     actions=(
         ActionSpec(
@@ -83,8 +86,4 @@ VOLUMES = instance_kind(
     ),
     create=Lazy(F + "CREATE"),
     edit=Lazy(F + "EDIT"),
-    deletable=lambda r: (
-        f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first" if r.get("server") else None
-    ),
-    delete_needs_name=True,
 )

@@ -8,6 +8,7 @@ from ..base import Column, ListParams
 from ..catalogue import catalogue, flags
 from ..format import date_of, gb, state_text
 from .clusters import kvcache_kind
+from ..kind_options import Reading
 
 
 def _settings(v: Any) -> str:
@@ -30,8 +31,7 @@ VERSIONS = catalogue(
         ("Flags", lambda v: flags(v.raw, "deprecated", "beta")),
         ("Settings", _settings),
     ),
-    id_field="version", nav="Versions",
-    list_params=ListParams(fixed={"include_beta": True, "include_deprecated": True}),
+    id_field="version", reading=Reading(list_params=ListParams(fixed={"include_beta": True, "include_deprecated": True})),
 )
 
 NODE_TYPES = catalogue(
@@ -49,5 +49,5 @@ NODE_TYPES = catalogue(
         ("Stock", lambda t: str(t.raw.get("stock_status", ""))),
         ("Flags", lambda t: flags(t.raw, "disabled", "beta")),
     ),
-    state_field="stock_status", nav="Node types",
+    state_field="stock_status",
 )

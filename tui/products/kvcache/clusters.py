@@ -12,6 +12,7 @@ from ..set_editor import SetEditor
 from ..shapes import SaveAnswer
 from ..states import When
 from ..columns import name_col, scope_col, state_col, tags_col
+from ..kind_options import Reading, Rows, Writing
 
 API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
@@ -58,7 +59,7 @@ CLUSTERS = kvcache_kind(
     collection="clusters",
     list_key="clusters",
     item_key=None,
-    page_size=100,
+    reading=Reading(page_size=100),
     state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),
     columns=(
@@ -73,7 +74,7 @@ CLUSTERS = kvcache_kind(
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
         tags_col(12),
     ),
-    summarize=lambda data: {"endpoints_text": endpoints_text(data)},
+    rows=Rows(summarize=lambda data: {"endpoints_text": endpoints_text(data)}),
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
@@ -120,7 +121,5 @@ CLUSTERS = kvcache_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,
-    delete_warning=lambda r: "Every key in it is lost: the data cannot be recovered",
-    name_param="name",
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "Every key in it is lost: the data cannot be recovered", name_param="name"),
 )

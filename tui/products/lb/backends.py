@@ -11,6 +11,7 @@ from ..base import Call, Column, Lazy, Parent
 from ..columns import name_col
 from ..format import date_of
 from .kinds import lb_kind
+from ..kind_options import Reading, Writing
 
 BACKEND_FORMS = "tui.products.lb.backend_forms:"
 FORMS = "tui.products.lb.forms:"
@@ -130,9 +131,8 @@ BACKENDS = lb_kind(
     create=Lazy(BACKEND_FORMS + "CREATE"),
     edit=Lazy(BACKEND_FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: the prompt names them first
-    delete_warning=Lazy("tui.products.lb.backends:frontends_using"),
-    name_param="name",
-    sort=("name", False),
+    writing=Writing(delete_warning=Lazy("tui.products.lb.backends:frontends_using"), name_param="name"),
+    reading=Reading(sort=("name", False)),
 )
 
 
@@ -189,5 +189,5 @@ FRONTENDS = lb_kind(
     create=Lazy(FORMS + "FRONTEND_CREATE"),
     edit=Lazy(FORMS + "FRONTEND_EDIT"),
     delete=Call("DELETE", "{id}"),
-    sort=("port", False),
+    reading=Reading(sort=("port", False)),
 )

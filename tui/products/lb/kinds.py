@@ -13,6 +13,7 @@ from ..base import Call, Child, Column, DetailPanel, Lazy, kinds_of
 from ..columns import name_col, raw, scope_col, state_col, tags_col
 from ..format import COMMON, Tones, date_of
 from ..shapes import DeleteAsking
+from ..kind_options import Reading, Rows, Writing
 
 API = "lb/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
@@ -23,7 +24,7 @@ HERE = "tui.products.lb.kinds:"
 # migrating move on their own. Each is polled until it settles.
 TRANSITIONAL = frozenset({"to_create", "creating", "to_delete", "deleting", "pending", "migrating"})
 TONES = Tones(busy={"to_create", "to_delete"}, bad={"stopped"}, base=COMMON)
-lb_kind = kinds_of(product="Load balancer", api=API, scope_type="region", scopes=REGIONS, paging="page_size", page_size=100,
+lb_kind = kinds_of(product="Load balancer", api=API, scope_type="region", scopes=REGIONS, paging="page_size", reading=Reading(page_size=100),
                    model=Lazy("tui.products.models:Resource"), state_field="status")
 
 SSL_LEVELS = {  # spec 3 §2.3: who can connect at each level
@@ -144,7 +145,7 @@ LBS = lb_kind(
     list_key="lbs",
     item_key=None,
     transitional=TRANSITIONAL,
-    summarize=summarize,
+    rows=Rows(summarize=summarize),
     columns=(
         name_col(14),
         state_col(TONES, 11, "status", "Status"),
@@ -180,9 +181,7 @@ LBS = lb_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # the plain verb; the flow asks about the IP first
-    delete_flow=Lazy(HERE + "DELETE"),
-    delete_needs_name=True,  # its frontends, backends and (released) address are lost
-    deletable=_deletable,
-    name_param="name",
-    sort=("name", False),
+    # Its frontends, backends and (released) address are lost: the name is typed.
+    writing=Writing(delete_flow=Lazy(HERE + "DELETE"), delete_needs_name=True, deletable=_deletable, name_param="name"),
+    reading=Reading(sort=("name", False)),
 )

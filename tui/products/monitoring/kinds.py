@@ -12,6 +12,7 @@ from .. import commands
 from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, kinds_of
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
+from ..kind_options import Reading, Rows, Secrets, Singleton, Writing
 
 API = "monitoring/v1beta1"
 HERE = "tui.products.monitoring.kinds:"
@@ -24,8 +25,8 @@ BY_PROJECT = ListParams({"project_id": "project_id"})
 TONES = Tones(busy={"creating", "deleting", "updating"}, base=COMMON)
 SCOPES = ("write_metrics", "write_logs", "query_metrics", "query_logs", "setup_alerts", "setup_metrics_rules", "setup_logs_rules")
 LOGS_API = "loki"  # the logs address's push API (spec 2 §4.2 `{logs_url}/<logs_api>/api/v1/push`)
-monitoring_kind = kinds_of(product="Monitoring", api=API, scope_type="global", paging="page_size", page_size=100,
-                           model=Lazy("tui.products.models:Resource"), list_params=BY_PROJECT)
+monitoring_kind = kinds_of(product="Monitoring", api=API, scope_type="global", paging="page_size", reading=Reading(page_size=100, list_params=BY_PROJECT),
+                           model=Lazy("tui.products.models:Resource"))
 
 
 def endpoint(data: Any, key: str) -> str:
@@ -95,9 +96,16 @@ COCKPIT = monitoring_kind(
     list_key=None,
     item_key=None,
     paging="whole",
-    singleton=True,
+    singleton=Singleton(
+        absent="Monitoring is not activated in this project. Activating it creates the metrics, logs and alert "
+        "addresses and a dashboard, whose password is shown once.",
+        absent_actions=(ActionSpec("activate", "Activate monitoring", call=Call("POST", "activate", PROJECT),
+                                   moves_to=frozenset({"creating", "ready"}),
+                                   if_lost="its dashboard password was in the lost answer: Reset the dashboard (a) "
+                                   "makes a new one once it is ready"),),
+    ),
     id_field="project_id",
-    summarize=lambda d: {"name": "Monitoring"},  # what notices call it ("Send a test alert: Monitoring — accepted")
+    rows=Rows(summarize=lambda d: {"name": "Monitoring"}),  # what notices call it ("Send a test alert: Monitoring — accepted")
     state_field="status",
     transitional=frozenset({"creating", "deleting", "updating"}),
     columns=(),
@@ -111,13 +119,7 @@ COCKPIT = monitoring_kind(
         ("Activated", lambda s: date_of(str(s.raw.get("created_at") or ""))),
         ("Retention", lambda s: "32 days; 100,000 active metric series and 5,000 log streams at most"),
     ),
-    secret_fields=("dashboard_password",),
-    secret_extras=("dashboard_url", "dashboard_username"),
-    absent="Monitoring is not activated in this project. Activating it creates the metrics, logs and alert "
-           "addresses and a dashboard, whose password is shown once.",
-    absent_actions=(ActionSpec("activate", "Activate monitoring", call=Call("POST", "activate", PROJECT),
-                               moves_to=frozenset({"creating", "ready"}),
-                               if_lost="its dashboard password was in the lost answer: Reset the dashboard (a) makes a new one once it is ready"),),
+    secrets=Secrets(fields=("dashboard_password",), extras=("dashboard_url", "dashboard_username")),
     actions=(
         ActionSpec("reset", "Reset the dashboard (new password)", _ready, why_not=_why_not_ready,
                    confirm="The dashboard's password changes: who uses the old one is locked out. The new one is shown once.",
@@ -150,11 +152,10 @@ TOKENS = monitoring_kind(
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
     ),
     detail_fields=(("Name", lambda t: t.name), ("Scopes", lambda t: scopes_text(t.raw)), ("Created", lambda t: str(t.raw.get("created_at") or ""))),
-    secret_fields=("secret_key",),
-    once_view=Lazy(HERE + "token_once"),
+    secrets=Secrets(fields=("secret_key",), once_view=Lazy(HERE + "token_once")),
     create=Lazy(FORMS + "TOKEN_CREATE"),
     delete=Call("DELETE", "{id}"),
-    delete_warning=lambda r: "Whatever pushes or queries with it is refused from then on",
+    writing=Writing(delete_warning=lambda r: "Whatever pushes or queries with it is refused from then on"),
 )
 
 
@@ -187,15 +188,14 @@ CONTACT_POINTS = monitoring_kind(
     list_key="contact_points",
     item_key=None,
     id_field="address",
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     parent=Parent("monitoring.cockpit", list_path="contact-points"),
-    summarize=contact_summary,
+    rows=Rows(summarize=contact_summary, about=Lazy(HERE + "contact_flags")),
     columns=(Column("address", "E-mail", lambda r: r.text("address"), width=40),),
     detail_fields=(("E-mail", lambda c: str(c.raw.get("address") or "")),),
     create=Lazy(FORMS + "CONTACT_CREATE"),
     delete=Call("POST", "delete-contact-point", _contact_body),
-    identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")},
-    about=Lazy(HERE + "contact_flags"),
+    writing=Writing(identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")}),
 )
 
 ROLES = {"editor": "editor: builds and changes dashboards", "viewer": "viewer: reads dashboards", "unknown_role": "no role"}
@@ -207,15 +207,14 @@ USERS = monitoring_kind(
     collection="dashboard-users",
     list_key="dashboard_users",
     item_key=None,
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     parent=Parent("monitoring.cockpit", list_path="dashboard-users", item_path="dashboard-users/{id}"),
-    summarize=lambda d: {"name": str(d.get("login") or "")},
+    rows=Rows(summarize=lambda d: {"name": str(d.get("login") or "")}),
     columns=(Column("login", "Login", lambda r: r.text("login"), width=24), Column("role", "Role", lambda r: ROLES.get(r.text("role"), r.text("role")), width=40)),
     detail_fields=(("Login", lambda u: str(u.raw.get("login") or "")), ("Role", lambda u: ROLES.get(str(u.raw.get("role")), str(u.raw.get("role"))))),
-    secret_fields=("password",),
+    secrets=Secrets(fields=("password",), renewal="reset_password"),
     create=Lazy(FORMS + "USER_CREATE"),
     delete=Call("POST", "{id}/delete", PROJECT),
     actions=(ActionSpec("reset_password", "Reset the password", confirm="The old password stops working; the new one is shown once.",
                         call=Call("POST", "{id}/reset-password", PROJECT), if_lost=LOST_PASSWORD),),
-    secret_renewal="reset_password",
 )

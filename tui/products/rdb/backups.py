@@ -12,6 +12,7 @@ from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
 from .instances import TONES, rdb_kind
+from ..kind_options import Reading, Writing
 
 COPIES = "tui.products.rdb.copy_forms:"
 
@@ -76,12 +77,11 @@ BACKUPS = rdb_kind(
     collection="backups",
     list_key="database_backups",
     item_key=None,
-    page_size=100,
+    reading=Reading(page_size=100, sort=("created", True)),
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting", "exporting"}),
     fields=BACKUP_FIELDS,
     columns=("name", "status", "instance", "database", "size", "created", "expires", "export"),
-    sort=("created", True),
     actions=(
         ActionSpec(
             "export",
@@ -102,9 +102,8 @@ BACKUPS = rdb_kind(
     create=Lazy(COPIES + "BACKUP_CREATE"),
     edit=Lazy(COPIES + "BACKUP_EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,  # data lost: the name is typed
-    delete_warning=lambda r: "This copy of the database is gone for good",
-    name_param="name",
+    # data lost: the name is typed
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "This copy of the database is gone for good", name_param="name"),
 )
 
 INSTANCE_BACKUPS = replace(
@@ -122,7 +121,7 @@ SNAPSHOTS = rdb_kind(
     collection="snapshots",
     list_key="snapshots",
     item_key=None,
-    page_size=100,
+    reading=Reading(page_size=100),
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting"}),
     fields=SNAPSHOT_FIELDS,
@@ -138,9 +137,8 @@ SNAPSHOTS = rdb_kind(
     ),
     edit=Lazy(COPIES + "BACKUP_EDIT"),  # the same two fields: name and expiry
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,  # data lost: the name is typed
-    delete_warning=lambda r: "The copy of the volume is gone for good",
-    name_param="name",
+    # data lost: the name is typed
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "The copy of the volume is gone for good", name_param="name"),
 )
 
 INSTANCE_SNAPSHOTS = replace(
@@ -149,5 +147,5 @@ INSTANCE_SNAPSHOTS = replace(
     title="Snapshots",
     parent=Parent("rdb.instances", query="instance_id"),
     create=Lazy(COPIES + "SNAPSHOT_CREATE"),
-    create_path="instances/{parent}/snapshots",
+    writing=SNAPSHOTS.writing | Writing(create_path="instances/{parent}/snapshots"),
 )

@@ -37,7 +37,6 @@ ENGINES = catalogue(
         Column("versions", "Versions", _versions, width=60),
     ),
     detail_fields=(("Engine", lambda e: str(e.raw.get("name", ""))), ("Versions", _version_lines)),
-    nav="Engines",
 )
 
 
@@ -69,5 +68,5 @@ NODE_TYPES = catalogue(
         ("Volumes", _volumes),
         ("Generation", lambda t: str(t.raw.get("generation", ""))),
     ),
-    state_field="stock_status", nav="Node types",
+    state_field="stock_status",
 )

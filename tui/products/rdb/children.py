@@ -13,6 +13,7 @@ from ..set_editor import ROWS
 from ..shapes import FormCall, ShowValue
 from ..states import When
 from .instances import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
+from ..kind_options import Reading, Writing
 
 DATA = "tui.products.rdb.data_forms:"
 REPLICAS = "tui.products.rdb.replica_forms:"
@@ -40,7 +41,7 @@ DATABASES = rdb_kind(
     item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}/databases", item_path="instances/{parent}/databases/{id}"),
     id_field="name",
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     columns=(
         Column("name", "Database", lambda r: r.name, width=20),
         Column("managed", "Permissions", _managed, width=16),
@@ -55,8 +56,7 @@ DATABASES = rdb_kind(
     ),
     create=Lazy(DATA + "DATABASE_CREATE"),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,
-    delete_warning=lambda r: "Its tables and data are lost; backups of it stay until they expire",
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "Its tables and data are lost; backups of it stay until they expire"),
 )
 
 USERS = rdb_kind(
@@ -68,7 +68,7 @@ USERS = rdb_kind(
     item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}/users", item_path="instances/{parent}/users/{id}"),
     id_field="name",
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     columns=(
         Column("name", "User", lambda r: r.name, width=24),
         Column("admin", "Admin", lambda r: Text("admin", style="bold") if r.get("is_admin") else Text("—"), width=6),
@@ -86,9 +86,9 @@ USERS = rdb_kind(
     create=Lazy(DATA + "USER_CREATE"),
     edit=Lazy(DATA + "USER_EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_warning=lambda r: "Its privileges go with it; restoring a backup that needs this user will fail" + (
+    writing=Writing(delete_warning=lambda r: "Its privileges go with it; restoring a backup that needs this user will fail" + (
         ".\nAn admin user: if it is the instance's default user (the one it was created with), the applications and tools that log in"
-        " with it lose access" if r.get("is_admin") else ""),
+        " with it lose access" if r.get("is_admin") else "")),
 )
 
 ACLS = rdb_kind(
@@ -100,7 +100,7 @@ ACLS = rdb_kind(
     item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}/acls"),
     id_field="ip",
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     columns=(
         Column("ip", "IP / network", lambda r: r.id, width=20),
         Column("description", "Description", lambda r: r.text("description"), width=24),
@@ -111,11 +111,8 @@ ACLS = rdb_kind(
     detail_fields=(("IP", lambda a: str(a.raw.get("ip", ""))), ("Description", lambda a: str(a.raw.get("description", "")))),
     actions=(ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=acl_editor(ROWS, "instances/{parent}/acls", "{parent}")),),
     create=Lazy(DATA + "ACL_CREATE"),
-    create_path="instances/{parent}/acls",
-    created=lambda answer, payload: _first(answer, "rules"),
-    identity=lambda payload: {"ip": payload["rules"][0]["ip"]},
+    writing=Writing(create_path="instances/{parent}/acls", created=lambda answer, payload: _first(answer, "rules"), identity=lambda payload: {"ip": payload["rules"][0]["ip"]}, delete_warning=lambda r: "Clients from these addresses can no longer connect"),
     delete=Call("DELETE", "instances/{parent}/acls", lambda r: {"acl_rule_ips": [r.id]}),
-    delete_warning=lambda r: "Clients from these addresses can no longer connect",
 )
 
 SETTINGS = rdb_kind(
@@ -127,7 +124,7 @@ SETTINGS = rdb_kind(
     item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}", field="settings"),  # held by the instance
     id_field="name",
-    fetch_detail=False,
+    reading=Reading(fetch_detail=False),
     columns=(
         Column("name", "Setting", lambda r: r.name, width=28),
         Column("value", "Value", lambda r: r.text("value"), width=30),
@@ -141,11 +138,8 @@ SETTINGS = rdb_kind(
         ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=settings_editor(ROWS, "instances/{parent}/settings", "{parent}")),
     ),
     create=Lazy(DATA + "SETTING_CREATE"),
-    create_path="instances/{parent}/settings",
-    created=lambda answer, payload: _first(answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]),
-    identity=lambda payload: payload["settings"][0],
+    writing=Writing(create_path="instances/{parent}/settings", created=lambda answer, payload: _first(answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]), identity=lambda payload: payload["settings"][0], delete_warning=lambda r: "It goes back to the engine's default"),
     delete=Call("DELETE", "instances/{parent}/settings", lambda r: {"setting_names": [r.id]}),
-    delete_warning=lambda r: "It goes back to the engine's default",
 )
 
 
@@ -191,9 +185,8 @@ REPLICAS = rdb_kind(
         ActionSpec("reset", "Reset (re-sync from the instance)", _replica_ready, confirm=True, call=Call("POST", "{id}/reset", {}), why_not=_why_not_ready),
     ),
     create=Lazy(REPLICAS + "REPLICA_CREATE"),
-    create_path="read-replicas",
+    writing=Writing(create_path="read-replicas", delete_warning=lambda r: "Clients reading from it lose their connection"),
     delete=Call("DELETE", "{id}"),
-    delete_warning=lambda r: "Clients reading from it lose their connection",
 )
 
 def _endpoint_kind(e: Any) -> str:
@@ -220,7 +213,7 @@ ENDPOINTS = rdb_kind(
         ("Private network", lambda e: str((e.raw.get("private_network") or {}).get("private_network_id", "")) if isinstance(e.raw.get("private_network"), dict) else "—"),
     ),
     delete=Call("DELETE", "endpoints/{id}"),
-    delete_warning=lambda r: "Clients connecting through it lose their connection",
+    writing=Writing(delete_warning=lambda r: "Clients connecting through it lose their connection"),
 )
 
 LOGS = rdb_kind(
@@ -231,10 +224,9 @@ LOGS = rdb_kind(
     list_key="instance_logs",
     item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}/logs", item_path="logs/{id}"),
-    list_params=ListParams(fixed={"order_by": "created_at_desc"}),
+    reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), sort=("created", True)),
     state_field="status",
     transitional=frozenset({"creating"}),
-    sort=("created", True),
     columns=(
         Column("node", "Node", lambda r: r.text("node_name"), width=24),
         Column("status", "Status", lambda r: TONES.text(r.state), width=11),
@@ -254,6 +246,5 @@ LOGS = rdb_kind(
                    shape=ShowValue("Logs of {node_name} (y copies the URL; expires {expires_at:.16})", "{download_url}")),
     ),
     create=Lazy(DATA + "LOGS_PREPARE"),  # c: prepare logs for a time range (one per node)
-    create_path="instances/{parent}/prepare-logs",
-    created=lambda answer, payload: _first(answer, "instance_logs"),
+    writing=Writing(create_path="instances/{parent}/prepare-logs", created=lambda answer, payload: _first(answer, "instance_logs")),
 )

@@ -14,6 +14,7 @@ from ..set_editor import SetEditor
 from ..shapes import FormCall, SaveAnswer
 from ..states import When
 from ..columns import name_col, scope_col, state_col, tags_col
+from ..kind_options import Reading, Rows, Writing
 
 API = "rdb/v1"
 RESOURCE = Lazy("tui.products.models:Resource")
@@ -164,7 +165,7 @@ INSTANCES = rdb_kind(
     collection="instances",
     list_key="instances",
     item_key=None,
-    page_size=100,
+    reading=Reading(page_size=100),
     state_field="status",
     transitional=TRANSITIONAL,
     columns=(
@@ -179,7 +180,7 @@ INSTANCES = rdb_kind(
         Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
         tags_col(14),
     ),
-    summarize=lambda data: {"volume_text": volume(data), "endpoint_text": first_endpoint(data)},
+    rows=Rows(summarize=lambda data: {"volume_text": volume(data), "endpoint_text": first_endpoint(data)}),
     detail_fields=(
         ("ID", lambda s: s.id),
         ("Name", lambda s: s.name),
@@ -234,7 +235,5 @@ INSTANCES = rdb_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    delete_needs_name=True,
-    delete_warning=lambda r: "Its databases, users and read replicas are deleted with it; backups stay until they expire",
-    name_param="name",
+    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "Its databases, users and read replicas are deleted with it; backups stay until they expire", name_param="name"),
 )

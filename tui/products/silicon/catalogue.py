@@ -9,6 +9,7 @@ from ..base import Column
 from ..catalogue import catalogue
 from ..format import Tones, gb
 from .servers import silicon_kind
+from ..kind_options import Reading
 
 
 def _part(r: Any, key: str) -> dict[str, Any]:
@@ -46,7 +47,7 @@ SERVER_TYPES = catalogue(
         ("Stock", lambda t: str(t.raw.get("stock", ""))),
         ("Minimum lease", lambda t: f"{_lease(t.raw.get('minimum_lease_duration'))}: billed for that long at least"),
     ),
-    nav="Types", fetch_detail=True, item_template="server-type/{id}",
+    reading=Reading(fetch_detail=True, item_template="server-type/{id}"),
 )
 
 SYSTEMS = catalogue(
@@ -63,5 +64,5 @@ SYSTEMS = catalogue(
         ("Server types", lambda o: ", ".join(str(t) for t in o.raw.get("compatible_server_types") or [])),
         ("ID", lambda o: str(o.raw.get("id", ""))),
     ),
-    id_field="id", nav="Operating systems", fetch_detail=True,
+    id_field="id", reading=Reading(fetch_detail=True),
 )

@@ -8,6 +8,7 @@ from ..base import ActionSpec, Call, Lazy, kinds_of
 from ..declared import Field
 from .. import times
 from ..shapes import ShowSecret
+from ..kind_options import Reading, Secrets, Writing
 
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
@@ -62,10 +63,10 @@ SERVERS = silicon_kind(
     collection="servers",
     list_key="servers",
     item_key=None,
-    page_size=100,
+    reading=Reading(page_size=100, gone_when_forbidden=True),
     state_field="status",
     # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.
-    secret_fields=("runner_configuration",),
+    secrets=Secrets(fields=("runner_configuration",)),
     transitional=frozenset({"starting", "rebooting", "reinstalling", "updating", "locking", "unlocking"}),
     fields=SERVER_FIELDS,
     columns=("name", "type", "status", "ip", "zone", "deletable", "created"),
@@ -91,7 +92,5 @@ SERVERS = silicon_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    deletable=deletable,
-    delete_needs_name=True,
-    gone_when_forbidden=True,
+    writing=Writing(deletable=deletable, delete_needs_name=True),
 )

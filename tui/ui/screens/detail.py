@@ -90,7 +90,7 @@ class DetailScreen(Screen[None]):
     async def reload(self) -> None:
         view = self.view
         try:
-            if not view.kind.fetch_detail:
+            if not view.kind.reading.fetch_detail:
                 resource = view.kind.model.get().model_validate(self.row.data)
             else:
                 resource = await view.service.get_detail(view.kind.scope_of(self.row) or view.scope, self.row.id)
@@ -119,7 +119,7 @@ class DetailScreen(Screen[None]):
     def named(self) -> str:
         """What the operator calls it: the kind's label (a record unnamed at the zone's root is `@ A …`),
         else its name, else its id."""
-        label = self.view.kind.label
+        label = self.view.kind.writing.label
         return (label(self.row.data) if label is not None else "") or self.row.name or self.row.id
 
     def _parent_named(self) -> str:

@@ -58,7 +58,7 @@ class PanelView(Vertical):
         self.row: Row | None = None
         self.resource: Any = None
         self.error: ApiError | None = None
-        self.absent = False  # the object does not exist (yet): `kind.absent` says so
+        self.absent = False  # the object does not exist (yet): `kind.singleton.absent` says so
         self.last_refresh: float | None = None
         self.last_attempt: float | None = None
         self.refresher = Refresher(self, self._load, policy=policy, moving=self._moving)
@@ -112,7 +112,7 @@ class PanelView(Vertical):
 
     def actions(self) -> tuple[ActionSpec, ...]:
         """The actions of the object, or of its absence (Activate)."""
-        return self.kind.absent_actions if self.absent else self.kind.actions
+        return self.kind.singleton.absent_actions if self.absent and self.kind.singleton else self.kind.actions
 
     def may(self, what: str) -> bool:
         if what == "actions":
@@ -140,7 +140,7 @@ class PanelView(Vertical):
         try:
             data = await self.service.get_singleton(self.scope)
         except Exception as err:
-            if isinstance(err, NotFound) and self.kind.absent is not None:
+            if isinstance(err, NotFound) and self.kind.singleton and self.kind.singleton.absent is not None:
                 self._shown({}, absent=True)
                 return
             self.error = err if isinstance(err, ApiError) else None
@@ -188,7 +188,7 @@ class PanelView(Vertical):
 
             offered = [a.label for a in self.actions() if a.available(self.row) and may_run(a, self.read_only)]
             hint = f"\n\na: {', '.join(offered)}" if offered else "\n\n(read-only: nothing here can be changed)" if self.read_only else ""
-            self.query_one("#panel-fields", Static).update(Text(clean(str(self.kind.absent)) + hint))
+            self.query_one("#panel-fields", Static).update(Text(clean(str(self.kind.singleton.absent if self.kind.singleton else "")) + hint))
             return
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)

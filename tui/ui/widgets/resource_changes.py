@@ -86,10 +86,10 @@ class ResourceChanges:
             if not looked and row.id in held:  # create-or-get: the platform answered with one it had
                 existed.add(row.id)
             if looked:
-                if self.kind.secret_fields:  # a one-time value came in the answer that was lost
-                    renew = next((a for a in self.kind.actions if a.name == self.kind.secret_renewal), None)
+                if self.kind.secrets.fields:  # a one-time value came in the answer that was lost
+                    renew = next((a for a in self.kind.actions if a.name == self.kind.secrets.renewal), None)
                     how = f"{renew.label.rstrip('…')} (a) makes a new one" if renew else f"delete this {self.kind.singular} (d) and create another"
-                    looked += (f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secret_fields)} was in the lost answer and "
+                    looked += (f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secrets.fields)} was in the lost answer and "
                                f"will not be given again: {how}.")
                 self.unknown_outcome(f"Creating {row.name or row.id}", looked)
                 lost.add(row.id)
@@ -107,7 +107,7 @@ class ResourceChanges:
                 self.table.move_to(created.id)
                 self.app.notify(f"Staged: a new {self.kind.singular}. w reviews and sends the changes.", timeout=4)
                 return
-            self.table.upsert([created], first=self.kind.newest_first)
+            self.table.upsert([created], first=self.kind.reading.newest_first)
             self.table.move_to(created.id)
             if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
                 self.follow(created)
@@ -167,7 +167,7 @@ class ResourceChanges:
     def open_edit(self, resource: Any) -> None:
         if self.kind.edit is None or self.read_only:
             return
-        why_not = self.kind.editable(resource)
+        why_not = self.kind.writing.editable(resource)
         if why_not:
             self.app.notify(f"Cannot edit {called(resource)}: {why_not}.", title="Edit", severity="warning", timeout=8)
             return
@@ -234,7 +234,7 @@ class ResourceChanges:
     def confirm_delete(self, resource: Any) -> None:
         if self.read_only:
             return
-        why_not = self.kind.deletable(resource)
+        why_not = self.kind.writing.deletable(resource)
         if why_not:
             self.app.notify(
                 f"Cannot delete {called(resource)}: {why_not}.", title="Delete", severity="warning", timeout=8
@@ -243,10 +243,10 @@ class ResourceChanges:
         if self.staging:  # reviewed with the other staged changes before anything is sent
             self.stage_delete(resource)
             return
-        if self.kind.delete_flow is not None:
-            self.run_flow(self.kind.delete_flow.get(), resource, "Delete")
+        if self.kind.writing.delete_flow is not None:
+            self.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")
             return
-        warn = self.kind.delete_warning
+        warn = self.kind.writing.delete_warning
         if isinstance(warn, Lazy):  # read from the API before asking (the frontends that use a backend)
             self._warn_then_ask(resource, warn)
         else:
@@ -276,7 +276,7 @@ class ResourceChanges:
                 + " will be deleted. This cannot be undone."
                 + (f"\n{warning}." if warning else ""),
                 "Delete",
-                require_text=name if self.kind.delete_needs_name else None,
+                require_text=name if self.kind.writing.delete_needs_name else None,
             ),
             answered,
         )

@@ -48,7 +48,7 @@ class ResourceKeys:
             return kind.create is not None
         if what == "edit":
             return kind.edit is not None
-        return kind.delete is not None or kind.delete_flow is not None or kind.batch is not None
+        return kind.delete is not None or kind.writing.delete_flow is not None or kind.writing.batch is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.may(action)

@@ -76,7 +76,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.scope = scope
         self.context = context
         self.read_only = read_only
-        self.changes = ChangeSet() if kind.batch is not None else None  # staged edits (kinds with `batch`)
+        self.changes = ChangeSet() if kind.writing.batch is not None else None  # staged edits (kinds with `batch`)
         self.refresher = Refresher(self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top)
         self.totals: dict[str, int] = {}
         self.failed: dict[str, ApiError] = {}
@@ -99,8 +99,8 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
     def on_mount(self) -> None:
         self.table.watch_rows = self.kind.is_transitional  # the table keeps the set of moving rows
         self._set_columns()
-        if self.kind.sort is not None:  # e.g. a timeline, newest first
-            self.table.sort_by(*self.kind.sort)
+        if self.kind.reading.sort is not None:  # e.g. a timeline, newest first
+            self.table.sort_by(*self.kind.reading.sort)
         # Pages a prefetch already has go in now, so the view's first frame shows them.
         self._early = self.service.take_prefetched(self.scope)
         for chunk in self._early:
@@ -187,7 +187,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
     def reload(self) -> None:
         self.refresher.cancel()
         self._load()
-        if self.kind.about is not None:
+        if self.kind.rows.about is not None:
             self._about()
 
     @work(exclusive=True, group="about", exit_on_error=False)
@@ -197,7 +197,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         from ...api.safe import clean
 
         try:
-            said = await self.kind.about.get()(self.service, self.scope)  # type: ignore[union-attr]
+            said = await self.kind.rows.about.get()(self.service, self.scope)  # type: ignore[union-attr]
         except Exception as err:
             from ..errors import log_shown
 
@@ -292,7 +292,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         One small request per scope when nothing changed; a full re-list when the totals disagree
         (something was deleted elsewhere) or too much changed.
         """
-        field = self.kind.probe.field if self.kind.probe else ""
+        field = self.kind.reading.probe.field if self.kind.reading.probe else ""
         rows = self.table.resources()
         if self.scope != ALL:  # one scope: every row is in it
             by_scope: dict[str, dict[str, Any]] = {self.scope: {r.id: r.data.get(field) for r in rows}}
@@ -331,11 +331,11 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
 
     def _tick(self) -> None:
         moving = self.moving()
-        if self.planner.plan(bool(moving)) == "poll" and self.kind.fetch_detail:
+        if self.planner.plan(bool(moving)) == "poll" and self.kind.reading.fetch_detail:
             self._poll(moving[: self.planner.policy.max_polls])
-        elif moving and not self.kind.fetch_detail:  # no GET by id: moving rows are seen by listing again
+        elif moving and not self.kind.reading.fetch_detail:  # no GET by id: moving rows are seen by listing again
             self._load()
-        elif self.kind.probe is not None and not self.failed and not self.listing:
+        elif self.kind.reading.probe is not None and not self.failed and not self.listing:
             self._delta()
         else:
             self._load()
@@ -396,7 +396,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             # Watched until a poll sees it settle: the next tick's poll (an exclusive worker) may cancel
             # this one before its answer is shown, and a row not watched was then never polled again.
             self.table.watched.add(resource.id)
-        if self.kind.fetch_detail:
+        if self.kind.reading.fetch_detail:
             self._poll([resource])
         else:
             self.reload()

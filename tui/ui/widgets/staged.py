@@ -97,8 +97,8 @@ class StagedEdits:
 
     def label_of(self, data: dict[str, Any]) -> str:
         """How a staged object is named to the operator (the kind's `label`, else its name or id)."""
-        if self.kind.label is not None:
-            return self.kind.label(data)
+        if self.kind.writing.label is not None:
+            return self.kind.writing.label(data)
         return str(data.get("name") or data.get(self.kind.id_field) or "")
 
     def rows_as_staged(self, but: str | None = None) -> list[dict[str, Any]]:
@@ -149,7 +149,7 @@ class StagedEdits:
 
     def breaks(self, data: dict[str, Any], key: str) -> str | None:
         """What `data` (the row `key`) breaks among the others as staged, by the kind's rule, or None."""
-        rule = self.kind.staged_rule
+        rule = self.kind.writing.staged_rule
         if rule is None:
             return None
         return rule.get()({k: v for k, v in data.items() if k != STAGED}, self.rows_as_staged(but=key))
@@ -221,13 +221,13 @@ class StagedEdits:
             self.sending = False
 
     async def _send(self) -> None:
-        assert self.changes is not None and self.kind.batch is not None
+        assert self.changes is not None and self.kind.writing.batch is not None
         rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
         from ...products.outcome import NotApplied, OutcomeUnclear
 
         lost = "Sending the changes: the answer was lost"
         try:
-            said = await self.kind.batch.get()(self.service, self.scope, self.changes, rows)
+            said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
             self.app.notify(
                 f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20

@@ -66,6 +66,22 @@ def test_a_reference_named_beside_its_id_a_map_read_value_by_value_and_a_list_co
     assert Field("servers.id", "Servers", "count").cell(volume) == "2"
 
 
+def test_a_flag_read_as_words_and_a_reference_to_several_read_as_them_all():
+    ha = Field("is_ha_cluster", "HA", "flag", words=("HA", "—"))
+    on, off, unsent = Row({"is_ha_cluster": True}), Row({"is_ha_cluster": False}), Row({})
+    assert (ha.cell(on), ha.cell(off), ha.cell(unsent)) == ("HA", "—", "—")
+    assert (ha.shown(on), ha.shown(unsent)) == ("HA", "—")
+    assert (ha.sort_value(on), ha.sort_value(off)) == ("HA", "—")  # sorted as they read
+    types = Field("compatible_server_types", "Server types", "ref", ref="silicon.types")
+    os = Row({"id": "o", "name": "Sonoma", "compatible_server_types": ["M2-L", "M2-MINI-XL"]})
+    assert (types.cell(os), types.shown(os), types.values(os)) == ("M2-L, M2-MINI-XL", "M2-L, M2-MINI-XL",
+                                                                  [["M2-L", "M2-MINI-XL"]])
+    assert (types.cell(ROW), types.shown(ROW)) == ("", "none")
+    assert sorted([ROW, os], key=types.sort_value) == [os, ROW]  # those pointing nowhere last
+    with pytest.raises(ValueError, match="only a flag reads as words"):
+        Field("status", "Status", "state", words=("up", "down"))
+
+
 def test_a_field_is_refused_when_declared_wrong():
     with pytest.raises(ValueError, match="no role"):
         Field("x", "X", "address")  # type: ignore[arg-type]

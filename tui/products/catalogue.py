@@ -1,7 +1,9 @@
 """Catalogues: what a product offers rather than what the operator owns (engines, node types,
 versions, server types, operating systems, offers). Read-only lists an operator browses and
 filters, built the same way for every product: named by `name` unless said otherwise, no verbs,
-the detail from the listed object unless the API has a GET of one."""
+the detail from the listed object unless the API has a GET of one. Its columns name its declared
+fields by key (`fields=`, see `declared.py`) and its detail is made from them; a catalogue not moved
+yet gives its columns and `detail_fields`."""
 
 from __future__ import annotations
 
@@ -16,9 +18,19 @@ DEFAULTS: dict[str, Any] = {"item_key": None, "model": RESOURCE, "id_field": "na
                            "reading": Reading(fetch_detail=False, per_scope=True), "state_field": "stock"}
 
 
-def catalogue(kind: Callable[..., ResourceKind], id: str, title: str, singular: str, collection: str, list_key: str,
-              columns: tuple[Column, ...], detail_fields: tuple[tuple[str, Any], ...], **kw: Any) -> ResourceKind:
-    """A catalogue of the product whose kinds `kind` builds (product, API, scope type and scopes)."""
+def catalogue(
+    kind: Callable[..., ResourceKind],
+    id: str,
+    title: str,
+    singular: str,
+    collection: str,
+    list_key: str,
+    columns: tuple[Column | str, ...],
+    detail_fields: tuple[tuple[str, Any], ...] = (),
+    **kw: Any,
+) -> ResourceKind:
+    """A catalogue of the product whose kinds `kind` builds (product, API, scope type and scopes);
+    `fields=` in `kw`, its columns named by key and its detail made from them."""
     return kind(**over(DEFAULTS, kw), id=id, title=title, singular=singular, collection=collection, list_key=list_key,
                 columns=columns, detail_fields=detail_fields)
 

@@ -72,6 +72,8 @@ class Field:
     saved sort), by default the path's last part. A column and a detail line showing one value two
     ways are two fields of one key: the column is made from the one with a width.
     `detail`: shown in the detail; `empty`: what an empty value reads as there, `blank` in a column.
+    `words`: what a flag reads as when true and otherwise (not sent: false), when not yes and no
+    (`("HA", "—")`). A reference holding several IDs (a list) reads as them all, as sent.
     `as_detail`: how the detail reads the value when not as its role does (`moment_of`: an expiry to the minute).
     `tones`: a state's tones (good, busy, bad); `show`: a computed value, of a row or an object (then `path`
     names what it reads, or is empty)."""
@@ -88,6 +90,7 @@ class Field:
     empty: str = "none"
     blank: str = ""
     as_detail: Callable[[Any], str] | None = None
+    words: tuple[str, str] | None = None
     tones: Tones | None = None
     show: Callable[[Any], Any] | None = None
 
@@ -99,6 +102,8 @@ class Field:
         if ("ref" in roles) != bool(self.ref):
             raise ValueError(f"field {self.path!r}: a reference names the kind it points at (ref=), "
                              "and only a reference does")
+        if self.words is not None and roles[0] != "flag":
+            raise ValueError(f"field {self.path!r}: only a flag reads as words")
         object.__setattr__(self, "role", roles[0])
         object.__setattr__(self, "roles", frozenset(roles))
         if not self.path and self.show is None:
@@ -146,7 +151,9 @@ class Field:
         value = self.value(row)
         if self.role == "state":
             return (self.tones or COMMON).text(str(value or ""))
-        if self.role == "ref":
+        if self.words is not None:
+            return self.words[0] if value is True else self.words[1]
+        if self.role == "ref" and not isinstance(value, list):
             return self.name_of(row) or (str(value)[:8] if value else self.blank)
         return _as_text(self.role, value, self.blank)
 
@@ -157,7 +164,10 @@ class Field:
         value = self.value(obj)
         if self.role == "state":
             return (self.tones or COMMON).text(str(value or ""))
-        if self.role == "ref":  # `name (id)`; the id alone when no name was found (one made of the id, too)
+        if self.words is not None:
+            return self.words[0] if value is True else self.words[1]
+        if self.role == "ref" and not isinstance(value, list):
+            # `name (id)`; the id alone when no name was found (one made of the id, too)
             name, rid = self.name_of(obj), str(value or "")
             both = name and rid and name != rid and not rid.startswith(name)
             return (f"{name} ({rid})" if both else rid or name) or self.empty
@@ -175,7 +185,8 @@ class Field:
         if self.role in ("time", "state"):
             return str(value or "")
         if self.role == "ref":  # grouped by what it points at, those pointing nowhere last, then by name
-            name = self.name_of(row) or str(value or "")
+            several = isinstance(value, list)  # several IDs: as they read
+            name = self.name_of(row) or (_as_text("ref", value, "") if several else str(value or ""))
             return f"{0 if name else 1}{name}\t{getattr(row, 'name', '')}"
         text = self.cell(row)
         return text.plain if hasattr(text, "plain") else str(text)

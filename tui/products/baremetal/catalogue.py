@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Column
 from ..catalogue import catalogue
-from ..format import gb, state_text
+from ..declared import Field
+from ..format import gb
 from .common import baremetal_kind
 
 
@@ -28,48 +28,77 @@ def money(price: Any) -> str:
 
 
 def _memory(r: Any) -> str:
-    total = sum(int(m.get("capacity") or 0) for m in (r.get("memory") or []) if isinstance(m, dict) and str(m.get("capacity", "0")).isdigit())
+    """The capacity of every memory module, summed."""
+    modules = [m for m in r.raw.get("memory") or [] if isinstance(m, dict)]
+    total = sum(int(m.get("capacity") or 0) for m in modules if str(m.get("capacity", "0")).isdigit())
     return f"{gb(total)} GB"
 
 
 def _disks(r: Any) -> str:
-    disks = [d for d in r.get("disk") or [] if isinstance(d, dict)] if isinstance(r.get("disk"), list) else []
+    disk = r.raw.get("disk")
+    disks = [d for d in disk if isinstance(d, dict)] if isinstance(disk, list) else []
     return f"{len(disks)}×{gb(disks[0].get('capacity'))} GB {disks[0].get('type', '')}" if disks else "none"
 
 
+def _cpu(r: Any) -> str:
+    cpu = _first(r.raw, "cpu")
+    return f"{cpu.get('core_count', '?')}c {cpu.get('name', '')}"
+
+
+def _cpu_detail(o: Any) -> str:
+    cpu = _first(o.raw, "cpu")
+    return f"{cpu.get('name', '?')}, {cpu.get('core_count', '?')} cores"
+
+
+def _monthly(r: Any) -> str:
+    return money(r.raw.get("price_per_month"))
+
+
+def _bandwidth(o: Any) -> str:
+    return f"{gb(o.raw.get('bandwidth'))} Gbit/s"
+
+
+def _price(o: Any) -> str:
+    return f"{money(o.raw.get('price_per_sixty_minutes'))}/hour · {money(o.raw.get('price_per_month'))}/month"
+
+
 OFFERS = catalogue(
-    baremetal_kind, "baremetal.offers", "Bare-metal offers", "offer", "offers", "offers",
-    columns=(
-        Column("name", "Offer", lambda r: r.name, width=14),
-        Column("stock", "Stock", lambda r: state_text(r.text("stock")), width=12),
-        Column("cpu", "CPU", lambda r: f"{_first(r, 'cpu').get('core_count', '?')}c {_first(r, 'cpu').get('name', '')}", width=24),
-        Column("memory", "Memory", _memory, width=8),
-        Column("disk", "Disks", _disks, width=18),
-        Column("month", "€/month", lambda r: money(r.get("price_per_month")), width=9),
+    baremetal_kind,
+    "baremetal.offers",
+    "Bare-metal offers",
+    "offer",
+    "offers",
+    "offers",
+    # Memory, disks and the monthly price are read from lists and objects: their columns sort as they read.
+    fields=(
+        Field("name", "Offer", "name", width=14, empty=""),
+        Field("stock", "Stock", "state", width=12),
+        Field("cpu", "CPU", width=24, show=_cpu, detail=False),
+        Field("cpu", "CPU", show=_cpu_detail),
+        Field("memory", "Memory", width=8, show=_memory),
+        Field("disk", "Disks", width=18, show=_disks),
+        Field("price_per_month", "€/month", width=9, key="month", show=_monthly, detail=False),
+        Field("bandwidth", "Bandwidth", show=_bandwidth),
+        Field("price_per_sixty_minutes", "Price", "money", show=_price),
+        Field("id", "ID", "id", empty=""),
     ),
-    detail_fields=(
-        ("Offer", lambda o: str(o.raw.get("name", ""))),
-        ("Stock", lambda o: str(o.raw.get("stock", ""))),
-        ("CPU", lambda o: f"{_first(o.raw, 'cpu').get('name', '?')}, {_first(o.raw, 'cpu').get('core_count', '?')} cores"),
-        ("Memory", lambda o: _memory(o.raw)),
-        ("Disks", lambda o: _disks(o.raw)),
-        ("Bandwidth", lambda o: f"{gb(o.raw.get('bandwidth'))} Gbit/s"),
-        ("Price", lambda o: f"{money(o.raw.get('price_per_sixty_minutes'))}/hour · {money(o.raw.get('price_per_month'))}/month"),
-        ("ID", lambda o: str(o.raw.get("id", ""))),
-    ),
+    columns=("name", "stock", "cpu", "memory", "disk", "month"),
     id_field="id",
 )
 
 SYSTEMS = catalogue(
-    baremetal_kind, "baremetal.os", "Bare-metal operating systems", "operating system", "os", "os",
-    columns=(
-        Column("name", "OS", lambda r: r.name, width=16),
-        Column("version", "Version", lambda r: r.text("version"), width=30),
+    baremetal_kind,
+    "baremetal.os",
+    "Bare-metal operating systems",
+    "operating system",
+    "os",
+    "os",
+    fields=(
+        Field("name", "OS", "name", width=16, empty=""),
+        Field("version", "Version", width=30, empty=""),
+        Field("id", "ID", "id", empty=""),
     ),
-    detail_fields=(
-        ("OS", lambda o: str(o.raw.get("name", ""))),
-        ("Version", lambda o: str(o.raw.get("version", ""))),
-        ("ID", lambda o: str(o.raw.get("id", ""))),
-    ),
-    id_field="id", state_field="status",
+    columns=("name", "version"),
+    id_field="id",
+    state_field="status",
 )

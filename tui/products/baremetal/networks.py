@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import commands
 from ..base import ActionSpec, Call, Column, Lazy, Parent, Row
-from ..format import date_of, state_text
+from ..declared import Field
 from ..set_editor import SetEditor
 from ..shapes import ShowValue
 from .common import baremetal_kind
@@ -14,7 +14,8 @@ from ..kind_options import Reading, Writing
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8
 FLOWS = "tui.products.baremetal.network_forms:"
-COLUMNS = (Column("private_network_id", "Private network", lambda r: str(r.get("private_network_id", "")), width=38),)  # of the whole-set editor
+# The whole-set editor's column.
+COLUMNS = (Column("private_network_id", "Private network", lambda r: str(r.get("private_network_id", "")), width=38),)
 SNIPPET = """# On the server, as root. IFACE is its network interface (see `ip -br link`).
 IFACE=eno1
 VLAN={vlan}
@@ -27,13 +28,20 @@ ip addr add ADDRESS/PREFIX dev "$IFACE.$VLAN"   # an address of private network 
 def vlan_snippet(row: Row, parent: object = None) -> str:
     """The snippet configuring the attachment's VLAN, pasted as root: the VLAN id (1 to 4094) and the
     network's id are checked first, so an answer cannot make it run anything else."""
-    return commands.command(SNIPPET, vlan=commands.integer("the VLAN id", row.get("vlan"), 1, 4094),
-                            network=commands.uuid("the private network's id", row.get("private_network_id") or row.id))
+    return commands.command(
+        SNIPPET,
+        vlan=commands.integer("the VLAN id", row.get("vlan"), 1, 4094),
+        network=commands.uuid("the private network's id", row.get("private_network_id") or row.id),
+    )
 
 
 def not_here(row: object) -> str | None:
     zone = getattr(row, "data", {}).get("zone")
-    return None if zone in PN_ZONES else f"private networks of bare-metal servers are offered in {' and '.join(PN_ZONES)} only"
+    return (
+        None
+        if zone in PN_ZONES
+        else f"private networks of bare-metal servers are offered in {' and '.join(PN_ZONES)} only"
+    )
 
 
 PRIVATE_NETWORKS = baremetal_kind(
@@ -45,30 +53,49 @@ PRIVATE_NETWORKS = baremetal_kind(
     collection="private-networks",
     list_key="server_private_networks",
     item_key=None,
-    parent=Parent("baremetal.servers", list_path="servers/{parent}/private-networks", item_path="servers/{parent}/private-networks/{id}"),
+    parent=Parent(
+        "baremetal.servers",
+        list_path="servers/{parent}/private-networks",
+        item_path="servers/{parent}/private-networks/{id}",
+    ),
     id_field="private_network_id",  # the attachment is addressed by its network
     state_field="status",
     transitional=frozenset({"attaching", "detaching"}),
     reading=Reading(fetch_detail=False),
-    columns=(
-        Column("network", "Private network", lambda r: r.text("private_network_id"), width=36),
-        Column("vlan", "VLAN", lambda r: r.text("vlan"), width=5),
-        Column("status", "Status", lambda r: state_text(r.state), width=12),
-        Column("created", "Attached", lambda r: date_of(r.text("created_at")), width=10),
+    fields=(
+        # The attachment is named by its network (no kind of the console lists private networks).
+        Field("private_network_id", "Private network", ("name", "id"), width=36, key="network", empty=""),
+        Field("vlan", "VLAN", width=5, empty=""),
+        Field("status", "Status", "state", width=12),
+        Field("created_at", "Attached", "time", width=10, key="created", detail=False),
+        Field("id", "Attachment", "id", empty=""),
     ),
-    detail_fields=(
-        ("Private network", lambda a: str(a.raw.get("private_network_id", ""))),
-        ("VLAN", lambda a: str(a.raw.get("vlan", ""))),
-        ("Status", lambda a: str(a.raw.get("status", ""))),
-        ("Attachment", lambda a: str(a.raw.get("id", ""))),
-    ),
+    columns=("network", "vlan", "status", "created"),
     actions=(
-        ActionSpec("snippet", "VLAN snippet for the server…", lambda r: bool(r.get("vlan")),
-                   shape=ShowValue("VLAN {vlan}: configure it on the server", vlan_snippet)),
-        ActionSpec("replace", "Replace the whole set…", lambda r: True, shape=SetEditor(
-            "Private networks of {parent}", Lazy(FLOWS + "NetworkRecord"), COLUMNS, Call("PUT", "servers/{parent}/private-networks"),
-            "private_network_ids", ("private_network_id",), "private network", flat=True, unique="private_network_id", max_count=MAX_NETWORKS,
-            describe=f"The whole set is sent at once (at most {MAX_NETWORKS}); networks left out are removed.")),
+        ActionSpec(
+            "snippet",
+            "VLAN snippet for the server…",
+            lambda r: bool(r.get("vlan")),
+            shape=ShowValue("VLAN {vlan}: configure it on the server", vlan_snippet),
+        ),
+        ActionSpec(
+            "replace",
+            "Replace the whole set…",
+            lambda r: True,
+            shape=SetEditor(
+                "Private networks of {parent}",
+                Lazy(FLOWS + "NetworkRecord"),
+                COLUMNS,
+                Call("PUT", "servers/{parent}/private-networks"),
+                "private_network_ids",
+                ("private_network_id",),
+                "private network",
+                flat=True,
+                unique="private_network_id",
+                max_count=MAX_NETWORKS,
+                describe=f"The whole set is sent at once (at most {MAX_NETWORKS}); networks left out are removed.",
+            ),
+        ),
     ),
     create=Lazy(FLOWS + "ADD"),
     delete=Call("DELETE", "{id}"),

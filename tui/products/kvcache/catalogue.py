@@ -4,50 +4,68 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Column, ListParams
+from ..base import ListParams
 from ..catalogue import catalogue, flags
-from ..format import date_of, gb, state_text
+from ..declared import Field
+from ..format import gb
 from .clusters import kvcache_kind
 from ..kind_options import Reading
 
 
 def _settings(v: Any) -> str:
     items = [s for s in v.raw.get("available_settings") or [] if isinstance(s, dict)]
-    return "\n".join(f"{s.get('name', '?')} ({s.get('type', '?')}, default {s.get('default_value', '?')})" for s in items) or "none"
+    return (
+        "\n".join(f"{s.get('name', '?')} ({s.get('type', '?')}, default {s.get('default_value', '?')})" for s in items)
+        or "none"
+    )
+
+
+def _deprecated_or_beta(v: Any) -> str:
+    return flags(v.raw, "deprecated", "beta")
+
+
+def _disabled_or_beta(t: Any) -> str:
+    return flags(t.raw, "disabled", "beta")
+
+
+def _memory(t: Any) -> str:
+    return f"{gb(t.raw.get('memory'))} GB"
 
 
 VERSIONS = catalogue(
-    kvcache_kind, "kvcache.versions", "Cache versions", "cache version", "cluster-versions", "versions",
-    columns=(
-        Column("version", "Version", lambda r: r.text("version"), width=10),
-        Column("released", "Released", lambda r: date_of(r.text("released_at")), width=10),
-        Column("eol", "End of life", lambda r: date_of(r.text("end_of_life_at")), width=11),
-        Column("flags", "Flags", lambda r: flags(r, "deprecated", "beta"), width=18),
+    kvcache_kind,
+    "kvcache.versions",
+    "Cache versions",
+    "cache version",
+    "cluster-versions",
+    "versions",
+    fields=(
+        Field("version", "Version", ("name", "id"), width=10, empty=""),
+        Field("released_at", "Released", "time", width=10, key="released", empty=""),
+        Field("end_of_life_at", "End of life", "time", width=11, key="eol", empty=""),
+        Field("", "Flags", width=18, show=_deprecated_or_beta),
+        Field("available_settings", "Settings", show=_settings),
     ),
-    detail_fields=(
-        ("Version", lambda v: str(v.raw.get("version", ""))),
-        ("Released", lambda v: str(v.raw.get("released_at", ""))),
-        ("End of life", lambda v: str(v.raw.get("end_of_life_at", ""))),
-        ("Flags", lambda v: flags(v.raw, "deprecated", "beta")),
-        ("Settings", _settings),
-    ),
-    id_field="version", reading=Reading(list_params=ListParams(fixed={"include_beta": True, "include_deprecated": True})),
+    columns=("version", "released", "eol", "flags"),
+    id_field="version",
+    reading=Reading(list_params=ListParams(fixed={"include_beta": True, "include_deprecated": True})),
 )
 
 NODE_TYPES = catalogue(
-    kvcache_kind, "kvcache.node_types", "Cache node types", "node type", "node-types", "node_types",
-    columns=(
-        Column("name", "Node type", lambda r: r.name, width=14),
-        Column("stock", "Stock", lambda r: state_text(r.text("stock_status")), width=14),
-        Column("vcpus", "vCPU", lambda r: r.text("vcpus"), width=4, sort_key=lambda r: r.get("vcpus") or 0),
-        Column("memory", "Memory", lambda r: f"{gb(r.get('memory'))} GB", width=8, sort_key=lambda r: r.get("memory") or 0),
-        Column("flags", "Flags", lambda r: flags(r, "disabled", "beta"), width=14),
+    kvcache_kind,
+    "kvcache.node_types",
+    "Cache node types",
+    "node type",
+    "node-types",
+    "node_types",
+    fields=(
+        Field("name", "Node type", ("name", "id"), width=14, empty=""),
+        Field("description", "Description", empty=""),
+        Field("stock_status", "Stock", "state", width=14, key="stock"),
+        Field("vcpus", "vCPU", "count", width=4, detail=False),
+        Field("memory", "Memory", "size", width=8, show=_memory, detail=False),
+        Field("", "Flags", width=14, show=_disabled_or_beta),
     ),
-    detail_fields=(
-        ("Node type", lambda t: str(t.raw.get("name", ""))),
-        ("Description", lambda t: str(t.raw.get("description", ""))),
-        ("Stock", lambda t: str(t.raw.get("stock_status", ""))),
-        ("Flags", lambda t: flags(t.raw, "disabled", "beta")),
-    ),
+    columns=("name", "stock", "vcpus", "memory", "flags"),
     state_field="stock_status",
 )

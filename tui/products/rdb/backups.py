@@ -11,7 +11,7 @@ from ..declared import Field
 from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
-from .instances import TONES, rdb_kind
+from .common import TONES, rdb_kind
 from ..kind_options import Reading, Writing
 
 COPIES = "tui.products.rdb.copy_forms:"

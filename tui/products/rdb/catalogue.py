@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..catalogue import catalogue, flags
-from ..base import Column
-from ..format import date_of, gb, state_text
-from .instances import rdb_kind
+from ..declared import Field
+from ..format import date_of, gb
+from .common import rdb_kind
 
 
 def _versions(r: Any) -> str:
@@ -25,48 +25,68 @@ def _version_lines(e: Any) -> str:
     for v in e.raw.get("versions") or []:
         if isinstance(v, dict):
             settings = v.get("available_settings")
-            lines.append(f"{v.get('name', '?')}: {flags(v, 'disabled', 'beta')} · end of life {date_of(str(v.get('end_of_life') or '')) or 'not set'}"
-                         f" · {len(settings) if isinstance(settings, list) else 0} settings")
+            eol = date_of(str(v.get("end_of_life") or "")) or "not set"
+            count = len(settings) if isinstance(settings, list) else 0
+            lines.append(f"{v.get('name', '?')}: {flags(v, 'disabled', 'beta')} · end of life {eol} · {count} settings")
     return "\n".join(lines) or "none"
 
 
 ENGINES = catalogue(
-    rdb_kind, "rdb.engines", "Database engines", "database engine", "database-engines", "engines",
-    columns=(
-        Column("name", "Engine", lambda r: r.name, width=14),
-        Column("versions", "Versions", _versions, width=60),
+    rdb_kind,
+    "rdb.engines",
+    "Database engines",
+    "database engine",
+    "database-engines",
+    "engines",
+    fields=(
+        Field("name", "Engine", ("name", "id"), width=14, empty=""),
+        Field("versions", "Versions", width=60, show=_versions, detail=False),
+        Field("versions", "Versions", show=_version_lines),
     ),
-    detail_fields=(("Engine", lambda e: str(e.raw.get("name", ""))), ("Versions", _version_lines)),
+    columns=("name", "versions"),
 )
+
+
+HA = ("required", "optional")  # a node type's `is_ha_required`
 
 
 def _memory(r: Any) -> str:
     return f"{gb(r.get('memory'))} GB"
 
 
+def _disabled_or_beta(r: Any) -> str:
+    return flags(r.raw, "disabled", "beta")
+
+
 def _volumes(t: Any) -> str:
     vols = [v for v in t.raw.get("available_volume_types") or [] if isinstance(v, dict)]
-    return "\n".join(f"{v.get('type', '?')}: {gb(v.get('min_size'))}–{gb(v.get('max_size'))} GB, steps of {gb(v.get('chunk_size'))} GB" for v in vols) or "none"
+    lines = (
+        f"{v.get('type', '?')}: {gb(v.get('min_size'))}–{gb(v.get('max_size'))} GB, "
+        f"steps of {gb(v.get('chunk_size'))} GB"
+        for v in vols
+    )
+    return "\n".join(lines) or "none"
 
 
 NODE_TYPES = catalogue(
-    rdb_kind, "rdb.node_types", "Database node types", "node type", "node-types", "node_types",
-    columns=(
-        Column("name", "Node type", lambda r: r.name, width=14),
-        Column("stock", "Stock", lambda r: state_text(r.text("stock_status")), width=14),
-        Column("vcpus", "vCPU", lambda r: r.text("vcpus"), width=4, sort_key=lambda r: r.get("vcpus") or 0),
-        Column("memory", "Memory", _memory, width=7, sort_key=lambda r: r.get("memory") or 0),
-        Column("ha", "HA", lambda r: "required" if r.get("is_ha_required") else "optional", width=8),
-        Column("block", "Block", lambda r: "yes" if r.get("is_bssd_compatible") else "no", width=5),
-        Column("flags", "Flags", lambda r: flags(r, "disabled", "beta"), width=14),
+    rdb_kind,
+    "rdb.node_types",
+    "Database node types",
+    "node type",
+    "node-types",
+    "node_types",
+    fields=(
+        Field("name", "Node type", ("name", "id"), width=14, empty=""),
+        Field("description", "Description", empty=""),
+        Field("stock_status", "Stock", "state", width=14, key="stock"),
+        Field("vcpus", "vCPU", "count", width=4, detail=False),
+        Field("memory", "Memory", "size", width=7, show=_memory, detail=False),
+        Field("is_ha_required", "High availability", "flag", width=8, head="HA", key="ha", words=HA),
+        Field("is_bssd_compatible", "Block", "flag", width=5, key="block", words=("yes", "no"), detail=False),
+        Field("", "Flags", width=14, show=_disabled_or_beta, detail=False),
+        Field("available_volume_types", "Volumes", show=_volumes),
+        Field("generation", "Generation", empty=""),
     ),
-    detail_fields=(
-        ("Node type", lambda t: str(t.raw.get("name", ""))),
-        ("Description", lambda t: str(t.raw.get("description", ""))),
-        ("Stock", lambda t: str(t.raw.get("stock_status", ""))),
-        ("High availability", lambda t: "required" if t.raw.get("is_ha_required") else "optional"),
-        ("Volumes", _volumes),
-        ("Generation", lambda t: str(t.raw.get("generation", ""))),
-    ),
+    columns=("name", "stock", "vcpus", "memory", "ha", "block", "flags"),
     state_field="stock_status",
 )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Column
 from ..catalogue import catalogue
+from ..declared import Field
 from ..format import Tones, gb
 from .servers import silicon_kind
 from ..kind_options import Reading
@@ -29,40 +29,84 @@ def _lease(value: Any) -> str:
         return text or "?"
 
 
+def _cpu(r: Any) -> str:
+    cpu = _part(r.raw, "cpu")
+    return f"{cpu.get('name', '?')} · {cpu.get('core_count', '?')} cores"
+
+
+def _cpu_detail(t: Any) -> str:
+    cpu = _part(t.raw, "cpu")
+    return f"{cpu.get('name', '?')}, {cpu.get('core_count', '?')} cores"
+
+
+def _memory(r: Any) -> str:
+    return f"{gb(_part(r.raw, 'memory').get('capacity'))} GB"
+
+
+def _memory_detail(t: Any) -> str:
+    return f"{_memory(t)} {_part(t.raw, 'memory').get('type', '')}"
+
+
+def _disk(r: Any) -> str:
+    return f"{gb(_part(r.raw, 'disk').get('capacity'))} GB"
+
+
+def _disk_detail(t: Any) -> str:
+    return f"{_disk(t)} {_part(t.raw, 'disk').get('type', '')}"
+
+
+def _lease_of(r: Any) -> str:
+    return _lease(r.raw.get("minimum_lease_duration"))
+
+
+def _lease_detail(t: Any) -> str:
+    return f"{_lease_of(t)}: billed for that long at least"
+
+
+def _label(o: Any) -> str:
+    """An OS reads as its label, else its name."""
+    return str(o.raw.get("label") or o.raw.get("name") or "")
+
+
 SERVER_TYPES = catalogue(
-    silicon_kind, "silicon.types", "Silicon server types", "server type", "server-types", "server_types",
-    columns=(
-        Column("name", "Type", lambda r: r.name, width=8),
-        Column("stock", "Stock", lambda r: STOCK.text(r.text("stock")), width=14),
-        Column("cpu", "CPU", lambda r: f"{_part(r, 'cpu').get('name', '?')} · {_part(r, 'cpu').get('core_count', '?')} cores", width=20),
-        Column("memory", "Memory", lambda r: f"{gb(_part(r, 'memory').get('capacity'))} GB", width=8),
-        Column("disk", "Disk", lambda r: f"{gb(_part(r, 'disk').get('capacity'))} GB", width=8),
-        Column("lease", "Minimum lease", lambda r: _lease(r.get("minimum_lease_duration")), width=13),
+    silicon_kind,
+    "silicon.types",
+    "Silicon server types",
+    "server type",
+    "server-types",
+    "server_types",
+    # CPU, memory, disk and lease are read from objects and a duration: their columns sort as they read.
+    fields=(
+        Field("name", "Type", ("name", "id"), width=8, empty=""),  # a type's name is its id
+        Field("cpu", "CPU", width=20, show=_cpu, detail=False),
+        Field("cpu", "CPU", show=_cpu_detail),
+        Field("memory", "Memory", width=8, show=_memory, detail=False),
+        Field("memory", "Memory", show=_memory_detail),
+        Field("disk", "Disk", width=8, show=_disk, detail=False),
+        Field("disk", "Disk", show=_disk_detail),
+        Field("stock", "Stock", "state", width=14, tones=STOCK),
+        Field("minimum_lease_duration", "Minimum lease", width=13, key="lease", show=_lease_of, detail=False),
+        Field("minimum_lease_duration", "Minimum lease", show=_lease_detail),
     ),
-    detail_fields=(
-        ("Type", lambda t: str(t.raw.get("name", ""))),
-        ("CPU", lambda t: f"{_part(t.raw, 'cpu').get('name', '?')}, {_part(t.raw, 'cpu').get('core_count', '?')} cores"),
-        ("Memory", lambda t: f"{gb(_part(t.raw, 'memory').get('capacity'))} GB {_part(t.raw, 'memory').get('type', '')}"),
-        ("Disk", lambda t: f"{gb(_part(t.raw, 'disk').get('capacity'))} GB {_part(t.raw, 'disk').get('type', '')}"),
-        ("Stock", lambda t: str(t.raw.get("stock", ""))),
-        ("Minimum lease", lambda t: f"{_lease(t.raw.get('minimum_lease_duration'))}: billed for that long at least"),
-    ),
+    columns=("name", "stock", "cpu", "memory", "disk", "lease"),
     reading=Reading(fetch_detail=True, item_template="server-type/{id}"),
 )
 
 SYSTEMS = catalogue(
-    silicon_kind, "silicon.os", "Silicon operating systems", "operating system", "os", "os",
-    columns=(
-        Column("label", "OS", lambda r: r.text("label") or r.name, width=18),
-        Column("version", "Version", lambda r: r.text("version"), width=8),
-        Column("types", "Server types", lambda r: ", ".join(str(t) for t in r.items("compatible_server_types")), width=24),
+    silicon_kind,
+    "silicon.os",
+    "Silicon operating systems",
+    "operating system",
+    "os",
+    "os",
+    fields=(
+        Field("label", "OS", "name", width=18, show=_label),
+        Field("version", "Version", width=8, empty=""),
+        Field("family", "Family", empty=""),
+        Field("compatible_server_types", "Server types", "ref", ref="silicon.types", width=24, key="types", empty=""),
+        Field("id", "ID", "id", empty=""),
     ),
-    detail_fields=(
-        ("OS", lambda o: str(o.raw.get("label") or o.raw.get("name", ""))),
-        ("Version", lambda o: str(o.raw.get("version", ""))),
-        ("Family", lambda o: str(o.raw.get("family", ""))),
-        ("Server types", lambda o: ", ".join(str(t) for t in o.raw.get("compatible_server_types") or [])),
-        ("ID", lambda o: str(o.raw.get("id", ""))),
-    ),
-    id_field="id", reading=Reading(fetch_detail=True),
+    columns=("label", "version", "types"),
+    id_field="id",
+    reading=Reading(fetch_detail=True),
 )

@@ -114,7 +114,14 @@ def first_rows(ui_app: Any) -> None:
     ui_app.CloudApp = FirstRows  # type: ignore[misc]
 
 
-from bench_scenarios import scenario_load, scenario_refresh, scenario_staging, scenario_starting, scenario_stream, scenario_watch  # noqa: E402
+from bench_scenarios import (  # noqa: E402  (after the path it is found on)
+    scenario_load,
+    scenario_refresh,
+    scenario_staging,
+    scenario_starting,
+    scenario_stream,
+    scenario_watch,
+)  # noqa: E402
 
 
 # ---- parent -------------------------------------------------------------------------------------
@@ -140,7 +147,9 @@ class SandboxProcess:
                 break
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"sandbox did not start: {self.proc.stderr.read().decode() if self.proc.stderr else ''}") from None
+                    raise RuntimeError(
+                        f"sandbox did not start: {self.proc.stderr.read().decode() if self.proc.stderr else ''}"
+                    ) from None
                 time.sleep(0.05)
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -160,8 +169,14 @@ def _child(args: list[str], extra_env: dict[str, str] | None = None, timeout: fl
     env = _env()
     env.update(extra_env or {})
     env["BENCH_T0"] = repr(time.time())
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
         raise RuntimeError(f"child {args} failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
@@ -175,7 +190,9 @@ def _stats(values: list[float]) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="repetitions of each measurement (default 5)")
-    parser.add_argument("--only", default="start,10k,slow,50k", help="sections to run (default: all of start,10k,slow,50k)")
+    parser.add_argument(
+        "--only", default="start,10k,slow,50k", help="sections to run (default: all of start,10k,slow,50k)"
+    )
     args = parser.parse_args()
     only = set(args.only.split(","))
     repeat = max(1, args.repeat)
@@ -212,9 +229,17 @@ def start_up(repeat: int, add: Add) -> None:
     print("start-up …", file=sys.stderr, flush=True)
     demo_sb = SandboxProcess(seed="demo")
     real = ["--api-url", demo_sb.url, "--zone", "fr-par-1"]
-    real_env = {"CLOUDTUI_SECRET_KEY": KEY, "CLOUDTUI_PROJECT_ID": PROJECT, "CLOUDTUI_CONFIG": str(ROOT / ".bench-config.toml")}
+    real_env = {
+        "CLOUDTUI_SECRET_KEY": KEY,
+        "CLOUDTUI_PROJECT_ID": PROJECT,
+        "CLOUDTUI_CONFIG": str(ROOT / ".bench-config.toml"),
+    }
     for _ in range(2):  # warm the bytecode cache and the OS file cache
-        _child(["start-minimal"]), _child(["start-cloudtui", *real], real_env), _child(["start-cloudtui", "--demo"], real_env)
+        (
+            _child(["start-minimal"]),
+            _child(["start-cloudtui", *real], real_env),
+            _child(["start-cloudtui", "--demo"], real_env),
+        )
     extra_env = {**real_env, "BENCH_EXTRA_PRODUCT": "1"}
     minimal, cloud, demo, extra = [], [], [], []
     for _ in range(repeat):
@@ -230,7 +255,13 @@ def start_up(repeat: int, add: Add) -> None:
     add("  … ÷ minimal app", "×", [c / base for c in cloud], "≤ 1.5", lambda v: v <= 1.5)
     add("cloudtui --demo: start → first frame with servers", "s", demo, "", lambda v: True)
     add("  … ÷ minimal app", "×", [d / base for d in demo], "≤ 2.0", lambda v: v <= 2.0)
-    add("cloudtui with a second product registered ÷ without", "×", [e / statistics.median(cloud) for e in extra], "≈ 1", lambda v: v <= 1.1)
+    add(
+        "cloudtui with a second product registered ÷ without",
+        "×",
+        [e / statistics.median(cloud) for e in extra],
+        "≈ 1",
+        lambda v: v <= 1.1,
+    )
 
 
 def ten_thousand(repeat: int, add: Add) -> None:
@@ -240,10 +271,22 @@ def ten_thousand(repeat: int, add: Add) -> None:
     add("10,000 servers, one zone: request → all rows shown, cursor moved", "s", r["load"], "≤ 0.5", lambda v: v <= 0.5)
     stages_of(r, add)
     r = _child(["refresh", sb10.url, str(repeat), "20"])
-    add("refresh with 20 of 10,000 changed: UI-thread CPU", "ms", [v * 1000 for v in r["ui_cpu"]], "≤ 16", lambda v: v <= 16)
+    add(
+        "refresh with 20 of 10,000 changed: UI-thread CPU",
+        "ms",
+        [v * 1000 for v in r["ui_cpu"]],
+        "≤ 16",
+        lambda v: v <= 16,
+    )
     add("  … requests for that refresh", "req", r["requests"], "", lambda v: True)
     r = _child(["watch", sb10.url, str(repeat), "2", "5"])
-    add("watching 10,000 stable servers: requests per minute (30 s re-list)", "req/min", [v * 2 for v in r["per_interval"]], "≤ 2", lambda v: v <= 2)
+    add(
+        "watching 10,000 stable servers: requests per minute (30 s re-list)",
+        "req/min",
+        [v * 2 for v in r["per_interval"]],
+        "≤ 2",
+        lambda v: v <= 2,
+    )
     r = _child(["starting", sb10.url, str(min(repeat, 3)), "20", "0.5"])
     add("requests per refresh tick, 20 servers starting", "req", r["per_tick"], "≤ 20", lambda v: v <= 20)
     add("requests while a modal is open, 20 servers starting", "req", r["modal"], "0", lambda v: v == 0)
@@ -253,9 +296,27 @@ def ten_thousand(repeat: int, add: Add) -> None:
         add(f"10,000 {what}: request → all rows shown, cursor moved", "s", r["load"], "≤ 0.5", lambda v: v <= 0.5)
         stages_of(r, add)
     r = _child(["staging", sb10.url, "10000", "100", "dns.zones>Records@scale.example.com"])
-    add("staging 100 deletes among 10,000 DNS records: key → frame", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
-    add("  … then w: key → the review of the 100 on screen", "ms", [v * 1000 for v in r["review"]], "≤ 16", lambda v: v <= 16)
-    add("  … esc, w again: key → the review on screen", "ms", [v * 1000 for v in r["review_again"]], "≤ 16", lambda v: v <= 16)
+    add(
+        "staging 100 deletes among 10,000 DNS records: key → frame",
+        "ms",
+        [v * 1000 for v in r["key"]],
+        "≤ 16",
+        lambda v: v <= 16,
+    )
+    add(
+        "  … then w: key → the review of the 100 on screen",
+        "ms",
+        [v * 1000 for v in r["review"]],
+        "≤ 16",
+        lambda v: v <= 16,
+    )
+    add(
+        "  … esc, w again: key → the review on screen",
+        "ms",
+        [v * 1000 for v in r["review_again"]],
+        "≤ 16",
+        lambda v: v <= 16,
+    )
     sb10.stop()
     # A chat answer at 500 tokens a second (a fast model; the demo streams 50), keys typed all along.
     chat = SandboxProcess(chunk_delay=0.002)
@@ -264,11 +325,29 @@ def ten_thousand(repeat: int, add: Add) -> None:
     # and then for that frame to be drawn, so "within one frame" is judged as: shown by the first
     # frame begun after it (a frame already being drawn when it came cannot show it).
     keys = [v * 1000 for v in r["key"]]
-    add("a 2,000-token chat answer streamed at 500 tokens/s: key → frame while it arrives", "ms", keys, "≤ 16", lambda v: v <= 16)
+    add(
+        "a 2,000-token chat answer streamed at 500 tokens/s: key → frame while it arrives",
+        "ms",
+        keys,
+        "≤ 16",
+        lambda v: v <= 16,
+    )
     add("  … the slowest key of the answer", "ms", [max(keys)], "(one frame's turn + draw)", lambda v: True)
     missed = 100 * sum(1 for n in r["skipped"] if n) / max(len(r["skipped"]), 1)
-    add("  … keys a frame begun after them did not show (waited a second frame)", "%", [missed], "(reported)", lambda v: True)
-    add("  … the whole answer, sent → drawn as Markdown", "s", r["stream"], "≈ 4 (the stream's own pace)", lambda v: True)
+    add(
+        "  … keys a frame begun after them did not show (waited a second frame)",
+        "%",
+        [missed],
+        "(reported)",
+        lambda v: True,
+    )
+    add(
+        "  … the whole answer, sent → drawn as Markdown",
+        "s",
+        r["stream"],
+        "≈ 4 (the stream's own pace)",
+        lambda v: True,
+    )
     chat.stop()
 
 
@@ -278,8 +357,13 @@ def stages_of(r: dict[str, Any], add: Add) -> None:
     for stage in ("transport", "decode", "rows", "table"):
         add(f"  … of which {stage}", "ms", [v * 1000 for v in r[stage]], "", lambda v: True)
         if stage == "transport":
-            add("      … the sandbox answering (its own process)", "ms", [v * 1000 for v in r["sandbox"]], "",
-                lambda v: True)
+            add(
+                "      … the sandbox answering (its own process)",
+                "ms",
+                [v * 1000 for v in r["sandbox"]],
+                "",
+                lambda v: True,
+            )
 
 
 # (manifest entry, what it lists): `--scale N` seeds N of each (fr-par-1, or fr-par for regional kinds).
@@ -306,7 +390,13 @@ def fifty_thousand(repeat: int, add: Add) -> None:
     r = _child(["load", sb50.url, "50000", str(repeat), str(max(repeat, 20))])
     add("50,000 servers, one zone: request → all rows shown, cursor moved", "s", r["load"], "≤ 2", lambda v: v <= 2)
     stages_of(r, add)
-    add("key press → frame with the moved cursor, 50,000 rows", "ms", [v * 1000 for v in r["key"]], "≤ 16", lambda v: v <= 16)
+    add(
+        "key press → frame with the moved cursor, 50,000 rows",
+        "ms",
+        [v * 1000 for v in r["key"]],
+        "≤ 16",
+        lambda v: v <= 16,
+    )
     add("peak memory with 50,000 servers loaded", "MB", [r["peak_rss_mb"]], "≤ 160", lambda v: v <= 160)
     sb50.stop()
 

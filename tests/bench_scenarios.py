@@ -95,9 +95,18 @@ def bench_app(url: str, frames: Frames, **policy: float) -> Any:
             if renderable is not None:
                 frames.tick()
 
-    settings = Settings(profile="bench", api_url=url, project_id=PROJECT, organization_id="", zone="fr-par-1", region="fr-par",
-                        genai_url=url + "/genai")
-    return Measured(settings, Secret(KEY), secret_source="env", policy=RefreshPolicy(**{"fast": 3600, "slow": 3600, **policy}))
+    settings = Settings(
+        profile="bench",
+        api_url=url,
+        project_id=PROJECT,
+        organization_id="",
+        zone="fr-par-1",
+        region="fr-par",
+        genai_url=url + "/genai",
+    )
+    return Measured(
+        settings, Secret(KEY), secret_source="env", policy=RefreshPolicy(**{"fast": 3600, "slow": 3600, **policy})
+    )
 
 
 async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
@@ -208,7 +217,9 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
             SANDBOX[0] = 0.0
             t0 = time.perf_counter()
             view.reload()
-            await until(lambda: not view.listing and view.table.loaded_count == expect and view.last_refresh is not None)
+            await until(
+                lambda: not view.listing and view.table.loaded_count == expect and view.last_refresh is not None
+            )
             # all rows are in; the frame after the key's cursor move shows them and the cursor
             load = await key_frame("down") - t0
             out["load"].append(load)
@@ -285,7 +296,10 @@ async def scenario_starting(url: str, repeat: int, count: int, interval: float) 
     frames = Frames()
     app = bench_app(url, frames, fast=interval, slow=3600, paused=interval)
     out: dict[str, Any] = {"per_tick": [], "modal": []}
-    async with app.run_test(size=(120, 40)) as pilot, httpx.AsyncClient(base_url=url, headers={"X-Auth-Token": KEY}) as http:
+    async with (
+        app.run_test(size=(120, 40)) as pilot,
+        httpx.AsyncClient(base_url=url, headers={"X-Auth-Token": KEY}) as http,
+    ):
         view = await loaded_view(app)
         ticks = {"n": 0}
         original = view.refresher._tick_fn
@@ -364,5 +378,7 @@ async def scenario_stream(url: str, tokens: int, every: float) -> dict[str, Any]
         out["stream"].append(time.perf_counter() - started)
         await until(lambda: bool(chat.query(".usage")))
         note = str(chat.query(".usage")[-1].render())
-        out["tokens"].append(int(note.split(" out")[0].split("·")[-1].replace(",", "").strip() or 0) if " out" in note else 0)
+        out["tokens"].append(
+            int(note.split(" out")[0].split("·")[-1].replace(",", "").strip() or 0) if " out" in note else 0
+        )
     return out

@@ -27,7 +27,13 @@ def anyio_backend() -> str:
 def isolated_env(tmp_path, monkeypatch) -> Any:
     monkeypatch.setenv("CLOUDTUI_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "log"))
-    for var in ("CLOUDTUI_SECRET_KEY", "CLOUDTUI_PROFILE", "CLOUDTUI_API_URL", "CLOUDTUI_PROJECT_ID", "CLOUDTUI_DEBUG_LOG"):
+    for var in (
+        "CLOUDTUI_SECRET_KEY",
+        "CLOUDTUI_PROFILE",
+        "CLOUDTUI_API_URL",
+        "CLOUDTUI_PROJECT_ID",
+        "CLOUDTUI_DEBUG_LOG",
+    ):
         monkeypatch.delenv(var, raising=False)
     # The machine's proxies and CA settings would change what the HTTP tests see; tests set their own.
     for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR"):
@@ -66,7 +72,9 @@ def sandbox(clock: ManualClock) -> Sandbox:
 @pytest.fixture
 async def http(sandbox: Sandbox) -> Any:
     """A plain httpx client on the in-process sandbox, for contract tests."""
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}) as c:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}
+    ) as c:
         yield c
 
 
@@ -89,8 +97,6 @@ def make_client(sandbox: Sandbox) -> Callable[..., ApiClient]:
         return client
 
     return make
-
-
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -9,7 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.products.base import ActionSpec, Call, Child, Column, Context, CreateSpec, DetailPanel, EditSpec, Lazy, ListParams, Parent, kinds_of
+from tui.products.base import (
+    ActionSpec,
+    Call,
+    Child,
+    Column,
+    Context,
+    CreateSpec,
+    DetailPanel,
+    EditSpec,
+    Lazy,
+    ListParams,
+    Parent,
+    kinds_of,
+)
 from tui.products.format import state_text
 from tui.products.location import Endpoint, FromContext
 from tui.products.set_editor import SetEditor
@@ -20,14 +33,23 @@ from tui.products.kind_options import Reading, Secrets, Singleton, Writing
 
 HERE = "gadgets_client:"
 PROJECT = {"project_id": FromContext("project_id")}  # a body the context fills
-LABEL_COLUMNS = (Column("key", "Key", lambda r: str(r.get("key", "")), width=12), Column("value", "Value", lambda r: str(r.get("value", "")), width=16))
+LABEL_COLUMNS = (
+    Column("key", "Key", lambda r: str(r.get("key", "")), width=12),
+    Column("value", "Value", lambda r: str(r.get("value", "")), width=16),
+)
 RESOURCE = Lazy("tui.products.models:Resource")
 KEYS_API = Endpoint("gadget-keys", "genai_url", "Bearer")  # an API of its own, reached with a bearer token
 # What every Gadgets kind shares; a kind says only what differs (the account, station and keys are global).
 gadget_kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=RESOURCE)
 
 GADGETS = gadget_kind(
-    id="gadgets.gadgets", title="Gadgets", singular="gadget", collection="gadgets", list_key="gadgets", item_key=None, reading=Reading(page_size=2, list_params=ListParams({"project_id": "project_id"})),
+    id="gadgets.gadgets",
+    title="Gadgets",
+    singular="gadget",
+    collection="gadgets",
+    list_key="gadgets",
+    item_key=None,
+    reading=Reading(page_size=2, list_params=ListParams({"project_id": "project_id"})),
     columns=(
         Column("name", "Name", lambda r: r.name, width=12),
         Column("state", "State", lambda r: state_text(r.state), width=14),
@@ -39,22 +61,82 @@ GADGETS = gadget_kind(
     actions=(
         ActionSpec("check", "Check (changes nothing)", call=Call("POST", "{id}/check", mutating=False)),
         ActionSpec("restart", "Restart", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/restart")),
-        ActionSpec("tune", "Tune…", shape=FormCall("Tune {name}", Lazy(HERE + "TuneForm"), Call("POST", "{id}/tune", PROJECT), done="{name}: tuned",
-                                                   initial=lambda r: {"level": r.get("level") or 1}, then="upsert")),
-        ActionSpec("labels", "Labels (replace the set)…", shape=SetEditor("Labels of {name}", Lazy(HERE + "LabelRecord"), LABEL_COLUMNS,
-                                                                         Call("PUT", "{id}/labels"), "labels", ("key", "value"), "label",
-                                                                         read="labels", unique="key", max_count=3,
-                                                                         empty="A gadget without labels is listed as unlabelled.")),
+        ActionSpec(
+            "tune",
+            "Tune…",
+            shape=FormCall(
+                "Tune {name}",
+                Lazy(HERE + "TuneForm"),
+                Call("POST", "{id}/tune", PROJECT),
+                done="{name}: tuned",
+                initial=lambda r: {"level": r.get("level") or 1},
+                then="upsert",
+            ),
+        ),
+        ActionSpec(
+            "labels",
+            "Labels (replace the set)…",
+            shape=SetEditor(
+                "Labels of {name}",
+                Lazy(HERE + "LabelRecord"),
+                LABEL_COLUMNS,
+                Call("PUT", "{id}/labels"),
+                "labels",
+                ("key", "value"),
+                "label",
+                read="labels",
+                unique="key",
+                max_count=3,
+                empty="A gadget without labels is listed as unlabelled.",
+            ),
+        ),
         ActionSpec("address", "Address (copy)…", shape=ShowValue("Address of {name}", "{address}")),
-        ActionSpec("probe", "Health probe…", shape=FormCall("Health probe of {name}", Lazy(HERE + "ProbeForm"), Call("PUT", "{id}/probe"),
-                                                              body=Lazy(HERE + "probe_body"), done="{name}: probe set")),
-        ActionSpec("try", "Try a prediction…", shape=Playground("Predictions of {name}", Call("POST", "{id}/predict", mutating=False),
-                                                                 template='{"inputs": [1, 2]}', docs=Call("GET", "{id}/predict", mutating=False))),
-        ActionSpec("versions", "Compare with a version…", shape=CompareVersions(
-            "Parts of {name}", Call("GET", "{id}/versions", mutating=False), "versions", lambda v: f"version {v['id']} ({v.get('parts_count')} parts)",
-            Call("GET", "{id}/versions/{version}", mutating=False), Call("GET", "{id}/parts", mutating=False), "parts", lambda p: str(p.get("name")))),
-        ActionSpec("configure", "Configure…", shape=FormCall("Configure {name}", Lazy(HERE + "ConfigureForm"), Call("PUT", "{id}/config"),
-                                                             done="{name}: configured", choices={"modes": [("Quiet", "quiet"), ("Fast", "fast"), ("Safe", "safe")]})),
+        ActionSpec(
+            "probe",
+            "Health probe…",
+            shape=FormCall(
+                "Health probe of {name}",
+                Lazy(HERE + "ProbeForm"),
+                Call("PUT", "{id}/probe"),
+                body=Lazy(HERE + "probe_body"),
+                done="{name}: probe set",
+            ),
+        ),
+        ActionSpec(
+            "try",
+            "Try a prediction…",
+            shape=Playground(
+                "Predictions of {name}",
+                Call("POST", "{id}/predict", mutating=False),
+                template='{"inputs": [1, 2]}',
+                docs=Call("GET", "{id}/predict", mutating=False),
+            ),
+        ),
+        ActionSpec(
+            "versions",
+            "Compare with a version…",
+            shape=CompareVersions(
+                "Parts of {name}",
+                Call("GET", "{id}/versions", mutating=False),
+                "versions",
+                lambda v: f"version {v['id']} ({v.get('parts_count')} parts)",
+                Call("GET", "{id}/versions/{version}", mutating=False),
+                Call("GET", "{id}/parts", mutating=False),
+                "parts",
+                lambda p: str(p.get("name")),
+            ),
+        ),
+        ActionSpec(
+            "configure",
+            "Configure…",
+            shape=FormCall(
+                "Configure {name}",
+                Lazy(HERE + "ConfigureForm"),
+                Call("PUT", "{id}/config"),
+                done="{name}: configured",
+                choices={"modes": [("Quiet", "quiet"), ("Fast", "fast"), ("Safe", "safe")]},
+            ),
+        ),
     ),
     edit=Lazy(HERE + "GADGET_EDIT"),
     children=(Child("Parts", HERE + "PARTS"),),
@@ -71,18 +153,40 @@ async def topology(service: Any, scope: str, row: Any) -> Node:
     return Node(row.name, tuple(Node(f"{kind}s", tuple(parts)) for kind, parts in sorted(kinds.items())))
 
 
-CHAT = ChatSpec("Gadget chat", KEYS_API, "/gadget-keys/v1/models", "/gadget-keys/v1/chat/completions", gauges=(
-    Gauge("Requests", "x-ratelimit-remaining-requests", "x-ratelimit-limit-requests", "x-ratelimit-reset-requests"),
-    Gauge("Tokens", "x-ratelimit-remaining-tokens", "x-ratelimit-limit-tokens", "x-ratelimit-reset-tokens"),
-))
+CHAT = ChatSpec(
+    "Gadget chat",
+    KEYS_API,
+    "/gadget-keys/v1/models",
+    "/gadget-keys/v1/chat/completions",
+    gauges=(
+        Gauge("Requests", "x-ratelimit-remaining-requests", "x-ratelimit-limit-requests", "x-ratelimit-reset-requests"),
+        Gauge("Tokens", "x-ratelimit-remaining-tokens", "x-ratelimit-limit-tokens", "x-ratelimit-reset-tokens"),
+    ),
+)
 
 EVENTS = gadget_kind(  # a detail tab: the gadget's timeline, newest first
-    id="gadgets.events", title="Events", singular="event", collection="events", list_key="events", item_key=None, reading=Reading(fetch_detail=False, sort=("at", True)),
-    parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"), columns=(Column("at", "At", lambda r: r.text("at"), width=22), Column("what", "What", lambda r: r.text("what"), width=20)),
+    id="gadgets.events",
+    title="Events",
+    singular="event",
+    collection="events",
+    list_key="events",
+    item_key=None,
+    reading=Reading(fetch_detail=False, sort=("at", True)),
+    parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"),
+    columns=(
+        Column("at", "At", lambda r: r.text("at"), width=22),
+        Column("what", "What", lambda r: r.text("what"), width=20),
+    ),
 )
 
 PARTS = gadget_kind(
-    id="gadgets.parts", title="Parts", singular="part", collection="parts", list_key="parts", item_key=None, id_field="name",
+    id="gadgets.parts",
+    title="Parts",
+    singular="part",
+    collection="parts",
+    list_key="parts",
+    item_key=None,
+    id_field="name",
     parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/parts", item_path="parts/{id}"),
     columns=(
         Column("name", "Name", lambda r: r.name, width=18),
@@ -99,10 +203,22 @@ PARTS = gadget_kind(
 )
 
 NOTES = gadget_kind(  # a child of a child: its path names its grandparent (the gadget)
-    id="gadgets.notes", title="Notes", singular="note", collection="notes", list_key="notes", item_key=None, reading=Reading(fetch_detail=False),
+    id="gadgets.notes",
+    title="Notes",
+    singular="note",
+    collection="notes",
+    list_key="notes",
+    item_key=None,
+    reading=Reading(fetch_detail=False),
     parent=Parent("gadgets.parts", list_path="gadgets/{grandparent}/parts/{parent}/notes"),
     columns=(Column("text", "Note", lambda r: r.text("text"), width=30),),
-    actions=(ActionSpec("where", "Where (copy)…", shape=ShowValue("Where {name} is", "{text}: on part {parent} of gadget {grandparent}")),),
+    actions=(
+        ActionSpec(
+            "where",
+            "Where (copy)…",
+            shape=ShowValue("Where {name} is", "{text}: on part {parent} of gadget {grandparent}"),
+        ),
+    ),
 )
 
 
@@ -117,13 +233,27 @@ async def send_parts(service: Any, scope: str, changes: Any, rows: Any) -> None:
             ops.append({"delete": {"name": c.key}})
     await service.call("PATCH", scope, "gadgets", service.parent.id, "parts", body={"changes": ops})
 
+
 ACCOUNT = gadget_kind(
-    id="gadgets.account", title="Account", singular="account", collection="account", list_key=None, item_key="account",
-    scope_type="global", paging="whole", singleton=Singleton(),
+    id="gadgets.account",
+    title="Account",
+    singular="account",
+    collection="account",
+    list_key=None,
+    item_key="account",
+    scope_type="global",
+    paging="whole",
+    singleton=Singleton(),
     columns=(),
-    detail_fields=(("Plan", lambda a: a.raw.get("plan", "")), ("State", lambda a: a.raw.get("state", "")), ("Quota", lambda a: a.raw.get("quota", ""))),
+    detail_fields=(
+        ("Plan", lambda a: a.raw.get("plan", "")),
+        ("State", lambda a: a.raw.get("state", "")),
+        ("Quota", lambda a: a.raw.get("quota", "")),
+    ),
     transitional=frozenset({"upgrading"}),
-    actions=(ActionSpec("upgrade", "Upgrade to pro", lambda r: r.get("plan") != "pro", call=Call("POST", "account/upgrade")),),
+    actions=(
+        ActionSpec("upgrade", "Upgrade to pro", lambda r: r.get("plan") != "pro", call=Call("POST", "account/upgrade")),
+    ),
 )
 
 
@@ -139,7 +269,16 @@ def key_payload(form: Any, ctx: Context) -> dict[str, Any]:
 
 def __getattr__(name: str) -> Any:
     """Forms are built on first use (pydantic stays off the start path, as in a product's forms module)."""
-    if name not in ("KEY_CREATE", "PART_CREATE", "PART_EDIT", "GADGET_EDIT", "TuneForm", "LabelRecord", "ConfigureForm", "ProbeForm"):
+    if name not in (
+        "KEY_CREATE",
+        "PART_CREATE",
+        "PART_EDIT",
+        "GADGET_EDIT",
+        "TuneForm",
+        "LabelRecord",
+        "ConfigureForm",
+        "ProbeForm",
+    ):
         raise AttributeError(name)
     from typing import Annotated, Literal
 
@@ -162,14 +301,20 @@ def __getattr__(name: str) -> Any:
         model_config = ConfigDict(extra="forbid", title="HTTP request")
 
         kind: Literal["http"] = "http"
-        uri: str = Field(min_length=1, pattern="^/", json_schema_extra={"label": "URI", "rule": "a path starting with /", "placeholder": "e.g. /health"})
+        uri: str = Field(
+            min_length=1,
+            pattern="^/",
+            json_schema_extra={"label": "URI", "rule": "a path starting with /", "placeholder": "e.g. /health"},
+        )
         code: int | None = Field(None, ge=100, le=599, json_schema_extra={"label": "Code", "placeholder": "e.g. 200"})
 
     class ProbeForm(BaseModel):  # a nested form and an "exactly one of" (a load balancer's health check)
         model_config = ConfigDict(extra="forbid")
 
         timing: Timing = Timing()
-        check: Annotated[TcpCheck | HttpCheck, Field(discriminator="kind", json_schema_extra={"label": "Check"})] = TcpCheck()
+        check: Annotated[TcpCheck | HttpCheck, Field(discriminator="kind", json_schema_extra={"label": "Check"})] = (
+            TcpCheck()
+        )
 
     class ConfigureForm(BaseModel):  # the form vocabulary's multi-line, key/value and multi-select fields
         model_config = ConfigDict(extra="forbid")
@@ -213,22 +358,38 @@ def __getattr__(name: str) -> Any:
         value: str = Field("", max_length=32, json_schema_extra={"label": "Value"})
 
     globals().update(
-        GADGET_EDIT=EditSpec(GadgetForm, lambda row: {"name": row.name, "description": row.text("description")}, method="PUT"),
+        GADGET_EDIT=EditSpec(
+            GadgetForm, lambda row: {"name": row.name, "description": row.text("description")}, method="PUT"
+        ),
         TuneForm=TuneForm,
         ConfigureForm=ConfigureForm,
         ProbeForm=ProbeForm,
         LabelRecord=LabelRecord,
         KEY_CREATE=CreateSpec(KeyForm, key_payload),
         PART_CREATE=CreateSpec(PartForm, lambda form, ctx: form.model_dump()),
-        PART_EDIT=EditSpec(PartEditForm, lambda row: {"count": row.get("count")},
-                           lambda form, row: {"count": form.count} if form.count != row.get("count") else {}),
+        PART_EDIT=EditSpec(
+            PartEditForm,
+            lambda row: {"count": row.get("count")},
+            lambda form, row: {"count": form.count} if form.count != row.get("count") else {},
+        ),
     )
     return globals()[name]
 
+
 KEYS = gadget_kind(
-    id="gadgets.keys", title="Keys", singular="key", collection="keys", list_key="keys", item_key="key",
-    api="gadget-keys/v1", reading=Reading(endpoint=KEYS_API), scope_type="global",
-    columns=(Column("name", "Name", lambda r: r.name, width=16), Column("created", "Created", lambda r: r.text("created_at"), width=22)),
+    id="gadgets.keys",
+    title="Keys",
+    singular="key",
+    collection="keys",
+    list_key="keys",
+    item_key="key",
+    api="gadget-keys/v1",
+    reading=Reading(endpoint=KEYS_API),
+    scope_type="global",
+    columns=(
+        Column("name", "Name", lambda r: r.name, width=16),
+        Column("created", "Created", lambda r: r.text("created_at"), width=22),
+    ),
     detail_fields=(("Name", lambda k: k.name),),
     secrets=Secrets(fields=("secret_key",)),
     create=Lazy(HERE + "KEY_CREATE"),
@@ -236,8 +397,15 @@ KEYS = gadget_kind(
 )
 
 STATION = gadget_kind(  # one per project, absent until activated (monitoring's shape)
-    id="gadgets.station", title="Station", singular="station", collection="station", list_key=None, item_key=None,
-    scope_type="global", paging="whole", id_field="project_id",
+    id="gadgets.station",
+    title="Station",
+    singular="station",
+    collection="station",
+    list_key=None,
+    item_key=None,
+    scope_type="global",
+    paging="whole",
+    id_field="project_id",
     singleton=Singleton(
         absent="This project has no station yet: activating one starts it (its password is shown once).",
         absent_actions=(ActionSpec("activate", "Activate", call=Call("POST", "station/activate", PROJECT)),),
@@ -247,15 +415,29 @@ STATION = gadget_kind(  # one per project, absent until activated (monitoring's 
     detail_fields=(("Project", lambda s: s.raw.get("project_id", "")), ("State", lambda s: s.raw.get("state", ""))),
     transitional=frozenset({"creating"}),
     secrets=Secrets(fields=("password",)),
-    actions=(ActionSpec("deactivate", "Deactivate", lambda r: r.state == "ready", confirm="Its beacons stop at once.",
-                        call=Call("POST", "station/deactivate", PROJECT)),),
+    actions=(
+        ActionSpec(
+            "deactivate",
+            "Deactivate",
+            lambda r: r.state == "ready",
+            confirm="Its beacons stop at once.",
+            call=Call("POST", "station/deactivate", PROJECT),
+        ),
+    ),
     children=(Child("Beacons", HERE + "BEACONS"),),
 )
 
 BEACONS = gadget_kind(
-    id="gadgets.beacons", title="Beacons", singular="beacon", collection="beacons", list_key="beacons", item_key=None,
-    scope_type="global", reading=Reading(fetch_detail=False, list_params=ListParams({"project_id": "project_id"})),
-    parent=Parent("gadgets.station", list_path="station/beacons"), columns=(Column("name", "Name", lambda r: r.name, width=16),),
+    id="gadgets.beacons",
+    title="Beacons",
+    singular="beacon",
+    collection="beacons",
+    list_key="beacons",
+    item_key=None,
+    scope_type="global",
+    reading=Reading(fetch_detail=False, list_params=ListParams({"project_id": "project_id"})),
+    parent=Parent("gadgets.station", list_path="station/beacons"),
+    columns=(Column("name", "Name", lambda r: r.name, width=16),),
 )
 
 ENTRIES = (

@@ -52,7 +52,9 @@ class GadgetStore:
         self.project_id = sandbox.project_id
         self.gadgets: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in REGIONS}
         self.parts: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in REGIONS}  # region -> name -> part
-        self.timeline = Timeline(self.clock, stamp=None)  # building → ready, restarting → ready, upgrading → active, creating → ready
+        self.timeline = Timeline(
+            self.clock, stamp=None
+        )  # building → ready, restarting → ready, upgrading → active, creating → ready
         self.account: dict[str, Any] = {"id": "account", "plan": "basic", "state": "active", "quota": 10}
         self.keys: dict[str, dict[str, Any]] = {}
         self.events: dict[str, list[dict[str, Any]]] = {}  # gadget id -> its events, oldest first
@@ -64,15 +66,29 @@ class GadgetStore:
         self.chats: list[dict[str, Any]] = []  # each chat request's body
 
     def add_gadget(self, region: str, name: str, state: str = "ready", parts: int = 0) -> dict[str, Any]:
-        g = {"id": self.ids.uuid(), "name": name, "region": region, "state": state, "project_id": self.project_id,
-             "description": "", "labels": [], "level": 1, "address": f"{name}.gadgets.example:7000"}
+        g = {
+            "id": self.ids.uuid(),
+            "name": name,
+            "region": region,
+            "state": state,
+            "project_id": self.project_id,
+            "description": "",
+            "labels": [],
+            "level": 1,
+            "address": f"{name}.gadgets.example:7000",
+        }
         if state in ("building", "restarting"):
             self.timeline.plan(g, (SETTLE, {"state": "ready"}))
         self.gadgets[region][g["id"]] = g
         self.event(g["id"], "created")
         for i in range(parts):
             pname = f"{name}-part-{i + 1}"
-            self.parts[region][pname] = {"name": pname, "gadget_id": g["id"], "kind": "bolt" if i % 2 else "gear", "count": i + 1}
+            self.parts[region][pname] = {
+                "name": pname,
+                "gadget_id": g["id"],
+                "kind": "bolt" if i % 2 else "gear",
+                "count": i + 1,
+            }
         self.version(region, g["id"])
         return g
 
@@ -146,7 +162,9 @@ def routes(store: GadgetStore) -> list[Route]:
         p = store.parts[region].get(request.path_params["name"])
         if p is None or p["gadget_id"] != g["id"]:
             raise not_found("part", request.path_params["name"])
-        notes = [{"id": f"{p['name']}-n{i}", "name": f"note {i}", "text": f"check {p['name']} #{i}"} for i in range(1, 3)]
+        notes = [
+            {"id": f"{p['name']}-n{i}", "name": f"note {i}", "text": f"check {p['name']} #{i}"} for i in range(1, 3)
+        ]
         return page_page_size(request, "notes", notes, dict)
 
     async def list_events(request: Request) -> Response:
@@ -162,12 +180,17 @@ def routes(store: GadgetStore) -> list[Route]:
             raise invalid_arguments(("changes", "required", "changes is required"))
         parts = {k: dict(v) for k, v in store.parts[region].items()}
         for i, change in enumerate(changes):
-            (op, value), = change.items()
+            ((op, value),) = change.items()
             name = value.get("name")
             if op == "add":
                 if name in parts:
                     raise invalid_arguments((f"changes.{i}.add.name", "constraint", f"{name} exists"))
-                parts[name] = {"name": name, "gadget_id": g["id"], "kind": value.get("kind", "gear"), "count": value.get("count", 1)}
+                parts[name] = {
+                    "name": name,
+                    "gadget_id": g["id"],
+                    "kind": value.get("kind", "gear"),
+                    "count": value.get("count", 1),
+                }
             elif name not in parts:
                 raise invalid_arguments((f"changes.{i}.{op}.name", "constraint", f"no part {name}"))
             elif op == "set":
@@ -175,10 +198,14 @@ def routes(store: GadgetStore) -> list[Route]:
             elif op == "delete":
                 del parts[name]
             if op != "delete" and not (isinstance(parts[name]["count"], int) and parts[name]["count"] >= 0):
-                raise invalid_arguments((f"changes.{i}.{op}.count", "constraint", "count must be a non-negative integer"))
+                raise invalid_arguments(
+                    (f"changes.{i}.{op}.count", "constraint", "count must be a non-negative integer")
+                )
         store.parts[region] = parts
         store.version(region, g["id"])
-        return JSONResponse({"parts": sorted((p for p in parts.values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])})
+        return JSONResponse(
+            {"parts": sorted((p for p in parts.values() if p["gadget_id"] == g["id"]), key=lambda p: p["name"])}
+        )
 
     async def part(request: Request) -> Response:
         region = region_of(request)
@@ -208,7 +235,9 @@ def routes(store: GadgetStore) -> list[Route]:
                 raise invalid_arguments(("name", "required", "name is required"))
             key = {"id": store.ids.uuid(), "name": name, "created_at": store.clock.iso()}
             store.keys[key["id"]] = key
-            return JSONResponse({"key": {**key, "secret_key": f"sk-{key['id'][:8]}-{random.Random(key['id']).getrandbits(64):016x}"}})
+            return JSONResponse(
+                {"key": {**key, "secret_key": f"sk-{key['id'][:8]}-{random.Random(key['id']).getrandbits(64):016x}"}}
+            )
         return page_page_size(request, "keys", list(store.keys.values()), dict)
 
     async def key(request: Request) -> Response:
@@ -256,7 +285,11 @@ def routes(store: GadgetStore) -> list[Route]:
     async def configure(request: Request) -> Response:
         g = gadget_of(region_of(request), request.path_params["id"])
         body = await json_body(request, multiline=("notes",))
-        if not isinstance(body.get("settings"), dict) or not isinstance(body.get("modes"), list) or not isinstance(body.get("notes"), str):
+        if (
+            not isinstance(body.get("settings"), dict)
+            or not isinstance(body.get("modes"), list)
+            or not isinstance(body.get("notes"), str)
+        ):
             raise invalid_arguments(("settings", "required", "notes, settings and modes are required"))
         g["config"] = {k: body[k] for k in ("notes", "settings", "modes")}
         return JSONResponse(store.settle(g))
@@ -268,7 +301,9 @@ def routes(store: GadgetStore) -> list[Route]:
         if len(configs) != 1:
             raise invalid_arguments(("health_check", "constraint", "exactly one of tcp_config and http_config"))
         http = body.get("http_config") or {}
-        if "http_config" in body and (not str(http.get("uri", "")).startswith("/") or not 100 <= int(http.get("code") or 200) <= 599):
+        if "http_config" in body and (
+            not str(http.get("uri", "")).startswith("/") or not 100 <= int(http.get("code") or 200) <= 599
+        ):
             raise invalid_arguments(("http_config", "constraint", "uri starts with / and code is 100 to 599"))
         g["probe"] = body
         return JSONResponse(store.settle(g))
@@ -301,7 +336,10 @@ def routes(store: GadgetStore) -> list[Route]:
 
     async def versions(request: Request) -> Response:
         g = gadget_of(region_of(request), request.path_params["id"])
-        found = [{"id": v["id"], "created_at": v["created_at"], "parts_count": len(v["parts"])} for v in store.versions.get(g["id"], [])]
+        found = [
+            {"id": v["id"], "created_at": v["created_at"], "parts_count": len(v["parts"])}
+            for v in store.versions.get(g["id"], [])
+        ]
         return JSONResponse({"versions": list(reversed(found)), "total_count": len(found)})
 
     async def version(request: Request) -> Response:
@@ -314,14 +352,27 @@ def routes(store: GadgetStore) -> list[Route]:
     async def predict(request: Request) -> Response:
         gadget_of(region_of(request), request.path_params["id"])
         if request.method == "GET":
-            return JSONResponse({"call": "POST with a JSON object", "example": {"inputs": [1, 2, 3]}, "answer": {"outputs": "each input doubled"}})
+            return JSONResponse(
+                {
+                    "call": "POST with a JSON object",
+                    "example": {"inputs": [1, 2, 3]},
+                    "answer": {"outputs": "each input doubled"},
+                }
+            )
         inputs = (await json_body(request)).get("inputs")
-        if not isinstance(inputs, list) or not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in inputs):
+        if not isinstance(inputs, list) or not all(
+            isinstance(n, (int, float)) and not isinstance(n, bool) for n in inputs
+        ):
             raise invalid_arguments(("inputs", "constraint", "inputs is a list of numbers"))
         return JSONResponse({"outputs": [n * 2 for n in inputs]})
 
     async def models(request: Request) -> Response:
-        return JSONResponse({"object": "list", "data": [{"id": "gadget-small", "object": "model"}, {"id": "gadget-large", "object": "model"}]})
+        return JSONResponse(
+            {
+                "object": "list",
+                "data": [{"id": "gadget-small", "object": "model"}, {"id": "gadget-large", "object": "model"}],
+            }
+        )
 
     async def completions(request: Request) -> Response:
         body = await json_body(request, multiline=("messages",))
@@ -333,14 +384,35 @@ def routes(store: GadgetStore) -> list[Route]:
         words = f"You said: {said}".split(" ")
         store.requests_left = max(0, store.requests_left - 1)
         store.tokens_left = max(0, store.tokens_left - len(words) - len(said.split()))
-        headers = {"x-ratelimit-limit-requests": "60", "x-ratelimit-remaining-requests": str(store.requests_left),
-                   "x-ratelimit-reset-requests": "12s", "x-ratelimit-limit-tokens": "10000",
-                   "x-ratelimit-remaining-tokens": str(store.tokens_left), "x-ratelimit-reset-tokens": "12s"}
-        usage = {"prompt_tokens": len(said.split()), "completion_tokens": len(words), "total_tokens": len(said.split()) + len(words)}
+        headers = {
+            "x-ratelimit-limit-requests": "60",
+            "x-ratelimit-remaining-requests": str(store.requests_left),
+            "x-ratelimit-reset-requests": "12s",
+            "x-ratelimit-limit-tokens": "10000",
+            "x-ratelimit-remaining-tokens": str(store.tokens_left),
+            "x-ratelimit-reset-tokens": "12s",
+        }
+        usage = {
+            "prompt_tokens": len(said.split()),
+            "completion_tokens": len(words),
+            "total_tokens": len(said.split()) + len(words),
+        }
         if not body.get("stream"):
-            return JSONResponse({"object": "chat.completion", "model": body["model"], "usage": usage,
-                                 "choices": [{"index": 0, "message": {"role": "assistant", "content": " ".join(words)}, "finish_reason": "stop"}]},
-                                headers=headers)
+            return JSONResponse(
+                {
+                    "object": "chat.completion",
+                    "model": body["model"],
+                    "usage": usage,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": " ".join(words)},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                },
+                headers=headers,
+            )
 
         async def events() -> Any:
             if "hold" in said:
@@ -348,45 +420,53 @@ def routes(store: GadgetStore) -> list[Route]:
             for i, word in enumerate(words):
                 delta = {"choices": [{"index": 0, "delta": {"content": (" " if i else "") + word}}]}
                 yield f"data: {json.dumps(delta)}\n\n"
-            yield "data: " + json.dumps({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": usage}) + "\n\n"
+            yield (
+                "data: "
+                + json.dumps({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": usage})
+                + "\n\n"
+            )
             yield "data: [DONE]\n\n"
 
         return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
-    return route_table(
-        base,
-        ("GET", "/gadgets", list_gadgets),
-        ("GET", "/gadgets/{id}", get_gadget),
-        ("PUT", "/gadgets/{id}", replace_gadget),
-        ("DELETE", "/gadgets/{id}", delete_gadget),
-        ("POST", "/gadgets/{id}/check", check),
-        ("POST", "/gadgets/{id}/restart", restart),
-        ("PUT", "/gadgets/{id}/labels", labels),
-        ("POST", "/gadgets/{id}/tune", tune),
-        ("PUT", "/gadgets/{id}/config", configure),
-        ("PUT", "/gadgets/{id}/probe", probe),
-        ("GET", "/gadgets/{id}/parts", list_parts),
-        ("PATCH", "/gadgets/{id}/parts", patch_parts),
-        ("GET", "/gadgets/{id}/events", list_events),
-        ("GET", "/gadgets/{id}/parts/{name}/notes", list_notes),
-        ("GET", "/gadgets/{id}/versions", versions),
-        ("GET", "/gadgets/{id}/versions/{version}", version),
-        ("GET POST", "/gadgets/{id}/predict", predict),
-        ("GET DELETE", "/parts/{name}", part),
-    ) + route_table(
-        "/gadgets/v1",
-        ("GET", "/station", station),
-        ("POST", "/station/activate", activate),
-        ("POST", "/station/deactivate", deactivate),
-        ("GET", "/station/beacons", beacons),
-        ("GET", "/account", account),
-        ("POST", "/account/upgrade", upgrade),
-    ) + route_table(
-        "/gadget-keys/v1",
-        ("GET POST", "/keys", keys),
-        ("GET DELETE", "/keys/{id}", key),
-        ("GET", "/models", models),
-        ("POST", "/chat/completions", completions),
+    return (
+        route_table(
+            base,
+            ("GET", "/gadgets", list_gadgets),
+            ("GET", "/gadgets/{id}", get_gadget),
+            ("PUT", "/gadgets/{id}", replace_gadget),
+            ("DELETE", "/gadgets/{id}", delete_gadget),
+            ("POST", "/gadgets/{id}/check", check),
+            ("POST", "/gadgets/{id}/restart", restart),
+            ("PUT", "/gadgets/{id}/labels", labels),
+            ("POST", "/gadgets/{id}/tune", tune),
+            ("PUT", "/gadgets/{id}/config", configure),
+            ("PUT", "/gadgets/{id}/probe", probe),
+            ("GET", "/gadgets/{id}/parts", list_parts),
+            ("PATCH", "/gadgets/{id}/parts", patch_parts),
+            ("GET", "/gadgets/{id}/events", list_events),
+            ("GET", "/gadgets/{id}/parts/{name}/notes", list_notes),
+            ("GET", "/gadgets/{id}/versions", versions),
+            ("GET", "/gadgets/{id}/versions/{version}", version),
+            ("GET POST", "/gadgets/{id}/predict", predict),
+            ("GET DELETE", "/parts/{name}", part),
+        )
+        + route_table(
+            "/gadgets/v1",
+            ("GET", "/station", station),
+            ("POST", "/station/activate", activate),
+            ("POST", "/station/deactivate", deactivate),
+            ("GET", "/station/beacons", beacons),
+            ("GET", "/account", account),
+            ("POST", "/account/upgrade", upgrade),
+        )
+        + route_table(
+            "/gadget-keys/v1",
+            ("GET POST", "/keys", keys),
+            ("GET DELETE", "/keys/{id}", key),
+            ("GET", "/models", models),
+            ("POST", "/chat/completions", completions),
+        )
     )
 
 
@@ -397,6 +477,10 @@ def seed_demo(store: GadgetStore, rng: random.Random) -> None:
 
 
 PRODUCT = SandboxProduct(
-    "gadgets", "/gadgets/", GadgetStore, routes, seed_demo=seed_demo,
+    "gadgets",
+    "/gadgets/",
+    GadgetStore,
+    routes,
+    seed_demo=seed_demo,
     extra_auth=(("/gadget-keys/", "Bearer"),),
 )

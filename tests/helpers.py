@@ -55,14 +55,21 @@ class NoKeyring(KeyringBackend):
 
 def demo_settings(**kw: Any) -> Settings:
     values: dict[str, Any] = dict(
-        profile="demo", api_url="http://sandbox", project_id=DEMO_PROJECT_ID, organization_id="",
-        zone="fr-par-1", region="fr-par", demo=True,
+        profile="demo",
+        api_url="http://sandbox",
+        project_id=DEMO_PROJECT_ID,
+        organization_id="",
+        zone="fr-par-1",
+        region="fr-par",
+        demo=True,
     )
     values.update(kw)
     return Settings(**values)
 
 
-def make_app(sandbox: Sandbox, *, secret: str | None = DEMO_SECRET_KEY, policy: RefreshPolicy | None = None, **kw: Any) -> CloudApp:
+def make_app(
+    sandbox: Sandbox, *, secret: str | None = DEMO_SECRET_KEY, policy: RefreshPolicy | None = None, **kw: Any
+) -> CloudApp:
     settings = kw.pop("settings", None) or demo_settings()
     return CloudApp(
         settings,
@@ -113,9 +120,19 @@ async def open_view(pilot, app, kind_id, timeout: float = 5.0):
     """The view of the manifest entry `kind_id`, opened as the sidebar's enter opens it (the keys that
     reach it are tested once, in tests/ui/test_generic_screens.py), listed, its table focused."""
     app.main.open_entry(kind_id)
-    await wait_for(pilot, lambda: current_view(app) is not None and current_view(app).kind.id == kind_id, what=kind_id, timeout=timeout)
+    await wait_for(
+        pilot,
+        lambda: current_view(app) is not None and current_view(app).kind.id == kind_id,
+        what=kind_id,
+        timeout=timeout,
+    )
     view = current_view(app)
-    await wait_for(pilot, lambda: not getattr(view, "listing", False) and view.last_attempt is not None, what=f"{kind_id} listed", timeout=timeout)  # a list, or a panel
+    await wait_for(
+        pilot,
+        lambda: not getattr(view, "listing", False) and view.last_attempt is not None,
+        what=f"{kind_id} listed",
+        timeout=timeout,
+    )  # a list, or a panel
     view.focus_table()
     await pilot.pause()
     return view
@@ -139,7 +156,9 @@ async def sidebar_enter(pilot, app, kind_id):
             await pilot.pause()
         await pilot.press(step)
     else:
-        raise AssertionError(f"the sidebar never reached {kind_id}: at {sidebar.highlighted} of {ids}, screen {app.screen}")
+        raise AssertionError(
+            f"the sidebar never reached {kind_id}: at {sidebar.highlighted} of {ids}, screen {app.screen}"
+        )
     await pilot.press("enter")
 
 
@@ -237,7 +256,9 @@ async def form_ready(pilot, app):
 
 async def act(pilot, app, label):
     """`a` on the list in front (main or a child list), then the entry whose label starts with `label`."""
-    await wait_for(pilot, lambda: app.screen.id == "main" or app.screen.__class__.__name__ == "ChildScreen", what="a list")
+    await wait_for(
+        pilot, lambda: app.screen.id == "main" or app.screen.__class__.__name__ == "ChildScreen", what="a list"
+    )
     await pilot.press("a")
     await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions menu")
     await pick(pilot, app, lambda text: text.startswith(label))

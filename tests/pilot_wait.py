@@ -72,7 +72,8 @@ def undrawn(app: Any) -> bool:
     except Exception:
         return False
     return app._resize_event is not None or bool(
-        screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets)
+        screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets
+    )
 
 
 async def drawn(app: Any, keys: bool = True) -> None:

@@ -29,7 +29,9 @@ async def shoot(name: str, size: tuple[int, int], steps, clock: float | None = N
     sandbox = SANDBOX = Sandbox(clock=ManualClock(clock) if clock else ManualClock())
     sandbox.clock.advance(later)
     settings = demo_settings(genai_url="http://sandbox/genai")  # the chat's API, as --demo sets it
-    app = make_app(sandbox, clock=sandbox.clock.now, settings=settings) if clock else make_app(sandbox, settings=settings)
+    app = (
+        make_app(sandbox, clock=sandbox.clock.now, settings=settings) if clock else make_app(sandbox, settings=settings)
+    )
     async with app.run_test(size=size) as pilot:
         await loaded(pilot, app)
         await steps(pilot, app)
@@ -105,7 +107,15 @@ async def server_nics(pilot, app) -> None:
 async def baremetal(pilot, app) -> None:
     view = await open_view(pilot, app, "baremetal.servers")
     app.main.set_scope("fr-par-2")
-    await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 5 and all(r.get("zone") == "fr-par-2" for r in view.table.resources()))
+    await wait_for(
+        pilot,
+        lambda: (
+            view.scope == "fr-par-2"
+            and not view.listing
+            and view.table.loaded_count == 5
+            and all(r.get("zone") == "fr-par-2" for r in view.table.resources())
+        ),
+    )
 
 
 async def fips_marked(pilot, app) -> None:
@@ -185,6 +195,7 @@ def dns_records(then: str = ""):
 def lb_steps(what: str):
     """On web-lb: its topology tab, a child list, the backend form at its health check, or the
     delete's question about the IP."""
+
     async def steps(pilot, app, view) -> None:
         from helpers import child_list, form_ready, screen_named, tab_to, to_named_row
 
@@ -212,6 +223,7 @@ def lb_steps(what: str):
 def monitoring(then: str = ""):
     """The monitoring page: absent, or activated (through the API) and ready, then a child list,
     a form, or a new token's one-time dialog."""
+
     async def steps(pilot, app) -> None:
         from helpers import child_list, form_ready, tab_to
         from tui.sandbox import DEMO_PROJECT_ID
@@ -221,7 +233,9 @@ def monitoring(then: str = ""):
             found, _ = SANDBOX.monitoring.activate(DEMO_PROJECT_ID)
             SANDBOX.clock.advance(60)
             SANDBOX.monitoring.add_token(found, "prometheus-prod", {"write_metrics": True})
-            SANDBOX.monitoring.add_token(found, "grafana-source", dict.fromkeys(("query_metrics", "query_logs", "setup_alerts"), True))
+            SANDBOX.monitoring.add_token(
+                found, "grafana-source", dict.fromkeys(("query_metrics", "query_logs", "setup_alerts"), True)
+            )
             found.contact_points.append({"email": {"to": "ops@example.com"}})
             SANDBOX.monitoring.add_user(found, "alice", "editor")
         panel = await open_view(pilot, app, "monitoring.cockpit")
@@ -297,7 +311,13 @@ async def main() -> None:
     await shoot("rdb-privileges", (120, 40), view_of_kind("rdb.instances", db_grid), clock=WALL, later=10)
     await shoot("rdb-cpu-chart", (120, 40), view_of_kind("rdb.instances", db_chart), clock=WALL)
     for label in ("Databases", "Users", "ACL rules", "Settings", "Read replicas"):
-        await shoot(f"rdb-{label.lower().replace(' ', '-')}", (120, 40), view_of_kind("rdb.instances", db_child(label)), clock=WALL, later=10)
+        await shoot(
+            f"rdb-{label.lower().replace(' ', '-')}",
+            (120, 40),
+            view_of_kind("rdb.instances", db_child(label)),
+            clock=WALL,
+            later=10,
+        )
     await shoot("rdb-snapshots", (120, 40), view_of_kind("rdb.snapshots"))
     await shoot("rdb-backups", (120, 40), view_of_kind("rdb.backups"))
     await shoot("kvcache-clusters", (120, 40), view_of_kind("kvcache.clusters"))
@@ -330,7 +350,16 @@ async def main() -> None:
     await shoot("lb-backend-form", (120, 40), view_of_kind("lb.lbs", lb_steps("backend-form")))
     await shoot("lb-frontends", (120, 40), view_of_kind("lb.lbs", lb_steps("Frontends")))
     await shoot("lb-delete-keep-ip", (120, 40), view_of_kind("lb.lbs", lb_steps("delete")))
-    for kind in ("rdb.engines", "rdb.node_types", "kvcache.versions", "kvcache.node_types", "silicon.types", "silicon.os", "baremetal.offers", "baremetal.os"):
+    for kind in (
+        "rdb.engines",
+        "rdb.node_types",
+        "kvcache.versions",
+        "kvcache.node_types",
+        "silicon.types",
+        "silicon.os",
+        "baremetal.offers",
+        "baremetal.os",
+    ):
         await shoot(f"catalogue-{kind.replace('.', '-').replace('_', '-')}", (120, 40), view_of_kind(kind))
 
 

@@ -62,13 +62,26 @@ def _among_choices(values: dict[str, Any], choices: Any) -> None:
 
 
 class ScriptedUI:
-    def __init__(self, sandbox: Sandbox, kind: ResourceKind, scope: str, *, parent: ParentRef | None = None,
-                 read_only: bool = False) -> None:
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        kind: ResourceKind,
+        scope: str,
+        *,
+        parent: ParentRef | None = None,
+        read_only: bool = False,
+    ) -> None:
         async def no_sleep(_: float) -> None:
             return None
 
-        self.client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app),
-                                retry=RetryPolicy(deadline=60), sleep=no_sleep, read_only=read_only)
+        self.client = ApiClient(
+            "http://sb",
+            DEMO_SECRET_KEY,
+            transport=httpx.ASGITransport(sandbox.app),
+            retry=RetryPolicy(deadline=60),
+            sleep=no_sleep,
+            read_only=read_only,
+        )
         self.kind, self.parent, self.scope, self.read_only = kind, parent, scope, read_only
         self.project_id = DEMO_PROJECT_ID
         self.origins = ("http://sb",)
@@ -82,8 +95,9 @@ class ScriptedUI:
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> ResourceService:
         kind = kind or self.kind
-        return ResourceService(self.client, kind, parent if kind is not self.kind else parent or self.parent,
-                               context=self.context)
+        return ResourceService(
+            self.client, kind, parent if kind is not self.kind else parent or self.parent, context=self.context
+        )
 
     async def act(self, name: str, label: str, *answers: Answer) -> Any:
         """Run the action of this kind whose label starts with `label` on the row named `name`, with
@@ -109,14 +123,24 @@ class ScriptedUI:
         self.asked.append(("dialog", name, kwargs))
         return None
 
-    async def form(self, title: str, model: type, *, initial: dict[str, Any] | None = None, choices: Any = None,
-                   context: dict[str, Any] | None = None, submit: Any = None, submit_label: str = "Save") -> Any:
+    async def form(
+        self,
+        title: str,
+        model: type,
+        *,
+        initial: dict[str, Any] | None = None,
+        choices: Any = None,
+        context: dict[str, Any] | None = None,
+        submit: Any = None,
+        submit_label: str = "Save",
+    ) -> Any:
         values = self._next("form", title, initial)
         if values is None:
             return None
         _among_choices(values, choices)
         validated = model.model_validate(  # type: ignore[attr-defined]
-            {**(initial or {}), **values}, context=context or None)
+            {**(initial or {}), **values}, context=context or None
+        )
         return await submit(validated) if submit is not None else validated
 
     async def pick(self, title: str, choices: Any, current: Any = None) -> Any:
@@ -132,17 +156,28 @@ class ScriptedUI:
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool:
         return bool(self._next("confirm", title, message))
 
-    async def edit_records(self, title: str, model: type, records: list[dict[str, Any]], columns: Any, *,
-                           save: Any = None, choices: Any = None, context: Any = None,
-                           **_: Any) -> list[dict[str, Any]] | None:
+    async def edit_records(
+        self,
+        title: str,
+        model: type,
+        records: list[dict[str, Any]],
+        columns: Any,
+        *,
+        save: Any = None,
+        choices: Any = None,
+        context: Any = None,
+        **_: Any,
+    ) -> list[dict[str, Any]] | None:
         change = self._next("records", title, records)
         if change is None:
             return None
         edited = change([dict(r) for r in records])
-        for record in edited[len(records):]:  # a record added through its form
+        for record in edited[len(records) :]:  # a record added through its form
             _among_choices(record, choices)
-        new = [model.model_validate(r, context=context or None).model_dump()  # type: ignore[attr-defined]
-               for r in edited]
+        new = [
+            model.model_validate(r, context=context or None).model_dump()  # type: ignore[attr-defined]
+            for r in edited
+        ]
         if save is not None:
             try:
                 await save(new)

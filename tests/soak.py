@@ -26,8 +26,17 @@ from tui.sandbox import Sandbox  # noqa: E402
 from tui.sandbox.faults import FaultSpec  # noqa: E402
 from tui.ui.refresh import RefreshPolicy  # noqa: E402
 
-RATES = {"5xx": 0.06, "429": 0.05, "slow": 0.05, "drop": 0.03, "badjson": 0.03, "html": 0.03, "redirect": 0.02,
-         "hostile": 0.25, "applied": 0.3}
+RATES = {
+    "5xx": 0.06,
+    "429": 0.05,
+    "slow": 0.05,
+    "drop": 0.03,
+    "badjson": 0.03,
+    "html": 0.03,
+    "redirect": 0.02,
+    "hostile": 0.25,
+    "applied": 0.3,
+}
 ROUND = ["j", "enter", "v", "escape", "question_mark", "escape", "c", "escape", "a", "escape", "r", "j", "k"]
 CHARS = {"question_mark": "?", "enter": "\r", "escape": "\x1b"}
 
@@ -39,9 +48,12 @@ def rss_mb() -> float:
 
 async def main(cycles: int) -> None:
     sandbox = Sandbox(faults=FaultSpec(rates=RATES, seed=3, slow_s=0.05))
-    app = make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"),
-                   policy=RefreshPolicy(fast=0.5, slow=3.0, paused=0.5),
-                   retry=RetryPolicy(deadline=0.4, base=0.01, cap=0.05))
+    app = make_app(
+        sandbox,
+        settings=demo_settings(genai_url="http://sandbox/genai"),
+        policy=RefreshPolicy(fast=0.5, slow=3.0, paused=0.5),
+        retry=RetryPolicy(deadline=0.4, base=0.01, cap=0.05),
+    )
     ids = [e.id for e in entries() if e.opens in ("list", "panel")]
     before: Counter[str] | None = None
     start = time.time()
@@ -67,10 +79,12 @@ async def main(cycles: int) -> None:
             # (the console freezes what survives a large listing, tui/ui/collector.py: gc.get_objects() leaves
             # the frozen out, so they are counted apart)
             widgets = sum(1 for o in objects if isinstance(o, Widget))  # (a frozen widget is not counted)
-            print(f"cycle {cycle:2d} {time.time() - start:4.0f} s  rss {rss_mb():6.1f} MB  objects {len(objects):7d}"
-                  f" + {gc.get_freeze_count()} frozen  widgets {widgets}  "
-                  f"running {app.is_running}  bugs {len(app.bugs)}  grew {[(k, n) for n, k in grown if n > 0]}",
-                  flush=True)
+            print(
+                f"cycle {cycle:2d} {time.time() - start:4.0f} s  rss {rss_mb():6.1f} MB  objects {len(objects):7d}"
+                f" + {gc.get_freeze_count()} frozen  widgets {widgets}  "
+                f"running {app.is_running}  bugs {len(app.bugs)}  grew {[(k, n) for n, k in grown if n > 0]}",
+                flush=True,
+            )
             before = counts
             del objects
 

@@ -11,7 +11,9 @@ from . import __version__
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cloudtui", description="A keyboard-driven terminal console for the cloud platform.")
+    p = argparse.ArgumentParser(
+        prog="cloudtui", description="A keyboard-driven terminal console for the cloud platform."
+    )
     p.add_argument("--version", action="version", version=f"cloudtui {__version__}")
     p.add_argument("--demo", action="store_true", help="run against the embedded sandbox (no account needed)")
     p.add_argument("--profile", help="profile name from the config file (env CLOUDTUI_PROFILE)")
@@ -19,7 +21,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--zone", help="the zone zonal views open in, or 'all'")
     p.add_argument("--region", help="the region regional views open in, or 'all'")
     p.add_argument("--read-only", dest="read_only", action="store_true", help="never send anything but GET")
-    p.add_argument("--debug-log", dest="debug_log", help="write a request log (secrets redacted) to this file (env CLOUDTUI_DEBUG_LOG)")
+    p.add_argument(
+        "--debug-log",
+        dest="debug_log",
+        help="write a request log (secrets redacted) to this file (env CLOUDTUI_DEBUG_LOG)",
+    )
     p.add_argument("--faults", help="with --demo: the sandbox misbehaves as SPEC says (see `cloudtui sandbox --help`)")
     sub = p.add_subparsers(dest="command")
     sb = sub.add_parser("sandbox", help="serve the sandbox platform over HTTP")
@@ -27,14 +33,26 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--port", type=int, default=8700)
     sb.add_argument("--secret-key", dest="secret_key", help="the key clients must send (default: the demo key)")
     sb.add_argument("--seed", choices=("demo", "empty"), default="demo")
-    sb.add_argument("--scale", type=int, default=0, help="add N of each product's most numerous kind to fr-par-1 (servers, flexible IPs…)")
+    sb.add_argument(
+        "--scale",
+        type=int,
+        default=0,
+        help="add N of each product's most numerous kind to fr-par-1 (servers, flexible IPs…)",
+    )
     sb.add_argument("--latency", type=float, default=0.0, help="delay every response by MS milliseconds")
-    sb.add_argument("--chunk-delay", dest="chunk_delay", type=float, default=0.0,
-                    help="the generative API's pause between streamed chunks, in seconds (default: none)")
+    sb.add_argument(
+        "--chunk-delay",
+        dest="chunk_delay",
+        type=float,
+        default=0.0,
+        help="the generative API's pause between streamed chunks, in seconds (default: none)",
+    )
     sb.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # --demo's child: serve this listening socket
     sb.add_argument(
-        "--faults", help="inject faults per request, e.g. '5xx=0.05,429=0.05,slow=0.05,drop=0.02,badjson=0.02,html=0.02,"
-        "redirect=0.01,hostile=0.2,applied=0.05,seed=7' (kinds: 5xx 429 slow drop badjson html redirect hostile applied)",
+        "--faults",
+        help="inject faults per request, e.g. '5xx=0.05,429=0.05,slow=0.05,drop=0.02,badjson=0.02,html=0.02,"
+        "redirect=0.01,hostile=0.2,applied=0.05,seed=7' (kinds: 5xx 429 slow drop badjson html redirect hostile "
+        "applied)",
     )
     return p
 
@@ -66,8 +84,9 @@ class _FolderLog(logging.Handler):
                 path = Path(os.environ.get("CLOUDTUI_LOG_DIR") or user_log_path("cloudtui"))
                 folder = str(path)
                 path.mkdir(parents=True, exist_ok=True)
-                self.inner = RotatingFileHandler(path / "cloudtui.log", maxBytes=1_000_000, backupCount=2,
-                                                 encoding="utf-8")
+                self.inner = RotatingFileHandler(
+                    path / "cloudtui.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
+                )
                 self.inner.setFormatter(self.formatter)
             except OSError as err:
                 why = err.strerror or err
@@ -135,8 +154,14 @@ def _sandbox(args: argparse.Namespace) -> int:
     key = args.secret_key or DEMO_SECRET_KEY
 
     def make() -> Sandbox:
-        return Sandbox(secret_key=key, seed=args.seed, scale=args.scale, latency_ms=args.latency, faults=args.faults,
-                       options={"genai_chunk_delay": args.chunk_delay})
+        return Sandbox(
+            secret_key=key,
+            seed=args.seed,
+            scale=args.scale,
+            latency_ms=args.latency,
+            faults=args.faults,
+            options={"genai_chunk_delay": args.chunk_delay},
+        )
 
     if args.fd is not None:  # --demo's child
         from .sandbox.serve import serve_inherited
@@ -198,7 +223,13 @@ def _main(argv: list[str] | None) -> int:
 
     from .config import resolve
 
-    flags = {"profile": args.profile, "api_url": args.api_url, "zone": args.zone, "region": args.region, "read_only": args.read_only}
+    flags = {
+        "profile": args.profile,
+        "api_url": args.api_url,
+        "zone": args.zone,
+        "region": args.region,
+        "read_only": args.read_only,
+    }
     from .products.location import ALL, REGIONS, ZONES
 
     if args.zone and args.zone not in (*ZONES, ALL):
@@ -218,8 +249,15 @@ def _main(argv: list[str] | None) -> int:
         # a chat answer streams as a person reads it
         background = ChildSandbox(["--chunk-delay", "0.02", *(["--faults", args.faults] if args.faults else [])])
         settings = Settings(
-            profile="demo", api_url=background.url, project_id=DEMO_PROJECT_ID, organization_id="", genai_url=background.url + GENAI_PREFIX,
-            zone=args.zone or DEFAULT_ZONE, region=args.region or DEFAULT_REGION, read_only=args.read_only, demo=True,
+            profile="demo",
+            api_url=background.url,
+            project_id=DEMO_PROJECT_ID,
+            organization_id="",
+            genai_url=background.url + GENAI_PREFIX,
+            zone=args.zone or DEFAULT_ZONE,
+            region=args.region or DEFAULT_REGION,
+            read_only=args.read_only,
+            demo=True,
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
     else:

@@ -78,7 +78,9 @@ class ConfigFile:
         known = set(fields(Profile))
         for name, table in (data.get("profiles") or {}).items():
             if isinstance(table, dict):
-                values: dict[str, Any] = {k: str(v) for k, v in table.items() if k in known and k not in ("name", "allowed_origins")}
+                values: dict[str, Any] = {
+                    k: str(v) for k, v in table.items() if k in known and k not in ("name", "allowed_origins")
+                }
                 origins = table.get("allowed_origins")
                 if isinstance(origins, list):
                     values["allowed_origins"] = tuple(str(o) for o in origins)
@@ -91,7 +93,10 @@ class ConfigFile:
         import tomlkit
 
         if self.error:
-            raise ConfigNotSaved(f"{self.error} — it was not written, so nothing in it is lost: fix it (or move it away) and log in again")
+            raise ConfigNotSaved(
+                f"{self.error} — it was not written, so nothing in it is lost: fix it (or move it away) and log in "
+                "again"
+            )
         text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
         doc = tomlkit.parse(text)
         doc["default_profile"] = self.default_profile
@@ -152,11 +157,15 @@ class Settings:
         if self.unknown_profile:
             out.append(self.unknown_profile)
         if self.project_id and not re.fullmatch(UUID_RE, self.project_id):
-            out.append(f"the project id {self.project_id!r} is not a UUID (profile {self.profile!r} or CLOUDTUI_PROJECT_ID)")
+            out.append(
+                f"the project id {self.project_id!r} is not a UUID (profile {self.profile!r} or CLOUDTUI_PROJECT_ID)"
+            )
         if self.zone not in (*ZONES, ALL):
             out.append(f"the zone {self.zone!r} of profile {self.profile!r} is not one of {', '.join(ZONES)} or 'all'")
         if self.region not in (*REGIONS, ALL):
-            out.append(f"the region {self.region!r} of profile {self.profile!r} is not one of {', '.join(REGIONS)} or 'all'")
+            out.append(
+                f"the region {self.region!r} of profile {self.profile!r} is not one of {', '.join(REGIONS)} or 'all'"
+            )
         for name, url in (("API URL", self.api_url), ("generative-model API URL", self.genai_url)):
             problem = url_problem(url) if url else None
             if problem:
@@ -186,7 +195,9 @@ def url_problem(url: str) -> str | None:
     return None
 
 
-def resolve(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None, cfg: ConfigFile | None = None) -> Settings:
+def resolve(
+    flags: dict[str, Any] | None = None, env: dict[str, str] | None = None, cfg: ConfigFile | None = None
+) -> Settings:
     flags = flags or {}
     env = dict(os.environ) if env is None else env
     cfg = cfg or ConfigFile.load()

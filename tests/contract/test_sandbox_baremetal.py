@@ -17,7 +17,9 @@ async def offer_named(http, name, zone="fr-par-2"):
 
 
 async def server_named(http, name):
-    return next(s for s in (await http.get(f"{B}/servers", params={"page_size": 100})).json()["servers"] if s["name"] == name)
+    return next(
+        s for s in (await http.get(f"{B}/servers", params={"page_size": 100})).json()["servers"] if s["name"] == name
+    )
 
 
 async def test_lists_page_with_page_size_and_total_count_and_filter(http):
@@ -25,19 +27,32 @@ async def test_lists_page_with_page_size_and_total_count_and_filter(http):
     assert page["total_count"] == 5 and len(page["servers"]) == 2
     ready = (await http.get(f"{B}/servers", params=[("status", "ready"), ("status", "stopped")])).json()
     assert {s["status"] for s in ready["servers"]} == {"ready", "stopped"} and ready["total_count"] == 4
-    assert [s["name"] for s in (await http.get(f"{B}/servers", params={"name": "db-"})).json()["servers"]] == ["db-primary", "db-standby"]
+    assert [s["name"] for s in (await http.get(f"{B}/servers", params={"name": "db-"})).json()["servers"]] == [
+        "db-primary",
+        "db-standby",
+    ]
     r = await http.get("/baremetal/v1alpha1/zones/pl-waw-1/servers")
     assert r.status_code == 400 and "zone" in args(r)
 
 
 async def test_an_order_is_checked_then_delivered_with_time(http, sandbox, clock):
     offer = await offer_named(http, "EM-A115X-SSD")
-    bad = await http.post(f"{B}/servers", json={"offer_id": offer["id"], "description": "x" * 256, "organization_id": sandbox.organization_id})
+    bad = await http.post(
+        f"{B}/servers",
+        json={"offer_id": offer["id"], "description": "x" * 256, "organization_id": sandbox.organization_id},
+    )
     assert bad.status_code == 400 and args(bad) == {"name": "required", "description": "constraint"}
     empty = await offer_named(http, "EM-T210E-NVME")
-    r = await http.post(f"{B}/servers", json={"offer_id": empty["id"], "name": "x", "organization_id": sandbox.organization_id})
+    r = await http.post(
+        f"{B}/servers", json={"offer_id": empty["id"], "name": "x", "organization_id": sandbox.organization_id}
+    )
     assert args(r) == {"offer_id": "constraint"}
-    created = (await http.post(f"{B}/servers", json={"offer_id": offer["id"], "name": "new-box", "organization_id": sandbox.organization_id})).json()
+    created = (
+        await http.post(
+            f"{B}/servers",
+            json={"offer_id": offer["id"], "name": "new-box", "organization_id": sandbox.organization_id},
+        )
+    ).json()
     assert created["status"] == "undelivered" and created["install"] is None
     r = await http.post(f"{B}/servers/{created['id']}/start", json={})
     assert r.status_code == 400 and r.json() == {"type": "invalid_request_error", "message": "Server is not delivered"}
@@ -49,11 +64,17 @@ async def test_install_moves_to_install_installing_completed_and_checks_its_fiel
     box = await server_named(http, "build-farm")
     oses = (await http.get(f"{B}/os", params={"offer_id": box["offer_id"]})).json()["os"]
     assert "Windows Server" not in {o["name"] for o in oses}  # only what the offer takes
-    r = await http.post(f"{B}/servers/{box['id']}/install", json={"os_id": oses[0]["id"], "hostname": "bad host", "ssh_key_ids": ["nope"]})
+    r = await http.post(
+        f"{B}/servers/{box['id']}/install",
+        json={"os_id": oses[0]["id"], "hostname": "bad host", "ssh_key_ids": ["nope"]},
+    )
     assert args(r) == {"hostname": "format", "ssh_key_ids": "format"}
     r = await http.post(f"{B}/servers/{box['id']}/install", json={"os_id": oses[0]["id"], "hostname": "build-farm"})
     assert args(r) == {"ssh_key_ids": "required"}
-    done = await http.post(f"{B}/servers/{box['id']}/install", json={"os_id": oses[0]["id"], "hostname": "build-farm", "ssh_key_ids": [KEY]})
+    done = await http.post(
+        f"{B}/servers/{box['id']}/install",
+        json={"os_id": oses[0]["id"], "hostname": "build-farm", "ssh_key_ids": [KEY]},
+    )
     assert done.json()["install"]["status"] == "to_install"
     clock.advance(4)
     assert (await http.get(f"{B}/servers/{box['id']}")).json()["install"]["status"] == "installing"
@@ -103,7 +124,11 @@ async def test_delete_goes_through_deleting(http, clock):
 
 
 async def test_private_networks_add_list_replace_remove_and_the_limit(http, clock):
-    edge = next(s for s in (await http.get("/baremetal/v1alpha1/zones/fr-par-1/servers")).json()["servers"] if s["name"] == "edge-par")
+    edge = next(
+        s
+        for s in (await http.get("/baremetal/v1alpha1/zones/fr-par-1/servers")).json()["servers"]
+        if s["name"] == "edge-par"
+    )
     pns = f"/baremetal/v2/zones/fr-par-1/servers/{edge['id']}/private-networks"
     listed = (await http.get(pns)).json()
     assert listed["total_count"] == 2 and {a["status"] for a in listed["server_private_networks"]} == {"attached"}

@@ -53,14 +53,24 @@ async def test_lists_page_with_their_totals(http):
     assert len(zones["dns_zones"]) == 2 and zones["total_count"] == 7
     assert (await http.get(Z, params={"order_by": "nope"})).status_code == 400
     domains = (await http.get(f"{D}/domains")).json()
-    assert domains["total_count"] == 4 and {d["status"] for d in domains["domains"]} == {"active", "expiring", "checking"}
-    assert {z["subdomain"] for z in (await http.get(f"{D}/domains/example.com/zones")).json()["dns_zones"]} == {"", "shop", "bulk"}
+    assert domains["total_count"] == 4 and {d["status"] for d in domains["domains"]} == {
+        "active",
+        "expiring",
+        "checking",
+    }
+    assert {z["subdomain"] for z in (await http.get(f"{D}/domains/example.com/zones")).json()["dns_zones"]} == {
+        "",
+        "shop",
+        "bulk",
+    }
     desc = (await http.get(Z, params={"order_by": "domain_desc", "domain": "example.com"})).json()["dns_zones"]
     assert [z["subdomain"] for z in desc] == ["shop", "bulk", ""]
 
 
 async def test_a_new_zone_has_its_ns_records_and_becomes_active(http, sandbox, clock):
-    made = (await http.post(Z, json={"domain": "example.com", "subdomain": "eu", "project_id": sandbox.project_id})).json()
+    made = (
+        await http.post(Z, json={"domain": "example.com", "subdomain": "eu", "project_id": sandbox.project_id})
+    ).json()
     assert made["status"] == "pending" and made["ns"] == made["ns_default"] == NS_DEFAULT
     recs = await records(http, "eu.example.com")
     assert sorted((r["name"], r["type"], r["data"]) for r in recs) == [("", "NS", f"{ns}.") for ns in NS_DEFAULT]
@@ -73,14 +83,20 @@ async def test_a_new_zone_has_its_ns_records_and_becomes_active(http, sandbox, c
 
 async def test_changes_apply_in_order_and_answer_what_they_changed(http):
     www = (await records(http, "shop.example.com", name="www"))[0]
-    r = await patch(http, "shop.example.com",
-                    add(a("x", "192.0.2.1"), a("x", "192.0.2.2")),
-                    {"set": {"id_fields": {"name": "x", "type": "A", "data": "192.0.2.1"}, "records": [a("x", "192.0.2.3")]}},
-                    {"delete": {"id_fields": {"name": "x", "type": "A", "data": "192.0.2.2"}}},
-                    {"set": {"id": www["id"], "records": [{"data": "shop.example.com.", "ttl": 300}]}},
-                    return_all_records=False)
+    r = await patch(
+        http,
+        "shop.example.com",
+        add(a("x", "192.0.2.1"), a("x", "192.0.2.2")),
+        {"set": {"id_fields": {"name": "x", "type": "A", "data": "192.0.2.1"}, "records": [a("x", "192.0.2.3")]}},
+        {"delete": {"id_fields": {"name": "x", "type": "A", "data": "192.0.2.2"}}},
+        {"set": {"id": www["id"], "records": [{"data": "shop.example.com.", "ttl": 300}]}},
+        return_all_records=False,
+    )
     assert r.status_code == 200, r.text
-    assert [(x["name"], x["data"], x["ttl"]) for x in r.json()["records"]] == [("x", "192.0.2.3", 3600), ("www", "shop.example.com.", 300)]
+    assert [(x["name"], x["data"], x["ttl"]) for x in r.json()["records"]] == [
+        ("x", "192.0.2.3", 3600),
+        ("www", "shop.example.com.", 300),
+    ]
     assert r.json()["records"][1]["id"] == www["id"]  # a set by id keeps the record's id
     assert [x["data"] for x in await records(http, "shop.example.com", name="x")] == ["192.0.2.3"]
     everything = (await patch(http, "shop.example.com", add(a("y", "192.0.2.9")))).json()["records"]
@@ -91,9 +107,16 @@ async def test_changes_apply_in_order_and_answer_what_they_changed(http):
 
 async def test_a_refused_change_applies_nothing(http):
     before, count = await records(http, "shop.example.com"), (await versions(http, "shop.example.com"))["total_count"]
-    r = await patch(http, "shop.example.com", add(a("new", "192.0.2.1")), {"set": {"id": "00000000-0000-4000-8000-000000000000", "records": [a("z", "192.0.2.2")]}})
+    r = await patch(
+        http,
+        "shop.example.com",
+        add(a("new", "192.0.2.1")),
+        {"set": {"id": "00000000-0000-4000-8000-000000000000", "records": [a("z", "192.0.2.2")]}},
+    )
     assert r.status_code == 400 and args(r) == {"changes.1.set.id": "constraint"}
-    r = await patch(http, "shop.example.com", {"clear": {}}, {"delete": {"id_fields": {"name": "nothing", "type": "A"}}})
+    r = await patch(
+        http, "shop.example.com", {"clear": {}}, {"delete": {"id_fields": {"name": "nothing", "type": "A"}}}
+    )
     assert args(r) == {"changes.1.delete.id_fields": "constraint"}
     r = await patch(http, "shop.example.com", add(a("new", "192.0.2.1")), add(a("new", "192.0.2.1")))
     assert args(r) == {"changes.1.add.records.0": "constraint"}  # the same record twice
@@ -108,8 +131,18 @@ async def test_the_shape_rules_of_a_change(http):
     assert args(ids) == {"changes.0.delete": "constraint"}
     none = await patch(http, "shop.example.com", {"set": {"records": [a("q", "192.0.2.1")]}})
     assert args(none) == {"changes.0.set.id": "required"}
-    two = await patch(http, "shop.example.com", add(a("q", "192.0.2.1", weighted_config={"weighted_ips": [{"ip": "192.0.2.1", "weight": 1}]},
-                                                     view_config={"views": [{"subnet": "10.0.0.0/8", "data": "192.0.2.2"}]})))
+    two = await patch(
+        http,
+        "shop.example.com",
+        add(
+            a(
+                "q",
+                "192.0.2.1",
+                weighted_config={"weighted_ips": [{"ip": "192.0.2.1", "weight": 1}]},
+                view_config={"views": [{"subnet": "10.0.0.0/8", "data": "192.0.2.2"}]},
+            )
+        ),
+    )
     assert args(two) == {"changes.0.add.records.0": "constraint"}
     assert "weighted_config" in two.text and "view_config" in two.text
 
@@ -128,8 +161,11 @@ TYPE_CASES = [  # (record, the refused argument under changes.0.add.records.0, o
     ({"name": "alias", "type": "CNAME", "data": "not a host!"}, "data"),
     ({"name": "", "type": "CNAME", "data": "target.example.com."}, ""),  # no CNAME at the root
     ({"name": "www", "type": "A", "data": "192.0.2.1"}, ""),  # www holds a CNAME already
-    ({"name": "note", "type": "TXT", "data": "any text: «quoted» \"or not\""}, None),
-    ({"name": "open", "type": "TXT", "data": 'v=spf1 "include:_spf.example.com ~all'}, "data"),  # a quote left open (issue 32 item 20)
+    ({"name": "note", "type": "TXT", "data": 'any text: «quoted» "or not"'}, None),
+    (
+        {"name": "open", "type": "TXT", "data": 'v=spf1 "include:_spf.example.com ~all'},
+        "data",
+    ),  # a quote left open (issue 32 item 20)
     ({"name": "inside", "type": "TXT", "data": '"say \\"hi\\""'}, None),  # a quote inside, escaped
     ({"name": "", "type": "CAA", "data": '0 issuewild "ca.example.net"'}, None),
     ({"name": "", "type": "CAA", "data": "0 issue ca.example.net"}, "data"),
@@ -140,12 +176,33 @@ TYPE_CASES = [  # (record, the refused argument under changes.0.add.records.0, o
     ({"name": "x", "type": "BOGUS", "data": "192.0.2.1"}, "type"),
     ({"name": "x", "type": "unknown", "data": "192.0.2.1"}, "type"),
     ({"name": "bad name", "type": "A", "data": "192.0.2.1"}, "name"),
-    ({"name": "hc", "type": "TXT", "data": "x", "http_service_config": {"ips": ["192.0.2.1"], "url": "https://x.example", "strategy": "all"}},
-     "http_service_config"),
-    ({"name": "hc", "type": "A", "data": "192.0.2.1", "http_service_config": {"ips": ["192.0.2.1"], "url": "ftp://x", "strategy": "all"}},
-     "http_service_config.url"),
-    ({"name": "v", "type": "A", "data": "192.0.2.1", "view_config": {"views": [{"subnet": "10.0.0.0/33", "data": "192.0.2.2"}]}},
-     "view_config.views.0.subnet"),
+    (
+        {
+            "name": "hc",
+            "type": "TXT",
+            "data": "x",
+            "http_service_config": {"ips": ["192.0.2.1"], "url": "https://x.example", "strategy": "all"},
+        },
+        "http_service_config",
+    ),
+    (
+        {
+            "name": "hc",
+            "type": "A",
+            "data": "192.0.2.1",
+            "http_service_config": {"ips": ["192.0.2.1"], "url": "ftp://x", "strategy": "all"},
+        },
+        "http_service_config.url",
+    ),
+    (
+        {
+            "name": "v",
+            "type": "A",
+            "data": "192.0.2.1",
+            "view_config": {"views": [{"subnet": "10.0.0.0/33", "data": "192.0.2.2"}]},
+        },
+        "view_config.views.0.subnet",
+    ),
 ]
 
 
@@ -160,14 +217,22 @@ async def test_record_data_is_checked_per_type(http, record, refused):
 
 
 async def test_names_are_stored_as_punycode(http):
-    r = await patch(http, "shop.example.com", add(a("bücher", "192.0.2.5"), {"name": "wörter", "type": "CNAME", "data": "bücher.shop.example.com."}),
-                    return_all_records=False)
-    assert [(x["name"], x["data"]) for x in r.json()["records"]] == [("xn--bcher-kva", "192.0.2.5"),
-                                                                     ("xn--wrter-jua", "xn--bcher-kva.shop.example.com.")]
+    r = await patch(
+        http,
+        "shop.example.com",
+        add(a("bücher", "192.0.2.5"), {"name": "wörter", "type": "CNAME", "data": "bücher.shop.example.com."}),
+        return_all_records=False,
+    )
+    assert [(x["name"], x["data"]) for x in r.json()["records"]] == [
+        ("xn--bcher-kva", "192.0.2.5"),
+        ("xn--wrter-jua", "xn--bcher-kva.shop.example.com."),
+    ]
     assert [x["data"] for x in await records(http, "shop.example.com", name="bücher")] == ["192.0.2.5"]
     zone = (await http.get(f"{Z}/bücher.example/records")).json()  # a zone named in Unicode in the path
     assert zone["total_count"] == len(NS_DEFAULT)
-    assert [d["domain"] for d in (await http.get(f"{D}/domains", params={"domain": "bücher.example"})).json()["domains"]] == ["xn--bcher-kva.example"]
+    assert [
+        d["domain"] for d in (await http.get(f"{D}/domains", params={"domain": "bücher.example"})).json()["domains"]
+    ] == ["xn--bcher-kva.example"]
 
 
 async def test_a_zone_keeps_its_last_100_versions(http, sandbox):
@@ -191,7 +256,13 @@ async def test_a_version_holds_its_records_diffs_and_restores(http):
     assert kept["records"] == await records(http, "example.com")
     www = (await records(http, "example.com", name="www"))[0]
     status = (await records(http, "example.com", name="status"))[0]
-    edit = await patch(http, "example.com", add(a("new", "192.0.2.1")), {"delete": {"id": status["id"]}}, {"set": {"id": www["id"], "records": [{"ttl": 60}]}})
+    edit = await patch(
+        http,
+        "example.com",
+        add(a("new", "192.0.2.1")),
+        {"delete": {"id": status["id"]}},
+        {"set": {"id": www["id"], "records": [{"ttl": 60}]}},
+    )
     assert edit.status_code == 200, edit.text  # a set keeps what its records leave out (here name, type, data)
     diff = (await http.get(f"{Z}/version/{before}/diff")).json()["changes"]
     assert diff[0] == {"delete": {"id": status["id"]}}
@@ -270,7 +341,9 @@ async def test_clone_overwrites_only_when_asked(http, sandbox):
     assert not {x["id"] for x in dest} & {x["id"] for x in await records(http, "example.org")}
     fresh = await http.post(f"{Z}/example.org/clone", json={**body, "dest_dns_zone": "copy.example.org"})
     assert fresh.json()["subdomain"] == "copy" and len(await records(http, "copy.example.org")) == len(src)
-    assert args(await http.post(f"{Z}/example.org/clone", json={**body, "dest_dns_zone": "elsewhere.example"})) == {"dest_dns_zone": "constraint"}
+    assert args(await http.post(f"{Z}/example.org/clone", json={**body, "dest_dns_zone": "elsewhere.example"})) == {
+        "dest_dns_zone": "constraint"
+    }
 
 
 async def test_records_are_not_edited_where_other_name_servers_serve_the_zone(http):
@@ -280,7 +353,9 @@ async def test_records_are_not_edited_where_other_name_servers_serve_the_zone(ht
     r = await patch(http, "example.net", add(a("x", "192.0.2.1")))
     assert r.status_code == 412 and "does not use the default name servers" in r.json()["help_message"]
     assert (await http.delete(f"{Z}/example.net/records")).status_code == 412
-    bad = await http.put(f"{Z}/example.net/nameservers", json={"ns": [{"name": "ns0.dns.sandbox.example", "ip": ["300.1.1.1"]}]})
+    bad = await http.put(
+        f"{Z}/example.net/nameservers", json={"ns": [{"name": "ns0.dns.sandbox.example", "ip": ["300.1.1.1"]}]}
+    )
     assert args(bad) == {"ns.0.ip.0": "format"}
     back = await http.put(f"{Z}/example.net/nameservers", json={"ns": [{"name": n, "ip": []} for n in NS_DEFAULT]})
     assert back.json() == {"ns": [{"name": n, "ip": []} for n in NS_DEFAULT]}
@@ -291,13 +366,23 @@ async def test_records_are_not_edited_where_other_name_servers_serve_the_zone(ht
 
 async def test_rename_refresh_and_tsig_key(http, sandbox, clock):
     assert (await http.get(f"{D}/ssl-certificates/shop.example.com")).json()["status"] == "pending"
-    renamed = await http.patch(f"{Z}/shop.example.com", json={"new_dns_zone": "store.example.com", "project_id": sandbox.project_id})
-    assert renamed.json()["subdomain"] == "store" and (await http.get(f"{Z}/shop.example.com/records")).status_code == 404
+    renamed = await http.patch(
+        f"{Z}/shop.example.com", json={"new_dns_zone": "store.example.com", "project_id": sandbox.project_id}
+    )
+    assert (
+        renamed.json()["subdomain"] == "store" and (await http.get(f"{Z}/shop.example.com/records")).status_code == 404
+    )
     clock.advance(30)
-    assert (await http.get(f"{D}/ssl-certificates/store.example.com")).json()["status"] == "success"  # the certificate follows its zone
-    assert args(await http.patch(f"{Z}/example.com", json={"new_dns_zone": "other.example.com"})) == {"new_dns_zone": "constraint"}
+    assert (await http.get(f"{D}/ssl-certificates/store.example.com")).json()[
+        "status"
+    ] == "success"  # the certificate follows its zone
+    assert args(await http.patch(f"{Z}/example.com", json={"new_dns_zone": "other.example.com"})) == {
+        "new_dns_zone": "constraint"
+    }
     await http.delete(f"{Z}/store.example.com/records")
-    refreshed = (await http.post(f"{Z}/example.com/refresh", json={"recreate_dns_zone": False, "recreate_sub_dns_zone": True})).json()
+    refreshed = (
+        await http.post(f"{Z}/example.com/refresh", json={"recreate_dns_zone": False, "recreate_sub_dns_zone": True})
+    ).json()
     assert {z["subdomain"] for z in refreshed["dns_zones"]} == {"", "store", "bulk"}
     assert len(await records(http, "store.example.com", type="NS")) == len(NS_DEFAULT)  # recreated
     key = (await http.get(f"{Z}/example.com/tsig-key")).json()
@@ -308,7 +393,11 @@ async def test_rename_refresh_and_tsig_key(http, sandbox, clock):
 
 
 async def test_a_certificate_is_issued_with_the_clock(http, clock):
-    made = (await http.post(f"{D}/ssl-certificates", json={"dns_zone": "example.org", "alternative_dns_zones": ["mail.example.org"]})).json()
+    made = (
+        await http.post(
+            f"{D}/ssl-certificates", json={"dns_zone": "example.org", "alternative_dns_zones": ["mail.example.org"]}
+        )
+    ).json()
     assert made["status"] == "pending" and made["private_key"] == ""
     clock.advance(30)
     done = (await http.get(f"{D}/ssl-certificates/example.org")).json()
@@ -316,7 +405,9 @@ async def test_a_certificate_is_issued_with_the_clock(http, clock):
     assert (await http.post(f"{D}/ssl-certificates", json={"dns_zone": "example.org"})).json() == done  # create or get
     listed = (await http.get(f"{D}/ssl-certificates", params={"dns_zone": "example.org"})).json()
     assert [c["dns_zone"] for c in listed["certificates"]] == ["example.org"] and listed["total_count"] == 1
-    bad = await http.post(f"{D}/ssl-certificates", json={"dns_zone": "example.org", "alternative_dns_zones": ["elsewhere.example"]})
+    bad = await http.post(
+        f"{D}/ssl-certificates", json={"dns_zone": "example.org", "alternative_dns_zones": ["elsewhere.example"]}
+    )
     assert args(bad) == {"alternative_dns_zones.0": "constraint"}
     assert (await http.delete(f"{D}/ssl-certificates/example.org")).json() == {}
     assert (await http.get(f"{D}/ssl-certificates/example.org")).status_code == 404
@@ -324,13 +415,25 @@ async def test_a_certificate_is_issued_with_the_clock(http, clock):
 
 async def test_imports_replace_the_records_as_a_version(http):
     count = (await versions(http, "example.org"))["total_count"]
-    imported = (await http.post(f"{Z}/example.org/import-provider", json={"online_v1": {"token": "abc"}})).json()["records"]
+    imported = (await http.post(f"{Z}/example.org/import-provider", json={"online_v1": {"token": "abc"}})).json()[
+        "records"
+    ]
     assert {"A", "CNAME", "MX", "TXT", "NS"} <= {x["type"] for x in imported}
-    assert args(await http.post(f"{Z}/example.org/import-provider", json={"online_v1": {}})) == {"online_v1.token": "required"}
-    zone_file = "$TTL 600\n@ IN SOA ns0. host. ( 1 2 3\n 4 5 )\n@ IN A 192.0.2.8 ; apex\nwww 300 IN CNAME example.org.\n\tIN TXT \"two\" \" parts\"\n"
-    raw = (await http.post(f"{Z}/example.org/raw", json={"format": "bind", "bind_source": {"content": zone_file}})).json()["records"]
+    assert args(await http.post(f"{Z}/example.org/import-provider", json={"online_v1": {}})) == {
+        "online_v1.token": "required"
+    }
+    zone_file = (
+        "$TTL 600\n@ IN SOA ns0. host. ( 1 2 3\n 4 5 )\n@ IN A 192.0.2.8 ; apex\n"
+        'www 300 IN CNAME example.org.\n\tIN TXT "two" " parts"\n'
+    )
+    raw = (
+        await http.post(f"{Z}/example.org/raw", json={"format": "bind", "bind_source": {"content": zone_file}})
+    ).json()["records"]
     assert sorted((x["name"], x["type"], x["data"], x["ttl"]) for x in raw if x["type"] != "NS") == [
-        ("", "A", "192.0.2.8", 600), ("www", "CNAME", "example.org.", 300), ("www", "TXT", "two parts", 600)]
+        ("", "A", "192.0.2.8", 600),
+        ("www", "CNAME", "example.org.", 300),
+        ("www", "TXT", "two parts", 600),
+    ]
     assert (await versions(http, "example.org"))["total_count"] == count + 2
     refused = await http.post(f"{Z}/example.org/raw", json={"bind_source": {"content": "x IN A 999.1.1.1\n"}})
     assert refused.status_code == 400 and "line 1" in refused.text
@@ -340,13 +443,20 @@ async def test_imports_replace_the_records_as_a_version(http):
 
 async def test_the_scale_seed_fills_one_zone():
     big = Sandbox(clock=ManualClock(), seed="empty", scale=500)
-    assert len(big.dns.zones[SCALE_ZONE]["_records"]) == 500  # its NS records included: the benchmark lists exactly `scale`
+    assert (
+        len(big.dns.zones[SCALE_ZONE]["_records"]) == 500
+    )  # its NS records included: the benchmark lists exactly `scale`
 
 
 async def test_a_cname_beside_other_records_names_the_change_that_wrote_it(http):
     """Issue 32 item 19: the 400 names the change that brought the CNAME (here the third), not the
     first change that wrote a record at that name."""
-    r = await patch(http, "shop.example.com", add(a("beside", "192.0.2.1")), add(a("elsewhere", "192.0.2.2")),
-                    add({"name": "beside", "type": "CNAME", "data": "target.example.com.", "ttl": 3600}))
+    r = await patch(
+        http,
+        "shop.example.com",
+        add(a("beside", "192.0.2.1")),
+        add(a("elsewhere", "192.0.2.2")),
+        add({"name": "beside", "type": "CNAME", "data": "target.example.com.", "ttl": 3600}),
+    )
     assert r.status_code == 400
     assert list(args(r)) == ["changes.2.add.records.0"]

@@ -11,7 +11,12 @@ F = "/flexible-ip/v1alpha1/zones/fr-par-2"
 
 
 async def servers(http):
-    return {s["name"]: s["id"] for s in (await http.get("/baremetal/v1alpha1/zones/fr-par-2/servers", params={"page_size": 100})).json()["servers"]}
+    return {
+        s["name"]: s["id"]
+        for s in (await http.get("/baremetal/v1alpha1/zones/fr-par-2/servers", params={"page_size": 100})).json()[
+            "servers"
+        ]
+    }
 
 
 async def fips(http, **params):
@@ -32,7 +37,10 @@ async def test_create_checks_then_settles_and_ipv6_is_a_64(http, sandbox, clock)
 async def test_attach_and_detach_take_lists_and_a_mac_group_moves_together(http, clock):
     ids = await servers(http)
     on_primary = (await fips(http, server_ids=ids["db-primary"]))["flexible_ips"]
-    assert len(on_primary) == 2 and on_primary[0]["mac_address"]["mac_address"] == on_primary[1]["mac_address"]["mac_address"]
+    assert (
+        len(on_primary) == 2
+        and on_primary[0]["mac_address"]["mac_address"] == on_primary[1]["mac_address"]["mac_address"]
+    )
     one = [on_primary[0]["id"]]
     r = await http.post(f"{F}/fips/attach", json={"fips_ids": one, "server_id": ids["build-farm"]})
     assert args(r) == {"fips_ids": "constraint"} and "MAC group" in r.json()["details"][0]["help_message"]
@@ -55,12 +63,16 @@ async def test_virtual_mac_generate_duplicate_move_delete(http, sandbox, clock):
     assert args(r) == {"mac_type": "constraint"}
     made = (await http.post(f"{F}/fips/{standby['id']}/mac", json={"mac_type": "kvm"})).json()
     assert made["mac_address"]["mac_type"] == "kvm"
-    other = (await http.post(f"{F}/fips", json={"project_id": sandbox.project_id, "server_id": ids["db-standby"]})).json()
+    other = (
+        await http.post(f"{F}/fips", json={"project_id": sandbox.project_id, "server_id": ids["db-standby"]})
+    ).json()
     spare = next(f for f in (await fips(http))["flexible_ips"] if f["description"] == "spare")
     r = await http.post(f"{F}/fips/{spare['id']}/mac/duplicate", json={"duplicate_from_fip_id": standby["id"]})
     assert args(r) == {"duplicate_from_fip_id": "constraint"}  # not on the same server
     clock.advance(4)
-    dup = (await http.post(f"{F}/fips/{other['id']}/mac/duplicate", json={"duplicate_from_fip_id": standby["id"]})).json()
+    dup = (
+        await http.post(f"{F}/fips/{other['id']}/mac/duplicate", json={"duplicate_from_fip_id": standby["id"]})
+    ).json()
     assert dup["mac_address"]["mac_address"] == made["mac_address"]["mac_address"]
     moved = (await http.post(f"{F}/fips/{standby['id']}/mac/move", json={"dst_fip_id": spare["id"]})).json()
     assert moved["id"] == spare["id"] and moved["mac_address"]["mac_address"] == made["mac_address"]["mac_address"]
@@ -71,7 +83,9 @@ async def test_virtual_mac_generate_duplicate_move_delete(http, sandbox, clock):
 async def test_sixty_four_per_server(http, sandbox):
     ids = await servers(http)
     for _ in range(63):
-        assert (await http.post(f"{F}/fips", json={"project_id": sandbox.project_id, "server_id": ids["build-farm"]})).status_code == 200
+        assert (
+            await http.post(f"{F}/fips", json={"project_id": sandbox.project_id, "server_id": ids["build-farm"]})
+        ).status_code == 200
     r = await http.post(f"{F}/fips", json={"project_id": sandbox.project_id, "server_id": ids["build-farm"]})
     assert r.status_code == 200  # the 64th
     r = await http.post(f"{F}/fips", json={"project_id": sandbox.project_id, "server_id": ids["build-farm"]})

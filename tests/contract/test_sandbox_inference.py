@@ -12,7 +12,12 @@ from tui.sandbox import DEMO_PROJECT_ID, ManualClock, Sandbox
 
 pytestmark = pytest.mark.anyio
 I = "/inference/v1alpha1"  # noqa: E741
-NEW = {"project_id": DEMO_PROJECT_ID, "name": "digits", "path": "https://models.example.com/digits.zip", "framework": "onnx:1.0.0"}
+NEW = {
+    "project_id": DEMO_PROJECT_ID,
+    "name": "digits",
+    "path": "https://models.example.com/digits.zip",
+    "framework": "onnx:1.0.0",
+}
 
 
 async def models(http, **params):
@@ -41,22 +46,48 @@ async def test_a_new_model_creates_converts_builds_deploys_then_is_ready_with_an
         seen.append((await http.get(f"{I}/models/{made['id']}")).json()["status"])
     assert seen == ["converting", "building", "deploying", "ready"]
     ready = (await http.get(f"{I}/models/{made['id']}")).json()
-    assert ready["endpoint"] == f"http://sb/inference-endpoints/{made['id']}" and ready["updated_at"] > made["updated_at"]
+    assert (
+        ready["endpoint"] == f"http://sb/inference-endpoints/{made['id']}" and ready["updated_at"] > made["updated_at"]
+    )
 
 
 async def test_a_recurrent_network_does_not_convert_and_says_why(http, clock):
     made = (await http.post(f"{I}/models", json={**NEW, "path": "https://models.example.com/sales-LSTM.zip"})).json()
     clock.advance(6)
     got = (await http.get(f"{I}/models/{made['id']}")).json()
-    assert got["status"] == "error" and "recurrent networks do not convert" in got["error_message"] and got["endpoint"] is None
+    assert (
+        got["status"] == "error"
+        and "recurrent networks do not convert" in got["error_message"]
+        and got["endpoint"] is None
+    )
 
 
 async def test_creation_checks_every_field_and_refuses_unknown_ones(http):
-    assert args(await http.post(f"{I}/models", json={})) == {"project_id": "required", "name": "required", "path": "required", "framework": "required"}
-    bad = {**NEW, "path": "ftp://models.example.com/x.zip", "framework": "pytorch:2.0", "config": {"threads": 4}, "gpu": True}
-    assert args(await http.post(f"{I}/models", json=bad)) == {"gpu": "unknown", "path": "format", "framework": "constraint", "config": "format"}
-    assert args(await http.post(f"{I}/models", json={**NEW, "framework": "tensorflow:3.0.0"})) == {"framework": "constraint"}
-    assert args(await http.post(f"{I}/models", json={**NEW, "config": {"input_type": "complex64"}})) == {"config.input_type": "constraint"}
+    assert args(await http.post(f"{I}/models", json={})) == {
+        "project_id": "required",
+        "name": "required",
+        "path": "required",
+        "framework": "required",
+    }
+    bad = {
+        **NEW,
+        "path": "ftp://models.example.com/x.zip",
+        "framework": "pytorch:2.0",
+        "config": {"threads": 4},
+        "gpu": True,
+    }
+    assert args(await http.post(f"{I}/models", json=bad)) == {
+        "gpu": "unknown",
+        "path": "format",
+        "framework": "constraint",
+        "config": "format",
+    }
+    assert args(await http.post(f"{I}/models", json={**NEW, "framework": "tensorflow:3.0.0"})) == {
+        "framework": "constraint"
+    }
+    assert args(await http.post(f"{I}/models", json={**NEW, "config": {"input_type": "complex64"}})) == {
+        "config.input_type": "constraint"
+    }
     assert args(await http.post(f"{I}/models", json={**NEW, "project_id": "p1"})) == {"project_id": "format"}
     for framework in ("tensorflow:latest", "tensorflow:1.12.3", "onnx:0.4.0"):
         assert (await http.post(f"{I}/models", json={**NEW, "framework": framework})).status_code == 200
@@ -91,25 +122,34 @@ async def test_patch_renames_only(http):
     model = await seeded(http, "sentiment")
     r = await http.patch(f"{I}/models/{model['id']}", json={"name": "sentiment-v2"})
     assert r.json()["name"] == "sentiment-v2" and r.json()["path"] == model["path"]
-    assert args(await http.patch(f"{I}/models/{model['id']}", json={"framework": "onnx:1.0.0"})) == {"framework": "unknown"}
+    assert args(await http.patch(f"{I}/models/{model['id']}", json={"framework": "onnx:1.0.0"})) == {
+        "framework": "unknown"
+    }
     assert args(await http.patch(f"{I}/models/{model['id']}", json={"name": "  "})) == {"name": "constraint"}
 
 
 async def test_a_locked_model_takes_no_change(http):
     locked = await seeded(http, "legacy-scorer")
     for method, path in (("PATCH", ""), ("DELETE", ""), ("POST", "/pause"), ("POST", "/resume")):
-        r = await http.request(method, f"{I}/models/{locked['id']}{path}", json={"name": "x"} if method == "PATCH" else None)
+        r = await http.request(
+            method, f"{I}/models/{locked['id']}{path}", json={"name": "x"} if method == "PATCH" else None
+        )
         assert r.status_code == 412 and r.json()["precondition"] == "resource_locked", path
 
 
 async def test_models_list_orders_filters_and_pages(http):
     names = lambda ms: [m["name"] for m in ms]  # noqa: E731
     every = await models(http)
-    assert names(every) == names(sorted(every, key=lambda m: m["created_at"], reverse=True))  # created_at_desc by default
+    assert names(every) == names(
+        sorted(every, key=lambda m: m["created_at"], reverse=True)
+    )  # created_at_desc by default
     by_framework = await models(http, order_by="framework_desc")
     assert [m["framework"] for m in by_framework] == sorted((m["framework"] for m in every), reverse=True)
     assert names(await models(http, order_by="name_asc")) == sorted(names(every))
-    assert len(await models(http, project_id=DEMO_PROJECT_ID)) == len(every) and await models(http, organization_id=DEMO_PROJECT_ID) == []
+    assert (
+        len(await models(http, project_id=DEMO_PROJECT_ID)) == len(every)
+        and await models(http, organization_id=DEMO_PROJECT_ID) == []
+    )
     r = (await http.get(f"{I}/models", params={"page": 2, "page_size": 4})).json()
     assert len(r["models"]) == len(every) - 4 and r["total_count"] == len(every)
     assert args(await http.get(f"{I}/models", params={"order_by": "status_asc"})) == {"order_by": "constraint"}
@@ -162,15 +202,18 @@ async def test_image_data_gets_class_scores_read_in_its_mode(http):
     assert abs(sum(rgb) - 1) < 1e-5 and rgb[0] == max(rgb) and bgr == rgb[::-1]
 
 
-@pytest.mark.parametrize("body", [
-    {"instances": [[1, "x"]]},
-    {"instances": []},
-    {"instances": [1], "inputs": [1]},
-    {"data": [1]},
-    {"instances": [{"b64": "AAAA"}], "img_mode": "CMYK", "img_format": "channels_last", "img_size": [1, 1]},
-    {"instances": [{"b64": "not base64!"}], "img_mode": "RGB", "img_format": "channels_first", "img_size": [1, 1]},
-    {"instances": [[1]], "img_mode": "RGB"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"instances": [[1, "x"]]},
+        {"instances": []},
+        {"instances": [1], "inputs": [1]},
+        {"data": [1]},
+        {"instances": [{"b64": "AAAA"}], "img_mode": "CMYK", "img_format": "channels_last", "img_size": [1, 1]},
+        {"instances": [{"b64": "not base64!"}], "img_mode": "RGB", "img_format": "channels_first", "img_size": [1, 1]},
+        {"instances": [[1]], "img_mode": "RGB"},
+    ],
+)
 async def test_bad_input_answers_the_failure_shape(http, body):
     r = await http.post(await endpoint_of(http, "image-classifier"), json=body)
     assert r.status_code == 400 and set(r.json()) == {"error"}

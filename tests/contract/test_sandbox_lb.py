@@ -8,21 +8,40 @@ from helpers import args
 
 pytestmark = pytest.mark.anyio
 R = "/lb/v1/regions/fr-par"
-CHECK = {"port": 80, "check_delay": 3000, "check_timeout": 1000, "check_max_retries": 3, "http_config": {"uri": "/health", "code": 200}}
+CHECK = {
+    "port": 80,
+    "check_delay": 3000,
+    "check_timeout": 1000,
+    "check_max_retries": 3,
+    "http_config": {"uri": "/health", "code": 200},
+}
 
 
 def backend(**extra):
-    return {"name": "b", "forward_protocol": "http", "forward_port": 80, "server_ip": ["10.0.0.1", "2001:db8::1"], "health_check": CHECK, **extra}
+    return {
+        "name": "b",
+        "forward_protocol": "http",
+        "forward_port": 80,
+        "server_ip": ["10.0.0.1", "2001:db8::1"],
+        "health_check": CHECK,
+        **extra,
+    }
 
 
 async def lb_named(http, name, base=R):
     return next(lb for lb in (await http.get(f"{base}/lbs")).json()["lbs"] if lb["name"] == name)
 
 
-async def test_a_load_balancer_comes_up_with_the_clock_and_is_ha_only_when_both_instances_are_ready(http, sandbox, clock):
+async def test_a_load_balancer_comes_up_with_the_clock_and_is_ha_only_when_both_instances_are_ready(
+    http, sandbox, clock
+):
     r = await http.post(f"{R}/lbs", json={"project_id": sandbox.project_id, "name": "new", "type": "lb-s"})
     lb = r.json()
-    assert r.status_code == 200 and lb["status"] == "to_create" and [i["status"] for i in lb["instances"]] == ["pending", "pending"]
+    assert (
+        r.status_code == 200
+        and lb["status"] == "to_create"
+        and [i["status"] for i in lb["instances"]] == ["pending", "pending"]
+    )
     assert len(lb["ip"]) == 1 and lb["ip"][0]["lb_id"] == lb["id"] and lb["type"] == "LB-S"
     clock.advance(1)
     assert (await http.get(f"{R}/lbs/{lb['id']}")).json()["status"] == "creating"
@@ -35,13 +54,24 @@ async def test_a_load_balancer_comes_up_with_the_clock_and_is_ha_only_when_both_
 
 async def test_create_and_put_refuse_what_the_spec_refuses(http, sandbox):
     base = {"project_id": sandbox.project_id, "name": "x", "type": "LB-S"}
-    assert args(await http.post(f"{R}/lbs", json={**base, "organization_id": sandbox.organization_id})) == {"project_id": "constraint"}
-    assert args(await http.post(f"{R}/lbs", json={**base, "type": "LB-GP-XL"})) == {"type": "constraint"}  # out of stock
-    assert args(await http.post(f"{R}/lbs", json={**base, "ssl_compatibility_level": "tls13"})) == {"ssl_compatibility_level": "constraint"}
+    assert args(await http.post(f"{R}/lbs", json={**base, "organization_id": sandbox.organization_id})) == {
+        "project_id": "constraint"
+    }
+    assert args(await http.post(f"{R}/lbs", json={**base, "type": "LB-GP-XL"})) == {
+        "type": "constraint"
+    }  # out of stock
+    assert args(await http.post(f"{R}/lbs", json={**base, "ssl_compatibility_level": "tls13"})) == {
+        "ssl_compatibility_level": "constraint"
+    }
     web = await lb_named(http, "web-lb")
-    assert args(await http.post(f"{R}/lbs", json={**base, "ip_id": web["ip"][0]["id"]})) == {"ip_id": "constraint"}  # one IP, one load balancer
+    assert args(await http.post(f"{R}/lbs", json={**base, "ip_id": web["ip"][0]["id"]})) == {
+        "ip_id": "constraint"
+    }  # one IP, one load balancer
     assert args(await http.put(f"{R}/lbs/{web['id']}", json={"name": "web"})) == {"description": "required"}
-    r = await http.put(f"{R}/lbs/{web['id']}", json={"name": "web", "description": "", "ssl_compatibility_level": "ssl_compatibility_level_modern"})
+    r = await http.put(
+        f"{R}/lbs/{web['id']}",
+        json={"name": "web", "description": "", "ssl_compatibility_level": "ssl_compatibility_level_modern"},
+    )
     assert r.json()["name"] == "web" and r.json()["ssl_compatibility_level"] == "ssl_compatibility_level_modern"
 
 
@@ -54,7 +84,11 @@ async def test_deleting_keeps_the_ip_for_reuse_or_releases_it(http, sandbox, clo
     assert (await http.get(f"{R}/lbs/{web['id']}")).status_code == 404
     kept = (await http.get(f"{R}/ips/{ip['id']}")).json()
     assert kept["lb_id"] is None and kept["ip_address"] == ip["ip_address"]
-    again = (await http.post(f"{R}/lbs", json={"project_id": sandbox.project_id, "name": "again", "type": "LB-S", "ip_id": ip["id"]})).json()
+    again = (
+        await http.post(
+            f"{R}/lbs", json={"project_id": sandbox.project_id, "name": "again", "type": "LB-S", "ip_id": ip["id"]}
+        )
+    ).json()
     assert again["ip"][0]["ip_address"] == ip["ip_address"]
     clock.advance(3)
     await http.delete(f"{R}/lbs/{again['id']}", params={"release_ip": "true"})
@@ -68,18 +102,27 @@ async def test_a_backend_takes_exactly_one_health_check_and_valid_server_ips(htt
     assert args(await http.post(path, json=backend(server_ip=["10.0.0.300"]))) == {"server_ip.0": "format"}
     two = {**CHECK, "tcp_config": {}}
     assert args(await http.post(path, json=backend(health_check=two))) == {"health_check": "constraint"}
-    assert args(await http.post(path, json=backend(health_check={**CHECK, "http_config": {"uri": "health"}}))) == {"health_check.http_config.uri": "format"}
+    assert args(await http.post(path, json=backend(health_check={**CHECK, "http_config": {"uri": "health"}}))) == {
+        "health_check.http_config.uri": "format"
+    }
     pg = {"port": 5432, "pgsql_config": {}}
     assert args(await http.post(path, json=backend(health_check=pg))) == {"health_check.pgsql_config.user": "required"}
-    assert args(await http.post(path, json=backend(forward_port_algorithm="random"))) == {"forward_port_algorithm": "constraint"}
-    made = (await http.post(path, json=backend(health_check={**CHECK, "check_delay": "2.5s"}))).json()  # newer clients send durations as strings
+    assert args(await http.post(path, json=backend(forward_port_algorithm="random"))) == {
+        "forward_port_algorithm": "constraint"
+    }
+    made = (
+        await http.post(path, json=backend(health_check={**CHECK, "check_delay": "2.5s"}))
+    ).json()  # newer clients send durations as strings
     assert made["pool"] == ["10.0.0.1", "2001:db8::1"] and made["health_check"]["check_delay"] == 2500
     assert made["health_check"]["http_config"]["method"] == "GET"
     r = await http.put(f"{R}/backends/{made['id']}/servers", json={"server_ip": ["10.0.0.9"]})
     assert r.json()["pool"] == ["10.0.0.9"]
     r = await http.put(f"{R}/backends/{made['id']}/healthcheck", json={"port": 81, "tcp_config": {}})
     assert r.json()["port"] == 81 and "tcp_config" in r.json() and "http_config" not in r.json()
-    r = await http.put(f"{R}/backends/{made['id']}", json={"name": "b2", "forward_protocol": "tcp", "forward_port": 8080, "timeout_server": "10s"})
+    r = await http.put(
+        f"{R}/backends/{made['id']}",
+        json={"name": "b2", "forward_protocol": "tcp", "forward_port": 8080, "timeout_server": "10s"},
+    )
     assert r.json()["name"] == "b2" and r.json()["timeout_server"] == 10_000 and r.json()["pool"] == ["10.0.0.9"]
     lb = (await http.get(f"{R}/lbs/{web['id']}")).json()
     assert lb["backend_count"] == 3
@@ -90,9 +133,17 @@ async def test_frontends_listen_on_distinct_ports_and_a_used_backend_cannot_go(h
     backends = (await http.get(f"{R}/lbs/{web['id']}/backends")).json()["backends"]
     site = next(b for b in backends if b["name"] == "web-servers")
     path = f"{R}/lbs/{web['id']}/frontends"
-    assert args(await http.post(path, json={"name": "dup", "inbound_port": 80, "backend_id": site["id"]})) == {"inbound_port": "constraint"}
-    assert args(await http.post(path, json={"name": "x", "inbound_port": 70000, "backend_id": site["id"]})) == {"inbound_port": "constraint"}
-    made = (await http.post(path, json={"name": "alt", "inbound_port": 8080, "backend_id": site["id"], "timeout_client": 5000})).json()
+    assert args(await http.post(path, json={"name": "dup", "inbound_port": 80, "backend_id": site["id"]})) == {
+        "inbound_port": "constraint"
+    }
+    assert args(await http.post(path, json={"name": "x", "inbound_port": 70000, "backend_id": site["id"]})) == {
+        "inbound_port": "constraint"
+    }
+    made = (
+        await http.post(
+            path, json={"name": "alt", "inbound_port": 8080, "backend_id": site["id"], "timeout_client": 5000}
+        )
+    ).json()
     assert made["backend"]["id"] == site["id"] and made["lb"]["id"] == web["id"] and made["certificate_ids"] == []
     r = await http.delete(f"{R}/backends/{site['id']}")
     assert r.status_code == 412 and "http" in r.json()["help_message"]

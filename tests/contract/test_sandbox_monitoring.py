@@ -23,10 +23,18 @@ async def activated(http, clock, project_id=DEMO_PROJECT_ID):
 
 async def test_the_monitoring_is_absent_until_activated_then_creating_then_ready_with_the_clock(http, clock):
     r = await http.get(f"{M}/cockpit", params=P)
-    assert r.status_code == 404 and r.json() == {"type": "not_found", "message": "resource is not found", "resource": "monitoring",
-                                                "resource_id": DEMO_PROJECT_ID}
+    assert r.status_code == 404 and r.json() == {
+        "type": "not_found",
+        "message": "resource is not found",
+        "resource": "monitoring",
+        "resource_id": DEMO_PROJECT_ID,
+    }
     made = (await http.post(f"{M}/activate", json=P)).json()
-    assert made["status"] == "creating" and made["project_id"] == DEMO_PROJECT_ID and made["managed_alerts_enabled"] is False
+    assert (
+        made["status"] == "creating"
+        and made["project_id"] == DEMO_PROJECT_ID
+        and made["managed_alerts_enabled"] is False
+    )
     assert set(made["endpoints"]) == {"metrics_url", "logs_url", "alertmanager_url", "dashboard_url"}
     assert {"created_at", "updated_at"} <= set(made)
     clock.advance(4.9)
@@ -37,7 +45,11 @@ async def test_the_monitoring_is_absent_until_activated_then_creating_then_ready
 
 async def test_the_dashboard_password_is_answered_by_activation_and_reset_only(http, clock):
     made = await activated(http, clock)
-    assert made["dashboard_url"] == made["endpoints"]["dashboard_url"] and made["dashboard_username"] and len(made["dashboard_password"]) >= 16
+    assert (
+        made["dashboard_url"] == made["endpoints"]["dashboard_url"]
+        and made["dashboard_username"]
+        and len(made["dashboard_password"]) >= 16
+    )
     got = (await http.get(f"{M}/cockpit", params=P)).json()
     assert not {"dashboard_password", "dashboard_username", "dashboard_url"} & set(got)
     reset = (await http.post(f"{M}/reset-dashboard", json=P)).json()
@@ -49,7 +61,9 @@ async def test_one_instance_per_project_so_a_second_activation_is_refused(http, 
     await activated(http, clock)
     r = await http.post(f"{M}/activate", json=P)
     assert r.status_code == 409 and r.json()["type"] == "already_exists" and r.json()["resource"] == "monitoring"
-    assert (await http.post(f"{M}/activate", json={"project_id": OTHER})).status_code == 200  # another project has its own
+    assert (
+        await http.post(f"{M}/activate", json={"project_id": OTHER})
+    ).status_code == 200  # another project has its own
     assert args(await http.post(f"{M}/activate", json={"project_id": "nope"})) == {"project_id": "format"}
 
 
@@ -70,10 +84,18 @@ async def test_deactivation_answers_deleting_then_the_clock_removes_everything(h
 async def test_everything_but_activation_needs_an_instance(http):
     for path in ("deactivate", "reset-dashboard"):
         assert (await http.post(f"{M}/{path}", json=P)).status_code == 404
-    for method, path, body in [("GET", "tokens", None), ("POST", "tokens", {"name": "t"}), ("GET", "contact-points", None),
-                               ("POST", "enable-managed-alerts", {}), ("POST", "trigger-test-alert", {}),
-                               ("GET", "dashboard-users", None), ("POST", "dashboard-users", {"login": "ann", "role": "viewer"})]:
-        r = await http.request(method, f"{M}/{path}", params=P if body is None else None, json=None if body is None else {**P, **body})
+    for method, path, body in [
+        ("GET", "tokens", None),
+        ("POST", "tokens", {"name": "t"}),
+        ("GET", "contact-points", None),
+        ("POST", "enable-managed-alerts", {}),
+        ("POST", "trigger-test-alert", {}),
+        ("GET", "dashboard-users", None),
+        ("POST", "dashboard-users", {"login": "ann", "role": "viewer"}),
+    ]:
+        r = await http.request(
+            method, f"{M}/{path}", params=P if body is None else None, json=None if body is None else {**P, **body}
+        )
         assert r.status_code == 412 and r.json()["precondition"] == "monitoring_not_activated", (path, r.text)
 
 
@@ -111,12 +133,19 @@ async def test_contact_points_are_email_only_listed_with_their_flags_and_deleted
     r = await http.post(f"{M}/contact-points", json={**P, "contact_point": cp})
     assert r.status_code == 200 and r.json() == cp
     listed = (await http.get(f"{M}/contact-points", params=P)).json()
-    assert listed == {"contact_points": [cp], "total_count": 1, "has_additional_receivers": False, "has_additional_contact_points": False}
+    assert listed == {
+        "contact_points": [cp],
+        "total_count": 1,
+        "has_additional_receivers": False,
+        "has_additional_contact_points": False,
+    }
     assert (await http.post(f"{M}/contact-points", json={**P, "contact_point": cp})).json()["type"] == "already_exists"
-    assert args(await http.post(f"{M}/contact-points", json={**P, "contact_point": {"email": {"to": "not an address"}}})) == {
-        "contact_point.email.to": "format"}
-    assert args(await http.post(f"{M}/contact-points", json={**P, "contact_point": {"email": cp["email"], "slack": {}}})) == {
-        "contact_point.slack": "unknown"}
+    assert args(
+        await http.post(f"{M}/contact-points", json={**P, "contact_point": {"email": {"to": "not an address"}}})
+    ) == {"contact_point.email.to": "format"}
+    assert args(
+        await http.post(f"{M}/contact-points", json={**P, "contact_point": {"email": cp["email"], "slack": {}}})
+    ) == {"contact_point.slack": "unknown"}
     assert args(await http.post(f"{M}/contact-points", json=P)) == {"contact_point": "required"}
     r = await http.post(f"{M}/delete-contact-point", json={**P, "contact_point": cp})
     assert r.status_code == 204 and r.content == b""
@@ -151,12 +180,16 @@ async def test_a_token_secret_is_answered_once_and_read_back_empty(http, clock):
 async def test_a_token_name_is_unique_and_its_scopes_are_known_booleans(http, clock):
     await activated(http, clock)
     await http.post(f"{M}/tokens", json={**P, "name": "pusher"})
-    assert args(await http.post(f"{M}/tokens", json={**P, "name": "pusher"})) == {"name": "constraint"}  # spec 2 §7.2: invalid
+    assert args(await http.post(f"{M}/tokens", json={**P, "name": "pusher"})) == {
+        "name": "constraint"
+    }  # spec 2 §7.2: invalid
     assert args(await http.post(f"{M}/tokens", json={**P, "name": ""})) == {"name": "required"}
     assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "scopes": {"read_all": True}})) == {
         "scopes.read_all": "unknown"
     }
-    assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "scopes": {"write_logs": "yes"}})) == {"scopes.write_logs": "format"}
+    assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "scopes": {"write_logs": "yes"}})) == {
+        "scopes.write_logs": "format"
+    }
     assert args(await http.post(f"{M}/tokens", json={**P, "name": "t", "colour": "red"})) == {"colour": "unknown"}
 
 
@@ -169,7 +202,9 @@ async def test_tokens_page_and_order_as_the_spec_says(http, clock):
     assert names(await http.get(f"{M}/tokens", params=P)) == ["b", "c", "a"]  # created_at_asc by default
     assert names(await http.get(f"{M}/tokens", params={**P, "order_by": "created_at_desc"})) == ["a", "c", "b"]
     assert names(await http.get(f"{M}/tokens", params={**P, "order_by": "name_asc"})) == ["a", "b", "c"]
-    assert names(await http.get(f"{M}/tokens", params={**P, "order_by": "name_desc", "page": 2, "page_size": 2})) == ["a"]
+    assert names(await http.get(f"{M}/tokens", params={**P, "order_by": "name_desc", "page": 2, "page_size": 2})) == [
+        "a"
+    ]
     assert (await http.get(f"{M}/tokens", params={**P, "page_size": 2})).json()["total_count"] == 3
     assert args(await http.get(f"{M}/tokens", params={**P, "order_by": "size_asc"})) == {"order_by": "constraint"}
 
@@ -193,9 +228,16 @@ async def test_dashboard_users_have_integer_ids_a_role_and_a_password_shown_once
 async def test_a_dashboard_user_needs_a_login_once_and_a_known_role(http, clock):
     await activated(http, clock)
     await http.post(f"{M}/dashboard-users", json={**P, "login": "ann", "role": "editor"})
-    assert (await http.post(f"{M}/dashboard-users", json={**P, "login": "ann", "role": "viewer"})).json()["type"] == "already_exists"
-    assert args(await http.post(f"{M}/dashboard-users", json={**P, "login": "1x", "role": "admin"})) == {"login": "format", "role": "constraint"}
-    assert args(await http.post(f"{M}/dashboard-users", json={**P, "login": "cy", "role": "unknown_role"})) == {"role": "constraint"}
+    assert (await http.post(f"{M}/dashboard-users", json={**P, "login": "ann", "role": "viewer"})).json()[
+        "type"
+    ] == "already_exists"
+    assert args(await http.post(f"{M}/dashboard-users", json={**P, "login": "1x", "role": "admin"})) == {
+        "login": "format",
+        "role": "constraint",
+    }
+    assert args(await http.post(f"{M}/dashboard-users", json={**P, "login": "cy", "role": "unknown_role"})) == {
+        "role": "constraint"
+    }
     assert args(await http.post(f"{M}/dashboard-users", json=P)) == {"login": "required", "role": "required"}
 
 
@@ -224,7 +266,9 @@ async def test_activate_get_and_deactivate_as_the_client_sends_them(http, clock)
     # get_cockpit(): GET /cockpit?project_id=<default project>
     assert (await http.get(f"{M}/cockpit", params=P)).json()["status"] == "ready"
     # get_cockpit_metrics(): start_date, end_date, metric_name, project_id
-    r = await http.get(f"{M}/cockpit/metrics", params={**P, "start_date": "2026-01-15T09:00:00Z", "end_date": "2026-01-15T10:00:00Z"})
+    r = await http.get(
+        f"{M}/cockpit/metrics", params={**P, "start_date": "2026-01-15T09:00:00Z", "end_date": "2026-01-15T10:00:00Z"}
+    )
     assert r.status_code == 200 and len(r.json()["timeseries"]) == 2
     # deactivate_cockpit(project_id=…)
     assert (await http.post(f"{M}/deactivate", json=P)).json()["status"] == "deleting"
@@ -233,7 +277,9 @@ async def test_activate_get_and_deactivate_as_the_client_sends_them(http, clock)
 async def test_tokens_as_create_token_and_list_tokens_send_them(http, clock):
     await activated(http, clock)
     # create_token(): project_id, name, scopes (only the booleans the caller set)
-    made = await http.post(f"{M}/tokens", json={**P, "name": "token-brave-lion", "scopes": {"write_metrics": True, "query_logs": True}})
+    made = await http.post(
+        f"{M}/tokens", json={**P, "name": "token-brave-lion", "scopes": {"write_metrics": True, "query_logs": True}}
+    )
     assert made.status_code == 200 and made.json()["secret_key"]
     # list_tokens(): order_by, page, page_size and project_id are all sent
     r = await http.get(f"{M}/tokens", params={"order_by": "created_at_asc", "page": 1, "page_size": 20, **P})
@@ -243,9 +289,12 @@ async def test_tokens_as_create_token_and_list_tokens_send_them(http, clock):
 async def test_contact_points_and_alerts_as_the_client_sends_them(http, clock, sandbox):
     await activated(http, clock)
     cp = {"email": {"to": "ops@example.com"}}
-    # create_contact_point(), list_contact_points(page, page_size, project_id), trigger_test_alert(), delete_contact_point()
+    # create_contact_point(), list_contact_points(page, page_size, project_id), trigger_test_alert(),
+    # delete_contact_point()
     assert (await http.post(f"{M}/contact-points", json={**P, "contact_point": cp})).status_code == 200
-    assert (await http.get(f"{M}/contact-points", params={"page": 1, "page_size": 20, **P})).json()["contact_points"] == [cp]
+    assert (await http.get(f"{M}/contact-points", params={"page": 1, "page_size": 20, **P})).json()[
+        "contact_points"
+    ] == [cp]
     assert (await http.post(f"{M}/trigger-test-alert", json=P)).status_code == 204
     # enable_managed_alerts() / disable_managed_alerts(): a body of project_id alone
     assert (await http.post(f"{M}/enable-managed-alerts", json={})).status_code == 204
@@ -255,9 +304,13 @@ async def test_contact_points_and_alerts_as_the_client_sends_them(http, clock, s
 async def test_dashboard_users_as_the_client_sends_them(http, clock):
     await activated(http, clock)
     # create_grafana_user(login, role, project_id) → the dashboard-users route of the spec
-    made = (await http.post(f"{M}/dashboard-users", json={"login": "ann", "project_id": DEMO_PROJECT_ID, "role": "viewer"})).json()
+    made = (
+        await http.post(f"{M}/dashboard-users", json={"login": "ann", "project_id": DEMO_PROJECT_ID, "role": "viewer"})
+    ).json()
     # list_grafana_users(): order_by, page, page_size, project_id
-    listed = (await http.get(f"{M}/dashboard-users", params={"order_by": "login_asc", "page": 1, "page_size": 20, **P})).json()
+    listed = (
+        await http.get(f"{M}/dashboard-users", params={"order_by": "login_asc", "page": 1, "page_size": 20, **P})
+    ).json()
     assert [u["id"] for u in listed["dashboard_users"]] == [made["id"]]
     # reset_grafana_user_password() and delete_grafana_user(): POST with a body of project_id alone
     assert (await http.post(f"{M}/dashboard-users/{made['id']}/reset-password", json=P)).json()["password"]

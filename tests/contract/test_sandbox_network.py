@@ -29,7 +29,9 @@ async def test_attaching_an_ip_replaces_the_servers_public_ip(http, clock):
     server = await server_named(http, "web-02")
     old = server["public_ip"]["address"]
     r = await http.patch(f"{Z}/ips/{ip['id']}", json={"server": server["id"]})
-    assert r.status_code == 200 and r.json()["ip"]["server"]["id"] == server["id"] and r.json()["ip"]["state"] == "pending"
+    assert (
+        r.status_code == 200 and r.json()["ip"]["server"]["id"] == server["id"] and r.json()["ip"]["state"] == "pending"
+    )
     clock.advance(2)
     assert (await http.get(f"{Z}/ips/{ip['address']}")).json()["ip"]["state"] == "attached"  # by address too
     now = await server_named(http, "web-02")
@@ -45,26 +47,88 @@ async def test_attaching_an_ip_replaces_the_servers_public_ip(http, clock):
 
 # ---- security groups ----------------------------------------------------------------------------
 async def test_security_group_defaults_rules_and_membership(http):
-    r = await http.post(f"{Z}/security_groups", json={"name": "db", "project": DEMO_PROJECT_ID, "inbound_default_policy": "deny"})
+    r = await http.post(
+        f"{Z}/security_groups", json={"name": "db", "project": DEMO_PROJECT_ID, "inbound_default_policy": "deny"}
+    )
     assert r.status_code == 400 and args(r) == {"inbound_default_policy": "constraint"}
-    sg = (await http.post(f"{Z}/security_groups", json={"name": "db", "project": DEMO_PROJECT_ID, "stateful": False})).json()["security_group"]
-    assert sg["stateful"] is False and sg["inbound_default_policy"] == "accept" and sg["outbound_default_policy"] == "accept"
+    sg = (
+        await http.post(f"{Z}/security_groups", json={"name": "db", "project": DEMO_PROJECT_ID, "stateful": False})
+    ).json()["security_group"]
+    assert (
+        sg["stateful"] is False
+        and sg["inbound_default_policy"] == "accept"
+        and sg["outbound_default_policy"] == "accept"
+    )
     rules = f"{Z}/security_groups/{sg['id']}/rules"
     bad = [
-        ({"protocol": "ICMP", "direction": "inbound", "action": "accept", "ip_range": "0.0.0.0/0", "dest_port_from": 22}, {"dest_port_from": "constraint"}),
-        ({"protocol": "TCP", "direction": "inbound", "action": "accept", "ip_range": "10.0.0.0/33"}, {"ip_range": "format"}),
-        ({"protocol": "TCP", "direction": "sideways", "action": "accept", "ip_range": "10.0.0.0/8"}, {"direction": "constraint"}),
-        ({"protocol": "TCP", "direction": "inbound", "action": "accept", "ip_range": "10.0.0.0/8", "dest_port_from": 90, "dest_port_to": 80}, {"dest_port_to": "constraint"}),
+        (
+            {
+                "protocol": "ICMP",
+                "direction": "inbound",
+                "action": "accept",
+                "ip_range": "0.0.0.0/0",
+                "dest_port_from": 22,
+            },
+            {"dest_port_from": "constraint"},
+        ),
+        (
+            {"protocol": "TCP", "direction": "inbound", "action": "accept", "ip_range": "10.0.0.0/33"},
+            {"ip_range": "format"},
+        ),
+        (
+            {"protocol": "TCP", "direction": "sideways", "action": "accept", "ip_range": "10.0.0.0/8"},
+            {"direction": "constraint"},
+        ),
+        (
+            {
+                "protocol": "TCP",
+                "direction": "inbound",
+                "action": "accept",
+                "ip_range": "10.0.0.0/8",
+                "dest_port_from": 90,
+                "dest_port_to": 80,
+            },
+            {"dest_port_to": "constraint"},
+        ),
     ]
     for body, expected in bad:
         r = await http.post(rules, json=body)
         assert r.status_code == 400 and args(r) == expected, body
-    first = (await http.post(rules, json={"protocol": "TCP", "direction": "inbound", "action": "accept", "ip_range": "10.0.0.0/8", "dest_port_from": 5432})).json()["rule"]
+    first = (
+        await http.post(
+            rules,
+            json={
+                "protocol": "TCP",
+                "direction": "inbound",
+                "action": "accept",
+                "ip_range": "10.0.0.0/8",
+                "dest_port_from": 5432,
+            },
+        )
+    ).json()["rule"]
     assert first["position"] == 1 and first["editable"] is True
-    put = await http.put(rules, json={"rules": [
-        {"protocol": "UDP", "direction": "inbound", "action": "accept", "ip_range": "10.1.0.0/16", "dest_port_from": 53},
-        {"protocol": "TCP", "direction": "outbound", "action": "drop", "ip_range": "0.0.0.0/0", "dest_port_from": 1, "dest_port_to": 1024},
-    ]})
+    put = await http.put(
+        rules,
+        json={
+            "rules": [
+                {
+                    "protocol": "UDP",
+                    "direction": "inbound",
+                    "action": "accept",
+                    "ip_range": "10.1.0.0/16",
+                    "dest_port_from": 53,
+                },
+                {
+                    "protocol": "TCP",
+                    "direction": "outbound",
+                    "action": "drop",
+                    "ip_range": "0.0.0.0/0",
+                    "dest_port_from": 1,
+                    "dest_port_to": 1024,
+                },
+            ]
+        },
+    )
     assert put.status_code == 200 and [r["position"] for r in put.json()["rules"]] == [1, 2]
     listed = (await http.get(rules)).json()["rules"]
     assert [r["protocol"] for r in listed] == ["UDP", "TCP"], "PUT replaced the whole list"
@@ -75,34 +139,53 @@ async def test_security_group_defaults_rules_and_membership(http):
     assert r.json()["server"]["security_group"] == {"id": sg["id"], "name": "db"}
     r = await http.delete(f"{Z}/security_groups/{sg['id']}")
     assert r.status_code == 412 and "bastion" in r.json()["help_message"]
-    default = next(g for g in (await http.get(f"{Z}/security_groups")).json()["security_groups"] if g["project_default"])
+    default = next(
+        g for g in (await http.get(f"{Z}/security_groups")).json()["security_groups"] if g["project_default"]
+    )
     assert (await http.delete(f"{Z}/security_groups/{default['id']}")).status_code == 400
 
 
 # ---- placement groups ---------------------------------------------------------------------------
 async def test_placement_group_defaults_members_and_policy(http, clock):
-    r = await http.post(f"{Z}/placement_groups", json={"name": "pack", "project": DEMO_PROJECT_ID, "policy_type": "nearby"})
+    r = await http.post(
+        f"{Z}/placement_groups", json={"name": "pack", "project": DEMO_PROJECT_ID, "policy_type": "nearby"}
+    )
     assert r.status_code == 400 and args(r) == {"policy_type": "constraint"}
-    pg = (await http.post(f"{Z}/placement_groups", json={"name": "pack", "project": DEMO_PROJECT_ID})).json()["placement_group"]
-    assert pg["policy_type"] == "max_availability" and pg["policy_mode"] == "optional" and pg["policy_respected"] is True
+    pg = (await http.post(f"{Z}/placement_groups", json={"name": "pack", "project": DEMO_PROJECT_ID})).json()[
+        "placement_group"
+    ]
+    assert (
+        pg["policy_type"] == "max_availability" and pg["policy_mode"] == "optional" and pg["policy_respected"] is True
+    )
     members = f"{Z}/placement_groups/{pg['id']}/servers"
     stopped = await server_named(http, "worker-batch-2")
     r = await http.put(members, json={"servers": [stopped["id"]]})
-    assert r.status_code == 200 and r.json()["servers"] == [{"id": stopped["id"], "name": "worker-batch-2", "policy_respected": True}]
+    assert r.status_code == 200 and r.json()["servers"] == [
+        {"id": stopped["id"], "name": "worker-batch-2", "policy_respected": True}
+    ]
     assert (await server_named(http, "worker-batch-2"))["placement_group"]["id"] == pg["id"]
     r = await http.delete(f"{Z}/placement_groups/{pg['id']}")
     assert r.status_code == 412
-    r = await http.patch(f"{Z}/placement_groups/{pg['id']}", json={"policy_type": "low_latency", "policy_mode": "enforced"})
+    r = await http.patch(
+        f"{Z}/placement_groups/{pg['id']}", json={"policy_type": "low_latency", "policy_mode": "enforced"}
+    )
     assert r.status_code == 200 and r.json()["placement_group"]["policy_mode"] == "enforced"
     assert (await http.put(members, json={"servers": []})).json()["servers"] == []
     assert (await http.delete(f"{Z}/placement_groups/{pg['id']}")).status_code == 204
 
 
 async def test_a_crowded_optional_group_reports_its_policy_not_respected(http, sandbox):
-    pg = (await http.post(f"{Z}/placement_groups", json={"name": "tight", "project": DEMO_PROJECT_ID, "policy_type": "low_latency"})).json()["placement_group"]
+    pg = (
+        await http.post(
+            f"{Z}/placement_groups", json={"name": "tight", "project": DEMO_PROJECT_ID, "policy_type": "low_latency"}
+        )
+    ).json()["placement_group"]
     ids = []
     for i in range(5):
-        r = await http.post(f"{Z}/servers", json={"name": f"pg-{i}", "project": DEMO_PROJECT_ID, "commercial_type": "DEV1-S", "image": "ubuntu_noble"})
+        r = await http.post(
+            f"{Z}/servers",
+            json={"name": f"pg-{i}", "project": DEMO_PROJECT_ID, "commercial_type": "DEV1-S", "image": "ubuntu_noble"},
+        )
         ids.append(r.json()["server"]["id"])
     r = await http.put(f"{Z}/placement_groups/{pg['id']}/servers", json={"servers": ids})
     assert r.status_code == 200 and not any(s["policy_respected"] for s in r.json()["servers"])
@@ -125,7 +208,9 @@ async def test_one_private_nic_per_network(http, clock):
     assert (await http.get(f"{nics}/{nic['id']}")).json()["private_nic"]["state"] == "available"
     assert [n["id"] for n in (await server_named(http, "bastion"))["private_nics"]] == [nic["id"]]
     patched = (await http.patch(f"{nics}/{nic['id']}", json={"tags": ["db"]})).json()
-    assert patched["id"] == nic["id"] and patched["tags"] == ["db"], "a PATCH answers the bare NIC, as the public clients read it"
+    assert patched["id"] == nic["id"] and patched["tags"] == ["db"], (
+        "a PATCH answers the bare NIC, as the public clients read it"
+    )
     assert (await http.delete(f"{nics}/{nic['id']}")).status_code == 204
     assert (await http.get(nics)).json()["private_nics"] == []
 
@@ -137,7 +222,11 @@ async def test_user_data_is_a_key_value_store_of_raw_text(http):
     r = await http.patch(f"{base}/motd", content=b"hello\nworld\n", headers={"Content-Type": "text/plain"})
     assert r.status_code == 204
     got = await http.get(f"{base}/motd")
-    assert got.status_code == 200 and got.content == b"hello\nworld\n" and got.headers["content-type"].startswith("text/plain")
+    assert (
+        got.status_code == 200
+        and got.content == b"hello\nworld\n"
+        and got.headers["content-type"].startswith("text/plain")
+    )
     assert (await http.get(base)).json() == {"user_data": ["cloud-init", "motd"]}
     assert (await http.patch(f"{base}/bad key", content=b"x")).status_code == 400
     assert (await http.delete(f"{base}/motd")).status_code == 204
@@ -158,11 +247,34 @@ async def test_compatible_types_and_changing_type_while_stopped(http, clock):
 
 
 async def test_icmp_and_any_rules_take_port_zero_as_no_port(http):
-    sg = (await http.post(f"{Z}/security_groups", json={"name": "ports", "project": DEMO_PROJECT_ID})).json()["security_group"]
+    sg = (await http.post(f"{Z}/security_groups", json={"name": "ports", "project": DEMO_PROJECT_ID})).json()[
+        "security_group"
+    ]
     rules = [
-        {"protocol": "ICMP", "direction": "inbound", "action": "accept", "ip_range": "0.0.0.0/0", "dest_port_from": 0, "dest_port_to": 0},
-        {"protocol": "ANY", "direction": "outbound", "action": "drop", "ip_range": "10.0.0.0/8", "dest_port_from": 0, "dest_port_to": None},
-        {"protocol": "TCP", "direction": "inbound", "action": "accept", "ip_range": "0.0.0.0/0", "dest_port_from": 22, "dest_port_to": None},
+        {
+            "protocol": "ICMP",
+            "direction": "inbound",
+            "action": "accept",
+            "ip_range": "0.0.0.0/0",
+            "dest_port_from": 0,
+            "dest_port_to": 0,
+        },
+        {
+            "protocol": "ANY",
+            "direction": "outbound",
+            "action": "drop",
+            "ip_range": "10.0.0.0/8",
+            "dest_port_from": 0,
+            "dest_port_to": None,
+        },
+        {
+            "protocol": "TCP",
+            "direction": "inbound",
+            "action": "accept",
+            "ip_range": "0.0.0.0/0",
+            "dest_port_from": 22,
+            "dest_port_to": None,
+        },
     ]
     r = await http.put(f"{Z}/security_groups/{sg['id']}/rules", json={"rules": rules})
     assert r.status_code == 200, r.text

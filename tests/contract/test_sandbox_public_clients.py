@@ -19,34 +19,80 @@ DNS = "/domain/v2beta1"
 
 async def test_dns_zones_and_records_are_listed_with_the_clients_parameters(http):
     # list_dns_zones: `domain` is always sent (empty for every zone), with the profile's project and organisation
-    base = {"page": 1, "page_size": 20, "project_id": DEMO_PROJECT_ID, "organization_id": DEMO_ORGANIZATION_ID, "order_by": "domain_asc"}
+    base = {
+        "page": 1,
+        "page_size": 20,
+        "project_id": DEMO_PROJECT_ID,
+        "organization_id": DEMO_ORGANIZATION_ID,
+        "order_by": "domain_asc",
+    }
     every = (await http.get(f"{DNS}/dns-zones", params={**base, "domain": ""})).json()
     assert every["total_count"] == len(every["dns_zones"]) > 3
     one = (await http.get(f"{DNS}/dns-zones", params={**base, "domain": "example.com"})).json()
-    assert {z["domain"] for z in one["dns_zones"]} == {"example.com"} and {"ns", "ns_default", "ns_master", "linked_products"} <= set(one["dns_zones"][0])
+    assert {z["domain"] for z in one["dns_zones"]} == {"example.com"} and {
+        "ns",
+        "ns_default",
+        "ns_master",
+        "linked_products",
+    } <= set(one["dns_zones"][0])
     # list_dns_zone_records: `name` is always sent; the Python client's RecordType is lower case ("a")
-    recs = (await http.get(f"{DNS}/dns-zones/example.com/records",
-                           params={"name": "", "order_by": "name_asc", "page": 1, "page_size": 20, "project_id": DEMO_PROJECT_ID, "type": "a"})).json()
+    recs = (
+        await http.get(
+            f"{DNS}/dns-zones/example.com/records",
+            params={
+                "name": "",
+                "order_by": "name_asc",
+                "page": 1,
+                "page_size": 20,
+                "project_id": DEMO_PROJECT_ID,
+                "type": "a",
+            },
+        )
+    ).json()
     assert recs["total_count"] >= 1 and {r["type"] for r in recs["records"]} == {"A"}
     # list_dns_zone_versions
     listed = (await http.get(f"{DNS}/dns-zones/example.com/versions", params={"page": 1, "page_size": 20})).json()
     assert listed["total_count"] == len(listed["versions"]) and set(listed["versions"][0]) == {"id", "created_at"}
     # list_domains (its booleans as the client's query renders them)
-    external = (await http.get(f"{DNS}/domains", params={"is_external": "True", "order_by": "domain_asc", "page": 1, "page_size": 20,
-                                                          "project_id": DEMO_PROJECT_ID, "organization_id": DEMO_ORGANIZATION_ID})).json()
+    external = (
+        await http.get(
+            f"{DNS}/domains",
+            params={
+                "is_external": "True",
+                "order_by": "domain_asc",
+                "page": 1,
+                "page_size": 20,
+                "project_id": DEMO_PROJECT_ID,
+                "organization_id": DEMO_ORGANIZATION_ID,
+            },
+        )
+    ).json()
     assert external["domains"] and all(d["is_external"] for d in external["domains"])
 
 
 async def test_dns_records_are_changed_as_marshal_update_dns_zone_records_sends_them(http):
-    # marshal_Record sends `id` (empty for a new record), `priority` and `type` always; marshal_RecordChange one key per change
+    # marshal_Record sends `id` (empty for a new record), `priority` and `type` always; marshal_RecordChange one key
+    # per change
     new = {"data": "192.0.2.40", "name": "api2", "priority": 0, "ttl": 3600, "type": "a", "id": ""}
-    body = {"changes": [{"add": {"records": [new]}},
-                        {"set": {"id_fields": {"name": "api2", "type": "a", "data": "192.0.2.40"},
-                                 "records": [{**new, "data": "192.0.2.41", "comment": "moved"}]}}],
-            "disallow_new_zone_creation": False, "return_all_records": False, "serial": 0}
+    body = {
+        "changes": [
+            {"add": {"records": [new]}},
+            {
+                "set": {
+                    "id_fields": {"name": "api2", "type": "a", "data": "192.0.2.40"},
+                    "records": [{**new, "data": "192.0.2.41", "comment": "moved"}],
+                }
+            },
+        ],
+        "disallow_new_zone_creation": False,
+        "return_all_records": False,
+        "serial": 0,
+    }
     r = await http.patch(f"{DNS}/dns-zones/shop.example.com/records", json=body)
     assert r.status_code == 200, r.text
-    assert [(x["name"], x["type"], x["data"], x["comment"]) for x in r.json()["records"]] == [("api2", "A", "192.0.2.41", "moved")]
+    assert [(x["name"], x["type"], x["data"], x["comment"]) for x in r.json()["records"]] == [
+        ("api2", "A", "192.0.2.41", "moved")
+    ]
 
 
 async def test_an_external_domain_is_registered_as_register_external_domain_sends_it(http):
@@ -110,6 +156,7 @@ async def test_lb_backends_and_frontends_take_every_field_the_clients_send(http)
     }
     f = await http.post(f"{LB}/lbs/{web['id']}/frontends", json=front)
     assert f.status_code == 200, f.text
-    # ZonedApi.delete_frontend / delete_backend call /frontends/{id}, /backends/{id}; spec 3 §4.3 nests them under the load balancer
+    # ZonedApi.delete_frontend / delete_backend call /frontends/{id}, /backends/{id}; spec 3 §4.3 nests them under the
+    # load balancer
     assert (await http.delete(f"{LB}/frontends/{f.json()['id']}")).status_code == 204
     assert (await http.delete(f"{LB}/lbs/{web['id']}/backends/{r.json()['id']}")).status_code == 204

@@ -73,8 +73,13 @@ async def test_silicon_servers_take_the_runner_configurations_the_newest_client_
     # marshal_CreateServerRequest: runner_configuration (RunnerConfiguration), applied_runner_configurations
     runner = {"name": "ci", "url": "https://github.com/acme", "token": "ghp-secret", "provider": "github"}
     applied = {"runner_configuration_ids": ["9b1f2c3d-0000-4000-8000-00000000000a"]}
-    body = {"type": "M2-M", "name": "ci-mac", "project_id": DEMO_PROJECT_ID, "runner_configuration": runner,
-            "applied_runner_configurations": applied}
+    body = {
+        "type": "M2-M",
+        "name": "ci-mac",
+        "project_id": DEMO_PROJECT_ID,
+        "runner_configuration": runner,
+        "applied_runner_configurations": applied,
+    }
     r = await http.post(f"{SILICON}/servers", json=body)
     assert r.status_code == 200, r.text
     made = r.json()
@@ -124,8 +129,6 @@ async def test_bare_metal_private_networks_are_listed_at_the_zone_level(http):
     assert [a["server_id"] for a in other["server_private_networks"]] == [sid]
 
 
-
-
 BM = "/baremetal/v1alpha1/zones/fr-par-1"
 KEY = "3f1c2b4a-0000-4000-8000-0000000000aa"
 
@@ -136,8 +139,15 @@ async def test_bare_metal_takes_every_field_baremetal_api_sends(http, clock):
     os_ = (await http.get(f"{BM}/os", params={"offer_id": offer["id"]})).json()["os"][0]
     assert (await http.get(f"{BM}/os/{os_['id']}")).json() == os_  # get_os
     # marshal_CreateServerRequest: protected, install (CreateServerRequestInstall), option_ids, user_data
-    install = {"os_id": os_["id"], "hostname": "db1", "ssh_key_ids": [KEY], "user": "ops", "password": "Pa55-word!",
-               "service_user": "svc", "service_password": "Pa55-word!"}
+    install = {
+        "os_id": os_["id"],
+        "hostname": "db1",
+        "ssh_key_ids": [KEY],
+        "user": "ops",
+        "password": "Pa55-word!",
+        "service_user": "svc",
+        "service_password": "Pa55-word!",
+    }
     body = {
         "offer_id": offer["id"],
         "name": "db1",

@@ -18,9 +18,13 @@ RDB = "/rdb/v1/regions/fr-par"
 async def test_a_backup_restores_only_within_its_engine_family(http):
     instances = (await http.get(f"{RDB}/instances")).json()["instances"]
     mysql = next(i for i in instances if i["engine"].startswith("MySQL"))
-    backup = next(b for b in (await http.get(f"{RDB}/backups")).json()["database_backups"]
-                  if b["status"] == "ready" and b["instance_id"] != mysql["id"]
-                  and next(i for i in instances if i["id"] == b["instance_id"])["engine"].startswith("PostgreSQL"))
+    backup = next(
+        b
+        for b in (await http.get(f"{RDB}/backups")).json()["database_backups"]
+        if b["status"] == "ready"
+        and b["instance_id"] != mysql["id"]
+        and next(i for i in instances if i["id"] == b["instance_id"])["engine"].startswith("PostgreSQL")
+    )
     r = await http.post(
         f"{RDB}/backups/{backup['id']}/restore", json={"instance_id": mysql["id"], "database_name": "x"}
     )

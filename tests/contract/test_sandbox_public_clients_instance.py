@@ -31,8 +31,9 @@ async def server_named(http, name: str) -> dict:
 # ---- list_servers ----------------------------------------------------------------------------------
 async def test_servers_are_listed_with_every_filter_list_servers_sends(http):
     # list_servers: organization and project always (the profile's defaults), per_page
-    everyone = await names(http, "/servers", "servers", organization=DEMO_ORGANIZATION_ID, project=DEMO_PROJECT_ID,
-                           per_page=50)
+    everyone = await names(
+        http, "/servers", "servers", organization=DEMO_ORGANIZATION_ID, project=DEMO_PROJECT_ID, per_page=50
+    )
     assert "web-01" in everyone and "bastion" in everyone
     assert await names(http, "/servers", "servers", organization=OTHER) == []
     # state as the client's ServerState spells it
@@ -104,14 +105,28 @@ async def test_a_server_is_created_with_every_field_create_server_sends(http):
     # marshal_CreateServerRequest: `protected` always; volumes as VolumeServerTemplate sends them, with the
     # dataclass defaults (boot false, size 0) and the owner the caller may set; both public_ip and public_ips
     body = {
-        "project": DEMO_PROJECT_ID, "commercial_type": "PRO2-XXS", "name": "from-the-client",
-        "dynamic_ip_required": False, "routed_ip_enabled": True, "image": image["id"], "enable_ipv6": False,
-        "protected": True, "public_ip": ip["id"], "public_ips": [ip["id"], ip6["id"]], "boot_type": "local",
-        "tags": ["sdk"], "admin_password_encryption_ssh_key_id": KEY,
+        "project": DEMO_PROJECT_ID,
+        "commercial_type": "PRO2-XXS",
+        "name": "from-the-client",
+        "dynamic_ip_required": False,
+        "routed_ip_enabled": True,
+        "image": image["id"],
+        "enable_ipv6": False,
+        "protected": True,
+        "public_ip": ip["id"],
+        "public_ips": [ip["id"], ip6["id"]],
+        "boot_type": "local",
+        "tags": ["sdk"],
+        "admin_password_encryption_ssh_key_id": KEY,
         "volumes": {
             "0": {"volume_type": "b_ssd", "boot": False, "size": 0},
-            "1": {"volume_type": "b_ssd", "name": "data", "size": 20 * 10**9, "boot": False,
-                  "project": DEMO_PROJECT_ID},
+            "1": {
+                "volume_type": "b_ssd",
+                "name": "data",
+                "size": 20 * 10**9,
+                "boot": False,
+                "project": DEMO_PROJECT_ID,
+            },
         },
     }
     r = await http.post(f"{Z}/servers", json=body)
@@ -126,12 +141,21 @@ async def test_a_server_is_created_with_every_field_create_server_sends(http):
     # what the platform refuses still is
     taken = await http.post(f"{Z}/servers", json={**body, "volumes": None, "public_ip": None, "public_ips": [ip["id"]]})
     assert args(taken) == {"public_ips.0": "constraint"}  # attached to the server just made
-    bad = await http.post(f"{Z}/servers", json={
-        **body, "public_ip": "nope", "public_ips": None, "admin_password_encryption_ssh_key_id": "k",
-        "volumes": {"0": {"volume_type": "b_ssd", "size": 0, "organization": "acme"}},
-    })
-    assert args(bad) == {"public_ip": "constraint", "admin_password_encryption_ssh_key_id": "format",
-                         "volumes.0.organization": "format"}
+    bad = await http.post(
+        f"{Z}/servers",
+        json={
+            **body,
+            "public_ip": "nope",
+            "public_ips": None,
+            "admin_password_encryption_ssh_key_id": "k",
+            "volumes": {"0": {"volume_type": "b_ssd", "size": 0, "organization": "acme"}},
+        },
+    )
+    assert args(bad) == {
+        "public_ip": "constraint",
+        "admin_password_encryption_ssh_key_id": "format",
+        "volumes.0.organization": "format",
+    }
 
 
 # ---- update_server: public_ips, private_nics, volumes ------------------------------------------------
@@ -143,10 +167,13 @@ async def test_a_server_takes_the_public_ips_and_private_nics_update_server_send
     nic_ids = [n["id"] for n in gateway["private_nics"]]
     # marshal_UpdateServerRequest: public_ips (reserved IP ids), private_nics (the server's NIC ids); volumes as
     # VolumeServerTemplate sends them (boot false and size 0 are the dataclass's defaults)
-    volumes = {k: {"id": v["id"], "volume_type": v["volume_type"], "boot": False, "size": 0}
-               for k, v in gateway["volumes"].items()}
-    r = await http.patch(path, json={"public_ips": [first["id"], second["id"]], "private_nics": nic_ids,
-                                     "volumes": volumes})
+    volumes = {
+        k: {"id": v["id"], "volume_type": v["volume_type"], "boot": False, "size": 0}
+        for k, v in gateway["volumes"].items()
+    }
+    r = await http.patch(
+        path, json={"public_ips": [first["id"], second["id"]], "private_nics": nic_ids, "volumes": volumes}
+    )
     assert r.status_code == 200, r.text
     got = r.json()["server"]
     assert sorted(p["id"] for p in got["public_ips"]) == sorted([first["id"], second["id"]])
@@ -172,20 +199,35 @@ async def test_a_server_acts_as_server_action_asks(http, clock):
     # backup of the volumes asked (keyed by volume id), one overriding its snapshot's volume_type; disable_ipv6 false
     gateway = await server_named(http, "api-gateway")
     data = gateway["volumes"]["1"]
-    r = await http.post(f"{Z}/servers/{gateway['id']}/action", json={
-        "action": "backup", "name": "gw-data", "volumes": {data["id"]: {"volume_type": "unified"}},
-        "disable_ipv6": False,
-    })
+    r = await http.post(
+        f"{Z}/servers/{gateway['id']}/action",
+        json={
+            "action": "backup",
+            "name": "gw-data",
+            "volumes": {data["id"]: {"volume_type": "unified"}},
+            "disable_ipv6": False,
+        },
+    )
     assert r.status_code == 202, r.text
     image = (await http.get(f"{Z}/images", params={"name": "gw-data"})).json()["images"][0]
     assert image["root_volume"]["volume_type"] == "unified" and image["extra_volumes"] == {}
     snap = (await http.get(f"{Z}/snapshots/{image['root_volume']['id']}")).json()["snapshot"]
     assert snap["base_volume"]["id"] == data["id"]
     # enable_routed_ip, with disable_ipv6
-    made = (await http.post(f"{Z}/servers", json={
-        "project": DEMO_PROJECT_ID, "commercial_type": "DEV1-S", "image": "ubuntu_noble", "name": "legacy-net",
-        "protected": False, "routed_ip_enabled": False, "enable_ipv6": True,
-    })).json()["server"]
+    made = (
+        await http.post(
+            f"{Z}/servers",
+            json={
+                "project": DEMO_PROJECT_ID,
+                "commercial_type": "DEV1-S",
+                "image": "ubuntu_noble",
+                "name": "legacy-net",
+                "protected": False,
+                "routed_ip_enabled": False,
+                "enable_ipv6": True,
+            },
+        )
+    ).json()["server"]
     assert made["routed_ip_enabled"] is False
     r = await http.post(f"{Z}/servers/{made['id']}/action", json={"action": "enable_routed_ip", "disable_ipv6": True})
     assert r.status_code == 202, r.text
@@ -196,8 +238,9 @@ async def test_a_server_acts_as_server_action_asks(http, clock):
     assert again.status_code == 400
     wrong = await http.post(f"{Z}/servers/{gateway['id']}/action", json={"action": "reboot", "disable_ipv6": True})
     assert args(wrong) == {"disable_ipv6": "constraint"}
-    foreign = await http.post(f"{Z}/servers/{gateway['id']}/action",
-                              json={"action": "backup", "volumes": {stopped["volumes"]["0"]["id"]: {}}})
+    foreign = await http.post(
+        f"{Z}/servers/{gateway['id']}/action", json={"action": "backup", "volumes": {stopped["volumes"]["0"]["id"]: {}}}
+    )
     assert args(foreign) == {f"volumes.{stopped['volumes']['0']['id']}": "constraint"}
 
 
@@ -206,39 +249,66 @@ async def test_snapshots_are_made_as_create_snapshot_sends(http, clock):
     archive = next(v for v in (await http.get(f"{Z}/volumes", params={"name": "archive-2025"})).json()["volumes"])
     # marshal_CreateSnapshotRequest: a volume's copy as `unified`; the owner as `organization` when the
     # client's profile has no project
-    r = await http.post(f"{Z}/snapshots", json={"name": "arch-u", "volume_id": archive["id"], "volume_type": "unified",
-                                                "organization": DEMO_ORGANIZATION_ID, "tags": []})
+    r = await http.post(
+        f"{Z}/snapshots",
+        json={
+            "name": "arch-u",
+            "volume_id": archive["id"],
+            "volume_type": "unified",
+            "organization": DEMO_ORGANIZATION_ID,
+            "tags": [],
+        },
+    )
     assert r.status_code == 201 and r.json()["snapshot"]["volume_type"] == "unified", r.text
     clock.advance(10)
     unified = r.json()["snapshot"]
     # a unified snapshot makes l_ssd and b_ssd volumes (create_volume)
-    r = await http.post(f"{Z}/volumes", json={"name": "from-u", "volume_type": "b_ssd", "base_snapshot": unified["id"],
-                                              "project": DEMO_PROJECT_ID})
+    r = await http.post(
+        f"{Z}/volumes",
+        json={"name": "from-u", "volume_type": "b_ssd", "base_snapshot": unified["id"], "project": DEMO_PROJECT_ID},
+    )
     assert r.status_code == 201, r.text
     # an import of a QCOW2 object: bucket, key, size (a multiple of 512)
-    r = await http.post(f"{Z}/snapshots", json={"name": "imported", "bucket": "images", "key": "debian.qcow2",
-                                                "size": 10 * 2**30, "volume_type": "b_ssd", "project": DEMO_PROJECT_ID})
+    r = await http.post(
+        f"{Z}/snapshots",
+        json={
+            "name": "imported",
+            "bucket": "images",
+            "key": "debian.qcow2",
+            "size": 10 * 2**30,
+            "volume_type": "b_ssd",
+            "project": DEMO_PROJECT_ID,
+        },
+    )
     assert r.status_code == 201, r.text
     imported = r.json()["snapshot"]
     assert imported["state"] == "importing" and imported["size"] == 10 * 2**30 and imported["base_volume"] is None
     clock.advance(10)
     assert (await http.get(f"{Z}/snapshots/{imported['id']}")).json()["snapshot"]["state"] == "available"
-    bad = await http.post(f"{Z}/snapshots", json={"name": "x", "bucket": "images", "size": 1000,
-                                                  "volume_id": archive["id"], "organization": "acme"})
+    bad = await http.post(
+        f"{Z}/snapshots",
+        json={"name": "x", "bucket": "images", "size": 1000, "volume_id": archive["id"], "organization": "acme"},
+    )
     assert args(bad) == {"key": "required", "size": "constraint", "volume_id": "constraint", "organization": "format"}
-    assert (await http.post(f"{Z}/snapshots", json={"name": "x", "volume_id": archive["id"], "volume_type": "l_ssd",
-                                                    "project": DEMO_PROJECT_ID})).status_code == 400
+    assert (
+        await http.post(
+            f"{Z}/snapshots",
+            json={"name": "x", "volume_id": archive["id"], "volume_type": "l_ssd", "project": DEMO_PROJECT_ID},
+        )
+    ).status_code == 400
 
 
 async def test_every_create_call_takes_the_organization_as_its_owner(http):
     org = {"organization": DEMO_ORGANIZATION_ID}
     # create_ip, create_security_group, create_placement_group, create_volume without a project
     assert (await http.post(f"{Z}/ips", json={**org, "type": "routed_ipv4"})).status_code == 201
-    assert (await http.post(f"{Z}/security_groups", json={**org, "name": "sg-org", "description": "",
-                                                          "stateful": True})).status_code == 201
+    assert (
+        await http.post(f"{Z}/security_groups", json={**org, "name": "sg-org", "description": "", "stateful": True})
+    ).status_code == 201
     assert (await http.post(f"{Z}/placement_groups", json={**org, "name": "pg-org"})).status_code == 201
-    assert (await http.post(f"{Z}/volumes", json={**org, "name": "vol-org", "volume_type": "b_ssd",
-                                                  "size": 10 * 10**9})).status_code == 201
+    assert (
+        await http.post(f"{Z}/volumes", json={**org, "name": "vol-org", "volume_type": "b_ssd", "size": 10 * 10**9})
+    ).status_code == 201
     # another organization's is not ours to write
     assert (await http.post(f"{Z}/ips", json={"organization": OTHER})).status_code == 403
 
@@ -249,11 +319,30 @@ async def test_a_rule_at_position_zero_goes_last_as_the_platform_reads_the_defau
     sg = next(g for g in groups if g["name"] == "web-public")
     path = f"{Z}/security_groups/{sg['id']}/rules"
     # marshal_CreateSecurityGroupRuleRequest: position and editable always (both required arguments)
-    r = await http.post(path, json={"protocol": "TCP", "direction": "inbound", "action": "accept",
-                                    "ip_range": "0.0.0.0/0", "position": 0, "editable": True, "dest_port_from": 8080})
+    r = await http.post(
+        path,
+        json={
+            "protocol": "TCP",
+            "direction": "inbound",
+            "action": "accept",
+            "ip_range": "0.0.0.0/0",
+            "position": 0,
+            "editable": True,
+            "dest_port_from": 8080,
+        },
+    )
     assert r.status_code == 201 and r.json()["rule"]["position"] == 4, r.text
-    bad = await http.post(path, json={"protocol": "TCP", "direction": "inbound", "action": "accept",
-                                      "ip_range": "0.0.0.0/0", "position": -1, "editable": True})
+    bad = await http.post(
+        path,
+        json={
+            "protocol": "TCP",
+            "direction": "inbound",
+            "action": "accept",
+            "ip_range": "0.0.0.0/0",
+            "position": -1,
+            "editable": True,
+        },
+    )
     assert args(bad) == {"position": "constraint"}
 
 

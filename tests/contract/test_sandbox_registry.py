@@ -17,11 +17,16 @@ async def listed(http, path, key, **params):
 async def test_a_namespace_name_is_unique_in_its_region_and_follows_the_image_name_rule(http, sandbox):
     r = await http.post(f"{R}/namespaces", json={"name": "web", "project_id": sandbox.project_id})
     assert r.status_code == 409 and r.json()["type"] == "already_exists"
-    r = await http.post("/registry/v1/regions/nl-ams/namespaces", json={"name": "web", "project_id": sandbox.project_id})
+    r = await http.post(
+        "/registry/v1/regions/nl-ams/namespaces", json={"name": "web", "project_id": sandbox.project_id}
+    )
     assert r.status_code == 200 and r.json()["endpoint"].endswith("/web") and r.json()["region"] == "nl-ams"
     r = await http.post(f"{R}/namespaces", json={"name": "Bad_Name", "project_id": sandbox.project_id})
     assert args(r) == {"name": "format"}
-    r = await http.post(f"{R}/namespaces", json={"name": "ok", "project_id": sandbox.project_id, "organization_id": sandbox.organization_id})
+    r = await http.post(
+        f"{R}/namespaces",
+        json={"name": "ok", "project_id": sandbox.project_id, "organization_id": sandbox.organization_id},
+    )
     assert args(r) == {"project_id": "constraint"}  # one owner, not both
     r = await http.post(f"{R}/namespaces", json={"name": "ok", "project_id": sandbox.project_id, "is_public": "yes"})
     assert args(r) == {"is_public": "format"}
@@ -43,8 +48,12 @@ async def test_image_visibility_is_one_of_three_and_listings_filter_and_order(ht
     assert [i["name"] for i in images] == sorted((i["name"] for i in images), reverse=True)
     frontend = next(i for i in images if i["name"] == "frontend")
     assert frontend["visibility"] == "inherit" and frontend["tags"] == ["v1.4.1", "v1.4.2", "latest"]
-    assert args(await http.patch(f"{R}/images/{frontend['id']}", json={"visibility": "everyone"})) == {"visibility": "constraint"}
-    assert (await http.patch(f"{R}/images/{frontend['id']}", json={"visibility": "public"})).json()["visibility"] == "public"
+    assert args(await http.patch(f"{R}/images/{frontend['id']}", json={"visibility": "everyone"})) == {
+        "visibility": "constraint"
+    }
+    assert (await http.patch(f"{R}/images/{frontend['id']}", json={"visibility": "public"})).json()[
+        "visibility"
+    ] == "public"
     assert {i["name"] for i in await listed(http, "images", "images", visibility="public")} == {"worker", "frontend"}
     assert args(await http.get(f"{R}/images", params={"order_by": "size_asc"})) == {"order_by": "constraint"}
 
@@ -60,7 +69,9 @@ async def test_a_tag_sharing_its_digest_is_deleted_only_with_force_and_takes_the
     assert (await http.get(f"{R}/tags/{tags['v1.4.2']['id']}")).json()["status"] == "deleting"
     clock.advance(5)
     assert [t["name"] for t in await listed(http, f"images/{frontend['id']}/tags", "tags")] == ["v1.4.1"]
-    assert (await http.delete(f"{R}/tags/{tags['v1.4.1']['id']}")).json()["status"] == "deleting"  # alone: no force needed
+    assert (await http.delete(f"{R}/tags/{tags['v1.4.1']['id']}")).json()[
+        "status"
+    ] == "deleting"  # alone: no force needed
 
 
 async def test_deleting_a_namespace_takes_its_images_and_tags_with_the_clock(http, clock):

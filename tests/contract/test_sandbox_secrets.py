@@ -17,8 +17,9 @@ P = {"project_id": DEMO_PROJECT_ID}
 
 
 async def secrets_of(sandbox: Sandbox, clock: ManualClock) -> dict[str, str]:
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(sandbox.app), base_url="http://sb",
-                                 headers={"X-Auth-Token": DEMO_SECRET_KEY}) as http:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}
+    ) as http:
         made = (await http.post(f"{M}/activate", json=P)).json()
         clock.advance(5)
         token = (await http.post(f"{M}/tokens", json={**P, "name": "pusher", "scopes": {"write_metrics": True}})).json()
@@ -26,8 +27,13 @@ async def secrets_of(sandbox: Sandbox, clock: ManualClock) -> dict[str, str]:
         tsig = (await http.get("/domain/v2beta1/dns-zones/example.com/tsig-key")).json()
         servers = (await http.get("/vendorx-silicon/v1alpha1/zones/fr-par-1/servers")).json()["servers"]
     vnc = urlsplit(servers[0]["vnc_url"]).password
-    return {"dashboard password": made["dashboard_password"], "token secret": token["secret_key"],
-            "user password": user["password"], "TSIG key": tsig["key"], "VNC password": vnc}
+    return {
+        "dashboard password": made["dashboard_password"],
+        "token secret": token["secret_key"],
+        "user password": user["password"],
+        "TSIG key": tsig["key"],
+        "VNC password": vnc,
+    }
 
 
 async def test_two_sandboxes_started_alike_make_different_secrets():

@@ -12,7 +12,9 @@ GB = 1_000_000_000
 
 
 async def new_volume(http, name="data-1", volume_type="b_ssd", size=20 * GB, **kw) -> dict:
-    r = await http.post(f"{Z}/volumes", json={"name": name, "project": DEMO_PROJECT_ID, "volume_type": volume_type, "size": size, **kw})
+    r = await http.post(
+        f"{Z}/volumes", json={"name": name, "project": DEMO_PROJECT_ID, "volume_type": volume_type, "size": size, **kw}
+    )
     assert r.status_code == 201, r.text
     return r.json()["volume"]
 
@@ -28,15 +30,18 @@ async def test_volume_types_carry_their_constraints(http):
     assert types["b_ssd"]["constraints"] == {"min": 1 * GB, "max": 10_000 * GB}
 
 
-@pytest.mark.parametrize("body, expected", [
-    ({"volume_type": "b_ssd", "size": 10 * GB}, {"name": "required"}),
-    ({"name": "bad/name", "volume_type": "b_ssd", "size": 10 * GB}, {"name": "format"}),
-    ({"name": "v", "size": 10 * GB}, {"volume_type": "required"}),
-    ({"name": "v", "volume_type": "nvme", "size": 10 * GB}, {"volume_type": "constraint"}),
-    ({"name": "v", "volume_type": "b_ssd"}, {"size": "required"}),
-    ({"name": "v", "volume_type": "b_ssd", "size": 20_000 * GB}, {"size": "constraint"}),
-    ({"name": "v", "volume_type": "l_ssd", "size": 900 * GB}, {"size": "constraint"}),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ({"volume_type": "b_ssd", "size": 10 * GB}, {"name": "required"}),
+        ({"name": "bad/name", "volume_type": "b_ssd", "size": 10 * GB}, {"name": "format"}),
+        ({"name": "v", "size": 10 * GB}, {"volume_type": "required"}),
+        ({"name": "v", "volume_type": "nvme", "size": 10 * GB}, {"volume_type": "constraint"}),
+        ({"name": "v", "volume_type": "b_ssd"}, {"size": "required"}),
+        ({"name": "v", "volume_type": "b_ssd", "size": 20_000 * GB}, {"size": "constraint"}),
+        ({"name": "v", "volume_type": "l_ssd", "size": 900 * GB}, {"size": "constraint"}),
+    ],
+)
 async def test_volume_create_validation_names_the_field(http, body, expected):
     r = await http.post(f"{Z}/volumes", json={"project": DEMO_PROJECT_ID, **body})
     assert r.status_code == 400 and r.json()["type"] == "invalid_arguments"
@@ -55,9 +60,13 @@ async def test_volume_life_cycle_and_quota(http, clock):
     clock.advance(5)
     got = (await http.get(f"{Z}/volumes/{vol['id']}")).json()["volume"]
     assert got["state"] == "available" and got["size"] == 30 * GB and got["name"] == "data-big"
-    r = await http.post(f"{Z}/volumes", json={"name": "huge", "project": DEMO_PROJECT_ID, "volume_type": "b_ssd", "size": 10_000 * GB})
+    r = await http.post(
+        f"{Z}/volumes", json={"name": "huge", "project": DEMO_PROJECT_ID, "volume_type": "b_ssd", "size": 10_000 * GB}
+    )
     assert r.status_code == 201
-    r = await http.post(f"{Z}/volumes", json={"name": "huger", "project": DEMO_PROJECT_ID, "volume_type": "b_ssd", "size": 10_000 * GB})
+    r = await http.post(
+        f"{Z}/volumes", json={"name": "huger", "project": DEMO_PROJECT_ID, "volume_type": "b_ssd", "size": 10_000 * GB}
+    )
     assert r.status_code == 403 and "Quota exceeded" in r.json()["message"]
     assert (await http.delete(f"{Z}/volumes/{vol['id']}")).status_code == 204
     assert (await http.get(f"{Z}/volumes/{vol['id']}")).status_code == 404
@@ -92,25 +101,46 @@ async def test_attach_and_detach_follow_the_volume_type_rules(http, clock):
 
 async def test_create_with_two_volumes_then_delete_keeping_the_detached_one(http, clock):
     existing = await new_volume(http, name="keep-me")
-    r = await http.post(f"{Z}/servers", json={
-        "name": "two-vols", "project": DEMO_PROJECT_ID, "commercial_type": "PRO2-XS", "image": "ubuntu_noble",
-        "volumes": {"0": {"volume_type": "sbs_volume", "size": 20 * GB}, "1": {"name": "scratch-2", "volume_type": "b_ssd", "size": 5 * GB}, "2": {"id": existing["id"]}},
-    })
+    r = await http.post(
+        f"{Z}/servers",
+        json={
+            "name": "two-vols",
+            "project": DEMO_PROJECT_ID,
+            "commercial_type": "PRO2-XS",
+            "image": "ubuntu_noble",
+            "volumes": {
+                "0": {"volume_type": "sbs_volume", "size": 20 * GB},
+                "1": {"name": "scratch-2", "volume_type": "b_ssd", "size": 5 * GB},
+                "2": {"id": existing["id"]},
+            },
+        },
+    )
     assert r.status_code == 201, r.text
     server = r.json()["server"]
     assert [v["volume_type"] for v in server["volumes"].values()] == ["sbs_volume", "b_ssd", "b_ssd"]
     assert server["volumes"]["0"]["boot"] is True
-    r = await http.post(f"{Z}/servers", json={
-        "name": "bad-vols", "project": DEMO_PROJECT_ID, "commercial_type": "PRO2-XS", "image": "ubuntu_noble",
-        "volumes": {"0": {"volume_type": "sbs_volume", "size": 20 * GB}, "1": {"name": "bad/name", "volume_type": "b_ssd", "size": 5 * GB}},
-    })
+    r = await http.post(
+        f"{Z}/servers",
+        json={
+            "name": "bad-vols",
+            "project": DEMO_PROJECT_ID,
+            "commercial_type": "PRO2-XS",
+            "image": "ubuntu_noble",
+            "volumes": {
+                "0": {"volume_type": "sbs_volume", "size": 20 * GB},
+                "1": {"name": "bad/name", "volume_type": "b_ssd", "size": 5 * GB},
+            },
+        },
+    )
     assert r.status_code == 400 and args(r) == {"volumes.1.name": "format"}
     keep = {"0": {"id": server["volumes"]["0"]["id"]}, "1": {"id": server["volumes"]["1"]["id"]}}
     assert (await http.patch(f"{Z}/servers/{server['id']}", json={"volumes": keep})).status_code == 200
     assert (await http.delete(f"{Z}/servers/{server['id']}")).status_code == 204
     ids = {v["id"] for v in (await http.get(f"{Z}/volumes")).json()["volumes"]}
     assert existing["id"] in ids, "the detached volume is kept"
-    assert server["volumes"]["0"]["id"] not in ids and server["volumes"]["1"]["id"] not in ids, "attached ones go with the server"
+    assert server["volumes"]["0"]["id"] not in ids and server["volumes"]["1"]["id"] not in ids, (
+        "attached ones go with the server"
+    )
 
 
 async def test_snapshots_take_their_volume_type_and_time(http, clock):
@@ -124,26 +154,43 @@ async def test_snapshots_take_their_volume_type_and_time(http, clock):
     clock.advance(5)
     assert (await http.get(f"{Z}/snapshots/{snap['id']}")).json()["snapshot"]["state"] == "available"
     assert (await http.get(f"{Z}/volumes/{vol['id']}")).json()["volume"]["state"] == "available"
-    r = await http.post(f"{Z}/volumes", json={"name": "from-snap", "project": DEMO_PROJECT_ID, "volume_type": "l_ssd", "base_snapshot": snap["id"]})
+    r = await http.post(
+        f"{Z}/volumes",
+        json={"name": "from-snap", "project": DEMO_PROJECT_ID, "volume_type": "l_ssd", "base_snapshot": snap["id"]},
+    )
     assert r.status_code == 400 and args(r) == {"volume_type": "constraint"}
-    r = await http.post(f"{Z}/volumes", json={"name": "from-snap", "project": DEMO_PROJECT_ID, "volume_type": "b_ssd", "base_snapshot": snap["id"]})
-    assert r.status_code == 201 and r.json()["volume"]["state"] == "fetching" and r.json()["volume"]["size"] == vol["size"]
+    r = await http.post(
+        f"{Z}/volumes",
+        json={"name": "from-snap", "project": DEMO_PROJECT_ID, "volume_type": "b_ssd", "base_snapshot": snap["id"]},
+    )
+    assert (
+        r.status_code == 201 and r.json()["volume"]["state"] == "fetching" and r.json()["volume"]["size"] == vol["size"]
+    )
     boot = (await server_named(http, "web-01"))["volumes"]["0"]
-    r = await http.post(f"{Z}/snapshots", json={"name": "snap-sbs", "volume_id": boot["id"], "project": DEMO_PROJECT_ID})
+    r = await http.post(
+        f"{Z}/snapshots", json={"name": "snap-sbs", "volume_id": boot["id"], "project": DEMO_PROJECT_ID}
+    )
     assert r.status_code == 400 and "Block Storage" in r.json()["message"]
     r = await http.post(f"{Z}/snapshots/{snap['id']}/export", json={"bucket": "backups"})
     assert r.status_code == 400 and args(r) == {"key": "required"}
     r = await http.post(f"{Z}/snapshots/{snap['id']}/export", json={"bucket": "backups", "key": "snap-1.qcow2"})
-    assert r.status_code == 202 and (await http.get(f"{Z}/snapshots/{snap['id']}")).json()["snapshot"]["state"] == "exporting"
+    assert (
+        r.status_code == 202
+        and (await http.get(f"{Z}/snapshots/{snap['id']}")).json()["snapshot"]["state"] == "exporting"
+    )
     clock.advance(6)
     assert (await http.get(f"{Z}/snapshots/{snap['id']}")).json()["snapshot"]["state"] == "available"
 
 
 async def test_images_from_snapshots(http, clock):
-    snap = next(s for s in (await http.get(f"{Z}/snapshots")).json()["snapshots"] if s["name"] == "archive-2025-initial")
+    snap = next(
+        s for s in (await http.get(f"{Z}/snapshots")).json()["snapshots"] if s["name"] == "archive-2025-initial"
+    )
     r = await http.post(f"{Z}/images", json={"name": "golden", "project": DEMO_PROJECT_ID, "root_volume": snap["id"]})
     assert r.status_code == 400 and args(r) == {"arch": "required"}
-    r = await http.post(f"{Z}/images", json={"name": "golden", "project": DEMO_PROJECT_ID, "root_volume": snap["id"], "arch": "x86_64"})
+    r = await http.post(
+        f"{Z}/images", json={"name": "golden", "project": DEMO_PROJECT_ID, "root_volume": snap["id"], "arch": "x86_64"}
+    )
     assert r.status_code == 201
     image = r.json()["image"]
     assert image["root_volume"]["id"] == snap["id"] and image["public"] is False
@@ -168,11 +215,15 @@ async def test_block_migration_plan_then_apply(http, clock):
     assert plan["volume"]["id"] == archive["id"] and len(plan["snapshots"]) == 1 and plan["validation_key"]
     r = await http.post(f"{Z}/block-migration/apply", json={"volume_id": archive["id"], "validation_key": "stale"})
     assert r.status_code == 400 and "plan again" in r.json()["message"]
-    r = await http.post(f"{Z}/block-migration/apply", json={"volume_id": archive["id"], "validation_key": plan["validation_key"]})
+    r = await http.post(
+        f"{Z}/block-migration/apply", json={"volume_id": archive["id"], "validation_key": plan["validation_key"]}
+    )
     assert r.status_code == 204
     vol = (await http.get(f"{Z}/volumes/{archive['id']}")).json()["volume"]
     assert vol["volume_type"] == "sbs_volume" and vol["state"] == "hotsyncing"
-    assert (await http.get(f"{Z}/snapshots/{plan['snapshots'][0]['id']}")).json()["snapshot"]["volume_type"] == "sbs_snapshot"
+    assert (await http.get(f"{Z}/snapshots/{plan['snapshots'][0]['id']}")).json()["snapshot"][
+        "volume_type"
+    ] == "sbs_snapshot"
 
 
 async def test_backup_action_makes_an_image_of_snapshots(http, clock):

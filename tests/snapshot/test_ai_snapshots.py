@@ -48,7 +48,9 @@ def test_monitoring(snap_compare, what):
         await loaded(pilot, app)
         panel = await open_view(pilot, app, "monitoring.cockpit")
         await wait_for(pilot, lambda: panel.row is not None and panel.row.state == "ready", what="ready")
-        child = {"token-create": "Tokens", "user-create": "Dashboard users", "contact-create": "Contact points"}.get(what, what)
+        child = {"token-create": "Tokens", "user-create": "Dashboard users", "contact-create": "Contact points"}.get(
+            what, what
+        )
         if what != "page":
             await child_list(pilot, app, child)
         if what.endswith("-create"):
@@ -82,7 +84,9 @@ def test_inference(snap_compare, what):
             await pilot.press("c")
             await form_ready(pilot, app)
         else:
-            await to_named_row(pilot, view, {"rename": "sentiment", "stepper": "fraud-detector", "error": "sales-forecast"}[what])
+            await to_named_row(
+                pilot, view, {"rename": "sentiment", "stepper": "fraud-detector", "error": "sales-forecast"}[what]
+            )
             await pilot.press("e" if what == "rename" else "enter")
             if what == "rename":
                 await form_ready(pilot, app)

@@ -4,7 +4,19 @@ Update after an intended visual change with `uv run pytest tests/snapshot --snap
 
 import pytest
 
-from helpers import FIXED_WALL, act, child_list, form_ready, loaded, make_app, open_view, screen_named, tab_to, to_named_row, wait_for
+from helpers import (
+    FIXED_WALL,
+    act,
+    child_list,
+    form_ready,
+    loaded,
+    make_app,
+    open_view,
+    screen_named,
+    tab_to,
+    to_named_row,
+    wait_for,
+)
 from tui.sandbox import ManualClock, Sandbox
 
 

@@ -46,15 +46,22 @@ def test_detail_view(snap_compare):
     async def open_detail(pilot):
         await loaded(pilot, app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and bool(app.screen.query("#fields")))
+        await wait_for(
+            pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and bool(app.screen.query("#fields"))
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=open_detail)
 
 
 INSTANCE_KINDS = [
-    "instance.volumes", "instance.snapshots", "instance.images", "instance.ips",
-    "instance.security_groups", "instance.placement_groups", "instance.types",
+    "instance.volumes",
+    "instance.snapshots",
+    "instance.images",
+    "instance.ips",
+    "instance.security_groups",
+    "instance.placement_groups",
+    "instance.types",
 ]
 CREATABLE = [k for k in INSTANCE_KINDS if k not in ("instance.types",)]
 
@@ -105,8 +112,12 @@ def test_security_group_rule_editor(snap_compare):
 
 
 EDITABLE = {
-    "instance.volumes": "archive-2025", "instance.snapshots": "archive-2025-initial", "instance.images": "gateway-golden",
-    "instance.ips": "163.172.10.11", "instance.security_groups": "web-public", "instance.placement_groups": "web-spread",
+    "instance.volumes": "archive-2025",
+    "instance.snapshots": "archive-2025-initial",
+    "instance.images": "gateway-golden",
+    "instance.ips": "163.172.10.11",
+    "instance.security_groups": "web-public",
+    "instance.placement_groups": "web-spread",
 }
 
 
@@ -137,7 +148,16 @@ def test_baremetal(snap_compare, what):
         await loaded(pilot, app)
         view = await open_view(pilot, app, "baremetal.servers")
         app.main.set_scope("fr-par-2")
-        await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 5 and all(r.get("zone") == "fr-par-2" for r in view.table.resources()), what="fr-par-2")
+        await wait_for(
+            pilot,
+            lambda: (
+                view.scope == "fr-par-2"
+                and not view.listing
+                and view.table.loaded_count == 5
+                and all(r.get("zone") == "fr-par-2" for r in view.table.resources())
+            ),
+            what="fr-par-2",
+        )
         view.focus_table()
         if what == "order":
             await pilot.press("c")
@@ -163,7 +183,11 @@ def test_flexible_ips(snap_compare, what):
         await loaded(pilot, app)
         view = await open_view(pilot, app, "flexible_ip.fips")
         app.main.set_scope("fr-par-2")
-        await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 4, what="fr-par-2")
+        await wait_for(
+            pilot,
+            lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 4,
+            what="fr-par-2",
+        )
         view.focus_table()
         await pilot.pause()
         if what == "marked":
@@ -175,7 +199,11 @@ def test_flexible_ips(snap_compare, what):
             await pilot.press("space", "a")
             await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
             await pick(pilot, app, lambda t: t.startswith("Attach"))
-            await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen" and app.screen.id != "actions-menu", what="servers")
+            await wait_for(
+                pilot,
+                lambda: app.screen.__class__.__name__ == "PickerScreen" and app.screen.id != "actions-menu",
+                what="servers",
+            )
             await pick(pilot, app, lambda t: t.startswith("build-farm"))
             await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen", what="confirm")
         await pilot.pause()
@@ -203,7 +231,9 @@ def test_databases(snap_compare, what):
             await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
             if what == "create-refused-80x24":  # five fields refused: the buttons still fit whole
                 await pilot.press("ctrl+s")
-                await wait_for(pilot, lambda: "Fix 5 fields" in str(app.screen.query_one("#form-status").render()), what="refusal")
+                await wait_for(
+                    pilot, lambda: "Fix 5 fields" in str(app.screen.query_one("#form-status").render()), what="refusal"
+                )
         elif what == "privileges":
             await select(pilot, view, "orders-db")
             await action(pilot, app, "Privileges (users × databases)…")
@@ -237,7 +267,16 @@ def test_cache(snap_compare, what):
     assert snap_compare(app, terminal_size=(120, 30), run_before=ready)
 
 
-DB_CHILDREN = ["Databases", "Users", "ACL rules", "Settings", "Read replicas", "Backups of this instance", "Snapshots of this instance", "Logs"]
+DB_CHILDREN = [
+    "Databases",
+    "Users",
+    "ACL rules",
+    "Settings",
+    "Read replicas",
+    "Backups of this instance",
+    "Snapshots of this instance",
+    "Logs",
+]
 
 
 @pytest.mark.parametrize("child", DB_CHILDREN)

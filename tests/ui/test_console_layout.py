@@ -37,11 +37,15 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await pilot.press("colon")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette")
         await pilot.press(*"zone nl-ams-1")
-        await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")),
-                       what="palette results")
+        await wait_for(
+            pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")), what="palette results"
+        )
         await pilot.press("enter")
-        await wait_for(pilot, lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4,
-                       what="zone switched")
+        await wait_for(
+            pilot,
+            lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4,
+            what="zone switched",
+        )
 
 
 async def test_the_palette_lists_the_console_first_and_textuals_own_commands_after(sandbox):
@@ -114,8 +118,15 @@ async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
 
         opens = by_id(sidebar.entries[last][0]).opens  # a list or page is shown on the main screen; a chat is its own
         wanted = sidebar.entries[last][0]
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChatScreen" if opens == "chat"
-                       else app.main.current_entry.id == wanted, what="the last view opened")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen.__class__.__name__ == "ChatScreen"
+                if opens == "chat"
+                else app.main.current_entry.id == wanted
+            ),
+            what="the last view opened",
+        )
 
 
 async def test_a_wide_list_says_it_is_cut_keeps_its_names_when_scrolled_and_takes_the_whole_width(sandbox):
@@ -139,7 +150,7 @@ async def test_a_wide_list_says_it_is_cut_keeps_its_names_when_scrolled_and_take
         header, first = drawn_lines(table)[:2]
         assert header.split()[0] == "Name" and first.split()[0] == name  # the names stay in place
         assert header.split()[1].startswith("←")  # and columns lie to the left too
-        assert table.scroll_x > 0 and "Name" not in header[len(name) + 2:]
+        assert table.scroll_x > 0 and "Name" not in header[len(name) + 2 :]
         await pilot.press("b")
         await wait_for(pilot, lambda: app.main.query_one("#sidebar").display, what="the sidebar back")
 

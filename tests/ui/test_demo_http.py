@@ -49,7 +49,11 @@ def test_the_demo_server_stops_at_once_with_a_request_still_waiting():
     background = BackgroundSandbox(lambda: Sandbox(latency_ms=120_000)).start()
     background.wait_started()
     waiting = socket.create_connection((background.host, background.port))
-    waiting.sendall(b"GET /instance/v1/zones/fr-par-1/servers HTTP/1.1\r\nHost: x\r\nX-Auth-Token: " + DEMO_SECRET_KEY.encode() + b"\r\n\r\n")
+    waiting.sendall(
+        b"GET /instance/v1/zones/fr-par-1/servers HTTP/1.1\r\nHost: x\r\nX-Auth-Token: "
+        + DEMO_SECRET_KEY.encode()
+        + b"\r\n\r\n"
+    )
     deadline = time.monotonic() + 10
     while not background.sandbox.requests and time.monotonic() < deadline:  # until the server holds it
         time.sleep(0.005)
@@ -86,13 +90,23 @@ def test_the_demo_sandbox_runs_beside_the_console_and_ends_with_it_however_it_en
 
     import httpx
 
-    parent = subprocess.Popen([sys.executable, "-c", (
-        "import os, sys\nfrom tui.sandbox.serve import ChildSandbox\nc = ChildSandbox()\n"
-        "print(c.url, c.proc.pid, flush=True)\nsys.stdin.read()\nos._exit(9)  # no stop(): as if killed\n")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import os, sys\nfrom tui.sandbox.serve import ChildSandbox\nc = ChildSandbox()\n"
+                "print(c.url, c.proc.pid, flush=True)\nsys.stdin.read()\nos._exit(9)  # no stop(): as if killed\n"
+            ),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     url, pid = parent.stdout.readline().split()
-    answer = httpx.get(url + "/instance/v1/zones/fr-par-1/servers", headers={"X-Auth-Token": DEMO_SECRET_KEY},
-                       timeout=30)
+    answer = httpx.get(
+        url + "/instance/v1/zones/fr-par-1/servers", headers={"X-Auth-Token": DEMO_SECRET_KEY}, timeout=30
+    )
     assert answer.status_code == 200 and len(answer.json()["servers"]) == 8
     parent.stdin.close()
     assert parent.wait(timeout=30) == 9
@@ -110,8 +124,11 @@ def test_what_the_demo_sandbox_logs_reaches_the_console_log_one_line_a_fault(cap
     try:
         with caplog.at_level(logging.WARNING, logger="cloudtui.sandbox"):
             with pytest.raises(httpx.HTTPError):
-                httpx.get(child.url + "/instance/v1/zones/fr-par-1/servers", headers={"X-Auth-Token": DEMO_SECRET_KEY},
-                          timeout=30)
+                httpx.get(
+                    child.url + "/instance/v1/zones/fr-par-1/servers",
+                    headers={"X-Auth-Token": DEMO_SECRET_KEY},
+                    timeout=30,
+                )
             _until(lambda: any("fault injection" in r.getMessage() for r in caplog.records), "no log line came back")
         lines = [r.getMessage() for r in caplog.records if r.name == "cloudtui.sandbox"]
         assert all("Traceback" not in line for line in lines), lines

@@ -56,7 +56,9 @@ async def open_entry(pilot, app, entry_id):
     await pilot.press("enter")
     await wait_for(pilot, lambda: app.main.current_entry.id == entry_id and app.main.view is not None, what=entry_id)
     view = app.main.view
-    await wait_for(pilot, lambda: app.focused is not None and view in app.focused.ancestors_with_self, what=f"{entry_id} focused")
+    await wait_for(
+        pilot, lambda: app.focused is not None and view in app.focused.ancestors_with_self, what=f"{entry_id} focused"
+    )
     return view
 
 
@@ -73,7 +75,9 @@ async def test_a_regional_list_follows_the_region_apart_from_the_zone(gsandbox):
         assert app.screen.title_text == "Region"
         assert app.screen.choices[0][0] == "all regions"
         await pilot.press("home", "enter")  # the picker opens on the current region
-        await wait_for(pilot, lambda: view.scope == "all" and not view.listing and view.table.loaded_count == 3, what="all regions")
+        await wait_for(
+            pilot, lambda: view.scope == "all" and not view.listing and view.table.loaded_count == 3, what="all regions"
+        )
 
         assert str(view.table.border_title) == "Gadgets · all regions · 3/3"
         # one request per region, never a zone name on a regional path
@@ -110,7 +114,11 @@ async def test_a_child_list_opens_from_its_parent_and_uses_its_own_paths(gsandbo
         alpha, child = await open_parts(pilot, app, "alpha")
         assert str(child.table.border_title) == "alpha › Parts · fr-par · 3/3"
         assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/parts") in gsandbox.requests
-        assert [r.id for r in child.table.resources()] == ["alpha-part-1", "alpha-part-2", "alpha-part-3"]  # id field: name
+        assert [r.id for r in child.table.resources()] == [
+            "alpha-part-1",
+            "alpha-part-2",
+            "alpha-part-3",
+        ]  # id field: name
         assert child.table.get("alpha-part-1").get("count") == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back to the parent list")
@@ -170,7 +178,9 @@ async def test_staged_edits_survive_a_refresh_are_reviewed_as_a_diff_and_kept_wh
         await wait_for(pilot, lambda: not child.changes and child.table.get("alpha-part-9") is not None, what="sent")
         assert writes(gsandbox) == [("PATCH", f"/gadgets/v1/regions/fr-par/gadgets/{gadget.id}/parts")] * 2
         parts = gsandbox.gadgets.parts["fr-par"]
-        assert parts["alpha-part-9"]["count"] == 4 and parts["alpha-part-1"]["count"] == 7 and "alpha-part-3" not in parts
+        assert (
+            parts["alpha-part-9"]["count"] == 4 and parts["alpha-part-1"]["count"] == 7 and "alpha-part-3" not in parts
+        )
         assert all(r.get("_staged") is None for r in child.table.resources())
 
 
@@ -185,8 +195,11 @@ async def test_a_detail_tab_lists_a_child_kind_and_refreshes_on_its_own(gsandbox
         detail = await screen_named(pilot, app, "DetailScreen")
         await pilot.press("v", "v")  # fields → JSON → Events
         events = detail.query_one("ResourceView")
-        await wait_for(pilot, lambda: str(events.table.border_title) == "alpha › Events · fr-par · 1/1 · by At ↓",
-                       what="events listed, titled")
+        await wait_for(
+            pilot,
+            lambda: str(events.table.border_title) == "alpha › Events · fr-par · 1/1 · by At ↓",
+            what="events listed, titled",
+        )
         assert ("GET", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/events") in gsandbox.requests
         gsandbox.gadgets.event(alpha.id, "restart")  # something happens on the platform
         shown = lambda: [events.table.get(k).get("what") for k in events.table.shown_keys]  # noqa: E731
@@ -210,8 +223,11 @@ async def test_a_global_panel_shows_one_object_acts_and_polls_until_settled(gsan
         await wait_for(pilot, lambda: panel.row is not None and panel.row.state == "upgrading", what="upgrading")
         clock.advance(2.5)  # the platform settles; the panel sees it without a key press
         await wait_for(pilot, lambda: panel.row.state == "active" and panel.row.get("plan") == "pro", what="settled")
-        await wait_for(pilot, lambda: "pro" in app.export_screenshot() and "basic" not in app.export_screenshot(),
-                       what="the new plan shown")
+        await wait_for(
+            pilot,
+            lambda: "pro" in app.export_screenshot() and "basic" not in app.export_screenshot(),
+            what="the new plan shown",
+        )
         assert writes(gsandbox) == [("POST", "/gadgets/v1/account/upgrade")]
 
 
@@ -249,8 +265,12 @@ async def test_a_secret_is_shown_once_on_request_and_never_kept(gsandbox, tmp_pa
     import httpx
 
     async with httpx.AsyncClient(transport=httpx.ASGITransport(gsandbox.app), base_url="http://sb") as http:
-        assert (await http.get("/gadget-keys/v1/keys", headers={"X-Auth-Token": gsandbox.secret_key})).status_code == 401
-        assert (await http.get("/gadget-keys/v1/keys", headers={"Authorization": f"Bearer {gsandbox.secret_key}"})).status_code == 200
+        assert (
+            await http.get("/gadget-keys/v1/keys", headers={"X-Auth-Token": gsandbox.secret_key})
+        ).status_code == 401
+        assert (
+            await http.get("/gadget-keys/v1/keys", headers={"Authorization": f"Bearer {gsandbox.secret_key}"})
+        ).status_code == 200
 
 
 async def test_read_only_hides_mutating_verbs_and_keeps_the_others(gsandbox):
@@ -265,8 +285,16 @@ async def test_read_only_hides_mutating_verbs_and_keeps_the_others(gsandbox):
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
         labels = [c[0] for c in app.screen.choices]
-        # Restart, Tune: not offered; what only reads stays (a prediction tried changes nothing; the labels open to be read)
-        assert labels == ["Check (changes nothing)", "Labels (replace the set)…", "Address (copy)…", "Try a prediction…", "Compare with a version…", "Parts ›"]
+        # Restart, Tune: not offered; what only reads stays (a prediction tried changes nothing; the labels open to be
+        # read)
+        assert labels == [
+            "Check (changes nothing)",
+            "Labels (replace the set)…",
+            "Address (copy)…",
+            "Try a prediction…",
+            "Compare with a version…",
+            "Parts ›",
+        ]
         await pick(pilot, app, lambda label: label.startswith("Check"))
         await wait_for(pilot, lambda: writes(gsandbox), what="check sent")
         assert writes(gsandbox) == [("POST", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}/check")]
@@ -303,7 +331,9 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(("tui.products", 
 
 
 def test_start_up_with_another_product_registered_loads_only_the_start_view():
-    out = subprocess.run([sys.executable, "-c", START_PROBE, str(ROOT / "tests")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", START_PROBE, str(ROOT / "tests")], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     loaded = json.loads(out.stdout.strip().splitlines()[-1])
     assert "tui.products.instance.servers" in loaded

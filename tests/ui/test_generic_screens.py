@@ -12,7 +12,19 @@ from textual.widgets import Input, Static, TextArea, Tree
 
 import gadgets_client
 import gadgets_sandbox
-from helpers import drawn_text, loaded, make_app, open_view, pick, screen_named, select, sidebar_enter, text_of, wait_for, tree_lines
+from helpers import (
+    drawn_text,
+    loaded,
+    make_app,
+    open_view,
+    pick,
+    screen_named,
+    select,
+    sidebar_enter,
+    text_of,
+    wait_for,
+    tree_lines,
+)
 from tui.products import manifest
 from tui.sandbox import Sandbox
 from tui.ui.widgets.streamed_markdown import StreamedMarkdown
@@ -45,7 +57,9 @@ def notes(chat):
     return [str(s.render()) for s in chat.query(".usage")]
 
 
-async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_conversation_copies_and_saves_it(gsandbox, tmp_path):
+async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_conversation_copies_and_saves_it(
+    gsandbox, tmp_path
+):
     app = make_app(gsandbox)
     async with app.run_test(size=(100, 30)) as pilot:
         chat = await open_chat(pilot, app)
@@ -58,7 +72,11 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         await wait_for(pilot, lambda: "Requests ██████ 59/60 left (resets " in head(), what="the requests gauge")
         await wait_for(pilot, lambda: "Tokens" in head() and "9,994/10,000 left" in head(), what="the tokens gauge")
         sent = gsandbox.gadgets.chats[-1]
-        assert sent["stream"] is True and sent["model"] == "gadget-small" and sent["messages"] == [{"role": "user", "content": "hello there"}]
+        assert (
+            sent["stream"] is True
+            and sent["model"] == "gadget-small"
+            and sent["messages"] == [{"role": "user", "content": "hello there"}]
+        )
 
         # The next message carries the conversation, with the system prompt and the settings chosen.
         chat.query_one("#chat-system", Input).value = "Be brief."
@@ -66,8 +84,15 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         await pilot.press(*"again", "enter")
         await wait_for(pilot, lambda: len(notes(chat)) == 2, what="the second answer")
         sent = gsandbox.gadgets.chats[-1]
-        assert sent["temperature"] == 0.5 and [m["role"] for m in sent["messages"]] == ["system", "user", "assistant", "user"]
-        assert sent["messages"][0]["content"] == "Be brief." and sent["messages"][2]["content"] == "You said: hello there"
+        assert sent["temperature"] == 0.5 and [m["role"] for m in sent["messages"]] == [
+            "system",
+            "user",
+            "assistant",
+            "user",
+        ]
+        assert (
+            sent["messages"][0]["content"] == "Be brief." and sent["messages"][2]["content"] == "You said: hello there"
+        )
 
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: app.clipboard == "You said: again", what="the answer copied")
@@ -75,7 +100,10 @@ async def test_a_chat_streams_the_answer_with_usage_and_gauges_keeps_the_convers
         await pilot.press("ctrl+s")  # saved through the file picker, a path typed
         picker = await screen_named(pilot, app, "FilePickerScreen")
         offered = picker.query_one("#file-path", Input)
-        assert offered.value.endswith(".md") and tuple(offered.selection) == (0, len(offered.value))  # typing replaces the name offered
+        assert offered.value.endswith(".md") and tuple(offered.selection) == (
+            0,
+            len(offered.value),
+        )  # typing replaces the name offered
         await pilot.press(*str(tmp_path / "talk.md"))
         await wait_for(pilot, lambda: offered.value == str(tmp_path / "talk.md"), what="the path typed")
         await pilot.press("enter")
@@ -102,14 +130,18 @@ async def test_a_chat_refuses_bad_settings_before_sending_and_esc_stops_an_answe
         await pilot.press("escape")  # stops the answer; the screen stays
         await wait_for(pilot, lambda: not chat.streaming and notes(chat), what="stopped")
         assert "stopped" in notes(chat)[0] and app.screen is chat
-        assert chat.query_one("#chat-input", Input).value == "hold on"  # nothing came: the message is back to send again
+        assert (
+            chat.query_one("#chat-input", Input).value == "hold on"
+        )  # nothing came: the message is back to send again
         await pilot.press("escape")  # nothing streaming: back to the console
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         await sidebar_enter(pilot, app, "gadgets.chat")
         assert await screen_named(pilot, app, "ChatScreen") is chat  # the same conversation, kept for the session
 
 
-async def test_a_playground_shows_how_to_call_then_sends_a_payload_loaded_from_a_file_and_keeps_a_history(gsandbox, tmp_path):
+async def test_a_playground_shows_how_to_call_then_sends_a_payload_loaded_from_a_file_and_keeps_a_history(
+    gsandbox, tmp_path
+):
     payload = tmp_path / "inputs.json"
     payload.write_text(json.dumps({"inputs": [1, 2, 3]}))
     app = make_app(gsandbox)
@@ -156,13 +188,16 @@ async def test_a_playground_shows_how_to_call_then_sends_a_payload_loaded_from_a
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
         await pick(pilot, app, lambda text: text == "Try a prediction…")
         again = await screen_named(pilot, app, "PlaygroundScreen")
-        assert again.query_one("#payload", TextArea).text == '{"inputs": ["x"]}'  # the draft and the history stay for the session
+        assert (
+            again.query_one("#payload", TextArea).text == '{"inputs": ["x"]}'
+        )  # the draft and the history stay for the session
         history = again.query_one("#history")
         assert history.option_count == 2
         history.focus()
         await pilot.press("down", "enter")  # the earlier exchange comes back
-        assert json.loads(again.query_one("#payload", TextArea).text) == {"inputs": [1, 2, 3]} and json.loads(again.answer) == {"outputs": [2, 4, 6]}
-
+        assert json.loads(again.query_one("#payload", TextArea).text) == {"inputs": [1, 2, 3]} and json.loads(
+            again.answer
+        ) == {"outputs": [2, 4, 6]}
 
 
 async def test_a_topology_tree_in_the_detail_is_read_again_with_what_was_folded_kept_folded(gsandbox):
@@ -178,11 +213,23 @@ async def test_a_topology_tree_in_the_detail_is_read_again_with_what_was_folded_
         await wait_for(pilot, lambda: panel.loaded, what="the tree")
         tree = panel.query_one(Tree)
         assert app.focused is tree
-        assert tree_lines(tree) == ["alpha", "  bolts", "    alpha-part-2 ×2", "  gears", "    alpha-part-1 ×1", "    alpha-part-3 ×3"]
+        assert tree_lines(tree) == [
+            "alpha",
+            "  bolts",
+            "    alpha-part-2 ×2",
+            "  gears",
+            "    alpha-part-1 ×1",
+            "    alpha-part-3 ×3",
+        ]
         assert "5 items" in text_of(panel.query_one("#tree-head", Static))
 
         await pilot.press("down", "enter")  # fold "bolts"
-        gsandbox.gadgets.parts["fr-par"]["alpha-part-9"] = {"name": "alpha-part-9", "gadget_id": alpha.id, "kind": "gear", "count": 9}
+        gsandbox.gadgets.parts["fr-par"]["alpha-part-9"] = {
+            "name": "alpha-part-9",
+            "gadget_id": alpha.id,
+            "kind": "gear",
+            "count": 9,
+        }
         await pilot.press("r")
         await wait_for(pilot, lambda: "    alpha-part-9 ×9" in tree_lines(tree), what="read again")
         assert tree_lines(tree)[:3] == ["alpha", "  bolts", "  gears"]  # still folded
@@ -256,5 +303,9 @@ async def test_the_transcript_stays_at_its_end_when_the_terminal_is_resized(gsan
             await wait_for(pilot, lambda: len(notes(chat)) == n, what=f"answer {n}")
         conversation = chat.query_one("#conversation")
         await pilot.resize_terminal(60, 20)
-        await wait_for(pilot, lambda: conversation.max_scroll_y > 0 and conversation.scroll_y == conversation.max_scroll_y, what="at the end")
+        await wait_for(
+            pilot,
+            lambda: conversation.max_scroll_y > 0 and conversation.scroll_y == conversation.max_scroll_y,
+            what="at the end",
+        )
         await wait_for(pilot, lambda: "You said: and a third" in answers(chat), what="the last answer drawn")

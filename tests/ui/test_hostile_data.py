@@ -27,7 +27,7 @@ def visible(svg: str) -> str:
     import html
     import re
 
-    svg = svg[svg.index("<g class"):] if "<g class" in svg else svg  # past the embedded styles
+    svg = svg[svg.index("<g class") :] if "<g class" in svg else svg  # past the embedded styles
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
 
 
@@ -35,7 +35,10 @@ def test_clean_shows_every_control_character_as_a_visible_escape():
     assert safe.clean(RETITLE) == "\\x1b]2;HACKED\\x07"
     assert safe.clean("a\nb\tc\x85d\x7f") == "a\\nb\\tc\\x85d\\x7f"
     assert safe.clean("plain é ü ✓") == "plain é ü ✓"
-    assert safe.loads(b'{"t":["\\u001b]52;c;SGk=\\u0007"],"k\\u009b":"\xc2\x9b"}') == {"t": ["\\x1b]52;c;SGk=\\x07"], "k\\x9b": "\\x9b"}
+    assert safe.loads(b'{"t":["\\u001b]52;c;SGk=\\u0007"],"k\\u009b":"\xc2\x9b"}') == {
+        "t": ["\\x1b]52;c;SGk=\\x07"],
+        "k\\x9b": "\\x9b",
+    }
 
 
 @given(st.text())
@@ -46,7 +49,13 @@ def test_cleaned_text_never_holds_a_control_character(text):
 
 
 @settings(max_examples=200)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(), lambda c: st.lists(c) | st.dictionaries(st.text(), c), max_leaves=20))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda c: st.lists(c) | st.dictionaries(st.text(), c),
+        max_leaves=20,
+    )
+)
 def test_decoded_bodies_never_hold_a_control_character(value):
     import json
 
@@ -70,13 +79,20 @@ def test_decoded_bodies_never_hold_a_control_character(value):
 def test_error_messages_keep_brackets_and_lose_escapes():
     err = error_from_response(400, b'{"message":"bad value [/] here \\u001b[2J","type":"invalid_request_error"}')
     assert err.message == "bad value [/] here \\x1b[2J"
-    err = error_from_response(400, b'{"type":"invalid_arguments","message":"invalid","details":[{"argument_name":"[name]","reason":"format"}]}')
+    err = error_from_response(
+        400,
+        b'{"type":"invalid_arguments","message":"invalid","details":[{"argument_name":"[name]","reason":"format"}]}',
+    )
     assert "[name] format" in err.summary
 
 
 async def test_hostile_fields_are_shown_as_text_in_the_list_the_detail_and_the_json(sandbox):
     server = next(s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "bastion")
-    sandbox.instance.wire_overrides[server["id"]] = {"tags": [RETITLE, CLIPBOARD, MARKUP], "state_detail": MARKUP, "hostname": "\x9b31m"}
+    sandbox.instance.wire_overrides[server["id"]] = {
+        "tags": [RETITLE, CLIPBOARD, MARKUP],
+        "state_detail": MARKUP,
+        "hostname": "\x9b31m",
+    }
     app = make_app(sandbox)
     async with app.run_test(size=(160, 40)) as pilot:
         view = await loaded(pilot, app)
@@ -85,7 +101,11 @@ async def test_hostile_fields_are_shown_as_text_in_the_list_the_detail_and_the_j
         assert "\\x1b]2;HACKED\\x07" in visible(shot)
         view.table.move_to(server["id"])
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen" and app.screen.resource is not None, what="detail")
+        await wait_for(
+            pilot,
+            lambda: app.screen.__class__.__name__ == "DetailScreen" and app.screen.resource is not None,
+            what="detail",
+        )
         shot = visible(app.export_screenshot())
         assert "\x1b" not in shot and "\x9b" not in shot
         assert "[/] [@click=app.quit]quit[/] [b]bold" in shot, "markup is shown as typed, not interpreted"
@@ -102,14 +122,19 @@ async def test_an_error_message_with_markup_is_shown_literally(sandbox):
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         view = await loaded(pilot, app)
         sandbox.inject(400, "/action", method="POST", times=1)
-        sandbox.faults[-1].body = {"message": "bad value [/] here [@click=app.quit]x[/]", "type": "invalid_request_error"}
+        sandbox.faults[-1].body = {
+            "message": "bad value [/] here [@click=app.quit]x[/]",
+            "type": "invalid_request_error",
+        }
         running = next(r for r in view.table.resources() if r.state == "running")
         view.table.move_to(running.id)
         view._do_action(running, next(a for a in view.kind.actions if a.name == "reboot"))
         await wait_for(pilot, lambda: any("bad value [/] here" in n.message for n in app.notes), what="toast")
         await pilot.pause()
         assert app.is_running and app.bugs == []
-        await wait_for(pilot, lambda: bool(app.screen.query("Toast")), what="toast shown")  # Textual's toast, by its CSS type
+        await wait_for(
+            pilot, lambda: bool(app.screen.query("Toast")), what="toast shown"
+        )  # Textual's toast, by its CSS type
         shown = " ".join(t.render().plain for t in app.screen.query("Toast"))
         assert "bad value [/] here [@click=app.quit]x[/]" in shown
 
@@ -143,7 +168,9 @@ async def test_forms_refuse_control_characters(sandbox):
         server = next(r for r in view.table.resources() if r.name == "bastion")
         view.table.move_to(server.id)
         await pilot.press("e")
-        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen" and app.screen.ready, what="edit form")
+        await wait_for(
+            pilot, lambda: app.screen.__class__.__name__ == "FormScreen" and app.screen.ready, what="edit form"
+        )
         form = app.screen
         form.query_one("#f-tags").value = "ok, " + RETITLE
         before = len(sandbox.requests)
@@ -156,7 +183,11 @@ async def test_forms_refuse_control_characters(sandbox):
 async def test_the_sandbox_refuses_control_characters(http):
     resp = await http.post("/instance/v1/zones/fr-par-1/ips", json={"project": DEMO_PROJECT_ID, "tags": ["a\x1bb"]})
     assert resp.status_code == 400
-    assert resp.json()["details"][0] == {"argument_name": "tags.0", "reason": "format", "help_message": "control characters are not allowed"}
+    assert resp.json()["details"][0] == {
+        "argument_name": "tags.0",
+        "reason": "format",
+        "help_message": "control characters are not allowed",
+    }
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "ansi-dark", "ansi-light", "textual-light", "nord"])
@@ -172,4 +203,3 @@ async def test_every_theme_draws_the_table(sandbox, theme):
         await pilot.pause()
         assert app.is_running and app.bugs == []
         assert not any(n.severity == "error" for n in app.notes)
-

@@ -10,7 +10,10 @@ from helpers import loaded, make_app, screen_named, wait_for
 pytestmark = pytest.mark.anyio
 
 KEY = "0f3c6a1e-5b7d-4c2a-9e8f-112233445566"
-CONFIG = f'remote_write:\n  - url: "https://metrics.fr-par.cockpit.example/a-rather-long/api/v1/push"\n    headers:\n      X-Token: "{KEY}"'
+CONFIG = (
+    'remote_write:\n  - url: "https://metrics.fr-par.cockpit.example/a-rather-long/api/v1/push"\n'
+    f'    headers:\n      X-Token: "{KEY}"'
+)
 
 
 async def secret_dialog(pilot, app, **kw):
@@ -79,8 +82,9 @@ async def test_a_configuration_is_shown_unwrapped_with_its_indentation(sandbox):
         assert box.render_line(2).text.rstrip() != lines[2]
 
 
-DASHBOARD = ("https://dashboard.cockpit.fr-par.example/grafana/d/a-rather-long-dashboard-path/overview"
-             "?orgId=1&from=now-1h")
+DASHBOARD = (
+    "https://dashboard.cockpit.fr-par.example/grafana/d/a-rather-long-dashboard-path/overview?orgId=1&from=now-1h"
+)
 
 
 @pytest.mark.parametrize("where", ["extra", "secrets"])

@@ -37,8 +37,13 @@ async def test_allowing_an_origin_is_asked_once_and_remembered(sandbox, tmp_path
         assert ELSEWHERE in ask.message and app.focused.id == "cancel"
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: all(ELSEWHERE in c.trusted for c in app.clients.values()), what="allowed")
-        await wait_for(pilot, lambda: "work" in ConfigFile.load().profiles and ELSEWHERE in ConfigFile.load().profiles["work"].allowed_origins,
-                       what="remembered in the profile")
+        await wait_for(
+            pilot,
+            lambda: (
+                "work" in ConfigFile.load().profiles and ELSEWHERE in ConfigFile.load().profiles["work"].allowed_origins
+            ),
+            what="remembered in the profile",
+        )
         app.call_later(notify_error, app, err, "Predicting")  # asked once
         await pilot.pause()
         assert app.screen.id == "main"

@@ -9,7 +9,9 @@ pytestmark = pytest.mark.anyio
 
 
 def test_server_model_is_lenient():
-    s = Server.model_validate({"id": "x", "state": "hibernating", "tags": None, "public_ip": "1.2.3.4", "brand_new": {"a": 1}})
+    s = Server.model_validate(
+        {"id": "x", "state": "hibernating", "tags": None, "public_ip": "1.2.3.4", "brand_new": {"a": 1}}
+    )
     assert s.state == "hibernating" and s.tags == [] and s.public_ip is None
     assert s.raw["brand_new"] == {"a": 1} and s.raw["public_ip"] == "1.2.3.4"  # the JSON view shows it all
 
@@ -75,7 +77,9 @@ async def test_a_notification_of_several_lines_shows_them_as_lines(sandbox):
         from tui.api.errors import InvalidArguments
         from tui.ui.errors import notify_error
 
-        notify_error(app, InvalidArguments(400, "invalid argument(s): name", method="POST", url="/servers"), "Creating x")  # summary, then what to do
+        notify_error(
+            app, InvalidArguments(400, "invalid argument(s): name", method="POST", url="/servers"), "Creating x"
+        )  # summary, then what to do
         await wait_for(pilot, lambda: bool(app.screen.query("Toast")), what="the failure shown")
         shown = "\n".join(str(t.render().plain) for t in app.screen.query("Toast"))
         assert "\\n" not in shown and len(shown.splitlines()) >= 2, shown

@@ -27,7 +27,11 @@ async def test_a_refused_rule_list_keeps_the_edits_in_the_editor(sandbox):
         editor.changed = True
         editor._fill(0)
         sandbox.inject(412, "/rules", method="PUT", times=1)
-        sandbox.faults[-1].body = {"type": "precondition_failed", "message": "precondition is not respected", "help_message": "the group is syncing"}
+        sandbox.faults[-1].body = {
+            "type": "precondition_failed",
+            "message": "precondition is not respected",
+            "help_message": "the group is syncing",
+        }
         await pilot.press("ctrl+s")
         status = editor.query_one("#records-status")
         await wait_for(pilot, lambda: "412" in str(status.render()), what="refusal shown in the editor")

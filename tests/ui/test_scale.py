@@ -20,7 +20,9 @@ def requests_since(sandbox: Sandbox, start: int) -> list[tuple[str, str]]:
 
 
 async def api(sandbox: Sandbox):
-    return httpx.AsyncClient(transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY})
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}
+    )
 
 
 async def test_every_page_is_loaded_and_counted():
@@ -118,8 +120,15 @@ async def test_cursor_stays_on_its_resource_across_refreshes():
             sandbox.instance.clock.advance(10)
             for sid in view.table.shown_keys[:5]:
                 assert (await http.delete(f"{Z}/servers/{sid}")).status_code == 204
-            new = await http.post(f"{Z}/servers", json={  # … and one appears at the top
-                "name": "fresh", "project": sandbox.project_id, "commercial_type": "PRO2-XS", "image": "ubuntu_noble"})
+            new = await http.post(
+                f"{Z}/servers",
+                json={  # … and one appears at the top
+                    "name": "fresh",
+                    "project": sandbox.project_id,
+                    "commercial_type": "PRO2-XS",
+                    "image": "ubuntu_noble",
+                },
+            )
             assert new.status_code == 201
         await pilot.press("r")
         await wait_for(pilot, lambda: view.table.loaded_count == 246 and not view.listing, what="re-listed")
@@ -222,7 +231,9 @@ async def test_a_slow_tick_asks_only_for_what_changed():
                 await http.patch(f"{Z}/servers/{sid}", json={"tags": ["changed"]})
         start = len(sandbox.requests)
         view._tick()
-        await wait_for(pilot, lambda: all(view.table.get(s).items("tags") == ["changed"] for s in changed), what="changes seen")
+        await wait_for(
+            pilot, lambda: all(view.table.get(s).items("tags") == ["changed"] for s in changed), what="changes seen"
+        )
         await pilot.pause(0.1)
         sent = requests_since(sandbox, start)
         assert sent == [("GET", f"{Z}/servers")]  # one request, not three pages

@@ -42,7 +42,9 @@ async def test_the_privileges_grid_opens_whatever_the_names(sandbox, users, data
         from tui.ui.dialogs import open_dialog
 
         values = {(u, d): "none" for u in users for d in databases}
-        open_dialog(app, "matrix", title="grid", rows=users, columns=databases, values=values, choices=["none", "readonly"])
+        open_dialog(
+            app, "matrix", title="grid", rows=users, columns=databases, values=values, choices=["none", "readonly"]
+        )
         grid = await screen_named(pilot, app, "MatrixScreen")
         await pilot.press("space")
         assert grid.changes() == {(users[0], databases[0]): "readonly"}
@@ -56,11 +58,16 @@ async def test_a_choice_named_by_the_api_at_any_length_stays_one_line(sandbox):
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, app)
         picked = []
-        app.push_screen(PickerScreen("Which?", [("x" * 5000, "long"), ("y" * 300, "odd", "z" * 400), ("short", "ok")]), picked.append)
+        app.push_screen(
+            PickerScreen("Which?", [("x" * 5000, "long"), ("y" * 300, "odd", "z" * 400), ("short", "ok")]),
+            picked.append,
+        )
         picker = await screen_named(pilot, app, "PickerScreen")
         await pilot.pause()
         box = picker.query_one("OptionList")
-        assert all(len(str(box.get_option_at_index(i).prompt)) <= 60 + len("  — ") + 120 for i in range(box.option_count))
+        assert all(
+            len(str(box.get_option_at_index(i).prompt)) <= 60 + len("  — ") + 120 for i in range(box.option_count)
+        )
         await pilot.press("j", "enter")  # the greyed one is skipped
         assert picked == ["ok"]
 
@@ -74,8 +81,15 @@ async def test_a_grid_cell_cycled_to_a_longer_value_shows_it_whole(sandbox):
     app = make_app(sandbox)
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot, app)
-        open_dialog(app, "matrix", title="grid", rows=["app"], columns=["db"], values={("app", "db"): "none"},
-                    choices=["none", "readonly", "readwrite", "all"])
+        open_dialog(
+            app,
+            "matrix",
+            title="grid",
+            rows=["app"],
+            columns=["db"],
+            values={("app", "db"): "none"},
+            choices=["none", "readonly", "readwrite", "all"],
+        )
         grid = await screen_named(pilot, app, "MatrixScreen")
         await pilot.press("space", "space")
         assert grid.changes() == {("app", "db"): "readwrite"}

@@ -10,7 +10,23 @@ import pytest
 
 import gadgets_client
 import gadgets_sandbox
-from helpers import act, child_list, confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, pick, screen_named, select, tab_to, text_of, to_named_row, wait_for
+from helpers import (
+    act,
+    child_list,
+    confirm_yes,
+    demo_settings,
+    form_ready,
+    loaded,
+    make_app,
+    open_view,
+    pick,
+    screen_named,
+    select,
+    tab_to,
+    text_of,
+    to_named_row,
+    wait_for,
+)
 from tui.products import manifest
 from tui.sandbox import Sandbox
 from tui.ui.refresh import RefreshPolicy
@@ -43,14 +59,20 @@ async def on_alpha(pilot, app, sandbox):
     return alpha, sandbox.gadgets.gadgets["fr-par"][alpha.id]
 
 
-async def test_a_panel_absent_until_activated_offers_activate_shows_the_password_once_then_its_object_and_children(gsandbox, clock):
+async def test_a_panel_absent_until_activated_offers_activate_shows_the_password_once_then_its_object_and_children(
+    gsandbox, clock
+):
     app = make_app(gsandbox, policy=RefreshPolicy(fast=0.05, slow=3600))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         panel = await open_view(pilot, app, "gadgets.station")
         await wait_for(pilot, lambda: panel.absent, what="absent")
         shown = text_of(panel.query_one("#panel-fields"))
-        assert "no station yet" in shown and "a: Activate" in shown and "not set up" in str(panel.query_one("#panel-scroll").border_title)
+        assert (
+            "no station yet" in shown
+            and "a: Activate" in shown
+            and "not set up" in str(panel.query_one("#panel-scroll").border_title)
+        )
         assert ("GET", "/gadgets/v1/station") in gsandbox.requests and gsandbox.gadgets.project_params == []
 
         await menu(pilot, app, "Activate")
@@ -91,14 +113,19 @@ async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_wri
         await tab_to(pilot, app, "f-description")
         await pilot.press(*"edge", "ctrl+s")
         await wait_for(pilot, lambda: stored["description"] == "edge", what="replaced")
-        assert writes(gsandbox) == [("PUT", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}")] and stored["name"] == "alpha"
+        assert (
+            writes(gsandbox) == [("PUT", f"/gadgets/v1/regions/fr-par/gadgets/{alpha.id}")]
+            and stored["name"] == "alpha"
+        )
 
         # a form, then one request: the form's value and the context's project in one body
         await wait_for(pilot, lambda: app.screen.id == "main", what="main")
         await menu(pilot, app, "Tune…")
         await form_ready(pilot, app)
         await tab_to(pilot, app, "f-level")
-        fault = gsandbox.inject(503, f"/gadgets/{alpha.id}", method="GET")  # reading it again fails: only the answer can show it
+        fault = gsandbox.inject(
+            503, f"/gadgets/{alpha.id}", method="GET"
+        )  # reading it again fails: only the answer can show it
         await pilot.press("end", "backspace", "7", "ctrl+s")
         await wait_for(pilot, lambda: stored["level"] == 7, what="tuned")
         await wait_for(pilot, lambda: app.main.view.table.get(alpha.id).get("level") == 7, what="the answer upserted")
@@ -152,14 +179,22 @@ async def test_a_form_takes_lines_a_key_value_map_and_several_choices_and_names_
         await pilot.press(*"line one", "enter", *"line two")  # enter is a new line here, not a send
         await tab_to(pilot, app, "f-settings")
         await pilot.press(*"oops", "ctrl+s")
-        await wait_for(pilot, lambda: "line 1: key=value expected" in text_of(form.query_one("#e-settings")), what="the bad line named")
+        await wait_for(
+            pilot,
+            lambda: "line 1: key=value expected" in text_of(form.query_one("#e-settings")),
+            what="the bad line named",
+        )
         assert writes(gsandbox) == [] and app.screen is form
         await pilot.press(*["backspace"] * 4, *"retries=3", "enter", *"mode = eco")
         await tab_to(pilot, app, "f-modes")
         await pilot.press("space", "down", "down", "space")  # Quiet and Safe ticked
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "config" in stored, what="configured")
-        assert stored["config"] == {"notes": "line one\nline two", "settings": {"retries": "3", "mode": "eco"}, "modes": ["quiet", "safe"]}
+        assert stored["config"] == {
+            "notes": "line one\nline two",
+            "settings": {"retries": "3", "mode": "eco"},
+            "modes": ["quiet", "safe"],
+        }
 
 
 async def test_an_exactly_one_of_field_shows_the_chosen_variant_and_names_a_nested_field_by_its_path(gsandbox):
@@ -177,7 +212,11 @@ async def test_an_exactly_one_of_field_shows_the_chosen_variant_and_names_a_nest
         await pilot.press(*"health")
         await tab_to(pilot, app, "f-check--http--code")
         await pilot.press(*"700", "ctrl+s")
-        await wait_for(pilot, lambda: "a path starting with /" in text_of(form.query_one("#e-check--http--uri")), what="the URI's rule")
+        await wait_for(
+            pilot,
+            lambda: "a path starting with /" in text_of(form.query_one("#e-check--http--uri")),
+            what="the URI's rule",
+        )
         assert "at most 599" in text_of(form.query_one("#e-check--http--code"))
         assert "Check › URI" in text_of(form.query_one("#form-status")) and writes(gsandbox) == []
         await tab_to(pilot, app, "f-check--http--uri")

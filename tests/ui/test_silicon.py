@@ -24,16 +24,22 @@ def live():
 
 @pytest.fixture
 async def api(live):
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(live.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}) as c:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(live.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}
+    ) as c:
         yield c
 
 
 async def test_sandbox_rules(api, live):
     types = (await api.get(f"{S}/server-types")).json()["server_types"]
-    assert {t["name"] for t in types} == {"M2-L", "M2-M", "M1-M"} and all(t["minimum_lease_duration"] == "86400s" for t in types)
+    assert {t["name"] for t in types} == {"M2-L", "M2-M", "M1-M"} and all(
+        t["minimum_lease_duration"] == "86400s" for t in types
+    )
     r = await api.post(f"{S}/servers", json={"name": "bad/name", "type": "M1-M", "project_id": live.project_id})
     assert args(r) == {"name": "format", "type": "constraint"}
-    created = (await api.post(f"{S}/servers", json={"name": "ci 2.1", "type": "M2-M", "project_id": live.project_id})).json()
+    created = (
+        await api.post(f"{S}/servers", json={"name": "ci 2.1", "type": "M2-M", "project_id": live.project_id})
+    ).json()
     assert created["status"] == "starting" and created["deletable_at"] > created["created_at"]
     r = await api.delete(f"{S}/servers/{created['id']}")
     assert r.status_code == 400 and "cannot be deleted before" in r.json()["message"]
@@ -61,7 +67,11 @@ async def test_console_create_reboot_and_the_24_hour_minimum(live):
         await pilot.press("enter")  # Reboot
         await screen_named(pilot, app, "ConfirmScreen")
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "ios-build-01").state == "rebooting", what="rebooting")
+        await wait_for(
+            pilot,
+            lambda: next(r for r in view.table.resources() if r.name == "ios-build-01").state == "rebooting",
+            what="rebooting",
+        )
         # create: the lease minimum is stated
         await pilot.press("c")
         form = await screen_named(pilot, app, "FormScreen")

@@ -30,13 +30,23 @@ PER_TEST = 4  # views a test soaks: a product with more is soaked in parts, side
 PRODUCTS: dict[str, list[str]] = {}
 for _group, _ids in _GROUPS.items():
     for _at in range(0, len(_ids), PER_TEST):
-        PRODUCTS[_group if len(_ids) <= PER_TEST else f"{_group}-{_at // PER_TEST + 1}"] = _ids[_at:_at + PER_TEST]
+        PRODUCTS[_group if len(_ids) <= PER_TEST else f"{_group}-{_at // PER_TEST + 1}"] = _ids[_at : _at + PER_TEST]
 SEEDS = [int(s) for s in os.environ.get("CLOUDTUI_SOAK_SEEDS", "11").split(",")]
 
 pytestmark = pytest.mark.anyio
 
 SECRET = "5a0c4e2f-soak-4b7e-9d1a-c0ffee5ec4e7"
-RATES = {"5xx": 0.06, "429": 0.05, "slow": 0.05, "drop": 0.03, "badjson": 0.03, "html": 0.03, "redirect": 0.02, "hostile": 0.25, "applied": 0.3}
+RATES = {
+    "5xx": 0.06,
+    "429": 0.05,
+    "slow": 0.05,
+    "drop": 0.03,
+    "badjson": 0.03,
+    "html": 0.03,
+    "redirect": 0.02,
+    "hostile": 0.25,
+    "applied": 0.3,
+}
 
 
 async def wait_for(pilot, condition, timeout: float = 20.0, what: str = "condition") -> None:
@@ -90,7 +100,12 @@ def not_silent(app, view) -> bool:
 @pytest.mark.parametrize("product", list(PRODUCTS))
 async def test_every_view_and_form_under_faults(product, seed):
     sandbox = Sandbox(clock=ManualClock(), secret_key=SECRET, faults=FaultSpec(rates=RATES, seed=seed, slow_s=0.05))
-    app = make_app(sandbox, secret=SECRET, policy=RefreshPolicy(fast=0.3, slow=1.0, paused=0.2), retry=RetryPolicy(deadline=0.4, base=0.01, cap=0.05))
+    app = make_app(
+        sandbox,
+        secret=SECRET,
+        policy=RefreshPolicy(fast=0.3, slow=1.0, paused=0.2),
+        retry=RetryPolicy(deadline=0.4, base=0.01, cap=0.05),
+    )
     captured = Captured()
     log = logging.getLogger("cloudtui")
     log.addHandler(captured)
@@ -126,17 +141,24 @@ async def test_every_view_and_form_under_faults(product, seed):
                         await back_to_main(pilot, app)
                 if kind.create is not None:
                     await pilot.press("c")
-                    await wait_for(pilot, lambda: app.screen.__class__.__name__ in ("FormScreen", "PickerScreen"), what="create form")
+                    await wait_for(
+                        pilot,
+                        lambda: app.screen.__class__.__name__ in ("FormScreen", "PickerScreen"),
+                        what="create form",
+                    )
                     form = app.screen
                     if form.__class__.__name__ == "FormScreen":
-                        await wait_for(pilot, lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()), what="choices or why not")
+                        await wait_for(
+                            pilot,
+                            lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()),
+                            what="choices or why not",
+                        )
                         await pilot.press("ctrl+s")  # an empty form: refused, with fields named, nothing sent
                         await pilot.pause()
                     await back_to_main(pilot, app)
                 assert app.is_running and app.bugs == [], f"{app.bugs}\n{notes(app)}"
             await alive(pilot, app)  # (a key gone dead on the way would have stopped a wait above)
             if "instance.servers" in PRODUCTS[product]:
-
                 # One real create through the form, with writes that may be applied and answered badly.
                 view = await open_view(pilot, app, "instance.servers", timeout=20)
                 from helpers import choose
@@ -146,7 +168,11 @@ async def test_every_view_and_form_under_faults(product, seed):
                     await pilot.press("c")
                     await wait_for(pilot, lambda: app.screen.__class__.__name__ == "FormScreen", what="form")
                     form = app.screen
-                    await wait_for(pilot, lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()), what="choices or why not")
+                    await wait_for(
+                        pilot,
+                        lambda: form.ready or "Could not load" in str(form.query_one("#form-status").render()),
+                        what="choices or why not",
+                    )
                     if not form.ready:  # the choices did not load (a fault): the form says so; try again
                         continue
                     await pilot.press(*"soak-made", "tab")
@@ -154,7 +180,9 @@ async def test_every_view_and_form_under_faults(product, seed):
                     await pilot.press("tab")
                     await choose(pilot, "Debian")
                     await pilot.press("ctrl+s")
-                    await wait_for(pilot, lambda: app.screen.id == "main" or not app.screen.busy, what="create answered")
+                    await wait_for(
+                        pilot, lambda: app.screen.id == "main" or not app.screen.busy, what="create answered"
+                    )
                     if app.screen.id == "main" or "may have been applied" in notes(app):
                         break  # made, or perhaps made: an operator told to look first does not send again
                     await pilot.press("escape")
@@ -175,7 +203,9 @@ async def test_every_view_and_form_under_faults(product, seed):
     assert captured.lines, "the soak was logged"
     assert not any(SECRET in line for line in captured.lines)
     injected = sandbox.fault_spec.injected
-    assert sum(injected.values()) > 0, injected  # the faults were live (which ones depends on the seed and the product's requests)
+    assert sum(injected.values()) > 0, (
+        injected
+    )  # the faults were live (which ones depends on the seed and the product's requests)
     if "instance.servers" in PRODUCTS[product]:
         posts = [p for m, p in sandbox.requests if m == "POST" and p.endswith("/servers")]
         assert posts, "a create was sent"

@@ -83,9 +83,11 @@ async def test_characters_markdown_decodes_from_entities_are_cleaned_as_drawn():
     app = Holder()
     async with app.run_test(size=(60, 20)) as pilot:
         answer = app.query_one(StreamedMarkdown)
-        answer.finish("Open &#x202e;gnp.exe, pa&#x200b;ypal &#x1b;]2;owned&#x7;\n\n"
-                      "`&#x202e;` [&#x200b;x](http://a.example/&#x202e;) ![&#x202e;](http://b.example/&#x200b;.png)\n\n"
-                      "# &#x2066;heading &#x1b;[31m\n\n- &#xfeff;item")
+        answer.finish(
+            "Open &#x202e;gnp.exe, pa&#x200b;ypal &#x1b;]2;owned&#x7;\n\n"
+            "`&#x202e;` [&#x200b;x](http://a.example/&#x202e;) ![&#x202e;](http://b.example/&#x200b;.png)\n\n"
+            "# &#x2066;heading &#x1b;[31m\n\n- &#xfeff;item"
+        )
         await pilot.pause()
         drawn = drawn_text(answer)
         assert not any(ch in drawn for ch in "\u202e\u200b\x1b\x07\u2066\ufeff")

@@ -63,7 +63,6 @@ async def test_a_menu_closed_while_it_is_built_can_open_again():
         assert app._exception is None and isinstance(app.screen, Menu) and app.focused is not None
 
 
-
 def test_a_strip_makes_its_caches_on_first_use_and_keeps_what_they_hold():
     from rich.segment import Segment
     from textual.strip import Strip

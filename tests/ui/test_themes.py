@@ -29,8 +29,12 @@ async def test_every_theme_on_a_list_a_detail_a_form_and_help(sandbox, themes):
     app = make_app(sandbox)
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot, app)
-        screens = ((None, "MainScreen"), ("enter", "DetailScreen"), ("c", "FormScreen"),
-                   ("question_mark", "HelpScreen"))
+        screens = (
+            (None, "MainScreen"),
+            ("enter", "DetailScreen"),
+            ("c", "FormScreen"),
+            ("question_mark", "HelpScreen"),
+        )
         for key, screen in screens:
             if key is not None:  # each screen opened once, and drawn in every theme
                 await pilot.press(key)

@@ -11,7 +11,9 @@ from helpers import loaded, make_app, screen_named, wait_for
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize("keys, typed", [(["backspace", "y"], "aby"), (["x", "backspace", "y"], "abcy"), (["backspace", "backspace"], "a")])
+@pytest.mark.parametrize(
+    "keys, typed", [(["backspace", "y"], "aby"), (["x", "backspace", "y"], "abcy"), (["backspace", "backspace"], "a")]
+)
 async def test_keys_in_one_read_apply_in_order(sandbox, keys, typed):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -147,8 +149,13 @@ async def test_a_palette_search_typed_the_instant_the_console_starts_runs(sandbo
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         _typed(app, ":dns zones\n")
-        await wait_for(pilot, lambda: app.main is not None and app.main.current_kind is not None
-                       and app.main.current_kind.id == "dns.zones", what="DNS zones shown")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main is not None and app.main.current_kind is not None and app.main.current_kind.id == "dns.zones"
+            ),
+            what="DNS zones shown",
+        )
         assert [type(s).__name__ for s in app.screen_stack] == ["Screen", "MainScreen"]
 
 
@@ -173,13 +180,17 @@ async def test_enter_typed_with_a_palette_search_waits_for_its_matches(sandbox, 
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         _typed(app, ":dns zones\r")
-        typed = lambda: type(app.screen).__name__ == "CloudPalette" \
-            and app.screen.query_one("CommandInput").value == "dns zones"  # noqa: E731
+
+        def typed() -> bool:
+            screen = app.screen
+            return type(screen).__name__ == "CloudPalette" and screen.query_one("CommandInput").value == "dns zones"
+
         await wait_for(pilot, typed, what="the search typed")
         await wait_for(pilot, lambda: app.keys_waiting, what="enter held")
         answer.set()
-        await wait_for(pilot, lambda: app.screen is app.main and app.main.current_kind.id == "dns.zones",
-                       what="DNS zones shown")
+        await wait_for(
+            pilot, lambda: app.screen is app.main and app.main.current_kind.id == "dns.zones", what="DNS zones shown"
+        )
 
 
 async def test_keys_typed_after_picking_an_action_go_to_the_form_it_opens(sandbox):

@@ -15,8 +15,25 @@ import pytest
 from textual.widgets import Input
 
 from helpers import (
-    act, back_to_main, drawn_text, child_list, confirm_yes, demo_settings, error_of, form_ready, loaded, make_app, one_time_value, open_view,
-    screen_named, set_select, sidebar_enter, text_of, to_named_row, typed, wait_for,
+    act,
+    back_to_main,
+    drawn_text,
+    child_list,
+    confirm_yes,
+    demo_settings,
+    error_of,
+    form_ready,
+    loaded,
+    make_app,
+    one_time_value,
+    open_view,
+    screen_named,
+    set_select,
+    sidebar_enter,
+    text_of,
+    to_named_row,
+    typed,
+    wait_for,
 )
 from tui.ui.refresh import RefreshPolicy
 from tui.ui.widgets.streamed_markdown import StreamedMarkdown
@@ -52,7 +69,9 @@ async def monitoring_walk(pilot, app, sandbox, clock):
     form = await form_ready(pilot, app)
     await typed(pilot, app, name="prometheus-prod")
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: "already a token's name" in error_of(form, "name"), what="a taken name refused, named")
+    await wait_for(
+        pilot, lambda: "already a token's name" in error_of(form, "name"), what="a taken name refused, named"
+    )
     await back_to_main(pilot, app)  # the form (its typing dropped, as asked), the list
 
     # an e-mail contact point, then a test alert to it
@@ -80,13 +99,17 @@ async def inference_walk(pilot, app, sandbox, clock, tmp_path):
     form = await form_ready(pilot, app)
     await typed(pilot, app, name="digits", path="models.example.com/digits.zip")
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: "http or https URL" in error_of(form, "path"), what="a bad archive address refused, named")
+    await wait_for(
+        pilot, lambda: "http or https URL" in error_of(form, "path"), what="a bad archive address refused, named"
+    )
     await typed(pilot, app, path="https://models.example.com/digits.zip")
     await set_select(pilot, form, "framework", "onnx:1.0.0")
     await typed(pilot, app, config="input_type=float32")
     await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: any(r.name == "digits" for r in models.table.resources()), what="created")
-    assert models.table.cursor_row == 0 and models.table.get(models.table.cursor_key).name == "digits"  # first, as the API lists it
+    assert (
+        models.table.cursor_row == 0 and models.table.get(models.table.cursor_key).name == "digits"
+    )  # first, as the API lists it
     assert models.table.loaded_count > 1
     await to_named_row(pilot, models, "digits")
     await pilot.press("enter")
@@ -94,7 +117,9 @@ async def inference_walk(pilot, app, sandbox, clock, tmp_path):
     assert "[creating …] › converting" in text_of(detail.query_one("#fields"))
     for seconds, state in ((3.5, "converting"), (3.5, "building"), (5.5, "deploying"), (4.5, "ready")):
         clock.advance(seconds)
-        await wait_for(pilot, lambda: f"[{state}" in text_of(detail.query_one("#fields")), what=state)  # the stepper follows, live
+        await wait_for(
+            pilot, lambda: f"[{state}" in text_of(detail.query_one("#fields")), what=state
+        )  # the stepper follows, live
     await pilot.press("escape")
 
     # an array, then an image from disk
@@ -109,8 +134,14 @@ async def inference_walk(pilot, app, sandbox, clock, tmp_path):
     picker = await screen_named(pilot, app, "FilePickerScreen")
     picker.query_one("#file-path", Input).value = str(image)
     await pilot.press("enter")
-    await wait_for(pilot, lambda: app.screen is play and "image_file" in play.query_one("#payload").text, what="the image referred to")
-    assert f"({image.stat().st_size:,} bytes) as a request of" in text_of(play.query_one("#play-status"))  # the file's size, then the request's
+    await wait_for(
+        pilot,
+        lambda: app.screen is play and "image_file" in play.query_one("#payload").text,
+        what="the image referred to",
+    )
+    assert f"({image.stat().st_size:,} bytes) as a request of" in text_of(
+        play.query_one("#play-status")
+    )  # the file's size, then the request's
     await pilot.press("ctrl+r")
     await wait_for(pilot, lambda: len(play.session.history) == 2, what="the image's answer")
     scores = json.loads(play.answer)["predictions"][0]
@@ -134,7 +165,11 @@ async def chat_walk(pilot, app, sandbox):
     sandbox.genai.limits.requests_per_minute = 3  # the models listing and two answers, then a refusal
     await sidebar_enter(pilot, app, "genai.chat")
     chat = await screen_named(pilot, app, "ChatScreen")
-    await wait_for(pilot, lambda: chat.query_one("#chat-model").value not in (None, chat.query_one("#chat-model").BLANK), what="models listed")
+    await wait_for(
+        pilot,
+        lambda: chat.query_one("#chat-model").value not in (None, chat.query_one("#chat-model").BLANK),
+        what="models listed",
+    )
     head = chat.query_one("#chat-head")
     for n, left in ((1, "1/3"), (2, "0/3")):
         await pilot.press(*"Write 40 words about DNS", "enter")
@@ -146,7 +181,10 @@ async def chat_walk(pilot, app, sandbox):
     said = str(chat.query_one("#chat-status").render())
     assert "the Requests limit is used up (0 of 3 left), it resets in" in said and "Not retried" in said
     field = chat.query_one("#chat-input", Input)
-    assert field.value == "one more" and tuple(field.selection) == (0, len("one more"))  # kept and selected: enter sends it again
+    assert field.value == "one more" and tuple(field.selection) == (
+        0,
+        len("one more"),
+    )  # kept and selected: enter sends it again
     assert "your message is kept: enter sends it again, typing replaces it" in said
     await pilot.press(*"two")
     assert field.value == "two"  # typing replaces it, never runs on from it ("one moretwo")
@@ -156,8 +194,9 @@ async def chat_walk(pilot, app, sandbox):
 
 
 def ai_app(sandbox):
-    return make_app(sandbox, settings=demo_settings(genai_url="http://sandbox/genai"),
-                    policy=RefreshPolicy(fast=0.05, slow=3600))
+    return make_app(
+        sandbox, settings=demo_settings(genai_url="http://sandbox/genai"), policy=RefreshPolicy(fast=0.05, slow=3600)
+    )
 
 
 async def test_monitoring_from_the_keyboard(sandbox, clock, caplog):

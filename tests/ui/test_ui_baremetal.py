@@ -31,8 +31,16 @@ async def open_baremetal(pilot, app, zone="fr-par-2"):
     view = await open_view(pilot, app, "baremetal.servers")
     if view.scope != zone:
         app.main.set_scope(zone)
-        await wait_for(pilot, lambda: view.scope == zone and not view.listing and view.table.loaded_count > 0
-                       and all(r.get("zone") == zone for r in view.table.resources()), what=zone)
+        await wait_for(
+            pilot,
+            lambda: (
+                view.scope == zone
+                and not view.listing
+                and view.table.loaded_count > 0
+                and all(r.get("zone") == zone for r in view.table.resources())
+            ),
+            what=zone,
+        )
     view.focus_table()
     await pilot.pause()
     return view
@@ -53,9 +61,13 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         order.query_one("#f-name").value = "db-03"
         order.query_one("#f-description").value = "third database node"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any(s["name"] == "db-03" for s in store.servers["fr-par-2"].values()), what="ordered")
+        await wait_for(
+            pilot, lambda: any(s["name"] == "db-03" for s in store.servers["fr-par-2"].values()), what="ordered"
+        )
         sid = next(s["id"] for s in store.servers["fr-par-2"].values() if s["name"] == "db-03")
-        await wait_for(pilot, lambda: view.table.get(sid) is not None and view.table.get(sid).state == "undelivered", what="row")
+        await wait_for(
+            pilot, lambda: view.table.get(sid) is not None and view.table.get(sid).state == "undelivered", what="row"
+        )
         # undelivered: power is greyed with why
         view.table.move_to(sid)
         await pilot.press("a")
@@ -92,7 +104,11 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await wait_for(pilot, lambda: view.table.get(sid).state == "stopping", what="stopping")
         clock.advance(11)
         view.follow(view.table.get(sid))
-        await wait_for(pilot, lambda: view.table.get(sid).state == "ready" and view.table.get(sid).get("boot_type") == "rescue", what="rescue")
+        await wait_for(
+            pilot,
+            lambda: view.table.get(sid).state == "ready" and view.table.get(sid).get("boot_type") == "rescue",
+            what="rescue",
+        )
         # remote access: the allowed IP, then the password once, masked, copied
         await action(pilot, app, "Remote access (management controller)…")
         access = await form_ready(pilot, app)
@@ -104,7 +120,9 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         assert all(password not in str(box.get_option_at_index(i).prompt) for i in range(box.option_count))
         from tui.products.times import moment_of
 
-        assert moment_of(store.remote[sid]["expires_at"]) in str(secret.query_one("#secret-expiry").render())  # when, read as a time
+        assert moment_of(store.remote[sid]["expires_at"]) in str(
+            secret.query_one("#secret-expiry").render()
+        )  # when, read as a time
         await pilot.press("y")  # the password: it is highlighted first
         assert app.clipboard == password
         await pilot.press("escape")
@@ -126,8 +144,9 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         await wait_for(pilot, lambda: any("No remote access is open" in n.message for n in app.notes), what="none open")
         deletes = len([w for w in writes(sandbox) if w[0] == "DELETE"])
         await action(pilot, app, "Revoke remote access")  # none open: said, nothing sent
-        await wait_for(pilot, lambda: any("nothing to revoke" in n.message for n in app.notes),
-                       what="nothing to revoke")
+        await wait_for(
+            pilot, lambda: any("nothing to revoke" in n.message for n in app.notes), what="nothing to revoke"
+        )
         said = next(n for n in app.notes if "nothing to revoke" in n.message)
         assert said.title == "Revoke remote access (db-03): nothing to do" and said.severity == "information"
         assert len([w for w in writes(sandbox) if w[0] == "DELETE"]) == deletes and app.screen.id == "main"
@@ -139,10 +158,14 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         reverse = await form_ready(pilot, app)
         reverse.query_one("#f-reverse").value = "db-03.example.com"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: view.table.get(sid).items("ips")[0].get("reverse_status") == "pending", what="pending")
+        await wait_for(
+            pilot, lambda: view.table.get(sid).items("ips")[0].get("reverse_status") == "pending", what="pending"
+        )
         clock.advance(5)
         view.follow(view.table.get(sid))
-        await wait_for(pilot, lambda: view.table.get(sid).items("ips")[0].get("reverse_status") == "active", what="active")
+        await wait_for(
+            pilot, lambda: view.table.get(sid).items("ips")[0].get("reverse_status") == "active", what="active"
+        )
         # the events timeline in the detail, newest first
         await pilot.press("enter")
         detail = await screen_named(pilot, app, "DetailScreen")
@@ -165,7 +188,11 @@ async def test_delete_asks_for_the_name(sandbox):
         confirm.query_one("#confirm-text").value = "spare-01"
         await pilot.pause()
         confirm.query_one("#confirm").press()
-        await wait_for(pilot, lambda: ("DELETE", f"/baremetal/v1alpha1/zones/fr-par-2/servers/{row.id}") in writes(sandbox), what="deleted")
+        await wait_for(
+            pilot,
+            lambda: ("DELETE", f"/baremetal/v1alpha1/zones/fr-par-2/servers/{row.id}") in writes(sandbox),
+            what="deleted",
+        )
 
 
 async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clock):
@@ -186,7 +213,9 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
         assert nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081").state == "attaching"
         clock.advance(6)
         nets.follow(nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081"))
-        await wait_for(pilot, lambda: nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081").state == "attached", what="attached")
+        await wait_for(
+            pilot, lambda: nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081").state == "attached", what="attached"
+        )
         # the VLAN snippet, copyable (it changes nothing: no request)
         row = nets.table.get("7d4d2f30-9e3c-4b0a-9f5d-3c4d5e6f7081")
         nets.table.move_to(row.id)
@@ -195,7 +224,7 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
         await pick(pilot, app, lambda label: label.startswith("VLAN snippet"))
         result = await screen_named(pilot, app, "ResultScreen")
         vlan = row.get("vlan")
-        assert f'VLAN={vlan}\n' in result.text and 'type vlan id "$VLAN"' in result.text
+        assert f"VLAN={vlan}\n" in result.text and 'type vlan id "$VLAN"' in result.text
         assert '"$IFACE.$VLAN" up' in result.text
         await pilot.press("y")
         assert app.clipboard == result.text
@@ -204,8 +233,16 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         # a server of a zone without private networks: greyed, with why
         app.main.set_scope("fr-par-2")
-        await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 5
-                       and all(r.get("zone") == "fr-par-2" for r in view.table.resources()), what="fr-par-2")
+        await wait_for(
+            pilot,
+            lambda: (
+                view.scope == "fr-par-2"
+                and not view.listing
+                and view.table.loaded_count == 5
+                and all(r.get("zone") == "fr-par-2" for r in view.table.resources())
+            ),
+            what="fr-par-2",
+        )
         await select(pilot, view, "db-primary")
         await pilot.press("a")
         menu = await screen_named(pilot, app, "PickerScreen")

@@ -4,7 +4,8 @@ an OS, watch it become ready, reboot it into rescue, open remote access and copy
 reverse DNS, attach two flexible IPs at once, give one a virtual MAC and duplicate it onto the
 other, move both to another server, attach the server to two private networks and copy the VLAN
 snippet; create a silicon server, see why it cannot be deleted yet, reboot it. The rules each form
-refuses are checked on its model in tests/unit/test_form_rules.py; here, the happy path. In fr-par-1: bare metal, flexible IPs and private
+refuses are checked on its model in tests/unit/test_form_rules.py; here, the happy path. In fr-par-1: bare metal,
+flexible IPs and private
 networks are all offered there."""
 
 from __future__ import annotations
@@ -13,7 +14,19 @@ import time
 
 import pytest
 
-from helpers import act, choose, form_ready as form, loaded, make_app, open_view, pick, screen_named, sent, tab_to, wait_for
+from helpers import (
+    act,
+    choose,
+    form_ready as form,
+    loaded,
+    make_app,
+    open_view,
+    pick,
+    screen_named,
+    sent,
+    tab_to,
+    wait_for,
+)
 from helpers import confirm_yes as confirm
 from tui.sandbox import ManualClock, Sandbox
 
@@ -98,7 +111,14 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_and_networks_from_the_key
         # 4. reboot into rescue
         await act(pilot, app, "Reboot into rescue")
         await confirm(pilot, app)
-        await refreshed(pilot, servers, clock, 11, lambda: servers.table.get(sid).state == "ready" and servers.table.get(sid).get("boot_type") == "rescue", "rescue")
+        await refreshed(
+            pilot,
+            servers,
+            clock,
+            11,
+            lambda: servers.table.get(sid).state == "ready" and servers.table.get(sid).get("boot_type") == "rescue",
+            "rescue",
+        )
 
         # 5. remote access: the password masked, copied, shown once
         await act(pilot, app, "Remote access")
@@ -122,13 +142,24 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_and_networks_from_the_key
         await tab_to(pilot, app, "f-reverse")
         await pilot.press(*"db-04.example.com")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: servers.table.get(sid).items("ips")[0].get("reverse_status") == "pending", what="pending")
-        await refreshed(pilot, servers, clock, 5, lambda: servers.table.get(sid).items("ips")[0].get("reverse_status") == "active", "active")
+        await wait_for(
+            pilot, lambda: servers.table.get(sid).items("ips")[0].get("reverse_status") == "pending", what="pending"
+        )
+        await refreshed(
+            pilot,
+            servers,
+            clock,
+            5,
+            lambda: servers.table.get(sid).items("ips")[0].get("reverse_status") == "active",
+            "active",
+        )
 
         # 7. two flexible IPs attached to it at once: marked with space, one request
         fips = await open_view(pilot, app, "flexible_ip.fips")
         assert fips.scope == ZONE
-        spares = sorted((f for f in fip.fips[ZONE].values() if f["description"].startswith("spare")), key=lambda f: f["description"])
+        spares = sorted(
+            (f for f in fip.fips[ZONE].values() if f["description"].startswith("spare")), key=lambda f: f["description"]
+        )
         a, b = (f["id"] for f in spares)
         await to_row(pilot, fips, a)
         await pilot.press("space")
@@ -141,7 +172,9 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_and_networks_from_the_key
         await confirm(pilot, app)
         await wait_for(pilot, lambda: spares[0]["server_id"] == sid and spares[1]["server_id"] == sid, what="attached")
         assert sent(sandbox, "/flexible-ip/") == [("POST", f"/flexible-ip/v1alpha1/zones/{ZONE}/fips/attach")]
-        await refreshed(pilot, fips, clock, 4, lambda: all(fips.table.get(i).state == "attached" for i in (a, b)), "attached")
+        await refreshed(
+            pilot, fips, clock, 4, lambda: all(fips.table.get(i).state == "attached" for i in (a, b)), "attached"
+        )
         assert {fips.table.get(i).text("server_name") for i in (a, b)} == {"db-04"}
 
         # 8. a virtual MAC on one, duplicated onto the other
@@ -167,7 +200,14 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_and_networks_from_the_key
         assert "the group moves together" in message
         edge = next(s["id"] for s in bm.servers[ZONE].values() if s["name"] == "edge-par")
         await wait_for(pilot, lambda: spares[0]["server_id"] == edge and spares[1]["server_id"] == edge, what="moved")
-        await refreshed(pilot, fips, clock, 4, lambda: all(fips.table.get(i).state == "attached" for i in (a, b)), "moved and attached")
+        await refreshed(
+            pilot,
+            fips,
+            clock,
+            4,
+            lambda: all(fips.table.get(i).state == "attached" for i in (a, b)),
+            "moved and attached",
+        )
         assert spares[0]["mac_address"]["mac_address"] == spares[1]["mac_address"]["mac_address"] == mac
 
         # 10. the server in two private networks, and its VLAN snippet copied
@@ -187,7 +227,14 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_and_networks_from_the_key
             await pilot.press("ctrl+u", *net)
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: nets.table.get(net) is not None, what="added")
-        await refreshed(pilot, nets, clock, 6, lambda: all(nets.table.get(n) is not None and nets.table.get(n).state == "attached" for n in NETS), "attached")
+        await refreshed(
+            pilot,
+            nets,
+            clock,
+            6,
+            lambda: all(nets.table.get(n) is not None and nets.table.get(n).state == "attached" for n in NETS),
+            "attached",
+        )
         await to_row(pilot, nets, NETS[0])
         await act(pilot, app, "VLAN snippet")
         result = await screen_named(pilot, app, "ResultScreen")

@@ -15,8 +15,27 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
-    FIXED_WALL, act, back_to_main, child_list, choose, confirm_yes, delete_typing, demo_settings, error_of, form_ready, later, loaded, make_app,
-    open_view, pick, row_named, screen_named, sent, tab_to, to_named_row, wait_for,
+    FIXED_WALL,
+    act,
+    back_to_main,
+    child_list,
+    choose,
+    confirm_yes,
+    delete_typing,
+    demo_settings,
+    error_of,
+    form_ready,
+    later,
+    loaded,
+    make_app,
+    open_view,
+    pick,
+    row_named,
+    screen_named,
+    sent,
+    tab_to,
+    to_named_row,
+    wait_for,
 )
 from tui.sandbox import ManualClock, Sandbox
 
@@ -64,7 +83,9 @@ async def test_a_new_user_runs_databases_from_the_keyboard(sandbox, clock, tmp_p
         await pilot.press(*PW)
         assert PW not in str(create.query_one("#h-password").render())
         await pilot.press("ctrl+s")  # typed once: refused under the second entry, which takes the focus
-        assert "type the same password again" in str(create.query_one("#ea-password").render()) and not error_of(create, "password")
+        assert "type the same password again" in str(create.query_one("#ea-password").render()) and not error_of(
+            create, "password"
+        )
         assert app.focused.id == "a-password"
         await pilot.press(*PW, "ctrl+s")
         await wait_for(pilot, lambda: row_named(instances, "shop-db") is not None, what="created")
@@ -143,12 +164,22 @@ async def test_a_new_user_runs_databases_from_the_keyboard(sandbox, clock, tmp_p
         await wait_for(pilot, lambda: app.screen.id == "main", what="replica created")
         replica = next(r for r in rdb.replicas[REGION].values() if r["instance_id"] == made["id"])
         replicas = await child_list(pilot, app, "Read replicas ›")
-        await later(pilot, clock, 31, lambda: replicas.table.get(replica["id"]) is not None and replicas.table.get(replica["id"]).state == "ready", "replica ready")
+        await later(
+            pilot,
+            clock,
+            31,
+            lambda: (
+                replicas.table.get(replica["id"]) is not None and replicas.table.get(replica["id"]).state == "ready"
+            ),
+            "replica ready",
+        )
         endpoints = replicas.table.get(replica["id"]).items("endpoints")
         assert len(endpoints) == 1 and endpoints[0]["private_network"]["private_network_id"] == PN
         await act(pilot, app, "Promote to a standalone instance")
         assert "cannot be undone" in await confirm_yes(pilot, app)
-        await wait_for(pilot, lambda: any(i["name"] == "shop-db-promoted" for i in rdb.instances[REGION].values()), what="promoted")
+        await wait_for(
+            pilot, lambda: any(i["name"] == "shop-db-promoted" for i in rdb.instances[REGION].values()), what="promoted"
+        )
         await back_to_main(pilot, app)
 
         # 8. a backup of shop; exported; its URL copied; restored to the promoted instance
@@ -163,10 +194,21 @@ async def test_a_new_user_runs_databases_from_the_keyboard(sandbox, clock, tmp_p
         await pilot.press(*"30", "ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="backup started")
         backups = await open_view(pilot, app, "rdb.backups")
-        await later(pilot, clock, 12, lambda: row_named(backups, "shop-before-launch") is not None and row_named(backups, "shop-before-launch").state == "ready", "backup ready")
+        await later(
+            pilot,
+            clock,
+            12,
+            lambda: (
+                row_named(backups, "shop-before-launch") is not None
+                and row_named(backups, "shop-before-launch").state == "ready"
+            ),
+            "backup ready",
+        )
         await to_named_row(pilot, backups, "shop-before-launch")
         await act(pilot, app, "Export")
-        await later(pilot, clock, 7, lambda: bool(row_named(backups, "shop-before-launch").get("download_url")), "exported")
+        await later(
+            pilot, clock, 7, lambda: bool(row_named(backups, "shop-before-launch").get("download_url")), "exported"
+        )
         result = await screen_named(pilot, app, "ResultScreen")
         await pilot.press("y")
         assert app.clipboard.startswith("https://") and app.clipboard in result.text and "\n" not in app.clipboard
@@ -236,7 +278,11 @@ async def test_a_new_user_runs_a_cache_from_the_keyboard(sandbox, clock, tmp_pat
         await wait_for(pilot, lambda: row_named(clusters, "carts") is not None, what="cluster created")
         carts = next(c for c in kv.clusters[ZONE].values() if c["name"] == "carts")
         assert carts["tls_enabled"] and carts["cluster_size"] == 3
-        assert carts["endpoints"][0]["private_network"]["service_ips"] == ["10.20.0.10/24", "10.20.0.11/24", "10.20.0.12/24"]
+        assert carts["endpoints"][0]["private_network"]["service_ips"] == [
+            "10.20.0.10/24",
+            "10.20.0.11/24",
+            "10.20.0.12/24",
+        ]
         await to_named_row(pilot, clusters, "carts")
         await later(pilot, clock, 31, lambda: row_named(clusters, "carts").state == "ready", "cluster ready")
 
@@ -250,7 +296,15 @@ async def test_a_new_user_runs_a_cache_from_the_keyboard(sandbox, clock, tmp_pat
         await wait_for(pilot, lambda: carts["status"] == "configuring", what="configuring")
         migrate = [p for _, p in sent(sandbox, "/kvcache/") if p.endswith("/migrate")]
         assert len(migrate) == 1
-        await later(pilot, clock, 15, lambda: row_named(clusters, "carts").get("cluster_size") == 5 and row_named(clusters, "carts").state == "ready", "five nodes")
+        await later(
+            pilot,
+            clock,
+            15,
+            lambda: (
+                row_named(clusters, "carts").get("cluster_size") == 5 and row_named(clusters, "carts").state == "ready"
+            ),
+            "five nodes",
+        )
 
         # 3. its certificate, saved as a file
         await act(pilot, app, "Download the TLS certificate")
@@ -262,4 +316,8 @@ async def test_a_new_user_runs_a_cache_from_the_keyboard(sandbox, clock, tmp_pat
 
         # 4. deleted, its name typed
         assert "lost" in await delete_typing(pilot, app, "carts")
-        await wait_for(pilot, lambda: ("DELETE", f"/kvcache/v1/zones/{ZONE}/clusters/{carts['id']}") in sent(sandbox, "/kvcache/"), what="cluster deleted")
+        await wait_for(
+            pilot,
+            lambda: ("DELETE", f"/kvcache/v1/zones/{ZONE}/clusters/{carts['id']}") in sent(sandbox, "/kvcache/"),
+            what="cluster deleted",
+        )

@@ -9,8 +9,19 @@ import re
 import pytest
 
 from helpers import (
-    cursor_on, row_where,
-    act, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
+    cursor_on,
+    row_where,
+    act,
+    child_list,
+    demo_settings,
+    error_of,
+    form_ready,
+    loaded,
+    make_app,
+    open_view,
+    screen_named,
+    sent,
+    set_select,
     text_of,
     tab_to,
     to_named_row,
@@ -26,10 +37,6 @@ def zone(sandbox, name):
 
 def records(sandbox, name):
     return list(zone(sandbox, name)["_records"].values())
-
-
-
-
 
 
 async def records_of(pilot, app, zone="example.com"):
@@ -144,7 +151,9 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
             assert len(view.changes) == 1
         # the palette does not jump away from them either
         await palette(pilot, app, "Registry namespaces")
-        await wait_for(pilot, lambda: any("send them (w) or drop them (esc) first" in n.message for n in app.notes), what="said")
+        await wait_for(
+            pilot, lambda: any("send them (w) or drop them (esc) first" in n.message for n in app.notes), what="said"
+        )
         assert app.screen.__class__.__name__ == "ChildScreen" and len(view.changes) == 1
 
 
@@ -154,8 +163,13 @@ async def test_the_palette_brings_its_view_to_the_front_from_a_child_list(sandbo
         await loaded(pilot, app)
         await records_of(pilot, app)
         await palette(pilot, app, "Registry namespaces")
-        await wait_for(pilot, lambda: app.screen.id == "main" and app.main.view is not None and app.main.view.kind.id == "registry.namespaces",
-                       what="the namespaces in front")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen.id == "main" and app.main.view is not None and app.main.view.kind.id == "registry.namespaces"
+            ),
+            what="the namespaces in front",
+        )
 
 
 async def test_keys_that_arrive_in_one_read_land_in_order_in_the_field_they_follow(sandbox):
@@ -227,8 +241,11 @@ async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks
         assert confirm.require_text == "shop.example.com" and app.focused.id == "confirm-text"
         await pilot.press(*"shop.example.com", "enter")
         await wait_for(pilot, lambda: records(sandbox, "shop.example.com") != before, what="cloned")
-        await wait_for(pilot, lambda: any(n.message == "example.com: cloned into shop.example.com" for n in app.notes),
-                       what="the toast names the target (issue 32 item 27)")
+        await wait_for(
+            pilot,
+            lambda: any(n.message == "example.com: cloned into shop.example.com" for n in app.notes),
+            what="the toast names the target (issue 32 item 27)",
+        )
 
 
 async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox):
@@ -245,7 +262,9 @@ async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox)
         for char in "web-01":  # read before the dialog has mounted, let alone focused anything
             app.post_message(events.Key(char if char != "-" else "minus", char))
         await screen_named(pilot, app, "ConfirmScreen")
-        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "confirm-text", what="its field focused")
+        await wait_for(
+            pilot, lambda: app.focused is not None and app.focused.id == "confirm-text", what="its field focused"
+        )
         await wait_for(pilot, lambda: app.focused.value == "web-01", what="the name typed ahead, whole, in order")
 
 

@@ -38,7 +38,9 @@ async def open_fips(pilot, app):
     view = await open_view(pilot, app, "flexible_ip.fips")
     if view.scope != ZONE:
         app.main.set_scope(ZONE)
-        await wait_for(pilot, lambda: view.scope == ZONE and not view.listing and view.table.loaded_count == 4, what=ZONE)
+        await wait_for(
+            pilot, lambda: view.scope == ZONE and not view.listing and view.table.loaded_count == 4, what=ZONE
+        )
     view.focus_table()
     await pilot.pause()
     return view
@@ -60,7 +62,9 @@ async def confirm(pilot, app):
 async def settle(pilot, view, clock, rids, state):
     clock.advance(4)
     await pilot.press("r")
-    await wait_for(pilot, lambda: all(view.table.get(r) is not None and view.table.get(r).state == state for r in rids), what=state)
+    await wait_for(
+        pilot, lambda: all(view.table.get(r) is not None and view.table.get(r).state == state for r in rids), what=state
+    )
 
 
 async def test_listed_by_server_with_names_macs_and_v6_blocks(sandbox):
@@ -163,7 +167,11 @@ async def test_virtual_mac_generate_duplicate_on_one_server_only_move_and_delete
         await action(pilot, app, "Virtual MAC: duplicate from another IP…")
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda t: t.startswith(standby["ip_address"]))
-        await wait_for(pilot, lambda: view.table.get(spare["id"]).text("mac") == standby["mac_address"]["mac_address"], what="duplicated")
+        await wait_for(
+            pilot,
+            lambda: view.table.get(spare["id"]).text("mac") == standby["mac_address"]["mac_address"],
+            what="duplicated",
+        )
         # delete the spare's copy: the standby keeps it
         await action(pilot, app, "Virtual MAC: delete")
         message = await confirm(pilot, app)
@@ -173,11 +181,17 @@ async def test_virtual_mac_generate_duplicate_on_one_server_only_move_and_delete
         view.table.move_to(standby["id"])
         await action(pilot, app, "Virtual MAC: move to another IP…")
         targets = await screen_named(pilot, app, "PickerScreen")
-        assert {c[0].split(" ·")[0]: c[2] for c in targets.choices}[a["ip_address"]].startswith("it has its own virtual MAC")
+        assert {c[0].split(" ·")[0]: c[2] for c in targets.choices}[a["ip_address"]].startswith(
+            "it has its own virtual MAC"
+        )
         mac = standby["mac_address"]["mac_address"]
         await pick(pilot, app, lambda t: t.startswith(spare["ip_address"]))
         await confirm(pilot, app)
-        await wait_for(pilot, lambda: view.table.get(spare["id"]).text("mac") == mac and view.table.get(standby["id"]).text("mac") == "", what="moved")
+        await wait_for(
+            pilot,
+            lambda: view.table.get(spare["id"]).text("mac") == mac and view.table.get(standby["id"]).text("mac") == "",
+            what="moved",
+        )
 
 
 async def test_create_edit_delete_and_a_full_server_greyed(sandbox, clock):
@@ -196,7 +210,9 @@ async def test_create_edit_delete_and_a_full_server_greyed(sandbox, clock):
         form.query_one("#f-server_id").value = server_id(sandbox, "db-primary")
         form.query_one("#f-is_ipv6").value = True
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any(f["description"] == "failover v6" for f in store.fips[ZONE].values()), what="created")
+        await wait_for(
+            pilot, lambda: any(f["description"] == "failover v6" for f in store.fips[ZONE].values()), what="created"
+        )
         made = next(f for f in store.fips[ZONE].values() if f["description"] == "failover v6")
         assert made["ip_address"].endswith("::/64") and made["reverse"] == "vip6.example.com"
         await wait_for(pilot, lambda: view.table.get(made["id"]) is not None, what="row")
@@ -224,7 +240,9 @@ async def test_create_edit_delete_and_a_full_server_greyed(sandbox, clock):
         view.table.move_to(spare["id"])
         await action(pilot, app, "Attach to a server…")
         servers = await screen_named(pilot, app, "PickerScreen")
-        assert {c[0].split(" ·")[0]: c[2] for c in servers.choices}["build-farm"] == "it has 64 flexible IPs: 1 more would pass 64"
+        assert {c[0].split(" ·")[0]: c[2] for c in servers.choices}[
+            "build-farm"
+        ] == "it has 64 flexible IPs: 1 more would pass 64"
 
 
 async def test_a_rule_broken_before_sending_is_a_refusal_not_a_bug(sandbox):
@@ -237,7 +255,11 @@ async def test_a_rule_broken_before_sending_is_a_refusal_not_a_bug(sandbox):
         edge = next(r for r in view.table.resources() if r.text("description") == "edge vip")
         view.table.move_to(edge.id)
         await action(pilot, app, "Virtual MAC: duplicate from another IP…")
-        await wait_for(pilot, lambda: any("no flexible IP in this zone has a virtual MAC" in n.message for n in app.notes), what="refused")
+        await wait_for(
+            pilot,
+            lambda: any("no flexible IP in this zone has a virtual MAC" in n.message for n in app.notes),
+            what="refused",
+        )
         note = next(n for n in app.notes if "virtual MAC" in n.message)
         assert note.severity == "warning" and "refused" in note.title and "bug" not in note.message
         assert writes(sandbox) == []

@@ -17,14 +17,20 @@ async def test_an_answer_cut_by_max_tokens_says_so(sandbox):
         await loaded(pilot, app)
         await sidebar_enter(pilot, app, "genai.chat")
         chat = await screen_named(pilot, app, "ChatScreen")
-        await wait_for(pilot, lambda: bool(chat.query("#chat-model")) and isinstance(chat.query_one("#chat-model").value, str), what="models")
+        await wait_for(
+            pilot,
+            lambda: bool(chat.query("#chat-model")) and isinstance(chat.query_one("#chat-model").value, str),
+            what="models",
+        )
         chat.query_one("#chat-max-tokens", Input).value = "3"
         await pilot.press(*"Write 40 words about DNS", "enter")
         await wait_for(pilot, lambda: bool(chat.query(".usage")), what="the answer")
         note = str(chat.query(".usage")[-1].render())
         assert "3 out" in note and "cut short: the max tokens were reached" in note
         assert "**Model:** sandbox-chat-small" in chat.transcript()
-        assert "_(answer cut short at the max tokens: not whole)_" in chat.transcript()  # a saved conversation says so too
+        assert (
+            "_(answer cut short at the max tokens: not whole)_" in chat.transcript()
+        )  # a saved conversation says so too
 
 
 async def test_a_chat_pointed_at_the_wrong_address_says_which_it_asked_and_how_to_set_it(sandbox):
@@ -35,7 +41,10 @@ async def test_a_chat_pointed_at_the_wrong_address_says_which_it_asked_and_how_t
         chat = await screen_named(pilot, app, "ChatScreen")
         status = chat.query_one("#chat-status")
         await wait_for(pilot, lambda: "could not be listed" in str(status.render()), what="the listing refused")
-        assert "The chat asks http://sandbox: if that is not the generative-model API, set genai_url (or CLOUDTUI_GENAI_URL)" in str(status.render())
+        assert (
+            "The chat asks http://sandbox: if that is not the generative-model API, set genai_url (or "
+            "CLOUDTUI_GENAI_URL)" in str(status.render())
+        )
 
 
 async def chat_ready(pilot, app):

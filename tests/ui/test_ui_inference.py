@@ -9,7 +9,20 @@ import json
 
 import pytest
 
-from helpers import act, delete_typing, demo_settings, form_ready, loaded, make_app, notified, open_view, screen_named, tab_to, to_named_row, wait_for
+from helpers import (
+    act,
+    delete_typing,
+    demo_settings,
+    form_ready,
+    loaded,
+    make_app,
+    notified,
+    open_view,
+    screen_named,
+    tab_to,
+    to_named_row,
+    wait_for,
+)
 from tui.ui.refresh import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
@@ -32,7 +45,9 @@ async def test_a_rename_sends_the_name_alone_and_a_deleted_model_leaves_the_list
         await wait_for(pilot, lambda: model_named(sandbox, "sentiment-v2") is not None, what="renamed")
         assert ("PATCH", f"/inference/v1alpha1/models/{model_named(sandbox, 'sentiment-v2')['id']}") in sandbox.requests
         await delete_typing(pilot, app, "sentiment-v2")  # its deployment lost: the name typed
-        await wait_for(pilot, lambda: all(r.name != "sentiment-v2" for r in view.table.resources()), what="out of the list")
+        await wait_for(
+            pilot, lambda: all(r.name != "sentiment-v2" for r in view.table.resources()), what="out of the list"
+        )
         assert model_named(sandbox, "sentiment-v2")["status"] == "deleting"  # the platform finishes it
 
 
@@ -52,7 +67,11 @@ async def test_resume_is_greyed_with_its_reason_on_a_ready_model_and_an_error_sh
         detail = await screen_named(pilot, app, "DetailScreen")
         from helpers import text_of
 
-        await wait_for(pilot, lambda: "recurrent networks do not convert" in text_of(detail.query_one("#fields")), what="the error said")
+        await wait_for(
+            pilot,
+            lambda: "recurrent networks do not convert" in text_of(detail.query_one("#fields")),
+            what="the error said",
+        )
 
 
 async def test_an_endpoint_on_an_untrusted_origin_gets_no_key_until_allowed(sandbox):
@@ -89,8 +108,11 @@ async def test_documentation_on_an_untrusted_origin_asks_at_once_and_is_read_onc
         assert not any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
         await pilot.press("tab", "enter")  # Allow
         play = await screen_named(pilot, app, "PlaygroundScreen")
-        await wait_for(pilot, lambda: play.answer and "How to call it" in str(play.query_one("#answer").render()),
-                       what="the documentation, read once allowed")
+        await wait_for(
+            pilot,
+            lambda: play.answer and "How to call it" in str(play.query_one("#answer").render()),
+            what="the documentation, read once allowed",
+        )
         assert any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
 
 

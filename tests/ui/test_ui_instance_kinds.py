@@ -4,7 +4,22 @@ The network kinds: test_ui_instance_network.py."""
 
 import pytest
 
-from helpers import action, delete_typing, form_ready, notified, sent, set_select, type_into, pick, loaded, make_app, open_view, screen_named, select, wait_for
+from helpers import (
+    action,
+    delete_typing,
+    form_ready,
+    notified,
+    sent,
+    set_select,
+    type_into,
+    pick,
+    loaded,
+    make_app,
+    open_view,
+    screen_named,
+    select,
+    wait_for,
+)
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -46,7 +61,11 @@ async def test_volumes_create_edit_attach_detach_delete(sandbox, clock):
         await wait_for(pilot, lambda: notified(app, "detach it first"))
         clock.advance(5)
         await pilot.press("r")
-        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "logs").get("server"), what="row shows the server")
+        await wait_for(
+            pilot,
+            lambda: next(r for r in view.table.resources() if r.name == "logs").get("server"),
+            what="row shows the server",
+        )
         await action(pilot, app, "Detach from its server")
         await screen_named(pilot, app, "ConfirmScreen")
         await pilot.press("tab", "enter")
@@ -90,7 +109,9 @@ async def test_volume_quota_error_is_shown_in_the_form(sandbox):
         await set_select(pilot, form, "volume_type", "b_ssd")
         await type_into(pilot, form, "size_gb", "100")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "Quota exceeded" in str(form.query_one("#form-status").render()), what="quota error")
+        await wait_for(
+            pilot, lambda: "Quota exceeded" in str(form.query_one("#form-status").render()), what="quota error"
+        )
         assert app.screen is form and form.query_one("#f-name").value == "one-more", "kept what was typed"
 
 
@@ -110,7 +131,9 @@ async def test_snapshots_and_images(sandbox, clock):
         assert next(r for r in view.table.resources() if r.name == "archive-again").state == "snapshotting"
         clock.advance(5)
         await pilot.press("r")
-        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "archive-again").state == "available")
+        await wait_for(
+            pilot, lambda: next(r for r in view.table.resources() if r.name == "archive-again").state == "available"
+        )
 
         await select(pilot, view, "archive-again")
         await action(pilot, app, "Export to object storage…")
@@ -121,7 +144,9 @@ async def test_snapshots_and_images(sandbox, clock):
         await wait_for(pilot, lambda: snap["state"] == "exporting", what="exporting")
         clock.advance(6)
         await pilot.press("r")
-        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "archive-again").state == "available")
+        await wait_for(
+            pilot, lambda: next(r for r in view.table.resources() if r.name == "archive-again").state == "available"
+        )
 
         await action(pilot, app, "Create a volume from it…")
         await form_ready(pilot, app)
@@ -142,7 +167,9 @@ async def test_snapshots_and_images(sandbox, clock):
         await pilot.press("d")
         await screen_named(pilot, app, "ConfirmScreen")
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: all(i["name"] != "golden" for i in store.images["fr-par-1"].values()), what="image deleted")
+        await wait_for(
+            pilot, lambda: all(i["name"] != "golden" for i in store.images["fr-par-1"].values()), what="image deleted"
+        )
 
 
 async def test_instance_types_are_read_only_with_availability(sandbox):
@@ -171,14 +198,20 @@ async def test_server_backup_type_change_and_nics(sandbox, clock):
         await action(pilot, app, "Back up (image of its volumes)…")
         await form_ready(pilot, app)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any(i["name"] == "worker-batch-2-backup" for i in store.images["fr-par-1"].values()), what="backup")
+        await wait_for(
+            pilot,
+            lambda: any(i["name"] == "worker-batch-2-backup" for i in store.images["fr-par-1"].values()),
+            what="backup",
+        )
 
         await action(pilot, app, "Change type…")
         picker = await screen_named(pilot, app, "PickerScreen")
         values = [v for _, v in picker.choices]
         assert "GP1-S" in values and "COPARM1-2C-8G" not in values
         await pick(pilot, app, lambda text: text.startswith("GP1-S "))
-        await wait_for(pilot, lambda: store.servers["fr-par-1"][server.id]["commercial_type"] == "GP1-S", what="type changed")
+        await wait_for(
+            pilot, lambda: store.servers["fr-par-1"][server.id]["commercial_type"] == "GP1-S", what="type changed"
+        )
 
         # private NICs are a child list of the server: listed, added
         await action(pilot, app, "Private NICs ›")
@@ -190,7 +223,9 @@ async def test_server_backup_type_change_and_nics(sandbox, clock):
         nic = await form_ready(pilot, app)
         nic.query_one("#f-private_network_id").value = "0b8e3a8e-8f3e-4c8a-9a53-0a6c1a7c2b11"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any(n["server_id"] == server.id for n in store.nics["fr-par-1"].values()), what="NIC")
+        await wait_for(
+            pilot, lambda: any(n["server_id"] == server.id for n in store.nics["fr-par-1"].values()), what="NIC"
+        )
         await wait_for(pilot, lambda: nics.table.loaded_count == 1, what="NIC listed")
         assert ("POST", f"/instance/v1/zones/fr-par-1/servers/{server.id}/private_nics") in sandbox.requests
 
@@ -205,7 +240,9 @@ async def test_volume_migration_plan_is_shown_before_it_applies(sandbox):
         await action(pilot, app, "Migrate to block storage (sbs)…")
         confirm = await screen_named(pilot, app, "ConfirmScreen")
         message = str(confirm.query_one("#confirm-message").render())
-        assert "archive-2025" in message and "snapshot archive-2025-initial" in message and "cannot move back" in message
+        assert (
+            "archive-2025" in message and "snapshot archive-2025-initial" in message and "cannot move back" in message
+        )
         assert not any(p.endswith("/apply") for _, p in sent(sandbox)), "only the plan so far"
         await pilot.press("tab", "enter")
         archive = next(v for v in store.volumes["fr-par-1"].values() if v["name"] == "archive-2025")
@@ -254,7 +291,9 @@ async def test_image_from_snapshot_then_edit(sandbox):
         form = await form_ready(pilot, app)
         form.query_one("#f-name").value = "archive image"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any(i["name"] == "archive image" for i in store.images["fr-par-1"].values()), what="image")
+        await wait_for(
+            pilot, lambda: any(i["name"] == "archive image" for i in store.images["fr-par-1"].values()), what="image"
+        )
         images = await open_view(pilot, app, "instance.images")
         image = await select(pilot, images, "archive image")
         await pilot.press("e")

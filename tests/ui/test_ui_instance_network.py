@@ -4,7 +4,19 @@ shown. The storage, image and type kinds: test_ui_instance_kinds.py."""
 
 import pytest
 
-from helpers import action, form_ready, notified, set_select, type_into, loaded, make_app, open_view, screen_named, select, wait_for
+from helpers import (
+    action,
+    form_ready,
+    notified,
+    set_select,
+    type_into,
+    loaded,
+    make_app,
+    open_view,
+    screen_named,
+    select,
+    wait_for,
+)
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -98,7 +110,9 @@ async def test_placement_group_edit_then_delete_refused_while_it_has_servers(san
         edit = await form_ready(pilot, app)
         await set_select(pilot, edit, "policy_mode", "enforced")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: store.placement_groups["fr-par-1"][pg.id]["policy_mode"] == "enforced", what="enforced")
+        await wait_for(
+            pilot, lambda: store.placement_groups["fr-par-1"][pg.id]["policy_mode"] == "enforced", what="enforced"
+        )
         await wait_for(pilot, lambda: app.screen.id == "main")
         await pilot.press("d")
         await screen_named(pilot, app, "ConfirmScreen")
@@ -122,7 +136,11 @@ async def test_security_group_delete_nic_removal_and_terminate_keeping_a_boot_bl
         confirm = await screen_named(pilot, app, "ConfirmScreen")
         assert "leaves this private network" in str(confirm.query_one("#confirm-message").render())
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: sum(1 for n in store.nics["fr-par-1"].values() if n["server_id"] == api.id) == 1, what="NIC removed")
+        await wait_for(
+            pilot,
+            lambda: sum(1 for n in store.nics["fr-par-1"].values() if n["server_id"] == api.id) == 1,
+            what="NIC removed",
+        )
         await wait_for(pilot, lambda: nics.table.loaded_count == 1, what="NIC gone from the list")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back to the servers")
@@ -147,7 +165,9 @@ async def test_security_group_delete_nic_removal_and_terminate_keeping_a_boot_bl
         await pilot.press("d")
         await screen_named(pilot, app, "ConfirmScreen")
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: all(g["name"] != "temp" for g in store.security_groups["fr-par-1"].values()), what="deleted")
+        await wait_for(
+            pilot, lambda: all(g["name"] != "temp" for g in store.security_groups["fr-par-1"].values()), what="deleted"
+        )
 
 
 async def test_attaching_an_ip_says_what_the_server_keeps_as_the_platform_does(sandbox):
@@ -167,14 +187,30 @@ async def test_attaching_an_ip_says_what_the_server_keeps_as_the_platform_does(s
         message = await confirm_yes(pilot, app)
         assert message == "163.172.10.12 is added to the public IPs of web-01; it keeps 163.172.10.11."
         ips = sandbox.instance.ips["fr-par-1"].values()
-        await wait_for(pilot, lambda: {i["address"] for i in ips if (i.get("server") or {}).get("name") == "web-01"} >= {"163.172.10.11", "163.172.10.12"},
-                       what="both attached")
+        await wait_for(
+            pilot,
+            lambda: (
+                {i["address"] for i in ips if (i.get("server") or {}).get("name") == "web-01"}
+                >= {"163.172.10.11", "163.172.10.12"}
+            ),
+            what="both attached",
+        )
 
 
-async def test_a_long_rule_list_at_80x24_scrolls_inside_its_dialog_refuses_a_duplicate_and_sends_nothing_unchanged(sandbox):
+async def test_a_long_rule_list_at_80x24_scrolls_inside_its_dialog_refuses_a_duplicate_and_sends_nothing_unchanged(
+    sandbox,
+):
     sg = next(g for g in sandbox.instance.security_groups["fr-par-1"].values() if g["name"] == "web-public")
     for n in range(20):
-        sg["rules"].append({**sg["rules"][0], "id": f"extra-{n}", "ip_range": f"10.{n}.0.0/16", "dest_port_from": 1000 + n, "position": 4 + n})
+        sg["rules"].append(
+            {
+                **sg["rules"][0],
+                "id": f"extra-{n}",
+                "ip_range": f"10.{n}.0.0/16",
+                "dest_port_from": 1000 + n,
+                "position": 4 + n,
+            }
+        )
     app = make_app(sandbox)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, app)
@@ -192,7 +228,9 @@ async def test_a_long_rule_list_at_80x24_scrolls_inside_its_dialog_refuses_a_dup
         puts = len([r for r in sandbox.requests if r[0] == "PUT"])
         await pilot.press("ctrl+s")  # nothing changed: nothing is sent
         await wait_for(pilot, lambda: app.screen.id == "main", what="closed")
-        assert len([r for r in sandbox.requests if r[0] == "PUT"]) == puts and notified(app, "as they were; nothing was sent")
+        assert len([r for r in sandbox.requests if r[0] == "PUT"]) == puts and notified(
+            app, "as they were; nothing was sent"
+        )
         await action(pilot, app, "Rules…")
         rules = await screen_named(pilot, app, "RecordListScreen")
         rules.records.append(dict(rules.records[0]))  # the same rule twice
@@ -200,4 +238,8 @@ async def test_a_long_rule_list_at_80x24_scrolls_inside_its_dialog_refuses_a_dup
         await pilot.press("ctrl+s")
         status = rules.query_one("#records-status")
         await wait_for(pilot, lambda: "listed twice" in str(status.render()), what="refused")
-        assert status.region.bottom <= 24 and app.screen is rules and len([r for r in sandbox.requests if r[0] == "PUT"]) == puts
+        assert (
+            status.region.bottom <= 24
+            and app.screen is rules
+            and len([r for r in sandbox.requests if r[0] == "PUT"]) == puts
+        )

@@ -70,7 +70,9 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         await action(pilot, app, "Placement group…")
         await screen_named(pilot, app, "PickerScreen")
         await pilot.press("down", "enter")  # after "none": web-spread
-        await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["placement_group"], what="in the placement group")
+        await wait_for(
+            pilot, lambda: store.servers["fr-par-1"][server["id"]]["placement_group"], what="in the placement group"
+        )
 
         # 4. a new security group with a new rule, and the server in it
         groups = await open_view(pilot, app, "instance.security_groups")
@@ -101,7 +103,9 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         await action(pilot, app, "Security group…")
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda text: text.startswith("web-9-sg"))
-        await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["security_group"] == sg["id"], what="in the group")
+        await wait_for(
+            pilot, lambda: store.servers["fr-par-1"][server["id"]]["security_group"] == sg["id"], what="in the group"
+        )
 
         # 5. user data
         await action(pilot, app, "User data…")
@@ -112,7 +116,9 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is data and len(data.records) == 1)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: store.user_data.get(server["id"], {}).get("motd") == b"hello\nworld", what="user data set")
+        await wait_for(
+            pilot, lambda: store.user_data.get(server["id"], {}).get("motd") == b"hello\nworld", what="user data set"
+        )
 
         # 6. snapshot its data volume
         volumes = await open_view(pilot, app, "instance.volumes")
@@ -120,7 +126,11 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         await action(pilot, app, "Snapshot…")
         await screen_named(pilot, app, "FormScreen")
         await pilot.press("ctrl+s")  # the proposed name: data-9-snap
-        await wait_for(pilot, lambda: any(s["name"] == "data-9-snap" for s in store.snapshots["fr-par-1"].values()), what="snapshot")
+        await wait_for(
+            pilot,
+            lambda: any(s["name"] == "data-9-snap" for s in store.snapshots["fr-par-1"].values()),
+            what="snapshot",
+        )
         clock.advance(5)
 
         # 7. power it off
@@ -133,7 +143,11 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         await wait_for(pilot, lambda: store.servers["fr-par-1"][server["id"]]["state"] == "stopping")
         clock.advance(5)
         await pilot.press("r")
-        await wait_for(pilot, lambda: next(r for r in servers.table.resources() if r.name == "web-9").state == "stopped", what="stopped")
+        await wait_for(
+            pilot,
+            lambda: next(r for r in servers.table.resources() if r.name == "web-9").state == "stopped",
+            what="stopped",
+        )
 
         # 8. detach the data volume
         await action(pilot, app, "Volumes: attach, detach, order…")

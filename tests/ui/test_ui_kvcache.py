@@ -66,7 +66,11 @@ async def test_read_only_offers_the_certificate_and_sends_nothing(sandbox, clock
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
         # the whole sets open to be read (a whole-set editor is a viewer in read-only mode)
-        assert [c[0] for c in app.screen.choices] == ["ACL rules (replace the set)…", "Settings (replace the set)…", "Download the TLS certificate…"]
+        assert [c[0] for c in app.screen.choices] == [
+            "ACL rules (replace the set)…",
+            "Settings (replace the set)…",
+            "Download the TLS certificate…",
+        ]
         await pilot.press("enter")
         rules = await screen_named(pilot, app, "RecordListScreen")
         assert rules.read_only and "(read-only)" in str(rules.query_one("#dialog-title").render()) and rules.records
@@ -90,7 +94,11 @@ async def test_metrics_chart_one_line_per_node_and_the_next_metric():
         head = str(chart.query_one("#chart-head").render())
         assert head.startswith("CPU · last 1 h") and all(f"node-{n}" in head for n in range(3))
         await pilot.press("m")
-        await wait_for(pilot, lambda: chart.loaded and str(chart.query_one("#chart-head").render()).startswith("Memory"), what="memory")
+        await wait_for(
+            pilot,
+            lambda: chart.loaded and str(chart.query_one("#chart-head").render()).startswith("Memory"),
+            what="memory",
+        )
         assert len(chart.series) == 3
         asked = [p for m, p in sb.requests if p.endswith("/metrics")]
         assert len(asked) == 2  # one request per metric shown, not one per node

@@ -11,8 +11,21 @@ from textual.widgets import Tree
 
 from helpers import (
     tree_lines,
-    back_to_main, child_list, confirm_yes, demo_settings, form_ready, loaded, make_app, notified, open_view, screen_named, sent,
-    set_select, tab_to, to_named_row, wait_for,
+    back_to_main,
+    child_list,
+    confirm_yes,
+    demo_settings,
+    form_ready,
+    loaded,
+    make_app,
+    notified,
+    open_view,
+    screen_named,
+    sent,
+    set_select,
+    tab_to,
+    to_named_row,
+    wait_for,
 )
 
 pytestmark = pytest.mark.anyio
@@ -25,8 +38,6 @@ def lb_named(sandbox, name, region="fr-par"):
 
 def backend_named(sandbox, name):
     return next((b for b in sandbox.lb.backends.values() if b["name"] == name), None)
-
-
 
 
 async def type_in(pilot, app, field, text):
@@ -65,7 +76,9 @@ async def test_edits_each_send_what_the_api_asks_and_a_used_backend_is_refused_w
         await wait_for(pilot, lambda: site["health_check"].get("tcp_config") is not None, what="health check saved")
         writes = [(m, p) for m, p in list(sandbox.requests)[before:] if m != "GET"]
         assert writes == [("PUT", f"{R}/backends/{site['id']}/healthcheck")]
-        await wait_for(pilot, lambda: notified(app, "sent health check; settings and servers unchanged"), what="said what was sent")
+        await wait_for(
+            pilot, lambda: notified(app, "sent health check; settings and servers unchanged"), what="said what was sent"
+        )
 
         # a backend a frontend uses: the API refuses, its help is said
         await to_named_row(pilot, backends, "web-servers")
@@ -132,4 +145,8 @@ async def test_a_new_load_balancer_is_followed_until_ready_without_a_key(sandbox
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: any(r.name == "followed-lb" for r in view.table.resources()), what="created")
         clock.advance(3)
-        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "followed-lb").state == "ready", what="ready, no key pressed")
+        await wait_for(
+            pilot,
+            lambda: next(r for r in view.table.resources() if r.name == "followed-lb").state == "ready",
+            what="ready, no key pressed",
+        )

@@ -87,7 +87,15 @@ async def test_a_rejected_key_at_start_opens_the_login_with_the_reason(sandbox):
     settings.api_url, settings.project_id = "http://sandbox", DEMO_PROJECT_ID
     app = make_app(sandbox, secret="00000000-0000-4000-8000-000000000000", settings=settings)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: app.screen.id == "login" and bool(app.screen.query(".login-problem")) and bool(app.screen.query("#secret")), what="login after 401")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen.id == "login"
+                and bool(app.screen.query(".login-problem"))
+                and bool(app.screen.query("#secret"))
+            ),
+            what="login after 401",
+        )
         problem = str(app.screen.query_one(".login-problem", Static).render())
         assert "401 authentication is denied" in problem and "'default' was rejected" in problem
         await pilot.click("#secret")

@@ -6,7 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import act, child_list, one_time_value, confirm_yes, demo_settings, form_ready, loaded, make_app, open_view, set_select, tab_to, wait_for
+from helpers import (
+    act,
+    child_list,
+    one_time_value,
+    confirm_yes,
+    demo_settings,
+    form_ready,
+    loaded,
+    make_app,
+    open_view,
+    set_select,
+    tab_to,
+    wait_for,
+)
 from tui.sandbox import DEMO_PROJECT_ID
 from tui.ui.refresh import RefreshPolicy
 
@@ -56,7 +69,10 @@ async def test_a_dashboard_user_is_made_with_a_role_its_password_shown_once_rese
         await pilot.press("d")
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: users.table.loaded_count == 0, what="deleted")
-        assert instance(sandbox).users == {} and ("POST", f"/monitoring/v1beta1/dashboard-users/{made['id']}/delete") in sandbox.requests
+        assert (
+            instance(sandbox).users == {}
+            and ("POST", f"/monitoring/v1beta1/dashboard-users/{made['id']}/delete") in sandbox.requests
+        )
 
 
 async def test_deleting_a_token_or_a_contact_point_says_what_stops_and_the_list_explains_its_flags(sandbox, clock):
@@ -65,29 +81,41 @@ async def test_deleting_a_token_or_a_contact_point_says_what_stops_and_the_list_
         await activated(pilot, app, sandbox, clock)
         sandbox.monitoring.add_token(instance(sandbox), "old-pusher", {"write_metrics": True})
         tokens = await child_list(pilot, app, "Tokens")
-        assert str(app.screen.query_one("#detail-title").render()).strip() == "Monitoring › Tokens"  # the page's name not said twice
+        assert (
+            str(app.screen.query_one("#detail-title").render()).strip() == "Monitoring › Tokens"
+        )  # the page's name not said twice
         await pilot.press("d")
         assert "refused from then on" in await confirm_yes(pilot, app)
-        await wait_for(pilot, lambda: tokens.table.loaded_count == 0 and not instance(sandbox).tokens, what="token deleted")
+        await wait_for(
+            pilot, lambda: tokens.table.loaded_count == 0 and not instance(sandbox).tokens, what="token deleted"
+        )
         await pilot.press("escape")
 
         instance(sandbox).contact_points.append({"email": {"to": "oncall@example.com"}})
         sandbox.monitoring.additional_receivers = True
         contacts = await child_list(pilot, app, "Contact points")
-        await wait_for(pilot, lambda: "receivers set up in the dashboard" in str(contacts.table.border_subtitle or ""), what="the flags said")
+        await wait_for(
+            pilot,
+            lambda: "receivers set up in the dashboard" in str(contacts.table.border_subtitle or ""),
+            what="the flags said",
+        )
         await pilot.press("d")
         await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: not instance(sandbox).contact_points, what="contact point deleted")
         assert ("POST", "/monitoring/v1beta1/delete-contact-point") in sandbox.requests
 
 
-async def test_the_panel_turns_alerts_on_and_off_resets_the_dashboard_once_and_deactivation_says_what_stops(sandbox, clock):
+async def test_the_panel_turns_alerts_on_and_off_resets_the_dashboard_once_and_deactivation_says_what_stops(
+    sandbox, clock
+):
     app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
     async with app.run_test(size=(120, 40)) as pilot:
         panel = await activated(pilot, app, sandbox, clock)
         await act(pilot, app, "Turn managed alerts on")
         await wait_for(pilot, lambda: panel.row.get("managed_alerts_enabled") is True, what="on")
-        assert any(n.message == "Turn managed alerts on — accepted" for n in app.notes)  # the page is not named after itself
+        assert any(
+            n.message == "Turn managed alerts on — accepted" for n in app.notes
+        )  # the page is not named after itself
         await act(pilot, app, "Turn managed alerts off")
         assert "stop reaching your contact points" in await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: panel.row.get("managed_alerts_enabled") is False, what="off")
@@ -163,7 +191,9 @@ async def test_a_token_made_but_its_answer_lost_says_its_secret_is_gone_and_to_m
     from tui.sandbox import Sandbox
     from tui.sandbox.faults import FaultSpec
 
-    sandbox = Sandbox(clock=clock, faults=FaultSpec(rates={"applied": 1.0}, seed=2, applied_as="500"))  # every write applied, its answer lost
+    sandbox = Sandbox(
+        clock=clock, faults=FaultSpec(rates={"applied": 1.0}, seed=2, applied_as="500")
+    )  # every write applied, its answer lost
     app = make_app(sandbox, settings=demo_settings(), policy=RefreshPolicy(fast=0.05, slow=3600))
     async with app.run_test(size=(120, 40)) as pilot:
         await activated(pilot, app, sandbox, clock)
@@ -172,7 +202,12 @@ async def test_a_token_made_but_its_answer_lost_says_its_secret_is_gone_and_to_m
         await form_ready(pilot, app)
         await typed(pilot, app, name="lost-pusher")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any("the answer was lost" in n.title for n in app.notes), timeout=10, what="the lost answer said")
+        await wait_for(
+            pilot,
+            lambda: any("the answer was lost" in n.title for n in app.notes),
+            timeout=10,
+            what="the lost answer said",
+        )
         said = next(n.message for n in app.notes if "the answer was lost" in n.title)
         assert "created after all" in said and "secret key was in the lost answer" in said
         assert "delete this token (d) and create another" in said and "reset" not in said
@@ -190,7 +225,12 @@ async def test_a_dashboard_reset_whose_answer_is_lost_says_the_old_password_may_
         await activated(pilot, app, sandbox, clock)
         await act(pilot, app, "Reset the dashboard")
         await confirm_yes(pilot, app)
-        await wait_for(pilot, lambda: any("the answer was lost" in n.title for n in app.notes), timeout=10, what="the lost answer said")
+        await wait_for(
+            pilot,
+            lambda: any("the answer was lost" in n.title for n in app.notes),
+            timeout=10,
+            what="the lost answer said",
+        )
         said = next(n.message for n in app.notes if "the answer was lost" in n.title)
         assert "may have been applied" in said and "the old password no longer works" in said and "reset again" in said
         assert "check its details" not in said
@@ -207,6 +247,14 @@ async def test_an_activation_whose_answer_is_lost_says_it_was_applied_and_its_pa
         panel = await open_view(pilot, app, "monitoring.cockpit")
         await wait_for(pilot, lambda: panel.absent, what="not activated")
         await act(pilot, app, "Activate monitoring")
-        await wait_for(pilot, lambda: any("the answer was lost" in n.title for n in app.notes), timeout=10, what="the lost answer said")
+        await wait_for(
+            pilot,
+            lambda: any("the answer was lost" in n.title for n in app.notes),
+            timeout=10,
+            what="the lost answer said",
+        )
         said = next(n.message for n in app.notes if "the answer was lost" in n.title)
-        assert "it is now creating: it was applied" in said and "dashboard password was in the lost answer: Reset the dashboard" in said
+        assert (
+            "it is now creating: it was applied" in said
+            and "dashboard password was in the lost answer: Reset the dashboard" in said
+        )

@@ -13,9 +13,26 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
-    cursor_on, row_where, tree_lines,
-    act, back_to_main, child_list, demo_settings, error_of, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
-    tab_to, text_of, to_named_row, typed, wait_for,
+    cursor_on,
+    row_where,
+    tree_lines,
+    act,
+    back_to_main,
+    child_list,
+    demo_settings,
+    error_of,
+    form_ready,
+    loaded,
+    make_app,
+    open_view,
+    screen_named,
+    sent,
+    set_select,
+    tab_to,
+    text_of,
+    to_named_row,
+    typed,
+    wait_for,
 )
 
 from tui.ui.refresh import RefreshPolicy
@@ -25,10 +42,6 @@ pytestmark = pytest.mark.anyio
 
 def dns_records(sandbox, zone):
     return list(sandbox.dns.zones[zone]["_records"].values())
-
-
-
-
 
 
 async def dns_walk(pilot, app, sandbox):
@@ -43,7 +56,9 @@ async def dns_walk(pilot, app, sandbox):
     await pilot.press("ctrl+s")
     txt = await screen_named(pilot, app, "ResultScreen")
     await pilot.press("y")
-    assert app.clipboard == txt.copy_text and txt.copy_text.startswith("_scaleway-challenge.newshop.example. 3600 IN TXT")
+    assert app.clipboard == txt.copy_text and txt.copy_text.startswith(
+        "_scaleway-challenge.newshop.example. 3600 IN TXT"
+    )
     line = txt.query_one("#result-line")  # the record is never wrapped (read across two lines, read wrong)
     assert text_of(line).strip() == txt.copy_text and line.region.height == 1
     await back_to_main(pilot, app)
@@ -68,7 +83,11 @@ async def dns_walk(pilot, app, sandbox):
     review = await screen_named(pilot, app, "DiffScreen")
     assert [e.op for e in review.entries] == ["add", "change", "delete"] and app.focused.id == "cancel"
     await pilot.press("tab", "enter")
-    await wait_for(pilot, lambda: any(r["data"] == "192.0.2.80" for r in dns_records(sandbox, "example.com")), what="change set sent")
+    await wait_for(
+        pilot,
+        lambda: any(r["data"] == "192.0.2.80" for r in dns_records(sandbox, "example.com")),
+        what="change set sent",
+    )
     assert [m for m, _ in sent(sandbox, "/domain/v2beta1/dns-zones")] == ["PATCH"]
 
     # a weighted record
@@ -82,7 +101,9 @@ async def dns_walk(pilot, app, sandbox):
     await pilot.press("w")
     await screen_named(pilot, app, "DiffScreen")
     await pilot.press("tab", "enter")
-    await wait_for(pilot, lambda: any(r.get("weighted_config") for r in dns_records(sandbox, "example.com")), what="weighted sent")
+    await wait_for(
+        pilot, lambda: any(r.get("weighted_config") for r in dns_records(sandbox, "example.com")), what="weighted sent"
+    )
 
     # the new versions, and the one before the change set restored
     await pilot.press("escape")
@@ -92,8 +113,13 @@ async def dns_walk(pilot, app, sandbox):
     await act(pilot, app, "Restore this version")
     await screen_named(pilot, app, "ConfirmScreen")
     await pilot.press(*"example.com", "enter")
-    await wait_for(pilot, lambda: any(r["data"] == "v=spf1 mx ~all" for r in dns_records(sandbox, "example.com")), what="restored")
-    assert not any(r["data"] == "192.0.2.80" or r.get("weighted_config") and r["name"] == "pool" for r in dns_records(sandbox, "example.com"))
+    await wait_for(
+        pilot, lambda: any(r["data"] == "v=spf1 mx ~all" for r in dns_records(sandbox, "example.com")), what="restored"
+    )
+    assert not any(
+        r["data"] == "192.0.2.80" or r.get("weighted_config") and r["name"] == "pool"
+        for r in dns_records(sandbox, "example.com")
+    )
     await back_to_main(pilot, app)
 
 
@@ -107,7 +133,11 @@ async def registry_walk(pilot, app, sandbox):
     await wait_for(pilot, lambda: "already a namespace" in error_of(form, "name"), what="a taken name refused")
     await typed(pilot, app, name="walk-images")
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: any(n["name"] == "walk-images" for n in sandbox.registry.namespaces.items["fr-par"].values()), what="namespace")
+    await wait_for(
+        pilot,
+        lambda: any(n["name"] == "walk-images" for n in sandbox.registry.namespaces.items["fr-par"].values()),
+        what="namespace",
+    )
     await to_named_row(pilot, namespaces, "web")
     images = await child_list(pilot, app, "Images")
     await to_named_row(pilot, images, "api")
@@ -121,8 +151,6 @@ async def registry_walk(pilot, app, sandbox):
     await back_to_main(pilot, app)
 
 
-
-
 async def lb_walk(pilot, app, sandbox, clock):
     from textual.widgets import Tree
 
@@ -134,10 +162,16 @@ async def lb_walk(pilot, app, sandbox, clock):
     await typed(pilot, app, name="shop-lb")
     await set_select(pilot, form, "ssl_compatibility_level", "ssl_compatibility_level_modern")
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: any(lb["name"] == "shop-lb" for lb in sandbox.lb.lbs.items["fr-par"].values()), what="created")
+    await wait_for(
+        pilot, lambda: any(lb["name"] == "shop-lb" for lb in sandbox.lb.lbs.items["fr-par"].values()), what="created"
+    )
     lb = next(lb for lb in sandbox.lb.lbs.items["fr-par"].values() if lb["name"] == "shop-lb")
     clock.advance(3)  # followed until it settles, without a key (the walk found it stuck at to_create until r)
-    await wait_for(pilot, lambda: row_named(view, "shop-lb") is not None and row_named(view, "shop-lb").state == "ready", what="ready, followed")
+    await wait_for(
+        pilot,
+        lambda: row_named(view, "shop-lb") is not None and row_named(view, "shop-lb").state == "ready",
+        what="ready, followed",
+    )
 
     # an HTTP backend of two servers with an HTTP health check (a bad address refused first, named)
     await to_named_row(pilot, view, "shop-lb")
@@ -149,10 +183,14 @@ async def lb_walk(pilot, app, sandbox, clock):
     await set_select(pilot, form, "health_check--check", "http")
     await typed(pilot, app, **{"health_check--check--http--uri": "/health", "health_check--check--http--code": "200"})
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: "10.0.0.300" in error_of(form, "server_ip"), what="a bad server address refused, named")
+    await wait_for(
+        pilot, lambda: "10.0.0.300" in error_of(form, "server_ip"), what="a bad server address refused, named"
+    )
     await typed(pilot, app, server_ip="10.0.0.1, 10.0.0.2")
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: any(b["name"] == "site" for b in sandbox.lb.backends.values()), what="backend created")
+    await wait_for(
+        pilot, lambda: any(b["name"] == "site" for b in sandbox.lb.backends.values()), what="backend created"
+    )
     site = next(b for b in sandbox.lb.backends.values() if b["name"] == "site")
     assert site["pool"] == ["10.0.0.1", "10.0.0.2"] and site["health_check"]["http_config"]["uri"] == "/health"
 
@@ -164,7 +202,9 @@ async def lb_walk(pilot, app, sandbox, clock):
     await form_ready(pilot, app)
     await typed(pilot, app, name="web", inbound_port="80")
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: any(f["name"] == "web" for f in sandbox.lb.frontends.values()), what="frontend created")
+    await wait_for(
+        pilot, lambda: any(f["name"] == "web" for f in sandbox.lb.frontends.values()), what="frontend created"
+    )
 
     # its topology: frontend → backend → servers
     await back_to_main(pilot, app)
@@ -174,8 +214,12 @@ async def lb_walk(pilot, app, sandbox, clock):
     await pilot.press("v", "v")  # fields → JSON → topology
     panel = detail.query_one("TreePanel")
     await wait_for(pilot, lambda: panel.loaded, what="the tree")
-    assert tree_lines(panel.query_one(Tree))[1:] == ["  frontend web :80 → site", "    backend site: http:8080 roundrobin, http check",
-                                                     "      server 10.0.0.1", "      server 10.0.0.2"]
+    assert tree_lines(panel.query_one(Tree))[1:] == [
+        "  frontend web :80 → site",
+        "    backend site: http:8080 roundrobin, http check",
+        "      server 10.0.0.1",
+        "      server 10.0.0.2",
+    ]
 
     # deleted keeping its IP for reuse
     await back_to_main(pilot, app)

@@ -6,7 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import action, demo_settings, later, loaded, make_app, open_view, pick, row_named, screen_named, select, text_of, wait_for
+from helpers import (
+    action,
+    demo_settings,
+    later,
+    loaded,
+    make_app,
+    open_view,
+    pick,
+    row_named,
+    screen_named,
+    select,
+    text_of,
+    wait_for,
+)
 
 pytestmark = pytest.mark.anyio
 PW = "Str0ng-pass!"
@@ -64,13 +77,19 @@ async def test_create_wizard_creates_an_ha_postgresql_15_on_a_block_volume(sandb
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen.id == "main", what="created")
         made = inst(sandbox, "shop-db")
-        assert made["engine"] == "PostgreSQL-15" and made["is_ha_cluster"] and made["volume"] == {"type": "bssd", "size": 50_000_000_000, "class": "bssd"}
+        assert (
+            made["engine"] == "PostgreSQL-15"
+            and made["is_ha_cluster"]
+            and made["volume"] == {"type": "bssd", "size": 50_000_000_000, "class": "bssd"}
+        )
         assert made["_users"]["admin"]["_password"] == PW
         row = next(r for r in view.table.resources() if r.name == "shop-db")
         assert row.state == "provisioning"
         clock.advance(30)
         view.follow(row)
-        await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "shop-db").state == "ready", what="ready")
+        await wait_for(
+            pilot, lambda: next(r for r in view.table.resources() if r.name == "shop-db").state == "ready", what="ready"
+        )
 
 
 async def test_privileges_grid_sets_readwrite_and_refuses_unmanaged_databases(sandbox, clock):
@@ -111,7 +130,11 @@ async def test_backup_export_then_restore_refused_until_the_users_exist(sandbox,
         clock.advance(6)
         row = next(r for r in view.table.resources() if r.name == "orders-nightly")
         view.follow(row)
-        await wait_for(pilot, lambda: bool(next(r for r in view.table.resources() if r.name == "orders-nightly").get("download_url")), what="URL")
+        await wait_for(
+            pilot,
+            lambda: bool(next(r for r in view.table.resources() if r.name == "orders-nightly").get("download_url")),
+            what="URL",
+        )
         result = await screen_named(pilot, app, "ResultScreen")  # shown once made: no second trip to the menu
         assert "https://" in result.text
         await pilot.press("escape")
@@ -147,7 +170,9 @@ async def test_restoring_over_a_database_takes_its_name_typed_and_never_another_
         form.query_one("#f-database_name").focus()
         await pilot.press("ctrl+u", *"orders", "ctrl+s")
         dialog = await screen_named(pilot, app, "ConfirmScreen")
-        assert "replaces everything in database orders of orders-db" in dialog.message and dialog.require_text == "orders"
+        assert (
+            "replaces everything in database orders of orders-db" in dialog.message and dialog.require_text == "orders"
+        )
         await pilot.press("escape")  # not confirmed: nothing sent, the form stays
         await wait_for(pilot, lambda: app.screen is form, what="back to the form")
         assert not any(p.endswith("/restore") for _, p in writes(sandbox))
@@ -178,14 +203,18 @@ async def test_read_replica_promoted_and_the_cpu_chart_of_the_last_hour(sandbox,
         assert head.startswith("CPU · last 1 h") and "main" in head and "standby" in head
         assert len(chart.series) == 2 and all(59 <= len(s["points"]) <= 61 for s in chart.series)  # a point a minute
         await pilot.press("w")  # 6 h
-        await wait_for(pilot, lambda: chart.loaded and "last 6 h" in str(chart.query_one("#chart-head").render()), what="6 h")
+        await wait_for(
+            pilot, lambda: chart.loaded and "last 6 h" in str(chart.query_one("#chart-head").render()), what="6 h"
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
         await pick(pilot, app, lambda text: text == "Read replicas ›")
         replicas = (await screen_named(pilot, app, "ChildScreen")).view
-        await wait_for(pilot, lambda: replicas.last_attempt is not None and not replicas.listing, what="replicas listed")
+        await wait_for(
+            pilot, lambda: replicas.last_attempt is not None and not replicas.listing, what="replicas listed"
+        )
         assert str(replicas.table.border_title).startswith("orders-db › Read replicas · fr-par · 1/1")
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
@@ -233,7 +262,13 @@ async def test_a_disk_full_instance_shows_what_it_cannot_do_and_why(sandbox, clo
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
         greyed = {c[0]: c[2] for c in app.screen.choices if len(c) > 2 and c[2]}
-        for label in ("Restart", "Clone…", "Create a read replica…", "Renew the TLS certificate", "Snapshot the volume…"):
+        for label in (
+            "Restart",
+            "Clone…",
+            "Create a read replica…",
+            "Renew the TLS certificate",
+            "Snapshot the volume…",
+        ):
             assert label in greyed, label
         assert "disk_full" in greyed["Restart"] and "free space" in greyed["Restart"]
         await pilot.press("escape")
@@ -250,14 +285,20 @@ async def test_an_upgrade_to_a_smaller_node_type_is_said_first_and_cancelling_se
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         view = await open_view(pilot, app, "rdb.instances")
-        await later(pilot, clock, 60, lambda: row_named(view, "orders-db").state == "ready", "ready")  # its morning backup over
+        await later(
+            pilot, clock, 60, lambda: row_named(view, "orders-db").state == "ready", "ready"
+        )  # its morning backup over
         await select(pilot, view, "orders-db")
         await action(pilot, app, "Upgrade (node type, HA, volume, version)…")
-        await wait_for(pilot, lambda: getattr(app.screen, "title_text", "").startswith("Upgrade orders-db"), what="the changes")
+        await wait_for(
+            pilot, lambda: getattr(app.screen, "title_text", "").startswith("Upgrade orders-db"), what="the changes"
+        )
         await pick(pilot, app, lambda t: t.startswith("Node type"))
         form = await form_ready(pilot, app)
         labels = [label for label, _ in form.form.choices["node_type"]]
-        assert any(label.startswith("DB-GP-XS ") and label.endswith("(current)") for label in labels)  # the current one, in words
+        assert any(
+            label.startswith("DB-GP-XS ") and label.endswith("(current)") for label in labels
+        )  # the current one, in words
         form.query_one("#f-node_type").value = "DB-DEV-S"
         await pilot.press("ctrl+s")
         confirm = await screen_named(pilot, app, "ConfirmScreen")

@@ -8,8 +8,19 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
-    act, child_list, delete_typing, demo_settings, form_ready, loaded, make_app, open_view, screen_named, sent, set_select,
-    to_named_row, wait_for,
+    act,
+    child_list,
+    delete_typing,
+    demo_settings,
+    form_ready,
+    loaded,
+    make_app,
+    open_view,
+    screen_named,
+    sent,
+    set_select,
+    to_named_row,
+    wait_for,
 )
 
 pytestmark = pytest.mark.anyio
@@ -48,8 +59,16 @@ async def test_a_namespace_edited_and_deleted_and_a_tag_sharing_its_digest_delet
         message = await delete_typing(pilot, app, "latest")
         assert "v1.4.2" in message
         frontend = next(i for i in sandbox.registry.images.items["fr-par"].values() if i["name"] == "frontend")
-        frontend_tags = [t for t in sandbox.registry.tags.items["fr-par"].values() if t["image_id"] == frontend["id"] and t["name"] in ("latest", "v1.4.2")]
-        await wait_for(pilot, lambda: {t["status"] for t in frontend_tags} == {"deleting"}, what="both deleting (the sandbox refuses without force)")
+        frontend_tags = [
+            t
+            for t in sandbox.registry.tags.items["fr-par"].values()
+            if t["image_id"] == frontend["id"] and t["name"] in ("latest", "v1.4.2")
+        ]
+        await wait_for(
+            pilot,
+            lambda: {t["status"] for t in frontend_tags} == {"deleting"},
+            what="both deleting (the sandbox refuses without force)",
+        )
 
         # back to the namespaces: delete one with its name typed
         while app.screen.id != "main":

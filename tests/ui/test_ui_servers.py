@@ -121,7 +121,9 @@ async def test_terminate_asks_first_and_the_row_disappears(sandbox, clock):
         await pick(pilot, app, lambda text: text.startswith("Terminate"))
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")  # its block boot volume?
         keep = app.screen.choices[0]
-        assert "power it off first" in keep[2], "keeping a running server's block boot volume cannot work: greyed, with why"
+        assert "power it off first" in keep[2], (
+            "keeping a running server's block boot volume cannot work: greyed, with why"
+        )
         await pick(pilot, app, lambda text: text.startswith("Terminate with all"))
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
         assert app.focused.id == "cancel"
@@ -211,8 +213,11 @@ async def test_detail_shows_fields_and_raw_json(sandbox):
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
         allowed = ", ".join(server.items("allowed_actions"))
         shown = lambda: app.export_screenshot().replace("&#160;", " ")  # noqa: E731
-        await wait_for(pilot, lambda: server.id in shown() and "Allowed actions" in shown() and allowed in shown(),
-                       what="the fields")
+        await wait_for(
+            pilot,
+            lambda: server.id in shown() and "Allowed actions" in shown() and allowed in shown(),
+            what="the fields",
+        )
         assert allowed
         await pilot.press("v")
         assert app.screen.query_one("#detail-tabs").active == "tab-json"

@@ -109,8 +109,9 @@ async def test_a_create_that_did_not_happen_says_so_and_keeps_the_form(sandbox):
         await wait_for(pilot, lambda: app.screen is form, what="back to the form")
         form.query_one("#f-name").focus()
         await pilot.press("x", "escape")  # changed since: that part was never sent
-        await wait_for(pilot, lambda: getattr(app.screen, "title_text", "") == "Drop what you typed?",
-                       what="asked again")
+        await wait_for(
+            pilot, lambda: getattr(app.screen, "title_text", "") == "Drop what you typed?", what="asked again"
+        )
         assert "not sent" in app.screen.message
 
 
@@ -144,7 +145,9 @@ async def test_a_change_set_not_applied_stays_staged(sandbox):
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         records = await _send_a_staged_delete(pilot, app)
-        await wait_for(pilot, lambda: "has no new version: nothing was applied" in warnings(app), what="the look's report")
+        await wait_for(
+            pilot, lambda: "has no new version: nothing was applied" in warnings(app), what="the look's report"
+        )
         assert len(records.changes) == 1 and "w sends them again" in warnings(app)
 
 

@@ -76,7 +76,9 @@ async def test_read_timeout_on_post_is_not_retried():
     with pytest.raises(OutcomeUnknown) as info:
         await client.send_json("POST", SERVERS, {})
     assert calls == ["POST"]
-    assert info.value.status == 0 and "timed out" in info.value.message and "may have been applied" in info.value.message
+    assert (
+        info.value.status == 0 and "timed out" in info.value.message and "may have been applied" in info.value.message
+    )
 
 
 async def test_read_only_refuses_before_sending(make_client, sandbox):

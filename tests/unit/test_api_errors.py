@@ -3,8 +3,15 @@
 import json
 
 from tui.api.errors import (
-    AuthenticationError, Conflict, InvalidArguments, NotFound, PermissionDenied, PreconditionFailed,
-    RateLimited, ServerError, error_from_response,
+    AuthenticationError,
+    Conflict,
+    InvalidArguments,
+    NotFound,
+    PermissionDenied,
+    PreconditionFailed,
+    RateLimited,
+    ServerError,
+    error_from_response,
 )
 
 
@@ -13,17 +20,31 @@ def body(obj) -> bytes:
 
 
 def test_invalid_arguments_names_each_field():
-    err = error_from_response(400, body({
-        "type": "invalid_arguments", "message": "invalid argument(s)",
-        "details": [{"argument_name": "commercial_type", "reason": "required", "help_message": "required key not provided"}],
-    }))
+    err = error_from_response(
+        400,
+        body(
+            {
+                "type": "invalid_arguments",
+                "message": "invalid argument(s)",
+                "details": [
+                    {
+                        "argument_name": "commercial_type",
+                        "reason": "required",
+                        "help_message": "required key not provided",
+                    }
+                ],
+            }
+        ),
+    )
     assert isinstance(err, InvalidArguments)
     assert err.field_messages() == {"commercial_type": "required key not provided"}
     assert err.summary == "400 invalid argument(s): commercial_type required key not provided"
 
 
 def test_older_invalid_request_with_fields():
-    err = error_from_response(400, body({"type": "invalid_request_error", "message": "bad", "fields": {"name": ["too long"]}}))
+    err = error_from_response(
+        400, body({"type": "invalid_request_error", "message": "bad", "fields": {"name": ["too long"]}})
+    )
     assert isinstance(err, InvalidArguments)
     assert err.field_messages() == {"name": "too long"}
 
@@ -35,14 +56,31 @@ def test_plain_invalid_request_error_keeps_message():
 
 
 def test_401_403_404_409_412_types_and_hints():
-    assert isinstance(error_from_response(401, body({"type": "denied_authentication", "message": "authentication is denied"})), AuthenticationError)
+    assert isinstance(
+        error_from_response(401, body({"type": "denied_authentication", "message": "authentication is denied"})),
+        AuthenticationError,
+    )
     quota = error_from_response(403, body({"message": "Quota exceeded for volumes"}))
     assert isinstance(quota, PermissionDenied) and "quota" in quota.hint.lower()
     nf = error_from_response(404, body({"message": "lbs not Found"}))  # no `type`, as some products send
     assert isinstance(nf, NotFound) and nf.message == "lbs not Found" and nf.type is None
-    busy = error_from_response(409, body({"type": "transient_state", "message": "resource is in a transient state", "current_state": "configuring"}))
+    busy = error_from_response(
+        409,
+        body(
+            {"type": "transient_state", "message": "resource is in a transient state", "current_state": "configuring"}
+        ),
+    )
     assert isinstance(busy, Conflict) and "configuring" in busy.hint
-    pre = error_from_response(412, body({"type": "precondition_failed", "message": "precondition is not respected", "help_message": "detach it first"}))
+    pre = error_from_response(
+        412,
+        body(
+            {
+                "type": "precondition_failed",
+                "message": "precondition is not respected",
+                "help_message": "detach it first",
+            }
+        ),
+    )
     assert isinstance(pre, PreconditionFailed) and pre.hint == "detach it first"
 
 
@@ -67,8 +105,13 @@ def test_openai_style_error_body():
 
 
 def test_a_quota_error_says_what_is_used_of_what():
-    body = {"type": "quotas_exceeded", "message": "Quota exceeded: volumes_b_ssd_total_size",
-            "details": [{"resource": "volumes_b_ssd_total_size", "quota": 20_000_000_000_000, "current": 19_990_000_000_000}]}
+    body = {
+        "type": "quotas_exceeded",
+        "message": "Quota exceeded: volumes_b_ssd_total_size",
+        "details": [
+            {"resource": "volumes_b_ssd_total_size", "quota": 20_000_000_000_000, "current": 19_990_000_000_000}
+        ],
+    }
     err = error_from_response(403, json.dumps(body).encode(), "POST", "/instance/v1/zones/fr-par-1/volumes")
     assert "volumes_b_ssd_total_size: 19990 GB used of 20000 GB" in err.summary
     assert "quota is reached" in err.hint

@@ -19,8 +19,14 @@ from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 pytestmark = pytest.mark.anyio
 
 CATALOGUES = {
-    "rdb.engines": "fr-par", "rdb.node_types": "fr-par", "kvcache.versions": "fr-par-1", "kvcache.node_types": "fr-par-1",
-    "silicon.types": "fr-par-1", "silicon.os": "fr-par-1", "baremetal.offers": "fr-par-1", "baremetal.os": "fr-par-1",
+    "rdb.engines": "fr-par",
+    "rdb.node_types": "fr-par",
+    "kvcache.versions": "fr-par-1",
+    "kvcache.node_types": "fr-par-1",
+    "silicon.types": "fr-par-1",
+    "silicon.os": "fr-par-1",
+    "baremetal.offers": "fr-par-1",
+    "baremetal.os": "fr-par-1",
 }
 
 

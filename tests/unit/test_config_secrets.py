@@ -13,8 +13,10 @@ KEY = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
 
 def test_profiles_round_trip(tmp_path):
     path = tmp_path / "c.toml"
-    save_profile(Profile(name="prod", api_url="https://api.example.com", project_id="p-1", default_zone="nl-ams-1"), path=path)
-    save_profile(Profile(name="staging \"x\"", api_url="https://s.example.com"), path=path)
+    save_profile(
+        Profile(name="prod", api_url="https://api.example.com", project_id="p-1", default_zone="nl-ams-1"), path=path
+    )
+    save_profile(Profile(name='staging "x"', api_url="https://s.example.com"), path=path)
     cfg = ConfigFile.load(path)
     assert cfg.default_profile == "prod"
     assert cfg.profiles["prod"].default_zone == "nl-ams-1"
@@ -30,7 +32,14 @@ def test_saving_a_profile_keeps_everything_else_in_the_file(tmp_path):
     )
     save_profile(Profile(name="prod", api_url="https://api.example.com", project_id="p-2"), path=path)
     text = path.read_text()
-    for kept in ("# my accounts", 'theme = "dark"', "# production", 'note = "kept"', "[profiles.staging]", 'project_id = "p-2"'):
+    for kept in (
+        "# my accounts",
+        'theme = "dark"',
+        "# production",
+        'note = "kept"',
+        "[profiles.staging]",
+        'project_id = "p-2"',
+    ):
         assert kept in text, kept
     assert ConfigFile.load(path).profiles["staging"].api_url == "https://s.example.com"
 
@@ -46,7 +55,9 @@ def test_a_config_that_cannot_be_read_is_never_written_over(tmp_path):
 
 def test_precedence_flag_then_env_then_profile(tmp_path):
     path = tmp_path / "c.toml"
-    save_profile(Profile(name="prod", api_url="https://profile", project_id="from-profile", default_zone="nl-ams-1"), path=path)
+    save_profile(
+        Profile(name="prod", api_url="https://profile", project_id="from-profile", default_zone="nl-ams-1"), path=path
+    )
     cfg = ConfigFile.load(path)
     s = resolve({}, {}, cfg)
     assert (s.profile, s.api_url, s.project_id, s.zone) == ("prod", "https://profile", "from-profile", "nl-ams-1")

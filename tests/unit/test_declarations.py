@@ -30,7 +30,12 @@ pytestmark = pytest.mark.anyio
 
 def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
     kind = kinds_of(
-        product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", reading=Reading(page_size=100), model=Lazy("m:M")
+        product="Gadgets",
+        api="gadgets/v1",
+        scope_type="region",
+        paging="page_size",
+        reading=Reading(page_size=100),
+        model=Lazy("m:M"),
     )
     listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
     plain = kind(id="g.a", **listed)
@@ -67,8 +72,14 @@ def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
 
 
 def test_a_group_of_options_combines_with_the_products_option_by_option_and_refuses_what_it_lacks():
-    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=Lazy("m:M"),
-                    reading=Reading(page_size=100, fetch_detail=False))
+    kind = kinds_of(
+        product="Gadgets",
+        api="gadgets/v1",
+        scope_type="region",
+        paging="page_size",
+        model=Lazy("m:M"),
+        reading=Reading(page_size=100, fetch_detail=False),
+    )
     listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
     own = kind(id="g.a", **listed, reading=Reading(sort=("name", False), fetch_detail=True))
     assert (own.reading.page_size, own.reading.sort, own.reading.fetch_detail) == (100, ("name", False), True)

@@ -10,12 +10,21 @@ from tui.products.base import Column, Lazy, kinds_of
 from tui.products.declared import Field
 from tui.products.rows import Row
 
-ROW = Row({
-    "id": "11111111-2222", "name": "web-1", "state": "running",
-    "public_ips": [{"address": "51.15.40.70"}, {"address": "2001:db8::1"}, "odd"],
-    "tags": ["prod", "eu"], "size": 20_000_000_000, "created_at": "2026-01-02T03:04:05Z",
-    "server_id": "abcdef12-3456", "server_name": "db-1", "protected": False, "image": {"id": "i-1", "name": "debian"},
-})
+ROW = Row(
+    {
+        "id": "11111111-2222",
+        "name": "web-1",
+        "state": "running",
+        "public_ips": [{"address": "51.15.40.70"}, {"address": "2001:db8::1"}, "odd"],
+        "tags": ["prod", "eu"],
+        "size": 20_000_000_000,
+        "created_at": "2026-01-02T03:04:05Z",
+        "server_id": "abcdef12-3456",
+        "server_name": "db-1",
+        "protected": False,
+        "image": {"id": "i-1", "name": "debian"},
+    }
+)
 
 
 def test_a_path_reads_nested_objects_and_each_item_of_a_list_leniently():
@@ -43,8 +52,9 @@ def test_each_role_reads_its_own_way_in_a_column_in_the_detail_and_sorted():
 
 
 def test_a_reference_says_the_name_looked_up_and_the_id_and_sorts_those_pointing_nowhere_last():
-    server = Field("server_id", "Server", "ref", ref="baremetal.servers", named="server_name",
-                   blank="—", empty="not attached")
+    server = Field(
+        "server_id", "Server", "ref", ref="baremetal.servers", named="server_name", blank="—", empty="not attached"
+    )
     assert (server.cell(ROW), server.shown(ROW)) == ("db-1", "db-1 (abcdef12-3456)")
     unnamed = Row({"id": "x", "name": "b", "server_id": "abcdef12-3456"})
     assert (server.cell(unnamed), server.shown(unnamed)) == ("abcdef12", "abcdef12-3456")
@@ -54,9 +64,15 @@ def test_a_reference_says_the_name_looked_up_and_the_id_and_sorts_those_pointing
 
 
 def test_a_reference_named_beside_its_id_a_map_read_value_by_value_and_a_list_counted():
-    volume = Row({"id": "v", "name": "data", "server": {"id": "abcdef12-3456", "name": "web-1"},
-                  "volumes": {"0": {"id": "v-0"}, "1": {"id": "v-1"}, "2": "odd"},
-                  "servers": [{"id": "a"}, {"id": "b"}]})
+    volume = Row(
+        {
+            "id": "v",
+            "name": "data",
+            "server": {"id": "abcdef12-3456", "name": "web-1"},
+            "volumes": {"0": {"id": "v-0"}, "1": {"id": "v-1"}, "2": "odd"},
+            "servers": [{"id": "a"}, {"id": "b"}],
+        }
+    )
     server = Field("server.id", "Server", "ref", ref="instance.servers", named="server.name", blank="—")
     assert (server.cell(volume), server.shown(volume)) == ("web-1", "web-1 (abcdef12-3456)")
     assert (server.cell(ROW), server.shown(ROW)) == ("—", "none")  # ROW has no server object
@@ -74,8 +90,11 @@ def test_a_flag_read_as_words_and_a_reference_to_several_read_as_them_all():
     assert (ha.sort_value(on), ha.sort_value(off)) == ("HA", "—")  # sorted as they read
     types = Field("compatible_server_types", "Server types", "ref", ref="silicon.types")
     os = Row({"id": "o", "name": "Sonoma", "compatible_server_types": ["M2-L", "M2-MINI-XL"]})
-    assert (types.cell(os), types.shown(os), types.values(os)) == ("M2-L, M2-MINI-XL", "M2-L, M2-MINI-XL",
-                                                                  [["M2-L", "M2-MINI-XL"]])
+    assert (types.cell(os), types.shown(os), types.values(os)) == (
+        "M2-L, M2-MINI-XL",
+        "M2-L, M2-MINI-XL",
+        [["M2-L", "M2-MINI-XL"]],
+    )
     assert (types.cell(ROW), types.shown(ROW)) == ("", "none")
     assert sorted([ROW, os], key=types.sort_value) == [os, ROW]  # those pointing nowhere last
     with pytest.raises(ValueError, match="only a flag reads as words"):
@@ -113,20 +132,40 @@ def test_a_computed_field_and_a_value_read_otherwise_in_the_detail():
 
 def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
     kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=Lazy("m:M"))
-    fields = (Field("id", "ID", "id"), Field("name", "Name", "name", width=20),
-              Field("size", "Size", "size", width=7, detail=False), Field("size", "Size", show=_sized),
-              Field("note", "Note", detail=False, width=9, head="N"))
+    fields = (
+        Field("id", "ID", "id"),
+        Field("name", "Name", "name", width=20),
+        Field("size", "Size", "size", width=7, detail=False),
+        Field("size", "Size", show=_sized),
+        Field("note", "Note", detail=False, width=9, head="N"),
+    )
     extra = Column("odd", "Odd", lambda r: "?", width=3)
-    made = kind(id="g.a", title="As", singular="a", collection="as", list_key="as", item_key=None,
-                fields=fields, columns=("name", extra, "size", "note"))
+    made = kind(
+        id="g.a",
+        title="As",
+        singular="a",
+        collection="as",
+        list_key="as",
+        item_key=None,
+        fields=fields,
+        columns=("name", extra, "size", "note"),
+    )
     shown = [(c.key, c.title, c.width) for c in made.columns]
     assert shown == [("name", "Name", 20), ("odd", "Odd", 3), ("size", "Size", 7), ("note", "N", 9)]
     assert made.columns[0].field is fields[1] and made.columns[1].field is None and made.columns[2].field is fields[2]
     assert [title for title, _ in made.detail_fields] == ["ID", "Name", "Size"]  # the detail's own reading of the size
     assert made.detail_fields[2][1](ROW) == "20 GB, read otherwise"
     with pytest.raises(ValueError, match="no field with a column width for id"):
-        kind(id="g.b", title="As", singular="a", collection="as", list_key="as", item_key=None,
-             fields=fields, columns=("id",))
+        kind(
+            id="g.b",
+            title="As",
+            singular="a",
+            collection="as",
+            list_key="as",
+            item_key=None,
+            fields=fields,
+            columns=("id",),
+        )
     with pytest.raises(ValueError, match="needs the kind's declared fields"):
         kind(id="g.c", title="As", singular="a", collection="as", list_key="as", item_key=None, columns=("name",))
 

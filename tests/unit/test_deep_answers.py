@@ -36,8 +36,9 @@ async def test_a_read_is_retried_and_a_write_sent_once():
 
     def handler(request: httpx.Request) -> httpx.Response:
         calls.append(request.method)
-        return httpx.Response(200 if request.method == "GET" else 201, content=nested(5000),
-                              headers={"content-type": "application/json"})
+        return httpx.Response(
+            200 if request.method == "GET" else 201, content=nested(5000), headers={"content-type": "application/json"}
+        )
 
     async def no_sleep(_: float) -> None:
         return None

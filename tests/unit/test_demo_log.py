@@ -1,5 +1,5 @@
-"""cloudtui's log: made on the first record; the demo's embedded server writes to it, and what `--faults` does on purpose is said in
-one line there, not as a server traceback."""
+"""cloudtui's log: made on the first record; the demo's embedded server writes to it, and what `--faults`
+does on purpose is said in one line there, not as a server traceback."""
 
 from __future__ import annotations
 
@@ -13,10 +13,20 @@ def test_a_connection_dropped_on_purpose_by_the_demo_faults_is_one_line_in_the_l
     try:
         raise ConnectionResetError("fault injection: connection dropped mid-body")
     except ConnectionResetError:
-        record = logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI application", None, sys.exc_info())
+        record = logging.LogRecord(
+            "uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI application", None, sys.exc_info()
+        )
     assert _injected_fault_in_one_line(record)
     assert record.exc_info is None and record.getMessage() == "sandbox: fault injection: connection dropped mid-body"
-    plain = logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI application", None, (ValueError, ValueError("a bug"), None))
+    plain = logging.LogRecord(
+        "uvicorn.error",
+        logging.ERROR,
+        __file__,
+        1,
+        "Exception in ASGI application",
+        None,
+        (ValueError, ValueError("a bug"), None),
+    )
     assert _injected_fault_in_one_line(plain) and plain.exc_info is not None  # a real error keeps its traceback
 
 

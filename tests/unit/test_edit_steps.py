@@ -12,10 +12,27 @@ from tui.products.lb.backend_forms import EDIT
 
 pytestmark = pytest.mark.anyio
 
-BACKEND = Row({"id": "b1", "name": "site", "forward_protocol": "http", "forward_port": 80, "forward_port_algorithm": "roundrobin",
-               "sticky_sessions": "none", "pool": ["10.0.0.1"], "send_proxy_v2": False, "timeout_server": 300_000, "timeout_connect": 5000,
-               "health_check": {"port": 80, "check_delay": "3s", "check_timeout": 1000, "check_max_retries": 3,
-                                "http_config": {"uri": "/health", "method": "GET", "code": 200, "host_header": ""}}})
+BACKEND = Row(
+    {
+        "id": "b1",
+        "name": "site",
+        "forward_protocol": "http",
+        "forward_port": 80,
+        "forward_port_algorithm": "roundrobin",
+        "sticky_sessions": "none",
+        "pool": ["10.0.0.1"],
+        "send_proxy_v2": False,
+        "timeout_server": 300_000,
+        "timeout_connect": 5000,
+        "health_check": {
+            "port": 80,
+            "check_delay": "3s",
+            "check_timeout": 1000,
+            "check_max_retries": 3,
+            "http_config": {"uri": "/health", "method": "GET", "code": 200, "host_header": ""},
+        },
+    }
+)
 
 
 class Service:
@@ -52,9 +69,14 @@ async def test_a_failure_after_a_success_says_what_was_applied_and_what_was_not(
     service = Service(fail="{id}/servers")
     check = {**EDIT.from_resource(BACKEND)["health_check"], "check": {"kind": "tcp"}}
     with pytest.raises(PartlyApplied) as caught:
-        await send_steps(service, "fr-par", BACKEND, EDIT, edited(name="shop", server_ip=["10.0.0.2"], health_check=check))
+        await send_steps(
+            service, "fr-par", BACKEND, EDIT, edited(name="shop", server_ip=["10.0.0.2"], health_check=check)
+        )
     assert [p for _, p, _ in service.sent] == ["{id}"]
-    assert caught.value.summary == "servers not saved (400 invalid argument(s)). Applied already: settings. Not sent: health check"
+    assert (
+        caught.value.summary
+        == "servers not saved (400 invalid argument(s)). Applied already: settings. Not sent: health check"
+    )
 
     first = Service(fail="{id}")  # nothing applied: the error as it came
     with pytest.raises(ApiError) as caught:

@@ -34,8 +34,15 @@ async def test_a_file_is_saved_where_picked_and_a_failed_write_asks_again_from_t
     ui = PickingUI(blocked / "x.pem", tmp_path / "db.pem")
     saved = await save_file_flow(ui, "Save", answer, default_dir=str(tmp_path))
     assert saved == str(tmp_path / "db.pem") and (tmp_path / "db.pem").read_bytes() == b"PEM"
-    assert ui.asked == [str(tmp_path / "ssl_db.pem"), str(blocked / "x.pem")]  # the platform's name without its folders, then the failed place
-    assert ui.said[0][0] == "error" and "Could not write" in ui.said[0][1] and ui.said[-1] == ("information", f"Saved 3 bytes to {tmp_path / 'db.pem'}")
+    assert ui.asked == [
+        str(tmp_path / "ssl_db.pem"),
+        str(blocked / "x.pem"),
+    ]  # the platform's name without its folders, then the failed place
+    assert (
+        ui.said[0][0] == "error"
+        and "Could not write" in ui.said[0][1]
+        and ui.said[-1] == ("information", f"Saved 3 bytes to {tmp_path / 'db.pem'}")
+    )
 
 
 async def test_cancelling_the_picker_saves_nothing(tmp_path):

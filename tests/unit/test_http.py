@@ -17,7 +17,15 @@ import trustme
 
 from tui.api.client import ApiClient, RetryPolicy, decode_object
 from tui.api.errors import (
-    ApiError, BadBody, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, RateLimited, Redirected,
+    ApiError,
+    BadBody,
+    CertificateError,
+    ConfigError,
+    NetworkError,
+    OutcomeUnknown,
+    ProxyFailed,
+    RateLimited,
+    Redirected,
 )
 
 pytestmark = pytest.mark.anyio
@@ -66,7 +74,16 @@ class RawServer:
 
 
 def answer(body: bytes, status: str = "200 OK", extra: bytes = b"") -> bytes:
-    return b"HTTP/1.1 " + status.encode() + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n" + extra + b"\r\n" + body
+    return (
+        b"HTTP/1.1 "
+        + status.encode()
+        + b"\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n"
+        + extra
+        + b"\r\n"
+        + body
+    )
 
 
 JSON = b"Content-Type: application/json\r\n"
@@ -106,7 +123,13 @@ async def test_a_2xx_that_is_not_json_is_retried_for_a_read_and_unknown_for_a_wr
     page = b"<html><body>Proxy login</body></html>"
 
     async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
-        w.write(answer(page, status="201 Created" if head.startswith(b"POST") else "200 OK", extra=b"Content-Type: text/html\r\n"))
+        w.write(
+            answer(
+                page,
+                status="201 Created" if head.startswith(b"POST") else "200 OK",
+                extra=b"Content-Type: text/html\r\n",
+            )
+        )
         return True
 
     async with RawServer(handler) as srv:
@@ -124,6 +147,7 @@ async def test_a_2xx_that_is_not_json_is_retried_for_a_read_and_unknown_for_a_wr
 async def test_a_request_that_changes_nothing_fails_plainly_when_its_answer_is_lost() -> None:
     """A prediction (a POST that changes nothing): a 5xx or a body that is not JSON is a failure,
     never "it may have been applied"; it is sent once."""
+
     async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
         page = b"<html><body>Bad gateway</body></html>"
         w.write(answer(page, status="502 Bad Gateway" if n % 2 else "200 OK", extra=b"Content-Type: text/html\r\n"))
@@ -144,7 +168,7 @@ async def test_truncated_body_and_dropped_connection() -> None:
         if head.startswith(b"DELETE"):
             w.transport.abort()  # dropped before any answer, after the request arrived
             return False
-        w.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"short")
+        w.write(b'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"short')
         return False
 
     async with RawServer(handler) as srv:
@@ -333,7 +357,9 @@ async def test_proxy_credentials_are_never_shown_or_logged(monkeypatch, caplog) 
     assert "hunter2" not in failed.value.message + failed.value.hint + caplog.text
 
 
-@pytest.mark.parametrize("method", ["GET", "POST"])  # a first GET makes httpx's sync client, anything else the async one
+@pytest.mark.parametrize(
+    "method", ["GET", "POST"]
+)  # a first GET makes httpx's sync client, anything else the async one
 async def test_a_proxy_setting_httpx_refuses_is_a_configuration_error(monkeypatch, method) -> None:
     monkeypatch.setenv("HTTP_PROXY", "ftp://ops:hunter2@proxy.example.test")
     async with RawServer(_ok) as srv:
@@ -374,7 +400,8 @@ def test_quitting_while_the_first_request_waits_does_not_wait_for_its_answer():
     code = (
         "import asyncio, socket\n"
         "from tui.api.client import ApiClient\n"
-        "server = socket.socket(); server.bind(('127.0.0.1', 0)); server.listen(8)  # takes the request, never answers\n"
+        "server = socket.socket(); server.bind(('127.0.0.1', 0))\n"
+        "server.listen(8)  # takes the request, never answers\n"
         "held = []\n"
         "async def main():\n"
         "    c = ApiClient(f'http://127.0.0.1:{server.getsockname()[1]}', 'k' * 36, timeout=300)\n"
@@ -424,12 +451,22 @@ async def test_a_stream_gives_its_headers_then_its_events_and_read_only_allows_o
         if request.url.path == "/limited":
             return httpx.Response(429, json={"message": "slow down"})
         body = b'data: {"delta":"Hel"}\n\ndata: {"delta":"lo"}\n\ndata: [DONE]\n\n'
-        return httpx.Response(200, headers={"content-type": "text/event-stream", "x-ratelimit-remaining-requests": "9"}, content=body)
+        return httpx.Response(
+            200, headers={"content-type": "text/event-stream", "x-ratelimit-remaining-requests": "9"}, content=body
+        )
 
-    client = ApiClient("http://platform.example", "secret-key", transport=httpx.MockTransport(handler), auth=BEARER, read_only=True,
-                       trusted=("http://model.example",))  # the profile allows the model's own origin
+    client = ApiClient(
+        "http://platform.example",
+        "secret-key",
+        transport=httpx.MockTransport(handler),
+        auth=BEARER,
+        read_only=True,
+        trusted=("http://model.example",),
+    )  # the profile allows the model's own origin
     # an absolute URL (a model's own endpoint), a POST that changes nothing: allowed in read-only
-    async with client.stream("POST", "http://model.example/v1/chat/completions", json={"messages": []}, mutating=False) as stream:
+    async with client.stream(
+        "POST", "http://model.example/v1/chat/completions", json={"messages": []}, mutating=False
+    ) as stream:
         assert stream.status == 200 and stream.headers["x-ratelimit-remaining-requests"] == "9"
         data = [event.data async for event in stream.events()]
     assert data == ['{"delta":"Hel"}', '{"delta":"lo"}', "[DONE]"]
@@ -469,4 +506,6 @@ async def test_a_stream_answered_with_json_or_cut_short_is_a_plain_failure_not_a
         with pytest.raises(NetworkError, match="connection broke") as caught:
             async for event in stream.events():
                 got.append(event.data)
-        assert got == ['{"delta":"Hel"}'] and not isinstance(caught.value, OutcomeUnknown)  # what came stays; nothing was changed
+        assert got == ['{"delta":"Hel"}'] and not isinstance(
+            caught.value, OutcomeUnknown
+        )  # what came stays; nothing was changed

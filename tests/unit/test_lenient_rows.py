@@ -22,7 +22,9 @@ async def test_every_field_of_the_wrong_type_costs_at_most_a_cell(kind):
     sandbox = Sandbox(clock=ManualClock())
     client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app))
     service = ResourceService(client, kind, context=lambda sc: Context(DEMO_PROJECT_ID, sc))
-    if kind.singleton and kind.singleton.absent is not None:  # a page that does not exist until activated (monitoring): activated first
+    if (
+        kind.singleton and kind.singleton.absent is not None
+    ):  # a page that does not exist until activated (monitoring): activated first
         await service.run(kind.singleton.absent_actions[0].call, kind.all_scopes[0], Row({}))
         sandbox.clock.advance(3600)
     scope = kind.all_scopes[0]

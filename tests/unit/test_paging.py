@@ -34,7 +34,9 @@ async def test_per_page_is_capped_at_100():
 async def test_failed_page_is_reported_not_hidden():
     big = Sandbox(clock=ManualClock(), seed="empty", scale=300)
     big.inject(503, "page=2&")
-    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(big.app), retry=RetryPolicy(max_attempts=1))
+    client = ApiClient(
+        "http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(big.app), retry=RetryPolicy(max_attempts=1)
+    )
     result = await list_all(client, SERVERS, "servers", page_size=100)
     assert result.total == 300
     assert len(result.items) == 200
@@ -72,8 +74,12 @@ async def test_pages_answered_out_of_order_keep_the_apis_order():
 
     app = Starlette(routes=[Route("/kvcache/v1/zones/fr-par-1/clusters", listing)])
     client = ApiClient("http://x", "k", transport=httpx.ASGITransport(app))
-    batches = [b async for b in iter_pages(client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size",
-                                           page_size=10, concurrency=4)]
+    batches = [
+        b
+        async for b in iter_pages(
+            client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size", page_size=10, concurrency=4
+        )
+    ]
     assert [b.page for b in batches] == [1, 2, 3, 4]
     assert [i["id"] for b in batches for i in b.items] == [i["id"] for i in items]
 
@@ -86,7 +92,12 @@ async def test_page_size_style_uses_total_count():
 
 async def test_without_any_total_pages_are_walked_until_a_short_one():
     client = ApiClient("http://x", "k", transport=httpx.ASGITransport(_page_size_app(45, with_total=False)))
-    batches = [b async for b in iter_pages(client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size", page_size=20)]
+    batches = [
+        b
+        async for b in iter_pages(
+            client, "/kvcache/v1/zones/fr-par-1/clusters", "clusters", style="page_size", page_size=20
+        )
+    ]
     assert [len(b.items) for b in batches] == [20, 20, 5]
 
 
@@ -94,7 +105,9 @@ async def test_a_whole_listing_is_one_get_and_a_map_becomes_named_items(make_cli
     from tui.api.paging import iter_pages
 
     client = make_client()
-    batches = [b async for b in iter_pages(client, "/instance/v1/zones/fr-par-1/products/servers", "servers", style="whole")]
+    batches = [
+        b async for b in iter_pages(client, "/instance/v1/zones/fr-par-1/products/servers", "servers", style="whole")
+    ]
     assert len(batches) == 1 and batches[0].error is None
     items = batches[0].items
     assert batches[0].total == len(items) > 5
@@ -136,7 +149,11 @@ async def test_the_names_a_list_looks_up_are_read_alongside_its_first_page():
 
     class Watched(httpx.AsyncBaseTransport):
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-            what = ("servers" if "/servers" in request.url.path else "fips") + " page " + request.url.params.get("page", "1")
+            what = (
+                ("servers" if "/servers" in request.url.path else "fips")
+                + " page "
+                + request.url.params.get("page", "1")
+            )
             events.append("start " + what)
             if what == "servers page 1":
                 servers_asked.set()
@@ -153,7 +170,9 @@ async def test_the_names_a_list_looks_up_are_read_alongside_its_first_page():
     service = ResourceService(client, by_id("flexible_ip.fips").load(), context=lambda sc: Context(DEMO_PROJECT_ID, sc))
     rows = await service.list_rows("fr-par-1")
     await client.aclose()
-    assert len(rows) >= 150 and all(r.text("server_name") == server["name"] for r in rows if r.text("server_id") == server["id"])
+    assert len(rows) >= 150 and all(
+        r.text("server_name") == server["name"] for r in rows if r.text("server_id") == server["id"]
+    )
     assert events.index("start servers page 1") < events.index("end fips page 1")
     assert events.count("start servers page 1") == 1
 
@@ -190,7 +209,9 @@ async def test_a_far_api_gets_many_pages_in_flight_unless_page_one_had_to_be_ret
     async def no_wait(seconds: float) -> None:
         return None
 
-    client = ApiClient("http://api", "k", transport=Api(), retry=RetryPolicy(deadline=60), sleep=no_wait, monotonic=lambda: 0.0)
+    client = ApiClient(
+        "http://api", "k", transport=Api(), retry=RetryPolicy(deadline=60), sleep=no_wait, monotonic=lambda: 0.0
+    )
     result = await paging.list_all(client, "/things", "items", style="page_size", page_size=100, concurrency=16)
     await client.aclose()
     assert len(result.items) == 3000

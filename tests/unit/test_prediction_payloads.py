@@ -11,15 +11,27 @@ import pytest
 from tui.products.inference import payloads
 
 
-@pytest.mark.parametrize("text, says", [
-    ("instances: [1]", "not JSON"),
-    ("[1, 2]", "a JSON object"),
-    ('{"data": [1]}', 'under "instances"'),
-    ('{"instances": []}', 'under "instances"'),
-    ('{"image_file": "x.png", "img_mode": "RGBA", "img_format": "channels_last", "img_size": [2, 2]}', "img_mode is one of RGB, BGR"),
-    ('{"image_file": "x.png", "img_mode": "RGB", "img_format": "channels_last", "img_size": [224]}', "[height, width]"),
-    ('{"image_file": "/nowhere/x.png", "img_mode": "RGB", "img_format": "channels_first", "img_size": [2, 2]}', "could not be read"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("instances: [1]", "not JSON"),
+        ("[1, 2]", "a JSON object"),
+        ('{"data": [1]}', 'under "instances"'),
+        ('{"instances": []}', 'under "instances"'),
+        (
+            '{"image_file": "x.png", "img_mode": "RGBA", "img_format": "channels_last", "img_size": [2, 2]}',
+            "img_mode is one of RGB, BGR",
+        ),
+        (
+            '{"image_file": "x.png", "img_mode": "RGB", "img_format": "channels_last", "img_size": [224]}',
+            "[height, width]",
+        ),
+        (
+            '{"image_file": "/nowhere/x.png", "img_mode": "RGB", "img_format": "channels_first", "img_size": [2, 2]}',
+            "could not be read",
+        ),
+    ],
+)
 def test_a_payload_is_refused_before_sending_saying_why(text, says):
     with pytest.raises(ValueError, match=r".*") as caught:
         payloads.body(text)
@@ -35,7 +47,12 @@ def test_an_image_is_referred_to_in_the_editor_and_sent_base64(tmp_path):
     image = tmp_path / "cat.PNG"
     image.write_bytes(b"\x89PNG\r\n\x1a\nbytes")
     text = payloads.load(image)
-    assert json.loads(text) == {"image_file": str(image), "img_mode": "RGB", "img_format": "channels_last", "img_size": [224, 224]}
+    assert json.loads(text) == {
+        "image_file": str(image),
+        "img_mode": "RGB",
+        "img_format": "channels_last",
+        "img_size": [224, 224],
+    }
     sent = payloads.body(text)
     assert sent["instances"] == [{"b64": base64.b64encode(image.read_bytes()).decode()}] and "image_file" not in sent
     assert sent["img_size"] == [224, 224]
@@ -75,13 +92,27 @@ def test_an_answer_is_shown_as_the_same_json_each_row_of_numbers_on_as_few_lines
     assert len(shown.splitlines()) == 15  # not one number a line (67 lines)
     assert as_text({"predictions": [[2.5, 5.0]]}) == '{"predictions": [[2.5, 5.0]]}'
 
-    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30)
-    nested = st.recursive(scalars, lambda inner: st.lists(inner, max_size=12) | st.dictionaries(st.text(max_size=10), inner, max_size=6), max_leaves=60)
-    trees = st.lists(nested, max_size=8) | st.dictionaries(st.text(max_size=10), nested, max_size=6)  # an answer's body (a text one is shown as it is)
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=30)
+    )
+    nested = st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=12) | st.dictionaries(st.text(max_size=10), inner, max_size=6),
+        max_leaves=60,
+    )
+    trees = st.lists(nested, max_size=8) | st.dictionaries(
+        st.text(max_size=10), nested, max_size=6
+    )  # an answer's body (a text one is shown as it is)
 
     @settings(max_examples=150, deadline=None)
     @given(trees)
     def same_json(value):
-        assert json.loads(as_text(value)) == json.loads(json.dumps(clean_tree(value)))  # control characters shown, not sent to the terminal
+        assert json.loads(as_text(value)) == json.loads(
+            json.dumps(clean_tree(value))
+        )  # control characters shown, not sent to the terminal
 
     same_json()

@@ -9,27 +9,36 @@ from tui.products.lb.kinds import availability
 
 
 def lb(status, *instances):
-    return {"status": status, "instances": [{"status": s, "ip_address": f"10.0.0.{n}"} for n, s in enumerate(instances, 1)]}
+    return {
+        "status": status,
+        "instances": [{"status": s, "ip_address": f"10.0.0.{n}"} for n, s in enumerate(instances, 1)],
+    }
 
 
-@pytest.mark.parametrize("data, tone, words", [
-    (lb("ready", "ready", "ready"), "good", "highly available"),
-    (lb("ready", "ready", "error"), "bad", "no: #2 error"),
-    (lb("pending", "pending", "pending"), "busy", "no: both pending"),
-    (lb("deleting", "ready", "ready"), "busy", "no: the load balancer is deleting"),
-    (lb("ready", "ready"), "bad", "one instance only (ready)"),
-    (lb("ready"), "other", "no instance"),
-])
+@pytest.mark.parametrize(
+    "data, tone, words",
+    [
+        (lb("ready", "ready", "ready"), "good", "highly available"),
+        (lb("ready", "ready", "error"), "bad", "no: #2 error"),
+        (lb("pending", "pending", "pending"), "busy", "no: both pending"),
+        (lb("deleting", "ready", "ready"), "busy", "no: the load balancer is deleting"),
+        (lb("ready", "ready"), "bad", "one instance only (ready)"),
+        (lb("ready"), "other", "no instance"),
+    ],
+)
 def test_a_load_balancer_is_highly_available_only_while_it_and_both_instances_are_ready(data, tone, words):
     assert availability(data) == (tone, words)
 
 
-@pytest.mark.parametrize("counts, said", [
-    ({"frontend_count": 0, "backend_count": 0}, ""),
-    ({"frontend_count": 1, "backend_count": 0}, "Its 1 frontend is deleted with it."),
-    ({"frontend_count": 2, "backend_count": 1}, "Its 2 frontends and 1 backend are deleted with it."),
-    ({}, ""),
-])
+@pytest.mark.parametrize(
+    "counts, said",
+    [
+        ({"frontend_count": 0, "backend_count": 0}, ""),
+        ({"frontend_count": 1, "backend_count": 0}, "Its 1 frontend is deleted with it."),
+        ({"frontend_count": 2, "backend_count": 1}, "Its 2 frontends and 1 backend are deleted with it."),
+        ({}, ""),
+    ],
+)
 def test_a_load_balancers_delete_says_what_goes_with_it_in_words(counts, said):
     from tui.products.lb.kinds import goes_with
 
@@ -85,8 +94,16 @@ def test_a_cache_scaled_to_five_nodes_shows_its_five_addresses_in_the_detail():
     from tui.products.models import Resource
 
     ips = [f"10.12.0.{n}" for n in range(10, 15)]
-    cluster = Resource.model_validate({"id": "c", "name": "sessions", "cluster_size": 5, "endpoints": [
-        {"ips": ips, "port": 6379, "private_network": {"id": "pn", "service_ips": [f"{ip}/22" for ip in ips]}}]})
+    cluster = Resource.model_validate(
+        {
+            "id": "c",
+            "name": "sessions",
+            "cluster_size": 5,
+            "endpoints": [
+                {"ips": ips, "port": 6379, "private_network": {"id": "pn", "service_ips": [f"{ip}/22" for ip in ips]}}
+            ],
+        }
+    )
     shown = str(dict(CLUSTERS.detail_fields)["Endpoints"](cluster))
     assert all(ip in shown for ip in ips) and "…" not in shown
 

@@ -59,20 +59,52 @@ def test_name_and_tags_rules_agree(name, tags):
     st.one_of(st.none(), st.integers(-2, 70000)),
 )
 def test_security_group_rule_rules_agree(protocol, ip_range, lo, hi):
-    rule = {"direction": "inbound", "action": "accept", "protocol": protocol, "ip_range": ip_range, "dest_port_from": lo, "dest_port_to": hi}
+    rule = {
+        "direction": "inbound",
+        "action": "accept",
+        "protocol": protocol,
+        "ip_range": ip_range,
+        "dest_port_from": lo,
+        "dest_port_to": hi,
+    }
     console = console_accepts(RuleForm, rule)
     sandbox = not check_rule(dict(rule))
     assert console == sandbox, rule
 
 
 def test_a_port_zero_on_an_icmp_rule_is_no_port_in_the_console_too():
-    form = RuleForm.model_validate({"protocol": "ICMP", "ip_range": "0.0.0.0/0", "dest_port_from": 0, "dest_port_to": 0})
+    form = RuleForm.model_validate(
+        {"protocol": "ICMP", "ip_range": "0.0.0.0/0", "dest_port_from": 0, "dest_port_to": 0}
+    )
     assert form.dest_port_from is None and form.dest_port_to is None
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(st.sampled_from(["id", "name", "state", "zone", "tags", "volumes", "private_nics", "public_ip", "public_ips",
-                                        "server", "allowed_actions", "creation_date", "size", "public", "policy_respected", "x"]), JSON))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "id",
+                "name",
+                "state",
+                "zone",
+                "tags",
+                "volumes",
+                "private_nics",
+                "public_ip",
+                "public_ips",
+                "server",
+                "allowed_actions",
+                "creation_date",
+                "size",
+                "public",
+                "policy_respected",
+                "x",
+            ]
+        ),
+        JSON,
+    )
+)
 def test_rows_of_every_kind_never_raise_on_random_objects(data):
     for kind in KINDS:
         row = kind.row_maker("fr-par-1")(data)
@@ -119,7 +151,9 @@ def test_a_page_of_any_json_is_items_or_a_clear_error(value):
     from tui.api.errors import BadBody
 
     try:
-        items, total = _decode(json.dumps({"servers": value} if isinstance(value, list) else value).encode(), "servers", None)
+        items, total = _decode(
+            json.dumps({"servers": value} if isinstance(value, list) else value).encode(), "servers", None
+        )
     except BadBody as err:
         assert err.message
     else:
@@ -134,9 +168,15 @@ def test_blank_and_padded_names(text):
 # ---- the table's order ---------------------------------------------------------------------------
 OPS = st.lists(
     st.one_of(
-        st.tuples(st.just("upsert"), st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from(["x", "y", "z", "w"])), max_size=5)),
+        st.tuples(
+            st.just("upsert"),
+            st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from(["x", "y", "z", "w"])), max_size=5),
+        ),
         st.tuples(st.just("remove"), st.lists(st.sampled_from("abcdefgh"), max_size=3)),
-        st.tuples(st.just("replace"), st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from(["x", "y", "z", "w"])), max_size=6)),
+        st.tuples(
+            st.just("replace"),
+            st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from(["x", "y", "z", "w"])), max_size=6),
+        ),
         st.tuples(st.just("sort"), st.tuples(st.sampled_from([None, "v", "k"]), st.booleans())),
         st.tuples(st.just("filter"), st.sampled_from(["", "x", "y", "a"])),
         st.tuples(st.just("mark"), st.sampled_from("abcdefgh")),
@@ -155,7 +195,9 @@ def test_the_table_shows_exactly_the_filtered_rows_in_sort_order_whatever_happen
     from tui.ui.widgets.resource_table import ResourceTable
 
     table = ResourceTable()
-    table.set_columns([Column("k", "Key", lambda r: r.id, width=4), Column("v", "Value", lambda r: r.text("v"), width=4)])
+    table.set_columns(
+        [Column("k", "Key", lambda r: r.id, width=4), Column("v", "Value", lambda r: r.text("v"), width=4)]
+    )
     rows: dict[str, str] = {}
     sort, flt, marked = None, "", set()
     for op, arg in ops:
@@ -195,6 +237,8 @@ def test_a_numeric_sort_key_orders_numbers_as_numbers_and_an_odd_one_last():
 
     table = ResourceTable()
     table.set_columns([Column("size", "Size", lambda r: r.text("size"), width=6, sort_key=lambda r: r.get("size") + 0)])
-    table.upsert([Row({"id": i, "size": size}) for i, size in (("a", 100), ("b", 9), ("c", "oops"), ("d", 10), ("e", 0.5))])
+    table.upsert(
+        [Row({"id": i, "size": size}) for i, size in (("a", 100), ("b", 9), ("c", "oops"), ("d", 10), ("e", 0.5))]
+    )
     table.sort_by("size")
     assert table.shown_keys == ["e", "b", "d", "a", "c"]  # 0.5, 9, 10, 100, then the one that cannot be read

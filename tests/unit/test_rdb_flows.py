@@ -35,8 +35,12 @@ def sent(sandbox, method, end):
 async def test_an_endpoint_added_on_a_private_network_migrated_then_deleted(sandbox):
     orders, staging = inst(sandbox, "orders-db"), inst(sandbox, "staging-pg")
     ui = ScriptedUI(sandbox, INSTANCES, "fr-par")
-    await ui.act("staging-pg", "Endpoints", pick("Add a private-network endpoint"),
-                 form(private_network_id=PN, service_ip="172.16.9.10/22"))
+    await ui.act(
+        "staging-pg",
+        "Endpoints",
+        pick("Add a private-network endpoint"),
+        form(private_network_id=PN, service_ip="172.16.9.10/22"),
+    )
     added = next(e for e in staging["endpoints"] if e.get("private_network"))
     assert added["private_network"]["service_ip"] == "172.16.9.10/22" and ui.notes == ["staging-pg: endpoints changed"]
     sandbox.clock.advance(11)
@@ -91,8 +95,11 @@ async def test_a_volume_snapshot_then_an_instance_made_from_it(sandbox):
     assert ui.asked[0][2] == {"name": "orders-db-snapshot"} and orders["status"] == "snapshotting"
     sandbox.clock.advance(9)
     snapshots = ScriptedUI(sandbox, SNAPSHOTS, "fr-par")
-    await snapshots.act("before-launch", "Create an instance from it",
-                        form(instance_name="launch-copy", node_type="DB-PRO2-M", is_ha_cluster=True))
+    await snapshots.act(
+        "before-launch",
+        "Create an instance from it",
+        form(instance_name="launch-copy", node_type="DB-PRO2-M", is_ha_cluster=True),
+    )
     made = inst(sandbox, "launch-copy")
     assert made["node_type"] == "DB-PRO2-M" and made["is_ha_cluster"] is True
     await ui.aclose()

@@ -89,8 +89,18 @@ def test_a_subclass_adds_its_fields_after_its_parents():
 
 def test_a_field_without_default_after_one_with_is_refused_and_repr_names_the_fields():
     with pytest.raises(TypeError, match="non-default"):
+
         @record
         class Bad:
             a: int = 1
             b: int  # type: ignore[misc]
-    assert repr(Value(1)) == "Value(a=1, b='x')" == repr(dataclasses.dataclass(frozen=True)(type("Value", (), {"__annotations__": {"a": "int", "b": "str"}, "b": "x", "__module__": __name__}))(1))
+
+    assert (
+        repr(Value(1))
+        == "Value(a=1, b='x')"
+        == repr(
+            dataclasses.dataclass(frozen=True)(
+                type("Value", (), {"__annotations__": {"a": "int", "b": "str"}, "b": "x", "__module__": __name__})
+            )(1)
+        )
+    )

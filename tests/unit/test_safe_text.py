@@ -12,7 +12,9 @@ from tui.api import safe
 from tui.api.paging import _decode
 
 
-@pytest.mark.parametrize("char", ["\u202e", "\u202a", "\u2066", "\u2069", "\u200b", "\u200d", "\u2060", "\ufeff", "\u061c"])
+@pytest.mark.parametrize(
+    "char", ["\u202e", "\u202a", "\u2066", "\u2069", "\u200b", "\u200d", "\u2060", "\ufeff", "\u061c"]
+)
 @pytest.mark.parametrize("how", ["raw", "escaped"])
 def test_invisible_characters_are_made_visible(char, how):
     name = f"invoice{char}gnp.exe"
@@ -40,14 +42,17 @@ def test_nan_and_infinity_are_kept_as_received():
     assert data == {"name": "Infinity", "a": "NaN", "b": "-Infinity", "c": "1e999", "d": [1.5, -0.0], "e": "\\ud800"}
 
 
-@pytest.mark.parametrize("value, shown", [
-    ("2026-01-15T12:00:00Z", "2026-01-15"),
-    ("not a date at all", "not a date at all"),  # whole, not 'not a date'
-    ("2026-13-45T99", "2026-13-45T99"),  # junk that starts like a date does not pass for one
-    ("bad\x1b[31mred", "bad\\x1b[31mred"),
-    ("x" * 300, "x" * 39 + "…"),
-    (None, ""),
-])
+@pytest.mark.parametrize(
+    "value, shown",
+    [
+        ("2026-01-15T12:00:00Z", "2026-01-15"),
+        ("not a date at all", "not a date at all"),  # whole, not 'not a date'
+        ("2026-13-45T99", "2026-13-45T99"),  # junk that starts like a date does not pass for one
+        ("bad\x1b[31mred", "bad\\x1b[31mred"),
+        ("x" * 300, "x" * 39 + "…"),
+        (None, ""),
+    ],
+)
 def test_a_date_field_holding_junk_shows_it_whole_or_cut_with_a_mark(value, shown):
     """Monitoring 'Activated', a namespace's 'Updated', a tag's 'Created' cut junk to ten characters unmarked."""
     from tui.products.format import date_of

@@ -21,8 +21,10 @@ def start(capsys, *argv: str) -> str:
 @pytest.fixture
 def config(tmp_path):
     path = tmp_path / "config.toml"
-    path.write_text(f'default_profile = "prod"\n[profiles.prod]\napi_url = "https://api.example.com"\nproject_id = "{UUID}"\n'
-                    '[profiles.odd]\napi_url = "https://api.example.com"\ndefault_zone = "fr-par-9"\n')
+    path.write_text(
+        f'default_profile = "prod"\n[profiles.prod]\napi_url = "https://api.example.com"\nproject_id = "{UUID}"\n'
+        '[profiles.odd]\napi_url = "https://api.example.com"\ndefault_zone = "fr-par-9"\n'
+    )
     os.environ["CLOUDTUI_CONFIG"] = str(path)  # isolated_env restores it
     return path
 
@@ -41,8 +43,14 @@ def test_a_project_id_with_a_trailing_newline_is_not_a_uuid(capsys, config, monk
     assert "is not a UUID" in start(capsys)
 
 
-@pytest.mark.parametrize("url, why", [("https://api.example.com:99999", "not a usable URL"), ("ftp://api.example.com", "must start with https://"),
-                                      ("https://", "has no host")])
+@pytest.mark.parametrize(
+    "url, why",
+    [
+        ("https://api.example.com:99999", "not a usable URL"),
+        ("ftp://api.example.com", "must start with https://"),
+        ("https://", "has no host"),
+    ],
+)
 def test_an_api_url_that_cannot_work_is_refused(capsys, config, url, why):
     assert why in start(capsys, "--api-url", url)
 
@@ -64,6 +72,7 @@ def test_a_start_refused_before_the_first_frame_leaves_the_collector_running():
 
     from tui import cli
 
-    assert cli.main(["--demo", "--zone", "fr-par"]) == 2  # a region is not a zone: refused after the collector's start-up pause
+    assert (
+        cli.main(["--demo", "--zone", "fr-par"]) == 2
+    )  # a region is not a zone: refused after the collector's start-up pause
     assert gc.isenabled()
-

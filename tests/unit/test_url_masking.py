@@ -21,17 +21,20 @@ TAIL = st.text("ab1/?#:. ", max_size=20)  # a path, query or text after the URL:
 LONG = st.integers(0, 120_000)  # a run of letters this long (a 100 KB name took 30 s before)
 
 
-@pytest.mark.parametrize("url, shown", [
-    ("vnc://m1:p@ss@h", f"vnc://m1:{M}@h"),
-    ("vnc://m1:p/ss@h:5900", f"vnc://m1:{M}@h:5900"),
-    ("vnc://m1:p?ss@h", f"vnc://m1:{M}@h"),
-    ("vnc://m1:p#ss@h", f"vnc://m1:{M}@h"),
-    ("vnc://m1:p ss@h", f"vnc://m1:{M}@h"),
-    ('vnc://m1:p"ss@h', f"vnc://m1:{M}@h"),
-    ("https://h.example/a@b", "https://h.example/a@b"),  # an '@' in the path is no credential
-    ("https://h.example:8443/a@b", f"https://h.example:{M}@b"),  # as vnc://m1:8443/x@h: masked
-    ("http://[::1]:80/x@y", "http://[::1]:80/x@y"),
-])
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("vnc://m1:p@ss@h", f"vnc://m1:{M}@h"),
+        ("vnc://m1:p/ss@h:5900", f"vnc://m1:{M}@h:5900"),
+        ("vnc://m1:p?ss@h", f"vnc://m1:{M}@h"),
+        ("vnc://m1:p#ss@h", f"vnc://m1:{M}@h"),
+        ("vnc://m1:p ss@h", f"vnc://m1:{M}@h"),
+        ('vnc://m1:p"ss@h', f"vnc://m1:{M}@h"),
+        ("https://h.example/a@b", "https://h.example/a@b"),  # an '@' in the path is no credential
+        ("https://h.example:8443/a@b", f"https://h.example:{M}@b"),  # as vnc://m1:8443/x@h: masked
+        ("http://[::1]:80/x@y", "http://[::1]:80/x@y"),
+    ],
+)
 def test_the_whole_password_is_masked_whatever_it_holds(url, shown):
     assert safe.mask_userinfo(url) == shown
 

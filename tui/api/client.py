@@ -137,7 +137,9 @@ class ApiClient:
                 raise ConfigError(0, f"cannot set up TLS for {self.api_url}: {exc}") from None
         t = self._timeout
         return dict(
-            verify=self._verify, trust_env=True, follow_redirects=False,
+            verify=self._verify,
+            trust_env=True,
+            follow_redirects=False,
             limits=httpx.Limits(max_connections=self._max_connections, max_keepalive_connections=self._max_connections),
             timeout=httpx.Timeout(connect=min(t, 5.0), read=t, write=t, pool=t),
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
@@ -155,8 +157,10 @@ class ApiClient:
             # httpx names URLs by their repr (URL('…')): the plain address reads better, its
             # user:password@ masked (a proxy's credentials are never shown).
             why = safe.mask_userinfo(safe.clean(re.sub(r"URL\('([^']*)'\)", r"\1", str(exc))))
-            raise ConfigError(0, f"cannot set up the connection to {self.api_url}: {why} "
-                                 "(check HTTPS_PROXY, HTTP_PROXY and ALL_PROXY)") from None
+            raise ConfigError(
+                0,
+                f"cannot set up the connection to {self.api_url}: {why} (check HTTPS_PROXY, HTTP_PROXY and ALL_PROXY)",
+            ) from None
 
     def _build(self) -> "httpx.AsyncClient":
         """Runs in a thread: import httpx, build the TLS context, make the client."""
@@ -234,8 +238,16 @@ class ApiClient:
         request that changes nothing whatever its method (a chat completion): read-only sends it."""
         method = method.upper()
         url, headers, body = self._prepare(method, path, params, json, content, content_type, mutating)
-        changes = mutating if mutating is not None else method != "GET"  # only then is a lost answer "may have been applied"
-        first = self._first and method == "GET" and self._transport is None and self._http is None and self._building is None
+        changes = (
+            mutating if mutating is not None else method != "GET"
+        )  # only then is a lost answer "may have been applied"
+        first = (
+            self._first
+            and method == "GET"
+            and self._transport is None
+            and self._http is None
+            and self._building is None
+        )
         self._first = False
         http = None if first else await self._client()
         deadline = self._monotonic() + self.retry.deadline
@@ -262,7 +274,14 @@ class ApiClient:
                 # the cyclic collector could free the body, and it is paused while a listing streams.
                 resp.stream = self._spent
                 if log.isEnabledFor(logging.DEBUG):  # formatting the query costs on every page otherwise
-                    log.debug("%s %s %s -> %d (%.0f ms)", method, path, redacted(clean_params(params)), resp.status_code, _ms(started))
+                    log.debug(
+                        "%s %s %s -> %d (%.0f ms)",
+                        method,
+                        path,
+                        redacted(clean_params(params)),
+                        resp.status_code,
+                        _ms(started),
+                    )
                 status = resp.status_code
                 if status in REDIRECTS or 300 <= status < 400:
                     target = redirect_target(resp, method, url)
@@ -287,8 +306,14 @@ class ApiClient:
                 await self._sleep(delay)
 
     def _prepare(
-        self, method: str, path: str, params: dict[str, Any] | None, json: Any, content: bytes | None,
-        content_type: str, mutating: bool | None,
+        self,
+        method: str,
+        path: str,
+        params: dict[str, Any] | None,
+        json: Any,
+        content: bytes | None,
+        content_type: str,
+        mutating: bool | None,
     ) -> tuple[str, dict[str, str], bytes | None]:
         """(url, headers, body) of a request; refuses a change in read-only mode and a key that
         cannot be sent."""
@@ -300,8 +325,13 @@ class ApiClient:
             token = self.auth.value(self._secret)
             token.encode("ascii")
         except UnicodeEncodeError:
-            raise ConfigError(0, "the secret key holds characters that cannot be sent in a header (it must be ASCII): "
-                                 "re-enter it (ctrl+l) or fix CLOUDTUI_SECRET_KEY", method=method, url=path) from None
+            raise ConfigError(
+                0,
+                "the secret key holds characters that cannot be sent in a header (it must be ASCII): "
+                "re-enter it (ctrl+l) or fix CLOUDTUI_SECRET_KEY",
+                method=method,
+                url=path,
+            ) from None
         headers = {self.auth.header: token}
         body: bytes | None = None
         if json is not None:
@@ -314,13 +344,22 @@ class ApiClient:
             headers["Content-Type"] = content_type
         if "://" in path and origin_of(path) not in self.trusted:
             origin = origin_of(path)
-            err = UntrustedOrigin(0, f"refused to send the secret key to {safe.clean(origin)}, an origin the profile does not name",
-                                  method=method, url=safe.mask_userinfo(safe.clean(path)))
+            err = UntrustedOrigin(
+                0,
+                f"refused to send the secret key to {safe.clean(origin)}, an origin the profile does not name",
+                method=method,
+                url=safe.mask_userinfo(safe.clean(path)),
+            )
             err.origin = origin
             raise err
         if any(part in (".", "..") for part in path.split("?")[0].split("/")):  # httpx would resolve them
-            raise ConfigError(0, f"refused to send {method} {safe.clean(path)}: a value from the API would move the request "
-                                 "to another path (a '.' or '..' segment); nothing was sent", method=method, url=path)
+            raise ConfigError(
+                0,
+                f"refused to send {method} {safe.clean(path)}: a value from the API would move the request "
+                "to another path (a '.' or '..' segment); nothing was sent",
+                method=method,
+                url=path,
+            )
         query = clean_params(params)
         url = self.url(path)
         if query:
@@ -329,8 +368,14 @@ class ApiClient:
 
     @contextlib.asynccontextmanager
     async def stream(
-        self, method: str, path: str, *, params: dict[str, Any] | None = None, json: Any = None,
-        mutating: bool | None = None, accept: str = "text/event-stream",
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        mutating: bool | None = None,
+        accept: str = "text/event-stream",
     ) -> AsyncIterator["Stream"]:
         """A streamed answer (server-sent events, a chat completion): a `Stream` with the status and
         headers (`x-ratelimit-*`) and its lines or events as they come. A failure before the body
@@ -350,13 +395,23 @@ class ApiClient:
         try:
             if resp.status_code >= 300:
                 await resp.aread()
-                raise (redirected(resp, method, path) if resp.status_code < 400 else self._counted(http_failure(resp, method, path, changes)).error)
+                raise (
+                    redirected(resp, method, path)
+                    if resp.status_code < 400
+                    else self._counted(http_failure(resp, method, path, changes)).error
+                )
             yield Stream(resp, method, path, self.api_url, changes)
         finally:
             await resp.aclose()
 
-    async def _decoded(self, resp: "httpx.Response", method: str, path: str, decode: Callable[[bytes], Any] | None,
-                       changes: bool = True) -> Any:
+    async def _decoded(
+        self,
+        resp: "httpx.Response",
+        method: str,
+        path: str,
+        decode: Callable[[bytes], Any] | None,
+        changes: bool = True,
+    ) -> Any:
         if decode is None:
             return None
         try:
@@ -367,7 +422,9 @@ class ApiClient:
             what = f"the answer is not the JSON expected ({safe.clean(kind)}, {len(resp.content)} bytes)"
             if method == "GET" or not changes:  # nothing changed: a plain failure (a GET is tried again)
                 raise Retry(BadBody(resp.status_code, what, method=method, url=path), method == "GET") from None
-            raise OutcomeUnknown(resp.status_code, what + " — it may have been applied", method=method, url=path) from None
+            raise OutcomeUnknown(
+                resp.status_code, what + " — it may have been applied", method=method, url=path
+            ) from None
 
     def _counted(self, failure: Retry) -> Retry:
         if failure.error.status == 429:

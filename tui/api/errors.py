@@ -58,7 +58,10 @@ class ApiError(Exception):
         details = self.body.get("details")
         for d in details if isinstance(details, list) else []:
             if isinstance(d, dict) and "quota" in d and "current" in d:
-                out.append(f"{d.get('resource', 'quota')}: {_amount(d['current'], d.get('resource'))} used of {_amount(d['quota'], d.get('resource'))}")
+                out.append(
+                    f"{d.get('resource', 'quota')}: {_amount(d['current'], d.get('resource'))} used of "
+                    f"{_amount(d['quota'], d.get('resource'))}"
+                )
         return out
 
     @property
@@ -149,8 +152,10 @@ class CertificateError(NetworkError):
 
     @property
     def hint(self) -> str:
-        return ("Check the API URL's host name; for a private CA set ca_bundle in the profile, or "
-                "SSL_CERT_FILE / SSL_CERT_DIR.")
+        return (
+            "Check the API URL's host name; for a private CA set ca_bundle in the profile, or "
+            "SSL_CERT_FILE / SSL_CERT_DIR."
+        )
 
 
 class ProxyFailed(NetworkError):
@@ -183,7 +188,10 @@ class UntrustedOrigin(ApiError):
 
     @property
     def hint(self) -> str:
-        return f"The secret key was not sent to {self.origin}. Allow that origin when asked (it is remembered in the profile), then try again."
+        return (
+            f"The secret key was not sent to {self.origin}. Allow that origin when asked "
+            "(it is remembered in the profile), then try again."
+        )
 
 
 class Redirected(ApiError):
@@ -214,7 +222,10 @@ class OutcomeUnknown(ApiError):
 
     @property
     def hint(self) -> str:
-        return "It may have been applied: look before trying again (r refreshes); sending it again blindly could do it twice."
+        return (
+            "It may have been applied: look before trying again (r refreshes); "
+            "sending it again blindly could do it twice."
+        )
 
 
 class Unexpected(ApiError):
@@ -225,7 +236,9 @@ class Unexpected(ApiError):
     @property
     def hint(self) -> str:
         where = self.body.get("log")
-        return "This is a bug in cloudtui" + (f"; details are in {where}." if where else "; run with --debug-log FILE for details.")
+        return "This is a bug in cloudtui" + (
+            f"; details are in {where}." if where else "; run with --debug-log FILE for details."
+        )
 
 
 class ReadOnlyError(ApiError):
@@ -290,7 +303,9 @@ def error_from_response(status: int, content: bytes, method: str = "", url: str 
             message = _DEFAULT_MESSAGE.get(status) or ("server error" if status >= 500 else "error")
     typ = body.get("type") if isinstance(body.get("type"), str) else None
     if status == 400:
-        cls: type[ApiError] = InvalidArguments if typ == "invalid_arguments" or "details" in body or "fields" in body else ApiError
+        cls: type[ApiError] = (
+            InvalidArguments if typ == "invalid_arguments" or "details" in body or "fields" in body else ApiError
+        )
     elif status >= 500:
         cls = ServerError
     else:
@@ -339,4 +354,6 @@ def as_api_error(err: BaseException, url: str = "") -> ApiError:
 
     logging.getLogger("cloudtui.api").error("unexpected error (url %s)", url, exc_info=err)
     where = log_file()
-    return Unexpected(0, f"unexpected {type(err).__name__}: {safe.clean(str(err))}", body={"log": where} if where else {}, url=url)
+    return Unexpected(
+        0, f"unexpected {type(err).__name__}: {safe.clean(str(err))}", body={"log": where} if where else {}, url=url
+    )

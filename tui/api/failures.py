@@ -15,7 +15,16 @@ from urllib.parse import urljoin, urlsplit
 
 from ..records import record
 from . import safe
-from .errors import ApiError, CertificateError, ConfigError, NetworkError, OutcomeUnknown, ProxyFailed, Redirected, error_from_response
+from .errors import (
+    ApiError,
+    CertificateError,
+    ConfigError,
+    NetworkError,
+    OutcomeUnknown,
+    ProxyFailed,
+    Redirected,
+    error_from_response,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -52,12 +61,18 @@ def http_failure(resp: "httpx.Response", method: str, path: str, changes: bool |
     been applied (`changes=False`: a request that changes nothing whatever its method, a prediction)."""
     status = resp.status_code
     err = error_from_response(status, resp.content, method, path)
-    err.limits = {k.lower(): safe.clean(v)[:40] for k, v in resp.headers.items() if k.lower() == "retry-after" or k.lower().startswith("x-ratelimit-")}
+    err.limits = {
+        k.lower(): safe.clean(v)[:40]
+        for k, v in resp.headers.items()
+        if k.lower() == "retry-after" or k.lower().startswith("x-ratelimit-")
+    }
     wait = retry_after(resp.headers.get("retry-after")) if status in (429, 503) else None
     if method == "GET":
         return Retry(err, status == 429 or status >= 500, wait)
     if status >= 500 and (changes if changes is not None else True):  # the platform may have applied it before failing
-        return Retry(OutcomeUnknown(status, f"{err.message} — it may have been applied", err.type, err.body, method, path), False)
+        return Retry(
+            OutcomeUnknown(status, f"{err.message} — it may have been applied", err.type, err.body, method, path), False
+        )
     return Retry(err, False)
 
 
@@ -77,10 +92,14 @@ def redirected(resp: "httpx.Response", method: str, path: str) -> ApiError:
     location = safe.clean(resp.headers.get("location") or "")
     where = f"to {location}" if location else "with no Location"
     why = "" if method == "GET" else f" (a {method} is never re-sent after a redirect)"
-    return Redirected(resp.status_code, f"the API redirected {where}{why}", body={"location": location}, method=method, url=path)
+    return Redirected(
+        resp.status_code, f"the API redirected {where}{why}", body={"location": location}, method=method, url=path
+    )
 
 
-def transport_failure(exc: BaseException, method: str, path: str, api_url: str, proxy: str | None, changes: bool | None = None) -> Retry:
+def transport_failure(
+    exc: BaseException, method: str, path: str, api_url: str, proxy: str | None, changes: bool | None = None
+) -> Retry:
     """An exception from httpx (or below it) as an ApiError, and whether it may be retried. Any
     other exception is a bug and is raised as it is."""
     import httpx
@@ -93,7 +112,10 @@ def transport_failure(exc: BaseException, method: str, path: str, api_url: str, 
         return Retry(CertificateError(0, f"TLS: {problem} ({where})", method=method, url=path), False)
     if isinstance(exc, httpx.ProxyError) or (proxy and isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout))):
         shown = safe.mask_userinfo(safe.clean(proxy or "?"))  # a proxy's user:password@ is never shown or logged
-        return Retry(ProxyFailed(0, f"cannot reach {where} through the proxy {shown}: {short(exc)}", method=method, url=path), method == "GET")
+        return Retry(
+            ProxyFailed(0, f"cannot reach {where} through the proxy {shown}: {short(exc)}", method=method, url=path),
+            method == "GET",
+        )
     never_sent = isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout))
     if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError, UnicodeError)):
         return Retry(ConfigError(0, f"cannot send to {where}: {short(exc)}", method=method, url=path), False)
@@ -109,7 +131,10 @@ def transport_failure(exc: BaseException, method: str, path: str, api_url: str, 
         httpx.ReadError: "the connection broke with",
     }.get(type(exc), "network error talking to")
     if (changes if changes is not None else method != "GET") and not never_sent:
-        return Retry(OutcomeUnknown(0, f"{kind} {where} after sending — it may have been applied", method=method, url=path), False)
+        return Retry(
+            OutcomeUnknown(0, f"{kind} {where} after sending — it may have been applied", method=method, url=path),
+            False,
+        )
     return Retry(NetworkError(0, f"{kind} {where}", method=method, url=path), method == "GET" or never_sent)
 
 

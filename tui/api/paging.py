@@ -95,7 +95,10 @@ def _decode(content: bytes, list_key: str | None, transform: Transform | None) -
         raise BadBody(200, f"the answer has {found} {list_key!r} list")
     odd = next((i for i, item in enumerate(raw) if not isinstance(item, dict)), None)
     if odd is not None:
-        raise BadBody(200, f"{list_key}[{odd}] is a {type(raw[odd]).__name__}, not an object: the answer is not in the shape expected")
+        raise BadBody(
+            200,
+            f"{list_key}[{odd}] is a {type(raw[odd]).__name__}, not an object: the answer is not in the shape expected",
+        )
     started = stages.clock()
     items = raw if transform is None else [transform(i) for i in raw]
     stages.SPENT["rows"] += stages.clock() - started
@@ -111,8 +114,14 @@ def _int(value: Any) -> int | None:
 
 
 async def fetch_page(
-    client: ApiClient, path: str, list_key: str | None, style: PagingStyle, page: int, size: int,
-    params: dict[str, Any], transform: Transform | None = None,
+    client: ApiClient,
+    path: str,
+    list_key: str | None,
+    style: PagingStyle,
+    page: int,
+    size: int,
+    params: dict[str, Any],
+    transform: Transform | None = None,
 ) -> tuple[list[Any], int | None]:
     """One page: (items, total). The total is read from either style's marker, leniently."""
     query = dict(params)
@@ -127,7 +136,11 @@ async def fetch_page(
     header_total = _int(resp.headers.get("X-Total-Count"))
     if style == "whole":
         return items, len(items)
-    total = (header_total if header_total is not None else body_total) if style == "per_page" else (body_total if body_total is not None else header_total)
+    total = (
+        (header_total if header_total is not None else body_total)
+        if style == "per_page"
+        else (body_total if body_total is not None else header_total)
+    )
     return items, total
 
 

@@ -28,12 +28,14 @@ except ImportError:  # a platform without an orjson wheel still works, only slow
 # that change how the text around them reads without showing are shown as \\uXXXX: bidirectional
 # controls (a name ending in U+202E + "gnp.exe" reads "exe.png"), zero-width ones (two names that
 # look the same), and lone surrogates (not text at all).
-_HAS_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]")
+_HAS_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]"
+)
 # In JSON bytes: a short escape, a \u escape of a control or an invisible character, a raw DEL, a
 # raw C1 in UTF-8, or one of the invisible characters in UTF-8.
 _MAY_HOLD_CONTROL = re.compile(
-    rb'\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u061[cC]|\\u180[eE]|\\u20[0-6][0-9a-fA-F]|\\u[fF][eE][fF][fF]'
-    rb'|\\u[dD][89a-fA-F]|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xd8\x9c|\xe1\xa0\x8e'
+    rb"\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u061[cC]|\\u180[eE]|\\u20[0-6][0-9a-fA-F]|\\u[fF][eE][fF][fF]"
+    rb"|\\u[dD][89a-fA-F]|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xd8\x9c|\xe1\xa0\x8e"
 )
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
@@ -86,8 +88,12 @@ def _deeper(value: dict[str, Any] | list[Any], limit: int) -> bool:
     """Whether `value` nests more than `limit` containers deep (level by level: no recursion)."""
     level: list[Any] = [value]
     for _ in range(limit):
-        level = [child for v in level for child in (v.values() if isinstance(v, dict) else v)
-                 if isinstance(child, (dict, list))]
+        level = [
+            child
+            for v in level
+            for child in (v.values() if isinstance(v, dict) else v)
+            if isinstance(child, (dict, list))
+        ]
         if not level:
             return False
     return True
@@ -122,13 +128,24 @@ def loads(content: bytes | str) -> Any:
     # Counted on small bodies only (two passes over each 240 kB page of servers cost ~0.3 ms): a body
     # with fewer openers cannot be that deep.
     small = len(raw) < DEPTH_WALKED
-    if small and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and isinstance(data, (dict, list)) \
-            and _deeper(data, MAX_DEPTH):
+    if (
+        small
+        and raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+        and isinstance(data, (dict, list))
+        and _deeper(data, MAX_DEPTH)
+    ):
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
     try:
         # memchr-fast tests first: most bodies have no backslash, DEL, C1 or invisible-character lead byte.
-        if (b"\\" in raw or b"\x7f" in raw or b"\xc2" in raw or b"\xe2" in raw or b"\xef" in raw or b"\xd8" in raw
-                or b"\xe1" in raw) and _MAY_HOLD_CONTROL.search(raw) is not None:
+        if (
+            b"\\" in raw
+            or b"\x7f" in raw
+            or b"\xc2" in raw
+            or b"\xe2" in raw
+            or b"\xef" in raw
+            or b"\xd8" in raw
+            or b"\xe1" in raw
+        ) and _MAY_HOLD_CONTROL.search(raw) is not None:
             data = clean_tree(data)
         opened = raw.find(b"://")
         if opened >= 0 and raw.rfind(b"@") > opened:

@@ -17,7 +17,9 @@ class Stream:
     """A response being streamed: `status`, `headers`, and its body as `lines()` or `events()`
     (server-sent events, parsed by httpx-sse). Text is made safe to show."""
 
-    def __init__(self, resp: "httpx.Response", method: str = "GET", path: str = "", api_url: str = "", changes: bool = False) -> None:
+    def __init__(
+        self, resp: "httpx.Response", method: str = "GET", path: str = "", api_url: str = "", changes: bool = False
+    ) -> None:
         self.status = resp.status_code
         self.headers = resp.headers
         self._resp = resp
@@ -34,10 +36,17 @@ class Stream:
         method, path, api_url, changes = self._request
         kind = self.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "text/event-stream":  # an error page, a proxy's answer, a JSON error in a 200
-            raise BadBody(self.status, f"the answer is {safe.clean(kind) or 'of no content type'} instead of a "
-                                       "stream of events (a proxy or a gateway in the way?)", method=method, url=path)
+            raise BadBody(
+                self.status,
+                f"the answer is {safe.clean(kind) or 'of no content type'} instead of a "
+                "stream of events (a proxy or a gateway in the way?)",
+                method=method,
+                url=path,
+            )
         try:
             async for event in EventSource(self._resp).aiter_sse():
                 yield event
-        except Exception as exc:  # the connection broke mid-answer: said as a network failure (a bug is raised as it is)
+        except (
+            Exception
+        ) as exc:  # the connection broke mid-answer: said as a network failure (a bug is raised as it is)
             raise transport_failure(exc, method, path, api_url, None, changes).error from None

@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 
 
 def origin_of(url: str) -> str:
-    """'https://API.example.com:443/x' -> 'https://api.example.com' (scheme, host and a port that is not the default)."""
+    """'https://API.example.com:443/x' -> 'https://api.example.com' (scheme, host and a port that is not
+    the default)."""
     parts = urlsplit(url)
     try:
         port = parts.port
@@ -42,4 +43,6 @@ def clean_params(params: dict[str, Any] | None) -> dict[str, Any] | None:
 def redacted(params: dict[str, Any] | None) -> str:
     if not params:
         return ""
-    return "?" + "&".join(f"{k}={'***' if 'secret' in k.lower() or 'token' in k.lower() else v}" for k, v in params.items())
+    return "?" + "&".join(
+        f"{k}={'***' if 'secret' in k.lower() or 'token' in k.lower() else v}" for k, v in params.items()
+    )

@@ -20,7 +20,21 @@ from .kind_options import Reading, Rows, Secrets, Singleton, Writing, over  # no
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)
-    ALL, GLOBAL, PLATFORM, REGIONS, SCOPES, ZONES, Call, Endpoint, ListParams, Parent, ParentRef, Probe, ScopeType, fill, segment,
+    ALL,
+    GLOBAL,
+    PLATFORM,
+    REGIONS,
+    SCOPES,
+    ZONES,
+    Call,
+    Endpoint,
+    ListParams,
+    Parent,
+    ParentRef,
+    Probe,
+    ScopeType,
+    fill,
+    segment,
 )
 
 if TYPE_CHECKING:
@@ -118,7 +132,9 @@ class EditSpec:
     options: OptionsLoader | None = None  # select choices, as for create
     method: Literal["PATCH", "PUT"] = "PATCH"
     steps: tuple[Any, ...] = ()
-    confirm: Callable[["BaseModel", Any], str | None] | None = None  # asked (Cancel focused) before sending when it says something
+    confirm: Callable[["BaseModel", Any], str | None] | None = (
+        None  # asked (Cancel focused) before sending when it says something
+    )
 
     def body(self, form: "BaseModel", row: Any) -> dict[str, Any]:
         from .fields import changed, form_body
@@ -292,7 +308,7 @@ class ResourceKind:
                 raise ValueError(f"this {self.singular} has no {call.url_field.replace('_', ' ')} address to call yet")
             return url.rstrip("/") + fill(call.path, data)
         if call.path.startswith("{id}"):  # relative to the item's own path
-            return self.item_path(scope, row.id, parent) + fill(call.path[len("{id}"):], data)
+            return self.item_path(scope, row.id, parent) + fill(call.path[len("{id}") :], data)
         return self.under(scope, fill(call.path, data))
 
     def is_transitional(self, row: Row) -> bool:

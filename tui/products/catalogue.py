@@ -14,8 +14,14 @@ from .kind_options import Reading, over
 
 RESOURCE = Lazy("tui.products.models:Resource")
 # What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
-DEFAULTS: dict[str, Any] = {"item_key": None, "model": RESOURCE, "id_field": "name", "paging": "page_size",
-                           "reading": Reading(fetch_detail=False, per_scope=True), "state_field": "stock"}
+DEFAULTS: dict[str, Any] = {
+    "item_key": None,
+    "model": RESOURCE,
+    "id_field": "name",
+    "paging": "page_size",
+    "reading": Reading(fetch_detail=False, per_scope=True),
+    "state_field": "stock",
+}
 
 
 def catalogue(
@@ -31,8 +37,16 @@ def catalogue(
 ) -> ResourceKind:
     """A catalogue of the product whose kinds `kind` builds (product, API, scope type and scopes);
     `fields=` in `kw`, its columns named by key and its detail made from them."""
-    return kind(**over(DEFAULTS, kw), id=id, title=title, singular=singular, collection=collection, list_key=list_key,
-                columns=columns, detail_fields=detail_fields)
+    return kind(
+        **over(DEFAULTS, kw),
+        id=id,
+        title=title,
+        singular=singular,
+        collection=collection,
+        list_key=list_key,
+        columns=columns,
+        detail_fields=detail_fields,
+    )
 
 
 def flags(d: Any, *names: str) -> str:

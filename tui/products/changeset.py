@@ -85,7 +85,9 @@ class ChangeSet:
     def clear(self) -> None:
         self._changes.clear()
 
-    def overlay(self, rows: Iterable[Any], make_row: Callable[[dict[str, Any]], Any], id_field: str = "id") -> list[Any]:
+    def overlay(
+        self, rows: Iterable[Any], make_row: Callable[[dict[str, Any]], Any], id_field: str = "id"
+    ) -> list[Any]:
         """The rows as they will be: staged changes laid over what the list has now (fresh rows keep
         their staged change; added rows follow)."""
         out = []

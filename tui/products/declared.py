@@ -100,8 +100,9 @@ class Field:
         if wrong or not roles:
             raise ValueError(f"field {self.path!r}: no role {wrong or roles!r} (one of {', '.join(ROLES)})")
         if ("ref" in roles) != bool(self.ref):
-            raise ValueError(f"field {self.path!r}: a reference names the kind it points at (ref=), "
-                             "and only a reference does")
+            raise ValueError(
+                f"field {self.path!r}: a reference names the kind it points at (ref=), and only a reference does"
+            )
         if self.words is not None and roles[0] != "flag":
             raise ValueError(f"field {self.path!r}: only a flag reads as words")
         object.__setattr__(self, "role", roles[0])
@@ -244,8 +245,10 @@ def columns_of(fields: tuple[Field, ...], keys: tuple[str, ...]) -> tuple[Column
     missing = [k for k in keys if k not in by_key]
     if missing:
         raise ValueError(f"no field with a column width for {', '.join(missing)}")
-    return tuple(Column(f.key, f.head or f.title, f.cell, width=f.width, sort_key=f.sort_value, field=f)
-                 for f in (by_key[k] for k in keys))
+    return tuple(
+        Column(f.key, f.head or f.title, f.cell, width=f.width, sort_key=f.sort_value, field=f)
+        for f in (by_key[k] for k in keys)
+    )
 
 
 def details_of(fields: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:

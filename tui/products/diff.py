@@ -26,8 +26,12 @@ class Entry:
         return [f"~ change  {self.name}", *(f"      {k}: {show(old)} → {show(new)}" for k, old, new in self.fields)]
 
 
-def compare(before: Iterable[dict[str, Any]], after: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], str],
-            name: Callable[[dict[str, Any]], str] | None = None) -> list[Entry]:
+def compare(
+    before: Iterable[dict[str, Any]],
+    after: Iterable[dict[str, Any]],
+    key: Callable[[dict[str, Any]], str],
+    name: Callable[[dict[str, Any]], str] | None = None,
+) -> list[Entry]:
     """The entries that turn `before` into `after`, objects matched by `key`: changes and deletes
     in `before`'s order, then adds in `after`'s; an object equal in both is left out."""
     name = name or key
@@ -39,7 +43,13 @@ def compare(before: Iterable[dict[str, Any]], after: Iterable[dict[str, Any]], k
             out.append(Entry("delete", name(o), []))
         elif new[k] != o:
             n = new[k]
-            out.append(Entry("change", name(o), [(f, o.get(f), n.get(f)) for f in dict.fromkeys([*o, *n]) if o.get(f) != n.get(f)]))
+            out.append(
+                Entry(
+                    "change",
+                    name(o),
+                    [(f, o.get(f), n.get(f)) for f in dict.fromkeys([*o, *n]) if o.get(f) != n.get(f)],
+                )
+            )
     out += [Entry("add", name(n), [(f, None, v) for f, v in n.items()]) for k, n in new.items() if k not in old]
     return out
 

@@ -45,8 +45,10 @@ class PartlyApplied(ApiError):
 
     @property
     def hint(self) -> str:
-        return ("What was applied stays applied. Saving again sends every changed part again (each replaces "
-                "what is there, so that is safe); esc leaves it as it is now.")
+        return (
+            "What was applied stays applied. Saving again sends every changed part again (each replaces "
+            "what is there, so that is safe); esc leaves it as it is now."
+        )
 
 
 def _words(parts: list[str]) -> str:
@@ -77,7 +79,7 @@ async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -
         except ApiError as err:
             if not applied:
                 raise
-            raise PartlyApplied(err, step.what, applied, [s.what for s, _ in todo[n + 1:]]) from None
+            raise PartlyApplied(err, step.what, applied, [s.what for s, _ in todo[n + 1 :]]) from None
         applied.append(step.what)
     unchanged = [s.what for s in spec.steps if s.what not in applied]
     said = f"Saved {name}: sent {_words(applied)}" + (f"; {_words(unchanged)} unchanged, not sent" if unchanged else "")

@@ -103,7 +103,7 @@ def parse_pairs(v: Any) -> Any:
 
 
 def split_tags(v: Any) -> Any:
-    """"web, prod" → ["web", "prod"] (a list stays as it is)."""
+    """ "web, prod" → ["web", "prod"] (a list stays as it is)."""
     if isinstance(v, str):
         return [t.strip() for t in v.split(",") if t.strip()]
     return v
@@ -140,7 +140,11 @@ def password_missing(pw: str) -> list[str]:
         missing.append(f"{8 - len(pw)} more character{'s' if 8 - len(pw) > 1 else ''}")
     if len(pw) > 128:
         missing.append("at most 128 characters")
-    for test, what in ((str.islower, "a lower-case letter"), (str.isupper, "an upper-case letter"), (str.isdigit, "a digit")):
+    for test, what in (
+        (str.islower, "a lower-case letter"),
+        (str.isupper, "an upper-case letter"),
+        (str.isdigit, "a digit"),
+    ):
         if not any(test(c) for c in pw):
             missing.append(what)
     if not any(not c.isalnum() for c in pw):

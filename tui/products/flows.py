@@ -54,8 +54,15 @@ class FlowUI(Protocol):
         review then go: True), "json" (title, value). Its answer, None when closed."""
 
     async def form(
-        self, title: str, model: type, *, initial: dict[str, Any] | None = None, choices: Choices | None = None,
-        context: dict[str, Any] | None = None, submit: Submit | None = None, submit_label: str = "Save",
+        self,
+        title: str,
+        model: type,
+        *,
+        initial: dict[str, Any] | None = None,
+        choices: Choices | None = None,
+        context: dict[str, Any] | None = None,
+        submit: Submit | None = None,
+        submit_label: str = "Save",
     ) -> Any:
         """A form for `model`. With `submit`, it is called with the validated form inside the dialog
         (an API error keeps the dialog open with the fields named) and its result is returned; without,
@@ -68,9 +75,18 @@ class FlowUI(Protocol):
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool: ...
 
     async def edit_records(
-        self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
-        ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
-        number_from: int | None = None, save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
+        self,
+        title: str,
+        model: type,
+        records: list[dict[str, Any]],
+        columns: Sequence[Column],
+        *,
+        ordered: bool = False,
+        choices: Choices | None = None,
+        describe: str = "",
+        context: dict[str, Any] | None = None,
+        number_from: int | None = None,
+        save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
         unique: str | tuple[str, ...] | None = None,
     ) -> list[dict[str, Any]] | None:
         """A list of records to add to, edit, delete from (and reorder when `ordered`); the new list

@@ -6,12 +6,15 @@ from typing import Any
 
 from rich.text import Text
 
+
 class Tones:
     """Which states read as good (●), busy (◐), bad (✖) or alarm (✖ LOUD, needs someone now); any
     other ○. Every kind reads the common words (`COMMON`); a product adds its own states to them
     (`Tones(busy={"converting"}, alarm={"disk_full"})`) rather than editing a global list."""
 
-    def __init__(self, good: Any = (), busy: Any = (), bad: Any = (), alarm: Any = (), base: "Tones | None" = None) -> None:
+    def __init__(
+        self, good: Any = (), busy: Any = (), bad: Any = (), alarm: Any = (), base: "Tones | None" = None
+    ) -> None:
         self.tone: dict[str, str] = dict(base.tone) if base is not None else {}
         for tone, states in (("good", good), ("busy", busy), ("bad", bad), ("alarm", alarm)):
             self.tone.update(dict.fromkeys(states, tone))
@@ -36,8 +39,23 @@ class Tones:
 
 COMMON = Tones(
     good={"running", "ready", "available", "active", "attached", "completed", "success", "in_use"},
-    busy={"starting", "stopping", "provisioning", "configuring", "deleting", "creating", "updating", "rebooting",
-          "initializing", "attaching", "detaching", "snapshotting", "pending", "migrating", "restarting"},
+    busy={
+        "starting",
+        "stopping",
+        "provisioning",
+        "configuring",
+        "deleting",
+        "creating",
+        "updating",
+        "rebooting",
+        "initializing",
+        "attaching",
+        "detaching",
+        "snapshotting",
+        "pending",
+        "migrating",
+        "restarting",
+    },
     bad={"error", "locked", "failure", "out_of_stock"},
 )
 

@@ -46,7 +46,9 @@ class Options:
         """These options, with the ones `other` gives over them."""
         if type(other) is not type(self):
             return NotImplemented
-        return type(self)(**{**{n: getattr(self, n) for n in self.given}, **{n: getattr(other, n) for n in other.given}})
+        return type(self)(
+            **{**{n: getattr(self, n) for n in self.given}, **{n: getattr(other, n) for n in other.given}}
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in sorted(self.given))})"
@@ -54,7 +56,10 @@ class Options:
 
 def over(defaults: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     """A kind's arguments: `defaults` with what is `given` over them, a group of options option by option."""
-    return {**defaults, **{k: defaults[k] | v if isinstance(v, Options) and k in defaults else v for k, v in given.items()}}
+    return {
+        **defaults,
+        **{k: defaults[k] | v if isinstance(v, Options) and k in defaults else v for k, v in given.items()},
+    }
 
 
 class Reading(Options):
@@ -128,7 +133,9 @@ class Writing(Options):
     # among `others`, as staged): the form checks it; an undo that would break it is refused, and so is a
     # review whose changes break it (a CNAME stands alone at its name).
     staged_rule: Lazy[Any] | None = None
-    label: Callable[[dict[str, Any]], str] | None = None  # an object's name in a review, when its name does not tell it apart
+    label: Callable[[dict[str, Any]], str] | None = (
+        None  # an object's name in a review, when its name does not tell it apart
+    )
 
 
 class Secrets(Options):

@@ -137,7 +137,9 @@ class ParentRef:
     @classmethod
     def of(cls, row: Any, scope: str, up: "ParentRef | None" = None, name: str = "") -> "ParentRef":
         """The parent a row is to the lists opened from it (`up`: the parent of the list it is in)."""
-        return cls(row.id, row.name or name or row.id, scope, up, getattr(row, "data", None) or getattr(row, "raw", None))
+        return cls(
+            row.id, row.name or name or row.id, scope, up, getattr(row, "data", None) or getattr(row, "raw", None)
+        )
 
     def ids(self) -> dict[str, Any]:
         """What a path template may name: `{parent}` and `{grandparent}`."""

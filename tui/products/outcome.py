@@ -291,7 +291,9 @@ def lost(err: ApiError, found: Found) -> str:
     return f"{err.summary}\nLooked again: {found.says}."
 
 
-async def update(service: Any, scope: str, row: Row, patch: dict[str, Any], method: str = "PATCH") -> tuple[Row, str | None]:
+async def update(
+    service: Any, scope: str, row: Row, patch: dict[str, Any], method: str = "PATCH"
+) -> tuple[Row, str | None]:
     """Save `patch` on `row`; when the answer is lost, read it back (`after_update`): (the row, None)
     when answered, (the row read, what the look said) when it holds what was sent; `Looked` when not."""
     try:
@@ -312,8 +314,9 @@ async def delete(service: Any, scope: str, row: Row) -> Found | None:
     return None
 
 
-async def act(service: Any, call: Call, scope: str, row: Row, moves_to: frozenset[str] = frozenset(),
-              advice: str = "") -> Found | None:
+async def act(
+    service: Any, call: Call, scope: str, row: Row, moves_to: frozenset[str] = frozenset(), advice: str = ""
+) -> Found | None:
     """One verb of `row`: None when answered; when the answer is lost, the state found (`after_action`)."""
     try:
         await service.run(call, scope, row)
@@ -322,21 +325,35 @@ async def act(service: Any, call: Call, scope: str, row: Row, moves_to: frozense
     return None
 
 
-async def after_lost(err: OutcomeUnknown, service: Any, scope: str, rows: list[Any],
-                     moves_to: frozenset[str] = frozenset(), advice: str = "") -> Found:
+async def after_lost(
+    err: OutcomeUnknown,
+    service: Any,
+    scope: str,
+    rows: list[Any],
+    moves_to: frozenset[str] = frozenset(),
+    advice: str = "",
+) -> Found:
     """A write on `rows` lost its answer (a verb, or a step of a conversation): the one row it acted
     on is read again and its state said (`after_action`); several rows cannot be told apart by one
     look: the list is to be read again (`row` None, `applied` None)."""
     if len(rows) != 1:
         return Found(None, "the list is read again: check it before repeating", None, err)
     first = rows[0]
-    found = await after_action(service, scope, first.id, getattr(first, "state", None), moves_to, advice,
-                               was=getattr(first, "data", None))
+    found = await after_action(
+        service, scope, first.id, getattr(first, "state", None), moves_to, advice, was=getattr(first, "data", None)
+    )
     return _after(err, found)
 
 
-async def send_whole(service: Any, call: Call, scope: str, row: Row, body: dict[str, Any],
-                     read: Callable[[], Awaitable[Any]], holds: Callable[[Any], bool]) -> tuple[dict[str, Any], str | None]:
+async def send_whole(
+    service: Any,
+    call: Call,
+    scope: str,
+    row: Row,
+    body: dict[str, Any],
+    read: Callable[[], Awaitable[Any]],
+    holds: Callable[[Any], bool],
+) -> tuple[dict[str, Any], str | None]:
     """Send a whole set (`body`, by `call`); when the answer is lost, read the set again (`read`):
     ({}, what to say) when it `holds` what was sent; `Looked` when it does not, or reading failed too."""
     try:
@@ -345,7 +362,9 @@ async def send_whole(service: Any, call: Call, scope: str, row: Row, body: dict[
         try:
             now = await read()
         except ApiError as again:
-            raise Looked(err, f"reading the set again failed too ({again.summary}): check before saving again") from None
+            raise Looked(
+                err, f"reading the set again failed too ({again.summary}): check before saving again"
+            ) from None
         if not holds(now):
             raise Looked(err, "the set is not what was sent: it was not applied") from None
         return {}, lost(err, Found(None, "the set now holds what was sent: it was applied", True))

@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..records import record
 
 
-
 @record(frozen=True, eq=False)
 class Metric:
     name: str  # the API's metric name: "cpu_usage_percent"

@@ -2,7 +2,8 @@
 instance's upgrade (node type, HA, volume, engine version) or a cache cluster's migration (version,
 node type, number of nodes) — the API takes one change per request.
 
-    ActionSpec("upgrade", "Upgrade…", shape=PickChange("Upgrade {name}: one change at a time", Call("POST", "{id}/upgrade"), (
+    ActionSpec("upgrade", "Upgrade…", shape=PickChange(
+        "Upgrade {name}: one change at a time", Call("POST", "{id}/upgrade"), (
         Change("Node type", form=Lazy(F + "NodeTypeForm"), options=Lazy(F + "node_types")),
         Change("Enable high availability", confirm="A standby node is added.", body={"enable_ha": True},
                why_not=lambda r: "it is already highly available" if r.get("is_ha_cluster") else None),
@@ -89,8 +90,15 @@ class PickChange(Shape):
                     raise Refused("not sent: change it, or esc to leave it as it is")
                 return await send(change.body_for(form, row))
 
-            if not await ui.form(title, change.form.get(), initial=change.initial(row) if change.initial else None, choices=choices,
-                                 context={"current": row, **context}, submit=submit, submit_label=self.submit_label):
+            if not await ui.form(
+                title,
+                change.form.get(),
+                initial=change.initial(row) if change.initial else None,
+                choices=choices,
+                context={"current": row, **context},
+                submit=submit,
+                submit_label=self.submit_label,
+            ):
                 return
         value = str(next(iter(sent[-1].values()), "")) if sent and sent[-1] else ""
         said = fill_text(self.done, row, ui, change=change.label.split(" (")[0].lower(), value=value)

@@ -44,7 +44,10 @@ class Changes:
 
 class ResourceService:
     def __init__(
-        self, client: ApiClient, kind: ResourceKind, parent: ParentRef | None = None,
+        self,
+        client: ApiClient,
+        kind: ResourceKind,
+        parent: ParentRef | None = None,
         context: Callable[[str], Context] | None = None,
     ) -> None:
         self.client = client
@@ -105,7 +108,9 @@ class ResourceService:
             chunks.append(chunk)
         return chunks
 
-    async def iter_list(self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 16) -> AsyncIterator[ListChunk]:
+    async def iter_list(
+        self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 16
+    ) -> AsyncIterator[ListChunk]:
         """Every page of every scope ("all" fans out per zone), as it arrives; failures are chunks too."""
         pre, self._prefetched = self._prefetched, None
         if pre is not None and pre[0] == scope and not params:
@@ -130,8 +135,14 @@ class ResourceService:
                     await queue.put(ListChunk(sc, rows, len(rows)))
                     return
                 async for batch in iter_pages(
-                    self.client, path, self.kind.list_key, style=self.kind.paging, params=self._query(sc, params),
-                    concurrency=concurrency, transform=self.kind.row_maker(sc), page_size=self._page_size(),
+                    self.client,
+                    path,
+                    self.kind.list_key,
+                    style=self.kind.paging,
+                    params=self._query(sc, params),
+                    concurrency=concurrency,
+                    transform=self.kind.row_maker(sc),
+                    page_size=self._page_size(),
                 ):
                     if self.kind.rows.enrich is not None and batch.items:
                         await self.kind.rows.enrich.get()(self, sc, batch.items)
@@ -176,8 +187,14 @@ class ResourceService:
         params = self._query(scope, {probe.param: probe.value})
         for page in range(1, DELTA_MAX_PAGES + 1):
             rows, page_total = await fetch_page(
-                self.client, kind.list_path(scope, self.parent), kind.list_key, kind.paging, page, DELTA_PAGE,
-                params, transform=kind.row_maker(scope),
+                self.client,
+                kind.list_path(scope, self.parent),
+                kind.list_key,
+                kind.paging,
+                page,
+                DELTA_PAGE,
+                params,
+                transform=kind.row_maker(scope),
             )
             total = page_total if page_total is not None else total
             fresh = [r for r in rows if marks.get(r.id, fresh_marker) != r.data.get(probe.field)]
@@ -256,7 +273,11 @@ class ResourceService:
         key = (kind.id, scope)
         now = time.monotonic()
         held = self._names.get(key)
-        if held is None or now - held[0] > NAMES_MAX_AGE or (held[1].done() and (held[1].cancelled() or held[1].exception() is not None)):
+        if (
+            held is None
+            or now - held[0] > NAMES_MAX_AGE
+            or (held[1].done() and (held[1].cancelled() or held[1].exception() is not None))
+        ):
             other = ResourceService(self.client, kind, context=self.context)
 
             async def read() -> dict[str, Row]:
@@ -275,7 +296,12 @@ class ResourceService:
         except PermissionDenied as err:
             if not self.kind.reading.gone_when_forbidden:
                 raise
-            raise NotFound(404, f"{self.kind.singular} {rid} is gone (the platform answers 403 for deleted ones)", method="GET", url=path) from err
+            raise NotFound(
+                404,
+                f"{self.kind.singular} {rid} is gone (the platform answers 403 for deleted ones)",
+                method="GET",
+                url=path,
+            ) from err
         return self._unwrap(data, path)
 
     async def get_singleton(self, scope: str) -> dict[str, Any]:
@@ -291,7 +317,11 @@ class ResourceService:
         """The created resource. A success without it (an empty or odd body) is not a success: the
         platform may have created it, so it is an unknown outcome, for the caller to look."""
         kind = self.kind
-        path = kind.under(scope, fill(kind.writing.create_path, {"parent": self.parent.id if self.parent else None})) if kind.writing.create_path else kind.list_path(scope, self.parent)
+        path = (
+            kind.under(scope, fill(kind.writing.create_path, {"parent": self.parent.id if self.parent else None}))
+            if kind.writing.create_path
+            else kind.list_path(scope, self.parent)
+        )
         data = await self.client.send_json("POST", path, payload)
         try:
             item = kind.writing.created(data, payload) if kind.writing.created is not None else self._unwrap(data, path)
@@ -299,13 +329,20 @@ class ResourceService:
             item = {}
         row = self._row(item, scope) if isinstance(item, dict) and item else None
         if row is None or not row.id:  # (an id a kind derives, such as a contact point's address, counts)
-            raise OutcomeUnknown(0, "the API accepted the create but did not answer with what it created — it may have been applied", method="POST", url=path)
+            raise OutcomeUnknown(
+                0,
+                "the API accepted the create but did not answer with what it created — it may have been applied",
+                method="POST",
+                url=path,
+            )
         return await self.enriched(row, scope)
 
     async def update(self, scope: str, rid: str, changes: dict[str, Any], method: str = "PATCH") -> Row:
         """An edit: only what changed (PATCH), or the whole object (PUT), as the kind's edit says."""
         path = self.kind.item_path(scope, rid, self.parent)
-        return await self.enriched(self._row(self._unwrap(await self.client.send_json(method, path, changes), path), scope), scope)
+        return await self.enriched(
+            self._row(self._unwrap(await self.client.send_json(method, path, changes), path), scope), scope
+        )
 
     async def delete(self, scope: str, row: Any) -> None:
         if self.kind.delete is None:
@@ -320,8 +357,12 @@ class ResourceService:
         if extra:
             body = {**(body or {}), **extra}
         _, data = await self.client.request_data(
-            call.method, path, params=call.params_for(context), json=body,
-            decode=_object_or_empty, mutating=call.mutating,
+            call.method,
+            path,
+            params=call.params_for(context),
+            json=body,
+            decode=_object_or_empty,
+            mutating=call.mutating,
         )
         if self.kind.secrets.fields:  # an answer carrying a one-time secret (an activation's password)
             key = self.kind.item_key
@@ -331,7 +372,9 @@ class ResourceService:
                 data = self._set_aside(data, row.id)
         return data
 
-    async def metrics(self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float) -> list[dict[str, Any]]:
+    async def metrics(
+        self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float
+    ) -> list[dict[str, Any]]:
         """The series of `metric` over the `seconds` before `now` (a `base.Metrics` declares where and how)."""
         from .times import from_now
 
@@ -342,15 +385,27 @@ class ResourceService:
 
     # ---- anything else under the product --------------------------------------------------------
     async def call(
-        self, method: str, scope: str, *parts: str, params: dict[str, Any] | None = None, body: Any = None,
-        content: bytes | None = None, content_type: str = "text/plain",
+        self,
+        method: str,
+        scope: str,
+        *parts: str,
+        params: dict[str, Any] | None = None,
+        body: Any = None,
+        content: bytes | None = None,
+        content_type: str = "text/plain",
     ) -> dict[str, Any]:
         """One request under the kind's product base (`GET products/servers`, `PUT security_groups/
         {id}/rules`): the one way flows and forms reach what is not a verb of a kind. The answer's
         object ({} for an empty body); `content` sends raw bytes instead of a JSON `body`."""
         path = self.kind.under(scope, *_segments(parts))
         _, data = await self.client.request_data(
-            method, path, params=params, json=body, content=content, content_type=content_type, decode=_object_or_empty,
+            method,
+            path,
+            params=params,
+            json=body,
+            content=content,
+            content_type=content_type,
+            decode=_object_or_empty,
         )
         return data
 
@@ -359,10 +414,14 @@ class ResourceService:
         resp = await self.client.request("GET", self.kind.under(scope, *_segments(parts)))
         return resp.content.decode("utf-8", "replace")
 
-    async def read_all(self, scope: str, *parts: str, key: str | None, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    async def read_all(
+        self, scope: str, *parts: str, key: str | None, params: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """Every item of a list under the product base (form options: images, snapshots), in the
         kind's paging style; the first failure is raised."""
-        result = await list_all(self.client, self.kind.under(scope, *_segments(parts)), key, style=self.kind.paging, params=params)
+        result = await list_all(
+            self.client, self.kind.under(scope, *_segments(parts)), key, style=self.kind.paging, params=params
+        )
         if result.errors:
             raise result.errors[0]
         return result.items
@@ -379,7 +438,9 @@ class ResourceService:
     async def count(self, scope: str) -> int | None:
         """How many there are in `scope` (one item asked): the login's connection test."""
         kind = self.kind
-        _, total = await fetch_page(self.client, kind.list_path(scope, self.parent), kind.list_key, kind.paging, 1, 1, self._query(scope))
+        _, total = await fetch_page(
+            self.client, kind.list_path(scope, self.parent), kind.list_key, kind.paging, 1, 1, self._query(scope)
+        )
         return total
 
     async def list_rows(self, scope: str, params: dict[str, Any] | None = None) -> list[Row]:

@@ -94,7 +94,11 @@ class SetEditor(Shape):
         from .flows import Refused
 
         self.check(records)
-        if not records and self.empty and not await ui.confirm(f"Send an empty set of {self.what}s?", self.empty, "Send it empty"):
+        if (
+            not records
+            and self.empty
+            and not await ui.confirm(f"Send an empty set of {self.what}s?", self.empty, "Send it empty")
+        ):
             raise Refused(f"Not sent: {self.empty[0].lower()}{self.empty[1:]}")
         said = self.confirm(records, row) if self.confirm is not None else None
         if said and not await ui.confirm(f"Send these {self.what}s?", said, "Send"):
@@ -104,8 +108,9 @@ class SetEditor(Shape):
         async def read() -> Any:  # after a lost answer: the set as it is now
             return self.body(await self.current(ui, row, fresh=True))[self.key]
 
-        answer, told = await outcome.send_whole(ui.service(), self.send, ui.scope, row, body, read,
-                                                lambda now: _same(now, body[self.key], self.ordered))
+        answer, told = await outcome.send_whole(
+            ui.service(), self.send, ui.scope, row, body, read, lambda now: _same(now, body[self.key], self.ordered)
+        )
         if told:
             ui.notify(told, "warning")
         return answer
@@ -114,8 +119,16 @@ class SetEditor(Shape):
         choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})
         on_parent = self.read == ROWS
         if ui.read_only:  # read-only mode: the set is shown, nothing can be changed or sent
-            await ui.edit_records(fill_text(self.title, row, ui), self.record.get(), await self.current(ui, row), self.columns,
-                                  choices=choices, context=context, ordered=self.ordered, number_from=1 if self.ordered else None)
+            await ui.edit_records(
+                fill_text(self.title, row, ui),
+                self.record.get(),
+                await self.current(ui, row),
+                self.columns,
+                choices=choices,
+                context=context,
+                ordered=self.ordered,
+                number_from=1 if self.ordered else None,
+            )
             return
         describe = self.describe(row) if callable(self.describe) else fill_text(self.describe, row, ui)
 
@@ -129,8 +142,16 @@ class SetEditor(Shape):
             return await self.send_set(ui, row, records)
 
         done = await ui.edit_records(
-            fill_text(self.title, row, ui), self.record.get(), before, self.columns, save=save,
-            choices=choices, context=context, describe=describe, ordered=self.ordered, number_from=1 if self.ordered else None,
+            fill_text(self.title, row, ui),
+            self.record.get(),
+            before,
+            self.columns,
+            save=save,
+            choices=choices,
+            context=context,
+            describe=describe,
+            ordered=self.ordered,
+            number_from=1 if self.ordered else None,
             unique=self.unique,
         )
         if done is None:

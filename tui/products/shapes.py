@@ -53,7 +53,7 @@ class Shape:
         for name, value in zip(self.FIELDS, args):
             setattr(self, name, value)
         for name, value in kwargs.items():
-            if name not in self.FIELDS or name in self.FIELDS[:len(args)]:
+            if name not in self.FIELDS or name in self.FIELDS[: len(args)]:
                 raise TypeError(f"{type(self).__name__}: unexpected or repeated field {name!r}")
             setattr(self, name, value)
         missing = [name for name in self.FIELDS if not hasattr(self, name)]
@@ -72,8 +72,13 @@ class _Fields(dict):  # type: ignore[type-arg]
     def __init__(self, row: Row, ui: Any, extra: dict[str, Any]) -> None:
         parent = getattr(ui.service(), "parent", None)
         up = parent.up if parent is not None else None
-        super().__init__(name=row.name or row.id, id=row.id, parent=(parent.name or parent.id) if parent else "",
-                         grandparent=(up.name or up.id) if up else "", **extra)
+        super().__init__(
+            name=row.name or row.id,
+            id=row.id,
+            parent=(parent.name or parent.id) if parent else "",
+            grandparent=(up.name or up.id) if up else "",
+            **extra,
+        )
         self.row = row
 
     def __missing__(self, key: str) -> str:
@@ -123,8 +128,10 @@ class ShowValue(Shape):
 def refusal(err: Exception) -> str:
     """What a dialog says instead of a command it would not build (`commands.CommandRefused`)."""
     reason = getattr(err, "reason", str(err))
-    return (f"Not offered: {reason}.\n\nThe platform answered a value that a command cannot hold safely, "
-            "so nothing is shown to copy. Look at the resource (its detail, JSON tab) before using it.")
+    return (
+        f"Not offered: {reason}.\n\nThe platform answered a value that a command cannot hold safely, "
+        "so nothing is shown to copy. Look at the resource (its detail, JSON tab) before using it."
+    )
 
 
 class ShowSecret(Shape):
@@ -138,7 +145,12 @@ class ShowSecret(Shape):
 
     async def __call__(self, ui: Any, row: Row) -> None:
         value = row.get(self.field)
-        await ui.dialog("secret", title=fill_text(self.title, row, ui), secrets={self.label: getattr(value, "secret", value)}, note=self.note)
+        await ui.dialog(
+            "secret",
+            title=fill_text(self.title, row, ui),
+            secrets={self.label: getattr(value, "secret", value)},
+            note=self.note,
+        )
 
 
 class ShowAnswer(Shape):
@@ -178,8 +190,15 @@ class ShowAnswer(Shape):
         if value is None:  # a kind's secret field is kept aside from every answer, to be given once: here
             value = ui.service().take_secrets(row.id).get(self.secret)
             once = (self.secret,)  # closing before it was copied asks first
-        await ui.dialog("secret", title=title, secrets={self.secret: value}, note=text, once=once,
-                        expires_at=answer.get(self.expires) if self.expires else None, extra={k: answer.get(k) for k in self.copy})
+        await ui.dialog(
+            "secret",
+            title=title,
+            secrets={self.secret: value},
+            note=text,
+            once=once,
+            expires_at=answer.get(self.expires) if self.expires else None,
+            extra={k: answer.get(k) for k in self.copy},
+        )
 
 
 class _Answer(dict):  # type: ignore[type-arg]
@@ -212,7 +231,9 @@ class FormCall(Shape):
     row followed, or the list read again; with `answer` (a `ShowAnswer`), the answer is shown
     (an access opened: its URL and password)."""
 
-    title: str | Callable[[Row, dict[str, Any]], str]  # a template of the row, or a function of the row and the options' context
+    title: (
+        str | Callable[[Row, dict[str, Any]], str]
+    )  # a template of the row, or a function of the row and the options' context
     form: Lazy[Any]
     call: Call
     done: str = "{name}: sent"
@@ -250,15 +271,24 @@ class FormCall(Shape):
             return answer
 
         title = self.title(row, context) if callable(self.title) else fill_text(self.title, row, ui)
-        sent = await ui.form(title, self.form.get(), initial=self.initial(row) if self.initial else None,
-                             choices=choices, context={**context, "current": row}, submit=send, submit_label=self.submit_label)
+        sent = await ui.form(
+            title,
+            self.form.get(),
+            initial=self.initial(row) if self.initial else None,
+            choices=choices,
+            context={**context, "current": row},
+            submit=send,
+            submit_label=self.submit_label,
+        )
         if sent is None:
             return
         if self.answer is not None and sent:
             await self.answer.show(ui, row, sent)
         else:
-            ui.notify(lost[0] if lost else fill_text(self.done, row, ui, form=SimpleNamespace(**typed)),
-                      "warning" if lost else "information")
+            ui.notify(
+                lost[0] if lost else fill_text(self.done, row, ui, form=SimpleNamespace(**typed)),
+                "warning" if lost else "information",
+            )
         if self.then == "upsert" and isinstance(sent, dict) and sent:
             ui.upsert(ui.service().row_of(sent, ui.scope))
         else:
@@ -297,7 +327,11 @@ class PickCall(Shape):
             choices, current = list(self.choices), None
         unset = object()  # the picker's value for "none" (None means cancelled)
         offered = ([(self.none, unset)] if self.none is not None else []) + list(choices)
-        picked = await ui.pick(fill_text(self.title, row, ui), offered, current=unset if self.none is not None and current is None else current)
+        picked = await ui.pick(
+            fill_text(self.title, row, ui),
+            offered,
+            current=unset if self.none is not None and current is None else current,
+        )
         if picked is None:
             return
         if picked == current or (picked is unset and current is None):
@@ -347,7 +381,9 @@ class DeleteAsking(Shape):
             row = await ui.service().get_row(ui.scope, row.id)
         except ApiError:
             pass
-        offered = [(fill_text(label, row, ui), (value, fill_text(means, row, ui))) for label, value, means in self.choices]
+        offered = [
+            (fill_text(label, row, ui), (value, fill_text(means, row, ui))) for label, value, means in self.choices
+        ]
         picked = await ui.pick(fill_text(self.question, row, ui), offered)
         if picked is None:
             return
@@ -357,12 +393,17 @@ class DeleteAsking(Shape):
         message = (
             f"{called_with_id(row)}{where} will be deleted. This cannot be undone.\n{means[:1].upper()}{means[1:]}"
         )
-        warning = self.warning(row) if callable(self.warning) else fill_text(self.warning, row, ui) if self.warning else ""
+        warning = (
+            self.warning(row) if callable(self.warning) else fill_text(self.warning, row, ui) if self.warning else ""
+        )
         if warning:
             message += "\n" + warning
         kind = ui.service().kind  # a delete that loses data takes the name typed, asked or not
         if not await ui.confirm(
-            f"Delete {kind.singular} {name}?", message, "Delete", require_text=name if kind.writing.delete_needs_name else None
+            f"Delete {kind.singular} {name}?",
+            message,
+            "Delete",
+            require_text=name if kind.writing.delete_needs_name else None,
         ):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})

@@ -19,4 +19,8 @@ class When:
         return row.state in self.states
 
     def why(self, row: Any) -> str | None:
-        return None if row.state in self.states else f"{self.what} is {row.state or 'changing'}: wait until it is {self.until}"
+        return (
+            None
+            if row.state in self.states
+            else f"{self.what} is {row.state or 'changing'}: wait until it is {self.until}"
+        )

@@ -38,7 +38,12 @@ def openai_models(data: Any) -> list[str]:
 
 def openai_body(messages: list[dict[str, str]], settings: dict[str, Any]) -> dict[str, Any]:
     # the usage of a streamed answer comes in a last chunk only when asked for (as OpenAI's API does)
-    body: dict[str, Any] = {"model": settings["model"], "messages": messages, "stream": True, "stream_options": {"include_usage": True}}
+    body: dict[str, Any] = {
+        "model": settings["model"],
+        "messages": messages,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
     if settings.get("temperature") is not None:
         body["temperature"] = settings["temperature"]
     if settings.get("max_tokens") is not None:
@@ -147,8 +152,16 @@ class Playground(Shape):
             return await service.run(self.docs, ui.scope, row) if self.docs is not None else None
 
         title = fill_text(self.title, row, ui)
-        await ui.dialog("playground", title=title, key=f"{title}\0{row.id}", template=self.template,
-                        parse=lambda text: self.parse(text, row), send=send, docs=docs if self.docs else None, load=self.load)
+        await ui.dialog(
+            "playground",
+            title=title,
+            key=f"{title}\0{row.id}",
+            template=self.template,
+            parse=lambda text: self.parse(text, row),
+            send=send,
+            docs=docs if self.docs else None,
+            load=self.load,
+        )
 
 
 # ---- tree ---------------------------------------------------------------------------------------
@@ -184,7 +197,11 @@ class CompareVersions(Shape):
 
         service = ui.service()
         listed = (await service.run(self.versions, ui.scope, row)).get(self.list_key)
-        versions = [v for v in listed if isinstance(v, dict) and v.get(self.version_id) is not None] if isinstance(listed, list) else []
+        versions = (
+            [v for v in listed if isinstance(v, dict) and v.get(self.version_id) is not None]
+            if isinstance(listed, list)
+            else []
+        )
         title = fill_text(self.title, row, ui)
         picked = await ui.pick(title, [(self.label(v), str(v[self.version_id])) for v in versions])
         if picked is None:

@@ -17,16 +17,28 @@ from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
 from .fields import check_password, meta, network, parse_pairs, reverse_name, split_tags, uuid_of
 
 # "web, prod" as typed → ["web", "prod"]
-Tags = Annotated[list[str], BeforeValidator(split_tags), Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))]
+Tags = Annotated[
+    list[str], BeforeValidator(split_tags), Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))
+]
 
 # The platform's password rule (length and character classes), checked without echoing the value.
-Password = Annotated[SecretStr, AfterValidator(check_password), Field(json_schema_extra=meta("Password", widget="password"))]
+Password = Annotated[
+    SecretStr, AfterValidator(check_password), Field(json_schema_extra=meta("Password", widget="password"))
+]
 
 # A reverse DNS name: empty, or a host name (a final dot allowed).
-ReverseName = Annotated[str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com")), AfterValidator(reverse_name)]
+ReverseName = Annotated[
+    str,
+    Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com")),
+    AfterValidator(reverse_name),
+]
 
 # An IP address or network in CIDR notation, IPv4 or IPv6; host bits set are refused with the network meant.
-Network = Annotated[str, Field(min_length=1, json_schema_extra=meta("IP or network", placeholder="e.g. 203.0.113.7/32")), AfterValidator(network)]
+Network = Annotated[
+    str,
+    Field(min_length=1, json_schema_extra=meta("IP or network", placeholder="e.g. 203.0.113.7/32")),
+    AfterValidator(network),
+]
 
 
 def private_network_id(v: str) -> str:
@@ -34,13 +46,21 @@ def private_network_id(v: str) -> str:
 
 
 # A private network's UUID (lower-cased).
-PrivateNetworkId = Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID")), AfterValidator(private_network_id)]
+PrivateNetworkId = Annotated[
+    str,
+    Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID")),
+    AfterValidator(private_network_id),
+]
 
 # Text over several lines (a payload, a message, a script): the one field where a newline is typed.
 LongText = Annotated[str, Field(json_schema_extra=meta("Text", widget="multiline"))]
 
 # A key/value map (an inference model's config), typed as `key=value` lines.
-KeyValues = Annotated[dict[str, str], BeforeValidator(parse_pairs), Field(json_schema_extra=meta("Values", widget="keyvalue", placeholder="key=value, one per line"))]
+KeyValues = Annotated[
+    dict[str, str],
+    BeforeValidator(parse_pairs),
+    Field(json_schema_extra=meta("Values", widget="keyvalue", placeholder="key=value, one per line")),
+]
 
 # Several of a list of choices (monitoring token scopes): ticked with space; the choices come from
 # the form's options, as a select's do.

@@ -60,8 +60,10 @@ class Sandbox:
             self.auth.extend([*product.extra_auth, (product.prefix, product.auth)])
             if product.denied is not None:
                 deny = product.denied
-                self.denials.extend((prefix, lambda path, s=store, d=deny: d(s, path))
-                                    for prefix in (product.prefix, *(p for p, _ in product.extra_auth)))
+                self.denials.extend(
+                    (prefix, lambda path, s=store, d=deny: d(s, path))
+                    for prefix in (product.prefix, *(p for p, _ in product.extra_auth))
+                )
             if seed == "demo" and product.seed_demo is not None:
                 product.seed_demo(store, ids.rng)
             if scale and product.seed_scale is not None:
@@ -84,7 +86,9 @@ class Sandbox:
         answer = next((deny for prefix, deny in self.denials if path.startswith(prefix)), None)
         return answer(path) if answer is not None else denied().response()
 
-    def inject(self, status: int, path_contains: str = "", method: str | None = None, times: int = 1_000_000) -> FaultRule:
+    def inject(
+        self, status: int, path_contains: str = "", method: str | None = None, times: int = 1_000_000
+    ) -> FaultRule:
         rule = FaultRule(status, path_contains, method, times)
         self.faults.append(rule)
         return rule
@@ -100,4 +104,6 @@ async def _not_routed(request: Request, exc: Exception) -> Response:
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"type": "invalid_request_error", "message": f"method {request.method} not allowed here"}, status_code=405)
+    return JSONResponse(
+        {"type": "invalid_request_error", "message": f"method {request.method} not allowed here"}, status_code=405
+    )

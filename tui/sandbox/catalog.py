@@ -84,6 +84,13 @@ QUOTA_BYTES = {"l_ssd": 4_000 * GB, "b_ssd": 20_000 * GB, "sbs_volume": 20_000 *
 
 # The platform's own rules, applied before every group's (GET /security_groups/default/rules).
 DEFAULT_RULES = [
-    {"protocol": "TCP", "direction": "outbound", "action": "drop", "ip_range": "0.0.0.0/0", "dest_port_from": p, "dest_port_to": None}
+    {
+        "protocol": "TCP",
+        "direction": "outbound",
+        "action": "drop",
+        "ip_range": "0.0.0.0/0",
+        "dest_port_from": p,
+        "dest_port_to": None,
+    }
     for p in (25, 465, 587)
 ]

@@ -21,8 +21,14 @@ Obj = dict[str, Any]
 
 class Collection:
     def __init__(
-        self, resource: str, scopes: Sequence[str], timeline: Timeline, *, scope_key: str = "zone",
-        forbid_deleted: bool = False, stamp: str | None = "updated_at",
+        self,
+        resource: str,
+        scopes: Sequence[str],
+        timeline: Timeline,
+        *,
+        scope_key: str = "zone",
+        forbid_deleted: bool = False,
+        stamp: str | None = "updated_at",
     ) -> None:
         self.resource = resource  # as named in 404 bodies: "cluster", "flexible_ip"
         self.timeline = timeline
@@ -78,7 +84,9 @@ class Collection:
         return obj
 
 
-def filtered(items: list[Obj], query: Any, *, name: bool = True, tags: bool = True, exact: Sequence[str] = ()) -> list[Obj]:
+def filtered(
+    items: list[Obj], query: Any, *, name: bool = True, tags: bool = True, exact: Sequence[str] = ()
+) -> list[Obj]:
     """The common list filters: `name` (a part of it, any case), `tags` (all of them, repeated
     parameter), and the `exact` fields equal to the parameter of the same name."""
     if name and query.get("name"):
@@ -92,17 +100,29 @@ def filtered(items: list[Obj], query: Any, *, name: bool = True, tags: bool = Tr
     return items
 
 
-def page(request: Request, key: str, items: Sequence[Obj], render: Callable[[Obj], dict], extra: dict[str, Any] | None = None) -> Response:
+def page(
+    request: Request, key: str, items: Sequence[Obj], render: Callable[[Obj], dict], extra: dict[str, Any] | None = None
+) -> Response:
     """A page in the style of every API but Instance's (page + page_size, `total_count`, `extra`)."""
     return page_page_size(request, key, items, render, extra=extra)
 
 
-ORDERS = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "name_asc": ("name", False),
-          "name_desc": ("name", True)}  # what most listings offer
+ORDERS = {
+    "created_at_asc": ("created_at", False),
+    "created_at_desc": ("created_at", True),
+    "name_asc": ("name", False),
+    "name_desc": ("name", True),
+}  # what most listings offer
 
 
-def ordered(request: Request, items: list[Obj], orders: dict[str, tuple[str, bool]] = ORDERS, default: str = "created_at_asc",
-            *, tie: str | None = None) -> list[Obj]:
+def ordered(
+    request: Request,
+    items: list[Obj],
+    orders: dict[str, tuple[str, bool]] = ORDERS,
+    default: str = "created_at_asc",
+    *,
+    tie: str | None = None,
+) -> list[Obj]:
     """`items` in the `order_by` the request asks (default `default`), each order being a field and
     whether it runs backwards; ties are broken by the `tie` field, or keep creation order. An unknown
     order is refused.
@@ -120,7 +140,11 @@ def ordered(request: Request, items: list[Obj], orders: dict[str, tuple[str, boo
             return items[::-1] if reverse else list(items)
         return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)]
     except (KeyError, TypeError):  # a field missing or null somewhere: compared as text, null as ""
-        return sorted(items, key=lambda o: (str(o.get(key) or ""), str(o.get(tie) or "")) if tie else str(o.get(key) or ""), reverse=reverse)
+        return sorted(
+            items,
+            key=lambda o: (str(o.get(key) or ""), str(o.get(tie) or "")) if tie else str(o.get(key) or ""),
+            reverse=reverse,
+        )
 
 
 def matching(request: Request, items: list[Obj], *fields: str, name: str | None = "name") -> list[Obj]:
@@ -158,4 +182,3 @@ def between_pages(request: Request, timeline: Timeline, compute: Callable[[], li
         timeline.kept.pop(next(iter(timeline.kept)))
     timeline.kept[key] = ((request.scope.get("sandbox.writes"), timeline.applied), items)
     return items
-

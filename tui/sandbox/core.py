@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 from .errors import invalid_arguments
 
 from .constants import ALL_ZONES, DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY  # noqa: F401
+
 UUID_CHARS = set("0123456789abcdef-")
 
 
@@ -95,8 +96,19 @@ def check_password(pw: Any, field: str = "password") -> list[tuple[str, str, str
         return [(field, "required", "a password is required")]
     if not 8 <= len(pw) <= 128:
         return [(field, "constraint", "8 to 128 characters")]
-    if not (any(c.islower() for c in pw) and any(c.isupper() for c in pw) and any(c.isdigit() for c in pw) and any(not c.isalnum() for c in pw)):
-        return [(field, "constraint", "at least one lower-case letter, one upper-case letter, one digit and one special character")]
+    if not (
+        any(c.islower() for c in pw)
+        and any(c.isupper() for c in pw)
+        and any(c.isdigit() for c in pw)
+        and any(not c.isalnum() for c in pw)
+    ):
+        return [
+            (
+                field,
+                "constraint",
+                "at least one lower-case letter, one upper-case letter, one digit and one special character",
+            )
+        ]
     return []
 
 
@@ -117,7 +129,9 @@ def path_region(request: Request, regions: Sequence[str], product: str) -> str:
     """The request's `{region}`, refused unless the product exists there."""
     region = request.path_params["region"]
     if region not in regions:
-        raise invalid_arguments(("region", "constraint", f"{product} exist in {', '.join(regions)} only, not {region!r}"))
+        raise invalid_arguments(
+            ("region", "constraint", f"{product} exist in {', '.join(regions)} only, not {region!r}")
+        )
     return region
 
 
@@ -136,13 +150,21 @@ def positive_int(request: Request, name: str, default: int, maximum: int | None 
     return value
 
 
-def page_per_page(request: Request, key: str, items: Sequence[dict[str, Any]], encode: Callable[[dict], bytes]) -> Response:
+def page_per_page(
+    request: Request, key: str, items: Sequence[dict[str, Any]], encode: Callable[[dict], bytes]
+) -> Response:
     """Instance-style page: body holds only the list key; total in X-Total-Count; Link header.
     Items arrive encoded (`encode` returns each one's JSON), so pages are spliced, not re-encoded."""
     page = positive_int(request, "page", 1)
     per_page = positive_int(request, "per_page", 50, maximum=100)
     total = len(items)
-    body = b'{"' + key.encode() + b'":[' + b",".join(encode(i) for i in items[(page - 1) * per_page : page * per_page]) + b"]}"
+    body = (
+        b'{"'
+        + key.encode()
+        + b'":['
+        + b",".join(encode(i) for i in items[(page - 1) * per_page : page * per_page])
+        + b"]}"
+    )
     last = max(1, -(-total // per_page))
     links = []
     base = str(request.url.replace(query=""))
@@ -150,11 +172,19 @@ def page_per_page(request: Request, key: str, items: Sequence[dict[str, Any]], e
     if page < last:
         links.append(f'<{base}?{urlencode({**query, "page": page + 1})}>; rel="next"')
     links.append(f'<{base}?{urlencode({**query, "page": last})}>; rel="last"')
-    return Response(body, media_type="application/json", headers={"X-Total-Count": str(total), "Link": ", ".join(links)})
+    return Response(
+        body, media_type="application/json", headers={"X-Total-Count": str(total), "Link": ", ".join(links)}
+    )
 
 
-def page_page_size(request: Request, key: str, items: Sequence[dict[str, Any]], render: Callable[[dict], dict], default: int = 20,
-                   extra: dict[str, Any] | None = None) -> Response:
+def page_page_size(
+    request: Request,
+    key: str,
+    items: Sequence[dict[str, Any]],
+    render: Callable[[dict], dict],
+    default: int = 20,
+    extra: dict[str, Any] | None = None,
+) -> Response:
     """Style of every other API: page + page_size; `total_count` in the body (with `extra`, the
     list's own fields beside it)."""
     page = positive_int(request, "page", 1)
@@ -193,7 +223,9 @@ def fault_response(status: int) -> Response:
     if status == 429:
         return Response(status_code=429, headers={"X-Envoy-Ratelimited": "true"})
     if status >= 500:
-        return Response(b"upstream connect error or disconnect/reset before headers", status_code=status, media_type="text/plain")
+        return Response(
+            b"upstream connect error or disconnect/reset before headers", status_code=status, media_type="text/plain"
+        )
     return JSONResponse({"message": "injected fault"}, status_code=status)
 
 

@@ -41,34 +41,68 @@ def invalid_request(message: str) -> HttpError:
 def denied() -> HttpError:
     return HttpError(
         401,
-        {"type": "denied_authentication", "message": "authentication is denied", "method": "api_key", "reason": "not_found"},
+        {
+            "type": "denied_authentication",
+            "message": "authentication is denied",
+            "method": "api_key",
+            "reason": "not_found",
+        },
     )
 
 
 def permissions_denied(action: str, resource: str) -> HttpError:
     return HttpError(
         403,
-        {"type": "permissions_denied", "message": "insufficient permissions", "details": [{"action": action, "resource": resource}]},
+        {
+            "type": "permissions_denied",
+            "message": "insufficient permissions",
+            "details": [{"action": action, "resource": resource}],
+        },
     )
 
 
 def not_found(resource: str, resource_id: str) -> HttpError:
-    return HttpError(404, {"type": "not_found", "message": "resource is not found", "resource": resource, "resource_id": resource_id})
+    return HttpError(
+        404, {"type": "not_found", "message": "resource is not found", "resource": resource, "resource_id": resource_id}
+    )
 
 
 def transient_state(resource: str, resource_id: str, current_state: str) -> HttpError:
     """409: the resource is moving (creating, deleting…) and cannot take this request now."""
-    return HttpError(409, {"type": "transient_state", "message": "resource is in a transient state", "resource": resource,
-                           "resource_id": resource_id, "current_state": current_state})
+    return HttpError(
+        409,
+        {
+            "type": "transient_state",
+            "message": "resource is in a transient state",
+            "resource": resource,
+            "resource_id": resource_id,
+            "current_state": current_state,
+        },
+    )
 
 
 def already_exists(resource: str, help_message: str) -> HttpError:
-    return HttpError(409, {"type": "already_exists", "message": "resource already exists", "resource": resource, "help_message": help_message})
+    return HttpError(
+        409,
+        {
+            "type": "already_exists",
+            "message": "resource already exists",
+            "resource": resource,
+            "help_message": help_message,
+        },
+    )
 
 
 def precondition_failed(precondition: str, help_message: str) -> HttpError:
-    return HttpError(412, {"type": "precondition_failed", "message": "precondition is not respected", "precondition": precondition,
-                           "help_message": help_message})
+    return HttpError(
+        412,
+        {
+            "type": "precondition_failed",
+            "message": "precondition is not respected",
+            "precondition": precondition,
+            "help_message": help_message,
+        },
+    )
 
 
 def rate_limited() -> HttpError:

@@ -120,7 +120,12 @@ class Faults:
             await _run(self.app, scope, receive)  # the change is made; its answer is lost
             how = self.spec.applied_as or self.rng.choice(("500", "drop", "unreadable"))
             if how == "500":
-                await _answer(send, 500, [(b"content-type", b"application/json")], b'{"message":"internal error","type":"internal"}')
+                await _answer(
+                    send,
+                    500,
+                    [(b"content-type", b"application/json")],
+                    b'{"message":"internal error","type":"internal"}',
+                )
             elif how == "drop":
                 await _drop(send, 200, b'{"server": {"id": "')
             else:
@@ -133,9 +138,19 @@ class Faults:
         if kind == "5xx":
             status = rng.choice((500, 502, 503))
             if rng.random() < 0.5:
-                await _answer(send, status, [(b"content-type", b"application/json")], b'{"message":"internal error","type":"internal"}')
+                await _answer(
+                    send,
+                    status,
+                    [(b"content-type", b"application/json")],
+                    b'{"message":"internal error","type":"internal"}',
+                )
             else:
-                await _answer(send, status, [(b"content-type", b"text/plain")], b"upstream connect error or disconnect/reset before headers")
+                await _answer(
+                    send,
+                    status,
+                    [(b"content-type", b"text/plain")],
+                    b"upstream connect error or disconnect/reset before headers",
+                )
         elif kind == "429":
             headers = [(b"x-envoy-ratelimited", b"true")]
             if rng.random() < 0.5:
@@ -185,13 +200,21 @@ async def _run(app: Any, scope: dict, receive: Any) -> tuple[int, list[tuple[byt
 
 
 async def _answer(send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-    headers = [(k, v) for k, v in headers if k.lower() != b"content-length"] + [(b"content-length", str(len(body)).encode())]
+    headers = [(k, v) for k, v in headers if k.lower() != b"content-length"] + [
+        (b"content-length", str(len(body)).encode())
+    ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
 async def _drop(send: Any, status: int, partial: bytes) -> None:
     """Headers promising a body, half of it, then the connection goes."""
-    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json"), (b"content-length", b"4096")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", b"4096")],
+        }
+    )
     await send({"type": "http.response.body", "body": partial, "more_body": True})
     raise ConnectionResetError("fault injection: connection dropped mid-body")

@@ -60,8 +60,12 @@ class ChildSandbox:
         command = [sys.executable, "-m", "tui", "sandbox", "--fd", str(sock.fileno()), *args]
         try:
             self.proc = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                pass_fds=(sock.fileno(),), start_new_session=True,  # a ctrl+c or hang-up is the console's to handle
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                pass_fds=(sock.fileno(),),
+                start_new_session=True,  # a ctrl+c or hang-up is the console's to handle
             )
         finally:
             sock.close()  # the child's copy serves; if it dies, a request is refused rather than left waiting

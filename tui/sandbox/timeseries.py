@@ -34,8 +34,17 @@ def window(query: Any, now: float, start_name: str, end_name: str) -> tuple[floa
 
 
 def series(
-    name: str, seed: str, start: float, end: float, iso: Callable[[float], str], *, base: float, swing: float,
-    low: float = 0.0, high: float = 100.0, metadata: dict[str, Any] | None = None,
+    name: str,
+    seed: str,
+    start: float,
+    end: float,
+    iso: Callable[[float], str],
+    *,
+    base: float,
+    swing: float,
+    low: float = 0.0,
+    high: float = 100.0,
+    metadata: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One series of at most MAX_POINTS points between `start` and `end`."""
     span = max(end - start, 60.0)
@@ -66,5 +75,9 @@ def pick(query: Any, known: Sequence[str]) -> list[str]:
 def certificate(name: str, subject: str) -> dict[str, Any]:
     """A certificate file as the platform sends it: base64 of a PEM (not a real key pair)."""
     body = base64.b64encode(f"sandbox certificate for {subject}".encode()).decode()
-    pem = "-----BEGIN CERTIFICATE-----\n" + "\n".join(body[i:i + 64] for i in range(0, len(body), 64)) + "\n-----END CERTIFICATE-----\n"
+    pem = (
+        "-----BEGIN CERTIFICATE-----\n"
+        + "\n".join(body[i : i + 64] for i in range(0, len(body), 64))
+        + "\n-----END CERTIFICATE-----\n"
+    )
     return {"name": name, "content_type": "application/x-pem-file", "content": base64.b64encode(pem.encode()).decode()}

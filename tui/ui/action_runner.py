@@ -118,7 +118,9 @@ def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None =
     once = host.service.take_secrets(row.id)
     given = tuple(once)  # the one-time secrets themselves (a configuration made with one holds it)
     extras = host.service.take_extras(row.id)
-    if once and host.kind.secrets.once_view is not None:  # the product adds what the secret is for (a push configuration)
+    if (
+        once and host.kind.secrets.once_view is not None
+    ):  # the product adds what the secret is for (a push configuration)
         once, extras = host.kind.secrets.once_view.get()(row, once, extras, host.service.parent)
     secrets = {**(credentials or {}), **once}
     if not secrets:
@@ -126,8 +128,16 @@ def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None =
     from .dialogs import open_dialog
 
     named = called(row)
-    title = f"{host.kind.singular.capitalize()} {named}".strip() if row.id and str(named).lower() != host.kind.singular.lower() else host.kind.title
-    note = "Shown once: the platform will not give it again. Copy it now (y)." if once else "v reveals, y copies the highlighted one."
+    title = (
+        f"{host.kind.singular.capitalize()} {named}".strip()
+        if row.id and str(named).lower() != host.kind.singular.lower()
+        else host.kind.title
+    )
+    note = (
+        "Shown once: the platform will not give it again. Copy it now (y)."
+        if once
+        else "v reveals, y copies the highlighted one."
+    )
     open_dialog(host.app, "secret", title=title, secrets=secrets, note=note, extra=extras, once=given)
     return True
 
@@ -150,7 +160,9 @@ def open_menu(host: ActionHost, row: Any, actions: Any, children: Any, title: st
     `open_child(child)` act on the pick."""
     specs = [a for a in actions if offered(a, host.read_only) and (a.available(row) or a.why_not(row))]
     if not specs and not children:
-        host.app.notify(f"No action is allowed while {row.name or row.id or 'it'} is {row.state or 'as it is'}.", severity="warning")
+        host.app.notify(
+            f"No action is allowed while {row.name or row.id or 'it'} is {row.state or 'as it is'}.", severity="warning"
+        )
         return
     from .screens.picker import PickerScreen
 

@@ -50,7 +50,11 @@ def _commands() -> type:
 
 
 class CloudApp(Notes, TypeAhead, Origins, App[None]):
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (26, "-middle"), (36, "-tall")]  # screens get the class: a form fits a 24-line terminal, grows on a tall one
+    VERTICAL_BREAKPOINTS = [
+        (0, "-short"),
+        (26, "-middle"),
+        (36, "-tall"),
+    ]  # screens get the class: a form fits a 24-line terminal, grows on a tall one
     TITLE = "cloudtui"
     CSS_PATH = styles.APP
     COMMANDS = {lambda: _commands()}  # Textual's own commands included, after the console's
@@ -110,8 +114,14 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
             url = getattr(s, endpoint.url_setting, "") or s.api_url or "http://invalid"
             auth = BEARER if endpoint.auth == "Bearer" else X_AUTH_TOKEN
             self.clients[endpoint.name] = ApiClient(
-                url, self._secret, transport=self._transport, read_only=s.read_only, retry=self.retry,
-                ca_bundle=s.ca_bundle or None, auth=auth, trusted=(s.api_url, s.genai_url, *s.allowed_origins),
+                url,
+                self._secret,
+                transport=self._transport,
+                read_only=s.read_only,
+                retry=self.retry,
+                ca_bundle=s.ca_bundle or None,
+                auth=auth,
+                trusted=(s.api_url, s.genai_url, *s.allowed_origins),
             )
         return self.clients[endpoint.name]
 
@@ -121,7 +131,9 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
     def service(self, kind: ResourceKind, parent: ParentRef | None = None) -> ResourceService:
         key = (kind.id, parent.id if parent else "")
         if key not in self.services:
-            self.services[key] = ResourceService(self.client_for(kind.reading.endpoint), kind, parent, context=self.context)
+            self.services[key] = ResourceService(
+                self.client_for(kind.reading.endpoint), kind, parent, context=self.context
+            )
         return self.services[key]
 
     def default_scope(self, scope_type: str) -> str:
@@ -223,13 +235,27 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
         if entry.opens == "panel":
             from .widgets.panel_view import PanelView
 
-            return PanelView(target, self.service(target), scope, read_only=self.settings.read_only, policy=self.policy, id=view_id(entry.id))
+            return PanelView(
+                target,
+                self.service(target),
+                scope,
+                read_only=self.settings.read_only,
+                policy=self.policy,
+                id=view_id(entry.id),
+            )
         return self.list_view(target, scope, id=view_id(entry.id))
 
-    def list_view(self, kind: ResourceKind, scope: str, parent: ParentRef | None = None, id: str | None = None) -> ResourceView:
+    def list_view(
+        self, kind: ResourceKind, scope: str, parent: ParentRef | None = None, id: str | None = None
+    ) -> ResourceView:
         return ResourceView(
-            kind, self.service(kind, parent), scope,
-            context=self.context, read_only=self.settings.read_only, policy=self.policy, id=id,
+            kind,
+            self.service(kind, parent),
+            scope,
+            context=self.context,
+            read_only=self.settings.read_only,
+            policy=self.policy,
+            id=id,
         )
 
     def open_child(self, kind: ResourceKind, parent: ParentRef, on_close: Callable[[], None] | None = None) -> None:
@@ -255,13 +281,17 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
 
     def auth_failed(self, err: AuthenticationError) -> None:
         if not self.settings.demo:
-            self.open_login(problem=f"{err.summary}: the secret key for profile {self.settings.profile!r} was rejected.")
+            self.open_login(
+                problem=f"{err.summary}: the secret key for profile {self.settings.profile!r} was rejected."
+            )
 
     # ---- login --------------------------------------------------------------------------------
     async def _test_connection(self, api_url: str, secret: Secret) -> str:
         """List one item of the start view's kind with the key given: the answer names how many."""
         kind = manifest.start_entry().load()
-        probe = ApiClient(api_url, secret, transport=self._transport, timeout=10, ca_bundle=self.settings.ca_bundle or None)
+        probe = ApiClient(
+            api_url, secret, transport=self._transport, timeout=10, ca_bundle=self.settings.ca_bundle or None
+        )
         scope = self.scope_for(kind)
         scope = kind.all_scopes[0] if scope == ALL else scope
         try:
@@ -277,7 +307,14 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
         from .screens.login import LoginResult, LoginScreen
 
         s = self.settings
-        profile = Profile(name=s.profile, api_url=s.api_url, project_id=s.project_id, organization_id=s.organization_id, default_zone=s.zone, default_region=s.region)
+        profile = Profile(
+            name=s.profile,
+            api_url=s.api_url,
+            project_id=s.project_id,
+            organization_id=s.organization_id,
+            default_zone=s.zone,
+            default_region=s.region,
+        )
 
         def done(result: LoginResult | None) -> None:
             self._login_open = False
@@ -303,7 +340,9 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
             self.start_console()
 
         self._login_open = True
-        self.push_screen(LoginScreen(profile, self._test_connection, problem=problem, keyring_problem=self.keyring_problem), done)
+        self.push_screen(
+            LoginScreen(profile, self._test_connection, problem=problem, keyring_problem=self.keyring_problem), done
+        )
 
     def _rebind_services(self) -> None:
         for service in self.services.values():
@@ -326,7 +365,9 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
         if screen is not self.main and not screen.is_mounted and len(self.screen_stack) > 1:
             # A screen that failed to open would hold the keys with nothing on it: it goes, and says why.
             self.call_later(self._drop, screen)
-            notify_error(self, error, f"Opening {screen.__class__.__name__.removesuffix('Screen').lower() or 'a screen'}")
+            notify_error(
+                self, error, f"Opening {screen.__class__.__name__.removesuffix('Screen').lower() or 'a screen'}"
+            )
             return
         notify_error(self, error, "A part of the console")
 
@@ -337,7 +378,9 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker that died of an unexpected error is reported, never silent."""
         if event.state == WorkerState.ERROR and event.worker.error is not None:
-            notify_error(self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " "))
+            notify_error(
+                self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " ")
+            )
 
     async def action_quit(self) -> None:
         """Quit, asking first when a list holds staged changes not sent (they would be lost)."""

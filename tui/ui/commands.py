@@ -30,9 +30,21 @@ class CloudCommands(Provider):
             out.append((f"{entry.group} › {title}", partial(main.go_to_entry, entry.id), f"Show {title.lower()}"))
         for scope_type, scopes in (("zone", ZONES), ("region", REGIONS)):
             word = scope_type.capitalize()
-            out.append((f"{word}: {scope_label(ALL, scope_type)}", partial(main.set_scope, ALL, scope_type), f"List every {scope_type} at once"))
+            out.append(
+                (
+                    f"{word}: {scope_label(ALL, scope_type)}",
+                    partial(main.set_scope, ALL, scope_type),
+                    f"List every {scope_type} at once",
+                )
+            )
             for scope in scopes:
-                out.append((f"{word}: {scope}", partial(main.set_scope, scope, scope_type), f"Switch {scope_type} views to {scope}"))
+                out.append(
+                    (
+                        f"{word}: {scope}",
+                        partial(main.set_scope, scope, scope_type),
+                        f"Switch {scope_type} views to {scope}",
+                    )
+                )
         out.append(("Refresh", main.refresh_current, "Re-list the current view now"))
         kind = main.current_kind
         if not getattr(self.app, "settings").read_only and kind is not None and kind.create is not None:

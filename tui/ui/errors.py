@@ -47,8 +47,12 @@ def notify_error(app: App, err: BaseException, doing: str) -> None:
 
     if isinstance(err, Refused):  # a rule checked before sending: nothing was sent
         nothing = type(err).__name__ == "NothingToDo"  # what was asked is already so
-        app.notify(f"{err}\nNothing was sent.", title=f"{doing}: {'nothing to do' if nothing else 'refused'}",
-                   severity="information" if nothing else "warning", timeout=10)
+        app.notify(
+            f"{err}\nNothing was sent.",
+            title=f"{doing}: {'nothing to do' if nothing else 'refused'}",
+            severity="information" if nothing else "warning",
+            timeout=10,
+        )
         return
     if not isinstance(err, ApiError):
         log.error("%s failed", doing, exc_info=err)

@@ -36,8 +36,15 @@ class ViewFlowUI:
         return await wait_dialog(self.app, name, **kwargs)
 
     async def form(
-        self, title: str, model: type, *, initial: dict[str, Any] | None = None, choices: Choices | None = None,
-        context: dict[str, Any] | None = None, submit: Submit | None = None, submit_label: str = "Save",
+        self,
+        title: str,
+        model: type,
+        *,
+        initial: dict[str, Any] | None = None,
+        choices: Choices | None = None,
+        context: dict[str, Any] | None = None,
+        submit: Submit | None = None,
+        submit_label: str = "Save",
     ) -> Any:
         from .screens.form import FormScreen
 
@@ -47,10 +54,17 @@ class ViewFlowUI:
         async def load() -> tuple[Choices, dict[str, Any]]:
             return choices or {}, context or {}
 
-        result = await self.app.push_screen_wait(FormScreen(
-            title, model, send, initial=initial, loader=load if (choices or context) else None,
-            submit_label=submit_label, lost_closes=True,
-        ))
+        result = await self.app.push_screen_wait(
+            FormScreen(
+                title,
+                model,
+                send,
+                initial=initial,
+                loader=load if (choices or context) else None,
+                submit_label=submit_label,
+                lost_closes=True,
+            )
+        )
         if isinstance(result, BaseException):  # the answer was lost: the flow stops, the runner looks
             raise result
         return result[0] if result else None
@@ -69,15 +83,37 @@ class ViewFlowUI:
         return bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))
 
     async def edit_records(
-        self, title: str, model: type, records: list[dict[str, Any]], columns: Sequence[Column], *,
-        ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
-        number_from: int | None = None, save: Any = None, unique: str | tuple[str, ...] | None = None,
+        self,
+        title: str,
+        model: type,
+        records: list[dict[str, Any]],
+        columns: Sequence[Column],
+        *,
+        ordered: bool = False,
+        choices: Choices | None = None,
+        describe: str = "",
+        context: dict[str, Any] | None = None,
+        number_from: int | None = None,
+        save: Any = None,
+        unique: str | tuple[str, ...] | None = None,
     ) -> list[dict[str, Any]] | None:
         from .screens.records import RecordListScreen
 
         result = await self.app.push_screen_wait(
-            RecordListScreen(title, model, records, columns, ordered=ordered, choices=choices, describe=describe, context=context,
-                             number_from=number_from, save=save, read_only=self.read_only, unique=unique)
+            RecordListScreen(
+                title,
+                model,
+                records,
+                columns,
+                ordered=ordered,
+                choices=choices,
+                describe=describe,
+                context=context,
+                number_from=number_from,
+                save=save,
+                read_only=self.read_only,
+                unique=unique,
+            )
         )
         if isinstance(result, BaseException):
             raise result

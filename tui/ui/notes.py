@@ -22,8 +22,15 @@ class Note(NamedTuple):
 class Notes:
     notes: list[Note]
 
-    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
-               markup: bool = False) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
         """Every notification is plain text: messages carry names and errors from the API, which
         must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
         note = Note(clean(title), clean(message, keep_newlines=True), str(severity))
@@ -36,4 +43,5 @@ class Notes:
             if (shown.title, shown.message, shown.severity) == (note.title, note.message, str(severity)):
                 drop(shown, refresh=False)
         super().notify(  # type: ignore[misc]
-            note.message, title=note.title, severity=severity, timeout=timeout, markup=False)
+            note.message, title=note.title, severity=severity, timeout=timeout, markup=False
+        )

@@ -43,12 +43,15 @@ class Origins:
                 return
             self.notify(f"The secret key may now go to {origin}: try again.", timeout=8)
 
-        self.push_screen(ConfirmScreen(
-            "Send the secret key to another origin?",
-            f"The API pointed a request at {clean(origin)}, which profile {self.settings.profile!r} does not name. "
-            "Allowed, the secret key is sent there from now on (remembered in the profile's allowed_origins).",
-            "Allow",
-        ), answered)
+        self.push_screen(
+            ConfirmScreen(
+                "Send the secret key to another origin?",
+                f"The API pointed a request at {clean(origin)}, which profile {self.settings.profile!r} does not name. "
+                "Allowed, the secret key is sent there from now on (remembered in the profile's allowed_origins).",
+                "Allow",
+            ),
+            answered,
+        )
 
     @work(thread=True, exit_on_error=False)
     def _remember_origin(self, origin: str) -> None:
@@ -57,5 +60,6 @@ class Origins:
         try:
             allow_origin(self.settings.profile, origin)
         except (ConfigNotSaved, OSError) as err:
-            self.call_from_thread(self.notify, f"Allowed for this session only: {err}", title="Configuration", severity="warning")
-
+            self.call_from_thread(
+                self.notify, f"Allowed for this session only: {err}", title="Configuration", severity="warning"
+            )

@@ -59,8 +59,15 @@ def _mount_unless_closing(original: Any) -> Any:
     return _dispatch_message
 
 
-STRIP_CACHES = {"_divide_cache": 4, "_crop_cache": 16, "_style_cache": 16, "_filter_cache": 4,
-                "_line_length_cache": 4, "_crop_extend_cache": 4, "_offsets_cache": 4}  # as Strip sizes them
+STRIP_CACHES = {
+    "_divide_cache": 4,
+    "_crop_cache": 16,
+    "_style_cache": 16,
+    "_filter_cache": 4,
+    "_line_length_cache": 4,
+    "_crop_extend_cache": 4,
+    "_offsets_cache": 4,
+}  # as Strip sizes them
 
 
 def _strips_cache_on_first_use() -> None:

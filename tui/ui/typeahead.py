@@ -170,6 +170,7 @@ class TypeAhead:
         an open drop-down is told to the drop-down by a message, which moves the focus back to it:
         a Tab read meanwhile went from the closing list)."""
         if node is self:
+
             def landed() -> None:
                 self._follow(start, start, passes - 1) if passes > 1 else self._landed()
         else:

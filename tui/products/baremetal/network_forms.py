@@ -14,7 +14,9 @@ from .networks import MAX_NETWORKS
 class AddForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="UUID of a private network of this zone"))]
+    private_network_id: Annotated[
+        str, Field(json_schema_extra=meta("Private network ID", placeholder="UUID of a private network of this zone"))
+    ]
 
     @field_validator("private_network_id")
     @classmethod

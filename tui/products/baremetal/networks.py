@@ -99,5 +99,7 @@ PRIVATE_NETWORKS = baremetal_kind(
     ),
     create=Lazy(FLOWS + "ADD"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_warning=lambda r: "The server leaves this private network; its VLAN interface stops working"),
+    writing=Writing(
+        delete_warning=lambda r: "The server leaves this private network; its VLAN interface stops working"
+    ),
 )

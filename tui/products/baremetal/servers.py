@@ -217,7 +217,11 @@ SERVERS = baremetal_kind(
     reading=Reading(page_size=100),
     fields=SERVER_FIELDS,
     columns=("name", "status", "install", "boot", "ping", "zone", "ips", "created", "tags"),  # `/` finds by tag too
-    rows=Rows(summarize=lambda data: {"install_status": install_status(data)}, moving=parts_moving, enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os")),
+    rows=Rows(
+        summarize=lambda data: {"install_status": install_status(data)},
+        moving=parts_moving,
+        enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os"),
+    ),
     state_field="status",
     transitional=frozenset({"starting", "stopping", "deleting"}),
     actions=SERVER_ACTIONS,
@@ -226,7 +230,11 @@ SERVERS = baremetal_kind(
     create=Lazy(FORMS + "ORDER"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "Its disks are wiped and the server goes back to the pool", name_param="name"),
+    writing=Writing(
+        delete_needs_name=True,
+        delete_warning=lambda r: "Its disks are wiped and the server goes back to the pool",
+        name_param="name",
+    ),
 )
 
 EVENTS = baremetal_kind(  # the detail's timeline, newest first
@@ -237,7 +245,9 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     list_key="event",
     item_key=None,
     parent=Parent("baremetal.servers", list_path="servers/{parent}/events"),
-    reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), fetch_detail=False, sort=("at", True)),
+    reading=Reading(
+        list_params=ListParams(fixed={"order_by": "created_at_desc"}), fetch_detail=False, sort=("at", True)
+    ),
     id_field="key",
     rows=Rows(summarize=lambda data: {"key": f"{data.get('created_at')} {data.get('action')}"}),
     columns=(

@@ -182,15 +182,23 @@ FIPS = flexible_ip_kind(
     reading=Reading(page_size=100, sort=("server", False)),
     fields=FIP_FIELDS,
     columns=("ip", "status", "server", "mac", "mac_type", "reverse", "description", "zone", "created", "tags"),
-    rows=Rows(summarize=summarize, enrich=Lazy("tui.products.flexible_ip.fips:enrich"), names_from=Lazy("tui.products.baremetal.servers:SERVERS"), moving=lambda d: mac_of(d).get("status") in ("updating", "deleting")),
+    rows=Rows(
+        summarize=summarize,
+        enrich=Lazy("tui.products.flexible_ip.fips:enrich"),
+        names_from=Lazy("tui.products.baremetal.servers:SERVERS"),
+        moving=lambda d: mac_of(d).get("status") in ("updating", "deleting"),
+    ),
     state_field="status",
     transitional=frozenset({"updating", "detaching"}),
     actions=FIP_ACTIONS,
     create=Lazy(FLOWS + "CREATE"),
     edit=Lazy(FLOWS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: (
-        "The address goes back to the pool: a new flexible IP gets another one"
-        + (f". It is attached to {server_label(r)}: its traffic there stops" if r.text("server_id") else "")
-    )),
+    writing=Writing(
+        delete_needs_name=True,
+        delete_warning=lambda r: (
+            "The address goes back to the pool: a new flexible IP gets another one"
+            + (f". It is attached to {server_label(r)}: its traffic there stops" if r.text("server_id") else "")
+        ),
+    ),
 )

@@ -25,12 +25,14 @@ DESCRIPTION_MAX = 255  # spec 1 §8
 class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters"))] = ""
+    description: Annotated[
+        str,
+        Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters")),
+    ] = ""
     tags: Tags = []
     server_id: Annotated[str, Field(json_schema_extra=meta("Attach to", widget="select"))] = ""
     reverse: ReverseName = ""
     is_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6 (a /64 block)"))] = False
-
 
     @field_validator("server_id")
     @classmethod
@@ -61,13 +63,20 @@ def _counts(fips: list[Row]) -> dict[str, int]:
 async def create_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
     servers = await _servers(service, scope)
     counts = _counts(await service.list_rows(scope))
-    choices = [("not attached", "")] + [(f"{s.name} · {s.state} · {counts.get(s.id, 0)}/{MAX_PER_SERVER} IPs", s.id) for s in servers]
+    choices = [("not attached", "")] + [
+        (f"{s.name} · {s.state} · {counts.get(s.id, 0)}/{MAX_PER_SERVER} IPs", s.id) for s in servers
+    ]
     return {"server_id": choices}, {"counts": counts}
 
 
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
-    body: dict[str, Any] = {"project_id": c.project_id, "description": form.description, "tags": form.tags, "is_ipv6": form.is_ipv6}
+    body: dict[str, Any] = {
+        "project_id": c.project_id,
+        "description": form.description,
+        "tags": form.tags,
+        "is_ipv6": form.is_ipv6,
+    }
     if form.server_id:
         body["server_id"] = form.server_id
     if form.reverse:
@@ -86,9 +95,12 @@ class EditForm(BaseModel):
     reverse: ReverseName = ""
 
 
-
 def edit_values(row: Row) -> dict[str, Any]:
-    return {"description": row.text("description"), "tags": [str(t) for t in row.items("tags")], "reverse": row.text("reverse")}
+    return {
+        "description": row.text("description"),
+        "tags": [str(t) for t in row.items("tags")],
+        "reverse": row.text("reverse"),
+    }
 
 
 EDIT = EditSpec(EditForm, edit_values)  # sends what changed
@@ -123,7 +135,10 @@ async def attach_flow(ui: Any, rows: list[Row]) -> bool:
     for mac, members in groups_of(rows, zone_fips).items():
         added = [m for m in members if m.id not in chosen]
         if added:
-            notes.append(f"{_ips(added)} share{'s' if len(added) == 1 else ''} the virtual MAC {mac}: the group moves together, so it is attached too.")
+            notes.append(
+                f"{_ips(added)} share{'s' if len(added) == 1 else ''} the virtual MAC {mac}: the group moves "
+                "together, so it is attached too."
+            )
             chosen.update({m.id: m for m in added})
         elif len(members) > 1:
             notes.append(f"{_ips(members)} share the virtual MAC {mac} and move together.")
@@ -151,8 +166,11 @@ async def attach_flow(ui: Any, rows: list[Row]) -> bool:
     moving = [r for r in chosen.values() if r.text("server_id") and r.text("server_id") != server.id]
     lines = [f"{_ips(list(chosen.values()))} → {server.name}."] + notes
     if moving:
-        lines.append(f"{_ips(moving)} leave{'s' if len(moving) == 1 else ''} {', '.join(sorted({server_label(r) for r in moving}))}: "
-                     f"traffic to {'it' if len(moving) == 1 else 'them'} there stops.")
+        lines.append(
+            f"{_ips(moving)} leave{'s' if len(moving) == 1 else ''} "
+            f"{', '.join(sorted({server_label(r) for r in moving}))}: "
+            f"traffic to {'it' if len(moving) == 1 else 'them'} there stops."
+        )
     if not await ui.confirm(f"Attach to {server.name}?", "\n".join(lines), "Attach"):
         return False
     data = await svc.call("POST", ui.scope, "fips", "attach", body={"fips_ids": ids, "server_id": server.id})
@@ -167,17 +185,27 @@ async def detach_flow(ui: Any, rows: list[Row]) -> bool:
     svc = ui.service()
     busy = [r for r in rows if r.state != "attached"]
     if busy:
-        raise Refused(f"{_ips(busy)} {'is' if len(busy) == 1 else 'are'} {busy[0].state or 'not attached'}: only attached IPs are detached")
+        raise Refused(
+            f"{_ips(busy)} {'is' if len(busy) == 1 else 'are'} {busy[0].state or 'not attached'}: only attached IPs "
+            "are detached"
+        )
     chosen = {r.id for r in rows}
-    lines = [f"{_ips(rows)} leave{'s' if len(rows) == 1 else ''} {', '.join(sorted({server_label(r) for r in rows}))}: "
-             f"traffic to {'it' if len(rows) == 1 else 'them'} stops."]
+    lines = [
+        f"{_ips(rows)} leave{'s' if len(rows) == 1 else ''} {', '.join(sorted({server_label(r) for r in rows}))}: "
+        f"traffic to {'it' if len(rows) == 1 else 'them'} stops."
+    ]
     for mac, members in groups_of(rows, await svc.list_rows(ui.scope)).items():
         staying = [m for m in members if m.id not in chosen]
         if staying:
             leaving = [m for m in members if m.id in chosen]
-            lines.append(f"{_ips(leaving)} lose{'s' if len(leaving) == 1 else ''} the virtual MAC {mac}: its group ({_ips(staying)}) keeps it. "
-                         "Mark the whole group to keep the MAC.")
-    if not await ui.confirm(f"Detach {len(rows)} flexible IP{'s' if len(rows) > 1 else ''}?", "\n".join(lines), "Detach"):
+            lines.append(
+                f"{_ips(leaving)} lose{'s' if len(leaving) == 1 else ''} the virtual MAC {mac}: its group "
+                f"({_ips(staying)}) keeps it. "
+                "Mark the whole group to keep the MAC."
+            )
+    if not await ui.confirm(
+        f"Detach {len(rows)} flexible IP{'s' if len(rows) > 1 else ''}?", "\n".join(lines), "Detach"
+    ):
         return False
     data = await svc.call("POST", ui.scope, "fips", "detach", body={"fips_ids": [r.id for r in rows]})
     for row in _answer_rows(ui, data) or rows:
@@ -209,7 +237,9 @@ async def mac_duplicate_flow(ui: Any, row: Row) -> None:
     )
     if source is None:
         return
-    data = await svc.call("POST", ui.scope, "fips", row.id, "mac", "duplicate", body={"duplicate_from_fip_id": source.id})
+    data = await svc.call(
+        "POST", ui.scope, "fips", row.id, "mac", "duplicate", body={"duplicate_from_fip_id": source.id}
+    )
     ui.upsert(await _enriched(svc, ui.scope, data) if data else row)
     ui.notify(f"{row.name} and {source.name} share the virtual MAC {source.text('mac')}: they now move together.")
 
@@ -223,7 +253,10 @@ async def mac_move_flow(ui: Any, row: Row) -> None:
 
     target = await ui.pick(
         f"Move {row.name}'s virtual MAC {row.text('mac')} to which IP?",
-        [(f"{f.name} · {f.state} · on {server_label(f) if f.text('server_id') else 'no server'}", f, why_not(f)) for f in targets],
+        [
+            (f"{f.name} · {f.state} · on {server_label(f) if f.text('server_id') else 'no server'}", f, why_not(f))
+            for f in targets
+        ],
     )
     if target is None:
         return
@@ -237,4 +270,6 @@ async def mac_move_flow(ui: Any, row: Row) -> None:
 async def mac_delete_message(svc: Any, scope: str, row: Row) -> str:
     """Deleting a shared MAC: who else keeps it (the confirmation says it)."""
     others = [m for m in groups_of([row], await svc.list_rows(scope)).get(row.text("mac"), []) if m.id != row.id]
-    return f"{row.name} loses the virtual MAC {row.text('mac')}." + (f" {_ips(others)} keep{'s' if len(others) == 1 else ''} it." if others else "")
+    return f"{row.name} loses the virtual MAC {row.text('mac')}." + (
+        f" {_ips(others)} keep{'s' if len(others) == 1 else ''} it." if others else ""
+    )

@@ -8,6 +8,13 @@ from ..manifest import Entry
 SECTION = "Compute"
 
 ENTRIES = (
-    Entry("flexible_ip.fips", "Flexible IPs", "Bare metal", "zone", "list", "tui.products.flexible_ip.fips:FIPS",
-          title="Bare-metal flexible IPs"),
+    Entry(
+        "flexible_ip.fips",
+        "Flexible IPs",
+        "Bare metal",
+        "zone",
+        "list",
+        "tui.products.flexible_ip.fips:FIPS",
+        title="Bare-metal flexible IPs",
+    ),
 )

@@ -7,5 +7,13 @@ from ..manifest import Entry
 SECTION = "AI"
 
 ENTRIES = (
-    Entry("genai.chat", "Chat", "Generative", "global", "chat", "tui.products.genai.chat:CHAT", title="Generative models: chat"),
+    Entry(
+        "genai.chat",
+        "Chat",
+        "Generative",
+        "global",
+        "chat",
+        "tui.products.genai.chat:CHAT",
+        title="Generative models: chat",
+    ),
 )

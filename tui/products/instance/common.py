@@ -23,8 +23,17 @@ instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging=
 
 ID = Field("id", "ID", "id")
 # The server a volume or an IP is attached to: its name sent beside its id.
-SERVER = Field("server.id", "Server", "ref", ref="instance.servers", named="server.name", width=18, key="server",
-               blank="—", empty="not attached")
+SERVER = Field(
+    "server.id",
+    "Server",
+    "ref",
+    ref="instance.servers",
+    named="server.name",
+    width=18,
+    key="server",
+    blank="—",
+    empty="not attached",
+)
 
 
 def detail_common(tags: int | None = None) -> tuple[Field, ...]:

@@ -33,7 +33,9 @@ class VolumeSpecForm(BaseModel):
     name: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Name", placeholder="e.g. data-1"))] = ""
     size_gb: Annotated[int | None, Field(validate_default=True, json_schema_extra=meta("Size (GB)"))] = None
     snapshot: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Snapshot", widget="select"))] = ""
-    existing: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Existing volume", widget="select"))] = ""
+    existing: Annotated[
+        str, Field(validate_default=True, json_schema_extra=meta("Existing volume", widget="select"))
+    ] = ""
 
     @field_validator("source")
     @classmethod
@@ -133,10 +135,16 @@ def boot_volume(payload: dict[str, Any], image: dict[str, Any], ctype: dict[str,
     given = (payload.get("volumes") or {}).get("0")
     if given:
         return given
-    local = ((ctype.get("per_volume_constraint") or {}).get("l_ssd")) and (ctype.get("volumes_constraint") or {}).get("max_size")
+    local = ((ctype.get("per_volume_constraint") or {}).get("l_ssd")) and (ctype.get("volumes_constraint") or {}).get(
+        "max_size"
+    )
     if local:
         return {"volume_type": "l_ssd", "size": int(local), "boot": True}
-    return {"volume_type": "b_ssd", "size": int(((image.get("root_volume") or {}).get("size")) or 10 * GB), "boot": True}
+    return {
+        "volume_type": "b_ssd",
+        "size": int(((image.get("root_volume") or {}).get("size")) or 10 * GB),
+        "boot": True,
+    }
 
 
 COLUMNS = (
@@ -152,7 +160,11 @@ async def extend_volumes(ui: Any, form: Any, payload: dict[str, Any], extra: dic
     if not getattr(form, "more_volumes", False):
         return payload
     service = ui.service()
-    snaps = {s["id"]: s for s in await service.read_all(ui.scope, "snapshots", key="snapshots") if s.get("state") == "available"}
+    snaps = {
+        s["id"]: s
+        for s in await service.read_all(ui.scope, "snapshots", key="snapshots")
+        if s.get("state") == "available"
+    }
     vols = {v["id"]: v for v in await service.read_all(ui.scope, "volumes", key="volumes") if not v.get("server")}
     ctype = (extra.get("types") or {}).get(form.commercial_type) or {}
     image = (extra.get("images") or {}).get(form.image) or {}
@@ -162,24 +174,40 @@ async def extend_volumes(ui: Any, form: Any, payload: dict[str, Any], extra: dic
     choices = {
         "source": SOURCES,
         "volume_type": types,
-        "snapshot": [("", "")] + [(f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", sid) for sid, s in snaps.items()],
-        "existing": [("", "")] + [(f"{v.get('name')} · {v.get('volume_type')} · {gb(v.get('size'))} GB", vid) for vid, v in vols.items()],
+        "snapshot": [("", "")]
+        + [(f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", sid) for sid, s in snaps.items()],
+        "existing": [("", "")]
+        + [(f"{v.get('name')} · {v.get('volume_type')} · {gb(v.get('size'))} GB", vid) for vid, v in vols.items()],
     }
     boot = boot_volume(payload, image, ctype)
     edited = await ui.edit_records(
         f"Volumes of {form.name} (after volume 0: {boot.get('volume_type')} {gb(boot.get('size'))} GB from the image)",
-        VolumeSpecForm, [], COLUMNS, ordered=True, choices=choices, number_from=1,
+        VolumeSpecForm,
+        [],
+        COLUMNS,
+        ordered=True,
+        choices=choices,
+        number_from=1,
         describe="Each volume is empty, made from a snapshot, or an existing volume; keys follow this order.",
         context={"ctype": ctype, "snapshots": snaps, "volumes": vols},
     )
     if edited is None:
         return None
     local = sum(v["size_gb"] * GB for v in edited if v.get("volume_type") == "l_ssd" and v.get("size_gb"))
-    local += sum(int(s.get("size") or 0) for v in edited if v["source"] == "snapshot" and v.get("volume_type") == "l_ssd" for s in [snaps.get(v["snapshot"], {})])
+    local += sum(
+        int(s.get("size") or 0)
+        for v in edited
+        if v["source"] == "snapshot" and v.get("volume_type") == "l_ssd"
+        for s in [snaps.get(v["snapshot"], {})]
+    )
     local += int(boot.get("size") or 0) if boot.get("volume_type") == "l_ssd" else 0
     limit = int((ctype.get("volumes_constraint") or {}).get("max_size") or 0)
     if local and limit and local > limit:
-        ui.notify(f"Local storage would total {gb(local)} GB; {form.commercial_type} allows {gb(limit)} GB. Nothing was sent.", "error")
+        ui.notify(
+            f"Local storage would total {gb(local)} GB; {form.commercial_type} allows {gb(limit)} GB. Nothing was "
+            "sent.",
+            "error",
+        )
         return None
     volumes = {"0": boot, **{str(i): to_volume(v) for i, v in enumerate(edited, 1)}}
     return {**payload, "volumes": volumes}

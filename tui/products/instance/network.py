@@ -106,11 +106,14 @@ IPS = instance_kind(
     title="Flexible IPs",
     singular="flexible IP",
     delete=DELETE_BY_ID,
-    writing=Writing(name_param="name", delete_warning=lambda r: (
-        f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}"
-        if r.obj("server")
-        else None
-    )),
+    writing=Writing(
+        name_param="name",
+        delete_warning=lambda r: (
+            f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}"
+            if r.obj("server")
+            else None
+        ),
+    ),
     collection="ips",
     list_key="ips",
     item_key="ip",
@@ -124,7 +127,10 @@ IPS = instance_kind(
         *detail_common(tags=12),
     ),
     columns=("address", "type", "state", "server", "reverse", "zone", "tags"),
-    rows=Rows(row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"), summarize=lambda d: {"name": d.get("address") or ""}),
+    rows=Rows(
+        row_fields=("id", "address", "type", "state", "server", "reverse", "zone", "tags", "project"),
+        summarize=lambda d: {"name": d.get("address") or ""},
+    ),
     transitional=frozenset({"pending"}),
     actions=(
         ActionSpec(
@@ -160,15 +166,18 @@ SECURITY_GROUPS = instance_kind(
     title="Security groups",
     singular="security group",
     delete=DELETE_BY_ID,
-    writing=Writing(name_param="name", deletable=lambda r: (
-        "it is the project's default group"
-        if r.get("project_default")
-        else (
-            f"{len(r.items('servers'))} server(s) use it: move them to another group first"
-            if r.items("servers")
-            else None
-        )
-    )),
+    writing=Writing(
+        name_param="name",
+        deletable=lambda r: (
+            "it is the project's default group"
+            if r.get("project_default")
+            else (
+                f"{len(r.items('servers'))} server(s) use it: move them to another group first"
+                if r.items("servers")
+                else None
+            )
+        ),
+    ),
     collection="security_groups",
     list_key="security_groups",
     item_key="security_group",
@@ -195,20 +204,22 @@ SECURITY_GROUPS = instance_kind(
         *detail_common(),
     ),
     columns=("name", "stateful", "inbound", "outbound", "servers", "default", "zone"),
-    rows=Rows(row_fields=(
-        "id",
-        "name",
-        "description",
-        "stateful",
-        "inbound_default_policy",
-        "outbound_default_policy",
-        "servers",
-        "project_default",
-        "state",
-        "zone",
-        "tags",
-        "enable_default_security",
-    )),
+    rows=Rows(
+        row_fields=(
+            "id",
+            "name",
+            "description",
+            "stateful",
+            "inbound_default_policy",
+            "outbound_default_policy",
+            "servers",
+            "project_default",
+            "state",
+            "zone",
+            "tags",
+            "enable_default_security",
+        )
+    ),
     transitional=frozenset({"syncing"}),
     actions=(
         ActionSpec(

@@ -34,7 +34,6 @@ class IpCreateForm(BaseModel):
     tags: Tags = []
 
 
-
 def ip_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, IpCreateForm)
     return {"project": c.project_id, "type": form.type, "tags": form.tags}
@@ -43,9 +42,10 @@ def ip_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 class IpEditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    reverse: Annotated[str, Field(json_schema_extra=meta("Reverse DNS", placeholder="web.example.com (empty: none)"))] = ""
+    reverse: Annotated[
+        str, Field(json_schema_extra=meta("Reverse DNS", placeholder="web.example.com (empty: none)"))
+    ] = ""
     tags: Tags = []
-
 
     @field_validator("reverse")
     @classmethod
@@ -69,7 +69,11 @@ def ip_patch(form: BaseModel, row: Row) -> dict[str, Any]:
     return out
 
 
-IP_CREATE = CreateSpec(IpCreateForm, ip_payload, static({"type": [("routed_ipv4 (IPv4)", "routed_ipv4"), ("routed_ipv6 (IPv6)", "routed_ipv6")]}))
+IP_CREATE = CreateSpec(
+    IpCreateForm,
+    ip_payload,
+    static({"type": [("routed_ipv4 (IPv4)", "routed_ipv4"), ("routed_ipv6 (IPv6)", "routed_ipv6")]}),
+)
 IP_EDIT = EditSpec(IpEditForm, ip_values, ip_patch)
 
 
@@ -79,12 +83,16 @@ async def ip_servers(ui: Any, ip: Row) -> tuple[list[tuple[str, Any]], Any]:
 
     current = ip.obj("server").get("id")
     servers = sorted(await ui.service(SERVERS).list_rows(ui.scope), key=lambda s: s.name)
-    return [(f"{s.name} · {s.state} · {s.text('public_address') or 'no public IP'}", s) for s in servers if s.id != current], None
+    return [
+        (f"{s.name} · {s.state} · {s.text('public_address') or 'no public IP'}", s) for s in servers if s.id != current
+    ], None
 
 
 async def detach_ip_message(service: Any, scope: str, ip: Row) -> str:
     server = ip.obj("server")
-    return f"{server.get('name') or server.get('id') or 'Its server'} loses this public IP and its connections through it."
+    return (
+        f"{server.get('name') or server.get('id') or 'Its server'} loses this public IP and its connections through it."
+    )
 
 
 # ---- security groups ----------------------------------------------------------------------------
@@ -95,10 +103,11 @@ class SecurityGroupForm(BaseModel):
     description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
     stateful: Annotated[bool, Field(json_schema_extra=meta("Stateful (return traffic allowed)"))] = True
     inbound_default_policy: Annotated[str, Field(json_schema_extra=meta("Inbound default", widget="select"))] = "accept"
-    outbound_default_policy: Annotated[str, Field(json_schema_extra=meta("Outbound default", widget="select"))] = "accept"
+    outbound_default_policy: Annotated[str, Field(json_schema_extra=meta("Outbound default", widget="select"))] = (
+        "accept"
+    )
     project_default: Annotated[bool, Field(json_schema_extra=meta("Project default"))] = False
     tags: Tags = []
-
 
     @field_validator("inbound_default_policy", "outbound_default_policy")
     @classmethod
@@ -117,7 +126,11 @@ def sg_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 def sg_values(row: Row) -> dict[str, Any]:
     keys = ("name", "description", "stateful", "inbound_default_policy", "outbound_default_policy", "project_default")
-    return {**{k: row.get(k) for k in keys}, "description": row.text("description"), "tags": [str(t) for t in row.items("tags")]}
+    return {
+        **{k: row.get(k) for k in keys},
+        "description": row.text("description"),
+        "tags": [str(t) for t in row.items("tags")],
+    }
 
 
 SG_CREATE = CreateSpec(SecurityGroupForm, sg_payload, static(POLICIES))
@@ -134,7 +147,9 @@ class RuleForm(BaseModel):
     protocol: Annotated[str, Field(json_schema_extra=meta("Protocol", widget="select"))] = "TCP"
     ip_range: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP range", placeholder="e.g. 0.0.0.0/0"))]
     dest_port_from: Annotated[int | None, Field(json_schema_extra=meta("Port (from)", placeholder="e.g. 22"))] = None
-    dest_port_to: Annotated[int | None, Field(json_schema_extra=meta("Port (to)", placeholder="empty: one port"))] = None
+    dest_port_to: Annotated[int | None, Field(json_schema_extra=meta("Port (to)", placeholder="empty: one port"))] = (
+        None
+    )
 
     @field_validator("direction")
     @classmethod
@@ -199,7 +214,6 @@ class PlacementGroupForm(BaseModel):
     policy_mode: Annotated[str, Field(json_schema_extra=meta("Mode", widget="select"))] = "optional"
     tags: Tags = []
 
-
     @field_validator("policy_type")
     @classmethod
     def _type(cls, v: str) -> str:
@@ -216,8 +230,14 @@ class PlacementGroupForm(BaseModel):
 
 
 PG_CHOICES = {
-    "policy_type": [("max_availability: spread over distant hypervisors", "max_availability"), ("low_latency: on the same hypervisors", "low_latency")],
-    "policy_mode": [("optional: start even if the policy cannot hold", "optional"), ("enforced: start only if it holds", "enforced")],
+    "policy_type": [
+        ("max_availability: spread over distant hypervisors", "max_availability"),
+        ("low_latency: on the same hypervisors", "low_latency"),
+    ],
+    "policy_mode": [
+        ("optional: start even if the policy cannot hold", "optional"),
+        ("enforced: start only if it holds", "enforced"),
+    ],
 }
 
 
@@ -226,7 +246,12 @@ def pg_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 
 def pg_values(row: Row) -> dict[str, Any]:
-    return {"name": row.name, "policy_type": row.text("policy_type"), "policy_mode": row.text("policy_mode"), "tags": [str(t) for t in row.items("tags")]}
+    return {
+        "name": row.name,
+        "policy_type": row.text("policy_type"),
+        "policy_mode": row.text("policy_mode"),
+        "tags": [str(t) for t in row.items("tags")],
+    }
 
 
 PG_CREATE = CreateSpec(PlacementGroupForm, pg_payload, static(PG_CHOICES))
@@ -254,15 +279,25 @@ async def members_flow(ui: Any, pg: Row) -> None:
 
     async def save(edited: list[dict[str, Any]]) -> None:
         ids = list(dict.fromkeys(r["id"] for r in edited))
-        result.update(await ui.service().call("PUT", ui.scope, "placement_groups", pg.id, "servers", body={"servers": ids}))
+        result.update(
+            await ui.service().call("PUT", ui.scope, "placement_groups", pg.id, "servers", body={"servers": ids})
+        )
 
     edited = await ui.edit_records(
-        f"Servers in {pg.name}", MemberForm, [{"id": m.get("id")} for m in members], columns, choices=choices,
-        describe="An enforced group refuses more servers than its policy can hold; an optional one reports it.", save=save,
+        f"Servers in {pg.name}",
+        MemberForm,
+        [{"id": m.get("id")} for m in members],
+        columns,
+        choices=choices,
+        describe="An enforced group refuses more servers than its policy can hold; an optional one reports it.",
+        save=save,
     )
     if edited is None:
         return
     ids = list(dict.fromkeys(r["id"] for r in edited))
     respected = all(s.get("policy_respected", True) for s in result.get("servers", []))
-    ui.notify(f"{pg.name}: {len(ids)} server(s)" + ("" if respected else " · the policy is not respected"), "information" if respected else "warning")
+    ui.notify(
+        f"{pg.name}: {len(ids)} server(s)" + ("" if respected else " · the policy is not respected"),
+        "information" if respected else "warning",
+    )
     ui.follow(pg)

@@ -15,8 +15,9 @@ PRIVATE_NICS = instance_kind(
     collection="private_nics",
     list_key="private_nics",
     item_key="private_nic",
-    parent=Parent("instance.servers", list_path="servers/{parent}/private_nics",
-                  item_path="servers/{parent}/private_nics/{id}"),
+    parent=Parent(
+        "instance.servers", list_path="servers/{parent}/private_nics", item_path="servers/{parent}/private_nics/{id}"
+    ),
     fields=(
         # A NIC has no name: the console calls it by its id.
         Field("id", "ID", ("id", "name")),

@@ -18,6 +18,7 @@ from .fields import Name, ctx, meta
 from .volume_forms import server_volumes, set_server_volumes
 
 from ..fields import uuid_of  # noqa: E402
+
 KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
@@ -27,13 +28,18 @@ class BackupForm(BaseModel):
     name: Name
 
 
-
 async def compatible_types(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str]:
     """The types the server may change to, cheapest first, with their size and price."""
-    names = (await ui.service().call("GET", ui.scope, "servers", server.id, "compatible-types")).get("compatible_types") or []
+    names = (await ui.service().call("GET", ui.scope, "servers", server.id, "compatible-types")).get(
+        "compatible_types"
+    ) or []
     types = (await ui.service().call("GET", ui.scope, "products", "servers")).get("servers") or {}
     return [
-        (f"{n:<14} {types.get(n, {}).get('ncpus', '?')} vCPU {gb(types.get(n, {}).get('ram'))} GB €{types.get(n, {}).get('hourly_price', '?')}/h", n)
+        (
+            f"{n:<14} {types.get(n, {}).get('ncpus', '?')} vCPU {gb(types.get(n, {}).get('ram'))} GB "
+            f"€{types.get(n, {}).get('hourly_price', '?')}/h",
+            n,
+        )
         for n in sorted(names, key=lambda n: (types.get(n, {}).get("hourly_price") or 0, n))
     ], server.text("commercial_type")
 
@@ -43,7 +49,9 @@ class UserDataForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     key: Annotated[str, Field(min_length=1, json_schema_extra=meta("Key", placeholder="e.g. cloud-init"))]
-    value: Annotated[str, Field(json_schema_extra=meta("Value", placeholder="#cloud-config … (\\n for a new line)"))] = ""
+    value: Annotated[
+        str, Field(json_schema_extra=meta("Value", placeholder="#cloud-config … (\\n for a new line)"))
+    ] = ""
 
     @field_validator("key")
     @classmethod
@@ -99,8 +107,12 @@ async def user_data_flow(ui: Any, server: Row) -> None:
             before[key] = after[key]
 
     edited = await ui.edit_records(
-        f"User data of {server.name}", UserDataForm, [{"key": k, "value": _shown(v)} for k, v in before.items()], USER_DATA_COLUMNS,
-        describe="Served to the instance by its metadata service. In a value, \\n is a new line.", save=save,
+        f"User data of {server.name}",
+        UserDataForm,
+        [{"key": k, "value": _shown(v)} for k, v in before.items()],
+        USER_DATA_COLUMNS,
+        describe="Served to the instance by its metadata service. In a value, \\n is a new line.",
+        save=save,
         unique="key",
     )
     if edited is None:
@@ -115,7 +127,9 @@ class NicForm(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID", placeholder="private network UUID"))]
+    private_network_id: Annotated[
+        str, Field(json_schema_extra=meta("Private network ID", placeholder="private network UUID"))
+    ]
 
     @field_validator("private_network_id")
     @classmethod
@@ -159,17 +173,29 @@ async def volumes_flow(ui: Any, server: Row) -> None:
     async def save(edited: list[dict[str, Any]]) -> None:
         ids = list(dict.fromkeys(r["id"] for r in edited))
         changed = set(ids) ^ set(known)
-        local = [vid for vid in changed if (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type") == "l_ssd"]
+        local = [
+            vid for vid in changed if (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type") == "l_ssd"
+        ]
         if local and not stopped:
             raise Refused(f"{server.name} is {full.get('state')}: power it off to attach or detach l_ssd volumes")
-        vols = [{"id": vid, "volume_type": (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type")} for vid in ids]
+        vols = [
+            {"id": vid, "volume_type": (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type")}
+            for vid in ids
+        ]
         patched.append(await _patched(ui, server.id, vols))
 
     edited = await ui.edit_records(
-        f"Volumes of {server.name}", VolumeRefForm, [{"id": v["id"]} for v in current.values()], columns,
-        ordered=True, choices={"id": free}, number_from=0,
+        f"Volumes of {server.name}",
+        VolumeRefForm,
+        [{"id": v["id"]} for v in current.values()],
+        columns,
+        ordered=True,
+        choices={"id": free},
+        number_from=0,
         describe=f"{server.name} is {full.get('state')}. l_ssd volumes attach and detach only while it is powered off; "
-        "block volumes at any time, except the boot volume (#0) of a running server.", save=save, unique="id",
+        "block volumes at any time, except the boot volume (#0) of a running server.",
+        save=save,
+        unique="id",
     )
     if edited is None or not patched:
         return
@@ -189,7 +215,13 @@ async def security_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]], 
 
     groups = await ui.service(SECURITY_GROUPS).list_rows(ui.scope)
     full = (await ui.service().call("GET", ui.scope, "servers", server.id)).get("server") or {}
-    choices = [(f"{g.name}{' (default)' if g.get('project_default') else ''} · inbound {g.text('inbound_default_policy')}", g.id) for g in groups]
+    choices = [
+        (
+            f"{g.name}{' (default)' if g.get('project_default') else ''} · inbound {g.text('inbound_default_policy')}",
+            g.id,
+        )
+        for g in groups
+    ]
     return choices, (full.get("security_group") or {}).get("id")
 
 
@@ -199,28 +231,47 @@ async def placement_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]],
 
     groups = await ui.service(PLACEMENT_GROUPS).list_rows(ui.scope)
     full = (await ui.service().call("GET", ui.scope, "servers", server.id)).get("server") or {}
-    return [(f"{g.name} · {g.text('policy_type')} · {g.text('policy_mode')}", g.id) for g in groups], (full.get("placement_group") or {}).get("id")
+    return [(f"{g.name} · {g.text('policy_type')} · {g.text('policy_mode')}", g.id) for g in groups], (
+        full.get("placement_group") or {}
+    ).get("id")
 
 
 # ---- delete and terminate, keeping block volumes ----------------------------------------------
-async def _keep_choice(ui: Any, server: Row, verb: str) -> tuple[str, list[dict[str, Any]], dict[str, dict[str, Any]]] | None:
+async def _keep_choice(
+    ui: Any, server: Row, verb: str
+) -> tuple[str, list[dict[str, Any]], dict[str, dict[str, Any]]] | None:
     full, current = await server_volumes(ui, server.id)
     block = {k: v for k, v in current.items() if v.get("volume_type") in ("b_ssd", "sbs_volume")}
     if not block:
-        ok = await ui.confirm(f"{verb} {server.name}?", f"{server.name} ({server.id}) and its volumes are deleted. This cannot be undone.", verb)
+        ok = await ui.confirm(
+            f"{verb} {server.name}?",
+            f"{server.name} ({server.id}) and its volumes are deleted. This cannot be undone.",
+            verb,
+        )
         return ("all", [], current) if ok else None
     names = ", ".join(f"{v.get('name')} ({v.get('volume_type')})" for v in block.values())
     boot = current.get("0", {})
     running_boot = boot in block.values() and full.get("state") != "stopped"
-    why_not = f"its boot volume {boot.get('name')} is block storage and {server.name} is {full.get('state')}: power it off first" if running_boot else None
+    why_not = (
+        f"its boot volume {boot.get('name')} is block storage and {server.name} is {full.get('state')}: power it off "
+        "first"
+        if running_boot
+        else None
+    )
     choice = await ui.pick(
         f"{verb} {server.name}: its block volumes {names}",
-        [(f"Keep the block volumes (detach them first), then {verb.lower()}", "keep", why_not), (f"{verb} with all its volumes", "all"), ("Cancel", "")],
+        [
+            (f"Keep the block volumes (detach them first), then {verb.lower()}", "keep", why_not),
+            (f"{verb} with all its volumes", "all"),
+            ("Cancel", ""),
+        ],
     )
     if not choice:
         return None
     what = "its block volumes are detached and kept" if choice == "keep" else "all its volumes are deleted with it"
-    if not await ui.confirm(f"{verb} {server.name}?", f"{server.name} ({server.id}) is deleted; {what}. This cannot be undone.", verb):
+    if not await ui.confirm(
+        f"{verb} {server.name}?", f"{server.name} ({server.id}) is deleted; {what}. This cannot be undone.", verb
+    ):
         return None
     return choice, list(block.values()), current
 
@@ -234,7 +285,10 @@ async def delete_flow(ui: Any, server: Row) -> None:
         await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
     await ui.service().delete(ui.scope, server)
     ui.remove(server)
-    ui.notify(f"Deleted {server.name}" + (f"; kept {', '.join(str(v.get('name')) for v in block)}" if choice == "keep" else ""))
+    ui.notify(
+        f"Deleted {server.name}"
+        + (f"; kept {', '.join(str(v.get('name')) for v in block)}" if choice == "keep" else "")
+    )
 
 
 async def terminate_flow(ui: Any, server: Row) -> None:
@@ -245,7 +299,11 @@ async def terminate_flow(ui: Any, server: Row) -> None:
     if choice == "keep":
         boot = current.get("0", {})
         if boot in block:
-            ui.notify(f"The boot volume {boot.get('name')} of a running server cannot be detached: power {server.name} off, then delete it keeping its volumes.", "warning")
+            ui.notify(
+                f"The boot volume {boot.get('name')} of a running server cannot be detached: power {server.name} off, "
+                "then delete it keeping its volumes.",
+                "warning",
+            )
             return
         await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
     await ui.service().run(action_call("terminate"), ui.scope, server)

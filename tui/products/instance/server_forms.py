@@ -68,7 +68,6 @@ class ServerCreateForm(BaseModel):
     start: Annotated[bool, Field(json_schema_extra=meta("Power on after create"))] = True
     more_volumes: Annotated[bool, Field(json_schema_extra=meta("Add volumes (next step)"))] = False
 
-
     @field_validator("commercial_type")
     @classmethod
     def _type(cls, v: str, info: ValidationInfo) -> str:
@@ -121,7 +120,6 @@ class ServerCreateForm(BaseModel):
         return v
 
 
-
 def _local_limit(ctype: dict[str, Any]) -> tuple[int, int] | None:
     c = (ctype.get("per_volume_constraint") or {}).get("l_ssd")
     if not c:
@@ -163,10 +161,22 @@ async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[s
         local = _local_limit(t)
         storage = f" · {gb(local[1])} GB local" if local else ""
         type_choices.append(
-            (f"{name:<14} {t.get('ncpus', '?')} vCPU {gb(t.get('ram'))} GB {t.get('arch', '')} €{t.get('hourly_price', '?')}/h{storage}{note}", name)
+            (
+                f"{name:<14} {t.get('ncpus', '?')} vCPU {gb(t.get('ram'))} GB {t.get('arch', '')} "
+                f"€{t.get('hourly_price', '?')}/h{storage}{note}",
+                name,
+            )
         )
-    image_choices = [(f"{i.get('name', i['id'])} · {i.get('arch', '')}", i["id"]) for i in sorted(images.values(), key=lambda i: i.get("name", ""))]
-    volume_choices = [("default for the image and type", ""), ("sbs_volume (block)", "sbs_volume"), ("b_ssd (block)", "b_ssd"), ("l_ssd (local)", "l_ssd")]
+    image_choices = [
+        (f"{i.get('name', i['id'])} · {i.get('arch', '')}", i["id"])
+        for i in sorted(images.values(), key=lambda i: i.get("name", ""))
+    ]
+    volume_choices = [
+        ("default for the image and type", ""),
+        ("sbs_volume (block)", "sbs_volume"),
+        ("b_ssd (block)", "b_ssd"),
+        ("l_ssd (local)", "l_ssd"),
+    ]
     choices = {"commercial_type": type_choices, "image": image_choices, "volume_type": volume_choices}
     return choices, {"types": types, "images": images}
 
@@ -179,13 +189,16 @@ class ServerEditForm(BaseModel):
     protected: Annotated[bool, Field(json_schema_extra=meta("Protected from deletion"))] = False
 
 
-
 def server_edit_values(row: Row) -> dict[str, Any]:
     return {"name": row.name, "tags": [str(t) for t in row.items("tags")], "protected": bool(row.get("protected"))}
 
 
 CREATE = CreateSpec(
-    ServerCreateForm, server_payload, server_form_options, after_create="start", after_action="poweron",
+    ServerCreateForm,
+    server_payload,
+    server_form_options,
+    after_create="start",
+    after_action="poweron",
     field_map={"volumes.0.size": "volume_size_gb", "volumes.0.volume_type": "volume_type", "volumes": "volume_size_gb"},
     extend=Lazy("tui.products.instance.create_volumes:extend_volumes"),
 )

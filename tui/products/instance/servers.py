@@ -267,17 +267,27 @@ SERVERS = instance_kind(
     title="Servers",
     singular="server",
     delete=DELETE_BY_ID,
-    writing=Writing(name_param="name", deletable=lambda r: (
-        _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
-    ), delete_flow=Lazy(FLOWS + "delete_flow")),
+    writing=Writing(
+        name_param="name",
+        deletable=lambda r: (
+            _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
+        ),
+        delete_flow=Lazy(FLOWS + "delete_flow"),
+    ),
     collection="servers",
     list_key="servers",
     item_key="server",
-    reading=Reading(newest_first=True, probe=Probe("order", "modification_date_desc", "modification_date")),  # the API's own order (creation_date_desc): one created here goes where a listing puts it
+    reading=Reading(
+        newest_first=True, probe=Probe("order", "modification_date_desc", "modification_date")
+    ),  # the API's own order (creation_date_desc): one created here goes where a listing puts it
     model=Lazy("tui.products.instance.server_forms:Server"),
     fields=SERVER_FIELDS,
     columns=("name", "state", "type", "zone", "ip", "created", "tags"),
-    rows=Rows(row_fields=SERVER_ROW_FIELDS, summarize=lambda data: {"public_address": public_address(data)}, moving=parts_moving),
+    rows=Rows(
+        row_fields=SERVER_ROW_FIELDS,
+        summarize=lambda data: {"public_address": public_address(data)},
+        moving=parts_moving,
+    ),
     transitional=frozenset({"starting", "stopping"}),
     actions=SERVER_ACTIONS,
     children=(Child("Private NICs", "tui.products.instance.nics:PRIVATE_NICS"),),

@@ -19,13 +19,13 @@ class SnapshotCreateForm(BaseModel):
     tags: Tags = []
 
 
-
 async def snapshot_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
     vols = await service.read_all(scope, "volumes", key="volumes")
     # A snapshot takes its volume's type; sbs volumes are snapshotted by the Block Storage API.
     choices = [
         (f"{v.get('name')} · {v.get('volume_type')} · {gb(v.get('size'))} GB · {v.get('state')}", v["id"])
-        for v in vols if v.get("volume_type") in ("l_ssd", "b_ssd")
+        for v in vols
+        if v.get("volume_type") in ("l_ssd", "b_ssd")
     ]
     return {"volume_id": choices}, {}
 
@@ -49,16 +49,26 @@ class ImageCreateForm(BaseModel):
     tags: Tags = []
 
 
-
 async def image_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
     snaps = await service.read_all(scope, "snapshots", key="snapshots")
-    choices = [(f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", s["id"]) for s in snaps if s.get("state") == "available"]
+    choices = [
+        (f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", s["id"])
+        for s in snaps
+        if s.get("state") == "available"
+    ]
     return {"root_volume": choices, "arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}, {}
 
 
 def image_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, ImageCreateForm)
-    return {"name": form.name, "root_volume": form.root_volume, "arch": form.arch, "public": form.public, "project": c.project_id, "tags": form.tags}
+    return {
+        "name": form.name,
+        "root_volume": form.root_volume,
+        "arch": form.arch,
+        "public": form.public,
+        "project": c.project_id,
+        "tags": form.tags,
+    }
 
 
 SNAPSHOT_CREATE = CreateSpec(SnapshotCreateForm, snapshot_payload, snapshot_options)
@@ -77,5 +87,22 @@ class ImageFromSnapshotForm(BaseModel):
 class ExportForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    bucket: Annotated[str, Field(min_length=3, max_length=63, pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$", json_schema_extra=meta("Bucket", placeholder="e.g. my-backups", rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit"))]
-    key: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Object key", placeholder="e.g. snapshots/web.qcow2"))]
+    bucket: Annotated[
+        str,
+        Field(
+            min_length=3,
+            max_length=63,
+            pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$",
+            json_schema_extra=meta(
+                "Bucket",
+                placeholder="e.g. my-backups",
+                rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit",
+            ),
+        ),
+    ]
+    key: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=1024, json_schema_extra=meta("Object key", placeholder="e.g. snapshots/web.qcow2")
+        ),
+    ]

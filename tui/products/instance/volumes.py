@@ -24,9 +24,15 @@ VOLUMES = instance_kind(
     title="Volumes",
     singular="volume",
     delete=DELETE_BY_ID,
-    writing=Writing(name_param="name", deletable=lambda r: (
-        f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first" if r.get("server") else None
-    ), delete_needs_name=True),
+    writing=Writing(
+        name_param="name",
+        deletable=lambda r: (
+            f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first"
+            if r.get("server")
+            else None
+        ),
+        delete_needs_name=True,
+    ),
     collection="volumes",
     list_key="volumes",
     item_key="volume",
@@ -41,19 +47,21 @@ VOLUMES = instance_kind(
         *detail_common(),
     ),
     columns=("name", "type", "size", "state", "server", "zone", "created"),
-    rows=Rows(row_fields=(
-        "id",
-        "name",
-        "volume_type",
-        "size",
-        "state",
-        "server",
-        "zone",
-        "creation_date",
-        "modification_date",
-        "tags",
-        "base_snapshot",
-    )),
+    rows=Rows(
+        row_fields=(
+            "id",
+            "name",
+            "volume_type",
+            "size",
+            "state",
+            "server",
+            "zone",
+            "creation_date",
+            "modification_date",
+            "tags",
+            "base_snapshot",
+        )
+    ),
     transitional=BUSY,
     actions=(
         ActionSpec(

@@ -236,5 +236,9 @@ CLUSTERS = kvcache_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "Every key in it is lost: the data cannot be recovered", name_param="name"),
+    writing=Writing(
+        delete_needs_name=True,
+        delete_warning=lambda r: "Every key in it is lost: the data cannot be recovered",
+        name_param="name",
+    ),
 )

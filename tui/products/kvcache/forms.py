@@ -37,21 +37,43 @@ def setting_error(spec: dict[str, Any] | None, value: str) -> str | None:
     elif kind == "BOOLEAN" and value not in ("true", "false"):
         return "true or false"
     elif kind == "STRING" and not 1 <= len(value) <= 255:
-        return f"1 to 255 characters (default {spec.get('default_value')})" if spec.get("default_value") else "1 to 255 characters"
+        return (
+            f"1 to 255 characters (default {spec.get('default_value')})"
+            if spec.get("default_value")
+            else "1 to 255 characters"
+        )
     return None
 
 
 async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
-    versions = await service.read_all(scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"})
+    versions = await service.read_all(
+        scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"}
+    )
     types = await service.read_all(scope, "node-types", key="node_types")
     vchoices = []
     for v in sorted(versions, key=lambda v: str(v.get("version")), reverse=True):
         marks = [m for m, on in (("deprecated", v.get("deprecated")), ("beta", v.get("beta"))) if on]
-        vchoices.append((f"{v.get('version')}" + (f" · {', '.join(marks)}" if marks else "") + (f" · end of life {str(v.get('end_of_life_at'))[:10]}" if v.get("end_of_life_at") else ""), str(v.get("version"))))
-    tchoices = [(f"{t.get('name')} · {t.get('description', '')} · {STOCK.get(str(t.get('stock_status')), t.get('stock_status'))}" + (" · beta" if t.get("beta") else ""), str(t.get("name")))
-                for t in types if t.get("name") and not t.get("disabled")]
-    return ({"version": vchoices, "node_type": tchoices, "network": [("public", "public"), ("private network", "private")]},
-            {"versions": {str(v.get("version")): v for v in versions}, "types": {str(t.get("name")): t for t in types}})
+        vchoices.append(
+            (
+                f"{v.get('version')}"
+                + (f" · {', '.join(marks)}" if marks else "")
+                + (f" · end of life {str(v.get('end_of_life_at'))[:10]}" if v.get("end_of_life_at") else ""),
+                str(v.get("version")),
+            )
+        )
+    tchoices = [
+        (
+            f"{t.get('name')} · {t.get('description', '')} · "
+            f"{STOCK.get(str(t.get('stock_status')), t.get('stock_status'))}" + (" · beta" if t.get("beta") else ""),
+            str(t.get("name")),
+        )
+        for t in types
+        if t.get("name") and not t.get("disabled")
+    ]
+    return (
+        {"version": vchoices, "node_type": tchoices, "network": [("public", "public"), ("private network", "private")]},
+        {"versions": {str(v.get("version")): v for v in versions}, "types": {str(t.get("name")): t for t in types}},
+    )
 
 
 class CreateForm(BaseModel):
@@ -60,17 +82,37 @@ class CreateForm(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. carts"))]
     version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Version", widget="select"))]
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
-    cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES)), AfterValidator(check_size)] = 1
-    user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="e.g. app"))]
+    cluster_size: Annotated[
+        int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES)), AfterValidator(check_size)
+    ] = 1
+    user_name: Annotated[
+        str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="e.g. app"))
+    ]
     password: Password
-    tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (the cluster gets a certificate to download)"))] = True
+    tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (the cluster gets a certificate to download)"))] = (
+        True
+    )
     network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint"))] = ""
-    service_ips: Annotated[list[str], Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"))] = []
-    acl_rules: Annotated[list[str], Field(json_schema_extra=meta("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"))] = []
-    settings: Annotated[list[str], Field(json_schema_extra=meta("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60"))] = []
+    private_network_id: Annotated[
+        str,
+        Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint")),
+    ] = ""
+    service_ips: Annotated[
+        list[str],
+        Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…")),
+    ] = []
+    acl_rules: Annotated[
+        list[str],
+        Field(
+            json_schema_extra=meta(
+                "Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"
+            )
+        ),
+    ] = []
+    settings: Annotated[
+        list[str], Field(json_schema_extra=meta("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60"))
+    ] = []
     tags: Tags = []
-
 
     @field_validator("version")
     @classmethod
@@ -142,10 +184,19 @@ class CreateForm(BaseModel):
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
     body: dict[str, Any] = {
-        "project_id": c.project_id, "name": form.name, "version": form.version, "node_type": form.node_type, "tags": form.tags,
-        "user_name": form.user_name, "password": form.password.get_secret_value(), "cluster_size": form.cluster_size,
-        "tls_enabled": form.tls_enabled, "acl_rules": [{"ip_cidr": r, "description": ""} for r in form.acl_rules],
-        "cluster_settings": [{"name": s.partition("=")[0].strip(), "value": s.partition("=")[2].strip()} for s in form.settings],
+        "project_id": c.project_id,
+        "name": form.name,
+        "version": form.version,
+        "node_type": form.node_type,
+        "tags": form.tags,
+        "user_name": form.user_name,
+        "password": form.password.get_secret_value(),
+        "cluster_size": form.cluster_size,
+        "tls_enabled": form.tls_enabled,
+        "acl_rules": [{"ip_cidr": r, "description": ""} for r in form.acl_rules],
+        "cluster_settings": [
+            {"name": s.partition("=")[0].strip(), "value": s.partition("=")[2].strip()} for s in form.settings
+        ],
     }
     if form.network == "private":
         body["endpoints"] = [{"private_network": {"id": form.private_network_id, "service_ips": form.service_ips}}]
@@ -163,8 +214,10 @@ class EditForm(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     tags: Tags = []
     user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User"))]
-    password: Annotated[SecretStr | None, Field(json_schema_extra=meta("New password", widget="password", placeholder="empty: unchanged"))] = None
-
+    password: Annotated[
+        SecretStr | None,
+        Field(json_schema_extra=meta("New password", widget="password", placeholder="empty: unchanged")),
+    ] = None
 
     @field_validator("password")
     @classmethod
@@ -172,7 +225,9 @@ class EditForm(BaseModel):
         return check_password(v) if v is not None and v.get_secret_value() else None
 
 
-EDIT = EditSpec(EditForm, lambda row: {"name": row.name, "tags": list(row.items("tags")), "user_name": row.text("user_name")})  # a new password: when typed
+EDIT = EditSpec(
+    EditForm, lambda row: {"name": row.name, "tags": list(row.items("tags")), "user_name": row.text("user_name")}
+)  # a new password: when typed
 
 
 # ---- migrate: one field per request, by construction -------------------------------------------------
@@ -224,23 +279,33 @@ async def node_type_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, A
 def node_type_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str | None:
     """Less memory is said before it is sent: what no longer fits is evicted, or the move fails."""
     types = context.get("types") or {}
-    old, new = (types.get(cluster.get("node_type")) or {}).get("memory"), (types.get(form.node_type) or {}).get("memory")
+    old, new = (
+        (types.get(cluster.get("node_type")) or {}).get("memory"),
+        (types.get(form.node_type) or {}).get("memory"),
+    )
     if not isinstance(old, (int, float)) or not isinstance(new, (int, float)) or new >= old:
         return None
-    return (f"{form.node_type} has less memory than {cluster.get('node_type')} ({new / 2**30:g} GB against {old / 2**30:g} GB): "
-            "keys that no longer fit are evicted by the cluster's eviction policy, or the migration fails.")
+    return (
+        f"{form.node_type} has less memory than {cluster.get('node_type')} ({new / 2**30:g} GB against "
+        f"{old / 2**30:g} GB): "
+        "keys that no longer fit are evicted by the cluster's eviction policy, or the migration fails."
+    )
 
 
 def version_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str:
-    return (f"{cluster.name} moves from {cluster.get('version')} to {form.version}: this cannot be undone, and clients may be "
-            "disconnected while it migrates.")
+    return (
+        f"{cluster.name} moves from {cluster.get('version')} to {form.version}: this cannot be undone, and clients "
+        "may be "
+        "disconnected while it migrates."
+    )
 
 
 async def size_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
     return {}, {"current": cluster.get("cluster_size") or 1}
 
 
-# ---- ACL rules and settings: the records of the whole-set editors (`clusters`) ----------------------------------------------------
+# ---- ACL rules and settings: the records of the whole-set editors (`clusters`)
+# ----------------------------------------------------
 class AclRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
     ip_cidr: Annotated[str, Field(min_length=1, json_schema_extra=meta("Network", placeholder="e.g. 10.0.0.0/8"))]
@@ -269,9 +334,18 @@ class SettingRecord(BaseModel):
 
 async def settings_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
     """The settings the cluster's version offers (choices, and the specs the value rule reads)."""
-    versions = await ui.service().read_all(ui.scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"})
+    versions = await ui.service().read_all(
+        ui.scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"}
+    )
     version = next((v for v in versions if v.get("version") == cluster.get("version")), {})
     specs = {s["name"]: s for s in version.get("available_settings") or [] if isinstance(s, dict) and s.get("name")}
-    choices = [(f"{n} · {s.get('type')}" + (f" {s.get('min_value')}–{s.get('max_value')}" if s.get("min_value") is not None else "") + f" · default {s.get('default_value')}", n)
-               for n, s in sorted(specs.items())]
+    choices = [
+        (
+            f"{n} · {s.get('type')}"
+            + (f" {s.get('min_value')}–{s.get('max_value')}" if s.get("min_value") is not None else "")
+            + f" · default {s.get('default_value')}",
+            n,
+        )
+        for n, s in sorted(specs.items())
+    ]
     return {"name": choices}, {"specs": specs}

@@ -7,7 +7,31 @@ from ..manifest import Entry
 SECTION = "Data"
 
 ENTRIES = (
-    Entry("kvcache.clusters", "Clusters", "Cache", "zone", "list", "tui.products.kvcache.clusters:CLUSTERS", title="Cache clusters"),
-    Entry("kvcache.versions", "Versions", "Cache", "zone", "list", "tui.products.kvcache.catalogue:VERSIONS", title="Cache versions"),
-    Entry("kvcache.node_types", "Node types", "Cache", "zone", "list", "tui.products.kvcache.catalogue:NODE_TYPES", title="Cache node types"),
+    Entry(
+        "kvcache.clusters",
+        "Clusters",
+        "Cache",
+        "zone",
+        "list",
+        "tui.products.kvcache.clusters:CLUSTERS",
+        title="Cache clusters",
+    ),
+    Entry(
+        "kvcache.versions",
+        "Versions",
+        "Cache",
+        "zone",
+        "list",
+        "tui.products.kvcache.catalogue:VERSIONS",
+        title="Cache versions",
+    ),
+    Entry(
+        "kvcache.node_types",
+        "Node types",
+        "Cache",
+        "zone",
+        "list",
+        "tui.products.kvcache.catalogue:NODE_TYPES",
+        title="Cache node types",
+    ),
 )

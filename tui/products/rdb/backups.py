@@ -103,7 +103,9 @@ BACKUPS = rdb_kind(
     edit=Lazy(COPIES + "BACKUP_EDIT"),
     delete=Call("DELETE", "{id}"),
     # data lost: the name is typed
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "This copy of the database is gone for good", name_param="name"),
+    writing=Writing(
+        delete_needs_name=True, delete_warning=lambda r: "This copy of the database is gone for good", name_param="name"
+    ),
 )
 
 INSTANCE_BACKUPS = replace(
@@ -138,7 +140,9 @@ SNAPSHOTS = rdb_kind(
     edit=Lazy(COPIES + "BACKUP_EDIT"),  # the same two fields: name and expiry
     delete=Call("DELETE", "{id}"),
     # data lost: the name is typed
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "The copy of the volume is gone for good", name_param="name"),
+    writing=Writing(
+        delete_needs_name=True, delete_warning=lambda r: "The copy of the volume is gone for good", name_param="name"
+    ),
 )
 
 INSTANCE_SNAPSHOTS = replace(

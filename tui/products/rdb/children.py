@@ -64,7 +64,10 @@ DATABASES = rdb_kind(
     columns=("name", "managed", "owner", "size"),
     create=Lazy(DATA + "DATABASE_CREATE"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: "Its tables and data are lost; backups of it stay until they expire"),
+    writing=Writing(
+        delete_needs_name=True,
+        delete_warning=lambda r: "Its tables and data are lost; backups of it stay until they expire",
+    ),
 )
 
 USERS = rdb_kind(
@@ -107,15 +110,17 @@ USERS = rdb_kind(
     create=Lazy(DATA + "USER_CREATE"),
     edit=Lazy(DATA + "USER_EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_warning=lambda r: (
-        "Its privileges go with it; restoring a backup that needs this user will fail"
-        + (
-            ".\nAn admin user: if it is the instance's default user (the one it was created with), "
-            "the applications and tools that log in with it lose access"
-            if r.get("is_admin")
-            else ""
+    writing=Writing(
+        delete_warning=lambda r: (
+            "Its privileges go with it; restoring a backup that needs this user will fail"
+            + (
+                ".\nAn admin user: if it is the instance's default user (the one it was created with), "
+                "the applications and tools that log in with it lose access"
+                if r.get("is_admin")
+                else ""
+            )
         )
-    )),
+    ),
 )
 
 ACLS = rdb_kind(
@@ -145,7 +150,12 @@ ACLS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "ACL_CREATE"),
-    writing=Writing(create_path="instances/{parent}/acls", created=lambda answer, payload: _first(answer, "rules"), identity=lambda payload: {"ip": payload["rules"][0]["ip"]}, delete_warning=lambda r: "Clients from these addresses can no longer connect"),
+    writing=Writing(
+        create_path="instances/{parent}/acls",
+        created=lambda answer, payload: _first(answer, "rules"),
+        identity=lambda payload: {"ip": payload["rules"][0]["ip"]},
+        delete_warning=lambda r: "Clients from these addresses can no longer connect",
+    ),
     delete=Call("DELETE", "instances/{parent}/acls", lambda r: {"acl_rule_ips": [r.id]}),
 )
 
@@ -189,9 +199,14 @@ SETTINGS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "SETTING_CREATE"),
-    writing=Writing(create_path="instances/{parent}/settings", created=lambda answer, payload: _first(
-        answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]
-    ), identity=lambda payload: payload["settings"][0], delete_warning=lambda r: "It goes back to the engine's default"),
+    writing=Writing(
+        create_path="instances/{parent}/settings",
+        created=lambda answer, payload: _first(
+            answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]
+        ),
+        identity=lambda payload: payload["settings"][0],
+        delete_warning=lambda r: "It goes back to the engine's default",
+    ),
     delete=Call("DELETE", "instances/{parent}/settings", lambda r: {"setting_names": [r.id]}),
 )
 
@@ -270,7 +285,9 @@ REPLICAS = rdb_kind(
         ),
     ),
     create=Lazy(REPLICAS + "REPLICA_CREATE"),
-    writing=Writing(create_path="read-replicas", delete_warning=lambda r: "Clients reading from it lose their connection"),
+    writing=Writing(
+        create_path="read-replicas", delete_warning=lambda r: "Clients reading from it lose their connection"
+    ),
     delete=Call("DELETE", "{id}"),
 )
 
@@ -347,5 +364,7 @@ LOGS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "LOGS_PREPARE"),  # c: prepare logs for a time range (one per node)
-    writing=Writing(create_path="instances/{parent}/prepare-logs", created=lambda answer, payload: _first(answer, "instance_logs")),
+    writing=Writing(
+        create_path="instances/{parent}/prepare-logs", created=lambda answer, payload: _first(answer, "instance_logs")
+    ),
 )

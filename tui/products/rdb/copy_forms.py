@@ -24,9 +24,15 @@ def _iso_in(days: int | None) -> str | None:
 class BackupForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     instance_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Instance", widget="select"))]
-    database_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("Database", placeholder="e.g. orders"))]
-    name: Annotated[str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))] = ""
-    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
+    database_name: Annotated[
+        str, Field(min_length=1, max_length=63, json_schema_extra=meta("Database", placeholder="e.g. orders"))
+    ]
+    name: Annotated[
+        str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))
+    ] = ""
+    expires_in_days: Annotated[
+        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))
+    ] = None
 
     @field_validator("database_name")
     @classmethod
@@ -40,8 +46,12 @@ class BackupForm(BaseModel):
 class BackupHereForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     database_name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Database", widget="select"))]
-    name: Annotated[str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))] = ""
-    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
+    name: Annotated[
+        str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))
+    ] = ""
+    expires_in_days: Annotated[
+        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))
+    ] = None
 
 
 def _backup_body(instance_id: str, form: Any) -> dict[str, Any]:
@@ -60,7 +70,10 @@ async def backup_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     dbs: dict[str, set[str]] = {}
     for iid in rows:
         try:
-            dbs[iid] = {str(d.get("name")) for d in await service.read_all(scope, "instances", iid, "databases", key="databases")}
+            dbs[iid] = {
+                str(d.get("name"))
+                for d in await service.read_all(scope, "instances", iid, "databases", key="databases")
+            }
         except Exception:
             continue  # an instance not ready answers nothing useful: its databases are not checked here
     return {"instance_id": [(name, iid) for iid, name in sorted(rows.items(), key=lambda x: x[1])]}, {"databases": dbs}
@@ -72,7 +85,9 @@ async def backup_here_options(service: Any, scope: str) -> tuple[Choices, dict[s
 
 
 BACKUP_CREATE = CreateSpec(BackupForm, lambda form, c: _backup_body(form.instance_id, form), backup_options)  # type: ignore[attr-defined]
-BACKUP_HERE = CreateSpec(BackupHereForm, lambda form, c: _backup_body(c.parent.id if c.parent else "", form), backup_here_options)
+BACKUP_HERE = CreateSpec(
+    BackupHereForm, lambda form, c: _backup_body(c.parent.id if c.parent else "", form), backup_here_options
+)
 
 
 async def backup_flow(ui: Any, instance: Row) -> None:
@@ -82,21 +97,33 @@ async def backup_flow(ui: Any, instance: Row) -> None:
     dbs = await ui.service().read_all(ui.scope, "instances", instance.id, "databases", key="databases")
 
     async def send(form: BackupHereForm) -> Any:
-        known = [r.id for r in await svc.list_rows(ui.scope)]  # to tell a new backup from the others if the answer is lost
+        known = [
+            r.id for r in await svc.list_rows(ui.scope)
+        ]  # to tell a new backup from the others if the answer is lost
         return await outcome.create(svc, ui.scope, _backup_body(instance.id, form), known)
 
-    done = await ui.form(f"Back up a database of {instance.name}", BackupHereForm, choices={"database_name": [(str(d.get("name")), str(d.get("name"))) for d in dbs]},
-                         submit=send, submit_label="Back up")
+    done = await ui.form(
+        f"Back up a database of {instance.name}",
+        BackupHereForm,
+        choices={"database_name": [(str(d.get("name")), str(d.get("name"))) for d in dbs]},
+        submit=send,
+        submit_label="Back up",
+    )
     if done:
         row, looked = done
-        ui.notify(looked or f"Backup {row.name} of {instance.name}: {row.state} — see Backups", "warning" if looked else "information")
+        ui.notify(
+            looked or f"Backup {row.name} of {instance.name}: {row.state} — see Backups",
+            "warning" if looked else "information",
+        )
         ui.follow(instance)
 
 
 class BackupEditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: unchanged"))] = None
+    expires_in_days: Annotated[
+        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: unchanged"))
+    ] = None
 
 
 def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
@@ -113,7 +140,10 @@ BACKUP_EDIT = EditSpec(BackupEditForm, lambda row: {"name": row.name}, _edit_pat
 
 class RestoreForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    database_name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database", rule=DB_NAME_RULE))]
+    database_name: Annotated[
+        str,
+        Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database", rule=DB_NAME_RULE)),
+    ]
 
 
 def engine_family(engine: str) -> str:
@@ -129,8 +159,13 @@ def restore_targets(backup: Row, instances: list[Row]) -> list[tuple[str, str, s
     out = []
     for i in sorted(instances, key=lambda i: i.name):
         engine = i.text("engine")
-        why = (f"{engine}: a {family} backup restores only to {family}" if family and engine_family(engine) != family
-               else None if i.state in ("ready", "disk_full") else f"{i.state}: not ready")
+        why = (
+            f"{engine}: a {family} backup restores only to {family}"
+            if family and engine_family(engine) != family
+            else None
+            if i.state in ("ready", "disk_full")
+            else f"{i.state}: not ready"
+        )
         out.append((f"{i.name}  {engine}" + ("  (its own instance)" if i is source else ""), i.id, why))
     return out
 
@@ -144,27 +179,51 @@ async def restore_flow(ui: Any, backup: Row) -> None:
     svc = ui.service()
     instances = await ui.service(INSTANCES).list_rows(ui.scope)
     db = backup.text("database_name")
-    target = await ui.pick(f"Restore {backup.name} (database {db}) to which instance?", restore_targets(backup, instances))
+    target = await ui.pick(
+        f"Restore {backup.name} (database {db}) to which instance?", restore_targets(backup, instances)
+    )
     if target is None:
         return
     tname = next((i.name for i in instances if i.id == target), target)
 
     async def existing() -> set[str]:
-        return {str(d.get("name")) for d in await svc.read_all(ui.scope, "instances", target, "databases", key="databases")}
+        return {
+            str(d.get("name")) for d in await svc.read_all(ui.scope, "instances", target, "databases", key="databases")
+        }
 
     async def send(form: RestoreForm) -> Any:
         if form.database_name in await existing():
             await confirm_loss(
-                ui, f"Overwrite database {form.database_name} on {tname}?",
-                f"Restoring {backup.name} ({backup.text('created_at')[:16]}) replaces everything in database {form.database_name} of "
-                f"{tname} with the backup's data. What is in it now is lost for good.", "Overwrite", form.database_name)
-        return await outcome.send(svc, Call("POST", "{id}/restore"), ui.scope, backup, {"instance_id": target, "database_name": form.database_name})
+                ui,
+                f"Overwrite database {form.database_name} on {tname}?",
+                f"Restoring {backup.name} ({backup.text('created_at')[:16]}) replaces everything in database "
+                f"{form.database_name} of "
+                f"{tname} with the backup's data. What is in it now is lost for good.",
+                "Overwrite",
+                form.database_name,
+            )
+        return await outcome.send(
+            svc,
+            Call("POST", "{id}/restore"),
+            ui.scope,
+            backup,
+            {"instance_id": target, "database_name": form.database_name},
+        )
 
     taken = await existing()
-    fresh = db if db not in taken else next(n for n in (f"{db}_restored"[:63], *(f"{db[:50]}_restored_{k}" for k in range(2, 99))) if n not in taken)
+    fresh = (
+        db
+        if db not in taken
+        else next(
+            n for n in (f"{db}_restored"[:63], *(f"{db[:50]}_restored_{k}" for k in range(2, 99))) if n not in taken
+        )
+    )
     done = await ui.form(
-        f"Restore {backup.name} to {tname} — fails unless the backup's users exist there under the same names", RestoreForm,
-        initial={"database_name": fresh}, submit=send, submit_label="Restore",
+        f"Restore {backup.name} to {tname} — fails unless the backup's users exist there under the same names",
+        RestoreForm,
+        initial={"database_name": fresh},
+        submit=send,
+        submit_label="Restore",
     )
     if done:
         answer, looked = done
@@ -177,7 +236,9 @@ async def restore_flow(ui: Any, backup: Row) -> None:
 class SnapshotForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Snapshot name"))]
-    expires_in_days: Annotated[int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))] = None
+    expires_in_days: Annotated[
+        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))
+    ] = None
 
 
 def snapshot_body(form: Any, row: Any = None) -> dict[str, Any]:
@@ -197,16 +258,26 @@ class FromSnapshotForm(BaseModel):
     is_ha_cluster: HighAvailability = False
 
 
-
 async def instance_from_snapshot_flow(ui: Any, snapshot: Row) -> None:
     svc = ui.service()
     choices, context = await catalogue(svc, ui.scope)
 
     async def send(form: FromSnapshotForm) -> Any:
-        return await svc.run(Call("POST", "{id}/create-instance"), ui.scope, snapshot,
-                             {"instance_name": form.instance_name, "node_type": form.node_type, "is_ha_cluster": form.is_ha_cluster})
+        return await svc.run(
+            Call("POST", "{id}/create-instance"),
+            ui.scope,
+            snapshot,
+            {"instance_name": form.instance_name, "node_type": form.node_type, "is_ha_cluster": form.is_ha_cluster},
+        )
 
-    done = await ui.form(f"New instance from {snapshot.name}", FromSnapshotForm, initial={"instance_name": f"{snapshot.name}-restored", "node_type": snapshot.get("node_type")},
-                         choices={"node_type": choices["node_type"]}, context=context, submit=send, submit_label="Create")
+    done = await ui.form(
+        f"New instance from {snapshot.name}",
+        FromSnapshotForm,
+        initial={"instance_name": f"{snapshot.name}-restored", "node_type": snapshot.get("node_type")},
+        choices={"node_type": choices["node_type"]},
+        context=context,
+        submit=send,
+        submit_label="Create",
+    )
     if done:
         ui.notify(f"Instance {done.get('name')} is {done.get('status')} — see Database instances")

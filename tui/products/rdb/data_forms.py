@@ -30,7 +30,15 @@ def _parent_id(svc: Any) -> str:
 # ---- databases and users --------------------------------------------------------------------------
 class DatabaseForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("Database", placeholder="e.g. orders", rule=DB_NAME_RULE))]
+    name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=63,
+            pattern=DB_NAME,
+            json_schema_extra=meta("Database", placeholder="e.g. orders", rule=DB_NAME_RULE),
+        ),
+    ]
 
 
 DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name})  # type: ignore[attr-defined]
@@ -38,13 +46,23 @@ DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name}) 
 
 class UserForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("User", placeholder="e.g. app", rule=USER_NAME_RULE))]
+    name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=63,
+            pattern=USER_NAME,
+            json_schema_extra=meta("User", placeholder="e.g. app", rule=USER_NAME_RULE),
+        ),
+    ]
     password: Password
     is_admin: Annotated[bool, Field(json_schema_extra=meta("Admin (CREATEROLE, CREATEDB)"))] = False
 
 
-
-USER_CREATE = CreateSpec(UserForm, lambda form, c: {"name": form.name, "password": form.password.get_secret_value(), "is_admin": form.is_admin})  # type: ignore[attr-defined]
+USER_CREATE = CreateSpec(
+    UserForm,
+    lambda form, c: {"name": form.name, "password": form.password.get_secret_value(), "is_admin": form.is_admin},
+)  # type: ignore[attr-defined]
 
 
 class UserEditForm(BaseModel):
@@ -52,8 +70,11 @@ class UserEditForm(BaseModel):
     is_admin: Annotated[bool, Field(json_schema_extra=meta("Admin (CREATEROLE, CREATEDB)"))] = False
 
 
-USER_EDIT = EditSpec(UserEditForm, lambda row: {"is_admin": bool(row.get("is_admin"))},
-                     lambda form, row: {"is_admin": form.is_admin} if form.is_admin != bool(row.get("is_admin")) else {})  # type: ignore[attr-defined]
+USER_EDIT = EditSpec(
+    UserEditForm,
+    lambda row: {"is_admin": bool(row.get("is_admin"))},
+    lambda form, row: {"is_admin": form.is_admin} if form.is_admin != bool(row.get("is_admin")) else {},
+)  # type: ignore[attr-defined]
 
 
 async def admin_message(service: Any, scope: str, user: Row) -> str:
@@ -66,7 +87,6 @@ async def admin_message(service: Any, scope: str, user: Row) -> str:
 class PasswordForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     password: Annotated[Password, Field(json_schema_extra=meta("New password", widget="password"))]
-
 
 
 # ---- privileges: users × databases ----------------------------------------------------------------
@@ -82,8 +102,11 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
     values = {(u, d): "none" for u in names for d in databases}
     for p in privs:
         values[(str(p.get("user_name")), str(p.get("database_name")))] = str(p.get("permission") or "none")
-    locked = {str(d.get("name")): f"unmanaged (owned by {d.get('owner', '?')} in SQL): permissions are set in SQL, not here"
-              for d in dbs if not d.get("managed")}
+    locked = {
+        str(d.get("name")): f"unmanaged (owned by {d.get('owner', '?')} in SQL): permissions are set in SQL, not here"
+        for d in dbs
+        if not d.get("managed")
+    }
     if ui.read_only:  # shown, not changed
         locked = {d: "read-only mode: privileges are shown, not changed" for d in databases}
 
@@ -91,12 +114,28 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
         for (user, db), permission in sorted(changes.items()):
             if db in locked:
                 raise Refused(f"{db}: {locked[db]}")
-            await svc.call("PUT", ui.scope, "instances", instance.id, "privileges",
-                           body={"database_name": db, "user_name": user, "permission": permission})
+            await svc.call(
+                "PUT",
+                ui.scope,
+                "instances",
+                instance.id,
+                "privileges",
+                body={"database_name": db, "user_name": user, "permission": permission},
+            )
 
-    done = await ui.dialog("matrix", title=f"Privileges on {instance.name}: users × databases", rows=names, columns=databases,
-                           values=values, choices=PERMISSIONS, locked=locked, corner="user \\ database", save=None if ui.read_only else save,
-                           describe="none · readonly · readwrite · all (custom: set in SQL). Only managed databases take permissions here.")
+    done = await ui.dialog(
+        "matrix",
+        title=f"Privileges on {instance.name}: users × databases",
+        rows=names,
+        columns=databases,
+        values=values,
+        choices=PERMISSIONS,
+        locked=locked,
+        corner="user \\ database",
+        save=None if ui.read_only else save,
+        describe="none · readonly · readwrite · all (custom: set in SQL). "
+        "Only managed databases take permissions here.",
+    )
     if done:
         ui.notify(f"{instance.name}: {len(done)} privilege{'s' if len(done) != 1 else ''} set")
 
@@ -105,8 +144,9 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
 class AclForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     ip: Network
-    description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="e.g. jump host"))] = ""
-
+    description: Annotated[
+        str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="e.g. jump host"))
+    ] = ""
 
     @field_validator("ip")
     @classmethod
@@ -120,7 +160,9 @@ async def acl_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]
     return {}, {"taken": {r.id for r in await service.list_rows(scope)}}
 
 
-ACL_CREATE = CreateSpec(AclForm, lambda form, c: {"rules": [{"ip": form.ip, "description": form.description}]}, acl_options)  # type: ignore[attr-defined]
+ACL_CREATE = CreateSpec(
+    AclForm, lambda form, c: {"rules": [{"ip": form.ip, "description": form.description}]}, acl_options
+)  # type: ignore[attr-defined]
 
 
 class AclRecord(AclForm):
@@ -170,7 +212,9 @@ def setting_label(spec: dict[str, Any], init: bool = False) -> str:
     elif kind == "FLOAT" and spec.get("float_min") is not None:
         bounds = f" {spec['float_min']}–{spec['float_max']}"
     restart = "" if spec.get("hot_configurable", True) else " · restart"
-    return f"{spec.get('name')} · {kind}{bounds} · default {spec.get('default_value')}{restart}" + (" · INIT ONLY (set at creation)" if init else "")
+    return f"{spec.get('name')} · {kind}{bounds} · default {spec.get('default_value')}{restart}" + (
+        " · INIT ONLY (set at creation)" if init else ""
+    )
 
 
 async def engine_settings(svc: Any, scope: str, instance_id: str) -> tuple[dict[str, dict[str, Any]], set[str]]:
@@ -214,7 +258,9 @@ async def setting_options_of(service: Any, scope: str, instance_id: str) -> tupl
     return {"name": choices}, {"specs": specs, "init_only": init_only}
 
 
-SETTING_CREATE = CreateSpec(SettingForm, lambda form, c: {"settings": [{"name": form.name, "value": form.value}]}, setting_options)  # type: ignore[attr-defined]
+SETTING_CREATE = CreateSpec(
+    SettingForm, lambda form, c: {"settings": [{"name": form.name, "value": form.value}]}, setting_options
+)  # type: ignore[attr-defined]
 
 
 class ValueForm(BaseModel):
@@ -272,13 +318,21 @@ async def log_files_flow(ui: Any, instance: Row) -> None:
         lines = [f"{d.get('log_name')}: {human_bytes(d.get('size'))}" for d in details if isinstance(d, dict)]
         await ui.dialog("result", title=f"Log files of {instance.name}", text="\n".join(lines) or "no log files")
         return
-    options: list[tuple[Any, ...]] = [(f"Purge {d.get('log_name')} ({human_bytes(d.get('size'))})", d.get("log_name")) for d in details if isinstance(d, dict)]
+    options: list[tuple[Any, ...]] = [
+        (f"Purge {d.get('log_name')} ({human_bytes(d.get('size'))})", d.get("log_name"))
+        for d in details
+        if isinstance(d, dict)
+    ]
     options.append(("Purge every log file", ""))
     picked = await ui.pick(f"Log files of {instance.name}", options)
     if picked is None:
         return
     what = picked or "every log file"
-    if not await ui.confirm(f"Purge {what}?", "The log data is deleted from the instance; prepared downloads stay until they expire.", "Purge"):
+    if not await ui.confirm(
+        f"Purge {what}?",
+        "The log data is deleted from the instance; prepared downloads stay until they expire.",
+        "Purge",
+    ):
         return
     await svc.run(Call("POST", "{id}/purge-logs"), ui.scope, instance, {"log_name": picked} if picked else {})
     ui.notify(f"{instance.name}: purged {what}")

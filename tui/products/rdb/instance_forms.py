@@ -89,8 +89,14 @@ async def catalogue(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
     types = await service.read_all(scope, "node-types", key="node_types")
     engine_opts, versions = engine_choices(engines)
     node_opts, nodes = node_choices(types)
-    return ({"engine": engine_opts, "node_type": node_opts, "volume_type": [("lssd — local SSD", "lssd"), ("bssd — block SSD (sized, snapshots)", "bssd")]},
-            {"versions": versions, "nodes": nodes})
+    return (
+        {
+            "engine": engine_opts,
+            "node_type": node_opts,
+            "volume_type": [("lssd — local SSD", "lssd"), ("bssd — block SSD (sized, snapshots)", "bssd")],
+        },
+        {"versions": versions, "nodes": nodes},
+    )
 
 
 # ---- create -------------------------------------------------------------------------------------
@@ -114,24 +120,40 @@ def check_ha(v: bool, info: ValidationInfo) -> bool:
 
 # A node type of the catalogue (the form's context `nodes`) that can be had now, and the HA box
 # its node type asks for.
-NodeType = Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select")), AfterValidator(check_node)]
+NodeType = Annotated[
+    str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select")), AfterValidator(check_node)
+]
 HighAvailability = Annotated[bool, Field(json_schema_extra=meta("High availability")), AfterValidator(check_ha)]
 
 
 class CreateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. shop-db"))]
+    name: Annotated[
+        str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. shop-db"))
+    ]
     engine: Annotated[str, Field(min_length=1, json_schema_extra=meta("Engine version", widget="select"))]
     node_type: NodeType
-    is_ha_cluster: Annotated[HighAvailability, Field(json_schema_extra=meta("High availability (synchronous standby)"))] = False
+    is_ha_cluster: Annotated[
+        HighAvailability, Field(json_schema_extra=meta("High availability (synchronous standby)"))
+    ] = False
     volume_type: Annotated[str, Field(json_schema_extra=meta("Volume type", widget="select"))] = "lssd"
-    volume_size: Annotated[int | None, Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5"))] = None
-    user_name: Annotated[str, Field(min_length=1, max_length=63, pattern=USER_NAME, json_schema_extra=meta("Default user", placeholder="e.g. admin", rule=USER_NAME_RULE))]
+    volume_size: Annotated[
+        int | None,
+        Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5")),
+    ] = None
+    user_name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=63,
+            pattern=USER_NAME,
+            json_schema_extra=meta("Default user", placeholder="e.g. admin", rule=USER_NAME_RULE),
+        ),
+    ]
     password: Password
     tags: Tags = []
     disable_backup: Annotated[bool, Field(json_schema_extra=meta("Disable automatic backups"))] = False
-
 
     @field_validator("engine")
     @classmethod
@@ -140,7 +162,6 @@ class CreateForm(BaseModel):
         if version is not None and version.get("disabled"):
             raise ValueError(f"{v} is disabled: choose another version")
         return v
-
 
     @field_validator("volume_type")
     @classmethod
@@ -162,9 +183,16 @@ class CreateForm(BaseModel):
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
     body: dict[str, Any] = {
-        "project_id": c.project_id, "name": form.name, "engine": form.engine, "node_type": form.node_type,
-        "is_ha_cluster": form.is_ha_cluster, "disable_backup": form.disable_backup, "tags": form.tags,
-        "user_name": form.user_name, "password": form.password.get_secret_value(), "volume_type": form.volume_type,
+        "project_id": c.project_id,
+        "name": form.name,
+        "engine": form.engine,
+        "node_type": form.node_type,
+        "is_ha_cluster": form.is_ha_cluster,
+        "disable_backup": form.disable_backup,
+        "tags": form.tags,
+        "user_name": form.user_name,
+        "password": form.password.get_secret_value(),
+        "volume_type": form.volume_type,
     }
     if form.volume_type == "bssd" and form.volume_size is not None:
         body["volume_size"] = form.volume_size * GB
@@ -185,19 +213,28 @@ class EditForm(BaseModel):
     backups_disabled: Annotated[bool, Field(json_schema_extra=meta("Automatic backups disabled"))] = False
 
 
-
 def edit_values(row: Row) -> dict[str, Any]:
     b = row.obj("backup_schedule")
-    return {"name": row.name, "tags": list(row.items("tags")), "backup_frequency": b.get("frequency") or 24,
-            "backup_retention": b.get("retention") or 7, "backups_disabled": bool(b.get("disabled"))}
+    return {
+        "name": row.name,
+        "tags": list(row.items("tags")),
+        "backup_frequency": b.get("frequency") or 24,
+        "backup_retention": b.get("retention") or 7,
+        "backups_disabled": bool(b.get("disabled")),
+    }
 
 
 def edit_patch(form: BaseModel, row: Row) -> dict[str, Any]:
     assert isinstance(form, EditForm)
     was = edit_values(row)
     patch: dict[str, Any] = {}
-    for field, key in (("name", "name"), ("tags", "tags"), ("backup_frequency", "backup_schedule_frequency"),
-                       ("backup_retention", "backup_schedule_retention"), ("backups_disabled", "is_backup_schedule_disabled")):
+    for field, key in (
+        ("name", "name"),
+        ("tags", "tags"),
+        ("backup_frequency", "backup_schedule_frequency"),
+        ("backup_retention", "backup_schedule_retention"),
+        ("backups_disabled", "is_backup_schedule_disabled"),
+    ):
         if getattr(form, field) != was[field]:
             patch[key] = getattr(form, field)
     return patch
@@ -249,7 +286,11 @@ async def node_type_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, 
     and the rules' data."""
     choices, context = await catalogue(ui.service(), ui.scope)
     current = instance.get("node_type")
-    return {"node_type": [(label + " (current)" if value == current else label, value) for label, value in choices["node_type"]]}, context
+    return {
+        "node_type": [
+            (label + " (current)" if value == current else label, value) for label, value in choices["node_type"]
+        ]
+    }, context
 
 
 def _size(node: dict[str, Any] | None) -> tuple[float, float]:
@@ -264,13 +305,19 @@ def node_type_warning(form: Any, instance: Row, context: dict[str, Any]) -> str 
     if old is None or new is None or not any(n < o for n, o in zip(_size(new), _size(old))):
         return None
     (nv, nm), (ov, om) = _size(new), _size(old)
-    return (f"{form.node_type} is smaller than {instance.get('node_type')} ({nv:g} vCPU {nm / GB:g} GB against {ov:g} vCPU {om / GB:g} GB): "
-            "the instance may no longer hold its load or its connections. It is configuring meanwhile.")
+    return (
+        f"{form.node_type} is smaller than {instance.get('node_type')} ({nv:g} vCPU {nm / GB:g} GB against {ov:g} "
+        f"vCPU {om / GB:g} GB): "
+        "the instance may no longer hold its load or its connections. It is configuring meanwhile."
+    )
 
 
 def version_warning(form: Any, instance: Row, context: dict[str, Any]) -> str:
-    return (f"{instance.name} moves to a new engine version: this cannot be undone, and the instance is unavailable while it "
-            "upgrades. A backup taken first is the way back.")
+    return (
+        f"{instance.name} moves to a new engine version: this cannot be undone, and the instance is unavailable while "
+        "it "
+        "upgrades. A backup taken first is the way back."
+    )
 
 
 async def catalogue_context(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
@@ -279,7 +326,11 @@ async def catalogue_context(ui: Any, instance: Row) -> tuple[Choices, dict[str, 
 
 
 async def version_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
-    versions = [(f"{v.get('name')} ({v.get('minor_version', '')})", v.get("id")) for v in instance.items("upgradable_version") if isinstance(v, dict)]
+    versions = [
+        (f"{v.get('name')} ({v.get('minor_version', '')})", v.get("id"))
+        for v in instance.items("upgradable_version")
+        if isinstance(v, dict)
+    ]
     return {"version_id": versions}, {}
 
 
@@ -290,16 +341,24 @@ class CloneForm(BaseModel):
     node_type: NodeType
 
 
-
 async def clone_flow(ui: Any, instance: Row) -> None:
     svc = ui.service()
     choices, context = await catalogue(svc, ui.scope)
 
     async def send(form: CloneForm) -> Any:
-        return await svc.run(Call("POST", "{id}/clone"), ui.scope, instance, {"name": form.name, "node_type": form.node_type})
+        return await svc.run(
+            Call("POST", "{id}/clone"), ui.scope, instance, {"name": form.name, "node_type": form.node_type}
+        )
 
-    done = await ui.form(f"Clone {instance.name} (its data, users and databases)", CloneForm, initial={"name": f"{instance.name}-clone", "node_type": instance.get("node_type")},
-                         choices={"node_type": choices["node_type"]}, context=context, submit=send, submit_label="Clone")
+    done = await ui.form(
+        f"Clone {instance.name} (its data, users and databases)",
+        CloneForm,
+        initial={"name": f"{instance.name}-clone", "node_type": instance.get("node_type")},
+        choices={"node_type": choices["node_type"]},
+        context=context,
+        submit=send,
+        submit_label="Clone",
+    )
     if done:
         ui.upsert(svc.row_of(done, ui.scope))
         ui.notify(f"Cloning {instance.name} into {done.get('name')}")
@@ -309,8 +368,12 @@ async def clone_flow(ui: Any, instance: Row) -> None:
 class PrivateEndpointForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     private_network_id: PrivateNetworkId
-    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
-
+    service_ip: Annotated[
+        str,
+        Field(
+            json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM")
+        ),
+    ] = ""
 
     @field_validator("service_ip")
     @classmethod
@@ -351,13 +414,23 @@ async def endpoints_flow(ui: Any, instance: Row) -> None:
     if what == "add_lb":
         await svc.run(Call("POST", "{id}/endpoints"), ui.scope, instance, {"endpoint_spec": {"load_balancer": {}}})
     elif what == "add_pn":
-        async def send(form: PrivateEndpointForm) -> Any:
-            return await svc.run(Call("POST", "{id}/endpoints"), ui.scope, instance, {"endpoint_spec": {"private_network": private_spec(form)}})
 
-        if not await ui.form(f"Private-network endpoint for {instance.name}", PrivateEndpointForm, submit=send, submit_label="Add"):
+        async def send(form: PrivateEndpointForm) -> Any:
+            return await svc.run(
+                Call("POST", "{id}/endpoints"),
+                ui.scope,
+                instance,
+                {"endpoint_spec": {"private_network": private_spec(form)}},
+            )
+
+        if not await ui.form(
+            f"Private-network endpoint for {instance.name}", PrivateEndpointForm, submit=send, submit_label="Add"
+        ):
             return
     elif what == "delete":
-        if not await ui.confirm(f"Delete the endpoint {endpoint_label(e)}?", "Clients using this address lose their connection.", "Delete"):
+        if not await ui.confirm(
+            f"Delete the endpoint {endpoint_label(e)}?", "Clients using this address lose their connection.", "Delete"
+        ):
             return
         await svc.call("DELETE", ui.scope, "endpoints", e["id"])
     else:

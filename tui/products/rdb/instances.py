@@ -338,7 +338,11 @@ INSTANCES = rdb_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: (
-        "Its databases, users and read replicas are deleted with it; backups stay until they expire"
-    ), name_param="name"),
+    writing=Writing(
+        delete_needs_name=True,
+        delete_warning=lambda r: (
+            "Its databases, users and read replicas are deleted with it; backups stay until they expire"
+        ),
+        name_param="name",
+    ),
 )

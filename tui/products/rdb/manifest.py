@@ -8,9 +8,35 @@ SECTION = "Data"
 KINDS = "tui.products.rdb."
 
 ENTRIES = (
-    Entry("rdb.instances", "Instances", "Databases", "region", "list", KINDS + "instances:INSTANCES", title="Database instances"),
+    Entry(
+        "rdb.instances",
+        "Instances",
+        "Databases",
+        "region",
+        "list",
+        KINDS + "instances:INSTANCES",
+        title="Database instances",
+    ),
     Entry("rdb.backups", "Backups", "Databases", "region", "list", KINDS + "backups:BACKUPS", title="Database backups"),
-    Entry("rdb.snapshots", "Snapshots", "Databases", "region", "list", KINDS + "backups:SNAPSHOTS", title="Database snapshots"),
-    Entry("rdb.engines", "Engines", "Databases", "region", "list", KINDS + "catalogue:ENGINES", title="Database engines"),
-    Entry("rdb.node_types", "Node types", "Databases", "region", "list", KINDS + "catalogue:NODE_TYPES", title="Database node types"),
+    Entry(
+        "rdb.snapshots",
+        "Snapshots",
+        "Databases",
+        "region",
+        "list",
+        KINDS + "backups:SNAPSHOTS",
+        title="Database snapshots",
+    ),
+    Entry(
+        "rdb.engines", "Engines", "Databases", "region", "list", KINDS + "catalogue:ENGINES", title="Database engines"
+    ),
+    Entry(
+        "rdb.node_types",
+        "Node types",
+        "Databases",
+        "region",
+        "list",
+        KINDS + "catalogue:NODE_TYPES",
+        title="Database node types",
+    ),
 )

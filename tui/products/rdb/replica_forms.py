@@ -19,8 +19,15 @@ from .instance_forms import PrivateEndpointForm, private_spec
 class ReplicaForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     direct_access: Annotated[bool, Field(json_schema_extra=meta("Direct-access endpoint (public)"))] = True
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="empty: none; or the private network's UUID"))] = ""
-    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
+    private_network_id: Annotated[
+        str, Field(json_schema_extra=meta("Network ID", placeholder="empty: none; or the private network's UUID"))
+    ] = ""
+    service_ip: Annotated[
+        str,
+        Field(
+            json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM")
+        ),
+    ] = ""
     same_zone: Annotated[bool, Field(json_schema_extra=meta("In the instance's zone"))] = True
 
     @field_validator("private_network_id")
@@ -50,7 +57,13 @@ def replica_specs(form: ReplicaForm) -> list[dict[str, Any]]:
     if form.direct_access:
         specs.append({"direct_access": {}})
     if form.private_network_id:
-        specs.append({"private_network": private_spec(PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip))})
+        specs.append(
+            {
+                "private_network": private_spec(
+                    PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip)
+                )
+            }
+        )
     return specs
 
 
@@ -70,20 +83,37 @@ async def create_replica_flow(ui: Any, instance: Row) -> None:
     known = [str(r.get("id")) for r in instance.items("read_replicas") if isinstance(r, dict)]
 
     async def send(form: ReplicaForm) -> Any:
-        return await outcome.create(svc, ui.scope, replica_payload(form, Context(ui.project_id, ui.scope, parent=parent)), known)
+        return await outcome.create(
+            svc, ui.scope, replica_payload(form, Context(ui.project_id, ui.scope, parent=parent)), known
+        )
 
-    done = await ui.form(f"Read replica of {instance.name} (read-only, asynchronous)", ReplicaForm, submit=send, submit_label="Create")
+    done = await ui.form(
+        f"Read replica of {instance.name} (read-only, asynchronous)", ReplicaForm, submit=send, submit_label="Create"
+    )
     if done:
         row, looked = done
-        ui.notify(looked or f"{instance.name}: read replica {row.id} {row.state} — see Read replicas", "warning" if looked else "information")
+        ui.notify(
+            looked or f"{instance.name}: read replica {row.id} {row.state} — see Read replicas",
+            "warning" if looked else "information",
+        )
         ui.follow(instance)
 
 
 class ReplicaEndpointForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))]
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID (private-network endpoint)"))] = ""
-    service_ip: Annotated[str, Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM"))] = ""
+    private_network_id: Annotated[
+        str,
+        Field(
+            json_schema_extra=meta("Network ID", placeholder="the private network's UUID (private-network endpoint)")
+        ),
+    ] = ""
+    service_ip: Annotated[
+        str,
+        Field(
+            json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM")
+        ),
+    ] = ""
 
     @field_validator("kind")
     @classmethod
@@ -111,14 +141,31 @@ class ReplicaEndpointForm(BaseModel):
 
 async def replica_endpoint_options(ui: Any, replica: Row) -> tuple[Choices, dict[str, Any]]:
     """The endpoint kinds the replica has not got yet (at most one of each)."""
-    has = {k for e in replica.items("endpoints") if isinstance(e, dict) for k in ("direct_access", "private_network") if k in e}
+    has = {
+        k
+        for e in replica.items("endpoints")
+        if isinstance(e, dict)
+        for k in ("direct_access", "private_network")
+        if k in e
+    }
     if has >= {"direct_access", "private_network"}:
         raise Refused("a read replica has at most one direct-access and one private-network endpoint: it has both")
-    kinds = [(label, k) for label, k in (("direct access (public)", "direct_access"), ("private network", "private_network")) if k not in has]
+    kinds = [
+        (label, k)
+        for label, k in (("direct access (public)", "direct_access"), ("private network", "private_network"))
+        if k not in has
+    ]
     return {"kind": kinds}, {"has": has}
 
 
 def replica_endpoint_body(form: Any, replica: Row) -> dict[str, Any]:
-    spec = {"direct_access": {}} if form.kind == "direct_access" else {
-        "private_network": private_spec(PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip))}
+    spec = (
+        {"direct_access": {}}
+        if form.kind == "direct_access"
+        else {
+            "private_network": private_spec(
+                PrivateEndpointForm(private_network_id=form.private_network_id, service_ip=form.service_ip)
+            )
+        }
+    )
     return {"endpoint_spec": [spec]}

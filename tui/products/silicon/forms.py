@@ -51,10 +51,15 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     types = (await service.call("GET", scope, "server-types")).get("server_types") or []
     stock = {"high_stock": "in stock", "low_stock": "low stock", "no_stock": "NO STOCK"}
     choices = [
-        (f"{t.get('name')} · {(t.get('cpu') or {}).get('name', '')} {(t.get('cpu') or {}).get('core_count', '?')}c · "
-         f"{gb((t.get('memory') or {}).get('capacity'))} GB · {gb((t.get('disk') or {}).get('capacity'))} GB · "
-         f"{_lease(t.get('minimum_lease_duration'))} · {stock.get(str(t.get('stock')), t.get('stock'))}", t.get("name"))
-        for t in types if t.get("name")
+        (
+            f"{t.get('name')} · {(t.get('cpu') or {}).get('name', '')} {(t.get('cpu') or {}).get('core_count', '?')}c "
+            "· "
+            f"{gb((t.get('memory') or {}).get('capacity'))} GB · {gb((t.get('disk') or {}).get('capacity'))} GB · "
+            f"{_lease(t.get('minimum_lease_duration'))} · {stock.get(str(t.get('stock')), t.get('stock'))}",
+            t.get("name"),
+        )
+        for t in types
+        if t.get("name")
     ]
     return {"type": choices}, {"types": {t.get("name"): t for t in types}}
 
@@ -70,7 +75,15 @@ CREATE = CreateSpec(CreateForm, create_payload, create_options)
 class EditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, pattern=NAME_PATTERN, json_schema_extra=meta("Name", rule="letters, digits, spaces, dots and dashes"))]
+    name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=255,
+            pattern=NAME_PATTERN,
+            json_schema_extra=meta("Name", rule="letters, digits, spaces, dots and dashes"),
+        ),
+    ]
 
 
 EDIT = EditSpec(EditForm, lambda row: {"name": row.name})
@@ -85,15 +98,30 @@ class ReinstallForm(BaseModel):
 async def reinstall_flow(ui: Any, server: Row) -> None:
     svc = ui.service()
     systems = await svc.read_all(ui.scope, "os", key="os", params={"server_type": server.get("type")})
-    choices = [(f"{o.get('label') or o.get('name')} {o.get('version', '')}".strip(), o["id"]) for o in systems
-               if o.get("id") and server.get("type") in (o.get("compatible_server_types") or [server.get("type")])]
+    choices = [
+        (f"{o.get('label') or o.get('name')} {o.get('version', '')}".strip(), o["id"])
+        for o in systems
+        if o.get("id") and server.get("type") in (o.get("compatible_server_types") or [server.get("type")])
+    ]
 
     async def send(form: ReinstallForm) -> Any:
         os_name = next((label for label, v in choices if v == form.os_id), form.os_id)
-        await confirm_loss(ui, f"Reinstall {server.name} with {os_name}?", f"Everything on {server.name} ({server.id}) is erased and "
-                           f"{os_name} installed. What is on it now is lost for good.", "Reinstall", server.name or server.id)
+        await confirm_loss(
+            ui,
+            f"Reinstall {server.name} with {os_name}?",
+            f"Everything on {server.name} ({server.id}) is erased and "
+            f"{os_name} installed. What is on it now is lost for good.",
+            "Reinstall",
+            server.name or server.id,
+        )
         return await svc.run(Call("POST", "{id}/reinstall"), ui.scope, server, {"os_id": form.os_id})
 
-    done = await ui.form(f"Reinstall {server.name}: everything on it is erased", ReinstallForm, choices={"os_id": choices}, submit=send, submit_label="Reinstall")
+    done = await ui.form(
+        f"Reinstall {server.name}: everything on it is erased",
+        ReinstallForm,
+        choices={"os_id": choices},
+        submit=send,
+        submit_label="Reinstall",
+    )
     if done:
         ui.upsert(svc.row_of(done, ui.scope))

@@ -18,7 +18,13 @@ def routes(store: BaremetalStore) -> list[Any]:
 
 
 def _make(sandbox: Any) -> BaremetalStore:
-    return BaremetalStore(sandbox.clock, sandbox.ids, sandbox.organization_id, sandbox.project_id, sandbox.options.get("baremetal_timings"))
+    return BaremetalStore(
+        sandbox.clock,
+        sandbox.ids,
+        sandbox.organization_id,
+        sandbox.project_id,
+        sandbox.options.get("baremetal_timings"),
+    )
 
 
 def seed_demo(store: BaremetalStore, rng: Any) -> None:
@@ -28,9 +34,13 @@ def seed_demo(store: BaremetalStore, rng: Any) -> None:
     ubuntu = next(o["id"] for o in store.os.values() if o["name"] == "Ubuntu")
     key = "3f2c8a8e-1d4b-4c2e-9b7a-5e6f7a8b9c0d"
 
-    def make(zone: str, name: str, offer: str, status: str, installed: bool = True, tags: tuple[str, ...] = ()) -> dict[str, Any]:
+    def make(
+        zone: str, name: str, offer: str, status: str, installed: bool = True, tags: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
         zone_offers = {o["name"]: o["id"] for o in store.offers[zone].values()}
-        s = store.create(zone, {"name": name, "offer_id": zone_offers.get(offer, offers[offer]), "tags": list(tags)}, status=status)
+        s = store.create(
+            zone, {"name": name, "offer_id": zone_offers.get(offer, offers[offer]), "tags": list(tags)}, status=status
+        )
         if installed:
             s["install"] = {"os_id": ubuntu, "hostname": name, "ssh_key_ids": [key], "status": "completed"}
             store.event(s["id"], "installed")
@@ -49,8 +59,14 @@ def seed_demo(store: BaremetalStore, rng: Any) -> None:
     edge = next(s for s in store.servers["fr-par-1"].values() if s["name"] == "edge-par")
     for pn, vlan in (("5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f", 3101), ("6c3c1e2f-8d2b-4a9f-8e4c-2b3c4d5e6f70", 3102)):
         store.networks.setdefault(edge["id"], {})[pn] = {
-            "id": store.ids.uuid(), "project_id": store.project_id, "server_id": edge["id"], "private_network_id": pn, "vlan": vlan,
-            "status": "attached", "created_at": clock.iso(), "updated_at": clock.iso(),
+            "id": store.ids.uuid(),
+            "project_id": store.project_id,
+            "server_id": edge["id"],
+            "private_network_id": pn,
+            "vlan": vlan,
+            "status": "attached",
+            "created_at": clock.iso(),
+            "updated_at": clock.iso(),
         }
 
 

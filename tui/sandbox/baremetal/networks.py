@@ -24,7 +24,9 @@ ATTACH = 5.0
 
 def routes(store: BaremetalStore) -> list[Route]:
     def server(request: Request) -> dict[str, Any]:
-        return store.get(path_zone(request, PN_ZONES, "private networks of bare-metal servers"), request.path_params["sid"])
+        return store.get(
+            path_zone(request, PN_ZONES, "private networks of bare-metal servers"), request.path_params["sid"]
+        )
 
     def attachments(s: dict[str, Any]) -> dict[str, dict[str, Any]]:
         found = store.networks.setdefault(s["id"], {})
@@ -35,8 +37,16 @@ def routes(store: BaremetalStore) -> list[Route]:
     def attach(s: dict[str, Any], pn: str) -> dict[str, Any]:
         found = attachments(s)
         vlan = max([a["vlan"] for a in found.values()] + [3000 + len(s["id"]) % 7 * 100]) + 1
-        a = {"id": store.ids.uuid(), "project_id": store.project_id, "server_id": s["id"], "private_network_id": pn, "vlan": vlan,
-             "status": "attaching", "created_at": store.clock.iso(), "updated_at": store.clock.iso()}
+        a = {
+            "id": store.ids.uuid(),
+            "project_id": store.project_id,
+            "server_id": s["id"],
+            "private_network_id": pn,
+            "vlan": vlan,
+            "status": "attaching",
+            "created_at": store.clock.iso(),
+            "updated_at": store.clock.iso(),
+        }
         found[pn] = a
         store.attachment_steps.plan(a, (ATTACH, {"status": "attached"}))
         store.event(s["id"], "private network attached")
@@ -64,7 +74,11 @@ def routes(store: BaremetalStore) -> list[Route]:
         `private_network_id`, `project_id`, `organization_id`): how they list a server's networks."""
         zone = path_zone(request, PN_ZONES, "private networks of bare-metal servers")
         q = request.query_params
-        items = [a for s in list(store.servers[zone].values()) for a in attachments(s).values()] if zone in store.servers else []
+        items = (
+            [a for s in list(store.servers[zone].values()) for a in attachments(s).values()]
+            if zone in store.servers
+            else []
+        )
         items = matching(request, items, "server_id", "private_network_id", "project_id", name=None)
         if q.get("organization_id") and q["organization_id"] != store.organization_id:
             items = []

@@ -42,11 +42,29 @@ def _tags(body: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 # what the platform's public client sends beside the spec's fields (BaremetalV1API's requests)
-CREATE = {"offer_id", "organization_id", "project_id", "name", "description", "tags", "protected", "install",
-          "option_ids", "user_data"}
+CREATE = {
+    "offer_id",
+    "organization_id",
+    "project_id",
+    "name",
+    "description",
+    "tags",
+    "protected",
+    "install",
+    "option_ids",
+    "user_data",
+}
 UPDATE = {"name", "description", "tags", "protected", "user_data"}
-INSTALL = {"os_id", "hostname", "ssh_key_ids", "user", "password", "service_user", "service_password",
-           "partitioning_schema"}
+INSTALL = {
+    "os_id",
+    "hostname",
+    "ssh_key_ids",
+    "user",
+    "password",
+    "service_user",
+    "service_password",
+    "partitioning_schema",
+}
 
 
 def _install(store: BaremetalStore, s: dict[str, Any], body: dict[str, Any], at: str = "") -> list[Detail]:
@@ -165,8 +183,11 @@ def routes(store: BaremetalStore) -> list[Route]:
         made = store.create(zone, body)
         if install is not None:  # installed once delivered
             made["install"] = _installed(install)
-            store.timeline.plan(made, (store.t.install_start, {"install": {"status": "installing"}}),
-                                (store.t.install, {"install": {"status": "completed"}, EVENT: "installed"}))
+            store.timeline.plan(
+                made,
+                (store.t.install_start, {"install": {"status": "installing"}}),
+                (store.t.install, {"install": {"status": "completed"}, EVENT: "installed"}),
+            )
         return JSONResponse(public(made))
 
     async def get_server(request: Request) -> Response:
@@ -199,7 +220,9 @@ def routes(store: BaremetalStore) -> list[Route]:
         s = server(request)
         store.delivered(s)
         if s["status"] != needs:
-            raise invalid_arguments(("status", "constraint", f"the server is {s['status']}: only a {needs} server can {action}"))
+            raise invalid_arguments(
+                ("status", "constraint", f"the server is {s['status']}: only a {needs} server can {action}")
+            )
         s["status"] = moving
         store.event(s["id"], action)
         store.plan(s, (store.t.power, {"status": settled, "ping_status": ping}))
@@ -225,8 +248,11 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         s["status"], s["ping_status"] = "stopping", "ping_status_down"
         store.event(s["id"], f"reboot ({boot})")
-        store.plan(s, (store.t.power, {"status": "starting", "boot_type": boot}),
-                   (store.t.power, {"status": "ready", "ping_status": "ping_status_up"}))
+        store.plan(
+            s,
+            (store.t.power, {"status": "starting", "boot_type": boot}),
+            (store.t.power, {"status": "ready", "ping_status": "ping_status_up"}),
+        )
         return JSONResponse(public(s))
 
     async def install(request: Request) -> Response:
@@ -241,8 +267,11 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         s["install"] = _installed(body)
         store.event(s["id"], "install")
-        store.plan(s, (store.t.install_start, {"install": {"status": "installing"}}),
-                   (store.t.install, {"install": {"status": "completed"}, EVENT: "installed"}))
+        store.plan(
+            s,
+            (store.t.install_start, {"install": {"status": "installing"}}),
+            (store.t.install, {"install": {"status": "completed"}, EVENT: "installed"}),
+        )
         return JSONResponse(public(s))
 
     async def events(request: Request) -> Response:
@@ -271,8 +300,14 @@ def routes(store: BaremetalStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         until = store.clock.now() + store.t.remote_access
-        access = {"url": f"https://bmc-{s['id'][:8]}.{s['zone']}.example/", "login": "admin", "password": secrets.token_urlsafe(12),
-                  "expires_at": store.clock.iso(until), "ip": body["ip"], "_server": s["id"]}
+        access = {
+            "url": f"https://bmc-{s['id'][:8]}.{s['zone']}.example/",
+            "login": "admin",
+            "password": secrets.token_urlsafe(12),
+            "expires_at": store.clock.iso(until),
+            "ip": body["ip"],
+            "_server": s["id"],
+        }
         store.access_steps.cancel(store.remote.get(s["id"]) or {})
         store.remote[s["id"]] = access
         store.access_steps.plan(access, (store.t.remote_access, {GONE: True}))
@@ -287,7 +322,9 @@ def routes(store: BaremetalStore) -> list[Route]:
         body = await json_body(request)
         errs = check_unknown(body, {"reverse"})
         reverse = body.get("reverse")
-        if reverse is not None and (not isinstance(reverse, str) or (reverse and not HOSTNAME.match(reverse.rstrip(".")))):
+        if reverse is not None and (
+            not isinstance(reverse, str) or (reverse and not HOSTNAME.match(reverse.rstrip(".")))
+        ):
             errs.append(("reverse", "format", "a host name"))
         if errs:
             raise invalid_arguments(*errs)

@@ -30,26 +30,50 @@ class Timings:
 
 
 OFFERS = [
-    {"name": "EM-A115X-SSD", "stock": "available", "bandwidth": 1_000_000_000, "commercial_range": "aluminium",
-     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 110_000_000}, "price_per_month": {"currency_code": "EUR", "units": 59, "nanos": 990_000_000},
-     "cpu": [{"name": "AMD Ryzen PRO 3600", "core_count": 6, "thread_count": 12, "frequency": 3600}],
-     "memory": [{"type": "DDR4", "capacity": 32_000_000_000, "frequency": 2666, "is_ecc": True}],
-     "disk": [{"type": "SSD", "capacity": 1_000_000_000_000}, {"type": "SSD", "capacity": 1_000_000_000_000}]},
-    {"name": "EM-B112X-SSD", "stock": "low", "bandwidth": 1_000_000_000, "commercial_range": "beryllium",
-     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 200_000_000}, "price_per_month": {"currency_code": "EUR", "units": 109, "nanos": 990_000_000},
-     "cpu": [{"name": "Intel Xeon E-2288G", "core_count": 8, "thread_count": 16, "frequency": 3700}],
-     "memory": [{"type": "DDR4", "capacity": 64_000_000_000, "frequency": 2666, "is_ecc": True}],
-     "disk": [{"type": "NVMe", "capacity": 1_920_000_000_000}, {"type": "NVMe", "capacity": 1_920_000_000_000}]},
-    {"name": "EM-L105X-SATA", "stock": "available", "bandwidth": 500_000_000, "commercial_range": "lithium",
-     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 90_000_000}, "price_per_month": {"currency_code": "EUR", "units": 44, "nanos": 990_000_000},
-     "cpu": [{"name": "Intel Xeon E3-1230v6", "core_count": 4, "thread_count": 8, "frequency": 3500}],
-     "memory": [{"type": "DDR4", "capacity": 32_000_000_000, "frequency": 2400, "is_ecc": True}],
-     "disk": [{"type": "HDD", "capacity": 12_000_000_000_000}, {"type": "HDD", "capacity": 12_000_000_000_000}]},
-    {"name": "EM-T210E-NVME", "stock": "empty", "bandwidth": 10_000_000_000, "commercial_range": "titanium",
-     "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 750_000_000}, "price_per_month": {"currency_code": "EUR", "units": 399, "nanos": 0},
-     "cpu": [{"name": "AMD EPYC 7543", "core_count": 32, "thread_count": 64, "frequency": 2800}],
-     "memory": [{"type": "DDR4", "capacity": 256_000_000_000, "frequency": 3200, "is_ecc": True}],
-     "disk": [{"type": "NVMe", "capacity": 3_840_000_000_000}]},
+    {
+        "name": "EM-A115X-SSD",
+        "stock": "available",
+        "bandwidth": 1_000_000_000,
+        "commercial_range": "aluminium",
+        "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 110_000_000},
+        "price_per_month": {"currency_code": "EUR", "units": 59, "nanos": 990_000_000},
+        "cpu": [{"name": "AMD Ryzen PRO 3600", "core_count": 6, "thread_count": 12, "frequency": 3600}],
+        "memory": [{"type": "DDR4", "capacity": 32_000_000_000, "frequency": 2666, "is_ecc": True}],
+        "disk": [{"type": "SSD", "capacity": 1_000_000_000_000}, {"type": "SSD", "capacity": 1_000_000_000_000}],
+    },
+    {
+        "name": "EM-B112X-SSD",
+        "stock": "low",
+        "bandwidth": 1_000_000_000,
+        "commercial_range": "beryllium",
+        "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 200_000_000},
+        "price_per_month": {"currency_code": "EUR", "units": 109, "nanos": 990_000_000},
+        "cpu": [{"name": "Intel Xeon E-2288G", "core_count": 8, "thread_count": 16, "frequency": 3700}],
+        "memory": [{"type": "DDR4", "capacity": 64_000_000_000, "frequency": 2666, "is_ecc": True}],
+        "disk": [{"type": "NVMe", "capacity": 1_920_000_000_000}, {"type": "NVMe", "capacity": 1_920_000_000_000}],
+    },
+    {
+        "name": "EM-L105X-SATA",
+        "stock": "available",
+        "bandwidth": 500_000_000,
+        "commercial_range": "lithium",
+        "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 90_000_000},
+        "price_per_month": {"currency_code": "EUR", "units": 44, "nanos": 990_000_000},
+        "cpu": [{"name": "Intel Xeon E3-1230v6", "core_count": 4, "thread_count": 8, "frequency": 3500}],
+        "memory": [{"type": "DDR4", "capacity": 32_000_000_000, "frequency": 2400, "is_ecc": True}],
+        "disk": [{"type": "HDD", "capacity": 12_000_000_000_000}, {"type": "HDD", "capacity": 12_000_000_000_000}],
+    },
+    {
+        "name": "EM-T210E-NVME",
+        "stock": "empty",
+        "bandwidth": 10_000_000_000,
+        "commercial_range": "titanium",
+        "price_per_sixty_minutes": {"currency_code": "EUR", "units": 0, "nanos": 750_000_000},
+        "price_per_month": {"currency_code": "EUR", "units": 399, "nanos": 0},
+        "cpu": [{"name": "AMD EPYC 7543", "core_count": 32, "thread_count": 64, "frequency": 2800}],
+        "memory": [{"type": "DDR4", "capacity": 256_000_000_000, "frequency": 3200, "is_ecc": True}],
+        "disk": [{"type": "NVMe", "capacity": 3_840_000_000_000}],
+    },
 ]
 # name, version, the offers' commercial ranges it installs on (None: every one)
 OS_IMAGES = [
@@ -62,7 +86,9 @@ OS_IMAGES = [
 
 
 class BaremetalStore:
-    def __init__(self, clock: Any, ids: Any, organization_id: str, project_id: str, timings: Timings | None = None) -> None:
+    def __init__(
+        self, clock: Any, ids: Any, organization_id: str, project_id: str, timings: Timings | None = None
+    ) -> None:
         self.clock = clock
         self.ids = ids
         self.organization_id = organization_id
@@ -107,29 +133,56 @@ class BaremetalStore:
         now = self.clock.now()
         sid = self.ids.uuid()
         s = {
-            "id": sid, "organization_id": body.get("organization_id") or self.organization_id, "name": body["name"],
-            "description": body.get("description") or "", "created_at": self.clock.iso(), "updated_at": self.clock.iso(),
-            "status": status, "offer_id": body["offer_id"], "install": None, "tags": list(body.get("tags") or []),
-            "ips": [], "domain": f"{sid[:8]}.dedibox.example", "boot_type": "normal", "zone": zone,
+            "id": sid,
+            "organization_id": body.get("organization_id") or self.organization_id,
+            "name": body["name"],
+            "description": body.get("description") or "",
+            "created_at": self.clock.iso(),
+            "updated_at": self.clock.iso(),
+            "status": status,
+            "offer_id": body["offer_id"],
+            "install": None,
+            "tags": list(body.get("tags") or []),
+            "ips": [],
+            "domain": f"{sid[:8]}.dedibox.example",
+            "boot_type": "normal",
+            "zone": zone,
             "ping_status": "ping_status_down" if status == "undelivered" else "ping_status_up",
-            "protected": bool(body.get("protected")), "user_data": body.get("user_data"),
+            "protected": bool(body.get("protected")),
+            "user_data": body.get("user_data"),
             "_seq": sum(len(v) for v in self.servers.values()) + len(self.gone),
         }
         if status == "undelivered":
-            self.timeline.plan(s, (self.t.deliver, {"status": "ready", "ping_status": "ping_status_up", EVENT: "delivered"}), start=now)
+            self.timeline.plan(
+                s, (self.t.deliver, {"status": "ready", "ping_status": "ping_status_up", EVENT: "delivered"}), start=now
+            )
         rng = random.Random(sid)
         s["ips"] = [
-            {"id": self.ids.uuid(), "address": f"51.159.{rng.randint(1, 254)}.{rng.randint(1, 254)}", "reverse": f"{sid[:8]}.dedibox.example",
-             "version": "Ipv4", "reverse_status": "active", "reverse_status_message": None},
-            {"id": self.ids.uuid(), "address": f"2001:bc8:{rng.randint(4096, 65535):x}::1", "reverse": "",
-             "version": "Ipv6", "reverse_status": "unknown", "reverse_status_message": None},
+            {
+                "id": self.ids.uuid(),
+                "address": f"51.159.{rng.randint(1, 254)}.{rng.randint(1, 254)}",
+                "reverse": f"{sid[:8]}.dedibox.example",
+                "version": "Ipv4",
+                "reverse_status": "active",
+                "reverse_status_message": None,
+            },
+            {
+                "id": self.ids.uuid(),
+                "address": f"2001:bc8:{rng.randint(4096, 65535):x}::1",
+                "reverse": "",
+                "version": "Ipv6",
+                "reverse_status": "unknown",
+                "reverse_status_message": None,
+            },
         ]
         self.collection.add(s)
         self.event(sid, "order")
         return s
 
     def event(self, sid: str, action: str) -> None:
-        self.events.setdefault(sid, []).append({"id": sid, "action": action, "created_at": self.clock.iso(), "updated_at": self.clock.iso()})
+        self.events.setdefault(sid, []).append(
+            {"id": sid, "action": action, "created_at": self.clock.iso(), "updated_at": self.clock.iso()}
+        )
 
     def _apply_step(self, s: dict[str, Any], changes: dict[str, Any]) -> None:
         """A step's fields; `install` merges into the install, `ip:<id>` into that IP, and an
@@ -164,10 +217,17 @@ class BaremetalStore:
         if s["status"] == "undelivered":
             raise invalid_request("Server is not delivered")
         if s["status"] in ("deleting", "locked"):
-            raise HttpError(409, {"type": "transient_state", "message": "resource is in a transient state",
-                                  "resource": "baremetal_server", "resource_id": s["id"], "current_state": s["status"]})
+            raise HttpError(
+                409,
+                {
+                    "type": "transient_state",
+                    "message": "resource is in a transient state",
+                    "resource": "baremetal_server",
+                    "resource_id": s["id"],
+                    "current_state": s["status"],
+                },
+            )
 
     def all(self) -> list[dict[str, Any]]:
         self.timeline.settle_due()
         return [s for zone in ZONES for s in self.servers[zone].values()]
-

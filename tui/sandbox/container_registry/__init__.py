@@ -21,9 +21,25 @@ def seed_demo(store: RegistryStore, rng: Any) -> None:
     digest (`latest` is `v1.4.2`), and a namespace in each state worth seeing."""
     day = 86_400
     web = store.create_namespace("fr-par", "web", "Front-end images", age=200 * day)
-    store.push("fr-par", web, "frontend", ["v1.4.1", "v1.4.2", "latest"], 182 * MB, age=30 * day, digest_of={"latest": "v1.4.2"})
-    store.push("fr-par", web, "api", ["2026.11.02", "2026.11.20", "stable"], 96 * MB, visibility="private", age=20 * day,
-               digest_of={"stable": "2026.11.20"})
+    store.push(
+        "fr-par",
+        web,
+        "frontend",
+        ["v1.4.1", "v1.4.2", "latest"],
+        182 * MB,
+        age=30 * day,
+        digest_of={"latest": "v1.4.2"},
+    )
+    store.push(
+        "fr-par",
+        web,
+        "api",
+        ["2026.11.02", "2026.11.20", "stable"],
+        96 * MB,
+        visibility="private",
+        age=20 * day,
+        digest_of={"stable": "2026.11.20"},
+    )
     store.push("fr-par", web, "worker", ["v3"], 240 * MB, visibility="public", age=5 * day)
     tools = store.create_namespace("fr-par", "public-tools", "Tools anyone may pull", is_public=True, age=400 * day)
     store.push("fr-par", tools, "curl-tools", ["8.10", "latest"], 12 * MB, age=90 * day)

@@ -15,8 +15,14 @@ from ..errors import HttpError, invalid_arguments
 from ..routing import route_table
 from .store import NAME_MAX, NAME_RULE, VISIBILITIES, RegistryStore
 
-NS_ORDER = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "description_asc": ("description", False),
-            "description_desc": ("description", True), "name_asc": ("name", False), "name_desc": ("name", True)}
+NS_ORDER = {
+    "created_at_asc": ("created_at", False),
+    "created_at_desc": ("created_at", True),
+    "description_asc": ("description", False),
+    "description_desc": ("description", True),
+    "name_asc": ("name", False),
+    "name_desc": ("name", True),
+}
 ORDER = {k: v for k, v in NS_ORDER.items() if not k.startswith("description")}
 STATUSES = ("unknown", "ready", "deleting", "error", "locked")
 
@@ -54,7 +60,11 @@ def routes(store: RegistryStore) -> list[Route]:
     def one(collection: Any, key: str) -> Callable[[Request], dict[str, Any]]:
         return lambda request: collection.get(region_of(request), request.path_params[key])
 
-    namespace, image, tag = one(store.namespaces, "namespace_id"), one(store.images, "image_id"), one(store.tags, "tag_id")
+    namespace, image, tag = (
+        one(store.namespaces, "namespace_id"),
+        one(store.images, "image_id"),
+        one(store.tags, "tag_id"),
+    )
 
     def image_out(region: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
         return lambda i: store.image_view(i, store.tags_of(region, i["id"]))
@@ -62,19 +72,33 @@ def routes(store: RegistryStore) -> list[Route]:
     # ---- namespaces --------------------------------------------------------------------------------
     async def list_namespaces(request: Request) -> Response:
         region = region_of(request)
-        items = ordered(request, _filtered(request, store.namespaces.all(region), "project_id", "organization_id"), NS_ORDER, tie="id")
+        items = ordered(
+            request,
+            _filtered(request, store.namespaces.all(region), "project_id", "organization_id"),
+            NS_ORDER,
+            tie="id",
+        )
         return page(request, "namespaces", items, store.namespace_view)
 
     async def create_namespace(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name", "description", "organization_id", "project_id", "is_public"}) + _check_name(body.get("name"), "namespace")
+        errs = check_unknown(body, {"name", "description", "organization_id", "project_id", "is_public"}) + _check_name(
+            body.get("name"), "namespace"
+        )
         errs += _owner(body) + _description(body) + _public_flag(body)
         if errs:
             raise invalid_arguments(*errs)
         if any(n["name"] == body["name"] for n in store.namespaces.all(region)):  # spec 3 §7.2, §8
-            raise HttpError(409, {"type": "already_exists", "message": "resource already exists", "resource": "namespace",
-                                  "help_message": f"the namespace name {body['name']!r} is already in use in {region}"})
+            raise HttpError(
+                409,
+                {
+                    "type": "already_exists",
+                    "message": "resource already exists",
+                    "resource": "namespace",
+                    "help_message": f"the namespace name {body['name']!r} is already in use in {region}",
+                },
+            )
         ns = store.create_namespace(region, body["name"], body.get("description") or "", bool(body.get("is_public")))
         if body.get("project_id"):
             ns["project_id"] = body["project_id"]
@@ -106,8 +130,12 @@ def routes(store: RegistryStore) -> list[Route]:
         def found() -> list[dict[str, Any]]:
             items = store.images.all(region)
             if q.get("project_id") or q.get("organization_id"):
-                owned = {n["id"] for n in store.namespaces.all(region) if q.get("project_id") in (None, n["project_id"])
-                         and q.get("organization_id") in (None, n["organization_id"])}
+                owned = {
+                    n["id"]
+                    for n in store.namespaces.all(region)
+                    if q.get("project_id") in (None, n["project_id"])
+                    and q.get("organization_id") in (None, n["organization_id"])
+                }
                 items = [i for i in items if i["namespace_id"] in owned]
             return ordered(request, _filtered(request, items, "namespace_id", "visibility"), ORDER, tie="id")
 
@@ -135,8 +163,11 @@ def routes(store: RegistryStore) -> list[Route]:
     async def list_tags(request: Request) -> Response:
         region = region_of(request)
         found = image(request)
-        items = between_pages(request, store.timeline, lambda: ordered(
-            request, _filtered(request, store.tags_of(region, found["id"])), ORDER, tie="id"))
+        items = between_pages(
+            request,
+            store.timeline,
+            lambda: ordered(request, _filtered(request, store.tags_of(region, found["id"])), ORDER, tie="id"),
+        )
         return page(request, "tags", items, lambda t: {k: v for k, v in t.items() if not k.startswith("_")})
 
     async def get_tag(request: Request) -> Response:
@@ -148,10 +179,22 @@ def routes(store: RegistryStore) -> list[Route]:
         region = region_of(request)
         found = tag(request)
         force = (request.query_params.get("force") or "").lower() in ("1", "true")
-        shared = [t for t in store.tags_of(region, found["image_id"]) if t is not found and t["digest"] == found["digest"] and t["status"] != "deleting"]
+        shared = [
+            t
+            for t in store.tags_of(region, found["image_id"])
+            if t is not found and t["digest"] == found["digest"] and t["status"] != "deleting"
+        ]
         if shared and not force:
-            raise HttpError(412, {"type": "precondition_failed", "message": "precondition is not respected", "precondition": "resource_still_in_use",
-                                  "help_message": f"tags {', '.join(t['name'] for t in shared)} share this digest: delete with force=true to delete them all"})
+            raise HttpError(
+                412,
+                {
+                    "type": "precondition_failed",
+                    "message": "precondition is not respected",
+                    "precondition": "resource_still_in_use",
+                    "help_message": f"tags {', '.join(t['name'] for t in shared)} share this digest: delete with "
+                    "force=true to delete them all",
+                },
+            )
         for other in shared:
             store.delete(store.tags, other)
         store.delete(store.tags, found)

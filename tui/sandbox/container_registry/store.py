@@ -54,7 +54,11 @@ class RegistryStore:
     def namespace_view(self, ns: dict[str, Any]) -> dict[str, Any]:
         """A namespace as answered: its image count and size are what it holds now."""
         images = self.images_of(ns["region"], ns["id"])
-        return {**{k: v for k, v in ns.items() if not k.startswith("_")}, "image_count": len(images), "size": sum(i["size"] for i in images)}
+        return {
+            **{k: v for k, v in ns.items() if not k.startswith("_")},
+            "image_count": len(images),
+            "size": sum(i["size"] for i in images),
+        }
 
     @staticmethod
     def image_view(image: dict[str, Any], tags: list[dict[str, Any]]) -> dict[str, Any]:
@@ -63,28 +67,76 @@ class RegistryStore:
         return out
 
     # ---- making ----------------------------------------------------------------------------------
-    def create_namespace(self, region: str, name: str, description: str = "", is_public: bool = False, age: float = 0.0) -> dict[str, Any]:
+    def create_namespace(
+        self, region: str, name: str, description: str = "", is_public: bool = False, age: float = 0.0
+    ) -> dict[str, Any]:
         at = self.clock.iso(self.clock.now() - age)
-        ns = {"id": self.ids.uuid(), "name": name, "description": description, "organization_id": self.organization_id,
-              "project_id": self.project_id, "status": "ready", "status_message": "", "endpoint": f"{registry_host(region)}/{name}",
-              "is_public": is_public, "size": 0, "created_at": at, "updated_at": at, "image_count": 0, "region": region}
+        ns = {
+            "id": self.ids.uuid(),
+            "name": name,
+            "description": description,
+            "organization_id": self.organization_id,
+            "project_id": self.project_id,
+            "status": "ready",
+            "status_message": "",
+            "endpoint": f"{registry_host(region)}/{name}",
+            "is_public": is_public,
+            "size": 0,
+            "created_at": at,
+            "updated_at": at,
+            "image_count": 0,
+            "region": region,
+        }
         return self.namespaces.add(ns)
 
-    def push(self, region: str, namespace: dict[str, Any], image_name: str, tags: list[str], size: int, visibility: str = "inherit",
-             age: float = 0.0, digest_of: dict[str, str] | None = None) -> dict[str, Any]:
+    def push(
+        self,
+        region: str,
+        namespace: dict[str, Any],
+        image_name: str,
+        tags: list[str],
+        size: int,
+        visibility: str = "inherit",
+        age: float = 0.0,
+        digest_of: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
         """An image pushed with `tags` (what a `docker push` makes; the API has no create). Tags
         named in `digest_of` share the digest of the tag named there."""
         at = self.clock.iso(self.clock.now() - age)
-        image = {"id": self.ids.uuid(), "name": image_name, "namespace_id": namespace["id"], "status": "ready", "status_message": "",
-                 "visibility": visibility, "size": size, "created_at": at, "updated_at": at, "_region": region}
+        image = {
+            "id": self.ids.uuid(),
+            "name": image_name,
+            "namespace_id": namespace["id"],
+            "status": "ready",
+            "status_message": "",
+            "visibility": visibility,
+            "size": size,
+            "created_at": at,
+            "updated_at": at,
+            "_region": region,
+        }
         self.images.add(image)
         digests: dict[str, str] = {}
         for n, tag in enumerate(tags):
             shared = (digest_of or {}).get(tag)
-            digest = digests[shared] if shared in digests else "sha256:" + hashlib.sha256(f"{image['id']}/{tag}".encode()).hexdigest()
+            digest = (
+                digests[shared]
+                if shared in digests
+                else "sha256:" + hashlib.sha256(f"{image['id']}/{tag}".encode()).hexdigest()
+            )
             digests[tag] = digest
-            self.tags.add({"id": self.ids.uuid(), "name": tag, "image_id": image["id"], "status": "ready", "digest": digest,
-                           "created_at": self.clock.iso(self.clock.now() - age + n / 1000), "updated_at": at, "_region": region})
+            self.tags.add(
+                {
+                    "id": self.ids.uuid(),
+                    "name": tag,
+                    "image_id": image["id"],
+                    "status": "ready",
+                    "digest": digest,
+                    "created_at": self.clock.iso(self.clock.now() - age + n / 1000),
+                    "updated_at": at,
+                    "_region": region,
+                }
+            )
         return image
 
     # ---- deleting --------------------------------------------------------------------------------

@@ -44,16 +44,46 @@ EXAMPLE_COM = [
     {"name": "xn--bcher-kva", "type": "A", "data": "203.0.113.30", "comment": "bücher"},
 ]
 DYNAMIC = [
-    {"name": "geo", "type": "A", "data": "203.0.113.40", "geo_ip_config": {"matches": [
-        {"countries": ["FR", "BE"], "continents": [], "data": "203.0.113.41"},
-        {"countries": [], "continents": ["NA"], "data": "198.51.100.41"}], "default": "203.0.113.40"}},
-    {"name": "api", "type": "A", "data": "203.0.113.50", "http_service_config": {
-        "ips": ["203.0.113.50", "203.0.113.51"], "must_contain": "ok", "url": "https://api.example.com/health", "user_agent": "dns-check",
-        "strategy": "random"}},
-    {"name": "lb", "type": "A", "data": "203.0.113.60", "weighted_config": {"weighted_ips": [
-        {"ip": "203.0.113.60", "weight": 80}, {"ip": "203.0.113.61", "weight": 20}]}},
-    {"name": "intranet", "type": "A", "data": "203.0.113.70", "view_config": {"views": [
-        {"subnet": "10.0.0.0/8", "data": "10.1.2.3"}, {"subnet": "192.168.0.0/16", "data": "192.168.1.3"}]}},
+    {
+        "name": "geo",
+        "type": "A",
+        "data": "203.0.113.40",
+        "geo_ip_config": {
+            "matches": [
+                {"countries": ["FR", "BE"], "continents": [], "data": "203.0.113.41"},
+                {"countries": [], "continents": ["NA"], "data": "198.51.100.41"},
+            ],
+            "default": "203.0.113.40",
+        },
+    },
+    {
+        "name": "api",
+        "type": "A",
+        "data": "203.0.113.50",
+        "http_service_config": {
+            "ips": ["203.0.113.50", "203.0.113.51"],
+            "must_contain": "ok",
+            "url": "https://api.example.com/health",
+            "user_agent": "dns-check",
+            "strategy": "random",
+        },
+    },
+    {
+        "name": "lb",
+        "type": "A",
+        "data": "203.0.113.60",
+        "weighted_config": {
+            "weighted_ips": [{"ip": "203.0.113.60", "weight": 80}, {"ip": "203.0.113.61", "weight": 20}]
+        },
+    },
+    {
+        "name": "intranet",
+        "type": "A",
+        "data": "203.0.113.70",
+        "view_config": {
+            "views": [{"subnet": "10.0.0.0/8", "data": "10.1.2.3"}, {"subnet": "192.168.0.0/16", "data": "192.168.1.3"}]
+        },
+    },
 ]
 
 
@@ -73,29 +103,69 @@ def seed_demo(store: DnsStore, rng: Any) -> None:
     com = store.add_zone("example.com", "", age=400 * DAY)
     store.put_records(com, EXAMPLE_COM, at=now - 399 * DAY)
     _edit(store, com, [{"add": {"records": DYNAMIC}}], age=30 * DAY)
-    _edit(store, com, [{"set": {"id": _record_id(com, "www", "CNAME"), "records": [{"ttl": 600, "data": "example.com."}]}}], age=7 * DAY)
+    _edit(
+        store,
+        com,
+        [{"set": {"id": _record_id(com, "www", "CNAME"), "records": [{"ttl": 600, "data": "example.com."}]}}],
+        age=7 * DAY,
+    )
     _edit(store, com, [{"add": {"records": [{"name": "old", "type": "A", "data": "203.0.113.99"}]}}], age=3 * DAY)
-    _edit(store, com, [{"delete": {"id_fields": {"name": "old", "type": "A"}}},
-                       {"add": {"records": [{"name": "status", "type": "CNAME", "data": "status.provider.example."}]}}], age=DAY)
+    _edit(
+        store,
+        com,
+        [
+            {"delete": {"id_fields": {"name": "old", "type": "A"}}},
+            {"add": {"records": [{"name": "status", "type": "CNAME", "data": "status.provider.example."}]}},
+        ],
+        age=DAY,
+    )
     store.create_certificate(com, ["www.example.com"], age=20 * DAY)
     shop = store.add_zone("example.com", "shop", age=90 * DAY)
-    store.put_records(shop, [{"name": "", "type": "A", "data": "203.0.113.80"}, {"name": "www", "type": "CNAME", "data": "shop.example.com."}],
-                      at=now - 90 * DAY)
+    store.put_records(
+        shop,
+        [
+            {"name": "", "type": "A", "data": "203.0.113.80"},
+            {"name": "www", "type": "CNAME", "data": "shop.example.com."},
+        ],
+        at=now - 90 * DAY,
+    )
     bulk = store.add_zone("example.com", "bulk", age=60 * DAY)
-    store.put_records(bulk, [{"name": f"host-{n:04d}", "type": "A", "data": f"10.0.{n // 250}.{n % 250 + 1}"} for n in range(2000)], at=now - 60 * DAY)
+    store.put_records(
+        bulk,
+        [{"name": f"host-{n:04d}", "type": "A", "data": f"10.0.{n // 250}.{n % 250 + 1}"} for n in range(2000)],
+        at=now - 60 * DAY,
+    )
 
-    store.add_domain("example.org", external=False, status="expiring", age=700 * DAY, expires_in=12 * DAY, auto_renew="disabled")
+    store.add_domain(
+        "example.org", external=False, status="expiring", age=700 * DAY, expires_in=12 * DAY, auto_renew="disabled"
+    )
     org = store.add_zone("example.org", "", age=700 * DAY)
-    store.put_records(org, [{"name": "", "type": "A", "data": "198.51.100.20"}, {"name": "", "type": "MX", "data": "mail.example.org.", "priority": 10},
-                            {"name": "", "type": "TXT", "data": "v=spf1 a mx -all"}], at=now - 700 * DAY)
+    store.put_records(
+        org,
+        [
+            {"name": "", "type": "A", "data": "198.51.100.20"},
+            {"name": "", "type": "MX", "data": "mail.example.org.", "priority": 10},
+            {"name": "", "type": "TXT", "data": "v=spf1 a mx -all"},
+        ],
+        at=now - 700 * DAY,
+    )
     mail = store.add_zone("example.org", "mail", age=200 * DAY)
-    store.put_records(mail, [{"name": "", "type": "A", "data": "198.51.100.25"}, {"name": "", "type": "AAAA", "data": "2001:db8:25::1"}],
-                      at=now - 200 * DAY)
+    store.put_records(
+        mail,
+        [{"name": "", "type": "A", "data": "198.51.100.25"}, {"name": "", "type": "AAAA", "data": "2001:db8:25::1"}],
+        at=now - 200 * DAY,
+    )
 
     store.add_domain("example.net", external=True, age=120 * DAY)
     net = store.add_zone("example.net", "", age=120 * DAY)
-    store.put_records(net, [{"name": "", "type": "A", "data": "192.0.2.10"}, {"name": "lb", "type": "A", "data": "192.0.2.11"}], at=now - 119 * DAY)
-    store.set_nameservers(net, [(OTHER_NS[0], ["192.0.2.53"]), (OTHER_NS[1], [])])  # records are edited at its own name servers
+    store.put_records(
+        net,
+        [{"name": "", "type": "A", "data": "192.0.2.10"}, {"name": "lb", "type": "A", "data": "192.0.2.11"}],
+        at=now - 119 * DAY,
+    )
+    store.set_nameservers(
+        net, [(OTHER_NS[0], ["192.0.2.53"]), (OTHER_NS[1], [])]
+    )  # records are edited at its own name servers
 
     store.register_external("xn--bcher-kva.example", None, age=2 * 3600, auto=False)  # bücher.example, still checking
     store.create_certificate(shop, [], age=0)  # pending, then success
@@ -108,7 +178,13 @@ def seed_scale(store: DnsStore, rng: Any, count: int) -> None:
         store.add_domain("example.com", external=False, age=400 * DAY, expires_in=330 * DAY)
         store.add_zone("example.com", "", age=400 * DAY)
     zone = store.zones.get(SCALE_ZONE) or store.add_zone("example.com", "scale", age=DAY)
-    store.put_records(zone, ({"name": f"host-{n:05d}", "type": "A", "data": f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"} for n in range(max(0, count - 2))))
+    store.put_records(
+        zone,
+        (
+            {"name": f"host-{n:05d}", "type": "A", "data": f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"}
+            for n in range(max(0, count - 2))
+        ),
+    )
 
 
 PRODUCT = SandboxProduct("dns", "/domain/", DnsStore, routes, seed_demo=seed_demo, seed_scale=seed_scale)

@@ -37,12 +37,18 @@ def _selector(body: dict[str, Any], where: str) -> tuple[dict[str, Any] | None, 
     if not has_id and not has_fields:
         return None, [(f"{where}.id", "required", "the record's id, or id_fields")]
     if has_id:
-        return ({"id": body["id"]}, []) if isinstance(body["id"], str) else (None, [(f"{where}.id", "format", "a record id")])
+        return (
+            ({"id": body["id"]}, [])
+            if isinstance(body["id"], str)
+            else (None, [(f"{where}.id", "format", "a record id")])
+        )
     f = body["id_fields"]
     at = f"{where}.id_fields"
     if not isinstance(f, dict):
         return None, [(at, "format", "an object {name, type, data, ttl}")]
-    errs: list[Err] = [(f"{at}.{k}", "unknown", "unknown field") for k in sorted(set(f) - {"name", "type", "data", "ttl"})]
+    errs: list[Err] = [
+        (f"{at}.{k}", "unknown", "unknown field") for k in sorted(set(f) - {"name", "type", "data", "ttl"})
+    ]
     name, rtype = record_name(f.get("name")), record_type(f.get("type"))
     if name is None:
         errs.append((f"{at}.name", "format", "a record name"))
@@ -82,14 +88,26 @@ def parse(changes: Any) -> list[tuple[str, str, dict[str, Any]]]:
         errs += [(f"{at}.{k}", "unknown", "unknown field") for k in sorted(set(change) - set(KINDS))]
         kinds = [k for k in KINDS if change.get(k) is not None]
         if len(kinds) != 1:
-            errs.append((at, "constraint", "exactly one of add, set, delete, clear" + (f"; this change has {', '.join(kinds)}" if kinds else "")))
+            errs.append(
+                (
+                    at,
+                    "constraint",
+                    "exactly one of add, set, delete, clear"
+                    + (f"; this change has {', '.join(kinds)}" if kinds else ""),
+                )
+            )
             continue
         kind, body = kinds[0], change[kinds[0]]
         where = f"{at}.{kind}"
         if not isinstance(body, dict):
             errs.append((where, "format", "an object"))
             continue
-        allowed = {"add": {"records"}, "set": {"id", "id_fields", "records"}, "delete": {"id", "id_fields"}, "clear": set()}[kind]
+        allowed = {
+            "add": {"records"},
+            "set": {"id", "id_fields", "records"},
+            "delete": {"id", "id_fields"},
+            "clear": set(),
+        }[kind]
         errs += [(f"{where}.{k}", "unknown", "unknown field") for k in sorted(set(body) - allowed)]
         out.append((kind, where, body))
     if errs:
@@ -98,11 +116,17 @@ def parse(changes: Any) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def _matches(rec: Rec, fields: dict[str, Any]) -> bool:
-    return (rec["name"] == fields["name"] and rec["type"] == fields["type"]
-            and (fields["data"] is None or rec["data"] == fields["data"]) and (fields["ttl"] is None or rec["ttl"] == fields["ttl"]))
+    return (
+        rec["name"] == fields["name"]
+        and rec["type"] == fields["type"]
+        and (fields["data"] is None or rec["data"] == fields["data"])
+        and (fields["ttl"] is None or rec["ttl"] == fields["ttl"])
+    )
 
 
-def apply(records: dict[str, Rec], changes: Any, new_id: Callable[[], str], now: str) -> tuple[dict[str, Rec], list[str]]:
+def apply(
+    records: dict[str, Rec], changes: Any, new_id: Callable[[], str], now: str
+) -> tuple[dict[str, Rec], list[str]]:
     """The zone's records after `changes`, and the ids of the records they added or set (in order,
     those still there at the end); raises the 400 of the first refused change, nothing applied."""
     work = dict(records)
@@ -120,9 +144,17 @@ def apply(records: dict[str, Rec], changes: Any, new_id: Callable[[], str], now:
             if errs:
                 raise invalid_arguments(*errs)
             for j, rec in enumerate(recs):
-                if any(r["name"] == rec["name"] and r["type"] == rec["type"] and r["data"] == rec["data"] for r in work.values()):
-                    raise invalid_arguments((f"{where}.records.{j}", "constraint",
-                                             f"the zone already holds {rec['type']} {rec['name'] or '@'} {rec['data']}"))
+                if any(
+                    r["name"] == rec["name"] and r["type"] == rec["type"] and r["data"] == rec["data"]
+                    for r in work.values()
+                ):
+                    raise invalid_arguments(
+                        (
+                            f"{where}.records.{j}",
+                            "constraint",
+                            f"the zone already holds {rec['type']} {rec['name'] or '@'} {rec['data']}",
+                        )
+                    )
                 rid = new_id()
                 work[rid] = stamp(rec, rid)
                 touched[rid] = f"{where}.records.{j}"
@@ -137,7 +169,9 @@ def apply(records: dict[str, Rec], changes: Any, new_id: Callable[[], str], now:
         else:
             targets = [rid for rid, r in work.items() if _matches(r, sel["fields"])]
             if not targets and kind == "delete":
-                raise invalid_arguments((f"{where}.id_fields", "constraint", "no record of the zone matches these fields"))
+                raise invalid_arguments(
+                    (f"{where}.id_fields", "constraint", "no record of the zone matches these fields")
+                )
         if kind == "delete":
             for rid in targets:
                 del work[rid]
@@ -202,7 +236,11 @@ def diff(old: list[Rec], new: list[Rec]) -> list[dict[str, Any]]:
     before = {r["id"]: r for r in old}
     after = {r["id"]: r for r in new}
     out: list[dict[str, Any]] = [{"delete": {"id": rid}} for rid in before if rid not in after]
-    out += [{"set": {"id": rid, "records": [after[rid]]}} for rid in before if rid in after and content(before[rid]) != content(after[rid])]
+    out += [
+        {"set": {"id": rid, "records": [after[rid]]}}
+        for rid in before
+        if rid in after and content(before[rid]) != content(after[rid])
+    ]
     added = [r for rid, r in after.items() if rid not in before]
     if added:
         out.append({"add": {"records": added}})

@@ -26,11 +26,26 @@ from .names import host_name, record_name
 Err = tuple[str, str, str]
 
 TYPES = ("A", "AAAA", "CNAME", "TXT", "SRV", "TLSA", "MX", "NS", "PTR", "CAA", "ALIAS")  # spec 3 §2.1
-EXTRA_TYPES = ("LOC", "SSHFP", "HINFO", "RP", "URI", "DS", "NAPTR", "DNAME", "SVCB", "HTTPS")  # the public clients' RecordType
+EXTRA_TYPES = (
+    "LOC",
+    "SSHFP",
+    "HINFO",
+    "RP",
+    "URI",
+    "DS",
+    "NAPTR",
+    "DNAME",
+    "SVCB",
+    "HTTPS",
+)  # the public clients' RecordType
 HOST_TYPES = ("CNAME", "ALIAS", "NS", "PTR", "DNAME", "MX")
 DYNAMIC = ("geo_ip_config", "http_service_config", "weighted_config", "view_config")
-DYNAMIC_TYPES = {"geo_ip_config": ("A", "AAAA", "CNAME", "TXT"), "view_config": ("A", "AAAA", "CNAME", "TXT"),
-                 "http_service_config": ("A", "AAAA"), "weighted_config": ("A", "AAAA")}
+DYNAMIC_TYPES = {
+    "geo_ip_config": ("A", "AAAA", "CNAME", "TXT"),
+    "view_config": ("A", "AAAA", "CNAME", "TXT"),
+    "http_service_config": ("A", "AAAA"),
+    "weighted_config": ("A", "AAAA"),
+}
 TTL_MIN, TTL_MAX, DEFAULT_TTL = 60, 2_592_000, 3600
 TXT_MAX = 4096
 COMMENT_MAX = 255
@@ -75,19 +90,37 @@ def check_data(rtype: str, data: Any) -> tuple[str | None, str]:
         return host_name(text), f"a {rtype} record holds a host name, not {text!r}"
     if rtype == "SRV":
         parts = text.split()
-        ok = len(parts) == 3 and all(p.isdigit() and int(p) <= 65535 for p in parts[:2]) and host_name(parts[2]) is not None
-        return (f"{int(parts[0])} {int(parts[1])} {host_name(parts[2])}" if ok else None), "an SRV record holds 'weight port target'"
+        ok = (
+            len(parts) == 3
+            and all(p.isdigit() and int(p) <= 65535 for p in parts[:2])
+            and host_name(parts[2]) is not None
+        )
+        return (
+            f"{int(parts[0])} {int(parts[1])} {host_name(parts[2])}" if ok else None
+        ), "an SRV record holds 'weight port target'"
     if rtype == "TLSA":
         parts = text.split()
-        ok = (len(parts) == 4 and all(p.isdigit() for p in parts[:3]) and int(parts[0]) <= 3 and int(parts[1]) <= 1 and int(parts[2]) <= 2
-              and HEX.match(parts[3]) is not None and len(parts[3]) % 2 == 0
-              and (parts[2] != "1" or len(parts[3]) == 64) and (parts[2] != "2" or len(parts[3]) == 128))
-        return (" ".join([*(str(int(p)) for p in parts[:3]), parts[3].lower()]) if ok else None,
-                "a TLSA record holds 'usage(0-3) selector(0-1) matching-type(0-2) hex-data'")
+        ok = (
+            len(parts) == 4
+            and all(p.isdigit() for p in parts[:3])
+            and int(parts[0]) <= 3
+            and int(parts[1]) <= 1
+            and int(parts[2]) <= 2
+            and HEX.match(parts[3]) is not None
+            and len(parts[3]) % 2 == 0
+            and (parts[2] != "1" or len(parts[3]) == 64)
+            and (parts[2] != "2" or len(parts[3]) == 128)
+        )
+        return (
+            " ".join([*(str(int(p)) for p in parts[:3]), parts[3].lower()]) if ok else None,
+            "a TLSA record holds 'usage(0-3) selector(0-1) matching-type(0-2) hex-data'",
+        )
     if rtype == "CAA":
         m = CAA.match(text)
         ok = m is not None and int(m.group(1)) <= 255
-        return (f'{int(m.group(1))} {m.group(2).lower()} "{m.group(3)}"' if ok and m else None), "a CAA record holds 'flags tag \"value\"'"
+        return (
+            f'{int(m.group(1))} {m.group(2).lower()} "{m.group(3)}"' if ok and m else None
+        ), "a CAA record holds 'flags tag \"value\"'"
     if rtype == "TXT":
         if (
             len(re.findall(r'(?<!\\)"', data.replace("\\\\", ""))) % 2
@@ -130,16 +163,27 @@ def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str,
                 errs.append((at, "format", "an object"))
                 continue
             countries, continents = m.get("countries") or [], m.get("continents") or []
-            if not (isinstance(countries, list) and all(isinstance(c, str) and re.fullmatch(r"[A-Za-z]{2}", c) for c in countries)):
+            if not (
+                isinstance(countries, list)
+                and all(isinstance(c, str) and re.fullmatch(r"[A-Za-z]{2}", c) for c in countries)
+            ):
                 errs.append((f"{at}.countries", "format", "two-letter country codes"))
-            elif not (isinstance(continents, list) and all(isinstance(c, str) and c.upper() in CONTINENTS for c in continents)):
+            elif not (
+                isinstance(continents, list) and all(isinstance(c, str) and c.upper() in CONTINENTS for c in continents)
+            ):
                 errs.append((f"{at}.continents", "format", f"continent codes among {', '.join(CONTINENTS)}"))
             elif not countries and not continents:
                 errs.append((at, "constraint", "a match names countries or continents"))
             data, e = _check_answer(rtype, m.get("data"), f"{at}.data")
             errs += e
             if not errs:
-                out.append({"countries": [c.upper() for c in countries], "continents": [c.upper() for c in continents], "data": data})
+                out.append(
+                    {
+                        "countries": [c.upper() for c in countries],
+                        "continents": [c.upper() for c in continents],
+                        "data": data,
+                    }
+                )
         default, e = _check_answer(rtype, cfg.get("default"), f"{where}.default")
         errs += e
         return (None if errs else {"matches": out, "default": default}), errs
@@ -154,8 +198,17 @@ def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str,
         for key in ("must_contain", "user_agent"):
             if cfg.get(key) is not None and not isinstance(cfg[key], str):
                 errs.append((f"{where}.{key}", "format", "a string"))
-        return (None if errs else {"ips": ips, "must_contain": cfg.get("must_contain"), "url": url, "user_agent": cfg.get("user_agent"),
-                                   "strategy": strategy}), errs
+        return (
+            None
+            if errs
+            else {
+                "ips": ips,
+                "must_contain": cfg.get("must_contain"),
+                "url": url,
+                "user_agent": cfg.get("user_agent"),
+                "strategy": strategy,
+            }
+        ), errs
     if kind == "weighted_config":
         items = cfg.get("weighted_ips")
         if not isinstance(items, list) or not items:
@@ -177,7 +230,11 @@ def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str,
     for i, v in enumerate(views):
         at = f"{where}.views.{i}"
         try:
-            subnet = str(ipaddress.ip_network(v.get("subnet"), strict=False)) if isinstance(v, dict) and isinstance(v.get("subnet"), str) else None
+            subnet = (
+                str(ipaddress.ip_network(v.get("subnet"), strict=False))
+                if isinstance(v, dict) and isinstance(v.get("subnet"), str)
+                else None
+            )
         except ValueError:
             subnet = None
         if subnet is None:
@@ -189,7 +246,9 @@ def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str,
     return (None if errs else {"views": out}), errs
 
 
-def check_record(raw: Any, where: str, inherit: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, list[Err]]:
+def check_record(
+    raw: Any, where: str, inherit: dict[str, Any] | None = None
+) -> tuple[dict[str, Any] | None, list[Err]]:
     """A record of a request, normalised, or the reasons it is refused. In a `set`, a missing name,
     type, data or TTL is the replaced record's (`inherit`)."""
     if not isinstance(raw, dict):
@@ -199,11 +258,22 @@ def check_record(raw: Any, where: str, inherit: dict[str, Any] | None = None) ->
     given_type = raw.get("type") if raw.get("type") not in (None, "") else base.get("type")
     rtype = record_type(given_type)
     if rtype is None:
-        errs.append((f"{where}.type", "required" if given_type is None else "constraint",
-                     f"one of {', '.join(TYPES)}" + ("" if given_type is None else f", not {given_type!r}")))
+        errs.append(
+            (
+                f"{where}.type",
+                "required" if given_type is None else "constraint",
+                f"one of {', '.join(TYPES)}" + ("" if given_type is None else f", not {given_type!r}"),
+            )
+        )
     name = record_name(raw["name"]) if raw.get("name") is not None else base.get("name", "")
     if name is None:
-        errs.append((f"{where}.name", "format", "labels of letters, digits and dashes (a leading underscore or a first '*' allowed)"))
+        errs.append(
+            (
+                f"{where}.name",
+                "format",
+                "labels of letters, digits and dashes (a leading underscore or a first '*' allowed)",
+            )
+        )
     ttl = raw.get("ttl") if raw.get("ttl") is not None else base.get("ttl", DEFAULT_TTL)
     if not _int_in(ttl, TTL_MIN, TTL_MAX):
         errs.append((f"{where}.ttl", "constraint", f"a TTL from {TTL_MIN} to {TTL_MAX} seconds"))
@@ -231,7 +301,15 @@ def check_record(raw: Any, where: str, inherit: dict[str, Any] | None = None) ->
         config = {kinds[0]: value}
     if errs:
         return None, errs
-    return {"name": name, "data": data, "type": rtype, "ttl": ttl, "priority": priority or 0, "comment": comment, **config}, []
+    return {
+        "name": name,
+        "data": data,
+        "type": rtype,
+        "ttl": ttl,
+        "priority": priority or 0,
+        "comment": comment,
+        **config,
+    }, []
 
 
 def content(record: dict[str, Any]) -> dict[str, Any]:

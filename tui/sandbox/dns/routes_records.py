@@ -66,7 +66,9 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         for key in ("return_all_records", "disallow_new_zone_creation"):
             if body.get(key) is not None and not isinstance(body[key], bool):
                 errs.append((key, "format", "true or false"))
-        if body.get("serial") is not None and (not isinstance(body["serial"], int) or isinstance(body["serial"], bool) or body["serial"] < 0):
+        if body.get("serial") is not None and (
+            not isinstance(body["serial"], int) or isinstance(body["serial"], bool) or body["serial"] < 0
+        ):
             errs.append(("serial", "format", "a whole number"))
         if errs:
             raise invalid_arguments(*errs)
@@ -85,7 +87,9 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
 
     async def list_versions(request: Request) -> Response:
         z = zone_in_path(store, request)
-        return page_page_size(request, "versions", z["_versions"][::-1], lambda v: {"id": v["id"], "created_at": v["created_at"]})
+        return page_page_size(
+            request, "versions", z["_versions"][::-1], lambda v: {"id": v["id"], "created_at": v["created_at"]}
+        )
 
     async def version_records(request: Request) -> Response:
         _, v = store.version(request.path_params["version_id"])
@@ -116,7 +120,9 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         if errs:
             raise invalid_arguments(*errs)
         store.editable(z)
-        return JSONResponse({"records": replace_all(z, bind.provider_records(z["_name"], online["token"]), "online_v1")})
+        return JSONResponse(
+            {"records": replace_all(z, bind.provider_records(z["_name"], online["token"]), "online_v1")}
+        )
 
     async def import_raw(request: Request) -> Response:
         z = zone_in_path(store, request)
@@ -125,7 +131,13 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         if body.get("format") not in (None, "bind", "unknown_raw_format"):
             errs.append(("format", "constraint", "bind"))
         if body.get("axfr_source") is not None:
-            errs.append(("axfr_source", "constraint", "the sandbox cannot transfer a zone from another server: import a BIND zone file"))
+            errs.append(
+                (
+                    "axfr_source",
+                    "constraint",
+                    "the sandbox cannot transfer a zone from another server: import a BIND zone file",
+                )
+            )
         field, text = "content", body.get("content")
         if isinstance(body.get("bind_source"), dict):
             field, text = "bind_source.content", body["bind_source"].get("content")
@@ -142,7 +154,9 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         for n, rec in parsed:  # name the line of a refused record
             _, e = check_record(rec, field)
             if e:
-                raise invalid_arguments(*[(field, reason, f"line {n}: {help_message}") for _, reason, help_message in e])
+                raise invalid_arguments(
+                    *[(field, reason, f"line {n}: {help_message}") for _, reason, help_message in e]
+                )
         return JSONResponse({"records": replace_all(z, contents, field)})
 
     async def export_raw(request: Request) -> Response:
@@ -151,7 +165,13 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         if fmt not in ("bind", "unknown_raw_format"):
             raise invalid_arguments(("format", "constraint", "bind"))
         text = bind.render(z["_name"], store.sorted_records(z, False), serial=z["_rev"])
-        return JSONResponse({"name": f"{z['_name']}.zone", "content_type": "text/plain", "content": base64.b64encode(text.encode()).decode()})
+        return JSONResponse(
+            {
+                "name": f"{z['_name']}.zone",
+                "content_type": "text/plain",
+                "content": base64.b64encode(text.encode()).decode(),
+            }
+        )
 
     return [
         ("GET", "/dns-zones/version/{version_id}", version_records),

@@ -20,14 +20,24 @@ from ..errors import HttpError, invalid_arguments, not_found
 from .names import domain_name, host_name, subdomain_name, zone_name
 from .store import DnsStore, already_exists
 
-ZONE_ORDER = {"domain_asc": (("domain", "subdomain"), False), "domain_desc": (("domain", "subdomain"), True),
-              "subdomain_asc": (("subdomain", "domain"), False), "subdomain_desc": (("subdomain", "domain"), True),
-              "created_at_asc": (("_created",), False), "created_at_desc": (("_created",), True),
-              "updated_at_asc": (("updated_at",), False), "updated_at_desc": (("updated_at",), True)}
+ZONE_ORDER = {
+    "domain_asc": (("domain", "subdomain"), False),
+    "domain_desc": (("domain", "subdomain"), True),
+    "subdomain_asc": (("subdomain", "domain"), False),
+    "subdomain_desc": (("subdomain", "domain"), True),
+    "created_at_asc": (("_created",), False),
+    "created_at_desc": (("_created",), True),
+    "updated_at_asc": (("updated_at",), False),
+    "updated_at_desc": (("updated_at",), True),
+}
 DOMAIN_ORDER = {"domain_asc": False, "domain_desc": True}
 NS_MAX = 10
-SERVICE = {"name": "domain", "description": "Domains, DNS zones and records (sandbox)", "version": "v2beta1",
-           "documentation_url": "https://www.example.com/en/developers/api/domains-and-dns/"}
+SERVICE = {
+    "name": "domain",
+    "description": "Domains, DNS zones and records (sandbox)",
+    "version": "v2beta1",
+    "documentation_url": "https://www.example.com/en/developers/api/domains-and-dns/",
+}
 
 
 def order_param(request: Request, known: dict[str, Any], default: str) -> str:
@@ -100,7 +110,9 @@ def check_nameservers(entries: Any) -> list[tuple[str, list[str]]]:
 def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
     def zones_page(request: Request, zones: list[dict[str, Any]], order: str = "domain_asc") -> Response:
         keys, rev = ZONE_ORDER[order]
-        return page_page_size(request, "dns_zones", sorted(zones, key=lambda z: tuple(z[k] for k in keys), reverse=rev), public)
+        return page_page_size(
+            request, "dns_zones", sorted(zones, key=lambda z: tuple(z[k] for k in keys), reverse=rev), public
+        )
 
     async def info(request: Request) -> Response:
         return JSONResponse(SERVICE)
@@ -128,8 +140,14 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
     async def get_domain(request: Request) -> Response:
         d = domain_in_path(request)
         zones = sorted((z for z in store.zones.values() if z["domain"] == d["domain"]), key=lambda z: z["subdomain"])
-        return JSONResponse({**public(d), "dns_zones": [public(z) for z in zones], "dnssec": {"status": d["dnssec_status"], "ds_records": []},
-                             "linked_products": []})
+        return JSONResponse(
+            {
+                **public(d),
+                "dns_zones": [public(z) for z in zones],
+                "dnssec": {"status": d["dnssec_status"], "ds_records": []},
+                "linked_products": [],
+            }
+        )
 
     async def domain_zones(request: Request) -> Response:
         d = domain_in_path(request)
@@ -150,15 +168,29 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         owner = store.domain_of(name)
         if owner is not None:
             same = owner["domain"] == name
-            raise already_exists("domain", f"{name} is already registered" if same else f"{name} is a sub-domain of {owner['domain']}, which is registered")
+            raise already_exists(
+                "domain",
+                f"{name} is already registered"
+                if same
+                else f"{name} is a sub-domain of {owner['domain']}, which is registered",
+            )
         d = store.register_external(name, project)
-        return JSONResponse({"domain": name, "organization_id": d["organization_id"], "project_id": d["project_id"],
-                             "validation_token": d["_token"], "created_at": d["created_at"]})
+        return JSONResponse(
+            {
+                "domain": name,
+                "organization_id": d["organization_id"],
+                "project_id": d["project_id"],
+                "validation_token": d["_token"],
+                "created_at": d["created_at"],
+            }
+        )
 
     async def delete_external(request: Request) -> Response:
         d = domain_in_path(request)
         if not d["is_external"]:
-            raise invalid_arguments(("domain", "constraint", f"{d['domain']} is registered here, not an external domain"))
+            raise invalid_arguments(
+                ("domain", "constraint", f"{d['domain']} is registered here, not an external domain")
+            )
         store.delete_domain(d)
         return JSONResponse({})
 
@@ -216,7 +248,9 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             if name is None:
                 raise invalid_arguments(("new_dns_zone", "format", "a zone name"))
             if not z["subdomain"]:
-                raise invalid_arguments(("new_dns_zone", "constraint", "a root zone is named after its domain and cannot be renamed"))
+                raise invalid_arguments(
+                    ("new_dns_zone", "constraint", "a root zone is named after its domain and cannot be renamed")
+                )
             if not name.endswith("." + z["domain"]):
                 raise invalid_arguments(("new_dns_zone", "constraint", f"a sub-zone of {z['domain']}, as this zone is"))
             if name != z["_name"] and name in store.zones:
@@ -256,8 +290,12 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         if dest is None:
             owner = store.domain_of(dest_name)
             if owner is None:
-                raise invalid_arguments(("dest_dns_zone", "constraint", f"{dest_name} is not within one of your domains"))
-            dest = store.create_zone(owner["domain"], dest_name.removesuffix(owner["domain"]).removesuffix("."), project)
+                raise invalid_arguments(
+                    ("dest_dns_zone", "constraint", f"{dest_name} is not within one of your domains")
+                )
+            dest = store.create_zone(
+                owner["domain"], dest_name.removesuffix(owner["domain"]).removesuffix("."), project
+            )
         else:
             store.editable(dest)
         copied = {}
@@ -275,7 +313,10 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         errs = check_unknown(body, {"recreate_dns_zone", "recreate_sub_dns_zone"})
         if errs:
             raise invalid_arguments(*errs)
-        again, again_subs = flag(body.get("recreate_dns_zone"), "recreate_dns_zone"), flag(body.get("recreate_sub_dns_zone"), "recreate_sub_dns_zone")
+        again, again_subs = (
+            flag(body.get("recreate_dns_zone"), "recreate_dns_zone"),
+            flag(body.get("recreate_sub_dns_zone"), "recreate_sub_dns_zone"),
+        )
         zones = [z] + (store.sub_zones(z) if again_subs else [])
         for one in zones:
             if (again if one is z else again_subs) and store.uses_default_ns(one):
@@ -323,7 +364,11 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             wanted = domain_name(q["dns_zone"]) or q["dns_zone"]
             items = [c for c in items if c["dns_zone"] == wanted or c["dns_zone"].endswith("." + wanted)]
         if q.get("project_id"):
-            items = [c for c in items if c["dns_zone"] in store.zones and store.zones[c["dns_zone"]]["project_id"] == q["project_id"]]
+            items = [
+                c
+                for c in items
+                if c["dns_zone"] in store.zones and store.zones[c["dns_zone"]]["project_id"] == q["project_id"]
+            ]
         return page_page_size(request, "certificates", items, dict)
 
     async def create_cert(request: Request) -> Response:
@@ -331,7 +376,9 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         errs = check_unknown(body, {"dns_zone", "alternative_dns_zones"})
         name = domain_name(body.get("dns_zone"))
         if name is None:
-            errs.append(("dns_zone", "required" if not body.get("dns_zone") else "format", "the zone the certificate is for"))
+            errs.append(
+                ("dns_zone", "required" if not body.get("dns_zone") else "format", "the zone the certificate is for")
+            )
         alts = body.get("alternative_dns_zones") or []
         if not isinstance(alts, list):
             errs.append(("alternative_dns_zones", "format", "a list of zone names"))
@@ -340,7 +387,9 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         for i, alt in enumerate(alts):
             n = domain_name(alt)
             if n is None or store.domain_of(n) is None:
-                errs.append((f"alternative_dns_zones.{i}", "constraint", f"{alt!r} is not a name within one of your domains"))
+                errs.append(
+                    (f"alternative_dns_zones.{i}", "constraint", f"{alt!r} is not a name within one of your domains")
+                )
             names.append(n)
         if errs:
             raise invalid_arguments(*errs)

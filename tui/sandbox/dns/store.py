@@ -48,21 +48,41 @@ class Timings:
 
 
 def already_exists(resource: str, help_message: str) -> HttpError:
-    return HttpError(409, {"type": "already_exists", "message": "resource already exists", "resource": resource, "help_message": help_message})
+    return HttpError(
+        409,
+        {
+            "type": "already_exists",
+            "message": "resource already exists",
+            "resource": resource,
+            "help_message": help_message,
+        },
+    )
 
 
 def not_default_ns(zone: Obj) -> HttpError:
     """412: records are edited only in a zone that uses the default name servers (spec 3 §4.1)."""
-    return HttpError(412, {"type": "precondition_failed", "message": "precondition is not respected", "precondition": "default_name_servers_required",
-                           "help_message": f"the zone {zone['_name']} does not use the default name servers ({', '.join(zone['ns_default'])}): "
-                                           f"its records are edited at its own name servers ({', '.join(zone['ns'])})"})
+    return HttpError(
+        412,
+        {
+            "type": "precondition_failed",
+            "message": "precondition is not respected",
+            "precondition": "default_name_servers_required",
+            "help_message": f"the zone {zone['_name']} does not use the default name servers "
+            "({', '.join(zone['ns_default'])}): "
+            f"its records are edited at its own name servers ({', '.join(zone['ns'])})",
+        },
+    )
 
 
 def pem(kind: str, seed: str, lines: int = 6) -> str:
     """A PEM block of the right shape (not a real key or certificate), the same for the same seed."""
     raw = b"".join(hashlib.sha512(f"{seed}:{n}".encode()).digest() for n in range(lines))
     body = base64.b64encode(raw).decode()
-    return f"-----BEGIN {kind}-----\n" + "\n".join(body[i:i + 64] for i in range(0, len(body), 64)) + f"\n-----END {kind}-----\n"
+    return (
+        f"-----BEGIN {kind}-----\n"
+        + "\n".join(body[i : i + 64] for i in range(0, len(body), 64))
+        + f"\n-----END {kind}-----\n"
+    )
 
 
 class DnsStore:
@@ -97,14 +117,32 @@ class DnsStore:
             line.settle_due()
 
     # ---- domains --------------------------------------------------------------------------------
-    def add_domain(self, name: str, *, external: bool, status: str = "active", age: float = 0.0, expires_in: float | None = None,
-                   project_id: str | None = None, auto_renew: str = "enabled") -> Obj:
+    def add_domain(
+        self,
+        name: str,
+        *,
+        external: bool,
+        status: str = "active",
+        age: float = 0.0,
+        expires_in: float | None = None,
+        project_id: str | None = None,
+        auto_renew: str = "enabled",
+    ) -> Obj:
         at = self.clock.now() - age
-        d = {"domain": name, "organization_id": self.organization_id, "project_id": project_id or self.project_id,
-             "auto_renew_status": "feature_status_unknown" if external else auto_renew, "dnssec_status": "disabled",
-             "epp_code": [] if external else ["clientTransferProhibited"],
-             "expired_at": None if expires_in is None else self.iso(self.clock.now() + expires_in), "updated_at": self.iso(at),
-             "registrar": "EXTERNAL" if external else "SANDBOX", "is_external": external, "status": status, "created_at": self.iso(at)}
+        d = {
+            "domain": name,
+            "organization_id": self.organization_id,
+            "project_id": project_id or self.project_id,
+            "auto_renew_status": "feature_status_unknown" if external else auto_renew,
+            "dnssec_status": "disabled",
+            "epp_code": [] if external else ["clientTransferProhibited"],
+            "expired_at": None if expires_in is None else self.iso(self.clock.now() + expires_in),
+            "updated_at": self.iso(at),
+            "registrar": "EXTERNAL" if external else "SANDBOX",
+            "is_external": external,
+            "status": status,
+            "created_at": self.iso(at),
+        }
         self.domains[name] = d
         return d
 
@@ -160,14 +198,38 @@ class DnsStore:
             self.drop_zone(z)
 
     # ---- zones ----------------------------------------------------------------------------------
-    def add_zone(self, domain: str, subdomain: str, *, status: str = "active", age: float = 0.0, project_id: str | None = None,
-                 ns: list[str] | None = None) -> Obj:
+    def add_zone(
+        self,
+        domain: str,
+        subdomain: str,
+        *,
+        status: str = "active",
+        age: float = 0.0,
+        project_id: str | None = None,
+        ns: list[str] | None = None,
+    ) -> Obj:
         """A zone holding its automatic NS records (its first version)."""
         at = self.clock.now() - age
         name = zone_name(domain, subdomain)
-        z = {"domain": domain, "subdomain": subdomain, "ns": list(ns or NS_DEFAULT), "ns_default": list(NS_DEFAULT), "ns_master": [],
-             "status": status, "message": None, "updated_at": self.iso(at), "project_id": project_id or self.project_id, "linked_products": [],
-             "_name": name, "_records": {}, "_versions": [], "_glue": {}, "_created": at, "_rev": 0, "_sorted": {}}
+        z = {
+            "domain": domain,
+            "subdomain": subdomain,
+            "ns": list(ns or NS_DEFAULT),
+            "ns_default": list(NS_DEFAULT),
+            "ns_master": [],
+            "status": status,
+            "message": None,
+            "updated_at": self.iso(at),
+            "project_id": project_id or self.project_id,
+            "linked_products": [],
+            "_name": name,
+            "_records": {},
+            "_versions": [],
+            "_glue": {},
+            "_created": at,
+            "_rev": 0,
+            "_sorted": {},
+        }
         self.zones[name] = z
         self.commit(z, self.with_ns(z, {}), at=at)
         return z
@@ -220,14 +282,26 @@ class DnsStore:
     # ---- records and versions -------------------------------------------------------------------
     def ns_record(self, z: Obj, host: str) -> Obj:
         rid = self.uuid()
-        return {"id": rid, "name": "", "data": host.removesuffix(".") + ".", "type": "NS", "ttl": NS_TTL, "priority": 0, "comment": None,
-                "updated_at": self.iso()}
+        return {
+            "id": rid,
+            "name": "",
+            "data": host.removesuffix(".") + ".",
+            "type": "NS",
+            "ttl": NS_TTL,
+            "priority": 0,
+            "comment": None,
+            "updated_at": self.iso(),
+        }
 
     def with_ns(self, z: Obj, records: dict[str, Obj], drop: Iterable[str] = ()) -> dict[str, Obj]:
         """`records` with the zone's automatic NS records (one per name server at the root), the root
         NS records of the servers in `drop` removed."""
         gone = {h.lower().removesuffix(".") for h in drop}
-        out = {rid: r for rid, r in records.items() if not (r["name"] == "" and r["type"] == "NS" and r["data"].removesuffix(".") in gone)}
+        out = {
+            rid: r
+            for rid, r in records.items()
+            if not (r["name"] == "" and r["type"] == "NS" and r["data"].removesuffix(".") in gone)
+        }
         have = {r["data"].removesuffix(".") for r in out.values() if r["name"] == "" and r["type"] == "NS"}
         for host in z["ns"]:
             if host.removesuffix(".") not in have:
@@ -256,8 +330,16 @@ class DnsStore:
         records = dict(z["_records"])
         for c in contents:
             rid = self.uuid()
-            rec = {"id": rid, "name": c["name"], "data": c["data"], "type": c["type"], "ttl": c.get("ttl", 3600), "priority": c.get("priority", 0),
-                   "comment": c.get("comment"), "updated_at": stamp}
+            rec = {
+                "id": rid,
+                "name": c["name"],
+                "data": c["data"],
+                "type": c["type"],
+                "ttl": c.get("ttl", 3600),
+                "priority": c.get("priority", 0),
+                "comment": c.get("comment"),
+                "updated_at": stamp,
+            }
             if len(c) > 3:
                 rec.update((k, v) for k, v in c.items() if k.endswith("_config"))
             records[rid] = rec
@@ -291,7 +373,11 @@ class DnsStore:
         key = self.tsig.get(z["_name"])
         if key is None:
             secret = secrets.token_bytes(64)  # a key: never from the seeded generator the ids come from
-            key = {"name": f"axfr-{self.uuid()[:8]}.{z['_name']}.", "key": base64.b64encode(secret).decode(), "algorithm": TSIG_ALGORITHM}
+            key = {
+                "name": f"axfr-{self.uuid()[:8]}.{z['_name']}.",
+                "key": base64.b64encode(secret).decode(),
+                "algorithm": TSIG_ALGORITHM,
+            }
             self.tsig[z["_name"]] = key
         return key
 
@@ -301,12 +387,22 @@ class DnsStore:
         if existing is not None:
             return existing
         at = self.clock.now() - age
-        c = {"dns_zone": z["_name"], "alternative_dns_zones": alternatives, "status": "pending", "private_key": "", "certificate_chain": "",
-             "created_at": self.iso(at), "expired_at": None}
+        c = {
+            "dns_zone": z["_name"],
+            "alternative_dns_zones": alternatives,
+            "status": "pending",
+            "private_key": "",
+            "certificate_chain": "",
+            "created_at": self.iso(at),
+            "expired_at": None,
+        }
         seed = f"{z['_name']}:{at}"
-        done = {"status": "success", "private_key": pem("PRIVATE KEY", seed, 8),
-                "certificate_chain": pem("CERTIFICATE", seed + ":leaf") + pem("CERTIFICATE", "sandbox-intermediate"),
-                "expired_at": self.iso(at + self.t.certificate + CERT_LIFETIME)}
+        done = {
+            "status": "success",
+            "private_key": pem("PRIVATE KEY", seed, 8),
+            "certificate_chain": pem("CERTIFICATE", seed + ":leaf") + pem("CERTIFICATE", "sandbox-intermediate"),
+            "expired_at": self.iso(at + self.t.certificate + CERT_LIFETIME),
+        }
         self.cert_line.plan(c, (self.t.certificate, done), start=at)
         self.certificates[z["_name"]] = c
         return c

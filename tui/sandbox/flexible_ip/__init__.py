@@ -49,11 +49,26 @@ class FipStore:
     def create(self, zone: str, body: dict[str, Any], settled: bool = False) -> dict[str, Any]:
         """A new IP: `updating` until it settles (at once when `settled`, for seeds and tests)."""
         v6 = bool(body.get("is_ipv6"))
-        address = f"2001:bc8:{self.rng.randint(4096, 65535):x}:{self.rng.randint(1, 4095):x}::/64" if v6 else f"51.15.{self.rng.randint(1, 254)}.{self.rng.randint(1, 254)}"
-        f = {"id": self.ids.uuid(), "organization_id": self.sandbox.organization_id, "project_id": body["project_id"],
-             "description": body.get("description") or "", "created_at": self.clock.iso(), "updated_at": self.clock.iso(),
-             "status": "updating", "tags": list(body.get("tags") or []), "ip_address": address, "server_id": None,
-             "reverse": body.get("reverse") or "", "mac_address": None, "zone": zone}
+        address = (
+            f"2001:bc8:{self.rng.randint(4096, 65535):x}:{self.rng.randint(1, 4095):x}::/64"
+            if v6
+            else f"51.15.{self.rng.randint(1, 254)}.{self.rng.randint(1, 254)}"
+        )
+        f = {
+            "id": self.ids.uuid(),
+            "organization_id": self.sandbox.organization_id,
+            "project_id": body["project_id"],
+            "description": body.get("description") or "",
+            "created_at": self.clock.iso(),
+            "updated_at": self.clock.iso(),
+            "status": "updating",
+            "tags": list(body.get("tags") or []),
+            "ip_address": address,
+            "server_id": None,
+            "reverse": body.get("reverse") or "",
+            "mac_address": None,
+            "zone": zone,
+        }
         if body.get("server_id"):
             f["server_id"] = body["server_id"]
         if settled:
@@ -83,10 +98,18 @@ class FipStore:
         return [g for g in self.fips[zone].values() if (g.get("mac_address") or {}).get("mac_address") == mac]
 
     def new_mac(self, mac_type: str) -> dict[str, Any]:
-        prefix = {"xen": [0x00, 0x16, 0x3E], "vmware": [0x00, 0x50, 0x56]}.get(mac_type, [0x52, 0x54, 0x00])  # each hypervisor's own OUI
+        prefix = {"xen": [0x00, 0x16, 0x3E], "vmware": [0x00, 0x50, 0x56]}.get(
+            mac_type, [0x52, 0x54, 0x00]
+        )  # each hypervisor's own OUI
         octets = prefix + [self.rng.randint(0, 255) for _ in range(3)]
-        return {"id": self.ids.uuid(), "mac_address": ":".join(f"{o:02x}" for o in octets), "mac_type": mac_type,
-                "status": "ready", "created_at": self.clock.iso(), "updated_at": self.clock.iso()}
+        return {
+            "id": self.ids.uuid(),
+            "mac_address": ":".join(f"{o:02x}" for o in octets),
+            "mac_type": mac_type,
+            "status": "ready",
+            "created_at": self.clock.iso(),
+            "updated_at": self.clock.iso(),
+        }
 
 
 def routes(store: FipStore) -> list[Route]:
@@ -163,7 +186,13 @@ def routes(store: FipStore) -> list[Route]:
         for f in fips:
             missing = [g["id"] for g in store.group(zone, f) if g["id"] not in ids]
             if missing:
-                raise invalid_arguments(("fips_ids", "constraint", f"{f['ip_address']} is in a MAC group: move its whole group ({', '.join(missing)})"))
+                raise invalid_arguments(
+                    (
+                        "fips_ids",
+                        "constraint",
+                        f"{f['ip_address']} is in a MAC group: move its whole group ({', '.join(missing)})",
+                    )
+                )
         if len([f for f in store.on_server(zone, sid) if f["id"] not in ids]) + len(fips) > MAX_PER_SERVER:
             raise invalid_arguments(("fips_ids", "constraint", f"a server has at most {MAX_PER_SERVER} flexible IPs"))
         for f in fips:
@@ -209,7 +238,9 @@ def routes(store: FipStore) -> list[Route]:
         if not src.get("mac_address"):
             raise invalid_arguments(("duplicate_from_fip_id", "constraint", "that flexible IP has no virtual MAC"))
         if not f["server_id"] or src["server_id"] != f["server_id"]:
-            raise invalid_arguments(("duplicate_from_fip_id", "constraint", "both flexible IPs must be attached to the same server"))
+            raise invalid_arguments(
+                ("duplicate_from_fip_id", "constraint", "both flexible IPs must be attached to the same server")
+            )
         f["mac_address"] = dict(src["mac_address"], id=store.ids.uuid())
         return JSONResponse(public(f))
 
@@ -243,16 +274,27 @@ def seed_demo(store: FipStore, rng: Any) -> None:
     bm = store.sandbox.baremetal
     servers = {s["name"]: s["id"] for s in bm.servers["fr-par-2"].values()}
     project = store.sandbox.project_id
-    a = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip"}, settled=True)
-    b = store.create("fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip v6", "is_ipv6": True}, settled=True)
-    store.create("fr-par-2", {"project_id": project, "server_id": servers["db-standby"], "description": "standby"}, settled=True)
+    a = store.create(
+        "fr-par-2", {"project_id": project, "server_id": servers["db-primary"], "description": "db vip"}, settled=True
+    )
+    b = store.create(
+        "fr-par-2",
+        {"project_id": project, "server_id": servers["db-primary"], "description": "db vip v6", "is_ipv6": True},
+        settled=True,
+    )
+    store.create(
+        "fr-par-2", {"project_id": project, "server_id": servers["db-standby"], "description": "standby"}, settled=True
+    )
     store.create("fr-par-2", {"project_id": project, "description": "spare"}, settled=True)
     a["mac_address"] = store.new_mac("kvm")
     b["mac_address"] = dict(a["mac_address"], id=store.ids.uuid())
     # fr-par-1, where bare-metal private networks are too: one on edge-par, two spares
     edge = next(s["id"] for s in bm.servers["fr-par-1"].values() if s["name"] == "edge-par")
-    for body in ({"server_id": edge, "description": "edge vip", "reverse": "edge.example.com"},
-                 {"description": "spare a"}, {"description": "spare b", "tags": ["failover"]}):
+    for body in (
+        {"server_id": edge, "description": "edge vip", "reverse": "edge.example.com"},
+        {"description": "spare a"},
+        {"description": "spare b", "tags": ["failover"]},
+    ):
         store.create("fr-par-1", {"project_id": project, **body}, settled=True)
 
 
@@ -270,7 +312,11 @@ def seed_scale(store: FipStore, rng: Any, count: int, zone: str = "fr-par-1") ->
             sid = previous["server_id"]  # type: ignore[index]
         if sid is not None and per_server.get(sid, 0) >= MAX_PER_SERVER:
             sid, grouped = None, False
-        f = store.create(zone, {"project_id": project, "server_id": sid, "description": f"scale-{n:05d}", "is_ipv6": n % 7 == 0}, settled=True)
+        f = store.create(
+            zone,
+            {"project_id": project, "server_id": sid, "description": f"scale-{n:05d}", "is_ipv6": n % 7 == 0},
+            settled=True,
+        )
         if sid is not None:
             per_server[sid] = per_server.get(sid, 0) + 1
             if grouped:

@@ -73,23 +73,39 @@ class RateLimiter:
         """Refuse a new request when the simultaneous or per-minute request limit is reached."""
         usage, limits = self.of(org), self.limits
         if usage.active >= limits.concurrent:
-            raise Refused("concurrent_requests", f"Rate limit reached: {limits.concurrent} concurrent requests per organization; "
-                          "retry when one of them has finished.", 1.0)
+            raise Refused(
+                "concurrent_requests",
+                f"Rate limit reached: {limits.concurrent} concurrent requests per organization; "
+                "retry when one of them has finished.",
+                1.0,
+            )
         if usage.requests >= limits.requests_per_minute:
             wait = self.reset_in(usage)
-            raise Refused("requests", f"Rate limit reached: {limits.requests_per_minute} requests per minute per organization "
-                          f"(used {usage.requests}); the limit resets in {duration(wait)}.", wait)
+            raise Refused(
+                "requests",
+                f"Rate limit reached: {limits.requests_per_minute} requests per minute per organization "
+                f"(used {usage.requests}); the limit resets in {duration(wait)}.",
+                wait,
+            )
 
     def check_tokens(self, org: str, tokens: int) -> None:
         """Refuse a request whose tokens would pass the minute's token limit."""
         usage, limit = self.of(org), self.limits.tokens_per_minute
         if tokens > limit:
-            raise Refused("tokens", f"Request too large: it needs {tokens} tokens, more than the limit of {limit} tokens per minute "
-                          "per organization; ask for fewer (max_tokens).", WINDOW)
+            raise Refused(
+                "tokens",
+                f"Request too large: it needs {tokens} tokens, more than the limit of {limit} tokens per minute "
+                "per organization; ask for fewer (max_tokens).",
+                WINDOW,
+            )
         if usage.tokens + tokens > limit:
             wait = self.reset_in(usage)
-            raise Refused("tokens", f"Rate limit reached: {limit} tokens per minute per organization (used {usage.tokens}, "
-                          f"this request needs {tokens}); the limit resets in {duration(wait)}.", wait)
+            raise Refused(
+                "tokens",
+                f"Rate limit reached: {limit} tokens per minute per organization (used {usage.tokens}, "
+                f"this request needs {tokens}); the limit resets in {duration(wait)}.",
+                wait,
+            )
 
     def charge(self, org: str, tokens: int = 0) -> None:
         """Count one request and its tokens, opening a minute if none is open."""

@@ -24,8 +24,10 @@ MAX_ANSWER = 16_384
 TOKEN = re.compile(r"\w+|[^\w\s]")
 PIECE = re.compile(r"(\s*)(\w+|[^\w\s])")
 ASK = re.compile(r"(\d{1,6})\s*-?\s*(?:words?|tokens?)\b", re.IGNORECASE)
-VOCABULARY = ("the sandbox answers from your own words without a network or any weights so the same question always "
-              "gets the same answer and a long answer streams one piece at a time").split()
+VOCABULARY = (
+    "the sandbox answers from your own words without a network or any weights so the same question always "
+    "gets the same answer and a long answer streams one piece at a time"
+).split()
 MODELS = ("sandbox-chat-small", "sandbox-chat-large", "sandbox-coder")
 OWNER = "sandbox"
 
@@ -61,8 +63,10 @@ def answer(model: str, messages: list[dict[str, Any]], max_tokens: int | None) -
         out = _long(min(int(asked.group(1)), MAX_ANSWER), words, f"{model}\n{last}")
     else:
         said = " ".join(words[:12]) or "nothing"
-        out = pieces(f"You said: {said}. I am {model}, the sandbox's model: I answer from your own words, "
-                     "offline, and the same question always gets the same answer.")
+        out = pieces(
+            f"You said: {said}. I am {model}, the sandbox's model: I answer from your own words, "
+            "offline, and the same question always gets the same answer."
+        )
     if max_tokens is not None and len(out) > max_tokens:
         return out[:max_tokens], "length"
     return out, "stop"

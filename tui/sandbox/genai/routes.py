@@ -25,8 +25,14 @@ KNOWN_PATHS = {f"{V1}/models", f"{V1}/chat/completions"}
 class Invalid(Exception):
     """A request the API refuses: answered with `{"error": {message, type, param, code}}`."""
 
-    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None,
-                 type_: str = "invalid_request_error") -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        param: str | None = None,
+        code: str | None = None,
+        type_: str = "invalid_request_error",
+    ) -> None:
         super().__init__(message)
         self.status, self.message, self.param, self.code, self.type = status, message, param, code, type_
 
@@ -63,7 +69,9 @@ class GenaiStore:
 
     def refused(self, err: Refused) -> Response:
         code = "rate_limit_exceeded"
-        return self.respond(error_body(err.message, err.kind, None, code), 429, {"retry-after": str(max(1, math.ceil(err.retry)))})
+        return self.respond(
+            error_body(err.message, err.kind, None, code), 429, {"retry-after": str(max(1, math.ceil(err.retry)))}
+        )
 
     def invalid(self, err: Invalid) -> Response:
         return self.respond(error_body(err.message, err.type, err.param, err.code), err.status)
@@ -71,8 +79,15 @@ class GenaiStore:
 
 def denied(store: GenaiStore, path: str) -> Response:
     """A missing or wrong bearer key: 401 in the API's error shape, with the headers (not counted)."""
-    return store.respond(error_body("Incorrect API key provided: send Authorization: Bearer <your secret key>.",
-                                    "invalid_request_error", None, "invalid_api_key"), 401)
+    return store.respond(
+        error_body(
+            "Incorrect API key provided: send Authorization: Bearer <your secret key>.",
+            "invalid_request_error",
+            None,
+            "invalid_api_key",
+        ),
+        401,
+    )
 
 
 def _chat_request(body: Any) -> dict[str, Any]:
@@ -84,27 +99,47 @@ def _chat_request(body: Any) -> dict[str, Any]:
     if not model:
         raise Invalid(422, f"A model is required: one of {', '.join(MODELS)}.", "model", "missing_model")
     if model not in MODELS:
-        raise Invalid(422, f"The model {str(model)[:100]!r} does not exist: use one of {', '.join(MODELS)}.", "model", "model_not_found")
+        raise Invalid(
+            422,
+            f"The model {str(model)[:100]!r} does not exist: use one of {', '.join(MODELS)}.",
+            "model",
+            "model_not_found",
+        )
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise Invalid(400, "messages is a non-empty list of {role, content}.", "messages", "invalid_value")
     for n, m in enumerate(messages):
         if not isinstance(m, dict) or m.get("role") not in ROLES:
-            raise Invalid(400, f"messages[{n}].role is one of {', '.join(ROLES)}.", f"messages[{n}].role", "invalid_value")
+            raise Invalid(
+                400, f"messages[{n}].role is one of {', '.join(ROLES)}.", f"messages[{n}].role", "invalid_value"
+            )
         content = m.get("content")
         if not (isinstance(content, (str, list)) or (content is None and m["role"] == "assistant")):
-            raise Invalid(400, f"messages[{n}].content is text (or a list of text parts).", f"messages[{n}].content", "invalid_value")
+            raise Invalid(
+                400,
+                f"messages[{n}].content is text (or a list of text parts).",
+                f"messages[{n}].content",
+                "invalid_value",
+            )
     limit = body.get("max_completion_tokens", body.get("max_tokens"))
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise Invalid(400, "max_tokens is a positive integer.", "max_tokens", "invalid_value")
     temperature = body.get("temperature")
-    if temperature is not None and (isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 <= temperature <= 2):
+    if temperature is not None and (
+        isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 <= temperature <= 2
+    ):
         raise Invalid(400, "temperature is a number from 0 to 2.", "temperature", "invalid_value")
     if body.get("n", 1) != 1:
         raise Invalid(400, "Only one choice (n = 1) is served.", "n", "invalid_value")
     options = body.get("stream_options")
     usage_at_end = isinstance(options, dict) and options.get("include_usage") is True
-    return {"model": model, "messages": messages, "max_tokens": limit, "stream": body.get("stream") is True, "usage_at_end": usage_at_end}
+    return {
+        "model": model,
+        "messages": messages,
+        "max_tokens": limit,
+        "stream": body.get("stream") is True,
+        "usage_at_end": usage_at_end,
+    }
 
 
 def routes(store: GenaiStore) -> list[Route]:
@@ -117,7 +152,12 @@ def routes(store: GenaiStore) -> list[Route]:
             return store.refused(err)
         limiter.charge(store.org_of(request))
         created = int(store.clock.now()) - 86_400 * 30
-        return store.respond({"object": "list", "data": [{"id": m, "object": "model", "created": created, "owned_by": OWNER} for m in MODELS]})
+        return store.respond(
+            {
+                "object": "list",
+                "data": [{"id": m, "object": "model", "created": created, "owned_by": OWNER} for m in MODELS],
+            }
+        )
 
     async def get_model(request: Request) -> Response:
         try:
@@ -128,7 +168,9 @@ def routes(store: GenaiStore) -> list[Route]:
         model = request.path_params["model"]
         if model not in MODELS:
             return store.invalid(Invalid(404, f"The model {model[:100]!r} does not exist.", "model", "model_not_found"))
-        return store.respond({"id": model, "object": "model", "created": int(store.clock.now()) - 86_400 * 30, "owned_by": OWNER})
+        return store.respond(
+            {"id": model, "object": "model", "created": int(store.clock.now()) - 86_400 * 30, "owned_by": OWNER}
+        )
 
     async def completions(request: Request) -> Response:
         org = store.org_of(request)
@@ -154,22 +196,43 @@ def routes(store: GenaiStore) -> list[Route]:
             return store.refused(err)
         limiter.charge(org, usage["total_tokens"])
         store.chats.append(raw)
-        made = {"id": "chatcmpl-" + store.ids.uuid().replace("-", "")[:24], "created": int(store.clock.now()), "model": chat["model"]}
+        made = {
+            "id": "chatcmpl-" + store.ids.uuid().replace("-", "")[:24],
+            "created": int(store.clock.now()),
+            "model": chat["model"],
+        }
         if not chat["stream"]:
             message = {"role": "assistant", "content": "".join(pieces)}
-            return store.respond({**made, "object": "chat.completion", "usage": usage,
-                                  "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}]})
+            return store.respond(
+                {
+                    **made,
+                    "object": "chat.completion",
+                    "usage": usage,
+                    "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+                }
+            )
         headers = store.headers()
         usage_now = limiter.of(org)
         usage_now.active += 1
-        return _Stream(_events(store, made, pieces, finish, usage if chat["usage_at_end"] else None), usage_now,
-                       media_type="text/event-stream", headers={**headers, "cache-control": "no-cache"})
+        return _Stream(
+            _events(store, made, pieces, finish, usage if chat["usage_at_end"] else None),
+            usage_now,
+            media_type="text/event-stream",
+            headers={**headers, "cache-control": "no-cache"},
+        )
 
     async def elsewhere(request: Request) -> Response:
         if request.url.path.rstrip("/") in KNOWN_PATHS:
-            return store.invalid(Invalid(405, f"Method {request.method} is not allowed here.", code="method_not_allowed"))
-        return store.invalid(Invalid(404, f"No route {request.url.path}: the API serves {', '.join(sorted(KNOWN_PATHS))}.",
-                                     code="unknown_url"))
+            return store.invalid(
+                Invalid(405, f"Method {request.method} is not allowed here.", code="method_not_allowed")
+            )
+        return store.invalid(
+            Invalid(
+                404,
+                f"No route {request.url.path}: the API serves {', '.join(sorted(KNOWN_PATHS))}.",
+                code="unknown_url",
+            )
+        )
 
     return [
         Route(f"{V1}/models", list_models, methods=["GET"]),
@@ -193,9 +256,12 @@ class _Stream(StreamingResponse):
             self.usage.active -= 1
 
 
-async def _events(store: GenaiStore, made: dict[str, Any], pieces: list[str], finish: str, usage: dict[str, int] | None) -> AsyncIterator[str]:
+async def _events(
+    store: GenaiStore, made: dict[str, Any], pieces: list[str], finish: str, usage: dict[str, int] | None
+) -> AsyncIterator[str]:
     """The answer as server-sent events: a first chunk with the role, one chunk per piece, a last
     one with the finish_reason, the usage (when asked), then `[DONE]`."""
+
     def chunk(choices: list[dict[str, Any]], **extra: Any) -> str:
         return "data: " + json.dumps({**made, "object": "chat.completion.chunk", "choices": choices, **extra}) + "\n\n"
 

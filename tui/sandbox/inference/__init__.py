@@ -50,14 +50,28 @@ ARCHIVES = "https://models.example.com"
 
 def seed_demo(store: InferenceStore, rng: Any) -> None:
     def model(name: str, archive: str, framework: str, status: str, age: float, **config: str) -> dict[str, Any]:
-        return store.create({"name": name, "path": f"{ARCHIVES}/{archive}", "framework": framework, "config": config},
-                            status=status, age=age)
+        return store.create(
+            {"name": name, "path": f"{ARCHIVES}/{archive}", "framework": framework, "config": config},
+            status=status,
+            age=age,
+        )
 
     model("image-classifier", "resnet50-onnx.zip", "onnx:1.0.0", "ready", 30 * DAY, input_type="float32")
-    model("sentiment", "sentiment-savedmodel.zip", "tensorflow:2.0.0", "ready", 12 * DAY, input_type="float32", MAX_BATCH="32")
+    model(
+        "sentiment",
+        "sentiment-savedmodel.zip",
+        "tensorflow:2.0.0",
+        "ready",
+        12 * DAY,
+        input_type="float32",
+        MAX_BATCH="32",
+    )
     model("churn-predictor", "churn-v3.zip", "tensorflow:1.15.0", "paused", 60 * DAY)
     broken = model("sales-forecast", "sales-lstm.zip", "tensorflow:2.0.0", "error", 2 * DAY)
-    broken["error_message"] = "recurrent networks do not convert: the archive holds a recurrent layer, which the tensorflow backend cannot serve"
+    broken["error_message"] = (
+        "recurrent networks do not convert: the archive holds a recurrent layer, which the tensorflow backend cannot "
+        "serve"
+    )
     rolling = model("fraud-detector", "fraud-onnx.zip", "onnx:0.5.0", "ready", 3 * DAY)
     rolling.update(status="deploying", _served=False)
     store.timeline.plan(rolling, (90, {"status": "ready", "_served": True}))
@@ -68,9 +82,23 @@ def seed_scale(store: InferenceStore, rng: Any, count: int) -> None:
     backends = list(FRAMEWORKS)
     for n in range(count):
         backend = backends[n % 2]
-        store.create({"name": f"model-{n:05d}", "path": f"{ARCHIVES}/scale-{n:05d}.zip", "framework": f"{backend}:{FRAMEWORKS[backend][1]}"},
-                     status="ready", age=count - n)
+        store.create(
+            {
+                "name": f"model-{n:05d}",
+                "path": f"{ARCHIVES}/scale-{n:05d}.zip",
+                "framework": f"{backend}:{FRAMEWORKS[backend][1]}",
+            },
+            status="ready",
+            age=count - n,
+        )
 
 
-PRODUCT = SandboxProduct("inference", "/inference/", InferenceStore, routes, seed_demo=seed_demo, seed_scale=seed_scale,
-                         extra_auth=((ENDPOINTS + "/", "X-Auth-Token"),))
+PRODUCT = SandboxProduct(
+    "inference",
+    "/inference/",
+    InferenceStore,
+    routes,
+    seed_demo=seed_demo,
+    seed_scale=seed_scale,
+    extra_auth=((ENDPOINTS + "/", "X-Auth-Token"),),
+)

@@ -43,16 +43,31 @@ class PredictionError(Exception):
 def documentation(model: dict[str, Any], url: str) -> dict[str, Any]:
     """What GET on the endpoint answers: how to call it, the three payload forms, the answers."""
     return {
-        "model": {"id": model["id"], "name": model["name"], "framework": model["framework"],
-                  "input_type": model["config"].get("input_type", "float32")},
-        "predict": {"method": "POST", "url": url, "headers": {"X-Auth-Token": "<your secret key>", "Content-Type": "application/json"}},
+        "model": {
+            "id": model["id"],
+            "name": model["name"],
+            "framework": model["framework"],
+            "input_type": model["config"].get("input_type", "float32"),
+        },
+        "predict": {
+            "method": "POST",
+            "url": url,
+            "headers": {"X-Auth-Token": "<your secret key>", "Content-Type": "application/json"},
+        },
         "payloads": {
             "array": {"instances": [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]},
             "string": {"instances": ["a sentence to score"]},
-            "image": {"instances": [{"b64": "<base64 of the image>"}], "img_mode": "RGB", "img_format": "channels_last", "img_size": [224, 224]},
+            "image": {
+                "instances": [{"b64": "<base64 of the image>"}],
+                "img_mode": "RGB",
+                "img_format": "channels_last",
+                "img_size": [224, 224],
+            },
         },
         "inputs_key": "'instances', or 'inputs' by its other name",
-        "response": {"predictions": "one array per input: x/2+2 for numbers, 8 numbers for a string, 3 class scores for an image"},
+        "response": {
+            "predictions": "one array per input: x/2+2 for numbers, 8 numbers for a string, 3 class scores for an image"
+        },
         "failure": {"error": "what is wrong (400 bad input, 503 the model is not ready)"},
     }
 
@@ -72,7 +87,7 @@ def predict(body: Any, input_type: str = "float32") -> dict[str, Any]:
     if all(isinstance(i, dict) for i in data):
         return {"predictions": _images(data, body)}
     if any(k in body for k in IMAGE_KEYS):
-        raise PredictionError(f"{', '.join(IMAGE_KEYS)} go with image data ({{\"b64\": …}} items)")
+        raise PredictionError(f'{", ".join(IMAGE_KEYS)} go with image data ({{"b64": …}} items)')
     if all(isinstance(i, str) for i in data):
         if sum(len(s) for s in data) > MAX_VALUES:
             raise PredictionError(f"too much data: at most {MAX_VALUES} characters")
@@ -85,7 +100,9 @@ def _numbers(value: Any, input_type: str, count: list[int], where: str) -> Any:
     if isinstance(value, list):
         return [_numbers(v, input_type, count, f"{where}[{n}]") for n, v in enumerate(value)]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise PredictionError(f"{where} is not a number: array data holds numbers (or strings, or images, one form per request)")
+        raise PredictionError(
+            f"{where} is not a number: array data holds numbers (or strings, or images, one form per request)"
+        )
     count[0] += 1
     if count[0] > MAX_VALUES:
         raise PredictionError(f"too much data: at most {MAX_VALUES} numbers")
@@ -107,12 +124,16 @@ def _images(items: list[dict[str, Any]], body: dict[str, Any]) -> list[list[floa
         raise PredictionError(f"img_mode is {' or '.join(MODES)}")
     if fmt not in FORMATS:
         raise PredictionError(f"img_format is {' or '.join(FORMATS)}")
-    if not (isinstance(size, list) and len(size) == 2 and all(isinstance(n, int) and not isinstance(n, bool) and 0 < n <= 8192 for n in size)):
+    if not (
+        isinstance(size, list)
+        and len(size) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and 0 < n <= 8192 for n in size)
+    ):
         raise PredictionError("img_size is [height, width], two positive integers")
     out, total = [], 0
     for n, item in enumerate(items):
         if set(item) != {"b64"} or not isinstance(item["b64"], str):
-            raise PredictionError(f"instances[{n}] is {{\"b64\": \"<base64 of the image>\"}}")
+            raise PredictionError(f'instances[{n}] is {{"b64": "<base64 of the image>"}}')
         try:
             raw = base64.b64decode(item["b64"], validate=True)
         except (binascii.Error, ValueError):
@@ -124,7 +145,7 @@ def _images(items: list[dict[str, Any]], body: dict[str, Any]) -> list[list[floa
             channels = [raw[c::3] for c in range(3)]
         else:  # plane by plane: every r, then every g, then every b
             third = max(1, len(raw) // 3)
-            channels = [raw[:third], raw[third:2 * third], raw[2 * third:]]
+            channels = [raw[:third], raw[third : 2 * third], raw[2 * third :]]
         means = [sum(c) / len(c) / 255 if c else 0.0 for c in channels]
         if mode == "BGR":
             means.reverse()

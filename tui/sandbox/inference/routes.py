@@ -19,12 +19,22 @@ from .predict import PredictionError, documentation, predict
 from .store import ENDPOINTS, FRAMEWORKS, INPUT_TYPES, InferenceStore, framework_names
 
 PREFIX = "/inference/v1alpha1"
-ORDER = {"created_at_desc": ("created_at", True), "created_at_asc": ("created_at", False), "name_asc": ("name", False),
-         "name_desc": ("name", True), "framework_asc": ("framework", False), "framework_desc": ("framework", True)}
+ORDER = {
+    "created_at_desc": ("created_at", True),
+    "created_at_asc": ("created_at", False),
+    "name_asc": ("name", False),
+    "name_desc": ("name", True),
+    "framework_asc": ("framework", False),
+    "framework_desc": ("framework", True),
+}
 CREATE_FIELDS = {"project_id", "path", "name", "framework", "config"}
 NAME_MAX = 255
-INFO = {"name": "inference", "description": "Deploys trained models behind REST prediction endpoints.", "version": "v1alpha1",
-        "documentation_url": None}
+INFO = {
+    "name": "inference",
+    "description": "Deploys trained models behind REST prediction endpoints.",
+    "version": "v1alpha1",
+    "documentation_url": None,
+}
 
 
 def check_create(body: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -46,11 +56,20 @@ def check_create(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     elif framework not in framework_names():
         backend = str(framework).split(":")[0]
         known = FRAMEWORKS.get(backend)
-        errs.append(("framework", "constraint", f"{backend} versions are {', '.join(known)}" if known else
-                     f"framework is <backend>:<version> with backend {' or '.join(FRAMEWORKS)}"))
+        errs.append(
+            (
+                "framework",
+                "constraint",
+                f"{backend} versions are {', '.join(known)}"
+                if known
+                else f"framework is <backend>:<version> with backend {' or '.join(FRAMEWORKS)}",
+            )
+        )
     config = body.get("config")
     if config is not None:
-        if not isinstance(config, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in config.items()):
+        if not isinstance(config, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in config.items()
+        ):
             errs.append(("config", "format", "config is a map of strings to strings"))
         elif "input_type" in config and config["input_type"] not in INPUT_TYPES:
             errs.append(("config.input_type", "constraint", f"input_type is one of {', '.join(INPUT_TYPES)}"))
@@ -84,8 +103,13 @@ def routes(store: InferenceStore) -> list[Route]:
         return JSONResponse(INFO)
 
     async def list_models(request: Request) -> Response:
-        items = between_pages(request, store.timeline, lambda: ordered(
-            request, matching(request, store.all(), "organization_id", "project_id"), ORDER, "created_at_desc"))
+        items = between_pages(
+            request,
+            store.timeline,
+            lambda: ordered(
+                request, matching(request, store.all(), "organization_id", "project_id"), ORDER, "created_at_desc"
+            ),
+        )
         return page(request, "models", items, lambda m: store.view(m, base(request)))
 
     async def create_model(request: Request) -> Response:
@@ -130,7 +154,9 @@ def routes(store: InferenceStore) -> list[Route]:
         if not model["_served"]:
             return failure(404, f"the model is {model['status']}: it has no endpoint yet")
         if model["status"] != "ready":
-            return failure(503, f"the model is {model['status']}: its endpoint serves predictions only when it is ready")
+            return failure(
+                503, f"the model is {model['status']}: its endpoint serves predictions only when it is ready"
+            )
         if request.method == "GET":
             return JSONResponse(documentation(model, str(request.url.replace(query=""))))
         try:

@@ -17,8 +17,31 @@ FRAMEWORKS = {
     "tensorflow": ("latest", "2.0.0", "1.15.0", "1.14.0", "1.13.1", "1.12.3"),
     "onnx": ("latest", "1.0.0", "0.5.0", "0.4.0"),
 }
-INPUT_TYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-STATUSES = ("ready", "paused", "error", "creating", "converting", "building", "deploying", "pausing", "deleting", "locked")
+INPUT_TYPES = (
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+)
+STATUSES = (
+    "ready",
+    "paused",
+    "error",
+    "creating",
+    "converting",
+    "building",
+    "deploying",
+    "pausing",
+    "deleting",
+    "locked",
+)
 TRANSITIONAL = ("creating", "converting", "building", "deploying", "pausing", "deleting")
 # Not all models convert (spec 2 §2.4): an archive whose path says it holds a recurrent network.
 RECURRENT = re.compile(r"rnn|lstm|recurrent", re.IGNORECASE)
@@ -71,20 +94,46 @@ class InferenceStore:
     def create(self, body: dict[str, Any], *, status: str = "creating", age: float = 0.0) -> dict[str, Any]:
         """A model from a checked body; `creating` and on its way (or, for seeds, already `status`)."""
         at = self.clock.iso(self.clock.now() - age)
-        model = {"id": self.ids.uuid(), "project_id": body.get("project_id") or self.project_id, "organization_id": self.organization_id,
-                 "name": body["name"], "path": body["path"], "framework": body["framework"], "endpoint": None, "error_message": None,
-                 "status": status, "config": dict(body.get("config") or {}), "created_at": at, "updated_at": at,
-                 "_scope": GLOBAL, "_served": status in ("ready", "paused", "pausing", "locked")}
+        model = {
+            "id": self.ids.uuid(),
+            "project_id": body.get("project_id") or self.project_id,
+            "organization_id": self.organization_id,
+            "name": body["name"],
+            "path": body["path"],
+            "framework": body["framework"],
+            "endpoint": None,
+            "error_message": None,
+            "status": status,
+            "config": dict(body.get("config") or {}),
+            "created_at": at,
+            "updated_at": at,
+            "_scope": GLOBAL,
+            "_served": status in ("ready", "paused", "pausing", "locked"),
+        }
         self.models.add(model)
         if status == "creating":
             t = self.t
             if RECURRENT.search(model["path"]):
-                self.timeline.plan(model, (t.create, {"status": "converting"}), (t.convert, {
-                    "status": "error", "error_message": "recurrent networks do not convert: the archive holds a recurrent layer, "
-                                                        f"which the {model['framework'].split(':')[0]} backend cannot serve"}))
+                self.timeline.plan(
+                    model,
+                    (t.create, {"status": "converting"}),
+                    (
+                        t.convert,
+                        {
+                            "status": "error",
+                            "error_message": "recurrent networks do not convert: the archive holds a recurrent layer, "
+                            f"which the {model['framework'].split(':')[0]} backend cannot serve",
+                        },
+                    ),
+                )
             else:
-                self.timeline.plan(model, (t.create, {"status": "converting"}), (t.convert, {"status": "building"}),
-                                   (t.build, {"status": "deploying"}), (t.deploy, {"status": "ready", "_served": True}))
+                self.timeline.plan(
+                    model,
+                    (t.create, {"status": "converting"}),
+                    (t.convert, {"status": "building"}),
+                    (t.build, {"status": "deploying"}),
+                    (t.deploy, {"status": "ready", "_served": True}),
+                )
         elif status in ("deploying", "pausing"):
             self.timeline.plan(model, *self._steps(status))
         return model
@@ -99,7 +148,9 @@ class InferenceStore:
     def unlocked(model: dict[str, Any]) -> None:
         """A locked model cannot be used (spec 2 §3.4): 412 for any change."""
         if model["status"] == "locked":
-            raise precondition_failed("resource_locked", "this model is locked by the platform under its terms of service: contact support")
+            raise precondition_failed(
+                "resource_locked", "this model is locked by the platform under its terms of service: contact support"
+            )
 
     def writable(self, model: dict[str, Any]) -> None:
         """A model that may change: not locked, not being deleted."""

@@ -21,13 +21,19 @@ __all__ = ["ALLOWED_ACTIONS", "InstanceStore", "PRODUCT", "Timings", "routes"]
 
 def routes(store: InstanceStore) -> list[Route]:
     return [
-        *servers.routes(store), *volumes.routes(store), *images.routes(store), *ips.routes(store),
-        *network.routes(store), *groups.routes(store),
+        *servers.routes(store),
+        *volumes.routes(store),
+        *images.routes(store),
+        *ips.routes(store),
+        *network.routes(store),
+        *groups.routes(store),
     ]
 
 
 def _make(sandbox: Any) -> InstanceStore:
-    return InstanceStore(sandbox.clock, sandbox.ids, sandbox.organization_id, sandbox.project_id, sandbox.options.get("timings"))
+    return InstanceStore(
+        sandbox.clock, sandbox.ids, sandbox.organization_id, sandbox.project_id, sandbox.options.get("timings")
+    )
 
 
 def _seed_demo(store: InstanceStore, rng: Any) -> None:

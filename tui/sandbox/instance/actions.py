@@ -22,7 +22,9 @@ def _refusal(action: str, state: str) -> str:
     return f"action {action} is not allowed while the server is {state}"
 
 
-def run_action(store: InstanceStore, zone: str, server: dict[str, Any], action: str, body: dict[str, Any]) -> dict[str, Any]:
+def run_action(
+    store: InstanceStore, zone: str, server: dict[str, Any], action: str, body: dict[str, Any]
+) -> dict[str, Any]:
     t = store.timings
     state = server["state"]
     if action == "enable_routed_ip":
@@ -36,14 +38,32 @@ def run_action(store: InstanceStore, zone: str, server: dict[str, Any], action: 
         if pg is not None and pg["policy_mode"] == "enforced":
             members = sum(1 for s in store.servers[zone].values() if s["placement_group"] == pg["id"])
             if not policy_respected(pg, members):
-                raise invalid_request(f"placement group {pg['name']} is enforced and its {pg['policy_type']} policy cannot be respected")
-        store.plan(zone, server, [(0, "starting", "provisioning node"), (t.start / 2, "starting", "booting kernel"), (t.start, "running", "booted")])
+                raise invalid_request(
+                    f"placement group {pg['name']} is enforced and its {pg['policy_type']} policy cannot be respected"
+                )
+        store.plan(
+            zone,
+            server,
+            [
+                (0, "starting", "provisioning node"),
+                (t.start / 2, "starting", "booting kernel"),
+                (t.start, "running", "booted"),
+            ],
+        )
     elif action == "poweroff":
         store.plan(zone, server, [(0, "stopping", "stopping"), (t.stop, "stopped", "")])
     elif action == "stop_in_place":
         store.plan(zone, server, [(0, "stopping", "stopping in place"), (t.stop, "stopped in place", "")])
     elif action == "reboot":
-        store.plan(zone, server, [(0, "stopping", "rebooting"), (t.reboot_stop, "starting", "booting kernel"), (t.reboot_stop + t.reboot_start, "running", "booted")])
+        store.plan(
+            zone,
+            server,
+            [
+                (0, "stopping", "rebooting"),
+                (t.reboot_stop, "starting", "booting kernel"),
+                (t.reboot_stop + t.reboot_start, "running", "booted"),
+            ],
+        )
     elif action == "terminate":
         store.plan(zone, server, [(0, "stopping", "terminating"), (t.terminate, GONE, "")])
     elif action == "backup":
@@ -81,10 +101,18 @@ def backup(store: InstanceStore, zone: str, server: dict[str, Any], name: Any, v
             snaps.append(snapshot_volume(store, zone, vol, f"{name}-{key}", volume_type=asked.get(vol["id"])))
     root = snaps[0] if snaps else None
     image = store.new_image(
-        zone, name, server["arch"],
-        {"id": root["id"], "name": root["name"], "size": root["size"], "volume_type": root["volume_type"]} if root else {},
-        public=False, state="creating",
-        extra={str(i): {"id": s["id"], "name": s["name"], "size": s["size"], "volume_type": s["volume_type"]} for i, s in enumerate(snaps[1:], 1)},
+        zone,
+        name,
+        server["arch"],
+        {"id": root["id"], "name": root["name"], "size": root["size"], "volume_type": root["volume_type"]}
+        if root
+        else {},
+        public=False,
+        state="creating",
+        extra={
+            str(i): {"id": s["id"], "name": s["name"], "size": s["size"], "volume_type": s["volume_type"]}
+            for i, s in enumerate(snaps[1:], 1)
+        },
     )
     image["from_server"] = server["id"]
     store.object_steps.plan(image, (store.timings.backup, {"state": "available"}))
@@ -107,7 +135,11 @@ def _backup_volumes(store: InstanceStore, zone: str, server: dict[str, Any], vol
 
 
 def snapshot_volume(
-    store: InstanceStore, zone: str, vol: dict[str, Any], name: str, tags: list[str] | None = None,
+    store: InstanceStore,
+    zone: str,
+    vol: dict[str, Any],
+    name: str,
+    tags: list[str] | None = None,
     volume_type: str | None = None,
 ) -> dict[str, Any]:
     """A snapshot of `vol`, of its type (or `unified`, usable by l_ssd and b_ssd volumes, when
@@ -116,11 +148,21 @@ def snapshot_volume(
     if vol["volume_type"] == "sbs_volume":
         raise invalid_request("snapshots of sbs_volume volumes are made with the Block Storage API")
     if volume_type not in (None, vol["volume_type"], "unified"):
-        raise invalid_arguments(("volume_type", "constraint", f"a snapshot of a {vol['volume_type']} volume is "
-                                 f"{vol['volume_type']} or unified"))
+        raise invalid_arguments(
+            (
+                "volume_type",
+                "constraint",
+                f"a snapshot of a {vol['volume_type']} volume is {vol['volume_type']} or unified",
+            )
+        )
     snap = store.new_snapshot(
-        zone, name, volume_type or vol["volume_type"], vol["size"], "snapshotting",
-        base_volume={"id": vol["id"], "name": vol["name"]}, tags=tags,
+        zone,
+        name,
+        volume_type or vol["volume_type"],
+        vol["size"],
+        "snapshotting",
+        base_volume={"id": vol["id"], "name": vol["name"]},
+        tags=tags,
     )
     vol["state"] = "snapshotting"
     store.volume_changed(zone, vol)
@@ -131,7 +173,13 @@ def snapshot_volume(
 
 def refuse_transient(resource: str, obj: dict[str, Any], states: tuple[str, ...] = ("available",)) -> None:
     if obj.get("state") not in states:
-        raise HttpError(409, {
-            "type": "transient_state", "message": "resource is in a transient state",
-            "resource": resource, "resource_id": obj["id"], "current_state": obj.get("state"),
-        })
+        raise HttpError(
+            409,
+            {
+                "type": "transient_state",
+                "message": "resource is in a transient state",
+                "resource": resource,
+                "resource_id": obj["id"],
+                "current_state": obj.get("state"),
+            },
+        )

@@ -53,7 +53,9 @@ def routes(store: InstanceStore) -> list[Route]:
         zone = zone_of(store, request)
         items = sorted(store.placement_groups[zone].values(), key=lambda g: (g["name"], g["id"]))
         items = owned(items, request.query_params)
-        return page_per_page(request, "placement_groups", items, lambda g: encode(store.render_placement_group(zone, g)))
+        return page_per_page(
+            request, "placement_groups", items, lambda g: encode(store.render_placement_group(zone, g))
+        )
 
     async def create_pg(request: Request) -> Response:
         zone = zone_of(store, request)
@@ -65,16 +67,25 @@ def routes(store: InstanceStore) -> list[Route]:
             raise permissions_denied("write", "placement_group")
         now = store.clock.iso()
         pg = {
-            "id": store.ids.uuid(), "name": body["name"], "organization": store.organization, "project": store.project,
-            "policy_type": body.get("policy_type", "max_availability"), "policy_mode": body.get("policy_mode", "optional"),
-            "tags": body.get("tags", []), "creation_date": now, "modification_date": now, "zone": zone,
+            "id": store.ids.uuid(),
+            "name": body["name"],
+            "organization": store.organization,
+            "project": store.project,
+            "policy_type": body.get("policy_type", "max_availability"),
+            "policy_mode": body.get("policy_mode", "optional"),
+            "tags": body.get("tags", []),
+            "creation_date": now,
+            "modification_date": now,
+            "zone": zone,
         }
         store.placement_groups[zone][pg["id"]] = pg
         return JSONResponse({"placement_group": store.render_placement_group(zone, pg)}, status_code=201)
 
     async def get_pg(request: Request) -> Response:
         zone = zone_of(store, request)
-        return JSONResponse({"placement_group": store.render_placement_group(zone, pg_of(zone, request.path_params["pgid"]))})
+        return JSONResponse(
+            {"placement_group": store.render_placement_group(zone, pg_of(zone, request.path_params["pgid"]))}
+        )
 
     async def update_pg(request: Request) -> Response:
         zone = zone_of(store, request)
@@ -89,7 +100,9 @@ def routes(store: InstanceStore) -> list[Route]:
             raise invalid_arguments(*errs)
         after = {**pg, **body}
         if after["policy_mode"] == "enforced" and not policy_respected(after, len(members(zone, pg))):
-            raise invalid_request(f"an enforced {after['policy_type']} group cannot hold {len(members(zone, pg))} servers")
+            raise invalid_request(
+                f"an enforced {after['policy_type']} group cannot hold {len(members(zone, pg))} servers"
+            )
         pg.update(body)
         touch_members(zone, pg)
         return JSONResponse({"placement_group": store.render_placement_group(zone, pg)})

@@ -43,8 +43,9 @@ def routes(store: InstanceStore) -> list[Route]:
         body = {k: v for k, v in (await json_body(request)).items() if v is not None}  # null: not given
         if body.get("volume_type") == "unknown_volume_type":  # the enum's default: not asked
             del body["volume_type"]
-        errs = check_unknown(body, {"name", "volume_id", "project", "organization", "tags", "volume_type", "bucket",
-                                    "key", "size"})
+        errs = check_unknown(
+            body, {"name", "volume_id", "project", "organization", "tags", "volume_type", "bucket", "key", "size"}
+        )
         errs += check_name(body.get("name"))
         errs += check_project(body)
         errs += check_choice(body, "volume_type", ("l_ssd", "b_ssd", "unified"))
@@ -61,8 +62,9 @@ def routes(store: InstanceStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         if importing:
-            snap = store.import_snapshot(zone, body["name"], body.get("volume_type", "unified"), body["size"],
-                                         body.get("tags"))
+            snap = store.import_snapshot(
+                zone, body["name"], body.get("volume_type", "unified"), body["size"], body.get("tags")
+            )
         else:
             vol = store.volumes[zone][vid]
             snap = snapshot_volume(store, zone, vol, body["name"], body.get("tags"), body.get("volume_type"))
@@ -71,7 +73,9 @@ def routes(store: InstanceStore) -> list[Route]:
 
     async def get_snapshot(request: Request) -> Response:
         zone = zone_of(store, request)
-        return JSONResponse({"snapshot": find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])})
+        return JSONResponse(
+            {"snapshot": find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])}
+        )
 
     async def update_snapshot(request: Request) -> Response:
         zone = zone_of(store, request)
@@ -95,7 +99,9 @@ def routes(store: InstanceStore) -> list[Route]:
         snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
         users = [i["name"] for i in store.images[zone].values() if _image_uses(i, snap["id"])]
         if users:
-            raise still_in_use("instance_snapshot", f"image {users[0]} is made of this snapshot; delete the image first")
+            raise still_in_use(
+                "instance_snapshot", f"image {users[0]} is made of this snapshot; delete the image first"
+            )
         refuse_transient("instance_snapshot", snap, ("available", "error", "invalid_data"))
         del store.snapshots[zone][snap["id"]]
         return Response(status_code=204)
@@ -114,7 +120,9 @@ def routes(store: InstanceStore) -> list[Route]:
         snap["state"] = "exporting"
         store.stamp(snap)
         store.object_steps.plan(snap, (store.timings.export, {"state": "available"}))
-        task = store.task(zone, "snapshot_export", f"/snapshots/{snap['id']}/export", f"s3://{body['bucket']}/{body['key']}")
+        task = store.task(
+            zone, "snapshot_export", f"/snapshots/{snap['id']}/export", f"s3://{body['bucket']}/{body['key']}"
+        )
         return JSONResponse({"task": task}, status_code=202)
 
     # ---- images -------------------------------------------------------------------------------
@@ -139,11 +147,15 @@ def routes(store: InstanceStore) -> list[Route]:
     async def create_image(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name", "root_volume", "arch", "project", "organization", "extra_volumes", "public", "tags"})
+        errs = check_unknown(
+            body, {"name", "root_volume", "arch", "project", "organization", "extra_volumes", "public", "tags"}
+        )
         errs += check_name(body.get("name"))
         errs += check_project(body)
         if body.get("arch") not in ("x86_64", "arm", "arm64"):
-            errs.append(("arch", "required" if body.get("arch") is None else "constraint", "arch must be x86_64, arm or arm64"))
+            errs.append(
+                ("arch", "required" if body.get("arch") is None else "constraint", "arch must be x86_64, arm or arm64")
+            )
         root = body.get("root_volume")
         snap = store.snapshots[zone].get(root) if is_uuid(root) else None
         if root is None:
@@ -161,8 +173,13 @@ def routes(store: InstanceStore) -> list[Route]:
         assert snap is not None
         refuse_transient("instance_snapshot", snap)
         image = store.new_image(
-            zone, body["name"], body["arch"], _snap_ref(snap), public=bool(body.get("public", False)),
-            extra={k: _snap_ref(store.snapshots[zone][v["id"]]) for k, v in extra.items()}, tags=body.get("tags"),
+            zone,
+            body["name"],
+            body["arch"],
+            _snap_ref(snap),
+            public=bool(body.get("public", False)),
+            extra={k: _snap_ref(store.snapshots[zone][v["id"]]) for k, v in extra.items()},
+            tags=body.get("tags"),
         )
         return JSONResponse({"image": image}, status_code=201)
 
@@ -223,8 +240,11 @@ def routes(store: InstanceStore) -> list[Route]:
 
 
 def _import_errors(body: dict[str, Any], volume_id: Any) -> list[tuple[str, str, str]]:
-    errs = [(f, "required", f"the object-storage {f} to import") for f in ("bucket", "key")
-            if not isinstance(body.get(f), str) or not body[f].strip()]
+    errs = [
+        (f, "required", f"the object-storage {f} to import")
+        for f in ("bucket", "key")
+        if not isinstance(body.get(f), str) or not body[f].strip()
+    ]
     size = body.get("size")
     if not isinstance(size, int) or isinstance(size, bool) or size <= 0 or size % 512:
         reason = "required" if size is None else "constraint"

@@ -15,7 +15,13 @@ from ..routing import route_table
 from .listing import owned
 from .state import InstanceStore
 from .validation import (
-    Errors, check_choice, check_project, check_reverse, check_tags, check_unknown, foreign_owner,
+    Errors,
+    check_choice,
+    check_project,
+    check_reverse,
+    check_tags,
+    check_unknown,
+    foreign_owner,
 )
 from .zones import encode, zone_of
 
@@ -89,7 +95,7 @@ def routes(store: InstanceStore) -> list[Route]:
     def new_address(kind: str) -> str:
         rng = store.ids.rng
         if kind == "routed_ipv6":
-            return f"2001:bc8:{rng.randrange(0x1000, 0xffff):x}:{rng.randrange(0x1000, 0xffff):x}::1"
+            return f"2001:bc8:{rng.randrange(0x1000, 0xFFFF):x}:{rng.randrange(0x1000, 0xFFFF):x}::1"
         return f"163.172.{rng.randrange(1, 254)}.{rng.randrange(1, 254)}"
 
     def server_ref(zone: str, value: Any) -> dict[str, Any] | None:
@@ -122,9 +128,17 @@ def routes(store: InstanceStore) -> list[Route]:
             raise permissions_denied("write", "ip")
         kind = body.get("type", "routed_ipv4")
         ip = {
-            "id": store.ids.uuid(), "address": new_address(kind), "reverse": None, "server": None,
-            "organization": store.organization, "project": store.project, "zone": zone, "type": kind,
-            "state": "detached", "tags": body.get("tags", []), "prefix": None,
+            "id": store.ids.uuid(),
+            "address": new_address(kind),
+            "reverse": None,
+            "server": None,
+            "organization": store.organization,
+            "project": store.project,
+            "zone": zone,
+            "type": kind,
+            "state": "detached",
+            "tags": body.get("tags", []),
+            "prefix": None,
         }
         store.ips[zone][ip["id"]] = ip
         if server is not None:

@@ -17,15 +17,42 @@ from ..catalog import DEFAULT_RULES
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
 from .validation import (
-    Errors, check_bool, check_choice, check_ip_range, check_name, check_project, check_tags, check_unknown,
+    Errors,
+    check_bool,
+    check_choice,
+    check_ip_range,
+    check_name,
+    check_project,
+    check_tags,
+    check_unknown,
     foreign_owner,
 )
 from .zones import encode, zone_of
 
-RULE_FIELDS = {"protocol", "direction", "action", "ip_range", "dest_port_from", "dest_port_to", "position", "editable", "id", "zone"}
+RULE_FIELDS = {
+    "protocol",
+    "direction",
+    "action",
+    "ip_range",
+    "dest_port_from",
+    "dest_port_to",
+    "position",
+    "editable",
+    "id",
+    "zone",
+}
 SG_FIELDS = {
-    "name", "description", "project", "organization", "stateful", "inbound_default_policy", "outbound_default_policy",
-    "project_default", "enable_default_security", "tags", "organization_default",
+    "name",
+    "description",
+    "project",
+    "organization",
+    "stateful",
+    "inbound_default_policy",
+    "outbound_default_policy",
+    "project_default",
+    "enable_default_security",
+    "tags",
+    "organization_default",
 }
 
 
@@ -41,7 +68,11 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
     if body.get("position") == 0 and not isinstance(body["position"], bool):  # the default: at the end, in order
         del body["position"]
     errs: Errors = [(prefix + k, "unknown", "unknown field") for k in sorted(set(body) - RULE_FIELDS)]
-    for field, choices in (("protocol", ("TCP", "UDP", "ICMP", "ANY")), ("direction", ("inbound", "outbound")), ("action", ("accept", "drop"))):
+    for field, choices in (
+        ("protocol", ("TCP", "UDP", "ICMP", "ANY")),
+        ("direction", ("inbound", "outbound")),
+        ("action", ("accept", "drop")),
+    ):
         if field not in body:
             errs.append((prefix + field, "required", f"{field} is required ({' or '.join(choices)})"))
         elif body[field] not in choices:
@@ -60,7 +91,9 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
         errs.append((prefix + "dest_port_from", "required", "dest_port_to needs dest_port_from"))
     if isinstance(lo, int) and isinstance(hi, int) and hi < lo:
         errs.append((prefix + "dest_port_to", "constraint", "dest_port_to must not be below dest_port_from"))
-    if "position" in body and (not isinstance(body["position"], int) or isinstance(body["position"], bool) or body["position"] < 1):
+    if "position" in body and (
+        not isinstance(body["position"], int) or isinstance(body["position"], bool) or body["position"] < 1
+    ):
         errs.append((prefix + "position", "constraint", "position is a positive integer"))
     return errs
 
@@ -76,7 +109,9 @@ def routes(store: InstanceStore) -> list[Route]:
 
     def render_sg(zone: str, sg: dict[str, Any]) -> dict[str, Any]:
         out = {k: v for k, v in sg.items() if k != "rules"}
-        out["servers"] = [{"id": s["id"], "name": s["name"]} for s in store.servers[zone].values() if s["security_group"] == sg["id"]]
+        out["servers"] = [
+            {"id": s["id"], "name": s["name"]} for s in store.servers[zone].values() if s["security_group"] == sg["id"]
+        ]
         return out
 
     def check_sg(body: dict[str, Any], creating: bool) -> Errors:
@@ -100,7 +135,9 @@ def routes(store: InstanceStore) -> list[Route]:
 
     async def list_sgs(request: Request) -> Response:
         zone = zone_of(store, request)
-        items = sorted(store.security_groups[zone].values(), key=lambda g: (not g["project_default"], g["name"], g["id"]))
+        items = sorted(
+            store.security_groups[zone].values(), key=lambda g: (not g["project_default"], g["name"], g["id"])
+        )
         items = owned(items, request.query_params)
         if (default := query_bool(request.query_params, "project_default")) is not None:
             items = [g for g in items if g["project_default"] == default]
@@ -114,7 +151,17 @@ def routes(store: InstanceStore) -> list[Route]:
             raise invalid_arguments(*errs)
         if foreign_owner(store, body):
             raise permissions_denied("write", "security_group")
-        fields = {k: body[k] for k in ("stateful", "inbound_default_policy", "outbound_default_policy", "enable_default_security", "tags") if k in body}
+        fields = {
+            k: body[k]
+            for k in (
+                "stateful",
+                "inbound_default_policy",
+                "outbound_default_policy",
+                "enable_default_security",
+                "tags",
+            )
+            if k in body
+        }
         sg = store.new_security_group(zone, store.ids.uuid(), body["name"], body.get("description") or "", **fields)
         if body.get("project_default"):
             make_default(zone, sg)
@@ -129,7 +176,9 @@ def routes(store: InstanceStore) -> list[Route]:
         sg = sg_of(zone, request.path_params["sgid"])
         body = await json_body(request)
         if request.method == "PUT":
-            body = {k: v for k, v in body.items() if k in SG_FIELDS - {"project", "organization", "organization_default"}}
+            body = {
+                k: v for k, v in body.items() if k in SG_FIELDS - {"project", "organization", "organization_default"}
+            }
             if "name" not in body:
                 raise invalid_arguments(("name", "required", "required key not provided"))
         body.pop("project", None)
@@ -139,7 +188,15 @@ def routes(store: InstanceStore) -> list[Route]:
             raise invalid_arguments(*errs)
         if body.get("project_default") is False and sg["project_default"]:
             raise invalid_request("make another group the project default instead")
-        for key in ("name", "description", "stateful", "inbound_default_policy", "outbound_default_policy", "enable_default_security", "tags"):
+        for key in (
+            "name",
+            "description",
+            "stateful",
+            "inbound_default_policy",
+            "outbound_default_policy",
+            "enable_default_security",
+            "tags",
+        ):
             if key in body:
                 sg[key] = body[key]
         if body.get("project_default"):
@@ -165,10 +222,15 @@ def routes(store: InstanceStore) -> list[Route]:
     def make_rule(zone: str, body: dict[str, Any], position: int) -> dict[str, Any]:
         return {
             "id": body.get("id") if is_uuid(body.get("id")) else store.ids.uuid(),
-            "protocol": body["protocol"], "direction": body["direction"], "action": body["action"],
+            "protocol": body["protocol"],
+            "direction": body["direction"],
+            "action": body["action"],
             "ip_range": str(ipaddress.ip_network(body["ip_range"], strict=False)),
-            "dest_port_from": body.get("dest_port_from"), "dest_port_to": body.get("dest_port_to"),
-            "position": position, "editable": True, "zone": zone,
+            "dest_port_from": body.get("dest_port_from"),
+            "dest_port_to": body.get("dest_port_to"),
+            "position": position,
+            "editable": True,
+            "zone": zone,
         }
 
     def renumber(sg: dict[str, Any]) -> None:
@@ -210,7 +272,11 @@ def routes(store: InstanceStore) -> list[Route]:
             raise invalid_arguments(("rules", "required", 'the body is {"rules": [...]}'))
         errs: Errors = []
         for i, rule in enumerate(rules):
-            errs += check_rule(rule, f"rules.{i}.") if isinstance(rule, dict) else [(f"rules.{i}", "format", "a rule is an object")]
+            errs += (
+                check_rule(rule, f"rules.{i}.")
+                if isinstance(rule, dict)
+                else [(f"rules.{i}", "format", "a rule is an object")]
+            )
         if errs:
             raise invalid_arguments(*errs)
         ordered = sorted(enumerate(rules), key=lambda p: (p[1].get("position", p[0] + 1), p[0]))
@@ -228,7 +294,9 @@ def routes(store: InstanceStore) -> list[Route]:
         sg = sg_of(zone, request.path_params["sgid"])
         rule = rule_of(sg, request.path_params["rid"])
         body = await json_body(request)
-        merged = {k: v for k, v in rule.items() if k not in ("id", "zone", "editable")} if request.method == "PATCH" else {}
+        merged = (
+            {k: v for k, v in rule.items() if k not in ("id", "zone", "editable")} if request.method == "PATCH" else {}
+        )
         merged.update(body)
         errs = check_rule(merged)
         if errs:
@@ -249,7 +317,10 @@ def routes(store: InstanceStore) -> list[Route]:
 
     async def default_rules(request: Request) -> Response:
         zone = zone_of(store, request)
-        rules = [{**r, "id": f"00000000-0000-4000-8000-00000000000{i}", "position": i, "editable": False, "zone": zone} for i, r in enumerate(DEFAULT_RULES, 1)]
+        rules = [
+            {**r, "id": f"00000000-0000-4000-8000-00000000000{i}", "position": i, "editable": False, "zone": zone}
+            for i, r in enumerate(DEFAULT_RULES, 1)
+        ]
         return JSONResponse({"rules": rules}, headers={"X-Total-Count": str(len(rules))})
 
     return route_table(

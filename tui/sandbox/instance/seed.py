@@ -63,7 +63,9 @@ def seed_demo(store: InstanceStore, rng: random.Random) -> None:
             volumes = _volumes(store, ctype, image)
             if name in ("api-gateway", "db-replica"):
                 volumes["1"] = {"name": f"{name}-data", "size": 100 * GB, "volume_type": "b_ssd"}
-            by_name[name] = store.add_server(zone, name, ctype, image, state=state, tags=tags, volumes=volumes, created_at=created)
+            by_name[name] = store.add_server(
+                zone, name, ctype, image, state=state, tags=tags, volumes=volumes, created_at=created
+            )
     _extras(store, by_name)
 
 
@@ -74,18 +76,35 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
     data = next(v for v in store.volumes[z].values() if v["name"] == "api-gateway-data")
     for name, vol in (("api-gateway-data-nightly", data), ("archive-2025-initial", archive)):
         snap = {
-            "id": store.ids.uuid(), "name": name, "volume_type": vol["volume_type"], "size": vol["size"],
-            "state": "available", "base_volume": {"id": vol["id"], "name": vol["name"]},
-            "organization": store.organization, "project": store.project, "tags": [],
-            "creation_date": store.clock.iso(), "modification_date": store.clock.iso(), "error_reason": None, "zone": z,
+            "id": store.ids.uuid(),
+            "name": name,
+            "volume_type": vol["volume_type"],
+            "size": vol["size"],
+            "state": "available",
+            "base_volume": {"id": vol["id"], "name": vol["name"]},
+            "organization": store.organization,
+            "project": store.project,
+            "tags": [],
+            "creation_date": store.clock.iso(),
+            "modification_date": store.clock.iso(),
+            "error_reason": None,
+            "zone": z,
         }
         store.snapshots[z][snap["id"]] = snap
     # Flexible IPs: one on web-01 (it replaced the dynamic one), one spare.
     for address, server in (("163.172.10.11", servers["web-01"]), ("163.172.10.12", None)):
         ip = {
-            "id": store.ids.uuid(), "address": address, "reverse": "web-01.example.com" if server else None,
-            "server": None, "organization": store.organization, "project": store.project, "zone": z,
-            "type": "routed_ipv4", "state": "detached", "tags": ["prod"] if server else [], "prefix": None,
+            "id": store.ids.uuid(),
+            "address": address,
+            "reverse": "web-01.example.com" if server else None,
+            "server": None,
+            "organization": store.organization,
+            "project": store.project,
+            "zone": z,
+            "type": "routed_ipv4",
+            "state": "detached",
+            "tags": ["prod"] if server else [],
+            "prefix": None,
         }
         store.ips[z][ip["id"]] = ip
         if server is not None:
@@ -95,18 +114,41 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
             server["dynamic_ips"] = []
     # A security group for the web servers, dropping inbound traffic except HTTP(S) and SSH.
     sg = store.new_security_group(
-        z, store.ids.uuid(), "web-public", "HTTP and HTTPS from anywhere, SSH from the office",
-        inbound_default_policy="drop", tags=["web"],
+        z,
+        store.ids.uuid(),
+        "web-public",
+        "HTTP and HTTPS from anywhere, SSH from the office",
+        inbound_default_policy="drop",
+        tags=["web"],
     )
-    for i, (proto, port, ip_range) in enumerate((("TCP", 80, "0.0.0.0/0"), ("TCP", 443, "0.0.0.0/0"), ("TCP", 22, "198.51.100.0/24")), 1):
-        sg["rules"].append({
-            "id": store.ids.uuid(), "protocol": proto, "direction": "inbound", "action": "accept", "ip_range": ip_range,
-            "dest_port_from": port, "dest_port_to": None, "position": i, "editable": True, "zone": z,
-        })
+    for i, (proto, port, ip_range) in enumerate(
+        (("TCP", 80, "0.0.0.0/0"), ("TCP", 443, "0.0.0.0/0"), ("TCP", 22, "198.51.100.0/24")), 1
+    ):
+        sg["rules"].append(
+            {
+                "id": store.ids.uuid(),
+                "protocol": proto,
+                "direction": "inbound",
+                "action": "accept",
+                "ip_range": ip_range,
+                "dest_port_from": port,
+                "dest_port_to": None,
+                "position": i,
+                "editable": True,
+                "zone": z,
+            }
+        )
     pg = {
-        "id": store.ids.uuid(), "name": "web-spread", "organization": store.organization, "project": store.project,
-        "policy_type": "max_availability", "policy_mode": "optional", "tags": ["web"],
-        "creation_date": store.clock.iso(), "modification_date": store.clock.iso(), "zone": z,
+        "id": store.ids.uuid(),
+        "name": "web-spread",
+        "organization": store.organization,
+        "project": store.project,
+        "policy_type": "max_availability",
+        "policy_mode": "optional",
+        "tags": ["web"],
+        "creation_date": store.clock.iso(),
+        "modification_date": store.clock.iso(),
+        "zone": z,
     }
     store.placement_groups[z][pg["id"]] = pg
     for name in ("web-01", "web-02"):
@@ -114,9 +156,15 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
         servers[name]["placement_group"] = pg["id"]
     for name, pn in (("api-gateway", PN_BACKEND), ("worker-batch-1", PN_BACKEND), ("api-gateway", PN_ADMIN)):
         nic = {
-            "id": store.ids.uuid(), "server_id": servers[name]["id"], "private_network_id": pn,
-            "mac_address": "02:00:00:00:%02x:%02x" % (len(store.nics[z]), 1), "state": "available", "tags": [],
-            "creation_date": store.clock.iso(), "modification_date": store.clock.iso(), "zone": z,
+            "id": store.ids.uuid(),
+            "server_id": servers[name]["id"],
+            "private_network_id": pn,
+            "mac_address": "02:00:00:00:%02x:%02x" % (len(store.nics[z]), 1),
+            "state": "available",
+            "tags": [],
+            "creation_date": store.clock.iso(),
+            "modification_date": store.clock.iso(),
+            "zone": z,
         }
         store.nics[z][nic["id"]] = nic
     store.user_data[servers["web-01"]["id"]] = {"cloud-init": b"#cloud-config\npackages:\n  - nginx\n"}
@@ -124,7 +172,14 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
     base = next(s for s in store.snapshots[z].values() if s["name"] == "api-gateway-data-nightly")
     golden = {**base, "id": store.ids.uuid(), "name": "gateway-golden-root", "tags": ["golden"]}
     store.snapshots[z][golden["id"]] = golden
-    store.new_image(z, "gateway-golden", "x86_64", {"id": golden["id"], "name": golden["name"], "size": golden["size"], "volume_type": golden["volume_type"]}, public=False, tags=["golden"])
+    store.new_image(
+        z,
+        "gateway-golden",
+        "x86_64",
+        {"id": golden["id"], "name": golden["name"], "size": golden["size"], "volume_type": golden["volume_type"]},
+        public=False,
+        tags=["golden"],
+    )
     for server in servers.values():
         store._touch(server["zone"], server["id"])
 
@@ -140,6 +195,12 @@ def seed_scale(store: InstanceStore, rng: random.Random, count: int, zone: str =
         ctype = types[i % len(types)]
         role = roles[i % len(roles)]
         store.add_server(
-            zone, f"{role}-{i:05d}", ctype, image, state="running", tags=[role, "fleet"],
-            volumes=_volumes(store, ctype, image), created_at=now - (count - i) * 60.0,
+            zone,
+            f"{role}-{i:05d}",
+            ctype,
+            image,
+            state="running",
+            tags=[role, "fleet"],
+            volumes=_volumes(store, ctype, image),
+            created_at=now - (count - i) * 60.0,
         )

@@ -27,7 +27,9 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
     def user_key(request: Request) -> str:
         key = request.path_params["key"]
         if not key or len(key) > 128 or set(key) - USER_DATA_KEY_CHARS:
-            raise invalid_arguments(("key", "format", "keys are letters, digits, dots, dashes and underscores (at most 128)"))
+            raise invalid_arguments(
+                ("key", "format", "keys are letters, digits, dots, dashes and underscores (at most 128)")
+            )
         return key
 
     async def list_user_data(request: Request) -> Response:
@@ -84,16 +86,26 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         if errs:
             raise invalid_arguments(*errs)
         if any(n["server_id"] == server["id"] and n["private_network_id"] == pn for n in store.nics[zone].values()):
-            raise HttpError(409, {
-                "type": "already_exists", "message": "resource already exists", "resource": "instance_private_nic",
-                "help_message": "a server has one NIC per private network",
-            })
+            raise HttpError(
+                409,
+                {
+                    "type": "already_exists",
+                    "message": "resource already exists",
+                    "resource": "instance_private_nic",
+                    "help_message": "a server has one NIC per private network",
+                },
+            )
         rng = store.ids.rng
         nic = {
-            "id": store.ids.uuid(), "server_id": server["id"], "private_network_id": pn,
+            "id": store.ids.uuid(),
+            "server_id": server["id"],
+            "private_network_id": pn,
             "mac_address": "02:00:00:%02x:%02x:%02x" % (rng.randrange(256), rng.randrange(256), rng.randrange(256)),
-            "state": "syncing", "tags": body.get("tags", []), "creation_date": store.clock.iso(),
-            "modification_date": store.clock.iso(), "zone": zone,
+            "state": "syncing",
+            "tags": body.get("tags", []),
+            "creation_date": store.clock.iso(),
+            "modification_date": store.clock.iso(),
+            "zone": zone,
         }
         store.nics[zone][nic["id"]] = nic
         store.server_changed(zone, server)

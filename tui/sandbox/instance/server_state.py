@@ -72,8 +72,12 @@ class ServerState:
         return data
 
     def _server_step(self, server: dict[str, Any], changes: dict[str, Any]) -> None:
-        if (server["state"] == "running" and server.get("dynamic_ip_required") and not server.get("dynamic_ips")
-                and not server.get("flexible_ips")):  # a reboot keeps the address it had
+        if (
+            server["state"] == "running"
+            and server.get("dynamic_ip_required")
+            and not server.get("dynamic_ips")
+            and not server.get("flexible_ips")
+        ):  # a reboot keeps the address it had
             self.assign_dynamic_ip(server)
         self._touch(server["zone"], server["id"])
 
@@ -123,7 +127,15 @@ class ServerState:
     def assign_dynamic_ip(self, server: dict[str, Any]) -> None:
         n = self.ids.rng.randrange(1, 254)
         m = self.ids.rng.randrange(1, 254)
-        server["dynamic_ips"] = [{"id": self.ids.uuid(), "address": f"51.15.{n}.{m}", "dynamic": True, "family": "inet", "provisioning_mode": "dhcp"}]
+        server["dynamic_ips"] = [
+            {
+                "id": self.ids.uuid(),
+                "address": f"51.15.{n}.{m}",
+                "dynamic": True,
+                "family": "inet",
+                "provisioning_mode": "dhcp",
+            }
+        ]
 
     def add_server(
         self,
@@ -174,7 +186,13 @@ class ServerState:
             "placement_group": None,
             "maintenances": [],
             "ipv6": None,
-            "location": {"zone_id": zone, "platform_id": "14", "cluster_id": str(rng.randrange(1, 40)), "hypervisor_id": str(rng.randrange(100, 999)), "node_id": str(rng.randrange(1, 60))},
+            "location": {
+                "zone_id": zone,
+                "platform_id": "14",
+                "cluster_id": str(rng.randrange(1, 40)),
+                "hypervisor_id": str(rng.randrange(100, 999)),
+                "node_id": str(rng.randrange(1, 60)),
+            },
             "zone": zone,
         }
         for key, spec in (volumes or {}).items():
@@ -184,8 +202,12 @@ class ServerState:
             else:
                 snap = self.snapshots[zone].get(spec.get("base_snapshot") or "")
                 vol = self.new_volume(
-                    zone, spec.get("name") or f"{name}-vol-{key}", spec["volume_type"], spec["size"],
-                    base_snapshot=snap["id"] if snap else None, state="fetching" if snap else "available",
+                    zone,
+                    spec.get("name") or f"{name}-vol-{key}",
+                    spec["volume_type"],
+                    spec["size"],
+                    base_snapshot=snap["id"] if snap else None,
+                    state="fetching" if snap else "available",
                 )
                 if snap:
                     self.volume_ready_later(vol, self.timings.volume)
@@ -233,7 +255,13 @@ class ServerState:
         items = server_filters(self, zone, list(self.servers[zone].values()), params)
         order = params.get("order", "creation_date_desc")
         if order not in ("creation_date_asc", "creation_date_desc", "modification_date_asc", "modification_date_desc"):
-            raise invalid_arguments(("order", "constraint", "order must be creation_date_asc|creation_date_desc|modification_date_asc|modification_date_desc"))
+            raise invalid_arguments(
+                (
+                    "order",
+                    "constraint",
+                    "order must be creation_date_asc|creation_date_desc|modification_date_asc|modification_date_desc",
+                )
+            )
         field, _, direction = order.rpartition("_")
         items.sort(key=lambda s: (s[field], s["id"]), reverse=direction == "desc")
         if len(self._list_cache) > 64:
@@ -246,7 +274,9 @@ class ServerState:
         """Replace the server's plan with `steps`: (seconds from now, state or GONE, state detail)."""
         declared, previous = [], 0.0
         for at, state, detail in steps:
-            declared.append((at - previous, {GONE: True} if state == GONE else {"state": state, "state_detail": detail}))
+            declared.append(
+                (at - previous, {GONE: True} if state == GONE else {"state": state, "state_detail": detail})
+            )
             previous = at
         self.server_steps.replan(server, *declared)
         self.server_steps.settle(server)

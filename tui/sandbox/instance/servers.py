@@ -17,7 +17,15 @@ from .actions import run_action
 from .server_state import ALLOWED_ACTIONS, hostname, policy_respected
 from .state import InstanceStore
 from .validation import (
-    OWNER, Errors, check_bool, check_choice, check_name, check_tags, check_unknown, default_volumes, validate_volumes,
+    OWNER,
+    Errors,
+    check_bool,
+    check_choice,
+    check_name,
+    check_tags,
+    check_unknown,
+    default_volumes,
+    validate_volumes,
     volume_templates,
 )
 from . import server_parts
@@ -26,14 +34,39 @@ from .zones import zone_of
 
 ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup", "enable_routed_ip")
 SERVER_FIELDS = {
-    "name", "project", "organization", "commercial_type", "image", "enable_ipv6", "volumes", "tags",
-    "dynamic_ip_required", "routed_ip_enabled", "boot_type", "security_group", "placement_group",
-    "public_ip", "public_ips", "protected", "admin_password_encryption_ssh_key_id",
+    "name",
+    "project",
+    "organization",
+    "commercial_type",
+    "image",
+    "enable_ipv6",
+    "volumes",
+    "tags",
+    "dynamic_ip_required",
+    "routed_ip_enabled",
+    "boot_type",
+    "security_group",
+    "placement_group",
+    "public_ip",
+    "public_ips",
+    "protected",
+    "admin_password_encryption_ssh_key_id",
 }
 PATCH_FIELDS = {
-    "name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type",
-    "volumes", "security_group", "placement_group", "routed_ip_enabled", "admin_password_encryption_ssh_key_id",
-    "public_ips", "private_nics",
+    "name",
+    "tags",
+    "commercial_type",
+    "enable_ipv6",
+    "protected",
+    "dynamic_ip_required",
+    "boot_type",
+    "volumes",
+    "security_group",
+    "placement_group",
+    "routed_ip_enabled",
+    "admin_password_encryption_ssh_key_id",
+    "public_ips",
+    "private_nics",
 }  # UpdateServerRequest's fields
 
 
@@ -41,7 +74,8 @@ def compatible_types(store: InstanceStore, server: dict[str, Any]) -> list[str]:
     """Types the server can change to while stopped: same architecture, and room for its local volumes."""
     zone = server["zone"]
     local = sum(
-        store.volumes[zone][r["id"]]["size"] for r in server["volumes"].values()
+        store.volumes[zone][r["id"]]["size"]
+        for r in server["volumes"].values()
         if r["id"] in store.volumes[zone] and store.volumes[zone][r["id"]]["volume_type"] == "l_ssd"
     )
     out = []
@@ -72,7 +106,9 @@ def apply_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volum
             errs.append((f"volumes.{key}.id", "constraint", "no such volume in this zone"))
             continue
         if vol["server"] and vol["server"]["id"] != server["id"]:
-            errs.append((f"volumes.{key}.id", "constraint", f"volume {vol['name']} is attached to {vol['server']['name']}"))
+            errs.append(
+                (f"volumes.{key}.id", "constraint", f"volume {vol['name']} is attached to {vol['server']['name']}")
+            )
             continue
         wanted[key] = vol
     if errs:
@@ -134,7 +170,10 @@ def _nic_id_errors(store: InstanceStore, zone: str, server: dict[str, Any], ids:
 
 
 def _public_ip_ids(
-    store: InstanceStore, zone: str, body: dict[str, Any], server_id: str | None = None,
+    store: InstanceStore,
+    zone: str,
+    body: dict[str, Any],
+    server_id: str | None = None,
 ) -> tuple[list[str], Errors]:
     """The flexible IPs asked by `public_ip` (one id) and `public_ips` (ids), checked."""
     ids: list[str] = []
@@ -157,7 +196,9 @@ def routes(store: InstanceStore) -> list[Route]:
 
     async def list_servers(request: Request) -> Response:
         zone = zone_of(store, request)
-        items = store.server_list(zone, {k: v for k, v in request.query_params.items() if k not in ("page", "per_page")})
+        items = store.server_list(
+            zone, {k: v for k, v in request.query_params.items() if k not in ("page", "per_page")}
+        )
         return page_per_page(request, "servers", items, store.encoded)
 
     async def create_server(request: Request) -> Response:
@@ -178,15 +219,23 @@ def routes(store: InstanceStore) -> list[Route]:
         if ctype_name is None:
             errs.append(("commercial_type", "required", "required key not provided"))
         elif ctype_name not in store.types:
-            errs.append(("commercial_type", "constraint", f"unknown commercial type {ctype_name!r}; see /products/servers"))
+            errs.append(
+                ("commercial_type", "constraint", f"unknown commercial type {ctype_name!r}; see /products/servers")
+            )
         else:
             ctype = store.types[ctype_name]
         image = None
         image_ref = body.get("image")
         if image_ref is None:
             vols = body.get("volumes")
-            if not (isinstance(vols, dict) and isinstance(vols.get("0"), dict) and ({"base_snapshot", "id"} & set(vols["0"]))):
-                errs.append(("image", "required", "an image label or ID is required unless volume 0 comes from a snapshot"))
+            if not (
+                isinstance(vols, dict)
+                and isinstance(vols.get("0"), dict)
+                and ({"base_snapshot", "id"} & set(vols["0"]))
+            ):
+                errs.append(
+                    ("image", "required", "an image label or ID is required unless volume 0 comes from a snapshot")
+                )
         elif not isinstance(image_ref, str) or (image := store.resolve_image(zone, image_ref)) is None:
             errs.append(("image", "constraint", "unknown image label or ID in this zone; see /images"))
         errs += check_bool(body, "enable_ipv6", "dynamic_ip_required", "routed_ip_enabled", "protected")
@@ -212,7 +261,9 @@ def routes(store: InstanceStore) -> list[Route]:
         if image is not None and image["state"] != "available":
             raise invalid_request(f"image {image['name']} is {image['state']}")
         if image is not None and image["arch"] != ctype["arch"]:
-            raise invalid_request(f"image arch {image['arch']} is not compatible with commercial type {ctype_name} ({ctype['arch']})")
+            raise invalid_request(
+                f"image arch {image['arch']} is not compatible with commercial type {ctype_name} ({ctype['arch']})"
+            )
         volumes = body.get("volumes") or (default_volumes(store, zone, image_ref, image, ctype) if image else {})
         for key, vol in list(volumes.items()):
             if "id" in vol:
@@ -221,15 +272,26 @@ def routes(store: InstanceStore) -> list[Route]:
                 continue
             if "size" not in vol:
                 snap = store.snapshots[zone].get(vol.get("base_snapshot") or "")
-                vol = {**vol, "size": snap["size"] if snap else (image["root_volume"]["size"] if image else 10 * catalog.GB)}
+                vol = {
+                    **vol,
+                    "size": snap["size"] if snap else (image["root_volume"]["size"] if image else 10 * catalog.GB),
+                }
             vol = {k: v for k, v in vol.items() if k not in OWNER}
             volumes[key] = {**vol, "volume_type": vol.get("volume_type", "b_ssd")}
         for vtype in ("l_ssd", "b_ssd", "sbs_volume"):
-            store.check_quota(vtype, sum(v["size"] for v in volumes.values() if "id" not in v and v["volume_type"] == vtype))
+            store.check_quota(
+                vtype, sum(v["size"] for v in volumes.values() if "id" not in v and v["volume_type"] == vtype)
+            )
         name = body.get("name") or f"srv-{store.ids.uuid()[:8]}"
         server = store.add_server(
-            zone, name, ctype_name, image or {}, tags=body.get("tags"), volumes=volumes,
-            enable_ipv6=body.get("enable_ipv6", False), dynamic_ip_required=body.get("dynamic_ip_required", True),
+            zone,
+            name,
+            ctype_name,
+            image or {},
+            tags=body.get("tags"),
+            volumes=volumes,
+            enable_ipv6=body.get("enable_ipv6", False),
+            dynamic_ip_required=body.get("dynamic_ip_required", True),
         )
         if body.get("boot_type"):
             server["boot_type"] = body["boot_type"]
@@ -282,7 +344,9 @@ def routes(store: InstanceStore) -> list[Route]:
             if server["state"] != "stopped":
                 raise invalid_request("instance should be powered off to change its commercial type")
             if ctype not in compatible_types(store, server):
-                raise invalid_request(f"{ctype} is not compatible with this server; see /servers/{server['id']}/compatible-types")
+                raise invalid_request(
+                    f"{ctype} is not compatible with this server; see /servers/{server['id']}/compatible-types"
+                )
         if pg is not None and pg != server["placement_group"]:
             group = store.placement_groups[zone][pg]
             members = 1 + sum(1 for s in store.servers[zone].values() if s["placement_group"] == pg)
@@ -292,8 +356,17 @@ def routes(store: InstanceStore) -> list[Route]:
             apply_volumes(store, zone, server, body["volumes"])
         if ip_ids:
             set_public_ips(store, zone, server, ip_ids)
-        for key in ("name", "tags", "commercial_type", "enable_ipv6", "protected", "dynamic_ip_required", "boot_type",
-                    "routed_ip_enabled", "admin_password_encryption_ssh_key_id"):
+        for key in (
+            "name",
+            "tags",
+            "commercial_type",
+            "enable_ipv6",
+            "protected",
+            "dynamic_ip_required",
+            "boot_type",
+            "routed_ip_enabled",
+            "admin_password_encryption_ssh_key_id",
+        ):
             if key in body:
                 server[key] = body[key]
         if "security_group" in body:
@@ -352,7 +425,9 @@ def routes(store: InstanceStore) -> list[Route]:
     async def products_availability(request: Request) -> Response:
         zone = zone_of(store, request)
         scarce = {"GP1-S": "scarce", "GPU-3070-S": "shortage" if zone != "fr-par-2" else "scarce"}
-        return JSONResponse({"servers": {name: {"availability": scarce.get(name, "available")} for name in store.types}})
+        return JSONResponse(
+            {"servers": {name: {"availability": scarce.get(name, "available")} for name in store.types}}
+        )
 
     return [
         *route_table(

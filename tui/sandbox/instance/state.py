@@ -23,6 +23,7 @@ from .server_state import ServerState, policy_respected
 
 GB = catalog.GB
 
+
 @dataclass
 class Timings:
     """Seconds each transition takes; the demo's defaults feel alive without being slow."""
@@ -60,7 +61,9 @@ class InstanceStore(ServerState):
         self.migration_keys: dict[str, str] = {}  # plan key -> fingerprint of what it covers
         self.labels: dict[str, dict[str, str]] = {z: {} for z in ALL_ZONES}  # zone -> label -> image id
         # Servers: state and detail, stamped at the step's time; removed by a GONE step.
-        self.server_steps = Timeline(clock, stamp="modification_date", on_step=self._server_step, on_gone=self._server_gone)
+        self.server_steps = Timeline(
+            clock, stamp="modification_date", on_step=self._server_step, on_gone=self._server_gone
+        )
         # The other objects, stamped when the step is applied (on the next request).
         self.volume_steps = Timeline(clock, stamp="modification_date", stamp_read=True, on_step=self._volume_step)
         self.object_steps = Timeline(clock, stamp="modification_date", stamp_read=True)  # snapshots and images
@@ -104,8 +107,15 @@ class InstanceStore(ServerState):
         return {"id": self.ids.uuid(), "name": f"{name} root", "size": size, "volume_type": "unified"}
 
     def new_image(
-        self, zone: str, name: str, arch: str, root: dict[str, Any], public: bool, state: str = "available",
-        extra: dict[str, Any] | None = None, tags: list[str] | None = None,
+        self,
+        zone: str,
+        name: str,
+        arch: str,
+        root: dict[str, Any],
+        public: bool,
+        state: str = "available",
+        extra: dict[str, Any] | None = None,
+        tags: list[str] | None = None,
     ) -> dict[str, Any]:
         iid = self.ids.uuid()
         now = self.clock.iso()
@@ -136,21 +146,42 @@ class InstanceStore(ServerState):
 
     # ---- snapshots ----------------------------------------------------------------------------
     def new_snapshot(
-        self, zone: str, name: str, volume_type: str, size: int, state: str, *,
-        base_volume: dict[str, Any] | None = None, tags: list[str] | None = None,
+        self,
+        zone: str,
+        name: str,
+        volume_type: str,
+        size: int,
+        state: str,
+        *,
+        base_volume: dict[str, Any] | None = None,
+        tags: list[str] | None = None,
     ) -> dict[str, Any]:
         now = self.clock.iso()
         snap = {
-            "id": self.ids.uuid(), "name": name, "volume_type": volume_type, "size": size, "state": state,
-            "base_volume": base_volume, "organization": self.organization, "project": self.project,
-            "tags": list(tags or []), "creation_date": now, "modification_date": now, "error_reason": None,
+            "id": self.ids.uuid(),
+            "name": name,
+            "volume_type": volume_type,
+            "size": size,
+            "state": state,
+            "base_volume": base_volume,
+            "organization": self.organization,
+            "project": self.project,
+            "tags": list(tags or []),
+            "creation_date": now,
+            "modification_date": now,
+            "error_reason": None,
             "zone": zone,
         }
         self.snapshots[zone][snap["id"]] = snap
         return snap
 
     def import_snapshot(
-        self, zone: str, name: str, volume_type: str, size: int, tags: list[str] | None,
+        self,
+        zone: str,
+        name: str,
+        volume_type: str,
+        size: int,
+        tags: list[str] | None,
     ) -> dict[str, Any]:
         """A snapshot of a QCOW2 object: `importing`, then available after a while."""
         snap = self.new_snapshot(zone, name, volume_type, size, "importing", tags=tags)
@@ -159,8 +190,15 @@ class InstanceStore(ServerState):
 
     # ---- volumes ------------------------------------------------------------------------------
     def new_volume(
-        self, zone: str, name: str, volume_type: str, size: int, *, state: str = "available",
-        tags: list[str] | None = None, base_snapshot: str | None = None,
+        self,
+        zone: str,
+        name: str,
+        volume_type: str,
+        size: int,
+        *,
+        state: str = "available",
+        tags: list[str] | None = None,
+        base_snapshot: str | None = None,
     ) -> dict[str, Any]:
         now = self.clock.iso()
         vol = {
@@ -190,7 +228,9 @@ class InstanceStore(ServerState):
         return vol
 
     def used_bytes(self, volume_type: str) -> int:
-        return sum(v["size"] for zone in self.volumes.values() for v in zone.values() if v["volume_type"] == volume_type)
+        return sum(
+            v["size"] for zone in self.volumes.values() for v in zone.values() if v["volume_type"] == volume_type
+        )
 
     def check_quota(self, volume_type: str, extra: int) -> None:
         quota = catalog.QUOTA_BYTES.get(volume_type)
@@ -198,11 +238,14 @@ class InstanceStore(ServerState):
             return
         used = self.used_bytes(volume_type)
         if used + extra > quota:
-            raise HttpError(403, {
-                "type": "quotas_exceeded",
-                "message": f"Quota exceeded: volumes_{volume_type}_total_size",
-                "details": [{"resource": f"volumes_{volume_type}_total_size", "quota": quota, "current": used}],
-            })
+            raise HttpError(
+                403,
+                {
+                    "type": "quotas_exceeded",
+                    "message": f"Quota exceeded: volumes_{volume_type}_total_size",
+                    "details": [{"resource": f"volumes_{volume_type}_total_size", "quota": quota, "current": used}],
+                },
+            )
 
     def volume_changed(self, zone: str, vol: dict[str, Any]) -> None:
         """A volume changed: so did the server it is attached to (its JSON embeds the volume)."""
@@ -217,7 +260,9 @@ class InstanceStore(ServerState):
     def _default_security_group(self, zone: str) -> str:
         sgid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"sg-default-{zone}-{self.project}"))
         if sgid not in self.security_groups[zone]:
-            self.new_security_group(zone, sgid, "Default security group", "Auto generated security group.", project_default=True)
+            self.new_security_group(
+                zone, sgid, "Default security group", "Auto generated security group.", project_default=True
+            )
         return sgid
 
     def new_security_group(self, zone: str, sgid: str, name: str, description: str, **fields: Any) -> dict[str, Any]:
@@ -256,10 +301,16 @@ def _while_attached(ip: dict[str, Any], changes: dict[str, Any]) -> None:
 
 
 def still_in_use(resource: str, help_message: str) -> HttpError:
-    return HttpError(412, {
-        "type": "precondition_failed", "message": "precondition is not respected",
-        "precondition": "resource_still_in_use", "help_message": help_message, "resource": resource,
-    })
+    return HttpError(
+        412,
+        {
+            "type": "precondition_failed",
+            "message": "precondition is not respected",
+            "precondition": "resource_still_in_use",
+            "help_message": help_message,
+            "resource": resource,
+        },
+    )
 
 
 def must(condition: bool, message: str) -> None:

@@ -102,8 +102,7 @@ def volume_template(vol: Any) -> Any:
         return vol
     defaults = {"size": (0,), "boot": (False,), "name": (None, ""), "base_snapshot": (None, "")}
     return {
-        k: v for k, v in vol.items()
-        if not any(v is d or (v == d and type(v) is type(d)) for d in defaults.get(k, ()))
+        k: v for k, v in vol.items() if not any(v is d or (v == d and type(v) is type(d)) for d in defaults.get(k, ()))
     }
 
 
@@ -162,7 +161,13 @@ def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[
             elif snap is None:
                 errs.append((f"{arg}.base_snapshot", "constraint", "no such snapshot in this zone"))
             elif not same_family(snap["volume_type"], vtype):
-                errs.append((f"{arg}.volume_type", "constraint", f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only"))
+                errs.append(
+                    (
+                        f"{arg}.volume_type",
+                        "constraint",
+                        f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only",
+                    )
+                )
             elif size is None:
                 size = snap["size"]
             if not vol.get("name"):
@@ -181,13 +186,31 @@ def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[
             elif ctype is not None:
                 c = ctype["per_volume_constraint"]["l_ssd"]
                 if not c["min_size"] <= size <= c["max_size"]:
-                    errs.append((f"{arg}.size", "constraint", f"l_ssd size must be between {c['min_size']} and {c['max_size']} bytes"))
+                    errs.append(
+                        (
+                            f"{arg}.size",
+                            "constraint",
+                            f"l_ssd size must be between {c['min_size']} and {c['max_size']} bytes",
+                        )
+                    )
                 else:
                     local_total += size
         elif not catalog.BLOCK_MIN <= size <= catalog.BLOCK_MAX:
-            errs.append((f"{arg}.size", "constraint", f"{vtype} size must be between {catalog.BLOCK_MIN} and {catalog.BLOCK_MAX} bytes"))
+            errs.append(
+                (
+                    f"{arg}.size",
+                    "constraint",
+                    f"{vtype} size must be between {catalog.BLOCK_MIN} and {catalog.BLOCK_MAX} bytes",
+                )
+            )
     if ctype is not None and local_total > ctype["volumes_constraint"]["max_size"]:
-        errs.append(("volumes", "constraint", f"total local storage must be at most {ctype['volumes_constraint']['max_size']} bytes"))
+        errs.append(
+            (
+                "volumes",
+                "constraint",
+                f"total local storage must be at most {ctype['volumes_constraint']['max_size']} bytes",
+            )
+        )
     return errs
 
 
@@ -213,7 +236,9 @@ def same_family(snapshot_type: str, volume_type: str) -> bool:
     return {"l_ssd": "l_ssd", "b_ssd": "b_ssd", "sbs_snapshot": "sbs_volume"}.get(snapshot_type) == volume_type
 
 
-def default_volumes(store: InstanceStore, zone: str, image_ref: str, image: dict[str, Any], ctype: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def default_volumes(
+    store: InstanceStore, zone: str, image_ref: str, image: dict[str, Any], ctype: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
     """Spec 1 §2.3 defaults when `volumes` is omitted."""
     os_size = image["root_volume"]["size"]
     if image_ref in store.labels[zone]:

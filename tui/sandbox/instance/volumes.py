@@ -19,7 +19,13 @@ from .images import find_in
 from .listing import owned
 from .state import InstanceStore, must, still_in_use
 from .validation import (
-    check_name, check_project, check_size, check_tags, check_unknown, foreign_owner, same_family,
+    check_name,
+    check_project,
+    check_size,
+    check_tags,
+    check_unknown,
+    foreign_owner,
+    same_family,
 )
 from .zones import encode, zone_of
 
@@ -44,7 +50,9 @@ def routes(store: InstanceStore) -> list[Route]:
     async def create_volume(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name", "project", "organization", "volume_type", "size", "base_snapshot", "base_volume", "tags"})
+        errs = check_unknown(
+            body, {"name", "project", "organization", "volume_type", "size", "base_snapshot", "base_volume", "tags"}
+        )
         errs += check_name(body.get("name"))
         errs += check_project(body)
         vtype = body.get("volume_type")
@@ -65,7 +73,13 @@ def routes(store: InstanceStore) -> list[Route]:
             if snap is None:
                 errs.append(("base_snapshot", "constraint", "no such snapshot in this zone"))
             elif vtype in VOLUME_TYPES and not same_family(snap["volume_type"], vtype):
-                errs.append(("volume_type", "constraint", f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only"))
+                errs.append(
+                    (
+                        "volume_type",
+                        "constraint",
+                        f"a {snap['volume_type']} snapshot makes {snap['volume_type']} volumes only",
+                    )
+                )
         if body.get("base_volume") is not None:
             base = store.volumes[zone].get(body["base_volume"]) if is_uuid(body["base_volume"]) else None
             if base is None:
@@ -79,7 +93,12 @@ def routes(store: InstanceStore) -> list[Route]:
         if snap is not None:
             refuse_transient("instance_snapshot", snap)
         vol = store.new_volume(
-            zone, body["name"], vtype, size, tags=body.get("tags"), base_snapshot=snap["id"] if snap else None,
+            zone,
+            body["name"],
+            vtype,
+            size,
+            tags=body.get("tags"),
+            base_snapshot=snap["id"] if snap else None,
             state="fetching" if (snap or base) else "available",
         )
         if snap or base:
@@ -148,7 +167,9 @@ def routes(store: InstanceStore) -> list[Route]:
             if vol is None:
                 return [], [snap]
         if vol["volume_type"] != "b_ssd":
-            raise invalid_request(f"only b_ssd volumes and their snapshots migrate to block storage ({vol['volume_type']})")
+            raise invalid_request(
+                f"only b_ssd volumes and their snapshots migrate to block storage ({vol['volume_type']})"
+            )
         snaps = [s for s in store.snapshots[zone].values() if (s.get("base_volume") or {}).get("id") == vol["id"]]
         return [vol], snaps
 

@@ -17,9 +17,26 @@ from ..routing import route_table
 from ..timeseries import certificate, pick, series, window
 from .store import METRICS, KvcacheStore, ZONES, check_service_ips, node_types, versions
 
-CREATE_FIELDS = {"project_id", "name", "version", "tags", "node_type", "user_name", "password", "cluster_size",
-                 "acl_rules", "endpoints", "tls_enabled", "cluster_settings"}
-ORDER = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "name_asc": ("name", False), "name_desc": ("name", True)}
+CREATE_FIELDS = {
+    "project_id",
+    "name",
+    "version",
+    "tags",
+    "node_type",
+    "user_name",
+    "password",
+    "cluster_size",
+    "acl_rules",
+    "endpoints",
+    "tls_enabled",
+    "cluster_settings",
+}
+ORDER = {
+    "created_at_asc": ("created_at", False),
+    "created_at_desc": ("created_at", True),
+    "name_asc": ("name", False),
+    "name_desc": ("name", True),
+}
 USER_NAME_MAX = 63
 
 
@@ -58,8 +75,16 @@ def check_settings(version: dict[str, Any] | None, settings: Any, field: str) ->
                 n = int(value)
             except ValueError:
                 return [(f"{field}.{i}.value", "format", f"{s['name']} takes a whole number")]
-            if (spec["min_value"] is not None and n < spec["min_value"]) or (spec["max_value"] is not None and n > spec["max_value"]):
-                return [(f"{field}.{i}.value", "constraint", f"{s['name']} is between {spec['min_value']} and {spec['max_value']}")]
+            if (spec["min_value"] is not None and n < spec["min_value"]) or (
+                spec["max_value"] is not None and n > spec["max_value"]
+            ):
+                return [
+                    (
+                        f"{field}.{i}.value",
+                        "constraint",
+                        f"{s['name']} is between {spec['min_value']} and {spec['max_value']}",
+                    )
+                ]
         elif spec["type"] == "BOOLEAN" and value not in ("true", "false"):
             return [(f"{field}.{i}.value", "format", f"{s['name']} is true or false")]
     return []
@@ -71,7 +96,11 @@ def check_endpoints(specs: Any, size: int) -> list[tuple[str, str, str]]:
     if len(specs) > 1:
         return [("endpoints", "constraint", "one endpoint: public, or one private network")]
     for i, spec in enumerate(specs):
-        if not isinstance(spec, dict) or len(spec) != 1 or next(iter(spec)) not in ("private_network", "public_network"):
+        if (
+            not isinstance(spec, dict)
+            or len(spec) != 1
+            or next(iter(spec)) not in ("private_network", "public_network")
+        ):
             return [(f"endpoints.{i}", "constraint", "exactly one of private_network and public_network")]
         pn = spec.get("private_network")
         if pn is not None:
@@ -152,7 +181,9 @@ def routes(store: KvcacheStore) -> list[Route]:
         errs = check_unknown(body, {"name", "tags", "user_name", "password"})
         if body.get("password") is not None:
             errs += check_password(body["password"])
-        if body.get("tags") is not None and not (isinstance(body["tags"], list) and all(isinstance(t, str) for t in body["tags"])):
+        if body.get("tags") is not None and not (
+            isinstance(body["tags"], list) and all(isinstance(t, str) for t in body["tags"])
+        ):
             errs.append(("tags", "format", "a list of strings"))
         if body.get("name") is not None and (not isinstance(body["name"], str) or not body["name"].strip()):
             errs.append(("name", "constraint", "a name is required"))
@@ -179,7 +210,13 @@ def routes(store: KvcacheStore) -> list[Route]:
         store.ready(c)
         field, value = given[0], body[given[0]]
         if field == "version" and value not in c["upgradable_versions"]:
-            raise invalid_arguments(("version", "constraint", f"{c['version']} upgrades to {', '.join(c['upgradable_versions']) or 'nothing'}"))
+            raise invalid_arguments(
+                (
+                    "version",
+                    "constraint",
+                    f"{c['version']} upgrades to {', '.join(c['upgradable_versions']) or 'nothing'}",
+                )
+            )
         if field == "node_type":
             nt = store.node_type(c["zone"], value)
             if nt is None or nt["disabled"] or nt["stock_status"] == "out_of_stock" or value == c["node_type"]:
@@ -187,7 +224,12 @@ def routes(store: KvcacheStore) -> list[Route]:
         if field == "cluster_size":
             if c["cluster_size"] == 1:
                 raise invalid_arguments(("cluster_size", "constraint", "a standalone node does not scale horizontally"))
-            if not isinstance(value, int) or isinstance(value, bool) or not 3 <= value <= 6 or value == c["cluster_size"]:
+            if (
+                not isinstance(value, int)
+                or isinstance(value, bool)
+                or not 3 <= value <= 6
+                or value == c["cluster_size"]
+            ):
                 raise invalid_arguments(("cluster_size", "constraint", "3 to 6 nodes, other than now"))
         store.migrate(c, {field: value})
         return JSONResponse(out(c))
@@ -200,8 +242,19 @@ def routes(store: KvcacheStore) -> list[Route]:
         for name in names:
             b, swing, high = METRICS[name]
             for node in range(c["cluster_size"]):
-                out_series.append(series(name, c["id"], start, end, store.clock.iso, base=b + node * 2, swing=swing, high=high,
-                                         metadata={"node": f"node-{node}"}))
+                out_series.append(
+                    series(
+                        name,
+                        c["id"],
+                        start,
+                        end,
+                        store.clock.iso,
+                        base=b + node * 2,
+                        swing=swing,
+                        high=high,
+                        metadata={"node": f"node-{node}"},
+                    )
+                )
         return JSONResponse({"timeseries": out_series})
 
     async def cert(request: Request) -> Response:
@@ -225,14 +278,19 @@ def routes(store: KvcacheStore) -> list[Route]:
         errs = check_unknown(body, {"acl_rules"}) + check_acls(body.get("acl_rules"))
         if errs:
             raise invalid_arguments(*errs)
-        c["acl_rules"] = [{"id": store.ids.uuid(), "ip_cidr": r["ip_cidr"], "description": r.get("description") or ""} for r in body["acl_rules"]]
+        c["acl_rules"] = [
+            {"id": store.ids.uuid(), "ip_cidr": r["ip_cidr"], "description": r.get("description") or ""}
+            for r in body["acl_rules"]
+        ]
         c["updated_at"] = store.clock.iso()
         return JSONResponse({"acl_rules": c["acl_rules"], "total_count": len(c["acl_rules"])})
 
     async def set_settings(request: Request) -> Response:
         c = cluster(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"settings"}) + check_settings(store.version(c["zone"], c["version"]), body.get("settings"), "settings")
+        errs = check_unknown(body, {"settings"}) + check_settings(
+            store.version(c["zone"], c["version"]), body.get("settings"), "settings"
+        )
         if errs:
             raise invalid_arguments(*errs)
         c["cluster_settings"] = [{"name": s["name"], "value": str(s["value"])} for s in body["settings"]]
@@ -241,15 +299,23 @@ def routes(store: KvcacheStore) -> list[Route]:
 
     async def list_node_types(request: Request) -> Response:
         zone = zone_of(request)
-        items = [n for n in node_types(zone) if _truthy(request.query_params.get("include_disabled_types")) or not n["disabled"]]
+        items = [
+            n
+            for n in node_types(zone)
+            if _truthy(request.query_params.get("include_disabled_types")) or not n["disabled"]
+        ]
         return page(request, "node_types", items, dict)
 
     async def list_versions(request: Request) -> Response:
         zone = zone_of(request)
         q = request.query_params
-        items = [v for v in versions(zone)
-                 if (_truthy(q.get("include_beta")) or not v["beta"]) and (_truthy(q.get("include_deprecated")) or not v["deprecated"])
-                 and (not q.get("version") or q["version"] in v["version"])]
+        items = [
+            v
+            for v in versions(zone)
+            if (_truthy(q.get("include_beta")) or not v["beta"])
+            and (_truthy(q.get("include_deprecated")) or not v["deprecated"])
+            and (not q.get("version") or q["version"] in v["version"])
+        ]
         return page(request, "versions", items, public)
 
     return route_table(

@@ -27,7 +27,13 @@ SETTINGS_7 = [
     {"name": "maxclients", "type": "INT", "default_value": "10000", "min_value": 1, "max_value": 60000},
     {"name": "tcp-keepalive", "type": "INT", "default_value": "300", "min_value": 0, "max_value": 7200},
     {"name": "maxmemory-policy", "type": "STRING", "default_value": "noeviction", "min_value": None, "max_value": None},
-    {"name": "lazyfree-lazy-eviction", "type": "BOOLEAN", "default_value": "false", "min_value": None, "max_value": None},
+    {
+        "name": "lazyfree-lazy-eviction",
+        "type": "BOOLEAN",
+        "default_value": "false",
+        "min_value": None,
+        "max_value": None,
+    },
 ]
 # version, released, end of life, beta, deprecated, the versions it upgrades to
 VERSIONS = [
@@ -51,13 +57,36 @@ METRICS = {  # name: (base, swing, high)
 
 
 def versions(zone: str) -> list[dict[str, Any]]:
-    return [{"version": v, "available_settings": SETTINGS_7, "released_at": rel, "end_of_life_at": eol, "beta": beta,
-             "deprecated": dep, "logo_url": "", "zone": zone, "_upgrades": list(up)} for v, rel, eol, beta, dep, up in VERSIONS]
+    return [
+        {
+            "version": v,
+            "available_settings": SETTINGS_7,
+            "released_at": rel,
+            "end_of_life_at": eol,
+            "beta": beta,
+            "deprecated": dep,
+            "logo_url": "",
+            "zone": zone,
+            "_upgrades": list(up),
+        }
+        for v, rel, eol, beta, dep, up in VERSIONS
+    ]
 
 
 def node_types(zone: str) -> list[dict[str, Any]]:
-    return [{"name": n, "stock_status": s, "description": d, "vcpus": c, "memory": m, "disabled": dis, "beta": beta, "zone": zone}
-            for n, s, d, c, m, dis, beta in NODE_TYPES]
+    return [
+        {
+            "name": n,
+            "stock_status": s,
+            "description": d,
+            "vcpus": c,
+            "memory": m,
+            "disabled": dis,
+            "beta": beta,
+            "zone": zone,
+        }
+        for n, s, d, c, m, dis, beta in NODE_TYPES
+    ]
 
 
 def check_service_ips(ips: Any, size: int, field: str) -> list[tuple[str, str, str]]:
@@ -106,19 +135,39 @@ class KvcacheStore:
         cid = self.ids.uuid()
         size = body.get("cluster_size") or 1
         c = {
-            "id": cid, "name": body["name"], "project_id": body.get("project_id") or self.project_id, "status": "ready" if ready else "provisioning",
-            "version": body["version"], "endpoints": [], "tags": list(body.get("tags") or []), "node_type": body["node_type"],
-            "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now), "tls_enabled": bool(body.get("tls_enabled")),
-            "cluster_settings": [{"name": s["name"], "value": str(s["value"])} for s in body.get("cluster_settings") or []],
-            "acl_rules": [], "cluster_size": size, "zone": zone, "user_name": body["user_name"], "upgradable_versions": [],
-            "_password": body.get("password"), "_cert": 1,
+            "id": cid,
+            "name": body["name"],
+            "project_id": body.get("project_id") or self.project_id,
+            "status": "ready" if ready else "provisioning",
+            "version": body["version"],
+            "endpoints": [],
+            "tags": list(body.get("tags") or []),
+            "node_type": body["node_type"],
+            "created_at": self.clock.iso(now),
+            "updated_at": self.clock.iso(now),
+            "tls_enabled": bool(body.get("tls_enabled")),
+            "cluster_settings": [
+                {"name": s["name"], "value": str(s["value"])} for s in body.get("cluster_settings") or []
+            ],
+            "acl_rules": [],
+            "cluster_size": size,
+            "zone": zone,
+            "user_name": body["user_name"],
+            "upgradable_versions": [],
+            "_password": body.get("password"),
+            "_cert": 1,
         }
-        c["acl_rules"] = [{"id": self.ids.uuid(), "ip_cidr": r["ip_cidr"], "description": r.get("description") or ""} for r in body.get("acl_rules") or []]
+        c["acl_rules"] = [
+            {"id": self.ids.uuid(), "ip_cidr": r["ip_cidr"], "description": r.get("description") or ""}
+            for r in body.get("acl_rules") or []
+        ]
         specs = body.get("endpoints") or [{"public_network": {}}]
         c["endpoints"] = [self.endpoint(c, spec) for spec in specs]
         self.refresh_upgrades(c)
         if not ready:
-            self.timeline.plan(c, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}), start=now)
+            self.timeline.plan(
+                c, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}), start=now
+            )
         return self.collection.add(c)
 
     def endpoint(self, c: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
@@ -126,10 +175,24 @@ class KvcacheStore:
         pn = spec.get("private_network")
         if isinstance(pn, dict):
             ips = list(pn.get("service_ips") or [])
-            return {"id": eid, "ips": [ip.split("/")[0] for ip in ips], "port": PORT,
-                    "private_network": {"id": pn.get("id"), "service_ips": ips, "zone": c["zone"], "provisioning_mode": "static"}}
+            return {
+                "id": eid,
+                "ips": [ip.split("/")[0] for ip in ips],
+                "port": PORT,
+                "private_network": {
+                    "id": pn.get("id"),
+                    "service_ips": ips,
+                    "zone": c["zone"],
+                    "provisioning_mode": "static",
+                },
+            }
         n = len(c["id"]) % 200
-        return {"id": eid, "ips": [f"51.15.{n + i}.{10 + i}" for i in range(c["cluster_size"])], "port": PORT, "public_network": {}}
+        return {
+            "id": eid,
+            "ips": [f"51.15.{n + i}.{10 + i}" for i in range(c["cluster_size"])],
+            "port": PORT,
+            "public_network": {},
+        }
 
     def refresh_upgrades(self, c: dict[str, Any]) -> None:
         v = self.version(c["zone"], c["version"])
@@ -158,8 +221,16 @@ class KvcacheStore:
 
     def ready(self, c: dict[str, Any]) -> None:
         if c["status"] != "ready":
-            raise HttpError(409, {"type": "transient_state", "message": "resource is in a transient state",
-                                  "resource": "cluster", "resource_id": c["id"], "current_state": c["status"]})
+            raise HttpError(
+                409,
+                {
+                    "type": "transient_state",
+                    "message": "resource is in a transient state",
+                    "resource": "cluster",
+                    "resource_id": c["id"],
+                    "current_state": c["status"],
+                },
+            )
 
     def migrate(self, c: dict[str, Any], changes: dict[str, Any]) -> None:
         c["status"] = "configuring"
@@ -167,4 +238,3 @@ class KvcacheStore:
 
     def delete(self, c: dict[str, Any]) -> None:
         self.collection.delete_later(c, self.t.delete)
-

@@ -11,7 +11,13 @@ from .store import REGIONS, LbStore, Timings
 
 __all__ = ["LbStore", "PRODUCT", "REGIONS", "Timings"]
 
-HTTP_CHECK = {"port": 80, "check_delay": 3000, "check_timeout": 1000, "check_max_retries": 3, "http_config": {"uri": "/health", "method": "GET", "code": 200}}
+HTTP_CHECK = {
+    "port": 80,
+    "check_delay": 3000,
+    "check_timeout": 1000,
+    "check_max_retries": 3,
+    "http_config": {"uri": "/health", "method": "GET", "code": 200},
+}
 TCP_CHECK = {"port": 5432, "check_delay": 5000, "check_timeout": 2000, "check_max_retries": 2, "tcp_config": {}}
 
 
@@ -20,13 +26,37 @@ def seed_demo(store: LbStore, rng: Any) -> None:
     instance failed (not highly available), one still being created, one in another region, and
     a kept IP ready for reuse."""
     day = 86_400
-    web = store.create("fr-par", {"name": "web-lb", "description": "Public web front", "type": "LB-GP-M", "tags": ["web", "prod"]}, ready=True, age=120 * day)
-    site = store.add_backend(web, {"name": "web-servers", "forward_protocol": "http", "forward_port": 80, "forward_port_algorithm": "roundrobin",
-                                   "sticky_sessions": "cookie", "sticky_sessions_cookie_name": "lb", "server_ip": ["10.0.1.11", "10.0.1.12", "10.0.1.13"],
-                                   "health_check": HTTP_CHECK})
-    api = store.add_backend(web, {"name": "api-servers", "forward_protocol": "tcp", "forward_port": 8443, "forward_port_algorithm": "leastconn",
-                                  "server_ip": ["10.0.2.21", "2001:db8::21"], "send_proxy_v2": True,
-                                  "health_check": {**TCP_CHECK, "port": 8443}})
+    web = store.create(
+        "fr-par",
+        {"name": "web-lb", "description": "Public web front", "type": "LB-GP-M", "tags": ["web", "prod"]},
+        ready=True,
+        age=120 * day,
+    )
+    site = store.add_backend(
+        web,
+        {
+            "name": "web-servers",
+            "forward_protocol": "http",
+            "forward_port": 80,
+            "forward_port_algorithm": "roundrobin",
+            "sticky_sessions": "cookie",
+            "sticky_sessions_cookie_name": "lb",
+            "server_ip": ["10.0.1.11", "10.0.1.12", "10.0.1.13"],
+            "health_check": HTTP_CHECK,
+        },
+    )
+    api = store.add_backend(
+        web,
+        {
+            "name": "api-servers",
+            "forward_protocol": "tcp",
+            "forward_port": 8443,
+            "forward_port_algorithm": "leastconn",
+            "server_ip": ["10.0.2.21", "2001:db8::21"],
+            "send_proxy_v2": True,
+            "health_check": {**TCP_CHECK, "port": 8443},
+        },
+    )
     store.add_frontend(
         web,
         {
@@ -38,14 +68,26 @@ def seed_demo(store: LbStore, rng: Any) -> None:
         },
     )
     store.add_frontend(web, {"name": "api-tls", "inbound_port": 443, "backend_id": api["id"], "timeout_client": 60_000})
-    db = store.create("fr-par", {"name": "db-proxy", "description": "Read pool", "type": "LB-S"}, ready=True, age=40 * day)
+    db = store.create(
+        "fr-par", {"name": "db-proxy", "description": "Read pool", "type": "LB-S"}, ready=True, age=40 * day
+    )
     db["instances"][1]["status"] = "error"
-    pool = store.add_backend(db, {"name": "replicas", "forward_protocol": "tcp", "forward_port": 5432, "server_ip": ["10.0.3.31", "10.0.3.32"],
-                                  "health_check": {**TCP_CHECK, "tcp_config": None, "pgsql_config": {"user": "healthcheck"}}})
+    pool = store.add_backend(
+        db,
+        {
+            "name": "replicas",
+            "forward_protocol": "tcp",
+            "forward_port": 5432,
+            "server_ip": ["10.0.3.31", "10.0.3.32"],
+            "health_check": {**TCP_CHECK, "tcp_config": None, "pgsql_config": {"user": "healthcheck"}},
+        },
+    )
     store.add_frontend(db, {"name": "postgres", "inbound_port": 5432, "backend_id": pool["id"]})
     store.create("fr-par", {"name": "staging-lb", "description": "", "type": "LB-S", "tags": ["staging"]})
     store.new_ip("fr-par")  # kept from a deleted load balancer: `ip_id` reuses it
-    store.create("nl-ams", {"name": "ams-edge", "description": "Amsterdam edge", "type": "LB-GP-L"}, ready=True, age=10 * day)
+    store.create(
+        "nl-ams", {"name": "ams-edge", "description": "Amsterdam edge", "type": "LB-GP-L"}, ready=True, age=10 * day
+    )
 
 
 PRODUCT = SandboxProduct("lb", "/lb/", LbStore, routes, seed_demo=seed_demo)

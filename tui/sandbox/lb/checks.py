@@ -9,18 +9,54 @@ import re
 from typing import Any
 
 Errs = list[tuple[str, str, str]]
-CHECK_KINDS = ("tcp_config", "http_config", "https_config", "mysql_config", "pgsql_config", "ldap_config", "redis_config")
+CHECK_KINDS = (
+    "tcp_config",
+    "http_config",
+    "https_config",
+    "mysql_config",
+    "pgsql_config",
+    "ldap_config",
+    "redis_config",
+)
 PROTOCOLS = ("tcp", "http")
 ALGORITHMS = ("roundrobin", "leastconn", "first")
 STICKY = ("none", "cookie", "table")
 SSL_LEVELS = ("ssl_compatibility_level_intermediate", "ssl_compatibility_level_modern", "ssl_compatibility_level_old")
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
 # What a backend create or update may carry: spec 3 §2.3 and the public clients' CreateBackendRequest.
-BACKEND_FIELDS = {"name", "forward_protocol", "forward_port", "forward_port_algorithm", "sticky_sessions", "sticky_sessions_cookie_name",
-                  "health_check", "server_ip", "send_proxy_v2", "timeout_server", "timeout_connect", "timeout_tunnel", "on_marked_down_action",
-                  "proxy_protocol", "failover_host", "ssl_bridging", "ignore_ssl_server_verify", "redispatch_attempt_count", "max_retries",
-                  "max_connections", "timeout_queue", "host"}
-CHECK_FIELDS = {"port", "check_delay", "check_timeout", "check_max_retries", "check_send_proxy", "transient_check_delay", *CHECK_KINDS}
+BACKEND_FIELDS = {
+    "name",
+    "forward_protocol",
+    "forward_port",
+    "forward_port_algorithm",
+    "sticky_sessions",
+    "sticky_sessions_cookie_name",
+    "health_check",
+    "server_ip",
+    "send_proxy_v2",
+    "timeout_server",
+    "timeout_connect",
+    "timeout_tunnel",
+    "on_marked_down_action",
+    "proxy_protocol",
+    "failover_host",
+    "ssl_bridging",
+    "ignore_ssl_server_verify",
+    "redispatch_attempt_count",
+    "max_retries",
+    "max_connections",
+    "timeout_queue",
+    "host",
+}
+CHECK_FIELDS = {
+    "port",
+    "check_delay",
+    "check_timeout",
+    "check_max_retries",
+    "check_send_proxy",
+    "transient_check_delay",
+    *CHECK_KINDS,
+}
 FRONTEND_FIELDS = {
     "name",
     "inbound_port",
@@ -106,14 +142,24 @@ def check_health(hc: Any, field: str = "health_check") -> Errs:
 
 def normal_health(hc: dict[str, Any]) -> dict[str, Any]:
     """A health check as answered: durations in milliseconds, the one configuration kept."""
-    out = {"port": hc["port"], "check_delay": millis(hc.get("check_delay", 3000)), "check_timeout": millis(hc.get("check_timeout", 1000)),
-           "check_max_retries": hc.get("check_max_retries", 2), "check_send_proxy": bool(hc.get("check_send_proxy", False)),
-           "transient_check_delay": millis(hc.get("transient_check_delay", 500))}
+    out = {
+        "port": hc["port"],
+        "check_delay": millis(hc.get("check_delay", 3000)),
+        "check_timeout": millis(hc.get("check_timeout", 1000)),
+        "check_max_retries": hc.get("check_max_retries", 2),
+        "check_send_proxy": bool(hc.get("check_send_proxy", False)),
+        "transient_check_delay": millis(hc.get("transient_check_delay", 500)),
+    }
     kind = next(k for k in CHECK_KINDS if hc.get(k) is not None)
     config = dict(hc[kind])
     if kind in ("http_config", "https_config"):
-        config = {"uri": config["uri"], "method": config.get("method") or "GET", "code": config.get("code"), **(
-            {"sni": config.get("sni") or ""} if kind == "https_config" else {}), "host_header": config.get("host_header") or ""}
+        config = {
+            "uri": config["uri"],
+            "method": config.get("method") or "GET",
+            "code": config.get("code"),
+            **({"sni": config.get("sni") or ""} if kind == "https_config" else {}),
+            "host_header": config.get("host_header") or "",
+        }
     out[kind] = config
     return out
 
@@ -125,7 +171,11 @@ def check_backend(body: dict[str, Any], creating: bool) -> Errs:
             errs.append(("name", "required", "name is required"))
     if creating or "forward_port" in body:
         errs += port(body.get("forward_port"), "forward_port")
-    for key, allowed, required in (("forward_protocol", PROTOCOLS, True), ("forward_port_algorithm", ALGORITHMS, False), ("sticky_sessions", STICKY, False)):
+    for key, allowed, required in (
+        ("forward_protocol", PROTOCOLS, True),
+        ("forward_port_algorithm", ALGORITHMS, False),
+        ("sticky_sessions", STICKY, False),
+    ):
         value = body.get(key)
         if value is None:
             if required and creating:
@@ -157,7 +207,9 @@ def check_frontend(body: dict[str, Any], creating: bool) -> Errs:
     if (creating or "backend_id" in body) and not body.get("backend_id"):
         errs.append(("backend_id", "required", "backend_id is required"))
     if body.get("timeout_client") is not None and millis(body["timeout_client"]) is None:
-        errs.append(("timeout_client", "format", "timeout_client is a duration: milliseconds, or a string such as '30s'"))
+        errs.append(
+            ("timeout_client", "format", "timeout_client is a duration: milliseconds, or a string such as '30s'")
+        )
     ids = body.get("certificate_ids")
     if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)):
         errs.append(("certificate_ids", "format", "certificate_ids is a list of certificate IDs"))

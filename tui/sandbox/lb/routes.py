@@ -25,7 +25,9 @@ def region_of(request: Request) -> str:
     if "region" in request.path_params:
         region = request.path_params["region"]
         if region not in REGIONS:
-            raise invalid_arguments(("region", "constraint", f"load balancers exist in {', '.join(REGIONS)} only, not {region!r}"))
+            raise invalid_arguments(
+                ("region", "constraint", f"load balancers exist in {', '.join(REGIONS)} only, not {region!r}")
+            )
         return region
     region = zone_region(request.path_params["zone"])
     if region is None:
@@ -34,8 +36,16 @@ def region_of(request: Request) -> str:
 
 
 def _transient(lb: dict[str, Any]) -> HttpError:
-    return HttpError(409, {"type": "transient_state", "message": "resource is in a transient state", "resource": "lb",
-                           "resource_id": lb["id"], "current_state": lb["status"]})
+    return HttpError(
+        409,
+        {
+            "type": "transient_state",
+            "message": "resource is in a transient state",
+            "resource": "lb",
+            "resource_id": lb["id"],
+            "current_state": lb["status"],
+        },
+    )
 
 
 def routes(store: LbStore) -> list[Route]:
@@ -63,7 +73,10 @@ def routes(store: LbStore) -> list[Route]:
     # ---- types and IPs -----------------------------------------------------------------------------
     async def lb_types(request: Request) -> Response:
         region = region_of(request)
-        items = [{"name": n, "stock_status": s, "description": d, "region": region, "zone": f"{region}-1"} for n, s, d in TYPES]
+        items = [
+            {"name": n, "stock_status": s, "description": d, "region": region, "zone": f"{region}-1"}
+            for n, s, d in TYPES
+        ]
         return page(request, "lb_types", items, dict)
 
     def settled(request: Request) -> str:
@@ -84,8 +97,15 @@ def routes(store: LbStore) -> list[Route]:
     async def delete_ip(request: Request) -> Response:
         ip = store.ips.get(settled(request), request.path_params["ip_id"])
         if ip["lb_id"]:
-            raise HttpError(412, {"type": "precondition_failed", "message": "precondition is not respected", "precondition": "resource_still_in_use",
-                                  "help_message": "the IP is used by a load balancer"})
+            raise HttpError(
+                412,
+                {
+                    "type": "precondition_failed",
+                    "message": "precondition is not respected",
+                    "precondition": "resource_still_in_use",
+                    "help_message": "the IP is used by a load balancer",
+                },
+            )
         store.ips.remove(ip)
         return Response(status_code=204)
 
@@ -98,8 +118,22 @@ def routes(store: LbStore) -> list[Route]:
     async def create_lb(request: Request) -> Response:
         region = settled(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"organization_id", "project_id", "name", "description", "ip_id", "ip_ids", "tags", "type",
-                                    "ssl_compatibility_level", "assign_flexible_ip", "assign_flexible_ipv6"})
+        errs = check_unknown(
+            body,
+            {
+                "organization_id",
+                "project_id",
+                "name",
+                "description",
+                "ip_id",
+                "ip_ids",
+                "tags",
+                "type",
+                "ssl_compatibility_level",
+                "assign_flexible_ip",
+                "assign_flexible_ipv6",
+            },
+        )
         if body.get("organization_id") and body.get("project_id"):
             errs.append(("project_id", "constraint", "give organization_id or project_id, not both"))
         elif not body.get("organization_id") and not body.get("project_id"):
@@ -115,8 +149,12 @@ def routes(store: LbStore) -> list[Route]:
             errs.append(("type", "constraint", f"{lb_type[0]} is out of stock"))
         level = body.get("ssl_compatibility_level")
         if level is not None and level not in SSL_LEVELS:
-            errs.append(("ssl_compatibility_level", "constraint", f"ssl_compatibility_level is one of {', '.join(SSL_LEVELS)}"))
-        if body.get("tags") is not None and (not isinstance(body["tags"], list) or not all(isinstance(t, str) for t in body["tags"])):
+            errs.append(
+                ("ssl_compatibility_level", "constraint", f"ssl_compatibility_level is one of {', '.join(SSL_LEVELS)}")
+            )
+        if body.get("tags") is not None and (
+            not isinstance(body["tags"], list) or not all(isinstance(t, str) for t in body["tags"])
+        ):
             errs.append(("tags", "format", "tags is a list of strings"))
         ip_id = body.get("ip_id") or (body.get("ip_ids") or [None])[0]
         ip = None
@@ -125,7 +163,9 @@ def routes(store: LbStore) -> list[Route]:
             if ip is None:
                 errs.append(("ip_id", "constraint", f"no IP {ip_id} in {region}"))
             elif ip["lb_id"]:
-                errs.append(("ip_id", "constraint", "this IP is used by another load balancer (spec: one IP per load balancer)"))
+                errs.append(
+                    ("ip_id", "constraint", "this IP is used by another load balancer (spec: one IP per load balancer)")
+                )
         if errs:
             raise invalid_arguments(*errs)
         lb = store.create(region, {**body, "type": lb_type[0]}, ip=ip)  # type: ignore[index]
@@ -142,7 +182,9 @@ def routes(store: LbStore) -> list[Route]:
             if not isinstance(body.get(key), str) or (key == "name" and not body[key]):
                 errs.append((key, "required", f"{key} is required"))
         if body.get("ssl_compatibility_level") is not None and body["ssl_compatibility_level"] not in SSL_LEVELS:
-            errs.append(("ssl_compatibility_level", "constraint", f"ssl_compatibility_level is one of {', '.join(SSL_LEVELS)}"))
+            errs.append(
+                ("ssl_compatibility_level", "constraint", f"ssl_compatibility_level is one of {', '.join(SSL_LEVELS)}")
+            )
         if errs:
             raise invalid_arguments(*errs)
         store.lbs.patch(lb, body, ("name", "description", "tags", "ssl_compatibility_level"))
@@ -229,8 +271,16 @@ def routes(store: LbStore) -> list[Route]:
         b = backend(request)
         users = [f["name"] for f in store.frontends.values() if f["_backend"] == b["id"]]
         if users:
-            raise HttpError(412, {"type": "precondition_failed", "message": "precondition is not respected", "precondition": "resource_still_in_use",
-                                  "help_message": f"frontend(s) {', '.join(users)} forward to this backend: delete or repoint them first"})
+            raise HttpError(
+                412,
+                {
+                    "type": "precondition_failed",
+                    "message": "precondition is not respected",
+                    "precondition": "resource_still_in_use",
+                    "help_message": f"frontend(s) {', '.join(users)} forward to this backend: delete or repoint them "
+                    "first",
+                },
+            )
         del store.backends[b["id"]]
         return Response(status_code=204)
 
@@ -240,14 +290,18 @@ def routes(store: LbStore) -> list[Route]:
         items = [f for f in store.frontends.values() if f["_lb"] == lb["id"]]
         return page(request, "frontends", ordered(request, items, tie="id"), store.frontend_view)
 
-    def frontend_rules(lb: dict[str, Any], body: dict[str, Any], exclude: str | None = None) -> list[tuple[str, str, str]]:
+    def frontend_rules(
+        lb: dict[str, Any], body: dict[str, Any], exclude: str | None = None
+    ) -> list[tuple[str, str, str]]:
         errs = []
         if body.get("backend_id"):
             b = store.backends.get(body["backend_id"])
             if b is None or b["_lb"] != lb["id"]:
                 errs.append(("backend_id", "constraint", "no such backend on this load balancer"))
         port = body.get("inbound_port")
-        if port is not None and any(f["inbound_port"] == port and f["_lb"] == lb["id"] and f["id"] != exclude for f in store.frontends.values()):
+        if port is not None and any(
+            f["inbound_port"] == port and f["_lb"] == lb["id"] and f["id"] != exclude for f in store.frontends.values()
+        ):
             errs.append(("inbound_port", "constraint", f"another frontend of this load balancer listens on {port}"))
         return errs
 
@@ -279,7 +333,12 @@ def routes(store: LbStore) -> list[Route]:
         errs += frontend_rules(lb, body, exclude=f["id"]) if not errs and lb else []
         if errs:
             raise invalid_arguments(*errs)
-        f.update(name=body["name"], inbound_port=body["inbound_port"], _backend=body["backend_id"], updated_at=store.clock.iso())
+        f.update(
+            name=body["name"],
+            inbound_port=body["inbound_port"],
+            _backend=body["backend_id"],
+            updated_at=store.clock.iso(),
+        )
         if body.get("timeout_client") is not None:
             f["timeout_client"] = millis(body["timeout_client"])
         if body.get("certificate_ids") is not None:

@@ -24,14 +24,16 @@ Obj = dict[str, Any]
 @dataclass
 class Timings:
     to_create: float = 1.0  # to_create → creating
-    creating: float = 2.0  # creating → ready ("provisioning normally takes under a second": the demo shows it a little longer)
+    creating: float = (
+        2.0  # creating → ready ("provisioning normally takes under a second": the demo shows it a little longer)
+    )
     deleting: float = 3.0  # to_delete → deleting → gone
 
 
 def zone_region(zone: str) -> str | None:
     """The region of a zone (`fr-par-2` → `fr-par`): newer clients reach load balancers by zone."""
     region = zone.rsplit("-", 1)[0]
-    return region if region in REGIONS and zone[len(region) + 1:].isdigit() else None
+    return region if region in REGIONS and zone[len(region) + 1 :].isdigit() else None
 
 
 class LbStore:
@@ -52,12 +54,22 @@ class LbStore:
     # ---- load balancers --------------------------------------------------------------------------
     def new_ip(self, region: str, lb_id: str | None = None) -> Obj:
         n = len(self.ips.items[region]) + len(self.ips.deleted) + 10
-        ip = {"id": self.ids.uuid(), "ip_address": f"51.159.{REGIONS.index(region) * 40 + 20}.{n}", "organization_id": self.organization_id,
-              "lb_id": lb_id, "reverse": "", "project_id": self.project_id, "region": region, "zone": f"{region}-1"}
+        ip = {
+            "id": self.ids.uuid(),
+            "ip_address": f"51.159.{REGIONS.index(region) * 40 + 20}.{n}",
+            "organization_id": self.organization_id,
+            "lb_id": lb_id,
+            "reverse": "",
+            "project_id": self.project_id,
+            "region": region,
+            "zone": f"{region}-1",
+        }
         ip["reverse"] = f"{ip['ip_address'].replace('.', '-')}.lb.{region}.example"
         return self.ips.add(ip)
 
-    def create(self, region: str, body: dict[str, Any], ready: bool = False, age: float = 0.0, ip: Obj | None = None) -> Obj:
+    def create(
+        self, region: str, body: dict[str, Any], ready: bool = False, age: float = 0.0, ip: Obj | None = None
+    ) -> Obj:
         at = self.clock.now() - age
         lb_id = self.ids.uuid()
         ip = ip or self.new_ip(region, lb_id)
@@ -65,16 +77,43 @@ class LbStore:
         self._subnet += 1
         status = "ready" if ready else "to_create"
         instance_status = "ready" if ready else "pending"
-        lb = {"id": lb_id, "name": body["name"], "description": body.get("description") or "", "status": status,
-              "instances": [{"id": self.ids.uuid(), "status": instance_status, "ip_address": f"10.{self._subnet}.0.{n}", "region": region,
-                             "zone": f"{region}-{n}", "created_at": self.clock.iso(at), "updated_at": self.clock.iso(at)} for n in (1, 2)],
-              "organization_id": self.organization_id, "project_id": body.get("project_id") or self.project_id, "_ip_id": ip["id"],
-              "tags": list(body.get("tags") or []), "frontend_count": 0, "backend_count": 0, "type": body.get("type") or "LB-S",
-              "subscriber": None, "ssl_compatibility_level": body.get("ssl_compatibility_level") or "ssl_compatibility_level_intermediate",
-              "region": region, "zone": f"{region}-1", "private_network_count": 0, "route_count": 0,
-              "created_at": self.clock.iso(at), "updated_at": self.clock.iso(at)}
+        lb = {
+            "id": lb_id,
+            "name": body["name"],
+            "description": body.get("description") or "",
+            "status": status,
+            "instances": [
+                {
+                    "id": self.ids.uuid(),
+                    "status": instance_status,
+                    "ip_address": f"10.{self._subnet}.0.{n}",
+                    "region": region,
+                    "zone": f"{region}-{n}",
+                    "created_at": self.clock.iso(at),
+                    "updated_at": self.clock.iso(at),
+                }
+                for n in (1, 2)
+            ],
+            "organization_id": self.organization_id,
+            "project_id": body.get("project_id") or self.project_id,
+            "_ip_id": ip["id"],
+            "tags": list(body.get("tags") or []),
+            "frontend_count": 0,
+            "backend_count": 0,
+            "type": body.get("type") or "LB-S",
+            "subscriber": None,
+            "ssl_compatibility_level": body.get("ssl_compatibility_level") or "ssl_compatibility_level_intermediate",
+            "region": region,
+            "zone": f"{region}-1",
+            "private_network_count": 0,
+            "route_count": 0,
+            "created_at": self.clock.iso(at),
+            "updated_at": self.clock.iso(at),
+        }
         if not ready:
-            self.timeline.plan(lb, (self.t.to_create, {"status": "creating"}), (self.t.creating, {"status": "ready"}), start=at)
+            self.timeline.plan(
+                lb, (self.t.to_create, {"status": "creating"}), (self.t.creating, {"status": "ready"}), start=at
+            )
         return self.lbs.add(lb)
 
     def _step(self, lb: Obj, changes: dict[str, Any]) -> None:
@@ -113,14 +152,26 @@ class LbStore:
     # ---- backends and frontends ------------------------------------------------------------------
     def add_backend(self, lb: Obj, body: dict[str, Any]) -> Obj:
         now = self.clock.iso()
-        b = {"id": self.ids.uuid(), "name": body["name"], "forward_protocol": body["forward_protocol"], "forward_port": body["forward_port"],
-             "forward_port_algorithm": body.get("forward_port_algorithm") or "roundrobin", "sticky_sessions": body.get("sticky_sessions") or "none",
-             "sticky_sessions_cookie_name": body.get("sticky_sessions_cookie_name") or "", "pool": list(body.get("server_ip") or []),
-             "health_check": normal_health(body["health_check"]), "send_proxy_v2": bool(body.get("send_proxy_v2")),
-             "proxy_protocol": "proxy_protocol_v2" if body.get("send_proxy_v2") else "proxy_protocol_none",
-             "timeout_server": millis(body.get("timeout_server", 300_000)), "timeout_connect": millis(body.get("timeout_connect", 5000)),
-             "timeout_tunnel": millis(body.get("timeout_tunnel", 900_000)), "on_marked_down_action": "on_marked_down_action_none",
-             "created_at": now, "updated_at": now, "_lb": lb["id"]}
+        b = {
+            "id": self.ids.uuid(),
+            "name": body["name"],
+            "forward_protocol": body["forward_protocol"],
+            "forward_port": body["forward_port"],
+            "forward_port_algorithm": body.get("forward_port_algorithm") or "roundrobin",
+            "sticky_sessions": body.get("sticky_sessions") or "none",
+            "sticky_sessions_cookie_name": body.get("sticky_sessions_cookie_name") or "",
+            "pool": list(body.get("server_ip") or []),
+            "health_check": normal_health(body["health_check"]),
+            "send_proxy_v2": bool(body.get("send_proxy_v2")),
+            "proxy_protocol": "proxy_protocol_v2" if body.get("send_proxy_v2") else "proxy_protocol_none",
+            "timeout_server": millis(body.get("timeout_server", 300_000)),
+            "timeout_connect": millis(body.get("timeout_connect", 5000)),
+            "timeout_tunnel": millis(body.get("timeout_tunnel", 900_000)),
+            "on_marked_down_action": "on_marked_down_action_none",
+            "created_at": now,
+            "updated_at": now,
+            "_lb": lb["id"],
+        }
         self.backends[b["id"]] = b
         return b
 

@@ -61,7 +61,9 @@ def seed_scale(store: MonitoringStore, rng: Any, count: int) -> None:
     store.timeline.cancel(found.obj)
     found.obj["status"] = "ready"
     for n in range(count):
-        store.add_token(found, f"token-{n:05d}", {"write_metrics": n % 2 == 0, "write_logs": n % 3 == 0, "query_metrics": True})
+        store.add_token(
+            found, f"token-{n:05d}", {"write_metrics": n % 2 == 0, "write_logs": n % 3 == 0, "query_metrics": True}
+        )
 
 
 PRODUCT = SandboxProduct("monitoring", "/monitoring/", MonitoringStore, routes, seed_scale=seed_scale)

@@ -18,13 +18,20 @@ from ..routing import route_table
 from ..timeseries import pick, series, window
 from .store import ROLES, SCOPES, Instance, MonitoringStore
 
-TOKEN_ORDER = {"created_at_asc": ("created_at", False), "created_at_desc": ("created_at", True), "name_asc": ("name", False),
-               "name_desc": ("name", True)}
+TOKEN_ORDER = {
+    "created_at_asc": ("created_at", False),
+    "created_at_desc": ("created_at", True),
+    "name_asc": ("name", False),
+    "name_desc": ("name", True),
+}
 USER_ORDER = {"login_asc": ("login", False), "login_desc": ("login", True)}
 NAME_MAX = 100
 LOGIN = re.compile(r"^[A-Za-z][A-Za-z0-9._-]{1,31}$")  # 2 to 32 characters, a letter first
 EMAIL = re.compile(r"^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$")
-METRICS = {"active_series": (1_200.0, 300.0, 100_000.0), "active_log_streams": (40.0, 15.0, 5_000.0)}  # base, swing, high (spec 2 §8)
+METRICS = {
+    "active_series": (1_200.0, 300.0, 100_000.0),
+    "active_log_streams": (40.0, 15.0, 5_000.0),
+}  # base, swing, high (spec 2 §8)
 NO_CONTENT = 204
 
 
@@ -66,7 +73,9 @@ def _scopes(value: Any) -> dict[str, bool]:
     if not isinstance(value, dict):
         raise invalid_arguments(("scopes", "format", f"scopes is an object of booleans: {', '.join(SCOPES)}"))
     errs = [(f"scopes.{k}", "unknown", f"scopes are {', '.join(SCOPES)}") for k in sorted(set(value) - set(SCOPES))]
-    errs += [(f"scopes.{k}", "format", "true or false") for k in SCOPES if k in value and not isinstance(value[k], bool)]
+    errs += [
+        (f"scopes.{k}", "format", "true or false") for k in SCOPES if k in value and not isinstance(value[k], bool)
+    ]
     if errs:
         raise invalid_arguments(*errs)
     return value
@@ -93,7 +102,9 @@ def routes(store: MonitoringStore) -> list[Route]:
         if found is not None and found.obj["status"] == "deleting":
             raise transient_state("monitoring", project, "deleting")
         if found is not None:
-            raise already_exists("monitoring", f"the monitoring of project {project} is already active: one per project")
+            raise already_exists(
+                "monitoring", f"the monitoring of project {project} is already active: one per project"
+            )
         found, access = store.activate(project)
         return answer(found, **access)
 
@@ -104,8 +115,11 @@ def routes(store: MonitoringStore) -> list[Route]:
         project = queried(request)
         store.instance(project)
         start, end = window(request.query_params, store.clock.now(), "start_date", "end_date")
-        out = [series(name, project, start, end, store.clock.iso, base=base, swing=swing, high=high)
-               for name in pick(request.query_params, list(METRICS)) for base, swing, high in [METRICS[name]]]
+        out = [
+            series(name, project, start, end, store.clock.iso, base=base, swing=swing, high=high)
+            for name in pick(request.query_params, list(METRICS))
+            for base, swing, high in [METRICS[name]]
+        ]
         return JSONResponse({"timeseries": out})
 
     async def deactivate(request: Request) -> Response:
@@ -134,15 +148,27 @@ def routes(store: MonitoringStore) -> list[Route]:
         _, project = await body_of(request, set())
         found = store.ready(project)
         if not found.contact_points:
-            raise precondition_failed("no_contact_point", "add a contact point first: a test alert is sent to the contact points")
-        store.alerts_sent.append({"project_id": project, "at": store.clock.iso(), "to": [c["email"]["to"] for c in found.contact_points]})
+            raise precondition_failed(
+                "no_contact_point", "add a contact point first: a test alert is sent to the contact points"
+            )
+        store.alerts_sent.append(
+            {"project_id": project, "at": store.clock.iso(), "to": [c["email"]["to"] for c in found.contact_points]}
+        )
         return Response(status_code=NO_CONTENT)
 
     # ---- contact points ----------------------------------------------------------------------------
     async def list_contact_points(request: Request) -> Response:
         found = store.ready(queried(request), writes=False)
-        return page(request, "contact_points", found.contact_points, dict, extra={
-            "has_additional_receivers": store.additional_receivers, "has_additional_contact_points": store.additional_contact_points})
+        return page(
+            request,
+            "contact_points",
+            found.contact_points,
+            dict,
+            extra={
+                "has_additional_receivers": store.additional_receivers,
+                "has_additional_contact_points": store.additional_contact_points,
+            },
+        )
 
     async def create_contact_point(request: Request) -> Response:
         body, project = await body_of(request, {"contact_point"})
@@ -165,7 +191,9 @@ def routes(store: MonitoringStore) -> list[Route]:
     # ---- tokens ------------------------------------------------------------------------------------
     async def list_tokens(request: Request) -> Response:
         found = store.ready(queried(request), writes=False)
-        return page(request, "tokens", ordered(request, list(found.tokens.values()), TOKEN_ORDER, "created_at_asc"), dict)
+        return page(
+            request, "tokens", ordered(request, list(found.tokens.values()), TOKEN_ORDER, "created_at_asc"), dict
+        )
 
     async def create_token(request: Request) -> Response:
         body, project = await body_of(request, {"name", "scopes"})
@@ -177,7 +205,9 @@ def routes(store: MonitoringStore) -> list[Route]:
         scopes = _scopes(body.get("scopes"))
         found = store.ready(project)
         if any(t["name"] == name for t in found.tokens.values()):  # spec 2 §7.2: invalid
-            raise invalid_arguments(("name", "constraint", f"a token named {name!r} exists: names are unique in the monitoring"))
+            raise invalid_arguments(
+                ("name", "constraint", f"a token named {name!r} exists: names are unique in the monitoring")
+            )
         return JSONResponse(store.add_token(found, name, scopes))
 
     async def get_token(request: Request) -> Response:
@@ -193,7 +223,9 @@ def routes(store: MonitoringStore) -> list[Route]:
     # ---- dashboard users ---------------------------------------------------------------------------
     async def list_users(request: Request) -> Response:
         found = store.ready(queried(request), writes=False)
-        return page(request, "dashboard_users", ordered(request, list(found.users.values()), USER_ORDER, "login_asc"), dict)
+        return page(
+            request, "dashboard_users", ordered(request, list(found.users.values()), USER_ORDER, "login_asc"), dict
+        )
 
     async def create_user(request: Request) -> Response:
         body, project = await body_of(request, {"login", "role"})

@@ -20,8 +20,17 @@ from ..errors import not_found, precondition_failed, transient_state
 from ..lifecycle import GONE, Timeline
 
 # the spec's seven, and the traces' two of the public client's TokenScopes
-SCOPES = ("query_metrics", "write_metrics", "setup_metrics_rules", "query_logs", "write_logs", "setup_logs_rules",
-          "setup_alerts", "query_traces", "write_traces")
+SCOPES = (
+    "query_metrics",
+    "write_metrics",
+    "setup_metrics_rules",
+    "query_logs",
+    "write_logs",
+    "setup_logs_rules",
+    "setup_alerts",
+    "query_traces",
+    "write_traces",
+)
 ROLES = ("editor", "viewer")
 ENDPOINT_HOST = "monitoring.sandbox.example"  # where the instance's push and query addresses point
 
@@ -78,7 +87,9 @@ class MonitoringStore:
         is not activated; a write also needs it `ready` (409 while creating or deleting)."""
         found = self.find(project_id)
         if found is None:
-            raise precondition_failed("monitoring_not_activated", f"activate the monitoring of project {project_id} first")
+            raise precondition_failed(
+                "monitoring_not_activated", f"activate the monitoring of project {project_id} first"
+            )
         if writes and found.obj["status"] != "ready":
             raise transient_state("monitoring", project_id, found.obj["status"])
         return found
@@ -87,17 +98,30 @@ class MonitoringStore:
         """A new instance, `creating`, and its dashboard's one-time access values."""
         now = self.clock.iso()
         base = f"https://{project_id}.{ENDPOINT_HOST}"
-        obj = {"project_id": project_id, "created_at": now, "updated_at": now, "status": "creating", "managed_alerts_enabled": False,
-               "endpoints": {"metrics_url": f"{base}/metrics", "logs_url": f"{base}/logs", "alertmanager_url": f"{base}/alertmanager",
-                             "dashboard_url": f"https://{project_id}.dashboard.{ENDPOINT_HOST}"}}
+        obj = {
+            "project_id": project_id,
+            "created_at": now,
+            "updated_at": now,
+            "status": "creating",
+            "managed_alerts_enabled": False,
+            "endpoints": {
+                "metrics_url": f"{base}/metrics",
+                "logs_url": f"{base}/logs",
+                "alertmanager_url": f"{base}/alertmanager",
+                "dashboard_url": f"https://{project_id}.dashboard.{ENDPOINT_HOST}",
+            },
+        }
         found = self.instances[project_id] = Instance(obj)
         self.timeline.plan(obj, (self.t.activate, {"status": "ready"}))
         return found, self.dashboard_access(found)
 
     def dashboard_access(self, found: Instance) -> dict[str, str]:
         """The dashboard's address, admin login and a fresh password (answered once)."""
-        return {"dashboard_url": found.obj["endpoints"]["dashboard_url"], "dashboard_username": f"admin-{found.obj['project_id'][:8]}",
-                "dashboard_password": self.password()}
+        return {
+            "dashboard_url": found.obj["endpoints"]["dashboard_url"],
+            "dashboard_username": f"admin-{found.obj['project_id'][:8]}",
+            "dashboard_password": self.password(),
+        }
 
     def deactivate(self, found: Instance) -> None:
         found.obj["status"] = "deleting"
@@ -114,7 +138,12 @@ class MonitoringStore:
     def password(self, length: int = 20) -> str:
         """A dashboard password: letters, digits and a few signs, one of each class at least."""
         rng = self._secrets
-        chars = [rng.choice(string.ascii_lowercase), rng.choice(string.ascii_uppercase), rng.choice(string.digits), rng.choice("-_.!")]
+        chars = [
+            rng.choice(string.ascii_lowercase),
+            rng.choice(string.ascii_uppercase),
+            rng.choice(string.digits),
+            rng.choice("-_.!"),
+        ]
         chars += [rng.choice(string.ascii_letters + string.digits) for _ in range(length - len(chars))]
         rng.shuffle(chars)
         return "".join(chars)
@@ -126,8 +155,15 @@ class MonitoringStore:
     def add_token(self, found: Instance, name: str, scopes: dict[str, bool]) -> dict[str, Any]:
         """A token, stored with its secret key blank; the answer to its creation holds the key."""
         now = self.clock.iso()
-        token = {"id": self.ids.uuid(), "project_id": found.obj["project_id"], "name": name, "created_at": now, "updated_at": now,
-                 "scopes": {s: bool(scopes.get(s)) for s in SCOPES}, "secret_key": ""}
+        token = {
+            "id": self.ids.uuid(),
+            "project_id": found.obj["project_id"],
+            "name": name,
+            "created_at": now,
+            "updated_at": now,
+            "scopes": {s: bool(scopes.get(s)) for s in SCOPES},
+            "secret_key": "",
+        }
         found.tokens[token["id"]] = token
         return {**token, "secret_key": self.secret_key()}
 

@@ -10,24 +10,67 @@ GB = 1_000_000_000
 
 
 def _int(name: str, default: int, lo: int, hi: int, unit: str = "", hot: bool = True, what: str = "") -> dict[str, Any]:
-    return {"name": name, "default_value": str(default), "hot_configurable": hot, "description": what, "property_type": "INT",
-            "unit": unit or None, "string_constraint": None, "int_min": lo, "int_max": hi, "float_min": None, "float_max": None}
+    return {
+        "name": name,
+        "default_value": str(default),
+        "hot_configurable": hot,
+        "description": what,
+        "property_type": "INT",
+        "unit": unit or None,
+        "string_constraint": None,
+        "int_min": lo,
+        "int_max": hi,
+        "float_min": None,
+        "float_max": None,
+    }
 
 
 def _str(name: str, default: str, constraint: str | None = None, hot: bool = True, what: str = "") -> dict[str, Any]:
-    return {"name": name, "default_value": default, "hot_configurable": hot, "description": what, "property_type": "STRING",
-            "unit": None, "string_constraint": constraint, "int_min": None, "int_max": None, "float_min": None, "float_max": None}
+    return {
+        "name": name,
+        "default_value": default,
+        "hot_configurable": hot,
+        "description": what,
+        "property_type": "STRING",
+        "unit": None,
+        "string_constraint": constraint,
+        "int_min": None,
+        "int_max": None,
+        "float_min": None,
+        "float_max": None,
+    }
 
 
 def _bool(name: str, default: bool, what: str = "") -> dict[str, Any]:
-    return {"name": name, "default_value": "true" if default else "false", "hot_configurable": True, "description": what,
-            "property_type": "BOOLEAN", "unit": None, "string_constraint": None, "int_min": None, "int_max": None,
-            "float_min": None, "float_max": None}
+    return {
+        "name": name,
+        "default_value": "true" if default else "false",
+        "hot_configurable": True,
+        "description": what,
+        "property_type": "BOOLEAN",
+        "unit": None,
+        "string_constraint": None,
+        "int_min": None,
+        "int_max": None,
+        "float_min": None,
+        "float_max": None,
+    }
 
 
 def _float(name: str, default: float, lo: float, hi: float, what: str = "") -> dict[str, Any]:
-    return {"name": name, "default_value": str(default), "hot_configurable": True, "description": what, "property_type": "FLOAT",
-            "unit": None, "string_constraint": None, "int_min": None, "int_max": None, "float_min": lo, "float_max": hi}
+    return {
+        "name": name,
+        "default_value": str(default),
+        "hot_configurable": True,
+        "description": what,
+        "property_type": "FLOAT",
+        "unit": None,
+        "string_constraint": None,
+        "int_min": None,
+        "int_max": None,
+        "float_min": lo,
+        "float_max": hi,
+    }
 
 
 PG_SETTINGS = [
@@ -40,8 +83,10 @@ PG_SETTINGS = [
     _bool("autovacuum", True),
     _float("random_page_cost", 4.0, 0.1, 100.0),
 ]
-PG_INIT = [_str("lc_collate", "en_US.UTF8", hot=False, what="set when the engine starts (init only)"),
-           _str("lc_ctype", "en_US.UTF8", hot=False, what="set when the engine starts (init only)")]
+PG_INIT = [
+    _str("lc_collate", "en_US.UTF8", hot=False, what="set when the engine starts (init only)"),
+    _str("lc_ctype", "en_US.UTF8", hot=False, what="set when the engine starts (init only)"),
+]
 MYSQL_SETTINGS = [
     _int("max_connections", 151, 10, 10_000, hot=False),
     _int("wait_timeout", 28_800, 1, 31_536_000, "s"),
@@ -66,9 +111,17 @@ def engines(region: str) -> list[dict[str, Any]]:
     for engine, version, disabled, beta, eol in VERSIONS:
         pg = engine == "PostgreSQL"
         e = out.setdefault(engine, {"name": engine, "logo_url": "", "versions": [], "region": region})
-        e["versions"].append({"version": version, "name": f"{engine}-{version}", "end_of_life": eol, "disabled": disabled, "beta": beta,
-                              "available_settings": PG_SETTINGS if pg else MYSQL_SETTINGS,
-                              "available_init_settings": PG_INIT if pg else MYSQL_INIT})
+        e["versions"].append(
+            {
+                "version": version,
+                "name": f"{engine}-{version}",
+                "end_of_life": eol,
+                "disabled": disabled,
+                "beta": beta,
+                "available_settings": PG_SETTINGS if pg else MYSQL_SETTINGS,
+                "available_init_settings": PG_INIT if pg else MYSQL_INIT,
+            }
+        )
     return list(out.values())
 
 
@@ -82,9 +135,27 @@ def version(region: str, name: Any) -> dict[str, Any] | None:
 
 
 def _volumes(bssd: bool) -> list[dict[str, Any]]:
-    out = [{"type": "lssd", "description": "Local SSD", "min_size": 5 * GB, "max_size": 100 * GB, "chunk_size": 5 * GB, "class": "lssd"}]
+    out = [
+        {
+            "type": "lssd",
+            "description": "Local SSD",
+            "min_size": 5 * GB,
+            "max_size": 100 * GB,
+            "chunk_size": 5 * GB,
+            "class": "lssd",
+        }
+    ]
     if bssd:
-        out.append({"type": "bssd", "description": "Block SSD", "min_size": 5 * GB, "max_size": 10_000 * GB, "chunk_size": 5 * GB, "class": "bssd"})
+        out.append(
+            {
+                "type": "bssd",
+                "description": "Block SSD",
+                "min_size": 5 * GB,
+                "max_size": 10_000 * GB,
+                "chunk_size": 5 * GB,
+                "class": "bssd",
+            }
+        )
     return out
 
 
@@ -101,11 +172,25 @@ NODE_TYPES = [
 
 
 def node_types(region: str) -> list[dict[str, Any]]:
-    return [{"name": n, "stock_status": stock, "description": f"{cpu} vCPUs, {mem} GB", "vcpus": cpu, "memory": mem * GB,
-             "volume_constraint": {"min_size": 5 * GB, "max_size": 100 * GB}, "is_bssd_compatible": bssd, "disabled": disabled,
-             "beta": beta, "available_volume_types": _volumes(bssd), "is_ha_required": ha, "generation": "generation_v1",
-             "instance_range": "", "region": region}
-            for n, stock, cpu, mem, ha, disabled, beta, bssd in NODE_TYPES]
+    return [
+        {
+            "name": n,
+            "stock_status": stock,
+            "description": f"{cpu} vCPUs, {mem} GB",
+            "vcpus": cpu,
+            "memory": mem * GB,
+            "volume_constraint": {"min_size": 5 * GB, "max_size": 100 * GB},
+            "is_bssd_compatible": bssd,
+            "disabled": disabled,
+            "beta": beta,
+            "available_volume_types": _volumes(bssd),
+            "is_ha_required": ha,
+            "generation": "generation_v1",
+            "instance_range": "",
+            "region": region,
+        }
+        for n, stock, cpu, mem, ha, disabled, beta, bssd in NODE_TYPES
+    ]
 
 
 def node_type(region: str, name: Any) -> dict[str, Any] | None:

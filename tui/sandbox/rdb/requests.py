@@ -11,7 +11,7 @@ from . import catalog
 def region_of(request: Request) -> str:
     region = request.path_params["region"]
     if region not in catalog.REGIONS:
-        raise invalid_arguments(("region", "constraint", f"databases exist in {', '.join(catalog.REGIONS)} only, not {region!r}"))
+        raise invalid_arguments(
+            ("region", "constraint", f"databases exist in {', '.join(catalog.REGIONS)} only, not {region!r}")
+        )
     return region
-
-

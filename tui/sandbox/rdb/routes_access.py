@@ -49,12 +49,17 @@ def routes(store: RdbStore) -> list[Route]:
     async def node_types(request: Request) -> Response:
         region = region_of(request)
         show_disabled = (request.query_params.get("include_disabled_types") or "").lower() == "true"
-        return _page(request, "node_types", [n for n in catalog.node_types(region) if show_disabled or not n["disabled"]])
+        return _page(
+            request, "node_types", [n for n in catalog.node_types(region) if show_disabled or not n["disabled"]]
+        )
 
     # ---- users ----------------------------------------------------------------------------------------
     async def users(request: Request) -> Response:
         i = instance(request)
-        items = [{"name": u["name"], "is_admin": u["is_admin"]} for u in sorted(i["_users"].values(), key=lambda u: u["name"])]
+        items = [
+            {"name": u["name"], "is_admin": u["is_admin"]}
+            for u in sorted(i["_users"].values(), key=lambda u: u["name"])
+        ]
         if request.query_params.get("name"):
             items = [u for u in items if request.query_params["name"] in u["name"]]
         return _page(request, "users", items)
@@ -62,13 +67,21 @@ def routes(store: RdbStore) -> list[Route]:
     async def create_user(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"name", "password", "is_admin"}) + rules.user_name(body.get("name")) + rules.password(body.get("password"))
+        errs = (
+            check_unknown(body, {"name", "password", "is_admin"})
+            + rules.user_name(body.get("name"))
+            + rules.password(body.get("password"))
+        )
         if errs:
             raise invalid_arguments(*errs)
         if body["name"] in i["_users"]:
             raise invalid_arguments(("name", "constraint", f"user {body['name']} exists"))
         store.ready(i)
-        i["_users"][body["name"]] = {"name": body["name"], "is_admin": bool(body.get("is_admin")), "_password": body["password"]}
+        i["_users"][body["name"]] = {
+            "name": body["name"],
+            "is_admin": bool(body.get("is_admin")),
+            "_password": body["password"],
+        }
         return JSONResponse({"name": body["name"], "is_admin": bool(body.get("is_admin"))})
 
     def user(i: dict[str, Any], name: str) -> dict[str, Any]:
@@ -134,15 +147,21 @@ def routes(store: RdbStore) -> list[Route]:
     async def privileges(request: Request) -> Response:
         i = instance(request)
         q = request.query_params
-        items = [{"permission": i["_privs"].get((u, d), "none"), "database_name": d, "user_name": u}
-                 for u in sorted(i["_users"]) for d in sorted(i["_dbs"])
-                 if (not q.get("user_name") or q["user_name"] == u) and (not q.get("database_name") or q["database_name"] == d)]
+        items = [
+            {"permission": i["_privs"].get((u, d), "none"), "database_name": d, "user_name": u}
+            for u in sorted(i["_users"])
+            for d in sorted(i["_dbs"])
+            if (not q.get("user_name") or q["user_name"] == u)
+            and (not q.get("database_name") or q["database_name"] == d)
+        ]
         return _page(request, "privileges", items)
 
     async def set_privilege(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"database_name", "user_name", "permission"}) + rules.required(body, "database_name", "user_name", "permission")
+        errs = check_unknown(body, {"database_name", "user_name", "permission"}) + rules.required(
+            body, "database_name", "user_name", "permission"
+        )
         if not errs and body["permission"] not in rules.PERMISSIONS:
             errs.append(("permission", "constraint", f"one of {', '.join(rules.PERMISSIONS)}"))
         if errs:
@@ -150,7 +169,9 @@ def routes(store: RdbStore) -> list[Route]:
         user(i, body["user_name"])
         store.refuse_unless_managed(i, body["database_name"])
         i["_privs"][(body["user_name"], body["database_name"])] = body["permission"]
-        return JSONResponse({"permission": body["permission"], "database_name": body["database_name"], "user_name": body["user_name"]})
+        return JSONResponse(
+            {"permission": body["permission"], "database_name": body["database_name"], "user_name": body["user_name"]}
+        )
 
     # ---- ACL rules ----------------------------------------------------------------------------------------
     def rule_out(r: dict[str, Any], i: dict[str, Any]) -> dict[str, Any]:

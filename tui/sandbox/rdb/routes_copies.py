@@ -45,10 +45,14 @@ def routes(store: RdbStore) -> list[Route]:
 
     def copies_listing(table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str) -> Any:
         """GET of backups or snapshots: the region's, filtered by `instance_id` and `name`, ordered."""
+
         async def listing(request: Request) -> Response:
             region = region_of(request)
-            items = between_pages(request, store.timeline, lambda: ordered(
-                request, matching(request, store.live(region, table, get), "instance_id")))
+            items = between_pages(
+                request,
+                store.timeline,
+                lambda: ordered(request, matching(request, store.live(region, table, get), "instance_id")),
+            )
             return page_page_size(request, key, items, public)
 
         return listing
@@ -66,12 +70,16 @@ def routes(store: RdbStore) -> list[Route]:
     async def create_backup(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
-        errs = check_unknown(body, {"instance_id", "database_name", "name", "expires_at"}) + rules.required(body, "instance_id", "database_name")
+        errs = check_unknown(body, {"instance_id", "database_name", "name", "expires_at"}) + rules.required(
+            body, "instance_id", "database_name"
+        )
         if errs:
             raise invalid_arguments(*errs)
         i = store.instance(region, str(body["instance_id"]))
         if body["database_name"] not in i["_dbs"]:
-            raise invalid_arguments(("database_name", "constraint", f"no database {body['database_name']} on {i['name']}"))
+            raise invalid_arguments(
+                ("database_name", "constraint", f"no database {body['database_name']} on {i['name']}")
+            )
         store.ready(i)
         name = body.get("name") or f"{body['database_name']}-{store.iso()[:19]}"
         return JSONResponse(public(store.create_backup(i, body["database_name"], name, expiry(body))))
@@ -109,11 +117,20 @@ def routes(store: RdbStore) -> list[Route]:
         target = store.instance(region, str(body["instance_id"]))
         family = str(b.get("_engine", "")).partition("-")[0]
         if family and target["engine"].partition("-")[0] != family:
-            raise invalid_arguments(("instance_id", "constraint", f"a {family} backup restores only to a {family} instance, not {target['engine']}"))
+            raise invalid_arguments(
+                (
+                    "instance_id",
+                    "constraint",
+                    f"a {family} backup restores only to a {family} instance, not {target['engine']}",
+                )
+            )
         store.ready(target)
         missing = [u for u in b["_users"] if u not in target["_users"]]
         if missing:
-            raise invalid_request(f"the backup's users are missing on {target['name']}: {', '.join(missing)} (create users of the same names first)")
+            raise invalid_request(
+                f"the backup's users are missing on {target['name']}: {', '.join(missing)} (create users of the same "
+                "names first)"
+            )
         name = body.get("database_name") or b["database_name"]
         target["_dbs"].setdefault(name, {"name": name, "owner": "_rdb_superadmin", "managed": True, "size": b["size"]})
         b["status"] = "restoring"
@@ -165,8 +182,17 @@ def routes(store: RdbStore) -> list[Route]:
             raise invalid_arguments(*errs)
         if s["status"] != "ready":
             raise transient("snapshot", s)
-        new = store.create_instance(region, {"name": body["instance_name"], "engine": s["_engine"], "node_type": nt["name"],
-                                             "is_ha_cluster": is_ha, "volume_type": "bssd", "volume_size": s["size"]})
+        new = store.create_instance(
+            region,
+            {
+                "name": body["instance_name"],
+                "engine": s["_engine"],
+                "node_type": nt["name"],
+                "is_ha_cluster": is_ha,
+                "volume_type": "bssd",
+                "volume_size": s["size"],
+            },
+        )
         return JSONResponse(store.public_instance(new))
 
     return route_table(

@@ -29,18 +29,28 @@ def routes(store: RdbStore) -> list[Route]:
         i = instance(request)
         body = await json_body(request)
         spec = body.get("endpoint_spec")
-        errs = check_unknown(body, {"endpoint_spec"}) + rules.endpoint_spec(spec, "endpoint_spec", ("load_balancer", "private_network"))
+        errs = check_unknown(body, {"endpoint_spec"}) + rules.endpoint_spec(
+            spec, "endpoint_spec", ("load_balancer", "private_network")
+        )
         if errs:
             raise invalid_arguments(*errs)
         store.ready(i)
         if "load_balancer" in spec:
             if any("load_balancer" in e for e in i["endpoints"]):
-                raise invalid_arguments(("endpoint_spec.load_balancer", "constraint", "the instance already has a load-balanced endpoint"))
+                raise invalid_arguments(
+                    ("endpoint_spec.load_balancer", "constraint", "the instance already has a load-balanced endpoint")
+                )
             e = store.lb_endpoint(i["engine"])
         else:
             pn = spec["private_network"]["private_network_id"]
             if any((e.get("private_network") or {}).get("private_network_id") == pn for e in i["endpoints"]):
-                raise invalid_arguments(("endpoint_spec.private_network.private_network_id", "constraint", "the instance is already on this private network"))
+                raise invalid_arguments(
+                    (
+                        "endpoint_spec.private_network.private_network_id",
+                        "constraint",
+                        "the instance is already on this private network",
+                    )
+                )
             e = store.pn_endpoint(spec["private_network"], i["region"], i["engine"])
         i["endpoints"].append(e)
         return JSONResponse(e)

@@ -37,23 +37,47 @@ CREATE = {
     "encryption",
     "high_availability_mode",
 }
-UPDATE = {"name", "tags", "backup_schedule_frequency", "backup_schedule_retention", "is_backup_schedule_disabled", "logs_policy",
-          "backup_same_region", "backup_schedule_start_hour"}
+UPDATE = {
+    "name",
+    "tags",
+    "backup_schedule_frequency",
+    "backup_schedule_retention",
+    "is_backup_schedule_disabled",
+    "logs_policy",
+    "backup_same_region",
+    "backup_schedule_start_hour",
+}
 # UpgradeInstanceRequest's one-of, in the public client's order (it sends the first it is given)
-UPGRADE = ("node_type", "enable_ha", "high_availability_mode", "volume_size", "volume_type", "upgradable_version_id",
-           "major_upgrade_workflow", "enable_encryption")
+UPGRADE = (
+    "node_type",
+    "enable_ha",
+    "high_availability_mode",
+    "volume_size",
+    "volume_type",
+    "upgradable_version_id",
+    "major_upgrade_workflow",
+    "enable_encryption",
+)
 NOT_ASKED = {"high_availability_mode": "unknown_high_availability_mode"}  # the client's default mode asks for nothing
 STRICT = ("disk_full",)  # what a restart, an upgrade or a clone waits for: nothing else under way
 
 
-def check_volume(nt: dict[str, Any] | None, volume_type: Any, size: Any, field: str = "volume_size") -> list[rules.Detail]:
+def check_volume(
+    nt: dict[str, Any] | None, volume_type: Any, size: Any, field: str = "volume_size"
+) -> list[rules.Detail]:
     if volume_type not in ("lssd", "bssd"):
         return [("volume_type", "constraint", "lssd or bssd")]
     if nt is None:
         return []
     vt = next((v for v in nt["available_volume_types"] if v["type"] == volume_type), None)
     if vt is None:
-        return [("volume_type", "constraint", f"{nt['name']} takes {', '.join(v['type'] for v in nt['available_volume_types'])}")]
+        return [
+            (
+                "volume_type",
+                "constraint",
+                f"{nt['name']} takes {', '.join(v['type'] for v in nt['available_volume_types'])}",
+            )
+        ]
     if volume_type == "lssd":
         # the public clients always send a size (CreateInstanceRequest.volume_size is required): 0 with a local volume
         return (
@@ -62,7 +86,14 @@ def check_volume(nt: dict[str, Any] | None, volume_type: Any, size: Any, field: 
     if not isinstance(size, int) or isinstance(size, bool):
         return [(field, "required", "a block volume (bssd) needs a size in bytes")]
     if not vt["min_size"] <= size <= vt["max_size"] or size % vt["chunk_size"]:
-        return [(field, "constraint", f"{vt['min_size'] // catalog.GB} to {vt['max_size'] // catalog.GB} GB in steps of {vt['chunk_size'] // catalog.GB} GB")]
+        return [
+            (
+                field,
+                "constraint",
+                f"{vt['min_size'] // catalog.GB} to {vt['max_size'] // catalog.GB} GB in steps of "
+                f"{vt['chunk_size'] // catalog.GB} GB",
+            )
+        ]
     return []
 
 
@@ -87,7 +118,9 @@ def routes(store: RdbStore) -> list[Route]:
     async def create(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
-        errs = check_unknown(body, CREATE) + rules.required(body, "name", "engine", "node_type", "user_name", "password")
+        errs = check_unknown(body, CREATE) + rules.required(
+            body, "name", "engine", "node_type", "user_name", "password"
+        )
         if errs:
             raise invalid_arguments(*errs)
         if body.get("project_id") is not None and not is_uuid(body["project_id"]):
@@ -106,7 +139,11 @@ def routes(store: RdbStore) -> list[Route]:
         if nt is not None and nt["is_ha_required"] and not is_ha:
             errs.append(("is_ha_cluster", "constraint", f"{nt['name']} runs only as a high-availability cluster"))
         errs += check_volume(nt, body.get("volume_type") or "lssd", body.get("volume_size"))
-        errs += rules.user_name(body["user_name"], "user_name") + rules.password(body["password"]) + rules.tags(body.get("tags"))
+        errs += (
+            rules.user_name(body["user_name"], "user_name")
+            + rules.password(body["password"])
+            + rules.tags(body.get("tags"))
+        )
         if body.get("init_settings") is not None:
             errs += rules.settings(version, body["init_settings"], "init_settings", init=True)
         if errs:
@@ -120,9 +157,15 @@ def routes(store: RdbStore) -> list[Route]:
         i = instance(request)
         body = await json_body(request)
         errs = check_unknown(body, UPDATE) + rules.tags(body.get("tags"))
-        if "name" in body and (not isinstance(body["name"], str) or not body["name"].strip() or len(body["name"]) > 255):
+        if "name" in body and (
+            not isinstance(body["name"], str) or not body["name"].strip() or len(body["name"]) > 255
+        ):
             errs.append(("name", "constraint", "1 to 255 characters"))
-        for f, lo, hi in (("backup_schedule_frequency", 1, 24), ("backup_schedule_retention", 1, 365), ("backup_schedule_start_hour", 0, 23)):
+        for f, lo, hi in (
+            ("backup_schedule_frequency", 1, 24),
+            ("backup_schedule_retention", 1, 365),
+            ("backup_schedule_start_hour", 0, 23),
+        ):
             v = body.get(f)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi):
                 errs.append((f, "constraint", f"a whole number from {lo} to {hi}"))
@@ -132,7 +175,11 @@ def routes(store: RdbStore) -> list[Route]:
             if body.get(f) is not None:
                 i[f] = body[f]
         sched = i["backup_schedule"]
-        for f, k in (("backup_schedule_frequency", "frequency"), ("backup_schedule_retention", "retention"), ("is_backup_schedule_disabled", "disabled")):
+        for f, k in (
+            ("backup_schedule_frequency", "frequency"),
+            ("backup_schedule_retention", "retention"),
+            ("is_backup_schedule_disabled", "disabled"),
+        ):
             if body.get(f) is not None:
                 sched[k] = body[f]
         return JSONResponse(out(i))
@@ -157,7 +204,9 @@ def routes(store: RdbStore) -> list[Route]:
         store.ready(i, also=STRICT)
         m = pending[0]
         m["status"], m["forced_at"] = "ongoing", store.iso()
-        store.busy_for(i, "configuring", store.t.configure, {"maintenances": [x for x in i["maintenances"] if x is not m]})
+        store.busy_for(
+            i, "configuring", store.t.configure, {"maintenances": [x for x in i["maintenances"] if x is not m]}
+        )
         return JSONResponse(m)
 
     async def upgrade(request: Request) -> Response:
@@ -177,11 +226,15 @@ def routes(store: RdbStore) -> list[Route]:
             if nt is None or nt["disabled"] or nt["stock_status"] == "out_of_stock" or value == i["node_type"]:
                 raise invalid_arguments(("node_type", "constraint", "another available node type"))
             if nt["is_ha_required"] and not i["is_ha_cluster"]:
-                raise invalid_arguments(("node_type", "constraint", f"{value} runs only as a high-availability cluster"))
+                raise invalid_arguments(
+                    ("node_type", "constraint", f"{value} runs only as a high-availability cluster")
+                )
             then = {"node_type": value}
         elif field == "enable_ha":
             if value is not True or i["is_ha_cluster"]:
-                raise invalid_arguments(("enable_ha", "constraint", "true, on an instance that is not highly available yet"))
+                raise invalid_arguments(
+                    ("enable_ha", "constraint", "true, on an instance that is not highly available yet")
+                )
             then = {"is_ha_cluster": True}
         elif field == "high_availability_mode":
             if value not in ("single_zone", "multiple_zone") or i["is_ha_cluster"]:
@@ -204,7 +257,9 @@ def routes(store: RdbStore) -> list[Route]:
         elif field == "upgradable_version_id":
             target = next((v for v in i["upgradable_version"] if v["id"] == value), None)
             if target is None:
-                raise invalid_arguments(("upgradable_version_id", "constraint", "one of the instance's upgradable_version ids"))
+                raise invalid_arguments(
+                    ("upgradable_version_id", "constraint", "one of the instance's upgradable_version ids")
+                )
             then = {"engine": target["name"]}
         elif field == "major_upgrade_workflow":
             # UpgradeInstanceRequestMajorUpgradeWorkflow: the version to reach, the endpoints kept (with_endpoints)
@@ -231,9 +286,18 @@ def routes(store: RdbStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         store.ready(i, also=STRICT)
-        new = store.create_instance(i["region"], {"name": body["name"], "engine": i["engine"], "node_type": body.get("node_type") or i["node_type"],
-                                                  "is_ha_cluster": i["is_ha_cluster"], "tags": list(i["tags"]), "volume_type": i["volume"]["type"],
-                                                  "volume_size": i["volume"]["size"] if i["volume"]["type"] == "bssd" else None})
+        new = store.create_instance(
+            i["region"],
+            {
+                "name": body["name"],
+                "engine": i["engine"],
+                "node_type": body.get("node_type") or i["node_type"],
+                "is_ha_cluster": i["is_ha_cluster"],
+                "tags": list(i["tags"]),
+                "volume_type": i["volume"]["type"],
+                "volume_size": i["volume"]["size"] if i["volume"]["type"] == "bssd" else None,
+            },
+        )
         new["_users"] = {k: dict(v) for k, v in i["_users"].items()}
         new["_dbs"] = {k: dict(v) for k, v in i["_dbs"].items()}
         new["_privs"] = dict(i["_privs"])

@@ -37,7 +37,9 @@ def routes(store: RdbStore) -> list[Route]:
 
     async def list_logs(request: Request) -> Response:
         i = instance(request)
-        items = [store.log(i["region"], lid) for lid, x in list(store.logs[i["region"]].items()) if x["_instance"] == i["id"]]
+        items = [
+            store.log(i["region"], lid) for lid, x in list(store.logs[i["region"]].items()) if x["_instance"] == i["id"]
+        ]
         return page_page_size(request, "instance_logs", ordered(request, items), public_log)
 
     async def get_log(request: Request) -> Response:
@@ -77,4 +79,3 @@ def routes(store: RdbStore) -> list[Route]:
 
 def public_log(log: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in log.items() if not k.startswith("_")}
-

@@ -91,7 +91,13 @@ def settings(version: dict[str, Any] | None, values: Any, field: str = "settings
             return [(f"{field}.{n}.name", "constraint", f"{name} can only be set when the engine is initialised")]
         spec = known.get(name)
         if spec is None:
-            return [(f"{field}.{n}.name", "constraint", f"{name!r} is not a setting of {version.get('name', 'this engine')}")]
+            return [
+                (
+                    f"{field}.{n}.name",
+                    "constraint",
+                    f"{name!r} is not a setting of {version.get('name', 'this engine')}",
+                )
+            ]
         bad = setting_value(spec, value)
         if bad:
             return [(f"{field}.{n}.value", "constraint", f"{name}: {bad}")]
@@ -105,14 +111,18 @@ def setting_value(spec: dict[str, Any], value: str) -> str | None:
             v = int(value)
         except ValueError:
             return "a whole number"
-        if (spec.get("int_min") is not None and v < spec["int_min"]) or (spec.get("int_max") is not None and v > spec["int_max"]):
+        if (spec.get("int_min") is not None and v < spec["int_min"]) or (
+            spec.get("int_max") is not None and v > spec["int_max"]
+        ):
             return f"between {spec['int_min']} and {spec['int_max']}"
     elif kind == "FLOAT":
         try:
             f = float(value)
         except ValueError:
             return "a number"
-        if (spec.get("float_min") is not None and f < spec["float_min"]) or (spec.get("float_max") is not None and f > spec["float_max"]):
+        if (spec.get("float_min") is not None and f < spec["float_min"]) or (
+            spec.get("float_max") is not None and f > spec["float_max"]
+        ):
             return f"between {spec['float_min']} and {spec['float_max']}"
     elif kind == "BOOLEAN" and value not in ("true", "false"):
         return "true or false"
@@ -137,7 +147,9 @@ def endpoint_spec(spec: Any, field: str, allowed: tuple[str, ...]) -> list[Detai
             except ValueError:
                 return [(f"{field}.private_network.service_ip", "format", "an IPv4 address in CIDR notation")]
             if "/" not in str(pn["service_ip"]) or not iface.ip.is_private:
-                return [(f"{field}.private_network.service_ip", "constraint", "a private IPv4 address in CIDR notation")]
+                return [
+                    (f"{field}.private_network.service_ip", "constraint", "a private IPv4 address in CIDR notation")
+                ]
     return []
 
 
@@ -149,7 +161,9 @@ def replica_endpoints(existing: list[dict[str, Any]], specs: Any, field: str = "
         errs = endpoint_spec(spec, f"{field}.{n}", ("direct_access", "private_network"))
         if errs:
             return errs
-    kinds = [k for e in existing for k in ("direct_access", "private_network") if k in e] + [next(iter(s)) for s in specs]
+    kinds = [k for e in existing for k in ("direct_access", "private_network") if k in e] + [
+        next(iter(s)) for s in specs
+    ]
     for k in ("direct_access", "private_network"):
         if kinds.count(k) > 1:
             return [(field, "constraint", f"a read replica has at most one {k.replace('_', '-')} endpoint")]

@@ -30,8 +30,16 @@ class Timings:
 
 
 def transient(resource: str, obj: dict[str, Any]) -> HttpError:
-    return HttpError(409, {"type": "transient_state", "message": "resource is in a transient state", "resource": resource,
-                           "resource_id": obj["id"], "current_state": obj["status"]})
+    return HttpError(
+        409,
+        {
+            "type": "transient_state",
+            "message": "resource is in a transient state",
+            "resource": resource,
+            "resource_id": obj["id"],
+            "current_state": obj["status"],
+        },
+    )
 
 
 class RdbStore:
@@ -64,23 +72,51 @@ class RdbStore:
         return f"51.158.{self.ip_seq // 250}.{self.ip_seq % 250 + 2}"
 
     # ---- instances ------------------------------------------------------------------------------
-    def create_instance(self, region: str, body: dict[str, Any], ready: bool = False, age: float = 0.0) -> dict[str, Any]:
+    def create_instance(
+        self, region: str, body: dict[str, Any], ready: bool = False, age: float = 0.0
+    ) -> dict[str, Any]:
         now = self.now() - age
         iid = self.ids.uuid()
         volume_type = body.get("volume_type") or "lssd"
         size = body.get("volume_size") if volume_type == "bssd" else None
         i = {
-            "id": iid, "name": body["name"], "organization_id": self.organization_id, "project_id": body.get("project_id") or self.project_id,
-            "status": "ready" if ready else "provisioning", "engine": body["engine"], "upgradable_version": [],
-            "endpoint": None, "endpoints": [], "tags": list(body.get("tags") or []), "settings": [],
-            "backup_schedule": {"frequency": 24, "retention": 7, "disabled": bool(body.get("disable_backup")), "next_run_at": None},
-            "is_ha_cluster": bool(body.get("is_ha_cluster")), "read_replicas": [], "node_type": body["node_type"],
-            "volume": {"type": volume_type, "size": size or 10 * GB, "class": volume_type}, "created_at": self.iso(now),
-            "init_settings": list(body.get("init_settings") or []), "backup_same_region": False, "maintenances": [],
-            "logs_policy": {"max_age_retention": 30, "total_disk_retention": None}, "region": region,
+            "id": iid,
+            "name": body["name"],
+            "organization_id": self.organization_id,
+            "project_id": body.get("project_id") or self.project_id,
+            "status": "ready" if ready else "provisioning",
+            "engine": body["engine"],
+            "upgradable_version": [],
+            "endpoint": None,
+            "endpoints": [],
+            "tags": list(body.get("tags") or []),
+            "settings": [],
+            "backup_schedule": {
+                "frequency": 24,
+                "retention": 7,
+                "disabled": bool(body.get("disable_backup")),
+                "next_run_at": None,
+            },
+            "is_ha_cluster": bool(body.get("is_ha_cluster")),
+            "read_replicas": [],
+            "node_type": body["node_type"],
+            "volume": {"type": volume_type, "size": size or 10 * GB, "class": volume_type},
+            "created_at": self.iso(now),
+            "init_settings": list(body.get("init_settings") or []),
+            "backup_same_region": False,
+            "maintenances": [],
+            "logs_policy": {"max_age_retention": 30, "total_disk_retention": None},
+            "region": region,
             "encryption": {"enabled": bool((body.get("encryption") or {}).get("enabled"))},
-            "_users": {}, "_dbs": {}, "_privs": {}, "_acls": [], "_cert": 1,
-            "_logfiles": {"postgresql.log" if body["engine"].startswith("PostgreSQL") else "mysql.log": 48_211_332, "audit.log": 1_204_551},
+            "_users": {},
+            "_dbs": {},
+            "_privs": {},
+            "_acls": [],
+            "_cert": 1,
+            "_logfiles": {
+                "postgresql.log" if body["engine"].startswith("PostgreSQL") else "mysql.log": 48_211_332,
+                "audit.log": 1_204_551,
+            },
         }
         i["endpoints"] = [self.lb_endpoint(i["engine"])]
         i["endpoint"] = dict(i["endpoints"][0])
@@ -90,7 +126,9 @@ class RdbStore:
         i["_dbs"]["rdb"] = {"name": "rdb", "owner": "_rdb_superadmin", "managed": True, "size": 8 * 1024 * 1024}
         self.upgrades(i)
         if not ready:
-            self.timeline.plan(i, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}), start=now)
+            self.timeline.plan(
+                i, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}), start=now
+            )
         self.instances[region][iid] = i
         return i
 
@@ -108,15 +146,38 @@ class RdbStore:
     def pn_endpoint(self, spec: dict[str, Any], region: str, engine: str) -> dict[str, Any]:
         ip = str(spec.get("service_ip") or "").split("/")[0] or f"172.16.{self.ip_seq % 250}.{self.ip_seq % 200 + 10}"
         self.ip_seq += 1
-        return {"id": self.ids.uuid(), "ip": ip, "port": catalog.port_of(engine), "name": None, "hostname": None,
-                "private_network": {"private_network_id": spec.get("private_network_id"), "service_ip": spec.get("service_ip") or f"{ip}/22",
-                                    "zone": f"{region}-1", "provisioning_mode": "ipam" if "ipam_config" in spec else "static"}}
+        return {
+            "id": self.ids.uuid(),
+            "ip": ip,
+            "port": catalog.port_of(engine),
+            "name": None,
+            "hostname": None,
+            "private_network": {
+                "private_network_id": spec.get("private_network_id"),
+                "service_ip": spec.get("service_ip") or f"{ip}/22",
+                "zone": f"{region}-1",
+                "provisioning_mode": "ipam" if "ipam_config" in spec else "static",
+            },
+        }
 
     def upgrades(self, i: dict[str, Any]) -> None:
         engine, _, number = i["engine"].partition("-")
-        later = [v for e in catalog.engines(i["region"]) if e["name"] == engine for v in e["versions"]
-                 if not v["disabled"] and number.isdigit() and v["version"].isdigit() and int(v["version"]) > int(number)]
-        i["upgradable_version"] = [{"id": f"{v['name'].lower()}-upgrade", "name": v["name"], "version": v["version"], "minor_version": f"{v['version']}.0"} for v in later]
+        later = [
+            v
+            for e in catalog.engines(i["region"])
+            if e["name"] == engine
+            for v in e["versions"]
+            if not v["disabled"] and number.isdigit() and v["version"].isdigit() and int(v["version"]) > int(number)
+        ]
+        i["upgradable_version"] = [
+            {
+                "id": f"{v['name'].lower()}-upgrade",
+                "name": v["name"],
+                "version": v["version"],
+                "minor_version": f"{v['version']}.0",
+            }
+            for v in later
+        ]
 
     def instance(self, region: str, iid: str) -> dict[str, Any]:
         i = self.instances[region].get(iid)
@@ -141,7 +202,12 @@ class RdbStore:
                 pass
         return list(self.instances[region].values())
 
-    def ready(self, i: dict[str, Any], resource: str = "instance", also: tuple[str, ...] = ("disk_full", "backuping", "snapshotting")) -> None:
+    def ready(
+        self,
+        i: dict[str, Any],
+        resource: str = "instance",
+        also: tuple[str, ...] = ("disk_full", "backuping", "snapshotting"),
+    ) -> None:
         """Refused with 409 transient_state unless ready (or in `also`: a backup under way does not stop
         users, databases or settings from changing; a restart or an upgrade waits for it)."""
         if i["status"] not in ("ready", *also):
@@ -178,13 +244,24 @@ class RdbStore:
         return found
 
     # ---- read replicas --------------------------------------------------------------------------
-    def create_replica(self, i: dict[str, Any], specs: list[dict[str, Any]], same_zone: bool, ready: bool = False) -> dict[str, Any]:
+    def create_replica(
+        self, i: dict[str, Any], specs: list[dict[str, Any]], same_zone: bool, ready: bool = False
+    ) -> dict[str, Any]:
         region = i["region"]
-        r = {"id": self.ids.uuid(), "endpoints": [], "status": "ready" if ready else "provisioning", "region": region,
-             "same_zone": same_zone, "instance_id": i["id"], "_engine": i["engine"]}
+        r = {
+            "id": self.ids.uuid(),
+            "endpoints": [],
+            "status": "ready" if ready else "provisioning",
+            "region": region,
+            "same_zone": same_zone,
+            "instance_id": i["id"],
+            "_engine": i["engine"],
+        }
         r["endpoints"] = [self.replica_endpoint(spec, r) for spec in specs]
         if not ready:
-            self.timeline.plan(r, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"}))
+            self.timeline.plan(
+                r, (self.t.provision, {"status": "initializing"}), (self.t.initialize, {"status": "ready"})
+            )
         self.replicas[region][r["id"]] = r
         return r
 
@@ -215,8 +292,12 @@ class RdbStore:
         users and databases; the replica itself is promoting, then gone."""
         region = r["region"]
         source = self.instances[region].get(r["instance_id"])
-        body = {"name": f"{source['name'] if source else 'replica'}-promoted", "engine": source["engine"] if source else "PostgreSQL-15",
-                "node_type": source["node_type"] if source else "DB-DEV-S", "tags": list(source["tags"]) if source else []}
+        body = {
+            "name": f"{source['name'] if source else 'replica'}-promoted",
+            "engine": source["engine"] if source else "PostgreSQL-15",
+            "node_type": source["node_type"] if source else "DB-DEV-S",
+            "tags": list(source["tags"]) if source else [],
+        }
         new = self.create_instance(region, body, ready=True)
         if r["endpoints"]:
             new["endpoints"] = [dict(e) for e in r["endpoints"]]
@@ -235,13 +316,35 @@ class RdbStore:
         return {k: v for k, v in r.items() if not k.startswith("_")}
 
     # ---- backups, snapshots, logs ---------------------------------------------------------------
-    def create_backup(self, i: dict[str, Any], database: str, name: str, expires_at: str | None, status: str = "creating", age: float = 0.0) -> dict[str, Any]:
+    def create_backup(
+        self,
+        i: dict[str, Any],
+        database: str,
+        name: str,
+        expires_at: str | None,
+        status: str = "creating",
+        age: float = 0.0,
+    ) -> dict[str, Any]:
         now = self.now() - age
         users = sorted({u for (u, d), p in i["_privs"].items() if d == database and p != "none"})
-        b = {"id": self.ids.uuid(), "instance_id": i["id"], "database_name": database, "name": name, "status": status,
-             "size": i["_dbs"].get(database, {}).get("size") or 0, "expires_at": expires_at, "created_at": self.iso(now), "updated_at": self.iso(now),
-             "instance_name": i["name"], "region": i["region"], "same_region": False, "download_url": None, "download_url_expires_at": None,
-             "_users": users, "_engine": i["engine"]}
+        b = {
+            "id": self.ids.uuid(),
+            "instance_id": i["id"],
+            "database_name": database,
+            "name": name,
+            "status": status,
+            "size": i["_dbs"].get(database, {}).get("size") or 0,
+            "expires_at": expires_at,
+            "created_at": self.iso(now),
+            "updated_at": self.iso(now),
+            "instance_name": i["name"],
+            "region": i["region"],
+            "same_region": False,
+            "download_url": None,
+            "download_url_expires_at": None,
+            "_users": users,
+            "_engine": i["engine"],
+        }
         if status == "creating":
             self.timeline.plan(b, (self.t.backup, {"status": "ready"}))
             if i["status"] in ("ready",):
@@ -271,14 +374,31 @@ class RdbStore:
         return list(objs.values())
 
     def export_url(self, b: dict[str, Any]) -> dict[str, Any]:
-        return {"download_url": f"https://s3.{b['region']}.example/rdb-exports/{b['id']}/{b['database_name']}.custom?X-Expires=86400",
-                "download_url_expires_at": self.iso(self.now() + self.t.export + 86_400)}
+        return {
+            "download_url": f"https://s3.{b['region']}.example/rdb-exports/{b['id']}/{b['database_name']}.custom?X-Expires=86400",
+            "download_url_expires_at": self.iso(self.now() + self.t.export + 86_400),
+        }
 
-    def create_snapshot(self, i: dict[str, Any], name: str, expires_at: str | None, status: str = "creating") -> dict[str, Any]:
-        s = {"id": self.ids.uuid(), "instance_id": i["id"], "name": name, "organization_id": self.organization_id, "project_id": i["project_id"],
-             "status": status, "size": i["volume"]["size"], "expires_at": expires_at, "created_at": self.iso(), "updated_at": self.iso(),
-             "instance_name": i["name"], "node_type": i["node_type"], "volume_type": {"type": i["volume"]["type"], "class": i["volume"]["type"]},
-             "region": i["region"], "_engine": i["engine"]}
+    def create_snapshot(
+        self, i: dict[str, Any], name: str, expires_at: str | None, status: str = "creating"
+    ) -> dict[str, Any]:
+        s = {
+            "id": self.ids.uuid(),
+            "instance_id": i["id"],
+            "name": name,
+            "organization_id": self.organization_id,
+            "project_id": i["project_id"],
+            "status": status,
+            "size": i["volume"]["size"],
+            "expires_at": expires_at,
+            "created_at": self.iso(),
+            "updated_at": self.iso(),
+            "instance_name": i["name"],
+            "node_type": i["node_type"],
+            "volume_type": {"type": i["volume"]["type"], "class": i["volume"]["type"]},
+            "region": i["region"],
+            "_engine": i["engine"],
+        }
         if status == "creating":
             self.timeline.plan(s, (self.t.snapshot, {"status": "ready"}))
             if i["status"] == "ready":
@@ -299,10 +419,27 @@ class RdbStore:
         nodes = ["main", "standby"] if i["is_ha_cluster"] else ["main"]
         out = []
         for node in nodes:
-            log = {"id": self.ids.uuid(), "status": "creating", "node_name": f"{i['name']}-{node}", "region": i["region"],
-                   "download_url": None, "expires_at": self.iso(self.now() + 86_400), "created_at": self.iso(),
-                   "_instance": i["id"], "_window": (start, end)}
-            self.timeline.plan(log, (self.t.logs, {"status": "ready", "download_url": f"https://s3.{i['region']}.example/rdb-logs/{log['id']}.log.gz"}))
+            log = {
+                "id": self.ids.uuid(),
+                "status": "creating",
+                "node_name": f"{i['name']}-{node}",
+                "region": i["region"],
+                "download_url": None,
+                "expires_at": self.iso(self.now() + 86_400),
+                "created_at": self.iso(),
+                "_instance": i["id"],
+                "_window": (start, end),
+            }
+            self.timeline.plan(
+                log,
+                (
+                    self.t.logs,
+                    {
+                        "status": "ready",
+                        "download_url": f"https://s3.{i['region']}.example/rdb-logs/{log['id']}.log.gz",
+                    },
+                ),
+            )
             self.logs[i["region"]][log["id"]] = log
             out.append(log)
         return out
@@ -327,4 +464,6 @@ class RdbStore:
         if db is None:
             raise not_found("database", database)
         if not db["managed"]:
-            raise invalid_request(f"database {database} is not managed: its permissions are managed in SQL by its owner {db['owner']}")
+            raise invalid_request(
+                f"database {database} is not managed: its permissions are managed in SQL by its owner {db['owner']}"
+            )

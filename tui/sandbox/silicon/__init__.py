@@ -25,18 +25,52 @@ ZONES = ("fr-par-1", "fr-par-3")
 LEASE = 86_400.0
 NAME_RULE = re.compile(r"^[A-Za-z0-9 .-]+$")  # spec 1 §2.10: alphanumeric characters, spaces, dots, dashes
 TYPES = [
-    {"name": "M2-L", "cpu": {"name": "M2 Pro", "core_count": 12}, "disk": {"capacity": 1_000_000_000_000, "type": "SSD"},
-     "memory": {"capacity": 32_000_000_000, "type": "LPDDR5"}, "stock": "high_stock", "minimum_lease_duration": "86400s"},
-    {"name": "M2-M", "cpu": {"name": "M2", "core_count": 8}, "disk": {"capacity": 512_000_000_000, "type": "SSD"},
-     "memory": {"capacity": 16_000_000_000, "type": "LPDDR5"}, "stock": "low_stock", "minimum_lease_duration": "86400s"},
-    {"name": "M1-M", "cpu": {"name": "M1", "core_count": 8}, "disk": {"capacity": 256_000_000_000, "type": "SSD"},
-     "memory": {"capacity": 8_000_000_000, "type": "LPDDR4"}, "stock": "no_stock", "minimum_lease_duration": "86400s"},
+    {
+        "name": "M2-L",
+        "cpu": {"name": "M2 Pro", "core_count": 12},
+        "disk": {"capacity": 1_000_000_000_000, "type": "SSD"},
+        "memory": {"capacity": 32_000_000_000, "type": "LPDDR5"},
+        "stock": "high_stock",
+        "minimum_lease_duration": "86400s",
+    },
+    {
+        "name": "M2-M",
+        "cpu": {"name": "M2", "core_count": 8},
+        "disk": {"capacity": 512_000_000_000, "type": "SSD"},
+        "memory": {"capacity": 16_000_000_000, "type": "LPDDR5"},
+        "stock": "low_stock",
+        "minimum_lease_duration": "86400s",
+    },
+    {
+        "name": "M1-M",
+        "cpu": {"name": "M1", "core_count": 8},
+        "disk": {"capacity": 256_000_000_000, "type": "SSD"},
+        "memory": {"capacity": 8_000_000_000, "type": "LPDDR4"},
+        "stock": "no_stock",
+        "minimum_lease_duration": "86400s",
+    },
 ]
 # CreateServerRequest and UpdateServerRequest of the public clients (`enable_kext` from the older ones)
-CREATE = {"name", "project_id", "type", "os_id", "enable_vpc", "enable_kext", "public_bandwidth_bps", "commitment_type",
-          "runner_configuration", "applied_runner_configurations"}
-UPDATE = {"name", "schedule_deletion", "enable_vpc", "commitment_type", "public_bandwidth_bps",
-          "applied_runner_configurations"}
+CREATE = {
+    "name",
+    "project_id",
+    "type",
+    "os_id",
+    "enable_vpc",
+    "enable_kext",
+    "public_bandwidth_bps",
+    "commitment_type",
+    "runner_configuration",
+    "applied_runner_configurations",
+}
+UPDATE = {
+    "name",
+    "schedule_deletion",
+    "enable_vpc",
+    "commitment_type",
+    "public_bandwidth_bps",
+    "applied_runner_configurations",
+}
 RUNNER = ("name", "url", "token", "provider")  # RunnerConfiguration
 OS = [("Sonoma", "14", ("M2-L", "M2-M", "M1-M")), ("Sequoia", "15", ("M2-L", "M2-M")), ("Ventura", "13", ("M1-M",))]
 
@@ -61,18 +95,38 @@ class SiliconStore:
         self.servers = self.collection.items
         self.deleted = self.collection.deleted
         self.ip_seq = 0
-        self.os = [{"id": self.ids.uuid(), "name": n, "label": f"macOS {n}", "version": v, "family": "macOS",
-                    "compatible_server_types": list(types)} for n, v, types in OS]
+        self.os = [
+            {
+                "id": self.ids.uuid(),
+                "name": n,
+                "label": f"macOS {n}",
+                "version": v,
+                "family": "macOS",
+                "compatible_server_types": list(types),
+            }
+            for n, v, types in OS
+        ]
 
     def create(self, zone: str, name: str, stype: str, age: float = 0.0) -> dict[str, Any]:
         now = self.clock.now() - age
         sid = self.ids.uuid()
         vnc = f"vnc://m1:{secrets.token_urlsafe(12)}@{sid[:8]}.{zone}.silicon.example:5900"  # a password: never seeded
-        s = {"id": sid, "type": stype, "name": name, "project_id": self.project_id, "organization_id": self.organization_id,
-             "ip": self.next_ip(), "vnc_url": vnc,
-             "status": "starting" if age < self.t.start else "ready", "created_at": self.clock.iso(now), "updated_at": self.clock.iso(now),
-             "deletable_at": self.clock.iso(now + LEASE), "zone": zone, "_deletable": now + LEASE,
-             "applied_runner_configuration_ids": []}
+        s = {
+            "id": sid,
+            "type": stype,
+            "name": name,
+            "project_id": self.project_id,
+            "organization_id": self.organization_id,
+            "ip": self.next_ip(),
+            "vnc_url": vnc,
+            "status": "starting" if age < self.t.start else "ready",
+            "created_at": self.clock.iso(now),
+            "updated_at": self.clock.iso(now),
+            "deletable_at": self.clock.iso(now + LEASE),
+            "zone": zone,
+            "_deletable": now + LEASE,
+            "applied_runner_configuration_ids": [],
+        }
         self.timeline.plan(s, (self.t.start, {"status": "ready"}), start=now)
         return self.collection.add(s)
 
@@ -227,7 +281,10 @@ def routes(store: SiliconStore) -> list[Route]:
     async def delete(request: Request) -> Response:
         s = server(request)
         if store.clock.now() < s["_deletable"]:
-            raise HttpError(400, {"type": "invalid_request_error", "message": f"server cannot be deleted before {s['deletable_at']}"})
+            raise HttpError(
+                400,
+                {"type": "invalid_request_error", "message": f"server cannot be deleted before {s['deletable_at']}"},
+            )
         store.collection.remove(s)
         return Response(status_code=204)
 

@@ -2,7 +2,8 @@
 a model picked from the endpoint's list, a system prompt, temperature and maximum tokens; each
 answer streamed as server-sent events and drawn as it arrives: each finished block as Markdown,
 the block still arriving as plain text (`StreamedMarkdown`); its token usage under it, and gauges
-of the limits the answers' headers report, their resets counted down. A refusal (429) says which limit is spent and when it resets,
+of the limits the answers' headers report, their resets counted down. A refusal (429) says which limit is spent and
+when it resets,
 and is not retried. The screen is kept for the session: leaving it and coming back finds the
 conversation. Nothing here names a product.
 
@@ -10,7 +11,8 @@ Keys: enter sends the message (while an answer comes it says it sent nothing and
 selected: enter sends it once the answer is over, a new one typed replaces it), esc stops an answer
 being streamed (otherwise goes back), ctrl+y
 copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again;
-a letter typed where no text goes is the message's. Text from the model is cleaned of control characters and never read as Textual markup.
+a letter typed where no text goes is the message's. Text from the model is cleaned of control characters and never
+read as Textual markup.
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ class ChatScreen(Screen[None]):
     ChatScreen #chat-temperature { width: 8; margin-right: 1; }
     ChatScreen #chat-max-tokens { width: 10; }
     ChatScreen #chat-system { width: 1fr; }
-    ChatScreen #conversation { height: 1fr; padding: 0 1; border: round $panel; scrollbar-gutter: stable; }  /* its width never changes: an answer is not drawn again when the scrollbar comes */
+    /* its width never changes: an answer is not drawn again when the scrollbar comes */
+    ChatScreen #conversation { height: 1fr; padding: 0 1; border: round $panel; scrollbar-gutter: stable; }
     ChatScreen .said { margin-top: 1; text-style: bold; }
     ChatScreen .usage { color: $text-muted; }
     ChatScreen StreamedMarkdown { margin-bottom: 1; }
@@ -84,14 +87,25 @@ class ChatScreen(Screen[None]):
             yield Label("Model")
             yield Select([], prompt="loading models…", id="chat-model", allow_blank=True, compact=True)
             yield Label(" Temperature")
-            yield LineInput(placeholder="0–2", id="chat-temperature", compact=True, tooltip="0 to 2: higher is more varied")
+            yield LineInput(
+                placeholder="0–2", id="chat-temperature", compact=True, tooltip="0 to 2: higher is more varied"
+            )
             yield Label("Max tokens")
-            yield LineInput(placeholder="e.g. 512", id="chat-max-tokens", compact=True, tooltip="the longest answer, in tokens")
+            yield LineInput(
+                placeholder="e.g. 512", id="chat-max-tokens", compact=True, tooltip="the longest answer, in tokens"
+            )
         with Horizontal(classes="chat-row"):
             yield Label("System")
-            yield LineInput(self.spec.system, placeholder="optional, e.g. You answer in one paragraph.", id="chat-system", compact=True)
+            yield LineInput(
+                self.spec.system,
+                placeholder="optional, e.g. You answer in one paragraph.",
+                id="chat-system",
+                compact=True,
+            )
         yield VerticalScroll(id="conversation")
-        yield LineInput(placeholder="your message · enter sends", id="chat-input", select_on_focus=False)  # letters typed elsewhere are added, not a selection replaced
+        yield LineInput(
+            placeholder="your message · enter sends", id="chat-input", select_on_focus=False
+        )  # letters typed elsewhere are added, not a selection replaced
         yield Static("", id="chat-status", markup=False)
         yield KeyBar()
 
@@ -116,7 +130,10 @@ class ChatScreen(Screen[None]):
             select.prompt = "no models listed"
             if getattr(err, "status", 0) in (401, 403, 404):  # a wrong address answers so too
                 where = clean(str(getattr(self.client(), "api_url", "")))
-                hint = f"The chat asks {where}: if that is not the generative-model API, set genai_url (or CLOUDTUI_GENAI_URL); else {hint[:1].lower()}{hint[1:]}"
+                hint = (
+                    f"The chat asks {where}: if that is not the generative-model API, set genai_url "
+                    f"(or CLOUDTUI_GENAI_URL); else {hint[:1].lower()}{hint[1:]}"
+                )
             self._status(f"✖ The models could not be listed: {summary}. {hint} ctrl+r tries again.", "red")
             return
         current = select.value
@@ -140,8 +157,11 @@ class ChatScreen(Screen[None]):
             # kept, selected whole: enter sends it once the answer is over, typing a new one replaces it
             self.held = event.value
             event.input.selection = Selection(0, len(event.value))
-            self._status("✖ Not sent: an answer is still coming (esc stops it). Your message is kept: enter sends it "
-                         "once the answer is over, typing replaces it.", "yellow")
+            self._status(
+                "✖ Not sent: an answer is still coming (esc stops it). Your message is kept: enter sends it "
+                "once the answer is over, typing replaces it.",
+                "yellow",
+            )
             return
         self.held = ""
         if not text:
@@ -152,7 +172,11 @@ class ChatScreen(Screen[None]):
             return
         event.input.value = ""
         system = self.query_one("#chat-system", Input).value.strip()
-        messages = ([{"role": "system", "content": system}] if system else []) + self.messages + [{"role": "user", "content": text}]
+        messages = (
+            ([{"role": "system", "content": system}] if system else [])
+            + self.messages
+            + [{"role": "user", "content": text}]
+        )
         self._stream(text, messages, settings)
 
     def _settings(self) -> dict[str, Any] | None:
@@ -191,8 +215,12 @@ class ChatScreen(Screen[None]):
         # text, redrawn at most every FLUSH seconds (streamed_markdown.py says why). The message,
         # the model's name and the answer are mounted at once: one layout, not three.
         live = StreamedMarkdown(classes="answer-live")
-        await conversation.mount(Static(Text("You", style="bold"), classes="said"), Static(Text(clean(text, keep_newlines=True))),
-                                 Static(Text(clean(settings["model"]), style="bold"), classes="said"), live)
+        await conversation.mount(
+            Static(Text("You", style="bold"), classes="said"),
+            Static(Text(clean(text, keep_newlines=True))),
+            Static(Text(clean(settings["model"]), style="bold"), classes="said"),
+            live,
+        )
         conversation.scroll_end(animate=False)
         got: list[str] = []
         usage: dict[str, Any] | None = None
@@ -203,7 +231,9 @@ class ChatScreen(Screen[None]):
         self.streaming, self._refused = True, False
         self._status("answering… esc stops")
         try:
-            async with self.client().stream("POST", self.spec.completions, json=self.spec.body(messages, settings), mutating=False) as answer_stream:
+            async with self.client().stream(
+                "POST", self.spec.completions, json=self.spec.body(messages, settings), mutating=False
+            ) as answer_stream:
                 self._gauges(answer_stream.headers)
                 async for event in answer_stream.events():
                     try:
@@ -232,7 +262,9 @@ class ChatScreen(Screen[None]):
                 self._gauges(limits)  # a refusal's headers say what is left too
             spent = used_up(self.spec.gauges, limits) if getattr(err, "status", 0) == 429 else ""
             self._refused = bool(spent)
-            ending = f"refused: {spent}. Not retried: send it again then" if spent else f"interrupted: {summary}. {hint}"
+            ending = (
+                f"refused: {spent}. Not retried: send it again then" if spent else f"interrupted: {summary}. {hint}"
+            )
         finally:
             self.streaming = False
         said = "".join(got)
@@ -244,7 +276,9 @@ class ChatScreen(Screen[None]):
             self.messages = [m for m in messages if m["role"] != "system"] + [{"role": "assistant", "content": said}]
             self.answers.append(said)
             if ending or finish == "length":  # a saved conversation says the answer is not whole
-                self.incomplete[len(self.messages) - 1] = ending.split(":")[0] if ending else "cut short at the max tokens"
+                self.incomplete[len(self.messages) - 1] = (
+                    ending.split(":")[0] if ending else "cut short at the max tokens"
+                )
         elif ending:  # nothing came back: the message goes back to be sent again
             field = self.query_one("#chat-input", Input)
             if not field.value:
@@ -254,10 +288,15 @@ class ChatScreen(Screen[None]):
                 ending += " (your message is kept: enter sends it again, typing replaces it)"
         said_too = " · cut short: the max tokens were reached" if finish == "length" else ""
         if skipped:
-            said_too += (f" · 1 event not understood was skipped ({skipped[0]})" if len(skipped) == 1 else
-                    f" · {len(skipped):,} events not understood were skipped (the first: {skipped[0]})")
+            said_too += (
+                f" · 1 event not understood was skipped ({skipped[0]})"
+                if len(skipped) == 1
+                else f" · {len(skipped):,} events not understood were skipped (the first: {skipped[0]})"
+            )
         note = usage_text(usage, self._now() - started) + said_too + (f" · {ending}" if ending else "")
-        await conversation.mount(Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage"))
+        await conversation.mount(
+            Static(Text(note), classes="usage failed" if ending.startswith(("interrupted", "refused")) else "usage")
+        )
         conversation.scroll_end(animate=False)
         said = f"Answer {ending}." if ending else "enter sends the next message"
         held = self.held
@@ -283,7 +322,12 @@ class ChatScreen(Screen[None]):
     def _gauges(self, headers: Any) -> None:
         """The limits an answer reports, kept with when it came: the head counts their resets down (a
         header that is no count reads "unreadable (see log)", and the log says what it was)."""
-        said = {k: headers.get(k) for g in self.spec.gauges for k in (g.remaining, g.limit, g.reset) if k and headers.get(k) is not None}
+        said = {
+            k: headers.get(k)
+            for g in self.spec.gauges
+            for k in (g.remaining, g.limit, g.reset)
+            if k and headers.get(k) is not None
+        }
         for bad in unreadable(self.spec.gauges, said):
             log.warning("Chat: a limit header is no count or duration: %s", bad)
         if said:
@@ -347,7 +391,11 @@ class ChatScreen(Screen[None]):
     def transcript(self) -> str:
         system = self.query_one("#chat-system", Input).value.strip()
         model = self.query_one("#chat-model", Select).value
-        lines = [f"# {self.spec.title}", ""] + ([f"**Model:** {model}", ""] if isinstance(model, str) else []) + ([f"**System:** {system}", ""] if system else [])
+        lines = (
+            [f"# {self.spec.title}", ""]
+            + ([f"**Model:** {model}", ""] if isinstance(model, str) else [])
+            + ([f"**System:** {system}", ""] if system else [])
+        )
         for i, m in enumerate(self.messages):
             lines += [f"**{'You' if m['role'] == 'user' else 'Model'}:**", "", m["content"], ""]
             if i in self.incomplete:
@@ -378,4 +426,3 @@ class ChatScreen(Screen[None]):
 
     def _status(self, text: str, style: str = "") -> None:
         self.query_one("#chat-status", Static).update(Text(text, style=style))
-

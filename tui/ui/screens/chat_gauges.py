@@ -80,8 +80,10 @@ def used_up(gauges: Any, headers: Any) -> str:
         if count_of(headers.get(g.remaining)) == 0:
             limit = count_of(headers.get(g.limit))
             reset = clean(str(headers.get(g.reset, "") or headers.get("retry-after", "")))[:12]
-            said.append(f"the {g.label} limit is used up (0 of {'?' if limit is None else f'{limit:,}'} left)"
-                        + (f", it resets in {reset}" if reset else ""))
+            said.append(
+                f"the {g.label} limit is used up (0 of {'?' if limit is None else f'{limit:,}'} left)"
+                + (f", it resets in {reset}" if reset else "")
+            )
     if not said and headers.get("retry-after"):
         said.append(f"a limit is reached, retry after {clean(str(headers['retry-after']))[:12]} s")
     return "; ".join(said)

@@ -60,8 +60,15 @@ class ChildScreen(Screen[None]):
             if drop:
                 self.app.pop_screen()
 
-        self.app.push_screen(ConfirmScreen("Drop the staged changes?", f"This list holds {unsent_words(unsent([self]))}: w reviews and sends them. "
-                                           "Drop them, or go back to them.", "Drop"), answered)
+        self.app.push_screen(
+            ConfirmScreen(
+                "Drop the staged changes?",
+                f"This list holds {unsent_words(unsent([self]))}: w reviews and sends them. "
+                "Drop them, or go back to them.",
+                "Drop",
+            ),
+            answered,
+        )
 
 
 class Breadcrumb(Label):

@@ -20,7 +20,9 @@ class ConfirmScreen(ModalScreen[bool]):
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, message: str, confirm_label: str = "Delete", require_text: str | None = None) -> None:
+    def __init__(
+        self, title: str, message: str, confirm_label: str = "Delete", require_text: str | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.message = message
@@ -55,7 +57,9 @@ class ConfirmScreen(ModalScreen[bool]):
             self.dismiss(True)
             return
         typed = "Nothing typed" if not event.value else "That is not the name"
-        self.query_one("#confirm-hint", Static).update(f"✖ {typed}: type {self.require_text!r} exactly (case counts), or esc to cancel.")
+        self.query_one("#confirm-hint", Static).update(
+            f"✖ {typed}: type {self.require_text!r} exactly (case counts), or esc to cancel."
+        )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")

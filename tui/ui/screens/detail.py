@@ -73,7 +73,9 @@ class DetailScreen(Screen[None]):
         if panel.chart is not None:  # its metrics, drawn
             from ..widgets.metrics_chart import MetricsChart
 
-            return MetricsChart(self.view.service, scope, self.row, panel.chart, policy=getattr(self.app, "policy", None))
+            return MetricsChart(
+                self.view.service, scope, self.row, panel.chart, policy=getattr(self.app, "policy", None)
+            )
         if panel.tree is not None:  # its topology, drawn as a tree
             from ..widgets.tree_panel import TreePanel
 
@@ -113,7 +115,9 @@ class DetailScreen(Screen[None]):
 
         self._title(f"not loaded ({as_api_error(err).label}) · r retries")
         if self.resource is None:
-            self.query_one("#fields", Static).update(Text("Not loaded: r tries again; esc goes back to the list.", style="dim"))
+            self.query_one("#fields", Static).update(
+                Text("Not loaded: r tries again; esc goes back to the list.", style="dim")
+            )
 
     @property
     def named(self) -> str:
@@ -131,8 +135,12 @@ class DetailScreen(Screen[None]):
         ident = f"  {self.row.id}  " if self.named != self.row.id else "  "  # an id said once
         self.query_one("#detail-title", Label).update(
             # a child's list names its parent (`example.com › Records`): its details do too
-            Text.assemble((f" {kind.product} › {self._parent_named()}{kind.title} › ", "bold"),
-                          (self.named, "bold"), ident, (note, "dim"))
+            Text.assemble(
+                (f" {kind.product} › {self._parent_named()}{kind.title} › ", "bold"),
+                (self.named, "bold"),
+                ident,
+                (note, "dim"),
+            )
         )
 
     def _credentials(self) -> dict[str, str]:
@@ -180,7 +188,9 @@ class DetailScreen(Screen[None]):
             table.add_row(label, value if isinstance(value, Text) else Text(str(value)))
         self.query_one("#fields", Static).update(table)
         text = json.dumps(resource.raw, indent=2, sort_keys=True, ensure_ascii=False)
-        self.query_one("#json", Static).update(Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default"))
+        self.query_one("#json", Static).update(
+            Syntax(text, "json", theme="ansi_dark", word_wrap=True, background_color="default")
+        )
 
     def gone(self) -> None:
         self.is_gone = True

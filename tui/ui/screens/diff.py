@@ -20,7 +20,11 @@ STYLE = {"+": "green", "~": "yellow", "-": "red"}
 
 class DiffScreen(ResultScreen):
     def __init__(self, title: str, entries: list[Any], *, confirm_label: str | None = None) -> None:
-        super().__init__(f"{title} ({counts(entries)})", "\n".join(as_lines(entries)) or "Nothing differs.", confirm_label=confirm_label)
+        super().__init__(
+            f"{title} ({counts(entries)})",
+            "\n".join(as_lines(entries)) or "Nothing differs.",
+            confirm_label=confirm_label,
+        )
         self.entries = entries
 
     def body(self) -> Widget:

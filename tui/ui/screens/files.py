@@ -43,11 +43,15 @@ class FilePickerScreen(ModalScreen["Path | None"]):
         with Vertical(id="dialog", classes="file-picker"):
             yield Label(self.title_text, id="dialog-title", markup=False)
             example = f"~/{Path(self.initial).name}" if self.initial else "~/payload.json"
-            yield LineInput(self.initial or str(self.folder) + os.sep, id="file-path", placeholder=f"a path, e.g. {example}")
+            yield LineInput(
+                self.initial or str(self.folder) + os.sep, id="file-path", placeholder=f"a path, e.g. {example}"
+            )
             yield Static("", id="file-error", classes="error", markup=False)
             yield DirectoryTree(self.folder, id="file-tree")
             verb = "open" if self.mode == "open" else "save"
-            yield Static(f"enter {verb} · tab browse · enter on a folder opens it · esc cancel", classes="hint", markup=False)
+            yield Static(
+                f"enter {verb} · tab browse · enter on a folder opens it · esc cancel", classes="hint", markup=False
+            )
 
     def on_mount(self) -> None:
         field = self.query_one("#file-path", Input)
@@ -94,7 +98,9 @@ class FilePickerScreen(ModalScreen["Path | None"]):
                 if yes:
                     self.dismiss(path)
 
-            self.app.push_screen(ConfirmScreen("Replace the file?", f"{path} exists and will be replaced.", "Replace"), replace)
+            self.app.push_screen(
+                ConfirmScreen("Replace the file?", f"{path} exists and will be replaced.", "Replace"), replace
+            )
             return None
         return self.dismiss(path)
 

@@ -144,7 +144,11 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         for name, text in self.form.texts(values):
             lines = self.form.multiline(name)  # newlines belong here; any other control character does not
             if has_control(text.replace("\n", "") if lines else text):
-                errors[name] = "control characters (escape, tab…) are not allowed" if lines else "control characters (escape, tab, new line…) are not allowed"
+                errors[name] = (
+                    "control characters (escape, tab…) are not allowed"
+                    if lines
+                    else "control characters (escape, tab, new line…) are not allowed"
+                )
                 form = None
         for name in self.form.blank_choices():
             errors.setdefault(name, "required: choose one")
@@ -257,11 +261,17 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         now = self.form.values()
         unsent = not self.busy and self._pristine is not None and now != self._pristine
         if unsent and self._lost is not None and now == self._lost:  # sent, and whether it took is not known
-            close_or_ask(self, True, "Drop what you typed?",
-                         "This form holds what was sent when its answer was lost: it may have been applied "
-                         "(the form says what the look found). Drop it, or go back to it.")
+            close_or_ask(
+                self,
+                True,
+                "Drop what you typed?",
+                "This form holds what was sent when its answer was lost: it may have been applied "
+                "(the form says what the look found). Drop it, or go back to it.",
+            )
             return
-        close_or_ask(self, unsent, "Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it.")
+        close_or_ask(
+            self, unsent, "Drop what you typed?", "This form holds input that was not sent. Drop it, or go back to it."
+        )
 
 
 def _as_now(pristine: dict[str, Any], now: dict[str, Any], path: list[str]) -> None:

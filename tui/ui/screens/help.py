@@ -50,7 +50,10 @@ def bindings_of(front: Screen[Any]) -> list[tuple[str, list[tuple[str, str, bool
         if shown not in entry[0]:
             entry[0].append(shown)
     ordered = sorted(groups.items(), key=lambda g: rank[g[0]])  # (stable: the focused widget's before its parents')
-    return [(group, [(" / ".join(keys), what, enabled) for keys, what, enabled in entries.values()]) for group, entries in ordered]
+    return [
+        (group, [(" / ".join(keys), what, enabled) for keys, what, enabled in entries.values()])
+        for group, entries in ordered
+    ]
 
 
 class HelpScreen(ModalScreen[None]):

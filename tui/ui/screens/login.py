@@ -41,7 +41,9 @@ class LoginScreen(ModalScreen[LoginResult | None]):
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
 
-    def __init__(self, profile: Profile, test: Tester, *, problem: str | None = None, keyring_problem: str | None = None) -> None:
+    def __init__(
+        self, profile: Profile, test: Tester, *, problem: str | None = None, keyring_problem: str | None = None
+    ) -> None:
         super().__init__(id="login")
         self.profile = profile
         self.test = test
@@ -57,14 +59,17 @@ class LoginScreen(ModalScreen[LoginResult | None]):
                 yield Static(
                     f"⚠ {self.keyring_problem} The key will be kept for this session only, never written to disk."
                     " To skip this prompt, set CLOUDTUI_SECRET_KEY in the environment.",
-                    id="keyring-note", markup=False,
+                    id="keyring-note",
+                    markup=False,
                 )
             with Horizontal(classes="form-row"):
                 yield Label("API URL", classes="form-label")
                 yield LineInput(self.profile.api_url, placeholder="https://api.example.com", id="api-url", compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Project ID", classes="form-label")
-                yield LineInput(self.profile.project_id, placeholder="UUID of the project", id="project-id", compact=True)
+                yield LineInput(
+                    self.profile.project_id, placeholder="UUID of the project", id="project-id", compact=True
+                )
             with Horizontal(classes="form-row"):
                 yield Label("Secret key", classes="form-label")
                 yield LineInput(password=True, placeholder="secret key (hidden)", id="secret", compact=True)
@@ -106,7 +111,9 @@ class LoginScreen(ModalScreen[LoginResult | None]):
         status.set_class(error, "-error")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        {"cancel": self.action_cancel, "test": self.action_test, "save": self.action_save}[event.button.id or "cancel"]()
+        {"cancel": self.action_cancel, "test": self.action_test, "save": self.action_save}[
+            event.button.id or "cancel"
+        ]()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_save()
@@ -155,4 +162,9 @@ class LoginScreen(ModalScreen[LoginResult | None]):
         from .confirm import close_or_ask
 
         unsent = self._typed() != (self.profile.api_url, self.profile.project_id, "")
-        close_or_ask(self, unsent, "Drop what you typed?", "This dialog holds input that was not saved. Drop it, or go back to it.")
+        close_or_ask(
+            self,
+            unsent,
+            "Drop what you typed?",
+            "This dialog holds input that was not saved. Drop it, or go back to it.",
+        )

@@ -112,7 +112,7 @@ class MainScreen(Screen[None]):
         """Bring this screen to the front (the palette may jump from a child list or a detail), unless
         a list above holds staged changes not sent: then say so, and stay (False)."""
         stack = self.app.screen_stack
-        above = stack[stack.index(self) + 1:] if self in stack else []
+        above = stack[stack.index(self) + 1 :] if self in stack else []
         if not above:
             return True
         from ..widgets.staged import SENDING, sending, unsent, unsent_words
@@ -122,7 +122,11 @@ class MainScreen(Screen[None]):
             return False
         held = unsent(above)
         if held:
-            self.app.notify(f"{unsent_words(held)[0].upper()}{unsent_words(held)[1:]}: send them (w) or drop them (esc) first.", severity="warning", timeout=8)
+            self.app.notify(
+                f"{unsent_words(held)[0].upper()}{unsent_words(held)[1:]}: send them (w) or drop them (esc) first.",
+                severity="warning",
+                timeout=8,
+            )
             return False
         for _ in above:
             self.app.pop_screen()
@@ -221,7 +225,9 @@ class MainScreen(Screen[None]):
                 self.set_scope(scope, entry.scope_type)
 
         current = self.view.scope if self.view is not None else self.scopes.get(entry.scope_type)
-        self.app.push_screen(PickerScreen(scope_word(entry.scope_type), choices, current=current, id="zone-picker"), picked)
+        self.app.push_screen(
+            PickerScreen(scope_word(entry.scope_type), choices, current=current, id="zone-picker"), picked
+        )
 
     def refresh_current(self) -> None:
         if self.view is not None:
@@ -245,7 +251,11 @@ class MainScreen(Screen[None]):
         bar.read_only = app.settings.read_only
         bar.note = "⚠ no log kept (folder not writable)" if app.log_problem else ""
         view, entry = self.view, self.current_entry
-        where = "" if entry.scope_type == "global" else " · " + scope_label(view.scope if view else self.scopes.get(entry.scope_type, ALL), entry.scope_type)
+        where = (
+            ""
+            if entry.scope_type == "global"
+            else " · " + scope_label(view.scope if view else self.scopes.get(entry.scope_type, ALL), entry.scope_type)
+        )
         bar.scope = f"{entry.group}{where}"
         if view is not None and view.last_refresh is not None:
             bar.refreshed = datetime.fromtimestamp(view.last_refresh).strftime("%H:%M:%S")

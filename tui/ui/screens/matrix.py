@@ -39,8 +39,16 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
     ]
 
     def __init__(
-        self, title: str, rows: Sequence[str], columns: Sequence[str], values: dict[Cell, str], choices: Sequence[str], *,
-        locked: dict[str, str] | None = None, describe: str = "", corner: str = "",
+        self,
+        title: str,
+        rows: Sequence[str],
+        columns: Sequence[str],
+        values: dict[Cell, str],
+        choices: Sequence[str],
+        *,
+        locked: dict[str, str] | None = None,
+        describe: str = "",
+        corner: str = "",
         save: Callable[[dict[Cell, str]], Awaitable[Any]] | None = None,
     ) -> None:
         super().__init__()
@@ -64,7 +72,15 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
             yield DataTable(id="matrix", cursor_type="cell", zebra_stripes=False)
             yield Static("", id="matrix-status", markup=False)
             if self.columns and all(c in self.locked for c in self.columns):  # read-only, or nothing managed
-                keys = "shown, not changed: " + (next(iter(set(self.locked.values()))) if len(set(self.locked.values())) == 1 else "see each column") + " · esc closes"
+                keys = (
+                    "shown, not changed: "
+                    + (
+                        next(iter(set(self.locked.values())))
+                        if len(set(self.locked.values())) == 1
+                        else "see each column"
+                    )
+                    + " · esc closes"
+                )
             else:
                 keys = "space cycles " + " → ".join(self.choices) + " · ctrl+s save · esc cancel"
             yield Static(keys, id="matrix-keys", markup=False)
@@ -132,7 +148,8 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
     def action_move(self, rows: int, cols: int) -> None:
         coord = self.table.cursor_coordinate
         self.table.cursor_coordinate = Coordinate(
-            max(0, min(coord.row + rows, len(self.rows) - 1)), max(1, min(coord.column + cols, len(self.columns))),
+            max(0, min(coord.row + rows, len(self.rows) - 1)),
+            max(1, min(coord.column + cols, len(self.columns))),
         )
 
     def action_save(self) -> None:

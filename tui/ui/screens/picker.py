@@ -28,7 +28,11 @@ def _option(i: int, choice: tuple[Any, ...], current: bool = False) -> Option:
     why = choice[2] if len(choice) > 2 else None
     mark = "  (current)" if current else ""
     if why:
-        return Option(Text.assemble(_short(str(choice[0])) + mark, (f"  — {_short(str(why), 120)}", "italic")), id=str(i), disabled=True)
+        return Option(
+            Text.assemble(_short(str(choice[0])) + mark, (f"  — {_short(str(why), 120)}", "italic")),
+            id=str(i),
+            disabled=True,
+        )
     return Option(_short(str(choice[0])) + mark, id=str(i))
 
 
@@ -50,12 +54,18 @@ class PickerScreen(ModalScreen[Any]):
         with Vertical(id="dialog", classes="picker"):
             yield Label(self.title_text, id="dialog-title", markup=False)
             marked = self.current is not None and sum(c[1] == self.current for c in self.choices) == 1
-            yield OptionList(*[_option(i, c, marked and c[1] == self.current) for i, c in enumerate(self.choices)], id="choices", markup=False)
+            yield OptionList(
+                *[_option(i, c, marked and c[1] == self.current) for i, c in enumerate(self.choices)],
+                id="choices",
+                markup=False,
+            )
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
         values = [c[1] for c in self.choices]
-        if self.current in values and not (len(self.choices[values.index(self.current)]) > 2 and self.choices[values.index(self.current)][2]):
+        if self.current in values and not (
+            len(self.choices[values.index(self.current)]) > 2 and self.choices[values.index(self.current)][2]
+        ):
             options.highlighted = values.index(self.current)
         options.focus()
 

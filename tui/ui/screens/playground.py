@@ -77,7 +77,10 @@ def compact_json(value: Any, width: int = 72, indent: int = 0) -> str:
                 line += (", " if line else "") + item
             return "[\n" + "\n".join(pad + text for text in lines + [line]) + close + "]"
         return "[\n" + ",\n".join(pad + compact_json(v, width, indent + 2) for v in value) + close + "]"
-    items = [f"{pad}{json.dumps(str(k), ensure_ascii=False)}: {compact_json(value[k], width, indent + 2)}" for k in sorted(value, key=str)]
+    items = [
+        f"{pad}{json.dumps(str(k), ensure_ascii=False)}: {compact_json(value[k], width, indent + 2)}"
+        for k in sorted(value, key=str)
+    ]
     return "{\n" + ",\n".join(items) + close + "}"
 
 
@@ -98,8 +101,14 @@ class PlaygroundScreen(ModalScreen[None]):
     """
 
     def __init__(
-        self, title: str, key: str, template: str, parse: Callable[[str], Any], send: Callable[[Any], Awaitable[Any]],
-        docs: Callable[[], Awaitable[Any]] | None = None, load: Callable[[Path], str] | None = None,
+        self,
+        title: str,
+        key: str,
+        template: str,
+        parse: Callable[[str], Any],
+        send: Callable[[Any], Awaitable[Any]],
+        docs: Callable[[], Awaitable[Any]] | None = None,
+        load: Callable[[Path], str] | None = None,
     ) -> None:
         """`load` turns a file picked with ctrl+o into the payload's text (a product's reading of a
         CSV or an image); without it the file is loaded as UTF-8 text."""
@@ -113,12 +122,18 @@ class PlaygroundScreen(ModalScreen[None]):
         self.session = sessions_of(self.app).setdefault(self.key, Session(self.template))
         with Vertical(id="dialog", classes="playground"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            yield LinesInput(self.session.draft, id="payload", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+            yield LinesInput(
+                self.session.draft, id="payload", soft_wrap=True, show_line_numbers=False, tab_behavior="focus"
+            )
             yield Static("", id="play-status", markup=False)
             with VerticalScroll(id="answer-scroll"):
                 yield Static("", id="answer", markup=False)
             yield OptionList(id="history")
-            yield Static("ctrl+r send · ctrl+o load a file · tab to the answer (y copy) or history · esc close", classes="hint", markup=False)
+            yield Static(
+                "ctrl+r send · ctrl+o load a file · tab to the answer (y copy) or history · esc close",
+                classes="hint",
+                markup=False,
+            )
 
     def on_mount(self) -> None:
         self._show_history()
@@ -194,7 +209,9 @@ class PlaygroundScreen(ModalScreen[None]):
         options.clear_options()
         for n, ex in enumerate(reversed(self.session.history)):
             first = clean(" ".join(ex.payload.split()))
-            options.add_option(Text(f"{ex.at}  {clean(ex.status)[:30]:<30}  {first}", no_wrap=True, overflow="ellipsis"))
+            options.add_option(
+                Text(f"{ex.at}  {clean(ex.status)[:30]:<30}  {first}", no_wrap=True, overflow="ellipsis")
+            )
         options.display = bool(self.session.history)
         if self.session.history:
             options.border_title = f"History ({len(self.session.history)})"
@@ -231,7 +248,9 @@ class PlaygroundScreen(ModalScreen[None]):
             return
         self.query_one("#payload", TextArea).text = text
         self.session.draft = text
-        self._status(f"Loaded {clean(str(path))} ({size:,} bytes) as a request of {len(text):,} characters: ctrl+r sends it.")
+        self._status(
+            f"Loaded {clean(str(path))} ({size:,} bytes) as a request of {len(text):,} characters: ctrl+r sends it."
+        )
 
     # ---- shown --------------------------------------------------------------------------------
     def _set_answer(self, text: str, heading: str = "") -> None:

@@ -45,10 +45,20 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     ]
 
     def __init__(
-        self, title: str, model: type[BaseModel], records: list[dict[str, Any]], columns: Sequence[Column], *,
-        ordered: bool = False, choices: Choices | None = None, describe: str = "", context: dict[str, Any] | None = None,
-        number_from: int | None = None, save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
-        read_only: bool = False, unique: str | tuple[str, ...] | None = None,
+        self,
+        title: str,
+        model: type[BaseModel],
+        records: list[dict[str, Any]],
+        columns: Sequence[Column],
+        *,
+        ordered: bool = False,
+        choices: Choices | None = None,
+        describe: str = "",
+        context: dict[str, Any] | None = None,
+        number_from: int | None = None,
+        save: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None,
+        read_only: bool = False,
+        unique: str | tuple[str, ...] | None = None,
     ) -> None:
         super().__init__()
         self.unique = (unique,) if isinstance(unique, str) else tuple(unique or ())  # fields no two records share
@@ -141,7 +151,14 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
 
         title = "Add" if record is None else "Edit"
         self.app.push_screen(
-            FormScreen(f"{title}: {self.title_text}", self.model, submit, initial=record, loader=load if (self.choices or self.context) else None, submit_label="OK"),
+            FormScreen(
+                f"{title}: {self.title_text}",
+                self.model,
+                submit,
+                initial=record,
+                loader=load if (self.choices or self.context) else None,
+                submit_label="OK",
+            ),
             done,
         )
 
@@ -218,7 +235,11 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             self.dismiss(err)  # type: ignore[arg-type]  # re-raised in the flow, which looks and reports
             return
         except Exception as err:  # refused: the edits stay, with the reason
-            summary, hint = (str(err), "Change the list and save again, or esc to drop it.") if isinstance(err, Refused) else describe(err)
+            summary, hint = (
+                (str(err), "Change the list and save again, or esc to drop it.")
+                if isinstance(err, Refused)
+                else describe(err)
+            )
             log_shown(self.title_text, summary)
             status.update(f"✖ {summary}\n{hint}")
             status.set_class(True, "-error")

@@ -38,8 +38,16 @@ class ResultScreen(ModalScreen[bool]):
         Binding("right,l", "sideways(8)", show=False),
     ]
 
-    def __init__(self, title: str, text: str, *, confirm_label: str | None = None, copy: bool = True,
-                 copy_text: str = "", unwrapped: bool = False) -> None:
+    def __init__(
+        self,
+        title: str,
+        text: str,
+        *,
+        confirm_label: str | None = None,
+        copy: bool = True,
+        copy_text: str = "",
+        unwrapped: bool = False,
+    ) -> None:
         super().__init__(id="result-dialog")
         self.title_text = title
         self.text = clean(text, keep_newlines=True)
@@ -61,8 +69,7 @@ class ResultScreen(ModalScreen[bool]):
             else:
                 copy = "y copy the line to use · " if self.copy_text else "y copy · " if self.can_copy else ""
                 sideways = self.unwrapped or (self.copy_text and self.copy_text in self.text.split("\n"))
-                yield Static(("← → scroll · " if sideways else "") + copy + "esc close", classes="hint",
-                             markup=False)
+                yield Static(("← → scroll · " if sideways else "") + copy + "esc close", classes="hint", markup=False)
 
     def body(self) -> Widget:
         """What the dialog shows (a subclass may draw it otherwise): the text, wrapped, scrollable,
@@ -74,7 +81,7 @@ class ResultScreen(ModalScreen[bool]):
         if not self.copy_text or self.copy_text not in lines:
             return VerticalScroll(Static(self.text, id="result-text", markup=False), id="result-scroll")
         at = lines.index(self.copy_text)
-        before, after = "\n".join(lines[:at]), "\n".join(lines[at + 1:])
+        before, after = "\n".join(lines[:at]), "\n".join(lines[at + 1 :])
         parts = [
             Static(before, id="result-text", markup=False),
             Static(shifted(self.copy_text, self.shift), id="result-line", classes="unwrapped", markup=False),
@@ -121,4 +128,3 @@ class ResultScreen(ModalScreen[bool]):
 
     def action_close(self) -> None:
         self.dismiss(False)
-

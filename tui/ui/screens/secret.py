@@ -41,8 +41,13 @@ class SecretScreen(ModalScreen[None]):
     ]
 
     def __init__(
-        self, title: str, secrets: dict[str, Any], note: str = "", expires_at: str | None = None,
-        extra: dict[str, Any] | None = None, once: tuple[str, ...] = (),
+        self,
+        title: str,
+        secrets: dict[str, Any],
+        note: str = "",
+        expires_at: str | None = None,
+        extra: dict[str, Any] | None = None,
+        once: tuple[str, ...] = (),
     ) -> None:
         """`secrets` are masked until `v`; `extra` values (a URL, a login) are shown plainly and
         copyable too; `expires_at` (RFC 3339) counts down. `once` names the secrets the platform
@@ -149,12 +154,16 @@ class SecretScreen(ModalScreen[None]):
             return
         from .confirm import ConfirmScreen
 
-        self.app.push_screen(ConfirmScreen(
-            "Copied it? It will not be shown again",
-            f"{' and '.join(lost)} {'was' if len(lost) == 1 else 'were'} not copied. Once this closes, the platform "
-            "will not give it again: a new one has to be made. Cancel goes back to it (y copies).",
-            "Close without it",
-        ), lambda ok: self._forget() if ok else None)
+        self.app.push_screen(
+            ConfirmScreen(
+                "Copied it? It will not be shown again",
+                f"{' and '.join(lost)} {'was' if len(lost) == 1 else 'were'} not copied. Once this closes, the "
+                "platform "
+                "will not give it again: a new one has to be made. Cancel goes back to it (y copies).",
+                "Close without it",
+            ),
+            lambda ok: self._forget() if ok else None,
+        )
 
     def _forget(self) -> None:
         self._secrets, self._plain, self._copied, self._once = {}, {}, [], ()

@@ -81,7 +81,10 @@ def errors_by_field(exc: ValidationError, model: type[BaseModel] | None = None) 
     out: dict[str, str] = {}
     for err in exc.errors():
         loc = [str(part) for part in err["loc"]]
-        name = next((".".join(loc[:n]) for n in range(len(loc), 0, -1) if ".".join(loc[:n]) in known), loc[0] if loc else "_form")
+        name = next(
+            (".".join(loc[:n]) for n in range(len(loc), 0, -1) if ".".join(loc[:n]) in known),
+            loc[0] if loc else "_form",
+        )
         out.setdefault(name, _message(err, field_meta(model, name)))
     return out
 
@@ -109,12 +112,22 @@ _RULES = {  # pydantic error type → the rule as a form says it, from the error
     "enum": "one of {expected}",
 }
 _PLAIN = {
-    "int_parsing": "a whole number", "int_from_float": "a whole number", "int_type": "a whole number",
-    "float_parsing": "a number", "float_type": "a number", "bool_parsing": "yes or no", "bool_type": "yes or no",
-    "uuid_parsing": "a UUID, such as 3f2d1c0b-aaaa-4bbb-8ccc-123456789abc", "list_type": "a list, comma-separated",
-    "string_type": "text", "finite_number": "a finite number", "dict_type": "key=value lines",
-    "model_type": "choose one of the options", "model_attributes_type": "choose one of the options",
-    "union_tag_invalid": "choose one of the options", "union_tag_not_found": "choose one of the options",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "int_type": "a whole number",
+    "float_parsing": "a number",
+    "float_type": "a number",
+    "bool_parsing": "yes or no",
+    "bool_type": "yes or no",
+    "uuid_parsing": "a UUID, such as 3f2d1c0b-aaaa-4bbb-8ccc-123456789abc",
+    "list_type": "a list, comma-separated",
+    "string_type": "text",
+    "finite_number": "a finite number",
+    "dict_type": "key=value lines",
+    "model_type": "choose one of the options",
+    "model_attributes_type": "choose one of the options",
+    "union_tag_invalid": "choose one of the options",
+    "union_tag_not_found": "choose one of the options",
 }
 
 
@@ -127,7 +140,11 @@ def _message(err: Any, meta: dict[str, Any]) -> str:
     if kind == "string_pattern_mismatch":
         if meta.get("rule"):
             return str(meta["rule"])
-        return f"not in the expected form, such as {meta['placeholder']}" if meta.get("placeholder") else "not in the expected form"
+        return (
+            f"not in the expected form, such as {meta['placeholder']}"
+            if meta.get("placeholder")
+            else "not in the expected form"
+        )
     if kind in _RULES:
         try:
             return _RULES[kind].format(**ctx)

@@ -49,9 +49,14 @@ class KeyBar(Widget):
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
-            (helps if binding.action.rsplit(".", 1)[-1] == "help" else self._items).append((
-                f" {self.app.get_key_display(binding)} ", f"{binding.description} ",
-                Style(bold=True) + key_style if enabled else "dim", "" if enabled else "dim"))
+            (helps if binding.action.rsplit(".", 1)[-1] == "help" else self._items).append(
+                (
+                    f" {self.app.get_key_display(binding)} ",
+                    f"{binding.description} ",
+                    Style(bold=True) + key_style if enabled else "dim",
+                    "" if enabled else "dim",
+                )
+            )
         self._help = helps  # Help lists every key: it is the one never left out when the line is too narrow for all
         self._draw()
 

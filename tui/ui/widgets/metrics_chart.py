@@ -75,7 +75,9 @@ class MetricsChart(Vertical):
     ]
     can_focus = True
 
-    def __init__(self, service: Any, scope: str, row: Any, spec: Metrics, *, policy: RefreshPolicy | None = None) -> None:
+    def __init__(
+        self, service: Any, scope: str, row: Any, spec: Metrics, *, policy: RefreshPolicy | None = None
+    ) -> None:
         super().__init__(classes="metrics-chart")
         self.service = service
         self.scope = scope
@@ -142,14 +144,21 @@ class MetricsChart(Vertical):
             label = series_label(s)
             marker = markers[plotted % len(markers)]
             head.append(f"{'' if marker == 'braille' else marker + ' '}{label} {points[-1][1]:g}{metric.unit}  ")
-            stamps = [datetime.fromtimestamp(t, timezone.utc).strftime("%d/%m %H:%M" if seconds > 86_400 else "%H:%M") for t, _ in points]
+            stamps = [
+                datetime.fromtimestamp(t, timezone.utc).strftime("%d/%m %H:%M" if seconds > 86_400 else "%H:%M")
+                for t, _ in points
+            ]
             plt.plot(stamps, [v for _, v in points], label=label, marker=marker)
             plotted += 1
         if self.error:
             head = Text(self.error, style="red")
         elif self.loaded and not plotted:
             head.append("no data in this window", style="dim")
-        head.append(f"\n{self.metric + 1}/{len(self.spec.metrics)} metrics · m next metric · w window ({', '.join(w for w, _ in self.spec.windows)})", style="dim")
+        head.append(
+            f"\n{self.metric + 1}/{len(self.spec.metrics)} metrics · m next metric · w window "
+            f"({', '.join(w for w, _ in self.spec.windows)})",
+            style="dim",
+        )
         self.query_one("#chart-head", Static).update(head)
         plot.refresh()
 

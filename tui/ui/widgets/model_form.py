@@ -22,12 +22,21 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
-from .form_fields import is_bool, field_meta, errors_by_field, field_paths, form_values, info_at, submodel, variants, widget_id  # noqa: F401  (re-exported)
+from .form_fields import (  # noqa: F401  (re-exported)
+    is_bool,
+    field_meta,
+    errors_by_field,
+    field_paths,
+    form_values,
+    info_at,
+    submodel,
+    variants,
+    widget_id,
+)
 from .line_input import LineInput
 
 
 AGAIN = "#again"  # an error of a password's second entry: `<path>#again`
-
 
 
 PLACEHOLDER_FITS = 50  # cells of an example shown whole inside a field (a dialog's field is ~54 wide)
@@ -80,8 +89,11 @@ class ModelForm(Vertical):
             info = model.model_fields.get(name) if model is not None else None
             if info is None:
                 return None
-            value = value.get(name) if isinstance(value, dict) and name in value else (
-                None if info.is_required() else info.get_default(call_default_factory=True))
+            value = (
+                value.get(name)
+                if isinstance(value, dict) and name in value
+                else (None if info.is_required() else info.get_default(call_default_factory=True))
+            )
             kinds = variants(info)
             model = submodel(info.annotation) or (kinds.get(parts.pop(0)) if kinds is not None and parts else None)
         return value.model_dump() if isinstance(value, BaseModel) else value
@@ -107,7 +119,14 @@ class ModelForm(Vertical):
                 options = [(Text(str(m.model_config.get("title") or tag)), tag) for tag, m in kinds.items()]
                 with Horizontal(classes="form-row"):
                     yield Label(label, classes="form-label")
-                    yield Select(options, value=chosen, allow_blank=False, compact=True, id=f"f-{widget_id(path)}", classes="form-control")
+                    yield Select(
+                        options,
+                        value=chosen,
+                        allow_blank=False,
+                        compact=True,
+                        id=f"f-{widget_id(path)}",
+                        classes="form-control",
+                    )
                 yield Static("", id=f"e-{widget_id(path)}", classes="form-error", markup=False)
                 for tag, member in kinds.items():
                     box = Vertical(classes="form-nested", id=f"v-{widget_id(path)}--{tag}")
@@ -132,8 +151,11 @@ class ModelForm(Vertical):
         meta = {**meta, "placeholder": self._placeholder(path, meta)}
         if len(meta["placeholder"]) > PLACEHOLDER_FITS and not meta.get("placeholder_by"):
             # cut with a mark in the field, said whole below it (a field is ~54 cells wide in a dialog)
-            meta = {**meta, "hint": meta.get("hint") or meta["placeholder"],
-                    "placeholder": meta["placeholder"][:PLACEHOLDER_FITS - 1] + "…"}
+            meta = {
+                **meta,
+                "hint": meta.get("hint") or meta["placeholder"],
+                "placeholder": meta["placeholder"][: PLACEHOLDER_FITS - 1] + "…",
+            }
         wid = f"f-{widget_id(path)}"
         control: Widget
         if is_bool(info.annotation):
@@ -150,13 +172,32 @@ class ModelForm(Vertical):
 
             if isinstance(value, dict):
                 value = "\n".join(f"{k}={v}" for k, v in value.items())
-            control = LinesInput("" if value is None else str(value), soft_wrap=True, tab_behavior="focus", compact=True,
-                               placeholder=str(meta.get("placeholder", "")), id=wid, classes="form-control form-text")
-        elif meta.get("widget") in ("password", "secret"):  # never echoed (a password's strength is shown as it is typed)
-            control = LineInput("", placeholder=str(meta.get("placeholder", "")), password=True, compact=True, id=wid, classes="form-control")
+            control = LinesInput(
+                "" if value is None else str(value),
+                soft_wrap=True,
+                tab_behavior="focus",
+                compact=True,
+                placeholder=str(meta.get("placeholder", "")),
+                id=wid,
+                classes="form-control form-text",
+            )
+        elif meta.get("widget") in (
+            "password",
+            "secret",
+        ):  # never echoed (a password's strength is shown as it is typed)
+            control = LineInput(
+                "",
+                placeholder=str(meta.get("placeholder", "")),
+                password=True,
+                compact=True,
+                id=wid,
+                classes="form-control",
+            )
         else:
             text = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))
-            control = LineInput(text, placeholder=str(meta.get("placeholder", "")), compact=True, id=wid, classes="form-control")
+            control = LineInput(
+                text, placeholder=str(meta.get("placeholder", "")), compact=True, id=wid, classes="form-control"
+            )
         with Horizontal(classes="form-row"):
             yield Label(label, classes="form-label")
             yield control
@@ -167,7 +208,14 @@ class ModelForm(Vertical):
             yield Static("", id=f"h-{widget_id(path)}", classes="form-hint", markup=False)
             with Horizontal(classes="form-row"):  # typed twice: a typo would lock the operator out
                 yield Label(f"{label} (again)", classes="form-label")
-                yield LineInput("", placeholder="the same, to be sure", password=True, compact=True, id=f"a-{widget_id(path)}", classes="form-control")
+                yield LineInput(
+                    "",
+                    placeholder="the same, to be sure",
+                    password=True,
+                    compact=True,
+                    id=f"a-{widget_id(path)}",
+                    classes="form-control",
+                )
             yield Static("", id=f"ea-{widget_id(path)}", classes="form-error", markup=False)
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -199,14 +247,23 @@ class ModelForm(Vertical):
         info = info_at(self.model, name)
         wanted = self._initial_at(name)
         control = self.query_one(f"#f-{widget_id(name)}")
-        if self.field_meta(name).get("widget") == "multiselect":  # several values: those the form opened with are ticked
+        if (
+            self.field_meta(name).get("widget") == "multiselect"
+        ):  # several values: those the form opened with are ticked
             control.clear_options()  # type: ignore[attr-defined]
-            control.add_options([(label if isinstance(label, Text) else Text(str(label)), value, value in (wanted or [])) for label, value in choices])  # type: ignore[attr-defined]
+            control.add_options(
+                [
+                    (label if isinstance(label, Text) else Text(str(label)), value, value in (wanted or []))
+                    for label, value in choices
+                ]
+            )  # type: ignore[attr-defined]
             if choices:  # space ticks the highlighted one: the first, until the cursor moves
                 control.highlighted = 0  # type: ignore[attr-defined]
             return
         select = control if isinstance(control, Select) else self.query_one(f"#f-{widget_id(name)}", Select)
-        select.set_options([(label if isinstance(label, Text) else Text(str(label)), value) for label, value in choices])
+        select.set_options(
+            [(label if isinstance(label, Text) else Text(str(label)), value) for label, value in choices]
+        )
         select.prompt = "choose…" if choices else "none available"
         values = [v for _, v in choices]
         if wanted in values:
@@ -235,7 +292,9 @@ class ModelForm(Vertical):
         for control in self.query(Select):
             path = self.field_of(control)
             info = info_at(self.model, path) if path else None
-            shown = all(getattr(node, "display", True) for node in control.ancestors_with_self)  # not a variant put aside
+            shown = all(
+                getattr(node, "display", True) for node in control.ancestors_with_self
+            )  # not a variant put aside
             if path and info is not None and shown and control.is_blank() and None not in _allowed(info):
                 out.append(path)
         return out
@@ -254,7 +313,10 @@ class ModelForm(Vertical):
             control = self.query_one(f"#f-{widget_id(path)}")
             if kinds is not None:
                 tag = str(control.value)  # type: ignore[attr-defined]
-                raw[name] = {info.discriminator: tag, **form_values(kinds[tag], self._collect(kinds[tag], f"{path}.{tag}.", info.discriminator))}
+                raw[name] = {
+                    info.discriminator: tag,
+                    **form_values(kinds[tag], self._collect(kinds[tag], f"{path}.{tag}.", info.discriminator)),
+                }
             elif isinstance(control, Checkbox):
                 raw[name] = control.value
             elif isinstance(control, Select):
@@ -285,7 +347,13 @@ class ModelForm(Vertical):
                     tag = v[info.discriminator]
                     walk(kinds[tag], v, f"{path}.{tag}.", info.discriminator)
                 else:
-                    items = [t for pair in v.items() for t in pair] if isinstance(v, dict) else v if isinstance(v, list) else [v]
+                    items = (
+                        [t for pair in v.items() for t in pair]
+                        if isinstance(v, dict)
+                        else v
+                        if isinstance(v, list)
+                        else [v]
+                    )
                     out.extend((path, t) for t in items if isinstance(t, str))
 
         walk(self.model, values, "")
@@ -324,7 +392,9 @@ class ModelForm(Vertical):
 
     def focus_field(self, name: str) -> None:
         try:
-            self.query_one(f"#a-{widget_id(name[: -len(AGAIN)])}" if name.endswith(AGAIN) else f"#f-{widget_id(name)}").focus()
+            self.query_one(
+                f"#a-{widget_id(name[: -len(AGAIN)])}" if name.endswith(AGAIN) else f"#f-{widget_id(name)}"
+            ).focus()
         except Exception:
             pass
 

@@ -47,8 +47,14 @@ class PanelView(Vertical):
             self.view = view
 
     def __init__(
-        self, kind: ResourceKind, service: ResourceService, scope: str, *, read_only: bool = False,
-        policy: RefreshPolicy | None = None, id: str | None = None,
+        self,
+        kind: ResourceKind,
+        service: ResourceService,
+        scope: str,
+        *,
+        read_only: bool = False,
+        policy: RefreshPolicy | None = None,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id, classes="panel-view")
         self.kind = kind
@@ -118,7 +124,9 @@ class PanelView(Vertical):
         if what == "actions":
             from ..action_runner import offered
 
-            return any(offered(a, self.read_only) for a in self.actions()) or bool(self.kind.children and not self.absent)
+            return any(offered(a, self.read_only) for a in self.actions()) or bool(
+                self.kind.children and not self.absent
+            )
         return what in ("refresh", "json", "secrets")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -180,15 +188,25 @@ class PanelView(Vertical):
             parts.append(self.row.state)
         if self.error is not None:
             parts.append(f"✖ {self.error.label}")
-        self.query_one("#panel-scroll", VerticalScroll).border_title = Content(clean(" · ".join(parts)))  # plain text: never read as markup
+        self.query_one("#panel-scroll", VerticalScroll).border_title = Content(
+            clean(" · ".join(parts))
+        )  # plain text: never read as markup
 
     def _fields(self) -> None:
         if self.absent:
             from ..action_runner import offered as may_run
 
             offered = [a.label for a in self.actions() if a.available(self.row) and may_run(a, self.read_only)]
-            hint = f"\n\na: {', '.join(offered)}" if offered else "\n\n(read-only: nothing here can be changed)" if self.read_only else ""
-            self.query_one("#panel-fields", Static).update(Text(clean(str(self.kind.singleton.absent if self.kind.singleton else "")) + hint))
+            hint = (
+                f"\n\na: {', '.join(offered)}"
+                if offered
+                else "\n\n(read-only: nothing here can be changed)"
+                if self.read_only
+                else ""
+            )
+            self.query_one("#panel-fields", Static).update(
+                Text(clean(str(self.kind.singleton.absent if self.kind.singleton else "")) + hint)
+            )
             return
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
@@ -231,8 +249,17 @@ class PanelView(Vertical):
         row = self.row
         from ..action_runner import open_menu
 
-        open_menu(self, row, self.actions(), [] if self.absent else list(self.kind.children), self.kind.title, lambda spec: self._run(spec, row),
-                  lambda child: self.app.open_child(child.get(), ParentRef.of(row, self.scope, name=self.kind.title), self.reload))
+        open_menu(
+            self,
+            row,
+            self.actions(),
+            [] if self.absent else list(self.kind.children),
+            self.kind.title,
+            lambda spec: self._run(spec, row),
+            lambda child: self.app.open_child(
+                child.get(), ParentRef.of(row, self.scope, name=self.kind.title), self.reload
+            ),
+        )
 
     @work(group="mutate", exit_on_error=False)
     async def _run(self, spec: ActionSpec, row: Row) -> None:

@@ -80,7 +80,10 @@ class ResourceActions(ResourceChanges):
                 self.app.notify(f"No {self.kind.singular} matches the filter: esc clears it.", severity="warning")
                 return
             if getattr(self, "listing", False):  # none yet: the list is on its way
-                self.app.notify(f"The {self.kind.title.lower()} are still being listed: try again when they show.", severity="warning")
+                self.app.notify(
+                    f"The {self.kind.title.lower()} are still being listed: try again when they show.",
+                    severity="warning",
+                )
                 return
             creates = ": c creates one" if getattr(self, "may", lambda what: False)("create") else ""
             self.app.notify(f"No {self.kind.singular} here to act on{creates}.", severity="warning")
@@ -177,7 +180,11 @@ class ResourceActions(ResourceChanges):
     def action_sort(self) -> None:
         keys = [c.key for c in self.kind.columns]
         state = self.table.sort_state
-        nxt = keys[0] if state is None else (keys[(keys.index(state[0]) + 1) % len(keys)] if state[0] in keys else keys[0])
+        nxt = (
+            keys[0]
+            if state is None
+            else (keys[(keys.index(state[0]) + 1) % len(keys)] if state[0] in keys else keys[0])
+        )
         self.table.sort_by(nxt)
         self.update_title()
 
@@ -210,8 +217,15 @@ class ResourceActions(ResourceChanges):
             return
         from ..action_runner import open_menu
 
-        open_menu(self, resource, self.kind.actions, list(self.kind.children), resource.name or resource.id,
-                  lambda spec: self.run_action(resource, spec), lambda child: self.open_child(child, resource))
+        open_menu(
+            self,
+            resource,
+            self.kind.actions,
+            list(self.kind.children),
+            resource.name or resource.id,
+            lambda spec: self.run_action(resource, spec),
+            lambda child: self.open_child(child, resource),
+        )
 
     def open_marked_actions(self, rows: list[Any]) -> None:
         """The actions that take several rows, for the marked ones: each offered when it is
@@ -224,12 +238,21 @@ class ResourceActions(ResourceChanges):
             from ...products.location import scope_word
 
             word = scope_word(self.kind.scope_type).lower()
-            self.app.notify(f"The marked rows are in several {word}s ({', '.join(scopes)}): act on one {word} at a time.", severity="warning", timeout=8)
+            self.app.notify(
+                f"The marked rows are in several {word}s ({', '.join(scopes)}): act on one {word} at a time.",
+                severity="warning",
+                timeout=8,
+            )
             return
         choices: list[tuple[str, Any, str | None]] = []
         for spec in specs:
             blocked = next((r for r in rows if not spec.available(r) or spec.why_not(r)), None)
-            why = None if blocked is None else f"{blocked.name or blocked.id}: " + (spec.why_not(blocked) or f"not while {blocked.state or 'in this state'}")
+            why = (
+                None
+                if blocked is None
+                else f"{blocked.name or blocked.id}: "
+                + (spec.why_not(blocked) or f"not while {blocked.state or 'in this state'}")
+            )
             choices.append((spec.label, spec, why))
         if not choices:
             self.app.notify("No action takes several rows here: esc unmarks them.", severity="warning")
@@ -273,7 +296,9 @@ class ResourceActions(ResourceChanges):
         """The child kind's list for this resource, in a view of its own (same table, paging,
         filter and refresh as any list)."""
         scope = self.kind.scope_of(resource) or self.scope
-        self.app.open_child(child.get(), ParentRef.of(resource, scope, up=self.service.parent), lambda: self.follow(resource))
+        self.app.open_child(
+            child.get(), ParentRef.of(resource, scope, up=self.service.parent), lambda: self.follow(resource)
+        )
 
     # flows ------------------------------------------------------------------------------------
     def reveal_secrets(self, resource: Any) -> None:

@@ -57,7 +57,15 @@ class ResourceChanges:
 
         word = scope_word(self.kind.scope_type).lower()
         choices = [(sc, sc) for sc in self.kind.all_scopes]
-        self.app.push_screen(PickerScreen(f"Create a {self.kind.singular} in which {word}?", choices, current=self.create_scope(), id="create-scope"), picked)
+        self.app.push_screen(
+            PickerScreen(
+                f"Create a {self.kind.singular} in which {word}?",
+                choices,
+                current=self.create_scope(),
+                id="create-scope",
+            ),
+            picked,
+        )
 
     def _open_create(self, scope: str) -> None:
         assert self.kind.create is not None
@@ -88,9 +96,16 @@ class ResourceChanges:
             if looked:
                 if self.kind.secrets.fields:  # a one-time value came in the answer that was lost
                     renew = next((a for a in self.kind.actions if a.name == self.kind.secrets.renewal), None)
-                    how = f"{renew.label.rstrip('…')} (a) makes a new one" if renew else f"delete this {self.kind.singular} (d) and create another"
-                    looked += (f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secrets.fields)} was in the lost answer and "
-                               f"will not be given again: {how}.")
+                    how = (
+                        f"{renew.label.rstrip('…')} (a) makes a new one"
+                        if renew
+                        else f"delete this {self.kind.singular} (d) and create another"
+                    )
+                    looked += (
+                        f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secrets.fields)} was in the lost "
+                        "answer and "
+                        f"will not be given again: {how}."
+                    )
                 self.unknown_outcome(f"Creating {row.name or row.id}", looked)
                 lost.add(row.id)
             return row
@@ -118,7 +133,9 @@ class ResourceChanges:
                 self.totals[scope] += 1
             self.update_title()
             if created.id not in lost:
-                self.app.notify(f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4)
+                self.app.notify(
+                    f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4
+                )
             self.reveal_secrets(created)
             if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
                 action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
@@ -210,7 +227,11 @@ class ResourceChanges:
             if result and said and said[0].startswith("Nothing changed"):
                 self.app.notify(said[0], timeout=4)
             elif result and self.staging:
-                self.app.notify(f"Staged: {self.label_of(result[0].data) or result[0].id} changed. w reviews and sends the changes.", timeout=4)
+                self.app.notify(
+                    f"Staged: {self.label_of(result[0].data) or result[0].id} changed. w reviews and sends the "
+                    "changes.",
+                    timeout=4,
+                )
             elif result:
                 self.table.upsert([result[0]])
                 self._refresh_detail()
@@ -225,8 +246,15 @@ class ResourceChanges:
             }
 
         self.app.push_screen(
-            FormScreen(("Stage a change to " if self.staging else "Edit ") + (self.label_of(resource.data) or resource.name or resource.id), spec.form_model, submit, initial=spec.from_resource(resource),
-                       loader=load, submit_label="Stage" if self.staging else "Save"),
+            FormScreen(
+                ("Stage a change to " if self.staging else "Edit ")
+                + (self.label_of(resource.data) or resource.name or resource.id),
+                spec.form_model,
+                submit,
+                initial=spec.from_resource(resource),
+                loader=load,
+                submit_label="Stage" if self.staging else "Save",
+            ),
             done,
         )
 

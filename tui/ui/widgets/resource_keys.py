@@ -56,11 +56,16 @@ class ResourceKeys:
     def refuse_read_only(self, key: str) -> bool:
         """In read-only mode the keys of writes are not offered; pressed anyway, they say why
         nothing happens (True when `key` was one of them)."""
-        what = next((b.action for b in self.BINDINGS if isinstance(b, Binding) and b.key == key and b.action in WRITES), None)
+        what = next(
+            (b.action for b in self.BINDINGS if isinstance(b, Binding) and b.key == key and b.action in WRITES), None
+        )
         if not self.read_only or what is None or not self.offers(what):
             return False
-        self.app.notify(f"{what.capitalize()} is off: cloudtui runs with --read-only; restart without it to change anything.",
-                        title="Read-only", severity="warning")
+        self.app.notify(
+            f"{what.capitalize()} is off: cloudtui runs with --read-only; restart without it to change anything.",
+            title="Read-only",
+            severity="warning",
+        )
         return True
 
     def on_key(self, event: events.Key) -> None:

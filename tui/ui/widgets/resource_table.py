@@ -36,12 +36,19 @@ SIDEWAYS = 8  # cells a ← or → scrolls the table (the first column stays in 
 class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=True):
     """A table of resources (anything with an `id`). Cells come from `Column.value(row)`."""
 
-    COMPONENT_CLASSES = {"resource-table--header", "resource-table--cursor", "resource-table--cursor-blurred", "resource-table--marked"}
+    COMPONENT_CLASSES = {
+        "resource-table--header",
+        "resource-table--cursor",
+        "resource-table--cursor-blurred",
+        "resource-table--marked",
+    }
     DEFAULT_CSS = """
     /* no horizontal scrollbar: the header's ← → say what lies beyond (a bar showed as a stray cell) */
     ResourceTable { height: 1fr; background: $surface; scrollbar-size-horizontal: 0; }
     ResourceTable > .resource-table--header { text-style: bold; background: $panel; color: $text; }
-    ResourceTable > .resource-table--cursor { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold; }
+    ResourceTable > .resource-table--cursor {
+        background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold;
+    }
     ResourceTable > .resource-table--cursor-blurred { background: $block-cursor-blurred-background; }
     ResourceTable > .resource-table--marked { text-style: bold; color: $accent; }
     """

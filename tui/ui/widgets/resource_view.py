@@ -77,7 +77,9 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.context = context
         self.read_only = read_only
         self.changes = ChangeSet() if kind.writing.batch is not None else None  # staged edits (kinds with `batch`)
-        self.refresher = Refresher(self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top)
+        self.refresher = Refresher(
+            self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top
+        )
         self.totals: dict[str, int] = {}
         self.failed: dict[str, ApiError] = {}
         self.listing = False  # a full listing is under way (not Widget.loading: that draws a spinner over the table)
@@ -219,6 +221,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             if not followed or self.changes is not None:
                 return items
             return [table.get(r.id) or r if followed.get(r.id, 0.0) > began else r for r in items]
+
         seen: dict[str, Any] = {}
         totals: dict[str, int] = {}
         failed: dict[str, ApiError] = {}
@@ -342,8 +345,13 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def _poll(self, resources: list[Any]) -> None:
-        resources = [r for r in resources if not (self.changes and str(r.id).startswith("+"))]  # staged, not on the platform
-        results = await asyncio.gather(*(self.service.get_row(self.kind.scope_of(r) or self.scope, r.id) for r in resources), return_exceptions=True)
+        resources = [
+            r for r in resources if not (self.changes and str(r.id).startswith("+"))
+        ]  # staged, not on the platform
+        results = await asyncio.gather(
+            *(self.service.get_row(self.kind.scope_of(r) or self.scope, r.id) for r in resources),
+            return_exceptions=True,
+        )
         gone, fresh, errors = [], [], []
         for r, res in zip(resources, results):
             if isinstance(res, NotFound):
@@ -356,7 +364,9 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             self.table.remove(gone)
             for sc in {self.kind.scope_of(r) for r in resources if r.id in gone}:
                 if sc in self.totals:
-                    self.totals[sc] = max(0, self.totals[sc] - sum(1 for r in resources if r.id in gone and self.kind.scope_of(r) == sc))
+                    self.totals[sc] = max(
+                        0, self.totals[sc] - sum(1 for r in resources if r.id in gone and self.kind.scope_of(r) == sc)
+                    )
         if fresh:
             self.table.upsert(self.shown(fresh) if self.changes else fresh)
         if not errors:

@@ -35,7 +35,9 @@ class Sidebar(Widget, can_focus=True):
             super().__init__()
             self.kind_id = kind_id
 
-    def __init__(self, entries: list[tuple[str | None, str]], *, sections: set[int] | None = None, id: str | None = None) -> None:
+    def __init__(
+        self, entries: list[tuple[str | None, str]], *, sections: set[int] | None = None, id: str | None = None
+    ) -> None:
         """`entries`: (kind id, label) for openable entries, (None, label) for headings; the
         headings at the indices in `sections` are sections, holding the product headings after them."""
         super().__init__(id=id)
@@ -98,7 +100,7 @@ class Sidebar(Widget, can_focus=True):
             top = at - height + 1
         self.top = max(0, min(top, len(shown) - height))
         self.border_subtitle = ("▲ " if self.top else "") + ("▼" if self.top + height < len(shown) else "")
-        return shown[self.top:self.top + height]
+        return shown[self.top : self.top + height]
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 
+
 def widest(text: "str | Text") -> int:
     plain = text.plain if isinstance(text, Text) else text
     return max((cell_len(line) for line in plain.split("\n")), default=0)

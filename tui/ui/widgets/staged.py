@@ -38,7 +38,10 @@ SENDING = "The changes are being sent: wait for the answer."
 
 def unsent_words(views: list[Any]) -> str:
     count = sum(len(v.changes) for v in views)
-    where = ", ".join(f"{v.kind.title.lower()} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title.lower() for v in views)
+    where = ", ".join(
+        f"{v.kind.title.lower()} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title.lower()
+        for v in views
+    )
     return f"{count} staged change{'s' if count != 1 else ''} ({where}), not sent"
 
 
@@ -85,7 +88,9 @@ class StagedEdits:
         elif change is None:
             self.table.upsert([before])
         else:
-            shown = self.changes.overlay([before] if before is not None else [], self.kind.row_maker(self.scope), self.kind.id_field)
+            shown = self.changes.overlay(
+                [before] if before is not None else [], self.kind.row_maker(self.scope), self.kind.id_field
+            )
             self.table.upsert([r for r in shown if r.id == key])
         self._staged_changed()
 
@@ -144,8 +149,10 @@ class StagedEdits:
             self.changes.delete(resource.id, before.data if before is not None else {})
         self._restage_one(resource.id, before)
         if len(self.changes) == 1:  # the title counts them from here: one toast, not one per key
-            self.app.notify("Changes are staged, not sent (the title counts them): w reviews and sends them, "
-                            "u undoes one.", timeout=4)
+            self.app.notify(
+                "Changes are staged, not sent (the title counts them): w reviews and sends them, u undoes one.",
+                timeout=4,
+            )
 
     def breaks(self, data: dict[str, Any], key: str) -> str | None:
         """What `data` (the row `key`) breaks among the others as staged, by the kind's rule, or None."""
@@ -210,7 +217,14 @@ class StagedEdits:
             if ok:
                 self._send_changes()
 
-        open_dialog(self.app, "diff", answered, title=f"Send {count} change(s) to {self.kind.title.lower()}?", entries=entries, confirm_label="Send")
+        open_dialog(
+            self.app,
+            "diff",
+            answered,
+            title=f"Send {count} change(s) to {self.kind.title.lower()}?",
+            entries=entries,
+            confirm_label="Send",
+        )
 
     @work(exclusive=True, group="mutate", exit_on_error=False)
     async def _send_changes(self) -> None:

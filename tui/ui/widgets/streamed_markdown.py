@@ -110,9 +110,9 @@ class StreamedMarkdown(Widget):
         self.text, self.most = text, max(most, 1)
         width = self._width()
         changed_from = len(self.lines)
-        cut = self.made + finished(text[self.made:])
+        cut = self.made + finished(text[self.made :])
         if cut > self.made:
-            self._add_block(text[self.made:cut])
+            self._add_block(text[self.made : cut])
             self.made = cut
         self._draw(width)
         self._wrap_live(width)
@@ -127,7 +127,7 @@ class StreamedMarkdown(Widget):
     def finish(self, text: str) -> None:
         """The answer is over, all of it `text`."""
         self.text = text
-        self._add_block(text[self.made:])
+        self._add_block(text[self.made :])
         self.made, self.live = len(text), []
         self._draw(self._width())
         self.rows = len(self.lines)
@@ -141,9 +141,9 @@ class StreamedMarkdown(Widget):
         return max(self.content_region.width or getattr(self.parent, "scrollable_content_region", self.region).width, 1)
 
     def _wrap_live(self, width: int) -> None:
-        arriving = self.text[self.made:]
-        live = [line.plain for line in Content(arriving[-self.most * width:]).wrap(width)] if arriving.strip() else []
-        self.live = live[-self.most:]
+        arriving = self.text[self.made :]
+        live = [line.plain for line in Content(arriving[-self.most * width :]).wrap(width)] if arriving.strip() else []
+        self.live = live[-self.most :]
 
     def _gap(self) -> int:
         return 1 if self.lines and self.live else 0
@@ -182,13 +182,24 @@ class StreamedMarkdown(Widget):
             v = self.app.theme_variables
             accent, muted, primary = (theme_colour(v.get(name)) for name in ("accent", "text-muted", "primary"))
             bold = Style(bold=True)
-            found = self._themes[self.app.theme] = Theme({
-                "markdown.code": bold + accent, "markdown.block_quote": muted, "markdown.hr": muted,
-                "markdown.item.bullet": bold + accent, "markdown.item.number": accent,
-                "markdown.link": accent, "markdown.link_url": Style(underline=True) + muted,
-                "markdown.h1": bold + primary, "markdown.h1.border": primary, "markdown.h2": bold + Style(underline=True) + primary,
-                "markdown.h3": bold + primary, "markdown.h4": bold, "markdown.h5": Style(italic=True), "markdown.h6": Style(italic=True),
-            })
+            found = self._themes[self.app.theme] = Theme(
+                {
+                    "markdown.code": bold + accent,
+                    "markdown.block_quote": muted,
+                    "markdown.hr": muted,
+                    "markdown.item.bullet": bold + accent,
+                    "markdown.item.number": accent,
+                    "markdown.link": accent,
+                    "markdown.link_url": Style(underline=True) + muted,
+                    "markdown.h1": bold + primary,
+                    "markdown.h1.border": primary,
+                    "markdown.h2": bold + Style(underline=True) + primary,
+                    "markdown.h3": bold + primary,
+                    "markdown.h4": bold,
+                    "markdown.h5": Style(italic=True),
+                    "markdown.h6": Style(italic=True),
+                }
+            )
         return found
 
     def render_line(self, y: int) -> Strip:
@@ -198,7 +209,9 @@ class StreamedMarkdown(Widget):
         if y < len(self.lines):
             strip = self.strips.get(y)
             if strip is None or strip.cell_length != width:
-                strip = self.strips[y] = Strip(list(Segment.apply_style(self.lines[y], base))).crop_extend(0, width, base)
+                strip = self.strips[y] = Strip(list(Segment.apply_style(self.lines[y], base))).crop_extend(
+                    0, width, base
+                )
             return strip
         live_at = len(self.lines) + self._gap()
         room = max(self.rows - live_at, 0)

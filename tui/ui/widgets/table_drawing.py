@@ -37,7 +37,9 @@ class TableDrawing:
             parsed = Style.parse(style) if isinstance(style, str) else style
             theme = self.app.theme_variables
             name = parsed.color.name if parsed.color is not None else None
-            mapped = {"green": theme.get("success"), "yellow": theme.get("warning"), "red": theme.get("error")}.get(name or "")
+            mapped = {"green": theme.get("success"), "yellow": theme.get("warning"), "red": theme.get("error")}.get(
+                name or ""
+            )
             found = parsed
             if mapped:
                 try:  # theme colours may be Textual names ("ansi_green") that Rich does not parse
@@ -123,7 +125,9 @@ class TableDrawing:
             if strip is None:
                 marked = key in self.marked
                 if is_cursor:
-                    style = base + self.get_component_rich_style("resource-table--cursor" if focused else "resource-table--cursor-blurred")
+                    style = base + self.get_component_rich_style(
+                        "resource-table--cursor" if focused else "resource-table--cursor-blurred"
+                    )
                 elif marked:
                     style = base + self.get_component_rich_style("resource-table--marked")
                 else:

@@ -83,7 +83,9 @@ class TablePaint:
         width, height = self.container_size
         gutter_v, gutter_h = self.styles.scrollbar_size_vertical, self.styles.scrollbar_size_horizontal
         same = (
-            self.is_mounted and width > 0 and height > 0
+            self.is_mounted
+            and width > 0
+            and height > 0
             and all((size.width > w) == (old.width > w) for w in (width, width - gutter_v))
             and all((size.height > h) == (old.height > h) for h in (height, height - gutter_h))
         )
@@ -95,4 +97,3 @@ class TablePaint:
             self.vertical_scrollbar.window_virtual_size = size.height
         if self.show_horizontal_scrollbar:
             self.horizontal_scrollbar.window_virtual_size = size.width
-

@@ -79,5 +79,5 @@ def _cut(text: str, width: int) -> tuple[str, str]:
     head = chop_cells(text, width)[0]
     space = head.rfind(" ")
     if space > 0 and head[:space].strip():
-        return head[:space + 1].rstrip() or head, text[space + 1:].lstrip(" ")
-    return head, text[len(head):]
+        return head[: space + 1].rstrip() or head, text[space + 1 :].lstrip(" ")
+    return head, text[len(head) :]

@@ -77,7 +77,9 @@ class TreePanel(Vertical):
         count = self._add(tree.root, node, (str(node.label),))
         tree.root.expand()
         self.loaded = True
-        self.query_one("#tree-head", Static).update(Text(f"{count} item{'s' * (count != 1)} · enter folds or unfolds a branch · r refresh", style="dim"))
+        self.query_one("#tree-head", Static).update(
+            Text(f"{count} item{'s' * (count != 1)} · enter folds or unfolds a branch · r refresh", style="dim")
+        )
         if cursor is not None:  # the cursor stays on the node it was on, when that is still there
             found = next((n for n in _walk(tree.root) if n.data == cursor), None)
             if found is not None:

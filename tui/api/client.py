@@ -22,17 +22,16 @@ import asyncio
 import contextlib
 import inspect
 import logging
-import re
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 from urllib.parse import urlencode
 
 from ..records import record
-from . import safe
+from . import http_setup, safe
 from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
 from .background import decoded, import_httpx, in_thread
 from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
-from .secret import Secret, as_secret
+from .secret import AUTH_HEADER, BEARER, X_AUTH_TOKEN, Auth, Secret, as_secret  # noqa: F401  (re-exported)
 from .streams import Stream
 from .urls import clean_params, origin_of, proxy_for, redacted
 
@@ -41,25 +40,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cloudtui.api")
 
-AUTH_HEADER = "X-Auth-Token"
 USER_AGENT = "cloudtui/0.1"
 MAX_REDIRECTS = 5
 REDIRECTS = (301, 302, 303, 307, 308)
-
-
-@record(frozen=True)
-class Auth:
-    """How an endpoint takes the secret key: `X-Auth-Token: <key>`, or `Authorization: Bearer <key>`."""
-
-    header: str = AUTH_HEADER
-    prefix: str = ""
-
-    def value(self, secret: Secret) -> str:
-        return self.prefix + secret.get_secret_value()
-
-
-X_AUTH_TOKEN = Auth()
-BEARER = Auth("Authorization", "Bearer ")
 
 
 @record
@@ -117,50 +100,14 @@ class ApiClient:
 
     # ---- the httpx client -----------------------------------------------------------------------
     def _options(self) -> dict[str, Any]:
-        """What every httpx client of this ApiClient is made with (the async one, and the sync one
-        of the first GET): TLS context, pool, proxies from the environment, timeouts, headers.
-        Runs in a thread: it imports httpx and builds the TLS context (once)."""
-        import ssl
-
-        httpx = import_httpx()
-
-        from . import tls
-
+        """What every httpx client of this ApiClient is made with (`http_setup.options`); the TLS
+        context is made once. Runs in a thread."""
         if self._verify is None:
-            https = self.api_url.startswith("https://")
-            try:
-                if self._transport is not None or not https:
-                    self._verify = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # unused for http://; cheap to make
-                else:
-                    self._verify = tls.context(self.ca_bundle)
-            except Exception as exc:  # a missing CA bundle, an unusable TLS set-up
-                raise ConfigError(0, f"cannot set up TLS for {self.api_url}: {exc}") from None
-        t = self._timeout
-        return dict(
-            verify=self._verify,
-            trust_env=True,
-            follow_redirects=False,
-            limits=httpx.Limits(max_connections=self._max_connections, max_keepalive_connections=self._max_connections),
-            timeout=httpx.Timeout(connect=min(t, 5.0), read=t, write=t, pool=t),
-            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
-        )
+            self._verify = http_setup.tls_context(self.api_url, self._transport is not None, self.ca_bundle)
+        return http_setup.options(self._verify, self._timeout, self._max_connections, USER_AGENT)
 
-    @contextlib.contextmanager
-    def _setting_up(self) -> Iterator[None]:
-        """A client that cannot be made (a proxy setting httpx refuses) is a configuration error
-        naming why, never a bug report."""
-        try:
-            yield
-        except ApiError:
-            raise
-        except Exception as exc:
-            # httpx names URLs by their repr (URL('…')): the plain address reads better, its
-            # user:password@ masked (a proxy's credentials are never shown).
-            why = safe.mask_userinfo(safe.clean(re.sub(r"URL\('([^']*)'\)", r"\1", str(exc))))
-            raise ConfigError(
-                0,
-                f"cannot set up the connection to {self.api_url}: {why} (check HTTPS_PROXY, HTTP_PROXY and ALL_PROXY)",
-            ) from None
+    def _setting_up(self) -> Any:
+        return http_setup.setting_up(self.api_url)
 
     def _build(self) -> "httpx.AsyncClient":
         """Runs in a thread: import httpx, build the TLS context, make the client."""

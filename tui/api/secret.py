@@ -1,10 +1,12 @@
 """A secret string that never shows itself: masked in repr/str, read only by `get_secret_value()`.
 
 The same interface as pydantic's SecretStr (which is accepted wherever this is), without importing
-pydantic on the start path.
+pydantic on the start path. And how an endpoint takes it (`Auth`: a header and a prefix).
 """
 
 from __future__ import annotations
+
+from ..records import record
 
 from typing import Any
 
@@ -44,3 +46,21 @@ def as_secret(value: Any) -> Secret:
     if hasattr(value, "get_secret_value"):
         return Secret(value.get_secret_value())
     return Secret(value or "")
+
+
+AUTH_HEADER = "X-Auth-Token"
+
+
+@record(frozen=True)
+class Auth:
+    """How an endpoint takes the secret key: `X-Auth-Token: <key>`, or `Authorization: Bearer <key>`."""
+
+    header: str = AUTH_HEADER
+    prefix: str = ""
+
+    def value(self, secret: Secret) -> str:
+        return self.prefix + secret.get_secret_value()
+
+
+X_AUTH_TOKEN = Auth()
+BEARER = Auth("Authorization", "Bearer ")

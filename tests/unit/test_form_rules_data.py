@@ -194,7 +194,7 @@ RULES: dict[str, Rule] = {
         rdb_catalogue,
     ),
     "rdb grow: never shrinks": Rule(
-        "rdb.instance_forms:VolumeSizeForm",
+        "rdb.upgrade_forms:VolumeSizeForm",
         {"volume_size": "60"},
         {"volume_size": "40"},
         "volume_size",
@@ -202,7 +202,7 @@ RULES: dict[str, Rule] = {
         rdb_grow,
     ),
     "rdb grow: steps": Rule(
-        "rdb.instance_forms:VolumeSizeForm",
+        "rdb.upgrade_forms:VolumeSizeForm",
         {"volume_size": "60"},
         {"volume_size": "62"},
         "volume_size",

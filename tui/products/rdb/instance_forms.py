@@ -1,5 +1,5 @@
 """Database-instance forms and flows (pydantic; loaded on first use): the create wizard of spec 2
-§4.3, edit, upgrade (one change per request), clone, endpoints and the certificate."""
+§4.3, edit, clone, endpoints and the certificate (the upgrade's forms: `upgrade_forms`)."""
 
 from __future__ import annotations
 
@@ -241,97 +241,6 @@ def edit_patch(form: BaseModel, row: Row) -> dict[str, Any]:
 
 
 EDIT = EditSpec(EditForm, edit_values, edit_patch)
-
-
-# ---- upgrade: one change per request ------------------------------------------------------------
-class NodeTypeForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("New node type", widget="select"))]
-
-    @field_validator("node_type")
-    @classmethod
-    def _node(cls, v: str, info: ValidationInfo) -> str:
-        node = (ctx(info, "nodes") or {}).get(v)
-        current = ctx(info, "current")
-        if current is not None and v == current.get("node_type"):
-            raise ValueError("that is the node type it has")
-        if node is not None and node.get("stock_status") == "out_of_stock":
-            raise ValueError(f"{v} is out of stock")
-        if node is not None and node.get("is_ha_required") and current is not None and not current.get("is_ha_cluster"):
-            raise ValueError(f"{v} runs only as a high-availability cluster: enable HA first")
-        return v
-
-
-class VolumeSizeForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    volume_size: Annotated[int, Field(json_schema_extra=meta("New size, GB"))]
-
-    @field_validator("volume_size")
-    @classmethod
-    def _size(cls, v: int, info: ValidationInfo) -> int:
-        current = ctx(info, "current") or Row({})
-        now_gb = int((current.obj("volume").get("size") or 0)) // GB
-        if v <= now_gb:
-            raise ValueError(f"larger than now ({now_gb} GB): a volume does not shrink")
-        return check_size_gb(v, (ctx(info, "nodes") or {}).get(current.get("node_type")), "bssd") or v
-
-
-class VersionForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    version_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
-
-
-async def node_type_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
-    """The upgrade's node types (the catalogue's, with what each allows; the current one marked)
-    and the rules' data."""
-    choices, context = await catalogue(ui.service(), ui.scope)
-    current = instance.get("node_type")
-    return {
-        "node_type": [
-            (label + " (current)" if value == current else label, value) for label, value in choices["node_type"]
-        ]
-    }, context
-
-
-def _size(node: dict[str, Any] | None) -> tuple[float, float]:
-    node = node or {}
-    return (float(node.get("vcpus") or 0), float(node.get("memory") or 0))
-
-
-def node_type_warning(form: Any, instance: Row, context: dict[str, Any]) -> str | None:
-    """A smaller node type is said before it is sent."""
-    nodes = context.get("nodes") or {}
-    old, new = nodes.get(instance.get("node_type")), nodes.get(form.node_type)
-    if old is None or new is None or not any(n < o for n, o in zip(_size(new), _size(old))):
-        return None
-    (nv, nm), (ov, om) = _size(new), _size(old)
-    return (
-        f"{form.node_type} is smaller than {instance.get('node_type')} ({nv:g} vCPU {nm / GB:g} GB against {ov:g} "
-        f"vCPU {om / GB:g} GB): "
-        "the instance may no longer hold its load or its connections. It is configuring meanwhile."
-    )
-
-
-def version_warning(form: Any, instance: Row, context: dict[str, Any]) -> str:
-    return (
-        f"{instance.name} moves to a new engine version: this cannot be undone, and the instance is unavailable while "
-        "it "
-        "upgrades. A backup taken first is the way back."
-    )
-
-
-async def catalogue_context(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
-    _, context = await catalogue(ui.service(), ui.scope)
-    return {}, context
-
-
-async def version_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
-    versions = [
-        (f"{v.get('name')} ({v.get('minor_version', '')})", v.get("id"))
-        for v in instance.items("upgradable_version")
-        if isinstance(v, dict)
-    ]
-    return {"version_id": versions}, {}
 
 
 # ---- clone ----------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from .common import DATA, TONES, acl_editor, endpoints_text, first_endpoint, rdb
 from ..kind_options import Reading, Rows, Writing
 
 FORMS = "tui.products.rdb.instance_forms:"
+UPGRADES = "tui.products.rdb.upgrade_forms:"
 GB = 1_000_000_000
 
 
@@ -30,10 +31,10 @@ UPGRADE = PickChange(
     (
         Change(
             "Node type (more CPU and memory)",
-            Lazy(FORMS + "NodeTypeForm"),
+            Lazy(UPGRADES + "NodeTypeForm"),
             "Upgrade {name}: node type",
-            options=Lazy(FORMS + "node_type_options"),
-            warn=Lazy(FORMS + "node_type_warning"),
+            options=Lazy(UPGRADES + "node_type_options"),
+            warn=Lazy(UPGRADES + "node_type_warning"),
         ),
         Change(
             "Enable high availability",
@@ -51,9 +52,9 @@ UPGRADE = PickChange(
         ),
         Change(
             "Grow the block volume",
-            Lazy(FORMS + "VolumeSizeForm"),
+            Lazy(UPGRADES + "VolumeSizeForm"),
             "Grow the volume of {name}",
-            options=Lazy(FORMS + "catalogue_context"),
+            options=Lazy(UPGRADES + "catalogue_context"),
             initial=lambda r: {"volume_size": int(_volume(r).get("size") or 0) // GB},
             body=lambda form, r: {"volume_size": form.volume_size * GB},
             why_not=lambda r: (
@@ -62,10 +63,10 @@ UPGRADE = PickChange(
         ),
         Change(
             "Engine version",
-            Lazy(FORMS + "VersionForm"),
+            Lazy(UPGRADES + "VersionForm"),
             "Upgrade the engine of {name}",
-            options=Lazy(FORMS + "version_options"),
-            warn=Lazy(FORMS + "version_warning"),
+            options=Lazy(UPGRADES + "version_options"),
+            warn=Lazy(UPGRADES + "version_warning"),
             body=lambda form, r: {"upgradable_version_id": form.version_id},
             why_not=lambda r: None if r.items("upgradable_version") else "no newer version is offered",
         ),

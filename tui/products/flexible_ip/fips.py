@@ -10,7 +10,7 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Lazy, Row, kinds_of
 from ..declared import Field
-from ..shapes import PickCall
+from ..pick_call import PickCall
 from ..kind_options import Reading, Rows, Writing
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's

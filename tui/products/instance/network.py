@@ -8,7 +8,8 @@ from typing import Any
 from ..base import ActionSpec, Call, Column, Lazy
 from ..declared import Field
 from ..set_editor import SetEditor
-from ..shapes import PickCall, ShowAnswer
+from ..pick_call import PickCall
+from ..shapes import ShowAnswer
 from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
 from ..kind_options import Rows, Writing
 

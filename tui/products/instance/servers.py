@@ -14,7 +14,8 @@ from ..base import ActionSpec, Call, Child, Lazy, Probe
 from ..columns import named
 from ..declared import Field
 from ..format import human_bytes, state_text
-from ..shapes import FormCall, PickCall
+from ..pick_call import PickCall
+from ..shapes import FormCall
 from .common import DELETE_BY_ID, ID, action_call, instance_kind
 from ..kind_options import Reading, Rows, Writing
 

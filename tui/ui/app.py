@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 from ..api.client import BEARER, X_AUTH_TOKEN, ApiClient, RetryPolicy
 from ..api.secret import Secret
 from ..api.errors import AuthenticationError
-from ..config import Profile, Settings
+from ..config import Settings
 from ..products import manifest
 from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
@@ -94,12 +94,12 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
         self.policy = policy
         self._lookup_secret = lookup_secret
         self.retry = retry
-        self._transport = transport
+        self.transport = transport  # an in-process transport (tests, the demo's sandbox), else None
         self._secret = secret
         self.clients: dict[str, ApiClient] = {}
         self.client = self.client_for(PLATFORM)
         self._has_secret = secret is not None
-        self._login_open = False
+        self.login_open = False  # the login dialog is open
         self.services: dict[tuple[str, str], ResourceService] = {}
         self.main: Any = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
@@ -116,7 +116,7 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
             self.clients[endpoint.name] = ApiClient(
                 url,
                 self._secret,
-                transport=self._transport,
+                transport=self.transport,
                 read_only=s.read_only,
                 retry=self.retry,
                 ca_bundle=s.ca_bundle or None,
@@ -286,63 +286,31 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
             )
 
     # ---- login --------------------------------------------------------------------------------
-    async def _test_connection(self, api_url: str, secret: Secret) -> str:
-        """List one item of the start view's kind with the key given: the answer names how many."""
-        kind = manifest.start_entry().load()
-        probe = ApiClient(
-            api_url, secret, transport=self._transport, timeout=10, ca_bundle=self.settings.ca_bundle or None
-        )
-        scope = self.scope_for(kind)
-        scope = kind.all_scopes[0] if scope == ALL else scope
-        try:
-            total = await ResourceService(probe, kind, context=self.context).count(scope)
-        finally:
-            await probe.aclose()
-        where = "" if kind.scope_type == "global" else f" in {scope}"
-        return f"{'?' if total is None else total} {kind.title.lower()} visible{where}"
-
     def open_login(self, problem: str | None = None) -> None:
-        if self._login_open:
-            return
-        from .screens.login import LoginResult, LoginScreen
+        """The login dialog (`login_flow`), unless it is open already."""
+        if not self.login_open:
+            from .login_flow import open_login
 
-        s = self.settings
-        profile = Profile(
-            name=s.profile,
-            api_url=s.api_url,
-            project_id=s.project_id,
-            organization_id=s.organization_id,
-            default_zone=s.zone,
-            default_region=s.region,
-        )
+            open_login(self, problem)
 
-        def done(result: LoginResult | None) -> None:
-            self._login_open = False
-            if result is None:
-                if self.main is None:
-                    self.exit(message="No credentials: nothing to show. Run `cloudtui --demo` to try the sandbox.")
-                return
-            self.settings.api_url = result.api_url
-            self.settings.project_id = result.project_id
-            old = list(self.clients.values())
-            self._secret = result.secret
-            self.clients = {}
-            self.client = self.client_for(PLATFORM)
-            for client in old:
-                self.run_worker(client.aclose(), exit_on_error=False)
-            self.secret_source = result.stored
-            self._has_secret = True
-            self._rebind_services()
-            if result.stored == "session":
-                self.notify("No keyring: the key is kept for this session only.", severity="warning", timeout=8)
-            else:
-                self.notify("Saved: the key is in the system keyring.", timeout=4)
-            self.start_console()
-
-        self._login_open = True
-        self.push_screen(
-            LoginScreen(profile, self._test_connection, problem=problem, keyring_problem=self.keyring_problem), done
-        )
+    def use_login(self, api_url: str, project_id: str, secret: Secret, stored: str) -> None:
+        """A login succeeded: every client and service uses the new key and address, then the console starts."""
+        self.settings.api_url = api_url
+        self.settings.project_id = project_id
+        old = list(self.clients.values())
+        self._secret = secret
+        self.clients = {}
+        self.client = self.client_for(PLATFORM)
+        for client in old:
+            self.run_worker(client.aclose(), exit_on_error=False)
+        self.secret_source = stored
+        self._has_secret = True
+        self._rebind_services()
+        if stored == "session":
+            self.notify("No keyring: the key is kept for this session only.", severity="warning", timeout=8)
+        else:
+            self.notify("Saved: the key is in the system keyring.", timeout=4)
+        self.start_console()
 
     def _rebind_services(self) -> None:
         for service in self.services.values():

@@ -37,6 +37,7 @@ from ..errors import describe, log, log_shown
 from ..widgets.key_bar import KeyBar
 from ..widgets.line_input import LineInput
 from ..widgets.streamed_markdown import StreamedMarkdown
+from . import chat_words
 from .chat_gauges import gauge_text, unreadable, usage_text, used_up
 
 
@@ -240,7 +241,7 @@ class ChatScreen(Screen[None]):
                         chunk = self.spec.chunk(event.data)
                     except ValueError as err:  # not an answer chunk: said under the answer, which goes on
                         if event.data.strip():  # (an empty one is a keep-alive)
-                            skipped.append(self._skipped(err, event.data))
+                            skipped.append(chat_words.skipped(err, event.data))
                         continue
                     if chunk.text:
                         got.append(clean(chunk.text, keep_newlines=True))
@@ -301,23 +302,12 @@ class ChatScreen(Screen[None]):
         said = f"Answer {ending}." if ending else "enter sends the next message"
         held = self.held
         if held and self.query_one("#chat-input", Input).value == held:  # still there, not sent: said again
-            kept = f"“{self._short(held)}” was not sent while the answer came: enter sends it now, typing replaces it."
+            kept = (
+                f"“{chat_words.short(held)}” was not sent while the answer came: "
+                "enter sends it now, typing replaces it."
+            )
             said = f"Answer {ending}. {kept}" if ending else kept
         self._status(said, "red" if ending.startswith(("interrupted", "refused")) else "")
-
-    @staticmethod
-    def _short(text: str) -> str:
-        text = clean(" ".join(text.split()))
-        return text if len(text) <= 40 else text[:39] + "…"
-
-    @staticmethod
-    def _skipped(err: ValueError, data: str) -> str:
-        """Why an event was skipped, as said under the answer; the event itself goes to the log."""
-        why = clean(str(err))[:80]
-        shown = clean(data)
-        shown = shown[:300] + ("…" if len(shown) > 300 else "")
-        log.warning("Chat: an event not understood was skipped (%s): %s", why, shown)
-        return why
 
     def _gauges(self, headers: Any) -> None:
         """The limits an answer reports, kept with when it came: the head counts their resets down (a
@@ -391,16 +381,9 @@ class ChatScreen(Screen[None]):
     def transcript(self) -> str:
         system = self.query_one("#chat-system", Input).value.strip()
         model = self.query_one("#chat-model", Select).value
-        lines = (
-            [f"# {self.spec.title}", ""]
-            + ([f"**Model:** {model}", ""] if isinstance(model, str) else [])
-            + ([f"**System:** {system}", ""] if system else [])
+        return chat_words.transcript(
+            self.spec.title, model if isinstance(model, str) else None, system, self.messages, self.incomplete
         )
-        for i, m in enumerate(self.messages):
-            lines += [f"**{'You' if m['role'] == 'user' else 'Model'}:**", "", m["content"], ""]
-            if i in self.incomplete:
-                lines += [f"_(answer {self.incomplete[i]}: not whole)_", ""]
-        return "\n".join(lines)
 
     def action_save(self) -> None:
         from .files import FilePickerScreen

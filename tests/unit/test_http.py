@@ -1,104 +1,29 @@
 """The API client on a real wire (httpx over loopback sockets) against a raw server that answers
 with crafted bytes: keep-alive, truncated and non-JSON bodies, dropped connections, timeouts,
-redirects, Retry-After, certificates that fail, a dead proxy, and what each becomes for a read and
-for a write (a write that may have been applied is never reported as simply failed)."""
+redirects, Retry-After, and what each becomes for a read and for a write (a write that may have been
+applied is never reported as simply failed); certificates and proxies are in test_http_tls.py."""
 
 from __future__ import annotations
 
 import asyncio
-import datetime
-import ssl
 import subprocess
 import sys
-from typing import Awaitable, Callable
 
 import pytest
-import trustme
 
 from tui.api.client import ApiClient, RetryPolicy, decode_object
 from tui.api.errors import (
     ApiError,
     BadBody,
-    CertificateError,
-    ConfigError,
     NetworkError,
     OutcomeUnknown,
-    ProxyFailed,
     RateLimited,
     Redirected,
 )
 
+from raw_http import JSON, RawServer, answer, client, ok
+
 pytestmark = pytest.mark.anyio
-
-Handler = Callable[[bytes, asyncio.StreamWriter, int], Awaitable[bool]]  # request head, writer, n → keep open
-
-
-class RawServer:
-    """Reads request heads (and Content-Length bodies) and lets the test write the answers."""
-
-    def __init__(self, handler: Handler, ssl_context: ssl.SSLContext | None = None) -> None:
-        self.handler = handler
-        self.ssl = ssl_context
-        self.connections = 0
-        self.requests: list[bytes] = []
-        self.bodies: list[bytes] = []
-
-    async def __aenter__(self) -> "RawServer":
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0, ssl=self.ssl)
-        port = self.server.sockets[0].getsockname()[1]
-        self.port = port
-        self.url = f"{'https' if self.ssl else 'http'}://127.0.0.1:{port}"
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.server.close()
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.connections += 1
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                length = 0
-                for line in head.split(b"\r\n"):
-                    if line.lower().startswith(b"content-length:"):
-                        length = int(line.split(b":")[1])
-                self.bodies.append(await reader.readexactly(length) if length else b"")
-                self.requests.append(head)
-                if not await self.handler(head, writer, len(self.requests)):
-                    break
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
-            pass
-        finally:
-            writer.close()
-
-
-def answer(body: bytes, status: str = "200 OK", extra: bytes = b"") -> bytes:
-    return (
-        b"HTTP/1.1 "
-        + status.encode()
-        + b"\r\nContent-Length: "
-        + str(len(body)).encode()
-        + b"\r\n"
-        + extra
-        + b"\r\n"
-        + body
-    )
-
-
-JSON = b"Content-Type: application/json\r\n"
-
-
-def client(url: str, **kw) -> ApiClient:
-    sleeps: list[float] = []
-
-    async def fake_sleep(s: float) -> None:
-        sleeps.append(s)
-
-    kw.setdefault("retry", RetryPolicy(deadline=30, max_attempts=4))
-    c = ApiClient(url, "k" * 36, sleep=fake_sleep, monotonic=lambda: sum(sleeps), **kw)
-    c.sleeps = sleeps  # type: ignore[attr-defined]
-    return c
 
 
 async def test_keep_alive_headers_and_json() -> None:
@@ -259,128 +184,6 @@ async def test_retry_after_is_honoured_and_own_backoff_kept_without_it() -> None
         await c2.aclose()
 
 
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-def _server_ctx(cert: trustme.LeafCert) -> ssl.SSLContext:
-    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    cert.configure_cert(ctx)
-    return ctx
-
-
-async def _ok(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
-    w.write(answer(b'{"ok": true}', extra=JSON))
-    return True
-
-
-@pytest.mark.parametrize(
-    "case, reason",
-    [
-        ("self-signed", "self-signed|issuer is not trusted"),
-        ("expired", "has expired"),
-        ("wrong host", "does not match"),
-    ],
-)
-async def test_certificate_failures_say_which_and_are_not_retried(ca, tmp_path, case, reason) -> None:
-    bundle = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(bundle))
-    if case == "self-signed":
-        cert = trustme.CA().issue_cert("127.0.0.1")  # another CA: not in the bundle
-    elif case == "expired":
-        past = datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
-        cert = ca.issue_cert("127.0.0.1", not_before=past - datetime.timedelta(days=30), not_after=past)
-    else:
-        cert = ca.issue_cert("api.example.test")
-    async with RawServer(_ok, _server_ctx(cert)) as srv:
-        c = client(srv.url, ca_bundle=str(bundle))
-        with pytest.raises(CertificateError, match=reason):
-            await c.get_json("/x")
-        assert c.sleeps == [], "a certificate failure is not retried"
-        await c.aclose()
-
-
-async def test_a_profile_ca_bundle_is_trusted_and_a_missing_one_is_named(ca, tmp_path) -> None:
-    bundle = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(bundle))
-    async with RawServer(_ok, _server_ctx(ca.issue_cert("127.0.0.1"))) as srv:
-        c = client(srv.url, ca_bundle=str(bundle))
-        assert await c.get_json("/x") == {"ok": True}
-        await c.aclose()
-        c = client(srv.url, ca_bundle=str(tmp_path / "missing.pem"))
-        with pytest.raises(ConfigError, match="missing.pem"):
-            await c.get_json("/x")
-        await c.aclose()
-
-
-async def test_ssl_cert_file_is_honoured(ca, tmp_path, monkeypatch) -> None:
-    bundle = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(bundle))
-    monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
-    async with RawServer(_ok, _server_ctx(ca.issue_cert("127.0.0.1"))) as srv:
-        c = client(srv.url)
-        assert await c.get_json("/x") == {"ok": True}
-        await c.aclose()
-
-
-async def test_a_dead_proxy_is_named_as_the_proxy(monkeypatch) -> None:
-    import socket
-
-    with socket.socket() as s:  # a port nobody listens on
-        s.bind(("127.0.0.1", 0))
-        dead = s.getsockname()[1]
-    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{dead}")
-    monkeypatch.delenv("NO_PROXY", raising=False)
-    monkeypatch.delenv("no_proxy", raising=False)
-    c = client("http://api.example.test", retry=RetryPolicy(deadline=0))
-    with pytest.raises(ProxyFailed, match=f"through the proxy http://127.0.0.1:{dead}"):
-        await c.get_json("/x")
-    await c.aclose()
-
-
-async def test_proxy_credentials_are_never_shown_or_logged(monkeypatch, caplog) -> None:
-    import logging
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        dead = s.getsockname()[1]
-    monkeypatch.setenv("HTTP_PROXY", f"http://ops:hunter2@127.0.0.1:{dead}")
-    monkeypatch.delenv("NO_PROXY", raising=False)
-    monkeypatch.delenv("no_proxy", raising=False)
-    c = client("http://api.example.test", retry=RetryPolicy(deadline=0))
-    with caplog.at_level(logging.DEBUG, logger="cloudtui"), pytest.raises(ProxyFailed) as failed:
-        await c.get_json("/x")
-    await c.aclose()
-    assert f"http://ops:•••@127.0.0.1:{dead}" in failed.value.message
-    assert "hunter2" not in failed.value.message + failed.value.hint + caplog.text
-
-
-@pytest.mark.parametrize(
-    "method", ["GET", "POST"]
-)  # a first GET makes httpx's sync client, anything else the async one
-async def test_a_proxy_setting_httpx_refuses_is_a_configuration_error(monkeypatch, method) -> None:
-    monkeypatch.setenv("HTTP_PROXY", "ftp://ops:hunter2@proxy.example.test")
-    async with RawServer(_ok) as srv:
-        c = client(srv.url)
-        with pytest.raises(ConfigError, match="cannot set up the connection .*HTTP_PROXY") as refused:
-            await c.request_data(method, "/x", decode=decode_object)
-        assert "Unknown scheme for proxy URL ftp://" in refused.value.message and "URL(" not in refused.value.message
-        assert "hunter2" not in refused.value.message and refused.value.label == "set-up"
-        assert srv.requests == []
-        await c.aclose()
-
-
-async def test_a_key_that_cannot_go_in_a_header_is_refused_before_sending() -> None:
-    async with RawServer(_ok) as srv:
-        c = ApiClient(srv.url, "clé-" + "k" * 30)
-        with pytest.raises(ConfigError, match="must be ASCII"):
-            await c.get_json("/x")
-        assert srv.requests == []
-        await c.aclose()
-
-
 def test_the_console_start_path_does_not_import_httpx():
     """httpx (~45 ms to import) is imported in a thread on the first request, not on the start path."""
     code = (
@@ -423,7 +226,7 @@ async def test_a_response_is_freed_without_the_cyclic_collector() -> None:
     import gc
     import weakref
 
-    async with RawServer(_ok) as srv:
+    async with RawServer(ok) as srv:
         c = client(srv.url)
         await c.get_json("/warm")
         gc.collect()

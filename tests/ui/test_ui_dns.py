@@ -28,43 +28,9 @@ from helpers import (
     wait_for,
 )
 
+from dns_keys import on_record, palette, records, records_of, stage, zone
+
 pytestmark = pytest.mark.anyio
-
-
-def zone(sandbox, name):
-    return sandbox.dns.zones[name]
-
-
-def records(sandbox, name):
-    return list(zone(sandbox, name)["_records"].values())
-
-
-async def records_of(pilot, app, zone="example.com"):
-    """The zones list, then `zone`'s Records, loaded: the list most of these tests work in."""
-    zones = await open_view(pilot, app, "dns.zones")
-    await to_named_row(pilot, zones, zone)
-    return await child_list(pilot, app, "Records")
-
-
-async def on_record(pilot, app, rtype):
-    """`example.com`'s Records, the cursor on its first record of type `rtype`."""
-    view = await records_of(pilot, app)
-    await cursor_on(pilot, view, row_where(view, type=rtype))
-    return view
-
-
-async def stage(pilot, app, key, **values):
-    """`c` or `e` on the records list, the form filled, staged with ctrl+s."""
-    await pilot.press(key)
-    form = await form_ready(pilot, app)
-    for field, text in values.items():
-        if field == "type":
-            await set_select(pilot, form, "type", text)
-            continue
-        await tab_to(pilot, app, f"f-{field}")
-        await pilot.press("ctrl+u", *text)
-    await pilot.press("ctrl+s")
-    return form
 
 
 async def test_a_version_compared_with_now_shows_each_change_with_its_old_values(sandbox):
@@ -126,15 +92,6 @@ async def test_read_only_reads_records_and_versions_and_sends_nothing(sandbox):
         assert sent(sandbox, "/domain/") == []
 
 
-async def palette(pilot, app, words):
-    """`:`, the words typed, the first result entered."""
-    await pilot.press(":")
-    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CloudPalette", what="the palette")
-    await pilot.press(*words)
-    await wait_for(pilot, lambda: any(c.option_count for c in app.screen.query("CommandList")), what="palette results")
-    await pilot.press("enter")
-
-
 async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:
@@ -155,71 +112,6 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
             pilot, lambda: any("send them (w) or drop them (esc) first" in n.message for n in app.notes), what="said"
         )
         assert app.screen.__class__.__name__ == "ChildScreen" and len(view.changes) == 1
-
-
-async def test_the_palette_brings_its_view_to_the_front_from_a_child_list(sandbox):
-    app = make_app(sandbox, settings=demo_settings())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        await records_of(pilot, app)
-        await palette(pilot, app, "Registry namespaces")
-        await wait_for(
-            pilot,
-            lambda: (
-                app.screen.id == "main" and app.main.view is not None and app.main.view.kind.id == "registry.namespaces"
-            ),
-            what="the namespaces in front",
-        )
-
-
-async def test_keys_that_arrive_in_one_read_land_in_order_in_the_field_they_follow(sandbox):
-    """A burst (tmux send-keys, a fast typist over SSH): the app reads every key before the focused
-    field handles the first. Tab still moves between fields, and backspaces still delete before the
-    characters typed after them — in a one-line field and in a multi-line one."""
-    from textual import events
-
-    def burst(text: str) -> None:
-        """Every key of `text` read at once, as the terminal driver posts them (tab and backspace too)."""
-        for char in text:
-            app.post_message(events.Key({"\t": "tab", "\x7f": "backspace"}.get(char, char), char))
-
-    app = make_app(sandbox, settings=demo_settings())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        await records_of(pilot, app)
-        await pilot.press("c")
-        form = await form_ready(pilot, app)
-        burst("w1\t\t192.0.2.1")
-        data = form.query_one("#f-data")
-        await wait_for(pilot, lambda: data.value == "192.0.2.1", what="the address in Data")
-        assert form.query_one("#f-name").value == "w1"
-        await set_select(pilot, form, "dynamic", "weighted")
-        await tab_to(pilot, app, "f-dynamic--weighted--weights")
-        weights = app.focused
-        await pilot.press(*"192.0.2.8=1")
-        burst("\x7f" * 11 + "192.0.2.9=4")
-        await wait_for(pilot, lambda: weights.text.endswith("4"), what="the burst typed")
-        assert weights.text == "192.0.2.9=4"
-
-
-async def test_a_burst_through_an_open_drop_down_picks_then_moves_on(sandbox):
-    """Walk: `down down enter tab x` read at once in an open drop-down picked the type but lost `tab x`
-    (the tab went from the closing list, before the pick gave the focus back to the drop-down)."""
-    from textual import events
-
-    app = make_app(sandbox, settings=demo_settings())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        await records_of(pilot, app)
-        await pilot.press("c")
-        form = await form_ready(pilot, app)
-        form.query_one("#f-type").focus()
-        await pilot.press("enter")  # open
-        await wait_for(pilot, lambda: app.focused.__class__.__name__ == "SelectOverlay", what="the list open")
-        for key, char in (("down", None), ("down", None), ("enter", "\r"), ("tab", "\t"), ("x", "x")):
-            app.post_message(events.Key(key, char))
-        await wait_for(pilot, lambda: form.query_one("#f-data").value == "x", what="x in Data")
-        assert form.query_one("#f-type").value == "CNAME"
 
 
 async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks_for_its_name(sandbox):
@@ -246,26 +138,6 @@ async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks
             lambda: any(n.message == "example.com: cloned into shop.example.com" for n in app.notes),
             what="the toast names the target (issue 32 item 27)",
         )
-
-
-async def test_keys_typed_before_a_dialog_focuses_its_field_wait_for_it(sandbox):
-    """A dialog is pushed at once but focuses its field once mounted: what is typed in between
-    (`d`, then the name, fast) lands in the field, in order, not on the screen behind."""
-    from textual import events
-
-    from tui.ui.screens.confirm import ConfirmScreen
-
-    app = make_app(sandbox, settings=demo_settings())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        app.push_screen(ConfirmScreen("Delete web?", "It goes.", require_text="web-01"))
-        for char in "web-01":  # read before the dialog has mounted, let alone focused anything
-            app.post_message(events.Key(char if char != "-" else "minus", char))
-        await screen_named(pilot, app, "ConfirmScreen")
-        await wait_for(
-            pilot, lambda: app.focused is not None and app.focused.id == "confirm-text", what="its field focused"
-        )
-        await wait_for(pilot, lambda: app.focused.value == "web-01", what="the name typed ahead, whole, in order")
 
 
 async def test_an_untouched_edit_of_an_http_check_record_is_not_a_change(sandbox):

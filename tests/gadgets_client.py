@@ -14,10 +14,7 @@ from tui.products.base import (
     Call,
     Child,
     Column,
-    Context,
-    CreateSpec,
     DetailPanel,
-    EditSpec,
     Lazy,
     ListParams,
     Parent,
@@ -32,6 +29,7 @@ from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playgroun
 from tui.products.kind_options import Reading, Secrets, Singleton, Writing
 
 HERE = "gadgets_client:"
+FORMS = "gadgets_forms:"  # its forms, loaded on first use (pydantic off the start path, as a product's)
 PROJECT = {"project_id": FromContext("project_id")}  # a body the context fills
 LABEL_COLUMNS = (
     Column("key", "Key", lambda r: str(r.get("key", "")), width=12),
@@ -66,7 +64,7 @@ GADGETS = gadget_kind(
             "Tune…",
             shape=FormCall(
                 "Tune {name}",
-                Lazy(HERE + "TuneForm"),
+                Lazy(FORMS + "TuneForm"),
                 Call("POST", "{id}/tune", PROJECT),
                 done="{name}: tuned",
                 initial=lambda r: {"level": r.get("level") or 1},
@@ -78,7 +76,7 @@ GADGETS = gadget_kind(
             "Labels (replace the set)…",
             shape=SetEditor(
                 "Labels of {name}",
-                Lazy(HERE + "LabelRecord"),
+                Lazy(FORMS + "LabelRecord"),
                 LABEL_COLUMNS,
                 Call("PUT", "{id}/labels"),
                 "labels",
@@ -96,9 +94,9 @@ GADGETS = gadget_kind(
             "Health probe…",
             shape=FormCall(
                 "Health probe of {name}",
-                Lazy(HERE + "ProbeForm"),
+                Lazy(FORMS + "ProbeForm"),
                 Call("PUT", "{id}/probe"),
-                body=Lazy(HERE + "probe_body"),
+                body=Lazy(FORMS + "probe_body"),
                 done="{name}: probe set",
             ),
         ),
@@ -131,14 +129,14 @@ GADGETS = gadget_kind(
             "Configure…",
             shape=FormCall(
                 "Configure {name}",
-                Lazy(HERE + "ConfigureForm"),
+                Lazy(FORMS + "ConfigureForm"),
                 Call("PUT", "{id}/config"),
                 done="{name}: configured",
                 choices={"modes": [("Quiet", "quiet"), ("Fast", "fast"), ("Safe", "safe")]},
             ),
         ),
     ),
-    edit=Lazy(HERE + "GADGET_EDIT"),
+    edit=Lazy(FORMS + "GADGET_EDIT"),
     children=(Child("Parts", HERE + "PARTS"),),
     panels=(DetailPanel("Events", kind=HERE + "EVENTS"), DetailPanel("Topology", tree=HERE + "topology")),
 )
@@ -196,8 +194,8 @@ PARTS = gadget_kind(
     detail_fields=(("Name", lambda p: p.name), ("Kind", lambda p: p.raw.get("kind", ""))),
     delete=Call("DELETE", "{id}"),
     # Parts are edited as a batch: staged, reviewed, sent in one PATCH of the gadget's parts.
-    create=Lazy(HERE + "PART_CREATE"),
-    edit=Lazy(HERE + "PART_EDIT"),
+    create=Lazy(FORMS + "PART_CREATE"),
+    edit=Lazy(FORMS + "PART_EDIT"),
     writing=Writing(batch=Lazy(HERE + "send_parts")),
     children=(Child("Notes", HERE + "NOTES"),),
 )
@@ -257,125 +255,6 @@ ACCOUNT = gadget_kind(
 )
 
 
-def probe_body(form: Any, row: Any) -> dict[str, Any]:
-    """The check's variant becomes its own `<kind>_config` object, as the API takes exactly one."""
-    check = form.check.model_dump(exclude={"kind"}, exclude_none=True)
-    return {**form.timing.model_dump(), f"{form.check.kind}_config": check}
-
-
-def key_payload(form: Any, ctx: Context) -> dict[str, Any]:
-    return {"name": form.name}
-
-
-def __getattr__(name: str) -> Any:
-    """Forms are built on first use (pydantic stays off the start path, as in a product's forms module)."""
-    if name not in (
-        "KEY_CREATE",
-        "PART_CREATE",
-        "PART_EDIT",
-        "GADGET_EDIT",
-        "TuneForm",
-        "LabelRecord",
-        "ConfigureForm",
-        "ProbeForm",
-    ):
-        raise AttributeError(name)
-    from typing import Annotated, Literal
-
-    from pydantic import BaseModel, ConfigDict, Field
-
-    from tui.products.vocabulary import KeyValues, LongText, Several
-
-    class Timing(BaseModel):  # a nested form
-        model_config = ConfigDict(extra="forbid")
-
-        delay: int = Field(5, ge=1, le=60, json_schema_extra={"label": "Delay (s)"})
-        retries: int = Field(3, ge=1, le=10, json_schema_extra={"label": "Retries"})
-
-    class TcpCheck(BaseModel):
-        model_config = ConfigDict(extra="forbid", title="TCP connect")
-
-        kind: Literal["tcp"] = "tcp"
-
-    class HttpCheck(BaseModel):
-        model_config = ConfigDict(extra="forbid", title="HTTP request")
-
-        kind: Literal["http"] = "http"
-        uri: str = Field(
-            min_length=1,
-            pattern="^/",
-            json_schema_extra={"label": "URI", "rule": "a path starting with /", "placeholder": "e.g. /health"},
-        )
-        code: int | None = Field(None, ge=100, le=599, json_schema_extra={"label": "Code", "placeholder": "e.g. 200"})
-
-    class ProbeForm(BaseModel):  # a nested form and an "exactly one of" (a load balancer's health check)
-        model_config = ConfigDict(extra="forbid")
-
-        timing: Timing = Timing()
-        check: Annotated[TcpCheck | HttpCheck, Field(discriminator="kind", json_schema_extra={"label": "Check"})] = (
-            TcpCheck()
-        )
-
-    class ConfigureForm(BaseModel):  # the form vocabulary's multi-line, key/value and multi-select fields
-        model_config = ConfigDict(extra="forbid")
-
-        notes: LongText = ""
-        settings: KeyValues = {}
-        modes: Several = []
-
-    class KeyForm(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-        name: str = Field(min_length=1, max_length=64, json_schema_extra={"label": "Name"})
-
-    class PartForm(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-        name: str = Field(min_length=1, max_length=64, json_schema_extra={"label": "Name"})
-        kind: str = Field("gear", json_schema_extra={"label": "Kind"})
-        count: int = Field(1, ge=0, json_schema_extra={"label": "Count"})
-
-    class PartEditForm(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-        count: int = Field(ge=0, json_schema_extra={"label": "Count"})
-
-    class GadgetForm(BaseModel):  # a PUT replaces the gadget: name and description, both sent
-        model_config = ConfigDict(extra="forbid")
-
-        name: str = Field(min_length=1, max_length=64, json_schema_extra={"label": "Name"})
-        description: str = Field("", max_length=255, json_schema_extra={"label": "Description"})
-
-    class TuneForm(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-        level: int = Field(ge=1, le=9, json_schema_extra={"label": "Level"})
-
-    class LabelRecord(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-        key: str = Field(min_length=1, max_length=16, json_schema_extra={"label": "Key"})
-        value: str = Field("", max_length=32, json_schema_extra={"label": "Value"})
-
-    globals().update(
-        GADGET_EDIT=EditSpec(
-            GadgetForm, lambda row: {"name": row.name, "description": row.text("description")}, method="PUT"
-        ),
-        TuneForm=TuneForm,
-        ConfigureForm=ConfigureForm,
-        ProbeForm=ProbeForm,
-        LabelRecord=LabelRecord,
-        KEY_CREATE=CreateSpec(KeyForm, key_payload),
-        PART_CREATE=CreateSpec(PartForm, lambda form, ctx: form.model_dump()),
-        PART_EDIT=EditSpec(
-            PartEditForm,
-            lambda row: {"count": row.get("count")},
-            lambda form, row: {"count": form.count} if form.count != row.get("count") else {},
-        ),
-    )
-    return globals()[name]
-
-
 KEYS = gadget_kind(
     id="gadgets.keys",
     title="Keys",
@@ -392,7 +271,7 @@ KEYS = gadget_kind(
     ),
     detail_fields=(("Name", lambda k: k.name),),
     secrets=Secrets(fields=("secret_key",)),
-    create=Lazy(HERE + "KEY_CREATE"),
+    create=Lazy(FORMS + "KEY_CREATE"),
     delete=Call("DELETE", "{id}"),
 )
 

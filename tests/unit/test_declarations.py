@@ -224,9 +224,9 @@ async def test_a_set_whose_send_never_happened_is_said_not_applied():
 
 
 def test_a_nested_or_variant_field_is_named_by_its_path():
-    import gadgets_client
+    import gadgets_forms
 
-    form = gadgets_client.ProbeForm
+    form = gadgets_forms.ProbeForm
     with pytest.raises(ValidationError) as bad:
         form.model_validate({"timing": {"delay": 0}, "check": {"kind": "http", "uri": "x", "code": 700}})
     assert errors_by_field(bad.value, form) == {
@@ -238,7 +238,7 @@ def test_a_nested_or_variant_field_is_named_by_its_path():
         form.model_validate({"check": {"kind": "smtp"}})
     assert list(errors_by_field(bad.value, form)) == ["check"]
     ok = form.model_validate({"check": {"kind": "http", "uri": "/up"}})
-    assert gadgets_client.probe_body(ok, None) == {"delay": 5, "retries": 3, "http_config": {"uri": "/up"}}
+    assert gadgets_forms.probe_body(ok, None) == {"delay": 5, "retries": 3, "http_config": {"uri": "/up"}}
 
 
 def test_times_read_and_say_a_time_one_way():

@@ -37,7 +37,7 @@ def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
         reading=Reading(page_size=100),
         model=Lazy("m:M"),
     )
-    listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
+    listed = dict(title="As", singular="a", collection="as", columns=())
     plain = kind(id="g.a", **listed)
     assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.reading.page_size, plain.model.target) == (
         "Gadgets",
@@ -80,7 +80,7 @@ def test_a_group_of_options_combines_with_the_products_option_by_option_and_refu
         model=Lazy("m:M"),
         reading=Reading(page_size=100, fetch_detail=False),
     )
-    listed = dict(title="As", singular="a", collection="as", list_key="as", item_key=None, columns=())
+    listed = dict(title="As", singular="a", collection="as", columns=())
     own = kind(id="g.a", **listed, reading=Reading(sort=("name", False), fetch_detail=True))
     assert (own.reading.page_size, own.reading.sort, own.reading.fetch_detail) == (100, ("name", False), True)
     assert kind(id="g.b", **listed).reading.fetch_detail is False  # the product's, not the last kind's

@@ -157,6 +157,9 @@ class Context:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+COLLECTION = "<the collection's name>"  # a list's envelope by the convention (`ResourceKind.list_key`)
+
+
 @record(frozen=True, eq=False)
 class ResourceKind:
     id: str
@@ -166,12 +169,15 @@ class ResourceKind:
     api: str  # the product's base path: "instance/v1"
     scope_type: ScopeType
     collection: str  # the list path under the base: "servers"
-    list_key: str | None  # the envelope of a list ("servers"), or None when the body is the list
-    item_key: str | None  # the envelope of one object ("server"), or None when the body is it
     model: Lazy[Any]  # the full, lenient pydantic model, for the detail view
     # The list's columns: a declared field's key (see `fields`), or a Column for a computed one.
     columns: tuple[Column | str, ...]
     paging: PagingStyle
+    # The envelopes the API wraps its answers in, named from the collection by its convention: a list
+    # under the collection's name (`{"servers": [...]}`), one object bare. Another key, or None for a
+    # bare list; one object under a key (`{"server": {...}}`) names it.
+    list_key: str | None = COLLECTION
+    item_key: str | None = None
     scopes: tuple[str, ...] | None = None  # None: every scope of its type (cache: six zones only)
     parent: Parent | None = None  # a child kind: listed under one resource of another kind
     id_field: str = "id"
@@ -197,6 +203,8 @@ class ResourceKind:
     singleton: Singleton | None = None
 
     def __post_init__(self) -> None:
+        if self.list_key is COLLECTION:
+            object.__setattr__(self, "list_key", self.collection)
         if self.fields:
             from .declared import columns_of, details_of
 

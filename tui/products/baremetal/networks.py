@@ -52,7 +52,6 @@ PRIVATE_NETWORKS = baremetal_kind(
     scopes=PN_ZONES,
     collection="private-networks",
     list_key="server_private_networks",
-    item_key=None,
     parent=Parent(
         "baremetal.servers",
         list_path="servers/{parent}/private-networks",

@@ -212,8 +212,6 @@ SERVERS = baremetal_kind(
     title="Bare-metal servers",
     singular="bare-metal server",
     collection="servers",
-    list_key="servers",
-    item_key=None,
     reading=Reading(page_size=100),
     fields=SERVER_FIELDS,
     columns=("name", "status", "install", "boot", "ping", "zone", "ips", "created", "tags"),  # `/` finds by tag too
@@ -243,7 +241,6 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     singular="event",
     collection="events",
     list_key="event",
-    item_key=None,
     parent=Parent("baremetal.servers", list_path="servers/{parent}/events"),
     reading=Reading(
         list_params=ListParams(fixed={"order_by": "created_at_desc"}), fetch_detail=False, sort=("at", True)

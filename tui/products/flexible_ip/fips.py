@@ -178,7 +178,6 @@ FIPS = flexible_ip_kind(
     singular="flexible IP",
     collection="fips",
     list_key="flexible_ips",
-    item_key=None,
     reading=Reading(page_size=100, sort=("server", False)),
     fields=FIP_FIELDS,
     columns=("ip", "status", "server", "mac", "mac_type", "reverse", "description", "zone", "created", "tags"),

@@ -116,7 +116,6 @@ IPS = instance_kind(
         ),
     ),
     collection="ips",
-    list_key="ips",
     item_key="ip",
     fields=(
         ID,
@@ -180,7 +179,6 @@ SECURITY_GROUPS = instance_kind(
         ),
     ),
     collection="security_groups",
-    list_key="security_groups",
     item_key="security_group",
     fields=(
         ID,
@@ -265,7 +263,6 @@ PLACEMENT_GROUPS = instance_kind(
     delete=DELETE_BY_ID,
     writing=Writing(name_param="name"),
     collection="placement_groups",
-    list_key="placement_groups",
     item_key="placement_group",
     fields=(
         ID,

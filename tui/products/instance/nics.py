@@ -13,7 +13,6 @@ PRIVATE_NICS = instance_kind(
     title="Private NICs",
     singular="private NIC",
     collection="private_nics",
-    list_key="private_nics",
     item_key="private_nic",
     parent=Parent(
         "instance.servers", list_path="servers/{parent}/private_nics", item_path="servers/{parent}/private_nics/{id}"

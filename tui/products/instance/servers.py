@@ -276,7 +276,6 @@ SERVERS = instance_kind(
         delete_flow=Lazy(FLOWS + "delete_flow"),
     ),
     collection="servers",
-    list_key="servers",
     item_key="server",
     reading=Reading(
         newest_first=True, probe=Probe("order", "modification_date_desc", "modification_date")

@@ -34,7 +34,6 @@ SNAPSHOTS = instance_kind(
     delete=DELETE_BY_ID,
     writing=Writing(delete_needs_name=True, name_param="name"),  # data lost: the name is typed
     collection="snapshots",
-    list_key="snapshots",
     item_key="snapshot",
     fields=(
         ID,
@@ -136,7 +135,6 @@ IMAGES = instance_kind(
         editable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
     ),
     collection="images",
-    list_key="images",
     item_key="image",
     fields=(
         ID,

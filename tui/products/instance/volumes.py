@@ -34,7 +34,6 @@ VOLUMES = instance_kind(
         delete_needs_name=True,
     ),
     collection="volumes",
-    list_key="volumes",
     item_key="volume",
     fields=(
         ID,

@@ -126,8 +126,6 @@ CLUSTERS = kvcache_kind(
     title="Cache clusters",
     singular="cache cluster",
     collection="clusters",
-    list_key="clusters",
-    item_key=None,
     reading=Reading(page_size=100),
     state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),

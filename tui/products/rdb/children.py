@@ -46,8 +46,6 @@ DATABASES = rdb_kind(
     title="Databases",
     singular="database",
     collection="databases",
-    list_key="databases",
-    item_key=None,
     parent=Parent(
         "rdb.instances", list_path="instances/{parent}/databases", item_path="instances/{parent}/databases/{id}"
     ),
@@ -75,8 +73,6 @@ USERS = rdb_kind(
     title="Users",
     singular="user",
     collection="users",
-    list_key="users",
-    item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}/users", item_path="instances/{parent}/users/{id}"),
     id_field="name",
     reading=Reading(fetch_detail=False),
@@ -129,7 +125,6 @@ ACLS = rdb_kind(
     singular="ACL rule",
     collection="acls",
     list_key="rules",
-    item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}/acls"),
     id_field="ip",
     reading=Reading(fetch_detail=False),
@@ -165,7 +160,6 @@ SETTINGS = rdb_kind(
     singular="setting",
     collection="settings",
     list_key=None,
-    item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}", field="settings"),  # held by the instance
     id_field="name",
     reading=Reading(fetch_detail=False),
@@ -233,7 +227,6 @@ REPLICAS = rdb_kind(
     singular="read replica",
     collection="read-replicas",
     list_key=None,
-    item_key=None,
     parent=Parent(
         "rdb.instances", list_path="instances/{parent}", item_path="read-replicas/{id}", field="read_replicas"
     ),
@@ -309,8 +302,6 @@ ENDPOINTS = rdb_kind(
     singular="endpoint",
     collection="endpoints",
     list_key=None,
-    item_key=None,
-    # Held by the instance; read alone by id.
     parent=Parent("rdb.instances", list_path="instances/{parent}", item_path="endpoints/{id}", field="endpoints"),
     fields=(
         Field("id", "ID", "id", empty=""),
@@ -340,7 +331,6 @@ LOGS = rdb_kind(
     singular="log",
     collection="logs",
     list_key="instance_logs",
-    item_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}/logs", item_path="logs/{id}"),
     reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), sort=("created", True)),
     state_field="status",

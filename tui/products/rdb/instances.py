@@ -220,8 +220,6 @@ INSTANCES = rdb_kind(
     title="Database instances",
     singular="database instance",
     collection="instances",
-    list_key="instances",
-    item_key=None,
     reading=Reading(page_size=100),
     state_field="status",
     transitional=TRANSITIONAL,

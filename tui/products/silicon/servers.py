@@ -61,8 +61,6 @@ SERVERS = silicon_kind(
     title="Silicon servers",
     singular="silicon server",
     collection="servers",
-    list_key="servers",
-    item_key=None,
     reading=Reading(page_size=100, gone_when_forbidden=True),
     state_field="status",
     # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.

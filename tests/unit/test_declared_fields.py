@@ -174,7 +174,7 @@ def _sized(obj) -> str:
     return f"{Field('size', 'Size', 'size').shown(obj)}, read otherwise"
 
 
-def test_every_reference_in_the_manifest_names_a_kind_that_exists_and_every_declaring_kind_names_itself():
+def test_every_kind_of_the_manifest_declares_its_fields_and_names_itself_and_every_reference_names_a_kind():
     from tui.products.manifest import list_kinds
 
     kinds, seen = list(list_kinds()), set()
@@ -183,10 +183,10 @@ def test_every_reference_in_the_manifest_names_a_kind_that_exists_and_every_decl
         seen.add(kind.id)
         kinds.extend(c.get() for c in kind.children if c.get().id not in {k.id for k in kinds})
     ids = {k.id for k in kinds}
-    declaring = [k for k in kinds if k.fields]
-    assert declaring, "no kind declares its fields yet"
-    for kind in declaring:
+    for kind in kinds:
+        assert kind.fields, f"{kind.id} declares no fields"
         assert any(f.has("name") for f in kind.fields), f"{kind.id} declares no name field"
+        assert any(f.has("id") for f in kind.fields), f"{kind.id} declares no id field"
         for f in kind.fields:
             assert not f.ref or f.ref in ids, f"{kind.id}.{f.path} refers to {f.ref}, which no kind is"
         # A bare lambda reading a key is what a field declares: only named, computed readers remain.

@@ -7,20 +7,28 @@ from __future__ import annotations
 from typing import Any
 
 from .. import commands
-from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, Row, kinds_of
-from ..columns import created_col, name_col, raw, scope_col, size_col, state_col
+from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, kinds_of
+from ..declared import Field
 from ..format import COMMON, Tones, date_of, human_bytes
+from ..kind_options import Reading, Rows, Writing
 from ..shapes import ShowValue
-from ..kind_options import Reading, Writing
-from ..kind_options import Rows
 
 API = "registry/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.2
 FORMS = "tui.products.container_registry.forms:"
 HERE = "tui.products.container_registry.kinds:"
 TONES = Tones(bad={"locked"}, base=COMMON)
-registry_kind = kinds_of(product="Registry", api=API, scope_type="region", scopes=REGIONS, paging="page_size", reading=Reading(page_size=100),
-                         model=Lazy("tui.products.models:Resource"), state_field="status", transitional=frozenset({"deleting"}))
+registry_kind = kinds_of(
+    product="Registry",
+    api=API,
+    scope_type="region",
+    scopes=REGIONS,
+    paging="page_size",
+    reading=Reading(page_size=100),
+    model=Lazy("tui.products.models:Resource"),
+    state_field="status",
+    transitional=frozenset({"deleting"}),
+)
 
 VISIBILITY = {  # spec 3 §2.2: what each value means to whoever pulls
     "public": "public: anyone can pull",
@@ -64,12 +72,16 @@ def login_text(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> s
     push = commands.command("{host}/{namespace}", host=registry, namespace=namespace)
     try:
         commands.key_goes_to(registry, origins)
-        piped = ("Pipe it in from where you keep it, such as a password manager or the variable cloudtui reads:\n"
-                 f"  printenv CLOUDTUI_SECRET_KEY | {login}")
+        piped = (
+            "Pipe it in from where you keep it, such as a password manager or the variable cloudtui reads:\n"
+            f"  printenv CLOUDTUI_SECRET_KEY | {login}"
+        )
     except commands.CommandRefused as err:
         piped = f"Pipe it in from where you keep it. No line sending the key there is offered: {err.reason}."
-    return (f"{login}\n\nAny user name works; the password is your secret key, read from standard input.\n{piped}\n\n"
-            f"Then push to {push}/<image>:<tag>.\nThe key is never shown here.")
+    return (
+        f"{login}\n\nAny user name works; the password is your secret key, read from standard input.\n{piped}\n\n"
+        f"Then push to {push}/<image>:<tag>.\nThe key is never shown here."
+    )
 
 
 def pull_command(row: Row, parent: Any = None) -> str:
@@ -80,16 +92,24 @@ def pull_command(row: Row, parent: Any = None) -> str:
     if not endpoint and parent is not None and parent.up is not None and parent.up.data:
         endpoint = str(parent.up.data.get("endpoint") or "")
     if not endpoint:
-        raise commands.CommandRefused("the image's namespace is not known yet "
-                                      "(open the tags from its namespace's images)")
+        raise commands.CommandRefused(
+            "the image's namespace is not known yet (open the tags from its namespace's images)"
+        )
     registry, namespace = registry_of(endpoint)
-    return commands.command("docker pull {host}/{namespace}/{image}:{tag}", host=registry, namespace=namespace,
-                            image=commands.image("the image name", image.get("name")),
-                            tag=commands.tag("the tag", row.name))
+    return commands.command(
+        "docker pull {host}/{namespace}/{image}:{tag}",
+        host=registry,
+        namespace=namespace,
+        image=commands.image("the image name", image.get("name")),
+        tag=commands.tag("the tag", row.name),
+    )
 
 
 def pull_text(row: Row, parent: Any = None) -> str:
-    return f"{pull_command(row, parent)}\n\nDigest {row.text('digest')}\nA private image needs docker login first (a on its namespace)."
+    return (
+        f"{pull_command(row, parent)}\n\nDigest {row.text('digest')}\n"
+        "A private image needs docker login first (a on its namespace)."
+    )
 
 
 def pull_field(raw: dict[str, Any]) -> str:
@@ -113,6 +133,44 @@ async def enrich_images(service: Any, scope: str, rows: list[Row]) -> None:
             r.data["namespace_public"] = bool(ns.get("is_public"))
 
 
+def status_line(s: Any) -> str:
+    """The status, and the platform's message on it when it says one."""
+    message = s.raw.get("status_message")
+    return str(s.raw.get("status", "")) + (f": {message}" if message else "")
+
+
+def images_and_size(s: Any) -> str:
+    return f"{s.raw.get('image_count', '?')}, {human_bytes(s.raw.get('size'))}"
+
+
+def pull_line(s: Any) -> str:
+    return pull_field(s.raw)
+
+
+INHERITED = " (images set to inherit follow it)"
+CREATED = Field("created_at", "Created", "time", width=10, key="created", empty="", as_detail=date_of)
+UPDATED = Field("updated_at", "Updated", "time", width=10, key="updated", empty="", as_detail=date_of)
+
+NAMESPACE_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("name", "Name", "name", width=18),
+    Field("description", "Description"),
+    Field("status", "Status", "state", width=10, tones=TONES, detail=False),
+    Field("status", "Status", "state", show=status_line),
+    Field("is_public", "Visibility", "flag", width=10, key="visibility", words=("public", "private"), detail=False),
+    Field(
+        "is_public", "Visibility", "flag", words=(VISIBILITY["public"] + INHERITED, VISIBILITY["private"] + INHERITED)
+    ),
+    Field("image_count", "Images", "count", width=6, key="images", detail=False),
+    Field("image_count", "Images", "count", show=images_and_size),
+    Field("size", "Size", "size", width=7, blank="?", detail=False),
+    Field("endpoint", "Endpoint", width=34),  # what one pushes to: before the rest
+    Field("endpoint", "Pull", show=pull_line),
+    Field("region", "Region", "place", width=6),
+    CREATED,
+    UPDATED,
+)
+
 NAMESPACES = registry_kind(
     id="registry.namespaces",
     title="Registry namespaces",
@@ -120,78 +178,104 @@ NAMESPACES = registry_kind(
     collection="namespaces",
     list_key="namespaces",
     item_key=None,
-    columns=(
-        name_col(18),
-        state_col(TONES, 10, "status", "Status"),
-        Column("endpoint", "Endpoint", lambda r: r.text("endpoint"), width=34),  # what one pushes to: before the rest
-        Column("visibility", "Visibility", ns_visibility, width=10),
-        Column("images", "Images", lambda r: r.text("image_count"), width=6, sort_key=lambda r: r.get("image_count") or 0),
-        size_col(),
-        scope_col("region", 6),
-        created_col(),
-    ),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Description", raw("description")),
-        ("Status", lambda s: str(s.raw.get("status", "")) + (f": {s.raw.get('status_message')}" if s.raw.get("status_message") else "")),
-        ("Visibility", lambda s: VISIBILITY[ns_visibility(s.raw)] + " (images set to inherit follow it)"),
-        ("Images", lambda s: f"{s.raw.get('image_count', '?')}, {human_bytes(s.raw.get('size'))}"),
-        ("Endpoint", raw("endpoint")),
-        ("Pull", lambda s: pull_field(s.raw)),
-        ("Region", raw("region")),
-        ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
-        ("Updated", lambda s: date_of(str(s.raw.get("updated_at", "")))),
-    ),
+    fields=NAMESPACE_FIELDS,
+    columns=("name", "status", "endpoint", "visibility", "images", "size", "region", "created"),
     children=(Child("Images", HERE + "NAMESPACE_IMAGES"),),
     actions=(
-        ActionSpec("login", "Log in with docker (copy the command)…", shape=ShowValue("Log in to the registry of {name}", login_text, copy=login_command),
-                   why_not=lambda r: "the namespace is being deleted" if r.get("status") == "deleting" else None),
+        ActionSpec(
+            "login",
+            "Log in with docker (copy the command)…",
+            shape=ShowValue("Log in to the registry of {name}", login_text, copy=login_command),
+            why_not=lambda r: "the namespace is being deleted" if r.get("status") == "deleting" else None,
+        ),
     ),
     create=Lazy(FORMS + "NAMESPACE_CREATE"),
     edit=Lazy(FORMS + "NAMESPACE_EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_needs_name=True, delete_warning=lambda r: (f"Its {r.get('image_count')} image(s) and all their tags are deleted with it: nobody can pull them again"
-                              if r.get("image_count") else None), name_param="name"),
+    writing=Writing(
+        delete_needs_name=True,
+        delete_warning=lambda r: (
+            f"Its {r.get('image_count')} image(s) and all their tags are deleted with it: nobody can pull them again"
+            if r.get("image_count")
+            else None
+        ),
+        name_param="name",
+    ),
     reading=Reading(sort=("name", False)),
 )
 
 
-def _image_columns(namespace: bool) -> tuple[Column, ...]:
-    return (
-        name_col(18),
-        *((Column("namespace", "Namespace", lambda r: r.text("namespace_name") or r.text("namespace_id")[:8], width=14),) if namespace else ()),
-        state_col(TONES, 10, "status", "Status"),
-        Column("visibility", "Visibility", image_visibility, width=18),
-        size_col(),
-        Column("tags", "Tags", lambda r: f"{len(r.items('tags'))}: " + ", ".join(map(str, r.items("tags")[-3:])), width=24),
-        Column("updated", "Updated", lambda r: date_of(r.text("updated_at")), width=10, sort_key=lambda r: r.text("updated_at")),
-        scope_col("region"),
-    )
+def image_tags(r: Any) -> str:
+    """How many tags an image has, and its last three."""
+    return f"{len(r.items('tags'))}: " + ", ".join(map(str, r.items("tags")[-3:]))
 
 
-IMAGE_DETAIL = (
-    ("ID", lambda s: s.id),
-    ("Name", lambda s: s.name),
-    ("Namespace", lambda s: f"{s.raw['namespace_name']} ({s.raw.get('namespace_id', '')})" if s.raw.get("namespace_name") else str(s.raw.get("namespace_id", ""))),
-    ("Status", lambda s: str(s.raw.get("status", "")) + (f": {s.raw.get('status_message')}" if s.raw.get("status_message") else "")),
-    ("Visibility", lambda s: VISIBILITY.get(str(s.raw.get("visibility")), str(s.raw.get("visibility", "")))),
-    ("Size", lambda s: human_bytes(s.raw.get("size"))),
-    ("Tags", raw("tags")),
-    ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
-    ("Updated", lambda s: date_of(str(s.raw.get("updated_at", "")))),
+def visibility_words(s: Any) -> str:
+    return VISIBILITY.get(str(s.raw.get("visibility")), str(s.raw.get("visibility", "")))
+
+
+# Its namespace's name is looked up by `enrich_images`.
+IMAGE_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("name", "Name", "name", width=18),
+    Field(
+        "namespace_id",
+        "Namespace",
+        "ref",
+        ref="registry.namespaces",
+        named="namespace_name",
+        width=14,
+        key="namespace",
+        empty="",
+    ),
+    Field("status", "Status", "state", width=10, tones=TONES, detail=False),
+    Field("status", "Status", "state", show=status_line),
+    Field("visibility", "Visibility", width=18, show=image_visibility, detail=False),
+    Field("visibility", "Visibility", show=visibility_words),
+    Field("size", "Size", "size", width=7, blank="?", empty="?"),
+    Field("tags", "Tags", width=24, show=image_tags, detail=False),  # its tags' names (the Tags below)
+    Field("tags", "Tags"),
+    CREATED,
+    UPDATED,
+    Field("region", "Region", "place", width=8, detail=False),
 )
 _image = dict(
-    singular="image", collection="images", list_key="images", item_key=None, detail_fields=IMAGE_DETAIL,
-    children=(Child("Tags", HERE + "TAGS"),), edit=Lazy(FORMS + "IMAGE_EDIT"), delete=Call("DELETE", "{id}"), writing=Writing(delete_needs_name=True, delete_warning=lambda r: f"Its {len(r.items('tags'))} tag(s) are deleted with it: nobody can pull them again", name_param="name"),
-    rows=Rows(enrich=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES")), reading=Reading(sort=("name", False)),
+    singular="image",
+    collection="images",
+    list_key="images",
+    item_key=None,
+    fields=IMAGE_FIELDS,
+    children=(Child("Tags", HERE + "TAGS"),),
+    edit=Lazy(FORMS + "IMAGE_EDIT"),
+    delete=Call("DELETE", "{id}"),
+    writing=Writing(
+        delete_needs_name=True,
+        delete_warning=lambda r: f"Its {len(r.items('tags'))} tag(s) are deleted with it: nobody can pull them again",
+        name_param="name",
+    ),
+    rows=Rows(enrich=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES")),
+    reading=Reading(sort=("name", False)),
 )
 
-IMAGES = registry_kind(id="registry.images", title="Registry images", columns=_image_columns(True), **_image)
+IMAGES = registry_kind(
+    id="registry.images",
+    title="Registry images",
+    columns=("name", "namespace", "status", "visibility", "size", "tags", "updated", "region"),
+    **_image,
+)
 
 NAMESPACE_IMAGES = registry_kind(
-    id="registry.namespace_images", title="Images", parent=Parent("registry.namespaces", query="namespace_id"), columns=_image_columns(False), **_image,
+    id="registry.namespace_images",
+    title="Images",
+    parent=Parent("registry.namespaces", query="namespace_id"),
+    columns=("name", "status", "visibility", "size", "tags", "updated", "region"),
+    **_image,
 )
+
+
+def short_digest(r: Any) -> str:
+    return r.text("digest").removeprefix("sha256:")[:12]
+
 
 TAGS = registry_kind(
     id="registry.tags",
@@ -201,22 +285,24 @@ TAGS = registry_kind(
     list_key="tags",
     item_key=None,
     parent=Parent("registry.images", list_path="images/{parent}/tags", item_path="tags/{id}"),
-    columns=(
-        name_col(20),
-        state_col(TONES, 10, "status", "Status"),
-        Column("digest", "Digest", lambda r: r.text("digest").removeprefix("sha256:")[:12], width=12),
-        created_col(),
-        Column("updated", "Updated", lambda r: date_of(r.text("updated_at")), width=10, sort_key=lambda r: r.text("updated_at")),
+    fields=(
+        Field("id", "ID", "id"),
+        Field("name", "Name", "name", width=20),
+        Field("image_id", "Image", "ref", ref="registry.images", detail=False),
+        Field("status", "Status", "state", width=10, tones=TONES),
+        Field("digest", "Digest", width=12, show=short_digest, detail=False),
+        Field("digest", "Digest"),
+        CREATED,
+        UPDATED,
     ),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Status", raw("status")),
-        ("Digest", raw("digest")),
-        ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
-        ("Updated", lambda s: date_of(str(s.raw.get("updated_at", "")))),
+    columns=("name", "status", "digest", "created", "updated"),
+    actions=(
+        ActionSpec(
+            "pull",
+            "Pull command (copy)…",
+            shape=ShowValue("Pull {name}", pull_text, copy=pull_command),
+        ),
     ),
-    actions=(ActionSpec("pull", "Pull command (copy)…", shape=ShowValue("Pull {name}", pull_text, copy=pull_command)),),
     delete=Call("DELETE", "{id}"),
     writing=Writing(delete_flow=Lazy(FORMS + "delete_tag"), name_param="name"),
     # Newest first, as the API orders them: thousands of tags arrive in the order shown, with no

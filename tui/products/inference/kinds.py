@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, Lazy, ListParams, kinds_of
-from ..columns import name_col
-from ..format import COMMON, Tones, date_of
+from ..base import ActionSpec, Call, Lazy, ListParams, kinds_of
+from ..declared import Field
+from ..format import COMMON, Tones
 from ..views import Playground
 from . import payloads
 from ..kind_options import Reading, Rows, Writing
@@ -25,8 +25,14 @@ STEP_WORDS = {
     "ready": "it answers predictions",
 }
 TONES = Tones(busy={"creating", "converting", "building", "deploying", "pausing"}, bad={"locked"}, base=COMMON)
-inference_kind = kinds_of(product="Inference", api=API, scope_type="global", paging="page_size", reading=Reading(page_size=100, list_params=ListParams({"project_id": "project_id"})),
-                          model=Lazy("tui.products.models:Resource"))
+inference_kind = kinds_of(
+    product="Inference",
+    api=API,
+    scope_type="global",
+    paging="page_size",
+    reading=Reading(page_size=100, list_params=ListParams({"project_id": "project_id"})),
+    model=Lazy("tui.products.models:Resource"),
+)
 
 
 def stepper(status: str) -> str:
@@ -34,7 +40,10 @@ def stepper(status: str) -> str:
     a paused, stopped or broken model says so instead (its way is over)."""
     if status in STEPS:
         at = STEPS.index(status)
-        marks = [f"{s} ✔" if n < at else (f"[{s}]" if s == "ready" else f"[{s} …]") if n == at else s for n, s in enumerate(STEPS)]
+        marks = [
+            f"{s} ✔" if n < at else (f"[{s}]" if s == "ready" else f"[{s} …]") if n == at else s
+            for n, s in enumerate(STEPS)
+        ]
         return " › ".join(marks) + f"\n{STEP_WORDS[status]}"
     return {
         "pausing": "pausing: its containers are removed, the endpoint closes",
@@ -66,6 +75,33 @@ def _locked(r: Any) -> str | None:
     return "it is locked by the platform: contact support" if r.get("status") == "locked" else None
 
 
+def steps(m: Any) -> str:
+    return stepper(str(m.raw.get("status") or ""))
+
+
+def framework_line(m: Any) -> str:
+    framework = str(m.raw.get("framework") or "")
+    return framework + ("  (latest: the backend may change under it)" if framework.endswith(":latest") else "")
+
+
+def config_lines(m: Any) -> str:
+    return "\n".join(f"{k}={v}" for k, v in (m.raw.get("config") or {}).items()) or "none (input_type float32)"
+
+
+MODEL_FIELDS = (
+    Field("id", "ID", "id", detail=False),
+    Field("name", "Name", "name", width=22),
+    Field("status", "Status", "state", width=12, tones=TONES, detail=False),
+    Field("status", "Status", "state", show=steps),
+    Field("error_message", "Error"),
+    Field("framework", "Framework", width=17, detail=False),
+    Field("framework", "Framework", show=framework_line),
+    Field("path", "Archive", empty=""),
+    Field("endpoint", "Endpoint", width=44, blank="—", empty="none yet: it opens when the model is ready"),
+    Field("config", "Config", show=config_lines),
+    Field("created_at", "Created", "time", width=10, key="created", empty=""),
+)
+
 MODELS = inference_kind(
     id="inference.models",
     title="Models",
@@ -76,23 +112,8 @@ MODELS = inference_kind(
     state_field="status",
     transitional=frozenset({"creating", "converting", "building", "deploying", "pausing", "deleting"}),
     reading=Reading(newest_first=True),  # the API's own order (created_at_desc): no sort of 10,000 rows here
-    columns=(
-        name_col(22),
-        Column("status", "Status", lambda r: TONES.text(r.state), width=12, sort_key=lambda r: r.state),
-        Column("framework", "Framework", lambda r: r.text("framework"), width=17),
-        Column("endpoint", "Endpoint", lambda r: r.text("endpoint") or "—", width=44),
-        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
-    ),
-    detail_fields=(
-        ("Name", lambda m: m.name),
-        ("Status", lambda m: stepper(str(m.raw.get("status") or ""))),
-        ("Error", lambda m: str(m.raw.get("error_message") or "none")),
-        ("Framework", lambda m: str(m.raw.get("framework") or "") + ("  (latest: the backend may change under it)" if str(m.raw.get("framework") or "").endswith(":latest") else "")),
-        ("Archive", lambda m: str(m.raw.get("path") or "")),
-        ("Endpoint", lambda m: str(m.raw.get("endpoint") or "none yet: it opens when the model is ready")),
-        ("Config", lambda m: "\n".join(f"{k}={v}" for k, v in (m.raw.get("config") or {}).items()) or "none (input_type float32)"),
-        ("Created", lambda m: str(m.raw.get("created_at") or "")),
-    ),
+    fields=MODEL_FIELDS,
+    columns=("name", "status", "framework", "endpoint", "created"),
     create=Lazy(FORMS + "MODEL_CREATE"),
     edit=Lazy(FORMS + "MODEL_EDIT"),
     # Its deployment is lost (a new one takes minutes, at a new endpoint): the name is typed.
@@ -100,14 +121,34 @@ MODELS = inference_kind(
     delete=Call("DELETE", "{id}"),
     rows=Rows(about=Lazy("tui.products.inference.kinds:service_info")),
     actions=(
-        ActionSpec("try", "Try a prediction…", shape=Playground(
-            "Predictions of {name}", Call("POST", "", url_field="endpoint", mutating=False), template=payloads.TEMPLATE,
-            docs=Call("GET", "", url_field="endpoint", mutating=False), body=payloads.body, load=payloads.load), why_not=_ready),
-        ActionSpec("pause", "Pause (remove its containers)", why_not=_pausable,
-                   confirm="Its endpoint stops answering predictions until it is resumed.", call=Call("POST", "{id}/pause", {}),
-                   moves_to=frozenset({"pausing", "paused"})),
-        ActionSpec("resume", "Resume (deploy it again)", why_not=_paused, call=Call("POST", "{id}/resume", {}),
-                   moves_to=frozenset({"deploying", "ready"})),
+        ActionSpec(
+            "try",
+            "Try a prediction…",
+            shape=Playground(
+                "Predictions of {name}",
+                Call("POST", "", url_field="endpoint", mutating=False),
+                template=payloads.TEMPLATE,
+                docs=Call("GET", "", url_field="endpoint", mutating=False),
+                body=payloads.body,
+                load=payloads.load,
+            ),
+            why_not=_ready,
+        ),
+        ActionSpec(
+            "pause",
+            "Pause (remove its containers)",
+            why_not=_pausable,
+            confirm="Its endpoint stops answering predictions until it is resumed.",
+            call=Call("POST", "{id}/pause", {}),
+            moves_to=frozenset({"pausing", "paused"}),
+        ),
+        ActionSpec(
+            "resume",
+            "Resume (deploy it again)",
+            why_not=_paused,
+            call=Call("POST", "{id}/resume", {}),
+            moves_to=frozenset({"deploying", "ready"}),
+        ),
     ),
 )
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Call, Column, Lazy, Parent
-from ..columns import name_col
+from ..base import Call, Lazy, Parent
+from ..declared import Field
 from ..format import date_of
 from .kinds import lb_kind
 from ..kind_options import Reading, Writing
@@ -46,14 +46,23 @@ def check_text(health: Any) -> str:
     kind = check_kind(health)
     config = health.get(f"{kind}_config") if kind != "?" else None
     config = config if isinstance(config, dict) else {}
-    what = kind.upper() if kind in ("tcp", "http", "https", "ldap") else {"mysql": "MySQL", "pgsql": "PostgreSQL", "redis": "Redis"}.get(kind, kind)
+    what = (
+        kind.upper()
+        if kind in ("tcp", "http", "https", "ldap")
+        else {"mysql": "MySQL", "pgsql": "PostgreSQL", "redis": "Redis"}.get(kind, kind)
+    )
     if kind in ("http", "https"):
-        what += f" {config.get('method') or 'GET'} {config.get('uri') or '/'}" + (f" expecting {config['code']}" if config.get("code") else "")
+        what += f" {config.get('method') or 'GET'} {config.get('uri') or '/'}" + (
+            f" expecting {config['code']}" if config.get("code") else ""
+        )
         what += f" (SNI {config['sni']})" if config.get("sni") else ""
     elif kind in ("mysql", "pgsql"):
         what += f" login as {config.get('user') or '?'}"
-    return (f"{what} on port {health.get('port', '?')}, every {ms(health.get('check_delay'))}, timeout {ms(health.get('check_timeout'))}, "
-            f"{health.get('check_max_retries', '?')} retries")
+    return (
+        f"{what} on port {health.get('port', '?')}, every {ms(health.get('check_delay'))}, "
+        f"timeout {ms(health.get('check_timeout'))}, "
+        f"{health.get('check_max_retries', '?')} retries"
+    )
 
 
 def servers_of(data: Any) -> list[str]:
@@ -63,8 +72,11 @@ def servers_of(data: Any) -> list[str]:
 
 def backend_label(b: dict[str, Any]) -> str:
     """A backend as the topology names it: protocol, port, algorithm and health-check kind."""
-    return (f"backend {b.get('name')}: {b.get('forward_protocol')}:{b.get('forward_port')} {b.get('forward_port_algorithm') or ''}, "
-            f"{check_kind(b.get('health_check'))} check")
+    return (
+        f"backend {b.get('name')}: {b.get('forward_protocol')}:{b.get('forward_port')} "
+        f"{b.get('forward_port_algorithm') or ''}, "
+        f"{check_kind(b.get('health_check'))} check"
+    )
 
 
 def proxy_protocol(r: Any) -> str:
@@ -79,7 +91,11 @@ def proxy_protocol(r: Any) -> str:
 
 def _sticky(r: Any) -> str:
     sticky = r.text("sticky_sessions") or "none"
-    return f"cookie {r.text('sticky_sessions_cookie_name')}" if sticky == "cookie" and r.text("sticky_sessions_cookie_name") else sticky
+    return (
+        f"cookie {r.text('sticky_sessions_cookie_name')}"
+        if sticky == "cookie" and r.text("sticky_sessions_cookie_name")
+        else sticky
+    )
 
 
 async def frontends_using(service: Any, scope: str, row: Any) -> str | None:
@@ -92,10 +108,60 @@ async def frontends_using(service: Any, scope: str, row: Any) -> str | None:
     names = ", ".join(f"{f.get('name')} (port {f.get('inbound_port')})" for f in users)
     one = len(users) == 1
     return (
-        f"Frontend{'' if one else 's'} {names} forward{'s' if one else ''} to it: the platform refuses the delete until "
+        f"Frontend{'' if one else 's'} {names} forward{'s' if one else ''} to it: "
+        "the platform refuses the delete until "
         f"{'it is' if one else 'they are'} deleted or moved to another backend"
     )
 
+
+def forwards_to(s: Any) -> str:
+    return f"{s.raw.get('forward_protocol')} port {s.raw.get('forward_port')}, {s.raw.get('forward_port_algorithm')}"
+
+
+def sticky_line(s: Any) -> str:
+    sticky, cookie = s.raw.get("sticky_sessions"), s.raw.get("sticky_sessions_cookie_name")
+    return str(sticky or "none") + (f" (cookie {cookie})" if sticky == "cookie" and cookie else "")
+
+
+def server_lines(s: Any) -> str:
+    return "\n".join(servers_of(s.raw)) or "none"
+
+
+def check_cell(r: Any) -> str:
+    return check_kind(r.get("health_check"))
+
+
+def check_line(s: Any) -> str:
+    return check_text(s.raw.get("health_check"))
+
+
+def proxy_line(s: Any) -> str:
+    return f"{proxy_protocol(s)} (the header sent to the servers)" if proxy_protocol(s) != "none" else "none: not sent"
+
+
+# The load balancer it belongs to is the list's parent (sent whole, as `lb`).
+LB = Field("lb.id", "Load balancer", "ref", ref="lb.lbs", named="lb.name", detail=False)
+CREATED = Field("created_at", "Created", "time", empty="", as_detail=date_of)
+BACKEND_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("name", "Name", "name", width=14),
+    LB,
+    Field("forward_protocol", "Protocol", width=5, head="Proto", key="protocol", detail=False),
+    Field("forward_port", "Port", "count", width=5, key="port", detail=False),  # sorted as a number
+    Field("forward_port_algorithm", "Algorithm", width=10, key="algorithm", detail=False),
+    Field("forward_port", "Forwards to", show=forwards_to),
+    Field("sticky_sessions", "Sticky", width=10, key="sticky", show=_sticky, detail=False),
+    Field("sticky_sessions", "Sticky sessions", show=sticky_line),
+    Field("pool", "Servers", "count", width=7, key="servers", blank="0", detail=False),
+    Field("pool", "Servers", "ip", show=server_lines),  # one address a line
+    Field("health_check", "Check", width=6, key="check", show=check_cell, detail=False),
+    Field("health_check", "Health check", show=check_line),
+    Field("proxy_protocol", "Proxy", width=8, key="proxy", show=proxy_protocol, detail=False),
+    Field("proxy_protocol", "PROXY protocol", show=proxy_line),
+    Field("timeout_server", "Server timeout", empty="-", as_detail=ms),
+    Field("timeout_connect", "Connect timeout", empty="-", as_detail=ms),
+    CREATED,
+)
 
 BACKENDS = lb_kind(
     id="lb.backends",
@@ -105,29 +171,8 @@ BACKENDS = lb_kind(
     list_key="backends",
     item_key=None,
     parent=Parent("lb.lbs", list_path="lbs/{parent}/backends", item_path="backends/{id}"),
-    columns=(
-        name_col(14),
-        Column("protocol", "Proto", lambda r: r.text("forward_protocol"), width=5),
-        Column("port", "Port", lambda r: r.text("forward_port"), width=5, sort_key=lambda r: r.get("forward_port") or 0),
-        Column("algorithm", "Algorithm", lambda r: r.text("forward_port_algorithm"), width=10),
-        Column("sticky", "Sticky", _sticky, width=10),
-        Column("servers", "Servers", lambda r: str(len(servers_of(r.data))), width=7, sort_key=lambda r: len(servers_of(r.data))),
-        Column("check", "Check", lambda r: check_kind(r.get("health_check")), width=6),
-        Column("proxy", "Proxy", proxy_protocol, width=8),
-    ),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Forwards to", lambda s: f"{s.raw.get('forward_protocol')} port {s.raw.get('forward_port')}, {s.raw.get('forward_port_algorithm')}"),
-        ("Sticky sessions", lambda s: str(s.raw.get("sticky_sessions") or "none") + (
-            f" (cookie {s.raw['sticky_sessions_cookie_name']})" if s.raw.get("sticky_sessions") == "cookie" and s.raw.get("sticky_sessions_cookie_name") else "")),
-        ("Servers", lambda s: "\n".join(servers_of(s.raw)) or "none"),
-        ("Health check", lambda s: check_text(s.raw.get("health_check"))),
-        ("PROXY protocol", lambda s: f"{proxy_protocol(s)} (the header sent to the servers)" if proxy_protocol(s) != "none" else "none: not sent"),
-        ("Server timeout", lambda s: ms(s.raw.get("timeout_server"))),
-        ("Connect timeout", lambda s: ms(s.raw.get("timeout_connect"))),
-        ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
-    ),
+    fields=BACKEND_FIELDS,
+    columns=("name", "protocol", "port", "algorithm", "sticky", "servers", "check", "proxy"),
     create=Lazy(BACKEND_FORMS + "CREATE"),
     edit=Lazy(BACKEND_FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: the prompt names them first
@@ -136,10 +181,38 @@ BACKENDS = lb_kind(
 )
 
 
-def _backend_name(r: Any) -> str:
-    b = r.obj("backend")
-    return str(b.get("name") or b.get("id") or "")
+def listens_on(s: Any) -> str:
+    protocol = s.raw.get("inbound_protocol")
+    return f"port {s.raw.get('inbound_port')}" + (f", {protocol}" if protocol else "")
 
+
+def client_timeout(r: Any) -> str:
+    return ms(r.raw.get("timeout_client"))
+
+
+def certificate_cell(r: Any) -> str:
+    return ", ".join(str(c)[:8] for c in r.items("certificate_ids")) or "none"
+
+
+def certificate_lines(s: Any) -> str:
+    return "\n".join(map(str, s.raw.get("certificate_ids") or [])) or "none"
+
+
+FRONTEND_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("name", "Name", "name", width=14),
+    LB,
+    Field("inbound_port", "Port", "count", width=5, key="port", detail=False),  # sorted as a number
+    Field("inbound_protocol", "Protocol", width=5, head="Proto", key="protocol", blank="-", detail=False),
+    Field("inbound_port", "Listens on", show=listens_on),
+    # The backend it forwards to, sent whole: named by its name.
+    Field("backend.id", "Backend", "ref", ref="lb.backends", named="backend.name", width=14, key="backend"),
+    Field("timeout_client", "Client timeout", width=14, key="timeout", show=client_timeout),
+    # The load balancer's certificates (no list of the console shows them): their IDs.
+    Field("certificate_ids", "Certificates", "id", width=20, key="certificates", show=certificate_cell, detail=False),
+    Field("certificate_ids", "Certificates", "id", show=certificate_lines),
+    CREATED,
+)
 
 FRONTENDS = lb_kind(
     id="lb.frontends",
@@ -149,43 +222,8 @@ FRONTENDS = lb_kind(
     list_key="frontends",
     item_key=None,
     parent=Parent("lb.lbs", list_path="lbs/{parent}/frontends", item_path="frontends/{id}"),
-    columns=(
-        name_col(14),
-        Column(
-            "port", "Port", lambda r: r.text("inbound_port"), width=5, sort_key=lambda r: r.get("inbound_port") or 0
-        ),
-        Column("protocol", "Proto", lambda r: r.text("inbound_protocol") or "-", width=5),
-        Column("backend", "Backend", _backend_name, width=14),
-        Column("timeout", "Client timeout", lambda r: ms(r.get("timeout_client")), width=14),
-        Column(
-            "certificates",
-            "Certificates",
-            lambda r: ", ".join(str(c)[:8] for c in r.items("certificate_ids")) or "none",
-            width=20,
-        ),
-    ),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        (
-            "Listens on",
-            lambda s: (
-                f"port {s.raw.get('inbound_port')}"
-                + (f", {s.raw['inbound_protocol']}" if s.raw.get("inbound_protocol") else "")
-            ),
-        ),
-        (
-            "Backend",
-            lambda s: (
-                f"{(s.raw.get('backend') or {}).get('name')} ({(s.raw.get('backend') or {}).get('id')})"
-                if isinstance(s.raw.get("backend"), dict)
-                else "none"
-            ),
-        ),
-        ("Client timeout", lambda s: ms(s.raw.get("timeout_client"))),
-        ("Certificates", lambda s: "\n".join(map(str, s.raw.get("certificate_ids") or [])) or "none"),
-        ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
-    ),
+    fields=FRONTEND_FIELDS,
+    columns=("name", "port", "protocol", "backend", "timeout", "certificates"),
     create=Lazy(FORMS + "FRONTEND_CREATE"),
     edit=Lazy(FORMS + "FRONTEND_EDIT"),
     delete=Call("DELETE", "{id}"),

@@ -10,7 +10,7 @@ from typing import Any
 from rich.text import Text
 
 from ..base import Call, Child, Column, DetailPanel, Lazy, kinds_of
-from ..columns import name_col, raw, scope_col, state_col, tags_col
+from ..declared import Field
 from ..format import COMMON, Tones, date_of
 from ..shapes import DeleteAsking
 from ..kind_options import Reading, Rows, Writing
@@ -24,8 +24,16 @@ HERE = "tui.products.lb.kinds:"
 # migrating move on their own. Each is polled until it settles.
 TRANSITIONAL = frozenset({"to_create", "creating", "to_delete", "deleting", "pending", "migrating"})
 TONES = Tones(busy={"to_create", "to_delete"}, bad={"stopped"}, base=COMMON)
-lb_kind = kinds_of(product="Load balancer", api=API, scope_type="region", scopes=REGIONS, paging="page_size", reading=Reading(page_size=100),
-                   model=Lazy("tui.products.models:Resource"), state_field="status")
+lb_kind = kinds_of(
+    product="Load balancer",
+    api=API,
+    scope_type="region",
+    scopes=REGIONS,
+    paging="page_size",
+    reading=Reading(page_size=100),
+    model=Lazy("tui.products.models:Resource"),
+    state_field="status",
+)
 
 SSL_LEVELS = {  # spec 3 §2.3: who can connect at each level
     "ssl_compatibility_level_intermediate": "intermediate: general purpose, recommended for almost all systems",
@@ -65,8 +73,18 @@ def availability(data: Any) -> tuple[str, str]:
         return "bad", f"one instance only ({insts[0].get('status') or 'unknown'})"
     down = [(n, str(i.get("status") or "unknown")) for n, i in enumerate(insts, 1) if i.get("status") != "ready"]
     statuses = {s for _, s in down}
-    words = f"both {down[0][1]}" if len(down) == len(insts) and len(statuses) == 1 else ", ".join(f"#{n} {s}" for n, s in down)
-    tone = "bad" if any(TONES.of(s) in ("bad", "alarm") for s in statuses) else "busy" if all(TONES.of(s) == "busy" for s in statuses) else "other"
+    words = (
+        f"both {down[0][1]}"
+        if len(down) == len(insts) and len(statuses) == 1
+        else ", ".join(f"#{n} {s}" for n, s in down)
+    )
+    tone = (
+        "bad"
+        if any(TONES.of(s) in ("bad", "alarm") for s in statuses)
+        else "busy"
+        if all(TONES.of(s) == "busy" for s in statuses)
+        else "other"
+    )
     return tone, "no: " + words
 
 
@@ -83,14 +101,25 @@ def availability_detail(s: Any) -> str:
     tone, words = availability(s.raw)
     if tone == "good":
         return "yes: both instances are ready; the backup takes over if the master fails"
-    down = [f"instance #{n} ({i.get('ip_address') or i.get('id') or '?'}): {i.get('status') or 'status unknown'}"
-            for n, i in enumerate(instances_of(s.raw), 1) if i.get("status") != "ready"]
-    return "no: " + ("; ".join(down) or words.removeprefix("no: ")) + ". Until both are ready, a failure is not covered."
+    down = [
+        f"instance #{n} ({i.get('ip_address') or i.get('id') or '?'}): {i.get('status') or 'status unknown'}"
+        for n, i in enumerate(instances_of(s.raw), 1)
+        if i.get("status") != "ready"
+    ]
+    return (
+        "no: " + ("; ".join(down) or words.removeprefix("no: ")) + ". Until both are ready, a failure is not covered."
+    )
 
 
 def instances_detail(s: Any) -> str:
-    return "\n".join(f"#{n} {i.get('status') or 'unknown'}  {i.get('ip_address') or '-'}  {i.get('zone') or i.get('region') or ''}  {i.get('id') or ''}"
-                     for n, i in enumerate(instances_of(s.raw), 1)) or "none"
+    return (
+        "\n".join(
+            f"#{n} {i.get('status') or 'unknown'}  {i.get('ip_address') or '-'}  "
+            f"{i.get('zone') or i.get('region') or ''}  {i.get('id') or ''}"
+            for n, i in enumerate(instances_of(s.raw), 1)
+        )
+        or "none"
+    )
 
 
 def ip_detail(s: Any) -> str:
@@ -105,7 +134,13 @@ def subscriber_detail(s: Any) -> str:
     if not isinstance(sub, dict) or not sub:
         return "none"
     email, hook = sub.get("email_config"), sub.get("webhook_config")
-    where = (f"e-mail {email.get('email')}" if isinstance(email, dict) else f"webhook {hook.get('uri')}" if isinstance(hook, dict) else "")
+    where = (
+        f"e-mail {email.get('email')}"
+        if isinstance(email, dict)
+        else f"webhook {hook.get('uri')}"
+        if isinstance(hook, dict)
+        else ""
+    )
     return f"{sub.get('name') or sub.get('id') or '?'}" + (f": {where}" if where else "")
 
 
@@ -121,20 +156,68 @@ def _deletable(r: Any) -> str | None:
 
 def goes_with(r: Any) -> str:
     """What a load balancer's delete takes with it, in words ("" when nothing)."""
+
     def some(n: Any, word: str) -> str:
         n = n if isinstance(n, int) else 0
         return f"{n} {word}{'s' if n != 1 else ''}" if n else ""
 
     parts = [p for p in (some(r.get("frontend_count"), "frontend"), some(r.get("backend_count"), "backend")) if p]
-    return f"Its {' and '.join(parts)} {'are' if len(parts) > 1 or parts and not parts[0].startswith('1 ') else 'is'} deleted with it." if parts else ""
+    several = len(parts) > 1 or parts and not parts[0].startswith("1 ")
+    return f"Its {' and '.join(parts)} {'are' if several else 'is'} deleted with it." if parts else ""
 
 
 DELETE = DeleteAsking(
     "Delete {name}: keep its IP {ip_address}?",
     "release_ip",
-    (("Keep {ip_address} for reuse", "false", "its IP {ip_address} is kept for reuse: a new load balancer can take it."),
-     ("Release {ip_address}", "true", "its IP {ip_address} is released: the address goes back to the platform, gone for good.")),
+    (
+        (
+            "Keep {ip_address} for reuse",
+            "false",
+            "its IP {ip_address} is kept for reuse: a new load balancer can take it.",
+        ),
+        (
+            "Release {ip_address}",
+            "true",
+            "its IP {ip_address} is released: the address goes back to the platform, gone for good.",
+        ),
+    ),
     warning=lambda r: goes_with(r),
+)
+
+
+def availability_cell(r: Any) -> Text:
+    return availability_text(r.raw)
+
+
+def availability_words(r: Any) -> str:
+    return availability(r.raw)[1]
+
+
+def ssl_line(s: Any) -> str:
+    return ssl_text(s.raw.get("ssl_compatibility_level"))
+
+
+# Highly available or why not, in its tone; sorted by the words (a computed column).
+HA = Column("ha", "HA", availability_cell, width=18, sort_key=availability_words)
+LB_FIELDS = (
+    Field("id", "ID", "id"),
+    Field("name", "Name", "name", width=14),
+    Field("description", "Description"),
+    Field("status", "Status", "state", width=11, tones=TONES),
+    Field("instances", "Highly available", show=availability_detail),
+    Field("instances.ip_address", "Instances", "ip", show=instances_detail),
+    Field("ip.ip_address", "IP address", "ip", width=15, key="ip", detail=False),
+    Field("ip.ip_address", "IP", "ip", show=ip_detail),
+    Field("ssl_compatibility_level", "SSL compatibility", show=ssl_line),
+    Field("type", "Type", width=8),
+    Field("frontend_count", "Frontends", "count", width=5, head="Front", key="frontends", empty="?"),
+    Field("backend_count", "Backends", "count", width=4, head="Back", key="backends", empty="?"),
+    Field("subscriber", "Subscriber", show=subscriber_detail),
+    Field("tags", "Tags", "tags", width=10),
+    Field("region", "Region", "place", width=6),
+    Field("project_id", "Project", "id"),
+    Field("created_at", "Created", "time", empty="", as_detail=date_of),
+    Field("updated_at", "Updated", "time", empty="", as_detail=date_of),
 )
 
 LBS = lb_kind(
@@ -146,36 +229,8 @@ LBS = lb_kind(
     item_key=None,
     transitional=TRANSITIONAL,
     rows=Rows(summarize=summarize),
-    columns=(
-        name_col(14),
-        state_col(TONES, 11, "status", "Status"),
-        Column("ha", "HA", availability_text, width=18, sort_key=lambda r: availability(r.data)[1]),
-        Column("ip", "IP address", lambda r: r.text("ip_address"), width=15),
-        Column("frontends", "Front", lambda r: r.text("frontend_count"), width=5, sort_key=lambda r: r.get("frontend_count") or 0),
-        Column("backends", "Back", lambda r: r.text("backend_count"), width=4, sort_key=lambda r: r.get("backend_count") or 0),
-        Column("type", "Type", lambda r: r.text("type"), width=8),
-        scope_col("region", 6),
-        tags_col(10),
-    ),
-    detail_fields=(
-        ("ID", lambda s: s.id),
-        ("Name", lambda s: s.name),
-        ("Description", raw("description")),
-        ("Status", lambda s: TONES.text(str(s.raw.get("status", "")))),
-        ("Highly available", availability_detail),
-        ("Instances", instances_detail),
-        ("IP", ip_detail),
-        ("SSL compatibility", lambda s: ssl_text(s.raw.get("ssl_compatibility_level"))),
-        ("Type", raw("type")),
-        ("Frontends", lambda s: str(s.raw.get("frontend_count", "?"))),
-        ("Backends", lambda s: str(s.raw.get("backend_count", "?"))),
-        ("Subscriber", subscriber_detail),
-        ("Tags", lambda s: ", ".join(map(str, s.raw.get("tags") or [])) or "none"),
-        ("Region", raw("region")),
-        ("Project", raw("project_id")),
-        ("Created", lambda s: date_of(str(s.raw.get("created_at", "")))),
-        ("Updated", lambda s: date_of(str(s.raw.get("updated_at", "")))),
-    ),
+    fields=LB_FIELDS,
+    columns=("name", "status", HA, "ip", "frontends", "backends", "type", "region", "tags"),
     panels=(DetailPanel("Topology", tree="tui.products.lb.topology:topology"),),
     children=(Child("Backends", CHILDREN + "BACKENDS"), Child("Frontends", CHILDREN + "FRONTENDS")),
     create=Lazy(FORMS + "CREATE"),

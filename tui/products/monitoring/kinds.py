@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import commands
-from ..base import ActionSpec, Call, Child, Column, Lazy, ListParams, Parent, kinds_of
+from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
+from ..declared import Field
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
 from ..kind_options import Reading, Rows, Secrets, Singleton, Writing
@@ -19,14 +20,30 @@ HERE = "tui.products.monitoring.kinds:"
 FORMS = "tui.products.monitoring.forms:"
 PROJECT = {"project_id": FromContext("project_id")}
 # A password reset whose answer was lost: no look can tell whether it was applied.
-LOST_PASSWORD = ("if it was applied, the old password no longer works and the new one was in the lost answer: "
-                 "reset again to have one shown (another reset is safe)")
+LOST_PASSWORD = (
+    "if it was applied, the old password no longer works and the new one was in the lost answer: "
+    "reset again to have one shown (another reset is safe)"
+)
 BY_PROJECT = ListParams({"project_id": "project_id"})
 TONES = Tones(busy={"creating", "deleting", "updating"}, base=COMMON)
-SCOPES = ("write_metrics", "write_logs", "query_metrics", "query_logs", "setup_alerts", "setup_metrics_rules", "setup_logs_rules")
+SCOPES = (
+    "write_metrics",
+    "write_logs",
+    "query_metrics",
+    "query_logs",
+    "setup_alerts",
+    "setup_metrics_rules",
+    "setup_logs_rules",
+)
 LOGS_API = "loki"  # the logs address's push API (spec 2 §4.2 `{logs_url}/<logs_api>/api/v1/push`)
-monitoring_kind = kinds_of(product="Monitoring", api=API, scope_type="global", paging="page_size", reading=Reading(page_size=100, list_params=BY_PROJECT),
-                           model=Lazy("tui.products.models:Resource"))
+monitoring_kind = kinds_of(
+    product="Monitoring",
+    api=API,
+    scope_type="global",
+    paging="page_size",
+    reading=Reading(page_size=100, list_params=BY_PROJECT),
+    model=Lazy("tui.products.models:Resource"),
+)
 
 
 def endpoint(data: Any, key: str) -> str:
@@ -48,7 +65,7 @@ def push_targets(data: Any) -> tuple[str, str]:
     return (f"{metrics}/api/v1/push" if metrics else "", f"{logs}/{LOGS_API}/api/v1/push" if logs else "")
 
 
-PUSH_CONFIG = 'url: {url}\n    headers:\n      X-Token: {token}'
+PUSH_CONFIG = "url: {url}\n    headers:\n      X-Token: {token}"
 METRICS_CONFIG = "remote_write:\n  - " + PUSH_CONFIG  # Prometheus
 LOGS_CONFIG = "clients:\n  - " + PUSH_CONFIG  # Promtail
 
@@ -56,11 +73,14 @@ LOGS_CONFIG = "clients:\n  - " + PUSH_CONFIG  # Promtail
 def push_config(template: str, address: str, key: str) -> str:
     """A push configuration with its address and token checked (a URL, a token), each written as a
     double-quoted YAML scalar; CommandRefused when one fails."""
-    return commands.config(template, url=commands.url("the push address", address),
-                           token=commands.token("the token's secret key", key))
+    return commands.config(
+        template, url=commands.url("the push address", address), token=commands.token("the token's secret key", key)
+    )
 
 
-def token_once(row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def token_once(
+    row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """A new token's secret key, and ready-to-paste push configurations made with it: a Prometheus
     `remote_write` for a metrics pusher and a Promtail `clients` entry for a logs pusher (header
     `X-Token`, spec 2 §5). A configuration whose address or key fails its check is not offered:
@@ -69,8 +89,10 @@ def token_once(row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent
     metrics, logs = push_targets(parent.data if parent is not None and parent.data else {})
     scopes = row.get("scopes") if isinstance(row.get("scopes"), dict) else {}
     out, said = dict(secrets), dict(extras)
-    for name, address, template, scope in (("metrics push (prometheus.yml)", metrics, METRICS_CONFIG, "write_metrics"),
-                                           ("logs push (promtail.yml)", logs, LOGS_CONFIG, "write_logs")):
+    for name, address, template, scope in (
+        ("metrics push (prometheus.yml)", metrics, METRICS_CONFIG, "write_metrics"),
+        ("logs push (promtail.yml)", logs, LOGS_CONFIG, "write_logs"),
+    ):
         if key and address and scopes.get(scope, True):
             try:
                 out[name] = push_config(template, address, key)
@@ -84,9 +106,42 @@ def scopes_text(r: Any) -> str:
     found = r.get("scopes")
     if not isinstance(found, dict):
         return "?"
-    on = [s for s in SCOPES if found.get(s) is True] + [str(k) for k, v in found.items() if k not in SCOPES and v is True]
+    on = [s for s in SCOPES if found.get(s) is True] + [
+        str(k) for k, v in found.items() if k not in SCOPES and v is True
+    ]
     return ", ".join(on) or "none"
 
+
+def metrics_line(s: Any) -> str:
+    return endpoint(s.raw, "metrics_url") + "  (push: /api/v1/push, header X-Token)"
+
+
+def logs_line(s: Any) -> str:
+    return endpoint(s.raw, "logs_url") + f"  (push: /{LOGS_API}/api/v1/push, header X-Token)"
+
+
+def retention(s: Any) -> str:
+    return "32 days; 100,000 active metric series and 5,000 log streams at most"
+
+
+# One per project (a panel): its id is the project's, its name "Monitoring" (made by `summarize`).
+COCKPIT_FIELDS = (
+    Field("project_id", "Project", "id", detail=False),
+    Field("name", "Name", "name", detail=False),
+    Field("status", "Status", "state", tones=TONES),
+    Field("endpoints.metrics_url", "Metrics", show=metrics_line),
+    Field("endpoints.logs_url", "Logs", show=logs_line),
+    Field("endpoints.alertmanager_url", "Alert manager", empty=""),
+    Field("endpoints.dashboard_url", "Dashboard", empty=""),
+    Field(
+        "managed_alerts_enabled",
+        "Managed alerts",
+        "flag",
+        words=("on: the platform's own alerts reach your contact points", "off"),
+    ),
+    Field("created_at", "Activated", "time", empty="", as_detail=date_of),
+    Field("", "Retention", show=retention),
+)
 
 COCKPIT = monitoring_kind(
     id="monitoring.cockpit",
@@ -99,44 +154,76 @@ COCKPIT = monitoring_kind(
     singleton=Singleton(
         absent="Monitoring is not activated in this project. Activating it creates the metrics, logs and alert "
         "addresses and a dashboard, whose password is shown once.",
-        absent_actions=(ActionSpec("activate", "Activate monitoring", call=Call("POST", "activate", PROJECT),
-                                   moves_to=frozenset({"creating", "ready"}),
-                                   if_lost="its dashboard password was in the lost answer: Reset the dashboard (a) "
-                                   "makes a new one once it is ready"),),
+        absent_actions=(
+            ActionSpec(
+                "activate",
+                "Activate monitoring",
+                call=Call("POST", "activate", PROJECT),
+                moves_to=frozenset({"creating", "ready"}),
+                if_lost="its dashboard password was in the lost answer: Reset the dashboard (a) "
+                "makes a new one once it is ready",
+            ),
+        ),
     ),
     id_field="project_id",
-    rows=Rows(summarize=lambda d: {"name": "Monitoring"}),  # what notices call it ("Send a test alert: Monitoring — accepted")
+    rows=Rows(
+        summarize=lambda d: {"name": "Monitoring"}
+    ),  # what notices call it ("Send a test alert: Monitoring — accepted")
     state_field="status",
     transitional=frozenset({"creating", "deleting", "updating"}),
+    fields=COCKPIT_FIELDS,
     columns=(),
-    detail_fields=(
-        ("Status", lambda s: TONES.text(str(s.raw.get("status") or "unknown_status"))),
-        ("Metrics", lambda s: endpoint(s.raw, "metrics_url") + "  (push: /api/v1/push, header X-Token)"),
-        ("Logs", lambda s: endpoint(s.raw, "logs_url") + f"  (push: /{LOGS_API}/api/v1/push, header X-Token)"),
-        ("Alert manager", lambda s: endpoint(s.raw, "alertmanager_url")),
-        ("Dashboard", lambda s: endpoint(s.raw, "dashboard_url")),
-        ("Managed alerts", lambda s: "on: the platform's own alerts reach your contact points" if s.raw.get("managed_alerts_enabled") else "off"),
-        ("Activated", lambda s: date_of(str(s.raw.get("created_at") or ""))),
-        ("Retention", lambda s: "32 days; 100,000 active metric series and 5,000 log streams at most"),
-    ),
     secrets=Secrets(fields=("dashboard_password",), extras=("dashboard_url", "dashboard_username")),
     actions=(
-        ActionSpec("reset", "Reset the dashboard (new password)", _ready, why_not=_why_not_ready,
-                   confirm="The dashboard's password changes: who uses the old one is locked out. The new one is shown once.",
-                   call=Call("POST", "reset-dashboard", PROJECT), if_lost=LOST_PASSWORD),
-        ActionSpec("alerts_on", "Turn managed alerts on", lambda r: _ready(r) and not r.get("managed_alerts_enabled"),
-                   call=Call("POST", "enable-managed-alerts", PROJECT)),
-        ActionSpec("alerts_off", "Turn managed alerts off", lambda r: _ready(r) and bool(r.get("managed_alerts_enabled")),
-                   confirm="The platform's own alerts stop reaching your contact points.", call=Call("POST", "disable-managed-alerts", PROJECT)),
-        ActionSpec("test_alert", "Send a test alert", _ready, why_not=_why_not_ready,
-                   call=Call("POST", "trigger-test-alert", PROJECT),  # a POST: read-only sends none
-                   if_lost="whether it went out shows in the contact points' mailboxes; another test alert is harmless"),
-        ActionSpec("deactivate", "Deactivate monitoring", lambda r: r.get("status") in ("ready", "error"),
-                   confirm="Pushes with its tokens are refused from then on, its alerts stop and its dashboard closes.",
-                   call=Call("POST", "deactivate", PROJECT)),
+        ActionSpec(
+            "reset",
+            "Reset the dashboard (new password)",
+            _ready,
+            why_not=_why_not_ready,
+            confirm="The dashboard's password changes: who uses the old one is locked out. The new one is shown once.",
+            call=Call("POST", "reset-dashboard", PROJECT),
+            if_lost=LOST_PASSWORD,
+        ),
+        ActionSpec(
+            "alerts_on",
+            "Turn managed alerts on",
+            lambda r: _ready(r) and not r.get("managed_alerts_enabled"),
+            call=Call("POST", "enable-managed-alerts", PROJECT),
+        ),
+        ActionSpec(
+            "alerts_off",
+            "Turn managed alerts off",
+            lambda r: _ready(r) and bool(r.get("managed_alerts_enabled")),
+            confirm="The platform's own alerts stop reaching your contact points.",
+            call=Call("POST", "disable-managed-alerts", PROJECT),
+        ),
+        ActionSpec(
+            "test_alert",
+            "Send a test alert",
+            _ready,
+            why_not=_why_not_ready,
+            call=Call("POST", "trigger-test-alert", PROJECT),  # a POST: read-only sends none
+            if_lost="whether it went out shows in the contact points' mailboxes; another test alert is harmless",
+        ),
+        ActionSpec(
+            "deactivate",
+            "Deactivate monitoring",
+            lambda r: r.get("status") in ("ready", "error"),
+            confirm="Pushes with its tokens are refused from then on, its alerts stop and its dashboard closes.",
+            call=Call("POST", "deactivate", PROJECT),
+        ),
     ),
-    children=(Child("Tokens", HERE + "TOKENS"), Child("Contact points", HERE + "CONTACT_POINTS"), Child("Dashboard users", HERE + "USERS")),
+    children=(
+        Child("Tokens", HERE + "TOKENS"),
+        Child("Contact points", HERE + "CONTACT_POINTS"),
+        Child("Dashboard users", HERE + "USERS"),
+    ),
 )
+
+
+def token_scopes(t: Any) -> str:
+    return scopes_text(t.raw)
+
 
 TOKENS = monitoring_kind(
     id="monitoring.tokens",
@@ -146,12 +233,13 @@ TOKENS = monitoring_kind(
     list_key="tokens",
     item_key=None,
     parent=Parent("monitoring.cockpit", list_path="tokens", item_path="tokens/{id}"),
-    columns=(
-        Column("name", "Name", lambda r: r.name, width=24),
-        Column("scopes", "Scopes", lambda r: scopes_text(r), width=48),
-        Column("created", "Created", lambda r: date_of(r.text("created_at")), width=10, sort_key=lambda r: r.text("created_at")),
+    fields=(
+        Field("id", "ID", "id", detail=False),
+        Field("name", "Name", "name", width=24),
+        Field("scopes", "Scopes", width=48, show=token_scopes),
+        Field("created_at", "Created", "time", width=10, key="created", empty=""),
     ),
-    detail_fields=(("Name", lambda t: t.name), ("Scopes", lambda t: scopes_text(t.raw)), ("Created", lambda t: str(t.raw.get("created_at") or ""))),
+    columns=("name", "scopes", "created"),
     secrets=Secrets(fields=("secret_key",), once_view=Lazy(HERE + "token_once")),
     create=Lazy(FORMS + "TOKEN_CREATE"),
     delete=Call("DELETE", "{id}"),
@@ -167,7 +255,9 @@ def contact_summary(data: dict[str, Any]) -> dict[str, Any]:
 
 async def contact_flags(service: Any, scope: str) -> str:
     """What the contact-point list's two flags say (spec 2 §2.2), from a one-item page of it."""
-    found = await service.call("GET", scope, "contact-points", params={"page_size": 1, "project_id": service.context_for(scope).project_id})
+    found = await service.call(
+        "GET", scope, "contact-points", params={"page_size": 1, "project_id": service.context_for(scope).project_id}
+    )
     said = []
     if found.get("has_additional_receivers"):
         said.append("alerts also go to receivers set up in the dashboard, beyond these")
@@ -191,14 +281,28 @@ CONTACT_POINTS = monitoring_kind(
     reading=Reading(fetch_detail=False),
     parent=Parent("monitoring.cockpit", list_path="contact-points"),
     rows=Rows(summarize=contact_summary, about=Lazy(HERE + "contact_flags")),
-    columns=(Column("address", "E-mail", lambda r: r.text("address"), width=40),),
-    detail_fields=(("E-mail", lambda c: str(c.raw.get("address") or "")),),
+    # Its address names it and is its id (made by `contact_summary`).
+    fields=(Field("address", "E-mail", ("name", "id"), width=40, empty=""),),
+    columns=("address",),
     create=Lazy(FORMS + "CONTACT_CREATE"),
     delete=Call("POST", "delete-contact-point", _contact_body),
-    writing=Writing(identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")}),
+    writing=Writing(
+        identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")}
+    ),
 )
 
-ROLES = {"editor": "editor: builds and changes dashboards", "viewer": "viewer: reads dashboards", "unknown_role": "no role"}
+ROLES = {
+    "editor": "editor: builds and changes dashboards",
+    "viewer": "viewer: reads dashboards",
+    "unknown_role": "no role",
+}
+
+
+def role_words(u: Any) -> str:
+    role = u.raw.get("role")
+    said = "" if role is None else str(role)
+    return ROLES.get(said, said)
+
 
 USERS = monitoring_kind(
     id="monitoring.users",
@@ -210,11 +314,22 @@ USERS = monitoring_kind(
     reading=Reading(fetch_detail=False),
     parent=Parent("monitoring.cockpit", list_path="dashboard-users", item_path="dashboard-users/{id}"),
     rows=Rows(summarize=lambda d: {"name": str(d.get("login") or "")}),
-    columns=(Column("login", "Login", lambda r: r.text("login"), width=24), Column("role", "Role", lambda r: ROLES.get(r.text("role"), r.text("role")), width=40)),
-    detail_fields=(("Login", lambda u: str(u.raw.get("login") or "")), ("Role", lambda u: ROLES.get(str(u.raw.get("role")), str(u.raw.get("role"))))),
+    fields=(
+        Field("id", "ID", "id", detail=False),
+        Field("login", "Login", "name", width=24, empty=""),
+        Field("role", "Role", width=40, show=role_words),
+    ),
+    columns=("login", "role"),
     secrets=Secrets(fields=("password",), renewal="reset_password"),
     create=Lazy(FORMS + "USER_CREATE"),
     delete=Call("POST", "{id}/delete", PROJECT),
-    actions=(ActionSpec("reset_password", "Reset the password", confirm="The old password stops working; the new one is shown once.",
-                        call=Call("POST", "{id}/reset-password", PROJECT), if_lost=LOST_PASSWORD),),
+    actions=(
+        ActionSpec(
+            "reset_password",
+            "Reset the password",
+            confirm="The old password stops working; the new one is shown once.",
+            call=Call("POST", "{id}/reset-password", PROJECT),
+            if_lost=LOST_PASSWORD,
+        ),
+    ),
 )

@@ -389,4 +389,3 @@ class ResourceService(ProductCalls):
                 raise chunk.error
             rows.extend(chunk.items)
         return rows
-

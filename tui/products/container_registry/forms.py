@@ -23,15 +23,27 @@ IMAGE_VISIBILITY_CHOICES = [
     ("public: anyone can pull, whatever its namespace", "public"),
 ]
 
-Description = Annotated[str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="what it holds (optional)"))]
+Description = Annotated[
+    str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="what it holds (optional)"))
+]
 
 
 class NamespaceForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, pattern=NAME_PATTERN, json_schema_extra=meta("Name", rule=NAME_RULE, placeholder="e.g. team-images"))]
+    name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=255,
+            pattern=NAME_PATTERN,
+            json_schema_extra=meta("Name", rule=NAME_RULE, placeholder="e.g. team-images"),
+        ),
+    ]
     description: Description = ""
-    visibility: Annotated[Literal["private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))] = "private"
+    visibility: Annotated[
+        Literal["private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))
+    ] = "private"
 
     @field_validator("name")
     @classmethod
@@ -50,7 +62,12 @@ async def namespace_options(service: Any, scope: str) -> tuple[Choices, dict[str
 
 def namespace_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, NamespaceForm)
-    return {"name": form.name, "description": form.description, "project_id": c.project_id, "is_public": form.visibility == "public"}
+    return {
+        "name": form.name,
+        "description": form.description,
+        "project_id": c.project_id,
+        "is_public": form.visibility == "public",
+    }
 
 
 NAMESPACE_CREATE = CreateSpec(NamespaceForm, namespace_payload, namespace_options)
@@ -80,24 +97,34 @@ def _namespace_patch(form: BaseModel, row: Any) -> dict[str, Any]:
 
 def _namespace_values(row: Any) -> dict[str, Any]:
     data = getattr(row, "data", None) or getattr(row, "raw", {})
-    return {"description": str(data.get("description") or ""), "visibility": "public" if data.get("is_public") else "private"}
+    return {
+        "description": str(data.get("description") or ""),
+        "visibility": "public" if data.get("is_public") else "private",
+    }
 
 
 def _going_public(form: BaseModel, row: Any) -> str | None:
     assert isinstance(form, NamespaceEditForm)
     if form.visibility == "public" and _namespace_values(row)["visibility"] == "private":
-        return (f"Anyone on the internet will be able to pull every image of {getattr(row, 'name', '')} whose visibility is inherit "
-                "(an image set to private stays private).")
+        return (
+            f"Anyone on the internet will be able to pull every image of {getattr(row, 'name', '')} whose visibility "
+            "is inherit "
+            "(an image set to private stays private)."
+        )
     return None
 
 
-NAMESPACE_EDIT = EditSpec(NamespaceEditForm, _namespace_values, _namespace_patch, _namespace_edit_options, confirm=_going_public)
+NAMESPACE_EDIT = EditSpec(
+    NamespaceEditForm, _namespace_values, _namespace_patch, _namespace_edit_options, confirm=_going_public
+)
 
 
 class ImageEditForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    visibility: Annotated[Literal["inherit", "private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))]
+    visibility: Annotated[
+        Literal["inherit", "private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))
+    ]
 
 
 async def _image_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -119,13 +146,25 @@ async def delete_tag(ui: Any, tag: Row) -> None:
     svc = ui.service()
     image = svc.parent
     siblings = await svc.read_all(ui.scope, "images", image.id, "tags", key="tags") if image is not None else []
-    shared = [str(t.get("name")) for t in siblings if t.get("id") != tag.id and t.get("digest") == tag.get("digest") and t.get("status") != "deleting"]
+    shared = [
+        str(t.get("name"))
+        for t in siblings
+        if t.get("id") != tag.id and t.get("digest") == tag.get("digest") and t.get("status") != "deleting"
+    ]
     where = f" of {image.name}" if image is not None else ""
     if shared:
         one = len(shared) == 1
-        message = (f"{'Tag' if one else 'Tags'} {', '.join(shared)} {'points' if one else 'point'} at the same image "
-                   f"({tag.text('digest')[:19]}…): deleting {tag.name} deletes {'it' if one else 'them'} too. Nobody can pull any of them again.")
-        if not await ui.confirm(f"Delete tag {tag.name}{where} and {len(shared)} other{'' if len(shared) == 1 else 's'}?", message, "Delete all", require_text=tag.name):
+        message = (
+            f"{'Tag' if one else 'Tags'} {', '.join(shared)} {'points' if one else 'point'} at the same image "
+            f"({tag.text('digest')[:19]}…): deleting {tag.name} deletes {'it' if one else 'them'} too. Nobody can "
+            "pull any of them again."
+        )
+        if not await ui.confirm(
+            f"Delete tag {tag.name}{where} and {len(shared)} other{'' if len(shared) == 1 else 's'}?",
+            message,
+            "Delete all",
+            require_text=tag.name,
+        ):
             return
         await svc.run(Call("DELETE", "{id}", params={"force": "true"}), ui.scope, tag)
     else:

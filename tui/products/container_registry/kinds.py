@@ -176,8 +176,6 @@ NAMESPACES = registry_kind(
     title="Registry namespaces",
     singular="namespace",
     collection="namespaces",
-    list_key="namespaces",
-    item_key=None,
     fields=NAMESPACE_FIELDS,
     columns=("name", "status", "endpoint", "visibility", "images", "size", "region", "created"),
     children=(Child("Images", HERE + "NAMESPACE_IMAGES"),),
@@ -242,8 +240,6 @@ IMAGE_FIELDS = (
 _image = dict(
     singular="image",
     collection="images",
-    list_key="images",
-    item_key=None,
     fields=IMAGE_FIELDS,
     children=(Child("Tags", HERE + "TAGS"),),
     edit=Lazy(FORMS + "IMAGE_EDIT"),
@@ -282,8 +278,6 @@ TAGS = registry_kind(
     title="Tags",
     singular="tag",
     collection="tags",
-    list_key="tags",
-    item_key=None,
     parent=Parent("registry.images", list_path="images/{parent}/tags", item_path="tags/{id}"),
     fields=(
         Field("id", "ID", "id"),

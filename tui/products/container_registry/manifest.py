@@ -8,6 +8,14 @@ SECTION = "Containers"
 KINDS = "tui.products.container_registry.kinds:"
 
 ENTRIES = (
-    Entry("registry.namespaces", "Namespaces", "Registry", "region", "list", KINDS + "NAMESPACES", title="Registry namespaces"),
+    Entry(
+        "registry.namespaces",
+        "Namespaces",
+        "Registry",
+        "region",
+        "list",
+        KINDS + "NAMESPACES",
+        title="Registry namespaces",
+    ),
     Entry("registry.images", "Images", "Registry", "region", "list", KINDS + "IMAGES", title="Registry images"),
 )

@@ -33,8 +33,17 @@ def _domain(v: str) -> str:
 class RegisterForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    domain: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("Domain", placeholder="e.g. example.com (registered elsewhere)"))]
-    show_record: Annotated[bool, Field(json_schema_extra=meta("Show the TXT record to publish now (later: a → Validation TXT record)"))] = True
+    domain: Annotated[
+        str,
+        Field(
+            min_length=3,
+            max_length=253,
+            json_schema_extra=meta("Domain", placeholder="e.g. example.com (registered elsewhere)"),
+        ),
+    ]
+    show_record: Annotated[
+        bool, Field(json_schema_extra=meta("Show the TXT record to publish now (later: a → Validation TXT record)"))
+    ] = True
 
     @field_validator("domain")
     @classmethod
@@ -59,7 +68,9 @@ async def validation_flow(ui: Any, domain: Any) -> None:
     from .kinds import txt_record, validation_text
 
     try:
-        zones = await ui.service().read_list(Call("GET", "dns-zones", params={"dns_zone": domain.id}, mutating=False), ui.scope, domain, "dns_zones")
+        zones = await ui.service().read_list(
+            Call("GET", "dns-zones", params={"dns_zone": domain.id}, mutating=False), ui.scope, domain, "dns_zones"
+        )
     except Exception:  # the record is what matters: the name servers are said in words when unread
         zones = []
     name_servers = next((list(map(str, z.get("ns_default") or [])) for z in zones if not z.get("subdomain")), [])
@@ -76,7 +87,14 @@ class ZoneForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     domain: Annotated[str, Field(min_length=1, json_schema_extra=meta("Domain", widget="select"))]
-    subdomain: Annotated[str, Field(min_length=1, max_length=253, json_schema_extra=meta("Sub-domain", placeholder="e.g. shop (the zone is shop.<domain>)"))]
+    subdomain: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=253,
+            json_schema_extra=meta("Sub-domain", placeholder="e.g. shop (the zone is shop.<domain>)"),
+        ),
+    ]
 
     @field_validator("subdomain")
     @classmethod
@@ -86,7 +104,13 @@ class ZoneForm(BaseModel):
 
 async def zone_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
     domains = await service.read_all(scope, "domains", key="domains")
-    return {"domain": [(f"{shown(str(d.get('domain')))} ({d.get('status', '?')})", str(d.get("domain"))) for d in domains if d.get("domain")]}, {}
+    return {
+        "domain": [
+            (f"{shown(str(d.get('domain')))} ({d.get('status', '?')})", str(d.get("domain")))
+            for d in domains
+            if d.get("domain")
+        ]
+    }, {}
 
 
 def zone_payload(form: BaseModel, c: Context) -> dict[str, Any]:
@@ -100,7 +124,10 @@ ZONE_CREATE = CreateSpec(ZoneForm, zone_payload, zone_options)
 class RenameForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    new_dns_zone: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("New name", placeholder="the zone's full new name"))]
+    new_dns_zone: Annotated[
+        str,
+        Field(min_length=3, max_length=253, json_schema_extra=meta("New name", placeholder="the zone's full new name")),
+    ]
 
     @field_validator("new_dns_zone")
     @classmethod
@@ -111,7 +138,14 @@ class RenameForm(BaseModel):
 class CloneForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    dest_dns_zone: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("Clone into", placeholder="an existing zone's full name"))]
+    dest_dns_zone: Annotated[
+        str,
+        Field(
+            min_length=3,
+            max_length=253,
+            json_schema_extra=meta("Clone into", placeholder="an existing zone's full name"),
+        ),
+    ]
     overwrite: Annotated[bool, Field(json_schema_extra=meta("Overwrite its records (they are lost)"))] = False
 
     @field_validator("dest_dns_zone")
@@ -132,21 +166,35 @@ async def clone_flow(ui: Any, zone: Any) -> None:
 
             raise Refused("A zone is not cloned into itself: name another zone.")
         if form.overwrite:
-            await confirm_loss(ui, f"Overwrite {shown(form.dest_dns_zone)}?", f"Every record of {shown(form.dest_dns_zone)} is replaced by those of "
-                               f"{shown(zone.id)}. What it holds now is lost (its versions keep it).", "Overwrite", form.dest_dns_zone)
+            await confirm_loss(
+                ui,
+                f"Overwrite {shown(form.dest_dns_zone)}?",
+                f"Every record of {shown(form.dest_dns_zone)} is replaced by those of "
+                f"{shown(zone.id)}. What it holds now is lost (its versions keep it).",
+                "Overwrite",
+                form.dest_dns_zone,
+            )
         from ...api.errors import ApiError
 
         into[:] = [form.dest_dns_zone]
         try:
-            return await svc.call("POST", ui.scope, "dns-zones", zone.id, "clone",
-                                  body={"dest_dns_zone": form.dest_dns_zone, "overwrite": form.overwrite, "project_id": ui.project_id})
+            return await svc.call(
+                "POST",
+                ui.scope,
+                "dns-zones",
+                zone.id,
+                "clone",
+                body={"dest_dns_zone": form.dest_dns_zone, "overwrite": form.overwrite, "project_id": ui.project_id},
+            )
         except ApiError as err:
             if err.status != 409 or form.overwrite:
                 raise
             from ..flows import Refused
 
-            raise Refused(f"{shown(form.dest_dns_zone)} already holds records: tick Overwrite to replace them "
-                          "(its name is then typed), or name another zone. Nothing was changed.") from None
+            raise Refused(
+                f"{shown(form.dest_dns_zone)} already holds records: tick Overwrite to replace them "
+                "(its name is then typed), or name another zone. Nothing was changed."
+            ) from None
 
     done = await ui.form(f"Clone {shown(zone.id)}", CloneForm, submit=send, submit_label="Clone")
     if done is not None:
@@ -157,15 +205,28 @@ async def clone_flow(ui: Any, zone: Any) -> None:
 class RefreshForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    recreate_dns_zone: Annotated[bool, Field(json_schema_extra=meta("Recreate the zone (its NS records come back)"))] = True
+    recreate_dns_zone: Annotated[
+        bool, Field(json_schema_extra=meta("Recreate the zone (its NS records come back)"))
+    ] = True
     recreate_sub_dns_zone: Annotated[bool, Field(json_schema_extra=meta("Recreate its sub-zones too"))] = False
 
 
 class NameServer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=3, max_length=253, json_schema_extra=meta("Name server", placeholder="e.g. ns1.example.net"))]
-    ip: Annotated[list[str], Field(validate_default=True, json_schema_extra=meta("Glue IPs", placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53"))] = []
+    name: Annotated[
+        str,
+        Field(min_length=3, max_length=253, json_schema_extra=meta("Name server", placeholder="e.g. ns1.example.net")),
+    ]
+    ip: Annotated[
+        list[str],
+        Field(
+            validate_default=True,
+            json_schema_extra=meta(
+                "Glue IPs", placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53"
+            ),
+        ),
+    ] = []
 
     @field_validator("name")
     @classmethod
@@ -194,7 +255,9 @@ async def nameserver_options(ui: Any, zone: Any) -> tuple[dict[str, Any], dict[s
 class ImportForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    token: Annotated[SecretStr, Field(min_length=1, json_schema_extra=meta("Former provider's API token", widget="secret"))]
+    token: Annotated[
+        SecretStr, Field(min_length=1, json_schema_extra=meta("Former provider's API token", widget="secret"))
+    ]
 
 
 async def import_flow(ui: Any, zone: Any) -> None:
@@ -202,11 +265,29 @@ async def import_flow(ui: Any, zone: Any) -> None:
     svc = ui.service()
 
     async def send(form: ImportForm) -> Any:
-        await confirm_loss(ui, f"Replace the records of {shown(zone.id)}?", f"The records of {shown(zone.id)} become those the provider holds. "
-                           "What it holds now is lost (its versions keep it).", "Import", zone.id)
-        return await svc.call("POST", ui.scope, "dns-zones", zone.id, "import-provider", body={"online_v1": {"token": form.token.get_secret_value()}})
+        await confirm_loss(
+            ui,
+            f"Replace the records of {shown(zone.id)}?",
+            f"The records of {shown(zone.id)} become those the provider holds. "
+            "What it holds now is lost (its versions keep it).",
+            "Import",
+            zone.id,
+        )
+        return await svc.call(
+            "POST",
+            ui.scope,
+            "dns-zones",
+            zone.id,
+            "import-provider",
+            body={"online_v1": {"token": form.token.get_secret_value()}},
+        )
 
-    done = await ui.form(f"Import records into {shown(zone.id)} from the former provider (online_v1)", ImportForm, submit=send, submit_label="Import")
+    done = await ui.form(
+        f"Import records into {shown(zone.id)} from the former provider (online_v1)",
+        ImportForm,
+        submit=send,
+        submit_label="Import",
+    )
     if done is not None:
         count = len(done.get("records") or []) if isinstance(done, dict) else 0
         ui.notify(f"{shown(zone.id)}: {count} record(s) imported")
@@ -216,7 +297,14 @@ async def import_flow(ui: Any, zone: Any) -> None:
 class CertificateForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    alternative_dns_zones: Annotated[list[str], Field(json_schema_extra=meta("Also for the zones", placeholder="other zones the certificate covers, comma-separated (optional)"))] = []
+    alternative_dns_zones: Annotated[
+        list[str],
+        Field(
+            json_schema_extra=meta(
+                "Also for the zones", placeholder="other zones the certificate covers, comma-separated (optional)"
+            )
+        ),
+    ] = []
 
     @field_validator("alternative_dns_zones")
     @classmethod

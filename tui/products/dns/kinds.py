@@ -152,8 +152,6 @@ DOMAINS = dns_kind(
     title="DNS domains",
     singular="domain",
     collection="domains",
-    list_key="domains",
-    item_key=None,
     id_field="domain",
     transitional=frozenset({"checking", "creating", "renewing", "updating"}),
     fields=DOMAIN_FIELDS,
@@ -226,7 +224,6 @@ ZONES = dns_kind(
     singular="zone",
     collection="dns-zones",
     list_key="dns_zones",
-    item_key=None,
     id_field="zone",
     # `about`: the service's name and version, under the list
     rows=Rows(summarize=zone_of, about=Lazy(ZONE_RECORDS + "service_info")),

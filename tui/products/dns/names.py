@@ -37,7 +37,10 @@ def ascii_name(name: str, what: str = "name", wildcard: bool = False) -> str:
         except UnicodeError:
             raise ValueError(f"{label!r} is not a label a {what} can hold") from None
         if not LABEL.match(encoded):
-            raise ValueError(f"each label of a {what} is 1 to 63 letters, digits, '-' or '_', not starting or ending with '-': {label!r} is not")
+            raise ValueError(
+                f"each label of a {what} is 1 to 63 letters, digits, '-' or '_', not starting or ending with '-': "
+                f"{label!r} is not"
+            )
         out.append(encoded)
     if len(".".join(out)) > 253:
         raise ValueError(f"a {what} is at most 253 characters")
@@ -58,5 +61,7 @@ def record_name(typed: str, zone: str | None, wildcard: bool = True) -> str:
     if zone and name.endswith("." + zone):
         return name[: -len(zone) - 1]
     where = f"the zone {shown(zone)}" if zone else "the zone"
-    raise ValueError(f"a name ending in a dot is a full name, and {shown(name)} is not in {where}: "
-                     f"drop the dot for a name within the zone, such as www")
+    raise ValueError(
+        f"a name ending in a dot is a full name, and {shown(name)} is not in {where}: "
+        f"drop the dot for a name within the zone, such as www"
+    )

@@ -1,10 +1,9 @@
 """DNS records edited as a change set (spec 3 §2.1, §4.1, §7.3): the record form with its per-type
-rules and the four dynamic kinds (exactly one, or none), the staged changes sent as one `changes`
+rules and one of the four dynamic kinds (`dynamic_records`) or none, the staged changes sent as one `changes`
 PATCH in order, and a zone's versions compared with now and restored. Pydantic: loaded on first use."""
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from typing import Annotated, Any, Literal
 
@@ -13,33 +12,46 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
 from ..fields import ctx, meta
-from ..vocabulary import KeyValues
+from .dynamic_records import Dynamic, NoDynamic, is_ip
 from .names import record_name, shown
 
 TYPES = ("A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS")
 EXAMPLES = {  # a record's data, as the Data field shows it for each type
-    "A": "e.g. 192.0.2.10", "AAAA": "e.g. 2001:db8::10", "CNAME": "e.g. www.example.net.", "TXT": "e.g. v=spf1 mx ~all",
-    "MX": "e.g. mail.example.com. (Prio below)", "SRV": "weight port target, e.g. 5 5060 sip.example.com.",
-    "NS": "e.g. ns1.example.net.", "PTR": "e.g. host.example.com.", "CAA": 'e.g. 0 issue "letsencrypt.org"',
-    "TLSA": "usage selector type hex, e.g. 3 1 1 0a1b…", "ALIAS": "e.g. lb.example.net.",
+    "A": "e.g. 192.0.2.10",
+    "AAAA": "e.g. 2001:db8::10",
+    "CNAME": "e.g. www.example.net.",
+    "TXT": "e.g. v=spf1 mx ~all",
+    "MX": "e.g. mail.example.com. (Prio below)",
+    "SRV": "weight port target, e.g. 5 5060 sip.example.com.",
+    "NS": "e.g. ns1.example.net.",
+    "PTR": "e.g. host.example.com.",
+    "CAA": 'e.g. 0 issue "letsencrypt.org"',
+    "TLSA": "usage selector type hex, e.g. 3 1 1 0a1b…",
+    "ALIAS": "e.g. lb.example.net.",
 }
 TTL_MIN, TTL_MAX = 60, 2_592_000  # what the platform takes (the sandbox refuses outside it too)
-HOST = re.compile(r"^(?=.{1,253}\.?$)([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$")
+HOST = re.compile(
+    r"^(?=.{1,253}\.?$)([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$"
+)
 CAA = re.compile(r'^(\d{1,3}) (issue|issuewild|iodef) "[^"]*"$')
 TLSA = re.compile(r"^([0-3]) ([01]) ([0-2]) ([0-9A-Fa-f]+)$")
-CONTINENTS = {"AF", "AN", "AS", "EU", "NA", "OC", "SA"}  # the continents a geo-IP record matches
 CONFIGS = ("geo_ip_config", "http_service_config", "weighted_config", "view_config")
 FIELDS = ("name", "type", "data", "ttl", "priority", "comment", *CONFIGS)
-DYNAMIC_TYPES = {"http_service": ("A", "AAAA"), "weighted": ("A", "AAAA"), "geo_ip": ("A", "AAAA", "CNAME", "TXT"), "view": ("A", "AAAA", "CNAME", "TXT")}
+DYNAMIC_TYPES = {
+    "http_service": ("A", "AAAA"),
+    "weighted": ("A", "AAAA"),
+    "geo_ip": ("A", "AAAA", "CNAME", "TXT"),
+    "view": ("A", "AAAA", "CNAME", "TXT"),
+}
 
 
 def check_data(rtype: str, data: str) -> str | None:
     """What is wrong with a record's data for its type, or None (the priority MX and SRV need is
     checked on its own field)."""
     if rtype == "A":
-        return None if _ip(data, 4) else "an IPv4 address, such as 192.0.2.10"
+        return None if is_ip(data, 4) else "an IPv4 address, such as 192.0.2.10"
     if rtype == "AAAA":
-        return None if _ip(data, 6) else "an IPv6 address, such as 2001:db8::10"
+        return None if is_ip(data, 6) else "an IPv6 address, such as 2001:db8::10"
     if rtype in ("CNAME", "NS", "PTR", "ALIAS", "MX"):
         return None if HOST.match(data) else f"a {rtype} record points to a host name, such as mail.example.com."
     if rtype == "SRV":
@@ -49,9 +61,17 @@ def check_data(rtype: str, data: str) -> str | None:
         return None
     if rtype == "CAA":
         m = CAA.match(data)
-        return None if m and int(m.group(1)) <= 255 else "a CAA record's data is 'flags tag \"value\"', such as 0 issue \"letsencrypt.org\""
+        return (
+            None
+            if m and int(m.group(1)) <= 255
+            else 'a CAA record\'s data is \'flags tag "value"\', such as 0 issue "letsencrypt.org"'
+        )
     if rtype == "TLSA":
-        return None if TLSA.match(data) else "a TLSA record's data is 'usage selector matching-type hex', such as 3 1 1 0a1b…"
+        return (
+            None
+            if TLSA.match(data)
+            else "a TLSA record's data is 'usage selector matching-type hex', such as 3 1 1 0a1b…"
+        )
     if rtype == "TXT":
         if not data:
             return "a TXT record holds some text"
@@ -75,7 +95,10 @@ def cname_beside(rtype: str, name: str, rows: list[dict[str, Any]]) -> str | Non
     at = shown(name) or "@"
     if rtype == "CNAME" and here:
         kinds = ", ".join(sorted({str(r.get("type") or "?") for r in here}))
-        return f"a CNAME stands alone at its name, and {at} already holds {kinds}: pick another name, or remove those first"
+        return (
+            f"a CNAME stands alone at its name, and {at} already holds {kinds}: "
+            "pick another name, or remove those first"
+        )
     if rtype != "CNAME" and any(r.get("type") == "CNAME" for r in here):
         return f"{at} holds a CNAME, which stands alone at its name: pick another name, or remove the CNAME first"
     return None
@@ -87,132 +110,34 @@ def stands_alone(record: dict[str, Any], others: list[dict[str, Any]]) -> str | 
     return cname_beside(str(record.get("type") or ""), str(record.get("name") or "").rstrip(".").lower(), others)
 
 
-def _ip(text: str, version: int) -> bool:
-    try:
-        return ipaddress.ip_address(text).version == version
-    except ValueError:
-        return False
-
-
-class NoDynamic(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="None: the same answer for everyone")
-    kind: Literal["none"] = "none"
-
-
-class GeoIp(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="Geo-IP: by the resolver's country or continent")
-    kind: Literal["geo_ip"] = "geo_ip"
-    matches: Annotated[KeyValues, Field(min_length=1, json_schema_extra=meta(
-        "Matches", widget="keyvalue", placeholder="FR,DE=192.0.2.1 / continent:EU=192.0.2.2, one per line"))] = {}
-    default: Annotated[str, Field(min_length=1, json_schema_extra=meta("Everyone else", placeholder="e.g. 192.0.2.9"))] = ""
-
-    @field_validator("matches")
-    @classmethod
-    def _places(cls, v: dict[str, str]) -> dict[str, str]:
-        for where in v:
-            for code in (c.strip() for c in where.split(",") if c.strip()):
-                if code.lower().startswith("continent:"):
-                    if code.split(":", 1)[1].upper() not in CONTINENTS:
-                        raise ValueError(f"{code}: a continent is one of {', '.join(sorted(CONTINENTS))}")
-                elif not (len(code) == 2 and code.isalpha()):
-                    raise ValueError(f"{code}: a country is its two-letter ISO code, such as FR or DE")
-        return v
-
-    def answers(self) -> list[str]:
-        return [*self.matches.values(), self.default]
-
-    def config(self) -> dict[str, Any]:
-        matches = []
-        for where, data in self.matches.items():
-            codes = [c.strip() for c in where.split(",") if c.strip()]
-            continents = [c.split(":", 1)[1].upper() for c in codes if c.lower().startswith("continent:")]
-            countries = [c.upper() for c in codes if not c.lower().startswith("continent:")]
-            matches.append({"countries": countries, "continents": continents, "data": data})
-        return {"geo_ip_config": {"matches": matches, "default": self.default}}
-
-
-class HttpService(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="HTTP check: only the IPs that answer")
-    kind: Literal["http_service"] = "http_service"
-    ips: Annotated[list[str], Field(min_length=1, json_schema_extra=meta("IPs to check", placeholder="192.0.2.1, 192.0.2.2"))] = []
-    url: Annotated[str, Field(pattern=r"^https?://", json_schema_extra=meta("URL", rule="an http:// or https:// URL", placeholder="e.g. https://example.com/health"))] = ""
-    must_contain: Annotated[str, Field(min_length=1, json_schema_extra=meta("Healthy when the answer contains", placeholder="e.g. OK"))] = ""
-    user_agent: Annotated[str, Field(json_schema_extra=meta("User agent", placeholder="optional"))] = ""
-    strategy: Annotated[Literal["random", "hashed", "all"], Field(json_schema_extra=meta("Answer with", widget="select"))] = "random"
-
-    @field_validator("ips")
-    @classmethod
-    def _ips(cls, v: list[str]) -> list[str]:
-        bad = [ip for ip in v if not (_ip(ip, 4) or _ip(ip, 6))]
-        if bad:
-            raise ValueError(f"IPv4 or IPv6 addresses: {bad[0]} is not")
-        return v
-
-    def answers(self) -> list[str]:
-        return list(self.ips)
-
-    def config(self) -> dict[str, Any]:
-        return {"http_service_config": {"ips": self.ips, "must_contain": self.must_contain, "url": self.url, "user_agent": self.user_agent, "strategy": self.strategy}}
-
-
-class Weighted(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="Weighted: IPs in proportion")
-    kind: Literal["weighted"] = "weighted"
-    weights: Annotated[KeyValues, Field(min_length=1, json_schema_extra=meta(
-        "IP=weight", widget="keyvalue", placeholder="192.0.2.1=3\n192.0.2.2=1"))] = {}
-
-    @field_validator("weights")
-    @classmethod
-    def _weights(cls, v: dict[str, str]) -> dict[str, str]:
-        for ip, weight in v.items():
-            if not (_ip(ip, 4) or _ip(ip, 6)):
-                raise ValueError(f"{ip} is not an IPv4 or IPv6 address")
-            if not weight.isdigit() or not 0 <= int(weight) <= 255:
-                raise ValueError(f"the weight of {ip} is a whole number from 0 to 255")
-        return v
-
-    def answers(self) -> list[str]:
-        return list(self.weights)
-
-    def config(self) -> dict[str, Any]:
-        return {"weighted_config": {"weighted_ips": [{"ip": ip, "weight": int(w)} for ip, w in self.weights.items()]}}
-
-
-class Views(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="Views: by the resolver's subnet")
-    kind: Literal["view"] = "view"
-    views: Annotated[KeyValues, Field(min_length=1, json_schema_extra=meta(
-        "Subnet=answer", widget="keyvalue", placeholder="10.0.0.0/8=10.1.2.3\n0.0.0.0/0=192.0.2.1"))] = {}
-
-    @field_validator("views")
-    @classmethod
-    def _subnets(cls, v: dict[str, str]) -> dict[str, str]:
-        for subnet in v:
-            try:
-                ipaddress.ip_network(subnet, strict=True)
-            except ValueError:
-                raise ValueError(f"{subnet} is not a subnet in CIDR notation (host bits zero), such as 10.0.0.0/8") from None
-        return v
-
-    def answers(self) -> list[str]:
-        return list(self.views.values())
-
-    def config(self) -> dict[str, Any]:
-        return {"view_config": {"views": [{"subnet": s, "data": d} for s, d in self.views.items()]}}
-
-
-Dynamic = Annotated[NoDynamic | GeoIp | HttpService | Weighted | Views, Field(discriminator="kind", json_schema_extra=meta("Dynamic answer (one at most)"))]
-
-
 class RecordForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself"))]
+    name: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself")
+        ),
+    ]
     type: Annotated[Literal[TYPES], Field(json_schema_extra=meta("Type", widget="select"))] = "A"  # type: ignore[valid-type]
-    data: Annotated[str, Field(min_length=1, max_length=2048, json_schema_extra=meta(
-        "Data", placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)))]
+    data: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=2048,
+            json_schema_extra=meta("Data", placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)),
+        ),
+    ]
     ttl: Annotated[int, Field(ge=TTL_MIN, le=TTL_MAX, json_schema_extra=meta("TTL (s)"))] = 3600
-    priority: Annotated[int | None, Field(ge=0, le=65535, validate_default=True, json_schema_extra=meta("Prio (MX, SRV)", placeholder="MX and SRV only"))] = None
+    priority: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            le=65535,
+            validate_default=True,
+            json_schema_extra=meta("Prio (MX, SRV)", placeholder="MX and SRV only"),
+        ),
+    ] = None
     comment: Annotated[str, Field(max_length=255, json_schema_extra=meta("Comment", placeholder="optional"))] = ""
     dynamic: Dynamic = NoDynamic()
 
@@ -255,15 +180,23 @@ class RecordForm(BaseModel):
         allowed = DYNAMIC_TYPES.get(v.kind)
         kind = info.data.get("type")
         if allowed and kind not in allowed:
-            raise ValueError(f"a {v.model_config.get('title', '').split(':')[0]} record is of type {' or '.join(allowed)}")
+            raise ValueError(
+                f"a {v.model_config.get('title', '').split(':')[0]} record is of type {' or '.join(allowed)}"
+            )
         family = {"A": 4, "AAAA": 6}.get(str(kind))
-        wrong = [a for a in getattr(v, "answers", list)() if family and a and not _ip(a, family)]
+        wrong = [a for a in getattr(v, "answers", list)() if family and a and not is_ip(a, family)]
         if wrong:  # each answer is an address of the record's own family (the platform refuses the rest)
             raise ValueError(f"an {kind} record answers IPv{family} addresses: {wrong[0]} is not")
         return v
 
     def record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "type": self.type, "data": self.data.strip(), "ttl": self.ttl, "comment": self.comment or None}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type,
+            "data": self.data.strip(),
+            "ttl": self.ttl,
+            "comment": self.comment or None,
+        }
         if self.priority is not None:
             out["priority"] = self.priority
         if not isinstance(self.dynamic, NoDynamic):
@@ -293,21 +226,46 @@ def record_of(data: dict[str, Any]) -> dict[str, Any]:
 def _values(row: Any) -> dict[str, Any]:
     """The form's values from a record as listed (its dynamic config back to the variant's fields)."""
     data = getattr(row, "data", None) or getattr(row, "raw", {})
-    out: dict[str, Any] = {"name": shown(str(data.get("name") or "")) or "@", "type": data.get("type") or "A", "data": str(data.get("data") or ""),
-                           "ttl": data.get("ttl") or 3600, "priority": data.get("priority") if data.get("type") in ("MX", "SRV") else None,
-                           "comment": str(data.get("comment") or "")}
+    out: dict[str, Any] = {
+        "name": shown(str(data.get("name") or "")) or "@",
+        "type": data.get("type") or "A",
+        "data": str(data.get("data") or ""),
+        "ttl": data.get("ttl") or 3600,
+        "priority": data.get("priority") if data.get("type") in ("MX", "SRV") else None,
+        "comment": str(data.get("comment") or ""),
+    }
     if data.get("weighted_config"):
-        out["dynamic"] = {"kind": "weighted", "weights": {w.get("ip"): str(w.get("weight")) for w in data["weighted_config"].get("weighted_ips") or []}}
+        out["dynamic"] = {
+            "kind": "weighted",
+            "weights": {w.get("ip"): str(w.get("weight")) for w in data["weighted_config"].get("weighted_ips") or []},
+        }
     elif data.get("view_config"):
-        out["dynamic"] = {"kind": "view", "views": {v.get("subnet"): v.get("data") for v in data["view_config"].get("views") or []}}
+        out["dynamic"] = {
+            "kind": "view",
+            "views": {v.get("subnet"): v.get("data") for v in data["view_config"].get("views") or []},
+        }
     elif data.get("http_service_config"):
         c = data["http_service_config"]
-        out["dynamic"] = {"kind": "http_service", "ips": c.get("ips") or [], "url": c.get("url") or "", "must_contain": c.get("must_contain") or "",
-                          "user_agent": c.get("user_agent") or "", "strategy": c.get("strategy") or "random"}
+        out["dynamic"] = {
+            "kind": "http_service",
+            "ips": c.get("ips") or [],
+            "url": c.get("url") or "",
+            "must_contain": c.get("must_contain") or "",
+            "user_agent": c.get("user_agent") or "",
+            "strategy": c.get("strategy") or "random",
+        }
     elif data.get("geo_ip_config"):
         c = data["geo_ip_config"]
-        out["dynamic"] = {"kind": "geo_ip", "default": c.get("default") or "", "matches": {
-            ",".join([*(m.get("countries") or []), *(f"continent:{x}" for x in m.get("continents") or [])]): m.get("data") for m in c.get("matches") or []}}
+        out["dynamic"] = {
+            "kind": "geo_ip",
+            "default": c.get("default") or "",
+            "matches": {
+                ",".join([*(m.get("countries") or []), *(f"continent:{x}" for x in m.get("continents") or [])]): m.get(
+                    "data"
+                )
+                for m in c.get("matches") or []
+            },
+        }
     return out
 
 
@@ -347,13 +305,27 @@ async def compare_flow(ui: Any, version: Any) -> None:
         elif isinstance(change.get("set"), dict):
             was = old.get(str(change["set"].get("id")), {})
             for new in change["set"].get("records") or []:
-                entries.append(Entry("change", label_of(was or new), [(f, was.get(f), new.get(f)) for f in shown_fields if was.get(f) != new.get(f)]))
+                entries.append(
+                    Entry(
+                        "change",
+                        label_of(was or new),
+                        [(f, was.get(f), new.get(f)) for f in shown_fields if was.get(f) != new.get(f)],
+                    )
+                )
         elif isinstance(change.get("add"), dict):
             for new in change["add"].get("records") or []:
                 kept = ("ttl", *(("priority",) if new.get("type") in ("MX", "SRV") else ()), "comment", *CONFIGS)
-                entries.append(Entry("add", label_of(new), [(f, None, new.get(f)) for f in kept if new.get(f) not in (None, "", {})]))
+                entries.append(
+                    Entry(
+                        "add", label_of(new), [(f, None, new.get(f)) for f in kept if new.get(f) not in (None, "", {})]
+                    )
+                )
     zone = svc.parent.name if svc.parent is not None else ""
-    await ui.dialog("diff", title=f"{shown(zone)}: the version of {version.text('created_at')[:19].replace('T', ' ')} → now", entries=entries)
+    await ui.dialog(
+        "diff",
+        title=f"{shown(zone)}: the version of {version.text('created_at')[:19].replace('T', ' ')} → now",
+        entries=entries,
+    )
 
 
 async def restore_flow(ui: Any, version: Any) -> None:
@@ -369,10 +341,16 @@ async def restore_flow(ui: Any, version: Any) -> None:
         ui.notify(f"Not restored: {why}.", "warning")
         return
     when = version.text("created_at")[:19].replace("T", " ")
-    await confirm_loss(ui, f"Restore {shown(name)} as it was at {when}?",
-                       f"Every record of {shown(name)} becomes what it was in this version: records added since are deleted, changes undone. "
-                       f"The restore is itself a new version (the last {VERSIONS_KEPT} are kept, the oldest dropped), so it can be undone the same way.",
-                       "Restore", name)
+    await confirm_loss(
+        ui,
+        f"Restore {shown(name)} as it was at {when}?",
+        f"Every record of {shown(name)} becomes what it was in this version: records added since are deleted, changes "
+        "undone. "
+        f"The restore is itself a new version (the last {VERSIONS_KEPT} are kept, the oldest dropped), so it can be "
+        "undone the same way.",
+        "Restore",
+        name,
+    )
     await svc.call("POST", ui.scope, "dns-zones", "version", version.id, "restore", body={})
     ui.notify(f"{shown(name)}: restored to the version of {when}")
     ui.reload()

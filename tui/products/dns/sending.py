@@ -103,14 +103,15 @@ async def latest_version(service: Any, scope: str, zone: str) -> str | None:
     return str(found[0].get("id")) if found and isinstance(found[0], dict) else None
 
 
-async def look(service: Any, scope: str, zone: str, staged: list[Change], before: str | None,
-               known: set[str]) -> tuple[bool | None, str]:
+async def look(
+    service: Any, scope: str, zone: str, staged: list[Change], before: str | None, known: set[str]
+) -> tuple[bool | None, str]:
     """Was the PATCH of `staged` applied, and what was seen: False when no version was made since
     `before`, or none of those made holds every change sent; True when one does; None when too many
     were made to tell. Raises the ApiError of a read that failed."""
     answer = await service.call("GET", scope, "dns-zones", zone, "versions", params={"page_size": LOOK_AT_MOST})
     versions = [str(v.get("id")) for v in answer.get("versions") or [] if isinstance(v, dict)]  # newest first
-    new = versions[:versions.index(before)] if before in versions else versions
+    new = versions[: versions.index(before)] if before in versions else versions
     name = shown(zone)
     if not new:
         return False, f"{name} has no new version: nothing was applied."
@@ -121,11 +122,13 @@ async def look(service: Any, scope: str, zone: str, staged: list[Change], before
     if before not in versions and len(versions) >= LOOK_AT_MOST:
         return (
             None,
-            f"more than {LOOK_AT_MOST} versions of {name} were made since, none holding the changes sent: cloudtui cannot tell.",
+            f"more than {LOOK_AT_MOST} versions of {name} were made since, none holding the changes sent: cloudtui "
+            "cannot tell.",
         )
     made = f"{len(new)} version{'s' if len(new) != 1 else ''}"
-    return False, (f"{name} has {made} since, made by another client: none holds the changes sent, "
-                   "so they were not applied.")
+    return False, (
+        f"{name} has {made} since, made by another client: none holds the changes sent, so they were not applied."
+    )
 
 
 def holds(records: Iterable[dict[str, Any]], change: Change, known: set[str]) -> bool:

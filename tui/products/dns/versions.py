@@ -19,7 +19,7 @@ _counts: dict[str, str] = {}
 
 
 def changes(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> str:
-    """"+added ~changed −removed" between two versions' records, matched by record id."""
+    """ "+added ~changed −removed" between two versions' records, matched by record id."""
     before = {str(r.get("id")): r for r in old if isinstance(r, dict)}
     after = {str(r.get("id")): r for r in new if isinstance(r, dict)}
     added = sum(1 for rid in after if rid not in before)

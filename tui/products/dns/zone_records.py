@@ -17,10 +17,14 @@ async def clear_flow(ui: Any, zone: Any) -> None:
 
     name = shown(zone.id)
     await _remove_every_record(
-        ui, zone, "cleared", f"Remove every record of {name}?",
+        ui,
+        zone,
+        "cleared",
+        f"Remove every record of {name}?",
         f"A 'clear' change removes every record of {name}, its NS records included: the names in it stop resolving. "
         f"It makes a new version (the last {VERSIONS_KEPT} are kept), so a restore can bring them back.",
-        "Clear", f"{name}: every record removed (a new version)",
+        "Clear",
+        f"{name}: every record removed (a new version)",
         ("PATCH", {"body": {"changes": [{"clear": {}}], "return_all_records": False}}),
     )
 
@@ -29,15 +33,21 @@ async def delete_records_flow(ui: Any, zone: Any) -> None:
     """`DELETE /dns-zones/{zone}/records`: the platform's own route for removing a zone's records."""
     name = shown(zone.id)
     await _remove_every_record(
-        ui, zone, "deleted", f"Delete the records of {name}?",
+        ui,
+        zone,
+        "deleted",
+        f"Delete the records of {name}?",
         f"DELETE …/records takes every record of {name}, NS included (the platform's words: with the zone's "
         "records, the zone itself may go). The clear change (the action above) does the same as a reviewed change.",
-        "Delete", f"{name}: its records deleted", ("DELETE", {}),
+        "Delete",
+        f"{name}: its records deleted",
+        ("DELETE", {}),
     )
 
 
-async def _remove_every_record(ui: Any, zone: Any, done: str, title: str, message: str, button: str, said: str,
-                               request: tuple[str, dict[str, Any]]) -> None:
+async def _remove_every_record(
+    ui: Any, zone: Any, done: str, title: str, message: str, button: str, said: str, request: tuple[str, dict[str, Any]]
+) -> None:
     """Refused on a zone the platform does not run the name servers of; else the zone's name typed,
     then the one request, then the list again."""
     from ..flows import confirm_loss

@@ -18,12 +18,27 @@ FRAMEWORKS = {
     "onnx": ("1.0.0", "0.5.0", "0.4.0", "latest"),
 }
 BACKEND_WORDS = {"tensorflow": "tensor-serving", "onnx": "ONNX runtime"}
-INPUT_TYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+INPUT_TYPES = (
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+)
 
 
 def framework_choices() -> list[tuple[str, str]]:
-    return [(f"{b}:{v} ({BACKEND_WORDS[b]}{', may change under the model' if v == 'latest' else ''})", f"{b}:{v}")
-            for b, versions in FRAMEWORKS.items() for v in versions]
+    return [
+        (f"{b}:{v} ({BACKEND_WORDS[b]}{', may change under the model' if v == 'latest' else ''})", f"{b}:{v}")
+        for b, versions in FRAMEWORKS.items()
+        for v in versions
+    ]
 
 
 def _config(v: Any) -> Any:
@@ -36,12 +51,31 @@ def _config(v: Any) -> Any:
 class ModelForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. image-classifier"))]
-    path: Annotated[str, Field(min_length=1, max_length=2048, json_schema_extra=meta(
-        "Archive URL", placeholder="https://…/model.zip", hint="a zipped folder of the model, exported for its framework"))]
+    name: Annotated[
+        str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. image-classifier"))
+    ]
+    path: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=2048,
+            json_schema_extra=meta(
+                "Archive URL",
+                placeholder="https://…/model.zip",
+                hint="a zipped folder of the model, exported for its framework",
+            ),
+        ),
+    ]
     framework: Annotated[str, Field(json_schema_extra=meta("Framework", widget="select"))] = "tensorflow:2.0.0"
-    config: Annotated[dict[str, str], BeforeValidator(_config), Field(json_schema_extra=meta(
-        "Config (env)", widget="keyvalue", placeholder="input_type=float32\nKEY=value, one per line"))] = {}
+    config: Annotated[
+        dict[str, str],
+        BeforeValidator(_config),
+        Field(
+            json_schema_extra=meta(
+                "Config (env)", widget="keyvalue", placeholder="input_type=float32\nKEY=value, one per line"
+            )
+        ),
+    ] = {}
 
     @field_validator("path")
     @classmethod
@@ -66,7 +100,13 @@ async def model_options(service: Any, scope: str) -> tuple[Choices, dict[str, An
 
 def model_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, ModelForm)
-    return {"project_id": c.project_id, "name": form.name, "path": form.path, "framework": form.framework, "config": form.config}
+    return {
+        "project_id": c.project_id,
+        "name": form.name,
+        "path": form.path,
+        "framework": form.framework,
+        "config": form.config,
+    }
 
 
 MODEL_CREATE = CreateSpec(ModelForm, model_payload, model_options)
@@ -78,4 +118,6 @@ class RenameForm(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
 
 
-MODEL_EDIT = EditSpec(RenameForm, lambda row: {"name": row.name}, lambda form, row: {"name": form.name} if form.name != row.name else {})
+MODEL_EDIT = EditSpec(
+    RenameForm, lambda row: {"name": row.name}, lambda form, row: {"name": form.name} if form.name != row.name else {}
+)

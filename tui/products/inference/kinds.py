@@ -107,8 +107,6 @@ MODELS = inference_kind(
     title="Models",
     singular="model",
     collection="models",
-    list_key="models",
-    item_key=None,
     state_field="status",
     transitional=frozenset({"creating", "converting", "building", "deploying", "pausing", "deleting"}),
     reading=Reading(newest_first=True),  # the API's own order (created_at_desc): no sort of 10,000 rows here

@@ -7,5 +7,13 @@ from ..manifest import Entry
 SECTION = "AI"
 
 ENTRIES = (
-    Entry("inference.models", "Models", "Inference", "global", "list", "tui.products.inference.kinds:MODELS", title="Inference models"),
+    Entry(
+        "inference.models",
+        "Models",
+        "Inference",
+        "global",
+        "list",
+        "tui.products.inference.kinds:MODELS",
+        title="Inference models",
+    ),
 )

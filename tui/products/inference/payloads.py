@@ -25,8 +25,12 @@ def load(path: Path) -> str:
     to check."""
     suffix = path.suffix.lower()
     if suffix in IMAGE_SUFFIXES:
-        return ('{\n  "image_file": ' + json.dumps(str(path)) + ',\n  "img_mode": "RGB",\n  "img_format": "channels_last",\n'
-                '  "img_size": [224, 224]\n}\n')
+        return (
+            '{\n  "image_file": '
+            + json.dumps(str(path))
+            + ',\n  "img_mode": "RGB",\n  "img_format": "channels_last",\n'
+            '  "img_size": [224, 224]\n}\n'
+        )
     text = path.read_bytes().decode("utf-8")
     if suffix == ".csv":
         return json.dumps({"instances": csv_rows(text)}) + "\n"
@@ -43,7 +47,9 @@ def csv_rows(text: str) -> list[Any]:
         rows, numbers = rows[1:], numbers[1:]
     if any(n is not None for n in numbers) and any(n is None for n in numbers):  # numbers, but a row is not
         bad = next(i for i, n in enumerate(numbers) if n is None)
-        raise ValueError(f"row {bad + 1} of the CSV is not numbers ({','.join(rows[bad])[:40]}): a file is all numbers or all text")
+        raise ValueError(
+            f"row {bad + 1} of the CSV is not numbers ({','.join(rows[bad])[:40]}): a file is all numbers or all text"
+        )
     out: list[Any] = [(n if len(n) > 1 else n[0]) if n is not None else ",".join(r) for r, n in zip(rows, numbers)]
     if not out:
         raise ValueError("the CSV file holds no rows")
@@ -69,7 +75,9 @@ def body(text: str, row: Any = None) -> dict[str, Any]:
         return image_body(value)
     data = value.get("instances", value.get("inputs"))
     if not isinstance(data, list) or not data:
-        raise ValueError('put the data under "instances": a list with one item per input (numbers, lists of numbers, or strings)')
+        raise ValueError(
+            'put the data under "instances": a list with one item per input (numbers, lists of numbers, or strings)'
+        )
     return value
 
 

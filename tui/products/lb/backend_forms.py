@@ -21,9 +21,25 @@ from ..fields import meta
 from .backends import check_kind, servers_of
 
 Port = Annotated[int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 80"))]
-Uri = Annotated[str, Field(min_length=1, pattern="^/", json_schema_extra=meta("URI", rule="a path starting with /", placeholder="e.g. /health"))]
-Method = Annotated[Literal["GET", "HEAD", "POST", "PUT", "OPTIONS"], Field(json_schema_extra=meta("Method", widget="select"))]
-Code = Annotated[int | None, Field(ge=100, le=599, json_schema_extra=meta("Expected code", placeholder="an HTTP status, e.g. 200 (empty: any success)"))]
+Uri = Annotated[
+    str,
+    Field(
+        min_length=1,
+        pattern="^/",
+        json_schema_extra=meta("URI", rule="a path starting with /", placeholder="e.g. /health"),
+    ),
+]
+Method = Annotated[
+    Literal["GET", "HEAD", "POST", "PUT", "OPTIONS"], Field(json_schema_extra=meta("Method", widget="select"))
+]
+Code = Annotated[
+    int | None,
+    Field(
+        ge=100,
+        le=599,
+        json_schema_extra=meta("Expected code", placeholder="an HTTP status, e.g. 200 (empty: any success)"),
+    ),
+]
 User = Annotated[str, Field(min_length=1, json_schema_extra=meta("User", placeholder="the user the check logs in as"))]
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
 
@@ -79,29 +95,71 @@ VARIANTS: dict[str, type[BaseModel]] = {m.model_fields["kind"].default: m for m 
 class HealthCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    port: Annotated[int | None, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="empty: the forward port"))] = None
-    check_delay: Annotated[int, Field(ge=1, json_schema_extra=meta("Every (ms)", placeholder="milliseconds between checks"))] = 3000
-    check_timeout: Annotated[int, Field(ge=1, json_schema_extra=meta("Timeout (ms)", placeholder="milliseconds a check may take"))] = 1000
-    check_max_retries: Annotated[int, Field(ge=0, json_schema_extra=meta("Retries", placeholder="failed checks before a server is down"))] = 3
+    port: Annotated[
+        int | None, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="empty: the forward port"))
+    ] = None
+    check_delay: Annotated[
+        int, Field(ge=1, json_schema_extra=meta("Every (ms)", placeholder="milliseconds between checks"))
+    ] = 3000
+    check_timeout: Annotated[
+        int, Field(ge=1, json_schema_extra=meta("Timeout (ms)", placeholder="milliseconds a check may take"))
+    ] = 1000
+    check_max_retries: Annotated[
+        int, Field(ge=0, json_schema_extra=meta("Retries", placeholder="failed checks before a server is down"))
+    ] = 3
     check: Annotated[Check, Field(discriminator="kind", json_schema_extra=meta("Check"))] = TcpCheck()
 
 
-Millis = Annotated[int | None, Field(ge=1, json_schema_extra=meta("Timeout", placeholder="milliseconds (empty: the platform's)"))]
+Millis = Annotated[
+    int | None, Field(ge=1, json_schema_extra=meta("Timeout", placeholder="milliseconds (empty: the platform's)"))
+]
 
 
 class BackendForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. web-servers"))]
-    forward_protocol: Annotated[Literal["tcp", "http"], Field(json_schema_extra=meta("Protocol", widget="select"))] = "tcp"
-    forward_port: Annotated[int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="the servers' port, 1 to 65535"))]
-    forward_port_algorithm: Annotated[Literal["roundrobin", "leastconn", "first"], Field(json_schema_extra=meta("Algorithm", widget="select"))] = "roundrobin"
-    sticky_sessions: Annotated[Literal["none", "cookie", "table"], Field(json_schema_extra=meta("Sticky sessions", widget="select"))] = "none"
-    sticky_sessions_cookie_name: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Cookie name", placeholder="with cookie sessions: the cookie's name"))] = ""
-    server_ip: Annotated[list[str], Field(json_schema_extra=meta("Servers", placeholder="IPv4 or IPv6 addresses, comma-separated"))] = []
-    send_proxy_v2: Annotated[bool, Field(json_schema_extra=meta("Send the PROXY protocol v2 header to the servers"))] = False
-    timeout_server: Annotated[Millis, Field(json_schema_extra=meta("Server (ms)", placeholder="timeout: how long a server may stay silent (empty: the platform's)"))] = None
-    timeout_connect: Annotated[Millis, Field(json_schema_extra=meta("Connect (ms)", placeholder="timeout: how long connecting to a server may take (empty: the platform's)"))] = None
+    forward_protocol: Annotated[Literal["tcp", "http"], Field(json_schema_extra=meta("Protocol", widget="select"))] = (
+        "tcp"
+    )
+    forward_port: Annotated[
+        int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="the servers' port, 1 to 65535"))
+    ]
+    forward_port_algorithm: Annotated[
+        Literal["roundrobin", "leastconn", "first"], Field(json_schema_extra=meta("Algorithm", widget="select"))
+    ] = "roundrobin"
+    sticky_sessions: Annotated[
+        Literal["none", "cookie", "table"], Field(json_schema_extra=meta("Sticky sessions", widget="select"))
+    ] = "none"
+    sticky_sessions_cookie_name: Annotated[
+        str,
+        Field(
+            validate_default=True,
+            json_schema_extra=meta("Cookie name", placeholder="with cookie sessions: the cookie's name"),
+        ),
+    ] = ""
+    server_ip: Annotated[
+        list[str], Field(json_schema_extra=meta("Servers", placeholder="IPv4 or IPv6 addresses, comma-separated"))
+    ] = []
+    send_proxy_v2: Annotated[
+        bool, Field(json_schema_extra=meta("Send the PROXY protocol v2 header to the servers"))
+    ] = False
+    timeout_server: Annotated[
+        Millis,
+        Field(
+            json_schema_extra=meta(
+                "Server (ms)", placeholder="timeout: how long a server may stay silent (empty: the platform's)"
+            )
+        ),
+    ] = None
+    timeout_connect: Annotated[
+        Millis,
+        Field(
+            json_schema_extra=meta(
+                "Connect (ms)", placeholder="timeout: how long connecting to a server may take (empty: the platform's)"
+            )
+        ),
+    ] = None
     health_check: Annotated[HealthCheck, Field(json_schema_extra=meta("Health check"))] = HealthCheck()
 
     @field_validator("sticky_sessions_cookie_name")
@@ -129,10 +187,20 @@ class BackendForm(BaseModel):
 
 CHOICES: Choices = {
     "forward_protocol": [("tcp", "tcp"), ("http", "http")],
-    "forward_port_algorithm": [("roundrobin: each server in turn", "roundrobin"), ("leastconn: the server with the fewest connections", "leastconn"),
-                               ("first: the first server with a free slot", "first")],
-    "sticky_sessions": [("none", "none"), ("cookie: a cookie names the server", "cookie"), ("table: the client's address is remembered", "table")],
-    **{f"health_check.check.{kind}.method": [(m, m) for m in ("GET", "HEAD", "POST", "PUT", "OPTIONS")] for kind in ("http", "https")},
+    "forward_port_algorithm": [
+        ("roundrobin: each server in turn", "roundrobin"),
+        ("leastconn: the server with the fewest connections", "leastconn"),
+        ("first: the first server with a free slot", "first"),
+    ],
+    "sticky_sessions": [
+        ("none", "none"),
+        ("cookie: a cookie names the server", "cookie"),
+        ("table: the client's address is remembered", "table"),
+    ],
+    **{
+        f"health_check.check.{kind}.method": [(m, m) for m in ("GET", "HEAD", "POST", "PUT", "OPTIONS")]
+        for kind in ("http", "https")
+    },
 }
 
 
@@ -143,9 +211,14 @@ async def backend_options(service: Any, scope: str) -> tuple[Choices, dict[str, 
 # ---- what is sent -------------------------------------------------------------------------------
 def settings_body(form: Any) -> dict[str, Any]:
     """The backend's own settings (`PUT /backends/{id}` takes these, not servers or health check)."""
-    body: dict[str, Any] = {"name": form.name, "forward_protocol": form.forward_protocol, "forward_port": form.forward_port,
-                            "forward_port_algorithm": form.forward_port_algorithm, "sticky_sessions": form.sticky_sessions,
-                            "send_proxy_v2": form.send_proxy_v2}
+    body: dict[str, Any] = {
+        "name": form.name,
+        "forward_protocol": form.forward_protocol,
+        "forward_port": form.forward_port,
+        "forward_port_algorithm": form.forward_port_algorithm,
+        "sticky_sessions": form.sticky_sessions,
+        "send_proxy_v2": form.send_proxy_v2,
+    }
     if form.sticky_sessions == "cookie":
         body["sticky_sessions_cookie_name"] = form.sticky_sessions_cookie_name
     for key in ("timeout_server", "timeout_connect"):
@@ -163,8 +236,13 @@ def health_body(form: Any) -> dict[str, Any]:
     (the only one set), empty optional fields left out."""
     hc = form.health_check
     config = {k: v for k, v in hc.check.model_dump(exclude={"kind"}).items() if v is not None and v != ""}
-    return {"port": hc.port or form.forward_port, "check_delay": hc.check_delay, "check_timeout": hc.check_timeout,
-            "check_max_retries": hc.check_max_retries, f"{hc.check.kind}_config": config}
+    return {
+        "port": hc.port or form.forward_port,
+        "check_delay": hc.check_delay,
+        "check_timeout": hc.check_timeout,
+        "check_max_retries": hc.check_max_retries,
+        f"{hc.check.kind}_config": config,
+    }
 
 
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
@@ -187,23 +265,38 @@ def backend_values(row: Any) -> dict[str, Any]:
     kind = check_kind(hc)
     model = VARIANTS.get(kind, TcpCheck)
     config = hc.get(f"{kind}_config") if isinstance(hc.get(f"{kind}_config"), dict) else {}
-    check = {"kind": model.model_fields["kind"].default, **{k: v for k, v in config.items() if k in model.model_fields and v is not None}}
+    check = {
+        "kind": model.model_fields["kind"].default,
+        **{k: v for k, v in config.items() if k in model.model_fields and v is not None},
+    }
     health: dict[str, Any] = {"port": hc.get("port"), "check": check}
     for key in ("check_delay", "check_timeout"):
         health[key] = as_ms(hc.get(key))
     health["check_max_retries"] = hc.get("check_max_retries")
     return {
-        "name": row.name, "forward_protocol": row.text("forward_protocol"), "forward_port": row.get("forward_port"),
-        "forward_port_algorithm": row.text("forward_port_algorithm") or "roundrobin", "sticky_sessions": row.text("sticky_sessions") or "none",
-        "sticky_sessions_cookie_name": row.text("sticky_sessions_cookie_name"), "server_ip": servers_of(row.data),
-        "send_proxy_v2": bool(row.get("send_proxy_v2")), "timeout_server": as_ms(row.get("timeout_server")),
-        "timeout_connect": as_ms(row.get("timeout_connect")), "health_check": {k: v for k, v in health.items() if v is not None},
+        "name": row.name,
+        "forward_protocol": row.text("forward_protocol"),
+        "forward_port": row.get("forward_port"),
+        "forward_port_algorithm": row.text("forward_port_algorithm") or "roundrobin",
+        "sticky_sessions": row.text("sticky_sessions") or "none",
+        "sticky_sessions_cookie_name": row.text("sticky_sessions_cookie_name"),
+        "server_ip": servers_of(row.data),
+        "send_proxy_v2": bool(row.get("send_proxy_v2")),
+        "timeout_server": as_ms(row.get("timeout_server")),
+        "timeout_connect": as_ms(row.get("timeout_connect")),
+        "health_check": {k: v for k, v in health.items() if v is not None},
     }
 
 
 CREATE = CreateSpec(BackendForm, create_payload, backend_options)
-EDIT = EditSpec(BackendForm, backend_values, options=backend_options, method="PUT", steps=(
-    EditStep("settings", Call("PUT", "{id}"), settings_body),
-    EditStep("servers", Call("PUT", "{id}/servers"), servers_body),
-    EditStep("health check", Call("PUT", "{id}/healthcheck"), health_body),
-))
+EDIT = EditSpec(
+    BackendForm,
+    backend_values,
+    options=backend_options,
+    method="PUT",
+    steps=(
+        EditStep("settings", Call("PUT", "{id}"), settings_body),
+        EditStep("servers", Call("PUT", "{id}/servers"), servers_body),
+        EditStep("health check", Call("PUT", "{id}/healthcheck"), health_body),
+    ),
+)

@@ -20,7 +20,10 @@ from .kinds import SSL_LEVELS
 NEW_IP = "new"  # the IP choice meaning "a new one" (no ip_id sent)
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK", "unknown": "stock unknown"}
 Level = Literal["ssl_compatibility_level_intermediate", "ssl_compatibility_level_modern", "ssl_compatibility_level_old"]
-LEVEL_CHOICES = [(SSL_LEVELS[v], v) for v in ("ssl_compatibility_level_intermediate", "ssl_compatibility_level_modern", "ssl_compatibility_level_old")]
+LEVEL_CHOICES = [
+    (SSL_LEVELS[v], v)
+    for v in ("ssl_compatibility_level_intermediate", "ssl_compatibility_level_modern", "ssl_compatibility_level_old")
+]
 UNKNOWN = "ssl_compatibility_level_unknown"
 
 Name = Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. web-lb"))]
@@ -34,7 +37,9 @@ class CreateForm(BaseModel):
     description: Description = ""
     # Optional only so the form picks the first type offered; a type is required (checked below).
     type: Annotated[str | None, Field(validate_default=True, json_schema_extra=meta("Type", widget="select"))] = None
-    ssl_compatibility_level: Annotated[Level, Field(json_schema_extra=meta("SSL level", widget="select"))] = "ssl_compatibility_level_intermediate"
+    ssl_compatibility_level: Annotated[Level, Field(json_schema_extra=meta("SSL level", widget="select"))] = (
+        "ssl_compatibility_level_intermediate"
+    )
     ip: Annotated[str, Field(json_schema_extra=meta("IP address", widget="select"))] = NEW_IP
     tags: Tags = []
 
@@ -62,18 +67,35 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     types = await service.read_all(scope, "lb-types", key="lb_types")
     ips = await service.read_all(scope, "ips", key="ips")
     kept = {str(ip["id"]): ip for ip in ips if ip.get("id") and not ip.get("lb_id")}
-    type_choices = [(f"{t.get('name')} · {STOCK.get(str(t.get('stock_status')), t.get('stock_status'))} · {t.get('description') or ''}", str(t.get("name")))
-                    for t in types if t.get("name")]
-    ip_choices = [("a new IP", NEW_IP)] + [(f"{ip.get('ip_address')} (kept" + (f", reverse {ip['reverse']}" if ip.get("reverse") else "") + ")", rid)
-                                          for rid, ip in kept.items()]
-    return ({"type": type_choices, "ssl_compatibility_level": LEVEL_CHOICES, "ip": ip_choices},
-            {"types": {str(t.get("name")): t for t in types}, "kept": kept})
+    type_choices = [
+        (
+            f"{t.get('name')} · {STOCK.get(str(t.get('stock_status')), t.get('stock_status'))} · "
+            f"{t.get('description') or ''}",
+            str(t.get("name")),
+        )
+        for t in types
+        if t.get("name")
+    ]
+    ip_choices = [("a new IP", NEW_IP)] + [
+        (f"{ip.get('ip_address')} (kept" + (f", reverse {ip['reverse']}" if ip.get("reverse") else "") + ")", rid)
+        for rid, ip in kept.items()
+    ]
+    return (
+        {"type": type_choices, "ssl_compatibility_level": LEVEL_CHOICES, "ip": ip_choices},
+        {"types": {str(t.get("name")): t for t in types}, "kept": kept},
+    )
 
 
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
-    body: dict[str, Any] = {"project_id": c.project_id, "name": form.name, "description": form.description, "type": form.type,
-                            "ssl_compatibility_level": form.ssl_compatibility_level, "tags": form.tags}
+    body: dict[str, Any] = {
+        "project_id": c.project_id,
+        "name": form.name,
+        "description": form.description,
+        "type": form.type,
+        "ssl_compatibility_level": form.ssl_compatibility_level,
+        "tags": form.tags,
+    }
     if form.ip != NEW_IP:
         body["ip_id"] = form.ip
     return body
@@ -88,8 +110,9 @@ class EditForm(BaseModel):
     name: Name
     description: Description = ""
     tags: Tags = []
-    ssl_compatibility_level: Annotated[Level | Literal["ssl_compatibility_level_unknown"], Field(
-        json_schema_extra=meta("SSL level", widget="select"))] = UNKNOWN
+    ssl_compatibility_level: Annotated[
+        Level | Literal["ssl_compatibility_level_unknown"], Field(json_schema_extra=meta("SSL level", widget="select"))
+    ] = UNKNOWN
 
 
 async def _edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -98,8 +121,12 @@ async def _edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, An
 
 def _edit_values(row: Any) -> dict[str, Any]:
     level = row.text("ssl_compatibility_level")
-    return {"name": row.name, "description": row.text("description"), "tags": list(row.items("tags")),
-            "ssl_compatibility_level": level if level in SSL_LEVELS else UNKNOWN}
+    return {
+        "name": row.name,
+        "description": row.text("description"),
+        "tags": list(row.items("tags")),
+        "ssl_compatibility_level": level if level in SSL_LEVELS else UNKNOWN,
+    }
 
 
 def _edit_body(form: BaseModel, row: Any) -> dict[str, Any]:
@@ -120,11 +147,23 @@ class FrontendForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. https"))]
-    inbound_port: Annotated[int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 443"))]
+    inbound_port: Annotated[
+        int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 443"))
+    ]
     # Optional only so the form picks the first backend offered; one is required (checked below).
-    backend_id: Annotated[str | None, Field(validate_default=True, json_schema_extra=meta("Backend", widget="select"))] = None
-    timeout_client: Annotated[int | None, Field(ge=1, json_schema_extra=meta("Client timeout", placeholder="milliseconds, e.g. 30000 (empty: the platform's)"))] = None
-    certificate_ids: Annotated[list[str], Field(json_schema_extra=meta("Certificates", placeholder="certificate IDs (UUIDs), comma-separated"))] = []
+    backend_id: Annotated[
+        str | None, Field(validate_default=True, json_schema_extra=meta("Backend", widget="select"))
+    ] = None
+    timeout_client: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            json_schema_extra=meta("Client timeout", placeholder="milliseconds, e.g. 30000 (empty: the platform's)"),
+        ),
+    ] = None
+    certificate_ids: Annotated[
+        list[str], Field(json_schema_extra=meta("Certificates", placeholder="certificate IDs (UUIDs), comma-separated"))
+    ] = []
 
     @field_validator("inbound_port")
     @classmethod
@@ -141,7 +180,11 @@ class FrontendForm(BaseModel):
     def _backend(cls, v: str | None, info: ValidationInfo) -> str:
         backends = ctx(info, "backends")
         if not v:
-            raise ValueError("this load balancer has no backend yet: create one first (a → Backends ›)" if backends == {} else "required: choose a backend")
+            raise ValueError(
+                "this load balancer has no backend yet: create one first (a → Backends ›)"
+                if backends == {}
+                else "required: choose a backend"
+            )
         if backends and v not in backends:
             raise ValueError("not a backend of this load balancer")
         return v
@@ -171,9 +214,20 @@ async def frontend_options(service: Any, scope: str) -> tuple[Choices, dict[str,
     lb = service.parent.id
     backends = await service.read_all(scope, "lbs", lb, "backends", key="backends")
     frontends = await service.read_all(scope, "lbs", lb, "frontends", key="frontends")
-    choices = [(f"{b.get('name')} · {b.get('forward_protocol')}:{b.get('forward_port')} · {len(b.get('pool') or [])} server(s)", str(b.get("id")))
-               for b in backends if b.get("id")]
-    ports = {f.get("inbound_port"): (str(f.get("id")), str(f.get("name"))) for f in frontends if isinstance(f.get("inbound_port"), int)}
+    choices = [
+        (
+            f"{b.get('name')} · {b.get('forward_protocol')}:{b.get('forward_port')} · {len(b.get('pool') or [])} "
+            "server(s)",
+            str(b.get("id")),
+        )
+        for b in backends
+        if b.get("id")
+    ]
+    ports = {
+        f.get("inbound_port"): (str(f.get("id")), str(f.get("name")))
+        for f in frontends
+        if isinstance(f.get("inbound_port"), int)
+    }
     return {"backend_id": choices, "inbound_protocol": PROTOCOL_CHOICES}, {
         "backends": {str(b.get("id")): b for b in backends if b.get("id")},
         "ports": ports,
@@ -189,10 +243,20 @@ def frontend_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 
 
 def _frontend_values(row: Any) -> dict[str, Any]:
-    return {"name": row.name, "inbound_port": row.get("inbound_port"), "backend_id": str(row.obj("backend").get("id") or "") or None,
-            "timeout_client": row.get("timeout_client") if isinstance(row.get("timeout_client"), int) else None,
-            "certificate_ids": [str(c) for c in row.items("certificate_ids")]}
+    return {
+        "name": row.name,
+        "inbound_port": row.get("inbound_port"),
+        "backend_id": str(row.obj("backend").get("id") or "") or None,
+        "timeout_client": row.get("timeout_client") if isinstance(row.get("timeout_client"), int) else None,
+        "certificate_ids": [str(c) for c in row.items("certificate_ids")],
+    }
 
 
 FRONTEND_CREATE = CreateSpec(FrontendCreateForm, frontend_payload, frontend_options)
-FRONTEND_EDIT = EditSpec(FrontendForm, _frontend_values, lambda form, row: frontend_payload(form, Context("", "")), frontend_options, method="PUT")
+FRONTEND_EDIT = EditSpec(
+    FrontendForm,
+    _frontend_values,
+    lambda form, row: frontend_payload(form, Context("", "")),
+    frontend_options,
+    method="PUT",
+)

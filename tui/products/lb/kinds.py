@@ -225,8 +225,6 @@ LBS = lb_kind(
     title="Load balancers",
     singular="load balancer",
     collection="lbs",
-    list_key="lbs",
-    item_key=None,
     transitional=TRANSITIONAL,
     rows=Rows(summarize=summarize),
     fields=LB_FIELDS,

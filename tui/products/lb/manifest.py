@@ -7,5 +7,7 @@ from ..manifest import Entry
 SECTION = "Network"
 
 ENTRIES = (
-    Entry("lb.lbs", "Balancers", "Load balancer", "region", "list", "tui.products.lb.kinds:LBS", title="Load balancers"),
+    Entry(
+        "lb.lbs", "Balancers", "Load balancer", "region", "list", "tui.products.lb.kinds:LBS", title="Load balancers"
+    ),
 )

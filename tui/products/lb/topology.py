@@ -29,7 +29,9 @@ async def topology(service: Any, scope: str, row: Any) -> Node:
         b = by_id.get(str(embedded.get("id"))) or embedded
         used.add(str(b.get("id")))
         name = b.get("name") or "?"
-        nodes.append(Node(f"frontend {f.get('name')} :{f.get('inbound_port')} → {name}", (backend_node(b),) if b else ()))
+        nodes.append(
+            Node(f"frontend {f.get('name')} :{f.get('inbound_port')} → {name}", (backend_node(b),) if b else ())
+        )
     idle = [backend_node(b) for b in backends if str(b.get("id")) not in used]
     if idle:
         nodes.append(Node("backends no frontend uses", tuple(idle)))

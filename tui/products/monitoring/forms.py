@@ -32,9 +32,16 @@ EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 class TokenForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=100, json_schema_extra=meta("Name", placeholder="e.g. prometheus-prod (unique)"))]
-    preset: Annotated[Literal["metrics_pusher", "logs_pusher", "data_source", "custom"],
-                      Field(json_schema_extra=meta("Scopes", widget="select"))] = "metrics_pusher"
+    name: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=100, json_schema_extra=meta("Name", placeholder="e.g. prometheus-prod (unique)")
+        ),
+    ]
+    preset: Annotated[
+        Literal["metrics_pusher", "logs_pusher", "data_source", "custom"],
+        Field(json_schema_extra=meta("Scopes", widget="select")),
+    ] = "metrics_pusher"
     scopes: Annotated[list[str], Field(json_schema_extra=meta("Custom scopes", widget="multiselect"))] = []
 
     @field_validator("name")
@@ -67,7 +74,9 @@ async def token_options(service: Any, scope: str) -> tuple[Choices, dict[str, An
     """The instance's token names (a name is unique there: checked before sending)."""
     project = service.context_for(scope).project_id
     tokens = await service.read_all(scope, "tokens", key="tokens", params={"project_id": project})
-    return {"preset": PRESET_CHOICES, "scopes": SCOPE_CHOICES}, {"taken": {str(t.get("name")) for t in tokens if t.get("name")}}
+    return {"preset": PRESET_CHOICES, "scopes": SCOPE_CHOICES}, {
+        "taken": {str(t.get("name")) for t in tokens if t.get("name")}
+    }
 
 
 def token_payload(form: BaseModel, c: Context) -> dict[str, Any]:
@@ -82,8 +91,17 @@ TOKEN_CREATE = CreateSpec(TokenForm, token_payload, token_options)
 class ContactForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    to: Annotated[str, Field(min_length=3, max_length=254, pattern=EMAIL,
-                             json_schema_extra=meta("E-mail", rule="an e-mail address, such as ops@example.com", placeholder="ops@example.com"))]
+    to: Annotated[
+        str,
+        Field(
+            min_length=3,
+            max_length=254,
+            pattern=EMAIL,
+            json_schema_extra=meta(
+                "E-mail", rule="an e-mail address, such as ops@example.com", placeholder="ops@example.com"
+            ),
+        ),
+    ]
 
     @field_validator("to")
     @classmethod
@@ -112,8 +130,17 @@ CONTACT_CREATE = CreateSpec(ContactForm, contact_payload, contact_options)
 class UserForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    login: Annotated[str, Field(min_length=2, max_length=32, pattern=r"^[A-Za-z][A-Za-z0-9._@-]*$",
-                                json_schema_extra=meta("Login", rule="letters, digits, '.', '_', '@' or '-', starting with a letter", placeholder="e.g. alice"))]
+    login: Annotated[
+        str,
+        Field(
+            min_length=2,
+            max_length=32,
+            pattern=r"^[A-Za-z][A-Za-z0-9._@-]*$",
+            json_schema_extra=meta(
+                "Login", rule="letters, digits, '.', '_', '@' or '-', starting with a letter", placeholder="e.g. alice"
+            ),
+        ),
+    ]
     role: Annotated[Literal["viewer", "editor"], Field(json_schema_extra=meta("Role", widget="select"))] = "viewer"
 
 

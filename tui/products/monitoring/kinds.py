@@ -149,7 +149,6 @@ COCKPIT = monitoring_kind(
     singular="monitoring",
     collection="cockpit",
     list_key=None,
-    item_key=None,
     paging="whole",
     singleton=Singleton(
         absent="Monitoring is not activated in this project. Activating it creates the metrics, logs and alert "
@@ -230,8 +229,6 @@ TOKENS = monitoring_kind(
     title="Tokens",
     singular="token",
     collection="tokens",
-    list_key="tokens",
-    item_key=None,
     parent=Parent("monitoring.cockpit", list_path="tokens", item_path="tokens/{id}"),
     fields=(
         Field("id", "ID", "id", detail=False),
@@ -276,7 +273,6 @@ CONTACT_POINTS = monitoring_kind(
     singular="contact point",
     collection="contact-points",
     list_key="contact_points",
-    item_key=None,
     id_field="address",
     reading=Reading(fetch_detail=False),
     parent=Parent("monitoring.cockpit", list_path="contact-points"),
@@ -310,7 +306,6 @@ USERS = monitoring_kind(
     singular="dashboard user",
     collection="dashboard-users",
     list_key="dashboard_users",
-    item_key=None,
     reading=Reading(fetch_detail=False),
     parent=Parent("monitoring.cockpit", list_path="dashboard-users", item_path="dashboard-users/{id}"),
     rows=Rows(summarize=lambda d: {"name": str(d.get("login") or "")}),

@@ -8,6 +8,13 @@ from ..manifest import Entry
 SECTION = "Observability"
 
 ENTRIES = (
-    Entry("monitoring.cockpit", "Monitoring", "Monitoring", "global", "panel", "tui.products.monitoring.kinds:COCKPIT",
-          title="Monitoring: metrics, logs, alerts, dashboard"),
+    Entry(
+        "monitoring.cockpit",
+        "Monitoring",
+        "Monitoring",
+        "global",
+        "panel",
+        "tui.products.monitoring.kinds:COCKPIT",
+        title="Monitoring: metrics, logs, alerts, dashboard",
+    ),
 )

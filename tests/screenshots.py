@@ -13,7 +13,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import FIXED_WALL as WALL, action, demo_settings, loaded, make_app, open_view, select, wait_for  # noqa: E402
+from helpers import (  # noqa: E402  (after the path it is found on)
+    FIXED_WALL as WALL,
+    action,
+    demo_settings,
+    loaded,
+    make_app,
+    open_view,
+    select,
+    wait_for,
+)
 from tui.sandbox import ManualClock, Sandbox  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"

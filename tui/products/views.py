@@ -96,6 +96,10 @@ class Gauge(Shape):
     reset: str = ""
 
 
+# How a chat request's body is made from the messages and the settings.
+ChatBody = Callable[[list[dict[str, str]], dict[str, Any]], dict[str, Any]]
+
+
 class ChatSpec(Shape):
     """A chat with the models of `endpoint`: `models` (a GET) lists them, `completions` (a POST of
     `body(messages, settings)`) streams the answer, each event read by `chunk`. Paths are under the
@@ -107,7 +111,7 @@ class ChatSpec(Shape):
     completions: str = "/chat/completions"
     gauges: tuple[Gauge, ...] = ()
     model_ids: Callable[[dict[str, Any]], list[str]] = staticmethod(openai_models)  # type: ignore[assignment]
-    body: Callable[[list[dict[str, str]], dict[str, Any]], dict[str, Any]] = staticmethod(openai_body)  # type: ignore[assignment]
+    body: ChatBody = staticmethod(openai_body)  # type: ignore[assignment]
     chunk: Callable[[str], Chunk] = staticmethod(openai_chunk)  # type: ignore[assignment]
     system: str = ""  # the system prompt a conversation starts with
 

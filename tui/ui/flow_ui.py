@@ -120,7 +120,8 @@ class ViewFlowUI:
         return result
 
     def notify(self, message: str, severity: str = "information") -> None:
-        self.app.notify(message, severity=severity, timeout=6 if severity != "information" else 4)  # type: ignore[arg-type]
+        timeout = 6 if severity != "information" else 4
+        self.app.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
 
     def upsert(self, row: Row) -> None:
         self.view.upsert_row(row)

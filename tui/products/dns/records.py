@@ -119,7 +119,9 @@ class RecordForm(BaseModel):
             min_length=1, max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself")
         ),
     ]
-    type: Annotated[Literal[TYPES], Field(json_schema_extra=meta("Type", widget="select"))] = "A"  # type: ignore[valid-type]
+    type: Annotated[
+        Literal[TYPES], Field(json_schema_extra=meta("Type", widget="select"))  # type: ignore[valid-type]
+    ] = "A"
     data: Annotated[
         str,
         Field(

@@ -89,7 +89,8 @@ class RedisCheck(BaseModel):
 
 
 Check = Union[TcpCheck, HttpCheck, HttpsCheck, MysqlCheck, PgsqlCheck, LdapCheck, RedisCheck]
-VARIANTS: dict[str, type[BaseModel]] = {m.model_fields["kind"].default: m for m in Check.__args__}  # type: ignore[attr-defined]
+CHECKS: tuple[type[BaseModel], ...] = Check.__args__  # type: ignore[attr-defined]
+VARIANTS: dict[str, type[BaseModel]] = {m.model_fields["kind"].default: m for m in CHECKS}
 
 
 class HealthCheck(BaseModel):

@@ -84,7 +84,11 @@ async def backup_here_options(service: Any, scope: str) -> tuple[Choices, dict[s
     return {"database_name": [(str(d.get("name")), str(d.get("name"))) for d in dbs if d.get("name")]}, {}
 
 
-BACKUP_CREATE = CreateSpec(BackupForm, lambda form, c: _backup_body(form.instance_id, form), backup_options)  # type: ignore[attr-defined]
+BACKUP_CREATE = CreateSpec(
+    BackupForm,
+    lambda form, c: _backup_body(form.instance_id, form),
+    backup_options,  # type: ignore[attr-defined]
+)
 BACKUP_HERE = CreateSpec(
     BackupHereForm, lambda form, c: _backup_body(c.parent.id if c.parent else "", form), backup_here_options
 )

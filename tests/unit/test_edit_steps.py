@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.api.errors import ApiError, InvalidArguments
+from tui.api.errors import ApiError, InvalidArguments, OutcomeUnknown
 from tui.products.base import Row
 from tui.products.edit_steps import PartlyApplied, send_steps
 from tui.products.lb.backend_forms import EDIT
@@ -82,3 +82,41 @@ async def test_a_failure_after_a_success_says_what_was_applied_and_what_was_not(
     with pytest.raises(ApiError) as caught:
         await send_steps(first, "fr-par", BACKEND, EDIT, edited(name="shop"))
     assert not isinstance(caught.value, PartlyApplied) and first.sent == []
+
+
+class LosingService(Service):
+    """The answer to `lose` is lost (OutcomeUnknown); `applied` says whether the platform took it: the
+    backend read back then holds what was sent, or still the old value."""
+
+    def __init__(self, lose: str, applied: bool) -> None:
+        super().__init__()
+        self.lose, self.applied, self.now = lose, applied, BACKEND
+
+    async def run(self, call, scope, row, body):
+        if call.path == self.lose:
+            if self.applied:
+                self.now = Row({**BACKEND.data, "pool": body["server_ip"]})
+            raise OutcomeUnknown(502, "bad gateway", method=call.method, url=call.path)
+        return await super().run(call, scope, row, body)
+
+    async def get_row(self, scope, rid):
+        return self.now
+
+
+async def test_a_part_whose_answer_is_lost_is_read_back_and_said_applied_or_not():
+    check = {**EDIT.from_resource(BACKEND)["health_check"], "check": {"kind": "tcp"}}
+    form = edited(server_ip=["10.0.0.1", "10.0.0.9"], health_check=check)
+    took = LosingService("{id}/servers", applied=True)
+    _, said = await send_steps(took, "fr-par", BACKEND, EDIT, form)
+    assert [p for _, p, _ in took.sent] == ["{id}/healthcheck"]  # applied after all: the next part is sent
+    assert "Saved site: sent servers and health check" in said
+    assert "servers: the answer was lost (502 bad gateway); looked again: it now holds what was sent" in said
+
+    lost = LosingService("{id}/servers", applied=False)
+    with pytest.raises(PartlyApplied) as caught:
+        await send_steps(lost, "fr-par", BACKEND, EDIT, form)
+    assert lost.sent == []  # not applied: nothing after it is sent
+    assert caught.value.summary == (
+        "servers: the answer was lost (502 bad gateway); looked again: it does not hold what was sent: "
+        "it was not applied. Applied already: nothing. Not sent: health check"
+    )

@@ -246,3 +246,24 @@ def test_a_batchs_own_look_is_said_applied_not_applied_or_unclear():
         outcome.judged(err, False, "none there")
     with pytest.raises(outcome.OutcomeUnclear):
         outcome.judged(err, None, "cannot tell")
+
+
+async def test_a_delete_whose_answer_is_lost_says_under_way_or_not_applied_never_just_still_there():
+    from tui.api.errors import OutcomeUnknown
+    from tui.products.rdb.backups import BACKUPS
+
+    for faults, says in (
+        (FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"), "now: the delete may be under way"),
+        (None, "the delete was not applied"),
+    ):
+        sandbox = Sandbox(clock=ManualClock(), faults=faults)
+        client = _client(sandbox)
+        svc = _service(client, BACKUPS)
+        backup = next(r for r in await svc.list_rows("fr-par") if r.state == "ready")
+        if faults is None:
+            sandbox.inject(504, f"/{backup.id}", method="DELETE", times=1)  # the platform never acted
+        with pytest.raises(OutcomeUnknown):
+            await svc.delete("fr-par", backup)
+        found = await outcome.after_delete(svc, "fr-par", backup.id)
+        assert says in found.says and found.applied is not True
+        await client.aclose()

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..records import record
-from ..api.errors import ApiError
+from ..api.errors import ApiError, OutcomeUnknown
+from . import outcome
 from .location import Call
 
 
@@ -33,8 +34,12 @@ class PartlyApplied(ApiError):
     """A step failed after others were applied: the message names each part's fate. Raised into
     the edit form, which stays open with what was typed."""
 
-    def __init__(self, err: ApiError, failed: str, applied: list[str], not_sent: list[str]) -> None:
-        said = f"{failed} not saved ({err.summary}). Applied already: {_words(applied)}"
+    def __init__(self, err: ApiError, failed: str, applied: list[str], not_sent: list[str], looked: str = "") -> None:
+        if looked:  # its answer was lost, and a look found it not applied (or cannot tell)
+            said = f"{failed}: the answer was lost ({err.summary}); looked again: {looked}"
+        else:
+            said = f"{failed} not saved ({err.summary})"
+        said += f". Applied already: {_words(applied)}"
         said += f". Not sent: {_words(not_sent)}" if not_sent else ""
         super().__init__(err.status, said, err.type, err.body, err.method, err.url)
         self.applied, self.failed, self.not_sent = applied, failed, not_sent
@@ -64,6 +69,12 @@ def opened_form(spec: Any, row: Any) -> Any:
         return None
 
 
+def _holds(spec: Any, step: EditStep, body: dict[str, Any], now: Any) -> bool:
+    """Whether the resource read again holds what `step` sent (its form's part, read the same way)."""
+    form = opened_form(spec, now)
+    return form is not None and step.body(form) == body
+
+
 async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -> tuple[Any, str]:
     """Send the steps of `spec` whose body changed; (the resource read back, what was said)."""
     before = opened_form(spec, row)
@@ -73,9 +84,17 @@ async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -
     if not todo:
         return row, f"{name}: nothing changed; nothing was sent"
     applied: list[str] = []
+    lost: list[str] = []  # what a look said of a part whose answer was lost, found applied
     for n, (step, body) in enumerate(todo):
         try:
             await service.run(step.call, scope, row, body)
+        except OutcomeUnknown as err:  # may have been applied: read it again and compare what this part sends
+            found = await outcome.read_back(
+                err, service, scope, row.id, lambda now, step=step, body=body: _holds(spec, step, body, now)
+            )
+            if not found.applied:
+                raise PartlyApplied(err, step.what, applied, [s.what for s, _ in todo[n + 1 :]], found.says) from None
+            lost.append(f"{step.what}: the answer was lost ({err.summary}); looked again: {found.says}")
         except ApiError as err:
             if not applied:
                 raise
@@ -83,6 +102,7 @@ async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -
         applied.append(step.what)
     unchanged = [s.what for s in spec.steps if s.what not in applied]
     said = f"Saved {name}: sent {_words(applied)}" + (f"; {_words(unchanged)} unchanged, not sent" if unchanged else "")
+    said += "".join(f".\n{line}" for line in lost)
     try:
         return await service.get_row(scope, row.id), said
     except ApiError as err:  # all was applied: reading it back is no reason to keep the form open

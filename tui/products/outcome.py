@@ -5,8 +5,8 @@ the read that tells what happened, and the operator is told what was found. This
 place that happens: plain async functions over a ResourceService (no Textual), used by the console's
 create, edit, delete and action paths, whole-set editors, pickers, staged batches and product flows.
 `create`, `update`, `delete`, `act` and `send` write and, when the answer is lost, look; `after_lost`
-looks after a conversation's step lost its answer; `send_whole` sends a whole set and reads it again;
-`judged` turns a product's own look (a batch's) into what the console says.
+looks after a conversation's step lost its answer, `read_back` after a part of an edit did; `send_whole`
+sends a whole set and reads it again; `judged` turns a product's own look (a batch's) into what is said.
 """
 
 from __future__ import annotations
@@ -152,8 +152,15 @@ async def after_delete(service: Any, scope: str, rid: str) -> Found:
         return Found(
             None, f"looking for it failed too ({err.summary}): refresh (r) to see whether it is still there", None
         )
+    if service.kind.is_transitional(row):  # (deleting): the delete may be under way; followed until it goes
+        return Found(
+            row,
+            f"it is {row.state or 'moving'} now: the delete may be under way; it is followed "
+            "until it goes — do not delete it again",
+            None,
+        )
     state = f" ({row.state})" if row.state else ""
-    return Found(row, f"it is still there{state}", None if service.kind.is_transitional(row) else False)
+    return Found(row, f"it is still there{state}: the delete was not applied", False)
 
 
 async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]) -> Found:
@@ -368,6 +375,18 @@ async def send_whole(
         if not holds(now):
             raise Looked(err, "the set is not what was sent: it was not applied") from None
         return {}, lost(err, Found(None, "the set now holds what was sent: it was applied", True))
+
+
+async def read_back(err: OutcomeUnknown, service: Any, scope: str, rid: str, holds: Callable[[Row], bool]) -> Found:
+    """A part of an object was sent (one step of an edit sent as several) and its answer lost: read the
+    object again; applied when it `holds` what was sent, not when it does not; cannot tell when reading fails."""
+    try:
+        row = await service.get_row(scope, rid)
+    except ApiError as again:
+        return Found(None, f"reading it again failed too ({again.summary}): check before saving again", None, err)
+    if holds(row):
+        return Found(row, "it now holds what was sent: it was applied", True, err)
+    return Found(row, "it does not hold what was sent: it was not applied", False, err)
 
 
 def judged(err: OutcomeUnknown, applied: bool | None, saw: str) -> str:

@@ -198,3 +198,20 @@ def test_every_kind_of_the_manifest_declares_its_fields_and_names_itself_and_eve
 def _is_lambda(fn) -> bool:
     fn = getattr(fn, "__wrapped__", fn)
     return getattr(fn, "__name__", "") == "<lambda>"
+
+
+def test_a_detail_shows_what_its_list_shows_an_acl_rules_port_and_a_zones_domain():
+    from tui.products.dns.kinds import ZONES
+    from tui.products.models import Resource
+    from tui.products.rdb.children import ACLS
+
+    rule = Resource.model_validate(
+        ACLS.make_row({"ip": "10.0.0.0/8", "port": 5432, "action": "allow", "direction": "inbound"}).data
+    )
+    assert {t: get(rule) for t, get in ACLS.detail_fields}.items() >= {
+        ("Port", "5432"),
+        ("Action", "allow"),
+        ("Direction", "inbound"),
+    }
+    zone = Resource.model_validate(ZONES.make_row({"domain": "example.com", "subdomain": "shop"}).data)
+    assert ("Domain", "example.com") in [(t, get(zone)) for t, get in ZONES.detail_fields]

@@ -195,6 +195,11 @@ def domain_shown(r: Any) -> str:
     return shown(r.text("domain"))
 
 
+def domain_line_of_zone(z: Any) -> str:
+    """The zone's domain in the detail, as the operator reads it (punycode decoded)."""
+    return shown(str(z.raw.get("domain") or "")) or "none"
+
+
 def ns_cell(r: Any) -> str:
     return "default" if not custom_ns(r) else "custom: " + ", ".join(map(str, r.items("ns")))
 
@@ -211,6 +216,7 @@ ZONE_FIELDS = (
     Field("status", "Status", "state", width=10, tones=TONES, detail=False),
     Field("status", "Status", "state", show=status_line),
     Field("domain", "Domain", "ref", ref="dns.domains", named="domain", width=18, show=domain_shown, detail=False),
+    Field("domain", "Domain", "ref", ref="dns.domains", show=domain_line_of_zone),
     Field("ns", "Name servers", width=22, show=ns_cell, detail=False),
     Field("ns", "Name servers", show=ns_line),
     Field("ns_default", "Default name servers"),

@@ -131,9 +131,9 @@ ACLS = rdb_kind(
     fields=(
         Field("ip", "IP", ("name", "ip", "id"), width=20, head="IP / network", empty=""),  # a network: its id
         Field("description", "Description", width=24, empty=""),
-        Field("port", "Port", width=5, detail=False),
-        Field("action", "Action", width=6, detail=False),
-        Field("direction", "Direction", width=9, detail=False),
+        Field("port", "Port", width=5),
+        Field("action", "Action", width=6),
+        Field("direction", "Direction", width=9),
     ),
     columns=("ip", "description", "port", "action", "direction"),
     actions=(

@@ -60,7 +60,7 @@ def test_a_reference_says_the_name_looked_up_and_the_id_and_sorts_those_pointing
     assert (server.cell(unnamed), server.shown(unnamed)) == ("abcdef12", "abcdef12-3456")
     alone = Row({"id": "y", "name": "a"})
     assert (server.cell(alone), server.shown(alone)) == ("—", "not attached")
-    assert sorted([alone, unnamed, ROW], key=server.sort_value) == [unnamed, ROW, alone]
+    assert [server.sort_value(r) for r in (unnamed, ROW, alone)] == ["abcdef12-3456\tb", "db-1\tweb-1", ""]
 
 
 def test_a_reference_named_beside_its_id_a_map_read_value_by_value_and_a_list_counted():
@@ -96,7 +96,7 @@ def test_a_flag_read_as_words_and_a_reference_to_several_read_as_them_all():
         [["M2-L", "M2-MINI-XL"]],
     )
     assert (types.cell(ROW), types.shown(ROW)) == ("", "none")
-    assert sorted([ROW, os], key=types.sort_value) == [os, ROW]  # those pointing nowhere last
+    assert (types.sort_value(os), types.sort_value(ROW)) == ("M2-L, M2-MINI-XL\tSonoma", "")  # none: "" (last)
     with pytest.raises(ValueError, match="only a flag reads as words"):
         Field("status", "Status", "state", words=("up", "down"))
 
@@ -215,3 +215,28 @@ def test_a_detail_shows_what_its_list_shows_an_acl_rules_port_and_a_zones_domain
     }
     zone = Resource.model_validate(ZONES.make_row({"domain": "example.com", "subdomain": "shop"}).data)
     assert ("Domain", "example.com") in [(t, get(zone)) for t, get in ZONES.detail_fields]
+
+
+def test_a_list_sorts_addresses_as_addresses_and_puts_what_holds_nothing_last_either_way():
+    from tui.products.declared import columns_of
+    from tui.ui.widgets.resource_table import ResourceTable
+
+    ip = Field("ip", "IP", "ip", width=16)
+    table = ResourceTable()
+    table.set_columns(list(columns_of((ip,), ("ip",))))
+    table.upsert(
+        [
+            Row({"id": k, "ip": v})
+            for k, v in (
+                ("a", "51.15.40.70"),
+                ("b", "163.172.10.11"),
+                ("c", None),
+                ("d", "2001:db8::1"),
+                ("e", "51.15.9.1"),
+            )
+        ]
+    )
+    table.sort_by("ip")
+    assert table.shown_keys == ["e", "a", "b", "d", "c"]  # 51.15.9.1 < 51.15.40.70 < 163.172.10.11 < IPv6, then none
+    table.sort_by("ip", True)
+    assert table.shown_keys == ["d", "b", "a", "e", "c"]  # reversed, the one with none still last

@@ -16,6 +16,8 @@ path are made from these. A `Column` is what a list shows: a field's, or a compu
 
 from __future__ import annotations
 
+import ipaddress
+
 from typing import Any, Callable, Iterator, Literal
 
 from ..records import record
@@ -177,20 +179,35 @@ class Field:
         return _as_text(self.role, value, self.empty, detail=True)
 
     def sort_value(self, row: Any) -> Any:
-        """What its column sorts by: numbers as numbers, times as sent (RFC 3339 sorts), else the text."""
+        """What its column sorts by: numbers as numbers, times as sent (RFC 3339 sorts), addresses as
+        addresses, else the text; "" when it holds nothing (the table puts those last, either way)."""
         value = self.value(row)
+        if self.role == "ref":  # grouped by what it points at, then by name
+            several = isinstance(value, list)  # several IDs: as they read
+            name = self.name_of(row) or (_as_text("ref", value, "") if several else str(value or ""))
+            return f"{name}\t{getattr(row, 'name', '')}" if name else ""
+        if value is None or value == "" or value == [] or value == {}:
+            return ""
         if self.role == "count" and isinstance(value, list):
             return len(value)
         if self.role in ("size", "count", "money"):
-            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
         if self.role in ("time", "state"):
-            return str(value or "")
-        if self.role == "ref":  # grouped by what it points at, those pointing nowhere last, then by name
-            several = isinstance(value, list)  # several IDs: as they read
-            name = self.name_of(row) or (_as_text("ref", value, "") if several else str(value or ""))
-            return f"{0 if name else 1}{name}\t{getattr(row, 'name', '')}"
+            return str(value)
+        if self.has("ip"):
+            first = value[0] if isinstance(value, list) else value
+            return _address_key(str(first))
         text = self.cell(row)
         return text.plain if hasattr(text, "plain") else str(text)
+
+
+def _address_key(text: str) -> str:
+    """An address (or network) as text that sorts in address order: IPv4 before IPv6, 9 before 10."""
+    try:
+        address = ipaddress.ip_address(text.split("/")[0].strip())
+    except ValueError:
+        return text
+    return f"{address.version}:{int(address):039d}"
 
 
 def _raw(obj: Any) -> dict[str, Any]:

@@ -18,6 +18,8 @@ def _plain(cell: Any) -> str:
     return cell.plain if isinstance(cell, Text) else str(cell)
 
 
+EMPTY = 2  # a sort value's rank when the cell holds nothing: after numbers (0) and text (1)
+
 class TableOrder:
     """Ordering for `ResourceTable` (its `_rows`, `_columns`, `_sort`, `_filter`, `_order`, `_pos`,
     `_dirty`, the caches `_search` and `_sorted_by`, and the cursor it keeps on its row)."""
@@ -42,8 +44,10 @@ class TableOrder:
             # Numbers in numeric order (9 before 10), before any text; all keys compare, whatever their types.
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
                 return (0, float(value), "")
-            return (1, 0.0, str(value).lower())
-        return (1, 0.0, _plain(col.value(row)).lower())
+            text = "" if value is None else str(value).lower()
+        else:
+            text = _plain(col.value(row)).lower()
+        return (1, 0.0, text) if text else (EMPTY, 0.0, "")  # what holds nothing sorts last
 
     def _row_text(self, row: Any) -> str:
         return " ".join(_plain(c.value(row)) for c in self._columns).lower() + " " + row.id
@@ -91,7 +95,10 @@ class TableOrder:
             for k in keys:
                 if k not in values:
                     values[k] = (*self._sort_value(rows[k], col), k)
-            keys.sort(key=values.__getitem__, reverse=self._sort[1] if self._sort else False)
+            reverse = self._sort[1] if self._sort else False
+            keys.sort(key=values.__getitem__, reverse=reverse)
+            if reverse:  # what holds nothing last in either direction (linear: one pass)
+                keys = [k for k in keys if values[k][0] != EMPTY] + [k for k in keys if values[k][0] == EMPTY]
         self._order = keys
         self._pos = None
         self._resize(Size(self._row_width(), len(keys) + 1))

@@ -295,3 +295,17 @@ async def test_keys_for_a_choice_list_typed_while_it_loads_pick_what_they_pick_o
         loaded_first.set()  # the choices are there before the keys
         expected = await picked(pilot, app, loaded_first)
         assert expected not in (None, "") and await picked(pilot, app, asyncio.Event()) == expected
+
+
+async def test_g_and_shift_g_go_to_the_first_and_the_last_choice_of_a_menu_as_in_every_list(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("a")
+        menu = await screen_named(pilot, app, "PickerScreen")
+        choices = menu.query_one("OptionList")
+        await pilot.press("G")
+        await wait_for(pilot, lambda: choices.highlighted == choices.option_count - 1, what="the last choice")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: choices.highlighted == 0, what="the first choice")
+        assert app.screen is menu  # nothing was picked

@@ -42,6 +42,8 @@ class PickerScreen(ModalScreen[Any]):
         Binding("escape", "cancel", "Cancel"),
         Binding("j", "down", show=False),
         Binding("k", "up", show=False),
+        Binding("g", "first", show=False),  # the first choice, the last: as in every list
+        Binding("G", "last", show=False),
     ]
 
     def __init__(self, title: str, choices: list[tuple[str, Any]], current: Any = None, id: str | None = None) -> None:
@@ -77,6 +79,12 @@ class PickerScreen(ModalScreen[Any]):
 
     def action_up(self) -> None:
         self.query_one(OptionList).action_cursor_up()
+
+    def action_first(self) -> None:
+        self.query_one(OptionList).action_first()
+
+    def action_last(self) -> None:
+        self.query_one(OptionList).action_last()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

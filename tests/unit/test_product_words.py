@@ -113,3 +113,17 @@ def test_a_silicon_servers_runner_token_never_reaches_its_row():
 
     row = SERVERS.make_row({"id": "s1", "name": "m1", "runner_configuration": {"name": "ci", "token": "glrt-secret"}})
     assert "glrt-secret" not in repr(row.data)
+
+
+def test_a_detail_says_block_only_storage_and_an_address_family_in_the_words_used_elsewhere():
+    from tui.products.baremetal.servers import SERVERS
+    from tui.products.instance.types import TYPES
+    from tui.products.models import Resource
+
+    block_only = Resource.model_validate({"name": "PLAY2-NANO", "volumes_constraint": {"min_size": 0, "max_size": 0}})
+    assert dict(((t, get(block_only)) for t, get in TYPES.detail_fields))["Local storage (total)"] == (
+        "none: block storage only"
+    )
+    server = Resource.model_validate({"id": "s", "ips": [{"address": "51.15.1.2", "version": "Ipv4"}]})
+    ips = next(get(server) for t, get in SERVERS.detail_fields if t.startswith("IP"))
+    assert "51.15.1.2 (IPv4)" in ips

@@ -43,13 +43,20 @@ def _ping(row: Any) -> Text:
     return Text(value or "?", style={"up": "green", "down": "red"}.get(value, "dim"))
 
 
+def _ip_version(version: Any) -> str:
+    """The API's `Ipv4` / `Ipv6` as written elsewhere: IPv4, IPv6."""
+    text = str(version or "?")
+    return "IP" + text[2:] if text.lower().startswith("ipv") else text
+
+
 def _ips_detail(s: Any) -> str:
     lines = []
     for ip in s.raw.get("ips") or []:
         if isinstance(ip, dict):
             reverse = ip.get("reverse") or "—"
             lines.append(
-                f"{ip.get('address')} ({ip.get('version', '?')})  reverse {reverse} · {ip.get('reverse_status', '?')}"
+                f"{ip.get('address')} ({_ip_version(ip.get('version'))})  reverse {reverse} · "
+                f"{ip.get('reverse_status', '?')}"
                 + (f" · {ip['reverse_status_message']}" if ip.get("reverse_status_message") else "")
             )
     return "\n".join(lines) or "none"

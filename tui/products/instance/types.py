@@ -33,6 +33,8 @@ def _price(t: Any) -> str:
 
 def _local_total(t: Any) -> str:
     c = t.raw.get("volumes_constraint") or {}
+    if not c.get("max_size"):  # no local storage at all: block storage only (the list says —)
+        return "none: block storage only"
     return f"{gb(c.get('min_size'))}–{gb(c.get('max_size'))} GB"
 
 

@@ -34,10 +34,7 @@ class ResourceChanges:
     unknown_outcome: Callable[[str, str], None]
     run_flow: Callable[..., None]
     _do_action: Callable[..., Any]
-    stage_add: Callable[..., Any]
-    stage_edit: Callable[..., Any]
-    stage_delete: Callable[..., Any]
-    label_of: Callable[[dict[str, Any]], str]
+    staged: Any  # the view's staging part (`staged.Staging`)
 
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:
@@ -88,7 +85,7 @@ class ResourceChanges:
                 if payload is None:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
             if self.staging:
-                return self.stage_add(payload)
+                return self.staged.stage_add(payload)
             held = [r.id for r in self.table.resources()]
             row, looked = await outcome.create(self.service, scope, payload, held)
             if not looked and row.id in held:  # create-or-get: the platform answered with one it had
@@ -112,7 +109,7 @@ class ResourceChanges:
 
         async def load() -> Any:  # a staging form's validators see the list as staged (`rows`)
             choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
-            return choices, {**context, "rows": self.rows_as_staged()} if self.staging else context
+            return choices, {**context, "rows": self.staged.rows_as_staged()} if self.staging else context
 
         def done(result: Any) -> None:
             if not result:
@@ -211,13 +208,11 @@ class ResourceChanges:
                 return row
             patch = spec.body(form, resource)
             if not patch and spec.method == "PATCH":  # an unchanged form is not a change: nothing staged, nothing sent
-                said[:] = [
-                    f"Nothing changed in {self.label_of(resource.data) or resource.name or resource.id}: nothing "
-                    + ("staged." if self.staging else "was sent.")
-                ]
+                named = self.staged.label_of(resource.data) or resource.name or resource.id
+                said[:] = [f"Nothing changed in {named}: nothing " + ("staged." if self.staging else "was sent.")]
                 return resource
             if self.staging:
-                return self.stage_edit(resource, patch)
+                return self.staged.stage_edit(resource, patch)
             row, told = await outcome.update(self.service, scope, resource, patch, spec.method)
             if told:
                 self.unknown_outcome(f"Saving {row.name}", told)
@@ -228,7 +223,7 @@ class ResourceChanges:
                 self.app.notify(said[0], timeout=4)
             elif result and self.staging:
                 self.app.notify(
-                    f"Staged: {self.label_of(result[0].data) or result[0].id} changed. w reviews and sends the "
+                    f"Staged: {self.staged.label_of(result[0].data) or result[0].id} changed. w reviews and sends the "
                     "changes.",
                     timeout=4,
                 )
@@ -242,13 +237,13 @@ class ResourceChanges:
             return choices, {
                 **context,
                 "current": resource,
-                **({"rows": self.rows_as_staged(resource.id)} if self.staging else {}),
+                **({"rows": self.staged.rows_as_staged(resource.id)} if self.staging else {}),
             }
 
         self.app.push_screen(
             FormScreen(
                 ("Stage a change to " if self.staging else "Edit ")
-                + (self.label_of(resource.data) or resource.name or resource.id),
+                + (self.staged.label_of(resource.data) or resource.name or resource.id),
                 spec.form_model,
                 submit,
                 initial=spec.from_resource(resource),
@@ -269,7 +264,7 @@ class ResourceChanges:
             )
             return
         if self.staging:  # reviewed with the other staged changes before anything is sent
-            self.stage_delete(resource)
+            self.staged.stage_delete(resource)
             return
         if self.kind.writing.delete_flow is not None:
             self.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")

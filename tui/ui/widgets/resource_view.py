@@ -21,7 +21,6 @@ from textual.message import Message
 
 from ...api.errors import ApiError, AuthenticationError, NotFound, RateLimited
 from ...products.base import ALL, Column, Context, ResourceKind
-from ...products.location import scope_label
 from ...products.service import ResourceService
 from .. import collector
 from ..errors import notify_error
@@ -31,12 +30,13 @@ from ...products.changeset import ChangeSet
 from .resource_actions import ResourceActions
 from .resource_keys import ResourceKeys
 from .resource_table import ResourceTable
-from .staged import StagedEdits
+from .staged import Staging
+from .view_title import list_title
 
 TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
 
 
-class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
+class ResourceView(ResourceKeys, ResourceActions, Vertical):
     BINDINGS = [
         Binding("c", "create", "Create", tooltip="Create a new resource"),
         Binding("e", "edit", "Edit"),
@@ -76,7 +76,8 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
         self.scope = scope
         self.context = context
         self.read_only = read_only
-        self.changes = ChangeSet() if kind.writing.batch is not None else None  # staged edits (kinds with `batch`)
+        # staged edits (kinds with `batch`): a part of the view, reached as `staged`
+        self.staged = Staging(self, ChangeSet() if kind.writing.batch is not None else None)
         self.refresher = Refresher(
             self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top
         )
@@ -121,7 +122,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             where = [Column(scope_type, scope_type.capitalize(), lambda r: r.text(scope_type), width=10)]
         rest = tuple(c for c in columns[1:] if c not in where)
         columns = (*columns[:1], *where, *rest) if self.scope == ALL else (*columns[:1], *rest)
-        self.table.set_columns(self.staged_columns(columns))
+        self.table.set_columns(self.staged.columns(columns))
 
     @property
     def planner(self) -> RefreshPlanner:
@@ -143,38 +144,10 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
 
     # ---- title --------------------------------------------------------------------------------
     def update_title(self) -> None:
-        t = self.table
-        loaded = t.loaded_count
-        total = sum(self.totals.values()) if self.totals else None
-        if total is not None and self.failed:
-            count = f"{loaded:,}/{total:,}+?"
-        elif total is not None:
-            count = f"{loaded:,}/{max(total, loaded):,}"
-        else:
-            # no total sent (a catalogue): once listed without a failure, what was read is all of it
-            count = f"{loaded:,}/?" if (self.listing or self.failed) else f"{loaded:,}/{loaded:,}"
-        parts = [self.kind.title]
-        if self.parent_ref is not None:
-            parts[0] = f"{self.parent_ref.name or self.parent_ref.id} › {self.kind.title}"
-        if self.kind.scope_type != "global":
-            parts.append(scope_label(self.scope, self.kind.scope_type))
-        parts.append(count)
-        if self.listing:
-            parts.append("loading…")
-        if t.visible_count != loaded:
-            parts.append(f"{t.visible_count:,} match" + ("" if t.visible_count == 1 else "es"))
-        if t.marked:
-            parts.append(f"{len(t.marked):,} marked")
-        if self.failed:
-            parts.append("✖ " + ", ".join(f"{s} {e.label}" for s, e in sorted(self.failed.items())))
-        if t.sort_state:
-            col, rev = t.sort_state
-            title = next((c.title for c in self.kind.columns if c.key == col), col)
-            parts.append(f"by {title} {'↓' if rev else '↑'}")
-        title = " · ".join(parts)
+        title = list_title(self.kind, self.scope, self.parent_ref, self.table, self.totals, self.failed, self.listing)
         if title != self._title:  # setting it repaints the whole table
             self._title = title
-            t.border_title = Content(title)  # plain text: never read as markup
+            self.table.border_title = Content(title)  # plain text: never read as markup
 
     # ---- loading ------------------------------------------------------------------------------
     def set_scope(self, scope: str) -> None:
@@ -239,7 +212,8 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
                 for r in items:
                     seen[r.id] = r
                 if not shown:
-                    self.table.upsert(self.shown(items) if self.changes else items)  # rows show as their page arrives
+                    # rows show as their page arrives
+                    self.table.upsert(self.staged.shown(items) if self.changes else items)
                 self.totals = totals
                 now = time.monotonic()
                 if now - titled > TITLE_EVERY:  # the count moves a few times a second, not per page
@@ -257,7 +231,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
                 for rid, r in previous.items():
                     if rid not in seen and self.kind.scope_of(r) in failed:
                         seen[rid] = r
-                self.table.replace(self.shown(list(seen.values())) if self.changes else seen.values())
+                self.table.replace(self.staged.shown(list(seen.values())) if self.changes else seen.values())
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
             self.listing = False
             self.last_attempt = self._wall()
@@ -312,7 +286,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
             return
         fresh = [row for result in results if result is not None for row in result.rows]
         if fresh:
-            self.table.upsert(self.shown(fresh) if self.changes else fresh)
+            self.table.upsert(self.staged.shown(fresh) if self.changes else fresh)
         for (sc, marks), result in zip(by_scope.items(), results):
             known = len(marks) + sum(1 for row in (result.rows if result else []) if row.id not in marks)
             if result is None or result.total is None or result.total != known:
@@ -368,7 +342,7 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
                         0, self.totals[sc] - sum(1 for r in resources if r.id in gone and self.kind.scope_of(r) == sc)
                     )
         if fresh:
-            self.table.upsert(self.shown(fresh) if self.changes else fresh)
+            self.table.upsert(self.staged.shown(fresh) if self.changes else fresh)
         if not errors:
             self.last_refresh = self._wall()
         self.last_attempt = self._wall()
@@ -387,6 +361,25 @@ class ResourceView(ResourceKeys, StagedEdits, ResourceActions, Vertical):
                 del self.then[rid]
                 if row is not None and spec.available(row):
                     self.run_action(row, spec)
+
+    # ---- staged edits (the `staged` part) ----------------------------------------------------------
+    @property
+    def changes(self) -> ChangeSet | None:
+        return self.staged.changes
+
+    @property
+    def staging(self) -> bool:
+        return self.staged.staging
+
+    @property
+    def sending(self) -> bool:
+        return self.staged.sending
+
+    def action_undo(self) -> None:
+        self.staged.undo()
+
+    def action_write(self) -> None:
+        self.staged.write()
 
     def run_when_settled(self, row: Any, spec: Any) -> None:
         """`spec` runs on `row` once a refresh sees it settled (`_then`)."""

@@ -4,20 +4,23 @@ and, once confirmed, sends it all in one request built by the kind. A failed sen
 staged change; a refresh keeps them too. A batch whose answer was lost may look and say what it
 found: it returns what to say when the changes were applied after all, raises `NotApplied` (the
 changes stay staged) when they were not, and `OutcomeUnclear` when it cannot tell: the changes stay
-staged marked `?` (unknown), and the batch looks for them before sending them again. A mixin of
-ResourceView.
+staged marked `?` (unknown), and the batch looks for them before sending them again. A part of
+ResourceView (`Staging`), which says what it needs of the view (`StagingHost`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual import work
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...api.errors import OutcomeUnknown
 from ...products.base import Column, Row
 from ...products.changeset import STAGED, ChangeSet
 from ..errors import guarded, notify_error
+
+if TYPE_CHECKING:
+    from ...products.base import ResourceKind
+    from ...products.service import ResourceService
+    from .resource_table import ResourceTable
 
 
 VIEWS = ".resource-view"  # the lists (`ResourceView`'s class), found without importing it
@@ -55,21 +58,47 @@ def _preload_review() -> None:
 STAGED_COLUMN = Column(STAGED, "±", lambda r: r.text(STAGED), width=1)
 
 
-class StagedEdits:
+class StagingHost(Protocol):
+    """What the staging part needs of its list view."""
+
     app: Any
-    kind: Any
-    service: Any
+    kind: ResourceKind
+    service: ResourceService
     scope: str
     read_only: bool
-    table: Any
-    changes: ChangeSet | None
-    sending: bool = False  # a send is under way: the list stays until its answer is shown
+    table: ResourceTable
+
+    def refresh_bindings(self) -> None: ...
+
+    def update_title(self) -> None: ...
+
+    def call_after_refresh(self, callback: Any) -> Any: ...
+
+    def reload(self) -> None: ...
+
+    def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
+
+
+class Staging:
+    """A list's staged changes: laid over its rows, reviewed, sent as one batch."""
+
+    def __init__(self, host: StagingHost, changes: ChangeSet | None) -> None:
+        self.host = host
+        self.changes = changes
+        self.sending = False  # a send is under way: the list stays until its answer is shown
+
+    # what the view holds, read where it is
+    app = property(lambda self: self.host.app)
+    kind = property(lambda self: self.host.kind)
+    service = property(lambda self: self.host.service)
+    scope = property(lambda self: self.host.scope)
+    table = property(lambda self: self.host.table)
 
     @property
     def staging(self) -> bool:
-        return self.changes is not None and not self.read_only
+        return self.changes is not None and not self.host.read_only
 
-    def staged_columns(self, columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    def columns(self, columns: tuple[Column, ...]) -> tuple[Column, ...]:
         return (STAGED_COLUMN, *columns) if self.changes is not None else columns
 
     def shown(self, rows: Any) -> Any:
@@ -95,10 +124,10 @@ class StagedEdits:
         self._staged_changed()
 
     def _staged_changed(self) -> None:
-        self.refresh_bindings()  # type: ignore[attr-defined]
-        self.update_title()  # type: ignore[attr-defined]
+        self.host.refresh_bindings()
+        self.host.update_title()
         if self.changes is not None and len(self.changes) == 1:
-            self.call_after_refresh(_preload_review)  # type: ignore[attr-defined]
+            self.host.call_after_refresh(_preload_review)
 
     def label_of(self, data: dict[str, Any]) -> str:
         """How a staged object is named to the operator (the kind's `label`, else its name or id)."""
@@ -185,7 +214,7 @@ class StagedEdits:
                 self.table.upsert([make({k: v for k, v in row.data.items() if k != STAGED})])
 
     @guarded("Undo")
-    def action_undo(self) -> None:
+    def undo(self) -> None:
         key = self.table.cursor_key
         row = self.table.get(key) if key is not None else None
         if self.changes is not None and row is not None:
@@ -200,7 +229,7 @@ class StagedEdits:
                 self._restage_one(key, before)
 
     @guarded("Send")
-    def action_write(self) -> None:
+    def write(self) -> None:
         if not self.staging or not self.changes:  # (the key is dim then: nothing to send)
             return
         from ..dialogs import open_dialog
@@ -226,8 +255,10 @@ class StagedEdits:
             confirm_label="Send",
         )
 
-    @work(exclusive=True, group="mutate", exit_on_error=False)
-    async def _send_changes(self) -> None:
+    def _send_changes(self) -> None:
+        self.host.run_worker(self._sending(), exclusive=True, group="mutate", exit_on_error=False)
+
+    async def _sending(self) -> None:
         self.sending = True
         try:
             await self._send()
@@ -246,7 +277,7 @@ class StagedEdits:
             self.app.notify(
                 f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20
             )
-            self.reload()  # type: ignore[attr-defined]
+            self.host.reload()
             return
         except (OutcomeUnclear, OutcomeUnknown) as err:
             self.changes.mark_unknown()
@@ -263,7 +294,7 @@ class StagedEdits:
                 severity="warning",
                 timeout=20,
             )
-            self.reload()  # type: ignore[attr-defined]
+            self.host.reload()
             return
         except Exception as err:
             notify_error(self.app, err, f"Sending {len(self.changes)} change(s)")
@@ -276,4 +307,4 @@ class StagedEdits:
             self.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
         else:
             self.app.notify(f"Sent {sent} change(s).", timeout=4)
-        self.reload()  # type: ignore[attr-defined]
+        self.host.reload()

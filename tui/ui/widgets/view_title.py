@@ -1,0 +1,50 @@
+"""A list's title: what it lists and where, how many of how many are loaded, and what the table does
+to them (filtered, marked, sorted), and which scopes failed — made from what the view passes, nothing else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...api.errors import ApiError
+from ...products.base import ResourceKind
+from ...products.location import scope_label
+
+
+def list_title(
+    kind: ResourceKind,
+    scope: str,
+    parent_ref: Any,
+    t: Any,
+    totals: dict[str, int],
+    failed: dict[str, ApiError],
+    listing: bool,
+) -> str:
+    """`t`: the table (its loaded, visible, marked counts and its sort)."""
+    loaded = t.loaded_count
+    total = sum(totals.values()) if totals else None
+    if total is not None and failed:
+        count = f"{loaded:,}/{total:,}+?"
+    elif total is not None:
+        count = f"{loaded:,}/{max(total, loaded):,}"
+    else:
+        # no total sent (a catalogue): once listed without a failure, what was read is all of it
+        count = f"{loaded:,}/?" if (listing or failed) else f"{loaded:,}/{loaded:,}"
+    parts = [kind.title]
+    if parent_ref is not None:
+        parts[0] = f"{parent_ref.name or parent_ref.id} › {kind.title}"
+    if kind.scope_type != "global":
+        parts.append(scope_label(scope, kind.scope_type))
+    parts.append(count)
+    if listing:
+        parts.append("loading…")
+    if t.visible_count != loaded:
+        parts.append(f"{t.visible_count:,} match" + ("" if t.visible_count == 1 else "es"))
+    if t.marked:
+        parts.append(f"{len(t.marked):,} marked")
+    if failed:
+        parts.append("✖ " + ", ".join(f"{s} {e.label}" for s, e in sorted(failed.items())))
+    if t.sort_state:
+        col, rev = t.sort_state
+        title = next((c.title for c in kind.columns if c.key == col), col)
+        parts.append(f"by {title} {'↓' if rev else '↑'}")
+    return " · ".join(parts)

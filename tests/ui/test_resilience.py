@@ -47,7 +47,7 @@ async def test_a_bug_in_a_handler_becomes_a_notification(sandbox):
         def broken(resource):
             raise RuntimeError("kaboom")
 
-        object.__setattr__(view, "confirm_delete", broken)
+        object.__setattr__(view.writes, "confirm_delete", broken)
         await pilot.press("d")
         await wait_for(pilot, lambda: any("kaboom" in n.message for n in app.notes), what="notified")
         assert app.is_running

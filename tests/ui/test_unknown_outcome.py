@@ -50,7 +50,7 @@ async def test_a_delete_whose_answer_is_lost_is_confirmed_gone():
         view = await loaded(pilot, app)
         stopped = next(r for r in view.table.resources() if r.state == "stopped")
         view.table.move_to(stopped.id)
-        view._delete(stopped)
+        view.writes.delete(stopped)
         await wait_for(pilot, lambda: "it is gone" in warnings(app), what="the look's report")
         assert "may have been applied" in warnings(app)
         assert view.table.get(stopped.id) is None

@@ -1,5 +1,6 @@
-"""What a user does to the resources of a view: actions and flows, create, edit, delete, copy,
-filter and sort. A mixin of ResourceView (which owns the table, the service and the refresh)."""
+"""What a user does to the resources of a view: actions and flows, copy, filter and sort; create, edit
+and delete through the view's `writes` part. A mixin of ResourceView (which owns the table, the service
+and the refresh)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from ...products.base import ActionSpec, Child, ParentRef
 from ..errors import guarded
 from .resource_table import ResourceTable
 from .line_input import LineInput
-from .resource_changes import ResourceChanges
 
 
-class ResourceActions(ResourceChanges):
+class ResourceActions:
     # Provided by ResourceView.
     app: Any
     kind: Any
@@ -31,6 +31,7 @@ class ResourceActions(ResourceChanges):
     follow: Callable[[Any], None]
     update_title: Callable[[], None]
     _detail_ref: Callable[[], Any]
+    writes: Any  # the view's create, edit and delete (`resource_changes.Writes`)
 
     # ---- the detail opened from this list -------------------------------------------------------
     @property
@@ -47,7 +48,7 @@ class ResourceActions(ResourceChanges):
     def _detail_on_top(self, screen: Any) -> bool:
         return self._detail is not None and screen is self._detail
 
-    def _refresh_detail(self) -> None:
+    def refresh_detail(self) -> None:
         if self._detail is None or not self._detail.is_attached:
             self._detail = None
             return
@@ -67,8 +68,8 @@ class ResourceActions(ResourceChanges):
         """Entry point shared with the detail screen."""
         {
             "actions": lambda r: self.open_actions(r, marks=False),  # the detail acts on its own row
-            "edit": self.open_edit,
-            "delete": self.confirm_delete,
+            "edit": self.writes.open_edit,
+            "delete": self.writes.confirm_delete,
             "copy_id": self.copy_id,
             "refresh_one": self.follow,
         }[what](resource)
@@ -104,17 +105,17 @@ class ResourceActions(ResourceChanges):
     @guarded("Create")
     def action_create(self) -> None:
         if self.may("create") and self._unlocked():
-            self.open_create()
+            self.writes.open_create()
 
     @guarded("Edit")
     def action_edit(self) -> None:
         if self.may("edit") and self._unlocked():
-            self._with_current(self.open_edit)
+            self._with_current(self.writes.open_edit)
 
     @guarded("Delete")
     def action_delete(self) -> None:
         if self.may("delete") and self._unlocked():
-            self._with_current(self.confirm_delete)
+            self._with_current(self.writes.confirm_delete)
 
     @guarded("Actions")
     def action_actions(self) -> None:
@@ -285,11 +286,6 @@ class ResourceActions(ResourceChanges):
             self.table.clear_marks()
             self.update_title()
             self.refresh_bindings()
-
-    def unknown_outcome(self, doing: str, told: str) -> None:
-        from ..errors import notify_lost
-
-        notify_lost(self.app, doing, told)
 
     # children ---------------------------------------------------------------------------------
     def open_child(self, child: Child, resource: Any) -> None:

@@ -1,45 +1,74 @@
 """Create, edit and delete in a view: the form or the confirm, the request, and what the table
 shows after — including after an answer that was lost ("may have been applied": look, then say).
-A mixin of ResourceView, through ResourceActions."""
+A part of ResourceView (`Writes`), which says what it needs of the view (`WritesHost`)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
-from textual import work
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...api.errors import ApiError
 from ...products import outcome
 from ...products.base import ALL, Lazy
 from ...products.rows import called, called_with_id
-from ..errors import notify_error
-from .resource_table import ResourceTable
+from ..errors import notify_error, notify_lost
+
+if TYPE_CHECKING:
+    from ...products.base import Context, ResourceKind
+    from ...products.service import ResourceService
+    from .resource_table import ResourceTable
+    from .staged import Staging
 
 
-class ResourceChanges:
-    # Provided by ResourceView and ResourceActions.
+class WritesHost(Protocol):
+    """What the writes part needs of its list view."""
+
     app: Any
-    kind: Any
-    service: Any
+    kind: ResourceKind
+    service: ResourceService
     scope: str
     read_only: bool
-    staging: Any
+    staged: Staging
     totals: dict[str, int]
-    context: Callable[[str], Any]
     table: ResourceTable
-    follow: Callable[[Any], None]
-    update_title: Callable[[], None]
-    _refresh_detail: Callable[[], None]
-    reveal_secrets: Callable[[Any], None]
-    unknown_outcome: Callable[[str, str], None]
-    run_flow: Callable[..., None]
-    _do_action: Callable[..., Any]
-    staged: Any  # the view's staging part (`staged.Staging`)
+
+    def context(self, scope: str) -> Context: ...
+
+    def follow(self, resource: Any) -> None: ...
+
+    def update_title(self) -> None: ...
+
+    def refresh_detail(self) -> None: ...
+
+    def reveal_secrets(self, resource: Any) -> None: ...
+
+    def run_flow(self, flow: Any, resource: Any, what: str, mutating: bool = True) -> None: ...
+
+    def run_action(self, resource: Any, spec: Any) -> None: ...
+
+    def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
+
+
+class Writes:
+    """A list's create, edit and delete."""
+
+    def __init__(self, host: WritesHost) -> None:
+        self.host = host
+
+    # what the view holds, read where it is
+    app = property(lambda self: self.host.app)
+    kind = property(lambda self: self.host.kind)
+    service = property(lambda self: self.host.service)
+    scope = property(lambda self: self.host.scope)
+    read_only = property(lambda self: self.host.read_only)
+    staged = property(lambda self: self.host.staged)
+    staging = property(lambda self: self.host.staged.staging)
+    totals = property(lambda self: self.host.totals)
+    table = property(lambda self: self.host.table)
 
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:
         """Where a flow started from "all" acts: the row's own scope is passed when there is one."""
-        return self.context(self.scope).scope if self.scope == ALL else self.scope
+        return self.host.context(self.scope).scope if self.scope == ALL else self.scope
 
     def open_create(self) -> None:
         if self.scope != ALL:
@@ -67,7 +96,7 @@ class ResourceChanges:
     def _open_create(self, scope: str) -> None:
         assert self.kind.create is not None
         spec = self.kind.create.get()
-        ctx = self.context(scope)
+        ctx = self.host.context(scope)
         ctx.parent = self.service.parent  # a child list's payload names its parent (a certificate's zone)
         from ..screens.form import FormScreen
 
@@ -81,7 +110,7 @@ class ResourceChanges:
                 from ...products.flows import StepCancelled
                 from ..flow_ui import ViewFlowUI
 
-                payload = await spec.extend.get()(ViewFlowUI(self, scope), form, payload, extra)
+                payload = await spec.extend.get()(ViewFlowUI(self.host, scope), form, payload, extra)
                 if payload is None:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
             if self.staging:
@@ -103,7 +132,7 @@ class ResourceChanges:
                         "answer and "
                         f"will not be given again: {how}."
                     )
-                self.unknown_outcome(f"Creating {row.name or row.id}", looked)
+                notify_lost(self.app, f"Creating {row.name or row.id}", looked)
                 lost.add(row.id)
             return row
 
@@ -122,22 +151,22 @@ class ResourceChanges:
             self.table.upsert([created], first=self.kind.reading.newest_first)
             self.table.move_to(created.id)
             if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
-                self.follow(created)
+                self.host.follow(created)
             if created.id in existed:
                 self.said_existing(created)
                 return
             if scope in self.totals:
                 self.totals[scope] += 1
-            self.update_title()
+            self.host.update_title()
             if created.id not in lost:
                 self.app.notify(
                     f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4
                 )
-            self.reveal_secrets(created)
+            self.host.reveal_secrets(created)
             if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
                 action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
                 if action is not None:
-                    self._do_action(created, action)
+                    self.host.run_action(created, action)
 
         self.app.push_screen(
             FormScreen(
@@ -167,7 +196,7 @@ class ResourceChanges:
         are not shown as given once."""
         self.service.take_secrets(row.id)
         self.service.take_extras(row.id)
-        self.update_title()
+        self.host.update_title()
         owner = f"{self.service.parent.name} already has" if self.service.parent is not None else "there already is"
         state = f", {row.state}" if row.state else ""
         self.app.notify(
@@ -198,7 +227,7 @@ class ResourceChanges:
                 from ...products.flows import StepCancelled
                 from ..flow_ui import ViewFlowUI
 
-                if not await ViewFlowUI(self, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
+                if not await ViewFlowUI(self.host, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
             if spec.steps and not self.staging:
                 from ...products.edit_steps import send_steps
@@ -215,7 +244,7 @@ class ResourceChanges:
                 return self.staged.stage_edit(resource, patch)
             row, told = await outcome.update(self.service, scope, resource, patch, spec.method)
             if told:
-                self.unknown_outcome(f"Saving {row.name}", told)
+                notify_lost(self.app, f"Saving {row.name}", told)
             return row
 
         def done(result: Any) -> None:
@@ -229,7 +258,7 @@ class ResourceChanges:
                 )
             elif result:
                 self.table.upsert([result[0]])
-                self._refresh_detail()
+                self.host.refresh_detail()
                 self.app.notify(said[0] if said else f"Saved {result[0].name}", timeout=6 if said else 4)
 
         async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
@@ -267,7 +296,7 @@ class ResourceChanges:
             self.staged.stage_delete(resource)
             return
         if self.kind.writing.delete_flow is not None:
-            self.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")
+            self.host.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")
             return
         warn = self.kind.writing.delete_warning
         if isinstance(warn, Lazy):  # read from the API before asking (the frontends that use a backend)
@@ -275,8 +304,10 @@ class ResourceChanges:
         else:
             self._ask_delete(resource, warn(resource))
 
-    @work(group="mutate", exit_on_error=False)
-    async def _warn_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
+    def _warn_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
+        self.host.run_worker(self._warned_then_ask(resource, warn), group="mutate", exit_on_error=False)
+
+    async def _warned_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
         try:
             said = await warn.get()(self.service, self.kind.scope_of(resource) or self.scope, resource)
         except ApiError as err:
@@ -288,7 +319,7 @@ class ResourceChanges:
 
         def answered(ok: bool | None) -> None:
             if ok:
-                self._delete(resource)
+                self.delete(resource)
 
         name = called(resource)
         self.app.push_screen(
@@ -304,8 +335,11 @@ class ResourceChanges:
             answered,
         )
 
-    @work(group="mutate", exit_on_error=False)
-    async def _delete(self, resource: Any) -> None:
+    def delete(self, resource: Any) -> None:
+        """Send the delete (confirmed already), in a worker, and show what happened."""
+        self.host.run_worker(self._deleting(resource), group="mutate", exit_on_error=False)
+
+    async def _deleting(self, resource: Any) -> None:
         scope = self.kind.scope_of(resource) or self.scope
         try:
             found = await outcome.delete(self.service, scope, resource)
@@ -316,12 +350,12 @@ class ResourceChanges:
             self.forget(resource)
             self.app.notify(f"Deleted {resource.name}", timeout=4)
             return
-        self.unknown_outcome(f"Deleting {resource.name}", found.told)
+        notify_lost(self.app, f"Deleting {resource.name}", found.told)
         if found.applied:
             self.forget(resource)
         elif found.row is not None:
             self.table.upsert([found.row])
-            self.follow(found.row)
+            self.host.follow(found.row)
 
     def forget(self, resource: Any) -> None:
         """A resource is gone: out of the table and the counts."""
@@ -329,5 +363,5 @@ class ResourceChanges:
         sc = self.kind.scope_of(resource)
         if sc in self.totals:
             self.totals[sc] = max(0, self.totals[sc] - 1)
-        self.update_title()
-        self._refresh_detail()
+        self.host.update_title()
+        self.host.refresh_detail()

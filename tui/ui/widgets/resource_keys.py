@@ -12,14 +12,32 @@ WRITES = ("create", "edit", "delete")  # the actions of writes, hidden in read-o
 
 
 class ResourceKeys:
-    """Mixed into ResourceView (its kind, read_only, table, staging and changes)."""
+    """Mixed into ResourceView (its kind, read_only, table and staged edits)."""
 
     kind: Any
     read_only: bool
     table: Any
-    staging: Any
-    changes: Any
+    staged: Any  # the view's staged edits (`staged.Staging`)
     BINDINGS: Any
+
+    @property
+    def changes(self) -> Any:
+        """The staged changes (a ChangeSet), or None for a kind not edited as a change set."""
+        return self.staged.changes
+
+    @property
+    def staging(self) -> bool:
+        return self.staged.staging
+
+    @property
+    def sending(self) -> bool:
+        return self.staged.sending
+
+    def action_undo(self) -> None:
+        self.staged.undo()
+
+    def action_write(self) -> None:
+        self.staged.write()
 
     def may(self, what: str) -> bool | None:
         """Whether a key can work here: writes are gone in read-only mode, verbs that change nothing

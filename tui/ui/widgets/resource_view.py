@@ -30,6 +30,7 @@ from ...products.changeset import ChangeSet
 from .resource_actions import ResourceActions
 from .resource_keys import ResourceKeys
 from .resource_table import ResourceTable
+from .resource_changes import Writes
 from .staged import Staging
 from .view_title import list_title
 
@@ -78,6 +79,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self.read_only = read_only
         # staged edits (kinds with `batch`): a part of the view, reached as `staged`
         self.staged = Staging(self, ChangeSet() if kind.writing.batch is not None else None)
+        self.writes = Writes(self)  # create, edit and delete: a part of the view
         self.refresher = Refresher(
             self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top
         )
@@ -257,7 +259,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             doing = f"Listing {self.kind.title.lower()}" + ("" if self.kind.scope_type == "global" else f" in {where}")
             notify_error(self.app, first, doing)
         self.update_title()
-        self._refresh_detail()
+        self.refresh_detail()
         self._then()
         self.post_message(self.Refreshed(self))
         self.refresher.done(first is None, isinstance(first, RateLimited))
@@ -347,7 +349,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             self.last_refresh = self._wall()
         self.last_attempt = self._wall()
         self.update_title()
-        self._refresh_detail()
+        self.refresh_detail()
         self._then()
         self.post_message(self.Refreshed(self))
         self.refresher.done(not errors, any(isinstance(e, RateLimited) for e in errors), full=False)
@@ -362,24 +364,12 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
                 if row is not None and spec.available(row):
                     self.run_action(row, spec)
 
-    # ---- staged edits (the `staged` part) ----------------------------------------------------------
-    @property
-    def changes(self) -> ChangeSet | None:
-        return self.staged.changes
+    # ---- what the action runner and flows use (`action_host.ActionHost`) -------------------------
+    def create_scope(self) -> str:
+        return self.writes.create_scope()
 
-    @property
-    def staging(self) -> bool:
-        return self.staged.staging
-
-    @property
-    def sending(self) -> bool:
-        return self.staged.sending
-
-    def action_undo(self) -> None:
-        self.staged.undo()
-
-    def action_write(self) -> None:
-        self.staged.write()
+    def forget(self, resource: Any) -> None:
+        self.writes.forget(resource)
 
     def run_when_settled(self, row: Any, spec: Any) -> None:
         """`spec` runs on `row` once a refresh sees it settled (`_then`)."""

@@ -34,8 +34,9 @@ _HAS_CONTROL = re.compile(
 # In JSON bytes: a short escape, a \u escape of a control or an invisible character, a raw DEL, a
 # raw C1 in UTF-8, or one of the invisible characters in UTF-8.
 _MAY_HOLD_CONTROL = re.compile(
-    rb"\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u061[cC]|\\u180[eE]|\\u20[0-6][0-9a-fA-F]|\\u[fF][eE][fF][fF]"
-    rb"|\\u[dD][89a-fA-F]|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xd8\x9c|\xe1\xa0\x8e"
+    rb"\\[bfnrt]|\\u00[0-1][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u061[cC]|\\u180[eE]"
+    rb"|\\u20[0-6][0-9a-fA-F]|\\u[fF][eE][fF][fF]|\\u[dD][89a-fA-F]|\x7f|\xc2[\x80-\x9f]"
+    rb"|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0\xa6-\xa9]|\xef\xbb\xbf|\xd8\x9c|\xe1\xa0\x8e"
 )
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 

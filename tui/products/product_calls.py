@@ -4,7 +4,7 @@ reach (a product's catalogue, a set under a resource, a text value, a series of 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from ..api.client import ApiClient
 from ..api.paging import list_all
@@ -12,15 +12,12 @@ from .base import Call, Context, ParentRef, ResourceKind
 
 
 class ProductCalls:
+    # What `ResourceService` gives its base: where to send, and its own context and verbs.
     client: ApiClient
     kind: ResourceKind
     parent: ParentRef | None
-
-    def context_for(self, scope: str) -> Context | None:
-        raise NotImplementedError
-
-    async def run(self, call: Call, scope: str, row: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        raise NotImplementedError
+    context_for: Callable[[str], Context | None]
+    run: Callable[..., Awaitable[dict[str, Any]]]
 
     async def metrics(
         self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float

@@ -31,7 +31,8 @@ EXAMPLES = {  # a record's data, as the Data field shows it for each type
 }
 TTL_MIN, TTL_MAX = 60, 2_592_000  # what the platform takes (the sandbox refuses outside it too)
 HOST = re.compile(
-    r"^(?=.{1,253}\.?$)([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$"
+    r"^(?=.{1,253}\.?$)"  # the whole name, then its labels
+    r"([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$"
 )
 CAA = re.compile(r'^(\d{1,3}) (issue|issuewild|iodef) "[^"]*"$')
 TLSA = re.compile(r"^([0-3]) ([01]) ([0-2]) ([0-9A-Fa-f]+)$")

@@ -78,7 +78,8 @@ class CopiesStore:
 
     def export_url(self, b: dict[str, Any]) -> dict[str, Any]:
         return {
-            "download_url": f"https://s3.{b['region']}.example/rdb-exports/{b['id']}/{b['database_name']}.custom?X-Expires=86400",
+            "download_url": f"https://s3.{b['region']}.example/rdb-exports/{b['id']}/{b['database_name']}.custom"
+            "?X-Expires=86400",
             "download_url_expires_at": self.iso(self.now() + self.t.export + 86_400),
         }
 

@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 
 from ..records import record
 from . import http_setup, safe
+from .safe import decode_object  # noqa: F401  (re-exported: callers name it from the client)
 from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
 from .background import decoded, import_httpx, in_thread
 from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
@@ -390,14 +391,6 @@ class ApiClient:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
         _, data = await self.request_data(method, path, json=body, decode=decode_object)
         return data
-
-
-def decode_object(content: bytes) -> dict[str, Any]:
-    """A body as a dict, made safe to show; {} for an empty body; ValueError when not JSON."""
-    if not content.strip():
-        return {}
-    data = safe.loads(content)
-    return data if isinstance(data, dict) else {"items": data}
 
 
 def _ms(started: float) -> float:

@@ -254,3 +254,11 @@ def credentials(value: Any, path: str = "") -> dict[str, str]:
 def text(content: bytes) -> str:
     """A body read as text (user data, an error page), made safe to show."""
     return clean(content.decode("utf-8", "replace"))
+
+
+def decode_object(content: bytes) -> dict[str, Any]:
+    """A body as a dict, made safe to show; {} for an empty body; ValueError when not JSON."""
+    if not content.strip():
+        return {}
+    data = loads(content)
+    return data if isinstance(data, dict) else {"items": data}

@@ -16,6 +16,7 @@ from typing import Any, Awaitable, Callable, Iterable
 from ..records import record
 from ..api.errors import ApiError, NotFound, OutcomeUnknown
 from .base import Call, Row
+from .diff import changes
 from .rows import called_with_id
 
 
@@ -182,32 +183,6 @@ async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]
             None,
         )
     return Found(row, "it now holds what was sent: the change was applied", True)
-
-
-def changes(was: Any, now: Any, limit: int = 3) -> str:
-    """What differs between two readings of one object, one level into its objects, times left out
-    (`install.status: completed → to_install`): a look whose state says nothing says this instead."""
-    if not isinstance(was, dict) or not isinstance(now, dict):
-        return ""
-
-    def said(value: Any) -> str:
-        text = "none" if value in (None, "") else str(value) if isinstance(value, (str, int, float, bool)) else "…"
-        return text if len(text) <= 40 else text[:39] + "…"
-
-    found: list[str] = []
-    for key in sorted(was.keys() | now.keys(), key=str):
-        a, b = was.get(key), now.get(key)
-        if a == b or str(key).startswith("_") or str(key).endswith(("_at", "_date")):  # (`_`: the console's own)
-            continue
-        if isinstance(a, dict) and isinstance(b, dict):
-            found += [
-                f"{key}.{sub}: {said(a.get(sub))} → {said(b.get(sub))}"
-                for sub in sorted(a.keys() | b.keys(), key=str)
-                if a.get(sub) != b.get(sub) and not str(sub).endswith(("_at", "_date"))
-            ]
-        else:
-            found.append(f"{key}: {said(a)} → {said(b)}")
-    return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")
 
 
 async def after_action(

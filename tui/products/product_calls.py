@@ -8,6 +8,7 @@ from typing import Any, Awaitable, Callable
 
 from ..api.client import ApiClient
 from ..api.paging import list_all
+from ..api.safe import decode_object
 from .base import Call, Context, ParentRef, ResourceKind
 
 
@@ -52,7 +53,7 @@ class ProductCalls:
             json=body,
             content=content,
             content_type=content_type,
-            decode=object_or_empty,
+            decode=decode_object,
         )
         return data
 
@@ -90,9 +91,3 @@ def segments_of(parts: tuple[str, ...]) -> list[str]:
     from urllib.parse import quote
 
     return [quote(str(p), safe="/") for p in parts]
-
-
-def object_or_empty(content: bytes) -> Any:
-    from ..api.client import decode_object
-
-    return decode_object(content)

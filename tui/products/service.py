@@ -19,7 +19,8 @@ from ..api.client import ApiClient
 from ..api.errors import ApiError, BadBody, NotFound, OutcomeUnknown, PermissionDenied, as_api_error
 from ..api.paging import MAX_PER_PAGE, fetch_page, iter_pages
 from .base import ALL, Call, Context, ParentRef, ResourceKind, Row, fill
-from .product_calls import ProductCalls, object_or_empty
+from ..api.safe import decode_object
+from .product_calls import ProductCalls
 
 DELTA_PAGE = 50  # rows asked per change probe
 DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
@@ -362,7 +363,7 @@ class ResourceService(ProductCalls):
             path,
             params=call.params_for(context),
             json=body,
-            decode=object_or_empty,
+            decode=decode_object,
             mutating=call.mutating,
         )
         if self.kind.secrets.fields:  # an answer carrying a one-time secret (an activation's password)

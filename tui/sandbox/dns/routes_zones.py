@@ -16,9 +16,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..core import check_unknown, is_uuid, json_body, page_page_size, public
-from ..errors import HttpError, invalid_arguments, not_found
+from ..errors import HttpError, already_exists, invalid_arguments, not_found
 from .names import domain_name, host_name, subdomain_name, zone_name
-from .store import DnsStore, already_exists
+from .store import DnsStore
 from .routes_certificates import certificate_routes
 
 ZONE_ORDER = {

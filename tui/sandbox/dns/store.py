@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..core import Ids
-from ..errors import HttpError, not_found
+from ..errors import HttpError, not_found, precondition_failed
 from ..lifecycle import Timeline
 from .names import same_hosts, zone_name
 
@@ -47,30 +47,12 @@ class Timings:
     auto_validate: float | None = None  # a registration validates by itself after this long (None: only by TXT record)
 
 
-def already_exists(resource: str, help_message: str) -> HttpError:
-    return HttpError(
-        409,
-        {
-            "type": "already_exists",
-            "message": "resource already exists",
-            "resource": resource,
-            "help_message": help_message,
-        },
-    )
-
-
 def not_default_ns(zone: Obj) -> HttpError:
     """412: records are edited only in a zone that uses the default name servers (spec 3 §4.1)."""
-    return HttpError(
-        412,
-        {
-            "type": "precondition_failed",
-            "message": "precondition is not respected",
-            "precondition": "default_name_servers_required",
-            "help_message": f"the zone {zone['_name']} does not use the default name servers "
-            "({', '.join(zone['ns_default'])}): "
-            f"its records are edited at its own name servers ({', '.join(zone['ns'])})",
-        },
+    return precondition_failed(
+        "default_name_servers_required",
+        f"the zone {zone['_name']} does not use the default name servers ({', '.join(zone['ns_default'])}): "
+        f"its records are edited at its own name servers ({', '.join(zone['ns'])})",
     )
 
 

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 from .form_fields import (  # noqa: F401  (re-exported)
+    texts,
     is_bool,
     field_meta,
     errors_by_field,
@@ -331,33 +332,8 @@ class ModelForm(Vertical):
         return raw
 
     def texts(self, values: dict[str, Any]) -> list[tuple[str, str]]:
-        """Every text in a form's values, with the path of the field holding it (a list's items and
-        a key/value map's keys and values are their field's; a variant's fields sit under its tag)."""
-        out: list[tuple[str, str]] = []
-
-        def walk(model: type[BaseModel], value: Any, prefix: str, skip: str | None = None) -> None:
-            for name, info in model.model_fields.items():
-                if name == skip or not isinstance(value, dict) or name not in value:
-                    continue
-                v, path = value[name], prefix + name
-                sub, kinds = submodel(info.annotation), variants(info)
-                if sub is not None:
-                    walk(sub, v, path + ".")
-                elif kinds is not None and isinstance(v, dict) and v.get(info.discriminator) in kinds:
-                    tag = v[info.discriminator]
-                    walk(kinds[tag], v, f"{path}.{tag}.", info.discriminator)
-                else:
-                    items = (
-                        [t for pair in v.items() for t in pair]
-                        if isinstance(v, dict)
-                        else v
-                        if isinstance(v, list)
-                        else [v]
-                    )
-                    out.extend((path, t) for t in items if isinstance(t, str))
-
-        walk(self.model, values, "")
-        return out
+        """Every text in the form's values, with the path of the field holding it (`form_fields.texts`)."""
+        return texts(self.model, values)
 
     def show_errors(self, errors: dict[str, str], only_touched: bool = False) -> None:
         """Each field's error under it. One walk finds the boxes (not one per field: this runs at every

@@ -33,12 +33,12 @@ from textual.widgets.input import Selection
 
 from .. import styles
 from ...api.safe import clean
-from ..errors import describe, log, log_shown
+from ..errors import describe, log_shown
 from ..widgets.key_bar import KeyBar
 from ..widgets.line_input import LineInput
 from ..widgets.streamed_markdown import StreamedMarkdown
 from . import chat_words
-from .chat_gauges import gauge_text, unreadable, usage_text, used_up
+from .chat_gauges import gauge_text, limits_in, usage_text, used_up
 
 
 FLUSH = 0.05  # seconds between redraws of an answer arriving
@@ -312,14 +312,7 @@ class ChatScreen(Screen[None]):
     def _gauges(self, headers: Any) -> None:
         """The limits an answer reports, kept with when it came: the head counts their resets down (a
         header that is no count reads "unreadable (see log)", and the log says what it was)."""
-        said = {
-            k: headers.get(k)
-            for g in self.spec.gauges
-            for k in (g.remaining, g.limit, g.reset)
-            if k and headers.get(k) is not None
-        }
-        for bad in unreadable(self.spec.gauges, said):
-            log.warning("Chat: a limit header is no count or duration: %s", bad)
+        said = limits_in(self.spec.gauges, headers)
         if said:
             self._limits, self._limits_at = said, self._now()
             self._draw_gauges()

@@ -6,11 +6,14 @@ said to be unreadable — never drawn, never raised from the timer that counts t
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from typing import Any
 
 from ...api.safe import clean
+
+log = logging.getLogger("cloudtui.ui")
 
 COUNT = re.compile(r"[0-9]{1,15}")  # a quadrillion is more than any minute's limit: longer is no count
 UNREADABLE = "unreadable (see log)"
@@ -45,6 +48,17 @@ def unreadable(gauges: Any, headers: Any) -> list[str]:
                 text = clean(str(said))
                 found.append(f"{name}: {text[:40]!r}" + (f"… ({len(text):,} characters)" if len(text) > 40 else ""))
     return found
+
+
+def limits_in(gauges: Any, headers: Any) -> dict[str, Any]:
+    """The limit headers an answer carries that the gauges read; those that are no count or duration
+    are logged with what they said (their gauge reads "unreadable (see log)")."""
+    said = {
+        k: headers.get(k) for g in gauges for k in (g.remaining, g.limit, g.reset) if k and headers.get(k) is not None
+    }
+    for bad in unreadable(gauges, said):
+        log.warning("Chat: a limit header is no count or duration: %s", bad)
+    return said
 
 
 def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:

@@ -71,6 +71,30 @@ def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
     )
 
 
+def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
+    from tui.products.nouns import plural
+
+    assert [plural(n) for n in ("server", "IP address", "policy", "key", "box", "match")] == [
+        "servers",
+        "IP addresses",
+        "policies",
+        "keys",
+        "boxes",
+        "matches",
+    ]
+    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region")
+    named = kind(id="g.security_groups", singular="security group", columns=())
+    assert (named.title, named.collection, named.list_key, named.paging) == (
+        "Security groups",
+        "security_groups",
+        "security_groups",
+        "page_size",
+    )
+    assert named.model.target == "tui.products.models:Resource"  # the lenient model every product's detail reads
+    own = kind(id="g.zones", singular="zone", title="DNS zones", collection="dns-zones", columns=())
+    assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns-zones")
+
+
 def test_a_group_of_options_combines_with_the_products_option_by_option_and_refuses_what_it_lacks():
     kind = kinds_of(
         product="Gadgets",

@@ -15,6 +15,7 @@ from ..records import fields, record
 from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
+from .nouns import title_of
 from .shared_values import SharedValues
 from .kind_options import Reading, Rows, Secrets, Singleton, Writing, over  # noqa: F401  (re-exported)
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
@@ -157,22 +158,25 @@ class Context:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+RESOURCE: Lazy[Any] = Lazy("tui.products.models:Resource")
 COLLECTION = "<the collection's name>"  # a list's envelope by the convention (`ResourceKind.list_key`)
 
 
 @record(frozen=True, eq=False)
 class ResourceKind:
-    id: str
+    id: str  # "<product>.<collection>": "instance.servers"
     product: str
-    title: str  # plural, as a list is titled: "Servers"
     singular: str  # "server": forms and confirmations
     api: str  # the product's base path: "instance/v1"
     scope_type: ScopeType
-    collection: str  # the list path under the base: "servers"
-    model: Lazy[Any]  # the full, lenient pydantic model, for the detail view
     # The list's columns: a declared field's key (see `fields`), or a Column for a computed one.
     columns: tuple[Column | str, ...]
-    paging: PagingStyle
+    # Named from the one noun where the API follows its convention: titled by the plural of
+    # `singular` ("Security groups"), listed under the collection the id ends with ("security_groups").
+    title: str = ""  # plural, as a list is titled
+    collection: str = ""  # the list path under the base
+    model: Lazy[Any] = RESOURCE  # the full, lenient pydantic model, for the detail view
+    paging: PagingStyle = "page_size"
     # The envelopes the API wraps its answers in, named from the collection by its convention: a list
     # under the collection's name (`{"servers": [...]}`), one object bare. Another key, or None for a
     # bare list; one object under a key (`{"server": {...}}`) names it.
@@ -203,6 +207,10 @@ class ResourceKind:
     singleton: Singleton | None = None
 
     def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", title_of(self.singular))
+        if not self.collection:
+            object.__setattr__(self, "collection", self.id.partition(".")[2])
         if self.list_key is COLLECTION:
             object.__setattr__(self, "list_key", self.collection)
         if self.fields:

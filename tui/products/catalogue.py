@@ -9,16 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .base import Column, Lazy, ResourceKind
+from .base import Column, ResourceKind
 from .kind_options import Reading, over
 
-RESOURCE = Lazy("tui.products.models:Resource")
 # What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
 DEFAULTS: dict[str, Any] = {
-    "item_key": None,
-    "model": RESOURCE,
     "id_field": "name",
-    "paging": "page_size",
     "reading": Reading(fetch_detail=False, per_scope=True),
     "state_field": "stock",
 }

@@ -105,3 +105,19 @@ def start_entry() -> Entry:
 def list_kinds() -> list[Any]:
     """Every list kind of every product (imports them all: for tests and tools, not start-up)."""
     return [e.load() for e in entries() if e.opens in ("list", "panel")]
+
+
+def every_kind() -> list[Any]:
+    """Every kind of every product, its children's and theirs too, each once (imports them all)."""
+    kinds, seen = list_kinds(), set()
+    for kind in kinds:  # the list grows as it is walked
+        seen.add(kind.id)
+    i = 0
+    while i < len(kinds):
+        for child in kinds[i].children:
+            found = child.get()
+            if found.id not in seen:
+                seen.add(found.id)
+                kinds.append(found)
+        i += 1
+    return kinds

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Lazy, kinds_of
+from ..base import kinds_of
 
 API = "baremetal/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1: where bare metal is offered
-RESOURCE = Lazy("tui.products.models:Resource")
 # What every bare-metal kind shares; a kind says only what differs (private networks: another API and zones).
-baremetal_kind = kinds_of(
-    product="Bare metal", api=API, scope_type="zone", scopes=ZONES, paging="page_size", model=RESOURCE
-)
+baremetal_kind = kinds_of(product="Bare metal", api=API, scope_type="zone", scopes=ZONES)
 MOVING_INSTALL = frozenset({"to_install", "installing"})
 
 

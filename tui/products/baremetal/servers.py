@@ -216,9 +216,7 @@ SERVER_FIELDS = (
 
 SERVERS = baremetal_kind(
     id="baremetal.servers",
-    title="Bare-metal servers",
     singular="bare-metal server",
-    collection="servers",
     reading=Reading(page_size=100),
     fields=SERVER_FIELDS,
     columns=("name", "status", "install", "boot", "ping", "zone", "ips", "created", "tags"),  # `/` finds by tag too
@@ -244,9 +242,7 @@ SERVERS = baremetal_kind(
 
 EVENTS = baremetal_kind(  # the detail's timeline, newest first
     id="baremetal.events",
-    title="Events",
     singular="event",
-    collection="events",
     list_key="event",
     parent=Parent("baremetal.servers", list_path="servers/{parent}/events"),
     reading=Reading(

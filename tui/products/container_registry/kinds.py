@@ -23,9 +23,7 @@ registry_kind = kinds_of(
     api=API,
     scope_type="region",
     scopes=REGIONS,
-    paging="page_size",
     reading=Reading(page_size=100),
-    model=Lazy("tui.products.models:Resource"),
     state_field="status",
     transitional=frozenset({"deleting"}),
 )
@@ -175,7 +173,6 @@ NAMESPACES = registry_kind(
     id="registry.namespaces",
     title="Registry namespaces",
     singular="namespace",
-    collection="namespaces",
     fields=NAMESPACE_FIELDS,
     columns=("name", "status", "endpoint", "visibility", "images", "size", "region", "created"),
     children=(Child("Images", HERE + "NAMESPACE_IMAGES"),),
@@ -275,9 +272,7 @@ def short_digest(r: Any) -> str:
 
 TAGS = registry_kind(
     id="registry.tags",
-    title="Tags",
     singular="tag",
-    collection="tags",
     parent=Parent("registry.images", list_path="images/{parent}/tags", item_path="tags/{id}"),
     fields=(
         Field("id", "ID", "id"),

@@ -119,9 +119,7 @@ RECORD_COLUMNS = (
 
 RECORDS = dns_kind(
     id="dns.records",
-    title="Records",
     singular="record",
-    collection="records",
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/records"),
     state_field="type",
     # By name, then type (the zone itself first); a new record takes its place on r.
@@ -149,7 +147,6 @@ VERSIONS = dns_kind(
     id="dns.versions",
     title=f"Versions (the last {VERSIONS_KEPT} kept)",
     singular="version",
-    collection="versions",
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
     # Newest first, a restore's new version included.
     reading=Reading(fetch_detail=False, sort=("created", True)),
@@ -212,7 +209,6 @@ def kept_apart(c: Any) -> str:
 
 CERTIFICATES = dns_kind(
     id="dns.certificates",
-    title="Certificates",
     singular="certificate",
     collection="ssl-certificates",
     list_key="certificates",

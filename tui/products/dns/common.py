@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Lazy, kinds_of
+from ..base import kinds_of
 from ..format import COMMON, Tones
 from ..kind_options import Reading
 from ..location import FromContext
@@ -26,9 +26,7 @@ dns_kind = kinds_of(
     product="DNS",
     api=API,
     scope_type="global",
-    paging="page_size",
     reading=Reading(page_size=100),
-    model=Lazy("tui.products.models:Resource"),
     state_field="status",
 )
 VERSIONS_KEPT = 100  # spec 3 §8

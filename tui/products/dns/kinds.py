@@ -151,7 +151,6 @@ DOMAINS = dns_kind(
     id="dns.domains",
     title="DNS domains",
     singular="domain",
-    collection="domains",
     id_field="domain",
     transitional=frozenset({"checking", "creating", "renewing", "updating"}),
     fields=DOMAIN_FIELDS,

@@ -23,8 +23,6 @@ flexible_ip_kind = kinds_of(
     api=API,
     scope_type="zone",
     scopes=ZONES,
-    paging="page_size",
-    model=Lazy("tui.products.models:Resource"),
 )
 MAX_PER_SERVER = 64  # spec 1 §8
 FLOWS = "tui.products.flexible_ip.flows:"
@@ -174,9 +172,7 @@ FIP_FIELDS = (
 
 FIPS = flexible_ip_kind(
     id="flexible_ip.fips",
-    title="Flexible IPs",
     singular="flexible IP",
-    collection="fips",
     list_key="flexible_ips",
     reading=Reading(page_size=100, sort=("server", False)),
     fields=FIP_FIELDS,

@@ -29,9 +29,7 @@ inference_kind = kinds_of(
     product="Inference",
     api=API,
     scope_type="global",
-    paging="page_size",
     reading=Reading(page_size=100, list_params=ListParams({"project_id": "project_id"})),
-    model=Lazy("tui.products.models:Resource"),
 )
 
 
@@ -104,9 +102,7 @@ MODEL_FIELDS = (
 
 MODELS = inference_kind(
     id="inference.models",
-    title="Models",
     singular="model",
-    collection="models",
     state_field="status",
     transitional=frozenset({"creating", "converting", "building", "deploying", "pausing", "deleting"}),
     reading=Reading(newest_first=True),  # the API's own order (created_at_desc): no sort of 10,000 rows here

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..base import Call, Lazy, kinds_of
+from ..base import Call, kinds_of
 from ..declared import Field
 from ..format import COMMON, Tones
 
@@ -17,9 +17,8 @@ def action_call(action: str) -> Call:
     return Call("POST", "{id}/action", {"action": action})
 
 
-RESOURCE = Lazy("tui.products.models:Resource")  # a lenient model: the detail shows raw fields
 # What every Instance kind shares; a kind says only what differs (types: read whole; servers: their own model).
-instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging="per_page", model=RESOURCE)
+instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging="per_page")
 
 ID = Field("id", "ID", "id")
 # The server a volume or an IP is attached to: its name sent beside its id.

@@ -104,7 +104,6 @@ def _respected(group: Any) -> str:
 
 IPS = instance_kind(
     id="instance.ips",
-    title="Flexible IPs",
     singular="flexible IP",
     delete=DELETE_BY_ID,
     writing=Writing(
@@ -115,7 +114,6 @@ IPS = instance_kind(
             else None
         ),
     ),
-    collection="ips",
     item_key="ip",
     fields=(
         ID,
@@ -163,7 +161,6 @@ IPS = instance_kind(
 
 SECURITY_GROUPS = instance_kind(
     id="instance.security_groups",
-    title="Security groups",
     singular="security group",
     delete=DELETE_BY_ID,
     writing=Writing(
@@ -178,7 +175,6 @@ SECURITY_GROUPS = instance_kind(
             )
         ),
     ),
-    collection="security_groups",
     item_key="security_group",
     fields=(
         ID,
@@ -258,11 +254,9 @@ SECURITY_GROUPS = instance_kind(
 
 PLACEMENT_GROUPS = instance_kind(
     id="instance.placement_groups",
-    title="Placement groups",
     singular="placement group",
     delete=DELETE_BY_ID,
     writing=Writing(name_param="name"),
-    collection="placement_groups",
     item_key="placement_group",
     fields=(
         ID,

@@ -10,9 +10,7 @@ from ..kind_options import Writing
 
 PRIVATE_NICS = instance_kind(
     id="instance.private_nics",
-    title="Private NICs",
     singular="private NIC",
-    collection="private_nics",
     item_key="private_nic",
     parent=Parent(
         "instance.servers", list_path="servers/{parent}/private_nics", item_path="servers/{parent}/private_nics/{id}"

@@ -265,7 +265,6 @@ SERVER_ROW_FIELDS = (
 # ---- the create form ----------------------------------------------------------------------------
 SERVERS = instance_kind(
     id="instance.servers",
-    title="Servers",
     singular="server",
     delete=DELETE_BY_ID,
     writing=Writing(
@@ -275,7 +274,6 @@ SERVERS = instance_kind(
         ),
         delete_flow=Lazy(FLOWS + "delete_flow"),
     ),
-    collection="servers",
     item_key="server",
     reading=Reading(
         newest_first=True, probe=Probe("order", "modification_date_desc", "modification_date")

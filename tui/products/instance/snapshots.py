@@ -29,11 +29,9 @@ def _extra_volumes(image: Any) -> str:
 
 SNAPSHOTS = instance_kind(
     id="instance.snapshots",
-    title="Snapshots",
     singular="snapshot",
     delete=DELETE_BY_ID,
     writing=Writing(delete_needs_name=True, name_param="name"),  # data lost: the name is typed
-    collection="snapshots",
     item_key="snapshot",
     fields=(
         ID,
@@ -126,7 +124,6 @@ SNAPSHOTS = instance_kind(
 
 IMAGES = instance_kind(
     id="instance.images",
-    title="Images",
     singular="image",
     delete=DELETE_BY_ID,
     writing=Writing(
@@ -134,7 +131,6 @@ IMAGES = instance_kind(
         deletable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
         editable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
     ),
-    collection="images",
     item_key="image",
     fields=(
         ID,

@@ -64,7 +64,6 @@ async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
 
 TYPES = instance_kind(
     id="instance.types",
-    title="Instance types",
     singular="instance type",
     collection="products/servers",
     list_key="servers",

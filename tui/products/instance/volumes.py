@@ -21,7 +21,6 @@ def _snapshottable(r) -> bool:
 
 VOLUMES = instance_kind(
     id="instance.volumes",
-    title="Volumes",
     singular="volume",
     delete=DELETE_BY_ID,
     writing=Writing(
@@ -33,7 +32,6 @@ VOLUMES = instance_kind(
         ),
         delete_needs_name=True,
     ),
-    collection="volumes",
     item_key="volume",
     fields=(
         ID,

@@ -22,8 +22,6 @@ kvcache_kind = kinds_of(
     api=API,
     scope_type="zone",
     scopes=ZONES,
-    paging="page_size",
-    model=Lazy("tui.products.models:Resource"),
 )
 FORMS = "tui.products.kvcache.forms:"
 TONES = Tones(busy={"autohealing"}, base=COMMON)
@@ -123,9 +121,7 @@ METRICS = Metrics(
 
 CLUSTERS = kvcache_kind(
     id="kvcache.clusters",
-    title="Cache clusters",
     singular="cache cluster",
-    collection="clusters",
     reading=Reading(page_size=100),
     state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),

@@ -165,9 +165,7 @@ BACKEND_FIELDS = (
 
 BACKENDS = lb_kind(
     id="lb.backends",
-    title="Backends",
     singular="backend",
-    collection="backends",
     parent=Parent("lb.lbs", list_path="lbs/{parent}/backends", item_path="backends/{id}"),
     fields=BACKEND_FIELDS,
     columns=("name", "protocol", "port", "algorithm", "sticky", "servers", "check", "proxy"),
@@ -214,9 +212,7 @@ FRONTEND_FIELDS = (
 
 FRONTENDS = lb_kind(
     id="lb.frontends",
-    title="Frontends",
     singular="frontend",
-    collection="frontends",
     parent=Parent("lb.lbs", list_path="lbs/{parent}/frontends", item_path="frontends/{id}"),
     fields=FRONTEND_FIELDS,
     columns=("name", "port", "protocol", "backend", "timeout", "certificates"),

@@ -29,9 +29,7 @@ lb_kind = kinds_of(
     api=API,
     scope_type="region",
     scopes=REGIONS,
-    paging="page_size",
     reading=Reading(page_size=100),
-    model=Lazy("tui.products.models:Resource"),
     state_field="status",
 )
 
@@ -222,9 +220,7 @@ LB_FIELDS = (
 
 LBS = lb_kind(
     id="lb.lbs",
-    title="Load balancers",
     singular="load balancer",
-    collection="lbs",
     transitional=TRANSITIONAL,
     rows=Rows(summarize=summarize),
     fields=LB_FIELDS,

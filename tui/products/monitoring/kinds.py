@@ -40,9 +40,7 @@ monitoring_kind = kinds_of(
     product="Monitoring",
     api=API,
     scope_type="global",
-    paging="page_size",
     reading=Reading(page_size=100, list_params=BY_PROJECT),
-    model=Lazy("tui.products.models:Resource"),
 )
 
 
@@ -147,7 +145,6 @@ COCKPIT = monitoring_kind(
     id="monitoring.cockpit",
     title="Monitoring",
     singular="monitoring",
-    collection="cockpit",
     list_key=None,
     paging="whole",
     singleton=Singleton(
@@ -226,9 +223,7 @@ def token_scopes(t: Any) -> str:
 
 TOKENS = monitoring_kind(
     id="monitoring.tokens",
-    title="Tokens",
     singular="token",
-    collection="tokens",
     parent=Parent("monitoring.cockpit", list_path="tokens", item_path="tokens/{id}"),
     fields=(
         Field("id", "ID", "id", detail=False),
@@ -269,7 +264,6 @@ def _contact_body(r: Any) -> dict[str, Any]:
 
 CONTACT_POINTS = monitoring_kind(
     id="monitoring.contact_points",
-    title="Contact points",
     singular="contact point",
     collection="contact-points",
     list_key="contact_points",
@@ -302,7 +296,6 @@ def role_words(u: Any) -> str:
 
 USERS = monitoring_kind(
     id="monitoring.users",
-    title="Dashboard users",
     singular="dashboard user",
     collection="dashboard-users",
     list_key="dashboard_users",

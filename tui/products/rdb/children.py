@@ -43,9 +43,7 @@ def _admin(row: Any) -> Text:
 
 DATABASES = rdb_kind(
     id="rdb.databases",
-    title="Databases",
     singular="database",
-    collection="databases",
     parent=Parent(
         "rdb.instances", list_path="instances/{parent}/databases", item_path="instances/{parent}/databases/{id}"
     ),
@@ -70,9 +68,7 @@ DATABASES = rdb_kind(
 
 USERS = rdb_kind(
     id="rdb.users",
-    title="Users",
     singular="user",
-    collection="users",
     parent=Parent("rdb.instances", list_path="instances/{parent}/users", item_path="instances/{parent}/users/{id}"),
     id_field="name",
     reading=Reading(fetch_detail=False),
@@ -121,9 +117,7 @@ USERS = rdb_kind(
 
 ACLS = rdb_kind(
     id="rdb.acls",
-    title="ACL rules",
     singular="ACL rule",
-    collection="acls",
     list_key="rules",
     parent=Parent("rdb.instances", list_path="instances/{parent}/acls"),
     id_field="ip",
@@ -156,9 +150,7 @@ ACLS = rdb_kind(
 
 SETTINGS = rdb_kind(
     id="rdb.settings",
-    title="Settings",
     singular="setting",
-    collection="settings",
     list_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}", field="settings"),  # held by the instance
     id_field="name",
@@ -223,7 +215,6 @@ _replica_ready, _why_not_ready = REPLICA_READY.ok, REPLICA_READY.why
 
 REPLICAS = rdb_kind(
     id="rdb.read_replicas",
-    title="Read replicas",
     singular="read replica",
     collection="read-replicas",
     list_key=None,
@@ -298,9 +289,7 @@ def _address(e: Any) -> str:
 
 ENDPOINTS = rdb_kind(
     id="rdb.endpoints",
-    title="Endpoints",
     singular="endpoint",
-    collection="endpoints",
     list_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}", item_path="endpoints/{id}", field="endpoints"),
     fields=(
@@ -327,9 +316,7 @@ def _download(r: Any) -> str:
 
 LOGS = rdb_kind(
     id="rdb.logs",
-    title="Logs",
     singular="log",
-    collection="logs",
     list_key="instance_logs",
     parent=Parent("rdb.instances", list_path="instances/{parent}/logs", item_path="logs/{id}"),
     reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), sort=("created", True)),

@@ -10,9 +10,8 @@ from ..format import COMMON, Tones, gb
 from ..set_editor import SetEditor
 
 API = "rdb/v1"
-RESOURCE = Lazy("tui.products.models:Resource")
 # What every Databases kind shares; a kind says only what differs.
-rdb_kind = kinds_of(product="Databases", api=API, scope_type="region", paging="page_size", model=RESOURCE)
+rdb_kind = kinds_of(product="Databases", api=API, scope_type="region")
 DATA = "tui.products.rdb.data_forms:"
 # The database states beyond the common words; a full disk needs someone now.
 TONES = Tones(

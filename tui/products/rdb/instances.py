@@ -217,9 +217,7 @@ METRICS = Metrics(
 
 INSTANCES = rdb_kind(
     id="rdb.instances",
-    title="Database instances",
     singular="database instance",
-    collection="instances",
     reading=Reading(page_size=100),
     state_field="status",
     transitional=TRANSITIONAL,

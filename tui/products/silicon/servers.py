@@ -18,8 +18,6 @@ silicon_kind = kinds_of(
     api=API,
     scope_type="zone",
     scopes=ZONES,
-    paging="page_size",
-    model=Lazy("tui.products.models:Resource"),
 )
 FORMS = "tui.products.silicon.forms:"
 
@@ -58,9 +56,7 @@ SERVER_FIELDS = (
 
 SERVERS = silicon_kind(
     id="silicon.servers",
-    title="Silicon servers",
     singular="silicon server",
-    collection="servers",
     reading=Reading(page_size=100, gone_when_forbidden=True),
     state_field="status",
     # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.

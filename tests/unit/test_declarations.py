@@ -13,7 +13,7 @@ from tui.api.client import ApiClient, RetryPolicy
 from tui.products import outcome
 from tui.products.base import Context, EditSpec, Lazy, kinds_of
 from tui.products.baremetal.networks import PRIVATE_NETWORKS
-from tui.products.fields import changed, form_body, parse_pairs
+from tui.products.fields import changed, form_body, parse_pairs, sends, sent
 from tui.products.flows import Refused
 from tui.products.kvcache.clusters import CLUSTERS
 from tui.products.location import GLOBAL, Call, FromContext
@@ -154,6 +154,14 @@ def test_an_edit_sends_what_changed_by_patch_and_the_whole_object_by_put():
     }
     assert "password" not in form_body(Edit(name="a"))
     assert changed({"a": 1, "b": 2}, {"a": 1}) == {"b": 2}
+
+
+def test_a_create_sends_the_forms_named_values_and_the_project_under_the_apis_name_for_it():
+    form = Edit(name="web", description="d", password=SecretStr("S3cret!pass"))
+    context = Context("p-1", "fr-par")
+    assert sends("name", "password")(form, context) == {"name": "web", "password": "S3cret!pass", "project_id": "p-1"}
+    assert sends("name", project="project")(form, context) == {"name": "web", "project": "p-1"}
+    assert sent(form, "description", tags=[]) == {"description": "d", "tags": []}
 
 
 def test_key_value_lines_parse_and_a_bad_line_is_named():

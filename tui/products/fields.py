@@ -63,6 +63,24 @@ def form_body(form: Any) -> dict[str, Any]:
     return out
 
 
+def sent(form: Any, *names: str, **fixed: Any) -> dict[str, Any]:
+    """A create's body: the named values of a validated form, as `form_body` gives them (a secret as
+    its value), then the fixed ones (`project_id=context.project_id`). A value the body builds
+    otherwise, or sends only when set, the payload builder adds after."""
+    values = form_body(form)
+    return {**{name: values[name] for name in names}, **fixed}
+
+
+def sends(*names: str, project: str = "project_id") -> Any:
+    """A create's payload builder whose body is the form's named values and the project the context
+    is in, under the name the API gives it (`project` or `project_id`)."""
+
+    def payload(form: Any, context: Any) -> dict[str, Any]:
+        return sent(form, *names, **{project: context.project_id})
+
+    return payload
+
+
 def _is_secret(annotation: Any) -> bool:
     from typing import get_args
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..vocabulary import Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, split_tags
+from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, sent, split_tags
 from ..flows import confirm_loss
 from ..format import gb
 from .catalogue import money as _money
@@ -78,12 +78,7 @@ async def order_options(service: Any, scope: str) -> tuple[Choices, dict[str, An
 
 def order_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, OrderForm)
-    body: dict[str, Any] = {
-        "offer_id": form.offer_id,
-        "name": form.name,
-        "description": form.description,
-        "tags": form.tags,
-    }
+    body = sent(form, "offer_id", "name", "description", "tags")
     if c.organization_id:
         body["organization_id"] = c.organization_id
     else:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta
+from ..fields import ctx, meta, sent
 
 # The distribution specification's path component: lower-case letters and digits, separated by
 # one `.`, `_` or `-` (a namespace is the first component of every image reference in it).
@@ -62,12 +62,7 @@ async def namespace_options(service: Any, scope: str) -> tuple[Choices, dict[str
 
 def namespace_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, NamespaceForm)
-    return {
-        "name": form.name,
-        "description": form.description,
-        "project_id": c.project_id,
-        "is_public": form.visibility == "public",
-    }
+    return {**sent(form, "name", "description", project_id=c.project_id), "is_public": form.visibility == "public"}
 
 
 NAMESPACE_CREATE = CreateSpec(NamespaceForm, namespace_payload, namespace_options)

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 
 from ..base import Context, CreateSpec
-from ..fields import ctx, meta
+from ..fields import ctx, meta, sends
 from ..flows import confirm_loss
 from .names import ascii_name, shown
 
@@ -51,12 +51,7 @@ class RegisterForm(BaseModel):
         return _domain(v)
 
 
-def register_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, RegisterForm)
-    return {"domain": form.domain, "project_id": c.project_id}
-
-
-REGISTER = CreateSpec(RegisterForm, register_payload, after_create="show_record", after_action="validation")
+REGISTER = CreateSpec(RegisterForm, sends("domain"), after_create="show_record", after_action="validation")
 
 
 async def validation_flow(ui: Any, domain: Any) -> None:
@@ -113,12 +108,7 @@ async def zone_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[s
     }, {}
 
 
-def zone_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, ZoneForm)
-    return {"domain": form.domain, "subdomain": form.subdomain, "project_id": c.project_id}
-
-
-ZONE_CREATE = CreateSpec(ZoneForm, zone_payload, zone_options)
+ZONE_CREATE = CreateSpec(ZoneForm, sends("domain", "subdomain"), zone_options)
 
 
 class RenameForm(BaseModel):

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..vocabulary import ReverseName, Tags
 from ..base import Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta
+from ..fields import ctx, meta, sent
 from ..flows import Refused
 from .fips import MAX_PER_SERVER, server_label
 
@@ -71,12 +71,7 @@ async def create_options(service: Any, scope: str) -> tuple[dict[str, list[tuple
 
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
-    body: dict[str, Any] = {
-        "project_id": c.project_id,
-        "description": form.description,
-        "tags": form.tags,
-        "is_ipv6": form.is_ipv6,
-    }
+    body = sent(form, "description", "tags", "is_ipv6", project_id=c.project_id)
     if form.server_id:
         body["server_id"] = form.server_id
     if form.reverse:

@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
-from ..base import Choices, Context, CreateSpec, EditSpec
-from ..fields import meta, parse_pairs
+from ..base import Choices, CreateSpec, EditSpec
+from ..fields import meta, parse_pairs, sends
 
 # spec 2 §2.4: a tensor-serving backend and an ONNX runtime backend, `<backend>:<version>`
 FRAMEWORKS = {
@@ -98,18 +98,7 @@ async def model_options(service: Any, scope: str) -> tuple[Choices, dict[str, An
     return {"framework": framework_choices()}, {}
 
 
-def model_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, ModelForm)
-    return {
-        "project_id": c.project_id,
-        "name": form.name,
-        "path": form.path,
-        "framework": form.framework,
-        "config": form.config,
-    }
-
-
-MODEL_CREATE = CreateSpec(ModelForm, model_payload, model_options)
+MODEL_CREATE = CreateSpec(ModelForm, sends("name", "path", "framework", "config"), model_options)
 
 
 class RenameForm(BaseModel):

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from ..base import Column, Context, CreateSpec, EditSpec, Row
-from ..fields import network
+from ..fields import network, sends
 from .fields import Name, Tags, meta
 
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
@@ -32,11 +32,6 @@ class IpCreateForm(BaseModel):
 
     type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "routed_ipv4"
     tags: Tags = []
-
-
-def ip_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, IpCreateForm)
-    return {"project": c.project_id, "type": form.type, "tags": form.tags}
 
 
 class IpEditForm(BaseModel):
@@ -71,7 +66,7 @@ def ip_patch(form: BaseModel, row: Row) -> dict[str, Any]:
 
 IP_CREATE = CreateSpec(
     IpCreateForm,
-    ip_payload,
+    sends("type", "tags", project="project"),
     static({"type": [("routed_ipv4 (IPv4)", "routed_ipv4"), ("routed_ipv6 (IPv6)", "routed_ipv6")]}),
 )
 IP_EDIT = EditSpec(IpEditForm, ip_values, ip_patch)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..vocabulary import Tags
 from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
+from ..fields import sent
 from ..format import gb
 from .fields import GB, Name, meta
 from .servers import public_address
@@ -129,14 +130,7 @@ def _local_limit(ctype: dict[str, Any]) -> tuple[int, int] | None:
 
 def server_payload(form: BaseModel, ctx: Context) -> dict[str, Any]:
     assert isinstance(form, ServerCreateForm)
-    body: dict[str, Any] = {
-        "name": form.name,
-        "project": ctx.project_id,
-        "commercial_type": form.commercial_type,
-        "image": form.image,
-        "enable_ipv6": form.enable_ipv6,
-        "tags": form.tags,
-    }
+    body = sent(form, "name", "commercial_type", "image", "enable_ipv6", "tags", project=ctx.project_id)
     if form.volume_type or form.volume_size_gb is not None:
         volume: dict[str, Any] = {"boot": True, "volume_type": form.volume_type or "sbs_volume"}
         if form.volume_size_gb is not None:

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..base import Context, CreateSpec, EditSpec, Row
+from ..base import CreateSpec, EditSpec, Row
+from ..fields import sends
 from ..format import gb
 from .fields import Name, NameTagsForm, Tags, meta
 
@@ -28,11 +29,6 @@ async def snapshot_options(service: Any, scope: str) -> tuple[dict[str, Any], di
         if v.get("volume_type") in ("l_ssd", "b_ssd")
     ]
     return {"volume_id": choices}, {}
-
-
-def snapshot_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, SnapshotCreateForm)
-    return {"name": form.name, "volume_id": form.volume_id, "project": c.project_id, "tags": form.tags}
 
 
 def named_values(row: Row) -> dict[str, Any]:
@@ -59,20 +55,12 @@ async def image_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[
     return {"root_volume": choices, "arch": [("x86_64", "x86_64"), ("arm64", "arm64"), ("arm", "arm")]}, {}
 
 
-def image_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, ImageCreateForm)
-    return {
-        "name": form.name,
-        "root_volume": form.root_volume,
-        "arch": form.arch,
-        "public": form.public,
-        "project": c.project_id,
-        "tags": form.tags,
-    }
-
-
-SNAPSHOT_CREATE = CreateSpec(SnapshotCreateForm, snapshot_payload, snapshot_options)
-IMAGE_CREATE = CreateSpec(ImageCreateForm, image_payload, image_options)
+SNAPSHOT_CREATE = CreateSpec(
+    SnapshotCreateForm, sends("name", "volume_id", "tags", project="project"), snapshot_options
+)
+IMAGE_CREATE = CreateSpec(
+    ImageCreateForm, sends("name", "root_volume", "arch", "public", "tags", project="project"), image_options
+)
 NAMED_EDIT = EditSpec(NameTagsForm, named_values)
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Context, CreateSpec, EditSpec, Row
+from ..fields import sent
 from ..format import gb
 from .fields import GB, Name, Tags, ctx, meta
 
@@ -64,12 +65,7 @@ class VolumeCreateForm(BaseModel):
 
 def volume_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, VolumeCreateForm)
-    body: dict[str, Any] = {
-        "name": form.name,
-        "project": c.project_id,
-        "volume_type": form.volume_type,
-        "tags": form.tags,
-    }
+    body = sent(form, "name", "volume_type", "tags", project=c.project_id)
     if form.base_snapshot:
         body["base_snapshot"] = form.base_snapshot
     else:

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, Va
 
 from ..vocabulary import Tags, Password
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, network, private_cidr, uuid_of
+from ..fields import check_password, ctx, meta, network, private_cidr, sent, uuid_of
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
@@ -183,16 +183,8 @@ class CreateForm(BaseModel):
 
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
-    body: dict[str, Any] = {
-        "project_id": c.project_id,
-        "name": form.name,
-        "version": form.version,
-        "node_type": form.node_type,
-        "tags": form.tags,
-        "user_name": form.user_name,
-        "password": form.password.get_secret_value(),
-        "cluster_size": form.cluster_size,
-        "tls_enabled": form.tls_enabled,
+    names = ("name", "version", "node_type", "tags", "user_name", "password", "cluster_size", "tls_enabled")
+    body = sent(form, *names, project_id=c.project_id) | {
         "acl_rules": [{"ip_cidr": r, "description": ""} for r in form.acl_rules],
         "cluster_settings": [
             {"name": s.partition("=")[0].strip(), "value": s.partition("=")[2].strip()} for s in form.settings

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Choices, Context, CreateSpec, EditSpec
-from ..fields import check_uuids, ctx, meta
+from ..fields import check_uuids, ctx, meta, sent
 from ..vocabulary import Tags
 from .kinds import SSL_LEVELS
 
@@ -88,14 +88,7 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
 
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
-    body: dict[str, Any] = {
-        "project_id": c.project_id,
-        "name": form.name,
-        "description": form.description,
-        "type": form.type,
-        "ssl_compatibility_level": form.ssl_compatibility_level,
-        "tags": form.tags,
-    }
+    body = sent(form, "name", "description", "type", "ssl_compatibility_level", "tags", project_id=c.project_id)
     if form.ip != NEW_IP:
         body["ip_id"] = form.ip
     return body

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Choices, Context, CreateSpec
-from ..fields import ctx, meta
+from ..fields import ctx, meta, sends
 from .kinds import SCOPES
 
 # spec 2 §5.3: pushers get one write scope; a dashboard's data source the query and setup scopes
@@ -148,9 +148,4 @@ async def user_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any
     return {"role": [("viewer: reads dashboards", "viewer"), ("editor: builds and changes dashboards", "editor")]}, {}
 
 
-def user_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, UserForm)
-    return {"project_id": c.project_id, "login": form.login, "role": form.role}
-
-
-USER_CREATE = CreateSpec(UserForm, user_payload, user_options)
+USER_CREATE = CreateSpec(UserForm, sends("login", "role"), user_options)

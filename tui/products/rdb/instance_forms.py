@@ -9,7 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInf
 
 from ..vocabulary import Password, PrivateNetworkId, Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, private_cidr
+from ..fields import ctx, meta, private_cidr, sent
 from ..flows import Refused
 
 GB = 1_000_000_000
@@ -182,18 +182,8 @@ class CreateForm(BaseModel):
 
 def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     assert isinstance(form, CreateForm)
-    body: dict[str, Any] = {
-        "project_id": c.project_id,
-        "name": form.name,
-        "engine": form.engine,
-        "node_type": form.node_type,
-        "is_ha_cluster": form.is_ha_cluster,
-        "disable_backup": form.disable_backup,
-        "tags": form.tags,
-        "user_name": form.user_name,
-        "password": form.password.get_secret_value(),
-        "volume_type": form.volume_type,
-    }
+    names = ("name", "engine", "node_type", "is_ha_cluster", "disable_backup", "tags", "user_name", "password")
+    body = sent(form, *names, "volume_type", project_id=c.project_id)
     if form.volume_type == "bssd" and form.volume_size is not None:
         body["volume_size"] = form.volume_size * GB
     return body

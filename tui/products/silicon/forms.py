@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta
+from ..base import Call, Choices, CreateSpec, EditSpec, Row
+from ..fields import ctx, meta, sends
 from ..flows import confirm_loss
 from ..format import gb
 
@@ -64,12 +64,7 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     return {"type": choices}, {"types": {t.get("name"): t for t in types}}
 
 
-def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
-    assert isinstance(form, CreateForm)
-    return {"name": form.name, "type": form.type, "project_id": c.project_id}
-
-
-CREATE = CreateSpec(CreateForm, create_payload, create_options)
+CREATE = CreateSpec(CreateForm, sends("name", "type"), create_options)
 
 
 class EditForm(BaseModel):

@@ -142,44 +142,21 @@ CHECKS: dict[str, Callable[[str, Value], str | None]] = {
 }
 
 
-def host(label: str, value: Any) -> Value:
-    return Value("host", label, value)
+def _checked_as(kind: str) -> Callable[[str, Any], Value]:
+    def value(label: str, v: Any) -> Value:
+        return Value(kind, label, v)
 
-
-def address(label: str, value: Any) -> Value:
-    return Value("address", label, value)
-
-
-def port(label: str, value: Any) -> Value:
-    return Value("port", label, value)
+    value.__name__ = kind
+    return value
 
 
 def integer(label: str, value: Any, low: int | None = None, high: int | None = None) -> Value:
     return Value("integer", label, value, low, high)
 
 
-def tag(label: str, value: Any) -> Value:
-    return Value("tag", label, value)
-
-
-def image(label: str, value: Any) -> Value:
-    return Value("image", label, value)
-
-
-def path(label: str, value: Any) -> Value:
-    return Value("path", label, value)
-
-
-def url(label: str, value: Any) -> Value:
-    return Value("url", label, value)
-
-
-def uuid(label: str, value: Any) -> Value:
-    return Value("uuid", label, value)
-
-
-def token(label: str, value: Any) -> Value:
-    return Value("token", label, value)
+# A value checked as its kind says before it is quoted: `host("Host", row.get("ip"))`.
+host, address, port, tag, image = map(_checked_as, ("host", "address", "port", "tag", "image"))
+path, url, uuid, token = map(_checked_as, ("path", "url", "uuid", "token"))
 
 
 def _build(template: str, quote: Callable[[str], str], values: dict[str, Value]) -> str:

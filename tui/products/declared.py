@@ -147,15 +147,23 @@ class Field:
         return str(name) if name else ""
 
     # ---- showing --------------------------------------------------------------------------------
+    def _alike(self, value: Any) -> Any:
+        """What a column and the detail show alike of a value: a state's word in its tone, a flag's
+        word; None for the rest."""
+        if self.role == "state":
+            return (self.tones or COMMON).text(str(value or ""))
+        if self.words is not None:
+            return self.words[0] if value is True else self.words[1]
+        return None
+
     def cell(self, row: Any) -> Any:
         """The column's text (a Text for a state)."""
         if self.show is not None:
             return self.show(row)
         value = self.value(row)
-        if self.role == "state":
-            return (self.tones or COMMON).text(str(value or ""))
-        if self.words is not None:
-            return self.words[0] if value is True else self.words[1]
+        alike = self._alike(value)
+        if alike is not None:
+            return alike
         if self.role == "ref" and not isinstance(value, list):
             return self.name_of(row) or (str(value)[:8] if value else self.blank)
         return _as_text(self.role, value, self.blank)
@@ -165,10 +173,9 @@ class Field:
         if self.show is not None:
             return self.show(obj)
         value = self.value(obj)
-        if self.role == "state":
-            return (self.tones or COMMON).text(str(value or ""))
-        if self.words is not None:
-            return self.words[0] if value is True else self.words[1]
+        alike = self._alike(value)
+        if alike is not None:
+            return alike
         if self.role == "ref" and not isinstance(value, list):
             # `name (id)`; the id alone when no name was found (one made of the id, too)
             name, rid = self.name_of(obj), str(value or "")

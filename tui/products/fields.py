@@ -132,6 +132,20 @@ def ctx(info: Any, key: str, default: Any = None) -> Any:
     return (info.context or {}).get(key, default)
 
 
+def refused_by(info: Any, catalogue: str, v: str, flag: str, marked: Any, why: str) -> str:
+    """`v`, unless the catalogue the form's options loaded under `catalogue` (a dict by name) marks
+    it (`flag` equal to `marked`): then a ValueError, `v` and `why` ("is deprecated: choose ...")."""
+    found = (ctx(info, catalogue) or {}).get(v)
+    if found is not None and found.get(flag) == marked:
+        raise ValueError(f"{v} {why}")
+    return v
+
+
+def in_stock(info: Any, v: str, catalogue: str = "types", why: str = "is out of stock: choose another") -> str:
+    """`v`, unless the node or server types loaded say it is out of stock."""
+    return refused_by(info, catalogue, v, "stock_status", "out_of_stock", why)
+
+
 def uuid_of(v: str, what: str) -> str:
     """`v` as a lower-case UUID, or a ValueError naming what it should be."""
     v = v.strip().lower()

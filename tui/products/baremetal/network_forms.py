@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..base import CreateSpec
 from ..fields import ctx, meta, uuid_of
+from ..vocabulary import PrivateNetworkId
 from .networks import MAX_NETWORKS
 
 
@@ -41,9 +42,4 @@ ADD = CreateSpec(AddForm, lambda form, c: {"private_network_id": form.private_ne
 class NetworkRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    private_network_id: Annotated[str, Field(json_schema_extra=meta("Private network ID"))]
-
-    @field_validator("private_network_id")
-    @classmethod
-    def _uuid(cls, v: str) -> str:
-        return uuid_of(v, "private network ID")
+    private_network_id: Annotated[PrivateNetworkId, Field(json_schema_extra=meta("Private network ID"))]

@@ -96,6 +96,11 @@ def _ready(row: Any) -> bool:
     return row.state in ("ready", "undelivered")
 
 
+def _while_ready(name: str, label: str, call: Call) -> ActionSpec:
+    """A power action on a delivered server, confirmed with what it interrupts (an install)."""
+    return ActionSpec(name, label, _ready, confirm=Lazy(FORMS + "install_warning"), call=call, why_not=_delivered)
+
+
 # The management controller's access: its URL, login, allowed IP and password (masked), until it expires.
 ACCESS = ShowAnswer(
     "{name}: management controller",
@@ -129,30 +134,9 @@ SERVER_ACTIONS = (
         call=Call("POST", "{id}/start", {}),
         why_not=_delivered,
     ),
-    ActionSpec(
-        "stop",
-        "Stop",
-        _ready,
-        confirm=Lazy(FORMS + "install_warning"),
-        call=Call("POST", "{id}/stop", {}),
-        why_not=_delivered,
-    ),
-    ActionSpec(
-        "reboot",
-        "Reboot",
-        _ready,
-        confirm=Lazy(FORMS + "install_warning"),
-        call=Call("POST", "{id}/reboot", {"boot_type": "normal"}),
-        why_not=_delivered,
-    ),
-    ActionSpec(
-        "rescue",
-        "Reboot into rescue",
-        _ready,
-        confirm=Lazy(FORMS + "install_warning"),
-        call=Call("POST", "{id}/reboot", {"boot_type": "rescue"}),
-        why_not=_delivered,
-    ),
+    _while_ready("stop", "Stop", Call("POST", "{id}/stop", {})),
+    _while_ready("reboot", "Reboot", Call("POST", "{id}/reboot", {"boot_type": "normal"})),
+    _while_ready("rescue", "Reboot into rescue", Call("POST", "{id}/reboot", {"boot_type": "rescue"})),
     ActionSpec(
         "remote_access",
         "Remote access (management controller)…",

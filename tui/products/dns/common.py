@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import kinds_of
+from ..base import ActionSpec, kinds_of
 from ..format import COMMON, Tones
 from ..kind_options import Reading
 from ..location import FromContext
@@ -48,3 +48,12 @@ def custom_ns(r: Any) -> str | None:
             "its records are edited where those are run"
         )
     return None
+
+
+def _records_editable(r: Any) -> bool:
+    return custom_ns(r) is None
+
+
+def records_action(name: str, label: str, flow: Any) -> ActionSpec:
+    """An action on a zone's records: greyed, with why, where other name servers hold them."""
+    return ActionSpec(name, label, _records_editable, why_not=custom_ns, flow=flow)

@@ -16,7 +16,7 @@ from ..shapes import FormCall, ShowAnswer
 
 # The kinds of what lives in a zone, named here too (tests import them from this module).
 from .children import CERTIFICATES, RECORDS, VERSION_RECORDS, VERSIONS  # noqa: F401
-from .common import FORMS, PROJECT, TONES, ZONE_RECORDS, custom_ns, dns_kind, zone_of
+from .common import FORMS, PROJECT, TONES, ZONE_RECORDS, custom_ns, dns_kind, records_action, zone_of
 from .common import VERSIONS_KEPT  # noqa: F401  (records and zone_records import it from here)
 from .names import shown
 
@@ -299,26 +299,10 @@ ZONES = dns_kind(
                 copy=("name", "algorithm"),
             ),
         ),
-        ActionSpec(
-            "import",
-            "Import records from another provider…",
-            lambda r: custom_ns(r) is None,
-            why_not=custom_ns,
-            flow=Lazy(FORMS + "import_flow"),
-        ),
-        ActionSpec(
-            "clear",
-            "Remove every record (a clear change)…",
-            lambda r: custom_ns(r) is None,
-            why_not=custom_ns,
-            flow=Lazy(ZONE_RECORDS + "clear_flow"),
-        ),
-        ActionSpec(
-            "delete_records",
-            "Delete every record (DELETE …/records)…",
-            lambda r: custom_ns(r) is None,
-            why_not=custom_ns,
-            flow=Lazy(ZONE_RECORDS + "delete_records_flow"),
+        records_action("import", "Import records from another provider…", Lazy(FORMS + "import_flow")),
+        records_action("clear", "Remove every record (a clear change)…", Lazy(ZONE_RECORDS + "clear_flow")),
+        records_action(
+            "delete_records", "Delete every record (DELETE …/records)…", Lazy(ZONE_RECORDS + "delete_records_flow")
         ),
     ),
     create=Lazy(FORMS + "ZONE_CREATE"),

@@ -109,39 +109,19 @@ def _stopped(row: Any) -> bool:
     return row.state == "stopped"
 
 
+def _power(name: str, label: str, moves_to: set[str], confirm: bool = True) -> ActionSpec:
+    """A power action: allowed where the server's state says (spec 1), sent to its action endpoint,
+    with the states it puts a server in at once (seen after a lost answer, it was applied)."""
+    return ActionSpec(
+        name, label, _allowed(name), confirm=confirm, call=action_call(name), moves_to=frozenset(moves_to)
+    )
+
+
 SERVER_ACTIONS = (
-    # The states each puts a server in at once (spec 4, transitions): seen after a lost answer, it was applied.
-    ActionSpec(
-        "poweron",
-        "Power on",
-        _allowed("poweron"),
-        call=action_call("poweron"),
-        moves_to=frozenset({"starting", "running"}),
-    ),
-    ActionSpec(
-        "poweroff",
-        "Power off",
-        _allowed("poweroff"),
-        confirm=True,
-        call=action_call("poweroff"),
-        moves_to=frozenset({"stopping", "stopped"}),
-    ),
-    ActionSpec(
-        "reboot",
-        "Reboot",
-        _allowed("reboot"),
-        confirm=True,
-        call=action_call("reboot"),
-        moves_to=frozenset({"stopping", "starting"}),
-    ),
-    ActionSpec(
-        "stop_in_place",
-        "Stop in place",
-        _allowed("stop_in_place"),
-        confirm=True,
-        call=action_call("stop_in_place"),
-        moves_to=frozenset({"stopping", "stopped in place"}),
-    ),
+    _power("poweron", "Power on", {"starting", "running"}, confirm=False),
+    _power("poweroff", "Power off", {"stopping", "stopped"}),
+    _power("reboot", "Reboot", {"stopping", "starting"}),
+    _power("stop_in_place", "Stop in place", {"stopping", "stopped in place"}),
     ActionSpec(
         "backup",
         "Back up (image of its volumes)…",

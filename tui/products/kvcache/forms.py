@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, Va
 
 from ..vocabulary import Tags, Password
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, meta, network, private_cidr, sent, uuid_of
+from ..fields import check_password, ctx, in_stock, meta, network, private_cidr, refused_by, sent, uuid_of
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
@@ -117,18 +117,12 @@ class CreateForm(BaseModel):
     @field_validator("version")
     @classmethod
     def _version(cls, v: str, info: ValidationInfo) -> str:
-        found = (ctx(info, "versions") or {}).get(v)
-        if found is not None and found.get("deprecated"):
-            raise ValueError(f"{v} is deprecated: choose a supported version")
-        return v
+        return refused_by(info, "versions", v, "deprecated", True, "is deprecated: choose a supported version")
 
     @field_validator("node_type")
     @classmethod
     def _node(cls, v: str, info: ValidationInfo) -> str:
-        t = (ctx(info, "types") or {}).get(v)
-        if t is not None and t.get("stock_status") == "out_of_stock":
-            raise ValueError(f"{v} is out of stock: choose another")
-        return v
+        return in_stock(info, v)
 
     @field_validator("private_network_id")
     @classmethod
@@ -237,10 +231,7 @@ class NodeTypeForm(BaseModel):
     def _node(cls, v: str, info: ValidationInfo) -> str:
         if v == ctx(info, "current"):
             raise ValueError("that is the node type it has")
-        t = (ctx(info, "types") or {}).get(v)
-        if t is not None and t.get("stock_status") == "out_of_stock":
-            raise ValueError(f"{v} is out of stock")
-        return v
+        return in_stock(info, v, why="is out of stock")
 
 
 class SizeForm(BaseModel):

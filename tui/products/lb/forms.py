@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..base import Choices, Context, CreateSpec, EditSpec
-from ..fields import check_uuids, ctx, meta, sent
+from ..fields import check_uuids, ctx, in_stock, meta, sent
 from ..vocabulary import Tags
 from .kinds import SSL_LEVELS
 
@@ -48,10 +48,7 @@ class CreateForm(BaseModel):
     def _type(cls, v: str | None, info: ValidationInfo) -> str:
         if not v:
             raise ValueError("required: choose a type")
-        found = (ctx(info, "types") or {}).get(v)
-        if found is not None and found.get("stock_status") == "out_of_stock":
-            raise ValueError(f"{v} is out of stock: choose another type")
-        return v
+        return in_stock(info, v, why="is out of stock: choose another type")
 
     @field_validator("ip")
     @classmethod

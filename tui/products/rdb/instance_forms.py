@@ -9,7 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInf
 
 from ..vocabulary import Password, PrivateNetworkId, Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, private_cidr, sent
+from ..fields import ctx, meta, private_cidr, refused_by, sent
 from ..flows import Refused
 
 GB = 1_000_000_000
@@ -158,10 +158,7 @@ class CreateForm(BaseModel):
     @field_validator("engine")
     @classmethod
     def _engine(cls, v: str, info: ValidationInfo) -> str:
-        version = (ctx(info, "versions") or {}).get(v)
-        if version is not None and version.get("disabled"):
-            raise ValueError(f"{v} is disabled: choose another version")
-        return v
+        return refused_by(info, "versions", v, "disabled", True, "is disabled: choose another version")
 
     @field_validator("volume_type")
     @classmethod

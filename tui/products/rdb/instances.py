@@ -104,6 +104,13 @@ def _why_not_ready(row: Any) -> str | None:
     return _why_busy(row)
 
 
+def _posted_when_ready(name: str, label: str, path: str) -> ActionSpec:
+    """An action of one request with no body, confirmed, on a ready instance."""
+    return ActionSpec(
+        name, label, lambda r: r.state == "ready", confirm=True, call=Call("POST", path, {}), why_not=_why_not_ready
+    )
+
+
 def _block(row: Any) -> str | None:
     v = row.get("volume")
     return (
@@ -225,14 +232,7 @@ INSTANCES = rdb_kind(
     columns=("name", "status", "engine", "node", "ha", "volume", "endpoint", "region", "created", "tags"),
     rows=Rows(summarize=lambda data: {"volume_text": volume(data), "endpoint_text": first_endpoint(data)}),
     actions=(
-        ActionSpec(
-            "restart",
-            "Restart",
-            lambda r: r.state == "ready",
-            confirm=True,
-            call=Call("POST", "{id}/restart", {}),
-            why_not=_why_not_ready,
-        ),
+        _posted_when_ready("restart", "Restart", "{id}/restart"),
         ActionSpec(
             "privileges",
             "Privileges (users × databases)…",
@@ -311,14 +311,7 @@ INSTANCES = rdb_kind(
             lambda r: True,
             shape=SaveAnswer(Call("GET", "{id}/certificate", mutating=False), "Save the TLS certificate of {name}"),
         ),
-        ActionSpec(
-            "renew",
-            "Renew the TLS certificate",
-            lambda r: r.state == "ready",
-            confirm=True,
-            call=Call("POST", "{id}/renew-certificate", {}),
-            why_not=_why_not_ready,
-        ),
+        _posted_when_ready("renew", "Renew the TLS certificate", "{id}/renew-certificate"),
     ),
     children=(
         Child("Databases", KINDS + "children:DATABASES"),

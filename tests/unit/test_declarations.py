@@ -92,7 +92,9 @@ def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
     )
     assert named.model.target == "tui.products.models:Resource"  # the lenient model every product's detail reads
     own = kind(id="g.zones", singular="zone", title="DNS zones", collection="dns-zones", columns=())
-    assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns-zones")
+    assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns_zones")
+    under = kind(id="g.types", singular="type", collection="products/servers", columns=())
+    assert under.list_key == "servers"  # the envelope is named by the path's last word
 
 
 def test_a_group_of_options_combines_with_the_products_option_by_option_and_refuses_what_it_lacks():

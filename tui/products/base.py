@@ -178,7 +178,8 @@ class ResourceKind:
     model: Lazy[Any] = RESOURCE  # the full, lenient pydantic model, for the detail view
     paging: PagingStyle = "page_size"
     # The envelopes the API wraps its answers in, named from the collection by its convention: a list
-    # under the collection's name (`{"servers": [...]}`), one object bare. Another key, or None for a
+    # under the last word of its path, dashes as underscores (`contact-points` → `{"contact_points":
+    # [...]}`), one object bare. Another key, or None for a
     # bare list; one object under a key (`{"server": {...}}`) names it.
     list_key: str | None = COLLECTION
     item_key: str | None = None
@@ -212,7 +213,7 @@ class ResourceKind:
         if not self.collection:
             object.__setattr__(self, "collection", self.id.partition(".")[2])
         if self.list_key is COLLECTION:
-            object.__setattr__(self, "list_key", self.collection)
+            object.__setattr__(self, "list_key", self.collection.rsplit("/", 1)[-1].replace("-", "_"))
         if self.fields:
             from .declared import columns_of, details_of
 

@@ -25,23 +25,15 @@ def catalogue(
     id: str,
     title: str,
     singular: str,
-    collection: str,
-    list_key: str,
     columns: tuple[Column | str, ...],
     detail_fields: tuple[tuple[str, Any], ...] = (),
     **kw: Any,
 ) -> ResourceKind:
     """A catalogue of the product whose kinds `kind` builds (product, API, scope type and scopes);
-    `fields=` in `kw`, its columns named by key and its detail made from them."""
+    `fields=` in `kw`, its columns named by key and its detail made from them. Its collection and
+    envelope are named as any kind's, from its id, unless `kw` says."""
     return kind(
-        **over(DEFAULTS, kw),
-        id=id,
-        title=title,
-        singular=singular,
-        collection=collection,
-        list_key=list_key,
-        columns=columns,
-        detail_fields=detail_fields,
+        **over(DEFAULTS, kw), id=id, title=title, singular=singular, columns=columns, detail_fields=detail_fields
     )
 
 

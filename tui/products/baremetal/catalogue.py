@@ -67,8 +67,6 @@ OFFERS = catalogue(
     "baremetal.offers",
     "Bare-metal offers",
     "offer",
-    "offers",
-    "offers",
     # Memory, disks and the monthly price are read from lists and objects: their columns sort as they read.
     fields=(
         Field("name", "Offer", "name", width=14, empty=""),
@@ -91,8 +89,6 @@ SYSTEMS = catalogue(
     "baremetal.os",
     "Bare-metal operating systems",
     "operating system",
-    "os",
-    "os",
     fields=(
         Field("name", "OS", "name", width=16, empty=""),
         Field("version", "Version", width=30, empty=""),

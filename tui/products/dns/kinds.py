@@ -228,7 +228,6 @@ ZONES = dns_kind(
     title="DNS zones",
     singular="zone",
     collection="dns-zones",
-    list_key="dns_zones",
     id_field="zone",
     # `about`: the service's name and version, under the list
     rows=Rows(summarize=zone_of, about=Lazy(ZONE_RECORDS + "service_info")),

@@ -66,7 +66,6 @@ TYPES = instance_kind(
     id="instance.types",
     singular="instance type",
     collection="products/servers",
-    list_key="servers",
     item_key="server",
     paging="whole",
     reading=Reading(fetch_detail=False),

@@ -37,8 +37,8 @@ VERSIONS = catalogue(
     "kvcache.versions",
     "Cache versions",
     "cache version",
-    "cluster-versions",
-    "versions",
+    collection="cluster-versions",
+    list_key="versions",
     fields=(
         Field("version", "Version", ("name", "id"), width=10, empty=""),
         Field("released_at", "Released", "time", width=10, key="released", empty=""),
@@ -56,8 +56,7 @@ NODE_TYPES = catalogue(
     "kvcache.node_types",
     "Cache node types",
     "node type",
-    "node-types",
-    "node_types",
+    collection="node-types",
     fields=(
         Field("name", "Node type", ("name", "id"), width=14, empty=""),
         Field("description", "Description", empty=""),

@@ -36,8 +36,8 @@ ENGINES = catalogue(
     "rdb.engines",
     "Database engines",
     "database engine",
-    "database-engines",
-    "engines",
+    collection="database-engines",
+    list_key="engines",
     fields=(
         Field("name", "Engine", ("name", "id"), width=14, empty=""),
         Field("versions", "Versions", width=60, show=_versions, detail=False),
@@ -73,8 +73,7 @@ NODE_TYPES = catalogue(
     "rdb.node_types",
     "Database node types",
     "node type",
-    "node-types",
-    "node_types",
+    collection="node-types",
     fields=(
         Field("name", "Node type", ("name", "id"), width=14, empty=""),
         Field("description", "Description", empty=""),

@@ -73,8 +73,7 @@ SERVER_TYPES = catalogue(
     "silicon.types",
     "Silicon server types",
     "server type",
-    "server-types",
-    "server_types",
+    collection="server-types",
     # CPU, memory, disk and lease are read from objects and a duration: their columns sort as they read.
     fields=(
         Field("name", "Type", ("name", "id"), width=8, empty=""),  # a type's name is its id
@@ -97,8 +96,6 @@ SYSTEMS = catalogue(
     "silicon.os",
     "Silicon operating systems",
     "operating system",
-    "os",
-    "os",
     fields=(
         Field("label", "OS", "name", width=18, show=_label),
         Field("version", "Version", width=8, empty=""),

@@ -17,7 +17,7 @@ from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: p
 from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
 from .nouns import title_of
 from .shared_values import SharedValues
-from .kind_options import Reading, Rows, Secrets, Singleton, Writing, over  # noqa: F401  (re-exported)
+from .kind_options import Reading, Rows, Secrets, Singleton, Writing, data_lost, over  # noqa: F401  (re-exported)
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)

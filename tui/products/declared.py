@@ -278,3 +278,6 @@ def columns_of(fields: tuple[Field, ...], keys: tuple[str, ...]) -> tuple[Column
 def details_of(fields: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     """The detail's (title, value) pairs, in the fields' order."""
     return tuple((f.title, f.shown) for f in fields if f.detail)
+
+
+ID = Field("id", "ID", "id")  # the id most objects hold under "id", shown in the detail

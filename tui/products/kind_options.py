@@ -138,6 +138,17 @@ class Writing(Options):
     )
 
 
+def data_lost(warning: "str | Callable[[Any], str | None] | None" = None, **more: Any) -> Writing:
+    """The writes of a kind whose delete loses data: confirmed with the name typed, saying what else
+    goes with it (`warning`: a sentence, or one made from the row), the rest as `Writing` takes it."""
+    said = warning if warning is None or callable(warning) else (lambda r: warning)
+    return (
+        Writing(delete_needs_name=True, **more)
+        if said is None
+        else Writing(delete_needs_name=True, delete_warning=said, **more)
+    )
+
+
 class Secrets(Options):
     """Fields the platform answers once (a password, a token): stripped from rows, JSON and logs,
     shown once on request."""

@@ -7,14 +7,14 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent
-from ..declared import Field
+from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, data_lost
+from ..declared import ID, Field
 from ..format import COMMON, Tones
 from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
 from ..columns import named_ref
 from .common import MOVING_INSTALL, baremetal_kind, install_status
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Reading, Rows
 
 FORMS = "tui.products.baremetal.forms:"
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
@@ -177,7 +177,7 @@ def _status_detail(s: Any) -> Text:
 
 
 SERVER_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=16),
     Field("status", "Status", "state", width=14, tones=TONES, detail=False),
     Field("status", "Status", show=_status_detail),
@@ -217,11 +217,7 @@ SERVERS = baremetal_kind(
     create=Lazy(FORMS + "ORDER"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(
-        delete_needs_name=True,
-        delete_warning=lambda r: "Its disks are wiped and the server goes back to the pool",
-        name_param="name",
-    ),
+    writing=data_lost("Its disks are wiped and the server goes back to the pool", name_param="name"),
 )
 
 EVENTS = baremetal_kind(  # the detail's timeline, newest first

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import commands
-from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, kinds_of
-from ..declared import Field
+from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
+from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of, human_bytes
 from ..kind_options import Reading, Rows, Writing
 from ..shapes import ShowValue
@@ -150,7 +150,7 @@ CREATED = Field("created_at", "Created", "time", width=10, key="created", empty=
 UPDATED = Field("updated_at", "Updated", "time", width=10, key="updated", empty="", as_detail=date_of)
 
 NAMESPACE_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=18),
     Field("description", "Description"),
     Field("status", "Status", "state", width=10, tones=TONES, detail=False),
@@ -187,9 +187,8 @@ NAMESPACES = registry_kind(
     create=Lazy(FORMS + "NAMESPACE_CREATE"),
     edit=Lazy(FORMS + "NAMESPACE_EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(
-        delete_needs_name=True,
-        delete_warning=lambda r: (
+    writing=data_lost(
+        lambda r: (
             f"Its {r.get('image_count')} image(s) and all their tags are deleted with it: nobody can pull them again"
             if r.get("image_count")
             else None
@@ -211,7 +210,7 @@ def visibility_words(s: Any) -> str:
 
 # Its namespace's name is looked up by `enrich_images`.
 IMAGE_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=18),
     Field(
         "namespace_id",
@@ -241,9 +240,8 @@ _image = dict(
     children=(Child("Tags", HERE + "TAGS"),),
     edit=Lazy(FORMS + "IMAGE_EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(
-        delete_needs_name=True,
-        delete_warning=lambda r: f"Its {len(r.items('tags'))} tag(s) are deleted with it: nobody can pull them again",
+    writing=data_lost(
+        lambda r: f"Its {len(r.items('tags'))} tag(s) are deleted with it: nobody can pull them again",
         name_param="name",
     ),
     rows=Rows(enrich=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES")),
@@ -275,7 +273,7 @@ TAGS = registry_kind(
     singular="tag",
     parent=Parent("registry.images", list_path="images/{parent}/tags", item_path="tags/{id}"),
     fields=(
-        Field("id", "ID", "id"),
+        ID,
         Field("name", "Name", "name", width=20),
         Field("image_id", "Image", "ref", ref="registry.images", detail=False),
         Field("status", "Status", "state", width=10, tones=TONES),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..base import ActionSpec, Call, Child, Column, Lazy, Row
+from ..base import ActionSpec, Call, Child, Column, Lazy, Row, data_lost
 from ..declared import Field
 from ..kind_options import Reading, Rows, Writing
 from ..set_editor import SetEditor
@@ -306,15 +306,12 @@ ZONES = dns_kind(
     ),
     create=Lazy(FORMS + "ZONE_CREATE"),
     delete=Call("DELETE", "dns-zones/{id}", params=PROJECT),
-    writing=Writing(
-        delete_needs_name=True,
+    writing=data_lost(
+        "The zone and all its records, NS included, are deleted: the names in it stop resolving",
         deletable=lambda r: (
             "a root zone can't be deleted (the platform refuses it): delete its domain instead"
             if not r.get("subdomain")
             else None
-        ),
-        delete_warning=lambda r: (
-            "The zone and all its records, NS included, are deleted: the names in it stop resolving"
         ),
         name_param="dns_zone",
     ),

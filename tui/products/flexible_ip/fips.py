@@ -8,10 +8,10 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Lazy, Row, kinds_of
-from ..declared import Field
+from ..base import ActionSpec, Call, Lazy, Row, data_lost, kinds_of
+from ..declared import ID, Field
 from ..pick_call import PickCall
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Reading, Rows
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 
@@ -144,7 +144,7 @@ FIP_ACTIONS = (
 )
 
 FIP_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("ip_address", "Address", ("name", "ip"), width=24, head="IP", key="ip"),
     Field("status", "Status", "state", width=10),
     Field(
@@ -189,11 +189,10 @@ FIPS = flexible_ip_kind(
     create=Lazy(FLOWS + "CREATE"),
     edit=Lazy(FLOWS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(
-        delete_needs_name=True,
-        delete_warning=lambda r: (
+    writing=data_lost(
+        lambda r: (
             "The address goes back to the pool: a new flexible IP gets another one"
             + (f". It is attached to {server_label(r)}: its traffic there stops" if r.text("server_id") else "")
-        ),
+        )
     ),
 )

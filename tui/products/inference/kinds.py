@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Lazy, ListParams, kinds_of
+from ..base import ActionSpec, Call, Lazy, ListParams, data_lost, kinds_of
 from ..declared import Field
 from ..format import COMMON, Tones
 from ..views import Playground
 from . import payloads
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Reading, Rows
 
 API = "inference/v1alpha1"
 FORMS = "tui.products.inference.forms:"
@@ -110,8 +110,8 @@ MODELS = inference_kind(
     columns=("name", "status", "framework", "endpoint", "created"),
     create=Lazy(FORMS + "MODEL_CREATE"),
     edit=Lazy(FORMS + "MODEL_EDIT"),
-    # Its deployment is lost (a new one takes minutes, at a new endpoint): the name is typed.
-    writing=Writing(editable=_locked, deletable=_locked, delete_needs_name=True),
+    # Its deployment is lost (a new one takes minutes, at a new endpoint).
+    writing=data_lost(editable=_locked, deletable=_locked),
     delete=Call("DELETE", "{id}"),
     rows=Rows(about=Lazy("tui.products.inference.kinds:service_info")),
     actions=(

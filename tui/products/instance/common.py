@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..base import Call, kinds_of
-from ..declared import Field
+from ..declared import ID, Field  # noqa: F401  (ID: its kinds import it from here)
 from ..format import COMMON, Tones
 
 API = "instance/v1"
@@ -20,7 +20,6 @@ def action_call(action: str) -> Call:
 # What every Instance kind shares; a kind says only what differs (types: read whole; servers: their own model).
 instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging="per_page")
 
-ID = Field("id", "ID", "id")
 # The server a volume or an IP is attached to: its name sent beside its id.
 SERVER = Field(
     "server.id",

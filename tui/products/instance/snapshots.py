@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Lazy
+from ..base import ActionSpec, Call, Lazy, data_lost
 from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
@@ -31,7 +31,7 @@ SNAPSHOTS = instance_kind(
     id="instance.snapshots",
     singular="snapshot",
     delete=DELETE_BY_ID,
-    writing=Writing(delete_needs_name=True, name_param="name"),  # data lost: the name is typed
+    writing=data_lost(name_param="name"),
     item_key="snapshot",
     fields=(
         ID,

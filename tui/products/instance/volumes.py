@@ -3,12 +3,12 @@ Forms and flows live in `volume_forms` (pydantic), loaded on first use."""
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Call, Lazy
+from ..base import ActionSpec, Call, Lazy, data_lost
 from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
 from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
-from ..kind_options import Rows, Writing
+from ..kind_options import Rows
 
 F = "tui.products.instance.volume_forms:"
 NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -23,14 +23,13 @@ VOLUMES = instance_kind(
     id="instance.volumes",
     singular="volume",
     delete=DELETE_BY_ID,
-    writing=Writing(
+    writing=data_lost(
         name_param="name",
         deletable=lambda r: (
             f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first"
             if r.get("server")
             else None
         ),
-        delete_needs_name=True,
     ),
     item_key="volume",
     fields=(

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, kinds_of
-from ..declared import Field
+from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, data_lost, kinds_of
+from ..declared import ID, Field
 from ..format import COMMON, Tones
 from ..pick_change import Change, PickChange
 from ..set_editor import SetEditor
 from ..shapes import SaveAnswer
 from ..states import When
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Reading, Rows
 
 API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
@@ -85,7 +85,7 @@ def _settings(s: Any) -> str:
 
 # A version and a node type are named by their names, which are their ids.
 CLUSTER_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=16),
     Field("status", "Status", "state", width=14, tones=TONES),
     Field("version", "Version", "ref", ref="kvcache.versions", named="version", width=7, detail=False),
@@ -230,9 +230,5 @@ CLUSTERS = kvcache_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(
-        delete_needs_name=True,
-        delete_warning=lambda r: "Every key in it is lost: the data cannot be recovered",
-        name_param="name",
-    ),
+    writing=data_lost("Every key in it is lost: the data cannot be recovered", name_param="name"),
 )

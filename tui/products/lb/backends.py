@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Call, Lazy, Parent
-from ..declared import Field
+from ..declared import ID, Field
 from ..format import date_of
 from .kinds import lb_kind
 from ..kind_options import Reading, Writing
@@ -143,7 +143,7 @@ def proxy_line(s: Any) -> str:
 LB = Field("lb.id", "Load balancer", "ref", ref="lb.lbs", named="lb.name", detail=False)
 CREATED = Field("created_at", "Created", "time", empty="", as_detail=date_of)
 BACKEND_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=14),
     LB,
     Field("forward_protocol", "Protocol", width=5, head="Proto", key="protocol", detail=False),
@@ -195,7 +195,7 @@ def certificate_lines(s: Any) -> str:
 
 
 FRONTEND_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=14),
     LB,
     Field("inbound_port", "Port", "count", width=5, key="port", detail=False),  # sorted as a number

@@ -9,11 +9,11 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import Call, Child, Column, DetailPanel, Lazy, kinds_of
-from ..declared import Field
+from ..base import Call, Child, Column, DetailPanel, Lazy, data_lost, kinds_of
+from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of
 from ..shapes import DeleteAsking
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Reading, Rows
 
 API = "lb/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
@@ -198,7 +198,7 @@ def ssl_line(s: Any) -> str:
 # Highly available or why not, in its tone; sorted by the words (a computed column).
 HA = Column("ha", "HA", availability_cell, width=18, sort_key=availability_words)
 LB_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=14),
     Field("description", "Description"),
     Field("status", "Status", "state", width=11, tones=TONES),
@@ -230,7 +230,7 @@ LBS = lb_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # the plain verb; the flow asks about the IP first
-    # Its frontends, backends and (released) address are lost: the name is typed.
-    writing=Writing(delete_flow=Lazy(HERE + "DELETE"), delete_needs_name=True, deletable=_deletable, name_param="name"),
+    # Its frontends, backends and (released) address are lost.
+    writing=data_lost(delete_flow=Lazy(HERE + "DELETE"), deletable=_deletable, name_param="name"),
     reading=Reading(sort=("name", False)),
 )

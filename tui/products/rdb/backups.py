@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...records import replace
-from ..base import ActionSpec, Call, Lazy, Parent
-from ..declared import Field
+from ..base import ActionSpec, Call, Lazy, Parent, data_lost
+from ..declared import ID, Field
 from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
@@ -42,7 +42,7 @@ def _export(row: Any) -> str:
 def copy_fields(name_width: int, *own: Field) -> tuple[Field, ...]:
     """What a backup and a snapshot both hold, around what each holds of its own."""
     return (
-        Field("id", "ID", "id"),
+        ID,
         Field("name", "Name", "name", width=name_width),
         Field("status", "Status", "state", width=12, tones=TONES),
         Field("instance_id", "Instance", "ref", ref="rdb.instances", named="instance_name", width=14, key="instance"),
@@ -100,10 +100,7 @@ BACKUPS = rdb_kind(
     create=Lazy(COPIES + "BACKUP_CREATE"),
     edit=Lazy(COPIES + "BACKUP_EDIT"),
     delete=Call("DELETE", "{id}"),
-    # data lost: the name is typed
-    writing=Writing(
-        delete_needs_name=True, delete_warning=lambda r: "This copy of the database is gone for good", name_param="name"
-    ),
+    writing=data_lost("This copy of the database is gone for good", name_param="name"),
 )
 
 INSTANCE_BACKUPS = replace(
@@ -134,10 +131,7 @@ SNAPSHOTS = rdb_kind(
     ),
     edit=Lazy(COPIES + "BACKUP_EDIT"),  # the same two fields: name and expiry
     delete=Call("DELETE", "{id}"),
-    # data lost: the name is typed
-    writing=Writing(
-        delete_needs_name=True, delete_warning=lambda r: "The copy of the volume is gone for good", name_param="name"
-    ),
+    writing=data_lost("The copy of the volume is gone for good", name_param="name"),
 )
 
 INSTANCE_SNAPSHOTS = replace(

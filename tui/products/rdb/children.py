@@ -7,8 +7,8 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Lazy, ListParams, Parent
-from ..declared import Field
+from ..base import ActionSpec, Call, Lazy, ListParams, Parent, data_lost
+from ..declared import ID, Field
 from ..set_editor import ROWS
 from ..shapes import FormCall, ShowValue
 from ..states import When
@@ -60,10 +60,7 @@ DATABASES = rdb_kind(
     columns=("name", "managed", "owner", "size"),
     create=Lazy(DATA + "DATABASE_CREATE"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(
-        delete_needs_name=True,
-        delete_warning=lambda r: "Its tables and data are lost; backups of it stay until they expire",
-    ),
+    writing=data_lost("Its tables and data are lost; backups of it stay until they expire"),
 )
 
 USERS = rdb_kind(
@@ -323,7 +320,7 @@ LOGS = rdb_kind(
     state_field="status",
     transitional=frozenset({"creating"}),
     fields=(
-        Field("id", "ID", "id"),
+        ID,
         Field("node_name", "Node", "name", width=24, key="node", empty=""),  # a log is one node's
         Field("status", "Status", "state", width=11, tones=TONES),
         Field("created_at", "Prepared", "time", width=19, key="created", show=_to_the_second, detail=False),

@@ -7,13 +7,13 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, DetailPanel, Lazy, Metric, Metrics
-from ..declared import Field
+from ..base import ActionSpec, Call, Child, DetailPanel, Lazy, Metric, Metrics, data_lost
+from ..declared import ID, Field
 from ..pick_change import Change, PickChange
 from ..shapes import FormCall, SaveAnswer
 from ..states import When
 from .common import DATA, TONES, acl_editor, endpoints_text, first_endpoint, rdb_kind, settings_editor, volume
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Reading, Rows
 
 FORMS = "tui.products.rdb.instance_forms:"
 UPGRADES = "tui.products.rdb.upgrade_forms:"
@@ -186,7 +186,7 @@ def _endpoint_lines(s: Any) -> str:
 
 
 INSTANCE_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=16),
     Field("status", "Status", "state", width=14, tones=TONES, detail=False),
     Field("status", "Status", "state", show=_status_detail),
@@ -328,11 +328,7 @@ INSTANCES = rdb_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(
-        delete_needs_name=True,
-        delete_warning=lambda r: (
-            "Its databases, users and read replicas are deleted with it; backups stay until they expire"
-        ),
-        name_param="name",
+    writing=data_lost(
+        "Its databases, users and read replicas are deleted with it; backups stay until they expire", name_param="name"
     ),
 )

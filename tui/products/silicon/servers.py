@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Lazy, kinds_of
-from ..declared import Field
+from ..base import ActionSpec, Call, Lazy, data_lost, kinds_of
+from ..declared import ID, Field
 from .. import times
 from ..shapes import ShowSecret
-from ..kind_options import Reading, Secrets, Writing
+from ..kind_options import Reading, Secrets
 
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
@@ -41,7 +41,7 @@ def _deletable_in(row: Any) -> str:
 
 
 SERVER_FIELDS = (
-    Field("id", "ID", "id"),
+    ID,
     Field("name", "Name", "name", width=18),
     Field("type", "Type", "ref", ref="silicon.types", width=6, empty=""),
     Field("status", "Status", "state", width=14),
@@ -86,5 +86,5 @@ SERVERS = silicon_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(deletable=deletable, delete_needs_name=True),
+    writing=data_lost(deletable=deletable),
 )

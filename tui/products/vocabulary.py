@@ -12,9 +12,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, SecretStr
 
-from .fields import check_password, meta, network, parse_pairs, reverse_name, split_tags, uuid_of
+from .fields import check_password, meta, network, parse_pairs, private_cidr, reverse_name, split_tags, uuid_of
+
+
+class Form(BaseModel):
+    """What every form is: strict, a value it does not name refused rather than dropped (a form
+    titles itself with `model_config = ConfigDict(title=...)`, its parent's strictness kept)."""
+
+    model_config = ConfigDict(extra="forbid")
+
 
 # "web, prod" as typed → ["web", "prod"]
 Tags = Annotated[
@@ -50,6 +58,18 @@ PrivateNetworkId = Annotated[
     str,
     Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID")),
     AfterValidator(private_network_id),
+]
+
+
+def service_ip(v: str) -> str:
+    return private_cidr(v) if v.strip() else ""
+
+
+# An address on a private network in CIDR notation, or empty: the network's IPAM assigns one.
+ServiceIp = Annotated[
+    str,
+    Field(json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM")),
+    AfterValidator(service_ip),
 ]
 
 # Text over several lines (a payload, a message, a script): the one field where a newline is typed.

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Tags
+from ..vocabulary import Form, Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, sent, split_tags
 from ..flows import confirm_loss
@@ -38,9 +38,7 @@ def offer_label(o: dict[str, Any]) -> str:
 
 
 # ---- order --------------------------------------------------------------------------------------
-class OrderForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class OrderForm(Form):
     offer_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Offer", widget="select"))]
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     description: Annotated[
@@ -89,9 +87,7 @@ def order_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 ORDER = CreateSpec(OrderForm, order_payload, order_options)
 
 
-class EditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EditForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
     tags: Tags = []
@@ -105,9 +101,7 @@ EDIT = EditSpec(EditForm, edit_values)  # sends what changed
 
 
 # ---- install ------------------------------------------------------------------------------------
-class InstallForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class InstallForm(Form):
     os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
     hostname: Annotated[
         str,
@@ -177,9 +171,7 @@ def _is_hostname(name: str) -> bool:
 
 
 # ---- management-controller access ---------------------------------------------------------------
-class RemoteAccessForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RemoteAccessForm(Form):
     ip: Annotated[
         str,
         Field(
@@ -222,9 +214,7 @@ def jump_host_client_ip() -> str:
 
 
 # ---- reverse DNS --------------------------------------------------------------------------------
-class ReverseForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ReverseForm(Form):
     reverse: Annotated[
         str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com"))
     ] = ""

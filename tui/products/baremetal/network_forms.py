@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from ..base import CreateSpec
 from ..fields import ctx, meta, uuid_of
-from ..vocabulary import PrivateNetworkId
+from ..vocabulary import Form, PrivateNetworkId
 from .networks import MAX_NETWORKS
 
 
-class AddForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class AddForm(Form):
     private_network_id: Annotated[
         str, Field(json_schema_extra=meta("Private network ID", placeholder="UUID of a private network of this zone"))
     ]
@@ -39,7 +37,5 @@ async def add_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[st
 ADD = CreateSpec(AddForm, lambda form, c: {"private_network_id": form.private_network_id}, add_options)
 
 
-class NetworkRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class NetworkRecord(Form):
     private_network_id: Annotated[PrivateNetworkId, Field(json_schema_extra=meta("Private network ID"))]

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sent
 
@@ -28,9 +29,7 @@ Description = Annotated[
 ]
 
 
-class NamespaceForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class NamespaceForm(Form):
     name: Annotated[
         str,
         Field(
@@ -68,9 +67,7 @@ def namespace_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 NAMESPACE_CREATE = CreateSpec(NamespaceForm, namespace_payload, namespace_options)
 
 
-class NamespaceEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class NamespaceEditForm(Form):
     description: Description = ""
     visibility: Annotated[Literal["private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))]
 
@@ -114,9 +111,7 @@ NAMESPACE_EDIT = EditSpec(
 )
 
 
-class ImageEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ImageEditForm(Form):
     visibility: Annotated[
         Literal["inherit", "private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))
     ]

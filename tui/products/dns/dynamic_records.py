@@ -7,10 +7,10 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from ..fields import meta
-from ..vocabulary import KeyValues
+from ..vocabulary import Form, KeyValues
 
 CONTINENTS = {"AF", "AN", "AS", "EU", "NA", "OC", "SA"}  # the continents a geo-IP record matches
 
@@ -22,13 +22,13 @@ def is_ip(text: str, version: int) -> bool:
         return False
 
 
-class NoDynamic(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="None: the same answer for everyone")
+class NoDynamic(Form):
+    model_config = ConfigDict(title="None: the same answer for everyone")
     kind: Literal["none"] = "none"
 
 
-class GeoIp(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="Geo-IP: by the resolver's country or continent")
+class GeoIp(Form):
+    model_config = ConfigDict(title="Geo-IP: by the resolver's country or continent")
     kind: Literal["geo_ip"] = "geo_ip"
     matches: Annotated[
         KeyValues,
@@ -68,8 +68,8 @@ class GeoIp(BaseModel):
         return {"geo_ip_config": {"matches": matches, "default": self.default}}
 
 
-class HttpService(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="HTTP check: only the IPs that answer")
+class HttpService(Form):
+    model_config = ConfigDict(title="HTTP check: only the IPs that answer")
     kind: Literal["http_service"] = "http_service"
     ips: Annotated[
         list[str], Field(min_length=1, json_schema_extra=meta("IPs to check", placeholder="192.0.2.1, 192.0.2.2"))
@@ -114,8 +114,8 @@ class HttpService(BaseModel):
         }
 
 
-class Weighted(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="Weighted: IPs in proportion")
+class Weighted(Form):
+    model_config = ConfigDict(title="Weighted: IPs in proportion")
     kind: Literal["weighted"] = "weighted"
     weights: Annotated[
         KeyValues,
@@ -141,8 +141,8 @@ class Weighted(BaseModel):
         return {"weighted_config": {"weighted_ips": [{"ip": ip, "weight": int(w)} for ip, w in self.weights.items()]}}
 
 
-class Views(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="Views: by the resolver's subnet")
+class Views(Form):
+    model_config = ConfigDict(title="Views: by the resolver's subnet")
     kind: Literal["view"] = "view"
     views: Annotated[
         KeyValues,

@@ -8,8 +8,9 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Context, CreateSpec
 from ..fields import ctx, meta, sends
 from ..flows import confirm_loss
@@ -30,9 +31,7 @@ def _domain(v: str) -> str:
     return name
 
 
-class RegisterForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RegisterForm(Form):
     domain: Annotated[
         str,
         Field(
@@ -78,9 +77,7 @@ async def validation_flow(ui: Any, domain: Any) -> None:
     await ui.dialog("result", title=title, text=text, copy_text=record)
 
 
-class ZoneForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ZoneForm(Form):
     domain: Annotated[str, Field(min_length=1, json_schema_extra=meta("Domain", widget="select"))]
     subdomain: Annotated[
         str,
@@ -111,9 +108,7 @@ async def zone_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[s
 ZONE_CREATE = CreateSpec(ZoneForm, sends("domain", "subdomain"), zone_options)
 
 
-class RenameForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RenameForm(Form):
     new_dns_zone: Annotated[
         str,
         Field(min_length=3, max_length=253, json_schema_extra=meta("New name", placeholder="the zone's full new name")),
@@ -125,9 +120,7 @@ class RenameForm(BaseModel):
         return _domain(v)
 
 
-class CloneForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CloneForm(Form):
     dest_dns_zone: Annotated[
         str,
         Field(
@@ -192,18 +185,14 @@ async def clone_flow(ui: Any, zone: Any) -> None:
         ui.reload()
 
 
-class RefreshForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RefreshForm(Form):
     recreate_dns_zone: Annotated[
         bool, Field(json_schema_extra=meta("Recreate the zone (its NS records come back)"))
     ] = True
     recreate_sub_dns_zone: Annotated[bool, Field(json_schema_extra=meta("Recreate its sub-zones too"))] = False
 
 
-class NameServer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class NameServer(Form):
     name: Annotated[
         str,
         Field(min_length=3, max_length=253, json_schema_extra=meta("Name server", placeholder="e.g. ns1.example.net")),
@@ -242,9 +231,7 @@ async def nameserver_options(ui: Any, zone: Any) -> tuple[dict[str, Any], dict[s
     return {}, {"zone": zone.id}
 
 
-class ImportForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ImportForm(Form):
     token: Annotated[
         SecretStr, Field(min_length=1, json_schema_extra=meta("Former provider's API token", widget="secret"))
     ]
@@ -284,9 +271,7 @@ async def import_flow(ui: Any, zone: Any) -> None:
         ui.reload()
 
 
-class CertificateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CertificateForm(Form):
     alternative_dns_zones: Annotated[
         list[str],
         Field(

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
 from ..fields import ctx, meta
@@ -111,9 +112,7 @@ def stands_alone(record: dict[str, Any], others: list[dict[str, Any]]) -> str | 
     return cname_beside(str(record.get("type") or ""), str(record.get("name") or "").rstrip(".").lower(), others)
 
 
-class RecordForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RecordForm(Form):
     name: Annotated[
         str,
         Field(

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import ReverseName, Tags
+from ..vocabulary import Form, ReverseName, Tags
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sent
 from ..flows import Refused
@@ -22,9 +22,7 @@ DESCRIPTION_MAX = 255  # spec 1 §8
 
 
 # ---- create and edit ----------------------------------------------------------------------------
-class CreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CreateForm(Form):
     description: Annotated[
         str,
         Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters")),
@@ -82,9 +80,7 @@ def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 CREATE = CreateSpec(CreateForm, create_payload, create_options)
 
 
-class EditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EditForm(Form):
     description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
     tags: Tags = []
     reverse: ReverseName = ""

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 
+from ..vocabulary import Form
 from ..base import Choices, CreateSpec, EditSpec
 from ..fields import meta, parse_pairs, sends
 
@@ -48,9 +49,7 @@ def _config(v: Any) -> Any:
     return pairs
 
 
-class ModelForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ModelForm(Form):
     name: Annotated[
         str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. image-classifier"))
     ]
@@ -101,9 +100,7 @@ async def model_options(service: Any, scope: str) -> tuple[Choices, dict[str, An
 MODEL_CREATE = CreateSpec(ModelForm, sends("name", "path", "framework", "config"), model_options)
 
 
-class RenameForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RenameForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Column
 from ..format import gb
 from .fields import GB, check_name, ctx, meta
@@ -25,9 +26,7 @@ from .fields import GB, check_name, ctx, meta
 SOURCES = [("empty volume", "empty"), ("from a snapshot", "snapshot"), ("attach an existing volume", "existing")]
 
 
-class VolumeSpecForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class VolumeSpecForm(Form):
     source: Annotated[str, Field(json_schema_extra=meta("Source", widget="select"))] = "empty"
     volume_type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "b_ssd"
     name: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Name", placeholder="e.g. data-1"))] = ""

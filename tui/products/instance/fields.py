@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 
-from ..vocabulary import Tags  # noqa: F401  (re-exported)
+from ..vocabulary import Form, Tags  # noqa: F401  (re-exported)
 from ..fields import ctx, meta, split_tags  # noqa: F401  (shared by every product's forms; re-exported)
 
 GB = 1_000_000_000
@@ -27,10 +27,8 @@ def check_name(v: str) -> str:
 Name = Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name")), AfterValidator(check_name)]
 
 
-class NameTagsForm(BaseModel):
+class NameTagsForm(Form):
     """A name and tags: renaming, a snapshot of a volume, a volume made from a snapshot."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: Name
     tags: Tags = []

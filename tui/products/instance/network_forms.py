@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
+from ..vocabulary import Form
 from ..base import Column, Context, CreateSpec, EditSpec, Row
 from ..fields import network, sends
 from .fields import Name, Tags, meta
@@ -27,16 +28,12 @@ def static(choices: dict[str, list[tuple[str, str]]]) -> Any:
 
 
 # ---- flexible IPs -------------------------------------------------------------------------------
-class IpCreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class IpCreateForm(Form):
     type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "routed_ipv4"
     tags: Tags = []
 
 
-class IpEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class IpEditForm(Form):
     reverse: Annotated[
         str, Field(json_schema_extra=meta("Reverse DNS", placeholder="web.example.com (empty: none)"))
     ] = ""
@@ -91,9 +88,7 @@ async def detach_ip_message(service: Any, scope: str, ip: Row) -> str:
 
 
 # ---- security groups ----------------------------------------------------------------------------
-class SecurityGroupForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SecurityGroupForm(Form):
     name: Name
     description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
     stateful: Annotated[bool, Field(json_schema_extra=meta("Stateful (return traffic allowed)"))] = True
@@ -132,10 +127,8 @@ SG_CREATE = CreateSpec(SecurityGroupForm, sg_payload, static(POLICIES))
 SG_EDIT = EditSpec(SecurityGroupForm, sg_values, options=static(POLICIES))
 
 
-class RuleForm(BaseModel):
+class RuleForm(Form):
     """One rule of a security group; ports apply to TCP and UDP only."""
-
-    model_config = ConfigDict(extra="forbid")
 
     direction: Annotated[str, Field(json_schema_extra=meta("Direction", widget="select"))] = "inbound"
     action: Annotated[str, Field(json_schema_extra=meta("Action", widget="select"))] = "accept"
@@ -201,9 +194,7 @@ class RuleForm(BaseModel):
 
 
 # ---- placement groups ---------------------------------------------------------------------------
-class PlacementGroupForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PlacementGroupForm(Form):
     name: Name
     policy_type: Annotated[str, Field(json_schema_extra=meta("Policy", widget="select"))] = "max_availability"
     policy_mode: Annotated[str, Field(json_schema_extra=meta("Mode", widget="select"))] = "optional"
@@ -253,9 +244,7 @@ PG_CREATE = CreateSpec(PlacementGroupForm, pg_payload, static(PG_CHOICES))
 PG_EDIT = EditSpec(PlacementGroupForm, pg_values, options=static(PG_CHOICES))
 
 
-class MemberForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class MemberForm(Form):
     id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Server", widget="select"))]
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from ...api.safe import clean
+from ..vocabulary import Form
 from ..base import Column, CreateSpec, Row
 from ..flows import Refused
 from ..format import gb
@@ -22,9 +23,7 @@ from ..fields import uuid_of  # noqa: E402
 KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
-class BackupForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class BackupForm(Form):
     name: Name
 
 
@@ -45,9 +44,7 @@ async def compatible_types(ui: Any, server: Row) -> tuple[list[tuple[str, str]],
 
 
 # ---- user data: a key/value store per server ---------------------------------------------------
-class UserDataForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class UserDataForm(Form):
     key: Annotated[str, Field(min_length=1, json_schema_extra=meta("Key", placeholder="e.g. cloud-init"))]
     value: Annotated[
         str, Field(json_schema_extra=meta("Value", placeholder="#cloud-config … (\\n for a new line)"))
@@ -122,10 +119,8 @@ async def user_data_flow(ui: Any, server: Row) -> None:
 
 
 # ---- private NICs: one per private network -----------------------------------------------------
-class NicForm(BaseModel):
+class NicForm(Form):
     """A private NIC for a server: the private network it joins (one NIC per network)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     private_network_id: Annotated[
         str, Field(json_schema_extra=meta("Private network ID", placeholder="private network UUID"))
@@ -150,9 +145,7 @@ NIC_CREATE = CreateSpec(NicForm, lambda form, c: {"private_network_id": form.pri
 
 
 # ---- volumes ------------------------------------------------------------------------------------
-class VolumeRefForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class VolumeRefForm(Form):
     id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Volume", widget="select"))]
 
 

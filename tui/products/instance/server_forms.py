@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Tags
+from ..vocabulary import Form, Tags
 from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
 from ..fields import sent
 from ..format import gb
@@ -54,10 +54,8 @@ class Server(Resource):
         return public_address(self.raw)
 
 
-class ServerCreateForm(BaseModel):
+class ServerCreateForm(Form):
     """What the user fills in; `server_payload` turns it into the spec's creation body."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: Annotated[Name, Field(json_schema_extra=meta("Name", placeholder="e.g. web-09"))]
     commercial_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
@@ -175,9 +173,7 @@ async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[s
     return choices, {"types": types, "images": images}
 
 
-class ServerEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ServerEditForm(Form):
     name: Name
     tags: Tags = []
     protected: Annotated[bool, Field(json_schema_extra=meta("Protected from deletion"))] = False

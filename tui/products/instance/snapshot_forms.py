@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..vocabulary import Form
 from ..base import CreateSpec, EditSpec, Row
 from ..fields import sends
 from ..format import gb
 from .fields import Name, NameTagsForm, Tags, meta
 
 
-class SnapshotCreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SnapshotCreateForm(Form):
     name: Name
     volume_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Volume", widget="select"))]
     tags: Tags = []
@@ -35,9 +34,7 @@ def named_values(row: Row) -> dict[str, Any]:
     return {"name": row.name, "tags": [str(t) for t in row.items("tags")]}
 
 
-class ImageCreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ImageCreateForm(Form):
     name: Name
     root_volume: Annotated[str, Field(min_length=1, json_schema_extra=meta("Root snapshot", widget="select"))]
     arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
@@ -65,16 +62,12 @@ NAMED_EDIT = EditSpec(NameTagsForm, named_values)
 
 
 # ---- the forms of a snapshot's actions (declared in `snapshots`) ----------------------------------
-class ImageFromSnapshotForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ImageFromSnapshotForm(Form):
     name: Name
     arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
 
 
-class ExportForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ExportForm(Form):
     bucket: Annotated[
         str,
         Field(

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import sent
 from ..format import gb
@@ -15,9 +16,7 @@ from .fields import GB, Name, Tags, ctx, meta
 VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block storage)", "l_ssd": "l_ssd (local)"}
 
 
-class VolumeCreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class VolumeCreateForm(Form):
     name: Name
     volume_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
     base_snapshot: Annotated[str, Field(json_schema_extra=meta("From snapshot", widget="select"))] = ""
@@ -88,9 +87,7 @@ async def volume_options(service: Any, scope: str) -> tuple[dict[str, list[tuple
     return {"volume_type": type_choices, "base_snapshot": snap_choices}, {"types": types, "snapshots": snapshots}
 
 
-class VolumeEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class VolumeEditForm(Form):
     name: Name
     size_gb: Annotated[int, Field(json_schema_extra=meta("Size (GB)"))]
     tags: Tags = []

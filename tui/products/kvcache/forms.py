@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..vocabulary import Tags, Password
+from ..vocabulary import Form, Password, Tags
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import check_password, ctx, in_stock, meta, network, private_cidr, refused_by, sent, uuid_of
 
@@ -76,9 +76,7 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     )
 
 
-class CreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CreateForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. carts"))]
     version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Version", widget="select"))]
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
@@ -194,9 +192,7 @@ def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 CREATE = CreateSpec(CreateForm, create_payload, create_options)
 
 
-class EditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EditForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     tags: Tags = []
     user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User"))]
@@ -217,13 +213,11 @@ EDIT = EditSpec(
 
 
 # ---- migrate: one field per request, by construction -------------------------------------------------
-class VersionForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class VersionForm(Form):
     version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
 
 
-class NodeTypeForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class NodeTypeForm(Form):
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
 
     @field_validator("node_type")
@@ -234,8 +228,7 @@ class NodeTypeForm(BaseModel):
         return in_stock(info, v, why="is out of stock")
 
 
-class SizeForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SizeForm(Form):
     cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder="3 to 6"))]
 
     @field_validator("cluster_size")
@@ -289,8 +282,7 @@ async def size_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
 
 # ---- ACL rules and settings: the records of the whole-set editors (`clusters`)
 # ----------------------------------------------------
-class AclRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AclRecord(Form):
     ip_cidr: Annotated[str, Field(min_length=1, json_schema_extra=meta("Network", placeholder="e.g. 10.0.0.0/8"))]
     description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
 
@@ -300,8 +292,7 @@ class AclRecord(BaseModel):
         return network(v, "10.0.0.0/8")
 
 
-class SettingRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SettingRecord(Form):
     name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Setting", widget="select"))]
     value: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Value"))]
 

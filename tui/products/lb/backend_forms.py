@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Call, Choices, Context, CreateSpec, EditSpec
 from ..edit_steps import EditStep
 from ..fields import meta
@@ -44,21 +45,21 @@ User = Annotated[str, Field(min_length=1, json_schema_extra=meta("User", placeho
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
 
 
-class TcpCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="TCP: the port accepts a connection")
+class TcpCheck(Form):
+    model_config = ConfigDict(title="TCP: the port accepts a connection")
     kind: Literal["tcp"] = "tcp"
 
 
-class HttpCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="HTTP: a request answers")
+class HttpCheck(Form):
+    model_config = ConfigDict(title="HTTP: a request answers")
     kind: Literal["http"] = "http"
     uri: Uri
     method: Method = "GET"
     code: Code = None
 
 
-class HttpsCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="HTTPS: a request over TLS answers")
+class HttpsCheck(Form):
+    model_config = ConfigDict(title="HTTPS: a request over TLS answers")
     kind: Literal["https"] = "https"
     uri: Uri
     method: Method = "GET"
@@ -66,25 +67,25 @@ class HttpsCheck(BaseModel):
     sni: Annotated[str, Field(json_schema_extra=meta("SNI", placeholder="the server name sent in TLS (optional)"))] = ""
 
 
-class MysqlCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="MySQL: a login succeeds")
+class MysqlCheck(Form):
+    model_config = ConfigDict(title="MySQL: a login succeeds")
     kind: Literal["mysql"] = "mysql"
     user: User
 
 
-class PgsqlCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="PostgreSQL: a login succeeds")
+class PgsqlCheck(Form):
+    model_config = ConfigDict(title="PostgreSQL: a login succeeds")
     kind: Literal["pgsql"] = "pgsql"
     user: User
 
 
-class LdapCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="LDAP: a bind answers")
+class LdapCheck(Form):
+    model_config = ConfigDict(title="LDAP: a bind answers")
     kind: Literal["ldap"] = "ldap"
 
 
-class RedisCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid", title="Redis: PING answers PONG")
+class RedisCheck(Form):
+    model_config = ConfigDict(title="Redis: PING answers PONG")
     kind: Literal["redis"] = "redis"
 
 
@@ -93,9 +94,7 @@ CHECKS: tuple[type[BaseModel], ...] = Check.__args__  # type: ignore[attr-define
 VARIANTS: dict[str, type[BaseModel]] = {m.model_fields["kind"].default: m for m in CHECKS}
 
 
-class HealthCheck(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class HealthCheck(Form):
     port: Annotated[
         int | None, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="empty: the forward port"))
     ] = None
@@ -116,9 +115,7 @@ Millis = Annotated[
 ]
 
 
-class BackendForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class BackendForm(Form):
     name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. web-servers"))]
     forward_protocol: Annotated[Literal["tcp", "http"], Field(json_schema_extra=meta("Protocol", widget="select"))] = (
         "tcp"

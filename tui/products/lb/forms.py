@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ..base import Choices, Context, CreateSpec, EditSpec
 from ..fields import check_uuids, ctx, in_stock, meta, sent
-from ..vocabulary import Tags
+from ..vocabulary import Form, Tags
 from .kinds import SSL_LEVELS
 
 NEW_IP = "new"  # the IP choice meaning "a new one" (no ip_id sent)
@@ -30,9 +30,7 @@ Name = Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeho
 Description = Annotated[str, Field(json_schema_extra=meta("Description", placeholder="what it serves (optional)"))]
 
 
-class CreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CreateForm(Form):
     name: Name
     description: Description = ""
     # Optional only so the form picks the first type offered; a type is required (checked below).
@@ -94,9 +92,7 @@ def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 CREATE = CreateSpec(CreateForm, create_payload, create_options)
 
 
-class EditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EditForm(Form):
     name: Name
     description: Description = ""
     tags: Tags = []
@@ -133,9 +129,7 @@ EDIT = EditSpec(EditForm, _edit_values, _edit_body, _edit_options, method="PUT")
 
 
 # ---- frontends ----------------------------------------------------------------------------------
-class FrontendForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class FrontendForm(Form):
     name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. https"))]
     inbound_port: Annotated[
         int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 443"))

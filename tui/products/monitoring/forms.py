@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Choices, Context, CreateSpec
 from ..fields import ctx, meta, sends
 from .kinds import SCOPES
@@ -29,9 +30,7 @@ SCOPE_CHOICES = [(s, s) for s in SCOPES]
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
 
-class TokenForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class TokenForm(Form):
     name: Annotated[
         str,
         Field(
@@ -88,9 +87,7 @@ def token_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 TOKEN_CREATE = CreateSpec(TokenForm, token_payload, token_options)
 
 
-class ContactForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ContactForm(Form):
     to: Annotated[
         str,
         Field(
@@ -127,9 +124,7 @@ def contact_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 CONTACT_CREATE = CreateSpec(ContactForm, contact_payload, contact_options)
 
 
-class UserForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class UserForm(Form):
     login: Annotated[
         str,
         Field(

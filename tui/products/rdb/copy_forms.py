@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from .. import outcome
+from ..vocabulary import Form
 from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
 from ..times import in_days
 from ..fields import ctx, meta
 from ..flows import confirm_loss
-from .data_forms import DB_NAME, DB_NAME_RULE, _parent_id
+from .data_forms import _parent_id, database_name
 from .instance_forms import HighAvailability, NodeType, catalogue
 
 
@@ -21,8 +22,7 @@ def _iso_in(days: int | None) -> str | None:
 
 
 # ---- backups --------------------------------------------------------------------------------------------------
-class BackupForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class BackupForm(Form):
     instance_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Instance", widget="select"))]
     database_name: Annotated[
         str, Field(min_length=1, max_length=63, json_schema_extra=meta("Database", placeholder="e.g. orders"))
@@ -43,8 +43,7 @@ class BackupForm(BaseModel):
         return v
 
 
-class BackupHereForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class BackupHereForm(Form):
     database_name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Database", widget="select"))]
     name: Annotated[
         str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))
@@ -122,8 +121,7 @@ async def backup_flow(ui: Any, instance: Row) -> None:
         ui.follow(instance)
 
 
-class BackupEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class BackupEditForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     expires_in_days: Annotated[
         int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: unchanged"))
@@ -142,12 +140,8 @@ def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
 BACKUP_EDIT = EditSpec(BackupEditForm, lambda row: {"name": row.name}, _edit_patch)
 
 
-class RestoreForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    database_name: Annotated[
-        str,
-        Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta("As database", rule=DB_NAME_RULE)),
-    ]
+class RestoreForm(Form):
+    database_name: database_name("As database")
 
 
 def engine_family(engine: str) -> str:
@@ -237,8 +231,7 @@ async def restore_flow(ui: Any, backup: Row) -> None:
 
 
 # ---- snapshots ---------------------------------------------------------------------------------------------------
-class SnapshotForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SnapshotForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Snapshot name"))]
     expires_in_days: Annotated[
         int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))
@@ -255,8 +248,7 @@ def snapshot_body(form: Any, row: Any = None) -> dict[str, Any]:
 SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: snapshot_body(form))
 
 
-class FromSnapshotForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class FromSnapshotForm(Form):
     instance_name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("New instance"))]
     node_type: NodeType
     is_ha_cluster: HighAvailability = False

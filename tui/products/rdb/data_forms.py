@@ -7,17 +7,28 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Network, Password
+from ..vocabulary import Form, Network, Password
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..times import from_now
 from ..fields import ctx, meta
 from ..flows import Refused
-from .instance_forms import USER_NAME, USER_NAME_RULE
+from .instance_forms import user_name
 
 DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
 DB_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter or _"
+
+
+def database_name(label: str, example: str = "") -> Any:
+    """A database's name field (the engines' rule), labelled."""
+    hint = {"placeholder": f"e.g. {example}"} if example else {}
+    return Annotated[
+        str,
+        Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta(label, rule=DB_NAME_RULE, **hint)),
+    ]
+
+
 PERMISSIONS = ("none", "readonly", "readwrite", "all")
 
 
@@ -28,33 +39,15 @@ def _parent_id(svc: Any) -> str:
 
 
 # ---- databases and users --------------------------------------------------------------------------
-class DatabaseForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=63,
-            pattern=DB_NAME,
-            json_schema_extra=meta("Database", placeholder="e.g. orders", rule=DB_NAME_RULE),
-        ),
-    ]
+class DatabaseForm(Form):
+    name: database_name("Database", "orders")
 
 
 DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name})  # type: ignore[attr-defined]
 
 
-class UserForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=63,
-            pattern=USER_NAME,
-            json_schema_extra=meta("User", placeholder="e.g. app", rule=USER_NAME_RULE),
-        ),
-    ]
+class UserForm(Form):
+    name: user_name("User", "app")
     password: Password
     is_admin: Annotated[bool, Field(json_schema_extra=meta("Admin (CREATEROLE, CREATEDB)"))] = False
 
@@ -65,8 +58,7 @@ USER_CREATE = CreateSpec(
 )  # type: ignore[attr-defined]
 
 
-class UserEditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class UserEditForm(Form):
     is_admin: Annotated[bool, Field(json_schema_extra=meta("Admin (CREATEROLE, CREATEDB)"))] = False
 
 
@@ -84,8 +76,7 @@ async def admin_message(service: Any, scope: str, user: Row) -> str:
     return f"{user.name} becomes an administrator of {instance}: it may create and drop databases and users."
 
 
-class PasswordForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class PasswordForm(Form):
     password: Annotated[Password, Field(json_schema_extra=meta("New password", widget="password"))]
 
 
@@ -141,8 +132,7 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
 
 
 # ---- ACL rules --------------------------------------------------------------------------------------
-class AclForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AclForm(Form):
     ip: Network
     description: Annotated[
         str, Field(max_length=255, json_schema_extra=meta("Description", placeholder="e.g. jump host"))
@@ -227,8 +217,7 @@ async def engine_settings(svc: Any, scope: str, instance_id: str) -> tuple[dict[
     return {**cold, **hot}, set(cold) - set(hot)
 
 
-class SettingForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SettingForm(Form):
     name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Setting", widget="select"))]
     value: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Value"))]
 
@@ -263,8 +252,7 @@ SETTING_CREATE = CreateSpec(
 )  # type: ignore[attr-defined]
 
 
-class ValueForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ValueForm(Form):
     value: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Value"))]
 
     @field_validator("value")
@@ -296,8 +284,7 @@ async def set_options(ui: Any, row: Row) -> tuple[Choices, dict[str, Any]]:
 
 
 # ---- logs ------------------------------------------------------------------------------------------------------------
-class LogsForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class LogsForm(Form):
     hours: Annotated[int, Field(ge=1, le=24 * 30, json_schema_extra=meta("Last (hours)", placeholder="1 to 720"))] = 1
 
 

@@ -5,16 +5,31 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Password, PrivateNetworkId, Tags
+from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, private_cidr, refused_by, sent
+from ..fields import ctx, meta, refused_by, sent
 from ..flows import Refused
 
 GB = 1_000_000_000
 USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
 USER_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter"
+
+
+def user_name(label: str, example: str) -> Any:
+    """A database user's name field (the engines' rule), labelled."""
+    return Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=63,
+            pattern=USER_NAME,
+            json_schema_extra=meta(label, placeholder=f"e.g. {example}", rule=USER_NAME_RULE),
+        ),
+    ]
+
+
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
 
 
@@ -126,9 +141,7 @@ NodeType = Annotated[
 HighAvailability = Annotated[bool, Field(json_schema_extra=meta("High availability")), AfterValidator(check_ha)]
 
 
-class CreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CreateForm(Form):
     name: Annotated[
         str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. shop-db"))
     ]
@@ -142,15 +155,7 @@ class CreateForm(BaseModel):
         int | None,
         Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5")),
     ] = None
-    user_name: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=63,
-            pattern=USER_NAME,
-            json_schema_extra=meta("Default user", placeholder="e.g. admin", rule=USER_NAME_RULE),
-        ),
-    ]
+    user_name: user_name("Default user", "admin")
     password: Password
     tags: Tags = []
     disable_backup: Annotated[bool, Field(json_schema_extra=meta("Disable automatic backups"))] = False
@@ -190,9 +195,7 @@ CREATE = CreateSpec(CreateForm, create_payload, catalogue)
 
 
 # ---- edit ---------------------------------------------------------------------------------------
-class EditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EditForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
     tags: Tags = []
     backup_frequency: Annotated[int, Field(ge=1, le=24, json_schema_extra=meta("Backup every (h)"))] = 24
@@ -231,8 +234,7 @@ EDIT = EditSpec(EditForm, edit_values, edit_patch)
 
 
 # ---- clone ----------------------------------------------------------------------------------------
-class CloneForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CloneForm(Form):
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name of the clone"))]
     node_type: NodeType
 
@@ -261,20 +263,9 @@ async def clone_flow(ui: Any, instance: Row) -> None:
 
 
 # ---- endpoints ------------------------------------------------------------------------------------
-class PrivateEndpointForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class PrivateEndpointForm(Form):
     private_network_id: PrivateNetworkId
-    service_ip: Annotated[
-        str,
-        Field(
-            json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM")
-        ),
-    ] = ""
-
-    @field_validator("service_ip")
-    @classmethod
-    def _ip(cls, v: str) -> str:
-        return private_cidr(v) if v.strip() else ""
+    service_ip: ServiceIp = ""
 
 
 def private_spec(form: PrivateEndpointForm) -> dict[str, Any]:

@@ -6,28 +6,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from .. import outcome
 from ..base import Choices, Context, CreateSpec, ParentRef, Row
-from ..fields import ctx, meta, private_cidr
+from ..fields import ctx, meta
 from ..flows import Refused
+from ..vocabulary import Form, ServiceIp
 from .instance_forms import PrivateEndpointForm, private_spec
 
 
 # ---- read replicas ----------------------------------------------------------------------------------------
-class ReplicaForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ReplicaForm(Form):
     direct_access: Annotated[bool, Field(json_schema_extra=meta("Direct-access endpoint (public)"))] = True
     private_network_id: Annotated[
         str, Field(json_schema_extra=meta("Network ID", placeholder="empty: none; or the private network's UUID"))
     ] = ""
-    service_ip: Annotated[
-        str,
-        Field(
-            json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM")
-        ),
-    ] = ""
+    service_ip: ServiceIp = ""
     same_zone: Annotated[bool, Field(json_schema_extra=meta("In the instance's zone"))] = True
 
     @field_validator("private_network_id")
@@ -42,7 +37,7 @@ class ReplicaForm(BaseModel):
     def _ip(cls, v: str, info: ValidationInfo) -> str:
         if v.strip() and not info.data.get("private_network_id"):
             raise ValueError("a service IP goes with a private network: give its ID")
-        return private_cidr(v) if v.strip() else ""
+        return v
 
     @field_validator("same_zone")
     @classmethod
@@ -99,8 +94,7 @@ async def create_replica_flow(ui: Any, instance: Row) -> None:
         ui.follow(instance)
 
 
-class ReplicaEndpointForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ReplicaEndpointForm(Form):
     kind: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))]
     private_network_id: Annotated[
         str,
@@ -108,12 +102,7 @@ class ReplicaEndpointForm(BaseModel):
             json_schema_extra=meta("Network ID", placeholder="the private network's UUID (private-network endpoint)")
         ),
     ] = ""
-    service_ip: Annotated[
-        str,
-        Field(
-            json_schema_extra=meta("Service IP", placeholder="CIDR, such as 172.16.4.10/22; empty: assigned by IPAM")
-        ),
-    ] = ""
+    service_ip: ServiceIp = ""
 
     @field_validator("kind")
     @classmethod
@@ -136,7 +125,7 @@ class ReplicaEndpointForm(BaseModel):
     @field_validator("service_ip")
     @classmethod
     def _ip(cls, v: str, info: ValidationInfo) -> str:
-        return private_cidr(v) if v.strip() and info.data.get("kind") == "private_network" else ""
+        return v if info.data.get("kind") == "private_network" else ""
 
 
 async def replica_endpoint_options(ui: Any, replica: Row) -> tuple[Choices, dict[str, Any]]:

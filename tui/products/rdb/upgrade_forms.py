@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Choices, Row
 from ..fields import ctx, meta
 
 from .instance_forms import GB, catalogue, check_size_gb
 
 
-class NodeTypeForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class NodeTypeForm(Form):
     node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("New node type", widget="select"))]
 
     @field_validator("node_type")
@@ -31,8 +31,7 @@ class NodeTypeForm(BaseModel):
         return v
 
 
-class VolumeSizeForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class VolumeSizeForm(Form):
     volume_size: Annotated[int, Field(json_schema_extra=meta("New size, GB"))]
 
     @field_validator("volume_size")
@@ -45,8 +44,7 @@ class VolumeSizeForm(BaseModel):
         return check_size_gb(v, (ctx(info, "nodes") or {}).get(current.get("node_type")), "bssd") or v
 
 
-class VersionForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class VersionForm(Form):
     version_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from ..vocabulary import Form
 from ..base import Call, Choices, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sends
 from ..flows import confirm_loss
@@ -15,9 +16,7 @@ NAME_PATTERN = r"^[A-Za-z0-9 .-]+$"  # spec 1 §2.10
 NAME_RULE = "only letters, digits, spaces, dots and dashes"
 
 
-class CreateForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CreateForm(Form):
     type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type (rented 24 h at least)", widget="select"))]
     name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder=NAME_RULE))]
 
@@ -67,9 +66,7 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
 CREATE = CreateSpec(CreateForm, sends("name", "type"), create_options)
 
 
-class EditForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EditForm(Form):
     name: Annotated[
         str,
         Field(
@@ -84,9 +81,7 @@ class EditForm(BaseModel):
 EDIT = EditSpec(EditForm, lambda row: {"name": row.name})
 
 
-class ReinstallForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ReinstallForm(Form):
     os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
 
 

@@ -146,6 +146,18 @@ def in_stock(info: Any, v: str, catalogue: str = "types", why: str = "is out of 
     return refused_by(info, catalogue, v, "stock_status", "out_of_stock", why)
 
 
+def number_error(value: str, kind: str, low: Any, high: Any, unit: str = "") -> str | None:
+    """Why `value` is not a number of its kind ("INT" or "FLOAT", as engines type their settings)
+    between `low` and `high` (either None: unbounded), or None."""
+    try:
+        n = int(value) if kind == "INT" else float(value)
+    except ValueError:
+        return "a whole number" if kind == "INT" else "a number"
+    if (low is not None and n < low) or (high is not None and n > high):
+        return f"from {low} to {high}" + (f" {unit}" if unit else "")
+    return None
+
+
 def uuid_of(v: str, what: str) -> str:
     """`v` as a lower-case UUID, or a ValueError naming what it should be."""
     v = v.strip().lower()

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
 
@@ -88,23 +88,21 @@ async def detach_ip_message(service: Any, scope: str, ip: Row) -> str:
 
 
 # ---- security groups ----------------------------------------------------------------------------
+Policy = Literal["accept", "drop"]
+
+
 class SecurityGroupForm(Form):
     name: Name
     description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
     stateful: Annotated[bool, Field(json_schema_extra=meta("Stateful (return traffic allowed)"))] = True
-    inbound_default_policy: Annotated[str, Field(json_schema_extra=meta("Inbound default", widget="select"))] = "accept"
-    outbound_default_policy: Annotated[str, Field(json_schema_extra=meta("Outbound default", widget="select"))] = (
+    inbound_default_policy: Annotated[Policy, Field(json_schema_extra=meta("Inbound default", widget="select"))] = (
+        "accept"
+    )
+    outbound_default_policy: Annotated[Policy, Field(json_schema_extra=meta("Outbound default", widget="select"))] = (
         "accept"
     )
     project_default: Annotated[bool, Field(json_schema_extra=meta("Project default"))] = False
     tags: Tags = []
-
-    @field_validator("inbound_default_policy", "outbound_default_policy")
-    @classmethod
-    def _policy(cls, v: str) -> str:
-        if v not in ("accept", "drop"):
-            raise ValueError("accept or drop")
-        return v
 
 
 POLICIES = {"inbound_default_policy": _opts("accept", "drop"), "outbound_default_policy": _opts("accept", "drop")}
@@ -130,35 +128,18 @@ SG_EDIT = EditSpec(SecurityGroupForm, sg_values, options=static(POLICIES))
 class RuleForm(Form):
     """One rule of a security group; ports apply to TCP and UDP only."""
 
-    direction: Annotated[str, Field(json_schema_extra=meta("Direction", widget="select"))] = "inbound"
-    action: Annotated[str, Field(json_schema_extra=meta("Action", widget="select"))] = "accept"
-    protocol: Annotated[str, Field(json_schema_extra=meta("Protocol", widget="select"))] = "TCP"
+    direction: Annotated[
+        Literal["inbound", "outbound"], Field(json_schema_extra=meta("Direction", widget="select"))
+    ] = "inbound"
+    action: Annotated[Literal["accept", "drop"], Field(json_schema_extra=meta("Action", widget="select"))] = "accept"
+    protocol: Annotated[
+        Literal["TCP", "UDP", "ICMP", "ANY"], Field(json_schema_extra=meta("Protocol", widget="select"))
+    ] = "TCP"
     ip_range: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP range", placeholder="e.g. 0.0.0.0/0"))]
     dest_port_from: Annotated[int | None, Field(json_schema_extra=meta("Port (from)", placeholder="e.g. 22"))] = None
     dest_port_to: Annotated[int | None, Field(json_schema_extra=meta("Port (to)", placeholder="empty: one port"))] = (
         None
     )
-
-    @field_validator("direction")
-    @classmethod
-    def _direction(cls, v: str) -> str:
-        if v not in ("inbound", "outbound"):
-            raise ValueError("inbound or outbound")
-        return v
-
-    @field_validator("action")
-    @classmethod
-    def _action(cls, v: str) -> str:
-        if v not in ("accept", "drop"):
-            raise ValueError("accept or drop")
-        return v
-
-    @field_validator("protocol")
-    @classmethod
-    def _protocol(cls, v: str) -> str:
-        if v not in ("TCP", "UDP", "ICMP", "ANY"):
-            raise ValueError("TCP, UDP, ICMP or ANY")
-        return v
 
     @field_validator("ip_range")
     @classmethod
@@ -196,23 +177,13 @@ class RuleForm(Form):
 # ---- placement groups ---------------------------------------------------------------------------
 class PlacementGroupForm(Form):
     name: Name
-    policy_type: Annotated[str, Field(json_schema_extra=meta("Policy", widget="select"))] = "max_availability"
-    policy_mode: Annotated[str, Field(json_schema_extra=meta("Mode", widget="select"))] = "optional"
+    policy_type: Annotated[
+        Literal["max_availability", "low_latency"], Field(json_schema_extra=meta("Policy", widget="select"))
+    ] = "max_availability"
+    policy_mode: Annotated[Literal["optional", "enforced"], Field(json_schema_extra=meta("Mode", widget="select"))] = (
+        "optional"
+    )
     tags: Tags = []
-
-    @field_validator("policy_type")
-    @classmethod
-    def _type(cls, v: str) -> str:
-        if v not in ("max_availability", "low_latency"):
-            raise ValueError("max_availability or low_latency")
-        return v
-
-    @field_validator("policy_mode")
-    @classmethod
-    def _mode(cls, v: str) -> str:
-        if v not in ("optional", "enforced"):
-            raise ValueError("optional or enforced")
-        return v
 
 
 PG_CHOICES = {

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo
 
 from ..vocabulary import Form, Password, Tags
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, in_stock, meta, network, private_cidr, refused_by, sent, uuid_of
+from ..fields import check_password, ctx, in_stock, meta, network, number_error, private_cidr, refused_by, sent, uuid_of
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
@@ -27,16 +27,10 @@ def setting_error(spec: dict[str, Any] | None, value: str) -> str | None:
         return "not a setting of this version"
     kind = spec.get("type")
     if kind == "INT":
-        try:
-            n = int(value)
-        except ValueError:
-            return "a whole number"
-        lo, hi = spec.get("min_value"), spec.get("max_value")
-        if (lo is not None and n < lo) or (hi is not None and n > hi):
-            return f"from {lo} to {hi}"
-    elif kind == "BOOLEAN" and value not in ("true", "false"):
+        return number_error(value, kind, spec.get("min_value"), spec.get("max_value"))
+    if kind == "BOOLEAN" and value not in ("true", "false"):
         return "true or false"
-    elif kind == "STRING" and not 1 <= len(value) <= 255:
+    if kind == "STRING" and not 1 <= len(value) <= 255:
         return (
             f"1 to 255 characters (default {spec.get('default_value')})"
             if spec.get("default_value")

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from ..vocabulary import Form, Network, Password
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..times import from_now
-from ..fields import ctx, meta
+from ..fields import ctx, meta, number_error
 from ..flows import Refused
 from .instance_forms import user_name
 
@@ -166,24 +166,12 @@ def setting_error(spec: dict[str, Any] | None, value: str) -> str | None:
         return None
     kind = spec.get("property_type")
     if kind == "INT":
-        try:
-            n = int(value)
-        except ValueError:
-            return "a whole number"
-        lo, hi = spec.get("int_min"), spec.get("int_max")
-        if (lo is not None and n < lo) or (hi is not None and n > hi):
-            return f"from {lo} to {hi}" + (f" {spec['unit']}" if spec.get("unit") else "")
-    elif kind == "FLOAT":
-        try:
-            f = float(value)
-        except ValueError:
-            return "a number"
-        lo, hi = spec.get("float_min"), spec.get("float_max")
-        if (lo is not None and f < lo) or (hi is not None and f > hi):
-            return f"from {lo} to {hi}"
-    elif kind == "BOOLEAN" and value not in ("true", "false"):
+        return number_error(value, kind, spec.get("int_min"), spec.get("int_max"), spec.get("unit") or "")
+    if kind == "FLOAT":
+        return number_error(value, kind, spec.get("float_min"), spec.get("float_max"))
+    if kind == "BOOLEAN" and value not in ("true", "false"):
         return "true or false"
-    elif kind == "STRING" and spec.get("string_constraint"):
+    if kind == "STRING" and spec.get("string_constraint"):
         import re
 
         try:

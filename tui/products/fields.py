@@ -158,6 +158,19 @@ def number_error(value: str, kind: str, low: Any, high: Any, unit: str = "") -> 
     return None
 
 
+def json_object(text: str, example: str = "{…}") -> dict[str, Any]:
+    """A payload typed as JSON, which must be an object; a ValueError says what is wrong."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError as err:
+        raise ValueError(f"the payload is not JSON: {err}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"the payload must be a JSON object, such as {example}")
+    return value
+
+
 def uuid_of(v: str, what: str) -> str:
     """`v` as a lower-case UUID, or a ValueError naming what it should be."""
     v = v.strip().lower()

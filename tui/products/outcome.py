@@ -377,3 +377,10 @@ def judged(err: OutcomeUnknown, applied: bool | None, saw: str) -> str:
 
 def _after(err: OutcomeUnknown, found: Found) -> Found:
     return Found(found.row, found.says, found.applied, err)
+
+
+def tell(ui: Any, done: tuple[Any, str | None], done_said: str) -> None:
+    """Say how a write a flow sent ended: what the look found when its answer was lost (a warning),
+    else `done_said`."""
+    looked = done[1]
+    ui.notify(looked or done_said, "warning" if looked else "information")

@@ -136,15 +136,9 @@ class Playground(Shape):
     def parse(self, text: str, row: Row) -> Any:
         if self.body is not None:
             return self.body(text, row)
-        import json
+        from .fields import json_object
 
-        try:
-            value = json.loads(text)
-        except ValueError as err:
-            raise ValueError(f"the payload is not JSON: {err}") from None
-        if not isinstance(value, dict):
-            raise ValueError("the payload must be a JSON object ({…})")
-        return value
+        return json_object(text)
 
     async def __call__(self, ui: Any, row: Row) -> None:
         service = ui.service()

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..fields import json_object
+
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
 MAX_IMAGE = 1_000_000  # bytes
 TEMPLATE = '{"instances": [[1.0, 2.0, 3.0]]}\n'
@@ -65,12 +67,7 @@ def _numbers(row: list[str]) -> list[float] | None:
 
 def body(text: str, row: Any = None) -> dict[str, Any]:
     """The request body for the payload's text: checked before sending (each refusal says what)."""
-    try:
-        value = json.loads(text)
-    except ValueError as err:
-        raise ValueError(f"the payload is not JSON: {err}") from None
-    if not isinstance(value, dict):
-        raise ValueError('the payload is a JSON object, such as {"instances": [[1, 2]]}')
+    value = json_object(text, '{"instances": [[1, 2]]}')
     if "image_file" in value:
         return image_body(value)
     data = value.get("instances", value.get("inputs"))

@@ -113,11 +113,7 @@ async def backup_flow(ui: Any, instance: Row) -> None:
         submit_label="Back up",
     )
     if done:
-        row, looked = done
-        ui.notify(
-            looked or f"Backup {row.name} of {instance.name}: {row.state} — see Backups",
-            "warning" if looked else "information",
-        )
+        outcome.tell(ui, done, f"Backup {done[0].name} of {instance.name}: {done[0].state} — see Backups")
         ui.follow(instance)
 
 
@@ -224,10 +220,9 @@ async def restore_flow(ui: Any, backup: Row) -> None:
         submit_label="Restore",
     )
     if done:
-        answer, looked = done
-        if answer:
-            ui.upsert(svc.row_of(answer, ui.scope))
-        ui.notify(looked or f"Restoring {backup.name} into {tname}…", "warning" if looked else "information")
+        if done[0]:
+            ui.upsert(svc.row_of(done[0], ui.scope))
+        outcome.tell(ui, done, f"Restoring {backup.name} into {tname}…")
 
 
 # ---- snapshots ---------------------------------------------------------------------------------------------------

@@ -86,11 +86,7 @@ async def create_replica_flow(ui: Any, instance: Row) -> None:
         f"Read replica of {instance.name} (read-only, asynchronous)", ReplicaForm, submit=send, submit_label="Create"
     )
     if done:
-        row, looked = done
-        ui.notify(
-            looked or f"{instance.name}: read replica {row.id} {row.state} — see Read replicas",
-            "warning" if looked else "information",
-        )
+        outcome.tell(ui, done, f"{instance.name}: read replica {done[0].id} {done[0].state} — see Read replicas")
         ui.follow(instance)
 
 

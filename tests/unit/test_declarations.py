@@ -166,6 +166,24 @@ def test_a_create_sends_the_forms_named_values_and_the_project_under_the_apis_na
     assert sent(form, "description", tags=[]) == {"description": "d", "tags": []}
 
 
+def test_a_form_field_in_one_line_keeps_its_rules_for_pydantic_and_its_hints_for_the_form():
+    from tui.products.vocabulary import Form, labelled
+
+    class Named(Form):
+        name: labelled("Name", max_length=3, placeholder="e.g. web")
+        count: labelled("Nodes", int, ge=1) = 1
+
+    field = Named.model_fields["name"]
+    assert field.json_schema_extra == {"label": "Name", "placeholder": "e.g. web"}
+    assert Named(name="abc").count == 1
+    with pytest.raises(ValidationError):
+        Named(name="abcd")
+    with pytest.raises(ValidationError):
+        Named(name="a", count=0)
+    with pytest.raises(ValidationError):  # a form is strict
+        Named(name="a", other=1)
+
+
 def test_key_value_lines_parse_and_a_bad_line_is_named():
     assert parse_pairs("# comment\n\nretries = 3\nmode=eco=fast\n") == {"retries": "3", "mode": "eco=fast"}
 

@@ -10,7 +10,7 @@ A form may relabel a field with an outer `Field` (as above); the rule stays the 
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, SecretStr
 
@@ -22,6 +22,18 @@ class Form(BaseModel):
     titles itself with `model_config = ConfigDict(title=...)`, its parent's strictness kept)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+RULES = frozenset({"min_length", "max_length", "pattern", "ge", "le", "gt", "lt", "validate_default"})
+
+
+def labelled(label: str, kind: Any = str, **given: Any) -> Any:
+    """A form field in one line: its type (text by default), its label, its rules as pydantic takes
+    them (lengths, pattern, bounds) and its hints as the form shows them (placeholder, widget, rule,
+    hint): `name: labelled("Name", max_length=63, placeholder="e.g. web") = ""`."""
+    rules = {k: v for k, v in given.items() if k in RULES}
+    hints = {k: v for k, v in given.items() if k not in RULES}
+    return Annotated[kind, Field(**rules, json_schema_extra=meta(label, **hints))]
 
 
 # "web, prod" as typed → ["web", "prod"]

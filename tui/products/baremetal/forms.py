@@ -4,13 +4,13 @@ access to the management controller, reverse DNS of an IP."""
 from __future__ import annotations
 
 import os
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Tags
+from ..vocabulary import Form, Tags, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import HOSTNAME, check_uuids, ctx, meta, reverse_name, sent, split_tags
+from ..fields import HOSTNAME, check_uuids, ctx, reverse_name, sent, split_tags
 from ..flows import confirm_loss
 from ..format import gb
 from .catalogue import money as _money
@@ -39,12 +39,9 @@ def offer_label(o: dict[str, Any]) -> str:
 
 # ---- order --------------------------------------------------------------------------------------
 class OrderForm(Form):
-    offer_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Offer", widget="select"))]
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    description: Annotated[
-        str,
-        Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters")),
-    ] = ""
+    offer_id: labelled("Offer", min_length=1, widget="select")
+    name: labelled("Name", min_length=1, max_length=255)
+    description: labelled("Description", max_length=DESCRIPTION_MAX, placeholder="at most 255 characters") = ""
     tags: Tags = []
 
     @field_validator("offer_id")
@@ -88,8 +85,8 @@ ORDER = CreateSpec(OrderForm, order_payload, order_options)
 
 
 class EditForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
+    name: labelled("Name", min_length=1, max_length=255)
+    description: labelled("Description", max_length=DESCRIPTION_MAX) = ""
     tags: Tags = []
 
 
@@ -102,23 +99,16 @@ EDIT = EditSpec(EditForm, edit_values)  # sends what changed
 
 # ---- install ------------------------------------------------------------------------------------
 class InstallForm(Form):
-    os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
-    hostname: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=255,
-            pattern=HOSTNAME,
-            json_schema_extra=meta(
-                "Hostname",
-                placeholder="e.g. db-01.example.com",
-                rule="a host name: labels of letters, digits and dashes, joined by dots",
-            ),
-        ),
-    ]
-    ssh_key_ids: Annotated[
-        list[str], Field(min_length=1, json_schema_extra=meta("SSH key IDs", placeholder="UUIDs, comma separated"))
-    ]
+    os_id: labelled("Operating system", min_length=1, widget="select")
+    hostname: labelled(
+        "Hostname",
+        min_length=1,
+        max_length=255,
+        pattern=HOSTNAME,
+        placeholder="e.g. db-01.example.com",
+        rule="a host name: labels of letters, digits and dashes, joined by dots",
+    )
+    ssh_key_ids: labelled("SSH key IDs", list[str], min_length=1, placeholder="UUIDs, comma separated")
 
     @field_validator("ssh_key_ids", mode="before")
     @classmethod
@@ -172,13 +162,7 @@ def _is_hostname(name: str) -> bool:
 
 # ---- management-controller access ---------------------------------------------------------------
 class RemoteAccessForm(Form):
-    ip: Annotated[
-        str,
-        Field(
-            min_length=1,
-            json_schema_extra=meta("Allowed client IP", placeholder="the address your browser connects from"),
-        ),
-    ]
+    ip: labelled("Allowed client IP", min_length=1, placeholder="the address your browser connects from")
 
     @field_validator("ip")
     @classmethod
@@ -215,9 +199,7 @@ def jump_host_client_ip() -> str:
 
 # ---- reverse DNS --------------------------------------------------------------------------------
 class ReverseForm(Form):
-    reverse: Annotated[
-        str, Field(max_length=255, json_schema_extra=meta("Reverse DNS", placeholder="e.g. host.example.com"))
-    ] = ""
+    reverse: labelled("Reverse DNS", max_length=255, placeholder="e.g. host.example.com") = ""
 
     @field_validator("reverse")
     @classmethod

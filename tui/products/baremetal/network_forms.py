@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
 from ..base import CreateSpec
-from ..fields import ctx, meta, uuid_of
-from ..vocabulary import Form, PrivateNetworkId
+from ..fields import ctx, uuid_of
+from ..vocabulary import Form, PrivateNetworkId, labelled
 from .networks import MAX_NETWORKS
 
 
 class AddForm(Form):
-    private_network_id: Annotated[
-        str, Field(json_schema_extra=meta("Private network ID", placeholder="UUID of a private network of this zone"))
-    ]
+    private_network_id: labelled("Private network ID", placeholder="UUID of a private network of this zone")
 
     @field_validator("private_network_id")
     @classmethod
@@ -38,4 +36,4 @@ ADD = CreateSpec(AddForm, lambda form, c: {"private_network_id": form.private_ne
 
 
 class NetworkRecord(Form):
-    private_network_id: Annotated[PrivateNetworkId, Field(json_schema_extra=meta("Private network ID"))]
+    private_network_id: labelled("Private network ID", PrivateNetworkId)

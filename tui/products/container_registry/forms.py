@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sent
 
@@ -30,19 +30,11 @@ Description = Annotated[
 
 
 class NamespaceForm(Form):
-    name: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=255,
-            pattern=NAME_PATTERN,
-            json_schema_extra=meta("Name", rule=NAME_RULE, placeholder="e.g. team-images"),
-        ),
-    ]
+    name: labelled(
+        "Name", min_length=1, max_length=255, pattern=NAME_PATTERN, rule=NAME_RULE, placeholder="e.g. team-images"
+    )
     description: Description = ""
-    visibility: Annotated[
-        Literal["private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))
-    ] = "private"
+    visibility: labelled("Visibility", Literal["private", "public"], widget="select") = "private"
 
     @field_validator("name")
     @classmethod
@@ -69,7 +61,7 @@ NAMESPACE_CREATE = CreateSpec(NamespaceForm, namespace_payload, namespace_option
 
 class NamespaceEditForm(Form):
     description: Description = ""
-    visibility: Annotated[Literal["private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))]
+    visibility: labelled("Visibility", Literal["private", "public"], widget="select")
 
 
 async def _namespace_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -112,9 +104,7 @@ NAMESPACE_EDIT = EditSpec(
 
 
 class ImageEditForm(Form):
-    visibility: Annotated[
-        Literal["inherit", "private", "public"], Field(json_schema_extra=meta("Visibility", widget="select"))
-    ]
+    visibility: labelled("Visibility", Literal["inherit", "private", "public"], widget="select")
 
 
 async def _image_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, field_validator
 
 from ..fields import meta
-from ..vocabulary import Form, KeyValues
+from ..vocabulary import Form, KeyValues, labelled
 
 CONTINENTS = {"AF", "AN", "AS", "EU", "NA", "OC", "SA"}  # the continents a geo-IP record matches
 
@@ -30,18 +30,14 @@ class NoDynamic(Form):
 class GeoIp(Form):
     model_config = ConfigDict(title="Geo-IP: by the resolver's country or continent")
     kind: Literal["geo_ip"] = "geo_ip"
-    matches: Annotated[
+    matches: labelled(
+        "Matches",
         KeyValues,
-        Field(
-            min_length=1,
-            json_schema_extra=meta(
-                "Matches", widget="keyvalue", placeholder="FR,DE=192.0.2.1 / continent:EU=192.0.2.2, one per line"
-            ),
-        ),
-    ] = {}
-    default: Annotated[
-        str, Field(min_length=1, json_schema_extra=meta("Everyone else", placeholder="e.g. 192.0.2.9"))
-    ] = ""
+        min_length=1,
+        widget="keyvalue",
+        placeholder="FR,DE=192.0.2.1 / continent:EU=192.0.2.2, one per line",
+    ) = {}
+    default: labelled("Everyone else", min_length=1, placeholder="e.g. 192.0.2.9") = ""
 
     @field_validator("matches")
     @classmethod
@@ -71,25 +67,13 @@ class GeoIp(Form):
 class HttpService(Form):
     model_config = ConfigDict(title="HTTP check: only the IPs that answer")
     kind: Literal["http_service"] = "http_service"
-    ips: Annotated[
-        list[str], Field(min_length=1, json_schema_extra=meta("IPs to check", placeholder="192.0.2.1, 192.0.2.2"))
-    ] = []
-    url: Annotated[
-        str,
-        Field(
-            pattern=r"^https?://",
-            json_schema_extra=meta(
-                "URL", rule="an http:// or https:// URL", placeholder="e.g. https://example.com/health"
-            ),
-        ),
-    ] = ""
-    must_contain: Annotated[
-        str, Field(min_length=1, json_schema_extra=meta("Healthy when the answer contains", placeholder="e.g. OK"))
-    ] = ""
-    user_agent: Annotated[str, Field(json_schema_extra=meta("User agent", placeholder="optional"))] = ""
-    strategy: Annotated[
-        Literal["random", "hashed", "all"], Field(json_schema_extra=meta("Answer with", widget="select"))
-    ] = "random"
+    ips: labelled("IPs to check", list[str], min_length=1, placeholder="192.0.2.1, 192.0.2.2") = []
+    url: labelled(
+        "URL", pattern=r"^https?://", rule="an http:// or https:// URL", placeholder="e.g. https://example.com/health"
+    ) = ""
+    must_contain: labelled("Healthy when the answer contains", min_length=1, placeholder="e.g. OK") = ""
+    user_agent: labelled("User agent", placeholder="optional") = ""
+    strategy: labelled("Answer with", Literal["random", "hashed", "all"], widget="select") = "random"
 
     @field_validator("ips")
     @classmethod
@@ -117,12 +101,9 @@ class HttpService(Form):
 class Weighted(Form):
     model_config = ConfigDict(title="Weighted: IPs in proportion")
     kind: Literal["weighted"] = "weighted"
-    weights: Annotated[
-        KeyValues,
-        Field(
-            min_length=1, json_schema_extra=meta("IP=weight", widget="keyvalue", placeholder="192.0.2.1=3\n192.0.2.2=1")
-        ),
-    ] = {}
+    weights: labelled(
+        "IP=weight", KeyValues, min_length=1, widget="keyvalue", placeholder="192.0.2.1=3\n192.0.2.2=1"
+    ) = {}
 
     @field_validator("weights")
     @classmethod
@@ -144,15 +125,13 @@ class Weighted(Form):
 class Views(Form):
     model_config = ConfigDict(title="Views: by the resolver's subnet")
     kind: Literal["view"] = "view"
-    views: Annotated[
+    views: labelled(
+        "Subnet=answer",
         KeyValues,
-        Field(
-            min_length=1,
-            json_schema_extra=meta(
-                "Subnet=answer", widget="keyvalue", placeholder="10.0.0.0/8=10.1.2.3\n0.0.0.0/0=192.0.2.1"
-            ),
-        ),
-    ] = {}
+        min_length=1,
+        widget="keyvalue",
+        placeholder="10.0.0.0/8=10.1.2.3\n0.0.0.0/0=192.0.2.1",
+    ) = {}
 
     @field_validator("views")
     @classmethod

@@ -6,13 +6,13 @@ and certificates. Names are typed in Unicode and sent as Punycode."""
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import BaseModel, SecretStr, ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Context, CreateSpec
-from ..fields import ctx, meta, sends
+from ..fields import ctx, sends
 from ..flows import confirm_loss
 from .names import ascii_name, shown
 
@@ -32,17 +32,8 @@ def _domain(v: str) -> str:
 
 
 class RegisterForm(Form):
-    domain: Annotated[
-        str,
-        Field(
-            min_length=3,
-            max_length=253,
-            json_schema_extra=meta("Domain", placeholder="e.g. example.com (registered elsewhere)"),
-        ),
-    ]
-    show_record: Annotated[
-        bool, Field(json_schema_extra=meta("Show the TXT record to publish now (later: a → Validation TXT record)"))
-    ] = True
+    domain: labelled("Domain", min_length=3, max_length=253, placeholder="e.g. example.com (registered elsewhere)")
+    show_record: labelled("Show the TXT record to publish now (later: a → Validation TXT record)", bool) = True
 
     @field_validator("domain")
     @classmethod
@@ -78,15 +69,8 @@ async def validation_flow(ui: Any, domain: Any) -> None:
 
 
 class ZoneForm(Form):
-    domain: Annotated[str, Field(min_length=1, json_schema_extra=meta("Domain", widget="select"))]
-    subdomain: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=253,
-            json_schema_extra=meta("Sub-domain", placeholder="e.g. shop (the zone is shop.<domain>)"),
-        ),
-    ]
+    domain: labelled("Domain", min_length=1, widget="select")
+    subdomain: labelled("Sub-domain", min_length=1, max_length=253, placeholder="e.g. shop (the zone is shop.<domain>)")
 
     @field_validator("subdomain")
     @classmethod
@@ -109,10 +93,7 @@ ZONE_CREATE = CreateSpec(ZoneForm, sends("domain", "subdomain"), zone_options)
 
 
 class RenameForm(Form):
-    new_dns_zone: Annotated[
-        str,
-        Field(min_length=3, max_length=253, json_schema_extra=meta("New name", placeholder="the zone's full new name")),
-    ]
+    new_dns_zone: labelled("New name", min_length=3, max_length=253, placeholder="the zone's full new name")
 
     @field_validator("new_dns_zone")
     @classmethod
@@ -121,15 +102,8 @@ class RenameForm(Form):
 
 
 class CloneForm(Form):
-    dest_dns_zone: Annotated[
-        str,
-        Field(
-            min_length=3,
-            max_length=253,
-            json_schema_extra=meta("Clone into", placeholder="an existing zone's full name"),
-        ),
-    ]
-    overwrite: Annotated[bool, Field(json_schema_extra=meta("Overwrite its records (they are lost)"))] = False
+    dest_dns_zone: labelled("Clone into", min_length=3, max_length=253, placeholder="an existing zone's full name")
+    overwrite: labelled("Overwrite its records (they are lost)", bool) = False
 
     @field_validator("dest_dns_zone")
     @classmethod
@@ -186,26 +160,18 @@ async def clone_flow(ui: Any, zone: Any) -> None:
 
 
 class RefreshForm(Form):
-    recreate_dns_zone: Annotated[
-        bool, Field(json_schema_extra=meta("Recreate the zone (its NS records come back)"))
-    ] = True
-    recreate_sub_dns_zone: Annotated[bool, Field(json_schema_extra=meta("Recreate its sub-zones too"))] = False
+    recreate_dns_zone: labelled("Recreate the zone (its NS records come back)", bool) = True
+    recreate_sub_dns_zone: labelled("Recreate its sub-zones too", bool) = False
 
 
 class NameServer(Form):
-    name: Annotated[
-        str,
-        Field(min_length=3, max_length=253, json_schema_extra=meta("Name server", placeholder="e.g. ns1.example.net")),
-    ]
-    ip: Annotated[
+    name: labelled("Name server", min_length=3, max_length=253, placeholder="e.g. ns1.example.net")
+    ip: labelled(
+        "Glue IPs",
         list[str],
-        Field(
-            validate_default=True,
-            json_schema_extra=meta(
-                "Glue IPs", placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53"
-            ),
-        ),
-    ] = []
+        validate_default=True,
+        placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53",
+    ) = []
 
     @field_validator("name")
     @classmethod
@@ -232,9 +198,7 @@ async def nameserver_options(ui: Any, zone: Any) -> tuple[dict[str, Any], dict[s
 
 
 class ImportForm(Form):
-    token: Annotated[
-        SecretStr, Field(min_length=1, json_schema_extra=meta("Former provider's API token", widget="secret"))
-    ]
+    token: labelled("Former provider's API token", SecretStr, min_length=1, widget="secret")
 
 
 async def import_flow(ui: Any, zone: Any) -> None:
@@ -272,14 +236,9 @@ async def import_flow(ui: Any, zone: Any) -> None:
 
 
 class CertificateForm(Form):
-    alternative_dns_zones: Annotated[
-        list[str],
-        Field(
-            json_schema_extra=meta(
-                "Also for the zones", placeholder="other zones the certificate covers, comma-separated (optional)"
-            )
-        ),
-    ] = []
+    alternative_dns_zones: labelled(
+        "Also for the zones", list[str], placeholder="other zones the certificate covers, comma-separated (optional)"
+    ) = []
 
     @field_validator("alternative_dns_zones")
     @classmethod

@@ -5,14 +5,14 @@ PATCH in order, and a zone's versions compared with now and restored. Pydantic: 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
-from ..fields import ctx, meta
+from ..fields import ctx
 from .dynamic_records import Dynamic, NoDynamic, is_ip
 from .names import record_name, shown
 
@@ -113,34 +113,16 @@ def stands_alone(record: dict[str, Any], others: list[dict[str, Any]]) -> str | 
 
 
 class RecordForm(Form):
-    name: Annotated[
-        str,
-        Field(
-            min_length=1, max_length=253, json_schema_extra=meta("Name", placeholder="www, or @ for the zone itself")
-        ),
-    ]
-    type: Annotated[
-        Literal[TYPES], Field(json_schema_extra=meta("Type", widget="select"))  # type: ignore[valid-type]
-    ] = "A"
-    data: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=2048,
-            json_schema_extra=meta("Data", placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)),
-        ),
-    ]
-    ttl: Annotated[int, Field(ge=TTL_MIN, le=TTL_MAX, json_schema_extra=meta("TTL (s)"))] = 3600
-    priority: Annotated[
-        int | None,
-        Field(
-            ge=0,
-            le=65535,
-            validate_default=True,
-            json_schema_extra=meta("Prio (MX, SRV)", placeholder="MX and SRV only"),
-        ),
-    ] = None
-    comment: Annotated[str, Field(max_length=255, json_schema_extra=meta("Comment", placeholder="optional"))] = ""
+    name: labelled("Name", min_length=1, max_length=253, placeholder="www, or @ for the zone itself")
+    type: labelled("Type", Literal[TYPES], widget="select") = "A"
+    data: labelled(
+        "Data", min_length=1, max_length=2048, placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)
+    )
+    ttl: labelled("TTL (s)", int, ge=TTL_MIN, le=TTL_MAX) = 3600
+    priority: labelled(
+        "Prio (MX, SRV)", int | None, ge=0, le=65535, validate_default=True, placeholder="MX and SRV only"
+    ) = None
+    comment: labelled("Comment", max_length=255, placeholder="optional") = ""
     dynamic: Dynamic = NoDynamic()
 
     @field_validator("name")

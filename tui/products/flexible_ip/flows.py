@@ -8,13 +8,13 @@ per server and "duplicate only between IPs of one server" are refused here, befo
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, ReverseName, Tags
+from ..vocabulary import Form, ReverseName, Tags, labelled
 from ..base import Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, sent
+from ..fields import ctx, sent
 from ..flows import Refused
 from .fips import MAX_PER_SERVER, server_label
 
@@ -23,14 +23,11 @@ DESCRIPTION_MAX = 255  # spec 1 §8
 
 # ---- create and edit ----------------------------------------------------------------------------
 class CreateForm(Form):
-    description: Annotated[
-        str,
-        Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description", placeholder="at most 255 characters")),
-    ] = ""
+    description: labelled("Description", max_length=DESCRIPTION_MAX, placeholder="at most 255 characters") = ""
     tags: Tags = []
-    server_id: Annotated[str, Field(json_schema_extra=meta("Attach to", widget="select"))] = ""
+    server_id: labelled("Attach to", widget="select") = ""
     reverse: ReverseName = ""
-    is_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6 (a /64 block)"))] = False
+    is_ipv6: labelled("IPv6 (a /64 block)", bool) = False
 
     @field_validator("server_id")
     @classmethod
@@ -81,7 +78,7 @@ CREATE = CreateSpec(CreateForm, create_payload, create_options)
 
 
 class EditForm(Form):
-    description: Annotated[str, Field(max_length=DESCRIPTION_MAX, json_schema_extra=meta("Description"))] = ""
+    description: labelled("Description", max_length=DESCRIPTION_MAX) = ""
     tags: Tags = []
     reverse: ReverseName = ""
 

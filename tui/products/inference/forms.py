@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Choices, CreateSpec, EditSpec
 from ..fields import meta, parse_pairs, sends
 
@@ -50,22 +50,15 @@ def _config(v: Any) -> Any:
 
 
 class ModelForm(Form):
-    name: Annotated[
-        str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. image-classifier"))
-    ]
-    path: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=2048,
-            json_schema_extra=meta(
-                "Archive URL",
-                placeholder="https://…/model.zip",
-                hint="a zipped folder of the model, exported for its framework",
-            ),
-        ),
-    ]
-    framework: Annotated[str, Field(json_schema_extra=meta("Framework", widget="select"))] = "tensorflow:2.0.0"
+    name: labelled("Name", min_length=1, max_length=255, placeholder="e.g. image-classifier")
+    path: labelled(
+        "Archive URL",
+        min_length=1,
+        max_length=2048,
+        placeholder="https://…/model.zip",
+        hint="a zipped folder of the model, exported for its framework",
+    )
+    framework: labelled("Framework", widget="select") = "tensorflow:2.0.0"
     config: Annotated[
         dict[str, str],
         BeforeValidator(_config),
@@ -101,7 +94,7 @@ MODEL_CREATE = CreateSpec(ModelForm, sends("name", "path", "framework", "config"
 
 
 class RenameForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    name: labelled("Name", min_length=1, max_length=255)
 
 
 MODEL_EDIT = EditSpec(

@@ -14,27 +14,25 @@ chosen type's `volume_constraints` before anything is sent.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Column
 from ..format import gb
-from .fields import GB, check_name, ctx, meta
+from .fields import GB, check_name, ctx
 
 SOURCES = [("empty volume", "empty"), ("from a snapshot", "snapshot"), ("attach an existing volume", "existing")]
 
 
 class VolumeSpecForm(Form):
-    source: Annotated[str, Field(json_schema_extra=meta("Source", widget="select"))] = "empty"
-    volume_type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "b_ssd"
-    name: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Name", placeholder="e.g. data-1"))] = ""
-    size_gb: Annotated[int | None, Field(validate_default=True, json_schema_extra=meta("Size (GB)"))] = None
-    snapshot: Annotated[str, Field(validate_default=True, json_schema_extra=meta("Snapshot", widget="select"))] = ""
-    existing: Annotated[
-        str, Field(validate_default=True, json_schema_extra=meta("Existing volume", widget="select"))
-    ] = ""
+    source: labelled("Source", widget="select") = "empty"
+    volume_type: labelled("Type", widget="select") = "b_ssd"
+    name: labelled("Name", validate_default=True, placeholder="e.g. data-1") = ""
+    size_gb: labelled("Size (GB)", int | None, validate_default=True) = None
+    snapshot: labelled("Snapshot", validate_default=True, widget="select") = ""
+    existing: labelled("Existing volume", validate_default=True, widget="select") = ""
 
     @field_validator("source")
     @classmethod

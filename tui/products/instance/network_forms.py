@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ValidationInfo, field_validator, model_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Column, Context, CreateSpec, EditSpec, Row
 from ..fields import network, sends
-from .fields import Name, Tags, meta
+from .fields import Name, Tags
 
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
 
@@ -29,14 +29,12 @@ def static(choices: dict[str, list[tuple[str, str]]]) -> Any:
 
 # ---- flexible IPs -------------------------------------------------------------------------------
 class IpCreateForm(Form):
-    type: Annotated[str, Field(json_schema_extra=meta("Type", widget="select"))] = "routed_ipv4"
+    type: labelled("Type", widget="select") = "routed_ipv4"
     tags: Tags = []
 
 
 class IpEditForm(Form):
-    reverse: Annotated[
-        str, Field(json_schema_extra=meta("Reverse DNS", placeholder="web.example.com (empty: none)"))
-    ] = ""
+    reverse: labelled("Reverse DNS", placeholder="web.example.com (empty: none)") = ""
     tags: Tags = []
 
     @field_validator("reverse")
@@ -93,15 +91,11 @@ Policy = Literal["accept", "drop"]
 
 class SecurityGroupForm(Form):
     name: Name
-    description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
-    stateful: Annotated[bool, Field(json_schema_extra=meta("Stateful (return traffic allowed)"))] = True
-    inbound_default_policy: Annotated[Policy, Field(json_schema_extra=meta("Inbound default", widget="select"))] = (
-        "accept"
-    )
-    outbound_default_policy: Annotated[Policy, Field(json_schema_extra=meta("Outbound default", widget="select"))] = (
-        "accept"
-    )
-    project_default: Annotated[bool, Field(json_schema_extra=meta("Project default"))] = False
+    description: labelled("Description", max_length=255) = ""
+    stateful: labelled("Stateful (return traffic allowed)", bool) = True
+    inbound_default_policy: labelled("Inbound default", Policy, widget="select") = "accept"
+    outbound_default_policy: labelled("Outbound default", Policy, widget="select") = "accept"
+    project_default: labelled("Project default", bool) = False
     tags: Tags = []
 
 
@@ -128,18 +122,12 @@ SG_EDIT = EditSpec(SecurityGroupForm, sg_values, options=static(POLICIES))
 class RuleForm(Form):
     """One rule of a security group; ports apply to TCP and UDP only."""
 
-    direction: Annotated[
-        Literal["inbound", "outbound"], Field(json_schema_extra=meta("Direction", widget="select"))
-    ] = "inbound"
-    action: Annotated[Literal["accept", "drop"], Field(json_schema_extra=meta("Action", widget="select"))] = "accept"
-    protocol: Annotated[
-        Literal["TCP", "UDP", "ICMP", "ANY"], Field(json_schema_extra=meta("Protocol", widget="select"))
-    ] = "TCP"
-    ip_range: Annotated[str, Field(min_length=1, json_schema_extra=meta("IP range", placeholder="e.g. 0.0.0.0/0"))]
-    dest_port_from: Annotated[int | None, Field(json_schema_extra=meta("Port (from)", placeholder="e.g. 22"))] = None
-    dest_port_to: Annotated[int | None, Field(json_schema_extra=meta("Port (to)", placeholder="empty: one port"))] = (
-        None
-    )
+    direction: labelled("Direction", Literal["inbound", "outbound"], widget="select") = "inbound"
+    action: labelled("Action", Literal["accept", "drop"], widget="select") = "accept"
+    protocol: labelled("Protocol", Literal["TCP", "UDP", "ICMP", "ANY"], widget="select") = "TCP"
+    ip_range: labelled("IP range", min_length=1, placeholder="e.g. 0.0.0.0/0")
+    dest_port_from: labelled("Port (from)", int | None, placeholder="e.g. 22") = None
+    dest_port_to: labelled("Port (to)", int | None, placeholder="empty: one port") = None
 
     @field_validator("ip_range")
     @classmethod
@@ -177,12 +165,8 @@ class RuleForm(Form):
 # ---- placement groups ---------------------------------------------------------------------------
 class PlacementGroupForm(Form):
     name: Name
-    policy_type: Annotated[
-        Literal["max_availability", "low_latency"], Field(json_schema_extra=meta("Policy", widget="select"))
-    ] = "max_availability"
-    policy_mode: Annotated[Literal["optional", "enforced"], Field(json_schema_extra=meta("Mode", widget="select"))] = (
-        "optional"
-    )
+    policy_type: labelled("Policy", Literal["max_availability", "low_latency"], widget="select") = "max_availability"
+    policy_mode: labelled("Mode", Literal["optional", "enforced"], widget="select") = "optional"
     tags: Tags = []
 
 
@@ -216,7 +200,7 @@ PG_EDIT = EditSpec(PlacementGroupForm, pg_values, options=static(PG_CHOICES))
 
 
 class MemberForm(Form):
-    id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Server", widget="select"))]
+    id: labelled("Server", min_length=1, widget="select")
 
 
 async def members_flow(ui: Any, pg: Row) -> None:

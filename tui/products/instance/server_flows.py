@@ -5,17 +5,17 @@ keeping block volumes (spec 1 §4.2: detach a volume before the terminate call t
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
 from ...api.safe import clean
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Column, CreateSpec, Row
 from ..flows import Refused
 from ..format import gb
 from .common import action_call
-from .fields import Name, ctx, meta
+from .fields import Name, ctx
 from .volume_forms import server_volumes, set_server_volumes
 
 from ..fields import uuid_of  # noqa: E402
@@ -45,10 +45,8 @@ async def compatible_types(ui: Any, server: Row) -> tuple[list[tuple[str, str]],
 
 # ---- user data: a key/value store per server ---------------------------------------------------
 class UserDataForm(Form):
-    key: Annotated[str, Field(min_length=1, json_schema_extra=meta("Key", placeholder="e.g. cloud-init"))]
-    value: Annotated[
-        str, Field(json_schema_extra=meta("Value", placeholder="#cloud-config … (\\n for a new line)"))
-    ] = ""
+    key: labelled("Key", min_length=1, placeholder="e.g. cloud-init")
+    value: labelled("Value", placeholder="#cloud-config … (\\n for a new line)") = ""
 
     @field_validator("key")
     @classmethod
@@ -122,9 +120,7 @@ async def user_data_flow(ui: Any, server: Row) -> None:
 class NicForm(Form):
     """A private NIC for a server: the private network it joins (one NIC per network)."""
 
-    private_network_id: Annotated[
-        str, Field(json_schema_extra=meta("Private network ID", placeholder="private network UUID"))
-    ]
+    private_network_id: labelled("Private network ID", placeholder="private network UUID")
 
     @field_validator("private_network_id")
     @classmethod
@@ -146,7 +142,7 @@ NIC_CREATE = CreateSpec(NicForm, lambda form, c: {"private_network_id": form.pri
 
 # ---- volumes ------------------------------------------------------------------------------------
 class VolumeRefForm(Form):
-    id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Volume", widget="select"))]
+    id: labelled("Volume", min_length=1, widget="select")
 
 
 async def volumes_flow(ui: Any, server: Row) -> None:

@@ -8,15 +8,15 @@ types and images loaded for the form.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Tags
+from ..vocabulary import Form, Tags, labelled
 from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
 from ..fields import sent
 from ..format import gb
-from .fields import GB, Name, meta
+from .fields import GB, Name
 from .servers import public_address
 from ..models import Resource
 
@@ -57,15 +57,15 @@ class Server(Resource):
 class ServerCreateForm(Form):
     """What the user fills in; `server_payload` turns it into the spec's creation body."""
 
-    name: Annotated[Name, Field(json_schema_extra=meta("Name", placeholder="e.g. web-09"))]
-    commercial_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
-    image: Annotated[str, Field(min_length=1, json_schema_extra=meta("Image", widget="select"))]
-    volume_type: Annotated[str, Field(json_schema_extra=meta("Boot volume", widget="select"))] = ""
-    volume_size_gb: Annotated[int | None, Field(json_schema_extra=meta("Size (GB)", placeholder="image size"))] = None
+    name: labelled("Name", Name, placeholder="e.g. web-09")
+    commercial_type: labelled("Type", min_length=1, widget="select")
+    image: labelled("Image", min_length=1, widget="select")
+    volume_type: labelled("Boot volume", widget="select") = ""
+    volume_size_gb: labelled("Size (GB)", int | None, placeholder="image size") = None
     tags: Tags = []
-    enable_ipv6: Annotated[bool, Field(json_schema_extra=meta("IPv6"))] = False
-    start: Annotated[bool, Field(json_schema_extra=meta("Power on after create"))] = True
-    more_volumes: Annotated[bool, Field(json_schema_extra=meta("Add volumes (next step)"))] = False
+    enable_ipv6: labelled("IPv6", bool) = False
+    start: labelled("Power on after create", bool) = True
+    more_volumes: labelled("Add volumes (next step)", bool) = False
 
     @field_validator("commercial_type")
     @classmethod
@@ -176,7 +176,7 @@ async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[s
 class ServerEditForm(Form):
     name: Name
     tags: Tags = []
-    protected: Annotated[bool, Field(json_schema_extra=meta("Protected from deletion"))] = False
+    protected: labelled("Protected from deletion", bool) = False
 
 
 def server_edit_values(row: Row) -> dict[str, Any]:

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import CreateSpec, EditSpec, Row
 from ..fields import sends
 from ..format import gb
-from .fields import Name, NameTagsForm, Tags, meta
+from .fields import Name, NameTagsForm, Tags
 
 
 class SnapshotCreateForm(Form):
     name: Name
-    volume_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Volume", widget="select"))]
+    volume_id: labelled("Volume", min_length=1, widget="select")
     tags: Tags = []
 
 
@@ -36,9 +35,9 @@ def named_values(row: Row) -> dict[str, Any]:
 
 class ImageCreateForm(Form):
     name: Name
-    root_volume: Annotated[str, Field(min_length=1, json_schema_extra=meta("Root snapshot", widget="select"))]
-    arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
-    public: Annotated[bool, Field(json_schema_extra=meta("Public"))] = False
+    root_volume: labelled("Root snapshot", min_length=1, widget="select")
+    arch: labelled("Arch", widget="select") = "x86_64"
+    public: labelled("Public", bool) = False
     tags: Tags = []
 
 
@@ -64,26 +63,16 @@ NAMED_EDIT = EditSpec(NameTagsForm, named_values)
 # ---- the forms of a snapshot's actions (declared in `snapshots`) ----------------------------------
 class ImageFromSnapshotForm(Form):
     name: Name
-    arch: Annotated[str, Field(json_schema_extra=meta("Arch", widget="select"))] = "x86_64"
+    arch: labelled("Arch", widget="select") = "x86_64"
 
 
 class ExportForm(Form):
-    bucket: Annotated[
-        str,
-        Field(
-            min_length=3,
-            max_length=63,
-            pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$",
-            json_schema_extra=meta(
-                "Bucket",
-                placeholder="e.g. my-backups",
-                rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit",
-            ),
-        ),
-    ]
-    key: Annotated[
-        str,
-        Field(
-            min_length=1, max_length=1024, json_schema_extra=meta("Object key", placeholder="e.g. snapshots/web.qcow2")
-        ),
-    ]
+    bucket: labelled(
+        "Bucket",
+        min_length=3,
+        max_length=63,
+        pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$",
+        placeholder="e.g. my-backups",
+        rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit",
+    )
+    key: labelled("Object key", min_length=1, max_length=1024, placeholder="e.g. snapshots/web.qcow2")

@@ -3,29 +3,26 @@ rename and grow, snapshot, attach to and detach from a server, migrate b_ssd to 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import sent
 from ..format import gb
-from .fields import GB, Name, Tags, ctx, meta
+from .fields import GB, Name, Tags, ctx
 
 VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block storage)", "l_ssd": "l_ssd (local)"}
 
 
 class VolumeCreateForm(Form):
     name: Name
-    volume_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type", widget="select"))]
-    base_snapshot: Annotated[str, Field(json_schema_extra=meta("From snapshot", widget="select"))] = ""
-    size_gb: Annotated[
-        int | None,
-        Field(
-            validate_default=True, json_schema_extra=meta("Size (GB)", placeholder="empty when made from a snapshot")
-        ),
-    ] = None
+    volume_type: labelled("Type", min_length=1, widget="select")
+    base_snapshot: labelled("From snapshot", widget="select") = ""
+    size_gb: labelled("Size (GB)", int | None, validate_default=True, placeholder="empty when made from a snapshot") = (
+        None
+    )
     tags: Tags = []
 
     @field_validator("volume_type")
@@ -89,7 +86,7 @@ async def volume_options(service: Any, scope: str) -> tuple[dict[str, list[tuple
 
 class VolumeEditForm(Form):
     name: Name
-    size_gb: Annotated[int, Field(json_schema_extra=meta("Size (GB)"))]
+    size_gb: labelled("Size (GB)", int)
     tags: Tags = []
 
     @field_validator("size_gb")

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Password, Tags
+from ..vocabulary import Form, Password, Tags, labelled
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import check_password, ctx, in_stock, meta, network, number_error, private_cidr, refused_by, sent, uuid_of
 
@@ -71,39 +71,22 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
 
 
 class CreateForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. carts"))]
-    version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Version", widget="select"))]
-    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+    name: labelled("Name", min_length=1, max_length=255, placeholder="e.g. carts")
+    version: labelled("Version", min_length=1, widget="select")
+    node_type: labelled("Node type", min_length=1, widget="select")
     cluster_size: Annotated[
         int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES)), AfterValidator(check_size)
     ] = 1
-    user_name: Annotated[
-        str, Field(min_length=1, max_length=63, json_schema_extra=meta("User", placeholder="e.g. app"))
-    ]
+    user_name: labelled("User", min_length=1, max_length=63, placeholder="e.g. app")
     password: Password
-    tls_enabled: Annotated[bool, Field(json_schema_extra=meta("TLS (the cluster gets a certificate to download)"))] = (
-        True
-    )
-    network: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))] = "public"
-    private_network_id: Annotated[
-        str,
-        Field(json_schema_extra=meta("Network ID", placeholder="the private network's UUID, for a private endpoint")),
-    ] = ""
-    service_ips: Annotated[
-        list[str],
-        Field(json_schema_extra=meta("Node addresses", placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…")),
-    ] = []
-    acl_rules: Annotated[
-        list[str],
-        Field(
-            json_schema_extra=meta(
-                "Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"
-            )
-        ),
-    ] = []
-    settings: Annotated[
-        list[str], Field(json_schema_extra=meta("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60"))
-    ] = []
+    tls_enabled: labelled("TLS (the cluster gets a certificate to download)", bool) = True
+    network: labelled("Endpoint", widget="select") = "public"
+    private_network_id: labelled("Network ID", placeholder="the private network's UUID, for a private endpoint") = ""
+    service_ips: labelled("Node addresses", list[str], placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…") = []
+    acl_rules: labelled(
+        "Allowed networks", list[str], placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"
+    ) = []
+    settings: labelled("Settings", list[str], placeholder="e.g. maxclients=20000, tcp-keepalive=60") = []
     tags: Tags = []
 
     @field_validator("version")
@@ -187,13 +170,10 @@ CREATE = CreateSpec(CreateForm, create_payload, create_options)
 
 
 class EditForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    name: labelled("Name", min_length=1, max_length=255)
     tags: Tags = []
-    user_name: Annotated[str, Field(min_length=1, max_length=63, json_schema_extra=meta("User"))]
-    password: Annotated[
-        SecretStr | None,
-        Field(json_schema_extra=meta("New password", widget="password", placeholder="empty: unchanged")),
-    ] = None
+    user_name: labelled("User", min_length=1, max_length=63)
+    password: labelled("New password", SecretStr | None, widget="password", placeholder="empty: unchanged") = None
 
     @field_validator("password")
     @classmethod
@@ -208,11 +188,11 @@ EDIT = EditSpec(
 
 # ---- migrate: one field per request, by construction -------------------------------------------------
 class VersionForm(Form):
-    version: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
+    version: labelled("Upgrade to", min_length=1, widget="select")
 
 
 class NodeTypeForm(Form):
-    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Node type", widget="select"))]
+    node_type: labelled("Node type", min_length=1, widget="select")
 
     @field_validator("node_type")
     @classmethod
@@ -223,7 +203,7 @@ class NodeTypeForm(Form):
 
 
 class SizeForm(Form):
-    cluster_size: Annotated[int, Field(json_schema_extra=meta("Nodes", placeholder="3 to 6"))]
+    cluster_size: labelled("Nodes", int, placeholder="3 to 6")
 
     @field_validator("cluster_size")
     @classmethod
@@ -277,8 +257,8 @@ async def size_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
 # ---- ACL rules and settings: the records of the whole-set editors (`clusters`)
 # ----------------------------------------------------
 class AclRecord(Form):
-    ip_cidr: Annotated[str, Field(min_length=1, json_schema_extra=meta("Network", placeholder="e.g. 10.0.0.0/8"))]
-    description: Annotated[str, Field(max_length=255, json_schema_extra=meta("Description"))] = ""
+    ip_cidr: labelled("Network", min_length=1, placeholder="e.g. 10.0.0.0/8")
+    description: labelled("Description", max_length=255) = ""
 
     @field_validator("ip_cidr")
     @classmethod
@@ -287,8 +267,8 @@ class AclRecord(Form):
 
 
 class SettingRecord(Form):
-    name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Setting", widget="select"))]
-    value: Annotated[str, Field(min_length=1, max_length=1024, json_schema_extra=meta("Value"))]
+    name: labelled("Setting", min_length=1, widget="select")
+    value: labelled("Value", min_length=1, max_length=1024)
 
     @field_validator("value")
     @classmethod

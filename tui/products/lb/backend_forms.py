@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec
 from ..edit_steps import EditStep
 from ..fields import meta
@@ -64,7 +64,7 @@ class HttpsCheck(Form):
     uri: Uri
     method: Method = "GET"
     code: Code = None
-    sni: Annotated[str, Field(json_schema_extra=meta("SNI", placeholder="the server name sent in TLS (optional)"))] = ""
+    sni: labelled("SNI", placeholder="the server name sent in TLS (optional)") = ""
 
 
 class MysqlCheck(Form):
@@ -95,18 +95,10 @@ VARIANTS: dict[str, type[BaseModel]] = {m.model_fields["kind"].default: m for m 
 
 
 class HealthCheck(Form):
-    port: Annotated[
-        int | None, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="empty: the forward port"))
-    ] = None
-    check_delay: Annotated[
-        int, Field(ge=1, json_schema_extra=meta("Every (ms)", placeholder="milliseconds between checks"))
-    ] = 3000
-    check_timeout: Annotated[
-        int, Field(ge=1, json_schema_extra=meta("Timeout (ms)", placeholder="milliseconds a check may take"))
-    ] = 1000
-    check_max_retries: Annotated[
-        int, Field(ge=0, json_schema_extra=meta("Retries", placeholder="failed checks before a server is down"))
-    ] = 3
+    port: labelled("Port", int | None, ge=1, le=65535, placeholder="empty: the forward port") = None
+    check_delay: labelled("Every (ms)", int, ge=1, placeholder="milliseconds between checks") = 3000
+    check_timeout: labelled("Timeout (ms)", int, ge=1, placeholder="milliseconds a check may take") = 1000
+    check_max_retries: labelled("Retries", int, ge=0, placeholder="failed checks before a server is down") = 3
     check: Annotated[Check, Field(discriminator="kind", json_schema_extra=meta("Check"))] = TcpCheck()
 
 
@@ -116,49 +108,25 @@ Millis = Annotated[
 
 
 class BackendForm(Form):
-    name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. web-servers"))]
-    forward_protocol: Annotated[Literal["tcp", "http"], Field(json_schema_extra=meta("Protocol", widget="select"))] = (
-        "tcp"
+    name: labelled("Name", min_length=1, placeholder="e.g. web-servers")
+    forward_protocol: labelled("Protocol", Literal["tcp", "http"], widget="select") = "tcp"
+    forward_port: labelled("Port", int, ge=1, le=65535, placeholder="the servers' port, 1 to 65535")
+    forward_port_algorithm: labelled("Algorithm", Literal["roundrobin", "leastconn", "first"], widget="select") = (
+        "roundrobin"
     )
-    forward_port: Annotated[
-        int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="the servers' port, 1 to 65535"))
-    ]
-    forward_port_algorithm: Annotated[
-        Literal["roundrobin", "leastconn", "first"], Field(json_schema_extra=meta("Algorithm", widget="select"))
-    ] = "roundrobin"
-    sticky_sessions: Annotated[
-        Literal["none", "cookie", "table"], Field(json_schema_extra=meta("Sticky sessions", widget="select"))
-    ] = "none"
-    sticky_sessions_cookie_name: Annotated[
-        str,
-        Field(
-            validate_default=True,
-            json_schema_extra=meta("Cookie name", placeholder="with cookie sessions: the cookie's name"),
-        ),
-    ] = ""
-    server_ip: Annotated[
-        list[str], Field(json_schema_extra=meta("Servers", placeholder="IPv4 or IPv6 addresses, comma-separated"))
-    ] = []
-    send_proxy_v2: Annotated[
-        bool, Field(json_schema_extra=meta("Send the PROXY protocol v2 header to the servers"))
-    ] = False
-    timeout_server: Annotated[
-        Millis,
-        Field(
-            json_schema_extra=meta(
-                "Server (ms)", placeholder="timeout: how long a server may stay silent (empty: the platform's)"
-            )
-        ),
-    ] = None
-    timeout_connect: Annotated[
-        Millis,
-        Field(
-            json_schema_extra=meta(
-                "Connect (ms)", placeholder="timeout: how long connecting to a server may take (empty: the platform's)"
-            )
-        ),
-    ] = None
-    health_check: Annotated[HealthCheck, Field(json_schema_extra=meta("Health check"))] = HealthCheck()
+    sticky_sessions: labelled("Sticky sessions", Literal["none", "cookie", "table"], widget="select") = "none"
+    sticky_sessions_cookie_name: labelled(
+        "Cookie name", validate_default=True, placeholder="with cookie sessions: the cookie's name"
+    ) = ""
+    server_ip: labelled("Servers", list[str], placeholder="IPv4 or IPv6 addresses, comma-separated") = []
+    send_proxy_v2: labelled("Send the PROXY protocol v2 header to the servers", bool) = False
+    timeout_server: labelled(
+        "Server (ms)", Millis, placeholder="timeout: how long a server may stay silent (empty: the platform's)"
+    ) = None
+    timeout_connect: labelled(
+        "Connect (ms)", Millis, placeholder="timeout: how long connecting to a server may take (empty: the platform's)"
+    ) = None
+    health_check: labelled("Health check", HealthCheck) = HealthCheck()
 
     @field_validator("sticky_sessions_cookie_name")
     @classmethod

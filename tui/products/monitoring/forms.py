@@ -5,13 +5,13 @@ login and a role."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Choices, Context, CreateSpec
-from ..fields import ctx, meta, sends
+from ..fields import ctx, sends
 from .kinds import SCOPES
 
 # spec 2 §5.3: pushers get one write scope; a dashboard's data source the query and setup scopes
@@ -31,17 +31,11 @@ EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
 
 class TokenForm(Form):
-    name: Annotated[
-        str,
-        Field(
-            min_length=1, max_length=100, json_schema_extra=meta("Name", placeholder="e.g. prometheus-prod (unique)")
-        ),
-    ]
-    preset: Annotated[
-        Literal["metrics_pusher", "logs_pusher", "data_source", "custom"],
-        Field(json_schema_extra=meta("Scopes", widget="select")),
-    ] = "metrics_pusher"
-    scopes: Annotated[list[str], Field(json_schema_extra=meta("Custom scopes", widget="multiselect"))] = []
+    name: labelled("Name", min_length=1, max_length=100, placeholder="e.g. prometheus-prod (unique)")
+    preset: labelled("Scopes", Literal["metrics_pusher", "logs_pusher", "data_source", "custom"], widget="select") = (
+        "metrics_pusher"
+    )
+    scopes: labelled("Custom scopes", list[str], widget="multiselect") = []
 
     @field_validator("name")
     @classmethod
@@ -88,17 +82,14 @@ TOKEN_CREATE = CreateSpec(TokenForm, token_payload, token_options)
 
 
 class ContactForm(Form):
-    to: Annotated[
-        str,
-        Field(
-            min_length=3,
-            max_length=254,
-            pattern=EMAIL,
-            json_schema_extra=meta(
-                "E-mail", rule="an e-mail address, such as ops@example.com", placeholder="ops@example.com"
-            ),
-        ),
-    ]
+    to: labelled(
+        "E-mail",
+        min_length=3,
+        max_length=254,
+        pattern=EMAIL,
+        rule="an e-mail address, such as ops@example.com",
+        placeholder="ops@example.com",
+    )
 
     @field_validator("to")
     @classmethod
@@ -125,18 +116,15 @@ CONTACT_CREATE = CreateSpec(ContactForm, contact_payload, contact_options)
 
 
 class UserForm(Form):
-    login: Annotated[
-        str,
-        Field(
-            min_length=2,
-            max_length=32,
-            pattern=r"^[A-Za-z][A-Za-z0-9._@-]*$",
-            json_schema_extra=meta(
-                "Login", rule="letters, digits, '.', '_', '@' or '-', starting with a letter", placeholder="e.g. alice"
-            ),
-        ),
-    ]
-    role: Annotated[Literal["viewer", "editor"], Field(json_schema_extra=meta("Role", widget="select"))] = "viewer"
+    login: labelled(
+        "Login",
+        min_length=2,
+        max_length=32,
+        pattern=r"^[A-Za-z][A-Za-z0-9._@-]*$",
+        rule="letters, digits, '.', '_', '@' or '-', starting with a letter",
+        placeholder="e.g. alice",
+    )
+    role: labelled("Role", Literal["viewer", "editor"], widget="select") = "viewer"
 
 
 async def user_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:

@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
 from .. import outcome
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
 from ..times import in_days
-from ..fields import ctx, meta
+from ..fields import ctx
 from ..flows import confirm_loss
 from .data_forms import _parent_id, database_name
 from .instance_forms import HighAvailability, NodeType, catalogue
@@ -23,16 +23,10 @@ def _iso_in(days: int | None) -> str | None:
 
 # ---- backups --------------------------------------------------------------------------------------------------
 class BackupForm(Form):
-    instance_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Instance", widget="select"))]
-    database_name: Annotated[
-        str, Field(min_length=1, max_length=63, json_schema_extra=meta("Database", placeholder="e.g. orders"))
-    ]
-    name: Annotated[
-        str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))
-    ] = ""
-    expires_in_days: Annotated[
-        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))
-    ] = None
+    instance_id: labelled("Instance", min_length=1, widget="select")
+    database_name: labelled("Database", min_length=1, max_length=63, placeholder="e.g. orders")
+    name: labelled("Backup name", max_length=255, placeholder="empty: database and date") = ""
+    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: never") = None
 
     @field_validator("database_name")
     @classmethod
@@ -44,13 +38,9 @@ class BackupForm(Form):
 
 
 class BackupHereForm(Form):
-    database_name: Annotated[str, Field(min_length=1, json_schema_extra=meta("Database", widget="select"))]
-    name: Annotated[
-        str, Field(max_length=255, json_schema_extra=meta("Backup name", placeholder="empty: database and date"))
-    ] = ""
-    expires_in_days: Annotated[
-        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))
-    ] = None
+    database_name: labelled("Database", min_length=1, widget="select")
+    name: labelled("Backup name", max_length=255, placeholder="empty: database and date") = ""
+    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: never") = None
 
 
 def _backup_body(instance_id: str, form: Any) -> dict[str, Any]:
@@ -118,10 +108,8 @@ async def backup_flow(ui: Any, instance: Row) -> None:
 
 
 class BackupEditForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
-    expires_in_days: Annotated[
-        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: unchanged"))
-    ] = None
+    name: labelled("Name", min_length=1, max_length=255)
+    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: unchanged") = None
 
 
 def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
@@ -227,10 +215,8 @@ async def restore_flow(ui: Any, backup: Row) -> None:
 
 # ---- snapshots ---------------------------------------------------------------------------------------------------
 class SnapshotForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Snapshot name"))]
-    expires_in_days: Annotated[
-        int | None, Field(ge=1, le=3650, json_schema_extra=meta("Expires in (days)", placeholder="empty: never"))
-    ] = None
+    name: labelled("Snapshot name", min_length=1, max_length=255)
+    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: never") = None
 
 
 def snapshot_body(form: Any, row: Any = None) -> dict[str, Any]:
@@ -244,7 +230,7 @@ SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: snapshot_body(form))
 
 
 class FromSnapshotForm(Form):
-    instance_name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("New instance"))]
+    instance_name: labelled("New instance", min_length=1, max_length=255)
     node_type: NodeType
     is_ha_cluster: HighAvailability = False
 

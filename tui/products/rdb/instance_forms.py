@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags
+from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, refused_by, sent
 from ..flows import Refused
@@ -142,23 +142,16 @@ HighAvailability = Annotated[bool, Field(json_schema_extra=meta("High availabili
 
 
 class CreateForm(Form):
-    name: Annotated[
-        str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder="e.g. shop-db"))
-    ]
-    engine: Annotated[str, Field(min_length=1, json_schema_extra=meta("Engine version", widget="select"))]
+    name: labelled("Name", min_length=1, max_length=255, placeholder="e.g. shop-db")
+    engine: labelled("Engine version", min_length=1, widget="select")
     node_type: NodeType
-    is_ha_cluster: Annotated[
-        HighAvailability, Field(json_schema_extra=meta("High availability (synchronous standby)"))
-    ] = False
-    volume_type: Annotated[str, Field(json_schema_extra=meta("Volume type", widget="select"))] = "lssd"
-    volume_size: Annotated[
-        int | None,
-        Field(json_schema_extra=meta("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5")),
-    ] = None
+    is_ha_cluster: labelled("High availability (synchronous standby)", HighAvailability) = False
+    volume_type: labelled("Volume type", widget="select") = "lssd"
+    volume_size: labelled("Volume size, GB", int | None, placeholder="block volume only: 5 to 10000, steps of 5") = None
     user_name: user_name("Default user", "admin")
     password: Password
     tags: Tags = []
-    disable_backup: Annotated[bool, Field(json_schema_extra=meta("Disable automatic backups"))] = False
+    disable_backup: labelled("Disable automatic backups", bool) = False
 
     @field_validator("engine")
     @classmethod
@@ -196,11 +189,11 @@ CREATE = CreateSpec(CreateForm, create_payload, catalogue)
 
 # ---- edit ---------------------------------------------------------------------------------------
 class EditForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name"))]
+    name: labelled("Name", min_length=1, max_length=255)
     tags: Tags = []
-    backup_frequency: Annotated[int, Field(ge=1, le=24, json_schema_extra=meta("Backup every (h)"))] = 24
-    backup_retention: Annotated[int, Field(ge=1, le=365, json_schema_extra=meta("Keep backups (days)"))] = 7
-    backups_disabled: Annotated[bool, Field(json_schema_extra=meta("Automatic backups disabled"))] = False
+    backup_frequency: labelled("Backup every (h)", int, ge=1, le=24) = 24
+    backup_retention: labelled("Keep backups (days)", int, ge=1, le=365) = 7
+    backups_disabled: labelled("Automatic backups disabled", bool) = False
 
 
 def edit_values(row: Row) -> dict[str, Any]:
@@ -235,7 +228,7 @@ EDIT = EditSpec(EditForm, edit_values, edit_patch)
 
 # ---- clone ----------------------------------------------------------------------------------------
 class CloneForm(Form):
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name of the clone"))]
+    name: labelled("Name of the clone", min_length=1, max_length=255)
     node_type: NodeType
 
 

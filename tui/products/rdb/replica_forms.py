@@ -4,26 +4,24 @@ before sending, with the field named."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
 from .. import outcome
 from ..base import Choices, Context, CreateSpec, ParentRef, Row
-from ..fields import ctx, meta
+from ..fields import ctx
 from ..flows import Refused
-from ..vocabulary import Form, ServiceIp
+from ..vocabulary import Form, ServiceIp, labelled
 from .instance_forms import PrivateEndpointForm, private_spec
 
 
 # ---- read replicas ----------------------------------------------------------------------------------------
 class ReplicaForm(Form):
-    direct_access: Annotated[bool, Field(json_schema_extra=meta("Direct-access endpoint (public)"))] = True
-    private_network_id: Annotated[
-        str, Field(json_schema_extra=meta("Network ID", placeholder="empty: none; or the private network's UUID"))
-    ] = ""
+    direct_access: labelled("Direct-access endpoint (public)", bool) = True
+    private_network_id: labelled("Network ID", placeholder="empty: none; or the private network's UUID") = ""
     service_ip: ServiceIp = ""
-    same_zone: Annotated[bool, Field(json_schema_extra=meta("In the instance's zone"))] = True
+    same_zone: labelled("In the instance's zone", bool) = True
 
     @field_validator("private_network_id")
     @classmethod
@@ -91,13 +89,8 @@ async def create_replica_flow(ui: Any, instance: Row) -> None:
 
 
 class ReplicaEndpointForm(Form):
-    kind: Annotated[str, Field(json_schema_extra=meta("Endpoint", widget="select"))]
-    private_network_id: Annotated[
-        str,
-        Field(
-            json_schema_extra=meta("Network ID", placeholder="the private network's UUID (private-network endpoint)")
-        ),
-    ] = ""
+    kind: labelled("Endpoint", widget="select")
+    private_network_id: labelled("Network ID", placeholder="the private network's UUID (private-network endpoint)") = ""
     service_ip: ServiceIp = ""
 
     @field_validator("kind")

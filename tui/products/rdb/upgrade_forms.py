@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Choices, Row
-from ..fields import ctx, meta
+from ..fields import ctx
 
 from .instance_forms import GB, catalogue, check_size_gb
 
 
 class NodeTypeForm(Form):
-    node_type: Annotated[str, Field(min_length=1, json_schema_extra=meta("New node type", widget="select"))]
+    node_type: labelled("New node type", min_length=1, widget="select")
 
     @field_validator("node_type")
     @classmethod
@@ -32,7 +32,7 @@ class NodeTypeForm(Form):
 
 
 class VolumeSizeForm(Form):
-    volume_size: Annotated[int, Field(json_schema_extra=meta("New size, GB"))]
+    volume_size: labelled("New size, GB", int)
 
     @field_validator("volume_size")
     @classmethod
@@ -45,7 +45,7 @@ class VolumeSizeForm(Form):
 
 
 class VersionForm(Form):
-    version_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Upgrade to", widget="select"))]
+    version_id: labelled("Upgrade to", min_length=1, widget="select")
 
 
 async def node_type_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form
+from ..vocabulary import Form, labelled
 from ..base import Call, Choices, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, sends
+from ..fields import ctx, sends
 from ..flows import confirm_loss
 from ..format import gb
 
@@ -17,8 +17,8 @@ NAME_RULE = "only letters, digits, spaces, dots and dashes"
 
 
 class CreateForm(Form):
-    type: Annotated[str, Field(min_length=1, json_schema_extra=meta("Type (rented 24 h at least)", widget="select"))]
-    name: Annotated[str, Field(min_length=1, max_length=255, json_schema_extra=meta("Name", placeholder=NAME_RULE))]
+    type: labelled("Type (rented 24 h at least)", min_length=1, widget="select")
+    name: labelled("Name", min_length=1, max_length=255, placeholder=NAME_RULE)
 
     @field_validator("type")
     @classmethod
@@ -67,22 +67,16 @@ CREATE = CreateSpec(CreateForm, sends("name", "type"), create_options)
 
 
 class EditForm(Form):
-    name: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=255,
-            pattern=NAME_PATTERN,
-            json_schema_extra=meta("Name", rule="letters, digits, spaces, dots and dashes"),
-        ),
-    ]
+    name: labelled(
+        "Name", min_length=1, max_length=255, pattern=NAME_PATTERN, rule="letters, digits, spaces, dots and dashes"
+    )
 
 
 EDIT = EditSpec(EditForm, lambda row: {"name": row.name})
 
 
 class ReinstallForm(Form):
-    os_id: Annotated[str, Field(min_length=1, json_schema_extra=meta("Operating system", widget="select"))]
+    os_id: labelled("Operating system", min_length=1, widget="select")
 
 
 async def reinstall_flow(ui: Any, server: Row) -> None:

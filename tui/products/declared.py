@@ -25,6 +25,7 @@ from .format import COMMON, Tones, date_of, human_bytes
 
 Role = Literal["name", "id", "state", "ip", "tags", "ref", "time", "size", "money", "flag", "count", "place", "text"]
 ROLES: tuple[str, ...] = Role.__args__  # type: ignore[attr-defined]
+_OWN = object()  # a value a column and the detail each show their own way
 
 
 @record(frozen=True, eq=False)
@@ -147,35 +148,32 @@ class Field:
         return str(name) if name else ""
 
     # ---- showing --------------------------------------------------------------------------------
-    def _alike(self, value: Any) -> Any:
-        """What a column and the detail show alike of a value: a state's word in its tone, a flag's
-        word; None for the rest."""
+    def _said(self, obj: Any) -> tuple[Any, Any]:
+        """The value, and what a column and the detail show alike of it (a computed value, a state's
+        word in its tone, a flag's word), or _OWN where each shows it its own way."""
+        if self.show is not None:
+            return None, self.show(obj)
+        value = self.value(obj)
         if self.role == "state":
-            return (self.tones or COMMON).text(str(value or ""))
+            return value, (self.tones or COMMON).text(str(value or ""))
         if self.words is not None:
-            return self.words[0] if value is True else self.words[1]
-        return None
+            return value, self.words[0] if value is True else self.words[1]
+        return value, _OWN
 
     def cell(self, row: Any) -> Any:
         """The column's text (a Text for a state)."""
-        if self.show is not None:
-            return self.show(row)
-        value = self.value(row)
-        alike = self._alike(value)
-        if alike is not None:
-            return alike
+        value, said = self._said(row)
+        if said is not _OWN:
+            return said
         if self.role == "ref" and not isinstance(value, list):
             return self.name_of(row) or (str(value)[:8] if value else self.blank)
         return _as_text(self.role, value, self.blank)
 
     def shown(self, obj: Any) -> Any:
         """The detail's text."""
-        if self.show is not None:
-            return self.show(obj)
-        value = self.value(obj)
-        alike = self._alike(value)
-        if alike is not None:
-            return alike
+        value, said = self._said(obj)
+        if said is not _OWN:
+            return said
         if self.role == "ref" and not isinstance(value, list):
             # `name (id)`; the id alone when no name was found (one made of the id, too)
             name, rid = self.name_of(obj), str(value or "")
@@ -278,6 +276,11 @@ def columns_of(fields: tuple[Field, ...], keys: tuple[str, ...]) -> tuple[Column
 def details_of(fields: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     """The detail's (title, value) pairs, in the fields' order."""
     return tuple((f.title, f.shown) for f in fields if f.detail)
+
+
+def columns(*fields: Field) -> tuple[Column, ...]:
+    """The columns of rows that are no kind's (a set editor's): one a field, in order."""
+    return columns_of(fields, tuple(f.key for f in fields))
 
 
 ID = Field("id", "ID", "id")  # the id most objects hold under "id", shown in the detail

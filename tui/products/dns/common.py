@@ -22,13 +22,7 @@ TONES = Tones(
     alarm={"expiring"},
     base=COMMON,
 )
-dns_kind = kinds_of(
-    product="DNS",
-    api=API,
-    scope_type="global",
-    reading=Reading(page_size=100),
-    state_field="status",
-)
+dns_kind = kinds_of(product="DNS", api=API, scope_type="global", reading=Reading(page_size=100), state_field="status")
 VERSIONS_KEPT = 100  # spec 3 §8
 
 

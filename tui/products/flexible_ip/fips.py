@@ -18,12 +18,7 @@ MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2
 API = "flexible-ip/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")  # spec 1 §2.1
 # What every flexible-IP kind shares; a kind says only what differs.
-flexible_ip_kind = kinds_of(
-    product="Bare metal",
-    api=API,
-    scope_type="zone",
-    scopes=ZONES,
-)
+flexible_ip_kind = kinds_of(product="Bare metal", api=API, scope_type="zone", scopes=ZONES)
 MAX_PER_SERVER = 64  # spec 1 §8
 FLOWS = "tui.products.flexible_ip.flows:"
 SETTLED = frozenset({"ready", "attached"})

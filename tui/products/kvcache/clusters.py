@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Column, DetailPanel, Lazy, Metric, Metrics, data_lost, kinds_of
-from ..declared import ID, Field
+from ..base import ActionSpec, Call, DetailPanel, Lazy, Metric, Metrics, data_lost, kinds_of
+from ..declared import ID, Field, columns
 from ..format import COMMON, Tones
 from ..pick_change import Change, PickChange
 from ..set_editor import SetEditor
@@ -17,22 +17,11 @@ from ..kind_options import Reading, Rows
 API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 # What every cache kind shares (clusters and catalogues); a kind says only what differs.
-kvcache_kind = kinds_of(
-    product="Cache",
-    api=API,
-    scope_type="zone",
-    scopes=ZONES,
-)
+kvcache_kind = kinds_of(product="Cache", api=API, scope_type="zone", scopes=ZONES)
 FORMS = "tui.products.kvcache.forms:"
 TONES = Tones(busy={"autohealing"}, base=COMMON)
-ACL_COLUMNS = (
-    Column("ip_cidr", "Network", lambda r: str(r.get("ip_cidr", "")), width=20),
-    Column("description", "Description", lambda r: str(r.get("description", "")), width=30),
-)
-SETTING_COLUMNS = (
-    Column("name", "Setting", lambda r: str(r.get("name", "")), width=24),
-    Column("value", "Value", lambda r: str(r.get("value", "")), width=24),
-)
+ACL_COLUMNS = columns(Field("ip_cidr", "Network", "ip", width=20), Field("description", "Description", width=30))
+SETTING_COLUMNS = columns(Field("name", "Setting", "name", width=24), Field("value", "Value", width=24))
 
 
 def endpoints_text(data: Any, most: int | None = 3) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Call, Column, Lazy, kinds_of
+from ..base import Call, Lazy, kinds_of
+from ..declared import Field, columns
 from ..format import COMMON, Tones, gb
 from ..set_editor import SetEditor
 
@@ -50,14 +51,8 @@ def first_endpoint(data: Any) -> str:
     return f"{e.get('ip') or e.get('hostname') or '?'}:{e.get('port', '?')}" if isinstance(e, dict) else ""
 
 
-ACL_COLUMNS = (
-    Column("ip", "IP / network", lambda r: str(r.get("ip", "")), width=20),
-    Column("description", "Description", lambda r: str(r.get("description", "")), width=30),
-)
-SETTING_COLUMNS = (
-    Column("name", "Setting", lambda r: str(r.get("name", "")), width=26),
-    Column("value", "Value", lambda r: str(r.get("value", "")), width=30),
-)
+ACL_COLUMNS = columns(Field("ip", "IP / network", "ip", width=20), Field("description", "Description", width=30))
+SETTING_COLUMNS = columns(Field("name", "Setting", "name", width=26), Field("value", "Value", width=30))
 
 
 def acl_editor(read: str | Call, path: str, owner: str) -> SetEditor:

@@ -13,12 +13,7 @@ from ..kind_options import Reading, Secrets
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
 # What every silicon kind shares (servers and catalogues); a kind says only what differs.
-silicon_kind = kinds_of(
-    product="Silicon",
-    api=API,
-    scope_type="zone",
-    scopes=ZONES,
-)
+silicon_kind = kinds_of(product="Silicon", api=API, scope_type="zone", scopes=ZONES)
 FORMS = "tui.products.silicon.forms:"
 
 

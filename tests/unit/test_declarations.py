@@ -95,6 +95,14 @@ def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
     assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns_zones")
     under = kind(id="g.types", singular="type", collection="products/servers", columns=())
     assert under.list_key == "servers"  # the envelope is named by the path's last word
+    from tui.products.base import ONE_OF_COLLECTION
+
+    wrapped = kinds_of(product="G", api="g/v1", scope_type="zone", item_key=ONE_OF_COLLECTION)
+    assert [wrapped(id=f"g.{c}", singular="x", columns=()).item_key for c in ("servers", "policies", "ips")] == [
+        "server",
+        "policy",
+        "ip",
+    ]  # one object under the singular of its list's envelope, as Instance wraps them
 
 
 def test_a_group_of_options_combines_with_the_products_option_by_option_and_refuses_what_it_lacks():

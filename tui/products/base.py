@@ -15,7 +15,7 @@ from ..records import fields, record
 from ..api.paging import PagingStyle
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
-from .nouns import title_of
+from .nouns import one_of, title_of
 from .shared_values import SharedValues
 from .kind_options import Reading, Rows, Secrets, Singleton, Writing, data_lost, over  # noqa: F401  (re-exported)
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
@@ -160,6 +160,7 @@ class Context:
 
 RESOURCE: Lazy[Any] = Lazy("tui.products.models:Resource")
 COLLECTION = "<the collection's name>"  # a list's envelope by the convention (`ResourceKind.list_key`)
+ONE_OF_COLLECTION = "<one of the collection>"  # one object's envelope: `{"server": …}` (`ResourceKind.item_key`)
 
 
 @record(frozen=True, eq=False)
@@ -180,7 +181,8 @@ class ResourceKind:
     # The envelopes the API wraps its answers in, named from the collection by its convention: a list
     # under the last word of its path, dashes as underscores (`contact-points` → `{"contact_points":
     # [...]}`), one object bare. Another key, or None for a
-    # bare list; one object under a key (`{"server": {...}}`) names it.
+    # bare list; one object under a key (`{"server": {...}}`) names it, or ONE_OF_COLLECTION where a
+    # product wraps each object under the singular of its list's envelope.
     list_key: str | None = COLLECTION
     item_key: str | None = None
     scopes: tuple[str, ...] | None = None  # None: every scope of its type (cache: six zones only)
@@ -214,6 +216,8 @@ class ResourceKind:
             object.__setattr__(self, "collection", self.id.partition(".")[2])
         if self.list_key is COLLECTION:
             object.__setattr__(self, "list_key", self.collection.rsplit("/", 1)[-1].replace("-", "_"))
+        if self.item_key is ONE_OF_COLLECTION:
+            object.__setattr__(self, "item_key", one_of(self.list_key or ""))
         if self.fields:
             from .declared import columns_of, details_of
 

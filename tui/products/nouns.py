@@ -13,6 +13,15 @@ def plural(noun: str) -> str:
     return noun + "s"
 
 
+def one_of(word: str) -> str:
+    """The singular of a plural word: 'servers' → 'server', 'policies' → 'policy', 'ips' → 'ip'."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
+
+
 def title_of(noun: str) -> str:
     """A list's title from its noun: 'security group' → 'Security groups' (an acronym kept: 'ACL rules')."""
     many = plural(noun)

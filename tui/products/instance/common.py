@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..base import Call, kinds_of
+from ..base import ONE_OF_COLLECTION, Call, Writing, kinds_of
 from ..declared import ID, Field  # noqa: F401  (ID: its kinds import it from here)
 from ..format import COMMON, Tones
 
@@ -17,8 +17,18 @@ def action_call(action: str) -> Call:
     return Call("POST", "{id}/action", {"action": action})
 
 
-# What every Instance kind shares; a kind says only what differs (types: read whole; servers: their own model).
-instance_kind = kinds_of(product="Instance", api=API, scope_type="zone", paging="per_page")
+# What every Instance kind shares; a kind says only what differs (types: read whole, never deleted). One
+# object comes wrapped under its singular (`{"server": …}`), is deleted by its id, and a lost create is
+# looked for by its name.
+instance_kind = kinds_of(
+    product="Instance",
+    api=API,
+    scope_type="zone",
+    paging="per_page",
+    item_key=ONE_OF_COLLECTION,
+    delete=DELETE_BY_ID,
+    writing=Writing(name_param="name"),
+)
 
 # The server a volume or an IP is attached to: its name sent beside its id.
 SERVER = Field(

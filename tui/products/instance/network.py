@@ -10,7 +10,7 @@ from ..declared import Field
 from ..set_editor import SetEditor
 from ..pick_call import PickCall
 from ..shapes import ShowAnswer
-from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
+from .common import ID, SERVER, TONES, detail_common, instance_kind
 from ..kind_options import Rows, Writing
 
 F = "tui.products.instance.network_forms:"
@@ -105,16 +105,13 @@ def _respected(group: Any) -> str:
 IPS = instance_kind(
     id="instance.ips",
     singular="flexible IP",
-    delete=DELETE_BY_ID,
     writing=Writing(
-        name_param="name",
         delete_warning=lambda r: (
             f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}"
             if r.obj("server")
             else None
         ),
     ),
-    item_key="ip",
     fields=(
         ID,
         Field("address", "Address", ("name", "ip"), width=24),
@@ -162,9 +159,7 @@ IPS = instance_kind(
 SECURITY_GROUPS = instance_kind(
     id="instance.security_groups",
     singular="security group",
-    delete=DELETE_BY_ID,
     writing=Writing(
-        name_param="name",
         deletable=lambda r: (
             "it is the project's default group"
             if r.get("project_default")
@@ -175,7 +170,6 @@ SECURITY_GROUPS = instance_kind(
             )
         ),
     ),
-    item_key="security_group",
     fields=(
         ID,
         Field("name", "Name", "name", width=24),
@@ -255,9 +249,6 @@ SECURITY_GROUPS = instance_kind(
 PLACEMENT_GROUPS = instance_kind(
     id="instance.placement_groups",
     singular="placement group",
-    delete=DELETE_BY_ID,
-    writing=Writing(name_param="name"),
-    item_key="placement_group",
     fields=(
         ID,
         Field("name", "Name", "name", width=24),

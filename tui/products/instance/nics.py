@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from ..base import Lazy, Parent
 from ..declared import Field
-from .common import DELETE_BY_ID, TONES, instance_kind
+from .common import TONES, instance_kind
 from ..kind_options import Writing
 
 PRIVATE_NICS = instance_kind(
     id="instance.private_nics",
     singular="private NIC",
-    item_key="private_nic",
     parent=Parent(
         "instance.servers", list_path="servers/{parent}/private_nics", item_path="servers/{parent}/private_nics/{id}"
     ),
@@ -29,6 +28,5 @@ PRIVATE_NICS = instance_kind(
     columns=("network", "state", "mac", "tags"),
     transitional=frozenset({"syncing", "attaching", "detaching", "hotsyncing"}),
     create=Lazy("tui.products.instance.server_flows:NIC_CREATE"),
-    delete=DELETE_BY_ID,
     writing=Writing(delete_warning=lambda r: "The server leaves this private network"),
 )

@@ -16,7 +16,7 @@ from ..declared import Field
 from ..format import human_bytes, state_text
 from ..pick_call import PickCall
 from ..shapes import FormCall
-from .common import DELETE_BY_ID, ID, action_call, instance_kind
+from .common import ID, action_call, instance_kind
 from ..kind_options import Reading, Rows, Writing
 
 
@@ -246,15 +246,12 @@ SERVER_ROW_FIELDS = (
 SERVERS = instance_kind(
     id="instance.servers",
     singular="server",
-    delete=DELETE_BY_ID,
     writing=Writing(
-        name_param="name",
         deletable=lambda r: (
             _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
         ),
         delete_flow=Lazy(FLOWS + "delete_flow"),
     ),
-    item_key="server",
     reading=Reading(
         newest_first=True, probe=Probe("order", "modification_date_desc", "modification_date")
     ),  # the API's own order (creation_date_desc): one created here goes where a listing puts it

@@ -8,7 +8,7 @@ from ..base import ActionSpec, Call, Lazy, data_lost
 from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
-from .common import DELETE_BY_ID, ID, TONES, detail_common, instance_kind
+from .common import ID, TONES, detail_common, instance_kind
 from ..kind_options import Rows, Writing
 
 F = "tui.products.instance.snapshot_forms:"
@@ -30,9 +30,7 @@ def _extra_volumes(image: Any) -> str:
 SNAPSHOTS = instance_kind(
     id="instance.snapshots",
     singular="snapshot",
-    delete=DELETE_BY_ID,
-    writing=data_lost(name_param="name"),
-    item_key="snapshot",
+    writing=data_lost(),
     fields=(
         ID,
         Field("name", "Name", "name", width=24),
@@ -125,13 +123,10 @@ SNAPSHOTS = instance_kind(
 IMAGES = instance_kind(
     id="instance.images",
     singular="image",
-    delete=DELETE_BY_ID,
     writing=Writing(
-        name_param="name",
         deletable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
         editable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
     ),
-    item_key="image",
     fields=(
         ID,
         Field("name", "Name", "name", width=30),

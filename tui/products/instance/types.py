@@ -66,8 +66,8 @@ TYPES = instance_kind(
     id="instance.types",
     singular="instance type",
     collection="products/servers",
-    item_key="server",
     paging="whole",
+    delete=None,
     reading=Reading(fetch_detail=False),
     fields=(
         Field("name", "Type", ("name", "id"), width=14),  # a type's name is its id

@@ -7,7 +7,7 @@ from ..base import ActionSpec, Call, Lazy, data_lost
 from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
-from .common import DELETE_BY_ID, ID, SERVER, TONES, detail_common, instance_kind
+from .common import ID, SERVER, TONES, detail_common, instance_kind
 from ..kind_options import Rows
 
 F = "tui.products.instance.volume_forms:"
@@ -22,16 +22,13 @@ def _snapshottable(r) -> bool:
 VOLUMES = instance_kind(
     id="instance.volumes",
     singular="volume",
-    delete=DELETE_BY_ID,
     writing=data_lost(
-        name_param="name",
         deletable=lambda r: (
             f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first"
             if r.get("server")
             else None
         ),
     ),
-    item_key="volume",
     fields=(
         ID,
         Field("name", "Name", "name", width=22),

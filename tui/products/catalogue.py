@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .base import Column, ResourceKind
+from .declared import Field
 from .kind_options import Reading, over
 
 # What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
@@ -40,3 +41,25 @@ def catalogue(
 def flags(d: Any, *names: str) -> str:
     """The true ones of a few boolean flags, as words: 'disabled, beta'."""
     return ", ".join(n.replace("_", " ") for n in names if d.get(n) is True) or "—"
+
+
+def _memory(t: Any) -> str:
+    from .format import gb
+
+    return f"{gb(t.raw.get('memory'))} GB"
+
+
+def disabled_or_beta(t: Any) -> str:
+    return flags(t.raw, "disabled", "beta")
+
+
+def node_type_fields(memory_width: int) -> tuple[Field, ...]:
+    """What a managed service's node type says first (databases and caches alike): its name, what it
+    is, whether it is in stock, its vCPUs and memory."""
+    return (
+        Field("name", "Node type", ("name", "id"), width=14, empty=""),
+        Field("description", "Description", empty=""),
+        Field("stock_status", "Stock", "state", width=14, key="stock"),
+        Field("vcpus", "vCPU", "count", width=4, detail=False),
+        Field("memory", "Memory", "size", width=memory_width, show=_memory, detail=False),
+    )

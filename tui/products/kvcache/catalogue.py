@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import ListParams
-from ..catalogue import catalogue, flags
+from ..catalogue import catalogue, disabled_or_beta, flags, node_type_fields
 from ..declared import Field
-from ..format import gb
 from .clusters import kvcache_kind
 from ..kind_options import Reading
 
@@ -24,12 +23,6 @@ def _deprecated_or_beta(v: Any) -> str:
     return flags(v.raw, "deprecated", "beta")
 
 
-def _disabled_or_beta(t: Any) -> str:
-    return flags(t.raw, "disabled", "beta")
-
-
-def _memory(t: Any) -> str:
-    return f"{gb(t.raw.get('memory'))} GB"
 
 
 VERSIONS = catalogue(
@@ -58,12 +51,8 @@ NODE_TYPES = catalogue(
     "node type",
     collection="node-types",
     fields=(
-        Field("name", "Node type", ("name", "id"), width=14, empty=""),
-        Field("description", "Description", empty=""),
-        Field("stock_status", "Stock", "state", width=14, key="stock"),
-        Field("vcpus", "vCPU", "count", width=4, detail=False),
-        Field("memory", "Memory", "size", width=8, show=_memory, detail=False),
-        Field("", "Flags", width=14, show=_disabled_or_beta),
+        *node_type_fields(memory_width=8),
+        Field("", "Flags", width=14, show=disabled_or_beta),
     ),
     columns=("name", "stock", "vcpus", "memory", "flags"),
     state_field="stock_status",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..catalogue import catalogue, flags
+from ..catalogue import catalogue, disabled_or_beta, flags, node_type_fields
 from ..declared import Field
 from ..format import date_of, gb
 from .common import rdb_kind
@@ -50,12 +50,6 @@ ENGINES = catalogue(
 HA = ("required", "optional")  # a node type's `is_ha_required`
 
 
-def _memory(r: Any) -> str:
-    return f"{gb(r.get('memory'))} GB"
-
-
-def _disabled_or_beta(r: Any) -> str:
-    return flags(r.raw, "disabled", "beta")
 
 
 def _volumes(t: Any) -> str:
@@ -75,14 +69,10 @@ NODE_TYPES = catalogue(
     "node type",
     collection="node-types",
     fields=(
-        Field("name", "Node type", ("name", "id"), width=14, empty=""),
-        Field("description", "Description", empty=""),
-        Field("stock_status", "Stock", "state", width=14, key="stock"),
-        Field("vcpus", "vCPU", "count", width=4, detail=False),
-        Field("memory", "Memory", "size", width=7, show=_memory, detail=False),
+        *node_type_fields(memory_width=7),
         Field("is_ha_required", "High availability", "flag", width=8, head="HA", key="ha", words=HA),
         Field("is_bssd_compatible", "Block", "flag", width=5, key="block", words=("yes", "no"), detail=False),
-        Field("", "Flags", width=14, show=_disabled_or_beta, detail=False),
+        Field("", "Flags", width=14, show=disabled_or_beta, detail=False),
         Field("available_volume_types", "Volumes", show=_volumes),
         Field("generation", "Generation", empty=""),
     ),

@@ -80,7 +80,6 @@ PRIVATE_NETWORKS = baremetal_kind(
         ActionSpec(
             "replace",
             "Replace the whole set…",
-            lambda r: True,
             shape=SetEditor(
                 "Private networks of {parent}",
                 Lazy(FLOWS + "NetworkRecord"),

@@ -131,7 +131,6 @@ IPS = instance_kind(
         ActionSpec(
             "attach",
             "Attach to a server…",
-            lambda r: True,
             shape=PickCall(
                 "Attach {address} to",
                 Lazy(F + "ip_servers"),
@@ -214,7 +213,6 @@ SECURITY_GROUPS = instance_kind(
         ActionSpec(
             "rules",
             "Rules…",
-            lambda r: True,
             shape=SetEditor(
                 "Rules of {name}",
                 Lazy(F + "RuleForm"),
@@ -235,7 +233,6 @@ SECURITY_GROUPS = instance_kind(
         ActionSpec(
             "default_rules",
             "Platform default rules",
-            lambda r: True,
             mutating=False,
             shape=ShowAnswer(
                 "Platform default rules", Call("GET", "security_groups/default/rules", mutating=False), _default_rules
@@ -269,7 +266,7 @@ PLACEMENT_GROUPS = instance_kind(
     ),
     columns=("name", "policy_type", "policy_mode", "respected", "zone", "tags"),
     rows=Rows(row_fields=("id", "name", "policy_type", "policy_mode", "policy_respected", "zone", "tags")),
-    actions=(ActionSpec("members", "Member servers…", lambda r: True, flow=Lazy(F + "members_flow")),),
+    actions=(ActionSpec("members", "Member servers…", flow=Lazy(F + "members_flow")),),
     create=Lazy(F + "PG_CREATE"),
     edit=Lazy(F + "PG_EDIT"),
 )

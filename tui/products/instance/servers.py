@@ -135,11 +135,10 @@ SERVER_ACTIONS = (
             submit_label="Back up",
         ),
     ),
-    ActionSpec("volumes", "Volumes: attach, detach, order…", lambda r: True, flow=Lazy(FLOWS + "volumes_flow")),
+    ActionSpec("volumes", "Volumes: attach, detach, order…", flow=Lazy(FLOWS + "volumes_flow")),
     ActionSpec(
         "security_group",
         "Security group…",
-        lambda r: True,
         shape=PickCall(
             "Security group of {name}",
             Lazy(FLOWS + "security_groups"),
@@ -151,7 +150,6 @@ SERVER_ACTIONS = (
     ActionSpec(
         "placement_group",
         "Placement group…",
-        lambda r: True,
         shape=PickCall(
             "Placement group of {name}",
             Lazy(FLOWS + "placement_groups"),
@@ -161,7 +159,7 @@ SERVER_ACTIONS = (
             none="none",
         ),
     ),
-    ActionSpec("user_data", "User data…", lambda r: True, flow=Lazy(FLOWS + "user_data_flow")),
+    ActionSpec("user_data", "User data…", flow=Lazy(FLOWS + "user_data_flow")),
     ActionSpec(
         "change_type",
         "Change type…",

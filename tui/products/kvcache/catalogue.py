@@ -23,8 +23,6 @@ def _deprecated_or_beta(v: Any) -> str:
     return flags(v.raw, "deprecated", "beta")
 
 
-
-
 VERSIONS = catalogue(
     kvcache_kind,
     "kvcache.versions",

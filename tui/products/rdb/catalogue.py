@@ -50,8 +50,6 @@ ENGINES = catalogue(
 HA = ("required", "optional")  # a node type's `is_ha_required`
 
 
-
-
 def _volumes(t: Any) -> str:
     vols = [v for v in t.raw.get("available_volume_types") or [] if isinstance(v, dict)]
     lines = (

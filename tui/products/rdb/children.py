@@ -79,14 +79,12 @@ USERS = rdb_kind(
         ActionSpec(
             "toggle_admin",
             "Toggle admin",
-            lambda r: True,
             confirm=Lazy(DATA + "admin_message"),
             call=Call("PATCH", "{id}", lambda r: {"is_admin": not r.get("is_admin")}),
         ),
         ActionSpec(
             "password",
             "Change the password…",
-            lambda r: True,
             shape=FormCall(
                 "New password for {name}",
                 Lazy(DATA + "PasswordForm"),
@@ -131,7 +129,6 @@ ACLS = rdb_kind(
         ActionSpec(
             "replace",
             "Replace the whole set…",
-            lambda r: True,
             shape=acl_editor(ROWS, "instances/{parent}/acls", "{parent}"),
         ),
     ),
@@ -161,7 +158,6 @@ SETTINGS = rdb_kind(
         ActionSpec(
             "change",
             "Change the value…",
-            lambda r: True,
             shape=FormCall(
                 lambda row, context: context["title"],
                 Lazy(DATA + "ValueForm"),
@@ -177,7 +173,6 @@ SETTINGS = rdb_kind(
         ActionSpec(
             "replace",
             "Replace the whole set…",
-            lambda r: True,
             shape=settings_editor(ROWS, "instances/{parent}/settings", "{parent}"),
         ),
     ),

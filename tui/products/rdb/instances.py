@@ -244,7 +244,6 @@ INSTANCES = rdb_kind(
         ActionSpec(
             "acls",
             "ACL rules (replace the set)…",
-            lambda r: True,
             shape=acl_editor(Call("GET", "{id}/acls", mutating=False), "{id}/acls", "{name}"),
         ),
         ActionSpec(
@@ -303,12 +302,11 @@ INSTANCES = rdb_kind(
             why_not=_why_busy,
         ),
         ActionSpec(  # sizes only when read-only
-            "log_files", "Log files: sizes, purge…", lambda r: True, flow=Lazy(DATA + "log_files_flow"), mutating=False
+            "log_files", "Log files: sizes, purge…", flow=Lazy(DATA + "log_files_flow"), mutating=False
         ),
         ActionSpec(
             "certificate",
             "Download the TLS certificate…",
-            lambda r: True,
             shape=SaveAnswer(Call("GET", "{id}/certificate", mutating=False), "Save the TLS certificate of {name}"),
         ),
         _posted_when_ready("renew", "Renew the TLS certificate", "{id}/renew-certificate"),

@@ -6,9 +6,9 @@ and certificates. Names are typed in Unicode and sent as Punycode."""
 from __future__ import annotations
 
 import ipaddress
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, SecretStr, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
 from ..vocabulary import Form, labelled
 from ..base import Context, CreateSpec
@@ -31,14 +31,13 @@ def _domain(v: str) -> str:
     return name
 
 
-class RegisterForm(Form):
-    domain: labelled("Domain", min_length=3, max_length=253, placeholder="e.g. example.com (registered elsewhere)")
-    show_record: labelled("Show the TXT record to publish now (later: a → Validation TXT record)", bool) = True
+# A domain's full name, checked as registrars hold it (an ASCII form of an international name).
+DomainName = Annotated[str, Field(min_length=3, max_length=253), AfterValidator(_domain)]
 
-    @field_validator("domain")
-    @classmethod
-    def _check(cls, v: str) -> str:
-        return _domain(v)
+
+class RegisterForm(Form):
+    domain: labelled("Domain", DomainName, placeholder="e.g. example.com (registered elsewhere)")
+    show_record: labelled("Show the TXT record to publish now (later: a → Validation TXT record)", bool) = True
 
 
 REGISTER = CreateSpec(RegisterForm, sends("domain"), after_create="show_record", after_action="validation")
@@ -93,22 +92,12 @@ ZONE_CREATE = CreateSpec(ZoneForm, sends("domain", "subdomain"), zone_options)
 
 
 class RenameForm(Form):
-    new_dns_zone: labelled("New name", min_length=3, max_length=253, placeholder="the zone's full new name")
-
-    @field_validator("new_dns_zone")
-    @classmethod
-    def _check(cls, v: str) -> str:
-        return _domain(v)
+    new_dns_zone: labelled("New name", DomainName, placeholder="the zone's full new name")
 
 
 class CloneForm(Form):
-    dest_dns_zone: labelled("Clone into", min_length=3, max_length=253, placeholder="an existing zone's full name")
+    dest_dns_zone: labelled("Clone into", DomainName, placeholder="an existing zone's full name")
     overwrite: labelled("Overwrite its records (they are lost)", bool) = False
-
-    @field_validator("dest_dns_zone")
-    @classmethod
-    def _check(cls, v: str) -> str:
-        return _domain(v)
 
 
 async def clone_flow(ui: Any, zone: Any) -> None:
@@ -165,18 +154,13 @@ class RefreshForm(Form):
 
 
 class NameServer(Form):
-    name: labelled("Name server", min_length=3, max_length=253, placeholder="e.g. ns1.example.net")
+    name: labelled("Name server", DomainName, placeholder="e.g. ns1.example.net")
     ip: labelled(
         "Glue IPs",
         list[str],
         validate_default=True,
         placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53",
     ) = []
-
-    @field_validator("name")
-    @classmethod
-    def _check(cls, v: str) -> str:
-        return _domain(v)
 
     @field_validator("ip")
     @classmethod

@@ -8,6 +8,7 @@ from typing import Any
 from ...records import replace
 from ..base import ActionSpec, Call, Lazy, Parent, data_lost
 from ..declared import ID, Field
+from ..nouns import title_of
 from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
@@ -103,13 +104,21 @@ BACKUPS = rdb_kind(
     writing=data_lost("This copy of the database is gone for good", name_param="name"),
 )
 
-INSTANCE_BACKUPS = replace(
-    BACKUPS,
-    id="rdb.instance_backups",
-    title="Backups",
-    parent=Parent("rdb.instances", query="instance_id"),
-    create=Lazy(COPIES + "BACKUP_HERE"),
-)
+
+
+def of_instance(kind: Any, create: str, **more: Any) -> Any:
+    """The copies of one instance, from its detail: the project's list of them, filtered by it."""
+    return replace(
+        kind,
+        id=kind.id.replace("rdb.", "rdb.instance_"),
+        title=title_of(kind.singular),
+        parent=Parent("rdb.instances", query="instance_id"),
+        create=Lazy(COPIES + create),
+        **more,
+    )
+
+
+INSTANCE_BACKUPS = of_instance(BACKUPS, "BACKUP_HERE")
 
 SNAPSHOTS = rdb_kind(
     id="rdb.snapshots",
@@ -134,11 +143,6 @@ SNAPSHOTS = rdb_kind(
     writing=data_lost("The copy of the volume is gone for good", name_param="name"),
 )
 
-INSTANCE_SNAPSHOTS = replace(
-    SNAPSHOTS,
-    id="rdb.instance_snapshots",
-    title="Snapshots",
-    parent=Parent("rdb.instances", query="instance_id"),
-    create=Lazy(COPIES + "SNAPSHOT_CREATE"),
-    writing=SNAPSHOTS.writing | Writing(create_path="instances/{parent}/snapshots"),
+INSTANCE_SNAPSHOTS = of_instance(
+    SNAPSHOTS, "SNAPSHOT_CREATE", writing=SNAPSHOTS.writing | Writing(create_path="instances/{parent}/snapshots")
 )

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import json_body, page_per_page
-from ..routing import route_table
+from ..routing import Routes
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
 from .listing import owned
 from .server_state import policy_respected
@@ -22,6 +22,7 @@ POLICY_MODES = ("optional", "enforced")
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
     def pg_of(zone: str, pgid: str) -> dict[str, Any]:
         pg = store.placement_groups[zone].get(pgid)
@@ -49,6 +50,7 @@ def routes(store: InstanceStore) -> list[Route]:
         for s in members(zone, pg):
             store._touch(zone, s["id"])
 
+    @routes.get("/placement_groups")
     async def list_pgs(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.placement_groups[zone].values(), key=lambda g: (g["name"], g["id"]))
@@ -57,6 +59,7 @@ def routes(store: InstanceStore) -> list[Route]:
             request, "placement_groups", items, lambda g: encode(store.render_placement_group(zone, g))
         )
 
+    @routes.post("/placement_groups")
     async def create_pg(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
@@ -81,12 +84,14 @@ def routes(store: InstanceStore) -> list[Route]:
         store.placement_groups[zone][pg["id"]] = pg
         return JSONResponse({"placement_group": store.render_placement_group(zone, pg)}, status_code=201)
 
+    @routes.get("/placement_groups/{pgid}")
     async def get_pg(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse(
             {"placement_group": store.render_placement_group(zone, pg_of(zone, request.path_params["pgid"]))}
         )
 
+    @routes.route("PUT PATCH", "/placement_groups/{pgid}")
     async def update_pg(request: Request) -> Response:
         zone = zone_of(store, request)
         pg = pg_of(zone, request.path_params["pgid"])
@@ -107,6 +112,7 @@ def routes(store: InstanceStore) -> list[Route]:
         touch_members(zone, pg)
         return JSONResponse({"placement_group": store.render_placement_group(zone, pg)})
 
+    @routes.delete("/placement_groups/{pgid}")
     async def delete_pg(request: Request) -> Response:
         zone = zone_of(store, request)
         pg = pg_of(zone, request.path_params["pgid"])
@@ -120,10 +126,12 @@ def routes(store: InstanceStore) -> list[Route]:
         ok = policy_respected(pg, len(ms))
         return {"servers": [{"id": s["id"], "name": s["name"], "policy_respected": ok} for s in ms]}
 
+    @routes.get("/placement_groups/{pgid}/servers")
     async def get_members(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse(member_list(zone, pg_of(zone, request.path_params["pgid"])))
 
+    @routes.route("PUT PATCH", "/placement_groups/{pgid}/servers")
     async def set_members(request: Request) -> Response:
         """PUT and PATCH both set the whole member list; servers that join or leave must be stopped."""
         zone = zone_of(store, request)
@@ -157,13 +165,4 @@ def routes(store: InstanceStore) -> list[Route]:
         touch_members(zone, pg)
         return JSONResponse(member_list(zone, pg))
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/placement_groups", list_pgs),
-        ("POST", "/placement_groups", create_pg),
-        ("GET", "/placement_groups/{pgid}", get_pg),
-        ("PUT PATCH", "/placement_groups/{pgid}", update_pg),
-        ("DELETE", "/placement_groups/{pgid}", delete_pg),
-        ("GET", "/placement_groups/{pgid}/servers", get_members),
-        ("PUT PATCH", "/placement_groups/{pgid}/servers", set_members),
-    )
+    return routes.table()

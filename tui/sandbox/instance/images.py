@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
 from ..errors import invalid_arguments, not_found, permissions_denied
-from ..routing import route_table
+from ..routing import Routes
 from .actions import refuse_transient, snapshot_volume
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
@@ -26,7 +26,10 @@ def find_in(table: dict[str, dict[str, dict[str, Any]]], kind: str, zone: str, o
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
+
     # ---- snapshots ----------------------------------------------------------------------------
+    @routes.get("/snapshots")
     async def list_snapshots(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.snapshots[zone].values(), key=lambda s: (s["creation_date"], s["id"]), reverse=True)
@@ -36,6 +39,7 @@ def routes(store: InstanceStore) -> list[Route]:
             items = [s for s in items if (s.get("base_volume") or {}).get("id") == base]
         return page_per_page(request, "snapshots", items, encode)
 
+    @routes.post("/snapshots")
     async def create_snapshot(request: Request) -> Response:
         """CreateSnapshotRequest: a copy of a volume (`volume_id`, `volume_type` to make it `unified`), or
         an import of a QCOW2 object (`bucket`, `key`, `size`), `importing` for a while."""
@@ -71,12 +75,14 @@ def routes(store: InstanceStore) -> list[Route]:
         task = store.task(zone, "volume_snapshot", f"/snapshots/{snap['id']}", f"/snapshots/{snap['id']}")
         return JSONResponse({"snapshot": snap, "task": task}, status_code=201)
 
+    @routes.get("/snapshots/{snid}")
     async def get_snapshot(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse(
             {"snapshot": find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])}
         )
 
+    @routes.route("PATCH PUT", "/snapshots/{snid}")
     async def update_snapshot(request: Request) -> Response:
         zone = zone_of(store, request)
         snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
@@ -94,6 +100,7 @@ def routes(store: InstanceStore) -> list[Route]:
         store.stamp(snap)
         return JSONResponse({"snapshot": snap})
 
+    @routes.delete("/snapshots/{snid}")
     async def delete_snapshot(request: Request) -> Response:
         zone = zone_of(store, request)
         snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
@@ -106,6 +113,7 @@ def routes(store: InstanceStore) -> list[Route]:
         del store.snapshots[zone][snap["id"]]
         return Response(status_code=204)
 
+    @routes.post("/snapshots/{snid}/export")
     async def export_snapshot(request: Request) -> Response:
         zone = zone_of(store, request)
         snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
@@ -133,6 +141,7 @@ def routes(store: InstanceStore) -> list[Route]:
             return [("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}')]
         return []
 
+    @routes.get("/images")
     async def list_images(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.images[zone].values(), key=lambda i: (i["name"], i["id"]))
@@ -144,6 +153,7 @@ def routes(store: InstanceStore) -> list[Route]:
             items = [i for i in items if i["public"] == public]
         return page_per_page(request, "images", items, encode)
 
+    @routes.post("/images")
     async def create_image(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
@@ -183,10 +193,12 @@ def routes(store: InstanceStore) -> list[Route]:
         )
         return JSONResponse({"image": image}, status_code=201)
 
+    @routes.get("/images/{iid}")
     async def get_image(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse({"image": find_in(store.images, "instance_image", zone, request.path_params["iid"])})
 
+    @routes.route("PATCH PUT", "/images/{iid}")
     async def update_image(request: Request) -> Response:
         zone = zone_of(store, request)
         image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
@@ -215,6 +227,7 @@ def routes(store: InstanceStore) -> list[Route]:
         store.stamp(image)
         return JSONResponse({"image": image})
 
+    @routes.delete("/images/{iid}")
     async def delete_image(request: Request) -> Response:
         zone = zone_of(store, request)
         image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
@@ -223,20 +236,7 @@ def routes(store: InstanceStore) -> list[Route]:
         del store.images[zone][image["id"]]
         return Response(status_code=204)
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/snapshots", list_snapshots),
-        ("POST", "/snapshots", create_snapshot),
-        ("GET", "/snapshots/{snid}", get_snapshot),
-        ("PATCH PUT", "/snapshots/{snid}", update_snapshot),
-        ("DELETE", "/snapshots/{snid}", delete_snapshot),
-        ("POST", "/snapshots/{snid}/export", export_snapshot),
-        ("GET", "/images", list_images),
-        ("POST", "/images", create_image),
-        ("GET", "/images/{iid}", get_image),
-        ("PATCH PUT", "/images/{iid}", update_image),
-        ("DELETE", "/images/{iid}", delete_image),
-    )
+    return routes.table()
 
 
 def _import_errors(body: dict[str, Any], volume_id: Any) -> list[tuple[str, str, str]]:

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
 from ..errors import invalid_arguments, not_found, permissions_denied
-from ..routing import route_table
+from ..routing import Routes
 from .listing import owned
 from .state import InstanceStore
 from .validation import (
@@ -91,6 +91,7 @@ def set_public_ips(store: InstanceStore, zone: str, server: dict[str, Any], ids:
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
     def new_address(kind: str) -> str:
         rng = store.ids.rng
@@ -102,6 +103,7 @@ def routes(store: InstanceStore) -> list[Route]:
         sid = value.get("id") if isinstance(value, dict) else value
         return store.servers[zone].get(sid) if isinstance(sid, str) else None
 
+    @routes.get("/ips")
     async def list_ips(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.ips[zone].values(), key=lambda i: (i["address"], i["id"]))
@@ -111,6 +113,7 @@ def routes(store: InstanceStore) -> list[Route]:
         items = owned(items, q, name_of="address")  # ListIpsRequest.name: a part of the address
         return page_per_page(request, "ips", items, encode)
 
+    @routes.post("/ips")
     async def create_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
@@ -145,10 +148,12 @@ def routes(store: InstanceStore) -> list[Route]:
             attach(store, zone, ip, server)
         return JSONResponse({"ip": ip}, status_code=201)
 
+    @routes.get("/ips/{ip}")
     async def get_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse({"ip": ip_of(store, zone, request.path_params["ip"])})
 
+    @routes.patch("/ips/{ip}")
     async def patch_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         ip = ip_of(store, zone, request.path_params["ip"])
@@ -177,6 +182,7 @@ def routes(store: InstanceStore) -> list[Route]:
             store._touch(zone, ip["server"]["id"])
         return JSONResponse({"ip": ip})
 
+    @routes.delete("/ips/{ip}")
     async def delete_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         ip = ip_of(store, zone, request.path_params["ip"])
@@ -185,11 +191,4 @@ def routes(store: InstanceStore) -> list[Route]:
         del store.ips[zone][ip["id"]]
         return Response(status_code=204)
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/ips", list_ips),
-        ("POST", "/ips", create_ip),
-        ("GET", "/ips/{ip}", get_ip),
-        ("PATCH", "/ips/{ip}", patch_ip),
-        ("DELETE", "/ips/{ip}", delete_ip),
-    )
+    return routes.table()

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
-from ..routing import route_table
+from ..routing import Routes
 from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
 from ..catalog import DEFAULT_RULES
 from .listing import owned, query_bool
@@ -99,6 +99,7 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
     # ---- security groups ----------------------------------------------------------------------
     def sg_of(zone: str, sgid: str) -> dict[str, Any]:
@@ -133,6 +134,7 @@ def routes(store: InstanceStore) -> list[Route]:
         for other in store.security_groups[zone].values():
             other["project_default"] = other is sg
 
+    @routes.get("/security_groups")
     async def list_sgs(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(
@@ -143,6 +145,7 @@ def routes(store: InstanceStore) -> list[Route]:
             items = [g for g in items if g["project_default"] == default]
         return page_per_page(request, "security_groups", items, lambda g: encode(render_sg(zone, g)))
 
+    @routes.post("/security_groups")
     async def create_sg(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
@@ -167,10 +170,12 @@ def routes(store: InstanceStore) -> list[Route]:
             make_default(zone, sg)
         return JSONResponse({"security_group": render_sg(zone, sg)}, status_code=201)
 
+    @routes.get("/security_groups/{sgid}")
     async def get_sg(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse({"security_group": render_sg(zone, sg_of(zone, request.path_params["sgid"]))})
 
+    @routes.route("PATCH PUT", "/security_groups/{sgid}")
     async def update_sg(request: Request) -> Response:
         zone = zone_of(store, request)
         sg = sg_of(zone, request.path_params["sgid"])
@@ -207,6 +212,7 @@ def routes(store: InstanceStore) -> list[Route]:
                 store._touch(zone, s["id"])
         return JSONResponse({"security_group": render_sg(zone, sg)})
 
+    @routes.delete("/security_groups/{sgid}")
     async def delete_sg(request: Request) -> Response:
         zone = zone_of(store, request)
         sg = sg_of(zone, request.path_params["sgid"])
@@ -244,11 +250,23 @@ def routes(store: InstanceStore) -> list[Route]:
             raise not_found("instance_security_group_rule", rid)
         return rule
 
+    # before `/security_groups/{sgid}/rules`: "default" is not a group's id
+    @routes.get("/security_groups/default/rules")
+    async def default_rules(request: Request) -> Response:
+        zone = zone_of(store, request)
+        rules = [
+            {**r, "id": f"00000000-0000-4000-8000-00000000000{i}", "position": i, "editable": False, "zone": zone}
+            for i, r in enumerate(DEFAULT_RULES, 1)
+        ]
+        return JSONResponse({"rules": rules}, headers={"X-Total-Count": str(len(rules))})
+
+    @routes.get("/security_groups/{sgid}/rules")
     async def list_rules(request: Request) -> Response:
         zone = zone_of(store, request)
         sg = sg_of(zone, request.path_params["sgid"])
         return page_per_page(request, "rules", sg["rules"], encode)
 
+    @routes.post("/security_groups/{sgid}/rules")
     async def create_rule(request: Request) -> Response:
         zone = zone_of(store, request)
         sg = sg_of(zone, request.path_params["sgid"])
@@ -262,6 +280,7 @@ def routes(store: InstanceStore) -> list[Route]:
         renumber(sg)
         return JSONResponse({"rule": rule}, status_code=201)
 
+    @routes.put("/security_groups/{sgid}/rules")
     async def replace_rules(request: Request) -> Response:
         """PUT the whole list: the rules given, in that order, replace every editable rule."""
         zone = zone_of(store, request)
@@ -284,11 +303,13 @@ def routes(store: InstanceStore) -> list[Route]:
         renumber(sg)
         return JSONResponse({"rules": sg["rules"]})
 
+    @routes.get("/security_groups/{sgid}/rules/{rid}")
     async def get_rule(request: Request) -> Response:
         zone = zone_of(store, request)
         sg = sg_of(zone, request.path_params["sgid"])
         return JSONResponse({"rule": rule_of(sg, request.path_params["rid"])})
 
+    @routes.route("PUT PATCH", "/security_groups/{sgid}/rules/{rid}")
     async def update_rule(request: Request) -> Response:
         zone = zone_of(store, request)
         sg = sg_of(zone, request.path_params["sgid"])
@@ -308,6 +329,7 @@ def routes(store: InstanceStore) -> list[Route]:
         renumber(sg)
         return JSONResponse({"rule": new})
 
+    @routes.delete("/security_groups/{sgid}/rules/{rid}")
     async def delete_rule(request: Request) -> Response:
         zone = zone_of(store, request)
         sg = sg_of(zone, request.path_params["sgid"])
@@ -315,26 +337,4 @@ def routes(store: InstanceStore) -> list[Route]:
         renumber(sg)
         return Response(status_code=204)
 
-    async def default_rules(request: Request) -> Response:
-        zone = zone_of(store, request)
-        rules = [
-            {**r, "id": f"00000000-0000-4000-8000-00000000000{i}", "position": i, "editable": False, "zone": zone}
-            for i, r in enumerate(DEFAULT_RULES, 1)
-        ]
-        return JSONResponse({"rules": rules}, headers={"X-Total-Count": str(len(rules))})
-
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/security_groups", list_sgs),
-        ("POST", "/security_groups", create_sg),
-        ("GET", "/security_groups/default/rules", default_rules),
-        ("GET", "/security_groups/{sgid}", get_sg),
-        ("PATCH PUT", "/security_groups/{sgid}", update_sg),
-        ("DELETE", "/security_groups/{sgid}", delete_sg),
-        ("GET", "/security_groups/{sgid}/rules", list_rules),
-        ("POST", "/security_groups/{sgid}/rules", create_rule),
-        ("PUT", "/security_groups/{sgid}/rules", replace_rules),
-        ("GET", "/security_groups/{sgid}/rules/{rid}", get_rule),
-        ("PUT PATCH", "/security_groups/{sgid}/rules/{rid}", update_rule),
-        ("DELETE", "/security_groups/{sgid}/rules/{rid}", delete_rule),
-    )
+    return routes.table()

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ..core import check_unknown, json_body, page_page_size, public
 from ..errors import invalid_arguments, not_found
-from ..routing import route_table
+from ..routing import Routes
 from . import catalog, rules
 from .requests import region_of
 from .store import RdbStore
@@ -24,6 +24,8 @@ def _page(request: Request, key: str, items: list[dict[str, Any]]) -> Response:
 
 
 def routes(store: RdbStore) -> list[Route]:
+    routes = Routes("/rdb/v1/regions/{region}")
+
     def instance(request: Request) -> dict[str, Any]:
         return store.instance(region_of(request), request.path_params["iid"])
 
@@ -39,6 +41,7 @@ def routes(store: RdbStore) -> list[Route]:
         return values
 
     # ---- catalogue ----------------------------------------------------------------------------------
+    @routes.get("/database-engines")
     async def engines(request: Request) -> Response:
         region = region_of(request)
         items = catalog.engines(region)
@@ -46,6 +49,7 @@ def routes(store: RdbStore) -> list[Route]:
             items = [e for e in items if e["name"] == request.query_params["name"]]
         return _page(request, "engines", items)
 
+    @routes.get("/node-types")
     async def node_types(request: Request) -> Response:
         region = region_of(request)
         show_disabled = (request.query_params.get("include_disabled_types") or "").lower() == "true"
@@ -54,6 +58,7 @@ def routes(store: RdbStore) -> list[Route]:
         )
 
     # ---- users ----------------------------------------------------------------------------------------
+    @routes.get("/instances/{iid}/users")
     async def users(request: Request) -> Response:
         i = instance(request)
         items = [
@@ -64,6 +69,7 @@ def routes(store: RdbStore) -> list[Route]:
             items = [u for u in items if request.query_params["name"] in u["name"]]
         return _page(request, "users", items)
 
+    @routes.post("/instances/{iid}/users")
     async def create_user(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -90,6 +96,7 @@ def routes(store: RdbStore) -> list[Route]:
             raise not_found("user", name)
         return u
 
+    @routes.patch("/instances/{iid}/users/{name}")
     async def update_user(request: Request) -> Response:
         i = instance(request)
         u = user(i, request.path_params["name"])
@@ -105,6 +112,7 @@ def routes(store: RdbStore) -> list[Route]:
             u["is_admin"] = bool(body["is_admin"])
         return JSONResponse({"name": u["name"], "is_admin": u["is_admin"]})
 
+    @routes.delete("/instances/{iid}/users/{name}")
     async def delete_user(request: Request) -> Response:
         i = instance(request)
         u = user(i, request.path_params["name"])
@@ -113,6 +121,7 @@ def routes(store: RdbStore) -> list[Route]:
         return Response(status_code=204)
 
     # ---- databases --------------------------------------------------------------------------------------
+    @routes.get("/instances/{iid}/databases")
     async def databases(request: Request) -> Response:
         i = instance(request)
         items = sorted(i["_dbs"].values(), key=lambda d: d["name"])
@@ -121,6 +130,7 @@ def routes(store: RdbStore) -> list[Route]:
             items = [d for d in items if d["managed"] == (q["managed"] == "true")]
         return _page(request, "databases", items)
 
+    @routes.post("/instances/{iid}/databases")
     async def create_database(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -134,6 +144,7 @@ def routes(store: RdbStore) -> list[Route]:
         i["_dbs"][db["name"]] = db
         return JSONResponse(db)
 
+    @routes.delete("/instances/{iid}/databases/{name}")
     async def delete_database(request: Request) -> Response:
         i = instance(request)
         name = request.path_params["name"]
@@ -144,6 +155,7 @@ def routes(store: RdbStore) -> list[Route]:
         return Response(status_code=204)
 
     # ---- privileges ---------------------------------------------------------------------------------------
+    @routes.get("/instances/{iid}/privileges")
     async def privileges(request: Request) -> Response:
         i = instance(request)
         q = request.query_params
@@ -156,6 +168,7 @@ def routes(store: RdbStore) -> list[Route]:
         ]
         return _page(request, "privileges", items)
 
+    @routes.put("/instances/{iid}/privileges")
     async def set_privilege(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -182,10 +195,12 @@ def routes(store: RdbStore) -> list[Route]:
             "description": r.get("description") or "",
         }
 
+    @routes.get("/instances/{iid}/acls")
     async def acls(request: Request) -> Response:
         i = instance(request)
         return _page(request, "rules", [rule_out(r, i) for r in i["_acls"]])
 
+    @routes.post("/instances/{iid}/acls")
     async def add_acls(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -201,6 +216,7 @@ def routes(store: RdbStore) -> list[Route]:
         i["_acls"].extend(added)
         return JSONResponse({"rules": [rule_out(r, i) for r in added]})
 
+    @routes.put("/instances/{iid}/acls")
     async def set_acls(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -210,6 +226,7 @@ def routes(store: RdbStore) -> list[Route]:
         i["_acls"] = [{"ip": r["ip"], "description": r.get("description") or ""} for r in body["rules"]]
         return JSONResponse({"rules": [rule_out(r, i) for r in i["_acls"]]})
 
+    @routes.delete("/instances/{iid}/acls")
     async def delete_acls(request: Request) -> Response:
         i = instance(request)
         ips = await names_in(request, "acl_rule_ips", "the IPs of the rules to remove")
@@ -233,6 +250,7 @@ def routes(store: RdbStore) -> list[Route]:
         store.ready(i)
         return body["settings"]
 
+    @routes.post("/instances/{iid}/settings")
     async def add_settings(request: Request) -> Response:
         i = instance(request)
         current = {s["name"]: s for s in i["settings"]}
@@ -241,35 +259,17 @@ def routes(store: RdbStore) -> list[Route]:
         i["settings"] = list(current.values())
         return JSONResponse({"settings": i["settings"]})
 
+    @routes.put("/instances/{iid}/settings")
     async def set_settings(request: Request) -> Response:
         i = instance(request)
         i["settings"] = [{"name": s["name"], "value": str(s["value"])} for s in await settings_in(request, i)]
         return JSONResponse({"settings": i["settings"]})
 
+    @routes.delete("/instances/{iid}/settings")
     async def delete_settings(request: Request) -> Response:
         i = instance(request)
         names = await names_in(request, "setting_names", "the names of the settings to set back to their defaults")
         i["settings"] = [s for s in i["settings"] if s["name"] not in names]
         return JSONResponse({"settings": i["settings"]})
 
-    return route_table(
-        "/rdb/v1/regions/{region}",
-        ("GET", "/database-engines", engines),
-        ("GET", "/node-types", node_types),
-        ("GET", "/instances/{iid}/users", users),
-        ("POST", "/instances/{iid}/users", create_user),
-        ("PATCH", "/instances/{iid}/users/{name}", update_user),
-        ("DELETE", "/instances/{iid}/users/{name}", delete_user),
-        ("GET", "/instances/{iid}/databases", databases),
-        ("POST", "/instances/{iid}/databases", create_database),
-        ("DELETE", "/instances/{iid}/databases/{name}", delete_database),
-        ("GET", "/instances/{iid}/privileges", privileges),
-        ("PUT", "/instances/{iid}/privileges", set_privilege),
-        ("GET", "/instances/{iid}/acls", acls),
-        ("POST", "/instances/{iid}/acls", add_acls),
-        ("PUT", "/instances/{iid}/acls", set_acls),
-        ("DELETE", "/instances/{iid}/acls", delete_acls),
-        ("POST", "/instances/{iid}/settings", add_settings),
-        ("PUT", "/instances/{iid}/settings", set_settings),
-        ("DELETE", "/instances/{iid}/settings", delete_settings),
-    )
+    return routes.table()

@@ -11,13 +11,15 @@ from starlette.routing import Route
 
 from ..core import check_unknown, json_body
 from ..errors import invalid_arguments
-from ..routing import route_table
+from ..routing import Routes
 from . import rules
 from .requests import region_of
 from .store import RdbStore, transient
 
 
 def routes(store: RdbStore) -> list[Route]:
+    routes = Routes("/rdb/v1/regions/{region}")
+
     def instance(request: Request, key: str = "iid") -> dict[str, Any]:
         return store.instance(region_of(request), request.path_params[key])
 
@@ -25,6 +27,7 @@ def routes(store: RdbStore) -> list[Route]:
         return store.public_instance(i)
 
     # ---- endpoints --------------------------------------------------------------------------------
+    @routes.post("/instances/{iid}/endpoints")
     async def add_endpoint(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -55,10 +58,12 @@ def routes(store: RdbStore) -> list[Route]:
         i["endpoints"].append(e)
         return JSONResponse(e)
 
+    @routes.get("/endpoints/{eid}")
     async def get_endpoint(request: Request) -> Response:
         _, e = store.find_endpoint(region_of(request), request.path_params["eid"])
         return JSONResponse(e)
 
+    @routes.delete("/endpoints/{eid}")
     async def delete_endpoint(request: Request) -> Response:
         owner, e = store.find_endpoint(region_of(request), request.path_params["eid"])
         if owner["status"] not in ("ready", "disk_full", "backuping", "snapshotting"):
@@ -68,6 +73,7 @@ def routes(store: RdbStore) -> list[Route]:
             owner["endpoint"] = dict(owner["endpoints"][0]) if owner["endpoints"] else None
         return Response(status_code=204)
 
+    @routes.post("/endpoints/{eid}/migrate")
     async def migrate_endpoint(request: Request) -> Response:
         region = region_of(request)
         owner, e = store.find_endpoint(region, request.path_params["eid"])
@@ -87,6 +93,7 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse(e)
 
     # ---- read replicas ----------------------------------------------------------------------------
+    @routes.post("/read-replicas")
     async def create_replica(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
@@ -102,15 +109,18 @@ def routes(store: RdbStore) -> list[Route]:
     def replica(request: Request) -> dict[str, Any]:
         return store.replica(region_of(request), request.path_params["rid"])
 
+    @routes.get("/read-replicas/{rid}")
     async def get_replica(request: Request) -> Response:
         return JSONResponse(store.public_replica(replica(request)))
 
+    @routes.delete("/read-replicas/{rid}")
     async def delete_replica(request: Request) -> Response:
         r = replica(request)
         if r["status"] not in ("deleting", "promoting"):
             store.delete_later(r)
         return JSONResponse(store.public_replica(r))
 
+    @routes.post("/read-replicas/{rid}/endpoints")
     async def replica_endpoints(request: Request) -> Response:
         r = replica(request)
         body = await json_body(request)
@@ -122,27 +132,17 @@ def routes(store: RdbStore) -> list[Route]:
         r["endpoints"].extend(store.replica_endpoint(s, r) for s in specs)
         return JSONResponse(store.public_replica(r))
 
+    @routes.post("/read-replicas/{rid}/promote")
     async def promote(request: Request) -> Response:
         r = replica(request)
         store.ready(r, "read_replica", ())
         return JSONResponse(out(store.promote(r)))
 
+    @routes.post("/read-replicas/{rid}/reset")
     async def reset(request: Request) -> Response:
         r = replica(request)
         store.ready(r, "read_replica", ())
         store.busy_for(r, "configuring", store.t.configure)
         return JSONResponse(store.public_replica(r))
 
-    return route_table(
-        "/rdb/v1/regions/{region}",
-        ("POST", "/instances/{iid}/endpoints", add_endpoint),
-        ("GET", "/endpoints/{eid}", get_endpoint),
-        ("DELETE", "/endpoints/{eid}", delete_endpoint),
-        ("POST", "/endpoints/{eid}/migrate", migrate_endpoint),
-        ("POST", "/read-replicas", create_replica),
-        ("GET", "/read-replicas/{rid}", get_replica),
-        ("DELETE", "/read-replicas/{rid}", delete_replica),
-        ("POST", "/read-replicas/{rid}/endpoints", replica_endpoints),
-        ("POST", "/read-replicas/{rid}/promote", promote),
-        ("POST", "/read-replicas/{rid}/reset", reset),
-    )
+    return routes.table()

@@ -12,7 +12,7 @@ from starlette.routing import Route
 from ..collection import matching, ordered
 from ..core import check_unknown, is_uuid, json_body, page_page_size
 from ..errors import invalid_arguments, invalid_request
-from ..routing import route_table
+from ..routing import Routes
 from ..timeseries import certificate, pick, series, window
 from . import catalog, rules
 from .requests import region_of
@@ -98,7 +98,7 @@ def check_volume(
 
 
 def routes(store: RdbStore) -> list[Route]:
-    base = "/rdb/v1/regions/{region}"
+    routes = Routes("/rdb/v1/regions/{region}")
 
     def instance(request: Request, key: str = "iid") -> dict[str, Any]:
         return store.instance(region_of(request), request.path_params[key])
@@ -106,6 +106,7 @@ def routes(store: RdbStore) -> list[Route]:
     def out(i: dict[str, Any]) -> dict[str, Any]:
         return store.public_instance(i)
 
+    @routes.get("/instances")
     async def listing(request: Request) -> Response:
         region = region_of(request)
         q = request.query_params
@@ -115,6 +116,7 @@ def routes(store: RdbStore) -> list[Route]:
             items = [i for i in items if all(t in i["tags"] for t in wanted)]
         return page_page_size(request, "instances", ordered(request, items), out)
 
+    @routes.post("/instances")
     async def create(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
@@ -150,9 +152,11 @@ def routes(store: RdbStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(out(store.create_instance(region, {**body, "is_ha_cluster": is_ha})))
 
+    @routes.get("/instances/{iid}")
     async def get_one(request: Request) -> Response:
         return JSONResponse(out(instance(request)))
 
+    @routes.patch("/instances/{iid}")
     async def patch(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -184,18 +188,21 @@ def routes(store: RdbStore) -> list[Route]:
                 sched[k] = body[f]
         return JSONResponse(out(i))
 
+    @routes.delete("/instances/{iid}")
     async def delete(request: Request) -> Response:
         i = instance(request)
         if i["status"] != "deleting":
             store.delete_instance(i)
         return JSONResponse(out(i))
 
+    @routes.post("/instances/{iid}/restart")
     async def restart(request: Request) -> Response:
         i = instance(request)
         store.ready(i, also=STRICT)
         store.busy_for(i, "restarting", store.t.restart)
         return JSONResponse(out(i))
 
+    @routes.post("/instances/{iid}/apply-maintenance")
     async def apply_maintenance(request: Request) -> Response:
         i = instance(request)
         pending = [m for m in i["maintenances"] if m.get("status") == "pending"]
@@ -209,6 +216,7 @@ def routes(store: RdbStore) -> list[Route]:
         )
         return JSONResponse(m)
 
+    @routes.post("/instances/{iid}/upgrade")
     async def upgrade(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -275,6 +283,7 @@ def routes(store: RdbStore) -> list[Route]:
         store.busy_for(i, "configuring", store.t.configure, then)
         return JSONResponse(out(i))
 
+    @routes.post("/instances/{iid}/clone")
     async def clone(request: Request) -> Response:
         i = instance(request)
         body = await json_body(request)
@@ -303,16 +312,19 @@ def routes(store: RdbStore) -> list[Route]:
         new["_privs"] = dict(i["_privs"])
         return JSONResponse(out(new))
 
+    @routes.get("/instances/{iid}/certificate")
     async def cert(request: Request) -> Response:
         i = instance(request)
         return JSONResponse(certificate(f"ssl_{i['name']}.pem", f"{i['name']} #{i['_cert']}"))
 
+    @routes.post("/instances/{iid}/renew-certificate")
     async def renew(request: Request) -> Response:
         i = instance(request)
         store.ready(i)
         i["_cert"] += 1
         return Response(status_code=204)
 
+    @routes.get("/instances/{iid}/metrics")
     async def metrics(request: Request) -> Response:
         i = instance(request)
         start, end = window(request.query_params, store.now(), "start_date", "end_date")
@@ -332,18 +344,4 @@ def routes(store: RdbStore) -> list[Route]:
                 )
         return JSONResponse({"timeseries": found})
 
-    return route_table(
-        base,
-        ("GET", "/instances", listing),
-        ("POST", "/instances", create),
-        ("GET", "/instances/{iid}", get_one),
-        ("PATCH", "/instances/{iid}", patch),
-        ("DELETE", "/instances/{iid}", delete),
-        ("POST", "/instances/{iid}/restart", restart),
-        ("POST", "/instances/{iid}/apply-maintenance", apply_maintenance),
-        ("POST", "/instances/{iid}/upgrade", upgrade),
-        ("POST", "/instances/{iid}/clone", clone),
-        ("GET", "/instances/{iid}/certificate", cert),
-        ("POST", "/instances/{iid}/renew-certificate", renew),
-        ("GET", "/instances/{iid}/metrics", metrics),
-    )
+    return routes.table()

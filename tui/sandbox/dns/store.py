@@ -27,6 +27,7 @@ from typing import Any, Iterable
 from ..core import Ids
 from ..errors import HttpError, not_found, precondition_failed
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 from .names import same_hosts, zone_name
 
 Obj = dict[str, Any]
@@ -67,13 +68,12 @@ def pem(kind: str, seed: str, lines: int = 6) -> str:
     )
 
 
-class DnsStore:
+class DnsStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
+        super().__init__(sandbox, "dns_timings", Timings)
         self.ids = Ids("dns")  # its own ids: seeding thousands of records moves no other product's ids
-        self.t: Timings = sandbox.options.get("dns_timings") or Timings()
         self.domains: dict[str, Obj] = {}
         self.zones: dict[str, Obj] = {}  # by full name: "shop.example.com"
         self.versions: dict[str, tuple[Obj, Obj]] = {}  # version id -> (zone, version)

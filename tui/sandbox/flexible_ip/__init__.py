@@ -17,6 +17,7 @@ from ..collection import Collection, page
 from ..core import check_unknown, is_uuid, json_body, path_zone, public
 from ..errors import invalid_arguments
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 from ..registry import SandboxProduct
 from ..routing import Routes
 
@@ -30,12 +31,12 @@ class Timings:
     settle: float = 3.0  # updating/detaching → attached/ready
 
 
-class FipStore:
+class FipStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
+        super().__init__(sandbox, "fip_timings", Timings)
         self.sandbox = sandbox
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.t = sandbox.options.get("fip_timings") or Timings()
         # updating → attached or ready, detaching → ready; stamped when read, as the platform does
         self.timeline = Timeline(self.clock, stamp_read=True)
         self.collection = Collection("flexible_ip", ZONES, self.timeline)

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..constants import GENAI_PREFIX
+from ..product_store import ProductStore
 from .limits import Limits, RateLimiter, Refused
 from .model import MODELS, OWNER, answer, prompt_tokens
 
@@ -41,11 +42,9 @@ def error_body(message: str, type_: str, param: str | None = None, code: str | N
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
-class GenaiStore:
+class GenaiStore(ProductStore):
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.organization_id = sandbox.organization_id
+        super().__init__(sandbox)
         self.limits: Limits = sandbox.options.get("genai_limits") or Limits()
         self.limiter = RateLimiter(self.clock, self.limits)
         self.chunk_delay = float(sandbox.options.get("genai_chunk_delay") or 0.0)  # seconds between streamed chunks

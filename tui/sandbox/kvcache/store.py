@@ -10,6 +10,7 @@ from typing import Any
 from ..collection import Collection
 from ..errors import HttpError
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 PORT = 6379
@@ -107,13 +108,11 @@ def check_service_ips(ips: Any, size: int, field: str) -> list[tuple[str, str, s
     return []
 
 
-class KvcacheStore:
+class KvcacheStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t: Timings = sandbox.options.get("kvcache_timings") or Timings()
+        super().__init__(sandbox, "kvcache_timings", Timings)
         self.timeline = Timeline(self.clock, on_step=self._after_step)
         self.collection = Collection("cluster", ZONES, self.timeline)
         self.clusters = self.collection.items

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..collection import Collection
 from ..lifecycle import GONE, Timeline
+from ..product_store import ProductStore
 from .checks import millis, normal_health
 
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
@@ -36,13 +37,11 @@ def zone_region(zone: str) -> str | None:
     return region if region in REGIONS and zone[len(region) + 1 :].isdigit() else None
 
 
-class LbStore:
+class LbStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t = sandbox.options.get("lb_timings") or Timings()
+        super().__init__(sandbox, "lb_timings", Timings)
         self.timeline = Timeline(self.clock, on_step=self._step)
         self.lbs = Collection("lb", REGIONS, self.timeline, scope_key="region")
         self.lbs.timeline.on_gone = self._gone

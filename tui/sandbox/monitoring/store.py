@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import not_found, precondition_failed, transient_state
 from ..lifecycle import GONE, Timeline
+from ..product_store import ProductStore
 
 # the spec's seven, and the traces' two of the public client's TokenScopes
 SCOPES = (
@@ -52,12 +53,11 @@ class Instance:
     next_user_id: int = 1
 
 
-class MonitoringStore:
+class MonitoringStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.t: Timings = sandbox.options.get("monitoring_timings") or Timings()
+        super().__init__(sandbox, "monitoring_timings", Timings)
         self.timeline = Timeline(self.clock, on_gone=self._gone)
         self.instances: dict[str, Instance] = {}  # project id -> its monitoring
         self.alerts_sent: list[dict[str, Any]] = []  # each test alert: {project_id, at, to: [addresses]}

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import HttpError, invalid_request, not_found
 from ..lifecycle import GONE, Timeline
+from ..product_store import ProductStore
 from . import catalog
 from .copies_store import CopiesStore
 
@@ -43,13 +44,11 @@ def transient(resource: str, obj: dict[str, Any]) -> HttpError:
     )
 
 
-class RdbStore(CopiesStore):
+class RdbStore(ProductStore, CopiesStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t: Timings = sandbox.options.get("rdb_timings") or Timings()
+        super().__init__(sandbox, "rdb_timings", Timings)
         self.instances: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
         self.replicas: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
         self.backups: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}

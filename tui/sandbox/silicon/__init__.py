@@ -18,6 +18,7 @@ from ..collection import Collection, page
 from ..core import check_unknown, is_uuid, json_body, path_zone, public
 from ..errors import HttpError, invalid_arguments, not_found
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 from ..registry import SandboxProduct
 from ..routing import Routes
 
@@ -82,13 +83,11 @@ class Timings:
     reinstall: float = 120.0  # reinstalling → ready
 
 
-class SiliconStore:
+class SiliconStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t = sandbox.options.get("silicon_timings") or Timings()
+        super().__init__(sandbox, "silicon_timings", Timings)
         # starting, rebooting, reinstalling → ready, stamped when read; a deleted server answers 403
         self.timeline = Timeline(self.clock, stamp_read=True)
         self.collection = Collection("apple_silicon_server", ZONES, self.timeline, forbid_deleted=True)

@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import between_pages, matching, ordered, page
-from ..core import check_unknown, is_uuid, json_body, path_region
+from ..core import check_unknown, checked_body, is_uuid, json_body, path_region
 from ..errors import HttpError, invalid_arguments
 from ..routing import Routes
 from .store import NAME_MAX, NAME_RULE, VISIBILITIES, RegistryStore
@@ -115,10 +115,9 @@ def routes(store: RegistryStore) -> list[Route]:
     @routes.route("PATCH PUT", "/namespaces/{namespace_id}")
     async def update_namespace(request: Request) -> Response:
         ns = namespace(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"description", "is_public"}) + _description(body) + _public_flag(body)
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(
+            request, {"description", "is_public"}, lambda body: _description(body) + _public_flag(body)
+        )
         store.namespaces.patch(ns, body, ("description", "is_public"))
         return JSONResponse(store.namespace_view(ns))
 

@@ -14,7 +14,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..core import check_unknown, json_body, page_page_size
+from ..core import check_unknown, checked_body, json_body, page_page_size
 from ..errors import invalid_arguments
 from . import bind, changes
 from .names import record_name
@@ -58,10 +58,7 @@ def record_routes(store: DnsStore, routes: Routes) -> None:
     @routes.post("/dns-zones/version/{version_id}/restore")
     async def restore(request: Request) -> Response:
         z, v = store.version(request.path_params["version_id"])
-        body = await json_body(request)
-        errs = check_unknown(body, set())
-        if errs:
-            raise invalid_arguments(*errs)
+        await checked_body(request, set())  # an empty object, or none
         store.editable(z)
         store.commit(z, {r["id"]: r for r in v["_records"]})
         return JSONResponse({})

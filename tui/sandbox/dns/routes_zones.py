@@ -15,7 +15,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..core import check_unknown, is_uuid, json_body, page_page_size, public
+from ..core import check_unknown, checked_body, is_uuid, json_body, page_page_size, public
 from ..errors import HttpError, already_exists, invalid_arguments, not_found
 from .names import domain_name, host_name, subdomain_name, zone_name
 from ..routing import Routes
@@ -247,10 +247,7 @@ def zone_routes(store: DnsStore, routes: Routes) -> None:
     @routes.patch("/dns-zones/{dns_zone}")
     async def update_zone(request: Request) -> Response:
         z = zone_in_path(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"new_dns_zone", "project_id"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"new_dns_zone", "project_id"})
         project = project_of(body, store) if body.get("project_id") else z["project_id"]
         new = body.get("new_dns_zone")
         if new not in (None, "") and new != z["_name"]:
@@ -322,10 +319,7 @@ def zone_routes(store: DnsStore, routes: Routes) -> None:
     @routes.post("/dns-zones/{dns_zone}/refresh")
     async def refresh(request: Request) -> Response:
         z = zone_in_path(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"recreate_dns_zone", "recreate_sub_dns_zone"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"recreate_dns_zone", "recreate_sub_dns_zone"})
         again, again_subs = (
             flag(body.get("recreate_dns_zone"), "recreate_dns_zone"),
             flag(body.get("recreate_sub_dns_zone"), "recreate_sub_dns_zone"),
@@ -347,10 +341,7 @@ def zone_routes(store: DnsStore, routes: Routes) -> None:
     @routes.put("/dns-zones/{dns_zone}/nameservers")
     async def put_ns(request: Request) -> Response:
         z = zone_in_path(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"ns"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"ns"})
         store.set_nameservers(z, check_nameservers(body.get("ns")))
         return JSONResponse({"ns": store.nameservers(z)})
 

@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import between_pages, matching, ordered, page
-from ..core import check_unknown, is_uuid, json_body
+from ..core import check_unknown, checked_body, is_uuid, json_body
 from ..errors import HttpError, invalid_arguments
 from ..routing import Routes
 from .predict import PredictionError, documentation, predict
@@ -131,10 +131,9 @@ def routes(store: InferenceStore) -> list[Route]:
     @routes.patch("/models/{model_id}")
     async def update_model(request: Request) -> Response:
         model = model_of(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name"}) + (check_name(body["name"]) if body.get("name") is not None else [])
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(
+            request, {"name"}, lambda body: check_name(body["name"]) if body.get("name") is not None else []
+        )
         store.writable(model)
         store.models.patch(model, body, ("name",))
         return answer(request, model)

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import is_uuid, json_body, page_per_page
+from ..core import checked_body, is_uuid, json_body, page_per_page
 from ..routing import Routes
 from ..errors import HttpError, invalid_arguments, not_found
 from .listing import owned
@@ -128,10 +128,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
     async def patch_nic(request: Request) -> Response:
         zone, server = server_of(request)
         nic = nic_of(request, zone, server)
-        body = await json_body(request)
-        errs = check_unknown(body, {"tags"}) + (check_tags(body["tags"]) if "tags" in body else [])
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"tags"}, lambda body: check_tags(body["tags"]) if "tags" in body else [])
         nic.update(body)
         store.stamp(nic)
         store._touch(zone, server["id"])

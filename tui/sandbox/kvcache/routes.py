@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import filtered, page
-from ..core import check_password, check_unknown, is_uuid, json_body, path_zone, public
+from ..core import check_password, check_unknown, checked_body, is_uuid, json_body, path_zone, public
 from ..errors import invalid_arguments, not_found
 from ..routing import Routes
 from ..timeseries import certificate, pick, series, window
@@ -284,10 +284,7 @@ def routes(store: KvcacheStore) -> list[Route]:
     @routes.put("/clusters/{cid}/acls")
     async def set_acls(request: Request) -> Response:
         c = cluster(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"acl_rules"}) + check_acls(body.get("acl_rules"))
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"acl_rules"}, lambda body: check_acls(body.get("acl_rules")))
         c["acl_rules"] = [
             {"id": store.ids.uuid(), "ip_cidr": r["ip_cidr"], "description": r.get("description") or ""}
             for r in body["acl_rules"]
@@ -298,12 +295,11 @@ def routes(store: KvcacheStore) -> list[Route]:
     @routes.put("/clusters/{cid}/settings")
     async def set_settings(request: Request) -> Response:
         c = cluster(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"settings"}) + check_settings(
-            store.version(c["zone"], c["version"]), body.get("settings"), "settings"
+        body = await checked_body(
+            request,
+            {"settings"},
+            lambda body: check_settings(store.version(c["zone"], c["version"]), body.get("settings"), "settings"),
         )
-        if errs:
-            raise invalid_arguments(*errs)
         c["cluster_settings"] = [{"name": s["name"], "value": str(s["value"])} for s in body["settings"]]
         c["updated_at"] = store.clock.iso()
         return JSONResponse({"settings": c["cluster_settings"]})

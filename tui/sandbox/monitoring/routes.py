@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import ordered, page
-from ..core import check_unknown, is_uuid, json_body, public
+from ..core import checked_body, is_uuid, public
 from ..errors import already_exists, invalid_arguments, not_found, precondition_failed, transient_state
 from ..routing import Routes
 from ..timeseries import pick, series, window
@@ -85,10 +85,7 @@ def routes(store: MonitoringStore) -> list[Route]:
     routes = Routes("/monitoring/v1beta1")
 
     async def body_of(request: Request, allowed: set[str]) -> tuple[dict[str, Any], str]:
-        body = await json_body(request)
-        errs = check_unknown(body, allowed | {"project_id"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, allowed | {"project_id"})
         return body, project_of(body.get("project_id"), store.project_id)
 
     def queried(request: Request) -> str:

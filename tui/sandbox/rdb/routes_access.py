@@ -9,11 +9,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_unknown, json_body, page_page_size, public
+from ..core import check_unknown, checked_body, json_body, page_page_size, public
 from ..errors import invalid_arguments, not_found
 from ..routing import Routes
 from . import catalog, rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore
 
 ACL_DEFAULTS = {"protocol": "tcp", "direction": "inbound", "action": "allow"}
@@ -24,10 +24,7 @@ def _page(request: Request, key: str, items: list[dict[str, Any]]) -> Response:
 
 
 def routes(store: RdbStore) -> list[Route]:
-    routes = Routes("/rdb/v1/regions/{region}")
-
-    def instance(request: Request) -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params["iid"])
+    routes = Routes(PREFIX)
 
     async def names_in(request: Request, key: str, what: str) -> list[Any]:
         """The body of a DELETE that names what to remove: `{key: [...]}`, not empty."""
@@ -60,7 +57,7 @@ def routes(store: RdbStore) -> list[Route]:
     # ---- users ----------------------------------------------------------------------------------------
     @routes.get("/instances/{iid}/users")
     async def users(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         items = [
             {"name": u["name"], "is_admin": u["is_admin"]}
             for u in sorted(i["_users"].values(), key=lambda u: u["name"])
@@ -71,15 +68,12 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.post("/instances/{iid}/users")
     async def create_user(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = (
-            check_unknown(body, {"name", "password", "is_admin"})
-            + rules.user_name(body.get("name"))
-            + rules.password(body.get("password"))
+        i = instance_of(store, request)
+        body = await checked_body(
+            request,
+            {"name", "password", "is_admin"},
+            lambda body: rules.user_name(body.get("name")) + rules.password(body.get("password")),
         )
-        if errs:
-            raise invalid_arguments(*errs)
         if body["name"] in i["_users"]:
             raise invalid_arguments(("name", "constraint", f"user {body['name']} exists"))
         store.ready(i)
@@ -98,7 +92,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.patch("/instances/{iid}/users/{name}")
     async def update_user(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         u = user(i, request.path_params["name"])
         body = await json_body(request)
         errs = check_unknown(body, {"password", "is_admin"})
@@ -114,7 +108,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.delete("/instances/{iid}/users/{name}")
     async def delete_user(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         u = user(i, request.path_params["name"])
         del i["_users"][u["name"]]
         i["_privs"] = {k: v for k, v in i["_privs"].items() if k[0] != u["name"]}
@@ -123,7 +117,7 @@ def routes(store: RdbStore) -> list[Route]:
     # ---- databases --------------------------------------------------------------------------------------
     @routes.get("/instances/{iid}/databases")
     async def databases(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         items = sorted(i["_dbs"].values(), key=lambda d: d["name"])
         q = request.query_params
         if q.get("managed") in ("true", "false"):
@@ -132,11 +126,8 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.post("/instances/{iid}/databases")
     async def create_database(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name"}) + rules.db_name(body.get("name"))
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"name"}, lambda body: rules.db_name(body.get("name")))
         if body["name"] in i["_dbs"]:
             raise invalid_arguments(("name", "constraint", f"database {body['name']} exists"))
         store.ready(i)
@@ -146,7 +137,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.delete("/instances/{iid}/databases/{name}")
     async def delete_database(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         name = request.path_params["name"]
         if name not in i["_dbs"]:
             raise not_found("database", name)
@@ -157,7 +148,7 @@ def routes(store: RdbStore) -> list[Route]:
     # ---- privileges ---------------------------------------------------------------------------------------
     @routes.get("/instances/{iid}/privileges")
     async def privileges(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         q = request.query_params
         items = [
             {"permission": i["_privs"].get((u, d), "none"), "database_name": d, "user_name": u}
@@ -170,7 +161,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.put("/instances/{iid}/privileges")
     async def set_privilege(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, {"database_name", "user_name", "permission"}) + rules.required(
             body, "database_name", "user_name", "permission"
@@ -197,12 +188,12 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.get("/instances/{iid}/acls")
     async def acls(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         return _page(request, "rules", [rule_out(r, i) for r in i["_acls"]])
 
     @routes.post("/instances/{iid}/acls")
     async def add_acls(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, {"rules"}) + rules.acl_rules(body.get("rules"))
         if not errs:
@@ -218,17 +209,14 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.put("/instances/{iid}/acls")
     async def set_acls(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"rules"}) + rules.acl_rules(body.get("rules"))
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"rules"}, lambda body: rules.acl_rules(body.get("rules")))
         i["_acls"] = [{"ip": r["ip"], "description": r.get("description") or ""} for r in body["rules"]]
         return JSONResponse({"rules": [rule_out(r, i) for r in i["_acls"]]})
 
     @routes.delete("/instances/{iid}/acls")
     async def delete_acls(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         ips = await names_in(request, "acl_rule_ips", "the IPs of the rules to remove")
         missing = [ip for ip in ips if ip not in {r["ip"] for r in i["_acls"]}]
         if missing:
@@ -243,16 +231,15 @@ def routes(store: RdbStore) -> list[Route]:
 
     async def settings_in(request: Request, i: dict[str, Any]) -> list[dict[str, Any]]:
         """The settings a POST or PUT sends, each checked against the engine version; the instance ready."""
-        body = await json_body(request)
-        errs = check_unknown(body, {"settings"}) + rules.settings(version_of(i), body.get("settings"))
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(
+            request, {"settings"}, lambda body: rules.settings(version_of(i), body.get("settings"))
+        )
         store.ready(i)
         return body["settings"]
 
     @routes.post("/instances/{iid}/settings")
     async def add_settings(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         current = {s["name"]: s for s in i["settings"]}
         for s in await settings_in(request, i):
             current[s["name"]] = {"name": s["name"], "value": str(s["value"])}
@@ -261,13 +248,13 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.put("/instances/{iid}/settings")
     async def set_settings(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         i["settings"] = [{"name": s["name"], "value": str(s["value"])} for s in await settings_in(request, i)]
         return JSONResponse({"settings": i["settings"]})
 
     @routes.delete("/instances/{iid}/settings")
     async def delete_settings(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         names = await names_in(request, "setting_names", "the names of the settings to set back to their defaults")
         i["settings"] = [s for s in i["settings"] if s["name"] not in names]
         return JSONResponse({"settings": i["settings"]})

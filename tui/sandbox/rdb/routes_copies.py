@@ -10,20 +10,17 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import between_pages, matching, ordered
-from ..core import check_unknown, json_body, page_page_size, public
+from ..core import check_unknown, checked_body, json_body, page_page_size, public
 from ..errors import invalid_arguments, invalid_request
 from ..routing import Routes
 from ..timeseries import parse_time
 from . import catalog, rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore, transient
 
 
 def routes(store: RdbStore) -> list[Route]:
-    routes = Routes("/rdb/v1/regions/{region}")
-
-    def instance(request: Request) -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params["iid"])
+    routes = Routes(PREFIX)
 
     def expiry(body: dict[str, Any]) -> str | None:
         at = parse_time(body.get("expires_at"), "expires_at")
@@ -86,12 +83,11 @@ def routes(store: RdbStore) -> list[Route]:
     @routes.post("/backups")
     async def create_backup(request: Request) -> Response:
         region = region_of(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id", "database_name", "name", "expires_at"}) + rules.required(
-            body, "instance_id", "database_name"
+        body = await checked_body(
+            request,
+            {"instance_id", "database_name", "name", "expires_at"},
+            lambda body: rules.required(body, "instance_id", "database_name"),
         )
-        if errs:
-            raise invalid_arguments(*errs)
         i = store.instance(region, str(body["instance_id"]))
         if body["database_name"] not in i["_dbs"]:
             raise invalid_arguments(
@@ -152,11 +148,8 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.post("/instances/{iid}/snapshots")
     async def create_snapshot(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name", "expires_at"})
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"name", "expires_at"})
         if i["volume"]["type"] != "bssd":
             raise invalid_request("a snapshot copies a block volume: this instance has a local volume (lssd)")
         store.ready(i, also=())

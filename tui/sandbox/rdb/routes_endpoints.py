@@ -9,27 +9,21 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_unknown, json_body
+from ..core import check_unknown, checked_body, json_body
 from ..errors import invalid_arguments
 from ..routing import Routes
 from . import rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore, transient
 
 
 def routes(store: RdbStore) -> list[Route]:
-    routes = Routes("/rdb/v1/regions/{region}")
-
-    def instance(request: Request, key: str = "iid") -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params[key])
-
-    def out(i: dict[str, Any]) -> dict[str, Any]:
-        return store.public_instance(i)
+    routes = Routes(PREFIX)
 
     # ---- endpoints --------------------------------------------------------------------------------
     @routes.post("/instances/{iid}/endpoints")
     async def add_endpoint(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         spec = body.get("endpoint_spec")
         errs = check_unknown(body, {"endpoint_spec"}) + rules.endpoint_spec(
@@ -77,10 +71,7 @@ def routes(store: RdbStore) -> list[Route]:
     async def migrate_endpoint(request: Request) -> Response:
         region = region_of(request)
         owner, e = store.find_endpoint(region, request.path_params["eid"])
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id"}) + rules.required(body, "instance_id")
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"instance_id"}, lambda body: rules.required(body, "instance_id"))
         target = store.instance(region, str(body["instance_id"]))
         if target is owner:
             raise invalid_arguments(("instance_id", "constraint", "the endpoint is already on this instance"))
@@ -136,7 +127,7 @@ def routes(store: RdbStore) -> list[Route]:
     async def promote(request: Request) -> Response:
         r = replica(request)
         store.ready(r, "read_replica", ())
-        return JSONResponse(out(store.promote(r)))
+        return JSONResponse(store.public_instance(store.promote(r)))
 
     @routes.post("/read-replicas/{rid}/reset")
     async def reset(request: Request) -> Response:

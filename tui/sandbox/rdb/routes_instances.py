@@ -15,7 +15,7 @@ from ..errors import invalid_arguments, invalid_request
 from ..routing import Routes
 from ..timeseries import certificate, pick, series, window
 from . import catalog, rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore
 
 CREATE = {
@@ -98,10 +98,7 @@ def check_volume(
 
 
 def routes(store: RdbStore) -> list[Route]:
-    routes = Routes("/rdb/v1/regions/{region}")
-
-    def instance(request: Request, key: str = "iid") -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params[key])
+    routes = Routes(PREFIX)
 
     def out(i: dict[str, Any]) -> dict[str, Any]:
         return store.public_instance(i)
@@ -154,11 +151,11 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.get("/instances/{iid}")
     async def get_one(request: Request) -> Response:
-        return JSONResponse(out(instance(request)))
+        return JSONResponse(out(instance_of(store, request)))
 
     @routes.patch("/instances/{iid}")
     async def patch(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, UPDATE) + rules.tags(body.get("tags"))
         if "name" in body and (
@@ -190,21 +187,21 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.delete("/instances/{iid}")
     async def delete(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         if i["status"] != "deleting":
             store.delete_instance(i)
         return JSONResponse(out(i))
 
     @routes.post("/instances/{iid}/restart")
     async def restart(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         store.ready(i, also=STRICT)
         store.busy_for(i, "restarting", store.t.restart)
         return JSONResponse(out(i))
 
     @routes.post("/instances/{iid}/apply-maintenance")
     async def apply_maintenance(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         pending = [m for m in i["maintenances"] if m.get("status") == "pending"]
         if not pending:
             raise invalid_request("no pending maintenance on this instance")
@@ -218,7 +215,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.post("/instances/{iid}/upgrade")
     async def upgrade(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, set(UPGRADE))
         given = [k for k in UPGRADE if body.get(k) is not None and body[k] != NOT_ASKED.get(k)]
@@ -285,7 +282,7 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.post("/instances/{iid}/clone")
     async def clone(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, {"name", "node_type"}) + rules.required(body, "name")
         if body.get("node_type") is not None:
@@ -314,19 +311,19 @@ def routes(store: RdbStore) -> list[Route]:
 
     @routes.get("/instances/{iid}/certificate")
     async def cert(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         return JSONResponse(certificate(f"ssl_{i['name']}.pem", f"{i['name']} #{i['_cert']}"))
 
     @routes.post("/instances/{iid}/renew-certificate")
     async def renew(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         store.ready(i)
         i["_cert"] += 1
         return Response(status_code=204)
 
     @routes.get("/instances/{iid}/metrics")
     async def metrics(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         start, end = window(request.query_params, store.now(), "start_date", "end_date")
         names = pick(request.query_params, list(catalog.METRICS))
         nodes = ["main", "standby"] if i["is_ha_cluster"] else ["main"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..collection import Collection
 from ..core import public
-from ..errors import HttpError, invalid_request
+from ..errors import invalid_request, transient_state
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
 
@@ -215,16 +215,7 @@ class BaremetalStore(ProductStore):
         if s["status"] == "undelivered":
             raise invalid_request("Server is not delivered")
         if s["status"] in ("deleting", "locked"):
-            raise HttpError(
-                409,
-                {
-                    "type": "transient_state",
-                    "message": "resource is in a transient state",
-                    "resource": "baremetal_server",
-                    "resource_id": s["id"],
-                    "current_state": s["status"],
-                },
-            )
+            raise transient_state("baremetal_server", s["id"], s["status"])
 
     def all(self) -> list[dict[str, Any]]:
         self.timeline.settle_due()

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ..collection import between_pages, matching, ordered, page
 from ..core import check_unknown, checked_body, is_uuid, json_body, path_region
-from ..errors import HttpError, invalid_arguments
+from ..errors import already_exists, invalid_arguments, precondition_failed
 from ..routing import Routes
 from .store import NAME_MAX, NAME_RULE, VISIBILITIES, RegistryStore
 
@@ -94,15 +94,7 @@ def routes(store: RegistryStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         if any(n["name"] == body["name"] for n in store.namespaces.all(region)):  # spec 3 §7.2, §8
-            raise HttpError(
-                409,
-                {
-                    "type": "already_exists",
-                    "message": "resource already exists",
-                    "resource": "namespace",
-                    "help_message": f"the namespace name {body['name']!r} is already in use in {region}",
-                },
-            )
+            raise already_exists("namespace", f"the namespace name {body['name']!r} is already in use in {region}")
         ns = store.create_namespace(region, body["name"], body.get("description") or "", bool(body.get("is_public")))
         if body.get("project_id"):
             ns["project_id"] = body["project_id"]
@@ -198,15 +190,10 @@ def routes(store: RegistryStore) -> list[Route]:
             if t is not found and t["digest"] == found["digest"] and t["status"] != "deleting"
         ]
         if shared and not force:
-            raise HttpError(
-                412,
-                {
-                    "type": "precondition_failed",
-                    "message": "precondition is not respected",
-                    "precondition": "resource_still_in_use",
-                    "help_message": f"tags {', '.join(t['name'] for t in shared)} share this digest: delete with "
-                    "force=true to delete them all",
-                },
+            raise precondition_failed(
+                "resource_still_in_use",
+                f"tags {', '.join(t['name'] for t in shared)} share this digest: delete with force=true to delete them "
+                "all",
             )
         for other in shared:
             store.delete(store.tags, other)

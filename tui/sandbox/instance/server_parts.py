@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ..core import checked_body, is_uuid, json_body, page_per_page
 from ..routing import Routes
-from ..errors import HttpError, invalid_arguments, not_found
+from ..errors import already_exists, invalid_arguments, not_found
 from .listing import owned
 from .state import InstanceStore
 from .validation import check_tags, check_unknown
@@ -93,15 +93,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         if errs:
             raise invalid_arguments(*errs)
         if any(n["server_id"] == server["id"] and n["private_network_id"] == pn for n in store.nics[zone].values()):
-            raise HttpError(
-                409,
-                {
-                    "type": "already_exists",
-                    "message": "resource already exists",
-                    "resource": "instance_private_nic",
-                    "help_message": "a server has one NIC per private network",
-                },
-            )
+            raise already_exists("instance_private_nic", "a server has one NIC per private network")
         rng = store.ids.rng
         nic = {
             "id": store.ids.uuid(),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..collection import Collection
-from ..errors import HttpError
+from ..errors import transient_state
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
 
@@ -220,16 +220,7 @@ class KvcacheStore(ProductStore):
 
     def ready(self, c: dict[str, Any]) -> None:
         if c["status"] != "ready":
-            raise HttpError(
-                409,
-                {
-                    "type": "transient_state",
-                    "message": "resource is in a transient state",
-                    "resource": "cluster",
-                    "resource_id": c["id"],
-                    "current_state": c["status"],
-                },
-            )
+            raise transient_state("cluster", c["id"], c["status"])
 
     def migrate(self, c: dict[str, Any], changes: dict[str, Any]) -> None:
         c["status"] = "configuring"

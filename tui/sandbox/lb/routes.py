@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from ..collection import matching, ordered, page
 from ..core import check_unknown, is_uuid, json_body
-from ..errors import HttpError, invalid_arguments, not_found
+from ..errors import invalid_arguments, not_found, precondition_failed, transient_state
 from ..routing import Routes
 from .checks import SSL_LEVELS, check_backend, check_frontend, check_health, check_ips, millis, normal_health
 from .store import REGIONS, TYPES, LbStore, zone_region
@@ -35,19 +35,6 @@ def region_of(request: Request) -> str:
     return region
 
 
-def _transient(lb: dict[str, Any]) -> HttpError:
-    return HttpError(
-        409,
-        {
-            "type": "transient_state",
-            "message": "resource is in a transient state",
-            "resource": "lb",
-            "resource_id": lb["id"],
-            "current_state": lb["status"],
-        },
-    )
-
-
 def routes(store: LbStore) -> list[Route]:
     routes = Routes("/lb/v1/regions/{region}", "/lb/v1/zones/{zone}")
 
@@ -57,7 +44,7 @@ def routes(store: LbStore) -> list[Route]:
     def ready_lb(request: Request) -> dict[str, Any]:
         lb = lb_of(request)
         if lb["status"] in BUSY:
-            raise _transient(lb)
+            raise transient_state("lb", lb["id"], lb["status"])
         return lb
 
     def child(request: Request, objects: dict[str, Any], resource: str, key: str) -> dict[str, Any]:
@@ -103,15 +90,7 @@ def routes(store: LbStore) -> list[Route]:
     async def delete_ip(request: Request) -> Response:
         ip = store.ips.get(settled(request), request.path_params["ip_id"])
         if ip["lb_id"]:
-            raise HttpError(
-                412,
-                {
-                    "type": "precondition_failed",
-                    "message": "precondition is not respected",
-                    "precondition": "resource_still_in_use",
-                    "help_message": "the IP is used by a load balancer",
-                },
-            )
+            raise precondition_failed("resource_still_in_use", "the IP is used by a load balancer")
         store.ips.remove(ip)
         return Response(status_code=204)
 
@@ -289,15 +268,9 @@ def routes(store: LbStore) -> list[Route]:
         b = backend(request)
         users = [f["name"] for f in store.frontends.values() if f["_backend"] == b["id"]]
         if users:
-            raise HttpError(
-                412,
-                {
-                    "type": "precondition_failed",
-                    "message": "precondition is not respected",
-                    "precondition": "resource_still_in_use",
-                    "help_message": f"frontend(s) {', '.join(users)} forward to this backend: delete or repoint them "
-                    "first",
-                },
+            raise precondition_failed(
+                "resource_still_in_use",
+                f"frontend(s) {', '.join(users)} forward to this backend: delete or repoint them first",
             )
         del store.backends[b["id"]]
         return Response(status_code=204)

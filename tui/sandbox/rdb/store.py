@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import HttpError, invalid_request, not_found
+from ..errors import HttpError, invalid_request, not_found, transient_state
 from ..lifecycle import GONE, Timeline
 from ..product_store import ProductStore
 from . import catalog
@@ -32,16 +32,7 @@ class Timings:
 
 
 def transient(resource: str, obj: dict[str, Any]) -> HttpError:
-    return HttpError(
-        409,
-        {
-            "type": "transient_state",
-            "message": "resource is in a transient state",
-            "resource": resource,
-            "resource_id": obj["id"],
-            "current_state": obj["status"],
-        },
-    )
+    return transient_state(resource, obj["id"], obj["status"])
 
 
 class RdbStore(ProductStore, CopiesStore):

@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from ..collection import Collection, page
 from ..core import check_unknown, is_uuid, json_body, path_zone, public
-from ..errors import HttpError, invalid_arguments, not_found
+from ..errors import invalid_arguments, invalid_request, not_found
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
 from ..registry import SandboxProduct
@@ -289,10 +289,7 @@ def routes(store: SiliconStore) -> list[Route]:
     async def delete(request: Request) -> Response:
         s = server(request)
         if store.clock.now() < s["_deletable"]:
-            raise HttpError(
-                400,
-                {"type": "invalid_request_error", "message": f"server cannot be deleted before {s['deletable_at']}"},
-            )
+            raise invalid_request(f"server cannot be deleted before {s['deletable_at']}")
         store.collection.remove(s)
         return Response(status_code=204)
 

@@ -10,12 +10,12 @@ from starlette.routing import Route
 
 from ..core import json_body, page_per_page
 from ..routing import Routes
-from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
+from ..errors import invalid_arguments, invalid_request
 from .listing import owned
 from .server_state import policy_respected
 from .state import InstanceStore, still_in_use
-from .validation import check_choice, check_name, check_project, check_tags, check_unknown, foreign_owner
-from .zones import encode, zone_of
+from .validation import check_choice, check_name, check_project, check_tags, check_unknown, refuse_creation
+from .zones import encode, find_in, zone_of
 
 POLICY_TYPES = ("max_availability", "low_latency")
 POLICY_MODES = ("optional", "enforced")
@@ -25,10 +25,7 @@ def routes(store: InstanceStore) -> list[Route]:
     routes = Routes("/instance/v1/zones/{zone}")
 
     def pg_of(zone: str, pgid: str) -> dict[str, Any]:
-        pg = store.placement_groups[zone].get(pgid)
-        if pg is None:
-            raise not_found("instance_placement_group", pgid)
-        return pg
+        return find_in(store.placement_groups, "instance_placement_group", zone, pgid)
 
     def members(zone: str, pg: dict[str, Any]) -> list[dict[str, Any]]:
         return [s for s in store.servers[zone].values() if s["placement_group"] == pg["id"]]
@@ -63,11 +60,7 @@ def routes(store: InstanceStore) -> list[Route]:
     async def create_pg(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check(body, creating=True)
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "placement_group")
+        refuse_creation(store, body, check(body, creating=True), "placement_group")
         now = store.clock.iso()
         pg = {
             "id": store.ids.uuid(),

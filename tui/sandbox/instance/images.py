@@ -9,20 +9,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
-from ..errors import invalid_arguments, not_found, permissions_denied
+from ..errors import invalid_arguments, permissions_denied
 from ..routing import Routes
 from .actions import refuse_transient, snapshot_volume
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
 from .validation import check_choice, check_name, check_project, check_tags, check_unknown
-from .zones import encode, zone_of
-
-
-def find_in(table: dict[str, dict[str, dict[str, Any]]], kind: str, zone: str, oid: str) -> dict[str, Any]:
-    obj = table[zone].get(oid)
-    if obj is None:
-        raise not_found(kind, oid)
-    return obj
+from .zones import encode, find_in, zone_of
 
 
 def routes(store: InstanceStore) -> list[Route]:

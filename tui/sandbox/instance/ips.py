@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
-from ..errors import invalid_arguments, not_found, permissions_denied
+from ..errors import invalid_arguments, not_found
 from ..routing import Routes
 from .listing import owned
 from .state import InstanceStore
@@ -21,7 +21,7 @@ from .validation import (
     check_reverse,
     check_tags,
     check_unknown,
-    foreign_owner,
+    refuse_creation,
 )
 from .zones import encode, zone_of
 
@@ -125,10 +125,7 @@ def routes(store: InstanceStore) -> list[Route]:
         server = None
         if body.get("server") is not None and (server := server_ref(zone, body["server"])) is None:
             errs.append(("server", "constraint", "no such server in this zone"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "ip")
+        refuse_creation(store, body, errs, "ip")
         kind = body.get("type", "routed_ipv4")
         ip = {
             "id": store.ids.uuid(),

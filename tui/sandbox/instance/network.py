@@ -12,7 +12,7 @@ from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
 from ..routing import Routes
-from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
+from ..errors import invalid_arguments, invalid_request, not_found
 from ..catalog import DEFAULT_RULES
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
@@ -25,9 +25,9 @@ from .validation import (
     check_project,
     check_tags,
     check_unknown,
-    foreign_owner,
+    refuse_creation,
 )
-from .zones import encode, zone_of
+from .zones import encode, find_in, zone_of
 
 RULE_FIELDS = {
     "protocol",
@@ -103,10 +103,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     # ---- security groups ----------------------------------------------------------------------
     def sg_of(zone: str, sgid: str) -> dict[str, Any]:
-        sg = store.security_groups[zone].get(sgid)
-        if sg is None:
-            raise not_found("instance_security_group", sgid)
-        return sg
+        return find_in(store.security_groups, "instance_security_group", zone, sgid)
 
     def render_sg(zone: str, sg: dict[str, Any]) -> dict[str, Any]:
         out = {k: v for k, v in sg.items() if k != "rules"}
@@ -149,11 +146,7 @@ def routes(store: InstanceStore) -> list[Route]:
     async def create_sg(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_sg(body, creating=True)
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "security_group")
+        refuse_creation(store, body, check_sg(body, creating=True), "security_group")
         fields = {
             k: body[k]
             for k in (

@@ -12,10 +12,9 @@ from starlette.routing import Route
 
 from ..catalog import VOLUME_TYPES
 from ..core import is_uuid, json_body, page_per_page
-from ..errors import invalid_arguments, invalid_request, permissions_denied
+from ..errors import invalid_arguments, invalid_request
 from ..routing import Routes
 from .actions import refuse_transient
-from .images import find_in
 from .listing import owned
 from .state import InstanceStore, must, still_in_use
 from .validation import (
@@ -24,10 +23,10 @@ from .validation import (
     check_size,
     check_tags,
     check_unknown,
-    foreign_owner,
+    refuse_creation,
     same_family,
 )
-from .zones import encode, zone_of
+from .zones import encode, find_in, zone_of
 
 VOLUME_STATES = ("available", "snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing", "error")
 
@@ -89,10 +88,7 @@ def routes(store: InstanceStore) -> list[Route]:
             base = store.volumes[zone].get(body["base_volume"]) if is_uuid(body["base_volume"]) else None
             if base is None:
                 errs.append(("base_volume", "constraint", "no such volume in this zone"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "volume")
+        refuse_creation(store, body, errs, "volume")
         size = body.get("size") or (snap or base or {}).get("size")
         store.check_quota(vtype, size)
         if snap is not None:

@@ -1,4 +1,4 @@
-"""Helpers every Instance route uses: the zone of a request, JSON for spliced pages."""
+"""Helpers every Instance route uses: the zone of a request, an object of a zone, JSON for spliced pages."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 
 from ..core import ALL_ZONES
-from ..errors import invalid_arguments
+from ..errors import invalid_arguments, not_found
 from .state import InstanceStore
 
 
@@ -19,6 +19,14 @@ def zone_of(store: InstanceStore, request: Request) -> str:
         raise invalid_arguments(("zone", "constraint", f"unknown zone {zone}; use one of {', '.join(ALL_ZONES)}"))
     store.run_due()
     return zone
+
+
+def find_in(table: dict[str, dict[str, dict[str, Any]]], kind: str, zone: str, oid: str) -> dict[str, Any]:
+    """The object `oid` of a zone's `table` (404 as a `kind` where there is none)."""
+    obj = table[zone].get(oid)
+    if obj is None:
+        raise not_found(kind, oid)
+    return obj
 
 
 def encode(obj: dict[str, Any]) -> bytes:

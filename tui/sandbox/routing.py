@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, Router
 from starlette.types import Receive, Scope, Send
 
@@ -22,8 +24,10 @@ class Routes:
 
         routes = Routes("/lb/v1/regions/{region}", "/lb/v1/zones/{zone}")
 
-        @routes.get("/lbs/{lb_id}")
-        async def get_lb(request: Request) -> Response: ...
+        @routes.put("/lbs/{lb_id}")
+        async def put_lb(request: Request) -> Response: ...
+
+        routes.read("/backends/{backend_id}", backend, store.backend_view)  # a GET of one object
 
         return routes.table()
 
@@ -59,6 +63,14 @@ class Routes:
 
     def delete(self, *paths: str) -> Callable[[Handler], Handler]:
         return self.route("DELETE", *paths)
+
+    def read(self, path: str, find: Callable[[Request], Any], render: Callable[[Any], Any] = lambda obj: obj) -> None:
+        """GET `path` answers the object `find` takes from the request, as `render` shows it."""
+
+        async def read(request: Request) -> Response:
+            return JSONResponse(render(find(request)))
+
+        self.get(path)(read)
 
     def table(self, wrap: Callable[[Callable[..., Any]], Callable[..., Any]] | None = None) -> list[Route]:
         """The Starlette routes, each handler passed through `wrap` first where one is given."""

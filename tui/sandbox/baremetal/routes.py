@@ -196,9 +196,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             )
         return JSONResponse(public(made))
 
-    @routes.get("/servers/{sid}")
-    async def get_server(request: Request) -> Response:
-        return JSONResponse(public(server(request)))
+    routes.read("/servers/{sid}", server, public)
 
     @routes.patch("/servers/{sid}")
     async def patch_server(request: Request) -> Response:

@@ -100,9 +100,7 @@ def routes(store: RegistryStore) -> list[Route]:
             ns["project_id"] = body["project_id"]
         return JSONResponse(store.namespace_view(ns))
 
-    @routes.get("/namespaces/{namespace_id}")
-    async def get_namespace(request: Request) -> Response:
-        return JSONResponse(store.namespace_view(namespace(request)))
+    routes.read("/namespaces/{namespace_id}", namespace, store.namespace_view)
 
     @routes.route("PATCH PUT", "/namespaces/{namespace_id}")
     async def update_namespace(request: Request) -> Response:

@@ -65,9 +65,7 @@ def certificate_routes(store: DnsStore, routes: Routes) -> None:
         assert name is not None
         return JSONResponse(store.create_certificate(store.zone(name), [n for n in names if n]))
 
-    @routes.get("/ssl-certificates/{dns_zone}")
-    async def get_cert(request: Request) -> Response:
-        return JSONResponse(cert_in_path(request))
+    routes.read("/ssl-certificates/{dns_zone}", cert_in_path)
 
     @routes.delete("/ssl-certificates/{dns_zone}")
     async def delete_cert(request: Request) -> Response:

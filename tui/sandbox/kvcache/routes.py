@@ -174,9 +174,7 @@ def routes(store: KvcacheStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(out(store.create(zone, {**body, "cluster_size": size})))
 
-    @routes.get("/clusters/{cid}")
-    async def get_one(request: Request) -> Response:
-        return JSONResponse(out(cluster(request)))
+    routes.read("/clusters/{cid}", cluster, out)
 
     @routes.patch("/clusters/{cid}")
     async def patch(request: Request) -> Response:

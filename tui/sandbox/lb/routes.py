@@ -158,9 +158,7 @@ def routes(store: LbStore) -> list[Route]:
         lb = store.create(region, {**body, "type": lb_type[0]}, ip=ip)  # type: ignore[index]
         return JSONResponse(store.view(lb))
 
-    @routes.get("/lbs/{lb_id}")
-    async def get_lb(request: Request) -> Response:
-        return JSONResponse(store.view(lb_of(request)))
+    routes.read("/lbs/{lb_id}", lb_of, store.view)
 
     @routes.put("/lbs/{lb_id}")
     async def put_lb(request: Request) -> Response:
@@ -211,9 +209,7 @@ def routes(store: LbStore) -> list[Route]:
     def backend(request: Request) -> dict[str, Any]:
         return child(request, store.backends, "backend", "backend_id")
 
-    @routes.get("/backends/{backend_id}")
-    async def get_backend(request: Request) -> Response:
-        return JSONResponse(store.backend_view(backend(request)))
+    routes.read("/backends/{backend_id}", backend, store.backend_view)
 
     @routes.put("/backends/{backend_id}")
     async def put_backend(request: Request) -> Response:
@@ -312,9 +308,7 @@ def routes(store: LbStore) -> list[Route]:
     def frontend(request: Request) -> dict[str, Any]:
         return child(request, store.frontends, "frontend", "frontend_id")
 
-    @routes.get("/frontends/{frontend_id}")
-    async def get_frontend(request: Request) -> Response:
-        return JSONResponse(store.frontend_view(frontend(request)))
+    routes.read("/frontends/{frontend_id}", frontend, store.frontend_view)
 
     @routes.put("/frontends/{frontend_id}")
     async def put_frontend(request: Request) -> Response:

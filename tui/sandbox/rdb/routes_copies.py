@@ -62,9 +62,7 @@ def routes(store: RdbStore) -> list[Route]:
             )
             return page_page_size(request, key, items, public)
 
-        @routes.get(f"/{plural}/{{{param}}}")
-        async def read(request: Request) -> Response:
-            return JSONResponse(public(one(request)))
+        routes.read(f"/{plural}/{{{param}}}", one, public)
 
         @routes.patch(f"/{plural}/{{{param}}}")
         async def update(request: Request) -> Response:

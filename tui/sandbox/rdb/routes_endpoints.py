@@ -100,9 +100,7 @@ def routes(store: RdbStore) -> list[Route]:
     def replica(request: Request) -> dict[str, Any]:
         return store.replica(region_of(request), request.path_params["rid"])
 
-    @routes.get("/read-replicas/{rid}")
-    async def get_replica(request: Request) -> Response:
-        return JSONResponse(store.public_replica(replica(request)))
+    routes.read("/read-replicas/{rid}", replica, store.public_replica)
 
     @routes.delete("/read-replicas/{rid}")
     async def delete_replica(request: Request) -> Response:

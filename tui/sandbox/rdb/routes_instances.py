@@ -149,9 +149,7 @@ def routes(store: RdbStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(out(store.create_instance(region, {**body, "is_ha_cluster": is_ha})))
 
-    @routes.get("/instances/{iid}")
-    async def get_one(request: Request) -> Response:
-        return JSONResponse(out(instance_of(store, request)))
+    routes.read("/instances/{iid}", lambda request: instance_of(store, request), out)
 
     @routes.patch("/instances/{iid}")
     async def patch(request: Request) -> Response:

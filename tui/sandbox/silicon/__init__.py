@@ -268,9 +268,7 @@ def routes(store: SiliconStore) -> list[Route]:
         _apply(made, body, store)
         return JSONResponse(public(made))
 
-    @routes.get("/servers/{sid}")
-    async def get_one(request: Request) -> Response:
-        return JSONResponse(public(server(request)))
+    routes.read("/servers/{sid}", server, public)
 
     @routes.patch("/servers/{sid}")
     async def patch(request: Request) -> Response:

@@ -171,13 +171,7 @@ class RdbStore(ProductStore, CopiesStore):
         ]
 
     def instance(self, region: str, iid: str) -> dict[str, Any]:
-        i = self.instances[region].get(iid)
-        if i is not None and self.timeline.settle(i):
-            self.drop_instance(region, iid)
-            i = None
-        if i is None:
-            raise not_found("instance", iid)
-        return i
+        return self.settled(self.instances, region, iid, "instance", drop=self.drop_instance)
 
     def drop_instance(self, region: str, iid: str) -> None:
         self.instances[region].pop(iid, None)
@@ -270,13 +264,7 @@ class RdbStore(ProductStore, CopiesStore):
         }
 
     def replica(self, region: str, rid: str) -> dict[str, Any]:
-        r = self.replicas[region].get(rid)
-        if r is not None and self.timeline.settle(r):
-            self.replicas[region].pop(rid, None)
-            r = None
-        if r is None:
-            raise not_found("read_replica", rid)
-        return r
+        return self.settled(self.replicas, region, rid, "read_replica")
 
     def promote(self, r: dict[str, Any]) -> dict[str, Any]:
         """The replica becomes a standalone instance (configuring, then ready) with its endpoints,

@@ -195,16 +195,22 @@ def routes(store: LbStore) -> list[Route]:
             items = [b for b in items if request.query_params["name"].lower() in b["name"].lower()]
         return page(request, "backends", ordered(request, items, tie="id"), store.backend_view)
 
-    @routes.post("/lbs/{lb_id}/backends")
-    async def create_backend(request: Request) -> Response:
+    async def add_child(request: Request, check: Any, add: Any, view: Any, rules: Any = None) -> Response:
+        """POST of a backend or a frontend: checked (then by `rules`, where the body is sound), added
+        to its load balancer, which it changes."""
         lb = ready_lb(request)
         body = await json_body(request)
-        errs = check_backend(body, creating=True)
+        errs = check(body, creating=True)
+        errs += rules(lb, body) if rules is not None and not errs else []
         if errs:
             raise invalid_arguments(*errs)
-        backend = store.add_backend(lb, body)
+        obj = add(lb, body)
         store.stamp(lb)
-        return JSONResponse(store.backend_view(backend))
+        return JSONResponse(view(obj))
+
+    @routes.post("/lbs/{lb_id}/backends")
+    async def create_backend(request: Request) -> Response:
+        return await add_child(request, check_backend, store.add_backend, store.backend_view)
 
     def backend(request: Request) -> dict[str, Any]:
         return child(request, store.backends, "backend", "backend_id")
@@ -295,15 +301,7 @@ def routes(store: LbStore) -> list[Route]:
 
     @routes.post("/lbs/{lb_id}/frontends")
     async def create_frontend(request: Request) -> Response:
-        lb = ready_lb(request)
-        body = await json_body(request)
-        errs = check_frontend(body, creating=True)
-        errs += frontend_rules(lb, body) if not errs else []
-        if errs:
-            raise invalid_arguments(*errs)
-        f = store.add_frontend(lb, body)
-        store.stamp(lb)
-        return JSONResponse(store.frontend_view(f))
+        return await add_child(request, check_frontend, store.add_frontend, store.frontend_view, frontend_rules)
 
     def frontend(request: Request) -> dict[str, Any]:
         return child(request, store.frontends, "frontend", "frontend_id")

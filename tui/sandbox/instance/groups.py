@@ -15,7 +15,7 @@ from .listing import owned
 from .server_state import policy_respected
 from .state import InstanceStore, still_in_use
 from .validation import check_choice, check_name, check_project, check_tags, check_unknown, refuse_creation
-from .zones import encode, find_in, zone_of
+from .zones import encode, in_path, zone_of
 
 POLICY_TYPES = ("max_availability", "low_latency")
 POLICY_MODES = ("optional", "enforced")
@@ -24,8 +24,8 @@ POLICY_MODES = ("optional", "enforced")
 def routes(store: InstanceStore) -> list[Route]:
     routes = Routes("/instance/v1/zones/{zone}")
 
-    def pg_of(zone: str, pgid: str) -> dict[str, Any]:
-        return find_in(store.placement_groups, "instance_placement_group", zone, pgid)
+    def group_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.placement_groups, "instance_placement_group", "pgid")
 
     def members(zone: str, pg: dict[str, Any]) -> list[dict[str, Any]]:
         return [s for s in store.servers[zone].values() if s["placement_group"] == pg["id"]]
@@ -79,15 +79,12 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.get("/placement_groups/{pgid}")
     async def get_pg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse(
-            {"placement_group": store.render_placement_group(zone, pg_of(zone, request.path_params["pgid"]))}
-        )
+        zone, pg = group_of(request)
+        return JSONResponse({"placement_group": store.render_placement_group(zone, pg)})
 
     @routes.route("PUT PATCH", "/placement_groups/{pgid}")
     async def update_pg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        pg = pg_of(zone, request.path_params["pgid"])
+        zone, pg = group_of(request)
         body = await json_body(request)
         if request.method == "PUT":
             body = {k: v for k, v in body.items() if k in ("name", "policy_type", "policy_mode", "tags")}
@@ -107,8 +104,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.delete("/placement_groups/{pgid}")
     async def delete_pg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        pg = pg_of(zone, request.path_params["pgid"])
+        zone, pg = group_of(request)
         if members(zone, pg):
             raise still_in_use("instance_placement_group", "remove its servers first")
         del store.placement_groups[zone][pg["id"]]
@@ -121,14 +117,13 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.get("/placement_groups/{pgid}/servers")
     async def get_members(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse(member_list(zone, pg_of(zone, request.path_params["pgid"])))
+        zone, pg = group_of(request)
+        return JSONResponse(member_list(zone, pg))
 
     @routes.route("PUT PATCH", "/placement_groups/{pgid}/servers")
     async def set_members(request: Request) -> Response:
         """PUT and PATCH both set the whole member list; servers that join or leave must be stopped."""
-        zone = zone_of(store, request)
-        pg = pg_of(zone, request.path_params["pgid"])
+        zone, pg = group_of(request)
         body = await json_body(request)
         ids = body.get("servers")
         if not isinstance(ids, list) or set(body) - {"servers"}:

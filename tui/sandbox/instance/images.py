@@ -14,12 +14,18 @@ from ..routing import Routes
 from .actions import refuse_transient, snapshot_volume
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
-from .validation import check_choice, check_name, check_project, check_tags, check_unknown
-from .zones import encode, find_in, zone_of
+from .validation import check_choice, check_name, check_new, check_tags, check_unknown
+from .zones import encode, in_path, zone_of
 
 
 def routes(store: InstanceStore) -> list[Route]:
     routes = Routes("/instance/v1/zones/{zone}")
+
+    def image_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.images, "instance_image", "iid")
+
+    def snapshot_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.snapshots, "instance_snapshot", "snid")
 
     # ---- snapshots ----------------------------------------------------------------------------
     @routes.get("/snapshots")
@@ -40,11 +46,9 @@ def routes(store: InstanceStore) -> list[Route]:
         body = {k: v for k, v in (await json_body(request)).items() if v is not None}  # null: not given
         if body.get("volume_type") == "unknown_volume_type":  # the enum's default: not asked
             del body["volume_type"]
-        errs = check_unknown(
+        errs = check_new(
             body, {"name", "volume_id", "project", "organization", "tags", "volume_type", "bucket", "key", "size"}
         )
-        errs += check_name(body.get("name"))
-        errs += check_project(body)
         errs += check_choice(body, "volume_type", ("l_ssd", "b_ssd", "unified"))
         vid = body.get("volume_id")
         importing = "bucket" in body or "key" in body
@@ -70,15 +74,12 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.get("/snapshots/{snid}")
     async def get_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse(
-            {"snapshot": find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])}
-        )
+        _, snap = snapshot_of(request)
+        return JSONResponse({"snapshot": snap})
 
     @routes.route("PATCH PUT", "/snapshots/{snid}")
     async def update_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        zone, snap = snapshot_of(request)
         body = await json_body(request)
         if request.method == "PUT":
             body = {k: v for k, v in body.items() if k in ("name", "tags")}
@@ -95,8 +96,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.delete("/snapshots/{snid}")
     async def delete_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        zone, snap = snapshot_of(request)
         users = [i["name"] for i in store.images[zone].values() if _image_uses(i, snap["id"])]
         if users:
             raise still_in_use(
@@ -108,8 +108,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.post("/snapshots/{snid}/export")
     async def export_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        zone, snap = snapshot_of(request)
         body = await json_body(request)
         errs = check_unknown(body, {"bucket", "key"})
         for field in ("bucket", "key"):
@@ -150,11 +149,9 @@ def routes(store: InstanceStore) -> list[Route]:
     async def create_image(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_unknown(
+        errs = check_new(
             body, {"name", "root_volume", "arch", "project", "organization", "extra_volumes", "public", "tags"}
         )
-        errs += check_name(body.get("name"))
-        errs += check_project(body)
         if body.get("arch") not in ("x86_64", "arm", "arm64"):
             errs.append(
                 ("arch", "required" if body.get("arch") is None else "constraint", "arch must be x86_64, arm or arm64")
@@ -188,13 +185,12 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.get("/images/{iid}")
     async def get_image(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse({"image": find_in(store.images, "instance_image", zone, request.path_params["iid"])})
+        _, image = image_of(request)
+        return JSONResponse({"image": image})
 
     @routes.route("PATCH PUT", "/images/{iid}")
     async def update_image(request: Request) -> Response:
-        zone = zone_of(store, request)
-        image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
+        zone, image = image_of(request)
         if image["id"] in store.labels[zone].values():  # the marketplace's, not the project's
             raise permissions_denied("write", "image")
         body = await json_body(request)
@@ -222,8 +218,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.delete("/images/{iid}")
     async def delete_image(request: Request) -> Response:
-        zone = zone_of(store, request)
-        image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
+        zone, image = image_of(request)
         if image["id"] in store.labels[zone].values():
             raise permissions_denied("delete", "image")
         del store.images[zone][image["id"]]

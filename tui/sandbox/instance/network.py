@@ -27,7 +27,7 @@ from .validation import (
     check_unknown,
     refuse_creation,
 )
-from .zones import encode, find_in, zone_of
+from .zones import encode, in_path, zone_of
 
 RULE_FIELDS = {
     "protocol",
@@ -102,8 +102,8 @@ def routes(store: InstanceStore) -> list[Route]:
     routes = Routes("/instance/v1/zones/{zone}")
 
     # ---- security groups ----------------------------------------------------------------------
-    def sg_of(zone: str, sgid: str) -> dict[str, Any]:
-        return find_in(store.security_groups, "instance_security_group", zone, sgid)
+    def sg_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.security_groups, "instance_security_group", "sgid")
 
     def render_sg(zone: str, sg: dict[str, Any]) -> dict[str, Any]:
         out = {k: v for k, v in sg.items() if k != "rules"}
@@ -165,13 +165,12 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.get("/security_groups/{sgid}")
     async def get_sg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse({"security_group": render_sg(zone, sg_of(zone, request.path_params["sgid"]))})
+        zone, sg = sg_of(request)
+        return JSONResponse({"security_group": render_sg(zone, sg)})
 
     @routes.route("PATCH PUT", "/security_groups/{sgid}")
     async def update_sg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         body = await json_body(request)
         if request.method == "PUT":
             body = {
@@ -207,8 +206,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.delete("/security_groups/{sgid}")
     async def delete_sg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         if sg["project_default"]:
             raise invalid_request("the project's default security group cannot be deleted")
         users = [s["name"] for s in store.servers[zone].values() if s["security_group"] == sg["id"]]
@@ -255,14 +253,12 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.get("/security_groups/{sgid}/rules")
     async def list_rules(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         return page_per_page(request, "rules", sg["rules"], encode)
 
     @routes.post("/security_groups/{sgid}/rules")
     async def create_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         body = await json_body(request)
         errs = check_rule(body)
         if errs:
@@ -276,8 +272,7 @@ def routes(store: InstanceStore) -> list[Route]:
     @routes.put("/security_groups/{sgid}/rules")
     async def replace_rules(request: Request) -> Response:
         """PUT the whole list: the rules given, in that order, replace every editable rule."""
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         body = await json_body(request)
         rules = body.get("rules")
         if not isinstance(rules, list) or set(body) - {"rules"}:
@@ -298,14 +293,12 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.get("/security_groups/{sgid}/rules/{rid}")
     async def get_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         return JSONResponse({"rule": rule_of(sg, request.path_params["rid"])})
 
     @routes.route("PUT PATCH", "/security_groups/{sgid}/rules/{rid}")
     async def update_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         rule = rule_of(sg, request.path_params["rid"])
         body = await json_body(request)
         merged = (
@@ -324,8 +317,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     @routes.delete("/security_groups/{sgid}/rules/{rid}")
     async def delete_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         sg["rules"].remove(rule_of(sg, request.path_params["rid"]))
         renumber(sg)
         return Response(status_code=204)

@@ -52,7 +52,7 @@ SERVER_FIELDS = {
     "protected",
     "admin_password_encryption_ssh_key_id",
 }
-PATCH_FIELDS = {
+PATCH_COPIED = (  # the fields a PATCH sets as they are given, in this order
     "name",
     "tags",
     "commercial_type",
@@ -60,14 +60,11 @@ PATCH_FIELDS = {
     "protected",
     "dynamic_ip_required",
     "boot_type",
-    "volumes",
-    "security_group",
-    "placement_group",
     "routed_ip_enabled",
     "admin_password_encryption_ssh_key_id",
-    "public_ips",
-    "private_nics",
-}  # UpdateServerRequest's fields
+)
+# UpdateServerRequest's fields
+PATCH_FIELDS = {*PATCH_COPIED, "volumes", "security_group", "placement_group", "public_ips", "private_nics"}
 
 
 def routes(store: InstanceStore) -> list[Route]:
@@ -243,17 +240,7 @@ def routes(store: InstanceStore) -> list[Route]:
             apply_volumes(store, zone, server, body["volumes"])
         if ip_ids:
             set_public_ips(store, zone, server, ip_ids)
-        for key in (
-            "name",
-            "tags",
-            "commercial_type",
-            "enable_ipv6",
-            "protected",
-            "dynamic_ip_required",
-            "boot_type",
-            "routed_ip_enabled",
-            "admin_password_encryption_ssh_key_id",
-        ):
+        for key in PATCH_COPIED:
             if key in body:
                 server[key] = body[key]
         if "security_group" in body:

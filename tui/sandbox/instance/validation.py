@@ -63,6 +63,11 @@ def check_project(body: dict[str, Any], required: bool = True) -> Errors:
     return []
 
 
+def check_new(body: dict[str, Any], allowed: set[str]) -> Errors:
+    """What a creation's body is checked for first: only the fields it takes, a name, its project."""
+    return check_unknown(body, allowed) + check_name(body.get("name")) + check_project(body)
+
+
 def foreign_owner(store: InstanceStore, body: dict[str, Any]) -> bool:
     """The body names a project (or, without one, an organization) other than the caller's."""
     if body.get("project") is not None:

@@ -19,7 +19,7 @@ from .listing import owned
 from .state import InstanceStore, must, still_in_use
 from .validation import (
     check_name,
-    check_project,
+    check_new,
     check_size,
     check_tags,
     check_unknown,
@@ -54,11 +54,9 @@ def routes(store: InstanceStore) -> list[Route]:
     async def create_volume(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_unknown(
+        errs = check_new(
             body, {"name", "project", "organization", "volume_type", "size", "base_snapshot", "base_volume", "tags"}
         )
-        errs += check_name(body.get("name"))
-        errs += check_project(body)
         vtype = body.get("volume_type")
         if vtype is None:
             errs.append(("volume_type", "required", "required key not provided"))

@@ -29,5 +29,13 @@ def find_in(table: dict[str, dict[str, dict[str, Any]]], kind: str, zone: str, o
     return obj
 
 
+def in_path(
+    store: InstanceStore, request: Request, table: dict[str, dict[str, dict[str, Any]]], kind: str, key: str
+) -> tuple[str, dict[str, Any]]:
+    """The request's zone, and the object of that zone's `table` its path names (`{key}`)."""
+    zone = zone_of(store, request)
+    return zone, find_in(table, kind, zone, request.path_params[key])
+
+
 def encode(obj: dict[str, Any]) -> bytes:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()

@@ -5,7 +5,7 @@ said in the package's docstring."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -198,12 +198,22 @@ def routes(store: MonitoringStore) -> list[Route]:
         return Response(status_code=NO_CONTENT)
 
     # ---- tokens ------------------------------------------------------------------------------------
-    @routes.get("/tokens")
-    async def list_tokens(request: Request) -> Response:
-        found = store.ready(queried(request), writes=False)
-        return page(
-            request, "tokens", ordered(request, list(found.tokens.values()), TOKEN_ORDER, "created_at_asc"), dict
-        )
+    def listing(
+        path: str,
+        key: str,
+        table: Callable[[Instance], dict[Any, Any]],
+        orders: dict[str, tuple[str, bool]],
+        default: str,
+    ) -> None:
+        """GET `path`: the project's tokens or dashboard users (its `table`), in the order asked."""
+
+        async def list_them(request: Request) -> Response:
+            found = store.ready(queried(request), writes=False)
+            return page(request, key, ordered(request, list(table(found).values()), orders, default), dict)
+
+        routes.get(path)(list_them)
+
+    listing("/tokens", "tokens", lambda found: found.tokens, TOKEN_ORDER, "created_at_asc")
 
     @routes.post("/tokens")
     async def create_token(request: Request) -> Response:
@@ -234,12 +244,7 @@ def routes(store: MonitoringStore) -> list[Route]:
         return Response(status_code=NO_CONTENT)
 
     # ---- dashboard users ---------------------------------------------------------------------------
-    @routes.get("/dashboard-users")
-    async def list_users(request: Request) -> Response:
-        found = store.ready(queried(request), writes=False)
-        return page(
-            request, "dashboard_users", ordered(request, list(found.users.values()), USER_ORDER, "login_asc"), dict
-        )
+    listing("/dashboard-users", "dashboard_users", lambda found: found.users, USER_ORDER, "login_asc")
 
     @routes.post("/dashboard-users")
     async def create_user(request: Request) -> Response:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.responses import JSONResponse, Response
+
+T = TypeVar("T")
 
 
 class HttpError(Exception):
@@ -55,6 +57,13 @@ def permissions_denied(action: str, resource: str) -> HttpError:
 
 def not_found(resource: str, resource_id: str) -> HttpError:
     return platform_error(404, "not_found", "resource is not found", resource=resource, resource_id=resource_id)
+
+
+def or_not_found(obj: T | None, resource: str, resource_id: str) -> T:
+    """`obj`, looked up by `resource_id`: a 404 as a `resource` where it is None."""
+    if obj is None:
+        raise not_found(resource, resource_id)
+    return obj
 
 
 def transient_state(resource: str, resource_id: str, current_state: str | None) -> HttpError:

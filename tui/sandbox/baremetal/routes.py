@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from ..collection import filtered
 from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
-from ..errors import invalid_arguments, invalid_request, not_found
+from ..errors import invalid_arguments, invalid_request, not_found, or_not_found
 from ..lifecycle import GONE
 from ..routing import Routes
 from .state import EVENT, MAX_DESCRIPTION, ZONES, BaremetalStore
@@ -145,9 +145,7 @@ def routes(store: BaremetalStore) -> list[Route]:
     @routes.get("/os/{os_id}")
     async def one_os(request: Request) -> Response:  # get_os
         zone_of(request)
-        found = store.os.get(request.path_params["os_id"])
-        if found is None:
-            raise not_found("baremetal_os", request.path_params["os_id"])
+        found = or_not_found(store.os.get(request.path_params["os_id"]), "baremetal_os", request.path_params["os_id"])
         return JSONResponse(public(found))
 
     @routes.get("/servers")

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..core import check_unknown, json_body, page_page_size
-from ..errors import invalid_arguments, not_found
+from ..errors import invalid_arguments, or_not_found
 from .names import domain_name
 from ..routing import Routes
 from .store import DnsStore
@@ -18,9 +18,7 @@ from .store import DnsStore
 def certificate_routes(store: DnsStore, routes: Routes) -> None:
     def cert_in_path(request: Request) -> dict[str, Any]:
         name = domain_name(request.path_params["dns_zone"]) or request.path_params["dns_zone"]
-        c = store.certificates.get(name)
-        if c is None:
-            raise not_found("ssl_certificate", name)
+        c = or_not_found(store.certificates.get(name), "ssl_certificate", name)
         store.cert_line.settle(c)
         return c
 

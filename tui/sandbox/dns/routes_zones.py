@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..core import check_unknown, checked_body, is_uuid, json_body, page_page_size, public
-from ..errors import HttpError, already_exists, invalid_arguments, not_found
+from ..errors import HttpError, already_exists, invalid_arguments, not_found, or_not_found
 from .names import domain_name, host_name, subdomain_name, zone_name
 from ..routing import Routes
 from .store import DnsStore
@@ -66,9 +66,7 @@ def project_of(body: dict[str, Any], store: DnsStore) -> str:
 
 
 def zone_in_path(store: DnsStore, request: Request, key: str = "dns_zone") -> dict[str, Any]:
-    name = domain_name(request.path_params[key])
-    if name is None:
-        raise not_found("dns_zone", request.path_params[key])
+    name = or_not_found(domain_name(request.path_params[key]), "dns_zone", request.path_params[key])
     return store.zone(name)
 
 
@@ -135,10 +133,7 @@ def zone_routes(store: DnsStore, routes: Routes) -> None:
 
     def domain_in_path(request: Request) -> dict[str, Any]:
         name = domain_name(request.path_params["domain"]) or request.path_params["domain"]
-        d = store.domains.get(name)
-        if d is None:
-            raise not_found("domain", name)
-        return d
+        return or_not_found(store.domains.get(name), "domain", name)
 
     @routes.get("/domains/{domain}")
     async def get_domain(request: Request) -> Response:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..core import Ids
-from ..errors import HttpError, not_found, precondition_failed
+from ..errors import HttpError, or_not_found, precondition_failed
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
 from .names import same_hosts, zone_name
@@ -222,10 +222,7 @@ class DnsStore(ProductStore):
         return z
 
     def zone(self, name: str) -> Obj:
-        z = self.zones.get(name)
-        if z is None:
-            raise not_found("dns_zone", name)
-        return z
+        return or_not_found(self.zones.get(name), "dns_zone", name)
 
     def sub_zones(self, z: Obj) -> list[Obj]:
         return [s for s in self.zones.values() if s["_name"].endswith("." + z["_name"])]
@@ -336,10 +333,7 @@ class DnsStore(ProductStore):
         return cached
 
     def version(self, vid: str) -> tuple[Obj, Obj]:
-        found = self.versions.get(vid)
-        if found is None:
-            raise not_found("dns_zone_version", vid)
-        return found
+        return or_not_found(self.versions.get(vid), "dns_zone_version", vid)
 
     # ---- name servers, TSIG, certificates -------------------------------------------------------
     def nameservers(self, z: Obj) -> list[Obj]:

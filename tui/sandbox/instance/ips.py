@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
-from ..errors import invalid_arguments, not_found
+from ..errors import invalid_arguments, or_not_found
 from ..routing import Routes
 from .listing import owned
 from .state import InstanceStore
@@ -29,10 +29,9 @@ from .zones import encode, zone_of
 def ip_of(store: InstanceStore, zone: str, ref: str) -> dict[str, Any]:
     """An IP by its id or its address."""
     ips = store.ips[zone]
-    ip = ips.get(ref) or next((i for i in ips.values() if i["address"] == ref), None)
-    if ip is None:
-        raise not_found("instance_ip", ref)
-    return ip
+    return or_not_found(
+        ips.get(ref) or next((i for i in ips.values() if i["address"] == ref), None), "instance_ip", ref
+    )
 
 
 def attach(store: InstanceStore, zone: str, ip: dict[str, Any], server: dict[str, Any], replace: bool = True) -> None:

@@ -12,7 +12,7 @@ from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
 from ..routing import Routes
-from ..errors import invalid_arguments, invalid_request, not_found
+from ..errors import invalid_arguments, invalid_request, or_not_found
 from ..catalog import DEFAULT_RULES
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
@@ -236,10 +236,7 @@ def routes(store: InstanceStore) -> list[Route]:
         store.stamp(sg)
 
     def rule_of(sg: dict[str, Any], rid: str) -> dict[str, Any]:
-        rule = next((r for r in sg["rules"] if r["id"] == rid), None)
-        if rule is None:
-            raise not_found("instance_security_group_rule", rid)
-        return rule
+        return or_not_found(next((r for r in sg["rules"] if r["id"] == rid), None), "instance_security_group_rule", rid)
 
     # before `/security_groups/{sgid}/rules`: "default" is not a group's id
     @routes.get("/security_groups/default/rules")

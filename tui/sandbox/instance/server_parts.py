@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ..core import checked_body, is_uuid, json_body, page_per_page
 from ..routing import Routes
-from ..errors import already_exists, invalid_arguments, not_found
+from ..errors import already_exists, invalid_arguments, not_found, or_not_found
 from .listing import owned
 from .state import InstanceStore
 from .validation import check_tags, check_unknown
@@ -42,9 +42,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
     async def get_user_data(request: Request) -> Response:
         _, server = server_of(request)
         key = user_key(request)
-        value = store.user_data.get(server["id"], {}).get(key)
-        if value is None:
-            raise not_found("instance_user_data", key)
+        value = or_not_found(store.user_data.get(server["id"], {}).get(key), "instance_user_data", key)
         return Response(value, media_type="text/plain")
 
     @routes.patch("/servers/{sid}/user_data/{key}")

@@ -16,7 +16,7 @@ from typing import Any
 from .. import catalog
 from ..clock import Clock
 from ..core import ALL_ZONES, Ids
-from ..errors import HttpError, invalid_request, not_found, platform_error, precondition_failed
+from ..errors import HttpError, invalid_request, or_not_found, platform_error, precondition_failed
 from ..lifecycle import Timeline
 from . import actions
 from .server_state import ServerState, policy_respected
@@ -222,10 +222,7 @@ class InstanceStore(ServerState):
 
     def volume(self, zone: str, vid: str) -> dict[str, Any]:
         self.run_due()
-        vol = self.volumes[zone].get(vid)
-        if vol is None:
-            raise not_found("instance_volume", vid)
-        return vol
+        return or_not_found(self.volumes[zone].get(vid), "instance_volume", vid)
 
     def used_bytes(self, volume_type: str) -> int:
         return sum(

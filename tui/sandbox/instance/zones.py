@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 
 from ..core import ALL_ZONES
-from ..errors import invalid_arguments, not_found
+from ..errors import invalid_arguments, or_not_found
 from .state import InstanceStore
 
 
@@ -23,10 +23,7 @@ def zone_of(store: InstanceStore, request: Request) -> str:
 
 def find_in(table: dict[str, dict[str, dict[str, Any]]], kind: str, zone: str, oid: str) -> dict[str, Any]:
     """The object `oid` of a zone's `table` (404 as a `kind` where there is none)."""
-    obj = table[zone].get(oid)
-    if obj is None:
-        raise not_found(kind, oid)
-    return obj
+    return or_not_found(table[zone].get(oid), kind, oid)
 
 
 def in_path(

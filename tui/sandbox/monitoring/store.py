@@ -16,7 +16,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import not_found, precondition_failed, transient_state
+from ..errors import not_found, or_not_found, precondition_failed, transient_state
 from ..lifecycle import GONE, Timeline
 from ..product_store import ProductStore
 
@@ -77,10 +77,7 @@ class MonitoringStore(ProductStore):
 
     def instance(self, project_id: str) -> Instance:
         """The project's monitoring (404 when it is not activated)."""
-        found = self.find(project_id)
-        if found is None:
-            raise not_found("monitoring", project_id)
-        return found
+        return or_not_found(self.find(project_id), "monitoring", project_id)
 
     def ready(self, project_id: str, writes: bool = True) -> Instance:
         """The project's monitoring, for its tokens, users, contact points and alerts: 412 when it
@@ -183,7 +180,4 @@ class MonitoringStore(ProductStore):
         return {**user, "password": self.password()}
 
     def user(self, found: Instance, raw_id: str) -> dict[str, Any]:
-        user = found.users.get(int(raw_id)) if raw_id.isdigit() else None
-        if user is None:
-            raise not_found("dashboard_user", raw_id)
-        return user
+        return or_not_found(found.users.get(int(raw_id)) if raw_id.isdigit() else None, "dashboard_user", raw_id)

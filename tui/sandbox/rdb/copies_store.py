@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..errors import HttpError, not_found
+from ..errors import HttpError, not_found, or_not_found
 from ..lifecycle import Timeline
 from . import catalog
 
@@ -158,8 +158,6 @@ class CopiesStore:
         return out
 
     def log(self, region: str, lid: str) -> dict[str, Any]:
-        log = self.logs[region].get(lid)
-        if log is None:
-            raise not_found("instance_log", lid)
+        log = or_not_found(self.logs[region].get(lid), "instance_log", lid)
         self.timeline.settle(log)
         return log

@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import check_unknown, checked_body, json_body, page_page_size, public
-from ..errors import invalid_arguments, not_found
+from ..errors import invalid_arguments, not_found, or_not_found
 from ..routing import Routes
 from . import catalog, rules
 from .requests import PREFIX, instance_of, region_of
@@ -85,10 +85,7 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse({"name": body["name"], "is_admin": bool(body.get("is_admin"))})
 
     def user(i: dict[str, Any], name: str) -> dict[str, Any]:
-        u = i["_users"].get(name)
-        if u is None:
-            raise not_found("user", name)
-        return u
+        return or_not_found(i["_users"].get(name), "user", name)
 
     @routes.patch("/instances/{iid}/users/{name}")
     async def update_user(request: Request) -> Response:

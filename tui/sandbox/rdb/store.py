@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import HttpError, invalid_request, not_found, transient_state
+from ..errors import HttpError, invalid_request, not_found, or_not_found, transient_state
 from ..lifecycle import GONE, Timeline
 from ..product_store import ProductStore
 from . import catalog
@@ -303,9 +303,7 @@ class RdbStore(ProductStore, CopiesStore):
         raise not_found("endpoint", eid)
 
     def refuse_unless_managed(self, i: dict[str, Any], database: str) -> None:
-        db = i["_dbs"].get(database)
-        if db is None:
-            raise not_found("database", database)
+        db = or_not_found(i["_dbs"].get(database), "database", database)
         if not db["managed"]:
             raise invalid_request(
                 f"database {database} is not managed: its permissions are managed in SQL by its owner {db['owner']}"

@@ -15,7 +15,7 @@ from .listing import owned
 from .server_state import policy_respected
 from .state import InstanceStore, still_in_use
 from .validation import check_choice, check_name, check_project, check_tags, check_unknown, refuse_creation
-from .zones import encode, in_path, zone_of
+from .zones import encode, in_path, list_in_body, zone_of
 
 POLICY_TYPES = ("max_availability", "low_latency")
 POLICY_MODES = ("optional", "enforced")
@@ -124,10 +124,7 @@ def routes(store: InstanceStore) -> list[Route]:
     async def set_members(request: Request) -> Response:
         """PUT and PATCH both set the whole member list; servers that join or leave must be stopped."""
         zone, pg = group_of(request)
-        body = await json_body(request)
-        ids = body.get("servers")
-        if not isinstance(ids, list) or set(body) - {"servers"}:
-            raise invalid_arguments(("servers", "required", 'the body is {"servers": ["<server id>", …]}'))
+        ids = await list_in_body(request, "servers", '{"servers": ["<server id>", …]}')
         wanted = []
         errs = []
         for i, ref in enumerate(ids):

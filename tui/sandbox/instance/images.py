@@ -72,10 +72,7 @@ def routes(store: InstanceStore) -> list[Route]:
         task = store.task(zone, "volume_snapshot", f"/snapshots/{snap['id']}", f"/snapshots/{snap['id']}")
         return JSONResponse({"snapshot": snap, "task": task}, status_code=201)
 
-    @routes.get("/snapshots/{snid}")
-    async def get_snapshot(request: Request) -> Response:
-        _, snap = snapshot_of(request)
-        return JSONResponse({"snapshot": snap})
+    routes.read("/snapshots/{snid}", snapshot_of, lambda found: {"snapshot": found[1]})
 
     @routes.route("PATCH PUT", "/snapshots/{snid}")
     async def update_snapshot(request: Request) -> Response:
@@ -183,10 +180,7 @@ def routes(store: InstanceStore) -> list[Route]:
         )
         return JSONResponse({"image": image}, status_code=201)
 
-    @routes.get("/images/{iid}")
-    async def get_image(request: Request) -> Response:
-        _, image = image_of(request)
-        return JSONResponse({"image": image})
+    routes.read("/images/{iid}", image_of, lambda found: {"image": found[1]})
 
     @routes.route("PATCH PUT", "/images/{iid}")
     async def update_image(request: Request) -> Response:

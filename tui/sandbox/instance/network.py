@@ -27,7 +27,7 @@ from .validation import (
     check_unknown,
     refuse_creation,
 )
-from .zones import encode, in_path, zone_of
+from .zones import encode, in_path, list_in_body, zone_of
 
 RULE_FIELDS = {
     "protocol",
@@ -270,10 +270,7 @@ def routes(store: InstanceStore) -> list[Route]:
     async def replace_rules(request: Request) -> Response:
         """PUT the whole list: the rules given, in that order, replace every editable rule."""
         zone, sg = sg_of(request)
-        body = await json_body(request)
-        rules = body.get("rules")
-        if not isinstance(rules, list) or set(body) - {"rules"}:
-            raise invalid_arguments(("rules", "required", 'the body is {"rules": [...]}'))
+        rules = await list_in_body(request, "rules", '{"rules": [...]}')
         errs: Errors = []
         for i, rule in enumerate(rules):
             errs += (

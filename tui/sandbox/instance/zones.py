@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from ..core import ALL_ZONES
+from ..core import ALL_ZONES, json_body
 from ..errors import invalid_arguments, or_not_found
 from .state import InstanceStore
 
@@ -32,6 +32,15 @@ def in_path(
     """The request's zone, and the object of that zone's `table` its path names (`{key}`)."""
     zone = zone_of(store, request)
     return zone, find_in(table, kind, zone, request.path_params[key])
+
+
+async def list_in_body(request: Request, key: str, shape: str) -> list[Any]:
+    """The list a PUT of a whole set sends as its only field (`{key: [...]}`, described by `shape`)."""
+    body = await json_body(request)
+    items = body.get(key)
+    if not isinstance(items, list) or set(body) - {key}:
+        raise invalid_arguments((key, "required", f"the body is {shape}"))
+    return items
 
 
 def encode(obj: dict[str, Any]) -> bytes:

@@ -89,6 +89,18 @@ def check_unknown(body: dict[str, Any], allowed: set[str]) -> list[tuple[str, st
     return [(k, "unknown", "unknown field") for k in sorted(set(body) - allowed)]
 
 
+async def checked_body(
+    request: Request, allowed: set[str], check: Callable[[dict[str, Any]], list[tuple[str, str, str]]] | None = None
+) -> dict[str, Any]:
+    """The request's JSON object, refused (400, every problem at once) where it has a field the
+    endpoint does not take (`allowed`) or where `check(body)` finds a problem."""
+    body = await json_body(request)
+    errs = check_unknown(body, allowed) + (check(body) if check else [])
+    if errs:
+        raise invalid_arguments(*errs)
+    return body
+
+
 def check_password(pw: Any, field: str = "password") -> list[tuple[str, str, str]]:
     """The platform's password rule (databases, caches): 8–128 characters with a lower-case letter,
     an upper-case letter, a digit and a special character."""

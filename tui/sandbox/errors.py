@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.responses import JSONResponse, Response
+
+T = TypeVar("T")
 
 
 class HttpError(Exception):
@@ -22,86 +24,75 @@ class HttpError(Exception):
         return JSONResponse(self.body, status_code=self.status)
 
 
+def platform_error(status: int, type_: str, message: str, **fields: Any) -> HttpError:
+    """An error with the platform's body: its type and message, then the fields of that type."""
+    return HttpError(status, {"type": type_, "message": message, **fields})
+
+
 def invalid_arguments(*details: tuple[str, str, str]) -> HttpError:
     """400 with one detail per (argument_name, reason, help_message); reason in required|format|constraint|unknown."""
-    return HttpError(
+    return platform_error(
         400,
-        {
-            "type": "invalid_arguments",
-            "message": "invalid argument(s)",
-            "details": [{"argument_name": a, "reason": r, "help_message": h} for a, r, h in details],
-        },
+        "invalid_arguments",
+        "invalid argument(s)",
+        details=[{"argument_name": a, "reason": r, "help_message": h} for a, r, h in details],
     )
 
 
 def invalid_request(message: str) -> HttpError:
-    return HttpError(400, {"type": "invalid_request_error", "message": message})
+    return platform_error(400, "invalid_request_error", message)
 
 
 def denied() -> HttpError:
-    return HttpError(
-        401,
-        {
-            "type": "denied_authentication",
-            "message": "authentication is denied",
-            "method": "api_key",
-            "reason": "not_found",
-        },
+    return platform_error(
+        401, "denied_authentication", "authentication is denied", method="api_key", reason="not_found"
     )
 
 
 def permissions_denied(action: str, resource: str) -> HttpError:
-    return HttpError(
-        403,
-        {
-            "type": "permissions_denied",
-            "message": "insufficient permissions",
-            "details": [{"action": action, "resource": resource}],
-        },
+    return platform_error(
+        403, "permissions_denied", "insufficient permissions", details=[{"action": action, "resource": resource}]
     )
 
 
 def not_found(resource: str, resource_id: str) -> HttpError:
-    return HttpError(
-        404, {"type": "not_found", "message": "resource is not found", "resource": resource, "resource_id": resource_id}
-    )
+    return platform_error(404, "not_found", "resource is not found", resource=resource, resource_id=resource_id)
 
 
-def transient_state(resource: str, resource_id: str, current_state: str) -> HttpError:
+def or_not_found(obj: T | None, resource: str, resource_id: str) -> T:
+    """`obj`, looked up by `resource_id`: a 404 as a `resource` where it is None."""
+    if obj is None:
+        raise not_found(resource, resource_id)
+    return obj
+
+
+def transient_state(resource: str, resource_id: str, current_state: str | None) -> HttpError:
     """409: the resource is moving (creating, deleting…) and cannot take this request now."""
-    return HttpError(
+    return platform_error(
         409,
-        {
-            "type": "transient_state",
-            "message": "resource is in a transient state",
-            "resource": resource,
-            "resource_id": resource_id,
-            "current_state": current_state,
-        },
+        "transient_state",
+        "resource is in a transient state",
+        resource=resource,
+        resource_id=resource_id,
+        current_state=current_state,
     )
 
 
 def already_exists(resource: str, help_message: str) -> HttpError:
-    return HttpError(
-        409,
-        {
-            "type": "already_exists",
-            "message": "resource already exists",
-            "resource": resource,
-            "help_message": help_message,
-        },
+    return platform_error(
+        409, "already_exists", "resource already exists", resource=resource, help_message=help_message
     )
 
 
-def precondition_failed(precondition: str, help_message: str) -> HttpError:
-    return HttpError(
+def precondition_failed(precondition: str, help_message: str, **extra: Any) -> HttpError:
+    """412; `extra`: the fields some products add (the resource still in use)."""
+    return platform_error(
         412,
-        {
-            "type": "precondition_failed",
-            "message": "precondition is not respected",
-            "precondition": precondition,
-            "help_message": help_message,
-        },
+        "precondition_failed",
+        "precondition is not respected",
+        precondition=precondition,
+        help_message=help_message,
+        **extra,
     )
 
 

@@ -17,16 +17,6 @@ def routes(store: BaremetalStore) -> list[Any]:
     return [*server_routes(store), *networks.routes(store)]
 
 
-def _make(sandbox: Any) -> BaremetalStore:
-    return BaremetalStore(
-        sandbox.clock,
-        sandbox.ids,
-        sandbox.organization_id,
-        sandbox.project_id,
-        sandbox.options.get("baremetal_timings"),
-    )
-
-
 def seed_demo(store: BaremetalStore, rng: Any) -> None:
     """Servers in every status worth seeing, in two zones."""
     clock = store.clock
@@ -79,4 +69,4 @@ def seed_scale(store: BaremetalStore, rng: Any, count: int, zone: str = "fr-par-
         store.create(zone, {"name": f"bm-{n:05d}", "offer_id": offer, "tags": ["scale"]}, status="ready")
 
 
-PRODUCT = SandboxProduct("baremetal", "/baremetal/", _make, routes, seed_demo=seed_demo, seed_scale=seed_scale)
+PRODUCT = SandboxProduct("baremetal", "/baremetal/", BaremetalStore, routes, seed_demo=seed_demo, seed_scale=seed_scale)

@@ -14,7 +14,7 @@ from ..collection import matching
 from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
 from ..errors import invalid_arguments, not_found
 from ..lifecycle import GONE
-from ..routing import route_table
+from ..routing import Routes
 from .state import BaremetalStore
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")
@@ -23,6 +23,8 @@ ATTACH = 5.0
 
 
 def routes(store: BaremetalStore) -> list[Route]:
+    routes = Routes("/baremetal/v2/zones/{zone}")
+
     def server(request: Request) -> dict[str, Any]:
         return store.get(
             path_zone(request, PN_ZONES, "private networks of bare-metal servers"), request.path_params["sid"]
@@ -59,6 +61,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             return [(name, "constraint", f"a server is in at most {MAX_NETWORKS} private networks")]
         return []
 
+    @routes.get("/servers/{sid}/private-networks")
     async def listing(request: Request) -> Response:
         s = server(request)
         items = sorted(attachments(s).values(), key=lambda a: a["created_at"])
@@ -69,6 +72,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             items = [a for a in items if a["status"] == status]
         return page_page_size(request, "server_private_networks", items, public)
 
+    @routes.get("/server-private-networks")
     async def zone_listing(request: Request) -> Response:
         """Every attachment of the zone, filtered as the public clients ask (`server_id`,
         `private_network_id`, `project_id`, `organization_id`): how they list a server's networks."""
@@ -85,6 +89,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         items.sort(key=lambda a: a["created_at"], reverse=(q.get("order_by") or "").endswith("_desc"))
         return page_page_size(request, "server_private_networks", items, public)
 
+    @routes.post("/servers/{sid}/private-networks")
     async def add(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
@@ -103,6 +108,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(public(attach(s, pn)))
 
+    @routes.put("/servers/{sid}/private-networks")
     async def replace(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
@@ -119,6 +125,7 @@ def routes(store: BaremetalStore) -> list[Route]:
                 attach(s, pn)
         return JSONResponse({"server_private_networks": [public(a) for a in found.values()]})
 
+    @routes.delete("/servers/{sid}/private-networks/{pn}")
     async def remove(request: Request) -> Response:
         s = server(request)
         found = attachments(s)
@@ -129,11 +136,4 @@ def routes(store: BaremetalStore) -> list[Route]:
         store.attachment_steps.replan(found[pn], (ATTACH, {GONE: True}))
         return Response(status_code=204)
 
-    return route_table(
-        "/baremetal/v2/zones/{zone}",
-        ("GET", "/server-private-networks", zone_listing),
-        ("GET", "/servers/{sid}/private-networks", listing),
-        ("POST", "/servers/{sid}/private-networks", add),
-        ("PUT", "/servers/{sid}/private-networks", replace),
-        ("DELETE", "/servers/{sid}/private-networks/{pn}", remove),
-    )
+    return routes.table()

@@ -13,9 +13,9 @@ from starlette.routing import Route
 
 from ..collection import filtered
 from ..core import check_unknown, is_uuid, json_body, page_page_size, path_zone, public
-from ..errors import invalid_arguments, invalid_request, not_found
+from ..errors import invalid_arguments, invalid_request, not_found, or_not_found
 from ..lifecycle import GONE
-from ..routing import route_table
+from ..routing import Routes
 from .state import EVENT, MAX_DESCRIPTION, ZONES, BaremetalStore
 
 ORDERS = ("created_at_asc", "created_at_desc")
@@ -108,7 +108,7 @@ def _options(body: dict[str, Any]) -> list[Detail]:
 
 
 def routes(store: BaremetalStore) -> list[Route]:
-    base = "/baremetal/v1alpha1/zones/{zone}"
+    routes = Routes("/baremetal/v1alpha1/zones/{zone}")
 
     def zone_of(request: Request) -> str:
         return path_zone(request, ZONES, "bare-metal servers")
@@ -122,10 +122,12 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(("order_by", "constraint", f"order_by must be one of {', '.join(ORDERS)}"))
         return value
 
+    @routes.get("/offers")
     async def list_offers(request: Request) -> Response:
         zone = zone_of(request)
         return page_page_size(request, "offers", list(store.offers[zone].values()), dict)
 
+    @routes.get("/os")
     async def list_os(request: Request) -> Response:
         zone = zone_of(request)
         offer_id = request.query_params.get("offer_id")
@@ -133,19 +135,20 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise not_found("baremetal_offer", offer_id)
         return page_page_size(request, "os", store.os_for(zone, offer_id), dict)
 
+    @routes.get("/offers/{offer_id}")
     async def one_offer(request: Request) -> Response:  # get_offer
         found = store.offer(zone_of(request), request.path_params["offer_id"])
         if found is None:
             raise not_found("baremetal_offer", request.path_params["offer_id"])
         return JSONResponse(dict(found))
 
+    @routes.get("/os/{os_id}")
     async def one_os(request: Request) -> Response:  # get_os
         zone_of(request)
-        found = store.os.get(request.path_params["os_id"])
-        if found is None:
-            raise not_found("baremetal_os", request.path_params["os_id"])
+        found = or_not_found(store.os.get(request.path_params["os_id"]), "baremetal_os", request.path_params["os_id"])
         return JSONResponse(public(found))
 
+    @routes.get("/servers")
     async def list_servers(request: Request) -> Response:
         zone = zone_of(request)
         items = [s for s in store.all() if s["zone"] == zone]
@@ -156,6 +159,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         items.sort(key=lambda s: (s["created_at"], s["_seq"]), reverse=order(request) == "created_at_desc")
         return page_page_size(request, "servers", items, public)
 
+    @routes.post("/servers")
     async def create_server(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
@@ -190,9 +194,9 @@ def routes(store: BaremetalStore) -> list[Route]:
             )
         return JSONResponse(public(made))
 
-    async def get_server(request: Request) -> Response:
-        return JSONResponse(public(server(request)))
+    routes.read("/servers/{sid}", server, public)
 
+    @routes.patch("/servers/{sid}")
     async def patch_server(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
@@ -204,6 +208,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(public(store.collection.patch(s, body, tuple(UPDATE))))
 
+    @routes.delete("/servers/{sid}")
     async def delete_server(request: Request) -> Response:
         s = server(request)
         if s["status"] == "deleting":
@@ -228,12 +233,15 @@ def routes(store: BaremetalStore) -> list[Route]:
         store.plan(s, (store.t.power, {"status": settled, "ping_status": ping}))
         return JSONResponse(public(s))
 
+    @routes.post("/servers/{sid}/start")
     async def start(request: Request) -> Response:
         return power(request, "start", "stopped", "starting", "ready", "ping_status_up")
 
+    @routes.post("/servers/{sid}/stop")
     async def stop(request: Request) -> Response:
         return power(request, "stop", "ready", "stopping", "stopped", "ping_status_down")
 
+    @routes.post("/servers/{sid}/reboot")
     async def reboot(request: Request) -> Response:
         s = server(request)
         store.delivered(s)
@@ -255,6 +263,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         )
         return JSONResponse(public(s))
 
+    @routes.post("/servers/{sid}/install")
     async def install(request: Request) -> Response:
         s = server(request)
         store.delivered(s)
@@ -274,12 +283,14 @@ def routes(store: BaremetalStore) -> list[Route]:
         )
         return JSONResponse(public(s))
 
+    @routes.get("/servers/{sid}/events")
     async def events(request: Request) -> Response:
         s = server(request)
         items = store.events.get(s["id"], [])
         items = list(reversed(items)) if order(request) == "created_at_desc" else list(items)
         return page_page_size(request, "event", items, dict)
 
+    @routes.route("GET POST DELETE", "/servers/{sid}/remote-access")
     async def remote_access(request: Request) -> Response:
         s = server(request)
         if request.method == "DELETE":
@@ -314,6 +325,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         store.event(s["id"], "remote access")
         return JSONResponse(public(access))
 
+    @routes.patch("/servers/{sid}/ips/{ip}")
     async def patch_ip(request: Request) -> Response:
         s = server(request)
         ip = next((i for i in s["ips"] if i["id"] == request.path_params["ip"]), None)
@@ -333,22 +345,4 @@ def routes(store: BaremetalStore) -> list[Route]:
             store.plan(s, (store.t.reverse, {f"ip:{ip['id']}": {"reverse_status": "active"}}))
         return JSONResponse(dict(ip))
 
-    return route_table(
-        base,
-        ("GET", "/offers", list_offers),
-        ("GET", "/offers/{offer_id}", one_offer),
-        ("GET", "/os", list_os),
-        ("GET", "/os/{os_id}", one_os),
-        ("GET", "/servers", list_servers),
-        ("POST", "/servers", create_server),
-        ("GET", "/servers/{sid}", get_server),
-        ("PATCH", "/servers/{sid}", patch_server),
-        ("DELETE", "/servers/{sid}", delete_server),
-        ("POST", "/servers/{sid}/start", start),
-        ("POST", "/servers/{sid}/stop", stop),
-        ("POST", "/servers/{sid}/reboot", reboot),
-        ("POST", "/servers/{sid}/install", install),
-        ("GET", "/servers/{sid}/events", events),
-        ("GET POST DELETE", "/servers/{sid}/remote-access", remote_access),
-        ("PATCH", "/servers/{sid}/ips/{ip}", patch_ip),
-    )
+    return routes.table()

@@ -10,8 +10,9 @@ from typing import Any
 
 from ..collection import Collection
 from ..core import public
-from ..errors import HttpError, invalid_request
+from ..errors import invalid_request, transient_state
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
 MAX_DESCRIPTION = 255
@@ -85,15 +86,12 @@ OS_IMAGES = [
 ]
 
 
-class BaremetalStore:
-    def __init__(
-        self, clock: Any, ids: Any, organization_id: str, project_id: str, timings: Timings | None = None
-    ) -> None:
-        self.clock = clock
-        self.ids = ids
-        self.organization_id = organization_id
-        self.project_id = project_id
-        self.t = timings or Timings()
+class BaremetalStore(ProductStore):
+    t: Timings
+
+    def __init__(self, sandbox: Any) -> None:
+        super().__init__(sandbox, "baremetal_timings", Timings)
+        clock = self.clock
         self.offers = {z: {} for z in ZONES}  # zone -> id -> offer
         self.os: dict[str, dict[str, Any]] = {}
         # Steps merge by time (a reverse DNS settles during an install); stamped when read.
@@ -217,16 +215,7 @@ class BaremetalStore:
         if s["status"] == "undelivered":
             raise invalid_request("Server is not delivered")
         if s["status"] in ("deleting", "locked"):
-            raise HttpError(
-                409,
-                {
-                    "type": "transient_state",
-                    "message": "resource is in a transient state",
-                    "resource": "baremetal_server",
-                    "resource_id": s["id"],
-                    "current_state": s["status"],
-                },
-            )
+            raise transient_state("baremetal_server", s["id"], s["status"])
 
     def all(self) -> list[dict[str, Any]]:
         self.timeline.settle_due()

@@ -10,9 +10,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import between_pages, matching, ordered, page
-from ..core import check_unknown, is_uuid, json_body, path_region
-from ..errors import HttpError, invalid_arguments
-from ..routing import route_table
+from ..core import check_unknown, checked_body, is_uuid, json_body, path_region
+from ..errors import already_exists, invalid_arguments, precondition_failed
+from ..routing import Routes
 from .store import NAME_MAX, NAME_RULE, VISIBILITIES, RegistryStore
 
 NS_ORDER = {
@@ -54,6 +54,8 @@ def _owner(body: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def routes(store: RegistryStore) -> list[Route]:
+    routes = Routes("/registry/v1/regions/{region}")
+
     def region_of(request: Request) -> str:
         return path_region(request, ("fr-par", "nl-ams", "pl-waw"), "container registries")
 
@@ -70,6 +72,7 @@ def routes(store: RegistryStore) -> list[Route]:
         return lambda i: store.image_view(i, store.tags_of(region, i["id"]))
 
     # ---- namespaces --------------------------------------------------------------------------------
+    @routes.get("/namespaces")
     async def list_namespaces(request: Request) -> Response:
         region = region_of(request)
         items = ordered(
@@ -80,6 +83,7 @@ def routes(store: RegistryStore) -> list[Route]:
         )
         return page(request, "namespaces", items, store.namespace_view)
 
+    @routes.post("/namespaces")
     async def create_namespace(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
@@ -90,36 +94,29 @@ def routes(store: RegistryStore) -> list[Route]:
         if errs:
             raise invalid_arguments(*errs)
         if any(n["name"] == body["name"] for n in store.namespaces.all(region)):  # spec 3 §7.2, §8
-            raise HttpError(
-                409,
-                {
-                    "type": "already_exists",
-                    "message": "resource already exists",
-                    "resource": "namespace",
-                    "help_message": f"the namespace name {body['name']!r} is already in use in {region}",
-                },
-            )
+            raise already_exists("namespace", f"the namespace name {body['name']!r} is already in use in {region}")
         ns = store.create_namespace(region, body["name"], body.get("description") or "", bool(body.get("is_public")))
         if body.get("project_id"):
             ns["project_id"] = body["project_id"]
         return JSONResponse(store.namespace_view(ns))
 
-    async def get_namespace(request: Request) -> Response:
-        return JSONResponse(store.namespace_view(namespace(request)))
+    routes.read("/namespaces/{namespace_id}", namespace, store.namespace_view)
 
+    @routes.route("PATCH PUT", "/namespaces/{namespace_id}")
     async def update_namespace(request: Request) -> Response:
         ns = namespace(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"description", "is_public"}) + _description(body) + _public_flag(body)
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(
+            request, {"description", "is_public"}, lambda body: _description(body) + _public_flag(body)
+        )
         store.namespaces.patch(ns, body, ("description", "is_public"))
         return JSONResponse(store.namespace_view(ns))
 
+    @routes.delete("/namespaces/{namespace_id}")
     async def delete_namespace(request: Request) -> Response:
         return JSONResponse(store.namespace_view(store.delete(store.namespaces, namespace(request))))
 
     # ---- images ------------------------------------------------------------------------------------
+    @routes.get("/images")
     async def list_images(request: Request) -> Response:
         region = region_of(request)
         q = request.query_params
@@ -141,9 +138,11 @@ def routes(store: RegistryStore) -> list[Route]:
 
         return page(request, "images", between_pages(request, store.timeline, found), image_out(region))
 
+    @routes.get("/images/{image_id}")
     async def get_image(request: Request) -> Response:
         return JSONResponse(image_out(region_of(request))(image(request)))
 
+    @routes.patch("/images/{image_id}")
     async def update_image(request: Request) -> Response:
         found = image(request)
         body = await json_body(request)
@@ -155,11 +154,13 @@ def routes(store: RegistryStore) -> list[Route]:
         store.images.patch(found, body, ("visibility",))
         return JSONResponse(image_out(region_of(request))(found))
 
+    @routes.delete("/images/{image_id}")
     async def delete_image(request: Request) -> Response:
         found = store.delete(store.images, image(request))
         return JSONResponse(image_out(region_of(request))(found))
 
     # ---- tags --------------------------------------------------------------------------------------
+    @routes.get("/images/{image_id}/tags")
     async def list_tags(request: Request) -> Response:
         region = region_of(request)
         found = image(request)
@@ -170,9 +171,11 @@ def routes(store: RegistryStore) -> list[Route]:
         )
         return page(request, "tags", items, lambda t: {k: v for k, v in t.items() if not k.startswith("_")})
 
+    @routes.get("/tags/{tag_id}")
     async def get_tag(request: Request) -> Response:
         return JSONResponse({k: v for k, v in tag(request).items() if not k.startswith("_")})
 
+    @routes.delete("/tags/{tag_id}")
     async def delete_tag(request: Request) -> Response:
         """A tag whose digest other tags share is one manifest: deleting it deletes them all, so the
         platform asks for `force` (412 without it)."""
@@ -185,36 +188,17 @@ def routes(store: RegistryStore) -> list[Route]:
             if t is not found and t["digest"] == found["digest"] and t["status"] != "deleting"
         ]
         if shared and not force:
-            raise HttpError(
-                412,
-                {
-                    "type": "precondition_failed",
-                    "message": "precondition is not respected",
-                    "precondition": "resource_still_in_use",
-                    "help_message": f"tags {', '.join(t['name'] for t in shared)} share this digest: delete with "
-                    "force=true to delete them all",
-                },
+            raise precondition_failed(
+                "resource_still_in_use",
+                f"tags {', '.join(t['name'] for t in shared)} share this digest: delete with force=true to delete them "
+                "all",
             )
         for other in shared:
             store.delete(store.tags, other)
         store.delete(store.tags, found)
         return JSONResponse({k: v for k, v in found.items() if not k.startswith("_")})
 
-    return route_table(
-        "/registry/v1/regions/{region}",
-        ("GET", "/namespaces", list_namespaces),
-        ("POST", "/namespaces", create_namespace),
-        ("GET", "/namespaces/{namespace_id}", get_namespace),
-        ("PATCH PUT", "/namespaces/{namespace_id}", update_namespace),
-        ("DELETE", "/namespaces/{namespace_id}", delete_namespace),
-        ("GET", "/images", list_images),
-        ("GET", "/images/{image_id}", get_image),
-        ("PATCH", "/images/{image_id}", update_image),
-        ("DELETE", "/images/{image_id}", delete_image),
-        ("GET", "/images/{image_id}/tags", list_tags),
-        ("GET", "/tags/{tag_id}", get_tag),
-        ("DELETE", "/tags/{tag_id}", delete_tag),
-    )
+    return routes.table()
 
 
 def _description(body: dict[str, Any]) -> list[tuple[str, str, str]]:

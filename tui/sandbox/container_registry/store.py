@@ -12,6 +12,7 @@ from typing import Any
 
 from ..collection import Collection
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.2
 # A namespace and an image name are path components of a container image reference: lower-case
@@ -31,13 +32,11 @@ class Timings:
     delete: float = 5.0  # deleting → gone
 
 
-class RegistryStore:
+class RegistryStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t = sandbox.options.get("registry_timings") or Timings()
+        super().__init__(sandbox, "registry_timings", Timings)
         self.timeline = Timeline(self.clock)
         self.namespaces = Collection("namespace", REGIONS, self.timeline, scope_key="region")
         self.images = Collection("image", REGIONS, self.timeline, scope_key="_region")

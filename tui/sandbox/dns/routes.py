@@ -9,7 +9,8 @@ from typing import Any, Callable
 
 from starlette.routing import Route
 
-from ..routing import route_table
+from ..routing import Routes
+from .routes_certificates import certificate_routes
 from .routes_records import record_routes
 from .routes_zones import zone_routes
 from .store import DnsStore
@@ -26,7 +27,8 @@ def routes(store: DnsStore) -> list[Route]:
 
         return run
 
-    # the version routes first: `/dns-zones/version/{id}` is not a zone named "version"
-    records = record_routes(store)
-    entries = records[:3] + zone_routes(store) + records[3:]
-    return route_table(PREFIX, *[(methods, path, settled(handler)) for methods, path, handler in entries])
+    declared = Routes(PREFIX)
+    record_routes(store, declared)  # first: `/dns-zones/version/{id}` is not a zone named "version"
+    zone_routes(store, declared)
+    certificate_routes(store, declared)
+    return declared.table(wrap=settled)

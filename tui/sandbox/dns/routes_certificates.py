@@ -9,20 +9,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..core import check_unknown, json_body, page_page_size
-from ..errors import invalid_arguments, not_found
+from ..errors import invalid_arguments, or_not_found
 from .names import domain_name
+from ..routing import Routes
 from .store import DnsStore
 
 
-def certificate_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
+def certificate_routes(store: DnsStore, routes: Routes) -> None:
     def cert_in_path(request: Request) -> dict[str, Any]:
         name = domain_name(request.path_params["dns_zone"]) or request.path_params["dns_zone"]
-        c = store.certificates.get(name)
-        if c is None:
-            raise not_found("ssl_certificate", name)
+        c = or_not_found(store.certificates.get(name), "ssl_certificate", name)
         store.cert_line.settle(c)
         return c
 
+    @routes.get("/ssl-certificates")
     async def list_certs(request: Request) -> Response:
         q = request.query_params
         items = sorted(store.certificates.values(), key=lambda c: c["dns_zone"])
@@ -37,6 +37,7 @@ def certificate_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             ]
         return page_page_size(request, "certificates", items, dict)
 
+    @routes.post("/ssl-certificates")
     async def create_cert(request: Request) -> Response:
         body = await json_body(request)
         errs = check_unknown(body, {"dns_zone", "alternative_dns_zones"})
@@ -62,18 +63,11 @@ def certificate_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         assert name is not None
         return JSONResponse(store.create_certificate(store.zone(name), [n for n in names if n]))
 
-    async def get_cert(request: Request) -> Response:
-        return JSONResponse(cert_in_path(request))
+    routes.read("/ssl-certificates/{dns_zone}", cert_in_path)
 
+    @routes.delete("/ssl-certificates/{dns_zone}")
     async def delete_cert(request: Request) -> Response:
         c = cert_in_path(request)
         store.cert_line.cancel(c)
         del store.certificates[c["dns_zone"]]
         return JSONResponse({})
-
-    return [
-        ("GET", "/ssl-certificates", list_certs),
-        ("POST", "/ssl-certificates", create_cert),
-        ("GET", "/ssl-certificates/{dns_zone}", get_cert),
-        ("DELETE", "/ssl-certificates/{dns_zone}", delete_cert),
-    ]

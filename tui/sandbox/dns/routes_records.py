@@ -14,19 +14,20 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..core import check_unknown, json_body, page_page_size
+from ..core import check_unknown, checked_body, json_body, page_page_size
 from ..errors import invalid_arguments
 from . import bind, changes
 from .names import record_name
 from .records import check_record, record_type
 from .routes_zones import order_param, project_of, zone_in_path
+from ..routing import Routes
 from .store import DnsStore
 
 RECORD_ORDER = {"name_asc": False, "name_desc": True}
 PATCH_FIELDS = {"changes", "return_all_records", "disallow_new_zone_creation", "serial"}
 
 
-def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
+def record_routes(store: DnsStore, routes: Routes) -> None:
     def replace_all(z: dict[str, Any], contents: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
         """An import: the zone's records become `contents` (checked), plus its automatic NS records."""
         records: dict[str, dict[str, Any]] = {}
@@ -42,6 +43,28 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         store.commit(z, store.with_ns(z, records))
         return store.sorted_records(z, False)
 
+    # ---- versions first: `/dns-zones/version/{version_id}` is not a zone named "version" ----------
+    @routes.get("/dns-zones/version/{version_id}")
+    async def version_records(request: Request) -> Response:
+        _, v = store.version(request.path_params["version_id"])
+        items = sorted(v["_records"], key=lambda r: (r["name"], r["type"], r["data"]))
+        return page_page_size(request, "records", items, dict)
+
+    @routes.get("/dns-zones/version/{version_id}/diff")
+    async def version_diff(request: Request) -> Response:
+        z, v = store.version(request.path_params["version_id"])
+        return JSONResponse({"changes": changes.diff(list(v["_records"]), list(z["_records"].values()))})
+
+    @routes.post("/dns-zones/version/{version_id}/restore")
+    async def restore(request: Request) -> Response:
+        z, v = store.version(request.path_params["version_id"])
+        await checked_body(request, set())  # an empty object, or none
+        store.editable(z)
+        store.commit(z, {r["id"]: r for r in v["_records"]})
+        return JSONResponse({})
+
+    # ---- records ---------------------------------------------------------------------------------
+    @routes.get("/dns-zones/{dns_zone}/records")
     async def list_records(request: Request) -> Response:
         z = zone_in_path(store, request)
         q = request.query_params
@@ -57,6 +80,7 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             items = [r for r in items if r["id"] == q["id"]]
         return page_page_size(request, "records", items, dict)
 
+    @routes.patch("/dns-zones/{dns_zone}/records")
     async def patch_records(request: Request) -> Response:
         z = zone_in_path(store, request)
         body = await json_body(request, multiline=("changes",))
@@ -80,36 +104,20 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             return JSONResponse({"records": [records[rid] for rid in changed]})
         return JSONResponse({"records": store.sorted_records(z, False)})
 
+    @routes.delete("/dns-zones/{dns_zone}/records")
     async def clear_records(request: Request) -> Response:
         z = store.editable(zone_in_path(store, request))
         store.commit(z, {})
         return JSONResponse({})
 
+    @routes.get("/dns-zones/{dns_zone}/versions")
     async def list_versions(request: Request) -> Response:
         z = zone_in_path(store, request)
         return page_page_size(
             request, "versions", z["_versions"][::-1], lambda v: {"id": v["id"], "created_at": v["created_at"]}
         )
 
-    async def version_records(request: Request) -> Response:
-        _, v = store.version(request.path_params["version_id"])
-        items = sorted(v["_records"], key=lambda r: (r["name"], r["type"], r["data"]))
-        return page_page_size(request, "records", items, dict)
-
-    async def version_diff(request: Request) -> Response:
-        z, v = store.version(request.path_params["version_id"])
-        return JSONResponse({"changes": changes.diff(list(v["_records"]), list(z["_records"].values()))})
-
-    async def restore(request: Request) -> Response:
-        z, v = store.version(request.path_params["version_id"])
-        body = await json_body(request)
-        errs = check_unknown(body, set())
-        if errs:
-            raise invalid_arguments(*errs)
-        store.editable(z)
-        store.commit(z, {r["id"]: r for r in v["_records"]})
-        return JSONResponse({})
-
+    @routes.post("/dns-zones/{dns_zone}/import-provider")
     async def import_provider(request: Request) -> Response:
         z = zone_in_path(store, request)
         body = await json_body(request)
@@ -124,6 +132,7 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             {"records": replace_all(z, bind.provider_records(z["_name"], online["token"]), "online_v1")}
         )
 
+    @routes.post("/dns-zones/{dns_zone}/raw")
     async def import_raw(request: Request) -> Response:
         z = zone_in_path(store, request)
         body = await json_body(request, multiline=("content", "bind_source.content"))
@@ -159,6 +168,7 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
                 )
         return JSONResponse({"records": replace_all(z, contents, field)})
 
+    @routes.get("/dns-zones/{dns_zone}/raw")
     async def export_raw(request: Request) -> Response:
         z = zone_in_path(store, request)
         fmt = request.query_params.get("format") or "bind"
@@ -172,16 +182,3 @@ def record_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
                 "content": base64.b64encode(text.encode()).decode(),
             }
         )
-
-    return [
-        ("GET", "/dns-zones/version/{version_id}", version_records),
-        ("GET", "/dns-zones/version/{version_id}/diff", version_diff),
-        ("POST", "/dns-zones/version/{version_id}/restore", restore),
-        ("GET", "/dns-zones/{dns_zone}/records", list_records),
-        ("PATCH", "/dns-zones/{dns_zone}/records", patch_records),
-        ("DELETE", "/dns-zones/{dns_zone}/records", clear_records),
-        ("GET", "/dns-zones/{dns_zone}/versions", list_versions),
-        ("POST", "/dns-zones/{dns_zone}/import-provider", import_provider),
-        ("POST", "/dns-zones/{dns_zone}/raw", import_raw),
-        ("GET", "/dns-zones/{dns_zone}/raw", export_raw),
-    ]

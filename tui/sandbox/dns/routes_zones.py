@@ -15,11 +15,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..core import check_unknown, is_uuid, json_body, page_page_size, public
-from ..errors import HttpError, already_exists, invalid_arguments, not_found
+from ..core import check_unknown, checked_body, is_uuid, json_body, page_page_size, public
+from ..errors import HttpError, already_exists, invalid_arguments, not_found, or_not_found
 from .names import domain_name, host_name, subdomain_name, zone_name
+from ..routing import Routes
 from .store import DnsStore
-from .routes_certificates import certificate_routes
 
 ZONE_ORDER = {
     "domain_asc": (("domain", "subdomain"), False),
@@ -66,9 +66,7 @@ def project_of(body: dict[str, Any], store: DnsStore) -> str:
 
 
 def zone_in_path(store: DnsStore, request: Request, key: str = "dns_zone") -> dict[str, Any]:
-    name = domain_name(request.path_params[key])
-    if name is None:
-        raise not_found("dns_zone", request.path_params[key])
+    name = or_not_found(domain_name(request.path_params[key]), "dns_zone", request.path_params[key])
     return store.zone(name)
 
 
@@ -108,17 +106,19 @@ def check_nameservers(entries: Any) -> list[tuple[str, list[str]]]:
     return out
 
 
-def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
+def zone_routes(store: DnsStore, routes: Routes) -> None:
     def zones_page(request: Request, zones: list[dict[str, Any]], order: str = "domain_asc") -> Response:
         keys, rev = ZONE_ORDER[order]
         return page_page_size(
             request, "dns_zones", sorted(zones, key=lambda z: tuple(z[k] for k in keys), reverse=rev), public
         )
 
+    @routes.get("")
     async def info(request: Request) -> Response:
         return JSONResponse(SERVICE)
 
     # ---- domains ---------------------------------------------------------------------------------
+    @routes.get("/domains")
     async def list_domains(request: Request) -> Response:
         q = request.query_params
         items = list(store.domains.values())
@@ -133,11 +133,9 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
 
     def domain_in_path(request: Request) -> dict[str, Any]:
         name = domain_name(request.path_params["domain"]) or request.path_params["domain"]
-        d = store.domains.get(name)
-        if d is None:
-            raise not_found("domain", name)
-        return d
+        return or_not_found(store.domains.get(name), "domain", name)
 
+    @routes.get("/domains/{domain}")
     async def get_domain(request: Request) -> Response:
         d = domain_in_path(request)
         zones = sorted((z for z in store.zones.values() if z["domain"] == d["domain"]), key=lambda z: z["subdomain"])
@@ -150,10 +148,12 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             }
         )
 
+    @routes.get("/domains/{domain}/zones")
     async def domain_zones(request: Request) -> Response:
         d = domain_in_path(request)
         return zones_page(request, [z for z in store.zones.values() if z["domain"] == d["domain"]], "subdomain_asc")
 
+    @routes.post("/domains/external-domain", "/external-domains")
     async def register(request: Request) -> Response:
         body = await json_body(request)
         errs = check_unknown(body, {"domain", "project_id"})
@@ -186,6 +186,7 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             }
         )
 
+    @routes.delete("/external-domains/{domain}")
     async def delete_external(request: Request) -> Response:
         d = domain_in_path(request)
         if not d["is_external"]:
@@ -196,6 +197,7 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         return JSONResponse({})
 
     # ---- zones -----------------------------------------------------------------------------------
+    @routes.get("/dns-zones")
     async def list_zones(request: Request) -> Response:
         q = request.query_params
         order = order_param(request, ZONE_ORDER, "domain_asc")
@@ -215,6 +217,7 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             items = []
         return zones_page(request, items, order)
 
+    @routes.post("/dns-zones")
     async def create_zone(request: Request) -> Response:
         body = await json_body(request)
         errs = check_unknown(body, {"domain", "subdomain", "project_id"})
@@ -236,12 +239,10 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             raise already_exists("dns_zone", f"the zone {name} exists")
         return JSONResponse(public(store.create_zone(domain, sub, project)))
 
+    @routes.patch("/dns-zones/{dns_zone}")
     async def update_zone(request: Request) -> Response:
         z = zone_in_path(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"new_dns_zone", "project_id"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"new_dns_zone", "project_id"})
         project = project_of(body, store) if body.get("project_id") else z["project_id"]
         new = body.get("new_dns_zone")
         if new not in (None, "") and new != z["_name"]:
@@ -262,6 +263,7 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
             z["updated_at"] = store.iso()
         return JSONResponse(public(z))
 
+    @routes.delete("/dns-zones/{dns_zone}")
     async def delete_zone(request: Request) -> Response:
         z = zone_in_path(store, request)
         if not z["subdomain"]:
@@ -269,6 +271,7 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         store.drop_zone(z)
         return JSONResponse({})
 
+    @routes.post("/dns-zones/{dns_zone}/clone")
     async def clone(request: Request) -> Response:
         src = zone_in_path(store, request)
         body = await json_body(request)
@@ -308,12 +311,10 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         store.commit(dest, store.with_ns(dest, copied))
         return JSONResponse(public(dest))
 
+    @routes.post("/dns-zones/{dns_zone}/refresh")
     async def refresh(request: Request) -> Response:
         z = zone_in_path(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"recreate_dns_zone", "recreate_sub_dns_zone"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"recreate_dns_zone", "recreate_sub_dns_zone"})
         again, again_subs = (
             flag(body.get("recreate_dns_zone"), "recreate_dns_zone"),
             flag(body.get("recreate_sub_dns_zone"), "recreate_sub_dns_zone"),
@@ -328,44 +329,24 @@ def zone_routes(store: DnsStore) -> list[tuple[str, str, Any]]:
         return JSONResponse({"dns_zones": [public(one) for one in zones]})
 
     # ---- name servers, TSIG key ------------------------------------------------------------------
+    @routes.get("/dns-zones/{dns_zone}/nameservers")
     async def get_ns(request: Request) -> Response:
         return JSONResponse({"ns": store.nameservers(zone_in_path(store, request))})
 
+    @routes.put("/dns-zones/{dns_zone}/nameservers")
     async def put_ns(request: Request) -> Response:
         z = zone_in_path(store, request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"ns"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"ns"})
         store.set_nameservers(z, check_nameservers(body.get("ns")))
         return JSONResponse({"ns": store.nameservers(z)})
 
+    @routes.get("/dns-zones/{dns_zone}/tsig-key")
     async def get_tsig(request: Request) -> Response:
         return JSONResponse(store.tsig_key(zone_in_path(store, request)))
 
+    @routes.delete("/dns-zones/{dns_zone}/tsig-key")
     async def delete_tsig(request: Request) -> Response:
         z = zone_in_path(store, request)
         if store.tsig.pop(z["_name"], None) is None:
             raise not_found("tsig_key", z["_name"])
         return JSONResponse({})
-
-    return [
-        ("GET", "", info),
-        ("GET", "/domains", list_domains),
-        ("POST", "/domains/external-domain", register),
-        ("POST", "/external-domains", register),
-        ("DELETE", "/external-domains/{domain}", delete_external),
-        ("GET", "/domains/{domain}", get_domain),
-        ("GET", "/domains/{domain}/zones", domain_zones),
-        ("GET", "/dns-zones", list_zones),
-        ("POST", "/dns-zones", create_zone),
-        ("PATCH", "/dns-zones/{dns_zone}", update_zone),
-        ("DELETE", "/dns-zones/{dns_zone}", delete_zone),
-        ("POST", "/dns-zones/{dns_zone}/clone", clone),
-        ("POST", "/dns-zones/{dns_zone}/refresh", refresh),
-        ("GET", "/dns-zones/{dns_zone}/nameservers", get_ns),
-        ("PUT", "/dns-zones/{dns_zone}/nameservers", put_ns),
-        ("GET", "/dns-zones/{dns_zone}/tsig-key", get_tsig),
-        ("DELETE", "/dns-zones/{dns_zone}/tsig-key", delete_tsig),
-        *certificate_routes(store),
-    ]

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..core import Ids
-from ..errors import HttpError, not_found, precondition_failed
+from ..errors import HttpError, or_not_found, precondition_failed
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 from .names import same_hosts, zone_name
 
 Obj = dict[str, Any]
@@ -67,13 +68,12 @@ def pem(kind: str, seed: str, lines: int = 6) -> str:
     )
 
 
-class DnsStore:
+class DnsStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
+        super().__init__(sandbox, "dns_timings", Timings)
         self.ids = Ids("dns")  # its own ids: seeding thousands of records moves no other product's ids
-        self.t: Timings = sandbox.options.get("dns_timings") or Timings()
         self.domains: dict[str, Obj] = {}
         self.zones: dict[str, Obj] = {}  # by full name: "shop.example.com"
         self.versions: dict[str, tuple[Obj, Obj]] = {}  # version id -> (zone, version)
@@ -222,10 +222,7 @@ class DnsStore:
         return z
 
     def zone(self, name: str) -> Obj:
-        z = self.zones.get(name)
-        if z is None:
-            raise not_found("dns_zone", name)
-        return z
+        return or_not_found(self.zones.get(name), "dns_zone", name)
 
     def sub_zones(self, z: Obj) -> list[Obj]:
         return [s for s in self.zones.values() if s["_name"].endswith("." + z["_name"])]
@@ -336,10 +333,7 @@ class DnsStore:
         return cached
 
     def version(self, vid: str) -> tuple[Obj, Obj]:
-        found = self.versions.get(vid)
-        if found is None:
-            raise not_found("dns_zone_version", vid)
-        return found
+        return or_not_found(self.versions.get(vid), "dns_zone_version", vid)
 
     # ---- name servers, TSIG, certificates -------------------------------------------------------
     def nameservers(self, z: Obj) -> list[Obj]:

@@ -17,8 +17,9 @@ from ..collection import Collection, page
 from ..core import check_unknown, is_uuid, json_body, path_zone, public
 from ..errors import invalid_arguments
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 from ..registry import SandboxProduct
-from ..routing import route_table
+from ..routing import Routes
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
 MAX_PER_SERVER = 64
@@ -30,12 +31,12 @@ class Timings:
     settle: float = 3.0  # updating/detaching → attached/ready
 
 
-class FipStore:
+class FipStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
+        super().__init__(sandbox, "fip_timings", Timings)
         self.sandbox = sandbox
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.t = sandbox.options.get("fip_timings") or Timings()
         # updating → attached or ready, detaching → ready; stamped when read, as the platform does
         self.timeline = Timeline(self.clock, stamp_read=True)
         self.collection = Collection("flexible_ip", ZONES, self.timeline)
@@ -113,7 +114,7 @@ class FipStore:
 
 
 def routes(store: FipStore) -> list[Route]:
-    base = "/flexible-ip/v1alpha1/zones/{zone}"
+    routes = Routes("/flexible-ip/v1alpha1/zones/{zone}")
 
     def zone_of(request: Request) -> str:
         return path_zone(request, ZONES, "flexible IPs for bare metal")
@@ -131,6 +132,7 @@ def routes(store: FipStore) -> list[Route]:
             errs.append(("tags", "format", "tags must be an array of strings"))
         return errs
 
+    @routes.get("/fips")
     async def listing(request: Request) -> Response:
         zone = zone_of(request)
         items = list(store.fips[zone].values())  # created order (a dict keeps insertion order)
@@ -142,6 +144,7 @@ def routes(store: FipStore) -> list[Route]:
         # Only the page's items are settled and rendered: 10,000 IPs cost a page, not the zone, per request.
         return page(request, "flexible_ips", items, lambda f: public(store.settle(f)))
 
+    @routes.post("/fips")
     async def create(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
@@ -158,6 +161,7 @@ def routes(store: FipStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(public(store.create(zone, body)))
 
+    @routes.route("GET PATCH DELETE", "/fips/{fid}")
     async def one(request: Request) -> Response:
         f = fip(request)
         if request.method == "DELETE":
@@ -171,6 +175,7 @@ def routes(store: FipStore) -> list[Route]:
             store.collection.patch(f, body, ("description", "tags", "reverse"))
         return JSONResponse(public(f))
 
+    @routes.post("/fips/attach")
     async def attach(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
@@ -200,6 +205,7 @@ def routes(store: FipStore) -> list[Route]:
             store.moving(f, "attached")
         return JSONResponse({"flexible_ips": [public(f) for f in fips], "total_count": len(fips)})
 
+    @routes.post("/fips/detach")
     async def detach(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
@@ -214,6 +220,7 @@ def routes(store: FipStore) -> list[Route]:
             store.moving(f, "ready")
         return JSONResponse({"flexible_ips": [public(f) for f in fips], "total_count": len(fips)})
 
+    @routes.route("POST DELETE", "/fips/{fid}/mac")
     async def mac(request: Request) -> Response:
         f = fip(request)
         if request.method == "DELETE":
@@ -228,6 +235,7 @@ def routes(store: FipStore) -> list[Route]:
         f["mac_address"] = store.new_mac(mac_type)
         return JSONResponse(public(f))
 
+    @routes.post("/fips/{fid}/mac/duplicate")
     async def duplicate(request: Request) -> Response:
         f = fip(request)
         body = await json_body(request)
@@ -244,6 +252,7 @@ def routes(store: FipStore) -> list[Route]:
         f["mac_address"] = dict(src["mac_address"], id=store.ids.uuid())
         return JSONResponse(public(f))
 
+    @routes.post("/fips/{fid}/mac/move")
     async def move(request: Request) -> Response:
         f = fip(request)
         body = await json_body(request)
@@ -255,17 +264,7 @@ def routes(store: FipStore) -> list[Route]:
         dst["mac_address"], f["mac_address"] = f["mac_address"], None
         return JSONResponse(public(dst))
 
-    return route_table(
-        base,
-        ("GET", "/fips", listing),
-        ("POST", "/fips", create),
-        ("POST", "/fips/attach", attach),
-        ("POST", "/fips/detach", detach),
-        ("GET PATCH DELETE", "/fips/{fid}", one),
-        ("POST DELETE", "/fips/{fid}/mac", mac),
-        ("POST", "/fips/{fid}/mac/duplicate", duplicate),
-        ("POST", "/fips/{fid}/mac/move", move),
-    )
+    return routes.table()
 
 
 def seed_demo(store: FipStore, rng: Any) -> None:

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..constants import GENAI_PREFIX
+from ..product_store import ProductStore
 from .limits import Limits, RateLimiter, Refused
 from .model import MODELS, OWNER, answer, prompt_tokens
 
@@ -41,11 +42,9 @@ def error_body(message: str, type_: str, param: str | None = None, code: str | N
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
-class GenaiStore:
+class GenaiStore(ProductStore):
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.organization_id = sandbox.organization_id
+        super().__init__(sandbox)
         self.limits: Limits = sandbox.options.get("genai_limits") or Limits()
         self.limiter = RateLimiter(self.clock, self.limits)
         self.chunk_delay = float(sandbox.options.get("genai_chunk_delay") or 0.0)  # seconds between streamed chunks
@@ -145,32 +144,31 @@ def _chat_request(body: Any) -> dict[str, Any]:
 def routes(store: GenaiStore) -> list[Route]:
     limiter = store.limiter
 
-    async def list_models(request: Request) -> Response:
+    def refusal(request: Request) -> Response | None:
+        """The answer refusing a request over the key's limits, or None: the request counts, and goes on."""
         try:
             limiter.check_request(store.org_of(request))
         except Refused as err:
             return store.refused(err)
         limiter.charge(store.org_of(request))
+        return None
+
+    def model_objects(*models: str) -> list[dict[str, Any]]:
         created = int(store.clock.now()) - 86_400 * 30
-        return store.respond(
-            {
-                "object": "list",
-                "data": [{"id": m, "object": "model", "created": created, "owned_by": OWNER} for m in MODELS],
-            }
-        )
+        return [{"id": m, "object": "model", "created": created, "owned_by": OWNER} for m in models]
+
+    async def list_models(request: Request) -> Response:
+        if (refused := refusal(request)) is not None:
+            return refused
+        return store.respond({"object": "list", "data": model_objects(*MODELS)})
 
     async def get_model(request: Request) -> Response:
-        try:
-            limiter.check_request(store.org_of(request))
-        except Refused as err:
-            return store.refused(err)
-        limiter.charge(store.org_of(request))
+        if (refused := refusal(request)) is not None:
+            return refused
         model = request.path_params["model"]
         if model not in MODELS:
             return store.invalid(Invalid(404, f"The model {model[:100]!r} does not exist.", "model", "model_not_found"))
-        return store.respond(
-            {"id": model, "object": "model", "created": int(store.clock.now()) - 86_400 * 30, "owned_by": OWNER}
-        )
+        return store.respond(model_objects(model)[0])
 
     async def completions(request: Request) -> Response:
         org = store.org_of(request)

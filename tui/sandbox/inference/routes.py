@@ -12,9 +12,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import between_pages, matching, ordered, page
-from ..core import check_unknown, is_uuid, json_body
+from ..core import check_unknown, checked_body, is_uuid, json_body
 from ..errors import HttpError, invalid_arguments
-from ..routing import route_table
+from ..routing import Routes
 from .predict import PredictionError, documentation, predict
 from .store import ENDPOINTS, FRAMEWORKS, INPUT_TYPES, InferenceStore, framework_names
 
@@ -90,6 +90,8 @@ def failure(status: int, message: str) -> Response:
 
 
 def routes(store: InferenceStore) -> list[Route]:
+    routes = Routes(PREFIX)
+
     def base(request: Request) -> str:
         return store.endpoint_origin or str(request.base_url)
 
@@ -99,9 +101,11 @@ def routes(store: InferenceStore) -> list[Route]:
     def answer(request: Request, model: dict[str, Any]) -> Response:
         return JSONResponse(store.view(model, base(request)))
 
+    @routes.get("", "/")
     async def info(request: Request) -> Response:
         return JSONResponse(INFO)
 
+    @routes.get("/models")
     async def list_models(request: Request) -> Response:
         items = between_pages(
             request,
@@ -112,6 +116,7 @@ def routes(store: InferenceStore) -> list[Route]:
         )
         return page(request, "models", items, lambda m: store.view(m, base(request)))
 
+    @routes.post("/models")
     async def create_model(request: Request) -> Response:
         body = await json_body(request)
         errs = check_create(body)
@@ -119,24 +124,27 @@ def routes(store: InferenceStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return answer(request, store.create(body))
 
+    @routes.get("/models/{model_id}")
     async def get_model(request: Request) -> Response:
         return answer(request, model_of(request))
 
+    @routes.patch("/models/{model_id}")
     async def update_model(request: Request) -> Response:
         model = model_of(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name"}) + (check_name(body["name"]) if body.get("name") is not None else [])
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(
+            request, {"name"}, lambda body: check_name(body["name"]) if body.get("name") is not None else []
+        )
         store.writable(model)
         store.models.patch(model, body, ("name",))
         return answer(request, model)
 
+    @routes.delete("/models/{model_id}")
     async def delete_model(request: Request) -> Response:
         model = model_of(request)
         store.delete(model)
         return answer(request, model)
 
+    @routes.post("/models/{model_id}/pause", "/models/{model_id}/resume")
     async def verb(request: Request) -> Response:
         model = model_of(request)
         errs = check_unknown(await json_body(request), set())
@@ -146,6 +154,9 @@ def routes(store: InferenceStore) -> list[Route]:
         return answer(request, model)
 
     # ---- the prediction endpoint -------------------------------------------------------------------
+    served = Routes(ENDPOINTS)
+
+    @served.route("GET POST", "/{model_id}")
     async def endpoint(request: Request) -> Response:
         try:
             model = model_of(request)
@@ -168,15 +179,4 @@ def routes(store: InferenceStore) -> list[Route]:
         except PredictionError as err:
             return failure(400, str(err))
 
-    return route_table(
-        PREFIX,
-        ("GET", "", info),
-        ("GET", "/", info),
-        ("GET", "/models", list_models),
-        ("POST", "/models", create_model),
-        ("GET", "/models/{model_id}", get_model),
-        ("PATCH", "/models/{model_id}", update_model),
-        ("DELETE", "/models/{model_id}", delete_model),
-        ("POST", "/models/{model_id}/pause", verb),
-        ("POST", "/models/{model_id}/resume", verb),
-    ) + route_table(ENDPOINTS, ("GET POST", "/{model_id}", endpoint))
+    return routes.table() + served.table()

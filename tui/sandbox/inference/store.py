@@ -11,6 +11,7 @@ from typing import Any
 from ..collection import Collection
 from ..errors import HttpError, invalid_request, precondition_failed, transient_state
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 
 # spec 2 §2.4: the two serving backends and their versions, as `<backend>:<version>`.
 FRAMEWORKS = {
@@ -63,13 +64,11 @@ def framework_names() -> list[str]:
     return [f"{backend}:{version}" for backend, versions in FRAMEWORKS.items() for version in versions]
 
 
-class InferenceStore:
+class InferenceStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t: Timings = sandbox.options.get("inference_timings") or Timings()
+        super().__init__(sandbox, "inference_timings", Timings)
         self.timeline = Timeline(self.clock)
         # Where endpoints are served, when not at the address the request came to: a platform that
         # serves predictions from another host (tests: an origin the profile does not trust).

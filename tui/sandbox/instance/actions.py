@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import HttpError, invalid_arguments, invalid_request
+from ..errors import invalid_arguments, invalid_request, transient_state
 from ..lifecycle import GONE
 from .server_state import ALLOWED_ACTIONS, policy_respected
 from .validation import NAME_RE
@@ -173,13 +173,4 @@ def snapshot_volume(
 
 def refuse_transient(resource: str, obj: dict[str, Any], states: tuple[str, ...] = ("available",)) -> None:
     if obj.get("state") not in states:
-        raise HttpError(
-            409,
-            {
-                "type": "transient_state",
-                "message": "resource is in a transient state",
-                "resource": resource,
-                "resource_id": obj["id"],
-                "current_state": obj.get("state"),
-            },
-        )
+        raise transient_state(resource, obj["id"], obj.get("state"))

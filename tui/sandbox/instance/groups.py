@@ -9,25 +9,23 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import json_body, page_per_page
-from ..routing import route_table
-from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
+from ..routing import Routes
+from ..errors import invalid_arguments, invalid_request
 from .listing import owned
 from .server_state import policy_respected
 from .state import InstanceStore, still_in_use
-from .validation import check_choice, check_name, check_project, check_tags, check_unknown, foreign_owner
-from .zones import encode, zone_of
+from .validation import check_choice, check_name, check_project, check_tags, check_unknown, refuse_creation
+from .zones import encode, in_path, list_in_body, zone_of
 
 POLICY_TYPES = ("max_availability", "low_latency")
 POLICY_MODES = ("optional", "enforced")
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
-    def pg_of(zone: str, pgid: str) -> dict[str, Any]:
-        pg = store.placement_groups[zone].get(pgid)
-        if pg is None:
-            raise not_found("instance_placement_group", pgid)
-        return pg
+    def group_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.placement_groups, "instance_placement_group", "pgid")
 
     def members(zone: str, pg: dict[str, Any]) -> list[dict[str, Any]]:
         return [s for s in store.servers[zone].values() if s["placement_group"] == pg["id"]]
@@ -49,6 +47,7 @@ def routes(store: InstanceStore) -> list[Route]:
         for s in members(zone, pg):
             store._touch(zone, s["id"])
 
+    @routes.get("/placement_groups")
     async def list_pgs(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.placement_groups[zone].values(), key=lambda g: (g["name"], g["id"]))
@@ -57,14 +56,11 @@ def routes(store: InstanceStore) -> list[Route]:
             request, "placement_groups", items, lambda g: encode(store.render_placement_group(zone, g))
         )
 
+    @routes.post("/placement_groups")
     async def create_pg(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check(body, creating=True)
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "placement_group")
+        refuse_creation(store, body, check(body, creating=True), "placement_group")
         now = store.clock.iso()
         pg = {
             "id": store.ids.uuid(),
@@ -81,15 +77,14 @@ def routes(store: InstanceStore) -> list[Route]:
         store.placement_groups[zone][pg["id"]] = pg
         return JSONResponse({"placement_group": store.render_placement_group(zone, pg)}, status_code=201)
 
+    @routes.get("/placement_groups/{pgid}")
     async def get_pg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse(
-            {"placement_group": store.render_placement_group(zone, pg_of(zone, request.path_params["pgid"]))}
-        )
+        zone, pg = group_of(request)
+        return JSONResponse({"placement_group": store.render_placement_group(zone, pg)})
 
+    @routes.route("PUT PATCH", "/placement_groups/{pgid}")
     async def update_pg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        pg = pg_of(zone, request.path_params["pgid"])
+        zone, pg = group_of(request)
         body = await json_body(request)
         if request.method == "PUT":
             body = {k: v for k, v in body.items() if k in ("name", "policy_type", "policy_mode", "tags")}
@@ -107,9 +102,9 @@ def routes(store: InstanceStore) -> list[Route]:
         touch_members(zone, pg)
         return JSONResponse({"placement_group": store.render_placement_group(zone, pg)})
 
+    @routes.delete("/placement_groups/{pgid}")
     async def delete_pg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        pg = pg_of(zone, request.path_params["pgid"])
+        zone, pg = group_of(request)
         if members(zone, pg):
             raise still_in_use("instance_placement_group", "remove its servers first")
         del store.placement_groups[zone][pg["id"]]
@@ -120,18 +115,16 @@ def routes(store: InstanceStore) -> list[Route]:
         ok = policy_respected(pg, len(ms))
         return {"servers": [{"id": s["id"], "name": s["name"], "policy_respected": ok} for s in ms]}
 
+    @routes.get("/placement_groups/{pgid}/servers")
     async def get_members(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse(member_list(zone, pg_of(zone, request.path_params["pgid"])))
+        zone, pg = group_of(request)
+        return JSONResponse(member_list(zone, pg))
 
+    @routes.route("PUT PATCH", "/placement_groups/{pgid}/servers")
     async def set_members(request: Request) -> Response:
         """PUT and PATCH both set the whole member list; servers that join or leave must be stopped."""
-        zone = zone_of(store, request)
-        pg = pg_of(zone, request.path_params["pgid"])
-        body = await json_body(request)
-        ids = body.get("servers")
-        if not isinstance(ids, list) or set(body) - {"servers"}:
-            raise invalid_arguments(("servers", "required", 'the body is {"servers": ["<server id>", …]}'))
+        zone, pg = group_of(request)
+        ids = await list_in_body(request, "servers", '{"servers": ["<server id>", …]}')
         wanted = []
         errs = []
         for i, ref in enumerate(ids):
@@ -157,13 +150,4 @@ def routes(store: InstanceStore) -> list[Route]:
         touch_members(zone, pg)
         return JSONResponse(member_list(zone, pg))
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/placement_groups", list_pgs),
-        ("POST", "/placement_groups", create_pg),
-        ("GET", "/placement_groups/{pgid}", get_pg),
-        ("PUT PATCH", "/placement_groups/{pgid}", update_pg),
-        ("DELETE", "/placement_groups/{pgid}", delete_pg),
-        ("GET", "/placement_groups/{pgid}/servers", get_members),
-        ("PUT PATCH", "/placement_groups/{pgid}/servers", set_members),
-    )
+    return routes.table()

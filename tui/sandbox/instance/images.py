@@ -9,24 +9,26 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
-from ..errors import invalid_arguments, not_found, permissions_denied
-from ..routing import route_table
+from ..errors import invalid_arguments, permissions_denied
+from ..routing import Routes
 from .actions import refuse_transient, snapshot_volume
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
-from .validation import check_choice, check_name, check_project, check_tags, check_unknown
-from .zones import encode, zone_of
-
-
-def find_in(table: dict[str, dict[str, dict[str, Any]]], kind: str, zone: str, oid: str) -> dict[str, Any]:
-    obj = table[zone].get(oid)
-    if obj is None:
-        raise not_found(kind, oid)
-    return obj
+from .validation import check_choice, check_name, check_new, check_tags, check_unknown
+from .zones import encode, in_path, zone_of
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
+
+    def image_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.images, "instance_image", "iid")
+
+    def snapshot_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.snapshots, "instance_snapshot", "snid")
+
     # ---- snapshots ----------------------------------------------------------------------------
+    @routes.get("/snapshots")
     async def list_snapshots(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.snapshots[zone].values(), key=lambda s: (s["creation_date"], s["id"]), reverse=True)
@@ -36,6 +38,7 @@ def routes(store: InstanceStore) -> list[Route]:
             items = [s for s in items if (s.get("base_volume") or {}).get("id") == base]
         return page_per_page(request, "snapshots", items, encode)
 
+    @routes.post("/snapshots")
     async def create_snapshot(request: Request) -> Response:
         """CreateSnapshotRequest: a copy of a volume (`volume_id`, `volume_type` to make it `unified`), or
         an import of a QCOW2 object (`bucket`, `key`, `size`), `importing` for a while."""
@@ -43,11 +46,9 @@ def routes(store: InstanceStore) -> list[Route]:
         body = {k: v for k, v in (await json_body(request)).items() if v is not None}  # null: not given
         if body.get("volume_type") == "unknown_volume_type":  # the enum's default: not asked
             del body["volume_type"]
-        errs = check_unknown(
+        errs = check_new(
             body, {"name", "volume_id", "project", "organization", "tags", "volume_type", "bucket", "key", "size"}
         )
-        errs += check_name(body.get("name"))
-        errs += check_project(body)
         errs += check_choice(body, "volume_type", ("l_ssd", "b_ssd", "unified"))
         vid = body.get("volume_id")
         importing = "bucket" in body or "key" in body
@@ -71,15 +72,11 @@ def routes(store: InstanceStore) -> list[Route]:
         task = store.task(zone, "volume_snapshot", f"/snapshots/{snap['id']}", f"/snapshots/{snap['id']}")
         return JSONResponse({"snapshot": snap, "task": task}, status_code=201)
 
-    async def get_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse(
-            {"snapshot": find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])}
-        )
+    routes.read("/snapshots/{snid}", snapshot_of, lambda found: {"snapshot": found[1]})
 
+    @routes.route("PATCH PUT", "/snapshots/{snid}")
     async def update_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        zone, snap = snapshot_of(request)
         body = await json_body(request)
         if request.method == "PUT":
             body = {k: v for k, v in body.items() if k in ("name", "tags")}
@@ -94,9 +91,9 @@ def routes(store: InstanceStore) -> list[Route]:
         store.stamp(snap)
         return JSONResponse({"snapshot": snap})
 
+    @routes.delete("/snapshots/{snid}")
     async def delete_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        zone, snap = snapshot_of(request)
         users = [i["name"] for i in store.images[zone].values() if _image_uses(i, snap["id"])]
         if users:
             raise still_in_use(
@@ -106,9 +103,9 @@ def routes(store: InstanceStore) -> list[Route]:
         del store.snapshots[zone][snap["id"]]
         return Response(status_code=204)
 
+    @routes.post("/snapshots/{snid}/export")
     async def export_snapshot(request: Request) -> Response:
-        zone = zone_of(store, request)
-        snap = find_in(store.snapshots, "instance_snapshot", zone, request.path_params["snid"])
+        zone, snap = snapshot_of(request)
         body = await json_body(request)
         errs = check_unknown(body, {"bucket", "key"})
         for field in ("bucket", "key"):
@@ -133,6 +130,7 @@ def routes(store: InstanceStore) -> list[Route]:
             return [("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}')]
         return []
 
+    @routes.get("/images")
     async def list_images(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.images[zone].values(), key=lambda i: (i["name"], i["id"]))
@@ -144,14 +142,13 @@ def routes(store: InstanceStore) -> list[Route]:
             items = [i for i in items if i["public"] == public]
         return page_per_page(request, "images", items, encode)
 
+    @routes.post("/images")
     async def create_image(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_unknown(
+        errs = check_new(
             body, {"name", "root_volume", "arch", "project", "organization", "extra_volumes", "public", "tags"}
         )
-        errs += check_name(body.get("name"))
-        errs += check_project(body)
         if body.get("arch") not in ("x86_64", "arm", "arm64"):
             errs.append(
                 ("arch", "required" if body.get("arch") is None else "constraint", "arch must be x86_64, arm or arm64")
@@ -183,13 +180,11 @@ def routes(store: InstanceStore) -> list[Route]:
         )
         return JSONResponse({"image": image}, status_code=201)
 
-    async def get_image(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse({"image": find_in(store.images, "instance_image", zone, request.path_params["iid"])})
+    routes.read("/images/{iid}", image_of, lambda found: {"image": found[1]})
 
+    @routes.route("PATCH PUT", "/images/{iid}")
     async def update_image(request: Request) -> Response:
-        zone = zone_of(store, request)
-        image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
+        zone, image = image_of(request)
         if image["id"] in store.labels[zone].values():  # the marketplace's, not the project's
             raise permissions_denied("write", "image")
         body = await json_body(request)
@@ -215,28 +210,15 @@ def routes(store: InstanceStore) -> list[Route]:
         store.stamp(image)
         return JSONResponse({"image": image})
 
+    @routes.delete("/images/{iid}")
     async def delete_image(request: Request) -> Response:
-        zone = zone_of(store, request)
-        image = find_in(store.images, "instance_image", zone, request.path_params["iid"])
+        zone, image = image_of(request)
         if image["id"] in store.labels[zone].values():
             raise permissions_denied("delete", "image")
         del store.images[zone][image["id"]]
         return Response(status_code=204)
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/snapshots", list_snapshots),
-        ("POST", "/snapshots", create_snapshot),
-        ("GET", "/snapshots/{snid}", get_snapshot),
-        ("PATCH PUT", "/snapshots/{snid}", update_snapshot),
-        ("DELETE", "/snapshots/{snid}", delete_snapshot),
-        ("POST", "/snapshots/{snid}/export", export_snapshot),
-        ("GET", "/images", list_images),
-        ("POST", "/images", create_image),
-        ("GET", "/images/{iid}", get_image),
-        ("PATCH PUT", "/images/{iid}", update_image),
-        ("DELETE", "/images/{iid}", delete_image),
-    )
+    return routes.table()
 
 
 def _import_errors(body: dict[str, Any], volume_id: Any) -> list[tuple[str, str, str]]:

@@ -10,8 +10,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
-from ..errors import invalid_arguments, not_found, permissions_denied
-from ..routing import route_table
+from ..errors import invalid_arguments, or_not_found
+from ..routing import Routes
 from .listing import owned
 from .state import InstanceStore
 from .validation import (
@@ -21,7 +21,7 @@ from .validation import (
     check_reverse,
     check_tags,
     check_unknown,
-    foreign_owner,
+    refuse_creation,
 )
 from .zones import encode, zone_of
 
@@ -29,10 +29,9 @@ from .zones import encode, zone_of
 def ip_of(store: InstanceStore, zone: str, ref: str) -> dict[str, Any]:
     """An IP by its id or its address."""
     ips = store.ips[zone]
-    ip = ips.get(ref) or next((i for i in ips.values() if i["address"] == ref), None)
-    if ip is None:
-        raise not_found("instance_ip", ref)
-    return ip
+    return or_not_found(
+        ips.get(ref) or next((i for i in ips.values() if i["address"] == ref), None), "instance_ip", ref
+    )
 
 
 def attach(store: InstanceStore, zone: str, ip: dict[str, Any], server: dict[str, Any], replace: bool = True) -> None:
@@ -91,6 +90,7 @@ def set_public_ips(store: InstanceStore, zone: str, server: dict[str, Any], ids:
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
     def new_address(kind: str) -> str:
         rng = store.ids.rng
@@ -102,6 +102,7 @@ def routes(store: InstanceStore) -> list[Route]:
         sid = value.get("id") if isinstance(value, dict) else value
         return store.servers[zone].get(sid) if isinstance(sid, str) else None
 
+    @routes.get("/ips")
     async def list_ips(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.ips[zone].values(), key=lambda i: (i["address"], i["id"]))
@@ -111,6 +112,7 @@ def routes(store: InstanceStore) -> list[Route]:
         items = owned(items, q, name_of="address")  # ListIpsRequest.name: a part of the address
         return page_per_page(request, "ips", items, encode)
 
+    @routes.post("/ips")
     async def create_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
@@ -122,10 +124,7 @@ def routes(store: InstanceStore) -> list[Route]:
         server = None
         if body.get("server") is not None and (server := server_ref(zone, body["server"])) is None:
             errs.append(("server", "constraint", "no such server in this zone"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "ip")
+        refuse_creation(store, body, errs, "ip")
         kind = body.get("type", "routed_ipv4")
         ip = {
             "id": store.ids.uuid(),
@@ -145,10 +144,12 @@ def routes(store: InstanceStore) -> list[Route]:
             attach(store, zone, ip, server)
         return JSONResponse({"ip": ip}, status_code=201)
 
+    @routes.get("/ips/{ip}")
     async def get_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse({"ip": ip_of(store, zone, request.path_params["ip"])})
 
+    @routes.patch("/ips/{ip}")
     async def patch_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         ip = ip_of(store, zone, request.path_params["ip"])
@@ -177,6 +178,7 @@ def routes(store: InstanceStore) -> list[Route]:
             store._touch(zone, ip["server"]["id"])
         return JSONResponse({"ip": ip})
 
+    @routes.delete("/ips/{ip}")
     async def delete_ip(request: Request) -> Response:
         zone = zone_of(store, request)
         ip = ip_of(store, zone, request.path_params["ip"])
@@ -185,11 +187,4 @@ def routes(store: InstanceStore) -> list[Route]:
         del store.ips[zone][ip["id"]]
         return Response(status_code=204)
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/ips", list_ips),
-        ("POST", "/ips", create_ip),
-        ("GET", "/ips/{ip}", get_ip),
-        ("PATCH", "/ips/{ip}", patch_ip),
-        ("DELETE", "/ips/{ip}", delete_ip),
-    )
+    return routes.table()

@@ -11,8 +11,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import is_uuid, json_body, page_per_page
-from ..routing import route_table
-from ..errors import invalid_arguments, invalid_request, not_found, permissions_denied
+from ..routing import Routes
+from ..errors import invalid_arguments, invalid_request, or_not_found
 from ..catalog import DEFAULT_RULES
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
@@ -25,9 +25,9 @@ from .validation import (
     check_project,
     check_tags,
     check_unknown,
-    foreign_owner,
+    refuse_creation,
 )
-from .zones import encode, zone_of
+from .zones import encode, in_path, list_in_body, zone_of
 
 RULE_FIELDS = {
     "protocol",
@@ -99,13 +99,11 @@ def check_rule(body: dict[str, Any], prefix: str = "") -> Errors:
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
     # ---- security groups ----------------------------------------------------------------------
-    def sg_of(zone: str, sgid: str) -> dict[str, Any]:
-        sg = store.security_groups[zone].get(sgid)
-        if sg is None:
-            raise not_found("instance_security_group", sgid)
-        return sg
+    def sg_of(request: Request) -> tuple[str, dict[str, Any]]:
+        return in_path(store, request, store.security_groups, "instance_security_group", "sgid")
 
     def render_sg(zone: str, sg: dict[str, Any]) -> dict[str, Any]:
         out = {k: v for k, v in sg.items() if k != "rules"}
@@ -133,6 +131,7 @@ def routes(store: InstanceStore) -> list[Route]:
         for other in store.security_groups[zone].values():
             other["project_default"] = other is sg
 
+    @routes.get("/security_groups")
     async def list_sgs(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(
@@ -143,14 +142,11 @@ def routes(store: InstanceStore) -> list[Route]:
             items = [g for g in items if g["project_default"] == default]
         return page_per_page(request, "security_groups", items, lambda g: encode(render_sg(zone, g)))
 
+    @routes.post("/security_groups")
     async def create_sg(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_sg(body, creating=True)
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "security_group")
+        refuse_creation(store, body, check_sg(body, creating=True), "security_group")
         fields = {
             k: body[k]
             for k in (
@@ -167,13 +163,14 @@ def routes(store: InstanceStore) -> list[Route]:
             make_default(zone, sg)
         return JSONResponse({"security_group": render_sg(zone, sg)}, status_code=201)
 
+    @routes.get("/security_groups/{sgid}")
     async def get_sg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        return JSONResponse({"security_group": render_sg(zone, sg_of(zone, request.path_params["sgid"]))})
+        zone, sg = sg_of(request)
+        return JSONResponse({"security_group": render_sg(zone, sg)})
 
+    @routes.route("PATCH PUT", "/security_groups/{sgid}")
     async def update_sg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         body = await json_body(request)
         if request.method == "PUT":
             body = {
@@ -207,9 +204,9 @@ def routes(store: InstanceStore) -> list[Route]:
                 store._touch(zone, s["id"])
         return JSONResponse({"security_group": render_sg(zone, sg)})
 
+    @routes.delete("/security_groups/{sgid}")
     async def delete_sg(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         if sg["project_default"]:
             raise invalid_request("the project's default security group cannot be deleted")
         users = [s["name"] for s in store.servers[zone].values() if s["security_group"] == sg["id"]]
@@ -239,19 +236,26 @@ def routes(store: InstanceStore) -> list[Route]:
         store.stamp(sg)
 
     def rule_of(sg: dict[str, Any], rid: str) -> dict[str, Any]:
-        rule = next((r for r in sg["rules"] if r["id"] == rid), None)
-        if rule is None:
-            raise not_found("instance_security_group_rule", rid)
-        return rule
+        return or_not_found(next((r for r in sg["rules"] if r["id"] == rid), None), "instance_security_group_rule", rid)
 
-    async def list_rules(request: Request) -> Response:
+    # before `/security_groups/{sgid}/rules`: "default" is not a group's id
+    @routes.get("/security_groups/default/rules")
+    async def default_rules(request: Request) -> Response:
         zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        rules = [
+            {**r, "id": f"00000000-0000-4000-8000-00000000000{i}", "position": i, "editable": False, "zone": zone}
+            for i, r in enumerate(DEFAULT_RULES, 1)
+        ]
+        return JSONResponse({"rules": rules}, headers={"X-Total-Count": str(len(rules))})
+
+    @routes.get("/security_groups/{sgid}/rules")
+    async def list_rules(request: Request) -> Response:
+        zone, sg = sg_of(request)
         return page_per_page(request, "rules", sg["rules"], encode)
 
+    @routes.post("/security_groups/{sgid}/rules")
     async def create_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         body = await json_body(request)
         errs = check_rule(body)
         if errs:
@@ -262,14 +266,11 @@ def routes(store: InstanceStore) -> list[Route]:
         renumber(sg)
         return JSONResponse({"rule": rule}, status_code=201)
 
+    @routes.put("/security_groups/{sgid}/rules")
     async def replace_rules(request: Request) -> Response:
         """PUT the whole list: the rules given, in that order, replace every editable rule."""
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
-        body = await json_body(request)
-        rules = body.get("rules")
-        if not isinstance(rules, list) or set(body) - {"rules"}:
-            raise invalid_arguments(("rules", "required", 'the body is {"rules": [...]}'))
+        zone, sg = sg_of(request)
+        rules = await list_in_body(request, "rules", '{"rules": [...]}')
         errs: Errors = []
         for i, rule in enumerate(rules):
             errs += (
@@ -284,14 +285,14 @@ def routes(store: InstanceStore) -> list[Route]:
         renumber(sg)
         return JSONResponse({"rules": sg["rules"]})
 
+    @routes.get("/security_groups/{sgid}/rules/{rid}")
     async def get_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         return JSONResponse({"rule": rule_of(sg, request.path_params["rid"])})
 
+    @routes.route("PUT PATCH", "/security_groups/{sgid}/rules/{rid}")
     async def update_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         rule = rule_of(sg, request.path_params["rid"])
         body = await json_body(request)
         merged = (
@@ -308,33 +309,11 @@ def routes(store: InstanceStore) -> list[Route]:
         renumber(sg)
         return JSONResponse({"rule": new})
 
+    @routes.delete("/security_groups/{sgid}/rules/{rid}")
     async def delete_rule(request: Request) -> Response:
-        zone = zone_of(store, request)
-        sg = sg_of(zone, request.path_params["sgid"])
+        zone, sg = sg_of(request)
         sg["rules"].remove(rule_of(sg, request.path_params["rid"]))
         renumber(sg)
         return Response(status_code=204)
 
-    async def default_rules(request: Request) -> Response:
-        zone = zone_of(store, request)
-        rules = [
-            {**r, "id": f"00000000-0000-4000-8000-00000000000{i}", "position": i, "editable": False, "zone": zone}
-            for i, r in enumerate(DEFAULT_RULES, 1)
-        ]
-        return JSONResponse({"rules": rules}, headers={"X-Total-Count": str(len(rules))})
-
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/security_groups", list_sgs),
-        ("POST", "/security_groups", create_sg),
-        ("GET", "/security_groups/default/rules", default_rules),
-        ("GET", "/security_groups/{sgid}", get_sg),
-        ("PATCH PUT", "/security_groups/{sgid}", update_sg),
-        ("DELETE", "/security_groups/{sgid}", delete_sg),
-        ("GET", "/security_groups/{sgid}/rules", list_rules),
-        ("POST", "/security_groups/{sgid}/rules", create_rule),
-        ("PUT", "/security_groups/{sgid}/rules", replace_rules),
-        ("GET", "/security_groups/{sgid}/rules/{rid}", get_rule),
-        ("PUT PATCH", "/security_groups/{sgid}/rules/{rid}", update_rule),
-        ("DELETE", "/security_groups/{sgid}/rules/{rid}", delete_rule),
-    )
+    return routes.table()

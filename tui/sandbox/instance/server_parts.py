@@ -9,9 +9,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import is_uuid, json_body, page_per_page
-from ..routing import route_table
-from ..errors import HttpError, invalid_arguments, not_found
+from ..core import checked_body, is_uuid, json_body, page_per_page
+from ..routing import Routes
+from ..errors import already_exists, invalid_arguments, not_found, or_not_found
 from .listing import owned
 from .state import InstanceStore
 from .validation import check_tags, check_unknown
@@ -22,6 +22,7 @@ USER_DATA_KEY_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 
 
 def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[str, Any]]]) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
     # ---- user data: a key/value store per server; values are raw bytes (text/plain) ------------
     def user_key(request: Request) -> str:
@@ -32,18 +33,19 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
             )
         return key
 
+    @routes.get("/servers/{sid}/user_data")
     async def list_user_data(request: Request) -> Response:
         _, server = server_of(request)
         return JSONResponse({"user_data": sorted(store.user_data.get(server["id"], {}))})
 
+    @routes.get("/servers/{sid}/user_data/{key}")
     async def get_user_data(request: Request) -> Response:
         _, server = server_of(request)
         key = user_key(request)
-        value = store.user_data.get(server["id"], {}).get(key)
-        if value is None:
-            raise not_found("instance_user_data", key)
+        value = or_not_found(store.user_data.get(server["id"], {}).get(key), "instance_user_data", key)
         return Response(value, media_type="text/plain")
 
+    @routes.patch("/servers/{sid}/user_data/{key}")
     async def set_user_data(request: Request) -> Response:
         _, server = server_of(request)
         key = user_key(request)
@@ -53,6 +55,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         store.user_data.setdefault(server["id"], {})[key] = value
         return Response(status_code=204)
 
+    @routes.delete("/servers/{sid}/user_data/{key}")
     async def delete_user_data(request: Request) -> Response:
         _, server = server_of(request)
         key = user_key(request)
@@ -67,11 +70,13 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
             raise not_found("instance_private_nic", request.path_params["nid"])
         return nic
 
+    @routes.get("/servers/{sid}/private_nics")
     async def list_nics(request: Request) -> Response:
         zone, server = server_of(request)
         items = owned([n for n in store.nics[zone].values() if n["server_id"] == server["id"]], request.query_params)
         return page_per_page(request, "private_nics", items, encode)
 
+    @routes.post("/servers/{sid}/private_nics")
     async def create_nic(request: Request) -> Response:
         zone, server = server_of(request)
         body = await json_body(request)
@@ -86,15 +91,7 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         if errs:
             raise invalid_arguments(*errs)
         if any(n["server_id"] == server["id"] and n["private_network_id"] == pn for n in store.nics[zone].values()):
-            raise HttpError(
-                409,
-                {
-                    "type": "already_exists",
-                    "message": "resource already exists",
-                    "resource": "instance_private_nic",
-                    "help_message": "a server has one NIC per private network",
-                },
-            )
+            raise already_exists("instance_private_nic", "a server has one NIC per private network")
         rng = store.ids.rng
         nic = {
             "id": store.ids.uuid(),
@@ -112,22 +109,22 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         store.nic_steps.plan(nic, (store.timings.nic, {"state": "available"}))
         return JSONResponse({"private_nic": nic}, status_code=201)
 
+    @routes.get("/servers/{sid}/private_nics/{nid}")
     async def get_nic(request: Request) -> Response:
         zone, server = server_of(request)
         return JSONResponse({"private_nic": nic_of(request, zone, server)})
 
+    @routes.patch("/servers/{sid}/private_nics/{nid}")
     async def patch_nic(request: Request) -> Response:
         zone, server = server_of(request)
         nic = nic_of(request, zone, server)
-        body = await json_body(request)
-        errs = check_unknown(body, {"tags"}) + (check_tags(body["tags"]) if "tags" in body else [])
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"tags"}, lambda body: check_tags(body["tags"]) if "tags" in body else [])
         nic.update(body)
         store.stamp(nic)
         store._touch(zone, server["id"])
         return JSONResponse(nic)  # the bare NIC, as the public clients read a PATCH (unlike create and get)
 
+    @routes.delete("/servers/{sid}/private_nics/{nid}")
     async def delete_nic(request: Request) -> Response:
         zone, server = server_of(request)
         nic = nic_of(request, zone, server)
@@ -135,15 +132,4 @@ def routes(store: InstanceStore, server_of: Callable[[Request], tuple[str, dict[
         store.server_changed(zone, server)
         return Response(status_code=204)
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/servers/{sid}/user_data", list_user_data),
-        ("GET", "/servers/{sid}/user_data/{key}", get_user_data),
-        ("PATCH", "/servers/{sid}/user_data/{key}", set_user_data),
-        ("DELETE", "/servers/{sid}/user_data/{key}", delete_user_data),
-        ("GET", "/servers/{sid}/private_nics", list_nics),
-        ("POST", "/servers/{sid}/private_nics", create_nic),
-        ("GET", "/servers/{sid}/private_nics/{nid}", get_nic),
-        ("PATCH", "/servers/{sid}/private_nics/{nid}", patch_nic),
-        ("DELETE", "/servers/{sid}/private_nics/{nid}", delete_nic),
-    )
+    return routes.table()

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from .. import catalog
 from ..core import is_uuid, json_body, page_per_page
-from ..routing import route_table
+from ..routing import Routes
 from ..errors import invalid_arguments, invalid_request, permissions_denied
 from .actions import run_action
 from .server_state import ALLOWED_ACTIONS, hostname, policy_respected
@@ -52,7 +52,7 @@ SERVER_FIELDS = {
     "protected",
     "admin_password_encryption_ssh_key_id",
 }
-PATCH_FIELDS = {
+PATCH_COPIED = (  # the fields a PATCH sets as they are given, in this order
     "name",
     "tags",
     "commercial_type",
@@ -60,22 +60,21 @@ PATCH_FIELDS = {
     "protected",
     "dynamic_ip_required",
     "boot_type",
-    "volumes",
-    "security_group",
-    "placement_group",
     "routed_ip_enabled",
     "admin_password_encryption_ssh_key_id",
-    "public_ips",
-    "private_nics",
-}  # UpdateServerRequest's fields
+)
+# UpdateServerRequest's fields
+PATCH_FIELDS = {*PATCH_COPIED, "volumes", "security_group", "placement_group", "public_ips", "private_nics"}
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
 
     def server_of(request: Request) -> tuple[str, dict[str, Any]]:
         zone = zone_of(store, request)
         return zone, store.get_server(zone, request.path_params["sid"])
 
+    @routes.get("/servers")
     async def list_servers(request: Request) -> Response:
         zone = zone_of(store, request)
         items = store.server_list(
@@ -83,6 +82,7 @@ def routes(store: InstanceStore) -> list[Route]:
         )
         return page_per_page(request, "servers", items, store.encoded)
 
+    @routes.post("/servers")
     async def create_server(request: Request) -> Response:
         zone = zone_of(store, request)
         body = {k: v for k, v in (await json_body(request)).items() if v is not None}  # null: not given
@@ -189,10 +189,12 @@ def routes(store: InstanceStore) -> list[Route]:
         store._touch(zone, server["id"])
         return JSONResponse({"server": store.render(server)}, status_code=201)
 
+    @routes.get("/servers/{sid}")
     async def get_server(request: Request) -> Response:
         zone, server = server_of(request)
         return JSONResponse({"server": store.render(server)})
 
+    @routes.patch("/servers/{sid}")
     async def patch_server(request: Request) -> Response:
         zone, server = server_of(request)
         body = await json_body(request)
@@ -238,17 +240,7 @@ def routes(store: InstanceStore) -> list[Route]:
             apply_volumes(store, zone, server, body["volumes"])
         if ip_ids:
             set_public_ips(store, zone, server, ip_ids)
-        for key in (
-            "name",
-            "tags",
-            "commercial_type",
-            "enable_ipv6",
-            "protected",
-            "dynamic_ip_required",
-            "boot_type",
-            "routed_ip_enabled",
-            "admin_password_encryption_ssh_key_id",
-        ):
+        for key in PATCH_COPIED:
             if key in body:
                 server[key] = body[key]
         if "security_group" in body:
@@ -264,6 +256,7 @@ def routes(store: InstanceStore) -> list[Route]:
         store.server_changed(zone, server)
         return JSONResponse({"server": store.render(server)})
 
+    @routes.delete("/servers/{sid}")
     async def delete_server(request: Request) -> Response:
         zone, server = server_of(request)
         if server["state"] != "stopped":
@@ -273,10 +266,12 @@ def routes(store: InstanceStore) -> list[Route]:
         store.remove_server(zone, server, keep_volumes=False)
         return Response(status_code=204)
 
+    @routes.get("/servers/{sid}/action")
     async def get_actions(request: Request) -> Response:
         _, server = server_of(request)
         return JSONResponse({"actions": ALLOWED_ACTIONS.get(server["state"], [])})
 
+    @routes.post("/servers/{sid}/action")
     async def post_action(request: Request) -> Response:
         zone, server = server_of(request)
         body = await json_body(request)
@@ -296,14 +291,17 @@ def routes(store: InstanceStore) -> list[Route]:
         task = run_action(store, zone, server, action, body)
         return JSONResponse({"task": task}, status_code=202)
 
+    @routes.get("/servers/{sid}/compatible-types")
     async def get_compatible(request: Request) -> Response:
         _, server = server_of(request)
         return JSONResponse({"compatible_types": compatible_types(store, server)})
 
+    @routes.get("/products/servers")
     async def products_servers(request: Request) -> Response:
         zone_of(store, request)
         return JSONResponse({"servers": store.types})
 
+    @routes.get("/products/servers/availability")
     async def products_availability(request: Request) -> Response:
         zone = zone_of(store, request)
         scarce = {"GP1-S": "scarce", "GPU-3070-S": "shortage" if zone != "fr-par-2" else "scarce"}
@@ -311,19 +309,4 @@ def routes(store: InstanceStore) -> list[Route]:
             {"servers": {name: {"availability": scarce.get(name, "available")} for name in store.types}}
         )
 
-    return [
-        *route_table(
-            "/instance/v1/zones/{zone}",
-            ("GET", "/servers", list_servers),
-            ("POST", "/servers", create_server),
-            ("GET", "/servers/{sid}", get_server),
-            ("PATCH", "/servers/{sid}", patch_server),
-            ("DELETE", "/servers/{sid}", delete_server),
-            ("GET", "/servers/{sid}/action", get_actions),
-            ("POST", "/servers/{sid}/action", post_action),
-            ("GET", "/servers/{sid}/compatible-types", get_compatible),
-            ("GET", "/products/servers", products_servers),
-            ("GET", "/products/servers/availability", products_availability),
-        ),
-        *server_parts.routes(store, server_of),
-    ]
+    return routes.table() + server_parts.routes(store, server_of)

@@ -16,7 +16,7 @@ from typing import Any
 from .. import catalog
 from ..clock import Clock
 from ..core import ALL_ZONES, Ids
-from ..errors import HttpError, invalid_request, not_found
+from ..errors import HttpError, invalid_request, or_not_found, platform_error, precondition_failed
 from ..lifecycle import Timeline
 from . import actions
 from .server_state import ServerState, policy_respected
@@ -222,10 +222,7 @@ class InstanceStore(ServerState):
 
     def volume(self, zone: str, vid: str) -> dict[str, Any]:
         self.run_due()
-        vol = self.volumes[zone].get(vid)
-        if vol is None:
-            raise not_found("instance_volume", vid)
-        return vol
+        return or_not_found(self.volumes[zone].get(vid), "instance_volume", vid)
 
     def used_bytes(self, volume_type: str) -> int:
         return sum(
@@ -238,13 +235,12 @@ class InstanceStore(ServerState):
             return
         used = self.used_bytes(volume_type)
         if used + extra > quota:
-            raise HttpError(
+            resource = f"volumes_{volume_type}_total_size"
+            raise platform_error(
                 403,
-                {
-                    "type": "quotas_exceeded",
-                    "message": f"Quota exceeded: volumes_{volume_type}_total_size",
-                    "details": [{"resource": f"volumes_{volume_type}_total_size", "quota": quota, "current": used}],
-                },
+                "quotas_exceeded",
+                f"Quota exceeded: {resource}",
+                details=[{"resource": resource, "quota": quota, "current": used}],
             )
 
     def volume_changed(self, zone: str, vol: dict[str, Any]) -> None:
@@ -301,16 +297,7 @@ def _while_attached(ip: dict[str, Any], changes: dict[str, Any]) -> None:
 
 
 def still_in_use(resource: str, help_message: str) -> HttpError:
-    return HttpError(
-        412,
-        {
-            "type": "precondition_failed",
-            "message": "precondition is not respected",
-            "precondition": "resource_still_in_use",
-            "help_message": help_message,
-            "resource": resource,
-        },
-    )
+    return precondition_failed("resource_still_in_use", help_message, resource=resource)
 
 
 def must(condition: bool, message: str) -> None:

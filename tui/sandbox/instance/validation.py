@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import catalog
 from ..catalog import VOLUME_TYPES
+from ..errors import invalid_arguments, permissions_denied
 from ..core import check_unknown, is_uuid  # noqa: F401  (check_unknown: re-exported for the Instance routes)
 
 if TYPE_CHECKING:
@@ -62,11 +63,25 @@ def check_project(body: dict[str, Any], required: bool = True) -> Errors:
     return []
 
 
+def check_new(body: dict[str, Any], allowed: set[str]) -> Errors:
+    """What a creation's body is checked for first: only the fields it takes, a name, its project."""
+    return check_unknown(body, allowed) + check_name(body.get("name")) + check_project(body)
+
+
 def foreign_owner(store: InstanceStore, body: dict[str, Any]) -> bool:
     """The body names a project (or, without one, an organization) other than the caller's."""
     if body.get("project") is not None:
         return bool(body["project"] != store.project)
     return body.get("organization") is not None and body["organization"] != store.organization
+
+
+def refuse_creation(store: InstanceStore, body: dict[str, Any], errs: Errors, resource: str) -> None:
+    """A creation's body refused: 400 with the problems `errs` found, else 403 where it names another
+    project or organization than the caller's."""
+    if errs:
+        raise invalid_arguments(*errs)
+    if foreign_owner(store, body):
+        raise permissions_denied("write", resource)
 
 
 def check_size(size: Any, volume_type: str, arg: str = "size") -> Errors:

@@ -12,32 +12,35 @@ from starlette.routing import Route
 
 from ..catalog import VOLUME_TYPES
 from ..core import is_uuid, json_body, page_per_page
-from ..errors import invalid_arguments, invalid_request, permissions_denied
-from ..routing import route_table
+from ..errors import invalid_arguments, invalid_request
+from ..routing import Routes
 from .actions import refuse_transient
-from .images import find_in
 from .listing import owned
 from .state import InstanceStore, must, still_in_use
 from .validation import (
     check_name,
-    check_project,
+    check_new,
     check_size,
     check_tags,
     check_unknown,
-    foreign_owner,
+    refuse_creation,
     same_family,
 )
-from .zones import encode, zone_of
+from .zones import encode, find_in, zone_of
 
 VOLUME_STATES = ("available", "snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing", "error")
 
 
 def routes(store: InstanceStore) -> list[Route]:
+    routes = Routes("/instance/v1/zones/{zone}")
+
     # ---- volumes ------------------------------------------------------------------------------
+    @routes.get("/products/volumes")
     async def volume_types(request: Request) -> Response:
         zone_of(store, request)
         return JSONResponse({"volumes": VOLUME_TYPES})
 
+    @routes.get("/volumes")
     async def list_volumes(request: Request) -> Response:
         zone = zone_of(store, request)
         items = sorted(store.volumes[zone].values(), key=lambda v: (v["creation_date"], v["id"]), reverse=True)
@@ -47,14 +50,13 @@ def routes(store: InstanceStore) -> list[Route]:
         items = owned(items, q)
         return page_per_page(request, "volumes", items, encode)
 
+    @routes.post("/volumes")
     async def create_volume(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
-        errs = check_unknown(
+        errs = check_new(
             body, {"name", "project", "organization", "volume_type", "size", "base_snapshot", "base_volume", "tags"}
         )
-        errs += check_name(body.get("name"))
-        errs += check_project(body)
         vtype = body.get("volume_type")
         if vtype is None:
             errs.append(("volume_type", "required", "required key not provided"))
@@ -84,10 +86,7 @@ def routes(store: InstanceStore) -> list[Route]:
             base = store.volumes[zone].get(body["base_volume"]) if is_uuid(body["base_volume"]) else None
             if base is None:
                 errs.append(("base_volume", "constraint", "no such volume in this zone"))
-        if errs:
-            raise invalid_arguments(*errs)
-        if foreign_owner(store, body):
-            raise permissions_denied("write", "volume")
+        refuse_creation(store, body, errs, "volume")
         size = body.get("size") or (snap or base or {}).get("size")
         store.check_quota(vtype, size)
         if snap is not None:
@@ -105,10 +104,12 @@ def routes(store: InstanceStore) -> list[Route]:
             store.volume_ready_later(vol, store.timings.volume)
         return JSONResponse({"volume": vol}, status_code=201)
 
+    @routes.get("/volumes/{vid}")
     async def get_volume(request: Request) -> Response:
         zone = zone_of(store, request)
         return JSONResponse({"volume": store.volume(zone, request.path_params["vid"])})
 
+    @routes.route("PATCH PUT", "/volumes/{vid}")
     async def update_volume(request: Request) -> Response:
         """PATCH changes what it is given; PUT takes the whole volume (name required)."""
         zone = zone_of(store, request)
@@ -142,6 +143,7 @@ def routes(store: InstanceStore) -> list[Route]:
         store.volume_changed(zone, vol)
         return JSONResponse({"volume": vol})
 
+    @routes.delete("/volumes/{vid}")
     async def delete_volume(request: Request) -> Response:
         zone = zone_of(store, request)
         vol = store.volume(zone, request.path_params["vid"])
@@ -177,6 +179,7 @@ def routes(store: InstanceStore) -> list[Route]:
         text = "|".join(sorted(f"{o['id']}:{o['modification_date']}" for o in volumes + snaps))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
+    @routes.post("/block-migration/plan")
     async def migration_plan(request: Request) -> Response:
         zone = zone_of(store, request)
         volumes, snaps = migration_set(zone, await json_body(request))
@@ -184,6 +187,7 @@ def routes(store: InstanceStore) -> list[Route]:
         # As the public clients read it: one volume (none when planning from a snapshot), its snapshots.
         return JSONResponse({"volume": volumes[0] if volumes else None, "snapshots": snaps, "validation_key": key})
 
+    @routes.post("/block-migration/apply")
     async def migration_apply(request: Request) -> Response:
         zone = zone_of(store, request)
         body = await json_body(request)
@@ -204,14 +208,4 @@ def routes(store: InstanceStore) -> list[Route]:
             store.stamp(snap)
         return Response(status_code=204)
 
-    return route_table(
-        "/instance/v1/zones/{zone}",
-        ("GET", "/products/volumes", volume_types),
-        ("GET", "/volumes", list_volumes),
-        ("POST", "/volumes", create_volume),
-        ("GET", "/volumes/{vid}", get_volume),
-        ("PATCH PUT", "/volumes/{vid}", update_volume),
-        ("DELETE", "/volumes/{vid}", delete_volume),
-        ("POST", "/block-migration/plan", migration_plan),
-        ("POST", "/block-migration/apply", migration_apply),
-    )
+    return routes.table()

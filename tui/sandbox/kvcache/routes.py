@@ -11,9 +11,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import filtered, page
-from ..core import check_password, check_unknown, is_uuid, json_body, path_zone, public
+from ..core import check_password, check_unknown, checked_body, is_uuid, json_body, path_zone, public
 from ..errors import invalid_arguments, not_found
-from ..routing import route_table
+from ..routing import Routes
 from ..timeseries import certificate, pick, series, window
 from .store import METRICS, KvcacheStore, ZONES, check_service_ips, node_types, versions
 
@@ -113,7 +113,7 @@ def check_endpoints(specs: Any, size: int) -> list[tuple[str, str, str]]:
 
 
 def routes(store: KvcacheStore) -> list[Route]:
-    base = "/kvcache/v1/zones/{zone}"
+    routes = Routes("/kvcache/v1/zones/{zone}")
 
     def zone_of(request: Request) -> str:
         return path_zone(request, ZONES, "key-value cache clusters")
@@ -124,6 +124,7 @@ def routes(store: KvcacheStore) -> list[Route]:
     def out(c: dict[str, Any]) -> dict[str, Any]:
         return public(c)
 
+    @routes.get("/clusters")
     async def listing(request: Request) -> Response:
         zone = zone_of(request)
         q = request.query_params
@@ -135,6 +136,7 @@ def routes(store: KvcacheStore) -> list[Route]:
         items = sorted(items, key=lambda c: c[key], reverse=rev)
         return page(request, "clusters", items, out)
 
+    @routes.post("/clusters")
     async def create(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
@@ -172,9 +174,9 @@ def routes(store: KvcacheStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(out(store.create(zone, {**body, "cluster_size": size})))
 
-    async def get_one(request: Request) -> Response:
-        return JSONResponse(out(cluster(request)))
+    routes.read("/clusters/{cid}", cluster, out)
 
+    @routes.patch("/clusters/{cid}")
     async def patch(request: Request) -> Response:
         c = cluster(request)
         body = await json_body(request)
@@ -193,11 +195,13 @@ def routes(store: KvcacheStore) -> list[Route]:
             c["_password"] = body["password"]
         return JSONResponse(out(store.collection.patch(c, body, ("name", "tags", "user_name"))))
 
+    @routes.delete("/clusters/{cid}")
     async def delete(request: Request) -> Response:
         c = cluster(request)
         store.delete(c)
         return JSONResponse(out(c))
 
+    @routes.post("/clusters/{cid}/migrate")
     async def migrate(request: Request) -> Response:
         c = cluster(request)
         body = await json_body(request)
@@ -234,6 +238,7 @@ def routes(store: KvcacheStore) -> list[Route]:
         store.migrate(c, {field: value})
         return JSONResponse(out(c))
 
+    @routes.get("/clusters/{cid}/metrics")
     async def metrics(request: Request) -> Response:
         c = cluster(request)
         start, end = window(request.query_params, store.clock.now(), "start_at", "end_at")
@@ -257,12 +262,14 @@ def routes(store: KvcacheStore) -> list[Route]:
                 )
         return JSONResponse({"timeseries": out_series})
 
+    @routes.get("/clusters/{cid}/certificate")
     async def cert(request: Request) -> Response:
         c = cluster(request)
         if not c["tls_enabled"]:
             raise not_found("certificate", c["id"])
         return JSONResponse(certificate(f"SSL_{c['name']}.pem", f"{c['name']} #{c['_cert']}"))
 
+    @routes.post("/clusters/{cid}/renew-certificate")
     async def renew(request: Request) -> Response:
         c = cluster(request)
         if not c["tls_enabled"]:
@@ -272,12 +279,10 @@ def routes(store: KvcacheStore) -> list[Route]:
         c["updated_at"] = store.clock.iso()
         return JSONResponse(out(c))
 
+    @routes.put("/clusters/{cid}/acls")
     async def set_acls(request: Request) -> Response:
         c = cluster(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"acl_rules"}) + check_acls(body.get("acl_rules"))
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"acl_rules"}, lambda body: check_acls(body.get("acl_rules")))
         c["acl_rules"] = [
             {"id": store.ids.uuid(), "ip_cidr": r["ip_cidr"], "description": r.get("description") or ""}
             for r in body["acl_rules"]
@@ -285,18 +290,19 @@ def routes(store: KvcacheStore) -> list[Route]:
         c["updated_at"] = store.clock.iso()
         return JSONResponse({"acl_rules": c["acl_rules"], "total_count": len(c["acl_rules"])})
 
+    @routes.put("/clusters/{cid}/settings")
     async def set_settings(request: Request) -> Response:
         c = cluster(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"settings"}) + check_settings(
-            store.version(c["zone"], c["version"]), body.get("settings"), "settings"
+        body = await checked_body(
+            request,
+            {"settings"},
+            lambda body: check_settings(store.version(c["zone"], c["version"]), body.get("settings"), "settings"),
         )
-        if errs:
-            raise invalid_arguments(*errs)
         c["cluster_settings"] = [{"name": s["name"], "value": str(s["value"])} for s in body["settings"]]
         c["updated_at"] = store.clock.iso()
         return JSONResponse({"settings": c["cluster_settings"]})
 
+    @routes.get("/node-types")
     async def list_node_types(request: Request) -> Response:
         zone = zone_of(request)
         items = [
@@ -306,6 +312,7 @@ def routes(store: KvcacheStore) -> list[Route]:
         ]
         return page(request, "node_types", items, dict)
 
+    @routes.get("/cluster-versions")
     async def list_versions(request: Request) -> Response:
         zone = zone_of(request)
         q = request.query_params
@@ -318,19 +325,4 @@ def routes(store: KvcacheStore) -> list[Route]:
         ]
         return page(request, "versions", items, public)
 
-    return route_table(
-        base,
-        ("GET", "/clusters", listing),
-        ("POST", "/clusters", create),
-        ("GET", "/node-types", list_node_types),
-        ("GET", "/cluster-versions", list_versions),
-        ("GET", "/clusters/{cid}", get_one),
-        ("PATCH", "/clusters/{cid}", patch),
-        ("DELETE", "/clusters/{cid}", delete),
-        ("POST", "/clusters/{cid}/migrate", migrate),
-        ("GET", "/clusters/{cid}/metrics", metrics),
-        ("GET", "/clusters/{cid}/certificate", cert),
-        ("POST", "/clusters/{cid}/renew-certificate", renew),
-        ("PUT", "/clusters/{cid}/acls", set_acls),
-        ("PUT", "/clusters/{cid}/settings", set_settings),
-    )
+    return routes.table()

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..collection import Collection
-from ..errors import HttpError
+from ..errors import transient_state
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 PORT = 6379
@@ -107,13 +108,11 @@ def check_service_ips(ips: Any, size: int, field: str) -> list[tuple[str, str, s
     return []
 
 
-class KvcacheStore:
+class KvcacheStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t: Timings = sandbox.options.get("kvcache_timings") or Timings()
+        super().__init__(sandbox, "kvcache_timings", Timings)
         self.timeline = Timeline(self.clock, on_step=self._after_step)
         self.collection = Collection("cluster", ZONES, self.timeline)
         self.clusters = self.collection.items
@@ -221,16 +220,7 @@ class KvcacheStore:
 
     def ready(self, c: dict[str, Any]) -> None:
         if c["status"] != "ready":
-            raise HttpError(
-                409,
-                {
-                    "type": "transient_state",
-                    "message": "resource is in a transient state",
-                    "resource": "cluster",
-                    "resource_id": c["id"],
-                    "current_state": c["status"],
-                },
-            )
+            raise transient_state("cluster", c["id"], c["status"])
 
     def migrate(self, c: dict[str, Any], changes: dict[str, Any]) -> None:
         c["status"] = "configuring"

@@ -164,13 +164,29 @@ def normal_health(hc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check_backend(body: dict[str, Any], creating: bool) -> Errs:
-    errs: Errs = [(k, "unknown", f"{k} is not a backend field") for k in body if k not in BACKEND_FIELDS]
+def _named_port(body: dict[str, Any], creating: bool, kind: str, fields: set[str], port_key: str) -> Errs:
+    """What a backend and a frontend check alike: no field but `fields`, a name and a port (both
+    required when creating)."""
+    errs: Errs = [(k, "unknown", f"{k} is not a {kind} field") for k in body if k not in fields]
     if creating or "name" in body:
         if not isinstance(body.get("name"), str) or not body["name"]:
             errs.append(("name", "required", "name is required"))
-    if creating or "forward_port" in body:
-        errs += port(body.get("forward_port"), "forward_port")
+    if creating or port_key in body:
+        errs += port(body.get(port_key), port_key)
+    return errs
+
+
+def _durations(body: dict[str, Any], *keys: str) -> Errs:
+    """The fields among `keys` given but not durations."""
+    return [
+        (key, "format", f"{key} is a duration: milliseconds, or a string such as '30s'")
+        for key in keys
+        if body.get(key) is not None and millis(body[key]) is None
+    ]
+
+
+def check_backend(body: dict[str, Any], creating: bool) -> Errs:
+    errs = _named_port(body, creating, "backend", BACKEND_FIELDS, "forward_port")
     for key, allowed, required in (
         ("forward_protocol", PROTOCOLS, True),
         ("forward_port_algorithm", ALGORITHMS, False),
@@ -186,9 +202,7 @@ def check_backend(body: dict[str, Any], creating: bool) -> Errs:
         errs.append(("sticky_sessions_cookie_name", "required", "cookie sessions need the cookie's name"))
     if body.get("send_proxy_v2") is not None and not isinstance(body["send_proxy_v2"], bool):
         errs.append(("send_proxy_v2", "format", "send_proxy_v2 is a boolean"))
-    for key in ("timeout_server", "timeout_connect", "timeout_tunnel"):
-        if body.get(key) is not None and millis(body[key]) is None:
-            errs.append((key, "format", f"{key} is a duration: milliseconds, or a string such as '30s'"))
+    errs += _durations(body, "timeout_server", "timeout_connect", "timeout_tunnel")
     if creating:
         errs += check_health(body.get("health_check"))
         errs += check_ips(body.get("server_ip", []))
@@ -196,20 +210,12 @@ def check_backend(body: dict[str, Any], creating: bool) -> Errs:
 
 
 def check_frontend(body: dict[str, Any], creating: bool) -> Errs:
-    errs: Errs = [(k, "unknown", f"{k} is not a frontend field") for k in body if k not in FRONTEND_FIELDS]
-    if creating or "name" in body:
-        if not isinstance(body.get("name"), str) or not body["name"]:
-            errs.append(("name", "required", "name is required"))
-    if creating or "inbound_port" in body:
-        errs += port(body.get("inbound_port"), "inbound_port")
+    errs = _named_port(body, creating, "frontend", FRONTEND_FIELDS, "inbound_port")
     if body.get("inbound_protocol") is not None and body["inbound_protocol"] not in PROTOCOLS:  # spec 3 §2.3
         errs.append(("inbound_protocol", "constraint", f"inbound_protocol is one of {', '.join(PROTOCOLS)}"))
     if (creating or "backend_id" in body) and not body.get("backend_id"):
         errs.append(("backend_id", "required", "backend_id is required"))
-    if body.get("timeout_client") is not None and millis(body["timeout_client"]) is None:
-        errs.append(
-            ("timeout_client", "format", "timeout_client is a duration: milliseconds, or a string such as '30s'")
-        )
+    errs += _durations(body, "timeout_client")
     ids = body.get("certificate_ids")
     if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids)):
         errs.append(("certificate_ids", "format", "certificate_ids is a list of certificate IDs"))

@@ -13,8 +13,8 @@ from starlette.routing import Route
 
 from ..collection import matching, ordered, page
 from ..core import check_unknown, is_uuid, json_body
-from ..errors import HttpError, invalid_arguments, not_found
-from ..routing import route_table
+from ..errors import invalid_arguments, not_found, precondition_failed, transient_state
+from ..routing import Routes
 from .checks import SSL_LEVELS, check_backend, check_frontend, check_health, check_ips, millis, normal_health
 from .store import REGIONS, TYPES, LbStore, zone_region
 
@@ -35,27 +35,16 @@ def region_of(request: Request) -> str:
     return region
 
 
-def _transient(lb: dict[str, Any]) -> HttpError:
-    return HttpError(
-        409,
-        {
-            "type": "transient_state",
-            "message": "resource is in a transient state",
-            "resource": "lb",
-            "resource_id": lb["id"],
-            "current_state": lb["status"],
-        },
-    )
-
-
 def routes(store: LbStore) -> list[Route]:
+    routes = Routes("/lb/v1/regions/{region}", "/lb/v1/zones/{zone}")
+
     def lb_of(request: Request, key: str = "lb_id") -> dict[str, Any]:
         return store.lbs.get(region_of(request), request.path_params[key])
 
     def ready_lb(request: Request) -> dict[str, Any]:
         lb = lb_of(request)
         if lb["status"] in BUSY:
-            raise _transient(lb)
+            raise transient_state("lb", lb["id"], lb["status"])
         return lb
 
     def child(request: Request, objects: dict[str, Any], resource: str, key: str) -> dict[str, Any]:
@@ -71,6 +60,7 @@ def routes(store: LbStore) -> list[Route]:
         return obj
 
     # ---- types and IPs -----------------------------------------------------------------------------
+    @routes.get("/lb-types")
     async def lb_types(request: Request) -> Response:
         region = region_of(request)
         items = [
@@ -84,6 +74,7 @@ def routes(store: LbStore) -> list[Route]:
         store.timeline.settle_due()
         return region_of(request)
 
+    @routes.get("/ips")
     async def list_ips(request: Request) -> Response:
         region = settled(request)
         items = store.ips.all(region)
@@ -91,30 +82,26 @@ def routes(store: LbStore) -> list[Route]:
             items = [i for i in items if i["ip_address"] == request.query_params["ip_address"]]
         return page(request, "ips", items, dict)
 
+    @routes.get("/ips/{ip_id}")
     async def get_ip(request: Request) -> Response:
         return JSONResponse(store.ips.get(settled(request), request.path_params["ip_id"]))
 
+    @routes.delete("/ips/{ip_id}")
     async def delete_ip(request: Request) -> Response:
         ip = store.ips.get(settled(request), request.path_params["ip_id"])
         if ip["lb_id"]:
-            raise HttpError(
-                412,
-                {
-                    "type": "precondition_failed",
-                    "message": "precondition is not respected",
-                    "precondition": "resource_still_in_use",
-                    "help_message": "the IP is used by a load balancer",
-                },
-            )
+            raise precondition_failed("resource_still_in_use", "the IP is used by a load balancer")
         store.ips.remove(ip)
         return Response(status_code=204)
 
     # ---- load balancers ----------------------------------------------------------------------------
+    @routes.get("/lbs")
     async def list_lbs(request: Request) -> Response:
         region = region_of(request)
         items = matching(request, store.lbs.all(region), "project_id", "organization_id")
         return page(request, "lbs", ordered(request, items, tie="id"), store.view)
 
+    @routes.post("/lbs")
     async def create_lb(request: Request) -> Response:
         region = settled(request)
         body = await json_body(request)
@@ -171,9 +158,9 @@ def routes(store: LbStore) -> list[Route]:
         lb = store.create(region, {**body, "type": lb_type[0]}, ip=ip)  # type: ignore[index]
         return JSONResponse(store.view(lb))
 
-    async def get_lb(request: Request) -> Response:
-        return JSONResponse(store.view(lb_of(request)))
+    routes.read("/lbs/{lb_id}", lb_of, store.view)
 
+    @routes.put("/lbs/{lb_id}")
     async def put_lb(request: Request) -> Response:
         lb = lb_of(request)
         body = await json_body(request)
@@ -190,6 +177,7 @@ def routes(store: LbStore) -> list[Route]:
         store.lbs.patch(lb, body, ("name", "description", "tags", "ssl_compatibility_level"))
         return JSONResponse(store.view(lb))
 
+    @routes.delete("/lbs/{lb_id}")
     async def delete_lb(request: Request) -> Response:
         lb = lb_of(request)
         raw = (request.query_params.get("release_ip") or "false").lower()
@@ -199,6 +187,7 @@ def routes(store: LbStore) -> list[Route]:
         return Response(status_code=204)
 
     # ---- backends ----------------------------------------------------------------------------------
+    @routes.get("/lbs/{lb_id}/backends")
     async def list_backends(request: Request) -> Response:
         lb = lb_of(request)
         items = [b for b in store.backends.values() if b["_lb"] == lb["id"]]
@@ -206,22 +195,29 @@ def routes(store: LbStore) -> list[Route]:
             items = [b for b in items if request.query_params["name"].lower() in b["name"].lower()]
         return page(request, "backends", ordered(request, items, tie="id"), store.backend_view)
 
-    async def create_backend(request: Request) -> Response:
+    async def add_child(request: Request, check: Any, add: Any, view: Any, rules: Any = None) -> Response:
+        """POST of a backend or a frontend: checked (then by `rules`, where the body is sound), added
+        to its load balancer, which it changes."""
         lb = ready_lb(request)
         body = await json_body(request)
-        errs = check_backend(body, creating=True)
+        errs = check(body, creating=True)
+        errs += rules(lb, body) if rules is not None and not errs else []
         if errs:
             raise invalid_arguments(*errs)
-        backend = store.add_backend(lb, body)
+        obj = add(lb, body)
         store.stamp(lb)
-        return JSONResponse(store.backend_view(backend))
+        return JSONResponse(view(obj))
+
+    @routes.post("/lbs/{lb_id}/backends")
+    async def create_backend(request: Request) -> Response:
+        return await add_child(request, check_backend, store.add_backend, store.backend_view)
 
     def backend(request: Request) -> dict[str, Any]:
         return child(request, store.backends, "backend", "backend_id")
 
-    async def get_backend(request: Request) -> Response:
-        return JSONResponse(store.backend_view(backend(request)))
+    routes.read("/backends/{backend_id}", backend, store.backend_view)
 
+    @routes.put("/backends/{backend_id}")
     async def put_backend(request: Request) -> Response:
         """The backend's settings (its servers and health check have routes of their own)."""
         b = backend(request)
@@ -241,6 +237,7 @@ def routes(store: LbStore) -> list[Route]:
         b["updated_at"] = store.clock.iso()
         return JSONResponse(store.backend_view(b))
 
+    @routes.put("/backends/{backend_id}/healthcheck")
     async def put_health(request: Request) -> Response:
         b = backend(request)
         body = await json_body(request)
@@ -250,6 +247,7 @@ def routes(store: LbStore) -> list[Route]:
         b["health_check"], b["updated_at"] = normal_health(body), store.clock.iso()
         return JSONResponse(b["health_check"])
 
+    @routes.route("PUT POST DELETE", "/backends/{backend_id}/servers")
     async def servers(request: Request) -> Response:
         """PUT replaces the pool, POST adds to it, DELETE takes out (`server_ip`)."""
         b = backend(request)
@@ -267,24 +265,20 @@ def routes(store: LbStore) -> list[Route]:
         b["updated_at"] = store.clock.iso()
         return JSONResponse(store.backend_view(b))
 
+    @routes.delete("/backends/{backend_id}", "/lbs/{lb_id}/backends/{backend_id}")  # spec/4's path, spec 3 §4.3's
     async def delete_backend(request: Request) -> Response:
         b = backend(request)
         users = [f["name"] for f in store.frontends.values() if f["_backend"] == b["id"]]
         if users:
-            raise HttpError(
-                412,
-                {
-                    "type": "precondition_failed",
-                    "message": "precondition is not respected",
-                    "precondition": "resource_still_in_use",
-                    "help_message": f"frontend(s) {', '.join(users)} forward to this backend: delete or repoint them "
-                    "first",
-                },
+            raise precondition_failed(
+                "resource_still_in_use",
+                f"frontend(s) {', '.join(users)} forward to this backend: delete or repoint them first",
             )
         del store.backends[b["id"]]
         return Response(status_code=204)
 
     # ---- frontends ---------------------------------------------------------------------------------
+    @routes.get("/lbs/{lb_id}/frontends")
     async def list_frontends(request: Request) -> Response:
         lb = lb_of(request)
         items = [f for f in store.frontends.values() if f["_lb"] == lb["id"]]
@@ -305,23 +299,16 @@ def routes(store: LbStore) -> list[Route]:
             errs.append(("inbound_port", "constraint", f"another frontend of this load balancer listens on {port}"))
         return errs
 
+    @routes.post("/lbs/{lb_id}/frontends")
     async def create_frontend(request: Request) -> Response:
-        lb = ready_lb(request)
-        body = await json_body(request)
-        errs = check_frontend(body, creating=True)
-        errs += frontend_rules(lb, body) if not errs else []
-        if errs:
-            raise invalid_arguments(*errs)
-        f = store.add_frontend(lb, body)
-        store.stamp(lb)
-        return JSONResponse(store.frontend_view(f))
+        return await add_child(request, check_frontend, store.add_frontend, store.frontend_view, frontend_rules)
 
     def frontend(request: Request) -> dict[str, Any]:
         return child(request, store.frontends, "frontend", "frontend_id")
 
-    async def get_frontend(request: Request) -> Response:
-        return JSONResponse(store.frontend_view(frontend(request)))
+    routes.read("/frontends/{frontend_id}", frontend, store.frontend_view)
 
+    @routes.put("/frontends/{frontend_id}")
     async def put_frontend(request: Request) -> Response:
         f = frontend(request)
         body = await json_body(request)
@@ -347,33 +334,9 @@ def routes(store: LbStore) -> list[Route]:
             f["inbound_protocol"] = body["inbound_protocol"]
         return JSONResponse(store.frontend_view(f))
 
+    @routes.delete("/frontends/{frontend_id}", "/lbs/{lb_id}/frontends/{frontend_id}")
     async def delete_frontend(request: Request) -> Response:
         del store.frontends[frontend(request)["id"]]
         return Response(status_code=204)
 
-    table = (
-        ("GET", "/lb-types", lb_types),
-        ("GET", "/ips", list_ips),
-        ("GET", "/ips/{ip_id}", get_ip),
-        ("DELETE", "/ips/{ip_id}", delete_ip),
-        ("GET", "/lbs", list_lbs),
-        ("POST", "/lbs", create_lb),
-        ("GET", "/lbs/{lb_id}", get_lb),
-        ("PUT", "/lbs/{lb_id}", put_lb),
-        ("DELETE", "/lbs/{lb_id}", delete_lb),
-        ("GET", "/lbs/{lb_id}/backends", list_backends),
-        ("POST", "/lbs/{lb_id}/backends", create_backend),
-        ("GET", "/backends/{backend_id}", get_backend),
-        ("PUT", "/backends/{backend_id}", put_backend),
-        ("DELETE", "/backends/{backend_id}", delete_backend),
-        ("DELETE", "/lbs/{lb_id}/backends/{backend_id}", delete_backend),  # spec 3 §4.3's path; spec/4's above
-        ("PUT", "/backends/{backend_id}/healthcheck", put_health),
-        ("PUT POST DELETE", "/backends/{backend_id}/servers", servers),
-        ("GET", "/lbs/{lb_id}/frontends", list_frontends),
-        ("POST", "/lbs/{lb_id}/frontends", create_frontend),
-        ("GET", "/frontends/{frontend_id}", get_frontend),
-        ("PUT", "/frontends/{frontend_id}", put_frontend),
-        ("DELETE", "/frontends/{frontend_id}", delete_frontend),
-        ("DELETE", "/lbs/{lb_id}/frontends/{frontend_id}", delete_frontend),
-    )
-    return route_table("/lb/v1/regions/{region}", *table) + route_table("/lb/v1/zones/{zone}", *table)
+    return routes.table()

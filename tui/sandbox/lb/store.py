@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..collection import Collection
+from ..core import public
 from ..lifecycle import GONE, Timeline
+from ..product_store import ProductStore
 from .checks import millis, normal_health
 
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
@@ -36,13 +38,11 @@ def zone_region(zone: str) -> str | None:
     return region if region in REGIONS and zone[len(region) + 1 :].isdigit() else None
 
 
-class LbStore:
+class LbStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t = sandbox.options.get("lb_timings") or Timings()
+        super().__init__(sandbox, "lb_timings", Timings)
         self.timeline = Timeline(self.clock, on_step=self._step)
         self.lbs = Collection("lb", REGIONS, self.timeline, scope_key="region")
         self.lbs.timeline.on_gone = self._gone
@@ -123,7 +123,7 @@ class LbStore:
                 inst["status"], inst["updated_at"] = "ready", lb["updated_at"]
 
     def view(self, lb: Obj) -> Obj:
-        out = {k: v for k, v in lb.items() if not k.startswith("_")}
+        out = public(lb)
         ip = self.ips.items[lb["region"]].get(lb["_ip_id"])
         out["ip"] = [dict(ip)] if ip is not None else []
         out["backend_count"] = sum(1 for b in self.backends.values() if b["_lb"] == lb["id"])
@@ -150,10 +150,15 @@ class LbStore:
         self.lbs.remove(lb)
 
     # ---- backends and frontends ------------------------------------------------------------------
-    def add_backend(self, lb: Obj, body: dict[str, Any]) -> Obj:
+    def _add_to(self, table: dict[str, Obj], lb: Obj, fields: Obj) -> Obj:
+        """A new backend or frontend of `lb`: its id, `fields` and times, kept in `table`."""
         now = self.clock.iso()
-        b = {
-            "id": self.ids.uuid(),
+        obj = {"id": self.ids.uuid(), **fields, "created_at": now, "updated_at": now, "_lb": lb["id"]}
+        table[obj["id"]] = obj
+        return obj
+
+    def add_backend(self, lb: Obj, body: dict[str, Any]) -> Obj:
+        fields = {
             "name": body["name"],
             "forward_protocol": body["forward_protocol"],
             "forward_port": body["forward_port"],
@@ -168,21 +173,15 @@ class LbStore:
             "timeout_connect": millis(body.get("timeout_connect", 5000)),
             "timeout_tunnel": millis(body.get("timeout_tunnel", 900_000)),
             "on_marked_down_action": "on_marked_down_action_none",
-            "created_at": now,
-            "updated_at": now,
-            "_lb": lb["id"],
         }
-        self.backends[b["id"]] = b
-        return b
+        return self._add_to(self.backends, lb, fields)
 
     def backend_view(self, b: Obj) -> Obj:
         lb = self._lb_of(b)
-        return {**{k: v for k, v in b.items() if not k.startswith("_")}, "lb": self.view(lb) if lb else None}
+        return {**public(b), "lb": self.view(lb) if lb else None}
 
     def add_frontend(self, lb: Obj, body: dict[str, Any]) -> Obj:
-        now = self.clock.iso()
-        f = {
-            "id": self.ids.uuid(),
+        fields = {
             "name": body["name"],
             "inbound_port": body["inbound_port"],
             "inbound_protocol": body.get("inbound_protocol") or "tcp",
@@ -190,18 +189,14 @@ class LbStore:
             "timeout_client": millis(body.get("timeout_client", 300_000)),
             "certificate_ids": list(body.get("certificate_ids") or []),
             "enable_http3": bool(body.get("enable_http3")),
-            "created_at": now,
-            "updated_at": now,
-            "_lb": lb["id"],
         }
-        self.frontends[f["id"]] = f
-        return f
+        return self._add_to(self.frontends, lb, fields)
 
     def frontend_view(self, f: Obj) -> Obj:
         lb = self._lb_of(f)
         backend = self.backends.get(f["_backend"])
-        out = {k: v for k, v in f.items() if not k.startswith("_")}
-        out["backend"] = {k: v for k, v in backend.items() if not k.startswith("_")} if backend else None
+        out = public(f)
+        out["backend"] = public(backend) if backend else None
         out["lb"] = self.view(lb) if lb else None
         out["certificate"] = None
         return out

@@ -5,16 +5,16 @@ said in the package's docstring."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import ordered, page
-from ..core import check_unknown, is_uuid, json_body, public
+from ..core import checked_body, is_uuid, public
 from ..errors import already_exists, invalid_arguments, not_found, precondition_failed, transient_state
-from ..routing import route_table
+from ..routing import Routes
 from ..timeseries import pick, series, window
 from .store import ROLES, SCOPES, Instance, MonitoringStore
 
@@ -82,11 +82,10 @@ def _scopes(value: Any) -> dict[str, bool]:
 
 
 def routes(store: MonitoringStore) -> list[Route]:
+    routes = Routes("/monitoring/v1beta1")
+
     async def body_of(request: Request, allowed: set[str]) -> tuple[dict[str, Any], str]:
-        body = await json_body(request)
-        errs = check_unknown(body, allowed | {"project_id"})
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, allowed | {"project_id"})
         return body, project_of(body.get("project_id"), store.project_id)
 
     def queried(request: Request) -> str:
@@ -96,6 +95,7 @@ def routes(store: MonitoringStore) -> list[Route]:
         return JSONResponse({**public(found.obj), **extra})
 
     # ---- the instance ------------------------------------------------------------------------------
+    @routes.post("/activate")
     async def activate(request: Request) -> Response:
         _, project = await body_of(request, set())
         found = store.find(project)
@@ -108,9 +108,11 @@ def routes(store: MonitoringStore) -> list[Route]:
         found, access = store.activate(project)
         return answer(found, **access)
 
+    @routes.get("/cockpit")
     async def get_instance(request: Request) -> Response:
         return answer(store.instance(queried(request)))
 
+    @routes.get("/cockpit/metrics")
     async def metrics(request: Request) -> Response:
         project = queried(request)
         store.instance(project)
@@ -122,6 +124,7 @@ def routes(store: MonitoringStore) -> list[Route]:
         ]
         return JSONResponse({"timeseries": out})
 
+    @routes.post("/deactivate")
     async def deactivate(request: Request) -> Response:
         _, project = await body_of(request, set())
         found = store.instance(project)
@@ -129,6 +132,7 @@ def routes(store: MonitoringStore) -> list[Route]:
             store.deactivate(found)
         return answer(found)
 
+    @routes.post("/reset-dashboard")
     async def reset_dashboard(request: Request) -> Response:
         _, project = await body_of(request, set())
         found = store.instance(project)
@@ -137,6 +141,7 @@ def routes(store: MonitoringStore) -> list[Route]:
         store.touch(found)
         return answer(found, **store.dashboard_access(found))
 
+    @routes.post("/enable-managed-alerts", "/disable-managed-alerts")
     async def managed_alerts(request: Request) -> Response:
         _, project = await body_of(request, set())
         found = store.ready(project)
@@ -144,6 +149,7 @@ def routes(store: MonitoringStore) -> list[Route]:
         store.touch(found)
         return Response(status_code=NO_CONTENT)
 
+    @routes.post("/trigger-test-alert")
     async def test_alert(request: Request) -> Response:
         _, project = await body_of(request, set())
         found = store.ready(project)
@@ -157,6 +163,7 @@ def routes(store: MonitoringStore) -> list[Route]:
         return Response(status_code=NO_CONTENT)
 
     # ---- contact points ----------------------------------------------------------------------------
+    @routes.get("/contact-points")
     async def list_contact_points(request: Request) -> Response:
         found = store.ready(queried(request), writes=False)
         return page(
@@ -170,6 +177,7 @@ def routes(store: MonitoringStore) -> list[Route]:
             },
         )
 
+    @routes.post("/contact-points")
     async def create_contact_point(request: Request) -> Response:
         body, project = await body_of(request, {"contact_point"})
         cp = _contact_point(body)
@@ -179,6 +187,7 @@ def routes(store: MonitoringStore) -> list[Route]:
         found.contact_points.append(cp)
         return JSONResponse(cp)
 
+    @routes.post("/delete-contact-point")
     async def delete_contact_point(request: Request) -> Response:
         body, project = await body_of(request, {"contact_point"})
         cp = _contact_point(body)
@@ -189,12 +198,24 @@ def routes(store: MonitoringStore) -> list[Route]:
         return Response(status_code=NO_CONTENT)
 
     # ---- tokens ------------------------------------------------------------------------------------
-    async def list_tokens(request: Request) -> Response:
-        found = store.ready(queried(request), writes=False)
-        return page(
-            request, "tokens", ordered(request, list(found.tokens.values()), TOKEN_ORDER, "created_at_asc"), dict
-        )
+    def listing(
+        path: str,
+        key: str,
+        table: Callable[[Instance], dict[Any, Any]],
+        orders: dict[str, tuple[str, bool]],
+        default: str,
+    ) -> None:
+        """GET `path`: the project's tokens or dashboard users (its `table`), in the order asked."""
 
+        async def list_them(request: Request) -> Response:
+            found = store.ready(queried(request), writes=False)
+            return page(request, key, ordered(request, list(table(found).values()), orders, default), dict)
+
+        routes.get(path)(list_them)
+
+    listing("/tokens", "tokens", lambda found: found.tokens, TOKEN_ORDER, "created_at_asc")
+
+    @routes.post("/tokens")
     async def create_token(request: Request) -> Response:
         body, project = await body_of(request, {"name", "scopes"})
         name = body.get("name")
@@ -210,9 +231,11 @@ def routes(store: MonitoringStore) -> list[Route]:
             )
         return JSONResponse(store.add_token(found, name, scopes))
 
+    @routes.get("/tokens/{token_id}")
     async def get_token(request: Request) -> Response:
         return JSONResponse(dict(store.token(request.path_params["token_id"])[1]))
 
+    @routes.delete("/tokens/{token_id}")
     async def delete_token(request: Request) -> Response:
         found, token = store.token(request.path_params["token_id"])
         if found.obj["status"] != "ready":
@@ -221,12 +244,9 @@ def routes(store: MonitoringStore) -> list[Route]:
         return Response(status_code=NO_CONTENT)
 
     # ---- dashboard users ---------------------------------------------------------------------------
-    async def list_users(request: Request) -> Response:
-        found = store.ready(queried(request), writes=False)
-        return page(
-            request, "dashboard_users", ordered(request, list(found.users.values()), USER_ORDER, "login_asc"), dict
-        )
+    listing("/dashboard-users", "dashboard_users", lambda found: found.users, USER_ORDER, "login_asc")
 
+    @routes.post("/dashboard-users")
     async def create_user(request: Request) -> Response:
         body, project = await body_of(request, {"login", "role"})
         login, role = body.get("login"), body.get("role")
@@ -246,36 +266,17 @@ def routes(store: MonitoringStore) -> list[Route]:
             raise already_exists("dashboard_user", f"a dashboard user {login!r} exists")
         return JSONResponse(store.add_user(found, login, role))
 
+    @routes.post("/dashboard-users/{user_id}/delete")
     async def delete_user(request: Request) -> Response:
         _, project = await body_of(request, set())
         found = store.ready(project)
         del found.users[store.user(found, request.path_params["user_id"])["id"]]
         return Response(status_code=NO_CONTENT)
 
+    @routes.post("/dashboard-users/{user_id}/reset-password")
     async def reset_password(request: Request) -> Response:
         _, project = await body_of(request, set())
         found = store.ready(project)
         return JSONResponse({**store.user(found, request.path_params["user_id"]), "password": store.password()})
 
-    return route_table(
-        "/monitoring/v1beta1",
-        ("POST", "/activate", activate),
-        ("GET", "/cockpit", get_instance),
-        ("GET", "/cockpit/metrics", metrics),
-        ("POST", "/deactivate", deactivate),
-        ("POST", "/reset-dashboard", reset_dashboard),
-        ("POST", "/enable-managed-alerts", managed_alerts),
-        ("POST", "/disable-managed-alerts", managed_alerts),
-        ("POST", "/trigger-test-alert", test_alert),
-        ("GET", "/contact-points", list_contact_points),
-        ("POST", "/contact-points", create_contact_point),
-        ("POST", "/delete-contact-point", delete_contact_point),
-        ("GET", "/tokens", list_tokens),
-        ("POST", "/tokens", create_token),
-        ("GET", "/tokens/{token_id}", get_token),
-        ("DELETE", "/tokens/{token_id}", delete_token),
-        ("GET", "/dashboard-users", list_users),
-        ("POST", "/dashboard-users", create_user),
-        ("POST", "/dashboard-users/{user_id}/delete", delete_user),
-        ("POST", "/dashboard-users/{user_id}/reset-password", reset_password),
-    )
+    return routes.table()

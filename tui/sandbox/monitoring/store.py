@@ -16,8 +16,9 @@ import string
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import not_found, precondition_failed, transient_state
+from ..errors import not_found, or_not_found, precondition_failed, transient_state
 from ..lifecycle import GONE, Timeline
+from ..product_store import ProductStore
 
 # the spec's seven, and the traces' two of the public client's TokenScopes
 SCOPES = (
@@ -52,12 +53,11 @@ class Instance:
     next_user_id: int = 1
 
 
-class MonitoringStore:
+class MonitoringStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.t: Timings = sandbox.options.get("monitoring_timings") or Timings()
+        super().__init__(sandbox, "monitoring_timings", Timings)
         self.timeline = Timeline(self.clock, on_gone=self._gone)
         self.instances: dict[str, Instance] = {}  # project id -> its monitoring
         self.alerts_sent: list[dict[str, Any]] = []  # each test alert: {project_id, at, to: [addresses]}
@@ -77,10 +77,7 @@ class MonitoringStore:
 
     def instance(self, project_id: str) -> Instance:
         """The project's monitoring (404 when it is not activated)."""
-        found = self.find(project_id)
-        if found is None:
-            raise not_found("monitoring", project_id)
-        return found
+        return or_not_found(self.find(project_id), "monitoring", project_id)
 
     def ready(self, project_id: str, writes: bool = True) -> Instance:
         """The project's monitoring, for its tokens, users, contact points and alerts: 412 when it
@@ -183,7 +180,4 @@ class MonitoringStore:
         return {**user, "password": self.password()}
 
     def user(self, found: Instance, raw_id: str) -> dict[str, Any]:
-        user = found.users.get(int(raw_id)) if raw_id.isdigit() else None
-        if user is None:
-            raise not_found("dashboard_user", raw_id)
-        return user
+        return or_not_found(found.users.get(int(raw_id)) if raw_id.isdigit() else None, "dashboard_user", raw_id)

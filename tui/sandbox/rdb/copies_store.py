@@ -4,9 +4,9 @@ by its clock."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from ..errors import HttpError, not_found
+from ..errors import HttpError, not_found, or_not_found
 from ..lifecycle import Timeline
 from . import catalog
 
@@ -55,14 +55,29 @@ class CopiesStore:
         self.backups[i["region"]][b["id"]] = b
         return b
 
+    def settled(
+        self,
+        table: dict[str, dict[str, dict[str, Any]]],
+        region: str,
+        oid: str,
+        resource: str,
+        drop: Callable[[str, str], None] | None = None,
+    ) -> dict[str, Any]:
+        """The object `oid` of `table` in `region`, its due steps applied: 404 (as a `resource`) where
+        there is none or the clock has removed it (then dropped from the table, or by `drop`)."""
+        obj = table[region].get(oid)
+        if obj is not None and self.timeline.settle(obj):
+            if drop is None:
+                table[region].pop(oid, None)
+            else:
+                drop(region, oid)
+            obj = None
+        if obj is None:
+            raise not_found(resource, oid)
+        return obj
+
     def backup(self, region: str, bid: str) -> dict[str, Any]:
-        b = self.backups[region].get(bid)
-        if b is not None and self.timeline.settle(b):
-            self.backups[region].pop(bid, None)
-            b = None
-        if b is None:
-            raise not_found("database_backup", bid)
-        return b
+        return self.settled(self.backups, region, bid, "database_backup")
 
     def live(self, region: str, table: dict[str, dict[str, dict[str, Any]]], get: Any) -> list[dict[str, Any]]:
         """Every object of `table` in `region` the clock has not removed (only those with a step due
@@ -111,13 +126,7 @@ class CopiesStore:
         return s
 
     def snapshot(self, region: str, sid: str) -> dict[str, Any]:
-        s = self.snapshots[region].get(sid)
-        if s is not None and self.timeline.settle(s):
-            self.snapshots[region].pop(sid, None)
-            s = None
-        if s is None:
-            raise not_found("snapshot", sid)
-        return s
+        return self.settled(self.snapshots, region, sid, "snapshot")
 
     def prepare_logs(self, i: dict[str, Any], start: float, end: float) -> list[dict[str, Any]]:
         nodes = ["main", "standby"] if i["is_ha_cluster"] else ["main"]
@@ -149,8 +158,6 @@ class CopiesStore:
         return out
 
     def log(self, region: str, lid: str) -> dict[str, Any]:
-        log = self.logs[region].get(lid)
-        if log is None:
-            raise not_found("instance_log", lid)
+        log = or_not_found(self.logs[region].get(lid), "instance_log", lid)
         self.timeline.settle(log)
         return log

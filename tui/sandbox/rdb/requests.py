@@ -1,11 +1,15 @@
-"""What the relational-database routes read from a request: its region."""
+"""What the relational-database routes read from a request: its region, the instance in its path."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from starlette.requests import Request
 
 from ..errors import invalid_arguments
 from . import catalog
+
+PREFIX = "/rdb/v1/regions/{region}"  # every route's
 
 
 def region_of(request: Request) -> str:
@@ -15,3 +19,8 @@ def region_of(request: Request) -> str:
             ("region", "constraint", f"databases exist in {', '.join(catalog.REGIONS)} only, not {region!r}")
         )
     return region
+
+
+def instance_of(store: Any, request: Request) -> dict[str, Any]:
+    """The instance of the request's `{iid}`, in its region."""
+    return store.instance(region_of(request), request.path_params["iid"])

@@ -9,11 +9,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_unknown, json_body, page_page_size, public
-from ..errors import invalid_arguments, not_found
-from ..routing import route_table
+from ..core import check_unknown, checked_body, json_body, page_page_size, public
+from ..errors import invalid_arguments, not_found, or_not_found
+from ..routing import Routes
 from . import catalog, rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore
 
 ACL_DEFAULTS = {"protocol": "tcp", "direction": "inbound", "action": "allow"}
@@ -24,8 +24,7 @@ def _page(request: Request, key: str, items: list[dict[str, Any]]) -> Response:
 
 
 def routes(store: RdbStore) -> list[Route]:
-    def instance(request: Request) -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params["iid"])
+    routes = Routes(PREFIX)
 
     async def names_in(request: Request, key: str, what: str) -> list[Any]:
         """The body of a DELETE that names what to remove: `{key: [...]}`, not empty."""
@@ -39,6 +38,7 @@ def routes(store: RdbStore) -> list[Route]:
         return values
 
     # ---- catalogue ----------------------------------------------------------------------------------
+    @routes.get("/database-engines")
     async def engines(request: Request) -> Response:
         region = region_of(request)
         items = catalog.engines(region)
@@ -46,6 +46,7 @@ def routes(store: RdbStore) -> list[Route]:
             items = [e for e in items if e["name"] == request.query_params["name"]]
         return _page(request, "engines", items)
 
+    @routes.get("/node-types")
     async def node_types(request: Request) -> Response:
         region = region_of(request)
         show_disabled = (request.query_params.get("include_disabled_types") or "").lower() == "true"
@@ -54,8 +55,9 @@ def routes(store: RdbStore) -> list[Route]:
         )
 
     # ---- users ----------------------------------------------------------------------------------------
+    @routes.get("/instances/{iid}/users")
     async def users(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         items = [
             {"name": u["name"], "is_admin": u["is_admin"]}
             for u in sorted(i["_users"].values(), key=lambda u: u["name"])
@@ -64,16 +66,14 @@ def routes(store: RdbStore) -> list[Route]:
             items = [u for u in items if request.query_params["name"] in u["name"]]
         return _page(request, "users", items)
 
+    @routes.post("/instances/{iid}/users")
     async def create_user(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = (
-            check_unknown(body, {"name", "password", "is_admin"})
-            + rules.user_name(body.get("name"))
-            + rules.password(body.get("password"))
+        i = instance_of(store, request)
+        body = await checked_body(
+            request,
+            {"name", "password", "is_admin"},
+            lambda body: rules.user_name(body.get("name")) + rules.password(body.get("password")),
         )
-        if errs:
-            raise invalid_arguments(*errs)
         if body["name"] in i["_users"]:
             raise invalid_arguments(("name", "constraint", f"user {body['name']} exists"))
         store.ready(i)
@@ -85,13 +85,11 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse({"name": body["name"], "is_admin": bool(body.get("is_admin"))})
 
     def user(i: dict[str, Any], name: str) -> dict[str, Any]:
-        u = i["_users"].get(name)
-        if u is None:
-            raise not_found("user", name)
-        return u
+        return or_not_found(i["_users"].get(name), "user", name)
 
+    @routes.patch("/instances/{iid}/users/{name}")
     async def update_user(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         u = user(i, request.path_params["name"])
         body = await json_body(request)
         errs = check_unknown(body, {"password", "is_admin"})
@@ -105,28 +103,28 @@ def routes(store: RdbStore) -> list[Route]:
             u["is_admin"] = bool(body["is_admin"])
         return JSONResponse({"name": u["name"], "is_admin": u["is_admin"]})
 
+    @routes.delete("/instances/{iid}/users/{name}")
     async def delete_user(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         u = user(i, request.path_params["name"])
         del i["_users"][u["name"]]
         i["_privs"] = {k: v for k, v in i["_privs"].items() if k[0] != u["name"]}
         return Response(status_code=204)
 
     # ---- databases --------------------------------------------------------------------------------------
+    @routes.get("/instances/{iid}/databases")
     async def databases(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         items = sorted(i["_dbs"].values(), key=lambda d: d["name"])
         q = request.query_params
         if q.get("managed") in ("true", "false"):
             items = [d for d in items if d["managed"] == (q["managed"] == "true")]
         return _page(request, "databases", items)
 
+    @routes.post("/instances/{iid}/databases")
     async def create_database(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name"}) + rules.db_name(body.get("name"))
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"name"}, lambda body: rules.db_name(body.get("name")))
         if body["name"] in i["_dbs"]:
             raise invalid_arguments(("name", "constraint", f"database {body['name']} exists"))
         store.ready(i)
@@ -134,8 +132,9 @@ def routes(store: RdbStore) -> list[Route]:
         i["_dbs"][db["name"]] = db
         return JSONResponse(db)
 
+    @routes.delete("/instances/{iid}/databases/{name}")
     async def delete_database(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         name = request.path_params["name"]
         if name not in i["_dbs"]:
             raise not_found("database", name)
@@ -144,8 +143,9 @@ def routes(store: RdbStore) -> list[Route]:
         return Response(status_code=204)
 
     # ---- privileges ---------------------------------------------------------------------------------------
+    @routes.get("/instances/{iid}/privileges")
     async def privileges(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         q = request.query_params
         items = [
             {"permission": i["_privs"].get((u, d), "none"), "database_name": d, "user_name": u}
@@ -156,8 +156,9 @@ def routes(store: RdbStore) -> list[Route]:
         ]
         return _page(request, "privileges", items)
 
+    @routes.put("/instances/{iid}/privileges")
     async def set_privilege(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, {"database_name", "user_name", "permission"}) + rules.required(
             body, "database_name", "user_name", "permission"
@@ -182,12 +183,14 @@ def routes(store: RdbStore) -> list[Route]:
             "description": r.get("description") or "",
         }
 
+    @routes.get("/instances/{iid}/acls")
     async def acls(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         return _page(request, "rules", [rule_out(r, i) for r in i["_acls"]])
 
+    @routes.post("/instances/{iid}/acls")
     async def add_acls(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, {"rules"}) + rules.acl_rules(body.get("rules"))
         if not errs:
@@ -201,17 +204,16 @@ def routes(store: RdbStore) -> list[Route]:
         i["_acls"].extend(added)
         return JSONResponse({"rules": [rule_out(r, i) for r in added]})
 
+    @routes.put("/instances/{iid}/acls")
     async def set_acls(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"rules"}) + rules.acl_rules(body.get("rules"))
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"rules"}, lambda body: rules.acl_rules(body.get("rules")))
         i["_acls"] = [{"ip": r["ip"], "description": r.get("description") or ""} for r in body["rules"]]
         return JSONResponse({"rules": [rule_out(r, i) for r in i["_acls"]]})
 
+    @routes.delete("/instances/{iid}/acls")
     async def delete_acls(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         ips = await names_in(request, "acl_rule_ips", "the IPs of the rules to remove")
         missing = [ip for ip in ips if ip not in {r["ip"] for r in i["_acls"]}]
         if missing:
@@ -226,50 +228,32 @@ def routes(store: RdbStore) -> list[Route]:
 
     async def settings_in(request: Request, i: dict[str, Any]) -> list[dict[str, Any]]:
         """The settings a POST or PUT sends, each checked against the engine version; the instance ready."""
-        body = await json_body(request)
-        errs = check_unknown(body, {"settings"}) + rules.settings(version_of(i), body.get("settings"))
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(
+            request, {"settings"}, lambda body: rules.settings(version_of(i), body.get("settings"))
+        )
         store.ready(i)
         return body["settings"]
 
+    @routes.post("/instances/{iid}/settings")
     async def add_settings(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         current = {s["name"]: s for s in i["settings"]}
         for s in await settings_in(request, i):
             current[s["name"]] = {"name": s["name"], "value": str(s["value"])}
         i["settings"] = list(current.values())
         return JSONResponse({"settings": i["settings"]})
 
+    @routes.put("/instances/{iid}/settings")
     async def set_settings(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         i["settings"] = [{"name": s["name"], "value": str(s["value"])} for s in await settings_in(request, i)]
         return JSONResponse({"settings": i["settings"]})
 
+    @routes.delete("/instances/{iid}/settings")
     async def delete_settings(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         names = await names_in(request, "setting_names", "the names of the settings to set back to their defaults")
         i["settings"] = [s for s in i["settings"] if s["name"] not in names]
         return JSONResponse({"settings": i["settings"]})
 
-    return route_table(
-        "/rdb/v1/regions/{region}",
-        ("GET", "/database-engines", engines),
-        ("GET", "/node-types", node_types),
-        ("GET", "/instances/{iid}/users", users),
-        ("POST", "/instances/{iid}/users", create_user),
-        ("PATCH", "/instances/{iid}/users/{name}", update_user),
-        ("DELETE", "/instances/{iid}/users/{name}", delete_user),
-        ("GET", "/instances/{iid}/databases", databases),
-        ("POST", "/instances/{iid}/databases", create_database),
-        ("DELETE", "/instances/{iid}/databases/{name}", delete_database),
-        ("GET", "/instances/{iid}/privileges", privileges),
-        ("PUT", "/instances/{iid}/privileges", set_privilege),
-        ("GET", "/instances/{iid}/acls", acls),
-        ("POST", "/instances/{iid}/acls", add_acls),
-        ("PUT", "/instances/{iid}/acls", set_acls),
-        ("DELETE", "/instances/{iid}/acls", delete_acls),
-        ("POST", "/instances/{iid}/settings", add_settings),
-        ("PUT", "/instances/{iid}/settings", set_settings),
-        ("DELETE", "/instances/{iid}/settings", delete_settings),
-    )
+    return routes.table()

@@ -3,25 +3,24 @@ spec/4 shapes): each created, renamed and deleted through `deleting` with the cl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import between_pages, matching, ordered
-from ..core import check_unknown, json_body, page_page_size, public
+from ..core import check_unknown, checked_body, json_body, page_page_size, public
 from ..errors import invalid_arguments, invalid_request
-from ..routing import route_table
+from ..routing import Routes
 from ..timeseries import parse_time
 from . import catalog, rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore, transient
 
 
 def routes(store: RdbStore) -> list[Route]:
-    def instance(request: Request) -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params["iid"])
+    routes = Routes(PREFIX)
 
     def expiry(body: dict[str, Any]) -> str | None:
         at = parse_time(body.get("expires_at"), "expires_at")
@@ -43,9 +42,17 @@ def routes(store: RdbStore) -> list[Route]:
         obj["updated_at"] = store.iso()
         return obj
 
-    def copies_listing(table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str) -> Any:
-        """GET of backups or snapshots: the region's, filtered by `instance_id` and `name`, ordered."""
+    def copies(
+        plural: str, param: str, table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str
+    ) -> Callable[[Request], dict[str, Any]]:
+        """The routes backups and snapshots share under `/{plural}`: the region's, filtered by
+        `instance_id` and `name`, ordered; one read, renamed, deleted (now deleting, gone after a
+        while). Returns the one in a request's path."""
 
+        def one(request: Request) -> dict[str, Any]:
+            return get(region_of(request), request.path_params[param])
+
+        @routes.get(f"/{plural}")
         async def listing(request: Request) -> Response:
             region = region_of(request)
             items = between_pages(
@@ -55,26 +62,30 @@ def routes(store: RdbStore) -> list[Route]:
             )
             return page_page_size(request, key, items, public)
 
-        return listing
+        routes.read(f"/{plural}/{{{param}}}", one, public)
 
-    def delete_later(obj: dict[str, Any]) -> dict[str, Any]:
-        """DELETE of a backup or a snapshot: deleting now, gone after a while."""
-        return obj if obj["status"] == "deleting" else store.delete_later(obj)
+        @routes.patch(f"/{plural}/{{{param}}}")
+        async def update(request: Request) -> Response:
+            return JSONResponse(public(rename(one(request), await json_body(request))))
+
+        @routes.delete(f"/{plural}/{{{param}}}")
+        async def delete(request: Request) -> Response:
+            obj = one(request)
+            return JSONResponse(public(obj if obj["status"] == "deleting" else store.delete_later(obj)))
+
+        return one
 
     # ---- backups --------------------------------------------------------------------------------------------
-    def backup(request: Request) -> dict[str, Any]:
-        return store.backup(region_of(request), request.path_params["bid"])
+    backup = copies("backups", "bid", store.backups, store.backup, "database_backups")
 
-    list_backups = copies_listing(store.backups, store.backup, "database_backups")
-
+    @routes.post("/backups")
     async def create_backup(request: Request) -> Response:
         region = region_of(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id", "database_name", "name", "expires_at"}) + rules.required(
-            body, "instance_id", "database_name"
+        body = await checked_body(
+            request,
+            {"instance_id", "database_name", "name", "expires_at"},
+            lambda body: rules.required(body, "instance_id", "database_name"),
         )
-        if errs:
-            raise invalid_arguments(*errs)
         i = store.instance(region, str(body["instance_id"]))
         if body["database_name"] not in i["_dbs"]:
             raise invalid_arguments(
@@ -84,19 +95,11 @@ def routes(store: RdbStore) -> list[Route]:
         name = body.get("name") or f"{body['database_name']}-{store.iso()[:19]}"
         return JSONResponse(public(store.create_backup(i, body["database_name"], name, expiry(body))))
 
-    async def get_backup(request: Request) -> Response:
-        return JSONResponse(public(backup(request)))
-
-    async def update_backup(request: Request) -> Response:
-        return JSONResponse(public(rename(backup(request), await json_body(request))))
-
-    async def delete_backup(request: Request) -> Response:
-        return JSONResponse(public(delete_later(backup(request))))
-
     def backup_ready(b: dict[str, Any]) -> None:
         if b["status"] != "ready":
             raise transient("database_backup", b)
 
+    @routes.post("/backups/{bid}/export")
     async def export_backup(request: Request) -> Response:
         b = backup(request)
         backup_ready(b)
@@ -104,6 +107,7 @@ def routes(store: RdbStore) -> list[Route]:
         store.timeline.plan(b, (store.t.export, {"status": "ready", **store.export_url(b)}))
         return JSONResponse(public(b))
 
+    @routes.post("/backups/{bid}/restore")
     async def restore_backup(request: Request) -> Response:
         region = region_of(request)
         b = backup(request)
@@ -138,32 +142,19 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse(public(b))
 
     # ---- snapshots --------------------------------------------------------------------------------------------
-    def snapshot(request: Request) -> dict[str, Any]:
-        return store.snapshot(region_of(request), request.path_params["sid"])
+    snapshot = copies("snapshots", "sid", store.snapshots, store.snapshot, "snapshots")
 
-    list_snapshots = copies_listing(store.snapshots, store.snapshot, "snapshots")
-
+    @routes.post("/instances/{iid}/snapshots")
     async def create_snapshot(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"name", "expires_at"})
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"name", "expires_at"})
         if i["volume"]["type"] != "bssd":
             raise invalid_request("a snapshot copies a block volume: this instance has a local volume (lssd)")
         store.ready(i, also=())
         name = body.get("name") or f"{i['name']}-{store.iso()[:19]}"
         return JSONResponse(public(store.create_snapshot(i, name, expiry(body))))
 
-    async def get_snapshot(request: Request) -> Response:
-        return JSONResponse(public(snapshot(request)))
-
-    async def update_snapshot(request: Request) -> Response:
-        return JSONResponse(public(rename(snapshot(request), await json_body(request))))
-
-    async def delete_snapshot(request: Request) -> Response:
-        return JSONResponse(public(delete_later(snapshot(request))))
-
+    @routes.post("/snapshots/{sid}/create-instance")
     async def instance_from_snapshot(request: Request) -> Response:
         region = region_of(request)
         s = snapshot(request)
@@ -195,19 +186,4 @@ def routes(store: RdbStore) -> list[Route]:
         )
         return JSONResponse(store.public_instance(new))
 
-    return route_table(
-        "/rdb/v1/regions/{region}",
-        ("GET", "/backups", list_backups),
-        ("POST", "/backups", create_backup),
-        ("GET", "/backups/{bid}", get_backup),
-        ("PATCH", "/backups/{bid}", update_backup),
-        ("DELETE", "/backups/{bid}", delete_backup),
-        ("POST", "/backups/{bid}/export", export_backup),
-        ("POST", "/backups/{bid}/restore", restore_backup),
-        ("POST", "/instances/{iid}/snapshots", create_snapshot),
-        ("GET", "/snapshots", list_snapshots),
-        ("GET", "/snapshots/{sid}", get_snapshot),
-        ("PATCH", "/snapshots/{sid}", update_snapshot),
-        ("DELETE", "/snapshots/{sid}", delete_snapshot),
-        ("POST", "/snapshots/{sid}/create-instance", instance_from_snapshot),
-    )
+    return routes.table()

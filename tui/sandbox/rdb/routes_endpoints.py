@@ -9,24 +9,21 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import check_unknown, json_body
+from ..core import check_unknown, checked_body, json_body
 from ..errors import invalid_arguments
-from ..routing import route_table
+from ..routing import Routes
 from . import rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore, transient
 
 
 def routes(store: RdbStore) -> list[Route]:
-    def instance(request: Request, key: str = "iid") -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params[key])
-
-    def out(i: dict[str, Any]) -> dict[str, Any]:
-        return store.public_instance(i)
+    routes = Routes(PREFIX)
 
     # ---- endpoints --------------------------------------------------------------------------------
+    @routes.post("/instances/{iid}/endpoints")
     async def add_endpoint(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         spec = body.get("endpoint_spec")
         errs = check_unknown(body, {"endpoint_spec"}) + rules.endpoint_spec(
@@ -55,10 +52,12 @@ def routes(store: RdbStore) -> list[Route]:
         i["endpoints"].append(e)
         return JSONResponse(e)
 
+    @routes.get("/endpoints/{eid}")
     async def get_endpoint(request: Request) -> Response:
         _, e = store.find_endpoint(region_of(request), request.path_params["eid"])
         return JSONResponse(e)
 
+    @routes.delete("/endpoints/{eid}")
     async def delete_endpoint(request: Request) -> Response:
         owner, e = store.find_endpoint(region_of(request), request.path_params["eid"])
         if owner["status"] not in ("ready", "disk_full", "backuping", "snapshotting"):
@@ -68,13 +67,11 @@ def routes(store: RdbStore) -> list[Route]:
             owner["endpoint"] = dict(owner["endpoints"][0]) if owner["endpoints"] else None
         return Response(status_code=204)
 
+    @routes.post("/endpoints/{eid}/migrate")
     async def migrate_endpoint(request: Request) -> Response:
         region = region_of(request)
         owner, e = store.find_endpoint(region, request.path_params["eid"])
-        body = await json_body(request)
-        errs = check_unknown(body, {"instance_id"}) + rules.required(body, "instance_id")
-        if errs:
-            raise invalid_arguments(*errs)
+        body = await checked_body(request, {"instance_id"}, lambda body: rules.required(body, "instance_id"))
         target = store.instance(region, str(body["instance_id"]))
         if target is owner:
             raise invalid_arguments(("instance_id", "constraint", "the endpoint is already on this instance"))
@@ -87,6 +84,7 @@ def routes(store: RdbStore) -> list[Route]:
         return JSONResponse(e)
 
     # ---- read replicas ----------------------------------------------------------------------------
+    @routes.post("/read-replicas")
     async def create_replica(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
@@ -102,15 +100,16 @@ def routes(store: RdbStore) -> list[Route]:
     def replica(request: Request) -> dict[str, Any]:
         return store.replica(region_of(request), request.path_params["rid"])
 
-    async def get_replica(request: Request) -> Response:
-        return JSONResponse(store.public_replica(replica(request)))
+    routes.read("/read-replicas/{rid}", replica, store.public_replica)
 
+    @routes.delete("/read-replicas/{rid}")
     async def delete_replica(request: Request) -> Response:
         r = replica(request)
         if r["status"] not in ("deleting", "promoting"):
             store.delete_later(r)
         return JSONResponse(store.public_replica(r))
 
+    @routes.post("/read-replicas/{rid}/endpoints")
     async def replica_endpoints(request: Request) -> Response:
         r = replica(request)
         body = await json_body(request)
@@ -122,27 +121,17 @@ def routes(store: RdbStore) -> list[Route]:
         r["endpoints"].extend(store.replica_endpoint(s, r) for s in specs)
         return JSONResponse(store.public_replica(r))
 
+    @routes.post("/read-replicas/{rid}/promote")
     async def promote(request: Request) -> Response:
         r = replica(request)
         store.ready(r, "read_replica", ())
-        return JSONResponse(out(store.promote(r)))
+        return JSONResponse(store.public_instance(store.promote(r)))
 
+    @routes.post("/read-replicas/{rid}/reset")
     async def reset(request: Request) -> Response:
         r = replica(request)
         store.ready(r, "read_replica", ())
         store.busy_for(r, "configuring", store.t.configure)
         return JSONResponse(store.public_replica(r))
 
-    return route_table(
-        "/rdb/v1/regions/{region}",
-        ("POST", "/instances/{iid}/endpoints", add_endpoint),
-        ("GET", "/endpoints/{eid}", get_endpoint),
-        ("DELETE", "/endpoints/{eid}", delete_endpoint),
-        ("POST", "/endpoints/{eid}/migrate", migrate_endpoint),
-        ("POST", "/read-replicas", create_replica),
-        ("GET", "/read-replicas/{rid}", get_replica),
-        ("DELETE", "/read-replicas/{rid}", delete_replica),
-        ("POST", "/read-replicas/{rid}/endpoints", replica_endpoints),
-        ("POST", "/read-replicas/{rid}/promote", promote),
-        ("POST", "/read-replicas/{rid}/reset", reset),
-    )
+    return routes.table()

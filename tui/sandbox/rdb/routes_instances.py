@@ -12,10 +12,10 @@ from starlette.routing import Route
 from ..collection import matching, ordered
 from ..core import check_unknown, is_uuid, json_body, page_page_size
 from ..errors import invalid_arguments, invalid_request
-from ..routing import route_table
+from ..routing import Routes
 from ..timeseries import certificate, pick, series, window
 from . import catalog, rules
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore
 
 CREATE = {
@@ -98,14 +98,12 @@ def check_volume(
 
 
 def routes(store: RdbStore) -> list[Route]:
-    base = "/rdb/v1/regions/{region}"
-
-    def instance(request: Request, key: str = "iid") -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params[key])
+    routes = Routes(PREFIX)
 
     def out(i: dict[str, Any]) -> dict[str, Any]:
         return store.public_instance(i)
 
+    @routes.get("/instances")
     async def listing(request: Request) -> Response:
         region = region_of(request)
         q = request.query_params
@@ -115,6 +113,7 @@ def routes(store: RdbStore) -> list[Route]:
             items = [i for i in items if all(t in i["tags"] for t in wanted)]
         return page_page_size(request, "instances", ordered(request, items), out)
 
+    @routes.post("/instances")
     async def create(request: Request) -> Response:
         region = region_of(request)
         body = await json_body(request)
@@ -150,11 +149,11 @@ def routes(store: RdbStore) -> list[Route]:
             raise invalid_arguments(*errs)
         return JSONResponse(out(store.create_instance(region, {**body, "is_ha_cluster": is_ha})))
 
-    async def get_one(request: Request) -> Response:
-        return JSONResponse(out(instance(request)))
+    routes.read("/instances/{iid}", lambda request: instance_of(store, request), out)
 
+    @routes.patch("/instances/{iid}")
     async def patch(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, UPDATE) + rules.tags(body.get("tags"))
         if "name" in body and (
@@ -184,20 +183,23 @@ def routes(store: RdbStore) -> list[Route]:
                 sched[k] = body[f]
         return JSONResponse(out(i))
 
+    @routes.delete("/instances/{iid}")
     async def delete(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         if i["status"] != "deleting":
             store.delete_instance(i)
         return JSONResponse(out(i))
 
+    @routes.post("/instances/{iid}/restart")
     async def restart(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         store.ready(i, also=STRICT)
         store.busy_for(i, "restarting", store.t.restart)
         return JSONResponse(out(i))
 
+    @routes.post("/instances/{iid}/apply-maintenance")
     async def apply_maintenance(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         pending = [m for m in i["maintenances"] if m.get("status") == "pending"]
         if not pending:
             raise invalid_request("no pending maintenance on this instance")
@@ -209,8 +211,9 @@ def routes(store: RdbStore) -> list[Route]:
         )
         return JSONResponse(m)
 
+    @routes.post("/instances/{iid}/upgrade")
     async def upgrade(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, set(UPGRADE))
         given = [k for k in UPGRADE if body.get(k) is not None and body[k] != NOT_ASKED.get(k)]
@@ -275,8 +278,9 @@ def routes(store: RdbStore) -> list[Route]:
         store.busy_for(i, "configuring", store.t.configure, then)
         return JSONResponse(out(i))
 
+    @routes.post("/instances/{iid}/clone")
     async def clone(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         body = await json_body(request)
         errs = check_unknown(body, {"name", "node_type"}) + rules.required(body, "name")
         if body.get("node_type") is not None:
@@ -303,18 +307,21 @@ def routes(store: RdbStore) -> list[Route]:
         new["_privs"] = dict(i["_privs"])
         return JSONResponse(out(new))
 
+    @routes.get("/instances/{iid}/certificate")
     async def cert(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         return JSONResponse(certificate(f"ssl_{i['name']}.pem", f"{i['name']} #{i['_cert']}"))
 
+    @routes.post("/instances/{iid}/renew-certificate")
     async def renew(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         store.ready(i)
         i["_cert"] += 1
         return Response(status_code=204)
 
+    @routes.get("/instances/{iid}/metrics")
     async def metrics(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         start, end = window(request.query_params, store.now(), "start_date", "end_date")
         names = pick(request.query_params, list(catalog.METRICS))
         nodes = ["main", "standby"] if i["is_ha_cluster"] else ["main"]
@@ -332,18 +339,4 @@ def routes(store: RdbStore) -> list[Route]:
                 )
         return JSONResponse({"timeseries": found})
 
-    return route_table(
-        base,
-        ("GET", "/instances", listing),
-        ("POST", "/instances", create),
-        ("GET", "/instances/{iid}", get_one),
-        ("PATCH", "/instances/{iid}", patch),
-        ("DELETE", "/instances/{iid}", delete),
-        ("POST", "/instances/{iid}/restart", restart),
-        ("POST", "/instances/{iid}/apply-maintenance", apply_maintenance),
-        ("POST", "/instances/{iid}/upgrade", upgrade),
-        ("POST", "/instances/{iid}/clone", clone),
-        ("GET", "/instances/{iid}/certificate", cert),
-        ("POST", "/instances/{iid}/renew-certificate", renew),
-        ("GET", "/instances/{iid}/metrics", metrics),
-    )
+    return routes.table()

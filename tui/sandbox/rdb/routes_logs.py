@@ -9,25 +9,22 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..collection import ordered
-from ..core import check_unknown, json_body, page_page_size
+from ..core import checked_body, page_page_size
 from ..errors import invalid_arguments, not_found
-from ..routing import route_table
+from ..routing import Routes
 from ..timeseries import parse_time
-from .requests import region_of
+from .requests import PREFIX, instance_of, region_of
 from .store import RdbStore
 
 
 def routes(store: RdbStore) -> list[Route]:
-    def instance(request: Request, key: str = "iid") -> dict[str, Any]:
-        return store.instance(region_of(request), request.path_params[key])
+    routes = Routes(PREFIX)
 
     # ---- logs ---------------------------------------------------------------------------------------
+    @routes.post("/instances/{iid}/prepare-logs")
     async def prepare_logs(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"start_date", "end_date"})
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"start_date", "end_date"})
         end = parse_time(body.get("end_date"), "end_date") or store.now()
         start = parse_time(body.get("start_date"), "start_date") or end - 3600
         if start >= end:
@@ -35,27 +32,28 @@ def routes(store: RdbStore) -> list[Route]:
         logs = store.prepare_logs(i, start, end)
         return JSONResponse({"instance_logs": [public_log(x) for x in logs]})
 
+    @routes.get("/instances/{iid}/logs")
     async def list_logs(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         items = [
             store.log(i["region"], lid) for lid, x in list(store.logs[i["region"]].items()) if x["_instance"] == i["id"]
         ]
         return page_page_size(request, "instance_logs", ordered(request, items), public_log)
 
+    @routes.get("/logs/{lid}")
     async def get_log(request: Request) -> Response:
         return JSONResponse(public_log(store.log(region_of(request), request.path_params["lid"])))
 
+    @routes.get("/instances/{iid}/logs-details")
     async def logs_details(request: Request) -> Response:
-        i = instance(request)
+        i = instance_of(store, request)
         files = i["_logfiles"]
         return JSONResponse({"details": [{"log_name": k, "size": v} for k, v in files.items()]})
 
+    @routes.post("/instances/{iid}/purge-logs")
     async def purge_logs(request: Request) -> Response:
-        i = instance(request)
-        body = await json_body(request)
-        errs = check_unknown(body, {"log_name"})
-        if errs:
-            raise invalid_arguments(*errs)
+        i = instance_of(store, request)
+        body = await checked_body(request, {"log_name"})
         files = i["_logfiles"]
         name = body.get("log_name")
         if name:
@@ -67,14 +65,7 @@ def routes(store: RdbStore) -> list[Route]:
                 files[k] = 0
         return Response(status_code=204)
 
-    return route_table(
-        "/rdb/v1/regions/{region}",
-        ("POST", "/instances/{iid}/prepare-logs", prepare_logs),
-        ("GET", "/instances/{iid}/logs", list_logs),
-        ("GET", "/instances/{iid}/logs-details", logs_details),
-        ("POST", "/instances/{iid}/purge-logs", purge_logs),
-        ("GET", "/logs/{lid}", get_log),
-    )
+    return routes.table()
 
 
 def public_log(log: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Any
+from typing import Any, Callable
 
 from ..core import check_password, is_uuid
 
@@ -104,26 +104,24 @@ def settings(version: dict[str, Any] | None, values: Any, field: str = "settings
     return []
 
 
+# A number setting's kind: how its value is read, its bounds' prefix in the spec, what it must be.
+NUMBERS: dict[str, tuple[Callable[[str], float], str, str]] = {
+    "INT": (int, "int", "a whole number"),
+    "FLOAT": (float, "float", "a number"),
+}
+
+
 def setting_value(spec: dict[str, Any], value: str) -> str | None:
     kind = spec.get("property_type")
-    if kind == "INT":
+    if kind in NUMBERS:
+        parse, bound, what = NUMBERS[kind]
         try:
-            v = int(value)
+            v = parse(value)
         except ValueError:
-            return "a whole number"
-        if (spec.get("int_min") is not None and v < spec["int_min"]) or (
-            spec.get("int_max") is not None and v > spec["int_max"]
-        ):
-            return f"between {spec['int_min']} and {spec['int_max']}"
-    elif kind == "FLOAT":
-        try:
-            f = float(value)
-        except ValueError:
-            return "a number"
-        if (spec.get("float_min") is not None and f < spec["float_min"]) or (
-            spec.get("float_max") is not None and f > spec["float_max"]
-        ):
-            return f"between {spec['float_min']} and {spec['float_max']}"
+            return what
+        low, high = f"{bound}_min", f"{bound}_max"
+        if (spec.get(low) is not None and v < spec[low]) or (spec.get(high) is not None and v > spec[high]):
+            return f"between {spec[low]} and {spec[high]}"
     elif kind == "BOOLEAN" and value not in ("true", "false"):
         return "true or false"
     elif kind == "STRING" and spec.get("string_constraint") and not re.match(spec["string_constraint"], value):

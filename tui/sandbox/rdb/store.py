@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import HttpError, invalid_request, not_found
+from ..errors import HttpError, invalid_request, not_found, or_not_found, transient_state
 from ..lifecycle import GONE, Timeline
+from ..product_store import ProductStore
 from . import catalog
 from .copies_store import CopiesStore
 
@@ -31,25 +32,14 @@ class Timings:
 
 
 def transient(resource: str, obj: dict[str, Any]) -> HttpError:
-    return HttpError(
-        409,
-        {
-            "type": "transient_state",
-            "message": "resource is in a transient state",
-            "resource": resource,
-            "resource_id": obj["id"],
-            "current_state": obj["status"],
-        },
-    )
+    return transient_state(resource, obj["id"], obj["status"])
 
 
-class RdbStore(CopiesStore):
+class RdbStore(ProductStore, CopiesStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t: Timings = sandbox.options.get("rdb_timings") or Timings()
+        super().__init__(sandbox, "rdb_timings", Timings)
         self.instances: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
         self.replicas: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
         self.backups: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
@@ -181,13 +171,7 @@ class RdbStore(CopiesStore):
         ]
 
     def instance(self, region: str, iid: str) -> dict[str, Any]:
-        i = self.instances[region].get(iid)
-        if i is not None and self.timeline.settle(i):
-            self.drop_instance(region, iid)
-            i = None
-        if i is None:
-            raise not_found("instance", iid)
-        return i
+        return self.settled(self.instances, region, iid, "instance", drop=self.drop_instance)
 
     def drop_instance(self, region: str, iid: str) -> None:
         self.instances[region].pop(iid, None)
@@ -280,13 +264,7 @@ class RdbStore(CopiesStore):
         }
 
     def replica(self, region: str, rid: str) -> dict[str, Any]:
-        r = self.replicas[region].get(rid)
-        if r is not None and self.timeline.settle(r):
-            self.replicas[region].pop(rid, None)
-            r = None
-        if r is None:
-            raise not_found("read_replica", rid)
-        return r
+        return self.settled(self.replicas, region, rid, "read_replica")
 
     def promote(self, r: dict[str, Any]) -> dict[str, Any]:
         """The replica becomes a standalone instance (configuring, then ready) with its endpoints,
@@ -325,9 +303,7 @@ class RdbStore(CopiesStore):
         raise not_found("endpoint", eid)
 
     def refuse_unless_managed(self, i: dict[str, Any], database: str) -> None:
-        db = i["_dbs"].get(database)
-        if db is None:
-            raise not_found("database", database)
+        db = or_not_found(i["_dbs"].get(database), "database", database)
         if not db["managed"]:
             raise invalid_request(
                 f"database {database} is not managed: its permissions are managed in SQL by its owner {db['owner']}"

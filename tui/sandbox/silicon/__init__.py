@@ -16,10 +16,11 @@ from starlette.routing import Route
 
 from ..collection import Collection, page
 from ..core import check_unknown, is_uuid, json_body, path_zone, public
-from ..errors import HttpError, invalid_arguments, not_found
+from ..errors import invalid_arguments, invalid_request, not_found
 from ..lifecycle import Timeline
+from ..product_store import ProductStore
 from ..registry import SandboxProduct
-from ..routing import route_table
+from ..routing import Routes
 
 ZONES = ("fr-par-1", "fr-par-3")
 LEASE = 86_400.0
@@ -82,13 +83,11 @@ class Timings:
     reinstall: float = 120.0  # reinstalling → ready
 
 
-class SiliconStore:
+class SiliconStore(ProductStore):
+    t: Timings
+
     def __init__(self, sandbox: Any) -> None:
-        self.clock = sandbox.clock
-        self.ids = sandbox.ids
-        self.project_id = sandbox.project_id
-        self.organization_id = sandbox.organization_id
-        self.t = sandbox.options.get("silicon_timings") or Timings()
+        super().__init__(sandbox, "silicon_timings", Timings)
         # starting, rebooting, reinstalling → ready, stamped when read; a deleted server answers 403
         self.timeline = Timeline(self.clock, stamp_read=True)
         self.collection = Collection("apple_silicon_server", ZONES, self.timeline, forbid_deleted=True)
@@ -201,7 +200,7 @@ def _apply(server: dict[str, Any], body: dict[str, Any], store: Any) -> None:
 
 
 def routes(store: SiliconStore) -> list[Route]:
-    base = "/vendorx-silicon/v1alpha1/zones/{zone}"
+    routes = Routes("/vendorx-silicon/v1alpha1/zones/{zone}")
 
     def zone_of(request: Request) -> str:
         return path_zone(request, ZONES, "silicon servers")
@@ -217,22 +216,26 @@ def routes(store: SiliconStore) -> list[Route]:
             return [("name", "format", "only alphanumeric characters, spaces, dots and dashes")]
         return []
 
+    @routes.get("/server-types")
     async def types(request: Request) -> Response:
         zone_of(request)
         return JSONResponse({"server_types": TYPES})
 
+    @routes.get("/server-type/{name}")
     async def one_type(request: Request) -> Response:
         found = next((t for t in TYPES if t["name"] == request.path_params["name"]), None)
         if found is None:
             raise not_found("apple_silicon_server_type", request.path_params["name"])
         return JSONResponse(found)
 
+    @routes.get("/os")
     async def list_os(request: Request) -> Response:
         zone_of(request)
         stype = request.query_params.get("server_type")
         items = [o for o in store.os if not stype or stype in o["compatible_server_types"]]
         return page(request, "os", items, dict)
 
+    @routes.get("/os/{os_id}")
     async def one_os(request: Request) -> Response:
         zone_of(request)
         found = next((o for o in store.os if o["id"] == request.path_params["os_id"]), None)
@@ -240,11 +243,13 @@ def routes(store: SiliconStore) -> list[Route]:
             raise not_found("apple_silicon_os", request.path_params["os_id"])
         return JSONResponse(found)
 
+    @routes.get("/servers")
     async def listing(request: Request) -> Response:
         zone = zone_of(request)
         items = [store.get(zone, sid) for sid in list(store.servers[zone])]
         return page(request, "servers", sorted(items, key=lambda s: s["created_at"]), public)
 
+    @routes.post("/servers")
     async def create(request: Request) -> Response:
         zone = zone_of(request)
         body = await json_body(request)
@@ -263,9 +268,9 @@ def routes(store: SiliconStore) -> list[Route]:
         _apply(made, body, store)
         return JSONResponse(public(made))
 
-    async def get_one(request: Request) -> Response:
-        return JSONResponse(public(server(request)))
+    routes.read("/servers/{sid}", server, public)
 
+    @routes.patch("/servers/{sid}")
     async def patch(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
@@ -278,16 +283,15 @@ def routes(store: SiliconStore) -> list[Route]:
         _apply(s, body, store)
         return JSONResponse(public(s))
 
+    @routes.delete("/servers/{sid}")
     async def delete(request: Request) -> Response:
         s = server(request)
         if store.clock.now() < s["_deletable"]:
-            raise HttpError(
-                400,
-                {"type": "invalid_request_error", "message": f"server cannot be deleted before {s['deletable_at']}"},
-            )
+            raise invalid_request(f"server cannot be deleted before {s['deletable_at']}")
         store.collection.remove(s)
         return Response(status_code=204)
 
+    @routes.post("/servers/{sid}/reboot")
     async def reboot(request: Request) -> Response:
         s = server(request)
         if s["status"] != "ready":
@@ -295,6 +299,7 @@ def routes(store: SiliconStore) -> list[Route]:
         store.busy_for(s, "rebooting", store.t.reboot)
         return JSONResponse(public(s))
 
+    @routes.post("/servers/{sid}/reinstall")
     async def reinstall(request: Request) -> Response:
         s = server(request)
         body = await json_body(request)
@@ -315,20 +320,7 @@ def routes(store: SiliconStore) -> list[Route]:
         _apply(s, {k: v for k, v in body.items() if k in ("os_id", "enable_kext")}, store)
         return JSONResponse(public(s))
 
-    return route_table(
-        base,
-        ("GET", "/server-types", types),
-        ("GET", "/server-type/{name}", one_type),
-        ("GET", "/os", list_os),
-        ("GET", "/os/{os_id}", one_os),
-        ("GET", "/servers", listing),
-        ("POST", "/servers", create),
-        ("GET", "/servers/{sid}", get_one),
-        ("PATCH", "/servers/{sid}", patch),
-        ("DELETE", "/servers/{sid}", delete),
-        ("POST", "/servers/{sid}/reboot", reboot),
-        ("POST", "/servers/{sid}/reinstall", reinstall),
-    )
+    return routes.table()
 
 
 def seed_demo(store: SiliconStore, rng: Any) -> None:

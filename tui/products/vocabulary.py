@@ -19,7 +19,7 @@ from .fields import check_password, meta, network, parse_pairs, private_cidr, re
 
 class Form(BaseModel):
     """What every form is: strict, a value it does not name refused rather than dropped (a form
-    titles itself with `model_config = ConfigDict(title=...)`, its parent's strictness kept)."""
+    titles itself as pydantic takes it, `class Tcp(Form, title="TCP: …")`, its strictness kept)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from ..fields import meta
 from ..vocabulary import Form, KeyValues, labelled
@@ -22,13 +22,11 @@ def is_ip(text: str, version: int) -> bool:
         return False
 
 
-class NoDynamic(Form):
-    model_config = ConfigDict(title="None: the same answer for everyone")
+class NoDynamic(Form, title="None: the same answer for everyone"):
     kind: Literal["none"] = "none"
 
 
-class GeoIp(Form):
-    model_config = ConfigDict(title="Geo-IP: by the resolver's country or continent")
+class GeoIp(Form, title="Geo-IP: by the resolver's country or continent"):
     kind: Literal["geo_ip"] = "geo_ip"
     matches: labelled(
         "Matches",
@@ -64,8 +62,7 @@ class GeoIp(Form):
         return {"geo_ip_config": {"matches": matches, "default": self.default}}
 
 
-class HttpService(Form):
-    model_config = ConfigDict(title="HTTP check: only the IPs that answer")
+class HttpService(Form, title="HTTP check: only the IPs that answer"):
     kind: Literal["http_service"] = "http_service"
     ips: labelled("IPs to check", list[str], min_length=1, placeholder="192.0.2.1, 192.0.2.2") = []
     url: labelled(
@@ -98,8 +95,7 @@ class HttpService(Form):
         }
 
 
-class Weighted(Form):
-    model_config = ConfigDict(title="Weighted: IPs in proportion")
+class Weighted(Form, title="Weighted: IPs in proportion"):
     kind: Literal["weighted"] = "weighted"
     weights: labelled(
         "IP=weight", KeyValues, min_length=1, widget="keyvalue", placeholder="192.0.2.1=3\n192.0.2.2=1"
@@ -122,8 +118,7 @@ class Weighted(Form):
         return {"weighted_config": {"weighted_ips": [{"ip": ip, "weight": int(w)} for ip, w in self.weights.items()]}}
 
 
-class Views(Form):
-    model_config = ConfigDict(title="Views: by the resolver's subnet")
+class Views(Form, title="Views: by the resolver's subnet"):
     kind: Literal["view"] = "view"
     views: labelled(
         "Subnet=answer",

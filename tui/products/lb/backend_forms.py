@@ -13,7 +13,7 @@ import ipaddress
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ..vocabulary import Form, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec
@@ -45,21 +45,18 @@ User = Annotated[str, Field(min_length=1, json_schema_extra=meta("User", placeho
 DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
 
 
-class TcpCheck(Form):
-    model_config = ConfigDict(title="TCP: the port accepts a connection")
+class TcpCheck(Form, title="TCP: the port accepts a connection"):
     kind: Literal["tcp"] = "tcp"
 
 
-class HttpCheck(Form):
-    model_config = ConfigDict(title="HTTP: a request answers")
+class HttpCheck(Form, title="HTTP: a request answers"):
     kind: Literal["http"] = "http"
     uri: Uri
     method: Method = "GET"
     code: Code = None
 
 
-class HttpsCheck(Form):
-    model_config = ConfigDict(title="HTTPS: a request over TLS answers")
+class HttpsCheck(Form, title="HTTPS: a request over TLS answers"):
     kind: Literal["https"] = "https"
     uri: Uri
     method: Method = "GET"
@@ -67,25 +64,21 @@ class HttpsCheck(Form):
     sni: labelled("SNI", placeholder="the server name sent in TLS (optional)") = ""
 
 
-class MysqlCheck(Form):
-    model_config = ConfigDict(title="MySQL: a login succeeds")
+class MysqlCheck(Form, title="MySQL: a login succeeds"):
     kind: Literal["mysql"] = "mysql"
     user: User
 
 
-class PgsqlCheck(Form):
-    model_config = ConfigDict(title="PostgreSQL: a login succeeds")
+class PgsqlCheck(Form, title="PostgreSQL: a login succeeds"):
     kind: Literal["pgsql"] = "pgsql"
     user: User
 
 
-class LdapCheck(Form):
-    model_config = ConfigDict(title="LDAP: a bind answers")
+class LdapCheck(Form, title="LDAP: a bind answers"):
     kind: Literal["ldap"] = "ldap"
 
 
-class RedisCheck(Form):
-    model_config = ConfigDict(title="Redis: PING answers PONG")
+class RedisCheck(Form, title="Redis: PING answers PONG"):
     kind: Literal["redis"] = "redis"
 
 

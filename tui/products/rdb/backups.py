@@ -105,7 +105,6 @@ BACKUPS = rdb_kind(
 )
 
 
-
 def of_instance(kind: Any, create: str, **more: Any) -> Any:
     """The copies of one instance, from its detail: the project's list of them, filtered by it."""
     return replace(

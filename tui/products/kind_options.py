@@ -3,7 +3,7 @@
 convention — listed at its collection, one object at `collection/{id}`, rows holding the object as
 listed, written with a plain confirm, no secret — and within it only what differs.
 
-A group keeps which options were given: a product's defaults (`kinds_of(reading=Reading(page_size=100))`)
+A group keeps which options were given: a product's defaults (`kinds_of(reading=Reading(list_params=BY_PROJECT))`)
 and a kind's own (`reading=Reading(fetch_detail=False)`) combine option by option (`|`), the kind's
 winning, so a kind may also give an option back its usual value.
 """

@@ -201,7 +201,6 @@ SERVER_FIELDS = (
 SERVERS = baremetal_kind(
     id="baremetal.servers",
     singular="bare-metal server",
-    reading=Reading(page_size=100),
     fields=SERVER_FIELDS,
     columns=("name", "status", "install", "boot", "ping", "zone", "ips", "created", "tags"),  # `/` finds by tag too
     rows=Rows(

@@ -23,7 +23,6 @@ registry_kind = kinds_of(
     api=API,
     scope_type="region",
     scopes=REGIONS,
-    reading=Reading(page_size=100),
     state_field="status",
     transitional=frozenset({"deleting"}),
 )

@@ -7,7 +7,6 @@ from typing import Any
 
 from ..base import ActionSpec, kinds_of
 from ..format import COMMON, Tones
-from ..kind_options import Reading
 from ..location import FromContext
 from .names import shown
 
@@ -22,7 +21,7 @@ TONES = Tones(
     alarm={"expiring"},
     base=COMMON,
 )
-dns_kind = kinds_of(product="DNS", api=API, scope_type="global", reading=Reading(page_size=100), state_field="status")
+dns_kind = kinds_of(product="DNS", api=API, scope_type="global", state_field="status")
 VERSIONS_KEPT = 100  # spec 3 §8
 
 

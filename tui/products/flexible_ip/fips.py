@@ -169,7 +169,7 @@ FIPS = flexible_ip_kind(
     id="flexible_ip.fips",
     singular="flexible IP",
     list_key="flexible_ips",
-    reading=Reading(page_size=100, sort=("server", False)),
+    reading=Reading(sort=("server", False)),
     fields=FIP_FIELDS,
     columns=("ip", "status", "server", "mac", "mac_type", "reverse", "description", "zone", "created", "tags"),
     rows=Rows(

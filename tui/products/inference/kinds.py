@@ -29,7 +29,7 @@ inference_kind = kinds_of(
     product="Inference",
     api=API,
     scope_type="global",
-    reading=Reading(page_size=100, list_params=ListParams({"project_id": "project_id"})),
+    reading=Reading(list_params=ListParams({"project_id": "project_id"})),
 )
 
 

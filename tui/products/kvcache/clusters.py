@@ -12,7 +12,7 @@ from ..pick_change import Change, PickChange
 from ..set_editor import SetEditor
 from ..shapes import SaveAnswer
 from ..states import When
-from ..kind_options import Reading, Rows
+from ..kind_options import Rows
 
 API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
@@ -111,7 +111,6 @@ METRICS = Metrics(
 CLUSTERS = kvcache_kind(
     id="kvcache.clusters",
     singular="cache cluster",
-    reading=Reading(page_size=100),
     state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),
     fields=CLUSTER_FIELDS,

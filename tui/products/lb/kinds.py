@@ -29,7 +29,6 @@ lb_kind = kinds_of(
     api=API,
     scope_type="region",
     scopes=REGIONS,
-    reading=Reading(page_size=100),
     state_field="status",
 )
 

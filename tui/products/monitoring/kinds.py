@@ -36,9 +36,7 @@ SCOPES = (
     "setup_logs_rules",
 )
 LOGS_API = "loki"  # the logs address's push API (spec 2 §4.2 `{logs_url}/<logs_api>/api/v1/push`)
-monitoring_kind = kinds_of(
-    product="Monitoring", api=API, scope_type="global", reading=Reading(page_size=100, list_params=BY_PROJECT)
-)
+monitoring_kind = kinds_of(product="Monitoring", api=API, scope_type="global", reading=Reading(list_params=BY_PROJECT))
 
 
 def endpoint(data: Any, key: str) -> str:

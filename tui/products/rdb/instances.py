@@ -13,7 +13,7 @@ from ..pick_change import Change, PickChange
 from ..shapes import FormCall, SaveAnswer
 from ..states import When
 from .common import DATA, TONES, acl_editor, endpoints_text, first_endpoint, rdb_kind, settings_editor, volume
-from ..kind_options import Reading, Rows
+from ..kind_options import Rows
 
 FORMS = "tui.products.rdb.instance_forms:"
 UPGRADES = "tui.products.rdb.upgrade_forms:"
@@ -225,7 +225,6 @@ METRICS = Metrics(
 INSTANCES = rdb_kind(
     id="rdb.instances",
     singular="database instance",
-    reading=Reading(page_size=100),
     state_field="status",
     transitional=TRANSITIONAL,
     fields=INSTANCE_FIELDS,

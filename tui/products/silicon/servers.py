@@ -52,7 +52,7 @@ SERVER_FIELDS = (
 SERVERS = silicon_kind(
     id="silicon.servers",
     singular="silicon server",
-    reading=Reading(page_size=100, gone_when_forbidden=True),
+    reading=Reading(gone_when_forbidden=True),
     state_field="status",
     # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.
     secrets=Secrets(fields=("runner_configuration",)),

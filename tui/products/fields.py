@@ -171,6 +171,22 @@ def json_object(text: str, example: str = "{…}") -> dict[str, Any]:
     return value
 
 
+def not_among(info: Any, taken: str, v: Any, why: str) -> Any:
+    """`v`, unless the form's options loaded it among `taken` (a network the server is already in)."""
+    if v in (ctx(info, taken) or ()):
+        raise ValueError(why)
+    return v
+
+
+def network_if(chosen: bool, v: str, why: str) -> str:
+    """A private network's ID where the endpoint chosen is on one; else none (one typed refused, `why`)."""
+    if chosen:
+        return uuid_of(v, "private network ID")
+    if v.strip():
+        raise ValueError(why)
+    return ""
+
+
 def uuid_of(v: str, what: str) -> str:
     """`v` as a lower-case UUID, or a ValueError naming what it should be."""
     v = v.strip().lower()

@@ -15,10 +15,10 @@ from ..base import Column, CreateSpec, Row
 from ..flows import Refused
 from ..format import gb
 from .common import action_call
-from .fields import Name, ctx
+from .fields import Name
 from .volume_forms import server_volumes, set_server_volumes
 
-from ..fields import uuid_of  # noqa: E402
+from ..fields import not_among, uuid_of  # noqa: E402
 
 KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
@@ -125,10 +125,8 @@ class NicForm(Form):
     @field_validator("private_network_id")
     @classmethod
     def _network(cls, v: str, info: ValidationInfo) -> str:
-        v = uuid_of(v, "private network ID")
-        if v in (ctx(info, "taken") or set()):
-            raise ValueError("this server already has a NIC in that network (one per network)")
-        return v
+        why = "this server already has a NIC in that network (one per network)"
+        return not_among(info, "taken", uuid_of(v, "private network ID"), why)
 
 
 async def nic_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -10,7 +10,18 @@ from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo
 
 from ..vocabulary import Form, Password, Tags, labelled
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import check_password, ctx, in_stock, meta, network, number_error, private_cidr, refused_by, sent, uuid_of
+from ..fields import (
+    check_password,
+    ctx,
+    in_stock,
+    meta,
+    network,
+    network_if,
+    number_error,
+    private_cidr,
+    refused_by,
+    sent,
+)
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
@@ -102,11 +113,8 @@ class CreateForm(Form):
     @field_validator("private_network_id")
     @classmethod
     def _pn(cls, v: str, info: ValidationInfo) -> str:
-        if info.data.get("network") == "private":
-            return uuid_of(v, "private network ID")
-        if v.strip():
-            raise ValueError("only a private-network endpoint takes one: choose Endpoint: private network")
-        return ""
+        why = "only a private-network endpoint takes one: choose Endpoint: private network"
+        return network_if(info.data.get("network") == "private", v, why)
 
     @field_validator("service_ips")
     @classmethod

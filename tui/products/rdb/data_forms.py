@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from ..vocabulary import Form, Network, Password, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..times import from_now
-from ..fields import ctx, meta, number_error
+from ..fields import ctx, meta, not_among, number_error
 from ..flows import Refused
 from .instance_forms import user_name
 
@@ -139,9 +139,7 @@ class AclForm(Form):
     @field_validator("ip")
     @classmethod
     def _taken(cls, v: str, info: ValidationInfo) -> str:
-        if v in (ctx(info, "taken") or set()):
-            raise ValueError(f"{v} is already allowed")
-        return v
+        return not_among(info, "taken", v, f"{v} is already allowed")
 
 
 async def acl_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -210,9 +208,7 @@ class SettingForm(Form):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str, info: ValidationInfo) -> str:
-        if v in (ctx(info, "init_only") or set()):
-            raise ValueError(f"{v} is set only when the engine is initialised (at creation)")
-        return v
+        return not_among(info, "init_only", v, f"{v} is set only when the engine is initialised (at creation)")
 
     @field_validator("value")
     @classmethod

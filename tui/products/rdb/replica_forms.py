@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationInfo, field_validator
 
 from .. import outcome
 from ..base import Choices, Context, CreateSpec, ParentRef, Row
-from ..fields import ctx
+from ..fields import network_if, not_among
 from ..flows import Refused
 from ..vocabulary import Form, ServiceIp, labelled
 from .instance_forms import PrivateEndpointForm, private_spec
@@ -96,20 +96,12 @@ class ReplicaEndpointForm(Form):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str, info: ValidationInfo) -> str:
-        if v in (ctx(info, "has") or set()):
-            raise ValueError(f"a read replica has at most one {v.replace('_', '-')} endpoint: it has one")
-        return v
+        return not_among(info, "has", v, f"a read replica has at most one {v.replace('_', '-')} endpoint: it has one")
 
     @field_validator("private_network_id")
     @classmethod
     def _pn(cls, v: str, info: ValidationInfo) -> str:
-        from ..fields import uuid_of
-
-        if info.data.get("kind") == "private_network":
-            return uuid_of(v, "private network ID")
-        if v.strip():
-            raise ValueError("only a private-network endpoint takes one")
-        return ""
+        return network_if(info.data.get("kind") == "private_network", v, "only a private-network endpoint takes one")
 
     @field_validator("service_ip")
     @classmethod

@@ -187,6 +187,16 @@ def network_if(chosen: bool, v: str, why: str) -> str:
     return ""
 
 
+def given_twice(values: Any) -> Any:
+    """The first value given a second time, or None."""
+    seen: set[Any] = set()
+    for value in values:
+        if value in seen:
+            return value
+        seen.add(value)
+    return None
+
+
 def uuid_of(v: str, what: str) -> str:
     """`v` as a lower-case UUID, or a ValueError naming what it should be."""
     v = v.strip().lower()

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import ValidationInfo, field_validator
 
 from ..base import CreateSpec
-from ..fields import ctx, uuid_of
+from ..fields import ctx, not_among, uuid_of
 from ..vocabulary import Form, PrivateNetworkId, labelled
 from .networks import MAX_NETWORKS
 
@@ -18,11 +18,8 @@ class AddForm(Form):
     @field_validator("private_network_id")
     @classmethod
     def _network(cls, v: str, info: ValidationInfo) -> str:
-        v = uuid_of(v, "private network ID")
-        taken = ctx(info, "taken") or set()
-        if v in taken:
-            raise ValueError("the server is already in this private network")
-        if len(taken) >= MAX_NETWORKS:
+        v = not_among(info, "taken", uuid_of(v, "private network ID"), "the server is already in this private network")
+        if len(ctx(info, "taken") or ()) >= MAX_NETWORKS:
             raise ValueError(f"a server is in at most {MAX_NETWORKS} private networks: remove one first")
         return v
 

@@ -11,6 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo
 from ..vocabulary import Form, Password, Tags, labelled
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import (
+    given_twice,
     check_password,
     ctx,
     in_stock,
@@ -127,8 +128,9 @@ class CreateForm(Form):
         ips = [private_cidr(i) for i in v]
         if len(ips) != size:
             raise ValueError(f"one address per node: {size} needed, {len(ips)} given")
-        if len(set(ips)) != len(ips):
-            raise ValueError("an address is given twice")
+        twice = given_twice(ips)
+        if twice:
+            raise ValueError(f"{twice} is given twice")
         return ips
 
     @field_validator("acl_rules")

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationInfo, field_validator
 
 from ..vocabulary import Form, labelled
 from ..base import Choices, Context, CreateSpec
-from ..fields import ctx, sends
+from ..fields import ctx, not_among, sends
 from .kinds import SCOPES
 
 # spec 2 §5.3: pushers get one write scope; a dashboard's data source the query and setup scopes
@@ -94,9 +94,8 @@ class ContactForm(Form):
     @field_validator("to")
     @classmethod
     def _new(cls, v: str, info: ValidationInfo) -> str:
-        if v.strip().lower() in (ctx(info, "taken") or ()):
-            raise ValueError(f"{v} is already a contact point (addresses are compared without case)")
-        return v.strip()
+        why = f"{v} is already a contact point (addresses are compared without case)"
+        return not_among(info, "taken", v.strip().lower(), why) and v.strip()
 
 
 async def contact_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:

@@ -14,7 +14,7 @@ from ..times import in_days
 from ..fields import ctx
 from ..flows import confirm_loss
 from .data_forms import _parent_id, database_name
-from .instance_forms import HighAvailability, NodeType, catalogue
+from .instance_forms import HighAvailability, NodeType, new_instance_form
 
 
 def _iso_in(days: int | None) -> str | None:
@@ -236,25 +236,10 @@ class FromSnapshotForm(Form):
 
 
 async def instance_from_snapshot_flow(ui: Any, snapshot: Row) -> None:
-    svc = ui.service()
-    choices, context = await catalogue(svc, ui.scope)
-
-    async def send(form: FromSnapshotForm) -> Any:
-        return await svc.run(
-            Call("POST", "{id}/create-instance"),
-            ui.scope,
-            snapshot,
-            {"instance_name": form.instance_name, "node_type": form.node_type, "is_ha_cluster": form.is_ha_cluster},
-        )
-
-    done = await ui.form(
-        f"New instance from {snapshot.name}",
-        FromSnapshotForm,
-        initial={"instance_name": f"{snapshot.name}-restored", "node_type": snapshot.get("node_type")},
-        choices={"node_type": choices["node_type"]},
-        context=context,
-        submit=send,
-        submit_label="Create",
+    named = {"instance_name": f"{snapshot.name}-restored"}
+    call = Call("POST", "{id}/create-instance")
+    done = await new_instance_form(
+        ui, snapshot, f"New instance from {snapshot.name}", FromSnapshotForm, named, call, "Create"
     )
     if done:
         ui.notify(f"Instance {done.get('name')} is {done.get('status')} — see Database instances")

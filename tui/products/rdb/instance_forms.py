@@ -232,26 +232,34 @@ class CloneForm(Form):
     node_type: NodeType
 
 
-async def clone_flow(ui: Any, instance: Row) -> None:
+async def new_instance_form(
+    ui: Any, row: Row, title: str, form: type[Form], name: dict[str, str], call: Call, label: str
+) -> Any:
+    """A form that makes a new instance from `row` (a clone, a snapshot's copy): its name, and a node
+    type of the catalogue, `row`'s by default; its values sent as `call`'s body. The answer, or None."""
     svc = ui.service()
     choices, context = await catalogue(svc, ui.scope)
 
-    async def send(form: CloneForm) -> Any:
-        return await svc.run(
-            Call("POST", "{id}/clone"), ui.scope, instance, {"name": form.name, "node_type": form.node_type}
-        )
+    async def send(values: Any) -> Any:
+        return await svc.run(call, ui.scope, row, values.model_dump())
 
-    done = await ui.form(
-        f"Clone {instance.name} (its data, users and databases)",
-        CloneForm,
-        initial={"name": f"{instance.name}-clone", "node_type": instance.get("node_type")},
+    return await ui.form(
+        title,
+        form,
+        initial={**name, "node_type": row.get("node_type")},
         choices={"node_type": choices["node_type"]},
         context=context,
         submit=send,
-        submit_label="Clone",
+        submit_label=label,
     )
+
+
+async def clone_flow(ui: Any, instance: Row) -> None:
+    title = f"Clone {instance.name} (its data, users and databases)"
+    named = {"name": f"{instance.name}-clone"}
+    done = await new_instance_form(ui, instance, title, CloneForm, named, Call("POST", "{id}/clone"), "Clone")
     if done:
-        ui.upsert(svc.row_of(done, ui.scope))
+        ui.upsert(ui.service().row_of(done, ui.scope))
         ui.notify(f"Cloning {instance.name} into {done.get('name')}")
 
 

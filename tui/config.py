@@ -94,8 +94,8 @@ class ConfigFile:
 
         if self.error:
             raise ConfigNotSaved(
-                f"{self.error} — it was not written, so nothing in it is lost: fix it (or move it away) and log in "
-                "again"
+                f"{self.error} — it was not written, so nothing in it is lost: fix it (or move it away) "
+                "and log in again"
             )
         text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
         doc = tomlkit.parse(text)

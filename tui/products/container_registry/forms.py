@@ -92,8 +92,7 @@ def _going_public(form: BaseModel, row: Any) -> str | None:
     if form.visibility == "public" and _namespace_values(row)["visibility"] == "private":
         return (
             f"Anyone on the internet will be able to pull every image of {getattr(row, 'name', '')} whose visibility "
-            "is inherit "
-            "(an image set to private stays private)."
+            "is inherit (an image set to private stays private)."
         )
     return None
 

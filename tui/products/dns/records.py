@@ -328,8 +328,8 @@ async def restore_flow(ui: Any, version: Any) -> None:
     await confirm_loss(
         ui,
         f"Restore {shown(name)} as it was at {when}?",
-        f"Every record of {shown(name)} becomes what it was in this version: records added since are deleted, changes "
-        "undone. "
+        f"Every record of {shown(name)} becomes what it was in this version: records added since are deleted, "
+        "changes undone. "
         f"The restore is itself a new version (the last {VERSIONS_KEPT} are kept, the oldest dropped), so it can be "
         "undone the same way.",
         "Restore",

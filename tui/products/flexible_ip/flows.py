@@ -174,8 +174,8 @@ async def detach_flow(ui: Any, rows: list[Row]) -> bool:
     busy = [r for r in rows if r.state != "attached"]
     if busy:
         raise Refused(
-            f"{_ips(busy)} {'is' if len(busy) == 1 else 'are'} {busy[0].state or 'not attached'}: only attached IPs "
-            "are detached"
+            f"{_ips(busy)} {'is' if len(busy) == 1 else 'are'} {busy[0].state or 'not attached'}: "
+            "only attached IPs are detached"
         )
     chosen = {r.id for r in rows}
     lines = [

@@ -240,8 +240,8 @@ async def _keep_choice(
     boot = current.get("0", {})
     running_boot = boot in block.values() and full.get("state") != "stopped"
     why_not = (
-        f"its boot volume {boot.get('name')} is block storage and {server.name} is {full.get('state')}: power it off "
-        "first"
+        f"its boot volume {boot.get('name')} is block storage and {server.name} is {full.get('state')}: "
+        "power it off first"
         if running_boot
         else None
     )

@@ -245,18 +245,15 @@ def node_type_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str |
     )
     if not isinstance(old, (int, float)) or not isinstance(new, (int, float)) or new >= old:
         return None
-    return (
-        f"{form.node_type} has less memory than {cluster.get('node_type')} ({new / 2**30:g} GB against "
-        f"{old / 2**30:g} GB): "
-        "keys that no longer fit are evicted by the cluster's eviction policy, or the migration fails."
-    )
+    sizes = f"{new / 2**30:g} GB against {old / 2**30:g} GB"
+    lost = "keys that no longer fit are evicted by the cluster's eviction policy, or the migration fails."
+    return f"{form.node_type} has less memory than {cluster.get('node_type')} ({sizes}): {lost}"
 
 
 def version_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str:
     return (
         f"{cluster.name} moves from {cluster.get('version')} to {form.version}: this cannot be undone, and clients "
-        "may be "
-        "disconnected while it migrates."
+        "may be disconnected while it migrates."
     )
 
 

@@ -72,18 +72,15 @@ def node_type_warning(form: Any, instance: Row, context: dict[str, Any]) -> str 
     if old is None or new is None or not any(n < o for n, o in zip(_size(new), _size(old))):
         return None
     (nv, nm), (ov, om) = _size(new), _size(old)
-    return (
-        f"{form.node_type} is smaller than {instance.get('node_type')} ({nv:g} vCPU {nm / GB:g} GB against {ov:g} "
-        f"vCPU {om / GB:g} GB): "
-        "the instance may no longer hold its load or its connections. It is configuring meanwhile."
-    )
+    sizes = f"{nv:g} vCPU {nm / GB:g} GB against {ov:g} vCPU {om / GB:g} GB"
+    lost = "the instance may no longer hold its load or its connections. It is configuring meanwhile."
+    return f"{form.node_type} is smaller than {instance.get('node_type')} ({sizes}): {lost}"
 
 
 def version_warning(form: Any, instance: Row, context: dict[str, Any]) -> str:
     return (
-        f"{instance.name} moves to a new engine version: this cannot be undone, and the instance is unavailable while "
-        "it "
-        "upgrades. A backup taken first is the way back."
+        f"{instance.name} moves to a new engine version: this cannot be undone, and the instance is unavailable "
+        "while it upgrades. A backup taken first is the way back."
     )
 
 

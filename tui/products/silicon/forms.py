@@ -52,8 +52,7 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     choices = [
         (
             f"{t.get('name')} · {(t.get('cpu') or {}).get('name', '')} {(t.get('cpu') or {}).get('core_count', '?')}c "
-            "· "
-            f"{gb((t.get('memory') or {}).get('capacity'))} GB · {gb((t.get('disk') or {}).get('capacity'))} GB · "
+            f"· {gb((t.get('memory') or {}).get('capacity'))} GB · {gb((t.get('disk') or {}).get('capacity'))} GB · "
             f"{_lease(t.get('minimum_lease_duration'))} · {stock.get(str(t.get('stock')), t.get('stock'))}",
             t.get("name"),
         )

@@ -69,8 +69,8 @@ def seed_demo(store: InferenceStore, rng: Any) -> None:
     model("churn-predictor", "churn-v3.zip", "tensorflow:1.15.0", "paused", 60 * DAY)
     broken = model("sales-forecast", "sales-lstm.zip", "tensorflow:2.0.0", "error", 2 * DAY)
     broken["error_message"] = (
-        "recurrent networks do not convert: the archive holds a recurrent layer, which the tensorflow backend cannot "
-        "serve"
+        "recurrent networks do not convert: the archive holds a recurrent layer, "
+        "which the tensorflow backend cannot serve"
     )
     rolling = model("fraud-detector", "fraud-onnx.zip", "onnx:0.5.0", "ready", 3 * DAY)
     rolling.update(status="deploying", _served=False)

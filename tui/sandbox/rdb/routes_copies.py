@@ -132,8 +132,8 @@ def routes(store: RdbStore) -> list[Route]:
         missing = [u for u in b["_users"] if u not in target["_users"]]
         if missing:
             raise invalid_request(
-                f"the backup's users are missing on {target['name']}: {', '.join(missing)} (create users of the same "
-                "names first)"
+                f"the backup's users are missing on {target['name']}: {', '.join(missing)} "
+                "(create users of the same names first)"
             )
         name = body.get("database_name") or b["database_name"]
         target["_dbs"].setdefault(name, {"name": name, "owner": "_rdb_superadmin", "managed": True, "size": b["size"]})

@@ -157,9 +157,8 @@ class SecretScreen(ModalScreen[None]):
         self.app.push_screen(
             ConfirmScreen(
                 "Copied it? It will not be shown again",
-                f"{' and '.join(lost)} {'was' if len(lost) == 1 else 'were'} not copied. Once this closes, the "
-                "platform "
-                "will not give it again: a new one has to be made. Cancel goes back to it (y copies).",
+                f"{' and '.join(lost)} {'was' if len(lost) == 1 else 'were'} not copied. Once this closes, "
+                "the platform will not give it again: a new one has to be made. Cancel goes back to it (y copies).",
                 "Close without it",
             ),
             lambda ok: self._forget() if ok else None,

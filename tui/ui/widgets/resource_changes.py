@@ -129,8 +129,7 @@ class Writes:
                     )
                     looked += (
                         f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secrets.fields)} was in the lost "
-                        "answer and "
-                        f"will not be given again: {how}."
+                        f"answer and will not be given again: {how}."
                     )
                 notify_lost(self.app, f"Creating {row.name or row.id}", looked)
                 lost.add(row.id)

@@ -5,7 +5,7 @@ keeping block volumes (spec 1 §4.2: detach a volume before the terminate call t
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationInfo, field_validator
 
@@ -224,9 +224,19 @@ async def placement_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]],
 
 
 # ---- delete and terminate, keeping block volumes ----------------------------------------------
-async def _keep_choice(
-    ui: Any, server: Row, verb: str
-) -> tuple[str, list[dict[str, Any]], dict[str, dict[str, Any]]] | None:
+class Decided(NamedTuple):
+    """What the operator chose: keep the block volumes (detached first) or delete them all."""
+
+    choice: str  # "keep" or "all"
+    block: list[dict[str, Any]]  # the block volumes
+    current: dict[str, dict[str, Any]]  # the server's volumes by slot
+
+    async def detach_kept(self, ui: Any, server: Row) -> None:
+        if self.choice == "keep":
+            await set_server_volumes(ui, server.id, [v for v in self.current.values() if v not in self.block])
+
+
+async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
     full, current = await server_volumes(ui, server.id)
     block = {k: v for k, v in current.items() if v.get("volume_type") in ("b_ssd", "sbs_volume")}
     if not block:
@@ -235,7 +245,7 @@ async def _keep_choice(
             f"{server.name} ({server.id}) and its volumes are deleted. This cannot be undone.",
             verb,
         )
-        return ("all", [], current) if ok else None
+        return Decided("all", [], current) if ok else None
     names = ", ".join(f"{v.get('name')} ({v.get('volume_type')})" for v in block.values())
     boot = current.get("0", {})
     running_boot = boot in block.values() and full.get("state") != "stopped"
@@ -260,39 +270,33 @@ async def _keep_choice(
         f"{verb} {server.name}?", f"{server.name} ({server.id}) is deleted; {what}. This cannot be undone.", verb
     ):
         return None
-    return choice, list(block.values()), current
+    return Decided(choice, list(block.values()), current)
 
 
 async def delete_flow(ui: Any, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Delete")
     if decided is None:
         return
-    choice, block, current = decided
-    if choice == "keep":
-        await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
+    await decided.detach_kept(ui, server)
     await ui.service().delete(ui.scope, server)
     ui.remove(server)
-    ui.notify(
-        f"Deleted {server.name}"
-        + (f"; kept {', '.join(str(v.get('name')) for v in block)}" if choice == "keep" else "")
-    )
+    kept = f"; kept {', '.join(str(v.get('name')) for v in decided.block)}" if decided.choice == "keep" else ""
+    ui.notify(f"Deleted {server.name}{kept}")
 
 
 async def terminate_flow(ui: Any, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Terminate")
     if decided is None:
         return
-    choice, block, current = decided
-    if choice == "keep":
-        boot = current.get("0", {})
-        if boot in block:
-            ui.notify(
-                f"The boot volume {boot.get('name')} of a running server cannot be detached: power {server.name} off, "
-                "then delete it keeping its volumes.",
-                "warning",
-            )
-            return
-        await set_server_volumes(ui, server.id, [v for v in current.values() if v not in block])
+    boot = decided.current.get("0", {})
+    if decided.choice == "keep" and boot in decided.block:
+        ui.notify(
+            f"The boot volume {boot.get('name')} of a running server cannot be detached: power {server.name} off, "
+            "then delete it keeping its volumes.",
+            "warning",
+        )
+        return
+    await decided.detach_kept(ui, server)
     await ui.service().run(action_call("terminate"), ui.scope, server)
     ui.notify(f"Terminating {server.name}")
     ui.follow(server)

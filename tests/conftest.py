@@ -13,7 +13,7 @@ import httpx
 import keyring
 import pytest
 
-from helpers import MemoryKeyring
+from keyrings import MemoryKeyring
 from tui.api.client import ApiClient, RetryPolicy
 from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
 

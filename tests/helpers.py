@@ -1,4 +1,4 @@
-"""Test helpers: in-memory keyrings, an app wired to the sandbox in process, waiting without sleeps."""
+"""Test helpers: an app wired to the sandbox in process, waiting without sleeps, keys through Pilot."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ import asyncio
 from typing import Any, Callable
 
 import httpx
-from keyring.backend import KeyringBackend
-from keyring.errors import NoKeyringError, PasswordDeleteError
 from tui.api.secret import Secret
 
 from tui.api.client import RetryPolicy
@@ -17,40 +15,6 @@ from tui.ui.app import CloudApp
 from tui.ui.refresh import RefreshPolicy
 
 FIXED_WALL = 1_768_478_400.0  # 2026-01-15T12:00:00Z, shown as "last refresh" in snapshots
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if (service, username) not in self.store:
-            raise PasswordDeleteError("not found")
-        del self.store[(service, username)]
-
-
-class NoKeyring(KeyringBackend):
-    """What headless Linux has: every call raises NoKeyringError."""
-
-    priority = 0  # type: ignore[assignment]
-
-    def get_password(self, service: str, username: str) -> str | None:
-        raise NoKeyringError("No recommended backend was available.")
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        raise NoKeyringError("No recommended backend was available.")
-
-    def delete_password(self, service: str, username: str) -> None:
-        raise NoKeyringError("No recommended backend was available.")
 
 
 def demo_settings(**kw: Any) -> Settings:

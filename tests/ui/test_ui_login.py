@@ -4,7 +4,8 @@ import keyring
 import pytest
 from textual.widgets import Static
 
-from helpers import NoKeyring, demo_settings, loaded, make_app, wait_for
+from helpers import demo_settings, loaded, make_app, wait_for
+from keyrings import NoKeyring
 from tui import secrets
 from tui.config import ConfigFile
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY

@@ -4,7 +4,7 @@ import keyring
 import pytest
 from tui.api.secret import Secret
 
-from helpers import NoKeyring
+from keyrings import NoKeyring
 from tui import secrets
 from tui.config import ConfigFile, ConfigNotSaved, Profile, resolve, save_profile
 

@@ -13,7 +13,7 @@ from tui.api.client import ApiClient, RetryPolicy
 from tui.products import outcome
 from tui.products.base import Context, EditSpec, Lazy, kinds_of
 from tui.products.baremetal.networks import PRIVATE_NETWORKS
-from tui.products.fields import changed, form_body, parse_pairs, sends, sent
+from tui.products.fields import changed, form_body, parse_pairs
 from tui.products.flows import Refused
 from tui.products.kvcache.clusters import CLUSTERS
 from tui.products.location import GLOBAL, Call, FromContext
@@ -69,40 +69,6 @@ def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
         "Instance",
         "whole",
     )
-
-
-def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
-    from tui.products.nouns import plural
-
-    assert [plural(n) for n in ("server", "IP address", "policy", "key", "box", "match")] == [
-        "servers",
-        "IP addresses",
-        "policies",
-        "keys",
-        "boxes",
-        "matches",
-    ]
-    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region")
-    named = kind(id="g.security_groups", singular="security group", columns=())
-    assert (named.title, named.collection, named.list_key, named.paging) == (
-        "Security groups",
-        "security_groups",
-        "security_groups",
-        "page_size",
-    )
-    assert named.model.target == "tui.products.models:Resource"  # the lenient model every product's detail reads
-    own = kind(id="g.zones", singular="zone", title="DNS zones", collection="dns-zones", columns=())
-    assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns_zones")
-    under = kind(id="g.types", singular="type", collection="products/servers", columns=())
-    assert under.list_key == "servers"  # the envelope is named by the path's last word
-    from tui.products.base import ONE_OF_COLLECTION
-
-    wrapped = kinds_of(product="G", api="g/v1", scope_type="zone", item_key=ONE_OF_COLLECTION)
-    assert [wrapped(id=f"g.{c}", singular="x", columns=()).item_key for c in ("servers", "policies", "ips")] == [
-        "server",
-        "policy",
-        "ip",
-    ]  # one object under the singular of its list's envelope, as Instance wraps them
 
 
 def test_a_group_of_options_combines_with_the_products_option_by_option_and_refuses_what_it_lacks():
@@ -164,32 +130,6 @@ def test_an_edit_sends_what_changed_by_patch_and_the_whole_object_by_put():
     }
     assert "password" not in form_body(Edit(name="a"))
     assert changed({"a": 1, "b": 2}, {"a": 1}) == {"b": 2}
-
-
-def test_a_create_sends_the_forms_named_values_and_the_project_under_the_apis_name_for_it():
-    form = Edit(name="web", description="d", password=SecretStr("S3cret!pass"))
-    context = Context("p-1", "fr-par")
-    assert sends("name", "password")(form, context) == {"name": "web", "password": "S3cret!pass", "project_id": "p-1"}
-    assert sends("name", project="project")(form, context) == {"name": "web", "project": "p-1"}
-    assert sent(form, "description", tags=[]) == {"description": "d", "tags": []}
-
-
-def test_a_form_field_in_one_line_keeps_its_rules_for_pydantic_and_its_hints_for_the_form():
-    from tui.products.vocabulary import Form, labelled
-
-    class Named(Form):
-        name: labelled("Name", max_length=3, placeholder="e.g. web")
-        count: labelled("Nodes", int, ge=1) = 1
-
-    field = Named.model_fields["name"]
-    assert field.json_schema_extra == {"label": "Name", "placeholder": "e.g. web"}
-    assert Named(name="abc").count == 1
-    with pytest.raises(ValidationError):
-        Named(name="abcd")
-    with pytest.raises(ValidationError):
-        Named(name="a", count=0)
-    with pytest.raises(ValidationError):  # a form is strict
-        Named(name="a", other=1)
 
 
 def test_key_value_lines_parse_and_a_bad_line_is_named():

@@ -26,6 +26,7 @@ from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
 from . import collector, styles, textual_fixes
+from .finder import Finder
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .notes import Note, Notes
@@ -105,6 +106,10 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
         self.asked_origins: set[str] = set()  # origins the operator was asked about this session
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
+        self.finder = Finder(self)  # every resource the lists hold, found from the palette
+
+    def on_resource_view_refreshed(self, event: Any) -> None:
+        self.finder.listed(event.view)
 
     def client_for(self, endpoint: Endpoint) -> ApiClient:
         """The one client of an endpoint (made on first use): its base URL from the settings, its
@@ -258,13 +263,14 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
             id=id,
         )
 
-    def open_child(self, kind: ResourceKind, parent: ParentRef, on_close: Callable[[], None] | None = None) -> None:
+    def open_child(self, kind: ResourceKind, parent: ParentRef, on_close: Callable[[], None] | None = None) -> Any:
         """A child kind's list for one parent, on a screen of its own (esc goes back, and `on_close`
-        runs: the parent's row is read again, as its children may have changed it)."""
+        runs: the parent's row is read again, as its children may have changed it). Its view."""
         from .screens.child import ChildScreen
 
         view = self.list_view(kind, parent.scope if kind.scope_type != "global" else "global", parent)
         self.push_screen(ChildScreen(view), (lambda _: on_close()) if on_close is not None else None)
+        return view
 
     def start_console(self) -> None:
         from .screens.main import MainScreen

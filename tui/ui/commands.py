@@ -1,5 +1,6 @@
 """Command palette provider: jump to a view, a zone or a region, refresh, create; searches a fixed
-index built from the manifest (no network, no product imported per keystroke). Textual's own
+index built from the manifest (no network, no product imported per keystroke), and every resource
+the lists hold (`finder`: by name, ID, address or tag), opened with the cursor on it. Textual's own
 commands (keys, theme, screenshot, quit…) come from here too, after the console's: two providers
 answer in whichever order they finish, and the list's first lines changed from one opening to the
 next."""
@@ -11,6 +12,7 @@ from typing import Any, Callable
 
 from textual import work
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 from textual.worker import get_current_worker
 
 from ..products import manifest
@@ -66,6 +68,12 @@ class CloudCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), command, help=help_text)
+        finder = getattr(self.app, "finder", None)
+        if finder is None or getattr(self.app, "main", None) is None:
+            return
+        for found in finder.search(query):  # every resource the lists hold, by name, ID, address, tag
+            shown, help_text = finder.said(found)
+            yield Hit(1.0 - found.rank / 10, Content(shown), partial(finder.jump, found), help=help_text)
 
 
 class CloudPalette(CommandPalette):

@@ -105,10 +105,10 @@ class MainScreen(Screen[None]):
 
     def go_to_entry(self, entry_id: str) -> None:
         """The palette's jump to an entry: from wherever the operator is (a child list, a detail)."""
-        if self._in_front():
+        if self.bring_to_front():
             self.open_entry(entry_id)
 
-    def _in_front(self) -> bool:
+    def bring_to_front(self) -> bool:
         """Bring this screen to the front (the palette may jump from a child list or a detail), unless
         a list above holds staged changes not sent: then say so, and stay (False)."""
         stack = self.app.screen_stack

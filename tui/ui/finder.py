@@ -1,0 +1,69 @@
+"""Jump anywhere: the console's index of every resource its lists hold (`products.search_index`), kept
+current as each list is read again, searched from the palette, and a jump to what was found: its
+product's view, in its scope, the cursor on it (a child kind's list opened under its parent).
+
+Nothing here names a product: what a row is found by is what its kind declares."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from ..api.safe import clean
+from ..products import manifest
+from ..products.location import ALL
+from ..products.search_index import Hit, SearchIndex, part_of
+
+
+class Finder:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.index = SearchIndex()
+        self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
+
+    def listed(self, view: Any) -> None:
+        """A list was read: its rows replace what the index held of it (made off the UI thread)."""
+        rows = list(view.table.resources())  # a snapshot: the table goes on changing meanwhile
+        kind, scope, parent = view.kind, view.scope, view.service.parent
+        self.kinds[kind.id] = kind
+        self.app.run_worker(
+            partial(self._index, kind, scope, rows, parent), thread=True, group="index", exit_on_error=False
+        )
+
+    def _index(self, kind: Any, scope: str, rows: list[Any], parent: Any) -> None:
+        part = part_of(kind, scope, rows, parent)
+        self.index.put(part)  # one assignment: a search on the UI thread sees the old part or the new
+
+    def search(self, typed: str, most: int = 40) -> list[Hit]:
+        return self.index.search(typed, most)
+
+    def jump(self, hit: Hit) -> None:
+        """Open what was found, the cursor on it: its product's view (its scope switched to the row's
+        when the view shows another), or a child kind's list under its parent."""
+        main = self.app.main
+        entry = manifest.by_id(hit.kind_id)
+        if entry is not None and entry.opens == "list" and main is not None:
+            if not main.bring_to_front():
+                return
+            main.open_entry(entry.id)
+            view = main.view
+            if view is None:
+                return
+            if entry.scope_type != "global" and view.scope not in (ALL, hit.scope):
+                main.set_scope(hit.scope, entry.scope_type)
+            view.reveal(hit.row_id)
+            return
+        if hit.parent is not None:
+            kind = self.kinds.get(hit.kind_id)
+            if kind is not None:
+                self.app.open_child(kind, hit.parent).reveal(hit.row_id)
+                return
+        self.app.notify(f"{clean(hit.name)} cannot be opened from here.", severity="warning")
+
+    def said(self, hit: Hit) -> tuple[str, str]:
+        """A hit as the palette lists it: the resource and where; what matched, when not its name."""
+        kind = self.kinds.get(hit.kind_id)
+        title = kind.title if kind is not None else hit.kind_id
+        where = "" if hit.scope in ("", "global", ALL) else f" · {hit.scope}"
+        matched = f" — {hit.matched}" if hit.matched and hit.matched != hit.name.lower() else ""
+        return clean(f"{hit.name} · {title}{where}{matched}"), clean(f"Open {hit.name} in {title.lower()}")

@@ -23,6 +23,8 @@ class Finder:
 
     def listed(self, view: Any) -> None:
         """A list was read: its rows replace what the index held of it (made off the UI thread)."""
+        if not view.is_attached:  # closed before its message came (a child list left at once)
+            return
         rows = list(view.table.resources())  # a snapshot: the table goes on changing meanwhile
         kind, scope, parent = view.kind, view.scope, view.service.parent
         self.kinds[kind.id] = kind

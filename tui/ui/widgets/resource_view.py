@@ -248,7 +248,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
 
     def reveal(self, row_id: str) -> None:
         """The cursor on a row (a resource found from the palette): now, or once the list is read."""
-        self._reveal = "" if self.table.move_to(row_id) else row_id
+        self._reveal = "" if self.is_mounted and self.table.move_to(row_id) else row_id
 
     def _listed(self, failed: dict[str, ApiError]) -> None:
         """Book-keeping after a full or delta listing."""

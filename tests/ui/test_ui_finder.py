@@ -1,0 +1,52 @@
+"""Jump anywhere: a resource any list holds, found from the palette by its address, name or ID, opened
+in its product's view with the cursor on it, from wherever the operator is."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import child_list, current_view, loaded, make_app, open_view, select, wait_for
+
+pytestmark = pytest.mark.anyio
+
+
+def _address(row) -> str:
+    ips = row.data.get("public_ips") or []
+    return (ips[0].get("address") if ips else None) or row.data.get("public_address") or ""
+
+
+async def test_a_servers_public_address_typed_in_the_palette_lands_on_the_server_from_another_product(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        servers = await open_view(pilot, app, "instance.servers")
+        target = next(r for r in reversed(list(servers.table.resources())) if _address(r))
+        await wait_for(pilot, lambda: app.finder.search(_address(target)), what="the servers indexed")
+        await open_view(pilot, app, "dns.zones")
+        await pilot.press("ctrl+p", *_address(target))
+        await wait_for(pilot, lambda: app.screen.id != "main" and app.screen.holds_key("enter") is False, what="found")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: current_view(app).kind.id == "instance.servers", what="the servers list")
+        await wait_for(pilot, lambda: servers.table.cursor_key == target.id, what="the cursor on the server")
+        assert app.focused is servers.table
+
+
+async def test_a_child_resource_found_opens_its_list_under_its_parent_with_the_cursor_on_it(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        instances = await open_view(pilot, app, "rdb.instances")
+        await select(pilot, instances, "orders-db")
+        await child_list(pilot, app, "Databases")
+        databases = app.screen.view
+        await wait_for(pilot, lambda: databases.last_attempt is not None, what="databases listed")
+        wanted = list(databases.table.resources())[-1]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        hit = next(h for h in app.finder.search(wanted.name) if h.kind_id == "rdb.databases")
+        app.finder.jump(hit)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ChildScreen", what="the child list")
+        view = app.screen.view
+        assert view.kind.id == "rdb.databases" and view.parent_ref.name == "orders-db"
+        await wait_for(pilot, lambda: view.last_attempt is not None, what="the databases listed")
+        assert view.table.cursor_key == wanted.id and app.focused is view.table

@@ -50,3 +50,20 @@ async def test_a_child_resource_found_opens_its_list_under_its_parent_with_the_c
         assert view.kind.id == "rdb.databases" and view.parent_ref.name == "orders-db"
         await wait_for(pilot, lambda: view.last_attempt is not None, what="the databases listed")
         assert view.table.cursor_key == wanted.id and app.focused is view.table
+
+
+async def test_one_key_indexes_every_product_so_a_resource_never_opened_is_found(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        assert not [h for h in app.finder.search("sessions") if h.kind_id == "kvcache.clusters"]
+        await pilot.press("F")
+        await wait_for(pilot, lambda: any("Indexed" in n.message for n in app.notes), what="every product indexed")
+        said = next(n.message for n in app.notes if "Indexed" in n.message)
+        assert f"Indexed {len(app.finder.index):,} resources of" in said
+        hit = next(h for h in app.finder.search("sessions") if h.kind_id == "kvcache.clusters")
+        app.finder.jump(hit)
+        await wait_for(pilot, lambda: current_view(app).kind.id == "kvcache.clusters", what="the caches list")
+        view = current_view(app)
+        await wait_for(pilot, lambda: view.last_attempt is not None, what="the caches listed")
+        assert view.table.cursor_key == hit.row_id

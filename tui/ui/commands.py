@@ -48,6 +48,13 @@ class CloudCommands(Provider):
                     )
                 )
         out.append(("Refresh", main.refresh_current, "Re-list the current view now"))
+        out.append(
+            (
+                "Index every product (F)",
+                self.app.finder.fill,  # type: ignore[attr-defined]
+                "List everything once, in every zone and region, so that this search finds it",
+            )
+        )
         kind = main.current_kind
         if not getattr(self.app, "settings").read_only and kind is not None and kind.create is not None:
             out.append((f"Create {kind.singular}", main.create_current, "Open the create form"))

@@ -6,6 +6,7 @@ Nothing here names a product: what a row is found by is what its kind declares."
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 from typing import Any
 
@@ -15,10 +16,14 @@ from ..products.location import ALL
 from ..products.search_index import Hit, SearchIndex, part_of
 
 
+IN_FLIGHT = 4  # lists read at once when every product is indexed, each at most 2 requests at a time
+
+
 class Finder:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.index = SearchIndex()
+        self.filling: Any = None  # the worker indexing every product, while it runs
         self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
 
     def listed(self, view: Any) -> None:
@@ -35,6 +40,51 @@ class Finder:
     def _index(self, kind: Any, scope: str, rows: list[Any], parent: Any) -> None:
         part = part_of(kind, scope, rows, parent)
         self.index.put(part)  # one assignment: a search on the UI thread sees the old part or the new
+
+    # ---- every product at once ----------------------------------------------------------------------
+    def fill(self) -> None:
+        """List every product's lists, in every zone and region, for the index (again: stop)."""
+        if self.filling is not None and self.filling.is_running:
+            self.filling.cancel()
+            self._doing("")
+            self.app.notify(f"Indexing stopped: {len(self.index):,} resources found so far.", timeout=5)
+            return
+        self.filling = self.app.run_worker(self._fill(), group="fill-index", exit_on_error=False)
+
+    async def _fill(self) -> None:
+        kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
+        gate, done, failed = asyncio.Semaphore(IN_FLIGHT), [0], []
+        self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
+
+        async def one(kind: Any) -> None:
+            async with gate:
+                scope = "global" if kind.scope_type == "global" else ALL
+                rows: list[Any] = []
+                async for chunk in self.app.service(kind).iter_list(scope, concurrency=2):
+                    rows.extend(chunk.items)
+                    if chunk.error is not None and kind.title not in failed:
+                        failed.append(kind.title)
+                self.kinds[kind.id] = kind
+                self.index.put(await asyncio.to_thread(part_of, kind, scope, rows))
+            done[0] += 1
+            self._doing(f"indexing {done[0]}/{len(kinds)} lists · {len(self.index):,} found (F stops)")
+
+        try:
+            await asyncio.gather(*(one(k) for k in kinds))
+        finally:
+            self._doing("")
+        unread = f"; not read: {', '.join(failed)}" if failed else ""
+        self.app.notify(
+            f"Indexed {len(self.index):,} resources of {len(kinds)} lists{unread}: type any name, ID, address "
+            "or tag in the palette (:).",
+            severity="warning" if failed else "information",
+            timeout=8,
+        )
+
+    def _doing(self, text: str) -> None:
+        main = self.app.main
+        if main is not None and main.is_attached:
+            main.doing(text)
 
     def search(self, typed: str, most: int = 40) -> list[Hit]:
         return self.index.search(typed, most)

@@ -37,6 +37,9 @@ class MainScreen(Screen[None]):
         Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones"),
         Binding("z", "scope('region')", "Region", tooltip="Choose the region of this view, or all regions"),
         Binding(
+            "F", "fill_index", "Index all", show=False, tooltip="List every product once, for the palette's search"
+        ),
+        Binding(
             "b",
             "toggle_sidebar",
             "Sidebar",
@@ -242,6 +245,13 @@ class MainScreen(Screen[None]):
 
     def on_panel_view_refreshed(self, event: Any) -> None:
         self.update_status()
+
+    def action_fill_index(self) -> None:
+        self.app.finder.fill()  # type: ignore[attr-defined]
+
+    def doing(self, text: str) -> None:
+        """Work under way across the console, said in the status bar until it is over."""
+        self.query_one(StatusBar).doing = text
 
     def update_status(self) -> None:
         bar = self.query_one(StatusBar)

@@ -300,6 +300,20 @@ def fifty_thousand(repeat: int, add: Add) -> None:
         "≤ 16",
         lambda v: v <= 16,
     )
+    add(
+        "palette search with 1,000 rows indexed: key → frame",
+        "ms",
+        [v * 1000 for v in r["palette_small"]],
+        "(reference)",
+        lambda v: True,
+    )
+    add(
+        "palette search with 50,000 rows indexed: key → frame",
+        "ms",
+        [v * 1000 for v in r["palette"]],
+        "≤ 16",
+        lambda v: v <= 16,
+    )
     add("peak memory with 50,000 servers loaded", "MB", [r["peak_rss_mb"]], "≤ 160", lambda v: v <= 160)
     sb50.stop()
 

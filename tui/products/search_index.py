@@ -63,18 +63,23 @@ def _texts(value: Any) -> Iterable[str]:
 
 def _plain(text: str) -> str:
     """A value as searched: lower-cased, without the characters that end or part the values."""
-    return "".join(c for c in text if c >= " ").lower()
+    return text.lower() if text.isprintable() else "".join(c for c in text if c >= " ").lower()
 
 
 def part_of(kind: Any, scope: str, rows: Iterable[Any], parent: Any = None) -> Part:
     """The searchable part of one list (run off the UI thread: it reads every row once)."""
     fields = searched_fields(kind.fields)
+    plain_paths = [f.path for f in fields if "." not in f.path]  # read straight from the row's data
+    walked = [f for f in fields if "." in f.path]
     chunks: list[str] = []
     starts: list[int] = []
     found: list[tuple[str, str, str]] = []
     at = 0
     for row in rows:
-        values = [_plain(t) for f in fields for v in f.values(row) for t in _texts(v)]
+        data = row.data if isinstance(getattr(row, "data", None), dict) else getattr(row, "raw", {})
+        found_values = [data.get(p) for p in plain_paths]
+        found_values += [v for f in walked for v in f.values(data)]
+        values = [_plain(v) if type(v) is str else _plain(t) for v in found_values if v for t in _texts(v)]
         values = [v for v in values if v]
         if not values:
             continue

@@ -25,6 +25,7 @@ class Finder:
         self.index = SearchIndex()
         self.filling: Any = None  # the worker indexing every product, while it runs
         self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
+        self._rows: dict[tuple[str, str, str], list[Any]] = {}  # the rows each part was made of
 
     def listed(self, view: Any) -> None:
         """A list was read: its rows replace what the index held of it (made off the UI thread)."""
@@ -38,8 +39,12 @@ class Finder:
         )
 
     def _index(self, kind: Any, scope: str, rows: list[Any], parent: Any) -> None:
-        part = part_of(kind, scope, rows, parent)
-        self.index.put(part)  # one assignment: a search on the UI thread sees the old part or the new
+        key = (kind.id, scope, str(getattr(parent, "id", "")))
+        before = self._rows.get(key)
+        if before is not None and len(before) == len(rows) and all(a is b for a, b in zip(before, rows)):
+            return  # a refresh that changed nothing (a changed row is a new object): the part stands
+        self._rows[key] = rows
+        self.index.put(part_of(kind, scope, rows, parent))  # one assignment: a search sees the old part or the new
 
     # ---- every product at once ----------------------------------------------------------------------
     def fill(self) -> None:
@@ -112,10 +117,11 @@ class Finder:
                 return
         self.app.notify(f"{clean(hit.name)} cannot be opened from here.", severity="warning")
 
-    def said(self, hit: Hit) -> tuple[str, str]:
-        """A hit as the palette lists it: the resource and where; what matched, when not its name."""
+    def said(self, hit: Hit) -> str:
+        """A hit as the palette lists it, on one line: the resource, its kind and where; what matched,
+        when not its name."""
         kind = self.kinds.get(hit.kind_id)
         title = kind.title if kind is not None else hit.kind_id
         where = "" if hit.scope in ("", "global", ALL) else f" · {hit.scope}"
         matched = f" — {hit.matched}" if hit.matched and hit.matched != hit.name.lower() else ""
-        return clean(f"{hit.name} · {title}{where}{matched}"), clean(f"Open {hit.name} in {title.lower()}")
+        return clean(f"{hit.name} · {title}{where}{matched}")

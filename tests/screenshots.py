@@ -298,11 +298,20 @@ async def chat(pilot, app) -> None:
     await wait_for(pilot, lambda: bool(screen.query(".usage")))
 
 
+async def find_anywhere(pilot, app) -> None:
+    """Every product indexed (F), then "prod" typed in the palette: what carries the tag, across products."""
+    await pilot.press("F")
+    await wait_for(pilot, lambda: any("Indexed" in n.message for n in app.notes))
+    await pilot.press("ctrl+p", *"prod")
+    await wait_for(pilot, lambda: getattr(app.screen, "_answered", None) == "prod")
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
     await shoot("instance-servers-80x24", (80, 24), nothing)
     await shoot("instance-servers-all-zones", (120, 40), all_zones)
+    await shoot("find-anywhere", (120, 40), find_anywhere)
     await shoot("instance-server-create", (120, 40), create_form)
     await shoot("instance-server-actions", (120, 40), actions)
     await shoot("instance-server-detail", (120, 40), detail)

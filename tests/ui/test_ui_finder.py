@@ -67,3 +67,36 @@ async def test_one_key_indexes_every_product_so_a_resource_never_opened_is_found
         view = current_view(app)
         await wait_for(pilot, lambda: view.last_attempt is not None, what="the caches listed")
         assert view.table.cursor_key == hit.row_id
+
+
+async def test_a_resource_found_in_another_zone_of_a_product_never_opened_opens_that_zone(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("F")
+        await wait_for(pilot, lambda: any("Indexed" in n.message for n in app.notes), what="every product indexed")
+        for name in ("db-standby", "db-primary"):  # one of the two is not the list's first row
+            hit = next(h for h in app.finder.search(name) if h.kind_id == "baremetal.servers")
+            assert name == "db-primary" or hit.scope != app.main.scopes["zone"]  # first: not the zone shown
+            app.finder.jump(hit)  # at once: the view is made now (the first time), and not mounted yet
+            await wait_for(pilot, lambda: current_view(app).kind.id == "baremetal.servers", what="bare metal")
+            view = current_view(app)
+            await wait_for(pilot, lambda: view.is_mounted and view.scope == hit.scope, what="the server's zone")
+            await wait_for(pilot, lambda: view.last_attempt is not None and view.table.cursor_key == hit.row_id)
+        assert not app.bugs and not [n for n in app.notes if "failed" in n.message]
+
+
+async def test_a_palette_command_that_fails_is_said_and_the_console_goes_on(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+
+        def broken() -> None:
+            raise RuntimeError("a bug")
+
+        app.main.refresh_current = broken
+        await pilot.press("ctrl+p", *"Refresh")
+        await wait_for(pilot, lambda: getattr(app.screen, "_answered", None) == "Refresh", what="found")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("a bug" in n.message for n in app.notes), what="said")
+        assert app.is_running and app.screen is app.main

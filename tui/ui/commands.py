@@ -70,20 +70,36 @@ class CloudCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, command, help_text in [*self._index(), *self._system(discovered=True)]:
-            yield DiscoveryHit(name, command, help=help_text)
+            yield DiscoveryHit(name, _guarded(self.app, command, name), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, command, help_text in [*self._index(), *self._system()]:
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), command, help=help_text)
+                yield Hit(score, matcher.highlight(name), _guarded(self.app, command, name), help=help_text)
         finder = getattr(self.app, "finder", None)
         if finder is None or getattr(self.app, "main", None) is None:
             return
         for found in finder.search(query, most=FOUND_SHOWN):  # every resource the lists hold, by name, ID, address, tag
             # one line each (a help line under it doubled what the palette draws per key); never markup
             yield Hit(1.0 - found.rank / 10, Content(finder.said(found)), partial(finder.jump, found))
+
+
+def _guarded(app: Any, command: Callable[[], Any], name: str) -> Callable[[], Any]:
+    """A command run from the palette: a bug in it becomes a notification (the palette runs it on the
+    app's own message loop, which Textual stops, and the app with it, on an unhandled exception)."""
+
+    def run() -> Any:
+        try:
+            return command()
+        except Exception as err:
+            from .errors import notify_error
+
+            notify_error(app, err, name)
+            return None
+
+    return run
 
 
 class CloudPalette(CommandPalette):

@@ -14,6 +14,7 @@ from ..api.safe import clean
 from ..products import manifest
 from ..products.location import ALL
 from ..products.search_index import Hit, SearchIndex, part_of
+from .errors import guarded
 
 
 IN_FLIGHT = 4  # lists read at once when every product is indexed, each at most 2 requests at a time
@@ -46,7 +47,20 @@ class Finder:
         self._rows[key] = rows
         self.index.put(part_of(kind, scope, rows, parent))  # one assignment: a search sees the old part or the new
 
+    @guarded("Opening what was found")
+    def _land(self, hit: Hit, scope_type: str, tries: int) -> None:
+        """The view opened for a hit, once mounted (a view made just now is not yet): its scope, the cursor."""
+        view = self.app.main.view
+        if view is None or view.kind.id != hit.kind_id or not view.is_mounted:  # not in front yet
+            if tries > 0:
+                self.app.call_after_refresh(self._land, hit, scope_type, tries - 1)
+            return
+        if scope_type != "global" and view.scope not in (ALL, hit.scope):
+            self.app.main.set_scope(hit.scope, scope_type)
+        view.reveal(hit.row_id)
+
     # ---- every product at once ----------------------------------------------------------------------
+    @guarded("Indexing every product")
     def fill(self) -> None:
         """List every product's lists, in every zone and region, for the index (again: stop)."""
         if self.filling is not None and self.filling.is_running:
@@ -94,21 +108,16 @@ class Finder:
     def search(self, typed: str, most: int = 40) -> list[Hit]:
         return self.index.search(typed, most)
 
+    @guarded("Opening what was found")
     def jump(self, hit: Hit) -> None:
         """Open what was found, the cursor on it: its product's view (its scope switched to the row's
         when the view shows another), or a child kind's list under its parent."""
         main = self.app.main
         entry = manifest.by_id(hit.kind_id)
         if entry is not None and entry.opens == "list" and main is not None:
-            if not main.bring_to_front():
-                return
-            main.open_entry(entry.id)
-            view = main.view
-            if view is None:
-                return
-            if entry.scope_type != "global" and view.scope not in (ALL, hit.scope):
-                main.set_scope(hit.scope, entry.scope_type)
-            view.reveal(hit.row_id)
+            if main.bring_to_front():
+                main.open_entry(entry.id)
+                self._land(hit, entry.scope_type, tries=20)
             return
         if hit.parent is not None:
             kind = self.kinds.get(hit.kind_id)

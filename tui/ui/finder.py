@@ -13,6 +13,7 @@ from typing import Any
 from ..api.safe import clean
 from ..products import manifest
 from ..products.location import ALL
+from ..products.related import Held, Link, related, unread
 from ..products.search_index import Hit, SearchIndex, part_of
 from .errors import guarded
 
@@ -26,7 +27,7 @@ class Finder:
         self.index = SearchIndex()
         self.filling: Any = None  # the worker indexing every product, while it runs
         self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
-        self._rows: dict[tuple[str, str, str], list[Any]] = {}  # the rows each part was made of
+        self._rows: dict[tuple[str, str, str], Held] = {}  # the rows each part was made of
 
     def listed(self, view: Any) -> None:
         """A list was read: its rows replace what the index held of it (made off the UI thread)."""
@@ -41,10 +42,10 @@ class Finder:
 
     def _index(self, kind: Any, scope: str, rows: list[Any], parent: Any) -> None:
         key = (kind.id, scope, str(getattr(parent, "id", "")))
-        before = self._rows.get(key)
+        before = self._rows[key].rows if key in self._rows else None
         if before is not None and len(before) == len(rows) and all(a is b for a, b in zip(before, rows)):
             return  # a refresh that changed nothing (a changed row is a new object): the part stands
-        self._rows[key] = rows
+        self._rows[key] = Held(kind, scope, parent, rows)
         self.index.put(part_of(kind, scope, rows, parent))  # one assignment: a search sees the old part or the new
 
     @guarded("Opening what was found")
@@ -84,7 +85,7 @@ class Finder:
                     if chunk.error is not None and kind.title not in failed:
                         failed.append(kind.title)
                 self.kinds[kind.id] = kind
-                self.index.put(await asyncio.to_thread(part_of, kind, scope, rows))
+                await asyncio.to_thread(self._index, kind, scope, rows, None)
             done[0] += 1
             self._doing(f"indexing {done[0]}/{len(kinds)} lists · {len(self.index):,} found (F stops)")
 
@@ -134,3 +135,49 @@ class Finder:
         where = "" if hit.scope in ("", "global", ALL) else f" · {hit.scope}"
         matched = f" — {hit.matched}" if hit.matched and hit.matched != hit.name.lower() else ""
         return clean(f"{hit.name} · {title}{where}{matched}")
+
+    # ---- what points here ---------------------------------------------------------------------------
+    @guarded("What points here")
+    def show_related(self, kind: Any, row: Any) -> None:
+        """What `row` points at and what points at it, among every list read (worked out off the UI
+        thread), to open one of them; the lists that could say more and were not read, to read them."""
+        held = list(self._rows.values())
+        self.app.run_worker(
+            partial(self._related, kind, row, held), thread=True, group="related", exclusive=True, exit_on_error=False
+        )
+
+    def _related(self, kind: Any, row: Any, held: list[Held]) -> None:
+        listed = [e.load() for e in manifest.entries() if e.opens == "list"]  # what `F` reads (not children)
+        links = related(kind, row, held, {k.id: k.title for k in manifest.every_kind()})
+        missing = unread(kind, row, listed, {h.kind.id for h in held})
+        self.app.call_from_thread(self._show_links, kind, row, links, missing)
+
+    def _show_links(self, kind: Any, row: Any, links: list[Link], missing: list[Any]) -> None:
+        from .screens.picker import PickerScreen
+
+        name = clean(str(row.name or row.id))
+        choices: list[tuple[str, Any, str | None]] = [(_link_words(link), link, None) for link in links]
+        if missing:
+            lists = ", ".join(k.title for k in missing[:4]) + (
+                f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+            )
+            choices.append((f"⟳ Not read yet: {lists} — read every product to look there too (F)", "fill", None))
+        if not links and not missing:
+            self.app.notify(f"Nothing the console has read points at {name}, and it points at nothing.", timeout=6)
+            return
+        title = f"{name}: → what it points at · ← what points at it"
+
+        def picked(choice: Any) -> None:
+            if choice == "fill":
+                self.fill()
+            elif isinstance(choice, Link):
+                self.jump(Hit(choice.kind_id, choice.scope, choice.row_id, choice.name, "", 0, choice.parent))
+
+        self.app.push_screen(PickerScreen(title, choices, id="related"), picked)
+
+
+def _link_words(link: Link) -> str:
+    arrow = "→" if link.points == "at" else "←"
+    where = f" · {link.scope}" if link.scope and link.scope not in ("global", ALL) else ""
+    unread_note = " (its list not read yet)" if not link.read else ""
+    return clean(f"{arrow} {link.title}: {link.name}{where} — {link.via}{unread_note}")

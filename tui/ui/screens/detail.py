@@ -36,6 +36,7 @@ class DetailScreen(Screen[None]):
         Binding("e", "resource('edit')", "Edit"),
         Binding("d", "resource('delete')", "Delete"),
         Binding("y", "resource('copy_id')", "Copy ID"),
+        Binding("R", "resource('related')", "Related", show=False),
         Binding("r", "resource('refresh_one')", "Refresh"),
         Binding("x", "secrets", "Reveal secret"),
         Binding("j", "scroll(1)", show=False),

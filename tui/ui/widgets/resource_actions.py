@@ -72,6 +72,7 @@ class ResourceActions:
             "delete": self.writes.confirm_delete,
             "copy_id": self.copy_id,
             "refresh_one": self.follow,
+            "related": self.related,
         }[what](resource)
 
     def _with_current(self, fn: Callable[[Any], None]) -> None:
@@ -144,6 +145,13 @@ class ResourceActions:
     @guarded("Copy")
     def action_copy_id(self) -> None:
         self._with_current(self.copy_id)
+
+    @guarded("What points here")
+    def action_related(self) -> None:
+        self._with_current(self.related)
+
+    def related(self, resource: Any) -> None:
+        self.app.finder.show_related(self.kind, resource)
 
     @guarded("Filter")
     def action_filter(self) -> None:

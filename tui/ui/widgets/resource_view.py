@@ -48,6 +48,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         Binding("s", "sort", "Sort", show=False),
         Binding("S", "sort_reverse", "Reverse sort", show=False),
         Binding("y", "copy_id", "Copy ID", show=False),
+        Binding("R", "related", "Related", show=False, tooltip="What points at this resource, and what it points at"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
         Binding("escape", "clear_marks", "Unmark all", show=False),
         Binding("space", "mark", "Mark"),

@@ -11,6 +11,7 @@ class ProductStore:
     `Sandbox(options={timings: ...})`, else `default()`."""
 
     def __init__(self, sandbox: Any, timings: str = "", default: Callable[[], Any] | None = None) -> None:
+        self.sandbox = sandbox  # the other products' stores: demo data links them (a DNS record to a server)
         self.clock = sandbox.clock
         self.ids = sandbox.ids
         self.project_id: str = sandbox.project_id

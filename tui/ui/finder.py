@@ -12,7 +12,7 @@ from typing import Any
 
 from ..api.safe import clean
 from ..products import manifest
-from ..products.location import ALL
+from ..products.location import ALL, ParentRef
 from ..products.related import Held, Link, related, unread
 from ..products.search_index import Hit, SearchIndex, part_of
 from .errors import guarded
@@ -73,21 +73,26 @@ class Finder:
 
     async def _fill(self) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
-        gate, done, failed = asyncio.Semaphore(IN_FLIGHT), [0], []
+        gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
 
-        async def one(kind: Any) -> None:
+        async def one(kind: Any, parent: Any = None) -> None:
             async with gate:
-                scope = "global" if kind.scope_type == "global" else ALL
+                scope = "global" if kind.scope_type == "global" else parent.scope if parent else ALL
                 rows: list[Any] = []
-                async for chunk in self.app.service(kind).iter_list(scope, concurrency=2):
+                async for chunk in self.app.service(kind, parent).iter_list(scope, concurrency=2):
                     rows.extend(chunk.items)
                     if chunk.error is not None and kind.title not in failed:
                         failed.append(kind.title)
                 self.kinds[kind.id] = kind
-                await asyncio.to_thread(self._index, kind, scope, rows, None)
+                await asyncio.to_thread(self._index, kind, scope, rows, parent)
             done[0] += 1
-            self._doing(f"indexing {done[0]}/{len(kinds)} lists · {len(self.index):,} found (F stops)")
+            self._doing(f"indexing {done[0]}/{lists[0]} lists · {len(self.index):,} found (F stops)")
+            if parent is None:  # under each resource, its lists that hold addresses or references
+                children = [c.get() for c in kind.children if _relatable(c.get())]
+                subs = [(c, ParentRef.of(r, kind.scope_of(r) or scope)) for r in rows for c in children]
+                lists[0] += len(subs)
+                await asyncio.gather(*(one(c, p) for c, p in subs))
 
         try:
             await asyncio.gather(*(one(k) for k in kinds))
@@ -95,7 +100,7 @@ class Finder:
             self._doing("")
         unread = f"; not read: {', '.join(failed)}" if failed else ""
         self.app.notify(
-            f"Indexed {len(self.index):,} resources of {len(kinds)} lists{unread}: type any name, ID, address "
+            f"Indexed {len(self.index):,} resources of {lists[0]} lists{unread}: type any name, ID, address "
             "or tag in the palette (:).",
             severity="warning" if failed else "information",
             timeout=8,
@@ -176,8 +181,16 @@ class Finder:
         self.app.push_screen(PickerScreen(title, choices, id="related"), picked)
 
 
+def _relatable(kind: Any) -> bool:
+    """A child list worth reading for what points where: it holds addresses or references."""
+    if kind.singleton is not None or (kind.parent is not None and kind.parent.query):
+        return False  # a panel, or the project's list filtered by its parent (read whole already)
+    return any((f.has("ip") or f.has("ref")) and f.path for f in kind.fields)
+
+
 def _link_words(link: Link) -> str:
     arrow = "→" if link.points == "at" else "←"
     where = f" · {link.scope}" if link.scope and link.scope not in ("global", ALL) else ""
     unread_note = " (its list not read yet)" if not link.read else ""
-    return clean(f"{arrow} {link.title}: {link.name}{where} — {link.via}{unread_note}")
+    under = f" of {link.parent.name or link.parent.id}" if link.parent is not None else ""
+    return clean(f"{arrow} {link.title}{under}: {link.name}{where} — {link.via}{unread_note}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..demo_links import address_of
 from ..registry import SandboxProduct
 from . import changes
 from .routes import routes
@@ -125,6 +126,9 @@ def seed_demo(store: DnsStore, rng: Any) -> None:
         shop,
         [
             {"name": "", "type": "A", "data": "203.0.113.80"},
+            # the demo's Instance servers by name (the load balancer sends to the same addresses)
+            {"name": "web1", "type": "A", "data": address_of(store.sandbox, "web-01", "203.0.113.81")},
+            {"name": "api", "type": "A", "data": address_of(store.sandbox, "api-gateway", "203.0.113.82")},
             {"name": "www", "type": "CNAME", "data": "shop.example.com."},
         ],
         at=now - 90 * DAY,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..demo_links import address_of
 from ..registry import SandboxProduct
 from .routes import routes
 from .store import REGIONS, LbStore, Timings
@@ -41,7 +42,12 @@ def seed_demo(store: LbStore, rng: Any) -> None:
             "forward_port_algorithm": "roundrobin",
             "sticky_sessions": "cookie",
             "sticky_sessions_cookie_name": "lb",
-            "server_ip": ["10.0.1.11", "10.0.1.12", "10.0.1.13"],
+            # the demo's web servers (their public addresses: DNS names them too), and one more
+            "server_ip": [
+                address_of(store.sandbox, "web-01", "10.0.1.11"),
+                address_of(store.sandbox, "web-02", "10.0.1.12"),
+                "10.0.1.13",
+            ],
             "health_check": HTTP_CHECK,
         },
     )

@@ -325,6 +325,15 @@ RULES: dict[str, Rule] = {
         lb_frontends,
         given=lb_backend_id,
     ),
+    "lb frontend: a certificate given twice, whatever its case": Rule(
+        "lb.forms:FrontendForm",
+        FRONTEND_NEW,
+        {"certificate_ids": f"{PN}, {PN.upper()}"},
+        "certificate_ids",
+        "is given twice",
+        lb_frontends,
+        given=lb_backend_id,
+    ),
     "flexible IP: 64 per server": Rule(
         "flexible_ip.flows:CreateForm",
         {"description": "vip"},
@@ -339,3 +348,11 @@ RULES: dict[str, Rule] = {
 @pytest.mark.parametrize("name", list(RULES))
 async def test_form_rule(world, name):
     await check(world, RULES[name])
+
+
+def test_a_security_group_rule_of_one_port_is_that_port_so_it_compares_with_the_same_rule():
+    from tui.products.instance.network_forms import RuleForm
+
+    one = RuleForm(ip_range="0.0.0.0/0", protocol="TCP", dest_port_from=80, dest_port_to=80)
+    assert (one.dest_port_from, one.dest_port_to) == (80, None)
+    assert one.model_dump() == RuleForm(ip_range="0.0.0.0/0", protocol="TCP", dest_port_from=80).model_dump()

@@ -230,6 +230,17 @@ RULES: dict[str, Rule] = {
         "3 needed, 2 given",
         kv_catalogue,
     ),
+    "cache create: a private endpoint left without its network": Rule(
+        "kvcache.forms:CreateForm", KV_NEW, {"private_network_id": ""}, "private_network_id", "private network ID"
+    ),
+    "cache create: an allowed network given twice": Rule(
+        "kvcache.forms:CreateForm",
+        KV_NEW,
+        {"acl_rules": "10.0.0.0/8, 10.0.0.0/8"},
+        "acl_rules",
+        "10.0.0.0/8 is given twice",
+        kv_catalogue,
+    ),
     "cache edit: weak password": Rule(
         "kvcache.forms:EditForm",
         {"name": "sessions", "user_name": "app"},

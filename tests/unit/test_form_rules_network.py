@@ -216,6 +216,9 @@ RULES: dict[str, Rule] = {
     "monitoring contact point: an e-mail": Rule(
         "monitoring.forms:ContactForm", {"to": "ops@example.com"}, {"to": "ops.example.com"}, "to", "e-mail address"
     ),
+    "monitoring contact point: a host name after the @": Rule(
+        "monitoring.forms:ContactForm", {"to": "ops@example.com"}, {"to": "ops@exa_mple..com"}, "to", "e-mail address"
+    ),
     "monitoring dashboard user: login": Rule(
         "monitoring.forms:UserForm", {"login": "alice"}, {"login": "alice smith"}, "login", "letters, digits"
     ),

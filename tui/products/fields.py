@@ -210,6 +210,9 @@ def check_uuids(values: list[str], what: str) -> list[str]:
     bad = [v for v in out if not UUID_RE.match(v)]
     if bad:
         raise ValueError(f"{what} are UUIDs: {', '.join(bad[:3])} is not")
+    twice = given_twice(out)
+    if twice:
+        raise ValueError(f"{twice} is given twice")
     return out
 
 

@@ -159,6 +159,8 @@ class RuleForm(Form):
                 raise ValueError("give the first port too")
             if v < lo:
                 raise ValueError("not below the first port")
+            if v == lo:
+                return None  # a range of one port is that port: the rule reads and compares as one
         return v
 
 

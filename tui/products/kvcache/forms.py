@@ -93,8 +93,12 @@ class CreateForm(Form):
     password: Password
     tls_enabled: labelled("TLS (the cluster gets a certificate to download)", bool) = True
     network: labelled("Endpoint", widget="select") = "public"
-    private_network_id: labelled("Network ID", placeholder="the private network's UUID, for a private endpoint") = ""
-    service_ips: labelled("Node addresses", list[str], placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…") = []
+    private_network_id: labelled(
+        "Network ID", validate_default=True, placeholder="the private network's UUID, for a private endpoint"
+    ) = ""
+    service_ips: labelled(
+        "Node addresses", list[str], validate_default=True, placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"
+    ) = []
     acl_rules: labelled(
         "Allowed networks", list[str], placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"
     ) = []
@@ -142,6 +146,9 @@ class CreateForm(Form):
                 out.append(network(rule, "10.0.0.0/8"))
             except ValueError as err:
                 raise ValueError(f"{rule.strip()}: {err}") from None
+        twice = given_twice(out)
+        if twice:
+            raise ValueError(f"{twice} is given twice")
         return out
 
     @field_validator("settings")

@@ -27,7 +27,7 @@ PRESET_CHOICES = [
     ("custom: the scopes ticked below", "custom"),
 ]
 SCOPE_CHOICES = [(s, s) for s in SCOPES]
-EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
+EMAIL = r"^[^@\s]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$"  # a host's labels
 
 
 class TokenForm(Form):

@@ -330,7 +330,7 @@ RULES: dict[str, Rule] = {
         FRONTEND_NEW,
         {"certificate_ids": f"{PN}, {PN.upper()}"},
         "certificate_ids",
-        "is given twice",
+        "is listed twice",
         lb_frontends,
         given=lb_backend_id,
     ),

@@ -238,7 +238,7 @@ RULES: dict[str, Rule] = {
         KV_NEW,
         {"acl_rules": "10.0.0.0/8, 10.0.0.0/8"},
         "acl_rules",
-        "10.0.0.0/8 is given twice",
+        "10.0.0.0/8 is listed twice",
         kv_catalogue,
     ),
     "cache edit: weak password": Rule(

@@ -197,6 +197,14 @@ def given_twice(values: Any) -> Any:
     return None
 
 
+def once_each(values: list[Any]) -> list[Any]:
+    """`values`, unless one is given twice: a ValueError names it."""
+    twice = given_twice(values)
+    if twice is not None:
+        raise ValueError(f"{twice} is listed twice")
+    return values
+
+
 def uuid_of(v: str, what: str) -> str:
     """`v` as a lower-case UUID, or a ValueError naming what it should be."""
     v = v.strip().lower()
@@ -210,10 +218,7 @@ def check_uuids(values: list[str], what: str) -> list[str]:
     bad = [v for v in out if not UUID_RE.match(v)]
     if bad:
         raise ValueError(f"{what} are UUIDs: {', '.join(bad[:3])} is not")
-    twice = given_twice(out)
-    if twice:
-        raise ValueError(f"{twice} is given twice")
-    return out
+    return once_each(out)
 
 
 PASSWORD_RULE = "8 to 128 characters with a lower-case letter, an upper-case letter, a digit and a special character"

@@ -11,7 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo
 from ..vocabulary import Form, Password, Tags, labelled
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import (
-    given_twice,
+    once_each,
     check_password,
     ctx,
     in_stock,
@@ -132,10 +132,7 @@ class CreateForm(Form):
         ips = [private_cidr(i) for i in v]
         if len(ips) != size:
             raise ValueError(f"one address per node: {size} needed, {len(ips)} given")
-        twice = given_twice(ips)
-        if twice:
-            raise ValueError(f"{twice} is given twice")
-        return ips
+        return once_each(ips)
 
     @field_validator("acl_rules")
     @classmethod
@@ -146,10 +143,7 @@ class CreateForm(Form):
                 out.append(network(rule, "10.0.0.0/8"))
             except ValueError as err:
                 raise ValueError(f"{rule.strip()}: {err}") from None
-        twice = given_twice(out)
-        if twice:
-            raise ValueError(f"{twice} is given twice")
-        return out
+        return once_each(out)
 
     @field_validator("settings")
     @classmethod

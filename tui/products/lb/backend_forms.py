@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from ..vocabulary import Form, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec
 from ..edit_steps import EditStep
-from ..fields import given_twice, meta
+from ..fields import meta, once_each
 from .backends import check_kind, servers_of
 
 Port = Annotated[int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 80"))]
@@ -138,10 +138,7 @@ class BackendForm(Form):
                 out.append(str(ipaddress.ip_address(ip.strip())))
             except ValueError:
                 raise ValueError(f"{ip.strip()} is not an IPv4 or IPv6 address") from None
-        twice = given_twice(out)
-        if twice:
-            raise ValueError(f"{twice} is listed twice")
-        return out
+        return once_each(out)
 
 
 CHOICES: Choices = {

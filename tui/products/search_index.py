@@ -66,8 +66,9 @@ def _plain(text: str) -> str:
     return text.lower() if text.isprintable() else "".join(c for c in text if c >= " ").lower()
 
 
-def part_of(kind: Any, scope: str, rows: Iterable[Any], parent: Any = None) -> Part:
-    """The searchable part of one list (run off the UI thread: it reads every row once)."""
+def part_of(kind: Any, scope: str, rows: Iterable[Any], parent: Any = None, pause: Any = None) -> Part:
+    """The searchable part of one list (run off the UI thread: it reads every row once; `pause()`, called
+    every 1,000 rows, lets the UI thread have the interpreter meanwhile)."""
     fields = searched_fields(kind.fields)
     plain_paths = [f.path for f in fields if "." not in f.path]  # read straight from the row's data
     walked = [f for f in fields if "." in f.path]
@@ -75,7 +76,9 @@ def part_of(kind: Any, scope: str, rows: Iterable[Any], parent: Any = None) -> P
     starts: list[int] = []
     found: list[tuple[str, str, str]] = []
     at = 0
-    for row in rows:
+    for n, row in enumerate(rows):
+        if pause is not None and n % 1000 == 999:
+            pause()
         data = row.data if isinstance(getattr(row, "data", None), dict) else getattr(row, "raw", {})
         found_values = [data.get(p) for p in plain_paths]
         found_values += [v for f in walked for v in f.values(data)]

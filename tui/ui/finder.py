@@ -7,6 +7,8 @@ Nothing here names a product: what a row is found by is what its kind declares."
 from __future__ import annotations
 
 import asyncio
+import time
+import weakref
 from functools import partial
 from typing import Any
 
@@ -19,6 +21,12 @@ from .errors import guarded
 
 
 IN_FLIGHT = 4  # lists read at once when every product is indexed, each at most 2 requests at a time
+QUIET = 1.0  # seconds a long list rests after being read before its part is made (listing again: later)
+SMALL = 2_000  # rows of a list indexed as soon as it is read
+
+
+def _rest() -> None:
+    time.sleep(0.002)  # the interpreter to the UI thread for a moment: a frame may be drawn
 
 
 class Finder:
@@ -27,38 +35,54 @@ class Finder:
         self.index = SearchIndex()
         self.filling: Any = None  # the worker indexing every product, while it runs
         self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
-        self._rows: dict[tuple[str, str, str], Held] = {}  # the rows each part was made of
+        # The lists indexed: an open one by its view (its rows read from it when asked, never held
+        # here: a list read again would hold two copies of every row), one read by `F` by its rows.
+        self._views: dict[tuple[str, str, str], Any] = {}  # weak references
+        self._read: dict[tuple[str, str, str], Held] = {}
+        self._indexed: dict[tuple[str, str, str], int] = {}  # the table's change count each part was made at
+        self._due: dict[tuple[str, str, str], Any] = {}  # a list's part waiting for the list to be quiet
 
     def listed(self, view: Any) -> None:
-        """A list was read: its rows replace what the index held of it (made off the UI thread)."""
+        """A list was read: its rows replace what the index held of it, once the list is quiet (a
+        second of no listing) and only when they changed; made off the UI thread."""
         if not view.is_attached:  # closed before its message came (a child list left at once)
             return
+        key = (view.kind.id, view.scope, str(getattr(view.service.parent, "id", "")))
+        self.kinds[view.kind.id] = view.kind
+        self._views[key] = weakref.ref(view)
+        self._read.pop(key, None)
+        if self._indexed.get(key) == view.table.rows_changed:
+            return  # a refresh that changed nothing: the part stands
+        if key in self._due:
+            self._due.pop(key).stop()
+        if view.table.loaded_count <= SMALL:  # a few rows: at once (a child list may close at any moment)
+            self._index_view(key)
+            return
+        self._due[key] = self.app.set_timer(QUIET, partial(self._index_view, key))
+
+    def _index_view(self, key: tuple[str, str, str]) -> None:
+        self._due.pop(key, None)
+        view = self._views[key]()
+        if view is None or not view.is_attached or getattr(view, "listing", False):
+            return  # closed, or listing again: its next `listed` says when
         rows = list(view.table.resources())  # a snapshot: the table goes on changing meanwhile
-        kind, scope, parent = view.kind, view.scope, view.service.parent
-        self.kinds[kind.id] = kind
-        self.app.run_worker(
-            partial(self._index, kind, scope, rows, parent), thread=True, group="index", exit_on_error=False
-        )
+        self._indexed[key] = view.table.rows_changed
+        work = partial(self._index, view.kind, view.scope, rows, view.service.parent)
+        self.app.run_worker(work, thread=True, group="index", exit_on_error=False)
 
     def _index(self, kind: Any, scope: str, rows: list[Any], parent: Any) -> None:
-        key = (kind.id, scope, str(getattr(parent, "id", "")))
-        before = self._rows[key].rows if key in self._rows else None
-        if before is not None and len(before) == len(rows) and all(a is b for a, b in zip(before, rows)):
-            return  # a refresh that changed nothing (a changed row is a new object): the part stands
-        self._rows[key] = Held(kind, scope, parent, rows)
-        self.index.put(part_of(kind, scope, rows, parent))  # one assignment: a search sees the old part or the new
+        """One list's part (in a thread, resting every 1,000 rows so that frames are drawn meanwhile)."""
+        self.index.put(part_of(kind, scope, rows, parent, pause=_rest))  # one assignment: a search sees old or new
 
-    @guarded("Opening what was found")
-    def _land(self, hit: Hit, scope_type: str, tries: int) -> None:
-        """The view opened for a hit, once mounted (a view made just now is not yet): its scope, the cursor."""
-        view = self.app.main.view
-        if view is None or view.kind.id != hit.kind_id or not view.is_mounted:  # not in front yet
-            if tries > 0:
-                self.app.call_after_refresh(self._land, hit, scope_type, tries - 1)
-            return
-        if scope_type != "global" and view.scope not in (ALL, hit.scope):
-            self.app.main.set_scope(hit.scope, scope_type)
-        view.reveal(hit.row_id)
+    def held(self) -> list[Held]:
+        """The rows of every list indexed: an open list's as its table holds them now."""
+        out = list(self._read.values())
+        for key, ref in list(self._views.items()):
+            view = ref()
+            if view is None or not view.is_attached:
+                continue
+            out.append(Held(view.kind, view.scope, view.service.parent, list(view.table.resources())))
+        return out
 
     # ---- every product at once ----------------------------------------------------------------------
     @guarded("Indexing every product")
@@ -85,6 +109,9 @@ class Finder:
                     if chunk.error is not None and kind.title not in failed:
                         failed.append(kind.title)
                 self.kinds[kind.id] = kind
+                key = (kind.id, scope, str(getattr(parent, "id", "")))
+                if key not in self._views:  # an open list's rows are read from it
+                    self._read[key] = Held(kind, scope, parent, rows)
                 await asyncio.to_thread(self._index, kind, scope, rows, parent)
             done[0] += 1
             self._doing(f"indexing {done[0]}/{lists[0]} lists · {len(self.index):,} found (F stops)")
@@ -132,6 +159,18 @@ class Finder:
                 return
         self.app.notify(f"{clean(hit.name)} cannot be opened from here.", severity="warning")
 
+    @guarded("Opening what was found")
+    def _land(self, hit: Hit, scope_type: str, tries: int) -> None:
+        """The view opened for a hit, once mounted (a view made just now is not yet): its scope, the cursor."""
+        view = self.app.main.view
+        if view is None or view.kind.id != hit.kind_id or not view.is_mounted:  # not in front yet
+            if tries > 0:
+                self.app.call_after_refresh(self._land, hit, scope_type, tries - 1)
+            return
+        if scope_type != "global" and view.scope not in (ALL, hit.scope):
+            self.app.main.set_scope(hit.scope, scope_type)
+        view.reveal(hit.row_id)
+
     def said(self, hit: Hit) -> str:
         """A hit as the palette lists it, on one line: the resource, its kind and where; what matched,
         when not its name."""
@@ -146,7 +185,7 @@ class Finder:
     def show_related(self, kind: Any, row: Any) -> None:
         """What `row` points at and what points at it, among every list read (worked out off the UI
         thread), to open one of them; the lists that could say more and were not read, to read them."""
-        held = list(self._rows.values())
+        held = self.held()
         self.app.run_worker(
             partial(self._related, kind, row, held), thread=True, group="related", exclusive=True, exit_on_error=False
         )

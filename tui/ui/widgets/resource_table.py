@@ -97,6 +97,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
         self.watched: set[str] = set()
         self.marked: set[str] = set()  # rows marked to act on together (drawn with a ● before them)
+        self.rows_changed = 0  # counts every change of the rows held (what an index of them compares)
 
     # ---- the interface ------------------------------------------------------------------------
     def set_columns(self, columns: Sequence[Column]) -> None:
@@ -141,6 +142,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             self._changed(order=True)
 
     def clear(self) -> None:
+        self.rows_changed += 1
         self.watched.clear()
         self.marked.clear()
         self._rows.clear()
@@ -234,6 +236,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
 
     # ---- data ---------------------------------------------------------------------------------
     def _store(self, rows: Iterable[Any], force_order: bool = False) -> None:
+        self.rows_changed += 1
         started = stages.clock()
         self._store_rows(rows, force_order)
         stages.SPENT["table"] += stages.clock() - started
@@ -300,6 +303,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         return bool(self._filter) and self._matches(old) != self._matches(new)
 
     def _forget(self, key: str) -> None:
+        self.rows_changed += 1
         self.watched.discard(key)
         self.marked.discard(key)
         for kept in (self._rows, self._version, self._search, self._sorted_by):

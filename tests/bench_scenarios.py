@@ -46,6 +46,20 @@ class Frames:
             pass
 
 
+async def palettes(app: Any, frames: Frames, view: Any, expect: int, keys: int, out: dict[str, Any]) -> None:
+    """The palette's search with every row indexed, then the same search over 1,000 of them."""
+    from tui.products.search_index import SearchIndex, part_of
+
+    out["palette"] = await palette_keys(app, frames, expect, keys)
+    palette = app.screen
+    await app.pop_screen()
+    await until(lambda: app.screen is not palette and not app.screen.query("#--command-palette"))
+    full, app.finder.index = app.finder.index, SearchIndex()
+    app.finder.index.put(part_of(view.kind, view.scope, list(view.table.resources())[:1000]))
+    out["palette_small"] = await palette_keys(app, frames, 1000, keys)
+    app.finder.index = full
+
+
 async def palette_keys(app: Any, frames: Frames, indexed: int, keys: int) -> list[float]:
     """With `indexed` rows in the finder's index: the palette opened, a server's name typed key by key;
     each key → the frame that shows the resources found for what is typed so far (seconds)."""
@@ -269,16 +283,8 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
             await asyncio.sleep(phase.uniform(0, 1 / 60))
             t0 = time.perf_counter()
             out["key"].append(await key_frame("down" if i % 2 == 0 else "up") - t0)
-        out["palette"] = await palette_keys(app, frames, expect, keys)
-        from tui.products.search_index import SearchIndex, part_of
-
-        palette = app.screen
-        await app.pop_screen()
-        await until(lambda: app.screen is not palette and not app.screen.query("#--command-palette"))
-        full, app.finder.index = app.finder.index, SearchIndex()  # the same search over 1,000 rows
-        app.finder.index.put(part_of(view.kind, view.scope, list(view.table.resources())[:1000]))
-        out["palette_small"] = await palette_keys(app, frames, 1000, keys)
-        app.finder.index = full
+        if keys:
+            await palettes(app, frames, view, expect, keys, out)
         out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         out["loaded"] = view.table.loaded_count
     return out

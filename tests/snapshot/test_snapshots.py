@@ -40,6 +40,23 @@ def test_create_form(snap_compare, size):
     assert snap_compare(app, terminal_size=size, run_before=open_form)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_detail_pane(snap_compare, size):
+    """The list and the detail of the row under the cursor: beside it at 120 columns, below it at 80."""
+    app = app_for_snapshot()
+
+    async def pane(pilot):
+        await loaded(pilot, app)
+        await pilot.press("p", "j")
+        await wait_for(
+            pilot,
+            lambda: app.main.query_one("#pane").shown_row is app.main.view.table.get(app.main.view.table.cursor_key),
+            what="the pane on the row",
+        )
+
+    assert snap_compare(app, terminal_size=size, run_before=pane)
+
+
 def test_detail_view(snap_compare):
     app = app_for_snapshot()
 

@@ -18,6 +18,7 @@ from textual.widgets import ContentSwitcher
 
 from ...products import manifest
 from ...products.location import ALL, SCOPES, scope_label, scope_word
+from ..widgets.detail_pane import DetailPane
 from ..widgets.key_bar import KeyBar
 from ..widgets.sidebar import Sidebar
 from ..widgets.status_bar import StatusBar
@@ -25,6 +26,9 @@ from ..widgets.status_bar import StatusBar
 
 def view_id(entry_id: str) -> str:
     return "view-" + entry_id.replace(".", "-")
+
+
+PANE_BESIDE = 110  # columns from which the detail pane stands beside the list (below it, narrower)
 
 
 class MainScreen(Screen[None]):
@@ -38,6 +42,9 @@ class MainScreen(Screen[None]):
         Binding("z", "scope('region')", "Region", tooltip="Choose the region of this view, or all regions"),
         Binding(
             "F", "fill_index", "Index all", show=False, tooltip="List every product once, for the palette's search"
+        ),
+        Binding(
+            "p", "toggle_pane", "Pane", show=False, tooltip="The detail of the row under the cursor, beside the list"
         ),
         Binding(
             "b",
@@ -86,11 +93,13 @@ class MainScreen(Screen[None]):
         first = self.current_entry
         with Horizontal(id="body"):
             yield Sidebar(entries, sections=sections, id="sidebar")
-            # The first view is composed with the screen (not mounted after it): one layout pass
-            # and a first frame that already shows its rows.
-            with ContentSwitcher(id="views", initial=view_id(first.id)):
-                self._views.add(view_id(first.id))
-                yield self.make_view(first, self.scope_for(first, first.load()))
+            with Horizontal(id="area"):  # the views, and the detail pane beside them (or below)
+                # The first view is composed with the screen (not mounted after it): one layout pass
+                # and a first frame that already shows its rows.
+                with ContentSwitcher(id="views", initial=view_id(first.id)):
+                    self._views.add(view_id(first.id))
+                    yield self.make_view(first, self.scope_for(first, first.load()))
+                yield DetailPane(id="pane")
         yield StatusBar(id="status")
         yield KeyBar()
 
@@ -174,6 +183,7 @@ class MainScreen(Screen[None]):
                 view.set_scope(wanted)
         self.query_one(Sidebar).select(entry.id)
         self.call_after_refresh(self._focus_view)
+        self.call_after_refresh(self._pane_follows, True)
         self.refresh_bindings()
         self.update_status()
 
@@ -242,6 +252,38 @@ class MainScreen(Screen[None]):
 
     def on_resource_view_refreshed(self, event: Any) -> None:
         self.update_status()
+        if event.view is self.view:
+            self._pane_follows(now=True)  # the row read again: its new values
+
+    # ---- the detail pane ------------------------------------------------------------------------
+    def action_toggle_pane(self) -> None:
+        """The detail pane on or off (kept for the session, whichever list is in front)."""
+        pane = self.query_one(DetailPane)
+        pane.set_class(not pane.has_class("-shown"), "-shown")
+        self._pane_fits()
+        self._pane_follows(now=True)
+
+    def on_resource_table_highlighted(self, event: Any) -> None:
+        self._pane_follows()
+
+    def on_resize(self, event: Any) -> None:
+        self._pane_fits()
+
+    def _pane_fits(self) -> None:
+        """Beside the list on a wide terminal, below it on a narrow one."""
+        self.query_one("#area").set_class(self.size.width < PANE_BESIDE, "-stacked")
+
+    def _pane_follows(self, now: bool = False) -> None:
+        found = self.query(DetailPane)
+        view = self.view
+        if not found or not found.first().has_class("-shown") or view is None or not view.is_mounted:
+            return
+        pane, table = found.first(), getattr(view, "table", None)
+        row = table.get(table.cursor_key) if table is not None and table.cursor_key else None
+        if now:
+            pane.show(view.kind, row)
+        else:
+            pane.follow(view.kind, row)
 
     def on_panel_view_refreshed(self, event: Any) -> None:
         self.update_status()

@@ -1,0 +1,42 @@
+"""The detail pane: the detail of the row under the cursor beside the list, following it without a
+request per key, kept when another list comes in front, off again with the same key."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import loaded, make_app, open_view, wait_for
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_pane_follows_the_cursor_and_the_list_in_front_without_a_request(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        pane, view = app.main.query_one("#pane"), app.main.view
+        assert not pane.display
+        await pilot.press("p")
+        assert pane.display and not app.main.query_one("#area").has_class("-stacked")
+        asked = len(sandbox.requests)
+        await pilot.press("j", "j", "j")
+        under = view.table.get(view.table.cursor_key)
+        await wait_for(pilot, lambda: pane.shown_row is under, what="the pane on the row under the cursor")
+        assert under.name in str(pane.query_one("#pane-body").render())
+        assert len(sandbox.requests) == asked  # read from the row the list holds: nothing asked of the API
+        volumes = await open_view(pilot, app, "instance.volumes")
+        first = volumes.table.get(volumes.table.cursor_key)
+        await wait_for(pilot, lambda: pane.shown_row is first, what="the pane on the volume")
+        await pilot.press("p")
+        assert not pane.display
+
+
+async def test_the_pane_stands_below_the_list_on_a_narrow_terminal(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("p")
+        assert app.main.query_one("#area").has_class("-stacked")
+        pane = app.main.query_one("#pane")
+        await wait_for(pilot, lambda: pane.shown_row is not None, what="the pane on the first row")
+        assert pane.region.y > app.main.view.region.y  # below the list, not beside it

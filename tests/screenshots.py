@@ -306,12 +306,20 @@ async def find_anywhere(pilot, app) -> None:
     await wait_for(pilot, lambda: getattr(app.screen, "_answered", None) == "prod")
 
 
+async def detail_pane(pilot, app) -> None:
+    await pilot.press("p", "j")
+    pane = app.main.query_one("#pane")
+    await wait_for(pilot, lambda: pane.shown_row is not None and pane.shown_row.name == "web-01")
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
     await shoot("instance-servers-80x24", (80, 24), nothing)
     await shoot("instance-servers-all-zones", (120, 40), all_zones)
     await shoot("find-anywhere", (120, 40), find_anywhere)
+    await shoot("detail-pane", (120, 40), detail_pane)
+    await shoot("detail-pane-80x24", (80, 24), detail_pane)
     await shoot("instance-server-create", (120, 40), create_form)
     await shoot("instance-server-actions", (120, 40), actions)
     await shoot("instance-server-detail", (120, 40), detail)

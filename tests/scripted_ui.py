@@ -89,6 +89,8 @@ class ScriptedUI:
         self.asked: list[tuple[str, str, Any]] = []  # (kind, title, what it showed: message, choices, initial)
         self.notes: list[str] = []
         self.shown: list[Any] = []  # rows the flow showed (upsert, follow) or removed
+        self.dialog_answer: Any = None  # what every dialog answers (a "result" dialog's confirm: True)
+        self.ran: list[list[str]] = []  # programs run in the terminal
 
     def context(self, scope: str) -> Context:
         return Context(project_id=DEMO_PROJECT_ID, scope=scope, parent=self.parent)
@@ -121,7 +123,11 @@ class ScriptedUI:
     # ---- FlowUI ---------------------------------------------------------------------------------
     async def dialog(self, name: str, **kwargs: Any) -> Any:
         self.asked.append(("dialog", name, kwargs))
-        return None
+        return self.dialog_answer
+
+    async def run_in_terminal(self, argv: list[str]) -> int | None:
+        self.ran.append(argv)
+        return 0
 
     async def form(
         self,

@@ -35,6 +35,7 @@ _IMAGE_PART = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
 _IMAGE = re.compile(rf"{_IMAGE_PART}(?:/{_IMAGE_PART})*")  # a repository path: namespace/image
 _PATH = re.compile(r"[A-Za-z0-9_.~%@+=,:/][A-Za-z0-9_.~%@+=,:/-]*")  # never an option (-x)
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
+_USER = re.compile(r"[a-z_][a-z0-9_.-]{0,31}")
 _TOKEN = re.compile(r"[A-Za-z0-9_.~+/=][A-Za-z0-9_.~+/=-]{0,511}")
 _INTEGER = re.compile(r"-?[0-9]{1,18}")
 
@@ -90,6 +91,16 @@ def _address(text: str, v: Value | None = None) -> str | None:
     return None
 
 
+def _ip(text: str, v: Value | None = None) -> str | None:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return "is not an IP address"
+    return None
+
+
 def _port(text: str, v: Value | None = None) -> str | None:
     return None if text.isascii() and text.isdigit() and 1 <= int(text) <= 65535 else "is not a port (1 to 65535)"
 
@@ -129,6 +140,7 @@ def _url(text: str, v: Value) -> str | None:
 CHECKS: dict[str, Callable[[str, Value], str | None]] = {
     "host": _host,
     "address": _address,
+    "ip": _ip,
     "port": _port,
     "integer": _integer,
     "tag": _pattern(_TAG, "is not an image tag (letters, digits, _ . -, at most 128, not starting with . or -)"),
@@ -139,6 +151,7 @@ CHECKS: dict[str, Callable[[str, Value], str | None]] = {
     "url": _url,
     "uuid": _pattern(_UUID, "is not a UUID"),
     "token": _pattern(_TOKEN, "is not a token (letters, digits and _ . ~ + / = -, not starting with -)"),
+    "user": _pattern(_USER, "is not a user name (lower-case letters, digits and _ . -, starting with a letter or _)"),
 }
 
 
@@ -156,7 +169,7 @@ def integer(label: str, value: Any, low: int | None = None, high: int | None = N
 
 # A value checked as its kind says before it is quoted: `host("Host", row.get("ip"))`.
 host, address, port, tag, image = map(_checked_as, ("host", "address", "port", "tag", "image"))
-path, url, uuid, token = map(_checked_as, ("path", "url", "uuid", "token"))
+path, url, uuid, token, user, ip = map(_checked_as, ("path", "url", "uuid", "token", "user", "ip"))
 
 
 def _build(template: str, quote: Callable[[str], str], values: dict[str, Value]) -> str:

@@ -96,6 +96,10 @@ class FlowUI(Protocol):
 
     def notify(self, message: str, severity: str = "information") -> None: ...
 
+    async def run_in_terminal(self, argv: list[str]) -> int | None:
+        """Run a program in the terminal, the console suspended until it ends; its exit status, or
+        None where the console cannot give the terminal away (a test, a web browser)."""
+
     def upsert(self, row: Row) -> None:
         """Show a fresh row in the view (and follow it while it is transitional)."""
 

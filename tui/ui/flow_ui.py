@@ -25,6 +25,18 @@ class ViewFlowUI:
         s = self.app.settings  # where the secret key may go: what a copied command may send it to
         self.origins = tuple(o for o in (s.api_url, s.genai_url, *s.allowed_origins) if o)
 
+    async def run_in_terminal(self, argv: list[str]) -> int | None:
+        """The console gives the terminal to a program (ssh) until it ends, then is drawn again as it was."""
+        import subprocess
+
+        from textual.app import SuspendNotSupported
+
+        try:
+            with self.app.suspend():  # blocks the console's loop: nothing of it runs meanwhile
+                return subprocess.call(argv)
+        except SuspendNotSupported:
+            return None
+
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         if kind is None:
             return self.view.service

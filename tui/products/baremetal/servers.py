@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, data_lost
+from ..reach import ssh_action
 from ..declared import ID, Field
 from ..format import COMMON, Tones
 from ..times import second_of
@@ -120,6 +121,7 @@ def _access_initial(server: Any) -> dict[str, Any]:
 
 
 SERVER_ACTIONS = (
+    ssh_action(lambda: SERVERS, lambda row: str(row.obj("install").get("user") or "")),
     ActionSpec(
         "install",
         "Install an OS…",

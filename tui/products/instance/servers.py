@@ -11,6 +11,7 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Lazy, Probe
+from ..reach import ssh_action
 from ..columns import named
 from ..declared import Field
 from ..format import human_bytes, state_text
@@ -118,6 +119,7 @@ def _power(name: str, label: str, moves_to: set[str], confirm: bool = True) -> A
 
 
 SERVER_ACTIONS = (
+    ssh_action(lambda: SERVERS),
     _power("poweron", "Power on", {"starting", "running"}, confirm=False),
     _power("poweroff", "Power off", {"stopping", "stopped"}),
     _power("reboot", "Reboot", {"stopping", "starting"}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import ActionSpec, Call, Lazy, data_lost, kinds_of
+from ..reach import ssh_action
 from ..declared import ID, Field
 from .. import times
 from ..shapes import ShowSecret
@@ -60,6 +61,7 @@ SERVERS = silicon_kind(
     fields=SERVER_FIELDS,
     columns=("name", "type", "status", "ip", "zone", "deletable", "created"),
     actions=(
+        ssh_action(lambda: SERVERS),
         ActionSpec(
             "reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})
         ),

@@ -275,10 +275,11 @@ async def test_read_only_offers_nothing_that_mutates(sandbox):
         assert "restart without it" in said[0]
         footer_keys = {key for key, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
         assert not {"c", "d"} & footer_keys
-        # what changes nothing stays: the actions menu holds only the server's child lists
+        # what changes nothing stays: reaching the machine (greyed: this one has no public address) and
+        # the server's child lists
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
-        assert [c[0] for c in app.screen.choices] == ["Private NICs ›"]
+        assert [c[0] for c in app.screen.choices] == ["SSH to it…", "Private NICs ›"]
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="menu closed")
         assert mutations(sandbox) == []

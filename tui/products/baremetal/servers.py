@@ -121,7 +121,6 @@ def _access_initial(server: Any) -> dict[str, Any]:
 
 
 SERVER_ACTIONS = (
-    ssh_action(lambda: SERVERS, lambda row: str(row.obj("install").get("user") or "")),
     ActionSpec(
         "install",
         "Install an OS…",
@@ -170,6 +169,7 @@ SERVER_ACTIONS = (
         why_not=_delivered,
     ),
     ActionSpec("reverse", "Reverse DNS of an IP…", lambda r: bool(r.items("ips")), flow=Lazy(FORMS + "reverse_flow")),
+    ssh_action(lambda: SERVERS, lambda row: str(row.obj("install").get("user") or "")),
 )
 
 

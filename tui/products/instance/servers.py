@@ -119,7 +119,6 @@ def _power(name: str, label: str, moves_to: set[str], confirm: bool = True) -> A
 
 
 SERVER_ACTIONS = (
-    ssh_action(lambda: SERVERS),
     _power("poweron", "Power on", {"starting", "running"}, confirm=False),
     _power("poweroff", "Power off", {"stopping", "stopped"}),
     _power("reboot", "Reboot", {"stopping", "starting"}),
@@ -184,6 +183,7 @@ SERVER_ACTIONS = (
         flow=Lazy(FLOWS + "terminate_flow"),
         why_not=lambda r: _protected(r),
     ),
+    ssh_action(lambda: SERVERS),
 )
 SERVER_FIELDS = (
     ID,

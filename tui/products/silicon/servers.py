@@ -61,7 +61,6 @@ SERVERS = silicon_kind(
     fields=SERVER_FIELDS,
     columns=("name", "type", "status", "ip", "zone", "deletable", "created"),
     actions=(
-        ssh_action(lambda: SERVERS),
         ActionSpec(
             "reboot", "Reboot", lambda r: r.state == "ready", confirm=True, call=Call("POST", "{id}/reboot", {})
         ),
@@ -79,6 +78,7 @@ SERVERS = silicon_kind(
                 "The URL holds the password: masked here, copied with the rest.",
             ),
         ),
+        ssh_action(lambda: SERVERS),
     ),
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),

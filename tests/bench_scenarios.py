@@ -46,50 +46,6 @@ class Frames:
             pass
 
 
-async def palettes(app: Any, frames: Frames, view: Any, expect: int, keys: int, out: dict[str, Any]) -> None:
-    """The palette's search with every row indexed, then the same search over 1,000 of them."""
-    from tui.products.search_index import SearchIndex, part_of
-
-    out["palette"] = await palette_keys(app, frames, expect, keys)
-    palette = app.screen
-    await app.pop_screen()
-    await until(lambda: app.screen is not palette and not app.screen.query("#--command-palette"))
-    full, app.finder.index = app.finder.index, SearchIndex()
-    app.finder.index.put(part_of(view.kind, view.scope, list(view.table.resources())[:1000]))
-    out["palette_small"] = await palette_keys(app, frames, 1000, keys)
-    app.finder.index = full
-
-
-async def palette_keys(app: Any, frames: Frames, indexed: int, keys: int) -> list[float]:
-    """With `indexed` rows in the finder's index: the palette opened, a server's name typed key by key;
-    each key → the frame that shows the resources found for what is typed so far (seconds)."""
-    from textual.command import CommandInput
-
-    await until(lambda: len(app.finder.index) >= indexed)
-    app.action_command_palette()
-    await until(lambda: bool(app.screen.query(CommandInput)))
-    palette = app.screen
-    await frames.next()
-    import random
-
-    phase, out, typed = random.Random(11), [], ""
-    for i in range(keys):
-        if i % 6 == 0 and typed:  # start again, so that every key narrows a search of 50,000
-            for _ in typed:
-                app.simulate_key("backspace")
-            typed = ""
-            await until(lambda: palette._answered in ("", None) or not palette.query_one(CommandInput).value)
-            await frames.settle()
-        key = "web-0001"[len(typed)] if len(typed) < 8 else "2"
-        await asyncio.sleep(phase.uniform(0, 1 / 60))
-        t0 = time.perf_counter()
-        app.simulate_key(key)
-        typed += key
-        await until(lambda: palette._answered == typed)
-        out.append(await frames.after(frames.count) - t0)
-    return out
-
-
 SANDBOX = [0.0]  # seconds the sandbox spent answering, from its Server-Timing headers (its own process)
 
 
@@ -284,6 +240,8 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
             t0 = time.perf_counter()
             out["key"].append(await key_frame("down" if i % 2 == 0 else "up") - t0)
         if keys:
+            from bench_palette import palettes
+
             await palettes(app, frames, view, expect, keys, out)
         out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         out["loaded"] = view.table.loaded_count

@@ -28,6 +28,7 @@ from ..products.service import ResourceService
 from . import collector, styles, textual_fixes
 from .errors import notify_error
 from .refresh import RefreshPolicy
+from .finding import Finding
 from .notes import Note, Notes
 from .origins import Origins
 from .typeahead import TypeAhead
@@ -49,7 +50,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(Notes, TypeAhead, Origins, App[None]):
+class CloudApp(Notes, TypeAhead, Origins, Finding, App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
         (26, "-middle"),
@@ -105,18 +106,6 @@ class CloudApp(Notes, TypeAhead, Origins, App[None]):
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
         self.asked_origins: set[str] = set()  # origins the operator was asked about this session
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
-        self._finder: Any = None  # every resource the lists hold, found from the palette (made on first use)
-
-    @property
-    def finder(self) -> Any:
-        if self._finder is None:
-            from .finder import Finder  # not on the start path: the first rows are drawn first
-
-            self._finder = Finder(self)
-        return self._finder
-
-    def on_resource_view_refreshed(self, event: Any) -> None:
-        self.call_after_refresh(lambda: self.finder.listed(event.view))  # after the frame that shows the rows
 
     def client_for(self, endpoint: Endpoint) -> ApiClient:
         """The one client of an endpoint (made on first use): its base URL from the settings, its

@@ -160,6 +160,11 @@ async def test_the_fix_line_follows_the_fields_and_esc_asks_before_dropping_inpu
         form.query_one("#f-name").value = "good-name"  # fixed: the line says so, without a new ctrl+s
         await pilot.pause()
         assert "Ready" in str(form.query_one("#form-status", Static).render())
+        form.query_one("#f-name").value = "bad_name"  # broken again: "Ready" no longer stands
+        await pilot.pause()
+        assert "Fix 1 field: Name" in str(form.query_one("#form-status", Static).render())
+        form.query_one("#f-name").value = "good-name"
+        await pilot.pause()
         await pilot.press("escape")  # typed, not sent: asked first, Cancel (keep editing) focused
         confirm = app.screen
         assert confirm.__class__.__name__ == "ConfirmScreen" and app.focused.id == "cancel"

@@ -67,6 +67,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.busy = False
         self._pristine: dict[str, Any] | None = None  # the values as the form opened: esc asks before dropping others
         self._fixing = False  # a submit was refused: the status follows the fields as they are fixed
+        self._said_ready = False  # the status says "Ready": a field broken after it must not leave it so
         self._lost: dict[str, Any] | None = None  # the values last sent when their answer was lost (a look followed)
 
     def compose(self) -> ComposeResult:
@@ -128,6 +129,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self._choices_settled()
 
     def _status(self, text: str, error: bool = False) -> None:
+        self._said_ready = False  # (the ready line sets it again after)
         status = self.query_one("#form-status", Static)
         status.update(text)
         status.set_class(error, "-error")
@@ -165,7 +167,8 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self.form.touched.add(name)
         _, errors = self._validate()
         self.form.show_errors(errors, only_touched=True)
-        if self._fixing:
+        if self._fixing or (self._said_ready and errors):  # "Ready" said, then a field broken again
+            self._fixing = True
             self._fix_status(errors)
 
     def _fix_status(self, errors: dict[str, str]) -> None:
@@ -175,6 +178,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         else:
             self._fixing = False
             self._status(f"Ready: ctrl+s to {self.submit_label.lower()}")  # create, save, stage…
+            self._said_ready = True
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._changed(event.input)

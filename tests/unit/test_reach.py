@@ -30,3 +30,14 @@ def test_a_value_that_is_no_address_or_user_never_reaches_the_command():
     for address, user in (("1.2.3.4; rm -rf /", ""), ("1.2.3.4", "-oProxyCommand=x"), ("-p22", "")):
         with pytest.raises(CommandRefused):
             ssh_argv(address, user)
+
+
+async def test_a_user_the_api_sends_that_no_shell_should_read_gives_no_command(sandbox):
+    from tui.products.reach import ssh_action
+
+    ui = ScriptedUI(sandbox, SERVERS, "fr-par-1")
+    row = next(r for r in await ui.service().list_rows("fr-par-1") if r.name == "web-01")
+    spec = ssh_action(lambda: SERVERS, lambda r: "-oProxyCommand=touch /tmp/x")
+    await spec.runner()(ui, row)
+    assert ui.asked == [] and ui.ran == [] and "No SSH command for web-01" in ui.notes[-1]
+    await ui.client.aclose()

@@ -43,7 +43,11 @@ def ssh_action(kind_of: Callable[[], Any], user_of: Callable[[Any], str] = lambd
         if not address:
             ui.notify(f"{row.name}: no public address to reach it at", "warning")
             return
-        argv = ssh_argv(address, user_of(row))
+        try:
+            argv = ssh_argv(address, user_of(row))
+        except commands.CommandRefused as err:  # a value the command cannot hold safely: said, nothing built
+            ui.notify(f"No SSH command for {row.name}: {err}", "warning")
+            return
         line = shlex.join(argv)
         go = await ui.dialog(
             "result",

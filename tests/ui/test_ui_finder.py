@@ -100,3 +100,25 @@ async def test_a_palette_command_that_fails_is_said_and_the_console_goes_on(sand
         await pilot.press("enter")
         await wait_for(pilot, lambda: any("a bug" in n.message for n in app.notes), what="said")
         assert app.is_running and app.screen is app.main
+
+
+async def test_what_shares_a_servers_address_stays_known_after_its_list_was_opened_and_closed(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("F")
+        await wait_for(pilot, lambda: any("Indexed" in n.message for n in app.notes), what="every product indexed")
+        record = next(h for h in app.finder.search("web1") if h.kind_id == "dns.records")
+        app.finder.jump(record)  # the record's list opened on its own screen, then closed
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ChildScreen", what="the records")
+        child = app.screen.view
+        await wait_for(pilot, lambda: child.last_attempt is not None, what="the records listed")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.main, what="back")
+        servers = await open_view(pilot, app, "instance.servers")
+        await select(pilot, servers, "web-01")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.screen.id == "related", what="what points here")
+        said = [c[0] for c in app.screen.choices]
+        assert any(s.startswith("↔ Records of shop.example.com: web1") for s in said), said
+        assert any(s.startswith("↔ Backends of web-lb: web-servers") for s in said), said

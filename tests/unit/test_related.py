@@ -55,9 +55,9 @@ HELD = [
 def test_what_points_at_a_server_its_volume_a_backend_on_its_address_and_a_dns_record_naming_it():
     links = related(SERVERS, WEB, HELD)
     assert [(link.points, link.kind_id, link.name, link.via) for link in links] == [
-        ("here", "g.volumes", "web-data", "Server"),
-        ("here", "g.backends", "http", "Server IPs"),
-        ("here", "g.records", "www", "Data"),
+        ("here", "g.volumes", "web-data", "Server"),  # its reference names the server
+        ("same", "g.backends", "http", "Server IPs"),  # an address both hold: neither names the other
+        ("same", "g.records", "www", "Data"),
     ]
     assert addresses(SERVERS, WEB) == {"51.15.0.7"}
 

@@ -16,7 +16,7 @@ from typing import Any, Iterable, NamedTuple
 
 
 class Link(NamedTuple):
-    points: str  # "at" (this resource points at it) or "here" (it points at this resource)
+    points: str  # "at" (this resource points at it), "here" (it points at this one), "same" (an address both hold)
     kind_id: str  # the other resource's kind
     title: str  # that kind's title ("Servers"), or its id when its list was never read
     row_id: str
@@ -94,7 +94,7 @@ def related(kind: Any, row: Any, held: Iterable[Held], titles: dict[str, str] | 
                     _add(out, seen, h, other, f.title)
             for f in ips:
                 if mine.intersection(_texts(f.values(other))):
-                    _add(out, seen, h, other, f.title)
+                    _add(out, seen, h, other, f.title, "same")
     return out
 
 
@@ -102,7 +102,7 @@ def _scope(h: Held, row: Any) -> str:
     return h.kind.scope_of(row) or h.scope
 
 
-def _add(out: list[Link], seen: dict[tuple[str, str], int], h: Held, row: Any, via: str) -> None:
+def _add(out: list[Link], seen: dict[tuple[str, str], int], h: Held, row: Any, via: str, points: str = "here") -> None:
     """A resource that points here, once: a second field linking it is said beside the first."""
     key = (h.kind.id, str(row.id))
     if key in seen:
@@ -112,7 +112,7 @@ def _add(out: list[Link], seen: dict[tuple[str, str], int], h: Held, row: Any, v
         return
     seen[key] = len(out)
     out.append(
-        Link("here", h.kind.id, h.kind.title, str(row.id), str(row.name or row.id), _scope(h, row), via, h.parent)
+        Link(points, h.kind.id, h.kind.title, str(row.id), str(row.name or row.id), _scope(h, row), via, h.parent)
     )
 
 

@@ -50,7 +50,6 @@ class Finder:
         key = (view.kind.id, view.scope, str(getattr(view.service.parent, "id", "")))
         self.kinds[view.kind.id] = view.kind
         self._views[key] = weakref.ref(view)
-        self._read.pop(key, None)
         if self._indexed.get(key) == view.table.rows_changed:
             return  # a refresh that changed nothing: the part stands
         if key in self._due:
@@ -67,6 +66,10 @@ class Finder:
             return  # closed, or listing again: its next `listed` says when
         rows = list(view.table.resources())  # a snapshot: the table goes on changing meanwhile
         self._indexed[key] = view.table.rows_changed
+        if len(rows) <= SMALL:  # kept: its screen may close (a child list), and what points where stays known
+            self._read[key] = Held(view.kind, view.scope, view.service.parent, rows)
+        else:
+            self._read.pop(key, None)  # a long list's rows are read from its view, never held twice
         work = partial(self._index, view.kind, view.scope, rows, view.service.parent)
         self.app.run_worker(work, thread=True, group="index", exit_on_error=False)
 
@@ -75,14 +78,13 @@ class Finder:
         self.index.put(part_of(kind, scope, rows, parent, pause=_rest))  # one assignment: a search sees old or new
 
     def held(self) -> list[Held]:
-        """The rows of every list indexed: an open list's as its table holds them now."""
-        out = list(self._read.values())
+        """The rows of every list indexed: an open list's as its table holds them now, else as last read."""
+        out = dict(self._read)
         for key, ref in list(self._views.items()):
             view = ref()
-            if view is None or not view.is_attached:
-                continue
-            out.append(Held(view.kind, view.scope, view.service.parent, list(view.table.resources())))
-        return out
+            if view is not None and view.is_attached:
+                out[key] = Held(view.kind, view.scope, view.service.parent, list(view.table.resources()))
+        return list(out.values())
 
     # ---- every product at once ----------------------------------------------------------------------
     @guarded("Indexing every product")
@@ -110,8 +112,7 @@ class Finder:
                         failed.append(kind.title)
                 self.kinds[kind.id] = kind
                 key = (kind.id, scope, str(getattr(parent, "id", "")))
-                if key not in self._views:  # an open list's rows are read from it
-                    self._read[key] = Held(kind, scope, parent, rows)
+                self._read[key] = Held(kind, scope, parent, rows)  # an open list's own rows win (`held`)
                 await asyncio.to_thread(self._index, kind, scope, rows, parent)
             done[0] += 1
             self._doing(f"indexing {done[0]}/{lists[0]} lists · {len(self.index):,} found (F stops)")
@@ -209,7 +210,7 @@ class Finder:
         if not links and not missing:
             self.app.notify(f"Nothing the console has read points at {name}, and it points at nothing.", timeout=6)
             return
-        title = f"{name}: → what it points at · ← what points at it"
+        title = f"{name}: → what it points at · ← what points at it · ↔ what shares its address"
 
         def picked(choice: Any) -> None:
             if choice == "fill":
@@ -228,7 +229,7 @@ def _relatable(kind: Any) -> bool:
 
 
 def _link_words(link: Link) -> str:
-    arrow = "→" if link.points == "at" else "←"
+    arrow = {"at": "→", "here": "←"}.get(link.points, "↔")  # ↔: an address both hold
     where = f" · {link.scope}" if link.scope and link.scope not in ("global", ALL) else ""
     unread_note = " (its list not read yet)" if not link.read else ""
     under = f" of {link.parent.name or link.parent.id}" if link.parent is not None else ""

@@ -86,5 +86,6 @@ def _line(field: Any, row: Any) -> Text | None:
         value = field.shown(row) if field.detail else field.cell(row)
     except Exception:  # a computed value that needs the full object: the full detail shows it
         return None
-    line = value if isinstance(value, Text) else Text(clean(str(value if value is not None else "")))
+    text = str(value if value is not None else "")
+    line = value if isinstance(value, Text) else Text(clean(text, keep_newlines=True))  # lines stay lines
     return line if line.plain.strip() else None

@@ -20,6 +20,7 @@ def _plain(cell: Any) -> str:
 
 EMPTY = 2  # a sort value's rank when the cell holds nothing: after numbers (0) and text (1)
 
+
 class TableOrder:
     """Ordering for `ResourceTable` (its `_rows`, `_columns`, `_sort`, `_filter`, `_order`, `_pos`,
     `_dirty`, the caches `_search` and `_sorted_by`, and the cursor it keeps on its row)."""

@@ -1,16 +1,15 @@
-"""A conversation with a model (a manifest entry `opens="chat"` with a `products.views.ChatSpec`): a model picked
-from the endpoint's list, a system prompt, temperature and maximum tokens; each answer streamed as server-sent
-events and drawn as it arrives: each finished block as Markdown, the block still arriving as plain text
-(`StreamedMarkdown`); its token usage under it, and gauges of the limits the answers' headers report, their
-resets counted down. A refusal (429) says which limit is spent and when it resets, and is not retried. The
-screen is kept for the session: leaving it and coming back finds the conversation. Nothing here names a
-product.
+"""A conversation with a model (a manifest entry `opens="chat"` with a `products.views.ChatSpec`): a model picked from
+the endpoint's list, a system prompt, temperature and maximum tokens; each answer streamed as server-sent events and
+drawn as it arrives: each finished block as Markdown, the block still arriving as plain text (`StreamedMarkdown`); its
+token usage under it, and gauges of the limits the answers' headers report, their resets counted down. A refusal (429)
+says which limit is spent and when it resets, and is not retried. The screen is kept for the session: leaving it and
+coming back finds the conversation. Nothing here names a product.
 
-Keys: enter sends the message (while an answer comes it says it sent nothing and keeps the message, selected:
-enter sends it once the answer is over, a new one typed replaces it), esc stops an answer being streamed
-(otherwise goes back), ctrl+y copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists
-the models again; a letter typed where no text goes is the message's. Text from the model is cleaned of
-control characters and never read as Textual markup.
+Keys: enter sends the message (while an answer comes it says it sent nothing and keeps the message, selected: enter
+sends it once the answer is over, a new one typed replaces it), esc stops an answer being streamed (otherwise goes
+back), ctrl+y copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again; a letter
+typed where no text goes is the message's. Text from the model is cleaned of control characters and never read as
+Textual markup.
 """
 
 from __future__ import annotations
@@ -386,14 +385,11 @@ class ChatScreen(Screen[None]):
         self.app.push_screen(FilePickerScreen("Save the conversation", "save", name), self._save_to)
 
     def _save_to(self, path: Path | None) -> None:
-        if path is None:
-            return
-        try:
-            path.write_text(self.transcript(), encoding="utf-8")
-        except OSError as err:
-            self._status(f"✖ Not saved: {clean(str(err.strerror or err))} ({clean(str(path))}).", "red")
-            return
-        self.app.notify(f"Conversation saved to {clean(str(path))}.", timeout=4)
+        failed = chat_words.save(path, self.transcript()) if path is not None else None
+        if failed:
+            self._status(failed, "red")
+        elif path is not None:
+            self.app.notify(f"Conversation saved to {clean(str(path))}.", timeout=4)
 
     def _now(self) -> float:
         return float(getattr(self.app, "clock", time.time)())  # the app's wall clock (fixed in tests)

@@ -39,3 +39,12 @@ def transcript(
         if i in incomplete:
             lines += [f"_(answer {incomplete[i]}: not whole)_", ""]
     return "\n".join(lines)
+
+
+def save(path: Any, text: str) -> str | None:
+    """The conversation written to `path`; what to say when it could not be, else None."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        return f"✖ Not saved: {clean(str(err.strerror or err))} ({clean(str(path))})."
+    return None

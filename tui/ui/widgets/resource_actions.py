@@ -31,6 +31,8 @@ class ResourceActions:
     follow: Callable[[Any], None]
     update_title: Callable[[], None]
     _detail_ref: Callable[[], Any]
+    is_mounted: bool
+    _reveal: str  # a row to put the cursor on once listed (`reveal`)
     writes: Any  # the view's create, edit and delete (`resource_changes.Writes`)
 
     # ---- the detail opened from this list -------------------------------------------------------
@@ -58,6 +60,10 @@ class ResourceActions:
         elif current is not self._detail.row:
             self._detail.row = current
             self._detail.reload()
+
+    def reveal(self, row_id: str) -> None:
+        """The cursor on a row (a resource found from the palette): now, or once the list is read."""
+        self._reveal = "" if self.is_mounted and self.table.move_to(row_id) else row_id
 
     def current(self) -> Any | None:
         key = self.table.cursor_key

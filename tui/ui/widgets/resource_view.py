@@ -247,10 +247,6 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self.totals, self.failed = totals, failed
         self._listed(failed)
 
-    def reveal(self, row_id: str) -> None:
-        """The cursor on a row (a resource found from the palette): now, or once the list is read."""
-        self._reveal = "" if self.is_mounted and self.table.move_to(row_id) else row_id
-
     def _listed(self, failed: dict[str, ApiError]) -> None:
         """Book-keeping after a full or delta listing."""
         if getattr(self, "_reveal", "") and self.table.move_to(self._reveal):

@@ -86,3 +86,11 @@ def test_a_new_frontend_sends_the_protocol_chosen_and_an_edit_leaves_it():
     assert (
         "inbound_protocol" not in FRONTEND_EDIT.form_model.model_fields
     )  # a creation field: the update does not carry it
+
+
+def test_tags_of_several_resources_add_or_remove_one_at_least_and_never_both():
+    from tui.products.vocabulary import TagChange
+
+    assert errors(TagChange, {"add": "web, prod", "remove": ""}, None) == {}
+    assert "both added and removed" in " ".join(errors(TagChange, {"add": "web", "remove": "web, old"}, None).values())
+    assert "Give a tag" in " ".join(errors(TagChange, {"add": "", "remove": ""}, None).values())

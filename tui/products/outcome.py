@@ -24,8 +24,9 @@ class Looked(ApiError):
     """A write with an unknown outcome, and what looking found: it was not applied, or cloudtui
     cannot tell. Raised into the form that sent it, which stays open with what was typed."""
 
-    def __init__(self, err: ApiError, found: str) -> None:
+    def __init__(self, err: ApiError, found: str, applied: bool | None = None) -> None:
         super().__init__(err.status, f"{err.message}. Looked again: {found}", err.type, err.body, err.method, err.url)
+        self.applied = applied  # False: it was not applied; None: cloudtui cannot tell
 
     @property
     def hint(self) -> str:
@@ -234,7 +235,7 @@ async def create(service: Any, scope: str, payload: dict[str, Any], known: Itera
         found = await after_create(service, scope, payload, known)
         if found.applied and found.row is not None:
             return found.row, lost(err, found)
-        raise Looked(err, found.says) from None
+        raise Looked(err, found.says, found.applied) from None
 
 
 async def send(
@@ -265,7 +266,7 @@ async def send(
             )
         if found.applied:
             return {}, lost(err, found)
-        raise Looked(err, found.says) from None
+        raise Looked(err, found.says, found.applied) from None
 
 
 def lost(err: ApiError, found: Found) -> str:
@@ -284,7 +285,7 @@ async def update(
         found = await after_update(service, scope, row.id, patch)
         if found.applied and found.row is not None:
             return found.row, lost(err, found)
-        raise Looked(err, found.says) from None
+        raise Looked(err, found.says, found.applied) from None
 
 
 async def delete(service: Any, scope: str, row: Row) -> Found | None:
@@ -348,7 +349,7 @@ async def send_whole(
                 err, f"reading the set again failed too ({again.summary}): check before saving again"
             ) from None
         if not holds(now):
-            raise Looked(err, "the set is not what was sent: it was not applied") from None
+            raise Looked(err, "the set is not what was sent: it was not applied", False) from None
         return {}, lost(err, Found(None, "the set now holds what was sent: it was applied", True))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, SecretStr
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, SecretStr, model_validator
 
 from .fields import check_password, meta, network, parse_pairs, private_cidr, reverse_name, split_tags, uuid_of
 
@@ -97,3 +97,20 @@ KeyValues = Annotated[
 # Several of a list of choices (monitoring token scopes): ticked with space; the choices come from
 # the form's options, as a select's do.
 Several = Annotated[list[str], Field(json_schema_extra=meta("Choose", widget="multiselect"))]
+
+
+class TagChange(Form, title="Tags of several resources"):
+    """Tags added to and removed from every marked resource at once (each resource's own edit then
+    checks and sends its new tags)."""
+
+    add: Annotated[Tags, Field(json_schema_extra=meta("Add", placeholder="e.g. web, prod"))] = []
+    remove: Annotated[Tags, Field(json_schema_extra=meta("Remove", placeholder="e.g. old"))] = []
+
+    @model_validator(mode="after")
+    def _something(self) -> "TagChange":
+        both = sorted(set(self.add) & set(self.remove))
+        if both:
+            raise ValueError(f"{', '.join(both)} is both added and removed: keep it in one of them")
+        if not self.add and not self.remove:
+            raise ValueError("Give a tag to add or one to remove")
+        return self

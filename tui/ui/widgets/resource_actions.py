@@ -34,6 +34,7 @@ class ResourceActions:
     is_mounted: bool
     _reveal: str  # a row to put the cursor on once listed (`reveal`)
     writes: Any  # the view's create, edit and delete (`resource_changes.Writes`)
+    marks: Any  # what acts on the marked rows (`marked.Marked`)
 
     # ---- the detail opened from this list -------------------------------------------------------
     @property
@@ -117,12 +118,20 @@ class ResourceActions:
     @guarded("Edit")
     def action_edit(self) -> None:
         if self.may("edit") and self._unlocked():
-            self._with_current(self.writes.open_edit)
+            marked = self.table.marked_rows()
+            if marked:  # the tags of all of them: the one edit that means the same for each
+                self.marks.tags(marked)
+            else:
+                self._with_current(self.writes.open_edit)
 
     @guarded("Delete")
     def action_delete(self) -> None:
         if self.may("delete") and self._unlocked():
-            self._with_current(self.writes.confirm_delete)
+            marked = self.table.marked_rows()
+            if marked:
+                self.marks.delete(marked)
+            else:
+                self._with_current(self.writes.confirm_delete)
 
     @guarded("Actions")
     def action_actions(self) -> None:
@@ -139,6 +148,13 @@ class ResourceActions:
         if key is not None:
             self.table.toggle_mark(key)
             self.table.action_cursor(1)
+            self.update_title()
+            self.refresh_bindings()
+
+    @guarded("Mark all")
+    def action_mark_all(self) -> None:
+        if self.may("mark"):
+            self.marks.mark_all()
             self.update_title()
             self.refresh_bindings()
 
@@ -228,7 +244,7 @@ class ResourceActions:
             return
         marked = self.table.marked_rows() if marks else []
         if marked:
-            self.open_marked_actions(marked)
+            self.marks.menu(marked)
             return
         from ..action_runner import open_menu
 
@@ -241,44 +257,6 @@ class ResourceActions:
             lambda spec: self.run_action(resource, spec),
             lambda child: self.open_child(child, resource),
         )
-
-    def open_marked_actions(self, rows: list[Any]) -> None:
-        """The actions that take several rows, for the marked ones: each offered when it is
-        available for every one, greyed with the first one's reason otherwise."""
-        from ..action_runner import offered
-
-        specs = [a for a in self.kind.actions if a.many and offered(a, self.read_only)]
-        scopes = sorted({self.kind.scope_of(r) for r in rows})
-        if len(scopes) > 1:
-            from ...products.location import scope_word
-
-            word = scope_word(self.kind.scope_type).lower()
-            self.app.notify(
-                f"The marked rows are in several {word}s ({', '.join(scopes)}): act on one {word} at a time.",
-                severity="warning",
-                timeout=8,
-            )
-            return
-        choices: list[tuple[str, Any, str | None]] = []
-        for spec in specs:
-            blocked = next((r for r in rows if not spec.available(r) or spec.why_not(r)), None)
-            why = (
-                None
-                if blocked is None
-                else f"{blocked.name or blocked.id}: "
-                + (spec.why_not(blocked) or f"not while {blocked.state or 'in this state'}")
-            )
-            choices.append((spec.label, spec, why))
-        if not choices:
-            self.app.notify("No action takes several rows here: esc unmarks them.", severity="warning")
-            return
-        from ..screens.picker import PickerScreen
-
-        def picked(spec: ActionSpec | None) -> None:
-            if spec is not None:
-                self._act(spec, rows)
-
-        self.app.push_screen(PickerScreen(f"{len(rows)} marked: actions", choices, id="actions-menu"), picked)
 
     def run_action(self, resource: Any, spec: ActionSpec) -> None:
         self._act(spec, resource)
@@ -296,10 +274,8 @@ class ResourceActions:
         from ..action_runner import run
 
         sent = await run(self, spec, target)
-        if sent and isinstance(target, list) and self.table.marked:
-            self.table.clear_marks()
-            self.update_title()
-            self.refresh_bindings()
+        if sent and isinstance(target, list):
+            self.marks.cleared()
 
     # children ---------------------------------------------------------------------------------
     def open_child(self, child: Child, resource: Any) -> None:

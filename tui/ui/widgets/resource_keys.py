@@ -45,12 +45,13 @@ class ResourceKeys:
         kind, writable = self.kind, not self.read_only
         if what in WRITES:
             return writable and self.offers(what)
-        if what in ("actions", "mark"):
+        if what in ("actions", "mark", "mark_all"):
             from ..action_runner import offered  # (not on the start path's imports)
         if what == "actions":
             return bool(kind.children) or any(offered(a, not writable) for a in kind.actions)
-        if what == "mark":  # rows are marked for the actions that take several at once
-            return any(a.many and offered(a, not writable) for a in kind.actions)
+        if what in ("mark", "mark_all"):  # rows are marked for what acts on several at once
+            several = any((a.many or a.call is not None) and offered(a, not writable) for a in kind.actions)
+            return several or bool(self.may("delete")) or bool(self.may("edit"))
         if what == "clear_marks":
             return bool(self.table.marked) and not self.may("clear_filter")
         if what in ("write", "undo"):  # a list edited as a change set shows them, dim until one is staged

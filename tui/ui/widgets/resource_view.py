@@ -31,6 +31,7 @@ from .resource_actions import ResourceActions
 from .resource_keys import ResourceKeys
 from .resource_table import ResourceTable
 from .resource_changes import Writes
+from .marked import Marked
 from .staged import Staging
 from .view_title import list_title
 
@@ -52,6 +53,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         Binding("escape", "clear_filter", "Clear filter", show=False),
         Binding("escape", "clear_marks", "Unmark all", show=False),
         Binding("space", "mark", "Mark"),
+        Binding("M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows"),
         Binding("w", "write", "Send changes"),
         Binding("u", "undo", "Undo one"),
     ]
@@ -81,6 +83,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         # staged edits (kinds with `batch`): a part of the view, reached as `staged`
         self.staged = Staging(self, ChangeSet() if kind.writing.batch is not None else None)
         self.writes = Writes(self)  # create, edit and delete: a part of the view
+        self.marks = Marked(self)  # what acts on the marked rows: a part of the view
         self.refresher = Refresher(
             self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top
         )

@@ -1,0 +1,136 @@
+"""Marks and bulk acts on any kind (issue 35, item 4): one confirmation listing the marked rows and
+those that cannot be acted on (with why) before anything is sent; the count typed when data is
+lost; an outcome per row that stays until dismissed; tags edited on all marked rows through each
+kind's own edit. Against the sandbox, through the keys an operator uses."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import OptionList
+
+from helpers import action, loaded, make_app, open_view, screen_named, text_of, typed, wait_for
+from tui.sandbox import Sandbox
+
+pytestmark = pytest.mark.anyio
+
+
+def lines(screen) -> list[str]:
+    options = screen.query_one("#bulk-rows", OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def actions_sent(sandbox, ids) -> list[str]:
+    return [p for m, p in sandbox.requests if m == "POST" and p.endswith("/action") and p.split("/")[-2] in ids]
+
+
+async def test_five_servers_stopped_at_once_one_refused_before_and_one_by_the_api():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        rows = view.table.resources()
+        stopped = next(r for r in rows if r.state == "stopped")
+        running = [r for r in rows if r.state == "running"][:4]
+        refusing = running[1]
+        sandbox.inject(403, f"/servers/{refusing.id}/action", method="POST", times=1)
+        for row in [stopped, *running]:
+            view.table.move_to(row.id)
+            await pilot.press("space")
+        assert len(view.table.marked) == 5 and "5 marked" in str(view.table.border_title)
+        await action(pilot, app, "Power off (4 of 5)")
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        said = lines(dialog)
+        assert f"– {stopped.name}" in said[-1] and "not while stopped" in said[-1]  # said before anything is sent
+        assert app.focused.id == "cancel" and not actions_sent(sandbox, {r.id for r in rows})
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: len(dialog.outcomes) == 4, what="an outcome per server")
+        by_name = {line.split()[1]: line for line in lines(dialog)}
+        assert by_name[refusing.name].startswith("✗") and "403" in by_name[refusing.name]
+        assert all(by_name[r.name].startswith("✓") for r in running if r is not refusing)
+        assert "3 done, 1 failed" in text_of(dialog.query_one("#dialog-title"))
+        assert sorted(actions_sent(sandbox, {r.id for r in rows})) == sorted(
+            f"/instance/v1/zones/fr-par-1/servers/{r.id}/action" for r in running
+        )  # one each, none to the stopped one
+        assert app.screen is dialog and not view.table.marked  # it stays until dismissed; the marks are spent
+        await pilot.press("escape")
+        assert app.screen.id == "main"
+
+
+async def test_a_lost_answer_in_a_bulk_act_is_said_per_row_as_looked_for():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        two = [r for r in view.table.resources() if r.state == "running"][:2]
+        sandbox.inject(503, f"/servers/{two[0].id}/action", method="POST")  # never applied, answer lost
+        view.table.toggle_mark(two[0].id)
+        view.table.toggle_mark(two[1].id)
+        view.marks.act(next(a for a in view.kind.actions if a.name == "poweroff"), view.table.marked_rows())
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        dialog.query_one("#confirm").press()
+        await wait_for(pilot, lambda: len(dialog.outcomes) == 2, what="both outcomes")
+        lost = dialog.outcomes[two[0].id]
+        assert lost.mark == "✗" and "answer was lost" in lost.text and "not applied" in lost.text
+        assert dialog.outcomes[two[1].id].mark == "✓"
+
+
+async def test_a_delete_that_loses_data_is_confirmed_by_typing_the_count():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.backups")
+        await wait_for(pilot, lambda: view.table.loaded_count >= 2 and not view.listing, what="backups")
+        two = view.table.resources()[:2]
+        for row in two:
+            view.table.toggle_mark(row.id)
+        view.focus_table()
+        await pilot.press("d")
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        assert app.focused.id == "confirm-text" and dialog.query_one("#confirm").disabled
+        await pilot.press("3", "enter")
+        assert app.screen is dialog and "Type 2" in text_of(dialog.query_one("#confirm-hint"))
+        await pilot.press("backspace", "2", "enter")
+        await wait_for(pilot, lambda: len(dialog.outcomes) == 2, what="both deleted")
+        assert all(o.mark == "✓" and o.gone for o in dialog.outcomes.values())
+        await pilot.press("escape")
+        assert all(view.table.get(r.id) is None for r in two)
+        assert sum(1 for m, p in sandbox.requests if m == "DELETE" and "/backups/" in p) == 2
+
+
+async def test_tags_of_marked_servers_are_added_and_removed_through_their_edit():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = [r for r in view.table.resources() if "web" in r.items("tags")]
+        for row in web:
+            view.table.toggle_mark(row.id)
+        view.focus_table()
+        await pilot.press("e")  # with rows marked: their tags
+        await screen_named(pilot, app, "FormScreen")
+        await typed(pilot, app, add="audit", remove="prod")
+        await pilot.press("ctrl+s")
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        assert all("→" in line for line in lines(dialog))  # each row's tags, before and after
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: len(dialog.outcomes) == len(web), what="every server retagged")
+        stored = sandbox.instance.servers["fr-par-1"]
+        for row in web:
+            assert "audit" in stored[row.id]["tags"] and "prod" not in stored[row.id]["tags"]
+            assert "web" in stored[row.id]["tags"]
+
+
+async def test_M_marks_every_row_the_filter_shows():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.table.set_filter("worker")
+        view.focus_table()
+        await pilot.press("M")
+        assert {view.table.get(k).name for k in view.table.marked} == {"worker-batch-1", "worker-batch-2"}
+        await pilot.press("escape")  # the filter first, the marks kept
+        assert view.table.marked and not view.table._filter
+        await pilot.press("escape")
+        assert not view.table.marked

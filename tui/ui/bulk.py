@@ -1,0 +1,289 @@
+"""One act on many rows (issue 35: marks and bulk actions): an action that is one request, a delete
+or a tag edit, planned, confirmed once, sent a few at a time, and said row by row.
+
+A plan (`Bulk`) splits the marked rows into those it will act on and those it cannot (each with why:
+a state that forbids the action, a delete the kind refuses, a tag edit a rule of the kind's own edit
+form refuses) before anything is sent. `run` opens the one dialog (`screens.bulk.BulkScreen`) that
+lists both, asks (the count typed when data is lost, Cancel focused otherwise), then sends at most
+`IN_FLIGHT` requests at once and shows each row's outcome as it comes: done, failed and why, or may
+have been applied (the answer was lost and the look could not tell: `products.outcome`). The
+dialog stays until dismissed; closed early, the rest is still sent and the end is notified.
+Nothing here names a product: every plan is built from the kind's declarations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import field
+from typing import Any, Awaitable, Callable
+
+from ..api.errors import ApiError, OutcomeUnknown
+from ..products import outcome
+from ..products.base import ActionSpec, Lazy
+from ..records import record
+from .errors import describe
+
+log = logging.getLogger("cloudtui.ui")
+IN_FLIGHT = 4  # requests sent at once: enough to be quick, few enough for the API's rate limits
+DONE, FAILED, MAYBE = "✓", "✗", "?"
+
+
+@record
+class Outcome:
+    """What came of one row: `mark` (DONE, FAILED or MAYBE), said in `text`; `row` what a look
+    found; `gone` when the resource no longer exists (deleted)."""
+
+    mark: str
+    text: str
+    row: Any = None
+    gone: bool = False
+
+
+@record
+class Bulk:
+    """One act planned on marked rows: `rows` to send it to, `refused` [(row, why)] not sent;
+    `send(row)` does it for one. `data_lost`: the count is typed to confirm. `notes` {row id: what
+    else it affects} and `said` (one sentence for all) are shown before asking."""
+
+    what: str  # what is done, as a verb: "Power off", "Delete", "Retag"
+    rows: list[Any]
+    refused: list[tuple[Any, str]]
+    send: Callable[[Any], Awaitable[Outcome]]
+    data_lost: bool = False
+    said: str = ""
+    notes: dict[str, str] = field(default_factory=dict)
+    stopped: bool = False  # the rest is not sent (the dialog's x)
+
+
+def failed(err: BaseException) -> Outcome:
+    """An error as one row's outcome: a lost answer may have been applied; anything else failed."""
+    summary, hint = describe(err)
+    if isinstance(err, OutcomeUnknown):
+        return Outcome(MAYBE, f"{summary} — it may have been applied: refresh (r) and check before repeating")
+    if isinstance(err, outcome.Looked):  # a look after a lost answer found it not applied, or cannot tell
+        return Outcome(FAILED if err.applied is False else MAYBE, summary)
+    if not isinstance(err, ApiError):
+        log.error("bulk: %s", summary, exc_info=err)
+        return Outcome(FAILED, f"{summary}. {hint}")
+    return Outcome(FAILED, summary)
+
+
+def found(look: outcome.Found) -> Outcome:
+    """A write whose answer was lost, and what the look found."""
+    said = f"the answer was lost; looked again: {look.says}"
+    if look.applied:
+        return Outcome(DONE, said, look.row, gone=look.row is None)
+    return Outcome(FAILED if look.applied is False else MAYBE, said, look.row)
+
+
+def why_not(spec: ActionSpec, row: Any) -> str | None:
+    """Why `spec` cannot act on `row` now, as the one-row menu says it (greyed with its reason)."""
+    said = spec.why_not(row)
+    if said:
+        return said
+    return None if spec.available(row) else f"not while {row.state or 'in this state'}"
+
+
+def bulkable(spec: ActionSpec) -> str | None:
+    """Why an action cannot be run on several rows at once, or None: one request can; a form or a
+    conversation asks for each resource, and is run on one."""
+    if spec.many or spec.call is not None:
+        return None
+    return "asks about each: one at a time"
+
+
+async def _texts(rows: list[Any], say: Callable[[Any], Awaitable[str | None]]) -> dict[str, str]:
+    """What a confirmation read from the API says of each row (a few reads at a time)."""
+    gate = asyncio.Semaphore(IN_FLIGHT)
+
+    async def one(row: Any) -> tuple[str, str | None]:
+        async with gate:
+            try:
+                return row.id, await say(row)
+            except ApiError as err:
+                return row.id, f"what else it affects could not be read ({err.summary})"
+
+    return {rid: text for rid, text in await asyncio.gather(*(one(r) for r in rows)) if text}
+
+
+def scope_of(host: Any, row: Any) -> str:
+    return host.kind.scope_of(row) or host.scope
+
+
+async def of_action(host: Any, spec: ActionSpec, rows: list[Any]) -> Bulk:
+    """An action that is one request (`spec.call`), for each row it may act on now."""
+    refused = [(r, why) for r in rows if (why := why_not(spec, r))]
+    sending = [r for r in rows if not why_not(spec, r)]
+    said = spec.confirm if isinstance(spec.confirm, str) else ""
+    notes: dict[str, str] = {}
+    if isinstance(spec.confirm, Lazy):
+        ask = spec.confirm.get()
+        notes = await _texts(sending, lambda r: ask(host.service, scope_of(host, r), r))
+    call = spec.call
+    assert call is not None
+
+    async def send(row: Any) -> Outcome:
+        look = await outcome.act(host.service, call, scope_of(host, row), row, spec.moves_to, spec.if_lost)
+        return Outcome(DONE, "accepted") if look is None else found(look)
+
+    return Bulk(spec.label.rstrip("…"), sending, refused, send, said=said, notes=notes)
+
+
+async def of_delete(host: Any, rows: list[Any]) -> Bulk:
+    """The kind's delete, for each row it may delete (`Writing.deletable`); data lost when the kind
+    says so (`data_lost`)."""
+    writing = host.kind.writing
+    refused = [(r, why) for r in rows if (why := writing.deletable(r))]
+    sending = [r for r in rows if not writing.deletable(r)]
+    warn = writing.delete_warning
+    if isinstance(warn, Lazy):
+        ask = warn.get()
+        notes = await _texts(sending, lambda r: ask(host.service, scope_of(host, r), r))
+    else:
+        notes = {r.id: text for r in sending if (text := warn(r))}
+
+    async def send(row: Any) -> Outcome:
+        look = await outcome.delete(host.service, scope_of(host, row), row)
+        return Outcome(DONE, "deleted", gone=True) if look is None else found(look)
+
+    return Bulk(
+        "Delete",
+        sending,
+        refused,
+        send,
+        data_lost=writing.delete_needs_name,
+        said="This cannot be undone.",
+        notes=notes,
+    )
+
+
+def tags_editable(kind: Any) -> str | None:
+    """Why tags cannot be edited on several rows of `kind`, or None: its own edit form holds them,
+    and saves in one request."""
+    if kind.edit is None:
+        return "it cannot be edited"
+    spec = kind.edit.get()
+    if "tags" not in spec.form_model.model_fields:
+        return "its edit has no tags"
+    if spec.steps:
+        return "its edit is several requests: edit one at a time"
+    return None
+
+
+async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str]) -> Bulk:
+    """Tags added and removed on each row, through the kind's own edit: its form's rules checked for
+    each row (a refusal said before anything is sent), what changed sent as its edit sends it."""
+    spec = host.kind.edit.get()
+    writing = host.kind.writing
+    contexts: dict[str, dict[str, Any]] = {}
+    for sc in sorted({scope_of(host, r) for r in rows}):
+        contexts[sc] = (await spec.options(host.service, sc))[1] if spec.options else {}
+    patches: dict[str, dict[str, Any]] = {}
+    notes: dict[str, str] = {}
+    refused: list[tuple[Any, str]] = []
+    for row in rows:
+        why = writing.editable(row)
+        if why:
+            refused.append((row, why))
+            continue
+        values = spec.from_resource(row)
+        tags = [t for t in values.get("tags") or [] if t not in remove]
+        tags += [t for t in add if t not in tags]
+        values["tags"] = tags
+        try:
+            form = spec.form_model.model_validate(values, context={**contexts[scope_of(host, row)], "current": row})
+        except ValueError as err:
+            refused.append((row, _first_error(err)))
+            continue
+        patch = spec.body(form, row)
+        if patch:
+            patches[row.id] = patch
+            notes[row.id] = f"{', '.join(str(t) for t in row.items('tags')) or 'no tags'} → {', '.join(tags) or 'none'}"
+        else:
+            refused.append((row, "nothing to change: its tags are so already"))
+    sending = [r for r in rows if r.id in patches]
+
+    async def send(row: Any) -> Outcome:
+        new, told = await outcome.update(host.service, scope_of(host, row), row, patches[row.id], spec.method)
+        tags = ", ".join(str(t) for t in new.items("tags")) or "none"
+        return Outcome(DONE, f"tags: {tags}" + (f" ({told})" if told else ""), new)
+
+    what = " and ".join(
+        part
+        for part in (f"add {', '.join(add)}" if add else "", f"remove {', '.join(remove)}" if remove else "")
+        if part
+    )
+    return Bulk("Retag", sending, refused, send, said=f"Tags: {what}.", notes=notes)
+
+
+def _first_error(err: ValueError) -> str:
+    errors = getattr(err, "errors", None)
+    if callable(errors):
+        first = errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "form"
+        return f"{where}: {first.get('msg', err)}"
+    return str(err)
+
+
+async def run(host: Any, bulk: Bulk) -> bool:
+    """Ask, then send `bulk` a few rows at a time, each row's outcome shown as it comes; True when
+    something was sent. The host follows what moved and forgets what is gone."""
+    from .screens.bulk import BulkScreen
+
+    app = host.app
+    if not bulk.rows:
+        first, why = bulk.refused[0]
+        app.notify(
+            f"{bulk.what}: none of the {len(bulk.refused)} marked can be — "
+            f"{first.name or first.id}: {why}" + (" (and others)" if len(bulk.refused) > 1 else "") + ".",
+            severity="warning",
+            timeout=10,
+        )
+        return False
+    screen = BulkScreen(bulk, host.kind)
+    app.push_screen(screen)
+    if not await screen.answer:
+        return False
+    gate = asyncio.Semaphore(IN_FLIGHT)
+    done: list[Outcome] = []
+
+    async def one(row: Any) -> Outcome:
+        async with gate:
+            if bulk.stopped:
+                result = Outcome(FAILED, "not sent: the rest was stopped")
+            else:
+                screen.sending(row)
+                try:
+                    result = await bulk.send(row)
+                except Exception as err:
+                    result = failed(err)
+            done.append(result)
+            screen.show(row, result, tally(done))
+            return result
+
+    results = await asyncio.gather(*(one(r) for r in bulk.rows))
+    _settle(host, bulk.rows, results)
+    screen.finished()
+    if not screen.is_attached:  # closed while sending: the end is said
+        said = tally(done)
+        app.notify(said, title=bulk.what, severity="warning" if "failed" in said else "information", timeout=12)
+    return True
+
+
+def tally(outcomes: list[Outcome]) -> str:
+    """`3 done, 1 failed, 1 may have been applied`: what came of it so far."""
+    marks = [o.mark for o in outcomes]
+    words = ((DONE, "done"), (FAILED, "failed"), (MAYBE, "may have been applied"))
+    return ", ".join(f"{marks.count(m)} {w}" for m, w in words if marks.count(m)) or "none done yet"
+
+
+def _settle(host: Any, rows: list[Any], results: list[Outcome]) -> None:
+    """What the list shows after: gone rows out, the others read again and followed while they move."""
+    for row, result in zip(rows, results):
+        if result.gone:
+            host.forget(row)
+        elif result.row is not None:
+            host.upsert_row(result.row)
+        elif result.mark != FAILED:
+            host.follow(row)

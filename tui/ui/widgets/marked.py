@@ -1,0 +1,168 @@
+"""What a list does with its marked rows (a part of `ResourceView`): mark all shown, the menu of
+what can act on all of them, delete and tag edit on all of them; each run by `ui.bulk` (one
+confirmation, a few requests in flight, an outcome per row), or by an action's own flow when it takes
+several rows itself (`ActionSpec.many`). Nothing here names a product."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...products.base import ActionSpec
+
+
+def _bulk() -> Any:
+    """`ui.bulk`, read when a mark is first acted on, not on the console's start path."""
+    from .. import bulk
+
+    return bulk
+
+
+class Marked:
+    def __init__(self, view: Any) -> None:
+        self.view = view
+
+    @property
+    def app(self) -> Any:
+        return self.view.app
+
+    @property
+    def kind(self) -> Any:
+        return self.view.kind
+
+    def rows(self) -> list[Any]:
+        return self.view.table.marked_rows()
+
+    def mark_all(self) -> None:
+        """Every row the filter shows is marked (the others keep their marks)."""
+        table = self.view.table
+        shown = table.shown_keys
+        for key in shown:
+            if key not in table.marked:
+                table.toggle_mark(key)
+        self.app.notify(f"{len(table.marked)} marked: a acts on them, esc unmarks.", timeout=4)
+
+    def cleared(self) -> None:
+        """Marks cleared once an act on them was sent (what came of it stays in its dialog)."""
+        if self.view.table.marked:
+            self.view.table.clear_marks()
+            self.view.update_title()
+            self.view.refresh_bindings()
+
+    # ---- the menu --------------------------------------------------------------------------------
+    def menu(self, rows: list[Any]) -> None:
+        """What can act on all the marked rows: each action offered when it can act on some (how
+        many said), greyed with why when on none or when it asks about each one; then delete and
+        tag edit when the kind has them."""
+        from ..action_runner import offered
+        from ..screens.picker import PickerScreen
+
+        bulk = _bulk()
+
+        choices: list[tuple[str, Any, str | None]] = []
+        for spec in self.kind.actions:
+            if not offered(spec, self.view.read_only):
+                continue
+            why = bulk.bulkable(spec) or self._scopes_why(spec, rows)
+            if why is None and not spec.many:
+                able = sum(1 for r in rows if not bulk.why_not(spec, r))
+                if not able:
+                    first = rows[0]
+                    why = f"{first.name or first.id}: {bulk.why_not(spec, first)}" + (
+                        " (and the others)" if len(rows) > 1 else ""
+                    )
+                label = spec.label if able in (0, len(rows)) else f"{spec.label} ({able} of {len(rows)})"
+            elif why is None:  # its own flow takes the rows: each must allow it
+                blocked = next((r for r in rows if bulk.why_not(spec, r)), None)
+                why = None if blocked is None else f"{blocked.name or blocked.id}: {bulk.why_not(spec, blocked)}"
+                label = spec.label
+            else:
+                label = spec.label
+            choices.append((label, spec, why))
+        if self.view.may("edit"):
+            choices.append(("Edit tags…", "tags", bulk.tags_editable(self.kind)))
+        if self.view.may("delete"):
+            choices.append(("Delete…", "delete", None))
+        if not choices:
+            self.app.notify("Nothing acts on several rows here: esc unmarks them.", severity="warning")
+            return
+
+        def picked(choice: Any) -> None:
+            if choice == "delete":
+                self.delete(rows)
+            elif choice == "tags":
+                self.tags(rows)
+            elif isinstance(choice, ActionSpec):
+                self.act(choice, rows)
+
+        self.app.push_screen(PickerScreen(f"{len(rows)} marked: actions", choices, id="actions-menu"), picked)
+
+    def _scopes_why(self, spec: ActionSpec, rows: list[Any]) -> str | None:
+        """An action's own flow over several rows acts in one zone or region; one request per row
+        goes to each row's own."""
+        scopes = sorted({self.kind.scope_of(r) for r in rows} - {None, ""})
+        if not spec.many or len(scopes) < 2:
+            return None
+        from ...products.location import scope_word
+
+        word = scope_word(self.kind.scope_type).lower()
+        return f"the marked rows are in {len(scopes)} {word}s: mark those of one {word}"
+
+    # ---- the acts ----------------------------------------------------------------------------------
+    def act(self, spec: ActionSpec, rows: list[Any]) -> None:
+        if spec.many:  # its flow takes the rows itself (one confirmation of its own)
+            self.view._act(spec, rows)
+            return
+        bulk = _bulk()
+        self._run(lambda: bulk.of_action(self.view, spec, rows))
+
+    def delete(self, rows: list[Any]) -> None:
+        writes = self.view.writes
+        if writes.staging:  # each delete staged, reviewed with the other changes before sending
+            for row in rows:
+                writes.staged.stage_delete(row)
+            self.cleared()
+            return
+        if self.kind.writing.delete_flow is not None:
+            self.app.notify(
+                f"Deleting a {self.kind.singular} asks about each one: delete them one at a time.",
+                severity="warning",
+                timeout=8,
+            )
+            return
+        self._run(lambda: _bulk().of_delete(self.view, rows))
+
+    def tags(self, rows: list[Any]) -> None:
+        bulk = _bulk()
+        why = bulk.tags_editable(self.kind)
+        if why:
+            self.app.notify(f"Tags of several {self.kind.title.lower()}: not here, {why}.", severity="warning")
+            return
+        from ...products.vocabulary import TagChange
+        from ..screens.form import FormScreen
+
+        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+            return form
+
+        def done(result: Any) -> None:
+            if result:
+                form = result[0] if isinstance(result, tuple) else result
+                self._run(lambda: bulk.of_tags(self.view, rows, form.add, form.remove))
+
+        self.app.push_screen(
+            FormScreen(f"Tags of {len(rows)} {self.kind.title.lower()}", TagChange, submit, submit_label="Review"),
+            done,
+        )
+
+    def _run(self, plan: Any) -> None:
+        async def running() -> None:
+            from ..errors import notify_error
+
+            try:
+                planned = await plan()
+            except Exception as err:  # reading what the confirmation says failed: nothing is sent
+                notify_error(self.app, err, "Acting on the marked rows")
+                return
+            if await _bulk().run(self.view, planned):
+                self.cleared()
+
+        self.view.run_worker(running(), group="mutate", exit_on_error=False)

@@ -66,6 +66,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, App[None]):
         # Textual adds its own ctrl+p only when no binding names the palette: with ':' bound, say it too.
         Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True),
         Binding("ctrl+l", "login", "Log in", show=False),
+        Binding("ctrl+w", "watch_list", "Watched", show=False),
         # Tab moves focus as the app reads it, not when the focused field's queue reaches it: keys
         # typed or pasted in one burst ("name<tab>192.0.2.1") then land in the field they follow.
         Binding("tab", "focus_next", show=False, priority=True),

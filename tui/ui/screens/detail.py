@@ -37,6 +37,7 @@ class DetailScreen(Screen[None]):
         Binding("d", "resource('delete')", "Delete"),
         Binding("y", "resource('copy_id')", "Copy ID"),
         Binding("R", "resource('related')", "Related", show=False),
+        Binding("W", "resource('watch')", "Watch", show=False, tooltip="Be told when its state changes"),
         Binding("r", "resource('refresh_one')", "Refresh"),
         Binding("x", "secrets", "Reveal secret"),
         Binding("j", "scroll(1)", show=False),

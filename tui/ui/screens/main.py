@@ -291,6 +291,10 @@ class MainScreen(Screen[None]):
     def action_fill_index(self) -> None:
         self.app.finder.fill()  # type: ignore[attr-defined]
 
+    def watching(self, text: str) -> None:
+        """How many resources are watched, said in the status bar while any is."""
+        self.query_one(StatusBar).watching = text
+
     def doing(self, text: str) -> None:
         """Work under way across the console, said in the status bar until it is over."""
         self.query_one(StatusBar).doing = text

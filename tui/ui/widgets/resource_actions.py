@@ -80,6 +80,7 @@ class ResourceActions:
             "copy_id": self.copy_id,
             "refresh_one": self.follow,
             "related": self.related,
+            "watch": self.watch,
         }[what](resource)
 
     def _with_current(self, fn: Callable[[Any], None]) -> None:
@@ -171,6 +172,13 @@ class ResourceActions:
     @guarded("What points here")
     def action_related(self) -> None:
         self._with_current(self.related)
+
+    @guarded("Watch")
+    def action_watch(self) -> None:
+        self._with_current(self.watch)
+
+    def watch(self, resource: Any) -> None:
+        self.app.watcher.toggle(self.kind, self.service, self.kind.scope_of(resource) or self.scope, resource)
 
     def related(self, resource: Any) -> None:
         self.app.finder.show_related(self.kind, resource)

@@ -54,6 +54,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         Binding("escape", "clear_marks", "Unmark all", show=False),
         Binding("space", "mark", "Mark"),
         Binding("M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows"),
+        Binding("W", "watch", "Watch", show=False, tooltip="Be told when its state changes (ctrl+w: what is watched)"),
         Binding("w", "write", "Send changes"),
         Binding("u", "undo", "Undo one"),
     ]
@@ -76,14 +77,10 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
     ) -> None:
         super().__init__(id=id, classes="resource-view")
         self.kind = kind
-        self.service = service
-        self.scope = scope
-        self.context = context
-        self.read_only = read_only
-        # staged edits (kinds with `batch`): a part of the view, reached as `staged`
+        self.service, self.scope, self.context, self.read_only = service, scope, context, read_only
+        # Its parts: staged edits (kinds with `batch`), create/edit/delete, what acts on the marked rows.
         self.staged = Staging(self, ChangeSet() if kind.writing.batch is not None else None)
-        self.writes = Writes(self)  # create, edit and delete: a part of the view
-        self.marks = Marked(self)  # what acts on the marked rows: a part of the view
+        self.writes, self.marks = Writes(self), Marked(self)
         self.refresher = Refresher(
             self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top
         )

@@ -26,13 +26,14 @@ class StatusBar(Static):
     read_only = reactive(False)
     note = reactive("")  # something the operator should know the whole session (the log is not kept)
     doing = reactive("")  # work under way across the console (every product being indexed)
+    watching = reactive("")  # how many resources are watched (`ui.watch`)
 
     def fitted(self, width: int) -> str:
         """The line without READ-ONLY, made to fit `width`: the less important parts shorten first, so that
         the refresh time (and the note) always show."""
         project = self.project[:8] + "…" if len(self.project) > 9 else (self.project or "no project")
         profile, scope, refreshed = f"⚑ {self.profile}", self.scope, f"refreshed {self.refreshed}"
-        note = " · ".join(p for p in (self.doing, self.note) if p)
+        note = " · ".join(p for p in (self.doing, self.watching, self.note) if p)
 
         def line() -> str:
             return SEP.join(p for p in (profile, project_part, scope, refreshed, note) if p)

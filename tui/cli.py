@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+from typing import Any
 
 from . import __version__
 
@@ -241,6 +242,7 @@ def _main(argv: list[str] | None) -> int:
     from .api.secret import Secret
 
     background = None
+    children: list[Any] = []  # the demo's other sandboxes (a second profile's), started on first use
     if args.demo:
         from .config import DEFAULT_REGION, DEFAULT_ZONE, Settings
         from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY, GENAI_PREFIX
@@ -260,6 +262,7 @@ def _main(argv: list[str] | None) -> int:
             demo=True,
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
+        profiles = _demo_profiles(settings, args, children)
     else:
         from . import secrets
 
@@ -272,15 +275,19 @@ def _main(argv: list[str] | None) -> int:
         env_secret = os.environ.get(secrets.ENV_VAR)
         secret = Secret(env_secret) if env_secret else None
         source, lookup = ("env" if env_secret else None), secrets.lookup
+        from .ui.profiles import ConfigProfiles
+
+        profiles = ConfigProfiles(settings.profile, settings.read_only)
 
     from .ui.app import CloudApp
 
-    app = CloudApp(settings, secret, secret_source=source, lookup_secret=lookup)
+    app = CloudApp(settings, secret, secret_source=source, lookup_secret=lookup, profiles=profiles)
     try:
         app.run()
     finally:
-        if background is not None:
-            background.stop()
+        for child in [background, *children]:
+            if child is not None:
+                child.stop()
         from .api.errors import log_problem
 
         kept = log_problem()
@@ -289,6 +296,28 @@ def _main(argv: list[str] | None) -> int:
     if app.return_code:
         return app.return_code
     return 0
+
+
+def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
+    """The demo's profiles: its own, and "demo-staging", a second sandbox seeded apart (a dozen of
+    each product's most numerous kind), started when first switched to."""
+    from .api.secret import Secret
+    from .records import replace
+    from .sandbox.constants import DEMO_SECRET_KEY, GENAI_PREFIX
+    from .sandbox.serve import ChildSandbox
+    from .ui.profiles import DemoProfiles, Opened
+
+    def staging() -> Opened:
+        child = ChildSandbox(["--seed", "empty", "--scale", "12", "--chunk-delay", "0.02"])
+        children.append(child)
+        url = child.url
+        return Opened(
+            replace(settings, profile="demo-staging", api_url=url, genai_url=url + GENAI_PREFIX),
+            Secret(DEMO_SECRET_KEY),
+            "demo",
+        )
+
+    return DemoProfiles(Opened(settings, Secret(DEMO_SECRET_KEY), "demo"), staging)
 
 
 if __name__ == "__main__":

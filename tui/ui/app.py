@@ -29,6 +29,7 @@ from . import collector, styles, textual_fixes
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .finding import Finding
+from .profiles import OneProfile, Opened, Switching
 from .notes import Note, Notes
 from .origins import Origins
 from .typeahead import TypeAhead
@@ -50,7 +51,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(Notes, TypeAhead, Origins, Finding, App[None]):
+class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
         (26, "-middle"),
@@ -85,6 +86,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, App[None]):
         policy: RefreshPolicy | None = None,
         clock: Callable[[], float] = time.time,
         retry: RetryPolicy | None = None,
+        profiles: Any = None,
     ) -> None:
         super().__init__()
         self._init_type_ahead()
@@ -107,6 +109,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, App[None]):
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
         self.asked_origins: set[str] = set()  # origins the operator was asked about this session
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
+        # The profiles to switch to from the palette (`profiles.py`); this one alone by default.
+        self.profiles = profiles or OneProfile(Opened(settings, secret, secret_source, transport))
 
     def client_for(self, endpoint: Endpoint) -> ApiClient:
         """The one client of an endpoint (made on first use): its base URL from the settings, its
@@ -352,34 +356,6 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, App[None]):
             notify_error(
                 self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " ")
             )
-
-    async def action_quit(self) -> None:
-        """Quit, asking first when a list holds staged changes not sent (they would be lost)."""
-        from .widgets.staged import SENDING, sending, unsent, unsent_words
-
-        if sending(self.screen_stack):  # quitting would lose the answer, and what it says was applied
-            self.notify(SENDING, title="Sending", timeout=6)
-            return
-        held = unsent(self.screen_stack)
-        if not held:
-            self.exit()
-            return
-        from .screens.confirm import ConfirmScreen
-
-        def answered(drop: bool | None) -> None:
-            if drop:
-                self.exit()
-
-        await self.push_screen(
-            ConfirmScreen(
-                "Quit and drop the staged changes?",
-                f"There {'is' if sum(len(v.changes) for v in held) == 1 else 'are'} "
-                f"{unsent_words(held)}: w reviews and sends them. "
-                "Quit anyway, or go back to them.",
-                "Quit",
-            ),
-            answered,
-        )
 
     def action_command_palette(self) -> None:
         from .commands import CloudPalette  # Textual's, saying when its matches are in (type-ahead)

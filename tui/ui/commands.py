@@ -58,6 +58,10 @@ class CloudCommands(Provider):
                 "List everything once, in every zone and region, so that this search finds it",
             )
         )
+        app: Any = self.app
+        for name in app.profiles.names():  # switch account, project and API URL (`profiles.py`)
+            if name != app.settings.profile:
+                out.append((f"Profile: {name}", partial(app.switch_profile, name), "Switch to this profile"))
         kind = main.current_kind
         if not getattr(self.app, "settings").read_only and kind is not None and kind.create is not None:
             out.append((f"Create {kind.singular}", main.create_current, "Open the create form"))

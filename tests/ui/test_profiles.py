@@ -1,0 +1,116 @@
+"""Profiles inside the app (issue 35, item 6): switched from the palette without quitting; the
+status bar names the one in use; the views read the new account; the product in front stays in
+front; what the old account's lists held is forgotten; --read-only holds; each profile's own
+settings (zone, key from the keyring) are used."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from helpers import demo_settings, loaded, make_app, open_view, wait_for
+from tui.api.secret import Secret
+from tui.config import Profile, save_profile
+from tui.sandbox import DEMO_SECRET_KEY, Sandbox
+from tui.ui.profiles import ConfigProfiles, DemoProfiles, Opened
+
+pytestmark = pytest.mark.anyio
+
+
+def two_accounts(read_only: bool = False):
+    first, second = Sandbox(), Sandbox(seed="empty", scale=3)
+    settings = demo_settings(read_only=read_only)
+    staging = Opened(
+        demo_settings(profile="staging", api_url="http://staging"),
+        Secret(DEMO_SECRET_KEY),
+        "demo",
+        httpx.ASGITransport(second.app),
+    )
+    profiles = DemoProfiles(
+        Opened(settings, Secret(DEMO_SECRET_KEY), "demo", httpx.ASGITransport(first.app)),
+        lambda: staging,
+        "staging",
+    )
+    app = make_app(first, settings=settings, profiles=profiles)
+    return app, first, second
+
+
+def names(view):
+    return {r.name for r in view.table.resources()}
+
+
+def bar(app):
+    return app.main.query_one("StatusBar").fitted(200)
+
+
+async def switch(pilot, app, name):
+    await pilot.press(":", *f"profile: {name}")
+    await wait_for(pilot, lambda: app.screen._answered == f"profile: {name}", what="the palette's matches")
+    await pilot.press("enter")
+    await wait_for(
+        pilot,
+        lambda: (
+            app.settings.profile == name
+            and app.main is not None
+            and app.main.view is not None
+            and app.main.view.is_mounted
+            and not app.main.view.listing
+            and app.main.view.last_attempt
+        ),
+        what=f"profile {name} listed",
+    )
+    return app.main.view
+
+
+async def test_a_second_profile_and_back_without_quitting():
+    app, first, second = two_accounts()
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        demo_servers = names(view)
+        zones = await open_view(pilot, app, "dns.zones")  # the product in front stays in front
+        await wait_for(pilot, lambda: zones.table.loaded_count and not zones.listing, what="the demo's zones")
+        demo_zones = names(zones)
+        app.finder.index  # the index of the first account, made
+        staging = await switch(pilot, app, "staging")
+        assert staging.kind.id == "dns.zones" and "⚑ staging" in bar(app)
+        assert second.requests and names(staging) == {"example.com", "scale.example.com"} != demo_zones
+        app.main.open_entry("instance.servers")
+        await wait_for(pilot, lambda: app.main.view.kind.id == "instance.servers" and app.main.view.last_attempt)
+        await wait_for(pilot, lambda: len(names(app.main.view)) == 3, what="staging's servers")
+        assert not names(app.main.view) & demo_servers
+        assert not app.finder.search("web-01")  # the first account's rows are not found in this one
+        back = await switch(pilot, app, "demo")
+        assert "⚑ demo" in bar(app) and back.kind.id == "instance.servers"
+        await wait_for(pilot, lambda: names(app.main.view) == demo_servers, what="the demo's servers again")
+
+
+async def test_read_only_holds_across_a_switch():
+    app, first, second = two_accounts(read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await switch(pilot, app, "staging")
+        assert (
+            app.settings.read_only and view.read_only and "READ-ONLY" in str(app.main.query_one("StatusBar").render())
+        )
+        assert all(c.read_only for c in app.clients.values())
+
+
+def test_a_config_profile_opens_with_its_own_zone_and_its_key_from_the_keyring(memory_keyring):
+    from tui import secrets
+
+    save_profile(
+        Profile(
+            name="prod",
+            api_url="https://api.example.net",
+            project_id="7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910",
+            default_zone="nl-ams-1",
+        )
+    )
+    save_profile(Profile(name="broken", api_url="ftp://x", project_id="nope"))
+    secrets.store("prod", Secret("k" * 36))
+    profiles = ConfigProfiles("default", read_only=True)
+    assert profiles.names() == ["broken", "default", "prod"]
+    opened = profiles.open("prod")
+    assert opened.settings.zone == "nl-ams-1" and opened.settings.read_only and opened.source == "keyring"
+    with pytest.raises(ValueError, match="not a UUID"):
+        profiles.open("broken")

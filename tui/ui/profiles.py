@@ -1,0 +1,202 @@
+"""Profiles inside the app (issue 35, item 6): switch account, project and API URL from the palette
+without quitting, as k9s switches contexts.
+
+A profile source says which profiles there are and opens one: its settings (its own zone, region, CA
+bundle and allowed origins; `--read-only` holds for the session) and its key. `ConfigProfiles` reads
+the config file and the system keyring (in a worker: a keyring may block on D-Bus); `DemoProfiles`
+is `--demo`'s: the demo account, and a staging one served by a second sandbox started on first use.
+`Switching` (mixed into the app) asks first when staged changes would be lost, closes the old
+clients, forgets what the old account's lists held (the index, the watched resources), and starts
+the console again for the new profile — or opens the login when it has no key yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from ..api.secret import Secret
+from ..config import Settings
+from ..products.location import PLATFORM
+from ..records import record
+
+
+@record
+class Opened:
+    """A profile ready to use: its settings and key, and a transport of its own (an in-process sandbox)."""
+
+    settings: Settings
+    secret: Secret | None
+    source: str | None
+    transport: Any = None
+    keyring_problem: str | None = None
+
+
+class ConfigProfiles:
+    """The profiles of the config file (read once, when the console starts)."""
+
+    def __init__(self, current: str, read_only: bool) -> None:
+        from ..config import ConfigFile
+
+        self.read_only = read_only
+        self._names = sorted(set(ConfigFile.load().profiles) | {current})
+
+    def names(self) -> list[str]:
+        return self._names
+
+    def open(self, name: str) -> Opened:
+        """Blocking (the file, the keyring): run it off the UI thread."""
+        from .. import secrets
+        from ..config import resolve
+
+        settings = resolve({"profile": name, "read_only": self.read_only})
+        problems = settings.problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+        found = secrets.lookup(name)
+        return Opened(settings, found.secret, found.source, keyring_problem=found.keyring_problem)
+
+
+class DemoProfiles:
+    """`--demo`'s two accounts: the demo's own, and "demo-staging", opened by `second` on first use
+    (a second sandbox, seeded apart) and kept for the session."""
+
+    def __init__(self, first: Opened, second: Callable[[], Opened], second_name: str = "demo-staging") -> None:
+        self.opened: dict[str, Opened] = {first.settings.profile: first}
+        self._second, self._second_name = second, second_name
+
+    def names(self) -> list[str]:
+        return sorted({*self.opened, self._second_name})
+
+    def open(self, name: str) -> Opened:
+        if name not in self.opened:
+            if name != self._second_name:
+                raise ValueError(f"no profile {name!r} in the demo")
+            self.opened[name] = self._second()
+        return self.opened[name]
+
+
+class OneProfile:
+    """A console run without profiles to switch to (tests, a profile given by the environment only)."""
+
+    def __init__(self, opened: Opened) -> None:
+        self.opened = opened
+
+    def names(self) -> list[str]:
+        return [self.opened.settings.profile]
+
+    def open(self, name: str) -> Opened:
+        if name != self.opened.settings.profile:
+            raise ValueError(f"no profile {name!r}")
+        return self.opened
+
+
+class Switching:
+    """Mixed into the app: the switch itself."""
+
+    profiles: Any
+    settings: Settings
+    switching: str = ""  # the profile being opened
+
+    def switch_profile(self, name: str) -> None:
+        app: Any = self
+        if name == self.settings.profile:
+            app.notify(f"Profile {name} is the one in use.", timeout=4)
+            return
+        self._leave(
+            f"Switch to {name}",
+            "Switch",
+            lambda: app.run_worker(self._switch(name), group="profile", exclusive=True, exit_on_error=False),
+        )
+
+    async def action_quit(self) -> None:
+        """Quit, asking first when a list holds staged changes not sent (they would be lost)."""
+        self._leave("Quit", "Quit", getattr(self, "exit"))
+
+    def _leave(self, what: str, button: str, then: Callable[[], Any]) -> None:
+        """Leave this profile's console (quit, switch): not while a batch is sent (its answer would be
+        lost, and what it says was applied); asked first when staged changes would be dropped."""
+        from .widgets.staged import SENDING, sending, unsent, unsent_words
+
+        app: Any = self
+        if sending(app.screen_stack):
+            app.notify(SENDING, title="Sending", timeout=6)
+            return
+        held = unsent(app.screen_stack)
+        if not held:
+            then()
+            return
+        from .screens.confirm import ConfirmScreen
+
+        def answered(drop: bool | None) -> None:
+            if drop:
+                then()
+
+        app.push_screen(
+            ConfirmScreen(
+                f"{what} and drop the staged changes?",
+                f"There {'is' if sum(len(v.changes) for v in held) == 1 else 'are'} "
+                f"{unsent_words(held)}: w reviews and sends them. {what} anyway, or go back to them.",
+                button,
+            ),
+            answered,
+        )
+
+    async def _switch(self, name: str) -> None:
+        app: Any = self
+        self.switching = name
+        if app.main is not None:
+            app.main.doing(f"opening profile {name}…")
+        try:
+            opened = await asyncio.to_thread(self.profiles.open, name)
+        except Exception as err:
+            from .errors import notify_error
+
+            notify_error(app, err, f"Opening profile {name}")
+            return
+        finally:
+            self.switching = ""
+            if app.main is not None and app.main.is_attached:
+                app.main.doing("")
+        await self.use_profile(opened)
+
+    async def use_profile(self, opened: Opened) -> None:
+        """Everything of the old profile closed and forgotten; the console started for the new one."""
+        app: Any = self
+        s = opened.settings
+        s.read_only = s.read_only or self.settings.read_only  # --read-only holds for the whole session
+        old = list(app.clients.values())
+        app.settings = s
+        app.transport = opened.transport if opened.transport is not None else app.transport
+        app._secret, app._has_secret = opened.secret, opened.secret is not None
+        app.secret_source, app.keyring_problem = opened.source, opened.keyring_problem
+        app.clients, app.services = {}, {}
+        app.client = app.client_for(PLATFORM)
+        for client in old:
+            app.run_worker(client.aclose(), exit_on_error=False)
+        if app._finder is not None:
+            if app._finder.filling is not None:
+                app._finder.filling.cancel()
+            app._finder = None  # what the old account's lists held is not searched in the new one
+        if app._watcher is not None:
+            app._watcher.clear()
+            app._watcher = None
+        main = app.main
+        app.main = None
+        kept = main.current_entry if main is not None else None  # the product in front stays in front
+        if main is not None:
+            while len(app.screen_stack) > 1 and main in app.screen_stack:
+                await app.pop_screen()  # its views' workers end with it (the old profile's requests)
+        app.notify(
+            f"Profile {s.profile}: project {s.project_id or 'not set'} at {s.api_url or 'no API URL'}"
+            + (" (read-only)" if s.read_only else "")
+            + ".",
+            title="Profile",
+            timeout=6,
+        )
+        if app.ready():
+            app.start_console()
+            if kept is not None and app.main is not None:
+                app.main.current_entry = kept
+        else:
+            app.open_login(problem=f"Profile {s.profile!r} has no secret key here yet.")

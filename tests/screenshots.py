@@ -29,17 +29,23 @@ OUT = Path(__file__).resolve().parent.parent / "screenshots"
 SANDBOX: Sandbox | None = None  # the one the picture being taken runs against
 
 
-async def shoot(name: str, size: tuple[int, int], steps, clock: float | None = None, later: float = 0) -> None:
+async def shoot(
+    name: str, size: tuple[int, int], steps, clock: float | None = None, later: float = 0, staging: bool = False
+) -> None:
     """One picture; `clock` puts sandbox and app on one wall time (charts read "the last hour");
-    `later` lets the seeded sandbox run on that many seconds first (the demo's backup under way ends)."""
+    `later` lets the seeded sandbox run on that many seconds first (the demo's backup under way ends);
+    `staging` gives the console the demo's second profile, "demo-staging" (a second sandbox)."""
     if sys.argv[1:] and not name.startswith(tuple(sys.argv[1:])):
         return
     global SANDBOX
     sandbox = SANDBOX = Sandbox(clock=ManualClock(clock) if clock else ManualClock())
     sandbox.clock.advance(later)
     settings = demo_settings(genai_url="http://sandbox/genai")  # the chat's API, as --demo sets it
+    extra = {"profiles": two_profiles(sandbox, settings)} if staging else {}
     app = (
-        make_app(sandbox, clock=sandbox.clock.now, settings=settings) if clock else make_app(sandbox, settings=settings)
+        make_app(sandbox, clock=sandbox.clock.now, settings=settings, **extra)
+        if clock
+        else make_app(sandbox, settings=settings, **extra)
     )
     async with app.run_test(size=size) as pilot:
         await loaded(pilot, app)
@@ -312,6 +318,69 @@ async def detail_pane(pilot, app) -> None:
     await wait_for(pilot, lambda: pane.shown_row is not None and pane.shown_row.name == "web-01")
 
 
+def two_profiles(sandbox: Sandbox, settings):
+    import httpx
+
+    from tui.api.secret import Secret
+    from tui.records import replace
+    from tui.sandbox import DEMO_SECRET_KEY
+    from tui.ui.profiles import DemoProfiles, Opened
+
+    key = Secret(DEMO_SECRET_KEY)
+    second = Sandbox(seed="empty", scale=12, clock=ManualClock())
+    moved = replace(settings, profile="demo-staging", api_url="http://staging")
+    staging = Opened(moved, key, "demo", httpx.ASGITransport(second.app))
+    return DemoProfiles(Opened(settings, key, "demo", httpx.ASGITransport(sandbox.app)), lambda: staging)
+
+
+async def bulk_stop(pilot, app) -> None:
+    """Five servers marked, one stopped already, one the API refuses: each one's outcome."""
+    view = app.main.view
+    rows = view.table.resources()
+    chosen = [next(r for r in rows if r.state == "stopped"), *[r for r in rows if r.state == "running"][:4]]
+    assert SANDBOX is not None
+    SANDBOX.inject(403, f"/servers/{chosen[2].id}/action", method="POST", times=1)
+    for row in chosen:
+        view.table.toggle_mark(row.id)
+    await action(pilot, app, "Power off (4 of 5)")
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ == "BulkScreen")
+    await pilot.press("tab", "enter")
+    await wait_for(pilot, lambda: len(app.screen.outcomes) == 4)
+
+
+async def watched(pilot, app) -> None:
+    """Two servers watched; one stopped elsewhere: told, then the watch list (ctrl+w)."""
+    view = app.main.view
+    for name in ("web-01", "api-gateway"):
+        view.table.move_to(next(r.id for r in view.table.resources() if r.name == name))
+        await pilot.press("W")
+    assert SANDBOX is not None
+    web = next(s for s in SANDBOX.instance.servers["fr-par-1"].values() if s["name"] == "web-01")
+    web["state"] = "stopped"
+    SANDBOX.instance.server_changed("fr-par-1", web)
+    app.bell = lambda: None
+    app.watcher._tick()
+    await wait_for(pilot, lambda: any("running → stopped" in n.message for n in app.notes))
+    await pilot.press("ctrl+w")
+    await wait_for(pilot, lambda: app.screen.id == "watch-list")
+
+
+async def switched(pilot, app) -> None:
+    """The palette's "Profile: demo-staging" chosen: the other account's servers, its name in the status bar."""
+    await pilot.press(":", *"profile")
+    await wait_for(pilot, lambda: getattr(app.screen, "_answered", None) == "profile")
+    await pilot.press("enter")
+    await wait_for(
+        pilot,
+        lambda: (
+            app.settings.profile == "demo-staging"
+            and app.main is not None
+            and app.main.view is not None
+            and app.main.view.table.loaded_count == 12
+        ),
+    )
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -320,6 +389,10 @@ async def main() -> None:
     await shoot("find-anywhere", (120, 40), find_anywhere)
     await shoot("detail-pane", (120, 40), detail_pane)
     await shoot("detail-pane-80x24", (80, 24), detail_pane)
+    await shoot("bulk-power-off", (120, 40), bulk_stop)
+    await shoot("bulk-power-off-80x24", (80, 24), bulk_stop)
+    await shoot("watched", (120, 40), watched)
+    await shoot("profile-switched", (120, 40), switched, staging=True)
     await shoot("instance-server-create", (120, 40), create_form)
     await shoot("instance-server-actions", (120, 40), actions)
     await shoot("instance-server-detail", (120, 40), detail)

@@ -140,7 +140,7 @@ class ResourceActions:
             self._with_current(self.open_actions)
 
     @guarded("Mark")
-    def action_mark(self) -> None:
+    def action_mark(self, where: str = "") -> None:
         """Mark the row under the cursor (or unmark it) and go to the next: the actions that take
         several rows then act on all the marked ones."""
         if not self.may("mark"):

@@ -70,6 +70,11 @@ class ResourceKeys:
         return kind.delete is not None or kind.writing.delete_flow is not None or kind.writing.batch is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "mark" and parameters:  # in the key bar where marks are the point (an action takes several)
+            from ..action_runner import offered
+
+            wanted = any(a.many and offered(a, self.read_only) for a in self.kind.actions)
+            return self.may("mark") if (parameters[0] == "shown") == wanted else False
         return self.may(action)
 
     def refuse_read_only(self, key: str) -> bool:

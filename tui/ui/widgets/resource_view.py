@@ -52,7 +52,8 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         Binding("R", "related", "Related", show=False, tooltip="What points at this resource, and what it points at"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
         Binding("escape", "clear_marks", "Unmark all", show=False),
-        Binding("space", "mark", "Mark"),
+        Binding("space", "mark('shown')", "Mark"),  # in the key bar where an action takes several rows;
+        Binding("space", "mark('quiet')", "Mark", show=False),  # in help elsewhere (the bar keeps z, q…)
         Binding("M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows"),
         Binding("W", "watch", "Watch", show=False, tooltip="Be told when its state changes (ctrl+w: what is watched)"),
         Binding("w", "write", "Send changes"),

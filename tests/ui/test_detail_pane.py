@@ -40,3 +40,24 @@ async def test_the_pane_stands_below_the_list_on_a_narrow_terminal(sandbox):
         pane = app.main.query_one("#pane")
         await wait_for(pilot, lambda: pane.shown_row is not None, what="the pane on the first row")
         assert pane.region.y > app.main.view.region.y  # below the list, not beside it
+
+
+async def test_a_child_list_has_the_pane_too_and_its_p_holds_for_the_main_screen(sandbox):
+    from helpers import child_list, select
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        instances = await open_view(pilot, app, "rdb.instances")
+        await select(pilot, instances, "orders-db")
+        await child_list(pilot, app, "Databases")
+        child = app.screen
+        await wait_for(pilot, lambda: child.view.last_attempt is not None, what="databases listed")
+        await pilot.press("p")
+        pane = child.query_one("#pane")
+        first = child.view.table.get(child.view.table.cursor_key)
+        await wait_for(pilot, lambda: pane.shown_row is first, what="the pane on the database")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.main, what="back")
+        main_pane = app.main.query_one("#pane")
+        await wait_for(pilot, lambda: main_pane.display and main_pane.shown_row is not None, what="kept on")

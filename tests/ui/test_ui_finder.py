@@ -122,3 +122,19 @@ async def test_what_shares_a_servers_address_stays_known_after_its_list_was_open
         said = [c[0] for c in app.screen.choices]
         assert any(s.startswith("↔ Records of shop.example.com: web1") for s in said), said
         assert any(s.startswith("↔ Backends of web-lb: web-servers") for s in said), said
+
+
+async def test_a_search_that_finds_nothing_read_offers_to_index_every_product(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("ctrl+p", *"www.example.com")
+        await wait_for(pilot, lambda: getattr(app.screen, "_answered", None) == "www.example.com", what="answered")
+        from textual.command import CommandList
+
+        shown = app.screen.query_one(CommandList)
+        assert "'www.example.com': F indexes every product" in str(shown.get_option_at_index(0).prompt)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.finder.filled, what="every product indexed")
+        hit = app.finder.search("www.example.com")[0]  # a record, by its full name
+        assert app.finder.said(hit).startswith("www · Records of example.com")

@@ -78,3 +78,17 @@ def test_a_search_among_many_stops_at_what_it_shows():
     many = SearchIndex()
     many.put(part_of(SERVERS, "fr-par-1", rows(*({"id": f"i{n}", "name": f"node-{n}"} for n in range(5000)))))
     assert len(many.search("node", most=10)) == 10
+
+
+def test_a_child_named_under_a_dns_named_parent_is_found_by_its_full_name():
+    from tui.products.location import ParentRef
+
+    found = SearchIndex()
+    zone = ParentRef("z1", "Example.com.", "global")
+    records = rows({"id": "r1", "name": "www"}, {"id": "r2", "name": "@"}, {"id": "r3", "name": "mail.example.org."})
+    found.put(part_of(SERVERS, "global", records, parent=zone))
+    assert [h.row_id for h in found.search("www.example.com")] == ["r1"]
+    assert [h.row_id for h in found.search("example.com")] == ["r2", "r1"]  # the apex is the zone's own name
+    assert found.search("mail.example.org.example.com") == []  # a name given whole is not put under it
+    found.put(part_of(SERVERS, "fr-par-1", rows({"id": "n1", "name": "www"}), parent=ParentRef("p", "web-lb", "")))
+    assert [h.row_id for h in found.search("www.web-lb")] == []  # a parent not named as a DNS name

@@ -1,5 +1,7 @@
 """Find any resource the console holds, across products, zones and regions: by name, ID, IP address,
-DNS name or tag, as each kind declares them (`declared.Field` roles `name`, `id`, `ip`, `tags`).
+DNS name or tag, as each kind declares them (`declared.Field` roles `name`, `id`, `ip`, `tags`); a
+child named under a parent whose name is a DNS name (a record "www" of the zone example.com) by its
+full name too (www.example.com).
 
 The index is made of the rows the lists loaded, one part per kind and scope, replaced when that list
 is read again. A part is made off the UI thread (`part_of`: linear in its rows) and holds its rows'
@@ -72,6 +74,8 @@ def part_of(kind: Any, scope: str, rows: Iterable[Any], parent: Any = None, paus
     fields = searched_fields(kind.fields)
     plain_paths = [f.path for f in fields if "." not in f.path]  # read straight from the row's data
     walked = [f for f in fields if "." in f.path]
+    named = str(getattr(parent, "name", "") or "").lower().rstrip(".")
+    under = named if "." in named and parent is not None else ""
     chunks: list[str] = []
     starts: list[int] = []
     found: list[tuple[str, str, str]] = []
@@ -84,6 +88,10 @@ def part_of(kind: Any, scope: str, rows: Iterable[Any], parent: Any = None, paus
         found_values += [v for f in walked for v in f.values(data)]
         values = [_plain(v) if type(v) is str else _plain(t) for v in found_values if v for t in _texts(v)]
         values = [v for v in values if v]
+        if under:  # a name under a DNS-named parent is found by its full name too ("www" of example.com)
+            own = _plain(str(row.name or ""))
+            if own and not own.endswith("."):
+                values.append(under if own in ("@", under) else f"{own}.{under}")
         if not values:
             continue
         chunk = _SEP.join(values) + _END

@@ -85,9 +85,14 @@ class CloudCommands(Provider):
         finder = getattr(self.app, "finder", None)
         if finder is None or getattr(self.app, "main", None) is None:
             return
+        found_any = False
         for found in finder.search(query, most=FOUND_SHOWN):  # every resource the lists hold, by name, ID, address, tag
             # one line each (a help line under it doubled what the palette draws per key); never markup
+            found_any = True
             yield Hit(1.0 - found.rank / 10, Content(finder.said(found)), partial(finder.jump, found))
+        if not found_any and len(query.strip()) > 1 and not finder.filled:  # what was not read yet may hold it
+            said = Content(f"No list read holds {query.strip()[:40]!r}: F indexes every product")
+            yield Hit(0.01, said, _guarded(self.app, finder.fill, "Index every product"))
 
 
 def _guarded(app: Any, command: Callable[[], Any], name: str) -> Callable[[], Any]:

@@ -34,6 +34,7 @@ class Finder:
         self.app = app
         self.index = SearchIndex()
         self.filling: Any = None  # the worker indexing every product, while it runs
+        self.filled = False  # every product was indexed once (a search that finds nothing then says no more)
         self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
         # The lists indexed: an open one by its view (its rows read from it when asked, never held
         # here: a list read again would hold two copies of every row), one read by `F` by its rows.
@@ -124,6 +125,7 @@ class Finder:
 
         try:
             await asyncio.gather(*(one(k) for k in kinds))
+            self.filled = True
         finally:
             self._doing("")
         unread = f"; not read: {', '.join(failed)}" if failed else ""
@@ -177,6 +179,8 @@ class Finder:
         when not its name."""
         kind = self.kinds.get(hit.kind_id)
         title = kind.title if kind is not None else hit.kind_id
+        if hit.parent is not None:  # a child says whose (the zone of a record, the load balancer of a backend)
+            title += f" of {hit.parent.name}"
         where = "" if hit.scope in ("", "global", ALL) else f" · {hit.scope}"
         matched = f" — {hit.matched}" if hit.matched and hit.matched != hit.name.lower() else ""
         return clean(f"{hit.name} · {title}{where}{matched}")

@@ -32,6 +32,9 @@ class Finding:
             self._watcher = Watcher(self)
         return self._watcher
 
+    def action_fill_index(self) -> None:
+        self.finder.fill()
+
     def action_watch_list(self) -> None:
         self.watcher.show_list()
 

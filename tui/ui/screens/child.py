@@ -12,17 +12,23 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Label
 
 from .. import styles
 from ...api.safe import clean
+from ..widgets.detail_pane import DetailPane, PaneHost
 from ..widgets.key_bar import KeyBar
 
 
-class ChildScreen(Screen[None]):
+class ChildScreen(PaneHost, Screen[None]):
     CSS_PATH = styles.DIALOGS
-    BINDINGS = [Binding("escape", "back", "Back")]
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("p", "toggle_pane", "Pane", show=False, tooltip="The detail of the row under the cursor, beside it"),
+        Binding("F", "app.fill_index", "Index all", show=False, tooltip="List every product once, for the palette"),
+    ]
 
     def __init__(self, view: Any) -> None:
         super().__init__(classes="child-screen")
@@ -37,11 +43,17 @@ class ChildScreen(Screen[None]):
         if chain and chain[0].lower() == kind.product.lower():  # the product's own page (a singleton): said once
             chain.pop(0)
         yield Breadcrumb(kind.product, chain, kind.title, id="detail-title")
-        yield self.view
+        with Horizontal(id="area"):  # the list, and the detail pane beside it (or below)
+            yield self.view
+            yield DetailPane(id="pane")
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.view.focus_table()
+        self.call_after_refresh(self.pane_apply)
+
+    def on_resource_view_refreshed(self, event: Any) -> None:
+        self._pane_follows(now=True)  # the row read again: its new values
 
     def action_back(self) -> None:
         # esc first clears a filter being typed (the view's own binding); then it goes back, asking

@@ -18,7 +18,7 @@ from textual.widgets import ContentSwitcher
 
 from ...products import manifest
 from ...products.location import ALL, SCOPES, scope_label, scope_word
-from ..widgets.detail_pane import DetailPane
+from ..widgets.detail_pane import DetailPane, PaneHost
 from ..widgets.key_bar import KeyBar
 from ..widgets.sidebar import Sidebar
 from ..widgets.status_bar import StatusBar
@@ -28,10 +28,7 @@ def view_id(entry_id: str) -> str:
     return "view-" + entry_id.replace(".", "-")
 
 
-PANE_BESIDE = 110  # columns from which the detail pane stands beside the list (below it, narrower)
-
-
-class MainScreen(Screen[None]):
+class MainScreen(PaneHost, Screen[None]):
     # The view in front takes the focus as the screen shows (not the sidebar, first in the DOM, until
     # the next refresh): the first frame shows the table's keys, and a key typed as the rows appear
     # reaches the table. A panel's scroll is composed a refresh later: _focus_view focuses it then.
@@ -188,6 +185,7 @@ class MainScreen(Screen[None]):
         self.update_status()
 
     def on_screen_resume(self) -> None:
+        self.pane_apply()  # a child list's p may have switched it meanwhile
         if self.focused is None:  # e.g. a modal opened before the table took the focus
             self.call_after_refresh(self._focus_view)
 
@@ -256,35 +254,6 @@ class MainScreen(Screen[None]):
             self._pane_follows(now=True)  # the row read again: its new values
 
     # ---- the detail pane ------------------------------------------------------------------------
-    def action_toggle_pane(self) -> None:
-        """The detail pane on or off (kept for the session, whichever list is in front)."""
-        pane = self.query_one(DetailPane)
-        pane.set_class(not pane.has_class("-shown"), "-shown")
-        self._pane_fits()
-        self._pane_follows(now=True)
-
-    def on_resource_table_highlighted(self, event: Any) -> None:
-        self._pane_follows()
-
-    def on_resize(self, event: Any) -> None:
-        self._pane_fits()
-
-    def _pane_fits(self) -> None:
-        """Beside the list on a wide terminal, below it on a narrow one."""
-        self.query_one("#area").set_class(self.size.width < PANE_BESIDE, "-stacked")
-
-    def _pane_follows(self, now: bool = False) -> None:
-        found = self.query(DetailPane)
-        view = self.view
-        if not found or not found.first().has_class("-shown") or view is None or not view.is_mounted:
-            return
-        pane, table = found.first(), getattr(view, "table", None)
-        row = table.get(table.cursor_key) if table is not None and table.cursor_key else None
-        if now:
-            pane.show(view.kind, row)
-        else:
-            pane.follow(view.kind, row)
-
     def on_panel_view_refreshed(self, event: Any) -> None:
         self.update_status()
 

@@ -89,3 +89,53 @@ def _line(field: Any, row: Any) -> Text | None:
     text = str(value if value is not None else "")
     line = value if isinstance(value, Text) else Text(clean(text, keep_newlines=True))  # lines stay lines
     return line if line.plain.strip() else None
+
+
+PANE_BESIDE = 110  # columns from which the detail pane stands beside the list (below it, narrower)
+
+
+class PaneHost:
+    """A screen whose list has the detail pane (in `#area`, beside the list or below it): `p` shows or
+    hides it for the session, on every list (the main screen's and a child list's alike), and it
+    follows the cursor of the list in front. Mixed into the screen, which gives `view`."""
+
+    app: Any
+    size: Any
+    view: Any
+    query: Any
+    query_one: Any
+
+    def action_toggle_pane(self) -> None:
+        self.app.pane_shown = not getattr(self.app, "pane_shown", False)
+        self.pane_apply()
+
+    def pane_apply(self) -> None:
+        """The pane as the session wants it (another screen may have switched it meanwhile)."""
+        found = self.query(DetailPane)
+        if found:
+            found.first().set_class(bool(getattr(self.app, "pane_shown", False)), "-shown")
+            self._pane_fits()
+            self._pane_follows(now=True)
+
+    def on_resource_table_highlighted(self, event: Any) -> None:
+        self._pane_follows()
+
+    def on_resize(self, event: Any) -> None:
+        self._pane_fits()
+
+    def _pane_fits(self) -> None:
+        """Beside the list on a wide terminal, below it on a narrow one."""
+        for area in self.query("#area"):
+            area.set_class(self.size.width < PANE_BESIDE, "-stacked")
+
+    def _pane_follows(self, now: bool = False) -> None:
+        found = self.query(DetailPane)
+        view = self.view
+        if not found or not found.first().has_class("-shown") or view is None or not view.is_mounted:
+            return
+        pane, table = found.first(), getattr(view, "table", None)
+        row = table.get(table.cursor_key) if table is not None and table.cursor_key else None
+        if now:
+            pane.show(view.kind, row)
+        else:
+            pane.follow(view.kind, row)

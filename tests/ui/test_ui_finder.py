@@ -122,6 +122,14 @@ async def test_what_shares_a_servers_address_stays_known_after_its_list_was_open
         said = [c[0] for c in app.screen.choices]
         assert any(s.startswith("↔ Records of shop.example.com: web1") for s in said), said
         assert any(s.startswith("↔ Backends of web-lb: web-servers") for s in said), said
+        await pilot.press("escape")
+        ips = await open_view(pilot, app, "instance.ips")  # the address itself: what uses it
+        await select(pilot, ips, "163.172.10.11")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.screen.id == "related", what="what uses the address")
+        said = [c[0] for c in app.screen.choices]
+        assert any(s.startswith("↔ Records of shop.example.com: web1") for s in said), said
+        assert any(s.startswith("↔ Backends of web-lb: web-servers") for s in said), said
 
 
 async def test_a_search_that_finds_nothing_read_offers_to_index_every_product(sandbox):

@@ -33,6 +33,7 @@ class ResourceActions:
     _detail_ref: Callable[[], Any]
     is_mounted: bool
     _reveal: str  # a row to put the cursor on once listed (`reveal`)
+    then: dict[str, Any]  # row id -> the action run on it once it settles (`ActionSpec.then`)
     writes: Any  # the view's create, edit and delete (`resource_changes.Writes`)
     marks: Any  # what acts on the marked rows (`marked.Marked`)
 
@@ -284,6 +285,16 @@ class ResourceActions:
         sent = await run(self, spec, target)
         if sent and isinstance(target, list):
             self.marks.cleared()
+
+    def _then(self) -> None:
+        """After a refresh: the action an action declared to follow it (`ActionSpec.then`), on each
+        of its rows now settled (one gone drops it)."""
+        for rid, spec in list(self.then.items()):
+            row = self.table.get(rid)
+            if row is None or not self.kind.is_transitional(row):
+                del self.then[rid]
+                if row is not None and spec.available(row):
+                    self.run_action(row, spec)
 
     # children ---------------------------------------------------------------------------------
     def open_child(self, child: Child, resource: Any) -> None:

@@ -93,6 +93,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self._early: list[Any] = []  # prefetched chunks shown at mount, taken into the first listing
         self._detail_ref: Callable[[], Any] = lambda: None
         self._followed: dict[str, float] = {}  # id -> when a write of ours last followed it (monotonic)
+        self._following: list[Any] = []  # rows to read again at once (`follow`)
         self._title = ""
         self.then: dict[str, Any] = {}  # row id -> the action run on it once it settles (ActionSpec.then)
 
@@ -358,16 +359,6 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self.post_message(self.Refreshed(self))
         self.refresher.done(not errors, any(isinstance(e, RateLimited) for e in errors), full=False)
 
-    def _then(self) -> None:
-        """After a refresh: the action an action declared to follow it (`ActionSpec.then`), on each
-        of its rows now settled (one gone drops it)."""
-        for rid, spec in list(self.then.items()):
-            row = self.table.get(rid)
-            if row is None or not self.kind.is_transitional(row):
-                del self.then[rid]
-                if row is not None and spec.available(row):
-                    self.run_action(row, spec)
-
     # ---- what the action runner and flows use (`action_host.ActionHost`) -------------------------
     def create_scope(self) -> str:
         return self.writes.create_scope()
@@ -393,7 +384,13 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             # Watched until a poll sees it settle: the next tick's poll (an exclusive worker) may cancel
             # this one before its answer is shown, and a row not watched was then never polled again.
             self.table.watched.add(resource.id)
-        if self.kind.reading.fetch_detail:
-            self._poll([resource])
-        else:
+        if not self.kind.reading.fetch_detail:
             self.reload()
+            return
+        self._following.append(resource)  # the rows followed at once (an act on marked rows) in one poll
+        if len(self._following) == 1:
+            self.call_later(self._follow_now)
+
+    def _follow_now(self) -> None:
+        rows, self._following = self._following, []
+        self._poll(rows)

@@ -1,0 +1,71 @@
+"""SVG snapshots of what crosses products (issue 35): an act on marked rows with its outcome per row,
+the watch list, and the console after a switch of profile."""
+
+import httpx
+import pytest
+
+from helpers import action, demo_settings, loaded, make_app, wait_for
+from tui.api.secret import Secret
+from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
+from tui.ui.profiles import DemoProfiles, Opened
+
+SIZES = [(80, 24), (120, 40)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_bulk_outcomes(snap_compare, size):
+    """Five servers powered off at once: one stopped already (not sent), one refused by the API."""
+    sandbox = Sandbox(clock=ManualClock())
+    app = make_app(sandbox)
+
+    async def run(pilot):
+        view = await loaded(pilot, app)
+        rows = view.table.resources()
+        chosen = [next(r for r in rows if r.state == "stopped"), *[r for r in rows if r.state == "running"][:4]]
+        sandbox.inject(403, f"/servers/{chosen[2].id}/action", method="POST", times=1)
+        for row in chosen:
+            view.table.toggle_mark(row.id)
+        await action(pilot, app, "Power off (4 of 5)")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "BulkScreen", what="the dialog")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: len(app.screen.outcomes) == 4, what="every outcome")
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+def test_watch_list(snap_compare):
+    sandbox = Sandbox(clock=ManualClock())
+    app = make_app(sandbox)
+    app.bell = lambda: None
+
+    async def run(pilot):
+        view = await loaded(pilot, app)
+        for row in view.table.resources()[1:3]:
+            app.watcher.toggle(view.kind, view.service, "fr-par-1", row)
+        app.clear_notifications()
+        await pilot.press("ctrl+w")
+        await wait_for(pilot, lambda: app.screen.id == "watch-list", what="the watch list")
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run)
+
+
+def test_switched_to_another_profile(snap_compare):
+    """At 80×24: the other account's servers, its profile named in the status bar."""
+    first, second = Sandbox(clock=ManualClock()), Sandbox(seed="empty", scale=5, clock=ManualClock())
+    settings, key = demo_settings(), Secret(DEMO_SECRET_KEY)
+    staging = Opened(demo_settings(profile="staging"), key, "demo", httpx.ASGITransport(second.app))
+    profiles = DemoProfiles(Opened(settings, key, "demo", httpx.ASGITransport(first.app)), lambda: staging, "staging")
+    app = make_app(first, settings=settings, profiles=profiles)
+
+    async def run(pilot):
+        await loaded(pilot, app)
+        app.switch_profile("staging")
+        await wait_for(
+            pilot,
+            lambda: app.main is not None and app.main.view is not None and app.main.view.table.loaded_count == 5,
+            what="staging listed",
+        )
+        app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run)

@@ -40,7 +40,7 @@ async def test_five_servers_stopped_at_once_one_refused_before_and_one_by_the_ap
         await action(pilot, app, "Power off (4 of 5)")
         dialog = await screen_named(pilot, app, "BulkScreen")
         said = lines(dialog)
-        assert f"– {stopped.name}" in said[-1] and "not while stopped" in said[-1]  # said before anything is sent
+        assert f"– {stopped.name}" in said[0] and "not while stopped" in said[0]  # first, before anything is sent
         assert app.focused.id == "cancel" and not actions_sent(sandbox, {r.id for r in rows})
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: len(dialog.outcomes) == 4, what="an outcome per server")
@@ -134,3 +134,23 @@ async def test_M_marks_every_row_the_filter_shows():
         assert view.table.marked and not view.table._filter
         await pilot.press("escape")
         assert not view.table.marked
+
+
+async def test_the_dialogs_list_scrolls_with_the_arrows_whatever_has_the_focus(sandbox):
+    from tui.products.rows import Row
+    from tui.ui.bulk import Bulk
+    from tui.ui.screens.bulk import BulkScreen
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await loaded(pilot, app)
+        rows = [Row({"id": f"s{i}", "name": f"server-{i:02}"}, "state", "id") for i in range(30)]
+        app.push_screen(BulkScreen(Bulk("Power off", rows, [], send=None), view.kind))
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "cancel", what="the dialog up")
+        listed = dialog.query_one("#bulk-rows", OptionList)
+        assert listed.max_scroll_y > 0
+        await pilot.press("down", "down")
+        assert listed.scroll_y == 2
+        await pilot.press("end")
+        assert listed.scroll_y == listed.max_scroll_y

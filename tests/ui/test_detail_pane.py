@@ -61,3 +61,18 @@ async def test_a_child_list_has_the_pane_too_and_its_p_holds_for_the_main_screen
         await wait_for(pilot, lambda: app.screen is app.main, what="back")
         main_pane = app.main.query_one("#pane")
         await wait_for(pilot, lambda: main_pane.display and main_pane.shown_row is not None, what="kept on")
+
+
+async def test_the_pane_follows_the_filter_off_a_row_it_hides(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        pane = app.main.query_one("#pane")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: pane.shown_row is not None, what="the pane on the first row")
+        hidden = pane.shown_row
+        await pilot.press("slash", *"web-0")
+        await wait_for(
+            pilot, lambda: pane.shown_row is not None and pane.shown_row.name.startswith("web-0"), what="a shown row"
+        )
+        assert hidden.name != pane.shown_row.name and view.table.cursor_key == pane.shown_row.id

@@ -67,6 +67,7 @@ async def test_a_second_profile_and_back_without_quitting():
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
         demo_servers = names(view)
+        await pilot.press("p")  # the detail pane stays on too
         zones = await open_view(pilot, app, "dns.zones")  # the product in front stays in front
         await wait_for(pilot, lambda: zones.table.loaded_count and not zones.listing, what="the demo's zones")
         demo_zones = names(zones)
@@ -74,6 +75,7 @@ async def test_a_second_profile_and_back_without_quitting():
         staging = await switch(pilot, app, "staging")
         assert staging.kind.id == "dns.zones" and "⚑ staging" in bar(app)
         assert second.requests and names(staging) == {"example.com", "scale.example.com"} != demo_zones
+        await wait_for(pilot, lambda: app.main.query_one("#pane").shown_row is not None, what="the pane still on")
         app.main.open_entry("instance.servers")
         await wait_for(pilot, lambda: app.main.view.kind.id == "instance.servers" and app.main.view.last_attempt)
         await wait_for(pilot, lambda: len(names(app.main.view)) == 3, what="staging's servers")
@@ -114,3 +116,25 @@ def test_a_config_profile_opens_with_its_own_zone_and_its_key_from_the_keyring(m
     assert opened.settings.zone == "nl-ams-1" and opened.settings.read_only and opened.source == "keyring"
     with pytest.raises(ValueError, match="not a UUID"):
         profiles.open("broken")
+
+
+async def test_a_switch_asks_first_for_a_form_holding_input_and_waits_for_an_act_being_sent():
+    from helpers import notified, screen_named, typed
+
+    app, first, second = two_accounts()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("c")
+        form = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: form.ready, what="the form's choices")
+        await typed(pilot, app, name="web-09")
+        app.switch_profile("staging")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert "a form holding what you typed" in asked.message
+        await pilot.press("enter")  # Cancel has the focus: back to the form, nothing switched
+        assert app.screen is form and app.settings.profile == "demo"
+        from tui.ui.bulk import Bulk
+
+        app.bulks.append(Bulk("Power off", [object()] * 3, [], send=None))  # an act on marked rows on its way
+        app.switch_profile("staging")
+        assert notified(app, "is being sent: wait for its end") and app.screen is form

@@ -37,7 +37,7 @@ async def test_a_watched_server_that_stops_is_told_with_the_bell_from_another_vi
         assert rings == [1]
 
         await pilot.press("ctrl+w")
-        listed = await screen_named(pilot, app, "PickerScreen")
+        listed = await screen_named(pilot, app, "WatchList")
         assert listed.choices[0][0] == "web-01 · Servers · fr-par-1 · stopped"
         await pilot.press("enter")  # opens it: its product's view, the cursor on it
         await wait_for(
@@ -66,3 +66,18 @@ async def test_a_list_read_anyway_tells_the_watcher_without_a_request_of_its_own
         view.reload()
         await wait_for(pilot, lambda: notified(app, "Server web-02: running → stopping"), what="told by the list")
         assert not [p for m, p in list(sandbox.requests)[before:] if p.endswith(web.id)]
+
+
+async def test_d_in_the_watch_list_stops_watching_the_one_highlighted():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        for name in ("web-01", "web-02"):
+            app.watcher.toggle(view.kind, view.service, "fr-par-1", row_named(view, name))
+        await pilot.press("ctrl+w")
+        await screen_named(pilot, app, "WatchList")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: [w.name for w in app.watcher.items.values()] == ["web-02"], what="one left")
+        listed = await screen_named(pilot, app, "WatchList")  # shown again, without it
+        assert [c[0] for c in listed.choices][0].startswith("web-02")

@@ -109,6 +109,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
         self.asked_origins: set[str] = set()  # origins the operator was asked about this session
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
+        self.bulks: list[Any] = []  # acts on marked rows being sent (`bulk.run`)
         # The profiles to switch to from the palette (`profiles.py`); this one alone by default.
         self.profiles = profiles or OneProfile(Opened(settings, secret, secret_source, transport))
 

@@ -26,7 +26,7 @@ from .errors import describe
 
 log = logging.getLogger("cloudtui.ui")
 IN_FLIGHT = 4  # requests sent at once: enough to be quick, few enough for the API's rate limits
-DONE, FAILED, MAYBE = "✓", "✗", "?"
+DONE, FAILED, MAYBE, NOT_SENT = "✓", "✗", "?", "–"
 
 
 @record
@@ -66,7 +66,7 @@ def failed(err: BaseException) -> Outcome:
     if not isinstance(err, ApiError):
         log.error("bulk: %s", summary, exc_info=err)
         return Outcome(FAILED, f"{summary}. {hint}")
-    return Outcome(FAILED, summary)
+    return Outcome(FAILED, f"{summary} — {hint}" if hint else summary)  # the platform's reason, as one row says it
 
 
 def found(look: outcome.Found) -> Outcome:
@@ -245,13 +245,22 @@ async def run(host: Any, bulk: Bulk) -> bool:
     app.push_screen(screen)
     if not await screen.answer:
         return False
+    app.bulks.append(bulk)  # under way: no quit or switch of profile meanwhile (`profiles.Switching`)
+    try:
+        return await _send(host, bulk, screen)
+    finally:
+        app.bulks.remove(bulk)
+
+
+async def _send(host: Any, bulk: Bulk, screen: Any) -> bool:
+    app = host.app
     gate = asyncio.Semaphore(IN_FLIGHT)
     done: list[Outcome] = []
 
     async def one(row: Any) -> Outcome:
         async with gate:
             if bulk.stopped:
-                result = Outcome(FAILED, "not sent: the rest was stopped")
+                result = Outcome(NOT_SENT, "not sent: the rest was stopped")
             else:
                 screen.sending(row)
                 try:
@@ -274,7 +283,7 @@ async def run(host: Any, bulk: Bulk) -> bool:
 def tally(outcomes: list[Outcome]) -> str:
     """`3 done, 1 failed, 1 may have been applied`: what came of it so far."""
     marks = [o.mark for o in outcomes]
-    words = ((DONE, "done"), (FAILED, "failed"), (MAYBE, "may have been applied"))
+    words = ((DONE, "done"), (FAILED, "failed"), (MAYBE, "may have been applied"), (NOT_SENT, "not sent"))
     return ", ".join(f"{marks.count(m)} {w}" for m, w in words if marks.count(m)) or "none done yet"
 
 
@@ -285,5 +294,5 @@ def _settle(host: Any, rows: list[Any], results: list[Outcome]) -> None:
             host.forget(row)
         elif result.row is not None:
             host.upsert_row(result.row)
-        elif result.mark != FAILED:
+        elif result.mark in (DONE, MAYBE):
             host.follow(row)

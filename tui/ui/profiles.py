@@ -122,8 +122,17 @@ class Switching:
         if sending(app.screen_stack):
             app.notify(SENDING, title="Sending", timeout=6)
             return
+        if app.bulks:  # what is not sent yet would be lost, and what is on its way not said
+            left = sum(len(b.rows) for b in app.bulks)
+            app.notify(
+                f"An act on {left} marked rows is being sent: wait for its end, or x in its dialog stops the rest.",
+                title="Sending",
+                timeout=8,
+            )
+            return
         held = unsent(app.screen_stack)
-        if not held:
+        typed = [s for s in app.screen_stack if getattr(s, "typed", lambda: False)()]  # forms holding input
+        if not held and not typed:
             then()
             return
         from .screens.confirm import ConfirmScreen
@@ -132,11 +141,13 @@ class Switching:
             if drop:
                 then()
 
+        lost = [f"{unsent_words(held)} (w reviews and sends them)"] if held else []
+        lost += [f"a form holding what you typed ({s.title_text})" for s in typed]
         app.push_screen(
             ConfirmScreen(
-                f"{what} and drop the staged changes?",
-                f"There {'is' if sum(len(v.changes) for v in held) == 1 else 'are'} "
-                f"{unsent_words(held)}: w reviews and sends them. {what} anyway, or go back to them.",
+                f"{what} and drop {'the staged changes' if held and not typed else 'what is not sent'}?",
+                f"There {'is' if len(lost) == 1 and (not held or sum(len(v.changes) for v in held) == 1) else 'are'} "
+                f"{' and '.join(lost)}. {what} anyway, or go back to them.",
                 button,
             ),
             answered,

@@ -13,9 +13,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from textual.binding import Binding
+from textual.widgets import OptionList
+
 from ..api.errors import ApiError, NotFound
 from ..api.safe import clean
 from ..records import record
+from .screens.picker import PickerScreen
 
 WATCH_EVERY = 5.0  # seconds between two looks while something is watched
 IN_FLIGHT = 4
@@ -134,7 +138,6 @@ class Watcher:
             self.app.notify("Nothing is watched: W on a row watches it.", timeout=5)
             return
         from ..products.search_index import Hit
-        from .screens.picker import PickerScreen
 
         choices: list[tuple[str, Any]] = []
         for w in self.items.values():
@@ -150,7 +153,36 @@ class Watcher:
             elif choice is not None:
                 self.app.finder.jump(choice)
 
-        self.app.push_screen(PickerScreen(f"Watched ({len(self.items)})", choices, id="watch-list"), picked)
+        title = f"Watched ({len(self.items)}) · enter opens · d stops watching"
+        self.app.push_screen(WatchList(self, title, choices), picked)
+
+    def unwatch(self, hit: Any) -> None:
+        """Stop watching what the list shows as `hit`."""
+        for key, w in list(self.items.items()):
+            if (w.kind.id, w.scope, w.row_id) == (hit.kind_id, hit.scope, hit.row_id):
+                del self.items[key]
+                self.app.notify(f"No longer watching {w.name}.", timeout=4)
+        self._schedule()
+
+
+class WatchList(PickerScreen):
+    """What is watched: enter opens one, `d` stops watching the one highlighted."""
+
+    BINDINGS = [Binding("d,delete", "unwatch", "Stop watching")]
+
+    def __init__(self, watcher: Watcher, title: str, choices: list[tuple[str, Any]]) -> None:
+        super().__init__(title, choices, id="watch-list")
+        self.watcher = watcher
+
+    def action_unwatch(self) -> None:
+        at = self.query_one(OptionList).highlighted
+        chosen = self.choices[at][1] if at is not None else None
+        if chosen is None or chosen == "clear":
+            return
+        self.watcher.unwatch(chosen)
+        self.dismiss(None)
+        if self.watcher.items:
+            self.app.call_later(self.watcher.show_list)  # the list again, without it
 
 
 async def _read(item: Watched) -> Any:

@@ -42,6 +42,13 @@ class BulkScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Cancel"),
         Binding("x", "stop", "Stop the rest", show=False),
+        # the list scrolls whatever has the focus (Cancel or Close has it)
+        Binding("down,j", "scroll_rows(1)", show=False),
+        Binding("up,k", "scroll_rows(-1)", show=False),
+        Binding("pagedown", "scroll_rows(8)", show=False),
+        Binding("pageup", "scroll_rows(-8)", show=False),
+        Binding("end", "scroll_rows(100000)", show=False),
+        Binding("home", "scroll_rows(-100000)", show=False),
     ]
 
     def __init__(self, bulk: Any, kind: Any) -> None:
@@ -49,7 +56,7 @@ class BulkScreen(ModalScreen[None]):
         self.bulk = bulk
         self.kind = kind
         self.answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.index = {row.id: i for i, row in enumerate(bulk.rows)}
+        self.index = {row.id: len(bulk.refused) + i for i, row in enumerate(bulk.rows)}  # those not sent come first
         self.outcomes: dict[str, Any] = {}
         self.tally = "none done yet"
         self.width = min(NAME_MAX, max(len(called(r)) for r in [*bulk.rows, *(r for r, _ in bulk.refused)]))
@@ -59,7 +66,8 @@ class BulkScreen(ModalScreen[None]):
         return self.kind.singular if n == 1 else self.kind.title.lower()
 
     def _line(self, mark: str, row: Any, text: str) -> Text:
-        return Text(f"{mark} {_short(called(row), NAME_MAX):<{self.width}}  {_short(text, TEXT_MAX)}")
+        said = _short(" — ".join(part.strip() for part in str(text).splitlines() if part.strip()), TEXT_MAX)
+        return Text(f"{mark} {_short(called(row), NAME_MAX):<{self.width}}  {said}")
 
     def _message(self) -> str:
         n, refused = len(self.bulk.rows), len(self.bulk.refused)
@@ -70,18 +78,15 @@ class BulkScreen(ModalScreen[None]):
             said += f" in {', '.join(scopes)}"
         said += "."
         if refused:
-            said += f" {refused} marked cannot be ({NOT_SENT} below, with why): nothing is sent to them."
+            said += f" {refused} marked cannot be ({NOT_SENT}, first below, with why): nothing is sent to them."
         if self.bulk.said:
             said += f"\n{self.bulk.said}"
         return said
 
     def compose(self) -> ComposeResult:
         n = len(self.bulk.rows)
-        lines = [
-            Option(self._line(WAITING, r, self.bulk.notes.get(r.id, "")), id=f"r{i}")
-            for i, r in enumerate(self.bulk.rows)
-        ]
-        lines += [Option(self._line(NOT_SENT, r, f"not sent: {why}")) for r, why in self.bulk.refused]
+        lines = [Option(self._line(NOT_SENT, r, f"not sent: {why}")) for r, why in self.bulk.refused]
+        lines += [Option(self._line(WAITING, r, self.bulk.notes.get(r.id, ""))) for r in self.bulk.rows]
         with Vertical(id="dialog", classes="confirm bulk"):
             yield Label(f"{self.bulk.what} {n} {self._noun(n)}?", id="dialog-title", markup=False)
             yield Static(self._message(), id="confirm-message", markup=False)
@@ -175,6 +180,9 @@ class BulkScreen(ModalScreen[None]):
             self.query_one("#bulk-hint", Static).update("↑ ↓ read the list · esc close")
 
     # ---- keys ----------------------------------------------------------------------------------
+    def action_scroll_rows(self, lines: int) -> None:
+        self.query_one("#bulk-rows", OptionList).scroll_relative(y=lines, animate=False)
+
     def action_stop(self) -> None:
         if self.answer.done() and not self.bulk.stopped and len(self.outcomes) < len(self.bulk.rows):
             self.bulk.stopped = True

@@ -258,6 +258,10 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             self.busy = False
         self.dismiss((result, form))
 
+    def typed(self) -> bool:
+        """Whether it holds input not sent (leaving the console would drop it)."""
+        return not self.busy and self._pristine is not None and self.form.values() != self._pristine
+
     def action_cancel(self) -> None:
         """Close; when something was typed that was not sent, ask first (Cancel keeps the form)."""
         from .confirm import close_or_ask

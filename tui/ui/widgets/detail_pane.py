@@ -123,6 +123,10 @@ class PaneHost:
     def on_resize(self, event: Any) -> None:
         self._pane_fits()
 
+    def on_input_changed(self, event: Any) -> None:
+        if event.input.id == "filter":  # the cursor may now be on another row than the one shown
+            self._pane_follows()
+
     def _pane_fits(self) -> None:
         """Beside the list on a wide terminal, below it on a narrow one."""
         for area in self.query("#area"):

@@ -25,6 +25,7 @@ from .. import styles
 from ...api.safe import clean
 from ...products.rows import called
 from ..widgets.line_input import LineInput
+from .result import scrolling
 
 WAITING, SENDING, NOT_SENT = "·", "…", "–"
 NAME_MAX = 28
@@ -42,13 +43,7 @@ class BulkScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Cancel"),
         Binding("x", "stop", "Stop the rest", show=False),
-        # the list scrolls whatever has the focus (Cancel or Close has it)
-        Binding("down,j", "scroll_rows(1)", show=False),
-        Binding("up,k", "scroll_rows(-1)", show=False),
-        Binding("pagedown", "scroll_rows(8)", show=False),
-        Binding("pageup", "scroll_rows(-8)", show=False),
-        Binding("end", "scroll_rows(100000)", show=False),
-        Binding("home", "scroll_rows(-100000)", show=False),
+        *scrolling("scroll_rows", 8),  # the list scrolls whatever has the focus (Cancel or Close has it)
     ]
 
     def __init__(self, bulk: Any, kind: Any) -> None:

@@ -24,16 +24,24 @@ from ..widgets.sideways import furthest, shifted
 from ...api.safe import clean
 
 
+def scrolling(action: str, page: int) -> list[Binding]:
+    """The keys that scroll a dialog's body whatever has the focus (a button has it): `action(lines)`."""
+    return [
+        Binding("down,j", f"{action}(1)", show=False),
+        Binding("up,k", f"{action}(-1)", show=False),
+        Binding("pagedown", f"{action}({page})", show=False),
+        Binding("pageup", f"{action}(-{page})", show=False),
+        Binding("end", f"{action}(100000)", show=False),
+        Binding("home", f"{action}(-100000)", show=False),
+    ]
+
+
 class ResultScreen(ModalScreen[bool]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("y", "copy", "Copy"),
-        # the text scrolls whatever has the focus (a review's Cancel button has it)
-        Binding("down,j", "scroll_body(1)", show=False),
-        Binding("up,k", "scroll_body(-1)", show=False),
-        Binding("pagedown", "scroll_body(20)", show=False),
-        Binding("pageup", "scroll_body(-20)", show=False),
+        *scrolling("scroll_body", 20),  # the text scrolls whatever has the focus (a review's Cancel has it)
         Binding("left,h", "sideways(-8)", show=False),
         Binding("right,l", "sideways(8)", show=False),
     ]

@@ -14,7 +14,16 @@ from .records import record, fields
 
 DEFAULT_ZONE = "fr-par-1"
 DEFAULT_REGION = "fr-par"
-PROFILE_KEYS = ("api_url", "project_id", "organization_id", "default_zone", "default_region", "ca_bundle", "genai_url")
+PROFILE_KEYS = (
+    "api_url",
+    "project_id",
+    "organization_id",
+    "default_zone",
+    "default_region",
+    "ca_bundle",
+    "genai_url",
+    "journal_file",
+)
 UUID_RE = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
 
@@ -38,6 +47,7 @@ class Profile:
     ca_bundle: str = ""  # a CA file or folder to trust instead of the system store (a private CA)
     genai_url: str = ""  # the generative-model API's own base URL (default: api_url)
     allowed_origins: tuple[str, ...] = ()  # other origins the operator allowed the secret key to go to
+    journal_file: str = ""  # the activity journal also written here (JSON lines, rotated)
 
 
 @record
@@ -144,6 +154,7 @@ class Settings:
     genai_url: str = ""  # the generative-model API's base URL; empty: the platform's
     unknown_profile: str | None = None  # a profile named by --profile or CLOUDTUI_PROFILE that the file lacks
     allowed_origins: tuple[str, ...] = ()  # origins beyond api_url and genai_url the secret key may go to
+    journal_file: str = ""  # the activity journal also written here (`~` expanded)
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -220,6 +231,7 @@ def resolve(
         genai_url=(env.get("CLOUDTUI_GENAI_URL") or prof.genai_url).rstrip("/"),
         unknown_profile=unknown,
         allowed_origins=prof.allowed_origins,
+        journal_file=os.path.expanduser(prof.journal_file) if prof.journal_file else "",
     )
 
 

@@ -71,6 +71,9 @@ async def test_a_lost_answer_in_a_bulk_act_is_said_per_row_as_looked_for():
         await wait_for(pilot, lambda: len(dialog.outcomes) == 2, what="both outcomes")
         lost = dialog.outcomes[two[0].id]
         assert lost.mark == "✗" and "answer was lost" in lost.text and "not applied" in lost.text
+        sent = next(e for e in app.journal.entries if two[0].id in e.url)  # the journal says what the look found
+        assert (sent.outcome, sent.doing.what, sent.retryable) == ("failed", "Power off", True)
+        assert "not applied" in sent.looked
         assert dialog.outcomes[two[1].id].mark == "✓"
 
 

@@ -20,18 +20,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import time
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 from urllib.parse import urlencode
 
-from ..records import record
 from . import http_setup, safe
+from .http_setup import ClientStats
 from .safe import decode_object  # noqa: F401  (re-exported: callers name it from the client)
-from .errors import ApiError, BadBody, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
-from .background import decoded, import_httpx, in_thread
-from .failures import Retry, RetryPolicy, http_failure, redirect_target, redirected, transport_failure
+from .errors import ApiError, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
+from .background import import_httpx, in_thread
+from .failures import (
+    Retry,
+    RetryPolicy,
+    decoded_body,
+    http_failure,
+    redirect_target,
+    redirected,
+    transport_failure,
+)
 from .secret import AUTH_HEADER, BEARER, X_AUTH_TOKEN, Auth, Secret, as_secret  # noqa: F401  (re-exported)
 from .streams import Stream
 from .urls import clean_params, origin_of, proxy_for, redacted
@@ -44,16 +51,6 @@ log = logging.getLogger("cloudtui.api")
 USER_AGENT = "cloudtui/0.1"
 MAX_REDIRECTS = 5
 REDIRECTS = (301, 302, 303, 307, 308)
-
-
-@record
-class ClientStats:
-    requests: int = 0
-    rate_limited: int = 0
-    retries: int = 0
-
-    def count(self, method: str) -> None:
-        self.requests += 1
 
 
 class ApiClient:
@@ -95,6 +92,7 @@ class ApiClient:
         self._verify: Any = None  # the TLS context, made once for every httpx client of this ApiClient
         self._first = True  # no request sent yet: a first GET may take the sync path (_first_get)
         self._spent: Any = None  # an empty stream put in place of each response's read one
+        self.journal: Any = None  # the activity journal every change is recorded in (`journal.Journal`)
 
     def __repr__(self) -> str:
         return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
@@ -189,6 +187,29 @@ class ApiClient:
         changes = (
             mutating if mutating is not None else method != "GET"
         )  # only then is a lost answer "may have been applied"
+        if self.journal is None or not changes:
+            return await self._exchange(method, path, params, url, headers, body, decode, changes)
+        entry = self.journal.sent(method, url, json, self.auth.header)  # every change, for the activity journal
+        try:
+            answer = await self._exchange(method, path, params, url, headers, body, decode, changes)
+        except ApiError as err:
+            self.journal.failed(entry, err, isinstance(err, OutcomeUnknown))
+            raise
+        self.journal.answered(entry, answer[0].status_code)
+        return answer
+
+    async def _exchange(
+        self,
+        method: str,
+        path: str,
+        params: dict[str, Any] | None,
+        url: str,
+        headers: dict[str, str],
+        body: bytes | None,
+        decode: Callable[[bytes], Any] | None,
+        changes: bool,
+    ) -> tuple["httpx.Response", Any]:
+        """One logical request: sent, redirected and retried where safe."""
         first = (
             self._first
             and method == "GET"
@@ -240,7 +261,7 @@ class ApiClient:
                     raise Retry(redirected(resp, method, path), False)
                 if status >= 400:
                     raise self._counted(http_failure(resp, method, path, changes))
-                return resp, await self._decoded(resp, method, path, decode, changes)
+                return resp, await decoded_body(resp, method, path, decode, changes)
             except Retry as failure:
                 err = failure.error
                 attempt += 1
@@ -351,28 +372,6 @@ class ApiClient:
             yield Stream(resp, method, path, self.api_url, changes)
         finally:
             await resp.aclose()
-
-    async def _decoded(
-        self,
-        resp: "httpx.Response",
-        method: str,
-        path: str,
-        decode: Callable[[bytes], Any] | None,
-        changes: bool = True,
-    ) -> Any:
-        if decode is None:
-            return None
-        try:
-            data = await decoded(decode, resp.content)
-            return await data if inspect.isawaitable(data) else data
-        except ValueError:
-            kind = resp.headers.get("content-type", "no content type").split(";")[0]
-            what = f"the answer is not the JSON expected ({safe.clean(kind)}, {len(resp.content)} bytes)"
-            if method == "GET" or not changes:  # nothing changed: a plain failure (a GET is tried again)
-                raise Retry(BadBody(resp.status_code, what, method=method, url=path), method == "GET") from None
-            raise OutcomeUnknown(
-                resp.status_code, what + " — it may have been applied", method=method, url=path
-            ) from None
 
     def _counted(self, failure: Retry) -> Retry:
         if failure.error.status == 429:

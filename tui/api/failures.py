@@ -9,14 +9,17 @@ same origin; any other is a `Redirected` naming where it pointed.
 
 from __future__ import annotations
 
+import inspect
 import time
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urljoin, urlsplit
 
 from ..records import record
 from . import safe
+from .background import decoded
 from .errors import (
     ApiError,
+    BadBody,
     CertificateError,
     ConfigError,
     NetworkError,
@@ -159,3 +162,21 @@ def retry_after(value: str | None) -> float | None:
 def short(exc: BaseException) -> str:
     text = safe.mask_userinfo(safe.clean(str(exc) or type(exc).__name__))
     return text if len(text) <= 160 else text[:157] + "…"
+
+
+async def decoded_body(
+    resp: "httpx.Response", method: str, path: str, decode: Callable[[bytes], Any] | None, changes: bool = True
+) -> Any:
+    """The body decoded by `decode` (None without one). Not the JSON expected: a plain failure where
+    nothing changed (a GET is tried again), else an unknown outcome (the change may have been applied)."""
+    if decode is None:
+        return None
+    try:
+        data = await decoded(decode, resp.content)
+        return await data if inspect.isawaitable(data) else data
+    except ValueError:
+        kind = resp.headers.get("content-type", "no content type").split(";")[0]
+        what = f"the answer is not the JSON expected ({safe.clean(kind)}, {len(resp.content)} bytes)"
+        if method == "GET" or not changes:
+            raise Retry(BadBody(resp.status_code, what, method=method, url=path), method == "GET") from None
+        raise OutcomeUnknown(resp.status_code, what + " — it may have been applied", method=method, url=path) from None

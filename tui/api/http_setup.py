@@ -8,6 +8,7 @@ import re
 import ssl
 from typing import Any, Iterator
 
+from ..records import record
 from . import safe
 from .background import import_httpx
 from .errors import ApiError, ConfigError
@@ -57,3 +58,13 @@ def setting_up(api_url: str) -> Iterator[None]:
             0,
             f"cannot set up the connection to {api_url}: {why} (check HTTPS_PROXY, HTTP_PROXY and ALL_PROXY)",
         ) from None
+
+
+@record
+class ClientStats:
+    requests: int = 0
+    rate_limited: int = 0
+    retries: int = 0
+
+    def count(self, method: str) -> None:
+        self.requests += 1

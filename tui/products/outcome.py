@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Awaitable, Callable, Iterable
 
 from ..records import record
+from ..api import journal
 from ..api.errors import ApiError, NotFound, OutcomeUnknown
 from .base import Call, Row
 from .diff import changes
@@ -41,6 +42,9 @@ class Found:
     says: str
     applied: bool | None  # True: it happened; False: it did not; None: cannot tell
     error: Any = None  # the lost answer (an OutcomeUnknown) the look was made after
+
+    def __post_init__(self) -> None:
+        journal.looked(self.says, self.applied)  # the last write of this task, if its answer was lost
 
     @property
     def told(self) -> str:
@@ -369,6 +373,7 @@ def judged(err: OutcomeUnknown, applied: bool | None, saw: str) -> str:
     """A product's own look after a batch lost its answer (`ResourceKind.batch`), said: the text when
     it was applied; `NotApplied` when it was not; `OutcomeUnclear` when the look cannot tell."""
     told = f"{err.summary}\nLooked: {saw}"
+    journal.looked(saw, applied)
     if applied is None:
         raise OutcomeUnclear(told) from None
     if not applied:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..api import journal
 from ..api.errors import OutcomeUnknown
 from ..products import outcome
 from ..products.base import ActionSpec, Child, Lazy
@@ -26,8 +27,11 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     answers True when it sent something). Returns what a conversation returned, else None. Keys
     typed until its first dialog opens wait for it (`TypeAhead.expect_screen`)."""
     host.app.expect_screen()
+    one = target[0] if isinstance(target, list) and len(target) == 1 else target
+    named = f"{len(one)} {host.kind.title.lower()}" if isinstance(one, list) else called(one)
     try:
-        return await _run(host, spec, target)
+        with journal.doing(spec.label.rstrip("…"), host.kind.product, named):  # what the journal says was sent for
+            return await _run(host, spec, target)
     finally:
         host.app.expect_done()
 

@@ -20,6 +20,7 @@ from textual.worker import Worker, WorkerState
 from ..api.client import BEARER, X_AUTH_TOKEN, ApiClient, RetryPolicy
 from ..api.secret import Secret
 from ..api.errors import AuthenticationError
+from ..api.journal import Journal
 from ..config import Settings
 from ..products import manifest
 from ..products.base import ALL, Context, ParentRef, ResourceKind
@@ -68,6 +69,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True),
         Binding("ctrl+l", "login", "Log in", show=False),
         Binding("ctrl+w", "watch_list", "Watched", show=False),
+        Binding("J", "journal", "Journal", show=False, tooltip="Every change sent this session, with its curl line"),
         # Tab moves focus as the app reads it, not when the focused field's queue reaches it: keys
         # typed or pasted in one burst ("name<tab>192.0.2.1") then land in the field they follow.
         Binding("tab", "focus_next", show=False, priority=True),
@@ -100,6 +102,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         self.retry = retry
         self.transport = transport  # an in-process transport (tests, the demo's sandbox), else None
         self._secret = secret
+        self.journal = Journal(lambda: self.settings.profile)  # every change sent this session (`J`)
+        self.journal_problem = self.journal.open_file(settings.journal_file)
         self.clients: dict[str, ApiClient] = {}
         self.client = self.client_for(PLATFORM)
         self._has_secret = secret is not None
@@ -130,6 +134,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
                 auth=auth,
                 trusted=(s.api_url, s.genai_url, *s.allowed_origins),
             )
+            self.clients[endpoint.name].journal = self.journal
         return self.clients[endpoint.name]
 
     def ready(self) -> bool:
@@ -173,8 +178,9 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         self.set_timer(2.0, collector.startup_done)  # also when the console waits on a login first
         self.set_interval(5, lambda: collector.resettle(idle=time.monotonic() - self.last_key_at > IDLE_AFTER))
         self._check_log()
-        if self.settings.config_error:
-            self.notify(self.settings.config_error, title="Configuration", severity="warning", timeout=10)
+        for problem in (self.settings.config_error, self.journal_problem):
+            if problem:
+                self.notify(problem, title="Configuration", severity="warning", timeout=10)
         if self.ready():
             self._open_when_listed()
         elif not self._has_secret and self._lookup_secret is not None:
@@ -371,5 +377,6 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
             self.push_screen(HelpScreen(self.screen))
 
     async def on_unmount(self) -> None:
+        self.journal.close()
         for client in self.clients.values():
             await client.aclose()

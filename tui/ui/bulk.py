@@ -18,6 +18,7 @@ import logging
 from dataclasses import field
 from typing import Any, Awaitable, Callable
 
+from ..api import journal
 from ..api.errors import ApiError, OutcomeUnknown
 from ..products import outcome
 from ..products.base import ActionSpec, Lazy
@@ -264,7 +265,8 @@ async def _send(host: Any, bulk: Bulk, screen: Any) -> bool:
             else:
                 screen.sending(row)
                 try:
-                    result = await bulk.send(row)
+                    with journal.doing(bulk.what, host.kind.product, str(row.name or row.id)):
+                        result = await bulk.send(row)
                 except Exception as err:
                     result = failed(err)
             done.append(result)

@@ -35,6 +35,12 @@ class Finding:
     def action_fill_index(self) -> None:
         self.finder.fill()
 
+    def action_journal(self) -> None:
+        from .screens.journal import JournalScreen
+
+        if not isinstance(self.screen, JournalScreen):  # type: ignore[attr-defined]
+            self.push_screen(JournalScreen())  # type: ignore[attr-defined]
+
     def action_watch_list(self) -> None:
         self.watcher.show_list()
 

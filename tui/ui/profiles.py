@@ -178,6 +178,10 @@ class Switching:
         s.read_only = s.read_only or self.settings.read_only  # --read-only holds for the whole session
         old = list(app.clients.values())
         app.settings = s
+        if s.journal_file != getattr(app.journal, "path", ""):  # the journal goes on; its file is the profile's
+            problem = app.journal.open_file(s.journal_file)
+            if problem:
+                app.notify(problem, title="Configuration", severity="warning", timeout=10)
         app.transport = opened.transport if opened.transport is not None else app.transport
         app._secret, app._has_secret = opened.secret, opened.secret is not None
         app.secret_source, app.keyring_problem = opened.source, opened.keyring_problem

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...api.errors import ApiError
+from ...api import journal
 from ...products import outcome
 from ...products.base import ALL, Lazy
 from ...products.rows import called, called_with_id
@@ -116,7 +117,8 @@ class Writes:
             if self.staging:
                 return self.staged.stage_add(payload)
             held = [r.id for r in self.table.resources()]
-            row, looked = await outcome.create(self.service, scope, payload, held)
+            with journal.doing("Create", self.kind.product, str(payload.get("name") or self.kind.singular)):
+                row, looked = await outcome.create(self.service, scope, payload, held)
             if not looked and row.id in held:  # create-or-get: the platform answered with one it had
                 existed.add(row.id)
             if looked:
@@ -231,7 +233,8 @@ class Writes:
             if spec.steps and not self.staging:
                 from ...products.edit_steps import send_steps
 
-                row, told = await send_steps(self.service, scope, resource, spec, form)
+                with journal.doing("Edit", self.kind.product, called(resource)):
+                    row, told = await send_steps(self.service, scope, resource, spec, form)
                 said[:] = [told]
                 return row
             patch = spec.body(form, resource)
@@ -241,7 +244,8 @@ class Writes:
                 return resource
             if self.staging:
                 return self.staged.stage_edit(resource, patch)
-            row, told = await outcome.update(self.service, scope, resource, patch, spec.method)
+            with journal.doing("Edit", self.kind.product, called(resource)):
+                row, told = await outcome.update(self.service, scope, resource, patch, spec.method)
             if told:
                 notify_lost(self.app, f"Saving {row.name}", told)
             return row
@@ -341,7 +345,8 @@ class Writes:
     async def _deleting(self, resource: Any) -> None:
         scope = self.kind.scope_of(resource) or self.scope
         try:
-            found = await outcome.delete(self.service, scope, resource)
+            with journal.doing("Delete", self.kind.product, called(resource)):
+                found = await outcome.delete(self.service, scope, resource)
         except Exception as err:
             notify_error(self.app, err, f"Deleting {resource.name}")
             return

@@ -271,8 +271,14 @@ class Staging:
         from ...products.outcome import NotApplied, OutcomeUnclear
 
         lost = "Sending the changes: the answer was lost"
+        from ...api import journal
+
+        parent = self.service.parent
         try:
-            said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
+            with journal.doing(
+                f"Send {len(self.changes)} staged changes", self.kind.product, parent.name if parent else ""
+            ):
+                said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
             self.app.notify(
                 f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20

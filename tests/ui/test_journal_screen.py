@@ -1,0 +1,46 @@
+"""The activity journal on J: what was sent this session, newest first, with its outcome; a failed
+call copied as curl without the key; a safe retry from there."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import loaded, make_app, row_named, screen_named, wait_for
+from tui.sandbox import DEMO_SECRET_KEY, Sandbox
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_changes_are_journalled_newest_first_copied_as_curl_and_a_busy_one_retried():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        view._do_action(web, next(a for a in view.kind.actions if a.name == "poweroff"))
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome == "done", what="sent")
+        stopped = row_named(view, "worker-batch-2")
+        sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)  # busy: refused, nothing done
+        view.writes.delete(stopped)
+        await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].outcome == "failed")
+        view.focus_table()
+        await pilot.press("J")
+        journal = await screen_named(pilot, app, "JournalScreen")
+        await wait_for(pilot, lambda: len(journal.shown) == 2, what="listed")
+        lines = [str(p) for p in (journal.query_one("#journal-lines").get_option_at_index(i).prompt for i in (0, 1))]
+        assert (
+            "✗ 409  Delete · worker-batch-2" in lines[0] and "DELETE /instance/v1/zones/fr-par-1/servers/" in lines[0]
+        )
+        assert "✓ 202  Power off · web-01" in lines[1] and "Instance" in lines[1]
+        await pilot.press("y")
+        assert "$CLOUDTUI_SECRET_KEY" in app.clipboard and DEMO_SECRET_KEY not in app.clipboard
+        assert app.clipboard.startswith("curl -X DELETE http://sandbox/instance/v1/zones/fr-par-1/servers/")
+        await pilot.press("enter")
+        dialog = await screen_named(pilot, app, "ResultScreen")
+        assert "409" in dialog.text and DEMO_SECRET_KEY not in dialog.text
+        await pilot.press("tab", "enter")  # Retry (Cancel had the focus)
+        await wait_for(pilot, lambda: len(app.journal.entries) == 3, what="the retry journalled")
+        await wait_for(pilot, lambda: app.journal.entries[0].outcome == "done", what="the retry answered")
+        assert app.journal.entries[0].doing.what == "Retry: Delete"
+        assert stopped.id not in sandbox.instance.servers["fr-par-1"]
+        await wait_for(pilot, lambda: len(journal.shown) == 3, what="the journal follows")

@@ -1,0 +1,55 @@
+"""The activity journal's entries: the curl line (quoted, the key from the environment, secrets in the
+body masked), what a look after a lost answer adds, and the file (JSON lines, rotated)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from tui.api.journal import Journal, doing, looked
+
+
+def test_the_curl_line_is_quoted_reads_the_key_from_the_environment_and_masks_secrets():
+    journal = Journal(lambda: "prod")
+    body = {"name": "it's; rm -rf /", "password": "Hunter2-secret", "user": {"password": "x"}, "n": 3}
+    with doing("Create", "Databases", "orders"):
+        entry = journal.sent(
+            "POST", "https://api.example.com/rdb/v1/regions/fr-par/instances?a=1&b=2", body, "X-Auth-Token"
+        )
+    journal.answered(entry, 200)
+    curl = entry.curl()
+    words = shlex.split(curl)  # a shell reads it back as the same words
+    assert words[:4] == ["curl", "-X", "POST", "https://api.example.com/rdb/v1/regions/fr-par/instances?a=1&b=2"]
+    assert words[5] == "X-Auth-Token: $CLOUDTUI_SECRET_KEY" and '"X-Auth-Token: $CLOUDTUI_SECRET_KEY"' in curl
+    sent = json.loads(words[-1])
+    assert sent["name"] == "it's; rm -rf /" and sent["password"] == "•••" and sent["user"]["password"] == "•••"
+    assert "Hunter2" not in curl and "Hunter2" not in entry.as_line()
+    assert (entry.outcome, entry.status, entry.doing.resource, entry.profile) == ("done", 200, "orders", "prod")
+    bearer = journal.sent("POST", "https://api.example.com/v1/x", None, "Authorization").curl()
+    assert '"Authorization: Bearer $CLOUDTUI_SECRET_KEY"' in bearer and "--data-raw" not in bearer
+
+
+def test_a_lost_answer_is_may_have_been_applied_until_the_look_says():
+    from tui.api.errors import OutcomeUnknown, Conflict
+
+    journal = Journal(lambda: "demo")
+    entry = journal.sent("POST", "https://a.example/x/action", {"action": "poweroff"}, "X-Auth-Token")
+    journal.failed(entry, OutcomeUnknown(503, "no answer"), unknown=True)
+    assert entry.outcome == "maybe" and not entry.retryable
+    looked("it is still running: it was not applied, and may be asked again", False)
+    assert entry.outcome == "failed" and entry.retryable and "not applied" in entry.looked
+    busy = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token")
+    journal.failed(busy, Conflict(409, "resource is in a transient state"), unknown=False)
+    assert busy.outcome == "failed" and busy.retryable and list(journal.entries)[0] is busy  # newest first
+
+
+def test_the_file_holds_a_json_line_per_entry_and_rotates(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    journal = Journal(lambda: "demo")
+    journal.write_to(str(path), max_bytes=600, keep=2)
+    for i in range(6):
+        journal.answered(journal.sent("DELETE", f"https://a.example/x/{i}", None, "X-Auth-Token"), 204)
+    journal.close()  # what is queued is written
+    lines = [json.loads(x) for f in sorted(tmp_path.iterdir()) for x in f.read_text().splitlines()]
+    assert {x["url"] for x in lines} <= {f"https://a.example/x/{i}" for i in range(6)} and len(lines) >= 3
+    assert (tmp_path / "journal.jsonl.1").exists() and all(x["outcome"] == "done" for x in lines)

@@ -1,0 +1,211 @@
+"""The activity journal (issue 36, item 1): every change the console sent this session, newest first —
+when, which profile, what was done to what, the request (method, URL, body with its secrets masked),
+its outcome (done, failed and why, may have been applied and what the look after it found) and how
+long it took — and the equivalent `curl` line, with the key as `$CLOUDTUI_SECRET_KEY`, never the key.
+
+The API client records each write it sends (`Journal.sent`, then `answered` or `failed`); what the
+console was doing comes from a context variable the action runners set (`doing`), and what a look
+after a lost answer found is added by `outcome` (`looked`), to the last write of the same task. An
+optional file (JSON lines, rotated) is written off the UI thread by the standard library's
+`QueueHandler` and `RotatingFileHandler`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import logging
+import shlex
+import time
+from collections import deque
+from dataclasses import field
+from typing import Any, Callable, Iterator
+
+from ..records import record
+from .safe import SECRET_MASK, clean, mask_userinfo
+
+MOST = 1_000  # entries kept in memory (the file, when named, keeps every one)
+SECRET_WORDS = ("password", "secret", "token", "private_key", "passphrase")
+
+
+@record
+class Doing:
+    """What the console was doing when it sent a request: `what` ("Power off"), `product`, `resource`."""
+
+    what: str
+    product: str = ""
+    resource: str = ""
+
+
+@record
+class Entry:
+    at: float  # wall time sent
+    profile: str
+    method: str
+    url: str
+    body: str  # the JSON sent, its secrets masked ("" for none)
+    auth: str  # the header the key goes in ("X-Auth-Token", or "Authorization" with Bearer)
+    doing: Doing | None = None
+    status: int = 0  # 0: no answer
+    outcome: str = "sending"  # done, failed, maybe (may have been applied), sending
+    said: str = ""  # why it failed, or what the look found
+    looked: str = ""  # what a look after a lost answer found
+    applied: bool | None = None  # what the look concluded
+    ms: float = 0.0
+    retryable: bool = False
+    raw_body: Any = field(default=None, repr=False)  # what was sent, to send it again (never written out)
+    journal: Any = field(default=None, repr=False)
+    started: float = 0.0  # monotonic, for `ms`
+
+    def curl(self) -> str:
+        """The equivalent call for a shell: every value quoted, the key read from the environment."""
+        header = (
+            '"Authorization: Bearer $CLOUDTUI_SECRET_KEY"'
+            if self.auth == "Authorization"
+            else f'"{self.auth}: $CLOUDTUI_SECRET_KEY"'
+        )
+        parts = ["curl", "-X", self.method, shlex.quote(self.url), "-H", header]
+        if self.body:
+            parts += ["-H", shlex.quote("Content-Type: application/json"), "--data-raw", shlex.quote(self.body)]
+        return " ".join(parts)
+
+    def as_line(self) -> str:
+        """The JSON line written to the journal's file."""
+        out = {k: getattr(self, k) for k in ("at", "profile", "method", "url", "body", "status", "outcome", "said")}
+        out.update(looked=self.looked, ms=round(self.ms, 1), curl=self.curl())
+        if self.doing is not None:
+            out.update(what=self.doing.what, product=self.doing.product, resource=self.doing.resource)
+        return json.dumps(out, ensure_ascii=False)
+
+
+_doing: contextvars.ContextVar[Doing | None] = contextvars.ContextVar("journal_doing", default=None)
+_last: contextvars.ContextVar[Entry | None] = contextvars.ContextVar("journal_last", default=None)
+
+
+@contextlib.contextmanager
+def doing(what: str, product: str = "", resource: str = "") -> Iterator[None]:
+    """Requests sent inside are journalled as `what` done to `resource` of `product`."""
+    token = _doing.set(Doing(what, product, resource))
+    try:
+        yield
+    finally:
+        _doing.reset(token)
+
+
+def looked(says: str, applied: bool | None) -> None:
+    """What a look after a lost answer found, added to the last write this task sent."""
+    entry = _last.get()
+    if entry is not None and entry.outcome == "maybe":
+        entry.looked, entry.applied = clean(says), applied
+        entry.outcome = "done" if applied else "failed" if applied is False else "maybe"
+        entry.retryable = applied is False
+        if entry.journal is not None:
+            entry.journal.changed(entry)
+
+
+def masked(value: Any) -> Any:
+    """A JSON body with the values of secret-named keys masked, and credentials in URLs."""
+    if isinstance(value, dict):
+        return {
+            k: SECRET_MASK if any(w in str(k).lower() for w in SECRET_WORDS) and v else masked(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [masked(v) for v in value]
+    if isinstance(value, str):
+        return mask_userinfo(value)
+    return value
+
+
+class Journal:
+    def __init__(self, profile: Callable[[], str]) -> None:
+        self.profile = profile
+        self.entries: deque[Entry] = deque(maxlen=MOST)
+        self.listeners: list[Callable[[Entry], None]] = []
+        self._file: logging.Logger | None = None
+        self._listener: Any = None
+        self.path = ""  # the file it is written to, if any
+
+    def sent(self, method: str, url: str, json_body: Any, auth: str, clock: Callable[[], float] = time.time) -> Entry:
+        body = json.dumps(masked(json_body), ensure_ascii=False, separators=(",", ":")) if json_body is not None else ""
+        entry = Entry(
+            clock(),
+            self.profile(),
+            method,
+            mask_userinfo(url),
+            body,
+            auth,
+            _doing.get(),
+            raw_body=json_body,
+            journal=self,
+            started=time.monotonic(),
+        )
+        self.entries.appendleft(entry)
+        _last.set(entry)
+        self.changed(entry)
+        return entry
+
+    def answered(self, entry: Entry, status: int) -> None:
+        entry.status, entry.outcome = status, "done"
+        self._ended(entry)
+
+    def failed(self, entry: Entry, err: Any, unknown: bool) -> None:
+        """`unknown`: the answer was lost after sending (it may have been applied)."""
+        entry.status = getattr(err, "status", 0) or 0
+        entry.said = clean(getattr(err, "summary", str(err)))
+        entry.outcome = "maybe" if unknown else "failed"
+        # a refusal that says nothing was done, or a limit: the same request may be sent again
+        entry.retryable = not unknown and entry.status in (409, 429, 503)
+        self._ended(entry)
+
+    def _ended(self, entry: Entry) -> None:
+        entry.ms = (time.monotonic() - entry.started) * 1000
+        self.changed(entry)
+
+    def changed(self, entry: Entry) -> None:
+        for listener in list(self.listeners):
+            listener(entry)
+        if self._file is not None and entry.outcome != "sending":
+            self._file.info(entry.as_line())
+
+    # ---- the file --------------------------------------------------------------------------------
+    def write_to(self, path: str, max_bytes: int = 1_000_000, keep: int = 5) -> None:
+        """Every entry, once it has ended, as a JSON line in `path` (rotated at `max_bytes`, `keep`
+        old files), written by a thread of the logging module's own."""
+        import logging.handlers
+        import queue
+
+        handler = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes, backupCount=keep, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        lines: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._listener = logging.handlers.QueueListener(lines, handler)
+        self._listener.start()
+        logger = logging.getLogger(f"cloudtui.journal.{id(self)}")
+        logger.propagate = False
+        logger.setLevel(logging.INFO)
+        logger.addHandler(logging.handlers.QueueHandler(lines))
+        self._file = logger
+
+    def open_file(self, path: str) -> str | None:
+        """Write to `path` from now on (none: stop writing); why it cannot be, or None."""
+        self.close()
+        self.path = path
+        if not path:
+            return None
+        try:
+            self.write_to(path)
+        except OSError as err:
+            return f"the journal file {path} cannot be written ({err.strerror or err}): it is kept in memory only"
+        return None
+
+    def close(self) -> None:
+        if self._listener is not None:
+            self._listener.stop()  # what is queued is written first
+            for handler in self._listener.handlers:
+                handler.close()
+            self._listener = None
+        if self._file is not None:
+            for handler in list(self._file.handlers):
+                self._file.removeHandler(handler)
+            self._file = None

@@ -1,0 +1,163 @@
+"""The activity journal on one key (`J`): every change sent this session, newest first, one line each —
+when, the outcome (✓ done, ✗ failed, ? may have been applied, … on its way), the status, what was done
+to what, the product, the request and how long it took. It follows new entries as they come.
+
+`enter` shows one whole: the request (method, URL, body with its secrets masked), what the answer or
+the look after a lost answer said, and the `curl` line (`y` copies it; the key is
+`$CLOUDTUI_SECRET_KEY`, never the key). A failed entry whose retry is safe (a busy resource, a limit,
+a look that found it not applied) offers Retry, after which the same request is sent again.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from .. import styles
+from ...api.safe import clean
+from ..widgets.key_bar import KeyBar
+
+MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
+
+
+def line(entry: Any) -> Text:
+    """One entry on one line (plain text: never markup)."""
+    at = time.strftime("%H:%M:%S", time.localtime(entry.at))
+    doing = entry.doing
+    what = f"{doing.what} · {doing.resource}" if doing and doing.resource else doing.what if doing else "—"
+    product = doing.product if doing else ""
+    path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
+    status = str(entry.status) if entry.status else "—"
+    took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
+    said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what[:34]:<34} {product[:12]:<12} "
+    return Text(clean(said + f"{entry.method} /{path}  {took}"), no_wrap=True, overflow="ellipsis")
+
+
+def whole(entry: Any) -> str:
+    """An entry whole, for its dialog."""
+    doing = entry.doing
+    head = (f"{doing.what} · {doing.resource}" if doing.resource else doing.what) if doing else "A change"
+    outcome = {
+        "done": "done",
+        "failed": "failed",
+        "maybe": "may have been applied",
+        "sending": "on its way",
+    }.get(entry.outcome, entry.outcome)
+    lines = [
+        f"{head}" + (f" ({doing.product})" if doing and doing.product else "") + f" — profile {entry.profile}",
+        f"Sent {time.strftime('%Y-%m-%d %H:%M:%S %Z', time.localtime(entry.at))}, {entry.ms:.0f} ms: {outcome}"
+        + (f" ({entry.status})" if entry.status else ""),
+    ]
+    if entry.said:
+        lines.append(entry.said)
+    if entry.looked:
+        lines.append(f"Looked again: {entry.looked}")
+    lines += ["", f"{entry.method} {entry.url}"]
+    if entry.body:
+        lines.append(entry.body)
+    lines += ["", "The same call (the key read from $CLOUDTUI_SECRET_KEY):", entry.curl()]
+    return "\n".join(lines)
+
+
+class JournalScreen(Screen[None]):
+    CSS_PATH = styles.DIALOGS
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("y", "copy", "Copy curl"),
+        Binding("enter", "open", "Open", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="journal")
+        self.shown: list[Any] = []  # the entries, as listed (newest first)
+
+    def compose(self) -> ComposeResult:
+        yield Label(self._title(), id="detail-title", markup=False)
+        yield OptionList(id="journal-lines")
+        yield KeyBar()
+
+    def _title(self) -> str:
+        n = len(self.app.journal.entries)
+        return f" Activity journal · {n} change{'s' if n != 1 else ''} sent this session (newest first)"
+
+    def on_mount(self) -> None:
+        self.app.journal.listeners.append(self._changed)
+        self._fill()
+        self.query_one(OptionList).focus()
+
+    def on_unmount(self) -> None:
+        if self._changed in self.app.journal.listeners:
+            self.app.journal.listeners.remove(self._changed)
+
+    def _fill(self) -> None:
+        options = self.query_one(OptionList)
+        self.shown = list(self.app.journal.entries)
+        options.clear_options()
+        if not self.shown:
+            options.add_option(Option("Nothing was changed this session yet.", disabled=True))
+            return
+        options.add_options([Option(line(e)) for e in self.shown])
+        options.highlighted = 0
+
+    def _changed(self, entry: Any) -> None:
+        """A new entry goes on top; one that ended is drawn again where it is."""
+        if not self.is_attached:
+            return
+        self.query_one("#detail-title", Label).update(self._title())
+        if entry in self.shown:
+            self.query_one(OptionList).replace_option_prompt_at_index(self.shown.index(entry), line(entry))
+        else:
+            self._fill()
+
+    def _current(self) -> Any:
+        at = self.query_one(OptionList).highlighted
+        return self.shown[at] if at is not None and at < len(self.shown) else None
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_open()
+
+    def action_copy(self) -> None:
+        entry = self._current()
+        if entry is not None:
+            self.app.copy_to_clipboard(entry.curl())
+            self.app.notify("Copied the curl line (the key is read from $CLOUDTUI_SECRET_KEY).", timeout=4)
+
+    def action_open(self) -> None:
+        entry = self._current()
+        if entry is None:
+            return
+        from .result import ResultScreen
+
+        def answered(retry: bool | None) -> None:
+            if retry:
+                self.app.run_worker(self._retry(entry), group="mutate", exit_on_error=False)
+
+        title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {entry.outcome}"
+        retry = "Retry" if entry.retryable and not self.app.settings.read_only else None
+        self.app.push_screen(ResultScreen(title, whole(entry), copy_text=entry.curl(), confirm_label=retry), answered)
+
+    async def _retry(self, entry: Any) -> None:
+        """The same request again, through the client of its origin (journalled as a new entry)."""
+        from ...api import journal
+        from ..errors import notify_error
+
+        client = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), None)
+        what = entry.doing.what if entry.doing else entry.method
+        if client is None:
+            self.app.notify("Its API is not in use in this profile any more: not sent.", severity="warning")
+            return
+        try:
+            doing = entry.doing
+            with journal.doing(f"Retry: {what}", doing.product if doing else "", doing.resource if doing else ""):
+                await client.request_data(entry.method, entry.url, json=entry.raw_body)
+        except Exception as err:
+            notify_error(self.app, err, f"Retry: {what}")
+            return
+        self.app.notify(f"Retry: {what} — accepted. r in its list shows it now.", timeout=6)

@@ -7,6 +7,8 @@ every test gets an in-memory keyring unless it installs another backend.
 from __future__ import annotations
 
 import logging
+import os
+import time
 from typing import Any, Callable
 
 import httpx
@@ -16,6 +18,10 @@ import pytest
 from keyrings import MemoryKeyring
 from tui.api.client import ApiClient, RetryPolicy
 from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
+
+
+os.environ["TZ"] = "UTC"  # details show local times: the same on every machine the suite runs on
+time.tzset()
 
 
 @pytest.fixture

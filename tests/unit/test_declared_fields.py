@@ -36,10 +36,13 @@ def test_a_path_reads_nested_objects_and_each_item_of_a_list_leniently():
     assert Field("missing", "Missing").cell(ROW) == "" and Field("missing", "Missing", blank="—").cell(ROW) == "—"
 
 
-def test_each_role_reads_its_own_way_in_a_column_in_the_detail_and_sorted():
+def test_each_role_reads_its_own_way_in_a_column_in_the_detail_and_sorted(monkeypatch):
+    from tui.products import times
+
+    monkeypatch.setattr(times, "NOW", lambda: 1_768_478_400.0)  # 2026-01-15T12:00:00Z
     created = Field("created_at", "Created", "time")
-    read = (created.cell(ROW), created.shown(ROW), created.sort_value(ROW))
-    assert read == ("2026-01-02", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05Z")
+    read = (created.cell(ROW), created.shown(ROW), created.sort_value(ROW))  # an age; the local time, its zone, age
+    assert read == ("13 d", "2026-01-02 03:04:05 UTC, 13 d 8 h ago", "2026-01-02T03:04:05Z")
     size = Field("size", "Size", "size")
     assert (size.cell(ROW), size.sort_value(ROW)) == ("20 GB", 20_000_000_000)
     tags = Field("tags", "Tags", "tags")
@@ -114,12 +117,14 @@ def test_a_field_is_refused_when_declared_wrong():
     assert both.has("name") and both.has("ip") and both.role == "name"
 
 
-def test_a_computed_field_and_a_value_read_otherwise_in_the_detail():
+def test_a_computed_field_and_a_value_read_otherwise_in_the_detail(monkeypatch):
+    from tui.products import times
     from tui.products.times import moment_of
 
+    monkeypatch.setattr(times, "NOW", lambda: 1_768_478_400.0)
     expires = Field("expires_at", "Expires", "time", blank="never", empty="never", as_detail=moment_of)
     row = Row({"id": "b", "expires_at": "2026-12-01T14:00:05Z"})
-    assert (expires.cell(row), expires.shown(row)) == ("2026-12-01", "2026-12-01 14:00 UTC")
+    assert (expires.cell(row), expires.shown(row)) == ("in 320 d", "2026-12-01 14:00:05 UTC, in 320 d 2 h")
     assert (expires.cell(ROW), expires.shown(ROW)) == ("never", "never")
 
     def stored(obj):

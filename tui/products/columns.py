@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .base import Column
-from .format import COMMON, Tones, date_of, human_bytes
+from .format import COMMON, Tones, human_bytes
+from .times import short_age
 
 
 def raw(key: str, empty: str = "none") -> Callable[[Any], str]:
@@ -58,7 +59,7 @@ def scope_col(scope_type: str = "zone", width: int = 8) -> Column:
 
 
 def created_col(key: str = "created_at") -> Column:
-    return Column("created", "Created", lambda r: date_of(r.text(key)), width=10, sort_key=lambda r: r.text(key))
+    return Column("created", "Created", lambda r: short_age(r.text(key)), width=10, sort_key=lambda r: r.text(key))
 
 
 def tags_col(width: int = 16) -> Column:

@@ -21,7 +21,8 @@ import ipaddress
 from typing import Any, Callable, Iterator, Literal
 
 from ..records import record
-from .format import COMMON, Tones, date_of, human_bytes
+from .format import COMMON, Tones, human_bytes
+from .times import moment_of, short_age
 
 Role = Literal["name", "id", "state", "ip", "tags", "ref", "time", "size", "money", "flag", "count", "place", "text"]
 ROLES: tuple[str, ...] = Role.__args__  # type: ignore[attr-defined]
@@ -248,7 +249,7 @@ def _as_text(role: str, value: Any, empty: str, detail: bool = False) -> str:
     if value is None or value == [] or value == {}:
         return empty
     if role == "time":
-        return str(value) if detail else date_of(str(value))
+        return moment_of(value) if detail else short_age(value)
     if role == "size":
         return human_bytes(value)
     if role == "flag":

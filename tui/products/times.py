@@ -9,11 +9,14 @@ import math
 import re
 import time
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Callable
 
 from ..api.safe import clean
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
+
+# The console's clock, for ages ("3 d"): the app puts its own here (tests and snapshots stand still).
+NOW: Callable[[], float] = time.time
 
 
 def parse(value: Any) -> datetime | None:
@@ -94,18 +97,43 @@ def date_of(value: Any) -> str:
 NOT_A_DATE = 40  # characters of a value that is not a time shown where a date goes
 
 
-def moment_of(value: Any) -> str:
-    """An RFC 3339 time as read, to the minute in UTC (`2026-12-01 14:00 UTC`); the text as given
-    when it is not a time."""
+def short_age(value: Any, now: float | None = None) -> str:
+    """How long ago a time was, as a list column reads it (`45 s`, `12 min`, `5 h`, `3 d`, `2 y`), or
+    how long until it (`in 3 d`); a value that is not a time as `date_of` shows it."""
+    seconds = left(value, NOW() if now is None else now)
+    if seconds is None:
+        return date_of(value)
+    s = abs(seconds)
+    said = (
+        f"{int(s)} s"
+        if s < 60
+        else f"{int(s // 60)} min"
+        if s < 3600
+        else f"{int(s // 3600)} h"
+        if s < 86_400
+        else f"{int(s // 86_400)} d"
+        if s < 365 * 86_400
+        else f"{int(s // (365 * 86_400))} y"
+    )
+    return f"in {said}" if seconds > 0 else said
+
+
+def moment_of(value: Any, now: float | None = None) -> str:
+    """An RFC 3339 time as a detail reads it: the local time to the second, with the zone and how long
+    ago or until (`2026-12-01 15:00:05 CET, 3 h 05 min ago`); the text as given when it is not a time."""
     moment = parse(value)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if moment is not None else str(value or "")
+    if moment is None:
+        return clean(str(value or ""))
+    seconds = moment.timestamp() - (NOW() if now is None else now)
+    when = f"in {span(seconds)}" if seconds > 0 else f"{span(-seconds)} ago"
+    return f"{moment.astimezone().strftime('%Y-%m-%d %H:%M:%S %Z')}, {when}"
 
 
 def second_of(value: Any) -> str:
-    """An RFC 3339 time to the second in UTC (`2026-12-01 14:00:05`): an event in a timeline, where
-    two may fall in one minute; the text as given when it is not a time."""
+    """An RFC 3339 time to the second, local, with the zone (`2026-12-01 15:00:05 CET`): an event in a
+    timeline, where two may fall in one minute; the text as given when it is not a time."""
     moment = parse(value)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S") if moment is not None else str(value or "")
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z") if moment is not None else clean(str(value or ""))
 
 
 def parse_duration(text: str) -> float:

@@ -22,7 +22,7 @@ from ..api.secret import Secret
 from ..api.errors import AuthenticationError
 from ..api.journal import Journal
 from ..config import Settings
-from ..products import manifest
+from ..products import manifest, times
 from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
@@ -93,6 +93,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         super().__init__()
         self._init_type_ahead()
         self.clock = clock  # wall time for "last refresh"; injectable so snapshots are stable
+        times.NOW = clock  # and for every age shown ("3 d")
         self.settings = settings
         self.secret_source = secret_source
         self.keyring_problem = keyring_problem

@@ -234,9 +234,9 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     columns=(
         Column(
             "at",
-            "At (UTC)",
+            "At",
             lambda r: second_of(r.text("created_at")),
-            width=19,
+            width=23,
             sort_key=lambda r: r.text("created_at"),
         ),
         Column("action", "Action", lambda r: r.text("action"), width=24),

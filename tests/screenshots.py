@@ -381,6 +381,16 @@ async def switched(pilot, app) -> None:
     )
 
 
+async def journal(pilot, app) -> None:
+    """Five servers powered off at once (one refused by the API), then J: what was sent, and how it went."""
+    await bulk_stop(pilot, app)
+    await pilot.press("escape")
+    for entry in app.journal.entries:
+        entry.ms = 40.0  # they vary run to run
+    await pilot.press("J")
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "JournalScreen" and len(app.screen.shown) == 4)
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -392,6 +402,7 @@ async def main() -> None:
     await shoot("bulk-power-off", (120, 40), bulk_stop)
     await shoot("bulk-power-off-80x24", (80, 24), bulk_stop)
     await shoot("watched", (120, 40), watched)
+    await shoot("journal", (120, 40), journal)
     await shoot("profile-switched", (120, 40), switched, staging=True)
     await shoot("instance-server-create", (120, 40), create_form)
     await shoot("instance-server-actions", (120, 40), actions)

@@ -69,3 +69,26 @@ def test_switched_to_another_profile(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+
+
+def test_journal(snap_compare):
+    """Two changes: a power off done, a delete refused (busy); durations set, as they vary run to run."""
+    sandbox = Sandbox(clock=ManualClock())
+    app = make_app(sandbox)
+
+    async def run(pilot):
+        view = await loaded(pilot, app)
+        web = next(r for r in view.table.resources() if r.name == "web-01")
+        view._do_action(web, next(a for a in view.kind.actions if a.name == "poweroff"))
+        stopped = next(r for r in view.table.resources() if r.state == "stopped")
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome == "done", what="sent")
+        sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)
+        view.writes.delete(stopped)
+        await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].outcome == "failed")
+        for entry in app.journal.entries:
+            entry.ms = 42.0
+        app.clear_notifications()
+        await pilot.press("J")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "JournalScreen" and app.screen.shown, what="J")
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run)

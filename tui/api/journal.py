@@ -119,18 +119,18 @@ def masked(value: Any) -> Any:
 
 
 class Journal:
-    def __init__(self, profile: Callable[[], str]) -> None:
-        self.profile = profile
+    def __init__(self, profile: Callable[[], str], clock: Callable[[], float] = time.time) -> None:
+        self.profile, self.clock = profile, clock
         self.entries: deque[Entry] = deque(maxlen=MOST)
         self.listeners: list[Callable[[Entry], None]] = []
         self._file: logging.Logger | None = None
         self._listener: Any = None
         self.path = ""  # the file it is written to, if any
 
-    def sent(self, method: str, url: str, json_body: Any, auth: str, clock: Callable[[], float] = time.time) -> Entry:
+    def sent(self, method: str, url: str, json_body: Any, auth: str) -> Entry:
         body = json.dumps(masked(json_body), ensure_ascii=False, separators=(",", ":")) if json_body is not None else ""
         entry = Entry(
-            clock(),
+            self.clock(),
             self.profile(),
             method,
             mask_userinfo(url),

@@ -103,7 +103,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         self.retry = retry
         self.transport = transport  # an in-process transport (tests, the demo's sandbox), else None
         self._secret = secret
-        self.journal = Journal(lambda: self.settings.profile)  # every change sent this session (`J`)
+        self.journal = Journal(lambda: self.settings.profile, clock)  # every change sent this session (`J`)
         self.journal_problem = self.journal.open_file(settings.journal_file)
         self.clients: dict[str, ApiClient] = {}
         self.client = self.client_for(PLATFORM)

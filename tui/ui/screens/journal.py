@@ -36,8 +36,8 @@ def line(entry: Any) -> Text:
     path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
-    said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what[:34]:<34} {product[:12]:<12} "
-    return Text(clean(said + f"{entry.method} /{path}  {took}"), no_wrap=True, overflow="ellipsis")
+    said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what[:34]:<34} {product[:12]:<12} "
+    return Text(clean(said + f"{entry.method} /{path}"), no_wrap=True, overflow="ellipsis")
 
 
 def whole(entry: Any) -> str:

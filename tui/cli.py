@@ -23,6 +23,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--region", help="the region regional views open in, or 'all'")
     p.add_argument("--read-only", dest="read_only", action="store_true", help="never send anything but GET")
     p.add_argument(
+        "--no-mouse",
+        dest="no_mouse",
+        action="store_true",
+        help="leave the mouse to the terminal (its own selection works, over SSH too); also `[ui] mouse = false`",
+    )
+    p.add_argument(
         "--debug-log",
         dest="debug_log",
         help="write a request log (secrets redacted) to this file (env CLOUDTUI_DEBUG_LOG)",
@@ -230,6 +236,7 @@ def _main(argv: list[str] | None) -> int:
         "zone": args.zone,
         "region": args.region,
         "read_only": args.read_only,
+        "no_mouse": args.no_mouse,
     }
     from .products.location import ALL, REGIONS, ZONES
 
@@ -260,6 +267,7 @@ def _main(argv: list[str] | None) -> int:
             region=args.region or DEFAULT_REGION,
             read_only=args.read_only,
             demo=True,
+            **_kept_ui(flags),  # the theme chosen last time, the mouse, as for any profile
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
         profiles = _demo_profiles(settings, args, children)
@@ -283,7 +291,7 @@ def _main(argv: list[str] | None) -> int:
 
     app = CloudApp(settings, secret, secret_source=source, lookup_secret=lookup, profiles=profiles)
     try:
-        app.run()
+        app.run(mouse=settings.mouse)
     finally:
         for child in [background, *children]:
             if child is not None:
@@ -296,6 +304,14 @@ def _main(argv: list[str] | None) -> int:
     if app.return_code:
         return app.return_code
     return 0
+
+
+def _kept_ui(flags: dict[str, Any]) -> dict[str, Any]:
+    """The config's `[ui]` settings for a run without a profile of its own (`--demo`)."""
+    from .config import resolve
+
+    kept = resolve(flags)
+    return {"theme": kept.theme, "mouse": kept.mouse}
 
 
 def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:

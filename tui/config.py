@@ -23,6 +23,8 @@ PROFILE_KEYS = (
     "ca_bundle",
     "genai_url",
     "journal_file",
+    "production",
+    "read_only",
 )
 UUID_RE = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
@@ -48,6 +50,12 @@ class Profile:
     genai_url: str = ""  # the generative-model API's own base URL (default: api_url)
     allowed_origins: tuple[str, ...] = ()  # other origins the operator allowed the secret key to go to
     journal_file: str = ""  # the activity journal also written here (JSON lines, rotated)
+    production: bool = False  # its own accent colour, its name in the title, every change confirmed by name
+    read_only: bool = False  # as --read-only, for this profile alone
+
+
+BOOLS = ("production", "read_only")  # profile keys read as true or false
+UI_KEYS = {"theme": str, "mouse": bool}  # the `[ui]` table: the theme chosen, whether the mouse is captured
 
 
 @record
@@ -55,6 +63,7 @@ class ConfigFile:
     path: Path
     default_profile: str = "default"
     profiles: dict[str, Profile] = field(default_factory=dict)
+    ui: dict[str, Any] = field(default_factory=dict)  # `[ui]`: the console's own settings, kept across starts
     error: str | None = None  # a file that could not be read is reported, never fatal
 
     @classmethod
@@ -85,11 +94,16 @@ class ConfigFile:
             cfg.error = f"cannot read {path}: {exc}"
             return cfg
         cfg.default_profile = str(data.get("default_profile") or "default")
+        ui = data.get("ui")
+        if isinstance(ui, dict):
+            cfg.ui = {k: v for k, v in ui.items() if k in UI_KEYS and isinstance(v, UI_KEYS[k])}
         known = set(fields(Profile))
         for name, table in (data.get("profiles") or {}).items():
             if isinstance(table, dict):
                 values: dict[str, Any] = {
-                    k: str(v) for k, v in table.items() if k in known and k not in ("name", "allowed_origins")
+                    k: (v is True if k in BOOLS else str(v))
+                    for k, v in table.items()
+                    if k in known and k not in ("name", "allowed_origins")
                 }
                 origins = table.get("allowed_origins")
                 if isinstance(origins, list):
@@ -127,10 +141,7 @@ class ConfigFile:
                     del table[key]
             if profile.allowed_origins:
                 table["allowed_origins"] = list(profile.allowed_origins)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
-        tmp.replace(self.path)
+        _write(self.path, tomlkit.dumps(doc))
 
 
 class ConfigNotSaved(Exception):
@@ -155,6 +166,9 @@ class Settings:
     unknown_profile: str | None = None  # a profile named by --profile or CLOUDTUI_PROFILE that the file lacks
     allowed_origins: tuple[str, ...] = ()  # origins beyond api_url and genai_url the secret key may go to
     journal_file: str = ""  # the activity journal also written here (`~` expanded)
+    production: bool = False  # a production profile (`Profile.production`)
+    theme: str = ""  # the theme last chosen (`[ui] theme`)
+    mouse: bool = True  # whether the console captures the mouse (`[ui] mouse`, `--no-mouse`)
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -225,14 +239,41 @@ def resolve(
         organization_id=prof.organization_id,
         zone=flags.get("zone") or prof.default_zone or DEFAULT_ZONE,
         region=flags.get("region") or prof.default_region or DEFAULT_REGION,
-        read_only=bool(flags.get("read_only")),
+        read_only=bool(flags.get("read_only")) or prof.read_only,
         config_error=cfg.error,
         ca_bundle=prof.ca_bundle,
         genai_url=(env.get("CLOUDTUI_GENAI_URL") or prof.genai_url).rstrip("/"),
         unknown_profile=unknown,
         allowed_origins=prof.allowed_origins,
         journal_file=os.path.expanduser(prof.journal_file) if prof.journal_file else "",
+        production=prof.production,
+        theme=str(cfg.ui.get("theme", "")),
+        mouse=bool(cfg.ui.get("mouse", True)) and not flags.get("no_mouse"),
     )
+
+
+def save_ui(key: str, value: Any, path: Path | None = None) -> None:
+    """One setting of the `[ui]` table written back (the file edited round-trip, as `save`)."""
+    import tomlkit
+
+    cfg = ConfigFile.load(path)
+    if cfg.error:
+        raise ConfigNotSaved(f"{cfg.error} — {key} was not saved, so nothing in it is lost")
+    text = cfg.path.read_text(encoding="utf-8") if cfg.path.exists() else ""
+    doc = tomlkit.parse(text)
+    table = doc.get("ui")
+    if not isinstance(table, dict):
+        table = tomlkit.table()
+        doc["ui"] = table
+    table[key] = value
+    _write(cfg.path, tomlkit.dumps(doc))
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 def allow_origin(profile_name: str, origin: str, path: Path | None = None) -> None:

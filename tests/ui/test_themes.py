@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import loaded, make_app, screen_named, wait_for
+from helpers import demo_settings, loaded, make_app, screen_named, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -13,7 +13,9 @@ pytestmark = pytest.mark.anyio
 def _themes() -> list[str]:
     from textual.app import App
 
-    return sorted(App().available_themes)
+    from tui.ui.themes import OWN
+
+    return sorted({*App().available_themes, *(t.name for t in OWN)})
 
 
 THEMES = _themes()
@@ -21,7 +23,23 @@ GROUPS = [THEMES[i::4] for i in range(4)]  # four tests, so the themes are tried
 
 
 def test_the_ansi_themes_are_among_them():
-    assert {"ansi-dark", "ansi-light", "textual-dark"} <= set(THEMES)
+    assert {"ansi-dark", "ansi-light", "textual-dark", "terminal", "high-contrast"} <= set(THEMES)
+
+
+async def test_the_theme_chosen_is_kept_for_the_next_start(sandbox):
+    from tui.config import ConfigFile, resolve
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        app.theme = "terminal"  # as the palette's "Change theme" sets it
+        await wait_for(pilot, lambda: ConfigFile.load().ui.get("theme") == "terminal", what="written")
+    kept = resolve({})  # the next start reads it
+    assert kept.theme == "terminal"
+    again = make_app(sandbox, settings=demo_settings(theme=kept.theme))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, again)
+        assert again.theme == "terminal"
 
 
 @pytest.mark.parametrize("themes", GROUPS, ids=[g[0] for g in GROUPS])
@@ -49,3 +67,21 @@ async def test_every_theme_on_a_list_a_detail_a_form_and_help(sandbox, themes):
                 await wait_for(pilot, lambda: app.screen.id == "main", what=f"back from {screen}")
         await pilot.press("question_mark")  # the keys still heard after every theme
         await screen_named(pilot, app, "HelpScreen")
+
+
+async def test_no_color_sends_no_colour_and_shows_the_cursor_by_its_style(sandbox, monkeypatch):
+    from rich.segment import Segment
+    from rich.style import Style
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        (last,) = [f for f in app.get_line_filters() if type(f).__name__ in ("Colourless", "Monochrome", "NoColor")]
+        (shown,) = last.apply([Segment("x", Style(color="red", bgcolor="grey11", bold=True))], None)
+        assert shown.style.color is None and shown.style.bgcolor is None and shown.style.bold  # not even "default"
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="a menu")
+        await pilot.pause()
+        highlighted = app.screen.query_one("OptionList").get_component_rich_style("option-list--option-highlighted")
+        assert highlighted.underline and highlighted.bold  # what its colour showed

@@ -59,7 +59,7 @@ def test_a_log_folder_that_cannot_be_written_is_said_on_stderr_at_exit(tmp_path,
     monkeypatch.setenv("CLOUDTUI_API_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("CLOUDTUI_SECRET_KEY", "k")
 
-    def run(app: CloudApp) -> None:  # the console ran and a failure was logged
+    def run(app: CloudApp, **how: object) -> None:  # the console ran and a failure was logged
         logging.getLogger("cloudtui.ui").error("a failure")
 
     monkeypatch.setattr(CloudApp, "run", run)

@@ -26,7 +26,7 @@ from ..products import manifest, times
 from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
-from . import collector, styles, textual_fixes
+from . import collector, styles, textual_fixes, themes
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .finding import Finding
@@ -95,6 +95,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         self.clock = clock  # wall time for "last refresh"; injectable so snapshots are stable
         times.NOW = clock  # and for every age shown ("3 d")
         self.settings = settings
+        themes.register(self, settings.theme)  # the console's own, and the one chosen last time
+        themes.no_colour(self)
         self.secret_source = secret_source
         self.keyring_problem = keyring_problem
         self.log_problem: str | None = None  # the log folder keeps nothing: said in the status bar
@@ -364,6 +366,18 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
             notify_error(
                 self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " ")
             )
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()
+        if self.no_color:  # no colour at all: what colour showed is shown by text style
+            variables.update(themes.NO_COLOUR_STYLES)
+        return variables
+
+    def watch_theme(self, theme: str) -> None:
+        settings = getattr(self, "settings", None)  # (not yet while the app is made)
+        if self.is_mounted and settings is not None and theme != settings.theme:  # chosen now: kept for next start
+            settings.theme = theme
+            themes.keep(self, theme)
 
     def action_command_palette(self) -> None:
         from .commands import CloudPalette  # Textual's, saying when its matches are in (type-ahead)

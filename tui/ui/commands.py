@@ -78,9 +78,11 @@ class CloudCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
+        commands = 0
         for name, command, help_text in [*self._index(), *self._system()]:
             score = matcher.match(name)
             if score > 0:
+                commands += 1
                 yield Hit(score, matcher.highlight(name), _guarded(self.app, command, name), help=help_text)
         finder = getattr(self.app, "finder", None)
         if finder is None or getattr(self.app, "main", None) is None:
@@ -90,7 +92,7 @@ class CloudCommands(Provider):
             # one line each (a help line under it doubled what the palette draws per key); never markup
             found_any = True
             yield Hit(1.0 - found.rank / 10, Content(finder.said(found)), partial(finder.jump, found))
-        if not found_any and len(query.strip()) > 1 and not finder.filled:  # what was not read yet may hold it
+        if not found_any and not commands and len(query.strip()) > 1 and not finder.filled:  # not read yet may hold it
             said = Content(f"No list read holds {query.strip()[:40]!r}: F indexes every product")
             yield Hit(0.01, said, _guarded(self.app, finder.fill, "Index every product"))
 

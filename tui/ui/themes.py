@@ -1,0 +1,131 @@
+"""The console's own themes, beside Textual's: one in the terminal's 16 colours (its own palette, so
+a light terminal and a dark one both read well) and a high-contrast one; and the theme chosen, kept
+in the config's `[ui]` table for the next start (written off the UI thread)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.theme import Theme
+
+TERMINAL = Theme(
+    name="terminal",
+    ansi=True,
+    primary="ansi_blue",
+    secondary="ansi_cyan",
+    warning="ansi_yellow",
+    error="ansi_red",
+    success="ansi_green",
+    accent="ansi_magenta",
+    foreground="ansi_default",
+    background="ansi_default",
+    surface="ansi_default",
+    panel="ansi_default",
+    boost="ansi_default",
+    dark=True,
+    variables={
+        "ansi-background": "ansi_default",
+        "ansi-foreground": "ansi_default",
+        "border": "ansi_blue",
+        "border-blurred": "ansi_bright_black",
+        "block-cursor-foreground": "ansi_bright_white",
+        "block-cursor-background": "ansi_blue",
+        "block-cursor-text-style": "bold",
+        "input-cursor-background": "ansi_blue",
+        "input-cursor-foreground": "ansi_bright_white",
+        "input-selection-background": "ansi_cyan",
+        "footer-key-foreground": "ansi_blue",
+        "button-color-foreground": "ansi_default",
+    },
+)
+
+HIGH_CONTRAST = Theme(
+    name="high-contrast",
+    primary="#FFFF00",
+    secondary="#00FFFF",
+    warning="#FFAA00",
+    error="#FF5555",
+    success="#55FF55",
+    accent="#FFFF00",
+    foreground="#FFFFFF",
+    background="#000000",
+    surface="#000000",
+    panel="#1A1A1A",
+    boost="#000000",
+    dark=True,
+    variables={
+        "border": "#FFFFFF",
+        "border-blurred": "#BBBBBB",
+        "block-cursor-foreground": "#000000",
+        "block-cursor-background": "#FFFF00",
+        "block-cursor-text-style": "bold",
+        "text-muted": "#DDDDDD",
+        "input-cursor-background": "#FFFF00",
+        "input-cursor-foreground": "#000000",
+        "footer-key-foreground": "#FFFF00",
+    },
+)
+
+OWN = (TERMINAL, HIGH_CONTRAST)
+
+
+def register(app: Any, chosen: str) -> None:
+    """The console's themes made available, and the one last chosen put on (a name no longer known
+    is left: the default stays)."""
+    for theme in OWN:
+        app.register_theme(theme)
+    if chosen and chosen in app.available_themes:
+        app.theme = chosen
+
+
+def no_colour(app: Any) -> None:
+    """`NO_COLOR`: no colour escape at all. Textual draws such a terminal in greys (256-colour escapes);
+    its filter that sends none is put in their place, and what colour alone showed (a cursor, a
+    highlighted choice, a focused field) is shown by reverse video instead (`styles/app.tcss`, `:nocolor`)."""
+    if not app.no_color:
+        return
+    from textual.filter import Monochrome, NoColor
+
+    app._filters = [Colourless() if isinstance(f, (Monochrome, NoColor)) else f for f in app._filters]
+
+
+# What colour alone showed, by text style when there is no colour (`CloudApp.get_css_variables`).
+# Textual draws its own reverse video by swapping colours, which are gone: underline and bold stay.
+NO_COLOUR_STYLES = {
+    "block-cursor-text-style": "bold underline",
+    "block-cursor-blurred-text-style": "underline",
+    "input-cursor-text-style": "underline",
+    "button-focus-text-style": "bold underline",
+}
+
+
+def _colourless_filter() -> Any:
+    from textual.filter import LineFilter
+    from rich.segment import Segment
+
+    class Colourless(LineFilter):
+        """Every segment without its colours (not even "default": no colour escape is sent at all),
+        its other attributes (bold, reverse, underline) kept."""
+
+        def apply(self, segments: list[Any], background: Any) -> list[Any]:
+            return [Segment(t, None if s is None else s.without_color, c) for t, s, c in segments]
+
+    return Colourless
+
+
+def Colourless() -> Any:  # noqa: N802  (a filter made as its class would be)
+    return _colourless_filter()()
+
+
+def keep(app: Any, name: str) -> None:
+    """The theme just chosen, written to the config for the next start, in a thread; a config that
+    cannot be written is said once."""
+    from ..config import save_ui
+
+    def write() -> None:
+        try:
+            save_ui("theme", name)
+        except Exception as err:  # an unreadable file is not written over; a full disk: said, not fatal
+            app.call_from_thread(app.notify, f"The theme is not kept for next time: {err}", severity="warning")
+
+    app.run_worker(write, thread=True, group="keep-theme", exclusive=True, exit_on_error=False)

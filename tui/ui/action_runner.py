@@ -53,8 +53,9 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     scope = host.kind.scope_of(first) or host.scope
     # a product's own page (a singleton) is not named after what is done to it ("Activate monitoring")
     doing = what if host.kind.singleton else f"{what} ({name})"
+    production = host.app.settings.production and spec.mutating  # every change asked, its name typed
     try:
-        if spec.confirm and not await _confirmed(host, spec, first, scope):
+        if (spec.confirm or production) and not await _confirmed(host, spec, rows, scope, production):
             return None
     except Exception as err:  # what the confirmation says could not be read: nothing is sent
         notify_error(app, err, doing)
@@ -146,16 +147,22 @@ def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None =
     return True
 
 
-async def _confirmed(host: ActionHost, spec: ActionSpec, row: Any, scope: str) -> bool:
+async def _confirmed(host: ActionHost, spec: ActionSpec, rows: list[Any], scope: str, typed: bool = False) -> bool:
+    """Asked first (Cancel focused); on a production profile, the name typed (the count, for several)."""
     from .screens.confirm import ConfirmScreen
 
+    row = rows[0]
     what = spec.label.rstrip("…")
     named = called_with_id(row)
     where = f"{named} in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
     said = await spec.confirm.get()(host.service, scope, row) if isinstance(spec.confirm, Lazy) else spec.confirm
     said = said if isinstance(said, str) else ""
     message = (said or f"{what}.") if host.kind.singleton else f"{what}: {where}." + (f"\n\n{said}" if said else "")
-    return bool(await host.app.push_screen_wait(ConfirmScreen(f"{what}?", message, what.split(" (")[0])))
+    typed_text = (str(len(rows)) if len(rows) > 1 else called(row) or host.kind.title) if typed else None
+    if typed:
+        message += f"\n\nProfile {host.app.settings.profile} is production."
+    asked = ConfirmScreen(f"{what}?", message, what.split(" (")[0], require_text=typed_text)
+    return bool(await host.app.push_screen_wait(asked))
 
 
 def open_menu(host: ActionHost, row: Any, actions: Any, children: Any, title: str, run: Any, open_child: Any) -> None:

@@ -369,6 +369,9 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
 
     def get_css_variables(self) -> dict[str, str]:
         variables = super().get_css_variables()
+        settings = getattr(self, "settings", None)
+        if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
+            variables.update(themes.PRODUCTION)
         if self.no_color:  # no colour at all: what colour showed is shown by text style
             variables.update(themes.NO_COLOUR_STYLES)
         return variables

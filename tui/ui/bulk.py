@@ -242,6 +242,9 @@ async def run(host: Any, bulk: Bulk) -> bool:
             timeout=10,
         )
         return False
+    if app.settings.production:  # every change on a production profile is confirmed by typing
+        bulk.data_lost = True
+        bulk.said = (bulk.said + "\n" if bulk.said else "") + f"Profile {app.settings.profile} is production."
     screen = BulkScreen(bulk, host.kind)
     app.push_screen(screen)
     if not await screen.answer:

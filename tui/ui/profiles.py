@@ -177,7 +177,10 @@ class Switching:
         s = opened.settings
         s.read_only = s.read_only or self.settings.read_only  # --read-only holds for the whole session
         old = list(app.clients.values())
+        recolour = s.production != app.settings.production
         app.settings = s
+        if recolour:  # a production profile's accent on, or off
+            app.refresh_css(animate=False)
         if s.journal_file != getattr(app.journal, "path", ""):  # the journal goes on; its file is the profile's
             problem = app.journal.open_file(s.journal_file)
             if problem:

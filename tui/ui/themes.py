@@ -117,6 +117,15 @@ def Colourless() -> Any:  # noqa: N802  (a filter made as its class would be)
     return _colourless_filter()()
 
 
+# A production profile's own accent, on every screen and in every theme: borders, focus, the key bar.
+PRODUCTION = {
+    "primary": "#E5484D",
+    "accent": "#E5484D",
+    "border": "#E5484D",
+    "footer-key-foreground": "#E5484D",
+}
+
+
 def keep(app: Any, name: str) -> None:
     """The theme just chosen, written to the config for the next start, in a thread; a config that
     cannot be written is said once."""

@@ -87,7 +87,7 @@ class BulkScreen(ModalScreen[None]):
             yield Static(self._message(), id="confirm-message", markup=False)
             yield OptionList(*lines, id="bulk-rows")
             if self.bulk.data_lost:
-                yield Label(f"Data is lost: type {n} (how many) to confirm:", markup=False)
+                yield Label(f"Type {n} (how many) to confirm:", markup=False)
                 yield LineInput(placeholder=str(n), id="confirm-text", compact=True)
                 yield Static("", id="confirm-hint", markup=False)
             with Horizontal(classes="buttons"):

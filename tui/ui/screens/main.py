@@ -276,6 +276,7 @@ class MainScreen(PaneHost, Screen[None]):
         bar.profile = app.settings.profile
         bar.project = app.settings.project_id
         bar.read_only = app.settings.read_only
+        bar.production = app.settings.production
         bar.note = "⚠ no log kept (folder not writable)" if app.log_problem else ""
         view, entry = self.view, self.current_entry
         where = (

@@ -116,6 +116,7 @@ class Writes:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
             if self.staging:
                 return self.staged.stage_add(payload)
+            await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope)
             held = [r.id for r in self.table.resources()]
             with journal.doing("Create", self.kind.product, str(payload.get("name") or self.kind.singular)):
                 row, looked = await outcome.create(self.service, scope, payload, held)
@@ -230,6 +231,8 @@ class Writes:
 
                 if not await ViewFlowUI(self.host, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
+            if not self.staging:
+                await self._production_ok("Save", called(resource), scope)
             if spec.steps and not self.staging:
                 from ...products.edit_steps import send_steps
 
@@ -285,6 +288,19 @@ class Writes:
             done,
         )
 
+    async def _production_ok(self, what: str, name: str, scope: str) -> None:
+        """On a production profile a create or an edit is sent once its name is typed (Cancel focused
+        otherwise it is not: the form stays, with what was typed)."""
+        if not self.app.settings.production:
+            return
+        from ...products.flows import StepCancelled
+        from ..screens.confirm import ConfirmScreen
+
+        where = f" in {scope}" if self.kind.scope_type != "global" else ""
+        said = f"{what} {self.kind.singular} {name}{where}.\n\nProfile {self.app.settings.profile} is production."
+        if not await self.app.push_screen_wait(ConfirmScreen(f"{what} {name}?", said, what, require_text=name)):
+            raise StepCancelled("Not sent: nothing was sent. ctrl+s asks again; esc closes.")
+
     # delete -----------------------------------------------------------------------------------
     def confirm_delete(self, resource: Any) -> None:
         if self.read_only:
@@ -333,7 +349,7 @@ class Writes:
                 + " will be deleted. This cannot be undone."
                 + (f"\n{warning}." if warning else ""),
                 "Delete",
-                require_text=name if self.kind.writing.delete_needs_name else None,
+                require_text=name if self.kind.writing.delete_needs_name or self.app.settings.production else None,
             ),
             answered,
         )

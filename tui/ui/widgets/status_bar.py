@@ -24,6 +24,7 @@ class StatusBar(Static):
     scope = reactive("")
     refreshed = reactive("never")
     read_only = reactive(False)
+    production = reactive(False)  # a production profile: said first, whatever the width
     note = reactive("")  # something the operator should know the whole session (the log is not kept)
     doing = reactive("")  # work under way across the console (every product being indexed)
     watching = reactive("")  # how many resources are watched (`ui.watch`)
@@ -59,8 +60,9 @@ class StatusBar(Static):
 
     def render(self) -> Content:
         width = self.content_size.width
-        prefix = len("READ-ONLY" + SEP) if self.read_only else 0
+        badges = [b for b, on in (("PRODUCTION", self.production), ("READ-ONLY", self.read_only)) if on]
+        prefix = sum(len(b + SEP) for b in badges)
         line = Content(self.fitted(width - prefix if width else 0))  # plain: a profile name is not markup
-        if self.read_only:  # first, so that no width ever cuts it off
-            line = Content.assemble(("READ-ONLY", "bold reverse"), SEP, line)
+        for badge in reversed(badges):  # first, so that no width ever cuts them off
+            line = Content.assemble((badge, "bold reverse"), SEP, line)
         return line

@@ -1,0 +1,56 @@
+"""A production profile: its own accent on every screen, PRODUCTION in the status bar, and every change
+confirmed by typing its name (the count, for several rows); read_only per profile."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import demo_settings, loaded, make_app, row_named, screen_named, typed, wait_for
+from tui.sandbox import Sandbox
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_production_profile_is_coloured_and_every_change_asks_for_its_name():
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert app.get_css_variables()["accent"].upper() == "#E5484D"
+        assert str(app.main.query_one("StatusBar").render()).startswith("PRODUCTION")
+        web = row_named(view, "web-01")
+        view.table.move_to(web.id)
+        view.focus_table()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="actions")
+        options = [c[0] for c in app.screen.choices]
+        app.screen.query_one("#choices").highlighted = options.index("Reboot")
+        await pilot.press("enter")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert asked.require_text == "web-01" and "is production" in asked.message
+        await pilot.press(*"web-0", "enter")  # not the name: nothing sent
+        assert app.screen is asked and not [p for m, p in sandbox.requests if m == "POST"]
+        await pilot.press("1", "enter")
+        await wait_for(pilot, lambda: [p for m, p in sandbox.requests if m == "POST"], what="sent once typed")
+
+        await pilot.press("e")  # an edit too
+        form = await screen_named(pilot, app, "FormScreen")
+        await wait_for(pilot, lambda: form.ready, what="the form")
+        await typed(pilot, app, name="web-01-renamed")
+        await pilot.press("ctrl+s")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert asked.require_text == "web-01"
+        await pilot.press("escape")  # not sent: the form stays, with what was typed
+        await wait_for(pilot, lambda: app.screen is form, what="back to the form")
+        assert not [p for m, p in sandbox.requests if m == "PATCH"]
+
+
+def test_read_only_and_production_are_a_profiles_own(tmp_path):
+    from tui.config import Profile, resolve, save_profile
+
+    save_profile(
+        Profile(name="prod", project_id="7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910", production=True, read_only=True)
+    )
+    settings = resolve({"profile": "prod"})
+    assert settings.production and settings.read_only
+    assert not resolve({"profile": "other"}).production

@@ -287,7 +287,7 @@ def models(then: str = ""):
             else:
                 await act(pilot, app, "Try a prediction")
                 play = app.screen
-                await pilot.press("ctrl+r")
+                await pilot.press("ctrl+s")
                 await wait_for(pilot, lambda: '"predictions"' in play.answer)
 
     return steps

@@ -311,7 +311,7 @@ def _kept_ui(flags: dict[str, Any]) -> dict[str, Any]:
     from .config import resolve
 
     kept = resolve(flags)
-    return {"theme": kept.theme, "mouse": kept.mouse}
+    return {"theme": kept.theme, "mouse": kept.mouse, "keymap": kept.keymap, "aliases": kept.aliases}
 
 
 def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:

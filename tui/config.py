@@ -64,6 +64,8 @@ class ConfigFile:
     default_profile: str = "default"
     profiles: dict[str, Profile] = field(default_factory=dict)
     ui: dict[str, Any] = field(default_factory=dict)  # `[ui]`: the console's own settings, kept across starts
+    keymap: dict[str, str] = field(default_factory=dict)  # `[keymap]`: a binding's id → its keys ("x", "d,x")
+    aliases: dict[str, str] = field(default_factory=dict)  # `[aliases]`: a word for the palette → a view's id
     error: str | None = None  # a file that could not be read is reported, never fatal
 
     @classmethod
@@ -97,6 +99,10 @@ class ConfigFile:
         ui = data.get("ui")
         if isinstance(ui, dict):
             cfg.ui = {k: v for k, v in ui.items() if k in UI_KEYS and isinstance(v, UI_KEYS[k])}
+        for table in ("keymap", "aliases"):
+            given = data.get(table)
+            if isinstance(given, dict):
+                setattr(cfg, table, {str(k): str(v) for k, v in given.items() if isinstance(v, str) and v.strip()})
         known = set(fields(Profile))
         for name, table in (data.get("profiles") or {}).items():
             if isinstance(table, dict):
@@ -169,6 +175,8 @@ class Settings:
     production: bool = False  # a production profile (`Profile.production`)
     theme: str = ""  # the theme last chosen (`[ui] theme`)
     mouse: bool = True  # whether the console captures the mouse (`[ui] mouse`, `--no-mouse`)
+    keymap: dict[str, str] = field(default_factory=dict)  # `[keymap]`
+    aliases: dict[str, str] = field(default_factory=dict)  # `[aliases]`
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -249,6 +257,8 @@ def resolve(
         production=prof.production,
         theme=str(cfg.ui.get("theme", "")),
         mouse=bool(cfg.ui.get("mouse", True)) and not flags.get("no_mouse"),
+        keymap=dict(cfg.keymap),
+        aliases=dict(cfg.aliases),
     )
 
 

@@ -48,7 +48,7 @@ def test_playground_after_a_send(snap_compare, gadgets_app):
         await pick(pilot, app, lambda text: text == "Try a prediction…")
         play = await screen_named(pilot, app, "PlaygroundScreen")
         await wait_for(pilot, lambda: "each input doubled" in play.answer, what="docs")
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: '"outputs"' in play.answer, what="answer")
         await pilot.pause()
 

@@ -105,8 +105,13 @@ async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
         sidebar.focus()
         assert len(sidebar.visible()) > sidebar.content_size.height  # more lines than fit
         last = max(i for i, (kid, _) in enumerate(sidebar.entries) if kid)
+        first = min(i for i, (kid, _) in enumerate(sidebar.entries) if kid)
         for _ in range(len(sidebar.entries)):
             await pilot.press("j")
+        assert sidebar.highlighted == last
+        await pilot.press("g")  # the top and the bottom, as in every list
+        assert sidebar.highlighted == first
+        await pilot.press("G")
         assert sidebar.highlighted == last
         drawn = sidebar.render().plain
         assert f"▸ {sidebar.entries[last][1]}" in drawn and len(drawn.splitlines()) <= sidebar.content_size.height

@@ -137,7 +137,7 @@ async def test_a_put_edit_sends_the_whole_object_and_shapes_are_declared_not_wri
         await menu(pilot, app, "Labels (replace the set)…")
         editor = await screen_named(pilot, app, "RecordListScreen")
         for value in ("a", "b"):
-            await pilot.press("a")
+            await pilot.press("c")
             form = await form_ready(pilot, app)
             await tab_to(pilot, app, "f-key")
             await pilot.press(*"env", "tab", value, "ctrl+s")

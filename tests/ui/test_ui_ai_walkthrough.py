@@ -125,7 +125,7 @@ async def inference_walk(pilot, app, sandbox, clock, tmp_path):
     # an array, then an image from disk
     await act(pilot, app, "Try a prediction")
     play = await screen_named(pilot, app, "PlaygroundScreen")
-    await pilot.press("ctrl+r")
+    await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: '"predictions"' in play.answer, what="the array's answer")
     assert json.loads(play.answer) == {"predictions": [[2.5, 3.0, 3.5]]}
     image = tmp_path / "digit.png"
@@ -142,7 +142,7 @@ async def inference_walk(pilot, app, sandbox, clock, tmp_path):
     assert f"({image.stat().st_size:,} bytes) as a request of" in text_of(
         play.query_one("#play-status")
     )  # the file's size, then the request's
-    await pilot.press("ctrl+r")
+    await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: len(play.session.history) == 2, what="the image's answer")
     scores = json.loads(play.answer)["predictions"][0]
     assert len(scores) == 3 and abs(sum(scores) - 1) < 1e-6

@@ -85,7 +85,7 @@ async def test_an_endpoint_on_an_untrusted_origin_gets_no_key_until_allowed(sand
         await screen_named(pilot, app, "ConfirmScreen")  # its documentation: asked at once
         await pilot.press("enter")  # Cancel
         await screen_named(pilot, app, "PlaygroundScreen")
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+s")
         ask = await screen_named(pilot, app, "ConfirmScreen")  # nothing sent: asked again (as the hint says), first
         assert "https://predict.elsewhere.example" in ask.message and app.focused.id == "cancel"
         assert not any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
@@ -103,7 +103,7 @@ async def test_documentation_on_an_untrusted_origin_asks_at_once_and_is_read_onc
         view = await open_view(pilot, app, "inference.models")
         await to_named_row(pilot, view, "image-classifier")
         await act(pilot, app, "Try a prediction")
-        ask = await screen_named(pilot, app, "ConfirmScreen")  # the documentation's request: asked now, not at ctrl+r
+        ask = await screen_named(pilot, app, "ConfirmScreen")  # the documentation's request: asked now, not at ctrl+s
         assert "https://predict.elsewhere.example" in ask.message
         assert not any(path.startswith("/inference-endpoints") for _, path in sandbox.requests)
         await pilot.press("tab", "enter")  # Allow
@@ -127,7 +127,7 @@ async def test_read_only_reads_models_and_predicts_but_changes_nothing(sandbox):
         assert [c[0] for c in menu.choices] == ["Try a prediction…"]
         await pilot.press("enter")
         play = await screen_named(pilot, app, "PlaygroundScreen")
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: '"predictions"' in play.answer, what="a prediction, which changes nothing")
         assert json.loads(play.answer)["predictions"]
         assert not notified(app, "read-only")

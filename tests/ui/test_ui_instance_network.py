@@ -89,7 +89,7 @@ async def test_placement_group_create_and_members(sandbox):
         await select(pilot, view, "batch-pack")
         await action(pilot, app, "Member servers…")
         await screen_named(pilot, app, "RecordListScreen")
-        await pilot.press("a")
+        await pilot.press("c")
         member = await form_ready(pilot, app)
         worker = next(s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "worker-batch-1")
         await set_select(pilot, member, "id", worker["id"])

@@ -89,7 +89,7 @@ async def test_users_databases_acl_rules_and_settings_changed_and_removed(sandbo
         await wait_for(pilot, lambda: acls.table.get("10.1.0.0/16") is not None, what="rule added")
         await act(pilot, app, "Replace the whole set")
         records = await screen_named(pilot, app, "RecordListScreen")
-        await pilot.press("a")
+        await pilot.press("c")
         await form_ready(pilot, app)
         await tab_to(pilot, app, "f-ip")
         await pilot.press(*"192.0.2.0/24")

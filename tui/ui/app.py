@@ -26,7 +26,7 @@ from ..products import manifest, times
 from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
-from . import collector, styles, textual_fixes, themes
+from . import collector, keymap, styles, textual_fixes, themes
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .finding import Finding
@@ -62,18 +62,26 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
     CSS_PATH = styles.APP
     COMMANDS = {lambda: _commands()}  # Textual's own commands included, after the console's
     BINDINGS = [
-        Binding("q", "quit", "Quit"),
-        Binding("question_mark", "help", "Help"),
-        Binding("colon", "command_palette", "Palette", show=False),
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("f1", "help", "Help", show=False, id="help_f1"),  # also where ? is typed (a field does not take f1)
+        Binding("colon", "command_palette", "Palette", show=False, id="command_palette"),
         # Textual adds its own ctrl+p only when no binding names the palette: with ':' bound, say it too.
-        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True),
-        Binding("ctrl+l", "login", "Log in", show=False),
-        Binding("ctrl+w", "watch_list", "Watched", show=False),
-        Binding("J", "journal", "Journal", show=False, tooltip="Every change sent this session, with its curl line"),
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="command_palette_alt"),
+        Binding("ctrl+l", "login", "Log in", show=False, id="login"),
+        Binding("ctrl+w", "watch_list", "Watched", show=False, id="watch_list"),
+        Binding(
+            "J",
+            "journal",
+            "Journal",
+            show=False,
+            tooltip="Every change sent this session, with its curl line",
+            id="journal",
+        ),
         # Tab moves focus as the app reads it, not when the focused field's queue reaches it: keys
         # typed or pasted in one burst ("name<tab>192.0.2.1") then land in the field they follow.
-        Binding("tab", "focus_next", show=False, priority=True),
-        Binding("shift+tab", "focus_previous", show=False, priority=True),
+        Binding("tab", "focus_next", show=False, priority=True, id="focus_next"),
+        Binding("shift+tab", "focus_previous", show=False, priority=True, id="focus_previous"),
     ]
 
     def __init__(
@@ -97,6 +105,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         self.settings = settings
         themes.register(self, settings.theme)  # the console's own, and the one chosen last time
         themes.no_colour(self)
+        if settings.keymap:  # keys of your own (`keymap.py`): said at start when one cannot be
+            self.set_keymap(settings.keymap)
         self.secret_source = secret_source
         self.keyring_problem = keyring_problem
         self.log_problem: str | None = None  # the log folder keeps nothing: said in the status bar
@@ -184,6 +194,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
         for problem in (self.settings.config_error, self.journal_problem):
             if problem:
                 self.notify(problem, title="Configuration", severity="warning", timeout=10)
+        if self.settings.keymap:
+            keymap.check(self, self.settings.keymap)
         if self.ready():
             self._open_when_listed()
         elif not self._has_secret and self._lookup_secret is not None:

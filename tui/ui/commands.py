@@ -59,6 +59,13 @@ class CloudCommands(Provider):
             )
         )
         app: Any = self.app
+        for alias, target in getattr(app.settings, "aliases", {}).items():  # the config's own words for views
+            entry = manifest.by_id(target) or next(
+                (e for e in manifest.entries() if (e.title or e.label).lower() == target.lower()), None
+            )
+            if entry is not None:
+                title = entry.title or entry.label
+                out.append((f"{alias} → {entry.group} › {title}", partial(main.go_to_entry, entry.id), f"Show {title}"))
         for name in app.profiles.names():  # switch account, project and API URL (`profiles.py`)
             if name != app.settings.profile:
                 out.append((f"Profile: {name}", partial(app.switch_profile, name), "Switch to this profile"))

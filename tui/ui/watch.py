@@ -168,7 +168,7 @@ class Watcher:
 class WatchList(PickerScreen):
     """What is watched: enter opens one, `d` stops watching the one highlighted."""
 
-    BINDINGS = [Binding("d,delete", "unwatch", "Stop watching")]
+    BINDINGS = [Binding("d,delete", "unwatch", "Stop watching", id="unwatch")]
 
     def __init__(self, watcher: Watcher, title: str, choices: list[tuple[str, Any]]) -> None:
         super().__init__(title, choices, id="watch-list")

@@ -41,8 +41,8 @@ class BulkScreen(ModalScreen[None]):
     CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True
     BINDINGS = [
-        Binding("escape", "close", "Cancel"),
-        Binding("x", "stop", "Stop the rest", show=False),
+        Binding("escape", "close", "Cancel", id="close"),
+        Binding("x", "stop", "Stop the rest", show=False, id="stop"),
         *scrolling("scroll_rows", 8),  # the list scrolls whatever has the focus (Cancel or Close has it)
     ]
 

@@ -44,11 +44,11 @@ FLUSH = 0.05  # seconds between redraws of an answer arriving
 class ChatScreen(Screen[None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("escape", "stop_or_back", "Stop / back"),
-        Binding("ctrl+y", "copy_answer", "Copy answer", priority=True),
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("ctrl+r", "models", "Reload models", priority=True),
-        Binding("f1", "app.help", "Help"),  # ? is typed into the message here
+        Binding("escape", "stop_or_back", "Stop / back", id="stop_or_back"),
+        Binding("ctrl+y", "copy_answer", "Copy answer", priority=True, id="copy_answer"),
+        Binding("ctrl+s", "save", "Save", priority=True, id="save"),
+        Binding("ctrl+r", "models", "Reload models", priority=True, id="models"),
+        Binding("f1", "app.help", "Help", id="help"),  # ? is typed into the message here
     ]
     DEFAULT_CSS = """
     ChatScreen #chat-head { width: 100%; height: auto; max-height: 3; padding: 0 1; text-style: bold; }

@@ -25,9 +25,23 @@ from ..widgets.key_bar import KeyBar
 class ChildScreen(PaneHost, Screen[None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("p", "toggle_pane", "Pane", show=False, tooltip="The detail of the row under the cursor, beside it"),
-        Binding("F", "app.fill_index", "Index all", show=False, tooltip="List every product once, for the palette"),
+        Binding("escape", "back", "Back", id="back"),
+        Binding(
+            "p",
+            "toggle_pane",
+            "Pane",
+            show=False,
+            tooltip="The detail of the row under the cursor, beside it",
+            id="toggle_pane",
+        ),
+        Binding(
+            "F",
+            "app.fill_index",
+            "Index all",
+            show=False,
+            tooltip="List every product once, for the palette",
+            id="fill_index",
+        ),
     ]
 
     def __init__(self, view: Any) -> None:

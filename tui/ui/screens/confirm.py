@@ -18,7 +18,7 @@ from ..widgets.line_input import LineInput
 class ConfirmScreen(ModalScreen[bool]):
     CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
 
     def __init__(
         self, title: str, message: str, confirm_label: str = "Delete", require_text: str | None = None

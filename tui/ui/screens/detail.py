@@ -30,18 +30,18 @@ class DetailScreen(Screen[None]):
     CSS_PATH = styles.DIALOGS
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("v", "toggle_view", "Next tab"),
-        Binding("a", "resource('actions')", "Actions"),
-        Binding("e", "resource('edit')", "Edit"),
-        Binding("d", "resource('delete')", "Delete"),
-        Binding("y", "resource('copy_id')", "Copy ID"),
-        Binding("R", "resource('related')", "Related", show=False),
-        Binding("W", "resource('watch')", "Watch", show=False, tooltip="Be told when its state changes"),
-        Binding("r", "resource('refresh_one')", "Refresh"),
-        Binding("x", "secrets", "Reveal secret"),
-        Binding("j", "scroll(1)", show=False),
-        Binding("k", "scroll(-1)", show=False),
+        Binding("escape", "app.pop_screen", "Back", id="back"),
+        Binding("v", "toggle_view", "Next tab", id="toggle_view"),
+        Binding("a", "resource('actions')", "Actions", id="actions"),
+        Binding("e", "resource('edit')", "Edit", id="edit"),
+        Binding("d", "resource('delete')", "Delete", id="delete"),
+        Binding("y", "resource('copy_id')", "Copy ID", id="copy_id"),
+        Binding("R", "resource('related')", "Related", show=False, id="related"),
+        Binding("W", "resource('watch')", "Watch", show=False, tooltip="Be told when its state changes", id="watch"),
+        Binding("r", "resource('refresh_one')", "Refresh", id="refresh_one"),
+        Binding("x", "secrets", "Reveal secret", id="secrets"),
+        Binding("j", "scroll(1)", show=False, id="down"),
+        Binding("k", "scroll(-1)", show=False, id="up"),
     ]
 
     def __init__(self, view: Any, row: Any) -> None:

@@ -25,7 +25,7 @@ from ..widgets.line_input import LineInput
 class FilePickerScreen(ModalScreen["Path | None"]):
     CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
     DEFAULT_CSS = """
     FilePickerScreen #dialog { height: 80%; }
     FilePickerScreen DirectoryTree { height: 1fr; min-height: 4; }

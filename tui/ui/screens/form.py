@@ -37,8 +37,8 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
     AUTO_FOCUS = ".form-control"
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "submit", "Submit"),
+        Binding("escape", "cancel", "Cancel", id="cancel"),
+        Binding("ctrl+s", "submit", "Submit", id="send"),
     ]
 
     def __init__(

@@ -20,7 +20,8 @@ from .. import styles
 NOTES: list[tuple[str, str]] = [
     ("tab / shift+tab", "move between the sidebar and the table, or between fields"),
     ("h / l, ← / → in the sidebar", "fold a product's views away / unfold them; enter on a heading too"),
-    ("space, then a", "mark rows (where an action takes several), then act on all the marked ones; esc unmarks"),
+    ("space or M, then a, d or e", "mark rows (or all shown), then act on all of them; esc unmarks"),
+    ("[keymap] in config.toml", 'remaps a key by the id in the last column: delete = "x"'),
     ("v in a detail", "the next tab: fields, JSON, then the kind's own (events, metrics…)"),
     ("x in a detail", "reveal a secret: a one-time one (shown once) or a credential inside a URL; y copies"),
     ("m / w on a chart", "the next metric / the next time window"),
@@ -33,9 +34,10 @@ def _words(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower().removesuffix(" screen") or name.lower()
 
 
-def bindings_of(front: Screen[Any]) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+def bindings_of(front: Screen[Any]) -> list[tuple[str, list[tuple[str, str, bool, str]]]]:
     """The described bindings active on `front`, grouped by where they come from (the focused widget
-    and its parents, the screen, then the app: "anywhere"): (group, [(keys, what, enabled)])."""
+    and its parents, the screen, then the app: "anywhere"): (group, [(keys, what, enabled, id)]), the id
+    being what the config's [keymap] remaps."""
     groups: dict[str, dict[tuple[int, str], list[Any]]] = {}
     rank: dict[str, int] = {}  # the console's own keys first, a Textual widget's (scrolling) next, the app's last
     app = front.app
@@ -45,20 +47,20 @@ def bindings_of(front: Screen[Any]) -> list[tuple[str, list[tuple[str, str, bool
             continue
         group = "anywhere" if node is app else _words(type(node).__name__)
         rank[group] = 2 if node is app else 1 if type(node).__module__.startswith("textual.") else 0
-        entry = groups.setdefault(group, {}).setdefault((id(node), binding.action), [[], what, enabled])
+        entry = groups.setdefault(group, {}).setdefault((id(node), binding.action), [[], what, enabled, binding.id])
         shown = app.get_key_display(replace(binding, key=key, key_display=None))  # "/" for slash, "?" for question_mark
         if shown not in entry[0]:
             entry[0].append(shown)
     ordered = sorted(groups.items(), key=lambda g: rank[g[0]])  # (stable: the focused widget's before its parents')
     return [
-        (group, [(" / ".join(keys), what, enabled) for keys, what, enabled in entries.values()])
+        (group, [(" / ".join(keys), what, enabled, bid or "") for keys, what, enabled, bid in entries.values()])
         for group, entries in ordered
     ]
 
 
 class HelpScreen(ModalScreen[None]):
     CSS_PATH = styles.DIALOGS
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="dismiss")]
 
     def __init__(self, front: Screen[Any] | None = None) -> None:
         super().__init__()
@@ -68,16 +70,18 @@ class HelpScreen(ModalScreen[None]):
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
+        table.add_column(style="dim")  # the id the config's [keymap] remaps
         sections = bindings_of(self.front) if self.front is not None else []
         for group, keys in sections:
             table.add_row(Text(f" {group.capitalize()} ", style="reverse"), "")
-            for key, what, enabled in keys:
-                table.add_row(Text(key), Text(what + ("" if enabled else " (not now)"), style="" if enabled else "dim"))
+            for key, what, enabled, bid in keys:
+                said = Text(what + ("" if enabled else " (not now)"), style="" if enabled else "dim")
+                table.add_row(Text(key), said, Text(bid))
             table.add_row("", "")
         table.add_row(Text(" Also ", style="reverse"), "")
         for key, what in NOTES:
             table.add_row(Text(key), Text(what))
         with Vertical(id="dialog", classes="help"):
-            yield Label("cloudtui keys: here, then anywhere", id="dialog-title")
+            yield Label("cloudtui keys: here, then anywhere (the dim word: its id for [keymap])", id="dialog-title")
             with VerticalScroll():
                 yield Static(table)

@@ -69,9 +69,9 @@ def whole(entry: Any) -> str:
 class JournalScreen(Screen[None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("y", "copy", "Copy curl"),
-        Binding("enter", "open", "Open", show=False),
+        Binding("escape", "app.pop_screen", "Back", id="back"),
+        Binding("y", "copy", "Copy curl", id="copy"),
+        Binding("enter", "open", "Open", show=False, id="open"),
     ]
 
     def __init__(self) -> None:

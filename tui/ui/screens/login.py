@@ -39,7 +39,7 @@ class LoginResult:
 class LoginScreen(ModalScreen[LoginResult | None]):
     CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True  # keys typed before it focuses a field wait for it (ui/typeahead.py)
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel"), Binding("ctrl+s", "save", "Save", id="send")]
 
     def __init__(
         self, profile: Profile, test: Tester, *, problem: str | None = None, keyring_problem: str | None = None

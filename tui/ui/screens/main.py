@@ -35,13 +35,29 @@ class MainScreen(PaneHost, Screen[None]):
     AUTO_FOCUS = "#views ResourceTable, #views #panel-scroll"
     BINDINGS = [
         # One key, worded by the scope type of the view in front (only the matching one is active).
-        Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones"),
-        Binding("z", "scope('region')", "Region", tooltip="Choose the region of this view, or all regions"),
+        Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones", id="scope-zone"),
         Binding(
-            "F", "fill_index", "Index all", show=False, tooltip="List every product once, for the palette's search"
+            "z",
+            "scope('region')",
+            "Region",
+            tooltip="Choose the region of this view, or all regions",
+            id="scope-region",
         ),
         Binding(
-            "p", "toggle_pane", "Pane", show=False, tooltip="The detail of the row under the cursor, beside the list"
+            "F",
+            "fill_index",
+            "Index all",
+            show=False,
+            tooltip="List every product once, for the palette's search",
+            id="fill_index",
+        ),
+        Binding(
+            "p",
+            "toggle_pane",
+            "Pane",
+            show=False,
+            tooltip="The detail of the row under the cursor, beside the list",
+            id="toggle_pane",
         ),
         Binding(
             "b",
@@ -49,6 +65,7 @@ class MainScreen(PaneHost, Screen[None]):
             "Sidebar",
             show=False,
             tooltip="Hide the sidebar (the list takes the whole width), or show it",
+            id="toggle_sidebar",
         ),
     ]
 

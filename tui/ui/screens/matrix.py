@@ -27,15 +27,15 @@ Cell = tuple[str, str]
 class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("space", "cycle(1)", "Next value"),
-        Binding("enter", "cycle(1)", "Next value", show=False),
-        Binding("backspace", "cycle(-1)", "Previous value", show=False),
-        Binding("j", "move(1, 0)", show=False),
-        Binding("k", "move(-1, 0)", show=False),
-        Binding("l", "move(0, 1)", show=False),
-        Binding("h", "move(0, -1)", show=False),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("escape", "cancel", "Cancel"),
+        Binding("space", "cycle(1)", "Next value", id="next-value"),
+        Binding("enter", "cycle(1)", "Next value", show=False, id="next-value-enter"),
+        Binding("backspace", "cycle(-1)", "Previous value", show=False, id="previous-value"),
+        Binding("j", "move(1, 0)", show=False, id="down"),
+        Binding("k", "move(-1, 0)", show=False, id="up"),
+        Binding("l", "move(0, 1)", show=False, id="right"),
+        Binding("h", "move(0, -1)", show=False, id="left"),
+        Binding("ctrl+s", "save", "Save", id="send"),
+        Binding("escape", "cancel", "Cancel", id="cancel"),
     ]
 
     def __init__(

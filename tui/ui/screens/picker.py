@@ -39,11 +39,11 @@ def _option(i: int, choice: tuple[Any, ...], current: bool = False) -> Option:
 class PickerScreen(ModalScreen[Any]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("j", "down", show=False),
-        Binding("k", "up", show=False),
-        Binding("g", "first", show=False),  # the first choice, the last: as in every list
-        Binding("G", "last", show=False),
+        Binding("escape", "cancel", "Cancel", id="cancel"),
+        Binding("j", "down", show=False, id="down"),
+        Binding("k", "up", show=False, id="up"),
+        Binding("g", "first", show=False, id="first"),  # the first choice, the last: as in every list
+        Binding("G", "last", show=False, id="last"),
     ]
 
     def __init__(self, title: str, choices: list[tuple[str, Any]], current: Any = None, id: str | None = None) -> None:

@@ -3,7 +3,7 @@ loaded from a file, sent with a key; the answer, or the error with what to do, s
 exchange kept in the session's history of that resource (reopening the playground finds it, and
 the payload left unsent). Nothing here knows what is being tried.
 
-Keys: ctrl+r send, ctrl+o load a file into the payload, tab to the answer (y copies it) and the
+Keys: ctrl+s send, ctrl+o load a file into the payload, tab to the answer (y copies it) and the
 history (enter puts an earlier exchange back), esc close.
 """
 
@@ -87,10 +87,10 @@ def compact_json(value: Any, width: int = 72, indent: int = 0) -> str:
 class PlaygroundScreen(ModalScreen[None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("ctrl+r", "send", "Send", priority=True),
-        Binding("ctrl+o", "load", "Load file", priority=True),
-        Binding("y", "copy", "Copy answer"),
-        Binding("escape", "close", "Close"),
+        Binding("ctrl+s", "send", "Send", priority=True, id="send"),  # the one send key of every screen
+        Binding("ctrl+o", "load", "Load file", priority=True, id="load"),
+        Binding("y", "copy", "Copy answer", id="copy"),
+        Binding("escape", "close", "Close", id="close"),
     ]
     DEFAULT_CSS = """
     PlaygroundScreen #dialog { width: 100; height: 95%; }
@@ -130,7 +130,7 @@ class PlaygroundScreen(ModalScreen[None]):
                 yield Static("", id="answer", markup=False)
             yield OptionList(id="history")
             yield Static(
-                "ctrl+r send · ctrl+o load a file · tab to the answer (y copy) or history · esc close",
+                "ctrl+s send · ctrl+o load a file · tab to the answer (y copy) or history · esc close",
                 classes="hint",
                 markup=False,
             )
@@ -156,7 +156,7 @@ class PlaygroundScreen(ModalScreen[None]):
                 self.app.ask_origin(err.origin, then=self._docs_again)
             return
         self._set_answer(as_text(found), "How to call it (the API's documentation):\n")
-        self._status("ctrl+r sends the payload above.")
+        self._status("ctrl+s sends the payload above.")
 
     def _docs_again(self) -> None:
         """The documentation's origin allowed: read it, unless this dialog is closed or has an answer."""
@@ -184,7 +184,7 @@ class PlaygroundScreen(ModalScreen[None]):
             summary, hint = describe(err)
             log_shown(self.title_text, summary, err)
             if isinstance(err, UntrustedOrigin) and hasattr(self.app, "ask_origin"):  # the key stays here until allowed
-                self.app.ask_origin(err.origin, again=True)  # sent with ctrl+r: asked even if refused before
+                self.app.ask_origin(err.origin, again=True)  # sent with ctrl+s: asked even if refused before
             status = f"✖ {summary}"
             shown = f"{summary}\n\n{hint}"
             body_text = getattr(err, "body", None)
@@ -249,7 +249,7 @@ class PlaygroundScreen(ModalScreen[None]):
         self.query_one("#payload", TextArea).text = text
         self.session.draft = text
         self._status(
-            f"Loaded {clean(str(path))} ({size:,} bytes) as a request of {len(text):,} characters: ctrl+r sends it."
+            f"Loaded {clean(str(path))} ({size:,} bytes) as a request of {len(text):,} characters: ctrl+s sends it."
         )
 
     # ---- shown --------------------------------------------------------------------------------

@@ -31,17 +31,17 @@ def _cell(value: Any) -> Text:
 class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("a", "add", "Add"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "remove", "Delete"),
-        Binding("K", "move(-1)", "Move up"),
-        Binding("J", "move(1)", "Move down"),
-        Binding("j", "cursor(1)", show=False),
-        Binding("k", "cursor(-1)", show=False),
-        Binding("g", "cursor_to(0)", show=False),  # the first record, the last: as in every list
-        Binding("G", "cursor_to(-1)", show=False),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("escape", "cancel", "Cancel"),
+        Binding("c", "add", "Add", id="create"),  # c creates everywhere
+        Binding("e", "edit", "Edit", id="edit"),
+        Binding("d", "remove", "Delete", id="delete"),
+        Binding("K", "move(-1)", "Move up", id="move-up"),
+        Binding("J", "move(1)", "Move down", id="move-down"),
+        Binding("j", "cursor(1)", show=False, id="down"),
+        Binding("k", "cursor(-1)", show=False, id="up"),
+        Binding("g", "cursor_to(0)", show=False, id="top"),  # the first record, the last: as in every list
+        Binding("G", "cursor_to(-1)", show=False, id="bottom"),
+        Binding("ctrl+s", "save", "Save", id="send"),
+        Binding("escape", "cancel", "Cancel", id="cancel"),
     ]
 
     def __init__(
@@ -81,7 +81,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             if self.describe:
                 yield Static(self.describe, id="records-note", markup=False)
             yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
-            keys = "a add · e edit · d delete" + (" · K/J move" if self.ordered else "") + " · ctrl+s save · esc cancel"
+            keys = "c add · e edit · d delete" + (" · K/J move" if self.ordered else "") + " · ctrl+s save · esc cancel"
             if self.read_only:
                 keys = "read-only: nothing here is changed · esc close"
             yield Static("", id="records-status", markup=False)

@@ -26,24 +26,19 @@ from ...api.safe import clean
 
 def scrolling(action: str, page: int) -> list[Binding]:
     """The keys that scroll a dialog's body whatever has the focus (a button has it): `action(lines)`."""
-    return [
-        Binding("down,j", f"{action}(1)", show=False),
-        Binding("up,k", f"{action}(-1)", show=False),
-        Binding("pagedown", f"{action}({page})", show=False),
-        Binding("pageup", f"{action}(-{page})", show=False),
-        Binding("end", f"{action}(100000)", show=False),
-        Binding("home", f"{action}(-100000)", show=False),
-    ]
+    steps = (("down,j", 1, "down"), ("up,k", -1, "up"), ("pagedown", page, "page-down"), ("pageup", -page, "page-up"))
+    steps += (("end", 100000, "end"), ("home", -100000, "home"))
+    return [Binding(keys, f"{action}({n})", show=False, id=f"scroll-{name}") for keys, n, name in steps]
 
 
 class ResultScreen(ModalScreen[bool]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("y", "copy", "Copy"),
+        Binding("escape", "close", "Close", id="close"),
+        Binding("y", "copy", "Copy", id="copy"),
         *scrolling("scroll_body", 20),  # the text scrolls whatever has the focus (a review's Cancel has it)
-        Binding("left,h", "sideways(-8)", show=False),
-        Binding("right,l", "sideways(8)", show=False),
+        Binding("left,h", "sideways(-8)", show=False, id="left"),
+        Binding("right,l", "sideways(8)", show=False, id="right"),
     ]
 
     def __init__(

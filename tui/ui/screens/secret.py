@@ -31,13 +31,13 @@ MASK = "•" * 12
 class SecretScreen(ModalScreen[None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("v", "toggle", "Reveal/hide"),
-        Binding("y", "copy", "Copy"),
-        Binding("j", "move(1)", show=False),
-        Binding("k", "move(-1)", show=False),
-        Binding("left,h", "sideways(-8)", show=False),
-        Binding("right,l", "sideways(8)", show=False),
+        Binding("escape", "close", "Close", id="close"),
+        Binding("v", "toggle", "Reveal/hide", id="toggle"),
+        Binding("y", "copy", "Copy", id="copy"),
+        Binding("j", "move(1)", show=False, id="down"),
+        Binding("k", "move(-1)", show=False, id="up"),
+        Binding("left,h", "sideways(-8)", show=False, id="left"),
+        Binding("right,l", "sideways(8)", show=False, id="right"),
     ]
 
     def __init__(

@@ -35,10 +35,10 @@ from ..refresher import Refresher
 
 class PanelView(Vertical):
     BINDINGS = [
-        Binding("a", "actions", "Actions"),
-        Binding("r", "refresh", "Refresh"),
-        Binding("v", "json", "JSON"),
-        Binding("x", "secrets", "Reveal secret", show=False),
+        Binding("a", "actions", "Actions", id="actions"),
+        Binding("r", "refresh", "Refresh", id="refresh"),
+        Binding("v", "json", "JSON", id="json"),
+        Binding("x", "secrets", "Reveal secret", show=False, id="secrets"),
     ]
 
     class Refreshed(Message):

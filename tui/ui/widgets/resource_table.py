@@ -53,15 +53,15 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
     ResourceTable > .resource-table--marked { text-style: bold; color: $accent; }
     """
     BINDINGS = [
-        Binding("up,k", "cursor(-1)", "Up", show=False),
-        Binding("down,j", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home,g", "jump(0)", "Top", show=False),
-        Binding("end,G", "jump(-1)", "Bottom", show=False),
-        Binding("left", "sideways(-1)", show=False),
-        Binding("right", "sideways(1)", show=False),
-        Binding("enter", "select", "Open", show=False),
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="page-up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="page-down"),
+        Binding("home,g", "jump(0)", "Top", show=False, id="top"),
+        Binding("end,G", "jump(-1)", "Bottom", show=False, id="bottom"),
+        Binding("left", "sideways(-1)", show=False, id="left"),
+        Binding("right", "sideways(1)", show=False, id="right"),
+        Binding("enter", "select", "Open", show=False, id="select"),
     ]
 
     class Highlighted(Message):

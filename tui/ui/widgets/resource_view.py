@@ -40,24 +40,44 @@ TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repa
 
 class ResourceView(ResourceKeys, ResourceActions, Vertical):
     BINDINGS = [
-        Binding("c", "create", "Create", tooltip="Create a new resource"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "delete", "Delete"),
-        Binding("a", "actions", "Actions"),
-        Binding("r", "refresh", "Refresh"),
-        Binding("slash", "filter", "Filter"),
-        Binding("s", "sort", "Sort", show=False),
-        Binding("S", "sort_reverse", "Reverse sort", show=False),
-        Binding("y", "copy_id", "Copy ID", show=False),
-        Binding("R", "related", "Related", show=False, tooltip="What points at this resource, and what it points at"),
-        Binding("escape", "clear_filter", "Clear filter", show=False),
-        Binding("escape", "clear_marks", "Unmark all", show=False),
-        Binding("space", "mark('shown')", "Mark"),  # in the key bar where an action takes several rows;
-        Binding("space", "mark('quiet')", "Mark", show=False),  # in help elsewhere (the bar keeps z, q…)
-        Binding("M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows"),
-        Binding("W", "watch", "Watch", show=False, tooltip="Be told when its state changes (ctrl+w: what is watched)"),
-        Binding("w", "write", "Send changes"),
-        Binding("u", "undo", "Undo one"),
+        Binding("c", "create", "Create", tooltip="Create a new resource", id="create"),
+        Binding("e", "edit", "Edit", id="edit"),
+        Binding("d", "delete", "Delete", id="delete"),
+        Binding("a", "actions", "Actions", id="actions"),
+        Binding("r", "refresh", "Refresh", id="refresh"),
+        Binding("slash", "filter", "Filter", id="filter"),
+        Binding("s", "sort", "Sort", show=False, id="sort"),
+        Binding("S", "sort_reverse", "Reverse sort", show=False, id="sort_reverse"),
+        Binding("y", "copy_id", "Copy ID", show=False, id="copy_id"),
+        Binding(
+            "R",
+            "related",
+            "Related",
+            show=False,
+            tooltip="What points at this resource, and what it points at",
+            id="related",
+        ),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
+        Binding("escape", "clear_marks", "Unmark all", show=False, id="clear_marks"),
+        Binding(
+            "space", "mark('shown')", "Mark", id="mark-shown"
+        ),  # in the key bar where an action takes several rows;
+        Binding(
+            "space", "mark('quiet')", "Mark", show=False, id="mark-quiet"
+        ),  # in help elsewhere (the bar keeps z, q…)
+        Binding(
+            "M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows", id="mark_all"
+        ),
+        Binding(
+            "W",
+            "watch",
+            "Watch",
+            show=False,
+            tooltip="Be told when its state changes (ctrl+w: what is watched)",
+            id="watch",
+        ),
+        Binding("w", "write", "Send changes", id="write"),
+        Binding("u", "undo", "Undo one", id="undo"),
     ]
 
     class Refreshed(Message):

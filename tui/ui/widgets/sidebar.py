@@ -21,11 +21,13 @@ class Sidebar(Widget, can_focus=True):
     Sidebar { width: 16; height: 1fr; }
     """
     BINDINGS = [
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("enter", "open", "Open", show=False),
-        Binding("left,h", "fold(True)", "Fold", show=False),
-        Binding("right,l", "fold(False)", "Unfold", show=False),
+        Binding("up,k", "move(-1)", "Up", show=False, id="up"),
+        Binding("down,j", "move(1)", "Down", show=False, id="down"),
+        Binding("enter", "open", "Open", show=False, id="open"),
+        Binding("home,g", "jump(1)", "Top", show=False, id="top"),  # the first line, the last: as in every list
+        Binding("end,G", "jump(-1)", "Bottom", show=False, id="bottom"),
+        Binding("left,h", "fold(True)", "Fold", show=False, id="fold"),
+        Binding("right,l", "fold(False)", "Unfold", show=False, id="unfold"),
     ]
 
     highlighted: reactive[int] = reactive(0)
@@ -141,6 +143,12 @@ class Sidebar(Widget, can_focus=True):
             if self.entries[i][0] or i in self.folded:
                 self.highlighted = i
                 return
+
+    def action_jump(self, toward: int) -> None:
+        """To the first line one can stand on (`toward` 1), or the last (-1)."""
+        shown = self.visible()
+        lines = shown if toward > 0 else list(reversed(shown))
+        self.highlighted = next((i for i in lines if self.entries[i][0] or i in self.folded), self.highlighted)
 
     def action_fold(self, fold: bool) -> None:
         heading = self.heading_of(self.highlighted)

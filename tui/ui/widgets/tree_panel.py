@@ -31,7 +31,7 @@ class TreePanel(Vertical):
     TreePanel #tree-head { height: auto; padding: 0 1; }
     TreePanel Tree { height: 1fr; }
     """
-    BINDINGS = [Binding("r", "refresh_tree", "Refresh")]
+    BINDINGS = [Binding("r", "refresh_tree", "Refresh", id="refresh_tree")]
 
     def __init__(self, service: Any, scope: str, row: Any, loader: str, *, policy: RefreshPolicy | None = None) -> None:
         super().__init__(classes="tree-panel")

@@ -1,0 +1,21 @@
+"""Every key of the console has an id, for the config's [keymap]; within one place each id is one
+binding's (two keys of one id would fight over a remap); the same meaning has the same id everywhere."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tui.ui.keymap import _bindings, _places, problems
+
+
+def test_every_binding_has_an_id_once_per_place_and_delete_is_one_id_wherever_it_deletes():
+    places = _places()
+    assert len(places) > 20
+    for cls in places:
+        own = cls.__dict__["BINDINGS"]
+        assert all(b.id for b in own), cls.__name__
+        twice = [i for i, n in Counter(b.id for b in own).items() if n > 1]
+        assert not twice, (cls.__name__, twice)
+    deleting = {cls.__name__ for cls in places for b in _bindings(cls) if b.id == "delete"}
+    assert {"ResourceView", "DetailScreen", "RecordListScreen"} <= deleting
+    assert problems({}) == ""

@@ -1,0 +1,74 @@
+"""Keys of your own (issue 36, item 3): every binding has an id, named from what it does and shared
+by every screen where it means the same (`delete` in a list and in a detail is one id); the config's
+`[keymap]` table remaps ids to keys through Textual's keymap (`App.set_keymap`), so the key bar and
+help show the keys in force. What cannot be is said at start, in one line: an id no binding has, or a
+key given to an id that another binding of the same place (or the console's own keys) already uses.
+The check imports every screen's module: it runs in a thread, and only when a keymap is given."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from pathlib import Path
+from typing import Any
+
+from textual.binding import Binding
+from textual.dom import DOMNode
+
+
+def _places() -> list[type[DOMNode]]:
+    """Every screen and widget of the console that has keys of its own."""
+    here = Path(__file__).parent  # (screens/ and widgets/ are namespace packages: walked as files)
+    found: dict[type, None] = {}
+    for path in sorted(here.rglob("*.py")):
+        module = importlib.import_module("tui.ui." + ".".join(path.relative_to(here).with_suffix("").parts))
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, DOMNode) and cls.__module__.startswith("tui.") and "BINDINGS" in cls.__dict__:
+                found[cls] = None
+    return list(found)
+
+
+def _bindings(cls: type) -> list[Binding]:
+    out: list[Binding] = []
+    for base in reversed(cls.__mro__):
+        out += [b for b in base.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
+    return out
+
+
+def _keys(binding: Binding, keymap: dict[str, str]) -> set[str]:
+    keys = keymap.get(binding.id or "", binding.key)
+    return {k.strip() for k in keys.split(",") if k.strip()}
+
+
+def problems(keymap: dict[str, str]) -> str:
+    """What in `keymap` cannot be, in one line ("" when all can)."""
+    from textual.keys import _character_to_key
+
+    keymap = {i: ",".join(_character_to_key(k.strip()) for k in keys.split(",")) for i, keys in keymap.items()}
+    places = _places()
+    app_bindings = [b for cls in places if cls.__name__ == "CloudApp" for b in _bindings(cls)]
+    known = {b.id for cls in places for b in _bindings(cls) if b.id}
+    said = [f"no key has the id {i!r}" for i in sorted(set(keymap) - known)]
+    for cls in places:
+        own = _bindings(cls)
+        chain = own + ([] if cls.__name__ == "CloudApp" else app_bindings)
+        for moved in (b for b in chain if b.id in keymap):
+            for key in _keys(moved, keymap):
+                others = (b for b in chain if b.action != moved.action and b.id != moved.id)
+                other = next((b for b in others if key in _keys(b, keymap)), None)
+                if other is not None:
+                    clash = f"{moved.id} → {key} is also {other.id}"
+                    if not any(s.startswith(clash) for s in said):
+                        said.append(clash + f" ({cls.__name__})")
+    return "Keymap: " + "; ".join(said) if said else ""
+
+
+def check(app: Any, keymap: dict[str, str]) -> None:
+    """The keymap's problems said once the console is up (worked out in a thread)."""
+
+    def run() -> None:
+        said = problems(keymap)
+        if said:
+            app.call_from_thread(app.notify, said, title="Configuration", severity="warning", timeout=15)
+
+    app.run_worker(run, thread=True, group="keymap", exit_on_error=False)

@@ -4,6 +4,7 @@ the console supplies `ui`."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import os
@@ -22,17 +23,21 @@ def file_content(answer: dict[str, Any]) -> bytes:
 
 
 async def save_file_flow(ui: Any, title: str, answer: dict[str, Any], default_dir: str = "~") -> str | None:
-    """Ask where (the file picker: it asks before replacing a file), write the file; its path, or
-    None when cancelled. A write that fails says why and asks again."""
-    content = file_content(answer)
+    """A file the platform sent, saved where the operator says (`save_bytes`)."""
     name = os.path.basename(str(answer.get("name") or "download")) or "download"
+    return await save_bytes(ui, title, file_content(answer), name, default_dir)
+
+
+async def save_bytes(ui: Any, title: str, content: bytes, name: str, default_dir: str = "~") -> str | None:
+    """Ask where (the file picker: it asks before replacing a file), write `content`; its path, or
+    None when cancelled. A write that fails says why and asks again."""
     where = Path(default_dir).expanduser() / name
     while True:
         path = await ui.dialog("file", title=title, mode="save", path=str(where))
         if path is None:
             return None
         try:
-            Path(path).write_bytes(content)
+            await asyncio.to_thread(Path(path).write_bytes, content)  # a large list: not on the UI thread
         except OSError as err:
             ui.notify(f"Could not write {path}: {err.strerror or err}. Choose another place.", "error")
             where = Path(path)

@@ -40,6 +40,10 @@ class DetailScreen(Screen[None]):
         Binding("W", "resource('watch')", "Watch", show=False, tooltip="Be told when its state changes", id="watch"),
         Binding("r", "resource('refresh_one')", "Refresh", id="refresh_one"),
         Binding("x", "secrets", "Reveal secret", id="secrets"),
+        Binding("E", "export", "Save JSON", show=False, tooltip="Its JSON, to a file", id="export"),
+        Binding(
+            "Y", "copy_json", "Copy JSON", show=False, tooltip="Its JSON, to the clipboard (OSC 52)", id="copy_json"
+        ),
         Binding("j", "scroll(1)", show=False, id="down"),
         Binding("k", "scroll(-1)", show=False, id="up"),
     ]
@@ -231,3 +235,22 @@ class DetailScreen(Screen[None]):
         if what == "refresh_one":
             self.reload()
         self.view.act_on(what, self.row)
+
+    def action_copy_json(self) -> None:
+        from ...products.export import resource_json
+
+        self.app.copy_to_clipboard(resource_json(self.row).decode("utf-8"))
+        self.notify("Copied its JSON.", timeout=3)
+
+    def action_export(self) -> None:
+        self.run_worker(self._export(), group="export", exclusive=True, exit_on_error=False)
+
+    async def _export(self) -> None:
+        from ...products import export, files
+        from ..flow_ui import ViewFlowUI
+
+        named = str(self.row.name or self.row.id or "resource").replace("/", "-")
+        content = export.resource_json(self.row)
+        await files.save_bytes(
+            ViewFlowUI(self.view, self.view.scope), f"Save {named} as JSON", content, f"{named}.json"
+        )

@@ -181,6 +181,28 @@ class ResourceActions:
     def watch(self, resource: Any) -> None:
         self.app.watcher.toggle(self.kind, self.service, self.kind.scope_of(resource) or self.scope, resource)
 
+    @guarded("Export")
+    def action_export(self) -> None:
+        self.run_worker(self._export(), group="export", exclusive=True, exit_on_error=False)
+
+    async def _export(self) -> None:
+        """The rows the list holds, as shown (filtered, sorted), to a CSV or JSON file the operator names."""
+        import asyncio
+
+        from ...products import export, files
+        from ..flow_ui import ViewFlowUI
+
+        rows = [self.table.get(k) for k in self.table.shown_keys]
+        ui = ViewFlowUI(self, self.scope)
+        title = f"{len(rows):,} {self.kind.title.lower()}" + (" (as filtered)" if self.table._filter else "")
+        how = await ui.pick(f"Export {title}", [("CSV (a spreadsheet)", "csv"), ("JSON", "json")])
+        if how is None:
+            return
+        write = export.as_csv if how == "csv" else export.as_json
+        content = await asyncio.to_thread(write, self.kind, rows)  # every row read once: off the UI thread
+        name = f"{self.kind.id.replace('.', '-')}-{self.scope}.{how}"
+        await files.save_bytes(ui, f"Export {title} as {how.upper()}", content, name)
+
     def related(self, resource: Any) -> None:
         self.app.finder.show_related(self.kind, resource)
 

@@ -11,6 +11,45 @@ from textual.binding import Binding
 WRITES = ("create", "edit", "delete")  # the actions of writes, hidden in read-only mode
 
 
+# The keys of a list (`ResourceView.BINDINGS`), each with its id for the config's [keymap].
+LIST_KEYS = [
+    Binding("c", "create", "Create", tooltip="Create a new resource", id="create"),
+    Binding("e", "edit", "Edit", id="edit"),
+    Binding("d", "delete", "Delete", id="delete"),
+    Binding("a", "actions", "Actions", id="actions"),
+    Binding("r", "refresh", "Refresh", id="refresh"),
+    Binding("slash", "filter", "Filter", id="filter"),
+    Binding("s", "sort", "Sort", show=False, id="sort"),
+    Binding("S", "sort_reverse", "Reverse sort", show=False, id="sort_reverse"),
+    Binding("y", "copy_id", "Copy ID", show=False, id="copy_id"),
+    Binding("E", "export", "Export", show=False, id="export", tooltip="The rows shown, to a CSV or JSON file"),
+    Binding(
+        "R",
+        "related",
+        "Related",
+        show=False,
+        tooltip="What points at this resource, and what it points at",
+        id="related",
+    ),
+    Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
+    Binding("escape", "clear_marks", "Unmark all", show=False, id="clear_marks"),
+    # space marks: in the key bar where an action takes several rows, in help elsewhere (the bar keeps z, q…)
+    Binding("space", "mark('shown')", "Mark", id="mark-shown"),
+    Binding("space", "mark('quiet')", "Mark", show=False, id="mark-quiet"),
+    Binding("M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows", id="mark_all"),
+    Binding(
+        "W",
+        "watch",
+        "Watch",
+        show=False,
+        tooltip="Be told when its state changes (ctrl+w: what is watched)",
+        id="watch",
+    ),
+    Binding("w", "write", "Send changes", id="write"),
+    Binding("u", "undo", "Undo one", id="undo"),
+]
+
+
 class ResourceKeys:
     """Mixed into ResourceView (its kind, read_only, table and staged edits)."""
 

@@ -14,7 +14,6 @@ from typing import Any, Callable
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
@@ -28,7 +27,7 @@ from ..refresh import RefreshPlanner, RefreshPolicy
 from ..refresher import Refresher
 from ...products.changeset import ChangeSet
 from .resource_actions import ResourceActions
-from .resource_keys import ResourceKeys
+from .resource_keys import LIST_KEYS, ResourceKeys
 from .resource_table import ResourceTable
 from .resource_changes import Writes
 from .marked import Marked
@@ -39,46 +38,7 @@ TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repa
 
 
 class ResourceView(ResourceKeys, ResourceActions, Vertical):
-    BINDINGS = [
-        Binding("c", "create", "Create", tooltip="Create a new resource", id="create"),
-        Binding("e", "edit", "Edit", id="edit"),
-        Binding("d", "delete", "Delete", id="delete"),
-        Binding("a", "actions", "Actions", id="actions"),
-        Binding("r", "refresh", "Refresh", id="refresh"),
-        Binding("slash", "filter", "Filter", id="filter"),
-        Binding("s", "sort", "Sort", show=False, id="sort"),
-        Binding("S", "sort_reverse", "Reverse sort", show=False, id="sort_reverse"),
-        Binding("y", "copy_id", "Copy ID", show=False, id="copy_id"),
-        Binding(
-            "R",
-            "related",
-            "Related",
-            show=False,
-            tooltip="What points at this resource, and what it points at",
-            id="related",
-        ),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
-        Binding("escape", "clear_marks", "Unmark all", show=False, id="clear_marks"),
-        Binding(
-            "space", "mark('shown')", "Mark", id="mark-shown"
-        ),  # in the key bar where an action takes several rows;
-        Binding(
-            "space", "mark('quiet')", "Mark", show=False, id="mark-quiet"
-        ),  # in help elsewhere (the bar keeps z, q…)
-        Binding(
-            "M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows", id="mark_all"
-        ),
-        Binding(
-            "W",
-            "watch",
-            "Watch",
-            show=False,
-            tooltip="Be told when its state changes (ctrl+w: what is watched)",
-            id="watch",
-        ),
-        Binding("w", "write", "Send changes", id="write"),
-        Binding("u", "undo", "Undo one", id="undo"),
-    ]
+    BINDINGS = LIST_KEYS  # (resource_keys.py)
 
     class Refreshed(Message):
         def __init__(self, view: "ResourceView") -> None:

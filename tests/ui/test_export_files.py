@@ -1,0 +1,39 @@
+"""Files out: the servers list as shown (filtered) to CSV, a detail's JSON to a file and copied."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from helpers import loaded, make_app, notified, pick, screen_named, wait_for
+from tui.sandbox import Sandbox
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_filtered_servers_list_to_csv_and_a_detail_as_json(tmp_path):
+    app = make_app(Sandbox())
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.table.set_filter("web")
+        view.focus_table()
+        await pilot.press("E")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t.startswith("CSV"))
+        save = await screen_named(pilot, app, "FilePickerScreen")
+        assert save.query_one("#file-path").value.endswith("instance-servers-fr-par-1.csv")
+        await pilot.press("ctrl+u", *str(tmp_path / "servers.csv"), "enter")
+        await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'servers.csv'}"), what="written")
+        rows = list(csv.DictReader((tmp_path / "servers.csv").open()))
+        assert {r["Name"] for r in rows} == {"web-01", "web-02", "staging-web"} and "Public IP" in rows[0]
+        await pilot.press("enter")  # the detail of the row under the cursor
+        detail = await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("Y")
+        assert json.loads(app.clipboard)["id"] == detail.row.id
+        await pilot.press("E")
+        await screen_named(pilot, app, "FilePickerScreen")
+        await pilot.press("ctrl+u", *str(tmp_path / "one.json"), "enter")
+        await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'one.json'}"), what="saved")
+        assert json.loads((tmp_path / "one.json").read_text())["name"] == detail.row.name

@@ -1,0 +1,48 @@
+"""A list written out as CSV or JSON with its declared fields; a formula-looking cell is defused."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from tui.products.base import kinds_of
+from tui.products.declared import ID, Field
+from tui.products.export import as_csv, as_json, resource_json
+from tui.products.rows import Row
+
+kind = kinds_of(product="G", api="g/v1", scope_type="zone")
+SERVERS = kind(
+    id="g.servers",
+    singular="server",
+    fields=(
+        ID,
+        Field("name", "Name", "name", width=10),
+        Field("public_ips.address", "Public IPs", "ip"),
+        Field("tags", "Tags", "tags"),
+        Field("", "Computed", show=lambda r: "x"),
+    ),
+    columns=("name",),
+)
+ROWS = [
+    Row(
+        {"id": "a1", "name": "web-1", "public_ips": [{"address": "51.15.40.70"}, {"address": "::1"}], "tags": ["p"]},
+        "state",
+        "id",
+    ),
+    Row({"id": "b2", "name": '=HYPERLINK("http://evil")', "tags": []}, "state", "id"),
+]
+
+
+def test_csv_has_a_column_per_declared_field_and_no_formula_reaches_a_spreadsheet():
+    lines = list(csv.reader(io.StringIO(as_csv(SERVERS, ROWS).decode())))
+    assert lines[0] == ["ID", "Name", "Public IPs", "Tags"]  # a computed field is shown, not exported
+    assert lines[1] == ["a1", "web-1", "51.15.40.70; ::1", "p"]
+    assert lines[2][1].startswith("'=HYPERLINK")
+
+
+def test_json_keeps_the_values_as_they_are():
+    data = json.loads(as_json(SERVERS, ROWS))
+    assert data[0] == {"id": "a1", "name": "web-1", "address": ["51.15.40.70", "::1"], "tags": ["p"]}
+    assert data[1]["name"] == '=HYPERLINK("http://evil")' and data[1]["address"] is None  # JSON is data, not a sheet
+    assert json.loads(resource_json(ROWS[0]))["public_ips"][1]["address"] == "::1"

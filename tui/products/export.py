@@ -1,0 +1,58 @@
+"""A list or a resource written out (issue 36, item 2): the rows a list holds — filtered and sorted as
+shown — as CSV or JSON, with the fields as the kind declares them; a resource as its JSON. No Textual
+here; run it off the UI thread (it reads every row once).
+
+What the API sent is untrusted: a CSV cell that a spreadsheet would read as a formula (`=`, `+`, `-`,
+`@` first) is written with a `'` before it, and control characters are escaped as everywhere else.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any, Iterable
+
+from ..api.safe import clean
+
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _fields(kind: Any) -> list[Any]:
+    """The declared fields that read a value from the row (a computed one is shown, not exported)."""
+    return [f for f in kind.fields if f.path]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return "; ".join(str(_plain(v)) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return value
+
+
+def _cell(value: Any) -> str:
+    text = clean(str(_plain(value) if value is not None else ""))
+    return "'" + text if text.startswith(FORMULA) else text
+
+
+def as_csv(kind: Any, rows: Iterable[Any]) -> bytes:
+    fields = _fields(kind)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([f.title for f in fields])
+    for row in rows:
+        writer.writerow([_cell(f.value(row)) for f in fields])
+    return out.getvalue().encode("utf-8")
+
+
+def as_json(kind: Any, rows: Iterable[Any]) -> bytes:
+    fields = _fields(kind)
+    objects = [{f.key: f.value(row) for f in fields} for row in rows]
+    return json.dumps(objects, ensure_ascii=False, indent=2, default=str).encode("utf-8")
+
+
+def resource_json(row: Any) -> bytes:
+    """One resource as the API sent it (its one-time secrets were never kept)."""
+    data = getattr(row, "raw", None) or getattr(row, "data", {})
+    return json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")

@@ -14,6 +14,9 @@ from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
 from tui.ui.app import CloudApp
 from tui.ui.refresh import RefreshPolicy
 
+import os
+
+MACHINE_ENV = dict(os.environ)  # as the suite started, before a test's own (its proxies and CA bundle kept)
 FIXED_WALL = 1_768_478_400.0  # 2026-01-15T12:00:00Z, shown as "last refresh" in snapshots
 
 

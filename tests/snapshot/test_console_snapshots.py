@@ -92,3 +92,26 @@ def test_journal(snap_compare):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "JournalScreen" and app.screen.shown, what="J")
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run)
+
+
+def test_production_profile(snap_compare):
+    """Its own accent and PRODUCTION first in the status bar, at 80×24."""
+    app = make_app(Sandbox(clock=ManualClock()), settings=demo_settings(profile="prod-eu", production=True))
+
+    async def run(pilot):
+        await loaded(pilot, app)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+
+
+def test_terminal_theme_and_help_with_ids(snap_compare):
+    """The 16-colour theme, and help listing each key's id for [keymap] (delete remapped to x)."""
+    app = make_app(Sandbox(clock=ManualClock()), settings=demo_settings(theme="terminal", keymap={"delete": "x"}))
+
+    async def run(pilot):
+        await loaded(pilot, app)
+        app.clear_notifications()
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="help")
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run)

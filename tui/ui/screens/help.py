@@ -82,6 +82,7 @@ class HelpScreen(ModalScreen[None]):
         for key, what in NOTES:
             table.add_row(Text(key), Text(what))
         with Vertical(id="dialog", classes="help"):
-            yield Label("cloudtui keys: here, then anywhere (the dim word: its id for [keymap])", id="dialog-title")
+            title = "cloudtui keys: here, then anywhere (the dim word: its id for [keymap])"
+            yield Label(title, id="dialog-title", markup=False)
             with VerticalScroll():
                 yield Static(table)

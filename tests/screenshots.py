@@ -391,6 +391,14 @@ async def journal(pilot, app) -> None:
     await wait_for(pilot, lambda: type(app.screen).__name__ == "JournalScreen" and len(app.screen.shown) == 4)
 
 
+async def costs(pilot, app) -> None:
+    view = app.main.view
+    for row in view.table.resources()[:2]:
+        view.table.toggle_mark(row.id)
+    await pilot.press("$")
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "ResultScreen")
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
     await shoot("instance-servers", (120, 40), nothing)
@@ -403,6 +411,7 @@ async def main() -> None:
     await shoot("bulk-power-off-80x24", (80, 24), bulk_stop)
     await shoot("watched", (120, 40), watched)
     await shoot("journal", (120, 40), journal)
+    await shoot("costs", (120, 40), costs)
     await shoot("profile-switched", (120, 40), switched, staging=True)
     await shoot("instance-server-create", (120, 40), create_form)
     await shoot("instance-server-actions", (120, 40), actions)

@@ -82,6 +82,18 @@ class Reading(Options):
     newest_first: bool = False
 
 
+class Cost:
+    """What a resource costs a month, estimated from a price list the platform publishes: the row's
+    `key` field names an entry of the `catalogue` kind (listed in the row's zone or region) whose `match`
+    field holds it; `monthly(entry)` is that entry's monthly price in euros (None: not priced); `source`
+    names the price list, said with every estimate."""
+
+    def __init__(
+        self, key: str, catalogue: Lazy[Any], match: str, monthly: Callable[[Any], float | None], source: str
+    ) -> None:
+        self.key, self.catalogue, self.match, self.monthly, self.source = key, catalogue, match, monthly, source
+
+
 class Rows(Options):
     """What a listed row holds beyond the object as listed: kept keys, derived fields, names looked up."""
 
@@ -101,6 +113,8 @@ class Rows(Options):
     # `async about(service, scope) -> str`: a line under the list, read from the API with it (the
     # service's name and version; what a list's flags say).
     about: Lazy[Any] | None = None
+    # A monthly estimate from a published price list (`Cost`): `$` on a list or in a detail.
+    cost: Cost | None = None
 
 
 class Writing(Options):

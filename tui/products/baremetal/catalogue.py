@@ -17,6 +17,16 @@ def _first(r: Any, key: str) -> dict[str, Any]:
     return first if isinstance(first, dict) else {}
 
 
+def euros(price: Any) -> float | None:
+    """A price object ({units, nanos}) as a number of euros; None for anything else."""
+    if not isinstance(price, dict):
+        return None
+    try:
+        return int(price.get("units") or 0) + int(price.get("nanos") or 0) / 1e9
+    except (TypeError, ValueError):
+        return None
+
+
 def money(price: Any) -> str:
     """A price object ({units, nanos}) as €1.23; '?' for anything else."""
     if not isinstance(price, dict):

@@ -15,7 +15,8 @@ from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
 from ..columns import named_ref
 from .common import MOVING_INSTALL, baremetal_kind, install_status
-from ..kind_options import Reading, Rows
+from ..kind_options import Cost, Reading, Rows
+from .catalogue import euros
 
 FORMS = "tui.products.baremetal.forms:"
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
@@ -209,6 +210,13 @@ SERVERS = baremetal_kind(
         summarize=lambda data: {"install_status": install_status(data)},
         moving=parts_moving,
         enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os"),
+        cost=Cost(
+            "offer_id",
+            Lazy("tui.products.baremetal.catalogue:OFFERS"),
+            "id",
+            lambda o: euros(o.raw.get("price_per_month")),
+            "the bare-metal offers (GET /offers: price_per_month of its offer), options not counted",
+        ),
     ),
     state_field="status",
     transitional=frozenset({"starting", "stopping", "deleting"}),

@@ -18,7 +18,7 @@ from ..format import human_bytes, state_text
 from ..pick_call import PickCall
 from ..shapes import FormCall
 from .common import ID, action_call, instance_kind
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Cost, Reading, Rows, Writing
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -262,6 +262,13 @@ SERVERS = instance_kind(
         row_fields=SERVER_ROW_FIELDS,
         summarize=lambda data: {"public_address": public_address(data)},
         moving=parts_moving,
+        cost=Cost(
+            "commercial_type",
+            Lazy("tui.products.instance.types:TYPES"),
+            "name",
+            lambda t: t.raw.get("monthly_price"),
+            "the Instance price list (GET /products/servers: monthly_price of its type), volumes and IPs not counted",
+        ),
     ),
     transitional=frozenset({"starting", "stopping"}),
     actions=SERVER_ACTIONS,

@@ -40,6 +40,7 @@ class DetailScreen(Screen[None]):
         Binding("W", "resource('watch')", "Watch", show=False, tooltip="Be told when its state changes", id="watch"),
         Binding("r", "resource('refresh_one')", "Refresh", id="refresh_one"),
         Binding("x", "secrets", "Reveal secret", id="secrets"),
+        Binding("dollar_sign", "resource('costs')", "Monthly estimate", show=False, id="costs"),
         Binding("E", "export", "Save JSON", show=False, tooltip="Its JSON, to a file", id="export"),
         Binding(
             "Y", "copy_json", "Copy JSON", show=False, tooltip="Its JSON, to the clipboard (OSC 52)", id="copy_json"

@@ -82,6 +82,7 @@ class ResourceActions:
             "refresh_one": self.follow,
             "related": self.related,
             "watch": self.watch,
+            "costs": lambda r: self._costs([r], f"Monthly estimate · {r.name or r.id}", "It"),
         }[what](resource)
 
     def _with_current(self, fn: Callable[[Any], None]) -> None:
@@ -180,6 +181,20 @@ class ResourceActions:
 
     def watch(self, resource: Any) -> None:
         self.app.watcher.toggle(self.kind, self.service, self.kind.scope_of(resource) or self.scope, resource)
+
+    @guarded("Monthly estimate")
+    def action_costs(self) -> None:
+        rows = [self.table.get(k) for k in self.table.shown_keys]
+        n = f"{len(rows):,} {self.kind.title.lower()}"
+        self._costs(rows, f"Monthly estimate · {n}", f"The {n} shown")
+
+    def _costs(self, rows: list[Any], title: str, shown_as: str) -> None:
+        if self.kind.rows.cost is None:
+            self.app.notify(f"No price list gives what {self.kind.title.lower()} cost.", timeout=5)
+            return
+        from .. import costs
+
+        self.run_worker(costs.show(self, rows, title, shown_as), group="costs", exclusive=True, exit_on_error=False)
 
     @guarded("Export")
     def action_export(self) -> None:

@@ -1,0 +1,82 @@
+"""Monthly estimates (issue 36, item 7): where a kind declares a price list (`kind_options.Cost`: the
+Instance types' monthly prices, the bare-metal offers'), `$` on a list says what each resource shown
+costs a month, the list's total and the marked rows' total; in a detail, that resource's. Always said
+as an estimate, with the price list it comes from. A price list is read once per zone or region (it is
+a catalogue: kept an hour), in a worker; nothing here names a product.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..api.safe import clean
+
+KEEP = 3600.0  # seconds a price list is kept
+
+
+async def price_list(app: Any, cost: Any, scope: str) -> dict[str, float | None]:
+    """{the catalogue entry's `match` value: its monthly price} in `scope`, read at most once an hour."""
+    kind = cost.catalogue.get()
+    where = "global" if kind.scope_type == "global" else scope
+    kept: dict[tuple[str, str], tuple[float, dict[str, float | None]]] = app.__dict__.setdefault("price_lists", {})
+    hit = kept.get((kind.id, where))
+    if hit is not None and time.monotonic() - hit[0] < KEEP:
+        return hit[1]
+    rows = await app.service(kind).list_rows(where)
+    prices: dict[str, float | None] = {}
+    for row in rows:
+        try:
+            value = cost.monthly(row)
+            prices[row.text(cost.match)] = float(value) if value is not None else None
+        except (TypeError, ValueError):
+            prices[row.text(cost.match)] = None
+    kept[(kind.id, where)] = (time.monotonic(), prices)
+    return prices
+
+
+async def estimates(app: Any, kind: Any, rows: list[Any], scope: str) -> list[tuple[Any, str, float | None]]:
+    """(row, what it is priced as, its monthly estimate or None) for each row."""
+    cost = kind.rows.cost
+    lists: dict[str, dict[str, float | None]] = {}
+    out = []
+    for row in rows:
+        where = kind.scope_of(row) or scope
+        if where not in lists:
+            lists[where] = await price_list(app, cost, where)
+        entry = row.text(cost.key)
+        out.append((row, entry, lists[where].get(entry)))
+    return out
+
+
+def euros(value: float) -> str:
+    return f"€{value:,.2f}"
+
+
+def said(kind: Any, found: list[tuple[Any, str, float | None]], marked: set[str], shown_as: str) -> str:
+    """The estimate as read: a line per resource, the total, the marked rows' total, and the source."""
+    width = min(28, max((len(clean(str(r.name or r.id))) for r, _, _ in found), default=4))
+    lines = [
+        f"{'● ' if r.id in marked else '  '}{clean(str(r.name or r.id))[:width]:<{width}}  "
+        f"{clean(entry)[:24]:<24}  {euros(v) if v is not None else 'no price'}"
+        for r, entry, v in found
+    ]
+    priced = [v for _, _, v in found if v is not None]
+    total = f"{shown_as}: {euros(sum(priced))} a month" + (
+        f" ({len(found) - len(priced)} without a price)" if len(priced) < len(found) else ""
+    )
+    out = [*lines, "", total]
+    if marked:
+        chosen = [v for r, _, v in found if r.id in marked and v is not None]
+        out.append(f"The {len(marked)} marked (●): {euros(sum(chosen))} a month")
+    out += ["", f"An estimate from {kind.rows.cost.source}: what is billed may differ."]
+    return "\n".join(out)
+
+
+async def show(host: Any, rows: list[Any], title: str, shown_as: str) -> None:
+    """The estimate of `rows` in a dialog (run in a worker: the price list may be read first)."""
+    from .screens.result import ResultScreen
+
+    marked = set(getattr(host.table, "marked", ())) if hasattr(host, "table") else set()
+    found = await estimates(host.app, host.kind, rows, host.scope)
+    host.app.push_screen(ResultScreen(title, said(host.kind, found, marked, shown_as)))

@@ -265,9 +265,8 @@ def _main(argv: list[str] | None) -> int:
             genai_url=background.url + GENAI_PREFIX,
             zone=args.zone or DEFAULT_ZONE,
             region=args.region or DEFAULT_REGION,
-            read_only=args.read_only,
             demo=True,
-            **_kept_ui(flags),  # the theme chosen last time, the mouse, as for any profile
+            **_kept_ui(flags, "demo"),  # the theme chosen last time, the mouse, [profiles.demo]'s flags
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
         profiles = _demo_profiles(settings, args, children)
@@ -306,12 +305,20 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
-def _kept_ui(flags: dict[str, Any]) -> dict[str, Any]:
-    """The config's `[ui]` settings for a run without a profile of its own (`--demo`)."""
+def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
+    """The config's settings for a `--demo` profile: `[ui]`, `[keymap]`, `[aliases]`, and the profile's
+    own `production` and `read_only` (`[profiles.demo] production = true` tries a production profile)."""
     from .config import resolve
 
-    kept = resolve(flags)
-    return {"theme": kept.theme, "mouse": kept.mouse, "keymap": kept.keymap, "aliases": kept.aliases}
+    kept = resolve({**flags, "profile": profile})
+    return {
+        "theme": kept.theme,
+        "mouse": kept.mouse,
+        "keymap": kept.keymap,
+        "aliases": kept.aliases,
+        "production": kept.production,
+        "read_only": kept.read_only,
+    }
 
 
 def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
@@ -327,11 +334,10 @@ def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
         child = ChildSandbox(["--seed", "empty", "--scale", "12", "--chunk-delay", "0.02"])
         children.append(child)
         url = child.url
-        return Opened(
-            replace(settings, profile="demo-staging", api_url=url, genai_url=url + GENAI_PREFIX),
-            Secret(DEMO_SECRET_KEY),
-            "demo",
-        )
+        own = _kept_ui({"read_only": args.read_only}, "demo-staging")
+        moved = replace(settings, profile="demo-staging", api_url=url, genai_url=url + GENAI_PREFIX)
+        moved = replace(moved, production=own["production"], read_only=own["read_only"])
+        return Opened(moved, Secret(DEMO_SECRET_KEY), "demo")
 
     return DemoProfiles(Opened(settings, Secret(DEMO_SECRET_KEY), "demo"), staging)
 

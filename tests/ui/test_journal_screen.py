@@ -43,3 +43,8 @@ async def test_changes_are_journalled_newest_first_copied_as_curl_and_a_busy_one
         assert app.journal.entries[0].doing.what == "Retry: Delete"
         assert stopped.id not in sandbox.instance.servers["fr-par-1"]
         await wait_for(pilot, lambda: len(journal.shown) == 3, what="the journal follows")
+        await wait_for(pilot, lambda: app.screen is journal, what="back in the journal")
+        await pilot.press("g", "j")  # as in every list: the second line, the one retried
+        await pilot.press("enter")
+        again = await screen_named(pilot, app, "ResultScreen")
+        assert again.confirm_label is None and "Retried at" in again.text  # offered once

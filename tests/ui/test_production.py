@@ -54,3 +54,13 @@ def test_read_only_and_production_are_a_profiles_own(tmp_path):
     settings = resolve({"profile": "prod"})
     assert settings.production and settings.read_only
     assert not resolve({"profile": "other"}).production
+
+
+def test_demo_takes_its_profiles_flags_from_the_config():
+    from tui import cli
+    from tui.config import Profile, save_profile
+
+    save_profile(Profile(name="demo", production=True))
+    kept = cli._kept_ui({"read_only": False}, "demo")
+    assert kept["production"] and not kept["read_only"]
+    assert not cli._kept_ui({"read_only": True}, "demo-staging")["production"]

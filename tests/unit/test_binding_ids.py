@@ -19,3 +19,8 @@ def test_every_binding_has_an_id_once_per_place_and_delete_is_one_id_wherever_it
     deleting = {cls.__name__ for cls in places for b in _bindings(cls) if b.id == "delete"}
     assert {"ResourceView", "DetailScreen", "RecordListScreen"} <= deleting
     assert problems({}) == ""
+
+
+def test_a_keymap_with_modifier_keys_is_checked_too():
+    said = problems({"watch": "ctrl+t", "refresh": "c", "frobnicate": "f"})
+    assert "no key has the id 'frobnicate'" in said and "refresh → c is also create (ResourceView)" in said

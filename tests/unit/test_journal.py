@@ -53,3 +53,22 @@ def test_the_file_holds_a_json_line_per_entry_and_rotates(tmp_path):
     lines = [json.loads(x) for f in sorted(tmp_path.iterdir()) for x in f.read_text().splitlines()]
     assert {x["url"] for x in lines} <= {f"https://a.example/x/{i}" for i in range(6)} and len(lines) >= 3
     assert (tmp_path / "journal.jsonl.1").exists() and all(x["outcome"] == "done" for x in lines)
+
+
+def test_a_staged_batch_and_a_retry_are_never_offered_again_and_a_retry_is_offered_once():
+    from tui.api.errors import Conflict
+
+    journal = Journal(lambda: "demo")
+    with doing("Send 2 staged changes", "DNS", "example.com", retry=False):
+        batch = journal.sent("PATCH", "https://a.example/zones/z/records", {"changes": []}, "X-Auth-Token")
+    journal.failed(batch, Conflict(409, "busy"), unknown=False)
+    assert batch.outcome == "failed" and not batch.retryable  # its changes stay staged: w sends them again
+    busy = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token")
+    journal.failed(busy, Conflict(409, "busy"), unknown=False)
+    assert busy.retryable
+    journal.retried(busy)
+    assert not busy.retryable and "Retried at" in busy.said
+    with doing("Retry: Delete"):
+        again = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token")
+    journal.failed(again, Conflict(409, "busy"), unknown=False)
+    assert not again.retryable

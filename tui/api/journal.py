@@ -36,6 +36,7 @@ class Doing:
     what: str
     product: str = ""
     resource: str = ""
+    retry: bool = True  # False: never offered again from the journal (a staged batch: its changes stay staged)
 
 
 @record
@@ -84,9 +85,10 @@ _last: contextvars.ContextVar[Entry | None] = contextvars.ContextVar("journal_la
 
 
 @contextlib.contextmanager
-def doing(what: str, product: str = "", resource: str = "") -> Iterator[None]:
-    """Requests sent inside are journalled as `what` done to `resource` of `product`."""
-    token = _doing.set(Doing(what, product, resource))
+def doing(what: str, product: str = "", resource: str = "", retry: bool = True) -> Iterator[None]:
+    """Requests sent inside are journalled as `what` done to `resource` of `product` (`retry` False:
+    a failure is not offered again from the journal)."""
+    token = _doing.set(Doing(what, product, resource, retry))
     try:
         yield
     finally:
@@ -99,7 +101,7 @@ def looked(says: str, applied: bool | None) -> None:
     if entry is not None and entry.outcome == "maybe":
         entry.looked, entry.applied = clean(says), applied
         entry.outcome = "done" if applied else "failed" if applied is False else "maybe"
-        entry.retryable = applied is False
+        entry.retryable = applied is False and _may_retry(entry)
         if entry.journal is not None:
             entry.journal.changed(entry)
 
@@ -116,6 +118,11 @@ def masked(value: Any) -> Any:
     if isinstance(value, str):
         return mask_userinfo(value)
     return value
+
+
+def _may_retry(entry: Entry) -> bool:
+    """Whether the journal may offer to send `entry` again: once, never a retry itself, never a batch."""
+    return entry.doing is None or (entry.doing.retry and not entry.doing.what.startswith("Retry"))
 
 
 class Journal:
@@ -156,8 +163,15 @@ class Journal:
         entry.said = clean(getattr(err, "summary", str(err)))
         entry.outcome = "maybe" if unknown else "failed"
         # a refusal that says nothing was done, or a limit: the same request may be sent again
-        entry.retryable = not unknown and entry.status in (409, 429, 503)
+        entry.retryable = not unknown and entry.status in (409, 429, 503) and _may_retry(entry)
         self._ended(entry)
+
+    def retried(self, entry: Entry) -> None:
+        """`entry` is sent again now: never offered again, and it says when (its retry is a new entry)."""
+        entry.retryable = False
+        when = time.strftime("%H:%M:%S", time.localtime(self.clock()))
+        entry.said = (entry.said + "\n" if entry.said else "") + f"Retried at {when}: its own entry says how it went."
+        self.changed(entry)
 
     def _ended(self, entry: Entry) -> None:
         entry.ms = (time.monotonic() - entry.started) * 1000

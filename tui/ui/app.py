@@ -379,6 +379,10 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
                 self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " ")
             )
 
+    def key_for(self, binding_id: str, default: str) -> str:
+        """The key in force for a binding id (the config's [keymap], else `default`), for a hint's words."""
+        return self.settings.keymap.get(binding_id, default).split(",")[0].strip()
+
     def get_css_variables(self) -> dict[str, str]:
         variables = super().get_css_variables()
         settings = getattr(self, "settings", None)

@@ -44,7 +44,11 @@ def problems(keymap: dict[str, str]) -> str:
     """What in `keymap` cannot be, in one line ("" when all can)."""
     from textual.keys import _character_to_key
 
-    keymap = {i: ",".join(_character_to_key(k.strip()) for k in keys.split(",")) for i, keys in keymap.items()}
+    def named(key: str) -> str:  # "?" as Textual names it ("question_mark"); "ctrl+t" is a name already
+        key = key.strip()
+        return _character_to_key(key) if len(key) == 1 else key
+
+    keymap = {i: ",".join(named(k) for k in keys.split(",")) for i, keys in keymap.items()}
     places = _places()
     app_bindings = [b for cls in places if cls.__name__ == "CloudApp" for b in _bindings(cls)]
     known = {b.id for cls in places for b in _bindings(cls) if b.id}

@@ -17,13 +17,17 @@ from textual.widgets import Label, Static
 
 from .. import styles
 
-NOTES: list[tuple[str, str]] = [
+NOTE_KEYS = {"mark-quiet": "space", "mark_all": "M", "actions": "a", "delete": "d", "edit": "e", "secrets": "x"}
+NOTES: list[tuple[str, str]] = [  # {id} is the key in force for that binding id
     ("tab / shift+tab", "move between the sidebar and the table, or between fields"),
     ("h / l, ← / → in the sidebar", "fold a product's views away / unfold them; enter on a heading too"),
-    ("space or M, then a, d or e", "mark rows (or all shown), then act on all of them; esc unmarks"),
+    (
+        "{mark-quiet} or {mark_all}, then {actions}, {delete} or {edit}",
+        "mark rows (or all shown), then act on all; esc unmarks",
+    ),
     ("[keymap] in config.toml", 'remaps a key by the id in the last column: delete = "x"'),
     ("v in a detail", "the next tab: fields, JSON, then the kind's own (events, metrics…)"),
-    ("x in a detail", "reveal a secret: a one-time one (shown once) or a credential inside a URL; y copies"),
+    ("{secrets} in a detail", "reveal a secret: a one-time one (shown once) or a credential inside a URL; y copies"),
     ("m / w on a chart", "the next metric / the next time window"),
     ("esc", "back, cancel or clear; nothing is sent"),
 ]
@@ -79,8 +83,9 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(Text(key), said, Text(bid))
             table.add_row("", "")
         table.add_row(Text(" Also ", style="reverse"), "")
-        for key, what in NOTES:
-            table.add_row(Text(key), Text(what))
+        key = getattr(self.app, "key_for", lambda i, k: k)  # the keys in force ([keymap])
+        for keys, what in NOTES:
+            table.add_row(Text(keys.format(**{i: key(i, k) for i, k in NOTE_KEYS.items()})), Text(what))
         with Vertical(id="dialog", classes="help"):
             title = "cloudtui keys: here, then anywhere (the dim word: its id for [keymap])"
             yield Label(title, id="dialog-title", markup=False)

@@ -72,6 +72,11 @@ class JournalScreen(Screen[None]):
         Binding("escape", "app.pop_screen", "Back", id="back"),
         Binding("y", "copy", "Copy curl", id="copy"),
         Binding("enter", "open", "Open", show=False, id="open"),
+        # j k g G as in every list
+        Binding("j", "move('cursor_down')", show=False, id="down"),
+        Binding("k", "move('cursor_up')", show=False, id="up"),
+        Binding("g", "move('first')", show=False, id="top"),
+        Binding("G", "move('last')", show=False, id="bottom"),
     ]
 
     def __init__(self) -> None:
@@ -116,6 +121,9 @@ class JournalScreen(Screen[None]):
         else:
             self._fill()
 
+    def action_move(self, how: str) -> None:
+        getattr(self.query_one(OptionList), f"action_{how}")()
+
     def _current(self) -> Any:
         at = self.query_one(OptionList).highlighted
         return self.shown[at] if at is not None and at < len(self.shown) else None
@@ -141,7 +149,13 @@ class JournalScreen(Screen[None]):
 
         title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {entry.outcome}"
         retry = "Retry" if entry.retryable and not self.app.settings.read_only else None
-        self.app.push_screen(ResultScreen(title, whole(entry), copy_text=entry.curl(), confirm_label=retry), answered)
+        text = whole(entry) + (
+            "\n\nRetry sends the same request again, once. What changed since it failed is not looked at: "
+            "r in its list shows what is there now."
+            if retry
+            else ""
+        )
+        self.app.push_screen(ResultScreen(title, text, copy_text=entry.curl(), confirm_label=retry), answered)
 
     async def _retry(self, entry: Any) -> None:
         """The same request again, through the client of its origin (journalled as a new entry)."""
@@ -153,6 +167,14 @@ class JournalScreen(Screen[None]):
         if client is None:
             self.app.notify("Its API is not in use in this profile any more: not sent.", severity="warning")
             return
+        if self.app.settings.production:  # every change on a production profile: its name typed
+            from .confirm import ConfirmScreen
+
+            named = (entry.doing.resource if entry.doing else "") or "retry"
+            said = f"Send {entry.method} {entry.url} again.\n\nProfile {self.app.settings.profile} is production."
+            if not await self.app.push_screen_wait(ConfirmScreen(f"Retry: {what}?", said, "Retry", require_text=named)):
+                return
+        self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
         try:
             doing = entry.doing
             with journal.doing(f"Retry: {what}", doing.product if doing else "", doing.resource if doing else ""):

@@ -81,7 +81,9 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             if self.describe:
                 yield Static(self.describe, id="records-note", markup=False)
             yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
-            keys = "c add · e edit · d delete" + (" · K/J move" if self.ordered else "") + " · ctrl+s save · esc cancel"
+            key = getattr(self.app, "key_for", lambda i, k: k)  # the keys in force ([keymap])
+            keys = f"{key('create', 'c')} add · {key('edit', 'e')} edit · {key('delete', 'd')} delete"
+            keys += (" · K/J move" if self.ordered else "") + f" · {key('send', 'ctrl+s')} save · esc cancel"
             if self.read_only:
                 keys = "read-only: nothing here is changed · esc close"
             yield Static("", id="records-status", markup=False)

@@ -275,9 +275,8 @@ class Staging:
 
         parent = self.service.parent
         try:
-            with journal.doing(
-                f"Send {len(self.changes)} staged changes", self.kind.product, parent.name if parent else ""
-            ):
+            what = f"Send {len(self.changes)} staged change{'s' if len(self.changes) != 1 else ''}"
+            with journal.doing(what, self.kind.product, parent.name if parent else "", retry=False):  # w sends again
                 said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
             self.app.notify(

@@ -166,18 +166,18 @@ async def test_a_playground_shows_how_to_call_then_sends_a_payload_loaded_from_a
         await wait_for(pilot, lambda: app.screen is play, what="back on the playground")
         assert json.loads(play.query_one("#payload", TextArea).text) == {"inputs": [1, 2, 3]}
 
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: '"outputs"' in play.answer, what="the answer")
         assert json.loads(play.answer) == {"outputs": [2, 4, 6]}
 
         posts = len([r for r in gsandbox.requests if r[0] == "POST"])
         play.query_one("#payload", TextArea).text = "inputs: 1"
-        await pilot.press("ctrl+r")  # not JSON: refused here, nothing sent
+        await pilot.press("ctrl+s")  # not JSON: refused here, nothing sent
         assert "Not sent: the payload is not JSON" in str(play.query_one("#play-status").render())
         assert len([r for r in gsandbox.requests if r[0] == "POST"]) == posts
 
         play.query_one("#payload", TextArea).text = '{"inputs": ["x"]}'
-        await pilot.press("ctrl+r")  # the API refuses: its error is the answer, and kept
+        await pilot.press("ctrl+s")  # the API refuses: its error is the answer, and kept
         await wait_for(pilot, lambda: "inputs is a list of numbers" in play.answer, what="the error")
         assert str(play.query_one("#play-status").render()).startswith("✖ 400")
         assert len(play.session.history) == 2

@@ -37,3 +37,29 @@ async def test_the_filtered_servers_list_to_csv_and_a_detail_as_json(tmp_path):
         await pilot.press("ctrl+u", *str(tmp_path / "one.json"), "enter")
         await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'one.json'}"), what="saved")
         assert json.loads((tmp_path / "one.json").read_text())["name"] == detail.row.name
+
+
+async def test_a_zones_records_as_a_zone_file(tmp_path):
+    from helpers import child_list, open_view, select
+
+    app = make_app(Sandbox())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await select(pilot, zones, "shop.example.com")
+        await child_list(pilot, app, "Records")
+        records = app.screen.view
+        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        records.focus_table()
+        await pilot.press("E")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t == "Zone file")
+        save = await screen_named(pilot, app, "FilePickerScreen")
+        assert save.query_one("#file-path").value.endswith("shop.example.com.zone")
+        await pilot.press("ctrl+u", *str(tmp_path / "shop.zone"), "enter")
+        await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'shop.zone'}"), what="written")
+        text = (tmp_path / "shop.zone").read_text()
+        assert text.splitlines()[1:3] == ["$ORIGIN shop.example.com.", "$TTL 3600"]
+        web1 = next(r for r in records.table.resources() if r.text("name") == "web1")
+        assert f"web1 {web1.data['ttl']} IN A {web1.text('data')}" in text.splitlines()
+        assert len(text.splitlines()) == 3 + records.table.loaded_count

@@ -46,3 +46,26 @@ def test_json_keeps_the_values_as_they_are():
     assert data[0] == {"id": "a1", "name": "web-1", "address": ["51.15.40.70", "::1"], "tags": ["p"]}
     assert data[1]["name"] == '=HYPERLINK("http://evil")' and data[1]["address"] is None  # JSON is data, not a sheet
     assert json.loads(resource_json(ROWS[0]))["public_ips"][1]["address"] == "::1"
+
+
+def test_a_zone_file_names_records_relative_to_the_zone_with_their_priority():
+    from tui.products.dns.zone_file import dump
+    from tui.products.location import ParentRef
+
+    records = [
+        Row({"id": "1", "name": "", "type": "A", "data": "192.0.2.1", "ttl": 300}, "type", "id"),
+        Row(
+            {"id": "2", "name": "", "type": "MX", "data": "mail.example.com.", "priority": 10, "ttl": 3600},
+            "type",
+            "id",
+        ),
+        Row({"id": "3", "name": "evil", "type": "TXT", "data": '"a\x1b[31m"', "ttl": 60}, "type", "id"),
+    ]
+    lines = dump(records, ParentRef("z", "example.com", "global")).splitlines()
+    assert lines[1:] == [
+        "$ORIGIN example.com.",
+        "$TTL 3600",
+        "@ 300 IN A 192.0.2.1",
+        "@ 3600 IN MX 10 mail.example.com.",
+        'evil 60 IN TXT "a\\x1b[31m"',
+    ]

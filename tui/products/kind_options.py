@@ -94,6 +94,14 @@ class Cost:
         self.key, self.catalogue, self.match, self.monthly, self.source = key, catalogue, match, monthly, source
 
 
+class FileFormat:
+    """A standard file a list is written as, beside CSV and JSON (a DNS zone file): `dump` is a `Lazy`
+    of `(rows, parent) -> str`, `name` what it is called, `suffix` its file name's ending."""
+
+    def __init__(self, name: str, suffix: str, dump: Lazy[Any]) -> None:
+        self.name, self.suffix, self.dump = name, suffix, dump
+
+
 class Rows(Options):
     """What a listed row holds beyond the object as listed: kept keys, derived fields, names looked up."""
 
@@ -115,6 +123,8 @@ class Rows(Options):
     about: Lazy[Any] | None = None
     # A monthly estimate from a published price list (`Cost`): `$` on a list or in a detail.
     cost: Cost | None = None
+    # A standard file the list is also exported as (`FileFormat`: a zone file), `E` on the list.
+    file: FileFormat | None = None
 
 
 class Writing(Options):

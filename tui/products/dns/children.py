@@ -8,7 +8,7 @@ from typing import Any
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
-from ..kind_options import Reading, Rows, Secrets, Writing
+from ..kind_options import FileFormat, Reading, Rows, Secrets, Writing
 from ..shapes import ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
 from .names import shown
@@ -126,6 +126,7 @@ RECORDS = dns_kind(
     reading=Reading(fetch_detail=False, sort=("name", False)),
     fields=RECORD_FIELDS,
     columns=RECORD_COLUMNS,
+    rows=Rows(file=FileFormat("zone file", "zone", Lazy("tui.products.dns.zone_file:dump"))),
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.
     create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
     edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),

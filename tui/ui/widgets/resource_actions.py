@@ -210,13 +210,21 @@ class ResourceActions:
         rows = [self.table.get(k) for k in self.table.shown_keys]
         ui = ViewFlowUI(self, self.scope)
         title = f"{len(rows):,} {self.kind.title.lower()}" + (" (as filtered)" if self.table._filter else "")
-        how = await ui.pick(f"Export {title}", [("CSV (a spreadsheet)", "csv"), ("JSON", "json")])
+        own = self.kind.rows.file  # a standard file of its own (a zone file)
+        ways = [("CSV (a spreadsheet)", "csv"), ("JSON", "json")] + ([(own.name.capitalize(), "own")] if own else [])
+        how = await ui.pick(f"Export {title}", ways)
         if how is None:
             return
-        write = export.as_csv if how == "csv" else export.as_json
-        content = await asyncio.to_thread(write, self.kind, rows)  # every row read once: off the UI thread
-        name = f"{self.kind.id.replace('.', '-')}-{self.scope}.{how}"
-        await files.save_bytes(ui, f"Export {title} as {how.upper()}", content, name)
+        parent = self.service.parent
+        if how == "own":
+            dump = own.dump.get()
+            content = (await asyncio.to_thread(dump, rows, parent)).encode("utf-8")
+            name, how = f"{(parent.name if parent else self.kind.id).rstrip('.')}.{own.suffix}", own.name
+        else:
+            write = export.as_csv if how == "csv" else export.as_json
+            content = await asyncio.to_thread(write, self.kind, rows)  # every row read once: off the UI thread
+            name = f"{self.kind.id.replace('.', '-')}-{self.scope}.{how}"
+        await files.save_bytes(ui, f"Export {title} as {how.upper() if len(how) < 5 else how}", content, name)
 
     def related(self, resource: Any) -> None:
         self.app.finder.show_related(self.kind, resource)

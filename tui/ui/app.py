@@ -27,6 +27,7 @@ from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
 from ..products.service import ResourceService
 from . import collector, keymap, styles, textual_fixes, themes
+from .themes import Looks
 from .errors import notify_error
 from .refresh import RefreshPolicy
 from .finding import Finding
@@ -52,7 +53,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
+class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
         (26, "-middle"),
@@ -378,25 +379,6 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, App[None]):
             notify_error(
                 self, event.worker.error, (event.worker.name or "A background task").strip("_").replace("_", " ")
             )
-
-    def key_for(self, binding_id: str, default: str) -> str:
-        """The key in force for a binding id (the config's [keymap], else `default`), for a hint's words."""
-        return self.settings.keymap.get(binding_id, default).split(",")[0].strip()
-
-    def get_css_variables(self) -> dict[str, str]:
-        variables = super().get_css_variables()
-        settings = getattr(self, "settings", None)
-        if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
-            variables.update(themes.PRODUCTION)
-        if self.no_color:  # no colour at all: what colour showed is shown by text style
-            variables.update(themes.NO_COLOUR_STYLES)
-        return variables
-
-    def watch_theme(self, theme: str) -> None:
-        settings = getattr(self, "settings", None)  # (not yet while the app is made)
-        if self.is_mounted and settings is not None and theme != settings.theme:  # chosen now: kept for next start
-            settings.theme = theme
-            themes.keep(self, theme)
 
     def action_command_palette(self) -> None:
         from .commands import CloudPalette  # Textual's, saying when its matches are in (type-ahead)

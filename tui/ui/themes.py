@@ -138,3 +138,31 @@ def keep(app: Any, name: str) -> None:
             app.call_from_thread(app.notify, f"The theme is not kept for next time: {err}", severity="warning")
 
     app.run_worker(write, thread=True, group="keep-theme", exclusive=True, exit_on_error=False)
+
+
+class Looks:
+    """Mixed into the app: the CSS variables a profile or NO_COLOR changes, the theme kept when chosen,
+    and the key in force for a binding id (a hint's words)."""
+
+    settings: Any
+    no_color: bool
+    is_mounted: bool
+
+    def key_for(self, binding_id: str, default: str) -> str:
+        """The key in force for a binding id (the config's [keymap], else `default`), for a hint's words."""
+        return self.settings.keymap.get(binding_id, default).split(",")[0].strip()
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()  # type: ignore[misc]
+        settings = getattr(self, "settings", None)
+        if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
+            variables.update(PRODUCTION)
+        if self.no_color:  # no colour at all: what colour showed is shown by text style
+            variables.update(NO_COLOUR_STYLES)
+        return variables
+
+    def watch_theme(self, theme: str) -> None:
+        settings = getattr(self, "settings", None)  # (not yet while the app is made)
+        if self.is_mounted and settings is not None and theme != settings.theme:  # chosen now: kept for next start
+            settings.theme = theme
+            keep(self, theme)

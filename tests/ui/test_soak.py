@@ -85,7 +85,10 @@ async def back_to_main(pilot, app) -> None:
         else:
             await pilot.press("escape")
         await pilot.pause()
-    await wait_for(pilot, lambda: app.screen.id == "main", what="main screen")
+    try:
+        await wait_for(pilot, lambda: app.screen.id == "main", what="main screen")
+    except AssertionError:  # say where it stayed, and what it was told, to find why
+        raise AssertionError(f"still on {app.screen_stack[1:]}; said: {notes(app)[-600:]}") from None
 
 
 def not_silent(app, view) -> bool:

@@ -63,3 +63,38 @@ async def test_a_zones_records_as_a_zone_file(tmp_path):
         web1 = next(r for r in records.table.resources() if r.text("name") == "web1")
         assert f"web1 {web1.data['ttl']} IN A {web1.text('data')}" in text.splitlines()
         assert len(text.splitlines()) == 3 + records.table.loaded_count
+
+
+async def test_a_zone_file_exported_changed_and_imported_back_is_staged_and_reviewed_as_a_diff(tmp_path):
+    from helpers import child_list, open_view, select
+
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await select(pilot, zones, "shop.example.com")
+        await child_list(pilot, app, "Records")
+        records = app.screen.view
+        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        from tui.products.dns.zone_file import dump
+
+        text = dump(records.table.resources(), records.service.parent)
+        lines = [x for x in text.splitlines() if not x.startswith("web1 ")]  # web1 taken out
+        lines.append("shop-new 600 IN A 192.0.2.80")  # one added
+        (tmp_path / "shop.zone").write_text("\n".join(lines) + "\n")
+        (tmp_path / "bad.zone").write_text(text + "bad 60 IN A 999.1.1.1\n")
+        records.focus_table()
+        await pilot.press("I")
+        await screen_named(pilot, app, "FilePickerScreen")
+        await pilot.press("ctrl+u", *str(tmp_path / "bad.zone"), "enter")  # refused whole: nothing staged
+        await wait_for(pilot, lambda: notified(app, "nothing was staged"), what="refused")
+        assert not records.changes
+        await pilot.press("I")
+        await screen_named(pilot, app, "FilePickerScreen")
+        await pilot.press("ctrl+u", *str(tmp_path / "shop.zone"), "enter")
+        await wait_for(pilot, lambda: notified(app, "1 to add, 1 to delete"), what="staged")
+        assert len(records.changes) == 2 and not [m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p]
+        await pilot.press("w")  # the review: a diff before anything is sent
+        review = await screen_named(pilot, app, "DiffScreen")
+        assert "shop-new" in review.text and "web1" in review.text

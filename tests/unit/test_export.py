@@ -69,3 +69,23 @@ def test_a_zone_file_names_records_relative_to_the_zone_with_their_priority():
         "@ 3600 IN MX 10 mail.example.com.",
         'evil 60 IN TXT "a\\x1b[31m"',
     ]
+
+
+def test_a_zone_file_read_back_gives_the_records_it_was_written_from():
+    from tui.products.dns.zone_file import dump, load, same
+    from tui.products.location import ParentRef
+
+    zone = ParentRef("z", "example.com", "global")
+    records = [
+        Row({"id": "1", "name": "", "type": "A", "data": "192.0.2.1", "ttl": 300}, "type", "id"),
+        Row(
+            {"id": "2", "name": "", "type": "MX", "data": "mail.example.com.", "priority": 10, "ttl": 3600},
+            "type",
+            "id",
+        ),
+        Row({"id": "3", "name": "www", "type": "CNAME", "data": "example.com.", "ttl": 60}, "type", "id"),
+        Row({"id": "4", "name": "t", "type": "TXT", "data": '"hello world"', "ttl": 60}, "type", "id"),
+    ]
+    read = load(dump(records, zone), zone)
+    assert len(read) == 4 and all(any(same(r, row) for row in records) for r in read)
+    assert {"name": "", "type": "MX", "data": "mail.example.com.", "ttl": 3600, "priority": 10} in read

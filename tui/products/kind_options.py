@@ -96,10 +96,14 @@ class Cost:
 
 class FileFormat:
     """A standard file a list is written as, beside CSV and JSON (a DNS zone file): `dump` is a `Lazy`
-    of `(rows, parent) -> str`, `name` what it is called, `suffix` its file name's ending."""
+    of `(rows, parent) -> str`, `name` what it is called, `suffix` its file name's ending. With `load`
+    (a `Lazy` of `(text, parent) -> [object as created]`) and `same` (a `Lazy` of `(object, row) -> bool`)
+    a file is read back into a staged list: what it lacks staged as deletes, what it adds as creates."""
 
-    def __init__(self, name: str, suffix: str, dump: Lazy[Any]) -> None:
-        self.name, self.suffix, self.dump = name, suffix, dump
+    def __init__(
+        self, name: str, suffix: str, dump: Lazy[Any], load: Lazy[Any] | None = None, same: Lazy[Any] | None = None
+    ) -> None:
+        self.name, self.suffix, self.dump, self.load, self.same = name, suffix, dump, load, same
 
 
 class Rows(Options):

@@ -126,7 +126,15 @@ RECORDS = dns_kind(
     reading=Reading(fetch_detail=False, sort=("name", False)),
     fields=RECORD_FIELDS,
     columns=RECORD_COLUMNS,
-    rows=Rows(file=FileFormat("zone file", "zone", Lazy("tui.products.dns.zone_file:dump"))),
+    rows=Rows(
+        file=FileFormat(
+            "zone file",
+            "zone",
+            Lazy("tui.products.dns.zone_file:dump"),
+            load=Lazy("tui.products.dns.zone_file:load"),
+            same=Lazy("tui.products.dns.zone_file:same"),
+        )
+    ),
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.
     create=Lazy(RECORDS_MODULE + "RECORD_CREATE"),
     edit=Lazy(RECORDS_MODULE + "RECORD_EDIT"),

@@ -29,3 +29,55 @@ def dump(rows: Iterable[Any], parent: Any) -> str:
             value = f"{priority} {value}"
         lines.append(" ".join(clean(str(part)) for part in (name, data.get("ttl") or 3600, "IN", kind, value)))
     return "\n".join(lines) + "\n"
+
+
+def load(text: str, parent: Any) -> list[dict[str, Any]]:
+    """The records a zone file holds, as a record is sent (name relative to the zone, "" for the zone
+    itself; type; data; TTL; an MX's or SRV's priority apart), by dnspython's parser. The SOA is the
+    platform's own: left out. A file that cannot be read is refused with the parser's reason."""
+    import dns.exception
+    import dns.name
+    import dns.rdatatype
+    import dns.zone
+
+    from ..flows import Refused
+
+    zone = str(getattr(parent, "name", "") or getattr(parent, "id", "")).rstrip(".")
+    origin = dns.name.from_text(zone + ".")
+    try:
+        parsed = dns.zone.from_text(text, origin=origin, relativize=False, check_origin=False)
+    except (dns.exception.DNSException, ValueError) as err:
+        raise Refused(
+            f"this is not a zone file of {zone} that can be read ({clean(str(err))}); nothing was staged"
+        ) from None
+    out: list[dict[str, Any]] = []
+    for name, node in parsed.nodes.items():
+        relative = name.relativize(origin).to_text()
+        for rdataset in node.rdatasets:
+            kind = dns.rdatatype.to_text(rdataset.rdtype)
+            if kind == "SOA":
+                continue
+            for rdata in rdataset:
+                record: dict[str, Any] = {
+                    "name": "" if relative == "@" else relative,
+                    "type": kind,
+                    "data": rdata.to_text(),
+                    "ttl": int(rdataset.ttl),
+                }
+                if kind in PRIORITISED:  # the platform keeps it apart from the data
+                    first, _, rest = record["data"].partition(" ")
+                    record["priority"], record["data"] = int(first), rest
+                out.append(record)
+    return out
+
+
+def same(record: dict[str, Any], row: Any) -> bool:
+    """Whether a record read from a file is one the zone holds (name, type, data and TTL alike)."""
+    data = getattr(row, "data", None) or {}
+    return (
+        str(data.get("name") or "") == record["name"]
+        and data.get("type") == record["type"]
+        and str(data.get("data") or "") == record["data"]
+        and int(data.get("ttl") or 0) == record["ttl"]
+        and (record["type"] not in PRIORITISED or int(data.get("priority") or 0) == record.get("priority"))
+    )

@@ -182,6 +182,12 @@ class ResourceActions:
     def watch(self, resource: Any) -> None:
         self.app.watcher.toggle(self.kind, self.service, self.kind.scope_of(resource) or self.scope, resource)
 
+    @guarded("Import")
+    def action_import_file(self) -> None:
+        from .file_import import import_file
+
+        self.run_worker(import_file(self), group="import", exclusive=True, exit_on_error=False)
+
     @guarded("Monthly estimate")
     def action_costs(self) -> None:
         rows = [self.table.get(k) for k in self.table.shown_keys]

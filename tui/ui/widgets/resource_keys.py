@@ -23,6 +23,7 @@ LIST_KEYS = [
     Binding("S", "sort_reverse", "Reverse sort", show=False, id="sort_reverse"),
     Binding("y", "copy_id", "Copy ID", show=False, id="copy_id"),
     Binding("E", "export", "Export", show=False, id="export", tooltip="The rows shown, to a CSV or JSON file"),
+    Binding("I", "import_file", "Import", show=False, id="import", tooltip="A file read back: staged, then w"),
     Binding("dollar_sign", "costs", "Monthly estimate", show=False, id="costs", tooltip="From the price list"),
     Binding(
         "R",
@@ -96,6 +97,9 @@ class ResourceKeys:
             return bool(self.table.marked) and not self.may("clear_filter")
         if what in ("write", "undo"):  # a list edited as a change set shows them, dim until one is staged
             return (True if self.changes else None) if self.staging else False
+        if what == "import_file":  # a file read back into a list edited as a change set
+            own = kind.rows.file
+            return writable and own is not None and own.load is not None and bool(self.staging)
         if what == "costs":  # where the kind has a published price list
             return kind.rows.cost is not None
         if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)

@@ -1,0 +1,76 @@
+"""A file read back into a list edited as a change set (`I`, where the kind declares a file format
+that loads: a zone file into a zone's records). Nothing is sent: what the file lacks is staged as
+deletes, what it adds as creates, each checked by the kind's own create form first (a record the form
+refuses stops the import, named with why), and `w` reviews them as a diff before anything is sent."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+
+async def import_file(view: Any) -> None:
+    from ...products.flows import Refused
+    from ..errors import notify_error
+    from ..flow_ui import ViewFlowUI
+
+    file, parent = view.kind.rows.file, view.service.parent
+    ui = ViewFlowUI(view, view.scope)
+    where = parent.name if parent is not None else view.kind.title.lower()
+    path = await ui.dialog("file", title=f"Import a {file.name} into {where}", mode="open", path="~")
+    if path is None:
+        return
+    try:
+        text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
+        read = await asyncio.to_thread(file.load.get(), text, parent)
+        staged = await _checked(view, read)
+    except (OSError, UnicodeDecodeError) as err:
+        view.app.notify(f"{path} cannot be read: {err}. Nothing was staged.", severity="error", timeout=10)
+        return
+    except Refused as err:
+        notify_error(view.app, err, f"Importing {Path(path).name}")
+        return
+    same = file.same.get()
+    rows = [r for r in view.table.resources() if not str(r.id).startswith("+")]
+    adds = [p for p in staged if not any(same(p, r) for r in rows)]
+    gone = [r for r in rows if not any(same(p, r) for p in staged) and view.staged.changes.get(r.id) is None]
+    for payload in adds:
+        view.staged.stage_add(payload)
+    for row in gone:
+        view.staged.stage_delete(row)
+    kept = len(staged) - len(adds)
+    view.app.notify(
+        f"Staged from {Path(path).name}: {len(adds)} to add, {len(gone)} to delete, {kept} as they are. "
+        "Nothing is sent: w reviews them as a diff, u undoes one.",
+        title="Import",
+        timeout=12,
+    )
+
+
+async def _checked(view: Any, read: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each object read, through the kind's create form (as typed in it: `edit.from_resource`): what the
+    form would send, or `Refused` naming the first one it refuses and why."""
+    from ...products.flows import Refused
+    from ...products.rows import Row
+    from pydantic import ValidationError
+
+    kind = view.kind
+    if kind.create is None or kind.edit is None:
+        return read
+    create, edit = kind.create.get(), kind.edit.get()
+    _, context = await create.options(view.service, view.scope) if create.options else ({}, {})
+    ctx = view.context(view.scope)
+    ctx.parent = view.service.parent
+    out = []
+    for n, obj in enumerate(read, start=1):
+        values = edit.from_resource(Row(dict(obj), kind.state_field, kind.id_field))
+        try:
+            form = create.form_model.model_validate(values, context=context or None)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "it"
+            said = f"{obj.get('name') or '@'} {obj.get('type', '')} {obj.get('data', '')}".strip()
+            raise Refused(f"record {n} ({said}): {where}: {first.get('msg')}; nothing was staged") from None
+        out.append(create.to_payload(form, ctx))
+    return out

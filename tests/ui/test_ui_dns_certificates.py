@@ -40,3 +40,23 @@ async def test_a_create_answered_with_the_zones_certificate_says_so_and_counts_n
         ) and not notified(app, "Created")
         assert certs.table.loaded_count == before and str(certs.table.border_title).endswith(f"{before}/{before}")
         await screen_named(pilot, app, "ChildScreen")  # its key, readable any time, is not shown as given once
+
+
+async def test_an_issued_certificates_chain_is_saved_as_pem(sandbox, tmp_path):
+    from helpers import act
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await to_named_row(pilot, zones, "example.com")
+        certs = await child_list(pilot, app, "Certificates")
+        await wait_for(pilot, lambda: certs.table.loaded_count, what="the certificate")
+        chain = certs.table.resources()[0].raw["certificate_chain"]
+        await act(pilot, app, "Save the certificate chain (PEM)…")
+        save = await screen_named(pilot, app, "FilePickerScreen")
+        assert save.query_one("#file-path").value.endswith("example.com.chain.pem")
+        await pilot.press("ctrl+u", *str(tmp_path / "chain.pem"), "enter")
+        await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'chain.pem'}"), what="saved")
+        assert (tmp_path / "chain.pem").read_text() == chain and chain.startswith("-----BEGIN CERTIFICATE-----")
+        assert not [m for m, _ in sandbox.requests if m != "GET"]

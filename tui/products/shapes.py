@@ -223,6 +223,26 @@ class SaveAnswer(Shape):
         await save_file_flow(ui, fill_text(self.title, row, ui), answer)
 
 
+class SaveField(Shape):
+    """A text the row holds (a certificate chain in PEM), saved as a file where the operator says,
+    named from the row (`name`, a template): nothing is asked of the API."""
+
+    title: str
+    field: str
+    name: str
+    mutating = False
+
+    async def __call__(self, ui: Any, row: Row) -> None:
+        from .files import save_bytes
+        from .flows import Refused
+
+        text = row.raw.get(self.field)
+        if not isinstance(text, str) or not text.strip():
+            raise Refused(f"there is no {self.field.replace('_', ' ')} to save yet")
+        name = fill_text(self.name, row, ui).replace("/", "-")
+        await save_bytes(ui, fill_text(self.title, row, ui), text.encode("utf-8"), name)
+
+
 class FormCall(Shape):
     """A form, then `call` with its values added to the call's own body (`body`, a `Lazy` of
     `(form, row) -> dict`, default: the form's values, secrets as their value). An API error keeps

@@ -9,7 +9,7 @@ from typing import Any
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
 from ..kind_options import FileFormat, Reading, Rows, Secrets, Writing
-from ..shapes import ShowAnswer
+from ..shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
 from .names import shown
 
@@ -251,6 +251,13 @@ CERTIFICATES = dns_kind(
                 "Whoever holds this key can serve the zone's names over TLS: keep it secret.",
                 secret="private_key",
             ),
+        ),
+        ActionSpec(
+            "chain",
+            "Save the certificate chain (PEM)…",
+            lambda r: r.state == "success",
+            why_not=lambda r: None if r.state == "success" else "the certificate is not issued yet",
+            shape=SaveField("Save the certificate chain of {name}", "certificate_chain", "{name}.chain.pem"),
         ),
     ),
     create=Lazy(FORMS + "CERTIFICATE_CREATE"),

@@ -31,11 +31,19 @@ async def test_a_lists_monthly_estimate_its_marked_rows_and_a_details():
         assert f"The {len(rows)} servers shown: €{total:,.2f} a month" in shown.text
         assert f"The 1 marked (●): €{prices[rows[0].text('commercial_type')]:,.2f} a month" in shown.text
         assert "An estimate from the Instance price list" in shown.text
+        await pilot.press("escape")
+        view.table.set_filter(rows[-1].name)  # the marked row hidden: still counted, and said so
+        await pilot.press("$")
+        filtered = await screen_named(pilot, app, "ResultScreen")
+        assert "The 1 marked (●), 1 of them not shown: €" in filtered.text
+        await pilot.press("escape")
+        view.table.set_filter("")
         await pilot.press("escape", "enter")
         await screen_named(pilot, app, "DetailScreen")
         await pilot.press("$")
         one = await screen_named(pilot, app, "ResultScreen")
-        assert f"It: €{prices[view.table.get(view.table.cursor_key).text('commercial_type')]:,.2f} a month" in one.text
+        assert "marked" not in one.text  # a detail is about its resource alone
+        assert f"This one: €{prices[view.table.get(view.table.cursor_key).text('commercial_type')]:,.2f} a month" in one.text
 
 
 async def test_bare_metal_servers_are_priced_from_their_offers_and_a_kind_without_a_price_list_says_so():

@@ -95,6 +95,29 @@ async def test_a_zone_file_exported_changed_and_imported_back_is_staged_and_revi
         await pilot.press("ctrl+u", *str(tmp_path / "shop.zone"), "enter")
         await wait_for(pilot, lambda: notified(app, "1 to add, 1 to delete"), what="staged")
         assert len(records.changes) == 2 and not [m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p]
+        await pilot.press("I")  # a second file is not laid over the changes staged from the first
+        await wait_for(pilot, lambda: notified(app, "holds 2 staged change(s)"), what="refused")
         await pilot.press("w")  # the review: a diff before anything is sent
         review = await screen_named(pilot, app, "DiffScreen")
         assert "shop-new" in review.text and "web1" in review.text
+
+
+async def test_a_zone_exported_and_imported_unedited_stages_nothing(tmp_path):
+    from helpers import child_list, open_view, select
+    from tui.products.dns.zone_file import dump
+
+    app = make_app(Sandbox())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await select(pilot, zones, "example.com")  # MX, SRV, TXT with ; and an ALIAS
+        await child_list(pilot, app, "Records")
+        records = app.screen.view
+        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        (tmp_path / "same.zone").write_text(dump(records.table.resources(), records.service.parent))
+        records.focus_table()
+        await pilot.press("I")
+        await screen_named(pilot, app, "FilePickerScreen")
+        await pilot.press("ctrl+u", *str(tmp_path / "same.zone"), "enter")
+        await wait_for(pilot, lambda: notified(app, "0 to add, 0 to delete"), what="nothing to stage")
+        assert not records.changes

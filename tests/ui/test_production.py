@@ -64,3 +64,27 @@ def test_demo_takes_its_profiles_flags_from_the_config():
     kept = cli._kept_ui({"read_only": False}, "demo")
     assert kept["production"] and not kept["read_only"]
     assert not cli._kept_ui({"read_only": True}, "demo-staging")["production"]
+
+
+async def test_a_staged_send_on_a_production_profile_asks_for_the_zones_name():
+    from helpers import child_list, open_view, select
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        zones = await open_view(pilot, app, "dns.zones")
+        await select(pilot, zones, "shop.example.com")
+        await child_list(pilot, app, "Records")
+        records = app.screen.view
+        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        records.staged.stage_delete(row_named(records, "web1"))
+        records.focus_table()
+        await pilot.press("w")
+        await screen_named(pilot, app, "DiffScreen")
+        await pilot.press("tab", "enter")  # Send, after the diff
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert asked.require_text == "shop.example.com" and "is production" in asked.message
+        assert not [m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p]
+        await pilot.press(*"shop.example.com", "enter")
+        await wait_for(pilot, lambda: [m for m, p in sandbox.requests if m == "PATCH"], what="sent once typed")

@@ -18,9 +18,14 @@ from ..api.safe import clean
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _fields(kind: Any) -> list[Any]:
-    """The declared fields that read a value from the row (a computed one is shown, not exported)."""
-    return [f for f in kind.fields if f.path]
+def _fields(kind: Any, rows: list[Any]) -> list[Any]:
+    """The declared fields that read a value from the row (a computed one is shown, not exported), one
+    a title (a list's reading and a detail's may share one), and only those some row holds."""
+    out: dict[str, Any] = {}
+    for f in kind.fields:
+        if f.path and f.title not in out and any(f.value(r) is not None for r in rows):
+            out[f.title] = f
+    return list(out.values())
 
 
 def _plain(value: Any) -> Any:
@@ -37,7 +42,8 @@ def _cell(value: Any) -> str:
 
 
 def as_csv(kind: Any, rows: Iterable[Any]) -> bytes:
-    fields = _fields(kind)
+    rows = list(rows)
+    fields = _fields(kind, rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([f.title for f in fields])
@@ -47,7 +53,8 @@ def as_csv(kind: Any, rows: Iterable[Any]) -> bytes:
 
 
 def as_json(kind: Any, rows: Iterable[Any]) -> bytes:
-    fields = _fields(kind)
+    rows = list(rows)
+    fields = _fields(kind, rows)
     objects = [{f.key: f.value(row) for f in fields} for row in rows]
     return json.dumps(objects, ensure_ascii=False, indent=2, default=str).encode("utf-8")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import re
 import binascii
 import os
 from pathlib import Path
@@ -44,3 +45,15 @@ async def save_bytes(ui: Any, title: str, content: bytes, name: str, default_dir
             continue
         ui.notify(f"Saved {len(content):,} bytes to {path}")
         return str(path)
+
+
+PEM = re.compile(r"(-----BEGIN ([A-Z0-9 ]+)-----\n[A-Za-z0-9+/=\n]+-----END \2-----\n?)+")
+
+
+def pem(text: str) -> str:
+    """PEM blocks as a file holds them (the line breaks a cleaned value shows as `\\n` made real again),
+    or `Refused` when the text is not PEM blocks alone (nothing else is written under a .pem name)."""
+    blocks = text.replace("\\n", "\n").strip() + "\n"
+    if not PEM.fullmatch(blocks):
+        raise Refused("what the platform sent is not PEM (-----BEGIN … -----END … blocks): nothing was saved")
+    return blocks

@@ -101,9 +101,15 @@ class FileFormat:
     a file is read back into a staged list: what it lacks staged as deletes, what it adds as creates."""
 
     def __init__(
-        self, name: str, suffix: str, dump: Lazy[Any], load: Lazy[Any] | None = None, same: Lazy[Any] | None = None
+        self,
+        name: str,
+        suffix: str,
+        dump: Lazy[Any],
+        load: Lazy[Any] | None = None,
+        same: Lazy[Any] | None = None,
+        holds: Lazy[Any] | None = None,  # `(row) -> bool`: a row the file can hold (others are never deleted)
     ) -> None:
-        self.name, self.suffix, self.dump, self.load, self.same = name, suffix, dump, load, same
+        self.name, self.suffix, self.dump, self.load, self.same, self.holds = name, suffix, dump, load, same, holds
 
 
 class Rows(Options):

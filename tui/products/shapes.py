@@ -230,6 +230,9 @@ class SaveField(Shape):
     title: str
     field: str
     name: str
+    # What is written, from the value as the row holds it (its line breaks shown as `\n`: API text is
+    # cleaned when read), or `Refused` when it is not what the file should hold (`files.pem`).
+    made: Callable[[str], str] = str
     mutating = False
 
     async def __call__(self, ui: Any, row: Row) -> None:
@@ -240,7 +243,7 @@ class SaveField(Shape):
         if not isinstance(text, str) or not text.strip():
             raise Refused(f"there is no {self.field.replace('_', ' ')} to save yet")
         name = fill_text(self.name, row, ui).replace("/", "-")
-        await save_bytes(ui, fill_text(self.title, row, ui), text.encode("utf-8"), name)
+        await save_bytes(ui, fill_text(self.title, row, ui), self.made(text).encode("utf-8"), name)
 
 
 class FormCall(Shape):

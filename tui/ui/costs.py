@@ -53,11 +53,15 @@ def euros(value: float) -> str:
     return f"€{value:,.2f}"
 
 
-def said(kind: Any, found: list[tuple[Any, str, float | None]], marked: set[str], shown_as: str) -> str:
-    """The estimate as read: a line per resource, the total, the marked rows' total, and the source."""
+def said(
+    kind: Any, found: list[tuple[Any, str, float | None]], marked: list[tuple[Any, str, float | None]], shown_as: str
+) -> str:
+    """The estimate as read: a line per resource, the total, the marked rows' total (shown or not:
+    a filter may hide some), and the source."""
+    chosen = {r.id for r, _, _ in marked}
     width = min(28, max((len(clean(str(r.name or r.id))) for r, _, _ in found), default=4))
     lines = [
-        f"{'● ' if r.id in marked else '  '}{clean(str(r.name or r.id))[:width]:<{width}}  "
+        f"{'● ' if r.id in chosen else '  '}{clean(str(r.name or r.id))[:width]:<{width}}  "
         f"{clean(entry)[:24]:<24}  {euros(v) if v is not None else 'no price'}"
         for r, entry, v in found
     ]
@@ -67,16 +71,20 @@ def said(kind: Any, found: list[tuple[Any, str, float | None]], marked: set[str]
     )
     out = [*lines, "", total]
     if marked:
-        chosen = [v for r, _, v in found if r.id in marked and v is not None]
-        out.append(f"The {len(marked)} marked (●): {euros(sum(chosen))} a month")
+        hidden = sum(1 for r, _, _ in marked if r.id not in {f[0].id for f in found})
+        out.append(
+            f"The {len(marked)} marked (●){f', {hidden} of them not shown' if hidden else ''}: "
+            f"{euros(sum(v for _, _, v in marked if v is not None))} a month"
+        )
     out += ["", f"An estimate from {kind.rows.cost.source}: what is billed may differ."]
     return "\n".join(out)
 
 
-async def show(host: Any, rows: list[Any], title: str, shown_as: str) -> None:
-    """The estimate of `rows` in a dialog (run in a worker: the price list may be read first)."""
+async def show(host: Any, rows: list[Any], title: str, shown_as: str, marked: list[Any] | None = None) -> None:
+    """The estimate of `rows`, and of the `marked` ones, in a dialog (run in a worker: a price list
+    may be read first)."""
     from .screens.result import ResultScreen
 
-    marked = set(getattr(host.table, "marked", ())) if hasattr(host, "table") else set()
     found = await estimates(host.app, host.kind, rows, host.scope)
-    host.app.push_screen(ResultScreen(title, said(host.kind, found, marked, shown_as)))
+    chosen = await estimates(host.app, host.kind, marked or [], host.scope)
+    host.app.push_screen(ResultScreen(title, said(host.kind, found, chosen, shown_as)))

@@ -9,6 +9,7 @@ from typing import Any
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
 from ..kind_options import FileFormat, Reading, Rows, Secrets, Writing
+from ..files import pem
 from ..shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
 from .names import shown
@@ -133,6 +134,7 @@ RECORDS = dns_kind(
             Lazy("tui.products.dns.zone_file:dump"),
             load=Lazy("tui.products.dns.zone_file:load"),
             same=Lazy("tui.products.dns.zone_file:same"),
+            holds=Lazy("tui.products.dns.zone_file:holds"),
         )
     ),
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.
@@ -257,7 +259,7 @@ CERTIFICATES = dns_kind(
             "Save the certificate chain (PEM)…",
             lambda r: r.state == "success",
             why_not=lambda r: None if r.state == "success" else "the certificate is not issued yet",
-            shape=SaveField("Save the certificate chain of {name}", "certificate_chain", "{name}.chain.pem"),
+            shape=SaveField("Save the certificate chain of {name}", "certificate_chain", "{name}.chain.pem", made=pem),
         ),
     ),
     create=Lazy(FORMS + "CERTIFICATE_CREATE"),

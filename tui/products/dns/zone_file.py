@@ -25,10 +25,24 @@ def dump(rows: Iterable[Any], parent: Any) -> str:
         kind = str(data.get("type") or "")
         value = str(data.get("data") or "")
         priority = data.get("priority")
-        if kind in PRIORITISED and priority not in (None, "") and not value.split(" ", 1)[0].isdigit():
+        if kind in PRIORITISED and priority not in (None, ""):  # SRV: priority weight port target
             value = f"{priority} {value}"
-        lines.append(" ".join(clean(str(part)) for part in (name, data.get("ttl") or 3600, "IN", kind, value)))
+        if kind == "TXT" and not value.startswith('"'):  # one string, quoted (a ; in it is no comment)
+            value = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        line = " ".join(clean(str(part)) for part in (name, data.get("ttl") or 3600, "IN", kind, value))
+        lines.append(line if holds(row) else f"; {line}  (not a standard record type: not in the file)")
     return "\n".join(lines) + "\n"
+
+
+def holds(row: Any) -> bool:
+    """Whether a zone file can hold the record (ALIAS, say, is the platform's own type: it cannot)."""
+    import dns.rdatatype
+
+    try:
+        dns.rdatatype.from_text(str((getattr(row, "data", None) or {}).get("type") or ""))
+    except (dns.rdatatype.UnknownRdatatype, ValueError):
+        return False
+    return True
 
 
 def load(text: str, parent: Any) -> list[dict[str, Any]]:
@@ -58,10 +72,13 @@ def load(text: str, parent: Any) -> list[dict[str, Any]]:
             if kind == "SOA":
                 continue
             for rdata in rdataset:
+                text = rdata.to_text()
+                if kind == "TXT":  # its strings as the platform keeps them: one text, unquoted
+                    text = b"".join(rdata.strings).decode("utf-8", "replace")
                 record: dict[str, Any] = {
                     "name": "" if relative == "@" else relative,
                     "type": kind,
-                    "data": rdata.to_text(),
+                    "data": text,
                     "ttl": int(rdataset.ttl),
                 }
                 if kind in PRIORITISED:  # the platform keeps it apart from the data

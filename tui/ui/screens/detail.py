@@ -38,7 +38,7 @@ class DetailScreen(Screen[None]):
         Binding("y", "resource('copy_id')", "Copy ID", id="copy_id"),
         Binding("R", "resource('related')", "Related", show=False, id="related"),
         Binding("W", "resource('watch')", "Watch", show=False, tooltip="Be told when its state changes", id="watch"),
-        Binding("r", "resource('refresh_one')", "Refresh", id="refresh_one"),
+        Binding("r", "resource('refresh_one')", "Refresh", id="refresh"),
         Binding("x", "secrets", "Reveal secret", id="secrets"),
         Binding("dollar_sign", "resource('costs')", "Monthly estimate", show=False, id="costs"),
         Binding("E", "export", "Save JSON", show=False, tooltip="Its JSON, to a file", id="export"),

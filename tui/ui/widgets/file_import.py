@@ -16,6 +16,15 @@ async def import_file(view: Any) -> None:
     from ..flow_ui import ViewFlowUI
 
     file, parent = view.kind.rows.file, view.service.parent
+    if view.changes:  # the file is the state wanted: not laid over changes staged before it
+        view.app.notify(
+            f"This list holds {len(view.changes)} staged change(s): send them (w) or drop them (u, or esc) "
+            "before importing a file.",
+            title="Import",
+            severity="warning",
+            timeout=10,
+        )
+        return
     ui = ViewFlowUI(view, view.scope)
     where = parent.name if parent is not None else view.kind.title.lower()
     path = await ui.dialog("file", title=f"Import a {file.name} into {where}", mode="open", path="~")
@@ -32,7 +41,8 @@ async def import_file(view: Any) -> None:
         notify_error(view.app, err, f"Importing {Path(path).name}")
         return
     same = file.same.get()
-    rows = [r for r in view.table.resources() if not str(r.id).startswith("+")]
+    held = file.holds.get() if file.holds is not None else (lambda row: True)
+    rows = [r for r in view.table.resources() if not str(r.id).startswith("+") and held(r)]
     adds = [p for p in staged if not any(same(p, r) for r in rows)]
     gone = [r for r in rows if not any(same(p, r) for p in staged) and view.staged.changes.get(r.id) is None]
     for payload in adds:

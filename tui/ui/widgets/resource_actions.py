@@ -82,7 +82,7 @@ class ResourceActions:
             "refresh_one": self.follow,
             "related": self.related,
             "watch": self.watch,
-            "costs": lambda r: self._costs([r], f"Monthly estimate · {r.name or r.id}", "It"),
+            "costs": lambda r: self._costs([r], f"Monthly estimate · {r.name or r.id}", "This one"),
         }[what](resource)
 
     def _with_current(self, fn: Callable[[Any], None]) -> None:
@@ -192,15 +192,16 @@ class ResourceActions:
     def action_costs(self) -> None:
         rows = [self.table.get(k) for k in self.table.shown_keys]
         n = f"{len(rows):,} {self.kind.title.lower()}"
-        self._costs(rows, f"Monthly estimate · {n}", f"The {n} shown")
+        self._costs(rows, f"Monthly estimate · {n}", f"The {n} shown", self.table.marked_rows())
 
-    def _costs(self, rows: list[Any], title: str, shown_as: str) -> None:
+    def _costs(self, rows: list[Any], title: str, shown_as: str, marked: list[Any] | None = None) -> None:
         if self.kind.rows.cost is None:
             self.app.notify(f"No price list gives what {self.kind.title.lower()} cost.", timeout=5)
             return
         from .. import costs
 
-        self.run_worker(costs.show(self, rows, title, shown_as), group="costs", exclusive=True, exit_on_error=False)
+        work = costs.show(self, rows, title, shown_as, marked)
+        self.run_worker(work, group="costs", exclusive=True, exit_on_error=False)
 
     @guarded("Export")
     def action_export(self) -> None:

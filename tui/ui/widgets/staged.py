@@ -243,7 +243,15 @@ class Staging:
         count = len(self.changes)
 
         def answered(ok: bool | None) -> None:
-            if ok:
+            if ok and self.app.settings.production:  # every change on a production profile: a name typed
+                from ..screens.confirm import ConfirmScreen
+
+                parent = self.service.parent
+                named = str(parent.name if parent is not None else self.kind.title.lower())
+                said = f"Send {count} change(s) to {named}.\n\nProfile {self.app.settings.profile} is production."
+                asked = ConfirmScreen(f"Send to {named}?", said, "Send", require_text=named)
+                self.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
+            elif ok:
                 self._send_changes()
 
         open_dialog(

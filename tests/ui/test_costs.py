@@ -43,7 +43,8 @@ async def test_a_lists_monthly_estimate_its_marked_rows_and_a_details():
         await pilot.press("$")
         one = await screen_named(pilot, app, "ResultScreen")
         assert "marked" not in one.text  # a detail is about its resource alone
-        assert f"This one: €{prices[view.table.get(view.table.cursor_key).text('commercial_type')]:,.2f} a month" in one.text
+        price = prices[view.table.get(view.table.cursor_key).text("commercial_type")]
+        assert f"This one: €{price:,.2f} a month" in one.text
 
 
 async def test_bare_metal_servers_are_priced_from_their_offers_and_a_kind_without_a_price_list_says_so():

@@ -48,3 +48,25 @@ async def test_changes_are_journalled_newest_first_copied_as_curl_and_a_busy_one
         await pilot.press("enter")
         again = await screen_named(pilot, app, "ResultScreen")
         assert again.confirm_label is None and "Retried at" in again.text  # offered once
+
+
+async def test_a_retry_whose_answer_is_lost_looks_as_the_first_send_does():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = row_named(view, "worker-batch-2")
+        sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)  # busy: refused
+        view.writes.delete(stopped)
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
+        sandbox.inject(503, f"/servers/{stopped.id}", method="DELETE", times=1)  # the retry's answer lost
+        view.focus_table()
+        await pilot.press("J")
+        await screen_named(pilot, app, "JournalScreen")
+        await pilot.press("enter")
+        await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("tab", "enter")  # Retry
+        await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].looked, what="looked")
+        retry = app.journal.entries[0]
+        assert retry.outcome == "failed" and "still there" in retry.looked  # the look says it was not applied
+        assert stopped.id in sandbox.instance.servers["fr-par-1"]

@@ -37,6 +37,8 @@ class Doing:
     product: str = ""
     resource: str = ""
     retry: bool = True  # False: never offered again from the journal (a staged batch: its changes stay staged)
+    # `async () -> Found`: the look a lost answer calls for (`products.outcome`), for a retry from the journal
+    look: Any = field(default=None, repr=False)
 
 
 @record
@@ -85,10 +87,10 @@ _last: contextvars.ContextVar[Entry | None] = contextvars.ContextVar("journal_la
 
 
 @contextlib.contextmanager
-def doing(what: str, product: str = "", resource: str = "", retry: bool = True) -> Iterator[None]:
+def doing(what: str, product: str = "", resource: str = "", retry: bool = True, look: Any = None) -> Iterator[None]:
     """Requests sent inside are journalled as `what` done to `resource` of `product` (`retry` False:
-    a failure is not offered again from the journal)."""
-    token = _doing.set(Doing(what, product, resource, retry))
+    a failure is not offered again from the journal; `look`: what a retry's lost answer calls)."""
+    token = _doing.set(Doing(what, product, resource, retry, look))
     try:
         yield
     finally:

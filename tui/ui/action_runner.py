@@ -29,8 +29,14 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     host.app.expect_screen()
     one = target[0] if isinstance(target, list) and len(target) == 1 else target
     named = f"{len(one)} {host.kind.title.lower()}" if isinstance(one, list) else called(one)
+    look = None
+    if spec.call is not None and not isinstance(one, list):  # a retry from the journal looks as this send does
+        scope, row = host.kind.scope_of(one) or host.scope, one
+        look = lambda: outcome.after_action(  # noqa: E731
+            host.service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data
+        )
     try:
-        with journal.doing(spec.label.rstrip("…"), host.kind.product, named):  # what the journal says was sent for
+        with journal.doing(spec.label.rstrip("…"), host.kind.product, named, look=look):  # what was sent for
             return await _run(host, spec, target)
     finally:
         host.app.expect_done()

@@ -160,7 +160,8 @@ class JournalScreen(Screen[None]):
     async def _retry(self, entry: Any) -> None:
         """The same request again, through the client of its origin (journalled as a new entry)."""
         from ...api import journal
-        from ..errors import notify_error
+        from ...api.errors import OutcomeUnknown
+        from ..errors import notify_error, notify_lost
 
         client = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), None)
         what = entry.doing.what if entry.doing else entry.method
@@ -175,10 +176,19 @@ class JournalScreen(Screen[None]):
             if not await self.app.push_screen_wait(ConfirmScreen(f"Retry: {what}?", said, "Retry", require_text=named)):
                 return
         self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
+        doing = entry.doing
+        look = doing.look if doing is not None else None
+        product, resource = (doing.product, doing.resource) if doing is not None else ("", "")
         try:
-            doing = entry.doing
-            with journal.doing(f"Retry: {what}", doing.product if doing else "", doing.resource if doing else ""):
+            with journal.doing(f"Retry: {what}", product, resource, look=look):
                 await client.request_data(entry.method, entry.url, json=entry.raw_body)
+        except OutcomeUnknown as err:
+            if look is None:  # nothing to look with (a create): said so, as a first send says it
+                notify_error(self.app, err, f"Retry: {what}")
+                return
+            found = await look()  # the same look the first send had; the journal keeps what it found
+            notify_lost(self.app, f"Retry: {what}", f"{err.summary}\nLooked again: {found.says}.")
+            return
         except Exception as err:
             notify_error(self.app, err, f"Retry: {what}")
             return

@@ -247,7 +247,8 @@ class Writes:
                 return resource
             if self.staging:
                 return self.staged.stage_edit(resource, patch)
-            with journal.doing("Edit", self.kind.product, called(resource)):
+            look = lambda: outcome.after_update(self.service, scope, resource.id, patch)  # noqa: E731
+            with journal.doing("Edit", self.kind.product, called(resource), look=look):
                 row, told = await outcome.update(self.service, scope, resource, patch, spec.method)
             if told:
                 notify_lost(self.app, f"Saving {row.name}", told)
@@ -361,7 +362,8 @@ class Writes:
     async def _deleting(self, resource: Any) -> None:
         scope = self.kind.scope_of(resource) or self.scope
         try:
-            with journal.doing("Delete", self.kind.product, called(resource)):
+            look = lambda: outcome.after_delete(self.service, scope, resource.id)  # noqa: E731
+            with journal.doing("Delete", self.kind.product, called(resource), look=look):
                 found = await outcome.delete(self.service, scope, resource)
         except Exception as err:
             notify_error(self.app, err, f"Deleting {resource.name}")

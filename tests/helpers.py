@@ -373,3 +373,14 @@ def drawn_lines(widget) -> list[str]:
 def drawn_text(widget) -> str:
     """What a line-drawn widget shows, its lines joined by spaces (a wrapped paragraph reads whole)."""
     return " ".join(line.strip() for line in drawn_lines(widget) if line.strip())
+
+
+async def zone_records(pilot, app, zone: str):
+    """A DNS zone's records, on their own screen and listed (from the loaded console): the view."""
+    await loaded(pilot, app)
+    zones = await open_view(pilot, app, "dns.zones")
+    await select(pilot, zones, zone)
+    await child_list(pilot, app, "Records")
+    records = app.screen.view
+    await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+    return records

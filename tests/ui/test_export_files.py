@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from helpers import loaded, make_app, notified, pick, screen_named, wait_for
+from helpers import loaded, make_app, notified, pick, screen_named, wait_for, zone_records
 from tui.sandbox import Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -40,16 +40,9 @@ async def test_the_filtered_servers_list_to_csv_and_a_detail_as_json(tmp_path):
 
 
 async def test_a_zones_records_as_a_zone_file(tmp_path):
-    from helpers import child_list, open_view, select
-
     app = make_app(Sandbox())
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await select(pilot, zones, "shop.example.com")
-        await child_list(pilot, app, "Records")
-        records = app.screen.view
-        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        records = await zone_records(pilot, app, "shop.example.com")
         records.focus_table()
         await pilot.press("E")
         await screen_named(pilot, app, "PickerScreen")
@@ -66,17 +59,10 @@ async def test_a_zones_records_as_a_zone_file(tmp_path):
 
 
 async def test_a_zone_file_exported_changed_and_imported_back_is_staged_and_reviewed_as_a_diff(tmp_path):
-    from helpers import child_list, open_view, select
-
     sandbox = Sandbox()
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await select(pilot, zones, "shop.example.com")
-        await child_list(pilot, app, "Records")
-        records = app.screen.view
-        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        records = await zone_records(pilot, app, "shop.example.com")
         from tui.products.dns.zone_file import dump
 
         text = dump(records.table.resources(), records.service.parent)
@@ -103,17 +89,11 @@ async def test_a_zone_file_exported_changed_and_imported_back_is_staged_and_revi
 
 
 async def test_a_zone_exported_and_imported_unedited_stages_nothing(tmp_path):
-    from helpers import child_list, open_view, select
     from tui.products.dns.zone_file import dump
 
     app = make_app(Sandbox())
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await select(pilot, zones, "example.com")  # MX, SRV, TXT with ; and an ALIAS
-        await child_list(pilot, app, "Records")
-        records = app.screen.view
-        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        records = await zone_records(pilot, app, "example.com")  # MX, SRV, TXT with ; and an ALIAS
         (tmp_path / "same.zone").write_text(dump(records.table.resources(), records.service.parent))
         records.focus_table()
         await pilot.press("I")

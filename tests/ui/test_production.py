@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import demo_settings, loaded, make_app, row_named, screen_named, typed, wait_for
+from helpers import demo_settings, loaded, make_app, row_named, screen_named, typed, wait_for, zone_records
 from tui.sandbox import Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -67,17 +67,10 @@ def test_demo_takes_its_profiles_flags_from_the_config():
 
 
 async def test_a_staged_send_on_a_production_profile_asks_for_the_zones_name():
-    from helpers import child_list, open_view, select
-
     sandbox = Sandbox()
     app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        zones = await open_view(pilot, app, "dns.zones")
-        await select(pilot, zones, "shop.example.com")
-        await child_list(pilot, app, "Records")
-        records = app.screen.view
-        await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+        records = await zone_records(pilot, app, "shop.example.com")
         records.staged.stage_delete(row_named(records, "web1"))
         records.focus_table()
         await pilot.press("w")

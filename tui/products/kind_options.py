@@ -97,7 +97,8 @@ class Cost:
 class FileFormat:
     """A standard file a list is written as, beside CSV and JSON (a DNS zone file): `dump` is a `Lazy`
     of `(rows, parent) -> str`, `name` what it is called, `suffix` its file name's ending. With `load`
-    (a `Lazy` of `(text, parent) -> [object as created]`) and `same` (a `Lazy` of `(object, row) -> bool`)
+    (a `Lazy` of `(text, parent) -> [object as created]`) and `key` (a `Lazy` of `(object) -> hashable`: an
+    object read and a row's data alike tell it apart)
     a file is read back into a staged list: what it lacks staged as deletes, what it adds as creates."""
 
     def __init__(
@@ -106,10 +107,10 @@ class FileFormat:
         suffix: str,
         dump: Lazy[Any],
         load: Lazy[Any] | None = None,
-        same: Lazy[Any] | None = None,
+        key: Lazy[Any] | None = None,
         holds: Lazy[Any] | None = None,  # `(row) -> bool`: a row the file can hold (others are never deleted)
     ) -> None:
-        self.name, self.suffix, self.dump, self.load, self.same, self.holds = name, suffix, dump, load, same, holds
+        self.name, self.suffix, self.dump, self.load, self.key, self.holds = name, suffix, dump, load, key, holds
 
 
 class Rows(Options):

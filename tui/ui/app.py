@@ -128,6 +128,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         self.asked_origins: set[str] = set()  # origins the operator was asked about this session
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
         self.bulks: list[Any] = []  # acts on marked rows being sent (`bulk.run`)
+        self.price_lists: dict[Any, Any] = {}  # (kind, scope) -> (when read, prices) (`costs.py`), per profile
         # The profiles to switch to from the palette (`profiles.py`); this one alone by default.
         self.profiles = profiles or OneProfile(Opened(settings, secret, secret_source, transport))
 

@@ -175,6 +175,10 @@ def tags_editable(kind: Any) -> str | None:
 async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str]) -> Bulk:
     """Tags added and removed on each row, through the kind's own edit: its form's rules checked for
     each row (a refusal said before anything is sent), what changed sent as its edit sends it."""
+    from pydantic import ValidationError
+
+    from .widgets.form_fields import first_error
+
     spec = host.kind.edit.get()
     writing = host.kind.writing
     contexts: dict[str, dict[str, Any]] = {}
@@ -194,8 +198,8 @@ async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str])
         values["tags"] = tags
         try:
             form = spec.form_model.model_validate(values, context={**contexts[scope_of(host, row)], "current": row})
-        except ValueError as err:
-            refused.append((row, _first_error(err)))
+        except ValidationError as err:
+            refused.append((row, first_error(err, spec.form_model)))
             continue
         patch = spec.body(form, row)
         if patch:
@@ -216,15 +220,6 @@ async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str])
         if part
     )
     return Bulk("Retag", sending, refused, send, said=f"Tags: {what}.", notes=notes)
-
-
-def _first_error(err: ValueError) -> str:
-    errors = getattr(err, "errors", None)
-    if callable(errors):
-        first = errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "form"
-        return f"{where}: {first.get('msg', err)}"
-    return str(err)
 
 
 async def run(host: Any, bulk: Bulk) -> bool:

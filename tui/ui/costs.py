@@ -19,7 +19,7 @@ async def price_list(app: Any, cost: Any, scope: str) -> dict[str, float | None]
     """{the catalogue entry's `match` value: its monthly price} in `scope`, read at most once an hour."""
     kind = cost.catalogue.get()
     where = "global" if kind.scope_type == "global" else scope
-    kept: dict[tuple[str, str], tuple[float, dict[str, float | None]]] = app.__dict__.setdefault("price_lists", {})
+    kept = app.price_lists
     hit = kept.get((kind.id, where))
     if hit is not None and time.monotonic() - hit[0] < KEEP:
         return hit[1]
@@ -71,7 +71,8 @@ def said(
     )
     out = [*lines, "", total]
     if marked:
-        hidden = sum(1 for r, _, _ in marked if r.id not in {f[0].id for f in found})
+        shown = {r.id for r, _, _ in found}
+        hidden = sum(1 for r, _, _ in marked if r.id not in shown)
         out.append(
             f"The {len(marked)} marked (●){f', {hidden} of them not shown' if hidden else ''}: "
             f"{euros(sum(v for _, _, v in marked if v is not None))} a month"

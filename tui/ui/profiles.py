@@ -188,7 +188,7 @@ class Switching:
         app.transport = opened.transport if opened.transport is not None else app.transport
         app._secret, app._has_secret = opened.secret, opened.secret is not None
         app.secret_source, app.keyring_problem = opened.source, opened.keyring_problem
-        app.clients, app.services = {}, {}
+        app.clients, app.services, app.price_lists = {}, {}, {}  # another account's API: read anew
         app.client = app.client_for(PLATFORM)
         for client in old:
             app.run_worker(client.aclose(), exit_on_error=False)

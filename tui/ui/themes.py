@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.segment import Segment
+from textual.filter import LineFilter
 from textual.theme import Theme
 
 TERMINAL = Theme(
@@ -99,22 +101,12 @@ NO_COLOUR_STYLES = {
 }
 
 
-def _colourless_filter() -> Any:
-    from textual.filter import LineFilter
-    from rich.segment import Segment
+class Colourless(LineFilter):
+    """Every segment without its colours (not even "default": no colour escape is sent at all), its
+    other attributes (bold, reverse, underline) kept."""
 
-    class Colourless(LineFilter):
-        """Every segment without its colours (not even "default": no colour escape is sent at all),
-        its other attributes (bold, reverse, underline) kept."""
-
-        def apply(self, segments: list[Any], background: Any) -> list[Any]:
-            return [Segment(t, None if s is None else s.without_color, c) for t, s, c in segments]
-
-    return Colourless
-
-
-def Colourless() -> Any:  # noqa: N802  (a filter made as its class would be)
-    return _colourless_filter()()
+    def apply(self, segments: list[Segment], background: Any) -> list[Segment]:
+        return [Segment(t, None if s is None else s.without_color, c) for t, s, c in segments]
 
 
 # A production profile's own accent, on every screen and in every theme: borders, focus, the key bar.

@@ -133,7 +133,7 @@ RECORDS = dns_kind(
             "zone",
             Lazy("tui.products.dns.zone_file:dump"),
             load=Lazy("tui.products.dns.zone_file:load"),
-            same=Lazy("tui.products.dns.zone_file:same"),
+            key=Lazy("tui.products.dns.zone_file:key"),
             holds=Lazy("tui.products.dns.zone_file:holds"),
         )
     ),

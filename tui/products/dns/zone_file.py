@@ -88,13 +88,9 @@ def load(text: str, parent: Any) -> list[dict[str, Any]]:
     return out
 
 
-def same(record: dict[str, Any], row: Any) -> bool:
-    """Whether a record read from a file is one the zone holds (name, type, data and TTL alike)."""
-    data = getattr(row, "data", None) or {}
-    return (
-        str(data.get("name") or "") == record["name"]
-        and data.get("type") == record["type"]
-        and str(data.get("data") or "") == record["data"]
-        and int(data.get("ttl") or 0) == record["ttl"]
-        and (record["type"] not in PRIORITISED or int(data.get("priority") or 0) == record.get("priority"))
-    )
+def key(record: dict[str, Any]) -> tuple[Any, ...]:
+    """What tells a record apart, read from a file or listed: name, type, data, TTL (an MX's or SRV's
+    priority too). Records alike in all of them are one record."""
+    kind = record.get("type")
+    priority = int(record.get("priority") or 0) if kind in PRIORITISED else None
+    return str(record.get("name") or ""), kind, str(record.get("data") or ""), int(record.get("ttl") or 0), priority

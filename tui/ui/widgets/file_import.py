@@ -40,11 +40,12 @@ async def import_file(view: Any) -> None:
     except Refused as err:
         notify_error(view.app, err, f"Importing {Path(path).name}")
         return
-    same = file.same.get()
+    key = file.key.get()
     held = file.holds.get() if file.holds is not None else (lambda row: True)
     rows = [r for r in view.table.resources() if not str(r.id).startswith("+") and held(r)]
-    adds = [p for p in staged if not any(same(p, r) for r in rows)]
-    gone = [r for r in rows if not any(same(p, r) for p in staged) and view.staged.changes.get(r.id) is None]
+    listed, wanted = {key(r.data) for r in rows}, {key(p) for p in staged}  # one pass each: no pair compared
+    adds = [p for p in staged if key(p) not in listed]
+    gone = [r for r in rows if key(r.data) not in wanted]
     for payload in adds:
         view.staged.stage_add(payload)
     for row in gone:
@@ -61,9 +62,11 @@ async def import_file(view: Any) -> None:
 async def _checked(view: Any, read: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each object read, through the kind's create form (as typed in it: `edit.from_resource`): what the
     form would send, or `Refused` naming the first one it refuses and why."""
+    from pydantic import ValidationError
+
     from ...products.flows import Refused
     from ...products.rows import Row
-    from pydantic import ValidationError
+    from .form_fields import first_error
 
     kind = view.kind
     if kind.create is None or kind.edit is None:
@@ -78,9 +81,8 @@ async def _checked(view: Any, read: list[dict[str, Any]]) -> list[dict[str, Any]
         try:
             form = create.form_model.model_validate(values, context=context or None)
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "it"
             said = f"{obj.get('name') or '@'} {obj.get('type', '')} {obj.get('data', '')}".strip()
-            raise Refused(f"record {n} ({said}): {where}: {first.get('msg')}; nothing was staged") from None
+            why = first_error(err, create.form_model)
+            raise Refused(f"record {n} ({said}): {why}; nothing was staged") from None
         out.append(create.to_payload(form, ctx))
     return out

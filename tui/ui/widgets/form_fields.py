@@ -89,6 +89,13 @@ def errors_by_field(exc: ValidationError, model: type[BaseModel] | None = None) 
     return out
 
 
+def first_error(exc: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """The first refusal, in a form's words, named by its field ("ttl: from 60 to 2147483647"): what a
+    form refused about a value that was not typed into it (a row's tags, a file's record)."""
+    field, message = next(iter(errors_by_field(exc, model).items()), ("form", str(exc)))
+    return f"{field}: {message}"
+
+
 def field_meta(model: type[BaseModel] | None, name: str) -> dict[str, Any]:
     info = info_at(model, name)
     extra = info.json_schema_extra if info is not None else None

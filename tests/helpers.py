@@ -159,8 +159,9 @@ async def pick(pilot, app, wanted):
     await pilot.press("enter")
 
 
-async def screen_named(pilot, app, name):
-    await wait_for(pilot, lambda: app.screen.__class__.__name__ == name, what=name)
+async def screen_named(pilot, app, *names):
+    """The screen in front once it is one of `names` (a class name)."""
+    await wait_for(pilot, lambda: app.screen.__class__.__name__ in names, what=" or ".join(names))
     return app.screen
 
 

@@ -81,3 +81,27 @@ async def test_a_staged_send_on_a_production_profile_asks_for_the_zones_name():
         assert not [m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p]
         await pilot.press(*"shop.example.com", "enter")
         await wait_for(pilot, lambda: [m for m, p in sandbox.requests if m == "PATCH"], what="sent once typed")
+
+
+async def test_a_delete_that_asks_its_own_question_takes_the_name_in_that_one_confirmation():
+    """A flow that confirms before it sends (a server's delete: its volumes go too) is not preceded by a
+    generic confirmation: its own says what goes with the server, that the profile is production, and
+    takes the name typed."""
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = next(r for r in view.table.resources() if r.state == "stopped")
+        view.table.move_to(stopped.id)
+        view.focus_table()
+        await pilot.press("d")
+        while (asked := await screen_named(pilot, app, "PickerScreen", "ConfirmScreen")).__class__.__name__ != (
+            "ConfirmScreen"
+        ):  # block volumes: keep them, or delete all
+            await pilot.press("down", "enter")
+            await wait_for(pilot, lambda: app.screen is not asked, what="past the question")
+        assert asked.require_text == stopped.name and "is production" in asked.message
+        assert "deleted" in asked.message and "volumes" in asked.message, "what goes with it is said where it is typed"
+        await pilot.press(*stopped.name, "enter")
+        await wait_for(pilot, lambda: ("DELETE", stopped.id) in [(m, p.rsplit("/", 1)[-1]) for m, p in sandbox.requests])
+        assert app.screen.__class__.__name__ != "ConfirmScreen", "asked once"

@@ -95,8 +95,9 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")
         await pilot.press("down", "enter")  # Delete with all its volumes
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
-        assert app.focused.id == "cancel"  # Cancel has the focus
-        await pilot.press("enter")  # … so enter cancels
+        assert app.screen.require_text == "web-03", "its volumes are lost: the name is typed"
+        await pilot.press("enter")  # nothing typed: not confirmed
+        await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main")
         assert ("DELETE", f"{Z}/servers/{sid}") not in mutations(sandbox)
 
@@ -104,7 +105,7 @@ async def test_create_power_on_reboot_power_off_delete(sandbox, clock):
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PickerScreen")
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
-        await pilot.press("tab", "enter")  # to Delete, then confirm
+        await pilot.press(*"web-03", "enter")
         await wait_for(pilot, lambda: row_state(view, "web-03") is None, what="row removed")
         assert ("DELETE", f"{Z}/servers/{sid}") in mutations(sandbox)
         assert sid not in sandbox.instance.servers["fr-par-1"]
@@ -126,8 +127,7 @@ async def test_terminate_asks_first_and_the_row_disappears(sandbox, clock):
         )
         await pick(pilot, app, lambda text: text.startswith("Terminate with all"))
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
-        assert app.focused.id == "cancel"
-        await pilot.press("tab", "enter")
+        await pilot.press(*"bastion", "enter")
         await wait_for(pilot, lambda: row_state(view, "bastion") == "stopping")
         clock.advance(5)
         await pilot.press("r")

@@ -31,6 +31,14 @@ class StepCancelled(Exception):
     what was typed, and nothing was sent."""
 
 
+def confirms_first(flow: Any) -> Any:
+    """Marks a flow that asks its own confirmation before it sends anything. On a production
+    profile that confirmation takes the name typed (with what the flow says goes with it), and no
+    generic one is asked before it; a flow not marked is confirmed, name typed, before it starts."""
+    flow.confirms = True
+    return flow
+
+
 async def confirm_loss(ui: "FlowUI", title: str, message: str, label: str, name: str) -> None:
     """Before a data-losing act (restore over, install or reinstall over): a confirmation with
     Cancel focused that takes `name` typed. Raises StepCancelled when not confirmed, so a form that

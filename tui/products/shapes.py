@@ -333,6 +333,7 @@ class DeleteAsking(Shape):
     warning: "str | Callable[[Row], str]" = ""  # a template, or a function of the row (words that depend on counts)
     call: Call = Call("DELETE", "{id}")
     mutating = True
+    confirms = True  # it confirms before it sends (`flows.confirms_first`)
 
     async def __call__(self, ui: Any, row: Row) -> None:
         from ..api.errors import ApiError

@@ -60,19 +60,23 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     # a product's own page (a singleton) is not named after what is done to it ("Activate monitoring")
     doing = what if host.kind.singleton else f"{what} ({name})"
     production = host.app.settings.production and spec.mutating  # every change asked, its name typed
+    conversation = spec.runner()
+    # a conversation that confirms before it sends takes the name typed in its own confirmation,
+    # which says what goes with the act; any other is asked here first
+    own = production and not spec.confirm and getattr(conversation, "confirms", False)
     try:
-        if (spec.confirm or production) and not await _confirmed(host, spec, rows, scope, production):
+        if (spec.confirm or production) and not own and not await _confirmed(host, spec, rows, scope, production):
             return None
     except Exception as err:  # what the confirmation says could not be read: nothing is sent
         notify_error(app, err, doing)
         return None
-    conversation = spec.runner()
     if conversation is not None:
         from ..products.flows import StepCancelled
         from .flow_ui import ViewFlowUI
 
         try:
-            result = await conversation(ViewFlowUI(host, scope), target)
+            typed = (str(len(rows)) if len(rows) > 1 else called(first) or host.kind.title) if own else None
+            result = await conversation(ViewFlowUI(host, scope, typed=typed), target)
             reveal_once(host, first)
             return result
         except OutcomeUnknown as err:  # a step may have been applied: look at what it acted on

@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 
 
 class ViewFlowUI:
-    def __init__(self, view: ActionHost, scope: str) -> None:
+    def __init__(self, view: ActionHost, scope: str, typed: str | None = None) -> None:
         self.view = view
+        self.typed = typed  # a production profile: the flow's confirmations take this name typed
         self.app = view.app
         self.scope = scope if scope != ALL else view.create_scope()
         self.project_id = view.context(self.scope).project_id
@@ -92,6 +93,9 @@ class ViewFlowUI:
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool:
         from .screens.confirm import ConfirmScreen
 
+        if self.typed is not None:
+            require_text = require_text or self.typed
+            message += f"\n\nProfile {self.app.settings.profile} is production."
         return bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))
 
     async def edit_records(

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from ..vocabulary import Form, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sent
+from ..flows import confirms_first
 
 # The distribution specification's path component: lower-case letters and digits, separated by
 # one `.`, `_` or `-` (a namespace is the first component of every image reference in it).
@@ -119,6 +120,7 @@ def _image_values(row: Any) -> dict[str, Any]:
 IMAGE_EDIT = EditSpec(ImageEditForm, _image_values, options=_image_edit_options)
 
 
+@confirms_first
 async def delete_tag(ui: Any, tag: Row) -> None:
     """Delete a tag. Tags sharing its digest are one image manifest: the platform deletes them all
     and asks for `force`, so they are named before anything is sent."""

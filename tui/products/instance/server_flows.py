@@ -12,7 +12,7 @@ from pydantic import ValidationInfo, field_validator
 from ...api.safe import clean
 from ..vocabulary import Form, labelled
 from ..base import Column, CreateSpec, Row
-from ..flows import Refused
+from ..flows import Refused, confirms_first
 from ..format import gb
 from .common import action_call
 from .fields import Name
@@ -244,6 +244,7 @@ async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
             f"{verb} {server.name}?",
             f"{server.name} ({server.id}) and its volumes are deleted. This cannot be undone.",
             verb,
+            require_text=server.name or server.id,
         )
         return Decided("all", [], current) if ok else None
     names = ", ".join(f"{v.get('name')} ({v.get('volume_type')})" for v in block.values())
@@ -267,12 +268,16 @@ async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
         return None
     what = "its block volumes are detached and kept" if choice == "keep" else "all its volumes are deleted with it"
     if not await ui.confirm(
-        f"{verb} {server.name}?", f"{server.name} ({server.id}) is deleted; {what}. This cannot be undone.", verb
+        f"{verb} {server.name}?",
+        f"{server.name} ({server.id}) is deleted; {what}. This cannot be undone.",
+        verb,
+        require_text=server.name or server.id,
     ):
         return None
     return Decided(choice, list(block.values()), current)
 
 
+@confirms_first
 async def delete_flow(ui: Any, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Delete")
     if decided is None:
@@ -284,6 +289,7 @@ async def delete_flow(ui: Any, server: Row) -> None:
     ui.notify(f"Deleted {server.name}{kept}")
 
 
+@confirms_first
 async def terminate_flow(ui: Any, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Terminate")
     if decided is None:

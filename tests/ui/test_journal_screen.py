@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import loaded, make_app, row_named, screen_named, wait_for
+from helpers import form_ready, loaded, make_app, open_view, row_named, screen_named, wait_for
 from tui.sandbox import DEMO_SECRET_KEY, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -70,3 +70,27 @@ async def test_a_retry_whose_answer_is_lost_looks_as_the_first_send_does():
         retry = app.journal.entries[0]
         assert retry.outcome == "failed" and "still there" in retry.looked  # the look says it was not applied
         assert stopped.id in sandbox.instance.servers["fr-par-1"]
+
+
+async def test_a_retried_create_whose_answer_is_lost_looks_for_what_is_new_since_just_before_it():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await open_view(pilot, app, "instance.security_groups")
+        sandbox.inject(409, "/security_groups", method="POST", times=1)  # refused: nothing created
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        form.query_one("#f-name").value = "temp"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
+        app.pop_screen()  # the form, kept with what was typed, left
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        sandbox.inject(503, "/security_groups", method="POST", times=1)  # the retry's answer lost
+        await pilot.press("J")
+        await screen_named(pilot, app, "JournalScreen")
+        await pilot.press("enter")
+        await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("tab", "enter")  # Retry
+        await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].looked, what="looked")
+        assert "it was not created" in app.journal.entries[0].looked

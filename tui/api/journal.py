@@ -39,6 +39,9 @@ class Doing:
     retry: bool = True  # False: never offered again from the journal (a staged batch: its changes stay staged)
     # `async () -> Found`: the look a lost answer calls for (`products.outcome`), for a retry from the journal
     look: Any = field(default=None, repr=False)
+    # `async () -> look`: for a look that needs what was there before (a create: the ids listed), run
+    # just before a retry is sent; it gives the look for that retry's lost answer
+    ready: Any = field(default=None, repr=False)
 
 
 @record
@@ -87,10 +90,13 @@ _last: contextvars.ContextVar[Entry | None] = contextvars.ContextVar("journal_la
 
 
 @contextlib.contextmanager
-def doing(what: str, product: str = "", resource: str = "", retry: bool = True, look: Any = None) -> Iterator[None]:
+def doing(
+    what: str, product: str = "", resource: str = "", retry: bool = True, look: Any = None, ready: Any = None
+) -> Iterator[None]:
     """Requests sent inside are journalled as `what` done to `resource` of `product` (`retry` False:
-    a failure is not offered again from the journal; `look`: what a retry's lost answer calls)."""
-    token = _doing.set(Doing(what, product, resource, retry, look))
+    a failure is not offered again from the journal; `look`: what a retry's lost answer calls;
+    `ready`: what makes that look just before the retry is sent)."""
+    token = _doing.set(Doing(what, product, resource, retry, look, ready))
     try:
         yield
     finally:

@@ -175,15 +175,21 @@ class JournalScreen(Screen[None]):
             said = f"Send {entry.method} {entry.url} again.\n\nProfile {self.app.settings.profile} is production."
             if not await self.app.push_screen_wait(ConfirmScreen(f"Retry: {what}?", said, "Retry", require_text=named)):
                 return
-        self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
         doing = entry.doing
         look = doing.look if doing is not None else None
+        if doing is not None and doing.ready is not None:  # what the look compares with, read before sending
+            try:
+                look = await doing.ready()
+            except Exception as err:  # not read: not sent (a lost answer could not be looked at), offered still
+                notify_error(self.app, err, f"Retry: {what}: reading what is there first")
+                return
+        self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
         product, resource = (doing.product, doing.resource) if doing is not None else ("", "")
         try:
             with journal.doing(f"Retry: {what}", product, resource, look=look):
                 await client.request_data(entry.method, entry.url, json=entry.raw_body)
         except OutcomeUnknown as err:
-            if look is None:  # nothing to look with (a create): said so, as a first send says it
+            if look is None:  # nothing to look with: said so, as a first send says it
                 notify_error(self.app, err, f"Retry: {what}")
                 return
             found = await look()  # the same look the first send had; the journal keeps what it found

@@ -118,7 +118,13 @@ class Writes:
                 return self.staged.stage_add(payload)
             await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope)
             held = [r.id for r in self.table.resources()]
-            with journal.doing("Create", self.kind.product, str(payload.get("name") or self.kind.singular)):
+
+            async def ready() -> Any:  # a retry from the journal looks for what is new since just before it
+                known = [r.id for r in await self.service.list_rows(scope, None)]
+                return lambda: outcome.after_create(self.service, scope, payload, known)
+
+            named = str(payload.get("name") or self.kind.singular)
+            with journal.doing("Create", self.kind.product, named, ready=ready):
                 row, looked = await outcome.create(self.service, scope, payload, held)
             if not looked and row.id in held:  # create-or-get: the platform answered with one it had
                 existed.add(row.id)

@@ -102,3 +102,23 @@ async def test_a_429_on_the_list_backs_off(sandbox):
         assert view.planner.backoff > 1.0
         assert view.table.loaded_count == 8  # what was shown stays shown
         await wait_for(pilot, lambda: any("429 too many requests" in n.message for n in app.notes), what="429 notified")
+
+
+@pytest.mark.anyio
+async def test_ages_move_on_between_reads_every_row_at_once(monkeypatch):
+    from helpers import drawn_lines
+    from tui.sandbox import Sandbox
+    from tui.ui.widgets.resource_table import ResourceTable
+
+    monkeypatch.setattr(ResourceTable, "AGES_EVERY", 0.05)
+    now = FakeTime()
+    now.t = 1_800_000_000.0
+    app = make_app(Sandbox(), clock=now)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        before = drawn_lines(view.table)
+        now.t += 400 * 86_400  # no read since: the rows are the same, their ages are not
+        await wait_for(pilot, lambda: drawn_lines(view.table) != before, what="ages drawn again")
+        after = drawn_lines(view.table)
+        ages = [line.split()[-2] for line in after[1:] if line.strip()]  # Created, before the tags
+        assert ages and all(a == "y" for a in ages), "every row, not only the cursor's"

@@ -94,6 +94,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         self._header: Strip | None = None
         self._styles: dict[Any, Style] = {}
         self._render_failed = False
+        self._tick = 0  # ages ("47 s") move on: every line is drawn again each AGES_EVERY seconds, together
         self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
         self.watched: set[str] = set()
         self.marked: set[str] = set()  # rows marked to act on together (drawn with a ● before them)

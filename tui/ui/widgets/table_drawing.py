@@ -25,6 +25,16 @@ class TableDrawing:
     caches `_strips`, `_styles`, `_header`, `_version`)."""
 
     _base_style: Style | None = None
+    AGES_EVERY = 5.0  # seconds between drawings of the ages and times left a row shows ("47 s", "in 3 d")
+
+    def on_mount(self) -> None:  # Textual calls each class's own handler along the MRO
+        self.set_interval(self.AGES_EVERY, self._ages_move_on)
+
+    def _ages_move_on(self) -> None:
+        """Every line is drawn again, with the time now: ages do not stand still between reads, and rows
+        drawn at different moments do not disagree."""
+        self._tick += 1
+        self.refresh()
 
     def _row_width(self) -> int:
         return sum((c.width or 12) + 2 * PAD for c in self._columns)
@@ -120,7 +130,7 @@ class TableDrawing:
             key = self._order[index]
             is_cursor = index == self._cursor
             focused = self.has_focus
-            cache_key = (key, self._version.get(key, 0), is_cursor, focused)
+            cache_key = (key, self._version.get(key, 0), is_cursor, focused, self._tick)
             strip = self._strips.get(cache_key)
             if strip is None:
                 marked = key in self.marked

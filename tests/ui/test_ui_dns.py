@@ -114,6 +114,26 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
         assert app.screen.__class__.__name__ == "ChildScreen" and len(view.changes) == 1
 
 
+async def test_a_record_staged_to_be_added_is_dropped_only_after_a_question(sandbox):
+    app = make_app(sandbox, settings=demo_settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await records_of(pilot, app)
+        added = view.staged.stage_add({"name": "walk2", "type": "A", "data": "192.0.2.78", "ttl": 3600})
+        view.table.move_to(added.id)
+        view.focus_table()
+        await pilot.press("d")
+        ask = await screen_named(pilot, app, "ConfirmScreen")
+        assert "not sent" in ask.message and app.focused.id == "cancel"
+        await pilot.press("enter")  # Cancel: kept
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="kept")
+        assert len(view.changes) == 1 and view.table.get(added.id) is not None
+        await pilot.press("d")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("tab", "enter")  # Drop
+        await wait_for(pilot, lambda: not view.changes, what="dropped")
+
+
 async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks_for_its_name(sandbox):
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:

@@ -319,7 +319,7 @@ class Writes:
             )
             return
         if self.staging:  # reviewed with the other staged changes before anything is sent
-            self.staged.stage_delete(resource)
+            self.staged.ask_delete(resource)
             return
         if self.kind.writing.delete_flow is not None:
             self.host.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ...api.errors import OutcomeUnknown
 from ...products.base import Column, Row
 from ...products.changeset import STAGED, ChangeSet
+from ...products.rows import called
 from ..errors import guarded, notify_error
 
 if TYPE_CHECKING:
@@ -167,6 +168,20 @@ class Staging:
         self.changes.edit(resource.id, before.data if before is not None else {}, patch)
         self._restage_one(resource.id, before)
         return self.table.get(resource.id)
+
+    def ask_delete(self, resource: Any) -> None:
+        """`d`: a delete staged; a row added and not sent yet is dropped with what was typed in it, asked first."""
+        change = self.changes.get(resource.id) if self.changes is not None else None
+        if change is None or change.op != "add":
+            self.stage_delete(resource)
+            return
+        from ..screens.confirm import ConfirmScreen
+
+        name = called(resource)
+        said = f"{name} is staged to be added, not sent. Dropping it loses what was typed in it: u cannot undo it."
+        self.app.push_screen(
+            ConfirmScreen(f"Drop {name}?", said, "Drop"), lambda ok: self.stage_delete(resource) if ok else None
+        )
 
     def stage_delete(self, resource: Any) -> None:
         assert self.changes is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import csv
 import io
 import json
@@ -89,3 +91,22 @@ def test_a_zone_file_read_back_gives_the_records_it_was_written_from():
     read = load(dump(records, zone), zone)
     assert len(read) == 4 and {key(r) for r in read} == {key(row.data) for row in records}
     assert {"name": "", "type": "MX", "data": "mail.example.com.", "ttl": 3600, "priority": 10} in read
+
+
+@pytest.mark.parametrize(
+    "bad, line",
+    [
+        ("mx1 3600 IN A 203.0.113.256", "line 4: mx1 3600 IN A 203.0.113.256"),  # the parser names the line after
+        ("mx1 3600 IN BOGUS 1.2.3.4", "line 4: mx1 3600 IN BOGUS"),
+        ("   3600 IN MX 10", "line 4: 3600 IN MX 10"),  # a line that keeps the owner above
+    ],
+)
+def test_a_zone_file_that_cannot_be_read_is_refused_with_the_line_it_is_on(bad, line):
+    from tui.products.dns.zone_file import load
+    from tui.products.flows import Refused
+    from tui.products.location import ParentRef
+
+    text = f"$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN A 192.0.2.1\n{bad}\nok 3600 IN A 192.0.2.2\n"
+    with pytest.raises(Refused) as refused:
+        load(text, ParentRef("z", "example.com", "global"))
+    assert line in str(refused.value) and "<string>" not in str(refused.value)

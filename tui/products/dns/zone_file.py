@@ -4,6 +4,7 @@ priority before it). What the API sent is written as read, its control character
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from ...api.safe import clean
@@ -62,7 +63,8 @@ def load(text: str, parent: Any) -> list[dict[str, Any]]:
         parsed = dns.zone.from_text(text, origin=origin, relativize=False, check_origin=False)
     except (dns.exception.DNSException, ValueError) as err:
         raise Refused(
-            f"this is not a zone file of {zone} that can be read ({clean(str(err))}); nothing was staged"
+            f"this is not a zone file of {zone} that can be read ({clean(_where(text, origin, err))}); "
+            "nothing was staged"
         ) from None
     out: list[dict[str, Any]] = []
     for name, node in parsed.nodes.items():
@@ -94,3 +96,32 @@ def key(record: dict[str, Any]) -> tuple[Any, ...]:
     kind = record.get("type")
     priority = int(record.get("priority") or 0) if kind in PRIORITISED else None
     return str(record.get("name") or ""), kind, str(record.get("data") or ""), int(record.get("ttl") or 0), priority
+
+
+def _where(text: str, origin: Any, err: Exception) -> str:
+    """The line a file could not be read at, and why, in the parser's words without its `<string>:N:`
+    (which can name the line after). Each record line is read alone, with the `$` lines above it,
+    until one fails; a record over several lines (parentheses) leaves the parser's own words."""
+    import dns.exception
+    import dns.zone
+
+    reason = re.sub(r"^<string>:\d+:\s*", "", str(err))
+    head: list[str] = []
+    owner = "@"
+    for n, line in enumerate(text.splitlines(), 1):
+        bare = line.split(";", 1)[0].strip() if '"' not in line else line.strip()
+        if not bare:
+            continue
+        if bare.startswith("$"):
+            head.append(line)
+            continue
+        if "(" in bare or ")" in bare:
+            return reason
+        alone = f"{owner} {line.strip()}" if line[:1].isspace() else line  # a line that keeps the owner above
+        owner = alone.split()[0]
+        try:
+            dns.zone.from_text("\n".join([*head, alone]) + "\n", origin=origin, relativize=False, check_origin=False)
+        except (dns.exception.DNSException, ValueError) as alone_err:
+            why = re.sub(r"^<string>:\d+:\s*", "", str(alone_err))
+            return f"line {n}: {line.strip()[:60]}: {why}"
+    return reason

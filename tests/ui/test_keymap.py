@@ -16,13 +16,15 @@ def bar(app) -> str:
 
 
 async def test_delete_remapped_to_x_everywhere_with_the_key_bar_and_help_following():
-    app = make_app(Sandbox(), settings=demo_settings(keymap={"delete": "x", "nope": "z"}))
+    app = make_app(Sandbox(), settings=demo_settings(keymap={"delete": "x", "nope": "z", "refresh": "ctrl+r"}))
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
         assert " x Delete " in bar(app) and " d Delete " not in bar(app)
         await wait_for(pilot, lambda: notified(app, "Keymap: no key has the id 'nope'"), what="said at start")
         said = next(n.message for n in app.notes if n.message.startswith("Keymap"))
         assert "delete → x is also secrets (DetailScreen)" in said and "\n" not in said  # one line
+        app.notify("It may have been applied: refresh (r) and look.")  # a hint names the key in force
+        assert app.notes[-1].message == "It may have been applied: refresh (ctrl+r) and look."
         view.focus_table()
         await pilot.press("d")  # the old key does nothing now
         await pilot.pause()

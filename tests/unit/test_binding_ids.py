@@ -24,3 +24,11 @@ def test_every_binding_has_an_id_once_per_place_and_delete_is_one_id_wherever_it
 def test_a_keymap_with_modifier_keys_is_checked_too():
     said = problems({"watch": "ctrl+t", "refresh": "c", "frobnicate": "f"})
     assert "no key has the id 'frobnicate'" in said and "refresh → c is also create (ResourceView)" in said
+
+
+def test_hints_name_the_key_in_force_once_a_binding_is_moved():
+    from tui.ui.keymap import moved, said_with
+
+    keys = moved({"refresh": "ctrl+r", "delete": "d"})  # d is delete's own key: nothing moves
+    assert keys == {"r": "ctrl+r"}
+    assert said_with("look before trying again: refresh (r)", keys) == "look before trying again: refresh (ctrl+r)"

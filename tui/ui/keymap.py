@@ -67,11 +67,30 @@ def problems(keymap: dict[str, str]) -> str:
     return "Keymap: " + "; ".join(said) if said else ""
 
 
+def moved(keymap: dict[str, str]) -> dict[str, str]:
+    """The default key of each binding `keymap` moves → the key in force, for hints' words ("refresh (r)")."""
+    out: dict[str, str] = {}
+    for cls in _places():
+        for b in _bindings(cls):
+            if b.id in keymap and b.key.split(",")[0] not in out:
+                out[b.key.split(",")[0].strip()] = keymap[b.id].split(",")[0].strip()
+    return {old: new for old, new in out.items() if old != new}
+
+
+def said_with(text: str, keys: dict[str, str]) -> str:
+    """`text` with each hint "(K)" of a moved key K naming the key in force instead."""
+    for old, new in keys.items():
+        text = text.replace(f"({old})", f"({new})")
+    return text
+
+
 def check(app: Any, keymap: dict[str, str]) -> None:
-    """The keymap's problems said once the console is up (worked out in a thread)."""
+    """The keymap's problems said once the console is up, and hints' keys made the ones in force
+    (worked out in a thread)."""
 
     def run() -> None:
         said = problems(keymap)
+        app.hint_keys = moved(keymap)
         if said:
             app.call_from_thread(app.notify, said, title="Configuration", severity="warning", timeout=15)
 

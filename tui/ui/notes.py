@@ -21,6 +21,7 @@ class Note(NamedTuple):
 
 class Notes:
     notes: list[Note]
+    hint_keys: dict[str, str] = {}  # a moved binding's default key → the key in force (`keymap.moved`)
 
     def notify(
         self,
@@ -32,7 +33,12 @@ class Notes:
         markup: bool = False,
     ) -> None:
         """Every notification is plain text: messages carry names and errors from the API, which
-        must never be read as markup (`[/]` would raise, `[@click=…]` would become a link)."""
+        must never be read as markup (`[/]` would raise, `[@click=…]` would become a link). Its hints
+        ("refresh (r)") name the keys in force (`keymap.moved`)."""
+        if self.hint_keys:
+            from .keymap import said_with
+
+            message = said_with(str(message), self.hint_keys)
         note = Note(clean(title), clean(message, keep_newlines=True), str(severity))
         if note.severity in ("warning", "error"):  # every failure shown is logged too (no secret is ever in one)
             log.warning("%s: %s", note.title or "notice", note.message.replace("\n", " · "))

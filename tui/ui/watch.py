@@ -61,7 +61,8 @@ class Watcher:
             self.items[key] = Watched(kind, service, scope, row.id, name, row.state, parent)
             state = f" (now {clean(row.state)})" if row.state else ""
             self.app.notify(
-                f"Watching {name}{state}: told when its state changes, with the bell. ctrl+w lists what is watched.",
+                f"Watching {name}{state}: told when its state changes, with the bell. "
+                f"{self.app.key_for('watch_list', 'ctrl+w')} lists what is watched.",
                 timeout=6,
             )
         self._schedule()

@@ -151,7 +151,7 @@ class JournalScreen(Screen[None]):
         retry = "Retry" if entry.retryable and not self.app.settings.read_only else None
         text = whole(entry) + (
             "\n\nRetry sends the same request again, once. What changed since it failed is not looked at: "
-            "r in its list shows what is there now."
+            f"{self.app.key_for('refresh', 'r')} in its list shows what is there now."
             if retry
             else ""
         )
@@ -198,4 +198,4 @@ class JournalScreen(Screen[None]):
         except Exception as err:
             notify_error(self.app, err, f"Retry: {what}")
             return
-        self.app.notify(f"Retry: {what} — accepted. r in its list shows it now.", timeout=6)
+        self.app.notify(f"Retry: {what} — accepted. Refresh (r) its list to see it now.", timeout=6)

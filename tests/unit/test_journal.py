@@ -67,8 +67,24 @@ def test_a_staged_batch_and_a_retry_are_never_offered_again_and_a_retry_is_offer
     journal.failed(busy, Conflict(409, "busy"), unknown=False)
     assert busy.retryable
     journal.retried(busy)
-    assert not busy.retryable and "Retried at" in busy.said
+    assert not busy.retryable and busy.retried_at
     with doing("Retry: Delete"):
         again = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token")
     journal.failed(again, Conflict(409, "busy"), unknown=False)
     assert not again.retryable
+
+
+def test_an_entry_says_a_lost_answer_and_why_a_staged_batch_is_not_retried_here():
+    from tui.api.errors import Conflict, ServerError
+    from tui.ui.screens.journal import line, whole
+
+    journal = Journal(lambda: "demo")
+    with doing("Send 2 staged changes", "DNS", "example.com", retry=False):
+        batch = journal.sent("PATCH", "https://a.example/zones/z/records", {"changes": []}, "X-Auth-Token")
+    journal.failed(batch, Conflict(409, "busy"), unknown=False)
+    assert "w sends it again" in whole(batch)
+    with doing("Reboot", "Instance", "bastion"):
+        lost = journal.sent("POST", "https://a.example/servers/s/action", {"action": "reboot"}, "X-Auth-Token")
+        journal.failed(lost, ServerError(500, "upstream reset"), unknown=True)
+        looked("it is now stopping: it was applied", True)
+    assert lost.outcome == "done" and "Reboot · bastion (lost answer: applied)" in line(lost).plain

@@ -60,6 +60,7 @@ class Entry:
     applied: bool | None = None  # what the look concluded
     ms: float = 0.0
     retryable: bool = False
+    retried_at: float = 0.0  # wall time it was sent again from the journal (0: never)
     raw_body: Any = field(default=None, repr=False)  # what was sent, to send it again (never written out)
     journal: Any = field(default=None, repr=False)
     started: float = 0.0  # monotonic, for `ms`
@@ -177,8 +178,7 @@ class Journal:
     def retried(self, entry: Entry) -> None:
         """`entry` is sent again now: never offered again, and it says when (its retry is a new entry)."""
         entry.retryable = False
-        when = time.strftime("%H:%M:%S", time.localtime(self.clock()))
-        entry.said = (entry.said + "\n" if entry.said else "") + f"Retried at {when}: its own entry says how it went."
+        entry.retried_at = self.clock()
         self.changed(entry)
 
     def _ended(self, entry: Entry) -> None:

@@ -34,9 +34,12 @@ def line(entry: Any) -> Text:
     what = f"{doing.what} · {doing.resource}" if doing and doing.resource else doing.what if doing else "—"
     product = doing.product if doing else ""
     path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
+    if entry.looked:  # the answer was lost (a 500 beside ✓ would puzzle): what the look found says it
+        what += {True: " (lost answer: applied)", False: " (lost answer: not applied)"}.get(entry.applied, " (lost)")
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
-    said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what[:34]:<34} {product[:12]:<12} "
+    what = what if len(what) <= 46 else what[:45] + "…"
+    said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what:<46} {product[:12]:<12} "
     return Text(clean(said + f"{entry.method} /{path}"), no_wrap=True, overflow="ellipsis")
 
 
@@ -59,6 +62,11 @@ def whole(entry: Any) -> str:
         lines.append(entry.said)
     if entry.looked:
         lines.append(f"Looked again: {entry.looked}")
+    if entry.retried_at:
+        at = time.strftime("%H:%M:%S", time.localtime(entry.retried_at))
+        lines.append(f"Retried at {at}: its own entry says how it went.")
+    elif entry.outcome in ("failed", "maybe") and doing is not None and not doing.retry:
+        lines.append("Not retried from here: what it sent stays staged in its list, where w sends it again.")
     lines += ["", f"{entry.method} {entry.url}"]
     if entry.body:
         lines.append(entry.body)

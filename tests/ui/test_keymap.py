@@ -47,3 +47,13 @@ async def test_an_alias_opens_its_view_from_the_palette():
         await wait_for(pilot, lambda: getattr(app.screen, "_answered", None) == "zones", what="answered")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.main.view is not None and app.main.view.kind.id == "dns.zones", what="DNS")
+
+
+async def test_an_alias_to_no_view_and_an_unknown_theme_are_said_at_start():
+    app = make_app(
+        Sandbox(), settings=demo_settings(aliases={"bogus": "no.such.view", "srv": "instance.servers"}, theme="nope")
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        assert notified(app, "Aliases that name no view (a view's id or title): bogus → 'no.such.view'")
+        assert notified(app, "Theme 'nope' is not one of the console's")

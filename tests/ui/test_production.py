@@ -103,5 +103,6 @@ async def test_a_delete_that_asks_its_own_question_takes_the_name_in_that_one_co
         assert asked.require_text == stopped.name and "is production" in asked.message
         assert "deleted" in asked.message and "volumes" in asked.message, "what goes with it is said where it is typed"
         await pilot.press(*stopped.name, "enter")
-        await wait_for(pilot, lambda: ("DELETE", stopped.id) in [(m, p.rsplit("/", 1)[-1]) for m, p in sandbox.requests])
+        sent = lambda: ("DELETE", stopped.id) in [(m, p.rsplit("/", 1)[-1]) for m, p in sandbox.requests]  # noqa: E731
+        await wait_for(pilot, sent, what="deleted")
         assert app.screen.__class__.__name__ != "ConfirmScreen", "asked once"

@@ -193,7 +193,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         self.set_timer(2.0, collector.startup_done)  # also when the console waits on a login first
         self.set_interval(5, lambda: collector.resettle(idle=time.monotonic() - self.last_key_at > IDLE_AFTER))
         self._check_log()
-        for problem in (self.settings.config_error, self.journal_problem):
+        aliases = keymap.unknown_aliases(self.settings.aliases)
+        for problem in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases):
             if problem:
                 self.notify(problem, title="Configuration", severity="warning", timeout=10)
         if self.settings.keymap:

@@ -17,6 +17,7 @@ from textual.worker import get_current_worker
 
 from ..products import manifest
 from ..products.location import ALL, REGIONS, ZONES, scope_label
+from .keymap import view_named
 
 
 FOUND_SHOWN = 8  # resources the palette lists for what is typed: typing more narrows them
@@ -60,9 +61,7 @@ class CloudCommands(Provider):
         )
         app: Any = self.app
         for alias, target in getattr(app.settings, "aliases", {}).items():  # the config's own words for views
-            entry = manifest.by_id(target) or next(
-                (e for e in manifest.entries() if (e.title or e.label).lower() == target.lower()), None
-            )
+            entry = view_named(target)
             if entry is not None:
                 title = entry.title or entry.label
                 out.append((f"{alias} → {entry.group} › {title}", partial(main.go_to_entry, entry.id), f"Show {title}"))

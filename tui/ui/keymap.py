@@ -15,6 +15,8 @@ from typing import Any
 from textual.binding import Binding
 from textual.dom import DOMNode
 
+from ..products import manifest
+
 
 def _places() -> list[type[DOMNode]]:
     """Every screen and widget of the console that has keys of its own."""
@@ -95,3 +97,16 @@ def check(app: Any, keymap: dict[str, str]) -> None:
             app.call_from_thread(app.notify, said, title="Configuration", severity="warning", timeout=15)
 
     app.run_worker(run, thread=True, group="keymap", exit_on_error=False)
+
+
+def view_named(target: str) -> Any:
+    """The view an alias names: by its id ("instance.servers") or its title ("Servers"); None if none."""
+    return manifest.by_id(target) or next(
+        (e for e in manifest.entries() if (e.title or e.label).lower() == target.lower()), None
+    )
+
+
+def unknown_aliases(aliases: dict[str, str]) -> str:
+    """The config's aliases that name no view, in one line ("" when all do)."""
+    bad = [f"{alias} → {target!r}" for alias, target in aliases.items() if view_named(str(target)) is None]
+    return f"Aliases that name no view (a view's id or title): {'; '.join(bad)}" if bad else ""

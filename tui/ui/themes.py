@@ -80,6 +80,14 @@ def register(app: Any, chosen: str) -> None:
         app.theme = chosen
 
 
+def unknown(app: Any) -> str:
+    """The config's theme when it is none the console knows ("" when it is)."""
+    chosen = app.settings.theme
+    if chosen and chosen not in app.available_themes:
+        return f"Theme {chosen!r} is not one of the console's: the default is used (the palette's Theme lists them)."
+    return ""
+
+
 def no_colour(app: Any) -> None:
     """`NO_COLOR`: no colour escape at all. Textual draws such a terminal in greys (256-colour escapes);
     its filter that sends none is put in their place, and what colour alone showed (a cursor, a

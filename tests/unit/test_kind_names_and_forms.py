@@ -29,6 +29,8 @@ def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
     ]
     kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region")
     named = kind(id="g.security_groups", singular="security group", columns=())
+    ips = kind(id="g.ips", singular="flexible IP", columns=())
+    assert (ips.title, ips.title_in_text, named.title_in_text) == ("Flexible IPs", "flexible IPs", "security groups")
     assert (named.title, named.collection, named.list_key, named.paging) == (
         "Security groups",
         "security_groups",

@@ -236,6 +236,13 @@ class ResourceKind:
             raise ValueError(f"{self.id}: an action's `then` names an action of the kind")
 
     @property
+    def title_in_text(self) -> str:
+        """Its title in running text ("2 flexible IPs", "DNS zones"): `nouns.in_text`."""
+        from .nouns import in_text
+
+        return in_text(self.title)
+
+    @property
     def all_scopes(self) -> tuple[str, ...]:
         return self.scopes if self.scopes is not None else SCOPES[self.scope_type]
 

@@ -26,3 +26,9 @@ def title_of(noun: str) -> str:
     """A list's title from its noun: 'security group' → 'Security groups' (an acronym kept: 'ACL rules')."""
     many = plural(noun)
     return many[:1].upper() + many[1:]
+
+
+def in_text(title: str) -> str:
+    """A title as running text reads it: 'Flexible IPs' → 'flexible IPs', 'DNS zones' kept (a word
+    lowered only when capitalised alone, so an acronym stays as written)."""
+    return " ".join(w.lower() if w[:1].isupper() and w[1:].islower() else w for w in title.split(" "))

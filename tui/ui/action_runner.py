@@ -28,7 +28,7 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     typed until its first dialog opens wait for it (`TypeAhead.expect_screen`)."""
     host.app.expect_screen()
     one = target[0] if isinstance(target, list) and len(target) == 1 else target
-    named = f"{len(one)} {host.kind.title.lower()}" if isinstance(one, list) else called(one)
+    named = f"{len(one)} {host.kind.title_in_text}" if isinstance(one, list) else called(one)
     look = None
     if spec.call is not None and not isinstance(one, list):  # a retry from the journal looks as this send does
         scope, row = host.kind.scope_of(one) or host.scope, one
@@ -55,7 +55,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
         target = [target]
     rows = target if isinstance(target, list) else [target]
     first = rows[0]
-    name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title.lower()}"
+    name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title_in_text}"
     scope = host.kind.scope_of(first) or host.scope
     # a product's own page (a singleton) is not named after what is done to it ("Activate monitoring")
     doing = what if host.kind.singleton else f"{what} ({name})"

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.worker import get_current_worker
 
 from ..products import manifest
+from ..products.nouns import in_text
 from ..products.location import ALL, REGIONS, ZONES, scope_label
 from .keymap import view_named
 
@@ -33,7 +34,7 @@ class CloudCommands(Provider):
         out: list[tuple[str, Callable[[], None], str]] = []
         for entry in manifest.entries():
             title = entry.title or entry.label
-            out.append((f"{entry.group} › {title}", partial(main.go_to_entry, entry.id), f"Show {title.lower()}"))
+            out.append((f"{entry.group} › {title}", partial(main.go_to_entry, entry.id), f"Show {in_text(title)}"))
         for scope_type, scopes in (("zone", ZONES), ("region", REGIONS)):
             word = scope_type.capitalize()
             out.append(

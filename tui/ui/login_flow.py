@@ -27,7 +27,7 @@ async def test_connection(app: CloudApp, api_url: str, secret: Secret) -> str:
     finally:
         await probe.aclose()
     where = "" if kind.scope_type == "global" else f" in {scope}"
-    return f"{'?' if total is None else total} {kind.title.lower()} visible{where}"
+    return f"{'?' if total is None else total} {kind.title_in_text} visible{where}"
 
 
 def open_login(app: CloudApp, problem: str | None = None) -> None:

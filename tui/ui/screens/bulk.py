@@ -58,7 +58,7 @@ class BulkScreen(ModalScreen[None]):
 
     # ---- what it shows -------------------------------------------------------------------------
     def _noun(self, n: int) -> str:
-        return self.kind.singular if n == 1 else self.kind.title.lower()
+        return self.kind.singular if n == 1 else self.kind.title_in_text
 
     def _line(self, mark: str, row: Any, text: str) -> Text:
         said = _short(" — ".join(part.strip() for part in str(text).splitlines() if part.strip()), TEXT_MAX)

@@ -26,7 +26,7 @@ async def import_file(view: Any) -> None:
         )
         return
     ui = ViewFlowUI(view, view.scope)
-    where = parent.name if parent is not None else view.kind.title.lower()
+    where = parent.name if parent is not None else view.kind.title_in_text
     path = await ui.dialog("file", title=f"Import a {file.name} into {where}", mode="open", path="~")
     if path is None:
         return

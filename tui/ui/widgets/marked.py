@@ -135,7 +135,7 @@ class Marked:
         bulk = _bulk()
         why = bulk.tags_editable(self.kind)
         if why:
-            self.app.notify(f"Tags of several {self.kind.title.lower()}: not here, {why}.", severity="warning")
+            self.app.notify(f"Tags of several {self.kind.title_in_text}: not here, {why}.", severity="warning")
             return
         from ...products.vocabulary import TagChange
         from ..screens.form import FormScreen
@@ -149,7 +149,7 @@ class Marked:
                 self._run(lambda: bulk.of_tags(self.view, rows, form.add, form.remove))
 
         self.app.push_screen(
-            FormScreen(f"Tags of {len(rows)} {self.kind.title.lower()}", TagChange, submit, submit_label="Review"),
+            FormScreen(f"Tags of {len(rows)} {self.kind.title_in_text}", TagChange, submit, submit_label="Review"),
             done,
         )
 

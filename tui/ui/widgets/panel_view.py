@@ -153,7 +153,7 @@ class PanelView(Vertical):
                 return
             self.error = err if isinstance(err, ApiError) else None
             self.last_attempt = self._wall()
-            notify_error(self.app, err, f"Loading {self.kind.title.lower()}")
+            notify_error(self.app, err, f"Loading {self.kind.title_in_text}")
             self._title()
             self.refresher.done(False, isinstance(err, RateLimited))
             return
@@ -167,7 +167,7 @@ class PanelView(Vertical):
             try:
                 self.resource = self.kind.model.get().model_validate(data)
             except Exception as err:  # a lenient model should not fail; if it does, the raw data stays
-                notify_error(self.app, err, f"Reading {self.kind.title.lower()}")
+                notify_error(self.app, err, f"Reading {self.kind.title_in_text}")
         self._fields()
         self.last_attempt = self.last_refresh = self._wall()
         self.refresh_bindings()

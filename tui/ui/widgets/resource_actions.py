@@ -93,7 +93,7 @@ class ResourceActions:
                 return
             if getattr(self, "listing", False):  # none yet: the list is on its way
                 self.app.notify(
-                    f"The {self.kind.title.lower()} are still being listed: try again when they show.",
+                    f"The {self.kind.title_in_text} are still being listed: try again when they show.",
                     severity="warning",
                 )
                 return
@@ -191,12 +191,12 @@ class ResourceActions:
     @guarded("Monthly estimate")
     def action_costs(self) -> None:
         rows = [self.table.get(k) for k in self.table.shown_keys]
-        n = f"{len(rows):,} {self.kind.title.lower()}"
+        n = f"{len(rows):,} {self.kind.title_in_text}"
         self._costs(rows, f"Monthly estimate · {n}", f"The {n} shown", self.table.marked_rows())
 
     def _costs(self, rows: list[Any], title: str, shown_as: str, marked: list[Any] | None = None) -> None:
         if self.kind.rows.cost is None:
-            self.app.notify(f"No price list gives what {self.kind.title.lower()} cost.", timeout=5)
+            self.app.notify(f"No price list gives what {self.kind.title_in_text} cost.", timeout=5)
             return
         from .. import costs
 
@@ -216,7 +216,7 @@ class ResourceActions:
 
         rows = [self.table.get(k) for k in self.table.shown_keys]
         ui = ViewFlowUI(self, self.scope)
-        title = f"{len(rows):,} {self.kind.title.lower()}" + (" (as filtered)" if self.table._filter else "")
+        title = f"{len(rows):,} {self.kind.title_in_text}" + (" (as filtered)" if self.table._filter else "")
         own = self.kind.rows.file  # a standard file of its own (a zone file)
         ways = [("CSV (a spreadsheet)", "csv"), ("JSON", "json")] + ([(own.name.capitalize(), "own")] if own else [])
         how = await ui.pick(f"Export {title}", ways)

@@ -220,7 +220,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
             self.listing = False
             self.last_attempt = self._wall()
-            notify_error(self.app, err, f"Listing {self.kind.title.lower()}")
+            notify_error(self.app, err, f"Listing {self.kind.title_in_text}")
             self.update_title()
             self.refresher.arm()
             return
@@ -241,7 +241,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             if isinstance(first, AuthenticationError) and hasattr(self.app, "auth_failed"):
                 self.app.auth_failed(first)
             where = ", ".join(sorted(failed)) if self.scope == ALL else self.scope
-            doing = f"Listing {self.kind.title.lower()}" + ("" if self.kind.scope_type == "global" else f" in {where}")
+            doing = f"Listing {self.kind.title_in_text}" + ("" if self.kind.scope_type == "global" else f" in {where}")
             notify_error(self.app, first, doing)
         self.update_title()
         self.refresh_detail()

@@ -43,7 +43,7 @@ SENDING = "The changes are being sent: wait for the answer."
 def unsent_words(views: list[Any]) -> str:
     count = sum(len(v.changes) for v in views)
     where = ", ".join(
-        f"{v.kind.title.lower()} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title.lower()
+        f"{v.kind.title_in_text} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title_in_text
         for v in views
     )
     return f"{count} staged change{'s' if count != 1 else ''} ({where}), not sent"
@@ -262,7 +262,7 @@ class Staging:
                 from ..screens.confirm import ConfirmScreen
 
                 parent = self.service.parent
-                named = str(parent.name if parent is not None else self.kind.title.lower())
+                named = str(parent.name if parent is not None else self.kind.title_in_text)
                 said = f"Send {count} change(s) to {named}.\n\nProfile {self.app.settings.profile} is production."
                 asked = ConfirmScreen(f"Send to {named}?", said, "Send", require_text=named)
                 self.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
@@ -273,7 +273,7 @@ class Staging:
             self.app,
             "diff",
             answered,
-            title=f"Send {count} change(s) to {self.kind.title.lower()}?",
+            title=f"Send {count} change(s) to {self.kind.title_in_text}?",
             entries=entries,
             confirm_label="Send",
         )

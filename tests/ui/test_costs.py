@@ -31,6 +31,9 @@ async def test_a_lists_monthly_estimate_its_marked_rows_and_a_details():
         assert f"The {len(rows)} servers shown: €{total:,.2f} a month" in shown.text
         assert f"The 1 marked (●): €{prices[rows[0].text('commercial_type')]:,.2f} a month" in shown.text
         assert "An estimate from the Instance price list" in shown.text
+        stopped = [r for r in rows if r.state == "stopped"]
+        resting = sum(prices[r.text("commercial_type")] for r in stopped)
+        assert stopped and f"Of which {len(stopped)} stopped (€{resting:,.2f}): counted at the full price" in shown.text
         await pilot.press("escape")
         view.table.set_filter(rows[-1].name)  # the marked row hidden: still counted, and said so
         await pilot.press("$")

@@ -86,12 +86,20 @@ class Cost:
     """What a resource costs a month, estimated from a price list the platform publishes: the row's
     `key` field names an entry of the `catalogue` kind (listed in the row's zone or region) whose `match`
     field holds it; `monthly(entry)` is that entry's monthly price in euros (None: not priced); `source`
-    names the price list, said with every estimate."""
+    names the price list, said with every estimate. `idle`: states in which what is billed may be less
+    than the price (a powered-off instance): such rows are counted, and said apart."""
 
     def __init__(
-        self, key: str, catalogue: Lazy[Any], match: str, monthly: Callable[[Any], float | None], source: str
+        self,
+        key: str,
+        catalogue: Lazy[Any],
+        match: str,
+        monthly: Callable[[Any], float | None],
+        source: str,
+        idle: tuple[str, ...] = (),
     ) -> None:
         self.key, self.catalogue, self.match, self.monthly, self.source = key, catalogue, match, monthly, source
+        self.idle = idle
 
 
 class FileFormat:

@@ -59,10 +59,12 @@ def said(
     """The estimate as read: a line per resource, the total, the marked rows' total (shown or not:
     a filter may hide some), and the source."""
     chosen = {r.id for r, _, _ in marked}
+    idle = kind.rows.cost.idle
     width = min(28, max((len(clean(str(r.name or r.id))) for r, _, _ in found), default=4))
     lines = [
         f"{'● ' if r.id in chosen else '  '}{clean(str(r.name or r.id))[:width]:<{width}}  "
         f"{clean(entry)[:24]:<24}  {euros(v) if v is not None else 'no price'}"
+        + (f"  ({clean(r.state)})" if r.state in idle else "")
         for r, entry, v in found
     ]
     priced = [v for _, _, v in found if v is not None]
@@ -70,6 +72,12 @@ def said(
         f" ({len(found) - len(priced)} without a price)" if len(priced) < len(found) else ""
     )
     out = [*lines, "", total]
+    resting = [v for r, _, v in found if r.state in idle and v is not None]
+    if resting:
+        out.append(
+            f"Of which {len(resting)} {'/'.join(idle)} ({euros(sum(resting))}): counted at the full price, though "
+            "what is billed while so may be less."
+        )
     if marked:
         shown = {r.id for r, _, _ in found}
         hidden = sum(1 for r, _, _ in marked if r.id not in shown)

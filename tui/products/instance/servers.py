@@ -268,6 +268,7 @@ SERVERS = instance_kind(
             "name",
             lambda t: t.raw.get("monthly_price"),
             "the Instance price list (GET /products/servers: monthly_price of its type), volumes and IPs not counted",
+            idle=("stopped",),  # powered off: its compute may not be billed (the spec does not say)
         ),
     ),
     transitional=frozenset({"starting", "stopping"}),

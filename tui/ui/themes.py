@@ -156,7 +156,8 @@ class Looks:
         variables = super().get_css_variables()  # type: ignore[misc]
         settings = getattr(self, "settings", None)
         if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
-            variables.update(PRODUCTION)
+            ansi = getattr(self.current_theme, "ansi", False)  # type: ignore[attr-defined]
+            variables.update({k: "ansi_red" for k in PRODUCTION} if ansi else PRODUCTION)  # the terminal's own red
         if self.no_color:  # no colour at all: what colour showed is shown by text style
             variables.update(NO_COLOUR_STYLES)
         return variables

@@ -33,6 +33,9 @@ def anyio_backend() -> str:
 def isolated_env(tmp_path, monkeypatch) -> Any:
     monkeypatch.setenv("CLOUDTUI_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "log"))
+    from tui.products import files
+
+    monkeypatch.setattr(files, "_last_folder", [])  # where file dialogs start: each test from home
     for var in (
         "CLOUDTUI_SECRET_KEY",
         "CLOUDTUI_PROFILE",

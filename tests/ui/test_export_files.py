@@ -33,7 +33,8 @@ async def test_the_filtered_servers_list_to_csv_and_a_detail_as_json(tmp_path):
         await pilot.press("Y")
         assert json.loads(app.clipboard)["id"] == detail.row.id
         await pilot.press("E")
-        await screen_named(pilot, app, "FilePickerScreen")
+        again = await screen_named(pilot, app, "FilePickerScreen")
+        assert again.query_one("#file-path").value.startswith(str(tmp_path)), "in the folder last used"
         await pilot.press("ctrl+u", *str(tmp_path / "one.json"), "enter")
         await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'one.json'}"), what="saved")
         assert json.loads((tmp_path / "one.json").read_text())["name"] == detail.row.name

@@ -23,6 +23,19 @@ def file_content(answer: dict[str, Any]) -> bytes:
         raise Refused("the platform's answer is not a base64 file: nothing was saved") from None
 
 
+_last_folder: list[Path] = []  # the folder a file was last saved to or read from, this session
+
+
+def folder() -> Path:
+    """Where a file dialog starts: the folder last used this session, else the home folder."""
+    return _last_folder[-1] if _last_folder else Path("~").expanduser()
+
+
+def used(path: str | Path) -> None:
+    """`path` was saved or read: the next file dialog starts in its folder."""
+    _last_folder[:] = [Path(path).expanduser().parent]
+
+
 async def save_file_flow(ui: Any, title: str, answer: dict[str, Any], default_dir: str = "~") -> str | None:
     """A file the platform sent, saved where the operator says (`save_bytes`)."""
     name = os.path.basename(str(answer.get("name") or "download")) or "download"
@@ -32,7 +45,7 @@ async def save_file_flow(ui: Any, title: str, answer: dict[str, Any], default_di
 async def save_bytes(ui: Any, title: str, content: bytes, name: str, default_dir: str = "~") -> str | None:
     """Ask where (the file picker: it asks before replacing a file), write `content`; its path, or
     None when cancelled. A write that fails says why and asks again."""
-    where = Path(default_dir).expanduser() / name
+    where = (folder() if default_dir == "~" else Path(default_dir).expanduser()) / name
     while True:
         path = await ui.dialog("file", title=title, mode="save", path=str(where))
         if path is None:
@@ -43,6 +56,7 @@ async def save_bytes(ui: Any, title: str, content: bytes, name: str, default_dir
             ui.notify(f"Could not write {path}: {err.strerror or err}. Choose another place.", "error")
             where = Path(path)
             continue
+        used(path)
         ui.notify(f"Saved {len(content):,} bytes to {path}")
         return str(path)
 

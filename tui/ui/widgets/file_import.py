@@ -27,11 +27,14 @@ async def import_file(view: Any) -> None:
         return
     ui = ViewFlowUI(view, view.scope)
     where = parent.name if parent is not None else view.kind.title_in_text
-    path = await ui.dialog("file", title=f"Import a {file.name} into {where}", mode="open", path="~")
+    from ...products import files
+
+    path = await ui.dialog("file", title=f"Import a {file.name} into {where}", mode="open", path=str(files.folder()))
     if path is None:
         return
     try:
         text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
+        files.used(path)
         read = await asyncio.to_thread(file.load.get(), text, parent)
         staged = await _checked(view, read)
     except (OSError, UnicodeDecodeError) as err:

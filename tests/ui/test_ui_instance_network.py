@@ -66,7 +66,7 @@ async def test_security_group_edit_and_refusals(sandbox):
         await action(pilot, app, "Rules…")
         rules = await screen_named(pilot, app, "RecordListScreen")
         assert len(rules.records) == 3
-        await pilot.press("J")  # move the first rule down: order is part of the PUT
+        await pilot.press("right_square_bracket")  # move the first rule down: order is part of the PUT
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: sg["rules"][0]["dest_port_from"] == 443, what="reordered")
         await action(pilot, app, "Platform default rules")

@@ -34,8 +34,9 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         Binding("c", "add", "Add", id="create"),  # c creates everywhere
         Binding("e", "edit", "Edit", id="edit"),
         Binding("d", "remove", "Delete", id="delete"),
-        Binding("K", "move(-1)", "Move up", id="move-up"),
-        Binding("J", "move(1)", "Move down", id="move-down"),
+        # [ and ] (or shift+↑ ↓) move a record: J is the journal everywhere, K its pair
+        Binding("left_square_bracket,shift+up", "move(-1)", "Move up", key_display="[", id="move-up"),
+        Binding("right_square_bracket,shift+down", "move(1)", "Move down", key_display="]", id="move-down"),
         Binding("j", "cursor(1)", show=False, id="down"),
         Binding("k", "cursor(-1)", show=False, id="up"),
         Binding("g", "cursor_to(0)", show=False, id="top"),  # the first record, the last: as in every list
@@ -83,11 +84,13 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
             key = getattr(self.app, "key_for", lambda i, k: k)  # the keys in force ([keymap])
             keys = f"{key('create', 'c')} add · {key('edit', 'e')} edit · {key('delete', 'd')} delete"
-            keys += (" · K/J move" if self.ordered else "") + f" · {key('send', 'ctrl+s')} save · esc cancel"
+            if self.ordered:
+                keys += f" · {key('move-up', '[')} {key('move-down', ']')} move"
+            keys += f" · {key('send', 'ctrl+s')} save · esc cancel"
             if self.read_only:
                 keys = "read-only: nothing here is changed · esc close"
             yield Static("", id="records-status", markup=False)
-            yield Static(keys, id="records-keys")
+            yield Static(keys, id="records-keys", markup=False)  # keys are not markup ("[")
 
     @property
     def table(self) -> DataTable:

@@ -82,12 +82,16 @@ class HelpScreen(ModalScreen[None]):
                 said = Text(what + ("" if enabled else " (not now)"), style="" if enabled else "dim")
                 table.add_row(Text(key), said, Text(bid))
             table.add_row("", "")
-        table.add_row(Text(" Also ", style="reverse"), "")
+        also = Table.grid(padding=(0, 2))  # a grid of its own: its words are not wrapped to the ids' column
+        also.add_column(style="bold", no_wrap=True)
+        also.add_column()
+        also.add_row(Text(" Also ", style="reverse"), "")
         key = getattr(self.app, "key_for", lambda i, k: k)  # the keys in force ([keymap])
         for keys, what in NOTES:
-            table.add_row(Text(keys.format(**{i: key(i, k) for i, k in NOTE_KEYS.items()})), Text(what))
+            also.add_row(Text(keys.format(**{i: key(i, k) for i, k in NOTE_KEYS.items()})), Text(what))
         with Vertical(id="dialog", classes="help"):
             title = "cloudtui keys: here, then anywhere (the dim word: its id for [keymap])"
             yield Label(title, id="dialog-title", markup=False)
             with VerticalScroll():
                 yield Static(table)
+                yield Static(also)

@@ -102,7 +102,10 @@ class ConfigFile:
         for table in ("keymap", "aliases"):
             given = data.get(table)
             if isinstance(given, dict):
-                setattr(cfg, table, {str(k): str(v) for k, v in given.items() if isinstance(v, str) and v.strip()})
+                kept = {str(k): str(v) for k, v in given.items() if isinstance(v, str) and v.strip()}
+                if table == "keymap":  # ids are written with _ ("page_up"); page-up is taken as the same
+                    kept = {k.replace("-", "_"): v for k, v in kept.items()}
+                setattr(cfg, table, kept)
         known = set(fields(Profile))
         for name, table in (data.get("profiles") or {}).items():
             if isinstance(table, dict):

@@ -13,7 +13,7 @@ def test_every_binding_has_an_id_once_per_place_and_delete_is_one_id_wherever_it
     assert len(places) > 20
     for cls in places:
         own = cls.__dict__["BINDINGS"]
-        assert all(b.id for b in own), cls.__name__
+        assert all(b.id and b.id.replace("_", "").isalnum() for b in own), cls.__name__  # one style: page_up
         twice = [i for i, n in Counter(b.id for b in own).items() if n > 1]
         assert not twice, (cls.__name__, twice)
     deleting = {cls.__name__ for cls in places for b in _bindings(cls) if b.id == "delete"}
@@ -32,3 +32,10 @@ def test_hints_name_the_key_in_force_once_a_binding_is_moved():
     keys = moved({"refresh": "ctrl+r", "delete": "d"})  # d is delete's own key: nothing moves
     assert keys == {"r": "ctrl+r"}
     assert said_with("look before trying again: refresh (r)", keys) == "look before trying again: refresh (ctrl+r)"
+
+
+def test_a_keymap_id_written_with_dashes_is_the_same_id():
+    from tui.config import config_path, resolve
+
+    config_path().write_text('[keymap]\npage-up = "ctrl+b"\nmark_all = "A"\n')
+    assert resolve({}).keymap == {"page_up": "ctrl+b", "mark_all": "A"}

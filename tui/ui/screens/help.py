@@ -17,12 +17,12 @@ from textual.widgets import Label, Static
 
 from .. import styles
 
-NOTE_KEYS = {"mark-quiet": "space", "mark_all": "M", "actions": "a", "delete": "d", "edit": "e", "secrets": "x"}
+NOTE_KEYS = {"mark_quiet": "space", "mark_all": "M", "actions": "a", "delete": "d", "edit": "e", "secrets": "x"}
 NOTES: list[tuple[str, str]] = [  # {id} is the key in force for that binding id
     ("tab / shift+tab", "move between the sidebar and the table, or between fields"),
     ("h / l, ← / → in the sidebar", "fold a product's views away / unfold them; enter on a heading too"),
     (
-        "{mark-quiet} or {mark_all}, then {actions}, {delete} or {edit}",
+        "{mark_quiet} or {mark_all}, then {actions}, {delete} or {edit}",
         "mark rows (or all shown), then act on all; esc unmarks",
     ),
     ("[keymap] in config.toml", 'remaps a key by the id in the last column: delete = "x"'),

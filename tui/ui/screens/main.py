@@ -35,13 +35,13 @@ class MainScreen(PaneHost, Screen[None]):
     AUTO_FOCUS = "#views ResourceTable, #views #panel-scroll"
     BINDINGS = [
         # One key, worded by the scope type of the view in front (only the matching one is active).
-        Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones", id="scope-zone"),
+        Binding("z", "scope('zone')", "Zone", tooltip="Choose the zone of this view, or all zones", id="scope_zone"),
         Binding(
             "z",
             "scope('region')",
             "Region",
             tooltip="Choose the region of this view, or all regions",
-            id="scope-region",
+            id="scope_region",
         ),
         Binding(
             "F",

@@ -27,9 +27,9 @@ Cell = tuple[str, str]
 class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
-        Binding("space", "cycle(1)", "Next value", id="next-value"),
-        Binding("enter", "cycle(1)", "Next value", show=False, id="next-value-enter"),
-        Binding("backspace", "cycle(-1)", "Previous value", show=False, id="previous-value"),
+        Binding("space", "cycle(1)", "Next value", id="next_value"),
+        Binding("enter", "cycle(1)", "Next value", show=False, id="next_value_enter"),
+        Binding("backspace", "cycle(-1)", "Previous value", show=False, id="previous_value"),
         Binding("j", "move(1, 0)", show=False, id="down"),
         Binding("k", "move(-1, 0)", show=False, id="up"),
         Binding("l", "move(0, 1)", show=False, id="right"),

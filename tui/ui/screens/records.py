@@ -35,8 +35,8 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         Binding("e", "edit", "Edit", id="edit"),
         Binding("d", "remove", "Delete", id="delete"),
         # [ and ] (or shift+↑ ↓) move a record: J is the journal everywhere, K its pair
-        Binding("left_square_bracket,shift+up", "move(-1)", "Move up", key_display="[", id="move-up"),
-        Binding("right_square_bracket,shift+down", "move(1)", "Move down", key_display="]", id="move-down"),
+        Binding("left_square_bracket,shift+up", "move(-1)", "Move up", key_display="[", id="move_up"),
+        Binding("right_square_bracket,shift+down", "move(1)", "Move down", key_display="]", id="move_down"),
         Binding("j", "cursor(1)", show=False, id="down"),
         Binding("k", "cursor(-1)", show=False, id="up"),
         Binding("g", "cursor_to(0)", show=False, id="top"),  # the first record, the last: as in every list
@@ -85,7 +85,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             key = getattr(self.app, "key_for", lambda i, k: k)  # the keys in force ([keymap])
             keys = f"{key('create', 'c')} add · {key('edit', 'e')} edit · {key('delete', 'd')} delete"
             if self.ordered:
-                keys += f" · {key('move-up', '[')} {key('move-down', ']')} move"
+                keys += f" · {key('move_up', '[')} {key('move_down', ']')} move"
             keys += f" · {key('send', 'ctrl+s')} save · esc cancel"
             if self.read_only:
                 keys = "read-only: nothing here is changed · esc close"

@@ -67,10 +67,10 @@ class MetricsChart(Vertical):
     MetricsChart PlotextPlot { height: 1fr; min-height: 8; }
     """
     BINDINGS = [
-        Binding("m", "metric(1)", "Next metric", id="metric-on-1"),
-        Binding("M", "metric(-1)", "Previous metric", show=False, id="metric-back-1"),
-        Binding("w", "window(1)", "Longer window", id="window-on-1"),
-        Binding("W", "window(-1)", "Shorter window", show=False, id="window-back-1"),
+        Binding("m", "metric(1)", "Next metric", id="metric_on_1"),
+        Binding("M", "metric(-1)", "Previous metric", show=False, id="metric_back_1"),
+        Binding("w", "window(1)", "Longer window", id="window_on_1"),
+        Binding("W", "window(-1)", "Shorter window", show=False, id="window_back_1"),
         Binding("r", "refresh_chart", "Refresh", id="refresh_chart"),
     ]
     can_focus = True

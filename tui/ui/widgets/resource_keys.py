@@ -36,8 +36,8 @@ LIST_KEYS = [
     Binding("escape", "clear_filter", "Clear filter", show=False, id="clear_filter"),
     Binding("escape", "clear_marks", "Unmark all", show=False, id="clear_marks"),
     # space marks: in the key bar where an action takes several rows, in help elsewhere (the bar keeps z, q…)
-    Binding("space", "mark('shown')", "Mark", id="mark-shown"),
-    Binding("space", "mark('quiet')", "Mark", show=False, id="mark-quiet"),
+    Binding("space", "mark('shown')", "Mark", id="mark_shown"),
+    Binding("space", "mark('quiet')", "Mark", show=False, id="mark_quiet"),
     Binding("M", "mark_all", "Mark all shown", show=False, tooltip="Mark every row the filter shows", id="mark_all"),
     Binding(
         "W",

@@ -55,8 +55,8 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
     BINDINGS = [
         Binding("up,k", "cursor(-1)", "Up", show=False, id="up"),
         Binding("down,j", "cursor(1)", "Down", show=False, id="down"),
-        Binding("pageup", "page(-1)", "Page up", show=False, id="page-up"),
-        Binding("pagedown", "page(1)", "Page down", show=False, id="page-down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="page_down"),
         Binding("home,g", "jump(0)", "Top", show=False, id="top"),
         Binding("end,G", "jump(-1)", "Bottom", show=False, id="bottom"),
         Binding("left", "sideways(-1)", show=False, id="left"),

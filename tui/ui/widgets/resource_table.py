@@ -61,6 +61,8 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         Binding("end,G", "jump(-1)", "Bottom", show=False, id="bottom"),
         Binding("left", "sideways(-1)", show=False, id="left"),
         Binding("right", "sideways(1)", show=False, id="right"),
+        Binding("ctrl+pageup", "page_left", "Page left", show=False, id="page_left"),  # Textual's, with an id
+        Binding("ctrl+pagedown", "page_right", "Page right", show=False, id="page_right"),
         Binding("enter", "select", "Open", show=False, id="select"),
     ]
 

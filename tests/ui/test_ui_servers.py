@@ -247,6 +247,13 @@ async def test_sort_and_filter_keep_counts_honest(sandbox):
         await pilot.press("S")
         assert [view.table.get(k).name for k in view.table.shown_keys] == sorted(names, reverse=True)
         assert view.table.border_title.endswith("by Name ↓")
+        shown = [c.key for c in view.table.columns]
+        assert len(shown) < len(view.kind.columns), "one zone: its Zone column is not shown"
+        sorted_by = []
+        for _ in shown:
+            await pilot.press("s")
+            sorted_by.append(view.table.sort_state[0])
+        assert sorted(sorted_by) == sorted(shown), "s goes through the columns shown, none hidden"
 
 
 async def test_all_zones_keeps_partial_results_and_names_the_failed_zone(sandbox):

@@ -270,7 +270,7 @@ class ResourceActions:
 
     @guarded("Sort")
     def action_sort(self) -> None:
-        keys = [c.key for c in self.kind.columns]
+        keys = [c.key for c in self.table.columns or self.kind.columns]  # the columns shown, none hidden
         state = self.table.sort_state
         nxt = (
             keys[0]

@@ -103,6 +103,11 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         self.rows_changed = 0  # counts every change of the rows held (what an index of them compares)
 
     # ---- the interface ------------------------------------------------------------------------
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        """The columns shown (a kind's, less those its scope hides)."""
+        return self._columns
+
     def set_columns(self, columns: Sequence[Column]) -> None:
         self._columns = tuple(columns)
         self._header = None

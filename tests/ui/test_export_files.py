@@ -83,7 +83,7 @@ async def test_a_zone_file_exported_changed_and_imported_back_is_staged_and_revi
         await wait_for(pilot, lambda: notified(app, "1 to add, 1 to delete"), what="staged")
         assert len(records.changes) == 2 and not [m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p]
         await pilot.press("I")  # a second file is not laid over the changes staged from the first
-        await wait_for(pilot, lambda: notified(app, "holds 2 staged change(s)"), what="refused")
+        await wait_for(pilot, lambda: notified(app, "holds 2 staged changes"), what="refused")
         await pilot.press("w")  # the review: a diff before anything is sent
         review = await screen_named(pilot, app, "DiffScreen")
         assert "shop-new" in review.text and "web1" in review.text

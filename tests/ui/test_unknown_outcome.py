@@ -134,7 +134,7 @@ async def test_a_change_set_whose_answer_is_lost_is_looked_for_in_the_zone_versi
         await loaded(pilot, app)
         before = len(sandbox.dns.zones["shop.example.com"]["_versions"])
         records = await _send_a_staged_delete(pilot, app)
-        await wait_for(pilot, lambda: "holds the 1 change(s) sent" in warnings(app), what="the look's report")
+        await wait_for(pilot, lambda: "holds the 1 change sent" in warnings(app), what="the look's report")
         assert "may have been applied" in warnings(app) and "were applied" in warnings(app)
         assert not records.changes and len(sandbox.dns.zones["shop.example.com"]["_versions"]) == before + 1
 

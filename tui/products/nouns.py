@@ -32,3 +32,8 @@ def in_text(title: str) -> str:
     """A title as running text reads it: 'Flexible IPs' → 'flexible IPs', 'DNS zones' kept (a word
     lowered only when capitalised alone, so an acronym stays as written)."""
     return " ".join(w.lower() if w[:1].isupper() and w[1:].islower() else w for w in title.split(" "))
+
+
+def counted(n: int, noun: str) -> str:
+    """'1 change', '2 changes': a count with its noun as English says it."""
+    return f"{n:,} {noun if n == 1 else plural(noun)}"

@@ -12,6 +12,7 @@ import re
 from typing import Any, Iterable
 
 from ..changeset import Change
+from ..nouns import counted
 from ..outcome import OutcomeUnclear, judged
 from .names import shown
 from .records import record_of
@@ -57,7 +58,8 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
         there = [c for c in changes.unknown if holds(now, c, set())]  # a record the zone holds is not added twice
         staged = [c for c in staged if c not in there]
         if there:
-            said = f"{len(there)} change(s) sent before were found applied in {shown(zone)}: not sent again."
+            were = "was" if len(there) == 1 else "were"
+            said = f"{counted(len(there), 'change')} sent before {were} found applied in {shown(zone)}: not sent again."
         if not staged:
             return said
     ops = [op_of(c) for c in staged]
@@ -118,7 +120,7 @@ async def look(
     for vid in reversed(new):  # the oldest first: the PATCH was read soon after `before`
         records = await service.read_all(scope, "dns-zones", "version", vid, key="records")
         if all(holds(records, c, known) for c in staged):
-            return True, f"a new version of {name} holds the {len(staged)} change(s) sent: they were applied."
+            return True, f"a new version of {name} holds the {counted(len(staged), 'change')} sent: they were applied."
     if before not in versions and len(versions) >= LOOK_AT_MOST:
         return (
             None,

@@ -9,6 +9,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from ...products.nouns import counted
+
 
 async def import_file(view: Any) -> None:
     from ...products.flows import Refused
@@ -18,7 +20,7 @@ async def import_file(view: Any) -> None:
     file, parent = view.kind.rows.file, view.service.parent
     if view.changes:  # the file is the state wanted: not laid over changes staged before it
         view.app.notify(
-            f"This list holds {len(view.changes)} staged change(s): send them (w) or drop them (u, or esc) "
+            f"This list holds {counted(len(view.changes), 'staged change')}: send them (w) or drop them (u, or esc) "
             "before importing a file.",
             title="Import",
             severity="warning",

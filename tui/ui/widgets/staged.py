@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ...api.errors import OutcomeUnknown
 from ...products.base import Column, Row
 from ...products.changeset import STAGED, ChangeSet
+from ...products.nouns import counted
 from ...products.rows import called
 from ..errors import guarded, notify_error
 
@@ -263,7 +264,8 @@ class Staging:
 
                 parent = self.service.parent
                 named = str(parent.name if parent is not None else self.kind.title_in_text)
-                said = f"Send {count} change(s) to {named}.\n\nProfile {self.app.settings.profile} is production."
+                said = f"Send {counted(count, 'change')} to {named}."
+                said += f"\n\nProfile {self.app.settings.profile} is production."
                 asked = ConfirmScreen(f"Send to {named}?", said, "Send", require_text=named)
                 self.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
             elif ok:
@@ -273,7 +275,7 @@ class Staging:
             self.app,
             "diff",
             answered,
-            title=f"Send {count} change(s) to {self.kind.title_in_text}?",
+            title=f"Send {counted(count, 'change')} to {self.kind.title_in_text}?",
             entries=entries,
             confirm_label="Send",
         )
@@ -298,7 +300,7 @@ class Staging:
 
         parent = self.service.parent
         try:
-            what = f"Send {len(self.changes)} staged change{'s' if len(self.changes) != 1 else ''}"
+            what = f"Send {counted(len(self.changes), 'staged change')}"
             with journal.doing(what, self.kind.product, parent.name if parent else "", retry=False):  # w sends again
                 said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
         except NotApplied as err:
@@ -325,7 +327,7 @@ class Staging:
             self.host.reload()
             return
         except Exception as err:
-            notify_error(self.app, err, f"Sending {len(self.changes)} change(s)")
+            notify_error(self.app, err, f"Sending {counted(len(self.changes), 'change')}")
             return  # nothing lost: every change stays staged
         sent = len(self.changes)
         self._settle()
@@ -334,5 +336,5 @@ class Staging:
         if isinstance(said, str) and said:  # the answer was lost, and the batch looked: applied
             self.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
         else:
-            self.app.notify(f"Sent {sent} change(s).", timeout=4)
+            self.app.notify(f"Sent {counted(sent, 'change')}.", timeout=4)
         self.host.reload()

@@ -88,3 +88,14 @@ def test_an_entry_says_a_lost_answer_and_why_a_staged_batch_is_not_retried_here(
         journal.failed(lost, ServerError(500, "upstream reset"), unknown=True)
         looked("it is now stopping: it was applied", True)
     assert lost.outcome == "done" and "Reboot · bastion (lost answer: applied)" in line(lost).plain
+
+
+def test_a_create_that_named_nothing_is_journalled_by_what_it_made():
+    from tui.api.journal import made
+
+    journal = Journal(lambda: "demo")
+    with doing("Create", "Instance", "flexible IP"):
+        entry = journal.sent("POST", "https://a.example/ips", {"project": "p"}, "X-Auth-Token")
+        journal.answered(entry, 201)
+        made("51.15.1.2")
+    assert (entry.doing.what, entry.doing.resource, entry.doing.retry) == ("Create", "51.15.1.2", True)

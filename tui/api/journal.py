@@ -115,6 +115,17 @@ def looked(says: str, applied: bool | None) -> None:
             entry.journal.changed(entry)
 
 
+def made(name: str) -> None:
+    """What the last write of this task made (a create's new address, when nothing named it before
+    sending), said in its entry instead of the kind's word."""
+    entry = _last.get()
+    if entry is not None and entry.doing is not None and name:
+        was = entry.doing
+        entry.doing = Doing(was.what, was.product, clean(name), was.retry, was.look, was.ready)
+        if entry.journal is not None:
+            entry.journal.changed(entry)
+
+
 def masked(value: Any) -> Any:
     """A JSON body with the values of secret-named keys masked, and credentials in URLs."""
     if isinstance(value, dict):

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from .. import styles
 from ...api.safe import clean
+from ...products.times import moment_of, rfc3339
 from ..widgets.key_bar import KeyBar
 
 MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
@@ -55,7 +56,7 @@ def whole(entry: Any) -> str:
     }.get(entry.outcome, entry.outcome)
     lines = [
         f"{head}" + (f" ({doing.product})" if doing and doing.product else "") + f" — profile {entry.profile}",
-        f"Sent {time.strftime('%Y-%m-%d %H:%M:%S %Z', time.localtime(entry.at))}, {entry.ms:.0f} ms: {outcome}"
+        f"Sent {moment_of(rfc3339(entry.at))}; took {entry.ms:.0f} ms: {outcome}"
         + (f" ({entry.status})" if entry.status else ""),
     ]
     if entry.said:

@@ -126,6 +126,8 @@ class Writes:
             named = str(payload.get("name") or self.kind.singular)
             with journal.doing("Create", self.kind.product, named, ready=ready):
                 row, looked = await outcome.create(self.service, scope, payload, held)
+                if not payload.get("name"):  # the journal names what was made (a new address)
+                    journal.made(called(row))
             if not looked and row.id in held:  # create-or-get: the platform answered with one it had
                 existed.add(row.id)
             if looked:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import form_ready, loaded, make_app, open_view, row_named, screen_named, wait_for
+from helpers import form_ready, loaded, make_app, notified, open_view, row_named, screen_named, wait_for
 from tui.sandbox import DEMO_SECRET_KEY, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -94,3 +94,29 @@ async def test_a_retried_create_whose_answer_is_lost_looks_for_what_is_new_since
         await pilot.press("tab", "enter")  # Retry
         await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].looked, what="looked")
         assert "it was not created" in app.journal.entries[0].looked
+
+
+async def test_a_create_is_not_retried_when_one_of_its_name_is_there_now():
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        groups = await open_view(pilot, app, "instance.security_groups")
+        sandbox.inject(503, "/security_groups", method="POST", times=1)  # lost: the look finds it not created
+        await pilot.press("c")
+        form = await form_ready(pilot, app)
+        form.query_one("#f-name").value = "temp"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="not created")
+        await pilot.press("ctrl+s")  # sent again from the form: made this time
+        await wait_for(pilot, lambda: any(r.name == "temp" for r in groups.table.resources()), what="created")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back")
+        posts = len([m for m, p in sandbox.requests if m == "POST"])
+        await pilot.press("J")
+        journal = await screen_named(pilot, app, "JournalScreen")
+        await wait_for(pilot, lambda: len(journal.shown) == 2, what="both listed")
+        await pilot.press("j", "enter")  # the first, lost one: still offered
+        await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("tab", "enter")  # Retry
+        await wait_for(pilot, lambda: notified(app, "is there now: not created again"), what="refused")
+        assert len([m for m, p in sandbox.requests if m == "POST"]) == posts, "nothing sent"

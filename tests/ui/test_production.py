@@ -109,3 +109,25 @@ async def test_a_delete_that_asks_its_own_question_takes_the_name_in_that_one_co
         sent = lambda: ("DELETE", stopped.id) in [(m, p.rsplit("/", 1)[-1]) for m, p in sandbox.requests]  # noqa: E731
         await wait_for(pilot, sent, what="deleted")
         assert app.screen.__class__.__name__ != "ConfirmScreen", "asked once"
+
+
+async def test_a_create_and_its_power_on_are_asked_once():
+    from helpers import choose
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: getattr(app.screen, "ready", False), what="form choices")
+        await pilot.press(*"web-09", "tab")
+        await choose(pilot, "PRO2-XS ")
+        await pilot.press("tab")
+        await choose(pilot, "Debian")
+        await pilot.press("ctrl+s")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert "then power on" in asked.message.lower() and asked.require_text == "web-09"
+        await pilot.press(*"web-09", "enter")
+        await wait_for(pilot, lambda: [p for m, p in sandbox.requests if m == "POST" and p.endswith("/action")])
+        assert app.screen.__class__.__name__ != "ConfirmScreen", "the power-on is not asked again"
+        assert any(r.name == "web-09" for r in view.table.resources())

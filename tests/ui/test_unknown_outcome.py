@@ -252,3 +252,35 @@ async def test_a_change_set_whose_look_fails_stays_staged_marked_unknown_and_is_
         await wait_for(pilot, lambda: not records.changes, what="found applied")
         assert "found applied" in warnings(app) and "failed" not in warnings(app).split("found applied")[-1]
         assert len([p for m, p in sandbox.requests if m == "PATCH"]) == patches, "not sent twice"
+
+
+async def test_a_delete_keeping_block_volumes_stops_when_the_detach_answer_is_lost_and_says_what_it_found(
+    sandbox, clock
+):
+    from helpers import loaded, make_app, screen_named, wait_for
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        listed = (await view.service.client.get_json("/instance/v1/zones/fr-par-1/servers"))["servers"]
+        block = ("b_ssd", "sbs_volume")
+        sid = next(s["id"] for s in listed if any(v.get("volume_type") in block for v in s["volumes"].values()))
+        view._do_action(view.table.get(sid), next(a for a in view.kind.actions if a.name == "poweroff"))
+        await wait_for(pilot, lambda: [p for m, p in sandbox.requests if m == "POST"], what="powered off")
+        clock.advance(30)
+        view.focus_table()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: view.table.get(sid).state == "stopped", what="stopped")
+        view.table.move_to(sid)
+        view.focus_table()
+        await pilot.press("d")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")  # keep the block volumes
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        sandbox.inject(503, f"/servers/{sid}", method="PATCH", times=1)  # the detach's answer lost
+        await pilot.press(*asked.require_text, "enter")
+        said = lambda: "\n".join(n.message for n in app.notes)  # noqa: E731
+        await wait_for(pilot, lambda: "was not deleted" in said(), what="said")
+        assert "its block volumes are still attached" in said()
+        assert not [p for m, p in sandbox.requests if m == "DELETE"], "the delete was not sent"
+        assert app.journal.entries[0].doing.what == "Detach block volumes, to delete"

@@ -32,6 +32,7 @@ def test_hints_name_the_key_in_force_once_a_binding_is_moved():
     keys = moved({"refresh": "ctrl+r", "delete": "d"})  # d is delete's own key: nothing moves
     assert keys == {"r": "ctrl+r"}
     assert said_with("look before trying again: refresh (r)", keys) == "look before trying again: refresh (ctrl+r)"
+    assert said_with("look (r refreshes); (rb) stays", keys) == "look (ctrl+r refreshes); (rb) stays"
 
 
 def test_a_keymap_id_written_with_dashes_is_the_same_id():

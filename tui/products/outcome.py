@@ -102,6 +102,21 @@ def _matches(row: Row, ident: dict[str, Any], id_field: str) -> bool | None:
 _ABSENT = object()
 
 
+async def before_retried_create(service: Any, scope: str, payload: dict[str, Any]) -> Any:
+    """Before a create is sent again (from the journal): refused when a listed row has the name (or id)
+    it would give, made since by an earlier send or by someone else; else the look for its lost answer."""
+    from .flows import Refused
+
+    rows, kind = await service.list_rows(scope, None), service.kind
+    ident = identity(kind, payload)
+    there = {"name", kind.id_field} & ident.keys() and next(
+        (r for r in rows if _matches(r, ident, kind.id_field)), None
+    )
+    if there:
+        raise Refused(f"{called_with_id(there)} is there now: not created again")
+    return lambda: after_create(service, scope, payload, [r.id for r in rows])
+
+
 async def after_create(service: Any, scope: str, payload: dict[str, Any], known: Iterable[str]) -> Found:
     """Was it created? Look, in a fresh listing, for an object that was not there before and holds
     what identifies the one sent (see `identity`); "cannot tell" only when nothing identifies it."""

@@ -22,10 +22,11 @@ if TYPE_CHECKING:
     from .action_host import ActionHost
 
 
-async def run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
+async def run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = False) -> Any:
     """Run `spec` on `target`: a row, or a list of rows for an action that takes several (its flow
     answers True when it sent something). Returns what a conversation returned, else None. Keys
-    typed until its first dialog opens wait for it (`TypeAhead.expect_screen`)."""
+    typed until its first dialog opens wait for it (`TypeAhead.expect_screen`). `asked`: confirmed
+    already with what it follows (a create's power-on), so a production profile does not ask again."""
     host.app.expect_screen()
     one = target[0] if isinstance(target, list) and len(target) == 1 else target
     named = f"{len(one)} {host.kind.title_in_text}" if isinstance(one, list) else called(one)
@@ -37,12 +38,12 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
         )
     try:
         with journal.doing(spec.label.rstrip("…"), host.kind.product, named, look=look):  # what was sent for
-            return await _run(host, spec, target)
+            return await _run(host, spec, target, asked)
     finally:
         host.app.expect_done()
 
 
-async def _run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
+async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = False) -> Any:
     app = host.app
     what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
     if not offered(spec, host.read_only):
@@ -59,7 +60,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any) -> Any:
     scope = host.kind.scope_of(first) or host.scope
     # a product's own page (a singleton) is not named after what is done to it ("Activate monitoring")
     doing = what if host.kind.singleton else f"{what} ({name})"
-    production = host.app.settings.production and spec.mutating  # every change asked, its name typed
+    production = host.app.settings.production and spec.mutating and not asked  # every change asked, name typed
     conversation = spec.runner()
     # a conversation that confirms before it sends takes the name typed in its own confirmation,
     # which says what goes with the act; any other is asked here first

@@ -80,9 +80,11 @@ def moved(keymap: dict[str, str]) -> dict[str, str]:
 
 
 def said_with(text: str, keys: dict[str, str]) -> str:
-    """`text` with each hint "(K)" of a moved key K naming the key in force instead."""
+    """`text` with each hint "(K)" or "(K does …)" of a moved key K naming the key in force instead."""
+    import re
+
     for old, new in keys.items():
-        text = text.replace(f"({old})", f"({new})")
+        text = re.sub(r"\(" + re.escape(old) + r"(?=[ )])", lambda _: f"({new}", text)
     return text
 
 

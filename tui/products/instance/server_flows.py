@@ -231,9 +231,29 @@ class Decided(NamedTuple):
     block: list[dict[str, Any]]  # the block volumes
     current: dict[str, dict[str, Any]]  # the server's volumes by slot
 
-    async def detach_kept(self, ui: Any, server: Row) -> None:
-        if self.choice == "keep":
-            await set_server_volumes(ui, server.id, [v for v in self.current.values() if v not in self.block])
+    async def detach_kept(self, ui: Any, server: Row, verb: str) -> None:
+        """The block volumes kept are detached first, journalled as such. A lost answer stops the flow
+        there: what a look at the server's volumes found is said, and that the server was not `verb`d."""
+        if self.choice != "keep":
+            return
+        from ...api import journal
+        from ...api.errors import ApiError, OutcomeUnknown
+        from ..outcome import Looked
+
+        try:
+            with journal.doing(f"Detach block volumes, to {verb.lower()}", "Instance", str(server.name)):
+                await set_server_volumes(ui, server.id, [v for v in self.current.values() if v not in self.block])
+        except OutcomeUnknown as err:
+            stopped = f"{server.name} was not {verb.lower()}d: {verb.lower()} it again to go on"
+            try:
+                _, now = await server_volumes(ui, server.id)
+            except ApiError as again:
+                raise Looked(err, f"reading its volumes failed too ({again.summary}); {stopped}") from None
+            held = {v.get("id") for v in now.values()}
+            detached = not any(v.get("id") in held for v in self.block)
+            said = f"its block volumes are {'detached' if detached else 'still attached'}; {stopped}"
+            journal.looked(said, detached)
+            raise Looked(err, said, detached) from None
 
 
 async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
@@ -282,7 +302,7 @@ async def delete_flow(ui: Any, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Delete")
     if decided is None:
         return
-    await decided.detach_kept(ui, server)
+    await decided.detach_kept(ui, server, "Delete")
     await ui.service().delete(ui.scope, server)
     ui.remove(server)
     kept = f"; kept {', '.join(str(v.get('name')) for v in decided.block)}" if decided.choice == "keep" else ""
@@ -302,7 +322,7 @@ async def terminate_flow(ui: Any, server: Row) -> None:
             "warning",
         )
         return
-    await decided.detach_kept(ui, server)
+    await decided.detach_kept(ui, server, "Terminate")
     await ui.service().run(action_call("terminate"), ui.scope, server)
     ui.notify(f"Terminating {server.name}")
     ui.follow(server)

@@ -32,6 +32,7 @@ from .. import styles
 from ...api.safe import clean
 from ..errors import describe, log_shown
 from ..widgets.key_bar import KeyBar
+from ..widgets.status_bar import StatusBar
 from ..widgets.line_input import LineInput
 from ..widgets.streamed_markdown import StreamedMarkdown
 from . import chat_words
@@ -105,6 +106,7 @@ class ChatScreen(Screen[None]):
             placeholder="your message · enter sends", id="chat-input", select_on_focus=False
         )  # letters typed elsewhere are added, not a selection replaced
         yield Static("", id="chat-status", markup=False)
+        yield StatusBar()  # the profile in use, PRODUCTION first (main's, on every screen)
         yield KeyBar()
 
     def on_mount(self) -> None:

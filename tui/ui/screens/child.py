@@ -20,6 +20,7 @@ from .. import styles
 from ...api.safe import clean
 from ..widgets.detail_pane import DetailPane, PaneHost
 from ..widgets.key_bar import KeyBar
+from ..widgets.status_bar import StatusBar
 
 
 class ChildScreen(PaneHost, Screen[None]):
@@ -60,6 +61,7 @@ class ChildScreen(PaneHost, Screen[None]):
         with Horizontal(id="area"):  # the list, and the detail pane beside it (or below)
             yield self.view
             yield DetailPane(id="pane")
+        yield StatusBar()  # the profile in use, PRODUCTION first (main's, on every screen)
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from .. import styles
 from ...api.safe import clean
 from ..widgets.key_bar import KeyBar
+from ..widgets.status_bar import StatusBar
 from textual.widgets import Label, Static, TabbedContent, TabPane
 
 
@@ -68,6 +69,7 @@ class DetailScreen(Screen[None]):
             for i, panel in enumerate(self.view.kind.panels):  # the kind's extra tabs (events, metrics…)
                 with TabPane(panel.title, id=f"tab-panel-{i}"):
                     yield self._panel(panel)
+        yield StatusBar()  # the profile in use, PRODUCTION first (main's, on every screen)
         yield KeyBar()
 
     def _panel(self, panel: Any) -> Any:

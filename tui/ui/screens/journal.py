@@ -24,6 +24,7 @@ from .. import styles
 from ...api.safe import clean
 from ...products.times import moment_of, rfc3339
 from ..widgets.key_bar import KeyBar
+from ..widgets.status_bar import StatusBar
 
 MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
 
@@ -95,6 +96,7 @@ class JournalScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="detail-title", markup=False)
         yield OptionList(id="journal-lines")
+        yield StatusBar()  # the profile in use, PRODUCTION first (main's, on every screen)
         yield KeyBar()
 
     def _title(self) -> str:
@@ -159,8 +161,8 @@ class JournalScreen(Screen[None]):
         title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {entry.outcome}"
         retry = "Retry" if entry.retryable and not self.app.settings.read_only else None
         text = whole(entry) + (
-            "\n\nRetry sends the same request again, once. What changed since it failed is not looked at: "
-            f"{self.app.key_for('refresh', 'r')} in its list shows what is there now."
+            "\n\nRetry sends this request again, once, alone: a step that followed it in the console (a power-on "
+            f"after a create) is not sent. {self.app.key_for('refresh', 'r')} in its list shows what is there now."
             if retry
             else ""
         )
@@ -189,8 +191,8 @@ class JournalScreen(Screen[None]):
         if doing is not None and doing.ready is not None:  # what the look compares with, read before sending
             try:
                 look = await doing.ready()
-            except Exception as err:  # not read: not sent (a lost answer could not be looked at), offered still
-                notify_error(self.app, err, f"Retry: {what}: reading what is there first")
+            except Exception as err:  # not read, or one is there now: not sent, and offered still
+                notify_error(self.app, err, f"Retry: {what}")
                 return
         self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
         product, resource = (doing.product, doing.resource) if doing is not None else ("", "")

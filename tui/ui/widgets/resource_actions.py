@@ -319,8 +319,9 @@ class ResourceActions:
             lambda child: self.open_child(child, resource),
         )
 
-    def run_action(self, resource: Any, spec: ActionSpec) -> None:
-        self._act(spec, resource)
+    def run_action(self, resource: Any, spec: ActionSpec, asked: bool = False) -> None:
+        """`asked`: confirmed already, with what it follows (a create's power-on): not asked again."""
+        self._act(spec, resource, asked)
 
     def _do_action(self, resource: Any, spec: ActionSpec) -> None:
         """An action run without asking (a create's follow-up: start the server it made)."""
@@ -329,12 +330,12 @@ class ResourceActions:
         self._act(replace(spec, confirm=False) if spec.confirm else spec, resource)
 
     @work(group="mutate", exit_on_error=False)
-    async def _act(self, spec: ActionSpec, target: Any) -> None:
+    async def _act(self, spec: ActionSpec, target: Any, asked: bool = False) -> None:
         """The shared runner (`action_runner`); an action on marked rows clears the marks when it
         says it sent something."""
         from ..action_runner import run
 
-        sent = await run(self, spec, target)
+        sent = await run(self, spec, target, asked)
         if sent and isinstance(target, list):
             self.marks.cleared()
 

@@ -4,6 +4,7 @@ A part of ResourceView (`Writes`), which says what it needs of the view (`Writes
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...api.errors import ApiError
@@ -44,7 +45,7 @@ class WritesHost(Protocol):
 
     def run_flow(self, flow: Any, resource: Any, what: str, mutating: bool = True) -> None: ...
 
-    def run_action(self, resource: Any, spec: Any) -> None: ...
+    def run_action(self, resource: Any, spec: Any, asked: bool = False) -> None: ...
 
     def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
 
@@ -116,13 +117,11 @@ class Writes:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
             if self.staging:
                 return self.staged.stage_add(payload)
-            await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope)
+            then = self._then_of(spec, form)
+            also = f", then {then.label.rstrip('…').lower()}" if then is not None else ""
+            await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope, also)
             held = [r.id for r in self.table.resources()]
-
-            async def ready() -> Any:  # a retry from the journal looks for what is new since just before it
-                known = [r.id for r in await self.service.list_rows(scope, None)]
-                return lambda: outcome.after_create(self.service, scope, payload, known)
-
+            ready = partial(outcome.before_retried_create, self.service, scope, payload)  # a retry from the journal
             named = str(payload.get("name") or self.kind.singular)
             with journal.doing("Create", self.kind.product, named, ready=ready):
                 row, looked = await outcome.create(self.service, scope, payload, held)
@@ -173,10 +172,9 @@ class Writes:
                     f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4
                 )
             self.host.reveal_secrets(created)
-            if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
-                action = next((a for a in self.kind.actions if a.name == spec.after_action), None)
-                if action is not None:
-                    self.host.run_action(created, action)
+            action = self._then_of(spec, form)
+            if action is not None:  # asked already with the create, on a production profile
+                self.host.run_action(created, action, asked=True)
 
         self.app.push_screen(
             FormScreen(
@@ -297,16 +295,22 @@ class Writes:
             done,
         )
 
-    async def _production_ok(self, what: str, name: str, scope: str) -> None:
+    def _then_of(self, spec: Any, form: Any) -> Any:
+        """The action a create form asked to run on what it makes (power it on), or None."""
+        if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
+            return next((a for a in self.kind.actions if a.name == spec.after_action), None)
+        return None
+
+    async def _production_ok(self, what: str, name: str, scope: str, also: str = "") -> None:
         """On a production profile a create or an edit is sent once its name is typed (Cancel focused
-        otherwise it is not: the form stays, with what was typed)."""
+        otherwise it is not: the form stays, with what was typed); `also`: what follows it, asked with it."""
         if not self.app.settings.production:
             return
         from ...products.flows import StepCancelled
         from ..screens.confirm import ConfirmScreen
 
         where = f" in {scope}" if self.kind.scope_type != "global" else ""
-        said = f"{what} {self.kind.singular} {name}{where}.\n\nProfile {self.app.settings.profile} is production."
+        said = f"{what} {self.kind.singular} {name}{where}{also}.\n\nProfile {self.app.settings.profile} is production."
         if not await self.app.push_screen_wait(ConfirmScreen(f"{what} {name}?", said, what, require_text=name)):
             raise StepCancelled("Not sent: nothing was sent. ctrl+s asks again; esc closes.")
 

@@ -1,4 +1,4 @@
-"""One line at the bottom: profile, project, scope, last refresh, read-only."""
+"""One line at the bottom of every screen: profile, project, scope, last refresh, read-only."""
 
 from __future__ import annotations
 
@@ -29,11 +29,20 @@ class StatusBar(Static):
     doing = reactive("")  # work under way across the console (every product being indexed)
     watching = reactive("")  # how many resources are watched (`ui.watch`)
 
+    def on_mount(self) -> None:
+        """On every screen that shows it: the profile in use, and PRODUCTION or READ-ONLY, in text."""
+        settings = getattr(self.app, "settings", None)
+        if settings is not None and not self.profile:
+            self.profile, self.project = settings.profile, settings.project_id
+            self.read_only, self.production = settings.read_only, settings.production
+            self.refreshed = ""  # a screen of its own (a detail, the journal): its list's refresh is not said
+
     def fitted(self, width: int) -> str:
         """The line without READ-ONLY, made to fit `width`: the less important parts shorten first, so that
         the refresh time (and the note) always show."""
         project = self.project[:8] + "…" if len(self.project) > 9 else (self.project or "no project")
-        profile, scope, refreshed = f"⚑ {self.profile}", self.scope, f"refreshed {self.refreshed}"
+        profile, scope = f"⚑ {self.profile}", self.scope
+        refreshed = f"refreshed {self.refreshed}" if self.refreshed else ""
         note = " · ".join(p for p in (self.doing, self.watching, self.note) if p)
 
         def line() -> str:
@@ -44,7 +53,7 @@ class StatusBar(Static):
             if cell_len(line()) <= width:
                 break
             if step == 0:
-                refreshed = f"↻ {self.refreshed}"
+                refreshed = f"↻ {self.refreshed}" if self.refreshed else ""
             elif step == 1:
                 project_part = project[:4] + "…" if len(project) > 5 else project
             elif step == 2:

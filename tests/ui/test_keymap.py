@@ -57,3 +57,15 @@ async def test_an_alias_to_no_view_and_an_unknown_theme_are_said_at_start():
         await loaded(pilot, app)
         assert notified(app, "Aliases that name no view (a view's id or title): bogus → 'no.such.view'")
         assert notified(app, "Theme 'nope' is not one of the console's")
+
+
+async def test_in_read_only_the_moved_key_says_why_and_the_old_one_is_quiet():
+    app = make_app(Sandbox(), settings=demo_settings(keymap={"delete": "x"}, read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.focus_table()
+        await pilot.press("d")
+        await pilot.pause()
+        assert not notified(app, "is off: cloudtui runs with --read-only")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: notified(app, "Delete is off: cloudtui runs with --read-only"), what="said")

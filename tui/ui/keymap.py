@@ -84,7 +84,7 @@ def said_with(text: str, keys: dict[str, str]) -> str:
     import re
 
     for old, new in keys.items():
-        text = re.sub(r"\(" + re.escape(old) + r"(?=[ )])", lambda _: f"({new}", text)
+        text = re.sub(r"\(" + re.escape(old) + r"(?=[ )])", "(" + new.replace("\\", "\\\\"), text)
     return text
 
 

@@ -107,8 +107,10 @@ class ResourceKeys:
         return True
 
     def offers(self, what: str) -> bool:
-        """Whether the kind has a create, an edit or a delete (read-only mode or not)."""
+        """Whether the kind has a create, an edit, a delete or an import (read-only mode or not)."""
         kind = self.kind
+        if what == "import_file":
+            return kind.rows.file is not None and kind.rows.file.load is not None
         if what == "create":
             return kind.create is not None
         if what == "edit":
@@ -126,11 +128,22 @@ class ResourceKeys:
     def refuse_read_only(self, key: str) -> bool:
         """In read-only mode the keys of writes are not offered; pressed anyway, they say why
         nothing happens (True when `key` was one of them)."""
-        what = next(
-            (b.action for b in self.BINDINGS if isinstance(b, Binding) and b.key == key and b.action in WRITES), None
+        keymap = self.app.settings.keymap  # the keys in force: a moved key says it, the old one is quiet
+
+        def keys(b: Binding) -> list[str]:
+            return [k.strip() for k in keymap.get(b.id or "", b.key).split(",")]
+
+        found = next(
+            (
+                b
+                for b in self.BINDINGS
+                if isinstance(b, Binding) and b.action in (*WRITES, "import_file") and key in keys(b)
+            ),
+            None,
         )
-        if not self.read_only or what is None or not self.offers(what):
+        if not self.read_only or found is None or not self.offers(found.action):
             return False
+        what = str(found.description or found.action).lower()
         self.app.notify(
             f"{what.capitalize()} is off: cloudtui runs with --read-only; restart without it to change anything.",
             title="Read-only",

@@ -240,6 +240,21 @@ async def test_a_slow_tick_asks_only_for_what_changed():
         assert view.table.loaded_count == 250 and not view.listing
 
 
+async def test_a_server_made_elsewhere_shows_first_as_the_api_lists_the_newest():
+    from tui.sandbox import DEMO_PROJECT_ID
+
+    sandbox = big(30)
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        sandbox.instance.clock.advance(60)
+        body = {"name": "made-elsewhere", "project": DEMO_PROJECT_ID, "commercial_type": "PRO2-XS"}
+        async with await api(sandbox) as http:
+            made = (await http.post(f"{Z}/servers", json={**body, "image": "ubuntu_noble"})).json()["server"]
+        view._tick()
+        await wait_for(pilot, lambda: view.table.get(made["id"]) is not None, what="seen")
+        assert view.table.shown_keys[0] == made["id"], "first, not last"
+
 async def test_a_deletion_elsewhere_triggers_a_full_relist():
     sandbox = big(150)
     app = make_app(sandbox)

@@ -272,8 +272,8 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             self._listed({self.scope: err})
             return
         fresh = [row for result in results if result is not None for row in result.rows]
-        if fresh:
-            self.table.upsert(self.staged.shown(fresh) if self.changes else fresh)
+        if fresh:  # one made elsewhere goes where the API lists it: first, where the newest come first
+            self.table.upsert(self.staged.shown(fresh) if self.changes else fresh, first=self.kind.reading.newest_first)
         for (sc, marks), result in zip(by_scope.items(), results):
             known = len(marks) + sum(1 for row in (result.rows if result else []) if row.id not in marks)
             if result is None or result.total is None or result.total != known:

@@ -105,6 +105,7 @@ async def test_a_delete_that_asks_its_own_question_takes_the_name_in_that_one_co
             await wait_for(pilot, lambda: app.screen is not asked, what="past the question")
         assert asked.require_text == stopped.name and "is production" in asked.message
         assert "deleted" in asked.message and "volumes" in asked.message, "what goes with it is said where it is typed"
+        assert f"{stopped.name}-vol-0 l_ssd 150 GB" in asked.message, "each volume named"
         await pilot.press(*stopped.name, "enter")
         sent = lambda: ("DELETE", stopped.id) in [(m, p.rsplit("/", 1)[-1]) for m, p in sandbox.requests]  # noqa: E731
         await wait_for(pilot, sent, what="deleted")

@@ -256,13 +256,22 @@ class Decided(NamedTuple):
             raise Looked(err, said, detached) from None
 
 
+def _named(volumes: dict[str, dict[str, Any]]) -> str:
+    """' (name type size, …)': the volumes a delete takes with the server, named where it is confirmed."""
+    said = [
+        clean(" ".join(str(p) for p in (v.get("name"), v.get("volume_type"), f"{gb(v.get('size'))} GB") if p))
+        for v in volumes.values()
+    ]
+    return f" ({', '.join(said)})" if said else ""
+
+
 async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
     full, current = await server_volumes(ui, server.id)
     block = {k: v for k, v in current.items() if v.get("volume_type") in ("b_ssd", "sbs_volume")}
     if not block:
         ok = await ui.confirm(
             f"{verb} {server.name}?",
-            f"{server.name} ({server.id}) and its volumes are deleted. This cannot be undone.",
+            f"{server.name} ({server.id}) and its volumes{_named(current)} are deleted. This cannot be undone.",
             verb,
             require_text=server.name or server.id,
         )

@@ -59,6 +59,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         (26, "-middle"),
         (36, "-tall"),
     ]  # screens get the class: a form fits a 24-line terminal, grows on a tall one
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # and a wide one: its choices on one line
     TITLE = "cloudtui"
     CSS_PATH = styles.APP
     COMMANDS = {lambda: _commands()}  # Textual's own commands included, after the console's

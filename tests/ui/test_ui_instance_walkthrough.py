@@ -162,8 +162,8 @@ async def test_a_new_user_runs_the_whole_instance_product_from_the_keyboard(sand
         await pilot.press("d")
         await screen_named(pilot, app, "PickerScreen")
         await pilot.press("enter")  # keep the block volumes
-        await screen_named(pilot, app, "ConfirmScreen")
-        await pilot.press("tab", "enter")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press(*asked.require_text, "enter")  # a server's delete takes its name typed
         await wait_for(pilot, lambda: server["id"] not in store.servers["fr-par-1"], what="deleted")
         assert boot_id in store.volumes["fr-par-1"] and store.volumes["fr-par-1"][boot_id]["server"] is None
         assert data_vol["id"] in store.volumes["fr-par-1"]

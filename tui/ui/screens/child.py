@@ -70,6 +70,10 @@ class ChildScreen(PaneHost, Screen[None]):
 
     def on_resource_view_refreshed(self, event: Any) -> None:
         self._pane_follows(now=True)  # the row read again: its new values
+        if self.view.last_refresh is not None:  # the list's refresh, as on the main screen
+            from datetime import datetime
+
+            self.query_one(StatusBar).refreshed = datetime.fromtimestamp(self.view.last_refresh).strftime("%H:%M:%S")
 
     def action_back(self) -> None:
         # esc first clears a filter being typed (the view's own binding); then it goes back, asking

@@ -255,6 +255,7 @@ async def test_a_server_made_elsewhere_shows_first_as_the_api_lists_the_newest()
         await wait_for(pilot, lambda: view.table.get(made["id"]) is not None, what="seen")
         assert view.table.shown_keys[0] == made["id"], "first, not last"
 
+
 async def test_a_deletion_elsewhere_triggers_a_full_relist():
     sandbox = big(150)
     app = make_app(sandbox)

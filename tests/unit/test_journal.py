@@ -99,3 +99,17 @@ def test_a_create_that_named_nothing_is_journalled_by_what_it_made():
         journal.answered(entry, 201)
         made("51.15.1.2")
     assert (entry.doing.what, entry.doing.resource, entry.doing.retry) == ("Create", "51.15.1.2", True)
+
+
+def test_at_80_columns_a_line_keeps_the_request_in_sight():
+    from tui.ui.screens.journal import line
+
+    journal = Journal(lambda: "demo")
+    with doing("Power off", "Instance", "web-01"):
+        entry = journal.sent(
+            "POST", "https://a.example/instance/v1/zones/fr-par-1/servers/s/action", {}, "X-Auth-Token"
+        )
+    journal.answered(entry, 202)
+    narrow = line(entry, 80).plain
+    assert "Power off · web-01" in narrow and "POST /zones/fr-par-1/servers/" in narrow[:76]  # in an 80-column list
+    assert "Instance" not in narrow and "Instance" in line(entry, 120).plain

@@ -29,8 +29,9 @@ from ..widgets.status_bar import StatusBar
 MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
 
 
-def line(entry: Any) -> Text:
-    """One entry on one line (plain text: never markup)."""
+def line(entry: Any, width: int = 120) -> Text:
+    """One entry on one line (plain text: never markup); under 100 columns without the product and the
+    time taken, and the request's path from its version on, so that the request shows."""
     at = time.strftime("%H:%M:%S", time.localtime(entry.at))
     doing = entry.doing
     what = f"{doing.what} · {doing.resource}" if doing and doing.resource else doing.what if doing else "—"
@@ -40,8 +41,13 @@ def line(entry: Any) -> Text:
         what += {True: " (lost answer: applied)", False: " (lost answer: not applied)"}.get(entry.applied, " (lost)")
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
-    what = what if len(what) <= 46 else what[:45] + "…"
-    said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what:<46} {product[:12]:<12} "
+    if width < 100:
+        path = path.split("/", 2)[-1] if path.count("/") >= 2 else path  # after the product and its version
+        what = what if len(what) <= 26 else what[:25] + "…"
+        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what:<26} "
+    else:
+        what = what if len(what) <= 46 else what[:45] + "…"
+        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what:<46} {product[:12]:<12} "
     return Text(clean(said + f"{entry.method} /{path}"), no_wrap=True, overflow="ellipsis")
 
 
@@ -119,8 +125,14 @@ class JournalScreen(Screen[None]):
         if not self.shown:
             options.add_option(Option("Nothing was changed this session yet.", disabled=True))
             return
-        options.add_options([Option(line(e)) for e in self.shown])
+        options.add_options([Option(line(e, self.app.size.width)) for e in self.shown])
         options.highlighted = 0
+
+    def on_resize(self) -> None:  # the lines as wide as the screen now is
+        at = self.query_one(OptionList).highlighted
+        self._fill()
+        if at is not None and self.shown:
+            self.query_one(OptionList).highlighted = min(at, len(self.shown) - 1)
 
     def _changed(self, entry: Any) -> None:
         """A new entry goes on top; one that ended is drawn again where it is."""
@@ -128,7 +140,8 @@ class JournalScreen(Screen[None]):
             return
         self.query_one("#detail-title", Label).update(self._title())
         if entry in self.shown:
-            self.query_one(OptionList).replace_option_prompt_at_index(self.shown.index(entry), line(entry))
+            prompt = line(entry, self.app.size.width)
+            self.query_one(OptionList).replace_option_prompt_at_index(self.shown.index(entry), prompt)
         else:
             self._fill()
 

@@ -70,12 +70,13 @@ async def test_a_zone_file_exported_changed_and_imported_back_is_staged_and_revi
         lines = [x for x in text.splitlines() if not x.startswith("web1 ")]  # web1 taken out
         lines.append("shop-new 600 IN A 192.0.2.80")  # one added
         (tmp_path / "shop.zone").write_text("\n".join(lines) + "\n")
-        (tmp_path / "bad.zone").write_text(text + "bad 60 IN A 999.1.1.1\n")
+        (tmp_path / "bad.zone").write_text(text + "bad 30 IN A 192.0.2.1\n")  # a TTL the record form refuses
         records.focus_table()
         await pilot.press("I")
         await screen_named(pilot, app, "FilePickerScreen")
         await pilot.press("ctrl+u", *str(tmp_path / "bad.zone"), "enter")  # refused whole: nothing staged
         await wait_for(pilot, lambda: notified(app, "nothing was staged"), what="refused")
+        assert notified(app, f"line {len(text.splitlines()) + 1}: bad 30 IN A 192.0.2.1: ")  # named by its line
         assert not records.changes
         await pilot.press("I")
         await screen_named(pilot, app, "FilePickerScreen")

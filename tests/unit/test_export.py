@@ -110,3 +110,15 @@ def test_a_zone_file_that_cannot_be_read_is_refused_with_the_line_it_is_on(bad, 
     with pytest.raises(Refused) as refused:
         load(text, ParentRef("z", "example.com", "global"))
     assert line in str(refused.value) and "<string>" not in str(refused.value)
+
+
+def test_a_record_a_rule_refuses_is_named_by_its_line():
+    from tui.products.dns.zone_file import load, where
+    from tui.products.location import ParentRef
+
+    text = '$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN A 192.0.2.1\n\nttlbad 30 IN A 192.0.2.9\n  30 IN TXT "x"\n'
+    read = load(text, ParentRef("z", "example.com", "global"))
+    bad = next(r for r in read if r["name"] == "ttlbad" and r["type"] == "A")
+    assert where(text, bad) == "line 5: ttlbad 30 IN A 192.0.2.9"
+    txt = next(r for r in read if r["type"] == "TXT")
+    assert where(text, txt).startswith("line 6:")

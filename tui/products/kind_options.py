@@ -117,8 +117,10 @@ class FileFormat:
         load: Lazy[Any] | None = None,
         key: Lazy[Any] | None = None,
         holds: Lazy[Any] | None = None,  # `(row) -> bool`: a row the file can hold (others are never deleted)
+        where: Lazy[Any] | None = None,  # `(text, object read) -> str`: where it stands in the file ("line 7: …")
     ) -> None:
         self.name, self.suffix, self.dump, self.load, self.key, self.holds = name, suffix, dump, load, key, holds
+        self.where = where
 
 
 class Rows(Options):

@@ -135,6 +135,7 @@ RECORDS = dns_kind(
             load=Lazy("tui.products.dns.zone_file:load"),
             key=Lazy("tui.products.dns.zone_file:key"),
             holds=Lazy("tui.products.dns.zone_file:holds"),
+            where=Lazy("tui.products.dns.zone_file:where"),
         )
     ),
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.

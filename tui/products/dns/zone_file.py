@@ -125,3 +125,20 @@ def _where(text: str, origin: Any, err: Exception) -> str:
             why = re.sub(r"^<string>:\d+:\s*", "", str(alone_err))
             return f"line {n}: {line.strip()[:60]}: {why}"
     return reason
+
+
+def where(text: str, record: dict[str, Any]) -> str:
+    """Where a record read stands in the file, as a refusal names it: `line 7: api 30 IN A 192.0.2.9`
+    (its owner, type and first datum on one line); "" when no line can be told."""
+    name, kind = str(record.get("name") or "@"), str(record.get("type") or "").upper()
+    first = (str(record.get("data") or "").split() or [""])[0].strip('"').rstrip(".")
+    owner = "@"
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split(";", 1)[0].split() if '"' not in line else line.split()
+        if not parts or parts[0].startswith("$"):
+            continue
+        if not line[:1].isspace():
+            owner = parts[0].rstrip(".")
+        if (owner == name or owner.startswith(name + ".")) and kind in (p.upper() for p in parts) and first in line:
+            return f"line {n}: {clean(line.strip())[:60]}"
+    return ""

@@ -38,7 +38,8 @@ async def import_file(view: Any) -> None:
         text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
         files.used(path)
         read = await asyncio.to_thread(file.load.get(), text, parent)
-        staged = await _checked(view, read)
+        placed = file.where.get() if file.where is not None else None
+        staged = await _checked(view, read, lambda obj: placed(text, obj) if placed is not None else "")
     except (OSError, UnicodeDecodeError) as err:
         view.app.notify(f"{path} cannot be read: {err}. Nothing was staged.", severity="error", timeout=10)
         return
@@ -64,13 +65,13 @@ async def import_file(view: Any) -> None:
     )
 
 
-async def _checked(view: Any, read: list[dict[str, Any]]) -> list[dict[str, Any]]:
+async def _checked(view: Any, read: list[dict[str, Any]], where: Any) -> list[dict[str, Any]]:
     """Each object read, through the kind's create form (as typed in it: `edit.from_resource`): what the
-    form would send, or `Refused` naming the first one it refuses and why."""
+    form would send, or `Refused` naming the first one it refuses (`where(obj)`: its line) and why."""
     from pydantic import ValidationError
 
     from ...products.flows import Refused
-    from ...products.rows import Row
+    from ...products.rows import Row, called
     from .form_fields import first_error
 
     kind = view.kind
@@ -86,8 +87,9 @@ async def _checked(view: Any, read: list[dict[str, Any]]) -> list[dict[str, Any]
         try:
             form = create.form_model.model_validate(values, context=context or None)
         except ValidationError as err:
-            said = f"{obj.get('name') or '@'} {obj.get('type', '')} {obj.get('data', '')}".strip()
-            why = first_error(err, create.form_model)
-            raise Refused(f"record {n} ({said}): {why}; nothing was staged") from None
+            said = (
+                where(obj) or f"{kind.singular} #{n} read ({called(Row(dict(obj), kind.state_field, kind.id_field))})"
+            )
+            raise Refused(f"{said}: {first_error(err, create.form_model)}; nothing was staged") from None
         out.append(create.to_payload(form, ctx))
     return out

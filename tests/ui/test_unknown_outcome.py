@@ -284,3 +284,20 @@ async def test_a_delete_keeping_block_volumes_stops_when_the_detach_answer_is_lo
         assert "its block volumes are still attached" in said()
         assert not [p for m, p in sandbox.requests if m == "DELETE"], "the delete was not sent"
         assert app.journal.entries[0].doing.what == "Detach block volumes, to delete"
+
+
+async def test_a_delete_asked_in_a_flow_whose_answer_is_lost_looks_whether_it_is_gone(sandbox):
+    from helpers import loaded, make_app, row_named, screen_named, wait_for
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = row_named(view, "worker-batch-2")  # its volumes go with it: the flow asks, then deletes
+        view.table.move_to(stopped.id)
+        view.focus_table()
+        await pilot.press("d")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        sandbox.inject(503, f"/servers/{stopped.id}", method="DELETE", times=1)  # refused, its answer unreadable
+        await pilot.press(*asked.require_text, "enter")
+        await wait_for(pilot, lambda: "Looked again" in warnings(app) or "still there" in warnings(app), what="looked")
+        assert "it is still there (stopped): the delete was not applied" in warnings(app)

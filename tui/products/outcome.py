@@ -12,6 +12,7 @@ sends a whole set and reads it again; `judged` turns a product's own look (a bat
 from __future__ import annotations
 
 from typing import Any, Awaitable, Callable, Iterable
+from urllib.parse import quote
 
 from ..records import record
 from ..api import journal
@@ -341,6 +342,8 @@ async def after_lost(
     if len(rows) != 1:
         return Found(None, "the list is read again: check it before repeating", None, err)
     first = rows[0]
+    if err.method == "DELETE" and str(err.url or "").rstrip("/").endswith("/" + quote(str(first.id), safe="")):
+        return _after(err, await after_delete(service, scope, first.id))  # the row's own delete: is it gone?
     found = await after_action(
         service, scope, first.id, getattr(first, "state", None), moves_to, advice, was=getattr(first, "data", None)
     )

@@ -120,3 +120,30 @@ async def test_a_create_is_not_retried_when_one_of_its_name_is_there_now():
         await pilot.press("tab", "enter")  # Retry
         await wait_for(pilot, lambda: notified(app, "is there now: not created again"), what="refused")
         assert len([m for m, p in sandbox.requests if m == "POST"]) == posts, "nothing sent"
+
+
+async def test_an_action_done_since_another_way_is_not_retried():
+    from tui.sandbox import ManualClock
+
+    clock = ManualClock()
+    sandbox = Sandbox(clock=clock)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        power_off = next(a for a in view.kind.actions if a.name == "poweroff")
+        sandbox.inject(409, f"/servers/{web.id}/action", method="POST", times=1)  # busy: refused
+        view._do_action(web, power_off)
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
+        view._do_action(web, power_off)  # then done from the list
+        await wait_for(pilot, lambda: app.journal.entries[0].outcome == "done", what="powered off")
+        clock.advance(60)
+        posts = len([m for m, p in sandbox.requests if m == "POST"])
+        view.focus_table()
+        await pilot.press("J")
+        await screen_named(pilot, app, "JournalScreen")
+        await pilot.press("j", "enter")  # the refused one
+        await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("tab", "enter")  # Retry
+        await wait_for(pilot, lambda: notified(app, "is stopped now; not sent again"), what="refused")
+        assert len([m for m, p in sandbox.requests if m == "POST"]) == posts, "nothing sent"

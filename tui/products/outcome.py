@@ -87,7 +87,7 @@ def _plain(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool)) and value != ""
 
 
-def _matches(row: Row, ident: dict[str, Any], id_field: str) -> bool | None:
+def holds_sent(row: Row, ident: dict[str, Any], id_field: str) -> bool | None:
     """Whether `row` holds what was sent: True/False on the fields it shows, None when it shows none."""
     seen = False
     for key, value in ident.items():
@@ -101,21 +101,6 @@ def _matches(row: Row, ident: dict[str, Any], id_field: str) -> bool | None:
 
 
 _ABSENT = object()
-
-
-async def before_retried_create(service: Any, scope: str, payload: dict[str, Any]) -> Any:
-    """Before a create is sent again (from the journal): refused when a listed row has the name (or id)
-    it would give, made since by an earlier send or by someone else; else the look for its lost answer."""
-    from .flows import Refused
-
-    rows, kind = await service.list_rows(scope, None), service.kind
-    ident = identity(kind, payload)
-    there = {"name", kind.id_field} & ident.keys() and next(
-        (r for r in rows if _matches(r, ident, kind.id_field)), None
-    )
-    if there:
-        raise Refused(f"{called_with_id(there)} is there now: not created again")
-    return lambda: after_create(service, scope, payload, [r.id for r in rows])
 
 
 async def after_create(service: Any, scope: str, payload: dict[str, Any], known: Iterable[str]) -> Found:
@@ -139,13 +124,13 @@ async def after_create(service: Any, scope: str, payload: dict[str, Any], known:
             None, f"looking for it failed too ({err.summary}): refresh (r) and look before creating again", None
         )
     seen = set(known)
-    verdicts = [(r, _matches(r, ident, kind.id_field)) for r in rows if r.id not in seen]
+    verdicts = [(r, holds_sent(r, ident, kind.id_field)) for r in rows if r.id not in seen]
     fresh = [r for r, ok in verdicts if ok]
     what = ", ".join(f"{k} {v}" for k, v in ident.items())
     if fresh:
         row = fresh[-1]
         return Found(row, f"it was created after all: {called_with_id(row)}", True)
-    if rows and all(_matches(r, ident, kind.id_field) is None for r in rows):
+    if rows and all(holds_sent(r, ident, kind.id_field) is None for r in rows):
         return Found(
             None,
             f"the listing does not show {', '.join(ident)}, so cloudtui cannot tell whether it was created: "

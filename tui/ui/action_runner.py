@@ -9,11 +9,12 @@ secrets an answer carried are revealed here too (`reveal_once`), for every view 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..api import journal
 from ..api.errors import OutcomeUnknown
-from ..products import outcome
+from ..products import outcome, retry
 from ..products.base import ActionSpec, Child, Lazy
 from ..products.rows import called, called_with_id
 from .errors import notify_error, notify_lost
@@ -30,14 +31,11 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fal
     host.app.expect_screen()
     one = target[0] if isinstance(target, list) and len(target) == 1 else target
     named = f"{len(one)} {host.kind.title_in_text}" if isinstance(one, list) else called(one)
-    look = None
-    if spec.call is not None and not isinstance(one, list):  # a retry from the journal looks as this send does
-        scope, row = host.kind.scope_of(one) or host.scope, one
-        look = lambda: outcome.after_action(  # noqa: E731
-            host.service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data
-        )
+    ready = None
+    if spec.call is not None and not isinstance(one, list):  # a retry from the journal: the row read first
+        ready = partial(retry.before_action, host.service, host.kind.scope_of(one) or host.scope, one.id, spec)
     try:
-        with journal.doing(spec.label.rstrip("…"), host.kind.product, named, look=look):  # what was sent for
+        with journal.doing(spec.label.rstrip("…"), host.kind.product, named, ready=ready):  # what was sent for
             return await _run(host, spec, target, asked)
     finally:
         host.app.expect_done()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ...api.errors import ApiError
 from ...api import journal
-from ...products import outcome
+from ...products import outcome, retry
 from ...products.base import ALL, Lazy
 from ...products.rows import called, called_with_id
 from ..errors import notify_error, notify_lost
@@ -121,7 +121,7 @@ class Writes:
             also = f", then {then.label.rstrip('…').lower()}" if then is not None else ""
             await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope, also)
             held = [r.id for r in self.table.resources()]
-            ready = partial(outcome.before_retried_create, self.service, scope, payload)  # a retry from the journal
+            ready = partial(retry.before_create, self.service, scope, payload)  # a retry from the journal
             named = str(payload.get("name") or self.kind.singular)
             with journal.doing("Create", self.kind.product, named, ready=ready):
                 row, looked = await outcome.create(self.service, scope, payload, held)
@@ -375,7 +375,8 @@ class Writes:
         scope = self.kind.scope_of(resource) or self.scope
         try:
             look = lambda: outcome.after_delete(self.service, scope, resource.id)  # noqa: E731
-            with journal.doing("Delete", self.kind.product, called(resource), look=look):
+            ready = partial(retry.before_delete, self.service, scope, resource.id)  # a retry from the journal
+            with journal.doing("Delete", self.kind.product, called(resource), look=look, ready=ready):
                 found = await outcome.delete(self.service, scope, resource)
         except Exception as err:
             notify_error(self.app, err, f"Deleting {resource.name}")

@@ -1,0 +1,49 @@
+"""What a retry from the activity journal checks before it sends a request again, and the look for
+its answer should that be lost too. Each reads what is there now: a retry is refused (`Refused`,
+nothing sent) when what it would do is done already or no longer offered — made since, gone since,
+or in a state the action is not for — and its look starts from what it read, not from the first
+send's view of the row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.errors import NotFound
+from .flows import Refused
+from .outcome import after_action, after_create, after_delete, holds_sent, identity
+from .rows import called_with_id
+
+
+async def before_create(service: Any, scope: str, payload: dict[str, Any]) -> Any:
+    """Refused when a listed row has the name (or id) the create would give, made since by an earlier
+    send or another way; else the look for a lost answer: what is new since this listing."""
+    rows, kind = await service.list_rows(scope, None), service.kind
+    ident = identity(kind, payload)
+    there = {"name", kind.id_field} & ident.keys() and next(
+        (r for r in rows if holds_sent(r, ident, kind.id_field)), None
+    )
+    if there:
+        raise Refused(f"{called_with_id(there)} is there now: not created again")
+    return lambda: after_create(service, scope, payload, [r.id for r in rows])
+
+
+async def before_action(service: Any, scope: str, rid: str, spec: Any) -> Any:
+    """Refused when the row is gone, or the action is not offered as the row is now (done since: a
+    server powered off another way); else the look for a lost answer, from the row as it is now."""
+    try:
+        row = await service.get_row(scope, rid)
+    except NotFound:
+        raise Refused("it is gone now: not sent again") from None
+    why = spec.why_not(row) or (None if spec.available(row) else f"it is {row.state or 'as it is'} now")
+    if why:
+        raise Refused(f"{called_with_id(row)}: {why}; not sent again")
+    return lambda: after_action(service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data)
+
+
+async def before_delete(service: Any, scope: str, rid: str) -> Any:
+    """Refused when the row is gone already; else the look for a lost answer: is it gone?"""
+    try:
+        await service.get_row(scope, rid)
+    except NotFound:
+        raise Refused("it is gone already: not deleted again") from None
+    return lambda: after_delete(service, scope, rid)

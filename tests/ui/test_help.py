@@ -32,3 +32,15 @@ async def test_the_help_says_the_keys_of_the_screen_in_front(sandbox):
         await pilot.press("v")  # the fields tab: a scrolling container has the focus
         detail = await help_text(pilot, app)
         assert detail.index("Next tab") < detail.index("Scroll Up")  # the detail's own keys before scrolling
+
+
+async def test_f1_opens_help_in_a_dialog_too(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.focus_table()
+        await pilot.press("a")  # the actions menu: a dialog over the list
+        menu = await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("f1")
+        shown = await screen_named(pilot, app, "HelpScreen")
+        assert shown.front is menu

@@ -122,3 +122,13 @@ def test_a_record_a_rule_refuses_is_named_by_its_line():
     assert where(text, bad) == "line 5: ttlbad 30 IN A 192.0.2.9"
     txt = next(r for r in read if r["type"] == "TXT")
     assert where(text, txt).startswith("line 6:")
+
+
+def test_a_zone_file_is_ascii_an_international_name_in_punycode():
+    from tui.products.dns.zone_file import ascii_name, dump
+    from tui.products.location import ParentRef
+
+    rows = [Row({"id": "1", "name": "xn--bcher-kva", "type": "A", "data": "192.0.2.1", "ttl": 300}, "type", "id")]
+    text = dump(rows, ParentRef("z", "example.com", "global"))
+    assert "xn--bcher-kva 300 IN A 192.0.2.1" in text and text.isascii()
+    assert ascii_name("bücher.example") == "xn--bcher-kva.example"

@@ -66,7 +66,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("question_mark", "help", "Help", id="help"),
-        Binding("f1", "help", "Help", show=False, id="help_f1"),  # also where ? is typed (a field does not take f1)
+        Binding("f1", "help", "Help", show=False, priority=True, id="help_f1"),  # in every dialog, in a field too
         Binding("colon", "command_palette", "Palette", show=False, id="command_palette"),
         # Textual adds its own ctrl+p only when no binding names the palette: with ':' bound, say it too.
         Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="command_palette_alt"),

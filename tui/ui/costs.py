@@ -74,9 +74,10 @@ def said(
     out = [*lines, "", total]
     resting = [v for r, _, v in found if r.state in idle and v is not None]
     if resting:
+        which = "It is" if len(found) == 1 else f"Of which {len(resting)}"
         out.append(
-            f"Of which {len(resting)} {'/'.join(idle)} ({euros(sum(resting))}): counted at the full price, though "
-            "what is billed while so may be less."
+            f"{which} {'/'.join(idle)} ({euros(sum(resting))}): counted at the full price, though what is billed "
+            "while so may be less."
         )
     if marked:
         shown = {r.id for r, _, _ in found}

@@ -66,7 +66,10 @@ def problems(keymap: dict[str, str]) -> str:
                     clash = f"{moved.id} → {key} is also {other.id}"
                     if not any(s.startswith(clash) for s in said):
                         said.append(clash + f" ({cls.__name__})")
-    return "Keymap: " + "; ".join(said) if said else ""
+    if not said:
+        return ""
+    clashes = any(" is also " in s for s in said)
+    return "Keymap: " + "; ".join(said) + (": give one of each pair another key in [keymap]" if clashes else "")
 
 
 def moved(keymap: dict[str, str]) -> dict[str, str]:

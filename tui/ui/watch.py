@@ -154,7 +154,7 @@ class Watcher:
             elif choice is not None:
                 self.app.finder.jump(choice)
 
-        title = f"Watched ({len(self.items)}) · enter opens · d stops watching"
+        title = f"Watched ({len(self.items)}) · enter opens · {self.app.key_for('delete', 'd')} stops watching"
         self.app.push_screen(WatchList(self, title, choices), picked)
 
     def unwatch(self, hit: Any) -> None:
@@ -169,7 +169,7 @@ class Watcher:
 class WatchList(PickerScreen):
     """What is watched: enter opens one, `d` stops watching the one highlighted."""
 
-    BINDINGS = [Binding("d,delete", "unwatch", "Stop watching", id="unwatch")]
+    BINDINGS = [Binding("d,delete", "unwatch", "Stop watching", id="delete")]  # delete's id: one remap moves both
 
     def __init__(self, watcher: Watcher, title: str, choices: list[tuple[str, Any]]) -> None:
         super().__init__(title, choices, id="watch-list")

@@ -8,7 +8,6 @@ import re
 from typing import Any, Iterable
 
 from ...api.safe import clean
-from .names import shown
 
 PRIORITISED = ("MX", "SRV")
 
@@ -17,12 +16,12 @@ def dump(rows: Iterable[Any], parent: Any) -> str:
     zone = str(getattr(parent, "name", "") or getattr(parent, "id", "")).rstrip(".")
     lines = [
         f"; {zone}: its records as listed, written by cloudtui",
-        f"$ORIGIN {clean(zone)}.",
+        f"$ORIGIN {clean(ascii_name(zone))}.",
         "$TTL 3600",
     ]
     for row in rows:
         data = getattr(row, "data", None) or {}
-        name = shown(str(data.get("name") or "")) or "@"
+        name = ascii_name(str(data.get("name") or "")) or "@"  # a zone file is ASCII: Punycode, as the API keeps it
         kind = str(data.get("type") or "")
         value = str(data.get("data") or "")
         priority = data.get("priority")
@@ -33,6 +32,14 @@ def dump(rows: Iterable[Any], parent: Any) -> str:
         line = " ".join(clean(str(part)) for part in (name, data.get("ttl") or 3600, "IN", kind, value))
         lines.append(line if holds(row) else f"; {line}  (not a standard record type: not in the file)")
     return "\n".join(lines) + "\n"
+
+
+def ascii_name(name: str) -> str:
+    """A name as a zone file holds it: each label not ASCII in Punycode (`bücher` → `xn--bcher-kva`)."""
+    try:
+        return ".".join(label if label.isascii() else label.encode("idna").decode("ascii") for label in name.split("."))
+    except UnicodeError:
+        return name
 
 
 def holds(row: Any) -> bool:

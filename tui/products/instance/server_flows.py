@@ -271,7 +271,9 @@ async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
     if not block:
         ok = await ui.confirm(
             f"{verb} {server.name}?",
-            f"{server.name} ({server.id}) and its volumes{_named(current)} are deleted. This cannot be undone.",
+            f"{server.name} ({server.id}) and its volumes{_named(current)} are deleted. This cannot be undone."
+            if current
+            else f"{server.name} ({server.id}) is deleted (it has no volumes). This cannot be undone.",
             verb,
             require_text=server.name or server.id,
         )

@@ -174,8 +174,9 @@ class JournalScreen(Screen[None]):
         title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {entry.outcome}"
         retry = "Retry" if entry.retryable and not self.app.settings.read_only else None
         text = whole(entry) + (
-            "\n\nRetry sends this request again, once, alone: a step that followed it in the console (a power-on "
-            f"after a create) is not sent. {self.app.key_for('refresh', 'r')} in its list shows what is there now."
+            "\n\nRetry reads what is there first (done or gone since: not sent), then sends this request again, "
+            "once, alone: what followed it in the console is not sent again. "
+            f"{self.app.key_for('refresh', 'r')} in its list shows what is there now."
             if retry
             else ""
         )

@@ -49,7 +49,7 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+y", "copy_answer", "Copy answer", priority=True, id="copy_answer"),
         Binding("ctrl+s", "save", "Save", priority=True, id="save"),
         Binding("ctrl+r", "models", "Reload models", priority=True, id="models"),
-        Binding("f1", "app.help", "Help", id="help"),  # ? is typed into the message here
+        Binding("f1", "app.help", "Help", priority=True, id="help"),  # ? is typed into the message here
     ]
     DEFAULT_CSS = """
     ChatScreen #chat-head { width: 100%; height: auto; max-height: 3; padding: 0 1; text-style: bold; }

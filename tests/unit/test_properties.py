@@ -79,7 +79,7 @@ def test_a_port_zero_on_an_icmp_rule_is_no_port_in_the_console_too():
     assert form.dest_port_from is None and form.dest_port_to is None
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.dictionaries(
         st.sampled_from(
@@ -121,7 +121,7 @@ def test_rows_of_every_kind_never_raise_on_random_objects(data):
         kind.writing.editable(row)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.text(max_size=12), JSON, max_size=8))
 def test_detail_models_never_raise_on_random_objects(data):
     for kind in KINDS:

@@ -173,14 +173,19 @@ class JournalScreen(Screen[None]):
 
         title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {entry.outcome}"
         retry = "Retry" if entry.retryable and not self.app.settings.read_only else None
+        first = "reads what is there first (done or gone since: not sent), then " if self._reads(entry) else ""
         text = whole(entry) + (
-            "\n\nRetry reads what is there first (done or gone since: not sent), then sends this request again, "
-            "once, alone: what followed it in the console is not sent again. "
-            f"{self.app.key_for('refresh', 'r')} in its list shows what is there now."
+            f"\n\nRetry {first}sends this request again, once, alone: what followed it in the console is not sent "
+            f"again. {self.app.key_for('refresh', 'r')} in its list shows what is there now."
             if retry
             else ""
         )
         self.app.push_screen(ResultScreen(title, text, copy_text=entry.curl(), confirm_label=retry), answered)
+
+    @staticmethod
+    def _reads(entry: Any) -> bool:
+        """Whether a retry of `entry` reads what is there before sending (`Doing.ready`)."""
+        return entry.doing is not None and entry.doing.ready is not None
 
     async def _retry(self, entry: Any) -> None:
         """The same request again, through the client of its origin (journalled as a new entry)."""

@@ -63,10 +63,10 @@ async def test_screens_closed_all_day_are_freed_and_memory_stays_bounded(sandbox
         for entry in ("instance.volumes", "instance.servers"):
             await open_view(pilot, app, entry)
         app.tasks_at_rest = len(asyncio.all_tasks())
-        await rounds(pilot, app, 2)  # warm: every screen's module, styles and caches made once
+        await rounds(pilot, app, 1)  # warm: every screen's module, styles and caches made once
         closed, widgets = alive(app)
         rss = rss_mb()
-        await rounds(pilot, app, 5)  # 50 keys: a widget kept per round is 5 more (10 MB in 80 keys before the fixes)
+        await rounds(pilot, app, 3)  # 30 keys: a widget kept per round is 3 more (10 MB in 80 keys before the fixes)
         now_closed, now_widgets = alive(app)
         assert now_closed <= 1 and now_widgets <= widgets + 2, "closed screens and their widgets are kept"
         assert rss_mb() - rss < 5, "the resident size grows with the keys typed"

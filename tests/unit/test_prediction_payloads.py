@@ -108,7 +108,7 @@ def test_an_answer_is_shown_as_the_same_json_each_row_of_numbers_on_as_few_lines
         st.text(max_size=10), nested, max_size=6
     )  # an answer's body (a text one is shown as it is)
 
-    @settings(max_examples=150, deadline=None)
+    @settings(max_examples=60, deadline=None)
     @given(trees)
     def same_json(value):
         assert json.loads(as_text(value)) == json.loads(

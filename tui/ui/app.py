@@ -326,29 +326,6 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
 
             open_login(self, problem)
 
-    def use_login(self, api_url: str, project_id: str, secret: Secret, stored: str) -> None:
-        """A login succeeded: every client and service uses the new key and address, then the console starts."""
-        self.settings.api_url = api_url
-        self.settings.project_id = project_id
-        old = list(self.clients.values())
-        self._secret = secret
-        self.clients = {}
-        self.client = self.client_for(PLATFORM)
-        for client in old:
-            self.run_worker(client.aclose(), exit_on_error=False)
-        self.secret_source = stored
-        self._has_secret = True
-        self._rebind_services()
-        if stored == "session":
-            self.notify("No keyring: the key is kept for this session only.", severity="warning", timeout=8)
-        else:
-            self.notify("Saved: the key is in the system keyring.", timeout=4)
-        self.start_console()
-
-    def _rebind_services(self) -> None:
-        for service in self.services.values():
-            service.client = self.client_for(service.kind.reading.endpoint)
-
     def action_login(self) -> None:
         if not self.settings.demo:
             self.open_login()

@@ -10,6 +10,7 @@ from ..api.secret import Secret
 from ..config import Profile
 from ..products import manifest
 from ..products.base import ALL
+from ..products.location import PLATFORM
 from ..products.service import ResourceService
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def open_login(app: CloudApp, problem: str | None = None) -> None:
             if app.main is None:
                 app.exit(message="No credentials: nothing to show. Run `cloudtui --demo` to try the sandbox.")
             return
-        app.use_login(result.api_url, result.project_id, result.secret, result.stored)
+        use_login(app, result.api_url, result.project_id, result.secret, result.stored)
 
     app.login_open = True
     app.push_screen(
@@ -62,3 +63,24 @@ def open_login(app: CloudApp, problem: str | None = None) -> None:
         ),
         done,
     )
+
+
+def use_login(app: CloudApp, api_url: str, project_id: str, secret: Secret, stored: str) -> None:
+    """A login succeeded: every client and service uses the new key and address, then the console starts."""
+    app.settings.api_url = api_url
+    app.settings.project_id = project_id
+    old = list(app.clients.values())
+    app._secret = secret
+    app.clients = {}
+    app.client = app.client_for(PLATFORM)
+    for client in old:
+        app.run_worker(client.aclose(), exit_on_error=False)
+    app.secret_source = stored
+    app._has_secret = True
+    for service in app.services.values():
+        service.client = app.client_for(service.kind.reading.endpoint)
+    if stored == "session":
+        app.notify("No keyring: the key is kept for this session only.", severity="warning", timeout=8)
+    else:
+        app.notify("Saved: the key is in the system keyring.", timeout=4)
+    app.start_console()

@@ -11,6 +11,16 @@ from tui.sandbox import DEMO_SECRET_KEY, Sandbox
 pytestmark = pytest.mark.anyio
 
 
+async def retry_from_journal(pilot, app, older: int = 0) -> None:
+    """`J`, the entry `older` lines down (0: the newest), `enter`, then Retry (Cancel has the focus)."""
+    await pilot.press("J")
+    journal = await screen_named(pilot, app, "JournalScreen")
+    await wait_for(pilot, lambda: len(journal.shown) > older, what="listed")
+    await pilot.press(*["j"] * older, "enter")
+    await screen_named(pilot, app, "ResultScreen")
+    await pilot.press("tab", "enter")
+
+
 async def test_changes_are_journalled_newest_first_copied_as_curl_and_a_busy_one_retried():
     sandbox = Sandbox()
     app = make_app(sandbox)
@@ -61,11 +71,7 @@ async def test_a_retry_whose_answer_is_lost_looks_as_the_first_send_does():
         await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
         sandbox.inject(503, f"/servers/{stopped.id}", method="DELETE", times=1)  # the retry's answer lost
         view.focus_table()
-        await pilot.press("J")
-        await screen_named(pilot, app, "JournalScreen")
-        await pilot.press("enter")
-        await screen_named(pilot, app, "ResultScreen")
-        await pilot.press("tab", "enter")  # Retry
+        await retry_from_journal(pilot, app)
         await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].looked, what="looked")
         retry = app.journal.entries[0]
         assert retry.outcome == "failed" and "still there" in retry.looked  # the look says it was not applied
@@ -87,11 +93,7 @@ async def test_a_retried_create_whose_answer_is_lost_looks_for_what_is_new_since
         app.pop_screen()  # the form, kept with what was typed, left
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         sandbox.inject(503, "/security_groups", method="POST", times=1)  # the retry's answer lost
-        await pilot.press("J")
-        await screen_named(pilot, app, "JournalScreen")
-        await pilot.press("enter")
-        await screen_named(pilot, app, "ResultScreen")
-        await pilot.press("tab", "enter")  # Retry
+        await retry_from_journal(pilot, app)
         await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].looked, what="looked")
         assert "it was not created" in app.journal.entries[0].looked
 
@@ -112,12 +114,7 @@ async def test_a_create_is_not_retried_when_one_of_its_name_is_there_now():
         await wait_for(pilot, lambda: any(r.name == "temp" for r in groups.table.resources()), what="created")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
         posts = len([m for m, p in sandbox.requests if m == "POST"])
-        await pilot.press("J")
-        journal = await screen_named(pilot, app, "JournalScreen")
-        await wait_for(pilot, lambda: len(journal.shown) == 2, what="both listed")
-        await pilot.press("j", "enter")  # the first, lost one: still offered
-        await screen_named(pilot, app, "ResultScreen")
-        await pilot.press("tab", "enter")  # Retry
+        await retry_from_journal(pilot, app, older=1)  # the first, lost one: still offered
         await wait_for(pilot, lambda: notified(app, "is there now: not created again"), what="refused")
         assert len([m for m, p in sandbox.requests if m == "POST"]) == posts, "nothing sent"
 
@@ -140,10 +137,6 @@ async def test_an_action_done_since_another_way_is_not_retried():
         clock.advance(60)
         posts = len([m for m, p in sandbox.requests if m == "POST"])
         view.focus_table()
-        await pilot.press("J")
-        await screen_named(pilot, app, "JournalScreen")
-        await pilot.press("j", "enter")  # the refused one
-        await screen_named(pilot, app, "ResultScreen")
-        await pilot.press("tab", "enter")  # Retry
+        await retry_from_journal(pilot, app, older=1)  # the refused one
         await wait_for(pilot, lambda: notified(app, "is stopped now; not sent again"), what="refused")
         assert len([m for m, p in sandbox.requests if m == "POST"]) == posts, "nothing sent"

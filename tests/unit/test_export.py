@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-import pytest
-
 import csv
 import io
 import json
 
+import pytest
+
 from tui.products.base import kinds_of
 from tui.products.declared import ID, Field
 from tui.products.export import as_csv, as_json, resource_json
+from tui.products.location import ParentRef
 from tui.products.rows import Row
+
+ZONE = ParentRef("z", "example.com", "global")
+
+
+def record(rid: str, name: str, rtype: str, data: str, ttl: int, **more) -> Row:
+    """A DNS record as listed."""
+    return Row({"id": rid, "name": name, "type": rtype, "data": data, "ttl": ttl, **more}, "type", "id")
+
 
 kind = kinds_of(product="G", api="g/v1", scope_type="zone")
 SERVERS = kind(
@@ -52,18 +61,13 @@ def test_json_keeps_the_values_as_they_are():
 
 def test_a_zone_file_names_records_relative_to_the_zone_with_their_priority():
     from tui.products.dns.zone_file import dump
-    from tui.products.location import ParentRef
 
     records = [
-        Row({"id": "1", "name": "", "type": "A", "data": "192.0.2.1", "ttl": 300}, "type", "id"),
-        Row(
-            {"id": "2", "name": "", "type": "MX", "data": "mail.example.com.", "priority": 10, "ttl": 3600},
-            "type",
-            "id",
-        ),
-        Row({"id": "3", "name": "evil", "type": "TXT", "data": '"a\x1b[31m"', "ttl": 60}, "type", "id"),
+        record("1", "", "A", "192.0.2.1", 300),
+        record("2", "", "MX", "mail.example.com.", 3600, priority=10),
+        record("3", "evil", "TXT", '"a\x1b[31m"', 60),
     ]
-    lines = dump(records, ParentRef("z", "example.com", "global")).splitlines()
+    lines = dump(records, ZONE).splitlines()
     assert lines[1:] == [
         "$ORIGIN example.com.",
         "$TTL 3600",
@@ -75,18 +79,13 @@ def test_a_zone_file_names_records_relative_to_the_zone_with_their_priority():
 
 def test_a_zone_file_read_back_gives_the_records_it_was_written_from():
     from tui.products.dns.zone_file import dump, key, load
-    from tui.products.location import ParentRef
 
-    zone = ParentRef("z", "example.com", "global")
+    zone = ZONE
     records = [
-        Row({"id": "1", "name": "", "type": "A", "data": "192.0.2.1", "ttl": 300}, "type", "id"),
-        Row(
-            {"id": "2", "name": "", "type": "MX", "data": "mail.example.com.", "priority": 10, "ttl": 3600},
-            "type",
-            "id",
-        ),
-        Row({"id": "3", "name": "www", "type": "CNAME", "data": "example.com.", "ttl": 60}, "type", "id"),
-        Row({"id": "4", "name": "t", "type": "TXT", "data": "v=DMARC1; p=none", "ttl": 60}, "type", "id"),
+        record("1", "", "A", "192.0.2.1", 300),
+        record("2", "", "MX", "mail.example.com.", 3600, priority=10),
+        record("3", "www", "CNAME", "example.com.", 60),
+        record("4", "t", "TXT", "v=DMARC1; p=none", 60),
     ]
     read = load(dump(records, zone), zone)
     assert len(read) == 4 and {key(r) for r in read} == {key(row.data) for row in records}
@@ -104,20 +103,18 @@ def test_a_zone_file_read_back_gives_the_records_it_was_written_from():
 def test_a_zone_file_that_cannot_be_read_is_refused_with_the_line_it_is_on(bad, line):
     from tui.products.dns.zone_file import load
     from tui.products.flows import Refused
-    from tui.products.location import ParentRef
 
     text = f"$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN A 192.0.2.1\n{bad}\nok 3600 IN A 192.0.2.2\n"
     with pytest.raises(Refused) as refused:
-        load(text, ParentRef("z", "example.com", "global"))
+        load(text, ZONE)
     assert line in str(refused.value) and "<string>" not in str(refused.value)
 
 
 def test_a_record_a_rule_refuses_is_named_by_its_line():
     from tui.products.dns.zone_file import load, where
-    from tui.products.location import ParentRef
 
     text = '$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN A 192.0.2.1\n\nttlbad 30 IN A 192.0.2.9\n  30 IN TXT "x"\n'
-    read = load(text, ParentRef("z", "example.com", "global"))
+    read = load(text, ZONE)
     bad = next(r for r in read if r["name"] == "ttlbad" and r["type"] == "A")
     assert where(text, bad) == "line 5: ttlbad 30 IN A 192.0.2.9"
     txt = next(r for r in read if r["type"] == "TXT")
@@ -126,9 +123,8 @@ def test_a_record_a_rule_refuses_is_named_by_its_line():
 
 def test_a_zone_file_is_ascii_an_international_name_in_punycode():
     from tui.products.dns.zone_file import ascii_name, dump
-    from tui.products.location import ParentRef
 
-    rows = [Row({"id": "1", "name": "xn--bcher-kva", "type": "A", "data": "192.0.2.1", "ttl": 300}, "type", "id")]
-    text = dump(rows, ParentRef("z", "example.com", "global"))
+    rows = [record("1", "xn--bcher-kva", "A", "192.0.2.1", 300)]
+    text = dump(rows, ZONE)
     assert "xn--bcher-kva 300 IN A 192.0.2.1" in text and text.isascii()
     assert ascii_name("bücher.example") == "xn--bcher-kva.example"

@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import field
 from typing import Any, Callable, Iterator
 
-from ..records import record
+from ..records import record, replace
 from .safe import SECRET_MASK, clean, mask_userinfo
 
 MOST = 1_000  # entries kept in memory (the file, when named, keeps every one)
@@ -120,8 +120,7 @@ def made(name: str) -> None:
     sending), said in its entry instead of the kind's word."""
     entry = _last.get()
     if entry is not None and entry.doing is not None and name:
-        was = entry.doing
-        entry.doing = Doing(was.what, was.product, clean(name), was.retry, was.look, was.ready)
+        entry.doing = replace(entry.doing, resource=clean(name))
         if entry.journal is not None:
             entry.journal.changed(entry)
 

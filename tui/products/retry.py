@@ -19,10 +19,9 @@ async def before_create(service: Any, scope: str, payload: dict[str, Any]) -> An
     send or another way; else the look for a lost answer: what is new since this listing."""
     rows, kind = await service.list_rows(scope, None), service.kind
     ident = identity(kind, payload)
-    there = {"name", kind.id_field} & ident.keys() and next(
-        (r for r in rows if holds_sent(r, ident, kind.id_field)), None
-    )
-    if there:
+    named = bool({"name", kind.id_field} & ident.keys())  # what would tell it apart: a name or an id
+    there = next((r for r in rows if holds_sent(r, ident, kind.id_field)), None) if named else None
+    if there is not None:
         raise Refused(f"{called_with_id(there)} is there now: not created again")
     return lambda: after_create(service, scope, payload, [r.id for r in rows])
 

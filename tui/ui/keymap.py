@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from pathlib import Path
 from typing import Any
 
@@ -84,8 +85,6 @@ def moved(keymap: dict[str, str]) -> dict[str, str]:
 
 def said_with(text: str, keys: dict[str, str]) -> str:
     """`text` with each hint "(K)" or "(K does …)" of a moved key K naming the key in force instead."""
-    import re
-
     for old, new in keys.items():
         text = re.sub(r"\(" + re.escape(old) + r"(?=[ )])", "(" + new.replace("\\", "\\\\"), text)
     return text

@@ -6,6 +6,7 @@ refuses stops the import, named with why), and `w` reviews them as a diff before
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +39,8 @@ async def import_file(view: Any) -> None:
         text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
         files.used(path)
         read = await asyncio.to_thread(file.load.get(), text, parent)
-        placed = file.where.get() if file.where is not None else None
-        staged = await _checked(view, read, lambda obj: placed(text, obj) if placed is not None else "")
+        where = partial(file.where.get(), text) if file.where is not None else (lambda obj: "")
+        staged = await _checked(view, read, where)
     except (OSError, UnicodeDecodeError) as err:
         view.app.notify(f"{path} cannot be read: {err}. Nothing was staged.", severity="error", timeout=10)
         return

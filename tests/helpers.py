@@ -41,7 +41,7 @@ def make_app(
     return CloudApp(
         settings,
         Secret(secret) if secret is not None else None,
-        transport=httpx.ASGITransport(sandbox.app),
+        transport=kw.pop("transport", None) or httpx.ASGITransport(sandbox.app),
         policy=policy or RefreshPolicy(fast=3600, slow=3600),  # tests refresh explicitly unless they test timers
         clock=kw.pop("clock", lambda: FIXED_WALL),
         retry=kw.pop("retry", RetryPolicy(deadline=0.5, base=0.01, cap=0.05)),

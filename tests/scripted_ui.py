@@ -162,6 +162,9 @@ class ScriptedUI:
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool:
         return bool(self._next("confirm", title, message))
 
+    async def cleared(self, what: str) -> None:  # not a production profile: nothing to ask
+        return None
+
     async def edit_records(
         self,
         title: str,

@@ -140,3 +140,68 @@ async def test_an_action_done_since_another_way_is_not_retried():
         await retry_from_journal(pilot, app, older=1)  # the refused one
         await wait_for(pilot, lambda: notified(app, "is stopped now; not sent again"), what="refused")
         assert len([m for m, p in sandbox.requests if m == "POST"]) == posts, "nothing sent"
+
+
+async def test_a_retry_is_offered_only_under_the_profile_that_sent_it():
+    """Two profiles may share one API (other projects, other keys): an entry sent under one is not
+    retried under the other; its dialog says which profile to switch to, and nothing is sent."""
+    from helpers import demo_settings
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = row_named(view, "worker-batch-2")
+        sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)  # busy: refused, retryable
+        view.writes.delete(stopped)
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
+        app.settings.profile = "stage"  # the same API URL, another profile in use
+        view.focus_table()
+        await pilot.press("J")
+        await screen_named(pilot, app, "JournalScreen")
+        await pilot.press("enter")
+        dialog = await screen_named(pilot, app, "ResultScreen")
+        assert dialog.confirm_label is None, "no Retry under another profile"
+        assert "sent under profile prod" in dialog.text and "switch to prod" in dialog.text
+
+
+async def test_a_text_body_is_retried_as_sent_and_shown_by_its_length_and_digest():
+    """User data goes as text, not JSON: the journal keeps its bytes (in memory) so a retry sends the
+    same value, not an empty body; the entry and its curl line never show the text."""
+    import hashlib
+    import shlex
+
+    from tui.api import journal
+
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        body = b"#cloud-config\nruncmd: [echo secret-ish]\n"
+        sandbox.inject(409, "/user_data/cloud-init", method="PATCH", times=1)  # busy: refused, retryable
+
+        async def send() -> None:
+            with journal.doing("User data", "Instance", "web-01"):
+                await app.client.request_data(
+                    "PATCH",
+                    f"/instance/v1/zones/fr-par-1/servers/{web.id}/user_data/cloud-init",
+                    content=body,
+                    content_type="text/plain",
+                )
+
+        app.run_worker(send(), exit_on_error=False)
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
+        view.focus_table()
+        await pilot.press("J")
+        await screen_named(pilot, app, "JournalScreen")
+        await pilot.press("enter")
+        dialog = await screen_named(pilot, app, "ResultScreen")
+        digest = hashlib.sha256(body).hexdigest()
+        assert f"{len(body)} bytes, sha256 {digest}" in dialog.text and b"secret-ish" not in dialog.text.encode()
+        curl = shlex.split(app.journal.entries[0].curl())
+        assert curl[-2:] == ["--data-binary", f"@cloudtui-body-{digest[:12]}.txt"]
+        await pilot.press("tab", "enter")  # Retry
+        await wait_for(pilot, lambda: app.journal.entries[0].outcome == "done", what="the retry answered")
+        assert sandbox.instance.user_data[web.id]["cloud-init"] == body, "the same bytes, not an empty body"
+        assert "secret-ish" not in app.journal.entries[0].as_line()

@@ -132,3 +132,66 @@ async def test_a_create_and_its_power_on_are_asked_once():
         await wait_for(pilot, lambda: [p for m, p in sandbox.requests if m == "POST" and p.endswith("/action")])
         assert app.screen.__class__.__name__ != "ConfirmScreen", "the power-on is not asked again"
         assert any(r.name == "web-09" for r in view.table.resources())
+
+
+def posts(sandbox, tail: str) -> int:
+    return sum(1 for m, p in sandbox.requests if m in ("POST", "PUT") and p.endswith(tail))
+
+
+async def test_a_form_re_sent_after_a_lost_answer_asks_the_name_again_at_the_send():
+    """An action's form (Back up) asks the name at its ctrl+s, after the form, not before it; when the
+    answer is lost and the form stays open, a second ctrl+s asks again, and nothing is sent unasked.
+    Its journal entry names what was done and to which server."""
+    from helpers import act, form_ready, text_of
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        batch = row_named(view, "worker-batch-2")
+        sandbox.inject(503, f"/servers/{batch.id}/action", method="POST")  # every answer lost
+        view.table.move_to(batch.id)
+        view.focus_table()
+        await act(pilot, app, "Back up")
+        form = await form_ready(pilot, app)  # no question before the form
+        await pilot.press("ctrl+s")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert asked.require_text == "worker-batch-2" and "Back up worker-batch-2" in asked.message
+        assert "is production" in asked.message and posts(sandbox, "/action") == 0
+        await pilot.press(*"worker-batch-2", "enter")
+        status = form.query_one("#form-status")
+        await wait_for(pilot, lambda: app.screen is form and "Looked again" in text_of(status), what="the look")
+        assert posts(sandbox, "/action") == 1
+        entry = app.journal.entries[0]
+        assert (entry.doing.what, entry.doing.resource) == ("Back up (image of its volumes)", "worker-batch-2")
+        await pilot.press("ctrl+s")  # again, on the same form: asked again
+        again = await screen_named(pilot, app, "ConfirmScreen")
+        assert again is not asked and again.require_text == "worker-batch-2"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is form, what="back to the form, kept")
+        assert posts(sandbox, "/action") == 1, "nothing sent unasked"
+
+
+async def test_a_set_editor_asks_the_name_when_it_sends_not_when_it_opens():
+    from helpers import act, open_view
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        groups = await open_view(pilot, app, "instance.security_groups")
+        group = row_named(groups, "web-public")
+        groups.table.move_to(group.id)
+        groups.focus_table()
+        await act(pilot, app, "Rules")
+        editor = await screen_named(pilot, app, "RecordListScreen")  # opened with nothing asked
+        await wait_for(pilot, lambda: editor.records, what="the rules")
+        editor.records.pop()
+        await pilot.press("ctrl+s")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert asked.require_text == group.name and "Rules of" in asked.message
+        assert not posts(sandbox, "/rules")
+        await pilot.press(*group.name, "enter")
+        await wait_for(pilot, lambda: posts(sandbox, "/rules") == 1, what="sent once typed")
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome == "done")
+        assert (app.journal.entries[0].doing.what, app.journal.entries[0].doing.resource) == ("Rules", group.name)

@@ -138,3 +138,43 @@ async def test_a_switch_asks_first_for_a_form_holding_input_and_waits_for_an_act
         app.bulks.append(Bulk("Power off", [object()] * 3, [], send=None))  # an act on marked rows on its way
         app.switch_profile("staging")
         assert notified(app, "is being sent: wait for its end") and app.screen is form
+
+
+class HeldWrites(httpx.ASGITransport):
+    """The sandbox's transport, holding each write's answer until `release` is set."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        import asyncio
+
+        self.release = asyncio.Event()
+
+    async def handle_async_request(self, request):
+        if request.method != "GET":
+            await self.release.wait()
+        return await super().handle_async_request(request)
+
+
+async def test_a_switch_waits_for_a_write_in_flight_and_says_which():
+    """A power-off sent, its answer held: a switch says it waits for it, lets it end (its outcome is
+    journalled, not broken off), then switches."""
+    first, second = Sandbox(), Sandbox(seed="empty", scale=3)
+    held = HeldWrites(first.app)
+    settings = demo_settings()
+    staging = Opened(
+        demo_settings(profile="staging", api_url="http://staging"), Secret(DEMO_SECRET_KEY), "demo",
+        httpx.ASGITransport(second.app),
+    )
+    profiles = DemoProfiles(Opened(settings, Secret(DEMO_SECRET_KEY), "demo", held), lambda: staging, "staging")
+    app = make_app(first, settings=settings, profiles=profiles, transport=held)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = next(r for r in view.table.resources() if r.name == "web-01")
+        view._do_action(web, next(a for a in view.kind.actions if a.name == "poweroff"))
+        await wait_for(pilot, lambda: app.journal.in_flight() == ["Power off · web-01"], what="the write on its way")
+        app.switch_profile("staging")
+        await wait_for(pilot, lambda: any("Waiting for Power off · web-01" in n.message for n in app.notes))
+        assert app.settings.profile == "demo" and app.journal.entries[0].outcome == "sending"
+        held.release.set()
+        await wait_for(pilot, lambda: app.settings.profile == "staging", what="switched once it ended")
+        assert app.journal.entries[0].outcome == "done" and app.journal.entries[0].profile == "demo"

@@ -189,7 +189,8 @@ class ApiClient:
         )  # only then is a lost answer "may have been applied"
         if self.journal is None or not changes:
             return await self._exchange(method, path, params, url, headers, body, decode, changes)
-        entry = self.journal.sent(method, url, json, self.auth.header)  # every change, for the activity journal
+        # every change, for the activity journal: a text body too (kept as sent, to send the same again)
+        entry = self.journal.sent(method, url, json, self.auth.header, content, content_type)
         try:
             answer = await self._exchange(method, path, params, url, headers, body, decode, changes)
         except ApiError as err:

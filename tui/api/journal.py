@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import hashlib
 import json
 import logging
 import shlex
@@ -64,6 +65,23 @@ class Entry:
     raw_body: Any = field(default=None, repr=False)  # what was sent, to send it again (never written out)
     journal: Any = field(default=None, repr=False)
     started: float = 0.0  # monotonic, for `ms`
+    # A text body (user data) as sent, kept in memory only, so that a retry in this run sends the same
+    # bytes; the screen and the file say its length and sha256, never its text.
+    raw_content: bytes | None = field(default=None, repr=False)
+    content_type: str = ""
+    content_size: int = 0
+    content_sha256: str = ""
+    in_act: bool = False  # sent inside an act (`within`): in flight while the act is
+
+    def body_file(self) -> str:
+        """The file a text body's `curl` line reads it from (named after its sha256)."""
+        return f"cloudtui-body-{self.content_sha256[:12]}.txt" if self.content_sha256 else ""
+
+    def text_body(self) -> str:
+        """What a text body is, said without its text: its length and sha256."""
+        if not self.content_sha256:
+            return ""
+        return f"a text body of {self.content_size} bytes, sha256 {self.content_sha256} ({self.content_type})"
 
     def curl(self) -> str:
         """The equivalent call for a shell: every value quoted, the key read from the environment."""
@@ -75,12 +93,16 @@ class Entry:
         parts = ["curl", "-X", self.method, shlex.quote(self.url), "-H", header]
         if self.body:
             parts += ["-H", shlex.quote("Content-Type: application/json"), "--data-raw", shlex.quote(self.body)]
+        elif self.content_sha256:  # a text body is not shown: read from the file it is saved as
+            parts += ["-H", shlex.quote(f"Content-Type: {self.content_type}"), "--data-binary", "@" + self.body_file()]
         return " ".join(parts)
 
     def as_line(self) -> str:
         """The JSON line written to the journal's file."""
         out = {k: getattr(self, k) for k in ("at", "profile", "method", "url", "body", "status", "outcome", "said")}
         out.update(looked=self.looked, ms=round(self.ms, 1), curl=self.curl())
+        if self.content_sha256:  # its length and digest, never its text
+            out.update(body_bytes=self.content_size, body_sha256=self.content_sha256)
         if self.doing is not None:
             out.update(what=self.doing.what, product=self.doing.product, resource=self.doing.resource)
         return json.dumps(out, ensure_ascii=False)
@@ -88,6 +110,9 @@ class Entry:
 
 _doing: contextvars.ContextVar[Doing | None] = contextvars.ContextVar("journal_doing", default=None)
 _last: contextvars.ContextVar[Entry | None] = contextvars.ContextVar("journal_last", default=None)
+# The journals that recorded a write inside the innermost `doing`/`within`: the act is in flight
+# (its answer, and the look a lost one calls for) until that block ends.
+_frame: contextvars.ContextVar[list[Journal] | None] = contextvars.ContextVar("journal_frame", default=None)
 
 
 @contextlib.contextmanager
@@ -97,11 +122,29 @@ def doing(
     """Requests sent inside are journalled as `what` done to `resource` of `product` (`retry` False:
     a failure is not offered again from the journal; `look`: what a retry's lost answer calls;
     `ready`: what makes that look just before the retry is sent)."""
-    token = _doing.set(Doing(what, product, resource, retry, look, ready))
+    with within(Doing(what, product, resource, retry, look, ready)):
+        yield
+
+
+def current() -> Doing | None:
+    """What the console is doing in this task: for a dialog's own worker that sends for it (a form's
+    ctrl+s), which runs apart from the act that opened it (`within`)."""
+    return _doing.get()
+
+
+@contextlib.contextmanager
+def within(act: Doing | None) -> Iterator[None]:
+    """Requests sent inside are journalled as `act`; a write sent inside is in flight until the block
+    ends (`Journal.in_flight`), its look after a lost answer included."""
+    sent_in: list[Journal] = []
+    token, framed = _doing.set(act), _frame.set(sent_in)
     try:
         yield
     finally:
+        _frame.reset(framed)
         _doing.reset(token)
+        for journal in sent_in or ():
+            journal.settled(sent_in)
 
 
 def looked(says: str, applied: bool | None) -> None:
@@ -149,11 +192,16 @@ class Journal:
         self.profile, self.clock = profile, clock
         self.entries: deque[Entry] = deque(maxlen=MOST)
         self.listeners: list[Callable[[Entry], None]] = []
+        self._acts: dict[int, Entry] = {}  # acts in flight (`within`), by their block: the first write each sent
         self._file: logging.Logger | None = None
         self._listener: Any = None
         self.path = ""  # the file it is written to, if any
 
-    def sent(self, method: str, url: str, json_body: Any, auth: str) -> Entry:
+    def sent(
+        self, method: str, url: str, json_body: Any, auth: str, content: bytes | None = None, content_type: str = ""
+    ) -> Entry:
+        """A write on its way: `json_body` (kept to send again, shown with its secrets masked), or a text
+        body `content` (kept in memory to send again; said by its length and sha256 only)."""
         body = json.dumps(masked(json_body), ensure_ascii=False, separators=(",", ":")) if json_body is not None else ""
         entry = Entry(
             self.clock(),
@@ -167,10 +215,36 @@ class Journal:
             journal=self,
             started=time.monotonic(),
         )
+        if content is not None and json_body is None:
+            entry.raw_content, entry.content_type = bytes(content), content_type
+            entry.content_size, entry.content_sha256 = len(content), hashlib.sha256(content).hexdigest()
         self.entries.appendleft(entry)
         _last.set(entry)
+        frame = _frame.get()
+        entry.in_act = frame is not None
+        if frame is not None and self not in frame:  # the act it is part of is in flight until it ends
+            frame.append(self)
+            self._acts[id(frame)] = entry
         self.changed(entry)
         return entry
+
+    def settled(self, frame: list[Journal]) -> None:
+        """An act that sent writes has ended: answered, or looked at after a lost answer."""
+        entry = self._acts.pop(id(frame), None)
+        if entry is not None:
+            self.changed(entry)
+
+    def in_flight(self) -> list[str]:
+        """The acts whose writes are on their way or being looked at after a lost answer, named; and
+        any write sent outside an act that has no answer yet."""
+        acts = list(self._acts.values())
+        loose = [e for e in self.entries if e.outcome == "sending" and not e.in_act]
+        named = []
+        for entry in acts + loose:
+            doing = entry.doing
+            what = (f"{doing.what} · {doing.resource}" if doing.resource else doing.what) if doing else entry.method
+            named.append(clean(what))
+        return named
 
     def answered(self, entry: Entry, status: int) -> None:
         entry.status, entry.outcome = status, "done"

@@ -39,6 +39,16 @@ def confirms_first(flow: Any) -> Any:
     return flow
 
 
+def asks_at_send(flow: Any) -> Any:
+    """Marks a flow whose every send goes through a form's ctrl+s (`ui.form(submit=…)`), an editor's save
+    (`ui.edit_records(save=…)`), a confirmation or `ui.cleared`: on a production profile the name is
+    typed there, at each send and after the form, with what the send does; nothing is asked before
+    the flow starts. A flow not marked is confirmed, name typed, before it starts (and a form re-sent
+    after a lost answer asks again)."""
+    flow.asks_at_send = True
+    return flow
+
+
 async def confirm_loss(ui: "FlowUI", title: str, message: str, label: str, name: str) -> None:
     """Before a data-losing act (restore over, install or reinstall over): a confirmation with
     Cancel focused that takes `name` typed. Raises StepCancelled when not confirmed, so a form that
@@ -81,6 +91,10 @@ class FlowUI(Protocol):
         greyed with its reason because it cannot work — or None when cancelled."""
 
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool: ...
+
+    async def cleared(self, what: str) -> None:
+        """Before a send the flow makes itself: on a production profile, the name typed, saying `what`
+        the send does (unless asked for it already); `StepCancelled` when not."""
 
     async def edit_records(
         self,

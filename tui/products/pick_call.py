@@ -19,6 +19,8 @@ class PickCall(Shape):
     `value` gives what is sent of it, and `confirm(ui, row, picked)` (may be async: it may read what
     is there now) what sending it does, asked first (Cancel focused) under `confirm_title`."""
 
+    asks_at_send = True  # on a production profile the send asks the name, after the pick (`flows.asks_at_send`)
+
     title: str
     choices: Lazy[Any] | tuple[tuple[str, Any], ...]
     call: Call
@@ -69,6 +71,7 @@ class PickCall(Shape):
         nested[last] = value
         if value is None and path:  # leaving: the field itself is null
             body = {path[0]: None}
+        await ui.cleared(fill_text(self.confirm_title, row, ui, picked=label).rstrip("?"))
         _, lost = await outcome.send(ui.service(), self.call, ui.scope, row, body)
         ui.notify(lost or fill_text(self.done, row, ui, picked=label), "warning" if lost else "information")
         ui.follow(row)

@@ -46,6 +46,8 @@ class Change(Shape):
 
 
 class PickChange(Shape):
+    asks_at_send = True  # on a production profile each send asks the name (`flows.asks_at_send`)
+
     title: str
     call: Call
     changes: tuple[Change, ...]

@@ -24,6 +24,8 @@ class SetEditor(Shape):
     platform owns stay out); with `ordered`, `numbered` names the field the body numbers from 1 (a
     rule's position). `describe` is a template of the row, or a function of it."""
 
+    asks_at_send = True  # on a production profile each send asks the name (`flows.asks_at_send`)
+
     title: str
     record: Lazy[Any]
     columns: tuple[Column, ...]

@@ -270,6 +270,7 @@ class FormCall(Shape):
     # The kind the call creates an object of (a volume's snapshot): a lost answer is looked for among
     # them, by what the body names, those there before sending left out (not in the row's state).
     creates: Lazy[Any] | None = None
+    asks_at_send = True  # on a production profile the form's every ctrl+s asks the name (`flows.asks_at_send`)
 
     @property
     def mutating(self) -> bool:

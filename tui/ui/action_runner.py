@@ -60,9 +60,9 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fa
     doing = what if host.kind.singleton else f"{what} ({name})"
     production = host.app.settings.production and spec.mutating and not asked  # every change asked, name typed
     conversation = spec.runner()
-    # a conversation that confirms before it sends takes the name typed in its own confirmation,
-    # which says what goes with the act; any other is asked here first
-    own = production and not spec.confirm and getattr(conversation, "confirms", False)
+    # a conversation that confirms before it sends, or asks at each of its sends (a form's ctrl+s, an
+    # editor's save), takes the name typed there, with what the send does; any other is asked here first
+    own = production and not spec.confirm and asks_itself(conversation)
     try:
         if (spec.confirm or production) and not own and not await _confirmed(host, spec, rows, scope, production):
             return None
@@ -74,8 +74,10 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fa
         from .flow_ui import ViewFlowUI
 
         try:
-            typed = (str(len(rows)) if len(rows) > 1 else called(first) or host.kind.title) if own else None
-            result = await conversation(ViewFlowUI(host, scope, typed=typed), target)
+            # on a production profile every send of the conversation asks the name typed, at the send
+            typed = (str(len(rows)) if len(rows) > 1 else called(first) or host.kind.title) if production else None
+            ui = ViewFlowUI(host, scope, typed=typed, covered=production and not own)
+            result = await conversation(ui, target)
             reveal_once(host, first)
             return result
         except OutcomeUnknown as err:  # a step may have been applied: look at what it acted on
@@ -117,6 +119,11 @@ def _said(host: ActionHost, doing: str, found: outcome.Found, rows: list[Any]) -
         host.forget(rows[0])
     else:
         host.follow(found.row or rows[0])
+
+
+def asks_itself(conversation: Any) -> bool:
+    """Whether a conversation asks before its sends itself (`flows.confirms_first`, `flows.asks_at_send`)."""
+    return bool(getattr(conversation, "confirms", False) or getattr(conversation, "asks_at_send", False))
 
 
 def offered(spec: ActionSpec, read_only: bool) -> bool:

@@ -8,17 +8,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ..api import journal
 from ..products.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
-from ..products.flows import Submit
+from ..products.flows import StepCancelled, Submit
 
 if TYPE_CHECKING:
     from .action_host import ActionHost
 
 
 class ViewFlowUI:
-    def __init__(self, view: ActionHost, scope: str, typed: str | None = None) -> None:
+    """A flow's dialogs, for a view. On a production profile (`typed`: the name to type) every send is
+    asked, at the send: a form's ctrl+s that sends and an editor's save that sends ask the name first
+    each time (a form left open after a lost answer asks again), as `cleared` does for a flow's own
+    send; a confirmation takes the name typed. `covered`: the name was asked already for the first
+    send (before the flow started). Sends made from a dialog's own worker are journalled as the act
+    that opened it."""
+
+    def __init__(self, view: ActionHost, scope: str, typed: str | None = None, covered: bool = False) -> None:
         self.view = view
         self.typed = typed  # a production profile: the flow's confirmations take this name typed
+        self.covered = covered  # the name was typed for the send about to be made
+        self.act = journal.current()  # what the console is doing, for the sends of the dialogs' workers
         self.app = view.app
         self.scope = scope if scope != ALL else view.create_scope()
         self.project_id = view.context(self.scope).project_id
@@ -62,7 +72,14 @@ class ViewFlowUI:
         from .screens.form import FormScreen
 
         async def send(form: Any, extra: dict[str, Any]) -> Any:
-            return await submit(form) if submit is not None else form
+            if submit is None:
+                return form
+            await self.cleared(f"{submit_label}: {title}")
+            try:
+                with journal.within(self.act):
+                    return await submit(form)
+            finally:
+                self.covered = False  # sent (or tried): the next ctrl+s asks again
 
         async def load() -> tuple[Choices, dict[str, Any]]:
             return choices or {}, context or {}
@@ -93,10 +110,28 @@ class ViewFlowUI:
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool:
         from .screens.confirm import ConfirmScreen
 
-        if self.typed is not None:
+        asks = self.typed is not None and not self.covered
+        if asks:
             require_text = require_text or self.typed
             message += f"\n\nProfile {self.app.settings.profile} is production."
-        return bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))
+        yes = bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))
+        if yes and asks:
+            self.covered = True  # the send it leads to was asked
+        return yes
+
+    async def cleared(self, what: str) -> None:
+        """Before a send, on a production profile: the name typed (Cancel focused), saying `what` the send
+        does, unless it was asked for this send already. `StepCancelled` when not: nothing is sent,
+        and a form or an editor stays open with what was typed."""
+        if self.typed is None or self.covered:
+            return
+        from .screens.confirm import ConfirmScreen
+
+        message = f"{what}.\n\nProfile {self.app.settings.profile} is production."
+        asked = ConfirmScreen(f"{what}?", message, "Send", require_text=self.typed)
+        if not await self.app.push_screen_wait(asked):
+            raise StepCancelled("Not confirmed: nothing was sent. ctrl+s asks again; esc closes.")
+        self.covered = True
 
     async def edit_records(
         self,
@@ -115,6 +150,8 @@ class ViewFlowUI:
     ) -> list[dict[str, Any]] | None:
         from .screens.records import RecordListScreen
 
+        if save is not None:
+            save = self._cleared_save(save, records, title)
         result = await self.app.push_screen_wait(
             RecordListScreen(
                 title,
@@ -134,6 +171,22 @@ class ViewFlowUI:
         if isinstance(result, BaseException):
             raise result
         return result
+
+    def _cleared_save(self, save: Any, before: list[dict[str, Any]], title: str) -> Any:
+        """An editor's save that sends: asked first on a production profile, each time (a list as it was
+        sends nothing, so it is not asked); journalled as the act that opened the editor."""
+        before = [dict(r) for r in before]
+
+        async def saving(records: list[dict[str, Any]]) -> Any:
+            if records != before:
+                await self.cleared(f"Send: {title}")
+            try:
+                with journal.within(self.act):
+                    return await save(records)
+            finally:
+                self.covered = False
+
+        return saving
 
     def notify(self, message: str, severity: str = "information") -> None:
         timeout = 6 if severity != "information" else 4

@@ -156,6 +156,7 @@ class Switching:
     async def _switch(self, name: str) -> None:
         app: Any = self
         self.switching = name
+        await self._writes_ended(f"switching to {name}")
         if app.main is not None:
             app.main.doing(f"opening profile {name}…")
         try:
@@ -170,6 +171,25 @@ class Switching:
             if app.main is not None and app.main.is_attached:
                 app.main.doing("")
         await self.use_profile(opened)
+
+    async def _writes_ended(self, then: str) -> None:
+        """Wait for the writes on their way, and the looks after lost answers, to end (their outcome
+        would be lost with the old profile's connections), saying which it waits for."""
+        app: Any = self
+        waiting = app.journal.in_flight()
+        if not waiting:
+            return
+        said = ""
+        while waiting:
+            now = ", ".join(waiting[:3]) + (f" and {len(waiting) - 3} more" if len(waiting) > 3 else "")
+            if now != said:
+                said = now
+                app.notify(f"Waiting for {now} to end (its answer, or a look after a lost one), then {then}.",
+                           title="Profile", timeout=8)
+                if app.main is not None and app.main.is_attached:
+                    app.main.doing(f"waiting for {now}…")
+            await asyncio.sleep(0.2)
+            waiting = app.journal.in_flight()
 
     async def use_profile(self, opened: Opened) -> None:
         """Everything of the old profile closed and forgotten; the console started for the new one."""

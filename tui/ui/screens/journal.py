@@ -29,25 +29,30 @@ from ..widgets.status_bar import StatusBar
 MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
 
 
+LOST = {True: "lost answer: applied", False: "lost answer: not applied", None: "lost answer"}
+
+
 def line(entry: Any, width: int = 120) -> Text:
     """One entry on one line (plain text: never markup); under 100 columns without the product and the
-    time taken, and the request's path from its version on, so that the request shows."""
+    time taken, and the request's path from its version on, so that the request shows. What a look
+    after a lost answer found is never cut: the words before it are."""
     at = time.strftime("%H:%M:%S", time.localtime(entry.at))
     doing = entry.doing
     what = f"{doing.what} · {doing.resource}" if doing and doing.resource else doing.what if doing else "—"
     product = doing.product if doing else ""
     path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
-    if entry.looked:  # the answer was lost (a 500 beside ✓ would puzzle): what the look found says it
-        what += {True: " (lost answer: applied)", False: " (lost answer: not applied)"}.get(entry.applied, " (lost)")
+    # the answer was lost (a 500 beside ✓ would puzzle): what the look found says it
+    words = LOST.get(entry.applied, LOST[None])
+    lost = f" ({words if width >= 100 else words.replace(' answer', '')})" if entry.looked else ""
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
+    room = 30 if width < 100 else 46
+    what = (what if len(what) + len(lost) <= room else what[: max(room - len(lost) - 1, 1)] + "…") + lost
     if width < 100:
         path = path.split("/", 2)[-1] if path.count("/") >= 2 else path  # after the product and its version
-        what = what if len(what) <= 26 else what[:25] + "…"
-        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what:<26} "
+        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what:<{room}} "
     else:
-        what = what if len(what) <= 46 else what[:45] + "…"
-        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what:<46} {product[:12]:<12} "
+        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what:<{room}} {product[:12]:<12} "
     return Text(clean(said + f"{entry.method} /{path}"), no_wrap=True, overflow="ellipsis")
 
 
@@ -78,6 +83,11 @@ def whole(entry: Any) -> str:
     lines += ["", f"{entry.method} {entry.url}"]
     if entry.body:
         lines.append(entry.body)
+    elif entry.content_sha256:  # a text body (user data): never shown, said by its length and digest
+        lines.append(
+            f"The body, {entry.text_body()}, is not shown. The curl line reads it from {entry.body_file()}: "
+            "put the text there first."
+        )
     lines += ["", "The same call (the key read from $CLOUDTUI_SECRET_KEY):", entry.curl()]
     return "\n".join(lines)
 
@@ -172,15 +182,33 @@ class JournalScreen(Screen[None]):
                 self.app.run_worker(self._retry(entry), group="mutate", exit_on_error=False)
 
         title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {entry.outcome}"
-        retry = "Retry" if entry.retryable and not self.app.settings.read_only else None
+        why_not = self._not_retried(entry) if entry.retryable else None
+        retry = "Retry" if entry.retryable and not why_not else None
         first = "reads what is there first (done or gone since: not sent), then " if self._reads(entry) else ""
         text = whole(entry) + (
             f"\n\nRetry {first}sends this request again, once, alone: what followed it in the console is not sent "
             f"again. {self.app.key_for('refresh', 'r')} in its list shows what is there now."
             if retry
+            else f"\n\nNot offered again here: {why_not}."
+            if why_not
             else ""
         )
         self.app.push_screen(ResultScreen(title, text, copy_text=entry.curl(), confirm_label=retry), answered)
+
+    def _not_retried(self, entry: Any) -> str | None:
+        """Why a retryable entry is not offered now: read-only; sent under another profile (its key,
+        project and confirmation are that profile's); a text body no longer held (sent before a restart)."""
+        settings = self.app.settings
+        if settings.read_only:
+            return "the console is read-only"
+        if entry.profile != settings.profile:
+            return (
+                f"it was sent under profile {clean(entry.profile)}, and {clean(settings.profile)} is in use: switch "
+                f"to {clean(entry.profile)} (palette: Profile: {clean(entry.profile)}) to retry it; nothing is sent"
+            )
+        if entry.content_sha256 and entry.raw_content is None:
+            return "its text body is not held any more (it is kept in memory for the run that sent it only)"
+        return None
 
     @staticmethod
     def _reads(entry: Any) -> bool:
@@ -195,37 +223,50 @@ class JournalScreen(Screen[None]):
 
         client = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), None)
         what = entry.doing.what if entry.doing else entry.method
+        why_not = self._not_retried(entry)
+        if why_not:  # (the profile may have been switched while its dialog was open)
+            self.app.notify(f"Retry: {what}: {why_not}.", severity="warning", timeout=10)
+            return
         if client is None:
             self.app.notify("Its API is not in use in this profile any more: not sent.", severity="warning")
             return
-        if self.app.settings.production:  # every change on a production profile: its name typed
+        doing = entry.doing
+        look = doing.look if doing is not None else None
+        if doing is not None and doing.ready is not None:  # what the look compares with, read before sending
+            try:
+                look = await doing.ready()
+            except Exception as err:  # not read, or done or gone since: not sent, and offered still
+                notify_error(self.app, err, f"Retry: {what}")
+                return
+        if self.app.settings.production:  # every change on a production profile: its name typed, at the send
             from .confirm import ConfirmScreen
 
             named = (entry.doing.resource if entry.doing else "") or "retry"
             said = f"Send {entry.method} {entry.url} again.\n\nProfile {self.app.settings.profile} is production."
             if not await self.app.push_screen_wait(ConfirmScreen(f"Retry: {what}?", said, "Retry", require_text=named)):
                 return
-        doing = entry.doing
-        look = doing.look if doing is not None else None
-        if doing is not None and doing.ready is not None:  # what the look compares with, read before sending
-            try:
-                look = await doing.ready()
-            except Exception as err:  # not read, or one is there now: not sent, and offered still
-                notify_error(self.app, err, f"Retry: {what}")
-                return
+        if self._not_retried(entry) or not entry.retryable:  # switched, or retried, while it asked
+            self.app.notify(f"Retry: {what}: not sent ({self._not_retried(entry) or 'retried already'}).")
+            return
+        client = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), client)
         self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
         product, resource = (doing.product, doing.resource) if doing is not None else ("", "")
-        try:
-            with journal.doing(f"Retry: {what}", product, resource, look=look):
-                await client.request_data(entry.method, entry.url, json=entry.raw_body)
-        except OutcomeUnknown as err:
-            if look is None:  # nothing to look with: said so, as a first send says it
+        with journal.doing(f"Retry: {what}", product, resource, look=look):  # in flight until its look ends
+            try:
+                if entry.raw_content is not None:  # the same text bytes as sent (user data)
+                    await client.request_data(
+                        entry.method, entry.url, content=entry.raw_content, content_type=entry.content_type
+                    )
+                else:
+                    await client.request_data(entry.method, entry.url, json=entry.raw_body)
+            except OutcomeUnknown as err:
+                if look is None:  # nothing to look with: said so, as a first send says it
+                    notify_error(self.app, err, f"Retry: {what}")
+                    return
+                found = await look()  # the same look the first send had; the journal keeps what it found
+                notify_lost(self.app, f"Retry: {what}", f"{err.summary}\nLooked again: {found.says}.")
+                return
+            except Exception as err:
                 notify_error(self.app, err, f"Retry: {what}")
                 return
-            found = await look()  # the same look the first send had; the journal keeps what it found
-            notify_lost(self.app, f"Retry: {what}", f"{err.summary}\nLooked again: {found.says}.")
-            return
-        except Exception as err:
-            notify_error(self.app, err, f"Retry: {what}")
-            return
         self.app.notify(f"Retry: {what} — accepted. Refresh (r) its list to see it now.", timeout=6)

@@ -376,6 +376,7 @@ class _Flow:
     def __init__(self, flow: Any, mutating: bool) -> None:
         self.flow, self.mutating = flow, mutating
         self.confirms = getattr(flow, "confirms", False)  # it asks before it sends (`flows.confirms_first`)
+        self.asks_at_send = getattr(flow, "asks_at_send", False)  # … or at each send (`flows.asks_at_send`)
 
     def __call__(self, ui: Any, target: Any) -> Any:
         return self.flow(ui, target)

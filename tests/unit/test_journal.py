@@ -113,3 +113,10 @@ def test_at_80_columns_a_line_keeps_the_request_in_sight():
     narrow = line(entry, 80).plain
     assert "Power off · web-01" in narrow and "POST /zones/fr-par-1/servers/" in narrow[:76]  # in an 80-column list
     assert "Instance" not in narrow and "Instance" in line(entry, 120).plain
+
+
+def test_a_write_sent_outside_any_act_is_named_from_its_request():
+    journal = Journal(lambda: "demo")
+    entry = journal.sent("PATCH", "https://a.example/instance/v1/zones/z/servers/s1/user_data/cloud-init", None, "X")
+    assert (entry.doing.what, entry.doing.resource) == ("Change", "user_data/cloud-init")
+    assert json.loads(entry.as_line())["what"] == "Change"

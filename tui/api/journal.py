@@ -182,6 +182,16 @@ def masked(value: Any) -> Any:
     return value
 
 
+VERBS = {"POST": "Send", "PUT": "Replace", "PATCH": "Change", "DELETE": "Delete"}
+
+
+def _unnamed(method: str, url: str) -> Doing:
+    """A write sent outside any act (none should be): named from its request, what and where, so no
+    entry reads as a bare "—"."""
+    path = url.split("?", 1)[0].rstrip("/").split("/")
+    return Doing(VERBS.get(method, method.capitalize()), "", clean("/".join(path[-2:])))
+
+
 def _may_retry(entry: Entry) -> bool:
     """Whether the journal may offer to send `entry` again: once, never a retry itself, never a batch."""
     return entry.doing is None or (entry.doing.retry and not entry.doing.what.startswith("Retry"))
@@ -210,7 +220,7 @@ class Journal:
             mask_userinfo(url),
             body,
             auth,
-            _doing.get(),
+            _doing.get() or _unnamed(method, url),
             raw_body=json_body,
             journal=self,
             started=time.monotonic(),

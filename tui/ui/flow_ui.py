@@ -37,16 +37,11 @@ class ViewFlowUI:
         self.origins = tuple(o for o in (s.api_url, s.genai_url, *s.allowed_origins) if o)
 
     async def run_in_terminal(self, argv: list[str]) -> int | None:
-        """The console gives the terminal to a program (ssh) until it ends, then is drawn again as it was."""
-        import subprocess
+        """The console gives the terminal to a program (ssh) until it ends, then is drawn again as it was;
+        ctrl+c in it is the program's (`programs.run_program`)."""
+        from .programs import run_suspended
 
-        from textual.app import SuspendNotSupported
-
-        try:
-            with self.app.suspend():  # blocks the console's loop: nothing of it runs meanwhile
-                return subprocess.call(argv)
-        except SuspendNotSupported:
-            return None
+        return run_suspended(self.app, argv)
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         if kind is None:

@@ -25,6 +25,13 @@ async def test_a_servers_public_address_typed_in_the_palette_lands_on_the_server
         await open_view(pilot, app, "dns.zones")
         await pilot.press("ctrl+p", *_address(target))
         await wait_for(pilot, lambda: app.screen.id != "main" and app.screen.holds_key("enter") is False, what="found")
+        from textual.command import CommandList
+
+        shown = app.screen.query_one(CommandList)
+        lines = [str(shown.get_option_at_index(i).prompt) for i in range(shown.option_count)]
+        assert target.name in lines[0], "the server found first"
+        unsaid = [line for line in lines if line.startswith("F indexes every product: not searched yet: ")]
+        assert unsaid and "Load balancer" in unsaid[0], "what was not searched is said beside the hit"
         await pilot.press("enter")
         await wait_for(pilot, lambda: current_view(app).kind.id == "instance.servers", what="the servers list")
         await wait_for(pilot, lambda: servers.table.cursor_key == target.id, what="the cursor on the server")
@@ -141,7 +148,8 @@ async def test_a_search_that_finds_nothing_read_offers_to_index_every_product(sa
         from textual.command import CommandList
 
         shown = app.screen.query_one(CommandList)
-        assert "'www.example.com': F indexes every product" in str(shown.get_option_at_index(0).prompt)
+        said = str(shown.get_option_at_index(0).prompt)
+        assert said.startswith("No list read holds 'www.example.com'. F indexes every product: not searched yet: ")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.finder.filled, what="every product indexed")
         hit = app.finder.search("www.example.com")[0]  # a record, by its full name

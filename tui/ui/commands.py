@@ -99,8 +99,10 @@ class CloudCommands(Provider):
             # one line each (a help line under it doubled what the palette draws per key); never markup
             found_any = True
             yield Hit(1.0 - found.rank / 10, Content(finder.said(found)), partial(finder.jump, found))
-        if not found_any and not commands and len(query.strip()) > 1 and not finder.filled:  # not read yet may hold it
-            said = Content(f"No list read holds {query.strip()[:40]!r}: F indexes every product")
+        unsearched = finder.unsearched() if len(query.strip()) > 1 else ""
+        if unsearched:  # what was not searched is said, whatever was found: the hit may be there too
+            head = "" if found_any or commands else f"No list read holds {query.strip()[:40]!r}. "
+            said = Content(f"{head}F indexes every product: not searched yet: {unsearched}")
             yield Hit(0.01, said, _guarded(self.app, finder.fill, "Index every product"))
 
 

@@ -35,6 +35,7 @@ class Finder:
         self.index = SearchIndex()
         self.filling: Any = None  # the worker indexing every product, while it runs
         self.filled = False  # every product was indexed once (a search that finds nothing then says no more)
+        self.failed: list[str] = []  # the lists the last `F` could not read whole
         self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
         # The lists indexed: an open one by its view (its rows read from it when asked, never held
         # here: a list read again would hold two copies of every row), one read by `F` by its rows.
@@ -126,6 +127,7 @@ class Finder:
         try:
             await asyncio.gather(*(one(k) for k in kinds))
             self.filled = True
+            self.failed = failed
         finally:
             self._doing("")
         unread = f"; not read: {', '.join(failed)}" if failed else ""
@@ -143,6 +145,22 @@ class Finder:
 
     def search(self, typed: str, most: int = 40) -> list[Hit]:
         return self.index.search(typed, most)
+
+    def unsearched(self) -> str:
+        """What a search does not look in, said in a few words ("" when it looks everywhere): the lists
+        not read yet (until `F` read every product), by product, those of no list read first; or the lists
+        the last `F` could not read whole."""
+        if self.filled:
+            return ", ".join(self.failed) + " (not read whole)" if self.failed else ""
+        left = [e for e in manifest.entries() if e.opens == "list" and e.id not in self.kinds]
+        if not left:
+            return ""
+        some = {e.group for e in manifest.entries() if e.id in self.kinds}  # products of which a list was read
+        groups = list(dict.fromkeys(e.group for e in left))
+        words = [g for g in groups if g not in some]
+        words += [f"{g}'s other {n} list{'s' if n > 1 else ''}" for g in groups if g in some
+                  for n in [sum(1 for e in left if e.group == g)]]
+        return f"{len(left)} list{'s' if len(left) > 1 else ''} — " + ", ".join(words)
 
     @guarded("Opening what was found")
     def jump(self, hit: Hit) -> None:

@@ -250,6 +250,11 @@ def _main(argv: list[str] | None) -> int:
 
     background = None
     children: list[Any] = []  # the demo's other sandboxes (a second profile's), started on first use
+    if args.demo and (args.profile or "demo") not in DEMO_PROFILES:  # as an unknown profile is without --demo
+        print(
+            f"cloudtui: no profile {args.profile!r} in the demo (it has {', '.join(DEMO_PROFILES)})", file=sys.stderr
+        )
+        return 2
     if args.demo:
         from .config import DEFAULT_REGION, DEFAULT_ZONE, Settings
         from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY, GENAI_PREFIX
@@ -270,6 +275,8 @@ def _main(argv: list[str] | None) -> int:
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
         profiles = _demo_profiles(settings, args, children)
+        if args.profile == DEMO_PROFILES[1]:  # started on the second account (its sandbox started now)
+            settings = profiles.open(args.profile).settings
     else:
         from . import secrets
 
@@ -305,9 +312,13 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
+DEMO_PROFILES = ("demo", "demo-staging")  # the demo's accounts: its own, and a second one started on first use
+
+
 def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
     """The config's settings for a `--demo` profile: `[ui]`, `[keymap]`, `[aliases]`, and the profile's
-    own `production` and `read_only` (`[profiles.demo] production = true` tries a production profile)."""
+    own `production`, `read_only` and `journal_file` (`[profiles.demo] production = true` tries a production
+    profile)."""
     from .config import resolve
 
     kept = resolve({**flags, "profile": profile})
@@ -318,6 +329,7 @@ def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
         "aliases": kept.aliases,
         "production": kept.production,
         "read_only": kept.read_only,
+        "journal_file": kept.journal_file,
     }
 
 
@@ -336,10 +348,12 @@ def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
         url = child.url
         own = _kept_ui({"read_only": args.read_only}, "demo-staging")
         moved = replace(settings, profile="demo-staging", api_url=url, genai_url=url + GENAI_PREFIX)
-        moved = replace(moved, production=own["production"], read_only=own["read_only"])
+        moved = replace(
+            moved, production=own["production"], read_only=own["read_only"], journal_file=own["journal_file"]
+        )
         return Opened(moved, Secret(DEMO_SECRET_KEY), "demo")
 
-    return DemoProfiles(Opened(settings, Secret(DEMO_SECRET_KEY), "demo"), staging)
+    return DemoProfiles(Opened(settings, Secret(DEMO_SECRET_KEY), "demo"), staging, DEMO_PROFILES[1])
 
 
 if __name__ == "__main__":

@@ -63,10 +63,18 @@ def test_demo_takes_its_profiles_flags_from_the_config():
     from tui import cli
     from tui.config import Profile, save_profile
 
-    save_profile(Profile(name="demo", production=True))
+    save_profile(Profile(name="demo", production=True, journal_file="~/demo-journal.jsonl"))
     kept = cli._kept_ui({"read_only": False}, "demo")
-    assert kept["production"] and not kept["read_only"]
+    assert kept["production"] and not kept["read_only"] and kept["journal_file"].endswith("/demo-journal.jsonl")
     assert not cli._kept_ui({"read_only": True}, "demo-staging")["production"]
+
+
+def test_demo_refuses_a_profile_it_does_not_have_in_one_line(capsys):
+    from tui import cli
+
+    assert cli.main(["--demo", "--profile", "nope"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "cloudtui: no profile 'nope' in the demo (it has demo, demo-staging)"
 
 
 async def test_a_staged_send_on_a_production_profile_asks_for_the_zones_name():

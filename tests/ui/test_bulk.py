@@ -157,3 +157,37 @@ async def test_the_dialogs_list_scrolls_with_the_arrows_whatever_has_the_focus(s
         assert listed.scroll_y == 2
         await pilot.press("end")
         assert listed.scroll_y == listed.max_scroll_y
+
+
+async def test_marked_servers_are_deleted_at_once_their_volumes_question_asked_once():
+    """A server's delete asks about its block volumes: for marked servers it is asked once for all, the
+    volumes going with each are named before the count is typed, and each server has its outcome."""
+    from helpers import pick, row_named
+
+    sandbox = Sandbox()
+    web2 = next(s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == "web-02")
+    web2["state"] = "stopped"  # its boot volume is block storage: kept, it is detached first
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        marked = [row_named(view, n) for n in ("worker-batch-2", "web-02", "web-01")]
+        for row in marked:
+            view.table.toggle_mark(row.id)
+        view.focus_table()
+        await pilot.press("d")
+        await screen_named(pilot, app, "PickerScreen")
+        assert app.screen.title_text == "Delete 2 servers: their block volumes"  # web-01 runs: not deletable
+        await pick(pilot, app, lambda text: text.startswith("Keep the block volumes"))
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        said = "\n".join(lines(dialog))
+        assert "web-01" in said and "power it off first" in said
+        assert "deleted with it: (worker-batch-2-vol-0 l_ssd" in said, "each server's volumes named"
+        assert "kept: (web-02-vol-0 sbs_volume" in said
+        assert app.focused.id == "confirm-text", "the count typed"
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: len(dialog.outcomes) == 2, what="an outcome per server")
+        assert all(o.mark == "✓" and o.gone for o in dialog.outcomes.values())
+        assert not {r.id for r in marked[:2]} & set(sandbox.instance.servers["fr-par-1"])
+        to_web2 = [m for m, p in sandbox.requests if p.endswith(f"/servers/{web2['id']}") and m != "GET"]
+        assert to_web2 == ["PATCH", "DELETE"], "its volume detached first"
+        assert {e.doing.resource for e in app.journal.entries if e.method == "DELETE"} == {"worker-batch-2", "web-02"}

@@ -49,6 +49,33 @@ def asks_at_send(flow: Any) -> Any:
     return flow
 
 
+class ForMany:
+    """What a flow asked once for many rows makes of each (a server's delete: its volumes kept or not):
+    `said`, one sentence for all; `note(ui, row)`, what goes with that row, read before asking (a
+    `Refused` keeps the row out, with why); `send(ui, row)`, its requests, returning what a look found
+    when the last answer was lost (`outcome.Found`) or None. `ui` is for the row's own zone or region."""
+
+    def __init__(
+        self,
+        said: str,
+        note: Callable[[Any, Row], Awaitable[str]],
+        send: Callable[[Any, Row], Awaitable[Any]],
+    ) -> None:
+        self.said, self.note, self.send = said, note, send
+
+
+def for_many(many: Callable[[Any, list[Row]], Awaitable[ForMany | None]]) -> Callable[[Any], Any]:
+    """Marks a row's flow (a kind's `delete_flow`) that marked rows can run at once: `many(ui, rows)`
+    asks its questions once for all (None: cancelled) and gives each row's part (`ForMany`); the
+    console confirms once (the count typed where data is lost) and says each row's outcome."""
+
+    def mark(flow: Any) -> Any:
+        flow.many = many
+        return flow
+
+    return mark
+
+
 async def confirm_loss(ui: "FlowUI", title: str, message: str, label: str, name: str) -> None:
     """Before a data-losing act (restore over, install or reinstall over): a confirmation with
     Cancel focused that takes `name` typed. Raises StepCancelled when not confirmed, so a form that

@@ -131,12 +131,24 @@ async def of_action(host: Any, spec: ActionSpec, rows: list[Any]) -> Bulk:
     return Bulk(spec.label.rstrip("…"), sending, refused, send, said=said, notes=notes)
 
 
-async def of_delete(host: Any, rows: list[Any]) -> Bulk:
+def deletable_at_once(kind: Any) -> str | None:
+    """Why marked rows of `kind` cannot be deleted at once, or None: a delete that asks about each
+    one (its `delete_flow`) can only when the flow says what it makes of many (`flows.for_many`)."""
+    flow = kind.writing.delete_flow
+    if flow is None or getattr(flow.get(), "many", None) is not None:
+        return None
+    return "asks about each: one at a time"
+
+
+async def of_delete(host: Any, rows: list[Any]) -> Bulk | None:
     """The kind's delete, for each row it may delete (`Writing.deletable`); data lost when the kind
-    says so (`data_lost`)."""
+    says so (`data_lost`). A kind whose delete asks questions asks them once for all (`flows.for_many`):
+    None when they are cancelled."""
     writing = host.kind.writing
     refused = [(r, why) for r in rows if (why := writing.deletable(r))]
     sending = [r for r in rows if not writing.deletable(r)]
+    if writing.delete_flow is not None:
+        return await _of_delete_flow(host, writing.delete_flow.get().many, sending, refused)
     warn = writing.delete_warning
     if isinstance(warn, Lazy):
         ask = warn.get()
@@ -157,6 +169,35 @@ async def of_delete(host: Any, rows: list[Any]) -> Bulk:
         said="This cannot be undone.",
         notes=notes,
     )
+
+
+async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[tuple[Any, str]]) -> Bulk | None:
+    """A delete flow's answers for many rows (asked once), what goes with each row read before asking,
+    then each row's own requests."""
+    from ..products.flows import Refused
+    from .flow_ui import ViewFlowUI
+
+    uis = {sc: ViewFlowUI(host, sc) for sc in {scope_of(host, r) for r in rows}}  # each row's own zone
+    planned = await many(next(iter(uis.values())), rows) if rows else None
+    if planned is None:
+        return None
+    gate, notes = asyncio.Semaphore(IN_FLIGHT), {}
+
+    async def read(row: Any) -> None:
+        async with gate:
+            try:
+                notes[row.id] = await planned.note(uis[scope_of(host, row)], row)
+            except Refused as why:
+                refused.append((row, str(why)))
+
+    await asyncio.gather(*(read(r) for r in rows))
+
+    async def send(row: Any) -> Outcome:
+        look = await planned.send(uis[scope_of(host, row)], row)
+        return Outcome(DONE, "deleted", gone=True) if look is None else found(look)
+
+    sending = [r for r in rows if r.id in notes]
+    return Bulk("Delete", sending, refused, send, data_lost=True, said=planned.said, notes=notes)
 
 
 def tags_editable(kind: Any) -> str | None:
@@ -228,6 +269,8 @@ async def run(host: Any, bulk: Bulk) -> bool:
     from .screens.bulk import BulkScreen
 
     app = host.app
+    if not bulk.rows and not bulk.refused:
+        return False
     if not bulk.rows:
         first, why = bulk.refused[0]
         app.notify(

@@ -12,8 +12,9 @@ from pydantic import ValidationInfo, field_validator
 from ...api.safe import clean
 from ..vocabulary import Form, labelled
 from ..base import Column, CreateSpec, Row
-from ..flows import Refused, confirms_first
+from ..flows import ForMany, Refused, confirms_first, for_many
 from ..format import gb
+from ..nouns import counted
 from .common import action_call
 from .fields import Name
 from .volume_forms import server_volumes, set_server_volumes
@@ -224,6 +225,9 @@ async def placement_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]],
 
 
 # ---- delete and terminate, keeping block volumes ----------------------------------------------
+BLOCK = ("b_ssd", "sbs_volume")  # block storage: outlives its server when detached first
+
+
 class Decided(NamedTuple):
     """What the operator chose: keep the block volumes (detached first) or delete them all."""
 
@@ -267,7 +271,7 @@ def _named(volumes: dict[str, dict[str, Any]]) -> str:
 
 async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
     full, current = await server_volumes(ui, server.id)
-    block = {k: v for k, v in current.items() if v.get("volume_type") in ("b_ssd", "sbs_volume")}
+    block = {k: v for k, v in current.items() if v.get("volume_type") in BLOCK}
     if not block:
         ok = await ui.confirm(
             f"{verb} {server.name}?",
@@ -308,6 +312,45 @@ async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
     return Decided(choice, list(block.values()), current)
 
 
+async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
+    """Marked servers deleted at once: the block volumes question asked once for all; each server's
+    volumes read and named before asking (one whose block boot volume cannot be detached while it
+    runs is left out, with why); then each: its kept volumes detached, the server deleted."""
+    choice = await ui.pick(
+        f"Delete {counted(len(servers), 'server')}: their block volumes",
+        [
+            ("Keep the block volumes (detach them first), then delete", "keep"),
+            ("Delete them with all their volumes", "all"),
+            ("Cancel", ""),
+        ],
+    )
+    if not choice:
+        return None
+    decided: dict[str, Decided] = {}
+
+    async def note(ui: Any, server: Row) -> str:
+        full, current = await server_volumes(ui, server.id)
+        block = [v for v in current.values() if v.get("volume_type") in BLOCK] if choice == "keep" else []
+        boot = current.get("0", {})
+        if boot in block and full.get("state") != "stopped":
+            raise Refused(f"its boot volume {boot.get('name')} is block storage and it is {full.get('state')}: "
+                          "power it off first, or delete it with all its volumes")
+        decided[server.id] = Decided(choice, block, current)
+        lost = {k: v for k, v in current.items() if v not in block}
+        said = f"deleted with it:{_named(lost)}" if lost else "it has no volume to delete with it"
+        return said + (f"; kept:{_named(dict(enumerate(block)))}" if block else "")
+
+    async def send(ui: Any, server: Row) -> Any:
+        from .. import outcome
+
+        await decided[server.id].detach_kept(ui, server, "Delete")
+        return await outcome.delete(ui.service(), ui.scope, server)
+
+    kept = "block volumes are detached and kept" if choice == "keep" else "all their volumes are deleted with them"
+    return ForMany(f"Their {kept}. This cannot be undone.", note, send)
+
+
+@for_many(delete_many)
 @confirms_first
 async def delete_flow(ui: Any, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Delete")

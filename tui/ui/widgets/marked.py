@@ -81,7 +81,7 @@ class Marked:
         if self.view.may("edit"):
             choices.append(("Edit tags…", "tags", bulk.tags_editable(self.kind)))
         if self.view.may("delete"):
-            choices.append(("Delete…", "delete", None))
+            choices.append(("Delete…", "delete", bulk.deletable_at_once(self.kind)))
         if not choices:
             self.app.notify("Nothing acts on several rows here: esc unmarks them.", severity="warning")
             return
@@ -122,7 +122,7 @@ class Marked:
                 writes.staged.stage_delete(row)
             self.cleared()
             return
-        if self.kind.writing.delete_flow is not None:
+        if _bulk().deletable_at_once(self.kind):
             self.app.notify(
                 f"Deleting a {self.kind.singular} asks about each one: delete them one at a time.",
                 severity="warning",
@@ -162,7 +162,7 @@ class Marked:
             except Exception as err:  # reading what the confirmation says failed: nothing is sent
                 notify_error(self.app, err, "Acting on the marked rows")
                 return
-            if await _bulk().run(self.view, planned):
+            if planned is not None and await _bulk().run(self.view, planned):  # None: its questions cancelled
                 self.cleared()
 
         self.view.run_worker(running(), group="mutate", exit_on_error=False)

@@ -85,3 +85,25 @@ async def test_no_color_sends_no_colour_and_shows_the_cursor_by_its_style(sandbo
         await pilot.pause()
         highlighted = app.screen.query_one("OptionList").get_component_rich_style("option-list--option-highlighted")
         assert highlighted.underline and highlighted.bold  # what its colour showed
+
+
+async def test_in_16_colours_red_is_production_alone_in_every_theme(monkeypatch):
+    """A terminal of 16 colours draws an orange accent red: there, a profile that is not production
+    never draws its focus, borders or key letters red, and a production profile always does."""
+    from textual import constants
+
+    from tui.sandbox import Sandbox
+    from tui.ui.themes import PRODUCTION, red_in_16
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", "standard")
+    app = make_app(Sandbox(seed="empty"))
+    async with app.run_test(size=(80, 24)):
+        assert app.console.color_system == "standard"
+        for theme in app.available_themes:
+            app.theme = theme
+            app.settings.production = False
+            ours = app.get_css_variables()
+            app.settings.production = True
+            theirs = app.get_css_variables()
+            assert not [k for k in PRODUCTION if red_in_16(ours[k])], theme
+            assert all(red_in_16(theirs[k]) for k in PRODUCTION), theme

@@ -126,6 +126,20 @@ PRODUCTION = {
 }
 
 
+REDS = (1, 9)  # red and bright red of a 16-colour terminal: production's own there
+
+
+def red_in_16(value: str) -> bool:
+    """Whether a colour is drawn red (or bright red) by a terminal of 16 colours (an orange accent is)."""
+    from rich.color import Color, ColorParseError, ColorSystem
+
+    try:
+        colour = Color.parse(value.replace("ansi_", "") if value.startswith("ansi_") else value)
+        return colour.downgrade(ColorSystem.STANDARD).number in REDS
+    except ColorParseError:
+        return False
+
+
 def keep(app: Any, name: str) -> None:
     """The theme just chosen, written to the config for the next start, in a thread; a config that
     cannot be written is said once."""
@@ -158,6 +172,9 @@ class Looks:
         if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
             ansi = getattr(self.current_theme, "ansi", False)  # type: ignore[attr-defined]
             variables.update({k: "ansi_red" for k in PRODUCTION} if ansi else PRODUCTION)  # the terminal's own red
+        elif settings is not None and not self.no_color and self.console.color_system == "standard":  # type: ignore
+            # 16 colours: a theme's orange accent is drawn red there; red is production's alone
+            variables.update({k: "ansi_yellow" for k in PRODUCTION if red_in_16(str(variables.get(k, "")))})
         if self.no_color:  # no colour at all: what colour showed is shown by text style
             variables.update(NO_COLOUR_STYLES)
         return variables

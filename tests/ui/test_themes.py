@@ -85,6 +85,13 @@ async def test_no_color_sends_no_colour_and_shows_the_cursor_by_its_style(sandbo
         await pilot.pause()
         highlighted = app.screen.query_one("OptionList").get_component_rich_style("option-list--option-highlighted")
         assert highlighted.underline and highlighted.bold  # what its colour showed
+        from tui.ui.screens.confirm import ConfirmScreen
+
+        app.push_screen(ConfirmScreen("Delete web-01?", "It is deleted.", "Delete", require_text="web-01"))
+        field = await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.pause()
+        placeholder = field.query_one("#confirm-text").get_component_rich_style("input--placeholder")
+        assert placeholder.dim and placeholder.italic, "a placeholder is not read as typed"
 
 
 async def test_in_16_colours_red_is_production_alone_in_every_theme(monkeypatch):

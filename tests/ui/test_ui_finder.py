@@ -154,3 +154,24 @@ async def test_a_search_that_finds_nothing_read_offers_to_index_every_product(sa
         await wait_for(pilot, lambda: app.finder.filled, what="every product indexed")
         hit = app.finder.search("www.example.com")[0]  # a record, by its full name
         assert app.finder.said(hit).startswith("www · Records of example.com")
+
+
+async def test_what_points_here_reads_every_product_on_F_says_so_and_shows_again(sandbox):
+    """R before anything else was read: its lines are whole (the dialog is wide), F there reads every
+    product (said), and what points here is shown again with what was read."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        servers = await loaded(pilot, app)
+        await select(pilot, servers, "web-01")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.screen.id == "related", what="what points here")
+        options = app.screen.query_one("#choices")
+        said = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        unread = next(s for s in said if s.startswith("⟳ Not read yet"))
+        assert unread.endswith("(F)") and "…" not in unread, "the line is whole"
+        await pilot.press("F")
+        await wait_for(pilot, lambda: any("Reading every product" in n.message for n in app.notes), what="said")
+        await wait_for(pilot, lambda: app.finder.filled, what="every product read")
+        await wait_for(pilot, lambda: app.screen.id == "related", what="shown again")
+        said = [c[0] for c in app.screen.choices]
+        assert any(s.startswith("↔ Records of shop.example.com: web1") for s in said), said

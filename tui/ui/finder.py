@@ -90,16 +90,17 @@ class Finder:
 
     # ---- every product at once ----------------------------------------------------------------------
     @guarded("Indexing every product")
-    def fill(self) -> None:
-        """List every product's lists, in every zone and region, for the index (again: stop)."""
+    def fill(self, then: Any = None) -> None:
+        """List every product's lists, in every zone and region, for the index (again: stop); `then`
+        runs once it is done (what points here, shown again with what was read)."""
         if self.filling is not None and self.filling.is_running:
             self.filling.cancel()
             self._doing("")
             self.app.notify(f"Indexing stopped: {len(self.index):,} resources found so far.", timeout=5)
             return
-        self.filling = self.app.run_worker(self._fill(), group="fill-index", exit_on_error=False)
+        self.filling = self.app.run_worker(self._fill(then), group="fill-index", exit_on_error=False)
 
-    async def _fill(self) -> None:
+    async def _fill(self, then: Any = None) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
         gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
@@ -137,6 +138,8 @@ class Finder:
             severity="warning" if failed else "information",
             timeout=8,
         )
+        if then is not None:
+            then()
 
     def _doing(self, text: str) -> None:
         main = self.app.main
@@ -228,19 +231,36 @@ class Finder:
             lists = ", ".join(k.title for k in missing[:4]) + (
                 f" and {len(missing) - 4} more" if len(missing) > 4 else ""
             )
-            choices.append((f"⟳ Not read yet: {lists} — read every product to look there too (F)", "fill", None))
+            key = self.app.key_for("fill_index", "F")
+            choices.append((f"⟳ Not read yet: {lists} — read every product to look there too ({key})", "fill", None))
         if not links and not missing:
             self.app.notify(f"Nothing the console has read points at {name}, and it points at nothing.", timeout=6)
             return
         title = f"{name}: → what it points at · ← what points at it · ↔ what shares its address"
+        fill_key = self.app.key_for("fill_index", "F")
 
         def picked(choice: Any) -> None:
             if choice == "fill":
-                self.fill()
+                self.app.notify(
+                    f"Reading every product's lists for what points at {name} ({fill_key} stops); what they "
+                    "hold is shown here once they are read.",
+                    title="What points here",
+                    timeout=6,
+                )
+                self.fill(then=lambda: self._related_again(kind, row))
             elif isinstance(choice, Link):
                 self.jump(Hit(choice.kind_id, choice.scope, choice.row_id, choice.name, "", 0, choice.parent))
 
-        self.app.push_screen(PickerScreen(title, choices, id="related"), picked)
+        keys = {fill_key: "fill"} if missing else {}
+        self.app.push_screen(PickerScreen(title, choices, id="related", keys=keys, most=240), picked)
+
+
+    def _related_again(self, kind: Any, row: Any) -> None:
+        """What points here, shown again once every product was read for it, unless a dialog is in front."""
+        from textual.screen import ModalScreen
+
+        if self.app.main is not None and not isinstance(self.app.screen, ModalScreen):
+            self.show_related(kind, row)
 
 
 def _relatable(kind: Any) -> bool:

@@ -22,18 +22,18 @@ def _short(text: str, most: int = LABEL_MAX) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def _option(i: int, choice: tuple[Any, ...], current: bool = False) -> Option:
+def _option(i: int, choice: tuple[Any, ...], current: bool = False, most: int = LABEL_MAX) -> Option:
     """(label, value) is a choice; (label, value, why not) a greyed one that says why it cannot work.
     The current value is marked in words, so it reads without colour."""
     why = choice[2] if len(choice) > 2 else None
     mark = "  (current)" if current else ""
     if why:
         return Option(
-            Text.assemble(_short(str(choice[0])) + mark, (f"  — {_short(str(why), 120)}", "italic")),
+            Text.assemble(_short(str(choice[0]), most) + mark, (f"  — {_short(str(why), 120)}", "italic")),
             id=str(i),
             disabled=True,
         )
-    return Option(_short(str(choice[0])) + mark, id=str(i))
+    return Option(_short(str(choice[0]), most) + mark, id=str(i))
 
 
 class PickerScreen(ModalScreen[Any]):
@@ -46,18 +46,28 @@ class PickerScreen(ModalScreen[Any]):
         Binding("G", "last", show=False, id="last"),
     ]
 
-    def __init__(self, title: str, choices: list[tuple[str, Any]], current: Any = None, id: str | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        choices: list[tuple[str, Any]],
+        current: Any = None,
+        id: str | None = None,
+        keys: dict[str, Any] | None = None,
+        most: int = LABEL_MAX,
+    ) -> None:
         super().__init__(id=id)
         self.title_text = title
         self.choices = choices
         self.current = current
+        self.keys = keys or {}  # a key that picks a value at once (the related dialog's F: index every product)
+        self.most = most  # characters of a label shown (a wide dialog of long lines shows more)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="picker"):
             yield Label(self.title_text, id="dialog-title", markup=False)
             marked = self.current is not None and sum(c[1] == self.current for c in self.choices) == 1
             yield OptionList(
-                *[_option(i, c, marked and c[1] == self.current) for i, c in enumerate(self.choices)],
+                *[_option(i, c, marked and c[1] == self.current, self.most) for i, c in enumerate(self.choices)],
                 id="choices",
                 markup=False,
             )
@@ -70,6 +80,11 @@ class PickerScreen(ModalScreen[Any]):
         ):
             options.highlighted = values.index(self.current)
         options.focus()
+
+    def on_key(self, event: Any) -> None:
+        if event.key in self.keys:
+            event.stop()
+            self.dismiss(self.keys[event.key])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[int(event.option.id or 0)][1])

@@ -81,3 +81,22 @@ async def test_d_in_the_watch_list_stops_watching_the_one_highlighted():
         await wait_for(pilot, lambda: [w.name for w in app.watcher.items.values()] == ["web-02"], what="one left")
         listed = await screen_named(pilot, app, "WatchList")  # shown again, without it
         assert [c[0] for c in listed.choices][0].startswith("web-02")
+
+
+async def test_a_watched_bare_metal_server_tells_when_its_install_completes():
+    """A server's OS install has a state of its own: watched beside the server's."""
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    app.bell = lambda: None
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "baremetal.servers")
+        stored = next(s for s in sandbox.baremetal.servers["fr-par-1"].values() if s["name"] == "edge-par")
+        stored["install"]["status"] = "installing"
+        view.reload()
+        await wait_for(pilot, lambda: row_named(view, "edge-par").data.get("install_status") == "installing")
+        view.table.move_to(row_named(view, "edge-par").id)
+        await pilot.press("W")
+        stored["install"]["status"] = "completed"  # the state of the server itself stays "ready"
+        app.watcher._tick()
+        await wait_for(pilot, lambda: notified(app, "edge-par: install installing → completed"), what="told")

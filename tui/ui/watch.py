@@ -11,6 +11,7 @@ the list it was watched from (GET by id, or the list where the kind has none). A
 from __future__ import annotations
 
 import asyncio
+from dataclasses import field
 from typing import Any
 
 from textual.binding import Binding
@@ -34,6 +35,17 @@ class Watched:
     name: str
     state: str | None
     parent: Any = None  # the parent a child kind's row was listed under, to open it again
+    parts: dict[str, str] = field(default_factory=dict)  # the row's other states (an install's), by title
+
+
+def parts_of(kind: Any, row: Any) -> dict[str, str]:
+    """A row's other states, beside its own: each field that is a state too (a bare-metal server's OS
+    install), by its title, as text."""
+    return {
+        f.title: ", ".join(str(v) for v in f.values(row))
+        for f in kind.fields
+        if f.has("state") and f.path != kind.state_field
+    }
 
 
 class Watcher:
@@ -58,7 +70,7 @@ class Watcher:
             self.app.notify(f"No longer watching {name}.", timeout=4)
         else:
             parent = getattr(service, "parent", None)
-            self.items[key] = Watched(kind, service, scope, row.id, name, row.state, parent)
+            self.items[key] = Watched(kind, service, scope, row.id, name, row.state, parent, parts_of(kind, row))
             state = f" (now {clean(row.state)})" if row.state else ""
             self.app.notify(
                 f"Watching {name}{state}: told when its state changes, with the bell. "
@@ -122,11 +134,18 @@ class Watcher:
             self._schedule()
             self._tell(f"{what} is gone (deleted): no longer watched.", "warning")
             return
-        if row.state == item.state:
-            return
-        before = clean(item.state or "unknown")
-        item.state = row.state
-        self._tell(f"{what}: {before} → {clean(row.state or 'unknown')}", "information")
+        parts = parts_of(item.kind, row)
+        moved = [
+            f"{title.lower()} {clean(item.parts.get(title) or 'none')} → {clean(now or 'none')}"
+            for title, now in parts.items()
+            if now != item.parts.get(title, now)
+        ]
+        item.parts = parts
+        if row.state != item.state:
+            moved.insert(0, f"{clean(item.state or 'unknown')} → {clean(row.state or 'unknown')}")
+            item.state = row.state
+        if moved:
+            self._tell(f"{what}: {'; '.join(moved)}", "information")
 
     def _tell(self, message: str, severity: str) -> None:
         self.app.notify(message, title="Watched", severity=severity, timeout=15)

@@ -184,7 +184,8 @@ SERVER_FIELDS = (
     Field("name", "Name", "name", width=16),
     Field("status", "Status", "state", width=14, tones=TONES, detail=False),
     Field("status", "Status", show=_status_detail),
-    Field("install_status", "Install", width=11, key="install", blank="—", detail=False),
+    # shown as text; a state too, which `W` watches beside the server's own (an install completing)
+    Field("install_status", "Install", ("text", "state"), width=11, key="install", blank="—", detail=False),
     Field("install", "Install", show=_install_detail),
     Field("install.os_id", "OS", "ref", ref="baremetal.os", named="os_name", detail=False),
     Field("boot_type", "Boot", width=7, key="boot", detail=False),

@@ -49,3 +49,39 @@ async def test_cancelling_the_picker_saves_nothing(tmp_path):
     ui = PickingUI(None)
     assert await save_file_flow(ui, "Save", {"name": "a.pem", "content": ""}, default_dir=str(tmp_path)) is None
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_nothing_is_written_through_a_link_and_a_file_is_the_owners_alone(tmp_path):
+    """A dangling link and a link to an existing file are both refused, saying where they point; what
+    is written is readable by its owner only, a file replaced too."""
+    import os
+    import stat
+
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("kept")
+    (tmp_path / "dangling.csv").symlink_to(tmp_path / "nowhere.csv")
+    (tmp_path / "link.csv").symlink_to(elsewhere)
+    replaced = tmp_path / "old.csv"
+    replaced.write_text("old")
+    os.chmod(replaced, 0o644)
+    ui = PickingUI(tmp_path / "dangling.csv", tmp_path / "link.csv", replaced)
+    assert await save_file_flow(ui, "Save", {"name": "a.csv", "content": "YQ=="}, default_dir=str(tmp_path))
+    refusals = [m for s, m in ui.said if s == "error"]
+    assert len(refusals) == 2 and all("symbolic link" in m for m in refusals)
+    assert str(tmp_path / "nowhere.csv") in refusals[0] and str(elsewhere) in refusals[1]
+    assert not (tmp_path / "nowhere.csv").exists() and elsewhere.read_text() == "kept"
+    assert replaced.read_bytes() == b"a" and stat.S_IMODE(replaced.stat().st_mode) == 0o600
+
+
+def test_the_journal_file_is_the_owners_alone(tmp_path):
+    import os
+    import stat
+
+    from tui.api.journal import Journal
+
+    path = tmp_path / "journal.jsonl"
+    journal = Journal(lambda: "demo")
+    assert journal.open_file(str(path)) is None
+    journal.answered(journal.sent("DELETE", "https://a.example/x/1", None, "X-Auth-Token"), 204)
+    journal.close()
+    assert path.read_text() and stat.S_IMODE(os.stat(path).st_mode) == 0o600

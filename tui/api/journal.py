@@ -197,6 +197,29 @@ def _may_retry(entry: Entry) -> bool:
     return entry.doing is None or (entry.doing.retry and not entry.doing.what.startswith("Retry"))
 
 
+def _private(path: str, flags: int) -> int:
+    """Open a journal file readable by its owner only (0600), new or not."""
+    import os
+    import stat
+
+    fd = os.open(path, flags, 0o600)
+    if stat.S_ISREG(os.fstat(fd).st_mode):
+        os.fchmod(fd, 0o600)
+    return fd
+
+
+def _private_file(path: str, max_bytes: int, keep: int) -> Any:
+    """The standard library's rotating file handler, each of its files opened readable by its owner only
+    (made here: `logging.handlers` is not imported unless a journal file is named)."""
+    import logging.handlers
+
+    class PrivateFile(logging.handlers.RotatingFileHandler):
+        def _open(self) -> Any:
+            return open(self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=_private)
+
+    return PrivateFile(path, maxBytes=max_bytes, backupCount=keep, encoding="utf-8")
+
+
 class Journal:
     def __init__(self, profile: Callable[[], str], clock: Callable[[], float] = time.time) -> None:
         self.profile, self.clock = profile, clock
@@ -292,7 +315,7 @@ class Journal:
         import logging.handlers
         import queue
 
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes, backupCount=keep, encoding="utf-8")
+        handler = _private_file(path, max_bytes, keep)
         handler.setFormatter(logging.Formatter("%(message)s"))
         lines: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listener = logging.handlers.QueueListener(lines, handler)

@@ -9,6 +9,7 @@ import base64
 import re
 import binascii
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,22 @@ async def save_file_flow(ui: Any, title: str, answer: dict[str, Any], default_di
     return await save_bytes(ui, title, file_content(answer), name, default_dir)
 
 
+def write_private(path: str | Path, content: bytes) -> None:
+    """`content` written to `path`, readable by its owner only (0600, a file it replaces too), never
+    through a symbolic link: a link (even one pointing nowhere) is `Refused`, saying where it points."""
+    where = Path(path)
+    if where.is_symlink():
+        raise Refused(
+            f"{where} is a symbolic link (to {os.readlink(where)}): nothing is written through a link; "
+            "choose another name"
+        )
+    fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
+    with os.fdopen(fd, "wb") as out:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fchmod(fd, 0o600)  # a file it replaces was perhaps readable by others
+        out.write(content)
+
+
 async def save_bytes(ui: Any, title: str, content: bytes, name: str, default_dir: str = "~") -> str | None:
     """Ask where (the file picker: it asks before replacing a file), write `content`; its path, or
     None when cancelled. A write that fails says why and asks again."""
@@ -51,7 +68,11 @@ async def save_bytes(ui: Any, title: str, content: bytes, name: str, default_dir
         if path is None:
             return None
         try:
-            await asyncio.to_thread(Path(path).write_bytes, content)  # a large list: not on the UI thread
+            await asyncio.to_thread(write_private, path, content)  # a large list: not on the UI thread
+        except Refused as err:
+            ui.notify(f"Not written: {err}.", "error")
+            where = Path(path)
+            continue
         except OSError as err:
             ui.notify(f"Could not write {path}: {err.strerror or err}. Choose another place.", "error")
             where = Path(path)

@@ -43,8 +43,13 @@ def transcript(
 
 def save(path: Any, text: str) -> str | None:
     """The conversation written to `path`; what to say when it could not be, else None."""
+    from ...products.files import write_private
+    from ...products.flows import Refused
+
     try:
-        path.write_text(text, encoding="utf-8")
+        write_private(path, text.encode("utf-8"))  # the owner's alone, never through a link
+    except Refused as err:
+        return f"✖ Not saved: {clean(str(err))}."
     except OSError as err:
         return f"✖ Not saved: {clean(str(err.strerror or err))} ({clean(str(path))})."
     return None

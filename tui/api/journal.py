@@ -208,14 +208,40 @@ def _private(path: str, flags: int) -> int:
     return fd
 
 
-def _private_file(path: str, max_bytes: int, keep: int) -> Any:
+def _private_file(path: str, max_bytes: int, keep: int, failing: Callable[[str], None]) -> Any:
     """The standard library's rotating file handler, each of its files opened readable by its owner only
-    (made here: `logging.handlers` is not imported unless a journal file is named)."""
+    (made here: `logging.handlers` is not imported unless a journal file is named). A line it cannot
+    write (a full disk) is said once through `failing`, not printed over the console as logging would."""
     import logging.handlers
+    import sys
 
     class PrivateFile(logging.handlers.RotatingFileHandler):
+        said = False
+
         def _open(self) -> Any:
             return open(self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=_private)
+
+        def handleError(self, record: logging.LogRecord | None) -> None:
+            if not self.said:
+                self.said = True
+                err = sys.exc_info()[1]
+                why = getattr(err, "strerror", None) or err
+                failing(
+                    f"the journal file {self.baseFilename} cannot be written ({why}): its lines are not kept "
+                    "there (the journal on J keeps them for this session)"
+                )
+
+        def flush(self) -> None:
+            try:
+                super().flush()
+            except OSError:  # what is buffered cannot be written (a full disk): said once
+                self.handleError(None)
+
+        def close(self) -> None:
+            try:
+                super().close()
+            except OSError:
+                self.handleError(None)
 
     return PrivateFile(path, maxBytes=max_bytes, backupCount=keep, encoding="utf-8")
 
@@ -225,6 +251,7 @@ class Journal:
         self.profile, self.clock = profile, clock
         self.entries: deque[Entry] = deque(maxlen=MOST)
         self.listeners: list[Callable[[Entry], None]] = []
+        self.on_problem: Callable[[str], None] | None = None  # its file cannot be written: said (from a thread)
         self._acts: dict[int, Entry] = {}  # acts in flight (`within`), by their block: the first write each sent
         self._file: logging.Logger | None = None
         self._listener: Any = None
@@ -315,7 +342,7 @@ class Journal:
         import logging.handlers
         import queue
 
-        handler = _private_file(path, max_bytes, keep)
+        handler = _private_file(path, max_bytes, keep, self._failing)
         handler.setFormatter(logging.Formatter("%(message)s"))
         lines: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listener = logging.handlers.QueueListener(lines, handler)
@@ -325,6 +352,12 @@ class Journal:
         logger.setLevel(logging.INFO)
         logger.addHandler(logging.handlers.QueueHandler(lines))
         self._file = logger
+
+    def _failing(self, problem: str) -> None:
+        """The journal's file cannot be written (from its writer thread): logged, and said (`on_problem`)."""
+        logging.getLogger("cloudtui.journal").warning("%s", problem)
+        if self.on_problem is not None:
+            self.on_problem(problem)
 
     def open_file(self, path: str) -> str | None:
         """Write to `path` from now on (none: stop writing); why it cannot be, or None."""
@@ -339,11 +372,11 @@ class Journal:
         return None
 
     def close(self) -> None:
-        if self._listener is not None:
-            self._listener.stop()  # what is queued is written first
-            for handler in self._listener.handlers:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()  # what is queued is written first
+            for handler in listener.handlers:
                 handler.close()
-            self._listener = None
         if self._file is not None:
             for handler in list(self._file.handlers):
                 self._file.removeHandler(handler)

@@ -118,6 +118,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         self.transport = transport  # an in-process transport (tests, the demo's sandbox), else None
         self._secret = secret
         self.journal = Journal(lambda: self.settings.profile, clock)  # every change sent this session (`J`)
+        self.journal.on_problem = self._journal_failing
         self.journal_problem = self.journal.open_file(settings.journal_file)
         self.clients: dict[str, ApiClient] = {}
         self.client = self.client_for(PLATFORM)
@@ -231,8 +232,16 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
 
     def _log_unusable(self, problem: str) -> None:
         self.log_problem = problem
+        self.notify(problem, title="Log", severity="warning", timeout=8)  # said at start, kept in the status bar
         if self.main is not None:
             self.main.update_status()
+
+    def _journal_failing(self, problem: str) -> None:
+        """The journal's file cannot be written (said once, from its writer thread)."""
+        try:
+            self.call_from_thread(self.notify, problem, title="Journal", severity="warning", timeout=12)
+        except RuntimeError:  # the console is not running (any more): the log has it
+            pass
 
     @work(thread=True, exit_on_error=False)
     def _find_secret(self) -> None:

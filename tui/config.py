@@ -107,7 +107,17 @@ class ConfigFile:
                     kept = {k.replace("-", "_"): v for k, v in kept.items()}
                 setattr(cfg, table, kept)
         known = set(fields(Profile))
-        for name, table in (data.get("profiles") or {}).items():
+        profiles = data.get("profiles") or {}
+        if not isinstance(profiles, dict):  # `profiles = "x"`: said in one line, the file kept as it is
+            cfg.error = (
+                f"cannot read {path}: the setting profiles is {type(profiles).__name__} {profiles!r:.40}, not a "
+                "table of [profiles.NAME] tables"
+            )
+            return cfg
+        odd = [str(name) for name, table in profiles.items() if not isinstance(table, dict)]
+        if odd:
+            cfg.error = f"cannot read {path}: the setting profiles.{odd[0]} is not a table ([profiles.{odd[0]}])"
+        for name, table in profiles.items():
             if isinstance(table, dict):
                 values: dict[str, Any] = {
                     k: (v is True if k in BOOLS else str(v))

@@ -76,6 +76,21 @@ def test_unreadable_config_is_reported_not_fatal(tmp_path):
     assert s.config_error and "cannot read" in s.config_error
 
 
+@pytest.mark.parametrize("profiles", ['"x"', "[1, 2]", "5"])
+def test_profiles_that_are_not_tables_are_said_in_one_line(tmp_path, profiles):
+    path = tmp_path / "c.toml"
+    path.write_text(f"default_profile = 'a'\nprofiles = {profiles}\n")
+    cfg = ConfigFile.load(path)
+    assert cfg.error and "the setting profiles is" in cfg.error and "\n" not in cfg.error and not cfg.profiles
+
+
+def test_a_profile_that_is_not_a_table_is_said(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[profiles]\nprod = 'x'\n[profiles.stage]\nproject_id = ''\n")
+    cfg = ConfigFile.load(path)
+    assert "profiles.prod is not a table" in cfg.error and set(cfg.profiles) == {"stage"}
+
+
 def test_a_config_that_is_not_utf8_is_reported_not_fatal(tmp_path):
     path = tmp_path / "c.toml"
     path.write_bytes(b'default_profile = "caf\xe9"\n')

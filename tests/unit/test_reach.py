@@ -30,14 +30,17 @@ def test_a_value_that_is_no_address_or_user_never_reaches_the_command():
     for address, user in (("1.2.3.4; rm -rf /", ""), ("1.2.3.4", "-oProxyCommand=x"), ("-p22", "")):
         with pytest.raises(CommandRefused):
             ssh_argv(address, user)
+    assert ssh_argv("fe80::1%eth0.1_a-b") == ["ssh", "fe80::1%eth0.1_a-b"]  # a scope id: an interface's name
+    for scoped in ("2001:4860::1%$(touch x)", "fe80::1%a b", "fe80::1%`id`", "fe80::1%;id"):
+        with pytest.raises(CommandRefused, match="scope id"):
+            ssh_argv(scoped)
 
 
-async def test_a_user_the_api_sends_that_no_shell_should_read_gives_no_command(sandbox):
-    from tui.products.reach import ssh_action
+def test_ssh_greyed_says_an_address_is_invalid_not_absent(monkeypatch):
+    import tui.products.reach as reach
 
-    ui = ScriptedUI(sandbox, SERVERS, "fr-par-1")
-    row = next(r for r in await ui.service().list_rows("fr-par-1") if r.name == "web-01")
-    spec = ssh_action(lambda: SERVERS, lambda r: "-oProxyCommand=touch /tmp/x")
-    await spec.runner()(ui, row)
-    assert ui.asked == [] and ui.ran == [] and "No SSH command for web-01" in ui.notes[-1]
-    await ui.client.aclose()
+    held = {"a": ["not-an-ip;id"], "b": [], "c": ["10.0.0.1"]}
+    monkeypatch.setattr(reach, "addresses", lambda kind, row: held[row])
+    assert reach.no_address(None, "a") == "its address 'not-an-ip;id' is not a valid IP address"
+    assert reach.no_address(None, "b") == "it has no public address"
+    assert reach.no_address(None, "c") == "it has no public address"  # a private one reaches nothing from here

@@ -91,13 +91,19 @@ def _address(text: str, v: Value | None = None) -> str | None:
     return None
 
 
+_SCOPE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")  # an IPv6 zone (`fe80::1%eth0`): an interface's name at most
+
+
 def _ip(text: str, v: Value | None = None) -> str | None:
     import ipaddress
 
     try:
-        ipaddress.ip_address(text)
+        ipaddress.ip_address(text)  # (Python takes any text after % as a scope id)
     except ValueError:
         return "is not an IP address"
+    scope = text.partition("%")[2]
+    if "%" in text and not _SCOPE_ID.fullmatch(scope):
+        return "is not an IP address (its scope id after % may hold letters, digits, . - _ only)"
     return None
 
 

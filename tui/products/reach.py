@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from . import commands
 from .base import ActionSpec
+from ..api.safe import clean
 from .related import addresses
 
 
@@ -26,6 +27,18 @@ def public_address(kind: Any, row: Any) -> str:
             found.append(ip)
     found.sort(key=lambda ip: (ip.version, str(ip)))
     return str(found[0]) if found else ""
+
+
+def no_address(kind: Any, row: Any) -> str | None:
+    """Why there is no SSH command: no public address, or what it holds is not a valid one (said)."""
+    if public_address(kind, row):
+        return None
+    for text in addresses(kind, row):
+        try:
+            commands.ip("address", text.split("/")[0]).checked()
+        except commands.CommandRefused:
+            return f"its address {clean(text[:60])!r} is not a valid IP address"
+    return "it has no public address"
 
 
 def ssh_argv(address: str, user: str = "") -> list[str]:
@@ -66,7 +79,7 @@ def ssh_action(kind_of: Callable[[], Any], user_of: Callable[[Any], str] = lambd
         "ssh",
         "SSH to it…",
         lambda row: bool(public_address(kind_of(), row)),
-        why_not=lambda row: None if public_address(kind_of(), row) else "it has no public address",
+        why_not=lambda row: no_address(kind_of(), row),
         shape=_Flow(flow),
         mutating=False,
     )

@@ -124,3 +124,23 @@ def test_an_unknown_zone_or_region_is_refused_at_start(capsys):
     assert "unknown zone 'fr-par'" in capsys.readouterr().err
     assert cli.main(["--demo", "--region", "fr-par-1"]) == 2  # nor a zone a region
     assert "unknown region 'fr-par-1'" in capsys.readouterr().err
+
+
+async def test_a_read_only_list_dialog_edits_nothing_and_closes_without_asking(sandbox):
+    from tui.products.base import Column
+    from tui.products.instance.network_forms import RuleForm
+    from tui.ui.screens.records import RecordListScreen
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        rules = [{"protocol": "TCP", "direction": "inbound", "action": "accept", "ip_range": "0.0.0.0/0"}]
+        columns = (Column("protocol", "Protocol", lambda r: str(r.get("protocol")), width=10),)
+        app.push_screen(RecordListScreen("Rules", RuleForm, rules, columns, read_only=True))
+        editor = await screen_named(pilot, app, "RecordListScreen")
+        await pilot.press("c", "e", "d", "enter", "right_square_bracket")
+        await pilot.pause()
+        assert app.screen is editor and editor.records == rules and not editor.changed, "nothing editable"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is not editor, what="closed, nothing asked")
+        assert type(app.screen).__name__ != "ConfirmScreen"

@@ -181,23 +181,24 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
                 raise Refused(f"{shown} is already listed (row {at + 1}): edit that row (e) instead")
 
     def action_add(self) -> None:
-        self._open(None, None)
+        if not self.read_only:  # (the key is off then, but an action may come another way)
+            self._open(None, None)
 
     def action_edit(self) -> None:
         index = self._index()
-        if index is not None:
+        if index is not None and not self.read_only:  # enter on a row comes here too: read-only, nothing opens
             self._open(self.records[index], index)
 
     def action_remove(self) -> None:
         index = self._index()
-        if index is not None:
+        if index is not None and not self.read_only:
             del self.records[index]
             self.changed = True
             self._fill(index)
 
     def action_move(self, step: int) -> None:
         index = self._index()
-        if index is None or not 0 <= index + step < len(self.records):
+        if index is None or self.read_only or not 0 <= index + step < len(self.records):
             return
         self.records[index], self.records[index + step] = self.records[index + step], self.records[index]
         self.changed = True
@@ -256,4 +257,4 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     def action_cancel(self) -> None:
         from .confirm import close_or_ask
 
-        close_or_ask(self, bool(self.changed), "Drop your changes?", "The edits made here have not been sent.")
+        close_or_ask(self, bool(self.changed) and not self.read_only, "Drop your changes?", "The edits made here have not been sent.")

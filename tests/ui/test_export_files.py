@@ -23,7 +23,7 @@ async def test_the_filtered_servers_list_to_csv_and_a_detail_as_json(tmp_path):
         await screen_named(pilot, app, "PickerScreen")
         await pick(pilot, app, lambda t: t.startswith("CSV"))
         save = await screen_named(pilot, app, "FilePickerScreen")
-        assert save.query_one("#file-path").value.endswith("instance-servers-fr-par-1.csv")
+        assert save.query_one("#file-path").value.endswith("instance-servers-fr-par-1-filtered.csv")  # not all
         await pilot.press("ctrl+u", *str(tmp_path / "servers.csv"), "enter")
         await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'servers.csv'}"), what="written")
         rows = list(csv.DictReader((tmp_path / "servers.csv").open()))

@@ -98,6 +98,7 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
         await loaded(pilot, app)
         view = await records_of(pilot, app)
         await pilot.press("d")
+        await wait_for(pilot, lambda: " · 1 staged" in str(view.table.border_title), what="the title counts them")
         for leave in ("escape", "q"):  # back, and quit: each asks, Cancel focused, and Cancel keeps them
             await pilot.press(leave)
             ask = await screen_named(pilot, app, "ConfirmScreen")

@@ -120,3 +120,13 @@ def test_a_write_sent_outside_any_act_is_named_from_its_request():
     entry = journal.sent("PATCH", "https://a.example/instance/v1/zones/z/servers/s1/user_data/cloud-init", None, "X")
     assert (entry.doing.what, entry.doing.resource) == ("Change", "user_data/cloud-init")
     assert json.loads(entry.as_line())["what"] == "Change"
+
+
+def test_an_accepted_asynchronous_write_is_said_accepted_not_done():
+    from tui.ui.screens.journal import whole
+
+    journal = Journal(lambda: "demo")
+    with doing("Power off", "Instance", "web-01"):
+        entry = journal.sent("POST", "https://a.example/instance/v1/zones/z/servers/s/action", {}, "X-Auth-Token")
+    journal.answered(entry, 202)
+    assert ": accepted (it is done in the background" in whole(entry) and "done (202)" not in whole(entry)

@@ -127,3 +127,11 @@ def test_a_detail_says_block_only_storage_and_an_address_family_in_the_words_use
     server = Resource.model_validate({"id": "s", "ips": [{"address": "51.15.1.2", "version": "Ipv4"}]})
     ips = next(get(server) for t, get in SERVERS.detail_fields if t.startswith("IP"))
     assert "51.15.1.2 (IPv4)" in ips
+
+
+def test_a_count_of_a_kind_says_its_noun_as_english_does():
+    from tui.products.baremetal.servers import SERVERS
+    from tui.products.instance.network import IPS
+
+    assert (SERVERS.counted(1), SERVERS.counted(2)) == ("1 bare-metal server", "2 bare-metal servers")
+    assert IPS.counted(1_000) == "1,000 flexible IPs"

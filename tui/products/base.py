@@ -242,6 +242,10 @@ class ResourceKind:
 
         return in_text(self.title)
 
+    def counted(self, n: int) -> str:
+        """A count of it in running text: "1 bare-metal server", "2 bare-metal servers"."""
+        return f"{n:,} {self.singular if n == 1 else self.title_in_text}"
+
     @property
     def all_scopes(self) -> tuple[str, ...]:
         return self.scopes if self.scopes is not None else SCOPES[self.scope_type]

@@ -53,9 +53,13 @@ def as_csv(kind: Any, rows: Iterable[Any]) -> bytes:
 
 
 def as_json(kind: Any, rows: Iterable[Any]) -> bytes:
+    """Each row's declared fields by the API's own key paths (`install.os_id`), as a script reads them
+    back (a column's short key beside raw ones mixed two namings)."""
     rows = list(rows)
-    fields = _fields(kind, rows)
-    objects = [{f.key: f.value(row) for f in fields} for row in rows]
+    fields: dict[str, Any] = {}
+    for f in _fields(kind, rows):
+        fields.setdefault(f.path, f)  # a path read twice (a column's reading and a detail's): its first
+    objects = [{path: f.value(row) for path, f in fields.items()} for row in rows]
     return json.dumps(objects, ensure_ascii=False, indent=2, default=str).encode("utf-8")
 
 

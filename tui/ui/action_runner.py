@@ -30,7 +30,7 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fal
     already with what it follows (a create's power-on), so a production profile does not ask again."""
     host.app.expect_screen()
     one = target[0] if isinstance(target, list) and len(target) == 1 else target
-    named = f"{len(one)} {host.kind.title_in_text}" if isinstance(one, list) else called(one)
+    named = host.kind.counted(len(one)) if isinstance(one, list) else called(one)
     ready = None
     if spec.call is not None and not isinstance(one, list):  # a retry from the journal: the row read first
         ready = partial(retry.before_action, host.service, host.kind.scope_of(one) or host.scope, one.id, spec)
@@ -54,7 +54,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fa
         target = [target]
     rows = target if isinstance(target, list) else [target]
     first = rows[0]
-    name = (first.name or first.id or host.kind.title) if len(rows) == 1 else f"{len(rows)} {host.kind.title_in_text}"
+    name = (first.name or first.id or host.kind.title) if len(rows) == 1 else host.kind.counted(len(rows))
     scope = host.kind.scope_of(first) or host.scope
     # a product's own page (a singleton) is not named after what is done to it ("Activate monitoring")
     doing = what if host.kind.singleton else f"{what} ({name})"

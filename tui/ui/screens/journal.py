@@ -61,7 +61,7 @@ def whole(entry: Any) -> str:
     doing = entry.doing
     head = (f"{doing.what} · {doing.resource}" if doing.resource else doing.what) if doing else "A change"
     outcome = {
-        "done": "done",
+        "done": "accepted (it is done in the background: its list shows when)" if entry.status == 202 else "done",
         "failed": "failed",
         "maybe": "may have been applied",
         "sending": "on its way",

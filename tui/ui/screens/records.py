@@ -257,4 +257,5 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     def action_cancel(self) -> None:
         from .confirm import close_or_ask
 
-        close_or_ask(self, bool(self.changed) and not self.read_only, "Drop your changes?", "The edits made here have not been sent.")
+        unsent = bool(self.changed) and not self.read_only
+        close_or_ask(self, unsent, "Drop your changes?", "The edits made here have not been sent.")

@@ -149,7 +149,7 @@ class Marked:
                 self._run(lambda: bulk.of_tags(self.view, rows, form.add, form.remove))
 
         self.app.push_screen(
-            FormScreen(f"Tags of {len(rows)} {self.kind.title_in_text}", TagChange, submit, submit_label="Review"),
+            FormScreen(f"Tags of {self.kind.counted(len(rows))}", TagChange, submit, submit_label="Review"),
             done,
         )
 

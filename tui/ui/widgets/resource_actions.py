@@ -191,7 +191,7 @@ class ResourceActions:
     @guarded("Monthly estimate")
     def action_costs(self) -> None:
         rows = [self.table.get(k) for k in self.table.shown_keys]
-        n = f"{len(rows):,} {self.kind.title_in_text}"
+        n = self.kind.counted(len(rows))
         self._costs(rows, f"Monthly estimate · {n}", f"The {n} shown", self.table.marked_rows())
 
     def _costs(self, rows: list[Any], title: str, shown_as: str, marked: list[Any] | None = None) -> None:
@@ -216,7 +216,8 @@ class ResourceActions:
 
         rows = [self.table.get(k) for k in self.table.shown_keys]
         ui = ViewFlowUI(self, self.scope)
-        title = f"{len(rows):,} {self.kind.title_in_text}" + (" (as filtered)" if self.table._filter else "")
+        filtered = bool(self.table._filter)
+        title = self.kind.counted(len(rows)) + (" (as filtered)" if filtered else "")
         own = self.kind.rows.file  # a standard file of its own (a zone file)
         ways = [("CSV (a spreadsheet)", "csv"), ("JSON", "json")] + ([(own.name.capitalize(), "own")] if own else [])
         how = await ui.pick(f"Export {title}", ways)
@@ -230,7 +231,8 @@ class ResourceActions:
         else:
             write = export.as_csv if how == "csv" else export.as_json
             content = await asyncio.to_thread(write, self.kind, rows)  # every row read once: off the UI thread
-            name = f"{self.kind.id.replace('.', '-')}-{self.scope}.{how}"
+            # named for what it holds: some of a scope's rows are not "-all"
+            name = f"{self.kind.id.replace('.', '-')}-{self.scope}{'-filtered' if filtered else ''}.{how}"
         await files.save_bytes(ui, f"Export {title} as {how.upper() if len(how) < 5 else how}", content, name)
 
     def related(self, resource: Any) -> None:

@@ -129,7 +129,10 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
 
     # ---- title --------------------------------------------------------------------------------
     def update_title(self) -> None:
-        title = list_title(self.kind, self.scope, self.parent_ref, self.table, self.totals, self.failed, self.listing)
+        staged = len(self.changes) if self.changes is not None else 0
+        title = list_title(
+            self.kind, self.scope, self.parent_ref, self.table, self.totals, self.failed, self.listing, staged
+        )
         if title != self._title:  # setting it repaints the whole table
             self._title = title
             self.table.border_title = Content(title)  # plain text: never read as markup

@@ -18,8 +18,10 @@ def list_title(
     totals: dict[str, int],
     failed: dict[str, ApiError],
     listing: bool,
+    staged: int = 0,
 ) -> str:
-    """`t`: the table (its loaded, visible, marked counts and its sort)."""
+    """`t`: the table (its loaded, visible, marked counts and its sort); `staged`: the changes staged, not
+    sent yet."""
     loaded = t.loaded_count
     total = sum(totals.values()) if totals else None
     if total is not None and failed:
@@ -41,6 +43,8 @@ def list_title(
         parts.append(f"{t.visible_count:,} match" + ("" if t.visible_count == 1 else "es"))
     if t.marked:
         parts.append(f"{len(t.marked):,} marked")
+    if staged:
+        parts.append(f"{staged:,} staged")
     if failed:
         parts.append("✖ " + ", ".join(f"{s} {e.label}" for s, e in sorted(failed.items())))
     if t.sort_state:

@@ -60,6 +60,8 @@ async def test_bare_metal_servers_are_priced_from_their_offers_and_a_kind_withou
         await wait_for(pilot, lambda: metal.table.loaded_count and not metal.listing, what="bare metal")
         found = await estimates(app, metal.kind, metal.table.resources(), metal.scope)
         assert found and all(v is not None and v > 0 for _, _, v in found)
+        offers = {o["id"]: o["name"] for z in Sandbox().baremetal.offers.values() for o in z.values()}
+        assert all(named in offers.values() for _, named, _ in found), "each priced as its offer, named"
         volumes = await open_view(pilot, app, "instance.volumes")
         volumes.focus_table()
         assert volumes.may("costs") is False

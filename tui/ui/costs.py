@@ -15,8 +15,9 @@ from ..api.safe import clean
 KEEP = 3600.0  # seconds a price list is kept
 
 
-async def price_list(app: Any, cost: Any, scope: str) -> dict[str, float | None]:
-    """{the catalogue entry's `match` value: its monthly price} in `scope`, read at most once an hour."""
+async def price_list(app: Any, cost: Any, scope: str) -> dict[str, tuple[float | None, str]]:
+    """{the catalogue entry's `match` value: (its monthly price, its name)} in `scope`, read at most once
+    an hour (the name says what an id matched: a bare-metal offer's, not its UUID)."""
     kind = cost.catalogue.get()
     where = "global" if kind.scope_type == "global" else scope
     kept = app.price_lists
@@ -24,13 +25,14 @@ async def price_list(app: Any, cost: Any, scope: str) -> dict[str, float | None]
     if hit is not None and time.monotonic() - hit[0] < KEEP:
         return hit[1]
     rows = await app.service(kind).list_rows(where)
-    prices: dict[str, float | None] = {}
+    prices: dict[str, tuple[float | None, str]] = {}
     for row in rows:
+        name = str(row.name or row.text(cost.match))
         try:
             value = cost.monthly(row)
-            prices[row.text(cost.match)] = float(value) if value is not None else None
+            prices[row.text(cost.match)] = (float(value) if value is not None else None, name)
         except (TypeError, ValueError):
-            prices[row.text(cost.match)] = None
+            prices[row.text(cost.match)] = (None, name)
     kept[(kind.id, where)] = (time.monotonic(), prices)
     return prices
 
@@ -38,14 +40,15 @@ async def price_list(app: Any, cost: Any, scope: str) -> dict[str, float | None]
 async def estimates(app: Any, kind: Any, rows: list[Any], scope: str) -> list[tuple[Any, str, float | None]]:
     """(row, what it is priced as, its monthly estimate or None) for each row."""
     cost = kind.rows.cost
-    lists: dict[str, dict[str, float | None]] = {}
+    lists: dict[str, dict[str, tuple[float | None, str]]] = {}
     out = []
     for row in rows:
         where = kind.scope_of(row) or scope
         if where not in lists:
             lists[where] = await price_list(app, cost, where)
         entry = row.text(cost.key)
-        out.append((row, entry, lists[where].get(entry)))
+        price, name = lists[where].get(entry, (None, entry))
+        out.append((row, name, price))
     return out
 
 

@@ -149,6 +149,12 @@ def test_registry_login_pipes_the_key_only_to_a_registry_of_the_profiles_origins
     other = login_text(ok, None, origins=("https://api.example",))
     assert "printenv" not in other and "allowed_origins" in other
     assert "docker login rg.fr-par.cr.example -u nologin --password-stdin" in other  # the command itself is still there
+    from tui.products.container_registry.kinds import piped_login
+
+    line = piped_login(ok, None, origins=("https://rg.fr-par.cr.example",))  # what y copies: a line of the text
+    assert line == "printenv CLOUDTUI_SECRET_KEY | docker login rg.fr-par.cr.example -u nologin --password-stdin"
+    assert line in trusted.split("\n")
+    assert piped_login(ok, None, origins=()) == "docker login rg.fr-par.cr.example -u nologin --password-stdin"
 
 
 def test_a_tags_pull_command_checks_its_parts():

@@ -61,17 +61,28 @@ def login_command(row: Row, parent: Any = None) -> str:
     return commands.command("docker login {host} -u nologin --password-stdin", host=registry)
 
 
+def piped_login(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> str:
+    """`printenv CLOUDTUI_SECRET_KEY | docker login …`: the line to copy and run, written only for a
+    registry host among the profile's origins (the key goes nowhere else); else the log-in alone."""
+    registry, _ = registry_of(row.text("endpoint"))
+    login = login_command(row, parent)
+    try:
+        commands.key_goes_to(registry, origins)
+    except commands.CommandRefused:
+        return login
+    return f"printenv CLOUDTUI_SECRET_KEY | {login}"
+
+
 def login_text(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> str:
-    """The log-in command and how to give it the key. The line that pipes the secret key in is
-    written only for a registry host among the profile's origins (the key goes nowhere else)."""
+    """The log-in command and how to give it the key (`piped_login`, `y` copies it)."""
     registry, namespace = registry_of(row.text("endpoint"))
     login = login_command(row, parent)
     push = commands.command("{host}/{namespace}", host=registry, namespace=namespace)
     try:
         commands.key_goes_to(registry, origins)
         piped = (
-            "Pipe it in from where you keep it, such as a password manager or the variable cloudtui reads:\n"
-            f"  printenv CLOUDTUI_SECRET_KEY | {login}"
+            "Pipe it in from where you keep it, such as a password manager or the variable cloudtui reads "
+            f"(y copies this line):\n{piped_login(row, parent, origins)}"
         )
     except commands.CommandRefused as err:
         piped = f"Pipe it in from where you keep it. No line sending the key there is offered: {err.reason}."
@@ -179,7 +190,7 @@ NAMESPACES = registry_kind(
         ActionSpec(
             "login",
             "Log in with docker (copy the command)…",
-            shape=ShowValue("Log in to the registry of {name}", login_text, copy=login_command),
+            shape=ShowValue("Log in to the registry of {name}", login_text, copy=piped_login),
             why_not=lambda r: "the namespace is being deleted" if r.get("status") == "deleting" else None,
         ),
     ),

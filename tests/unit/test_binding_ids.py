@@ -40,3 +40,11 @@ def test_a_keymap_id_written_with_dashes_is_the_same_id():
 
     config_path().write_text('[keymap]\npage-up = "ctrl+b"\nmark_all = "A"\n')
     assert resolve({}).keymap == {"page_up": "ctrl+b", "mark_all": "A"}
+
+
+def test_many_keymap_problems_are_one_line_with_a_count_and_each_in_the_log(caplog):
+    from tui.ui.keymap import problems
+
+    said = problems({f"nope_{i}": "x" for i in range(10_000)})
+    assert said.startswith("Keymap: 10,000 problems, the first: no key has the id 'nope_0'") and len(said) < 300
+    assert sum("keymap: no key has the id" in r.getMessage() for r in caplog.records) == 10_000

@@ -196,9 +196,9 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         self.set_interval(5, lambda: collector.resettle(idle=time.monotonic() - self.last_key_at > IDLE_AFTER))
         self._check_log()
         aliases = keymap.unknown_aliases(self.settings.aliases)
-        for problem in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases):
-            if problem:
-                self.notify(problem, title="Configuration", severity="warning", timeout=10)
+        said = [p for p in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases) if p]
+        if said:  # one toast, not one each over the first dialogs at 80x24
+            self.notify("\n".join(said), title="Configuration", severity="warning", timeout=8)
         if self.settings.keymap:
             keymap.check(self, self.settings.keymap)
         if self.ready():

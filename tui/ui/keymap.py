@@ -43,6 +43,9 @@ def _keys(binding: Binding, keymap: dict[str, str]) -> set[str]:
     return {k.strip() for k in keys.split(",") if k.strip()}
 
 
+SAID = 3  # a keymap's problems said on screen; more are counted, and each is logged
+
+
 def problems(keymap: dict[str, str]) -> str:
     """What in `keymap` cannot be, in one line ("" when all can)."""
     from textual.keys import _character_to_key
@@ -70,7 +73,15 @@ def problems(keymap: dict[str, str]) -> str:
     if not said:
         return ""
     clashes = any(" is also " in s for s in said)
-    return "Keymap: " + "; ".join(said) + (": give one of each pair another key in [keymap]" if clashes else "")
+    fix = ": give one of each pair another key in [keymap]" if clashes else ""
+    if len(said) <= SAID:
+        return "Keymap: " + "; ".join(said) + fix
+    import logging
+
+    log = logging.getLogger("cloudtui.ui")
+    for problem in said:  # every one in the log; the console says a few and how many
+        log.warning("keymap: %s", problem)
+    return f"Keymap: {len(said):,} problems, the first: " + "; ".join(said[:SAID]) + f" (all in the log){fix}"
 
 
 def moved(keymap: dict[str, str]) -> dict[str, str]:
@@ -98,7 +109,7 @@ def check(app: Any, keymap: dict[str, str]) -> None:
         said = problems(keymap)
         app.hint_keys = moved(keymap)
         if said:
-            app.call_from_thread(app.notify, said, title="Configuration", severity="warning", timeout=15)
+            app.call_from_thread(app.notify, said, title="Configuration", severity="warning", timeout=8)
 
     app.run_worker(run, thread=True, group="keymap", exit_on_error=False)
 

@@ -69,7 +69,8 @@ class ViewFlowUI:
         async def send(form: Any, extra: dict[str, Any]) -> Any:
             if submit is None:
                 return form
-            await self.cleared(f"{submit_label}: {title}")
+            said = title if title.lower().startswith(submit_label.lower()) else f"{submit_label}: {title}"
+            await self.cleared(said)  # "Back up worker-batch-2", what this ctrl+s sends
             try:
                 with journal.within(self.act):
                     return await submit(form)

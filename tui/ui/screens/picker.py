@@ -29,7 +29,7 @@ def _option(i: int, choice: tuple[Any, ...], current: bool = False, most: int = 
     mark = "  (current)" if current else ""
     if why:
         return Option(
-            Text.assemble(_short(str(choice[0]), most) + mark, (f"  — {_short(str(why), 300)}", "italic")),
+            Text.assemble(_short(str(choice[0]), most) + mark, (f"  — {_short(str(why), 120)}", "italic")),
             id=str(i),
             disabled=True,
         )

@@ -203,3 +203,27 @@ async def test_a_set_editor_asks_the_name_when_it_sends_not_when_it_opens():
         await wait_for(pilot, lambda: posts(sandbox, "/rules") == 1, what="sent once typed")
         await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome == "done")
         assert (app.journal.entries[0].doing.what, app.journal.entries[0].doing.resource) == ("Rules", group.name)
+
+
+async def test_a_data_losing_form_asks_the_name_once_after_the_form_on_production():
+    """An OS install (its disks erased) on a production profile: nothing asked before the form; at ctrl+s
+    one confirmation says what is lost and that the profile is production, the name typed once."""
+    from helpers import act, form_ready, open_view
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        metal = await open_view(pilot, app, "baremetal.servers")
+        server = row_named(metal, "edge-par")
+        metal.table.move_to(server.id)
+        await act(pilot, app, "Install")
+        form = await form_ready(pilot, app)
+        form.query_one("#f-os_id").value = form.form.choices["os_id"][0][1]
+        form.query_one("#f-ssh_key_ids").value = "3f2c8a8e-1d4b-4c2e-9b7a-5e6f7a8b9c0d"
+        await pilot.press("ctrl+s")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert asked.require_text == "edge-par" and "erased" in asked.message and "is production" in asked.message
+        await pilot.press(*"edge-par", "enter")
+        await wait_for(pilot, lambda: posts(sandbox, "/install") == 1, what="sent once typed")
+        assert app.screen is not form and type(app.screen).__name__ != "ConfirmScreen", "asked once"

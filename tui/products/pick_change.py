@@ -72,6 +72,7 @@ class PickChange(Shape):
         sent: list[dict[str, Any]] = []
 
         async def send(body: dict[str, Any]) -> Any:
+            await ui.cleared(title)  # on a production profile: the name typed, at each send
             sent.append(body)
             answer, said = await outcome.send(ui.service(), self.call, ui.scope, row, body)
             if said:

@@ -106,6 +106,8 @@ class SetEditor(Shape):
         if said and not await ui.confirm(f"Send these {self.what}s?", said, "Send"):
             raise Refused(f"Not sent: {said[0].lower()}{said[1:]}")
         body = self.body(records)
+        many = f"{len(records)} {self.what}{'' if len(records) == 1 else 's'}"
+        await ui.cleared(f"Send {many}: {fill_text(self.title, row, ui)}")  # a production profile: at each send
 
         async def read() -> Any:  # after a lost answer: the set as it is now
             return self.body(await self.current(ui, row, fresh=True))[self.key]

@@ -289,6 +289,7 @@ class FormCall(Shape):
             body = self.body.get()(form, row) if self.body is not None else form_body(form)
             typed.update({k: str(v) for k, v in form_body(form).items() if isinstance(v, (str, int, float))})
             made = ui.service(self.creates.get()) if self.creates is not None else None
+            await ui.cleared(title)  # on a production profile: the name typed, at each send
             answer, said = await outcome.send(ui.service(), self.call, ui.scope, row, body, made=made)
             if said:
                 lost.append(said)

@@ -76,7 +76,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fa
         try:
             # on a production profile every send of the conversation asks the name typed, at the send
             typed = (str(len(rows)) if len(rows) > 1 else called(first) or host.kind.title) if production else None
-            ui = ViewFlowUI(host, scope, typed=typed, covered=production and not own)
+            ui = ViewFlowUI(host, scope, typed=typed, covered=production and not own, gates=own)
             result = await conversation(ui, target)
             reveal_once(host, first)
             return result

@@ -18,16 +18,20 @@ if TYPE_CHECKING:
 
 class ViewFlowUI:
     """A flow's dialogs, for a view. On a production profile (`typed`: the name to type) every send is
-    asked, at the send: a form's ctrl+s that sends and an editor's save that sends ask the name first
-    each time (a form left open after a lost answer asks again), as `cleared` does for a flow's own
-    send; a confirmation takes the name typed. `covered`: the name was asked already for the first
-    send (before the flow started). Sends made from a dialog's own worker are journalled as the act
-    that opened it."""
+    asked, at the send. A flow that `gates` itself (`flows.asks_at_send`) calls `cleared` before each
+    of its sends, after its own questions; for any other, a form's ctrl+s that sends and an editor's
+    save that sends ask the name first each time (a form left open after a lost answer asks again),
+    the first send being `covered` by the question asked before the flow started. A confirmation
+    takes the name typed. Sends made from a dialog's own worker are journalled as the act that
+    opened it."""
 
-    def __init__(self, view: ActionHost, scope: str, typed: str | None = None, covered: bool = False) -> None:
+    def __init__(
+        self, view: ActionHost, scope: str, typed: str | None = None, covered: bool = False, gates: bool = False
+    ) -> None:
         self.view = view
         self.typed = typed  # a production profile: the flow's confirmations take this name typed
         self.covered = covered  # the name was typed for the send about to be made
+        self.gates = gates  # the flow asks before each of its sends itself (`cleared`)
         self.act = journal.current()  # what the console is doing, for the sends of the dialogs' workers
         self.app = view.app
         self.scope = scope if scope != ALL else view.create_scope()
@@ -69,8 +73,9 @@ class ViewFlowUI:
         async def send(form: Any, extra: dict[str, Any]) -> Any:
             if submit is None:
                 return form
-            said = title if title.lower().startswith(submit_label.lower()) else f"{submit_label}: {title}"
-            await self.cleared(said)  # "Back up worker-batch-2", what this ctrl+s sends
+            if not self.gates:  # (a flow that gates itself asks after its own questions)
+                said = title if title.lower().startswith(submit_label.lower()) else f"{submit_label}: {title}"
+                await self.cleared(said)  # what this ctrl+s sends
             try:
                 with journal.within(self.act):
                     return await submit(form)
@@ -174,7 +179,7 @@ class ViewFlowUI:
         before = [dict(r) for r in before]
 
         async def saving(records: list[dict[str, Any]]) -> Any:
-            if records != before:
+            if records != before and not self.gates:
                 await self.cleared(f"Send: {title}")
             try:
                 with journal.within(self.act):

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationInfo, field_validator
 from ..vocabulary import Form, Tags, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import HOSTNAME, check_uuids, ctx, reverse_name, sent, split_tags
-from ..flows import confirm_loss
+from ..flows import asks_at_send, confirm_loss
 from ..format import gb
 from .catalogue import money as _money
 
@@ -121,6 +121,7 @@ class InstallForm(Form):
         return check_uuids(v, "SSH key IDs")
 
 
+@asks_at_send
 async def install_flow(ui: Any, server: Row) -> None:
     svc = ui.service()
     systems = await svc.read_all(ui.scope, "os", key="os", params={"offer_id": server.get("offer_id")})
@@ -139,6 +140,7 @@ async def install_flow(ui: Any, server: Row) -> None:
             "Install",
             server.name or server.id,
         )
+        await ui.cleared(f"Install {os_name} on {server.name}")
         return await svc.run(Call("POST", "{id}/install"), ui.scope, server, form.model_dump())
 
     done = await ui.form(
@@ -207,6 +209,7 @@ class ReverseForm(Form):
         return reverse_name(v)
 
 
+@asks_at_send
 async def reverse_flow(ui: Any, server: Row) -> None:
     ips = [ip for ip in server.items("ips") if isinstance(ip, dict)]
     picked = await ui.pick(
@@ -221,6 +224,7 @@ async def reverse_flow(ui: Any, server: Row) -> None:
     svc = ui.service()
 
     async def send(form: ReverseForm) -> Any:
+        await ui.cleared(f"Set the reverse of {picked.get('address')} to {form.reverse or 'none'}")
         return await svc.call(
             "PATCH", ui.scope, "servers", server.id, "ips", str(picked.get("id")), body={"reverse": form.reverse}
         )

@@ -13,7 +13,7 @@ from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo
 from ..vocabulary import Form, labelled
 from ..base import Context, CreateSpec
 from ..fields import ctx, sends
-from ..flows import confirm_loss
+from ..flows import asks_at_send, confirm_loss
 from .names import ascii_name, shown
 
 
@@ -100,6 +100,7 @@ class CloneForm(Form):
     overwrite: labelled("Overwrite its records (they are lost)", bool) = False
 
 
+@asks_at_send
 async def clone_flow(ui: Any, zone: Any) -> None:
     """Clone a zone's records into another; overwriting loses the destination's: its name typed."""
     svc = ui.service()
@@ -123,6 +124,7 @@ async def clone_flow(ui: Any, zone: Any) -> None:
         from ...api.errors import ApiError
 
         into[:] = [form.dest_dns_zone]
+        await ui.cleared(f"Clone {shown(zone.id)} into {shown(form.dest_dns_zone)}")
         try:
             return await svc.call(
                 "POST",
@@ -185,6 +187,7 @@ class ImportForm(Form):
     token: labelled("Former provider's API token", SecretStr, min_length=1, widget="secret")
 
 
+@asks_at_send
 async def import_flow(ui: Any, zone: Any) -> None:
     """Records from the former provider's API replace the zone's: its name typed first."""
     svc = ui.service()
@@ -198,6 +201,7 @@ async def import_flow(ui: Any, zone: Any) -> None:
             "Import",
             zone.id,
         )
+        await ui.cleared(f"Replace the records of {shown(zone.id)}")
         return await svc.call(
             "POST",
             ui.scope,

@@ -12,7 +12,7 @@ from ..vocabulary import Form, labelled
 from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
 from ..times import in_days
 from ..fields import ctx
-from ..flows import confirm_loss
+from ..flows import asks_at_send, confirm_loss
 from .data_forms import _parent_id, database_name
 from .instance_forms import HighAvailability, NodeType, new_instance_form
 
@@ -83,6 +83,7 @@ BACKUP_HERE = CreateSpec(
 )
 
 
+@asks_at_send
 async def backup_flow(ui: Any, instance: Row) -> None:
     from .backups import INSTANCE_BACKUPS
 
@@ -90,6 +91,7 @@ async def backup_flow(ui: Any, instance: Row) -> None:
     dbs = await ui.service().read_all(ui.scope, "instances", instance.id, "databases", key="databases")
 
     async def send(form: BackupHereForm) -> Any:
+        await ui.cleared(f"Back up database {form.database_name} of {instance.name}")
         known = [
             r.id for r in await svc.list_rows(ui.scope)
         ]  # to tell a new backup from the others if the answer is lost
@@ -152,6 +154,7 @@ def restore_targets(backup: Row, instances: list[Row]) -> list[tuple[str, str, s
     return out
 
 
+@asks_at_send
 async def restore_flow(ui: Any, backup: Row) -> None:
     """Restore a backup into a database: the target instance is picked (none by default; another
     engine family greyed), the database named (by default one that does not exist there), and
@@ -184,6 +187,7 @@ async def restore_flow(ui: Any, backup: Row) -> None:
                 "Overwrite",
                 form.database_name,
             )
+        await ui.cleared(f"Restore {backup.name} into database {form.database_name} of {tname}")
         return await outcome.send(
             svc,
             Call("POST", "{id}/restore"),
@@ -235,6 +239,7 @@ class FromSnapshotForm(Form):
     is_ha_cluster: HighAvailability = False
 
 
+@asks_at_send
 async def instance_from_snapshot_flow(ui: Any, snapshot: Row) -> None:
     named = {"instance_name": f"{snapshot.name}-restored"}
     call = Call("POST", "{id}/create-instance")

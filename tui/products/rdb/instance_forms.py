@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_val
 from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, labelled
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, refused_by, sent
-from ..flows import Refused
+from ..flows import Refused, asks_at_send
 
 GB = 1_000_000_000
 USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
@@ -241,6 +241,7 @@ async def new_instance_form(
     choices, context = await catalogue(svc, ui.scope)
 
     async def send(values: Any) -> Any:
+        await ui.cleared(title)  # on a production profile: the name typed, at each send
         return await svc.run(call, ui.scope, row, values.model_dump())
 
     return await ui.form(
@@ -254,6 +255,7 @@ async def new_instance_form(
     )
 
 
+@asks_at_send
 async def clone_flow(ui: Any, instance: Row) -> None:
     title = f"Clone {instance.name} (its data, users and databases)"
     named = {"name": f"{instance.name}-clone"}

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationInfo, field_validator
 from .. import outcome
 from ..base import Choices, Context, CreateSpec, ParentRef, Row
 from ..fields import network_if, not_among
-from ..flows import Refused
+from ..flows import Refused, asks_at_send
 from ..vocabulary import Form, ServiceIp, labelled
 from .instance_forms import PrivateEndpointForm, private_spec
 
@@ -68,6 +68,7 @@ def replica_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 REPLICA_CREATE = CreateSpec(ReplicaForm, replica_payload)
 
 
+@asks_at_send
 async def create_replica_flow(ui: Any, instance: Row) -> None:
     from .children import REPLICAS
 
@@ -76,6 +77,7 @@ async def create_replica_flow(ui: Any, instance: Row) -> None:
     known = [str(r.get("id")) for r in instance.items("read_replicas") if isinstance(r, dict)]
 
     async def send(form: ReplicaForm) -> Any:
+        await ui.cleared(f"Create a read replica of {instance.name}")
         return await outcome.create(
             svc, ui.scope, replica_payload(form, Context(ui.project_id, ui.scope, parent=parent)), known
         )

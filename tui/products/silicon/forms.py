@@ -9,7 +9,7 @@ from pydantic import ValidationInfo, field_validator
 from ..vocabulary import Form, labelled
 from ..base import Call, Choices, CreateSpec, EditSpec, Row
 from ..fields import ctx, sends
-from ..flows import confirm_loss
+from ..flows import asks_at_send, confirm_loss
 from ..format import gb
 
 NAME_PATTERN = r"^[A-Za-z0-9 .-]+$"  # spec 1 §2.10
@@ -78,6 +78,7 @@ class ReinstallForm(Form):
     os_id: labelled("Operating system", min_length=1, widget="select")
 
 
+@asks_at_send
 async def reinstall_flow(ui: Any, server: Row) -> None:
     svc = ui.service()
     systems = await svc.read_all(ui.scope, "os", key="os", params={"server_type": server.get("type")})
@@ -97,6 +98,7 @@ async def reinstall_flow(ui: Any, server: Row) -> None:
             "Reinstall",
             server.name or server.id,
         )
+        await ui.cleared(f"Reinstall {server.name} with {os_name}")  # asked by the loss's own, on production
         return await svc.run(Call("POST", "{id}/reinstall"), ui.scope, server, {"os_id": form.os_id})
 
     done = await ui.form(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ..vocabulary import Form, labelled
 from ..base import Call, Context, CreateSpec, EditSpec
@@ -134,7 +134,7 @@ class RecordForm(Form):
         "Prio (MX, SRV)", int | None, ge=0, le=65535, validate_default=True, placeholder="MX and SRV only"
     ) = None
     comment: labelled("Comment", max_length=255, placeholder="optional") = ""
-    dynamic: Dynamic = NoDynamic()
+    dynamic: Dynamic = Field(default_factory=NoDynamic)  # made, not deep-copied, for each record checked
 
     @field_validator("name")
     @classmethod

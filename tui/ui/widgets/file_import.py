@@ -6,7 +6,8 @@ by the kind's own create form first (a record the form refuses stops the import,
 word (a zone's own name servers, more than half the list) asks first, Cancel focused.
 
 Reading, checking and matching the file run in a worker thread, in one pass each; the list then takes
-the changes a slice at a time (`Staging.stage_plan`), so keys are answered all along."""
+the changes a slice at a time (`Staging.stage_plan`), so keys are answered all along. The cycle
+collector waits meanwhile, as it does while a list loads (`collector.paused`)."""
 
 from __future__ import annotations
 
@@ -41,11 +42,14 @@ async def import_file(view: Any) -> None:
         return
     name = Path(path).name
     rows = [r for r in view.table.resources() if not str(r.id).startswith("+")]
+    from .. import collector
+
     try:
-        text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
-        files.used(path)
-        check = await _checker(view, text)
-        planned = await asyncio.to_thread(_planned, view, text, rows, check)
+        with collector.paused():  # the file's records hold no cycles (see collector.py): no collection stalls a key
+            text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
+            files.used(path)
+            check = await _checker(view, text)
+            planned = await asyncio.to_thread(_planned, view, text, rows, check)
     except (OSError, UnicodeDecodeError) as err:
         view.app.notify(f"{path} cannot be read: {err}. Nothing was staged.", severity="error", timeout=10)
         return
@@ -70,7 +74,8 @@ async def import_file(view: Any) -> None:
             timeout=10,
         )
         return
-    await view.staged.stage_plan(planned)
+    with collector.paused():
+        await view.staged.stage_plan(planned)
     left = (
         f" {counted(len(planned.left), view.kind.singular)} of the file left as listed: a {file.name} cannot say "
         f"what {'it gives' if len(planned.left) == 1 else 'they give'} ({', '.join(planned.left[:3])}"
@@ -100,16 +105,13 @@ async def _checker(view: Any, text: str) -> Any:
     """`(object read) -> what the create form sends for it`, or `Refused` naming it (`where`: its line)
     and why: each object as if typed in the kind's create form (`edit.from_resource`). Its choices are
     read here, on the loop; the check itself runs in the worker thread."""
-    from pydantic import ValidationError
-
     from ...products.flows import Refused
     from ...products.rows import Row, called
-    from .form_fields import first_error
 
     kind, file = view.kind, view.kind.rows.file
     if kind.create is None or kind.edit is None:
         return dict
-    create, edit = kind.create.get(), kind.edit.get()
+    create, edit = await asyncio.to_thread(lambda: (kind.create.get(), kind.edit.get()))  # (imported off the loop)
     _, context = await create.options(view.service, view.scope) if create.options else ({}, {})
     ctx = view.context(view.scope)
     ctx.parent = view.service.parent
@@ -117,10 +119,14 @@ async def _checker(view: Any, text: str) -> Any:
     model, context = create.form_model, context or None
 
     def check(obj: dict[str, Any]) -> dict[str, Any]:
+        from pydantic import ValidationError  # (in the worker thread: imported there the first time)
+
         row = Row(dict(obj), kind.state_field, kind.id_field)
         try:
             form = model.model_validate(edit.from_resource(row), context=context)
         except ValidationError as err:
+            from .form_fields import first_error
+
             said = where(text, obj) or f"{kind.singular} read ({called(row)})"
             raise Refused(f"{said}: {first_error(err, model)}; nothing was staged") from None
         return create.to_payload(form, ctx)

@@ -56,7 +56,7 @@ def _preload_review() -> None:
 
 
 STAGED_COLUMN = Column(STAGED, "±", lambda r: r.text(STAGED), width=1)
-SLICE = 1_000  # changes of a file staged between two turns of the loop: keys are answered meanwhile
+SLICE = 2_500  # changes of a file staged between two turns of the loop (~25 ms): keys are answered meanwhile
 
 
 class StagingHost(Protocol):

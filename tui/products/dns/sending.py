@@ -131,7 +131,7 @@ def _stopped(err: Exception, done: list[Change], part: list[Change], total: int,
         f"{counted(len(done), 'change')} of {total:,} {'was' if len(done) == 1 else 'were'} applied to {shown(zone)} "
         f"({counted(requests, 'request')} of up to {CHUNK:,})"
         if done
-        else f"Nothing was applied to {shown(zone)}"
+        else f"None of the {total:,} changes is known applied to {shown(zone)}"
     )
     first, last = len(done) + 1, len(done) + len(part)
     span = f"change {first:,}" if first == last else f"changes {first:,}–{last:,}"

@@ -68,7 +68,7 @@ def cannot_hold(data: dict[str, Any]) -> str:
 
     for field, said in DYNAMIC.items():
         if data.get(field):
-            return f"a {said} answer, which a zone file cannot say"
+            return f"a dynamic answer ({said}), which a zone file cannot say"
     kind = str(data.get("type") or "")
     try:
         dns.rdatatype.from_text(kind)
@@ -172,8 +172,8 @@ def _beside(text: str, records: list[dict[str, Any]]) -> str:
         other = first.get(name)
         if other is not None:
             return (
-                f"{where(text, c)}: a CNAME stands alone at its name, and {where(text, other)} gives "
-                f"{clean(name or '@')} a {other['type']} record too"
+                f"{where(text, c)}: a CNAME stands alone at its name, and {where(text, other)} is at "
+                f"{clean(name or '@')} too"
             )
     return ""
 

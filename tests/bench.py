@@ -94,7 +94,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="repetitions of each measurement (default 5)")
     parser.add_argument(
-        "--only", default="start,10k,slow,50k", help="sections to run (default: all of start,10k,slow,50k)"
+        "--only",
+        default="start,10k,slow,50k,import",
+        help="sections to run (default: all of start,10k,slow,50k,import)",
     )
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -114,6 +116,8 @@ def main() -> None:
         slow_pages(repeat, add)
     if "50k" in only:
         fifty_thousand(repeat, add)
+    if "import" in only:
+        zone_import(repeat, add)
 
     print()
     print(f"| figure | median | min | max | target | met |  ({repeat} repeats, {os.cpu_count()} cores)")
@@ -252,6 +256,29 @@ def ten_thousand(repeat: int, add: Add) -> None:
         lambda v: True,
     )
     chat.stop()
+
+
+def zone_import(repeat: int, add: Add) -> None:
+    """A zone file of 10,000 records imported over a zone of 10,000 (tests/bench_import.py): the
+    console's work beyond reading the file, against dnspython's own parse of it in the same run."""
+    print("a zone file of 10,000 records …", file=sys.stderr, flush=True)
+    sb10 = SandboxProcess(scale=10_000)
+    r = _child(["zone-import", sb10.url, str(repeat)])
+    sb10.stop()
+    ratios = [s / p for s, p in zip(r["staging"], r["parse"])]
+    add(
+        f"import a zone file of {r['records']:,} records: staging ÷ dnspython's parse of the same file",
+        "×",
+        ratios,
+        "≤ 0.5",
+        lambda v: v <= 0.5,
+    )
+    add("  … dnspython's parse of the file", "s", r["parse"], "(reference)", lambda v: True)
+    add("  … the console reading it (dnspython's reader, a line kept per record)", "s", r["read"], "", lambda v: True)
+    add("  … staging: checked, matched with the zone, staged, drawn", "s", r["staging"], "", lambda v: True)
+    keys = [v * 1000 for v in r["keys"]]
+    add("  … a key while importing: key → frame", "ms", keys, "", lambda v: True)
+    add("  … the slowest key while importing", "ms", [max(keys)], "≤ 100", lambda v: v <= 100)
 
 
 def stages_of(r: dict[str, Any], add: Add) -> None:

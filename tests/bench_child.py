@@ -122,6 +122,10 @@ def child_main(argv: list[str]) -> None:
         print(json.dumps(asyncio.run(scenario_load(rest[0], int(rest[1]), int(rest[2]), int(rest[3]), *rest[4:5]))))
     elif mode == "staging":
         print(json.dumps(asyncio.run(scenario_staging(rest[0], int(rest[1]), int(rest[2]), rest[3]))))
+    elif mode == "zone-import":
+        from bench_import import scenario_zone_import
+
+        print(json.dumps(asyncio.run(scenario_zone_import(rest[0], int(rest[1])))))
     elif mode == "stream":
         print(json.dumps(asyncio.run(scenario_stream(rest[0], int(rest[1]), float(rest[2])))))
     elif mode == "refresh":

@@ -124,3 +124,37 @@ def test_the_review_names_the_zone_root_by_its_label_and_wraps_between_words():
     assert line.startswith("+ add     @ A 192.0.2.1") and "name=" not in line and "—" not in line
     first, rest = _cut("~ change  www A 192.0.2.1  (? sent before, outcome unknown)", 30)
     assert first == "~ change  www A 192.0.2.1  (?" and rest == "sent before, outcome unknown)"
+
+
+class SecondPatchLost(FaultRule):
+    """The answer to the second PATCH is lost (502), and it was not applied."""
+
+    seen: list[int] = []
+
+    def matches(self, method: str, path: str) -> bool:
+        if not super().matches(method, path):
+            return False
+        self.seen.append(1)
+        return len(self.seen) == 2
+
+
+async def test_many_changes_go_a_request_at_a_time_and_one_lost_partway_leaves_only_its_own_unknown(monkeypatch):
+    """Issue (zone-file import) item 4: changes beyond what one request carries (`CHUNK`, 2 here) go in
+    several, in order; the second's answer lost and no look able to tell, the first's are applied, the
+    second's may be (unknown), the third's were not sent."""
+    from tui.products.dns import sending
+    from tui.products.outcome import PartlySent
+
+    monkeypatch.setattr(sending, "CHUNK", 2, raising=False)
+    sandbox = Sandbox(clock=ManualClock())
+    sandbox.faults.append(SecondPatchLost(502, "/records", "PATCH"))
+    sandbox.inject(503, "/versions?page_size=10", method="GET")  # the look's read only
+    service = _service(sandbox)
+    changes = ChangeSet()
+    keys = [changes.add({"name": f"n{n}", "type": "A", "data": "192.0.2.9", "ttl": 3600}) for n in range(5)]
+    with pytest.raises(PartlySent) as stopped:
+        await send_changes(service, "global", changes, await service.list_rows("global"))
+    assert stopped.value.applied == keys[:2] and stopped.value.unknown == keys[2:4]
+    assert "2 changes of 5 were applied" in str(stopped.value) and "cannot be told" in str(stopped.value)
+    assert len([m for m, p in sandbox.requests if m == "PATCH"]) == 2
+    assert {r["name"] for r in sandbox.dns.zones[ZONE]["_records"].values()} >= {"n0", "n1"}

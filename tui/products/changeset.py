@@ -74,10 +74,16 @@ class ChangeSet:
         """The changes sent whose outcome is unknown: they may already be applied."""
         return [c for c in self._changes.values() if c.unknown]
 
-    def mark_unknown(self) -> None:
-        """Every change was sent and its outcome is unknown (see `outcome.OutcomeUnclear`)."""
-        for change in self._changes.values():
+    def mark_unknown(self, keys: Iterable[str] | None = None) -> None:
+        """The changes (`keys`; every one by default) were sent and their outcome is unknown (see
+        `outcome.OutcomeUnclear`)."""
+        for change in self._changes.values() if keys is None else filter(None, map(self._changes.get, keys)):
             change.unknown = True
+
+    def applied(self, keys: Iterable[str]) -> None:
+        """These changes were applied (part of a batch sent in several requests): no longer staged."""
+        for key in keys:
+            self._changes.pop(key, None)
 
     def undo(self, key: str) -> bool:
         return self._changes.pop(key, None) is not None
@@ -93,15 +99,10 @@ class ChangeSet:
         out = []
         for row in rows:
             change = self._changes.get(row.id)
-            if change is None:
-                out.append(row)
-            elif change.op == "edit":
-                out.append(make_row({**row.data, **change.after, STAGED: mark(change)}))
-            else:
-                out.append(make_row({**row.data, STAGED: mark(change)}))
+            out.append(row if change is None else make_row(laid(change, row.data, id_field)))
         for change in self._changes.values():
             if change.op == "add":
-                out.append(make_row({**change.after, id_field: change.key, STAGED: mark(change)}))
+                out.append(make_row(laid(change, {}, id_field)))
         return out
 
     def entries(self, name: Callable[[dict[str, Any]], str]) -> list[Any]:
@@ -138,6 +139,15 @@ class ChangeSet:
 
 
 UNSURE = "  (? sent before, outcome unknown: looked for first)"
+
+
+def laid(change: Change, data: dict[str, Any], id_field: str = "id") -> dict[str, Any]:
+    """A row's data as its staged change shows it (`data`: the row as listed; nothing for an add)."""
+    if change.op == "add":
+        return {**change.after, id_field: change.key, STAGED: mark(change)}
+    if change.op == "edit":
+        return {**data, **change.after, STAGED: mark(change)}
+    return {**data, STAGED: mark(change)}
 
 
 def mark(change: Change) -> str:

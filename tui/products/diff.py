@@ -61,7 +61,7 @@ def as_lines(entries: Iterable[Entry]) -> list[str]:
 def counts(entries: list[Entry]) -> str:
     """`1 added, 2 changed, 1 deleted` (what is there)."""
     said = {"add": "added", "change": "changed", "delete": "deleted"}
-    return ", ".join(f"{n} {said[op]}" for op in said if (n := sum(e.op == op for e in entries))) or "no change"
+    return ", ".join(f"{n:,} {said[op]}" for op in said if (n := sum(e.op == op for e in entries))) or "no change"
 
 
 def show(value: Any) -> str:

@@ -104,10 +104,17 @@ class Cost:
 
 class FileFormat:
     """A standard file a list is written as, beside CSV and JSON (a DNS zone file): `dump` is a `Lazy`
-    of `(rows, parent) -> str`, `name` what it is called, `suffix` its file name's ending. With `load`
-    (a `Lazy` of `(text, parent) -> [object as created]`) and `key` (a `Lazy` of `(object) -> hashable`: an
-    object read and a row's data alike tell it apart)
-    a file is read back into a staged list: what it lacks staged as deletes, what it adds as creates."""
+    of `(rows, parent) -> str`, `name` what it is called, `suffix` its file name's ending.
+
+    With `load` and `key` a file is read back into a staged list (`products.file_plan`): `load` is a
+    `Lazy` of `(text, parent) -> [object as created]` (run in a worker thread; a file it refuses raises
+    `flows.Refused`), `key` of `(object, parent) -> hashable`, what tells an object read and a row's data
+    apart (a record's name, type and data). What the file lacks is staged as deletes, what it adds as
+    creates, and an object whose `fields` (what else the file carries: a record's TTL) differ from its
+    row's as a change. `holds` (`(row) -> bool`): a row the file can hold — others are never deleted,
+    nor an object standing for one staged. `where` (`(text, object read) -> str`): where it stands in
+    the file ("line 7: …"). `vital` (`(row) -> str | None`): what deleting the row takes away, said
+    before anything is staged (a zone's own name servers)."""
 
     def __init__(
         self,
@@ -116,11 +123,13 @@ class FileFormat:
         dump: Lazy[Any],
         load: Lazy[Any] | None = None,
         key: Lazy[Any] | None = None,
-        holds: Lazy[Any] | None = None,  # `(row) -> bool`: a row the file can hold (others are never deleted)
-        where: Lazy[Any] | None = None,  # `(text, object read) -> str`: where it stands in the file ("line 7: …")
+        fields: tuple[str, ...] = (),
+        holds: Lazy[Any] | None = None,
+        where: Lazy[Any] | None = None,
+        vital: Lazy[Any] | None = None,
     ) -> None:
         self.name, self.suffix, self.dump, self.load, self.key, self.holds = name, suffix, dump, load, key, holds
-        self.where = where
+        self.fields, self.where, self.vital = fields, where, vital
 
 
 class Rows(Options):
@@ -174,9 +183,10 @@ class Writing(Options):
     # A lost answer: return what the look found applied, or say the look (`outcome.judged`); changes
     # marked unknown (`changes.unknown`) are looked for before a send.
     batch: Lazy[Any] | None = None
-    # A rule between the objects of a staged list, `(data, others) -> str | None` (what `data` breaks
-    # among `others`, as staged): the form checks it; an undo that would break it is refused, and so is a
-    # review whose changes break it (a CNAME stands alone at its name).
+    # A rule between the objects of a staged list, `(rows, changed) -> (index, why) | None`: the first
+    # of `rows` (as staged) at the positions `changed` that breaks it among the others, in one pass. An
+    # undo that would break it is refused, and so is a review whose changes break it (a CNAME stands
+    # alone at its name); the form checks the same rule itself.
     staged_rule: Lazy[Any] | None = None
     label: Callable[[dict[str, Any]], str] | None = (
         None  # an object's name in a review, when its name does not tell it apart

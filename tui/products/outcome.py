@@ -64,6 +64,17 @@ class OutcomeUnclear(Exception):
     send of a kind's batch looks first, and sends only what the resource does not already hold."""
 
 
+class PartlySent(Exception):
+    """A batch sent as several requests (more changes than one request carries) stopped after some
+    were applied: the changes `applied` (their keys) are done; those `unknown` went in a request whose
+    answer was lost and that no look could tell — they may be; the rest were not sent. The message says
+    what was applied and what stopped it; what was not applied stays staged."""
+
+    def __init__(self, message: str, applied: list[str], unknown: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.applied, self.unknown = applied, unknown or []
+
+
 def identity(kind: Any, payload: dict[str, Any]) -> dict[str, Any]:
     """What tells the object a create made from the others in a fresh listing: the kind's own
     `identity(payload)` when it declares one (a payload that wraps the object: `{"rules": [...]}`),

@@ -133,9 +133,11 @@ RECORDS = dns_kind(
             "zone",
             Lazy("tui.products.dns.zone_file:dump"),
             load=Lazy("tui.products.dns.zone_file:load"),
-            key=Lazy("tui.products.dns.zone_file:key"),
+            key=Lazy("tui.products.dns.identity:key"),
+            fields=("ttl", "priority"),  # a TTL changed is a change (~), not another record
             holds=Lazy("tui.products.dns.zone_file:holds"),
             where=Lazy("tui.products.dns.zone_file:where"),
+            vital=Lazy("tui.products.dns.zone_file:vital"),
         )
     ),
     # Records are edited as a change set: staged, reviewed as a diff, sent in one PATCH of `changes`.

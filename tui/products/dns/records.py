@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ..vocabulary import Form, labelled
 from ..base import Call, Context, CreateSpec, EditSpec
@@ -106,10 +106,21 @@ def cname_beside(rtype: str, name: str, rows: list[dict[str, Any]]) -> str | Non
     return None
 
 
-def stands_alone(record: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
-    """The form's rule between records (`cname_beside`) for a record as staged among the `others`:
-    an undo that brings back a CNAME beside a record staged since is refused with it."""
-    return cname_beside(str(record.get("type") or ""), str(record.get("name") or "").rstrip(".").lower(), others)
+def stands_alone(rows: list[dict[str, Any]], changed: list[int]) -> tuple[int, str] | None:
+    """The form's rule between records (`cname_beside`) over a zone's records as staged: the first
+    of those at `changed` that breaks it among the others, and why (an undo that brings back a CNAME
+    beside a record staged since; a review of changes that put one beside another). The records are
+    grouped by name once, so a review of thousands costs one pass."""
+    by_name: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by_name.setdefault(str(r.get("name") or "").rstrip(".").lower(), []).append(i)
+    for i in changed:
+        name = str(rows[i].get("name") or "").rstrip(".").lower()
+        others = [rows[j] for j in by_name.get(name, ()) if j != i]
+        problem = cname_beside(str(rows[i].get("type") or ""), name, others) if others else None
+        if problem:
+            return i, problem
+    return None
 
 
 class RecordForm(Form):
@@ -123,7 +134,7 @@ class RecordForm(Form):
         "Prio (MX, SRV)", int | None, ge=0, le=65535, validate_default=True, placeholder="MX and SRV only"
     ) = None
     comment: labelled("Comment", max_length=255, placeholder="optional") = ""
-    dynamic: Dynamic = NoDynamic()
+    dynamic: Dynamic = Field(default_factory=NoDynamic)  # made, not deep-copied, for each record checked
 
     @field_validator("name")
     @classmethod

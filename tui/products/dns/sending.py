@@ -1,23 +1,33 @@
-"""Staged record changes sent as one PATCH of `changes` (spec 3 §4.1), and the look when its answer
-is lost: every applied PATCH makes a zone version (all or nothing), so the versions made since the
+"""Staged record changes sent as PATCHes of `changes` (spec 3 §4.1), and the look when an answer is
+lost: every applied PATCH makes a zone version (all or nothing), so the versions made since the
 send are read and each is asked whether it holds what was sent — not merely whether one exists,
 since another client may have changed the zone meanwhile. A look that fails, or cannot tell, keeps
 the changes staged and marked unknown; the next send looks at the zone first and sends only what it
-does not hold (an add sent twice is refused: the zone already holds it)."""
+does not hold (an add sent twice is refused: the zone already holds it).
+
+The spec states no limit on `changes`; a send of more than `CHUNK` (an imported zone file's) goes as
+several PATCHes of `CHUNK`, in order, each its own version and all-or-nothing. One that stops after
+another was applied raises `PartlySent`: the changes applied are said and unstaged, the rest stay
+staged (those of a request whose answer was lost and that no look could tell, marked unknown).
+Every look reads each record once (`Held`), whatever the number of changes."""
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import re
 from typing import Any, Iterable
 
 from ..changeset import Change
 from ..nouns import counted
-from ..outcome import OutcomeUnclear, judged
+from ..outcome import NotApplied, OutcomeUnclear, PartlySent, judged
 from .names import shown
 from .records import record_of
 
 LOOK_AT_MOST = 10  # versions read after a lost answer; more than that since the send: cannot tell
+# Changes per PATCH: 10,000 records imported over a zone of 10,000 others (20,000 changes) make 20 of the
+# 100 versions a zone keeps, and a request's body stays near 150 KB.
+CHUNK = 1_000
 VERBS = {"add": "add", "edit": "change", "delete": "delete"}
 HOSTS = ("CNAME", "ALIAS", "NS", "PTR", "MX", "DNAME")
 
@@ -33,10 +43,11 @@ def op_of(change: Change) -> dict[str, Any]:
 
 
 async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str | None:
-    """The staged changes as one PATCH, in the order staged. Changes whose outcome is unknown (an
-    earlier send lost its answer) are looked for in the zone first: those it holds are not sent
-    again. Returns what to say when something was applied without an answer, None when answered."""
-    from ...api.errors import ApiError, InvalidArguments, OutcomeUnknown
+    """The staged changes as PATCHes of at most `CHUNK`, in the order staged. Changes whose outcome
+    is unknown (an earlier send lost its answer) are looked for in the zone first: those it holds are
+    not sent again. Returns what to say when something was applied without an answer, None when
+    answered; raises `PartlySent` when the send stops after a request was applied."""
+    from ...api.errors import ApiError
 
     zone = service.parent.id
     known = {str(r.id) for r in rows}
@@ -55,46 +66,99 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
                 err.method,
                 err.url,
             ) from None
-        there = [c for c in changes.unknown if holds(now, c, set())]  # a record the zone holds is not added twice
-        staged = [c for c in staged if c not in there]
+        held = Held(now)
+        there = {c.key for c in changes.unknown if held.holds(c, set())}  # a record the zone holds is not added twice
+        staged = [c for c in staged if c.key not in there]
         if there:
             were = "was" if len(there) == 1 else "were"
             said = f"{counted(len(there), 'change')} sent before {were} found applied in {shown(zone)}: not sent again."
         if not staged:
             return said
-    ops = [op_of(c) for c in staged]
-    before = await latest_version(service, scope, zone)
-    try:
-        await service.call(
-            "PATCH", scope, "dns-zones", zone, "records", body={"changes": ops, "return_all_records": False}
-        )
-    except InvalidArguments as err:
-        raise named(err, staged, service.kind.writing.label) from None
-    except OutcomeUnknown as err:
+    told, done = [said], []
+    for at in range(0, len(staged), CHUNK):
+        part = staged[at : at + CHUNK]
         try:
-            applied, saw = await look(service, scope, zone, staged, before, known)
-        except ApiError as look_err:
-            raise OutcomeUnclear(
-                f"{err.summary}\nLooking at the versions of {shown(zone)} failed too ({look_err.summary}), "
-                "so cloudtui cannot tell whether the changes were applied."
-            ) from None
-        return "\n".join(filter(None, [said, judged(err, applied, saw)]))
-    return said or None
+            told.append(await _request(service, scope, zone, part, known, at, len(staged)))
+        except (ApiError, NotApplied, OutcomeUnclear) as err:
+            unclear = isinstance(err, OutcomeUnclear)
+            if not done and (not unclear or len(part) == len(staged)):
+                raise  # nothing applied, or the one request may have been: every change stays staged, as it was
+            unknown = [c.key for c in part] if unclear else []
+            raise PartlySent(_stopped(err, done, part, len(staged), zone), [c.key for c in done], unknown) from None
+        done.extend(part)
+    return "\n".join(filter(None, told)) or None
 
 
-def named(err: Any, staged: list[Change], label: Any) -> Any:
+async def _request(
+    service: Any, scope: str, zone: str, part: list[Change], known: set[str], at: int, total: int
+) -> str:
+    """One PATCH of `part` (the changes from `at` of `total`): "" when answered, what the look found
+    when its answer was lost and it was applied; `NotApplied`, `OutcomeUnclear` otherwise."""
+    from ...api import journal
+    from ...api.errors import ApiError, InvalidArguments, OutcomeUnknown
+
+    before = await latest_version(service, scope, zone)
+    several = len(part) < total  # each request its own entry in the journal, saying which changes
+    what = f"Send changes {at + 1:,}–{at + len(part):,} of {total:,}"
+    with journal.doing(what, service.kind.product, shown(zone), retry=False) if several else contextlib.nullcontext():
+        try:
+            await service.call(
+                "PATCH",
+                scope,
+                "dns-zones",
+                zone,
+                "records",
+                body={"changes": [op_of(c) for c in part], "return_all_records": False},
+            )
+        except InvalidArguments as err:
+            raise named(err, part, service.kind.writing.label, at, total) from None
+        except OutcomeUnknown as err:
+            try:
+                applied, saw = await look(service, scope, zone, part, before, known)
+            except ApiError as look_err:
+                raise OutcomeUnclear(
+                    f"{err.summary}\nLooking at the versions of {shown(zone)} failed too ({look_err.summary}), "
+                    "so cloudtui cannot tell whether the changes were applied."
+                ) from None
+            return judged(err, applied, saw)
+    return ""
+
+
+def _stopped(err: Exception, done: list[Change], part: list[Change], total: int, zone: str) -> str:
+    """What a send that stopped partway applied, and why it stopped."""
+    requests = -(-len(done) // CHUNK)
+    applied = (
+        f"{counted(len(done), 'change')} of {total:,} {'was' if len(done) == 1 else 'were'} applied to {shown(zone)} "
+        f"({counted(requests, 'request')} of up to {CHUNK:,})"
+        if done
+        else f"None of the {total:,} changes is known applied to {shown(zone)}"
+    )
+    first, last = len(done) + 1, len(done) + len(part)
+    span = f"change {first:,}" if first == last else f"changes {first:,}–{last:,}"
+    if isinstance(err, OutcomeUnclear):
+        why = f"the answer to the request of {span} was lost, and whether it was applied cannot be told: {err}"
+    elif isinstance(err, NotApplied):
+        why = f"the answer to the request of {span} was lost, and it was not applied: {err}"
+    else:
+        why = f"the request of {span} was refused: {getattr(err, 'summary', err)}"
+    return f"{applied}; then {why}"
+
+
+def named(err: Any, staged: list[Change], label: Any, at: int = 0, total: int | None = None) -> Any:
     """The refusal with each `changes.N…` it names turned into the staged change sent N-th, as the
-    operator knows it: "change 6 of 6 (add www CNAME …)" rather than an index into a list never seen."""
+    operator knows it: "change 6 of 6 (add www CNAME …)" rather than an index into a list never seen
+    (`at`: where `staged` starts among the `total` changes, when they go in several requests)."""
     details = err.body.get("details")
     if not isinstance(details, list):
         return err
+    total = len(staged) if total is None else total
     out = []
     for d in details:
         m = re.match(r"^changes\.(\d+)\b", str(d.get("argument_name") or "")) if isinstance(d, dict) else None
         if m and int(m.group(1)) < len(staged):
             c = staged[int(m.group(1))]
             what = label(c.after if c.op == "add" else {**c.before, **c.after}) if label else c.key
-            d = {**d, "argument_name": f"change {int(m.group(1)) + 1} of {len(staged)} ({VERBS[c.op]} {what}):"}
+            d = {**d, "argument_name": f"change {at + int(m.group(1)) + 1:,} of {total:,} ({VERBS[c.op]} {what}):"}
         out.append(d)
     return type(err)(err.status, err.message, err.type, {**err.body, "details": out}, err.method, err.url)
 
@@ -118,8 +182,8 @@ async def look(
     if not new:
         return False, f"{name} has no new version: nothing was applied."
     for vid in reversed(new):  # the oldest first: the PATCH was read soon after `before`
-        records = await service.read_all(scope, "dns-zones", "version", vid, key="records")
-        if all(holds(records, c, known) for c in staged):
+        held = Held(await service.read_all(scope, "dns-zones", "version", vid, key="records"))
+        if all(held.holds(c, known) for c in staged):
             return True, f"a new version of {name} holds the {counted(len(staged), 'change')} sent: they were applied."
     if before not in versions and len(versions) >= LOOK_AT_MOST:
         return (
@@ -133,21 +197,41 @@ async def look(
     )
 
 
-def holds(records: Iterable[dict[str, Any]], change: Change, known: set[str]) -> bool:
-    """Whether a zone's `records` hold what `change` asked: a record added (one not `known` before
-    the send, with the data sent), a record set (it now has each field sent), a record deleted."""
-    records = [r for r in records if isinstance(r, dict)]
-    if change.op == "delete":
-        return not any(str(r.get("id")) == change.key for r in records)
-    if change.op == "add":
-        sent = record_of(change.after)
-        return any(str(r.get("id")) not in known and _same(r, sent, ("name", "type", "data", "ttl")) for r in records)
-    sent = record_of({**change.before, **change.after})
-    fields = [k for k in change.after if k in sent or change.after[k] is None]
-    mine = [r for r in records if str(r.get("id")) == change.key]
-    if mine:
-        return _same(mine[0], {**sent, **{k: None for k, v in change.after.items() if v is None}}, fields)
-    return any(_same(r, sent, ("name", "type", "data", "ttl", *fields)) for r in records)
+class Held:
+    """A zone's records (or a version's), indexed once: whether they hold a change is then a look-up,
+    so a look over a thousand changes reads each record once rather than once per change."""
+
+    def __init__(self, records: Iterable[Any]) -> None:
+        self.by_id: dict[str, dict[str, Any]] = {}
+        self.alike: dict[tuple[str, str, str], list[dict[str, Any]]] = {}  # by name, type and data as stored
+        for r in records:
+            if isinstance(r, dict):
+                self.by_id[str(r.get("id"))] = r
+                self.alike.setdefault(_content(r), []).append(r)
+
+    def holds(self, change: Change, known: set[str]) -> bool:
+        """Whether the records hold what `change` asked: a record added (one not `known` before the
+        send, with the data sent), a record set (it now has each field sent), a record deleted."""
+        if change.op == "delete":
+            return change.key not in self.by_id
+        if change.op == "add":
+            sent = record_of(change.after)
+            return any(
+                str(r.get("id")) not in known and _same(r, sent, ("name", "type", "data", "ttl"))
+                for r in self.alike.get(_content(sent), ())
+            )
+        sent = record_of({**change.before, **change.after})
+        fields = [k for k in change.after if k in sent or change.after[k] is None]
+        mine = self.by_id.get(change.key)
+        if mine is not None:
+            return _same(mine, {**sent, **{k: None for k, v in change.after.items() if v is None}}, fields)
+        alike = self.alike.get(_content(sent), ())
+        return any(_same(r, sent, ("name", "type", "data", "ttl", *fields)) for r in alike)
+
+
+def _content(record: dict[str, Any]) -> tuple[str, str, str]:
+    rtype = str(record.get("type") or "").upper()
+    return _host(record.get("name")), rtype, _data(rtype, record.get("data"))
 
 
 def _same(record: dict[str, Any], sent: dict[str, Any], fields: Iterable[str]) -> bool:

@@ -273,8 +273,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             version[key] = version.get(key, 0) + 1
             if search:
                 search.pop(key, None)
-            if sorted_by:
-                sorted_by.pop(key, None)
+            was = sorted_by.pop(key, None) if sorted_by else None  # its sort value as last ordered, if known
             if old is None:
                 lines = None  # a new row: the table's size changes too
                 if appendable and not reorder:
@@ -286,7 +285,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
                         visible = True
                 else:
                     reorder = True
-            elif not reorder and ordered and self._affects_order(old, row):
+            elif not reorder and ordered and self._affects_order(old, row, was):
                 reorder = True
             elif not visible or lines is not None:
                 pos = self._positions().get(key)
@@ -305,8 +304,10 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             return
         self._changed(order=reorder, repaint=reorder or visible)
 
-    def _affects_order(self, old: Any, new: Any) -> bool:
-        if self._sort and self._sort_value(old) != self._sort_value(new):
+    def _affects_order(self, old: Any, new: Any, was: tuple[Any, ...] | None = None) -> bool:
+        """Whether a row changed in a way that moves it (`was`: its kept sort value, which spares
+        working the old one out again: thousands of rows staged at once)."""
+        if self._sort and (was[:-1] if was is not None else self._sort_value(old)) != self._sort_value(new):
             return True
         return bool(self._filter) and self._matches(old) != self._matches(new)
 

@@ -1,23 +1,21 @@
 """Staged edits in a list view (a kind with `batch`): `c`, `e` and `d` change a ChangeSet laid over
-the rows instead of sending; `u` undoes the change on the row under the cursor; `w` shows the diff
-and, once confirmed, sends it all in one request built by the kind. A failed send keeps every
-staged change; a refresh keeps them too. A batch whose answer was lost may look and say what it
-found: it returns what to say when the changes were applied after all, raises `NotApplied` (the
-changes stay staged) when they were not, and `OutcomeUnclear` when it cannot tell: the changes stay
-staged marked `?` (unknown), and the batch looks for them before sending them again. A part of
-ResourceView (`Staging`), which says what it needs of the view (`StagingHost`).
+the rows instead of sending; `u` undoes the change on the row under the cursor; a file read back
+(`I`) stages its changes a slice at a time; `w` shows the diff and, once confirmed, sends them all
+through the kind's batch (`staged_send`). A failed send keeps every staged change; a refresh keeps
+them too. A part of ResourceView (`Staging`), which says what it needs of the view (`StagingHost`).
 """
 
 from __future__ import annotations
 
+import asyncio
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ...api.errors import OutcomeUnknown
 from ...products.base import Column, Row
-from ...products.changeset import STAGED, ChangeSet
-from ...products.nouns import counted
+from ...products.changeset import STAGED, ChangeSet, laid
 from ...products.rows import called
-from ..errors import guarded, notify_error
+from ..errors import guarded
+from .staged_send import Sending
 
 if TYPE_CHECKING:
     from ...products.base import ResourceKind
@@ -58,6 +56,7 @@ def _preload_review() -> None:
 
 
 STAGED_COLUMN = Column(STAGED, "±", lambda r: r.text(STAGED), width=1)
+SLICE = 2_500  # changes of a file staged between two turns of the loop (~25 ms): keys are answered meanwhile
 
 
 class StagingHost(Protocol):
@@ -81,7 +80,7 @@ class StagingHost(Protocol):
     def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
 
 
-class Staging:
+class Staging(Sending):
     """A list's staged changes: laid over its rows, reviewed, sent as one batch."""
 
     def __init__(self, host: StagingHost, changes: ChangeSet | None) -> None:
@@ -157,6 +156,35 @@ class Staging:
             data.update(change.before)
         return self.kind.row_maker(self.scope)(data)
 
+    async def stage_plan(self, plan: Any) -> None:
+        """A file's changes (`file_plan.Plan`: deletes, then changes, then adds), staged a slice at a
+        time, each slice's rows shown in one update of the table: linear in the changes, and the loop
+        turns between slices, so keys are answered while ten thousand are staged."""
+        assert self.changes is not None
+        make, id_field, changes = self.kind.row_maker(self.scope), self.kind.id_field, self.changes
+        steps = chain(
+            (("delete", row, None) for row in plan.deletes),
+            (("edit", row, patch) for row, patch in plan.edits),
+            (("add", None, payload) for payload in plan.adds),
+        )
+        for _ in range(0, len(plan), SLICE):
+            shown = []
+            for op, row, what in islice(steps, SLICE):
+                if op == "add":
+                    key, data = changes.add(what), {}
+                elif op == "edit":
+                    key, data = row.id, row.data
+                    changes.edit(key, data, what)
+                else:
+                    key, data = row.id, row.data
+                    changes.delete(key, data)
+                change = changes.get(key)
+                if change is not None:
+                    shown.append(make(laid(change, data, id_field)))
+            self.table.upsert(shown)
+            self._staged_changed()
+            await asyncio.sleep(0)
+
     def stage_add(self, payload: dict[str, Any]) -> Row:
         assert self.changes is not None
         key = self.changes.add(payload)
@@ -204,30 +232,32 @@ class Staging:
         rule = self.kind.writing.staged_rule
         if rule is None:
             return None
-        return rule.get()({k: v for k, v in data.items() if k != STAGED}, self.rows_as_staged(but=key))
+        rows = [*self.rows_as_staged(but=key), {k: v for k, v in data.items() if k != STAGED}]
+        found = rule.get()(rows, [len(rows) - 1])
+        return found[1] if found else None
 
     def broken(self) -> str | None:
         """The first staged row (added or changed) that breaks the kind's rule among the others (one
-        staged, another read since, or an undo), said with its name; None when the changes keep it."""
+        staged, another read since, or an undo), said with its name; None when the changes keep it.
+        The rule is given every row at once: one pass, however many changes are staged."""
         assert self.changes is not None
-        for change in self.changes.changes:
-            row = self.table.get(change.key) if change.op != "delete" else None
-            problem = self.breaks(row.data, change.key) if row is not None else None
-            if problem:
-                return f"{self.label_of(row.data) or change.key}: {problem}"
-        return None
-
-    def _settle(self) -> None:
-        """The changes applied: their rows shown as sent, unmarked, at once (the list read again
-        replaces them; should that read fail, they do not stay marked as still to send)."""
-        assert self.changes is not None
-        make = self.kind.row_maker(self.scope)
-        for change in self.changes.changes:
-            row = self.table.get(change.key)
-            if change.op == "delete" or row is None:
-                self.table.remove([change.key])
-            else:
-                self.table.upsert([make({k: v for k, v in row.data.items() if k != STAGED})])
+        rule = self.kind.writing.staged_rule
+        if rule is None:
+            return None
+        rows: list[dict[str, Any]] = []
+        changed: list[int] = []
+        for row in self.table.resources():
+            change = self.changes.get(row.id)
+            if change is not None and change.op == "delete":
+                continue
+            if change is not None:
+                changed.append(len(rows))
+            rows.append({k: v for k, v in row.data.items() if k != STAGED})
+        found = rule.get()(rows, changed)
+        if found is None:
+            return None
+        at, problem = found
+        return f"{self.label_of(rows[at]) or rows[at].get(self.kind.id_field)}: {problem}"
 
     @guarded("Undo")
     def undo(self) -> None:
@@ -243,98 +273,3 @@ class Staging:
                 return
             if self.changes.undo(key):
                 self._restage_one(key, before)
-
-    @guarded("Send")
-    def write(self) -> None:
-        if not self.staging or not self.changes:  # (the key is dim then: nothing to send)
-            return
-        from ..dialogs import open_dialog
-
-        broken = self.broken()
-        if broken:
-            said = f"{broken}. Change it (e) or undo it (u) first."
-            self.app.notify(said, title="Not sent", severity="warning", timeout=10)
-            return
-        entries = self.changes.entries(self.label_of)
-        count = len(self.changes)
-
-        def answered(ok: bool | None) -> None:
-            if ok and self.app.settings.production:  # every change on a production profile: a name typed
-                from ..screens.confirm import ConfirmScreen
-
-                parent = self.service.parent
-                named = str(parent.name if parent is not None else self.kind.title_in_text)
-                said = f"Send {counted(count, 'change')} to {named}."
-                said += f"\n\nProfile {self.app.settings.profile} is production."
-                asked = ConfirmScreen(f"Send to {named}?", said, "Send", require_text=named)
-                self.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
-            elif ok:
-                self._send_changes()
-
-        open_dialog(
-            self.app,
-            "diff",
-            answered,
-            title=f"Send {counted(count, 'change')} to {self.kind.title_in_text}?",
-            entries=entries,
-            confirm_label="Send",
-        )
-
-    def _send_changes(self) -> None:
-        self.host.run_worker(self._sending(), exclusive=True, group="mutate", exit_on_error=False)
-
-    async def _sending(self) -> None:
-        self.sending = True
-        try:
-            await self._send()
-        finally:
-            self.sending = False
-
-    async def _send(self) -> None:
-        assert self.changes is not None and self.kind.writing.batch is not None
-        rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
-        from ...products.outcome import NotApplied, OutcomeUnclear
-
-        lost = "Sending the changes: the answer was lost"
-        from ...api import journal
-
-        parent = self.service.parent
-        try:
-            what = f"Send {counted(len(self.changes), 'staged change')}"
-            with journal.doing(what, self.kind.product, parent.name if parent else "", retry=False):  # w sends again
-                said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
-        except NotApplied as err:
-            self.app.notify(
-                f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20
-            )
-            self.host.reload()
-            return
-        except (OutcomeUnclear, OutcomeUnknown) as err:
-            self.changes.mark_unknown()
-            self._staged_changed()
-            then = (
-                "look at the list before sending again"
-                if isinstance(err, OutcomeUnknown)  # a batch that cannot look
-                else "w looks for them first and sends only what is missing"
-            )
-            self.app.notify(
-                f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
-                f"(they may have been applied): {then}.",
-                title=lost,
-                severity="warning",
-                timeout=20,
-            )
-            self.host.reload()
-            return
-        except Exception as err:
-            notify_error(self.app, err, f"Sending {counted(len(self.changes), 'change')}")
-            return  # nothing lost: every change stays staged
-        sent = len(self.changes)
-        self._settle()
-        self.changes.clear()
-        self._staged_changed()
-        if isinstance(said, str) and said:  # the answer was lost, and the batch looked: applied
-            self.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
-        else:
-            self.app.notify(f"Sent {counted(sent, 'change')}.", timeout=4)
-        self.host.reload()

@@ -1,0 +1,157 @@
+"""Sending a list's staged changes (`w`): the review as a diff (Cancel focused; on a production
+profile the name typed too), then the kind's batch in a worker, and what came of it said one way.
+Sent: the rows shown as sent. Refused: every change stays staged. The answer lost, and the batch's
+look found them not applied (`NotApplied`): they stay staged; could not tell (`OutcomeUnclear`):
+they stay staged marked `?`, and the batch looks for them before sending them again. Stopped after
+some were applied (`PartlySent`, a batch sent in several requests): what was applied is said and
+unstaged, the rest stays staged. A part of `Staging` (a mixin over its changes, table and host).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...api.errors import OutcomeUnknown
+from ...products.changeset import STAGED
+from ...products.nouns import counted
+from ..errors import guarded, notify_error
+
+
+class Sending:
+    """`w` and what follows it, for `Staging`."""
+
+    changes: Any
+    host: Any
+    app: Any
+    kind: Any
+    service: Any
+    scope: str
+    table: Any
+    sending: bool
+
+    @guarded("Send")
+    def write(self) -> None:
+        if not self.staging or not self.changes:  # (the key is dim then: nothing to send)
+            return
+        from ..dialogs import open_dialog
+
+        broken = self.broken()
+        if broken:
+            said = f"{broken}. Change it (e) or undo it (u) first."
+            self.app.notify(said, title="Not sent", severity="warning", timeout=10)
+            return
+        entries = self.changes.entries(self.label_of)
+        count = len(self.changes)
+
+        def answered(ok: bool | None) -> None:
+            if ok and self.app.settings.production:  # every change on a production profile: a name typed
+                from ..screens.confirm import ConfirmScreen
+
+                parent = self.service.parent
+                named = str(parent.name if parent is not None else self.kind.title_in_text)
+                said = f"Send {counted(count, 'change')} to {named}."
+                said += f"\n\nProfile {self.app.settings.profile} is production."
+                asked = ConfirmScreen(f"Send to {named}?", said, "Send", require_text=named)
+                self.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
+            elif ok:
+                self._send_changes()
+
+        open_dialog(
+            self.app,
+            "diff",
+            answered,
+            title=f"Send {counted(count, 'change')} to {self.kind.title_in_text}?",
+            entries=entries,
+            confirm_label="Send",
+        )
+
+    def _send_changes(self) -> None:
+        self.host.run_worker(self._sending(), exclusive=True, group="mutate", exit_on_error=False)
+
+    async def _sending(self) -> None:
+        self.sending = True
+        try:
+            await self._send()
+        finally:
+            self.sending = False
+
+    async def _send(self) -> None:
+        assert self.changes is not None and self.kind.writing.batch is not None
+        rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
+        from ...products.outcome import NotApplied, OutcomeUnclear, PartlySent
+
+        lost = "Sending the changes: the answer was lost"
+        from ...api import journal
+
+        parent = self.service.parent
+        try:
+            what = f"Send {counted(len(self.changes), 'staged change')}"
+            with journal.doing(what, self.kind.product, parent.name if parent else "", retry=False):  # w sends again
+                said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
+        except NotApplied as err:
+            self.app.notify(
+                f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20
+            )
+            self.host.reload()
+            return
+        except (OutcomeUnclear, OutcomeUnknown) as err:
+            self.changes.mark_unknown()
+            self._staged_changed()
+            then = (
+                "look at the list before sending again"
+                if isinstance(err, OutcomeUnknown)  # a batch that cannot look
+                else "w looks for them first and sends only what is missing"
+            )
+            self.app.notify(
+                f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
+                f"(they may have been applied): {then}.",
+                title=lost,
+                severity="warning",
+                timeout=20,
+            )
+            self.host.reload()
+            return
+        except PartlySent as err:  # the requests applied are done; the rest stay staged
+            self._settle(err.applied)
+            self.changes.applied(err.applied)
+            self.changes.mark_unknown(err.unknown)
+            self._staged_changed()
+            left = len(self.changes)
+            stay = "The change not applied stays" if left == 1 else f"The {left:,} changes not applied stay"
+            unsure = f", {len(err.unknown):,} of them marked ? (they may have been applied)" if err.unknown else ""
+            self.app.notify(
+                f"{err}\n{stay} staged{unsure}: change (e) or undo (u) one refused, then w sends what is staged.",
+                title="Sending the changes: stopped partway",
+                severity="warning",
+                timeout=30,
+            )
+            self.host.reload()
+            return
+        except Exception as err:
+            notify_error(self.app, err, f"Sending {counted(len(self.changes), 'change')}")
+            return  # nothing lost: every change stays staged
+        sent = len(self.changes)
+        self._settle()
+        self.changes.clear()
+        self._staged_changed()
+        if isinstance(said, str) and said:  # the answer was lost, and the batch looked: applied
+            self.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+        else:
+            self.app.notify(f"Sent {counted(sent, 'change')}.", timeout=4)
+        self.host.reload()
+
+    def _settle(self, keys: list[str] | None = None) -> None:
+        """The changes applied (`keys`; all by default): their rows shown as sent, unmarked, at once
+        (the list read again replaces them; should that read fail, they do not stay marked as still
+        to send), in one update of the table."""
+        assert self.changes is not None
+        make = self.kind.row_maker(self.scope)
+        gone, sent = [], []
+        for change in self.changes.changes if keys is None else filter(None, map(self.changes.get, keys)):
+            row = self.table.get(change.key)
+            if change.op == "delete" or row is None:
+                gone.append(change.key)
+            else:
+                sent.append(make({k: v for k, v in row.data.items() if k != STAGED}))
+        self.table.remove(gone)
+        self.table.upsert(sent)

@@ -184,7 +184,8 @@ async def look(
     for vid in reversed(new):  # the oldest first: the PATCH was read soon after `before`
         held = Held(await service.read_all(scope, "dns-zones", "version", vid, key="records"))
         if all(held.holds(c, known) for c in staged):
-            return True, f"a new version of {name} holds the {counted(len(staged), 'change')} sent: they were applied."
+            sent = "it was" if len(staged) == 1 else "they were"
+            return True, f"a new version of {name} holds the {counted(len(staged), 'change')} sent: {sent} applied."
     if before not in versions and len(versions) >= LOOK_AT_MOST:
         return (
             None,

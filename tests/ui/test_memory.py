@@ -54,6 +54,8 @@ async def rounds(pilot, app, count: int) -> None:
     # Every closed screen's widgets have ended their message loops (one task each): what is left
     # alive after that is kept, not still closing.
     await wait_for(pilot, lambda: len(asyncio.all_tasks()) <= app.tasks_at_rest, what="closed screens' widgets ended")
+    # ... and the last screen closed is freed once its queued callbacks ran: a screen kept for good fails here
+    await wait_for(pilot, lambda: alive(app)[0] == 0, what="every closed screen freed")
 
 
 async def test_screens_closed_all_day_are_freed_and_memory_stays_bounded(sandbox):

@@ -185,6 +185,9 @@ class UI:
     def notify(self, message, severity="information"):
         self.notes.append(message)
 
+    async def cleared(self, what):  # not a production profile: nothing asked
+        return None
+
 
 async def _cluster_ui(sandbox):
     async def no_sleep(_: float) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import hashlib
 import json
 import logging
 import shlex
@@ -276,6 +275,8 @@ class Journal:
             started=time.monotonic(),
         )
         if content is not None and json_body is None:
+            import hashlib  # (not on the start path: a text body is rare)
+
             entry.raw_content, entry.content_type = bytes(content), content_type
             entry.content_size, entry.content_sha256 = len(content), hashlib.sha256(content).hexdigest()
         self.entries.appendleft(entry)

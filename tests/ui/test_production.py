@@ -227,3 +227,44 @@ async def test_a_data_losing_form_asks_the_name_once_after_the_form_on_productio
         await pilot.press(*"edge-par", "enter")
         await wait_for(pilot, lambda: posts(sandbox, "/install") == 1, what="sent once typed")
         assert app.screen is not form and type(app.screen).__name__ != "ConfirmScreen", "asked once"
+
+
+async def test_list_editors_of_a_server_ask_at_the_send_saying_what_changes():
+    """User data and volumes open with nothing asked; ctrl+s with changes asks the name with what is
+    sent. A volume map whose answer is lost is read back: not applied, the editor stays with its edits."""
+    from helpers import act
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        view.table.move_to(web.id)
+        view.focus_table()
+        await act(pilot, app, "User data")
+        editor = await screen_named(pilot, app, "RecordListScreen")  # nothing asked to open it
+        await wait_for(pilot, lambda: editor.records, what="its user data")
+        editor.records.append({"key": "motd", "value": "hello"})
+        await pilot.press("ctrl+s")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert asked.require_text == "web-01" and "User data of web-01: set motd" in asked.message
+        await pilot.press(*"web-01", "enter")
+        await wait_for(pilot, lambda: sandbox.instance.user_data[web.id].get("motd") == b"hello", what="sent")
+
+        worker = row_named(view, "worker-batch-2")  # stopped: any volume may be attached
+        sandbox.inject(503, f"/servers/{worker.id}", method="PATCH")  # every answer lost, nothing applied
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back on the list")
+        view.table.move_to(worker.id)
+        await act(pilot, app, "Volumes")
+        editor = await screen_named(pilot, app, "RecordListScreen")
+        archive = next(v for v in sandbox.instance.volumes["fr-par-1"].values() if v["name"] == "archive-2025")
+        editor.records.append({"id": archive["id"]})
+        await pilot.press("ctrl+s")
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert "Volumes of worker-batch-2: " in asked.message and "archive-2025, in this order" in asked.message
+        await pilot.press(*"worker-batch-2", "enter")
+        status = editor.query_one("#records-status")
+        await wait_for(pilot, lambda: "not applied" in str(status.render()), what="the look, in the editor")
+        assert app.screen is editor and {"id": archive["id"]} in editor.records, "the edits stay"
+        entry = app.journal.entries[0]
+        assert (entry.outcome, entry.applied, entry.retryable) == ("failed", False, True)

@@ -130,3 +130,37 @@ def test_an_accepted_asynchronous_write_is_said_accepted_not_done():
         entry = journal.sent("POST", "https://a.example/instance/v1/zones/z/servers/s/action", {}, "X-Auth-Token")
     journal.answered(entry, 202)
     assert ": accepted (it is done in the background" in whole(entry) and "done (202)" not in whole(entry)
+
+
+def test_a_line_keeps_which_resource_and_what_the_look_found_and_cuts_the_acts_words_first():
+    from tui.api.errors import OutcomeUnknown
+    from tui.ui.screens.journal import line
+
+    journal = Journal(lambda: "demo")
+    with doing("Back up (image of its volumes)", "Instance", "worker-batch-2"):
+        entry = journal.sent("POST", "https://a.example/instance/v1/zones/z/servers/s/action", {}, "X-Auth-Token")
+    journal.failed(entry, OutcomeUnknown(503, "no answer"), unknown=True)
+    looked("it is still stopped, which does not tell", None)
+    for width in (120, 80):
+        shown = line(entry, width).plain
+        assert "· worker-batch-2 (lost" in shown and shown.count("…") <= 1, shown
+
+
+def test_the_file_has_one_line_per_entry_and_an_update_line_for_what_a_look_found(tmp_path):
+    from tui.api.errors import OutcomeUnknown
+
+    path = tmp_path / "journal.jsonl"
+    journal = Journal(lambda: "demo")
+    journal.write_to(str(path))
+    with doing("Power on", "Instance", "web-01"):
+        journal.answered(journal.sent("POST", "https://a.example/x/1/action", {}, "X-Auth-Token"), 202)
+    with doing("Power off", "Instance", "web-02"):
+        lost = journal.sent("POST", "https://a.example/x/2/action", {}, "X-Auth-Token")
+        journal.failed(lost, OutcomeUnknown(503, "no answer"), unknown=True)
+        looked("it is still running: it was not applied", False)
+    journal.close()
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [(x["resource"], x.get("update", False)) for x in lines] == [
+        ("web-01", False), ("web-02", False), ("web-02", True)
+    ]
+    assert lines[2]["outcome"] == "failed" and "not applied" in lines[2]["looked"]

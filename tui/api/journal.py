@@ -71,6 +71,7 @@ class Entry:
     content_size: int = 0
     content_sha256: str = ""
     in_act: bool = False  # sent inside an act (`within`): in flight while the act is
+    written: bool = False  # its line is in the journal's file (a later one is an update)
 
     def body_file(self) -> str:
         """The file a text body's `curl` line reads it from (named after its sha256)."""
@@ -96,9 +97,12 @@ class Entry:
             parts += ["-H", shlex.quote(f"Content-Type: {self.content_type}"), "--data-binary", "@" + self.body_file()]
         return " ".join(parts)
 
-    def as_line(self) -> str:
-        """The JSON line written to the journal's file."""
+    def as_line(self, update: bool = False) -> str:
+        """The JSON line written to the journal's file; `update`: a later line of the same entry (what a
+        look after its lost answer found), which replaces the one before of the same `at` and `url`."""
         out = {k: getattr(self, k) for k in ("at", "profile", "method", "url", "body", "status", "outcome", "said")}
+        if update:
+            out["update"] = True
         out.update(looked=self.looked, ms=round(self.ms, 1), curl=self.curl())
         if self.content_sha256:  # its length and digest, never its text
             out.update(body_bytes=self.content_size, body_sha256=self.content_sha256)
@@ -290,10 +294,11 @@ class Journal:
         return entry
 
     def settled(self, frame: list[Journal]) -> None:
-        """An act that sent writes has ended: answered, or looked at after a lost answer."""
+        """An act that sent writes has ended: answered, or looked at after a lost answer (said to the
+        listeners; the file has its line already)."""
         entry = self._acts.pop(id(frame), None)
         if entry is not None:
-            self.changed(entry)
+            self.changed(entry, write=False)
 
     def in_flight(self) -> list[str]:
         """The acts whose writes are on their way or being looked at after a lost answer, named; and
@@ -330,11 +335,15 @@ class Journal:
         entry.ms = (time.monotonic() - entry.started) * 1000
         self.changed(entry)
 
-    def changed(self, entry: Entry) -> None:
+    def changed(self, entry: Entry, write: bool = True) -> None:
+        """`entry` was sent, answered or looked at: the listeners told; its line written to the file once
+        it has ended, and a line again when a look after a lost answer adds to it (marked an update)."""
         for listener in list(self.listeners):
             listener(entry)
-        if self._file is not None and entry.outcome != "sending":
-            self._file.info(entry.as_line())
+        if self._file is None or not write or entry.outcome == "sending":
+            return
+        self._file.info(entry.as_line(update=entry.written))
+        entry.written = True
 
     # ---- the file --------------------------------------------------------------------------------
     def write_to(self, path: str, max_bytes: int = 1_000_000, keep: int = 5) -> None:

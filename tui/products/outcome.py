@@ -363,10 +363,11 @@ async def send_whole(
         try:
             now = await read()
         except ApiError as again:
-            raise Looked(
-                err, f"reading the set again failed too ({again.summary}): check before saving again"
-            ) from None
+            said = f"reading the set again failed too ({again.summary}): check before saving again"
+            journal.looked(said, None)
+            raise Looked(err, said) from None
         if not holds(now):
+            journal.looked("the set is not what was sent: it was not applied", False)  # its entry says so
             raise Looked(err, "the set is not what was sent: it was not applied", False) from None
         return {}, lost(err, Found(None, "the set now holds what was sent: it was applied", True))
 

@@ -71,7 +71,9 @@ class PickCall(Shape):
         nested[last] = value
         if value is None and path:  # leaving: the field itself is null
             body = {path[0]: None}
-        await ui.cleared(fill_text(self.confirm_title, row, ui, picked=label).rstrip("?"))
+        was = next((str(c[0]) for c in offered if c[1] == current), None) if current is not None else self.none
+        was = (was or "none").split(" · ")[0].split("  ")[0].strip()
+        await ui.cleared(f"{fill_text(self.title, row, ui)}: {was} → {label}")  # what the send changes
         _, lost = await outcome.send(ui.service(), self.call, ui.scope, row, body)
         ui.notify(lost or fill_text(self.done, row, ui, picked=label), "warning" if lost else "information")
         ui.follow(row)

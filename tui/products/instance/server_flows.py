@@ -12,7 +12,7 @@ from pydantic import ValidationInfo, field_validator
 from ...api.safe import clean
 from ..vocabulary import Form, labelled
 from ..base import Column, CreateSpec, Row
-from ..flows import ForMany, Refused, confirms_first, for_many
+from ..flows import ForMany, Refused, asks_at_send, confirms_first, for_many
 from ..format import gb
 from ..nouns import counted
 from .common import action_call
@@ -84,6 +84,7 @@ USER_DATA_COLUMNS = (
 )
 
 
+@asks_at_send
 async def user_data_flow(ui: Any, server: Row) -> None:
     svc = ui.service()
     where = ("servers", server.id, "user_data")
@@ -95,7 +96,11 @@ async def user_data_flow(ui: Any, server: Row) -> None:
 
     async def save(edited: list[dict[str, Any]]) -> None:
         after = {r["key"]: _unshown(r["value"]) for r in edited}
-        for key in before.keys() - after.keys():
+        gone, setting = sorted(before.keys() - after.keys()), [k for k, v in after.items() if before.get(k) != v]
+        if gone or setting:  # on a production profile: the name typed, saying what changes, at each send
+            said = [f"set {', '.join(setting)}" if setting else "", f"remove {', '.join(gone)}" if gone else ""]
+            await ui.cleared(f"User data of {server.name}: {'; '.join(s for s in said if s)}")
+        for key in gone:
             await svc.call("DELETE", ui.scope, *where, key)
             del before[key]  # done: a later failure does not send it again
         for key in [k for k, v in after.items() if before.get(k) != v]:
@@ -144,6 +149,7 @@ class VolumeRefForm(Form):
     id: labelled("Volume", min_length=1, widget="select")
 
 
+@asks_at_send
 async def volumes_flow(ui: Any, server: Row) -> None:
     from .volumes import VOLUMES
 
@@ -170,7 +176,11 @@ async def volumes_flow(ui: Any, server: Row) -> None:
             {"id": vid, "volume_type": (all_vols.get(vid) or Row(known.get(vid, {}))).text("volume_type")}
             for vid in ids
         ]
-        patched.append(await _patched(ui, server.id, vols))
+        if ids == [v["id"] for v in current.values()]:
+            return  # as they were: nothing to send
+        named = [label.get(vid, vid).split(" · ")[0] for vid in ids]
+        await ui.cleared(f"Volumes of {server.name}: {', '.join(named) or 'none'}, in this order")
+        patched.append(await _volumes_sent(ui, server, vols))
 
     edited = await ui.edit_records(
         f"Volumes of {server.name}",
@@ -191,9 +201,30 @@ async def volumes_flow(ui: Any, server: Row) -> None:
     ui.notify(f"Volumes of {server.name}: {len(dict.fromkeys(r['id'] for r in edited))} attached")
 
 
-async def _patched(ui: Any, sid: str, vols: list[dict[str, Any]]) -> Row:
-    data = await set_server_volumes(ui, sid, vols)
-    return ui.service().kind.row_maker(ui.scope)(data.get("server", data))
+async def _volumes_sent(ui: Any, server: Row, vols: list[dict[str, Any]]) -> Row:
+    """The volume map sent; when its answer is lost, the server's volumes read again and compared with
+    what was sent: applied (said), or not (`Looked`: the editor stays open with its edits)."""
+    from ...api.errors import ApiError, OutcomeUnknown
+    from ..outcome import Looked
+
+    make = ui.service().kind.row_maker(ui.scope)
+    try:
+        data = await set_server_volumes(ui, server.id, vols)
+    except OutcomeUnknown as err:
+        try:
+            full, now = await server_volumes(ui, server.id)
+        except ApiError as again:
+            raise Looked(err, f"reading its volumes failed too ({again.summary}): check before saving again") from None
+        held = [v.get("id") for v in now.values()] == [v["id"] for v in vols]
+        said = "its volumes are as sent: it was applied" if held else "its volumes are not as sent: it was not applied"
+        from ...api import journal
+
+        journal.looked(said, held)
+        if not held:
+            raise Looked(err, said, False) from None
+        ui.notify(f"{err.summary}\nLooked again: {said}.", "warning")
+        return make(full)
+    return make(data.get("server", data))
 
 
 # ---- security group and placement group -------------------------------------------------------

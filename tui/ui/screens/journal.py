@@ -38,7 +38,6 @@ def line(entry: Any, width: int = 120) -> Text:
     after a lost answer found is never cut: the words before it are."""
     at = time.strftime("%H:%M:%S", time.localtime(entry.at))
     doing = entry.doing
-    what = f"{doing.what} · {doing.resource}" if doing and doing.resource else doing.what if doing else "—"
     product = doing.product if doing else ""
     path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
     # the answer was lost (a 500 beside ✓ would puzzle): what the look found says it
@@ -47,13 +46,32 @@ def line(entry: Any, width: int = 120) -> Text:
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
     room = 30 if width < 100 else 46
-    what = (what if len(what) + len(lost) <= room else what[: max(room - len(lost) - 1, 1)] + "…") + lost
+    what = _what(doing, room - len(lost)) + lost
     if width < 100:
         path = path.split("/", 2)[-1] if path.count("/") >= 2 else path  # after the product and its version
         said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what:<{room}} "
     else:
         said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what:<{room}} {product[:12]:<12} "
     return Text(clean(said + f"{entry.method} /{path}"), no_wrap=True, overflow="ellipsis")
+
+
+def _what(doing: Any, room: int) -> str:
+    """What was done to what, in `room` characters: the act's words in brackets go first, then the act
+    is cut, and the resource last (which server was backed up says more than how)."""
+    if doing is None:
+        return "—"
+    verb, resource = doing.what, doing.resource
+    if not resource:
+        return verb if len(verb) <= room else verb[: max(room - 1, 1)] + "…"
+    if len(verb) + 3 + len(resource) > room:
+        verb = verb.split(" (")[0]  # "Back up (image of its volumes)" → "Back up"
+    left = room - 3 - len(resource)
+    if left < 4:  # the resource alone is long: a little of the act, the resource cut
+        verb = verb[:3] + "…" if len(verb) > 4 else verb
+        resource = resource[: max(room - 3 - len(verb) - 1, 1)] + "…"
+    elif len(verb) > left:
+        verb = verb[: left - 1] + "…"
+    return f"{verb} · {resource}"
 
 
 def whole(entry: Any) -> str:
@@ -149,9 +167,10 @@ class JournalScreen(Screen[None]):
         if not self.is_attached:
             return
         self.query_one("#detail-title", Label).update(self._title())
-        if entry in self.shown:
+        at = next((i for i, e in enumerate(self.shown) if e is entry), None)  # the same entry, not an equal one
+        if at is not None:
             prompt = line(entry, self.app.size.width)
-            self.query_one(OptionList).replace_option_prompt_at_index(self.shown.index(entry), prompt)
+            self.query_one(OptionList).replace_option_prompt_at_index(at, prompt)
         else:
             self._fill()
 

@@ -377,8 +377,8 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
         await decided[server.id].detach_kept(ui, server, "Delete")
         return await outcome.delete(ui.service(), ui.scope, server)
 
-    kept = "block volumes are detached and kept" if choice == "keep" else "all their volumes are deleted with them"
-    return ForMany(f"Their {kept}. This cannot be undone.", note, send)
+    said = "Their block volumes are detached and kept" if choice == "keep" else "All their volumes go with them"
+    return ForMany(f"{said}. This cannot be undone.", note, send)
 
 
 @for_many(delete_many)

@@ -261,8 +261,12 @@ class JournalScreen(Screen[None]):
             from .confirm import ConfirmScreen
 
             named = (entry.doing.resource if entry.doing else "") or "retry"
-            said = f"Send {entry.method} {entry.url} again.\n\nProfile {self.app.settings.profile} is production."
-            if not await self.app.push_screen_wait(ConfirmScreen(f"Retry: {what}?", said, "Retry", require_text=named)):
+            act = f"{what} · {named}" if entry.doing and entry.doing.resource else what
+            said = (
+                f"{act}, sent again ({entry.method} {entry.url.split('://', 1)[-1]})."
+                f"\n\nProfile {self.app.settings.profile} is production."
+            )
+            if not await self.app.push_screen_wait(ConfirmScreen(f"Retry: {act}?", said, "Retry", require_text=named)):
                 return
         if self._not_retried(entry) or not entry.retryable:  # switched, or retried, while it asked
             self.app.notify(f"Retry: {what}: not sent ({self._not_retried(entry) or 'retried already'}).")

@@ -260,6 +260,10 @@ def _main(argv: list[str] | None) -> int:
         from .sandbox.constants import DEMO_PROJECT_ID, DEMO_SECRET_KEY, GENAI_PREFIX
         from .sandbox.serve import ChildSandbox
 
+        own = _kept_ui(flags, "demo")  # the theme chosen last time, the mouse, [profiles.demo]'s flags
+        if own["bad_flag"]:  # a safety flag that is not true or false: as without --demo, not started
+            print(f"cloudtui: {own['bad_flag']}", file=sys.stderr)
+            return 2
         # a chat answer streams as a person reads it
         background = ChildSandbox(["--chunk-delay", "0.02", *(["--faults", args.faults] if args.faults else [])])
         settings = Settings(
@@ -271,12 +275,19 @@ def _main(argv: list[str] | None) -> int:
             zone=args.zone or DEFAULT_ZONE,
             region=args.region or DEFAULT_REGION,
             demo=True,
-            **_kept_ui(flags, "demo"),  # the theme chosen last time, the mouse, [profiles.demo]'s flags
+            **own,
         )
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
         profiles = _demo_profiles(settings, args, children)
         if args.profile == DEMO_PROFILES[1]:  # started on the second account (its sandbox started now)
-            settings = profiles.open(args.profile).settings
+            try:
+                settings = profiles.open(args.profile).settings
+            except ValueError as err:
+                print(f"cloudtui: {err}", file=sys.stderr)
+                background.stop()
+                for child in children:
+                    child.stop()
+                return 2
     else:
         from . import secrets
 
@@ -330,6 +341,8 @@ def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
         "production": kept.production,
         "read_only": kept.read_only,
         "journal_file": kept.journal_file,
+        "config_error": kept.config_error,  # said at start, as without --demo
+        "bad_flag": kept.bad_flag,
     }
 
 
@@ -347,6 +360,8 @@ def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
         children.append(child)
         url = child.url
         own = _kept_ui({"read_only": args.read_only}, "demo-staging")
+        if own["bad_flag"]:  # said where it is opened (the switch, or the start), not taken as off
+            raise ValueError(own["bad_flag"])
         moved = replace(settings, profile="demo-staging", api_url=url, genai_url=url + GENAI_PREFIX)
         moved = replace(
             moved, production=own["production"], read_only=own["read_only"], journal_file=own["journal_file"]

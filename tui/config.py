@@ -67,6 +67,9 @@ class ConfigFile:
     keymap: dict[str, str] = field(default_factory=dict)  # `[keymap]`: a binding's id → its keys ("x", "d,x")
     aliases: dict[str, str] = field(default_factory=dict)  # `[aliases]`: a word for the palette → a view's id
     error: str | None = None  # a file that could not be read is reported, never fatal
+    # a profile's safety flag written as anything but true or false (`production = "yes"`): by profile,
+    # what is wrong; the flag is taken as on, and the start refused until it is fixed
+    bad_flags: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path | None = None) -> "ConfigFile":
@@ -119,8 +122,15 @@ class ConfigFile:
             cfg.error = f"cannot read {path}: the setting profiles.{odd[0]} is not a table ([profiles.{odd[0]}])"
         for name, table in profiles.items():
             if isinstance(table, dict):
+                odd_flags = [k for k in BOOLS if k in table and not isinstance(table[k], bool)]
+                if odd_flags:
+                    k = odd_flags[0]
+                    cfg.bad_flags[str(name)] = (
+                        f"profiles.{name}.{k} in {path} is {type(table[k]).__name__} {table[k]!r:.40}, not true or "
+                        "false (write it unquoted)"
+                    )
                 values: dict[str, Any] = {
-                    k: (v is True if k in BOOLS else str(v))
+                    k: (v is not False if k in BOOLS else str(v))  # a flag not false is on (and said)
                     for k, v in table.items()
                     if k in known and k not in ("name", "allowed_origins")
                 }
@@ -183,6 +193,7 @@ class Settings:
     ca_bundle: str = ""
     genai_url: str = ""  # the generative-model API's base URL; empty: the platform's
     unknown_profile: str | None = None  # a profile named by --profile or CLOUDTUI_PROFILE that the file lacks
+    bad_flag: str | None = None  # its production or read_only is not true or false (`ConfigFile.bad_flags`)
     allowed_origins: tuple[str, ...] = ()  # origins beyond api_url and genai_url the secret key may go to
     journal_file: str = ""  # the activity journal also written here (`~` expanded)
     production: bool = False  # a production profile (`Profile.production`)
@@ -202,6 +213,8 @@ class Settings:
         out = []
         if self.unknown_profile:
             out.append(self.unknown_profile)
+        if self.bad_flag:
+            out.append(self.bad_flag)
         if self.project_id and not re.fullmatch(UUID_RE, self.project_id):
             out.append(
                 f"the project id {self.project_id!r} is not a UUID (profile {self.profile!r} or CLOUDTUI_PROJECT_ID)"
@@ -265,6 +278,7 @@ def resolve(
         ca_bundle=prof.ca_bundle,
         genai_url=(env.get("CLOUDTUI_GENAI_URL") or prof.genai_url).rstrip("/"),
         unknown_profile=unknown,
+        bad_flag=cfg.bad_flags.get(name),
         allowed_origins=prof.allowed_origins,
         journal_file=os.path.expanduser(prof.journal_file) if prof.journal_file else "",
         production=prof.production,

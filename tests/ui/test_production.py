@@ -17,6 +17,9 @@ async def test_a_production_profile_is_coloured_and_every_change_asks_for_its_na
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
         assert app.get_css_variables()["accent"].upper() == "#E5484D"
+        view.focus_table()
+        await pilot.pause()
+        assert view.table.styles.border_top[1].hex.upper() == "#E5484D", "drawn so from the start"
         app.theme = "terminal"  # the terminal's 16 colours: its own red
         assert app.get_css_variables()["accent"] == "ansi_red"
         app.theme = "textual-dark"

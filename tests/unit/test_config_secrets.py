@@ -167,3 +167,24 @@ def test_secret_wrapper_hides_its_value():
         import pickle
 
         pickle.dumps(s)
+
+
+@pytest.mark.parametrize("flag", ['production = "yes"', 'read_only = "true"', "production = 1"])
+def test_a_safety_flag_that_is_not_true_or_false_is_taken_as_on_and_refuses_the_start(tmp_path, flag):
+    path = tmp_path / "c.toml"
+    path.write_text(f"[profiles.prod]\napi_url = 'https://api.example.com'\n{flag}\n")
+    key = flag.split()[0]
+    settings = resolve({"profile": "prod"}, {}, ConfigFile.load(path))
+    assert getattr(settings, key) is True, "taken as on, never silently off"
+    said = [p for p in settings.problems() if "not true or false" in p]
+    assert said and f"profiles.prod.{key}" in said[0]
+
+
+def test_demo_refuses_a_safety_flag_that_is_not_true_or_false(capsys, monkeypatch, tmp_path):
+    from tui import cli
+
+    path = tmp_path / "c.toml"
+    path.write_text("[profiles.demo]\nproduction = 'yes'\n")
+    monkeypatch.setenv("CLOUDTUI_CONFIG", str(path))
+    assert cli.main(["--demo"]) == 2
+    assert "profiles.demo.production" in capsys.readouterr().err

@@ -100,11 +100,13 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         retry: RetryPolicy | None = None,
         profiles: Any = None,
     ) -> None:
+        # before Textual's own: the style sheet's variables are made there, a production profile's accent
+        # and a 16-colour terminal's among them (`themes.Looks.get_css_variables`)
+        self.settings = settings
         super().__init__()
         self._init_type_ahead()
         self.clock = clock  # wall time for "last refresh"; injectable so snapshots are stable
         times.NOW = clock  # and for every age shown ("3 d")
-        self.settings = settings
         themes.register(self, settings.theme)  # the console's own, and the one chosen last time
         themes.no_colour(self)
         if settings.keymap:  # keys of your own (`keymap.py`): said at start when one cannot be

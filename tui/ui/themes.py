@@ -140,6 +140,11 @@ def red_in_16(value: str) -> bool:
         return False
 
 
+def _errors(variable: str) -> bool:
+    """A variable of an error's colour (red in every theme, and meant to be)."""
+    return variable.startswith(("error", "text-error")) or "-error" in variable
+
+
 def keep(app: Any, name: str) -> None:
     """The theme just chosen, written to the config for the next start, in a thread; a config that
     cannot be written is said once."""
@@ -173,8 +178,10 @@ class Looks:
             ansi = getattr(self.current_theme, "ansi", False)  # type: ignore[attr-defined]
             variables.update({k: "ansi_red" for k in PRODUCTION} if ansi else PRODUCTION)  # the terminal's own red
         elif settings is not None and not self.no_color and self.console.color_system == "standard":  # type: ignore
-            # 16 colours: a theme's orange accent is drawn red there; red is production's alone
-            variables.update({k: "ansi_yellow" for k in PRODUCTION if red_in_16(str(variables.get(k, "")))})
+            # 16 colours: a theme's orange (accent, warning) is drawn red there; red is production's and errors'
+            variables.update(
+                {k: "ansi_yellow" for k, v in variables.items() if not _errors(k) and red_in_16(str(v))}
+            )
         if self.no_color:  # no colour at all: what colour showed is shown by text style
             variables.update(NO_COLOUR_STYLES)
         return variables

@@ -203,3 +203,18 @@ async def test_every_theme_draws_the_table(sandbox, theme):
         await pilot.pause()
         assert app.is_running and app.bugs == []
         assert not any(n.severity == "error" for n in app.notes)
+
+
+async def test_a_huge_name_in_a_typed_confirmation_leaves_its_field_and_buttons_in_view(sandbox):
+    from helpers import screen_named
+    from tui.ui.screens.confirm import ConfirmScreen
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        name = "x" * 5000
+        app.push_screen(ConfirmScreen("Power off?", f"Power off: {name} in fr-par-1.", "Power off", require_text=name))
+        dialog = await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.pause()
+        for part in ("#confirm-text", "#confirm", "#cancel"):
+            region = dialog.query_one(part).region
+            assert region.height and region.bottom <= 24, f"{part} is in view"

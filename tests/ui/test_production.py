@@ -200,7 +200,7 @@ async def test_a_set_editor_asks_the_name_when_it_sends_not_when_it_opens():
         editor.records.pop()
         await pilot.press("ctrl+s")
         asked = await screen_named(pilot, app, "ConfirmScreen")
-        assert asked.require_text == group.name and "Rules of" in asked.message
+        assert asked.require_text == group.name and "Rules of web-public: 1 removed, 0 added (2 rules" in asked.message
         assert not posts(sandbox, "/rules")
         await pilot.press(*group.name, "enter")
         await wait_for(pilot, lambda: posts(sandbox, "/rules") == 1, what="sent once typed")

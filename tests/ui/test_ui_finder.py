@@ -175,3 +175,19 @@ async def test_what_points_here_reads_every_product_on_F_says_so_and_shows_again
         await wait_for(pilot, lambda: app.screen.id == "related", what="shown again")
         said = [c[0] for c in app.screen.choices]
         assert any(s.startswith("↔ Records of shop.example.com: web1") for s in said), said
+
+
+async def test_a_resource_deleted_leaves_the_index_and_a_hit_gone_since_says_so(sandbox):
+    from helpers import notified, row_named
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = row_named(view, "worker-batch-2")
+        await wait_for(pilot, lambda: app.finder.search("worker-batch-2"), what="indexed")
+        hit = app.finder.search("worker-batch-2")[0]
+        view.writes.delete(stopped)
+        await wait_for(pilot, lambda: view.table.get(stopped.id) is None, what="deleted")
+        await wait_for(pilot, lambda: not app.finder.search("worker-batch-2"), what="out of the index")
+        app.finder.jump(hit)  # a hit the palette showed before the delete
+        await wait_for(pilot, lambda: notified(app, "worker-batch-2 is not in its list any more"), what="said")

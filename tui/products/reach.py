@@ -37,7 +37,7 @@ def no_address(kind: Any, row: Any) -> str | None:
         try:
             commands.ip("address", text.split("/")[0]).checked()
         except commands.CommandRefused:
-            return f"its address {clean(text[:60])!r} is not a valid IP address"
+            return f"its address '{clean(text[:60])}' is not a valid IP address"  # (clean already shows escapes)
     return "it has no public address"
 
 

@@ -89,7 +89,9 @@ class SetEditor(Shape):
             out = [{**r, self.numbered: n} for n, r in enumerate(out, 1)]
         return {self.key: out}
 
-    async def send_set(self, ui: Any, row: Row, records: list[dict[str, Any]]) -> dict[str, Any]:
+    async def send_set(
+        self, ui: Any, row: Row, records: list[dict[str, Any]], before: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         """Check the set and send it; when the answer is lost, read the set again: applied (said),
         or not (`outcome.Looked`, shown in the editor, whose edits stay)."""
         from . import outcome
@@ -106,8 +108,7 @@ class SetEditor(Shape):
         if said and not await ui.confirm(f"Send these {self.what}s?", said, "Send"):
             raise Refused(f"Not sent: {said[0].lower()}{said[1:]}")
         body = self.body(records)
-        many = f"{len(records)} {self.what}{'' if len(records) == 1 else 's'}"
-        await ui.cleared(f"Send {many}: {fill_text(self.title, row, ui)}")  # a production profile: at each send
+        await ui.cleared(self._changes(ui, row, records, before))  # on a production profile: at each send
 
         async def read() -> Any:  # after a lost answer: the set as it is now
             return self.body(await self.current(ui, row, fresh=True))[self.key]
@@ -118,6 +119,17 @@ class SetEditor(Shape):
         if told:
             ui.notify(told, "warning")
         return answer
+
+    def _changes(self, ui: Any, row: Row, records: list[dict[str, Any]], before: list[dict[str, Any]] | None) -> str:
+        """What a send changes, said where a production profile asks: "Rules of web-public: 1 removed,
+        0 added (2 rules sent)"."""
+        sent = f"{len(records)} {self.what}{'' if len(records) == 1 else 's'} sent"
+        if before is None:
+            return f"{fill_text(self.title, row, ui)}: {sent}"
+        now, was = [repr(sorted(r.items())) for r in records], [repr(sorted(r.items())) for r in before]
+        added, removed = sum(1 for r in now if r not in was), sum(1 for r in was if r not in now)
+        moved = " (order changed)" if self.ordered and not added and not removed and now != was else ""
+        return f"{fill_text(self.title, row, ui)}: {removed} removed, {added} added{moved} ({sent})"
 
     async def __call__(self, ui: Any, row: Row) -> None:
         choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})
@@ -143,7 +155,7 @@ class SetEditor(Shape):
             if _same(self.body(records)[self.key], self.body(before)[self.key], self.ordered):
                 unchanged.append(True)  # nothing to send
                 return {}
-            return await self.send_set(ui, row, records)
+            return await self.send_set(ui, row, records, before)
 
         done = await ui.edit_records(
             fill_text(self.title, row, ui),

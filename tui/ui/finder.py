@@ -193,7 +193,16 @@ class Finder:
             return
         if scope_type != "global" and view.scope not in (ALL, hit.scope):
             self.app.main.set_scope(hit.scope, scope_type)
+            view.reveal(hit.row_id)  # once that scope is read
+            return
         view.reveal(hit.row_id)
+        if not view.listing and view.last_attempt is not None and view.table.get(hit.row_id) is None:
+            self.app.notify(
+                f"{clean(hit.name)} is not in its list any more (deleted since it was found?): "
+                f"{self.app.key_for('refresh', 'r')} reads the list again.",
+                severity="warning",
+                timeout=8,
+            )
 
     def said(self, hit: Hit) -> str:
         """A hit as the palette lists it, on one line: the resource, its kind and where; what matched,

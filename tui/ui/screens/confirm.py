@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
@@ -32,9 +32,12 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="confirm"):
             yield Label(self.title_text, id="dialog-title", markup=False)
-            yield Static(self.message, id="confirm-message", markup=False)
+            with VerticalScroll(id="confirm-body"):  # a long message (a hostile name) scrolls: the field and
+                yield Static(self.message, id="confirm-message", markup=False)  # the buttons stay in view
             if self.require_text:
-                yield Label(f"Type {self.require_text!r} to confirm:", markup=False)
+                shown = self.require_text if len(self.require_text) <= 60 else self.require_text[:59] + "…"
+                more = "" if shown == self.require_text else f" ({len(self.require_text):,} characters)"
+                yield Label(f"Type {shown!r}{more} to confirm:", markup=False)
                 yield LineInput(placeholder=self.require_text, id="confirm-text", compact=True)
                 yield Static("", id="confirm-hint", markup=False)
             with Horizontal(classes="buttons"):

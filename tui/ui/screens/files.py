@@ -92,7 +92,10 @@ class FilePickerScreen(ModalScreen["Path | None"]):
         if not path.parent.is_dir():
             return self._error(f"{path.parent} is not a folder that exists.")
         if path.is_symlink():  # (a link pointing nowhere does not "exist"): nothing is written through one
-            return self._error(f"{path} is a symbolic link: nothing is written through a link; choose another name.")
+            return self._error(
+                f"{path} is a symbolic link (to {os.readlink(path)}): nothing is written through a link; "
+                "choose another name."
+            )
         if path.exists():
             from .confirm import ConfirmScreen
 

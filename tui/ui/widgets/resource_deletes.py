@@ -113,3 +113,4 @@ class Deletes:
             self.totals[sc] = max(0, self.totals[sc] - 1)
         self.host.update_title()
         self.host.refresh_detail()
+        self.host.post_message(self.host.Refreshed(self.host))  # the index and the watches see it gone

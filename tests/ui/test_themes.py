@@ -100,12 +100,17 @@ async def test_in_16_colours_red_is_production_alone_in_every_theme(monkeypatch)
     from textual import constants
 
     from tui.sandbox import Sandbox
+    from tui.ui import themes
     from tui.ui.themes import PRODUCTION, red_in_16
 
     monkeypatch.setattr(constants, "COLOR_SYSTEM", "standard")
+    headless = make_app(Sandbox(seed="empty"))
+    async with headless.run_test(size=(80, 24)):
+        assert headless.console.color_system == "standard" and not headless.sixteen, "a test draws in full colour"
+    monkeypatch.setattr(themes, "in_16_colours", lambda app: app.console.color_system == "standard")  # a terminal
     app = make_app(Sandbox(seed="empty"))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.console.color_system == "standard"
+        assert app.sixteen
         view = await loaded(pilot, app)
         view.focus_table()
         await pilot.pause()

@@ -196,6 +196,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
     def on_mount(self) -> None:
         self.set_timer(2.0, collector.startup_done)  # also when the console waits on a login first
         self.set_interval(5, lambda: collector.resettle(idle=time.monotonic() - self.last_key_at > IDLE_AFTER))
+        self.colours_known()
         self._check_log()
         aliases = keymap.unknown_aliases(self.settings.aliases)
         said = [p for p in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases) if p]

@@ -140,6 +140,12 @@ def red_in_16(value: str) -> bool:
         return False
 
 
+def in_16_colours(app: Any) -> bool:
+    """Whether the console draws in a terminal of 16 colours (`TERM=xterm`); never when headless (a test,
+    a snapshot: drawn in full colour, whatever the terminal the tests run in)."""
+    return not app.is_headless and app.console.color_system == "standard"
+
+
 def _errors(variable: str) -> bool:
     """A variable of an error's colour (red in every theme, and meant to be)."""
     return variable.startswith(("error", "text-error")) or "-error" in variable
@@ -166,6 +172,14 @@ class Looks:
     settings: Any
     no_color: bool
     is_mounted: bool
+    sixteen = False  # drawn in a terminal of 16 colours (`in_16_colours`, known once mounted)
+
+    def colours_known(self) -> None:
+        """Once mounted (headless or not is known then): in a terminal of 16 colours, the colours it draws
+        red made yellow but production's (`get_css_variables`)."""
+        if in_16_colours(self):
+            self.sixteen = True
+            self.refresh_css(animate=False)  # type: ignore[attr-defined]
 
     def key_for(self, binding_id: str, default: str) -> str:
         """The key in force for a binding id (the config's [keymap], else `default`), for a hint's words."""
@@ -177,7 +191,7 @@ class Looks:
         if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
             ansi = getattr(self.current_theme, "ansi", False)  # type: ignore[attr-defined]
             variables.update({k: "ansi_red" for k in PRODUCTION} if ansi else PRODUCTION)  # the terminal's own red
-        elif settings is not None and not self.no_color and self.console.color_system == "standard":  # type: ignore
+        elif settings is not None and not self.no_color and self.sixteen:
             # 16 colours: a theme's orange (accent, warning) is drawn red there; red is production's and errors'
             variables.update(
                 {k: "ansi_yellow" for k, v in variables.items() if not _errors(k) and red_in_16(str(v))}

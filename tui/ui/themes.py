@@ -129,14 +129,27 @@ PRODUCTION = {
 REDS = (1, 9)  # red and bright red of a 16-colour terminal: production's own there
 
 
-def red_in_16(value: str) -> bool:
-    """Whether a colour is drawn red (or bright red) by a terminal of 16 colours (an orange accent is)."""
-    from rich.color import Color, ColorParseError, ColorSystem
+YELLOW = "#FFD700"  # drawn bright yellow by a terminal of 16 colours (Textual's "ansi_yellow" is its orange)
+
+
+def red_in_16(value: str, ansi: Any = None) -> bool:
+    """Whether a colour is drawn red (or bright red) by a terminal of 16 colours (an orange accent is).
+    `ansi`: the terminal theme Textual draws an `ansi_*` colour of a full-colour theme with (its yellow is
+    orange); without it an `ansi_*` colour is the terminal's own."""
+    from rich.color import ANSI_COLOR_NAMES, Color, ColorParseError, ColorSystem
 
     try:
-        colour = Color.parse(value.replace("ansi_", "") if value.startswith("ansi_") else value)
+        if value.startswith("ansi_"):
+            number = ANSI_COLOR_NAMES.get(value[5:])
+            if number is None or number >= 16:
+                return False
+            if ansi is None:
+                return number in REDS
+            colour = Color.from_triplet(ansi.ansi_colors[number])
+        else:
+            colour = Color.parse(value)
         return colour.downgrade(ColorSystem.STANDARD).number in REDS
-    except ColorParseError:
+    except (ColorParseError, IndexError, AttributeError):
         return False
 
 
@@ -193,9 +206,8 @@ class Looks:
             variables.update({k: "ansi_red" for k in PRODUCTION} if ansi else PRODUCTION)  # the terminal's own red
         elif settings is not None and not self.no_color and self.sixteen:
             # 16 colours: a theme's orange (accent, warning) is drawn red there; red is production's and errors'
-            variables.update(
-                {k: "ansi_yellow" for k, v in variables.items() if not _errors(k) and red_in_16(str(v))}
-            )
+            ansi = None if getattr(self.current_theme, "ansi", False) else self.ansi_theme  # type: ignore[attr-defined]
+            variables.update({k: YELLOW for k, v in variables.items() if not _errors(k) and red_in_16(str(v), ansi)})
         if self.no_color:  # no colour at all: what colour showed is shown by text style
             variables.update(NO_COLOUR_STYLES)
         return variables

@@ -218,3 +218,27 @@ async def test_a_huge_name_in_a_typed_confirmation_leaves_its_field_and_buttons_
         for part in ("#confirm-text", "#confirm", "#cancel"):
             region = dialog.query_one(part).region
             assert region.height and region.bottom <= 24, f"{part} is in view"
+
+
+async def test_file_names_and_link_targets_in_the_file_dialog_are_text(sandbox, tmp_path):
+    """A shared folder is anyone's: a file named with a terminal escape, or a link pointing at one, is
+    shown with the escape visible, never sent to the terminal, never read as markup."""
+    from helpers import screen_named, text_of
+    from tui.ui.screens.files import FilePickerScreen
+
+    hostile = "\x1b]2;HACK\x07[b]x"
+    (tmp_path / f"{hostile}.csv").write_text("")
+    (tmp_path / "link.csv").symlink_to(tmp_path / hostile)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(FilePickerScreen("Save", mode="save", path=str(tmp_path / "out.csv")))
+        dialog = await screen_named(pilot, app, "FilePickerScreen")
+        await wait_for(pilot, lambda: dialog.query("#file-tree"), what="the dialog built")
+        tree = dialog.query_one("#file-tree")
+        await wait_for(pilot, lambda: len(tree.root.children) == 2, what="the folder read")
+        labels = [str(node.label) for node in tree.root.children]
+        assert all("\x1b" not in label and "\x07" not in label for label in labels)
+        assert any("\\x1b]2;HACK\\x07[b]x.csv" in label for label in labels), labels
+        dialog._choose(tmp_path / "link.csv")
+        said = text_of(dialog.query_one("#file-error"))
+        assert "symbolic link" in said and "\x1b" not in said and "\\x1b]2;HACK" in said

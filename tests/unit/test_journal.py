@@ -87,7 +87,7 @@ def test_an_entry_says_a_lost_answer_and_why_a_staged_batch_is_not_retried_here(
         lost = journal.sent("POST", "https://a.example/servers/s/action", {"action": "reboot"}, "X-Auth-Token")
         journal.failed(lost, ServerError(500, "upstream reset"), unknown=True)
         looked("it is now stopping: it was applied", True)
-    assert lost.outcome == "done" and "Reboot · bastion (lost answer: applied)" in line(lost).plain
+    assert lost.outcome == "done" and "Reboot · bastion (lost: applied)" in line(lost).plain
 
 
 def test_a_create_that_named_nothing_is_journalled_by_what_it_made():
@@ -143,7 +143,12 @@ def test_a_line_keeps_which_resource_and_what_the_look_found_and_cuts_the_acts_w
     looked("it is still stopped, which does not tell", None)
     for width in (120, 80):
         shown = line(entry, width).plain
-        assert "· worker-batch-2 (lost" in shown and shown.count("…") <= 1, shown
+        assert "worker-batch-2 (lost" in shown and shown.count("…") <= 1, shown
+    with doing("Power off", "Instance", "worker-batch-1"):
+        other = journal.sent("POST", "https://a.example/instance/v1/zones/z/servers/t/action", {}, "X-Auth-Token")
+    journal.failed(other, OutcomeUnknown(503, "no answer"), unknown=True)
+    looked("it is still running: it was not applied", False)
+    assert "Power off · worker-batch-1 (lost: not applied)" in line(other, 120).plain, "whole at 120 columns"
 
 
 def test_the_file_has_one_line_per_entry_and_an_update_line_for_what_a_look_found(tmp_path):

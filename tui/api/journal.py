@@ -104,6 +104,8 @@ class Entry:
         if update:
             out["update"] = True
         out.update(looked=self.looked, ms=round(self.ms, 1), curl=self.curl())
+        if self.retried_at:  # sent again from the journal (its retry has a line of its own)
+            out.update(retried_at=self.retried_at)
         if self.content_sha256:  # its length and digest, never its text
             out.update(body_bytes=self.content_size, body_sha256=self.content_sha256)
         if self.doing is not None:
@@ -153,7 +155,8 @@ def within(act: Doing | None) -> Iterator[None]:
 def looked(says: str, applied: bool | None) -> None:
     """What a look after a lost answer found, added to the last write this task sent."""
     entry = _last.get()
-    if entry is not None and entry.outcome == "maybe":
+    said_already = entry is not None and entry.looked == clean(says) and entry.applied == applied  # (said twice)
+    if entry is not None and entry.outcome == "maybe" and not said_already:
         entry.looked, entry.applied = clean(says), applied
         entry.outcome = "done" if applied else "failed" if applied is False else "maybe"
         entry.retryable = applied is False and _may_retry(entry)

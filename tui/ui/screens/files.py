@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -19,7 +20,16 @@ from textual.widgets.input import Selection
 from textual.widgets import DirectoryTree, Input, Label, Static
 
 from .. import styles
+from ...api.safe import clean
 from ..widgets.line_input import LineInput
+
+
+class SafeTree(DirectoryTree):
+    """Textual's directory tree, its names shown as they are: a file name is anyone's text (a shared folder
+    such as /tmp), never markup, and its control characters shown as escapes, never sent to the terminal."""
+
+    def process_label(self, label: Any) -> Text:
+        return Text(clean(str(label.plain if isinstance(label, Text) else label)), no_wrap=True)
 
 
 class FilePickerScreen(ModalScreen["Path | None"]):
@@ -28,7 +38,7 @@ class FilePickerScreen(ModalScreen["Path | None"]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
     DEFAULT_CSS = """
     FilePickerScreen #dialog { height: 80%; }
-    FilePickerScreen DirectoryTree { height: 1fr; min-height: 4; }
+    FilePickerScreen SafeTree { height: 1fr; min-height: 4; }
     """
 
     def __init__(self, title: str, mode: Literal["open", "save"] = "open", path: str | Path = "") -> None:
@@ -47,7 +57,7 @@ class FilePickerScreen(ModalScreen["Path | None"]):
                 self.initial or str(self.folder) + os.sep, id="file-path", placeholder=f"a path, e.g. {example}"
             )
             yield Static("", id="file-error", classes="error", markup=False)
-            yield DirectoryTree(self.folder, id="file-tree")
+            yield SafeTree(self.folder, id="file-tree")
             verb = "open" if self.mode == "open" else "save"
             yield Static(
                 f"enter {verb} · tab browse · enter on a folder opens it · esc cancel", classes="hint", markup=False
@@ -95,7 +105,7 @@ class FilePickerScreen(ModalScreen["Path | None"]):
             return self._error(
                 f"{path} is a symbolic link (to {os.readlink(path)}): nothing is written through a link; "
                 "choose another name."
-            )
+            )  # (`_error` shows any name as text: its escapes made visible)
         if path.exists():
             from .confirm import ConfirmScreen
 
@@ -110,7 +120,7 @@ class FilePickerScreen(ModalScreen["Path | None"]):
         return self.dismiss(path)
 
     def _error(self, text: str) -> None:
-        self.query_one("#file-error", Static).update(text)
+        self.query_one("#file-error", Static).update(clean(text))  # a path is anyone's text
 
     def action_cancel(self) -> None:
         self.dismiss(None)

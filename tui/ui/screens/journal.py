@@ -29,7 +29,7 @@ from ..widgets.status_bar import StatusBar
 MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
 
 
-LOST = {True: "lost answer: applied", False: "lost answer: not applied", None: "lost answer"}
+LOST = {True: "lost: applied", False: "lost: not applied", None: "lost answer"}  # what the look found
 
 
 def line(entry: Any, width: int = 120) -> Text:
@@ -41,8 +41,7 @@ def line(entry: Any, width: int = 120) -> Text:
     product = doing.product if doing else ""
     path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
     # the answer was lost (a 500 beside ✓ would puzzle): what the look found says it
-    words = LOST.get(entry.applied, LOST[None])
-    lost = f" ({words if width >= 100 else words.replace(' answer', '')})" if entry.looked else ""
+    lost = f" ({LOST.get(entry.applied, LOST[None])})" if entry.looked else ""
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
     room = 30 if width < 100 else 46
@@ -66,10 +65,9 @@ def _what(doing: Any, room: int) -> str:
     if len(verb) + 3 + len(resource) > room:
         verb = verb.split(" (")[0]  # "Back up (image of its volumes)" → "Back up"
     left = room - 3 - len(resource)
-    if left < 4:  # the resource alone is long: a little of the act, the resource cut
-        verb = verb[:3] + "…" if len(verb) > 4 else verb
-        resource = resource[: max(room - 3 - len(verb) - 1, 1)] + "…"
-    elif len(verb) > left:
+    if left < 4:  # no room for the act: the resource alone (the request beside it says what was done)
+        return resource if len(resource) <= room else resource[: max(room - 1, 1)] + "…"
+    if len(verb) > left:
         verb = verb[: left - 1] + "…"
     return f"{verb} · {resource}"
 

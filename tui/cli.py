@@ -280,10 +280,12 @@ def _main(argv: list[str] | None) -> int:
         secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
         profiles = _demo_profiles(settings, args, children)
         if args.profile == DEMO_PROFILES[1]:  # started on the second account (its sandbox started now)
+            from .api.errors import ConfigError
+
             try:
                 settings = profiles.open(args.profile).settings
-            except ValueError as err:
-                print(f"cloudtui: {err}", file=sys.stderr)
+            except ConfigError as err:
+                print(f"cloudtui: {err.message}", file=sys.stderr)
                 background.stop()
                 for child in children:
                     child.stop()
@@ -361,7 +363,9 @@ def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
         url = child.url
         own = _kept_ui({"read_only": args.read_only}, "demo-staging")
         if own["bad_flag"]:  # said where it is opened (the switch, or the start), not taken as off
-            raise ValueError(own["bad_flag"])
+            from .api.errors import ConfigError
+
+            raise ConfigError(0, own["bad_flag"])
         moved = replace(settings, profile="demo-staging", api_url=url, genai_url=url + GENAI_PREFIX)
         moved = replace(
             moved, production=own["production"], read_only=own["read_only"], journal_file=own["journal_file"]

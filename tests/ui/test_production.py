@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import demo_settings, loaded, make_app, row_named, screen_named, typed, wait_for, zone_records
+from helpers import demo_settings, loaded, make_app, open_view, row_named, screen_named, typed, wait_for, zone_records
 from tui.sandbox import Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -271,3 +271,60 @@ async def test_list_editors_of_a_server_ask_at_the_send_saying_what_changes():
         assert app.screen is editor and {"id": archive["id"]} in editor.records, "the edits stay"
         entry = app.journal.entries[0]
         assert (entry.outcome, entry.applied, entry.retryable) == ("failed", False, True)
+
+
+async def test_user_data_whose_answer_is_lost_is_read_back_and_the_editor_kept():
+    from helpers import act
+
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        sandbox.inject(503, "/user_data/motd", method="PATCH")  # the answer lost, nothing applied
+        view.table.move_to(web.id)
+        view.focus_table()
+        await act(pilot, app, "User data")
+        editor = await screen_named(pilot, app, "RecordListScreen")
+        await wait_for(pilot, lambda: editor.records, what="its user data")
+        editor.records.append({"key": "motd", "value": "hello"})
+        await pilot.press("ctrl+s")
+        status = editor.query_one("#records-status")
+        await wait_for(pilot, lambda: "not applied" in str(status.render()), what="read back, said in the editor")
+        assert app.screen is editor and {"key": "motd", "value": "hello"} in editor.records
+        assert (app.journal.entries[0].outcome, app.journal.entries[0].applied) == ("failed", False)
+
+
+async def test_nothing_deletable_among_the_marked_is_said():
+    from helpers import notified
+
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        for name in ("web-01", "web-02"):  # running: not deletable
+            view.table.toggle_mark(row_named(view, name).id)
+        view.focus_table()
+        await pilot.press("d")
+        await wait_for(pilot, lambda: notified(app, "none of the 2 marked can be"), what="said")
+
+
+async def test_cancelling_the_name_at_an_editors_send_keeps_it_open_and_is_no_bug():
+    from helpers import act, text_of
+
+    sandbox = Sandbox()
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        groups = await open_view(pilot, app, "instance.security_groups")
+        groups.table.move_to(row_named(groups, "web-public").id)
+        await act(pilot, app, "Rules")
+        editor = await screen_named(pilot, app, "RecordListScreen")
+        await wait_for(pilot, lambda: editor.records, what="the rules")
+        editor.records.pop()
+        await pilot.press("ctrl+s")
+        await screen_named(pilot, app, "ConfirmScreen")
+        await pilot.press("escape")
+        status = editor.query_one("#records-status")
+        await wait_for(pilot, lambda: "Not confirmed" in text_of(status), what="said in the editor")
+        assert "bug" not in text_of(status) and app.screen is editor and not posts(sandbox, "/rules")

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from helpers import demo_settings, loaded, make_app, open_view, wait_for
+from tui.api.errors import ConfigError
 from tui.api.secret import Secret
 from tui.config import Profile, save_profile
 from tui.sandbox import DEMO_SECRET_KEY, Sandbox
@@ -114,7 +115,7 @@ def test_a_config_profile_opens_with_its_own_zone_and_its_key_from_the_keyring(m
     assert profiles.names() == ["broken", "default", "prod"]
     opened = profiles.open("prod")
     assert opened.settings.zone == "nl-ams-1" and opened.settings.read_only and opened.source == "keyring"
-    with pytest.raises(ValueError, match="not a UUID"):
+    with pytest.raises(ConfigError, match="not a UUID"):
         profiles.open("broken")
 
 

@@ -177,8 +177,10 @@ async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[t
     from ..products.flows import Refused
     from .flow_ui import ViewFlowUI
 
+    if not rows:  # none can be: said by `run`, as for any act
+        return Bulk("Delete", [], refused, _nothing)
     uis = {sc: ViewFlowUI(host, sc) for sc in {scope_of(host, r) for r in rows}}  # each row's own zone
-    planned = await many(next(iter(uis.values())), rows) if rows else None
+    planned = await many(next(iter(uis.values())), rows)
     if planned is None:
         return None
     gate, notes = asyncio.Semaphore(IN_FLIGHT), {}
@@ -198,6 +200,10 @@ async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[t
 
     sending = [r for r in rows if r.id in notes]
     return Bulk("Delete", sending, refused, send, data_lost=True, said=planned.said, notes=notes)
+
+
+async def _nothing(row: Any) -> Outcome:
+    return Outcome(NOT_SENT, "not sent")
 
 
 def tags_editable(kind: Any) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable
 
+from ..api.errors import ConfigError
 from ..api.secret import Secret
 from ..config import Settings
 from ..products.location import PLATFORM
@@ -52,7 +53,7 @@ class ConfigProfiles:
         settings = resolve({"profile": name, "read_only": self.read_only})
         problems = settings.problems()
         if problems:
-            raise ValueError("; ".join(problems))
+            raise ConfigError(0, "; ".join(problems))  # said as the configuration's, not as a bug
         found = secrets.lookup(name)
         return Opened(settings, found.secret, found.source, keyring_problem=found.keyring_problem)
 
@@ -71,7 +72,7 @@ class DemoProfiles:
     def open(self, name: str) -> Opened:
         if name not in self.opened:
             if name != self._second_name:
-                raise ValueError(f"no profile {name!r} in the demo")
+                raise ConfigError(0, f"no profile {name!r} in the demo")
             self.opened[name] = self._second()
         return self.opened[name]
 
@@ -87,7 +88,7 @@ class OneProfile:
 
     def open(self, name: str) -> Opened:
         if name != self.opened.settings.profile:
-            raise ValueError(f"no profile {name!r}")
+            raise ConfigError(0, f"no profile {name!r}")
         return self.opened
 
 

@@ -101,11 +101,21 @@ async def user_data_flow(ui: Any, server: Row) -> None:
             said = [f"set {', '.join(setting)}" if setting else "", f"remove {', '.join(gone)}" if gone else ""]
             await ui.cleared(f"User data of {server.name}: {'; '.join(s for s in said if s)}")
         for key in gone:
-            await svc.call("DELETE", ui.scope, *where, key)
+            await _or_looked(svc.call("DELETE", ui.scope, *where, key), lambda k=key: _holds(k, None))
             del before[key]  # done: a later failure does not send it again
         for key in [k for k, v in after.items() if before.get(k) != v]:
-            await svc.call("PATCH", ui.scope, *where, key, content=after[key].encode(), content_type="text/plain")
+            sent = svc.call("PATCH", ui.scope, *where, key, content=after[key].encode(), content_type="text/plain")
+            await _or_looked(sent, lambda k=key: _holds(k, after[k]))
             before[key] = after[key]
+
+    async def _holds(key: str, value: str | None) -> bool:
+        """After a lost answer: does the server hold `value` at `key` now (None: the key gone)?"""
+        from ...api.errors import NotFound
+
+        try:
+            return await svc.read_text(ui.scope, *where, key) == value
+        except NotFound:
+            return value is None
 
     edited = await ui.edit_records(
         f"User data of {server.name}",
@@ -119,7 +129,33 @@ async def user_data_flow(ui: Any, server: Row) -> None:
     if edited is None:
         return
     changed = [k for k, v in before.items() if original.get(k) != v]
-    ui.notify(f"User data of {server.name}: {len(changed)} set, {len(original.keys() - before.keys())} removed")
+    removed = len(original.keys() - before.keys())
+    if not changed and not removed:
+        ui.notify(f"User data of {server.name}: as it was; nothing was sent.")
+        return
+    ui.notify(f"User data of {server.name}: {len(changed)} set, {removed} removed")
+
+
+async def _or_looked(sending: Any, holds: Any) -> None:
+    """One request of an edit sent as several; when its answer is lost, what is there read back: applied
+    (said, the edit goes on), or not or cannot tell (`Looked`: the editor stays open with its edits)."""
+    from ...api import journal
+    from ...api.errors import ApiError, OutcomeUnknown
+    from ..outcome import Looked
+
+    try:
+        await sending
+    except OutcomeUnknown as err:
+        try:
+            held = await holds()
+        except ApiError as again:
+            said = f"reading it back failed too ({again.summary}): check before saving again"
+            journal.looked(said, None)
+            raise Looked(err, said) from None
+        said = "it holds what was sent: it was applied" if held else "it does not hold what was sent: not applied"
+        journal.looked(said, held)
+        if not held:
+            raise Looked(err, said, False) from None
 
 
 # ---- private NICs: one per private network -----------------------------------------------------
@@ -348,10 +384,10 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
     volumes read and named before asking (one whose block boot volume cannot be detached while it
     runs is left out, with why); then each: its kept volumes detached, the server deleted."""
     choice = await ui.pick(
-        f"Delete {counted(len(servers), 'server')}: their block volumes",
+        f"Delete {counted(len(servers), 'server')}: {'its' if len(servers) == 1 else 'their'} block volumes",
         [
             ("Keep the block volumes (detach them first), then delete", "keep"),
-            ("Delete them with all their volumes", "all"),
+            ("Delete it with all its volumes" if len(servers) == 1 else "Delete them with all their volumes", "all"),
             ("Cancel", ""),
         ],
     )
@@ -377,7 +413,12 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
         await decided[server.id].detach_kept(ui, server, "Delete")
         return await outcome.delete(ui.service(), ui.scope, server)
 
-    said = "Their block volumes are detached and kept" if choice == "keep" else "All their volumes go with them"
+    one = len(servers) == 1
+    said = (
+        ("Its" if one else "Their") + " block volumes are detached and kept"
+        if choice == "keep"
+        else ("All its volumes go with it" if one else "All their volumes go with them")
+    )
     return ForMany(f"{said}. This cannot be undone.", note, send)
 
 

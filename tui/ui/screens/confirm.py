@@ -35,7 +35,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with VerticalScroll(id="confirm-body"):  # a long message (a hostile name) scrolls: the field and
                 yield Static(self.message, id="confirm-message", markup=False)  # the buttons stay in view
             if self.require_text:
-                shown = self.require_text if len(self.require_text) <= 60 else self.require_text[:59] + "…"
+                shown = self.require_text if len(self.require_text) <= 40 else self.require_text[:39] + "…"
                 more = "" if shown == self.require_text else f" ({len(self.require_text):,} characters)"
                 yield Label(f"Type {shown!r}{more} to confirm:", markup=False)
                 yield LineInput(placeholder=self.require_text, id="confirm-text", compact=True)

@@ -64,7 +64,7 @@ class PickerScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="picker"):
-            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield Label(_short(self.title_text, 160), id="dialog-title", markup=False)  # a huge name: the choices show
             marked = self.current is not None and sum(c[1] == self.current for c in self.choices) == 1
             yield OptionList(
                 *[_option(i, c, marked and c[1] == self.current, self.most) for i, c in enumerate(self.choices)],

@@ -226,7 +226,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     @work(exclusive=True, group="records-save", exit_on_error=False)
     async def _send(self) -> None:
         from ...api.errors import OutcomeUnknown
-        from ...products.flows import Refused
+        from ...products.flows import Refused, StepCancelled
         from ..errors import describe, log_shown
 
         assert self.save is not None
@@ -243,7 +243,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         except Exception as err:  # refused: the edits stay, with the reason
             summary, hint = (
                 (str(err), "Change the list and save again, or esc to drop it.")
-                if isinstance(err, Refused)
+                if isinstance(err, (Refused, StepCancelled))  # a rule, or a question answered no: not a bug
                 else describe(err)
             )
             log_shown(self.title_text, summary)

@@ -234,7 +234,14 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
 
     def _listed(self, failed: dict[str, ApiError]) -> None:
         """Book-keeping after a full or delta listing."""
-        if getattr(self, "_reveal", "") and self.table.move_to(self._reveal):
+        wanted = getattr(self, "_reveal", "")
+        if wanted and not self.table.move_to(wanted) and not failed:  # read whole, and not there: gone since
+            self.app.notify(
+                f"What was found is not in {self.kind.title_in_text} any more: deleted since it was found?",
+                severity="warning",
+                timeout=8,
+            )
+        if wanted and not failed:
             self._reveal = ""
         self.last_attempt = self._wall()
         if not failed:

@@ -264,7 +264,7 @@ async def test_list_editors_of_a_server_ask_at_the_send_saying_what_changes():
         editor.records.append({"id": archive["id"]})
         await pilot.press("ctrl+s")
         asked = await screen_named(pilot, app, "ConfirmScreen")
-        assert "Volumes of worker-batch-2: " in asked.message and "archive-2025, in this order" in asked.message
+        assert "Volumes of worker-batch-2: attach archive-2025; then " in asked.message, asked.message
         await pilot.press(*"worker-batch-2", "enter")
         status = editor.query_one("#records-status")
         await wait_for(pilot, lambda: "not applied" in str(status.render()), what="the look, in the editor")

@@ -214,8 +214,14 @@ async def volumes_flow(ui: Any, server: Row) -> None:
         ]
         if ids == [v["id"] for v in current.values()]:
             return  # as they were: nothing to send
-        named = [label.get(vid, vid).split(" · ")[0] for vid in ids]
-        await ui.cleared(f"Volumes of {server.name}: {', '.join(named) or 'none'}, in this order")
+        def name(vid: str) -> str:
+            return label.get(vid, known.get(vid, {}).get("name") or vid).split(" · ")[0]
+
+        attach = [name(v) for v in ids if v not in known]
+        detach = [name(v) for v in known if v not in ids]
+        said = [f"attach {', '.join(attach)}" if attach else "", f"detach {', '.join(detach)}" if detach else ""]
+        said.append(f"then {', '.join(name(v) for v in ids) or 'none'}, in this order")
+        await ui.cleared(f"Volumes of {server.name}: {'; '.join(p for p in said if p)}")
         patched.append(await _volumes_sent(ui, server, vols))
 
     edited = await ui.edit_records(

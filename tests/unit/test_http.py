@@ -312,3 +312,17 @@ async def test_a_stream_answered_with_json_or_cut_short_is_a_plain_failure_not_a
         assert got == ['{"delta":"Hel"}'] and not isinstance(
             caught.value, OutcomeUnknown
         )  # what came stays; nothing was changed
+
+
+def test_an_idle_connection_outlives_the_refresh_interval_and_is_closed_by_us_first():
+    """The idle probe every refresh finds its connection open (no new handshake), and the client lets a
+    connection go before the server would (a request never races the server's close)."""
+    import ssl
+
+    from tui.api.http_setup import options
+    from tui.sandbox.serve import _config
+    from tui.ui.refresh import RefreshPolicy
+
+    kept = options(ssl.create_default_context(), 15.0, 16, "t")["limits"].keepalive_expiry
+    served = _config(object(), "127.0.0.1", 0).timeout_keep_alive
+    assert RefreshPolicy().slow < kept < served

@@ -27,6 +27,12 @@ def tls_context(api_url: str, in_process: bool, ca_bundle: str | None) -> ssl.SS
         raise ConfigError(0, f"cannot set up TLS for {api_url}: {exc}") from None
 
 
+# Seconds an idle connection is kept for the next request: past the refresh interval (30 s), so an idle
+# probe finds its connection open; short of the 60 s an API front keeps one, so a request never races its
+# close (httpx's own: 5 s, a new TCP and TLS handshake for every probe).
+KEEP_ALIVE = 50.0
+
+
 def options(verify: ssl.SSLContext, timeout: float, connections: int, user_agent: str) -> dict[str, Any]:
     """What every httpx client is made with (the async one, and the sync one of the first GET). Runs in
     a thread: it imports httpx."""
@@ -36,7 +42,9 @@ def options(verify: ssl.SSLContext, timeout: float, connections: int, user_agent
         verify=verify,
         trust_env=True,
         follow_redirects=False,
-        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+        limits=httpx.Limits(
+            max_connections=connections, max_keepalive_connections=connections, keepalive_expiry=KEEP_ALIVE
+        ),
         timeout=httpx.Timeout(connect=min(t, 5.0), read=t, write=t, pool=t),
         headers={"User-Agent": user_agent, "Accept": "application/json"},
     )

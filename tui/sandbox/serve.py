@@ -13,14 +13,18 @@ import time
 from typing import Any, Callable, Sequence
 
 
+KEEP_ALIVE = 60  # seconds an idle connection is kept, as a platform's API front does (uvicorn's own: 5)
+
+
 def _config(app: Any, host: str, port: int, quiet: bool = False) -> Any:  # uvicorn is imported only when serving
     """`quiet`: uvicorn installs no handler of its own (the demo's server runs under a full-screen
     console: what it logs goes where the process's "uvicorn" logger says, never to the terminal)."""
     import uvicorn
 
-    if quiet:
-        return uvicorn.Config(app, host=host, port=port, log_config=None, lifespan="off", access_log=False)
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off", access_log=False)
+    logs: dict[str, Any] = {"log_config": None} if quiet else {"log_level": "warning"}
+    return uvicorn.Config(
+        app, host=host, port=port, lifespan="off", access_log=False, timeout_keep_alive=KEEP_ALIVE, **logs
+    )
 
 
 def serve_forever(sandbox: Any, host: str = "127.0.0.1", port: int = 8700) -> None:

@@ -122,3 +122,27 @@ async def test_ages_move_on_between_reads_every_row_at_once(monkeypatch):
         after = drawn_lines(view.table)
         ages = [line.split()[-2] for line in after[1:] if line.strip()]  # Created, before the tags
         assert ages and all(a == "y" for a in ages), "every row, not only the cursor's"
+
+
+@pytest.mark.anyio
+async def test_ages_that_did_not_change_draw_nothing_and_those_that_did_only_their_lines(monkeypatch):
+    """Idle on a list whose ages are as drawn, the table asks for no drawing at all; when ages move on,
+    only the lines on screen whose text changed are drawn again, not the whole table."""
+    from tui.sandbox import Sandbox
+
+    now = FakeTime()
+    now.t = 1_800_000_000.0
+    app = make_app(Sandbox(), clock=now)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.pause()
+        asked: list[tuple] = []
+        real = view.table.refresh
+        monkeypatch.setattr(view.table, "refresh", lambda *regions, **kw: asked.append(regions) or real(*regions, **kw))
+        view.table._ages_move_on()
+        assert asked == [], "nothing changed: nothing drawn"
+        now.t += 400 * 86_400
+        view.table._ages_move_on()
+        assert len(asked) == 1 and asked[0], "lines, not the whole table"
+        rows_shown = min(view.table.loaded_count, view.table.scrollable_content_region.height - 1)
+        assert len(asked[0]) == rows_shown and all(region.height == 1 for region in asked[0])

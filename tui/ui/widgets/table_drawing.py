@@ -31,10 +31,27 @@ class TableDrawing:
         self.set_interval(self.AGES_EVERY, self._ages_move_on)
 
     def _ages_move_on(self) -> None:
-        """Every line is drawn again, with the time now: ages do not stand still between reads, and rows
-        drawn at different moments do not disagree."""
-        self._tick += 1
-        self.refresh()
+        """The lines on screen whose text moved on with the time (an age, a time left) are drawn again,
+        all at once, so rows drawn at different moments do not disagree; a line whose text is as drawn is
+        left alone: nothing is written to the terminal while nothing visible changes."""
+        if not self._order:
+            return
+        top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        moved = []
+        for y in range(1, height):
+            index = top + y - 1
+            if index >= len(self._order):
+                break
+            key = self._order[index]
+            row = self._rows.get(key)
+            if row is not None and self._drawn.get(key) != _texts([c.value(row) for c in self._columns]):
+                moved.append(y)
+        if moved:
+            self._tick += 1  # (a line's drawing is cached by it: those drawn again are drawn with the time now)
+            from textual.geometry import Region
+
+            width = self.size.width
+            self.refresh(*(Region(0, y, width, 1) for y in moved))
 
     def _row_width(self) -> int:
         return sum((c.width or 12) + 2 * PAD for c in self._columns)
@@ -143,7 +160,9 @@ class TableDrawing:
                 else:
                     style = base
                 row = self._rows[key]
-                strip = self._cells_strip([c.value(row) for c in self._columns], style, marked, is_cursor)
+                cells = [c.value(row) for c in self._columns]
+                self._drawn[key] = _texts(cells)
+                strip = self._cells_strip(cells, style, marked, is_cursor)
                 self._strips[cache_key] = strip
         return self._in_view(strip, scroll_x, width, base, header=y == 0)
 
@@ -195,6 +214,10 @@ class TableDrawing:
         self._styles.clear()
         self._strips.clear()
         self._render_failed = False
+
+
+def _texts(cells: Sequence[Any]) -> tuple[str, ...]:
+    return tuple(c.plain if isinstance(c, Text) else str(c) for c in cells)
 
 
 def fit(text: str, width: int) -> str:

@@ -146,3 +146,18 @@ async def test_ages_that_did_not_change_draw_nothing_and_those_that_did_only_the
         assert len(asked) == 1 and asked[0], "lines, not the whole table"
         rows_shown = min(view.table.loaded_count, view.table.scrollable_content_region.height - 1)
         assert len(asked[0]) == rows_shown and all(region.height == 1 for region in asked[0])
+
+
+@pytest.mark.anyio
+async def test_a_drawn_line_sends_a_styles_codes_once_a_run_not_once_a_cell():
+    from tui.sandbox import Sandbox
+
+    app = make_app(Sandbox())
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.pause()
+        line = view.table.render_line(3)  # a row, not the cursor's
+        styles = [s.style for s in line]
+        runs = sum(1 for i, st in enumerate(styles) if i == 0 or st != styles[i - 1])
+        assert len(styles) == runs, "adjacent cells of one style are one segment"
+        assert runs < len(view.table.columns), "fewer runs than cells: most cells share the row's style"

@@ -92,7 +92,9 @@ class TableDrawing:
                 style, text = base, str(cell)
             lead = MARK if marked and i == 0 else " " * PAD  # a mark takes the first column's left pad
             segments.append(Segment(lead + fit(text, width) + " " * PAD, style))
-        return Strip(segments, self._row_width())
+        # cells of one style joined: the terminal is sent a style's codes once a run, not once a cell (a
+        # line's escapes were most of the bytes a scrolling key wrote)
+        return Strip(segments, self._row_width()).simplify()
 
     def _sticky_width(self) -> int:
         """The cells that stay in place when the table scrolls sideways: the first column, with a

@@ -236,8 +236,36 @@ async def test_a_slow_tick_asks_only_for_what_changed():
         )
         await pilot.pause(0.1)
         sent = requests_since(sandbox, start)
-        assert sent == [("GET", f"{Z}/servers")]  # one request, not three pages
+        assert sent == [("GET", f"{Z}/servers")] * 2  # the newest change alone, then one page: not three pages
         assert view.table.loaded_count == 250 and not view.listing
+
+
+class Recorded(httpx.ASGITransport):
+    """The sandbox's transport, keeping each request's query and the size of its answer."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.seen: list[tuple[str, dict[str, str], int]] = []
+
+    async def handle_async_request(self, request):
+        answer = await super().handle_async_request(request)
+        body = await answer.aread()
+        self.seen.append((request.method, dict(request.url.params), len(body)))
+        return httpx.Response(answer.status_code, headers=answer.headers, content=body)
+
+
+async def test_an_idle_probe_is_one_row_not_a_page():
+    sandbox = big(250)
+    wire = Recorded(sandbox.app)
+    app = make_app(sandbox, transport=wire)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        start = len(wire.seen)
+        view._tick()  # nothing changed since the list was read
+        await wait_for(pilot, lambda: len(wire.seen) > start and not view.listing, what="the probe")
+        await pilot.pause(0.1)
+        (method, query, size), *more = wire.seen[start:]
+        assert not more and method == "GET" and query.get("per_page") == "1" and size < 5_000, (query, size)
 
 
 async def test_a_server_made_elsewhere_shows_first_as_the_api_lists_the_newest():

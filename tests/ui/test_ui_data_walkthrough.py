@@ -28,6 +28,7 @@ from helpers import (
     later,
     loaded,
     make_app,
+    notified,
     open_view,
     pick,
     row_named,
@@ -311,7 +312,7 @@ async def test_a_new_user_runs_a_cache_from_the_keyboard(sandbox, clock, tmp_pat
         save = await screen_named(pilot, app, "FilePickerScreen")  # the platform's file name, in the home folder
         assert save.query_one("#file-path").value.endswith("SSL_carts.pem") and app.focused.id == "file-path"
         await pilot.press("ctrl+u", *str(tmp_path / "carts.pem"), "enter")
-        await wait_for(pilot, lambda: app.screen.id == "main", what="saved")
+        await wait_for(pilot, lambda: app.screen.id == "main" and notified(app, "Saved "), what="saved")
         assert (tmp_path / "carts.pem").read_bytes().startswith(b"-----BEGIN CERTIFICATE-----")
 
         # 4. deleted, its name typed

@@ -385,3 +385,16 @@ async def zone_records(pilot, app, zone: str):
     records = app.screen.view
     await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
     return records
+
+
+async def rules_edited(pilot, app):
+    """The security group web-public's rules editor, opened from its list with `a` (the menu entry
+    picked), one rule taken out: (the group, the editor). Nothing is sent yet."""
+    groups = await open_view(pilot, app, "instance.security_groups")
+    group = row_named(groups, "web-public")
+    groups.table.move_to(group.id)
+    await act(pilot, app, "Rules")
+    editor = await screen_named(pilot, app, "RecordListScreen")
+    await wait_for(pilot, lambda: editor.records, what="the rules")
+    editor.records.pop()
+    return group, editor

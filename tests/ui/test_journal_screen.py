@@ -208,19 +208,14 @@ async def test_a_text_body_is_retried_as_sent_and_shown_by_its_length_and_digest
 
 
 async def test_a_set_whose_answer_is_lost_and_found_not_applied_is_journalled_so_and_offered_again():
-    from helpers import act
+    from helpers import rules_edited
 
     sandbox = Sandbox()
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        groups = await open_view(pilot, app, "instance.security_groups")
-        groups.table.move_to(row_named(groups, "web-public").id)
         sandbox.inject(503, "/rules", method="PUT", times=1)  # the answer lost, nothing applied
-        await act(pilot, app, "Rules")
-        editor = await screen_named(pilot, app, "RecordListScreen")
-        await wait_for(pilot, lambda: editor.records, what="the rules")
-        editor.records.pop()
+        await rules_edited(pilot, app)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].looked, what="looked")
         entry = app.journal.entries[0]

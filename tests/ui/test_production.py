@@ -184,20 +184,13 @@ async def test_a_form_re_sent_after_a_lost_answer_asks_the_name_again_at_the_sen
 
 
 async def test_a_set_editor_asks_the_name_when_it_sends_not_when_it_opens():
-    from helpers import act, open_view
+    from helpers import rules_edited
 
     sandbox = Sandbox()
     app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        groups = await open_view(pilot, app, "instance.security_groups")
-        group = row_named(groups, "web-public")
-        groups.table.move_to(group.id)
-        groups.focus_table()
-        await act(pilot, app, "Rules")
-        editor = await screen_named(pilot, app, "RecordListScreen")  # opened with nothing asked
-        await wait_for(pilot, lambda: editor.records, what="the rules")
-        editor.records.pop()
+        group, editor = await rules_edited(pilot, app)  # opened with nothing asked
         await pilot.press("ctrl+s")
         asked = await screen_named(pilot, app, "ConfirmScreen")
         assert asked.require_text == group.name and "Rules of web-public: 1 removed, 0 added (2 rules" in asked.message
@@ -211,7 +204,7 @@ async def test_a_set_editor_asks_the_name_when_it_sends_not_when_it_opens():
 async def test_a_data_losing_form_asks_the_name_once_after_the_form_on_production():
     """An OS install (its disks erased) on a production profile: nothing asked before the form; at ctrl+s
     one confirmation says what is lost and that the profile is production, the name typed once."""
-    from helpers import act, form_ready, open_view
+    from helpers import act, form_ready
 
     sandbox = Sandbox()
     app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
@@ -310,18 +303,13 @@ async def test_nothing_deletable_among_the_marked_is_said():
 
 
 async def test_cancelling_the_name_at_an_editors_send_keeps_it_open_and_is_no_bug():
-    from helpers import act, text_of
+    from helpers import rules_edited, text_of
 
     sandbox = Sandbox()
     app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        groups = await open_view(pilot, app, "instance.security_groups")
-        groups.table.move_to(row_named(groups, "web-public").id)
-        await act(pilot, app, "Rules")
-        editor = await screen_named(pilot, app, "RecordListScreen")
-        await wait_for(pilot, lambda: editor.records, what="the rules")
-        editor.records.pop()
+        _, editor = await rules_edited(pilot, app)
         await pilot.press("ctrl+s")
         await screen_named(pilot, app, "ConfirmScreen")
         await pilot.press("escape")

@@ -357,19 +357,30 @@ async def send_whole(
 ) -> tuple[dict[str, Any], str | None]:
     """Send a whole set (`body`, by `call`); when the answer is lost, read the set again (`read`):
     ({}, what to say) when it `holds` what was sent; `Looked` when it does not, or reading failed too."""
+    answer, told = await checked(service.run(call, scope, row, body), read, holds, "the set")
+    return (answer, None) if told is None else ({}, told)
+
+
+async def checked(
+    sending: Awaitable[Any], read: Callable[[], Awaitable[Any]], holds: Callable[[Any], bool], what: str
+) -> tuple[Any, str | None]:
+    """`sending` awaited; when its answer is lost, `what` it changed read again (`read`) and compared
+    (`holds`): (the answer, None) when answered; (what was read, what to say) when it holds what was
+    sent; `Looked` when it does not, or reading failed too (a form or an editor stays open then)."""
     try:
-        return await service.run(call, scope, row, body), None
+        return await sending, None
     except OutcomeUnknown as err:
         try:
             now = await read()
         except ApiError as again:
-            said = f"reading the set again failed too ({again.summary}): check before saving again"
+            said = f"reading {what} again failed too ({again.summary}): check before saving again"
             journal.looked(said, None)
             raise Looked(err, said) from None
         if not holds(now):
-            journal.looked("the set is not what was sent: it was not applied", False)  # its entry says so
-            raise Looked(err, "the set is not what was sent: it was not applied", False) from None
-        return {}, lost(err, Found(None, "the set now holds what was sent: it was applied", True))
+            said = f"{what} is not what was sent: it was not applied"
+            journal.looked(said, False)  # its entry says so
+            raise Looked(err, said, False) from None
+        return now, lost(err, Found(None, f"{what} now holds what was sent: it was applied", True))
 
 
 async def read_back(err: OutcomeUnknown, service: Any, scope: str, rid: str, holds: Callable[[Row], bool]) -> Found:

@@ -241,7 +241,8 @@ class Finder:
                 f" and {len(missing) - 4} more" if len(missing) > 4 else ""
             )
             key = self.app.key_for("fill_index", "F")
-            choices.append((f"⟳ Not read yet: {lists} — read every product to look there too ({key})", "fill", None))
+            said = f"⟳ Not read yet: {lists} — read every product to look there too ({key})"
+            choices.append((said, "fill", None))
         if not links and not missing:
             self.app.notify(f"Nothing the console has read points at {name}, and it points at nothing.", timeout=6)
             return

@@ -101,21 +101,27 @@ async def user_data_flow(ui: Any, server: Row) -> None:
             said = [f"set {', '.join(setting)}" if setting else "", f"remove {', '.join(gone)}" if gone else ""]
             await ui.cleared(f"User data of {server.name}: {'; '.join(s for s in said if s)}")
         for key in gone:
-            await _or_looked(svc.call("DELETE", ui.scope, *where, key), lambda k=key: _holds(k, None))
+            await _sent(svc.call("DELETE", ui.scope, *where, key), key, None)
             del before[key]  # done: a later failure does not send it again
         for key in [k for k, v in after.items() if before.get(k) != v]:
             sent = svc.call("PATCH", ui.scope, *where, key, content=after[key].encode(), content_type="text/plain")
-            await _or_looked(sent, lambda k=key: _holds(k, after[k]))
+            await _sent(sent, key, after[key])
             before[key] = after[key]
 
-    async def _holds(key: str, value: str | None) -> bool:
-        """After a lost answer: does the server hold `value` at `key` now (None: the key gone)?"""
+    async def _sent(sending: Any, key: str, value: str | None) -> None:
+        """One request of the edit; when its answer is lost, the key read back (`outcome.checked`)."""
         from ...api.errors import NotFound
+        from .. import outcome
 
-        try:
-            return await svc.read_text(ui.scope, *where, key) == value
-        except NotFound:
-            return value is None
+        async def now() -> str | None:
+            try:
+                return await svc.read_text(ui.scope, *where, key)
+            except NotFound:
+                return None  # (the key gone)
+
+        _, told = await outcome.checked(sending, now, lambda held: held == value, f"user data {key}")
+        if told:
+            ui.notify(told, "warning")
 
     edited = await ui.edit_records(
         f"User data of {server.name}",
@@ -134,28 +140,6 @@ async def user_data_flow(ui: Any, server: Row) -> None:
         ui.notify(f"User data of {server.name}: as it was; nothing was sent.")
         return
     ui.notify(f"User data of {server.name}: {len(changed)} set, {removed} removed")
-
-
-async def _or_looked(sending: Any, holds: Any) -> None:
-    """One request of an edit sent as several; when its answer is lost, what is there read back: applied
-    (said, the edit goes on), or not or cannot tell (`Looked`: the editor stays open with its edits)."""
-    from ...api import journal
-    from ...api.errors import ApiError, OutcomeUnknown
-    from ..outcome import Looked
-
-    try:
-        await sending
-    except OutcomeUnknown as err:
-        try:
-            held = await holds()
-        except ApiError as again:
-            said = f"reading it back failed too ({again.summary}): check before saving again"
-            journal.looked(said, None)
-            raise Looked(err, said) from None
-        said = "it holds what was sent: it was applied" if held else "it does not hold what was sent: not applied"
-        journal.looked(said, held)
-        if not held:
-            raise Looked(err, said, False) from None
 
 
 # ---- private NICs: one per private network -----------------------------------------------------
@@ -245,28 +229,21 @@ async def volumes_flow(ui: Any, server: Row) -> None:
 
 async def _volumes_sent(ui: Any, server: Row, vols: list[dict[str, Any]]) -> Row:
     """The volume map sent; when its answer is lost, the server's volumes read again and compared with
-    what was sent: applied (said), or not (`Looked`: the editor stays open with its edits)."""
-    from ...api.errors import ApiError, OutcomeUnknown
-    from ..outcome import Looked
+    what was sent (`outcome.checked`): applied (said), or not (the editor stays open with its edits)."""
+    from .. import outcome
 
-    make = ui.service().kind.row_maker(ui.scope)
-    try:
-        data = await set_server_volumes(ui, server.id, vols)
-    except OutcomeUnknown as err:
-        try:
-            full, now = await server_volumes(ui, server.id)
-        except ApiError as again:
-            raise Looked(err, f"reading its volumes failed too ({again.summary}): check before saving again") from None
-        held = [v.get("id") for v in now.values()] == [v["id"] for v in vols]
-        said = "its volumes are as sent: it was applied" if held else "its volumes are not as sent: it was not applied"
-        from ...api import journal
-
-        journal.looked(said, held)
-        if not held:
-            raise Looked(err, said, False) from None
-        ui.notify(f"{err.summary}\nLooked again: {said}.", "warning")
-        return make(full)
-    return make(data.get("server", data))
+    ids = [v["id"] for v in vols]
+    sending = set_server_volumes(ui, server.id, vols)
+    answer, told = await outcome.checked(
+        sending,
+        lambda: server_volumes(ui, server.id),
+        lambda read: [v.get("id") for v in read[1].values()] == ids,
+        "the volume map",
+    )
+    if told:  # applied after all: the server as read again
+        ui.notify(told, "warning")
+        return ui.service().kind.row_maker(ui.scope)(answer[0])
+    return ui.service().kind.row_maker(ui.scope)(answer.get("server", answer))
 
 
 # ---- security group and placement group -------------------------------------------------------

@@ -10,7 +10,7 @@ import asyncio
 import time
 import weakref
 from functools import partial
-from typing import Any
+from typing import Any, Callable
 
 from ..api.safe import clean
 from ..products import manifest
@@ -90,7 +90,7 @@ class Finder:
 
     # ---- every product at once ----------------------------------------------------------------------
     @guarded("Indexing every product")
-    def fill(self, then: Any = None) -> None:
+    def fill(self, then: Callable[[], None] | None = None) -> None:
         """List every product's lists, in every zone and region, for the index (again: stop); `then`
         runs once it is done (what points here, shown again with what was read)."""
         if self.filling is not None and self.filling.is_running:
@@ -100,7 +100,7 @@ class Finder:
             return
         self.filling = self.app.run_worker(self._fill(then), group="fill-index", exit_on_error=False)
 
-    async def _fill(self, then: Any = None) -> None:
+    async def _fill(self, then: Callable[[], None] | None = None) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
         gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")

@@ -6,7 +6,7 @@ flow reads top to bottom like the conversation it is, and the UI keeps drawing w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from ..api import journal
 from ..products.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
@@ -15,6 +15,7 @@ from ..products.flows import StepCancelled, Submit
 if TYPE_CHECKING:
     from .action_host import ActionHost
 
+Saving = Callable[[list[dict[str, Any]]], Awaitable[Any]]  # an editor's save: the records, sent
 
 class ViewFlowUI:
     """A flow's dialogs, for a view. On a production profile (`typed`: the name to type) every send is
@@ -173,7 +174,7 @@ class ViewFlowUI:
             raise result
         return result
 
-    def _cleared_save(self, save: Any, before: list[dict[str, Any]], title: str) -> Any:
+    def _cleared_save(self, save: Saving, before: list[dict[str, Any]], title: str) -> Saving:
         """An editor's save that sends: asked first on a production profile, each time (a list as it was
         sends nothing, so it is not asked); journalled as the act that opened the editor."""
         before = [dict(r) for r in before]

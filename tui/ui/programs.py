@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import signal
 import subprocess
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 CAUGHT = (signal.SIGINT, signal.SIGQUIT)
 
 
-def _not_ours(signum: int, frame: Any) -> None:
+def _not_ours(signum: int, frame: FrameType | None) -> None:
     """A ctrl+c (or ctrl+\\) meant for the program in front: nothing for the console to do."""
 
 
@@ -32,7 +36,7 @@ def run_program(argv: list[str]) -> int:
             signal.signal(sig, handler)
 
 
-def run_suspended(app: Any, argv: list[str]) -> int | None:
+def run_suspended(app: "App[object]", argv: list[str]) -> int | None:
     """`argv` with the console suspended (`App.suspend`), or None where it cannot give the terminal
     away (a test's headless app, a web browser)."""
     from textual.app import SuspendNotSupported

@@ -27,6 +27,7 @@ from urllib.parse import urlencode
 
 from . import http_setup, safe
 from .http_setup import ClientStats
+from .limiter import Limits
 from .safe import decode_object  # noqa: F401  (re-exported: callers name it from the client)
 from .errors import ApiError, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
 from .background import import_httpx, in_thread
@@ -37,6 +38,7 @@ from .failures import (
     http_failure,
     redirect_target,
     redirected,
+    retry_after,
     transport_failure,
 )
 from .secret import AUTH_HEADER, BEARER, X_AUTH_TOKEN, Auth, Secret, as_secret  # noqa: F401  (re-exported)
@@ -79,6 +81,7 @@ class ApiClient:
         self.read_only = read_only
         self.retry = retry or RetryPolicy()
         self.stats = ClientStats()
+        self.limits = Limits(monotonic, sleep)  # one pace per origin and product, learnt from 429s
         self.auth = auth
         self.ca_bundle = ca_bundle
         self._sleep = sleep
@@ -220,13 +223,16 @@ class ApiClient:
         )
         self._first = False
         http = None if first else await self._client()
-        deadline = self._monotonic() + self.retry.deadline
+        began = self._monotonic()
+        deadline = began + self.retry.deadline
         attempt = 0
         redirects = 0
         while True:
             started = time.monotonic()
             if http is None and not first:
                 http = await self._client()
+            limiter = self.limits.of(url)
+            await limiter.admit()
             self.stats.count(method)
             try:
                 try:
@@ -253,6 +259,7 @@ class ApiClient:
                         _ms(started),
                     )
                 status = resp.status_code
+                limiter.answered(status == 429, retry_after(resp.headers.get("retry-after")) if status == 429 else None)
                 if status in REDIRECTS or 300 <= status < 400:
                     target = redirect_target(resp, method, url)
                     if target is not None and redirects < MAX_REDIRECTS:
@@ -269,7 +276,9 @@ class ApiClient:
                 if not failure.retryable or attempt >= self.retry.max_attempts:
                     raise err from None
                 delay = failure.wait if failure.wait is not None else self.retry.delay(attempt - 1)
-                if self._monotonic() + delay > deadline:
+                # The platform busy (429, 5xx) has the whole budget; one that does not answer at all, less.
+                until = deadline if err.status else min(deadline, began + self.retry.unreachable)
+                if self._monotonic() + delay > until:
                     raise err from None
                 self.stats.retries += 1
                 log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
@@ -355,6 +364,8 @@ class ApiClient:
         changes = mutating if mutating is not None else method != "GET"
         headers["Accept"] = accept
         http = await self._client()
+        limiter = self.limits.of(url)
+        await limiter.admit()
         self.stats.count(method)
         try:
             resp = await http.send(http.build_request(method, url, content=body, headers=headers), stream=True)
@@ -362,6 +373,7 @@ class ApiClient:
             raise transport_failure(exc, method, path, self.api_url, self._proxy, changes).error from None
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s %s %s -> %d (streamed)", method, path, redacted(clean_params(params)), resp.status_code)
+        limiter.answered(resp.status_code == 429, retry_after(resp.headers.get("retry-after")))
         try:
             if resp.status_code >= 300:
                 await resp.aread()

@@ -35,10 +35,11 @@ if TYPE_CHECKING:
 
 @record
 class RetryPolicy:
-    deadline: float = 10.0  # seconds, over all attempts of one call
+    deadline: float = 30.0  # seconds, over all attempts of one call: a read's retry budget
+    unreachable: float = 10.0  # … of which, when nothing answers at all (no connection, a timeout)
     base: float = 0.25
     cap: float = 4.0
-    max_attempts: int = 6
+    max_attempts: int = 40  # the deadline ends it first: 0.25 s doubling to 4 s is 11 tries in 30 s
 
     def delay(self, attempt: int, rng: Callable[[], float] | None = None) -> float:
         """Exponential backoff with jitter: half fixed, half random, so retries spread out."""

@@ -1,17 +1,23 @@
-"""When to refresh and how: fast polling of what is moving, a slow re-list of the rest, backoff.
+"""When to refresh and how: fast polling of what is moving, a slow re-list of the rest.
 
 Pure logic (no Textual), so its decisions are tested directly. A view re-arms one one-shot timer
 after every fetch with `next_delay()`, and its timer callback asks `plan()` what to do.
+
+After a refresh that failed, the next comes at the normal interval, give or take a tenth (so
+views that failed together do not all try again together): the client's limiter already paces
+what the platform refused, and each read had ~30 s of retries (`api.limiter`, `api.failures`).
+Waiting longer only left a view stale long after the platform had recovered.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Callable, Literal
 from ..records import record
 
 Tick = Literal["full", "poll"]
-MAX_FACTOR = 256.0  # backoff multiplier cap; the delay itself is capped by max_backoff
+JITTER = 0.1  # after a failure: the interval, give or take this fraction
 
 
 @record
@@ -19,23 +25,28 @@ class RefreshPolicy:
     fast: float = 2.0  # seconds between polls of transitional resources
     slow: float = 30.0  # seconds between full re-lists
     paused: float = 1.0  # re-check interval while a modal is up or the view hidden (no requests)
-    max_backoff: float = 300.0
     max_polls: int = 20  # GETs by id per tick at most
 
 
 class RefreshPlanner:
-    def __init__(self, policy: RefreshPolicy | None = None, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        policy: RefreshPolicy | None = None,
+        now: Callable[[], float] = time.monotonic,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
         self.policy = policy or RefreshPolicy()
         self.now = now
-        self.backoff = 1.0
+        self.rng = rng
+        self.failing = False  # the last refresh failed: the next interval is jittered
         self.last_full = now()
 
     def next_delay(self, moving: bool) -> float:
         base = self.policy.fast if moving else self.policy.slow
-        return min(base * self.backoff, max(base, self.policy.max_backoff))
+        return base * (1 + JITTER * (2 * self.rng() - 1)) if self.failing else base
 
     def plan(self, moving: bool) -> Tick:
-        if not moving or self.now() - self.last_full >= self.policy.slow * self.backoff:
+        if not moving or self.now() - self.last_full >= self.policy.slow:
             return "full"
         return "poll"
 
@@ -43,8 +54,7 @@ class RefreshPlanner:
         self.last_full = self.now()
 
     def succeeded(self) -> None:
-        self.backoff = 1.0
+        self.failing = False
 
-    def failed(self, rate_limited: bool) -> None:
-        """Back off: 4x after a 429 (the platform gives no Retry-After), 2x after other errors."""
-        self.backoff = min(self.backoff * (4.0 if rate_limited else 2.0), MAX_FACTOR)
+    def failed(self) -> None:
+        self.failing = True

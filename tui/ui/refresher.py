@@ -1,7 +1,7 @@
 """One refresh loop for every view that shows live data: lists, panels, detail tabs, charts, gauges.
 
 A `Refresher` owns one one-shot timer on a widget, re-armed after every fetch with the planner's
-delay (fast while something moves, slow otherwise, longer after errors and 429s). While the widget
+delay (fast while something moves, slow otherwise, jittered after a failure). While the widget
 is hidden or another screen is on top (a modal, a detail it does not feed) its ticks send nothing
 and only re-check. The owner supplies `tick` (which starts a worker and reports back with `done`)
 and `moving` (whether anything it shows is between states).
@@ -64,14 +64,14 @@ class Refresher:
         top = w.app.screen
         return w.screen is not top and not self._also_on_top(top)
 
-    def done(self, ok: bool, rate_limited: bool = False, full: bool = True) -> None:
-        """A fetch ended: reset or back off, and arm the next tick."""
+    def done(self, ok: bool, full: bool = True) -> None:
+        """A fetch ended: arm the next tick (jittered after a failure)."""
         if full:
             self.planner.full_done()
         if ok:
             self.planner.succeeded()
         else:
-            self.planner.failed(rate_limited)
+            self.planner.failed()
         self.arm()
 
     @guarded("Scheduled refresh")

@@ -20,7 +20,6 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from ...api.errors import RateLimited
 from ...api.safe import clean
 from ...products import times
 from ...products.base import Metrics
@@ -117,7 +116,7 @@ class MetricsChart(Vertical):
             summary, hint = describe(err)
             self.error = f"✖ {summary}. {hint}"
             self._draw()
-            self.refresher.done(False, isinstance(err, RateLimited))
+            self.refresher.done(False)
             return
         if (metric, window) != (self.current, self.spec.windows[self.window]):
             return  # the operator moved on while this was loading

@@ -23,7 +23,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from ...api.errors import ApiError, NotFound, RateLimited
+from ...api.errors import ApiError, NotFound
 from ...api.safe import clean
 from ...products.base import ActionSpec, Context, ParentRef, ResourceKind, Row
 from ...products.location import scope_label
@@ -155,7 +155,7 @@ class PanelView(Vertical):
             self.last_attempt = self._wall()
             notify_error(self.app, err, f"Loading {self.kind.title_in_text}")
             self._title()
-            self.refresher.done(False, isinstance(err, RateLimited))
+            self.refresher.done(False)
             return
         self._shown(data)
 

@@ -3,7 +3,7 @@
 All I/O runs in workers. Listing streams pages into the table as they arrive; "all zones" keeps
 the zones that answered and names the ones that failed. A single one-shot timer is re-armed after
 every fetch: fast polls (GET by id) for transitional resources, a slow re-list otherwise, nothing
-while a modal is open or the view is hidden, longer waits after errors and 429s.
+while a modal is open or the view is hidden, the next at the normal interval after a failure (the client paces what the API refused).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 
-from ...api.errors import ApiError, AuthenticationError, NotFound, RateLimited
+from ...api.errors import ApiError, AuthenticationError, NotFound
 from ...products.base import ALL, Column, Context, ResourceKind
 from ...products.service import ResourceService
 from .. import collector
@@ -257,7 +257,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self.refresh_detail()
         self._then()
         self.post_message(self.Refreshed(self))
-        self.refresher.done(first is None, isinstance(first, RateLimited))
+        self.refresher.done(first is None)
 
     @work(exclusive=True, group="list", exit_on_error=False)
     async def _delta(self) -> None:
@@ -347,7 +347,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self.refresh_detail()
         self._then()
         self.post_message(self.Refreshed(self))
-        self.refresher.done(not errors, any(isinstance(e, RateLimited) for e in errors), full=False)
+        self.refresher.done(not errors, full=False)
 
     # ---- what the action runner and flows use (`action_host.ActionHost`) -------------------------
     def create_scope(self) -> str:

@@ -17,7 +17,6 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static, Tree
 
-from ...api.errors import RateLimited
 from ...api.safe import clean
 from ...products.base import Lazy
 from ..errors import describe
@@ -63,7 +62,7 @@ class TreePanel(Vertical):
         except Exception as err:
             summary, hint = describe(err)
             self.query_one("#tree-head", Static).update(Text(f"✖ {summary}. {hint}", style="red"))
-            self.refresher.done(False, isinstance(err, RateLimited))
+            self.refresher.done(False)
             return
         self._draw(node)
         self.refresher.done(True)

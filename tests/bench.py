@@ -95,8 +95,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions of each measurement (default 5)")
     parser.add_argument(
         "--only",
-        default="start,10k,slow,50k,import",
-        help="sections to run (default: all of start,10k,slow,50k,import)",
+        default="start,10k,slow,50k,import,distance",
+        help="sections to run (default: all of start,10k,slow,50k,import,distance)",
     )
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -118,6 +118,8 @@ def main() -> None:
         fifty_thousand(repeat, add)
     if "import" in only:
         zone_import(repeat, add)
+    if "distance" in only:
+        at_a_distance(repeat, add)
 
     print()
     print(f"| figure | median | min | max | target | met |  ({repeat} repeats, {os.cpu_count()} cores)")
@@ -343,6 +345,62 @@ def fifty_thousand(repeat: int, add: Add) -> None:
     )
     add("peak memory with 50,000 servers loaded", "MB", [r["peak_rss_mb"]], "≤ 160", lambda v: v <= 160)
     sb50.stop()
+
+
+def at_a_distance(repeat: int, add: Add) -> None:
+    """Through an in-process proxy 20 ms away (`tests/bench_distance.py`) that limits, refuses, goes down."""
+    print("at a distance: 10,000 and 50,000 servers through a proxy …", file=sys.stderr, flush=True)
+    sb10 = SandboxProcess(scale=10_000)
+    runs = [_child(["limited", sb10.url, "10000", "20", "0", "0"]) for _ in range(repeat)]
+    floor = 100 / 20  # pages ÷ 20 a second
+    add(
+        "10,000 servers, +20 ms, 20 requests/s admitted: first request → every row, ÷ the floor (5 s)",
+        "×",
+        [r["seconds"] / floor for r in runs],
+        "≤ 1.3",
+        lambda v: v <= 1.3,
+    )
+    add("  … requests sent (100 pages)", "req", [r["requests"] for r in runs], "≤ 140", lambda v: v <= 140)
+    add("  … rows shown", "rows", [r["rows"] for r in runs], "10,000", lambda v: v == 10_000)
+    runs = [_child(["limited", sb10.url, "10000", "0", "0.3", str(seed)]) for seed in range(10)]
+    add(
+        "10,000 servers, +20 ms, 30% refused at random (10 seeds): rows shown, fewest",
+        "rows",
+        [min(r["rows"] for r in runs)],
+        "10,000",
+        lambda v: v == 10_000,
+    )
+    add("  … seconds, first request → every row", "s", [r["seconds"] for r in runs], "(reported)", lambda v: True)
+    for count, sandbox, most_requests, most_mb in ((10_000, sb10, 20, 2.0), (50_000, None, 25, 3.0)):
+        sb = sandbox or SandboxProcess(scale=count)
+        r = _child(["deleted", sb.url, str(count)])
+        add(
+            f"{count:,} servers, +20 ms, one deleted elsewhere: requests of the refresh that notices it",
+            "req",
+            [r["requests"]],
+            f"≤ {most_requests}",
+            lambda v, most=most_requests: v <= most,
+        )
+        add("  … bytes it read", "MB", [r["bytes"] / 1e6], f"≤ {most_mb:g}", lambda v, most=most_mb: v <= most)
+        add("  … an idle probe before it (nothing changed)", "KB", [r["idle_bytes"] / 1e3], "≤ 5", lambda v: v <= 5)
+        if sandbox is None:
+            sb.stop()
+    r = _child(["outage", sb10.url, "10000", "35"])
+    add(
+        "10,000 servers, every request refused 35 s: recovery → a change made meanwhile shown",
+        "s",
+        [r["fresh_after"]],
+        "≤ 45",
+        lambda v: v <= 45,
+    )
+    add(
+        "  … fewest rows shown during it (a reload asked)",
+        "rows",
+        [r["fewest_rows_during"]],
+        "10,000",
+        lambda v: v == 10_000,
+    )
+    sb10.stop()
 
 
 if __name__ == "__main__":

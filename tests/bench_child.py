@@ -132,6 +132,16 @@ def child_main(argv: list[str]) -> None:
         print(json.dumps(asyncio.run(scenario_refresh(rest[0], int(rest[1]), int(rest[2])))))
     elif mode == "watch":
         print(json.dumps(asyncio.run(scenario_watch(rest[0], int(rest[1]), float(rest[2]), int(rest[3])))))
+    elif mode in ("limited", "deleted", "outage"):
+        import bench_distance
+
+        if mode == "limited":
+            got = bench_distance.scenario_limited(rest[0], int(rest[1]), int(rest[2]), float(rest[3]), int(rest[4]))
+        elif mode == "deleted":
+            got = bench_distance.scenario_deleted(rest[0], int(rest[1]))
+        else:
+            got = bench_distance.scenario_outage(rest[0], int(rest[1]), float(rest[2]))
+        print(json.dumps(asyncio.run(got)))
     elif mode == "starting":
         print(json.dumps(asyncio.run(scenario_starting(rest[0], int(rest[1]), int(rest[2]), float(rest[3])))))
 

@@ -68,7 +68,7 @@ def _count_sandbox_time() -> None:
     httpx.AsyncClient.send = timed_send  # type: ignore[method-assign]
 
 
-def bench_app(url: str, frames: Frames, **policy: float) -> Any:
+def bench_app(url: str, frames: Frames, transport: Any = None, **policy: float) -> Any:
     from tui.ui import collector
 
     _count_sandbox_time()
@@ -105,7 +105,11 @@ def bench_app(url: str, frames: Frames, **policy: float) -> Any:
         genai_url=url + "/genai",
     )
     return Measured(
-        settings, Secret(KEY), secret_source="env", policy=RefreshPolicy(**{"fast": 3600, "slow": 3600, **policy})
+        settings,
+        Secret(KEY),
+        secret_source="env",
+        policy=RefreshPolicy(**{"fast": 3600, "slow": 3600, **policy}),
+        transport=transport,
     )
 
 

@@ -75,9 +75,7 @@ class Front:
 
 
 def listing(vt: VirtualTime, front: Front) -> tuple[ApiClient, Callable[[int, int], Any]]:
-    client = ApiClient(
-        "http://api.test", "k", transport=httpx.MockTransport(front), sleep=vt.sleep, monotonic=vt.now
-    )
+    client = ApiClient("http://api.test", "k", transport=httpx.MockTransport(front), sleep=vt.sleep, monotonic=vt.now)
 
     async def pages(n: int, in_flight: int) -> list[Any]:
         gate = asyncio.Semaphore(in_flight)

@@ -284,7 +284,8 @@ async def test_a_server_made_elsewhere_shows_first_as_the_api_lists_the_newest()
         assert view.table.shown_keys[0] == made["id"], "first, not last"
 
 
-async def test_a_deletion_elsewhere_triggers_a_full_relist():
+async def test_a_deletion_elsewhere_in_a_short_list_is_a_relist():
+    """Two pages: listing again costs fewer requests than searching for what is gone."""
     sandbox = big(150)
     app = make_app(sandbox)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -299,6 +300,26 @@ async def test_a_deletion_elsewhere_triggers_a_full_relist():
         await wait_for(pilot, lambda: view.table.get(victim) is None and not view.listing, what="row gone")
         assert len(requests_since(sandbox, start)) == 1 + 2  # the change probe, then both pages
         assert view.table.border_title == "Servers · fr-par-1 · 149/149"
+
+
+async def test_a_deletion_elsewhere_deep_in_a_long_list_is_found_by_pages_of_one():
+    sandbox = big(3000)
+    app = make_app(sandbox)
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = await loaded(pilot, app)
+        victims = [view.table.shown_keys[2345]]
+        async with await api(sandbox) as http:
+            for victim in victims:
+                sandbox.instance.servers["fr-par-1"][victim]["state"] = "stopped"
+                assert (await http.delete(f"{Z}/servers/{victim}")).status_code == 204
+        start = len(sandbox.requests)
+        view._tick()
+        await wait_for(pilot, lambda: all(view.table.get(v) is None for v in victims), what="rows gone")
+        await wait_for(pilot, lambda: not view.listing, what="the tick over")
+        sent = requests_since(sandbox, start)
+        # the probe, 12 pages of one row (a search over 3,000 positions), the GET that confirms it gone
+        assert len(sent) == 1 + 12 + 1 and sent[-1] == ("GET", f"{Z}/servers/{victims[0]}"), sent
+        assert view.table.loaded_count == 2999 and view.table.border_title == "Servers · fr-par-1 · 2,999/2,999"
 
 
 async def test_fast_ticks_poll_at_most_twenty_by_id():

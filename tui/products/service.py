@@ -213,6 +213,34 @@ class ResourceService(ProductCalls):
                 return Changes(changed, total)
         return None
 
+    async def gone_since(self, scope: str, held: list[str], total: int) -> list[str] | None:
+        """Which of `held` (the ids held of `scope`, in the list's own order) are no longer listed, the
+        list now holding `total`: a search over positions with pages of one row (`positions`), each row
+        found confirmed gone by its GET; None when a re-list is the better answer (the kind has no GET
+        by id, the search would cost more requests than half a re-list, the list moved under it)."""
+        kind = self.kind
+        if not kind.reading.fetch_detail or kind.paging == "whole":
+            return None
+        from .positions import gone
+
+        path, params, make = kind.list_path(scope, self.parent), self._query(scope, None), kind.row_maker(scope)
+
+        async def at(i: int) -> tuple[str | None, int | None]:
+            rows, now = await fetch_page(self.client, path, kind.list_key, kind.paging, i + 1, 1, params, make)
+            return (rows[0].id if rows else None), now
+
+        async def all_gone(ids: list[str]) -> bool:
+            for rid in ids:
+                try:
+                    await self.get_data(scope, rid)
+                except NotFound:
+                    continue
+                return False
+            return True
+
+        pages = -(-len(held) // self._page_size())  # a re-list's requests: a short list is listed again
+        return await gone(held, total, at, all_gone, budget=pages // 2)
+
     # ---- one object -----------------------------------------------------------------------------
     def _unwrap(self, data: dict[str, Any], path: str) -> dict[str, Any]:
         """The object out of its envelope (the kind's `item_key`), its secret fields kept aside."""

@@ -263,8 +263,9 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
     async def _delta(self) -> None:
         """A slow tick: ask each scope what changed since our rows' modification marks.
 
-        One small request per scope when nothing changed; a full re-list when the totals disagree
-        (something was deleted elsewhere) or too much changed.
+        One small request per scope when nothing changed. When the total says rows were deleted
+        elsewhere, they are found by a search over positions (`service.gone_since`: ~15 pages of one
+        row in 10,000); a full re-list only when that cannot tell, or too much changed.
         """
         field = self.kind.reading.probe.field if self.kind.reading.probe else ""
         rows = self.table.resources()
@@ -284,12 +285,29 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         fresh = [row for result in results if result is not None for row in result.rows]
         if fresh:  # one made elsewhere goes where the API lists it: first, where the newest come first
             self.table.upsert(self.staged.shown(fresh) if self.changes else fresh, first=self.kind.reading.newest_first)
+        gone: list[str] = []
         for (sc, marks), result in zip(by_scope.items(), results):
             known = len(marks) + sum(1 for row in (result.rows if result else []) if row.id not in marks)
+            if result is not None and result.total is not None and result.total < known:  # deleted elsewhere
+                held = [  # in the list's order, as the table holds them (staged rows are not listed)
+                    r.id
+                    for r in self.table.resources()
+                    if (self.scope != ALL or self.kind.scope_of(r) == sc) and not r.id.startswith("+")
+                ]
+                try:
+                    found = await self.service.gone_since(sc, held, result.total)
+                except ApiError as err:
+                    self._listed({sc: err})
+                    return
+                if found is not None:
+                    gone.extend(found)
+                    known -= len(found)
             if result is None or result.total is None or result.total != known:
-                self._load()  # deletions elsewhere, or too much changed: list everything again
+                self._load()  # too much changed, or rows added deep in the list: list everything again
                 return
             self.totals[sc] = result.total
+        if gone:
+            self.table.remove(gone)
         self._listed({})
 
     def _wall(self) -> float:

@@ -3,7 +3,8 @@
 All I/O runs in workers. Listing streams pages into the table as they arrive; "all zones" keeps
 the zones that answered and names the ones that failed. A single one-shot timer is re-armed after
 every fetch: fast polls (GET by id) for transitional resources, a slow re-list otherwise, nothing
-while a modal is open or the view is hidden, the next at the normal interval after a failure (the client paces what the API refused).
+while a modal is open or the view is hidden, the next at the normal interval after a failure (the
+client paces what the API refused).
 """
 
 from __future__ import annotations

@@ -95,8 +95,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions of each measurement (default 5)")
     parser.add_argument(
         "--only",
-        default="start,10k,slow,50k,import,distance",
-        help="sections to run (default: all of start,10k,slow,50k,import,distance)",
+        default="start,10k,slow,50k,import,distance,memory",
+        help="sections to run (default: all of start,10k,slow,50k,import,distance,memory)",
     )
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -120,6 +120,8 @@ def main() -> None:
         zone_import(repeat, add)
     if "distance" in only:
         at_a_distance(repeat, add)
+    if "memory" in only:
+        memory(add)
 
     print()
     print(f"| figure | median | min | max | target | met |  ({repeat} repeats, {os.cpu_count()} cores)")
@@ -345,6 +347,22 @@ def fifty_thousand(repeat: int, add: Add) -> None:
     )
     add("peak memory with 50,000 servers loaded", "MB", [r["peak_rss_mb"]], "≤ 160", lambda v: v <= 160)
     sb50.stop()
+
+
+def memory(add: Add) -> None:
+    print("five lists of 20,000 visited …", file=sys.stderr, flush=True)
+    sb = SandboxProcess(scale=20_000)
+    r = _child(["visits", sb.url, "20000"])
+    sb.stop()
+    add("resident size, 20,000 servers shown", "MB", [r["one"]], "(reference)", lambda v: True)
+    add(
+        "  … after four more lists of 20,000 visited and back, ÷ that",
+        "×",
+        [r["back"] / r["one"]],
+        "≤ 1.5",
+        lambda v: v <= 1.5,
+    )
+    add("  … peak resident size", "MB", [r["peak"]], "", lambda v: True)
 
 
 def at_a_distance(repeat: int, add: Add) -> None:

@@ -142,6 +142,10 @@ def child_main(argv: list[str]) -> None:
         else:
             got = bench_distance.scenario_outage(rest[0], int(rest[1]), float(rest[2]))
         print(json.dumps(asyncio.run(got)))
+    elif mode == "visits":
+        from bench_memory import scenario_visits
+
+        print(json.dumps(asyncio.run(scenario_visits(rest[0], int(rest[1])))))
     elif mode == "starting":
         print(json.dumps(asyncio.run(scenario_starting(rest[0], int(rest[1]), int(rest[2]), float(rest[3])))))
 

@@ -251,9 +251,7 @@ def _main(argv: list[str] | None) -> int:
     background = None
     children: list[Any] = []  # the demo's other sandboxes (a second profile's), started on first use
     if args.demo and (args.profile or "demo") not in DEMO_PROFILES:  # as an unknown profile is without --demo
-        print(
-            f"cloudtui: no profile {args.profile!r} in the demo (it has {', '.join(DEMO_PROFILES)})", file=sys.stderr
-        )
+        print(f"cloudtui: no profile {args.profile!r} in the demo (it has {', '.join(DEMO_PROFILES)})", file=sys.stderr)
         return 2
     if args.demo:
         from .config import DEFAULT_REGION, DEFAULT_ZONE, Settings

@@ -93,3 +93,28 @@ async def test_lists_opened_while_the_console_starts_leave_it_listening(sandbox)
         assert app.bugs == [] and len(app.main.query(f"#{app.main.view.id}")) == 1
         await pilot.press("question_mark")  # bubbles from the list through the switcher to the app
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen", what="help, from the list")
+
+
+async def test_views_out_of_sight_give_their_rows_back_and_list_again_when_shown(sandbox, monkeypatch):
+    """Out of sight, the views shown last keep their rows up to a budget of rows (ROWS_KEPT: none here); the
+    others give them back, and list again when shown, with their marks and their cursor where they were."""
+    from tui.ui.screens import main
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        servers = await loaded(pilot, app)
+        kept = servers.table.shown_keys[3]
+        servers.table.toggle_mark(kept)
+        servers.table.move_to(servers.table.shown_keys[5])
+        cursor = servers.table.cursor_key
+        await open_view(pilot, app, "instance.volumes")
+        assert servers.released is None  # within the budget (the demo's 8 servers)
+        monkeypatch.setattr(main, "ROWS_KEPT", 0)
+        for entry in ("instance.ips", "instance.security_groups"):
+            await open_view(pilot, app, entry)
+        held = {v.kind.id for v in app.main.query("ResourceView") if v.table.loaded_count}
+        assert held == {"instance.security_groups"}, held
+        assert servers.released is not None and servers.totals  # what a return needs stays: the count in the title
+        await open_view(pilot, app, "instance.servers")
+        await wait_for(pilot, lambda: servers.released is None and servers.table.loaded_count == 8, what="listed again")
+        assert servers.table.marked == {kept} and servers.table.cursor_key == cursor

@@ -163,7 +163,9 @@ async def test_a_switch_waits_for_a_write_in_flight_and_says_which():
     held = HeldWrites(first.app)
     settings = demo_settings()
     staging = Opened(
-        demo_settings(profile="staging", api_url="http://staging"), Secret(DEMO_SECRET_KEY), "demo",
+        demo_settings(profile="staging", api_url="http://staging"),
+        Secret(DEMO_SECRET_KEY),
+        "demo",
         httpx.ASGITransport(second.app),
     )
     profiles = DemoProfiles(Opened(settings, Secret(DEMO_SECRET_KEY), "demo", held), lambda: staging, "staging")

@@ -166,6 +166,8 @@ def test_the_file_has_one_line_per_entry_and_an_update_line_for_what_a_look_foun
     journal.close()
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [(x["resource"], x.get("update", False)) for x in lines] == [
-        ("web-01", False), ("web-02", False), ("web-02", True)
+        ("web-01", False),
+        ("web-02", False),
+        ("web-02", True),
     ]
     assert lines[2]["outcome"] == "failed" and "not applied" in lines[2]["looked"]

@@ -161,8 +161,12 @@ class Finder:
         some = {e.group for e in manifest.entries() if e.id in self.kinds}  # products of which a list was read
         groups = list(dict.fromkeys(e.group for e in left))
         words = [g for g in groups if g not in some]
-        words += [f"{g}'s other {n} list{'s' if n > 1 else ''}" for g in groups if g in some
-                  for n in [sum(1 for e in left if e.group == g)]]
+        words += [
+            f"{g}'s other {n} list{'s' if n > 1 else ''}"
+            for g in groups
+            if g in some
+            for n in [sum(1 for e in left if e.group == g)]
+        ]
         return f"{len(left)} list{'s' if len(left) > 1 else ''} — " + ", ".join(words)
 
     @guarded("Opening what was found")
@@ -263,7 +267,6 @@ class Finder:
 
         keys = {fill_key: "fill"} if missing else {}
         self.app.push_screen(PickerScreen(title, choices, id="related", keys=keys, most=240), picked)
-
 
     def _related_again(self, kind: Any, row: Any) -> None:
         """What points here, shown again once every product was read for it, unless a dialog is in front."""

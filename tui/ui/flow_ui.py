@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 Saving = Callable[[list[dict[str, Any]]], Awaitable[Any]]  # an editor's save: the records, sent
 
+
 class ViewFlowUI:
     """A flow's dialogs, for a view. On a production profile (`typed`: the name to type) every send is
     asked, at the send. A flow that `gates` itself (`flows.asks_at_send`) calls `cleared` before each

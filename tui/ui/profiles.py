@@ -185,8 +185,11 @@ class Switching:
             now = ", ".join(waiting[:3]) + (f" and {len(waiting) - 3} more" if len(waiting) > 3 else "")
             if now != said:
                 said = now
-                app.notify(f"Waiting for {now} to end (its answer, or a look after a lost one), then {then}.",
-                           title="Profile", timeout=8)
+                app.notify(
+                    f"Waiting for {now} to end (its answer, or a look after a lost one), then {then}.",
+                    title="Profile",
+                    timeout=8,
+                )
                 if app.main is not None and app.main.is_attached:
                     app.main.doing(f"waiting for {now}…")
             await asyncio.sleep(0.2)

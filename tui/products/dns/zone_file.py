@@ -207,4 +207,3 @@ def where(text: str, record: dict[str, Any]) -> str:
         start -= 1
         depth += code(lines[start - 1]).count(")") - code(lines[start - 1]).count("(")
     return f"line {start}: {clean(lines[start - 1].strip())[:60]}"
-

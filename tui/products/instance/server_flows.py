@@ -198,6 +198,7 @@ async def volumes_flow(ui: Any, server: Row) -> None:
         ]
         if ids == [v["id"] for v in current.values()]:
             return  # as they were: nothing to send
+
         def name(vid: str) -> str:
             return label.get(vid, known.get(vid, {}).get("name") or vid).split(" · ")[0]
 
@@ -383,8 +384,10 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
         block = [v for v in current.values() if v.get("volume_type") in BLOCK] if choice == "keep" else []
         boot = current.get("0", {})
         if boot in block and full.get("state") != "stopped":
-            raise Refused(f"its boot volume {boot.get('name')} is block storage and it is {full.get('state')}: "
-                          "power it off first, or delete it with all its volumes")
+            raise Refused(
+                f"its boot volume {boot.get('name')} is block storage and it is {full.get('state')}: "
+                "power it off first, or delete it with all its volumes"
+            )
         decided[server.id] = Decided(choice, block, current)
         lost = {k: v for k, v in current.items() if v not in block}
         said = f"deleted with it:{_named(lost)}" if lost else "it has no volume to delete with it"

@@ -23,6 +23,8 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.sidebar import Sidebar
 from ..widgets.status_bar import StatusBar
 
+ROWS_KEPT = 10_000  # rows the views out of sight may keep between them, the most recently shown first
+
 
 def view_id(entry_id: str) -> str:
     return "view-" + entry_id.replace(".", "-")
@@ -75,6 +77,7 @@ class MainScreen(PaneHost, Screen[None]):
         self.scopes = dict(scopes)  # scope type -> the operator's current scope of that type
         self.current_entry: manifest.Entry = manifest.start_entry()
         self._views: set[str] = set()  # the views made (mounted, or on their way): each entry's once
+        self._recent: list[str] = []  # the views shown, the last first: those past KEPT give their rows back
 
     @property
     def current_kind(self) -> Any:
@@ -192,6 +195,7 @@ class MainScreen(PaneHost, Screen[None]):
             self.call_after_refresh(self.open_entry, entry_id)
             return
         switcher.current = vid
+        self._keep_few(switcher, vid)
         view = self.view
         if view is not None and entry.scope_type != "global":  # the scope followed the operator
             wanted = self.scope_for(entry, view.kind)
@@ -202,6 +206,21 @@ class MainScreen(PaneHost, Screen[None]):
         self.call_after_refresh(self._pane_follows, True)
         self.refresh_bindings()
         self.update_status()
+
+    def _keep_few(self, switcher: ContentSwitcher, shown: str) -> None:
+        """Memory stays near one large list's whatever was visited: out of sight, the views shown last
+        keep their rows while they hold ROWS_KEPT between them; the others give them back (`release`),
+        to be listed again when shown. Going back and forth between small lists stays instant."""
+        self._recent = [shown, *(v for v in self._recent if v != shown)]
+        held = 0
+        for vid in self._recent[1:]:
+            found = switcher.query(f"#{vid}")
+            rows_held = getattr(found.first(), "rows_held", None) if found else None
+            if rows_held is None:  # a panel: little to give back
+                continue
+            held += rows_held()
+            if held > ROWS_KEPT:
+                found.first().release()
 
     def on_screen_resume(self) -> None:
         self.pane_apply()  # a child list's p may have switched it meanwhile

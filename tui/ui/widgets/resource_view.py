@@ -77,6 +77,8 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self._following: list[Any] = []  # rows to read again at once (`follow`)
         self._title = ""
         self.then: dict[str, Any] = {}  # row id -> the action run on it once it settles (ActionSpec.then)
+        # Given back while out of sight (`release`): the rows marked and the cursor's, put back once listed again.
+        self.released: tuple[set[str], str | None] | None = None
 
     def compose(self) -> ComposeResult:
         yield ResourceTable(id="table")
@@ -137,6 +139,42 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         if title != self._title:  # setting it repaints the whole table
             self._title = title
             self.table.border_title = Content(title)  # plain text: never read as markup
+
+    # ---- memory -------------------------------------------------------------------------------
+    def release(self) -> bool:
+        """Give the rows back while out of sight (the console keeps the rows of the view in front and
+        of one other): what a return needs is kept (the rows marked, the cursor's row, the totals) and
+        it lists again when shown. Not while it holds what would be lost or is still at work: changes
+        staged, rows moving (followed after an act), a listing under way."""
+        if not self.rows_held():
+            return False
+        table = self.table
+        if self.released is not None or self.changes or table.watched or self.listing:
+            return False
+        self.refresher.cancel()
+        self.released = (set(table.marked), table.cursor_key)
+        table.clear()
+        return True
+
+    def rows_held(self) -> int:
+        found = self.query(ResourceTable)
+        return found.first().loaded_count if found else 0
+
+    def on_show(self) -> None:
+        if self.released is not None:
+            self.reload()
+
+    def _put_back(self) -> None:
+        """After the listing that follows a release: the marks and the cursor where they were."""
+        if self.released is None:
+            return
+        (marked, cursor), self.released = self.released, None
+        table = self.table
+        for key in marked:
+            if table.get(key) is not None:
+                table.toggle_mark(key)
+        if cursor is not None:
+            table.move_to(cursor)
 
     # ---- loading ------------------------------------------------------------------------------
     def set_scope(self, scope: str) -> None:
@@ -235,6 +273,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
 
     def _listed(self, failed: dict[str, ApiError]) -> None:
         """Book-keeping after a full or delta listing."""
+        self._put_back()
         wanted = getattr(self, "_reveal", "")
         if wanted and not self.table.move_to(wanted) and not failed:  # read whole, and not there: gone since
             self.app.notify(

@@ -309,3 +309,43 @@ async def test_g_and_shift_g_go_to_the_first_and_the_last_choice_of_a_menu_as_in
         await pilot.press("g")
         await wait_for(pilot, lambda: choices.highlighted == 0, what="the first choice")
         assert app.screen is menu  # nothing was picked
+
+
+async def test_esc_while_a_form_is_sending_keeps_it_until_the_answer_comes():
+    """Soak: a form closed with esc while its request was under way (slow, paced by the API's limit)
+    was dismissed again by the answer, and that closed the screen in front: the console itself."""
+    import asyncio
+
+    from pydantic import BaseModel
+    from textual.app import App
+    from textual.widgets import Static
+
+    from tui.ui.screens.form import FormScreen
+
+    class Name(BaseModel):
+        name: str = "web-1"
+
+    answer = asyncio.Event()
+    results: list[object] = []
+
+    async def submit(form: Name, extra: dict) -> str:
+        await answer.wait()
+        return form.name
+
+    class Host(App):
+        def compose(self):
+            yield Static("the console")
+
+    app = Host()
+    async with app.run_test() as pilot:
+        app.push_screen(FormScreen("Create a server", Name, submit), results.append)
+        await wait_for(pilot, lambda: isinstance(app.screen, FormScreen) and app.screen.ready, what="form")
+        form = app.screen
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: form.busy, what="sending")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is form and len(app.screen_stack) == 2, "closed while its answer is awaited"
+        answer.set()
+        await wait_for(pilot, lambda: results != [], what="the answer")
+        assert results[0][0] == "web-1" and len(app.screen_stack) == 1  # the form closed, the console stays

@@ -266,8 +266,16 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         """Close; when something was typed that was not sent, ask first (Cancel keeps the form)."""
         from .confirm import close_or_ask
 
+        if self.busy:  # closed now, its answer would close whatever is in front when it comes (the console)
+            self.app.notify(
+                f"{self.submit_label}: the request is sent and its answer awaited. The form closes with it, "
+                "or says why not.",
+                title=self.title_text,
+                timeout=5,
+            )
+            return
         now = self.form.values()
-        unsent = not self.busy and self._pristine is not None and now != self._pristine
+        unsent = self._pristine is not None and now != self._pristine
         if unsent and self._lost is not None and now == self._lost:  # sent, and whether it took is not known
             close_or_ask(
                 self,

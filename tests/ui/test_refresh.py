@@ -159,3 +159,25 @@ async def test_a_drawn_line_sends_a_styles_codes_once_a_run_not_once_a_cell():
         runs = sum(1 for i, st in enumerate(styles) if i == 0 or st != styles[i - 1])
         assert len(styles) == runs, "adjacent cells of one style are one segment"
         assert runs < len(view.table.columns), "fewer runs than cells: most cells share the row's style"
+
+
+@pytest.mark.anyio
+async def test_rows_followed_keep_being_polled_when_their_view_is_out_of_sight(sandbox, clock):
+    """A server started, then another list opened: the server is still polled by id until it settles
+    (and only it: the list out of sight is not read again), then nothing is sent for that list."""
+    from helpers import open_view
+
+    store = sandbox.instance
+    sid = next(s["id"] for s in store.servers["fr-par-1"].values() if s["name"] == "worker-batch-2")
+    store.run_action("fr-par-1", store.servers["fr-par-1"][sid], "poweron", {})
+    app = make_app(sandbox, policy=RefreshPolicy(fast=0.05, slow=3600, paused=0.05))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await open_view(pilot, app, "instance.volumes")
+        assert not view.display
+        start = len(sandbox.requests)
+        await wait_for(pilot, lambda: len(polls(sandbox, start)) >= 3, what="polls out of sight")
+        assert set(polls(sandbox, start)) == {f"{Z}/servers/{sid}"} and lists(sandbox, start) == []
+        clock.advance(10)
+        await wait_for(pilot, lambda: view.table.get(sid).state == "running", what="settled out of sight")
+        await wait_for(pilot, lambda: view.refresher.paused(), what="nothing left to do out of sight")

@@ -26,12 +26,14 @@ class Refresher:
         policy: RefreshPolicy | None = None,
         moving: Callable[[], bool] = lambda: False,
         also_on_top: Callable[[Any], bool] = lambda screen: False,
+        out_of_sight: Callable[[], bool] = lambda: False,
     ) -> None:
         self.widget = widget
         self.planner = RefreshPlanner(policy)
         self._tick_fn = tick
         self._moving = moving
         self._also_on_top = also_on_top  # a screen on top that this widget still feeds (its detail)
+        self._out_of_sight = out_of_sight  # whether it still has work while hidden (rows followed after an act)
         self._timer: Timer | None = None
 
     @property
@@ -57,9 +59,10 @@ class Refresher:
             self._timer = None
 
     def paused(self) -> bool:
-        """No requests while the widget is hidden or another screen (a modal) is on top."""
+        """No requests while another screen (a modal) is on top, or while the widget is hidden unless
+        it has work out of sight (`out_of_sight`: rows followed after an act are polled until they settle)."""
         w = self.widget
-        if not w.display or not w.is_attached:
+        if not w.is_attached or (not w.display and not self._out_of_sight()):
             return True
         top = w.app.screen
         return w.screen is not top and not self._also_on_top(top)

@@ -64,7 +64,12 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         self.staged = Staging(self, ChangeSet() if kind.writing.batch is not None else None)
         self.writes, self.marks = Writes(self), Marked(self)
         self.refresher = Refresher(
-            self, self._tick, policy=policy, moving=lambda: bool(self.table.watched), also_on_top=self._detail_on_top
+            self,
+            self._tick,
+            policy=policy,
+            moving=lambda: bool(self.table.watched),
+            also_on_top=self._detail_on_top,
+            out_of_sight=lambda: bool(self.kind.reading.fetch_detail and self.table.watched),
         )
         self.totals: dict[str, int] = {}
         self.failed: dict[str, ApiError] = {}
@@ -363,6 +368,9 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
 
     def _tick(self) -> None:
         moving = self.moving()
+        if not self.display:  # out of sight: only the rows moving (followed after an act) are polled
+            self._poll(moving[: self.planner.policy.max_polls])
+            return
         if self.planner.plan(bool(moving)) == "poll" and self.kind.reading.fetch_detail:
             self._poll(moving[: self.planner.policy.max_polls])
         elif moving and not self.kind.reading.fetch_detail:  # no GET by id: moving rows are seen by listing again

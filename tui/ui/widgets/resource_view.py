@@ -266,6 +266,8 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
                 self.table.replace(self.staged.shown(list(seen.values())) if self.changes else seen.values())
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
             self.listing = False
+            if not self.is_attached or not self.query(ResourceTable):  # the console closing: nothing to say
+                return
             self.last_attempt = self._wall()
             notify_error(self.app, err, f"Listing {self.kind.title_in_text}")
             self.update_title()

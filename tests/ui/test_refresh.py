@@ -39,6 +39,14 @@ def test_after_a_failure_the_next_refresh_comes_at_the_normal_interval_jittered(
     assert p.next_delay(moving=False) == 30 and p.next_delay(moving=True) == 2
 
 
+def started(sandbox) -> str:
+    """A stopped server of the demo powered on: the id of a row moving (starting) for a while."""
+    store = sandbox.instance
+    sid = next(s["id"] for s in store.servers["fr-par-1"].values() if s["name"] == "worker-batch-2")
+    store.run_action("fr-par-1", store.servers["fr-par-1"][sid], "poweron", {})
+    return sid
+
+
 def polls(sandbox, since=0):
     return [p for m, p in list(sandbox.requests)[since:] if m == "GET" and p.startswith(f"{Z}/servers/")]
 
@@ -49,9 +57,7 @@ def lists(sandbox, since=0):
 
 @pytest.mark.anyio
 async def test_transitional_servers_are_polled_by_id_until_they_settle(sandbox, clock):
-    store = sandbox.instance
-    sid = next(s["id"] for s in store.servers["fr-par-1"].values() if s["name"] == "worker-batch-2")
-    store.run_action("fr-par-1", store.servers["fr-par-1"][sid], "poweron", {})
+    sid = started(sandbox)
     app = make_app(sandbox, policy=RefreshPolicy(fast=0.05, slow=3600, paused=0.05))
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
@@ -68,9 +74,7 @@ async def test_transitional_servers_are_polled_by_id_until_they_settle(sandbox, 
 
 @pytest.mark.anyio
 async def test_no_polling_while_a_modal_is_open(sandbox):
-    store = sandbox.instance
-    sid = next(s["id"] for s in store.servers["fr-par-1"].values() if s["name"] == "worker-batch-2")
-    store.run_action("fr-par-1", store.servers["fr-par-1"][sid], "poweron", {})
+    started(sandbox)
     app = make_app(sandbox, policy=RefreshPolicy(fast=0.05, slow=0.2, paused=0.05))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
@@ -167,9 +171,7 @@ async def test_rows_followed_keep_being_polled_when_their_view_is_out_of_sight(s
     (and only it: the list out of sight is not read again), then nothing is sent for that list."""
     from helpers import open_view
 
-    store = sandbox.instance
-    sid = next(s["id"] for s in store.servers["fr-par-1"].values() if s["name"] == "worker-batch-2")
-    store.run_action("fr-par-1", store.servers["fr-par-1"][sid], "poweron", {})
+    sid = started(sandbox)
     app = make_app(sandbox, policy=RefreshPolicy(fast=0.05, slow=3600, paused=0.05))
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)

@@ -16,9 +16,9 @@ class Listed:
         self.ids = ids
         self.asked = 0
 
-    async def at(self, i: int) -> tuple[str | None, int | None]:
+    async def at(self, i: int) -> str | None:
         self.asked += 1
-        return (self.ids[i] if i < len(self.ids) else None), len(self.ids)
+        return self.ids[i] if i < len(self.ids) else None
 
     async def all_gone(self, ids: list[str]) -> bool:
         self.asked += len(ids)

@@ -34,11 +34,11 @@ from .background import import_httpx, in_thread
 from .failures import (
     Retry,
     RetryPolicy,
+    asked_wait,
     decoded_body,
     http_failure,
     redirect_target,
     redirected,
-    retry_after,
     transport_failure,
 )
 from .secret import AUTH_HEADER, BEARER, X_AUTH_TOKEN, Auth, Secret, as_secret  # noqa: F401  (re-exported)
@@ -259,7 +259,7 @@ class ApiClient:
                         _ms(started),
                     )
                 status = resp.status_code
-                limiter.answered(status == 429, retry_after(resp.headers.get("retry-after")) if status == 429 else None)
+                limiter.answered(status == 429, asked_wait(resp))
                 if status in REDIRECTS or 300 <= status < 400:
                     target = redirect_target(resp, method, url)
                     if target is not None and redirects < MAX_REDIRECTS:
@@ -373,7 +373,7 @@ class ApiClient:
             raise transport_failure(exc, method, path, self.api_url, self._proxy, changes).error from None
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s %s %s -> %d (streamed)", method, path, redacted(clean_params(params)), resp.status_code)
-        limiter.answered(resp.status_code == 429, retry_after(resp.headers.get("retry-after")))
+        limiter.answered(resp.status_code == 429, asked_wait(resp))
         try:
             if resp.status_code >= 300:
                 await resp.aread()

@@ -70,7 +70,7 @@ def http_failure(resp: "httpx.Response", method: str, path: str, changes: bool |
         for k, v in resp.headers.items()
         if k.lower() == "retry-after" or k.lower().startswith("x-ratelimit-")
     }
-    wait = retry_after(resp.headers.get("retry-after")) if status in (429, 503) else None
+    wait = asked_wait(resp)
     if method == "GET":
         return Retry(err, status == 429 or status >= 500, wait)
     if status >= 500 and (changes if changes is not None else True):  # the platform may have applied it before failing
@@ -140,6 +140,11 @@ def transport_failure(
             False,
         )
     return Retry(NetworkError(0, f"{kind} {where}", method=method, url=path), method == "GET" or never_sent)
+
+
+def asked_wait(resp: "httpx.Response") -> float | None:
+    """The seconds a 429 or a 503 asks to wait (its `Retry-After`), None otherwise."""
+    return retry_after(resp.headers.get("retry-after")) if resp.status_code in (429, 503) else None
 
 
 def retry_after(value: str | None) -> float | None:

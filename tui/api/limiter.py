@@ -5,15 +5,16 @@ The platform does not say its limits (a 429 has an empty body and no `Retry-Afte
 product's path prefix learns its own, as TCP learns a path's capacity (AIMD):
 
 - Until the first 429 nothing is paced: on loopback one request in flight is already ~250 a second.
-- Once a window (one second, with a margin for the trip there) holds as many 429s as accepted answers,
-  the allowance becomes what the platform accepted in it: at most that many requests start in any
-  window, evenly spaced. Some refused among many accepted (at random, or a pace just over the
-  limit) lowers nothing.
-  A 429 when nothing was accepted in the window (the first request, an outage) teaches no pace:
-  each request's own backoff (`failures.RetryPolicy`) spaces its retries.
-  It is lowered at most once a window (the refusals of requests already in flight say nothing
-  new), and never below half the most the platform accepted in a window in the last minute: a
-  platform that refuses some requests whatever the pace (30% at random) is not slowed to a crawl.
+- The allowance (requests in any window of one second, with a margin for the trip there, evenly
+  spaced) is set to what the platform accepted in the window when the refusals show a limit of
+  pace: eight 429s in a row after some were accepted, or a window holding at least eight and as
+  many as it accepted (then scaled to a whole window when answers began less than one ago).
+  Some refused among many accepted (at random, or a pace just over the limit) lowers nothing, and
+  a 429 when nothing was accepted (the first request, an outage) teaches no pace: each request's
+  own backoff (`failures.RetryPolicy`) spaces its retries.
+- It is lowered at most once a window (the refusals of requests already in flight say nothing new),
+  and never below half the most the platform accepted in a window in the last minute: a platform
+  that refuses some requests whatever the pace is not slowed to a crawl.
 - Each window in which the platform accepted all it was allowed raises the allowance by one.
 - A `Retry-After` holds every request of the limiter until it has passed.
 
@@ -39,7 +40,6 @@ class Limiter:
     def __init__(self, now: Callable[[], float], sleep: Callable[[float], Awaitable[object]]) -> None:
         self.now, self.sleep = now, sleep
         self.allowance: int | None = None  # requests per window; None: not paced (no 429 yet)
-        self.refused = 0  # 429s answered to this limiter's requests, all told
         self._starts: deque[float] = deque()  # when each request of the last window went (or will: reserved)
         self._accepted: deque[float] = deque()  # when each answer of the last window came that was not a 429
         self._refusals: deque[float] = deque()  # … and each 429 of it
@@ -95,12 +95,8 @@ class Limiter:
         while refusals and refusals[0] <= now - WINDOW:
             refusals.popleft()
         if refused:
-            self.refused += 1
             self._refused_at = now
             refusals.append(now)
-            # Lowered to what was accepted once as many were refused in the window: some refused at random
-            # among many accepted is no limit of pace. With nothing accepted (the first request, an outage)
-            # there is no pace to learn, and each request's own backoff spaces its retries.
             self._run += 1
             if accepted and (self.allowance is None or now - self._changed >= WINDOW):
                 if self._run >= RUN:  # refused in a row after some accepted: the window is full
@@ -120,12 +116,6 @@ class Limiter:
             if len(accepted) >= allowance - 1:  # it used what it was allowed, and all of it was accepted
                 self.allowance = allowance + 1
                 self._changed = now
-
-    def pace(self) -> str:
-        """How it is paced, in words: "" while not paced."""
-        if self.allowance is None:
-            return ""
-        return f"paced at {self.allowance / WINDOW:.0f} requests/s (the API refused {self.refused} with 429)"
 
 
 class Limits:

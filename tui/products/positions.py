@@ -13,20 +13,20 @@ from __future__ import annotations
 
 from typing import Awaitable, Callable, Sequence
 
-# The id of the row at a position (0-based) of the list and the list's total now; None past its end.
-FetchAt = Callable[[int], Awaitable[tuple[str | None, int | None]]]
+# The id of the row at a position (0-based) of the list; None past its end.
+FetchAt = Callable[[int], Awaitable[str | None]]
 # Whether every one of these ids is gone (a GET by id answers 404 for each).
 AllGone = Callable[[list[str]], Awaitable[bool]]
 
 
-class Inconsistent(Exception):
-    """The list was not held in its order, or changed while it was searched: list it again."""
+class ListAgain(Exception):
+    """A re-list is the better answer: over budget, or the list was not held in its order."""
 
 
 async def gone(held: Sequence[str], total: int, at: FetchAt, all_gone: AllGone, budget: int) -> list[str] | None:
     """The ids of `held` (the rows held, in the list's order) no longer listed, the list now holding
-    `total`; None when a re-list is the better answer (more than `budget` requests would be spent, the
-    list changed meanwhile, or the order held was not the list's)."""
+    `total`; None when a re-list is the better answer (more than `budget` requests would be spent, or
+    the order held was not the list's)."""
     order = list(held)
     missing = len(order) - total
     if missing <= 0:
@@ -40,9 +40,9 @@ async def gone(held: Sequence[str], total: int, at: FetchAt, all_gone: AllGone, 
         nonlocal spent
         if i not in seen:
             if spent >= budget:
-                raise Inconsistent("over budget")
+                raise ListAgain("over budget")
             spent += 1
-            seen[i], _ = await at(i)
+            seen[i] = await at(i)
         return seen[i]
 
     found: list[str] = []
@@ -64,17 +64,17 @@ async def gone(held: Sequence[str], total: int, at: FetchAt, all_gone: AllGone, 
                 try:
                     later = order.index(there, first + 1)
                 except ValueError:
-                    raise Inconsistent("a row listed that is not held") from None
+                    raise ListAgain("a row listed that is not held") from None
                 span = order[first:later]
             if not span or len(span) > missing:
-                raise Inconsistent("more gone than the total says")
+                raise ListAgain("more gone than the total says")
             spent += len(span)
             if spent > budget or not await all_gone(span):
-                raise Inconsistent("a row found gone is there")
+                raise ListAgain("a row found gone is there")
             found.extend(span)
             missing -= len(span)
             del order[first : first + len(span)]  # the list itself is as it was: what was seen stays true
             lo = first
-    except Inconsistent:
+    except ListAgain:
         return None
     return found

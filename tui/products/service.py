@@ -217,7 +217,7 @@ class ResourceService(ProductCalls):
         """Which of `held` (the ids held of `scope`, in the list's own order) are no longer listed, the
         list now holding `total`: a search over positions with pages of one row (`positions`), each row
         found confirmed gone by its GET; None when a re-list is the better answer (the kind has no GET
-        by id, the search would cost more requests than half a re-list, the list moved under it)."""
+        by id, the search would cost more requests than half a re-list, the order held is not the list's)."""
         kind = self.kind
         if not kind.reading.fetch_detail or kind.paging == "whole":
             return None
@@ -225,9 +225,9 @@ class ResourceService(ProductCalls):
 
         path, params, make = kind.list_path(scope, self.parent), self._query(scope, None), kind.row_maker(scope)
 
-        async def at(i: int) -> tuple[str | None, int | None]:
-            rows, now = await fetch_page(self.client, path, kind.list_key, kind.paging, i + 1, 1, params, make)
-            return (rows[0].id if rows else None), now
+        async def at(i: int) -> str | None:
+            rows, _ = await fetch_page(self.client, path, kind.list_key, kind.paging, i + 1, 1, params, make)
+            return rows[0].id if rows else None
 
         async def all_gone(ids: list[str]) -> bool:
             for rid in ids:

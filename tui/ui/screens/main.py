@@ -77,7 +77,7 @@ class MainScreen(PaneHost, Screen[None]):
         self.scopes = dict(scopes)  # scope type -> the operator's current scope of that type
         self.current_entry: manifest.Entry = manifest.start_entry()
         self._views: set[str] = set()  # the views made (mounted, or on their way): each entry's once
-        self._recent: list[str] = []  # the views shown, the last first: those past KEPT give their rows back
+        self._recent: list[str] = []  # the views shown, the last first (`_keep_few`)
 
     @property
     def current_kind(self) -> Any:

@@ -147,10 +147,11 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
 
     # ---- memory -------------------------------------------------------------------------------
     def release(self) -> bool:
-        """Give the rows back while out of sight (the console keeps the rows of the view in front and
-        of one other): what a return needs is kept (the rows marked, the cursor's row, the totals) and
-        it lists again when shown. Not while it holds what would be lost or is still at work: changes
-        staged, rows moving (followed after an act), a listing under way."""
+        """Give the rows back while out of sight (the main screen asks it of the views shown least
+        lately, past a budget of rows: `MainScreen._keep_few`). What a return needs is kept (the rows
+        marked, the cursor's row, the totals) and it lists again when shown. Not while it holds what
+        would be lost or is still at work: changes staged, rows moving (followed after an act), a
+        listing under way."""
         if not self.rows_held():
             return False
         table = self.table

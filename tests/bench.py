@@ -95,8 +95,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions of each measurement (default 5)")
     parser.add_argument(
         "--only",
-        default="start,10k,slow,50k,import,distance,memory",
-        help="sections to run (default: all of start,10k,slow,50k,import,distance,memory)",
+        default="start,10k,slow,50k,import,distance,memory,terminal",
+        help="sections to run (default: all of start,10k,slow,50k,import,distance,memory,terminal)",
     )
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -122,6 +122,8 @@ def main() -> None:
         at_a_distance(repeat, add)
     if "memory" in only:
         memory(add)
+    if "terminal" in only:
+        terminal(add)
 
     print()
     print(f"| figure | median | min | max | target | met |  ({repeat} repeats, {os.cpu_count()} cores)")
@@ -347,6 +349,30 @@ def fifty_thousand(repeat: int, add: Add) -> None:
     )
     add("peak memory with 50,000 servers loaded", "MB", [r["peak_rss_mb"]], "≤ 160", lambda v: v <= 160)
     sb50.stop()
+
+
+def terminal(add: Add) -> None:
+    """The bytes written to the terminal, each frame rendered as Textual's driver renders it (headless)."""
+    print("terminal bytes, idle and scrolling …", file=sys.stderr, flush=True)
+    sb = SandboxProcess(scale=10_000)
+    for size, most in (("120x40", 3.0), ("80x24", 3.0)):
+        r = _child(["terminal", sb.url, "10000", size, "61"])  # a minute: every age in minutes moves on once
+        add(
+            f"idle on 10,000 servers at {size}: the most written in any 30 s (ages in minutes, a probe)",
+            "KB",
+            [r["idle_most_30s"] / 1e3],
+            f"≤ {most:g}",
+            lambda v, most=most: v <= most,
+        )
+        add(f"  … a cursor key that scrolls, at {size}: bytes", "KB", [r["scroll_bytes"] / 1e3], "", lambda v: True)
+        add(
+            "  … of which colour codes",
+            "%",
+            [100 * r["scroll_codes"] / max(r["scroll_bytes"], 1)],
+            "≤ 35",
+            lambda v: v <= 35,
+        )
+    sb.stop()
 
 
 def memory(add: Add) -> None:

@@ -142,6 +142,10 @@ def child_main(argv: list[str]) -> None:
         else:
             got = bench_distance.scenario_outage(rest[0], int(rest[1]), float(rest[2]))
         print(json.dumps(asyncio.run(got)))
+    elif mode == "terminal":
+        from bench_terminal import scenario_terminal
+
+        print(json.dumps(asyncio.run(scenario_terminal(rest[0], int(rest[1]), rest[2], float(rest[3])))))
     elif mode == "visits":
         from bench_memory import scenario_visits
 

@@ -129,7 +129,7 @@ async def test_ages_move_on_between_reads_every_row_at_once(monkeypatch):
 @pytest.mark.anyio
 async def test_ages_that_did_not_change_draw_nothing_and_those_that_did_only_their_lines(monkeypatch):
     """Idle on a list whose ages are as drawn, the table asks for no drawing at all; when ages move on,
-    only the lines on screen whose text changed are drawn again, not the whole table."""
+    only the cells on screen whose text changed are drawn again, once, not the whole table."""
     from tui.sandbox import Sandbox
 
     now = FakeTime()
@@ -148,6 +148,10 @@ async def test_ages_that_did_not_change_draw_nothing_and_those_that_did_only_the
         assert len(asked) == 1 and asked[0], "lines, not the whole table"
         rows_shown = min(view.table.loaded_count, view.table.scrollable_content_region.height - 1)
         assert len(asked[0]) == rows_shown and all(region.height == 1 for region in asked[0])
+        assert all(region.width < view.table.size.width for region in asked[0]), "the cells that moved on"
+        await pilot.pause()  # drawn with the time now: what it was drawn with is kept, and nothing is left to draw
+        view.table._ages_move_on()
+        assert len(asked) == 1, "drawn again and again: the texts of the first drawing were kept"
 
 
 @pytest.mark.anyio

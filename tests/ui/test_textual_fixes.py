@@ -84,3 +84,20 @@ def _unset(strip, name) -> bool:
     except AttributeError:
         return True
     return False
+
+
+def test_part_of_a_line_is_written_from_where_its_change_begins():
+    """An age moving on in a list's Created column was written from the table's left edge to it."""
+    from rich.console import Console
+    from rich.segment import Segment
+    from textual._compositor import ChopsUpdate
+    from textual.strip import Strip
+
+    textual_fixes.apply()
+    console = Console(color_system=None, width=40)
+    line = Strip([Segment("│"), Segment(" web-01   running   4 min ")])
+    update = ChopsUpdate([{10: line}], [(0, 31, 37)], [[10 + line.cell_length]])
+    assert update.render_segments(console) == "\x1b[1;32H4 min "  # (move_to is 1-based): the age alone
+    wide = Strip([Segment("ab中de")])  # 中 takes cells 2 and 3: a start at 3 writes it whole
+    update = ChopsUpdate([{0: wide}], [(0, 3, 5)], [[6]])
+    assert update.render_segments(console) == "\x1b[1;3H中d"

@@ -17,6 +17,11 @@ issue and removed once a pinned Textual has the fix.
   found), though most strips are made, drawn once and dropped: ~7% of the CPU the UI tests spent (and
   of every frame the console draws) went to caches never used. Each is made on first use (2.3 µs a
   strip → 0.4; one used through every cache costs 3% more).
+- A part of a line drawn again (`refresh(region)`) is written from the widget's left edge (textual 8.2.8,
+  `ChopsUpdate.render_segments`, marked "TODO: crop to x extents" there): an age moving on in a list's
+  Created column wrote each line from the table's edge to it, ~5 KB a minute idle at 120×40. It is
+  written from where the change begins (a character two cells wide that the start would split is
+  written whole).
 """
 
 from __future__ import annotations
@@ -100,11 +105,49 @@ def _strips_cache_on_first_use() -> None:
     Strip.__init__ = __init__  # type: ignore[method-assign]
 
 
+def _render_segments(self: Any, console: Any) -> str:
+    """`ChopsUpdate.render_segments`, each part of a line written from the start of its span."""
+    from rich.cells import cell_len
+    from rich.control import Control
+
+    sequences: list[str] = []
+    append = sequences.append
+    move_to = Control.move_to
+    last_y = self.spans[-1][0]
+    for y, x1, x2 in self.spans:
+        for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
+            if strip is None or x > x2 or end <= x1:
+                continue
+            start = max(x, x1)
+            if start > x:  # the cell before the start may be the first half of a wide character
+                at = 0
+                for segment in strip:
+                    width = cell_len(segment.text)
+                    if at + width > start - x:  # the segment holding the start
+                        for char in segment.text:
+                            size = cell_len(char)
+                            if at + size > start - x:
+                                start = x + at  # the character holding the start, whole
+                                break
+                            at += size
+                        break
+                    at += width
+            if start > x or end > x2:
+                strip = strip.crop(start - x, min(end, x2) - x)
+            append(move_to(start, y).segment.text)
+            append(strip.render(console))
+        if y != last_y:
+            append("\n")
+    return "".join(sequences)
+
+
 def apply() -> None:
+    from textual._compositor import ChopsUpdate
     from textual._styles_cache import StylesCache
     from textual.message_pump import MessagePump
 
     _strips_cache_on_first_use()
+    ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
 
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
     if not getattr(MessagePump._dispatch_message, "fixed", False):

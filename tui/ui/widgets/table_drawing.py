@@ -11,6 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color as TextualColor
+from textual.geometry import Region
 from textual.strip import Strip
 
 from ... import stages
@@ -31,12 +32,14 @@ class TableDrawing:
         self.set_interval(self.AGES_EVERY, self._ages_move_on)
 
     def _ages_move_on(self) -> None:
-        """The lines on screen whose text moved on with the time (an age, a time left) are drawn again,
-        all at once, so rows drawn at different moments do not disagree; a line whose text is as drawn is
-        left alone: nothing is written to the terminal while nothing visible changes."""
+        """The cells on screen whose text moved on with the time (an age, a time left) are drawn again,
+        all at once, so rows drawn at different moments do not disagree; only those cells are written
+        (`textual_fixes`: Textual wrote a line from the table's edge), and a line whose text is as drawn
+        is left alone: nothing is written to the terminal while nothing visible changes."""
         if not self._order:
             return
         top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        width, sideways = self.size.width, bool(self.scroll_offset.x)
         moved = []
         for y in range(1, height):
             index = top + y - 1
@@ -44,14 +47,25 @@ class TableDrawing:
                 break
             key = self._order[index]
             row = self._rows.get(key)
-            if row is not None and self._drawn.get(key) != _texts([c.value(row) for c in self._columns]):
-                moved.append(y)
+            drawn = self._drawn.get(key)
+            if row is None or drawn == (now := _texts([c.value(row) for c in self._columns])):
+                continue
+            start, stop = (0, width) if sideways or drawn is None else self._span_of(drawn, now)
+            moved.append(Region(start, y, min(stop, width) - start, 1))
         if moved:
             self._tick += 1  # (a line's drawing is cached by it: those drawn again are drawn with the time now)
-            from textual.geometry import Region
+            self.refresh(*moved)
 
-            width = self.size.width
-            self.refresh(*(Region(0, y, width, 1) for y in moved))
+    def _span_of(self, drawn: tuple[str, ...], now: tuple[str, ...]) -> tuple[int, int]:
+        """The cells [start, stop) of a row (not scrolled sideways) from its first column whose text
+        differs to its last."""
+        edges, x = [], 0
+        for col, a, b in zip(self._columns, drawn, now):
+            stop = x + (col.width or 12) + 2 * PAD
+            if a != b:
+                edges.append((x, stop))
+            x = stop
+        return (edges[0][0], edges[-1][1]) if edges else (0, x)
 
     def _row_width(self) -> int:
         return sum((c.width or 12) + 2 * PAD for c in self._columns)
@@ -163,6 +177,7 @@ class TableDrawing:
                     style = base
                 row = self._rows[key]
                 cells = [c.value(row) for c in self._columns]
+                self._drawn.discard(key)  # (Textual's LRUCache keeps the first value set for a key)
                 self._drawn[key] = _texts(cells)
                 strip = self._cells_strip(cells, style, marked, is_cursor)
                 self._strips[cache_key] = strip

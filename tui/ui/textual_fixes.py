@@ -21,7 +21,8 @@ issue and removed once a pinned Textual has the fix.
   `ChopsUpdate.render_segments`, marked "TODO: crop to x extents" there): an age moving on in a list's
   Created column wrote each line from the table's edge to it, ~5 KB a minute idle at 120×40. It is
   written from where the change begins (a character two cells wide that the start would split is
-  written whole).
+  written whole). And its style codes are the fewest that draw the same (`terminal_codes`): Rich's,
+  a whole style and a reset a run, were 40% of a scrolling key's bytes at 80×24.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from functools import lru_cache
 from typing import Any
 
 from textual.style import Style
+
+from .terminal_codes import fewest_codes
 
 
 @lru_cache(1024)
@@ -138,7 +141,7 @@ def _render_segments(self: Any, console: Any) -> str:
             append(strip.render(console))
         if y != last_y:
             append("\n")
-    return "".join(sequences)
+    return fewest_codes("".join(sequences))
 
 
 def apply() -> None:

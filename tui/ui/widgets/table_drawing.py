@@ -223,7 +223,8 @@ class TableDrawing:
             if not hidden.text.strip():
                 return line  # the edge falls between values
             mark, style = "…", next(iter(line.crop(at, at + 1)), Segment(" ", base)).style
-        return Strip.join([line.crop(0, at), Strip([Segment(mark, style)]), line.crop(at + 1, line.cell_length)])
+        marked = Strip.join([line.crop(0, at), Strip([Segment(mark, style)]), line.crop(at + 1, line.cell_length)])
+        return marked.simplify()  # the mark joins the run of its style (its own codes were a tenth of a narrow line)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -101,3 +101,20 @@ def test_part_of_a_line_is_written_from_where_its_change_begins():
     wide = Strip([Segment("ab中de")])  # 中 takes cells 2 and 3: a start at 3 writes it whole
     update = ChopsUpdate([{0: wide}], [(0, 3, 5)], [[6]])
     assert update.render_segments(console) == "\x1b[1;3H中d"
+
+
+def test_a_whole_frame_is_sent_with_the_fewest_style_codes():
+    from rich.console import Console
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual._compositor import LayoutUpdate
+    from textual.geometry import Region
+    from textual.strip import Strip
+
+    textual_fixes.apply()
+    textual_fixes.apply()  # (once is enough: applied twice, the frame is not worked on twice)
+    white, green = Style(color="bright_white", bgcolor="black"), Style(color="bright_green", bgcolor="black")
+    update = LayoutUpdate([[Strip([Segment("web-01 ", white), Segment("running", green)])]], Region(0, 0, 14, 1))
+    assert (
+        update.render_segments(Console(color_system="standard")) == "\x1b[1;1H\x1b[97;40mweb-01 \x1b[92mrunning\x1b[0m"
+    )

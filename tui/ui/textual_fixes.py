@@ -144,13 +144,26 @@ def _render_segments(self: Any, console: Any) -> str:
     return fewest_codes("".join(sequences))
 
 
+def _fewest_codes_in(render: Any) -> Any:
+    """A whole frame's `render_segments` (a screen opened, a resize) with the fewest style codes."""
+    if getattr(render, "fixed", False):
+        return render
+
+    def render_segments(self: Any, console: Any) -> str:
+        return fewest_codes(render(self, console))
+
+    render_segments.fixed = True  # type: ignore[attr-defined]
+    return render_segments
+
+
 def apply() -> None:
-    from textual._compositor import ChopsUpdate
+    from textual._compositor import ChopsUpdate, LayoutUpdate
     from textual._styles_cache import StylesCache
     from textual.message_pump import MessagePump
 
     _strips_cache_on_first_use()
     ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
+    LayoutUpdate.render_segments = _fewest_codes_in(LayoutUpdate.render_segments)  # type: ignore[method-assign]
 
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
     if not getattr(MessagePump._dispatch_message, "fixed", False):

@@ -182,6 +182,7 @@ def ten_thousand(repeat: int, add: Add) -> None:
     sb10 = SandboxProcess(scale=10_000)
     r = _child(["load", sb10.url, "10000", str(repeat), "0"])
     add("10,000 servers, one zone: request → all rows shown, cursor moved", "s", r["load"], "≤ 0.5", lambda v: v <= 0.5)
+    referred(sb10.url, 10_000, repeat, r["load"], add)
     stages_of(r, add)
     r = _child(["refresh", sb10.url, str(repeat), "20"])
     add(
@@ -287,6 +288,18 @@ def zone_import(repeat: int, add: Add) -> None:
     add("  … the slowest key while importing", "ms", [max(keys)], "≤ 100", lambda v: v <= 100)
 
 
+def referred(url: str, count: int, repeat: int, loads: list[float], add: Add) -> None:
+    """A list line's ratio to the same pages fetched and decoded alone, in the same run (`bench_reference`)."""
+    reference = statistics.median(_child(["reference", url, str(count), str(repeat)])["seconds"])
+    add(
+        "  … ÷ the same pages fetched and decoded alone (same run)",
+        "×",
+        [v / reference for v in loads],
+        "(held to this run's A/B)",
+        lambda v: True,
+    )
+
+
 def stages_of(r: dict[str, Any], add: Add) -> None:
     """Where a load's time went (`tui.stages`): transport is the rest of the wall time, and the
     sandbox's own time answering (its Server-Timing, in its own process) is said within it."""
@@ -317,6 +330,7 @@ def slow_pages(repeat: int, add: Add) -> None:
     slow = SandboxProcess(scale=10_000, latency=50)
     r = _child(["load", slow.url, "10000", str(repeat), "0"])
     add("10,000 servers, 100 per page, +50 ms per request", "s", r["load"], "≤ 1.2", lambda v: v <= 1.2)
+    referred(slow.url, 10_000, repeat, r["load"], add)
     slow.stop()
 
 
@@ -325,6 +339,7 @@ def fifty_thousand(repeat: int, add: Add) -> None:
     sb50 = SandboxProcess(scale=50_000)
     r = _child(["load", sb50.url, "50000", str(repeat), str(max(repeat, 20))])
     add("50,000 servers, one zone: request → all rows shown, cursor moved", "s", r["load"], "≤ 2", lambda v: v <= 2)
+    referred(sb50.url, 50_000, repeat, r["load"], add)
     stages_of(r, add)
     add(
         "key press → frame with the moved cursor, 50,000 rows",
@@ -349,6 +364,17 @@ def fifty_thousand(repeat: int, add: Add) -> None:
     )
     add("peak memory with 50,000 servers loaded", "MB", [r["peak_rss_mb"]], "≤ 160", lambda v: v <= 160)
     sb50.stop()
+    near = statistics.median(r["load"])
+    far = SandboxProcess(scale=50_000, latency=50)
+    r = _child(["load", far.url, "50000", str(repeat), "0"])
+    far.stop()
+    add(
+        "50,000 servers, +50 ms per request ÷ at 0 ms (same run)",
+        "×",
+        [v / near for v in r["load"]],
+        "≤ 1.2",
+        lambda v: v <= 1.2,
+    )
 
 
 def terminal(add: Add) -> None:

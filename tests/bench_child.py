@@ -142,6 +142,10 @@ def child_main(argv: list[str]) -> None:
         else:
             got = bench_distance.scenario_outage(rest[0], int(rest[1]), float(rest[2]))
         print(json.dumps(asyncio.run(got)))
+    elif mode == "reference":
+        from bench_reference import scenario_reference
+
+        print(json.dumps(asyncio.run(scenario_reference(rest[0], int(rest[1]), int(rest[2])))))
     elif mode == "terminal":
         from bench_terminal import scenario_terminal
 

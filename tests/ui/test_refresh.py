@@ -187,3 +187,18 @@ async def test_rows_followed_keep_being_polled_when_their_view_is_out_of_sight(s
         clock.advance(10)
         await wait_for(pilot, lambda: view.table.get(sid).state == "running", what="settled out of sight")
         await wait_for(pilot, lambda: view.refresher.paused(), what="nothing left to do out of sight")
+
+
+@pytest.mark.anyio
+async def test_a_list_read_again_while_the_api_refuses_keeps_its_rows_and_says_why(sandbox):
+    from tui.api.client import RetryPolicy
+
+    app = make_app(sandbox, retry=RetryPolicy(deadline=10, base=0.4, cap=0.4))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        sandbox.inject(429, "/servers", times=5)  # two seconds of retries: the title is said again each second
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "stale, retrying (429)…" in str(view.table.border_title), what="why it is stale")
+        assert view.table.loaded_count == 8  # the rows last read, shown meanwhile
+        await wait_for(pilot, lambda: not view.listing and not view.failed, what="read again")
+        assert "retrying" not in str(view.table.border_title) and view.table.loaded_count == 8

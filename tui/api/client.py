@@ -281,6 +281,7 @@ class ApiClient:
                 if self._monotonic() + delay > until:
                     raise err from None
                 self.stats.retries += 1
+                limiter.retrying(str(err.status) if err.status else "no answer")
                 log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
                 await self._sleep(delay)
 

@@ -50,6 +50,7 @@ class Limiter:
         self._refused_at = -WINDOW  # the last 429
         self._peak = 0  # the most accepted in a window within MEMORY seconds …
         self._peak_at = 0.0  # … and when
+        self._trouble: tuple[float, str] = (-MEMORY, "")  # when a request was last retried, and why
 
     async def admit(self) -> None:
         """Wait for this request's turn (at once while not paced and not held)."""
@@ -116,6 +117,15 @@ class Limiter:
             if len(accepted) >= allowance - 1:  # it used what it was allowed, and all of it was accepted
                 self.allowance = allowance + 1
                 self._changed = now
+
+    def retrying(self, why: str) -> None:
+        """A request is to be sent again after `why` (a 429, a 5xx, no answer)."""
+        self._trouble = (self.now(), why)
+
+    def troubled(self, within: float) -> str:
+        """Why a request was sent again within the last `within` seconds, or ""."""
+        at, why = self._trouble
+        return why if self.now() - at <= within else ""
 
 
 class Limits:

@@ -25,6 +25,7 @@ from .product_calls import ProductCalls
 DELTA_PAGE = 50  # rows asked per change probe
 DELTA_MAX_PAGES = 4  # more changes than this many pages: a full re-list is cheaper
 NAMES_MAX_AGE = 10.0  # seconds a names lookup (another kind's id -> name) is reused
+RETRIED_LATELY = 5.0  # seconds a retry of the product's requests is said in a list's title
 fresh_marker = object()  # "never seen": differs from any mark
 
 
@@ -212,6 +213,12 @@ class ResourceService(ProductCalls):
             if len(fresh) < len(rows) or len(rows) < DELTA_PAGE:
                 return Changes(changed, total)
         return None
+
+    def retrying(self, scope: str) -> str:
+        """Why a request of this kind's product was sent again lately (a 429, a 5xx, no answer), or "":
+        what a list being read again says while its rows shown are the last read."""
+        path = self.kind.list_path(self.scopes_for(scope)[0] if scope == ALL else scope, self.parent)
+        return self.client.limits.of(self.client.url(path)).troubled(RETRIED_LATELY)
 
     async def gone_since(self, scope: str, held: list[str], total: int) -> list[str] | None:
         """Which of `held` (the ids held of `scope`, in the list's own order) are no longer listed, the

@@ -138,8 +138,9 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
     # ---- title --------------------------------------------------------------------------------
     def update_title(self) -> None:
         staged = len(self.changes) if self.changes is not None else 0
+        retrying = self.service.retrying(self.scope) if self.listing else ""
         title = list_title(
-            self.kind, self.scope, self.parent_ref, self.table, self.totals, self.failed, self.listing, staged
+            self.kind, self.scope, self.parent_ref, self.table, self.totals, self.failed, self.listing, staged, retrying
         )
         if title != self._title:  # setting it repaints the whole table
             self._title = title
@@ -253,6 +254,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
                     self.update_title()
                     titled = now
 
+        said = self.set_interval(TITLE_EVERY * 2, self.update_title)  # a page retried says why while it waits
         try:
             self.table.listing = True
             with collector.paused():  # rows and pages hold no cycles; see collector.py
@@ -275,6 +277,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             self.refresher.arm()
             return
         finally:
+            said.stop()
             self.listing = self.table.listing = False
         self.totals, self.failed = totals, failed
         self._listed(failed)

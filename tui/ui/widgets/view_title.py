@@ -19,9 +19,11 @@ def list_title(
     failed: dict[str, ApiError],
     listing: bool,
     staged: int = 0,
+    retrying: str = "",
 ) -> str:
     """`t`: the table (its loaded, visible, marked counts and its sort); `staged`: the changes staged, not
-    sent yet."""
+    sent yet; `retrying`: why the reading under way is sending requests again (its rows shown are the
+    last read, kept until the new ones come)."""
     loaded = t.loaded_count
     total = sum(totals.values()) if totals else None
     if total is not None and failed:
@@ -38,7 +40,7 @@ def list_title(
         parts.append(scope_label(scope, kind.scope_type))
     parts.append(count)
     if listing:
-        parts.append("loading…")
+        parts.append(f"{'stale' if loaded else 'loading'}, retrying ({retrying})…" if retrying else "loading…")
     if t.visible_count != loaded:
         parts.append(f"{t.visible_count:,} match" + ("" if t.visible_count == 1 else "es"))
     if t.marked:

@@ -122,7 +122,7 @@ def test_pages_in_flight_follow_the_first_round_trip():
 
     assert in_flight(0.0, 16) == 2
     assert in_flight(2 * PAGE_CPU, 16) == 3
-    assert in_flight(0.050, 16) == 16 and in_flight(0.020, 16) == 8
+    assert in_flight(0.050, 16) == 16 and in_flight(0.020, 16) == 11 and in_flight(0.050, 32) == 26
     assert in_flight(5.0, 4) == 4
 
 

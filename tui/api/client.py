@@ -69,7 +69,7 @@ class ApiClient:
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
-        max_connections: int = 16,
+        max_connections: int = 32,  # as many as pages in flight for a far API (`paging.MOST_IN_FLIGHT`)
         ca_bundle: str | None = None,
         auth: Auth = X_AUTH_TOKEN,
         trusted: Any = (),

@@ -17,7 +17,7 @@ from typing import Any, AsyncIterator, Callable
 from ..records import record
 from ..api.client import ApiClient
 from ..api.errors import ApiError, BadBody, NotFound, OutcomeUnknown, PermissionDenied, as_api_error
-from ..api.paging import MAX_PER_PAGE, fetch_page, iter_pages
+from ..api.paging import MAX_PER_PAGE, MOST_IN_FLIGHT, fetch_page, iter_pages
 from .base import ALL, Call, Context, ParentRef, ResourceKind, Row, fill
 from ..api.safe import decode_object
 from .product_calls import ProductCalls
@@ -112,7 +112,7 @@ class ResourceService(ProductCalls):
         return chunks
 
     async def iter_list(
-        self, scope: str, params: dict[str, Any] | None = None, concurrency: int = 16
+        self, scope: str, params: dict[str, Any] | None = None, concurrency: int = MOST_IN_FLIGHT
     ) -> AsyncIterator[ListChunk]:
         """Every page of every scope ("all" fans out per zone), as it arrives; failures are chunks too."""
         pre, self._prefetched = self._prefetched, None

@@ -60,10 +60,11 @@ def transition(now: Style, to: Style) -> str:
     """The code that takes the terminal from style `now` to style `to` ("" when they are the same)."""
     if now == to:
         return ""
+    if to == DEFAULT:
+        return "\x1b[0m"
     fg, bg, attrs = to
-    if not now[2] <= attrs or to == DEFAULT:  # an attribute to take off: from a reset
-        params = ["0", *sorted(attrs)] + ([fg] if fg else []) + ([bg] if bg else [])
-        return f"\x1b[{';'.join(params)}m" if to != DEFAULT else "\x1b[0m"
+    if not now[2] <= attrs:  # an attribute to take off: from a reset
+        return f"\x1b[{';'.join(['0', *sorted(attrs), *(c for c in (fg, bg) if c)])}m"
     params = sorted(attrs - now[2])
     if fg != now[0]:
         params.append(fg or "39")

@@ -314,51 +314,26 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
     async def _delta(self) -> None:
         """A slow tick: ask each scope what changed since our rows' modification marks.
 
-        One small request per scope when nothing changed. When the total says rows were deleted
-        elsewhere, they are found by a search over positions (`service.gone_since`: ~15 pages of one
-        row in 10,000); a full re-list only when that cannot tell, or too much changed.
+        One small request per scope when nothing changed; rows deleted elsewhere found by a search over
+        positions; a full re-list only when that cannot tell, or too much changed (`list_delta`).
         """
-        field = self.kind.reading.probe.field if self.kind.reading.probe else ""
-        rows = self.table.resources()
-        if self.scope != ALL:  # one scope: every row is in it
-            by_scope: dict[str, dict[str, Any]] = {self.scope: {r.id: r.data.get(field) for r in rows}}
-        else:
-            by_scope = {sc: {} for sc in self.service.scopes_for(self.scope)}
-            for r in rows:
-                marks = by_scope.get(self.kind.scope_of(r))
-                if marks is not None:
-                    marks[r.id] = r.data.get(field)
+        from ...products.list_delta import delta
+
+        held = [r for r in self.table.resources() if not (self.changes is not None and r.id.startswith("+"))]
         try:
-            results = await asyncio.gather(*(self.service.changes_since(sc, marks) for sc, marks in by_scope.items()))
+            found = await delta(self.service, self.scope, held)  # (staged rows are not listed)
         except ApiError as err:
             self._listed({self.scope: err})
             return
-        fresh = [row for result in results if result is not None for row in result.rows]
-        if fresh:  # one made elsewhere goes where the API lists it: first, where the newest come first
+        if found is None:
+            self._load()  # too much changed, or rows made deep in the list: list everything again
+            return
+        if found.fresh:  # one made elsewhere goes where the API lists it: first, where the newest come first
+            fresh = found.fresh
             self.table.upsert(self.staged.shown(fresh) if self.changes else fresh, first=self.kind.reading.newest_first)
-        gone: list[str] = []
-        for (sc, marks), result in zip(by_scope.items(), results):
-            known = len(marks) + sum(1 for row in (result.rows if result else []) if row.id not in marks)
-            if result is not None and result.total is not None and result.total < known:  # deleted elsewhere
-                held = [  # in the list's order, as the table holds them (staged rows are not listed)
-                    r.id
-                    for r in self.table.resources()
-                    if (self.scope != ALL or self.kind.scope_of(r) == sc) and not r.id.startswith("+")
-                ]
-                try:
-                    found = await self.service.gone_since(sc, held, result.total)
-                except ApiError as err:
-                    self._listed({sc: err})
-                    return
-                if found is not None:
-                    gone.extend(found)
-                    known -= len(found)
-            if result is None or result.total is None or result.total != known:
-                self._load()  # too much changed, or rows added deep in the list: list everything again
-                return
-            self.totals[sc] = result.total
-        if gone:
-            self.table.remove(gone)
+        if found.gone:
+            self.table.remove(found.gone)
+        self.totals.update(found.totals)
         self._listed({})
 
     def _wall(self) -> float:

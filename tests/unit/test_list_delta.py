@@ -6,9 +6,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tui.api.client import ApiClient
+from tui.api.client import ApiClient, RetryPolicy
 from tui.products.base import Context
-from tui.products.list_delta import delta
+from tui.products.list_delta import delta, polled
 from tui.products.manifest import by_id
 from tui.products.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
@@ -20,7 +20,8 @@ Z = "/instance/v1/zones/fr-par-1/servers"
 @pytest.fixture
 async def listed():
     sandbox = Sandbox(clock=ManualClock(), seed="empty", scale=3000)
-    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app))
+    retry = RetryPolicy(deadline=0.2, base=0.01, cap=0.05)
+    client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app), retry=retry)
     service = ResourceService(client, by_id("instance.servers").load(), context=lambda sc: Context(DEMO_PROJECT_ID, sc))
     held = [row async for chunk in service.iter_list("fr-par-1") for row in chunk.items]
     assert len(held) == 3000
@@ -69,3 +70,14 @@ async def test_rows_changed_made_and_deleted_elsewhere_are_found_without_a_relis
 async def test_more_listed_than_held_is_a_relist(listed):
     sandbox, client, service, held = listed
     assert await delta(service, "fr-par-1", held[:1500] + held[1501:]) is None  # one the probe cannot place
+
+
+async def test_rows_polled_by_id_come_back_as_they_are_gone_or_failed(listed):
+    sandbox, client, service, held = listed
+    moved, deleted, failing = held[7], held[8], held[9]
+    sandbox.instance.servers["fr-par-1"][moved.id]["tags"] = ["moved"]
+    del sandbox.instance.servers["fr-par-1"][deleted.id]
+    sandbox.inject(503, f"/servers/{failing.id}")
+    found = await polled(service, "fr-par-1", [moved, deleted, failing])
+    assert [r.id for r in found.fresh] == [moved.id] and found.fresh[0].items("tags") == ["moved"]
+    assert found.gone == {"fr-par-1": [deleted.id]} and [e.status for e in found.errors] == [503]

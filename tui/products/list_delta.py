@@ -7,6 +7,9 @@ as held and made since, nothing more; fewer, rows deleted elsewhere, found by a 
 (`ResourceService.gone_since`); more, rows made deep in the list that the probe cannot place. Where
 that cannot be told, the answer is None: list everything again.
 
+Rows that move (started, being deleted) are read again by id instead (`polled`): each answers with
+itself, or 404 when it is gone.
+
 The first part of a list's model drawn out of its widget: a view hands it the rows it holds, in the
 list's order, and applies what comes back.
 """
@@ -17,6 +20,7 @@ import asyncio
 from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ..api.errors import NotFound
 from ..records import record
 from .base import ALL, Row
 
@@ -66,4 +70,27 @@ async def delta(service: ResourceService, scope: str, held: list[Row]) -> Delta 
             return None
         found.fresh.extend(result.rows)
         found.totals[sc] = result.total
+    return found
+
+
+@record
+class Polled:
+    fresh: list[Row] = field(default_factory=list)  # the rows as they are now
+    gone: dict[str, list[str]] = field(default_factory=dict)  # scope -> the ids answered 404
+    errors: list[BaseException] = field(default_factory=list)  # the reads that failed otherwise
+
+
+async def polled(service: ResourceService, scope: str, rows: list[Row]) -> Polled:
+    """Each of `rows` read again by id, at once (in its own scope when `scope` is "all")."""
+    kind = service.kind
+    scopes = [kind.scope_of(r) or scope for r in rows]
+    answers = await asyncio.gather(*(service.get_row(sc, r.id) for sc, r in zip(scopes, rows)), return_exceptions=True)
+    found = Polled()
+    for sc, row, answer in zip(scopes, rows, answers):
+        if isinstance(answer, NotFound):
+            found.gone.setdefault(sc, []).append(row.id)
+        elif isinstance(answer, BaseException):  # (the next tick reads it again)
+            found.errors.append(answer)
+        else:
+            found.fresh.append(answer)
     return found

@@ -9,7 +9,6 @@ client paces what the API refused).
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import Any, Callable
 
@@ -19,7 +18,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 
-from ...api.errors import ApiError, AuthenticationError, NotFound
+from ...api.errors import ApiError, AuthenticationError
 from ...products.base import ALL, Column, Context, ResourceKind
 from ...products.service import ResourceService
 from .. import collector
@@ -363,30 +362,17 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def _poll(self, resources: list[Any]) -> None:
-        resources = [
-            r for r in resources if not (self.changes and str(r.id).startswith("+"))
-        ]  # staged, not on the platform
-        results = await asyncio.gather(
-            *(self.service.get_row(self.kind.scope_of(r) or self.scope, r.id) for r in resources),
-            return_exceptions=True,
-        )
-        gone, fresh, errors = [], [], []
-        for r, res in zip(resources, results):
-            if isinstance(res, NotFound):
-                gone.append(r.id)
-            elif isinstance(res, BaseException):
-                errors.append(res)
-            else:
-                fresh.append(res)
-        if gone:
+        from ...products.list_delta import polled
+
+        staged = self.changes is not None
+        found = await polled(self.service, self.scope, [r for r in resources if not (staged and r.id.startswith("+"))])
+        for sc, gone in found.gone.items():
             self.table.remove(gone)
-            for sc in {self.kind.scope_of(r) for r in resources if r.id in gone}:
-                if sc in self.totals:
-                    self.totals[sc] = max(
-                        0, self.totals[sc] - sum(1 for r in resources if r.id in gone and self.kind.scope_of(r) == sc)
-                    )
-        if fresh:
-            self.table.upsert(self.staged.shown(fresh) if self.changes else fresh)
+            if sc in self.totals:
+                self.totals[sc] = max(0, self.totals[sc] - len(gone))
+        if found.fresh:
+            self.table.upsert(self.staged.shown(found.fresh) if self.changes else found.fresh)
+        errors = found.errors
         if not errors:
             self.last_refresh = self._wall()
         self.last_attempt = self._wall()

@@ -242,3 +242,31 @@ async def test_file_names_and_link_targets_in_the_file_dialog_are_text(sandbox, 
         dialog._choose(tmp_path / "link.csv")
         said = text_of(dialog.query_one("#file-error"))
         assert "symbolic link" in said and "\x1b" not in said and "\\x1b]2;HACK" in said
+
+
+async def test_a_huge_name_in_a_form_title_or_a_notification_leaves_the_screen_usable(sandbox):
+    """Walk: a 5,000-character name from the API (an edit's answer) made the "Saved …" toast cover the
+    list, and the edit form's title pushed its fields and buttons out of sight."""
+    from pydantic import BaseModel
+
+    from helpers import screen_named
+    from tui.ui.screens.form import FormScreen
+
+    class Tags(BaseModel):
+        tags: str = ""
+
+    async def submit(form: Tags, extra: dict) -> None:
+        return None
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        name = "x" * 5000
+        app.notify(f"Saved {name}")
+        assert all(len(line) <= 300 for line in app.notes[-1].message.split("\n"))
+        app.push_screen(FormScreen(f"Edit {name}", Tags, submit, submit_label="Save"))
+        form = await screen_named(pilot, app, "FormScreen")
+        await pilot.pause()
+        for part in ("#f-tags", "#submit"):
+            region = form.query_one(part).region
+            assert region.height and region.bottom <= 24, f"{part} is in view"

@@ -59,6 +59,12 @@ def clean(text: str, keep_newlines: bool = False) -> str:
     return _HAS_CONTROL.sub(_escape_but_newlines if keep_newlines else _escape, text)
 
 
+def cut(text: str, most: int) -> str:
+    """`text` in at most `most` characters, cut with "…" (a name from the API may be any length: a
+    5,000-character one must not fill a dialog or a notification)."""
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def has_control(text: str) -> bool:
     """Whether `text` holds a control character (forms refuse these in names, tags, descriptions)."""
     return _HAS_CONTROL.search(text) is not None

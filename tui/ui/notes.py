@@ -6,7 +6,9 @@ from __future__ import annotations
 import logging
 from typing import Any, NamedTuple
 
-from ..api.safe import clean
+from ..api.safe import clean, cut
+
+LINE_MOST = 300  # characters of a line of a notification: a name from the API may be any length
 
 log = logging.getLogger("cloudtui.ui")
 
@@ -33,13 +35,15 @@ class Notes:
         markup: bool = False,
     ) -> None:
         """Every notification is plain text: messages carry names and errors from the API, which
-        must never be read as markup (`[/]` would raise, `[@click=…]` would become a link). Its hints
-        ("refresh (r)") name the keys in force (`keymap.moved`)."""
+        must never be read as markup (`[/]` would raise, `[@click=…]` would become a link), and each
+        line is cut at LINE_MOST (a 5,000-character name covered the screen). Its hints ("refresh (r)")
+        name the keys in force (`keymap.moved`)."""
         if self.hint_keys:
             from .keymap import said_with
 
             message = said_with(str(message), self.hint_keys)
-        note = Note(clean(title), clean(message, keep_newlines=True), str(severity))
+        lines = clean(message, keep_newlines=True).split("\n")
+        note = Note(cut(clean(title), LINE_MOST), "\n".join(cut(line, LINE_MOST) for line in lines), str(severity))
         if note.severity in ("warning", "error"):  # every failure shown is logged too (no secret is ever in one)
             log.warning("%s: %s", note.title or "notice", note.message.replace("\n", " · "))
         self.notes.append(note)

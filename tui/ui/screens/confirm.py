@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from .. import styles
 from ..widgets.line_input import LineInput
+from ..widgets.dialog_title import DialogTitle
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -31,7 +32,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="confirm"):
-            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield DialogTitle(self.title_text)
             with VerticalScroll(id="confirm-body"):  # a long message (a hostile name) scrolls: the field and
                 yield Static(self.message, id="confirm-message", markup=False)  # the buttons stay in view
             if self.require_text:

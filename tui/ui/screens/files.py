@@ -17,11 +17,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets.input import Selection
-from textual.widgets import DirectoryTree, Input, Label, Static
+from textual.widgets import DirectoryTree, Input, Static
 
 from .. import styles
 from ...api.safe import clean
 from ..widgets.line_input import LineInput
+from ..widgets.dialog_title import DialogTitle
 
 
 class SafeTree(DirectoryTree):
@@ -51,7 +52,7 @@ class FilePickerScreen(ModalScreen["Path | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="file-picker"):
-            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield DialogTitle(self.title_text)
             example = f"~/{Path(self.initial).name}" if self.initial else "~/payload.json"
             yield LineInput(
                 self.initial or str(self.folder) + os.sep, id="file-path", placeholder=f"a path, e.g. {example}"

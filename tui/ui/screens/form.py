@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from .. import styles
 from ...api.errors import ApiError, OutcomeUnknown
@@ -22,6 +22,7 @@ from ...products.flows import StepCancelled
 from ...products.outcome import Looked
 from ..errors import describe, log_shown
 from ..widgets.model_form import ModelForm, errors_by_field
+from ..widgets.dialog_title import DialogTitle
 
 Submit = Callable[[BaseModel, dict[str, Any]], Awaitable[Any]]
 Loader = Callable[[], Awaitable[tuple[Choices, dict[str, Any]]]]
@@ -72,7 +73,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="form"):
-            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield DialogTitle(self.title_text)
             with VerticalScroll(id="form-body"):
                 yield ModelForm(self.model, self.initial, id="model-form")
             yield Static("Loading choices…" if self.loader else "", id="form-status", markup=False)

@@ -17,9 +17,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import DataTable, Static
 
 from .. import styles
+from ..widgets.dialog_title import DialogTitle
 
 Cell = tuple[str, str]
 
@@ -66,7 +67,7 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="matrix"):
-            yield Label(self.title_text, id="dialog-title", markup=False)
+            yield DialogTitle(self.title_text)
             if self.describe:
                 yield Static(self.describe, id="matrix-note", markup=False)
             yield DataTable(id="matrix", cursor_type="cell", zebra_stripes=False)

@@ -9,17 +9,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from .. import styles
+from ...api.safe import cut
+from ..widgets.dialog_title import DialogTitle
 
 
 LABEL_MAX = 60  # a label from API data may be any length (a 5,000-character name): the list stays a list
-
-
-def _short(text: str, most: int = LABEL_MAX) -> str:
-    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _option(i: int, choice: tuple[Any, ...], current: bool = False, most: int = LABEL_MAX) -> Option:
@@ -29,11 +27,11 @@ def _option(i: int, choice: tuple[Any, ...], current: bool = False, most: int = 
     mark = "  (current)" if current else ""
     if why:
         return Option(
-            Text.assemble(_short(str(choice[0]), most) + mark, (f"  — {_short(str(why), 120)}", "italic")),
+            Text.assemble(cut(str(choice[0]), most) + mark, (f"  — {cut(str(why), 120)}", "italic")),
             id=str(i),
             disabled=True,
         )
-    return Option(_short(str(choice[0]), most) + mark, id=str(i))
+    return Option(cut(str(choice[0]), most) + mark, id=str(i))
 
 
 class PickerScreen(ModalScreen[Any]):
@@ -64,7 +62,7 @@ class PickerScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="picker"):
-            yield Label(_short(self.title_text, 160), id="dialog-title", markup=False)  # a huge name: the choices show
+            yield DialogTitle(self.title_text)  # a huge name: the choices show
             marked = self.current is not None and sum(c[1] == self.current for c in self.choices) == 1
             yield OptionList(
                 *[_option(i, c, marked and c[1] == self.current, self.most) for i, c in enumerate(self.choices)],

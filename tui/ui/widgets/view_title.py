@@ -39,8 +39,6 @@ def list_title(
     if kind.scope_type != "global":
         parts.append(scope_label(scope, kind.scope_type))
     parts.append(count)
-    if listing:
-        parts.append(f"{'stale' if loaded else 'loading'}, retrying ({retrying})…" if retrying else "loading…")
     if t.visible_count != loaded:
         parts.append(f"{t.visible_count:,} match" + ("" if t.visible_count == 1 else "es"))
     if t.marked:
@@ -49,6 +47,8 @@ def list_title(
         parts.append(f"{staged:,} staged")
     if failed:
         parts.append("✖ " + ", ".join(f"{s} {e.label}" for s, e in sorted(failed.items())))
+    if listing:  # after the marks and the changes staged (what an act works on), which a narrow title keeps
+        parts.append(f"{'stale' if loaded else 'loading'}, retrying ({retrying})…" if retrying else "loading…")
     if t.sort_state:
         col, rev = t.sort_state
         title = next((c.title for c in kind.columns if c.key == col), col)

@@ -202,3 +202,27 @@ async def test_a_list_read_again_while_the_api_refuses_keeps_its_rows_and_says_w
         assert view.table.loaded_count == 8  # the rows last read, shown meanwhile
         await wait_for(pilot, lambda: not view.listing and not view.failed, what="read again")
         assert "retrying" not in str(view.table.border_title) and view.table.loaded_count == 8
+
+
+@pytest.mark.anyio
+async def test_a_list_shown_again_is_read_again(sandbox, clock, monkeypatch):
+    """Walk: a list come back to was shown as it was last read, up to the next slow tick (30 s)."""
+    import httpx
+
+    from helpers import open_view
+    from tui.sandbox import DEMO_SECRET_KEY
+    from tui.ui.widgets import resource_view
+
+    monkeypatch.setattr(resource_view, "SHOWN_FRESH", -1.0)  # (5 s in use: read again whenever shown, here)
+    app = make_app(sandbox, policy=RefreshPolicy(fast=3600, slow=3600))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        sid = view.table.shown_keys[2]
+        await open_view(pilot, app, "instance.volumes")
+        clock.advance(60)
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(sandbox.app), base_url="http://sb", headers={"X-Auth-Token": DEMO_SECRET_KEY}
+        ) as http:
+            assert (await http.patch(f"{Z}/servers/{sid}", json={"tags": ["changed"]})).status_code == 200
+        await open_view(pilot, app, "instance.servers")
+        await wait_for(pilot, lambda: view.table.get(sid).items("tags") == ["changed"], what="read again when shown")

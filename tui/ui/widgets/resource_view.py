@@ -35,6 +35,7 @@ from .staged import Staging
 from .view_title import list_title
 
 TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
+SHOWN_FRESH = 5.0  # seconds since its last read within which a list shown again is not read again
 
 
 class ResourceView(ResourceKeys, ResourceActions, Vertical):
@@ -167,8 +168,12 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         return found.first().loaded_count if found else 0
 
     def on_show(self) -> None:
+        """Shown again: read again at once (its rows given back: listed; else what changed since, a
+        probe of one row for a list of servers), unless it was read in the last SHOWN_FRESH seconds."""
         if self.released is not None:
             self.reload()
+        elif not self.listing and self.planner.now() - self.planner.last_full > SHOWN_FRESH:
+            self.refresher.fire()
 
     def _put_back(self) -> None:
         """After the listing that follows a release: the marks and the cursor where they were."""

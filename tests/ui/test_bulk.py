@@ -47,7 +47,7 @@ async def test_five_servers_stopped_at_once_one_refused_before_and_one_by_the_ap
         by_name = {line.split()[1]: line for line in lines(dialog)}
         assert by_name[refusing.name].startswith("✗") and "403" in by_name[refusing.name]
         assert all(by_name[r.name].startswith("✓") for r in running if r is not refusing)
-        assert "3 done, 1 failed" in text_of(dialog.query_one("#dialog-title"))
+        assert "3 accepted, 1 failed" in text_of(dialog.query_one("#dialog-title"))  # begun, not done (README)
         assert sorted(actions_sent(sandbox, {r.id for r in rows})) == sorted(
             f"/instance/v1/zones/fr-par-1/servers/{r.id}/action" for r in running
         )  # one each, none to the stopped one

@@ -28,6 +28,7 @@ from .errors import describe
 log = logging.getLogger("cloudtui.ui")
 IN_FLIGHT = 4  # requests sent at once: enough to be quick, few enough for the API's rate limits
 DONE, FAILED, MAYBE, NOT_SENT = "✓", "✗", "?", "–"
+ACCEPTED = "accepted"  # an asynchronous action the platform took on: begun, not over
 
 
 @record
@@ -126,7 +127,7 @@ async def of_action(host: Any, spec: ActionSpec, rows: list[Any]) -> Bulk:
 
     async def send(row: Any) -> Outcome:
         look = await outcome.act(host.service, call, scope_of(host, row), row, spec.moves_to, spec.if_lost)
-        return Outcome(DONE, "accepted") if look is None else found(look)
+        return Outcome(DONE, ACCEPTED) if look is None else found(look)
 
     return Bulk(spec.label.rstrip("…"), sending, refused, send, said=said, notes=notes)
 
@@ -332,8 +333,15 @@ async def _send(host: Any, bulk: Bulk, screen: Any) -> bool:
 def tally(outcomes: list[Outcome]) -> str:
     """`3 done, 1 failed, 1 may have been applied`: what came of it so far."""
     marks = [o.mark for o in outcomes]
-    words = ((DONE, "done"), (FAILED, "failed"), (MAYBE, "may have been applied"), (NOT_SENT, "not sent"))
-    return ", ".join(f"{marks.count(m)} {w}" for m, w in words if marks.count(m)) or "none done yet"
+    accepted = sum(1 for o in outcomes if o.mark == DONE and o.text == ACCEPTED)  # begun, not over: not "done"
+    counts = (
+        (marks.count(DONE) - accepted, "done"),
+        (accepted, ACCEPTED),
+        (marks.count(FAILED), "failed"),
+        (marks.count(MAYBE), "may have been applied"),
+        (marks.count(NOT_SENT), "not sent"),
+    )
+    return ", ".join(f"{n} {w}" for n, w in counts if n) or "none done yet"
 
 
 def _settle(host: Any, rows: list[Any], results: list[Outcome]) -> None:

@@ -102,30 +102,35 @@ async def test_not_paced_until_the_platform_refuses() -> None:
     assert client.limits.paced() == []
 
 
-async def test_a_limit_of_20_a_second_is_learnt_from_429s_and_kept() -> None:
-    """100 pages through a front admitting 20 in any one-second window: the floor is 5 s and 100 requests."""
+@pytest.mark.parametrize("per_second, in_flight", [(20, 16), (5, 4)])
+async def test_a_limit_is_learnt_from_429s_and_kept(per_second: int, in_flight: int) -> None:
+    """100 pages through a front admitting `per_second` in any one-second window: the floor is 100 ÷ that
+    seconds and 100 requests."""
     vt = VirtualTime()
-    front = Front(vt, rtt=0.02, per_window=20, refuse=lambda n: False)
+    front = Front(vt, rtt=0.02, per_window=per_second, refuse=lambda n: False)
     client, pages = listing(vt, front)
-    got = await vt.run(pages(100, 16))
+    got = await vt.run(pages(100, in_flight))
     assert all(not isinstance(g, ApiError) for g in got), "every page, none given up"
     assert front.requests <= 140, front.requests
-    assert vt.t <= 1.3 * (100 / 20), vt.t
+    assert vt.t <= 1.3 * (100 / per_second), vt.t
     ((product, limiter),) = client.limits.paced()
-    assert product == "instance" and 15 <= limiter.allowance <= 22
+    assert product == "instance" and 0.75 * per_second <= limiter.allowance <= 1.1 * per_second + 2
 
 
-async def test_random_refusals_get_every_page_without_slowing_to_a_crawl() -> None:
+@pytest.mark.parametrize("in_flight", [10, 32])
+async def test_random_refusals_get_every_page_without_slowing_to_a_crawl(in_flight: int) -> None:
+    """Refused at random, the first answers (a burst, a run of refusals by chance) once set the pace to
+    one or a few a second: 100 pages took 28 s here, 46 s in the benchmark."""
     for seed in range(10):
         rng = random.Random(seed)
         vt = VirtualTime()
         front = Front(vt, rtt=0.02, per_window=None, refuse=lambda n: rng.random() < 0.3)
         client, pages = listing(vt, front)
-        got = await vt.run(pages(100, 10))
+        got = await vt.run(pages(100, in_flight))
         assert all(not isinstance(g, ApiError) for g in got), f"seed {seed}: a page given up"
-        # unrefused, 100 pages at ten in flight take 0.2 s; a page refused five times in a row waits
-        # 0.25 + 0.5 + 1 + 2 + 4 s (its own backoff): not paced down to a few a second (100 s and more)
-        assert vt.t < 12, f"seed {seed}: {vt.t:.1f} s"
+        # unrefused, 100 pages take 0.2 s; a page refused five times in a row waits 0.25 + 0.5 + 1 + 2 + 4 s
+        # (its own backoff), but the pace is not lowered to a few a second
+        assert vt.t < 16, f"seed {seed}: {vt.t:.1f} s"
 
 
 async def test_retry_after_holds_every_request_of_that_product_only() -> None:

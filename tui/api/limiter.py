@@ -7,8 +7,9 @@ product's path prefix learns its own, as TCP learns a path's capacity (AIMD):
 - Until the first 429 nothing is paced: on loopback one request in flight is already ~250 a second.
 - The allowance (requests in any window of one second, with a margin for the trip there, evenly
   spaced) is set to what the platform accepted in the window when the refusals show a limit of
-  pace: eight 429s in a row after some were accepted, or a window holding at least eight and as
-  many as it accepted (then scaled to a whole window when answers began less than one ago).
+  pace: eight 429s in a row after some were accepted (past the first sixteen answers: a run among
+  the first few is chance when some are refused at random), or a window holding at least sixteen
+  and as many as it accepted (then scaled to a whole window when answers began less than one ago).
   Some refused among many accepted (at random, or a pace just over the limit) lowers nothing, and
   a 429 when nothing was accepted (the first request, an outage) teaches no pace: each request's
   own backoff (`failures.RetryPolicy`) spaces its retries.
@@ -30,7 +31,7 @@ from typing import Awaitable, Callable
 from urllib.parse import urlsplit
 
 WINDOW = 1.05  # seconds: the platform's window (one second, as its front counts) and a margin for the trip
-RUN = 8  # 429s in a row, or in a window holding no more accepted, that show a limit of pace
+RUN = 8  # 429s in a row (twice as many in a window holding no more accepted) that show a limit of pace
 MEMORY = 60.0  # seconds a window's count of accepted requests is remembered (the floor after a 429)
 
 
@@ -44,6 +45,7 @@ class Limiter:
         self._accepted: deque[float] = deque()  # when each answer of the last window came that was not a 429
         self._refusals: deque[float] = deque()  # … and each 429 of it
         self._run = 0  # 429s answered in a row
+        self._answers = 0  # answers so far: a run among the first few says little
         self._began: float | None = None  # the first answer
         self._held = 0.0  # nothing goes before this (a Retry-After)
         self._changed = 0.0  # when the allowance last changed
@@ -83,6 +85,7 @@ class Limiter:
     def answered(self, refused: bool, retry_after: float | None = None) -> None:
         """An answer came: a 429 (`refused`, with its `Retry-After` if any) or any other."""
         now = self.now()
+        self._answers += 1
         if self._began is None:
             self._began = now
         accepted = self._accepted
@@ -100,10 +103,10 @@ class Limiter:
             refusals.append(now)
             self._run += 1
             if accepted and (self.allowance is None or now - self._changed >= WINDOW):
-                if self._run >= RUN:  # refused in a row after some accepted: the window is full
+                if self._run >= RUN and self._answers >= 2 * RUN:  # refused in a row, past the first answers: full
                     self.allowance = max(len(accepted), self._peak // 2)
                     self._changed = now
-                elif len(refusals) >= max(RUN, len(accepted)):  # as many refused as accepted, interleaved:
+                elif len(refusals) >= max(2 * RUN, len(accepted)):  # as many refused as accepted, interleaved:
                     # the pace accepted, over the part of a window answers have come in (a short start says
                     # little of a window's worth)
                     spent = min(WINDOW, now - self._began) or WINDOW

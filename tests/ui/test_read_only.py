@@ -34,8 +34,9 @@ async def test_read_only_offers_no_write_and_sends_none(sandbox, entry):
         menu = [a for a in kind.actions if offered(a, True)]
         assert all(not a.mutating or getattr(a.shape, "viewable", False) for a in menu)
         if row is not None and view.may("actions"):
+            said = len(app.notes)  # (space, pressed above, may have said why marking is off)
             await pilot.press("a")
-            await wait_for(pilot, lambda: app.screen.id == "actions-menu" or bool(app.notes), what="the actions menu")
+            await wait_for(pilot, lambda: app.screen.id == "actions-menu" or len(app.notes) > said, what="the menu")
             if app.screen.id == "actions-menu":
                 labels = {c[0].removesuffix(" ›") for c in app.screen.choices}
                 writes = {a.label for a in kind.actions if not offered(a, True)}
@@ -43,3 +44,14 @@ async def test_read_only_offers_no_write_and_sends_none(sandbox, entry):
                 await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.main, what="back")
         assert [(m, p) for m, p in sandbox.requests if m != "GET"] == []
+
+
+async def test_marking_pressed_anyway_says_why_it_is_off(sandbox):
+    """Walk: space and M did nothing under --read-only, without a word, unlike c, e and d."""
+    app = make_app(sandbox, settings=demo_settings(read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.main is not None, what="main screen")
+        view = await open_view(pilot, app, "instance.servers")
+        await pilot.press("space")
+        await wait_for(pilot, lambda: any("Marking is off" in n.message for n in app.notes), what="why")
+        assert not view.table.marked and "--read-only" in app.notes[-1].message

@@ -9,6 +9,7 @@ from textual import events
 from textual.binding import Binding
 
 WRITES = ("create", "edit", "delete")  # the actions of writes, hidden in read-only mode
+MARKS = ("mark", "mark_all")  # marks, for the acts on several rows: off in read-only mode where every such act writes
 
 
 # The keys of a list (`ResourceView.BINDINGS`), each with its id for the config's [keymap].
@@ -137,19 +138,34 @@ class ResourceKeys:
             (
                 b
                 for b in self.BINDINGS
-                if isinstance(b, Binding) and b.action in (*WRITES, "import_file") and key in keys(b)
+                if isinstance(b, Binding)
+                and b.action.split("(")[0] in (*WRITES, *MARKS, "import_file")
+                and key in keys(b)
             ),
             None,
         )
-        if not self.read_only or found is None or not self.offers(found.action):
+        if not self.read_only or found is None:
             return False
-        what = str(found.description or found.action).lower()
-        self.app.notify(
-            f"{what.capitalize()} is off: cloudtui runs with --read-only; restart without it to change anything.",
-            title="Read-only",
-            severity="warning",
-        )
+        action = found.action.split("(")[0]
+        if action in MARKS:  # marks are for acts on several rows: off when every such act is a write
+            if self.may("mark") or not self._marks_when_writable():
+                return False
+            said = "Marking is off: marked rows are for acts on several, and cloudtui runs with --read-only"
+        elif not self.offers(action):
+            return False
+        else:
+            said = f"{str(found.description or action).capitalize()} is off: cloudtui runs with --read-only"
+        self.app.notify(f"{said}; restart without it to change anything.", title="Read-only", severity="warning")
         return True
+
+    def _marks_when_writable(self) -> bool:
+        """Whether rows could be marked here without --read-only (something acts on several)."""
+        from ..action_runner import offered
+
+        kind = self.kind
+        return any((a.many or a.call is not None) and offered(a, False) for a in kind.actions) or bool(
+            kind.delete is not None or kind.writing.delete_flow is not None or kind.edit is not None
+        )
 
     def on_key(self, event: events.Key) -> None:
         if self.refuse_read_only(event.key):

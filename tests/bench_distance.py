@@ -65,7 +65,7 @@ async def scenario_limited(url: str, expect: int, per_window: int, refuse: float
     async with app.run_test(size=(120, 40)):
         await until(lambda: app.main is not None and bool(app.main.query("ResourceView")))
         view = app.main.query_one("ResourceView")
-        await until(lambda: view.last_attempt is not None and not view.listing, timeout=300)
+        await until(lambda: view.model.last_attempt is not None and not view.model.listing, timeout=300)
         done = time.perf_counter()
         assert proxy.first is not None
         return {"seconds": done - proxy.first, "requests": proxy.requests, "rows": view.table.loaded_count}
@@ -91,7 +91,7 @@ async def scenario_deleted(url: str, expect: int) -> dict[str, Any]:
         (await http.delete(f"{Z}/{sid}")).raise_for_status()
         requests, sent = proxy.requests, proxy.bytes
         await _tick(view)
-        await until(lambda: view.table.get(sid) is None and not view.listing, timeout=60)
+        await until(lambda: view.table.get(sid) is None and not view.model.listing, timeout=60)
         out["requests"], out["bytes"] = proxy.requests - requests, proxy.bytes - sent
         out["rows"] = view.table.loaded_count
     return out
@@ -127,13 +127,13 @@ async def _listed(app: Any, expect: int) -> Any:
     """The start view, listed whole (`expect` rows, or one fewer after a delete of an earlier scenario)."""
     await until(lambda: app.main is not None and bool(app.main.query("ResourceView")))
     view = app.main.query_one("ResourceView")
-    await until(lambda: not view.listing and view.last_refresh is not None, timeout=120)
+    await until(lambda: not view.model.listing and view.model.last_refresh is not None, timeout=120)
     assert expect - 1 <= view.table.loaded_count <= expect, view.table.loaded_count
     return view
 
 
 async def _tick(view: Any) -> None:
     """What the slow timer does, and its end."""
-    attempt = view.last_attempt
+    attempt = view.model.last_attempt
     view.refresher.fire()
-    await until(lambda: view.last_attempt != attempt and not view.listing, timeout=120)
+    await until(lambda: view.model.last_attempt != attempt and not view.model.listing, timeout=120)

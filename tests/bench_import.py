@@ -121,7 +121,7 @@ async def scenario_zone_import(url: str, repeat: int) -> dict[str, Any]:
             assert any("Staged from" in n.message for n in app.notes[notes:]), app.notes[-1]
             out["read"].append(sum(spent))
             out["staging"].append(total - sum(spent))
-            view.changes.clear()  # back to the zone as listed, for the next repeat
+            view.model.changes.clear()  # back to the zone as listed, for the next repeat
             view.reload()
-            await until(lambda: not view.listing and view.table.loaded_count == listed, timeout=60)
+            await until(lambda: not view.model.listing and view.table.loaded_count == listed, timeout=60)
     return out

@@ -44,7 +44,7 @@ async def scenario_visits(url: str, expect: int) -> dict[str, Any]:
         app.pop_screen()
         await until(lambda: app.screen is app.main)
         app.main.open_entry("instance.servers")
-        listed = lambda: getattr(servers, "released", None) is None and not servers.listing  # noqa: E731
+        listed = lambda: getattr(servers, "released", None) is None and not servers.model.listing  # noqa: E731
         await until(lambda: listed() and servers.table.loaded_count == expect)  # (kept, before `release`)
         out["back"] = await settled()
         out["peak"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

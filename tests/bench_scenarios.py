@@ -77,7 +77,7 @@ def bench_app(url: str, frames: Frames, transport: Any = None, **policy: float) 
 
     from tui.config import Settings
     from tui.ui.app import CloudApp
-    from tui.ui.refresh import RefreshPolicy
+    from tui.products.refresh_plan import RefreshPolicy
 
     from textual.screen import Screen
 
@@ -124,7 +124,7 @@ async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
 async def loaded_view(app: Any) -> Any:
     await until(lambda: app.main is not None and bool(app.main.query("ResourceView")))
     view = app.main.query_one("ResourceView")
-    await until(lambda: not view.listing and view.last_attempt is not None)
+    await until(lambda: not view.model.listing and view.model.last_attempt is not None)
     return view
 
 
@@ -136,7 +136,7 @@ async def open_list(app: Any, entry: str) -> Any:
     app.main.open_entry(entry)
     await until(lambda: app.main.view is not None and app.main.view.kind.id == entry)
     view = app.main.view
-    await until(lambda: not view.listing and view.last_attempt is not None)
+    await until(lambda: not view.model.listing and view.model.last_attempt is not None)
     if child:
         label, _, name = child.partition("@")
         from tui.products.base import ParentRef
@@ -146,7 +146,7 @@ async def open_list(app: Any, entry: str) -> Any:
         app.open_child(kind, ParentRef.of(row, view.scope))
         await until(lambda: getattr(app.screen, "view", None) is not None and app.screen.view.kind is kind)
         view = app.screen.view
-        await until(lambda: not view.listing and view.last_attempt is not None)
+        await until(lambda: not view.model.listing and view.model.last_attempt is not None)
     view.focus_table()
     return view
 
@@ -163,10 +163,10 @@ async def scenario_staging(url: str, expect: int, changes: int, entry: str) -> d
         view.table.move_to(view.table.shown_keys[expect // 2])
         await frames.next()
         for _ in range(changes):
-            staged, drawn = len(view.changes), frames.count
+            staged, drawn = len(view.model.changes), frames.count
             t0 = time.perf_counter()
             app.simulate_key("d")
-            await until(lambda: len(view.changes) > staged)
+            await until(lambda: len(view.model.changes) > staged)
             out["key"].append(await frames.after(drawn) - t0)
             moved, drawn = view.table.cursor_key, frames.count
             app.simulate_key("down")
@@ -215,14 +215,16 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
 
         for _ in range(repeat):
             view.table.clear()
-            view.totals = {}
+            view.model.totals = {}
             await frames.next()
             stages.reset()
             SANDBOX[0] = 0.0
             t0 = time.perf_counter()
             view.reload()
             await until(
-                lambda: not view.listing and view.table.loaded_count == expect and view.last_refresh is not None
+                lambda: (
+                    not view.model.listing and view.table.loaded_count == expect and view.model.last_refresh is not None
+                )
             )
             # all rows are in; the frame after the key's cursor move shows them and the cursor
             load = await key_frame("down") - t0
@@ -271,9 +273,9 @@ async def scenario_refresh(url: str, repeat: int, changed: int) -> dict[str, Any
             await asyncio.sleep(0.2)  # settle: nothing on screen has changed yet
             requests0 = app.client.stats.requests
             cpu0, wall0 = time.thread_time(), time.perf_counter()
-            refreshed = view.last_refresh
+            refreshed = view.model.last_refresh
             view._tick()  # what the slow timer does
-            await until(lambda: view.last_refresh != refreshed and not view.listing)
+            await until(lambda: view.model.last_refresh != refreshed and not view.model.listing)
             await frames.settle()
             out["ui_cpu"].append(time.thread_time() - cpu0)
             out["wall"].append(time.perf_counter() - wall0)
@@ -324,19 +326,19 @@ async def scenario_starting(url: str, repeat: int, count: int, interval: float) 
             await asyncio.sleep(3.5)  # stopping → stopped
             await _cycle(http, targets, "poweron")  # starting for 4 s
             view.reload()
-            await until(lambda: not view.listing and len(view.moving()) == count)
+            await until(lambda: not view.model.listing and len(view.model.moving) == count)
             ticks["n"], requests0 = 0, app.client.stats.requests
             await asyncio.sleep(interval * 4.5)
             if ticks["n"]:
                 out["per_tick"].append((app.client.stats.requests - requests0) / ticks["n"])
-            await until(lambda: not view.moving(), timeout=20)
+            await until(lambda: not view.model.moving, timeout=20)
             # now a modal is open while others start
             targets2 = ids[5000 + rep * count : 5000 + (rep + 1) * count]
             await _cycle(http, targets2, "poweroff")
             await asyncio.sleep(3.5)
             await _cycle(http, targets2, "poweron")
             view.reload()
-            await until(lambda: not view.listing and len(view.moving()) == count)
+            await until(lambda: not view.model.listing and len(view.model.moving) == count)
             await pilot.press("question_mark")
             await until(lambda: app.screen.__class__.__name__ == "HelpScreen")
             await asyncio.sleep(interval)  # a request already under way may finish
@@ -344,7 +346,7 @@ async def scenario_starting(url: str, repeat: int, count: int, interval: float) 
             await asyncio.sleep(interval * 4)
             out["modal"].append(app.client.stats.requests - requests0)
             await pilot.press("escape")
-            await until(lambda: not view.moving(), timeout=20)
+            await until(lambda: not view.model.moving, timeout=20)
     return out
 
 

@@ -12,7 +12,7 @@ from tui.api.client import RetryPolicy
 from tui.config import Settings
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
 from tui.ui.app import CloudApp
-from tui.ui.refresh import RefreshPolicy
+from tui.products.refresh_plan import RefreshPolicy
 
 import os
 
@@ -68,7 +68,7 @@ def view_of(app: CloudApp) -> Any:
 async def loaded(pilot: Any, app: CloudApp) -> Any:
     await wait_for(pilot, lambda: app.main is not None and bool(app.main.query("ResourceView")), what="main screen")
     view = view_of(app)
-    await wait_for(pilot, lambda: not view.listing and view.last_attempt is not None, what="list loaded")
+    await wait_for(pilot, lambda: not view.model.listing and view.model.last_attempt is not None, what="list loaded")
     await pilot.pause()
     return view
 
@@ -94,9 +94,10 @@ async def open_view(pilot, app, kind_id, timeout: float = 5.0):
         timeout=timeout,
     )
     view = current_view(app)
+    read = getattr(view, "model", view)  # a list's model, or the panel
     await wait_for(
         pilot,
-        lambda: not getattr(view, "listing", False) and view.last_attempt is not None,
+        lambda: not getattr(read, "listing", False) and read.last_attempt is not None,
         what=f"{kind_id} listed",
         timeout=timeout,
     )  # a list, or a panel
@@ -236,7 +237,9 @@ async def child_list(pilot, app, label):
     """`a` → a child list ("Users ›"), loaded."""
     await act(pilot, app, label)
     view = (await screen_named(pilot, app, "ChildScreen")).view
-    await wait_for(pilot, lambda: view.last_attempt is not None and not view.listing, what=f"{label} listed")
+    await wait_for(
+        pilot, lambda: view.model.last_attempt is not None and not view.model.listing, what=f"{label} listed"
+    )
     return view
 
 
@@ -383,7 +386,7 @@ async def zone_records(pilot, app, zone: str):
     await select(pilot, zones, zone)
     await child_list(pilot, app, "Records")
     records = app.screen.view
-    await wait_for(pilot, lambda: records.last_attempt is not None, what="the records")
+    await wait_for(pilot, lambda: records.model.last_attempt is not None, what="the records")
     return records
 
 

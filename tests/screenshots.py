@@ -73,7 +73,7 @@ async def all_zones(pilot, app) -> None:
     await wait_for(pilot, lambda: app.screen.id == "zone-picker")
     await pilot.press("home", "enter")
     view = app.main.query_one("ResourceView")
-    await wait_for(pilot, lambda: view.scope == "all" and not view.listing)
+    await wait_for(pilot, lambda: view.scope == "all" and not view.model.listing)
 
 
 async def actions(pilot, app) -> None:
@@ -119,7 +119,7 @@ async def server_nics(pilot, app) -> None:
     await action(pilot, app, "Private NICs ›")
     await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen")
     child = app.screen.view
-    await wait_for(pilot, lambda: child.last_attempt is not None and not child.listing)
+    await wait_for(pilot, lambda: child.model.last_attempt is not None and not child.model.listing)
 
 
 async def baremetal(pilot, app) -> None:
@@ -129,7 +129,7 @@ async def baremetal(pilot, app) -> None:
         pilot,
         lambda: (
             view.scope == "fr-par-2"
-            and not view.listing
+            and not view.model.listing
             and view.table.loaded_count == 5
             and all(r.get("zone") == "fr-par-2" for r in view.table.resources())
         ),
@@ -139,7 +139,7 @@ async def baremetal(pilot, app) -> None:
 async def fips_marked(pilot, app) -> None:
     view = await open_view(pilot, app, "flexible_ip.fips")
     app.main.set_scope("fr-par-2")
-    await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 4)
+    await wait_for(pilot, lambda: view.scope == "fr-par-2" and not view.model.listing and view.table.loaded_count == 4)
     view.focus_table()
     await pilot.pause()
     await pilot.press("space", "down", "space")
@@ -166,7 +166,7 @@ def db_child(label: str):
         await action(pilot, app, f"{label} ›")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen")
         child = app.screen.view
-        await wait_for(pilot, lambda: child.last_attempt is not None and not child.listing)
+        await wait_for(pilot, lambda: child.model.last_attempt is not None and not child.model.listing)
 
     return steps
 

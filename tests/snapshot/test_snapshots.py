@@ -169,7 +169,7 @@ def test_baremetal(snap_compare, what):
             pilot,
             lambda: (
                 view.scope == "fr-par-2"
-                and not view.listing
+                and not view.model.listing
                 and view.table.loaded_count == 5
                 and all(r.get("zone") == "fr-par-2" for r in view.table.resources())
             ),
@@ -202,7 +202,7 @@ def test_flexible_ips(snap_compare, what):
         app.main.set_scope("fr-par-2")
         await wait_for(
             pilot,
-            lambda: view.scope == "fr-par-2" and not view.listing and view.table.loaded_count == 4,
+            lambda: view.scope == "fr-par-2" and not view.model.listing and view.table.loaded_count == 4,
             what="fr-par-2",
         )
         view.focus_table()

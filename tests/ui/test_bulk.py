@@ -83,7 +83,7 @@ async def test_a_delete_that_loses_data_is_confirmed_by_typing_the_count():
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         view = await open_view(pilot, app, "rdb.backups")
-        await wait_for(pilot, lambda: view.table.loaded_count >= 2 and not view.listing, what="backups")
+        await wait_for(pilot, lambda: view.table.loaded_count >= 2 and not view.model.listing, what="backups")
         two = view.table.resources()[:2]
         for row in two:
             view.table.toggle_mark(row.id)

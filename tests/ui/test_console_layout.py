@@ -43,7 +43,7 @@ async def test_help_and_palette_open_from_the_keyboard(sandbox):
         await pilot.press("enter")
         await wait_for(
             pilot,
-            lambda: view.scope == "nl-ams-1" and not view.listing and view.table.loaded_count == 4,
+            lambda: view.scope == "nl-ams-1" and not view.model.listing and view.table.loaded_count == 4,
             what="zone switched",
         )
 
@@ -170,7 +170,7 @@ async def test_listing_every_zone_shows_the_zone_after_the_name(sandbox):
         view = await loaded(pilot, app)
         assert drawn_lines(view.table)[0].split()[:2] == ["Name", "State"]
         view.set_scope(ALL)
-        await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > 8, what="every zone listed")
+        await wait_for(pilot, lambda: not view.model.listing and view.table.loaded_count > 8, what="every zone listed")
         assert drawn_lines(view.table)[0].split()[:3] == ["Name", "Zone", "State"]
 
 
@@ -187,7 +187,9 @@ async def test_a_catalogue_listed_in_every_zone_keeps_each_zones_rows_and_says_t
         view = await open_view(pilot, app, entry)
         one = view.table.loaded_count
         view.set_scope(ALL)
-        await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > one, what="every zone listed")
+        await wait_for(
+            pilot, lambda: not view.model.listing and view.table.loaded_count > one, what="every zone listed"
+        )
         rows = view.table.resources()
         zones_of = {}
         for r in rows:

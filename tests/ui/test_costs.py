@@ -57,7 +57,7 @@ async def test_bare_metal_servers_are_priced_from_their_offers_and_a_kind_withou
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         metal = await open_view(pilot, app, "baremetal.servers")
-        await wait_for(pilot, lambda: metal.table.loaded_count and not metal.listing, what="bare metal")
+        await wait_for(pilot, lambda: metal.table.loaded_count and not metal.model.listing, what="bare metal")
         found = await estimates(app, metal.kind, metal.table.resources(), metal.scope)
         assert found and all(v is not None and v > 0 for _, _, v in found)
         offers = {o["id"]: o["name"] for z in Sandbox().baremetal.offers.values() for o in z.values()}

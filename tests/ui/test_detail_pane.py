@@ -52,7 +52,7 @@ async def test_a_child_list_has_the_pane_too_and_its_p_holds_for_the_main_screen
         await select(pilot, instances, "orders-db")
         await child_list(pilot, app, "Databases")
         child = app.screen
-        await wait_for(pilot, lambda: child.view.last_attempt is not None, what="databases listed")
+        await wait_for(pilot, lambda: child.view.model.last_attempt is not None, what="databases listed")
         await pilot.press("p")
         pane = child.query_one("#pane")
         first = child.view.table.get(child.view.table.cursor_key)

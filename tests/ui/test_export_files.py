@@ -77,12 +77,14 @@ async def test_a_zone_file_exported_changed_and_imported_back_is_staged_and_revi
         await pilot.press("ctrl+u", *str(tmp_path / "bad.zone"), "enter")  # refused whole: nothing staged
         await wait_for(pilot, lambda: notified(app, "nothing was staged"), what="refused")
         assert notified(app, f"line {len(text.splitlines()) + 1}: bad 30 IN A 192.0.2.1: ")  # named by its line
-        assert not records.changes
+        assert not records.model.changes
         await pilot.press("I")
         await screen_named(pilot, app, "FilePickerScreen")
         await pilot.press("ctrl+u", *str(tmp_path / "shop.zone"), "enter")
         await wait_for(pilot, lambda: notified(app, "1 to add, 0 to change, 1 to delete"), what="staged")
-        assert len(records.changes) == 2 and not [m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p]
+        assert len(records.model.changes) == 2 and not [
+            m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p
+        ]
         await pilot.press("I")  # a second file is not laid over the changes staged from the first
         await wait_for(pilot, lambda: notified(app, "holds 2 staged changes"), what="refused")
         await pilot.press("w")  # the review: a diff before anything is sent
@@ -102,4 +104,4 @@ async def test_a_zone_exported_and_imported_unedited_stages_nothing(tmp_path):
         await screen_named(pilot, app, "FilePickerScreen")
         await pilot.press("ctrl+u", *str(tmp_path / "same.zone"), "enter")
         await wait_for(pilot, lambda: notified(app, "0 to add, 0 to change, 0 to delete"), what="nothing to stage")
-        assert not records.changes
+        assert not records.model.changes

@@ -19,7 +19,7 @@ import gadgets_sandbox
 from helpers import demo_settings, loaded, make_app, open_view, pick, screen_named, wait_for
 from tui.products import manifest
 from tui.sandbox import Sandbox
-from tui.ui.refresh import RefreshPolicy
+from tui.products.refresh_plan import RefreshPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.anyio
@@ -76,7 +76,9 @@ async def test_a_regional_list_follows_the_region_apart_from_the_zone(gsandbox):
         assert app.screen.choices[0][0] == "all regions"
         await pilot.press("home", "enter")  # the picker opens on the current region
         await wait_for(
-            pilot, lambda: view.scope == "all" and not view.listing and view.table.loaded_count == 3, what="all regions"
+            pilot,
+            lambda: view.scope == "all" and not view.model.listing and view.table.loaded_count == 3,
+            what="all regions",
         )
 
         assert str(view.table.border_title) == "Gadgets · all regions · 3/3"
@@ -101,7 +103,7 @@ async def open_parts(pilot, app, gadget_name):
     await pick(pilot, app, lambda label: label == "Parts ›")
     await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="child screen")
     child = app.screen.view
-    await wait_for(pilot, lambda: not child.listing and child.last_attempt is not None, what="parts listed")
+    await wait_for(pilot, lambda: not child.model.listing and child.model.last_attempt is not None, what="parts listed")
     child.focus_table()
     await pilot.pause()
     return gadget, child
@@ -154,7 +156,7 @@ async def test_staged_edits_survive_a_refresh_are_reviewed_as_a_diff_and_kept_wh
         assert writes(gsandbox) == []  # nothing sent yet
         # a refresh neither loses nor hides them
         await pilot.press("r")
-        await wait_for(pilot, lambda: not child.listing, what="re-listed")
+        await wait_for(pilot, lambda: not child.model.listing, what="re-listed")
         await pilot.pause()
         assert {r.id: r.get("_staged") for r in child.table.resources()} == marks
         # review: the diff, then a send that fails keeps everything staged
@@ -170,12 +172,14 @@ async def test_staged_edits_survive_a_refresh_are_reviewed_as_a_diff_and_kept_wh
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: len(writes(gsandbox)) == 1, what="first send")
         await wait_for(pilot, lambda: any("failed" in n.title for n in app.notes), what="failure shown")
-        assert len(child.changes) == 3 and child.table.get("+1") is not None
+        assert len(child.model.changes) == 3 and child.table.get("+1") is not None
         # again: sent in one request, applied, and the list shows the platform's rows
         await pilot.press("w")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DiffScreen", what="review")
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: not child.changes and child.table.get("alpha-part-9") is not None, what="sent")
+        await wait_for(
+            pilot, lambda: not child.model.changes and child.table.get("alpha-part-9") is not None, what="sent"
+        )
         assert writes(gsandbox) == [("PATCH", f"/gadgets/v1/regions/fr-par/gadgets/{gadget.id}/parts")] * 2
         parts = gsandbox.gadgets.parts["fr-par"]
         assert (
@@ -357,7 +361,7 @@ async def test_create_in_all_zones_asks_where_and_the_palette_offers_zones_and_r
         await pilot.press(*"Zone: all zones")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: view.scope == "all" and not view.listing, what="all zones")
+        await wait_for(pilot, lambda: view.scope == "all" and not view.model.listing, what="all zones")
         view.focus_table()
         await pilot.press("c")
         picker = await screen_named(pilot, app, "PickerScreen")

@@ -55,8 +55,8 @@ async def switch(pilot, app, name):
             and app.main is not None
             and app.main.view is not None
             and app.main.view.is_mounted
-            and not app.main.view.listing
-            and app.main.view.last_attempt
+            and not app.main.view.model.listing
+            and app.main.view.model.last_attempt
         ),
         what=f"profile {name} listed",
     )
@@ -70,7 +70,7 @@ async def test_a_second_profile_and_back_without_quitting():
         demo_servers = names(view)
         await pilot.press("p")  # the detail pane stays on too
         zones = await open_view(pilot, app, "dns.zones")  # the product in front stays in front
-        await wait_for(pilot, lambda: zones.table.loaded_count and not zones.listing, what="the demo's zones")
+        await wait_for(pilot, lambda: zones.table.loaded_count and not zones.model.listing, what="the demo's zones")
         demo_zones = names(zones)
         app.finder.index  # the index of the first account, made
         staging = await switch(pilot, app, "staging")
@@ -78,7 +78,7 @@ async def test_a_second_profile_and_back_without_quitting():
         assert second.requests and names(staging) == {"example.com", "scale.example.com"} != demo_zones
         await wait_for(pilot, lambda: app.main.query_one("#pane").shown_row is not None, what="the pane still on")
         app.main.open_entry("instance.servers")
-        await wait_for(pilot, lambda: app.main.view.kind.id == "instance.servers" and app.main.view.last_attempt)
+        await wait_for(pilot, lambda: app.main.view.kind.id == "instance.servers" and app.main.view.model.last_attempt)
         await wait_for(pilot, lambda: len(names(app.main.view)) == 3, what="staging's servers")
         assert not names(app.main.view) & demo_servers
         assert not app.finder.search("web-01")  # the first account's rows are not found in this one

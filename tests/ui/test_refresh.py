@@ -3,7 +3,7 @@
 import pytest
 
 from helpers import loaded, make_app, wait_for
-from tui.ui.refresh import RefreshPlanner, RefreshPolicy
+from tui.products.refresh_plan import RefreshPlanner, RefreshPolicy
 
 Z = "/instance/v1/zones/fr-par-1"
 
@@ -81,7 +81,7 @@ async def test_no_polling_while_a_modal_is_open(sandbox):
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
         view = app.main.view
-        await wait_for(pilot, lambda: not view.listing, what="any request under way finished")
+        await wait_for(pilot, lambda: not view.model.listing, what="any request under way finished")
         start = len(sandbox.requests)
         assert view.refresher.paused()
         view.refresher.fire()  # the timer going off under the modal: it only re-checks
@@ -97,11 +97,11 @@ async def test_a_429_on_the_list_keeps_the_rows_and_says_so(sandbox):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
-        assert not view.planner.failing
+        assert not view.model.planner.failing
         sandbox.inject(429, "/servers")
         await pilot.press("r")
-        await wait_for(pilot, lambda: not view.listing and view.failed, what="failed list")
-        assert view.planner.failing
+        await wait_for(pilot, lambda: not view.model.listing and view.model.failed, what="failed list")
+        assert view.model.planner.failing
         assert view.table.loaded_count == 8  # what was shown stays shown
         await wait_for(pilot, lambda: any("429 too many requests" in n.message for n in app.notes), what="429 notified")
 
@@ -200,7 +200,7 @@ async def test_a_list_read_again_while_the_api_refuses_keeps_its_rows_and_says_w
         await pilot.press("r")
         await wait_for(pilot, lambda: "stale, retrying (429)…" in str(view.table.border_title), what="why it is stale")
         assert view.table.loaded_count == 8  # the rows last read, shown meanwhile
-        await wait_for(pilot, lambda: not view.listing and not view.failed, what="read again")
+        await wait_for(pilot, lambda: not view.model.listing and not view.model.failed, what="read again")
         assert "retrying" not in str(view.table.border_title) and view.table.loaded_count == 8
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import loaded, make_app, wait_for
-from tui.ui.refresh import RefreshPolicy
+from tui.products.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -23,9 +23,9 @@ async def test_a_syncing_nic_is_polled_until_it_settles_without_a_key(sandbox, c
         assert resp.json()["private_nic"]["state"] == "syncing"
         view.follow(row)  # what the NIC flow does after adding one
         await wait_for(pilot, lambda: view.table.get(row.id).data.get("_moving") is True, what="seen moving")
-        assert row.id in view.table.watched, "the running server is polled while its NIC syncs"
+        assert row.id in view.model.moving, "the running server is polled while its NIC syncs"
         clock.advance(60)
-        await wait_for(pilot, lambda: row.id not in view.table.watched, what="settled without r")
+        await wait_for(pilot, lambda: row.id not in view.model.moving, what="settled without r")
         nics = sandbox.instance.nics["fr-par-1"].values()
         assert all(n["state"] == "available" for n in nics if n["server_id"] == row.id)
 
@@ -36,12 +36,12 @@ async def test_a_failed_refresh_does_not_advance_the_refreshed_time(sandbox):
     app.clock = lambda: next(times)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
-        before = view.last_refresh
+        before = view.model.last_refresh
         shown = app.main.query_one("#status").refreshed
         sandbox.inject(503, "/servers", method="GET")
         view.reload()
-        await wait_for(pilot, lambda: view.failed and not view.listing, what="refresh failed")
-        assert view.last_refresh == before and view.last_attempt > before
+        await wait_for(pilot, lambda: view.model.failed and not view.model.listing, what="refresh failed")
+        assert view.model.last_refresh == before and view.model.last_attempt > before
         assert app.main.query_one("#status").refreshed == shown
         assert view.table.loaded_count == 8, "the rows already shown stay"
 
@@ -61,7 +61,7 @@ async def test_an_unexpected_body_keeps_the_rows_and_marks_the_scope_failed(sand
         sandbox.inject(200, "/servers", method="GET")
         sandbox.faults[-1].raw = body
         view.reload()
-        await wait_for(pilot, lambda: bool(view.failed) and not view.listing, what="marked failed")
+        await wait_for(pilot, lambda: bool(view.model.failed) and not view.model.listing, what="marked failed")
         assert view.table.loaded_count == 8
         assert "✖ fr-par-1" in view.table.border_title
         assert any(reason in n.message for n in app.notes), [n.message for n in app.notes]
@@ -77,7 +77,7 @@ async def test_an_unexpected_exception_while_listing_says_it_is_a_bug(sandbox, m
 
         monkeypatch.setattr(type(view.kind), "row_maker", lambda self, scope=None: broken)
         view.reload()
-        await wait_for(pilot, lambda: bool(view.failed) and not view.listing, what="marked failed")
+        await wait_for(pilot, lambda: bool(view.model.failed) and not view.model.listing, what="marked failed")
         assert view.table.loaded_count == 8
         assert any("This is a bug" in n.message and "KeyError" in n.message for n in app.notes)
 
@@ -153,7 +153,9 @@ async def test_an_action_key_before_the_rows_came_says_they_are_on_their_way(san
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(
-            pilot, lambda: app.main is not None and app.main.view is not None and app.main.view.listing, what="listing"
+            pilot,
+            lambda: app.main is not None and app.main.view is not None and app.main.view.model.listing,
+            what="listing",
         )
         await pilot.press("a")
         await wait_for(pilot, lambda: bool(app.notes), what="a word")
@@ -228,10 +230,10 @@ async def test_a_listing_read_before_a_write_does_not_put_the_old_state_back(san
 
         monkeypatch.setattr(type(view.service), "iter_list", held)
         view.reload()
-        await wait_for(pilot, lambda: view.listing, what="a listing under way")
+        await wait_for(pilot, lambda: view.model.listing, what="a listing under way")
         sandbox.instance.servers["fr-par-1"][row.id]["state"] = "stopping"
         view.follow(row)
         await wait_for(pilot, lambda: view.table.get(row.id).state == "stopping", what="the write followed")
         release.set()
-        await wait_for(pilot, lambda: not view.listing, what="the listing answered")
+        await wait_for(pilot, lambda: not view.model.listing, what="the listing answered")
         assert view.table.get(row.id).state == "stopping"

@@ -67,7 +67,7 @@ async def test_a_failing_worker_becomes_a_notification(sandbox):
         view.service.iter_list = broken
         await pilot.press("r")
         await wait_for(pilot, lambda: any("unexpected shape" in n.message for n in app.notes), what="notified")
-        assert view.table.loaded_count == 8 and not view.listing
+        assert view.table.loaded_count == 8 and not view.model.listing
 
 
 async def test_a_notification_of_several_lines_shows_them_as_lines(sandbox):

@@ -5,7 +5,7 @@ import pytest
 
 from helpers import loaded, make_app, wait_for
 from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
-from tui.ui.refresh import RefreshPolicy
+from tui.products.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"
@@ -131,7 +131,7 @@ async def test_cursor_stays_on_its_resource_across_refreshes():
             )
             assert new.status_code == 201
         await pilot.press("r")
-        await wait_for(pilot, lambda: view.table.loaded_count == 246 and not view.listing, what="re-listed")
+        await wait_for(pilot, lambda: view.table.loaded_count == 246 and not view.model.listing, what="re-listed")
         assert view.table.cursor_key == target
         assert view.table.border_title == "Servers · fr-par-1 · 246/246"
 
@@ -237,7 +237,7 @@ async def test_a_slow_tick_asks_only_for_what_changed():
         await pilot.pause(0.1)
         sent = requests_since(sandbox, start)
         assert sent == [("GET", f"{Z}/servers")] * 2  # the newest change alone, then one page: not three pages
-        assert view.table.loaded_count == 250 and not view.listing
+        assert view.table.loaded_count == 250 and not view.model.listing
 
 
 class Recorded(httpx.ASGITransport):
@@ -262,7 +262,7 @@ async def test_an_idle_probe_is_one_row_not_a_page():
         view = await loaded(pilot, app)
         start = len(wire.seen)
         view._tick()  # nothing changed since the list was read
-        await wait_for(pilot, lambda: len(wire.seen) > start and not view.listing, what="the probe")
+        await wait_for(pilot, lambda: len(wire.seen) > start and not view.model.listing, what="the probe")
         await pilot.pause(0.1)
         (method, query, size), *more = wire.seen[start:]
         assert not more and method == "GET" and query.get("per_page") == "1" and size < 5_000, (query, size)
@@ -297,7 +297,7 @@ async def test_a_deletion_elsewhere_in_a_short_list_is_a_relist():
             assert (await http.delete(f"{Z}/servers/{victim}")).status_code == 204
         start = len(sandbox.requests)
         view._tick()
-        await wait_for(pilot, lambda: view.table.get(victim) is None and not view.listing, what="row gone")
+        await wait_for(pilot, lambda: view.table.get(victim) is None and not view.model.listing, what="row gone")
         assert len(requests_since(sandbox, start)) == 1 + 2  # the change probe, then both pages
         assert view.table.border_title == "Servers · fr-par-1 · 149/149"
 
@@ -315,7 +315,7 @@ async def test_a_deletion_elsewhere_deep_in_a_long_list_is_found_by_pages_of_one
         start = len(sandbox.requests)
         view._tick()
         await wait_for(pilot, lambda: all(view.table.get(v) is None for v in victims), what="rows gone")
-        await wait_for(pilot, lambda: not view.listing, what="the tick over")
+        await wait_for(pilot, lambda: not view.model.listing, what="the tick over")
         sent = requests_since(sandbox, start)
         # the probe, 12 pages of one row (a search over 3,000 positions), the GET that confirms it gone
         assert len(sent) == 1 + 12 + 1 and sent[-1] == ("GET", f"{Z}/servers/{victims[0]}"), sent
@@ -330,9 +330,9 @@ async def test_fast_ticks_poll_at_most_twenty_by_id():
     app = make_app(sandbox, policy=RefreshPolicy(fast=3600, slow=3600))
     async with app.run_test(size=(100, 30)) as pilot:
         view = await loaded(pilot, app)
-        assert len(view.moving()) == 30
+        assert len(view.model.moving) == 30
         start = len(sandbox.requests)
-        view.planner.full_done()  # a full re-list is not due: this tick polls
+        view.model.planner.full_done()  # a full re-list is not due: this tick polls
         view._tick()
         await wait_for(pilot, lambda: len(requests_since(sandbox, start)) >= 20, what="polls")
         await pilot.pause(0.1)

@@ -29,7 +29,7 @@ from helpers import (
 )
 from tui.products import manifest
 from tui.sandbox import Sandbox
-from tui.ui.refresh import RefreshPolicy
+from tui.products.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 

@@ -20,7 +20,7 @@ from tui.products.manifest import entries
 
 from tui.sandbox import ManualClock, Sandbox
 from tui.sandbox.faults import FaultSpec
-from tui.ui.refresh import RefreshPolicy
+from tui.products.refresh_plan import RefreshPolicy
 
 _GROUPS: dict[str, list[str]] = {}
 for _e in entries():
@@ -95,8 +95,8 @@ def not_silent(app, view) -> bool:
     """A list is never empty without a word: it has rows, or its scope is marked failed. A page
     (one object) shows it, says it does not exist yet, or says why it could not be read."""
     if not hasattr(view, "table"):
-        return view.row is not None or view.absent or view.error is not None or view.last_attempt is None
-    return view.table.loaded_count > 0 or bool(view.failed) or view.listing
+        return view.row is not None or view.absent or view.error is not None or view.model.last_attempt is None
+    return view.table.loaded_count > 0 or bool(view.model.failed) or view.model.listing
 
 
 @pytest.mark.parametrize("seed", SEEDS)

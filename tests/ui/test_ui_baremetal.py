@@ -35,7 +35,7 @@ async def open_baremetal(pilot, app, zone="fr-par-2"):
             pilot,
             lambda: (
                 view.scope == zone
-                and not view.listing
+                and not view.model.listing
                 and view.table.loaded_count > 0
                 and all(r.get("zone") == zone for r in view.table.resources())
             ),
@@ -89,7 +89,7 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         assert erase.require_text == name and "erased" in erase.message and app.focused.id == "confirm-text"
         await pilot.press(*name, "enter")
         await wait_for(pilot, lambda: view.table.get(sid).get("install_status") == "to_install", what="to_install")
-        assert sid in view.table.watched  # polled while it installs
+        assert sid in view.model.moving  # polled while it installs
         clock.advance(4)
         view.follow(view.table.get(sid))
         await wait_for(pilot, lambda: view.table.get(sid).get("install_status") == "installing", what="installing")
@@ -171,7 +171,9 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         detail = await screen_named(pilot, app, "DetailScreen")
         await pilot.press("v", "v")
         events = detail.query_one("ResourceView")
-        await wait_for(pilot, lambda: events.last_attempt is not None and events.table.loaded_count >= 4, what="events")
+        await wait_for(
+            pilot, lambda: events.model.last_attempt is not None and events.table.loaded_count >= 4, what="events"
+        )
         first = events.table.get(events.table.shown_keys[0])
         assert first.get("action") == "remote access"
         assert ("GET", f"/baremetal/v1alpha1/zones/fr-par-2/servers/{sid}/events") in sandbox.requests
@@ -202,7 +204,9 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
         await select(pilot, view, "edge-par")
         await action(pilot, app, "Private networks ›")
         nets = (await screen_named(pilot, app, "ChildScreen")).view
-        await wait_for(pilot, lambda: nets.last_attempt is not None and not nets.listing, what="networks listed")
+        await wait_for(
+            pilot, lambda: nets.model.last_attempt is not None and not nets.model.listing, what="networks listed"
+        )
         assert str(nets.table.border_title).startswith("edge-par › Private networks · fr-par-1 · 2/2")
         # add one: attaching, then attached
         await pilot.press("c")
@@ -237,7 +241,7 @@ async def test_private_networks_of_a_server_with_their_vlan_snippet(sandbox, clo
             pilot,
             lambda: (
                 view.scope == "fr-par-2"
-                and not view.listing
+                and not view.model.listing
                 and view.table.loaded_count == 5
                 and all(r.get("zone") == "fr-par-2" for r in view.table.resources())
             ),

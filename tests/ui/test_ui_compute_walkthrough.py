@@ -215,7 +215,9 @@ async def test_a_new_user_runs_bare_metal_flexible_ips_and_networks_from_the_key
         await to_row(pilot, servers, sid)
         await act(pilot, app, "Private networks")
         nets = (await screen_named(pilot, app, "ChildScreen")).view
-        await wait_for(pilot, lambda: nets.last_attempt is not None and not nets.listing, what="networks listed")
+        await wait_for(
+            pilot, lambda: nets.model.last_attempt is not None and not nets.model.listing, what="networks listed"
+        )
         await pilot.press("c")
         await form(pilot, app)
         await tab_to(pilot, app, "f-private_network_id")

@@ -48,7 +48,7 @@ async def test_a_version_compared_with_now_shows_each_change_with_its_old_values
         await pilot.press("w")
         await screen_named(pilot, app, "DiffScreen")
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: not view.changes, what="sent")
+        await wait_for(pilot, lambda: not view.model.changes, what="sent")
         while app.screen.__class__.__name__ == "ChildScreen":
             await pilot.press("escape")
             await pilot.pause()
@@ -76,7 +76,7 @@ async def test_a_zone_on_other_name_servers_is_read_not_edited(sandbox):
             await pilot.press(key)
             await pilot.pause()
             assert app.screen.__class__.__name__ == "ChildScreen"
-        assert any("default name servers" in n.message for n in app.notes) and not view.changes
+        assert any("default name servers" in n.message for n in app.notes) and not view.model.changes
 
 
 async def test_read_only_reads_records_and_versions_and_sends_nothing(sandbox):
@@ -106,13 +106,13 @@ async def test_staged_changes_are_never_dropped_without_a_question(sandbox):
             assert "There are" not in ask.message  # issue 32 item 27: 'There is 1 staged change'
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="kept")
-            assert len(view.changes) == 1
+            assert len(view.model.changes) == 1
         # the palette does not jump away from them either
         await palette(pilot, app, "Registry namespaces")
         await wait_for(
             pilot, lambda: any("send them (w) or drop them (esc) first" in n.message for n in app.notes), what="said"
         )
-        assert app.screen.__class__.__name__ == "ChildScreen" and len(view.changes) == 1
+        assert app.screen.__class__.__name__ == "ChildScreen" and len(view.model.changes) == 1
 
 
 async def test_a_record_staged_to_be_added_is_dropped_only_after_a_question(sandbox):
@@ -128,11 +128,11 @@ async def test_a_record_staged_to_be_added_is_dropped_only_after_a_question(sand
         assert "not sent" in ask.message and app.focused.id == "cancel"
         await pilot.press("enter")  # Cancel: kept
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="kept")
-        assert len(view.changes) == 1 and view.table.get(added.id) is not None
+        assert len(view.model.changes) == 1 and view.table.get(added.id) is not None
         await pilot.press("d")
         await screen_named(pilot, app, "ConfirmScreen")
         await pilot.press("tab", "enter")  # Drop
-        await wait_for(pilot, lambda: not view.changes, what="dropped")
+        await wait_for(pilot, lambda: not view.model.changes, what="dropped")
 
 
 async def test_a_clone_onto_a_zone_with_records_says_to_tick_overwrite_then_asks_for_its_name(sandbox):
@@ -176,7 +176,7 @@ async def test_an_untouched_edit_of_an_http_check_record_is_not_a_change(sandbox
             await pilot.press(leave)
             await wait_for(pilot, lambda: app.screen.__class__.__name__ != "FormScreen", what="closed")
             assert app.screen.__class__.__name__ == "ChildScreen", f"{leave}: {app.screen}"
-        assert not view.changes
+        assert not view.model.changes
         assert any(n.message.startswith("Nothing changed in api A") for n in app.notes)
 
 
@@ -265,12 +265,12 @@ async def test_an_undo_that_would_put_a_cname_beside_another_record_is_refused(s
         await cursor_on(pilot, view, cname)
         await pilot.press("d")
         await stage(pilot, app, "c", name="www", type="A", data="192.0.2.4")
-        await wait_for(pilot, lambda: len(view.changes) == 2, what="the A staged")
+        await wait_for(pilot, lambda: len(view.model.changes) == 2, what="the A staged")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "ChildScreen", what="the form closed")
         await cursor_on(pilot, view, cname)
         await pilot.press("u")
         await wait_for(pilot, lambda: any("stands alone" in n.message for n in app.notes), what="the refusal")
-        assert len(view.changes) == 2 and view.changes.get(cname.id).op == "delete"
+        assert len(view.model.changes) == 2 and view.model.changes.get(cname.id).op == "delete"
         # the review refuses a change set that breaks the rule (a CNAME made elsewhere at a name staged)
         elsewhere = {"name": "www", "type": "CNAME", "data": "example.org."}
         sandbox.dns.put_records(zone(sandbox, "example.com"), [elsewhere])
@@ -293,8 +293,8 @@ async def test_a_record_name_ending_in_a_dot_is_read_against_the_zone(sandbox):
         await tab_to(pilot, app, "f-name")
         await pilot.press("ctrl+u", *"dev5.example.com.")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: len(view.changes) == 1, what="staged")
-        assert view.changes.changes[0].after["name"] == "dev5"
+        await wait_for(pilot, lambda: len(view.model.changes) == 1, what="staged")
+        assert view.model.changes.changes[0].after["name"] == "dev5"
 
 
 async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbox, monkeypatch):
@@ -318,7 +318,7 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
         await pilot.press("d", "w")
         await screen_named(pilot, app, "DiffScreen")
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: view.sending, what="sending")
+        await wait_for(pilot, lambda: view.staged.sending, what="sending")
         for n, leave in enumerate(("escape", "q"), 1):
             await pilot.press(leave)
             said = lambda: sum("being sent" in note.message for note in app.notes)  # noqa: E731
@@ -329,7 +329,9 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
         assert len(toasts()) == 1  # said twice: one toast, not one per key pressed
         gate.set()
         await wait_for(pilot, lambda: any("marked ?" in n.message for n in app.notes), what="the outcome shown")
-        assert app.screen.__class__.__name__ == "ChildScreen" and not view.sending and len(view.changes) == 1
+        assert (
+            app.screen.__class__.__name__ == "ChildScreen" and not view.staged.sending and len(view.model.changes) == 1
+        )
 
 
 async def test_the_data_example_follows_the_record_type(sandbox):
@@ -367,12 +369,12 @@ async def test_sent_changes_show_as_sent_when_the_list_cannot_be_read_again(sand
         await cursor_on(pilot, view, caa)
         await pilot.press("d")
         await stage(pilot, app, "c", name="dev1", data="192.0.2.7")
-        await wait_for(pilot, lambda: len(view.changes) == 2, what="staged")
+        await wait_for(pilot, lambda: len(view.model.changes) == 2, what="staged")
         sandbox.inject(503, "/records", method="GET")  # the list read again after the send fails
         await pilot.press("w")
         await screen_named(pilot, app, "DiffScreen")
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: not view.changes, what="sent")
+        await wait_for(pilot, lambda: not view.model.changes, what="sent")
         rows = list(view.table.resources())
         assert caa.id not in {r.id for r in rows} and any(r.get("name") == "dev1" for r in rows)
         assert not any(r.text(STAGED) for r in rows)

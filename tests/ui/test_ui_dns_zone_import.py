@@ -51,7 +51,7 @@ async def test_a_large_file_is_checked_off_the_ui_thread_and_each_row_made_once(
         view.focus_table()
         await import_file(pilot, app, tmp_path / "big.zone")
         await wait_for(pilot, lambda: notified(app, "2,000 to add"), what="staged", timeout=30)
-        assert len(view.changes) == 2000 and view.table.loaded_count == len(records(sandbox, SHOP)) + 2000
+        assert len(view.model.changes) == 2000 and view.table.loaded_count == len(records(sandbox, SHOP)) + 2000
         assert checked_on == {False}, "each record is checked by the form in a worker thread"
         assert len(made) <= 3 * 2000, "each staged row made a few times, not once per row staged after it"
 
@@ -66,10 +66,10 @@ async def test_a_file_that_would_delete_the_zones_name_servers_and_most_of_it_as
         await import_file(pilot, app, tmp_path / "one.zone")
         asked = await screen_named(pilot, app, "ConfirmScreen")
         assert "name servers (its NS records at @)" in asked.message and "more than half" in asked.message
-        assert not view.changes  # said before anything is staged, and before the review
+        assert not view.model.changes  # said before anything is staged, and before the review
         await pilot.press("escape")
         await wait_for(pilot, lambda: notified(app, "one.zone: nothing was staged"), what="refused")
-        assert not view.changes
+        assert not view.model.changes
 
 
 async def test_a_file_changing_only_a_ttl_stages_a_change_that_is_sent(sandbox, tmp_path):
@@ -113,5 +113,5 @@ async def test_a_send_in_several_requests_stopped_partway_says_what_was_applied_
         await wait_for(pilot, lambda: notified(app, "2 changes of 3 were applied"), what="stopped partway")
         assert notified(app, "change 3 of 3 (add web1 A") and notified(app, "The change not applied stays staged")
         assert {r["name"] for r in records(sandbox, SHOP)} >= {"new1", "new2"}
-        assert [c.after["name"] for c in view.changes.changes] == ["web1"]
+        assert [c.after["name"] for c in view.model.changes.changes] == ["web1"]
         assert not [r for r in view.table.resources() if r.get("name") in ("new1", "new2") and r.text("_staged")]

@@ -46,7 +46,7 @@ async def test_a_child_resource_found_opens_its_list_under_its_parent_with_the_c
         await select(pilot, instances, "orders-db")
         await child_list(pilot, app, "Databases")
         databases = app.screen.view
-        await wait_for(pilot, lambda: databases.last_attempt is not None, what="databases listed")
+        await wait_for(pilot, lambda: databases.model.last_attempt is not None, what="databases listed")
         wanted = list(databases.table.resources())[-1]
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
@@ -54,8 +54,8 @@ async def test_a_child_resource_found_opens_its_list_under_its_parent_with_the_c
         app.finder.jump(hit)
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ChildScreen", what="the child list")
         view = app.screen.view
-        assert view.kind.id == "rdb.databases" and view.parent_ref.name == "orders-db"
-        await wait_for(pilot, lambda: view.last_attempt is not None, what="the databases listed")
+        assert view.kind.id == "rdb.databases" and view.service.parent.name == "orders-db"
+        await wait_for(pilot, lambda: view.model.last_attempt is not None, what="the databases listed")
         assert view.table.cursor_key == wanted.id and app.focused is view.table
 
 
@@ -72,7 +72,7 @@ async def test_one_key_indexes_every_product_so_a_resource_never_opened_is_found
         app.finder.jump(hit)
         await wait_for(pilot, lambda: current_view(app).kind.id == "kvcache.clusters", what="the caches list")
         view = current_view(app)
-        await wait_for(pilot, lambda: view.last_attempt is not None, what="the caches listed")
+        await wait_for(pilot, lambda: view.model.last_attempt is not None, what="the caches listed")
         assert view.table.cursor_key == hit.row_id
 
 
@@ -89,7 +89,7 @@ async def test_a_resource_found_in_another_zone_of_a_product_never_opened_opens_
             await wait_for(pilot, lambda: current_view(app).kind.id == "baremetal.servers", what="bare metal")
             view = current_view(app)
             await wait_for(pilot, lambda: view.is_mounted and view.scope == hit.scope, what="the server's zone")
-            await wait_for(pilot, lambda: view.last_attempt is not None and view.table.cursor_key == hit.row_id)
+            await wait_for(pilot, lambda: view.model.last_attempt is not None and view.table.cursor_key == hit.row_id)
         assert not app.bugs and not [n for n in app.notes if "failed" in n.message]
 
 
@@ -119,7 +119,7 @@ async def test_what_shares_a_servers_address_stays_known_after_its_list_was_open
         app.finder.jump(record)  # the record's list opened on its own screen, then closed
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ChildScreen", what="the records")
         child = app.screen.view
-        await wait_for(pilot, lambda: child.last_attempt is not None, what="the records listed")
+        await wait_for(pilot, lambda: child.model.last_attempt is not None, what="the records listed")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.main, what="back")
         servers = await open_view(pilot, app, "instance.servers")

@@ -39,7 +39,7 @@ async def open_fips(pilot, app):
     if view.scope != ZONE:
         app.main.set_scope(ZONE)
         await wait_for(
-            pilot, lambda: view.scope == ZONE and not view.listing and view.table.loaded_count == 4, what=ZONE
+            pilot, lambda: view.scope == ZONE and not view.model.listing and view.table.loaded_count == 4, what=ZONE
         )
     view.focus_table()
     await pilot.pause()

@@ -217,7 +217,7 @@ async def test_server_backup_type_change_and_nics(sandbox, clock):
         await action(pilot, app, "Private NICs ›")
         child_screen = await screen_named(pilot, app, "ChildScreen")
         nics = child_screen.view
-        await wait_for(pilot, lambda: nics.last_attempt is not None, what="NICs listed")
+        await wait_for(pilot, lambda: nics.model.last_attempt is not None, what="NICs listed")
         assert str(nics.table.border_title).startswith("worker-batch-2 › Private NICs · fr-par-1 · 0/0")
         await pilot.press("c")
         nic = await form_ready(pilot, app)
@@ -272,7 +272,7 @@ async def test_instance_types_in_all_zones_keep_one_row_per_zone(sandbox):
         await loaded(pilot, app)
         view = await open_view(pilot, app, "instance.types")
         view.set_scope("all")
-        await wait_for(pilot, lambda: not view.listing and view.table.loaded_count > 12, what="all zones")
+        await wait_for(pilot, lambda: not view.model.listing and view.table.loaded_count > 12, what="all zones")
         rows = view.table.resources()
         per_zone = {r.text("zone") for r in rows if r.name == "GPU-3070-S"}
         assert len(per_zone) == len(view.kind.all_scopes)

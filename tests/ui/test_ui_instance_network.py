@@ -130,7 +130,9 @@ async def test_security_group_delete_nic_removal_and_terminate_keeping_a_boot_bl
         api = await select(pilot, servers, "api-gateway")
         await action(pilot, app, "Private NICs ›")
         nics = (await screen_named(pilot, app, "ChildScreen")).view
-        await wait_for(pilot, lambda: nics.last_attempt is not None and not nics.listing, what="NICs listed")
+        await wait_for(
+            pilot, lambda: nics.model.last_attempt is not None and not nics.model.listing, what="NICs listed"
+        )
         assert nics.table.loaded_count == 2
         await pilot.press("d")
         confirm = await screen_named(pilot, app, "ConfirmScreen")

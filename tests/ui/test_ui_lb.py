@@ -129,14 +129,16 @@ async def test_read_only_shows_the_topology_and_sends_nothing(sandbox):
 
 async def test_a_new_load_balancer_is_followed_until_ready_without_a_key(sandbox, clock):
     """Nothing else moving (the list re-armed slow), a create still polls its new row fast."""
-    from tui.ui.refresh import RefreshPolicy
+    from tui.products.refresh_plan import RefreshPolicy
 
     app = make_app(sandbox, settings=demo_settings(region="fr-par"), policy=RefreshPolicy(fast=0.05, slow=3600))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
         clock.advance(3600)  # every seeded load balancer settles
         view = await open_view(pilot, app, "lb.lbs")
-        await wait_for(pilot, lambda: view.last_refresh is not None and not view.table.watched, what="nothing moving")
+        await wait_for(
+            pilot, lambda: view.model.last_refresh is not None and not view.model.moving, what="nothing moving"
+        )
         await pilot.pause()
         await pilot.press("c")
         form = await form_ready(pilot, app)

@@ -213,7 +213,9 @@ async def test_read_replica_promoted_and_the_cpu_chart_of_the_last_hour(sandbox,
         await pick(pilot, app, lambda text: text == "Read replicas ›")
         replicas = (await screen_named(pilot, app, "ChildScreen")).view
         await wait_for(
-            pilot, lambda: replicas.last_attempt is not None and not replicas.listing, what="replicas listed"
+            pilot,
+            lambda: replicas.model.last_attempt is not None and not replicas.model.listing,
+            what="replicas listed",
         )
         assert str(replicas.table.border_title).startswith("orders-db › Read replicas · fr-par · 1/1")
         await pilot.press("a")

@@ -264,7 +264,9 @@ async def test_all_zones_keeps_partial_results_and_names_the_failed_zone(sandbox
         await pilot.press("z")
         await wait_for(pilot, lambda: app.screen.id == "zone-picker")
         await pilot.press("home", "enter")  # "all zones" is first
-        await wait_for(pilot, lambda: view.scope == "all" and not view.listing and view.failed, what="all zones listed")
+        await wait_for(
+            pilot, lambda: view.scope == "all" and not view.model.listing and view.model.failed, what="all zones listed"
+        )
         assert view.table.loaded_count == 13  # 17 seeded, minus nl-ams-1's 4
         assert "✖ nl-ams-1 503" in view.table.border_title
         assert "13/13+?" in view.table.border_title

@@ -136,7 +136,7 @@ async def test_a_change_set_whose_answer_is_lost_is_looked_for_in_the_zone_versi
         records = await _send_a_staged_delete(pilot, app)
         await wait_for(pilot, lambda: "holds the 1 change sent" in warnings(app), what="the look's report")
         assert "may have been applied" in warnings(app) and "it was applied" in warnings(app)
-        assert not records.changes and len(sandbox.dns.zones["shop.example.com"]["_versions"]) == before + 1
+        assert not records.model.changes and len(sandbox.dns.zones["shop.example.com"]["_versions"]) == before + 1
 
 
 async def test_a_change_set_not_applied_stays_staged(sandbox):
@@ -148,7 +148,7 @@ async def test_a_change_set_not_applied_stays_staged(sandbox):
         await wait_for(
             pilot, lambda: "has no new version: nothing was applied" in warnings(app), what="the look's report"
         )
-        assert len(records.changes) == 1 and "w sends them again" in warnings(app)
+        assert len(records.model.changes) == 1 and "w sends them again" in warnings(app)
 
 
 async def test_a_delete_asking_first_whose_answer_is_lost_says_what_it_found():
@@ -226,13 +226,14 @@ async def test_a_change_set_whose_look_fails_stays_staged_marked_unknown_and_is_
         await wait_for(pilot, lambda: "cannot tell" in warnings(app), what="the look's report")
         said = warnings(app)
         assert "may have been applied" in said and "failed too" in said and "retry later" not in said
-        assert len(records.changes) == 1 and records.changes.changes[0].unknown
-        key = records.changes.changes[0].key
+        assert len(records.model.changes) == 1 and records.model.changes.changes[0].unknown
+        key = records.model.changes.changes[0].key
         # Reloaded: the record is gone (the delete was applied) or still there, marked `?`, never `-`.
         await wait_for(
             pilot,
             lambda: (
-                not records.listing and all(r.text(STAGED) == "?" for r in records.table.resources() if r.id == key)
+                not records.model.listing
+                and all(r.text(STAGED) == "?" for r in records.table.resources() if r.id == key)
             ),
             what="reloaded, the change marked ?",
         )
@@ -249,7 +250,7 @@ async def test_a_change_set_whose_look_fails_stays_staged_marked_unknown_and_is_
         review = await screen_named(pilot, app, "DiffScreen")
         assert "outcome unknown" in review.text
         await pilot.press("tab", "enter")
-        await wait_for(pilot, lambda: not records.changes, what="found applied")
+        await wait_for(pilot, lambda: not records.model.changes, what="found applied")
         assert "found applied" in warnings(app) and "failed" not in warnings(app).split("found applied")[-1]
         assert len([p for m, p in sandbox.requests if m == "PATCH"]) == patches, "not sent twice"
 

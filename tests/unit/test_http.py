@@ -321,7 +321,7 @@ def test_an_idle_connection_outlives_the_refresh_interval_and_is_closed_by_us_fi
 
     from tui.api.http_setup import options
     from tui.sandbox.serve import _config
-    from tui.ui.refresh import RefreshPolicy
+    from tui.products.refresh_plan import RefreshPolicy
 
     kept = options(ssl.create_default_context(), 15.0, 16, "t")["limits"].keepalive_expiry
     served = _config(object(), "127.0.0.1", 0).timeout_keep_alive

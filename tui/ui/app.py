@@ -29,7 +29,7 @@ from ..products.service import ResourceService
 from . import collector, keymap, styles, textual_fixes, themes
 from .themes import Looks
 from .errors import notify_error
-from .refresh import RefreshPolicy
+from ..products.refresh_plan import RefreshPolicy
 from .finding import Finding
 from .profiles import OneProfile, Opened, Switching
 from .notes import Note, Notes

@@ -64,7 +64,7 @@ class Finder:
     def _index_view(self, key: tuple[str, str, str]) -> None:
         self._due.pop(key, None)
         view = self._views[key]()
-        if view is None or not view.is_attached or getattr(view, "listing", False):
+        if view is None or not view.is_attached or view.model.listing:
             return  # closed, or listing again: its next `listed` says when
         rows = list(view.table.resources())  # a snapshot: the table goes on changing meanwhile
         self._indexed[key] = view.table.rows_changed
@@ -200,7 +200,7 @@ class Finder:
             view.reveal(hit.row_id)  # once that scope is read
             return
         view.reveal(hit.row_id)
-        if not view.listing and view.last_attempt is not None and view.table.get(hit.row_id) is None:
+        if not view.model.listing and view.model.last_attempt is not None and view.table.get(hit.row_id) is None:
             self.app.notify(
                 f"{clean(hit.name)} is not in its list any more (deleted since it was found?): "
                 f"{self.app.key_for('refresh', 'r')} reads the list again.",

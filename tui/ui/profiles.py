@@ -143,12 +143,12 @@ class Switching:
                 then()
 
         lost = [f"{unsent_words(held)} (w reviews and sends them)"] if held else []
+        one = len(lost) == 1 and (not held or sum(len(v.model.changes) for v in held) == 1)
         lost += [f"a form holding what you typed ({s.title_text})" for s in typed]
         app.push_screen(
             ConfirmScreen(
                 f"{what} and drop {'the staged changes' if held and not typed else 'what is not sent'}?",
-                f"There {'is' if len(lost) == 1 and (not held or sum(len(v.changes) for v in held) == 1) else 'are'} "
-                f"{' and '.join(lost)}. {what} anyway, or go back to them.",
+                f"There {'is' if one else 'are'} {' and '.join(lost)}. {what} anyway, or go back to them.",
                 button,
             ),
             answered,

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from textual.timer import Timer
 
 from .errors import guarded
-from .refresh import RefreshPlanner, RefreshPolicy
+from ..products.refresh_plan import RefreshPlanner, RefreshPolicy
 
 
 class Refresher:
@@ -22,6 +22,7 @@ class Refresher:
         self,
         widget: Any,
         tick: Callable[[], None],
+        planner: RefreshPlanner | None = None,
         *,
         policy: RefreshPolicy | None = None,
         moving: Callable[[], bool] = lambda: False,
@@ -29,20 +30,12 @@ class Refresher:
         out_of_sight: Callable[[], bool] = lambda: False,
     ) -> None:
         self.widget = widget
-        self.planner = RefreshPlanner(policy)
+        self.planner = planner or RefreshPlanner(policy)  # a list's is its model's (`ListModel.planner`)
         self._tick_fn = tick
         self._moving = moving
         self._also_on_top = also_on_top  # a screen on top that this widget still feeds (its detail)
         self._out_of_sight = out_of_sight  # whether it still has work while hidden (rows followed after an act)
         self._timer: Timer | None = None
-
-    @property
-    def app(self) -> Any:
-        return self.widget.app
-
-    @property
-    def policy(self) -> RefreshPolicy:
-        return self.planner.policy
 
     def moving(self) -> bool:
         return self._moving()

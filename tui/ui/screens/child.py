@@ -50,7 +50,7 @@ class ChildScreen(PaneHost, Screen[None]):
         self.view = view
 
     def compose(self) -> ComposeResult:
-        parent, kind = self.view.parent_ref, self.view.kind
+        parent, kind = self.view.service.parent, self.view.kind
         chain = []  # the parents, outermost first: a tag list says its namespace and its image
         while parent is not None:
             chain.insert(0, clean(parent.name or parent.id))
@@ -70,10 +70,11 @@ class ChildScreen(PaneHost, Screen[None]):
 
     def on_resource_view_refreshed(self, event: Any) -> None:
         self._pane_follows(now=True)  # the row read again: its new values
-        if self.view.last_refresh is not None:  # the list's refresh, as on the main screen
+        refreshed = self.view.refreshed_at()
+        if refreshed is not None:  # the list's refresh, as on the main screen
             from datetime import datetime
 
-            self.query_one(StatusBar).refreshed = datetime.fromtimestamp(self.view.last_refresh).strftime("%H:%M:%S")
+            self.query_one(StatusBar).refreshed = datetime.fromtimestamp(refreshed).strftime("%H:%M:%S")
 
     def action_back(self) -> None:
         # esc first clears a filter being typed (the view's own binding); then it goes back, asking

@@ -136,7 +136,7 @@ class DetailScreen(Screen[None]):
         return (label(self.row.data) if label is not None else "") or self.row.name or self.row.id
 
     def _parent_named(self) -> str:
-        parent = getattr(self.view, "parent_ref", None)
+        parent = getattr(self.view.service, "parent", None)
         return f"{clean(parent.name or parent.id)} › " if parent is not None else ""
 
     def _title(self, note: str = "") -> None:

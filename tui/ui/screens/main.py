@@ -321,5 +321,6 @@ class MainScreen(PaneHost, Screen[None]):
             else " · " + scope_label(view.scope if view else self.scopes.get(entry.scope_type, ALL), entry.scope_type)
         )
         bar.scope = f"{entry.group}{where}"
-        if view is not None and view.last_refresh is not None:
-            bar.refreshed = datetime.fromtimestamp(view.last_refresh).strftime("%H:%M:%S")
+        refreshed = view.refreshed_at() if view is not None else None
+        if refreshed is not None:
+            bar.refreshed = datetime.fromtimestamp(refreshed).strftime("%H:%M:%S")

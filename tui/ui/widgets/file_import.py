@@ -24,10 +24,10 @@ async def import_file(view: Any) -> None:
     from ..flow_ui import ViewFlowUI
 
     file, parent = view.kind.rows.file, view.service.parent
-    if view.changes:  # the file is the state wanted: not laid over changes staged before it
+    if view.model.changes:  # the file is the state wanted: not laid over changes staged before it
         view.app.notify(
-            f"This list holds {counted(len(view.changes), 'staged change')}: send them (w) or drop them (u, or esc) "
-            "before importing a file.",
+            f"This list holds {counted(len(view.model.changes), 'staged change')}: send them (w) or drop them "
+            "(u, or esc) before importing a file.",
             title="Import",
             severity="warning",
             timeout=10,
@@ -65,7 +65,7 @@ async def import_file(view: Any) -> None:
     ):
         view.app.notify(f"{name}: nothing was staged.", title="Import", timeout=6)
         return
-    if view.changes:  # staged by hand while the file was read: the file is not laid over them
+    if view.model.changes:  # staged by hand while the file was read: the file is not laid over them
         view.app.notify(
             f"Changes were staged while {name} was read: nothing was staged from it. Send them (w) or drop "
             "them (u, or esc), then import it again.",

@@ -21,14 +21,6 @@ class Marked:
     def __init__(self, view: Any) -> None:
         self.view = view
 
-    @property
-    def app(self) -> Any:
-        return self.view.app
-
-    @property
-    def kind(self) -> Any:
-        return self.view.kind
-
     def rows(self) -> list[Any]:
         return self.view.table.marked_rows()
 
@@ -39,7 +31,7 @@ class Marked:
         for key in shown:
             if key not in table.marked:
                 table.toggle_mark(key)
-        self.app.notify(f"{len(table.marked)} marked: a acts on them, esc unmarks.", timeout=4)
+        self.view.app.notify(f"{len(table.marked)} marked: a acts on them, esc unmarks.", timeout=4)
 
     def cleared(self) -> None:
         """Marks cleared once an act on them was sent (what came of it stays in its dialog)."""
@@ -59,7 +51,7 @@ class Marked:
         bulk = _bulk()
 
         choices: list[tuple[str, Any, str | None]] = []
-        for spec in self.kind.actions:
+        for spec in self.view.kind.actions:
             if not offered(spec, self.view.read_only):
                 continue
             why = bulk.bulkable(spec) or self._scopes_why(spec, rows)
@@ -79,11 +71,11 @@ class Marked:
                 label = spec.label
             choices.append((label, spec, why))
         if self.view.may("edit"):
-            choices.append(("Edit tags…", "tags", bulk.tags_editable(self.kind)))
+            choices.append(("Edit tags…", "tags", bulk.tags_editable(self.view.kind)))
         if self.view.may("delete"):
-            choices.append(("Delete…", "delete", bulk.deletable_at_once(self.kind)))
+            choices.append(("Delete…", "delete", bulk.deletable_at_once(self.view.kind)))
         if not choices:
-            self.app.notify("Nothing acts on several rows here: esc unmarks them.", severity="warning")
+            self.view.app.notify("Nothing acts on several rows here: esc unmarks them.", severity="warning")
             return
 
         def picked(choice: Any) -> None:
@@ -94,17 +86,17 @@ class Marked:
             elif isinstance(choice, ActionSpec):
                 self.act(choice, rows)
 
-        self.app.push_screen(PickerScreen(f"{len(rows)} marked: actions", choices, id="actions-menu"), picked)
+        self.view.app.push_screen(PickerScreen(f"{len(rows)} marked: actions", choices, id="actions-menu"), picked)
 
     def _scopes_why(self, spec: ActionSpec, rows: list[Any]) -> str | None:
         """An action's own flow over several rows acts in one zone or region; one request per row
         goes to each row's own."""
-        scopes = sorted({self.kind.scope_of(r) for r in rows} - {None, ""})
+        scopes = sorted({self.view.kind.scope_of(r) for r in rows} - {None, ""})
         if not spec.many or len(scopes) < 2:
             return None
         from ...products.location import scope_word
 
-        word = scope_word(self.kind.scope_type).lower()
+        word = scope_word(self.view.kind.scope_type).lower()
         return f"the marked rows are in {len(scopes)} {word}s: mark those of one {word}"
 
     # ---- the acts ----------------------------------------------------------------------------------
@@ -116,15 +108,15 @@ class Marked:
         self._run(lambda: bulk.of_action(self.view, spec, rows))
 
     def delete(self, rows: list[Any]) -> None:
-        writes = self.view.writes
-        if writes.staging:  # each delete staged, reviewed with the other changes before sending
+        staged = self.view.staged
+        if staged.staging:  # each delete staged, reviewed with the other changes before sending
             for row in rows:
-                writes.staged.stage_delete(row)
+                staged.stage_delete(row)
             self.cleared()
             return
-        if _bulk().deletable_at_once(self.kind):
-            self.app.notify(
-                f"Deleting a {self.kind.singular} asks about each one: delete them one at a time.",
+        if _bulk().deletable_at_once(self.view.kind):
+            self.view.app.notify(
+                f"Deleting a {self.view.kind.singular} asks about each one: delete them one at a time.",
                 severity="warning",
                 timeout=8,
             )
@@ -133,9 +125,11 @@ class Marked:
 
     def tags(self, rows: list[Any]) -> None:
         bulk = _bulk()
-        why = bulk.tags_editable(self.kind)
+        why = bulk.tags_editable(self.view.kind)
         if why:
-            self.app.notify(f"Tags of several {self.kind.title_in_text}: not here, {why}.", severity="warning")
+            self.view.app.notify(
+                f"Tags of several {self.view.kind.title_in_text}: not here, {why}.", severity="warning"
+            )
             return
         from ...products.vocabulary import TagChange
         from ..screens.form import FormScreen
@@ -148,8 +142,8 @@ class Marked:
                 form = result[0] if isinstance(result, tuple) else result
                 self._run(lambda: bulk.of_tags(self.view, rows, form.add, form.remove))
 
-        self.app.push_screen(
-            FormScreen(f"Tags of {self.kind.counted(len(rows))}", TagChange, submit, submit_label="Review"),
+        self.view.app.push_screen(
+            FormScreen(f"Tags of {self.view.kind.counted(len(rows))}", TagChange, submit, submit_label="Review"),
             done,
         )
 
@@ -160,7 +154,7 @@ class Marked:
             try:
                 planned = await plan()
             except Exception as err:  # reading what the confirmation says failed: nothing is sent
-                notify_error(self.app, err, "Acting on the marked rows")
+                notify_error(self.view.app, err, "Acting on the marked rows")
                 return
             if planned is not None and await _bulk().run(self.view, planned):  # None: its questions cancelled
                 self.cleared()

@@ -24,7 +24,7 @@ from ...api.safe import clean
 from ...products import times
 from ...products.base import Metrics
 from ..errors import describe
-from ..refresh import RefreshPolicy
+from ...products.refresh_plan import RefreshPolicy
 from ..refresher import Refresher
 
 

@@ -29,7 +29,7 @@ from ...products.base import ActionSpec, Context, ParentRef, ResourceKind, Row
 from ...products.location import scope_label
 from ...products.service import ResourceService
 from ..errors import guarded, notify_error
-from ..refresh import RefreshPolicy
+from ...products.refresh_plan import RefreshPolicy
 from ..refresher import Refresher
 
 
@@ -68,6 +68,10 @@ class PanelView(Vertical):
         self.last_refresh: float | None = None
         self.last_attempt: float | None = None
         self.refresher = Refresher(self, self._load, policy=policy, moving=self._moving)
+
+    def refreshed_at(self) -> float | None:
+        """When it was last read well (wall time), for the status bar."""
+        return self.last_refresh
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="panel-scroll"):  # framed and titled as a list is

@@ -23,7 +23,6 @@ class ResourceActions:
     service: Any
     scope: str
     read_only: bool
-    totals: dict[str, int]
     context: Callable[[str], Any]
     table: ResourceTable
     may: Callable[[str], bool]
@@ -33,7 +32,7 @@ class ResourceActions:
     _detail_ref: Callable[[], Any]
     is_mounted: bool
     _reveal: str  # a row to put the cursor on once listed (`reveal`)
-    then: dict[str, Any]  # row id -> the action run on it once it settles (`ActionSpec.then`)
+    model: Any  # the list's model (`products.list_model.ListModel`): rows, totals, what runs once settled
     writes: Any  # the view's create, edit and delete (`resource_changes.Writes`)
     marks: Any  # what acts on the marked rows (`marked.Marked`)
 
@@ -91,7 +90,7 @@ class ResourceActions:
             if getattr(self.table, "_filter", ""):  # rows there are, the filter hides them all
                 self.app.notify(f"No {self.kind.singular} matches the filter: esc clears it.", severity="warning")
                 return
-            if getattr(self, "listing", False):  # none yet: the list is on its way
+            if self.model.listing:  # none yet: the list is on its way
                 self.app.notify(
                     f"The {self.kind.title_in_text} are still being listed: try again when they show.",
                     severity="warning",
@@ -344,10 +343,10 @@ class ResourceActions:
     def _then(self) -> None:
         """After a refresh: the action an action declared to follow it (`ActionSpec.then`), on each
         of its rows now settled (one gone drops it)."""
-        for rid, spec in list(self.then.items()):
+        for rid, spec in list(self.model.then.items()):
             row = self.table.get(rid)
             if row is None or not self.kind.is_transitional(row):
-                del self.then[rid]
+                del self.model.then[rid]
                 if row is not None and spec.available(row):
                     self.run_action(row, spec)
 

@@ -16,23 +16,19 @@ from ..errors import notify_lost
 from .resource_deletes import Deletes
 
 if TYPE_CHECKING:
-    from ...products.base import Context, ResourceKind
-    from ...products.service import ResourceService
+    from ...products.base import Context
+    from ...products.list_model import ListModel
     from .resource_table import ResourceTable
     from .staged import Staging
 
 
 class WritesHost(Protocol):
-    """What the writes part needs of its list view."""
+    """What the writes part needs of its list view (the rows, totals and scope are its model's)."""
 
     app: Any
-    kind: ResourceKind
-    service: ResourceService
-    scope: str
     read_only: bool
     staged: Staging
-    totals: dict[str, int]
-    table: ResourceTable
+    table: ResourceTable  # (its cursor)
 
     def context(self, scope: str) -> Context: ...
 
@@ -54,28 +50,18 @@ class WritesHost(Protocol):
 class Writes(Deletes):
     """A list's create, edit and delete (`Deletes`)."""
 
-    def __init__(self, host: WritesHost) -> None:
-        self.host = host
-
-    # what the view holds, read where it is
-    app = property(lambda self: self.host.app)
-    kind = property(lambda self: self.host.kind)
-    service = property(lambda self: self.host.service)
-    scope = property(lambda self: self.host.scope)
-    read_only = property(lambda self: self.host.read_only)
-    staged = property(lambda self: self.host.staged)
-    staging = property(lambda self: self.host.staged.staging)
-    totals = property(lambda self: self.host.totals)
-    table = property(lambda self: self.host.table)
+    def __init__(self, host: WritesHost, model: ListModel) -> None:
+        self.host, self.model = host, model
+        self.kind = model.kind
 
     # create / edit ----------------------------------------------------------------------------
     def create_scope(self) -> str:
         """Where a flow started from "all" acts: the row's own scope is passed when there is one."""
-        return self.host.context(self.scope).scope if self.scope == ALL else self.scope
+        return self.host.context(self.model.scope).scope if self.model.scope == ALL else self.model.scope
 
     def open_create(self) -> None:
-        if self.scope != ALL:
-            self._open_create(self.scope)
+        if self.model.scope != ALL:
+            self._open_create(self.model.scope)
             return
         from ...products.location import scope_word
         from ..screens.picker import PickerScreen
@@ -86,7 +72,7 @@ class Writes(Deletes):
 
         word = scope_word(self.kind.scope_type).lower()
         choices = [(sc, sc) for sc in self.kind.all_scopes]
-        self.app.push_screen(
+        self.host.app.push_screen(
             PickerScreen(
                 f"Create a {self.kind.singular} in which {word}?",
                 choices,
@@ -100,7 +86,7 @@ class Writes(Deletes):
         assert self.kind.create is not None
         spec = self.kind.create.get()
         ctx = self.host.context(scope)
-        ctx.parent = self.service.parent  # a child list's payload names its parent (a certificate's zone)
+        ctx.parent = self.model.service.parent  # a child list's payload names its parent (a certificate's zone)
         from ..screens.form import FormScreen
 
         lost: set[str] = set()  # created, but the answer was lost: said as such, not as "Created"
@@ -116,16 +102,16 @@ class Writes(Deletes):
                 payload = await spec.extend.get()(ViewFlowUI(self.host, scope), form, payload, extra)
                 if payload is None:
                     raise StepCancelled("Cancelled: nothing was sent. Change the form, or ctrl+s to go on.")
-            if self.staging:
-                return self.staged.stage_add(payload)
+            if self.host.staged.staging:
+                return self.host.staged.stage_add(payload)
             then = self._then_of(spec, form)
             also = f", then {then.label.rstrip('…').lower()}" if then is not None else ""
             await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope, also)
-            held = [r.id for r in self.table.resources()]
-            ready = partial(retry.before_create, self.service, scope, payload)  # a retry from the journal
+            held = [r.id for r in self.model.rows.values()]
+            ready = partial(retry.before_create, self.model.service, scope, payload)  # a retry from the journal
             named = str(payload.get("name") or self.kind.singular)
             with journal.doing("Create", self.kind.product, named, ready=ready):
-                row, looked = await outcome.create(self.service, scope, payload, held)
+                row, looked = await outcome.create(self.model.service, scope, payload, held)
                 if not payload.get("name"):  # the journal names what was made (a new address)
                     journal.made(called(row))
             if not looked and row.id in held:  # create-or-get: the platform answered with one it had
@@ -139,37 +125,41 @@ class Writes(Deletes):
                         else f"delete this {self.kind.singular} (d) and create another"
                     )
                     looked += (
-                        f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secrets.fields)} was in the lost "
+                        f"\nIts {' and '.join(f.replace('_', ' ') for f in self.kind.secrets.fields)} was in the lost"
+                        " "
                         f"answer and will not be given again: {how}."
                     )
-                notify_lost(self.app, f"Creating {row.name or row.id}", looked)
+                notify_lost(self.host.app, f"Creating {row.name or row.id}", looked)
                 lost.add(row.id)
             return row
 
         async def load() -> Any:  # a staging form's validators see the list as staged (`rows`)
-            choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
-            return choices, {**context, "rows": self.staged.rows_as_staged()} if self.staging else context
+            choices, context = await spec.options(self.model.service, scope) if spec.options else ({}, {})
+            return choices, {
+                **context,
+                "rows": self.host.staged.rows_as_staged(),
+            } if self.host.staged.staging else context
 
         def done(result: Any) -> None:
             if not result:
                 return
             created, form = result
-            if self.staging:
-                self.table.move_to(created.id)
-                self.app.notify(f"Staged: a new {self.kind.singular}. w reviews and sends the changes.", timeout=4)
+            if self.host.staged.staging:
+                self.host.table.move_to(created.id)
+                self.host.app.notify(f"Staged: a new {self.kind.singular}. w reviews and sends the changes.", timeout=4)
                 return
-            self.table.upsert([created], first=self.kind.reading.newest_first)
-            self.table.move_to(created.id)
+            self.model.put([created], first=self.kind.reading.newest_first)
+            self.host.table.move_to(created.id)
             if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
                 self.host.follow(created)
             if created.id in existed:
                 self.said_existing(created)
                 return
-            if scope in self.totals:
-                self.totals[scope] += 1
+            if scope in self.model.totals:
+                self.model.totals[scope] += 1
             self.host.update_title()
             if created.id not in lost:
-                self.app.notify(
+                self.host.app.notify(
                     f"Created {created.name or created.id}" + ("" if scope == "global" else f" in {scope}"), timeout=4
                 )
             self.host.reveal_secrets(created)
@@ -177,14 +167,14 @@ class Writes(Deletes):
             if action is not None:  # asked already with the create, on a production profile
                 self.host.run_action(created, action, asked=True)
 
-        self.app.push_screen(
+        self.host.app.push_screen(
             FormScreen(
                 (
-                    ("Stage a new " if self.staging else "Create ")
+                    ("Stage a new " if self.host.staged.staging else "Create ")
                     + f"{self.kind.singular} "
                     + (
-                        f"for {self.service.parent.name}"
-                        if self.service.parent is not None
+                        f"for {self.model.service.parent.name}"
+                        if self.model.service.parent is not None
                         else ""
                         if scope == "global"
                         else f"in {scope}"
@@ -192,9 +182,9 @@ class Writes(Deletes):
                 ).strip(),
                 spec.form_model,
                 submit,
-                loader=load if spec.options or self.staging else None,
+                loader=load if spec.options or self.host.staged.staging else None,
                 field_map=spec.field_map,
-                submit_label="Stage" if self.staging else "Create",
+                submit_label="Stage" if self.host.staged.staging else "Create",
             ),
             done,
         )
@@ -203,13 +193,18 @@ class Writes(Deletes):
         """A create answered with a resource the list already held (a create-or-get, such as a DNS
         zone's certificate): nothing was made, so nothing is counted; its secrets, readable again,
         are not shown as given once."""
-        self.service.take_secrets(row.id)
-        self.service.take_extras(row.id)
+        self.model.service.take_secrets(row.id)
+        self.model.service.take_extras(row.id)
         self.host.update_title()
-        owner = f"{self.service.parent.name} already has" if self.service.parent is not None else "there already is"
+        owner = (
+            f"{self.model.service.parent.name} already has"
+            if self.model.service.parent is not None
+            else "there already is"
+        )
         state = f", {row.state}" if row.state else ""
-        self.app.notify(
-            f"Not created: {owner} a {self.kind.singular}: {row.name or row.id}{state}. The platform answered with it; "
+        self.host.app.notify(
+            f"Not created: {owner} a {self.kind.singular}: {row.name or row.id}{state}. The platform answered with "
+            "it; "
             "nothing new was made.",
             title="Create",
             severity="warning",
@@ -217,81 +212,86 @@ class Writes(Deletes):
         )
 
     def open_edit(self, resource: Any) -> None:
-        if self.kind.edit is None or self.read_only:
+        if self.kind.edit is None or self.host.read_only:
             return
         why_not = self.kind.writing.editable(resource)
         if why_not:
-            self.app.notify(f"Cannot edit {called(resource)}: {why_not}.", title="Edit", severity="warning", timeout=8)
+            self.host.app.notify(
+                f"Cannot edit {called(resource)}: {why_not}.", title="Edit", severity="warning", timeout=8
+            )
             return
         spec = self.kind.edit.get()
         from ..screens.form import FormScreen
 
-        scope = self.kind.scope_of(resource) or self.scope
+        scope = self.kind.scope_of(resource) or self.model.scope
 
         said: list[str] = []  # what an edit of several requests sent (`EditSpec.steps`)
 
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
             said_first = spec.confirm(form, resource) if spec.confirm is not None else None
-            if said_first and not self.staging:
+            if said_first and not self.host.staged.staging:
                 from ...products.flows import StepCancelled
                 from ..flow_ui import ViewFlowUI
 
                 if not await ViewFlowUI(self.host, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
-            if not self.staging:
+            if not self.host.staged.staging:
                 await self._production_ok("Save", called(resource), scope)
-            if spec.steps and not self.staging:
+            if spec.steps and not self.host.staged.staging:
                 from ...products.edit_steps import send_steps
 
                 with journal.doing("Edit", self.kind.product, called(resource)):
-                    row, told = await send_steps(self.service, scope, resource, spec, form)
+                    row, told = await send_steps(self.model.service, scope, resource, spec, form)
                 said[:] = [told]
                 return row
             patch = spec.body(form, resource)
             if not patch and spec.method == "PATCH":  # an unchanged form is not a change: nothing staged, nothing sent
-                named = self.staged.label_of(resource.data) or resource.name or resource.id
-                said[:] = [f"Nothing changed in {named}: nothing " + ("staged." if self.staging else "was sent.")]
+                named = self.host.staged.label_of(resource.data) or resource.name or resource.id
+                said[:] = [
+                    f"Nothing changed in {named}: nothing " + ("staged." if self.host.staged.staging else "was sent.")
+                ]
                 return resource
-            if self.staging:
-                return self.staged.stage_edit(resource, patch)
-            look = lambda: outcome.after_update(self.service, scope, resource.id, patch)  # noqa: E731
+            if self.host.staged.staging:
+                return self.host.staged.stage_edit(resource, patch)
+            look = lambda: outcome.after_update(self.model.service, scope, resource.id, patch)  # noqa: E731
             with journal.doing("Edit", self.kind.product, called(resource), look=look):
-                row, told = await outcome.update(self.service, scope, resource, patch, spec.method)
+                row, told = await outcome.update(self.model.service, scope, resource, patch, spec.method)
             if told:
-                notify_lost(self.app, f"Saving {row.name}", told)
+                notify_lost(self.host.app, f"Saving {row.name}", told)
             return row
 
         def done(result: Any) -> None:
             if result and said and said[0].startswith("Nothing changed"):
-                self.app.notify(said[0], timeout=4)
-            elif result and self.staging:
-                self.app.notify(
-                    f"Staged: {self.staged.label_of(result[0].data) or result[0].id} changed. w reviews and sends the "
+                self.host.app.notify(said[0], timeout=4)
+            elif result and self.host.staged.staging:
+                self.host.app.notify(
+                    f"Staged: {self.host.staged.label_of(result[0].data) or result[0].id} changed. w reviews and sends "
+                    "the "
                     "changes.",
                     timeout=4,
                 )
             elif result:
-                self.table.upsert([result[0]])
+                self.model.put([result[0]])
                 self.host.refresh_detail()
-                self.app.notify(said[0] if said else f"Saved {result[0].name}", timeout=6 if said else 4)
+                self.host.app.notify(said[0] if said else f"Saved {result[0].name}", timeout=6 if said else 4)
 
         async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
-            choices, context = await spec.options(self.service, scope) if spec.options else ({}, {})
+            choices, context = await spec.options(self.model.service, scope) if spec.options else ({}, {})
             return choices, {
                 **context,
                 "current": resource,
-                **({"rows": self.staged.rows_as_staged(resource.id)} if self.staging else {}),
+                **({"rows": self.host.staged.rows_as_staged(resource.id)} if self.host.staged.staging else {}),
             }
 
-        self.app.push_screen(
+        self.host.app.push_screen(
             FormScreen(
-                ("Stage a change to " if self.staging else "Edit ")
-                + (self.staged.label_of(resource.data) or resource.name or resource.id),
+                ("Stage a change to " if self.host.staged.staging else "Edit ")
+                + (self.host.staged.label_of(resource.data) or resource.name or resource.id),
                 spec.form_model,
                 submit,
                 initial=spec.from_resource(resource),
                 loader=load,
-                submit_label="Stage" if self.staging else "Save",
+                submit_label="Stage" if self.host.staged.staging else "Save",
             ),
             done,
         )
@@ -305,12 +305,13 @@ class Writes(Deletes):
     async def _production_ok(self, what: str, name: str, scope: str, also: str = "") -> None:
         """On a production profile a create or an edit is sent once its name is typed (Cancel focused
         otherwise it is not: the form stays, with what was typed); `also`: what follows it, asked with it."""
-        if not self.app.settings.production:
+        if not self.host.app.settings.production:
             return
         from ...products.flows import StepCancelled
         from ..screens.confirm import ConfirmScreen
 
         where = f" in {scope}" if self.kind.scope_type != "global" else ""
-        said = f"{what} {self.kind.singular} {name}{where}{also}.\n\nProfile {self.app.settings.profile} is production."
-        if not await self.app.push_screen_wait(ConfirmScreen(f"{what} {name}?", said, what, require_text=name)):
+        said = f"{what} {self.kind.singular} {name}{where}{also}."
+        said += f"\n\nProfile {self.host.app.settings.profile} is production."
+        if not await self.host.app.push_screen_wait(ConfirmScreen(f"{what} {name}?", said, what, require_text=name)):
             raise StepCancelled("Not sent: nothing was sent. ctrl+s asks again; esc closes.")

@@ -16,30 +16,23 @@ from ..errors import notify_error, notify_lost
 
 
 class Deletes:
-    """A list's delete (`Writes` gives the view's app, kind, service, scope, table and counts)."""
+    """A list's delete (`Writes` gives the view, `host`, and its list's `model`)."""
 
-    app: Any
-    kind: Any
-    service: Any
-    scope: str
-    read_only: bool
-    staged: Any
-    staging: bool
-    totals: dict[str, int]
-    table: Any
     host: Any
+    model: Any  # (`ListModel`)
+    kind: Any  # (the model's)
 
     def confirm_delete(self, resource: Any) -> None:
-        if self.read_only:
+        if self.host.read_only:
             return
         why_not = self.kind.writing.deletable(resource)
         if why_not:
-            self.app.notify(
+            self.host.app.notify(
                 f"Cannot delete {called(resource)}: {why_not}.", title="Delete", severity="warning", timeout=8
             )
             return
-        if self.staging:  # reviewed with the other staged changes before anything is sent
-            self.staged.ask_delete(resource)
+        if self.host.staged.staging:  # reviewed with the other staged changes before anything is sent
+            self.host.staged.ask_delete(resource)
             return
         if self.kind.writing.delete_flow is not None:
             self.host.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")
@@ -55,7 +48,7 @@ class Deletes:
 
     async def _warned_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
         try:
-            said = await warn.get()(self.service, self.kind.scope_of(resource) or self.scope, resource)
+            said = await warn.get()(self.model.service, self.kind.scope_of(resource) or self.model.scope, resource)
         except ApiError as err:
             said = f"What else it affects could not be read ({err.summary})"
         self._ask_delete(resource, said)
@@ -68,7 +61,7 @@ class Deletes:
                 self.delete(resource)
 
         name = called(resource)
-        self.app.push_screen(
+        self.host.app.push_screen(
             ConfirmScreen(
                 f"Delete {self.kind.singular} {name}?",
                 called_with_id(resource)
@@ -76,7 +69,7 @@ class Deletes:
                 + " will be deleted. This cannot be undone."
                 + (f"\n{warning}." if warning else ""),
                 "Delete",
-                require_text=name if self.kind.writing.delete_needs_name or self.app.settings.production else None,
+                require_text=name if self.kind.writing.delete_needs_name or self.host.app.settings.production else None,
             ),
             answered,
         )
@@ -86,31 +79,31 @@ class Deletes:
         self.host.run_worker(self._deleting(resource), group="mutate", exit_on_error=False)
 
     async def _deleting(self, resource: Any) -> None:
-        scope = self.kind.scope_of(resource) or self.scope
+        scope = self.kind.scope_of(resource) or self.model.scope
         try:
-            ready = partial(retry.before_delete, self.service, scope, resource.id)  # a retry from the journal
+            ready = partial(retry.before_delete, self.model.service, scope, resource.id)  # a retry from the journal
             with journal.doing("Delete", self.kind.product, called(resource), ready=ready):
-                found = await outcome.delete(self.service, scope, resource)
+                found = await outcome.delete(self.model.service, scope, resource)
         except Exception as err:
-            notify_error(self.app, err, f"Deleting {resource.name}")
+            notify_error(self.host.app, err, f"Deleting {resource.name}")
             return
         if found is None:
             self.forget(resource)
-            self.app.notify(f"Deleted {resource.name}", timeout=4)
+            self.host.app.notify(f"Deleted {resource.name}", timeout=4)
             return
-        notify_lost(self.app, f"Deleting {resource.name}", found.told)
+        notify_lost(self.host.app, f"Deleting {resource.name}", found.told)
         if found.applied:
             self.forget(resource)
         elif found.row is not None:
-            self.table.upsert([found.row])
+            self.model.put([found.row])
             self.host.follow(found.row)
 
     def forget(self, resource: Any) -> None:
         """A resource is gone: out of the table and the counts."""
-        self.table.remove([resource.id])
+        self.model.drop([resource.id])
         sc = self.kind.scope_of(resource)
-        if sc in self.totals:
-            self.totals[sc] = max(0, self.totals[sc] - 1)
+        if sc in self.model.totals:
+            self.model.totals[sc] = max(0, self.model.totals[sc] - 1)
         self.host.update_title()
         self.host.refresh_detail()
         self.host.post_message(self.host.Refreshed(self.host))  # the index and the watches see it gone

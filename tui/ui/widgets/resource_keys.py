@@ -54,26 +54,14 @@ LIST_KEYS = [
 
 
 class ResourceKeys:
-    """Mixed into ResourceView (its kind, read_only, table and staged edits)."""
+    """Mixed into ResourceView (its kind, read_only, table, model and staged edits)."""
 
     kind: Any
     read_only: bool
     table: Any
+    model: Any  # the list's model (`products.list_model.ListModel`)
     staged: Any  # the view's staged edits (`staged.Staging`)
     BINDINGS: Any
-
-    @property
-    def changes(self) -> Any:
-        """The staged changes (a ChangeSet), or None for a kind not edited as a change set."""
-        return self.staged.changes
-
-    @property
-    def staging(self) -> bool:
-        return self.staged.staging
-
-    @property
-    def sending(self) -> bool:
-        return self.staged.sending
 
     def action_undo(self) -> None:
         self.staged.undo()
@@ -97,10 +85,10 @@ class ResourceKeys:
         if what == "clear_marks":
             return bool(self.table.marked) and not self.may("clear_filter")
         if what in ("write", "undo"):  # a list edited as a change set shows them, dim until one is staged
-            return (True if self.changes else None) if self.staging else False
+            return (True if self.model.changes else None) if self.staged.staging else False
         if what == "import_file":  # a file read back into a list edited as a change set
             own = kind.rows.file
-            return writable and own is not None and own.load is not None and bool(self.staging)
+            return writable and own is not None and own.load is not None and bool(self.staged.staging)
         if what == "costs":  # where the kind has a published price list
             return kind.rows.cost is not None
         if what == "clear_filter":  # else escape goes on to the screen (back, on a child list)

@@ -12,7 +12,7 @@ spans are not, which keeps drawing cheap).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from rich.style import Style
 from textual import events
@@ -98,8 +98,6 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         self._render_failed = False
         self._tick = 0  # ages ("47 s") move on: a line whose text changed is drawn again each AGES_EVERY seconds
         self._drawn: LRUCache[str, tuple[str, ...]] = LRUCache(1024)  # key -> the texts its line was drawn with
-        self.watch_rows: Callable[[Any], bool] | None = None  # rows to keep a live set of (e.g. moving)
-        self.watched: set[str] = set()
         self.marked: set[str] = set()  # rows marked to act on together (drawn with a ● before them)
         self.rows_changed = 0  # counts every change of the rows held (what an index of them compares)
 
@@ -152,7 +150,6 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
 
     def clear(self) -> None:
         self.rows_changed += 1
-        self.watched.clear()
         self.marked.clear()
         self._rows.clear()
         self._version.clear()
@@ -257,7 +254,6 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         last_line = first_line + self._body_height() if self.is_mounted else 0
         visible = False  # did anything on screen change?
         lines: list[int] | None = []  # the screen lines of rows changed in place, while they are few
-        watch, watched = self.watch_rows, self.watched
         stored, version, search, order = self._rows, self._version, self._search, self._order
         sorted_by = self._sorted_by
         ordered = bool(self._sort or self._filter)
@@ -266,11 +262,6 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             key = row.id
             old = stored.get(key)
             stored[key] = row
-            if watch is not None:
-                if watch(row):
-                    watched.add(key)
-                elif watched:
-                    watched.discard(key)
             version[key] = version.get(key, 0) + 1
             if search:
                 search.pop(key, None)
@@ -314,7 +305,6 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
 
     def _forget(self, key: str) -> None:
         self.rows_changed += 1
-        self.watched.discard(key)
         self.marked.discard(key)
         for kept in (self._rows, self._version, self._search, self._sorted_by):
             kept.pop(key, None)

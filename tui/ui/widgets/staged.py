@@ -12,14 +12,13 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...products.base import Column, Row
-from ...products.changeset import STAGED, ChangeSet, laid
+from ...products.changeset import STAGED, laid
 from ...products.rows import called
 from ..errors import guarded
 from .staged_send import Sending
 
 if TYPE_CHECKING:
-    from ...products.base import ResourceKind
-    from ...products.service import ResourceService
+    from ...products.list_model import ListModel
     from .resource_table import ResourceTable
 
 
@@ -28,21 +27,21 @@ VIEWS = ".resource-view"  # the lists (`ResourceView`'s class), found without im
 
 def unsent(screens: Any) -> list[Any]:
     """The lists holding staged changes not sent, on `screens` (a part of the screen stack)."""
-    return [view for screen in screens for view in screen.query(VIEWS) if getattr(view, "changes", None)]
+    return [view for screen in screens for view in screen.query(VIEWS) if view.model.changes]
 
 
 def sending(screens: Any) -> list[Any]:
     """The lists on `screens` whose staged changes are being sent (their answer awaited)."""
-    return [view for screen in screens for view in screen.query(VIEWS) if getattr(view, "sending", False)]
+    return [view for screen in screens for view in screen.query(VIEWS) if view.staged.sending]
 
 
 SENDING = "The changes are being sent: wait for the answer."
 
 
 def unsent_words(views: list[Any]) -> str:
-    count = sum(len(v.changes) for v in views)
+    count = sum(len(v.model.changes) for v in views)
     where = ", ".join(
-        f"{v.kind.title_in_text} of {v.parent_ref.name}" if v.parent_ref is not None else v.kind.title_in_text
+        f"{v.kind.title_in_text} of {v.service.parent.name}" if v.service.parent is not None else v.kind.title_in_text
         for v in views
     )
     return f"{count} staged change{'s' if count != 1 else ''} ({where}), not sent"
@@ -60,14 +59,11 @@ SLICE = 2_500  # changes of a file staged between two turns of the loop (~25 ms)
 
 
 class StagingHost(Protocol):
-    """What the staging part needs of its list view."""
+    """What the staging part needs of its list view (the rows and the changes are its model's)."""
 
     app: Any
-    kind: ResourceKind
-    service: ResourceService
-    scope: str
     read_only: bool
-    table: ResourceTable
+    table: ResourceTable  # (its cursor)
 
     def refresh_bindings(self) -> None: ...
 
@@ -81,53 +77,39 @@ class StagingHost(Protocol):
 
 
 class Staging(Sending):
-    """A list's staged changes: laid over its rows, reviewed, sent as one batch."""
+    """A list's staged changes (its model's `changes`): laid over its rows, reviewed, sent as one batch."""
 
-    def __init__(self, host: StagingHost, changes: ChangeSet | None) -> None:
-        self.host = host
-        self.changes = changes
+    def __init__(self, host: StagingHost, model: ListModel) -> None:
+        self.host, self.model = host, model
+        self.kind = model.kind
+        self.staging = model.changes is not None and not host.read_only  # edits are staged, not sent
         self.sending = False  # a send is under way: the list stays until its answer is shown
 
-    # what the view holds, read where it is
-    app = property(lambda self: self.host.app)
-    kind = property(lambda self: self.host.kind)
-    service = property(lambda self: self.host.service)
-    scope = property(lambda self: self.host.scope)
-    table = property(lambda self: self.host.table)
-
-    @property
-    def staging(self) -> bool:
-        return self.changes is not None and not self.host.read_only
-
     def columns(self, columns: tuple[Column, ...]) -> tuple[Column, ...]:
-        return (STAGED_COLUMN, *columns) if self.changes is not None else columns
-
-    def shown(self, rows: Any) -> Any:
-        """Rows as they will be once the staged changes are sent."""
-        if not self.changes:
-            return rows
-        return self.changes.overlay(rows, self.kind.row_maker(self.scope), self.kind.id_field)
+        return (STAGED_COLUMN, *columns) if self.model.changes is not None else columns
 
     def _restage_one(self, key: str, before: Any) -> None:
         """Show one row as its staged change makes it (`before`: the row unstaged, None for a new
         one): a change set of hundreds over ten thousand rows costs one row per key, not the table."""
-        assert self.changes is not None
-        change = self.changes.get(key)
+        assert self.model.changes is not None
+        change = self.model.changes.get(key)
         if change is None and (before is None or key.startswith("+")):
-            self.table.remove([key])  # a new row undone
+            self.model.drop([key])  # a new row undone
         elif change is None:
-            self.table.upsert([before])
+            self.model.put([before])
         else:
-            shown = self.changes.overlay(
-                [before] if before is not None else [], self.kind.row_maker(self.scope), self.kind.id_field
+            shown = self.model.changes.overlay(
+                [before] if before is not None else [],
+                self.kind.row_maker(self.model.scope),
+                self.kind.id_field,
             )
-            self.table.upsert([r for r in shown if r.id == key])
+            self.model.put([r for r in shown if r.id == key])
         self._staged_changed()
 
     def _staged_changed(self) -> None:
         self.host.refresh_bindings()
         self.host.update_title()
-        if self.changes is not None and len(self.changes) == 1:
+        if self.model.changes is not None and len(self.model.changes) == 1:
             self.host.call_after_refresh(_preload_review)
 
     def label_of(self, data: dict[str, Any]) -> str:
@@ -141,27 +123,31 @@ class Staging(Sending):
         deletion left out, and `but`, the one being edited): a staging form's validators see them as
         `rows` in their context, for rules between objects (a CNAME stands alone at its name)."""
         out = []
-        for row in self.table.resources():
-            change = self.changes.get(row.id) if self.changes else None
+        for row in self.model.rows.values():
+            change = self.model.changes.get(row.id) if self.model.changes else None
             if row.id != but and (change is None or change.op != "delete"):
                 out.append({k: v for k, v in row.data.items() if k != STAGED})
         return out
 
     def _unstaged(self, row: Any) -> Any:
-        change = self.changes.get(row.id) if self.changes else None
+        change = self.model.changes.get(row.id) if self.model.changes else None
         if STAGED not in row.data:
             return row
         data = {k: v for k, v in row.data.items() if k != STAGED}
         if change is not None and change.op == "edit":
             data.update(change.before)
-        return self.kind.row_maker(self.scope)(data)
+        return self.kind.row_maker(self.model.scope)(data)
 
     async def stage_plan(self, plan: Any) -> None:
         """A file's changes (`file_plan.Plan`: deletes, then changes, then adds), staged a slice at a
         time, each slice's rows shown in one update of the table: linear in the changes, and the loop
         turns between slices, so keys are answered while ten thousand are staged."""
-        assert self.changes is not None
-        make, id_field, changes = self.kind.row_maker(self.scope), self.kind.id_field, self.changes
+        assert self.model.changes is not None
+        make, id_field, changes = (
+            self.kind.row_maker(self.model.scope),
+            self.kind.id_field,
+            self.model.changes,
+        )
         steps = chain(
             (("delete", row, None) for row in plan.deletes),
             (("edit", row, patch) for row, patch in plan.edits),
@@ -181,26 +167,26 @@ class Staging(Sending):
                 change = changes.get(key)
                 if change is not None:
                     shown.append(make(laid(change, data, id_field)))
-            self.table.upsert(shown)
+            self.model.put(shown)
             self._staged_changed()
             await asyncio.sleep(0)
 
     def stage_add(self, payload: dict[str, Any]) -> Row:
-        assert self.changes is not None
-        key = self.changes.add(payload)
+        assert self.model.changes is not None
+        key = self.model.changes.add(payload)
         self._restage_one(key, None)
-        return self.table.get(key)
+        return self.model.rows.get(key)
 
     def stage_edit(self, resource: Any, patch: dict[str, Any]) -> Row:
-        assert self.changes is not None
+        assert self.model.changes is not None
         before = None if str(resource.id).startswith("+") else self._unstaged(resource)
-        self.changes.edit(resource.id, before.data if before is not None else {}, patch)
+        self.model.changes.edit(resource.id, before.data if before is not None else {}, patch)
         self._restage_one(resource.id, before)
-        return self.table.get(resource.id)
+        return self.model.rows.get(resource.id)
 
     def ask_delete(self, resource: Any) -> None:
         """`d`: a delete staged; a row added and not sent yet is dropped with what was typed in it, asked first."""
-        change = self.changes.get(resource.id) if self.changes is not None else None
+        change = self.model.changes.get(resource.id) if self.model.changes is not None else None
         if change is None or change.op != "add":
             self.stage_delete(resource)
             return
@@ -208,21 +194,21 @@ class Staging(Sending):
 
         name = called(resource)
         said = f"{name} is staged to be added, not sent. Dropping it loses what was typed in it: u cannot undo it."
-        self.app.push_screen(
+        self.host.app.push_screen(
             ConfirmScreen(f"Drop {name}?", said, "Drop"), lambda ok: self.stage_delete(resource) if ok else None
         )
 
     def stage_delete(self, resource: Any) -> None:
-        assert self.changes is not None
-        change = self.changes.get(resource.id)
+        assert self.model.changes is not None
+        change = self.model.changes.get(resource.id)
         before = None if str(resource.id).startswith("+") else self._unstaged(resource)
         if change is not None and change.op == "delete":
-            self.changes.undo(resource.id)  # d again: no longer deleted
+            self.model.changes.undo(resource.id)  # d again: no longer deleted
         else:
-            self.changes.delete(resource.id, before.data if before is not None else {})
+            self.model.changes.delete(resource.id, before.data if before is not None else {})
         self._restage_one(resource.id, before)
-        if len(self.changes) == 1:  # the title counts them from here: one toast, not one per key
-            self.app.notify(
+        if len(self.model.changes) == 1:  # the title counts them from here: one toast, not one per key
+            self.host.app.notify(
                 "Changes are staged, not sent (the title counts them): w reviews and sends them, u undoes one.",
                 timeout=4,
             )
@@ -240,14 +226,14 @@ class Staging(Sending):
         """The first staged row (added or changed) that breaks the kind's rule among the others (one
         staged, another read since, or an undo), said with its name; None when the changes keep it.
         The rule is given every row at once: one pass, however many changes are staged."""
-        assert self.changes is not None
+        assert self.model.changes is not None
         rule = self.kind.writing.staged_rule
-        if rule is None or all(c.op == "delete" for c in self.changes.changes):
+        if rule is None or all(c.op == "delete" for c in self.model.changes.changes):
             return None  # only deletes: nothing staged can break the rule (and no copy of every row is made)
         rows: list[dict[str, Any]] = []
         changed: list[int] = []
-        for row in self.table.resources():
-            change = self.changes.get(row.id)
+        for row in self.model.rows.values():
+            change = self.model.changes.get(row.id)
             if change is not None and change.op == "delete":
                 continue
             if change is not None:
@@ -261,15 +247,15 @@ class Staging(Sending):
 
     @guarded("Undo")
     def undo(self) -> None:
-        key = self.table.cursor_key
-        row = self.table.get(key) if key is not None else None
-        if self.changes is not None and row is not None:
+        key = self.host.table.cursor_key
+        row = self.model.rows.get(key) if key is not None else None
+        if self.model.changes is not None and row is not None:
             before = None if str(key).startswith("+") else self._unstaged(row)
             broken = self.breaks(before.data, key) if before is not None else None
             if broken:  # the row back as it was would stand beside one staged since, against the kind's rule
                 label = self.label_of(before.data) or key
                 said = f"{label} stays as staged: {broken}."
-                self.app.notify(said, title="Not undone", severity="warning", timeout=10)
+                self.host.app.notify(said, title="Not undone", severity="warning", timeout=10)
                 return
-            if self.changes.undo(key):
+            if self.model.changes.undo(key):
                 self._restage_one(key, before)

@@ -4,7 +4,7 @@ Sent: the rows shown as sent. Refused: every change stays staged. The answer los
 look found them not applied (`NotApplied`): they stay staged; could not tell (`OutcomeUnclear`):
 they stay staged marked `?`, and the batch looks for them before sending them again. Stopped after
 some were applied (`PartlySent`, a batch sent in several requests): what was applied is said and
-unstaged, the rest stays staged. A part of `Staging` (a mixin over its changes, table and host).
+unstaged, the rest stays staged. A part of `Staging` (a mixin over its model and host).
 """
 
 from __future__ import annotations
@@ -20,44 +20,41 @@ from ..errors import guarded, notify_error
 class Sending:
     """`w` and what follows it, for `Staging`."""
 
-    changes: Any
     host: Any
-    app: Any
-    kind: Any
-    service: Any
-    scope: str
-    table: Any
+    kind: Any  # (the model's)
+    model: Any  # the list's model (`ListModel`): its rows and staged changes
+    staging: bool
     sending: bool
 
     @guarded("Send")
     def write(self) -> None:
-        if not self.staging or not self.changes:  # (the key is dim then: nothing to send)
+        if not self.staging or not self.model.changes:  # (the key is dim then: nothing to send)
             return
         from ..dialogs import open_dialog
 
         broken = self.broken()
         if broken:
             said = f"{broken}. Change it (e) or undo it (u) first."
-            self.app.notify(said, title="Not sent", severity="warning", timeout=10)
+            self.host.app.notify(said, title="Not sent", severity="warning", timeout=10)
             return
-        entries = self.changes.entries(self.label_of)
-        count = len(self.changes)
+        entries = self.model.changes.entries(self.label_of)
+        count = len(self.model.changes)
 
         def answered(ok: bool | None) -> None:
-            if ok and self.app.settings.production:  # every change on a production profile: a name typed
+            if ok and self.host.app.settings.production:  # every change on a production profile: a name typed
                 from ..screens.confirm import ConfirmScreen
 
-                parent = self.service.parent
+                parent = self.model.service.parent
                 named = str(parent.name if parent is not None else self.kind.title_in_text)
                 said = f"Send {counted(count, 'change')} to {named}."
-                said += f"\n\nProfile {self.app.settings.profile} is production."
+                said += f"\n\nProfile {self.host.app.settings.profile} is production."
                 asked = ConfirmScreen(f"Send to {named}?", said, "Send", require_text=named)
-                self.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
+                self.host.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
             elif ok:
                 self._send_changes()
 
         open_dialog(
-            self.app,
+            self.host.app,
             "diff",
             answered,
             title=f"Send {counted(count, 'change')} to {self.kind.title_in_text}?",
@@ -76,33 +73,35 @@ class Sending:
             self.sending = False
 
     async def _send(self) -> None:
-        assert self.changes is not None and self.kind.writing.batch is not None
-        rows = [self._unstaged(r) for r in self.table.resources() if not str(r.id).startswith("+")]
+        assert self.model.changes is not None and self.kind.writing.batch is not None
+        rows = [self._unstaged(r) for r in self.model.rows.values() if not str(r.id).startswith("+")]
         from ...products.outcome import NotApplied, OutcomeUnclear, PartlySent
 
         lost = "Sending the changes: the answer was lost"
         from ...api import journal
 
-        parent = self.service.parent
+        parent = self.model.service.parent
         try:
-            what = f"Send {counted(len(self.changes), 'staged change')}"
+            what = f"Send {counted(len(self.model.changes), 'staged change')}"
             with journal.doing(what, self.kind.product, parent.name if parent else "", retry=False):  # w sends again
-                said = await self.kind.writing.batch.get()(self.service, self.scope, self.changes, rows)
+                said = await self.kind.writing.batch.get()(
+                    self.model.service, self.model.scope, self.model.changes, rows
+                )
         except NotApplied as err:
-            self.app.notify(
+            self.host.app.notify(
                 f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20
             )
             self.host.reload()
             return
         except (OutcomeUnclear, OutcomeUnknown) as err:
-            self.changes.mark_unknown()
+            self.model.changes.mark_unknown()
             self._staged_changed()
             then = (
                 "look at the list before sending again"
                 if isinstance(err, OutcomeUnknown)  # a batch that cannot look
                 else "w looks for them first and sends only what is missing"
             )
-            self.app.notify(
+            self.host.app.notify(
                 f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
                 f"(they may have been applied): {then}.",
                 title=lost,
@@ -113,13 +112,13 @@ class Sending:
             return
         except PartlySent as err:  # the requests applied are done; the rest stay staged
             self._settle(err.applied)
-            self.changes.applied(err.applied)
-            self.changes.mark_unknown(err.unknown)
+            self.model.changes.applied(err.applied)
+            self.model.changes.mark_unknown(err.unknown)
             self._staged_changed()
-            left = len(self.changes)
+            left = len(self.model.changes)
             stay = "The change not applied stays" if left == 1 else f"The {left:,} changes not applied stay"
             unsure = f", {len(err.unknown):,} of them marked ? (they may have been applied)" if err.unknown else ""
-            self.app.notify(
+            self.host.app.notify(
                 f"{err}\n{stay} staged{unsure}: change (e) or undo (u) one refused, then w sends what is staged.",
                 title="Sending the changes: stopped partway",
                 severity="warning",
@@ -128,30 +127,30 @@ class Sending:
             self.host.reload()
             return
         except Exception as err:
-            notify_error(self.app, err, f"Sending {counted(len(self.changes), 'change')}")
+            notify_error(self.host.app, err, f"Sending {counted(len(self.model.changes), 'change')}")
             return  # nothing lost: every change stays staged
-        sent = len(self.changes)
+        sent = len(self.model.changes)
         self._settle()
-        self.changes.clear()
+        self.model.changes.clear()
         self._staged_changed()
         if isinstance(said, str) and said:  # the answer was lost, and the batch looked: applied
-            self.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
+            self.host.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
         else:
-            self.app.notify(f"Sent {counted(sent, 'change')}.", timeout=4)
+            self.host.app.notify(f"Sent {counted(sent, 'change')}.", timeout=4)
         self.host.reload()
 
     def _settle(self, keys: list[str] | None = None) -> None:
         """The changes applied (`keys`; all by default): their rows shown as sent, unmarked, at once
         (the list read again replaces them; should that read fail, they do not stay marked as still
         to send), in one update of the table."""
-        assert self.changes is not None
-        make = self.kind.row_maker(self.scope)
+        assert self.model.changes is not None
+        make = self.kind.row_maker(self.model.scope)
         gone, sent = [], []
-        for change in self.changes.changes if keys is None else filter(None, map(self.changes.get, keys)):
-            row = self.table.get(change.key)
+        for change in self.model.changes.changes if keys is None else filter(None, map(self.model.changes.get, keys)):
+            row = self.model.rows.get(change.key)
             if change.op == "delete" or row is None:
                 gone.append(change.key)
             else:
                 sent.append(make({k: v for k, v in row.data.items() if k != STAGED}))
-        self.table.remove(gone)
-        self.table.upsert(sent)
+        self.model.drop(gone)
+        self.model.put(sent)

@@ -20,7 +20,7 @@ from textual.widgets import Static, Tree
 from ...api.safe import clean
 from ...products.base import Lazy
 from ..errors import describe
-from ..refresh import RefreshPolicy
+from ...products.refresh_plan import RefreshPolicy
 from ..refresher import Refresher
 
 

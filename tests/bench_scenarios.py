@@ -214,7 +214,7 @@ async def scenario_load(url: str, expect: int, repeat: int, keys: int, entry: st
             return await frames.after(moves[-1])
 
         for _ in range(repeat):
-            view.table.clear()
+            view.model.clear()  # (its table told)
             view.model.totals = {}
             await frames.next()
             stages.reset()

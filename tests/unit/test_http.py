@@ -326,3 +326,29 @@ def test_an_idle_connection_outlives_the_refresh_interval_and_is_closed_by_us_fi
     kept = options(ssl.create_default_context(), 15.0, 16, "t")["limits"].keepalive_expiry
     served = _config(object(), "127.0.0.1", 0).timeout_keep_alive
     assert RefreshPolicy().slow < kept < served
+
+
+async def test_many_requests_at_once_each_get_a_connection_across_the_pools_and_a_lone_one_reuses_one() -> None:
+    """The client's connections are in pools of eight (`api.pools`): twenty requests at once are all
+    on the wire together (the server answers none until all twenty came), and a request on its own
+    afterwards goes on a connection kept open, not a new one."""
+    arrived = asyncio.Event()
+    waiting = [0]
+
+    async def handler(head: bytes, w: asyncio.StreamWriter, n: int) -> bool:
+        if b"page=" in head:
+            waiting[0] += 1
+            if waiting[0] == 20:
+                arrived.set()
+            await arrived.wait()
+        w.write(answer(b'{"n": %d}' % n, extra=JSON))
+        return True
+
+    async with RawServer(handler) as srv:
+        c = client(srv.url)
+        await c.get_json("/first")  # (httpx's sync client, a connection of its own)
+        got = await asyncio.wait_for(asyncio.gather(*(c.get_json("/a", {"page": i}) for i in range(20))), 30)
+        assert len(got) == 20 and srv.connections == 1 + 20
+        await c.get_json("/alone")
+        assert srv.connections == 1 + 20
+        await c.aclose()

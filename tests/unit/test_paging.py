@@ -121,8 +121,8 @@ def test_pages_in_flight_follow_the_first_round_trip():
     from tui.api.paging import PAGE_CPU, in_flight
 
     assert in_flight(0.0, 16) == 2
-    assert in_flight(2 * PAGE_CPU, 16) == 3
-    assert in_flight(0.050, 16) == 16 and in_flight(0.020, 16) == 11 and in_flight(0.050, 32) == 26
+    assert in_flight(PAGE_CPU, 16) == 3
+    assert in_flight(0.050, 16) == 16 and in_flight(0.010, 16) == 11 and in_flight(0.050, 64) == 51
     assert in_flight(5.0, 4) == 4
 
 

@@ -25,7 +25,7 @@ import time
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 from urllib.parse import urlencode
 
-from . import http_setup, safe
+from . import http_setup, pools, safe
 from .http_setup import ClientStats
 from .limiter import Limits
 from .safe import decode_object  # noqa: F401  (re-exported: callers name it from the client)
@@ -69,7 +69,7 @@ class ApiClient:
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         monotonic: Callable[[], float] = time.monotonic,
-        max_connections: int = 32,  # as many as pages in flight for a far API (`paging.MOST_IN_FLIGHT`)
+        max_connections: int = 48,  # as many as pages in flight for a far API (`paging.MOST_IN_FLIGHT`)
         ca_bundle: str | None = None,
         auth: Auth = X_AUTH_TOKEN,
         trusted: Any = (),
@@ -112,9 +112,16 @@ class ApiClient:
         return http_setup.setting_up(self.api_url)
 
     def _build(self) -> "httpx.AsyncClient":
-        """Runs in a thread: import httpx, build the TLS context, make the client."""
+        """Runs in a thread: import httpx, build the TLS context, make the client. Its own origin's
+        requests go through connections in a few pools (`pools.spread`), unless the environment sends
+        them through a proxy (httpx's own pool, and its handling of the proxy, then)."""
         with self._setting_up():
-            return import_httpx().AsyncClient(transport=self._transport, **self._options())
+            options = self._options()
+            if self._transport is None and proxy_for(self.api_url) is None:
+                keep = http_setup.KEEP_ALIVE
+                own = pools.spread(self._max_connections, verify=options["verify"], trust_env=True, keep=keep)
+                options["mounts"] = {origin_of(self.api_url): own}
+            return import_httpx().AsyncClient(transport=self._transport, **options)
 
     def _first_get(self, url: str, headers: dict[str, str]) -> "httpx.Response":
         """This client's first request when it is a GET, sent at once by httpx's sync client in a

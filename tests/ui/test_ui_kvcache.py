@@ -65,10 +65,10 @@ async def test_read_only_offers_the_certificate_and_sends_nothing(sandbox, clock
         await select(pilot, view, "sessions")  # (no write offered: tests/ui/test_read_only.py)
         await pilot.press("a")
         await wait_for(pilot, lambda: app.screen.id == "actions-menu", what="menu")
-        # the whole sets open to be read (a whole-set editor is a viewer in read-only mode)
+        # the whole sets open to be read (a whole-set editor is a viewer in read-only mode), and say so
         assert [c[0] for c in app.screen.choices] == [
-            "ACL rules (replace the set)…",
-            "Settings (replace the set)…",
+            "ACL rules (read-only)…",
+            "Settings (read-only)…",
             "Download the TLS certificate…",
         ]
         await pilot.press("enter")

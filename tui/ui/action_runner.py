@@ -132,6 +132,14 @@ def offered(spec: ActionSpec, read_only: bool) -> bool:
     return not (read_only and spec.mutating and not getattr(spec.shape, "viewable", False))
 
 
+def label_of(spec: ActionSpec, read_only: bool) -> str:
+    """An action's label in a menu. In read-only mode a set editor opens to read: its label says so,
+    not what it would change ("ACL rules (replace the set)…" reads "ACL rules (read-only)…", as its dialog says)."""
+    if not (read_only and spec.mutating):
+        return spec.label
+    return f"{spec.label.split(' (')[0].rstrip('…')} (read-only)…"
+
+
 def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None = None) -> bool:
     """The one-time secrets an answer carried for `row` (a new token, an activation's password),
     with any `credentials` (inside its URLs, masked elsewhere): shown masked, `v` reveals, `y`
@@ -205,7 +213,7 @@ def open_menu(host: ActionHost, row: Any, actions: Any, children: Any, title: st
         elif spec is not None:
             run(spec)
 
-    choices: list[tuple[str, Any, str | None]] = [(a.label, a, a.why_not(row)) for a in specs]
+    choices: list[tuple[str, Any, str | None]] = [(label_of(a, host.read_only), a, a.why_not(row)) for a in specs]
     choices += [(f"{c.label} ›", c, c.why_not(row)) for c in children]  # the child lists, after the actions
     host.app.push_screen(
         PickerScreen(f"{title or called(row) or host.kind.title}: actions", choices, id="actions-menu"), picked

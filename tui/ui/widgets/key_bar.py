@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.screen import Screen
 from textual.widget import Widget
 
 from .theme_style import theme_colour
@@ -25,27 +26,47 @@ class KeyBar(Widget):
     def render(self) -> Text:
         return self._text
 
+    _source: Screen | None = None  # the screen whose keys are shown
+
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)  # its keys' colours
-        self._bindings_changed(self.screen)
+        self.app.screen_change_signal.subscribe(self, self._follow)
+        self._follow(self.app.screen)
 
     def on_unmount(self) -> None:
-        self.screen.bindings_updated_signal.unsubscribe(self)
+        if self._source is not None:
+            self._source.bindings_updated_signal.unsubscribe(self)
+        self.app.screen_change_signal.unsubscribe(self)
         self.app.theme_changed_signal.unsubscribe(self)
 
+    def _follow(self, front: Screen) -> None:
+        """The keys in force: its own screen's, or those of a dialog in front of it (a form, a menu, a
+        confirmation, help: drawn over the screen, this line still showing below them)."""
+        own = self.screen
+        over = front is not own and front.is_modal and own in self.app.screen_stack and not front.query(KeyBar)
+        source = front if over else own
+        if source is self._source:
+            return
+        if self._source is not None:
+            self._source.bindings_updated_signal.unsubscribe(self)
+        self._source = source
+        source.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(source)
+
     def _theme_changed(self, _theme: object) -> None:
-        self._bindings_changed(self.screen)
+        self._bindings_changed(self._source)
 
     def on_resize(self) -> None:
         self._draw()
 
-    def _bindings_changed(self, screen: object) -> None:
+    def _bindings_changed(self, _screen: object) -> None:
+        if self._source is None:
+            return
         key_style = theme_colour(self.app.theme_variables.get("footer-key-foreground"))
         seen: set[str] = set()
         self._items: list[tuple[str, str, Style | str, str]] = []
         helps: list[tuple[str, str, Style | str, str]] = []
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        for _node, binding, enabled, _tooltip in self._source.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)

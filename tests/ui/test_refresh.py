@@ -28,6 +28,41 @@ def test_planner_polls_fast_only_while_moving_and_relists_slowly():
     assert p.plan(moving=True) == "poll"
 
 
+def test_one_chain_of_ticks_whatever_fires_it():
+    """A tick asked for now (a view shown again) drops the one armed; each tick arms the next. A tick
+    armed and forgotten went off as well, and every refresh after it added a chain of its own (a list
+    read at :11, :14, :20, :41, :44, :50 of each minute)."""
+    from types import SimpleNamespace
+
+    from tui.ui.refresher import Refresher
+
+    class Timer:
+        def __init__(self, callback):
+            self.callback, self.stopped, self.fired = callback, False, False
+
+        def go_off(self):
+            self.fired = True
+            self.callback()
+
+    armed: list[Timer] = []
+
+    def set_timer(delay, callback):
+        armed.append(Timer(callback))
+        return armed[-1]
+
+    Timer.stop = lambda self: setattr(self, "stopped", True)
+    widget = SimpleNamespace(is_attached=True, display=True, set_timer=set_timer)
+    widget.screen = widget.app = SimpleNamespace(screen=None)
+    widget.app.screen = widget.screen
+    ticks = []
+    refresher = Refresher(widget, lambda: (ticks.append(1), refresher.done(True)))
+    refresher.arm()
+    refresher.fire()  # shown again: a tick now
+    armed[-1].go_off()  # the next one goes off
+    live = [t for t in armed if not t.stopped and not t.fired]
+    assert len(ticks) == 2 and len(live) == 1
+
+
 def test_after_a_failure_the_next_refresh_comes_at_the_normal_interval_jittered():
     """Not 4x later after a 429 (a view stayed stale 107 s after the platform recovered): the client's
     limiter paces what was refused; the interval is only spread so that views do not try together."""

@@ -44,7 +44,7 @@ class Refresher:
         self.cancel()
         if delay is None:
             delay = self.planner.next_delay(self._moving())
-        self._timer = self.widget.set_timer(delay, self.fire)
+        self._timer = self.widget.set_timer(delay, self._went_off)
 
     def cancel(self) -> None:
         if self._timer is not None:
@@ -70,9 +70,15 @@ class Refresher:
             self.planner.failed()
         self.arm()
 
-    @guarded("Scheduled refresh")
     def fire(self) -> None:
-        """The timer went off (tests call it to stand for the timer): tick, or re-check later when paused."""
+        """Tick now (a view shown again; tests, standing for the timer): the tick armed is dropped, so one
+        chain of ticks goes on — a tick armed and forgotten went off too, and each `r` then added a chain."""
+        self.cancel()
+        self._went_off()
+
+    @guarded("Scheduled refresh")
+    def _went_off(self) -> None:
+        """The timer went off: tick, or re-check later when paused."""
         self._timer = None
         if self.paused():
             self.arm(self.planner.policy.paused)

@@ -190,6 +190,33 @@ async def test_ages_that_did_not_change_draw_nothing_and_those_that_did_only_the
 
 
 @pytest.mark.anyio
+async def test_rows_the_cursor_passed_over_move_on_with_the_others(monkeypatch):
+    """A row the cursor left is drawn again from the line kept for it, drawn before the cursor came:
+    its age then is what the screen shows, so it moves on with every other row (it stayed 5 s behind)."""
+    from tui.sandbox import Sandbox
+
+    now = FakeTime()
+    now.t = 1_800_000_000.0
+    app = make_app(Sandbox(), clock=now)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        table = view.table
+        table.focus()
+        table.refresh()  # every line drawn as it is shown (focused)
+        await pilot.pause()
+        now.t += 400 * 86_400  # ages move on; the cursor passes over a row before the table draws them again
+        await pilot.press("down", "down")
+        await pilot.pause()
+        asked: list[tuple] = []
+        real = table.refresh
+        monkeypatch.setattr(table, "refresh", lambda *regions, **kw: asked.append(regions) or real(*regions, **kw))
+        table._ages_move_on()
+        lines = {region.y for region in asked[0]}
+        assert 2 in lines, "the row the cursor passed over (line 2) is drawn with the others"
+        assert 3 not in lines, "the cursor's row was drawn with the time now"
+
+
+@pytest.mark.anyio
 async def test_a_drawn_line_sends_a_styles_codes_once_a_run_not_once_a_cell():
     from tui.sandbox import Sandbox
 

@@ -164,8 +164,13 @@ class TableDrawing:
             is_cursor = index == self._cursor
             focused = self.has_focus
             cache_key = (key, self._version.get(key, 0), is_cursor, focused, self._tick)
-            strip = self._strips.get(cache_key)
-            if strip is None:
+            kept = self._strips.get(cache_key)
+            if kept is not None:  # drawn before, with the texts it was drawn with: what the line shows again
+                strip, texts = kept
+                if self._drawn.get(key) != texts:
+                    self._drawn.discard(key)
+                    self._drawn[key] = texts
+            else:
                 marked = key in self.marked
                 if is_cursor:
                     style = base + self.get_component_rich_style(
@@ -177,10 +182,11 @@ class TableDrawing:
                     style = base
                 row = self._rows[key]
                 cells = [c.value(row) for c in self._columns]
+                texts = _texts(cells)
                 self._drawn.discard(key)  # (Textual's LRUCache keeps the first value set for a key)
-                self._drawn[key] = _texts(cells)
+                self._drawn[key] = texts
                 strip = self._cells_strip(cells, style, marked, is_cursor)
-                self._strips[cache_key] = strip
+                self._strips[cache_key] = (strip, texts)
         return self._in_view(strip, scroll_x, width, base, header=y == 0)
 
     def _in_view(self, strip: Strip, scroll_x: int, width: int, base: Style, header: bool) -> Strip:

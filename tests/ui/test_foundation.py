@@ -293,7 +293,7 @@ async def test_read_only_hides_mutating_verbs_and_keeps_the_others(gsandbox):
         # read)
         assert labels == [
             "Check (changes nothing)",
-            "Labels (replace the set)…",
+            "Labels (read-only)…",
             "Address (copy)…",
             "Try a prediction…",
             "Compare with a version…",

@@ -45,10 +45,11 @@ async def test_a_rename_sends_the_name_alone_and_a_deleted_model_leaves_the_list
         await wait_for(pilot, lambda: model_named(sandbox, "sentiment-v2") is not None, what="renamed")
         assert ("PATCH", f"/inference/v1alpha1/models/{model_named(sandbox, 'sentiment-v2')['id']}") in sandbox.requests
         await delete_typing(pilot, app, "sentiment-v2")  # its deployment lost: the name typed
-        await wait_for(
-            pilot, lambda: all(r.name != "sentiment-v2" for r in view.table.resources()), what="out of the list"
-        )
-        assert model_named(sandbox, "sentiment-v2")["status"] == "deleting"  # the platform finishes it
+        shown = lambda: next((r for r in view.table.resources() if r.name == "sentiment-v2"), None)  # noqa: E731
+        await wait_for(pilot, lambda: shown() is not None and shown().state == "deleting", what="shown deleting")
+        clock.advance(5)  # the platform finishes it
+        view.refresher.fire()
+        await wait_for(pilot, lambda: shown() is None, what="out of the list")
 
 
 async def test_resume_is_greyed_with_its_reason_on_a_ready_model_and_an_error_shows_its_message(sandbox):

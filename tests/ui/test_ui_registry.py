@@ -107,3 +107,25 @@ async def test_a_huge_parent_name_is_cut_in_the_breadcrumb_so_the_lists_title_sh
         shown = crumb.render_line(0).text.rstrip()
         assert shown.endswith("… › Images") and "web-xxx" in shown, shown
         assert crumb.size.height == 1
+
+
+async def test_a_namespace_deleted_in_the_background_shows_so_until_it_is_gone(sandbox, clock):
+    """The platform answers a delete with the namespace `deleting`: the row says so until it is gone,
+    and no refresh meanwhile brings back a row (or a count) the console had taken out."""
+    app = make_app(sandbox, settings=demo_settings(region="fr-par"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "registry.namespaces")
+        held = view.table.loaded_count
+        target = await to_named_row(pilot, view, "public-tools")
+        await delete_typing(pilot, app, "public-tools")
+        await wait_for(
+            pilot, lambda: (view.table.get(target.id) or target).state == "deleting", what="the row says deleting"
+        )
+        view.reload()  # a refresh while it is being deleted: the same row, the same count
+        await wait_for(pilot, lambda: not view.model.listing and view.model.last_attempt is not None, what="read")
+        assert view.table.get(target.id).state == "deleting" and view.model.totals == {"fr-par": held}
+        clock.advance(10)  # deleted (another one, deleting for ten minutes of the demo, is not yet)
+        view.refresher.fire()
+        await wait_for(pilot, lambda: view.table.get(target.id) is None, what="gone")
+        assert view.table.loaded_count == held - 1 and view.model.totals == {"fr-par": held - 1}

@@ -137,9 +137,12 @@ async def test_what_moves_is_polled_until_it_settles_and_a_row_gone_leaves_the_c
     assert model.moving == {moving} and [r.id for r in model.moving_rows()] == [moving]
     servers(sandbox)[moving]["state"] = "running"
     del servers(sandbox)[deleted]
-    change = await model.poll([model.rows[moving], model.rows[deleted]])
+    gone_row = model.rows[deleted]
+    change = await model.poll([model.rows[moving], gone_row])
     assert [r.id for r in change.rows] == [moving] and change.gone == [deleted] and change.ok
     assert not model.moving and deleted not in model.shown.rows and model.totals == {ZONE: 249}
+    again = await model.poll([gone_row])  # a poll that read it before the other was applied: counted once
+    assert again.gone == [] and model.totals == {ZONE: 249}
 
 
 async def test_a_refresh_stores_what_changed_elsewhere_and_a_failed_one_keeps_the_rows(world):

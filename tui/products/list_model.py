@@ -251,9 +251,10 @@ class ListModel:
         found = await polled(self.service, self.scope, [r for r in rows if not (staged and r.id.startswith("+"))])
         change = Change(errors=len(found.errors))
         for sc, gone in found.gone.items():
-            change.gone += self.drop(gone).gone
+            dropped = self.drop(gone).gone  # (one already dropped, by a poll before this one, counts once)
+            change.gone += dropped
             if sc in self.totals:
-                self.totals[sc] = max(0, self.totals[sc] - len(gone))
+                self.totals[sc] = max(0, self.totals[sc] - len(dropped))
         if found.fresh:
             change.rows = self.put(self.overlaid(found.fresh)).rows
         self._stamp(change.ok)

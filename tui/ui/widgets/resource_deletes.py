@@ -88,8 +88,8 @@ class Deletes:
             notify_error(self.host.app, err, f"Deleting {resource.name}")
             return
         if found is None:
-            self.forget(resource)
             self.host.app.notify(f"Deleted {resource.name}", timeout=4)
+            self._going(resource)
             return
         notify_lost(self.host.app, f"Deleting {resource.name}", found.told)
         if found.applied:
@@ -97,6 +97,16 @@ class Deletes:
         elif found.row is not None:
             self.model.put([found.row])
             self.host.follow(found.row)
+
+    def _going(self, resource: Any) -> None:
+        """Deleted. Where the kind has a GET by id, the row is read again at once and followed: gone, it
+        leaves; deleted in the background (a namespace `deleting` for a while), it shows so until it is
+        gone — taken out at once, it came back with the next refresh, and the count with it. Elsewhere it
+        leaves at once."""
+        if self.kind.reading.fetch_detail and self.model.rows.get(resource.id) is not None:
+            self.host.follow(resource)
+        else:
+            self.forget(resource)
 
     def forget(self, resource: Any) -> None:
         """A resource is gone: out of the table and the counts."""

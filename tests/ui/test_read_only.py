@@ -55,3 +55,19 @@ async def test_marking_pressed_anyway_says_why_it_is_off(sandbox):
         await pilot.press("space")
         await wait_for(pilot, lambda: any("Marking is off" in n.message for n in app.notes), what="why")
         assert not view.table.marked and "--read-only" in app.notes[-1].message
+
+
+async def test_a_list_of_staged_changes_says_why_send_and_undo_are_off(sandbox):
+    """Walk: in a zone's records under --read-only, w and u did nothing without a word, and the column of
+    staged marks was drawn, always empty."""
+    from helpers import zone_records
+
+    app = make_app(sandbox, settings=demo_settings(read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.main is not None, what="main screen")
+        records = await zone_records(pilot, app, "example.com")
+        assert "±" not in [c.title for c in records.table.columns]
+        for key, what in (("w", "Send changes is off"), ("u", "Undo one is off")):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: any(what in n.message for n in app.notes), what=what)
+        assert [(m, p) for m, p in sandbox.requests if m != "GET"] == []

@@ -63,6 +63,21 @@ def test_one_chain_of_ticks_whatever_fires_it():
     assert len(ticks) == 2 and len(live) == 1
 
 
+def test_what_moves_for_long_is_polled_less_and_less_often_until_an_act_of_ours():
+    """A zone pending validation for hours was read every 2 s for as long as it was shown: after a
+    minute of moving, each poll comes twice as far from the last, up to the slow interval."""
+    now = FakeTime()
+    p = RefreshPlanner(RefreshPolicy(fast=2, slow=30), now=now)
+    delays = []
+    for _ in range(40):
+        delays.append(p.next_delay(moving=True))
+        now.t += delays[-1]
+    assert delays[:30] == [2] * 30 and delays[30:35] == [4, 8, 16, 30, 30]
+    p.hurried()  # an act of ours
+    assert p.next_delay(moving=True) == 2
+    assert p.next_delay(moving=False) == 30 and p.next_delay(moving=True) == 2  # settled, then moving anew
+
+
 def test_after_a_failure_the_next_refresh_comes_at_the_normal_interval_jittered():
     """Not 4x later after a 429 (a view stayed stale 107 s after the platform recovered): the client's
     limiter paces what was refused; the interval is only spread so that views do not try together."""

@@ -282,6 +282,7 @@ class ListModel:
         rows followed is already asked for (an act on marked rows reads them in one poll)."""
         now = time.monotonic()
         self.followed = {k: t for k, t in self.followed.items() if now - t < FOLLOWED_FOR} | {row.id: now}
+        self.planner.hurried()
         if row.id in self.rows:
             # Moving until a poll sees it settle: the next tick's poll (an exclusive worker) may cancel
             # this one before its answer is stored, and a row not moving was then never polled again.

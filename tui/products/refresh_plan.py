@@ -18,6 +18,7 @@ from ..records import record
 
 Tick = Literal["full", "poll"]
 JITTER = 0.1  # after a failure: the interval, give or take this fraction
+LONG_MOVING = 60.0  # seconds something moves before its polls space out
 
 
 @record
@@ -40,10 +41,28 @@ class RefreshPlanner:
         self.rng = rng
         self.failing = False  # the last refresh failed: the next interval is jittered
         self.last_full = now()
+        self.moving_since: float | None = None  # since when something has been moving, without an act of ours
+        self.poll_every = self.policy.fast
 
     def next_delay(self, moving: bool) -> float:
-        base = self.policy.fast if moving else self.policy.slow
+        """Fast while something moves — for a minute (LONG_MOVING); then, each poll twice as far from the
+        last, up to the slow interval: a zone waiting for its validation (hours) is not read every 2 s
+        all day. An act of ours (`hurried`) makes it fast again."""
+        if not moving:
+            self.moving_since, self.poll_every = None, self.policy.fast
+            base = self.policy.slow
+        else:
+            now = self.now()
+            if self.moving_since is None:
+                self.moving_since = now
+            elif now - self.moving_since >= LONG_MOVING:
+                self.poll_every = min(self.policy.slow, self.poll_every * 2)
+            base = self.poll_every
         return base * (1 + JITTER * (2 * self.rng() - 1)) if self.failing else base
+
+    def hurried(self) -> None:
+        """An act of ours moved something: polled fast again."""
+        self.moving_since, self.poll_every = None, self.policy.fast
 
     def plan(self, moving: bool) -> Tick:
         if not moving or self.now() - self.last_full >= self.policy.slow:

@@ -9,6 +9,7 @@ from textual import events
 from textual.binding import Binding
 
 WRITES = ("create", "edit", "delete")  # the actions of writes, hidden in read-only mode
+STAGED = ("write", "undo")  # a list edited as staged changes: send them, undo one
 MARKS = ("mark", "mark_all")  # marks, for the acts on several rows: off in read-only mode where every such act writes
 
 
@@ -96,10 +97,12 @@ class ResourceKeys:
         return True
 
     def offers(self, what: str) -> bool:
-        """Whether the kind has a create, an edit, a delete or an import (read-only mode or not)."""
+        """Whether the kind has a create, an edit, a delete, an import or staged changes (read-only mode or not)."""
         kind = self.kind
         if what == "import_file":
             return kind.rows.file is not None and kind.rows.file.load is not None
+        if what in STAGED:
+            return kind.writing.batch is not None
         if what == "create":
             return kind.create is not None
         if what == "edit":
@@ -127,7 +130,7 @@ class ResourceKeys:
                 b
                 for b in self.BINDINGS
                 if isinstance(b, Binding)
-                and b.action.split("(")[0] in (*WRITES, *MARKS, "import_file")
+                and b.action.split("(")[0] in (*WRITES, *MARKS, *STAGED, "import_file")
                 and key in keys(b)
             ),
             None,

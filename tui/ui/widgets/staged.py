@@ -86,7 +86,7 @@ class Staging(Sending):
         self.sending = False  # a send is under way: the list stays until its answer is shown
 
     def columns(self, columns: tuple[Column, ...]) -> tuple[Column, ...]:
-        return (STAGED_COLUMN, *columns) if self.model.changes is not None else columns
+        return (STAGED_COLUMN, *columns) if self.staging else columns  # (read-only: nothing is staged)
 
     def _restage_one(self, key: str, before: Any) -> None:
         """Show one row as its staged change makes it (`before`: the row unstaged, None for a new

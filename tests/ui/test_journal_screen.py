@@ -58,6 +58,11 @@ async def test_changes_are_journalled_newest_first_copied_as_curl_and_a_busy_one
         await pilot.press("enter")
         again = await screen_named(pilot, app, "ResultScreen")
         assert again.confirm_label is None and "Retried at" in again.text  # offered once
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is journal, what="back in the journal")
+        await pilot.press("j", "enter")  # the power-off: accepted (202), as its body and its line say, not done
+        power = await screen_named(pilot, app, "ResultScreen")
+        assert power.title_text == "POST · ✓ accepted" and "accepted" in power.text
 
 
 async def test_a_retry_whose_answer_is_lost_looks_as_the_first_send_does():

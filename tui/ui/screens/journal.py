@@ -198,7 +198,8 @@ class JournalScreen(Screen[None]):
             if retry:
                 self.app.run_worker(self._retry(entry), group="mutate", exit_on_error=False)
 
-        title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {entry.outcome}"
+        said = "accepted" if entry.outcome == "done" and entry.status == 202 else entry.outcome  # (as its body says)
+        title = f"{entry.method} · {MARKS.get(entry.outcome, '?')} {said}"
         why_not = self._not_retried(entry) if entry.retryable else None
         retry = "Retry" if entry.retryable and not why_not else None
         first = "reads what is there first (done or gone since: not sent), then " if self._reads(entry) else ""

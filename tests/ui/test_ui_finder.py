@@ -191,3 +191,18 @@ async def test_a_resource_deleted_leaves_the_index_and_a_hit_gone_since_says_so(
         await wait_for(pilot, lambda: not app.finder.search("worker-batch-2"), what="out of the index")
         app.finder.jump(hit)  # a hit the palette showed before the delete
         await wait_for(pilot, lambda: notified(app, "worker-batch-2 is not in its list any more"), what="said")
+
+
+async def test_a_list_that_gave_its_rows_back_is_still_known_as_last_read(sandbox):
+    """Walk: once a list out of sight gave its rows back (memory), what points where said its rows
+    were not read: the list's empty table stood for what it had read."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        servers = await open_view(pilot, app, "instance.servers")
+        count = servers.table.loaded_count
+        await wait_for(pilot, lambda: app.finder.search("web-01"), what="the servers indexed")
+        await open_view(pilot, app, "instance.volumes")
+        assert servers.release() and servers.table.loaded_count == 0
+        held = {h.kind.id: h for h in app.finder.held()}
+        assert len(held["instance.servers"].rows) == count

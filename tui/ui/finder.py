@@ -80,11 +80,12 @@ class Finder:
         self.index.put(part_of(kind, scope, rows, parent, pause=_rest))  # one assignment: a search sees old or new
 
     def held(self) -> list[Held]:
-        """The rows of every list indexed: an open list's as its table holds them now, else as last read."""
+        """The rows of every list indexed: an open list's as its table holds them now, else as last read
+        (a list out of sight that gave its rows back: as last read)."""
         out = dict(self._read)
         for key, ref in list(self._views.items()):
             view = ref()
-            if view is not None and view.is_attached:
+            if view is not None and view.is_attached and view.model.released is None:
                 out[key] = Held(view.kind, view.scope, view.service.parent, list(view.table.resources()))
         return list(out.values())
 

@@ -76,3 +76,17 @@ async def test_the_pane_follows_the_filter_off_a_row_it_hides(sandbox):
             pilot, lambda: pane.shown_row is not None and pane.shown_row.name.startswith("web-0"), what="a shown row"
         )
         assert hidden.name != pane.shown_row.name and view.table.cursor_key == pane.shown_row.id
+
+
+def test_a_column_that_reads_what_a_detail_field_reads_is_said_once():
+    """Walk: a backend's pane said "Sticky: none" and "Sticky sessions: none", "Servers: 2" and then its
+    addresses: a list's column beside the detail's reading of the same value."""
+    from tui.products.lb.backends import BACKENDS
+    from tui.ui.widgets.detail_pane import _text_of
+
+    row = BACKENDS.row_maker("fr-par")(
+        {"id": "b1", "name": "web", "sticky_sessions": "none", "pool": ["10.0.2.21", "2001:db8::21"]}
+    )
+    lines = _text_of(BACKENDS, row).plain.splitlines()
+    assert "Sticky sessions: none" in lines and not [line for line in lines if line.startswith("Sticky:")]
+    assert [line for line in lines if line.startswith("Servers:")] == ["Servers: 10.0.2.21"]

@@ -273,6 +273,19 @@ async def test_all_zones_keeps_partial_results_and_names_the_failed_zone(sandbox
         await wait_for(pilot, lambda: any("nl-ams-1" in n.title for n in app.notes), what="notification")
 
 
+async def test_another_scope_keeps_the_cursor_and_the_marks_on_the_rows_it_lists_too(sandbox):
+    """Walk: `z` put the cursor on the first row, though the row under it is listed in every zone too."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("j", "j", "j", "space", "j")
+        marked, under = set(view.table.marked), view.table.cursor_key
+        assert len(marked) == 1 and under not in marked
+        view.set_scope("all")
+        await wait_for(pilot, lambda: not view.model.listing and view.table.loaded_count == 17, what="all zones")
+        assert view.table.cursor_key == under and view.table.marked == marked
+
+
 async def test_read_only_offers_nothing_that_mutates(sandbox):
     from helpers import demo_settings
 

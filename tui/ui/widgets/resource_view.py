@@ -80,6 +80,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         )
         self._detail_ref: Callable[[], Any] = lambda: None
         self._title = ""
+        self._kept: tuple[set[str], str | None] | None = None  # marks and cursor through a change of scope
 
     def compose(self) -> ComposeResult:
         yield self.table
@@ -163,10 +164,13 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             self.refresher.fire()
 
     def _put_back(self) -> None:
-        """After the listing that follows a release: the marks and the cursor where they were."""
-        if self.model.released is None:
+        """After the listing that follows a release or a change of scope: the marks and the cursor where
+        they were, on the rows listed again."""
+        kept, self._kept = self.model.released or self._kept, None
+        self.model.released = None
+        if kept is None:
             return
-        (marked, cursor), self.model.released = self.model.released, None
+        marked, cursor = kept
         table = self.table
         for key in marked:
             if table.get(key) is not None:
@@ -179,6 +183,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         if scope == self.scope:
             return
         self.scope = scope
+        self._kept = (set(self.table.marked), self.table.cursor_key)  # where the rows are listed again too
         self.model.set_scope(scope)
         self._set_columns()
         self.reload()

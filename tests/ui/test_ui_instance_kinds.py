@@ -49,8 +49,10 @@ async def test_volumes_create_edit_attach_detach_delete(sandbox, clock):
         edit.query_one("#f-size_gb").value = "80"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: vol["size"] == 80 * GB, what="grown")
+        # resizing: read again at once and polled until it settles, as after a create (walk: it waited 30 s)
+        await wait_for(pilot, lambda: ("GET", f"{Z}/volumes/{vol['id']}") in sandbox.requests, what="followed")
         clock.advance(5)  # resizing → available
-        await pilot.press("r")
+        view.refresher.fire()  # (the poll's timer)
         await wait_for(pilot, lambda: next(r for r in view.table.resources() if r.name == "logs").state == "available")
 
         await action(pilot, app, "Attach to a server…")

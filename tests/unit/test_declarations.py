@@ -364,3 +364,22 @@ async def test_a_stop_or_reboot_during_an_install_says_it_may_leave_it_unfinishe
         said = next(a for a in SERVERS.actions if a.name == name).confirm.get()
         assert "install is under way (installing)" in await said(None, "fr-par-1", busy)
         assert await said(None, "fr-par-1", done) == ""
+
+
+def test_every_state_a_kind_polls_as_moving_reads_as_busy():
+    """Walk: a volume `○ resizing` (the mark of a state at rest) though its list polled it as moving."""
+    from tui.products.format import COMMON
+    from tui.products.manifest import every_kind
+
+    resting = [
+        (kind.id, state)
+        for kind in every_kind()
+        for f in kind.fields
+        if f.has("state")
+        for state in kind.transitional
+        if (f.tones or COMMON).of(state) == "other"
+    ]
+    assert resting == []
+    volumes = next(k for k in every_kind() if k.id == "instance.volumes")
+    state = next(c for c in volumes.columns if c.key == "state")
+    assert str(state.value(volumes.row_maker("fr-par-1")({"id": "v", "state": "resizing"}))) == "◐ resizing"

@@ -218,6 +218,10 @@ class ResourceKind:
             object.__setattr__(self, "list_key", self.collection.rsplit("/", 1)[-1].replace("-", "_"))
         if self.item_key is ONE_OF_COLLECTION:
             object.__setattr__(self, "item_key", one_of(self.list_key or ""))
+        if self.fields and self.transitional:  # a state it polls reads as busy (◐), whatever the product's tones say
+            from .declared import busy_while
+
+            object.__setattr__(self, "fields", busy_while(self.fields, self.transitional))
         if self.fields:
             from .declared import columns_of, details_of
 

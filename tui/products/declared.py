@@ -262,6 +262,19 @@ def _as_text(role: str, value: Any, empty: str, detail: bool = False) -> str:
     return str(value)
 
 
+def busy_while(fields: tuple[Field, ...], transitional: frozenset[str]) -> tuple[Field, ...]:
+    """The state fields' tones with each state the kind polls as moving read as busy (◐ resizing): a
+    product's tones named some, and the others read as "other" (○) though the list polled them."""
+    from ..records import replace
+
+    out = []
+    for f in fields:
+        tones = f.tones or COMMON
+        missing = {s for s in transitional if tones.of(s) == "other"} if f.has("state") else set()
+        out.append(replace(f, tones=Tones(busy=missing, base=tones)) if missing else f)
+    return tuple(out)
+
+
 def columns_of(fields: tuple[Field, ...], keys: tuple[str, ...]) -> tuple[Column, ...]:
     """The columns a kind lists, in the order `keys` names them (each a field's key)."""
     by_key = {f.key: f for f in fields if f.width is not None}  # a detail's own reading may share the key

@@ -272,6 +272,8 @@ class Writes(Deletes):
                 )
             elif result:
                 self.model.put([result[0]])
+                if self.kind.is_transitional(result[0]):  # a volume resizing: read again and polled until it settles
+                    self.host.follow(result[0])
                 self.host.refresh_detail()
                 self.host.app.notify(said[0] if said else f"Saved {result[0].name}", timeout=6 if said else 4)
 

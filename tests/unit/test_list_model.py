@@ -177,6 +177,9 @@ async def test_the_next_tick_reads_what_moves_then_what_changed_then_everything(
     assert model.plan(in_sight=True) == "poll"
     times[0] += model.planner.policy.slow
     assert model.plan(in_sight=True) == "refresh"  # the slow interval came: what changed, the moving too
+    times[0] += model.planner.policy.whole
+    assert model.plan(in_sight=True) == "list"  # every row again now and then: a change without its mark is seen
+    model.planner.listed()
     model.failed = {ZONE: object()}  # type: ignore[dict-item]
     model.moving.clear()
     assert model.plan(in_sight=True) == "list"  # a probe cannot say what a failed listing missed

@@ -224,6 +224,7 @@ class ListModel:
             self.listing = False
         self.totals, self.failed = totals, failed
         self._stamp(not failed)
+        self.planner.listed()
         return Change(rows=rows, gone=gone, whole=True, failed=failed)
 
     async def refresh(self) -> Change | None:
@@ -263,8 +264,8 @@ class ListModel:
     # ---- what to read next ------------------------------------------------------------------------
     def plan(self, in_sight: bool) -> Read:
         """What the next tick reads: out of sight, only the rows moving (a poll, maybe of none); in
-        sight, a poll of those moving between slow ticks, else what changed (a kind with a probe), else
-        every row."""
+        sight, a poll of those moving between slow ticks, else what changed (a kind with a probe, but
+        every row once `RefreshPolicy.whole` has passed), else every row."""
         moving, by_id = bool(self.moving), self.kind.reading.fetch_detail
         if not in_sight:
             return "poll"
@@ -272,7 +273,12 @@ class ListModel:
             return "poll"
         if moving and not by_id:  # no GET by id: moving rows are seen by listing again
             return "list"
-        if self.kind.reading.probe is not None and not self.failed and not self.listing:
+        if (
+            self.kind.reading.probe is not None
+            and not self.failed
+            and not self.listing
+            and not self.planner.whole_due()
+        ):
             return "refresh"
         return "list"
 

@@ -27,6 +27,7 @@ class RefreshPolicy:
     slow: float = 30.0  # seconds between full re-lists
     paused: float = 1.0  # re-check interval while a modal is up or the view hidden (no requests)
     max_polls: int = 20  # GETs by id per tick at most
+    whole: float = 600.0  # seconds between full re-lists of a list otherwise asked only what changed (a probe)
 
 
 class RefreshPlanner:
@@ -41,6 +42,7 @@ class RefreshPlanner:
         self.rng = rng
         self.failing = False  # the last refresh failed: the next interval is jittered
         self.last_full = now()
+        self.last_whole = now()  # the last listing of every row (a probe's refresh is not one)
         self.moving_since: float | None = None  # since when something has been moving, without an act of ours
         self.poll_every = self.policy.fast
 
@@ -71,6 +73,14 @@ class RefreshPlanner:
 
     def full_done(self) -> None:
         self.last_full = self.now()
+
+    def listed(self) -> None:
+        self.last_whole = self.now()
+
+    def whole_due(self) -> bool:
+        """Whether a list asked only what changed is read whole again: a row changed without its mark of
+        change (a value an answer garbled, a field the platform derives) is not left wrong all day."""
+        return self.now() - self.last_whole >= self.policy.whole
 
     def succeeded(self) -> None:
         self.failing = False

@@ -104,9 +104,18 @@ async def test_debug_log_never_contains_the_secret(make_client, sandbox, caplog)
 async def test_rate_limit_exhausted_raises_rate_limited(make_client, sandbox):
     sandbox.inject(429, SERVERS)
     client = make_client(retry=RetryPolicy(deadline=60, max_attempts=3))
-    with pytest.raises(RateLimited):
+    with pytest.raises(RateLimited) as caught:
         await client.get(SERVERS)
-    assert client.stats.rate_limited == 3
+    assert client.stats.rate_limited == 3 and "retries reads" in caught.value.hint
+
+
+async def test_a_change_refused_with_429_says_it_was_not_sent_again(make_client, sandbox):
+    """Walk: a power-off refused with 429 said reads are retried: an operator waited for a retry that never came."""
+    sandbox.inject(429, "/action", method="POST")
+    client = make_client(retry=RetryPolicy(deadline=60, max_attempts=3))
+    with pytest.raises(RateLimited) as caught:
+        await client.send_json("POST", f"{SERVERS}/x/action", {"action": "poweroff"})
+    assert caught.value.method == "POST" and "not sent again" in caught.value.hint and "J retries" in caught.value.hint
 
 
 async def test_a_pooled_connection_finds_its_socket_once_and_still_sees_the_server_close_it():

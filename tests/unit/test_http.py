@@ -146,6 +146,7 @@ async def test_redirects_are_followed_only_for_a_read_to_the_same_origin() -> No
         with pytest.raises(Redirected, match="302 the API redirected to https://elsewhere.example/login") as caught:
             await c.get_json("/away")
         assert caught.value.location == "https://elsewhere.example/login"
+        assert "try again" in caught.value.hint  # walk: one redirect among good answers is not a wrong URL
         with pytest.raises(Redirected, match="307 .*a POST is never re-sent after a redirect"):
             await c.send_json("POST", "/post", {})
         assert not any(r.startswith(b"POST /post2") for r in srv.requests)

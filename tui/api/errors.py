@@ -205,7 +205,10 @@ class Redirected(ApiError):
 
     @property
     def hint(self) -> str:
-        return "The API URL is probably wrong (or a proxy sits in between): use the address the API answers on."
+        return (
+            "Not followed (the key goes only to the profile's own addresses). Once, a proxy or the platform's "
+            "front may have answered so: try again; every time, the API URL is not the one it answers on."
+        )
 
 
 class BadBody(ApiError):

@@ -116,7 +116,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             self.call_after_refresh(self.focus_table)
 
     def refreshed_at(self) -> float | None:
-        """When its rows were last read whole and well (wall time), for the status bar."""
+        """When its rows were last read well (a listing, a probe or a poll; wall time), for the status bar."""
         return self.model.last_refresh
 
     # ---- title --------------------------------------------------------------------------------

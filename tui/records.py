@@ -15,7 +15,7 @@ skipped); nothing is checked against the types.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
 _NO_DEFAULT = dataclasses.MISSING
@@ -34,6 +34,15 @@ class _Factory:
         return f"<factory {getattr(self.make, '__name__', self.make)}>"
 
 
+@overload
+def record(cls: type[T], /) -> type[T]: ...
+
+
+@overload
+def record(*, frozen: bool = False, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
+
+
+@dataclass_transform(field_specifiers=(dataclasses.field,))  # type checkers read a record as a dataclass
 def record(cls: type[T] | None = None, *, frozen: bool = False, eq: bool = True) -> Any:
     """`@record`, `@record(frozen=True)`, `@record(frozen=True, eq=False)`: as `@dataclass`."""
 

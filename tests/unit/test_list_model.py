@@ -89,14 +89,14 @@ async def delete_elsewhere(sandbox: Sandbox, server: str) -> None:
 async def test_a_listing_stores_each_page_as_it_comes_and_ends_holding_exactly_what_it_read(world):
     sandbox, model, clock = world
     pages: list[Change] = []
-    await model.list(pages.append)
+    await model.list_all(pages.append)
     assert model.rows.keys() == servers(sandbox).keys() and len(model.rows) == 250
     assert pages[0].rows == [] and [len(p.rows) for p in pages[1:]] == [100, 100, 50]  # under way, then each page
     assert model.totals == {ZONE: 250} and not model.listing and model.last_refresh == clock.now
     gone = next(iter(servers(sandbox)))
     await delete_elsewhere(sandbox, gone)
     clock.now += 30
-    change = await model.list()
+    change = await model.list_all()
     assert change.whole and change.gone == [gone] and gone not in model.rows and model.last_refresh == clock.now
     assert list(model.shown.rows) == list(model.rows)  # the view was told every change, in the list's order
 
@@ -104,19 +104,19 @@ async def test_a_listing_stores_each_page_as_it_comes_and_ends_holding_exactly_w
 async def test_a_zone_that_fails_keeps_its_rows_and_is_named(world):
     sandbox, model, clock = world
     model.set_scope(ALL)
-    await model.list()
+    await model.list_all()
     held = {k for k, r in model.rows.items() if model.kind.scope_of(r) == ZONE}
     assert len(held) == 250 and model.rows.keys() == held  # the other zones have none
     sandbox.inject(503, f"/zones/{ZONE}/servers")
     clock.now += 30
-    change = await model.list()
+    change = await model.list_all()
     assert set(change.failed) == {ZONE} and set(model.failed) == {ZONE}
     assert held <= model.rows.keys() and model.last_attempt == clock.now and model.last_refresh == clock.now - 30
 
 
 async def test_a_row_followed_while_a_listing_runs_keeps_the_copy_read_after_the_act(world):
     sandbox, model, clock = world
-    await model.list()
+    await model.list_all()
     target = list(model.rows)[-1]  # on the last page: the act's answer comes before the listing's copy
     ours = model.kind.row_maker(ZONE)({**model.rows[target].data, "state": "stopping"})
 
@@ -125,7 +125,7 @@ async def test_a_row_followed_while_a_listing_runs_keeps_the_copy_read_after_the
             model.put([ours])
             model.follow(ours)
 
-    await model.list(during)
+    await model.list_all(during)
     assert model.rows[target] is ours and target in model.moving  # not the listing's "running", read before
 
 
@@ -133,7 +133,7 @@ async def test_what_moves_is_polled_until_it_settles_and_a_row_gone_leaves_the_c
     sandbox, model, clock = world
     moving, deleted = list(servers(sandbox))[:2]
     servers(sandbox)[moving]["state"] = "starting"
-    await model.list()
+    await model.list_all()
     assert model.moving == {moving} and [r.id for r in model.moving_rows()] == [moving]
     servers(sandbox)[moving]["state"] = "running"
     del servers(sandbox)[deleted]
@@ -147,7 +147,7 @@ async def test_what_moves_is_polled_until_it_settles_and_a_row_gone_leaves_the_c
 
 async def test_a_refresh_stores_what_changed_elsewhere_and_a_failed_one_keeps_the_rows(world):
     sandbox, model, clock = world
-    await model.list()
+    await model.list_all()
     changed, deleted = list(servers(sandbox))[7], list(servers(sandbox))[123]
     sandbox.clock.advance(60)
     async with httpx.AsyncClient(
@@ -187,7 +187,7 @@ async def test_the_next_tick_reads_what_moves_then_what_changed_then_everything(
 
 async def test_rows_are_given_back_only_when_nothing_would_be_lost(world):
     sandbox, model, clock = world
-    await model.list()
+    await model.list_all()
     model.moving.add(next(iter(model.rows)))
     assert not model.releasable()  # a row followed after an act
     model.moving.clear()

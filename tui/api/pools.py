@@ -25,14 +25,14 @@ PER_POOL = 8  # connections in each pool: its bookkeeping per request stays smal
 def spread(connections: int, **transport: Any) -> "httpx.AsyncBaseTransport":
     """A transport of `connections` connections in pools of PER_POOL, each made with `transport` (httpx's
     `AsyncHTTPTransport` arguments: verify, trust_env…; its `limits` are set here)."""
-    httpx = import_httpx()
+    hx = import_httpx()  # (imported in a thread, off the start path)
     pools = max(1, -(-connections // PER_POOL))
     each = -(-connections // pools)
-    limits = httpx.Limits(max_connections=each, max_keepalive_connections=each, keepalive_expiry=transport.pop("keep"))
+    limits = hx.Limits(max_connections=each, max_keepalive_connections=each, keepalive_expiry=transport.pop("keep"))
 
-    class Spread(httpx.AsyncBaseTransport):
+    class Spread(hx.AsyncBaseTransport):
         def __init__(self) -> None:
-            self.pools = [httpx.AsyncHTTPTransport(limits=limits, **transport) for _ in range(pools)]
+            self.pools = [hx.AsyncHTTPTransport(limits=limits, **transport) for _ in range(pools)]
             self.busy = [0] * pools
 
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:

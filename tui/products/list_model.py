@@ -174,7 +174,7 @@ class ListModel:
         if ok:
             self.last_refresh = self.last_attempt
 
-    async def list(self, each: Callable[[Change], None] | None = None) -> Change:
+    async def list_all(self, each: Callable[[Change], None] | None = None) -> Change:
         """Every row again, each page stored as it arrives (`each` told of it, and once before the
         first). Rows of scopes that failed are kept: partial results stay. A row followed after this
         listing began keeps our copy: the listing's was read before the act (a stale "ready" put back

@@ -225,7 +225,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         try:
             self.update_title()
             with collector.paused():  # rows and pages hold no cycles; see collector.py
-                change = await self.model.list(page)
+                change = await self.model.list_all(page)
         except Exception as err:  # a bug, not an API failure: say so, keep the rows, keep refreshing
             if not self.is_attached or not self.table.is_attached:  # the console closing: nothing to say
                 return

@@ -22,30 +22,44 @@ if TYPE_CHECKING:
 PER_POOL = 8  # connections in each pool: its bookkeeping per request stays small
 
 
-def spread(connections: int, **transport: Any) -> "httpx.AsyncBaseTransport":
+class Spread:
+    """A transport as httpx uses one (a mount): each request on the pool with the fewest in flight. Not an
+    `httpx.AsyncBaseTransport` subclass, which would import httpx with this module, on the start path;
+    httpx asks a transport for nothing more than these four methods."""
+
+    def __init__(self, pools: list[Any]) -> None:
+        self.pools = pools
+        self.busy = [0] * len(pools)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        busy = self.busy
+        at = busy.index(min(busy))
+        busy[at] += 1
+        try:
+            response: httpx.Response = await self.pools[at].handle_async_request(request)
+            return response
+        finally:
+            busy[at] -= 1
+
+    async def aclose(self) -> None:
+        for pool in self.pools:
+            await pool.aclose()
+
+    async def __aenter__(self) -> "Spread":
+        for pool in self.pools:
+            await pool.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for pool in self.pools:
+            await pool.__aexit__(*exc)
+
+
+def spread(connections: int, **transport: Any) -> Spread:
     """A transport of `connections` connections in pools of PER_POOL, each made with `transport` (httpx's
-    `AsyncHTTPTransport` arguments: verify, trust_env…; its `limits` are set here)."""
-    hx = import_httpx()  # (imported in a thread, off the start path)
+    `AsyncHTTPTransport` arguments: verify, trust_env…, and `keep`, the seconds an idle one is kept)."""
+    hx = import_httpx()  # (in the thread that makes the client, off the start path)
     pools = max(1, -(-connections // PER_POOL))
     each = -(-connections // pools)
     limits = hx.Limits(max_connections=each, max_keepalive_connections=each, keepalive_expiry=transport.pop("keep"))
-
-    class Spread(hx.AsyncBaseTransport):
-        def __init__(self) -> None:
-            self.pools = [hx.AsyncHTTPTransport(limits=limits, **transport) for _ in range(pools)]
-            self.busy = [0] * pools
-
-        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-            busy = self.busy
-            at = busy.index(min(busy))
-            busy[at] += 1
-            try:
-                return await self.pools[at].handle_async_request(request)
-            finally:
-                busy[at] -= 1
-
-        async def aclose(self) -> None:
-            for pool in self.pools:
-                await pool.aclose()
-
-    return Spread()
+    return Spread([hx.AsyncHTTPTransport(limits=limits, **transport) for _ in range(pools)])

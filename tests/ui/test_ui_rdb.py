@@ -243,9 +243,12 @@ async def test_read_only_sends_nothing_but_gets(sandbox, clock):
         grid = await screen_named(pilot, app, "MatrixScreen")
         keys = text_of(grid.query_one("#matrix-keys"))
         assert "read-only mode" in keys and "esc closes" in keys and "ctrl+s" not in keys  # says so, offers no save
+        assert keys.count("not changed") == 1  # (it said "shown, not changed: … shown, not changed")
+        offered = {b.binding.action for b in grid.active_bindings.values() if b.binding.show}
+        assert not offered & {"cycle(1)", "save"}, offered  # the key bar offers neither (walk: "^s Save")
         before = grid.changes()
         await pilot.press("space", "ctrl+s")
-        assert grid.changes() == before == {}
+        assert grid.changes() == before == {} and app.screen is grid
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="grid closed")
         await action(pilot, app, "Log files: sizes, purge…")  # the sizes are shown; purge is not offered

@@ -72,16 +72,11 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
                 yield Static(self.describe, id="matrix-note", markup=False)
             yield DataTable(id="matrix", cursor_type="cell", zebra_stripes=False)
             yield Static("", id="matrix-status", markup=False)
-            if self.columns and all(c in self.locked for c in self.columns):  # read-only, or nothing managed
-                keys = (
-                    "shown, not changed: "
-                    + (
-                        next(iter(set(self.locked.values())))
-                        if len(set(self.locked.values())) == 1
-                        else "see each column"
-                    )
-                    + " · esc closes"
+            if self._shown_only():
+                why = (
+                    next(iter(set(self.locked.values()))) if len(set(self.locked.values())) == 1 else "see each column"
                 )
+                keys = ("" if "not changed" in why else "shown, not changed: ") + why + " · esc closes"
             else:
                 keys = "space cycles " + " → ".join(self.choices) + " · ctrl+s save · esc cancel"
             yield Static(keys, id="matrix-keys", markup=False)
@@ -89,6 +84,16 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
     @property
     def table(self) -> DataTable:
         return self.query_one("#matrix", DataTable)
+
+    def _shown_only(self) -> bool:
+        """Every column locked (read-only mode, or nothing managed): nothing here changes."""
+        return bool(self.columns) and all(c in self.locked for c in self.columns)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Shown only: the keys that change a cell or save are not offered (the key bar had `^s Save`)."""
+        if action in ("cycle", "save") and self._shown_only():
+            return False
+        return True
 
     def on_mount(self) -> None:
         table = self.table

@@ -42,7 +42,10 @@ async def test_five_servers_stopped_at_once_one_refused_before_and_one_by_the_ap
         said = lines(dialog)
         assert f"– {stopped.name}" in said[0] and "not while stopped" in said[0]  # first, before anything is sent
         assert app.focused.id == "cancel" and not actions_sent(sandbox, {r.id for r in rows})
+        escape = lambda: {b.binding.description for b in dialog.active_bindings.values() if b.binding.key == "escape"}  # noqa: E731
+        assert escape() == {"Cancel"}
         await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: escape() == {"Close"}, what="esc reads Close once sent (its button does)")
         await wait_for(pilot, lambda: len(dialog.outcomes) == 4, what="an outcome per server")
         by_name = {line.split()[1]: line for line in lines(dialog)}
         assert by_name[refusing.name].startswith("✗") and "403" in by_name[refusing.name]

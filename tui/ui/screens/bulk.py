@@ -41,7 +41,8 @@ class BulkScreen(ModalScreen[None]):
     CSS_PATH = styles.DIALOGS
     TYPE_AHEAD = True
     BINDINGS = [
-        Binding("escape", "close", "Cancel", id="close"),
+        Binding("escape", "close('cancel')", "Cancel", id="close"),  # before the answer
+        Binding("escape", "close('close')", "Close", id="close_sent"),  # once confirmed: what came of it stays
         Binding("x", "stop", "Stop the rest", show=False, id="stop"),
         *scrolling("scroll_rows", 8),  # the list scrolls whatever has the focus (Cancel or Close has it)
     ]
@@ -137,6 +138,7 @@ class BulkScreen(ModalScreen[None]):
             label.display = False
         close = self.query_one("#close", Button)
         close.display = True
+        self.refresh_bindings()  # esc reads Close now
         close.focus()
         self.query_one("#bulk-hint", Static).update(
             "x stops what is not sent yet · esc closes (the rest is still sent)"
@@ -187,7 +189,13 @@ class BulkScreen(ModalScreen[None]):
         if not self.answer.done():  # closed by anything else (the app quitting): nothing is sent
             self.answer.set_result(False)
 
-    def action_close(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """esc reads Cancel until the act is confirmed, Close after (the dialog's own button does)."""
+        if action == "close" and parameters:
+            return (parameters[0] == "close") == self.answer.done()
+        return True
+
+    def action_close(self, _when: str = "") -> None:
         if not self.answer.done():
             self.answer.set_result(False)
         self.dismiss(None)

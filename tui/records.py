@@ -96,7 +96,9 @@ def _make(cls: type[T], frozen: bool, eq: bool) -> type[T]:
         defaults.pop(name, None)
         defaults[name] = default
     names = tuple(defaults)
-    params, body, scope = [], [], {"_Factory": _Factory}
+    params: list[str] = []
+    body: list[str] = []
+    scope: dict[str, Any] = {"_Factory": _Factory}
     seen_default = False
     for i, name in enumerate(names):
         default = defaults[name]
@@ -123,23 +125,26 @@ def _make(cls: type[T], frozen: bool, eq: bool) -> type[T]:
             exec(compile(source, f"<record {cls.__qualname__}>", "exec"), scope)
             init = scope["__init__"]
             init.__qualname__ = f"{cls.__qualname__}.__init__"
-            cls.__init__ = init  # type: ignore[misc]
+            setattr(cls, "__init__", init)
         init(self, *args, **kwargs)
 
     first_init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = first_init  # type: ignore[misc]
-    cls.__record_fields__ = names  # type: ignore[attr-defined]
-    cls.__record_defaults__ = defaults  # type: ignore[attr-defined]
-    cls.__match_args__ = names  # type: ignore[attr-defined]
+    # (set by name: a type checker reads these classes as dataclasses, whose methods are not assigned)
+    setattr(cls, "__init__", first_init)
+    setattr(cls, "__record_fields__", names)
+    setattr(cls, "__record_defaults__", defaults)
+    setattr(cls, "__match_args__", names)
     if "__repr__" not in cls.__dict__:
-        cls.__repr__ = _repr  # type: ignore[method-assign]
+        setattr(cls, "__repr__", _repr)
     if eq:
         if "__eq__" not in cls.__dict__:
-            cls.__eq__ = _eq  # type: ignore[method-assign]
+            setattr(cls, "__eq__", _eq)
         if "__hash__" not in cls.__dict__ or cls.__dict__["__hash__"] is None:
-            cls.__hash__ = _hash if frozen else None  # type: ignore[assignment,method-assign]
+            setattr(cls, "__hash__", _hash if frozen else None)
     if frozen:
-        cls.__setattr__, cls.__delattr__ = _frozen(cls)  # type: ignore[method-assign]
+        frozen_set, frozen_del = _frozen(cls)
+        setattr(cls, "__setattr__", frozen_set)
+        setattr(cls, "__delattr__", frozen_del)
     return cls
 
 

@@ -150,6 +150,7 @@ class ApiClient:
         import httpx
 
         self._spent = httpx.ByteStream(b"")
+        assert self._http is not None
         return self._http
 
     def set_secret(self, secret_key: Any) -> None:

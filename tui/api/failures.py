@@ -125,7 +125,7 @@ def transport_failure(
         return Retry(ConfigError(0, f"cannot send to {where}: {short(exc)}", method=method, url=path), False)
     if not isinstance(exc, (httpx.TransportError, OSError)):
         raise exc  # a bug: the caller reports it as one
-    kind = {
+    kinds: dict[type[BaseException], str] = {
         httpx.ConnectError: "cannot connect to",
         httpx.ConnectTimeout: "timed out connecting to",
         httpx.ReadTimeout: "timed out waiting for",
@@ -133,7 +133,8 @@ def transport_failure(
         httpx.PoolTimeout: "no free connection to",
         httpx.RemoteProtocolError: "the connection broke with",
         httpx.ReadError: "the connection broke with",
-    }.get(type(exc), "network error talking to")
+    }
+    kind = kinds.get(type(exc), "network error talking to")
     if (changes if changes is not None else method != "GET") and not never_sent:
         return Retry(
             OutcomeUnknown(0, f"{kind} {where} after sending — it may have been applied", method=method, url=path),

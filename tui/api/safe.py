@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, Callable
 
+_loads: Callable[[str | bytes], Any]
 try:
     from orjson import loads as _loads
 except ImportError:  # a platform without an orjson wheel still works, only slower

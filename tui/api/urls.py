@@ -28,7 +28,8 @@ def proxy_for(url: str) -> str | None:
     if not proxies:
         return None
     host = urlsplit(url).hostname or ""
-    if urllib.request.proxy_bypass_environment(host, proxies):
+    bypass = getattr(urllib.request, "proxy_bypass_environment")  # (in the module, not in its type stubs)
+    if bypass(host, proxies):
         return None
     scheme = urlsplit(url).scheme
     return proxies.get(scheme) or proxies.get("all")

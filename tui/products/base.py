@@ -279,7 +279,7 @@ class ResourceKind:
                 shared.share(slim)
             if summarize is not None or moving is not None:
                 derive_fields(slim, data, summarize, moving)
-            if fill_scope is not None and not slim.get(where):
+            if fill_scope is not None and where is not None and not slim.get(where):
                 slim[where] = fill_scope
             row = Row(slim, state_field, id_field)
             if scoped_ids:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ipaddress
 
 from typing import Any, Callable, Iterator, Literal
+from rich.text import Text
 
 from ..records import record
 from .format import COMMON, Tones, human_bytes
@@ -33,7 +34,7 @@ _OWN = object()  # a value a column and the detail each show their own way
 class Column:
     key: str
     title: str
-    value: Callable[[Any], str]
+    value: Callable[[Any], str | Text]  # a cell's text: a Rich Text whose overall style is drawn (a state)
     width: int | None = None  # fixed width keeps rendering cheap; None = measured
     sort_key: Callable[[Any], Any] | None = None
     field: "Field | None" = None  # the declared field it shows, when it is one
@@ -243,7 +244,7 @@ def _flat(values: list[Any]) -> list[Any]:
     return out
 
 
-def _as_text(role: str, value: Any, empty: str, detail: bool = False) -> str:
+def _as_text(role: str | tuple[str, ...], value: Any, empty: str, detail: bool = False) -> str:
     if role == "count" and isinstance(value, list):
         return str(len(value))
     if value is None or value == [] or value == {}:

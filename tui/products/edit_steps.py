@@ -15,6 +15,7 @@ No Textual and no pydantic here: the console's edit form calls `send_steps`.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from ..records import record
@@ -89,9 +90,7 @@ async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -
         try:
             await service.run(step.call, scope, row, body)
         except OutcomeUnknown as err:  # may have been applied: read it again and compare what this part sends
-            found = await outcome.read_back(
-                err, service, scope, row.id, lambda now, step=step, body=body: _holds(spec, step, body, now)
-            )
+            found = await outcome.read_back(err, service, scope, row.id, partial(_holds, spec, step, body))
             if not found.applied:
                 raise PartlyApplied(err, step.what, applied, [s.what for s, _ in todo[n + 1 :]], found.says) from None
             lost.append(f"{step.what}: the answer was lost ({err.summary}); looked again: {found.says}")

@@ -27,6 +27,7 @@ class Options:
     """A group of options: each given one is set, the others keep the class's default."""
 
     names: ClassVar[tuple[str, ...]] = ()
+    given: frozenset[str]  # the options given (set once, in __init__)
 
     def __init__(self, **given: Any) -> None:
         unknown = sorted(given.keys() - set(self.names))
@@ -37,7 +38,7 @@ class Options:
         self.__dict__["given"] = frozenset(given)
 
     def __init_subclass__(cls) -> None:
-        cls.names = tuple(n for n in cls.__annotations__ if n != "names")
+        cls.names = tuple(n for n in cls.__annotations__ if n not in ("names", "given"))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only")

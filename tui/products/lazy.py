@@ -30,4 +30,4 @@ class Lazy(Generic[T]):
         if self._value is None:
             module, _, attr = self.target.partition(":")
             self._value = getattr(importlib.import_module(module), attr)
-        return self._value  # type: ignore[return-value]
+        return self._value

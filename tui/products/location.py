@@ -187,7 +187,7 @@ def fill(template: str, values: Mapping[str, Any]) -> str:
         raise ValueError(f"path template {template!r} needs {missing}") from None
 
 
-class _Strict(dict):  # type: ignore[type-arg]
+class _Strict(dict):
     def __init__(self, values: Mapping[str, Any]) -> None:
         super().__init__({k: segment(v) for k, v in values.items() if v is not None})
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import inspect
 from types import SimpleNamespace
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, cast
 
 from .base import Choices, Lazy, Row
 from .location import Call
@@ -66,7 +66,7 @@ class Shape:
         object.__setattr__(self, name, value)
 
 
-class _Fields(dict):  # type: ignore[type-arg]
+class _Fields(dict):
     """Template values: the row's fields as text, its name and id, and the parent's name."""
 
     def __init__(self, row: Row, ui: Any, extra: dict[str, Any]) -> None:
@@ -106,7 +106,7 @@ class ShowValue(Shape):
 
         parent = getattr(ui.service(), "parent", None)
 
-        def made(template: "str | Callable[[Row, Any], str]") -> str:
+        def made(template: "str | Callable[..., str]") -> str:
             if not callable(template):
                 return fill_text(template, row, ui)
             if "origins" in inspect.signature(template).parameters:  # it may name where the secret key goes
@@ -115,7 +115,7 @@ class ShowValue(Shape):
 
         title = fill_text(self.title, row, ui)
         try:
-            extra = {"copy_text": made(self.copy)} if self.copy else {}
+            extra: dict[str, Any] = {"copy_text": made(self.copy)} if self.copy else {}
             text = made(self.text)
         except CommandRefused as err:  # a value the command cannot hold safely: said, nothing to copy
             await ui.dialog("result", title=title, text=refusal(err), copy=False)
@@ -186,7 +186,7 @@ class ShowAnswer(Shape):
         if not self.secret:
             await ui.dialog("result", title=title, text=text)
             return
-        value, once = answer.get(self.secret), ()
+        value, once = answer.get(self.secret), cast(tuple[str, ...], ())
         if value is None:  # a kind's secret field is kept aside from every answer, to be given once: here
             value = ui.service().take_secrets(row.id).get(self.secret)
             once = (self.secret,)  # closing before it was copied asks first
@@ -201,7 +201,7 @@ class ShowAnswer(Shape):
         )
 
 
-class _Answer(dict):  # type: ignore[type-arg]
+class _Answer(dict):
     def __missing__(self, key: str) -> str:
         return ""
 

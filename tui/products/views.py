@@ -110,9 +110,9 @@ class ChatSpec(Shape):
     models: str = "/models"
     completions: str = "/chat/completions"
     gauges: tuple[Gauge, ...] = ()
-    model_ids: Callable[[dict[str, Any]], list[str]] = staticmethod(openai_models)  # type: ignore[assignment]
-    body: ChatBody = staticmethod(openai_body)  # type: ignore[assignment]
-    chunk: Callable[[str], Chunk] = staticmethod(openai_chunk)  # type: ignore[assignment]
+    model_ids: Callable[[dict[str, Any]], list[str]] = staticmethod(openai_models)
+    body: ChatBody = staticmethod(openai_body)
+    chunk: Callable[[str], Chunk] = staticmethod(openai_chunk)
     system: str = ""  # the system prompt a conversation starts with
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import pytest
 from pydantic import SecretStr, ValidationError
 
@@ -61,11 +63,11 @@ def test_a_create_sends_the_forms_named_values_and_the_project_under_the_apis_na
 
 
 def test_a_form_field_in_one_line_keeps_its_rules_for_pydantic_and_its_hints_for_the_form():
-    from tui.products.vocabulary import Form, labelled
+    from tui.products.vocabulary import Form, label
 
     class Named(Form):
-        name: labelled("Name", max_length=3, placeholder="e.g. web")
-        count: labelled("Nodes", int, ge=1) = 1
+        name: Annotated[str, label("Name", max_length=3, placeholder="e.g. web")]
+        count: Annotated[int, label("Nodes", ge=1)] = 1
 
     field = Named.model_fields["name"]
     assert field.json_schema_extra == {"label": "Name", "placeholder": "e.g. web"}

@@ -27,13 +27,13 @@ class Form(BaseModel):
 RULES = frozenset({"min_length", "max_length", "pattern", "ge", "le", "gt", "lt", "validate_default"})
 
 
-def labelled(label: str, kind: Any = str, **given: Any) -> Any:
-    """A form field in one line: its type (text by default), its label, its rules as pydantic takes
-    them (lengths, pattern, bounds) and its hints as the form shows them (placeholder, widget, rule,
-    hint): `name: labelled("Name", max_length=63, placeholder="e.g. web") = ""`."""
+def label(text: str, **given: Any) -> Any:
+    """A form field's label, rules and hints in one line, inside its type: its rules as pydantic takes them
+    (lengths, pattern, bounds) and its hints as the form shows them (placeholder, widget, rule, hint):
+    `name: Annotated[str, label("Name", max_length=63, placeholder="e.g. web")] = ""`."""
     rules = {k: v for k, v in given.items() if k in RULES}
     hints = {k: v for k, v in given.items() if k not in RULES}
-    return Annotated[kind, Field(**rules, json_schema_extra=meta(label, **hints))]
+    return Field(**rules, json_schema_extra=meta(text, **hints))
 
 
 # "web, prod" as typed → ["web", "prod"]

@@ -4,11 +4,11 @@ access to the management controller, reverse DNS of an IP."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Tags, labelled
+from ..vocabulary import Form, Tags, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import HOSTNAME, check_uuids, ctx, reverse_name, sent, split_tags
 from ..flows import asks_at_send, confirm_loss
@@ -39,9 +39,11 @@ def offer_label(o: dict[str, Any]) -> str:
 
 # ---- order --------------------------------------------------------------------------------------
 class OrderForm(Form):
-    offer_id: labelled("Offer", min_length=1, widget="select")
-    name: labelled("Name", min_length=1, max_length=255)
-    description: labelled("Description", max_length=DESCRIPTION_MAX, placeholder="at most 255 characters") = ""
+    offer_id: Annotated[str, label("Offer", min_length=1, widget="select")]
+    name: Annotated[str, label("Name", min_length=1, max_length=255)]
+    description: Annotated[
+        str, label("Description", max_length=DESCRIPTION_MAX, placeholder="at most 255 characters")
+    ] = ""
     tags: Tags = []
 
     @field_validator("offer_id")
@@ -85,8 +87,8 @@ ORDER = CreateSpec(OrderForm, order_payload, order_options)
 
 
 class EditForm(Form):
-    name: labelled("Name", min_length=1, max_length=255)
-    description: labelled("Description", max_length=DESCRIPTION_MAX) = ""
+    name: Annotated[str, label("Name", min_length=1, max_length=255)]
+    description: Annotated[str, label("Description", max_length=DESCRIPTION_MAX)] = ""
     tags: Tags = []
 
 
@@ -99,16 +101,19 @@ EDIT = EditSpec(EditForm, edit_values)  # sends what changed
 
 # ---- install ------------------------------------------------------------------------------------
 class InstallForm(Form):
-    os_id: labelled("Operating system", min_length=1, widget="select")
-    hostname: labelled(
-        "Hostname",
-        min_length=1,
-        max_length=255,
-        pattern=HOSTNAME,
-        placeholder="e.g. db-01.example.com",
-        rule="a host name: labels of letters, digits and dashes, joined by dots",
-    )
-    ssh_key_ids: labelled("SSH key IDs", list[str], min_length=1, placeholder="UUIDs, comma separated")
+    os_id: Annotated[str, label("Operating system", min_length=1, widget="select")]
+    hostname: Annotated[
+        str,
+        label(
+            "Hostname",
+            min_length=1,
+            max_length=255,
+            pattern=HOSTNAME,
+            placeholder="e.g. db-01.example.com",
+            rule="a host name: labels of letters, digits and dashes, joined by dots",
+        ),
+    ]
+    ssh_key_ids: Annotated[list[str], label("SSH key IDs", min_length=1, placeholder="UUIDs, comma separated")]
 
     @field_validator("ssh_key_ids", mode="before")
     @classmethod
@@ -164,7 +169,7 @@ def _is_hostname(name: str) -> bool:
 
 # ---- management-controller access ---------------------------------------------------------------
 class RemoteAccessForm(Form):
-    ip: labelled("Allowed client IP", min_length=1, placeholder="the address your browser connects from")
+    ip: Annotated[str, label("Allowed client IP", min_length=1, placeholder="the address your browser connects from")]
 
     @field_validator("ip")
     @classmethod
@@ -201,7 +206,7 @@ def jump_host_client_ip() -> str:
 
 # ---- reverse DNS --------------------------------------------------------------------------------
 class ReverseForm(Form):
-    reverse: labelled("Reverse DNS", max_length=255, placeholder="e.g. host.example.com") = ""
+    reverse: Annotated[str, label("Reverse DNS", max_length=255, placeholder="e.g. host.example.com")] = ""
 
     @field_validator("reverse")
     @classmethod

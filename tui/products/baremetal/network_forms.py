@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
 from ..base import CreateSpec
 from ..fields import ctx, not_among, uuid_of
-from ..vocabulary import Form, PrivateNetworkId, labelled
+from ..vocabulary import Form, PrivateNetworkId, label
 from .networks import MAX_NETWORKS
 
 
 class AddForm(Form):
-    private_network_id: labelled("Private network ID", placeholder="UUID of a private network of this zone")
+    private_network_id: Annotated[
+        str, label("Private network ID", placeholder="UUID of a private network of this zone")
+    ]
 
     @field_validator("private_network_id")
     @classmethod
@@ -33,4 +35,4 @@ ADD = CreateSpec(AddForm, lambda form, c: {"private_network_id": form.private_ne
 
 
 class NetworkRecord(Form):
-    private_network_id: labelled("Private network ID", PrivateNetworkId)
+    private_network_id: Annotated[PrivateNetworkId, label("Private network ID")]

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sent
 from ..flows import confirms_first
@@ -31,11 +31,14 @@ Description = Annotated[
 
 
 class NamespaceForm(Form):
-    name: labelled(
-        "Name", min_length=1, max_length=255, pattern=NAME_PATTERN, rule=NAME_RULE, placeholder="e.g. team-images"
-    )
+    name: Annotated[
+        str,
+        label(
+            "Name", min_length=1, max_length=255, pattern=NAME_PATTERN, rule=NAME_RULE, placeholder="e.g. team-images"
+        ),
+    ]
     description: Description = ""
-    visibility: labelled("Visibility", Literal["private", "public"], widget="select") = "private"
+    visibility: Annotated[Literal["private", "public"], label("Visibility", widget="select")] = "private"
 
     @field_validator("name")
     @classmethod
@@ -62,7 +65,7 @@ NAMESPACE_CREATE = CreateSpec(NamespaceForm, namespace_payload, namespace_option
 
 class NamespaceEditForm(Form):
     description: Description = ""
-    visibility: labelled("Visibility", Literal["private", "public"], widget="select")
+    visibility: Annotated[Literal["private", "public"], label("Visibility", widget="select")]
 
 
 async def _namespace_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -104,7 +107,7 @@ NAMESPACE_EDIT = EditSpec(
 
 
 class ImageEditForm(Form):
-    visibility: labelled("Visibility", Literal["inherit", "private", "public"], widget="select")
+    visibility: Annotated[Literal["inherit", "private", "public"], label("Visibility", widget="select")]
 
 
 async def _image_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from ..fields import meta
-from ..vocabulary import Form, KeyValues, labelled
+from ..vocabulary import Form, KeyValues, label
 
 CONTINENTS = {"AF", "AN", "AS", "EU", "NA", "OC", "SA"}  # the continents a geo-IP record matches
 
@@ -28,14 +28,16 @@ class NoDynamic(Form, title="None: the same answer for everyone"):
 
 class GeoIp(Form, title="Geo-IP: by the resolver's country or continent"):
     kind: Literal["geo_ip"] = "geo_ip"
-    matches: labelled(
-        "Matches",
+    matches: Annotated[
         KeyValues,
-        min_length=1,
-        widget="keyvalue",
-        placeholder="FR,DE=192.0.2.1 / continent:EU=192.0.2.2, one per line",
-    ) = {}
-    default: labelled("Everyone else", min_length=1, placeholder="e.g. 192.0.2.9") = ""
+        label(
+            "Matches",
+            min_length=1,
+            widget="keyvalue",
+            placeholder="FR,DE=192.0.2.1 / continent:EU=192.0.2.2, one per line",
+        ),
+    ] = {}
+    default: Annotated[str, label("Everyone else", min_length=1, placeholder="e.g. 192.0.2.9")] = ""
 
     @field_validator("matches")
     @classmethod
@@ -64,13 +66,19 @@ class GeoIp(Form, title="Geo-IP: by the resolver's country or continent"):
 
 class HttpService(Form, title="HTTP check: only the IPs that answer"):
     kind: Literal["http_service"] = "http_service"
-    ips: labelled("IPs to check", list[str], min_length=1, placeholder="192.0.2.1, 192.0.2.2") = []
-    url: labelled(
-        "URL", pattern=r"^https?://", rule="an http:// or https:// URL", placeholder="e.g. https://example.com/health"
-    ) = ""
-    must_contain: labelled("Healthy when the answer contains", min_length=1, placeholder="e.g. OK") = ""
-    user_agent: labelled("User agent", placeholder="optional") = ""
-    strategy: labelled("Answer with", Literal["random", "hashed", "all"], widget="select") = "random"
+    ips: Annotated[list[str], label("IPs to check", min_length=1, placeholder="192.0.2.1, 192.0.2.2")] = []
+    url: Annotated[
+        str,
+        label(
+            "URL",
+            pattern=r"^https?://",
+            rule="an http:// or https:// URL",
+            placeholder="e.g. https://example.com/health",
+        ),
+    ] = ""
+    must_contain: Annotated[str, label("Healthy when the answer contains", min_length=1, placeholder="e.g. OK")] = ""
+    user_agent: Annotated[str, label("User agent", placeholder="optional")] = ""
+    strategy: Annotated[Literal["random", "hashed", "all"], label("Answer with", widget="select")] = "random"
 
     @field_validator("ips")
     @classmethod
@@ -97,9 +105,9 @@ class HttpService(Form, title="HTTP check: only the IPs that answer"):
 
 class Weighted(Form, title="Weighted: IPs in proportion"):
     kind: Literal["weighted"] = "weighted"
-    weights: labelled(
-        "IP=weight", KeyValues, min_length=1, widget="keyvalue", placeholder="192.0.2.1=3\n192.0.2.2=1"
-    ) = {}
+    weights: Annotated[
+        KeyValues, label("IP=weight", min_length=1, widget="keyvalue", placeholder="192.0.2.1=3\n192.0.2.2=1")
+    ] = {}
 
     @field_validator("weights")
     @classmethod
@@ -120,13 +128,10 @@ class Weighted(Form, title="Weighted: IPs in proportion"):
 
 class Views(Form, title="Views: by the resolver's subnet"):
     kind: Literal["view"] = "view"
-    views: labelled(
-        "Subnet=answer",
+    views: Annotated[
         KeyValues,
-        min_length=1,
-        widget="keyvalue",
-        placeholder="10.0.0.0/8=10.1.2.3\n0.0.0.0/0=192.0.2.1",
-    ) = {}
+        label("Subnet=answer", min_length=1, widget="keyvalue", placeholder="10.0.0.0/8=10.1.2.3\n0.0.0.0/0=192.0.2.1"),
+    ] = {}
 
     @field_validator("views")
     @classmethod

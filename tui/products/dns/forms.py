@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Context, CreateSpec
 from ..fields import ctx, sends
 from ..flows import asks_at_send, confirm_loss
@@ -36,8 +36,8 @@ DomainName = Annotated[str, Field(min_length=3, max_length=253), AfterValidator(
 
 
 class RegisterForm(Form):
-    domain: labelled("Domain", DomainName, placeholder="e.g. example.com (registered elsewhere)")
-    show_record: labelled("Show the TXT record to publish now (later: a → Validation TXT record)", bool) = True
+    domain: Annotated[DomainName, label("Domain", placeholder="e.g. example.com (registered elsewhere)")]
+    show_record: Annotated[bool, label("Show the TXT record to publish now (later: a → Validation TXT record)")] = True
 
 
 REGISTER = CreateSpec(RegisterForm, sends("domain"), after_create="show_record", after_action="validation")
@@ -68,8 +68,10 @@ async def validation_flow(ui: Any, domain: Any) -> None:
 
 
 class ZoneForm(Form):
-    domain: labelled("Domain", min_length=1, widget="select")
-    subdomain: labelled("Sub-domain", min_length=1, max_length=253, placeholder="e.g. shop (the zone is shop.<domain>)")
+    domain: Annotated[str, label("Domain", min_length=1, widget="select")]
+    subdomain: Annotated[
+        str, label("Sub-domain", min_length=1, max_length=253, placeholder="e.g. shop (the zone is shop.<domain>)")
+    ]
 
     @field_validator("subdomain")
     @classmethod
@@ -92,12 +94,12 @@ ZONE_CREATE = CreateSpec(ZoneForm, sends("domain", "subdomain"), zone_options)
 
 
 class RenameForm(Form):
-    new_dns_zone: labelled("New name", DomainName, placeholder="the zone's full new name")
+    new_dns_zone: Annotated[DomainName, label("New name", placeholder="the zone's full new name")]
 
 
 class CloneForm(Form):
-    dest_dns_zone: labelled("Clone into", DomainName, placeholder="an existing zone's full name")
-    overwrite: labelled("Overwrite its records (they are lost)", bool) = False
+    dest_dns_zone: Annotated[DomainName, label("Clone into", placeholder="an existing zone's full name")]
+    overwrite: Annotated[bool, label("Overwrite its records (they are lost)")] = False
 
 
 @asks_at_send
@@ -151,18 +153,20 @@ async def clone_flow(ui: Any, zone: Any) -> None:
 
 
 class RefreshForm(Form):
-    recreate_dns_zone: labelled("Recreate the zone (its NS records come back)", bool) = True
-    recreate_sub_dns_zone: labelled("Recreate its sub-zones too", bool) = False
+    recreate_dns_zone: Annotated[bool, label("Recreate the zone (its NS records come back)")] = True
+    recreate_sub_dns_zone: Annotated[bool, label("Recreate its sub-zones too")] = False
 
 
 class NameServer(Form):
-    name: labelled("Name server", DomainName, placeholder="e.g. ns1.example.net")
-    ip: labelled(
-        "Glue IPs",
+    name: Annotated[DomainName, label("Name server", placeholder="e.g. ns1.example.net")]
+    ip: Annotated[
         list[str],
-        validate_default=True,
-        placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53",
-    ) = []
+        label(
+            "Glue IPs",
+            validate_default=True,
+            placeholder="only for a name server inside the zone: 192.0.2.53, 2001:db8::53",
+        ),
+    ] = []
 
     @field_validator("ip")
     @classmethod
@@ -184,7 +188,7 @@ async def nameserver_options(ui: Any, zone: Any) -> tuple[dict[str, Any], dict[s
 
 
 class ImportForm(Form):
-    token: labelled("Former provider's API token", SecretStr, min_length=1, widget="secret")
+    token: Annotated[SecretStr, label("Former provider's API token", min_length=1, widget="secret")]
 
 
 @asks_at_send
@@ -224,9 +228,10 @@ async def import_flow(ui: Any, zone: Any) -> None:
 
 
 class CertificateForm(Form):
-    alternative_dns_zones: labelled(
-        "Also for the zones", list[str], placeholder="other zones the certificate covers, comma-separated (optional)"
-    ) = []
+    alternative_dns_zones: Annotated[
+        list[str],
+        label("Also for the zones", placeholder="other zones the certificate covers, comma-separated (optional)"),
+    ] = []
 
     @field_validator("alternative_dns_zones")
     @classmethod

@@ -5,11 +5,11 @@ PATCH in order, and a zone's versions compared with now and restored. Pydantic: 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
 from ..fields import ctx
@@ -124,16 +124,17 @@ def stands_alone(rows: list[dict[str, Any]], changed: list[int]) -> tuple[int, s
 
 
 class RecordForm(Form):
-    name: labelled("Name", min_length=1, max_length=253, placeholder="www, or @ for the zone itself")
-    type: labelled("Type", Literal[TYPES], widget="select") = "A"
-    data: labelled(
-        "Data", min_length=1, max_length=2048, placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)
-    )
-    ttl: labelled("TTL (s)", int, ge=TTL_MIN, le=TTL_MAX) = 3600
-    priority: labelled(
-        "Prio (MX, SRV)", int | None, ge=0, le=65535, validate_default=True, placeholder="MX and SRV only"
-    ) = None
-    comment: labelled("Comment", max_length=255, placeholder="optional") = ""
+    name: Annotated[str, label("Name", min_length=1, max_length=253, placeholder="www, or @ for the zone itself")]
+    type: Annotated[Literal[TYPES], label("Type", widget="select")] = "A"
+    data: Annotated[
+        str,
+        label("Data", min_length=1, max_length=2048, placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)),
+    ]
+    ttl: Annotated[int, label("TTL (s)", ge=TTL_MIN, le=TTL_MAX)] = 3600
+    priority: Annotated[
+        int | None, label("Prio (MX, SRV)", ge=0, le=65535, validate_default=True, placeholder="MX and SRV only")
+    ] = None
+    comment: Annotated[str, label("Comment", max_length=255, placeholder="optional")] = ""
     dynamic: Dynamic = Field(default_factory=NoDynamic)  # made, not deep-copied, for each record checked
 
     @field_validator("name")

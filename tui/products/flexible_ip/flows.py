@@ -8,11 +8,11 @@ per server and "duplicate only between IPs of one server" are refused here, befo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, ReverseName, Tags, labelled
+from ..vocabulary import Form, ReverseName, Tags, label
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, sent
 from ..flows import Refused
@@ -23,11 +23,13 @@ DESCRIPTION_MAX = 255  # spec 1 §8
 
 # ---- create and edit ----------------------------------------------------------------------------
 class CreateForm(Form):
-    description: labelled("Description", max_length=DESCRIPTION_MAX, placeholder="at most 255 characters") = ""
+    description: Annotated[
+        str, label("Description", max_length=DESCRIPTION_MAX, placeholder="at most 255 characters")
+    ] = ""
     tags: Tags = []
-    server_id: labelled("Attach to", widget="select") = ""
+    server_id: Annotated[str, label("Attach to", widget="select")] = ""
     reverse: ReverseName = ""
-    is_ipv6: labelled("IPv6 (a /64 block)", bool) = False
+    is_ipv6: Annotated[bool, label("IPv6 (a /64 block)")] = False
 
     @field_validator("server_id")
     @classmethod
@@ -78,7 +80,7 @@ CREATE = CreateSpec(CreateForm, create_payload, create_options)
 
 
 class EditForm(Form):
-    description: labelled("Description", max_length=DESCRIPTION_MAX) = ""
+    description: Annotated[str, label("Description", max_length=DESCRIPTION_MAX)] = ""
     tags: Tags = []
     reverse: ReverseName = ""
 

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Choices, CreateSpec, EditSpec
 from ..fields import meta, parse_pairs, sends
 
@@ -50,15 +50,18 @@ def _config(v: Any) -> Any:
 
 
 class ModelForm(Form):
-    name: labelled("Name", min_length=1, max_length=255, placeholder="e.g. image-classifier")
-    path: labelled(
-        "Archive URL",
-        min_length=1,
-        max_length=2048,
-        placeholder="https://…/model.zip",
-        hint="a zipped folder of the model, exported for its framework",
-    )
-    framework: labelled("Framework", widget="select") = "tensorflow:2.0.0"
+    name: Annotated[str, label("Name", min_length=1, max_length=255, placeholder="e.g. image-classifier")]
+    path: Annotated[
+        str,
+        label(
+            "Archive URL",
+            min_length=1,
+            max_length=2048,
+            placeholder="https://…/model.zip",
+            hint="a zipped folder of the model, exported for its framework",
+        ),
+    ]
+    framework: Annotated[str, label("Framework", widget="select")] = "tensorflow:2.0.0"
     config: Annotated[
         dict[str, str],
         BeforeValidator(_config),
@@ -94,7 +97,7 @@ MODEL_CREATE = CreateSpec(ModelForm, sends("name", "path", "framework", "config"
 
 
 class RenameForm(Form):
-    name: labelled("Name", min_length=1, max_length=255)
+    name: Annotated[str, label("Name", min_length=1, max_length=255)]
 
 
 MODEL_EDIT = EditSpec(

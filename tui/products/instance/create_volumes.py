@@ -14,11 +14,11 @@ chosen type's `volume_constraints` before anything is sent.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Column
 from ..format import gb
 from .fields import GB, check_name, ctx
@@ -27,12 +27,12 @@ SOURCES = [("empty volume", "empty"), ("from a snapshot", "snapshot"), ("attach 
 
 
 class VolumeSpecForm(Form):
-    source: labelled("Source", widget="select") = "empty"
-    volume_type: labelled("Type", widget="select") = "b_ssd"
-    name: labelled("Name", validate_default=True, placeholder="e.g. data-1") = ""
-    size_gb: labelled("Size (GB)", int | None, validate_default=True) = None
-    snapshot: labelled("Snapshot", validate_default=True, widget="select") = ""
-    existing: labelled("Existing volume", validate_default=True, widget="select") = ""
+    source: Annotated[str, label("Source", widget="select")] = "empty"
+    volume_type: Annotated[str, label("Type", widget="select")] = "b_ssd"
+    name: Annotated[str, label("Name", validate_default=True, placeholder="e.g. data-1")] = ""
+    size_gb: Annotated[int | None, label("Size (GB)", validate_default=True)] = None
+    snapshot: Annotated[str, label("Snapshot", validate_default=True, widget="select")] = ""
+    existing: Annotated[str, label("Existing volume", validate_default=True, widget="select")] = ""
 
     @field_validator("source")
     @classmethod

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator, model_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Column, Context, CreateSpec, EditSpec, Row
 from ..fields import network, sends
 from .fields import Name, Tags
@@ -29,12 +29,12 @@ def static(choices: dict[str, list[tuple[str, str]]]) -> Any:
 
 # ---- flexible IPs -------------------------------------------------------------------------------
 class IpCreateForm(Form):
-    type: labelled("Type", widget="select") = "routed_ipv4"
+    type: Annotated[str, label("Type", widget="select")] = "routed_ipv4"
     tags: Tags = []
 
 
 class IpEditForm(Form):
-    reverse: labelled("Reverse DNS", placeholder="web.example.com (empty: none)") = ""
+    reverse: Annotated[str, label("Reverse DNS", placeholder="web.example.com (empty: none)")] = ""
     tags: Tags = []
 
     @field_validator("reverse")
@@ -91,11 +91,11 @@ Policy = Literal["accept", "drop"]
 
 class SecurityGroupForm(Form):
     name: Name
-    description: labelled("Description", max_length=255) = ""
-    stateful: labelled("Stateful (return traffic allowed)", bool) = True
-    inbound_default_policy: labelled("Inbound default", Policy, widget="select") = "accept"
-    outbound_default_policy: labelled("Outbound default", Policy, widget="select") = "accept"
-    project_default: labelled("Project default", bool) = False
+    description: Annotated[str, label("Description", max_length=255)] = ""
+    stateful: Annotated[bool, label("Stateful (return traffic allowed)")] = True
+    inbound_default_policy: Annotated[Policy, label("Inbound default", widget="select")] = "accept"
+    outbound_default_policy: Annotated[Policy, label("Outbound default", widget="select")] = "accept"
+    project_default: Annotated[bool, label("Project default")] = False
     tags: Tags = []
 
 
@@ -122,12 +122,12 @@ SG_EDIT = EditSpec(SecurityGroupForm, sg_values, options=static(POLICIES))
 class RuleForm(Form):
     """One rule of a security group; ports apply to TCP and UDP only."""
 
-    direction: labelled("Direction", Literal["inbound", "outbound"], widget="select") = "inbound"
-    action: labelled("Action", Literal["accept", "drop"], widget="select") = "accept"
-    protocol: labelled("Protocol", Literal["TCP", "UDP", "ICMP", "ANY"], widget="select") = "TCP"
-    ip_range: labelled("IP range", min_length=1, placeholder="e.g. 0.0.0.0/0")
-    dest_port_from: labelled("Port (from)", int | None, placeholder="e.g. 22") = None
-    dest_port_to: labelled("Port (to)", int | None, placeholder="empty: one port") = None
+    direction: Annotated[Literal["inbound", "outbound"], label("Direction", widget="select")] = "inbound"
+    action: Annotated[Literal["accept", "drop"], label("Action", widget="select")] = "accept"
+    protocol: Annotated[Literal["TCP", "UDP", "ICMP", "ANY"], label("Protocol", widget="select")] = "TCP"
+    ip_range: Annotated[str, label("IP range", min_length=1, placeholder="e.g. 0.0.0.0/0")]
+    dest_port_from: Annotated[int | None, label("Port (from)", placeholder="e.g. 22")] = None
+    dest_port_to: Annotated[int | None, label("Port (to)", placeholder="empty: one port")] = None
 
     @field_validator("ip_range")
     @classmethod
@@ -167,8 +167,10 @@ class RuleForm(Form):
 # ---- placement groups ---------------------------------------------------------------------------
 class PlacementGroupForm(Form):
     name: Name
-    policy_type: labelled("Policy", Literal["max_availability", "low_latency"], widget="select") = "max_availability"
-    policy_mode: labelled("Mode", Literal["optional", "enforced"], widget="select") = "optional"
+    policy_type: Annotated[Literal["max_availability", "low_latency"], label("Policy", widget="select")] = (
+        "max_availability"
+    )
+    policy_mode: Annotated[Literal["optional", "enforced"], label("Mode", widget="select")] = "optional"
     tags: Tags = []
 
 
@@ -202,7 +204,7 @@ PG_EDIT = EditSpec(PlacementGroupForm, pg_values, options=static(PG_CHOICES))
 
 
 class MemberForm(Form):
-    id: labelled("Server", min_length=1, widget="select")
+    id: Annotated[str, label("Server", min_length=1, widget="select")]
 
 
 async def members_flow(ui: Any, pg: Row) -> None:

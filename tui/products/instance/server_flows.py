@@ -5,12 +5,12 @@ keeping block volumes (spec 1 §4.2: detach a volume before the terminate call t
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import ValidationInfo, field_validator
 
 from ...api.safe import clean
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Column, CreateSpec, Row
 from ..flows import ForMany, Refused, asks_at_send, confirms_first, for_many
 from ..format import gb
@@ -46,8 +46,8 @@ async def compatible_types(ui: Any, server: Row) -> tuple[list[tuple[str, str]],
 
 # ---- user data: a key/value store per server ---------------------------------------------------
 class UserDataForm(Form):
-    key: labelled("Key", min_length=1, placeholder="e.g. cloud-init")
-    value: labelled("Value", placeholder="#cloud-config … (\\n for a new line)") = ""
+    key: Annotated[str, label("Key", min_length=1, placeholder="e.g. cloud-init")]
+    value: Annotated[str, label("Value", placeholder="#cloud-config … (\\n for a new line)")] = ""
 
     @field_validator("key")
     @classmethod
@@ -146,7 +146,7 @@ async def user_data_flow(ui: Any, server: Row) -> None:
 class NicForm(Form):
     """A private NIC for a server: the private network it joins (one NIC per network)."""
 
-    private_network_id: labelled("Private network ID", placeholder="private network UUID")
+    private_network_id: Annotated[str, label("Private network ID", placeholder="private network UUID")]
 
     @field_validator("private_network_id")
     @classmethod
@@ -166,7 +166,7 @@ NIC_CREATE = CreateSpec(NicForm, lambda form, c: {"private_network_id": form.pri
 
 # ---- volumes ------------------------------------------------------------------------------------
 class VolumeRefForm(Form):
-    id: labelled("Volume", min_length=1, widget="select")
+    id: Annotated[str, label("Volume", min_length=1, widget="select")]
 
 
 @asks_at_send

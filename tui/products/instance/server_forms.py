@@ -8,11 +8,11 @@ types and images loaded for the form.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Tags, labelled
+from ..vocabulary import Form, Tags, label
 from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
 from ..fields import sent
 from ..format import gb
@@ -57,15 +57,15 @@ class Server(Resource):
 class ServerCreateForm(Form):
     """What the user fills in; `server_payload` turns it into the spec's creation body."""
 
-    name: labelled("Name", Name, placeholder="e.g. web-09")
-    commercial_type: labelled("Type", min_length=1, widget="select")
-    image: labelled("Image", min_length=1, widget="select")
-    volume_type: labelled("Boot volume", widget="select") = ""
-    volume_size_gb: labelled("Size (GB)", int | None, placeholder="image size") = None
+    name: Annotated[Name, label("Name", placeholder="e.g. web-09")]
+    commercial_type: Annotated[str, label("Type", min_length=1, widget="select")]
+    image: Annotated[str, label("Image", min_length=1, widget="select")]
+    volume_type: Annotated[str, label("Boot volume", widget="select")] = ""
+    volume_size_gb: Annotated[int | None, label("Size (GB)", placeholder="image size")] = None
     tags: Tags = []
-    enable_ipv6: labelled("IPv6", bool) = False
-    start: labelled("Power on after create", bool) = True
-    more_volumes: labelled("Add volumes (next step)", bool) = False
+    enable_ipv6: Annotated[bool, label("IPv6")] = False
+    start: Annotated[bool, label("Power on after create")] = True
+    more_volumes: Annotated[bool, label("Add volumes (next step)")] = False
 
     @field_validator("commercial_type")
     @classmethod
@@ -176,7 +176,7 @@ async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[s
 class ServerEditForm(Form):
     name: Name
     tags: Tags = []
-    protected: labelled("Protected from deletion", bool) = False
+    protected: Annotated[bool, label("Protected from deletion")] = False
 
 
 def server_edit_values(row: Row) -> dict[str, Any]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import CreateSpec, EditSpec, Row
 from ..fields import sends
 from ..format import gb
@@ -14,7 +14,7 @@ from .fields import Name, NameTagsForm, Tags
 
 class SnapshotCreateForm(Form):
     name: Name
-    volume_id: labelled("Volume", min_length=1, widget="select")
+    volume_id: Annotated[str, label("Volume", min_length=1, widget="select")]
     tags: Tags = []
 
 
@@ -35,9 +35,9 @@ def named_values(row: Row) -> dict[str, Any]:
 
 class ImageCreateForm(Form):
     name: Name
-    root_volume: labelled("Root snapshot", min_length=1, widget="select")
-    arch: labelled("Arch", widget="select") = "x86_64"
-    public: labelled("Public", bool) = False
+    root_volume: Annotated[str, label("Root snapshot", min_length=1, widget="select")]
+    arch: Annotated[str, label("Arch", widget="select")] = "x86_64"
+    public: Annotated[bool, label("Public")] = False
     tags: Tags = []
 
 
@@ -63,16 +63,19 @@ NAMED_EDIT = EditSpec(NameTagsForm, named_values)
 # ---- the forms of a snapshot's actions (declared in `snapshots`) ----------------------------------
 class ImageFromSnapshotForm(Form):
     name: Name
-    arch: labelled("Arch", widget="select") = "x86_64"
+    arch: Annotated[str, label("Arch", widget="select")] = "x86_64"
 
 
 class ExportForm(Form):
-    bucket: labelled(
-        "Bucket",
-        min_length=3,
-        max_length=63,
-        pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$",
-        placeholder="e.g. my-backups",
-        rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit",
-    )
-    key: labelled("Object key", min_length=1, max_length=1024, placeholder="e.g. snapshots/web.qcow2")
+    bucket: Annotated[
+        str,
+        label(
+            "Bucket",
+            min_length=3,
+            max_length=63,
+            pattern=r"^[a-z0-9][a-z0-9.-]+[a-z0-9]$",
+            placeholder="e.g. my-backups",
+            rule="3 to 63 lower-case letters, digits, dots and dashes, starting and ending with a letter or digit",
+        ),
+    ]
+    key: Annotated[str, label("Object key", min_length=1, max_length=1024, placeholder="e.g. snapshots/web.qcow2")]

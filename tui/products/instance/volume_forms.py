@@ -3,11 +3,11 @@ rename and grow, snapshot, attach to and detach from a server, migrate b_ssd to 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import sent
 from ..format import gb
@@ -18,11 +18,11 @@ VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block
 
 class VolumeCreateForm(Form):
     name: Name
-    volume_type: labelled("Type", min_length=1, widget="select")
-    base_snapshot: labelled("From snapshot", widget="select") = ""
-    size_gb: labelled("Size (GB)", int | None, validate_default=True, placeholder="empty when made from a snapshot") = (
-        None
-    )
+    volume_type: Annotated[str, label("Type", min_length=1, widget="select")]
+    base_snapshot: Annotated[str, label("From snapshot", widget="select")] = ""
+    size_gb: Annotated[
+        int | None, label("Size (GB)", validate_default=True, placeholder="empty when made from a snapshot")
+    ] = None
     tags: Tags = []
 
     @field_validator("volume_type")
@@ -86,7 +86,7 @@ async def volume_options(service: Any, scope: str) -> tuple[dict[str, list[tuple
 
 class VolumeEditForm(Form):
     name: Name
-    size_gb: labelled("Size (GB)", int)
+    size_gb: Annotated[int, label("Size (GB)")]
     tags: Tags = []
 
     @field_validator("size_gb")

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Password, Tags, labelled
+from ..vocabulary import Form, Password, Tags, label
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import (
     once_each,
@@ -83,26 +83,28 @@ async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
 
 
 class CreateForm(Form):
-    name: labelled("Name", min_length=1, max_length=255, placeholder="e.g. carts")
-    version: labelled("Version", min_length=1, widget="select")
-    node_type: labelled("Node type", min_length=1, widget="select")
+    name: Annotated[str, label("Name", min_length=1, max_length=255, placeholder="e.g. carts")]
+    version: Annotated[str, label("Version", min_length=1, widget="select")]
+    node_type: Annotated[str, label("Node type", min_length=1, widget="select")]
     cluster_size: Annotated[
         int, Field(json_schema_extra=meta("Nodes", placeholder=SIZES)), AfterValidator(check_size)
     ] = 1
-    user_name: labelled("User", min_length=1, max_length=63, placeholder="e.g. app")
+    user_name: Annotated[str, label("User", min_length=1, max_length=63, placeholder="e.g. app")]
     password: Password
-    tls_enabled: labelled("TLS (the cluster gets a certificate to download)", bool) = True
-    network: labelled("Endpoint", widget="select") = "public"
-    private_network_id: labelled(
-        "Network ID", validate_default=True, placeholder="the private network's UUID, for a private endpoint"
-    ) = ""
-    service_ips: labelled(
-        "Node addresses", list[str], validate_default=True, placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…"
-    ) = []
-    acl_rules: labelled(
-        "Allowed networks", list[str], placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"
-    ) = []
-    settings: labelled("Settings", list[str], placeholder="e.g. maxclients=20000, tcp-keepalive=60") = []
+    tls_enabled: Annotated[bool, label("TLS (the cluster gets a certificate to download)")] = True
+    network: Annotated[str, label("Endpoint", widget="select")] = "public"
+    private_network_id: Annotated[
+        str,
+        label("Network ID", validate_default=True, placeholder="the private network's UUID, for a private endpoint"),
+    ] = ""
+    service_ips: Annotated[
+        list[str], label("Node addresses", validate_default=True, placeholder="one per node: 10.0.0.5/24, 10.0.0.6/24…")
+    ] = []
+    acl_rules: Annotated[
+        list[str],
+        label("Allowed networks", placeholder="10.0.0.0/8, 203.0.113.7/32 (empty: no rule, nobody can connect)"),
+    ] = []
+    settings: Annotated[list[str], label("Settings", placeholder="e.g. maxclients=20000, tcp-keepalive=60")] = []
     tags: Tags = []
 
     @field_validator("version")
@@ -181,10 +183,12 @@ CREATE = CreateSpec(CreateForm, create_payload, create_options)
 
 
 class EditForm(Form):
-    name: labelled("Name", min_length=1, max_length=255)
+    name: Annotated[str, label("Name", min_length=1, max_length=255)]
     tags: Tags = []
-    user_name: labelled("User", min_length=1, max_length=63)
-    password: labelled("New password", SecretStr | None, widget="password", placeholder="empty: unchanged") = None
+    user_name: Annotated[str, label("User", min_length=1, max_length=63)]
+    password: Annotated[SecretStr | None, label("New password", widget="password", placeholder="empty: unchanged")] = (
+        None
+    )
 
     @field_validator("password")
     @classmethod
@@ -199,11 +203,11 @@ EDIT = EditSpec(
 
 # ---- migrate: one field per request, by construction -------------------------------------------------
 class VersionForm(Form):
-    version: labelled("Upgrade to", min_length=1, widget="select")
+    version: Annotated[str, label("Upgrade to", min_length=1, widget="select")]
 
 
 class NodeTypeForm(Form):
-    node_type: labelled("Node type", min_length=1, widget="select")
+    node_type: Annotated[str, label("Node type", min_length=1, widget="select")]
 
     @field_validator("node_type")
     @classmethod
@@ -214,7 +218,7 @@ class NodeTypeForm(Form):
 
 
 class SizeForm(Form):
-    cluster_size: labelled("Nodes", int, placeholder="3 to 6")
+    cluster_size: Annotated[int, label("Nodes", placeholder="3 to 6")]
 
     @field_validator("cluster_size")
     @classmethod
@@ -265,8 +269,8 @@ async def size_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
 # ---- ACL rules and settings: the records of the whole-set editors (`clusters`)
 # ----------------------------------------------------
 class AclRecord(Form):
-    ip_cidr: labelled("Network", min_length=1, placeholder="e.g. 10.0.0.0/8")
-    description: labelled("Description", max_length=255) = ""
+    ip_cidr: Annotated[str, label("Network", min_length=1, placeholder="e.g. 10.0.0.0/8")]
+    description: Annotated[str, label("Description", max_length=255)] = ""
 
     @field_validator("ip_cidr")
     @classmethod
@@ -275,8 +279,8 @@ class AclRecord(Form):
 
 
 class SettingRecord(Form):
-    name: labelled("Setting", min_length=1, widget="select")
-    value: labelled("Value", min_length=1, max_length=1024)
+    name: Annotated[str, label("Setting", min_length=1, widget="select")]
+    value: Annotated[str, label("Value", min_length=1, max_length=1024)]
 
     @field_validator("value")
     @classmethod

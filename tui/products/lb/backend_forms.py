@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec
 from ..edit_steps import EditStep
 from ..fields import meta, once_each
@@ -61,7 +61,7 @@ class HttpsCheck(Form, title="HTTPS: a request over TLS answers"):
     uri: Uri
     method: Method = "GET"
     code: Code = None
-    sni: labelled("SNI", placeholder="the server name sent in TLS (optional)") = ""
+    sni: Annotated[str, label("SNI", placeholder="the server name sent in TLS (optional)")] = ""
 
 
 class MysqlCheck(Form, title="MySQL: a login succeeds"):
@@ -88,10 +88,10 @@ VARIANTS: dict[str, type[BaseModel]] = {m.model_fields["kind"].default: m for m 
 
 
 class HealthCheck(Form):
-    port: labelled("Port", int | None, ge=1, le=65535, placeholder="empty: the forward port") = None
-    check_delay: labelled("Every (ms)", int, ge=1, placeholder="milliseconds between checks") = 3000
-    check_timeout: labelled("Timeout (ms)", int, ge=1, placeholder="milliseconds a check may take") = 1000
-    check_max_retries: labelled("Retries", int, ge=0, placeholder="failed checks before a server is down") = 3
+    port: Annotated[int | None, label("Port", ge=1, le=65535, placeholder="empty: the forward port")] = None
+    check_delay: Annotated[int, label("Every (ms)", ge=1, placeholder="milliseconds between checks")] = 3000
+    check_timeout: Annotated[int, label("Timeout (ms)", ge=1, placeholder="milliseconds a check may take")] = 1000
+    check_max_retries: Annotated[int, label("Retries", ge=0, placeholder="failed checks before a server is down")] = 3
     check: Annotated[Check, Field(discriminator="kind", json_schema_extra=meta("Check"))] = TcpCheck()
 
 
@@ -101,25 +101,26 @@ Millis = Annotated[
 
 
 class BackendForm(Form):
-    name: labelled("Name", min_length=1, placeholder="e.g. web-servers")
-    forward_protocol: labelled("Protocol", Literal["tcp", "http"], widget="select") = "tcp"
-    forward_port: labelled("Port", int, ge=1, le=65535, placeholder="the servers' port, 1 to 65535")
-    forward_port_algorithm: labelled("Algorithm", Literal["roundrobin", "leastconn", "first"], widget="select") = (
-        "roundrobin"
-    )
-    sticky_sessions: labelled("Sticky sessions", Literal["none", "cookie", "table"], widget="select") = "none"
-    sticky_sessions_cookie_name: labelled(
-        "Cookie name", validate_default=True, placeholder="with cookie sessions: the cookie's name"
-    ) = ""
-    server_ip: labelled("Servers", list[str], placeholder="IPv4 or IPv6 addresses, comma-separated") = []
-    send_proxy_v2: labelled("Send the PROXY protocol v2 header to the servers", bool) = False
-    timeout_server: labelled(
-        "Server (ms)", Millis, placeholder="timeout: how long a server may stay silent (empty: the platform's)"
-    ) = None
-    timeout_connect: labelled(
-        "Connect (ms)", Millis, placeholder="timeout: how long connecting to a server may take (empty: the platform's)"
-    ) = None
-    health_check: labelled("Health check", HealthCheck) = HealthCheck()
+    name: Annotated[str, label("Name", min_length=1, placeholder="e.g. web-servers")]
+    forward_protocol: Annotated[Literal["tcp", "http"], label("Protocol", widget="select")] = "tcp"
+    forward_port: Annotated[int, label("Port", ge=1, le=65535, placeholder="the servers' port, 1 to 65535")]
+    forward_port_algorithm: Annotated[
+        Literal["roundrobin", "leastconn", "first"], label("Algorithm", widget="select")
+    ] = "roundrobin"
+    sticky_sessions: Annotated[Literal["none", "cookie", "table"], label("Sticky sessions", widget="select")] = "none"
+    sticky_sessions_cookie_name: Annotated[
+        str, label("Cookie name", validate_default=True, placeholder="with cookie sessions: the cookie's name")
+    ] = ""
+    server_ip: Annotated[list[str], label("Servers", placeholder="IPv4 or IPv6 addresses, comma-separated")] = []
+    send_proxy_v2: Annotated[bool, label("Send the PROXY protocol v2 header to the servers")] = False
+    timeout_server: Annotated[
+        Millis, label("Server (ms)", placeholder="timeout: how long a server may stay silent (empty: the platform's)")
+    ] = None
+    timeout_connect: Annotated[
+        Millis,
+        label("Connect (ms)", placeholder="timeout: how long connecting to a server may take (empty: the platform's)"),
+    ] = None
+    health_check: Annotated[HealthCheck, label("Health check")] = HealthCheck()
 
     @field_validator("sticky_sessions_cookie_name")
     @classmethod

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ..base import Choices, Context, CreateSpec, EditSpec
 from ..fields import check_uuids, ctx, in_stock, meta, sent
-from ..vocabulary import Form, Tags, labelled
+from ..vocabulary import Form, Tags, label
 from .kinds import SSL_LEVELS
 
 NEW_IP = "new"  # the IP choice meaning "a new one" (no ip_id sent)
@@ -34,9 +34,11 @@ class CreateForm(Form):
     name: Name
     description: Description = ""
     # Optional only so the form picks the first type offered; a type is required (checked below).
-    type: labelled("Type", str | None, validate_default=True, widget="select") = None
-    ssl_compatibility_level: labelled("SSL level", Level, widget="select") = "ssl_compatibility_level_intermediate"
-    ip: labelled("IP address", widget="select") = NEW_IP
+    type: Annotated[str | None, label("Type", validate_default=True, widget="select")] = None
+    ssl_compatibility_level: Annotated[Level, label("SSL level", widget="select")] = (
+        "ssl_compatibility_level_intermediate"
+    )
+    ip: Annotated[str, label("IP address", widget="select")] = NEW_IP
     tags: Tags = []
 
     @field_validator("type")
@@ -94,9 +96,9 @@ class EditForm(Form):
     name: Name
     description: Description = ""
     tags: Tags = []
-    ssl_compatibility_level: labelled(
-        "SSL level", Level | Literal["ssl_compatibility_level_unknown"], widget="select"
-    ) = UNKNOWN
+    ssl_compatibility_level: Annotated[
+        Level | Literal["ssl_compatibility_level_unknown"], label("SSL level", widget="select")
+    ] = UNKNOWN
 
 
 async def _edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
@@ -128,14 +130,16 @@ EDIT = EditSpec(EditForm, _edit_values, _edit_body, _edit_options, method="PUT")
 
 # ---- frontends ----------------------------------------------------------------------------------
 class FrontendForm(Form):
-    name: labelled("Name", min_length=1, placeholder="e.g. https")
-    inbound_port: labelled("Port", int, ge=1, le=65535, placeholder="1 to 65535, e.g. 443")
+    name: Annotated[str, label("Name", min_length=1, placeholder="e.g. https")]
+    inbound_port: Annotated[int, label("Port", ge=1, le=65535, placeholder="1 to 65535, e.g. 443")]
     # Optional only so the form picks the first backend offered; one is required (checked below).
-    backend_id: labelled("Backend", str | None, validate_default=True, widget="select") = None
-    timeout_client: labelled(
-        "Client timeout", int | None, ge=1, placeholder="milliseconds, e.g. 30000 (empty: the platform's)"
-    ) = None
-    certificate_ids: labelled("Certificates", list[str], placeholder="certificate IDs (UUIDs), comma-separated") = []
+    backend_id: Annotated[str | None, label("Backend", validate_default=True, widget="select")] = None
+    timeout_client: Annotated[
+        int | None, label("Client timeout", ge=1, placeholder="milliseconds, e.g. 30000 (empty: the platform's)")
+    ] = None
+    certificate_ids: Annotated[
+        list[str], label("Certificates", placeholder="certificate IDs (UUIDs), comma-separated")
+    ] = []
 
     @field_validator("inbound_port")
     @classmethod
@@ -170,7 +174,7 @@ class FrontendForm(Form):
 class FrontendCreateForm(FrontendForm):
     """A new frontend also says what it receives (spec 3 §2.3: `inbound_protocol`, a creation field)."""
 
-    inbound_protocol: labelled("Protocol", Literal["tcp", "http"], widget="select") = "tcp"
+    inbound_protocol: Annotated[Literal["tcp", "http"], label("Protocol", widget="select")] = "tcp"
 
 
 PROTOCOL_CHOICES = [

@@ -5,11 +5,11 @@ login and a role."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Choices, Context, CreateSpec
 from ..fields import ctx, not_among, sends
 from .kinds import SCOPES
@@ -31,11 +31,11 @@ EMAIL = r"^[^@\s]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{
 
 
 class TokenForm(Form):
-    name: labelled("Name", min_length=1, max_length=100, placeholder="e.g. prometheus-prod (unique)")
-    preset: labelled("Scopes", Literal["metrics_pusher", "logs_pusher", "data_source", "custom"], widget="select") = (
-        "metrics_pusher"
-    )
-    scopes: labelled("Custom scopes", list[str], widget="multiselect") = []
+    name: Annotated[str, label("Name", min_length=1, max_length=100, placeholder="e.g. prometheus-prod (unique)")]
+    preset: Annotated[
+        Literal["metrics_pusher", "logs_pusher", "data_source", "custom"], label("Scopes", widget="select")
+    ] = "metrics_pusher"
+    scopes: Annotated[list[str], label("Custom scopes", widget="multiselect")] = []
 
     @field_validator("name")
     @classmethod
@@ -82,14 +82,17 @@ TOKEN_CREATE = CreateSpec(TokenForm, token_payload, token_options)
 
 
 class ContactForm(Form):
-    to: labelled(
-        "E-mail",
-        min_length=3,
-        max_length=254,
-        pattern=EMAIL,
-        rule="an e-mail address, such as ops@example.com",
-        placeholder="ops@example.com",
-    )
+    to: Annotated[
+        str,
+        label(
+            "E-mail",
+            min_length=3,
+            max_length=254,
+            pattern=EMAIL,
+            rule="an e-mail address, such as ops@example.com",
+            placeholder="ops@example.com",
+        ),
+    ]
 
     @field_validator("to")
     @classmethod
@@ -115,15 +118,18 @@ CONTACT_CREATE = CreateSpec(ContactForm, contact_payload, contact_options)
 
 
 class UserForm(Form):
-    login: labelled(
-        "Login",
-        min_length=2,
-        max_length=32,
-        pattern=r"^[A-Za-z][A-Za-z0-9._@-]*$",
-        rule="letters, digits, '.', '_', '@' or '-', starting with a letter",
-        placeholder="e.g. alice",
-    )
-    role: labelled("Role", Literal["viewer", "editor"], widget="select") = "viewer"
+    login: Annotated[
+        str,
+        label(
+            "Login",
+            min_length=2,
+            max_length=32,
+            pattern=r"^[A-Za-z][A-Za-z0-9._@-]*$",
+            rule="letters, digits, '.', '_', '@' or '-', starting with a letter",
+            placeholder="e.g. alice",
+        ),
+    ]
+    role: Annotated[Literal["viewer", "editor"], label("Role", widget="select")] = "viewer"
 
 
 async def user_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:

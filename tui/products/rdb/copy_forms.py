@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
 from .. import outcome
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
 from ..times import in_days
 from ..fields import ctx
@@ -23,10 +23,10 @@ def _iso_in(days: int | None) -> str | None:
 
 # ---- backups --------------------------------------------------------------------------------------------------
 class BackupForm(Form):
-    instance_id: labelled("Instance", min_length=1, widget="select")
-    database_name: labelled("Database", min_length=1, max_length=63, placeholder="e.g. orders")
-    name: labelled("Backup name", max_length=255, placeholder="empty: database and date") = ""
-    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: never") = None
+    instance_id: Annotated[str, label("Instance", min_length=1, widget="select")]
+    database_name: Annotated[str, label("Database", min_length=1, max_length=63, placeholder="e.g. orders")]
+    name: Annotated[str, label("Backup name", max_length=255, placeholder="empty: database and date")] = ""
+    expires_in_days: Annotated[int | None, label("Expires in (days)", ge=1, le=3650, placeholder="empty: never")] = None
 
     @field_validator("database_name")
     @classmethod
@@ -38,9 +38,9 @@ class BackupForm(Form):
 
 
 class BackupHereForm(Form):
-    database_name: labelled("Database", min_length=1, widget="select")
-    name: labelled("Backup name", max_length=255, placeholder="empty: database and date") = ""
-    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: never") = None
+    database_name: Annotated[str, label("Database", min_length=1, widget="select")]
+    name: Annotated[str, label("Backup name", max_length=255, placeholder="empty: database and date")] = ""
+    expires_in_days: Annotated[int | None, label("Expires in (days)", ge=1, le=3650, placeholder="empty: never")] = None
 
 
 def _backup_body(instance_id: str, form: Any) -> dict[str, Any]:
@@ -110,8 +110,10 @@ async def backup_flow(ui: Any, instance: Row) -> None:
 
 
 class BackupEditForm(Form):
-    name: labelled("Name", min_length=1, max_length=255)
-    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: unchanged") = None
+    name: Annotated[str, label("Name", min_length=1, max_length=255)]
+    expires_in_days: Annotated[
+        int | None, label("Expires in (days)", ge=1, le=3650, placeholder="empty: unchanged")
+    ] = None
 
 
 def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
@@ -219,8 +221,8 @@ async def restore_flow(ui: Any, backup: Row) -> None:
 
 # ---- snapshots ---------------------------------------------------------------------------------------------------
 class SnapshotForm(Form):
-    name: labelled("Snapshot name", min_length=1, max_length=255)
-    expires_in_days: labelled("Expires in (days)", int | None, ge=1, le=3650, placeholder="empty: never") = None
+    name: Annotated[str, label("Snapshot name", min_length=1, max_length=255)]
+    expires_in_days: Annotated[int | None, label("Expires in (days)", ge=1, le=3650, placeholder="empty: never")] = None
 
 
 def snapshot_body(form: Any, row: Any = None) -> dict[str, Any]:
@@ -234,7 +236,7 @@ SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: snapshot_body(form))
 
 
 class FromSnapshotForm(Form):
-    instance_name: labelled("New instance", min_length=1, max_length=255)
+    instance_name: Annotated[str, label("New instance", min_length=1, max_length=255)]
     node_type: NodeType
     is_ha_cluster: HighAvailability = False
 

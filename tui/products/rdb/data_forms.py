@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Network, Password, labelled
+from ..vocabulary import Form, Network, Password, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..times import from_now
 from ..fields import ctx, meta, not_among, number_error
@@ -49,7 +49,7 @@ DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name}) 
 class UserForm(Form):
     name: user_name("User", "app")
     password: Password
-    is_admin: labelled("Admin (CREATEROLE, CREATEDB)", bool) = False
+    is_admin: Annotated[bool, label("Admin (CREATEROLE, CREATEDB)")] = False
 
 
 USER_CREATE = CreateSpec(
@@ -59,7 +59,7 @@ USER_CREATE = CreateSpec(
 
 
 class UserEditForm(Form):
-    is_admin: labelled("Admin (CREATEROLE, CREATEDB)", bool) = False
+    is_admin: Annotated[bool, label("Admin (CREATEROLE, CREATEDB)")] = False
 
 
 USER_EDIT = EditSpec(
@@ -77,7 +77,7 @@ async def admin_message(service: Any, scope: str, user: Row) -> str:
 
 
 class PasswordForm(Form):
-    password: labelled("New password", Password, widget="password")
+    password: Annotated[Password, label("New password", widget="password")]
 
 
 # ---- privileges: users × databases ----------------------------------------------------------------
@@ -134,7 +134,7 @@ async def privileges_flow(ui: Any, instance: Row) -> None:
 # ---- ACL rules --------------------------------------------------------------------------------------
 class AclForm(Form):
     ip: Network
-    description: labelled("Description", max_length=255, placeholder="e.g. jump host") = ""
+    description: Annotated[str, label("Description", max_length=255, placeholder="e.g. jump host")] = ""
 
     @field_validator("ip")
     @classmethod
@@ -202,8 +202,8 @@ async def engine_settings(svc: Any, scope: str, instance_id: str) -> tuple[dict[
 
 
 class SettingForm(Form):
-    name: labelled("Setting", min_length=1, widget="select")
-    value: labelled("Value", min_length=1, max_length=1024)
+    name: Annotated[str, label("Setting", min_length=1, widget="select")]
+    value: Annotated[str, label("Value", min_length=1, max_length=1024)]
 
     @field_validator("name")
     @classmethod
@@ -235,7 +235,7 @@ SETTING_CREATE = CreateSpec(
 
 
 class ValueForm(Form):
-    value: labelled("Value", min_length=1, max_length=1024)
+    value: Annotated[str, label("Value", min_length=1, max_length=1024)]
 
     @field_validator("value")
     @classmethod
@@ -267,7 +267,7 @@ async def set_options(ui: Any, row: Row) -> tuple[Choices, dict[str, Any]]:
 
 # ---- logs ------------------------------------------------------------------------------------------------------------
 class LogsForm(Form):
-    hours: labelled("Last (hours)", int, ge=1, le=24 * 30, placeholder="1 to 720") = 1
+    hours: Annotated[int, label("Last (hours)", ge=1, le=24 * 30, placeholder="1 to 720")] = 1
 
 
 def logs_payload(form: BaseModel, c: Context) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, labelled
+from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, refused_by, sent
 from ..flows import Refused, asks_at_send
@@ -142,16 +142,18 @@ HighAvailability = Annotated[bool, Field(json_schema_extra=meta("High availabili
 
 
 class CreateForm(Form):
-    name: labelled("Name", min_length=1, max_length=255, placeholder="e.g. shop-db")
-    engine: labelled("Engine version", min_length=1, widget="select")
+    name: Annotated[str, label("Name", min_length=1, max_length=255, placeholder="e.g. shop-db")]
+    engine: Annotated[str, label("Engine version", min_length=1, widget="select")]
     node_type: NodeType
-    is_ha_cluster: labelled("High availability (synchronous standby)", HighAvailability) = False
-    volume_type: labelled("Volume type", widget="select") = "lssd"
-    volume_size: labelled("Volume size, GB", int | None, placeholder="block volume only: 5 to 10000, steps of 5") = None
+    is_ha_cluster: Annotated[HighAvailability, label("High availability (synchronous standby)")] = False
+    volume_type: Annotated[str, label("Volume type", widget="select")] = "lssd"
+    volume_size: Annotated[
+        int | None, label("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5")
+    ] = None
     user_name: user_name("Default user", "admin")
     password: Password
     tags: Tags = []
-    disable_backup: labelled("Disable automatic backups", bool) = False
+    disable_backup: Annotated[bool, label("Disable automatic backups")] = False
 
     @field_validator("engine")
     @classmethod
@@ -189,11 +191,11 @@ CREATE = CreateSpec(CreateForm, create_payload, catalogue)
 
 # ---- edit ---------------------------------------------------------------------------------------
 class EditForm(Form):
-    name: labelled("Name", min_length=1, max_length=255)
+    name: Annotated[str, label("Name", min_length=1, max_length=255)]
     tags: Tags = []
-    backup_frequency: labelled("Backup every (h)", int, ge=1, le=24) = 24
-    backup_retention: labelled("Keep backups (days)", int, ge=1, le=365) = 7
-    backups_disabled: labelled("Automatic backups disabled", bool) = False
+    backup_frequency: Annotated[int, label("Backup every (h)", ge=1, le=24)] = 24
+    backup_retention: Annotated[int, label("Keep backups (days)", ge=1, le=365)] = 7
+    backups_disabled: Annotated[bool, label("Automatic backups disabled")] = False
 
 
 def edit_values(row: Row) -> dict[str, Any]:
@@ -228,7 +230,7 @@ EDIT = EditSpec(EditForm, edit_values, edit_patch)
 
 # ---- clone ----------------------------------------------------------------------------------------
 class CloneForm(Form):
-    name: labelled("Name of the clone", min_length=1, max_length=255)
+    name: Annotated[str, label("Name of the clone", min_length=1, max_length=255)]
     node_type: NodeType
 
 

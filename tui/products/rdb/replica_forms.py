@@ -4,7 +4,7 @@ before sending, with the field named."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
@@ -12,16 +12,18 @@ from .. import outcome
 from ..base import Choices, Context, CreateSpec, ParentRef, Row
 from ..fields import network_if, not_among
 from ..flows import Refused, asks_at_send
-from ..vocabulary import Form, ServiceIp, labelled
+from ..vocabulary import Form, ServiceIp, label
 from .instance_forms import PrivateEndpointForm, private_spec
 
 
 # ---- read replicas ----------------------------------------------------------------------------------------
 class ReplicaForm(Form):
-    direct_access: labelled("Direct-access endpoint (public)", bool) = True
-    private_network_id: labelled("Network ID", placeholder="empty: none; or the private network's UUID") = ""
+    direct_access: Annotated[bool, label("Direct-access endpoint (public)")] = True
+    private_network_id: Annotated[
+        str, label("Network ID", placeholder="empty: none; or the private network's UUID")
+    ] = ""
     service_ip: ServiceIp = ""
-    same_zone: labelled("In the instance's zone", bool) = True
+    same_zone: Annotated[bool, label("In the instance's zone")] = True
 
     @field_validator("private_network_id")
     @classmethod
@@ -91,8 +93,10 @@ async def create_replica_flow(ui: Any, instance: Row) -> None:
 
 
 class ReplicaEndpointForm(Form):
-    kind: labelled("Endpoint", widget="select")
-    private_network_id: labelled("Network ID", placeholder="the private network's UUID (private-network endpoint)") = ""
+    kind: Annotated[str, label("Endpoint", widget="select")]
+    private_network_id: Annotated[
+        str, label("Network ID", placeholder="the private network's UUID (private-network endpoint)")
+    ] = ""
     service_ip: ServiceIp = ""
 
     @field_validator("kind")

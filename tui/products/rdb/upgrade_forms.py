@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Choices, Row
 from ..fields import ctx
 
@@ -15,7 +15,7 @@ from .instance_forms import GB, catalogue, check_size_gb
 
 
 class NodeTypeForm(Form):
-    node_type: labelled("New node type", min_length=1, widget="select")
+    node_type: Annotated[str, label("New node type", min_length=1, widget="select")]
 
     @field_validator("node_type")
     @classmethod
@@ -32,7 +32,7 @@ class NodeTypeForm(Form):
 
 
 class VolumeSizeForm(Form):
-    volume_size: labelled("New size, GB", int)
+    volume_size: Annotated[int, label("New size, GB")]
 
     @field_validator("volume_size")
     @classmethod
@@ -45,7 +45,7 @@ class VolumeSizeForm(Form):
 
 
 class VersionForm(Form):
-    version_id: labelled("Upgrade to", min_length=1, widget="select")
+    version_id: Annotated[str, label("Upgrade to", min_length=1, widget="select")]
 
 
 async def node_type_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:

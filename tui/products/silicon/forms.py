@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form, labelled
+from ..vocabulary import Form, label
 from ..base import Call, Choices, CreateSpec, EditSpec, Row
 from ..fields import ctx, sends
 from ..flows import asks_at_send, confirm_loss
@@ -17,8 +17,8 @@ NAME_RULE = "only letters, digits, spaces, dots and dashes"
 
 
 class CreateForm(Form):
-    type: labelled("Type (rented 24 h at least)", min_length=1, widget="select")
-    name: labelled("Name", min_length=1, max_length=255, placeholder=NAME_RULE)
+    type: Annotated[str, label("Type (rented 24 h at least)", min_length=1, widget="select")]
+    name: Annotated[str, label("Name", min_length=1, max_length=255, placeholder=NAME_RULE)]
 
     @field_validator("type")
     @classmethod
@@ -66,16 +66,19 @@ CREATE = CreateSpec(CreateForm, sends("name", "type"), create_options)
 
 
 class EditForm(Form):
-    name: labelled(
-        "Name", min_length=1, max_length=255, pattern=NAME_PATTERN, rule="letters, digits, spaces, dots and dashes"
-    )
+    name: Annotated[
+        str,
+        label(
+            "Name", min_length=1, max_length=255, pattern=NAME_PATTERN, rule="letters, digits, spaces, dots and dashes"
+        ),
+    ]
 
 
 EDIT = EditSpec(EditForm, lambda row: {"name": row.name})
 
 
 class ReinstallForm(Form):
-    os_id: labelled("Operating system", min_length=1, widget="select")
+    os_id: Annotated[str, label("Operating system", min_length=1, widget="select")]
 
 
 @asks_at_send

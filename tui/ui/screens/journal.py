@@ -291,4 +291,26 @@ class JournalScreen(Screen[None]):
             except Exception as err:
                 notify_error(self.app, err, f"Retry: {what}")
                 return
-        self.app.notify(f"Retry: {what} — accepted. Refresh (r) its list to see it now.", timeout=6)
+        if self._follow(entry.url):
+            self.app.notify(f"Retry: {what} — accepted; its list reads it again.", timeout=6)
+        else:
+            self.app.notify(f"Retry: {what} — accepted. Refresh (r) its list to see it now.", timeout=6)
+
+    def _follow(self, url: str) -> bool:
+        """The rows a retried request names in its path, in the lists open (shown or not): read again and
+        followed until they settle, as after the first send (walk: a retried power-off left the row
+        `running` until the next refresh). Whether any was."""
+        from urllib.parse import unquote, urlsplit
+
+        from ..widgets.staged import VIEWS
+
+        named = {unquote(part) for part in urlsplit(url).path.split("/") if part}
+        found = False
+        for screen in self.app.screen_stack:
+            for view in screen.query(VIEWS):
+                for key in named:
+                    row = view.model.rows.get(key)
+                    if row is not None:
+                        view.follow(row)
+                        found = True
+        return found

@@ -110,7 +110,7 @@ OptionsLoader = Callable[[Any, str], Awaitable[tuple[Choices, dict[str, Any]]]]
 @record(frozen=True, eq=False)
 class CreateSpec:
     form_model: type["BaseModel"]
-    to_payload: Callable[["BaseModel", "Context"], dict[str, Any]]
+    to_payload: Callable[[Any, "Context"], dict[str, Any]]  # (the form: an instance of `form_model`)
     options: OptionsLoader | None = None
     after_create: str | None = None  # form bool field that, when true, triggers `after_action`
     after_action: str | None = None
@@ -129,7 +129,7 @@ class EditSpec:
 
     form_model: type["BaseModel"]
     from_resource: Callable[[Any], dict[str, Any]]  # initial form values
-    to_patch: Callable[["BaseModel", Any], dict[str, Any]] | None = None
+    to_patch: Callable[[Any, Any], dict[str, Any]] | None = None  # (form, row)
     options: OptionsLoader | None = None  # select choices, as for create
     method: Literal["PATCH", "PUT"] = "PATCH"
     steps: tuple[Any, ...] = ()

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, data_lost
+from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind, data_lost
 from ..reach import ssh_action
 from ..declared import ID, Field
 from ..format import COMMON, Tones
@@ -202,7 +202,7 @@ SERVER_FIELDS = (
 )
 
 
-SERVERS = baremetal_kind(
+SERVERS: ResourceKind = baremetal_kind(
     id="baremetal.servers",
     singular="bare-metal server",
     fields=SERVER_FIELDS,

@@ -5,7 +5,7 @@ PATCH in order, and a zone's versions compared with now and restored. Pydantic: 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -16,7 +16,8 @@ from ..fields import ctx
 from .dynamic_records import Dynamic, NoDynamic, is_ip
 from .names import record_name, shown
 
-TYPES = ("A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS")
+RecordType = Literal["A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS"]
+TYPES: tuple[str, ...] = get_args(RecordType)
 EXAMPLES = {  # a record's data, as the Data field shows it for each type
     "A": "e.g. 192.0.2.10",
     "AAAA": "e.g. 2001:db8::10",
@@ -125,7 +126,7 @@ def stands_alone(rows: list[dict[str, Any]], changed: list[int]) -> tuple[int, s
 
 class RecordForm(Form):
     name: Annotated[str, label("Name", min_length=1, max_length=253, placeholder="www, or @ for the zone itself")]
-    type: Annotated[Literal[TYPES], label("Type", widget="select")] = "A"
+    type: Annotated[RecordType, label("Type", widget="select")] = "A"
     data: Annotated[
         str,
         label("Data", min_length=1, max_length=2048, placeholder="e.g. 192.0.2.10", placeholder_by=("type", EXAMPLES)),
@@ -196,7 +197,7 @@ class RecordForm(Form):
         if self.priority is not None:
             out["priority"] = self.priority
         if not isinstance(self.dynamic, NoDynamic):
-            out.update(self.dynamic.config())  # type: ignore[union-attr]
+            out.update(self.dynamic.config())
         return out
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from ..changeset import Change
 from ..nouns import counted
@@ -74,7 +74,7 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
             said = f"{counted(len(there), 'change')} sent before {were} found applied in {shown(zone)}: not sent again."
         if not staged:
             return said
-    told, done = [said], []
+    told, done = [said], cast(list[Any], [])
     for at in range(0, len(staged), CHUNK):
         part = staged[at : at + CHUNK]
         try:

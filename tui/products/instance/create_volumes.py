@@ -87,7 +87,7 @@ class VolumeSpecForm(Form):
         if not v:
             raise ValueError("choose the snapshot")
         snap = (ctx(info, "snapshots") or {}).get(v) or {}
-        family = {"sbs_snapshot": "sbs_volume"}.get(snap.get("volume_type"), snap.get("volume_type"))
+        family = {"sbs_snapshot": "sbs_volume"}.get(str(snap.get("volume_type")), snap.get("volume_type"))
         if snap and family != info.data.get("volume_type"):
             raise ValueError(f"a {snap.get('volume_type')} snapshot makes {family} volumes only")
         return v

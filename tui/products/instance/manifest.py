@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..manifest import Entry
+
+if TYPE_CHECKING:
+    from ..location import ScopeType
 
 SECTION = "Compute"
 
 _P = "tui.products.instance."
-G, Z = "Instance", "zone"  # the heading, the scope type
+G = "Instance"  # the heading
+Z: ScopeType = "zone"  # the scope type
 ENTRIES = (
     Entry("instance.servers", "Servers", G, Z, "list", _P + "servers:SERVERS", start=True, title="Instance servers"),
     Entry("instance.volumes", "Volumes", G, Z, "list", _P + "volumes:VOLUMES", title="Instance volumes"),

@@ -391,7 +391,7 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
         decided[server.id] = Decided(choice, block, current)
         lost = {k: v for k, v in current.items() if v not in block}
         said = f"deleted with it:{_named(lost)}" if lost else "it has no volume to delete with it"
-        return said + (f"; kept:{_named(dict(enumerate(block)))}" if block else "")
+        return said + (f"; kept:{_named({str(n): v for n, v in enumerate(block)})}" if block else "")
 
     async def send(ui: Any, server: Row) -> Any:
         from .. import outcome

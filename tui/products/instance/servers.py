@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Lazy, Probe
+from ..base import ActionSpec, Call, Child, Lazy, Probe, ResourceKind
 from ..reach import ssh_action
 from ..columns import named
 from ..declared import Field
@@ -243,7 +243,7 @@ SERVER_ROW_FIELDS = (
 
 
 # ---- the create form ----------------------------------------------------------------------------
-SERVERS = instance_kind(
+SERVERS: ResourceKind = instance_kind(
     id="instance.servers",
     singular="server",
     writing=Writing(

@@ -12,7 +12,7 @@ from .common import ID, TONES, detail_common, instance_kind
 from ..kind_options import Rows, Writing
 
 F = "tui.products.instance.snapshot_forms:"
-NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
+NAME_TAGS: Lazy[Any] = Lazy("tui.products.instance.fields:NameTagsForm")
 
 
 def volume_type_of(snapshot: Any) -> str:

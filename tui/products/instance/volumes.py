@@ -3,7 +3,9 @@ Forms and flows live in `volume_forms` (pydantic), loaded on first use."""
 
 from __future__ import annotations
 
-from ..base import ActionSpec, Call, Lazy, data_lost
+from typing import Any
+
+from ..base import ActionSpec, Call, Lazy, Row, data_lost
 from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
@@ -11,11 +13,11 @@ from .common import ID, SERVER, TONES, detail_common, instance_kind
 from ..kind_options import Rows
 
 F = "tui.products.instance.volume_forms:"
-NAME_TAGS = Lazy("tui.products.instance.fields:NameTagsForm")
+NAME_TAGS: Lazy[Any] = Lazy("tui.products.instance.fields:NameTagsForm")
 BUSY = frozenset({"snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing"})
 
 
-def _snapshottable(r) -> bool:
+def _snapshottable(r: Row) -> bool:
     return r.state == "available" and r.text("volume_type") in ("l_ssd", "b_ssd")
 
 

@@ -31,7 +31,7 @@ def endpoints_text(data: Any, most: int | None = 3) -> str:
         if not isinstance(e, dict):
             continue
         where = "private" if e.get("private_network") else "public"
-        ips = e.get("ips") if isinstance(e.get("ips"), list) else []
+        ips: list[Any] = e["ips"] if isinstance(e.get("ips"), list) else []
         shown = ips if most is None else ips[:most]
         out.append(
             f"{where} {', '.join(str(i) for i in shown)}{'…' if len(ips) > len(shown) else ''}:{e.get('port', '?')}"

@@ -297,7 +297,7 @@ async def settings_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, An
     versions = await ui.service().read_all(
         ui.scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"}
     )
-    version = next((v for v in versions if v.get("version") == cluster.get("version")), {})
+    version: dict[str, Any] = next((v for v in versions if v.get("version") == cluster.get("version")), {})
     specs = {s["name"]: s for s in version.get("available_settings") or [] if isinstance(s, dict) and s.get("name")}
     choices = [
         (

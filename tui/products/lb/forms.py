@@ -24,7 +24,7 @@ LEVEL_CHOICES = [
     (SSL_LEVELS[v], v)
     for v in ("ssl_compatibility_level_intermediate", "ssl_compatibility_level_modern", "ssl_compatibility_level_old")
 ]
-UNKNOWN = "ssl_compatibility_level_unknown"
+UNKNOWN: Literal["ssl_compatibility_level_unknown"] = "ssl_compatibility_level_unknown"
 
 Name = Annotated[str, Field(min_length=1, json_schema_extra=meta("Name", placeholder="e.g. web-lb"))]
 Description = Annotated[str, Field(json_schema_extra=meta("Description", placeholder="what it serves (optional)"))]

@@ -20,7 +20,7 @@ async def topology(service: Any, scope: str, row: Any) -> Node:
     by_id = {str(b.get("id")): b for b in backends}
 
     def backend_node(b: dict[str, Any]) -> Node:
-        pool = b.get("pool") if isinstance(b.get("pool"), list) else []
+        pool: list[Any] = b["pool"] if isinstance(b.get("pool"), list) else []
         return Node(backend_label(b), tuple(Node(f"server {ip}") for ip in pool) or (Node("no server"),))
 
     nodes, used = [], set()

@@ -235,7 +235,7 @@ TOKENS = monitoring_kind(
 
 
 def contact_summary(data: dict[str, Any]) -> dict[str, Any]:
-    email = data.get("email") if isinstance(data.get("email"), dict) else {}
+    email: dict[str, Any] = data["email"] if isinstance(data.get("email"), dict) else {}
     to = str(email.get("to") or "")
     return {"address": to or "(not an e-mail contact point)", "name": to}
 

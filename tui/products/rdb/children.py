@@ -16,7 +16,7 @@ from .common import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
 from ..kind_options import Reading, Writing
 
 DATA = "tui.products.rdb.data_forms:"
-REPLICAS = "tui.products.rdb.replica_forms:"
+REPLICA_FORMS = "tui.products.rdb.replica_forms:"
 
 
 def _first(answer: dict[str, Any], key: str, match: Any = None) -> Any:
@@ -234,11 +234,11 @@ REPLICAS = rdb_kind(
             why_not=_why_not_ready,
             shape=FormCall(
                 "Endpoint for read replica {name}",
-                Lazy(REPLICAS + "ReplicaEndpointForm"),
+                Lazy(REPLICA_FORMS + "ReplicaEndpointForm"),
                 Call("POST", "{id}/endpoints"),
                 done="{name}: endpoint added",
-                body=Lazy(REPLICAS + "replica_endpoint_body"),
-                options=Lazy(REPLICAS + "replica_endpoint_options"),
+                body=Lazy(REPLICA_FORMS + "replica_endpoint_body"),
+                options=Lazy(REPLICA_FORMS + "replica_endpoint_options"),
                 submit_label="Add",
             ),
         ),
@@ -260,7 +260,7 @@ REPLICAS = rdb_kind(
             why_not=_why_not_ready,
         ),
     ),
-    create=Lazy(REPLICAS + "REPLICA_CREATE"),
+    create=Lazy(REPLICA_FORMS + "REPLICA_CREATE"),
     writing=Writing(
         create_path="read-replicas", delete_warning=lambda r: "Clients reading from it lose their connection"
     ),

@@ -76,7 +76,7 @@ async def backup_here_options(service: Any, scope: str) -> tuple[Choices, dict[s
 BACKUP_CREATE = CreateSpec(
     BackupForm,
     lambda form, c: _backup_body(form.instance_id, form),
-    backup_options,  # type: ignore[attr-defined]
+    backup_options,
 )
 BACKUP_HERE = CreateSpec(
     BackupHereForm, lambda form, c: _backup_body(c.parent.id if c.parent else "", form), backup_here_options
@@ -129,7 +129,7 @@ BACKUP_EDIT = EditSpec(BackupEditForm, lambda row: {"name": row.name}, _edit_pat
 
 
 class RestoreForm(Form):
-    database_name: database_name("As database")
+    database_name: Annotated[str, database_name("As database")]
 
 
 def engine_family(engine: str) -> str:

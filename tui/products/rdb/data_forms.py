@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
 from ..vocabulary import Form, Network, Password, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..times import from_now
-from ..fields import ctx, meta, not_among, number_error
+from ..fields import ctx, not_among, number_error
 from ..flows import Refused
 from .instance_forms import user_name
 
@@ -20,13 +20,10 @@ DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
 DB_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter or _"
 
 
-def database_name(label: str, example: str = "") -> Any:
-    """A database's name field (the engines' rule), labelled."""
+def database_name(text: str, example: str = "") -> Any:
+    """A database's name field (the engines' rule), labelled: `Annotated[str, database_name("Database")]`."""
     hint = {"placeholder": f"e.g. {example}"} if example else {}
-    return Annotated[
-        str,
-        Field(min_length=1, max_length=63, pattern=DB_NAME, json_schema_extra=meta(label, rule=DB_NAME_RULE, **hint)),
-    ]
+    return label(text, min_length=1, max_length=63, pattern=DB_NAME, rule=DB_NAME_RULE, **hint)
 
 
 PERMISSIONS = ("none", "readonly", "readwrite", "all")
@@ -40,14 +37,14 @@ def _parent_id(svc: Any) -> str:
 
 # ---- databases and users --------------------------------------------------------------------------
 class DatabaseForm(Form):
-    name: database_name("Database", "orders")
+    name: Annotated[str, database_name("Database", "orders")]
 
 
-DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name})  # type: ignore[attr-defined]
+DATABASE_CREATE = CreateSpec(DatabaseForm, lambda form, c: {"name": form.name})
 
 
 class UserForm(Form):
-    name: user_name("User", "app")
+    name: Annotated[str, user_name("User", "app")]
     password: Password
     is_admin: Annotated[bool, label("Admin (CREATEROLE, CREATEDB)")] = False
 
@@ -55,7 +52,7 @@ class UserForm(Form):
 USER_CREATE = CreateSpec(
     UserForm,
     lambda form, c: {"name": form.name, "password": form.password.get_secret_value(), "is_admin": form.is_admin},
-)  # type: ignore[attr-defined]
+)
 
 
 class UserEditForm(Form):
@@ -66,7 +63,7 @@ USER_EDIT = EditSpec(
     UserEditForm,
     lambda row: {"is_admin": bool(row.get("is_admin"))},
     lambda form, row: {"is_admin": form.is_admin} if form.is_admin != bool(row.get("is_admin")) else {},
-)  # type: ignore[attr-defined]
+)
 
 
 async def admin_message(service: Any, scope: str, user: Row) -> str:
@@ -148,7 +145,7 @@ async def acl_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]
 
 ACL_CREATE = CreateSpec(
     AclForm, lambda form, c: {"rules": [{"ip": form.ip, "description": form.description}]}, acl_options
-)  # type: ignore[attr-defined]
+)
 
 
 class AclRecord(AclForm):
@@ -195,7 +192,9 @@ async def engine_settings(svc: Any, scope: str, instance_id: str) -> tuple[dict[
     """The available settings of the instance's engine version, and the names of its init-only ones."""
     data = await svc.call("GET", scope, "instances", instance_id)
     engines = await svc.read_all(scope, "database-engines", key="engines")
-    version = next((v for e in engines for v in e.get("versions") or [] if v.get("name") == data.get("engine")), {})
+    version: dict[str, Any] = next(
+        (v for e in engines for v in e.get("versions") or [] if v.get("name") == data.get("engine")), {}
+    )
     hot = {s["name"]: s for s in version.get("available_settings") or [] if isinstance(s, dict) and s.get("name")}
     cold = {s["name"]: s for s in version.get("available_init_settings") or [] if isinstance(s, dict) and s.get("name")}
     return {**cold, **hot}, set(cold) - set(hot)
@@ -231,7 +230,7 @@ async def setting_options_of(service: Any, scope: str, instance_id: str) -> tupl
 
 SETTING_CREATE = CreateSpec(
     SettingForm, lambda form, c: {"settings": [{"name": form.name, "value": form.value}]}, setting_options
-)  # type: ignore[attr-defined]
+)
 
 
 class ValueForm(Form):

@@ -17,17 +17,11 @@ USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
 USER_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter"
 
 
-def user_name(label: str, example: str) -> Any:
-    """A database user's name field (the engines' rule), labelled."""
-    return Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=63,
-            pattern=USER_NAME,
-            json_schema_extra=meta(label, placeholder=f"e.g. {example}", rule=USER_NAME_RULE),
-        ),
-    ]
+def user_name(text: str, example: str) -> Any:
+    """A database user's name field (the engines' rule), labelled: `Annotated[str, user_name("User", "app")]`."""
+    return label(
+        text, min_length=1, max_length=63, pattern=USER_NAME, placeholder=f"e.g. {example}", rule=USER_NAME_RULE
+    )
 
 
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
@@ -150,7 +144,7 @@ class CreateForm(Form):
     volume_size: Annotated[
         int | None, label("Volume size, GB", placeholder="block volume only: 5 to 10000, steps of 5")
     ] = None
-    user_name: user_name("Default user", "admin")
+    user_name: Annotated[str, user_name("Default user", "admin")]
     password: Password
     tags: Tags = []
     disable_backup: Annotated[bool, label("Disable automatic backups")] = False

@@ -91,7 +91,7 @@ async def catalogue_context(ui: Any, instance: Row) -> tuple[Choices, dict[str, 
 
 async def version_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
     versions = [
-        (f"{v.get('name')} ({v.get('minor_version', '')})", v.get("id"))
+        (f"{v.get('name')} ({v.get('minor_version', '')})", str(v.get("id") or ""))
         for v in instance.items("upgradable_version")
         if isinstance(v, dict)
     ]

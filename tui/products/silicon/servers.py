@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ActionSpec, Call, Lazy, data_lost, kinds_of
+from ..base import ActionSpec, Call, Lazy, ResourceKind, data_lost, kinds_of
 from ..reach import ssh_action
 from ..declared import ID, Field
 from .. import times
@@ -50,7 +50,7 @@ SERVER_FIELDS = (
 )
 
 
-SERVERS = silicon_kind(
+SERVERS: ResourceKind = silicon_kind(
     id="silicon.servers",
     singular="silicon server",
     reading=Reading(gone_when_forbidden=True),

@@ -1,5 +1,6 @@
 """Work-arounds for Textual defects the console would otherwise suffer, each named with its upstream
-issue and removed once a pinned Textual has the fix.
+issue and removed once a pinned Textual has the fix: a test per defect checks Textual's own code still has
+it (`ORIGINAL`, tests/ui/test_textual_fixes.py), and fails on the release that fixes it.
 
 - Textualize/textual#6665 (open, textual 8.2.8): `StylesCache.get_inner_outer` is an instance method
   under `@lru_cache(1024)`, so the cache keys on the StylesCache and keeps up to 1,024 of them alive,
@@ -33,6 +34,10 @@ from typing import Any
 from textual.style import Style
 
 from .terminal_codes import fewest_codes
+
+# What each fix replaced, as Textual has it: tests/ui/test_textual_fixes.py checks Textual still has each
+# defect, and fails once it has not (the fix is then dropped).
+ORIGINAL: dict[str, Any] = {}
 
 
 @lru_cache(1024)
@@ -161,6 +166,16 @@ def apply() -> None:
     from textual._styles_cache import StylesCache
     from textual.message_pump import MessagePump
 
+    from textual.strip import Strip
+
+    for name, found in (
+        ("StylesCache.get_inner_outer", StylesCache.get_inner_outer),
+        ("Strip.__init__", Strip.__init__),
+        ("ChopsUpdate.render_segments", ChopsUpdate.render_segments),
+        ("MessagePump._dispatch_message", MessagePump._dispatch_message),
+    ):
+        if not getattr(found, "fixed", False) and found is not _render_segments and found is not _get_inner_outer:
+            ORIGINAL.setdefault(name, found)
     _strips_cache_on_first_use()
     ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
     LayoutUpdate.render_segments = _fewest_codes_in(LayoutUpdate.render_segments)  # type: ignore[method-assign]

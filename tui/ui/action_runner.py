@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import journal
 from ..api.errors import OutcomeUnknown
-from ..products import outcome, retry
+from ..products import before_retry, outcome
 from ..products.base import ActionSpec, Child, Lazy
 from ..products.rows import called, called_with_id
 from .errors import notify_error, notify_lost
@@ -33,7 +33,7 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fal
     named = host.kind.counted(len(one)) if isinstance(one, list) else called(one)
     ready = None
     if spec.call is not None and not isinstance(one, list):  # a retry from the journal: the row read first
-        ready = partial(retry.before_action, host.service, host.kind.scope_of(one) or host.scope, one.id, spec)
+        ready = partial(before_retry.before_action, host.service, host.kind.scope_of(one) or host.scope, one.id, spec)
     try:
         with journal.doing(spec.label.rstrip("…"), host.kind.product, named, ready=ready):  # what was sent for
             return await _run(host, spec, target, asked)

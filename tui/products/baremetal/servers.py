@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind, data_lost
-from ..reach import ssh_action
+from ..ssh_command import ssh_action
 from ..declared import ID, Field
 from ..format import COMMON, Tones
 from ..times import second_of

@@ -11,7 +11,7 @@ from typing import Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Lazy, Probe, ResourceKind
-from ..reach import ssh_action
+from ..ssh_command import ssh_action
 from ..columns import named
 from ..declared import Field
 from ..format import human_bytes, state_text

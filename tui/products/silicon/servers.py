@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import ActionSpec, Call, Lazy, ResourceKind, data_lost, kinds_of
-from ..reach import ssh_action
+from ..ssh_command import ssh_action
 from ..declared import ID, Field
 from .. import times
 from ..shapes import ShowSecret

@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...api import journal
-from ...products import outcome, retry
+from ...products import before_retry, outcome
 from ...products.base import ALL
 from ...products.rows import called
 from ..errors import notify_lost
@@ -108,7 +108,7 @@ class Writes(Deletes):
             also = f", then {then.label.rstrip('…').lower()}" if then is not None else ""
             await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope, also)
             held = [r.id for r in self.model.rows.values()]
-            ready = partial(retry.before_create, self.model.service, scope, payload)  # a retry from the journal
+            ready = partial(before_retry.before_create, self.model.service, scope, payload)  # a retry from the journal
             named = str(payload.get("name") or self.kind.singular)
             with journal.doing("Create", self.kind.product, named, ready=ready):
                 row, looked = await outcome.create(self.model.service, scope, payload, held)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...api import journal
 from ...api.errors import ApiError
-from ...products import outcome, retry
+from ...products import before_retry, outcome
 from ...products.base import Lazy
 from ...products.rows import called, called_with_id
 from ..errors import notify_error, notify_lost
@@ -81,7 +81,9 @@ class Deletes:
     async def _deleting(self, resource: Any) -> None:
         scope = self.kind.scope_of(resource) or self.model.scope
         try:
-            ready = partial(retry.before_delete, self.model.service, scope, resource.id)  # a retry from the journal
+            ready = partial(
+                before_retry.before_delete, self.model.service, scope, resource.id
+            )  # a retry from the journal
             with journal.doing("Delete", self.kind.product, called(resource), ready=ready):
                 found = await outcome.delete(self.model.service, scope, resource)
         except Exception as err:

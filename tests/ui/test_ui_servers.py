@@ -235,8 +235,10 @@ async def test_sort_and_filter_keep_counts_honest(sandbox):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
+        width = view.table.size.width
         await pilot.press("slash", *"web")
         await pilot.pause()
+        assert view.table.size.width == width  # (walk: the filter line took two columns from the table)
         assert view.table.visible_count == 3
         assert view.table.border_title == "Servers · fr-par-1 · 8/8 · 3 matches"
         await pilot.press("escape")

@@ -286,6 +286,10 @@ async def test_another_scope_keeps_the_cursor_and_the_marks_on_the_rows_it_lists
         view.set_scope("all")
         await wait_for(pilot, lambda: not view.model.listing and view.table.loaded_count == 17, what="all zones")
         assert view.table.cursor_key == under and view.table.marked == marked
+        view.set_scope("nl-ams-1")  # none of them there: unmarked, and said (walk: they went without a word)
+        await wait_for(pilot, lambda: not view.model.listing and view.scope == "nl-ams-1", what="Amsterdam")
+        await wait_for(pilot, lambda: any("1 marked not listed in nl-ams-1" in n.message for n in app.notes))
+        assert not view.table.marked
 
 
 async def test_read_only_offers_nothing_that_mutates(sandbox):

@@ -172,9 +172,16 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             return
         marked, cursor = kept
         table = self.table
+        dropped = 0
         for key in marked:
             if table.get(key) is not None:
                 table.toggle_mark(key)
+            else:
+                dropped += 1
+        if dropped:  # (walk: a scope without them cleared the marks without a word)
+            where = f"in {self.scope}" if self.scope != ALL else "any more"
+            self.app.notify(f"{dropped} marked not listed {where}: unmarked.", timeout=5)
+            self.update_title()
         if cursor is not None:
             table.move_to(cursor)
 

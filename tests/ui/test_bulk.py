@@ -42,7 +42,10 @@ async def test_five_servers_stopped_at_once_one_refused_before_and_one_by_the_ap
         said = lines(dialog)
         assert f"– {stopped.name}" in said[0] and "not while stopped" in said[0]  # first, before anything is sent
         assert app.focused.id == "cancel" and not actions_sent(sandbox, {r.id for r in rows})
-        escape = lambda: {b.binding.description for b in dialog.active_bindings.values() if b.binding.key == "escape"}  # noqa: E731
+
+        def escape() -> set[str]:  # what esc reads in the key bar
+            return {b.binding.description for b in dialog.active_bindings.values() if b.binding.key == "escape"}
+
         assert escape() == {"Cancel"}
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: escape() == {"Close"}, what="esc reads Close once sent (its button does)")
@@ -100,7 +103,12 @@ async def test_a_delete_that_loses_data_is_confirmed_by_typing_the_count():
         await wait_for(pilot, lambda: len(dialog.outcomes) == 2, what="both deleted")
         assert all(o.mark == "✓" and o.gone for o in dialog.outcomes.values())
         await pilot.press("escape")
-        assert all(view.table.get(r.id) is None for r in two)
+
+        def going(rid: str) -> bool:  # gone, or shown deleting until it is (read again by id: not taken out at once)
+            row = view.table.get(rid)
+            return row is None or row.state == "deleting"
+
+        await wait_for(pilot, lambda: all(going(r.id) for r in two), what="read again: deleting, or gone")
         assert sum(1 for m, p in sandbox.requests if m == "DELETE" and "/backups/" in p) == 2
 
 

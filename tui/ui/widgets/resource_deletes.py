@@ -91,7 +91,7 @@ class Deletes:
             return
         if found is None:
             self.host.app.notify(f"Deleted {resource.name}", timeout=4)
-            self._going(resource)
+            self.forget(resource)
             return
         notify_lost(self.host.app, f"Deleting {resource.name}", found.told)
         if found.applied:
@@ -100,18 +100,14 @@ class Deletes:
             self.model.put([found.row])
             self.host.follow(found.row)
 
-    def _going(self, resource: Any) -> None:
-        """Deleted. Where the kind has a GET by id, the row is read again at once and followed: gone, it
-        leaves; deleted in the background (a namespace `deleting` for a while), it shows so until it is
-        gone — taken out at once, it came back with the next refresh, and the count with it. Elsewhere it
-        leaves at once."""
+    def forget(self, resource: Any) -> None:
+        """A resource deleted (by a delete here, a bulk act, a flow): out of the table and the counts. Where
+        the kind has a GET by id, the row is read again at once and followed instead: gone (404), it leaves
+        and the count with it; deleted in the background (a namespace `deleting` for a while), it shows so
+        until it is gone — taken out at once, it came back with the next refresh, and the count with it."""
         if self.kind.reading.fetch_detail and self.model.rows.get(resource.id) is not None:
             self.host.follow(resource)
-        else:
-            self.forget(resource)
-
-    def forget(self, resource: Any) -> None:
-        """A resource is gone: out of the table and the counts."""
+            return
         self.model.drop([resource.id])
         sc = self.kind.scope_of(resource)
         if sc in self.model.totals:

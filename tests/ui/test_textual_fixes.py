@@ -16,25 +16,32 @@ from tui.ui import textual_fixes
 pytestmark = pytest.mark.anyio
 
 
+class SelectsForm(Screen):
+    def compose(self):
+        with Vertical():
+            for _ in range(4):
+                yield Select([("a", 1), ("b", 2)], compact=True)
+
+
+async def closed_while_built(app: App, pilot) -> None:
+    """A form of Selects opened and closed by code at each point of its building, until one fails."""
+    for ticks in range(16):
+        app.push_screen(SelectsForm())
+        for _ in range(ticks % 8):
+            await asyncio.sleep(0)
+        app.pop_screen()
+        await pilot.pause()
+        if app._exception is not None:
+            return
+
+
 async def test_a_screen_closed_while_its_selects_mount_fails_nothing():
     """Soak: a form closed by code while it was still being built reported a bug (NoMatches on the
     Select's drop-down, asked for by its mount after the screen's widgets were pruned)."""
     textual_fixes.apply()
-
-    class Form(Screen):
-        def compose(self):
-            with Vertical():
-                for _ in range(4):
-                    yield Select([("a", 1), ("b", 2)], compact=True)
-
     app = App()
     async with app.run_test() as pilot:
-        for ticks in range(16):  # closed at each point of its building
-            app.push_screen(Form())
-            for _ in range(ticks % 8):
-                await asyncio.sleep(0)
-            app.pop_screen()
-            await pilot.pause()
+        await closed_while_built(app, pilot)
         assert app._exception is None
 
 
@@ -152,25 +159,11 @@ async def test_textual_still_mounts_a_node_of_a_screen_closed_while_it_is_built(
     textual_fixes.apply()
     monkeypatch.setattr(MessagePump, "_dispatch_message", textual_fixes.ORIGINAL["MessagePump._dispatch_message"])
 
-    class Form(Screen):
-        def compose(self):
-            with Vertical():
-                for _ in range(4):
-                    yield Select([("a", 1), ("b", 2)], compact=True)
-
     app = App()
     failed = False
     try:
         async with app.run_test() as pilot:
-            for ticks in range(16):
-                app.push_screen(Form())
-                for _ in range(ticks % 8):
-                    await asyncio.sleep(0)
-                app.pop_screen()
-                await pilot.pause()
-                if app._exception is not None:
-                    failed = True
-                    break
+            await closed_while_built(app, pilot)
     except Exception:
         failed = True
     assert failed or app._exception is not None, "Textual mounts no node of a closed screen now: drop the fix"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, SecretStr, model_validator
+from pydantic.fields import FieldInfo
 
 from .fields import check_password, meta, network, parse_pairs, private_cidr, reverse_name, split_tags, uuid_of
 
@@ -27,7 +28,7 @@ class Form(BaseModel):
 RULES = frozenset({"min_length", "max_length", "pattern", "ge", "le", "gt", "lt", "validate_default"})
 
 
-def label(text: str, **given: Any) -> Any:
+def label(text: str, **given: Any) -> FieldInfo:
     """A form field's label, rules and hints in one line, inside its type: its rules as pydantic takes them
     (lengths, pattern, bounds) and its hints as the form shows them (placeholder, widget, rule, hint):
     `name: Annotated[str, label("Name", max_length=63, placeholder="e.g. web")] = ""`."""

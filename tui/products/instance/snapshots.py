@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..base import ActionSpec, Call, Lazy, data_lost
 from ..declared import Field
 from ..location import FromContext
@@ -12,7 +14,7 @@ from .common import ID, TONES, detail_common, instance_kind
 from ..kind_options import Rows, Writing
 
 F = "tui.products.instance.snapshot_forms:"
-NAME_TAGS: Lazy[Any] = Lazy("tui.products.instance.fields:NameTagsForm")
+NAME_TAGS: Lazy[type[BaseModel]] = Lazy("tui.products.instance.fields:NameTagsForm")
 
 
 def volume_type_of(snapshot: Any) -> str:

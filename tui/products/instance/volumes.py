@@ -3,7 +3,8 @@ Forms and flows live in `volume_forms` (pydantic), loaded on first use."""
 
 from __future__ import annotations
 
-from typing import Any
+
+from pydantic import BaseModel
 
 from ..base import ActionSpec, Call, Lazy, Row, data_lost
 from ..declared import Field
@@ -13,7 +14,7 @@ from .common import ID, SERVER, TONES, detail_common, instance_kind
 from ..kind_options import Rows
 
 F = "tui.products.instance.volume_forms:"
-NAME_TAGS: Lazy[Any] = Lazy("tui.products.instance.fields:NameTagsForm")
+NAME_TAGS: Lazy[type[BaseModel]] = Lazy("tui.products.instance.fields:NameTagsForm")
 BUSY = frozenset({"snapshotting", "fetching", "saving", "attaching", "resizing", "hotsyncing"})
 
 

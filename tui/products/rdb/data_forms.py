@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
+from pydantic.fields import FieldInfo
 
 from ..vocabulary import Form, Network, Password, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
@@ -20,7 +21,7 @@ DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
 DB_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter or _"
 
 
-def database_name(text: str, example: str = "") -> Any:
+def database_name(text: str, example: str = "") -> FieldInfo:
     """A database's name field (the engines' rule), labelled: `Annotated[str, database_name("Database")]`."""
     hint = {"placeholder": f"e.g. {example}"} if example else {}
     return label(text, min_length=1, max_length=63, pattern=DB_NAME, rule=DB_NAME_RULE, **hint)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_validator
+from pydantic.fields import FieldInfo
 
 from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
@@ -17,7 +18,7 @@ USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
 USER_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter"
 
 
-def user_name(text: str, example: str) -> Any:
+def user_name(text: str, example: str) -> FieldInfo:
     """A database user's name field (the engines' rule), labelled: `Annotated[str, user_name("User", "app")]`."""
     return label(
         text, min_length=1, max_length=63, pattern=USER_NAME, placeholder=f"e.g. {example}", rule=USER_NAME_RULE

@@ -5,7 +5,10 @@ and the refresh)."""
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from ...products.list_model import ListModel
 
 from textual import work
 from textual.widgets import Input
@@ -32,7 +35,7 @@ class ResourceActions:
     _detail_ref: Callable[[], Any]
     is_mounted: bool
     _reveal: str  # a row to put the cursor on once listed (`reveal`)
-    model: Any  # the list's model (`products.list_model.ListModel`): rows, totals, what runs once settled
+    model: ListModel  # the list's model: rows, totals, what runs once settled
     writes: Any  # the view's create, edit and delete (`resource_changes.Writes`)
     marks: Any  # what acts on the marked rows (`marked.Marked`)
 

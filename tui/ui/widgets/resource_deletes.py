@@ -5,7 +5,11 @@ part of `Writes` (resource_changes.py), whose view it reads."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...products.base import ResourceKind
+    from ...products.list_model import ListModel
 
 from ...api import journal
 from ...api.errors import ApiError
@@ -19,8 +23,8 @@ class Deletes:
     """A list's delete (`Writes` gives the view, `host`, and its list's `model`)."""
 
     host: Any
-    model: Any  # (`ListModel`)
-    kind: Any  # (the model's)
+    model: ListModel
+    kind: ResourceKind  # (the model's)
 
     def confirm_delete(self, resource: Any) -> None:
         if self.host.read_only:

@@ -3,7 +3,10 @@ pressed anyway, say why), verbs that change nothing stay."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...products.list_model import ListModel
 
 from textual import events
 from textual.binding import Binding
@@ -60,7 +63,7 @@ class ResourceKeys:
     kind: Any
     read_only: bool
     table: Any
-    model: Any  # the list's model (`products.list_model.ListModel`)
+    model: ListModel  # the list's model
     staged: Any  # the view's staged edits (`staged.Staging`)
     BINDINGS: Any
 

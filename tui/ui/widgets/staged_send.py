@@ -9,7 +9,11 @@ unstaged, the rest stays staged. A part of `Staging` (a mixin over its model and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...products.base import ResourceKind
+    from ...products.list_model import ListModel
 
 from ...api.errors import OutcomeUnknown
 from ...products.changeset import STAGED
@@ -21,8 +25,8 @@ class Sending:
     """`w` and what follows it, for `Staging`."""
 
     host: Any
-    kind: Any  # (the model's)
-    model: Any  # the list's model (`ListModel`): its rows and staged changes
+    kind: ResourceKind  # (the model's)
+    model: ListModel  # the list's model: its rows and staged changes
     staging: bool
     sending: bool
 

@@ -19,7 +19,9 @@ import httpx
 
 from tui.api.client import ApiClient, RetryPolicy
 from tui.products.base import Context, ParentRef, ResourceKind
+from tui.products import writes
 from tui.products.flows import Refused
+from tui.products.writes import Outcome, Question, Write
 from tui.products.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
 
@@ -59,6 +61,18 @@ def _among_choices(values: dict[str, Any], choices: Any) -> None:
     for name, value in values.items():
         if choices and name in choices:
             assert value in [v for _, v in choices[name]], f"{name}={value!r} is not among its choices"
+
+
+class NotProduction:
+    """The write pipeline's questions (`writes.Asker`), answered from the script as confirmations."""
+
+    production = None
+
+    def __init__(self, ui: ScriptedUI) -> None:
+        self.ui = ui
+
+    async def ask(self, question: Question) -> bool:
+        return await self.ui.confirm(question.title, question.message, question.label, question.typed)
 
 
 class ScriptedUI:
@@ -164,6 +178,13 @@ class ScriptedUI:
 
     async def cleared(self, what: str) -> None:  # not a production profile: nothing to ask
         return None
+
+    async def write(self, write: Write[Any]) -> Outcome[Any]:
+        """A change of the flow's own, through the write pipeline (not a production profile)."""
+        return await writes.run(write, None, NotProduction(self))
+
+    def acting(self, act: Any) -> ScriptedUI:
+        return self
 
     async def edit_records(
         self,

@@ -4,7 +4,7 @@ the watch list, and the console after a switch of profile."""
 import httpx
 import pytest
 
-from helpers import action, demo_settings, loaded, make_app, wait_for
+from helpers import confirm_yes, action, demo_settings, loaded, make_app, wait_for
 from tui.api.secret import Secret
 from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.ui.profiles import DemoProfiles, Opened
@@ -84,6 +84,7 @@ def test_journal(snap_compare):
         await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome == "done", what="sent")
         sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)
         view.writes.delete(stopped)
+        await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].outcome == "failed")
         for entry in app.journal.entries:
             entry.ms = 42.0

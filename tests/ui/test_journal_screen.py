@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import form_ready, loaded, make_app, notified, open_view, row_named, screen_named, wait_for
+from helpers import confirm_yes, form_ready, loaded, make_app, notified, open_view, row_named, screen_named, wait_for
 from tui.sandbox import DEMO_SECRET_KEY, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -32,6 +32,7 @@ async def test_changes_are_journalled_newest_first_copied_as_curl_and_a_busy_one
         stopped = row_named(view, "worker-batch-2")
         sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)  # busy: refused, nothing done
         view.writes.delete(stopped)
+        await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].outcome == "failed")
         view.focus_table()
         await pilot.press("J")
@@ -76,6 +77,7 @@ async def test_a_retry_whose_answer_is_lost_looks_as_the_first_send_does():
         stopped = row_named(view, "worker-batch-2")
         sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)  # busy: refused
         view.writes.delete(stopped)
+        await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
         sandbox.inject(503, f"/servers/{stopped.id}", method="DELETE", times=1)  # the retry's answer lost
         view.focus_table()
@@ -162,6 +164,7 @@ async def test_a_retry_is_offered_only_under_the_profile_that_sent_it():
         stopped = row_named(view, "worker-batch-2")
         sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)  # busy: refused, retryable
         view.writes.delete(stopped)
+        await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
         app.settings.profile = "stage"  # the same API URL, another profile in use
         view.focus_table()
@@ -179,8 +182,6 @@ async def test_a_text_body_is_retried_as_sent_and_shown_by_its_length_and_digest
     import hashlib
     import shlex
 
-    from tui.api import journal
-
     sandbox = Sandbox()
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -190,12 +191,13 @@ async def test_a_text_body_is_retried_as_sent_and_shown_by_its_length_and_digest
         sandbox.inject(409, "/user_data/cloud-init", method="PATCH", times=1)  # busy: refused, retryable
 
         async def send() -> None:
-            with journal.doing("User data", "Instance", "web-01"):
+            with app.journal.act("User data", "Instance", "web-01") as act:
                 await app.client.request_data(
                     "PATCH",
                     f"/instance/v1/zones/fr-par-1/servers/{web.id}/user_data/cloud-init",
                     content=body,
                     content_type="text/plain",
+                    act=act,
                 )
 
         app.run_worker(send(), exit_on_error=False)

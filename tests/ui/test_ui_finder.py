@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import child_list, current_view, loaded, make_app, open_view, select, wait_for
+from helpers import confirm_yes, child_list, current_view, loaded, make_app, open_view, select, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -187,6 +187,7 @@ async def test_a_resource_deleted_leaves_the_index_and_a_hit_gone_since_says_so(
         await wait_for(pilot, lambda: app.finder.search("worker-batch-2"), what="indexed")
         hit = app.finder.search("worker-batch-2")[0]
         view.writes.delete(stopped)
+        await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: view.table.get(stopped.id) is None, what="deleted")
         await wait_for(pilot, lambda: not app.finder.search("worker-batch-2"), what="out of the index")
         app.finder.jump(hit)  # a hit the palette showed before the delete

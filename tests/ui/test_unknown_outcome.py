@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import loaded, make_app, wait_for
+from helpers import confirm_yes, loaded, make_app, wait_for
 from test_ui_servers import fill_create_form
 from tui.sandbox import ManualClock, Sandbox
 from tui.sandbox.faults import FaultSpec
@@ -51,6 +51,7 @@ async def test_a_delete_whose_answer_is_lost_is_confirmed_gone():
         stopped = next(r for r in view.table.resources() if r.state == "stopped")
         view.table.move_to(stopped.id)
         view.writes.delete(stopped)
+        await confirm_yes(pilot, app)
         await wait_for(pilot, lambda: "it is gone" in warnings(app), what="the look's report")
         assert "may have been applied" in warnings(app)
         assert view.table.get(stopped.id) is None

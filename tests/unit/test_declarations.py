@@ -10,7 +10,6 @@ import pytest
 from pydantic import BaseModel, SecretStr, ValidationError
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products import outcome
 from tui.products.base import Context, EditSpec, Lazy, kinds_of
 from tui.products.baremetal.networks import PRIVATE_NETWORKS
 from tui.products.fields import changed, form_body, parse_pairs
@@ -221,7 +220,9 @@ async def test_a_set_whose_send_never_happened_is_said_not_applied():
     sandbox = Sandbox(clock=ManualClock())
     client, ui, row = await _cluster_ui(sandbox)
     sandbox.inject(504, "", method="PUT", times=1)  # the gateway answered; the platform never acted
-    with pytest.raises(outcome.Looked, match="it was not applied"):
+    from tui.products.writes import Looked
+
+    with pytest.raises(Looked, match="it was not applied"):
         await ACLS.send_set(ui, row, [{"ip_cidr": "198.51.100.0/24"}])
     await client.aclose()
 

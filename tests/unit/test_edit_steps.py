@@ -38,6 +38,8 @@ BACKEND = Row(
 class Service:
     """Records what is sent; `fail` names the call path that answers an error."""
 
+    act = None  # (not bound to a journal's act)
+
     def __init__(self, fail: str = "") -> None:
         self.sent: list[tuple[str, str, dict]] = []
         self.fail = fail

@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 import shlex
 
-from tui.api.journal import Journal, doing, looked
+from tui.api.journal import Journal
 
 
 def test_the_curl_line_is_quoted_reads_the_key_from_the_environment_and_masks_secrets():
     journal = Journal(lambda: "prod")
     body = {"name": "it's; rm -rf /", "password": "Hunter2-secret", "user": {"password": "x"}, "n": 3}
-    with doing("Create", "Databases", "orders"):
+    with journal.act("Create", "Databases", "orders") as act:
         entry = journal.sent(
-            "POST", "https://api.example.com/rdb/v1/regions/fr-par/instances?a=1&b=2", body, "X-Auth-Token"
+            "POST", "https://api.example.com/rdb/v1/regions/fr-par/instances?a=1&b=2", body, "X-Auth-Token", act=act
         )
     journal.answered(entry, 200)
     curl = entry.curl()
@@ -33,10 +33,11 @@ def test_a_lost_answer_is_may_have_been_applied_until_the_look_says():
     from tui.api.errors import OutcomeUnknown, Conflict
 
     journal = Journal(lambda: "demo")
-    entry = journal.sent("POST", "https://a.example/x/action", {"action": "poweroff"}, "X-Auth-Token")
+    act = journal.act("Power off", "Instance", "web-01")
+    entry = journal.sent("POST", "https://a.example/x/action", {"action": "poweroff"}, "X-Auth-Token", act=act)
     journal.failed(entry, OutcomeUnknown(503, "no answer"), unknown=True)
     assert entry.outcome == "maybe" and not entry.retryable
-    looked("it is still running: it was not applied, and may be asked again", False)
+    act.looked("it is still running: it was not applied, and may be asked again", False)
     assert entry.outcome == "failed" and entry.retryable and "not applied" in entry.looked
     busy = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token")
     journal.failed(busy, Conflict(409, "resource is in a transient state"), unknown=False)
@@ -59,8 +60,8 @@ def test_a_staged_batch_and_a_retry_are_never_offered_again_and_a_retry_is_offer
     from tui.api.errors import Conflict
 
     journal = Journal(lambda: "demo")
-    with doing("Send 2 staged changes", "DNS", "example.com", retry=False):
-        batch = journal.sent("PATCH", "https://a.example/zones/z/records", {"changes": []}, "X-Auth-Token")
+    with journal.act("Send 2 staged changes", "DNS", "example.com", retry=False) as act:
+        batch = journal.sent("PATCH", "https://a.example/zones/z/records", {"changes": []}, "X-Auth-Token", act=act)
     journal.failed(batch, Conflict(409, "busy"), unknown=False)
     assert batch.outcome == "failed" and not batch.retryable  # its changes stay staged: w sends them again
     busy = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token")
@@ -68,8 +69,8 @@ def test_a_staged_batch_and_a_retry_are_never_offered_again_and_a_retry_is_offer
     assert busy.retryable
     journal.retried(busy)
     assert not busy.retryable and busy.retried_at
-    with doing("Retry: Delete"):
-        again = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token")
+    with journal.act("Retry: Delete") as act:
+        again = journal.sent("DELETE", "https://a.example/x", None, "X-Auth-Token", act=act)
     journal.failed(again, Conflict(409, "busy"), unknown=False)
     assert not again.retryable
 
@@ -79,25 +80,24 @@ def test_an_entry_says_a_lost_answer_and_why_a_staged_batch_is_not_retried_here(
     from tui.ui.screens.journal import line, whole
 
     journal = Journal(lambda: "demo")
-    with doing("Send 2 staged changes", "DNS", "example.com", retry=False):
-        batch = journal.sent("PATCH", "https://a.example/zones/z/records", {"changes": []}, "X-Auth-Token")
+    with journal.act("Send 2 staged changes", "DNS", "example.com", retry=False) as act:
+        batch = journal.sent("PATCH", "https://a.example/zones/z/records", {"changes": []}, "X-Auth-Token", act=act)
     journal.failed(batch, Conflict(409, "busy"), unknown=False)
     assert "w sends it again" in whole(batch)
-    with doing("Reboot", "Instance", "bastion"):
-        lost = journal.sent("POST", "https://a.example/servers/s/action", {"action": "reboot"}, "X-Auth-Token")
+    with journal.act("Reboot", "Instance", "bastion") as act:
+        lost = journal.sent("POST", "https://a.example/servers/s/action", {"action": "reboot"}, "X-Auth-Token", act=act)
         journal.failed(lost, ServerError(500, "upstream reset"), unknown=True)
-        looked("it is now stopping: it was applied", True)
+        act.looked("it is now stopping: it was applied", True)
     assert lost.outcome == "done" and "Reboot · bastion (lost: applied)" in line(lost).plain
 
 
 def test_a_create_that_named_nothing_is_journalled_by_what_it_made():
-    from tui.api.journal import made
 
     journal = Journal(lambda: "demo")
-    with doing("Create", "Instance", "flexible IP"):
-        entry = journal.sent("POST", "https://a.example/ips", {"project": "p"}, "X-Auth-Token")
+    with journal.act("Create", "Instance", "flexible IP") as act:
+        entry = journal.sent("POST", "https://a.example/ips", {"project": "p"}, "X-Auth-Token", act=act)
         journal.answered(entry, 201)
-        made("51.15.1.2")
+        act.made("51.15.1.2")
     assert (entry.doing.what, entry.doing.resource, entry.doing.retry) == ("Create", "51.15.1.2", True)
 
 
@@ -105,9 +105,9 @@ def test_at_80_columns_a_line_keeps_the_request_in_sight():
     from tui.ui.screens.journal import line
 
     journal = Journal(lambda: "demo")
-    with doing("Power off", "Instance", "web-01"):
+    with journal.act("Power off", "Instance", "web-01") as act:
         entry = journal.sent(
-            "POST", "https://a.example/instance/v1/zones/fr-par-1/servers/s/action", {}, "X-Auth-Token"
+            "POST", "https://a.example/instance/v1/zones/fr-par-1/servers/s/action", {}, "X-Auth-Token", act=act
         )
     journal.answered(entry, 202)
     narrow = line(entry, 80).plain
@@ -126,8 +126,10 @@ def test_an_accepted_asynchronous_write_is_said_accepted_not_done():
     from tui.ui.screens.journal import whole
 
     journal = Journal(lambda: "demo")
-    with doing("Power off", "Instance", "web-01"):
-        entry = journal.sent("POST", "https://a.example/instance/v1/zones/z/servers/s/action", {}, "X-Auth-Token")
+    with journal.act("Power off", "Instance", "web-01") as act:
+        entry = journal.sent(
+            "POST", "https://a.example/instance/v1/zones/z/servers/s/action", {}, "X-Auth-Token", act=act
+        )
     journal.answered(entry, 202)
     assert ": accepted (it is done in the background" in whole(entry) and "done (202)" not in whole(entry)
 
@@ -137,17 +139,21 @@ def test_a_line_keeps_which_resource_and_what_the_look_found_and_cuts_the_acts_w
     from tui.ui.screens.journal import line
 
     journal = Journal(lambda: "demo")
-    with doing("Back up (image of its volumes)", "Instance", "worker-batch-2"):
-        entry = journal.sent("POST", "https://a.example/instance/v1/zones/z/servers/s/action", {}, "X-Auth-Token")
+    with journal.act("Back up (image of its volumes)", "Instance", "worker-batch-2") as act:
+        entry = journal.sent(
+            "POST", "https://a.example/instance/v1/zones/z/servers/s/action", {}, "X-Auth-Token", act=act
+        )
     journal.failed(entry, OutcomeUnknown(503, "no answer"), unknown=True)
-    looked("it is still stopped, which does not tell", None)
+    act.looked("it is still stopped, which does not tell", None)
     for width in (120, 80):
         shown = line(entry, width).plain
         assert "worker-batch-2 (lost" in shown and shown.count("…") <= 1, shown
-    with doing("Power off", "Instance", "worker-batch-1"):
-        other = journal.sent("POST", "https://a.example/instance/v1/zones/z/servers/t/action", {}, "X-Auth-Token")
+    with journal.act("Power off", "Instance", "worker-batch-1") as act:
+        other = journal.sent(
+            "POST", "https://a.example/instance/v1/zones/z/servers/t/action", {}, "X-Auth-Token", act=act
+        )
     journal.failed(other, OutcomeUnknown(503, "no answer"), unknown=True)
-    looked("it is still running: it was not applied", False)
+    act.looked("it is still running: it was not applied", False)
     assert "Power off · worker-batch-1 (lost: not applied)" in line(other, 120).plain, "whole at 120 columns"
 
 
@@ -157,12 +163,12 @@ def test_the_file_has_one_line_per_entry_and_an_update_line_for_what_a_look_foun
     path = tmp_path / "journal.jsonl"
     journal = Journal(lambda: "demo")
     journal.write_to(str(path))
-    with doing("Power on", "Instance", "web-01"):
-        journal.answered(journal.sent("POST", "https://a.example/x/1/action", {}, "X-Auth-Token"), 202)
-    with doing("Power off", "Instance", "web-02"):
-        lost = journal.sent("POST", "https://a.example/x/2/action", {}, "X-Auth-Token")
+    with journal.act("Power on", "Instance", "web-01") as act:
+        journal.answered(journal.sent("POST", "https://a.example/x/1/action", {}, "X-Auth-Token", act=act), 202)
+    with journal.act("Power off", "Instance", "web-02") as act:
+        lost = journal.sent("POST", "https://a.example/x/2/action", {}, "X-Auth-Token", act=act)
         journal.failed(lost, OutcomeUnknown(503, "no answer"), unknown=True)
-        looked("it is still running: it was not applied", False)
+        act.looked("it is still running: it was not applied", False)
     journal.close()
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [(x["resource"], x.get("update", False)) for x in lines] == [

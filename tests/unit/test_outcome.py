@@ -8,7 +8,8 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products import outcome
+from tui.products import looks, outcome
+from tui.products.writes import Looked
 from tui.products.base import Context, ParentRef
 from tui.products.baremetal.networks import PRIVATE_NETWORKS
 from tui.products.baremetal.servers import SERVERS as BM_SERVERS
@@ -106,7 +107,7 @@ async def test_a_create_that_did_not_happen_is_said_not_to(case):
     sandbox = Sandbox(clock=ManualClock())
     client, svc, scope, payload, known = await _setup(sandbox, case)
     sandbox.inject(504, "", method="POST", times=1)  # the gateway answered; the platform never acted
-    with pytest.raises(outcome.Looked) as lost:
+    with pytest.raises(Looked) as lost:
         await outcome.create(svc, scope, payload, known)
     assert "it was not created, and may be created again" in lost.value.message
     await client.aclose()
@@ -118,7 +119,7 @@ async def test_a_create_not_found_as_sent_while_something_new_appeared_cannot_be
     sandbox = Sandbox(clock=ManualClock())
     client, svc, scope, payload, known = await _setup(sandbox, "database")
     sandbox.inject(504, "", method="POST", times=1)  # it was not made: yet the look cannot know that
-    with pytest.raises(outcome.Looked) as lost:
+    with pytest.raises(Looked) as lost:
         await outcome.create(svc, scope, payload, known[1:])  # one already there is seen as new
     said = lost.value.message
     assert "cannot tell whether it was created" in said and "may be created again" not in said
@@ -126,10 +127,10 @@ async def test_a_create_not_found_as_sent_while_something_new_appeared_cannot_be
 
 
 async def test_only_what_nothing_identifies_cannot_be_told():
-    assert outcome.identity(FIPS, {"tags": []}) == {}
-    assert outcome.identity(ACLS, {"rules": [{"ip": "10.0.0.0/8"}]}) == {"ip": "10.0.0.0/8"}
-    assert outcome.identity(PRIVATE_NETWORKS, {"private_network_id": PN}) == {"private_network_id": PN}
-    assert outcome.identity(SILICON, {"name": "m", "type": "M2-M"}) == {"name": "m"}
+    assert looks.identity(FIPS, {"tags": []}) == {}
+    assert looks.identity(ACLS, {"rules": [{"ip": "10.0.0.0/8"}]}) == {"ip": "10.0.0.0/8"}
+    assert looks.identity(PRIVATE_NETWORKS, {"private_network_id": PN}) == {"private_network_id": PN}
+    assert looks.identity(SILICON, {"name": "m", "type": "M2-M"}) == {"name": "m"}
 
 
 async def test_an_action_that_declares_the_states_it_moves_to_is_told_applied_or_not():
@@ -149,7 +150,7 @@ async def test_an_action_that_declares_the_states_it_moves_to_is_told_applied_or
             sandbox.inject(504, "/pause", method="POST", times=1)  # the gateway answered; the platform never acted
         with pytest.raises(OutcomeUnknown):
             await svc.run(pause.call, "global", ready)
-        found = await outcome.after_action(svc, "global", ready.id, ready.state, pause.moves_to)
+        found = await looks.after_action(svc, "global", ready.id, ready.state, pause.moves_to)
         assert found.applied is applied and words in found.says
         await client.aclose()
 
@@ -167,7 +168,7 @@ async def test_an_activation_lost_before_the_platform_acted_is_said_not_applied(
     sandbox.inject(504, "/activate", method="POST", times=1)  # the gateway answered; the platform never acted
     with pytest.raises(OutcomeUnknown):
         await svc.run(activate.call, "global", nothing)
-    found = await outcome.after_action(svc, "global", nothing.id, nothing.state, activate.moves_to, activate.if_lost)
+    found = await looks.after_action(svc, "global", nothing.id, nothing.state, activate.moves_to, activate.if_lost)
     assert found.applied is False and "it was not applied" in found.says  # not "it is gone"
     await client.aclose()
 
@@ -178,11 +179,11 @@ def test_a_look_says_what_changed_when_the_state_says_nothing():
     the console's own fields left out, at most three)."""
     was = {"status": "ready", "install": {"status": "completed", "os": "a"}, "updated_at": "1", "_moving": False}
     now = {"status": "ready", "install": {"status": "to_install", "os": "b"}, "updated_at": "2", "_moving": True}
-    assert outcome.changes(was, now) == "install.os: a → b; install.status: completed → to_install"
-    assert outcome.changes(was, was) == ""
-    many = outcome.changes({k: 0 for k in "abcde"}, {k: 1 for k in "abcde"})
+    assert looks.changes(was, now) == "install.os: a → b; install.status: completed → to_install"
+    assert looks.changes(was, was) == ""
+    many = looks.changes({k: 0 for k in "abcde"}, {k: 1 for k in "abcde"})
     assert many == "a: 0 → 1; b: 0 → 1; c: 0 → 1 (and 2 more)"
-    assert outcome.changes({"x": "x" * 100}, {"x": None}) == f"x: {'x' * 39}… → none"
+    assert looks.changes({"x": "x" * 100}, {"x": None}) == f"x: {'x' * 39}… → none"
 
 
 async def test_an_edit_whose_answer_is_lost_is_read_back_and_told_applied_or_not():
@@ -198,7 +199,7 @@ async def test_an_edit_whose_answer_is_lost_is_read_back_and_told_applied_or_not
             assert row.get("description") == "told once"
             assert told and "Looked again: it now holds what was sent: the change was applied" in told
         else:
-            with pytest.raises(outcome.Looked) as said:
+            with pytest.raises(Looked) as said:
                 await outcome.update(svc, "fr-par-2", fip, {"description": "told once"})
             assert "it was not changed (description still as before)" in said.value.message
         await client.aclose()
@@ -225,11 +226,11 @@ async def test_a_whole_set_whose_answer_is_lost_is_read_again_and_compared_with_
         return [(r["ip"], r["description"]) for r in now["rules"]] == [("198.51.100.0/24", "office")]
 
     sandbox.inject(504, "/acls", method="PUT", times=1)  # not applied: the set is still the old one
-    with pytest.raises(outcome.Looked) as said:
+    with pytest.raises(Looked) as said:
         await outcome.send_whole(svc, put, "fr-par", instance, sent, read, holds)
     assert "the set is not what was sent: it was not applied" in said.value.message
     sandbox.inject(504, "/acls", method="PUT", times=1)
-    with pytest.raises(outcome.Looked) as said:
+    with pytest.raises(Looked) as said:
         await outcome.send_whole(svc, put, "fr-par", instance, sent, failing, holds)
     assert "reading the set again failed too" in said.value.message
     answer, told = await outcome.send_whole(svc, put, "fr-par", instance, sent, read, holds)
@@ -241,11 +242,11 @@ def test_a_batchs_own_look_is_said_applied_not_applied_or_unclear():
     from tui.api.errors import OutcomeUnknown
 
     err = OutcomeUnknown(500, "boom", method="PATCH", url="/records")
-    assert "Looked: 2 records there" in outcome.judged(err, True, "2 records there")
+    assert "Looked: 2 records there" in outcome.judged(err, looks.Found(None, "2 records there", True))
     with pytest.raises(outcome.NotApplied):
-        outcome.judged(err, False, "none there")
+        outcome.judged(err, looks.Found(None, "none there", False))
     with pytest.raises(outcome.OutcomeUnclear):
-        outcome.judged(err, None, "cannot tell")
+        outcome.judged(err, looks.Found(None, "cannot tell", None))
 
 
 async def test_a_delete_whose_answer_is_lost_says_under_way_or_not_applied_never_just_still_there():
@@ -264,6 +265,6 @@ async def test_a_delete_whose_answer_is_lost_says_under_way_or_not_applied_never
             sandbox.inject(504, f"/{backup.id}", method="DELETE", times=1)  # the platform never acted
         with pytest.raises(OutcomeUnknown):
             await svc.delete("fr-par", backup)
-        found = await outcome.after_delete(svc, "fr-par", backup.id)
+        found = await looks.after_delete(svc, "fr-par", backup.id)
         assert says in found.says and found.applied is not True
         await client.aclose()

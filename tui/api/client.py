@@ -46,6 +46,7 @@ from .streams import Stream
 from .urls import clean_params, origin_of, proxy_for, redacted
 
 if TYPE_CHECKING:
+    from .journal import Act, Journal
     import httpx
 
 log = logging.getLogger("cloudtui.api")
@@ -95,7 +96,7 @@ class ApiClient:
         self._verify: Any = None  # the TLS context, made once for every httpx client of this ApiClient
         self._first = True  # no request sent yet: a first GET may take the sync path (_first_get)
         self._spent: Any = None  # an empty stream put in place of each response's read one
-        self.journal: Any = None  # the activity journal every change is recorded in (`journal.Journal`)
+        self.journal: Journal | None = None  # the activity journal every change is recorded in
 
     def __repr__(self) -> str:
         return f"ApiClient({self.api_url!r}, read_only={self.read_only})"
@@ -189,10 +190,12 @@ class ApiClient:
         content_type: str = "text/plain",
         decode: Callable[[bytes], Any] | None = None,
         mutating: bool | None = None,
+        act: Act | None = None,
     ) -> tuple["httpx.Response", Any]:
         """As `request`, and the body decoded by `decode` (a ValueError there means "not the JSON
         expected": retried for a GET, an unknown outcome for a write). `mutating=False` marks a
-        request that changes nothing whatever its method (a chat completion): read-only sends it."""
+        request that changes nothing whatever its method (a chat completion): read-only sends it. A write
+        is journalled as `act` (`journal.Act`: what it was sent for)."""
         method = method.upper()
         url, headers, body = self._prepare(method, path, params, json, content, content_type, mutating)
         changes = (
@@ -201,7 +204,7 @@ class ApiClient:
         if self.journal is None or not changes:
             return await self._exchange(method, path, params, url, headers, body, decode, changes)
         # every change, for the activity journal: a text body too (kept as sent, to send the same again)
-        entry = self.journal.sent(method, url, json, self.auth.header, content, content_type)
+        entry = self.journal.sent(method, url, json, self.auth.header, content, content_type, act)
         try:
             answer = await self._exchange(method, path, params, url, headers, body, decode, changes)
         except ApiError as err:
@@ -408,9 +411,9 @@ class ApiClient:
         _, data = await self.request_data("GET", path, params=params, decode=decode_object)
         return data
 
-    async def send_json(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
-        """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body)."""
-        _, data = await self.request_data(method, path, json=body, decode=decode_object)
+    async def send_json(self, method: str, path: str, body: Any = None, act: Act | None = None) -> dict[str, Any]:
+        """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body), journalled as `act`."""
+        _, data = await self.request_data(method, path, json=body, decode=decode_object, act=act)
         return data
 
 

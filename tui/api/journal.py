@@ -3,24 +3,22 @@ when, which profile, what was done to what, the request (method, URL, body with 
 its outcome (done, failed and why, may have been applied and what the look after it found) and how
 long it took — and the equivalent `curl` line, with the key as `$CLOUDTUI_SECRET_KEY`, never the key.
 
-The API client records each write it sends (`Journal.sent`, then `answered` or `failed`); what the
-console was doing comes from a context variable the action runners set (`doing`), and what a look
-after a lost answer found is added by `outcome` (`looked`), to the last write of the same task. An
+The API client records each write it sends (`Journal.sent`, then `answered` or `failed`), under the
+act it was sent for (`Act`, which the write pipeline opens and passes down: `products.writes`); what a
+look after a lost answer found is added to the act's last write (`Act.looked`). An
 optional file (JSON lines, rotated) is written off the UI thread by the standard library's
 `QueueHandler` and `RotatingFileHandler`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import json
 import logging
 import shlex
 import time
 from collections import deque
 from dataclasses import field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from ..records import record, replace
 from .safe import SECRET_MASK, clean, mask_userinfo
@@ -37,7 +35,7 @@ class Doing:
     product: str = ""
     resource: str = ""
     retry: bool = True  # False: never offered again from the journal (a staged batch: its changes stay staged)
-    # `async () -> Found`: the look a lost answer calls for (`products.outcome`), for a retry from the journal
+    # `async (OutcomeUnknown) -> Found`: the look a lost answer calls for (`products.looks`), for a retry
     look: Any = field(default=None, repr=False)
     # `async () -> look`: for a look that needs what was there before (a create: the ids listed), run
     # just before a retry is sent; it gives the look for that retry's lost answer
@@ -70,7 +68,7 @@ class Entry:
     content_type: str = ""
     content_size: int = 0
     content_sha256: str = ""
-    in_act: bool = False  # sent inside an act (`within`): in flight while the act is
+    in_act: bool = False  # sent by an act (`Act`): in flight while the act is open
     written: bool = False  # its line is in the journal's file (a later one is an update)
 
     def body_file(self) -> str:
@@ -113,65 +111,55 @@ class Entry:
         return json.dumps(out, ensure_ascii=False)
 
 
-_doing: contextvars.ContextVar[Doing | None] = contextvars.ContextVar("journal_doing", default=None)
-_last: contextvars.ContextVar[Entry | None] = contextvars.ContextVar("journal_last", default=None)
-# The journals that recorded a write inside the innermost `doing`/`within`: the act is in flight
-# (its answer, and the look a lost one calls for) until that block ends.
-_frame: contextvars.ContextVar[list[Journal] | None] = contextvars.ContextVar("journal_frame", default=None)
+class Act:
+    """One act of the console (a create, a power-off, a batch of changes), as the journal holds it:
+    each write sent with it (`ApiClient.request_data(act=…)`, or a service bound to it) is journalled as
+    its `doing`; what a look after a lost answer found is added to its last write (`looked`); what a
+    create made, when nothing named it before, renames its entries (`made`). While it is open and has
+    sent a write it is in flight (`Journal.in_flight`): a profile switch or a quit waits for it."""
 
+    def __init__(self, journal: Journal | None, doing: Doing) -> None:
+        self.journal, self.doing = journal, doing
+        self.last: Entry | None = None  # the last write it sent
+        self.open = True
 
-@contextlib.contextmanager
-def doing(
-    what: str, product: str = "", resource: str = "", retry: bool = True, look: Any = None, ready: Any = None
-) -> Iterator[None]:
-    """Requests sent inside are journalled as `what` done to `resource` of `product` (`retry` False:
-    a failure is not offered again from the journal; `look`: what a retry's lost answer calls;
-    `ready`: what makes that look just before the retry is sent)."""
-    with within(Doing(what, product, resource, retry, look, ready)):
-        yield
+    def __enter__(self) -> Act:
+        return self
 
+    def __exit__(self, *_: object) -> None:
+        self.end()
 
-def current() -> Doing | None:
-    """What the console is doing in this task: for a dialog's own worker that sends for it (a form's
-    ctrl+s), which runs apart from the act that opened it (`within`)."""
-    return _doing.get()
+    def end(self) -> None:
+        """Its answers are in, and any look after a lost one made: no longer in flight."""
+        self.open = False
+        if self.journal is not None:
+            self.journal.settled(self)
 
+    def part(self, what: str, resource: str) -> Act:
+        """A part of this act journalled apart (one request of a batch sent as several): `what` done to
+        `resource`, never offered again on its own (the act it is part of is what is sent again)."""
+        return Act(self.journal, Doing(what, self.doing.product, resource, retry=False))
 
-@contextlib.contextmanager
-def within(act: Doing | None) -> Iterator[None]:
-    """Requests sent inside are journalled as `act`; a write sent inside is in flight until the block
-    ends (`Journal.in_flight`), its look after a lost answer included."""
-    sent_in: list[Journal] = []
-    token, framed = _doing.set(act), _frame.set(sent_in)
-    try:
-        yield
-    finally:
-        _frame.reset(framed)
-        _doing.reset(token)
-        for journal in sent_in or ():
-            journal.settled(sent_in)
+    def looked(self, says: str, applied: bool | None) -> None:
+        """What a look after a lost answer found, added to the last write this act sent."""
+        entry = self.last
+        said_already = entry is not None and entry.looked == clean(says) and entry.applied == applied  # (said twice)
+        if entry is not None and entry.outcome == "maybe" and not said_already:
+            entry.looked, entry.applied = clean(says), applied
+            entry.outcome = "done" if applied else "failed" if applied is False else "maybe"
+            entry.retryable = applied is False and _may_retry(entry)
+            if entry.journal is not None:
+                entry.journal.changed(entry)
 
-
-def looked(says: str, applied: bool | None) -> None:
-    """What a look after a lost answer found, added to the last write this task sent."""
-    entry = _last.get()
-    said_already = entry is not None and entry.looked == clean(says) and entry.applied == applied  # (said twice)
-    if entry is not None and entry.outcome == "maybe" and not said_already:
-        entry.looked, entry.applied = clean(says), applied
-        entry.outcome = "done" if applied else "failed" if applied is False else "maybe"
-        entry.retryable = applied is False and _may_retry(entry)
-        if entry.journal is not None:
-            entry.journal.changed(entry)
-
-
-def made(name: str) -> None:
-    """What the last write of this task made (a create's new address, when nothing named it before
-    sending), said in its entry instead of the kind's word."""
-    entry = _last.get()
-    if entry is not None and entry.doing is not None and name:
-        entry.doing = replace(entry.doing, resource=clean(name))
-        if entry.journal is not None:
-            entry.journal.changed(entry)
+    def made(self, name: str) -> None:
+        """What the act made (a create's new address, when nothing named it before sending), said in its
+        entry instead of the kind's word."""
+        entry = self.last
+        if entry is not None and entry.doing is not None and name:
+            self.doing = replace(self.doing, resource=clean(name))
+            entry.doing = self.doing
+            if entry.journal is not None:
+                entry.journal.changed(entry)
 
 
 def masked(value: Any) -> Any:
@@ -258,16 +246,32 @@ class Journal:
         self.entries: deque[Entry] = deque(maxlen=MOST)
         self.listeners: list[Callable[[Entry], None]] = []
         self.on_problem: Callable[[str], None] | None = None  # its file cannot be written: said (from a thread)
-        self._acts: dict[int, Entry] = {}  # acts in flight (`within`), by their block: the first write each sent
+        self._acts: dict[int, Entry] = {}  # acts in flight (`Act`), by their id: the first write each sent
         self._file: logging.Logger | None = None
         self._listener: Any = None
         self.path = ""  # the file it is written to, if any
 
+    def act(
+        self, what: str, product: str = "", resource: str = "", retry: bool = True, look: Any = None, ready: Any = None
+    ) -> Act:
+        """An act the writes sent with it are journalled as: `what` done to `resource` of `product`
+        (`retry` False: a failure is not offered again from the journal; `look`: what a retry's lost answer
+        calls; `ready`: what makes that look just before the retry is sent). Ended by `Act.end` (or `with`)."""
+        return Act(self, Doing(what, product, resource, retry, look, ready))
+
     def sent(
-        self, method: str, url: str, json_body: Any, auth: str, content: bytes | None = None, content_type: str = ""
+        self,
+        method: str,
+        url: str,
+        json_body: Any,
+        auth: str,
+        content: bytes | None = None,
+        content_type: str = "",
+        act: Act | None = None,
     ) -> Entry:
-        """A write on its way: `json_body` (kept to send again, shown with its secrets masked), or a text
-        body `content` (kept in memory to send again; said by its length and sha256 only)."""
+        """A write on its way, sent by `act` (None: named from its request): `json_body` (kept to send
+        again, shown with its secrets masked), or a text body `content` (kept in memory to send again;
+        said by its length and sha256 only)."""
         body = json.dumps(masked(json_body), ensure_ascii=False, separators=(",", ":")) if json_body is not None else ""
         entry = Entry(
             self.clock(),
@@ -276,7 +280,7 @@ class Journal:
             mask_userinfo(url),
             body,
             auth,
-            _doing.get() or _unnamed(method, url),
+            act.doing if act is not None else _unnamed(method, url),
             raw_body=json_body,
             journal=self,
             started=time.monotonic(),
@@ -287,19 +291,18 @@ class Journal:
             entry.raw_content, entry.content_type = bytes(content), content_type
             entry.content_size, entry.content_sha256 = len(content), hashlib.sha256(content).hexdigest()
         self.entries.appendleft(entry)
-        _last.set(entry)
-        frame = _frame.get()
-        entry.in_act = frame is not None
-        if frame is not None and self not in frame:  # the act it is part of is in flight until it ends
-            frame.append(self)
-            self._acts[id(frame)] = entry
+        entry.in_act = act is not None
+        if act is not None:
+            if act.last is None and act.open:  # the act it is part of is in flight until it ends
+                self._acts[id(act)] = entry
+            act.last = entry
         self.changed(entry)
         return entry
 
-    def settled(self, frame: list[Journal]) -> None:
+    def settled(self, act: Act) -> None:
         """An act that sent writes has ended: answered, or looked at after a lost answer (said to the
         listeners; the file has its line already)."""
-        entry = self._acts.pop(id(frame), None)
+        entry = self._acts.pop(id(act), None)
         if entry is not None:
             self.changed(entry, write=False)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..api.errors import NotFound
 from .flows import Refused
-from .outcome import after_action, after_create, after_delete, holds_sent, identity
+from .looks import after_action, after_create, after_delete, holds_sent, identity
 from .rows import called_with_id
 
 
@@ -23,7 +23,7 @@ async def before_create(service: Any, scope: str, payload: dict[str, Any]) -> An
     there = next((r for r in rows if holds_sent(r, ident, kind.id_field)), None) if named else None
     if there is not None:
         raise Refused(f"{called_with_id(there)} is there now: not created again")
-    return lambda: after_create(service, scope, payload, [r.id for r in rows])
+    return lambda _lost: after_create(service, scope, payload, [r.id for r in rows])
 
 
 async def before_action(service: Any, scope: str, rid: str, spec: Any) -> Any:
@@ -36,7 +36,7 @@ async def before_action(service: Any, scope: str, rid: str, spec: Any) -> Any:
     why = spec.why_not(row) or (None if spec.available(row) else f"it is {row.state or 'as it is'} now")
     if why:
         raise Refused(f"{called_with_id(row)}: {why}; not sent again")
-    return lambda: after_action(service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data)
+    return lambda _lost: after_action(service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data)
 
 
 async def before_delete(service: Any, scope: str, rid: str) -> Any:
@@ -45,4 +45,4 @@ async def before_delete(service: Any, scope: str, rid: str) -> Any:
         await service.get_row(scope, rid)
     except NotFound:
         raise Refused("it is gone already: not deleted again") from None
-    return lambda: after_delete(service, scope, rid)
+    return lambda _lost: after_delete(service, scope, rid)

@@ -19,9 +19,10 @@ from functools import partial
 from typing import Any, Callable
 
 from ..records import record
-from ..api.errors import ApiError, OutcomeUnknown
-from . import outcome
+from ..api.errors import ApiError
 from .location import Call
+from .looks import read_back
+from .writes import attempt
 
 
 @record(frozen=True, eq=False)
@@ -87,17 +88,23 @@ async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -
     applied: list[str] = []
     lost: list[str] = []  # what a look said of a part whose answer was lost, found applied
     for n, (step, body) in enumerate(todo):
+        # a lost answer may have been applied: read it again and compare what this part sends
+        holds = partial(_holds, spec, step, body)
         try:
-            await service.run(step.call, scope, row, body)
-        except OutcomeUnknown as err:  # may have been applied: read it again and compare what this part sends
-            found = await outcome.read_back(err, service, scope, row.id, partial(_holds, spec, step, body))
-            if not found.applied:
-                raise PartlyApplied(err, step.what, applied, [s.what for s, _ in todo[n + 1 :]], found.says) from None
-            lost.append(f"{step.what}: the answer was lost ({err.summary}); looked again: {found.says}")
+            done = await attempt(
+                service.act,
+                partial(service.run, step.call, scope, row, body),
+                partial(read_back, service=service, scope=scope, rid=row.id, holds=holds),
+            )
         except ApiError as err:
             if not applied:
                 raise
             raise PartlyApplied(err, step.what, applied, [s.what for s, _ in todo[n + 1 :]]) from None
+        if done.lost is not None and done.found is not None:
+            if not done.found.applied:
+                not_sent = [s.what for s, _ in todo[n + 1 :]]
+                raise PartlyApplied(done.lost, step.what, applied, not_sent, done.found.says) from None
+            lost.append(f"{step.what}: the answer was lost ({done.lost.summary}); looked again: {done.found.says}")
         applied.append(step.what)
     unchanged = [s.what for s in spec.steps if s.what not in applied]
     said = f"Saved {name}: sent {_words(applied)}" + (f"; {_words(unchanged)} unchanged, not sent" if unchanged else "")

@@ -10,9 +10,15 @@ raised by a flow becomes a notification with its status, message and hint.
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence, TypeVar
 
 from .base import Choices, Column, ParentRef, ResourceKind, Row
+
+if TYPE_CHECKING:
+    from ..api.journal import Act
+    from .writes import Outcome, Write
+
+T = TypeVar("T")
 
 Submit = Callable[[Any], Awaitable[Any]]
 
@@ -53,7 +59,7 @@ class ForMany:
     """What a flow asked once for many rows makes of each (a server's delete: its volumes kept or not):
     `said`, one sentence for all; `note(ui, row)`, what goes with that row, read before asking (a
     `Refused` keeps the row out, with why); `send(ui, row)`, its requests, returning what a look found
-    when the last answer was lost (`outcome.Found`) or None. `ui` is for the row's own zone or region."""
+    when the last answer was lost (`looks.Found`) or None. `ui` is for the row's own zone or region."""
 
     def __init__(
         self,
@@ -89,6 +95,12 @@ class FlowUI(Protocol):
     project_id: str
     read_only: bool  # --read-only: a flow marked mutating=False shows, and never offers a change
     origins: tuple[str, ...]  # the profile's origins (API URLs, allowed_origins): where the secret key may go
+
+    async def write(self, write: Write[T]) -> Outcome[T]:
+        """A change of its own, journalled apart (`writes.run`): asked as its profile requires, looked at."""
+
+    def acting(self, act: Act | None) -> FlowUI:
+        """This, for `act`: what is sent through it is journalled as that act (a change of its own)."""
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
         """The ResourceService of `kind` (default: the view's own), for `parent` when a child."""

@@ -4,9 +4,11 @@ reach (a product's catalogue, a set under a resource, a text value, a series of 
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+import copy
+from typing import Any, Awaitable, Callable, Self
 
 from ..api.client import ApiClient
+from ..api.journal import Act
 from ..api.paging import list_all
 from ..api.safe import decode_object
 from .base import Call, Context, ParentRef, ResourceKind
@@ -19,6 +21,16 @@ class ProductCalls:
     parent: ParentRef | None
     context_for: Callable[[str], Context | None]
     run: Callable[..., Awaitable[dict[str, Any]]]
+    act: Act | None = None  # what its writes are journalled as (`acting`)
+
+    def acting(self, act: Act | None) -> Self:
+        """This service for one act (`writes.run`): what it sends is journalled as `act`. The same
+        client, kind and caches (the one-time secrets an answer carries are set aside for the view)."""
+        if act is self.act:
+            return self
+        bound = copy.copy(self)
+        bound.act = act
+        return bound
 
     async def metrics(
         self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float
@@ -54,6 +66,7 @@ class ProductCalls:
             content=content,
             content_type=content_type,
             decode=decode_object,
+            act=self.act,
         )
         return data
 

@@ -367,7 +367,7 @@ class ResourceService(ProductCalls):
             if kind.writing.create_path
             else kind.list_path(scope, self.parent)
         )
-        data = await self.client.send_json("POST", path, payload)
+        data = await self.client.send_json("POST", path, payload, self.act)
         try:
             item = kind.writing.created(data, payload) if kind.writing.created is not None else self._unwrap(data, path)
         except BadBody:
@@ -386,7 +386,7 @@ class ResourceService(ProductCalls):
         """An edit: only what changed (PATCH), or the whole object (PUT), as the kind's edit says."""
         path = self.kind.item_path(scope, rid, self.parent)
         return await self.enriched(
-            self._row(self._unwrap(await self.client.send_json(method, path, changes), path), scope), scope
+            self._row(self._unwrap(await self.client.send_json(method, path, changes, self.act), path), scope), scope
         )
 
     async def delete(self, scope: str, row: Any) -> None:
@@ -408,6 +408,7 @@ class ResourceService(ProductCalls):
             json=body,
             decode=decode_object,
             mutating=call.mutating,
+            act=self.act,
         )
         if self.kind.secrets.fields:  # an answer carrying a one-time secret (an activation's password)
             key = self.kind.item_key

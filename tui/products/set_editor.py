@@ -93,7 +93,7 @@ class SetEditor(Shape):
         self, ui: Any, row: Row, records: list[dict[str, Any]], before: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
         """Check the set and send it; when the answer is lost, read the set again: applied (said),
-        or not (`outcome.Looked`, shown in the editor, whose edits stay)."""
+        or not (`writes.Looked`, shown in the editor, whose edits stay)."""
         from . import outcome
         from .flows import Refused
 

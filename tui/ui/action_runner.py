@@ -10,13 +10,15 @@ secrets an answer carried are revealed here too (`reveal_once`), for every view 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from ..api import journal
-from ..api.errors import OutcomeUnknown
-from ..products import before_retry, outcome
+from ..api.journal import Act
+from ..products import before_retry, looks
 from ..products.base import ActionSpec, Child, Lazy
+from ..products.looks import Found
 from ..products.rows import called, called_with_id
+from ..products.writes import Look, Question, Write
+from . import asking
 from .errors import notify_error, notify_lost
 
 if TYPE_CHECKING:
@@ -29,14 +31,8 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fal
     typed until its first dialog opens wait for it (`TypeAhead.expect_screen`). `asked`: confirmed
     already with what it follows (a create's power-on), so a production profile does not ask again."""
     host.app.expect_screen()
-    one = target[0] if isinstance(target, list) and len(target) == 1 else target
-    named = host.kind.counted(len(one)) if isinstance(one, list) else called(one)
-    ready = None
-    if spec.call is not None and not isinstance(one, list):  # a retry from the journal: the row read first
-        ready = partial(before_retry.before_action, host.service, host.kind.scope_of(one) or host.scope, one.id, spec)
     try:
-        with journal.doing(spec.label.rstrip("…"), host.kind.product, named, ready=ready):  # what was sent for
-            return await _run(host, spec, target, asked)
+        return await _run(host, spec, target, asked)
     finally:
         host.app.expect_done()
 
@@ -63,39 +59,53 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fa
     # a conversation that confirms before it sends, or asks at each of its sends (a form's ctrl+s, an
     # editor's save), takes the name typed there, with what the send does; any other is asked here first
     own = production and not spec.confirm and asks_itself(conversation)
+    typed = str(len(rows)) if len(rows) > 1 else called(first) or host.kind.title
+    named = host.kind.counted(len(rows)) if len(rows) > 1 else called(first)  # in the journal
     try:
-        if (spec.confirm or production) and not own and not await _confirmed(host, spec, rows, scope, production):
-            return None
+        question = await _question(host, spec, rows, scope) if spec.confirm or production else None
     except Exception as err:  # what the confirmation says could not be read: nothing is sent
         notify_error(app, err, doing)
         return None
+    look = partial(looks.after_lost, service=host.service, scope=scope, rows=rows, moves_to=spec.moves_to)
+    write: Write[Any]
     if conversation is not None:
-        from ..products.flows import StepCancelled
         from .flow_ui import ViewFlowUI
 
-        try:
+        async def converse(act: Act) -> Any:
             # on a production profile every send of the conversation asks the name typed, at the send
-            typed = (str(len(rows)) if len(rows) > 1 else called(first) or host.kind.title) if production else None
-            ui = ViewFlowUI(host, scope, typed=typed, covered=production and not own, gates=own)
-            result = await conversation(ui, target)
-            reveal_once(host, first)
-            return result
-        except OutcomeUnknown as err:  # a step may have been applied: look at what it acted on
-            await _look_after(host, spec, rows, scope, err, doing)
-        except StepCancelled:  # a flow's confirmation answered no: nothing was sent
-            return None
-        except Exception as err:
-            notify_error(app, err, doing)
-        return None
+            ui = ViewFlowUI(
+                host, scope, typed=typed if production else None, covered=production and not own, gates=own, act=act
+            )
+            return await conversation(ui, target)
+
+        write = _write(host, spec, named, typed, converse, partial(look, advice=spec.if_lost), question, asked or own)
+    else:
+        call = spec.call
+        assert call is not None
+        ready = partial(before_retry.before_action, host.service, scope, first.id, spec)  # a retry reads first
+
+        async def sent(act: Act) -> Any:
+            return await host.service.acting(act).run(call, scope, first)
+
+        look = partial(look, advice=spec.if_lost)
+        write = _write(host, spec, named, typed, sent, look, question, asked, ready)
+    from ..products.flows import StepCancelled
+
     try:
-        assert spec.call is not None
-        found = await outcome.act(host.service, spec.call, scope, first, spec.moves_to, spec.if_lost)
+        done = await asking.send(app, write)
+    except StepCancelled:  # a flow's confirmation answered no: nothing was sent
+        return None
     except Exception as err:
         notify_error(app, err, doing)
         return None
-    if found is not None:
-        _said(host, doing, found, [first])
+    if done.cancelled:
         return None
+    if done.found is not None:  # the answer was lost: what a look found
+        _said(host, doing, done.found, rows)
+        return None
+    if conversation is not None:
+        reveal_once(host, first)
+        return done.answer
     app.notify(f"{what} — accepted" if host.kind.singleton else f"{what}: {name} — accepted", timeout=4)
     reveal_once(host, first)
     after = next((a for a in host.kind.actions if spec.then and a.name == spec.then), None)
@@ -105,13 +115,33 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fa
     return None
 
 
-async def _look_after(host: ActionHost, spec: ActionSpec, rows: list[Any], scope: str, err: Any, doing: str) -> None:
-    """An action's answer was lost (its request, or a step of its conversation): say what a look
-    found (`outcome.after_lost`), and show it: gone, followed, or the list read again."""
-    _said(host, doing, await outcome.after_lost(err, host.service, scope, rows, spec.moves_to, spec.if_lost), rows)
+def _write(
+    host: ActionHost,
+    spec: ActionSpec,
+    named: str,
+    typed: str,
+    send: Callable[[Act], Awaitable[Any]],
+    look: Look,
+    question: Question | None,
+    asked: bool,
+    ready: Callable[[], Awaitable[Any]] | None = None,
+) -> Write[Any]:
+    """An action as the pipeline sends it, `named` in the journal by what it acts on."""
+    return Write(
+        spec.label.rstrip("…"),
+        host.kind.product,
+        named,
+        send,
+        look=look,
+        ready=ready,
+        confirm=question,
+        typed=typed,
+        asked=asked,
+        changes=spec.mutating,
+    )
 
 
-def _said(host: ActionHost, doing: str, found: outcome.Found, rows: list[Any]) -> None:
+def _said(host: ActionHost, doing: str, found: Found, rows: list[Any]) -> None:
     notify_lost(host.app, doing, found.told)
     if len(rows) != 1:
         host.reload()
@@ -171,10 +201,9 @@ def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None =
     return True
 
 
-async def _confirmed(host: ActionHost, spec: ActionSpec, rows: list[Any], scope: str, typed: bool = False) -> bool:
-    """Asked first (Cancel focused); on a production profile, the name typed (the count, for several)."""
-    from .screens.confirm import ConfirmScreen
-
+async def _question(host: ActionHost, spec: ActionSpec, rows: list[Any], scope: str) -> Question:
+    """What is asked before the action (Cancel focused): its own words, read first where the action
+    says (`Lazy`); the pipeline adds the name typed on a production profile (the count, for several)."""
     row = rows[0]
     what = spec.label.rstrip("…")
     named = called_with_id(row)
@@ -182,11 +211,7 @@ async def _confirmed(host: ActionHost, spec: ActionSpec, rows: list[Any], scope:
     said = await spec.confirm.get()(host.service, scope, row) if isinstance(spec.confirm, Lazy) else spec.confirm
     said = said if isinstance(said, str) else ""
     message = (said or f"{what}.") if host.kind.singleton else f"{what}: {where}." + (f"\n\n{said}" if said else "")
-    typed_text = (str(len(rows)) if len(rows) > 1 else called(row) or host.kind.title) if typed else None
-    if typed:
-        message += f"\n\nProfile {host.app.settings.profile} is production."
-    asked = ConfirmScreen(f"{what}?", message, what.split(" (")[0], require_text=typed_text)
-    return bool(await host.app.push_screen_wait(asked))
+    return Question(f"{what}?", message, what.split(" (")[0])
 
 
 def open_menu(host: ActionHost, row: Any, actions: Any, children: Any, title: str, run: Any, open_child: Any) -> None:

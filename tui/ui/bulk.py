@@ -16,13 +16,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import field
+from functools import partial
 from typing import Any, Awaitable, Callable
 
-from ..api import journal
 from ..api.errors import ApiError, OutcomeUnknown
+from ..api.journal import Act
 from ..products import outcome
 from ..products.base import ActionSpec, Lazy
+from ..products.looks import Found
+from ..products.writes import Looked, Write
 from ..records import record
+from . import asking
 from .errors import describe
 
 log = logging.getLogger("cloudtui.ui")
@@ -51,7 +55,7 @@ class Bulk:
     what: str  # what is done, as a verb: "Power off", "Delete", "Retag"
     rows: list[Any]
     refused: list[tuple[Any, str]]
-    send: Callable[[Any], Awaitable[Outcome]]
+    send: Callable[[Any, Act], Awaitable[Outcome]]  # one row's requests, journalled as the act given
     data_lost: bool = False
     said: str = ""
     notes: dict[str, str] = field(default_factory=dict)
@@ -63,7 +67,7 @@ def failed(err: BaseException) -> Outcome:
     summary, hint = describe(err)
     if isinstance(err, OutcomeUnknown):
         return Outcome(MAYBE, f"{summary} — it may have been applied: refresh (r) and check before repeating")
-    if isinstance(err, outcome.Looked):  # a look after a lost answer found it not applied, or cannot tell
+    if isinstance(err, Looked):  # a look after a lost answer found it not applied, or cannot tell
         return Outcome(FAILED if err.applied is False else MAYBE, summary)
     if not isinstance(err, ApiError):
         log.error("bulk: %s", summary, exc_info=err)
@@ -71,7 +75,7 @@ def failed(err: BaseException) -> Outcome:
     return Outcome(FAILED, f"{summary} — {hint}" if hint else summary)  # the platform's reason, as one row says it
 
 
-def found(look: outcome.Found) -> Outcome:
+def found(look: Found) -> Outcome:
     """A write whose answer was lost, and what the look found."""
     said = f"the answer was lost; looked again: {look.says}"
     if look.applied:
@@ -125,8 +129,9 @@ async def of_action(host: Any, spec: ActionSpec, rows: list[Any]) -> Bulk:
     call = spec.call
     assert call is not None
 
-    async def send(row: Any) -> Outcome:
-        look = await outcome.act(host.service, call, scope_of(host, row), row, spec.moves_to, spec.if_lost)
+    async def send(row: Any, act: Act) -> Outcome:
+        service = host.service.acting(act)
+        look = await outcome.act(service, call, scope_of(host, row), row, spec.moves_to, spec.if_lost)
         return Outcome(DONE, ACCEPTED) if look is None else found(look)
 
     return Bulk(spec.label.rstrip("…"), sending, refused, send, said=said, notes=notes)
@@ -157,8 +162,8 @@ async def of_delete(host: Any, rows: list[Any]) -> Bulk | None:
     else:
         notes = {r.id: text for r in sending if (text := warn(r))}
 
-    async def send(row: Any) -> Outcome:
-        look = await outcome.delete(host.service, scope_of(host, row), row)
+    async def send(row: Any, act: Act) -> Outcome:
+        look = await outcome.delete(host.service.acting(act), scope_of(host, row), row)
         return Outcome(DONE, "deleted", gone=True) if look is None else found(look)
 
     return Bulk(
@@ -195,15 +200,15 @@ async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[t
 
     await asyncio.gather(*(read(r) for r in rows))
 
-    async def send(row: Any) -> Outcome:
-        look = await planned.send(uis[scope_of(host, row)], row)
+    async def send(row: Any, act: Act) -> Outcome:
+        look = await planned.send(uis[scope_of(host, row)].acting(act), row)
         return Outcome(DONE, "deleted", gone=True) if look is None else found(look)
 
     sending = [r for r in rows if r.id in notes]
     return Bulk("Delete", sending, refused, send, data_lost=True, said=planned.said, notes=notes)
 
 
-async def _nothing(row: Any) -> Outcome:
+async def _nothing(row: Any, act: Act) -> Outcome:
     return Outcome(NOT_SENT, "not sent")
 
 
@@ -257,8 +262,9 @@ async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str])
             refused.append((row, "nothing to change: its tags are so already"))
     sending = [r for r in rows if r.id in patches]
 
-    async def send(row: Any) -> Outcome:
-        new, told = await outcome.update(host.service, scope_of(host, row), row, patches[row.id], spec.method)
+    async def send(row: Any, act: Act) -> Outcome:
+        service = host.service.acting(act)
+        new, told = await outcome.update(service, scope_of(host, row), row, patches[row.id], spec.method)
         tags = ", ".join(str(t) for t in new.items("tags")) or "none"
         return Outcome(DONE, f"tags: {tags}" + (f" ({told})" if told else ""), new)
 
@@ -312,9 +318,12 @@ async def _send(host: Any, bulk: Bulk, screen: Any) -> bool:
                 result = Outcome(NOT_SENT, "not sent: the rest was stopped")
             else:
                 screen.sending(row)
+                # asked once for all (the count typed where data is lost or the profile is production)
+                write = Write(
+                    bulk.what, host.kind.product, str(row.name or row.id), partial(bulk.send, row), asked=True
+                )
                 try:
-                    with journal.doing(bulk.what, host.kind.product, str(row.name or row.id)):
-                        result = await bulk.send(row)
+                    result = (await asking.send(app, write)).answer or failed(ApiError(0, "no outcome"))
                 except Exception as err:
                     result = failed(err)
             done.append(result)

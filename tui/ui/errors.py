@@ -69,7 +69,7 @@ def notify_error(app: App, err: BaseException, doing: str) -> None:
 
 def notify_lost(app: Any, doing: str, told: str) -> None:
     """A write's answer was lost: say that it may have been applied, and what looking found
-    (`outcome.Found.told`)."""
+    (`looks.Found.told`)."""
     app.notify(told, title=f"{doing}: the answer was lost", severity="warning", timeout=20)
 
 

@@ -6,15 +6,19 @@ flow reads top to bottom like the conversation it is, and the UI keeps drawing w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
+import copy
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence, TypeVar
 
-from ..api import journal
+from ..api.journal import Act
 from ..products.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
 from ..products.flows import StepCancelled, Submit
+from ..products.writes import Outcome, Write
+from . import asking
 
 if TYPE_CHECKING:
     from .action_host import ActionHost
 
+T = TypeVar("T")
 Saving = Callable[[list[dict[str, Any]]], Awaitable[Any]]  # an editor's save: the records, sent
 
 
@@ -24,17 +28,23 @@ class ViewFlowUI:
     of its sends, after its own questions; for any other, a form's ctrl+s that sends and an editor's
     save that sends ask the name first each time (a form left open after a lost answer asks again),
     the first send being `covered` by the question asked before the flow started. A confirmation
-    takes the name typed. Sends made from a dialog's own worker are journalled as the act that
-    opened it."""
+    takes the name typed. Its services are bound to the act it runs for (`act`): what it sends, from
+    the flow or a dialog's own worker, is journalled as that act."""
 
     def __init__(
-        self, view: ActionHost, scope: str, typed: str | None = None, covered: bool = False, gates: bool = False
+        self,
+        view: ActionHost,
+        scope: str,
+        typed: str | None = None,
+        covered: bool = False,
+        gates: bool = False,
+        act: Act | None = None,
     ) -> None:
         self.view = view
         self.typed = typed  # a production profile: the flow's confirmations take this name typed
         self.covered = covered  # the name was typed for the send about to be made
         self.gates = gates  # the flow asks before each of its sends itself (`cleared`)
-        self.act = journal.current()  # what the console is doing, for the sends of the dialogs' workers
+        self.act = act  # the act its sends are journalled as (its services are bound to it)
         self.app = view.app
         self.scope = scope if scope != ALL else view.create_scope()
         self.project_id = view.context(self.scope).project_id
@@ -50,9 +60,18 @@ class ViewFlowUI:
         return run_suspended(self.app, argv)
 
     def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
-        if kind is None:
-            return self.view.service
-        return self.app.service(kind, parent)
+        service = self.view.service if kind is None else self.app.service(kind, parent)
+        return service.acting(self.act)
+
+    def acting(self, act: Act | None) -> ViewFlowUI:
+        """This, for one act (a row of a bulk act): what its flow sends is journalled as `act`."""
+        bound = copy.copy(self)
+        bound.act = act
+        return bound
+
+    async def write(self, write: Write[T]) -> Outcome[T]:
+        """A change of its own (an act the journal names apart), through the pipeline."""
+        return await asking.send(self.app, write)
 
     async def dialog(self, name: str, **kwargs: Any) -> Any:
         from .dialogs import wait_dialog
@@ -79,8 +98,7 @@ class ViewFlowUI:
                 said = title if title.lower().startswith(submit_label.lower()) else f"{submit_label}: {title}"
                 await self.cleared(said)  # what this ctrl+s sends
             try:
-                with journal.within(self.act):
-                    return await submit(form)
+                return await submit(form)
             finally:
                 self.covered = False  # sent (or tried): the next ctrl+s asks again
 
@@ -184,8 +202,7 @@ class ViewFlowUI:
             if records != before and not self.gates:
                 await self.cleared(f"Send: {title}")
             try:
-                with journal.within(self.act):
-                    return await save(records)
+                return await save(records)
             finally:
                 self.covered = False
 

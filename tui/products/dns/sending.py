@@ -13,7 +13,6 @@ Every look reads each record once (`Held`), whatever the number of changes."""
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
 import re
 from typing import Any, Iterable, cast
@@ -94,15 +93,18 @@ async def _request(
 ) -> str:
     """One PATCH of `part` (the changes from `at` of `total`): "" when answered, what the look found
     when its answer was lost and it was applied; `NotApplied`, `OutcomeUnclear` otherwise."""
-    from ...api import journal
-    from ...api.errors import ApiError, InvalidArguments, OutcomeUnknown
+    from ...api.errors import ApiError, InvalidArguments
+    from ..looks import Found
+    from ..writes import attempt
 
     before = await latest_version(service, scope, zone)
     several = len(part) < total  # each request its own entry in the journal, saying which changes
     what = f"Send changes {at + 1:,}–{at + len(part):,} of {total:,}"
-    with journal.doing(what, service.kind.product, shown(zone), retry=False) if several else contextlib.nullcontext():
+    act = service.act.part(what, shown(zone)) if several and service.act is not None else service.act
+
+    async def patch() -> None:
         try:
-            await service.call(
+            await service.acting(act).call(
                 "PATCH",
                 scope,
                 "dns-zones",
@@ -112,16 +114,27 @@ async def _request(
             )
         except InvalidArguments as err:
             raise named(err, part, service.kind.writing.label, at, total) from None
-        except OutcomeUnknown as err:
-            try:
-                applied, saw = await look(service, scope, zone, part, before, known)
-            except ApiError as look_err:
-                raise OutcomeUnclear(
-                    f"{err.summary}\nLooking at the versions of {shown(zone)} failed too ({look_err.summary}), "
-                    "so cloudtui cannot tell whether the changes were applied."
-                ) from None
-            return judged(err, applied, saw)
-    return ""
+
+    async def looked(_: object) -> Found:
+        try:
+            applied, saw = await look(service, scope, zone, part, before, known)
+        except ApiError as look_err:
+            return Found(
+                None,
+                f"looking at the versions of {shown(zone)} failed too ({look_err.summary}), so cloudtui cannot tell "
+                "whether the changes were applied.",
+                None,
+            )
+        return Found(None, saw, applied)
+
+    try:
+        done = await attempt(act, patch, looked)
+    finally:
+        if act is not service.act and act is not None:
+            act.end()
+    if done.lost is None or done.found is None:
+        return ""
+    return judged(done.lost, done.found)
 
 
 def _stopped(err: Exception, done: list[Change], part: list[Change], total: int, zone: str) -> str:

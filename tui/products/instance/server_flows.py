@@ -119,7 +119,7 @@ async def user_data_flow(ui: Any, server: Row) -> None:
             except NotFound:
                 return None  # (the key gone)
 
-        _, told = await outcome.checked(sending, now, lambda held: held == value, f"user data {key}")
+        _, told = await outcome.checked(svc.act, sending, now, lambda held: held == value, f"user data {key}")
         if told:
             ui.notify(told, "warning")
 
@@ -236,6 +236,7 @@ async def _volumes_sent(ui: Any, server: Row, vols: list[dict[str, Any]]) -> Row
     ids = [v["id"] for v in vols]
     sending = set_server_volumes(ui, server.id, vols)
     answer, told = await outcome.checked(
+        ui.service().act,
         sending,
         lambda: server_volumes(ui, server.id),
         lambda read: [v.get("id") for v in read[1].values()] == ids,
@@ -291,24 +292,29 @@ class Decided(NamedTuple):
         there: what a look at the server's volumes found is said, and that the server was not `verb`d."""
         if self.choice != "keep":
             return
-        from ...api import journal
-        from ...api.errors import ApiError, OutcomeUnknown
-        from ..outcome import Looked
+        from ...api.errors import ApiError
+        from ..looks import Found
+        from ..writes import Looked, Write
 
-        try:
-            with journal.doing(f"Detach block volumes, to {verb.lower()}", "Instance", str(server.name)):
-                await set_server_volumes(ui, server.id, [v for v in self.current.values() if v not in self.block])
-        except OutcomeUnknown as err:
-            stopped = f"{server.name} was not {verb.lower()}d: {verb.lower()} it again to go on"
+        stopped = f"{server.name} was not {verb.lower()}d: {verb.lower()} it again to go on"
+        kept = [v for v in self.current.values() if v not in self.block]
+
+        async def look(_: object) -> Found:
             try:
                 _, now = await server_volumes(ui, server.id)
             except ApiError as again:
-                raise Looked(err, f"reading its volumes failed too ({again.summary}); {stopped}") from None
+                return Found(None, f"reading its volumes failed too ({again.summary}); {stopped}", None)
             held = {v.get("id") for v in now.values()}
             detached = not any(v.get("id") in held for v in self.block)
-            said = f"its block volumes are {'detached' if detached else 'still attached'}; {stopped}"
-            journal.looked(said, detached)
-            raise Looked(err, said, detached) from None
+            return Found(
+                None, f"its block volumes are {'detached' if detached else 'still attached'}; {stopped}", detached
+            )
+
+        what = f"Detach block volumes, to {verb.lower()}"
+        detach = lambda act: set_server_volumes(ui.acting(act), server.id, kept)  # noqa: E731
+        done = await ui.write(Write(what, "Instance", str(server.name), detach, look=look, asked=True))
+        if done.lost is not None:  # the flow stops there: what the look found is said
+            raise Looked(done.lost, done.found.says if done.found else "", done.applied)
 
 
 def _named(volumes: dict[str, dict[str, Any]]) -> str:

@@ -19,7 +19,7 @@ from ...api.errors import ApiError, OutcomeUnknown
 from ...api.safe import has_control
 from ...products.base import Choices
 from ...products.flows import StepCancelled
-from ...products.outcome import Looked
+from ...products.writes import Looked
 from ..errors import describe, log_shown
 from ..widgets.model_form import ModelForm, errors_by_field
 from ..widgets.dialog_title import DialogTitle

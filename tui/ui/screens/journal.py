@@ -234,9 +234,12 @@ class JournalScreen(Screen[None]):
         return entry.doing is not None and entry.doing.ready is not None
 
     async def _retry(self, entry: Any) -> None:
-        """The same request again, through the client of its origin (journalled as a new entry)."""
-        from ...api import journal
-        from ...api.errors import OutcomeUnknown
+        """The same request again, through the client of its origin (journalled as a new entry), through
+        the write pipeline: what is there read first (`Doing.ready`: done or gone since, not sent), the name
+        typed on a production profile, and the first send's look should its answer be lost too."""
+        from ...products.flows import Refused
+        from ...products.writes import Write
+        from .. import asking
         from ..errors import notify_error, notify_lost
 
         client = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), None)
@@ -256,41 +259,44 @@ class JournalScreen(Screen[None]):
             except Exception as err:  # not read, or done or gone since: not sent, and offered still
                 notify_error(self.app, err, f"Retry: {what}")
                 return
-        if self.app.settings.production:  # every change on a production profile: its name typed, at the send
-            from .confirm import ConfirmScreen
-
-            named = (entry.doing.resource if entry.doing else "") or "retry"
-            act = f"{what} · {named}" if entry.doing and entry.doing.resource else what
-            said = (
-                f"{act}, sent again ({entry.method} {entry.url.split('://', 1)[-1]})."
-                f"\n\nProfile {self.app.settings.profile} is production."
-            )
-            if not await self.app.push_screen_wait(ConfirmScreen(f"Retry: {act}?", said, "Retry", require_text=named)):
-                return
-        if self._not_retried(entry) or not entry.retryable:  # switched, or retried, while it asked
-            self.app.notify(f"Retry: {what}: not sent ({self._not_retried(entry) or 'retried already'}).")
-            return
-        client = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), client)
-        self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
         product, resource = (doing.product, doing.resource) if doing is not None else ("", "")
-        with journal.doing(f"Retry: {what}", product, resource, look=look):  # in flight until its look ends
-            try:
-                if entry.raw_content is not None:  # the same text bytes as sent (user data)
-                    await client.request_data(
-                        entry.method, entry.url, content=entry.raw_content, content_type=entry.content_type
-                    )
-                else:
-                    await client.request_data(entry.method, entry.url, json=entry.raw_body)
-            except OutcomeUnknown as err:
-                if look is None:  # nothing to look with: said so, as a first send says it
-                    notify_error(self.app, err, f"Retry: {what}")
-                    return
-                found = await look()  # the same look the first send had; the journal keeps what it found
-                notify_lost(self.app, f"Retry: {what}", f"{err.summary}\nLooked again: {found.says}.")
-                return
-            except Exception as err:
-                notify_error(self.app, err, f"Retry: {what}")
-                return
+        profile = self.app.settings.profile
+
+        async def again(act: Any) -> None:
+            if self._not_retried(entry) or not entry.retryable or self.app.settings.profile != profile:
+                raise Refused(f"not sent ({self._not_retried(entry) or 'retried already'})")  # switched while asked
+            self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
+            sender = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), client)
+            if entry.raw_content is not None:  # the same text bytes as sent (user data)
+                await sender.request_data(
+                    entry.method, entry.url, content=entry.raw_content, content_type=entry.content_type, act=act
+                )
+            else:
+                await sender.request_data(entry.method, entry.url, json=entry.raw_body, act=act)
+
+        write = Write(
+            f"Retry: {what}",
+            product,
+            resource,
+            again,
+            look=look,
+            typed=resource or "retry",
+            says=f"{what} · {resource}, sent again" if resource else f"{what}, sent again",
+            label="Retry",
+        )
+        try:
+            done = await asking.send(self.app, write)
+        except Exception as err:
+            notify_error(self.app, err, f"Retry: {what}")
+            return
+        if done.cancelled:
+            return
+        if done.lost is not None:
+            if look is None:  # nothing to look with: said so, as a first send says it
+                notify_error(self.app, done.lost, f"Retry: {what}")
+            else:  # the same look the first send had; the journal keeps what it found
+                notify_lost(self.app, f"Retry: {what}", done.told)
+            return
         if self._follow(entry.url):
             self.app.notify(f"Retry: {what} — accepted; its list reads it again.", timeout=6)
         else:

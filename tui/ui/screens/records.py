@@ -237,10 +237,10 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         status.set_class(True, "-shown")
         try:
             await self.save([dict(r) for r in self.records])
-        except OutcomeUnknown as err:
-            self.dismiss(err)  # type: ignore[arg-type]  # re-raised in the flow, which looks and reports
-            return
         except Exception as err:  # refused: the edits stay, with the reason
+            if isinstance(err, OutcomeUnknown):  # re-raised in the flow, whose write pipeline looks and says
+                self.dismiss(err)  # type: ignore[arg-type]
+                return
             summary, hint = (
                 (str(err), "Change the list and save again, or esc to drop it.")
                 if isinstance(err, (Refused, StepCancelled))  # a rule, or a question answered no: not a bug

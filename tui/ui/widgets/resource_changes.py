@@ -6,14 +6,20 @@ is `resource_deletes.Deletes`."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, TypeVar
 
-from ...api import journal
-from ...products import before_retry, outcome
-from ...products.base import ALL
+from ...api.journal import Act
+from ...products import before_retry, looks
+from ...products.base import ALL, Row
+from ...products.flows import StepCancelled
 from ...products.rows import called
+from ...products.writes import Look, Outcome, Write
+from .. import asking
 from ..errors import notify_lost
 from .resource_deletes import Deletes
+
+T = TypeVar("T")
+NOT_SENT = "Not sent: nothing was sent. ctrl+s asks again; esc closes."
 
 if TYPE_CHECKING:
     from ...products.base import Context
@@ -96,7 +102,6 @@ class Writes(Deletes):
             ctx.extra = extra
             payload = spec.to_payload(form, ctx)
             if spec.extend is not None:
-                from ...products.flows import StepCancelled
                 from ..flow_ui import ViewFlowUI
 
                 payload = await spec.extend.get()(ViewFlowUI(self.host, scope), form, payload, extra)
@@ -106,14 +111,33 @@ class Writes(Deletes):
                 return self.host.staged.stage_add(payload)
             then = self._then_of(spec, form)
             also = f", then {then.label.rstrip('…').lower()}" if then is not None else ""
-            await self._production_ok("Create", str(payload.get("name") or self.kind.singular), scope, also)
             held = [r.id for r in self.model.rows.values()]
-            ready = partial(before_retry.before_create, self.model.service, scope, payload)  # a retry from the journal
             named = str(payload.get("name") or self.kind.singular)
-            with journal.doing("Create", self.kind.product, named, ready=ready):
-                row, looked = await outcome.create(self.model.service, scope, payload, held)
+            service = self.model.service
+
+            async def create(act: Act) -> Row:
+                row = await service.acting(act).create(scope, payload)
                 if not payload.get("name"):  # the journal names what was made (a new address)
-                    journal.made(called(row))
+                    act.made(called(row))
+                return row
+
+            done = await asking.send(
+                self.host.app,
+                Write(
+                    "Create",
+                    self.kind.product,
+                    named,
+                    create,
+                    look=lambda _: looks.after_create(service, scope, payload, held),
+                    ready=partial(before_retry.before_create, service, scope, payload),  # a retry from the journal
+                    says=f"Create {self.kind.singular} {named}{self._where(scope)}{also}",
+                ),
+            )
+            if done.cancelled:
+                raise StepCancelled(NOT_SENT)
+            row = done.answer if done.lost is None else done.found_row()
+            assert row is not None
+            looked = done.told
             if not looked and row.id in held:  # create-or-get: the platform answered with one it had
                 existed.add(row.id)
             if looked:
@@ -230,18 +254,18 @@ class Writes(Deletes):
         async def submit(form: Any, extra: dict[str, Any]) -> Any:
             said_first = spec.confirm(form, resource) if spec.confirm is not None else None
             if said_first and not self.host.staged.staging:
-                from ...products.flows import StepCancelled
                 from ..flow_ui import ViewFlowUI
 
                 if not await ViewFlowUI(self.host, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
-            if not self.host.staged.staging:
-                await self._production_ok("Save", called(resource), scope)
+            service = self.model.service
+            edit = partial(self._edit, called(resource), scope)
             if spec.steps and not self.host.staged.staging:
                 from ...products.edit_steps import send_steps
 
-                with journal.doing("Edit", self.kind.product, called(resource)):
-                    row, told = await send_steps(self.model.service, scope, resource, spec, form)
+                done = await edit(lambda act: send_steps(service.acting(act), scope, resource, spec, form))
+                done.applied_or_raise()  # (each step looks after its own lost answer)
+                row, told = done.answer
                 said[:] = [told]
                 return row
             patch = spec.body(form, resource)
@@ -253,11 +277,13 @@ class Writes(Deletes):
                 return resource
             if self.host.staged.staging:
                 return self.host.staged.stage_edit(resource, patch)
-            look = lambda: outcome.after_update(self.model.service, scope, resource.id, patch)  # noqa: E731
-            with journal.doing("Edit", self.kind.product, called(resource), look=look):
-                row, told = await outcome.update(self.model.service, scope, resource, patch, spec.method)
-            if told:
-                notify_lost(self.host.app, f"Saving {row.name}", told)
+            done = await edit(
+                lambda act: service.acting(act).update(scope, resource.id, patch, spec.method),
+                lambda _: looks.after_update(service, scope, resource.id, patch),
+            )
+            row = done.answer if done.lost is None else done.found_row()
+            if done.lost:
+                notify_lost(self.host.app, f"Saving {row.name}", done.told)
             return row
 
         def done(result: Any) -> None:
@@ -304,16 +330,25 @@ class Writes(Deletes):
             return next((a for a in self.kind.actions if a.name == spec.after_action), None)
         return None
 
-    async def _production_ok(self, what: str, name: str, scope: str, also: str = "") -> None:
-        """On a production profile a create or an edit is sent once its name is typed (Cancel focused
-        otherwise it is not: the form stays, with what was typed); `also`: what follows it, asked with it."""
-        if not self.host.app.settings.production:
-            return
-        from ...products.flows import StepCancelled
-        from ..screens.confirm import ConfirmScreen
+    def _where(self, scope: str) -> str:
+        return f" in {scope}" if self.kind.scope_type != "global" else ""
 
-        where = f" in {scope}" if self.kind.scope_type != "global" else ""
-        said = f"{what} {self.kind.singular} {name}{where}{also}."
-        said += f"\n\nProfile {self.host.app.settings.profile} is production."
-        if not await self.host.app.push_screen_wait(ConfirmScreen(f"{what} {name}?", said, what, require_text=name)):
-            raise StepCancelled("Not sent: nothing was sent. ctrl+s asks again; esc closes.")
+    async def _edit(
+        self, name: str, scope: str, send: Callable[[Act], Awaitable[T]], look: Look | None = None
+    ) -> Outcome[T]:
+        """An edit of `name` through the pipeline (on a production profile its name typed, at each ctrl+s);
+        `StepCancelled` when not confirmed: the form stays, with what was typed."""
+        done = await asking.send(
+            self.host.app,
+            Write(
+                "Edit",
+                self.kind.product,
+                name,
+                send,
+                look=look,
+                says=f"Save {self.kind.singular} {name}{self._where(scope)}",
+            ),
+        )
+        if done.cancelled:
+            raise StepCancelled(NOT_SENT)
+        return done

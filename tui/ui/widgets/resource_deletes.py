@@ -1,6 +1,6 @@
-"""Delete in a view: why not, staged or asked (the name typed where data is lost, or on a production
-profile), the request, and what the table shows after — including after an answer that was lost. A
-part of `Writes` (resource_changes.py), whose view it reads."""
+"""Delete in a view: why not, staged, or sent through the write pipeline (`products.writes`: asked with
+the name typed where data is lost, or on a production profile), and what the table shows after —
+including after an answer that was lost. A part of `Writes` (resource_changes.py), whose view it reads."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ if TYPE_CHECKING:
     from ...products.base import ResourceKind
     from ...products.list_model import ListModel
 
-from ...api import journal
 from ...api.errors import ApiError
-from ...products import before_retry, outcome
+from ...api.journal import Act
+from ...products import before_retry, looks
 from ...products.base import Lazy
 from ...products.rows import called, called_with_id
+from ...products.writes import Question, Write
+from .. import asking
 from ..errors import notify_error, notify_lost
 
 
@@ -41,58 +43,64 @@ class Deletes:
         if self.kind.writing.delete_flow is not None:
             self.host.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")
             return
+        self.delete(resource)
+
+    def delete(self, resource: Any) -> None:
+        """The kind's delete of `resource`, asked and sent through the pipeline in a worker."""
+        self.host.app.expect_screen()  # keys typed before its question opens wait for it (`d` then the name)
+        self.host.run_worker(self._deleting(resource), group="mutate", exit_on_error=False)
+
+    async def _warning(self, resource: Any) -> str | None:
+        """What else a delete affects, said when it is asked: declared, or read from the API first (the
+        frontends that use a backend); a read that fails says so, and the delete is still asked."""
         warn = self.kind.writing.delete_warning
-        if isinstance(warn, Lazy):  # read from the API before asking (the frontends that use a backend)
-            self._warn_then_ask(resource, warn)
-        else:
-            self._ask_delete(resource, warn(resource))
-
-    def _warn_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
-        self.host.run_worker(self._warned_then_ask(resource, warn), group="mutate", exit_on_error=False)
-
-    async def _warned_then_ask(self, resource: Any, warn: Lazy[Any]) -> None:
+        if not isinstance(warn, Lazy):
+            return warn(resource)
         try:
-            said = await warn.get()(self.model.service, self.kind.scope_of(resource) or self.model.scope, resource)
+            return await warn.get()(self.model.service, self.kind.scope_of(resource) or self.model.scope, resource)
         except ApiError as err:
-            said = f"What else it affects could not be read ({err.summary})"
-        self._ask_delete(resource, said)
+            return f"What else it affects could not be read ({err.summary})"
 
-    def _ask_delete(self, resource: Any, warning: str | None) -> None:
-        from ..screens.confirm import ConfirmScreen
-
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self.delete(resource)
-
-        name = called(resource)
-        self.host.app.push_screen(
-            ConfirmScreen(
+    async def _deleting(self, resource: Any) -> None:
+        """Asked (Cancel focused; the name typed where data is lost, or on a production profile), sent
+        through the pipeline, and what happened shown — including what a look found after a lost answer."""
+        scope = self.kind.scope_of(resource) or self.model.scope
+        service, name = self.model.service, called(resource)
+        try:
+            warning = await self._warning(resource)
+            asked = Question(
                 f"Delete {self.kind.singular} {name}?",
                 called_with_id(resource)
                 + (f" in {self.kind.scope_of(resource)}" if self.kind.scope_type != "global" else "")
                 + " will be deleted. This cannot be undone."
                 + (f"\n{warning}." if warning else ""),
                 "Delete",
-                require_text=name if self.kind.writing.delete_needs_name or self.host.app.settings.production else None,
-            ),
-            answered,
-        )
+                typed=name if self.kind.writing.delete_needs_name else None,
+            )
 
-    def delete(self, resource: Any) -> None:
-        """Send the delete (confirmed already), in a worker, and show what happened."""
-        self.host.run_worker(self._deleting(resource), group="mutate", exit_on_error=False)
+            async def delete(act: Act) -> None:
+                await service.acting(act).delete(scope, resource)
 
-    async def _deleting(self, resource: Any) -> None:
-        scope = self.kind.scope_of(resource) or self.model.scope
-        try:
-            ready = partial(
-                before_retry.before_delete, self.model.service, scope, resource.id
-            )  # a retry from the journal
-            with journal.doing("Delete", self.kind.product, called(resource), ready=ready):
-                found = await outcome.delete(self.model.service, scope, resource)
+            done = await asking.send(
+                self.host.app,
+                Write(
+                    "Delete",
+                    self.kind.product,
+                    name,
+                    delete,
+                    look=lambda _: looks.after_delete(service, scope, resource.id),
+                    ready=partial(before_retry.before_delete, service, scope, resource.id),  # a retry from the journal
+                    confirm=asked,
+                ),
+            )
         except Exception as err:
             notify_error(self.host.app, err, f"Deleting {resource.name}")
             return
+        finally:
+            self.host.app.expect_done()
+        if done.cancelled:
+            return
+        found = done.found
         if found is None:
             self.host.app.notify(f"Deleted {resource.name}", timeout=4)
             self.forget(resource)

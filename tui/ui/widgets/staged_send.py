@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from ...products.base import ResourceKind
     from ...products.list_model import ListModel
 
-from ...api.errors import OutcomeUnknown
 from ...products.changeset import STAGED
+from ...products.writes import Write
+from .. import asking
 from ...products.nouns import counted
 from ..errors import guarded, notify_error
 
@@ -45,16 +46,7 @@ class Sending:
         count = len(self.model.changes)
 
         def answered(ok: bool | None) -> None:
-            if ok and self.host.app.settings.production:  # every change on a production profile: a name typed
-                from ..screens.confirm import ConfirmScreen
-
-                parent = self.model.service.parent
-                named = str(parent.name if parent is not None else self.kind.title_in_text)
-                said = f"Send {counted(count, 'change')} to {named}."
-                said += f"\n\nProfile {self.host.app.settings.profile} is production."
-                asked = ConfirmScreen(f"Send to {named}?", said, "Send", require_text=named)
-                self.host.app.push_screen(asked, lambda typed: self._send_changes() if typed else None)
-            elif ok:
+            if ok:  # (on a production profile the pipeline asks the name typed, at the send)
                 self._send_changes()
 
         open_dialog(
@@ -82,37 +74,38 @@ class Sending:
         from ...products.outcome import NotApplied, OutcomeUnclear, PartlySent
 
         lost = "Sending the changes: the answer was lost"
-        from ...api import journal
-
         parent = self.model.service.parent
+        named = str(parent.name if parent is not None else self.kind.title_in_text)
+        count = len(self.model.changes)
+        service, batch = self.model.service, self.kind.writing.batch.get()
         try:
-            what = f"Send {counted(len(self.model.changes), 'staged change')}"
-            with journal.doing(what, self.kind.product, parent.name if parent else "", retry=False):  # w sends again
-                said = await self.kind.writing.batch.get()(
-                    self.model.service, self.model.scope, self.model.changes, rows
-                )
+            done = await asking.send(
+                self.host.app,
+                Write(
+                    f"Send {counted(count, 'staged change')}",
+                    self.kind.product,
+                    parent.name if parent else "",
+                    lambda act: batch(service.acting(act), self.model.scope, self.model.changes, rows),
+                    typed=named,
+                    says=f"Send {counted(count, 'change')} to {named}",
+                    label="Send",
+                    retry=False,  # w sends again
+                ),
+            )
+            if done.cancelled:
+                return
+            said = done.answer
+            if done.lost is not None:  # a batch that cannot look
+                self._unclear(lost, done.lost.summary, "look at the list before sending again")
+                return
         except NotApplied as err:
             self.host.app.notify(
                 f"{err}\nThe changes stay staged: w sends them again.", title=lost, severity="warning", timeout=20
             )
             self.host.reload()
             return
-        except (OutcomeUnclear, OutcomeUnknown) as err:
-            self.model.changes.mark_unknown()
-            self._staged_changed()
-            then = (
-                "look at the list before sending again"
-                if isinstance(err, OutcomeUnknown)  # a batch that cannot look
-                else "w looks for them first and sends only what is missing"
-            )
-            self.host.app.notify(
-                f"{err.summary if isinstance(err, OutcomeUnknown) else err}\nThe changes stay staged, marked ? "
-                f"(they may have been applied): {then}.",
-                title=lost,
-                severity="warning",
-                timeout=20,
-            )
-            self.host.reload()
+        except OutcomeUnclear as err:
+            self._unclear(lost, str(err), "w looks for them first and sends only what is missing")
             return
         except PartlySent as err:  # the requests applied are done; the rest stay staged
             self._settle(err.applied)
@@ -141,6 +134,20 @@ class Sending:
             self.host.app.notify(said, title="Sending the changes: the answer was lost", severity="warning", timeout=20)
         else:
             self.host.app.notify(f"Sent {counted(sent, 'change')}.", timeout=4)
+        self.host.reload()
+
+    def _unclear(self, title: str, said: str, then: str) -> None:
+        """The batch's answer was lost and whether it was applied cannot be told: its changes stay staged,
+        marked `?`; `then` says what to do."""
+        assert self.model.changes is not None
+        self.model.changes.mark_unknown()
+        self._staged_changed()
+        self.host.app.notify(
+            f"{said}\nThe changes stay staged, marked ? (they may have been applied): {then}.",
+            title=title,
+            severity="warning",
+            timeout=20,
+        )
         self.host.reload()
 
     def _settle(self, keys: list[str] | None = None) -> None:

@@ -38,6 +38,8 @@ async def test_a_production_profile_is_coloured_and_every_change_asks_for_its_na
         assert app.screen is asked and not [p for m, p in sandbox.requests if m == "POST"]
         await pilot.press("1", "enter")
         await wait_for(pilot, lambda: [p for m, p in sandbox.requests if m == "POST"], what="sent once typed")
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome == "done")
+        assert (app.journal.entries[0].doing.what, app.journal.entries[0].doing.resource) == ("Reboot", "web-01")
 
         await pilot.press("e")  # an edit too
         form = await screen_named(pilot, app, "FormScreen")
@@ -95,6 +97,9 @@ async def test_a_staged_send_on_a_production_profile_asks_for_the_zones_name():
         assert not [m for m, p in sandbox.requests if m != "GET" and "/dns-zones/" in p]
         await pilot.press(*"shop.example.com", "enter")
         await wait_for(pilot, lambda: [m for m, p in sandbox.requests if m == "PATCH"], what="sent once typed")
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome == "done")
+        entry = app.journal.entries[0]
+        assert (entry.doing.what, entry.doing.resource) == ("Send 1 staged change", "shop.example.com")
 
 
 async def test_a_delete_that_asks_its_own_question_takes_the_name_in_that_one_confirmation():

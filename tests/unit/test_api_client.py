@@ -109,13 +109,24 @@ async def test_rate_limit_exhausted_raises_rate_limited(make_client, sandbox):
     assert client.stats.rate_limited == 3 and "retries reads" in caught.value.hint
 
 
-async def test_a_change_refused_with_429_says_it_was_not_sent_again(make_client, sandbox):
-    """Walk: a power-off refused with 429 said reads are retried: an operator waited for a retry that never came."""
-    sandbox.inject(429, "/action", method="POST")
+async def test_a_change_refused_with_429_is_sent_again_in_its_budget_and_its_entry_says_so(make_client, sandbox):
+    """A 429 was not applied: the write is sent again as the platform asks, and its journal entry says it
+    was refused first; refused until its budget runs out, it says it was not applied and is not sent again."""
+    from tui.api.journal import Journal
+
     client = make_client(retry=RetryPolicy(deadline=60, max_attempts=3))
+    client.journal = Journal(lambda: "demo")
+    web = next(s["id"] for s in (await client.get_json(SERVERS))["servers"] if s["state"] == "running")
+    sandbox.inject(429, "/action", method="POST", times=2)
+    await client.send_json("POST", f"{SERVERS}/{web}/action", {"action": "poweroff"})
+    entry = client.journal.entries[0]
+    assert sum(1 for m, p in sandbox.requests if m == "POST") == 3 and entry.outcome == "done"
+    assert "refused for the rate (429) 2 times, so not applied then" in entry.said
+    sandbox.inject(429, "/action", method="POST")
     with pytest.raises(RateLimited) as caught:
-        await client.send_json("POST", f"{SERVERS}/x/action", {"action": "poweroff"})
-    assert caught.value.method == "POST" and "not sent again" in caught.value.hint and "J retries" in caught.value.hint
+        await client.send_json("POST", f"{SERVERS}/{web}/action", {"action": "poweroff"})
+    assert caught.value.method == "POST" and "not applied" in caught.value.hint and "J retries" in caught.value.hint
+    assert sum(1 for m, p in sandbox.requests if m == "POST") == 6, "three tries, the policy's most"
 
 
 async def test_a_pooled_connection_finds_its_socket_once_and_still_sees_the_server_close_it():

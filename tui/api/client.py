@@ -4,7 +4,8 @@ read-only guard, honest outcomes, debug log.
 Retries follow one rule: a GET may be repeated (429, 5xx, a transport error, a 2xx whose body is
 not JSON) with exponential backoff and jitter inside a total deadline, waiting as long as a
 `Retry-After` asks when one is sent; a POST/PATCH/PUT/DELETE is repeated only when the connection
-was never made (so the server cannot have seen it). A write that may have reached the platform
+was never made (so the server cannot have seen it) or the platform refused it for the rate (429: not
+applied), and its journal entry says so. A write that may have reached the platform
 without a readable answer raises `OutcomeUnknown`, never a plain failure.
 
 Redirects are followed only where that is safe: a GET to the same origin. Any other 3xx is an error
@@ -205,12 +206,13 @@ class ApiClient:
             return await self._exchange(method, path, params, url, headers, body, decode, changes)
         # every change, for the activity journal: a text body too (kept as sent, to send the same again)
         entry = self.journal.sent(method, url, json, self.auth.header, content, content_type, act)
+        refused: list[float] = []  # the waits after each 429 (not applied: sent again)
         try:
-            answer = await self._exchange(method, path, params, url, headers, body, decode, changes)
+            answer = await self._exchange(method, path, params, url, headers, body, decode, changes, refused)
         except ApiError as err:
-            self.journal.failed(entry, err, isinstance(err, OutcomeUnknown))
+            self.journal.failed(entry, err, isinstance(err, OutcomeUnknown), refused)
             raise
-        self.journal.answered(entry, answer[0].status_code)
+        self.journal.answered(entry, answer[0].status_code, refused)
         return answer
 
     async def _exchange(
@@ -223,8 +225,10 @@ class ApiClient:
         body: bytes | None,
         decode: Callable[[bytes], Any] | None,
         changes: bool,
+        refused: list[float] | None = None,
     ) -> tuple["httpx.Response", Any]:
-        """One logical request: sent, redirected and retried where safe."""
+        """One logical request: sent, redirected and retried where safe (`refused`: the waits after a
+        write refused with 429, for its journal entry)."""
         first = (
             self._first
             and method == "GET"
@@ -292,6 +296,8 @@ class ApiClient:
                 if self._monotonic() + delay > until:
                     raise err from None
                 self.stats.retries += 1
+                if refused is not None and err.status == 429:
+                    refused.append(delay)
                 limiter.retrying(str(err.status) if err.status else "no answer")
                 log.debug("retrying %s %s in %.2f s after %s", method, path, delay, err.summary)
                 await self._sleep(delay)

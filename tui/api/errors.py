@@ -128,8 +128,11 @@ class PreconditionFailed(ApiError):
 class RateLimited(ApiError):
     @property
     def hint(self) -> str:
-        if self.method and self.method.upper() not in ("GET", "HEAD"):  # a change refused is not sent again
-            return "Too many requests: it was not applied, and not sent again; J retries it from the journal."
+        if self.method and self.method.upper() not in ("GET", "HEAD"):  # sent again until its budget ran out
+            return (
+                "Too many requests: it was not applied; it was sent again while its time allowed, and is not "
+                "now; J retries it from the journal."
+            )
         return "Too many requests: cloudtui backs off and retries reads; wait a moment."
 
 

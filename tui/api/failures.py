@@ -61,8 +61,9 @@ class Retry(Exception):
 
 
 def http_failure(resp: "httpx.Response", method: str, path: str, changes: bool | None = None) -> Retry:
-    """A 4xx or 5xx answer: the error, retryable for a GET on 429 and 5xx; a write's 5xx may have
-    been applied (`changes=False`: a request that changes nothing whatever its method, a prediction)."""
+    """A 4xx or 5xx answer: the error, retryable for a GET on 429 and 5xx, and for a write on 429 (it was
+    not applied); a write's 5xx may have been applied (`changes=False`: a request that changes nothing
+    whatever its method, a prediction)."""
     status = resp.status_code
     err = error_from_response(status, resp.content, method, path)
     err.limits = {
@@ -71,7 +72,7 @@ def http_failure(resp: "httpx.Response", method: str, path: str, changes: bool |
         if k.lower() == "retry-after" or k.lower().startswith("x-ratelimit-")
     }
     wait = asked_wait(resp)
-    if method == "GET":
+    if method == "GET" or status == 429:  # a write refused for the rate was not applied: sent again in its budget
         return Retry(err, status == 429 or status >= 500, wait)
     if status >= 500 and (changes if changes is not None else True):  # the platform may have applied it before failing
         return Retry(

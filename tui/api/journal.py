@@ -186,6 +186,16 @@ def _unnamed(method: str, url: str) -> Doing:
     return Doing(VERBS.get(method, method.capitalize()), "", clean("/".join(path[-2:])))
 
 
+def _waited(refused: list[float] | None) -> str:
+    """What a write refused for the rate (429) before it was taken says: how often, and how long it waited."""
+    if not refused:
+        return ""
+    times = "once" if len(refused) == 1 else f"{len(refused)} times"
+    return (
+        f"refused for the rate (429) {times}, so not applied then; sent again after waiting {sum(refused):.1f} s in all"
+    )
+
+
 def _may_retry(entry: Entry) -> bool:
     """Whether the journal may offer to send `entry` again: once, never a retry itself, never a batch."""
     return entry.doing is None or (entry.doing.retry and not entry.doing.what.startswith("Retry"))
@@ -318,14 +328,16 @@ class Journal:
             named.append(clean(what))
         return named
 
-    def answered(self, entry: Entry, status: int) -> None:
+    def answered(self, entry: Entry, status: int, refused: list[float] | None = None) -> None:
+        """`refused`: the waits after each time the platform refused it for the rate (429) first."""
         entry.status, entry.outcome = status, "done"
+        entry.said = _waited(refused)
         self._ended(entry)
 
-    def failed(self, entry: Entry, err: Any, unknown: bool) -> None:
+    def failed(self, entry: Entry, err: Any, unknown: bool, refused: list[float] | None = None) -> None:
         """`unknown`: the answer was lost after sending (it may have been applied)."""
         entry.status = getattr(err, "status", 0) or 0
-        entry.said = clean(getattr(err, "summary", str(err)))
+        entry.said = clean(getattr(err, "summary", str(err))) + (f" ({_waited(refused)})" if refused else "")
         entry.outcome = "maybe" if unknown else "failed"
         # a refusal that says nothing was done, or a limit: the same request may be sent again
         entry.retryable = not unknown and entry.status in (409, 429, 503) and _may_retry(entry)

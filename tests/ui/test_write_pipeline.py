@@ -1,0 +1,146 @@
+"""Every kind of write through the one pipeline, on a production profile: the name typed at each send —
+a form's second ctrl+s after a lost answer included — and the journal entry naming what was done to
+which resource. (Actions, flows, set editors and staged sends: test_production.py; retries whose
+effect is there already: test_journal_screen.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import (
+    action,
+    demo_settings,
+    form_ready,
+    loaded,
+    make_app,
+    open_view,
+    row_named,
+    screen_named,
+    typed,
+    wait_for,
+)
+from test_ui_servers import fill_create_form
+from tui.sandbox import Sandbox
+
+pytestmark = pytest.mark.anyio
+
+
+def production(sandbox: Sandbox):
+    return make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+
+
+def writes(sandbox: Sandbox, method: str, tail: str = "") -> int:
+    return sum(1 for m, p in sandbox.requests if m == method and p.endswith(tail))
+
+
+async def asked_then_typed(pilot, app, name: str):
+    """The question in front takes `name` typed; answered so. The question."""
+    asked = await screen_named(pilot, app, "ConfirmScreen")
+    assert asked.require_text == name and "is production" in asked.message
+    await pilot.press(*name, "enter")
+    return asked
+
+
+async def lost_then_asked_again(pilot, app, sandbox: Sandbox, form, name: str, method: str) -> None:
+    """A form whose answer was lost (and found not applied) stays open; ctrl+s asks the name again and
+    nothing is sent until it is typed."""
+    await wait_for(pilot, lambda: app.screen is form and "Looked again" in str(form.query_one("#form-status").render()))
+    sent = writes(sandbox, method)
+    await pilot.press("ctrl+s")
+    await screen_named(pilot, app, "ConfirmScreen")
+    assert writes(sandbox, method) == sent, "not sent before the name is typed again"
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: app.screen is form, what="the form, kept")
+    assert writes(sandbox, method) == sent
+
+
+async def test_a_create_form_asks_the_name_again_when_sent_again_after_a_lost_answer():
+    sandbox = Sandbox()
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        sandbox.inject(504, "/servers", method="POST", times=1)  # the gateway answered; nothing was made
+        await fill_create_form(pilot, app, name="web-09")
+        form = app.screen
+        await pilot.press("ctrl+s")
+        await asked_then_typed(pilot, app, "web-09")
+        await lost_then_asked_again(pilot, app, sandbox, form, "web-09", "POST")
+        entry = app.journal.entries[0]
+        assert (entry.doing.what, entry.doing.resource, entry.outcome) == ("Create", "web-09", "failed")
+        assert "it was not created" in entry.looked
+
+
+async def test_an_edit_asks_the_name_again_when_sent_again_after_a_lost_answer():
+    sandbox = Sandbox()
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        sandbox.inject(504, f"/servers/{web.id}", method="PATCH", times=1)
+        view.writes.open_edit(web)
+        form = await form_ready(pilot, app)
+        await typed(pilot, app, name="web-01-renamed")
+        await pilot.press("ctrl+s")
+        await asked_then_typed(pilot, app, "web-01")
+        await lost_then_asked_again(pilot, app, sandbox, form, "web-01", "PATCH")
+        entry = app.journal.entries[0]
+        assert (entry.doing.what, entry.doing.resource, entry.outcome) == ("Edit", "web-01", "failed")
+
+
+async def test_a_delete_asks_the_name_and_is_journalled_by_what_it_deleted():
+    sandbox = Sandbox()
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.backups")
+        await wait_for(pilot, lambda: view.table.loaded_count >= 1 and not view.model.listing, what="backups")
+        backup = view.table.resources()[0]
+        view.writes.confirm_delete(backup)
+        asked = await asked_then_typed(pilot, app, backup.name)
+        assert "cannot be undone" in asked.message
+        await wait_for(pilot, lambda: writes(sandbox, "DELETE", backup.id) == 1, what="sent once typed")
+        await wait_for(pilot, lambda: app.journal.entries[0].outcome == "done", what="answered")
+        assert (app.journal.entries[0].doing.what, app.journal.entries[0].doing.resource) == ("Delete", backup.name)
+
+
+async def test_a_bulk_act_asks_the_count_once_and_journals_each_row_by_name():
+    sandbox = Sandbox()
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        running = [r for r in view.table.resources() if r.state == "running"][:2]
+        for row in running:
+            view.table.toggle_mark(row.id)
+        view.focus_table()
+        await action(pilot, app, "Reboot")
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        assert app.focused.id == "confirm-text" and "is production" in dialog.bulk.said
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: len(dialog.outcomes) == 2, what="both sent")
+        assert app.screen is dialog, "asked once for all: no question per row"
+        named = {(e.doing.what, e.doing.resource) for e in list(app.journal.entries)[:2]}
+        assert named == {("Reboot", r.name) for r in running}
+
+
+async def test_a_retry_on_a_production_profile_asks_the_name_at_its_send():
+    sandbox = Sandbox()
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        sandbox.inject(409, f"/servers/{web.id}/action", method="POST", times=1)  # busy: refused, retryable
+        view.table.move_to(web.id)
+        view._do_action(web, next(a for a in view.kind.actions if a.name == "reboot"))
+        await asked_then_typed(pilot, app, "web-01")
+        await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].retryable, what="refused")
+        view.focus_table()
+        await pilot.press("J")
+        await screen_named(pilot, app, "JournalScreen")
+        await pilot.press("enter")
+        await screen_named(pilot, app, "ResultScreen")
+        await pilot.press("tab", "enter")  # Retry
+        asked = await asked_then_typed(pilot, app, "web-01")
+        assert asked.title_text == "Retry: Reboot · web-01?"
+        await wait_for(pilot, lambda: writes(sandbox, "POST", "/action") == 2, what="sent again once typed")
+        await wait_for(pilot, lambda: app.journal.entries[0].outcome == "done", what="answered")
+        assert (app.journal.entries[0].doing.what, app.journal.entries[0].doing.resource) == ("Retry: Reboot", "web-01")

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterable
 from urllib.parse import urlencode
 
 from . import http_setup, pools, safe
@@ -47,6 +47,9 @@ from .streams import Stream
 from .urls import clean_params, origin_of, proxy_for, redacted
 
 if TYPE_CHECKING:
+    import ssl
+
+    from .secret import SecretLike
     from .journal import Act, Journal
     import httpx
 
@@ -63,9 +66,9 @@ class ApiClient:
     def __init__(
         self,
         api_url: str,
-        secret_key: Any,
+        secret_key: SecretLike,
         *,
-        transport: Any = None,  # an httpx transport (tests: ASGITransport, MockTransport)
+        transport: httpx.AsyncBaseTransport | None = None,  # an httpx transport (tests: ASGITransport, MockTransport)
         timeout: float = 15.0,
         read_only: bool = False,
         retry: RetryPolicy | None = None,
@@ -74,7 +77,7 @@ class ApiClient:
         max_connections: int = 48,  # as many as pages in flight for a far API (`paging.MOST_IN_FLIGHT`)
         ca_bundle: str | None = None,
         auth: Auth = X_AUTH_TOKEN,
-        trusted: Any = (),
+        trusted: Iterable[str] = (),
     ) -> None:
         self.api_url = api_url.rstrip("/")
         # The origins the secret key may go to: this client's own, and those the profile names.
@@ -94,9 +97,11 @@ class ApiClient:
         self._http: httpx.AsyncClient | None = None
         self._building: asyncio.Future[Any] | None = None
         self._proxy: str | None = None
-        self._verify: Any = None  # the TLS context, made once for every httpx client of this ApiClient
+        self._verify: ssl.SSLContext | None = (
+            None  # the TLS context, made once for every httpx client of this ApiClient
+        )
         self._first = True  # no request sent yet: a first GET may take the sync path (_first_get)
-        self._spent: Any = None  # an empty stream put in place of each response's read one
+        self._spent: httpx.ByteStream | None = None  # an empty stream put in place of each response's read one
         self.journal: Journal | None = None  # the activity journal every change is recorded in
 
     def __repr__(self) -> str:
@@ -155,7 +160,7 @@ class ApiClient:
         assert self._http is not None
         return self._http
 
-    def set_secret(self, secret_key: Any) -> None:
+    def set_secret(self, secret_key: SecretLike) -> None:
         self._secret = as_secret(secret_key)
 
     async def aclose(self) -> None:
@@ -417,7 +422,7 @@ class ApiClient:
         _, data = await self.request_data("GET", path, params=params, decode=decode_object)
         return data
 
-    async def send_json(self, method: str, path: str, body: Any = None, act: Act | None = None) -> dict[str, Any]:
+    async def send_json(self, method: str, path: str, body: object = None, act: Act | None = None) -> dict[str, Any]:
         """POST/PATCH/PUT/DELETE returning the decoded object ({} for an empty body), journalled as `act`."""
         _, data = await self.request_data(method, path, json=body, decode=decode_object, act=act)
         return data

@@ -321,7 +321,7 @@ def error_from_response(status: int, content: bytes, method: str = "", url: str 
     return cls(status=status, message=message, type=typ, body=body, method=method, url=url)
 
 
-def _amount(value: Any, resource: Any) -> str:
+def _amount(value: object, resource: object) -> str:
     """Sizes (a resource named *_size) in GB, other quotas as counts."""
     if isinstance(value, int) and "size" in str(resource):
         return f"{value / 1_000_000_000:g} GB"

@@ -18,12 +18,18 @@ import shlex
 import time
 from collections import deque
 from dataclasses import field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..records import record, replace
 from .safe import SECRET_MASK, clean, mask_userinfo
 
+if TYPE_CHECKING:
+    import logging.handlers
+
+    from .errors import ApiError, OutcomeUnknown
+
 MOST = 1_000  # entries kept in memory (the file, when named, keeps every one)
+Look = Callable[["OutcomeUnknown"], Awaitable[object]]  # what a retry's lost answer calls: it returns what was found
 SECRET_WORDS = ("password", "secret", "token", "private_key", "passphrase")
 
 
@@ -36,10 +42,10 @@ class Doing:
     resource: str = ""
     retry: bool = True  # False: never offered again from the journal (a staged batch: its changes stay staged)
     # `async (OutcomeUnknown) -> Found`: the look a lost answer calls for (`products.looks`), for a retry
-    look: Any = field(default=None, repr=False)
+    look: Look | None = field(default=None, repr=False)
     # `async () -> look`: for a look that needs what was there before (a create: the ids listed), run
     # just before a retry is sent; it gives the look for that retry's lost answer
-    ready: Any = field(default=None, repr=False)
+    ready: Callable[[], Awaitable[Look]] | None = field(default=None, repr=False)
 
 
 @record
@@ -59,8 +65,8 @@ class Entry:
     ms: float = 0.0
     retryable: bool = False
     retried_at: float = 0.0  # wall time it was sent again from the journal (0: never)
-    raw_body: Any = field(default=None, repr=False)  # what was sent, to send it again (never written out)
-    journal: Any = field(default=None, repr=False)
+    raw_body: object = field(default=None, repr=False)  # what was sent, to send it again (never written out)
+    journal: Journal | None = field(default=None, repr=False)
     started: float = 0.0  # monotonic, for `ms`
     # A text body (user data) as sent, kept in memory only, so that a retry in this run sends the same
     # bytes; the screen and the file say its length and sha256, never its text.
@@ -258,11 +264,17 @@ class Journal:
         self.on_problem: Callable[[str], None] | None = None  # its file cannot be written: said (from a thread)
         self._acts: dict[int, Entry] = {}  # acts in flight (`Act`), by their id: the first write each sent
         self._file: logging.Logger | None = None
-        self._listener: Any = None
+        self._listener: logging.handlers.QueueListener | None = None
         self.path = ""  # the file it is written to, if any
 
     def act(
-        self, what: str, product: str = "", resource: str = "", retry: bool = True, look: Any = None, ready: Any = None
+        self,
+        what: str,
+        product: str = "",
+        resource: str = "",
+        retry: bool = True,
+        look: Look | None = None,
+        ready: Callable[[], Awaitable[Look]] | None = None,
     ) -> Act:
         """An act the writes sent with it are journalled as: `what` done to `resource` of `product`
         (`retry` False: a failure is not offered again from the journal; `look`: what a retry's lost answer
@@ -273,7 +285,7 @@ class Journal:
         self,
         method: str,
         url: str,
-        json_body: Any,
+        json_body: object,
         auth: str,
         content: bytes | None = None,
         content_type: str = "",
@@ -334,7 +346,7 @@ class Journal:
         entry.said = _waited(refused)
         self._ended(entry)
 
-    def failed(self, entry: Entry, err: Any, unknown: bool, refused: list[float] | None = None) -> None:
+    def failed(self, entry: Entry, err: ApiError, unknown: bool, refused: list[float] | None = None) -> None:
         """`unknown`: the answer was lost after sending (it may have been applied)."""
         entry.status = getattr(err, "status", 0) or 0
         entry.said = clean(getattr(err, "summary", str(err))) + (f" ({_waited(refused)})" if refused else "")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..records import record
 
-from typing import Any
+from typing import Any, Protocol, Union
 
 
 class Secret:
@@ -26,7 +26,7 @@ class Secret:
     def __str__(self) -> str:
         return "**********" if self._value else ""
 
-    def __eq__(self, other: Any) -> bool:
+    def __eq__(self, other: object) -> bool:
         return hasattr(other, "get_secret_value") and other.get_secret_value() == self._value
 
     def __hash__(self) -> int:
@@ -39,13 +39,20 @@ class Secret:
         raise TypeError("a Secret cannot be pickled")
 
 
-def as_secret(value: Any) -> Secret:
+class _Revealing(Protocol):
+    def get_secret_value(self) -> str: ...
+
+
+SecretLike = Union["Secret", str, _Revealing, None]  # what a key is given as (`as_secret`)
+
+
+def as_secret(value: SecretLike) -> Secret:
     """A Secret from a str, a Secret, a pydantic SecretStr, or None (empty)."""
     if isinstance(value, Secret):
         return value
-    if hasattr(value, "get_secret_value"):
-        return Secret(value.get_secret_value())
-    return Secret(value or "")
+    if value is None or isinstance(value, str):
+        return Secret(value or "")
+    return Secret(value.get_secret_value())
 
 
 AUTH_HEADER = "X-Auth-Token"

@@ -137,7 +137,7 @@ class EditSpec:
         None  # asked (Cancel focused) before sending when it says something
     )
 
-    def body(self, form: "BaseModel", row: Any) -> dict[str, Any]:
+    def body(self, form: "BaseModel", row: Row) -> dict[str, Any]:
         from .fields import changed, form_body
 
         if self.to_patch is not None:
@@ -334,7 +334,7 @@ class ResourceKind:
             return self.under(scope, self.collection)
         return self.list_path(scope, parent) + "/" + segment(rid)
 
-    def call_path(self, call: Call, scope: str, row: Any, parent: ParentRef | None = None) -> str:
+    def call_path(self, call: Call, scope: str, row: Row, parent: ParentRef | None = None) -> str:
         data = dict(row.data) if isinstance(row, Row) else dict(getattr(row, "raw", {}) or {})
         data["id"] = row.id
         data.update(parent.ids() if parent else {"parent": None, "grandparent": None})
@@ -350,7 +350,7 @@ class ResourceKind:
     def is_transitional(self, row: Row) -> bool:
         return row.state in self.transitional or row.data.get("_moving") is True
 
-    def scope_of(self, row: Any) -> str:
+    def scope_of(self, row: Row) -> str:
         if self.scope_type == "global":
             return GLOBAL
         data = row.data if isinstance(row, Row) else getattr(row, "raw", {})

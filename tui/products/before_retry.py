@@ -6,15 +6,19 @@ send's view of the row."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.errors import NotFound
 from .flows import Refused
 from .looks import after_action, after_create, after_delete, holds_sent, identity
 from .rows import called_with_id
 
+if TYPE_CHECKING:
+    from .base import ActionSpec
+    from .service import ResourceService
 
-async def before_create(service: Any, scope: str, payload: dict[str, Any]) -> Any:
+
+async def before_create(service: ResourceService, scope: str, payload: dict[str, Any]) -> Any:
     """Refused when a listed row has the name (or id) the create would give, made since by an earlier
     send or another way; else the look for a lost answer: what is new since this listing."""
     rows, kind = await service.list_rows(scope, None), service.kind
@@ -26,7 +30,7 @@ async def before_create(service: Any, scope: str, payload: dict[str, Any]) -> An
     return lambda _lost: after_create(service, scope, payload, [r.id for r in rows])
 
 
-async def before_action(service: Any, scope: str, rid: str, spec: Any) -> Any:
+async def before_action(service: ResourceService, scope: str, rid: str, spec: ActionSpec) -> Any:
     """Refused when the row is gone, or the action is not offered as the row is now (done since: a
     server powered off another way); else the look for a lost answer, from the row as it is now."""
     try:
@@ -39,7 +43,7 @@ async def before_action(service: Any, scope: str, rid: str, spec: Any) -> Any:
     return lambda _lost: after_action(service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data)
 
 
-async def before_delete(service: Any, scope: str, rid: str) -> Any:
+async def before_delete(service: ResourceService, scope: str, rid: str) -> Any:
     """Refused when the row is gone already; else the look for a lost answer: is it gone?"""
     try:
         await service.get_row(scope, rid)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .base import Column, ResourceKind
+from .base import Column, ResourceKind, Row
 from .declared import Field
 from .kind_options import Reading, over
 
@@ -38,18 +38,18 @@ def catalogue(
     )
 
 
-def flags(d: Any, *names: str) -> str:
+def flags(d: dict[str, Any], *names: str) -> str:
     """The true ones of a few boolean flags, as words: 'disabled, beta'."""
     return ", ".join(n.replace("_", " ") for n in names if d.get(n) is True) or "—"
 
 
-def _memory(t: Any) -> str:
+def _memory(t: Row) -> str:
     from .format import gb
 
     return f"{gb(t.raw.get('memory'))} GB"
 
 
-def disabled_or_beta(t: Any) -> str:
+def disabled_or_beta(t: Row) -> str:
     return flags(t.raw, "disabled", "beta")
 
 

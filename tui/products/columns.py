@@ -27,7 +27,7 @@ def raw(key: str, empty: str = "none") -> Callable[[Any], str]:
     return get
 
 
-def named(obj: Any) -> str:
+def named(obj: object) -> str:
     """An embedded object as `name (id)`."""
     if not isinstance(obj, dict) or not obj:
         return "none"

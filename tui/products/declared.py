@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import ipaddress
 
-from typing import Any, Callable, Iterator, Literal
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, TypeAlias
 from rich.text import Text
 
 from ..records import record
 from .format import COMMON, Tones, human_bytes
 from .times import moment_of, short_age
+
+if TYPE_CHECKING:
+    from .rows import Row
+
+    Readable: TypeAlias = Row | dict[str, Any]  # what a field reads: a row, or an object of the API
 
 Role = Literal["name", "id", "state", "ip", "tags", "ref", "time", "size", "money", "flag", "count", "place", "text"]
 ROLES: tuple[str, ...] = Role.__args__  # type: ignore[attr-defined]
@@ -121,7 +126,7 @@ class Field:
         return role in self.roles  # type: ignore[attr-defined]
 
     # ---- reading --------------------------------------------------------------------------------
-    def values(self, obj: Any) -> list[Any]:
+    def values(self, obj: Readable) -> list[Any]:
         """Every value at the path in `obj` (a row or an object), leniently: none when the shape differs."""
         path = self.path
         if "." not in path:  # the common case, read for every row a column draws or sorts
@@ -129,14 +134,14 @@ class Field:
             return [] if v is None or v == "" else [v]
         return [v for v in _walk(_raw(obj), path.split(".")) if v is not None and v != ""]
 
-    def value(self, obj: Any) -> Any:
+    def value(self, obj: Readable) -> Any:
         """The value at the path (a list's values joined by the caller), or None."""
         found = self.values(obj)
         if not found:
             return None
         return found[0] if len(found) == 1 and not isinstance(found[0], list) else _flat(found)
 
-    def name_of(self, obj: Any) -> str:
+    def name_of(self, obj: Readable) -> str:
         """A reference's name, looked up (kept by the list's `enrich`, or the detail's) or sent, or ""."""
         named = self.named
         if not named:
@@ -150,7 +155,7 @@ class Field:
         return str(name) if name else ""
 
     # ---- showing --------------------------------------------------------------------------------
-    def _said(self, obj: Any) -> tuple[Any, Any]:
+    def _said(self, obj: Readable) -> tuple[Any, Any]:
         """The value, and what a column and the detail show alike of it (a computed value, a state's
         word in its tone, a flag's word), or _OWN where each shows it its own way."""
         if self.show is not None:
@@ -171,7 +176,7 @@ class Field:
             return self.name_of(row) or (str(value)[:8] if value else self.blank)
         return _as_text(self.role, value, self.blank)
 
-    def shown(self, obj: Any) -> Any:
+    def shown(self, obj: Readable) -> Any:
         """The detail's text."""
         value, said = self._said(obj)
         if said is not _OWN:
@@ -217,12 +222,12 @@ def _address_key(text: str) -> str:
     return f"{address.version}:{int(address):039d}"
 
 
-def _raw(obj: Any) -> dict[str, Any]:
+def _raw(obj: Readable) -> dict[str, Any]:
     raw = obj if isinstance(obj, dict) else getattr(obj, "raw", None)
     return raw if isinstance(raw, dict) else {}
 
 
-def _walk(value: Any, parts: list[str]) -> Iterator[Any]:
+def _walk(value: object, parts: list[str]) -> Iterator[Any]:
     if not parts:
         yield value
         return

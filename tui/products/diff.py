@@ -64,7 +64,7 @@ def counts(entries: list[Entry]) -> str:
     return ", ".join(f"{n:,} {said[op]}" for op in said if (n := sum(e.op == op for e in entries))) or "no change"
 
 
-def show(value: Any) -> str:
+def show(value: object) -> str:
     """A value as reviewed: nested ones as compact JSON (a DNS record's weighted IPs), not Python's repr."""
     if value in (None, ""):
         return "—"
@@ -81,7 +81,7 @@ def changes(was: Any, now: Any, limit: int = 3) -> str:
     if not isinstance(was, dict) or not isinstance(now, dict):
         return ""
 
-    def said(value: Any) -> str:
+    def said(value: object) -> str:
         text = "none" if value in (None, "") else str(value) if isinstance(value, (str, int, float, bool)) else "…"
         return text if len(text) <= 40 else text[:39] + "…"
 

@@ -16,13 +16,18 @@ No Textual and no pydantic here: the console's edit form calls `send_steps`.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..records import record
 from ..api.errors import ApiError
 from .location import Call
 from .looks import read_back
 from .writes import attempt
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from .base import EditSpec, Row
+    from .service import ResourceService
 
 
 @record(frozen=True, eq=False)
@@ -62,7 +67,7 @@ def _words(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else (parts[0] if parts else "nothing")
 
 
-def opened_form(spec: Any, row: Any) -> Any:
+def opened_form(spec: EditSpec, row: Row) -> Any:
     """The form as it opened (the resource's values validated), or None when they do not validate
     (a value the API sends that the form does not know): then every step counts as changed."""
     try:
@@ -71,13 +76,15 @@ def opened_form(spec: Any, row: Any) -> Any:
         return None
 
 
-def _holds(spec: Any, step: EditStep, body: dict[str, Any], now: Any) -> bool:
+def _holds(spec: EditSpec, step: EditStep, body: dict[str, Any], now: Any) -> bool:
     """Whether the resource read again holds what `step` sent (its form's part, read the same way)."""
     form = opened_form(spec, now)
     return form is not None and step.body(form) == body
 
 
-async def send_steps(service: Any, scope: str, row: Any, spec: Any, form: Any) -> tuple[Any, str]:
+async def send_steps(
+    service: ResourceService, scope: str, row: Row, spec: EditSpec, form: BaseModel
+) -> tuple[Any, str]:
     """Send the steps of `spec` whose body changed; (the resource read back, what was said)."""
     before = opened_form(spec, row)
     todo = [(step, step.body(form)) for step in spec.steps]

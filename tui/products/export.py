@@ -11,14 +11,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..api.safe import clean
+
+if TYPE_CHECKING:
+    from .base import ResourceKind, Row
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _fields(kind: Any, rows: list[Any]) -> list[Any]:
+def _fields(kind: ResourceKind, rows: list[Row]) -> list[Any]:
     """The declared fields that read a value from the row (a computed one is shown, not exported), one
     a title (a list's reading and a detail's may share one), and only those some row holds."""
     out: dict[str, Any] = {}
@@ -28,7 +31,7 @@ def _fields(kind: Any, rows: list[Any]) -> list[Any]:
     return list(out.values())
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> Any:
     if isinstance(value, list):
         return "; ".join(str(_plain(v)) for v in value)
     if isinstance(value, dict):
@@ -36,12 +39,12 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     text = clean(str(_plain(value) if value is not None else ""))
     return "'" + text if text.startswith(FORMULA) else text
 
 
-def as_csv(kind: Any, rows: Iterable[Any]) -> bytes:
+def as_csv(kind: ResourceKind, rows: Iterable[Row]) -> bytes:
     rows = list(rows)
     fields = _fields(kind, rows)
     out = io.StringIO()
@@ -52,7 +55,7 @@ def as_csv(kind: Any, rows: Iterable[Any]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def as_json(kind: Any, rows: Iterable[Any]) -> bytes:
+def as_json(kind: ResourceKind, rows: Iterable[Row]) -> bytes:
     """Each row's declared fields by the API's own key paths (`install.os_id`), as a script reads them
     back (a column's short key beside raw ones mixed two namings)."""
     rows = list(rows)
@@ -63,7 +66,7 @@ def as_json(kind: Any, rows: Iterable[Any]) -> bytes:
     return json.dumps(objects, ensure_ascii=False, indent=2, default=str).encode("utf-8")
 
 
-def resource_json(row: Any) -> bytes:
+def resource_json(row: Row) -> bytes:
     """One resource as the API sent it (its one-time secrets were never kept)."""
     data = getattr(row, "raw", None) or getattr(row, "data", {})
     return json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")

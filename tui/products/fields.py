@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationInfo
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 HOST_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -49,7 +52,7 @@ def private_cidr(v: str) -> str:
     return v
 
 
-def form_body(form: Any) -> dict[str, Any]:
+def form_body(form: BaseModel) -> dict[str, Any]:
     """What a validated form sends: its values, a secret as its value, an optional secret left
     empty (None) left out — "unchanged", as an edit's new-password field means."""
     out: dict[str, Any] = {}
@@ -63,7 +66,7 @@ def form_body(form: Any) -> dict[str, Any]:
     return out
 
 
-def sent(form: Any, *names: str, **fixed: Any) -> dict[str, Any]:
+def sent(form: BaseModel, *names: str, **fixed: Any) -> dict[str, Any]:
     """A create's body: the named values of a validated form, as `form_body` gives them (a secret as
     its value), then the fixed ones (`project_id=context.project_id`). A value the body builds
     otherwise, or sends only when set, the payload builder adds after."""
@@ -75,7 +78,7 @@ def sends(*names: str, project: str = "project_id") -> Any:
     """A create's payload builder whose body is the form's named values and the project the context
     is in, under the name the API gives it (`project` or `project_id`)."""
 
-    def payload(form: Any, context: Any) -> dict[str, Any]:
+    def payload(form: BaseModel, context: Any) -> dict[str, Any]:
         return sent(form, *names, **{project: context.project_id})
 
     return payload
@@ -127,12 +130,12 @@ def split_tags(v: Any) -> Any:
     return v
 
 
-def ctx(info: Any, key: str, default: Any = None) -> Any:
+def ctx(info: ValidationInfo, key: str, default: Any = None) -> Any:
     """A value of the form's validation context (data the options loader fetched)."""
     return (info.context or {}).get(key, default)
 
 
-def refused_by(info: Any, catalogue: str, v: str, flag: str, marked: Any, why: str) -> str:
+def refused_by(info: ValidationInfo, catalogue: str, v: str, flag: str, marked: Any, why: str) -> str:
     """`v`, unless the catalogue the form's options loaded under `catalogue` (a dict by name) marks
     it (`flag` equal to `marked`): then a ValueError, `v` and `why` ("is deprecated: choose ...")."""
     found = (ctx(info, catalogue) or {}).get(v)
@@ -141,7 +144,9 @@ def refused_by(info: Any, catalogue: str, v: str, flag: str, marked: Any, why: s
     return v
 
 
-def in_stock(info: Any, v: str, catalogue: str = "types", why: str = "is out of stock: choose another") -> str:
+def in_stock(
+    info: ValidationInfo, v: str, catalogue: str = "types", why: str = "is out of stock: choose another"
+) -> str:
     """`v`, unless the node or server types loaded say it is out of stock."""
     return refused_by(info, catalogue, v, "stock_status", "out_of_stock", why)
 
@@ -171,7 +176,7 @@ def json_object(text: str, example: str = "{…}") -> dict[str, Any]:
     return value
 
 
-def not_among(info: Any, taken: str, v: Any, why: str) -> Any:
+def not_among(info: ValidationInfo, taken: str, v: Any, why: str) -> Any:
     """`v`, unless the form's options loaded it among `taken` (a network the server is already in)."""
     if v in (ctx(info, taken) or ()):
         raise ValueError(why)

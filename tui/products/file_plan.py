@@ -15,10 +15,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..records import record
 from .nouns import counted
+
+if TYPE_CHECKING:
+    from .base import ParentRef
+    from .kind_options import FileFormat
 
 
 @record
@@ -38,16 +42,17 @@ class Plan:
 
 
 def plan(
-    file: Any,
+    file: FileFormat,
     read: list[dict[str, Any]],
     rows: list[Any],
-    parent: Any,
+    parent: ParentRef | None,
     check: Callable[[dict[str, Any]], dict[str, Any]],
     singular: str = "object",
     label: Callable[[dict[str, Any]], str] = str,
 ) -> Plan:
     """The changes `read` (the objects of a file) makes to `rows` (the list's rows, none staged).
     `check(obj)` is what the create form sends for it, or raises `flows.Refused` saying why not."""
+    assert file.key is not None  # (a file read back has a key: `FileFormat`)
     key, fields = file.key.get(), file.fields
     holds = file.holds.get() if file.holds is not None else (lambda row: True)
     by_key: dict[Any, Any] = {}
@@ -77,7 +82,7 @@ def plan(
     return out
 
 
-def _warnings(file: Any, deletes: list[Any], total: int, singular: str) -> list[str]:
+def _warnings(file: FileFormat, deletes: list[Any], total: int, singular: str) -> list[str]:
     vital = file.vital.get() if file.vital is not None else (lambda row: None)
     said = Counter(filter(None, (vital(r) for r in deletes)))
     out = [f"{what} ({counted(n, singular)})" for what, n in said.items()]

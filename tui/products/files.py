@@ -11,9 +11,12 @@ import binascii
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .flows import Refused
+
+if TYPE_CHECKING:
+    from .flows import FlowUI
 
 
 def file_content(answer: dict[str, Any]) -> bytes:
@@ -37,7 +40,7 @@ def used(path: str | Path) -> None:
     _last_folder[:] = [Path(path).expanduser().parent]
 
 
-async def save_file_flow(ui: Any, title: str, answer: dict[str, Any], default_dir: str = "~") -> str | None:
+async def save_file_flow(ui: FlowUI, title: str, answer: dict[str, Any], default_dir: str = "~") -> str | None:
     """A file the platform sent, saved where the operator says (`save_bytes`)."""
     name = os.path.basename(str(answer.get("name") or "download")) or "download"
     return await save_bytes(ui, title, file_content(answer), name, default_dir)
@@ -59,7 +62,7 @@ def write_private(path: str | Path, content: bytes) -> None:
         out.write(content)
 
 
-async def save_bytes(ui: Any, title: str, content: bytes, name: str, default_dir: str = "~") -> str | None:
+async def save_bytes(ui: FlowUI, title: str, content: bytes, name: str, default_dir: str = "~") -> str | None:
     """Ask where (the file picker: it asks before replacing a file), write `content`; its path, or
     None when cancelled. A write that fails says why and asks again."""
     where = (folder() if default_dir == "~" else Path(default_dir).expanduser()) / name

@@ -15,10 +15,11 @@ from the API.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Protocol
 
 from ..api.errors import ApiError
+from ..records import record
 from .base import Row
 from .changeset import ChangeSet
 from .list_delta import delta, polled
@@ -44,7 +45,7 @@ class RowSink(Protocol):
     def clear(self) -> None: ...
 
 
-@dataclass(slots=True)
+@record
 class Change:
     """What one read (or one page of a listing) changed."""
 

@@ -8,9 +8,12 @@ A *scope type* is "zone", "region" or "global"; a *scope* is one value of it ("f
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Callable, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping
 from urllib.parse import quote
 from ..records import record
+
+if TYPE_CHECKING:
+    from .base import Context, Row
 
 ScopeType = Literal["zone", "region", "global"]
 ALL = "all"
@@ -81,16 +84,16 @@ class Call:
     # only when its origin is one the profile trusts (else the console asks first).
     url_field: str | None = None
 
-    def body_for(self, row: Any, context: Any = None) -> dict[str, Any] | None:
+    def body_for(self, row: Row, context: Context | None = None) -> dict[str, Any] | None:
         if self.body is None:
             return None
         return _resolve(self.body(row) if callable(self.body) else self.body, context)
 
-    def params_for(self, context: Any = None) -> dict[str, Any] | None:
+    def params_for(self, context: Context | None = None) -> dict[str, Any] | None:
         return _resolve(self.params, context) if self.params else None
 
 
-def _resolve(values: Mapping[str, Any], context: Any) -> dict[str, Any]:
+def _resolve(values: Mapping[str, Any], context: Context | None) -> dict[str, Any]:
     """`values` with each `FromContext` (at any depth of dicts) read from `context`: a verb is never
     sent with a context value missing."""
     out: dict[str, Any] = {}
@@ -135,7 +138,7 @@ class ParentRef:
     data: Mapping[str, Any] | None = None
 
     @classmethod
-    def of(cls, row: Any, scope: str, up: "ParentRef | None" = None, name: str = "") -> "ParentRef":
+    def of(cls, row: Row, scope: str, up: "ParentRef | None" = None, name: str = "") -> "ParentRef":
         """The parent a row is to the lists opened from it (`up`: the parent of the list it is in)."""
         return cls(
             row.id, row.name or name or row.id, scope, up, getattr(row, "data", None) or getattr(row, "raw", None)
@@ -163,7 +166,7 @@ class ListParams:
     from_context: Mapping[str, str] = field(default_factory=dict)
     fixed: Mapping[str, Any] = field(default_factory=dict)
 
-    def build(self, context: Any) -> dict[str, Any]:
+    def build(self, context: Context | None) -> dict[str, Any]:
         out = dict(self.fixed)
         for param, attr in self.from_context.items():
             value = getattr(context, attr, None)
@@ -172,7 +175,7 @@ class ListParams:
         return out
 
 
-def segment(value: Any) -> str:
+def segment(value: object) -> str:
     """One value placed in a path, percent-encoded whole: an id from an API answer such as
     `x?y=1#` or `a/b` stays inside its segment (dot segments are refused by the client)."""
     return quote(str(value), safe="")

@@ -5,17 +5,21 @@ ResourceService (no Textual, no journal: the write pipeline, `writes`, records w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 from urllib.parse import quote
 
 from ..api.errors import ApiError, NotFound, OutcomeUnknown
+from ..records import record
 from .base import Row
 from .diff import changes
 from .rows import called_with_id
 
+if TYPE_CHECKING:
+    from .base import ResourceKind
+    from .service import ResourceService
 
-@dataclass(frozen=True, slots=True)
+
+@record(frozen=True, eq=False)
 class Found:
     """What a look found: `row` (None when it is not there) and one line saying so."""
 
@@ -34,7 +38,7 @@ class Found:
         return Found(self.row, self.says, self.applied, err)
 
 
-def identity(kind: Any, payload: dict[str, Any]) -> dict[str, Any]:
+def identity(kind: ResourceKind, payload: dict[str, Any]) -> dict[str, Any]:
     """What tells the object a create made from the others in a fresh listing: the kind's own
     `identity(payload)` when it declares one (a payload that wraps the object: `{"rules": [...]}`),
     else its id field when the payload names it (a setting, an attachment by network), else its name,
@@ -53,7 +57,7 @@ def identity(kind: Any, payload: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in payload.items() if _plain(v) and v != ""}
 
 
-def _plain(value: Any) -> bool:
+def _plain(value: object) -> bool:
     return isinstance(value, (str, int, float, bool)) and value != ""
 
 
@@ -73,7 +77,7 @@ def holds_sent(row: Row, ident: dict[str, Any], id_field: str) -> bool | None:
 _ABSENT = object()
 
 
-async def after_create(service: Any, scope: str, payload: dict[str, Any], known: Iterable[str]) -> Found:
+async def after_create(service: ResourceService, scope: str, payload: dict[str, Any], known: Iterable[str]) -> Found:
     """Was it created? Look, in a fresh listing, for an object that was not there before and holds
     what identifies the one sent (see `identity`); "cannot tell" only when nothing identifies it."""
     kind = service.kind
@@ -119,7 +123,7 @@ async def after_create(service: Any, scope: str, payload: dict[str, Any], known:
     return Found(None, f"nothing new with {what} appeared: it was not created, and may be created again", False)
 
 
-async def after_delete(service: Any, scope: str, rid: str) -> Found:
+async def after_delete(service: ResourceService, scope: str, rid: str) -> Found:
     """Is it gone?"""
     try:
         row = await service.get_row(scope, rid)
@@ -140,7 +144,7 @@ async def after_delete(service: Any, scope: str, rid: str) -> Found:
     return Found(row, f"it is still there{state}: the delete was not applied", False)
 
 
-async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]) -> Found:
+async def after_update(service: ResourceService, scope: str, rid: str, patch: dict[str, Any]) -> Found:
     """Does it now hold what was sent? Fields the API never shows back (a password) cannot say."""
     try:
         data = await service.get_data(scope, rid)
@@ -162,13 +166,13 @@ async def after_update(service: Any, scope: str, rid: str, patch: dict[str, Any]
 
 
 async def after_action(
-    service: Any,
+    service: ResourceService,
     scope: str,
     rid: str,
     before: str | None = None,
     moves_to: frozenset[str] = frozenset(),
     advice: str = "",
-    was: Any = None,
+    was: dict[str, Any] | None = None,
 ) -> Found:
     """What state is it in now? A state alone rarely says whether the request was applied (a
     renewed certificate, a snapshot made of it), unless the action declares the states it puts the
@@ -201,7 +205,7 @@ async def after_action(
 
 async def after_lost(
     err: OutcomeUnknown,
-    service: Any,
+    service: ResourceService,
     scope: str,
     rows: list[Any],
     moves_to: frozenset[str] = frozenset(),
@@ -221,7 +225,9 @@ async def after_lost(
     return found.after(err)
 
 
-async def read_back(err: OutcomeUnknown, service: Any, scope: str, rid: str, holds: Callable[[Row], bool]) -> Found:
+async def read_back(
+    err: OutcomeUnknown, service: ResourceService, scope: str, rid: str, holds: Callable[[Row], bool]
+) -> Found:
     """A part of an object was sent (one step of an edit sent as several) and its answer lost: read the
     object again; applied when it `holds` what was sent, not when it does not; cannot tell when reading fails."""
     try:

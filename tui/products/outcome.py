@@ -9,12 +9,17 @@ own look (`NotApplied`, `OutcomeUnclear`).
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
 from ..api.errors import ApiError, OutcomeUnknown
 from .base import Call, Row
 from .looks import Found, after_action, after_create, after_delete, after_lost, after_update
 from .writes import attempt
+
+if TYPE_CHECKING:
+    from ..api.journal import Act
+    from .flows import FlowUI
+    from .service import ResourceService
 
 
 class NotApplied(Exception):
@@ -39,7 +44,9 @@ class PartlySent(Exception):
         self.applied, self.unknown = applied, unknown or []
 
 
-async def create(service: Any, scope: str, payload: dict[str, Any], known: Iterable[str]) -> tuple[Row, str | None]:
+async def create(
+    service: ResourceService, scope: str, payload: dict[str, Any], known: Iterable[str]
+) -> tuple[Row, str | None]:
     """Create, and when the answer is lost, look (`after_create`, with the ids `known` before
     sending): (the row, None) when answered, (the row found, what the look said) when it was
     created after all; `Looked` (an ApiError) when it was not, or cloudtui cannot tell."""
@@ -54,7 +61,12 @@ async def create(service: Any, scope: str, payload: dict[str, Any], known: Itera
 
 
 async def send(
-    service: Any, call: Call, scope: str, row: Any, body: dict[str, Any] | None = None, made: Any = None
+    service: ResourceService,
+    call: Call,
+    scope: str,
+    row: Row,
+    body: dict[str, Any] | None = None,
+    made: ResourceService | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """One verb of `row` with `body` (see `ResourceService.run`), and when the answer is lost, a look:
     an edit (PATCH, PUT) is read back and compared with what was sent; a verb that creates an object
@@ -84,7 +96,7 @@ async def send(
 
 
 async def update(
-    service: Any, scope: str, row: Row, patch: dict[str, Any], method: str = "PATCH"
+    service: ResourceService, scope: str, row: Row, patch: dict[str, Any], method: str = "PATCH"
 ) -> tuple[Row, str | None]:
     """Save `patch` on `row`; when the answer is lost, read it back (`after_update`): (the row, None)
     when answered, (the row read, what the look said) when it holds what was sent; `Looked` when not."""
@@ -99,7 +111,7 @@ async def update(
     return done.found_row(), done.told
 
 
-async def delete(service: Any, scope: str, row: Row) -> Found | None:
+async def delete(service: ResourceService, scope: str, row: Row) -> Found | None:
     """Delete `row`: None when answered; when the answer is lost, what a look found (`after_delete`)."""
     done = await attempt(
         service.act, lambda: service.delete(scope, row), lambda _: after_delete(service, scope, row.id)
@@ -108,7 +120,7 @@ async def delete(service: Any, scope: str, row: Row) -> Found | None:
 
 
 async def act(
-    service: Any, call: Call, scope: str, row: Row, moves_to: frozenset[str] = frozenset(), advice: str = ""
+    service: ResourceService, call: Call, scope: str, row: Row, moves_to: frozenset[str] = frozenset(), advice: str = ""
 ) -> Found | None:
     """One verb of `row`: None when answered; when the answer is lost, the state found (`after_action`)."""
     done = await attempt(
@@ -120,7 +132,7 @@ async def act(
 
 
 async def send_whole(
-    service: Any,
+    service: ResourceService,
     call: Call,
     scope: str,
     row: Row,
@@ -135,7 +147,11 @@ async def send_whole(
 
 
 async def checked(
-    act: Any, sending: Awaitable[Any], read: Callable[[], Awaitable[Any]], holds: Callable[[Any], bool], what: str
+    act: Act | None,
+    sending: Awaitable[Any],
+    read: Callable[[], Awaitable[Any]],
+    holds: Callable[[Any], bool],
+    what: str,
 ) -> tuple[Any, str | None]:
     """`sending` awaited (a request of `act`); when its answer is lost, `what` it changed read again
     (`read`) and compared (`holds`): (the answer, None) when answered; (what was read, what to say) when it
@@ -174,7 +190,7 @@ def judged(err: OutcomeUnknown, found: Found) -> str:
     return told
 
 
-def tell(ui: Any, done: tuple[Any, str | None], done_said: str) -> None:
+def tell(ui: FlowUI, done: tuple[Any, str | None], done_said: str) -> None:
     """Say how a write a flow sent ended: what the look found when its answer was lost (a warning),
     else `done_said`."""
     looked = done[1]

@@ -4,11 +4,14 @@ server, a flexible IP's MAC type — a declared shape (see `shapes`), named here
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .base import Lazy, Row
 from .location import Call
 from .shapes import Shape, fill_text
+
+if TYPE_CHECKING:
+    from .flows import FlowUI
 
 
 class PickCall(Shape):
@@ -36,7 +39,7 @@ class PickCall(Shape):
     def mutating(self) -> bool:
         return self.call.mutating
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from . import outcome
 
         if isinstance(self.choices, Lazy):

@@ -15,11 +15,14 @@ A change offered but impossible now is greyed with why. A form's values are the 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .base import Lazy, Row
 from .location import Call
 from .shapes import Shape, ShapeOptions, fill_text
+
+if TYPE_CHECKING:
+    from .flows import FlowUI
 
 
 class Change(Shape):
@@ -58,7 +61,7 @@ class PickChange(Shape):
     def mutating(self) -> bool:
         return self.call.mutating
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from . import outcome
         from .flows import Refused
 

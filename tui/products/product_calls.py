@@ -5,13 +5,16 @@ reach (a product's catalogue, a set under a resource, a text value, a series of 
 from __future__ import annotations
 
 import copy
-from typing import Any, Awaitable, Callable, Self
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Self
 
 from ..api.client import ApiClient
 from ..api.journal import Act
 from ..api.paging import list_all
 from ..api.safe import decode_object
 from .base import Call, Context, ParentRef, ResourceKind
+
+if TYPE_CHECKING:
+    from .base import Row
 
 
 class ProductCalls:
@@ -33,7 +36,7 @@ class ProductCalls:
         return bound
 
     async def metrics(
-        self, scope: str, row: Any, spec: Any, metric: str, seconds: int, now: float
+        self, scope: str, row: Row, spec: Any, metric: str, seconds: int, now: float
     ) -> list[dict[str, Any]]:
         """The series of `metric` over the `seconds` before `now` (a `base.Metrics` declares where and how)."""
         from .times import from_now
@@ -87,7 +90,7 @@ class ProductCalls:
             raise result.errors[0]
         return result.items
 
-    async def read_list(self, call: Call, scope: str, row: Any, key: str | None) -> list[dict[str, Any]]:
+    async def read_list(self, call: Call, scope: str, row: Row, key: str | None) -> list[dict[str, Any]]:
         """Every item a verb of `row` lists (`GET {id}/acls`), in the kind's paging style."""
         path = self.kind.call_path(call, scope, row, self.parent)
         context = self.context_for(scope)

@@ -12,7 +12,10 @@ here but were not read yet are named (`unread`), so the operator can have them r
 
 from __future__ import annotations
 
-from typing import Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+
+if TYPE_CHECKING:
+    from .base import ParentRef, ResourceKind, Row
 
 
 class Link(NamedTuple):
@@ -23,16 +26,16 @@ class Link(NamedTuple):
     name: str
     scope: str
     via: str  # the field that makes the link: "Server", "Backend server IPs", "Data"
-    parent: Any = None  # the parent a child kind's row was listed under
+    parent: ParentRef | None = None  # the parent a child kind's row was listed under
     read: bool = True  # False: a reference to a resource whose list was not read (its id only)
 
 
 class Held(NamedTuple):
     """The rows of one list the console read."""
 
-    kind: Any
+    kind: ResourceKind
     scope: str
-    parent: Any
+    parent: ParentRef | None
     rows: list[Any]
 
 
@@ -44,12 +47,12 @@ def _texts(values: Iterable[Any]) -> Iterable[str]:
             yield str(v)
 
 
-def addresses(kind: Any, row: Any) -> set[str]:
+def addresses(kind: ResourceKind, row: Row) -> set[str]:
     """Every address a resource holds (its `ip` fields' values)."""
     return {t for f in kind.fields if f.has("ip") and f.path for t in _texts(f.values(row))}
 
 
-def related(kind: Any, row: Any, held: Iterable[Held], titles: dict[str, str] | None = None) -> list[Link]:
+def related(kind: ResourceKind, row: Row, held: Iterable[Held], titles: dict[str, str] | None = None) -> list[Link]:
     """What `row` (of `kind`) points at, then what points at it; each other resource once, with every
     field that links them. `titles`: kinds' titles by id, for the kinds whose lists were not read."""
     held = list(held)
@@ -98,11 +101,11 @@ def related(kind: Any, row: Any, held: Iterable[Held], titles: dict[str, str] | 
     return out
 
 
-def _scope(h: Held, row: Any) -> str:
+def _scope(h: Held, row: Row) -> str:
     return h.kind.scope_of(row) or h.scope
 
 
-def _add(out: list[Link], seen: dict[tuple[str, str], int], h: Held, row: Any, via: str, points: str = "here") -> None:
+def _add(out: list[Link], seen: dict[tuple[str, str], int], h: Held, row: Row, via: str, points: str = "here") -> None:
     """A resource that points here, once: a second field linking it is said beside the first."""
     key = (h.kind.id, str(row.id))
     if key in seen:
@@ -116,7 +119,7 @@ def _add(out: list[Link], seen: dict[tuple[str, str], int], h: Held, row: Any, v
     )
 
 
-def unread(kind: Any, row: Any, kinds: Iterable[Any], read: set[str]) -> list[Any]:
+def unread(kind: ResourceKind, row: Row, kinds: Iterable[Any], read: set[str]) -> list[Any]:
     """The kinds that could point at this resource (a reference to its kind; an address field, when it
     has addresses) whose lists were not read."""
     has_addresses = bool(addresses(kind, row))

@@ -58,18 +58,18 @@ def derive_fields(slim: dict[str, Any], data: dict[str, Any], summarize: Any, mo
         pass
 
 
-def as_text(value: Any) -> str:
+def as_text(value: object) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else str(value)
 
 
-def called(row: Any) -> str:
+def called(row: Row) -> str:
     """What a resource is called in words: its name, or its id when it has none."""
     return str(row.name or row.id or "")
 
 
-def called_with_id(row: Any) -> str:
+def called_with_id(row: Row) -> str:
     """`name (id)`, or the id alone when it has no other name (never `x (x)`)."""
     name, rid = str(row.name or ""), str(row.id or "")
     return f"{name} ({rid})" if name and rid and name != rid else name or rid

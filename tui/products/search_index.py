@@ -13,9 +13,12 @@ starts with it, then one that holds it; names before other values.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, NamedTuple
 
 from .declared import Field
+
+if TYPE_CHECKING:
+    from .base import ParentRef, ResourceKind
 
 ROLES = ("name", "id", "ip", "tags")
 _END = "\x1e"  # ends a row's values; a value never holds it (control characters are not searched)
@@ -31,7 +34,7 @@ class Hit(NamedTuple):
     name: str
     matched: str
     rank: int  # lower is better
-    parent: Any = None  # the parent a child kind's row was listed under (`ParentRef`), or None
+    parent: ParentRef | None = None  # the parent a child kind's row was listed under (`ParentRef`), or None
 
 
 class Part(NamedTuple):
@@ -40,7 +43,7 @@ class Part(NamedTuple):
     text: str  # every row's searched values, lower-cased, each row's ended by _END
     starts: list[int]  # where each row's values start in `text`
     rows: list[tuple[str, str, str]]  # (row id, name, the row's own scope) per row
-    parent: Any = None  # a child kind's parent (`ParentRef`)
+    parent: ParentRef | None = None  # a child kind's parent (`ParentRef`)
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -52,7 +55,7 @@ def searched_fields(fields: Iterable[Field]) -> list[Field]:
     return [f for f in fields if f.path and any(f.has(r) for r in ROLES)]
 
 
-def _texts(value: Any) -> Iterable[str]:
+def _texts(value: object) -> Iterable[str]:
     if isinstance(value, (list, tuple)):
         for v in value:
             yield from _texts(v)
@@ -68,7 +71,13 @@ def _plain(text: str) -> str:
     return text.lower() if text.isprintable() else "".join(c for c in text if c >= " ").lower()
 
 
-def part_of(kind: Any, scope: str, rows: Iterable[Any], parent: Any = None, pause: Any = None) -> Part:
+def part_of(
+    kind: ResourceKind,
+    scope: str,
+    rows: Iterable[Any],
+    parent: ParentRef | None = None,
+    pause: Callable[[], Awaitable[None]] | None = None,
+) -> Part:
     """The searchable part of one list (run off the UI thread: it reads every row once; `pause()`, called
     every 1,000 rows, lets the UI thread have the interpreter meanwhile)."""
     fields = searched_fields(kind.fields)

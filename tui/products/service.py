@@ -389,12 +389,12 @@ class ResourceService(ProductCalls):
             self._row(self._unwrap(await self.client.send_json(method, path, changes, self.act), path), scope), scope
         )
 
-    async def delete(self, scope: str, row: Any) -> None:
+    async def delete(self, scope: str, row: Row) -> None:
         if self.kind.delete is None:
             raise ValueError(f"{self.kind.title} cannot be deleted here")
         await self.run(self.kind.delete, scope, row)
 
-    async def run(self, call: Call, scope: str, row: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def run(self, call: Call, scope: str, row: Row, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send one of the kind's verbs for `row` (its path and body from the declaration)."""
         path = self.kind.call_path(call, scope, row, self.parent)
         context = self.context_for(scope)

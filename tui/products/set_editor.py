@@ -4,11 +4,14 @@ and in read-only mode the set shown to read. Products import it from `shapes` wi
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .base import Choices, Column, Lazy, Row
 from .location import Call
 from .shapes import Shape, ShapeOptions, fill_text
+
+if TYPE_CHECKING:
+    from .flows import FlowUI
 
 
 class SetEditor(Shape):
@@ -54,7 +57,7 @@ class SetEditor(Shape):
     def mutating(self) -> bool:
         return self.send.mutating
 
-    async def current(self, ui: Any, row: Row, fresh: bool = False) -> list[dict[str, Any]]:
+    async def current(self, ui: FlowUI, row: Row, fresh: bool = False) -> list[dict[str, Any]]:
         """The set as it is (`fresh`: read again, not as listed); a field it lacks takes the record's default."""
         if isinstance(self.read, Call):
             items = await ui.service().read_list(self.read, ui.scope, row, self.key)
@@ -90,7 +93,7 @@ class SetEditor(Shape):
         return {self.key: out}
 
     async def send_set(
-        self, ui: Any, row: Row, records: list[dict[str, Any]], before: list[dict[str, Any]] | None = None
+        self, ui: FlowUI, row: Row, records: list[dict[str, Any]], before: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
         """Check the set and send it; when the answer is lost, read the set again: applied (said),
         or not (`writes.Looked`, shown in the editor, whose edits stay)."""
@@ -120,7 +123,7 @@ class SetEditor(Shape):
             ui.notify(told, "warning")
         return answer
 
-    def _changes(self, ui: Any, row: Row, records: list[dict[str, Any]], before: list[dict[str, Any]] | None) -> str:
+    def _changes(self, ui: FlowUI, row: Row, records: list[dict[str, Any]], before: list[dict[str, Any]] | None) -> str:
         """What a send changes, said where a production profile asks: "Rules of web-public: 1 removed,
         0 added (2 rules sent)"."""
         sent = f"{len(records)} {self.what}{'' if len(records) == 1 else 's'} sent"
@@ -131,7 +134,7 @@ class SetEditor(Shape):
         moved = " (order changed)" if self.ordered and not added and not removed and now != was else ""
         return f"{fill_text(self.title, row, ui)}: {removed} removed, {added} added{moved} ({sent})"
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})
         on_parent = self.read == ROWS
         if ui.read_only:  # read-only mode: the set is shown, nothing can be changed or sent

@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import inspect
 from types import SimpleNamespace
-from typing import Any, Callable, Literal, cast
+from typing import TYPE_CHECKING, Any, Callable, Literal, cast
 
 from .base import Choices, Lazy, Row
 from .location import Call
 from .rows import called, called_with_id
+
+if TYPE_CHECKING:
+    from .flows import FlowUI
 
 # `Lazy` of `async def options(ui, row) -> (choices, context)`: select choices and data the form's
 # rules need (in the product's forms module, with the rules that read them).
@@ -69,7 +72,7 @@ class Shape:
 class _Fields(dict):
     """Template values: the row's fields as text, its name and id, and the parent's name."""
 
-    def __init__(self, row: Row, ui: Any, extra: dict[str, Any]) -> None:
+    def __init__(self, row: Row, ui: FlowUI, extra: dict[str, Any]) -> None:
         parent = getattr(ui.service(), "parent", None)
         up = parent.up if parent is not None else None
         super().__init__(
@@ -85,7 +88,7 @@ class _Fields(dict):
         return self.row.text(key)
 
 
-def fill_text(template: str, row: Row, ui: Any, **extra: Any) -> str:
+def fill_text(template: str, row: Row, ui: FlowUI, **extra: Any) -> str:
     return template.format_map(_Fields(row, ui, extra))
 
 
@@ -101,7 +104,7 @@ class ShowValue(Shape):
     copy: "str | Callable[[Row, Any], str]" = ""
     mutating = False
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from .commands import CommandRefused
 
         parent = getattr(ui.service(), "parent", None)
@@ -143,7 +146,7 @@ class ShowSecret(Shape):
     note: str = ""
     mutating = False
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         value = row.get(self.field)
         await ui.dialog(
             "secret",
@@ -168,7 +171,7 @@ class ShowAnswer(Shape):
     absent: str = ""
     mutating = False
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from ..api.errors import NotFound
 
         try:
@@ -180,7 +183,7 @@ class ShowAnswer(Shape):
             return
         await self.show(ui, row, answer)
 
-    async def show(self, ui: Any, row: Row, answer: dict[str, Any]) -> None:
+    async def show(self, ui: FlowUI, row: Row, answer: dict[str, Any]) -> None:
         text = self.text(answer) if callable(self.text) else self.text.format_map(_Answer(answer))
         title = fill_text(self.title, row, ui)
         if not self.secret:
@@ -216,7 +219,7 @@ class SaveAnswer(Shape):
     def mutating(self) -> bool:
         return self.call.mutating
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from .files import save_file_flow
 
         answer = await ui.service().run(self.call, ui.scope, row)
@@ -235,7 +238,7 @@ class SaveField(Shape):
     made: Callable[[str], str] = str
     mutating = False
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from .files import save_bytes
         from .flows import Refused
 
@@ -276,7 +279,7 @@ class FormCall(Shape):
     def mutating(self) -> bool:
         return self.call.mutating
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from . import outcome
         from .fields import form_body
 
@@ -337,7 +340,7 @@ class DeleteAsking(Shape):
     mutating = True
     confirms = True  # it confirms before it sends (`flows.confirms_first`)
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from ..api.errors import ApiError
 
         try:  # asked and confirmed from what is there now (counts, the address), not a stale row

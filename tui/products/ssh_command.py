@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import ipaddress
 import shlex
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import commands
 from .base import ActionSpec
 from ..api.safe import clean
 from .related import addresses
 
+if TYPE_CHECKING:
+    from .base import ResourceKind, Row
+    from .flows import FlowUI
 
-def public_address(kind: Any, row: Any) -> str:
+
+def public_address(kind: ResourceKind, row: Row) -> str:
     """The resource's first public address (IPv4 first), or ""."""
     found = []
     for text in addresses(kind, row):
@@ -29,7 +33,7 @@ def public_address(kind: Any, row: Any) -> str:
     return str(found[0]) if found else ""
 
 
-def no_address(kind: Any, row: Any) -> str | None:
+def no_address(kind: ResourceKind, row: Row) -> str | None:
     """Why there is no SSH command: no public address, or what it holds is not a valid one (said)."""
     if public_address(kind, row):
         return None
@@ -50,7 +54,7 @@ def ssh_argv(address: str, user: str = "") -> list[str]:
 def ssh_action(kind_of: Callable[[], Any], user_of: Callable[[Any], str] = lambda row: "") -> ActionSpec:
     """The SSH action of a kind of server: offered where the server has a public address."""
 
-    async def flow(ui: Any, row: Any) -> None:
+    async def flow(ui: FlowUI, row: Row) -> None:
         kind = kind_of()
         address = public_address(kind, row)
         if not address:
@@ -93,5 +97,5 @@ class _Flow:
     def __init__(self, flow: Any) -> None:
         self.flow = flow
 
-    def __call__(self, ui: Any, row: Any) -> Any:
+    def __call__(self, ui: FlowUI, row: Row) -> Any:
         return self.flow(ui, row)

@@ -6,7 +6,10 @@ an `ActionSpec` (`available=READY.ok, why_not=READY.why`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .base import Row
 
 
 class When:
@@ -15,10 +18,10 @@ class When:
         self.what = what
         self.until = until or " or ".join(states)
 
-    def ok(self, row: Any) -> bool:
+    def ok(self, row: Row) -> bool:
         return row.state in self.states
 
-    def why(self, row: Any) -> str | None:
+    def why(self, row: Row) -> str | None:
         return (
             None
             if row.state in self.states

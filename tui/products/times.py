@@ -9,7 +9,7 @@ import math
 import re
 import time
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Callable
 
 from ..api.safe import clean
 
@@ -19,7 +19,7 @@ _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 NOW: Callable[[], float] = time.time
 
 
-def parse(value: Any) -> datetime | None:
+def parse(value: object) -> datetime | None:
     """An RFC 3339 time (`Z` or an offset), or None when it is not one."""
     if not isinstance(value, str) or not value:
         return None
@@ -30,7 +30,7 @@ def parse(value: Any) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
-def stamp(value: Any) -> float | None:
+def stamp(value: object) -> float | None:
     """An RFC 3339 time as seconds since the epoch, or None."""
     moment = parse(value)
     return moment.timestamp() if moment is not None else None
@@ -71,19 +71,19 @@ def span_up(seconds: float) -> str:
     return f"{math.ceil(s / 60)} min" if s <= 3600 else f"{math.ceil(s / 3600)} h"
 
 
-def left(value: Any, now: float | None = None) -> float | None:
+def left(value: object, now: float | None = None) -> float | None:
     """Seconds until an RFC 3339 time (negative when past), or None when it is not a time."""
     at = stamp(value)
     return None if at is None else at - (time.time() if now is None else now)
 
 
-def age(value: Any, now: float | None = None) -> str:
+def age(value: object, now: float | None = None) -> str:
     """How long ago an RFC 3339 time was (`3 h 05 min ago`), or the text as given."""
     seconds = left(value, now)
     return str(value or "") if seconds is None else f"{span(-seconds)} ago"
 
 
-def date_of(value: Any) -> str:
+def date_of(value: object) -> str:
     """The calendar date of an RFC 3339 time (stable, so snapshots do not drift). A value that is
     not a time shows as given (cleaned), never cut to the ten characters a date takes, which made
     junk read as a date: a long one is cut with `…`."""
@@ -97,7 +97,7 @@ def date_of(value: Any) -> str:
 NOT_A_DATE = 40  # characters of a value that is not a time shown where a date goes
 
 
-def short_age(value: Any, now: float | None = None) -> str:
+def short_age(value: object, now: float | None = None) -> str:
     """How long ago a time was, as a list column reads it (`45 s`, `12 min`, `5 h`, `3 d`, `2 y`), or
     how long until it (`in 3 d`); a value that is not a time as `date_of` shows it."""
     seconds = left(value, NOW() if now is None else now)
@@ -118,7 +118,7 @@ def short_age(value: Any, now: float | None = None) -> str:
     return f"in {said}" if seconds > 0 else said
 
 
-def moment_of(value: Any, now: float | None = None) -> str:
+def moment_of(value: object, now: float | None = None) -> str:
     """An RFC 3339 time as a detail reads it: the local time to the second, with the zone and how long
     ago or until (`2026-12-01 15:00:05 CET, 3 h 05 min ago`); the text as given when it is not a time."""
     moment = parse(value)
@@ -129,7 +129,7 @@ def moment_of(value: Any, now: float | None = None) -> str:
     return f"{moment.astimezone().strftime('%Y-%m-%d %H:%M:%S %Z')}, {when}"
 
 
-def second_of(value: Any) -> str:
+def second_of(value: object) -> str:
     """An RFC 3339 time to the second, local, with the zone (`2026-12-01 15:00:05 CET`): an event in a
     timeline, where two may fall in one minute; the text as given when it is not a time."""
     moment = parse(value)

@@ -14,11 +14,14 @@ The chat speaks the OpenAI-compatible protocol unless a spec says otherwise (`bo
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from .base import Row
 from .location import Call, Endpoint, segment
 from .shapes import Shape, fill_text
+
+if TYPE_CHECKING:
+    from .flows import FlowUI
 
 
 # ---- chat ---------------------------------------------------------------------------------------
@@ -140,7 +143,7 @@ class Playground(Shape):
 
         return json_object(text)
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         service = ui.service()
 
         async def send(payload: Any) -> dict[str, Any]:
@@ -190,7 +193,7 @@ class CompareVersions(Shape):
     version_id: str = "id"
     mutating = False
 
-    async def __call__(self, ui: Any, row: Row) -> None:
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
         from .diff import compare
 
         service = ui.service()

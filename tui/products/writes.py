@@ -16,11 +16,11 @@ No Textual here: the UI gives an `Asker` (its confirmation dialog), and the jour
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any, Awaitable, Callable, Generic, Protocol, TypeVar
 
 from ..api.errors import ApiError, OutcomeUnknown
 from ..api.journal import Act, Doing, Journal
+from ..records import record, replace
 from .base import Row
 from .looks import Found
 
@@ -29,7 +29,7 @@ Look = Callable[[OutcomeUnknown], Awaitable[Found]]  # what to read when the ans
 NO_LOOK = "nothing can tell whether it was applied: refresh (r) and look before repeating"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Question:
     """What is asked before a send: a title, what it does, the button's word, and what is typed to
     confirm it (a name, a count; None: a plain yes with Cancel focused)."""
@@ -53,7 +53,7 @@ class Asker(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, eq=False)
 class Write(Generic[T]):
     """One change: `what` is done to `resource` of `product` by `send` (its requests, journalled as this
     act: `send` takes the act and sends through services bound to it, `service.acting(act)`); `look`
@@ -93,7 +93,7 @@ class Looked(ApiError):
         return "Nothing is re-sent on its own; submit again only if what was found says it is safe."
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, eq=False)
 class Outcome(Generic[T]):
     """How a write ended: answered (`answer`), not sent (`cancelled`), or its answer `lost` and what the
     look after it `found`."""

@@ -3,21 +3,25 @@ Read-only lists (the order and install forms read the same endpoints)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..catalogue import catalogue
 from ..declared import Field
 from ..format import gb
 from .common import baremetal_kind
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
 
-def _first(r: Any, key: str) -> dict[str, Any]:
+
+def _first(r: dict[str, Any], key: str) -> dict[str, Any]:
     items = r.get(key) if hasattr(r, "get") else None
     first = items[0] if isinstance(items, list) and items else None
     return first if isinstance(first, dict) else {}
 
 
-def euros(price: Any) -> float | None:
+def euros(price: object) -> float | None:
     """A price object ({units, nanos}) as a number of euros; None for anything else."""
     if not isinstance(price, dict):
         return None
@@ -27,7 +31,7 @@ def euros(price: Any) -> float | None:
         return None
 
 
-def money(price: Any) -> str:
+def money(price: object) -> str:
     """A price object ({units, nanos}) as €1.23; '?' for anything else."""
     if not isinstance(price, dict):
         return "?"
@@ -37,38 +41,38 @@ def money(price: Any) -> str:
         return "?"
 
 
-def _memory(r: Any) -> str:
+def _memory(r: Row | Resource) -> str:
     """The capacity of every memory module, summed."""
     modules = [m for m in r.raw.get("memory") or [] if isinstance(m, dict)]
     total = sum(int(m.get("capacity") or 0) for m in modules if str(m.get("capacity", "0")).isdigit())
     return f"{gb(total)} GB"
 
 
-def _disks(r: Any) -> str:
+def _disks(r: Row | Resource) -> str:
     disk = r.raw.get("disk")
     disks = [d for d in disk if isinstance(d, dict)] if isinstance(disk, list) else []
     return f"{len(disks)}×{gb(disks[0].get('capacity'))} GB {disks[0].get('type', '')}" if disks else "none"
 
 
-def _cpu(r: Any) -> str:
+def _cpu(r: Row) -> str:
     cpu = _first(r.raw, "cpu")
     return f"{cpu.get('core_count', '?')}c {cpu.get('name', '')}"
 
 
-def _cpu_detail(o: Any) -> str:
+def _cpu_detail(o: Row | Resource) -> str:
     cpu = _first(o.raw, "cpu")
     return f"{cpu.get('name', '?')}, {cpu.get('core_count', '?')} cores"
 
 
-def _monthly(r: Any) -> str:
+def _monthly(r: Row) -> str:
     return money(r.raw.get("price_per_month"))
 
 
-def _bandwidth(o: Any) -> str:
+def _bandwidth(o: Row | Resource) -> str:
     return f"{gb(o.raw.get('bandwidth'))} Gbit/s"
 
 
-def _price(o: Any) -> str:
+def _price(o: Row | Resource) -> str:
     return f"{money(o.raw.get('price_per_sixty_minutes'))}/hour · {money(o.raw.get('price_per_month'))}/month"
 
 

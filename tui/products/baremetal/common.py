@@ -14,6 +14,6 @@ baremetal_kind = kinds_of(product="Bare metal", api=API, scope_type="zone", scop
 MOVING_INSTALL = frozenset({"to_install", "installing"})
 
 
-def install_status(data: Any) -> str:
+def install_status(data: dict[str, Any]) -> str:
     install = data.get("install")
     return str(install.get("status") or "") if isinstance(install, dict) else ""

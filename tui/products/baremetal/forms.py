@@ -4,7 +4,7 @@ access to the management controller, reverse DNS of an IP."""
 from __future__ import annotations
 
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
@@ -14,6 +14,10 @@ from ..fields import HOSTNAME, check_uuids, ctx, reverse_name, sent, split_tags
 from ..flows import asks_at_send, confirm_loss
 from ..format import gb
 from .catalogue import money as _money
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 DESCRIPTION_MAX = 255  # spec 1 §8
 
@@ -62,7 +66,7 @@ class OrderForm(Form):
         return v
 
 
-async def order_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def order_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     offers = await service.read_all(scope, "offers", key="offers")
     order = {"available": 0, "low": 1, "empty": 2}
     offers.sort(
@@ -117,7 +121,7 @@ class InstallForm(Form):
 
     @field_validator("ssh_key_ids", mode="before")
     @classmethod
-    def _keys(cls, v: Any) -> Any:
+    def _keys(cls, v: object) -> object:
         return split_tags(v)
 
     @field_validator("ssh_key_ids")
@@ -127,7 +131,7 @@ class InstallForm(Form):
 
 
 @asks_at_send
-async def install_flow(ui: Any, server: Row) -> None:
+async def install_flow(ui: FlowUI, server: Row) -> None:
     svc = ui.service()
     systems = await svc.read_all(ui.scope, "os", key="os", params={"offer_id": server.get("offer_id")})
     choices = [(f"{o.get('name', '?')} {o.get('version', '')}".strip(), o["id"]) for o in systems if o.get("id")]
@@ -182,7 +186,7 @@ class RemoteAccessForm(Form):
             raise ValueError("an IPv4 or IPv6 address") from None
 
 
-async def revoke_message(svc: Any, scope: str, server: Row) -> str:
+async def revoke_message(svc: ResourceService, scope: str, server: Row) -> str:
     """What revoking ends (the access open now, to which address, until when); none open is said
     and nothing is sent (Refused)."""
     from ...api.errors import NotFound
@@ -215,7 +219,7 @@ class ReverseForm(Form):
 
 
 @asks_at_send
-async def reverse_flow(ui: Any, server: Row) -> None:
+async def reverse_flow(ui: FlowUI, server: Row) -> None:
     ips = [ip for ip in server.items("ips") if isinstance(ip, dict)]
     picked = await ui.pick(
         f"Reverse DNS: which IP of {server.name}?",
@@ -248,7 +252,7 @@ async def reverse_flow(ui: Any, server: Row) -> None:
         ui.follow(server)
 
 
-async def install_warning(svc: Any, scope: str, server: Row) -> str:
+async def install_warning(svc: ResourceService, scope: str, server: Row) -> str:
     """Said before a stop or a reboot while an OS install is under way (the platform takes them)."""
     from .common import MOVING_INSTALL, install_status
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
@@ -10,6 +10,9 @@ from ..base import CreateSpec
 from ..fields import ctx, not_among, uuid_of
 from ..vocabulary import Form, PrivateNetworkId, label
 from .networks import MAX_NETWORKS
+
+if TYPE_CHECKING:
+    from ..service import ResourceService
 
 
 class AddForm(Form):
@@ -26,7 +29,7 @@ class AddForm(Form):
         return v
 
 
-async def add_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+async def add_options(service: ResourceService, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
     rows = await service.list_rows(scope)
     return {}, {"taken": {r.id for r in rows}}
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -18,6 +18,11 @@ from .common import MOVING_INSTALL, baremetal_kind, install_status
 from ..kind_options import Cost, Reading, Rows
 from .catalogue import euros
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
+    from ..service import ResourceService
+
 FORMS = "tui.products.baremetal.forms:"
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy
 
@@ -30,28 +35,28 @@ def parts_moving(data: dict[str, Any]) -> bool:
     return isinstance(ips, list) and any(isinstance(ip, dict) and ip.get("reverse_status") == "pending" for ip in ips)
 
 
-def _delivered(row: Any) -> str | None:
+def _delivered(row: Row) -> str | None:
     return "it is not delivered yet: wait until it is ready" if row.state == "undelivered" else None
 
 
-def _installing(row: Any) -> str | None:
+def _installing(row: Row) -> str | None:
     """Why an install cannot start: one is under way (shown greyed with this, not left out of the menu)."""
     status = install_status(row.data)
     return f"an install is under way ({status}): wait until it ends" if status in MOVING_INSTALL else None
 
 
-def _ping(row: Any) -> Text:
+def _ping(row: Row) -> Text:
     value = row.text("ping_status").removeprefix("ping_status_")
     return Text(value or "?", style={"up": "green", "down": "red"}.get(value, "dim"))
 
 
-def _ip_version(version: Any) -> str:
+def _ip_version(version: object) -> str:
     """The API's `Ipv4` / `Ipv6` as written elsewhere: IPv4, IPv6."""
     text = str(version or "?")
     return "IP" + text[2:] if text.lower().startswith("ipv") else text
 
 
-def _ips_detail(s: Any) -> str:
+def _ips_detail(s: Row | Resource) -> str:
     lines = []
     for ip in s.raw.get("ips") or []:
         if isinstance(ip, dict):
@@ -64,7 +69,7 @@ def _ips_detail(s: Any) -> str:
     return "\n".join(lines) or "none"
 
 
-def _install_detail(s: Any) -> str:
+def _install_detail(s: Resource) -> str:
     install = s.raw.get("install")
     if not isinstance(install, dict):
         return "nothing installed"
@@ -73,7 +78,7 @@ def _install_detail(s: Any) -> str:
     return f"{install.get('status', '?')} · host {install.get('hostname', '?')} · OS {os_name} · SSH keys {keys}"
 
 
-async def name_offer_and_os(service: Any, scope: str, rows: list[Any]) -> None:
+async def name_offer_and_os(service: ResourceService, scope: str, rows: list[Row]) -> None:
     """The names of a server's offer and installed OS, for its detail (one listing of each, reused a while)."""
     from .catalogue import OFFERS, SYSTEMS
 
@@ -88,13 +93,13 @@ async def name_offer_and_os(service: Any, scope: str, rows: list[Any]) -> None:
             r.data["os_name"] = f"{os.name} {version}".strip() if version and version not in os.name else os.name
 
 
-def _networks_here(row: Any) -> str | None:
+def _networks_here(row: Row) -> str | None:
     from .networks import not_here  # a light module
 
     return not_here(row)
 
 
-def _ready(row: Any) -> bool:
+def _ready(row: Row) -> bool:
     return row.state in ("ready", "undelivered")
 
 
@@ -115,7 +120,7 @@ ACCESS = ShowAnswer(
 )
 
 
-def _access_initial(server: Any) -> dict[str, Any]:
+def _access_initial(server: Row) -> dict[str, Any]:
     from .forms import jump_host_client_ip  # the address this SSH session comes from, if any
 
     return {"ip": jump_host_client_ip()}
@@ -174,7 +179,7 @@ SERVER_ACTIONS = (
 )
 
 
-def _status_detail(s: Any) -> Text:
+def _status_detail(s: Row | Resource) -> Text:
     ping = str(s.raw.get("ping_status", "")).removeprefix("ping_status_")
     return Text.assemble(TONES.text(str(s.raw.get("status", ""))), f"  boot {s.raw.get('boot_type', '?')}, {ping}")
 

@@ -5,7 +5,7 @@ saying which other tags go with it."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -13,6 +13,10 @@ from ..vocabulary import Form, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sent
 from ..flows import confirms_first
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 # The distribution specification's path component: lower-case letters and digits, separated by
 # one `.`, `_` or `-` (a namespace is the first component of every image reference in it).
@@ -49,7 +53,7 @@ class NamespaceForm(Form):
         return v
 
 
-async def namespace_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def namespace_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     """The region's namespace names (a name is unique there: checked before sending)."""
     names = await service.read_all(scope, "namespaces", key="namespaces")
     return {"visibility": VISIBILITY_CHOICES}, {"taken": {str(n.get("name")): scope for n in names if n.get("name")}}
@@ -68,11 +72,11 @@ class NamespaceEditForm(Form):
     visibility: Annotated[Literal["private", "public"], label("Visibility", widget="select")]
 
 
-async def _namespace_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def _namespace_edit_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return {"visibility": VISIBILITY_CHOICES}, {}
 
 
-def _namespace_patch(form: BaseModel, row: Any) -> dict[str, Any]:
+def _namespace_patch(form: BaseModel, row: Row) -> dict[str, Any]:
     assert isinstance(form, NamespaceEditForm)
     before = _namespace_values(row)
     out: dict[str, Any] = {}
@@ -83,7 +87,7 @@ def _namespace_patch(form: BaseModel, row: Any) -> dict[str, Any]:
     return out
 
 
-def _namespace_values(row: Any) -> dict[str, Any]:
+def _namespace_values(row: Row) -> dict[str, Any]:
     data = getattr(row, "data", None) or getattr(row, "raw", {})
     return {
         "description": str(data.get("description") or ""),
@@ -91,7 +95,7 @@ def _namespace_values(row: Any) -> dict[str, Any]:
     }
 
 
-def _going_public(form: BaseModel, row: Any) -> str | None:
+def _going_public(form: BaseModel, row: Row) -> str | None:
     assert isinstance(form, NamespaceEditForm)
     if form.visibility == "public" and _namespace_values(row)["visibility"] == "private":
         return (
@@ -110,11 +114,11 @@ class ImageEditForm(Form):
     visibility: Annotated[Literal["inherit", "private", "public"], label("Visibility", widget="select")]
 
 
-async def _image_edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def _image_edit_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return {"visibility": IMAGE_VISIBILITY_CHOICES}, {}
 
 
-def _image_values(row: Any) -> dict[str, Any]:
+def _image_values(row: Row) -> dict[str, Any]:
     data = getattr(row, "data", None) or getattr(row, "raw", {})
     own = str(data.get("visibility") or "")
     return {"visibility": own if own in ("inherit", "private", "public") else "inherit"}
@@ -124,10 +128,10 @@ IMAGE_EDIT = EditSpec(ImageEditForm, _image_values, options=_image_edit_options)
 
 
 @confirms_first
-async def delete_tag(ui: Any, tag: Row) -> None:
+async def delete_tag(ui: FlowUI, tag: Row) -> None:
     """Delete a tag. Tags sharing its digest are one image manifest: the platform deletes them all
     and asks for `force`, so they are named before anything is sent."""
-    svc = ui.service()
+    svc: ResourceService = ui.service()
     image = svc.parent
     siblings = await svc.read_all(ui.scope, "images", image.id, "tags", key="tags") if image is not None else []
     shared = [

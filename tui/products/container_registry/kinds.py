@@ -4,7 +4,7 @@ forms live in `forms`, loaded on first use."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import commands
 from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
@@ -12,6 +12,11 @@ from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of, human_bytes
 from ..kind_options import Reading, Rows, Writing
 from ..shapes import ShowValue
+
+if TYPE_CHECKING:
+    from ..base import ParentRef
+    from ..models import Resource
+    from ..service import ResourceService
 
 API = "registry/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.2
@@ -35,11 +40,11 @@ VISIBILITY = {  # spec 3 §2.2: what each value means to whoever pulls
 }
 
 
-def ns_visibility(r: Any) -> str:
+def ns_visibility(r: Row) -> str:
     return "public" if r.get("is_public") else "private"
 
 
-def image_visibility(r: Any) -> str:
+def image_visibility(r: Row) -> str:
     """The image's own setting, and with `inherit` what it comes to (its namespace's)."""
     own = r.text("visibility") or "visibility_unknown"
     if own == "inherit":
@@ -55,13 +60,13 @@ def registry_of(endpoint: str) -> tuple[commands.Value, commands.Value]:
     return commands.address("the registry host", registry), commands.image("the namespace", namespace)
 
 
-def login_command(row: Row, parent: Any = None) -> str:
+def login_command(row: Row, parent: ParentRef | None = None) -> str:
     """`docker login <registry host> …`; CommandRefused when the endpoint holds no plain host."""
     registry, _ = registry_of(row.text("endpoint"))
     return commands.command("docker login {host} -u nologin --password-stdin", host=registry)
 
 
-def piped_login(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> str:
+def piped_login(row: Row, parent: ParentRef | None = None, origins: tuple[str, ...] = ()) -> str:
     """`printenv CLOUDTUI_SECRET_KEY | docker login …`: the line to copy and run, written only for a
     registry host among the profile's origins (the key goes nowhere else); else the log-in alone."""
     registry, _ = registry_of(row.text("endpoint"))
@@ -73,7 +78,7 @@ def piped_login(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> 
     return f"printenv CLOUDTUI_SECRET_KEY | {login}"
 
 
-def login_text(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> str:
+def login_text(row: Row, parent: ParentRef | None = None, origins: tuple[str, ...] = ()) -> str:
     """The log-in command and how to give it the key (`piped_login`, `y` copies it)."""
     registry, namespace = registry_of(row.text("endpoint"))
     login = login_command(row, parent)
@@ -92,7 +97,7 @@ def login_text(row: Row, parent: Any = None, origins: tuple[str, ...] = ()) -> s
     )
 
 
-def pull_command(row: Row, parent: Any = None) -> str:
+def pull_command(row: Row, parent: ParentRef | None = None) -> str:
     """`docker pull <endpoint>/<image>:<tag>` of a tag (its parent is the image, which knows its
     namespace's endpoint once listed); each part checked, CommandRefused when one fails."""
     image = parent.data if parent is not None and parent.data else {}
@@ -113,7 +118,7 @@ def pull_command(row: Row, parent: Any = None) -> str:
     )
 
 
-def pull_text(row: Row, parent: Any = None) -> str:
+def pull_text(row: Row, parent: ParentRef | None = None) -> str:
     return (
         f"{pull_command(row, parent)}\n\nDigest {row.text('digest')}\n"
         "A private image needs docker login first (a on its namespace)."
@@ -129,7 +134,7 @@ def pull_field(raw: dict[str, Any]) -> str:
         return f"not offered: {err.reason}"
 
 
-async def enrich_images(service: Any, scope: str, rows: list[Row]) -> None:
+async def enrich_images(service: ResourceService, scope: str, rows: list[Row]) -> None:
     """Each image's namespace: its name, endpoint and visibility (what `inherit` comes to), from one
     listing of the region's namespaces reused a while."""
     namespaces = await service.related(NAMESPACES, scope)
@@ -141,17 +146,17 @@ async def enrich_images(service: Any, scope: str, rows: list[Row]) -> None:
             r.data["namespace_public"] = bool(ns.get("is_public"))
 
 
-def status_line(s: Any) -> str:
+def status_line(s: Row | Resource) -> str:
     """The status, and the platform's message on it when it says one."""
     message = s.raw.get("status_message")
     return str(s.raw.get("status", "")) + (f": {message}" if message else "")
 
 
-def images_and_size(s: Any) -> str:
+def images_and_size(s: Row | Resource) -> str:
     return f"{s.raw.get('image_count', '?')}, {human_bytes(s.raw.get('size'))}"
 
 
-def pull_line(s: Any) -> str:
+def pull_line(s: Row | Resource) -> str:
     return pull_field(s.raw)
 
 
@@ -209,12 +214,12 @@ NAMESPACES = registry_kind(
 )
 
 
-def image_tags(r: Any) -> str:
+def image_tags(r: Row) -> str:
     """How many tags an image has, and its last three."""
     return f"{len(r.items('tags'))}: " + ", ".join(map(str, r.items("tags")[-3:]))
 
 
-def visibility_words(s: Any) -> str:
+def visibility_words(s: Row | Resource) -> str:
     return VISIBILITY.get(str(s.raw.get("visibility")), str(s.raw.get("visibility", "")))
 
 
@@ -274,7 +279,7 @@ NAMESPACE_IMAGES = registry_kind(
 )
 
 
-def short_digest(r: Any) -> str:
+def short_digest(r: Row) -> str:
     return r.text("digest").removeprefix("sha256:")[:12]
 
 

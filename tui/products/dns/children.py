@@ -4,7 +4,7 @@ here: the record forms and flows live in `records`, loaded on first use."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
@@ -14,10 +14,14 @@ from ..shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
 from .names import shown
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
+
 HERE = "tui.products.dns.children:"
 
 
-def dynamic_of(r: Any) -> str:
+def dynamic_of(r: Row | Mapping[str, Any]) -> str:
     """Which dynamic answer a record gives, if any (the list shows the kind only)."""
     for key, label in (
         ("geo_ip_config", "geo-IP"),
@@ -30,7 +34,7 @@ def dynamic_of(r: Any) -> str:
     return ""
 
 
-def record_name(r: Any) -> str:
+def record_name(r: Row | Resource) -> str:
     """The name as shown, and as sent when that differs (Punycode); `@` is the zone itself."""
     sent = str(r.raw.get("name") or "")
     if not sent:
@@ -38,7 +42,7 @@ def record_name(r: Any) -> str:
     return shown(sent) if shown(sent) == sent else f"{shown(sent)} ({sent})"
 
 
-def dynamic_detail(r: Any) -> str:
+def dynamic_detail(r: Mapping[str, Any]) -> str:
     """A dynamic answer in full: which kind, and its answers (the list shows the kind only)."""
     kind = dynamic_of(r)
     if not kind:
@@ -65,27 +69,27 @@ def dynamic_detail(r: Any) -> str:
     return kind
 
 
-def record_cell(r: Any) -> str:
+def record_cell(r: Row) -> str:
     return shown(r.text("name")) or "@"
 
 
-def by_name_and_type(r: Any) -> tuple[str, str]:
+def by_name_and_type(r: Row) -> tuple[str, str]:
     return shown(r.text("name")).lower(), r.text("type")
 
 
-def priority_cell(r: Any) -> str:
+def priority_cell(r: Row) -> str:
     return r.text("priority") if r.get("type") in ("MX", "SRV") else ""
 
 
-def priority_line(r: Any) -> str:
+def priority_line(r: Row | Resource) -> str:
     return str(r.raw.get("priority")) if r.raw.get("type") in ("MX", "SRV") else "—"
 
 
-def dynamic_line(r: Any) -> str:
+def dynamic_line(r: Row | Resource) -> str:
     return dynamic_detail(r.raw) or "none"
 
 
-def address(r: Any) -> str:
+def address(r: Row) -> str:
     """The address an A or AAAA record answers ("" for any other type: its data is no address)."""
     return str(r.raw.get("data") or "") if r.raw.get("type") in ("A", "AAAA") else ""
 
@@ -153,7 +157,7 @@ RECORDS = dns_kind(
 )
 
 
-def to_the_second(r: Any) -> str:
+def to_the_second(r: Row) -> str:
     return r.text("created_at")[:19].replace("T", " ")
 
 
@@ -202,7 +206,7 @@ VERSION_RECORDS = dns_kind(
 )
 
 
-def certificate_key(c: Any) -> dict[str, Any]:
+def certificate_key(c: dict[str, Any]) -> dict[str, Any]:
     """A certificate has no id (spec 3 §2.1): it is its zone's, made at `created_at` — two of one zone
     (an old one beside its renewal) are two rows. Paths name the zone alone (`certificate_zone`)."""
     zone, made = str(c.get("dns_zone") or ""), str(c.get("created_at") or "")
@@ -213,11 +217,11 @@ def certificate_zone(key: str) -> str:
     return key.split("@", 1)[0]  # no zone name holds an @
 
 
-def chain_length(c: Any) -> str:
+def chain_length(c: Row | Resource) -> str:
     return f"{len(str(c.raw.get('certificate_chain') or ''))} characters (JSON view shows it)"
 
 
-def kept_apart(c: Any) -> str:
+def kept_apart(c: Row | Resource) -> str:
     return "kept apart: a → Show the private key"
 
 

@@ -6,7 +6,7 @@ and certificates. Names are typed in Unicode and sent as Punycode."""
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
@@ -15,6 +15,11 @@ from ..base import Context, CreateSpec
 from ..fields import ctx, sends
 from ..flows import asks_at_send, confirm_loss
 from .names import ascii_name, shown
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 
 def _domain(v: str) -> str:
@@ -43,7 +48,7 @@ class RegisterForm(Form):
 REGISTER = CreateSpec(RegisterForm, sends("domain"), after_create="show_record", after_action="validation")
 
 
-async def validation_flow(ui: Any, domain: Any) -> None:
+async def validation_flow(ui: FlowUI, domain: Row) -> None:
     """The TXT record a domain registered elsewhere must publish (copied alone with `y`), the time
     left, and the platform's two name servers (its root zone's defaults) the registrar must name."""
     from ..base import Call
@@ -79,7 +84,7 @@ class ZoneForm(Form):
         return ascii_name(v, "sub-domain")
 
 
-async def zone_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
+async def zone_options(service: ResourceService, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
     domains = await service.read_all(scope, "domains", key="domains")
     return {
         "domain": [
@@ -103,9 +108,9 @@ class CloneForm(Form):
 
 
 @asks_at_send
-async def clone_flow(ui: Any, zone: Any) -> None:
+async def clone_flow(ui: FlowUI, zone: Row) -> None:
     """Clone a zone's records into another; overwriting loses the destination's: its name typed."""
-    svc = ui.service()
+    svc: ResourceService = ui.service()
 
     into: list[str] = []  # the zone cloned into, said once done
 
@@ -182,7 +187,7 @@ class NameServer(Form):
         return v
 
 
-async def nameserver_options(ui: Any, zone: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+async def nameserver_options(ui: FlowUI, zone: Row) -> tuple[dict[str, Any], dict[str, Any]]:
     """The zone the name servers are for: one inside it needs its glue IPs."""
     return {}, {"zone": zone.id}
 
@@ -192,9 +197,9 @@ class ImportForm(Form):
 
 
 @asks_at_send
-async def import_flow(ui: Any, zone: Any) -> None:
+async def import_flow(ui: FlowUI, zone: Row) -> None:
     """Records from the former provider's API replace the zone's: its name typed first."""
-    svc = ui.service()
+    svc: ResourceService = ui.service()
 
     async def send(form: ImportForm) -> Any:
         await confirm_loss(

@@ -13,20 +13,23 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .txt import strings
+
+if TYPE_CHECKING:
+    from ..base import ParentRef
 
 HOSTS = frozenset(("CNAME", "NS", "PTR", "MX", "ALIAS", "DNAME"))
 CAA = re.compile(r'^\s*(\d+)\s+(\S+)\s+"?(.*?)"?\s*$', re.S)
 
 
-def zone_of(parent: Any) -> str:
+def zone_of(parent: ParentRef | None) -> str:
     """The zone's name, lower case and without its final dot."""
     return str(getattr(parent, "name", "") or getattr(parent, "id", "") or "").rstrip(".").lower()
 
 
-def key(record: dict[str, Any], parent: Any) -> tuple[str, str, Any]:
+def key(record: dict[str, Any], parent: ParentRef | None) -> tuple[str, str, Any]:
     """(name, type, data as answered) of a record, in the zone `parent`."""
     kind = str(record.get("type") or "").upper()
     name = str(record.get("name") or "").rstrip(".").lower()

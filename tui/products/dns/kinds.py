@@ -6,7 +6,7 @@ loaded on first use."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Row, data_lost
 from ..declared import Field
@@ -20,16 +20,20 @@ from .common import FORMS, PROJECT, TONES, ZONE_RECORDS, custom_ns, dns_kind, re
 from .common import VERSIONS_KEPT  # noqa: F401  (records and zone_records import it from here)
 from .names import shown
 
+if TYPE_CHECKING:
+    from ..base import ParentRef
+    from ..models import Resource
+
 CHILDREN = "tui.products.dns.children:"
 
 
-def waiting(r: Any) -> bool:
+def waiting(r: Row) -> bool:
     """An external domain waiting for its TXT record (the API gives its validation token)."""
     status = r.get("external_domain_registration_status")
     return isinstance(status, dict) and bool(status.get("validation_token"))
 
 
-def time_left(row: Any) -> float | None:
+def time_left(row: Row) -> float | None:
     """Seconds left of the 48 hours an external domain has to be validated (spec 3 §3, §8)."""
     from .. import times
 
@@ -37,7 +41,7 @@ def time_left(row: Any) -> float | None:
     return registered + 48 * 3600 - time.time() if registered is not None and waiting(row) else None
 
 
-def leaving_default_ns(records: list[dict[str, Any]], row: Any) -> str | None:
+def leaving_default_ns(records: list[dict[str, Any]], row: Row) -> str | None:
     """What a set of name servers other than the default costs (spec 3 §4.1), said before it is sent."""
     default = sorted(map(str, row.items("ns_default")))
     names = sorted(str(r.get("name") or "").rstrip(".") for r in records)
@@ -50,7 +54,7 @@ def leaving_default_ns(records: list[dict[str, Any]], row: Any) -> str | None:
     )
 
 
-def validation_left(row: Any) -> str:
+def validation_left(row: Row) -> str:
     from .. import times
 
     left = time_left(row)
@@ -81,7 +85,7 @@ def validation_text(row: Row, name_servers: list[str]) -> str:
     )
 
 
-def txt_record(row: Row, parent: Any = None) -> str:
+def txt_record(row: Row, parent: ParentRef | None = None) -> str:
     """The validation record to publish, its domain and token checked (CommandRefused otherwise):
     an answer cannot slip another record or a broken quote into the zone it is pasted in."""
     from .. import commands
@@ -114,12 +118,12 @@ def zones_text(answer: dict[str, Any]) -> str:
     return "\n".join(f"{shown(zone_of(z)['zone'])}  ({z.get('status', '?')})" for z in zones) or "none"
 
 
-def domain_line(d: Any) -> str:
+def domain_line(d: Row | Resource) -> str:
     """A domain as read (Unicode) and as sent (Punycode)."""
     return f"{shown(d.raw.get('domain', ''))} ({d.raw.get('domain', '')})"
 
 
-def renewal(r: Any) -> str:
+def renewal(r: Row) -> str:
     return r.text("auto_renew_status").replace("feature_status_", "")
 
 
@@ -179,31 +183,31 @@ DOMAINS = dns_kind(
 )
 
 
-def zone_line(z: Any) -> str:
+def zone_line(z: Row | Resource) -> str:
     """A zone as read (Unicode) and as sent (Punycode)."""
     full = zone_of(z.raw)["zone"]
     return f"{shown(full)} ({full})"
 
 
-def status_line(z: Any) -> str:
+def status_line(z: Row | Resource) -> str:
     """The status, and the platform's message on it when it says one."""
     return str(z.raw.get("status", "")) + (f": {z.raw.get('message')}" if z.raw.get("message") else "")
 
 
-def domain_shown(r: Any) -> str:
+def domain_shown(r: Row) -> str:
     return shown(r.text("domain"))
 
 
-def domain_line_of_zone(z: Any) -> str:
+def domain_line_of_zone(z: Row | Resource) -> str:
     """The zone's domain in the detail, as the operator reads it (punycode decoded)."""
     return shown(str(z.raw.get("domain") or "")) or "none"
 
 
-def ns_cell(r: Any) -> str:
+def ns_cell(r: Row) -> str:
     return "default" if not custom_ns(r) else "custom: " + ", ".join(map(str, r.items("ns")))
 
 
-def ns_line(z: Any) -> str:
+def ns_line(z: Row | Resource) -> str:
     default = " (default)" if not custom_ns(z.raw) else " (not the default: records are not edited here)"
     return ", ".join(map(str, z.raw.get("ns") or [])) + default
 

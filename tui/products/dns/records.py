@@ -5,7 +5,7 @@ PATCH in order, and a zone's versions compared with now and restored. Pydantic: 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -15,6 +15,11 @@ from ..diff import Entry
 from ..fields import ctx
 from .dynamic_records import Dynamic, NoDynamic, is_ip
 from .names import record_name, shown
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 RecordType = Literal["A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS"]
 TYPES: tuple[str, ...] = get_args(RecordType)
@@ -173,12 +178,13 @@ class RecordForm(Form):
 
     @field_validator("dynamic")
     @classmethod
-    def _dynamic(cls, v: Any, info: ValidationInfo) -> Any:
+    def _dynamic(cls, v: Dynamic, info: ValidationInfo) -> Dynamic:
         allowed = DYNAMIC_TYPES.get(v.kind)
         kind = info.data.get("type")
         if allowed and kind not in allowed:
-            raise ValueError(
-                f"a {v.model_config.get('title', '').split(':')[0]} record is of type {' or '.join(allowed)}"
+            raise ValueError(  # (each dynamic kind's class names its title: pydantic types it optional)
+                f"a {v.model_config.get('title', '').split(':')[0]} record is of type "  # type: ignore[union-attr]
+                f"{' or '.join(allowed)}"
             )
         family = {"A": 4, "AAAA": 6}.get(str(kind))
         wrong = [a for a in getattr(v, "answers", list)() if family and a and not is_ip(a, family)]
@@ -201,7 +207,9 @@ class RecordForm(Form):
         return out
 
 
-async def record_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
+async def record_options(
+    service: ResourceService, scope: str
+) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
     parent = getattr(service, "parent", None)  # the zone: a name ending in a dot is read against it
     strategies = [("one at random", "random"), ("one by the resolver's hash", "hashed"), ("all healthy", "all")]
     zone = {"zone": parent.id if parent is not None else None}
@@ -220,7 +228,7 @@ def record_of(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _values(row: Any) -> dict[str, Any]:
+def _values(row: Row) -> dict[str, Any]:
     """The form's values from a record as listed (its dynamic config back to the variant's fields)."""
     data = getattr(row, "data", None) or getattr(row, "raw", {})
     out: dict[str, Any] = {
@@ -266,7 +274,7 @@ def _values(row: Any) -> dict[str, Any]:
     return out
 
 
-def _patch(form: BaseModel, row: Any) -> dict[str, Any]:
+def _patch(form: BaseModel, row: Row) -> dict[str, Any]:
     """What changed in the record (a `set` sends the whole record: the staged row merges it)."""
     assert isinstance(form, RecordForm)
     new = form.record()
@@ -286,9 +294,9 @@ def label_of(r: dict[str, Any]) -> str:
     return f"{shown(str(r.get('name') or '')) or '@'} {r.get('type', '?')} {r.get('data', '')}".strip()
 
 
-async def compare_flow(ui: Any, version: Any) -> None:
+async def compare_flow(ui: FlowUI, version: Row) -> None:
     """The platform's diff of a version against now, each change with the values it had then."""
-    svc = ui.service()
+    svc: ResourceService = ui.service()
     diff = await svc.call("GET", ui.scope, "dns-zones", "version", version.id, "diff")
     old = {str(r.get("id")): r for r in await svc.read_all(ui.scope, "dns-zones", "version", version.id, key="records")}
     shown_fields = ("name", "type", "data", "ttl", "priority", "comment", *CONFIGS)
@@ -325,12 +333,12 @@ async def compare_flow(ui: Any, version: Any) -> None:
     )
 
 
-async def restore_flow(ui: Any, version: Any) -> None:
+async def restore_flow(ui: FlowUI, version: Row) -> None:
     """The zone's records become the version's (itself a new version; 100 are kept, the oldest dropped)."""
     from ..flows import confirm_loss
     from .kinds import VERSIONS_KEPT, custom_ns
 
-    svc = ui.service()
+    svc: ResourceService = ui.service()
     zone = svc.parent
     name = zone.name if zone is not None else ""
     why = custom_ns(zone.data) if zone is not None and zone.data else None

@@ -15,13 +15,19 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Any, Iterable, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 from ..changeset import Change
 from ..nouns import counted
 from ..outcome import NotApplied, OutcomeUnclear, PartlySent, judged
 from .names import shown
 from .records import record_of
+
+if TYPE_CHECKING:
+    from ...api.errors import ApiError
+    from ..base import Row
+    from ..changeset import ChangeSet
+    from ..service import ResourceService
 
 LOOK_AT_MOST = 10  # versions read after a lost answer; more than that since the send: cannot tell
 # Changes per PATCH: 10,000 records imported over a zone of 10,000 others (20,000 changes) make 20 of the
@@ -41,13 +47,14 @@ def op_of(change: Change) -> dict[str, Any]:
     return {"delete": {"id": change.key}}
 
 
-async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str | None:
+async def send_changes(service: ResourceService, scope: str, changes: ChangeSet, rows: list[Row]) -> str | None:
     """The staged changes as PATCHes of at most `CHUNK`, in the order staged. Changes whose outcome
     is unknown (an earlier send lost its answer) are looked for in the zone first: those it holds are
     not sent again. Returns what to say when something was applied without an answer, None when
     answered; raises `PartlySent` when the send stops after a request was applied."""
     from ...api.errors import ApiError
 
+    assert service.parent is not None  # (records are listed under their zone: their service has it)
     zone = service.parent.id
     known = {str(r.id) for r in rows}
     staged = list(changes.changes)
@@ -89,7 +96,7 @@ async def send_changes(service: Any, scope: str, changes: Any, rows: Any) -> str
 
 
 async def _request(
-    service: Any, scope: str, zone: str, part: list[Change], known: set[str], at: int, total: int
+    service: ResourceService, scope: str, zone: str, part: list[Change], known: set[str], at: int, total: int
 ) -> str:
     """One PATCH of `part` (the changes from `at` of `total`): "" when answered, what the look found
     when its answer was lost and it was applied; `NotApplied`, `OutcomeUnclear` otherwise."""
@@ -157,7 +164,13 @@ def _stopped(err: Exception, done: list[Change], part: list[Change], total: int,
     return f"{applied}; then {why}"
 
 
-def named(err: Any, staged: list[Change], label: Any, at: int = 0, total: int | None = None) -> Any:
+def named(
+    err: ApiError,
+    staged: list[Change],
+    label: Callable[[dict[str, Any]], str] | None,
+    at: int = 0,
+    total: int | None = None,
+) -> ApiError:
     """The refusal with each `changes.N…` it names turned into the staged change sent N-th, as the
     operator knows it: "change 6 of 6 (add www CNAME …)" rather than an index into a list never seen
     (`at`: where `staged` starts among the `total` changes, when they go in several requests)."""
@@ -176,14 +189,14 @@ def named(err: Any, staged: list[Change], label: Any, at: int = 0, total: int | 
     return type(err)(err.status, err.message, err.type, {**err.body, "details": out}, err.method, err.url)
 
 
-async def latest_version(service: Any, scope: str, zone: str) -> str | None:
+async def latest_version(service: ResourceService, scope: str, zone: str) -> str | None:
     answer = await service.call("GET", scope, "dns-zones", zone, "versions", params={"page_size": 1})
     found = answer.get("versions") or []
     return str(found[0].get("id")) if found and isinstance(found[0], dict) else None
 
 
 async def look(
-    service: Any, scope: str, zone: str, staged: list[Change], before: str | None, known: set[str]
+    service: ResourceService, scope: str, zone: str, staged: list[Change], before: str | None, known: set[str]
 ) -> tuple[bool | None, str]:
     """Was the PATCH of `staged` applied, and what was seen: False when no version was made since
     `before`, or none of those made holds every change sent; True when one does; None when too many
@@ -267,11 +280,11 @@ def _same(record: dict[str, Any], sent: dict[str, Any], fields: Iterable[str]) -
     return True
 
 
-def _host(value: Any) -> str:
+def _host(value: object) -> str:
     return str(value or "").strip().rstrip(".").lower()
 
 
-def _data(rtype: str, value: Any) -> str:
+def _data(rtype: str, value: object) -> str:
     """Record data as the platform may store it: an address compressed, a host name without its dot
     and in lower case, spaces collapsed (a TXT record's text is kept as sent)."""
     text = str(value or "")

@@ -9,7 +9,11 @@ changes, so a refresh of the list reads nothing again. An older version says it 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..service import ResourceService
 
 COUNTED = 10  # the newest versions counted (each costs one read of its records, its predecessor's once)
 KEPT = 2_000  # counts kept, by version id (oldest forgotten first)
@@ -30,7 +34,7 @@ def changes(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> str:
     return f"+{added} ~{changed} −{removed}"
 
 
-async def count_changes(service: Any, scope: str, rows: list[Any]) -> None:
+async def count_changes(service: ResourceService, scope: str, rows: list[Row]) -> None:
     """Each of the newest versions gets `changes` ("+1 ~0 −2") and its name its time and that; the
     oldest one listed has nothing to compare with; a read that fails leaves the count unsaid."""
     newest = sorted(rows, key=lambda r: r.text("created_at"), reverse=True)

@@ -14,11 +14,17 @@ records of a name, type and data that differ otherwise (the platform holds one).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ...api.safe import clean
 from .identity import key, zone_of
 from .txt import platform_text, zone_text
+
+if TYPE_CHECKING:
+    import dns.name
+
+    from ..base import ParentRef, Row
+    from .zone_reading import Read
 
 PRIORITISED = ("MX", "SRV")
 DYNAMIC = {
@@ -30,7 +36,7 @@ DYNAMIC = {
 LINE = "_line"  # the key of a record read holding the line it ends on
 
 
-def dump(rows: Iterable[Any], parent: Any) -> str:
+def dump(rows: Iterable[Row], parent: ParentRef | None) -> str:
     zone = str(getattr(parent, "name", "") or getattr(parent, "id", "")).rstrip(".")
     lines = [
         f"; {zone}: its records as listed, written by cloudtui",
@@ -77,12 +83,12 @@ def cannot_hold(data: dict[str, Any]) -> str:
     return ""
 
 
-def holds(row: Any) -> bool:
+def holds(row: Row) -> bool:
     """Whether a zone file can hold the record: an import deletes none it cannot."""
     return not cannot_hold(getattr(row, "data", None) or {})
 
 
-def vital(row: Any) -> str | None:
+def vital(row: Row) -> str | None:
     """What deleting the record takes away that deserves a word before the review: the zone's own
     name servers (its NS records at @), without which the zone is not served."""
     data = getattr(row, "data", None) or {}
@@ -91,7 +97,7 @@ def vital(row: Any) -> str | None:
     return None
 
 
-def load(text: str, parent: Any) -> list[dict[str, Any]]:
+def load(text: str, parent: ParentRef | None) -> list[dict[str, Any]]:
     """The records a zone file holds, as a record is sent (name relative to the zone, "" for the zone
     itself; type; data as the platform keeps it; TTL; an MX's or SRV's priority apart), each with the
     line it ends on (`LINE`), read by dnspython's reader (`zone_reading`). The SOA is the platform's
@@ -120,7 +126,7 @@ def load(text: str, parent: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _record(read: Any, origin: Any) -> dict[str, Any] | None:
+def _record(read: Read, origin: dns.name.Name) -> dict[str, Any] | None:
     """One record read, as the platform keeps it (None: the SOA, or a record outside the zone)."""
     import dns.rdatatype
 
@@ -128,7 +134,7 @@ def _record(read: Any, origin: Any) -> dict[str, Any] | None:
     if kind == "SOA" or not read.name.is_subdomain(origin):
         return None
     name = read.name.relativize(origin).to_text()
-    rd = read.rdata
+    rd: Any = read.rdata  # of the class its type makes (A, MX, SRV…): its fields are read by `kind` below
     record: dict[str, Any] = {"name": "" if name == "@" else name, "type": kind, "ttl": read.ttl, LINE: read.line}
     if kind in ("A", "AAAA"):
         record["data"] = rd.address
@@ -145,7 +151,7 @@ def _record(read: Any, origin: Any) -> dict[str, Any] | None:
     return record
 
 
-def _outside(records: list[Any], zone: str, origin: Any) -> str:
+def _outside(records: list[Read], zone: str, origin: dns.name.Name) -> str:
     """A record whose name is not in the zone (a `$ORIGIN` elsewhere, a full name of another zone),
     said with its line: nothing of the file is imported, rather than that record dropped unsaid."""
     gone = [r for r in records if not r.name.is_subdomain(origin)]
@@ -178,7 +184,7 @@ def _beside(text: str, records: list[dict[str, Any]]) -> str:
     return ""
 
 
-def _once_each(text: str, records: list[dict[str, Any]], parent: Any) -> tuple[list[dict[str, Any]], str]:
+def _once_each(text: str, records: list[dict[str, Any]], parent: ParentRef | None) -> tuple[list[dict[str, Any]], str]:
     """The records, each once (records the same in all are one record, as in DNS), and what is wrong
     when two of one name, type and data differ in TTL or priority: the platform holds one."""
     seen: dict[Any, dict[str, Any]] = {}

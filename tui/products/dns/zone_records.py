@@ -6,12 +6,17 @@ the prefix: name, version, documentation)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .names import shown
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
-async def clear_flow(ui: Any, zone: Any) -> None:
+
+async def clear_flow(ui: FlowUI, zone: Row) -> None:
     """The `clear` change: every record of the zone removed in one PATCH, itself a new version."""
     from .kinds import VERSIONS_KEPT
 
@@ -29,7 +34,7 @@ async def clear_flow(ui: Any, zone: Any) -> None:
     )
 
 
-async def delete_records_flow(ui: Any, zone: Any) -> None:
+async def delete_records_flow(ui: FlowUI, zone: Row) -> None:
     """`DELETE /dns-zones/{zone}/records`: the platform's own route for removing a zone's records."""
     name = shown(zone.id)
     await _remove_every_record(
@@ -46,7 +51,14 @@ async def delete_records_flow(ui: Any, zone: Any) -> None:
 
 
 async def _remove_every_record(
-    ui: Any, zone: Any, done: str, title: str, message: str, button: str, said: str, request: tuple[str, dict[str, Any]]
+    ui: FlowUI,
+    zone: Row,
+    done: str,
+    title: str,
+    message: str,
+    button: str,
+    said: str,
+    request: tuple[str, dict[str, Any]],
 ) -> None:
     """Refused on a zone the platform does not run the name servers of; else the zone's name typed,
     then the one request, then the list again."""
@@ -64,7 +76,7 @@ async def _remove_every_record(
     ui.reload()
 
 
-async def service_info(service: Any, scope: str) -> str:
+async def service_info(service: ResourceService, scope: str) -> str:
     """What the DNS service says of itself (GET on the prefix): name, version, documentation."""
     found = await service.call("GET", scope)
     words = " · ".join(str(found.get(k)) for k in ("name", "version", "description") if found.get(k))

@@ -4,7 +4,7 @@ once per listing); attach and detach act on the marked rows at once, a MAC group
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -12,6 +12,10 @@ from ..base import ActionSpec, Call, Lazy, Row, data_lost, kinds_of
 from ..declared import ID, Field
 from ..pick_call import PickCall
 from ..kind_options import Reading, Rows
+
+if TYPE_CHECKING:
+    from ..models import Resource
+    from ..service import ResourceService
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 
@@ -24,7 +28,7 @@ FLOWS = "tui.products.flexible_ip.flows:"
 SETTLED = frozenset({"ready", "attached"})
 
 
-def mac_of(data: Any) -> dict[str, Any]:
+def mac_of(data: dict[str, Any]) -> dict[str, Any]:
     mac = data.get("mac_address")
     return mac if isinstance(mac, dict) else {}
 
@@ -39,7 +43,7 @@ def summarize(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
+async def enrich(service: ResourceService, scope: str, rows: list[Row]) -> None:
     """The name of the server each IP is on (one listing of the zone's servers, reused a while)."""
     from ..baremetal.servers import SERVERS
 
@@ -79,7 +83,7 @@ def _attached(r: Row) -> bool:
     return bool(r.text("server_id")) and r.state == "attached"
 
 
-def _mac_detail(f: Any) -> str:
+def _mac_detail(f: Row | Resource) -> str:
     mac = mac_of(f.raw)
     if not mac:
         return "none"

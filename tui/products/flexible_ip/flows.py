@@ -8,7 +8,7 @@ per server and "duplicate only between IPs of one server" are refused here, befo
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
@@ -17,6 +17,10 @@ from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, sent
 from ..flows import Refused
 from .fips import MAX_PER_SERVER, server_label
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 DESCRIPTION_MAX = 255  # spec 1 §8
 
@@ -40,7 +44,7 @@ class CreateForm(Form):
         return v
 
 
-async def _servers(fips: Any, scope: str) -> list[Row]:
+async def _servers(fips: ResourceService, scope: str) -> list[Row]:
     """The zone's bare-metal servers, read on the flexible IPs' client."""
     from ..baremetal.servers import SERVERS
     from ..service import ResourceService
@@ -57,7 +61,9 @@ def _counts(fips: list[Row]) -> dict[str, int]:
     return counts
 
 
-async def create_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
+async def create_options(
+    service: ResourceService, scope: str
+) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
     servers = await _servers(service, scope)
     counts = _counts(await service.list_rows(scope))
     choices = [("not attached", "")] + [
@@ -111,13 +117,13 @@ def _ips(rows: list[Row]) -> str:
     return ", ".join(r.name for r in rows)
 
 
-def _answer_rows(ui: Any, data: dict[str, Any]) -> list[Row]:
+def _answer_rows(ui: FlowUI, data: dict[str, Any]) -> list[Row]:
     svc = ui.service()
     return [svc.row_of(f, ui.scope) for f in data.get("flexible_ips") or [] if isinstance(f, dict)]
 
 
 # ---- attach and detach, several at once ---------------------------------------------------------
-async def attach_flow(ui: Any, rows: list[Row]) -> bool:
+async def attach_flow(ui: FlowUI, rows: list[Row]) -> bool:
     svc = ui.service()
     zone_fips = await svc.list_rows(ui.scope)
     chosen = {r.id: r for r in rows}
@@ -171,7 +177,7 @@ async def attach_flow(ui: Any, rows: list[Row]) -> bool:
     return True
 
 
-async def detach_flow(ui: Any, rows: list[Row]) -> bool:
+async def detach_flow(ui: FlowUI, rows: list[Row]) -> bool:
     svc = ui.service()
     busy = [r for r in rows if r.state != "attached"]
     if busy:
@@ -205,11 +211,11 @@ async def detach_flow(ui: Any, rows: list[Row]) -> bool:
 
 
 # ---- virtual MAC --------------------------------------------------------------------------------
-async def _enriched(svc: Any, scope: str, data: dict[str, Any]) -> Row:
+async def _enriched(svc: ResourceService, scope: str, data: dict[str, Any]) -> Row:
     return await svc.enriched(svc.row_of(data, scope), scope)
 
 
-async def mac_duplicate_flow(ui: Any, row: Row) -> None:
+async def mac_duplicate_flow(ui: FlowUI, row: Row) -> None:
     svc = ui.service()
     sources = [f for f in await svc.list_rows(ui.scope) if f.id != row.id and f.text("mac")]
     if not sources:
@@ -234,7 +240,7 @@ async def mac_duplicate_flow(ui: Any, row: Row) -> None:
     ui.notify(f"{row.name} and {source.name} share the virtual MAC {source.text('mac')}: they now move together.")
 
 
-async def mac_move_flow(ui: Any, row: Row) -> None:
+async def mac_move_flow(ui: FlowUI, row: Row) -> None:
     svc = ui.service()
     targets = [f for f in await svc.list_rows(ui.scope) if f.id != row.id]
 
@@ -257,7 +263,7 @@ async def mac_move_flow(ui: Any, row: Row) -> None:
     ui.reload()  # two rows changed
 
 
-async def mac_delete_message(svc: Any, scope: str, row: Row) -> str:
+async def mac_delete_message(svc: ResourceService, scope: str, row: Row) -> str:
     """Deleting a shared MAC: who else keeps it (the confirmation says it)."""
     others = [m for m in groups_of([row], await svc.list_rows(scope)).get(row.text("mac"), []) if m.id != row.id]
     return f"{row.name} loses the virtual MAC {row.text('mac')}." + (

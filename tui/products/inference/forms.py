@@ -4,7 +4,7 @@ environment variables with `input_type` a numeric type name; a rename sends the 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, Field, field_validator
@@ -12,6 +12,9 @@ from pydantic import BeforeValidator, Field, field_validator
 from ..vocabulary import Form, label
 from ..base import Choices, CreateSpec, EditSpec
 from ..fields import meta, parse_pairs, sends
+
+if TYPE_CHECKING:
+    from ..service import ResourceService
 
 # spec 2 §2.4: a tensor-serving backend and an ONNX runtime backend, `<backend>:<version>`
 FRAMEWORKS = {
@@ -42,7 +45,7 @@ def framework_choices() -> list[tuple[str, str]]:
     ]
 
 
-def _config(v: Any) -> Any:
+def _config(v: object) -> Any:
     pairs = parse_pairs(v)
     if isinstance(pairs, dict) and "input_type" in pairs and pairs["input_type"] not in INPUT_TYPES:
         raise ValueError(f"input_type is a numeric type name: {', '.join(INPUT_TYPES)}")
@@ -89,7 +92,7 @@ class ModelForm(Form):
         return v
 
 
-async def model_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def model_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return {"framework": framework_choices()}, {}
 
 

@@ -5,7 +5,7 @@ in `forms`, loaded on first use."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..base import ActionSpec, Call, Lazy, ListParams, data_lost, kinds_of
 from ..declared import Field
@@ -13,6 +13,11 @@ from ..format import COMMON, Tones
 from ..views import Playground
 from . import payloads
 from ..kind_options import Reading, Rows
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
+    from ..service import ResourceService
 
 API = "inference/v1alpha1"
 FORMS = "tui.products.inference.forms:"
@@ -52,37 +57,37 @@ def stepper(status: str) -> str:
     }.get(status, status or "unknown")
 
 
-def _is(r: Any) -> str:
+def _is(r: Row) -> str:
     state = str(r.get("status") or "unknown")
     return "in error" if state == "error" else state
 
 
-def _ready(r: Any) -> str | None:
+def _ready(r: Row) -> str | None:
     return None if r.get("status") == "ready" else f"the model is {_is(r)}: predictions need it ready"
 
 
-def _paused(r: Any) -> str | None:
+def _paused(r: Row) -> str | None:
     return None if r.get("status") == "paused" else f"the model is {_is(r)}: only a paused model resumes"
 
 
-def _pausable(r: Any) -> str | None:
+def _pausable(r: Row) -> str | None:
     return None if r.get("status") == "ready" else f"the model is {_is(r)}: only a ready model pauses"
 
 
-def _locked(r: Any) -> str | None:
+def _locked(r: Row) -> str | None:
     return "it is locked by the platform: contact support" if r.get("status") == "locked" else None
 
 
-def steps(m: Any) -> str:
+def steps(m: Row | Resource) -> str:
     return stepper(str(m.raw.get("status") or ""))
 
 
-def framework_line(m: Any) -> str:
+def framework_line(m: Row | Resource) -> str:
     framework = str(m.raw.get("framework") or "")
     return framework + ("  (latest: the backend may change under it)" if framework.endswith(":latest") else "")
 
 
-def config_lines(m: Any) -> str:
+def config_lines(m: Row | Resource) -> str:
     return "\n".join(f"{k}={v}" for k, v in (m.raw.get("config") or {}).items()) or "none (input_type float32)"
 
 
@@ -147,7 +152,7 @@ MODELS = inference_kind(
 )
 
 
-async def service_info(service: Any, scope: str) -> str:
+async def service_info(service: ResourceService, scope: str) -> str:
     """The product header: what the service says of itself (GET on the prefix)."""
     found = await service.call("GET", scope)
     words = " · ".join(str(found.get(k)) for k in ("name", "version", "description") if found.get(k))

@@ -11,9 +11,12 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..fields import json_object
+
+if TYPE_CHECKING:
+    from ..base import Row
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
 MAX_IMAGE = 1_000_000  # bytes
@@ -65,7 +68,7 @@ def _numbers(row: list[str]) -> list[float] | None:
         return None
 
 
-def body(text: str, row: Any = None) -> dict[str, Any]:
+def body(text: str, row: Row | None = None) -> dict[str, Any]:
     """The request body for the payload's text: checked before sending (each refusal says what)."""
     value = json_object(text, '{"instances": [[1, 2]]}')
     if "image_file" in value:

@@ -14,7 +14,7 @@ chosen type's `volume_constraints` before anything is sent.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
@@ -22,6 +22,10 @@ from ..vocabulary import Form, label
 from ..base import Column
 from ..format import gb
 from .fields import GB, check_name, ctx
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from .server_forms import ServerCreateForm
 
 SOURCES = [("empty volume", "empty"), ("from a snapshot", "snapshot"), ("attach an existing volume", "existing")]
 
@@ -152,7 +156,9 @@ COLUMNS = (
 )
 
 
-async def extend_volumes(ui: Any, form: Any, payload: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any] | None:
+async def extend_volumes(
+    ui: FlowUI, form: ServerCreateForm, payload: dict[str, Any], extra: dict[str, Any]
+) -> dict[str, Any] | None:
     """After the create form: when asked, the additional volumes, then the whole volumes object."""
     if not getattr(form, "more_volumes", False):
         return payload

@@ -3,7 +3,7 @@ Forms and flows: `network_forms`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base import ActionSpec, Call, Column, Lazy
 from ..declared import Field
@@ -12,6 +12,11 @@ from ..pick_call import PickCall
 from ..shapes import ShowAnswer
 from .common import ID, SERVER, TONES, detail_common, instance_kind
 from ..kind_options import Rows, Writing
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..flows import FlowUI
+    from ..models import Resource
 
 F = "tui.products.instance.network_forms:"
 
@@ -43,7 +48,7 @@ RULE_COLUMNS = (
 )
 
 
-def _rules_note(sg: Any) -> str:
+def _rules_note(sg: Row) -> str:
     return (
         f"{'Stateful' if sg.get('stateful') else 'Stateless: return traffic needs its own accept rules'} · "
         f"inbound default {sg.text('inbound_default_policy')} · "
@@ -52,7 +57,7 @@ def _rules_note(sg: Any) -> str:
     )
 
 
-async def attach_ip_warning(ui: Any, ip: Any, server: Any) -> str:
+async def attach_ip_warning(ui: FlowUI, ip: Row, server: Row) -> str:
     """What attaching does (spec 1 §2.4): the server's previous public IP is removed and its public
     connections cut, unless it is on the routed stack and already has a flexible IP; a moved IP's
     current server loses the connections through it. Read from the server as it is now."""
@@ -88,16 +93,16 @@ def _default_rules(data: dict[str, Any]) -> str:
     return "Applied before every group's rules; they cannot be edited.\n\n" + ("\n".join(lines) or "none")
 
 
-def _if_default(group: Any) -> str:
+def _if_default(group: Row) -> str:
     """`yes` for the project's default security group, nothing for the others."""
     return "yes" if group.get("project_default") else ""
 
 
-def _server_names(group: Any) -> str:
+def _server_names(group: Row | Resource) -> str:
     return ", ".join(str(x.get("name")) for x in group.raw.get("servers") or []) or "none"
 
 
-def _respected(group: Any) -> str:
+def _respected(group: Row) -> str:
     """A placement policy not respected stands out."""
     return "yes" if group.get("policy_respected") else "✖ no"
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator, model_validator
 
@@ -13,6 +13,11 @@ from ..base import Column, Context, CreateSpec, EditSpec, Row
 from ..fields import network, sends
 from .fields import Name, Tags
 
+if TYPE_CHECKING:
+    from ..base import OptionsLoader
+    from ..flows import FlowUI
+    from ..service import ResourceService
+
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
 
 
@@ -20,8 +25,8 @@ def _opts(*values: str) -> list[tuple[str, str]]:
     return [(v, v) for v in values]
 
 
-def static(choices: dict[str, list[tuple[str, str]]]) -> Any:
-    async def load(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def static(choices: dict[str, list[tuple[str, str]]]) -> OptionsLoader:
+    async def load(service: ResourceService, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
         return choices, {}
 
     return load
@@ -67,7 +72,7 @@ IP_CREATE = CreateSpec(
 IP_EDIT = EditSpec(IpEditForm, ip_values, ip_patch)
 
 
-async def ip_servers(ui: Any, ip: Row) -> tuple[list[tuple[str, Any]], Any]:
+async def ip_servers(ui: FlowUI, ip: Row) -> tuple[list[tuple[str, Any]], Any]:
     """The servers an IP may move to (its own left out)."""
     from .servers import SERVERS
 
@@ -78,7 +83,7 @@ async def ip_servers(ui: Any, ip: Row) -> tuple[list[tuple[str, Any]], Any]:
     ], None
 
 
-async def detach_ip_message(service: Any, scope: str, ip: Row) -> str:
+async def detach_ip_message(service: ResourceService, scope: str, ip: Row) -> str:
     server = ip.obj("server")
     return (
         f"{server.get('name') or server.get('id') or 'Its server'} loses this public IP and its connections through it."
@@ -136,7 +141,7 @@ class RuleForm(Form):
 
     @model_validator(mode="before")
     @classmethod
-    def _no_port(cls, data: Any) -> Any:
+    def _no_port(cls, data: object) -> object:
         """A port of 0 on an ICMP or ANY rule is how the platform says "no port"."""
         if isinstance(data, dict) and data.get("protocol") in ("ICMP", "ANY"):
             data = {**data, **{f: None for f in ("dest_port_from", "dest_port_to") if data.get(f) in (0, "0")}}
@@ -207,7 +212,7 @@ class MemberForm(Form):
     id: Annotated[str, label("Server", min_length=1, widget="select")]
 
 
-async def members_flow(ui: Any, pg: Row) -> None:
+async def members_flow(ui: FlowUI, pg: Row) -> None:
     from .servers import SERVERS
 
     members = (await ui.service().call("GET", ui.scope, "placement_groups", pg.id, "servers")).get("servers", [])

@@ -5,7 +5,7 @@ keeping block volumes (spec 1 §4.2: detach a volume before the terminate call t
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Awaitable, NamedTuple
 
 from pydantic import ValidationInfo, field_validator
 
@@ -21,6 +21,10 @@ from .volume_forms import server_volumes, set_server_volumes
 
 from ..fields import not_among, uuid_of  # noqa: E402
 
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
+
 KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
@@ -28,7 +32,7 @@ class BackupForm(Form):
     name: Name
 
 
-async def compatible_types(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str]:
+async def compatible_types(ui: FlowUI, server: Row) -> tuple[list[tuple[str, str]], str]:
     """The types the server may change to, cheapest first, with their size and price."""
     names = (await ui.service().call("GET", ui.scope, "servers", server.id, "compatible-types")).get(
         "compatible_types"
@@ -85,7 +89,7 @@ USER_DATA_COLUMNS = (
 
 
 @asks_at_send
-async def user_data_flow(ui: Any, server: Row) -> None:
+async def user_data_flow(ui: FlowUI, server: Row) -> None:
     svc = ui.service()
     where = ("servers", server.id, "user_data")
     keys = (await svc.call("GET", ui.scope, *where)).get("user_data") or []
@@ -108,7 +112,7 @@ async def user_data_flow(ui: Any, server: Row) -> None:
             await _sent(sent, key, after[key])
             before[key] = after[key]
 
-    async def _sent(sending: Any, key: str, value: str | None) -> None:
+    async def _sent(sending: Awaitable[dict[str, Any]], key: str, value: str | None) -> None:
         """One request of the edit; when its answer is lost, the key read back (`outcome.checked`)."""
         from ...api.errors import NotFound
         from .. import outcome
@@ -155,7 +159,7 @@ class NicForm(Form):
         return not_among(info, "taken", uuid_of(v, "private network ID"), why)
 
 
-async def nic_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+async def nic_options(service: ResourceService, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The networks the server is already in (the child service is bound to the server)."""
     rows = await service.list_rows(scope)
     return {}, {"taken": {r.get("private_network_id") for r in rows}}
@@ -170,7 +174,7 @@ class VolumeRefForm(Form):
 
 
 @asks_at_send
-async def volumes_flow(ui: Any, server: Row) -> None:
+async def volumes_flow(ui: FlowUI, server: Row) -> None:
     from .volumes import VOLUMES
 
     full, current = await server_volumes(ui, server.id)
@@ -228,7 +232,7 @@ async def volumes_flow(ui: Any, server: Row) -> None:
     ui.notify(f"Volumes of {server.name}: {len(dict.fromkeys(r['id'] for r in edited))} attached")
 
 
-async def _volumes_sent(ui: Any, server: Row, vols: list[dict[str, Any]]) -> Row:
+async def _volumes_sent(ui: FlowUI, server: Row, vols: list[dict[str, Any]]) -> Row:
     """The volume map sent; when its answer is lost, the server's volumes read again and compared with
     what was sent (`outcome.checked`): applied (said), or not (the editor stays open with its edits)."""
     from .. import outcome
@@ -249,7 +253,7 @@ async def _volumes_sent(ui: Any, server: Row, vols: list[dict[str, Any]]) -> Row
 
 
 # ---- security group and placement group -------------------------------------------------------
-async def security_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str | None]:
+async def security_groups(ui: FlowUI, server: Row) -> tuple[list[tuple[str, str]], str | None]:
     """The zone's security groups, and the one the server is in (read again: rows are slim)."""
     from .network import SECURITY_GROUPS
 
@@ -265,7 +269,7 @@ async def security_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]], 
     return choices, (full.get("security_group") or {}).get("id")
 
 
-async def placement_groups(ui: Any, server: Row) -> tuple[list[tuple[str, str]], str | None]:
+async def placement_groups(ui: FlowUI, server: Row) -> tuple[list[tuple[str, str]], str | None]:
     """The zone's placement groups, and the one the server is in, if any."""
     from .network import PLACEMENT_GROUPS
 
@@ -287,7 +291,7 @@ class Decided(NamedTuple):
     block: list[dict[str, Any]]  # the block volumes
     current: dict[str, dict[str, Any]]  # the server's volumes by slot
 
-    async def detach_kept(self, ui: Any, server: Row, verb: str) -> None:
+    async def detach_kept(self, ui: FlowUI, server: Row, verb: str) -> None:
         """The block volumes kept are detached first, journalled as such. A lost answer stops the flow
         there: what a look at the server's volumes found is said, and that the server was not `verb`d."""
         if self.choice != "keep":
@@ -326,7 +330,7 @@ def _named(volumes: dict[str, dict[str, Any]]) -> str:
     return f" ({', '.join(said)})" if said else ""
 
 
-async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
+async def _keep_choice(ui: FlowUI, server: Row, verb: str) -> Decided | None:
     full, current = await server_volumes(ui, server.id)
     block = {k: v for k, v in current.items() if v.get("volume_type") in BLOCK}
     if not block:
@@ -369,7 +373,7 @@ async def _keep_choice(ui: Any, server: Row, verb: str) -> Decided | None:
     return Decided(choice, list(block.values()), current)
 
 
-async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
+async def delete_many(ui: FlowUI, servers: list[Row]) -> ForMany | None:
     """Marked servers deleted at once: the block volumes question asked once for all; each server's
     volumes read and named before asking (one whose block boot volume cannot be detached while it
     runs is left out, with why); then each: its kept volumes detached, the server deleted."""
@@ -385,7 +389,7 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
         return None
     decided: dict[str, Decided] = {}
 
-    async def note(ui: Any, server: Row) -> str:
+    async def note(ui: FlowUI, server: Row) -> str:
         full, current = await server_volumes(ui, server.id)
         block = [v for v in current.values() if v.get("volume_type") in BLOCK] if choice == "keep" else []
         boot = current.get("0", {})
@@ -399,7 +403,7 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
         said = f"deleted with it:{_named(lost)}" if lost else "it has no volume to delete with it"
         return said + (f"; kept:{_named({str(n): v for n, v in enumerate(block)})}" if block else "")
 
-    async def send(ui: Any, server: Row) -> Any:
+    async def send(ui: FlowUI, server: Row) -> Any:
         from .. import outcome
 
         await decided[server.id].detach_kept(ui, server, "Delete")
@@ -416,7 +420,7 @@ async def delete_many(ui: Any, servers: list[Row]) -> ForMany | None:
 
 @for_many(delete_many)
 @confirms_first
-async def delete_flow(ui: Any, server: Row) -> None:
+async def delete_flow(ui: FlowUI, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Delete")
     if decided is None:
         return
@@ -428,7 +432,7 @@ async def delete_flow(ui: Any, server: Row) -> None:
 
 
 @confirms_first
-async def terminate_flow(ui: Any, server: Row) -> None:
+async def terminate_flow(ui: FlowUI, server: Row) -> None:
     decided = await _keep_choice(ui, server, "Terminate")
     if decided is None:
         return

@@ -8,7 +8,7 @@ types and images loaded for the form.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
@@ -19,6 +19,9 @@ from ..format import gb
 from .fields import GB, Name
 from .servers import public_address
 from ..models import Resource
+
+if TYPE_CHECKING:
+    from ..service import ResourceService
 
 BLOCK_MIN_GB, BLOCK_MAX_GB = 1, 10_000
 
@@ -137,7 +140,7 @@ def server_payload(form: BaseModel, ctx: Context) -> dict[str, Any]:
     return body
 
 
-async def server_form_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def server_form_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     products = await service.call("GET", scope, "products", "servers")
     try:
         availability = (await service.call("GET", scope, "products", "servers", "availability")).get("servers", {})

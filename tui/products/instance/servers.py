@@ -6,7 +6,7 @@ imports pydantic; the full model and the forms live in `server_forms`, loaded on
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 
@@ -19,6 +19,10 @@ from ..pick_call import PickCall
 from ..shapes import FormCall
 from .common import ID, action_call, instance_kind
 from ..kind_options import Cost, Reading, Rows, Writing
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from .server_forms import Server
 
 
 def public_address(data: dict[str, Any]) -> str:
@@ -33,7 +37,7 @@ def public_address(data: dict[str, Any]) -> str:
     return ""
 
 
-def _volumes_summary(s: Any) -> str:
+def _volumes_summary(s: Server) -> str:
     parts = []
     for key in sorted(s.volumes, key=lambda k: int(k) if k.isdigit() else 999):
         v = s.volumes[key]
@@ -43,25 +47,25 @@ def _volumes_summary(s: Any) -> str:
     return "\n".join(parts) or "none"
 
 
-def _state(s: Any) -> Text:
+def _state(s: Server) -> Text:
     """The state with its mark, and what it is doing when it says (`booting kernel`)."""
     return Text.assemble(state_text(s.state), f"  {s.state_detail}" if s.state_detail else "")
 
 
-def _type(s: Any) -> str:
+def _type(s: Server) -> str:
     return f"{s.commercial_type} ({s.arch})"
 
 
-def _public_ips(s: Any) -> str:
+def _public_ips(s: Server) -> str:
     """Every public address; an object of the older shape names one (`public_ip`)."""
     return ", ".join(str(i.get("address")) for i in s.public_ips) or s.public_address or "none"
 
 
-def _ipv6(s: Any) -> str:
+def _ipv6(s: Server) -> str:
     return "enabled" if s.enable_ipv6 else "disabled"
 
 
-def _placement(s: Any) -> str:
+def _placement(s: Server) -> str:
     """The group, its policy and whether it is respected."""
     group = s.placement_group
     if not group:
@@ -70,11 +74,11 @@ def _placement(s: Any) -> str:
     return f"{named(group)}  {group.get('policy_type')}, {respected}"
 
 
-def _nics(s: Any) -> str:
+def _nics(s: Server) -> str:
     return ", ".join(f"{n.get('private_network_id')} ({n.get('state')})" for n in s.private_nics) or "none"
 
 
-def _allowed(action: str) -> Any:
+def _allowed(action: str) -> Callable[[Row], bool]:
     return lambda row: action in row.items("allowed_actions")
 
 
@@ -102,11 +106,11 @@ def parts_moving(data: dict[str, Any]) -> bool:
     return False
 
 
-def _protected(row: Any) -> str | None:
+def _protected(row: Row) -> str | None:
     return "it is protected: turn protection off first (e)" if row.get("protected") else None
 
 
-def _stopped(row: Any) -> bool:
+def _stopped(row: Row) -> bool:
     return row.state == "stopped"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 
 from ..vocabulary import Form, label
@@ -11,6 +11,9 @@ from ..fields import sends
 from ..format import gb
 from .fields import Name, NameTagsForm, Tags
 
+if TYPE_CHECKING:
+    from ..service import ResourceService
+
 
 class SnapshotCreateForm(Form):
     name: Name
@@ -18,7 +21,7 @@ class SnapshotCreateForm(Form):
     tags: Tags = []
 
 
-async def snapshot_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+async def snapshot_options(service: ResourceService, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
     vols = await service.read_all(scope, "volumes", key="volumes")
     # A snapshot takes its volume's type; sbs volumes are snapshotted by the Block Storage API.
     choices = [
@@ -41,7 +44,7 @@ class ImageCreateForm(Form):
     tags: Tags = []
 
 
-async def image_options(service: Any, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
+async def image_options(service: ResourceService, scope: str) -> tuple[dict[str, Any], dict[str, Any]]:
     snaps = await service.read_all(scope, "snapshots", key="snapshots")
     choices = [
         (f"{s.get('name')} · {s.get('volume_type')} · {gb(s.get('size'))} GB", s["id"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
@@ -13,17 +13,21 @@ from ..shapes import FormCall
 from .common import ID, TONES, detail_common, instance_kind
 from ..kind_options import Rows, Writing
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
+
 F = "tui.products.instance.snapshot_forms:"
 NAME_TAGS: Lazy[type[BaseModel]] = Lazy("tui.products.instance.fields:NameTagsForm")
 
 
-def volume_type_of(snapshot: Any) -> str:
+def volume_type_of(snapshot: Row) -> str:
     """The type of a volume made from a snapshot: an sbs snapshot makes an sbs volume."""
     kind = snapshot.text("volume_type")
     return {"sbs_snapshot": "sbs_volume"}.get(kind, kind)
 
 
-def _extra_volumes(image: Any) -> str:
+def _extra_volumes(image: Row | Resource) -> str:
     """Each extra volume's place and name (`1: data`), beside the root volume."""
     extra = image.raw.get("extra_volumes") or {}
     return ", ".join(f"{k}: {v.get('name')}" for k, v in extra.items()) or "none"

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..base import Lazy, Row
 from ..declared import Field
 from ..format import gb
 from .common import instance_kind
 from ..kind_options import Reading, Rows
+
+if TYPE_CHECKING:
+    from ..models import Resource
+    from ..service import ResourceService
 
 
 def _local(r: Row) -> str:
@@ -27,24 +31,24 @@ def _ram_gb(r: Row) -> str:
     return gb(r.get("ram"))
 
 
-def _price(t: Any) -> str:
+def _price(t: Row | Resource) -> str:
     return f"€{t.raw.get('hourly_price')}/hour · €{t.raw.get('monthly_price')}/month"
 
 
-def _local_total(t: Any) -> str:
+def _local_total(t: Row | Resource) -> str:
     c = t.raw.get("volumes_constraint") or {}
     if not c.get("max_size"):  # no local storage at all: block storage only (the list says —)
         return "none: block storage only"
     return f"{gb(c.get('min_size'))}–{gb(c.get('max_size'))} GB"
 
 
-def _per_volume(t: Any) -> str:
+def _per_volume(t: Row | Resource) -> str:
     each = t.raw.get("per_volume_constraint") or {}
     said = "; ".join(f"{k}: {gb(v.get('min_size'))}–{gb(v.get('max_size'))} GB" for k, v in each.items())
     return said or "block storage only"
 
 
-def _network(t: Any) -> str:
+def _network(t: Row | Resource) -> str:
     """Its internal bandwidth (sent in bits per second), and whether it takes IPv6."""
     net = t.raw.get("network") or {}
     bandwidth = net.get("sum_internal_bandwidth")
@@ -52,7 +56,7 @@ def _network(t: Any) -> str:
     return said + (", IPv6" if net.get("ipv6_support") else "")
 
 
-async def enrich(service: Any, scope: str, rows: list[Row]) -> None:
+async def enrich(service: ResourceService, scope: str, rows: list[Row]) -> None:
     """Availability comes from its own endpoint; a failure leaves it unknown rather than the list empty."""
     try:
         data = (await service.call("GET", scope, "products", "servers", "availability")).get("servers") or {}

@@ -3,7 +3,7 @@ rename and grow, snapshot, attach to and detach from a server, migrate b_ssd to 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
@@ -12,6 +12,10 @@ from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import sent
 from ..format import gb
 from .fields import GB, Name, Tags, ctx
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block storage)", "l_ssd": "l_ssd (local)"}
 
@@ -69,7 +73,9 @@ def volume_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     return body
 
 
-async def volume_options(service: Any, scope: str) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
+async def volume_options(
+    service: ResourceService, scope: str
+) -> tuple[dict[str, list[tuple[str, str]]], dict[str, Any]]:
     types = (await service.call("GET", scope, "products", "volumes")).get("volumes") or {}
     snaps = await service.read_all(scope, "snapshots", key="snapshots")
     snapshots = {s["id"]: s for s in snaps if s.get("id") and s.get("state") == "available"}
@@ -126,14 +132,14 @@ EDIT = EditSpec(VolumeEditForm, volume_edit_values, volume_patch)
 
 
 # ---- flows --------------------------------------------------------------------------------------
-async def server_volumes(ui: Any, sid: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+async def server_volumes(ui: FlowUI, sid: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The server as sent, and its volume map ordered by key."""
     server = (await ui.service().call("GET", ui.scope, "servers", sid)).get("server") or {}
     vols = server.get("volumes") or {}
     return server, {k: vols[k] for k in sorted(vols, key=lambda k: int(k) if str(k).isdigit() else 999)}
 
 
-async def set_server_volumes(ui: Any, sid: str, volumes: list[dict[str, Any]]) -> dict[str, Any]:
+async def set_server_volumes(ui: FlowUI, sid: str, volumes: list[dict[str, Any]]) -> dict[str, Any]:
     """PATCH the whole volume map, keys renumbered "0", "1", … in order (spec 1 §2.3)."""
     body = {
         "volumes": {
@@ -144,7 +150,7 @@ async def set_server_volumes(ui: Any, sid: str, volumes: list[dict[str, Any]]) -
     return await ui.service().call("PATCH", ui.scope, "servers", sid, body=body)
 
 
-async def attach_flow(ui: Any, vol: Row) -> None:
+async def attach_flow(ui: FlowUI, vol: Row) -> None:
     from .servers import SERVERS
 
     servers = await ui.service(SERVERS).list_rows(ui.scope)
@@ -165,7 +171,7 @@ async def attach_flow(ui: Any, vol: Row) -> None:
     ui.follow(vol)
 
 
-async def detach_flow(ui: Any, vol: Row) -> None:
+async def detach_flow(ui: FlowUI, vol: Row) -> None:
     owner = vol.obj("server")
     if not owner.get("id"):
         return
@@ -192,7 +198,7 @@ async def detach_flow(ui: Any, vol: Row) -> None:
     ui.follow(vol)
 
 
-async def migrate_flow(ui: Any, vol: Row) -> None:
+async def migrate_flow(ui: FlowUI, vol: Row) -> None:
     plan = await ui.service().call("POST", ui.scope, "block-migration", "plan", body={"volume_id": vol.id})
     volume = plan.get("volume")
     volumes = [volume] if isinstance(volume, dict) else [v for v in plan.get("volumes") or [] if isinstance(v, dict)]

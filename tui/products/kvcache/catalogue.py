@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..base import ListParams
 from ..catalogue import catalogue, disabled_or_beta, flags, node_type_fields
@@ -10,8 +10,12 @@ from ..declared import Field
 from .clusters import kvcache_kind
 from ..kind_options import Reading
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
 
-def _settings(v: Any) -> str:
+
+def _settings(v: Row | Resource) -> str:
     items = [s for s in v.raw.get("available_settings") or [] if isinstance(s, dict)]
     return (
         "\n".join(f"{s.get('name', '?')} ({s.get('type', '?')}, default {s.get('default_value', '?')})" for s in items)
@@ -19,7 +23,7 @@ def _settings(v: Any) -> str:
     )
 
 
-def _deprecated_or_beta(v: Any) -> str:
+def _deprecated_or_beta(v: Row | Resource) -> str:
     return flags(v.raw, "deprecated", "beta")
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base import ActionSpec, Call, DetailPanel, Lazy, Metric, Metrics, data_lost, kinds_of
 from ..declared import ID, Field, columns
@@ -13,6 +13,10 @@ from ..set_editor import SetEditor
 from ..shapes import SaveAnswer
 from ..states import When
 from ..kind_options import Rows
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
 
 API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
@@ -24,7 +28,7 @@ ACL_COLUMNS = columns(Field("ip_cidr", "Network", "ip", width=20), Field("descri
 SETTING_COLUMNS = columns(Field("name", "Setting", "name", width=24), Field("value", "Value", width=24))
 
 
-def endpoints_text(data: Any, most: int | None = 3) -> str:
+def endpoints_text(data: dict[str, Any], most: int | None = 3) -> str:
     """Each endpoint with its addresses (one a node): the first `most` in a list's cell, all in the detail."""
     out = []
     for e in data.get("endpoints") or []:
@@ -43,31 +47,31 @@ READY = When("ready", what="the cluster")
 _ready, _why = READY.ok, READY.why
 
 
-def _tls(r: Any) -> str | None:
+def _tls(r: Row) -> str | None:
     return None if r.get("tls_enabled") else "TLS is not enabled on this cluster"
 
 
-def _version(s: Any) -> str:
+def _version(s: Row | Resource) -> str:
     """The version, and those it may be upgraded to."""
     upgradable = s.raw.get("upgradable_versions")
     return str(s.raw.get("version", "")) + (f" (upgradable to {', '.join(map(str, upgradable))})" if upgradable else "")
 
 
-def _nodes(s: Any) -> str:
+def _nodes(s: Row | Resource) -> str:
     size = s.raw.get("cluster_size", "?")
     return f"{size} × {s.raw.get('node_type', '?')}" + (" (standalone)" if size == 1 else " (cluster mode)")
 
 
-def _endpoint_lines(s: Any) -> str:
+def _endpoint_lines(s: Row | Resource) -> str:
     return endpoints_text(s.raw, most=None).replace("; ", "\n") or "none"
 
 
-def _acl_lines(s: Any) -> str:
+def _acl_lines(s: Row | Resource) -> str:
     rules = [a for a in s.raw.get("acl_rules") or [] if isinstance(a, dict)]
     return "\n".join(f"{a.get('ip_cidr')}  {a.get('description') or ''}" for a in rules) or "none"
 
 
-def _settings(s: Any) -> str:
+def _settings(s: Row | Resource) -> str:
     settings = [x for x in s.raw.get("cluster_settings") or [] if isinstance(x, dict)]
     return ", ".join(f"{x.get('name')}={x.get('value')}" for x in settings) or "all defaults"
 

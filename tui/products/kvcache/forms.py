@@ -4,7 +4,7 @@ size 1 or 3–6, one RFC 1918 address in CIDR notation per node on a private net
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
@@ -23,6 +23,10 @@ from ..fields import (
     refused_by,
     sent,
 )
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}
@@ -51,7 +55,7 @@ def setting_error(spec: dict[str, Any] | None, value: str) -> str | None:
     return None
 
 
-async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def create_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     versions = await service.read_all(
         scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"}
     )
@@ -230,18 +234,18 @@ class SizeForm(Form):
         return v
 
 
-async def version_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+async def version_options(ui: FlowUI, cluster: Row) -> tuple[Choices, dict[str, Any]]:
     return {"version": [(str(v), str(v)) for v in cluster.items("upgradable_versions")]}, {}
 
 
-async def node_type_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+async def node_type_options(ui: FlowUI, cluster: Row) -> tuple[Choices, dict[str, Any]]:
     choices, context = await create_options(ui.service(), ui.scope)
     current = cluster.get("node_type")
     marked = [(label + " (current)" if value == current else label, value) for label, value in choices["node_type"]]
     return {"node_type": marked}, {**context, "current": current}
 
 
-def node_type_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str | None:
+def node_type_warning(form: NodeTypeForm, cluster: Row, context: dict[str, Any]) -> str | None:
     """Less memory is said before it is sent: what no longer fits is evicted, or the move fails."""
     types = context.get("types") or {}
     old, new = (
@@ -255,14 +259,14 @@ def node_type_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str |
     return f"{form.node_type} has less memory than {cluster.get('node_type')} ({sizes}): {lost}"
 
 
-def version_warning(form: Any, cluster: Row, context: dict[str, Any]) -> str:
+def version_warning(form: VersionForm, cluster: Row, context: dict[str, Any]) -> str:
     return (
         f"{cluster.name} moves from {cluster.get('version')} to {form.version}: this cannot be undone, and clients "
         "may be disconnected while it migrates."
     )
 
 
-async def size_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+async def size_options(ui: FlowUI, cluster: Row) -> tuple[Choices, dict[str, Any]]:
     return {}, {"current": cluster.get("cluster_size") or 1}
 
 
@@ -292,7 +296,7 @@ class SettingRecord(Form):
         return v.strip()
 
 
-async def settings_options(ui: Any, cluster: Row) -> tuple[Choices, dict[str, Any]]:
+async def settings_options(ui: FlowUI, cluster: Row) -> tuple[Choices, dict[str, Any]]:
     """The settings the cluster's version offers (choices, and the specs the value rule reads)."""
     versions = await ui.service().read_all(
         ui.scope, "cluster-versions", key="versions", params={"include_beta": "true", "include_deprecated": "true"}

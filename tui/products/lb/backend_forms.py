@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -20,6 +20,10 @@ from ..base import Call, Choices, Context, CreateSpec, EditSpec
 from ..edit_steps import EditStep
 from ..fields import meta, once_each
 from .backends import check_kind, servers_of
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..service import ResourceService
 
 Port = Annotated[int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 80"))]
 Uri = Annotated[
@@ -161,12 +165,12 @@ CHOICES: Choices = {
 }
 
 
-async def backend_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def backend_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return CHOICES, {}
 
 
 # ---- what is sent -------------------------------------------------------------------------------
-def settings_body(form: Any) -> dict[str, Any]:
+def settings_body(form: BackendForm) -> dict[str, Any]:
     """The backend's own settings (`PUT /backends/{id}` takes these, not servers or health check)."""
     body: dict[str, Any] = {
         "name": form.name,
@@ -184,11 +188,11 @@ def settings_body(form: Any) -> dict[str, Any]:
     return body
 
 
-def servers_body(form: Any) -> dict[str, Any]:
+def servers_body(form: BackendForm) -> dict[str, Any]:
     return {"server_ip": list(form.server_ip)}
 
 
-def health_body(form: Any) -> dict[str, Any]:
+def health_body(form: BackendForm) -> dict[str, Any]:
     """The health check as the API takes it: its timing, and the chosen kind as `<kind>_config`
     (the only one set), empty optional fields left out."""
     hc = form.health_check
@@ -202,12 +206,12 @@ def health_body(form: Any) -> dict[str, Any]:
     }
 
 
-def create_payload(form: BaseModel, c: Context) -> dict[str, Any]:
+def create_payload(form: BackendForm, c: Context) -> dict[str, Any]:
     return {**settings_body(form), **servers_body(form), "health_check": health_body(form)}
 
 
 # ---- what the edit opens with ---------------------------------------------------------------------
-def as_ms(value: Any) -> int | None:
+def as_ms(value: object) -> int | None:
     """A duration as the API may send it: milliseconds, or a string with its unit ("3s")."""
     if isinstance(value, bool):
         return None
@@ -217,11 +221,11 @@ def as_ms(value: Any) -> int | None:
     return int(float(m.group(1)) * {"ms": 1, "s": 1000, "m": 60_000}[m.group(2)]) if m else None
 
 
-def backend_values(row: Any) -> dict[str, Any]:
+def backend_values(row: Row) -> dict[str, Any]:
     hc = row.obj("health_check")
     kind = check_kind(hc)
     model = VARIANTS.get(kind, TcpCheck)
-    config = hc.get(f"{kind}_config") if isinstance(hc.get(f"{kind}_config"), dict) else {}
+    config: Any = hc.get(f"{kind}_config") if isinstance(hc.get(f"{kind}_config"), dict) else {}  # JSON: a dict
     check = {
         "kind": model.model_fields["kind"].default,
         **{k: v for k, v in config.items() if k in model.model_fields and v is not None},

@@ -5,7 +5,7 @@ and forwards to one backend. No pydantic here: forms live in `backend_forms` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base import Call, Lazy, Parent
 from ..declared import ID, Field
@@ -13,12 +13,17 @@ from ..format import date_of
 from .kinds import lb_kind
 from ..kind_options import Reading, Writing
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
+    from ..service import ResourceService
+
 BACKEND_FORMS = "tui.products.lb.backend_forms:"
 FORMS = "tui.products.lb.forms:"
 CHECK_KINDS = ("tcp", "http", "https", "mysql", "pgsql", "ldap", "redis")  # spec/4: exactly one `<kind>_config`
 
 
-def ms(value: Any) -> str:
+def ms(value: object) -> str:
     """A duration the API gives in milliseconds, as read ("30 s", "5 min"); a string (newer public
     clients send "3s") as it is."""
     if isinstance(value, bool) or value is None or value == "":
@@ -32,14 +37,14 @@ def ms(value: Any) -> str:
     return f"{value} ms"
 
 
-def check_kind(health: Any) -> str:
+def check_kind(health: object) -> str:
     """Which of the seven checks a health check is ("http"), or "?" when it has none we know."""
     if not isinstance(health, dict):
         return "?"
     return next((k for k in CHECK_KINDS if health.get(f"{k}_config") is not None), "?")
 
 
-def check_text(health: Any) -> str:
+def check_text(health: object) -> str:
     """A health check in one line: what it asks, where, how often."""
     if not isinstance(health, dict):
         return "none"
@@ -65,7 +70,7 @@ def check_text(health: Any) -> str:
     )
 
 
-def servers_of(data: Any) -> list[str]:
+def servers_of(data: dict[str, Any]) -> list[str]:
     pool = data.get("pool") if isinstance(data, dict) else None
     return [str(ip) for ip in pool] if isinstance(pool, list) else []
 
@@ -79,7 +84,7 @@ def backend_label(b: dict[str, Any]) -> str:
     )
 
 
-def proxy_protocol(r: Any) -> str:
+def proxy_protocol(r: Row | Resource) -> str:
     """The PROXY protocol header the servers get: the API's `proxy_protocol` (none, v1, v2, v2_ssl,
     v2_ssl_cn on the real wire), else what `send_proxy_v2` says."""
     data = r.raw
@@ -89,7 +94,7 @@ def proxy_protocol(r: Any) -> str:
     return "v2" if data.get("send_proxy_v2") else "none"
 
 
-def _sticky(r: Any) -> str:
+def _sticky(r: Row) -> str:
     sticky = r.text("sticky_sessions") or "none"
     return (
         f"cookie {r.text('sticky_sessions_cookie_name')}"
@@ -98,9 +103,10 @@ def _sticky(r: Any) -> str:
     )
 
 
-async def frontends_using(service: Any, scope: str, row: Any) -> str | None:
+async def frontends_using(service: ResourceService, scope: str, row: Row) -> str | None:
     """The frontends that forward to a backend, named before its delete is sent (the platform
     refuses it while one does)."""
+    assert service.parent is not None  # (a backend is listed under its load balancer)
     frontends = await service.read_all(scope, "lbs", service.parent.id, "frontends", key="frontends")
     users = [f for f in frontends if isinstance(f.get("backend"), dict) and str(f["backend"].get("id")) == row.id]
     if not users:
@@ -114,28 +120,28 @@ async def frontends_using(service: Any, scope: str, row: Any) -> str | None:
     )
 
 
-def forwards_to(s: Any) -> str:
+def forwards_to(s: Row | Resource) -> str:
     return f"{s.raw.get('forward_protocol')} port {s.raw.get('forward_port')}, {s.raw.get('forward_port_algorithm')}"
 
 
-def sticky_line(s: Any) -> str:
+def sticky_line(s: Row | Resource) -> str:
     sticky, cookie = s.raw.get("sticky_sessions"), s.raw.get("sticky_sessions_cookie_name")
     return str(sticky or "none") + (f" (cookie {cookie})" if sticky == "cookie" and cookie else "")
 
 
-def server_lines(s: Any) -> str:
+def server_lines(s: Row | Resource) -> str:
     return "\n".join(servers_of(s.raw)) or "none"
 
 
-def check_cell(r: Any) -> str:
+def check_cell(r: Row) -> str:
     return check_kind(r.get("health_check"))
 
 
-def check_line(s: Any) -> str:
+def check_line(s: Row | Resource) -> str:
     return check_text(s.raw.get("health_check"))
 
 
-def proxy_line(s: Any) -> str:
+def proxy_line(s: Row | Resource) -> str:
     return f"{proxy_protocol(s)} (the header sent to the servers)" if proxy_protocol(s) != "none" else "none: not sent"
 
 
@@ -177,20 +183,20 @@ BACKENDS = lb_kind(
 )
 
 
-def listens_on(s: Any) -> str:
+def listens_on(s: Row | Resource) -> str:
     protocol = s.raw.get("inbound_protocol")
     return f"port {s.raw.get('inbound_port')}" + (f", {protocol}" if protocol else "")
 
 
-def client_timeout(r: Any) -> str:
+def client_timeout(r: Row | Resource) -> str:
     return ms(r.raw.get("timeout_client"))
 
 
-def certificate_cell(r: Any) -> str:
+def certificate_cell(r: Row) -> str:
     return ", ".join(str(c)[:8] for c in r.items("certificate_ids")) or "none"
 
 
-def certificate_lines(s: Any) -> str:
+def certificate_lines(s: Row | Resource) -> str:
     return "\n".join(map(str, s.raw.get("certificate_ids") or [])) or "none"
 
 

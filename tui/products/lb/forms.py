@@ -8,7 +8,7 @@ is created (the public clients' update does not carry it)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -16,6 +16,10 @@ from ..base import Choices, Context, CreateSpec, EditSpec
 from ..fields import check_uuids, ctx, in_stock, meta, sent
 from ..vocabulary import Form, Tags, label
 from .kinds import SSL_LEVELS
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..service import ResourceService
 
 NEW_IP = "new"  # the IP choice meaning "a new one" (no ip_id sent)
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK", "unknown": "stock unknown"}
@@ -57,7 +61,7 @@ class CreateForm(Form):
         return v
 
 
-async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def create_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     """The region's types with their stock, and its IPs kept for reuse (`lb_id` null)."""
     types = await service.read_all(scope, "lb-types", key="lb_types")
     ips = await service.read_all(scope, "ips", key="ips")
@@ -101,11 +105,11 @@ class EditForm(Form):
     ] = UNKNOWN
 
 
-async def _edit_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def _edit_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return {"ssl_compatibility_level": LEVEL_CHOICES + [("unknown: left to the platform (not sent)", UNKNOWN)]}, {}
 
 
-def _edit_values(row: Any) -> dict[str, Any]:
+def _edit_values(row: Row) -> dict[str, Any]:
     level = row.text("ssl_compatibility_level")
     return {
         "name": row.name,
@@ -115,7 +119,7 @@ def _edit_values(row: Any) -> dict[str, Any]:
     }
 
 
-def _edit_body(form: BaseModel, row: Any) -> dict[str, Any]:
+def _edit_body(form: BaseModel, row: Row) -> dict[str, Any]:
     """The whole object, as the PUT replaces it: name and description always (an empty description
     is one), the level unless it is left to the platform."""
     assert isinstance(form, EditForm)
@@ -183,8 +187,9 @@ PROTOCOL_CHOICES = [
 ]
 
 
-async def frontend_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def frontend_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     """The load balancer's backends (to forward to) and the ports its frontends listen on."""
+    assert service.parent is not None  # (frontends are listed under their load balancer)
     lb = service.parent.id
     backends = await service.read_all(scope, "lbs", lb, "backends", key="backends")
     frontends = await service.read_all(scope, "lbs", lb, "frontends", key="frontends")
@@ -216,7 +221,7 @@ def frontend_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     return body
 
 
-def _frontend_values(row: Any) -> dict[str, Any]:
+def _frontend_values(row: Row) -> dict[str, Any]:
     return {
         "name": row.name,
         "inbound_port": row.get("inbound_port"),

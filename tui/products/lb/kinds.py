@@ -5,7 +5,7 @@ one is not; its detail explains the SSL compatibility level in words and draws i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from rich.text import Text
 
@@ -14,6 +14,10 @@ from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of
 from ..shapes import DeleteAsking
 from ..kind_options import Reading, Rows
+
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
 
 API = "lb/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
@@ -34,22 +38,22 @@ SSL_LEVELS = {  # spec 3 §2.3: who can connect at each level
 }
 
 
-def ssl_text(level: Any) -> str:
+def ssl_text(level: object) -> str:
     return SSL_LEVELS.get(str(level or "ssl_compatibility_level_unknown"), str(level))
 
 
-def instances_of(data: Any) -> list[dict[str, Any]]:
+def instances_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     found = data.get("instances")
     return [i for i in found if isinstance(i, dict)] if isinstance(found, list) else []
 
 
-def ip_of(data: Any) -> dict[str, Any]:
+def ip_of(data: dict[str, Any]) -> dict[str, Any]:
     """The load balancer's one highly available IP (spec 3 §8: one per load balancer)."""
     found = data.get("ip")
     return next((i for i in found if isinstance(i, dict)), {}) if isinstance(found, list) else {}
 
 
-def availability(data: Any) -> tuple[str, str]:
+def availability(data: dict[str, Any]) -> tuple[str, str]:
     """(tone, words): "highly available" only when both instances are ready (spec 3 §3); else which
     instance is not, and its status."""
     insts = instances_of(data)
@@ -82,13 +86,13 @@ def availability(data: Any) -> tuple[str, str]:
 _MARKS = {"good": ("● ", "green"), "busy": ("◐ ", "yellow"), "bad": ("✖ ", "red"), "other": ("○ ", "dim")}
 
 
-def availability_text(data: Any) -> Text:
+def availability_text(data: dict[str, Any]) -> Text:
     tone, words = availability(data)
     mark, style = _MARKS.get(tone, _MARKS["other"])
     return Text(mark + words, style=style)
 
 
-def availability_detail(s: Any) -> str:
+def availability_detail(s: Row | Resource) -> str:
     tone, words = availability(s.raw)
     if tone == "good":
         return "yes: both instances are ready; the backup takes over if the master fails"
@@ -102,7 +106,7 @@ def availability_detail(s: Any) -> str:
     )
 
 
-def instances_detail(s: Any) -> str:
+def instances_detail(s: Row | Resource) -> str:
     return (
         "\n".join(
             f"#{n} {i.get('status') or 'unknown'}  {i.get('ip_address') or '-'}  "
@@ -113,14 +117,14 @@ def instances_detail(s: Any) -> str:
     )
 
 
-def ip_detail(s: Any) -> str:
+def ip_detail(s: Row | Resource) -> str:
     ip = ip_of(s.raw)
     if not ip:
         return "none"
     return f"{ip.get('ip_address') or '?'}  reverse {ip.get('reverse') or 'none'}  ({ip.get('id') or '?'})"
 
 
-def subscriber_detail(s: Any) -> str:
+def subscriber_detail(s: Row | Resource) -> str:
     sub = s.raw.get("subscriber")
     if not isinstance(sub, dict) or not sub:
         return "none"
@@ -141,14 +145,14 @@ def summarize(data: dict[str, Any]) -> dict[str, Any]:
     return {"ip_address": str(ip.get("ip_address") or ""), "ip_id": str(ip.get("id") or "")}
 
 
-def _deletable(r: Any) -> str | None:
+def _deletable(r: Row) -> str | None:
     return "it is being deleted already" if r.state in ("to_delete", "deleting") else None
 
 
-def goes_with(r: Any) -> str:
+def goes_with(r: Row | Mapping[str, Any]) -> str:
     """What a load balancer's delete takes with it, in words ("" when nothing)."""
 
-    def some(n: Any, word: str) -> str:
+    def some(n: object, word: str) -> str:
         n = n if isinstance(n, int) else 0
         return f"{n} {word}{'s' if n != 1 else ''}" if n else ""
 
@@ -176,15 +180,15 @@ DELETE = DeleteAsking(
 )
 
 
-def availability_cell(r: Any) -> Text:
+def availability_cell(r: Row) -> Text:
     return availability_text(r.raw)
 
 
-def availability_words(r: Any) -> str:
+def availability_words(r: Row) -> str:
     return availability(r.raw)[1]
 
 
-def ssl_line(s: Any) -> str:
+def ssl_line(s: Row | Resource) -> str:
     return ssl_text(s.raw.get("ssl_compatibility_level"))
 
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..views import Node
 from .backends import backend_label
 from .kinds import ip_of
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..service import ResourceService
 
-async def topology(service: Any, scope: str, row: Any) -> Node:
+
+async def topology(service: ResourceService, scope: str, row: Row) -> Node:
     """Frontends (port → backend) → the backend (protocol, port, algorithm, health check) → its
     servers; backends no frontend uses come last."""
     backends, frontends = await asyncio.gather(
@@ -25,7 +29,7 @@ async def topology(service: Any, scope: str, row: Any) -> Node:
 
     nodes, used = [], set()
     for f in sorted(frontends, key=lambda f: (f.get("inbound_port") or 0, str(f.get("name")))):
-        embedded = f.get("backend") if isinstance(f.get("backend"), dict) else {}
+        embedded: Any = f.get("backend") if isinstance(f.get("backend"), dict) else {}  # JSON: a dict
         b = by_id.get(str(embedded.get("id"))) or embedded
         used.add(str(b.get("id")))
         name = b.get("name") or "?"

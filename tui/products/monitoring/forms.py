@@ -5,7 +5,7 @@ login and a role."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
@@ -13,6 +13,9 @@ from ..vocabulary import Form, label
 from ..base import Choices, Context, CreateSpec
 from ..fields import ctx, not_among, sends
 from .kinds import SCOPES
+
+if TYPE_CHECKING:
+    from ..service import ResourceService
 
 # spec 2 §5.3: pushers get one write scope; a dashboard's data source the query and setup scopes
 PRESETS: dict[str, tuple[str, ...]] = {
@@ -63,9 +66,11 @@ class TokenForm(Form):
         return tuple(self.scopes) if self.preset == "custom" else PRESETS[self.preset]
 
 
-async def token_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def token_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     """The instance's token names (a name is unique there: checked before sending)."""
-    project = service.context_for(scope).project_id
+    context = service.context_for(scope)
+    assert context is not None  # (the console's services are made with their context)
+    project = context.project_id
     tokens = await service.read_all(scope, "tokens", key="tokens", params={"project_id": project})
     return {"preset": PRESET_CHOICES, "scopes": SCOPE_CHOICES}, {
         "taken": {str(t.get("name")) for t in tokens if t.get("name")}
@@ -101,9 +106,11 @@ class ContactForm(Form):
         return not_among(info, "taken", v.strip().lower(), why) and v.strip()
 
 
-async def contact_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def contact_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     """The addresses alerts already go to (one is not added twice, whatever its case)."""
-    project = service.context_for(scope).project_id
+    context = service.context_for(scope)
+    assert context is not None  # (the console's services are made with their context)
+    project = context.project_id
     found = await service.read_all(scope, "contact-points", key="contact_points", params={"project_id": project})
     taken = {str((c.get("email") or {}).get("to") or "").lower() for c in found if isinstance(c.get("email"), dict)}
     return {}, {"taken": taken}
@@ -132,7 +139,7 @@ class UserForm(Form):
     role: Annotated[Literal["viewer", "editor"], label("Role", widget="select")] = "viewer"
 
 
-async def user_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def user_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return {"role": [("viewer: reads dashboards", "viewer"), ("editor: builds and changes dashboards", "editor")]}, {}
 
 

@@ -6,7 +6,7 @@ password) are kept out of rows, JSON and logs and shown once. No pydantic here: 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .. import commands
 from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
@@ -14,6 +14,11 @@ from ..declared import Field
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
 from ..kind_options import Reading, Rows, Secrets, Singleton, Writing
+
+if TYPE_CHECKING:
+    from ..base import ParentRef, Row
+    from ..models import Resource
+    from ..service import ResourceService
 
 API = "monitoring/v1beta1"
 HERE = "tui.products.monitoring.kinds:"
@@ -39,20 +44,20 @@ LOGS_API = "loki"  # the logs address's push API (spec 2 §4.2 `{logs_url}/<logs
 monitoring_kind = kinds_of(product="Monitoring", api=API, scope_type="global", reading=Reading(list_params=BY_PROJECT))
 
 
-def endpoint(data: Any, key: str) -> str:
+def endpoint(data: Mapping[str, Any], key: str) -> str:
     found = data.get("endpoints") if isinstance(data, dict) else None
     return str(found.get(key) or "") if isinstance(found, dict) else ""
 
 
-def _ready(r: Any) -> bool:
+def _ready(r: Row) -> bool:
     return r.get("status") == "ready"
 
 
-def _why_not_ready(r: Any) -> str | None:
+def _why_not_ready(r: Row) -> str | None:
     return None if _ready(r) else f"monitoring is {r.get('status') or 'not ready'}: wait until it is ready"
 
 
-def push_targets(data: Any) -> tuple[str, str]:
+def push_targets(data: Mapping[str, Any]) -> tuple[str, str]:
     """Where metrics and logs are pushed (spec 2 §4.2)."""
     metrics, logs = endpoint(data, "metrics_url").rstrip("/"), endpoint(data, "logs_url").rstrip("/")
     return (f"{metrics}/api/v1/push" if metrics else "", f"{logs}/{LOGS_API}/api/v1/push" if logs else "")
@@ -72,7 +77,7 @@ def push_config(template: str, address: str, key: str) -> str:
 
 
 def token_once(
-    row: Any, secrets: dict[str, Any], extras: dict[str, Any], parent: Any
+    row: Row, secrets: dict[str, Any], extras: dict[str, Any], parent: ParentRef | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A new token's secret key, and ready-to-paste push configurations made with it: a Prometheus
     `remote_write` for a metrics pusher and a Promtail `clients` entry for a logs pusher (header
@@ -95,7 +100,7 @@ def token_once(
     return out, {**said, "metrics push address": metrics or first, "logs push address": logs or first}
 
 
-def scopes_text(r: Any) -> str:
+def scopes_text(r: dict[str, Any]) -> str:
     found = r.get("scopes")
     if not isinstance(found, dict):
         return "?"
@@ -105,15 +110,15 @@ def scopes_text(r: Any) -> str:
     return ", ".join(on) or "none"
 
 
-def metrics_line(s: Any) -> str:
+def metrics_line(s: Row | Resource) -> str:
     return endpoint(s.raw, "metrics_url") + "  (push: /api/v1/push, header X-Token)"
 
 
-def logs_line(s: Any) -> str:
+def logs_line(s: Row | Resource) -> str:
     return endpoint(s.raw, "logs_url") + f"  (push: /{LOGS_API}/api/v1/push, header X-Token)"
 
 
-def retention(s: Any) -> str:
+def retention(s: Row | Resource) -> str:
     return "32 days; 100,000 active metric series and 5,000 log streams at most"
 
 
@@ -212,7 +217,7 @@ COCKPIT = monitoring_kind(
 )
 
 
-def token_scopes(t: Any) -> str:
+def token_scopes(t: Row | Resource) -> str:
     return scopes_text(t.raw)
 
 
@@ -240,10 +245,12 @@ def contact_summary(data: dict[str, Any]) -> dict[str, Any]:
     return {"address": to or "(not an e-mail contact point)", "name": to}
 
 
-async def contact_flags(service: Any, scope: str) -> str:
+async def contact_flags(service: ResourceService, scope: str) -> str:
     """What the contact-point list's two flags say (spec 2 §2.2), from a one-item page of it."""
+    context = service.context_for(scope)
+    assert context is not None  # (the console's services are made with their context)
     found = await service.call(
-        "GET", scope, "contact-points", params={"page_size": 1, "project_id": service.context_for(scope).project_id}
+        "GET", scope, "contact-points", params={"page_size": 1, "project_id": context.project_id}
     )
     said = []
     if found.get("has_additional_receivers"):
@@ -253,7 +260,7 @@ async def contact_flags(service: Any, scope: str) -> str:
     return "; ".join(said) or "no other receiver: alerts go to these addresses only"
 
 
-def _contact_body(r: Any) -> dict[str, Any]:
+def _contact_body(r: Row) -> dict[str, Any]:
     return {**PROJECT, "contact_point": {"email": {"to": r.get("address")}}}
 
 
@@ -282,7 +289,7 @@ ROLES = {
 }
 
 
-def role_words(u: Any) -> str:
+def role_words(u: Row | Resource) -> str:
     role = u.raw.get("role")
     said = "" if role is None else str(role)
     return ROLES.get(said, said)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...records import replace
 from ..base import ActionSpec, Call, Lazy, Parent, data_lost
@@ -15,6 +15,10 @@ from ..states import When
 from .common import TONES, rdb_kind
 from ..kind_options import Reading, Writing
 
+if TYPE_CHECKING:
+    from ..base import ParentRef, ResourceKind, Row
+    from ..models import Resource
+
 COPIES = "tui.products.rdb.copy_forms:"
 
 
@@ -22,21 +26,21 @@ READY = When("ready")
 _ready, _why = READY.ok, READY.why
 
 
-def _download(row: Any, parent: Any = None) -> str:
+def _download(row: Row, parent: ParentRef | None = None) -> str:
     return (
         f"{row.text('download_url')}\n\nWorks until {moment_of(row.text('download_url_expires_at')) or 'it expires'}."
     )
 
 
-def _stored(backup: Any) -> str:
+def _stored(backup: Row | Resource) -> str:
     return "in the same region" if backup.raw.get("same_region") else "off-site, in another region"
 
 
-def _with_the_data(snapshot: Any) -> str:
+def _with_the_data(snapshot: object) -> str:
     return "with the data, in the same location (a copy of the block volume)"
 
 
-def _export(row: Any) -> str:
+def _export(row: Row) -> str:
     return "URL ready" if row.get("download_url") else "—"
 
 
@@ -105,7 +109,7 @@ BACKUPS = rdb_kind(
 )
 
 
-def of_instance(kind: Any, create: str, **more: Any) -> Any:
+def of_instance(kind: ResourceKind, create: str, **more: object) -> ResourceKind:
     """The copies of one instance, from its detail: the project's list of them, filtered by it."""
     return replace(
         kind,

@@ -3,15 +3,19 @@ Read-only lists (the create wizard reads the same endpoints)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..catalogue import catalogue, disabled_or_beta, flags, node_type_fields
 from ..declared import Field
 from ..format import date_of, gb
 from .common import rdb_kind
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
 
-def _versions(r: Any) -> str:
+
+def _versions(r: Row) -> str:
     out = []
     for v in r.items("versions"):
         if isinstance(v, dict):
@@ -20,7 +24,7 @@ def _versions(r: Any) -> str:
     return ", ".join(out)
 
 
-def _version_lines(e: Any) -> str:
+def _version_lines(e: Row | Resource) -> str:
     lines = []
     for v in e.raw.get("versions") or []:
         if isinstance(v, dict):
@@ -50,7 +54,7 @@ ENGINES = catalogue(
 HA = ("required", "optional")  # a node type's `is_ha_required`
 
 
-def _volumes(t: Any) -> str:
+def _volumes(t: Row | Resource) -> str:
     vols = [v for v in t.raw.get("available_volume_types") or [] if isinstance(v, dict)]
     lines = (
         f"{v.get('type', '?')}: {gb(v.get('min_size'))}–{gb(v.get('max_size'))} GB, "

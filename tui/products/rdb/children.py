@@ -3,7 +3,7 @@ refresh as any list): databases, users, ACL rules, settings, read replicas and p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 
@@ -15,11 +15,17 @@ from ..states import When
 from .common import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
 from ..kind_options import Reading, Writing
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
+
 DATA = "tui.products.rdb.data_forms:"
 REPLICA_FORMS = "tui.products.rdb.replica_forms:"
 
 
-def _first(answer: dict[str, Any], key: str, match: Any = None) -> Any:
+def _first(
+    answer: dict[str, Any], key: str, match: Callable[[dict[str, Any]], bool] | None = None
+) -> dict[str, Any] | None:
     """The object a create put in an answer that lists several (`{"rules": [...]}`)."""
     items = answer.get(key)
     if not isinstance(items, list):
@@ -28,7 +34,7 @@ def _first(answer: dict[str, Any], key: str, match: Any = None) -> Any:
     return found[0] if found else None
 
 
-def _managed(row: Any) -> Text:
+def _managed(row: Row) -> Text:
     return Text("managed") if row.get("managed") else Text("unmanaged (SQL)", style="yellow")
 
 
@@ -37,7 +43,7 @@ MANAGED = ("yes: permissions are set here (Privileges)", "no: created in SQL, it
 ADMIN = ("yes: CREATEROLE and CREATEDB (not SUPERUSER, not REPLICATION)", "no")
 
 
-def _admin(row: Any) -> Text:
+def _admin(row: Row) -> Text:
     return Text("admin", style="bold") if row.get("is_admin") else Text("—")
 
 
@@ -189,15 +195,15 @@ SETTINGS = rdb_kind(
 )
 
 
-def _replica_endpoints(r: Any) -> str:
+def _replica_endpoints(r: Row) -> str:
     return endpoints_text(r.data) or "no endpoint"
 
 
-def _replica_endpoint_lines(r: Any) -> str:
+def _replica_endpoint_lines(r: Row | Resource) -> str:
     return endpoints_text(r.raw).replace(", ", "\n") or "none (add one: a)"
 
 
-def _replicates(r: Any) -> str:
+def _replicates(r: object) -> str:
     return "asynchronously, read-only; instance ACLs apply to its direct endpoint"
 
 
@@ -268,13 +274,13 @@ REPLICAS = rdb_kind(
 )
 
 
-def _endpoint_kind(e: Any) -> str:
+def _endpoint_kind(e: Row) -> str:
     if e.get("private_network"):
         return "private network"
     return "load balancer" if "load_balancer" in e.data else "direct access" if "direct_access" in e.data else "?"
 
 
-def _address(e: Any) -> str:
+def _address(e: Row | Resource) -> str:
     """ip:port, or hostname:port."""
     return f"{e.raw.get('ip') or e.raw.get('hostname') or '?'}:{e.raw.get('port') or '?'}"
 
@@ -298,11 +304,11 @@ ENDPOINTS = rdb_kind(
 )
 
 
-def _to_the_second(r: Any) -> str:
+def _to_the_second(r: Row) -> str:
     return r.text("created_at")[:19]
 
 
-def _download(r: Any) -> str:
+def _download(r: Row) -> str:
     return "ready: a copies the URL" if r.get("download_url") else "—"
 
 

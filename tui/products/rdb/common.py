@@ -20,14 +20,14 @@ TONES = Tones(
 )
 
 
-def volume(data: Any) -> str:
+def volume(data: dict[str, Any]) -> str:
     v = data.get("volume")
     if not isinstance(v, dict):
         return ""
     return f"{v.get('type', '?')} {gb(v.get('size'))} GB"
 
 
-def endpoints_text(data: Any) -> str:
+def endpoints_text(data: dict[str, Any]) -> str:
     """Every endpoint as ip:port, with what it is (load balancer, private network, direct)."""
     out = []
     for e in data.get("endpoints") or []:
@@ -43,7 +43,7 @@ def _where(e: dict[str, Any]) -> str:
     return "lb" if "load_balancer" in e else "direct" if "direct_access" in e else "?"
 
 
-def first_endpoint(data: Any) -> str:
+def first_endpoint(data: dict[str, Any]) -> str:
     e = data.get("endpoint")
     if not isinstance(e, dict):
         eps = [x for x in data.get("endpoints") or [] if isinstance(x, dict)]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
@@ -15,6 +15,10 @@ from ..fields import ctx
 from ..flows import asks_at_send, confirm_loss
 from .data_forms import _parent_id, database_name
 from .instance_forms import HighAvailability, NodeType, new_instance_form
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 
 def _iso_in(days: int | None) -> str | None:
@@ -43,7 +47,7 @@ class BackupHereForm(Form):
     expires_in_days: Annotated[int | None, label("Expires in (days)", ge=1, le=3650, placeholder="empty: never")] = None
 
 
-def _backup_body(instance_id: str, form: Any) -> dict[str, Any]:
+def _backup_body(instance_id: str, form: BackupForm | BackupHereForm) -> dict[str, Any]:
     body: dict[str, Any] = {"instance_id": instance_id, "database_name": form.database_name}
     if form.name:
         body["name"] = form.name
@@ -52,7 +56,7 @@ def _backup_body(instance_id: str, form: Any) -> dict[str, Any]:
     return body
 
 
-async def backup_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def backup_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     from .instances import INSTANCES
 
     rows = await service.names_of(INSTANCES, scope)
@@ -68,7 +72,7 @@ async def backup_options(service: Any, scope: str) -> tuple[Choices, dict[str, A
     return {"instance_id": [(name, iid) for iid, name in sorted(rows.items(), key=lambda x: x[1])]}, {"databases": dbs}
 
 
-async def backup_here_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def backup_here_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     dbs = await service.read_all(scope, "instances", _parent_id(service), "databases", key="databases")
     return {"database_name": [(str(d.get("name")), str(d.get("name"))) for d in dbs if d.get("name")]}, {}
 
@@ -84,7 +88,7 @@ BACKUP_HERE = CreateSpec(
 
 
 @asks_at_send
-async def backup_flow(ui: Any, instance: Row) -> None:
+async def backup_flow(ui: FlowUI, instance: Row) -> None:
     from .backups import INSTANCE_BACKUPS
 
     svc = ui.service(INSTANCE_BACKUPS, ParentRef(instance.id, instance.name, ui.scope))
@@ -116,7 +120,7 @@ class BackupEditForm(Form):
     ] = None
 
 
-def _edit_patch(form: Any, row: Row) -> dict[str, Any]:
+def _edit_patch(form: BackupEditForm, row: Row) -> dict[str, Any]:
     patch: dict[str, Any] = {}
     if form.name != row.name:
         patch["name"] = form.name
@@ -157,7 +161,7 @@ def restore_targets(backup: Row, instances: list[Row]) -> list[tuple[str, str, s
 
 
 @asks_at_send
-async def restore_flow(ui: Any, backup: Row) -> None:
+async def restore_flow(ui: FlowUI, backup: Row) -> None:
     """Restore a backup into a database: the target instance is picked (none by default; another
     engine family greyed), the database named (by default one that does not exist there), and
     restoring over an existing database confirms with that database's name typed."""
@@ -225,7 +229,7 @@ class SnapshotForm(Form):
     expires_in_days: Annotated[int | None, label("Expires in (days)", ge=1, le=3650, placeholder="empty: never")] = None
 
 
-def snapshot_body(form: Any, row: Any = None) -> dict[str, Any]:
+def snapshot_body(form: SnapshotForm, row: Row | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"name": form.name}
     if form.expires_in_days:
         body["expires_at"] = _iso_in(form.expires_in_days)
@@ -242,7 +246,7 @@ class FromSnapshotForm(Form):
 
 
 @asks_at_send
-async def instance_from_snapshot_flow(ui: Any, snapshot: Row) -> None:
+async def instance_from_snapshot_flow(ui: FlowUI, snapshot: Row) -> None:
     named = {"instance_name": f"{snapshot.name}-restored"}
     call = Call("POST", "{id}/create-instance")
     done = await new_instance_form(

@@ -5,7 +5,7 @@ Every rule spec 2 states is checked here before sending, with the field named.""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
@@ -16,6 +16,10 @@ from ..times import from_now
 from ..fields import ctx, not_among, number_error
 from ..flows import Refused
 from .instance_forms import user_name
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
 DB_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter or _"
@@ -30,7 +34,7 @@ def database_name(text: str, example: str = "") -> FieldInfo:
 PERMISSIONS = ("none", "readonly", "readwrite", "all")
 
 
-def _parent_id(svc: Any) -> str:
+def _parent_id(svc: ResourceService) -> str:
     if svc.parent is None:
         raise Refused("open this from a database instance")
     return str(svc.parent.id)
@@ -67,7 +71,7 @@ USER_EDIT = EditSpec(
 )
 
 
-async def admin_message(service: Any, scope: str, user: Row) -> str:
+async def admin_message(service: ResourceService, scope: str, user: Row) -> str:
     instance = service.parent.name if service.parent is not None else "the instance"
     if user.get("is_admin"):
         return f"{user.name} stops being an administrator of {instance}."
@@ -79,7 +83,7 @@ class PasswordForm(Form):
 
 
 # ---- privileges: users × databases ----------------------------------------------------------------
-async def privileges_flow(ui: Any, instance: Row) -> None:
+async def privileges_flow(ui: FlowUI, instance: Row) -> None:
     svc = ui.service()
     users = await svc.read_all(ui.scope, "instances", instance.id, "users", key="users")
     dbs = await svc.read_all(ui.scope, "instances", instance.id, "databases", key="databases")
@@ -140,7 +144,7 @@ class AclForm(Form):
         return not_among(info, "taken", v, f"{v} is already allowed")
 
 
-async def acl_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def acl_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return {}, {"taken": {r.id for r in await service.list_rows(scope)}}
 
 
@@ -189,7 +193,9 @@ def setting_label(spec: dict[str, Any], init: bool = False) -> str:
     )
 
 
-async def engine_settings(svc: Any, scope: str, instance_id: str) -> tuple[dict[str, dict[str, Any]], set[str]]:
+async def engine_settings(
+    svc: ResourceService, scope: str, instance_id: str
+) -> tuple[dict[str, dict[str, Any]], set[str]]:
     """The available settings of the instance's engine version, and the names of its init-only ones."""
     data = await svc.call("GET", scope, "instances", instance_id)
     engines = await svc.read_all(scope, "database-engines", key="engines")
@@ -219,11 +225,11 @@ class SettingForm(Form):
         return v.strip()
 
 
-async def setting_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def setting_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     return await setting_options_of(service, scope, _parent_id(service))
 
 
-async def setting_options_of(service: Any, scope: str, instance_id: str) -> tuple[Choices, dict[str, Any]]:
+async def setting_options_of(service: ResourceService, scope: str, instance_id: str) -> tuple[Choices, dict[str, Any]]:
     specs, init_only = await engine_settings(service, scope, instance_id)
     choices = [(setting_label(s, s["name"] in init_only), name) for name, s in sorted(specs.items())]
     return {"name": choices}, {"specs": specs, "init_only": init_only}
@@ -246,7 +252,7 @@ class ValueForm(Form):
         return v.strip()
 
 
-async def value_options(ui: Any, setting: Row) -> tuple[Choices, dict[str, Any]]:
+async def value_options(ui: FlowUI, setting: Row) -> tuple[Choices, dict[str, Any]]:
     """What one setting takes (its type and bounds: the form's title and rule)."""
     svc = ui.service()
     specs, _ = await engine_settings(svc, ui.scope, _parent_id(svc))
@@ -258,7 +264,7 @@ def value_body(form: ValueForm, setting: Row) -> dict[str, Any]:
     return {"settings": [{"name": setting.id, "value": form.value}]}
 
 
-async def set_options(ui: Any, row: Row) -> tuple[Choices, dict[str, Any]]:
+async def set_options(ui: FlowUI, row: Row) -> tuple[Choices, dict[str, Any]]:
     """The whole-set editor's settings: those of the instance's engine version (from an instance's
     actions, or from its settings list)."""
     svc = ui.service()
@@ -278,7 +284,7 @@ def logs_payload(form: BaseModel, c: Context) -> dict[str, Any]:
 LOGS_PREPARE = CreateSpec(LogsForm, logs_payload)
 
 
-async def log_files_flow(ui: Any, instance: Row) -> None:
+async def log_files_flow(ui: FlowUI, instance: Row) -> None:
     svc = ui.service()
     details = (await svc.run(Call("GET", "{id}/logs-details", mutating=False), ui.scope, instance)).get("details") or []
     from ..format import human_bytes

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
@@ -12,6 +12,10 @@ from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, labe
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, refused_by, sent
 from ..flows import Refused, asks_at_send
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 GB = 1_000_000_000
 USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
@@ -94,7 +98,7 @@ def check_size_gb(size: int | None, node: dict[str, Any] | None, vtype: str) -> 
     return size
 
 
-async def catalogue(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def catalogue(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     engines = await service.read_all(scope, "database-engines", key="engines")
     types = await service.read_all(scope, "node-types", key="node_types")
     engine_opts, versions = engine_choices(engines)
@@ -230,14 +234,14 @@ class CloneForm(Form):
 
 
 async def new_instance_form(
-    ui: Any, row: Row, title: str, form: type[Form], name: dict[str, str], call: Call, label: str
+    ui: FlowUI, row: Row, title: str, form: type[Form], name: dict[str, str], call: Call, label: str
 ) -> Any:
     """A form that makes a new instance from `row` (a clone, a snapshot's copy): its name, and a node
     type of the catalogue, `row`'s by default; its values sent as `call`'s body. The answer, or None."""
     svc = ui.service()
     choices, context = await catalogue(svc, ui.scope)
 
-    async def send(values: Any) -> Any:
+    async def send(values: Form) -> Any:
         await ui.cleared(title)  # on a production profile: the name typed, at each send
         return await svc.run(call, ui.scope, row, values.model_dump())
 
@@ -253,7 +257,7 @@ async def new_instance_form(
 
 
 @asks_at_send
-async def clone_flow(ui: Any, instance: Row) -> None:
+async def clone_flow(ui: FlowUI, instance: Row) -> None:
     title = f"Clone {instance.name} (its data, users and databases)"
     named = {"name": f"{instance.name}-clone"}
     done = await new_instance_form(ui, instance, title, CloneForm, named, Call("POST", "{id}/clone"), "Clone")
@@ -282,7 +286,7 @@ def endpoint_label(e: dict[str, Any]) -> str:
     return f"{e.get('ip') or e.get('hostname') or '?'}:{e.get('port', '?')} ({kind})"
 
 
-async def endpoints_flow(ui: Any, instance: Row) -> None:
+async def endpoints_flow(ui: FlowUI, instance: Row) -> None:
     svc = ui.service()
     data = await svc.get_data(ui.scope, instance.id)
     eps = [e for e in data.get("endpoints") or [] if isinstance(e, dict) and e.get("id")]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -15,12 +15,16 @@ from ..states import When
 from .common import DATA, TONES, acl_editor, endpoints_text, first_endpoint, rdb_kind, settings_editor, volume
 from ..kind_options import Rows
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
+
 FORMS = "tui.products.rdb.instance_forms:"
 UPGRADES = "tui.products.rdb.upgrade_forms:"
 GB = 1_000_000_000
 
 
-def _volume(row: Any) -> dict[str, Any]:
+def _volume(row: Row) -> dict[str, Any]:
     vol = row.get("volume")
     return vol if isinstance(vol, dict) else {}
 
@@ -96,7 +100,7 @@ USABLE_NOW = When(*USABLE, what="the instance", until="ready")
 _usable, _why_busy = USABLE_NOW.ok, USABLE_NOW.why
 
 
-def _why_not_ready(row: Any) -> str | None:
+def _why_not_ready(row: Row) -> str | None:
     if row.state == "ready":
         return None
     if row.state == "disk_full":
@@ -111,7 +115,7 @@ def _posted_when_ready(name: str, label: str, path: str) -> ActionSpec:
     )
 
 
-def _block(row: Any) -> str | None:
+def _block(row: Row) -> str | None:
     v = row.get("volume")
     return (
         None
@@ -120,7 +124,7 @@ def _block(row: Any) -> str | None:
     )
 
 
-def _schedule(s: Any) -> str:
+def _schedule(s: Row | Resource) -> str:
     b = s.raw.get("backup_schedule")
     if not isinstance(b, dict):
         return "?"
@@ -131,7 +135,7 @@ def _schedule(s: Any) -> str:
     )
 
 
-def _replicas(s: Any) -> str:
+def _replicas(s: Row | Resource) -> str:
     out = []
     for r in s.raw.get("read_replicas") or []:
         if isinstance(r, dict):
@@ -139,14 +143,14 @@ def _replicas(s: Any) -> str:
     return "\n".join(out) or "none"
 
 
-def _settings(s: Any) -> str:
+def _settings(s: Row | Resource) -> str:
     return (
         ", ".join(f"{x.get('name')}={x.get('value')}" for x in s.raw.get("settings") or [] if isinstance(x, dict))
         or "all defaults"
     )
 
 
-def _maintenance(s: Any) -> str:
+def _maintenance(s: Row | Resource) -> str:
     ms = [m for m in s.raw.get("maintenances") or [] if isinstance(m, dict)]
     return (
         "\n".join(
@@ -157,7 +161,7 @@ def _maintenance(s: Any) -> str:
     )
 
 
-def _status_detail(s: Any) -> Text:
+def _status_detail(s: Row | Resource) -> Text:
     status = str(s.raw.get("status", ""))
     t = TONES.text(status)
     if status == "disk_full":
@@ -165,23 +169,23 @@ def _status_detail(s: Any) -> Text:
     return t
 
 
-def _engine(s: Any) -> str:
+def _engine(s: Row | Resource) -> str:
     """The engine's version, and those it may be upgraded to."""
     upgradable = s.raw.get("upgradable_version")
     names = ", ".join(str(v.get("name")) for v in upgradable or [] if isinstance(v, dict))
     return str(s.raw.get("engine", "")) + (f" (upgradable to {names})" if upgradable else "")
 
 
-def _node_type(s: Any) -> str:
+def _node_type(s: Row | Resource) -> str:
     ha = " · high availability (synchronous standby)" if s.raw.get("is_ha_cluster") else " · standalone"
     return f"{s.raw.get('node_type', '')}{ha}"
 
 
-def _volume_detail(s: Any) -> str:
+def _volume_detail(s: Row | Resource) -> str:
     return volume(s.raw) + "  (usage: Metrics tab, Disk)"
 
 
-def _endpoint_lines(s: Any) -> str:
+def _endpoint_lines(s: Row | Resource) -> str:
     return endpoints_text(s.raw).replace(", ", "\n") or "none"
 
 

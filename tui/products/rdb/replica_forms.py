@@ -4,7 +4,7 @@ before sending, with the field named."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
@@ -14,6 +14,9 @@ from ..fields import network_if, not_among
 from ..flows import Refused, asks_at_send
 from ..vocabulary import Form, ServiceIp, label
 from .instance_forms import PrivateEndpointForm, private_spec
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
 
 
 # ---- read replicas ----------------------------------------------------------------------------------------
@@ -71,7 +74,7 @@ REPLICA_CREATE = CreateSpec(ReplicaForm, replica_payload)
 
 
 @asks_at_send
-async def create_replica_flow(ui: Any, instance: Row) -> None:
+async def create_replica_flow(ui: FlowUI, instance: Row) -> None:
     from .children import REPLICAS
 
     parent = ParentRef(instance.id, instance.name, ui.scope)
@@ -115,7 +118,7 @@ class ReplicaEndpointForm(Form):
         return v if info.data.get("kind") == "private_network" else ""
 
 
-async def replica_endpoint_options(ui: Any, replica: Row) -> tuple[Choices, dict[str, Any]]:
+async def replica_endpoint_options(ui: FlowUI, replica: Row) -> tuple[Choices, dict[str, Any]]:
     """The endpoint kinds the replica has not got yet (at most one of each)."""
     has = {
         k
@@ -134,7 +137,7 @@ async def replica_endpoint_options(ui: Any, replica: Row) -> tuple[Choices, dict
     return {"kind": kinds}, {"has": has}
 
 
-def replica_endpoint_body(form: Any, replica: Row) -> dict[str, Any]:
+def replica_endpoint_body(form: ReplicaEndpointForm, replica: Row) -> dict[str, Any]:
     spec = (
         {"direct_access": {}}
         if form.kind == "direct_access"

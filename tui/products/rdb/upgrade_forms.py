@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
@@ -12,6 +12,9 @@ from ..base import Choices, Row
 from ..fields import ctx
 
 from .instance_forms import GB, catalogue, check_size_gb
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
 
 
 class NodeTypeForm(Form):
@@ -48,7 +51,7 @@ class VersionForm(Form):
     version_id: Annotated[str, label("Upgrade to", min_length=1, widget="select")]
 
 
-async def node_type_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
+async def node_type_options(ui: FlowUI, instance: Row) -> tuple[Choices, dict[str, Any]]:
     """The upgrade's node types (the catalogue's, with what each allows; the current one marked)
     and the rules' data."""
     choices, context = await catalogue(ui.service(), ui.scope)
@@ -65,7 +68,7 @@ def _size(node: dict[str, Any] | None) -> tuple[float, float]:
     return (float(node.get("vcpus") or 0), float(node.get("memory") or 0))
 
 
-def node_type_warning(form: Any, instance: Row, context: dict[str, Any]) -> str | None:
+def node_type_warning(form: NodeTypeForm, instance: Row, context: dict[str, Any]) -> str | None:
     """A smaller node type is said before it is sent."""
     nodes = context.get("nodes") or {}
     old, new = nodes.get(instance.get("node_type")), nodes.get(form.node_type)
@@ -77,19 +80,19 @@ def node_type_warning(form: Any, instance: Row, context: dict[str, Any]) -> str 
     return f"{form.node_type} is smaller than {instance.get('node_type')} ({sizes}): {lost}"
 
 
-def version_warning(form: Any, instance: Row, context: dict[str, Any]) -> str:
+def version_warning(form: VersionForm, instance: Row, context: dict[str, Any]) -> str:
     return (
         f"{instance.name} moves to a new engine version: this cannot be undone, and the instance is unavailable "
         "while it upgrades. A backup taken first is the way back."
     )
 
 
-async def catalogue_context(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
+async def catalogue_context(ui: FlowUI, instance: Row) -> tuple[Choices, dict[str, Any]]:
     _, context = await catalogue(ui.service(), ui.scope)
     return {}, context
 
 
-async def version_options(ui: Any, instance: Row) -> tuple[Choices, dict[str, Any]]:
+async def version_options(ui: FlowUI, instance: Row) -> tuple[Choices, dict[str, Any]]:
     versions = [
         (f"{v.get('name')} ({v.get('minor_version', '')})", str(v.get("id") or ""))
         for v in instance.items("upgradable_version")

@@ -3,7 +3,7 @@ id). Read-only lists."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..catalogue import catalogue
 from ..declared import Field
@@ -11,8 +11,12 @@ from ..format import Tones, gb
 from .servers import silicon_kind
 from ..kind_options import Reading
 
+if TYPE_CHECKING:
+    from ..base import Row
+    from ..models import Resource
 
-def _part(r: Any, key: str) -> dict[str, Any]:
+
+def _part(r: dict[str, Any], key: str) -> dict[str, Any]:
     v = r.get(key) if hasattr(r, "get") else None
     return v if isinstance(v, dict) else {}
 
@@ -21,7 +25,7 @@ def _part(r: Any, key: str) -> dict[str, Any]:
 STOCK = Tones(good={"high_stock"}, busy={"low_stock"}, bad={"no_stock"})
 
 
-def _lease(value: Any) -> str:
+def _lease(value: object) -> str:
     text = str(value or "")
     try:
         return f"{int(float(text.rstrip('s'))) // 3600} h"
@@ -29,41 +33,41 @@ def _lease(value: Any) -> str:
         return text or "?"
 
 
-def _cpu(r: Any) -> str:
+def _cpu(r: Row) -> str:
     cpu = _part(r.raw, "cpu")
     return f"{cpu.get('name', '?')} · {cpu.get('core_count', '?')} cores"
 
 
-def _cpu_detail(t: Any) -> str:
+def _cpu_detail(t: Row | Resource) -> str:
     cpu = _part(t.raw, "cpu")
     return f"{cpu.get('name', '?')}, {cpu.get('core_count', '?')} cores"
 
 
-def _memory(r: Any) -> str:
+def _memory(r: Row | Resource) -> str:
     return f"{gb(_part(r.raw, 'memory').get('capacity'))} GB"
 
 
-def _memory_detail(t: Any) -> str:
+def _memory_detail(t: Row | Resource) -> str:
     return f"{_memory(t)} {_part(t.raw, 'memory').get('type', '')}"
 
 
-def _disk(r: Any) -> str:
+def _disk(r: Row | Resource) -> str:
     return f"{gb(_part(r.raw, 'disk').get('capacity'))} GB"
 
 
-def _disk_detail(t: Any) -> str:
+def _disk_detail(t: Row | Resource) -> str:
     return f"{_disk(t)} {_part(t.raw, 'disk').get('type', '')}"
 
 
-def _lease_of(r: Any) -> str:
+def _lease_of(r: Row | Resource) -> str:
     return _lease(r.raw.get("minimum_lease_duration"))
 
 
-def _lease_detail(t: Any) -> str:
+def _lease_detail(t: Row | Resource) -> str:
     return f"{_lease_of(t)}: billed for that long at least"
 
 
-def _label(o: Any) -> str:
+def _label(o: Row | Resource) -> str:
     """An OS reads as its label, else its name."""
     return str(o.raw.get("label") or o.raw.get("name") or "")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
@@ -11,6 +11,10 @@ from ..base import Call, Choices, CreateSpec, EditSpec, Row
 from ..fields import ctx, sends
 from ..flows import asks_at_send, confirm_loss
 from ..format import gb
+
+if TYPE_CHECKING:
+    from ..flows import FlowUI
+    from ..service import ResourceService
 
 NAME_PATTERN = r"^[A-Za-z0-9 .-]+$"  # spec 1 §2.10
 NAME_RULE = "only letters, digits, spaces, dots and dashes"
@@ -38,7 +42,7 @@ class CreateForm(Form):
         return v
 
 
-def _lease(value: Any) -> str:
+def _lease(value: object) -> str:
     try:
         seconds = int(str(value).rstrip("s"))
     except ValueError:
@@ -46,7 +50,7 @@ def _lease(value: Any) -> str:
     return f"{seconds // 3600} h minimum"
 
 
-async def create_options(service: Any, scope: str) -> tuple[Choices, dict[str, Any]]:
+async def create_options(service: ResourceService, scope: str) -> tuple[Choices, dict[str, Any]]:
     types = (await service.call("GET", scope, "server-types")).get("server_types") or []
     stock = {"high_stock": "in stock", "low_stock": "low stock", "no_stock": "NO STOCK"}
     choices = [
@@ -82,7 +86,7 @@ class ReinstallForm(Form):
 
 
 @asks_at_send
-async def reinstall_flow(ui: Any, server: Row) -> None:
+async def reinstall_flow(ui: FlowUI, server: Row) -> None:
     svc = ui.service()
     systems = await svc.read_all(ui.scope, "os", key="os", params={"server_type": server.get("type")})
     choices = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..base import ActionSpec, Call, Lazy, ResourceKind, data_lost, kinds_of
 from ..ssh_command import ssh_action
@@ -11,6 +11,9 @@ from .. import times
 from ..shapes import ShowSecret
 from ..kind_options import Reading, Secrets
 
+if TYPE_CHECKING:
+    from ..base import Row
+
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1
 # What every silicon kind shares (servers and catalogues); a kind says only what differs.
@@ -18,11 +21,11 @@ silicon_kind = kinds_of(product="Silicon", api=API, scope_type="zone", scopes=ZO
 FORMS = "tui.products.silicon.forms:"
 
 
-def seconds_until_deletable(row: Any, now: float | None = None) -> float:
+def seconds_until_deletable(row: Row, now: float | None = None) -> float:
     return times.left(row.text("deletable_at"), now) or 0.0
 
 
-def deletable(row: Any) -> str | None:
+def deletable(row: Row) -> str | None:
     """The 24-hour minimum: refused before `deletable_at`, with the time left."""
     left = seconds_until_deletable(row)
     if left <= 0:
@@ -31,7 +34,7 @@ def deletable(row: Any) -> str | None:
     return f"a silicon server is rented for 24 hours at least: deletable in {times.span(left)} ({at})"
 
 
-def _deletable_in(row: Any) -> str:
+def _deletable_in(row: Row) -> str:
     left = seconds_until_deletable(row)
     return "yes" if left <= 0 else f"in {times.span_up(left)}"
 

@@ -4,17 +4,21 @@ No pydantic here: kinds on the start path use them."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .base import Column
 from .format import COMMON, Tones, human_bytes
 from .times import short_age
 
+if TYPE_CHECKING:
+    from .base import Row
+    from .models import Resource
+
 
 def raw(key: str, empty: str = "none") -> Callable[[Any], str]:
     """A detail field read from the object as sent: a list joined, an object named."""
 
-    def get(s: Any) -> str:
+    def get(s: Row | Resource) -> str:
         value = s.raw.get(key)
         if value is None or value == "" or value == [] or value == {}:
             return empty

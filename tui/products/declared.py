@@ -167,7 +167,7 @@ class Field:
             return value, self.words[0] if value is True else self.words[1]
         return value, _OWN
 
-    def cell(self, row: Any) -> Any:
+    def cell(self, row: Row) -> Any:
         """The column's text (a Text for a state)."""
         value, said = self._said(row)
         if said is not _OWN:
@@ -190,7 +190,7 @@ class Field:
             return self.as_detail(value) or self.empty
         return _as_text(self.role, value, self.empty, detail=True)
 
-    def sort_value(self, row: Any) -> Any:
+    def sort_value(self, row: Row) -> Any:
         """What its column sorts by: numbers as numbers, times as sent (RFC 3339 sorts), addresses as
         addresses, else the text; "" when it holds nothing (the table puts those last, either way)."""
         value = self.value(row)

@@ -75,7 +75,7 @@ def show(value: object) -> str:
     return str(value)
 
 
-def changes(was: Any, now: Any, limit: int = 3) -> str:
+def changes(was: object, now: object, limit: int = 3) -> str:
     """What differs between two readings of one object, one level into its objects, times left out
     (`install.status: completed → to_install`): a look whose state says nothing says this instead."""
     if not isinstance(was, dict) or not isinstance(now, dict):

@@ -16,6 +16,7 @@ from .base import Choices, Column, ParentRef, ResourceKind, Row
 
 if TYPE_CHECKING:
     from ..api.journal import Act
+    from .service import ResourceService
     from .writes import Outcome, Write
 
 T = TypeVar("T")
@@ -102,7 +103,7 @@ class FlowUI(Protocol):
     def acting(self, act: Act | None) -> FlowUI:
         """This, for `act`: what is sent through it is journalled as that act (a change of its own)."""
 
-    def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
+    def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> ResourceService:
         """The ResourceService of `kind` (default: the view's own), for `parent` when a child."""
 
     async def dialog(self, name: str, **kwargs: Any) -> Any:

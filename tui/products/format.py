@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from rich.text import Text
 
@@ -13,7 +13,12 @@ class Tones:
     (`Tones(busy={"converting"}, alarm={"disk_full"})`) rather than editing a global list."""
 
     def __init__(
-        self, good: Any = (), busy: Any = (), bad: Any = (), alarm: Any = (), base: "Tones | None" = None
+        self,
+        good: Iterable[str] = (),
+        busy: Iterable[str] = (),
+        bad: Iterable[str] = (),
+        alarm: Iterable[str] = (),
+        base: Tones | None = None,
     ) -> None:
         self.tone: dict[str, str] = dict(base.tone) if base is not None else {}
         for tone, states in (("good", good), ("busy", busy), ("bad", bad), ("alarm", alarm)):

@@ -15,6 +15,7 @@ from .base import Call, Context, ParentRef, ResourceKind
 
 if TYPE_CHECKING:
     from .base import Row
+    from .panels import Metrics
 
 
 class ProductCalls:
@@ -36,7 +37,7 @@ class ProductCalls:
         return bound
 
     async def metrics(
-        self, scope: str, row: Row, spec: Any, metric: str, seconds: int, now: float
+        self, scope: str, row: Row, spec: Metrics, metric: str, seconds: int, now: float
     ) -> list[dict[str, Any]]:
         """The series of `metric` over the `seconds` before `now` (a `base.Metrics` declares where and how)."""
         from .times import from_now
@@ -53,7 +54,7 @@ class ProductCalls:
         scope: str,
         *parts: str,
         params: dict[str, Any] | None = None,
-        body: Any = None,
+        body: object = None,
         content: bytes | None = None,
         content_type: str = "text/plain",
     ) -> dict[str, Any]:

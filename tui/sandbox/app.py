@@ -7,7 +7,7 @@ and by `cloudtui sandbox` under uvicorn. It shares no code with the client on pu
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -21,8 +21,39 @@ from .faults import Faults, FaultSpec
 from .registry import SandboxProduct, products as registered
 from .routing import SegmentRouter
 
+if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
+
+    from .baremetal.state import BaremetalStore
+    from .container_registry.store import RegistryStore
+    from .dns.store import DnsStore
+    from .flexible_ip import FipStore
+    from .genai.routes import GenaiStore
+    from .inference.store import InferenceStore
+    from .instance.state import InstanceStore, Timings
+    from .kvcache.store import KvcacheStore
+    from .lb.store import LbStore
+    from .monitoring.store import MonitoringStore
+    from .rdb.store import RdbStore
+    from .silicon import SiliconStore
+
 
 class Sandbox:
+    # Each product's store, set (`setattr`) under the product's name for each product the sandbox
+    # serves; absent for one it does not (a test's own selection of products).
+    instance: InstanceStore
+    baremetal: BaremetalStore
+    silicon: SiliconStore
+    fip: FipStore
+    rdb: RdbStore
+    kvcache: KvcacheStore
+    registry: RegistryStore
+    lb: LbStore
+    dns: DnsStore
+    monitoring: MonitoringStore
+    inference: InferenceStore
+    genai: GenaiStore
+
     def __init__(
         self,
         *,
@@ -31,7 +62,7 @@ class Sandbox:
         scale: int = 0,
         latency_ms: float = 0.0,
         clock: Clock | None = None,
-        timings: Any = None,
+        timings: Timings | None = None,
         random_seed: int = 42,
         faults: "FaultSpec | str | None" = None,
         products: "list[SandboxProduct] | None" = None,
@@ -50,8 +81,9 @@ class Sandbox:
         self.products = registered() + [p for p in (products or []) if p.name not in {r.name for r in registered()}]
         self.stores: dict[str, Any] = {}
         self.auth: list[tuple[str, str]] = []  # (path prefix, scheme): how each product checks the key
-        self.denials: list[tuple[str, Any]] = []  # (path prefix, answer): products answering a bad key their own way
-        routes: list[Any] = []
+        # (path prefix, answer): products answering a bad key their own way
+        self.denials: list[tuple[str, Callable[..., Response]]] = []
+        routes: list[BaseRoute] = []
         for product in self.products:
             store = product.make(self)
             self.stores[product.name] = store

@@ -7,7 +7,7 @@ from __future__ import annotations
 import operator
 from itertools import islice
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -15,6 +15,9 @@ from starlette.responses import Response
 from .core import page_page_size
 from .errors import invalid_arguments, not_found, permissions_denied
 from .lifecycle import GONE, Timeline
+
+if TYPE_CHECKING:
+    from starlette.datastructures import QueryParams
 
 Obj = dict[str, Any]
 
@@ -85,7 +88,7 @@ class Collection:
 
 
 def filtered(
-    items: list[Obj], query: Any, *, name: bool = True, tags: bool = True, exact: Sequence[str] = ()
+    items: list[Obj], query: QueryParams, *, name: bool = True, tags: bool = True, exact: Sequence[str] = ()
 ) -> list[Obj]:
     """The common list filters: `name` (a part of it, any case), `tags` (all of them, repeated
     parameter), and the `exact` fields equal to the parameter of the same name."""
@@ -157,6 +160,7 @@ def matching(request: Request, items: list[Obj], *fields: str, name: str | None 
             items = [o for o in items if o.get(field) == wanted]
     part = (q.get(name) or "").lower() if name else ""
     if part:
+        assert name is not None  # a part is asked only where `name` names a field
         items = [o for o in items if part in str(o.get(name) or "").lower()]
     return items
 

@@ -9,7 +9,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeGuard
 from urllib.parse import urlencode
 
 import orjson
@@ -19,6 +19,11 @@ from starlette.responses import JSONResponse, Response
 from .errors import invalid_arguments
 
 from .constants import ALL_ZONES, DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY  # noqa: F401
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+    from .app import Sandbox
 
 UUID_CHARS = set("0123456789abcdef-")
 
@@ -33,7 +38,7 @@ class Ids:
         return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
 
 
-def is_uuid(value: Any) -> bool:
+def is_uuid(value: object) -> TypeGuard[str]:
     if not isinstance(value, str) or len(value) != 36:
         return False
     try:
@@ -66,7 +71,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # \t \n \r allowed
 
 
-def _control_at(value: Any, path: str, multiline: tuple[str, ...] = ()) -> str | None:
+def _control_at(value: object, path: str, multiline: tuple[str, ...] = ()) -> str | None:
     """The dotted path of the first string in a body holding a control character, if any."""
     if isinstance(value, str):
         lines = any(path == m or path.startswith(m + ".") for m in multiline)
@@ -101,7 +106,7 @@ async def checked_body(
     return body
 
 
-def check_password(pw: Any, field: str = "password") -> list[tuple[str, str, str]]:
+def check_password(pw: object, field: str = "password") -> list[tuple[str, str, str]]:
     """The platform's password rule (databases, caches): 8–128 characters with a lower-case letter,
     an upper-case letter, a digit and a special character."""
     if not isinstance(pw, str) or not pw:
@@ -209,7 +214,7 @@ class PageJSON(JSONResponse):
     """A page of a list, encoded by orjson: a 10,000-row listing is 100 pages, and the standard
     encoder was a third of the sandbox's time for each."""
 
-    def render(self, content: Any) -> bytes:
+    def render(self, content: object) -> bytes:
         return orjson.dumps(content)
 
 
@@ -241,11 +246,11 @@ def fault_response(status: int) -> Response:
     return JSONResponse({"message": "injected fault"}, status_code=status)
 
 
-def _timed(send: Any, began: float) -> Any:
+def _timed(send: Send, began: float) -> Send:
     """`send` that says, in a `Server-Timing` header, how long the sandbox took to answer (its own
     time, without the latency it was asked to add): the benchmark tells it apart from the console's."""
 
-    async def timed(message: dict) -> None:
+    async def timed(message: Message) -> None:
         if message["type"] == "http.response.start":
             spent = f"app;dur={(time.perf_counter() - began) * 1000:.3f}".encode()
             message = {**message, "headers": [*message.get("headers", []), (b"server-timing", spent)]}
@@ -257,11 +262,11 @@ def _timed(send: Any, began: float) -> Any:
 class Gate:
     """Pure ASGI middleware: latency, fault injection, auth, request counting, error bodies."""
 
-    def __init__(self, app: Any, sandbox: Any) -> None:
+    def __init__(self, app: ASGIApp, sandbox: Sandbox) -> None:
         self.app = app
         self.sandbox = sandbox
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

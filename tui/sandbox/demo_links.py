@@ -3,10 +3,13 @@ Instance servers, which its load balancer sends to and its DNS records name."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .app import Sandbox
 
 
-def address_of(sandbox: Any, server_name: str, otherwise: str) -> str:
+def address_of(sandbox: Sandbox, server_name: str, otherwise: str) -> str:
     """The first public address of the demo's Instance server named so; `otherwise` in a sandbox
     serving no Instance product (a test's own selection)."""
     store = getattr(sandbox, "instance", None)

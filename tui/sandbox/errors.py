@@ -24,7 +24,7 @@ class HttpError(Exception):
         return JSONResponse(self.body, status_code=self.status)
 
 
-def platform_error(status: int, type_: str, message: str, **fields: Any) -> HttpError:
+def platform_error(status: int, type_: str, message: str, **fields: object) -> HttpError:
     """An error with the platform's body: its type and message, then the fields of that type."""
     return HttpError(status, {"type": type_, "message": message, **fields})
 
@@ -84,7 +84,7 @@ def already_exists(resource: str, help_message: str) -> HttpError:
     )
 
 
-def precondition_failed(precondition: str, help_message: str, **extra: Any) -> HttpError:
+def precondition_failed(precondition: str, help_message: str, **extra: object) -> HttpError:
     """412; `extra`: the fields some products add (the resource still in use)."""
     return platform_error(
         412,

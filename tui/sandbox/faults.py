@@ -27,7 +27,10 @@ import asyncio
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 KINDS = ("5xx", "429", "slow", "drop", "badjson", "html", "redirect", "hostile", "applied")
 HOSTILE = (
@@ -89,7 +92,7 @@ class FaultSpec:
 class Faults:
     """Pure ASGI middleware: draws a fault per request from the spec, or passes it through."""
 
-    def __init__(self, app: Any, spec: FaultSpec) -> None:
+    def __init__(self, app: ASGIApp, spec: FaultSpec) -> None:
         self.app = app
         self.spec = spec
         self.rng = random.Random(spec.seed)
@@ -103,7 +106,7 @@ class Faults:
                 return kind
         return None
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -133,7 +136,7 @@ class Faults:
         else:
             await self._fault(kind, send)
 
-    async def _fault(self, kind: str, send: Any) -> None:
+    async def _fault(self, kind: str, send: Send) -> None:
         rng = self.rng
         if kind == "5xx":
             status = rng.choice((500, 502, 503))
@@ -174,7 +177,7 @@ class Faults:
             return body
         return json.dumps(self._spoil(data, "")).encode()
 
-    def _spoil(self, value: Any, key: str) -> Any:
+    def _spoil(self, value: object, key: str) -> object:
         if isinstance(value, dict):
             return {k: self._spoil(v, k) for k, v in value.items()}
         if isinstance(value, list):
@@ -184,11 +187,11 @@ class Faults:
         return value
 
 
-async def _run(app: Any, scope: dict, receive: Any) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+async def _run(app: ASGIApp, scope: Scope, receive: Receive) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
     """Run the real handler, keeping its answer instead of sending it."""
     status, headers, chunks = 500, [], []
 
-    async def keep(message: dict) -> None:
+    async def keep(message: Message) -> None:
         nonlocal status, headers
         if message["type"] == "http.response.start":
             status, headers = message["status"], list(message.get("headers") or [])
@@ -199,7 +202,7 @@ async def _run(app: Any, scope: dict, receive: Any) -> tuple[int, list[tuple[byt
     return status, headers, b"".join(chunks)
 
 
-async def _answer(send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
     headers = [(k, v) for k, v in headers if k.lower() != b"content-length"] + [
         (b"content-length", str(len(body)).encode())
     ]
@@ -207,7 +210,7 @@ async def _answer(send: Any, status: int, headers: list[tuple[bytes, bytes]], bo
     await send({"type": "http.response.body", "body": body})
 
 
-async def _drop(send: Any, status: int, partial: bytes) -> None:
+async def _drop(send: Send, status: int, partial: bytes) -> None:
     """Headers promising a body, half of it, then the connection goes."""
     await send(
         {

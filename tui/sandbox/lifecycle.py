@@ -38,7 +38,7 @@ class Timeline:
         stamp_read: bool = False,
         apply: Callable[[Obj, dict[str, Any]], None] | None = None,
         on_step: Callable[[Obj, dict[str, Any]], None] | None = None,
-        on_gone: Callable[[Obj], None] | None = None,
+        on_gone: Callable[[Obj], object] | None = None,  # (what it returns is not read)
     ) -> None:
         self.clock = clock
         self.stamp = stamp

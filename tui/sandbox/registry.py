@@ -11,7 +11,13 @@ from __future__ import annotations
 import importlib
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
+
+if TYPE_CHECKING:
+    from starlette.responses import Response
+    from starlette.routing import BaseRoute
+
+    from .app import Sandbox
 
 # The products every sandbox serves, by module (each exposes PRODUCT).
 PRODUCT_MODULES = [
@@ -34,8 +40,8 @@ PRODUCT_MODULES = [
 class SandboxProduct:
     name: str  # the store's attribute on the Sandbox: `sandbox.instance`
     prefix: str  # the path prefix it serves: "/instance/"
-    make: Callable[[Any], Any]  # (sandbox) -> its store
-    routes: Callable[[Any], list[Any]]  # (store) -> starlette routes
+    make: Callable[[Sandbox], Any]  # (sandbox) -> its store
+    routes: Callable[[Any], Sequence[BaseRoute]]  # (store) -> starlette routes
     auth: Literal["X-Auth-Token", "Bearer"] = "X-Auth-Token"
     seed_demo: Callable[[Any, random.Random], None] | None = None
     seed_scale: Callable[[Any, random.Random, int], None] | None = None
@@ -43,7 +49,7 @@ class SandboxProduct:
     extra_auth: tuple[tuple[str, Literal["X-Auth-Token", "Bearer"]], ...] = ()
     # How a missing or wrong key is answered on its prefixes, when not with the platform's 401 body
     # (an API with error bodies of its own): (store, request path) -> the response.
-    denied: Callable[[Any, str], Any] | None = None
+    denied: Callable[[Any, str], Response] | None = None
 
 
 _extra: list[SandboxProduct] = []

@@ -10,13 +10,18 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.types import ASGIApp
+
+    from .app import Sandbox
 
 KEEP_ALIVE = 60  # seconds an idle connection is kept, as a platform's API front does (uvicorn's own: 5)
 
 
-def _config(app: Any, host: str, port: int, quiet: bool = False) -> Any:  # uvicorn is imported only when serving
+def _config(app: ASGIApp, host: str, port: int, quiet: bool = False) -> uvicorn.Config:  # uvicorn: only when serving
     """`quiet`: uvicorn installs no handler of its own (the demo's server runs under a full-screen
     console: what it logs goes where the process's "uvicorn" logger says, never to the terminal)."""
     import uvicorn
@@ -27,7 +32,7 @@ def _config(app: Any, host: str, port: int, quiet: bool = False) -> Any:  # uvic
     )
 
 
-def serve_forever(sandbox: Any, host: str = "127.0.0.1", port: int = 8700) -> None:
+def serve_forever(sandbox: Sandbox, host: str = "127.0.0.1", port: int = 8700) -> None:
     """Serve until stopped (`cloudtui sandbox`). The seeded platform is long-lived: frozen out of
     the cyclic collector's reach, so a 50,000-server seed is not rescanned while it answers."""
     import gc
@@ -98,7 +103,7 @@ class ChildSandbox:
             self.proc.wait(timeout=5)
 
 
-def serve_inherited(make_sandbox: Callable[[], Any], fd: int) -> None:
+def serve_inherited(make_sandbox: Callable[[], Sandbox], fd: int) -> None:
     """The child side of `ChildSandbox`: build the sandbox and serve the socket `fd`, until the
     parent's pipe on standard input closes (the console quit, or died), then exit at once."""
 
@@ -114,7 +119,7 @@ def serve_inherited(make_sandbox: Callable[[], Any], fd: int) -> None:
 
     sandbox = make_sandbox()
     sock = socket.socket(fileno=fd)
-    server = uvicorn.Server(_config(sandbox.app, *sock.getsockname()[:2], quiet=True))
+    server = uvicorn.Server(_config(sandbox.app, *cast("tuple[str, int]", sock.getsockname()[:2]), quiet=True))
     server.run(sockets=[sock])
 
 
@@ -127,13 +132,13 @@ class BackgroundSandbox:
     which overlaps the console's own start instead of preceding it.
     """
 
-    def __init__(self, make_sandbox: Callable[[], Any], host: str = "127.0.0.1") -> None:
+    def __init__(self, make_sandbox: Callable[[], Sandbox], host: str = "127.0.0.1") -> None:
         self._make = make_sandbox
         self._sock = _listening(host)
         self.host, self.port = self._sock.getsockname()[:2]
-        self.sandbox: Any = None
+        self.sandbox: Sandbox | None = None
         self.error: BaseException | None = None
-        self._server: Any = None
+        self._server: uvicorn.Server | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sandbox", daemon=True)
 

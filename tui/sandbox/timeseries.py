@@ -8,9 +8,12 @@ import base64
 import math
 import random
 from datetime import datetime
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import invalid_arguments
+
+if TYPE_CHECKING:
+    from starlette.datastructures import QueryParams
 
 MAX_POINTS = 240
 
@@ -24,7 +27,7 @@ def parse_time(value: str | None, name: str) -> float | None:
         raise invalid_arguments((name, "format", f"{name} must be an RFC 3339 date")) from None
 
 
-def window(query: Any, now: float, start_name: str, end_name: str) -> tuple[float, float]:
+def window(query: QueryParams, now: float, start_name: str, end_name: str) -> tuple[float, float]:
     """The asked window (default: the last hour), refused when it is upside down."""
     end = parse_time(query.get(end_name), end_name) or now
     start = parse_time(query.get(start_name), start_name) or end - 3600
@@ -62,7 +65,7 @@ def series(
     return {"name": name, "points": points, "metadata": dict(metadata or {})}
 
 
-def pick(query: Any, known: Sequence[str]) -> list[str]:
+def pick(query: QueryParams, known: Sequence[str]) -> list[str]:
     """The metrics asked (`metric_name`), or every one; an unknown name is refused."""
     wanted = query.get("metric_name")
     if not wanted:

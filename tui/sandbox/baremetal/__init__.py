@@ -3,21 +3,26 @@ and spec/4 "Bare metal v1alpha1"."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry import SandboxProduct
 from . import networks
 from .routes import routes as server_routes
 from .state import ZONES, BaremetalStore, Timings
 
+if TYPE_CHECKING:
+    import random
+
+    from starlette.routing import BaseRoute
+
 __all__ = ["BaremetalStore", "PRODUCT", "Timings", "ZONES"]
 
 
-def routes(store: BaremetalStore) -> list[Any]:
+def routes(store: BaremetalStore) -> list[BaseRoute]:
     return [*server_routes(store), *networks.routes(store)]
 
 
-def seed_demo(store: BaremetalStore, rng: Any) -> None:
+def seed_demo(store: BaremetalStore, rng: random.Random) -> None:
     """Servers in every status worth seeing, in two zones."""
     clock = store.clock
     offers = {o["name"]: o["id"] for o in store.offers["fr-par-2"].values()}
@@ -63,7 +68,7 @@ def seed_demo(store: BaremetalStore, rng: Any) -> None:
 SCALE_SERVERS_PER = 50  # one ready server in fr-par-1 per this many of --scale (flexible IPs go on them)
 
 
-def seed_scale(store: BaremetalStore, rng: Any, count: int, zone: str = "fr-par-1") -> None:
+def seed_scale(store: BaremetalStore, rng: random.Random, count: int, zone: str = "fr-par-1") -> None:
     offer = next(iter(store.offers[zone]))
     for n in range(max(1, count // SCALE_SERVERS_PER)):
         store.create(zone, {"name": f"bm-{n:05d}", "offer_id": offer, "tags": ["scale"]}, status="ready")

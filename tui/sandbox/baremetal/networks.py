@@ -54,7 +54,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         store.event(s["id"], "private network attached")
         return a
 
-    def check_ids(ids: Any, name: str) -> list[tuple[str, str, str]]:
+    def check_ids(ids: object, name: str) -> list[tuple[str, str, str]]:
         if not isinstance(ids, list) or not all(is_uuid(i) for i in ids):
             return [(name, "format", "private network IDs are UUIDs")]
         if len(ids) > MAX_NETWORKS:
@@ -106,6 +106,7 @@ def routes(store: BaremetalStore) -> list[Route]:
             errs.append(("private_network_id", "constraint", f"a server is in at most {MAX_NETWORKS} private networks"))
         if errs:
             raise invalid_arguments(*errs)
+        assert pn is not None  # refused above otherwise
         return JSONResponse(public(attach(s, pn)))
 
     @routes.put("/servers/{sid}/private-networks")
@@ -116,6 +117,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         errs = check_ids(ids, "private_network_ids")
         if errs:
             raise invalid_arguments(*errs)
+        assert ids is not None  # refused above otherwise
         found = attachments(s)
         for pn in list(found):
             if pn not in ids:

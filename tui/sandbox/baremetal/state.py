@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..collection import Collection
 from ..core import public
 from ..errors import invalid_request, transient_state
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
 MAX_DESCRIPTION = 255
@@ -30,7 +33,7 @@ class Timings:
     remote_access: float = 3600.0  # how long a management-controller session lasts
 
 
-OFFERS = [
+OFFERS: list[dict[str, Any]] = [
     {
         "name": "EM-A115X-SSD",
         "stock": "available",
@@ -89,10 +92,10 @@ OS_IMAGES = [
 class BaremetalStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "baremetal_timings", Timings)
         clock = self.clock
-        self.offers = {z: {} for z in ZONES}  # zone -> id -> offer
+        self.offers: dict[str, dict[str, dict[str, Any]]] = {z: {} for z in ZONES}  # zone -> id -> offer
         self.os: dict[str, dict[str, Any]] = {}
         # Steps merge by time (a reverse DNS settles during an install); stamped when read.
         self.timeline = Timeline(clock, stamp_read=True, apply=self._apply_step)

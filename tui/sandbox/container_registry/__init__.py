@@ -4,11 +4,14 @@ the API itself has no create for them."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..registry import SandboxProduct
 from .routes import routes
 from .store import REGIONS, RegistryStore, Timings, registry_host
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = ["PRODUCT", "REGIONS", "RegistryStore", "SCALE_IMAGE", "Timings", "registry_host"]
 
@@ -16,7 +19,7 @@ MB = 1_000_000
 SCALE_NAMESPACE, SCALE_IMAGE = "scale", "many-tags"  # where `--scale N` puts N tags (fr-par)
 
 
-def seed_demo(store: RegistryStore, rng: Any) -> None:
+def seed_demo(store: RegistryStore, rng: random.Random) -> None:
     """Namespaces public and private in two regions, images of each visibility, tags sharing a
     digest (`latest` is `v1.4.2`), and a namespace in each state worth seeing."""
     day = 86_400
@@ -54,7 +57,7 @@ def seed_demo(store: RegistryStore, rng: Any) -> None:
     locked.update(status="locked", status_message="locked by the platform: contact support")
 
 
-def seed_scale(store: RegistryStore, rng: Any, count: int) -> None:
+def seed_scale(store: RegistryStore, rng: random.Random, count: int) -> None:
     ns = store.create_namespace("fr-par", SCALE_NAMESPACE, "Scale test")
     store.push("fr-par", ns, SCALE_IMAGE, [f"build-{n:05d}" for n in range(count)], 50 * MB)
 

@@ -3,7 +3,7 @@ the rules of spec 3 §2.2, §7 and §8 enforced server-side."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -14,6 +14,9 @@ from ..core import check_unknown, checked_body, is_uuid, json_body, path_region
 from ..errors import already_exists, invalid_arguments, precondition_failed
 from ..routing import Routes
 from .store import NAME_MAX, NAME_RULE, VISIBILITIES, RegistryStore
+
+if TYPE_CHECKING:
+    from ..collection import Collection
 
 NS_ORDER = {
     "created_at_asc": ("created_at", False),
@@ -35,7 +38,7 @@ def _filtered(request: Request, items: list[dict[str, Any]], *fields: str) -> li
     return matching(request, items, "status", *fields)
 
 
-def _check_name(name: Any, what: str) -> list[tuple[str, str, str]]:
+def _check_name(name: object, what: str) -> list[tuple[str, str, str]]:
     if not name:
         return [("name", "required", "name is required")]
     if not isinstance(name, str) or len(name) > NAME_MAX or not NAME_RULE.match(name):
@@ -59,7 +62,7 @@ def routes(store: RegistryStore) -> list[Route]:
     def region_of(request: Request) -> str:
         return path_region(request, ("fr-par", "nl-ams", "pl-waw"), "container registries")
 
-    def one(collection: Any, key: str) -> Callable[[Request], dict[str, Any]]:
+    def one(collection: Collection, key: str) -> Callable[[Request], dict[str, Any]]:
         return lambda request: collection.get(region_of(request), request.path_params[key])
 
     namespace, image, tag = (

@@ -8,11 +8,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..collection import Collection
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.2
 # A namespace and an image name are path components of a container image reference: lower-case
@@ -35,7 +38,7 @@ class Timings:
 class RegistryStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "registry_timings", Timings)
         self.timeline = Timeline(self.clock)
         self.namespaces = Collection("namespace", REGIONS, self.timeline, scope_key="region")

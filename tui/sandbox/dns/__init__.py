@@ -10,13 +10,16 @@ puts `count` records in the zone `SCALE_ZONE`, the product's most numerous kind.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..demo_links import address_of
 from ..registry import SandboxProduct
 from . import changes
 from .routes import routes
 from .store import DnsStore, Timings
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = ["DnsStore", "PRODUCT", "SCALE_ZONE", "Timings"]
 
@@ -26,7 +29,7 @@ DAY = 86_400.0
 TLSA_HASH = "a3b1" * 16
 OTHER_NS = ["ns1.other-dns.example", "ns2.other-dns.example"]
 
-EXAMPLE_COM = [
+EXAMPLE_COM: list[dict[str, Any]] = [
     {"name": "", "type": "A", "data": "203.0.113.10"},
     {"name": "", "type": "AAAA", "data": "2001:db8::10"},
     {"name": "www", "type": "CNAME", "data": "example.com."},
@@ -98,7 +101,7 @@ def _record_id(zone: dict[str, Any], name: str, rtype: str) -> str:
     return next(r["id"] for r in zone["_records"].values() if r["name"] == name and r["type"] == rtype)
 
 
-def seed_demo(store: DnsStore, rng: Any) -> None:
+def seed_demo(store: DnsStore, rng: random.Random) -> None:
     now = store.clock.now()
     store.add_domain("example.com", external=False, age=400 * DAY, expires_in=330 * DAY)
     com = store.add_zone("example.com", "", age=400 * DAY)
@@ -175,7 +178,7 @@ def seed_demo(store: DnsStore, rng: Any) -> None:
     store.create_certificate(shop, [], age=0)  # pending, then success
 
 
-def seed_scale(store: DnsStore, rng: Any, count: int) -> None:
+def seed_scale(store: DnsStore, rng: random.Random, count: int) -> None:
     """`count` records in `SCALE_ZONE`, its two NS records included (made, with its domain, if the
     demo did not seed them)."""
     if "example.com" not in store.domains:

@@ -77,7 +77,7 @@ def _records(body: dict[str, Any], where: str, inherit: Rec | None) -> tuple[lis
     return out, errs
 
 
-def parse(changes: Any) -> list[tuple[str, str, dict[str, Any]]]:
+def parse(changes: object) -> list[tuple[str, str, dict[str, Any]]]:
     """Every change checked for its shape, before anything applies: (kind, path, body)."""
     if not isinstance(changes, list):
         raise invalid_arguments(("changes", "required", "a list of changes, each with one of add, set, delete, clear"))
@@ -127,7 +127,7 @@ def _matches(rec: Rec, fields: dict[str, Any]) -> bool:
 
 
 def apply(
-    records: dict[str, Rec], changes: Any, new_id: Callable[[], str], now: str
+    records: dict[str, Rec], changes: object, new_id: Callable[[], str], now: str
 ) -> tuple[dict[str, Rec], list[str]]:
     """The zone's records after `changes`, and the ids of the records they added or set (in order,
     those still there at the end); raises the 400 of the first refused change, nothing applied."""
@@ -233,6 +233,7 @@ def check_cnames(work: dict[str, Rec], touched: dict[str, str]) -> None:
     The 400 names the change that broke the rule: the one that wrote the CNAME, else the last one
     that wrote a record at that name (not the first change that happened to touch the name)."""
     by_name: dict[str, list[str]] = {}
+    r: Rec | None
     for rid, r in work.items():
         by_name.setdefault(r["name"], []).append(rid)
     blamed: dict[str, str] = {}  # name -> the change to name in a refusal

@@ -11,7 +11,6 @@ is not a name of that kind.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 HOST_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 # A record's own labels may start with an underscore (_dmarc, _sip._tcp) and the first may be `*`.
@@ -36,7 +35,7 @@ def to_ascii(name: str) -> str | None:
     return ".".join(out)
 
 
-def domain_name(value: Any) -> str | None:
+def domain_name(value: object) -> str | None:
     """A domain or zone name: two labels or more, a trailing dot allowed, an alphabetic (or
     Punycode) top-level label."""
     if not isinstance(value, str) or not value.strip():
@@ -50,7 +49,7 @@ def domain_name(value: Any) -> str | None:
     return name
 
 
-def subdomain_name(value: Any) -> str | None:
+def subdomain_name(value: object) -> str | None:
     """The `subdomain` of a zone: empty for the root zone, else host labels (`shop`, `eu.shop`)."""
     if value is None or value == "":
         return ""
@@ -62,7 +61,7 @@ def subdomain_name(value: Any) -> str | None:
     return name
 
 
-def record_name(value: Any) -> str | None:
+def record_name(value: object) -> str | None:
     """A record's name within its zone: empty (or `@`) for the zone's root, else labels; a
     wildcard `*` only as the first label."""
     if value is None or value in ("", "@"):
@@ -78,7 +77,7 @@ def record_name(value: Any) -> str | None:
     return name
 
 
-def host_name(value: Any) -> str | None:
+def host_name(value: object) -> str | None:
     """A host name in record data (CNAME, ALIAS, NS, PTR, MX and SRV targets), relative or
     absolute (a trailing dot kept as given); `.` alone is the null target."""
     if not isinstance(value, str) or not value.strip():

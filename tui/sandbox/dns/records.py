@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Any
+from typing import Any, cast
 
 from .names import host_name, record_name
 
@@ -57,7 +57,7 @@ CAA = re.compile(r'^(\d{1,3})\s+([A-Za-z0-9]+)\s+"([^"]*)"$')
 HEX = re.compile(r"^[0-9a-fA-F]+$")
 
 
-def record_type(value: Any) -> str | None:
+def record_type(value: object) -> str | None:
     """The type in upper case if the sandbox takes it."""
     if not isinstance(value, str):
         return None
@@ -65,11 +65,11 @@ def record_type(value: Any) -> str | None:
     return upper if upper in TYPES or upper in EXTRA_TYPES else None
 
 
-def _int_in(value: Any, low: int, high: int) -> bool:
+def _int_in(value: object, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _ip(value: Any, version: int) -> str | None:
+def _ip(value: object, version: int) -> str | None:
     try:
         ip = ipaddress.ip_address(value) if isinstance(value, str) else None
     except ValueError:
@@ -77,7 +77,7 @@ def _ip(value: Any, version: int) -> str | None:
     return str(ip) if ip is not None and ip.version == version else None
 
 
-def check_data(rtype: str, data: Any) -> tuple[str | None, str]:
+def check_data(rtype: str, data: object) -> tuple[str | None, str]:
     """The record data normalised for its type, or None with what was expected."""
     if not isinstance(data, str) or not data.strip():
         return None, "data is required"
@@ -130,7 +130,7 @@ def check_data(rtype: str, data: Any) -> tuple[str | None, str]:
     return text, ""
 
 
-def _check_ips(ips: Any, version: int, where: str) -> tuple[list[str], list[Err]]:
+def _check_ips(ips: object, version: int, where: str) -> tuple[list[str], list[Err]]:
     if not isinstance(ips, list) or not ips:
         return [], [(where, "required", "a non-empty list of IP addresses")]
     out = [_ip(ip, version) for ip in ips]
@@ -140,12 +140,12 @@ def _check_ips(ips: Any, version: int, where: str) -> tuple[list[str], list[Err]
     return [ip for ip in out if ip is not None], []
 
 
-def _check_answer(rtype: str, data: Any, where: str) -> tuple[str | None, list[Err]]:
+def _check_answer(rtype: str, data: object, where: str) -> tuple[str | None, list[Err]]:
     value, help_message = check_data(rtype, data)
     return value, ([] if value is not None else [(where, "format", help_message)])
 
 
-def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str, Any] | None, list[Err]]:
+def check_config(kind: str, cfg: object, rtype: str, where: str) -> tuple[dict[str, Any] | None, list[Err]]:
     """One dynamic config of a record, normalised."""
     if rtype not in DYNAMIC_TYPES[kind]:
         return None, [(where, "constraint", f"{kind} is for {', '.join(DYNAMIC_TYPES[kind])} records, not {rtype}")]
@@ -231,7 +231,7 @@ def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str,
         at = f"{where}.views.{i}"
         try:
             subnet = (
-                str(ipaddress.ip_network(v.get("subnet"), strict=False))
+                str(ipaddress.ip_network(cast(str, v.get("subnet")), strict=False))  # (a string: see the condition)
                 if isinstance(v, dict) and isinstance(v.get("subnet"), str)
                 else None
             )
@@ -247,7 +247,7 @@ def check_config(kind: str, cfg: Any, rtype: str, where: str) -> tuple[dict[str,
 
 
 def check_record(
-    raw: Any, where: str, inherit: dict[str, Any] | None = None
+    raw: object, where: str, inherit: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any] | None, list[Err]]:
     """A record of a request, normalised, or the reasons it is refused. In a `set`, a missing name,
     type, data or TTL is the replaced record's (`inherit`)."""

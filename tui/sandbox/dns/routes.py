@@ -5,7 +5,7 @@ read or listed is in the state the clock says."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from starlette.routing import Route
 
@@ -15,13 +15,17 @@ from .routes_records import record_routes
 from .routes_zones import zone_routes
 from .store import DnsStore
 
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
 PREFIX = "/domain/v2beta1"
 
 
 def routes(store: DnsStore) -> list[Route]:
-    def settled(handler: Callable[..., Any]) -> Callable[..., Any]:
+    def settled(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         @functools.wraps(handler)
-        async def run(request: Any) -> Any:
+        async def run(request: Request) -> Response:
             store.settle()
             return await handler(request)
 

@@ -127,6 +127,7 @@ def record_routes(store: DnsStore, routes: Routes) -> None:
             errs.append(("online_v1.token", "required", "the API token of the other provider"))
         if errs:
             raise invalid_arguments(*errs)
+        assert online is not None  # refused above otherwise
         store.editable(z)
         return JSONResponse(
             {"records": replace_all(z, bind.provider_records(z["_name"], online["token"]), "online_v1")}
@@ -154,6 +155,7 @@ def record_routes(store: DnsStore, routes: Routes) -> None:
             errs.append((field, "required", "the zone file, in BIND format"))
         if errs:
             raise invalid_arguments(*errs)
+        assert text is not None  # refused above otherwise
         project_of(body, store)
         store.editable(z)
         parsed, bad = bind.parse(text, z["_name"])

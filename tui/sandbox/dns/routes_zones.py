@@ -48,7 +48,7 @@ def order_param(request: Request, known: dict[str, Any], default: str) -> str:
     return order
 
 
-def flag(value: Any, field: str) -> bool:
+def flag(value: object, field: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
@@ -70,7 +70,7 @@ def zone_in_path(store: DnsStore, request: Request, key: str = "dns_zone") -> di
     return store.zone(name)
 
 
-def check_nameservers(entries: Any) -> list[tuple[str, list[str]]]:
+def check_nameservers(entries: object) -> list[tuple[str, list[str]]]:
     """The `ns` of a name-server update: host names, each with optional glue IPs."""
     if not isinstance(entries, list) or not entries:
         raise invalid_arguments(("ns", "required", "a non-empty list of {name, ip}"))

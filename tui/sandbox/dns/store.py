@@ -22,13 +22,16 @@ import base64
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..core import Ids
 from ..errors import HttpError, or_not_found, precondition_failed
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
 from .names import same_hosts, zone_name
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 Obj = dict[str, Any]
 
@@ -71,7 +74,7 @@ def pem(kind: str, seed: str, lines: int = 6) -> str:
 class DnsStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "dns_timings", Timings)
         self.ids = Ids("dns")  # its own ids: seeding thousands of records moves no other product's ids
         self.domains: dict[str, Obj] = {}
@@ -193,7 +196,7 @@ class DnsStore(ProductStore):
         """A zone holding its automatic NS records (its first version)."""
         at = self.clock.now() - age
         name = zone_name(domain, subdomain)
-        z = {
+        z: Obj = {
             "domain": domain,
             "subdomain": subdomain,
             "ns": list(ns or NS_DEFAULT),
@@ -295,7 +298,7 @@ class DnsStore(ProductStore):
         z["_rev"] += 1
         z["_sorted"] = {}
         z["updated_at"] = self.iso(when)
-        v = {"id": self.uuid(), "created_at": self.iso(when), "_records": tuple(records.values())}
+        v: Obj = {"id": self.uuid(), "created_at": self.iso(when), "_records": tuple(records.values())}
         z["_versions"].append(v)
         self.versions[v["id"]] = (z, v)
         while len(z["_versions"]) > VERSIONS_KEPT:

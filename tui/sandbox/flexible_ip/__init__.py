@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -20,6 +20,9 @@ from ..lifecycle import Timeline
 from ..product_store import ProductStore
 from ..registry import SandboxProduct
 from ..routing import Routes
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1")
 MAX_PER_SERVER = 64
@@ -34,7 +37,7 @@ class Timings:
 class FipStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "fip_timings", Timings)
         self.sandbox = sandbox
         # updating → attached or ready, detaching → ready; stamped when read, as the platform does
@@ -187,6 +190,7 @@ def routes(store: FipStore) -> list[Route]:
             errs.append(("server_id", "constraint", "no such bare-metal server in this zone"))
         if errs:
             raise invalid_arguments(*errs)
+        assert ids is not None and sid is not None  # refused above otherwise
         fips = [store.get(zone, i) for i in ids]
         for f in fips:
             missing = [g["id"] for g in store.group(zone, f) if g["id"] not in ids]
@@ -267,7 +271,7 @@ def routes(store: FipStore) -> list[Route]:
     return routes.table()
 
 
-def seed_demo(store: FipStore, rng: Any) -> None:
+def seed_demo(store: FipStore, rng: random.Random) -> None:
     """IPs on the seeded servers of fr-par-2 (a MAC group of two on db-primary) and a spare; in
     fr-par-1 one on edge-par and two spares."""
     bm = store.sandbox.baremetal
@@ -297,7 +301,7 @@ def seed_demo(store: FipStore, rng: Any) -> None:
         store.create("fr-par-1", {"project_id": project, **body}, settled=True)
 
 
-def seed_scale(store: FipStore, rng: Any, count: int, zone: str = "fr-par-1") -> None:
+def seed_scale(store: FipStore, rng: random.Random, count: int, zone: str = "fr-par-1") -> None:
     """`count` flexible IPs in fr-par-1: three in four attached to the scale's bare-metal servers
     (at most 64 each), one in ten with a virtual MAC shared with the next IP (a MAC group of two)."""
     servers = list(store.sandbox.baremetal.servers[zone])
@@ -308,7 +312,7 @@ def seed_scale(store: FipStore, rng: Any, count: int, zone: str = "fr-par-1") ->
         sid = servers[n % len(servers)] if servers and n % 4 else None
         grouped = previous is not None and previous.get("mac_address") is not None
         if grouped:
-            sid = previous["server_id"]  # type: ignore[index]
+            sid = previous["server_id"]  # type: ignore[index]  # (grouped: previous is not None)
         if sid is not None and per_server.get(sid, 0) >= MAX_PER_SERVER:
             sid, grouped = None, False
         f = store.create(
@@ -318,7 +322,7 @@ def seed_scale(store: FipStore, rng: Any, count: int, zone: str = "fr-par-1") ->
         )
         if sid is not None:
             per_server[sid] = per_server.get(sid, 0) + 1
-            if grouped:
+            if grouped:  # (so `previous` is not None)
                 f["mac_address"] = dict(previous["mac_address"], id=store.ids.uuid())  # type: ignore[index]
             elif n % 10 == 1:
                 f["mac_address"] = store.new_mac("kvm")

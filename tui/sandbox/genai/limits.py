@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..clock import Clock
 
 WINDOW = 60.0
 
@@ -54,7 +57,7 @@ def duration(seconds: float) -> str:
 
 
 class RateLimiter:
-    def __init__(self, clock: Any, limits: Limits) -> None:
+    def __init__(self, clock: Clock, limits: Limits) -> None:
         self.clock = clock
         self.limits = limits
         self.usage: dict[str, Usage] = {}

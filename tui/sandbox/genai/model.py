@@ -36,7 +36,7 @@ def count(text: str) -> int:
     return len(TOKEN.findall(text))
 
 
-def text_of(content: Any) -> str:
+def text_of(content: object) -> str:
     """A message's text: a string, or the text parts of a list of content parts."""
     if isinstance(content, str):
         return content

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -17,6 +17,12 @@ from ..constants import GENAI_PREFIX
 from ..product_store import ProductStore
 from .limits import Limits, RateLimiter, Refused
 from .model import MODELS, OWNER, answer, prompt_tokens
+
+if TYPE_CHECKING:
+    from starlette.types import Receive, Scope, Send
+
+    from ..app import Sandbox
+    from .limits import Usage
 
 V1 = GENAI_PREFIX + "/v1"
 ROLES = ("system", "user", "assistant", "tool", "developer")
@@ -43,7 +49,7 @@ def error_body(message: str, type_: str, param: str | None = None, code: str | N
 
 
 class GenaiStore(ProductStore):
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox)
         self.limits: Limits = sandbox.options.get("genai_limits") or Limits()
         self.limiter = RateLimiter(self.clock, self.limits)
@@ -63,7 +69,7 @@ class GenaiStore(ProductStore):
         """The headers every answer carries: the key's limits (and the tests' stray ones)."""
         return {**self.limiter.headers(self.org_of()), **self.stray_headers}
 
-    def respond(self, body: Any, status: int = 200, extra: dict[str, str] | None = None) -> Response:
+    def respond(self, body: object, status: int = 200, extra: dict[str, str] | None = None) -> Response:
         return JSONResponse(body, status_code=status, headers={**self.headers(), **(extra or {})})
 
     def refused(self, err: Refused) -> Response:
@@ -89,7 +95,7 @@ def denied(store: GenaiStore, path: str) -> Response:
     )
 
 
-def _chat_request(body: Any) -> dict[str, Any]:
+def _chat_request(body: object) -> dict[str, Any]:
     """The checked chat request: model (422 when missing or unknown), messages, and the options
     the model honours; other OpenAI options are taken and ignored."""
     if not isinstance(body, dict):
@@ -243,11 +249,11 @@ def routes(store: GenaiStore) -> list[Route]:
 class _Stream(StreamingResponse):
     """A streamed answer that counts as one simultaneous request until it ends, however it ends."""
 
-    def __init__(self, content: AsyncIterator[str], usage: Any, **kw: Any) -> None:
+    def __init__(self, content: AsyncIterator[str], usage: Usage, **kw: Any) -> None:
         super().__init__(content, **kw)
         self.usage = usage
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
@@ -260,7 +266,7 @@ async def _events(
     """The answer as server-sent events: a first chunk with the role, one chunk per piece, a last
     one with the finish_reason, the usage (when asked), then `[DONE]`."""
 
-    def chunk(choices: list[dict[str, Any]], **extra: Any) -> str:
+    def chunk(choices: list[dict[str, Any]], **extra: object) -> str:
         return "data: " + json.dumps({**made, "object": "chat.completion.chunk", "choices": choices, **extra}) + "\n\n"
 
     if store.hold is not None:

@@ -36,11 +36,14 @@ Choices where the spec is silent:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry import SandboxProduct
 from .routes import routes
 from .store import ENDPOINTS, FRAMEWORKS, InferenceStore, Timings
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = ["ENDPOINTS", "FRAMEWORKS", "InferenceStore", "PRODUCT", "Timings"]
 
@@ -48,7 +51,7 @@ DAY = 86_400
 ARCHIVES = "https://models.example.com"
 
 
-def seed_demo(store: InferenceStore, rng: Any) -> None:
+def seed_demo(store: InferenceStore, rng: random.Random) -> None:
     def model(name: str, archive: str, framework: str, status: str, age: float, **config: str) -> dict[str, Any]:
         return store.create(
             {"name": name, "path": f"{ARCHIVES}/{archive}", "framework": framework, "config": config},
@@ -78,7 +81,7 @@ def seed_demo(store: InferenceStore, rng: Any) -> None:
     model("legacy-scorer", "legacy.zip", "tensorflow:1.12.3", "locked", 400 * DAY)
 
 
-def seed_scale(store: InferenceStore, rng: Any, count: int) -> None:
+def seed_scale(store: InferenceStore, rng: random.Random, count: int) -> None:
     backends = list(FRAMEWORKS)
     for n in range(count):
         backend = backends[n % 2]

@@ -72,7 +72,7 @@ def documentation(model: dict[str, Any], url: str) -> dict[str, Any]:
     }
 
 
-def predict(body: Any, input_type: str = "float32") -> dict[str, Any]:
+def predict(body: object, input_type: str = "float32") -> dict[str, Any]:
     if not isinstance(body, dict):
         raise PredictionError("the body is a JSON object")
     keys = [k for k in ("instances", "inputs") if k in body]
@@ -96,7 +96,7 @@ def predict(body: Any, input_type: str = "float32") -> dict[str, Any]:
     return {"predictions": [_numbers(i, input_type, count, f"{keys[0]}[{n}]") for n, i in enumerate(data)]}
 
 
-def _numbers(value: Any, input_type: str, count: list[int], where: str) -> Any:
+def _numbers(value: object, input_type: str, count: list[int], where: str) -> object:
     if isinstance(value, list):
         return [_numbers(v, input_type, count, f"{where}[{n}]") for n, v in enumerate(value)]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):

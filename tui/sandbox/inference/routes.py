@@ -76,7 +76,7 @@ def check_create(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     return errs
 
 
-def check_name(name: Any) -> list[tuple[str, str, str]]:
+def check_name(name: object) -> list[tuple[str, str, str]]:
     if name is None or name == "":
         return [("name", "required", "a name is required")]
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX:

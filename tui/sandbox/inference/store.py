@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..collection import Collection
 from ..errors import HttpError, invalid_request, precondition_failed, transient_state
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 # spec 2 §2.4: the two serving backends and their versions, as `<backend>:<version>`.
 FRAMEWORKS = {
@@ -67,7 +70,7 @@ def framework_names() -> list[str]:
 class InferenceStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "inference_timings", Timings)
         self.timeline = Timeline(self.clock)
         # Where endpoints are served, when not at the address the request came to: a platform that

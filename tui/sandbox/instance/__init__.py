@@ -7,7 +7,7 @@ fills it. The route modules are thin HTTP layers over the domain, which never im
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starlette.routing import Route
 
@@ -15,6 +15,11 @@ from ..registry import SandboxProduct
 from . import groups, images, ips, network, servers, volumes
 from .server_state import ALLOWED_ACTIONS
 from .state import InstanceStore, Timings
+
+if TYPE_CHECKING:
+    import random
+
+    from ..app import Sandbox
 
 __all__ = ["ALLOWED_ACTIONS", "InstanceStore", "PRODUCT", "Timings", "routes"]
 
@@ -30,19 +35,19 @@ def routes(store: InstanceStore) -> list[Route]:
     ]
 
 
-def _make(sandbox: Any) -> InstanceStore:
+def _make(sandbox: Sandbox) -> InstanceStore:
     return InstanceStore(
         sandbox.clock, sandbox.ids, sandbox.organization_id, sandbox.project_id, sandbox.options.get("timings")
     )
 
 
-def _seed_demo(store: InstanceStore, rng: Any) -> None:
+def _seed_demo(store: InstanceStore, rng: random.Random) -> None:
     from .seed import seed_demo
 
     seed_demo(store, rng)
 
 
-def _seed_scale(store: InstanceStore, rng: Any, scale: int) -> None:
+def _seed_scale(store: InstanceStore, rng: random.Random, scale: int) -> None:
     from .seed import seed_scale
 
     seed_scale(store, rng, scale)

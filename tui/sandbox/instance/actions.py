@@ -85,7 +85,7 @@ def enable_routed_ip(store: InstanceStore, zone: str, server: dict[str, Any], di
     return store.task(zone, "server_enable_routed_ip", f"/servers/{server['id']}/action", f"/servers/{server['id']}")
 
 
-def backup(store: InstanceStore, zone: str, server: dict[str, Any], name: Any, volumes: Any = None) -> None:
+def backup(store: InstanceStore, zone: str, server: dict[str, Any], name: object, volumes: object = None) -> None:
     """A backup is an image made of a snapshot of every volume, or of the `volumes` asked (keyed by
     volume id, each with the snapshot's volume_type if it overrides the volume's); both are ready
     after a while."""
@@ -118,7 +118,7 @@ def backup(store: InstanceStore, zone: str, server: dict[str, Any], name: Any, v
     store.object_steps.plan(image, (store.timings.backup, {"state": "available"}))
 
 
-def _backup_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volumes: Any) -> dict[str, str | None]:
+def _backup_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volumes: object) -> dict[str, str | None]:
     """ServerActionRequest.volumes: volume id -> {volume_type}, each a volume of the server."""
     if not isinstance(volumes, dict):
         raise invalid_arguments(("volumes", "format", "volumes maps volume ids to {volume_type}"))

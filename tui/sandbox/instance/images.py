@@ -67,6 +67,7 @@ def routes(store: InstanceStore) -> list[Route]:
                 zone, body["name"], body.get("volume_type", "unified"), body["size"], body.get("tags")
             )
         else:
+            assert vid is not None  # refused above otherwise
             vol = store.volumes[zone][vid]
             snap = snapshot_volume(store, zone, vol, body["name"], body.get("tags"), body.get("volume_type"))
         task = store.task(zone, "volume_snapshot", f"/snapshots/{snap['id']}", f"/snapshots/{snap['id']}")
@@ -123,7 +124,7 @@ def routes(store: InstanceStore) -> list[Route]:
         return JSONResponse({"task": task}, status_code=202)
 
     # ---- images -------------------------------------------------------------------------------
-    def extra_errors(zone: str, extra: Any) -> list[tuple[str, str, str]]:
+    def extra_errors(zone: str, extra: object) -> list[tuple[str, str, str]]:
         if not isinstance(extra, dict) or any(
             not isinstance(v, dict) or v.get("id") not in store.snapshots[zone] for v in extra.values()
         ):
@@ -221,7 +222,7 @@ def routes(store: InstanceStore) -> list[Route]:
     return routes.table()
 
 
-def _import_errors(body: dict[str, Any], volume_id: Any) -> list[tuple[str, str, str]]:
+def _import_errors(body: dict[str, Any], volume_id: object) -> list[tuple[str, str, str]]:
     errs = [
         (f, "required", f"the object-storage {f} to import")
         for f in ("bucket", "key")

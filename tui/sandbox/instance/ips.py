@@ -66,7 +66,7 @@ def detach(store: InstanceStore, zone: str, ip: dict[str, Any]) -> None:
     ip["state"] = "detached"
 
 
-def check_ip_ids(store: InstanceStore, zone: str, ids: Any, arg: str, server_id: str | None = None) -> Errors:
+def check_ip_ids(store: InstanceStore, zone: str, ids: object, arg: str, server_id: str | None = None) -> Errors:
     """A list of flexible IP ids of the zone, none attached to another server than `server_id`."""
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
         return [(arg, "format", f"{arg} is a list of flexible IP ids")]
@@ -98,7 +98,7 @@ def routes(store: InstanceStore) -> list[Route]:
             return f"2001:bc8:{rng.randrange(0x1000, 0xFFFF):x}:{rng.randrange(0x1000, 0xFFFF):x}::1"
         return f"163.172.{rng.randrange(1, 254)}.{rng.randrange(1, 254)}"
 
-    def server_ref(zone: str, value: Any) -> dict[str, Any] | None:
+    def server_ref(zone: str, value: object) -> dict[str, Any] | None:
         sid = value.get("id") if isinstance(value, dict) else value
         return store.servers[zone].get(sid) if isinstance(sid, str) else None
 

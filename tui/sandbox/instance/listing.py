@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ..errors import invalid_arguments
 
 if TYPE_CHECKING:
-    from .state import InstanceStore
+    from .server_state import ServerState
 
 Obj = dict[str, Any]
 
@@ -41,13 +41,13 @@ def owned(items: list[Obj], query: Mapping[str, str], *, name_of: str = "name") 
     return items
 
 
-def public_addresses(store: InstanceStore, server: Obj) -> list[str]:
+def public_addresses(store: ServerState, server: Obj) -> list[str]:
     zone = server["zone"]
     flexible = [store.ips[zone][i]["address"] for i in server["flexible_ips"] if i in store.ips[zone]]
     return flexible + [ip["address"] for ip in server["dynamic_ips"]]
 
 
-def server_filters(store: InstanceStore, zone: str, items: list[Obj], query: Mapping[str, str]) -> list[Obj]:
+def server_filters(store: ServerState, zone: str, items: list[Obj], query: Mapping[str, str]) -> list[Obj]:
     """ListServersRequest's filters beyond `owned`: state (`stopped_in_place` is `stopped in place`),
     commercial type, IPs (private, any, none public), private networks and NIC MAC addresses, ids."""
     items = owned(items, query)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from typing import Any
 
 from .. import catalog
 from .state import InstanceStore
@@ -75,7 +76,7 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
     store.new_volume(z, "scratch", "l_ssd", 20 * GB)
     data = next(v for v in store.volumes[z].values() if v["name"] == "api-gateway-data")
     for name, vol in (("api-gateway-data-nightly", data), ("archive-2025-initial", archive)):
-        snap = {
+        snap: dict[str, Any] = {
             "id": store.ids.uuid(),
             "name": name,
             "volume_type": vol["volume_type"],
@@ -93,7 +94,7 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
         store.snapshots[z][snap["id"]] = snap
     # Flexible IPs: one on web-01 (it replaced the dynamic one), one spare.
     for address, server in (("163.172.10.11", servers["web-01"]), ("163.172.10.12", None)):
-        ip = {
+        ip: dict[str, Any] = {
             "id": store.ids.uuid(),
             "address": address,
             "reverse": "web-01.example.com" if server else None,
@@ -138,7 +139,7 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
                 "zone": z,
             }
         )
-    pg = {
+    pg: dict[str, Any] = {
         "id": store.ids.uuid(),
         "name": "web-spread",
         "organization": store.organization,
@@ -155,7 +156,7 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
         servers[name]["security_group"] = sg["id"]
         servers[name]["placement_group"] = pg["id"]
     for name, pn in (("api-gateway", PN_BACKEND), ("worker-batch-1", PN_BACKEND), ("api-gateway", PN_ADMIN)):
-        nic = {
+        nic: dict[str, Any] = {
             "id": store.ids.uuid(),
             "server_id": servers[name]["id"],
             "private_network_id": pn,

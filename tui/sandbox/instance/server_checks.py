@@ -34,7 +34,7 @@ def compatible_types(store: InstanceStore, server: dict[str, Any]) -> list[str]:
     return out
 
 
-def apply_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volumes: Any) -> None:
+def apply_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volumes: object) -> None:
     """PATCH volumes: the server's whole volume map. Volumes left out are detached; new ones attached.
     l_ssd volumes change only while the server is stopped; block volumes at any time, except the
     boot volume of a running server."""
@@ -90,7 +90,7 @@ def apply_volumes(store: InstanceStore, zone: str, server: dict[str, Any], volum
             store.stamp(vol)
 
 
-def ref_id(value: Any) -> Any:
+def ref_id(value: object) -> Any:
     return value.get("id") if isinstance(value, dict) else value
 
 
@@ -101,7 +101,7 @@ def key_id_errors(body: dict[str, Any]) -> Errors:
     return []
 
 
-def nic_id_errors(store: InstanceStore, zone: str, server: dict[str, Any], ids: Any) -> Errors:
+def nic_id_errors(store: InstanceStore, zone: str, server: dict[str, Any], ids: object) -> Errors:
     """UpdateServerRequest.private_nics: ids of the server's own private NICs. NICs are made and
     removed by their own calls: the list names them, it changes none."""
     if ids is None:

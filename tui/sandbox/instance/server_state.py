@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import invalid_arguments, not_found
 from ..lifecycle import GONE
 from .listing import server_filters
+
+if TYPE_CHECKING:
+    from ..clock import Clock
+    from ..core import Ids
+    from ..lifecycle import Timeline
+    from .state import Timings
 
 ALLOWED_ACTIONS: dict[str, list[str]] = {
     "stopped": ["poweron", "backup"],
@@ -47,6 +53,49 @@ def policy_respected(pg: dict[str, Any], members: int) -> bool:
 
 class ServerState:
     """Servers of `InstanceStore` (its `servers`, `volumes`, `ips`, `clock`, `ids`, caches)."""
+
+    # What it reads of `InstanceStore`, which sets them (see there).
+    clock: Clock
+    ids: Ids
+    organization: str
+    project: str
+    timings: Timings
+    types: dict[str, dict[str, Any]]
+    servers: dict[str, dict[str, dict[str, Any]]]
+    volumes: dict[str, dict[str, dict[str, Any]]]
+    snapshots: dict[str, dict[str, dict[str, Any]]]
+    ips: dict[str, dict[str, dict[str, Any]]]
+    security_groups: dict[str, dict[str, dict[str, Any]]]
+    placement_groups: dict[str, dict[str, dict[str, Any]]]
+    nics: dict[str, dict[str, dict[str, Any]]]
+    user_data: dict[str, dict[str, bytes]]
+    server_steps: Timeline
+    volume_steps: Timeline
+    nic_steps: Timeline
+    version: dict[str, int]
+    revs: dict[str, int]
+    _json: dict[str, tuple[int, bytes]]
+    wire_overrides: dict[str, dict[str, Any]]
+    _list_cache: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[int, list[dict[str, Any]]]]
+
+    if TYPE_CHECKING:  # `InstanceStore`'s methods it calls
+
+        def run_due(self) -> None: ...
+        def stamp(self, obj: dict[str, Any]) -> None: ...
+        def render_placement_group(self, zone: str, pg: dict[str, Any]) -> dict[str, Any]: ...
+        def _default_security_group(self, zone: str) -> str: ...
+        def volume_ready_later(self, vol: dict[str, Any], seconds: float) -> None: ...
+        def new_volume(
+            self,
+            zone: str,
+            name: str,
+            volume_type: str,
+            size: int,
+            *,
+            state: str = "available",
+            tags: list[str] | None = None,
+            base_snapshot: str | None = None,
+        ) -> dict[str, Any]: ...
 
     # ---- servers ------------------------------------------------------------------------------
     def _touch(self, zone: str, sid: str | None = None) -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -146,7 +146,10 @@ def routes(store: InstanceStore) -> list[Route]:
             raise invalid_request(
                 f"image arch {image['arch']} is not compatible with commercial type {ctype_name} ({ctype['arch']})"
             )
-        volumes = body.get("volumes") or (default_volumes(store, zone, image_ref, image, ctype) if image else {})
+        # (an image is found only for an `image_ref` that is a string)
+        volumes = body.get("volumes") or (
+            default_volumes(store, zone, cast(str, image_ref), image, ctype) if image else {}
+        )
         for key, vol in list(volumes.items()):
             if "id" in vol:
                 if store.volumes[zone][vol["id"]]["server"]:

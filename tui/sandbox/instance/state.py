@@ -74,7 +74,7 @@ class InstanceStore(ServerState):
         self._json: dict[str, tuple[int, bytes]] = {}
         # Fault injection for leniency tests: fields a server's JSON carries whatever its state says.
         self.wire_overrides: dict[str, dict[str, Any]] = {}
-        self._list_cache: dict[tuple, tuple[int, list[dict[str, Any]]]] = {}
+        self._list_cache: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[int, list[dict[str, Any]]]] = {}
         for zone in ALL_ZONES:
             for label, name, arch, size in catalog.IMAGES:
                 image = self.new_image(zone, name, arch, self._public_root(zone, name, size * GB), public=True)
@@ -119,7 +119,7 @@ class InstanceStore(ServerState):
     ) -> dict[str, Any]:
         iid = self.ids.uuid()
         now = self.clock.iso()
-        image = {
+        image: dict[str, Any] = {
             "id": iid,
             "name": name,
             "arch": arch,
@@ -157,7 +157,7 @@ class InstanceStore(ServerState):
         tags: list[str] | None = None,
     ) -> dict[str, Any]:
         now = self.clock.iso()
-        snap = {
+        snap: dict[str, Any] = {
             "id": self.ids.uuid(),
             "name": name,
             "volume_type": volume_type,
@@ -201,7 +201,7 @@ class InstanceStore(ServerState):
         base_snapshot: str | None = None,
     ) -> dict[str, Any]:
         now = self.clock.iso()
-        vol = {
+        vol: dict[str, Any] = {
             "id": self.ids.uuid(),
             "name": name,
             "volume_type": volume_type,
@@ -261,9 +261,9 @@ class InstanceStore(ServerState):
             )
         return sgid
 
-    def new_security_group(self, zone: str, sgid: str, name: str, description: str, **fields: Any) -> dict[str, Any]:
+    def new_security_group(self, zone: str, sgid: str, name: str, description: str, **fields: object) -> dict[str, Any]:
         now = self.clock.iso()
-        sg = {
+        sg: dict[str, Any] = {
             "id": sgid,
             "name": name,
             "description": description,

@@ -23,7 +23,7 @@ Errors = list[tuple[str, str, str]]
 OWNER = ("organization", "project")  # a volume template's owner: the server's
 
 
-def check_name(name: Any, arg: str = "name") -> Errors:
+def check_name(name: object, arg: str = "name") -> Errors:
     if not isinstance(name, str) or not name.strip():
         return [(arg, "required", "a non-empty name is required")]
     if len(name) > 255:
@@ -33,7 +33,7 @@ def check_name(name: Any, arg: str = "name") -> Errors:
     return []
 
 
-def check_tags(tags: Any, arg: str = "tags") -> Errors:
+def check_tags(tags: object, arg: str = "tags") -> Errors:
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         return [(arg, "format", "tags must be a list of strings")]
     return []
@@ -84,7 +84,7 @@ def refuse_creation(store: InstanceStore, body: dict[str, Any], errs: Errors, re
         raise permissions_denied("write", resource)
 
 
-def check_size(size: Any, volume_type: str, arg: str = "size") -> Errors:
+def check_size(size: object, volume_type: str, arg: str = "size") -> Errors:
     if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
         return [(arg, "format", "size must be a positive integer number of bytes")]
     c = VOLUME_TYPES[volume_type]["constraints"]
@@ -93,7 +93,7 @@ def check_size(size: Any, volume_type: str, arg: str = "size") -> Errors:
     return []
 
 
-def check_ip_range(value: Any, arg: str = "ip_range") -> Errors:
+def check_ip_range(value: object, arg: str = "ip_range") -> Errors:
     try:
         ipaddress.ip_network(str(value), strict=False)
     except ValueError:
@@ -101,7 +101,7 @@ def check_ip_range(value: Any, arg: str = "ip_range") -> Errors:
     return [] if isinstance(value, str) else [(arg, "format", "ip_range must be a string")]
 
 
-def check_reverse(value: Any, arg: str = "reverse") -> Errors:
+def check_reverse(value: object, arg: str = "reverse") -> Errors:
     if value is None:
         return []
     if not isinstance(value, str) or not HOST_RE.match(value):
@@ -109,7 +109,7 @@ def check_reverse(value: Any, arg: str = "reverse") -> Errors:
     return []
 
 
-def volume_template(vol: Any) -> Any:
+def volume_template(vol: object) -> object:
     """A volume as VolumeServerTemplate sends it, less the fields left at their defaults (size 0,
     boot false, no name, no base snapshot): those are not asked. Its organization and project are
     the server's (checked as UUIDs by `validate_volumes`, then dropped)."""
@@ -121,13 +121,13 @@ def volume_template(vol: Any) -> Any:
     }
 
 
-def volume_templates(volumes: Any) -> Any:
+def volume_templates(volumes: object) -> object:
     if not isinstance(volumes, dict):
         return volumes
     return {key: volume_template(vol) for key, vol in volumes.items()}
 
 
-def validate_volumes(store: InstanceStore, zone: str, volumes: Any, ctype: dict[str, Any] | None) -> Errors:
+def validate_volumes(store: InstanceStore, zone: str, volumes: object, ctype: dict[str, Any] | None) -> Errors:
     """Spec 1 §2.3: keys "0","1",… in order; each value one of the six use cases; sizes in range;
     existing volumes and snapshots looked up in the zone."""
     if not isinstance(volumes, dict):

@@ -88,6 +88,7 @@ def routes(store: InstanceStore) -> list[Route]:
                 errs.append(("base_volume", "constraint", "no such volume in this zone"))
         refuse_creation(store, body, errs, "volume")
         size = body.get("size") or (snap or base or {}).get("size")
+        assert vtype is not None and size is not None  # refused above otherwise
         store.check_quota(vtype, size)
         if snap is not None:
             refuse_transient("instance_snapshot", snap)
@@ -155,6 +156,7 @@ def routes(store: InstanceStore) -> list[Route]:
 
     # ---- block migration: b_ssd volumes and their snapshots to sbs ---------------------------
     def migration_set(zone: str, body: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        vol: dict[str, Any] | None
         errs = check_unknown(body, {"volume_id", "snapshot_id", "validation_key"})
         given = [k for k in ("volume_id", "snapshot_id") if body.get(k) is not None]
         if len(given) != 1:

@@ -3,18 +3,21 @@ spec/4 "Key-value cache"."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..registry import SandboxProduct
 from .routes import routes
 from .store import ZONES, KvcacheStore, Timings
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = ["KvcacheStore", "PRODUCT", "Timings", "ZONES"]
 
 DEMO_PASSWORD = "Demo-pass-42!"
 
 
-def seed_demo(store: KvcacheStore, rng: Any) -> None:
+def seed_demo(store: KvcacheStore, rng: random.Random) -> None:
     """A cluster in each state worth seeing, in three zones."""
     pn = "5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"
     store.create(
@@ -79,7 +82,7 @@ def seed_demo(store: KvcacheStore, rng: Any) -> None:
     store.migrate(c, {"node_type": "RED1-M"})
 
 
-def seed_scale(store: KvcacheStore, rng: Any, count: int) -> None:
+def seed_scale(store: KvcacheStore, rng: random.Random, count: int) -> None:
     for n in range(max(1, count // 100)):
         store.create(
             "fr-par-1",

@@ -44,7 +44,7 @@ def _truthy(value: str | None) -> bool:
     return (value or "").lower() in ("1", "true", "yes")
 
 
-def check_acls(rules: Any, field: str = "acl_rules") -> list[tuple[str, str, str]]:
+def check_acls(rules: object, field: str = "acl_rules") -> list[tuple[str, str, str]]:
     if not isinstance(rules, list):
         return [(field, "format", "a list of {ip_cidr, description}")]
     for i, r in enumerate(rules):
@@ -59,7 +59,7 @@ def check_acls(rules: Any, field: str = "acl_rules") -> list[tuple[str, str, str
     return []
 
 
-def check_settings(version: dict[str, Any] | None, settings: Any, field: str) -> list[tuple[str, str, str]]:
+def check_settings(version: dict[str, Any] | None, settings: object, field: str) -> list[tuple[str, str, str]]:
     if not isinstance(settings, list):
         return [(field, "format", "a list of {name, value}")]
     known = {s["name"]: s for s in (version or {}).get("available_settings", [])}
@@ -90,7 +90,7 @@ def check_settings(version: dict[str, Any] | None, settings: Any, field: str) ->
     return []
 
 
-def check_endpoints(specs: Any, size: int) -> list[tuple[str, str, str]]:
+def check_endpoints(specs: object, size: int) -> list[tuple[str, str, str]]:
     if not isinstance(specs, list):
         return [("endpoints", "format", "a list of endpoint specs")]
     if len(specs) > 1:

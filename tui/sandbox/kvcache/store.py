@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..collection import Collection
 from ..errors import transient_state
 from ..lifecycle import Timeline
 from ..product_store import ProductStore
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1
 PORT = 6379
@@ -90,7 +93,7 @@ def node_types(zone: str) -> list[dict[str, Any]]:
     ]
 
 
-def check_service_ips(ips: Any, size: int, field: str) -> list[tuple[str, str, str]]:
+def check_service_ips(ips: object, size: int, field: str) -> list[tuple[str, str, str]]:
     """One RFC 1918 IPv4 address in CIDR notation per node (spec 2 §2.1)."""
     if not isinstance(ips, list) or not all(isinstance(i, str) for i in ips):
         return [(field, "format", "a list of IPv4 addresses in CIDR notation")]
@@ -111,7 +114,7 @@ def check_service_ips(ips: Any, size: int, field: str) -> list[tuple[str, str, s
 class KvcacheStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "kvcache_timings", Timings)
         self.timeline = Timeline(self.clock, on_step=self._after_step)
         self.collection = Collection("cluster", ZONES, self.timeline)
@@ -123,10 +126,10 @@ class KvcacheStore(ProductStore):
         if "version" in changes:
             self.refresh_upgrades(c)
 
-    def version(self, zone: str, name: Any) -> dict[str, Any] | None:
+    def version(self, zone: str, name: object) -> dict[str, Any] | None:
         return next((v for v in versions(zone) if v["version"] == name), None)
 
-    def node_type(self, zone: str, name: Any) -> dict[str, Any] | None:
+    def node_type(self, zone: str, name: object) -> dict[str, Any] | None:
         return next((n for n in node_types(zone) if n["name"] == name), None)
 
     def create(self, zone: str, body: dict[str, Any], ready: bool = False, age: float = 0.0) -> dict[str, Any]:

@@ -3,12 +3,15 @@ public clients call them): spec 3 §2.3, §3, §4.3, §8 and spec/4 "Load balanc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..demo_links import address_of
 from ..registry import SandboxProduct
 from .routes import routes
 from .store import REGIONS, LbStore, Timings
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = ["LbStore", "PRODUCT", "REGIONS", "Timings"]
 
@@ -22,7 +25,7 @@ HTTP_CHECK = {
 TCP_CHECK = {"port": 5432, "check_delay": 5000, "check_timeout": 2000, "check_max_retries": 2, "tcp_config": {}}
 
 
-def seed_demo(store: LbStore, rng: Any) -> None:
+def seed_demo(store: LbStore, rng: random.Random) -> None:
     """A load balancer serving web traffic (two backends, two frontends), one whose backup
     instance failed (not highly available), one still being created, one in another region, and
     a kept IP ready for reuse."""

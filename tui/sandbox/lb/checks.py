@@ -71,7 +71,7 @@ FRONTEND_FIELDS = {
 }
 
 
-def millis(value: Any) -> int | None:
+def millis(value: object) -> int | None:
     """A duration as sent: milliseconds (an integer, spec/4) or a string with its unit ("3s",
     "2.500s", "300ms", as newer public clients send them). None when it is neither."""
     if isinstance(value, bool):
@@ -85,7 +85,7 @@ def millis(value: Any) -> int | None:
     return None
 
 
-def port(value: Any, field: str, required: bool = True) -> Errs:
+def port(value: object, field: str, required: bool = True) -> Errs:
     if value is None:
         return [(field, "required", f"{field} is required")] if required else []
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
@@ -93,7 +93,7 @@ def port(value: Any, field: str, required: bool = True) -> Errs:
     return []
 
 
-def check_ips(ips: Any, field: str = "server_ip") -> Errs:
+def check_ips(ips: object, field: str = "server_ip") -> Errs:
     if not isinstance(ips, list):
         return [(field, "format", f"{field} is a list of IPv4 or IPv6 addresses")]
     for i, ip in enumerate(ips):
@@ -106,13 +106,14 @@ def check_ips(ips: Any, field: str = "server_ip") -> Errs:
     return []
 
 
-def check_health(hc: Any, field: str = "health_check") -> Errs:
+def check_health(hc: object, field: str = "health_check") -> Errs:
     """Timing, port, and exactly one of the seven check configurations with its own fields."""
     if not isinstance(hc, dict):
         return [(field, "required", "health_check is required")]
     errs: Errs = [(f"{field}.{k}", "unknown", f"{k} is not a health-check field") for k in hc if k not in CHECK_FIELDS]
     errs += port(hc.get("port"), f"{field}.port")
     for key in ("check_delay", "check_timeout", "transient_check_delay"):
+        # (`millis` called again: not None, as the first call said; mypy cannot know that)
         if hc.get(key) is not None and (millis(hc[key]) is None or millis(hc[key]) < 0):  # type: ignore[operator]
             errs.append((f"{field}.{key}", "format", f"{key} is a duration: milliseconds, or a string such as '3s'"))
     retries = hc.get("check_max_retries")

@@ -5,7 +5,7 @@ updates the public clients send."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -17,6 +17,15 @@ from ..errors import invalid_arguments, not_found, precondition_failed, transien
 from ..routing import Routes
 from .checks import SSL_LEVELS, check_backend, check_frontend, check_health, check_ips, millis, normal_health
 from .store import REGIONS, TYPES, LbStore, zone_region
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .checks import Errs
+
+    class _Check(Protocol):  # how a backend's or a frontend's body is checked
+        def __call__(self, body: dict[str, Any], creating: bool) -> Errs: ...
+
 
 BUSY = ("to_create", "creating", "to_delete", "deleting")
 
@@ -155,7 +164,7 @@ def routes(store: LbStore) -> list[Route]:
                 )
         if errs:
             raise invalid_arguments(*errs)
-        lb = store.create(region, {**body, "type": lb_type[0]}, ip=ip)  # type: ignore[index]
+        lb = store.create(region, {**body, "type": lb_type[0]}, ip=ip)  # type: ignore[index]  # (None: refused above)
         return JSONResponse(store.view(lb))
 
     routes.read("/lbs/{lb_id}", lb_of, store.view)
@@ -195,7 +204,13 @@ def routes(store: LbStore) -> list[Route]:
             items = [b for b in items if request.query_params["name"].lower() in b["name"].lower()]
         return page(request, "backends", ordered(request, items, tie="id"), store.backend_view)
 
-    async def add_child(request: Request, check: Any, add: Any, view: Any, rules: Any = None) -> Response:
+    async def add_child(
+        request: Request,
+        check: _Check,
+        add: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]],
+        view: Callable[[dict[str, Any]], dict[str, Any]],
+        rules: Callable[[dict[str, Any], dict[str, Any]], Errs] | None = None,
+    ) -> Response:
         """POST of a backend or a frontend: checked (then by `rules`, where the body is sound), added
         to its load balancer, which it changes."""
         lb = ready_lb(request)

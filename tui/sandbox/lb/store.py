@@ -5,13 +5,16 @@ available IPv4 kept or released on delete, backends and frontends counted on the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..collection import Collection
 from ..core import public
 from ..lifecycle import GONE, Timeline
 from ..product_store import ProductStore
 from .checks import millis, normal_health
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3
 TYPES = [  # GET /lb-types: name, stock, description (per region)
@@ -41,7 +44,7 @@ def zone_region(zone: str) -> str | None:
 class LbStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "lb_timings", Timings)
         self.timeline = Timeline(self.clock, on_step=self._step)
         self.lbs = Collection("lb", REGIONS, self.timeline, scope_key="region")
@@ -54,7 +57,7 @@ class LbStore(ProductStore):
     # ---- load balancers --------------------------------------------------------------------------
     def new_ip(self, region: str, lb_id: str | None = None) -> Obj:
         n = len(self.ips.items[region]) + len(self.ips.deleted) + 10
-        ip = {
+        ip: Obj = {
             "id": self.ids.uuid(),
             "ip_address": f"51.159.{REGIONS.index(region) * 40 + 20}.{n}",
             "organization_id": self.organization_id,

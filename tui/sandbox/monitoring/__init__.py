@@ -47,16 +47,19 @@ Choices where the spec is silent:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..registry import SandboxProduct
 from .routes import routes
 from .store import SCOPES, MonitoringStore, Timings
 
+if TYPE_CHECKING:
+    import random
+
 __all__ = ["PRODUCT", "MonitoringStore", "SCOPES", "Timings"]
 
 
-def seed_scale(store: MonitoringStore, rng: Any, count: int) -> None:
+def seed_scale(store: MonitoringStore, rng: random.Random, count: int) -> None:
     found, _ = store.activate(store.project_id)
     store.timeline.cancel(found.obj)
     found.obj["status"] = "ready"

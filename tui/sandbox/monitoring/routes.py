@@ -35,7 +35,7 @@ METRICS = {
 NO_CONTENT = 204
 
 
-def project_of(value: Any, default: str) -> str:
+def project_of(value: object, default: str) -> str:
     """The project a request names; none named is the key's own (the public clients leave it out
     of a body when the caller gives none)."""
     if value is None or value == "":
@@ -64,10 +64,11 @@ def _contact_point(body: dict[str, Any]) -> dict[str, Any]:
         errs.append(("contact_point.email.to", "format", f"{email['to']!r} is not an e-mail address"))
     if errs:
         raise invalid_arguments(*errs)
+    assert email is not None  # refused above otherwise
     return {"email": {"to": email["to"]}}
 
 
-def _scopes(value: Any) -> dict[str, bool]:
+def _scopes(value: object) -> dict[str, bool]:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -91,7 +92,7 @@ def routes(store: MonitoringStore) -> list[Route]:
     def queried(request: Request) -> str:
         return project_of(request.query_params.get("project_id"), store.project_id)
 
-    def answer(found: Instance, **extra: Any) -> Response:
+    def answer(found: Instance, **extra: object) -> Response:
         return JSONResponse({**public(found.obj), **extra})
 
     # ---- the instance ------------------------------------------------------------------------------
@@ -261,6 +262,7 @@ def routes(store: MonitoringStore) -> list[Route]:
             errs.append(("role", "constraint", f"the role is {' or '.join(ROLES)}"))
         if errs:
             raise invalid_arguments(*errs)
+        assert login is not None and role is not None  # refused above otherwise
         found = store.ready(project)
         if any(u["login"] == login for u in found.users.values()):
             raise already_exists("dashboard_user", f"a dashboard user {login!r} exists")

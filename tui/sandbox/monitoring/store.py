@@ -14,11 +14,14 @@ from __future__ import annotations
 import secrets
 import string
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import not_found, or_not_found, precondition_failed, transient_state
 from ..lifecycle import GONE, Timeline
 from ..product_store import ProductStore
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 # the spec's seven, and the traces' two of the public client's TokenScopes
 SCOPES = (
@@ -56,7 +59,7 @@ class Instance:
 class MonitoringStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "monitoring_timings", Timings)
         self.timeline = Timeline(self.clock, on_gone=self._gone)
         self.instances: dict[str, Instance] = {}  # project id -> its monitoring
@@ -174,7 +177,7 @@ class MonitoringStore(ProductStore):
 
     # ---- dashboard users ---------------------------------------------------------------------------
     def add_user(self, found: Instance, login: str, role: str) -> dict[str, Any]:
-        user = {"id": found.next_user_id, "login": login, "role": role, "password": None}
+        user: dict[str, Any] = {"id": found.next_user_id, "login": login, "role": role, "password": None}
         found.next_user_id += 1
         found.users[user["id"]] = user
         return {**user, "password": self.password()}

@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry import SandboxProduct
 from . import routes_access, routes_copies, routes_endpoints, routes_instances, routes_logs
 from .catalog import GB, REGIONS
 from .store import RdbStore, Timings
+
+if TYPE_CHECKING:
+    import random
+
+    from starlette.routing import BaseRoute
 
 __all__ = ["PRODUCT", "RdbStore", "REGIONS", "Timings"]
 
@@ -16,7 +21,7 @@ DEMO_PASSWORD = "Demo-pass-42!"
 PN = "5b2b0d1e-7c1a-4f8e-9d3b-1a2b3c4d5e6f"
 
 
-def routes(store: RdbStore) -> list[Any]:
+def routes(store: RdbStore) -> list[BaseRoute]:
     return [
         *routes_instances.routes(store),
         *routes_logs.routes(store),
@@ -26,7 +31,7 @@ def routes(store: RdbStore) -> list[Any]:
     ]
 
 
-def seed_demo(store: RdbStore, rng: Any) -> None:
+def seed_demo(store: RdbStore, rng: random.Random) -> None:
     """An HA instance with a replica, a disk_full one, a restore target, backups in every state,
     snapshots, and instances in three regions."""
     day = 86_400.0
@@ -124,7 +129,7 @@ def seed_demo(store: RdbStore, rng: Any) -> None:
     store.create_snapshot(orders, "orders-before-upgrade", None, status="ready")
 
 
-def seed_scale(store: RdbStore, rng: Any, count: int) -> None:
+def seed_scale(store: RdbStore, rng: random.Random, count: int) -> None:
     """`count` backups of one instance in fr-par: the product's most numerous kind."""
     i = store.create_instance(
         "fr-par",

@@ -125,12 +125,12 @@ def engines(region: str) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def port_of(engine: Any) -> int:
+def port_of(engine: object) -> int:
     """The port an engine listens on: a MySQL instance's endpoints are on 3306, PostgreSQL's on 5432."""
     return 3306 if str(engine).startswith("MySQL") else 5432
 
 
-def version(region: str, name: Any) -> dict[str, Any] | None:
+def version(region: str, name: object) -> dict[str, Any] | None:
     return next((v for e in engines(region) for v in e["versions"] if v["name"] == name), None)
 
 
@@ -193,7 +193,7 @@ def node_types(region: str) -> list[dict[str, Any]]:
     ]
 
 
-def node_type(region: str, name: Any) -> dict[str, Any] | None:
+def node_type(region: str, name: object) -> dict[str, Any] | None:
     return next((n for n in node_types(region) if n["name"] == name), None)
 
 

@@ -4,11 +4,15 @@ by its clock."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import HttpError, not_found, or_not_found
 from ..lifecycle import Timeline
 from . import catalog
+
+if TYPE_CHECKING:
+    from ..core import Ids
+    from .store import Timings
 
 GB = catalog.GB
 
@@ -18,6 +22,18 @@ class CopiesStore:
     backups: dict[str, dict[str, dict[str, Any]]]
     snapshots: dict[str, dict[str, dict[str, Any]]]
     logs: dict[str, dict[str, dict[str, Any]]]
+    # What it reads of `RdbStore` (its `ProductStore` base sets `ids`, `organization_id` and `t`).
+    ids: Ids
+    organization_id: str
+    t: Timings
+
+    if TYPE_CHECKING:  # `RdbStore`'s methods it calls
+
+        def now(self) -> float: ...
+        def iso(self, at: float | None = None) -> str: ...
+        def busy_for(
+            self, i: dict[str, Any], status: str, seconds: float, then: dict[str, Any] | None = None
+        ) -> None: ...
 
     def create_backup(
         self,
@@ -79,12 +95,14 @@ class CopiesStore:
     def backup(self, region: str, bid: str) -> dict[str, Any]:
         return self.settled(self.backups, region, bid, "database_backup")
 
-    def live(self, region: str, table: dict[str, dict[str, dict[str, Any]]], get: Any) -> list[dict[str, Any]]:
+    def live(
+        self, region: str, table: dict[str, dict[str, dict[str, Any]]], get: Callable[[str, str], dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         """Every object of `table` in `region` the clock has not removed (only those with a step due
         are settled, found among what is planned: a page of 10,000 settled backups reads none of them)."""
         objs = table[region]
         for obj in self.timeline.due_now():
-            if objs.get(obj.get("id")) is obj:
+            if objs.get(obj.get("id")) is obj:  # type: ignore[arg-type]  # (get(None): None, as in no table)
                 try:
                     get(region, obj["id"])  # a step that removes it takes it out of `objs`
                 except HttpError:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 
 from ..errors import invalid_arguments
 from . import catalog
+
+if TYPE_CHECKING:
+    from .store import RdbStore
 
 PREFIX = "/rdb/v1/regions/{region}"  # every route's
 
@@ -21,6 +24,6 @@ def region_of(request: Request) -> str:
     return region
 
 
-def instance_of(store: Any, request: Request) -> dict[str, Any]:
+def instance_of(store: RdbStore, request: Request) -> dict[str, Any]:
     """The instance of the request's `{iid}`, in its region."""
     return store.instance(region_of(request), request.path_params["iid"])

@@ -35,6 +35,7 @@ def routes(store: RdbStore) -> list[Route]:
             errs.append((key, "required", what))
         if errs:
             raise invalid_arguments(*errs)
+        assert values is not None  # refused above otherwise
         return values
 
     # ---- catalogue ----------------------------------------------------------------------------------

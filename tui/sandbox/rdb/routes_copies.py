@@ -43,7 +43,11 @@ def routes(store: RdbStore) -> list[Route]:
         return obj
 
     def copies(
-        plural: str, param: str, table: dict[str, dict[str, dict[str, Any]]], get: Any, key: str
+        plural: str,
+        param: str,
+        table: dict[str, dict[str, dict[str, Any]]],
+        get: Callable[[str, str], dict[str, Any]],
+        key: str,
     ) -> Callable[[Request], dict[str, Any]]:
         """The routes backups and snapshots share under `/{plural}`: the region's, filtered by
         `instance_id` and `name`, ordered; one read, renamed, deleted (now deleting, gone after a
@@ -171,6 +175,7 @@ def routes(store: RdbStore) -> list[Route]:
             errs.append(("is_ha_cluster", "constraint", f"{nt['name']} runs only as a high-availability cluster"))
         if errs:
             raise invalid_arguments(*errs)
+        assert nt is not None  # refused above otherwise
         if s["status"] != "ready":
             raise transient("snapshot", s)
         new = store.create_instance(

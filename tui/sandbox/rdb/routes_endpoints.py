@@ -31,6 +31,7 @@ def routes(store: RdbStore) -> list[Route]:
         )
         if errs:
             raise invalid_arguments(*errs)
+        assert spec is not None  # refused above otherwise
         store.ready(i)
         if "load_balancer" in spec:
             if any("load_balancer" in e for e in i["endpoints"]):
@@ -117,6 +118,7 @@ def routes(store: RdbStore) -> list[Route]:
         errs = check_unknown(body, {"endpoint_spec"}) + rules.replica_endpoints(r["endpoints"], specs)
         if errs:
             raise invalid_arguments(*errs)
+        assert specs is not None  # refused above otherwise
         store.ready(r, "read_replica", ())
         r["endpoints"].extend(store.replica_endpoint(s, r) for s in specs)
         return JSONResponse(store.public_replica(r))

@@ -63,7 +63,7 @@ STRICT = ("disk_full",)  # what a restart, an upgrade or a clone waits for: noth
 
 
 def check_volume(
-    nt: dict[str, Any] | None, volume_type: Any, size: Any, field: str = "volume_size"
+    nt: dict[str, Any] | None, volume_type: object, size: object, field: str = "volume_size"
 ) -> list[rules.Detail]:
     if volume_type not in ("lssd", "bssd"):
         return [("volume_type", "constraint", "lssd or bssd")]

@@ -38,25 +38,25 @@ def required(body: dict[str, Any], *names: str) -> list[Detail]:
 password = check_password  # the platform-wide rule
 
 
-def user_name(name: Any, field: str = "name") -> list[Detail]:
+def user_name(name: object, field: str = "name") -> list[Detail]:
     if not isinstance(name, str) or not USER_NAME.match(name):
         return [(field, "format", "1 to 63 letters, digits, _ or -, starting with a letter")]
     return []
 
 
-def db_name(name: Any, field: str = "name") -> list[Detail]:
+def db_name(name: object, field: str = "name") -> list[Detail]:
     if not isinstance(name, str) or not DB_NAME.match(name):
         return [(field, "format", "1 to 63 letters, digits, _ or -, not starting with a digit")]
     return []
 
 
-def tags(value: Any) -> list[Detail]:
+def tags(value: object) -> list[Detail]:
     if value is not None and not (isinstance(value, list) and all(isinstance(t, str) for t in value)):
         return [("tags", "format", "a list of strings")]
     return []
 
 
-def acl_rules(rules: Any, field: str = "rules") -> list[Detail]:
+def acl_rules(rules: object, field: str = "rules") -> list[Detail]:
     if not isinstance(rules, list):
         return [(field, "format", "a list of {ip, description}")]
     seen: set[str] = set()
@@ -75,7 +75,9 @@ def acl_rules(rules: Any, field: str = "rules") -> list[Detail]:
     return []
 
 
-def settings(version: dict[str, Any] | None, values: Any, field: str = "settings", init: bool = False) -> list[Detail]:
+def settings(
+    version: dict[str, Any] | None, values: object, field: str = "settings", init: bool = False
+) -> list[Detail]:
     """Each {name, value} a setting of the engine version (init-only ones only at creation), typed and in bounds."""
     if not isinstance(values, list):
         return [(field, "format", "a list of {name, value}")]
@@ -129,7 +131,7 @@ def setting_value(spec: dict[str, Any], value: str) -> str | None:
     return None
 
 
-def endpoint_spec(spec: Any, field: str, allowed: tuple[str, ...]) -> list[Detail]:
+def endpoint_spec(spec: object, field: str, allowed: tuple[str, ...]) -> list[Detail]:
     """One endpoint spec: exactly one of `allowed` (load_balancer, private_network, direct_access)."""
     if not isinstance(spec, dict) or len(spec) != 1 or next(iter(spec)) not in allowed:
         return [(field, "constraint", f"exactly one of {', '.join(allowed)}")]
@@ -151,7 +153,7 @@ def endpoint_spec(spec: Any, field: str, allowed: tuple[str, ...]) -> list[Detai
     return []
 
 
-def replica_endpoints(existing: list[dict[str, Any]], specs: Any, field: str = "endpoint_spec") -> list[Detail]:
+def replica_endpoints(existing: list[dict[str, Any]], specs: object, field: str = "endpoint_spec") -> list[Detail]:
     """At most one direct-access and one private-network endpoint per read replica (spec 2 §4.3 rule 2, §8)."""
     if not isinstance(specs, list):
         return [(field, "format", "a list of endpoint specs")]

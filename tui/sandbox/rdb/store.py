@@ -5,13 +5,16 @@ statuses of spec/4 advancing with the clock (one `lifecycle.Timeline`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HttpError, invalid_request, not_found, or_not_found, transient_state
 from ..lifecycle import GONE, Timeline
 from ..product_store import ProductStore
 from . import catalog
 from .copies_store import CopiesStore
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
 
 GB = catalog.GB
 
@@ -38,7 +41,7 @@ def transient(resource: str, obj: dict[str, Any]) -> HttpError:
 class RdbStore(ProductStore, CopiesStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "rdb_timings", Timings)
         self.instances: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}
         self.replicas: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in catalog.REGIONS}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -21,6 +21,11 @@ from ..lifecycle import Timeline
 from ..product_store import ProductStore
 from ..registry import SandboxProduct
 from ..routing import Routes
+
+if TYPE_CHECKING:
+    import random
+
+    from ..app import Sandbox
 
 ZONES = ("fr-par-1", "fr-par-3")
 LEASE = 86_400.0
@@ -86,7 +91,7 @@ class Timings:
 class SiliconStore(ProductStore):
     t: Timings
 
-    def __init__(self, sandbox: Any) -> None:
+    def __init__(self, sandbox: Sandbox) -> None:
         super().__init__(sandbox, "silicon_timings", Timings)
         # starting, rebooting, reinstalling → ready, stamped when read; a deleted server answers 403
         self.timeline = Timeline(self.clock, stamp_read=True)
@@ -94,7 +99,7 @@ class SiliconStore(ProductStore):
         self.servers = self.collection.items
         self.deleted = self.collection.deleted
         self.ip_seq = 0
-        self.os = [
+        self.os: list[dict[str, Any]] = [
             {
                 "id": self.ids.uuid(),
                 "name": n,
@@ -110,7 +115,7 @@ class SiliconStore(ProductStore):
         now = self.clock.now() - age
         sid = self.ids.uuid()
         vnc = f"vnc://m1:{secrets.token_urlsafe(12)}@{sid[:8]}.{zone}.silicon.example:5900"  # a password: never seeded
-        s = {
+        s: dict[str, Any] = {
             "id": sid,
             "type": stype,
             "name": name,
@@ -142,9 +147,9 @@ class SiliconStore(ProductStore):
         self.timeline.replan(s, (seconds, {"status": "ready"}))
 
 
-def _options(body: dict[str, Any], store: Any) -> list[tuple[str, str, str]]:
+def _options(body: dict[str, Any], store: SiliconStore) -> list[tuple[str, str, str]]:
     """The optional fields of a create or an update, checked as the platform types them."""
-    errs = []
+    errs: list[tuple[str, str, str]] = []
     for key in ("enable_vpc", "enable_kext", "schedule_deletion"):
         if key in body and not isinstance(body[key], bool):
             errs.append((key, "type", f"{key} is a boolean"))
@@ -181,7 +186,7 @@ def _runners(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     return errs
 
 
-def _apply(server: dict[str, Any], body: dict[str, Any], store: Any) -> None:
+def _apply(server: dict[str, Any], body: dict[str, Any], store: SiliconStore) -> None:
     if "enable_vpc" in body:
         server["vpc_status"] = "vpc_enabled" if body["enable_vpc"] else "vpc_disabled"
     if body.get("public_bandwidth_bps") is not None:
@@ -323,7 +328,7 @@ def routes(store: SiliconStore) -> list[Route]:
     return routes.table()
 
 
-def seed_demo(store: SiliconStore, rng: Any) -> None:
+def seed_demo(store: SiliconStore, rng: random.Random) -> None:
     """One server still inside its 24 hours, one past them, in each zone of the product."""
     store.create("fr-par-1", "ios-build-01", "M2-L", age=6 * 3600)
     store.create("fr-par-1", "ios-build-02", "M2-M", age=3 * 86_400)

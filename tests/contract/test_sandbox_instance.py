@@ -115,6 +115,64 @@ async def test_create_validation_names_the_field(http, body, expected):
     assert args(r) == expected
 
 
+# ---- an ill-typed id in a body --------------------------------------------------------------------
+# Where a body's value is looked up as an id or a name (in Instance, and in the bare-metal products next
+# to it), a list or an object there is an invalid argument named by its field, not a 500.
+FIP = "/flexible-ip/v1alpha1/zones/fr-par-2"
+SOME_ID = "00000000-0000-4000-8000-000000000001"
+
+
+async def ill_typed_paths(http) -> dict[str, str]:
+    """Where each case is sent: a new server, the project's own image, a bare-metal server, an IP."""
+    image = (await http.get(f"{Z}/images", params={"name": "gateway-golden", "public": "False"})).json()["images"][0]
+    bm = (await http.get("/baremetal/v1alpha1/zones/fr-par-1/servers")).json()["servers"]
+    edge = next(s["id"] for s in bm if s["name"] == "edge-par")
+    fip = (await http.get(f"{FIP}/fips")).json()["flexible_ips"][0]["id"]
+    return {
+        "servers": f"{Z}/servers",
+        "server": f"{Z}/servers/{(await create(http))['id']}",
+        "images": f"{Z}/images",
+        "image": f"{Z}/images/{image['id']}",
+        "networks": f"/baremetal/v2/zones/fr-par-1/servers/{edge}/private-networks",
+        "fips": f"{FIP}/fips",
+        "attach": f"{FIP}/fips/attach",
+        "move": f"{FIP}/fips/{fip}/mac/move",
+        "duplicate": f"{FIP}/fips/{fip}/mac/duplicate",
+    }
+
+
+@pytest.mark.parametrize(
+    "method, where, body, field",
+    [
+        pytest.param("POST", "servers", {"commercial_type": ["PRO2-XS"]}, "commercial_type", id="create-type-list"),
+        pytest.param("POST", "servers", {"commercial_type": {"n": 1}}, "commercial_type", id="create-type-object"),
+        pytest.param("POST", "servers", {"security_group": ["x"]}, "security_group", id="create-sg-list"),
+        pytest.param("POST", "servers", {"security_group": {"id": {}}}, "security_group", id="create-sg-id-object"),
+        pytest.param("POST", "servers", {"placement_group": ["x"]}, "placement_group", id="create-pg-list"),
+        pytest.param("POST", "servers", {"placement_group": {"id": []}}, "placement_group", id="create-pg-id-list"),
+        pytest.param("PATCH", "server", {"commercial_type": ["PRO2-S"]}, "commercial_type", id="patch-type-list"),
+        pytest.param("PATCH", "server", {"security_group": {"id": ["x"]}}, "security_group", id="patch-sg-id-list"),
+        pytest.param("PATCH", "server", {"security_group": [{"id": "x"}]}, "security_group", id="patch-sg-list"),
+        pytest.param("PATCH", "server", {"placement_group": ["x"]}, "placement_group", id="patch-pg-list"),
+        pytest.param("PATCH", "server", {"placement_group": {"id": ["x"]}}, "placement_group", id="patch-pg-id-list"),
+        pytest.param("POST", "images", {"extra_volumes": {"1": {"id": ["x"]}}}, "extra_volumes", id="image-extra"),
+        pytest.param("PATCH", "image", {"extra_volumes": {"1": {"id": {}}}}, "extra_volumes", id="patch-image-extra"),
+        pytest.param("POST", "networks", {"private_network_id": ["x"]}, "private_network_id", id="bm-pn-list"),
+        pytest.param("POST", "networks", {"private_network_id": {"a": 1}}, "private_network_id", id="bm-pn-object"),
+        pytest.param("POST", "fips", {"project_id": DEMO_PROJECT_ID, "server_id": ["x"]}, "server_id", id="fip-server"),
+        pytest.param("POST", "attach", {"fips_ids": [SOME_ID], "server_id": {"id": "x"}}, "server_id", id="attach"),
+        pytest.param("POST", "move", {"dst_fip_id": ["x"]}, "dst_fip_id", id="mac-move"),
+        pytest.param("POST", "duplicate", {"duplicate_from_fip_id": {"a": 1}}, "duplicate_from_fip_id", id="mac-dup"),
+    ],
+)
+async def test_an_ill_typed_id_is_a_400_naming_its_field_not_a_500(http, method, where, body, field):
+    if where == "servers":
+        body = server_body(**body)
+    r = await http.request(method, (await ill_typed_paths(http))[where], json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["type"] == "invalid_arguments" and field in args(r), r.text
+
+
 async def test_local_volume_sizes_follow_the_type_constraints(http):
     r = await http.post(
         f"{Z}/servers",

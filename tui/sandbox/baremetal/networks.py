@@ -100,7 +100,7 @@ def routes(store: BaremetalStore) -> list[Route]:
         elif not is_uuid(pn):
             errs.append(("private_network_id", "format", "a private network ID (UUID)"))
         found = attachments(s)
-        if pn in found:
+        if is_uuid(pn) and pn in found:  # (a list or an object is refused above, and cannot be looked up)
             errs.append(("private_network_id", "constraint", "the server is already in this private network"))
         elif len(found) >= MAX_NETWORKS:
             errs.append(("private_network_id", "constraint", f"a server is in at most {MAX_NETWORKS} private networks"))

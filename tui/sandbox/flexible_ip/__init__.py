@@ -46,9 +46,10 @@ class FipStore(ProductStore):
         self.fips = self.collection.items
         self.rng = random.Random(7)
 
-    def server_exists(self, zone: str, sid: str) -> bool:
+    def server_exists(self, zone: str, sid: object) -> bool:
+        """A bare-metal server of the zone has the id `sid` (never a list or an object of a body)."""
         bm = getattr(self.sandbox, "baremetal", None)
-        return bm is not None and zone in bm.servers and sid in bm.servers[zone]
+        return isinstance(sid, str) and bm is not None and zone in bm.servers and sid in bm.servers[zone]
 
     def create(self, zone: str, body: dict[str, Any], settled: bool = False) -> dict[str, Any]:
         """A new IP: `updating` until it settles (at once when `settled`, for seeds and tests)."""
@@ -244,7 +245,7 @@ def routes(store: FipStore) -> list[Route]:
         f = fip(request)
         body = await json_body(request)
         src_id = body.get("duplicate_from_fip_id")
-        src = store.fips[f["zone"]].get(src_id or "")
+        src = store.fips[f["zone"]].get(src_id) if isinstance(src_id, str) else None
         if src is None:
             raise invalid_arguments(("duplicate_from_fip_id", "constraint", "no such flexible IP"))
         if not src.get("mac_address"):
@@ -260,7 +261,8 @@ def routes(store: FipStore) -> list[Route]:
     async def move(request: Request) -> Response:
         f = fip(request)
         body = await json_body(request)
-        dst = store.fips[f["zone"]].get(body.get("dst_fip_id") or "")
+        dst_id = body.get("dst_fip_id")
+        dst = store.fips[f["zone"]].get(dst_id) if isinstance(dst_id, str) else None
         if dst is None:
             raise invalid_arguments(("dst_fip_id", "constraint", "no such flexible IP"))
         if not f.get("mac_address"):

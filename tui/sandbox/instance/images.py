@@ -126,7 +126,8 @@ def routes(store: InstanceStore) -> list[Route]:
     # ---- images -------------------------------------------------------------------------------
     def extra_errors(zone: str, extra: object) -> list[tuple[str, str, str]]:
         if not isinstance(extra, dict) or any(
-            not isinstance(v, dict) or v.get("id") not in store.snapshots[zone] for v in extra.values()
+            not isinstance(v, dict) or not is_uuid(v.get("id")) or v["id"] not in store.snapshots[zone]
+            for v in extra.values()
         ):
             return [("extra_volumes", "constraint", 'extra_volumes maps "1", "2", … to {"id": snapshot ID}')]
         return []

@@ -94,6 +94,16 @@ def ref_id(value: object) -> Any:
     return value.get("id") if isinstance(value, dict) else value
 
 
+def group_errors(groups: dict[str, Any], arg: str, group_id: object, what: str) -> Errors:
+    """`group_id` (what `ref_id` found) names one of the zone's `groups`: anything but a string id
+    (a list, an object) is refused by its format before it is looked up."""
+    if group_id is not None and not isinstance(group_id, str):
+        return [(arg, "format", f"{arg} is the ID of a {what}, or an object with its id")]
+    if group_id not in groups:
+        return [(arg, "constraint", f"no such {what} in this zone")]
+    return []
+
+
 def key_id_errors(body: dict[str, Any]) -> Errors:
     key_id = body.get("admin_password_encryption_ssh_key_id")
     if key_id is not None and not (key_id == "" or is_uuid(key_id)):

@@ -30,7 +30,15 @@ from .validation import (
 from . import server_parts
 from .ips import set_public_ips
 from .zones import zone_of
-from .server_checks import apply_volumes, compatible_types, key_id_errors, nic_id_errors, public_ip_ids, ref_id
+from .server_checks import (
+    apply_volumes,
+    compatible_types,
+    group_errors,
+    key_id_errors,
+    nic_id_errors,
+    public_ip_ids,
+    ref_id,
+)
 
 ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup", "enable_routed_ip")
 SERVER_FIELDS = {
@@ -65,6 +73,7 @@ PATCH_COPIED = (  # the fields a PATCH sets as they are given, in this order
 )
 # UpdateServerRequest's fields
 PATCH_FIELDS = {*PATCH_COPIED, "volumes", "security_group", "placement_group", "public_ips", "private_nics"}
+TYPE_NAME = "commercial_type must be a commercial type name such as DEV1-S; see /products/servers"
 
 
 def routes(store: InstanceStore) -> list[Route]:
@@ -100,6 +109,8 @@ def routes(store: InstanceStore) -> list[Route]:
         ctype = None
         if ctype_name is None:
             errs.append(("commercial_type", "required", "required key not provided"))
+        elif not isinstance(ctype_name, str):
+            errs.append(("commercial_type", "format", TYPE_NAME))
         elif ctype_name not in store.types:
             errs.append(
                 ("commercial_type", "constraint", f"unknown commercial type {ctype_name!r}; see /products/servers")
@@ -130,11 +141,11 @@ def routes(store: InstanceStore) -> list[Route]:
         ip_ids, ip_errs = public_ip_ids(store, zone, body)
         errs += ip_errs
         sg = ref_id(body.get("security_group"))
-        if sg is not None and sg not in store.security_groups[zone]:
-            errs.append(("security_group", "constraint", "no such security group in this zone"))
+        if sg is not None:
+            errs += group_errors(store.security_groups[zone], "security_group", sg, "security group")
         pg = ref_id(body.get("placement_group"))
-        if pg is not None and pg not in store.placement_groups[zone]:
-            errs.append(("placement_group", "constraint", "no such placement group in this zone"))
+        if pg is not None:
+            errs += group_errors(store.placement_groups[zone], "placement_group", pg, "placement group")
         if errs:
             raise invalid_arguments(*errs)
         if project is not None and project != store.project:
@@ -215,15 +226,17 @@ def routes(store: InstanceStore) -> list[Route]:
         errs += key_id_errors(body)
         ip_ids, ip_errs = public_ip_ids(store, zone, {"public_ips": body.get("public_ips")}, server["id"])
         errs += ip_errs + nic_id_errors(store, zone, server, body.get("private_nics"))
-        if "commercial_type" in body and body["commercial_type"] not in store.types:
+        if body.get("commercial_type") is not None and not isinstance(body["commercial_type"], str):
+            errs.append(("commercial_type", "format", TYPE_NAME))
+        elif "commercial_type" in body and body["commercial_type"] not in store.types:
             errs.append(("commercial_type", "constraint", "unknown commercial type"))
         errs += check_choice(body, "boot_type", ("local", "rescue"))
         sg = ref_id(body.get("security_group")) if "security_group" in body else None
-        if "security_group" in body and sg not in store.security_groups[zone]:
-            errs.append(("security_group", "constraint", "no such security group in this zone"))
+        if "security_group" in body:
+            errs += group_errors(store.security_groups[zone], "security_group", sg, "security group")
         pg = ref_id(body.get("placement_group")) if "placement_group" in body else None
-        if pg is not None and pg not in store.placement_groups[zone]:
-            errs.append(("placement_group", "constraint", "no such placement group in this zone"))
+        if pg is not None:
+            errs += group_errors(store.placement_groups[zone], "placement_group", pg, "placement group")
         if errs:
             raise invalid_arguments(*errs)
         ctype = body.get("commercial_type")

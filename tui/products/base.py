@@ -118,6 +118,15 @@ class CreateSpec:
     # `async def extend(ui, form, payload, context) -> payload | None`: a further step (dialogs)
     # before sending; None cancels it and the form stays open.
     extend: "Lazy[Any] | None" = None
+    # Where it is sent when not to the list path (a template under the base, `{parent}` allowed:
+    # "instances/{parent}/acls"), and how the created object is found in the answer when the answer is
+    # not it: `created(answer, payload) -> object | None` (an answer listing the rules).
+    path: str | None = None
+    created: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
+    # What identifies the created object in a listing, from the payload sent, when the payload wraps it
+    # (`{"rules": [rule]}` -> rule), for the look after a lost answer; default: the id field, the name,
+    # or the plain values sent.
+    identity: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 @record(frozen=True, eq=False)

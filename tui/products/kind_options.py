@@ -169,16 +169,8 @@ class Writing(Options):
     # What else a delete takes away, from the row; or a Lazy of `async (service, scope, row)`, read first.
     delete_warning: "Callable[[Any], str | None] | Lazy[Any]" = _never
     delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
-    # Where a create is sent when not to the list path (a template under the base, `{parent}`
-    # allowed: "instances/{parent}/acls"), and how the created object is found in the answer when
-    # the answer is not it: `created(answer, payload) -> object | None` (an answer listing the rules).
-    create_path: str | None = None
-    created: Callable[[dict[str, Any], dict[str, Any]], Any] | None = None
     # The list filter by name, used to look whether a create whose answer was lost happened.
     name_param: str | None = None
-    # What identifies a created object in a listing, from the payload sent, when the payload wraps
-    # it (`{"rules": [rule]}` -> rule); default: the id field, the name, or the plain values sent.
-    identity: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
     # `async def batch(service, scope, changes, rows) -> str | None` (DNS records; any whole-list PUT).
     # A lost answer: return what the look found applied, or say the look (`outcome.judged`); changes

@@ -43,9 +43,10 @@ def identity(kind: ResourceKind, payload: dict[str, Any]) -> dict[str, Any]:
     `identity(payload)` when it declares one (a payload that wraps the object: `{"rules": [...]}`),
     else its id field when the payload names it (a setting, an attachment by network), else its name,
     else every plain value sent (a flexible IP's server and description)."""
-    if kind.writing.identity is not None:
+    spec = kind.create.get() if kind.create is not None else None
+    if spec is not None and spec.identity is not None:
         try:
-            found = kind.writing.identity(payload)
+            found = spec.identity(payload)
         except (KeyError, IndexError, TypeError):
             found = None
         return dict(found) if isinstance(found, dict) else {}

@@ -362,14 +362,15 @@ class ResourceService(ProductCalls):
         """The created resource. A success without it (an empty or odd body) is not a success: the
         platform may have created it, so it is an unknown outcome, for the caller to look."""
         kind = self.kind
+        spec = kind.create.get() if kind.create is not None else None  # where it goes, how it is found
         path = (
-            kind.under(scope, fill(kind.writing.create_path, {"parent": self.parent.id if self.parent else None}))
-            if kind.writing.create_path
+            kind.under(scope, fill(spec.path, {"parent": self.parent.id if self.parent else None}))
+            if spec is not None and spec.path
             else kind.list_path(scope, self.parent)
         )
         data = await self.client.send_json("POST", path, payload, self.act)
         try:
-            item = kind.writing.created(data, payload) if kind.writing.created is not None else self._unwrap(data, path)
+            item = spec.created(data, payload) if spec is not None and spec.created else self._unwrap(data, path)
         except BadBody:
             item = {}
         row = self._row(item, scope) if isinstance(item, dict) and item else None

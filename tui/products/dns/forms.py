@@ -45,7 +45,29 @@ class RegisterForm(Form):
     show_record: Annotated[bool, label("Show the TXT record to publish now (later: a → Validation TXT record)")] = True
 
 
-REGISTER = CreateSpec(RegisterForm, sends("domain"), after_create="show_record", after_action="validation")
+def registered(answer: dict[str, Any]) -> dict[str, Any] | None:
+    """An external domain as just registered (the answer is the registration, not the domain)."""
+    if not answer.get("domain"):
+        return None
+    return {
+        "domain": answer["domain"],
+        "status": "checking",
+        "is_external": True,
+        "registrar": "EXTERNAL",
+        "created_at": answer.get("created_at"),
+        "project_id": answer.get("project_id"),
+        "external_domain_registration_status": {"validation_token": answer.get("validation_token")},
+    }
+
+
+REGISTER = CreateSpec(
+    RegisterForm,
+    sends("domain"),
+    after_create="show_record",
+    after_action="validation",
+    path="domains/external-domain",
+    created=lambda answer, payload: registered(answer),
+)
 
 
 async def validation_flow(ui: FlowUI, domain: Row) -> None:

@@ -98,21 +98,6 @@ def txt_record(row: Row, parent: ParentRef | None = None) -> str:
     )
 
 
-def registered(answer: dict[str, Any]) -> dict[str, Any] | None:
-    """An external domain as just registered (the answer is the registration, not the domain)."""
-    if not answer.get("domain"):
-        return None
-    return {
-        "domain": answer["domain"],
-        "status": "checking",
-        "is_external": True,
-        "registrar": "EXTERNAL",
-        "created_at": answer.get("created_at"),
-        "project_id": answer.get("project_id"),
-        "external_domain_registration_status": {"validation_token": answer.get("validation_token")},
-    }
-
-
 def zones_text(answer: dict[str, Any]) -> str:
     zones = [z for z in answer.get("dns_zones") or [] if isinstance(z, dict)]
     return "\n".join(f"{shown(zone_of(z)['zone'])}  ({z.get('status', '?')})" for z in zones) or "none"
@@ -177,9 +162,7 @@ DOMAINS = dns_kind(
     ),
     rows=Rows(summarize=lambda d: {"name": shown(str(d.get("domain") or ""))}),
     create=Lazy(FORMS + "REGISTER"),
-    writing=Writing(
-        create_path="domains/external-domain", created=lambda answer, payload: registered(answer), name_param="domain"
-    ),
+    writing=Writing(name_param="domain"),
 )
 
 

@@ -121,7 +121,12 @@ def contact_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     return {"project_id": c.project_id, "contact_point": {"email": {"to": form.to}}}
 
 
-CONTACT_CREATE = CreateSpec(ContactForm, contact_payload, contact_options)
+CONTACT_CREATE = CreateSpec(
+    ContactForm,
+    contact_payload,
+    contact_options,
+    identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")},
+)
 
 
 class UserForm(Form):

@@ -277,9 +277,6 @@ CONTACT_POINTS = monitoring_kind(
     columns=("address",),
     create=Lazy(FORMS + "CONTACT_CREATE"),
     delete=Call("POST", "delete-contact-point", _contact_body),
-    writing=Writing(
-        identity=lambda payload: {"address": ((payload.get("contact_point") or {}).get("email") or {}).get("to")}
-    ),
 )
 
 ROLES = {

@@ -13,7 +13,7 @@ from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
 from .common import TONES, rdb_kind
-from ..kind_options import Reading, Writing
+from ..kind_options import Reading
 
 if TYPE_CHECKING:
     from ..base import ParentRef, ResourceKind, Row
@@ -145,6 +145,4 @@ SNAPSHOTS = rdb_kind(
     writing=data_lost("The copy of the volume is gone for good", name_param="name"),
 )
 
-INSTANCE_SNAPSHOTS = of_instance(
-    SNAPSHOTS, "SNAPSHOT_CREATE", writing=SNAPSHOTS.writing | Writing(create_path="instances/{parent}/snapshots")
-)
+INSTANCE_SNAPSHOTS = of_instance(SNAPSHOTS, "SNAPSHOT_CREATE")  # sent under the instance (its spec's path)

@@ -3,7 +3,7 @@ refresh as any list): databases, users, ACL rules, settings, read replicas and p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -21,17 +21,6 @@ if TYPE_CHECKING:
 
 DATA = "tui.products.rdb.data_forms:"
 REPLICA_FORMS = "tui.products.rdb.replica_forms:"
-
-
-def _first(
-    answer: dict[str, Any], key: str, match: Callable[[dict[str, Any]], bool] | None = None
-) -> dict[str, Any] | None:
-    """The object a create put in an answer that lists several (`{"rules": [...]}`)."""
-    items = answer.get(key)
-    if not isinstance(items, list):
-        return None
-    found = [i for i in items if isinstance(i, dict) and (match is None or match(i))]
-    return found[0] if found else None
 
 
 def _managed(row: Row) -> Text:
@@ -139,12 +128,7 @@ ACLS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "ACL_CREATE"),
-    writing=Writing(
-        create_path="instances/{parent}/acls",
-        created=lambda answer, payload: _first(answer, "rules"),
-        identity=lambda payload: {"ip": payload["rules"][0]["ip"]},
-        delete_warning=lambda r: "Clients from these addresses can no longer connect",
-    ),
+    writing=Writing(delete_warning=lambda r: "Clients from these addresses can no longer connect"),
     delete=Call("DELETE", "instances/{parent}/acls", lambda r: {"acl_rule_ips": [r.id]}),
 )
 
@@ -183,14 +167,7 @@ SETTINGS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "SETTING_CREATE"),
-    writing=Writing(
-        create_path="instances/{parent}/settings",
-        created=lambda answer, payload: _first(
-            answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]
-        ),
-        identity=lambda payload: payload["settings"][0],
-        delete_warning=lambda r: "It goes back to the engine's default",
-    ),
+    writing=Writing(delete_warning=lambda r: "It goes back to the engine's default"),
     delete=Call("DELETE", "instances/{parent}/settings", lambda r: {"setting_names": [r.id]}),
 )
 
@@ -267,9 +244,7 @@ REPLICAS = rdb_kind(
         ),
     ),
     create=Lazy(REPLICA_FORMS + "REPLICA_CREATE"),
-    writing=Writing(
-        create_path="read-replicas", delete_warning=lambda r: "Clients reading from it lose their connection"
-    ),
+    writing=Writing(delete_warning=lambda r: "Clients reading from it lose their connection"),
     delete=Call("DELETE", "{id}"),
 )
 
@@ -339,7 +314,4 @@ LOGS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "LOGS_PREPARE"),  # c: prepare logs for a time range (one per node)
-    writing=Writing(
-        create_path="instances/{parent}/prepare-logs", created=lambda answer, payload: _first(answer, "instance_logs")
-    ),
 )

@@ -236,7 +236,7 @@ def snapshot_body(form: SnapshotForm, row: Row | None = None) -> dict[str, Any]:
     return body
 
 
-SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: snapshot_body(form))
+SNAPSHOT_CREATE = CreateSpec(SnapshotForm, lambda form, c: snapshot_body(form), path="instances/{parent}/snapshots")
 
 
 class FromSnapshotForm(Form):

@@ -5,7 +5,7 @@ Every rule spec 2 states is checked here before sending, with the field named.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Callable
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
@@ -148,8 +148,24 @@ async def acl_options(service: ResourceService, scope: str) -> tuple[Choices, di
     return {}, {"taken": {r.id for r in await service.list_rows(scope)}}
 
 
+def first_of(
+    answer: dict[str, Any], key: str, match: Callable[[dict[str, Any]], bool] | None = None
+) -> dict[str, Any] | None:
+    """The object a create put in an answer that lists several (`{"rules": [...]}`)."""
+    items = answer.get(key)
+    if not isinstance(items, list):
+        return None
+    found = [i for i in items if isinstance(i, dict) and (match is None or match(i))]
+    return found[0] if found else None
+
+
 ACL_CREATE = CreateSpec(
-    AclForm, lambda form, c: {"rules": [{"ip": form.ip, "description": form.description}]}, acl_options
+    AclForm,
+    lambda form, c: {"rules": [{"ip": form.ip, "description": form.description}]},
+    acl_options,
+    path="instances/{parent}/acls",
+    created=lambda answer, payload: first_of(answer, "rules"),
+    identity=lambda payload: {"ip": payload["rules"][0]["ip"]},
 )
 
 
@@ -236,7 +252,14 @@ async def setting_options_of(service: ResourceService, scope: str, instance_id: 
 
 
 SETTING_CREATE = CreateSpec(
-    SettingForm, lambda form, c: {"settings": [{"name": form.name, "value": form.value}]}, setting_options
+    SettingForm,
+    lambda form, c: {"settings": [{"name": form.name, "value": form.value}]},
+    setting_options,
+    path="instances/{parent}/settings",
+    created=lambda answer, payload: first_of(
+        answer, "settings", lambda s: s.get("name") == payload["settings"][0]["name"]
+    ),
+    identity=lambda payload: payload["settings"][0],
 )
 
 
@@ -281,7 +304,12 @@ def logs_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     return {"start_date": from_now(-3600 * form.hours), "end_date": from_now(0)}
 
 
-LOGS_PREPARE = CreateSpec(LogsForm, logs_payload)
+LOGS_PREPARE = CreateSpec(
+    LogsForm,
+    logs_payload,
+    path="instances/{parent}/prepare-logs",
+    created=lambda answer, payload: first_of(answer, "instance_logs"),
+)
 
 
 async def log_files_flow(ui: FlowUI, instance: Row) -> None:

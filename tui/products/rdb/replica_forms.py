@@ -70,7 +70,7 @@ def replica_payload(form: BaseModel, c: Context) -> dict[str, Any]:
     return {"instance_id": c.parent.id, "endpoint_spec": replica_specs(form), "same_zone": form.same_zone}
 
 
-REPLICA_CREATE = CreateSpec(ReplicaForm, replica_payload)
+REPLICA_CREATE = CreateSpec(ReplicaForm, replica_payload, path="read-replicas")
 
 
 @asks_at_send

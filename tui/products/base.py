@@ -333,10 +333,11 @@ class ResourceKind:
     def item_path(self, scope: str, rid: str, parent: ParentRef | None = None) -> str:
         p = self.parent
         rid = self.own_id(rid)
-        if self.reading.path_id is not None:
-            rid = self.reading.path_id(rid)
-        if self.reading.item_template:
-            return self.under(scope, fill(self.reading.item_template, {"id": rid}))
+        item = self.reading.item
+        if item.key is not None:
+            rid = item.key(rid)
+        if item.template:
+            return self.under(scope, fill(item.template, {"id": rid}))
         if p is not None and p.item_path:
             return self.under(scope, fill(p.item_path, {"id": rid, **(parent.ids() if parent else {"parent": None})}))
         if self.singleton:

@@ -142,7 +142,7 @@ class Field:
         return found[0] if len(found) == 1 and not isinstance(found[0], list) else _flat(found)
 
     def name_of(self, obj: Readable) -> str:
-        """A reference's name, looked up (kept by the list's `enrich`, or the detail's) or sent, or ""."""
+        """A reference's name, looked up (kept by the list's `Lookup`, or the detail's) or sent, or ""."""
         named = self.named
         if not named:
             return ""

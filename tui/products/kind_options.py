@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
+from ..records import record
 from .location import PLATFORM, Endpoint, ListParams, Probe
 
 if TYPE_CHECKING:
@@ -63,6 +64,31 @@ def over(defaults: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@record(frozen=True, eq=False)
+class Item:
+    """How one object is read by id, where it differs from the list path + its id: at `template` under
+    the base ("server-type/{id}"); by the path segment `key(row key)` gives, for rows keyed by more than
+    the paths name (a zone's certificates: by zone and creation time, read and deleted by zone); and a
+    403, not a 404, answered for one deleted (`forbidden_is_gone`: silicon servers)."""
+
+    template: str | None = None
+    key: Callable[[str], str] | None = None
+    forbidden_is_gone: bool = False
+
+
+@record(frozen=True, eq=False)
+class Lookup:
+    """What rows get from other endpoints (the names of what they reference): `listed`, a `Lazy` of
+    `async (service, scope, rows) -> None` adding fields to listed rows; `detail`, the same for the detail
+    only (names no column shows, read when a detail opens rather than with every listing); `names_from`,
+    the kind whose names `listed` looks up (`service.names_of`: read alongside the list's first page, once
+    per refresh cycle, rather than after it)."""
+
+    listed: Lazy[Any] | None = None
+    detail: Lazy[Any] | None = None
+    names_from: Lazy[Any] | None = None
+
+
 class Reading(Options):
     """How its objects are listed and read, where they differ from the product's convention."""
 
@@ -70,14 +96,9 @@ class Reading(Options):
     list_params: ListParams = ListParams()
     probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
     endpoint: Endpoint = PLATFORM  # which API: the platform's, or the generative-model API
-    # One object's path under the base when it is not the list path + id ("server-type/{id}")
-    item_template: str | None = None
-    # Rows keyed by more than the paths name (a zone's certificates: by zone and creation time, read
-    # and deleted by zone): the path segment a row's key gives. None: the key is the segment.
-    path_id: Callable[[str], str] | None = None
+    item: Item = Item()  # how one object is read by id, where the product differs (`Item`)
     fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     per_scope: bool = False  # a catalogue: the same names in every zone (rows told apart by it: `fr-par-1/M2-M`)
-    gone_when_forbidden: bool = False  # the platform answers 403, not 404, for a deleted one (silicon servers)
     sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
     # The API lists the newest first: one created here is shown at the top, where a listing puts it.
     newest_first: bool = False
@@ -141,14 +162,7 @@ class Rows(Options):
     # Parts of a resource that move while the resource itself does not (a NIC syncing on a running
     # server): a row for which this says True is polled like a transitional one.
     moving: Callable[[dict[str, Any]], bool] | None = None
-    # `async def enrich(service, scope, rows) -> None`: adds fields from another endpoint to listed rows
-    enrich: Lazy[Any] | None = None
-    # The same, for the detail only (`resource.looked_up`): names of what it references that no list
-    # column shows (a server's offer and OS), read when a detail opens rather than with every listing.
-    enrich_detail: Lazy[Any] | None = None
-    # The kind whose names `enrich` looks up (`service.names_of`): read alongside the list's page 1,
-    # once per refresh cycle, rather than after it.
-    names_from: Lazy[Any] | None = None
+    lookup: Lookup = Lookup()  # fields added from other endpoints (`Lookup`)
     # `async about(service, scope) -> str`: a line under the list, read from the API with it (the
     # service's name and version; what a list's flags say).
     about: Lazy[Any] | None = None

@@ -40,5 +40,5 @@ class Resource(BaseModel):
     @property
     def looked_up(self) -> dict[str, Any]:
         """Fields read elsewhere for the detail (the name of the server an IP is on, of a server's
-        offer): `kind.rows.enrich` and `kind.rows.enrich_detail`, kept apart from what the API sent."""
+        offer): `kind.rows.lookup` (`listed` and `detail`), kept apart from what the API sent."""
         return self._looked_up

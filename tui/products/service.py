@@ -131,8 +131,9 @@ class ResourceService(ProductCalls):
             path = "?"
             try:
                 path = self.kind.list_path(sc, self.parent)
-                if self.kind.rows.names_from is not None:  # the names an enrich looks up: read alongside page 1
-                    self._names_read(self.kind.rows.names_from.get(), sc)
+                names_from = self.kind.rows.lookup.names_from
+                if names_from is not None:  # the names a lookup reads: read alongside page 1
+                    self._names_read(names_from.get(), sc)
                 if self.kind.parent is not None and self.kind.parent.field:
                     rows = await self._embedded(sc, path)
                     await queue.put(ListChunk(sc, rows, len(rows)))
@@ -147,8 +148,8 @@ class ResourceService(ProductCalls):
                     transform=self.kind.row_maker(sc),
                     page_size=self._page_size(),
                 ):
-                    if self.kind.rows.enrich is not None and batch.items:
-                        await self.kind.rows.enrich.get()(self, sc, batch.items)
+                    if self.kind.rows.lookup.listed is not None and batch.items:
+                        await self.kind.rows.lookup.listed.get()(self, sc, batch.items)
                     await queue.put(ListChunk(sc, batch.items, batch.total, batch.error))
             except Exception as err:  # never an end without a word: the scope is marked failed
                 await queue.put(ListChunk(sc, [], None, as_api_error(err, path)))
@@ -175,8 +176,8 @@ class ResourceService(ProductCalls):
         items = data.get(field) if isinstance(data, dict) and field else None
         make = self.kind.row_maker(scope)
         rows = [make(i) for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-        if self.kind.rows.enrich is not None and rows:
-            await self.kind.rows.enrich.get()(self, scope, rows)
+        if self.kind.rows.lookup.listed is not None and rows:
+            await self.kind.rows.lookup.listed.get()(self, scope, rows)
         return rows
 
     async def changes_since(self, scope: str, marks: dict[str, Any]) -> Changes | None:
@@ -280,11 +281,11 @@ class ResourceService(ProductCalls):
         return self.kind.model.get().model_validate(await self.get_data(scope, rid))
 
     async def get_detail(self, scope: str, rid: str) -> Any:
-        """`get`, with what the kind looks up elsewhere (`enrich`, `enrich_detail`: the names of what
+        """`get`, with what the kind looks up elsewhere (`Lookup.listed`, `Lookup.detail`: the names of what
         it references) in `resource.looked_up`, apart from what the API sent."""
         resource = self.kind.model.get().model_validate(data := await self.get_data(scope, rid))
         row = self.row_of(dict(data), scope)
-        for lookup in (e for e in (self.kind.rows.enrich, self.kind.rows.enrich_detail) if e is not None):
+        for lookup in (e for e in (self.kind.rows.lookup.listed, self.kind.rows.lookup.detail) if e is not None):
             await lookup.get()(self, scope, [row])
         getattr(resource, "looked_up", {}).update({k: v for k, v in row.data.items() if k not in data})
         return resource
@@ -293,9 +294,9 @@ class ResourceService(ProductCalls):
         return await self.enriched(self.row_of(await self.get_data(scope, rid), scope), scope)
 
     async def enriched(self, row: Row, scope: str) -> Row:
-        """A row read or written alone gets the same extra fields as a listed one (`kind.rows.enrich`)."""
-        if self.kind.rows.enrich is not None:
-            await self.kind.rows.enrich.get()(self, scope, [row])
+        """A row read or written alone gets the same extra fields as a listed one (`Lookup.listed`)."""
+        if self.kind.rows.lookup.listed is not None:
+            await self.kind.rows.lookup.listed.get()(self, scope, [row])
         return row
 
     async def names_of(self, kind: ResourceKind, scope: str) -> dict[str, str]:
@@ -339,7 +340,7 @@ class ResourceService(ProductCalls):
         try:
             data = await self.client.get_json(path)
         except PermissionDenied as err:
-            if not self.kind.reading.gone_when_forbidden:
+            if not self.kind.reading.item.forbidden_is_gone:
                 raise
             raise NotFound(
                 404,

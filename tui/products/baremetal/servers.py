@@ -15,7 +15,7 @@ from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
 from ..columns import named_ref
 from .common import MOVING_INSTALL, baremetal_kind, install_status
-from ..kind_options import Cost, Reading, Rows
+from ..kind_options import Cost, Lookup, Reading, Rows
 from .catalogue import euros
 
 if TYPE_CHECKING:
@@ -215,7 +215,7 @@ SERVERS: ResourceKind = baremetal_kind(
     rows=Rows(
         summarize=lambda data: {"install_status": install_status(data)},
         moving=parts_moving,
-        enrich_detail=Lazy("tui.products.baremetal.servers:name_offer_and_os"),
+        lookup=Lookup(detail=Lazy("tui.products.baremetal.servers:name_offer_and_os")),
         cost=Cost(
             "offer_id",
             Lazy("tui.products.baremetal.catalogue:OFFERS"),

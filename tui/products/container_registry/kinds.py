@@ -10,7 +10,7 @@ from .. import commands
 from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
 from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of, human_bytes
-from ..kind_options import Reading, Rows, Writing
+from ..kind_options import Lookup, Reading, Rows, Writing
 from ..shapes import ShowValue
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ _image = dict(
         lambda r: f"Its {len(r.items('tags'))} tag(s) are deleted with it: nobody can pull them again",
         name_param="name",
     ),
-    rows=Rows(enrich=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES")),
+    rows=Rows(lookup=Lookup(listed=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES"))),
     reading=Reading(sort=("name", False)),
 )
 

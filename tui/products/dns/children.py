@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
-from ..kind_options import FileFormat, Reading, Rows, Secrets, Writing
+from ..kind_options import FileFormat, Item, Lookup, Reading, Rows, Secrets, Writing
 from ..files import pem
 from ..shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
@@ -170,7 +170,7 @@ VERSIONS = dns_kind(
     reading=Reading(fetch_detail=False, sort=("created", True)),
     rows=Rows(
         summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")},
-        enrich=Lazy("tui.products.dns.versions:count_changes"),
+        lookup=Lookup(listed=Lazy("tui.products.dns.versions:count_changes")),
     ),  # menus and titles say its time, not its UUID
     fields=(
         Field("name", "Name", "name", detail=False),  # its time, and what it changed (`count_changes`)
@@ -232,7 +232,7 @@ CERTIFICATES = dns_kind(
     list_key="certificates",
     id_field="_key",
     rows=Rows(summarize=certificate_key),
-    reading=Reading(path_id=certificate_zone, item_template="ssl-certificates/{id}"),
+    reading=Reading(item=Item(template="ssl-certificates/{id}", key=certificate_zone)),
     parent=Parent("dns.zones", query="dns_zone"),
     transitional=frozenset({"pending", "new"}),
     secrets=Secrets(fields=("private_key",)),

@@ -11,7 +11,7 @@ from rich.text import Text
 from ..base import ActionSpec, Call, Lazy, Row, data_lost, kinds_of
 from ..declared import ID, Field
 from ..pick_call import PickCall
-from ..kind_options import Reading, Rows
+from ..kind_options import Lookup, Reading, Rows
 
 if TYPE_CHECKING:
     from ..models import Resource
@@ -178,8 +178,10 @@ FIPS = flexible_ip_kind(
     columns=("ip", "status", "server", "mac", "mac_type", "reverse", "description", "zone", "created", "tags"),
     rows=Rows(
         summarize=summarize,
-        enrich=Lazy("tui.products.flexible_ip.fips:enrich"),
-        names_from=Lazy("tui.products.baremetal.servers:SERVERS"),
+        lookup=Lookup(
+            listed=Lazy("tui.products.flexible_ip.fips:enrich"),
+            names_from=Lazy("tui.products.baremetal.servers:SERVERS"),
+        ),
         moving=lambda d: mac_of(d).get("status") in ("updating", "deleting"),
     ),
     state_field="status",

@@ -9,7 +9,7 @@ from ..base import Lazy, Row
 from ..declared import Field
 from ..format import gb
 from .common import instance_kind
-from ..kind_options import Reading, Rows
+from ..kind_options import Lookup, Reading, Rows
 
 if TYPE_CHECKING:
     from ..models import Resource
@@ -90,5 +90,5 @@ TYPES = instance_kind(
         Field("network", "Network", show=_network),
     ),
     columns=("name", "cpus", "ram", "arch", "gpu", "local", "hourly", "monthly", "availability"),
-    rows=Rows(enrich=Lazy("tui.products.instance.types:enrich")),
+    rows=Rows(lookup=Lookup(listed=Lazy("tui.products.instance.types:enrich"))),
 )

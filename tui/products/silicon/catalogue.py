@@ -9,7 +9,7 @@ from ..catalogue import catalogue
 from ..declared import Field
 from ..format import Tones, gb
 from .servers import silicon_kind
-from ..kind_options import Reading
+from ..kind_options import Item, Reading
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -92,7 +92,7 @@ SERVER_TYPES = catalogue(
         Field("minimum_lease_duration", "Minimum lease", show=_lease_detail),
     ),
     columns=("name", "stock", "cpu", "memory", "disk", "lease"),
-    reading=Reading(fetch_detail=True, item_template="server-type/{id}"),
+    reading=Reading(fetch_detail=True, item=Item(template="server-type/{id}")),
 )
 
 SYSTEMS = catalogue(

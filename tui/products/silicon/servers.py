@@ -9,7 +9,7 @@ from ..ssh_command import ssh_action
 from ..declared import ID, Field
 from .. import times
 from ..shapes import ShowSecret
-from ..kind_options import Reading, Secrets
+from ..kind_options import Item, Reading, Secrets
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -56,7 +56,7 @@ SERVER_FIELDS = (
 SERVERS: ResourceKind = silicon_kind(
     id="silicon.servers",
     singular="silicon server",
-    reading=Reading(gone_when_forbidden=True),
+    reading=Reading(item=Item(forbidden_is_gone=True)),
     state_field="status",
     # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.
     secrets=Secrets(fields=("runner_configuration",)),

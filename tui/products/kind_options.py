@@ -1,5 +1,6 @@
 """The options of a kind that only some kinds need, in named groups (`ResourceKind.reading`, `rows`,
-`writing`, `secrets`, `singleton`). A kind gives a group only when it differs from the platform's
+`writing`), and the records of features a kind may have (`Item`, `Lookup`, `Cost`, `FileFormat`,
+`Secrets`, `Singleton`). A kind gives a group only when it differs from the platform's
 convention — listed at its collection, one object at `collection/{id}`, rows holding the object as
 listed, written with a plain confirm, no secret — and within it only what differs.
 
@@ -211,9 +212,10 @@ def data_lost(warning: "str | Callable[[Any], str | None] | None" = None, **more
     )
 
 
-class Secrets(Options):
-    """Fields the platform answers once (a password, a token): stripped from rows, JSON and logs,
-    shown once on request."""
+@record(frozen=True, eq=False)
+class Secrets:
+    """The one-time secrets feature: fields the platform answers once (a password, a token), stripped
+    from rows, JSON and logs, shown once on request."""
 
     fields: tuple[str, ...] = ()
     # The action that gives a new one-time secret (a password reset), said when a create's answer,
@@ -226,8 +228,9 @@ class Secrets(Options):
     once_view: Lazy[Any] | None = None
 
 
-class Singleton(Options):
-    """The collection path is one object (a product's page, shown as a panel), not a list."""
+@record(frozen=True, eq=False)
+class Singleton:
+    """The panel feature: the collection path is one object (a product's page, shown as a panel), not a list."""
 
     # One that may not exist yet (monitoring before activation): its GET answers 404 and the panel
     # says `absent` and offers `absent_actions` (Activate) instead of the object's.

@@ -93,6 +93,7 @@ class Lookup:
 class Reading(Options):
     """How its objects are listed and read, where they differ from the product's convention."""
 
+    page_size: int | None = None  # None: the paging style's largest page
     list_params: ListParams = ListParams()
     probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
     endpoint: Endpoint = PLATFORM  # which API: the platform's, or the generative-model API

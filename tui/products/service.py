@@ -76,6 +76,9 @@ class ResourceService(ProductCalls):
     def _query(self, scope: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         return {**self.kind.list_query(self.context_for(scope), self.parent), **(params or {})}
 
+    def _page_size(self) -> int:
+        return self.kind.reading.page_size or MAX_PER_PAGE
+
     def prefetch(self, scope: str) -> None:
         """Start listing `scope` now (e.g. while the UI is still being built); the next
         `iter_list(scope)` takes over what has arrived and what is still coming."""
@@ -143,7 +146,7 @@ class ResourceService(ProductCalls):
                     params=self._query(sc, params),
                     concurrency=concurrency,
                     transform=self.kind.row_maker(sc),
-                    page_size=MAX_PER_PAGE,  # the paging style's largest page: the fewest requests
+                    page_size=self._page_size(),
                 ):
                     if self.kind.rows.lookup.listed is not None and batch.items:
                         await self.kind.rows.lookup.listed.get()(self, sc, batch.items)
@@ -243,7 +246,7 @@ class ResourceService(ProductCalls):
                 return False
             return True
 
-        pages = -(-len(held) // MAX_PER_PAGE)  # a re-list's requests: a short list is listed again
+        pages = -(-len(held) // self._page_size())  # a re-list's requests: a short list is listed again
         return await gone(held, total, at, all_gone, budget=pages // 2)
 
     # ---- one object -----------------------------------------------------------------------------

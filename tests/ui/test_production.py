@@ -195,10 +195,11 @@ async def test_a_set_editor_asks_the_name_when_it_sends_not_when_it_opens():
     app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot, app)
-        group, editor = await rules_edited(pilot, app)  # opened with nothing asked
+        group, editor = await rules_edited(pilot, app)  # opened with nothing asked (its last rule taken out)
         await pilot.press("ctrl+s")
         asked = await screen_named(pilot, app, "ConfirmScreen")
         assert asked.require_text == group.name and "Rules of web-public: 1 removed, 0 added (2 rules" in asked.message
+        assert "Removed:\n  inbound accept TCP 198.51.100.0/24 22" in asked.message, "the rule about to go, named"
         assert not posts(sandbox, "/rules")
         await pilot.press(*group.name, "enter")
         await wait_for(pilot, lambda: posts(sandbox, "/rules") == 1, what="sent once typed")

@@ -177,3 +177,20 @@ def test_the_file_has_one_line_per_entry_and_an_update_line_for_what_a_look_foun
         ("web-02", True),
     ]
     assert lines[2]["outcome"] == "failed" and "not applied" in lines[2]["looked"]
+
+
+def test_a_write_applied_later_to_the_same_resource_supersedes_an_older_one_offered_again():
+    """Walk 22: an edit refused (or found not applied), then the same edit applied, then another edit: a
+    retry of the first would undo the last — it is not offered once a later write to that URL took."""
+    from tui.api.errors import Conflict
+
+    journal = Journal(lambda: "demo")
+    url = "https://a.example/instance/v1/zones/z/servers/s1"
+    first = journal.sent("PATCH", url, {"tags": ["web", "f5"]}, "X-Auth-Token")
+    journal.failed(first, Conflict(409, "busy"), unknown=False)
+    other = journal.sent("PATCH", "https://a.example/instance/v1/zones/z/servers/s2", {"tags": []}, "X-Auth-Token")
+    journal.failed(other, Conflict(409, "busy"), unknown=False)
+    assert first.retryable and not first.superseded_at
+    later = journal.sent("PATCH", url, {"tags": ["web"]}, "X-Auth-Token")
+    journal.answered(later, 200)
+    assert first.superseded_at == later.at and not other.superseded_at, "only the same resource's"

@@ -268,3 +268,22 @@ async def test_a_delete_whose_answer_is_lost_says_under_way_or_not_applied_never
         found = await looks.after_delete(svc, "fr-par", backup.id)
         assert says in found.says and found.applied is not True
         await client.aclose()
+
+
+async def test_a_reboot_whose_answer_was_lost_is_not_said_undone_by_a_server_still_running():
+    """Walk 22: a reboot ends running, as it began: a look seeing `running` cannot say it did not happen
+    (it said "not applied, and may be asked again", inviting a second reboot of a production server)."""
+    from tui.api.errors import OutcomeUnknown
+    from tui.products.instance.servers import SERVERS
+
+    reboot = next(a for a in SERVERS.actions if a.name == "reboot")
+    sandbox = Sandbox(clock=ManualClock(), faults=FaultSpec(rates={"applied": 1.0}, seed=3, applied_as="500"))
+    client = _client(sandbox)
+    svc = _service(client, SERVERS)
+    web = next(r for r in await svc.list_rows("fr-par-1") if r.state == "running")
+    with pytest.raises(OutcomeUnknown) as lost:
+        await svc.run(reboot.call, "fr-par-1", web)
+    sandbox.clock.advance(120)  # rebooted, and running again by the time it is looked at
+    found = await looks.after_lost(lost.value, svc, "fr-par-1", [web], reboot.moves_to, reboot.if_lost)
+    assert found.applied is None and "cannot tell whether it rebooted" in found.says
+    await client.aclose()

@@ -65,6 +65,7 @@ class Entry:
     ms: float = 0.0
     retryable: bool = False
     retried_at: float = 0.0  # wall time it was sent again from the journal (0: never)
+    superseded_at: float = 0.0  # wall time a later write to the same URL was applied (a retry would undo it)
     raw_body: object = field(default=None, repr=False)  # what was sent, to send it again (never written out)
     journal: Journal | None = field(default=None, repr=False)
     started: float = 0.0  # monotonic, for `ms`
@@ -341,9 +342,14 @@ class Journal:
         return named
 
     def answered(self, entry: Entry, status: int, refused: list[float] | None = None) -> None:
-        """`refused`: the waits after each time the platform refused it for the rate (429) first."""
+        """`refused`: the waits after each time the platform refused it for the rate (429) first. An older
+        write to the same URL still offered again is superseded: retried now, it would undo this one."""
         entry.status, entry.outcome = status, "done"
         entry.said = _waited(refused)
+        for older in self.entries:
+            if older is not entry and older.retryable and older.url == entry.url and not older.superseded_at:
+                older.superseded_at = entry.at
+                self.changed(older, write=False)
         self._ended(entry)
 
     def failed(self, entry: Entry, err: ApiError, unknown: bool, refused: list[float] | None = None) -> None:

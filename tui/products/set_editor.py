@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..api.safe import clean
 from .base import Choices, Column, Lazy, Row
 from .location import Call
 from .shapes import Shape, ShapeOptions, fill_text
@@ -130,9 +131,20 @@ class SetEditor(Shape):
         if before is None:
             return f"{fill_text(self.title, row, ui)}: {sent}"
         now, was = [repr(sorted(r.items())) for r in records], [repr(sorted(r.items())) for r in before]
-        added, removed = sum(1 for r in now if r not in was), sum(1 for r in was if r not in now)
+        added = [r for r, key in zip(records, now) if key not in was]
+        removed = [r for r, key in zip(before, was) if key not in now]
         moved = " (order changed)" if self.ordered and not added and not removed and now != was else ""
-        return f"{fill_text(self.title, row, ui)}: {removed} removed, {added} added{moved} ({sent})"
+        said = f"{fill_text(self.title, row, ui)}: {len(removed)} removed, {len(added)} added{moved} ({sent})"
+        return said + self._named("removed", removed) + self._named("added", added)
+
+    def _named(self, what: str, records: list[dict[str, Any]], most: int = 5) -> str:
+        """The records `what` ("removed", "added"), each by its values (five at most, then how many more):
+        what a production question shows before a set is replaced (the SSH rule about to go)."""
+        if not records:
+            return ""
+        shown = [clean(" ".join(str(r[f]) for f in self.fields if r.get(f) not in (None, "")))[:80] for r in records]
+        more = f"\n  … and {len(shown) - most} more" if len(shown) > most else ""
+        return f"\n{what.capitalize()}:" + "".join(f"\n  {line}" for line in shown[:most]) + more
 
     async def __call__(self, ui: FlowUI, row: Row) -> None:
         choices, context = await self.options.get()(ui, row) if self.options is not None else (self.choices or {}, {})

@@ -13,6 +13,7 @@ from ..vocabulary import Form, label
 from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
 from ..fields import ctx
+from ..flows import confirms_first
 from .dynamic_records import Dynamic, NoDynamic, is_ip
 from .names import record_name, shown
 
@@ -333,6 +334,7 @@ async def compare_flow(ui: FlowUI, version: Row) -> None:
     )
 
 
+@confirms_first  # its own question says what is undone, and takes the name typed
 async def restore_flow(ui: FlowUI, version: Row) -> None:
     """The zone's records become the version's (itself a new version; 100 are kept, the oldest dropped)."""
     from ..flows import confirm_loss

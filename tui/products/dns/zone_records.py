@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..flows import confirms_first
 from .names import shown
 
 if TYPE_CHECKING:
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from ..service import ResourceService
 
 
+@confirms_first  # its own question says what goes, and takes the name typed (on production too)
 async def clear_flow(ui: FlowUI, zone: Row) -> None:
     """The `clear` change: every record of the zone removed in one PATCH, itself a new version."""
     from .kinds import VERSIONS_KEPT
@@ -34,6 +36,7 @@ async def clear_flow(ui: FlowUI, zone: Row) -> None:
     )
 
 
+@confirms_first
 async def delete_records_flow(ui: FlowUI, zone: Row) -> None:
     """`DELETE /dns-zones/{zone}/records`: the platform's own route for removing a zone's records."""
     name = shown(zone.id)

@@ -114,18 +114,31 @@ def _stopped(row: Row) -> bool:
     return row.state == "stopped"
 
 
-def _power(name: str, label: str, moves_to: set[str], confirm: bool = True) -> ActionSpec:
+def _power(name: str, label: str, moves_to: set[str], confirm: bool = True, if_lost: str = "") -> ActionSpec:
     """A power action: allowed where the server's state says (spec 1), sent to its action endpoint,
-    with the states it puts a server in at once (seen after a lost answer, it was applied)."""
+    with the states it puts a server in at once (seen after a lost answer, it was applied); `if_lost`:
+    what to say when its state cannot tell (a reboot ends where it began)."""
     return ActionSpec(
-        name, label, _allowed(name), confirm=confirm, call=action_call(name), moves_to=frozenset(moves_to)
+        name,
+        label,
+        _allowed(name),
+        confirm=confirm,
+        call=action_call(name),
+        moves_to=frozenset(moves_to),
+        if_lost=if_lost,
     )
 
 
 SERVER_ACTIONS = (
     _power("poweron", "Power on", {"starting", "running"}, confirm=False),
     _power("poweroff", "Power off", {"stopping", "stopped"}),
-    _power("reboot", "Reboot", {"stopping", "starting"}),
+    _power(  # a reboot ends running, as it began: a state seen after a lost answer cannot say it did not happen
+        "reboot",
+        "Reboot",
+        set(),
+        if_lost="a reboot ends where it began, so its state cannot tell whether it rebooted: check the server "
+        "(its console, its uptime) before rebooting it again",
+    ),
     _power("stop_in_place", "Stop in place", {"stopping", "stopped in place"}),
     ActionSpec(
         "backup",

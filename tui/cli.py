@@ -275,7 +275,9 @@ def _main(argv: list[str] | None) -> int:
             demo=True,
             **own,
         )
-        secret, source, lookup = Secret(DEMO_SECRET_KEY), "demo", None
+        secret: Secret | None = Secret(DEMO_SECRET_KEY)
+        source: str | None = "demo"
+        lookup = None
         profiles = _demo_profiles(settings, args, children)
         if args.profile == DEMO_PROFILES[1]:  # started on the second account (its sandbox started now)
             from .api.errors import ConfigError

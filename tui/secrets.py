@@ -9,7 +9,7 @@ Keyring calls may block (D-Bus), so the UI calls these functions from a thread w
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Literal, Mapping
 
 from .records import record
 from .api.secret import Secret
@@ -34,9 +34,8 @@ def _keyring_problem(exc: Exception) -> str:
     return f"The system keyring failed: {type(exc).__name__}."
 
 
-def lookup(profile: str, env: dict[str, str] | None = None) -> SecretLookup:
-    env = os.environ if env is None else env
-    value = env.get(ENV_VAR)
+def lookup(profile: str, env: Mapping[str, str] | None = None) -> SecretLookup:
+    value = (os.environ if env is None else env).get(ENV_VAR)
     if value:
         return SecretLookup(Secret(value), "env")
     try:

@@ -13,7 +13,7 @@ starts with it, then one that holds it; names before other values.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from .declared import Field
 
@@ -76,7 +76,7 @@ def part_of(
     scope: str,
     rows: Iterable[Any],
     parent: ParentRef | None = None,
-    pause: Callable[[], Awaitable[None]] | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> Part:
     """The searchable part of one list (run off the UI thread: it reads every row once; `pause()`, called
     every 1,000 rows, lets the UI thread have the interpreter meanwhile)."""

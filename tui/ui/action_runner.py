@@ -22,10 +22,13 @@ from . import asking
 from .errors import notify_error, notify_lost
 
 if TYPE_CHECKING:
+    from typing import Iterable
+
+    from ..products.base import Row
     from .action_host import ActionHost
 
 
-async def run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = False) -> Any:
+async def run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], asked: bool = False) -> Any:
     """Run `spec` on `target`: a row, or a list of rows for an action that takes several (its flow
     answers True when it sent something). Returns what a conversation returned, else None. Keys
     typed until its first dialog opens wait for it (`TypeAhead.expect_screen`). `asked`: confirmed
@@ -37,7 +40,7 @@ async def run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fal
         host.app.expect_done()
 
 
-async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = False) -> Any:
+async def _run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], asked: bool = False) -> Any:
     app = host.app
     what = spec.label.rstrip("…")  # the menu's "…" (more to come) is not part of the act
     if not offered(spec, host.read_only):
@@ -84,7 +87,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Any, asked: bool = Fa
         assert call is not None
         ready = partial(before_retry.before_action, host.service, scope, first.id, spec)  # a retry reads first
 
-        async def sent(act: Act) -> Any:
+        async def sent(act: Act) -> dict[str, Any]:
             return await host.service.acting(act).run(call, scope, first)
 
         look = partial(look, advice=spec.if_lost)
@@ -141,7 +144,7 @@ def _write(
     )
 
 
-def _said(host: ActionHost, doing: str, found: Found, rows: list[Any]) -> None:
+def _said(host: ActionHost, doing: str, found: Found, rows: list[Row]) -> None:
     notify_lost(host.app, doing, found.told)
     if len(rows) != 1:
         host.reload()
@@ -151,7 +154,7 @@ def _said(host: ActionHost, doing: str, found: Found, rows: list[Any]) -> None:
         host.follow(found.row or rows[0])
 
 
-def asks_itself(conversation: Any) -> bool:
+def asks_itself(conversation: object) -> bool:
     """Whether a conversation asks before its sends itself (`flows.confirms_first`, `flows.asks_at_send`)."""
     return bool(getattr(conversation, "confirms", False) or getattr(conversation, "asks_at_send", False))
 
@@ -170,7 +173,7 @@ def label_of(spec: ActionSpec, read_only: bool) -> str:
     return f"{spec.label.split(' (')[0].rstrip('…')} (read-only)…"
 
 
-def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None = None) -> bool:
+def reveal_once(host: ActionHost, row: Row, credentials: dict[str, str] | None = None) -> bool:
     """The one-time secrets an answer carried for `row` (a new token, an activation's password),
     with any `credentials` (inside its URLs, masked elsewhere): shown masked, `v` reveals, `y`
     copies; taken from the service, so they are given once. False when there was nothing."""
@@ -201,7 +204,7 @@ def reveal_once(host: ActionHost, row: Any, credentials: dict[str, str] | None =
     return True
 
 
-async def _question(host: ActionHost, spec: ActionSpec, rows: list[Any], scope: str) -> Question:
+async def _question(host: ActionHost, spec: ActionSpec, rows: list[Row], scope: str) -> Question:
     """What is asked before the action (Cancel focused): its own words, read first where the action
     says (`Lazy`); the pipeline adds the name typed on a production profile (the count, for several)."""
     row = rows[0]
@@ -214,7 +217,15 @@ async def _question(host: ActionHost, spec: ActionSpec, rows: list[Any], scope: 
     return Question(f"{what}?", message, what.split(" (")[0])
 
 
-def open_menu(host: ActionHost, row: Any, actions: Any, children: Any, title: str, run: Any, open_child: Any) -> None:
+def open_menu(
+    host: ActionHost,
+    row: Row,
+    actions: Iterable[ActionSpec],
+    children: list[Child],
+    title: str,
+    run: Callable[[ActionSpec], object],
+    open_child: Callable[[Child], object],
+) -> None:
     """A row's actions menu, for lists, details and panels: what can run now, what cannot greyed
     with why (read-only keeps what changes nothing), then the child lists (›). `run(spec)` and
     `open_child(child)` act on the pick."""
@@ -238,7 +249,9 @@ def open_menu(host: ActionHost, row: Any, actions: Any, children: Any, title: st
         elif spec is not None:
             run(spec)
 
-    choices: list[tuple[str, Any, str | None]] = [(label_of(a, host.read_only), a, a.why_not(row)) for a in specs]
+    choices: list[tuple[str, ActionSpec | Child, str | None]] = [
+        (label_of(a, host.read_only), a, a.why_not(row)) for a in specs
+    ]
     choices += [(f"{c.label} ›", c, c.why_not(row)) for c in children]  # the child lists, after the actions
     host.app.push_screen(
         PickerScreen(f"{title or called(row) or host.kind.title}: actions", choices, id="actions-menu"), picked

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -41,6 +41,15 @@ textual_fixes.apply()
 
 if TYPE_CHECKING:
     import httpx
+    from textual.screen import Screen
+
+    from ..secrets import SecretLookup
+    from .bulk import Bulk
+    from .costs import PriceLists
+    from .profiles import ProfileSource
+    from .screens.main import MainScreen
+    from .screens.playground import Session
+    from .widgets.panel_view import PanelView
 
 
 FIRST_PAGE_WAIT = 0.25  # seconds the console waits for its first rows before showing anyway
@@ -61,6 +70,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
     ]  # screens get the class: a form fits a 24-line terminal, grows on a tall one
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # and a wide one: its choices on one line
     TITLE = "cloudtui"
+    pane_shown: bool  # the detail pane shown for the session (`PaneHost`: set at its first `p`)
+    _playground_sessions: dict[str, Session]  # each resource tried in a playground (`playground`: set at its first)
     CSS_PATH = styles.APP
     COMMANDS = {lambda: _commands()}  # Textual's own commands included, after the console's
     BINDINGS = [
@@ -94,11 +105,11 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         secret_source: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         keyring_problem: str | None = None,
-        lookup_secret: Callable[[str], Any] | None = None,
+        lookup_secret: Callable[[str], SecretLookup] | None = None,
         policy: RefreshPolicy | None = None,
         clock: Callable[[], float] = time.time,
         retry: RetryPolicy | None = None,
-        profiles: Any = None,
+        profiles: ProfileSource | None = None,
     ) -> None:
         # before Textual's own: the style sheet's variables are made there, a production profile's accent
         # and a 16-colour terminal's among them (`themes.Looks.get_css_variables`)
@@ -127,12 +138,12 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         self._has_secret = secret is not None
         self.login_open = False  # the login dialog is open
         self.services: dict[tuple[str, str], ResourceService] = {}
-        self.main: Any = None  # the MainScreen, once the console is up
+        self.main: MainScreen | None = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
         self.asked_origins: set[str] = set()  # origins the operator was asked about this session
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
-        self.bulks: list[Any] = []  # acts on marked rows being sent (`bulk.run`)
-        self.price_lists: dict[Any, Any] = {}  # (kind, scope) -> (when read, prices) (`costs.py`), per profile
+        self.bulks: list[Bulk] = []  # acts on marked rows being sent (`bulk.run`)
+        self.price_lists: PriceLists = {}  # (kind, scope) -> (when read, prices) (`costs.py`), per profile
         # The profiles to switch to from the palette (`profiles.py`); this one alone by default.
         self.profiles = profiles or OneProfile(Opened(settings, secret, secret_source, transport))
 
@@ -253,7 +264,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         found = self._lookup_secret(self.settings.profile)
         self.call_from_thread(self._secret_found, found)
 
-    def _secret_found(self, found: Any) -> None:
+    def _secret_found(self, found: SecretLookup) -> None:
         self.keyring_problem = found.keyring_problem
         if found.secret is not None:
             self._secret = found.secret
@@ -271,7 +282,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
         s = self.settings
         return Context(project_id=s.project_id, scope=scope, organization_id=s.organization_id)
 
-    def make_view(self, entry: manifest.Entry, scope: str) -> Any:
+    def make_view(self, entry: manifest.Entry, scope: str) -> ResourceView | PanelView:
         """The view of a manifest entry: a list (ResourceView) or a panel (PanelView)."""
         from .screens.main import view_id
 
@@ -302,7 +313,9 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
             id=id,
         )
 
-    def open_child(self, kind: ResourceKind, parent: ParentRef, on_close: Callable[[], None] | None = None) -> Any:
+    def open_child(
+        self, kind: ResourceKind, parent: ParentRef, on_close: Callable[[], None] | None = None
+    ) -> ResourceView:
         """A child kind's list for one parent, on a screen of its own (esc goes back, and `on_close`
         runs: the parent's row is read again, as its children may have changed it). Its view."""
         from .screens.child import ChildScreen
@@ -361,7 +374,7 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
             return
         notify_error(self, error, "A part of the console")
 
-    def _drop(self, screen: Any) -> None:
+    def _drop(self, screen: Screen[Any]) -> None:
         if self.screen is screen:
             self.pop_screen()
 
@@ -375,7 +388,8 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
     def action_command_palette(self) -> None:
         from .commands import CloudPalette  # Textual's, saying when its matches are in (type-ahead)
 
-        if self.use_command_palette and not CloudPalette.is_open(self):
+        # (`is_open` takes an `App[object]`: an app's result type is invariant, and this one's is None)
+        if self.use_command_palette and not CloudPalette.is_open(cast("App[object]", self)):
             self.push_screen(CloudPalette(id="--command-palette"))
 
     def action_help(self) -> None:

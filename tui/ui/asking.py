@@ -30,7 +30,8 @@ class DialogAsker:
         from .screens.confirm import ConfirmScreen
 
         dialog = ConfirmScreen(question.title, question.message, question.label, require_text=question.typed)
-        return bool(await self.app.push_screen_wait(dialog))
+        # (in `bool(…)` mypy takes the screen's result for an `object`, and a `Screen[bool]` for none of those)
+        return bool(await self.app.push_screen_wait(dialog))  # type: ignore[arg-type]
 
 
 async def send(app: CloudApp, write: Write[T]) -> Outcome[T]:

@@ -17,7 +17,7 @@ import asyncio
 import logging
 from dataclasses import field
 from functools import partial
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..api.errors import ApiError, OutcomeUnknown
 from ..api.journal import Act
@@ -28,6 +28,13 @@ from ..products.writes import Looked, Write
 from ..records import record
 from . import asking
 from .errors import describe
+
+if TYPE_CHECKING:
+    from ..products.base import ResourceKind, Row
+    from ..products.flows import ForMany
+    from .action_host import ActionHost
+    from .flow_ui import ViewFlowUI
+    from .screens.bulk import BulkScreen
 
 log = logging.getLogger("cloudtui.ui")
 IN_FLIGHT = 4  # requests sent at once: enough to be quick, few enough for the API's rate limits
@@ -42,7 +49,7 @@ class Outcome:
 
     mark: str
     text: str
-    row: Any = None
+    row: Row | None = None
     gone: bool = False
 
 
@@ -53,9 +60,9 @@ class Bulk:
     else it affects} and `said` (one sentence for all) are shown before asking."""
 
     what: str  # what is done, as a verb: "Power off", "Delete", "Retag"
-    rows: list[Any]
-    refused: list[tuple[Any, str]]
-    send: Callable[[Any, Act], Awaitable[Outcome]]  # one row's requests, journalled as the act given
+    rows: list[Row]
+    refused: list[tuple[Row, str]]
+    send: Callable[[Row, Act], Awaitable[Outcome]]  # one row's requests, journalled as the act given
     data_lost: bool = False
     said: str = ""
     notes: dict[str, str] = field(default_factory=dict)
@@ -83,7 +90,7 @@ def found(look: Found) -> Outcome:
     return Outcome(FAILED if look.applied is False else MAYBE, said, look.row)
 
 
-def why_not(spec: ActionSpec, row: Any) -> str | None:
+def why_not(spec: ActionSpec, row: Row) -> str | None:
     """Why `spec` cannot act on `row` now, as the one-row menu says it (greyed with its reason)."""
     said = spec.why_not(row)
     if said:
@@ -99,11 +106,11 @@ def bulkable(spec: ActionSpec) -> str | None:
     return "asks about each: one at a time"
 
 
-async def _texts(rows: list[Any], say: Callable[[Any], Awaitable[str | None]]) -> dict[str, str]:
+async def _texts(rows: list[Row], say: Callable[[Row], Awaitable[str | None]]) -> dict[str, str]:
     """What a confirmation read from the API says of each row (a few reads at a time)."""
     gate = asyncio.Semaphore(IN_FLIGHT)
 
-    async def one(row: Any) -> tuple[str, str | None]:
+    async def one(row: Row) -> tuple[str, str | None]:
         async with gate:
             try:
                 return row.id, await say(row)
@@ -113,11 +120,11 @@ async def _texts(rows: list[Any], say: Callable[[Any], Awaitable[str | None]]) -
     return {rid: text for rid, text in await asyncio.gather(*(one(r) for r in rows)) if text}
 
 
-def scope_of(host: Any, row: Any) -> str:
+def scope_of(host: ActionHost, row: Row) -> str:
     return host.kind.scope_of(row) or host.scope
 
 
-async def of_action(host: Any, spec: ActionSpec, rows: list[Any]) -> Bulk:
+async def of_action(host: ActionHost, spec: ActionSpec, rows: list[Row]) -> Bulk:
     """An action that is one request (`spec.call`), for each row it may act on now."""
     refused = [(r, why) for r in rows if (why := why_not(spec, r))]
     sending = [r for r in rows if not why_not(spec, r)]
@@ -129,7 +136,7 @@ async def of_action(host: Any, spec: ActionSpec, rows: list[Any]) -> Bulk:
     call = spec.call
     assert call is not None
 
-    async def send(row: Any, act: Act) -> Outcome:
+    async def send(row: Row, act: Act) -> Outcome:
         service = host.service.acting(act)
         look = await outcome.act(service, call, scope_of(host, row), row, spec.moves_to, spec.if_lost)
         return Outcome(DONE, ACCEPTED) if look is None else found(look)
@@ -137,7 +144,7 @@ async def of_action(host: Any, spec: ActionSpec, rows: list[Any]) -> Bulk:
     return Bulk(spec.label.rstrip("…"), sending, refused, send, said=said, notes=notes)
 
 
-def deletable_at_once(kind: Any) -> str | None:
+def deletable_at_once(kind: ResourceKind) -> str | None:
     """Why marked rows of `kind` cannot be deleted at once, or None: a delete that asks about each
     one (its `delete_flow`) can only when the flow says what it makes of many (`flows.for_many`)."""
     flow = kind.writing.delete_flow
@@ -146,7 +153,7 @@ def deletable_at_once(kind: Any) -> str | None:
     return "asks about each: one at a time"
 
 
-async def of_delete(host: Any, rows: list[Any]) -> Bulk | None:
+async def of_delete(host: ActionHost, rows: list[Row]) -> Bulk | None:
     """The kind's delete, for each row it may delete (`Writing.deletable`); data lost when the kind
     says so (`data_lost`). A kind whose delete asks questions asks them once for all (`flows.for_many`):
     None when they are cancelled."""
@@ -162,7 +169,7 @@ async def of_delete(host: Any, rows: list[Any]) -> Bulk | None:
     else:
         notes = {r.id: text for r in sending if (text := warn(r))}
 
-    async def send(row: Any, act: Act) -> Outcome:
+    async def send(row: Row, act: Act) -> Outcome:
         look = await outcome.delete(host.service.acting(act), scope_of(host, row), row)
         return Outcome(DONE, "deleted", gone=True) if look is None else found(look)
 
@@ -177,7 +184,12 @@ async def of_delete(host: Any, rows: list[Any]) -> Bulk | None:
     )
 
 
-async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[tuple[Any, str]]) -> Bulk | None:
+async def _of_delete_flow(
+    host: ActionHost,
+    many: Callable[[ViewFlowUI, list[Row]], Awaitable[ForMany | None]],
+    rows: list[Row],
+    refused: list[tuple[Row, str]],
+) -> Bulk | None:
     """A delete flow's answers for many rows (asked once), what goes with each row read before asking,
     then each row's own requests."""
     from ..products.flows import Refused
@@ -191,7 +203,7 @@ async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[t
         return None
     gate, notes = asyncio.Semaphore(IN_FLIGHT), {}
 
-    async def read(row: Any) -> None:
+    async def read(row: Row) -> None:
         async with gate:
             try:
                 notes[row.id] = await planned.note(uis[scope_of(host, row)], row)
@@ -200,7 +212,7 @@ async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[t
 
     await asyncio.gather(*(read(r) for r in rows))
 
-    async def send(row: Any, act: Act) -> Outcome:
+    async def send(row: Row, act: Act) -> Outcome:
         look = await planned.send(uis[scope_of(host, row)].acting(act), row)
         return Outcome(DONE, "deleted", gone=True) if look is None else found(look)
 
@@ -208,11 +220,11 @@ async def _of_delete_flow(host: Any, many: Any, rows: list[Any], refused: list[t
     return Bulk("Delete", sending, refused, send, data_lost=True, said=planned.said, notes=notes)
 
 
-async def _nothing(row: Any, act: Act) -> Outcome:
+async def _nothing(row: Row, act: Act) -> Outcome:
     return Outcome(NOT_SENT, "not sent")
 
 
-def tags_editable(kind: Any) -> str | None:
+def tags_editable(kind: ResourceKind) -> str | None:
     """Why tags cannot be edited on several rows of `kind`, or None: its own edit form holds them,
     and saves in one request."""
     if kind.edit is None:
@@ -225,13 +237,14 @@ def tags_editable(kind: Any) -> str | None:
     return None
 
 
-async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str]) -> Bulk:
+async def of_tags(host: ActionHost, rows: list[Row], add: list[str], remove: list[str]) -> Bulk:
     """Tags added and removed on each row, through the kind's own edit: its form's rules checked for
     each row (a refusal said before anything is sent), what changed sent as its edit sends it."""
     from pydantic import ValidationError
 
     from .widgets.form_fields import first_error
 
+    assert host.kind.edit is not None  # (asked only where the kind has an edit: `tags_editable`)
     spec = host.kind.edit.get()
     writing = host.kind.writing
     contexts: dict[str, dict[str, Any]] = {}
@@ -239,7 +252,7 @@ async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str])
         contexts[sc] = (await spec.options(host.service, sc))[1] if spec.options else {}
     patches: dict[str, dict[str, Any]] = {}
     notes: dict[str, str] = {}
-    refused: list[tuple[Any, str]] = []
+    refused: list[tuple[Row, str]] = []
     for row in rows:
         why = writing.editable(row)
         if why:
@@ -262,7 +275,7 @@ async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str])
             refused.append((row, "nothing to change: its tags are so already"))
     sending = [r for r in rows if r.id in patches]
 
-    async def send(row: Any, act: Act) -> Outcome:
+    async def send(row: Row, act: Act) -> Outcome:
         service = host.service.acting(act)
         new, told = await outcome.update(service, scope_of(host, row), row, patches[row.id], spec.method)
         tags = ", ".join(str(t) for t in new.items("tags")) or "none"
@@ -276,7 +289,7 @@ async def of_tags(host: Any, rows: list[Any], add: list[str], remove: list[str])
     return Bulk("Retag", sending, refused, send, said=f"Tags: {what}.", notes=notes)
 
 
-async def run(host: Any, bulk: Bulk) -> bool:
+async def run(host: ActionHost, bulk: Bulk) -> bool:
     """Ask, then send `bulk` a few rows at a time, each row's outcome shown as it comes; True when
     something was sent. The host follows what moved and forgets what is gone."""
     from .screens.bulk import BulkScreen
@@ -307,12 +320,12 @@ async def run(host: Any, bulk: Bulk) -> bool:
         app.bulks.remove(bulk)
 
 
-async def _send(host: Any, bulk: Bulk, screen: Any) -> bool:
+async def _send(host: ActionHost, bulk: Bulk, screen: BulkScreen) -> bool:
     app = host.app
     gate = asyncio.Semaphore(IN_FLIGHT)
     done: list[Outcome] = []
 
-    async def one(row: Any) -> Outcome:
+    async def one(row: Row) -> Outcome:
         async with gate:
             if bulk.stopped:
                 result = Outcome(NOT_SENT, "not sent: the rest was stopped")
@@ -353,7 +366,7 @@ def tally(outcomes: list[Outcome]) -> str:
     return ", ".join(f"{n} {w}" for n, w in counts if n) or "none done yet"
 
 
-def _settle(host: Any, rows: list[Any], results: list[Outcome]) -> None:
+def _settle(host: ActionHost, rows: list[Row], results: list[Outcome]) -> None:
     """What the list shows after: gone rows out, the others read again and followed while they move."""
     for row, result in zip(rows, results):
         if result.gone:

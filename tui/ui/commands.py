@@ -8,7 +8,7 @@ next."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual import work
 from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hits, Provider
@@ -20,18 +20,24 @@ from ..products.nouns import in_text
 from ..products.location import ALL, REGIONS, ZONES, scope_label
 from .keymap import view_named
 
+if TYPE_CHECKING:
+    from .app import CloudApp
+    from .errors import Notifies
+
+    Command = tuple[str, Callable[[], object], str]  # (what the palette lists, what it runs, its help)
+
 
 FOUND_SHOWN = 8  # resources the palette lists for what is typed: typing more narrows them
 
 
 class CloudCommands(Provider):
-    def _index(self) -> list[tuple[str, Callable[[], None], str]]:
+    def _index(self) -> list[Command]:
         from .screens.main import MainScreen
 
         main = next((s for s in self.app.screen_stack if isinstance(s, MainScreen)), None)
         if main is None:
             return []
-        out: list[tuple[str, Callable[[], None], str]] = []
+        out: list[Command] = []
         for entry in manifest.entries():
             title = entry.title or entry.label
             out.append((f"{entry.group} › {title}", partial(main.go_to_entry, entry.id), f"Show {in_text(title)}"))
@@ -56,11 +62,11 @@ class CloudCommands(Provider):
         out.append(
             (
                 "Index every product (F)",
-                self.app.finder.fill,  # type: ignore[attr-defined]
+                self.app.finder.fill,  # type: ignore[attr-defined]  # (the palette's app: this console's)
                 "List everything once, in every zone and region, so that this search finds it",
             )
         )
-        app: Any = self.app
+        app: CloudApp = self.app  # type: ignore[assignment]  # (as above: Textual types a provider's app `App`)
         for alias, target in getattr(app.settings, "aliases", {}).items():  # the config's own words for views
             entry = view_named(target)
             if entry is not None:
@@ -74,7 +80,7 @@ class CloudCommands(Provider):
             out.append((f"Create {kind.singular}", main.create_current, "Open the create form"))
         return out
 
-    def _system(self, discovered: bool = False) -> list[tuple[str, Callable[[], None], str]]:
+    def _system(self, discovered: bool = False) -> list[Command]:
         """Textual's commands for this screen (by name; those it lists unasked when `discovered`)."""
         commands = sorted(self.app.get_system_commands(self.screen), key=lambda command: command.title)
         return [(c.title, c.callback, c.help) for c in commands if c.discover or not discovered]
@@ -106,11 +112,11 @@ class CloudCommands(Provider):
             yield Hit(0.01, said, _guarded(self.app, finder.fill, "Index every product"))
 
 
-def _guarded(app: Any, command: Callable[[], Any], name: str) -> Callable[[], Any]:
+def _guarded(app: Notifies, command: Callable[[], object], name: str) -> Callable[[], object]:
     """A command run from the palette: a bug in it becomes a notification (the palette runs it on the
     app's own message loop, which Textual stops, and the app with it, on an unhandled exception)."""
 
-    def run() -> Any:
+    def run() -> object:
         try:
             return command()
         except Exception as err:
@@ -128,6 +134,8 @@ class CloudPalette(CommandPalette):
     before its first matches and did nothing; the type-ahead now holds it until the search typed is
     answered (`holds_key`)."""
 
+    app: CloudApp
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._answered: str | None = None  # the last search whose matches are all shown
@@ -143,6 +151,7 @@ class CloudPalette(CommandPalette):
 
     @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
     async def _gather_commands(self, search_value: str) -> None:
+        # (Textual's own method, as written: `work` keeps it as `__wrapped__`)
         await CommandPalette._gather_commands.__wrapped__(self, search_value)  # type: ignore[attr-defined]
         if not get_current_worker().is_cancelled:
             self._answered = search_value

@@ -8,14 +8,24 @@ a catalogue: kept an hour), in a worker; nothing here names a product.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..api.safe import clean
+
+if TYPE_CHECKING:
+    from ..products.base import ResourceKind, Row
+    from ..products.kind_options import Cost
+    from .action_host import ActionHost
+    from .app import CloudApp
+
+    Prices = dict[str, tuple[float | None, str]]  # a catalogue entry's `match` value -> (monthly price, its name)
+    PriceLists = dict[tuple[str, str], tuple[float, Prices]]  # (kind id, scope) -> (when read, its prices)
+    Estimate = tuple[Row, str, float | None]  # a row, what it is priced as, its monthly estimate
 
 KEEP = 3600.0  # seconds a price list is kept
 
 
-async def price_list(app: Any, cost: Any, scope: str) -> dict[str, tuple[float | None, str]]:
+async def price_list(app: CloudApp, cost: Cost, scope: str) -> Prices:
     """{the catalogue entry's `match` value: (its monthly price, its name)} in `scope`, read at most once
     an hour (the name says what an id matched: a bare-metal offer's, not its UUID)."""
     kind = cost.catalogue.get()
@@ -25,7 +35,7 @@ async def price_list(app: Any, cost: Any, scope: str) -> dict[str, tuple[float |
     if hit is not None and time.monotonic() - hit[0] < KEEP:
         return hit[1]
     rows = await app.service(kind).list_rows(where)
-    prices: dict[str, tuple[float | None, str]] = {}
+    prices: Prices = {}
     for row in rows:
         name = str(row.name or row.text(cost.match))
         try:
@@ -37,12 +47,13 @@ async def price_list(app: Any, cost: Any, scope: str) -> dict[str, tuple[float |
     return prices
 
 
-async def estimates(app: Any, kind: Any, rows: list[Any], scope: str) -> list[tuple[Any, str, float | None]]:
+async def estimates(app: CloudApp, kind: ResourceKind, rows: list[Row], scope: str) -> list[Estimate]:
     """(row, what it is priced as, its monthly estimate or None) for each row."""
     cost = kind.rows.cost
-    lists: dict[str, dict[str, tuple[float | None, str]]] = {}
+    lists: dict[str, Prices] = {}
     out = []
     for row in rows:
+        assert cost is not None  # (`$` is offered only where the kind has a price list)
         where = kind.scope_of(row) or scope
         if where not in lists:
             lists[where] = await price_list(app, cost, where)
@@ -56,12 +67,11 @@ def euros(value: float) -> str:
     return f"€{value:,.2f}"
 
 
-def said(
-    kind: Any, found: list[tuple[Any, str, float | None]], marked: list[tuple[Any, str, float | None]], shown_as: str
-) -> str:
+def said(kind: ResourceKind, found: list[Estimate], marked: list[Estimate], shown_as: str) -> str:
     """The estimate as read: a line per resource, the total, the marked rows' total (shown or not:
     a filter may hide some), and the source."""
     chosen = {r.id for r, _, _ in marked}
+    assert kind.rows.cost is not None  # (`$` is offered only where the kind has a price list)
     idle = kind.rows.cost.idle
     width = min(28, max((len(clean(str(r.name or r.id))) for r, _, _ in found), default=4))
     lines = [
@@ -93,7 +103,7 @@ def said(
     return "\n".join(out)
 
 
-async def show(host: Any, rows: list[Any], title: str, shown_as: str, marked: list[Any] | None = None) -> None:
+async def show(host: ActionHost, rows: list[Row], title: str, shown_as: str, marked: list[Row] | None = None) -> None:
     """The estimate of `rows`, and of the `marked` ones, in a dialog (run in a worker: a price list
     may be read first)."""
     from .screens.result import ResultScreen

@@ -16,7 +16,12 @@ from __future__ import annotations
 
 import importlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from .screens.result import ResultScreen
 
 _DIALOGS: dict[str, str] = {
     "secret": "tui.ui.screens.secret:SecretScreen",
@@ -40,17 +45,17 @@ def build(name: str, **kwargs: Any) -> Any:
     return getattr(importlib.import_module(module), attr)(**kwargs)
 
 
-def open_dialog(app: Any, name: str, callback: Any = None, **kwargs: Any) -> None:
+def open_dialog(app: App[Any], name: str, callback: Callable[[Any], None] | None = None, **kwargs: Any) -> None:
     """Push a dialog from a handler (not awaited)."""
     app.push_screen(build(name, **kwargs), callback)
 
 
-async def wait_dialog(app: Any, name: str, **kwargs: Any) -> Any:
+async def wait_dialog(app: App[Any], name: str, **kwargs: Any) -> Any:
     """Push a dialog from a worker and wait for its answer."""
     return await app.push_screen_wait(build(name, **kwargs))
 
 
-def json_dialog(title: str, value: Any) -> Any:
+def json_dialog(title: str, value: object) -> ResultScreen:
     from .screens.result import ResultScreen
 
     return ResultScreen(title, json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))

@@ -4,11 +4,30 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from textual.app import App
 
 from ..api.errors import ApiError, OutcomeUnknown, UntrustedOrigin, log_file
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from textual.notifications import SeverityLevel
+
+    class Notifies(Protocol):
+        """What a failure is said through: the app (or a part of it that says things as the app does)."""
+
+        def notify(
+            self,
+            message: str,
+            *,
+            title: str = "",
+            severity: SeverityLevel = "information",
+            timeout: float | None = None,
+            markup: bool = True,
+        ) -> None: ...
+
 
 log = logging.getLogger("cloudtui.ui")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -42,7 +61,7 @@ def log_shown(doing: str, summary: str, err: BaseException | None = None) -> Non
     log.warning("%s: %s", doing, summary)
 
 
-def notify_error(app: App, err: BaseException, doing: str) -> None:
+def notify_error(app: Notifies, err: BaseException, doing: str) -> None:
     from ..products.flows import Refused
 
     if isinstance(err, Refused):  # a rule checked before sending: nothing was sent
@@ -67,13 +86,13 @@ def notify_error(app: App, err: BaseException, doing: str) -> None:
     app.notify(f"{summary}\n{hint}", title=f"{doing}: failed", severity="error", timeout=12)
 
 
-def notify_lost(app: Any, doing: str, told: str) -> None:
+def notify_lost(app: Notifies, doing: str, told: str) -> None:
     """A write's answer was lost: say that it may have been applied, and what looking found
     (`looks.Found.told`)."""
     app.notify(told, title=f"{doing}: the answer was lost", severity="warning", timeout=20)
 
 
-def report_bug(app: App, err: BaseException, doing: str) -> None:
+def report_bug(app: App[Any], err: BaseException, doing: str) -> None:
     """From a render path: log now, notify once the current refresh is over."""
     log.error("%s failed", doing, exc_info=err)
     app.call_later(notify_error, app, err, doing)
@@ -95,6 +114,6 @@ def guarded(doing: str) -> Callable[[F], F]:
                 notify_error(self.app, err, doing)
                 return None
 
-        return handler  # type: ignore[return-value]
+        return handler  # type: ignore[return-value]  # (it takes and gives what `fn` does)
 
     return wrap

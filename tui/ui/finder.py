@@ -10,7 +10,7 @@ import asyncio
 import time
 import weakref
 from functools import partial
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..api.safe import clean
 from ..products import manifest
@@ -18,6 +18,14 @@ from ..products.location import ALL, ParentRef
 from ..products.related import Held, Link, related, unread
 from ..products.search_index import Hit, SearchIndex, part_of
 from .errors import guarded
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+    from textual.worker import Worker
+
+    from ..products.base import ResourceKind, Row
+    from .app import CloudApp
+    from .widgets.resource_view import ResourceView
 
 
 IN_FLIGHT = 4  # lists read at once when every product is indexed, each at most 2 requests at a time
@@ -30,21 +38,21 @@ def _rest() -> None:
 
 
 class Finder:
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: CloudApp) -> None:
         self.app = app
         self.index = SearchIndex()
-        self.filling: Any = None  # the worker indexing every product, while it runs
+        self.filling: Worker[None] | None = None  # the worker indexing every product, while it runs
         self.filled = False  # every product was indexed once (a search that finds nothing then says no more)
         self.failed: list[str] = []  # the lists the last `F` could not read whole
-        self.kinds: dict[str, Any] = {}  # the kinds indexed, by id: their titles, a child's list to open
+        self.kinds: dict[str, ResourceKind] = {}  # the kinds indexed, by id: their titles, a child's list to open
         # The lists indexed: an open one by its view (its rows read from it when asked, never held
         # here: a list read again would hold two copies of every row), one read by `F` by its rows.
-        self._views: dict[tuple[str, str, str], Any] = {}  # weak references
+        self._views: dict[tuple[str, str, str], weakref.ref[ResourceView]] = {}
         self._read: dict[tuple[str, str, str], Held] = {}
         self._indexed: dict[tuple[str, str, str], int] = {}  # the table's change count each part was made at
-        self._due: dict[tuple[str, str, str], Any] = {}  # a list's part waiting for the list to be quiet
+        self._due: dict[tuple[str, str, str], Timer] = {}  # a list's part waiting for the list to be quiet
 
-    def listed(self, view: Any) -> None:
+    def listed(self, view: ResourceView) -> None:
         """A list was read: its rows replace what the index held of it, once the list is quiet (a
         second of no listing) and only when they changed; made off the UI thread."""
         if not view.is_attached:  # closed before its message came (a child list left at once)
@@ -75,9 +83,10 @@ class Finder:
         work = partial(self._index, view.kind, view.scope, rows, view.service.parent)
         self.app.run_worker(work, thread=True, group="index", exit_on_error=False)
 
-    def _index(self, kind: Any, scope: str, rows: list[Any], parent: Any) -> None:
+    def _index(self, kind: ResourceKind, scope: str, rows: list[Row], parent: ParentRef | None) -> None:
         """One list's part (in a thread, resting every 1,000 rows so that frames are drawn meanwhile)."""
-        self.index.put(part_of(kind, scope, rows, parent, pause=_rest))  # one assignment: a search sees old or new
+        # one assignment: a search sees old or new
+        self.index.put(part_of(kind, scope, rows, parent, pause=_rest))
 
     def held(self) -> list[Held]:
         """The rows of every list indexed: an open list's as its table holds them now, else as last read
@@ -106,10 +115,10 @@ class Finder:
         gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
 
-        async def one(kind: Any, parent: Any = None) -> None:
+        async def one(kind: ResourceKind, parent: ParentRef | None = None) -> None:
             async with gate:
                 scope = "global" if kind.scope_type == "global" else parent.scope if parent else ALL
-                rows: list[Any] = []
+                rows: list[Row] = []
                 async for chunk in self.app.service(kind, parent).iter_list(scope, concurrency=2):
                     rows.extend(chunk.items)
                     if chunk.error is not None and kind.title not in failed:
@@ -191,13 +200,15 @@ class Finder:
     @guarded("Opening what was found")
     def _land(self, hit: Hit, scope_type: str, tries: int) -> None:
         """The view opened for a hit, once mounted (a view made just now is not yet): its scope, the cursor."""
-        view = self.app.main.view
+        # (a profile switched meanwhile leaves the app without a main screen for a moment: not checked here; the
+        # view of a list's entry, which `jump` opened, is a list)
+        view: ResourceView | None = self.app.main.view  # type: ignore[union-attr, assignment]
         if view is None or view.kind.id != hit.kind_id or not view.is_mounted:  # not in front yet
             if tries > 0:
                 self.app.call_after_refresh(self._land, hit, scope_type, tries - 1)
             return
         if scope_type != "global" and view.scope not in (ALL, hit.scope):
-            self.app.main.set_scope(hit.scope, scope_type)
+            self.app.main.set_scope(hit.scope, scope_type)  # type: ignore[union-attr]  # (as above)
             view.reveal(hit.row_id)  # once that scope is read
             return
         view.reveal(hit.row_id)
@@ -222,7 +233,7 @@ class Finder:
 
     # ---- what points here ---------------------------------------------------------------------------
     @guarded("What points here")
-    def show_related(self, kind: Any, row: Any) -> None:
+    def show_related(self, kind: ResourceKind, row: Row) -> None:
         """What `row` points at and what points at it, among every list read (worked out off the UI
         thread), to open one of them; the lists that could say more and were not read, to read them."""
         held = self.held()
@@ -230,17 +241,17 @@ class Finder:
             partial(self._related, kind, row, held), thread=True, group="related", exclusive=True, exit_on_error=False
         )
 
-    def _related(self, kind: Any, row: Any, held: list[Held]) -> None:
+    def _related(self, kind: ResourceKind, row: Row, held: list[Held]) -> None:
         listed = [e.load() for e in manifest.entries() if e.opens == "list"]  # what `F` reads (not children)
         links = related(kind, row, held, {k.id: k.title for k in manifest.every_kind()})
         missing = unread(kind, row, listed, {h.kind.id for h in held})
         self.app.call_from_thread(self._show_links, kind, row, links, missing)
 
-    def _show_links(self, kind: Any, row: Any, links: list[Link], missing: list[Any]) -> None:
+    def _show_links(self, kind: ResourceKind, row: Row, links: list[Link], missing: list[ResourceKind]) -> None:
         from .screens.picker import PickerScreen
 
         name = clean(str(row.name or row.id))
-        choices: list[tuple[str, Any, str | None]] = [(_link_words(link), link, None) for link in links]
+        choices: list[tuple[str, Link | str, str | None]] = [(_link_words(link), link, None) for link in links]
         if missing:
             lists = ", ".join(k.title for k in missing[:4]) + (
                 f" and {len(missing) - 4} more" if len(missing) > 4 else ""
@@ -254,7 +265,7 @@ class Finder:
         title = f"{name}: → what it points at · ← what points at it · ↔ what shares its address"
         fill_key = self.app.key_for("fill_index", "F")
 
-        def picked(choice: Any) -> None:
+        def picked(choice: object) -> None:
             if choice == "fill":
                 self.app.notify(
                     f"Reading every product's lists for what points at {name} ({fill_key} stops); what they "
@@ -269,7 +280,7 @@ class Finder:
         keys = {fill_key: "fill"} if missing else {}
         self.app.push_screen(PickerScreen(title, choices, id="related", keys=keys, most=240), picked)
 
-    def _related_again(self, kind: Any, row: Any) -> None:
+    def _related_again(self, kind: ResourceKind, row: Row) -> None:
         """What points here, shown again once every product was read for it, unless a dialog is in front."""
         from textual.screen import ModalScreen
 
@@ -277,7 +288,7 @@ class Finder:
             self.show_related(kind, row)
 
 
-def _relatable(kind: Any) -> bool:
+def _relatable(kind: ResourceKind) -> bool:
     """A child list worth reading for what points where: it holds addresses or references."""
     if kind.singleton is not None or (kind.parent is not None and kind.parent.query):
         return False  # a panel, or the project's list filtered by its parent (read whole already)

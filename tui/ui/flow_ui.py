@@ -16,6 +16,9 @@ from ..products.writes import Outcome, Write
 from . import asking
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ..products.service import ResourceService
     from .action_host import ActionHost
 
 T = TypeVar("T")
@@ -59,7 +62,7 @@ class ViewFlowUI:
 
         return run_suspended(self.app, argv)
 
-    def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> Any:
+    def service(self, kind: ResourceKind | None = None, parent: ParentRef | None = None) -> ResourceService:
         service = self.view.service if kind is None else self.app.service(kind, parent)
         return service.acting(self.act)
 
@@ -91,7 +94,7 @@ class ViewFlowUI:
     ) -> Any:
         from .screens.form import FormScreen
 
-        async def send(form: Any, extra: dict[str, Any]) -> Any:
+        async def send(form: BaseModel, extra: dict[str, Any]) -> object:
             if submit is None:
                 return form
             if not self.gates:  # (a flow that gates itself asks after its own questions)
@@ -120,7 +123,7 @@ class ViewFlowUI:
             raise result
         return result[0] if result else None
 
-    async def pick(self, title: str, choices: Sequence[tuple[Any, ...]], current: Any = None) -> Any:
+    async def pick(self, title: str, choices: Sequence[tuple[Any, ...]], current: object = None) -> Any:
         from .screens.picker import PickerScreen
 
         if not choices:
@@ -135,7 +138,8 @@ class ViewFlowUI:
         if asks:
             require_text = require_text or self.typed
             message += f"\n\nProfile {self.app.settings.profile} is production."
-        yes = bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))
+        # (in `bool(…)` mypy takes the screen's result for an `object`, and a `Screen[bool]` for none of those)
+        yes = bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))  # type: ignore[arg-type]
         if yes and asks:
             self.covered = True  # the send it leads to was asked
         return yes
@@ -166,7 +170,7 @@ class ViewFlowUI:
         describe: str = "",
         context: dict[str, Any] | None = None,
         number_from: int | None = None,
-        save: Any = None,
+        save: Saving | None = None,
         unique: str | tuple[str, ...] | None = None,
     ) -> list[dict[str, Any]] | None:
         from .screens.records import RecordListScreen
@@ -198,7 +202,7 @@ class ViewFlowUI:
         sends nothing, so it is not asked); journalled as the act that opened the editor."""
         before = [dict(r) for r in before]
 
-        async def saving(records: list[dict[str, Any]]) -> Any:
+        async def saving(records: list[dict[str, Any]]) -> object:
             if records != before and not self.gates:
                 await self.cleared(f"Send: {title}")
             try:
@@ -210,6 +214,7 @@ class ViewFlowUI:
 
     def notify(self, message: str, severity: str = "information") -> None:
         timeout = 6 if severity != "information" else 4
+        # (a flow says its severity as text, `FlowUI.notify`: one of Textual's three)
         self.app.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
 
     def upsert(self, row: Row) -> None:

@@ -11,12 +11,15 @@ import importlib
 import inspect
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 from textual.dom import DOMNode
 
 from ..products import manifest
+
+if TYPE_CHECKING:
+    from .app import CloudApp
 
 
 def _places() -> list[type[DOMNode]]:
@@ -101,7 +104,7 @@ def said_with(text: str, keys: dict[str, str]) -> str:
     return text
 
 
-def check(app: Any, keymap: dict[str, str]) -> None:
+def check(app: CloudApp, keymap: dict[str, str]) -> None:
     """The keymap's problems said once the console is up, and hints' keys made the ones in force
     (worked out in a thread)."""
 

@@ -4,11 +4,14 @@ the tests (`app.notes`), one toast for a message said again. A mixin of the App.
 from __future__ import annotations
 
 import logging
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..api.safe import clean, cut
 
 LINE_MOST = 300  # characters of a line of a notification: a name from the API may be any length
+
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
 
 log = logging.getLogger("cloudtui.ui")
 
@@ -30,7 +33,7 @@ class Notes:
         message: str,
         *,
         title: str = "",
-        severity: Any = "information",
+        severity: SeverityLevel = "information",
         timeout: float | None = None,
         markup: bool = False,
     ) -> None:
@@ -51,7 +54,7 @@ class Notes:
         drop = getattr(self, "_unnotify", None)  # (Textual's own: pinned, and guarded should it go)
         for shown in list(getattr(self, "_notifications", ())) if drop else ():  # said again: one toast, timed anew
             if (shown.title, shown.message, shown.severity) == (note.title, note.message, str(severity)):
-                drop(shown, refresh=False)
-        super().notify(  # type: ignore[misc]
+                drop(shown, refresh=False)  # type: ignore[misc]  # (not None: the loop runs only when it is not)
+        super().notify(  # type: ignore[misc]  # (a mixin: App's own, after it in the app's MRO)
             note.message, title=note.title, severity=severity, timeout=timeout, markup=False
         )

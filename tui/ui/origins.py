@@ -4,20 +4,46 @@ focused; yes is remembered in the profile (not in the demo). A mixin of the App.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from textual import work
 
 from ..api.safe import clean
 
+if TYPE_CHECKING:
+    from textual.app import CallThreadReturnType
+    from textual.notifications import SeverityLevel
+    from textual.screen import Screen
+
+    from ..api.client import ApiClient
+    from ..config import Settings
+
 
 class Origins:
     asked_origins: set[str]
-    clients: dict[str, Any]
-    settings: Any
-    notify: Any
-    push_screen: Any
-    call_from_thread: Any
+    clients: dict[str, ApiClient]
+    settings: Settings
+
+    if TYPE_CHECKING:  # the app's own (`CloudApp`, Textual's `App`)
+
+        def notify(
+            self,
+            message: str,
+            *,
+            title: str = "",
+            severity: SeverityLevel = "information",
+            timeout: float | None = None,
+            markup: bool = True,
+        ) -> None: ...
+
+        def push_screen(self, screen: Screen[bool], callback: Callable[[bool | None], None]) -> object: ...
+
+        def call_from_thread(
+            self,
+            callback: Callable[..., CallThreadReturnType | Awaitable[CallThreadReturnType]],
+            *args: object,
+            **kwargs: object,
+        ) -> CallThreadReturnType: ...
 
     def ask_origin(self, origin: str, then: Callable[[], Any] | None = None, again: bool = False) -> None:
         """An answer pointed a request at an origin the profile does not name: ask once whether the

@@ -13,13 +13,39 @@ the console again for the new profile — or opens the login when it has no key 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.errors import ConfigError
 from ..api.secret import Secret
 from ..config import Settings
 from ..products.location import PLATFORM
 from ..records import record
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    import httpx
+    from textual.await_complete import AwaitComplete
+    from textual.notifications import SeverityLevel
+    from textual.screen import Screen
+    from textual.worker import ResultType, Worker, WorkType
+
+    from ..api.client import ApiClient
+    from ..api.journal import Journal
+    from ..products.location import Endpoint
+    from ..products.service import ResourceService
+    from .bulk import Bulk
+    from .costs import PriceLists
+    from .finder import Finder
+    from .screens.main import MainScreen
+    from .watch import Watcher
+
+    class ProfileSource(Protocol):
+        """Which profiles there are, and one opened (`ConfigProfiles`, `DemoProfiles`, `OneProfile`)."""
+
+        def names(self) -> list[str]: ...
+
+        def open(self, name: str) -> Opened: ...
 
 
 @record
@@ -29,7 +55,7 @@ class Opened:
     settings: Settings
     secret: Secret | None
     source: str | None
-    transport: Any = None
+    transport: httpx.AsyncBaseTransport | None = None
     keyring_problem: str | None = None
 
 
@@ -95,12 +121,68 @@ class OneProfile:
 class Switching:
     """Mixed into the app: the switch itself."""
 
-    profiles: Any
+    profiles: ProfileSource
     settings: Settings
     switching: str = ""  # the profile being opened
+    # The app's (`CloudApp`), which a switch closes, forgets or makes anew:
+    main: MainScreen | None
+    journal: Journal
+    bulks: list[Bulk]
+    clients: dict[str, ApiClient]
+    client: ApiClient
+    services: dict[tuple[str, str], ResourceService]
+    price_lists: PriceLists
+    transport: httpx.AsyncBaseTransport | None
+    secret_source: str | None
+    keyring_problem: str | None
+    _secret: Secret | None
+    _has_secret: bool
+    _finder: Finder | None
+    _watcher: Watcher | None
+
+    if TYPE_CHECKING:  # the app's own (`CloudApp`, Textual's `App`)
+
+        @property
+        def screen_stack(self) -> list[Screen[Any]]: ...
+
+        def notify(
+            self,
+            message: str,
+            *,
+            title: str = "",
+            severity: SeverityLevel = "information",
+            timeout: float | None = None,
+            markup: bool = True,
+        ) -> None: ...
+
+        def run_worker(
+            self,
+            work: WorkType[ResultType],
+            name: str | None = "",
+            group: str = "default",
+            description: str = "",
+            exit_on_error: bool = True,
+            start: bool = True,
+            exclusive: bool = False,
+            thread: bool = False,
+        ) -> Worker[ResultType]: ...
+
+        def push_screen(self, screen: Screen[bool], callback: Callable[[bool | None], None]) -> object: ...
+
+        def pop_screen(self) -> AwaitComplete: ...
+
+        def refresh_css(self, animate: bool = True) -> None: ...
+
+        def client_for(self, endpoint: Endpoint) -> ApiClient: ...
+
+        def ready(self) -> bool: ...
+
+        def start_console(self) -> None: ...
+
+        def open_login(self, problem: str | None = None) -> None: ...
 
     def switch_profile(self, name: str) -> None:
-        app: Any = self
+        app = self
         if name == self.settings.profile:
             app.notify(f"Profile {name} is the one in use.", timeout=4)
             return
@@ -119,7 +201,7 @@ class Switching:
         lost, and what it says was applied); asked first when staged changes would be dropped."""
         from .widgets.staged import SENDING, sending, unsent, unsent_words
 
-        app: Any = self
+        app = self
         if sending(app.screen_stack):
             app.notify(SENDING, title="Sending", timeout=6)
             return
@@ -143,8 +225,10 @@ class Switching:
                 then()
 
         lost = [f"{unsent_words(held)} (w reviews and sends them)"] if held else []
-        one = len(lost) == 1 and (not held or sum(len(v.model.changes) for v in held) == 1)
-        lost += [f"a form holding what you typed ({s.title_text})" for s in typed]
+        # (the lists held hold changes: `unsent`)
+        one = len(lost) == 1 and (not held or sum(len(v.model.changes) for v in held) == 1)  # type: ignore[arg-type, misc]
+        # (a screen that holds what was typed is a form: it has a title_text)
+        lost += [f"a form holding what you typed ({s.title_text})" for s in typed]  # type: ignore[attr-defined]
         app.push_screen(
             ConfirmScreen(
                 f"{what} and drop {'the staged changes' if held and not typed else 'what is not sent'}?",
@@ -155,7 +239,7 @@ class Switching:
         )
 
     async def _switch(self, name: str) -> None:
-        app: Any = self
+        app = self
         self.switching = name
         await self._writes_ended(f"switching to {name}")
         if app.main is not None:
@@ -176,7 +260,7 @@ class Switching:
     async def _writes_ended(self, then: str) -> None:
         """Wait for the writes on their way, and the looks after lost answers, to end (their outcome
         would be lost with the old profile's connections), saying which it waits for."""
-        app: Any = self
+        app = self
         waiting = app.journal.in_flight()
         if not waiting:
             return
@@ -197,7 +281,7 @@ class Switching:
 
     async def use_profile(self, opened: Opened) -> None:
         """Everything of the old profile closed and forgotten; the console started for the new one."""
-        app: Any = self
+        app = self
         s = opened.settings
         s.read_only = s.read_only or self.settings.read_only  # --read-only holds for the whole session
         old = list(app.clients.values())

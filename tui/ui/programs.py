@@ -13,7 +13,7 @@ from __future__ import annotations
 import signal
 import subprocess
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -36,7 +36,7 @@ def run_program(argv: list[str]) -> int:
             signal.signal(sig, handler)
 
 
-def run_suspended(app: "App[object]", argv: list[str]) -> int | None:
+def run_suspended(app: App[Any], argv: list[str]) -> int | None:
     """`argv` with the console suspended (`App.suspend`), or None where it cannot give the terminal
     away (a test's headless app, a web browser)."""
     from textual.app import SuspendNotSupported

@@ -9,24 +9,28 @@ and `moving` (whether anything it shows is between states).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from textual.timer import Timer
 
 from .errors import guarded
 from ..products.refresh_plan import RefreshPlanner, RefreshPolicy
 
+if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.widget import Widget
+
 
 class Refresher:
     def __init__(
         self,
-        widget: Any,
-        tick: Callable[[], None],
+        widget: Widget,
+        tick: Callable[[], object],  # (a worker's start: what it answers is not read)
         planner: RefreshPlanner | None = None,
         *,
         policy: RefreshPolicy | None = None,
         moving: Callable[[], bool] = lambda: False,
-        also_on_top: Callable[[Any], bool] = lambda screen: False,
+        also_on_top: Callable[[Screen[object]], bool] = lambda screen: False,
         out_of_sight: Callable[[], bool] = lambda: False,
     ) -> None:
         self.widget = widget

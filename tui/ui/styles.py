@@ -8,6 +8,10 @@ Textual reads it when the first of them opens: ~2.5 ms less to parse before the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import PurePath
 
 
 def styles_dir() -> Path:
@@ -16,5 +20,6 @@ def styles_dir() -> Path:
     return packaged if packaged.is_dir() else here.parent / "styles"  # the source tree
 
 
-APP = [styles_dir() / "app.tcss"]
-DIALOGS = [styles_dir() / "dialogs.tcss"]
+# (typed as Textual's `CSS_PATH` is: a list of paths)
+APP: list[str | PurePath] = [styles_dir() / "app.tcss"]
+DIALOGS: list[str | PurePath] = [styles_dir() / "dialogs.tcss"]

@@ -29,27 +29,41 @@ it (`ORIGINAL`, tests/ui/test_textual_fixes.py), and fails on the release that f
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable
 
 from textual.style import Style
 
 from .terminal_codes import fewest_codes
 
+if TYPE_CHECKING:
+    from types import MemberDescriptorType
+
+    from rich.console import Console
+    from rich.segment import Segment
+    from textual._compositor import ChopsUpdate, LayoutUpdate
+    from textual.color import Color
+    from textual.message import Message
+    from textual.message_pump import MessagePump
+    from textual.strip import Strip
+
+    Dispatch = Callable[[MessagePump, Message], Coroutine[Any, Any, None]]  # `MessagePump._dispatch_message`
+    Render = Callable[[LayoutUpdate, Console], str]  # a frame's `render_segments`
+
 # What each fix replaced, as Textual has it: tests/ui/test_textual_fixes.py checks Textual still has each
 # defect, and fails once it has not (the fix is then dropped).
-ORIGINAL: dict[str, Any] = {}
+ORIGINAL: dict[str, object] = {}
 
 
 @lru_cache(1024)
-def _inner_outer(base_background: Any, background: Any) -> tuple[Style, Style]:
+def _inner_outer(base_background: Color, background: Color) -> tuple[Style, Style]:
     return Style(background=base_background + background), Style(background=base_background)
 
 
-def _get_inner_outer(self: Any, base_background: Any, background: Any) -> tuple[Style, Style]:
+def _get_inner_outer(self: object, base_background: Color, background: Color) -> tuple[Style, Style]:
     return _inner_outer(base_background, background)
 
 
-def _closing(node: Any) -> bool:
+def _closing(node: Any) -> bool:  # (any message pump: the app, a screen, a widget, whatever has no screen)
     """Whether `node` belongs to a screen popped before it was built."""
     from textual.screen import Screen
 
@@ -60,10 +74,10 @@ def _closing(node: Any) -> bool:
         return False
 
 
-def _mount_unless_closing(original: Any) -> Any:
+def _mount_unless_closing(original: Dispatch) -> Dispatch:
     from textual.events import Mount
 
-    async def _dispatch_message(self: Any, message: Any) -> Any:
+    async def _dispatch_message(self: MessagePump, message: Message) -> None:
         if type(message) is Mount and _closing(self):
             return None
         return await original(self, message)
@@ -92,7 +106,7 @@ def _strips_cache_on_first_use() -> None:
     for name, size in STRIP_CACHES.items():
         slot = Strip.__dict__[name]  # the slot's own descriptor: the cache is kept where Textual keeps it
 
-        def get(strip: Any, slot: Any = slot, size: int = size) -> Any:
+        def get(strip: Strip, slot: MemberDescriptorType = slot, size: int = size) -> FIFOCache[Any, Any]:
             try:
                 return slot.__get__(strip, Strip)
             except AttributeError:
@@ -102,7 +116,7 @@ def _strips_cache_on_first_use() -> None:
 
         setattr(Strip, name, property(get, slot.__set__))
 
-    def __init__(self: Any, segments: Any, cell_length: int | None = None) -> None:
+    def __init__(self: Strip, segments: Iterable[Segment], cell_length: int | None = None) -> None:
         self._segments = list(segments)
         self._cell_length = cell_length
         self._render_cache = None
@@ -113,7 +127,7 @@ def _strips_cache_on_first_use() -> None:
     Strip.__init__ = __init__  # type: ignore[method-assign]
 
 
-def _render_segments(self: Any, console: Any) -> str:
+def _render_segments(self: ChopsUpdate, console: Console) -> str:
     """`ChopsUpdate.render_segments`, each part of a line written from the start of its span."""
     from rich.cells import cell_len
     from rich.control import Control
@@ -149,12 +163,12 @@ def _render_segments(self: Any, console: Any) -> str:
     return fewest_codes("".join(sequences))
 
 
-def _fewest_codes_in(render: Any) -> Any:
+def _fewest_codes_in(render: Render) -> Render:
     """A whole frame's `render_segments` (a screen opened, a resize) with the fewest style codes."""
     if getattr(render, "fixed", False):
         return render
 
-    def render_segments(self: Any, console: Any) -> str:
+    def render_segments(self: LayoutUpdate, console: Console) -> str:
         return fewest_codes(render(self, console))
 
     render_segments.fixed = True  # type: ignore[attr-defined]
@@ -178,9 +192,9 @@ def apply() -> None:
             ORIGINAL.setdefault(name, found)
     _strips_cache_on_first_use()
     ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
-    LayoutUpdate.render_segments = _fewest_codes_in(LayoutUpdate.render_segments)  # type: ignore[method-assign]
+    LayoutUpdate.render_segments = _fewest_codes_in(LayoutUpdate.render_segments)  # type: ignore[method-assign,assignment]
 
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
     if not getattr(MessagePump._dispatch_message, "fixed", False):
         fixed = _mount_unless_closing(MessagePump._dispatch_message)
-        MessagePump._dispatch_message = fixed  # type: ignore[method-assign]
+        MessagePump._dispatch_message = fixed  # type: ignore[method-assign,assignment]

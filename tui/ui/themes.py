@@ -4,11 +4,23 @@ in the config's `[ui]` table for the next start (written off the UI thread)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from rich.segment import Segment
 from textual.filter import LineFilter
 from textual.theme import Theme
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.terminal_theme import TerminalTheme
+    from textual.app import App, CallThreadReturnType
+    from textual.color import Color
+    from textual.notifications import SeverityLevel
+    from textual.widget import Widget
+    from textual.worker import ResultType, Worker, WorkType
+
+    from ..config import Settings
+    from .app import CloudApp
 
 TERMINAL = Theme(
     name="terminal",
@@ -71,7 +83,7 @@ HIGH_CONTRAST = Theme(
 OWN = (TERMINAL, HIGH_CONTRAST)
 
 
-def register(app: Any, chosen: str) -> None:
+def register(app: App[Any], chosen: str) -> None:
     """The console's themes made available, and the one last chosen put on (a name no longer known
     is left: the default stays)."""
     for theme in OWN:
@@ -80,7 +92,7 @@ def register(app: Any, chosen: str) -> None:
         app.theme = chosen
 
 
-def unknown(app: Any) -> str:
+def unknown(app: CloudApp) -> str:
     """The config's theme when it is none the console knows ("" when it is)."""
     chosen = app.settings.theme
     if chosen and chosen not in app.available_themes:
@@ -88,7 +100,7 @@ def unknown(app: Any) -> str:
     return ""
 
 
-def no_colour(app: Any) -> None:
+def no_colour(app: App[Any]) -> None:
     """`NO_COLOR`: no colour escape at all. Textual draws such a terminal in greys (256-colour escapes);
     its filter that sends none is put in their place, and what colour alone showed (a cursor, a
     highlighted choice, a focused field) is shown by reverse video instead (`styles/app.tcss`, `:nocolor`)."""
@@ -113,7 +125,7 @@ class Colourless(LineFilter):
     """Every segment without its colours (not even "default": no colour escape is sent at all), its
     other attributes (bold, reverse, underline) kept."""
 
-    def apply(self, segments: list[Segment], background: Any) -> list[Segment]:
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         return [Segment(t, None if s is None else s.without_color, c) for t, s, c in segments]
 
 
@@ -132,7 +144,7 @@ REDS = (1, 9)  # red and bright red of a 16-colour terminal: production's own th
 YELLOW = "#FFD700"  # drawn bright yellow by a terminal of 16 colours (Textual's "ansi_yellow" is its orange)
 
 
-def red_in_16(value: str, ansi: Any = None) -> bool:
+def red_in_16(value: str, ansi: TerminalTheme | None = None) -> bool:
     """Whether a colour is drawn red (or bright red) by a terminal of 16 colours (an orange accent is).
     `ansi`: the terminal theme Textual draws an `ansi_*` colour of a full-colour theme with (its yellow is
     orange); without it an `ansi_*` colour is the terminal's own."""
@@ -153,7 +165,7 @@ def red_in_16(value: str, ansi: Any = None) -> bool:
         return False
 
 
-def in_16_colours(app: Any) -> bool:
+def in_16_colours(app: Looks) -> bool:
     """Whether the console draws in a terminal of 16 colours (`TERM=xterm`); never when headless (a test,
     a snapshot: drawn in full colour, whatever the terminal the tests run in)."""
     return not app.is_headless and app.console.color_system == "standard"
@@ -164,7 +176,7 @@ def _errors(variable: str) -> bool:
     return variable.startswith(("error", "text-error")) or "-error" in variable
 
 
-def keep(app: Any, name: str) -> None:
+def keep(app: Looks, name: str) -> None:
     """The theme just chosen, written to the config for the next start, in a thread; a config that
     cannot be written is said once."""
     from ..config import save_ui
@@ -182,31 +194,75 @@ class Looks:
     """Mixed into the app: the CSS variables a profile or NO_COLOR changes, the theme kept when chosen,
     and the key in force for a binding id (a hint's words)."""
 
-    settings: Any
+    settings: Settings
     no_color: bool
-    is_mounted: bool
     sixteen = False  # drawn in a terminal of 16 colours (`in_16_colours`, known once mounted)
+    console: Console
+
+    if TYPE_CHECKING:  # the app's own (Textual's `App`)
+
+        @property
+        def is_headless(self) -> bool: ...
+
+        @property
+        def current_theme(self) -> Theme: ...
+
+        @property
+        def ansi_theme(self) -> TerminalTheme: ...
+
+        def is_mounted(self, widget: Widget) -> bool: ...
+
+        def refresh_css(self, animate: bool = True) -> None: ...
+
+        def call_from_thread(
+            self,
+            callback: Callable[..., CallThreadReturnType | Awaitable[CallThreadReturnType]],
+            *args: object,
+            **kwargs: object,
+        ) -> CallThreadReturnType: ...
+
+        def notify(
+            self,
+            message: str,
+            *,
+            title: str = "",
+            severity: SeverityLevel = "information",
+            timeout: float | None = None,
+            markup: bool = True,
+        ) -> None: ...
+
+        def run_worker(
+            self,
+            work: WorkType[ResultType],
+            name: str | None = "",
+            group: str = "default",
+            description: str = "",
+            exit_on_error: bool = True,
+            start: bool = True,
+            exclusive: bool = False,
+            thread: bool = False,
+        ) -> Worker[ResultType]: ...
 
     def colours_known(self) -> None:
         """Once mounted (headless or not is known then): in a terminal of 16 colours, the colours it draws
         red made yellow but production's (`get_css_variables`)."""
         if in_16_colours(self):
             self.sixteen = True
-            self.refresh_css(animate=False)  # type: ignore[attr-defined]
+            self.refresh_css(animate=False)
 
     def key_for(self, binding_id: str, default: str) -> str:
         """The key in force for a binding id (the config's [keymap], else `default`), for a hint's words."""
         return self.settings.keymap.get(binding_id, default).split(",")[0].strip()
 
     def get_css_variables(self) -> dict[str, str]:
-        variables = super().get_css_variables()  # type: ignore[misc]
+        variables = super().get_css_variables()  # type: ignore[misc]  # (a mixin: App's own, after it in the MRO)
         settings = getattr(self, "settings", None)
         if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
-            ansi = getattr(self.current_theme, "ansi", False)  # type: ignore[attr-defined]
+            ansi = getattr(self.current_theme, "ansi", False)
             variables.update({k: "ansi_red" for k in PRODUCTION} if ansi else PRODUCTION)  # the terminal's own red
         elif settings is not None and not self.no_color and self.sixteen:
             # 16 colours: a theme's orange (accent, warning) is drawn red there; red is production's and errors'
-            ansi = None if getattr(self.current_theme, "ansi", False) else self.ansi_theme  # type: ignore[attr-defined]
+            ansi = None if getattr(self.current_theme, "ansi", False) else self.ansi_theme
             variables.update({k: YELLOW for k, v in variables.items() if not _errors(k) and red_in_16(str(v), ansi)})
         if self.no_color:  # no colour at all: what colour showed is shown by text style
             variables.update(NO_COLOUR_STYLES)
@@ -214,6 +270,8 @@ class Looks:
 
     def watch_theme(self, theme: str) -> None:
         settings = getattr(self, "settings", None)  # (not yet while the app is made)
-        if self.is_mounted and settings is not None and theme != settings.theme:  # chosen now: kept for next start
+        # chosen now: kept for next start (`App.is_mounted` is a method, of a widget: as a truth value the app's is
+        # always true)
+        if self.is_mounted and settings is not None and theme != settings.theme:  # type: ignore[truthy-function]
             settings.theme = theme
             keep(self, theme)

@@ -21,9 +21,17 @@ again in the order typed. A mixin of the App.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.message import Message
+    from textual.message_pump import Callback
+    from textual.screen import Screen
+    from textual.timer import Timer, TimerCallback
+    from textual.widget import Widget
 
 HOLD_AT_MOST = 2.0  # seconds: a dialog that never focuses anything does not keep the keys
 BUSY_AT_MOST = 10.0  # seconds: a screen still answering what was typed before (the palette searching)
@@ -31,17 +39,33 @@ AFTERMATH = 2  # passes up a bound key's chain: the key, then what its binding p
 
 
 class TypeAhead:
-    screen: Any
-    focused: Any
-    screen_stack: Any
-    set_timer: Any
-    post_message: Any
+    if TYPE_CHECKING:  # the app's own (Textual's `App`)
+
+        @property
+        def screen(self) -> Screen[object]: ...
+
+        @property
+        def focused(self) -> Widget | None: ...
+
+        @property
+        def screen_stack(self) -> list[Screen[Any]]: ...
+
+        @property
+        def parent(self) -> DOMNode | None: ...
+
+        def set_timer(
+            self, delay: float, callback: TimerCallback | None = None, *, name: str | None = None, pause: bool = False
+        ) -> Timer: ...
+
+        def post_message(self, message: Message) -> bool: ...
+
+        def call_later(self, callback: Callback, *args: object, **kwargs: object) -> bool: ...
 
     def _init_type_ahead(self) -> None:
         self._held: list[events.Key] = []
-        self._held_screen: Any = None
+        self._held_screen: Screen[object] | None = None
         self._held_since = 0.0
-        self._hold_timer: Any = None
+        self._hold_timer: Timer | None = None
         self._replays = 0  # keys put back in the queue and not yet read again
         self._in_flight = False  # a bound key on its way to its binding: the next keys wait for it
         self.last_key_at = time.monotonic()  # when the operator last typed (idle work waits for a pause)
@@ -63,9 +87,9 @@ class TypeAhead:
         once a screen is pushed (`push_screen`) or the action ends without one (`expect_done`)."""
         self._expecting = True
 
-    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
         self._expecting = False  # what an action picked was expected to open
-        return super().push_screen(screen, *args, **kwargs)  # type: ignore[misc]
+        return super().push_screen(screen, *args, **kwargs)  # type: ignore[misc]  # (a mixin: App's own, after it)
 
     def expect_done(self) -> None:
         if self._expecting:
@@ -105,6 +129,7 @@ class TypeAhead:
 
     def _replay(self, key: events.Key, waited: bool = False) -> None:
         again = events.Key(key.key, key.character)
+        # (marks of the type-ahead's own on the key: read back with getattr)
         again.replayed = True  # type: ignore[attr-defined]
         again.waited = waited or getattr(key, "waited", False)  # type: ignore[attr-defined]
         if self.post_message(again):
@@ -134,7 +159,7 @@ class TypeAhead:
 
     async def on_event(self, event: events.Event) -> None:
         if not isinstance(event, events.Key) or event.is_forwarded:
-            await super().on_event(event)  # type: ignore[misc]
+            await super().on_event(event)  # type: ignore[misc]  # (a mixin: App's own, after it in the MRO)
             return
         self.last_key_at = time.monotonic()
         if getattr(event, "replayed", False):
@@ -158,12 +183,12 @@ class TypeAhead:
             target = self.focused or self.screen
         except Exception:
             bound, target = False, None
-        await super().on_event(key)  # type: ignore[misc]
+        await super().on_event(key)  # type: ignore[misc]  # (a mixin: App's own, after it in the MRO)
         if bound and target is not None:
             self._in_flight = True
             self._follow(target, target, AFTERMATH)
 
-    def _follow(self, node: Any, start: Any, passes: int) -> None:
+    def _follow(self, node: DOMNode | TypeAhead, start: DOMNode, passes: int) -> None:
         """Queue a callback behind the key in `node`'s queue; when it runs the key has left `node`
         (bubbled to its parent, or taken): follow it there, until the app, where its binding ran.
         Then once more from where it started, behind what its binding posted on the way (a pick in

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from textual.binding import Binding
 from textual.widgets import OptionList
@@ -22,23 +22,35 @@ from ..api.safe import clean
 from ..records import record
 from .screens.picker import PickerScreen
 
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+    from textual.timer import Timer
+
+    from ..products.base import ParentRef, ResourceKind, Row
+    from ..products.search_index import Hit
+    from ..products.service import ResourceService
+    from .app import CloudApp
+    from .widgets.resource_view import ResourceView
+
+    Choice = Hit | Literal["clear"]  # a watched resource, or "stop watching all"
+
 WATCH_EVERY = 5.0  # seconds between two looks while something is watched
 IN_FLIGHT = 4
 
 
 @record
 class Watched:
-    kind: Any
-    service: Any
+    kind: ResourceKind
+    service: ResourceService
     scope: str
     row_id: str
     name: str
     state: str | None
-    parent: Any = None  # the parent a child kind's row was listed under, to open it again
+    parent: ParentRef | None = None  # the parent a child kind's row was listed under, to open it again
     parts: dict[str, str] = field(default_factory=dict)  # the row's other states (an install's), by title
 
 
-def parts_of(kind: Any, row: Any) -> dict[str, str]:
+def parts_of(kind: ResourceKind, row: Row) -> dict[str, str]:
     """A row's other states, beside its own: each field that is a state too (a bare-metal server's OS
     install), by its title, as text."""
     return {
@@ -49,19 +61,19 @@ def parts_of(kind: Any, row: Any) -> dict[str, str]:
 
 
 class Watcher:
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: CloudApp) -> None:
         self.app = app
         self.items: dict[tuple[str, str, str], Watched] = {}
-        self._timer: Any = None
+        self._timer: Timer | None = None
 
     @staticmethod
-    def _key(kind: Any, scope: str, rid: str) -> tuple[str, str, str]:
+    def _key(kind: ResourceKind, scope: str, rid: str) -> tuple[str, str, str]:
         return kind.id, scope, rid
 
-    def watching(self, kind: Any, scope: str, row: Any) -> bool:
+    def watching(self, kind: ResourceKind, scope: str, row: Row) -> bool:
         return self._key(kind, scope, row.id) in self.items
 
-    def toggle(self, kind: Any, service: Any, scope: str, row: Any) -> None:
+    def toggle(self, kind: ResourceKind, service: ResourceService, scope: str, row: Row) -> None:
         """Watch `row` (as listed in `scope` by `service`), or stop watching it."""
         key = self._key(kind, scope, row.id)
         name = clean(str(row.name or row.id))
@@ -114,7 +126,7 @@ class Watcher:
 
         await asyncio.gather(*(one(w) for w in list(self.items.values())))
 
-    def seen(self, view: Any) -> None:
+    def seen(self, view: ResourceView) -> None:
         """A list was read: what it shows of the watched resources, with no request of ours."""
         if not self.items:
             return
@@ -124,7 +136,7 @@ class Watcher:
                 if row is not None:
                     self._compare(item, row)
 
-    def _compare(self, item: Watched, row: Any) -> None:
+    def _compare(self, item: Watched, row: Row | None) -> None:
         key = self._key(item.kind, item.scope, item.row_id)
         if key not in self.items:  # unwatched while it was being read
             return
@@ -147,7 +159,7 @@ class Watcher:
         if moved:
             self._tell(f"{what}: {'; '.join(moved)}", "information")
 
-    def _tell(self, message: str, severity: str) -> None:
+    def _tell(self, message: str, severity: SeverityLevel) -> None:
         self.app.notify(message, title="Watched", severity=severity, timeout=15)
         self.app.bell()
 
@@ -159,14 +171,14 @@ class Watcher:
             return
         from ..products.search_index import Hit
 
-        choices: list[tuple[str, Any]] = []
+        choices: list[tuple[str, Choice]] = []
         for w in self.items.values():
             where = "" if w.scope in ("", "global", "all") else f" · {w.scope}"
             said = f"{w.name} · {w.kind.title}{where} · {w.state or 'no state'}"
             choices.append((clean(said), Hit(w.kind.id, w.scope, w.row_id, w.name, "", 0, w.parent)))
         choices.append(("Stop watching all", "clear"))
 
-        def picked(choice: Any) -> None:
+        def picked(choice: Choice | None) -> None:
             if choice == "clear":
                 self.clear()
                 self.app.notify("Nothing is watched now.", timeout=4)
@@ -176,7 +188,7 @@ class Watcher:
         title = f"Watched ({len(self.items)}) · enter opens · {self.app.key_for('delete', 'd')} stops watching"
         self.app.push_screen(WatchList(self, title, choices), picked)
 
-    def unwatch(self, hit: Any) -> None:
+    def unwatch(self, hit: Hit) -> None:
         """Stop watching what the list shows as `hit`."""
         for key, w in list(self.items.items()):
             if (w.kind.id, w.scope, w.row_id) == (hit.kind_id, hit.scope, hit.row_id):
@@ -190,7 +202,7 @@ class WatchList(PickerScreen):
 
     BINDINGS = [Binding("d,delete", "unwatch", "Stop watching", id="delete")]  # delete's id: one remap moves both
 
-    def __init__(self, watcher: Watcher, title: str, choices: list[tuple[str, Any]]) -> None:
+    def __init__(self, watcher: Watcher, title: str, choices: list[tuple[str, Choice]]) -> None:
         super().__init__(title, choices, id="watch-list")
         self.watcher = watcher
 
@@ -205,7 +217,7 @@ class WatchList(PickerScreen):
             self.app.call_later(self.watcher.show_list)  # the list again, without it
 
 
-async def _read(item: Watched) -> Any:
+async def _read(item: Watched) -> Row:
     """The resource as it is now: by id, or from its list where the kind has no read by id."""
     if item.kind.reading.fetch_detail:
         return await item.service.get_row(item.scope, item.row_id)

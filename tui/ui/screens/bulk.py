@@ -11,7 +11,7 @@ text (never markup) and cleaned.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,6 +26,10 @@ from ...api.safe import clean
 from ...products.rows import called
 from ..widgets.line_input import LineInput
 from .result import scrolling
+
+if TYPE_CHECKING:
+    from ...products.base import ResourceKind, Row
+    from ..bulk import Bulk, Outcome
 
 WAITING, SENDING, NOT_SENT = "·", "…", "–"
 NAME_MAX = 28
@@ -47,13 +51,13 @@ class BulkScreen(ModalScreen[None]):
         *scrolling("scroll_rows", 8),  # the list scrolls whatever has the focus (Cancel or Close has it)
     ]
 
-    def __init__(self, bulk: Any, kind: Any) -> None:
+    def __init__(self, bulk: Bulk, kind: ResourceKind) -> None:
         super().__init__(id="bulk-dialog")
         self.bulk = bulk
         self.kind = kind
         self.answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.index = {row.id: len(bulk.refused) + i for i, row in enumerate(bulk.rows)}  # those not sent come first
-        self.outcomes: dict[str, Any] = {}
+        self.outcomes: dict[str, Outcome] = {}
         self.tally = "none done yet"
         self.width = min(NAME_MAX, max(len(called(r)) for r in [*bulk.rows, *(r for r, _ in bulk.refused)]))
 
@@ -61,7 +65,7 @@ class BulkScreen(ModalScreen[None]):
     def _noun(self, n: int) -> str:
         return self.kind.singular if n == 1 else self.kind.title_in_text
 
-    def _line(self, mark: str, row: Any, text: str) -> Text:
+    def _line(self, mark: str, row: Row, text: str) -> Text:
         said = _short(" — ".join(part.strip() for part in str(text).splitlines() if part.strip()), TEXT_MAX)
         return Text(f"{mark} {_short(called(row), NAME_MAX):<{self.width}}  {said}")
 
@@ -146,17 +150,17 @@ class BulkScreen(ModalScreen[None]):
         self._count()
 
     # ---- sending -------------------------------------------------------------------------------
-    def sending(self, row: Any) -> None:
+    def sending(self, row: Row) -> None:
         self._set(row, SENDING, "sending")
 
-    def show(self, row: Any, outcome: Any, tally: str) -> None:
+    def show(self, row: Row, outcome: Outcome, tally: str) -> None:
         """One row's outcome, and what came of all so far (`3 done, 1 failed`)."""
         self.outcomes[row.id] = outcome
         self.tally = tally
         self._set(row, outcome.mark, outcome.text)
         self._count()
 
-    def _set(self, row: Any, mark: str, text: str) -> None:
+    def _set(self, row: Row, mark: str, text: str) -> None:
         if self.is_attached:
             self.query_one("#bulk-rows", OptionList).replace_option_prompt_at_index(
                 self.index[row.id], self._line(mark, row, text)

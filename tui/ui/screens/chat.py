@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from asyncio import CancelledError
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual import events, work
@@ -37,6 +37,11 @@ from ..widgets.line_input import LineInput
 from ..widgets.streamed_markdown import StreamedMarkdown
 from . import chat_words
 from .chat_gauges import gauge_text, limits_in, usage_text, used_up
+
+if TYPE_CHECKING:
+    from ...api.client import ApiClient
+    from ...products.views import ChatSpec
+    from .chat_gauges import Headers
 
 
 FLUSH = 0.05  # seconds between redraws of an answer arriving
@@ -69,7 +74,7 @@ class ChatScreen(Screen[None]):
     ChatScreen #chat-status { height: auto; max-height: 3; padding: 0 1; }
     """
 
-    def __init__(self, spec: Any, client: Callable[[], Any]) -> None:
+    def __init__(self, spec: ChatSpec, client: Callable[[], ApiClient]) -> None:
         super().__init__()
         self.spec, self.client = spec, client
         self.messages: list[dict[str, str]] = []
@@ -194,11 +199,12 @@ class ChatScreen(Screen[None]):
                     raise ValueError
         except ValueError:
             self._status("✖ Not sent: the temperature is a number from 0 to 2, e.g. 0.7.", "red")
-            return self._to_fix("#chat-temperature")
+            # (`_to_fix` focuses the field, and gives the None returned here)
+            return self._to_fix("#chat-temperature")  # type: ignore[func-returns-value]
         if tokens:
             if not tokens.isdigit() or not 1 <= int(tokens) <= 1_000_000:
                 self._status("✖ Not sent: max tokens is a whole number from 1 to 1,000,000, e.g. 512.", "red")
-                return self._to_fix("#chat-max-tokens")
+                return self._to_fix("#chat-max-tokens")  # type: ignore[func-returns-value]  # (as above)
             out["max_tokens"] = int(tokens)
         return out
 
@@ -308,7 +314,7 @@ class ChatScreen(Screen[None]):
             said = f"Answer {ending}. {kept}" if ending else kept
         self._status(said, "red" if ending.startswith(("interrupted", "refused")) else "")
 
-    def _gauges(self, headers: Any) -> None:
+    def _gauges(self, headers: Headers) -> None:
         """The limits an answer reports, kept with when it came: the head counts their resets down (a
         header that is no count reads "unreadable (see log)", and the log says what it was)."""
         said = limits_in(self.spec.gauges, headers)

@@ -9,9 +9,14 @@ from __future__ import annotations
 import logging
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ...api.safe import clean
+
+if TYPE_CHECKING:
+    from ...products.views import Gauge
+
+    Headers = Mapping[str, object]  # an answer's headers (or a refusal's limits), by lowercase name
 
 log = logging.getLogger("cloudtui.ui")
 
@@ -19,7 +24,7 @@ COUNT = re.compile(r"[0-9]{1,15}")  # a quadrillion is more than any minute's li
 UNREADABLE = "unreadable (see log)"
 
 
-def count_of(value: Any) -> int | None:
+def count_of(value: object) -> int | None:
     """A count a header or a usage says (`"42"`, `42`); None when it is none (`"-1"`, `"4e3"`, 400 digits)."""
     if isinstance(value, bool):
         return None
@@ -37,7 +42,7 @@ def seconds_of(duration: str) -> float | None:
     return sum(float(n) * {"h": 3600, "m": 60, "s": 1, "ms": 0.001}[u] for n, u in parts)
 
 
-def unreadable(gauges: Any, headers: Any) -> list[str]:
+def unreadable(gauges: Iterable[Gauge], headers: Headers) -> list[str]:
     """The limit headers an answer says that are no count or duration, each with (the start of) what it
     said: what the log keeps when a gauge reads "unreadable"."""
     found = []
@@ -50,7 +55,7 @@ def unreadable(gauges: Any, headers: Any) -> list[str]:
     return found
 
 
-def limits_in(gauges: Any, headers: Any) -> dict[str, Any]:
+def limits_in(gauges: Iterable[Gauge], headers: Headers) -> dict[str, object]:
     """The limit headers an answer carries that the gauges read; those that are no count or duration
     are logged with what they said (their gauge reads "unreadable (see log)")."""
     said = {
@@ -61,7 +66,7 @@ def limits_in(gauges: Any, headers: Any) -> dict[str, Any]:
     return said
 
 
-def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
+def gauge_text(gauge: Gauge, headers: Headers, elapsed: float = 0.0) -> str | None:
     """`Requests ████░░ 42/60 left (resets 12s)`: what is left of the limit, and when it resets,
     counted down from when the answer said it (`elapsed` since); None when the answer did not say,
     `Requests: unreadable (see log)` when what it said is no count."""
@@ -86,7 +91,7 @@ def gauge_text(gauge: Any, headers: Any, elapsed: float = 0.0) -> str | None:
     return text + (f" ({said})" if said and len(said) <= 12 else "")
 
 
-def used_up(gauges: Any, headers: Any) -> str:
+def used_up(gauges: Iterable[Gauge], headers: Headers) -> str:
     """Which limits a refusal (429) says are spent and when each resets: "the Requests limit is
     used up (0 of 20 left), it resets in 41s"; empty when the headers do not tell."""
     said = []

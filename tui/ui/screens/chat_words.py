@@ -4,7 +4,10 @@ stream was skipped (logged whole), and a conversation as Markdown to save."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 from ...api.safe import clean
 
@@ -41,7 +44,7 @@ def transcript(
     return "\n".join(lines)
 
 
-def save(path: Any, text: str) -> str | None:
+def save(path: Path, text: str) -> str | None:
     """The conversation written to `path`; what to say when it could not be, else None."""
     from ...products.files import write_private
     from ...products.flows import Refused

@@ -6,7 +6,7 @@ goes back to the parent's list, which stops refreshing while this one is in fron
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -22,8 +22,14 @@ from ..widgets.detail_pane import DetailPane, PaneHost
 from ..widgets.key_bar import KeyBar
 from ..widgets.status_bar import StatusBar
 
+if TYPE_CHECKING:
+    from ..app import CloudApp
+    from ..widgets.resource_view import ResourceView
+
 
 class ChildScreen(PaneHost, Screen[None]):
+    app: CloudApp
+    view: ResourceView  # the child list
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "back", "Back", id="back"),
@@ -45,13 +51,13 @@ class ChildScreen(PaneHost, Screen[None]):
         ),
     ]
 
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: ResourceView) -> None:
         super().__init__(classes="child-screen")
         self.view = view
 
     def compose(self) -> ComposeResult:
         parent, kind = self.view.service.parent, self.view.kind
-        chain = []  # the parents, outermost first: a tag list says its namespace and its image
+        chain: list[str] = []  # the parents, outermost first: a tag list says its namespace and its image
         while parent is not None:
             chain.insert(0, clean(parent.name or parent.id))
             parent = parent.up
@@ -68,7 +74,7 @@ class ChildScreen(PaneHost, Screen[None]):
         self.view.focus_table()
         self.call_after_refresh(self.pane_apply)
 
-    def on_resource_view_refreshed(self, event: Any) -> None:
+    def on_resource_view_refreshed(self, event: ResourceView.Refreshed) -> None:
         self._pane_follows(now=True)  # the row read again: its new values
         refreshed = self.view.refreshed_at()
         if refreshed is not None:  # the list's refresh, as on the main screen

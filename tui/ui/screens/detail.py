@@ -7,7 +7,7 @@ list sees the row change, so what it shows is always the platform's latest answe
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.syntax import Syntax
 from rich.table import Table
@@ -24,9 +24,20 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.status_bar import StatusBar
 from textual.widgets import Label, Static, TabbedContent, TabPane
 
+if TYPE_CHECKING:
+    from textual import events
+    from textual.widget import Widget
+
+    from ...products.base import DetailPanel, Row
+    from ...products.models import Resource
+    from ..app import CloudApp
+    from ..widgets.resource_actions import ResourceActions
+
 
 class DetailScreen(Screen[None]):
     """Opened from a ResourceView, which keeps the resource fresh and handles the actions."""
+
+    app: CloudApp
 
     CSS_PATH = styles.DIALOGS
 
@@ -50,11 +61,11 @@ class DetailScreen(Screen[None]):
         Binding("k", "scroll(-1)", show=False, id="up"),
     ]
 
-    def __init__(self, view: Any, row: Any) -> None:
+    def __init__(self, view: ResourceActions, row: Row) -> None:
         super().__init__()
-        self.view = view
+        self.view = view  # (the list's actions part: `ResourceView`)
         self.row = row
-        self.resource: Any = None
+        self.resource: Resource | None = None
         self.is_gone = False  # the resource no longer exists: nothing is offered on it
 
     def compose(self) -> ComposeResult:
@@ -72,7 +83,7 @@ class DetailScreen(Screen[None]):
         yield StatusBar()  # the profile in use, PRODUCTION first (main's, on every screen)
         yield KeyBar()
 
-    def _panel(self, panel: Any) -> Any:
+    def _panel(self, panel: DetailPanel) -> Widget:
         from ...products.base import Lazy, ParentRef
 
         scope = self.view.kind.scope_of(self.row) or self.view.scope
@@ -89,6 +100,7 @@ class DetailScreen(Screen[None]):
             from ..widgets.tree_panel import TreePanel
 
             return TreePanel(self.view.service, scope, self.row, panel.tree, policy=getattr(self.app, "policy", None))
+        assert panel.widget is not None  # (a panel is exactly one of the four: `DetailPanel`)
         return Lazy[Any](panel.widget).get()(self.view.service, scope, self.row)
 
     def on_mount(self) -> None:
@@ -173,7 +185,7 @@ class DetailScreen(Screen[None]):
             return not self.is_gone and self.view.may(str(parameters[0]))
         return True
 
-    def show(self, resource: Any) -> None:
+    def show(self, resource: Resource) -> None:
         self.resource = resource
         raw = getattr(resource, "raw", None)
         if isinstance(raw, dict):  # the header names what was read, not the list's older row (renamed since)
@@ -217,7 +229,7 @@ class DetailScreen(Screen[None]):
         views = pane.query("ResourceView")
         drawn = pane.query("MetricsChart, TreePanel")
         if views:
-            views.first().focus_table()
+            views.first().focus_table()  # type: ignore[attr-defined]  # (a ResourceView, found by its name)
         elif drawn:
             drawn.first().focus()
         else:
@@ -228,7 +240,7 @@ class DetailScreen(Screen[None]):
         for scroll in self.query(f"#{tabs.active} VerticalScroll"):
             scroll.scroll_relative(y=lines, animate=False)
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         if self.view.refuse_read_only(event.key):  # e / d in read-only mode: say why nothing happens
             event.stop()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,7 +29,7 @@ class SafeTree(DirectoryTree):
     """Textual's directory tree, its names shown as they are: a file name is anyone's text (a shared folder
     such as /tmp), never markup, and its control characters shown as escapes, never sent to the terminal."""
 
-    def process_label(self, label: Any) -> Text:
+    def process_label(self, label: str | Text) -> Text:
         return Text(clean(str(label.plain if isinstance(label, Text) else label)), no_wrap=True)
 
 
@@ -99,7 +99,8 @@ class FilePickerScreen(ModalScreen["Path | None"]):
                 return self._error(f"{path} is not a file that exists.")
             if not os.access(path, os.R_OK):
                 return self._error(f"{path} cannot be read (permissions).")
-            return self.dismiss(path)
+            # (dismiss's answer, an awaitable nothing awaits, returned from a handler that returns nothing)
+            return self.dismiss(path)  # type: ignore[return-value]
         if not path.parent.is_dir():
             return self._error(f"{path.parent} is not a folder that exists.")
         if path.is_symlink():  # (a link pointing nowhere does not "exist"): nothing is written through one
@@ -118,7 +119,7 @@ class FilePickerScreen(ModalScreen["Path | None"]):
                 ConfirmScreen("Replace the file?", f"{path} exists and will be replaced.", "Replace"), replace
             )
             return None
-        return self.dismiss(path)
+        return self.dismiss(path)  # type: ignore[return-value]  # (as above)
 
     def _error(self, text: str) -> None:
         self.query_one("#file-error", Static).update(clean(text))  # a path is anyone's text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from pydantic import BaseModel, ValidationError
 from textual import work
@@ -23,6 +23,10 @@ from ...products.writes import Looked
 from ..errors import describe, log_shown
 from ..widgets.model_form import ModelForm, errors_by_field
 from ..widgets.dialog_title import DialogTitle
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+    from textual.widgets import SelectionList, TextArea
 
 Submit = Callable[[BaseModel, dict[str, Any]], Awaitable[Any]]
 Loader = Callable[[], Awaitable[tuple[Choices, dict[str, Any]]]]
@@ -161,7 +165,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             form = None
         return form, errors
 
-    def _changed(self, widget: Any) -> None:
+    def _changed(self, widget: Widget) -> None:
         name = self.form.field_of(widget)
         if name is None or not self.ready:
             return
@@ -188,10 +192,10 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
         self._changed(event.select)
 
     # (TextArea and SelectionList are imported by the forms that use them: handlers by name)
-    def on_text_area_changed(self, event: Any) -> None:
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self._changed(event.text_area)
 
-    def on_selection_list_selected_changed(self, event: Any) -> None:
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[Any]) -> None:
         self._changed(event.selection_list)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
@@ -244,7 +248,7 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
             return
         except Exception as err:
             if self.lost_closes and isinstance(err, OutcomeUnknown):
-                self.dismiss(err)  # type: ignore[arg-type]
+                self.dismiss(err)  # type: ignore[arg-type]  # (the error for the result: the flow raises it)
                 return
             self._lost = sending if isinstance(err, (OutcomeUnknown, Looked)) else None
             summary, hint = describe(err)

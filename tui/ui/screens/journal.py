@@ -11,7 +11,7 @@ a look that found it not applied) offers Retry, after which the same request is 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Iterable, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,13 +26,18 @@ from ...products.times import moment_of, rfc3339
 from ..widgets.key_bar import KeyBar
 from ..widgets.status_bar import StatusBar
 
+if TYPE_CHECKING:
+    from ...api.journal import Act, Doing, Entry
+    from ..app import CloudApp
+    from ..widgets.resource_view import ResourceView
+
 MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
 
 
 LOST = {True: "lost: applied", False: "lost: not applied", None: "lost answer"}  # what the look found
 
 
-def line(entry: Any, width: int = 120) -> Text:
+def line(entry: Entry, width: int = 120) -> Text:
     """One entry on one line (plain text: never markup); under 100 columns without the product and the
     time taken, and the request's path from its version on, so that the request shows. What a look
     after a lost answer found is never cut: the words before it are."""
@@ -54,7 +59,7 @@ def line(entry: Any, width: int = 120) -> Text:
     return Text(clean(said + f"{entry.method} /{path}"), no_wrap=True, overflow="ellipsis")
 
 
-def _what(doing: Any, room: int) -> str:
+def _what(doing: Doing | None, room: int) -> str:
     """What was done to what, in `room` characters: the act's words in brackets go first, then the act
     is cut, and the resource last (which server was backed up says more than how)."""
     if doing is None:
@@ -72,7 +77,7 @@ def _what(doing: Any, room: int) -> str:
     return f"{verb} · {resource}"
 
 
-def whole(entry: Any) -> str:
+def whole(entry: Entry) -> str:
     """An entry whole, for its dialog."""
     doing = entry.doing
     head = (f"{doing.what} · {doing.resource}" if doing.resource else doing.what) if doing else "A change"
@@ -109,6 +114,7 @@ def whole(entry: Any) -> str:
 
 
 class JournalScreen(Screen[None]):
+    app: CloudApp
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="back"),
@@ -123,7 +129,7 @@ class JournalScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="journal")
-        self.shown: list[Any] = []  # the entries, as listed (newest first)
+        self.shown: list[Entry] = []  # the entries, as listed (newest first)
 
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="detail-title", markup=False)
@@ -160,7 +166,7 @@ class JournalScreen(Screen[None]):
         if at is not None and self.shown:
             self.query_one(OptionList).highlighted = min(at, len(self.shown) - 1)
 
-    def _changed(self, entry: Any) -> None:
+    def _changed(self, entry: Entry) -> None:
         """A new entry goes on top; one that ended is drawn again where it is."""
         if not self.is_attached:
             return
@@ -175,7 +181,7 @@ class JournalScreen(Screen[None]):
     def action_move(self, how: str) -> None:
         getattr(self.query_one(OptionList), f"action_{how}")()
 
-    def _current(self) -> Any:
+    def _current(self) -> Entry | None:
         at = self.query_one(OptionList).highlighted
         return self.shown[at] if at is not None and at < len(self.shown) else None
 
@@ -213,7 +219,7 @@ class JournalScreen(Screen[None]):
         )
         self.app.push_screen(ResultScreen(title, text, copy_text=entry.curl(), confirm_label=retry), answered)
 
-    def _not_retried(self, entry: Any) -> str | None:
+    def _not_retried(self, entry: Entry) -> str | None:
         """Why a retryable entry is not offered now: read-only; sent under another profile (its key,
         project and confirmation are that profile's); a text body no longer held (sent before a restart)."""
         settings = self.app.settings
@@ -229,11 +235,11 @@ class JournalScreen(Screen[None]):
         return None
 
     @staticmethod
-    def _reads(entry: Any) -> bool:
+    def _reads(entry: Entry) -> bool:
         """Whether a retry of `entry` reads what is there before sending (`Doing.ready`)."""
         return entry.doing is not None and entry.doing.ready is not None
 
-    async def _retry(self, entry: Any) -> None:
+    async def _retry(self, entry: Entry) -> None:
         """The same request again, through the client of its origin (journalled as a new entry), through
         the write pipeline: what is there read first (`Doing.ready`: done or gone since, not sent), the name
         typed on a production profile, and the first send's look should its answer be lost too."""
@@ -262,7 +268,7 @@ class JournalScreen(Screen[None]):
         product, resource = (doing.product, doing.resource) if doing is not None else ("", "")
         profile = self.app.settings.profile
 
-        async def again(act: Any) -> None:
+        async def again(act: Act) -> None:
             if self._not_retried(entry) or not entry.retryable or self.app.settings.profile != profile:
                 raise Refused(f"not sent ({self._not_retried(entry) or 'retried already'})")  # switched while asked
             self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
@@ -279,7 +285,8 @@ class JournalScreen(Screen[None]):
             product,
             resource,
             again,
-            look=look,
+            # (the journal, below the products, says a look returns an `object`: it is the write's own, `Found`)
+            look=look,  # type: ignore[arg-type]
             typed=resource or "retry",
             says=f"{what} · {resource}, sent again" if resource else f"{what}, sent again",
             label="Retry",
@@ -313,7 +320,7 @@ class JournalScreen(Screen[None]):
         named = {unquote(part) for part in urlsplit(url).path.split("/") if part}
         found = False
         for screen in self.app.screen_stack:
-            for view in screen.query(VIEWS):
+            for view in cast("Iterable[ResourceView]", screen.query(VIEWS)):  # (a query by class is typed Widget)
                 for key in named:
                     row = view.model.rows.get(key)
                     if row is not None:

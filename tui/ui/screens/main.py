@@ -8,7 +8,7 @@ gone for global views.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,6 +23,12 @@ from ..widgets.key_bar import KeyBar
 from ..widgets.sidebar import Sidebar
 from ..widgets.status_bar import StatusBar
 
+if TYPE_CHECKING:
+    from ...products.base import ResourceKind
+    from ..app import CloudApp
+    from ..widgets.panel_view import PanelView
+    from ..widgets.resource_view import ResourceView
+
 ROWS_KEPT = 10_000  # rows the views out of sight may keep between them, the most recently shown first
 
 
@@ -31,6 +37,7 @@ def view_id(entry_id: str) -> str:
 
 
 class MainScreen(PaneHost, Screen[None]):
+    app: CloudApp
     # The view in front takes the focus as the screen shows (not the sidebar, first in the DOM, until
     # the next refresh): the first frame shows the table's keys, and a key typed as the rows appear
     # reaches the table. A panel's scroll is composed a refresh later: _focus_view focuses it then.
@@ -71,7 +78,9 @@ class MainScreen(PaneHost, Screen[None]):
         ),
     ]
 
-    def __init__(self, make_view: Callable[[manifest.Entry, str], Any], scopes: dict[str, str]) -> None:
+    def __init__(
+        self, make_view: Callable[[manifest.Entry, str], ResourceView | PanelView], scopes: dict[str, str]
+    ) -> None:
         super().__init__(id="main")
         self.make_view = make_view
         self.scopes = dict(scopes)  # scope type -> the operator's current scope of that type
@@ -80,18 +89,18 @@ class MainScreen(PaneHost, Screen[None]):
         self._recent: list[str] = []  # the views shown, the last first (`_keep_few`)
 
     @property
-    def current_kind(self) -> Any:
+    def current_kind(self) -> ResourceKind | None:
         """The kind of the view in front (a list's or a panel's), or None for another screen."""
         view = self.view
         return getattr(view, "kind", None)
 
-    def scope_for(self, entry: manifest.Entry, kind: Any = None) -> str:
+    def scope_for(self, entry: manifest.Entry, kind: ResourceKind | None = None) -> str:
         if entry.scope_type == "global":
             return "global"
         current = self.scopes.get(entry.scope_type, ALL)
         if kind is None:
             return current
-        app: Any = self.app
+        app = self.app
         return app.scope_for(kind, current)
 
     def compose(self) -> ComposeResult:
@@ -127,12 +136,14 @@ class MainScreen(PaneHost, Screen[None]):
             self.call_after_refresh(self.pane_apply)
 
     @property
-    def view(self) -> Any:
+    def view(self) -> ResourceView | PanelView | None:
         found = self.query(ContentSwitcher)
         if not found:  # not composed yet
             return None
         switcher = found.first()
-        return switcher.get_child_by_id(switcher.current) if switcher.current else None
+        return cast(  # (what `make_view` made)
+            "ResourceView | PanelView | None", switcher.get_child_by_id(switcher.current) if switcher.current else None
+        )
 
     def go_to_entry(self, entry_id: str) -> None:
         """The palette's jump to an entry: from wherever the operator is (a child list, a detail)."""
@@ -220,7 +231,7 @@ class MainScreen(PaneHost, Screen[None]):
                 continue
             held += rows_held()
             if held > ROWS_KEPT:
-                found.first().release()
+                found.first().release()  # type: ignore[attr-defined]  # (a list: it has `rows_held`)
 
     def on_screen_resume(self) -> None:
         self.pane_apply()  # a child list's p may have switched it meanwhile
@@ -267,7 +278,7 @@ class MainScreen(PaneHost, Screen[None]):
         if entry.scope_type != scope_type:
             return
         scopes = list(kind.all_scopes if kind is not None else SCOPES[entry.scope_type])
-        choices: list[tuple[str, Any]] = [(scope_label(ALL, entry.scope_type), ALL)] + [(s, s) for s in scopes]
+        choices: list[tuple[str, str]] = [(scope_label(ALL, entry.scope_type), ALL)] + [(s, s) for s in scopes]
 
         def picked(scope: str | None) -> None:
             if scope:
@@ -286,17 +297,17 @@ class MainScreen(PaneHost, Screen[None]):
         if self.view is not None and hasattr(self.view, "action_create"):
             self.view.action_create()
 
-    def on_resource_view_refreshed(self, event: Any) -> None:
+    def on_resource_view_refreshed(self, event: ResourceView.Refreshed) -> None:
         self.update_status()
         if event.view is self.view:
             self._pane_follows(now=True)  # the row read again: its new values
 
     # ---- the detail pane ------------------------------------------------------------------------
-    def on_panel_view_refreshed(self, event: Any) -> None:
+    def on_panel_view_refreshed(self, event: PanelView.Refreshed) -> None:
         self.update_status()
 
     def action_fill_index(self) -> None:
-        self.app.finder.fill()  # type: ignore[attr-defined]
+        self.app.finder.fill()
 
     def watching(self, text: str) -> None:
         """How many resources are watched, said in the status bar while any is."""
@@ -308,7 +319,7 @@ class MainScreen(PaneHost, Screen[None]):
 
     def update_status(self) -> None:
         bar = self.query_one(StatusBar)
-        app: Any = self.app
+        app = self.app
         bar.profile = app.settings.profile
         bar.project = app.settings.project_id
         bar.read_only = app.settings.read_only

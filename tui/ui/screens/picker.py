@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,6 +16,9 @@ from .. import styles
 from ...api.safe import cut
 from ..widgets.dialog_title import DialogTitle
 
+
+if TYPE_CHECKING:
+    from textual import events
 
 LABEL_MAX = 60  # a label from API data may be any length (a 5,000-character name): the list stays a list
 
@@ -47,10 +50,10 @@ class PickerScreen(ModalScreen[Any]):
     def __init__(
         self,
         title: str,
-        choices: list[tuple[str, Any]],
-        current: Any = None,
+        choices: Sequence[tuple[Any, ...]],
+        current: object = None,
         id: str | None = None,
-        keys: dict[str, Any] | None = None,
+        keys: Mapping[str, object] | None = None,
         most: int = LABEL_MAX,
     ) -> None:
         super().__init__(id=id)
@@ -79,7 +82,7 @@ class PickerScreen(ModalScreen[Any]):
             options.highlighted = values.index(self.current)
         options.focus()
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key in self.keys:
             event.stop()
             self.dismiss(self.keys[event.key])

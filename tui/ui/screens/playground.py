@@ -13,7 +13,7 @@ import json
 import time
 from dataclasses import field
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from rich.text import Text
 from textual import work
@@ -29,6 +29,9 @@ from ...api.errors import UntrustedOrigin
 from ...api.safe import clean, clean_tree
 from ..errors import describe, log_shown
 from ..widgets.text_input import LinesInput
+
+if TYPE_CHECKING:
+    from ..app import CloudApp
 
 MAX_FILE = 1_000_000  # bytes: a payload is typed or a file of sample data, not a dataset
 
@@ -47,7 +50,7 @@ class Session:
     history: list[Exchange] = field(default_factory=list)
 
 
-def sessions_of(app: Any) -> dict[str, Session]:
+def sessions_of(app: CloudApp) -> dict[str, Session]:
     """One session per resource tried, kept on the app: for as long as the console runs."""
     found = getattr(app, "_playground_sessions", None)
     if found is None:
@@ -55,13 +58,13 @@ def sessions_of(app: Any) -> dict[str, Session]:
     return found
 
 
-def as_text(answer: Any, width: int = 72) -> str:
+def as_text(answer: object, width: int = 72) -> str:
     """An answer as JSON, each array or object that fits on one line kept on one line (a row of
     predictions reads as a row, not one number a line), the rest indented."""
     return compact_json(clean_tree(answer), width) if not isinstance(answer, str) else clean(answer, keep_newlines=True)
 
 
-def compact_json(value: Any, width: int = 72, indent: int = 0) -> str:
+def compact_json(value: object, width: int = 72, indent: int = 0) -> str:
     flat = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
     if not isinstance(value, (list, dict)) or not value or indent + len(flat) <= width:
         return flat
@@ -85,6 +88,7 @@ def compact_json(value: Any, width: int = 72, indent: int = 0) -> str:
 
 
 class PlaygroundScreen(ModalScreen[None]):
+    app: CloudApp
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", priority=True, id="send"),  # the one send key of every screen
@@ -147,7 +151,7 @@ class PlaygroundScreen(ModalScreen[None]):
     async def _docs(self) -> None:
         self._status("reading how to call it…")
         try:
-            found = await self.docs_fn()  # type: ignore[misc]
+            found = await self.docs_fn()  # type: ignore[misc]  # (run only with one: `on_mount`)
         except Exception as err:
             summary, hint = describe(err)
             log_shown(self.title_text, summary, err)
@@ -175,7 +179,7 @@ class PlaygroundScreen(ModalScreen[None]):
         self._send(text, body)
 
     @work(exclusive=True, group="playground-send", exit_on_error=False)
-    async def _send(self, text: str, body: Any) -> None:
+    async def _send(self, text: str, body: object) -> None:  # (`body`: what the product's parse made of the text)
         self._status("sending…")
         started = self._now()
         try:

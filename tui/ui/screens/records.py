@@ -23,7 +23,7 @@ from .. import styles
 from ...products.base import Choices, Column
 
 
-def _cell(value: Any) -> Text:
+def _cell(value: str | Text) -> Text:
     """A cell as Text: DataTable reads a str as markup, and records carry API text."""
     return value if isinstance(value, Text) else Text(str(value))
 
@@ -119,7 +119,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         row = table.cursor_row if cursor is None else cursor
         table.clear()
         for i, record in enumerate(self.records):
-            cells = [_cell(col.value(record)) for col in self.columns]
+            cells: list[str | Text] = [_cell(col.value(record)) for col in self.columns]
             if self.number_from is not None:
                 cells.insert(0, str(i + self.number_from))
             table.add_row(*cells, key=str(i))
@@ -141,7 +141,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         async def load() -> tuple[Choices, dict[str, Any]]:
             return self.choices, self.context
 
-        def done(result: Any) -> None:
+        def done(result: tuple[dict[str, Any], BaseModel] | None) -> None:
             if not result:
                 return
             new = result[0]
@@ -239,7 +239,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             await self.save([dict(r) for r in self.records])
         except Exception as err:  # refused: the edits stay, with the reason
             if isinstance(err, OutcomeUnknown):  # re-raised in the flow, whose write pipeline looks and says
-                self.dismiss(err)  # type: ignore[arg-type]
+                self.dismiss(err)  # type: ignore[arg-type]  # (the error for the list: the flow raises it)
                 return
             summary, hint = (
                 (str(err), "Change the list and save again, or esc to drop it.")

@@ -26,7 +26,12 @@ from ...api.safe import clean
 
 def scrolling(action: str, page: int) -> list[Binding]:
     """The keys that scroll a dialog's body whatever has the focus (a button has it): `action(lines)`."""
-    steps = (("down,j", 1, "down"), ("up,k", -1, "up"), ("pagedown", page, "page_down"), ("pageup", -page, "page_up"))
+    steps: tuple[tuple[str, int, str], ...] = (
+        ("down,j", 1, "down"),
+        ("up,k", -1, "up"),
+        ("pagedown", page, "page_down"),
+        ("pageup", -page, "page_up"),
+    )
     steps += (("end", 100000, "end"), ("home", -100000, "home"))
     return [Binding(keys, f"{action}({n})", show=False, id=f"scroll_{name}") for keys, n, name in steps]
 

@@ -103,7 +103,8 @@ class SecretScreen(ModalScreen[None]):
         if self.expires_at:
             self.set_interval(1.0, lambda: self.query_one("#secret-expiry", Static).update(self._left()))
 
-    def action_toggle(self) -> None:
+    # (v's own; it hides Textual's `action_toggle(attribute_name)`, which no binding here names)
+    def action_toggle(self) -> None:  # type: ignore[override]
         self.revealed = not self.revealed
         self._redraw()
 

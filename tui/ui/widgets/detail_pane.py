@@ -6,13 +6,29 @@ still opens the full detail. Nothing here names a product; values are shown as t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...api.safe import clean
+
+if TYPE_CHECKING:
+    from textual import events
+    from textual.app import ComposeResult
+    from textual.css.query import DOMQuery, QueryType
+    from textual.geometry import Size
+    from textual.timer import Timer
+    from textual.widget import Widget
+    from textual.widgets import Input
+
+    from ...products.base import ResourceKind, Row
+    from ...products.declared import Field
+    from ..app import CloudApp
+    from .panel_view import PanelView
+    from .resource_table import ResourceTable
+    from .resource_view import ResourceView
 
 FOLLOW = 0.08  # seconds the cursor rests before the pane follows it
 KEPT = 256  # rows' texts kept (the most recent), so going back up costs nothing
@@ -27,20 +43,20 @@ class DetailPane(VerticalScroll, can_focus=False):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._kept: dict[int, Text] = {}  # id(row) -> its text
-        self._rows: dict[int, Any] = {}  # id(row) -> row: a row kept keeps its id from being reused
-        self._due: Any = None
-        self.shown_row: Any = None
+        self._rows: dict[int, Row] = {}  # id(row) -> row: a row kept keeps its id from being reused
+        self._due: Timer | None = None
+        self.shown_row: Row | None = None
 
-    def compose(self) -> Any:
+    def compose(self) -> ComposeResult:
         yield Static(id="pane-body", markup=False)
 
-    def follow(self, kind: Any, row: Any) -> None:
+    def follow(self, kind: ResourceKind, row: Row | None) -> None:
         """The row under the cursor: drawn a moment after the cursor rests."""
         if self._due is not None:
             self._due.stop()
         self._due = self.set_timer(FOLLOW, lambda: self.show(kind, row))
 
-    def show(self, kind: Any, row: Any) -> None:
+    def show(self, kind: ResourceKind, row: Row | None) -> None:
         self._due = None
         self.shown_row = row
         if row is None:
@@ -60,7 +76,7 @@ class DetailPane(VerticalScroll, can_focus=False):
         self.scroll_home(animate=False)
 
 
-def _text_of(kind: Any, row: Any) -> Text:
+def _text_of(kind: ResourceKind, row: Row) -> Text:
     """The kind's declared fields the row holds, one per key and line: its title, then the value as the
     detail reads it, or as the list's column does when only the column's reading is in the row (a
     server's state, its address); a column reading what a detail field reads is left to it (a backend's
@@ -81,7 +97,7 @@ def _text_of(kind: Any, row: Any) -> Text:
     return out
 
 
-def _line(field: Any, row: Any) -> Text | None:
+def _line(field: Field, row: Row) -> Text | None:
     if field.path and not field.values(row):
         return None
     try:
@@ -101,11 +117,21 @@ class PaneHost:
     hides it for the session, on every list (the main screen's and a child list's alike), and it
     follows the cursor of the list in front. Mixed into the screen, which gives `view`."""
 
-    app: Any
-    size: Any
-    view: Any
-    query: Any
-    query_one: Any
+    app: CloudApp
+    size: Size
+
+    if TYPE_CHECKING:  # the screen's (`MainScreen`, `ChildScreen`; Textual's `Screen`)
+
+        @property
+        def view(self) -> ResourceView | PanelView | None: ...
+
+        @overload
+        def query(self, selector: str | None = None) -> DOMQuery[Widget]: ...
+
+        @overload
+        def query(self, selector: type[QueryType]) -> DOMQuery[QueryType]: ...
+
+        def query(self, selector: str | type[QueryType] | None = None) -> DOMQuery[Widget] | DOMQuery[QueryType]: ...
 
     def action_toggle_pane(self) -> None:
         self.app.pane_shown = not getattr(self.app, "pane_shown", False)
@@ -119,13 +145,13 @@ class PaneHost:
             self._pane_fits()
             self._pane_follows(now=True)
 
-    def on_resource_table_highlighted(self, event: Any) -> None:
+    def on_resource_table_highlighted(self, event: ResourceTable.Highlighted) -> None:
         self._pane_follows()
 
-    def on_resize(self, event: Any) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self._pane_fits()
 
-    def on_input_changed(self, event: Any) -> None:
+    def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "filter":  # the cursor may now be on another row than the one shown
             self._pane_follows()
 

@@ -13,12 +13,19 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...products.nouns import counted
 
+if TYPE_CHECKING:
+    from ...products.base import Row
+    from ...products.file_plan import Plan
+    from .resource_actions import ResourceActions
 
-async def import_file(view: Any) -> None:
+    Check = Callable[[dict[str, Any]], dict[str, Any]]  # an object read -> what the create form sends for it
+
+
+async def import_file(view: ResourceActions) -> None:
     from ...products.flows import Refused
     from ..errors import notify_error
     from ..flow_ui import ViewFlowUI
@@ -37,6 +44,7 @@ async def import_file(view: Any) -> None:
     where = parent.name if parent is not None else view.kind.title_in_text
     from ...products import files
 
+    assert file is not None  # (`I` is offered only where the kind reads a file back)
     path = await ui.dialog("file", title=f"Import a {file.name} into {where}", mode="open", path=str(files.folder()))
     if path is None:
         return
@@ -92,16 +100,17 @@ async def import_file(view: Any) -> None:
     )
 
 
-def _planned(view: Any, text: str, rows: list[Any], check: Any) -> Any:
+def _planned(view: ResourceActions, text: str, rows: list[Row], check: Check) -> Plan:
     """The file read and matched against the list's rows (in a worker thread)."""
     from ...products.file_plan import plan
 
     file, parent = view.kind.rows.file, view.service.parent
+    assert file is not None and file.load is not None  # (as `import_file`'s)
     read = file.load.get()(text, parent)
     return plan(file, read, rows, parent, check, view.kind.singular, view.staged.label_of)
 
 
-async def _checker(view: Any, text: str) -> Any:
+async def _checker(view: ResourceActions, text: str) -> Check:
     """`(object read) -> what the create form sends for it`, or `Refused` naming it (`where`: its line)
     and why: each object as if typed in the kind's create form (`edit.from_resource`). Its choices are
     read here, on the loop; the check itself runs in the worker thread."""
@@ -111,10 +120,12 @@ async def _checker(view: Any, text: str) -> Any:
     kind, file = view.kind, view.kind.rows.file
     if kind.create is None or kind.edit is None:
         return dict
-    create, edit = await asyncio.to_thread(lambda: (kind.create.get(), kind.edit.get()))  # (imported off the loop)
+    # (imported off the loop; both are there: checked above)
+    create, edit = await asyncio.to_thread(lambda: (kind.create.get(), kind.edit.get()))  # type: ignore[union-attr]
     _, context = await create.options(view.service, view.scope) if create.options else ({}, {})
     ctx = view.context(view.scope)
     ctx.parent = view.service.parent
+    assert file is not None  # (as `import_file`'s)
     where = file.where.get() if file.where is not None else (lambda text, obj: "")
     model, context = create.form_model, context or None
 

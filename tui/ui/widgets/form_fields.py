@@ -6,33 +6,40 @@ tests."""
 from __future__ import annotations
 
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
+if TYPE_CHECKING:
+    from pydantic import Discriminator
+    from pydantic.fields import FieldInfo
+    from pydantic_core import ErrorDetails
 
-def is_bool(annotation: Any) -> bool:
+    Skipped = str | Discriminator | None  # a field left out by name: a variant's tag (its discriminator)
+
+
+def is_bool(annotation: object) -> bool:
     return annotation is bool
 
 
-def _is_list(annotation: Any) -> bool:
+def _is_list(annotation: object) -> bool:
     return typing.get_origin(annotation) is list
 
 
-def _is_dict(annotation: Any) -> bool:
+def _is_dict(annotation: object) -> bool:
     return typing.get_origin(annotation) is dict or annotation is dict
 
 
-def _is_int(annotation: Any) -> bool:
+def _is_int(annotation: object) -> bool:
     return annotation is int or int in typing.get_args(annotation)
 
 
-def submodel(annotation: Any) -> type[BaseModel] | None:
+def submodel(annotation: object) -> type[BaseModel] | None:
     """The model of a nested form, or None."""
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
-def variants(info: Any) -> dict[str, type[BaseModel]] | None:
+def variants(info: FieldInfo) -> dict[str, type[BaseModel]] | None:
     """An "exactly one of" field's models by tag (a union of models with a `Literal` discriminator), or None."""
     disc = info.discriminator if isinstance(info.discriminator, str) else None
     members = typing.get_args(info.annotation)
@@ -41,7 +48,7 @@ def variants(info: Any) -> dict[str, type[BaseModel]] | None:
     return {str(typing.get_args(m.model_fields[disc].annotation)[0]): m for m in members}
 
 
-def field_paths(model: type[BaseModel], prefix: str = "", skip: str | None = None) -> list[str]:
+def field_paths(model: type[BaseModel], prefix: str = "", skip: Skipped = None) -> list[str]:
     """Every field a form shows, by path: leaves, and each variant field's own (its choice)."""
     out: list[str] = []
     for name, info in model.model_fields.items():
@@ -60,7 +67,7 @@ def field_paths(model: type[BaseModel], prefix: str = "", skip: str | None = Non
     return out
 
 
-def info_at(model: type[BaseModel] | None, path: str) -> Any:
+def info_at(model: type[BaseModel] | None, path: str) -> FieldInfo | None:
     """The pydantic field at `path` (a variant's tag steps into that variant), or None."""
     info, parts = None, path.split(".")
     while parts and model is not None:
@@ -138,7 +145,7 @@ _PLAIN = {
 }
 
 
-def _message(err: Any, meta: dict[str, Any]) -> str:
+def _message(err: ErrorDetails, meta: dict[str, Any]) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
     if kind == "missing" or (kind == "string_too_short" and ctx.get("min_length") == 1):
         return "required"
@@ -192,7 +199,7 @@ def texts(model: type[BaseModel], values: dict[str, Any]) -> list[tuple[str, str
     a key/value map's keys and values are their field's; a variant's fields sit under its tag)."""
     out: list[tuple[str, str]] = []
 
-    def walk(model: type[BaseModel], value: Any, prefix: str, skip: str | None = None) -> None:
+    def walk(model: type[BaseModel], value: object, prefix: str, skip: Skipped = None) -> None:
         for name, info in model.model_fields.items():
             if name == skip or not isinstance(value, dict) or name not in value:
                 continue

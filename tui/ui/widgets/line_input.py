@@ -12,7 +12,7 @@ bindings before it delivers the next key. `LinesInput` (text_input.py) is the mu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.binding import Binding
@@ -20,13 +20,16 @@ from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import Input
 
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
-def own_actions(widget_class: type) -> dict[str, str]:
+
+def own_actions(widget_class: type[Widget]) -> dict[str, str]:
     """Key → action of the bindings a widget class declares itself (not its screen's or app's)."""
     return {key.strip(): b.action for b in widget_class.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")}
 
 
-async def run_in_order(widget: Any, event: events.Key, actions: dict[str, str]) -> None:
+async def run_in_order(widget: Widget, event: events.Key, actions: dict[str, str]) -> None:
     action = None if event.is_printable else actions.get(event.key)
     if action is None:
         return

@@ -5,12 +5,22 @@ several rows itself (`ActionSpec.many`). Nothing here names a product."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ...products.base import ActionSpec
 
+if TYPE_CHECKING:
+    from types import ModuleType
 
-def _bulk() -> Any:
+    from pydantic import BaseModel
+
+    from ...products.base import Row
+    from ...products.vocabulary import TagChange
+    from ..bulk import Bulk
+    from .resource_view import ResourceView
+
+
+def _bulk() -> ModuleType:
     """`ui.bulk`, read when a mark is first acted on, not on the console's start path."""
     from .. import bulk
 
@@ -18,10 +28,10 @@ def _bulk() -> Any:
 
 
 class Marked:
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: ResourceView) -> None:
         self.view = view
 
-    def rows(self) -> list[Any]:
+    def rows(self) -> list[Row]:
         return self.view.table.marked_rows()
 
     def mark_all(self) -> None:
@@ -41,7 +51,7 @@ class Marked:
             self.view.refresh_bindings()
 
     # ---- the menu --------------------------------------------------------------------------------
-    def menu(self, rows: list[Any]) -> None:
+    def menu(self, rows: list[Row]) -> None:
         """What can act on all the marked rows: each action offered when it can act on some (how
         many said), greyed with why when on none or when it asks about each one; then delete and
         tag edit when the kind has them."""
@@ -50,7 +60,7 @@ class Marked:
 
         bulk = _bulk()
 
-        choices: list[tuple[str, Any, str | None]] = []
+        choices: list[tuple[str, ActionSpec | str, str | None]] = []
         for spec in self.view.kind.actions:
             if not offered(spec, self.view.read_only):
                 continue
@@ -78,7 +88,7 @@ class Marked:
             self.view.app.notify("Nothing acts on several rows here: esc unmarks them.", severity="warning")
             return
 
-        def picked(choice: Any) -> None:
+        def picked(choice: object) -> None:
             if choice == "delete":
                 self.delete(rows)
             elif choice == "tags":
@@ -88,7 +98,7 @@ class Marked:
 
         self.view.app.push_screen(PickerScreen(f"{len(rows)} marked: actions", choices, id="actions-menu"), picked)
 
-    def _scopes_why(self, spec: ActionSpec, rows: list[Any]) -> str | None:
+    def _scopes_why(self, spec: ActionSpec, rows: list[Row]) -> str | None:
         """An action's own flow over several rows acts in one zone or region; one request per row
         goes to each row's own."""
         scopes = sorted({self.view.kind.scope_of(r) for r in rows} - {None, ""})
@@ -100,14 +110,14 @@ class Marked:
         return f"the marked rows are in {len(scopes)} {word}s: mark those of one {word}"
 
     # ---- the acts ----------------------------------------------------------------------------------
-    def act(self, spec: ActionSpec, rows: list[Any]) -> None:
+    def act(self, spec: ActionSpec, rows: list[Row]) -> None:
         if spec.many:  # its flow takes the rows itself (one confirmation of its own)
             self.view._act(spec, rows)
             return
         bulk = _bulk()
         self._run(lambda: bulk.of_action(self.view, spec, rows))
 
-    def delete(self, rows: list[Any]) -> None:
+    def delete(self, rows: list[Row]) -> None:
         staged = self.view.staged
         if staged.staging:  # each delete staged, reviewed with the other changes before sending
             for row in rows:
@@ -123,7 +133,7 @@ class Marked:
             return
         self._run(lambda: _bulk().of_delete(self.view, rows))
 
-    def tags(self, rows: list[Any]) -> None:
+    def tags(self, rows: list[Row]) -> None:
         bulk = _bulk()
         why = bulk.tags_editable(self.view.kind)
         if why:
@@ -134,10 +144,10 @@ class Marked:
         from ...products.vocabulary import TagChange
         from ..screens.form import FormScreen
 
-        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+        async def submit(form: BaseModel, extra: dict[str, Any]) -> BaseModel:
             return form
 
-        def done(result: Any) -> None:
+        def done(result: tuple[TagChange, BaseModel] | None) -> None:
             if result:
                 form = result[0] if isinstance(result, tuple) else result
                 self._run(lambda: bulk.of_tags(self.view, rows, form.add, form.remove))
@@ -147,7 +157,7 @@ class Marked:
             done,
         )
 
-    def _run(self, plan: Any) -> None:
+    def _run(self, plan: Callable[[], Awaitable[Bulk | None]]) -> None:
         async def running() -> None:
             from ..errors import notify_error
 

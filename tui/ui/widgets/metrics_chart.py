@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -26,6 +26,10 @@ from ...products.base import Metrics
 from ..errors import describe
 from ...products.refresh_plan import RefreshPolicy
 from ..refresher import Refresher
+
+if TYPE_CHECKING:
+    from ...products.base import Metric, Row
+    from ...products.service import ResourceService
 
 
 MARKERS = ("•", "+", "x", "o", "*", "#")
@@ -75,7 +79,7 @@ class MetricsChart(Vertical):
     can_focus = True
 
     def __init__(
-        self, service: Any, scope: str, row: Any, spec: Metrics, *, policy: RefreshPolicy | None = None
+        self, service: ResourceService, scope: str, row: Row, spec: Metrics, *, policy: RefreshPolicy | None = None
     ) -> None:
         super().__init__(classes="metrics-chart")
         self.service = service
@@ -101,7 +105,7 @@ class MetricsChart(Vertical):
 
     # ---- what it shows ----------------------------------------------------------------------------
     @property
-    def current(self) -> Any:
+    def current(self) -> Metric:
         return self.spec.metrics[self.metric]
 
     def _now(self) -> float:

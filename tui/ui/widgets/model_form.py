@@ -14,7 +14,7 @@ Validation stays in the model; this widget only collects values and shows the me
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from rich.text import Text
@@ -36,6 +36,11 @@ from .form_fields import (  # noqa: F401  (re-exported)
 )
 from .line_input import LineInput
 
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
+
+    from .form_fields import Skipped
+
 
 AGAIN = "#again"  # an error of a password's second entry: `<path>#again`
 
@@ -46,8 +51,8 @@ PLACEHOLDER_FITS = 50  # cells of an example shown whole inside a field (a dialo
 class Tick(Checkbox):
     """A checkbox whose mark is visible without colour (NO_COLOR): X when on, blank when off."""
 
-    @property  # type: ignore[override]
-    def BUTTON_INNER(self) -> str:  # noqa: N802 - Textual's name
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 - Textual's name (a class attribute there)
         return "X" if self.value else " "
 
 
@@ -75,14 +80,16 @@ class ModelForm(Vertical):
         self.touched: set[str] = set()
         self.choices: dict[str, list[tuple[str, Any]]] = {}  # each select's (label, value) as offered
         self.paths = field_paths(model)  # every field shown, by path (nested: "check.http.code")
-        self.examples: dict[str, list[tuple[str, dict[str, str], str]]] = {}  # a select's path: (field, by value, else)
+        self.examples: dict[
+            str, list[tuple[str, dict[object, str], str]]
+        ] = {}  # a select's path: (field, by value, else)
 
     def field_meta(self, name: str) -> dict[str, Any]:
         return field_meta(self.model, name)
 
     def _initial_at(self, path: str) -> Any:
         """The value the form opens with at `path` (a variant's tag skipped, as values are)."""
-        value: Any = self.initial
+        value: object = self.initial
         model: type[BaseModel] | None = self.model
         parts = path.split(".")
         while parts:
@@ -102,7 +109,7 @@ class ModelForm(Vertical):
     def compose(self) -> ComposeResult:
         yield from self._rows(self.model, "")
 
-    def _rows(self, model: type[BaseModel], prefix: str, skip: str | None = None) -> ComposeResult:
+    def _rows(self, model: type[BaseModel], prefix: str, skip: Skipped = None) -> ComposeResult:
         for name, info in model.model_fields.items():
             if name == skip:
                 continue
@@ -147,7 +154,7 @@ class ModelForm(Vertical):
         self.examples.setdefault(source, []).append((path, by, default))
         return str(by.get(self._initial_at(source), default))
 
-    def _leaf(self, path: str, info: Any, meta: dict[str, Any], label: str) -> ComposeResult:
+    def _leaf(self, path: str, info: FieldInfo, meta: dict[str, Any], label: str) -> ComposeResult:
         value = self._initial_at(path)
         meta = {**meta, "placeholder": self._placeholder(path, meta)}
         if len(meta["placeholder"]) > PLACEHOLDER_FITS and not meta.get("placeholder_by"):
@@ -250,14 +257,14 @@ class ModelForm(Vertical):
         control = self.query_one(f"#f-{widget_id(name)}")
         if (
             self.field_meta(name).get("widget") == "multiselect"
-        ):  # several values: those the form opened with are ticked
+        ):  # several values: those the form opened with are ticked (the control, queried by id, is a TickList)
             control.clear_options()  # type: ignore[attr-defined]
-            control.add_options(
+            control.add_options(  # type: ignore[attr-defined]
                 [
                     (label if isinstance(label, Text) else Text(str(label)), value, value in (wanted or []))
                     for label, value in choices
                 ]
-            )  # type: ignore[attr-defined]
+            )
             if choices:  # space ticks the highlighted one: the first, until the cursor moves
                 control.highlighted = 0  # type: ignore[attr-defined]
             return
@@ -300,7 +307,7 @@ class ModelForm(Vertical):
                 out.append(path)
         return out
 
-    def _collect(self, model: type[BaseModel], prefix: str, skip: str | None = None) -> dict[str, Any]:
+    def _collect(self, model: type[BaseModel], prefix: str, skip: Skipped = None) -> dict[str, Any]:
         """What the controls under `prefix` hold, nested as the model is (the chosen variant only)."""
         raw: dict[str, Any] = {}
         for name, info in model.model_fields.items():
@@ -311,9 +318,9 @@ class ModelForm(Vertical):
             if sub is not None:
                 raw[name] = form_values(sub, self._collect(sub, path + "."))
                 continue
-            control = self.query_one(f"#f-{widget_id(path)}")
+            control = self.query_one(f"#f-{widget_id(path)}")  # (by id: the field's widget, told apart below)
             if kinds is not None:
-                tag = str(control.value)  # type: ignore[attr-defined]
+                tag = str(control.value)  # type: ignore[attr-defined]  # (a Select of the variants)
                 raw[name] = {
                     info.discriminator: tag,
                     **form_values(kinds[tag], self._collect(kinds[tag], f"{path}.{tag}.", info.discriminator)),
@@ -324,9 +331,9 @@ class ModelForm(Vertical):
                 if not control.is_blank():
                     raw[name] = control.value
             elif self.field_meta(path).get("widget") == "multiselect":
-                raw[name] = list(control.selected)  # type: ignore[attr-defined]
+                raw[name] = list(control.selected)  # type: ignore[attr-defined]  # (a TickList)
             elif self.multiline(path):
-                raw[name] = control.text  # type: ignore[attr-defined]
+                raw[name] = control.text  # type: ignore[attr-defined]  # (a LinesInput)
             elif isinstance(control, Input):
                 raw[name] = control.value
         return raw
@@ -346,7 +353,7 @@ class ModelForm(Vertical):
                 if box is not None:
                     msg = "" if quiet else errors.get(key, "")
                     if getattr(box, "said", "") != msg:  # (each box starts empty)
-                        box.said = msg
+                        box.said = msg  # type: ignore[attr-defined]  # (the box's message, kept on it)
                         box.update(f"✖ {msg}" if msg else "")
                         box.set_class(bool(msg), "-shown")
 
@@ -354,6 +361,7 @@ class ModelForm(Vertical):
         """A field as the operator reads it: its label, after its parents' ("Health check › Port")."""
         if name.endswith(AGAIN):
             return self.label_of(name[: -len(AGAIN)]) + " (again)"
+        model: type[BaseModel] | None
         labels, model, parts = [], self.model, name.split(".")
         while parts and model is not None:
             part = parts.pop(0)
@@ -379,7 +387,7 @@ class ModelForm(Vertical):
         return wid[2:].replace("--", ".") if wid.startswith(("f-", "a-")) else None  # a-: a password typed again
 
 
-def _allowed(info: Any) -> tuple[Any, ...]:
+def _allowed(info: FieldInfo) -> tuple[Any, ...]:
     """The types a field takes (`str | None` → (str, NoneType) → None is allowed)."""
     import typing
 

@@ -11,7 +11,7 @@ shows why on a 404 and offers its `absent_actions`, polled until it appears.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
@@ -32,8 +32,14 @@ from ..errors import guarded, notify_error
 from ...products.refresh_plan import RefreshPolicy
 from ..refresher import Refresher
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ..app import CloudApp
+
 
 class PanelView(Vertical):
+    app: CloudApp
     BINDINGS = [
         Binding("a", "actions", "Actions", id="actions"),
         Binding("r", "refresh", "Refresh", id="refresh"),
@@ -62,7 +68,7 @@ class PanelView(Vertical):
         self.scope = scope
         self.read_only = read_only
         self.row: Row | None = None
-        self.resource: Any = None
+        self.resource: BaseModel | None = None  # the object as the kind's model reads it
         self.error: ApiError | None = None
         self.absent = False  # the object does not exist (yet): `kind.singleton.absent` says so
         self.last_refresh: float | None = None

@@ -5,10 +5,25 @@ and the refresh)."""
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, overload
 
 if TYPE_CHECKING:
+    from textual.css.query import DOMQuery, QueryType
+    from textual.screen import Screen
+    from textual.widget import AwaitMount, Widget
+    from textual.worker import ResultType, Worker, WorkType
+
+    from ...products.base import Context, ResourceKind, Row
     from ...products.list_model import ListModel
+    from ...products.service import ResourceService
+    from ..app import CloudApp
+    from ..flow_ui import ViewFlowUI
+    from ..screens.detail import DetailScreen
+    from .marked import Marked
+    from .resource_changes import Writes
+    from .staged import Staging
+
+    Flow = Callable[[ViewFlowUI, Any], Awaitable[object]]  # a kind's flow: (its dialogs, a row or rows) -> its end
 
 from textual import work
 from textual.widgets import Input
@@ -21,37 +36,83 @@ from .line_input import LineInput
 
 class ResourceActions:
     # Provided by ResourceView.
-    app: Any
-    kind: Any
-    service: Any
+    app: CloudApp
+    kind: ResourceKind
+    service: ResourceService
     scope: str
     read_only: bool
-    context: Callable[[str], Any]
+    context: Callable[[str], Context]
     table: ResourceTable
-    may: Callable[[str], bool]
-    reload: Callable[[], None]
-    follow: Callable[[Any], None]
-    update_title: Callable[[], None]
-    _detail_ref: Callable[[], Any]
+    _detail_ref: Callable[[], DetailScreen | None]
     is_mounted: bool
     _reveal: str  # a row to put the cursor on once listed (`reveal`)
     model: ListModel  # the list's model: rows, totals, what runs once settled
-    writes: Any  # the view's create, edit and delete (`resource_changes.Writes`)
-    marks: Any  # what acts on the marked rows (`marked.Marked`)
+    writes: Writes  # the view's create, edit and delete
+    marks: Marked  # what acts on the marked rows
+    staged: Staging  # the view's staged edits
+
+    if TYPE_CHECKING:  # ResourceView's (and its keys', `ResourceKeys`), and Textual's (`Widget`)
+
+        def may(self, what: str) -> bool | None: ...
+
+        def refuse_read_only(self, key: str) -> bool: ...
+
+        def reload(self) -> None: ...
+
+        def follow(self, resource: Row) -> None: ...
+
+        def forget(self, resource: Row) -> None: ...
+
+        def upsert_row(self, row: Row) -> None: ...
+
+        def run_when_settled(self, row: Row, spec: ActionSpec) -> None: ...
+
+        def create_scope(self) -> str: ...
+
+        def update_title(self) -> None: ...
+
+        def refresh_bindings(self) -> None: ...
+
+        def run_worker(
+            self,
+            work: WorkType[ResultType],
+            name: str | None = "",
+            group: str = "default",
+            description: str = "",
+            exit_on_error: bool = True,
+            start: bool = True,
+            exclusive: bool = False,
+            thread: bool = False,
+        ) -> Worker[ResultType]: ...
+
+        def mount(
+            self,
+            *widgets: Widget,
+            before: int | str | Widget | None = None,
+            after: int | str | Widget | None = None,
+        ) -> AwaitMount: ...
+
+        @overload
+        def query(self, selector: str | None = None) -> DOMQuery[Widget]: ...
+
+        @overload
+        def query(self, selector: type[QueryType]) -> DOMQuery[QueryType]: ...
+
+        def query(self, selector: str | type[QueryType] | None = None) -> DOMQuery[Widget] | DOMQuery[QueryType]: ...
 
     # ---- the detail opened from this list -------------------------------------------------------
     @property
-    def _detail(self) -> Any:
+    def _detail(self) -> DetailScreen | None:
         """The detail opened from this list, while something else keeps it (the screen stack). Held
         weakly: a closed screen kept here kept, through callbacks Textual had queued on it, every
         screen opened after it — the console's memory grew all day."""
         return self._detail_ref()
 
     @_detail.setter
-    def _detail(self, screen: Any) -> None:
+    def _detail(self, screen: DetailScreen | None) -> None:
         self._detail_ref = weakref.ref(screen) if screen is not None else (lambda: None)
 
-    def _detail_on_top(self, screen: Any) -> bool:
+    def _detail_on_top(self, screen: Screen[object]) -> bool:
         return self._detail is not None and screen is self._detail
 
     def refresh_detail(self) -> None:
@@ -69,12 +130,12 @@ class ResourceActions:
         """The cursor on a row (a resource found from the palette): now, or once the list is read."""
         self._reveal = "" if self.is_mounted and self.table.move_to(row_id) else row_id
 
-    def current(self) -> Any | None:
+    def current(self) -> Row | None:
         key = self.table.cursor_key
         return self.table.get(key) if key else None
 
     @guarded("Action")
-    def act_on(self, what: str, resource: Any) -> None:
+    def act_on(self, what: str, resource: Row) -> None:
         """Entry point shared with the detail screen."""
         {
             "actions": lambda r: self.open_actions(r, marks=False),  # the detail acts on its own row
@@ -87,7 +148,7 @@ class ResourceActions:
             "costs": lambda r: self._costs([r], f"Monthly estimate · {r.name or r.id}", "This one"),
         }[what](resource)
 
-    def _with_current(self, fn: Callable[[Any], None]) -> None:
+    def _with_current(self, fn: Callable[[Row], None]) -> None:
         resource = self.current()
         if resource is None:
             if getattr(self.table, "_filter", ""):  # rows there are, the filter hides them all
@@ -181,7 +242,7 @@ class ResourceActions:
     def action_watch(self) -> None:
         self._with_current(self.watch)
 
-    def watch(self, resource: Any) -> None:
+    def watch(self, resource: Row) -> None:
         self.app.watcher.toggle(self.kind, self.service, self.kind.scope_of(resource) or self.scope, resource)
 
     @guarded("Import")
@@ -192,11 +253,11 @@ class ResourceActions:
 
     @guarded("Monthly estimate")
     def action_costs(self) -> None:
-        rows = [self.table.get(k) for k in self.table.shown_keys]
+        rows: list[Row] = [self.table.get(k) for k in self.table.shown_keys]  # type: ignore[misc]  # (each is held)
         n = self.kind.counted(len(rows))
         self._costs(rows, f"Monthly estimate · {n}", f"The {n} shown", self.table.marked_rows())
 
-    def _costs(self, rows: list[Any], title: str, shown_as: str, marked: list[Any] | None = None) -> None:
+    def _costs(self, rows: list[Row], title: str, shown_as: str, marked: list[Row] | None = None) -> None:
         if self.kind.rows.cost is None:
             self.app.notify(f"No price list gives what {self.kind.title_in_text} cost.", timeout=5)
             return
@@ -216,7 +277,7 @@ class ResourceActions:
         from ...products import export, files
         from ..flow_ui import ViewFlowUI
 
-        rows = [self.table.get(k) for k in self.table.shown_keys]
+        rows: list[Row] = [self.table.get(k) for k in self.table.shown_keys]  # type: ignore[misc]  # (each is held)
         ui = ViewFlowUI(self, self.scope)
         filtered = bool(self.table._filter)
         title = self.kind.counted(len(rows)) + (" (as filtered)" if filtered else "")
@@ -227,6 +288,7 @@ class ResourceActions:
             return
         parent = self.service.parent
         if how == "own":
+            assert own is not None  # (offered only where the kind has one)
             dump = own.dump.get()
             content = (await asyncio.to_thread(dump, rows, parent)).encode("utf-8")
             name, how = f"{(parent.name if parent else self.kind.id).rstrip('.')}.{own.suffix}", own.name
@@ -237,7 +299,7 @@ class ResourceActions:
             name = f"{self.kind.id.replace('.', '-')}-{self.scope}{'-filtered' if filtered else ''}.{how}"
         await files.save_bytes(ui, f"Export {title} as {how.upper() if len(how) < 5 else how}", content, name)
 
-    def related(self, resource: Any) -> None:
+    def related(self, resource: Row) -> None:
         self.app.finder.show_related(self.kind, resource)
 
     @guarded("Filter")
@@ -274,7 +336,9 @@ class ResourceActions:
 
     @guarded("Sort")
     def action_sort(self) -> None:
-        keys = [c.key for c in self.table.columns or self.kind.columns]  # the columns shown, none hidden
+        # the columns shown, none hidden (a kind's columns are all Columns once it is made,
+        # `ResourceKind.__post_init__`; `Column | str` as declared)
+        keys = [c.key for c in self.table.columns or self.kind.columns]  # type: ignore[union-attr]
         state = self.table.sort_state
         nxt = (
             keys[0]
@@ -286,7 +350,7 @@ class ResourceActions:
 
     @guarded("Sort")
     def action_sort_reverse(self) -> None:
-        state = self.table.sort_state or (self.kind.columns[0].key, False)
+        state = self.table.sort_state or (self.kind.columns[0].key, False)  # type: ignore[union-attr]  # (as above)
         self.table.sort_by(state[0], not state[1])
         self.update_title()
 
@@ -299,12 +363,12 @@ class ResourceActions:
             self._detail = DetailScreen(self, resource)
             self.app.push_screen(self._detail)
 
-    def copy_id(self, resource: Any) -> None:
+    def copy_id(self, resource: Row) -> None:
         self.app.copy_to_clipboard(resource.id)
         self.app.notify(f"Copied {resource.id}", timeout=3)
 
     # actions ----------------------------------------------------------------------------------
-    def open_actions(self, resource: Any, marks: bool = True) -> None:
+    def open_actions(self, resource: Row, marks: bool = True) -> None:
         if not self.may("actions"):
             return
         marked = self.table.marked_rows() if marks else []
@@ -323,18 +387,18 @@ class ResourceActions:
             lambda child: self.open_child(child, resource),
         )
 
-    def run_action(self, resource: Any, spec: ActionSpec, asked: bool = False) -> None:
+    def run_action(self, resource: Row, spec: ActionSpec, asked: bool = False) -> None:
         """`asked`: confirmed already, with what it follows (a create's power-on): not asked again."""
         self._act(spec, resource, asked)
 
-    def _do_action(self, resource: Any, spec: ActionSpec) -> None:
+    def _do_action(self, resource: Row, spec: ActionSpec) -> None:
         """An action run without asking (a create's follow-up: start the server it made)."""
         from ...records import replace
 
         self._act(replace(spec, confirm=False) if spec.confirm else spec, resource)
 
     @work(group="mutate", exit_on_error=False)
-    async def _act(self, spec: ActionSpec, target: Any, asked: bool = False) -> None:
+    async def _act(self, spec: ActionSpec, target: Row | list[Row], asked: bool = False) -> None:
         """The shared runner (`action_runner`); an action on marked rows clears the marks when it
         says it sent something."""
         from ..action_runner import run
@@ -354,7 +418,7 @@ class ResourceActions:
                     self.run_action(row, spec)
 
     # children ---------------------------------------------------------------------------------
-    def open_child(self, child: Child, resource: Any) -> None:
+    def open_child(self, child: Child, resource: Row) -> None:
         """The child kind's list for this resource, in a view of its own (same table, paging,
         filter and refresh as any list)."""
         scope = self.kind.scope_of(resource) or self.scope
@@ -363,13 +427,13 @@ class ResourceActions:
         )
 
     # flows ------------------------------------------------------------------------------------
-    def reveal_secrets(self, resource: Any) -> None:
+    def reveal_secrets(self, resource: Row) -> None:
         """Secret fields an answer carried (a password, a token) are shown once, on request."""
         from ..action_runner import reveal_once
 
         reveal_once(self, resource)
 
-    def run_flow(self, flow: Any, resource: Any, what: str, mutating: bool = True) -> None:
+    def run_flow(self, flow: Flow, resource: Row, what: str, mutating: bool = True) -> None:
         """A flow that is not an action (a kind's delete flow), run like one."""
         self._act(ActionSpec(what.lower(), what, shape=_Flow(flow, mutating)), resource)
 
@@ -377,10 +441,10 @@ class ResourceActions:
 class _Flow:
     """A bare flow seen as a shape, for the runner."""
 
-    def __init__(self, flow: Any, mutating: bool) -> None:
+    def __init__(self, flow: Flow, mutating: bool) -> None:
         self.flow, self.mutating = flow, mutating
         self.confirms = getattr(flow, "confirms", False)  # it asks before it sends (`flows.confirms_first`)
         self.asks_at_send = getattr(flow, "asks_at_send", False)  # … or at each send (`flows.asks_at_send`)
 
-    def __call__(self, ui: Any, target: Any) -> Any:
+    def __call__(self, ui: ViewFlowUI, target: Row | list[Row]) -> Awaitable[object]:
         return self.flow(ui, target)

@@ -22,35 +22,71 @@ T = TypeVar("T")
 NOT_SENT = "Not sent: nothing was sent. ctrl+s asks again; esc closes."
 
 if TYPE_CHECKING:
-    from ...products.base import Context
+    from pydantic import BaseModel
+    from textual.message import Message
+    from textual.worker import ResultType, Worker, WorkType
+
+    from ...products.base import ActionSpec, Choices, Context, CreateSpec, ResourceKind
     from ...products.list_model import ListModel
+    from ...products.service import ResourceService
+    from ..app import CloudApp
+    from .resource_actions import Flow
     from .resource_table import ResourceTable
     from .staged import Staging
 
 
 class WritesHost(Protocol):
-    """What the writes part needs of its list view (the rows, totals and scope are its model's)."""
+    """What the writes part needs of its list view (the rows, totals and scope are its model's). A create's
+    or an edit's flow (`ViewFlowUI`) is given the view too: what the action runner needs of it (`ActionHost`)."""
 
-    app: Any
+    app: CloudApp
     read_only: bool
     staged: Staging
     table: ResourceTable  # (its cursor)
+    kind: ResourceKind
+    service: ResourceService
+    scope: str
+
+    @property
+    def Refreshed(self) -> Callable[..., Message]: ...  # (the view's message class: `ResourceView.Refreshed`)
 
     def context(self, scope: str) -> Context: ...
 
-    def follow(self, resource: Any) -> None: ...
+    def follow(self, resource: Row) -> None: ...
+
+    def forget(self, resource: Row) -> None: ...
+
+    def upsert_row(self, row: Row) -> None: ...
+
+    def reload(self) -> None: ...
+
+    def create_scope(self) -> str: ...
+
+    def run_when_settled(self, row: Row, spec: ActionSpec) -> None: ...
 
     def update_title(self) -> None: ...
 
     def refresh_detail(self) -> None: ...
 
-    def reveal_secrets(self, resource: Any) -> None: ...
+    def reveal_secrets(self, resource: Row) -> None: ...
 
-    def run_flow(self, flow: Any, resource: Any, what: str, mutating: bool = True) -> None: ...
+    def run_flow(self, flow: Flow, resource: Row, what: str, mutating: bool = True) -> None: ...
 
-    def run_action(self, resource: Any, spec: Any, asked: bool = False) -> None: ...
+    def run_action(self, resource: Row, spec: ActionSpec, asked: bool = False) -> None: ...
 
-    def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
+    def post_message(self, message: Message) -> bool: ...
+
+    def run_worker(
+        self,
+        work: WorkType[ResultType],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[ResultType]: ...
 
 
 class Writes(Deletes):
@@ -98,7 +134,7 @@ class Writes(Deletes):
         lost: set[str] = set()  # created, but the answer was lost: said as such, not as "Created"
         existed: set[str] = set()  # not created: the answer was one already listed (said as such, not counted)
 
-        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+        async def submit(form: BaseModel, extra: dict[str, Any]) -> Row | None:
             ctx.extra = extra
             payload = spec.to_payload(form, ctx)
             if spec.extend is not None:
@@ -157,14 +193,15 @@ class Writes(Deletes):
                 lost.add(row.id)
             return row
 
-        async def load() -> Any:  # a staging form's validators see the list as staged (`rows`)
+        # a staging form's validators see the list as staged (`rows`)
+        async def load() -> tuple[Choices, dict[str, Any]]:
             choices, context = await spec.options(self.model.service, scope) if spec.options else ({}, {})
             return choices, {
                 **context,
                 "rows": self.host.staged.rows_as_staged(),
             } if self.host.staged.staging else context
 
-        def done(result: Any) -> None:
+        def done(result: tuple[Row, BaseModel] | None) -> None:
             if not result:
                 return
             created, form = result
@@ -213,7 +250,7 @@ class Writes(Deletes):
             done,
         )
 
-    def said_existing(self, row: Any) -> None:
+    def said_existing(self, row: Row) -> None:
         """A create answered with a resource the list already held (a create-or-get, such as a DNS
         zone's certificate): nothing was made, so nothing is counted; its secrets, readable again,
         are not shown as given once."""
@@ -235,7 +272,7 @@ class Writes(Deletes):
             timeout=10,
         )
 
-    def open_edit(self, resource: Any) -> None:
+    def open_edit(self, resource: Row) -> None:
         if self.kind.edit is None or self.host.read_only:
             return
         why_not = self.kind.writing.editable(resource)
@@ -251,7 +288,7 @@ class Writes(Deletes):
 
         said: list[str] = []  # what an edit of several requests sent (`EditSpec.steps`)
 
-        async def submit(form: Any, extra: dict[str, Any]) -> Any:
+        async def submit(form: BaseModel, extra: dict[str, Any]) -> Row | None:
             said_first = spec.confirm(form, resource) if spec.confirm is not None else None
             if said_first and not self.host.staged.staging:
                 from ..flow_ui import ViewFlowUI
@@ -260,12 +297,13 @@ class Writes(Deletes):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
             service = self.model.service
             edit = partial(self._edit, called(resource), scope)
+            done: Outcome[Any]  # (the steps' answer is a row and what was said; a single request's, a row)
             if spec.steps and not self.host.staged.staging:
                 from ...products.edit_steps import send_steps
 
                 done = await edit(lambda act: send_steps(service.acting(act), scope, resource, spec, form))
                 done.applied_or_raise()  # (each step looks after its own lost answer)
-                row, told = done.answer
+                row, told = done.answer  # type: ignore[misc]  # (not raised: answered, so not None)
                 said[:] = [told]
                 return row
             patch = spec.body(form, resource)
@@ -282,11 +320,11 @@ class Writes(Deletes):
                 lambda _: looks.after_update(service, scope, resource.id, patch),
             )
             row = done.answer if done.lost is None else done.found_row()
-            if done.lost:
-                notify_lost(self.host.app, f"Saving {row.name}", done.told)
+            if done.lost:  # (the row a look found: not None)
+                notify_lost(self.host.app, f"Saving {row.name}", done.told)  # type: ignore[union-attr]
             return row
 
-        def done(result: Any) -> None:
+        def done(result: tuple[Row, BaseModel] | None) -> None:
             if result and said and said[0].startswith("Nothing changed"):
                 self.host.app.notify(said[0], timeout=4)
             elif result and self.host.staged.staging:
@@ -303,7 +341,8 @@ class Writes(Deletes):
                 self.host.refresh_detail()
                 self.host.app.notify(said[0] if said else f"Saved {result[0].name}", timeout=6 if said else 4)
 
-        async def load() -> Any:  # validators see the resource as it is (e.g. a volume only grows)
+        # validators see the resource as it is (e.g. a volume only grows)
+        async def load() -> tuple[Choices, dict[str, Any]]:
             choices, context = await spec.options(self.model.service, scope) if spec.options else ({}, {})
             return choices, {
                 **context,
@@ -324,7 +363,7 @@ class Writes(Deletes):
             done,
         )
 
-    def _then_of(self, spec: Any, form: Any) -> Any:
+    def _then_of(self, spec: CreateSpec, form: BaseModel) -> ActionSpec | None:
         """The action a create form asked to run on what it makes (power it on), or None."""
         if spec.after_create and getattr(form, spec.after_create, False) and spec.after_action:
             return next((a for a in self.kind.actions if a.name == spec.after_action), None)

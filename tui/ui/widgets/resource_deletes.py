@@ -5,11 +5,12 @@ including after an answer that was lost. A part of `Writes` (resource_changes.py
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...products.base import ResourceKind
+    from ...products.base import ResourceKind, Row
     from ...products.list_model import ListModel
+    from .resource_changes import WritesHost
 
 from ...api.errors import ApiError
 from ...api.journal import Act
@@ -24,11 +25,11 @@ from ..errors import notify_error, notify_lost
 class Deletes:
     """A list's delete (`Writes` gives the view, `host`, and its list's `model`)."""
 
-    host: Any
+    host: WritesHost
     model: ListModel
     kind: ResourceKind  # (the model's)
 
-    def confirm_delete(self, resource: Any) -> None:
+    def confirm_delete(self, resource: Row) -> None:
         if self.host.read_only:
             return
         why_not = self.kind.writing.deletable(resource)
@@ -45,12 +46,12 @@ class Deletes:
             return
         self.delete(resource)
 
-    def delete(self, resource: Any) -> None:
+    def delete(self, resource: Row) -> None:
         """The kind's delete of `resource`, asked and sent through the pipeline in a worker."""
         self.host.app.expect_screen()  # keys typed before its question opens wait for it (`d` then the name)
         self.host.run_worker(self._deleting(resource), group="mutate", exit_on_error=False)
 
-    async def _warning(self, resource: Any) -> str | None:
+    async def _warning(self, resource: Row) -> str | None:
         """What else a delete affects, said when it is asked: declared, or read from the API first (the
         frontends that use a backend); a read that fails says so, and the delete is still asked."""
         warn = self.kind.writing.delete_warning
@@ -61,7 +62,7 @@ class Deletes:
         except ApiError as err:
             return f"What else it affects could not be read ({err.summary})"
 
-    async def _deleting(self, resource: Any) -> None:
+    async def _deleting(self, resource: Row) -> None:
         """Asked (Cancel focused; the name typed where data is lost, or on a production profile), sent
         through the pipeline, and what happened shown — including what a look found after a lost answer."""
         scope = self.kind.scope_of(resource) or self.model.scope
@@ -112,7 +113,7 @@ class Deletes:
             self.model.put([found.row])
             self.host.follow(found.row)
 
-    def forget(self, resource: Any) -> None:
+    def forget(self, resource: Row) -> None:
         """A resource deleted (by a delete here, a bulk act, a flow): out of the table and the counts. Where
         the kind has a GET by id, the row is read again at once and followed instead: gone (404), it leaves
         and the count with it; deleted in the background (a namespace `deleting` for a while), it shows so

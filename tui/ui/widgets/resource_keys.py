@@ -3,10 +3,18 @@ pressed anyway, say why), verbs that change nothing stay."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar, overload
 
 if TYPE_CHECKING:
+    from textual.binding import BindingType
+    from textual.css.query import DOMQuery, QueryType
+    from textual.widget import Widget
+
+    from ...products.base import ResourceKind
     from ...products.list_model import ListModel
+    from ..app import CloudApp
+    from .resource_table import ResourceTable
+    from .staged import Staging
 
 from textual import events
 from textual.binding import Binding
@@ -17,7 +25,7 @@ MARKS = ("mark", "mark_all")  # marks, for the acts on several rows: off in read
 
 
 # The keys of a list (`ResourceView.BINDINGS`), each with its id for the config's [keymap].
-LIST_KEYS = [
+LIST_KEYS: list[BindingType] = [
     Binding("c", "create", "Create", tooltip="Create a new resource", id="create"),
     Binding("e", "edit", "Edit", id="edit"),
     Binding("d", "delete", "Delete", id="delete"),
@@ -60,12 +68,23 @@ LIST_KEYS = [
 class ResourceKeys:
     """Mixed into ResourceView (its kind, read_only, table, model and staged edits)."""
 
-    kind: Any
+    app: CloudApp
+    kind: ResourceKind
     read_only: bool
-    table: Any
+    table: ResourceTable
     model: ListModel  # the list's model
-    staged: Any  # the view's staged edits (`staged.Staging`)
-    BINDINGS: Any
+    staged: Staging  # the view's staged edits
+    BINDINGS: ClassVar[list[BindingType]]
+
+    if TYPE_CHECKING:  # Textual's (`Widget.query`)
+
+        @overload
+        def query(self, selector: str | None = None) -> DOMQuery[Widget]: ...
+
+        @overload
+        def query(self, selector: type[QueryType]) -> DOMQuery[QueryType]: ...
+
+        def query(self, selector: str | type[QueryType] | None = None) -> DOMQuery[Widget] | DOMQuery[QueryType]: ...
 
     def action_undo(self) -> None:
         self.staged.undo()

@@ -12,7 +12,7 @@ spans are not, which keeps drawing cheap).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rich.style import Style
 from textual import events
@@ -29,12 +29,19 @@ from .table_drawing import TableDrawing
 from .table_paint import TablePaint
 from .table_order import TableOrder
 
+if TYPE_CHECKING:
+    from ...products.base import Row
+    from ..app import CloudApp
+    from .table_drawing import DrawnKey
+
 FEW_ROWS = 4  # rows changed in place on screen that are repainted at once, line by line
 SIDEWAYS = 8  # cells a ← or → scrolls the table (the first column stays in place)
 
 
 class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=True):
     """A table of resources (anything with an `id`). Cells come from `Column.value(row)`."""
+
+    app: CloudApp
 
     COMPONENT_CLASSES = {
         "resource-table--header",
@@ -81,20 +88,20 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._columns: tuple[Column, ...] = ()
-        self._rows: dict[str, Any] = {}
+        self._rows: dict[str, Row] = {}
         self._version: dict[str, int] = {}
         self._order: list[str] = []
         self._pos: dict[str, int] | None = None
         self._dirty = False
         self._filter = ""
         self._search: dict[str, str] = {}  # key -> lowercased text, built when filtering
-        self._sorted_by: dict[str, Any] = {}  # key -> its sort value, built when sorting
+        self._sorted_by: dict[str, tuple[int, float, str, str]] = {}  # key -> its sort value, built when sorting
         self._sort: tuple[str, bool] | None = None
         self._cursor = 0
         self._cursor_key: str | None = None
-        self._strips: LRUCache[tuple, tuple[Strip, tuple[str, ...]]] = LRUCache(512)  # a line, and its texts
+        self._strips: LRUCache[DrawnKey, tuple[Strip, tuple[str, ...]]] = LRUCache(512)  # a line, and its texts
         self._header: Strip | None = None
-        self._styles: dict[Any, Style] = {}
+        self._styles: dict[str | Style, Style] = {}
         self._render_failed = False
         self._tick = 0  # ages ("47 s") move on: a line whose text changed is drawn again each AGES_EVERY seconds
         self._drawn: LRUCache[str, tuple[str, ...]] = LRUCache(1024)  # key -> the texts its line was drawn with
@@ -115,7 +122,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         self._sorted_by.clear()
         self._changed(order=True)
 
-    def replace(self, rows: Iterable[Any]) -> None:
+    def replace(self, rows: Iterable[Row]) -> None:
         """Make the table hold exactly these rows (a keyed diff, not a rebuild)."""
         new = {r.id: r for r in rows}
         gone = [k for k in self._rows if k not in new]
@@ -130,7 +137,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             self._rows = {k: self._rows[k] for k in new}
             self._changed(order=True)
 
-    def upsert(self, rows: Iterable[Any], *, first: bool = False) -> None:
+    def upsert(self, rows: Iterable[Row], *, first: bool = False) -> None:
         """Store these rows; new ones go last, or `first` (a list whose API shows the newest first)."""
         rows = list(rows)
         new = [r.id for r in rows if r.id not in self._rows] if first else []
@@ -139,7 +146,8 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             self._rows = {**{k: self._rows[k] for k in new}, **self._rows}
             self._changed(order=True)
 
-    def remove(self, keys: Iterable[str]) -> None:
+    # (a `RowSink`'s remove: it hides Textual's `Widget.remove()`, which cannot take this table out)
+    def remove(self, keys: Iterable[str]) -> None:  # type: ignore[override]
         removed = False
         for key in keys:
             if key in self._rows:
@@ -191,7 +199,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         self._set_cursor(pos)
         return True
 
-    def get(self, key: str) -> Any | None:
+    def get(self, key: str) -> Row | None:
         return self._rows.get(key)
 
     def toggle_mark(self, key: str) -> bool:
@@ -209,7 +217,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             self.marked.discard(key)
             self._bump(key)
 
-    def marked_rows(self) -> list[Any]:
+    def marked_rows(self) -> list[Row]:
         """The marked rows, in the order shown (filtered-out marked rows come last)."""
         self._ensure_order()
         shown = [self._rows[k] for k in self._order if k in self.marked]
@@ -221,7 +229,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             self._version[key] += 1  # its cached line is drawn again
             self.refresh()
 
-    def resources(self) -> list[Any]:
+    def resources(self) -> list[Row]:
         return list(self._rows.values())
 
     @property
@@ -241,13 +249,13 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         return list(self._order)
 
     # ---- data ---------------------------------------------------------------------------------
-    def _store(self, rows: Iterable[Any], force_order: bool = False) -> None:
+    def _store(self, rows: Iterable[Row], force_order: bool = False) -> None:
         self.rows_changed += 1
         started = stages.clock()
         self._store_rows(rows, force_order)
         stages.SPENT["table"] += stages.clock() - started
 
-    def _store_rows(self, rows: Iterable[Any], force_order: bool) -> None:
+    def _store_rows(self, rows: Iterable[Row], force_order: bool) -> None:
         # Runs for every row of every page of a listing: attributes are read once.
         reorder = force_order
         first_line = int(self.scroll_y)
@@ -296,7 +304,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             return
         self._changed(order=reorder, repaint=reorder or visible)
 
-    def _affects_order(self, old: Any, new: Any, was: tuple[Any, ...] | None = None) -> bool:
+    def _affects_order(self, old: Row, new: Row, was: tuple[int, float, str, str] | None = None) -> bool:
         """Whether a row changed in a way that moves it (`was`: its kept sort value, which spares
         working the old one out again: thousands of rows staged at once)."""
         if self._sort and (was[:-1] if was is not None else self._sort_value(old)) != self._sort_value(new):

@@ -14,7 +14,7 @@ refused).
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from textual import work
 from textual.app import ComposeResult
@@ -38,12 +38,20 @@ from .marked import Marked
 from .staged import Staging
 from .view_title import list_title
 
+if TYPE_CHECKING:
+    from ...products.base import ActionSpec
+    from ..app import CloudApp
+    from ..screens.detail import DetailScreen
+
 TITLE_EVERY = 0.5  # seconds between title updates while pages arrive (each repaints the table)
 SHOWN_FRESH = 5.0  # seconds since its last read within which a list shown again is not read again
 
 
-class ResourceView(ResourceKeys, ResourceActions, Vertical):
+# (its `run_action` and `watch`, a row's action and a row watched, hide Textual's `Widget.run_action` and
+# `DOMNode.watch`: Textual runs a binding's action through the app, and binds no data to a view)
+class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[misc]
     BINDINGS = LIST_KEYS  # (resource_keys.py)
+    app: CloudApp
 
     class Refreshed(Message):
         def __init__(self, view: "ResourceView") -> None:
@@ -78,7 +86,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
             also_on_top=self._detail_on_top,
             out_of_sight=lambda: bool(self.kind.reading.fetch_detail and self.model.moving),
         )
-        self._detail_ref: Callable[[], Any] = lambda: None
+        self._detail_ref: Callable[[], DetailScreen | None] = lambda: None
         self._title = ""
         self._kept: tuple[set[str], str | None] | None = None  # marks and cursor through a change of scope
 
@@ -97,7 +105,8 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         """The kind's columns. Listing every zone or region at once, the zone or region comes right
         after the name (at the end, it was off screen in a wide list); listing one, it is left out:
         the title names it, and every row would repeat it."""
-        columns = self.kind.columns
+        # (a kind's columns are all Columns once it is made, `ResourceKind.__post_init__`; `Column | str` as declared)
+        columns: tuple[Column, ...] = self.kind.columns  # type: ignore[assignment]
         scope_type = self.kind.scope_type
         where = [c for c in columns if c.key == scope_type]
         if not where and scope_type in ("zone", "region"):  # every row carries its scope: said when all are listed
@@ -207,7 +216,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
         mean), under the table. A line of context: when it cannot be read, the list is not held up."""
         from ...api.safe import clean
 
-        try:
+        try:  # (`reload` runs it only where the kind has its `about`)
             said = await self.kind.rows.about.get()(self.service, self.scope)  # type: ignore[union-attr]
         except Exception as err:
             from ..errors import log_shown
@@ -307,19 +316,19 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):
     def create_scope(self) -> str:
         return self.writes.create_scope()
 
-    def forget(self, resource: Any) -> None:
+    def forget(self, resource: Row) -> None:
         self.writes.forget(resource)
 
-    def run_when_settled(self, row: Any, spec: Any) -> None:
+    def run_when_settled(self, row: Row, spec: ActionSpec) -> None:
         """`spec` runs on `row` once a refresh sees it settled (`_then`)."""
         self.model.then[row.id] = spec
 
-    def upsert_row(self, row: Any) -> None:
+    def upsert_row(self, row: Row) -> None:
         """A fresh row from a flow: shown now, followed while it moves."""
         self.model.put([row])
         self.follow(row)
 
-    def follow(self, resource: Any) -> None:
+    def follow(self, resource: Row) -> None:
         """After a change we made: refresh it now and poll fast until it settles (a kind with no
         GET by id is listed again instead)."""
         read = self.model.follow(resource)

@@ -75,7 +75,9 @@ class Sidebar(Widget, can_focus=True):
         found = self.parents(index)
         return found[0] if found else None
 
-    def visible(self) -> list[int]:
+    # (it hides Textual's `visible`, whether a widget is visible: where Textual reads that (the widget under the
+    # mouse, keylines, visible siblings) it finds a method here, always true; the sidebar is never made invisible)
+    def visible(self) -> list[int]:  # type: ignore[override]
         """Indices shown: those no folded heading holds."""
         return [i for i in range(len(self.entries)) if not any(p in self.folded for p in self.parents(i))]
 

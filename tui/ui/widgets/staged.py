@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, cast
 
 from ...products.base import Column, Row
 from ...products.changeset import STAGED, laid
@@ -18,28 +18,43 @@ from ..errors import guarded
 from .staged_send import Sending
 
 if TYPE_CHECKING:
+    from textual.message_pump import Callback
+    from textual.screen import Screen
+    from textual.worker import ResultType, Worker, WorkType
+
+    from ...products.file_plan import Plan
     from ...products.list_model import ListModel
+    from ..app import CloudApp
     from .resource_table import ResourceTable
+    from .resource_view import ResourceView
 
 
 VIEWS = ".resource-view"  # the lists (`ResourceView`'s class), found without importing it
 
 
-def unsent(screens: Any) -> list[Any]:
+# (a query by class is typed Widget: what `VIEWS` finds are ResourceViews)
+def unsent(screens: Iterable[Screen[Any]]) -> list[ResourceView]:
     """The lists holding staged changes not sent, on `screens` (a part of the screen stack)."""
-    return [view for screen in screens for view in screen.query(VIEWS) if view.model.changes]
+    return [
+        view for screen in screens for view in cast("Iterable[ResourceView]", screen.query(VIEWS)) if view.model.changes
+    ]
 
 
-def sending(screens: Any) -> list[Any]:
+def sending(screens: Iterable[Screen[Any]]) -> list[ResourceView]:
     """The lists on `screens` whose staged changes are being sent (their answer awaited)."""
-    return [view for screen in screens for view in screen.query(VIEWS) if view.staged.sending]
+    return [
+        view
+        for screen in screens
+        for view in cast("Iterable[ResourceView]", screen.query(VIEWS))
+        if view.staged.sending
+    ]
 
 
 SENDING = "The changes are being sent: wait for the answer."
 
 
-def unsent_words(views: list[Any]) -> str:
-    count = sum(len(v.model.changes) for v in views)
+def unsent_words(views: list[ResourceView]) -> str:
+    count = sum(len(v.model.changes) for v in views)  # type: ignore[arg-type, misc]  # (views holding changes: `unsent`)
     where = ", ".join(
         f"{v.kind.title_in_text} of {v.service.parent.name}" if v.service.parent is not None else v.kind.title_in_text
         for v in views
@@ -61,7 +76,7 @@ SLICE = 2_500  # changes of a file staged between two turns of the loop (~25 ms)
 class StagingHost(Protocol):
     """What the staging part needs of its list view (the rows and the changes are its model's)."""
 
-    app: Any
+    app: CloudApp
     read_only: bool
     table: ResourceTable  # (its cursor)
 
@@ -69,11 +84,21 @@ class StagingHost(Protocol):
 
     def update_title(self) -> None: ...
 
-    def call_after_refresh(self, callback: Any) -> Any: ...
+    def call_after_refresh(self, callback: Callback, *args: object, **kwargs: object) -> bool: ...
 
     def reload(self) -> None: ...
 
-    def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
+    def run_worker(
+        self,
+        work: WorkType[ResultType],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[ResultType]: ...
 
 
 class Staging(Sending):
@@ -88,7 +113,7 @@ class Staging(Sending):
     def columns(self, columns: tuple[Column, ...]) -> tuple[Column, ...]:
         return (STAGED_COLUMN, *columns) if self.staging else columns  # (read-only: nothing is staged)
 
-    def _restage_one(self, key: str, before: Any) -> None:
+    def _restage_one(self, key: str, before: Row | None) -> None:
         """Show one row as its staged change makes it (`before`: the row unstaged, None for a new
         one): a change set of hundreds over ten thousand rows costs one row per key, not the table."""
         assert self.model.changes is not None
@@ -96,6 +121,7 @@ class Staging(Sending):
         if change is None and (before is None or key.startswith("+")):
             self.model.drop([key])  # a new row undone
         elif change is None:
+            assert before is not None  # (the branch above takes a row with none)
             self.model.put([before])
         else:
             shown = self.model.changes.overlay(
@@ -129,7 +155,7 @@ class Staging(Sending):
                 out.append({k: v for k, v in row.data.items() if k != STAGED})
         return out
 
-    def _unstaged(self, row: Any) -> Any:
+    def _unstaged(self, row: Row) -> Row:
         change = self.model.changes.get(row.id) if self.model.changes else None
         if STAGED not in row.data:
             return row
@@ -138,7 +164,7 @@ class Staging(Sending):
             data.update(change.before)
         return self.kind.row_maker(self.model.scope)(data)
 
-    async def stage_plan(self, plan: Any) -> None:
+    async def stage_plan(self, plan: Plan) -> None:
         """A file's changes (`file_plan.Plan`: deletes, then changes, then adds), staged a slice at a
         time, each slice's rows shown in one update of the table: linear in the changes, and the loop
         turns between slices, so keys are answered while ten thousand are staged."""
@@ -148,7 +174,7 @@ class Staging(Sending):
             self.kind.id_field,
             self.model.changes,
         )
-        steps = chain(
+        steps: Iterator[tuple[str, Any, Any]] = chain(  # (op, the row or None, the patch or payload or None)
             (("delete", row, None) for row in plan.deletes),
             (("edit", row, patch) for row, patch in plan.edits),
             (("add", None, payload) for payload in plan.adds),
@@ -171,20 +197,20 @@ class Staging(Sending):
             self._staged_changed()
             await asyncio.sleep(0)
 
-    def stage_add(self, payload: dict[str, Any]) -> Row:
+    def stage_add(self, payload: dict[str, Any]) -> Row | None:
         assert self.model.changes is not None
         key = self.model.changes.add(payload)
         self._restage_one(key, None)
         return self.model.rows.get(key)
 
-    def stage_edit(self, resource: Any, patch: dict[str, Any]) -> Row:
+    def stage_edit(self, resource: Row, patch: dict[str, Any]) -> Row | None:
         assert self.model.changes is not None
         before = None if str(resource.id).startswith("+") else self._unstaged(resource)
         self.model.changes.edit(resource.id, before.data if before is not None else {}, patch)
         self._restage_one(resource.id, before)
         return self.model.rows.get(resource.id)
 
-    def ask_delete(self, resource: Any) -> None:
+    def ask_delete(self, resource: Row) -> None:
         """`d`: a delete staged; a row added and not sent yet is dropped with what was typed in it, asked first."""
         change = self.model.changes.get(resource.id) if self.model.changes is not None else None
         if change is None or change.op != "add":
@@ -198,7 +224,7 @@ class Staging(Sending):
             ConfirmScreen(f"Drop {name}?", said, "Drop"), lambda ok: self.stage_delete(resource) if ok else None
         )
 
-    def stage_delete(self, resource: Any) -> None:
+    def stage_delete(self, resource: Row) -> None:
         assert self.model.changes is not None
         change = self.model.changes.get(resource.id)
         before = None if str(resource.id).startswith("+") else self._unstaged(resource)
@@ -250,9 +276,11 @@ class Staging(Sending):
         key = self.host.table.cursor_key
         row = self.model.rows.get(key) if key is not None else None
         if self.model.changes is not None and row is not None:
+            assert key is not None  # (a row only with it)
             before = None if str(key).startswith("+") else self._unstaged(row)
             broken = self.breaks(before.data, key) if before is not None else None
             if broken:  # the row back as it was would stand beside one staged since, against the kind's rule
+                assert before is not None  # (`broken` only with it)
                 label = self.label_of(before.data) or key
                 said = f"{label} stays as staged: {broken}."
                 self.host.app.notify(said, title="Not undone", severity="warning", timeout=10)

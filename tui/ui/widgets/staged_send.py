@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...products.base import ResourceKind
+    from ...products.base import ResourceKind, Row
     from ...products.list_model import ListModel
+    from .staged import StagingHost
 
 from ...products.changeset import STAGED
 from ...products.writes import Write
@@ -25,11 +26,21 @@ from ..errors import guarded, notify_error
 class Sending:
     """`w` and what follows it, for `Staging`."""
 
-    host: Any
+    host: StagingHost
     kind: ResourceKind  # (the model's)
     model: ListModel  # the list's model: its rows and staged changes
     staging: bool
     sending: bool
+
+    if TYPE_CHECKING:  # `Staging`'s
+
+        def broken(self) -> str | None: ...
+
+        def label_of(self, data: dict[str, Any]) -> str: ...
+
+        def _unstaged(self, row: Row) -> Row: ...
+
+        def _staged_changed(self) -> None: ...
 
     @guarded("Send")
     def write(self) -> None:

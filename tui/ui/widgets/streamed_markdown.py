@@ -18,7 +18,7 @@ into the characters `clean` keeps from the terminal: `SafeMarkdown` cleans the p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from rich.markdown import Markdown
 from rich.segment import Segment
@@ -31,6 +31,10 @@ from textual.widget import Widget
 
 from ...api.safe import clean
 from .theme_style import theme_colour
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+    from textual.geometry import Size
 
 FENCES = ("```", "~~~")
 
@@ -60,7 +64,7 @@ class SafeMarkdown(Markdown):
         super().__init__(markup, **kwargs)
         self._clean(self.parsed)
 
-    def _clean(self, tokens: Any) -> None:
+    def _clean(self, tokens: Iterable[Token]) -> None:
         for token in tokens:
             token.content = clean(token.content, keep_newlines=True)
             token.info = clean(token.info)
@@ -149,7 +153,7 @@ class StreamedMarkdown(Widget):
         return 1 if self.lines and self.live else 0
 
     # ---- drawing ------------------------------------------------------------------------------
-    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if (width, self.app.theme) != self.drawn_at:  # drawn again: as long as it is now
             self._draw(width)
             self._wrap_live(width)

@@ -4,7 +4,7 @@ A mixin of `ResourceTable`, which holds the rows, their order and the cursor."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -16,6 +16,19 @@ from textual.strip import Strip
 
 from ... import stages
 
+if TYPE_CHECKING:
+    from typing import Self
+
+    from textual.cache import LRUCache
+    from textual.geometry import Offset, Size
+    from textual.timer import Timer, TimerCallback
+
+    from ...products.base import Column, Row
+    from ..app import CloudApp
+
+    Cell = str | Text  # what a column's value is
+    DrawnKey = tuple[str, int, bool, bool, int]  # a line drawn: its row's key and version, cursor, focus, tick
+
 PAD = 1  # blank cells on each side of a column
 MARK = "●"  # drawn in the first column's pad of a marked row (one cell, like PAD)
 CURSOR_ALARM = Style(reverse=False, underline=True, bold=True)
@@ -24,6 +37,48 @@ CURSOR_ALARM = Style(reverse=False, underline=True, bold=True)
 class TableDrawing:
     """Drawing for `ResourceTable` (its `_columns`, `_order`, `_rows`, `_cursor`, `marked`, the
     caches `_strips`, `_styles`, `_header`, `_version`)."""
+
+    # The table's (`ResourceTable`; Textual's `ScrollView`):
+    app: CloudApp
+    _columns: tuple[Column, ...]
+    _order: list[str]
+    _rows: dict[str, Row]
+    _cursor: int
+    marked: set[str]
+    _version: dict[str, int]
+    _strips: LRUCache[DrawnKey, tuple[Strip, tuple[str, ...]]]
+    _drawn: LRUCache[str, tuple[str, ...]]
+    _styles: dict[str | Style, Style]
+    _header: Strip | None
+    _tick: int
+    _render_failed: bool
+    scroll_offset: Offset
+    scrollable_content_region: Region
+    size: Size
+    rich_style: Style
+    has_focus: bool
+
+    if TYPE_CHECKING:
+
+        def refresh(
+            self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+        ) -> Self: ...
+
+        def set_interval(
+            self,
+            interval: float,
+            callback: TimerCallback | None = None,
+            *,
+            name: str | None = None,
+            repeat: int = 0,
+            pause: bool = False,
+        ) -> Timer: ...
+
+        def get_component_rich_style(
+            self, *names: str, partial: bool = False, default: Style | None = None
+        ) -> Style: ...
+
+        def _ensure_order(self) -> None: ...
 
     _base_style: Style | None = None
     AGES_EVERY = 5.0  # seconds between drawings of the ages and times left a row shows ("47 s", "in 3 d")
@@ -70,7 +125,7 @@ class TableDrawing:
     def _row_width(self) -> int:
         return sum((c.width or 12) + 2 * PAD for c in self._columns)
 
-    def _cell_style(self, style: Any) -> Style:
+    def _cell_style(self, style: str | Style) -> Style:
         """A cell's Text style with named colours mapped to the theme's (green → $success, …):
         named ANSI colours would be resolved through the theme on every draw."""
         found = self._styles.get(style)
@@ -90,7 +145,7 @@ class TableDrawing:
             self._styles[style] = found
         return found
 
-    def _cells_strip(self, cells: Sequence[Any], base: Style, marked: bool = False, cursor: bool = False) -> Strip:
+    def _cells_strip(self, cells: Sequence[Cell], base: Style, marked: bool = False, cursor: bool = False) -> Strip:
         segments: list[Segment] = []
         for i, (col, cell) in enumerate(zip(self._columns, cells)):
             width = col.width or 12
@@ -126,12 +181,12 @@ class TableDrawing:
             self._header = self._cells_strip([c.title for c in self._columns], style)
         return self._header
 
-    def render_lines(self, crop: Any) -> list[Strip]:
+    def render_lines(self, crop: Region) -> list[Strip]:
         # The widget's base style walks its ancestors (0.1 ms): once per repaint, not once per line.
         started = stages.clock()
         self._base_style = self.rich_style
         try:
-            return super().render_lines(crop)  # type: ignore[misc]
+            return super().render_lines(crop)  # type: ignore[misc]  # (a mixin: ScrollView's own, after it)
         finally:
             self._base_style = None
             stages.SPENT["table"] += stages.clock() - started
@@ -221,6 +276,7 @@ class TableDrawing:
     def _edge(self, line: Strip, strip: Strip, at: int, x: int, arrow: str, header: bool, base: Style) -> Strip:
         """`line` with the cell at `at` (the row's cell `x`, the last one shown before an edge) marked:
         an arrow in the header, "…" in a row whose value there runs on past the edge."""
+        style: Style | None  # (a segment's may be None)
         if header:
             mark, style = arrow, base
         else:
@@ -233,14 +289,14 @@ class TableDrawing:
         return marked.simplify()  # the mark joins the run of its style (its own codes were a tenth of a narrow line)
 
     def notify_style_update(self) -> None:
-        super().notify_style_update()
+        super().notify_style_update()  # type: ignore[misc]  # (a mixin: ScrollView's own, after it)
         self._header = None
         self._styles.clear()
         self._strips.clear()
         self._render_failed = False
 
 
-def _texts(cells: Sequence[Any]) -> tuple[str, ...]:
+def _texts(cells: Sequence[Cell]) -> tuple[str, ...]:
     return tuple(c.plain if isinstance(c, Text) else str(c) for c in cells)
 
 

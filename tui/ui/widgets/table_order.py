@@ -5,7 +5,7 @@ order; ordering runs only when rows, the sort or the filter changed since."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.geometry import Size
@@ -13,8 +13,15 @@ from textual.geometry import Size
 from ... import stages
 from ...products.base import Column
 
+if TYPE_CHECKING:
+    from rich.style import Style
 
-def _plain(cell: Any) -> str:
+    from ...products.base import Row
+
+    SortValue = tuple[int, float, str]  # (0 a number, 1 a text, EMPTY nothing; the number; the text)
+
+
+def _plain(cell: str | Text) -> str:
     return cell.plain if isinstance(cell, Text) else str(cell)
 
 
@@ -25,6 +32,28 @@ class TableOrder:
     """Ordering for `ResourceTable` (its `_rows`, `_columns`, `_sort`, `_filter`, `_order`, `_pos`,
     `_dirty`, the caches `_search` and `_sorted_by`, and the cursor it keeps on its row)."""
 
+    # The table's (`ResourceTable`, and its other parts):
+    _rows: dict[str, Row]
+    _columns: tuple[Column, ...]
+    _sort: tuple[str, bool] | None
+    _filter: str
+    _order: list[str]
+    _pos: dict[str, int] | None
+    _dirty: bool
+    _search: dict[str, str]  # key -> lowercased text, built when filtering
+    _sorted_by: dict[str, tuple[int, float, str, str]]  # key -> its sort value and the key, built when sorting
+    _cursor: int
+    _cursor_key: str | None
+    _base_style: Style | None
+
+    if TYPE_CHECKING:
+
+        def _resize(self, size: Size) -> None: ...
+
+        def _row_width(self) -> int: ...
+
+        def _sync_cursor_key(self) -> None: ...
+
     def _sort_column(self) -> tuple[int, Column] | None:
         if not self._sort:
             return None
@@ -33,7 +62,7 @@ class TableOrder:
                 return i, col
         return None
 
-    def _sort_value(self, row: Any, col: Column | None = None) -> Any:
+    def _sort_value(self, row: Row, col: Column | None = None) -> SortValue:
         """The row's value in the sorted column (`col`, when the caller found it once for many rows)."""
         if col is None:
             found = self._sort_column()
@@ -50,7 +79,7 @@ class TableOrder:
             text = _plain(col.value(row)).lower()
         return (1, 0.0, text) if text else (EMPTY, 0.0, "")  # what holds nothing sorts last
 
-    def _row_text(self, row: Any) -> str:
+    def _row_text(self, row: Row) -> str:
         return " ".join(_plain(c.value(row)) for c in self._columns).lower() + " " + row.id
 
     def _text_of(self, key: str) -> str:
@@ -59,7 +88,7 @@ class TableOrder:
             text = self._search[key] = self._row_text(self._rows[key])
         return text
 
-    def _matches(self, row: Any) -> bool:
+    def _matches(self, row: Row) -> bool:
         return self._filter in self._row_text(row)
 
     def _ensure_order(self) -> None:
@@ -92,6 +121,7 @@ class TableOrder:
         if sorting:
             # Sort values, with the key for ties, are kept between orderings (a row's is dropped
             # when it changes): while a sorted list loads, each ordering computes only the new rows'.
+            assert found is not None  # (`sorting`)
             values, col = self._sorted_by, found[1]
             for k in keys:
                 if k not in values:

@@ -5,8 +5,19 @@ a few times a second, rows out of sight only as a scrollbar move, with no layout
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from textual.geometry import Size
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from textual.css.styles import RenderStyles
+    from textual.geometry import Region
+    from textual.scrollbar import ScrollBar
+    from textual.timer import Timer, TimerCallback
+
+    from ...products.base import Row
 
 SIZE_EVERY = 0.25  # seconds between scrollbar updates while rows arrive out of sight
 PAINT_EVERY = 0.1  # seconds between repaints caused by changed rows (a refresh, rows changed together)
@@ -17,6 +28,41 @@ PAINT_WHILE_LISTING = 0.3
 
 class TablePaint:
     """Repaint throttling for `ResourceTable`."""
+
+    # The table's (`ResourceTable`, and its other parts; Textual's `ScrollView`):
+    _rows: dict[str, Row]
+    _dirty: bool
+    is_mounted: bool
+    container_size: Size
+    styles: RenderStyles
+    show_vertical_scrollbar: bool
+    show_horizontal_scrollbar: bool
+
+    if TYPE_CHECKING:
+
+        @property
+        def virtual_size(self) -> Size: ...
+
+        @virtual_size.setter
+        def virtual_size(self, size: Size) -> None: ...
+
+        @property
+        def vertical_scrollbar(self) -> ScrollBar: ...
+
+        @property
+        def horizontal_scrollbar(self) -> ScrollBar: ...
+
+        def refresh(
+            self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+        ) -> Self: ...
+
+        def set_timer(
+            self, delay: float, callback: TimerCallback | None = None, *, name: str | None = None, pause: bool = False
+        ) -> Timer: ...
+
+        def set_reactive(self, reactive: object, value: object) -> None: ...
+
+        def _row_width(self) -> int: ...
 
     _size_pending = False
     _painted = 0.0  # when rows last changed what is on screen

@@ -8,7 +8,7 @@ Keys: the tree's own (up/down, enter or space folds and unfolds), `r` refresh no
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from rich.text import Text
 from textual import work
@@ -23,6 +23,15 @@ from ..errors import describe
 from ...products.refresh_plan import RefreshPolicy
 from ..refresher import Refresher
 
+if TYPE_CHECKING:
+    from textual.widgets.tree import TreeNode
+
+    from ...products.base import Row
+    from ...products.service import ResourceService
+    from ...products.views import Node
+
+    Branch = TreeNode[tuple[str, ...]]  # a node of the tree drawn: its data, the labels' path to it
+
 
 class TreePanel(Vertical):
     DEFAULT_CSS = """
@@ -32,7 +41,9 @@ class TreePanel(Vertical):
     """
     BINDINGS = [Binding("r", "refresh_tree", "Refresh", id="refresh_tree")]
 
-    def __init__(self, service: Any, scope: str, row: Any, loader: str, *, policy: RefreshPolicy | None = None) -> None:
+    def __init__(
+        self, service: ResourceService, scope: str, row: Row, loader: str, *, policy: RefreshPolicy | None = None
+    ) -> None:
         super().__init__(classes="tree-panel")
         self.service, self.scope, self.row = service, scope, row
         self.loader = Lazy[Any](loader)
@@ -67,7 +78,7 @@ class TreePanel(Vertical):
         self._draw(node)
         self.refresher.done(True)
 
-    def _draw(self, node: Any) -> None:
+    def _draw(self, node: Node) -> None:
         tree = self.query_one(Tree)
         cursor = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()
@@ -84,7 +95,7 @@ class TreePanel(Vertical):
             if found is not None:
                 tree.move_cursor(found)
 
-    def _add(self, parent: Any, node: Any, path: tuple[str, ...]) -> int:
+    def _add(self, parent: Branch, node: Node, path: tuple[str, ...]) -> int:
         count = 0
         for child in node.children:
             here = (*path, str(child.label))
@@ -109,7 +120,7 @@ class TreePanel(Vertical):
         self._load()
 
 
-def _walk(node: Any) -> Any:
+def _walk(node: Branch) -> Iterator[Branch]:
     yield node
     for child in node.children:
         yield from _walk(child)

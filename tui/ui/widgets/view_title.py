@@ -3,18 +3,22 @@ to them (filtered, marked, sorted), and which scopes failed — made from what t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...api.errors import ApiError
 from ...products.base import ResourceKind
 from ...products.location import scope_label
 
+if TYPE_CHECKING:
+    from ...products.base import ParentRef
+    from .resource_table import ResourceTable
+
 
 def list_title(
     kind: ResourceKind,
     scope: str,
-    parent_ref: Any,
-    t: Any,
+    parent_ref: ParentRef | None,
+    t: ResourceTable,
     totals: dict[str, int],
     failed: dict[str, ApiError],
     listing: bool,
@@ -51,6 +55,7 @@ def list_title(
         parts.append(f"{'stale' if loaded else 'loading'}, retrying ({retrying})…" if retrying else "loading…")
     if t.sort_state:
         col, rev = t.sort_state
-        title = next((c.title for c in kind.columns if c.key == col), col)
+        # (a kind's columns are all Columns once it is made, `ResourceKind.__post_init__`; `Column | str` as declared)
+        title = next((c.title for c in kind.columns if c.key == col), col)  # type: ignore[union-attr]
         parts.append(f"by {title} {'↓' if rev else '↑'}")
     return " · ".join(parts)

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import confirm_yes, form_ready, loaded, make_app, notified, open_view, row_named, screen_named, wait_for
+from helpers import (
+    confirm_yes,
+    form_ready,
+    loaded,
+    make_app,
+    notified,
+    open_view,
+    row_named,
+    screen_named,
+    typed,
+    wait_for,
+)
 from tui.sandbox import DEMO_SECRET_KEY, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -231,3 +242,31 @@ async def test_a_set_whose_answer_is_lost_and_found_not_applied_is_journalled_so
         entry = app.journal.entries[0]
         assert (entry.outcome, entry.applied, entry.retryable) == ("failed", False, True)
         assert "not applied" in entry.looked and entry.doing.resource == "web-public"
+
+
+async def test_a_retry_says_what_it_sends_and_one_superseded_by_a_later_change_is_not_offered():
+    """Walk 22: an edit refused, then another edit of the same server applied: retried, the first would
+    undo the second — it is not offered, and says why; a retry's question shows the request it sends."""
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        sandbox.inject(409, f"/servers/{web.id}", method="PATCH", times=1)  # busy: refused, retryable
+        for tags in (["web", "f5"], ["web"]):
+            view.writes.open_edit(web)
+            await form_ready(pilot, app)
+            await typed(pilot, app, tags=", ".join(tags))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: app.journal.entries and app.journal.entries[0].outcome != "sending")
+            if tags == ["web", "f5"]:
+                assert app.journal.entries[0].retryable
+                await pilot.press("escape", "tab", "enter")  # drop the form kept open (its Drop)
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back on the list")
+        view.focus_table()
+        await pilot.press("J")
+        journal = await screen_named(pilot, app, "JournalScreen")
+        await wait_for(pilot, lambda: len(journal.shown) == 2, what="both edits")
+        await pilot.press("down", "enter")  # the refused one
+        dialog = await screen_named(pilot, app, "ResultScreen")
+        assert dialog.confirm_label is None and "a later change to the same resource was applied" in dialog.text

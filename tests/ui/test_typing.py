@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from helpers import loaded, make_app, screen_named, wait_for
+from helpers import loaded, make_app, row_named, screen_named, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -349,3 +349,23 @@ async def test_esc_while_a_form_is_sending_keeps_it_until_the_answer_comes():
         answer.set()
         await wait_for(pilot, lambda: results != [], what="the answer")
         assert results[0][0] == "web-1" and len(app.screen_stack) == 1  # the form closed, the console stays
+
+
+async def test_keys_typed_after_a_refused_delete_are_dropped_not_given_to_the_list(sandbox):
+    """Walk 22: `d web-01 ⏎` in one burst on a running server: the delete is refused (no dialog comes) and
+    the name meant for its question went to the list — `e` opened the edit form, `b-01` became its name.
+    The keys typed after a refused act are dropped, and that is said."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        view.table.move_to(web.id)
+        view.focus_table()
+        _typed(app, "dweb-01\r")
+        await wait_for(pilot, lambda: any("not used" in n.message for n in app.notes), what="the keys said dropped")
+        await pilot.pause()
+        assert app.screen.id == "main" and "Cannot delete web-01" in " ".join(n.message for n in app.notes)
+        assert not app.query("FormScreen") and app.bugs == []
+        at = view.table.cursor_row
+        await pilot.press("j")  # keys typed afterwards reach the list again
+        await wait_for(pilot, lambda: view.table.cursor_row == at + 1, what="the cursor moved")

@@ -343,11 +343,14 @@ class Journal:
 
     def answered(self, entry: Entry, status: int, refused: list[float] | None = None) -> None:
         """`refused`: the waits after each time the platform refused it for the rate (429) first. An older
-        write to the same URL still offered again is superseded: retried now, it would undo this one."""
+        change of the same resource (a PATCH, PUT or DELETE of its URL) still offered again is superseded:
+        retried now, it would undo this one. (A POST creates or acts: a retry of one reads what is there
+        first, `Doing.ready`; two creates to one collection are two things.)"""
         entry.status, entry.outcome = status, "done"
         entry.said = _waited(refused)
-        for older in self.entries:
-            if older is not entry and older.retryable and older.url == entry.url and not older.superseded_at:
+        same = [e for e in self.entries if e.url == entry.url] if entry.method != "POST" else []
+        for older in same:
+            if older is not entry and older.retryable and older.method != "POST" and not older.superseded_at:
                 older.superseded_at = entry.at
                 self.changed(older, write=False)
         self._ended(entry)

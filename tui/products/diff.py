@@ -5,7 +5,9 @@ No Textual here: the lines are plain text, marked so they read without colour (+
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Callable, Iterable, Literal, Mapping
+
+from ..api.safe import clean
 
 Op = Literal["add", "change", "delete"]
 
@@ -98,4 +100,28 @@ def changes(was: object, now: object, limit: int = 3) -> str:
             ]
         else:
             found.append(f"{key}: {said(a)} → {said(b)}")
+    return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")
+
+
+def edited(before: Mapping[str, object], after: Mapping[str, object], limit: int = 6) -> str:
+    """What an edit changes, field by field (`tags: web, prod → web, prod, edge`), said where a production
+    profile asks before it is saved: the value the form opened with, then the one sent. A secret is never
+    shown (a field named for one, or holding one, reads •••); a value from the API is cleaned."""
+    from ..api.journal import SECRET_WORDS
+
+    def brief(value: object) -> str:
+        if isinstance(value, list):
+            text = ", ".join(str(v) for v in value) or "none"
+        else:
+            text = show(value)
+        text = clean(text)
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    found = []
+    for key, now in after.items():
+        was = before.get(key)
+        if was == now:
+            continue
+        secret = any(w in key.lower() for w in SECRET_WORDS) or hasattr(now, "get_secret_value")
+        found.append(f"{key.replace('_', ' ')}: " + ("•••" if secret else f"{brief(was)} → {brief(now)}"))
     return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")

@@ -152,8 +152,10 @@ class ViewFlowUI:
             return
         from .screens.confirm import ConfirmScreen
 
-        message = f"{what}.\n\nProfile {self.app.settings.profile} is production."
-        asked = ConfirmScreen(f"{what}?", message, "Send", require_text=self.typed)
+        said = what if "\n" in what else f"{what}."  # (what it says may list records, one a line)
+        message = f"{said}\n\nProfile {self.app.settings.profile} is production."
+        title = what.split("\n", 1)[0].split(": ", 1)[0]  # what it acts on; the body says what changes
+        asked = ConfirmScreen(f"{title}?", message, "Send", require_text=self.typed)
         if not await self.app.push_screen_wait(asked):
             raise StepCancelled("Not confirmed: nothing was sent. ctrl+s asks again; esc closes.")
         self.covered = True

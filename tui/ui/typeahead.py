@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
     from textual.dom import DOMNode
     from textual.message import Message
     from textual.message_pump import Callback
@@ -70,6 +71,7 @@ class TypeAhead:
         self._in_flight = False  # a bound key on its way to its binding: the next keys wait for it
         self.last_key_at = time.monotonic()  # when the operator last typed (idle work waits for a pause)
         self._expecting = False  # an action picked will open a dialog: keys wait for it (`expect_screen`)
+        self._refused = False  # the key on its way (or the action expected) was refused: no dialog comes
 
     @property
     def keys_waiting(self) -> bool:
@@ -88,13 +90,47 @@ class TypeAhead:
         self._expecting = True
 
     def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
-        self._expecting = False  # what an action picked was expected to open
+        self._expecting = self._refused = False  # what an action picked was expected to open: the keys are its
         return super().push_screen(screen, *args, **kwargs)  # type: ignore[misc]  # (a mixin: App's own, after it)
 
     def expect_done(self) -> None:
         if self._expecting:
             self._expecting = False
-            self.type_ahead_ready()
+            if not self._drop_refused():
+                self.type_ahead_ready()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A warning or an error said while a key is on its way to its binding (or while the dialog an
+        action was to open is awaited) is that act refused (`d` on a running server): what was typed after
+        it was meant for the dialog that does not come, and is dropped rather than given to the list (walk
+        22: `d web-01 ⏎` on a running server opened its edit form and typed `b-01` into its name)."""
+        if severity != "information" and (self._in_flight or self._expecting):
+            self._refused = True
+        super().notify(  # type: ignore[misc]  # (a mixin: App's own, after it in the app's MRO)
+            message, title=title, severity=severity, timeout=timeout, markup=markup
+        )
+
+    def _drop_refused(self) -> bool:
+        """The keys held behind a refused act dropped, and said so; whether there were any."""
+        refused, self._refused = self._refused, False
+        if not refused or not self._held:
+            return False
+        dropped, self._held = len(self._held), []
+        self._held_screen = None
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        keys = "1 key" if dropped == 1 else f"{dropped} keys"
+        self.notify(f"{keys} typed after it not used: it was refused, and nothing else was done.", timeout=5)
+        return True
 
     def _screen_waits(self, key: str) -> bool:
         """The console has not put up its first screen (only the app's default one is there: `:` typed
@@ -209,7 +245,7 @@ class TypeAhead:
 
     def _landed(self) -> None:
         self._in_flight = False
-        if self._held and not self._expecting:
+        if not self._expecting and not self._drop_refused() and self._held:
             self._release()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

@@ -232,6 +232,9 @@ class JournalScreen(Screen[None]):
             )
         if entry.content_sha256 and entry.raw_content is None:
             return "its text body is not held any more (it is kept in memory for the run that sent it only)"
+        if entry.superseded_at:  # sent again now, it would undo what was applied since (walk 22)
+            when = moment_of(rfc3339(entry.superseded_at))
+            return f"a later change to the same resource was applied at {when}: sent again, this one would undo it"
         return None
 
     @staticmethod
@@ -250,6 +253,7 @@ class JournalScreen(Screen[None]):
 
         client = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), None)
         what = entry.doing.what if entry.doing else entry.method
+        act_named = f"{what} · {entry.doing.resource}" if entry.doing and entry.doing.resource else what
         why_not = self._not_retried(entry)
         if why_not:  # (the profile may have been switched while its dialog was open)
             self.app.notify(f"Retry: {what}: {why_not}.", severity="warning", timeout=10)
@@ -263,7 +267,7 @@ class JournalScreen(Screen[None]):
             try:
                 look = await doing.ready()
             except Exception as err:  # not read, or done or gone since: not sent, and offered still
-                notify_error(self.app, err, f"Retry: {what}")
+                notify_error(self.app, err, f"Retry: {act_named}")
                 return
         product, resource = (doing.product, doing.resource) if doing is not None else ("", "")
         profile = self.app.settings.profile
@@ -288,26 +292,26 @@ class JournalScreen(Screen[None]):
             # (the journal, below the products, says a look returns an `object`: it is the write's own, `Found`)
             look=look,  # type: ignore[arg-type]
             typed=resource or "retry",
-            says=f"{what} · {resource}, sent again" if resource else f"{what}, sent again",
+            says=f"Send {act_named} again: {_request_of(entry)}",
             label="Retry",
         )
         try:
             done = await asking.send(self.app, write)
         except Exception as err:
-            notify_error(self.app, err, f"Retry: {what}")
+            notify_error(self.app, err, f"Retry: {act_named}")
             return
         if done.cancelled:
             return
         if done.lost is not None:
             if look is None:  # nothing to look with: said so, as a first send says it
-                notify_error(self.app, done.lost, f"Retry: {what}")
+                notify_error(self.app, done.lost, f"Retry: {act_named}")
             else:  # the same look the first send had; the journal keeps what it found
-                notify_lost(self.app, f"Retry: {what}", done.told)
+                notify_lost(self.app, f"Retry: {act_named}", done.told)
             return
         if self._follow(entry.url):
-            self.app.notify(f"Retry: {what} — accepted; its list reads it again.", timeout=6)
+            self.app.notify(f"Retry: {act_named} — accepted; its list reads it again.", timeout=6)
         else:
-            self.app.notify(f"Retry: {what} — accepted. Refresh (r) its list to see it now.", timeout=6)
+            self.app.notify(f"Retry: {act_named} — accepted. Refresh (r) its list to see it now.", timeout=6)
 
     def _follow(self, url: str) -> bool:
         """The rows a retried request names in its path, in the lists open (shown or not): read again and
@@ -327,3 +331,14 @@ class JournalScreen(Screen[None]):
                         view.follow(row)
                         found = True
         return found
+
+
+def _request_of(entry: Entry) -> str:
+    """The request a retry sends, said where it is asked: its method, path and body (secrets masked, cut
+    at 300 characters; a text body by its length), so what is sent again is seen before it is."""
+    from urllib.parse import urlsplit
+
+    path = clean(urlsplit(entry.url).path)
+    body = entry.body or entry.text_body()
+    body = body if len(body) <= 300 else body[:299] + "…"
+    return f"{entry.method} {path}" + (f"\n{clean(body)}" if body else "")

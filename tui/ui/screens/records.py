@@ -241,6 +241,9 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             if isinstance(err, OutcomeUnknown):  # re-raised in the flow, whose write pipeline looks and says
                 self.dismiss(err)  # type: ignore[arg-type]  # (the error for the list: the flow raises it)
                 return
+            if isinstance(err, StepCancelled):  # the operator's own no: said plainly, not as a failure (walk 22)
+                status.update(str(err))
+                return
             summary, hint = (
                 (str(err), "Change the list and save again, or esc to drop it.")
                 if isinstance(err, (Refused, StepCancelled))  # a rule, or a question answered no: not a bug

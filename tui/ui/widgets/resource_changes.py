@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, TypeVar
 from ...api.journal import Act
 from ...products import before_retry, looks
 from ...products.base import ALL, Row
+from ...products.diff import edited
 from ...products.flows import StepCancelled
 from ...products.rows import called
 from ...products.writes import Look, Outcome, Write
@@ -296,7 +297,8 @@ class Writes(Deletes):
                 if not await ViewFlowUI(self.host, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
             service = self.model.service
-            edit = partial(self._edit, called(resource), scope)
+            changes = edited(spec.from_resource(resource), form.model_dump())  # what the question says changes
+            edit = partial(self._edit, called(resource), scope, changes)
             done: Outcome[Any]  # (the steps' answer is a row and what was said; a single request's, a row)
             if spec.steps and not self.host.staged.staging:
                 from ...products.edit_steps import send_steps
@@ -373,10 +375,10 @@ class Writes(Deletes):
         return f" in {scope}" if self.kind.scope_type != "global" else ""
 
     async def _edit(
-        self, name: str, scope: str, send: Callable[[Act], Awaitable[T]], look: Look | None = None
+        self, name: str, scope: str, changes: str, send: Callable[[Act], Awaitable[T]], look: Look | None = None
     ) -> Outcome[T]:
-        """An edit of `name` through the pipeline (on a production profile its name typed, at each ctrl+s);
-        `StepCancelled` when not confirmed: the form stays, with what was typed."""
+        """An edit of `name` through the pipeline (on a production profile its name typed, at each ctrl+s,
+        saying what `changes`); `StepCancelled` when not confirmed: the form stays, with what was typed."""
         done = await asking.send(
             self.host.app,
             Write(
@@ -385,7 +387,8 @@ class Writes(Deletes):
                 name,
                 send,
                 look=look,
-                says=f"Save {self.kind.singular} {name}{self._where(scope)}",
+                says=f"Save {self.kind.singular} {name}{self._where(scope)}" + (f": {changes}" if changes else ""),
+                label="Save",
             ),
         )
         if done.cancelled:

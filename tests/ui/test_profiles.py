@@ -181,3 +181,30 @@ async def test_a_switch_waits_for_a_write_in_flight_and_says_which():
         held.release.set()
         await wait_for(pilot, lambda: app.settings.profile == "staging", what="switched once it ended")
         assert app.journal.entries[0].outcome == "done" and app.journal.entries[0].profile == "demo"
+
+
+@pytest.mark.parametrize("again", [False, True])
+async def test_quit_waits_for_a_write_in_flight_and_q_again_quits_at_once(again):
+    """Walk 22: `q` while a production reboot was on its way left at once, with no outcome and nothing
+    journalled. Quit waits for it (its answer, or the look after a lost one), saying which; `q` again quits
+    now, its outcome then not known."""
+    sandbox = Sandbox()
+    held = HeldWrites(sandbox.app)
+    app = make_app(sandbox, transport=held)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = next(r for r in view.table.resources() if r.name == "web-01")
+        view._do_action(web, next(a for a in view.kind.actions if a.name == "poweroff"))
+        await wait_for(pilot, lambda: app.journal.in_flight() == ["Power off · web-01"], what="the write on its way")
+        view.focus_table()
+        await pilot.press("q")
+        await wait_for(pilot, lambda: any("Waiting for Power off · web-01" in n.message for n in app.notes))
+        assert app.is_running and app.quitting
+        if again:
+            await pilot.press("q")
+            await wait_for(pilot, lambda: not app.is_running, what="quit at once")
+            assert app.journal.entries[0].outcome == "sending", "left on its way, as asked"
+            return
+        held.release.set()
+        await wait_for(pilot, lambda: not app.is_running, what="quit once it ended")
+        assert app.journal.entries[0].outcome == "done"

@@ -145,9 +145,9 @@ def test_a_line_keeps_which_resource_and_what_the_look_found_and_cuts_the_acts_w
         )
     journal.failed(entry, OutcomeUnknown(503, "no answer"), unknown=True)
     act.looked("it is still stopped, which does not tell", None)
-    for width in (120, 80):
-        shown = line(entry, width).plain
-        assert "worker-batch-2 (lost" in shown and shown.count("…") <= 1, shown
+    assert "Back up · worker-batch-2 (lost answer)" in line(entry, 120).plain
+    narrow = line(entry, 80).plain  # the act's first word and which server, both in sight (walk 22)
+    assert "Back · worker-batc… (lost answer)" in narrow and narrow.count("…") <= 2, narrow
     with journal.act("Power off", "Instance", "worker-batch-1") as act:
         other = journal.sent(
             "POST", "https://a.example/instance/v1/zones/z/servers/t/action", {}, "X-Auth-Token", act=act

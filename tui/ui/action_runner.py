@@ -88,6 +88,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], aske
         ready = partial(before_retry.before_action, host.service, scope, first.id, spec)  # a retry reads first
 
         async def sent(act: Act) -> dict[str, Any]:
+            host.app.expect_done()  # asked, or nothing to ask: no dialog comes, keys typed now go where they are
             return await host.service.acting(act).run(call, scope, first)
 
         look = partial(look, advice=spec.if_lost)

@@ -124,6 +124,7 @@ class Switching:
     profiles: ProfileSource
     settings: Settings
     switching: str = ""  # the profile being opened
+    quitting = False  # `q` pressed while a change was on its way: waiting for it to end
     # The app's (`CloudApp`), which a switch closes, forgets or makes anew:
     main: MainScreen | None
     journal: Journal
@@ -193,8 +194,27 @@ class Switching:
         )
 
     async def action_quit(self) -> None:
-        """Quit, asking first when a list holds staged changes not sent (they would be lost)."""
-        self._leave("Quit", "Quit", getattr(self, "exit"))
+        """Quit, asking first when a list holds staged changes not sent (they would be lost); a change on
+        its way is waited for (its answer, or the look after a lost one), and `q` again quits at once."""
+        if self.quitting:  # waiting for a change on its way: quit now, its outcome not known
+            getattr(self, "exit")()
+            return
+        self._leave("Quit", "Quit", self._quit_when_written)
+
+    def _quit_when_written(self) -> None:
+        if not self.journal.in_flight():
+            getattr(self, "exit")()
+            return
+        self.quitting = True  # (walk 22: `q` during a production reboot left with no outcome, nothing journalled)
+
+        async def then() -> None:
+            try:
+                await self._writes_ended("quitting (q again quits now, its outcome not known)")
+            finally:
+                self.quitting = False
+            getattr(self, "exit")()
+
+        self.run_worker(then(), group="quit", exclusive=True, exit_on_error=False)
 
     def _leave(self, what: str, button: str, then: Callable[[], Any]) -> None:
         """Leave this profile's console (quit, switch): not while a batch is sent (its answer would be

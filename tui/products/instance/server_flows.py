@@ -317,8 +317,9 @@ class Decided(NamedTuple):
         what = f"Detach block volumes, to {verb.lower()}"
         detach = lambda act: set_server_volumes(ui.acting(act), server.id, kept)  # noqa: E731
         done = await ui.write(Write(what, "Instance", str(server.name), detach, look=look, asked=True))
-        if done.lost is not None:  # the flow stops there: what the look found is said
-            raise Looked(done.lost, done.found.says if done.found else "", done.applied)
+        if done.lost is not None:  # the flow stops there, the server not acted on (walk 22: it read `?` in a bulk
+            # delete though the look told): what the look found of its volumes is said
+            raise Looked(done.lost, done.found.says if done.found else "", False)
 
 
 def _named(volumes: dict[str, dict[str, Any]]) -> str:

@@ -41,7 +41,7 @@ def line(entry: Entry, width: int = 120) -> Text:
     """One entry on one line (plain text: never markup); under 100 columns without the product and the
     time taken, and the request's path from its version on, so that the request shows. What a look
     after a lost answer found is never cut: the words before it are."""
-    at = time.strftime("%H:%M:%S", time.localtime(entry.at))
+    at = time.strftime("%H:%M:%S" if width >= 100 else "%H:%M", time.localtime(entry.at))
     doing = entry.doing
     product = doing.product if doing else ""
     path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
@@ -49,7 +49,7 @@ def line(entry: Entry, width: int = 120) -> Text:
     lost = f" ({LOST.get(entry.applied, LOST[None])})" if entry.looked else ""
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
-    room = 30 if width < 100 else 46
+    room = 33 if width < 100 else 46  # (under 100 columns the time without its seconds: room for the act)
     what = _what(doing, room - len(lost)) + lost
     if width < 100:
         path = path.split("/", 2)[-1] if path.count("/") >= 2 else path  # after the product and its version
@@ -70,11 +70,15 @@ def _what(doing: Doing | None, room: int) -> str:
     if len(verb) + 3 + len(resource) > room:
         verb = verb.split(" (")[0]  # "Back up (image of its volumes)" → "Back up"
     left = room - 3 - len(resource)
-    if left < 4:  # no room for the act: the resource alone (the request beside it says what was done)
+    if left >= 4:
+        return f"{verb if len(verb) <= left else verb[: left - 1] + '…'} · {resource}"
+    # no room for both whole: the act's first word stays (a lost reboot still reads Reboot: walk 22), the
+    # resource is cut after it
+    first = verb.split(" ")[0][:8]
+    left = room - 3 - len(first)
+    if left < 4:
         return resource if len(resource) <= room else resource[: max(room - 1, 1)] + "…"
-    if len(verb) > left:
-        verb = verb[: left - 1] + "…"
-    return f"{verb} · {resource}"
+    return f"{first} · {resource if len(resource) <= left else resource[: left - 1] + '…'}"
 
 
 def whole(entry: Entry) -> str:

@@ -80,6 +80,7 @@ class Deletes:
             )
 
             async def delete(act: Act) -> None:
+                self.host.app.expect_done()  # asked: no dialog comes now, keys typed while it is sent go on
                 await service.acting(act).delete(scope, resource)
 
             done = await asking.send(

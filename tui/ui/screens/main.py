@@ -24,6 +24,7 @@ from ..widgets.sidebar import Sidebar
 from ..widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
+    from ...api.journal import Entry
     from ...products.base import ResourceKind
     from ..app import CloudApp
     from ..widgets.panel_view import PanelView
@@ -134,6 +135,18 @@ class MainScreen(PaneHost, Screen[None]):
         self.open_entry(self.current_entry.id)
         if getattr(self.app, "pane_shown", False):  # on for the session (a console started again for a profile)
             self.call_after_refresh(self.pane_apply)
+        self.app.journal.listeners.append(self._journal_changed)
+
+    def on_unmount(self) -> None:
+        if self._journal_changed in self.app.journal.listeners:
+            self.app.journal.listeners.remove(self._journal_changed)
+
+    def _journal_changed(self, entry: Entry) -> None:
+        """The changes on their way, said in the status bar while they are (walk 22: a slow delete showed
+        nothing for four seconds, and the same act was offered again meanwhile)."""
+        waiting = self.app.journal.in_flight()
+        more = f" and {len(waiting) - 1} more" if len(waiting) > 1 else ""
+        self.query_one(StatusBar).sending = f"sending {waiting[0]}{more}…" if waiting else ""
 
     @property
     def view(self) -> ResourceView | PanelView | None:

@@ -27,6 +27,7 @@ class StatusBar(Static):
     production = reactive(False)  # a production profile: said first, whatever the width
     note = reactive("")  # something the operator should know the whole session (the log is not kept)
     doing = reactive("")  # work under way across the console (every product being indexed)
+    sending = reactive("")  # the changes on their way (`journal.in_flight`)
     watching = reactive("")  # how many resources are watched (`ui.watch`)
 
     def on_mount(self) -> None:
@@ -43,7 +44,7 @@ class StatusBar(Static):
         project = self.project[:8] + "…" if len(self.project) > 9 else (self.project or "no project")
         profile, scope = f"⚑ {self.profile}", self.scope
         refreshed = f"refreshed {self.refreshed}" if self.refreshed else ""
-        note = " · ".join(p for p in (self.doing, self.watching, self.note) if p)
+        note = " · ".join(p for p in (self.sending, self.doing, self.watching, self.note) if p)
 
         def line() -> str:
             return SEP.join(p for p in (profile, project_part, scope, refreshed, note) if p)

@@ -369,3 +369,22 @@ async def test_keys_typed_after_a_refused_delete_are_dropped_not_given_to_the_li
         at = view.table.cursor_row
         await pilot.press("j")  # keys typed afterwards reach the list again
         await wait_for(pilot, lambda: view.table.cursor_row == at + 1, what="the cursor moved")
+
+
+async def test_a_name_typed_after_c_in_every_zone_is_not_taken_as_a_pick_of_the_zone(sandbox):
+    """Walk 22: in a list of every zone, `c jenkins` in one go: `c` asks the zone first, and `j` moved its
+    choice (`c jjj` picked nl-ams-1). Keys typed ahead of that question are dropped, and that is said."""
+    from tui.products.location import ALL
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.set_scope(ALL)
+        await wait_for(pilot, lambda: view.model.scope == ALL and not view.model.listing, what="every zone")
+        view.focus_table()
+        _typed(app, "cjjj")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        await wait_for(pilot, lambda: any("typed ahead not used" in n.message for n in app.notes), what="said")
+        await pilot.pause()
+        first = next((i for i, c in enumerate(picker.choices) if c[1] == picker.current), 0)
+        assert picker.query_one("#choices").highlighted == first, "the zone offered first, still"

@@ -91,6 +91,9 @@ class TypeAhead:
 
     def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
         self._expecting = self._refused = False  # what an action picked was expected to open: the keys are its
+        if not getattr(screen, "typed_ahead", True):  # … unless it says they are not (a zone asked before a form)
+            self._refused = True
+            self._drop_refused("they were for what follows it: pick first")
         return super().push_screen(screen, *args, **kwargs)  # type: ignore[misc]  # (a mixin: App's own, after it)
 
     def expect_done(self) -> None:
@@ -118,7 +121,7 @@ class TypeAhead:
             message, title=title, severity=severity, timeout=timeout, markup=markup
         )
 
-    def _drop_refused(self) -> bool:
+    def _drop_refused(self, why: str = "it was refused, and nothing else was done") -> bool:
         """The keys held behind a refused act dropped, and said so; whether there were any."""
         refused, self._refused = self._refused, False
         if not refused or not self._held:
@@ -129,7 +132,7 @@ class TypeAhead:
             self._hold_timer.stop()
             self._hold_timer = None
         keys = "1 key" if dropped == 1 else f"{dropped} keys"
-        self.notify(f"{keys} typed after it not used: it was refused, and nothing else was done.", timeout=5)
+        self.notify(f"{keys} typed ahead not used: {why}.", timeout=5)
         return True
 
     def _screen_waits(self, key: str) -> bool:

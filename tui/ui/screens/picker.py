@@ -55,8 +55,12 @@ class PickerScreen(ModalScreen[Any]):
         id: str | None = None,
         keys: Mapping[str, object] | None = None,
         most: int = LABEL_MAX,
+        typed_ahead: bool = True,
     ) -> None:
         super().__init__(id=id)
+        # False: keys typed before it opened were meant for what follows it (a name for the form a create
+        # opens once its zone is picked), not for picking: they are dropped, never taken as moves (walk 22)
+        self.typed_ahead = typed_ahead
         self.title_text = title
         self.choices = choices
         self.current = current

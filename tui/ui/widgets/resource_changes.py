@@ -121,6 +121,7 @@ class Writes(Deletes):
                 choices,
                 current=self.create_scope(),
                 id="create-scope",
+                typed_ahead=False,
             ),
             picked,
         )

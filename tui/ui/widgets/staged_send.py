@@ -64,7 +64,7 @@ class Sending:
             self.host.app,
             "diff",
             answered,
-            title=f"Send {counted(count, 'change')} to {self.kind.title_in_text}?",
+            title=f"Send {counted(count, 'change')} to {self.kind.title_in_text}{self._of_parent()}?",
             entries=entries,
             confirm_label="Send",
         )
@@ -146,6 +146,11 @@ class Sending:
         else:
             self.host.app.notify(f"Sent {counted(sent, 'change')}.", timeout=4)
         self.host.reload()
+
+    def _of_parent(self) -> str:
+        """ " of shop.example.com": whose list the changes go to, when it is a child's (walk 22)."""
+        parent = self.model.service.parent
+        return f" of {parent.name}" if parent is not None and parent.name else ""
 
     def _unclear(self, title: str, said: str, then: str) -> None:
         """The batch's answer was lost and whether it was applied cannot be told: its changes stay staged,

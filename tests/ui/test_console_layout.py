@@ -103,7 +103,7 @@ async def test_the_sidebar_scrolls_to_keep_the_cursor_in_view_at_80x24(sandbox):
         await loaded(pilot, app)
         sidebar = app.main.query_one(Sidebar)
         sidebar.focus()
-        assert len(sidebar.visible()) > sidebar.content_size.height  # more lines than fit
+        assert len(sidebar.unfolded()) > sidebar.content_size.height  # more lines than fit
         last = max(i for i, (kid, _) in enumerate(sidebar.entries) if kid)
         first = min(i for i, (kid, _) in enumerate(sidebar.entries) if kid)
         for _ in range(len(sidebar.entries)):

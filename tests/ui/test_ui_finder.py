@@ -50,7 +50,9 @@ async def test_a_child_resource_found_opens_its_list_under_its_parent_with_the_c
         wanted = list(databases.table.resources())[-1]
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back")
-        hit = next(h for h in app.finder.search(wanted.name) if h.kind_id == "rdb.databases")
+        found = lambda: [h for h in app.finder.search(wanted.name) if h.kind_id == "rdb.databases"]  # noqa: E731
+        await wait_for(pilot, lambda: bool(found()), what="indexed (off the UI thread)")
+        hit = found()[0]
         app.finder.jump(hit)
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ChildScreen", what="the child list")
         view = app.screen.view

@@ -36,7 +36,7 @@ class Shown:
             self.rows = {**{k: self.rows[k] for k in new}, **self.rows}
         self.told += 1
 
-    def remove(self, keys: Iterable[str]) -> None:
+    def remove_rows(self, keys: Iterable[str]) -> None:
         for key in keys:
             self.rows.pop(key, None)
         self.told += 1

@@ -210,7 +210,7 @@ def test_the_table_shows_exactly_the_filtered_rows_in_sort_order_whatever_happen
             rows = new if any(k not in rows for k in new) else {k: new[k] for k in rows if k in new}
             marked &= set(new)
         elif op == "remove":
-            table.remove(arg)
+            table.remove_rows(arg)
             for k in arg:
                 rows.pop(k, None)
                 marked.discard(k)

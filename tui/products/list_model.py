@@ -38,7 +38,7 @@ class RowSink(Protocol):
 
     def upsert(self, rows: Iterable[Row], *, first: bool = False) -> None: ...
 
-    def remove(self, keys: Iterable[str]) -> None: ...
+    def remove_rows(self, keys: Iterable[str]) -> None: ...
 
     def replace(self, rows: Iterable[Row]) -> None: ...
 
@@ -119,7 +119,7 @@ class ListModel:
         for key in gone:
             self.moving.discard(key)
         if gone and self.shown is not None:
-            self.shown.remove(gone)
+            self.shown.remove_rows(gone)
         return Change(gone=gone)
 
     def _hold(self, rows: list[Row]) -> list[str]:

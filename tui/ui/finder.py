@@ -200,15 +200,17 @@ class Finder:
     @guarded("Opening what was found")
     def _land(self, hit: Hit, scope_type: str, tries: int) -> None:
         """The view opened for a hit, once mounted (a view made just now is not yet): its scope, the cursor."""
-        # (a profile switched meanwhile leaves the app without a main screen for a moment: not checked here; the
-        # view of a list's entry, which `jump` opened, is a list)
-        view: ResourceView | None = self.app.main.view  # type: ignore[union-attr, assignment]
+        main = self.app.main
+        if main is None:  # a profile switched meanwhile: its console is gone, and the hit with it
+            return
+        # (the view of a list's entry, which `jump` opened, is a list)
+        view: ResourceView | None = main.view  # type: ignore[assignment]
         if view is None or view.kind.id != hit.kind_id or not view.is_mounted:  # not in front yet
             if tries > 0:
                 self.app.call_after_refresh(self._land, hit, scope_type, tries - 1)
             return
         if scope_type != "global" and view.scope not in (ALL, hit.scope):
-            self.app.main.set_scope(hit.scope, scope_type)  # type: ignore[union-attr]  # (as above)
+            main.set_scope(hit.scope, scope_type)
             view.reveal(hit.row_id)  # once that scope is read
             return
         view.reveal(hit.row_id)

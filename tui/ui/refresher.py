@@ -17,6 +17,7 @@ from .errors import guarded
 from ..products.refresh_plan import RefreshPlanner, RefreshPolicy
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.screen import Screen
     from textual.widget import Widget
 
@@ -40,6 +41,11 @@ class Refresher:
         self._also_on_top = also_on_top  # a screen on top that this widget still feeds (its detail)
         self._out_of_sight = out_of_sight  # whether it still has work while hidden (rows followed after an act)
         self._timer: Timer | None = None
+
+    @property
+    def app(self) -> App[object]:
+        """The widget's app: where a failing tick is said (`guarded`)."""
+        return self.widget.app
 
     def moving(self) -> bool:
         return self._moving()

@@ -147,7 +147,7 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
             self._changed(order=True)
 
     # (a `RowSink`'s remove: it hides Textual's `Widget.remove()`, which cannot take this table out)
-    def remove(self, keys: Iterable[str]) -> None:  # type: ignore[override]
+    def remove_rows(self, keys: Iterable[str]) -> None:
         removed = False
         for key in keys:
             if key in self._rows:

@@ -75,9 +75,7 @@ class Sidebar(Widget, can_focus=True):
         found = self.parents(index)
         return found[0] if found else None
 
-    # (it hides Textual's `visible`, whether a widget is visible: where Textual reads that (the widget under the
-    # mouse, keylines, visible siblings) it finds a method here, always true; the sidebar is never made invisible)
-    def visible(self) -> list[int]:  # type: ignore[override]
+    def unfolded(self) -> list[int]:
         """Indices shown: those no folded heading holds."""
         return [i for i in range(len(self.entries)) if not any(p in self.folded for p in self.parents(i))]
 
@@ -92,7 +90,7 @@ class Sidebar(Widget, can_focus=True):
     def window(self) -> list[int]:
         """The visible lines that fit, scrolled so the highlighted one is among them (at 80×24 the
         sidebar holds more lines than the screen)."""
-        shown = self.visible()
+        shown = self.unfolded()
         height = max(1, self.content_size.height)
         if len(shown) <= height:
             self.top = 0
@@ -136,7 +134,7 @@ class Sidebar(Widget, can_focus=True):
 
     def action_move(self, delta: int) -> None:
         """To the next visible line: an entry, or a folded heading (to unfold it)."""
-        shown = self.visible()
+        shown = self.unfolded()
         at = shown.index(self.highlighted) if self.highlighted in shown else 0
         n = at
         while 0 <= n + delta < len(shown):
@@ -148,7 +146,7 @@ class Sidebar(Widget, can_focus=True):
 
     def action_jump(self, toward: int) -> None:
         """To the first line one can stand on (`toward` 1), or the last (-1)."""
-        shown = self.visible()
+        shown = self.unfolded()
         lines = shown if toward > 0 else list(reversed(shown))
         self.highlighted = next((i for i in lines if self.entries[i][0] or i in self.folded), self.highlighted)
 

@@ -26,7 +26,7 @@ from tui.products.set_editor import SetEditor
 from tui.products.shapes import FormCall, ShowValue
 from tui.products.manifest import Entry
 from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
-from tui.products.kind_options import Reading, Secrets, Singleton, Writing
+from tui.products.kind_options import Reading, Secrets, Singleton, Staged, Writing
 
 HERE = "gadgets_client:"
 FORMS = "gadgets_forms:"  # its forms, loaded on first use (pydantic off the start path, as a product's)
@@ -190,7 +190,7 @@ PARTS = gadget_kind(
     # Parts are edited as a batch: staged, reviewed, sent in one PATCH of the gadget's parts.
     create=Lazy(FORMS + "PART_CREATE"),
     edit=Lazy(FORMS + "PART_EDIT"),
-    writing=Writing(batch=Lazy(HERE + "send_parts")),
+    writing=Writing(staged=Staged(Lazy(HERE + "send_parts"))),
     children=(Child("Notes", HERE + "NOTES"),),
 )
 

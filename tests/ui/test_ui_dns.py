@@ -314,7 +314,7 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await loaded(pilot, app)
         view = await records_of(pilot, app)
-        monkeypatch.setattr(view.kind.writing.batch, "_value", held)
+        monkeypatch.setattr(view.kind.writing.staged.batch, "_value", held)
         await pilot.press("d", "w")
         await screen_named(pilot, app, "DiffScreen")
         await pilot.press("tab", "enter")

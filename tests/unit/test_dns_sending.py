@@ -120,7 +120,7 @@ def test_the_review_names_the_zone_root_by_its_label_and_wraps_between_words():
 
     changes = ChangeSet()
     changes.add({"name": "", "type": "A", "data": "192.0.2.1", "ttl": 3600, "comment": None})
-    [line] = changes.diff(RECORDS.writing.label)
+    [line] = changes.diff(RECORDS.writing.staged.label)
     assert line.startswith("+ add     @ A 192.0.2.1") and "name=" not in line and "—" not in line
     first, rest = _cut("~ change  www A 192.0.2.1  (? sent before, outcome unknown)", 30)
     assert first == "~ change  www A 192.0.2.1  (?" and rest == "sent before, outcome unknown)"

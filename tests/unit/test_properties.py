@@ -117,7 +117,7 @@ def test_rows_of_every_kind_never_raise_on_random_objects(data):
             action.available(row)
             action.why_not(row)
         kind.writing.deletable(row)
-        kind.writing.delete_warning(row)
+        kind.writing.deleting.warning(row)
         kind.writing.editable(row)
 
 

@@ -113,5 +113,5 @@ def test_a_record_of_the_file_standing_for_a_dynamic_one_is_never_staged():
 
     text = dump(EVERY_TYPE, ZONE) + "geo 3600 IN A 192.0.2.7\n"  # its comment taken out: its plain data
     read = load(text, ZONE)
-    planned = plan(RECORDS.rows.file, read, EVERY_TYPE, ZONE, lambda obj: obj, "record", RECORDS.writing.label)
+    planned = plan(RECORDS.rows.file, read, EVERY_TYPE, ZONE, lambda obj: obj, "record", RECORDS.writing.staged.label)
     assert len(planned) == 0 and planned.left == ["geo A 192.0.2.7"]

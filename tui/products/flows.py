@@ -72,7 +72,7 @@ class ForMany:
 
 
 def for_many(many: Callable[[Any, list[Row]], Awaitable[ForMany | None]]) -> Callable[[Any], Any]:
-    """Marks a row's flow (a kind's `delete_flow`) that marked rows can run at once: `many(ui, rows)`
+    """Marks a row's flow (a kind's `Deleting.flow`) that marked rows can run at once: `many(ui, rows)`
     asks its questions once for all (None: cancelled) and gives each row's part (`ForMany`); the
     console confirms once (the count typed where data is lost) and says each row's outcome."""
 

@@ -173,6 +173,34 @@ class Rows(Options):
     file: FileFormat | None = None
 
 
+@record(frozen=True, eq=False)
+class Deleting:
+    """The delete feature, where a kind's differs from a plain confirm-then-delete: `needs_name`, a delete
+    that loses data, its name typed to confirm; `warning`, what else it takes away, from the row (or a
+    `Lazy` of `async (service, scope, row)`, read before asking); `flow`, a flow that replaces the plain
+    confirm-and-delete (a server's: its volumes kept or not)."""
+
+    needs_name: bool = False
+    warning: Callable[[Any], str | None] | Lazy[Any] = _never
+    flow: Lazy[Any] | None = None
+
+
+@record(frozen=True, eq=False)
+class Staged:
+    """The staged-editing feature: create, edit and delete are staged in a ChangeSet and sent together by
+    `batch`, a `Lazy` of `async (service, scope, changes, rows) -> str | None` (DNS records; any whole-list
+    PUT) — after a lost answer it returns what the look found applied, or says the look (`outcome.judged`),
+    and changes marked unknown are looked for before a send. `rule`: a rule between the objects of a staged
+    list, `(rows, changed) -> (index, why) | None`, the first of `rows` (as staged) at the positions
+    `changed` that breaks it among the others, in one pass (an undo or a review that would break it is
+    refused: a CNAME stands alone at its name; the form checks the same rule itself). `label`: an object's
+    name in a review, when its name does not tell it apart."""
+
+    batch: Lazy[Any]
+    rule: Lazy[Any] | None = None
+    label: Callable[[dict[str, Any]], str] | None = None
+
+
 class Writing(Options):
     """How writes are checked, confirmed, sent and looked for, where a kind differs from a plain
     create at the list path, edit and confirm-then-delete."""
@@ -180,36 +208,20 @@ class Writing(Options):
     deletable: Callable[[Any], str | None] = _never  # None = may delete, else why not
     editable: Callable[[Any], str | None] = _never  # None = may edit, else why not
     locked: Callable[[Any], str | None] = _never  # why a child list cannot change at all, from its parent
-    delete_needs_name: bool = False  # a delete that loses data: its name is typed to confirm
-    # What else a delete takes away, from the row; or a Lazy of `async (service, scope, row)`, read first.
-    delete_warning: "Callable[[Any], str | None] | Lazy[Any]" = _never
-    delete_flow: Lazy[Any] | None = None  # a flow that replaces the plain confirm-and-delete
+    deleting: Deleting = Deleting()  # the delete, where it differs from a plain confirm-then-delete
     # The list filter by name, used to look whether a create whose answer was lost happened.
     name_param: str | None = None
-    # Staged editing: create, edit and delete are staged in a ChangeSet and sent together by
-    # `async def batch(service, scope, changes, rows) -> str | None` (DNS records; any whole-list PUT).
-    # A lost answer: return what the look found applied, or say the look (`outcome.judged`); changes
-    # marked unknown (`changes.unknown`) are looked for before a send.
-    batch: Lazy[Any] | None = None
-    # A rule between the objects of a staged list, `(rows, changed) -> (index, why) | None`: the first
-    # of `rows` (as staged) at the positions `changed` that breaks it among the others, in one pass. An
-    # undo that would break it is refused, and so is a review whose changes break it (a CNAME stands
-    # alone at its name); the form checks the same rule itself.
-    staged_rule: Lazy[Any] | None = None
-    label: Callable[[dict[str, Any]], str] | None = (
-        None  # an object's name in a review, when its name does not tell it apart
-    )
+    staged: Staged | None = None  # its lists are edited as staged changes, sent together (`Staged`)
 
 
-def data_lost(warning: "str | Callable[[Any], str | None] | None" = None, **more: Any) -> Writing:
+def data_lost(
+    warning: str | Callable[[Any], str | None] | None = None, flow: Lazy[Any] | None = None, **more: Any
+) -> Writing:
     """The writes of a kind whose delete loses data: confirmed with the name typed, saying what else
-    goes with it (`warning`: a sentence, or one made from the row), the rest as `Writing` takes it."""
+    goes with it (`warning`: a sentence, or one made from the row), or asked by its own `flow`; the rest
+    as `Writing` takes it."""
     said = warning if warning is None or callable(warning) else (lambda r: warning)
-    return (
-        Writing(delete_needs_name=True, **more)
-        if said is None
-        else Writing(delete_needs_name=True, delete_warning=said, **more)
-    )
+    return Writing(deleting=Deleting(True, said or _never, flow), **more)
 
 
 @record(frozen=True, eq=False)

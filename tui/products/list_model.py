@@ -7,7 +7,7 @@ A view shows a model (`ui.widgets.resource_view`): it gives the model its table 
 and says what came of them. Nothing here imports Textual: a list's behaviour is tested against the
 sandbox with no app (tests/unit/test_list_model.py).
 
-Rows are held as shown: where the kind is edited as a change set (`writing.batch`), with the staged
+Rows are held as shown: where the kind is edited as a change set (`writing.staged`), with the staged
 changes laid over them (`overlaid`); rows staged as new have ids starting with "+" and are never read
 from the API.
 """
@@ -75,7 +75,7 @@ class ListModel:
         self.kind, self.service, self.scope = kind, service, scope
         self.planner = planner or RefreshPlanner()
         self.clock = clock  # wall time, for when it was read (the status bar's "refreshed")
-        self.changes: ChangeSet | None = ChangeSet() if kind.writing.batch is not None else None
+        self.changes: ChangeSet | None = ChangeSet() if kind.writing.staged is not None else None
         self.rows: dict[str, Row] = {}  # id -> row, in the API's order
         self.totals: dict[str, int] = {}  # scope -> the total the API tells
         self.failed: dict[str, ApiError] = {}  # scope -> why its last listing failed

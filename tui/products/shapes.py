@@ -14,7 +14,7 @@ read-only rule and error handling), so a product declares what differs and nothi
 - `SetEditor`: a whole set (ACL rules, settings, networks, members) edited as a list and sent in
   one request, with uniqueness and a maximum count checked before sending;
 - `DeleteAsking`: a delete that asks one question first (keep or release an address), its answer
-  sent as a query parameter (a kind's `delete_flow`).
+  sent as a query parameter (a kind's `Deleting.flow`).
 
 Titles and texts are templates of the row: `{name}`, `{id}`, any row field (`{download_url}`,
 `{expires_at:.16}`), `{parent}`, the name of the resource a child list is opened for, and
@@ -330,7 +330,7 @@ class DeleteAsking(Shape):
     confirmation (Cancel focused) repeats what the choice means, and `warning` (what else goes with
     it), both read from the resource as it is now; then `call` with `{param: value}`, and the row
     followed until the platform has removed it.
-    A kind declares it as its `delete_flow` (a `Lazy` of it)."""
+    A kind declares it as its `Deleting.flow` (a `Lazy` of it)."""
 
     question: str
     param: str
@@ -369,7 +369,7 @@ class DeleteAsking(Shape):
             f"Delete {kind.singular} {name}?",
             message,
             "Delete",
-            require_text=name if kind.writing.delete_needs_name else None,
+            require_text=name if kind.writing.deleting.needs_name else None,
         ):
             return
         call = Call(self.call.method, self.call.path, self.call.body, {**(self.call.params or {}), self.param: value})

@@ -146,8 +146,8 @@ async def of_action(host: ActionHost, spec: ActionSpec, rows: list[Row]) -> Bulk
 
 def deletable_at_once(kind: ResourceKind) -> str | None:
     """Why marked rows of `kind` cannot be deleted at once, or None: a delete that asks about each
-    one (its `delete_flow`) can only when the flow says what it makes of many (`flows.for_many`)."""
-    flow = kind.writing.delete_flow
+    one (its `Deleting.flow`) can only when the flow says what it makes of many (`flows.for_many`)."""
+    flow = kind.writing.deleting.flow
     if flow is None or getattr(flow.get(), "many", None) is not None:
         return None
     return "asks about each: one at a time"
@@ -160,9 +160,9 @@ async def of_delete(host: ActionHost, rows: list[Row]) -> Bulk | None:
     writing = host.kind.writing
     refused = [(r, why) for r in rows if (why := writing.deletable(r))]
     sending = [r for r in rows if not writing.deletable(r)]
-    if writing.delete_flow is not None:
-        return await _of_delete_flow(host, writing.delete_flow.get().many, sending, refused)
-    warn = writing.delete_warning
+    if writing.deleting.flow is not None:
+        return await _of_delete_flow(host, writing.deleting.flow.get().many, sending, refused)
+    warn = writing.deleting.warning
     if isinstance(warn, Lazy):
         ask = warn.get()
         notes = await _texts(sending, lambda r: ask(host.service, scope_of(host, r), r))
@@ -178,7 +178,7 @@ async def of_delete(host: ActionHost, rows: list[Row]) -> Bulk | None:
         sending,
         refused,
         send,
-        data_lost=writing.delete_needs_name,
+        data_lost=writing.deleting.needs_name,
         said="This cannot be undone.",
         notes=notes,
     )

@@ -9,7 +9,7 @@ from ..declared import Field
 from ..set_editor import SetEditor
 from ..shapes import ShowValue
 from .common import baremetal_kind
-from ..kind_options import Reading, Writing
+from ..kind_options import Deleting, Reading, Writing
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8
@@ -98,6 +98,6 @@ PRIVATE_NETWORKS = baremetal_kind(
     create=Lazy(FLOWS + "ADD"),
     delete=Call("DELETE", "{id}"),
     writing=Writing(
-        delete_warning=lambda r: "The server leaves this private network; its VLAN interface stops working"
+        deleting=Deleting(warning=lambda r: "The server leaves this private network; its VLAN interface stops working")
     ),
 )

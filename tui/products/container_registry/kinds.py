@@ -10,7 +10,7 @@ from .. import commands
 from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
 from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of, human_bytes
-from ..kind_options import Lookup, Reading, Rows, Writing
+from ..kind_options import Deleting, Lookup, Reading, Rows, Writing
 from ..shapes import ShowValue
 
 if TYPE_CHECKING:
@@ -306,7 +306,7 @@ TAGS = registry_kind(
         ),
     ),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_flow=Lazy(FORMS + "delete_tag"), name_param="name"),
+    writing=Writing(deleting=Deleting(flow=Lazy(FORMS + "delete_tag")), name_param="name"),
     # Newest first, as the API orders them: thousands of tags arrive in the order shown, with no
     # sort to merge each page into.
     reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"})),

@@ -120,7 +120,8 @@ async def _request(
                 body={"changes": [op_of(c) for c in part], "return_all_records": False},
             )
         except InvalidArguments as err:
-            raise named(err, part, service.kind.writing.label, at, total) from None
+            staged = service.kind.writing.staged
+            raise named(err, part, staged.label if staged is not None else None, at, total) from None
 
     async def looked(_: object) -> Found:
         try:

@@ -11,7 +11,7 @@ from ..set_editor import SetEditor
 from ..pick_call import PickCall
 from ..shapes import ShowAnswer
 from .common import ID, SERVER, TONES, detail_common, instance_kind
-from ..kind_options import Rows, Writing
+from ..kind_options import Deleting, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -111,10 +111,13 @@ IPS = instance_kind(
     id="instance.ips",
     singular="flexible IP",
     writing=Writing(
-        delete_warning=lambda r: (
-            f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address {r.text('address')}"
-            if r.obj("server")
-            else None
+        deleting=Deleting(
+            warning=lambda r: (
+                f"{r.obj('server').get('name') or r.obj('server').get('id')} loses its public address "
+                f"{r.text('address')}"
+                if r.obj("server")
+                else None
+            )
         ),
     ),
     fields=(

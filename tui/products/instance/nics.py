@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..base import Lazy, Parent
 from ..declared import Field
 from .common import TONES, instance_kind
-from ..kind_options import Writing
+from ..kind_options import Deleting, Writing
 
 PRIVATE_NICS = instance_kind(
     id="instance.private_nics",
@@ -28,5 +28,5 @@ PRIVATE_NICS = instance_kind(
     columns=("network", "state", "mac", "tags"),
     transitional=frozenset({"syncing", "attaching", "detaching", "hotsyncing"}),
     create=Lazy("tui.products.instance.server_flows:NIC_CREATE"),
-    writing=Writing(delete_warning=lambda r: "The server leaves this private network"),
+    writing=Writing(deleting=Deleting(warning=lambda r: "The server leaves this private network")),
 )

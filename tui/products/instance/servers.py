@@ -18,7 +18,7 @@ from ..format import human_bytes, state_text
 from ..pick_call import PickCall
 from ..shapes import FormCall
 from .common import ID, action_call, instance_kind
-from ..kind_options import Cost, Reading, Rows, Writing
+from ..kind_options import Cost, Deleting, Reading, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -267,7 +267,7 @@ SERVERS: ResourceKind = instance_kind(
         deletable=lambda r: (
             _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
         ),
-        delete_flow=Lazy(FLOWS + "delete_flow"),
+        deleting=Deleting(flow=Lazy(FLOWS + "delete_flow")),
     ),
     reading=Reading(
         newest_first=True, probe=Probe("order", "modification_date_desc", "modification_date")

@@ -11,7 +11,7 @@ from ..base import Call, Lazy, Parent
 from ..declared import ID, Field
 from ..format import date_of
 from .kinds import lb_kind
-from ..kind_options import Reading, Writing
+from ..kind_options import Deleting, Reading, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -178,7 +178,7 @@ BACKENDS = lb_kind(
     create=Lazy(BACKEND_FORMS + "CREATE"),
     edit=Lazy(BACKEND_FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: the prompt names them first
-    writing=Writing(delete_warning=Lazy("tui.products.lb.backends:frontends_using"), name_param="name"),
+    writing=Writing(deleting=Deleting(warning=Lazy("tui.products.lb.backends:frontends_using")), name_param="name"),
     reading=Reading(sort=("name", False)),
 )
 

@@ -228,6 +228,6 @@ LBS = lb_kind(
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # the plain verb; the flow asks about the IP first
     # Its frontends, backends and (released) address are lost.
-    writing=data_lost(delete_flow=Lazy(HERE + "DELETE"), deletable=_deletable, name_param="name"),
+    writing=data_lost(flow=Lazy(HERE + "DELETE"), deletable=_deletable, name_param="name"),
     reading=Reading(sort=("name", False)),
 )

@@ -13,7 +13,7 @@ from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
 from ..declared import Field
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
-from ..kind_options import Reading, Rows, Secrets, Singleton, Writing
+from ..kind_options import Deleting, Reading, Rows, Secrets, Singleton, Writing
 
 if TYPE_CHECKING:
     from ..base import ParentRef, Row
@@ -235,7 +235,7 @@ TOKENS = monitoring_kind(
     secrets=Secrets(fields=("secret_key",), once_view=Lazy(HERE + "token_once")),
     create=Lazy(FORMS + "TOKEN_CREATE"),
     delete=Call("DELETE", "{id}"),
-    writing=Writing(delete_warning=lambda r: "Whatever pushes or queries with it is refused from then on"),
+    writing=Writing(deleting=Deleting(warning=lambda r: "Whatever pushes or queries with it is refused from then on")),
 )
 
 

@@ -13,7 +13,7 @@ from ..set_editor import ROWS
 from ..shapes import FormCall, ShowValue
 from ..states import When
 from .common import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
-from ..kind_options import Reading, Writing
+from ..kind_options import Deleting, Reading, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -93,13 +93,15 @@ USERS = rdb_kind(
     edit=Lazy(DATA + "USER_EDIT"),
     delete=Call("DELETE", "{id}"),
     writing=Writing(
-        delete_warning=lambda r: (
-            "Its privileges go with it; restoring a backup that needs this user will fail"
-            + (
-                ".\nAn admin user: if it is the instance's default user (the one it was created with), "
-                "the applications and tools that log in with it lose access"
-                if r.get("is_admin")
-                else ""
+        deleting=Deleting(
+            warning=lambda r: (
+                "Its privileges go with it; restoring a backup that needs this user will fail"
+                + (
+                    ".\nAn admin user: if it is the instance's default user (the one it was created with), "
+                    "the applications and tools that log in with it lose access"
+                    if r.get("is_admin")
+                    else ""
+                )
             )
         )
     ),
@@ -128,7 +130,7 @@ ACLS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "ACL_CREATE"),
-    writing=Writing(delete_warning=lambda r: "Clients from these addresses can no longer connect"),
+    writing=Writing(deleting=Deleting(warning=lambda r: "Clients from these addresses can no longer connect")),
     delete=Call("DELETE", "instances/{parent}/acls", lambda r: {"acl_rule_ips": [r.id]}),
 )
 
@@ -167,7 +169,7 @@ SETTINGS = rdb_kind(
         ),
     ),
     create=Lazy(DATA + "SETTING_CREATE"),
-    writing=Writing(delete_warning=lambda r: "It goes back to the engine's default"),
+    writing=Writing(deleting=Deleting(warning=lambda r: "It goes back to the engine's default")),
     delete=Call("DELETE", "instances/{parent}/settings", lambda r: {"setting_names": [r.id]}),
 )
 
@@ -244,7 +246,7 @@ REPLICAS = rdb_kind(
         ),
     ),
     create=Lazy(REPLICA_FORMS + "REPLICA_CREATE"),
-    writing=Writing(delete_warning=lambda r: "Clients reading from it lose their connection"),
+    writing=Writing(deleting=Deleting(warning=lambda r: "Clients reading from it lose their connection")),
     delete=Call("DELETE", "{id}"),
 )
 
@@ -275,7 +277,7 @@ ENDPOINTS = rdb_kind(
     ),
     columns=("address", "kind", "network"),
     delete=Call("DELETE", "endpoints/{id}"),
-    writing=Writing(delete_warning=lambda r: "Clients connecting through it lose their connection"),
+    writing=Writing(deleting=Deleting(warning=lambda r: "Clients connecting through it lose their connection")),
 )
 
 

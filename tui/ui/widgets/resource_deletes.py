@@ -41,8 +41,8 @@ class Deletes:
         if self.host.staged.staging:  # reviewed with the other staged changes before anything is sent
             self.host.staged.ask_delete(resource)
             return
-        if self.kind.writing.delete_flow is not None:
-            self.host.run_flow(self.kind.writing.delete_flow.get(), resource, "Delete")
+        if self.kind.writing.deleting.flow is not None:
+            self.host.run_flow(self.kind.writing.deleting.flow.get(), resource, "Delete")
             return
         self.delete(resource)
 
@@ -54,7 +54,7 @@ class Deletes:
     async def _warning(self, resource: Row) -> str | None:
         """What else a delete affects, said when it is asked: declared, or read from the API first (the
         frontends that use a backend); a read that fails says so, and the delete is still asked."""
-        warn = self.kind.writing.delete_warning
+        warn = self.kind.writing.deleting.warning
         if not isinstance(warn, Lazy):
             return warn(resource)
         try:
@@ -76,7 +76,7 @@ class Deletes:
                 + " will be deleted. This cannot be undone."
                 + (f"\n{warning}." if warning else ""),
                 "Delete",
-                typed=name if self.kind.writing.delete_needs_name else None,
+                typed=name if self.kind.writing.deleting.needs_name else None,
             )
 
             async def delete(act: Act) -> None:

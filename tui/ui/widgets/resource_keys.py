@@ -124,12 +124,12 @@ class ResourceKeys:
         if what == "import_file":
             return kind.rows.file is not None and kind.rows.file.load is not None
         if what in STAGED:
-            return kind.writing.batch is not None
+            return kind.writing.staged is not None
         if what == "create":
             return kind.create is not None
         if what == "edit":
             return kind.edit is not None
-        return kind.delete is not None or kind.writing.delete_flow is not None or kind.writing.batch is not None
+        return kind.delete is not None or kind.writing.deleting.flow is not None or kind.writing.staged is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "mark" and parameters:  # in the key bar where marks are the point (an action takes several)
@@ -177,7 +177,7 @@ class ResourceKeys:
 
         kind = self.kind
         return any((a.many or a.call is not None) and offered(a, False) for a in kind.actions) or bool(
-            kind.delete is not None or kind.writing.delete_flow is not None or kind.edit is not None
+            kind.delete is not None or kind.writing.deleting.flow is not None or kind.edit is not None
         )
 
     def on_key(self, event: events.Key) -> None:

@@ -140,8 +140,9 @@ class Staging(Sending):
 
     def label_of(self, data: dict[str, Any]) -> str:
         """How a staged object is named to the operator (the kind's `label`, else its name or id)."""
-        if self.kind.writing.label is not None:
-            return self.kind.writing.label(data)
+        staged = self.kind.writing.staged
+        if staged is not None and staged.label is not None:
+            return staged.label(data)
         return str(data.get("name") or data.get(self.kind.id_field) or "")
 
     def rows_as_staged(self, but: str | None = None) -> list[dict[str, Any]]:
@@ -241,7 +242,8 @@ class Staging(Sending):
 
     def breaks(self, data: dict[str, Any], key: str) -> str | None:
         """What `data` (the row `key`) breaks among the others as staged, by the kind's rule, or None."""
-        rule = self.kind.writing.staged_rule
+        staged = self.kind.writing.staged
+        rule = staged.rule if staged is not None else None
         if rule is None:
             return None
         rows = [*self.rows_as_staged(but=key), {k: v for k, v in data.items() if k != STAGED}]
@@ -253,7 +255,8 @@ class Staging(Sending):
         staged, another read since, or an undo), said with its name; None when the changes keep it.
         The rule is given every row at once: one pass, however many changes are staged."""
         assert self.model.changes is not None
-        rule = self.kind.writing.staged_rule
+        staged = self.kind.writing.staged
+        rule = staged.rule if staged is not None else None
         if rule is None or all(c.op == "delete" for c in self.model.changes.changes):
             return None  # only deletes: nothing staged can break the rule (and no copy of every row is made)
         rows: list[dict[str, Any]] = []

@@ -80,7 +80,7 @@ class Sending:
             self.sending = False
 
     async def _send(self) -> None:
-        assert self.model.changes is not None and self.kind.writing.batch is not None
+        assert self.model.changes is not None and self.kind.writing.staged is not None
         rows = [self._unstaged(r) for r in self.model.rows.values() if not str(r.id).startswith("+")]
         from ...products.outcome import NotApplied, OutcomeUnclear, PartlySent
 
@@ -88,7 +88,7 @@ class Sending:
         parent = self.model.service.parent
         named = str(parent.name if parent is not None else self.kind.title_in_text)
         count = len(self.model.changes)
-        service, batch = self.model.service, self.kind.writing.batch.get()
+        service, batch = self.model.service, self.kind.writing.staged.batch.get()
         try:
             done = await asking.send(
                 self.host.app,

@@ -30,7 +30,6 @@ from . import collector, keymap, styles, textual_fixes, themes
 from .themes import Looks
 from .errors import notify_error
 from ..products.refresh_plan import RefreshPolicy
-from .finding import Finding
 from .profiles import OneProfile, Opened, Switching
 from .notes import Note, Notes
 from .origins import Origins
@@ -46,9 +45,11 @@ if TYPE_CHECKING:
     from ..secrets import SecretLookup
     from .bulk import Bulk
     from .costs import PriceLists
+    from .finder import Finder
     from .profiles import ProfileSource
     from .screens.main import MainScreen
     from .screens.playground import Session
+    from .watch import Watcher
     from .widgets.panel_view import PanelView
 
 
@@ -62,7 +63,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
+class CloudApp(Notes, TypeAhead, Origins, Switching, Looks, App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
         (26, "-middle"),
@@ -169,6 +170,46 @@ class CloudApp(Notes, TypeAhead, Origins, Finding, Switching, Looks, App[None]):
 
     def ready(self) -> bool:
         return self._has_secret and bool(self.settings.api_url and self.settings.project_id)
+
+    # ---- parts made on first use (nothing of them is on the start path) -------------------------
+    _finder: Finder | None = None
+    _watcher: Watcher | None = None
+
+    @property
+    def finder(self) -> Finder:
+        """Every resource the lists hold, found from the palette (`finder.py`)."""
+        if self._finder is None:
+            from .finder import Finder
+
+            self._finder = Finder(self)
+        return self._finder
+
+    @property
+    def watcher(self) -> Watcher:
+        """The resources watched for a change of state (`watch.py`)."""
+        if self._watcher is None:
+            from .watch import Watcher
+
+            self._watcher = Watcher(self)
+        return self._watcher
+
+    def action_fill_index(self) -> None:
+        self.finder.fill()
+
+    def action_journal(self) -> None:
+        from .screens.journal import JournalScreen
+
+        if not isinstance(self.screen, JournalScreen):
+            self.push_screen(JournalScreen())
+
+    def action_watch_list(self) -> None:
+        self.watcher.show_list()
+
+    def on_resource_view_refreshed(self, event: ResourceView.Refreshed) -> None:
+        """Every list read is told to the finder (after the frame that shows the rows) and the watcher."""
+        self.call_after_refresh(lambda: self.finder.listed(event.view))
+        if self._watcher is not None:
+            self._watcher.seen(event.view)
 
     def service(self, kind: ResourceKind, parent: ParentRef | None = None) -> ResourceService:
         key = (kind.id, parent.id if parent else "")

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from textual.app import App, CallThreadReturnType
     from textual.color import Color
     from textual.notifications import SeverityLevel
-    from textual.widget import Widget
     from textual.worker import ResultType, Worker, WorkType
 
     from ..config import Settings
@@ -210,7 +209,8 @@ class Looks:
         @property
         def ansi_theme(self) -> TerminalTheme: ...
 
-        def is_mounted(self, widget: Widget) -> bool: ...
+        @property
+        def is_running(self) -> bool: ...
 
         def refresh_css(self, animate: bool = True) -> None: ...
 
@@ -270,8 +270,7 @@ class Looks:
 
     def watch_theme(self, theme: str) -> None:
         settings = getattr(self, "settings", None)  # (not yet while the app is made)
-        # chosen now: kept for next start (`App.is_mounted` is a method, of a widget: as a truth value the app's is
-        # always true)
-        if self.is_mounted and settings is not None and theme != settings.theme:  # type: ignore[truthy-function]
+        # chosen now, the console running: kept for next start (not the theme set while the app is made)
+        if self.is_running and settings is not None and theme != settings.theme:
             settings.theme = theme
             keep(self, theme)

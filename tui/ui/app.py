@@ -32,7 +32,7 @@ from .errors import notify_error
 from ..products.refresh_plan import RefreshPolicy
 from .profiles import OneProfile, Opened, Switching
 from .notes import Note, Notes
-from .origins import Origins
+from .origins import OriginGuard
 from .typeahead import TypeAhead
 from .widgets.resource_view import ResourceView
 
@@ -63,7 +63,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(Notes, TypeAhead, Origins, Switching, Looks, App[None]):
+class CloudApp(Notes, TypeAhead, Switching, Looks, App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
         (26, "-middle"),
@@ -141,7 +141,7 @@ class CloudApp(Notes, TypeAhead, Origins, Switching, Looks, App[None]):
         self.services: dict[tuple[str, str], ResourceService] = {}
         self.main: MainScreen | None = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
-        self.asked_origins: set[str] = set()  # origins the operator was asked about this session
+        self.origins = OriginGuard(self)  # where else the secret key may go, asked once
         self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
         self.bulks: list[Bulk] = []  # acts on marked rows being sent (`bulk.run`)
         self.price_lists: PriceLists = {}  # (kind, scope) -> (when read, prices) (`costs.py`), per profile

@@ -76,9 +76,10 @@ def notify_error(app: Notifies, err: BaseException, doing: str) -> None:
     if not isinstance(err, ApiError):
         log.error("%s failed", doing, exc_info=err)
     summary, hint = describe(err)
-    if isinstance(err, UntrustedOrigin) and hasattr(app, "ask_origin"):
+    origins = getattr(app, "origins", None)  # (the console's; a bare app in a test has none)
+    if isinstance(err, UntrustedOrigin) and origins is not None:
         app.notify(f"{summary}\n{hint}", title=f"{doing}: not sent", severity="warning", timeout=12)
-        app.ask_origin(err.origin)
+        origins.ask(err.origin)
         return
     if isinstance(err, OutcomeUnknown):
         app.notify(f"{summary}\n{hint}", title=f"{doing}: outcome unknown", severity="warning", timeout=15)

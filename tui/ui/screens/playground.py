@@ -156,8 +156,8 @@ class PlaygroundScreen(ModalScreen[None]):
             summary, hint = describe(err)
             log_shown(self.title_text, summary, err)
             self._status(f"The documentation could not be read: {summary}. {hint}", "yellow")
-            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "ask_origin"):  # asked now, as the hint says
-                self.app.ask_origin(err.origin, then=self._docs_again)
+            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "origins"):  # asked now, as the hint says
+                self.app.origins.ask(err.origin, then=self._docs_again)
             return
         self._set_answer(as_text(found), "How to call it (the API's documentation):\n")
         self._status("ctrl+s sends the payload above.")
@@ -187,8 +187,8 @@ class PlaygroundScreen(ModalScreen[None]):
         except Exception as err:
             summary, hint = describe(err)
             log_shown(self.title_text, summary, err)
-            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "ask_origin"):  # the key stays here until allowed
-                self.app.ask_origin(err.origin, again=True)  # sent with ctrl+s: asked even if refused before
+            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "origins"):  # the key stays here until allowed
+                self.app.origins.ask(err.origin, again=True)  # sent with ctrl+s: asked even if refused before
             status = f"✖ {summary}"
             shown = f"{summary}\n\n{hint}"
             body_text = getattr(err, "body", None)

@@ -201,7 +201,7 @@ async def test_quit_waits_for_a_write_in_flight_and_q_again_quits_at_once(again)
         view.focus_table()
         await pilot.press("q")
         await wait_for(pilot, lambda: any("Waiting for Power off · web-01" in n.message for n in app.notes))
-        assert app.is_running and app.quitting
+        assert app.is_running and app.profile_switch.quitting
         if again:
             await pilot.press("q")
             await wait_for(pilot, lambda: not app.is_running, what="quit at once")

@@ -30,7 +30,7 @@ from . import collector, keymap, styles, textual_fixes, themes
 from .themes import Looks
 from .errors import notify_error
 from ..products.refresh_plan import RefreshPolicy
-from .profiles import OneProfile, Opened, Switching
+from .profiles import OneProfile, Opened, ProfileSwitch
 from .notes import Note, Notes
 from .origins import OriginGuard
 from .typeahead import TypeAhead
@@ -63,7 +63,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(Notes, TypeAhead, Switching, Looks, App[None]):
+class CloudApp(Notes, TypeAhead, Looks, App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
         (26, "-middle"),
@@ -147,6 +147,7 @@ class CloudApp(Notes, TypeAhead, Switching, Looks, App[None]):
         self.price_lists: PriceLists = {}  # (kind, scope) -> (when read, prices) (`costs.py`), per profile
         # The profiles to switch to from the palette (`profiles.py`); this one alone by default.
         self.profiles = profiles or OneProfile(Opened(settings, secret, secret_source, transport))
+        self.profile_switch = ProfileSwitch(self)  # the switch to another profile, and the quit
 
     def client_for(self, endpoint: Endpoint) -> ApiClient:
         """The one client of an endpoint (made on first use): its base URL from the settings, its
@@ -170,6 +171,14 @@ class CloudApp(Notes, TypeAhead, Switching, Looks, App[None]):
 
     def ready(self) -> bool:
         return self._has_secret and bool(self.settings.api_url and self.settings.project_id)
+
+    def switch_profile(self, name: str) -> None:
+        """The palette's Profile: `name` (`ProfileSwitch.to`)."""
+        self.profile_switch.to(name)
+
+    async def action_quit(self) -> None:
+        """`q`: quit, asked first where what is not sent would be lost, a change on its way waited for."""
+        self.profile_switch.quit()
 
     # ---- parts made on first use (nothing of them is on the start path) -------------------------
     _finder: Finder | None = None

@@ -313,7 +313,7 @@ async def run(host: ActionHost, bulk: Bulk) -> bool:
     app.push_screen(screen)
     if not await screen.answer:
         return False
-    app.bulks.append(bulk)  # under way: no quit or switch of profile meanwhile (`profiles.Switching`)
+    app.bulks.append(bulk)  # under way: no quit or switch of profile meanwhile (`profiles.ProfileSwitch`)
     try:
         return await _send(host, bulk, screen)
     finally:

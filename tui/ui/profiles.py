@@ -5,7 +5,7 @@ A profile source says which profiles there are and opens one: its settings (its 
 bundle and allowed origins; `--read-only` holds for the session) and its key. `ConfigProfiles` reads
 the config file and the system keyring (in a worker: a keyring may block on D-Bus); `DemoProfiles`
 is `--demo`'s: the demo account, and a staging one served by a second sandbox started on first use.
-`Switching` (mixed into the app) asks first when staged changes would be lost, closes the old
+`ProfileSwitch` (a part of the app) asks first when staged changes would be lost, closes the old
 clients, forgets what the old account's lists held (the index, the watched resources), and starts
 the console again for the new profile — or opens the login when it has no key yet.
 """
@@ -25,20 +25,8 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     import httpx
-    from textual.await_complete import AwaitComplete
-    from textual.notifications import SeverityLevel
-    from textual.screen import Screen
-    from textual.worker import ResultType, Worker, WorkType
 
-    from ..api.client import ApiClient
-    from ..api.journal import Journal
-    from ..products.location import Endpoint
-    from ..products.service import ResourceService
-    from .bulk import Bulk
-    from .costs import PriceLists
-    from .finder import Finder
-    from .screens.main import MainScreen
-    from .watch import Watcher
+    from .app import CloudApp
 
     class ProfileSource(Protocol):
         """Which profiles there are, and one opened (`ConfigProfiles`, `DemoProfiles`, `OneProfile`)."""
@@ -118,73 +106,19 @@ class OneProfile:
         return self.opened
 
 
-class Switching:
-    """Mixed into the app: the switch itself."""
+class ProfileSwitch:
+    """The switch from one profile to another, and the quit: a part of the app (`app.profile_switch`)."""
 
-    profiles: ProfileSource
-    settings: Settings
-    switching: str = ""  # the profile being opened
-    quitting = False  # `q` pressed while a change was on its way: waiting for it to end
-    # The app's (`CloudApp`), which a switch closes, forgets or makes anew:
-    main: MainScreen | None
-    journal: Journal
-    bulks: list[Bulk]
-    clients: dict[str, ApiClient]
-    client: ApiClient
-    services: dict[tuple[str, str], ResourceService]
-    price_lists: PriceLists
-    transport: httpx.AsyncBaseTransport | None
-    secret_source: str | None
-    keyring_problem: str | None
-    _secret: Secret | None
-    _has_secret: bool
-    _finder: Finder | None
-    _watcher: Watcher | None
+    def __init__(self, app: CloudApp) -> None:
+        self.app = app
+        self.switching = ""  # the profile being opened
+        self.quitting = False  # `q` pressed while a change was on its way: waiting for it to end
 
-    if TYPE_CHECKING:  # the app's own (`CloudApp`, Textual's `App`)
-
-        @property
-        def screen_stack(self) -> list[Screen[Any]]: ...
-
-        def notify(
-            self,
-            message: str,
-            *,
-            title: str = "",
-            severity: SeverityLevel = "information",
-            timeout: float | None = None,
-            markup: bool = True,
-        ) -> None: ...
-
-        def run_worker(
-            self,
-            work: WorkType[ResultType],
-            name: str | None = "",
-            group: str = "default",
-            description: str = "",
-            exit_on_error: bool = True,
-            start: bool = True,
-            exclusive: bool = False,
-            thread: bool = False,
-        ) -> Worker[ResultType]: ...
-
-        def push_screen(self, screen: Screen[bool], callback: Callable[[bool | None], None]) -> object: ...
-
-        def pop_screen(self) -> AwaitComplete: ...
-
-        def refresh_css(self, animate: bool = True) -> None: ...
-
-        def client_for(self, endpoint: Endpoint) -> ApiClient: ...
-
-        def ready(self) -> bool: ...
-
-        def start_console(self) -> None: ...
-
-        def open_login(self, problem: str | None = None) -> None: ...
-
-    def switch_profile(self, name: str) -> None:
-        app = self
-        if name == self.settings.profile:
+    def to(self, name: str) -> None:
+        """Switch to profile `name`: asked first where what is not sent would be dropped; changes on their
+        way are waited for."""
+        app = self.app
+        if name == self.app.settings.profile:
             app.notify(f"Profile {name} is the one in use.", timeout=4)
             return
         self._leave(
@@ -193,17 +127,17 @@ class Switching:
             lambda: app.run_worker(self._switch(name), group="profile", exclusive=True, exit_on_error=False),
         )
 
-    async def action_quit(self) -> None:
+    def quit(self) -> None:
         """Quit, asking first when a list holds staged changes not sent (they would be lost); a change on
         its way is waited for (its answer, or the look after a lost one), and `q` again quits at once."""
         if self.quitting:  # waiting for a change on its way: quit now, its outcome not known
-            getattr(self, "exit")()
+            self.app.exit()
             return
         self._leave("Quit", "Quit", self._quit_when_written)
 
     def _quit_when_written(self) -> None:
-        if not self.journal.in_flight():
-            getattr(self, "exit")()
+        if not self.app.journal.in_flight():
+            self.app.exit()
             return
         self.quitting = True  # (walk 22: `q` during a production reboot left with no outcome, nothing journalled)
 
@@ -212,16 +146,16 @@ class Switching:
                 await self._writes_ended("quitting (q again quits now, its outcome not known)")
             finally:
                 self.quitting = False
-            getattr(self, "exit")()
+            self.app.exit()
 
-        self.run_worker(then(), group="quit", exclusive=True, exit_on_error=False)
+        self.app.run_worker(then(), group="quit", exclusive=True, exit_on_error=False)
 
     def _leave(self, what: str, button: str, then: Callable[[], Any]) -> None:
         """Leave this profile's console (quit, switch): not while a batch is sent (its answer would be
         lost, and what it says was applied); asked first when staged changes would be dropped."""
         from .widgets.staged import SENDING, sending, unsent, unsent_words
 
-        app = self
+        app = self.app
         if sending(app.screen_stack):
             app.notify(SENDING, title="Sending", timeout=6)
             return
@@ -246,7 +180,7 @@ class Switching:
 
         lost = [f"{unsent_words(held)} (w reviews and sends them)"] if held else []
         # (the lists held hold changes: `unsent`)
-        one = len(lost) == 1 and (not held or sum(len(v.model.changes) for v in held) == 1)  # type: ignore[arg-type, misc]
+        one = len(lost) == 1 and (not held or sum(len(v.model.changes or ()) for v in held) == 1)
         # (a screen that holds what was typed is a form: it has a title_text)
         lost += [f"a form holding what you typed ({s.title_text})" for s in typed]  # type: ignore[attr-defined]
         app.push_screen(
@@ -259,13 +193,13 @@ class Switching:
         )
 
     async def _switch(self, name: str) -> None:
-        app = self
+        app = self.app
         self.switching = name
         await self._writes_ended(f"switching to {name}")
         if app.main is not None:
             app.main.doing(f"opening profile {name}…")
         try:
-            opened = await asyncio.to_thread(self.profiles.open, name)
+            opened = await asyncio.to_thread(app.profiles.open, name)
         except Exception as err:
             from .errors import notify_error
 
@@ -275,12 +209,12 @@ class Switching:
             self.switching = ""
             if app.main is not None and app.main.is_attached:
                 app.main.doing("")
-        await self.use_profile(opened)
+        await self.use(opened)
 
     async def _writes_ended(self, then: str) -> None:
         """Wait for the writes on their way, and the looks after lost answers, to end (their outcome
         would be lost with the old profile's connections), saying which it waits for."""
-        app = self
+        app = self.app
         waiting = app.journal.in_flight()
         if not waiting:
             return
@@ -299,11 +233,11 @@ class Switching:
             await asyncio.sleep(0.2)
             waiting = app.journal.in_flight()
 
-    async def use_profile(self, opened: Opened) -> None:
+    async def use(self, opened: Opened) -> None:
         """Everything of the old profile closed and forgotten; the console started for the new one."""
-        app = self
+        app = self.app
         s = opened.settings
-        s.read_only = s.read_only or self.settings.read_only  # --read-only holds for the whole session
+        s.read_only = s.read_only or app.settings.read_only  # --read-only holds for the whole session
         old = list(app.clients.values())
         recolour = s.production != app.settings.production
         app.settings = s

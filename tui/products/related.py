@@ -12,13 +12,16 @@ here but were not read yet are named (`unread`), so the operator can have them r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from ..records import record, replace
+
+from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:
     from .base import ParentRef, ResourceKind, Row
 
 
-class Link(NamedTuple):
+@record(frozen=True)
+class Link:
     points: str  # "at" (this resource points at it), "here" (it points at this one), "same" (an address both hold)
     kind_id: str  # the other resource's kind
     title: str  # that kind's title ("Servers"), or its id when its list was never read
@@ -30,7 +33,8 @@ class Link(NamedTuple):
     read: bool = True  # False: a reference to a resource whose list was not read (its id only)
 
 
-class Held(NamedTuple):
+@record(frozen=True)
+class Held:
     """The rows of one list the console read."""
 
     kind: ResourceKind
@@ -111,7 +115,7 @@ def _add(out: list[Link], seen: dict[tuple[str, str], int], h: Held, row: Row, v
     if key in seen:
         link = out[seen[key]]
         if via not in link.via.split(", "):
-            out[seen[key]] = link._replace(via=f"{link.via}, {via}")
+            out[seen[key]] = replace(link, via=f"{link.via}, {via}")
         return
     seen[key] = len(out)
     out.append(

@@ -12,8 +12,10 @@ starts with it, then one that holds it; names before other values.
 
 from __future__ import annotations
 
+from ..records import record
+
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .declared import Field
 
@@ -25,7 +27,8 @@ _END = "\x1e"  # ends a row's values; a value never holds it (control characters
 _SEP = "\x1f"  # between a row's values
 
 
-class Hit(NamedTuple):
+@record(frozen=True)
+class Hit:
     """One resource found: where it is, what it is called and the value the search matched."""
 
     kind_id: str
@@ -37,7 +40,8 @@ class Hit(NamedTuple):
     parent: ParentRef | None = None  # the parent a child kind's row was listed under (`ParentRef`), or None
 
 
-class Part(NamedTuple):
+@record(frozen=True)
+class Part:
     kind_id: str
     scope: str
     text: str  # every row's searched values, lower-cased, each row's ended by _END

@@ -14,7 +14,9 @@ The chat speaks the OpenAI-compatible protocol unless a spec says otherwise (`bo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from ..records import record
+
+from typing import TYPE_CHECKING, Any, Callable
 
 from .base import Row
 from .location import Call, Endpoint, segment
@@ -25,7 +27,8 @@ if TYPE_CHECKING:
 
 
 # ---- chat ---------------------------------------------------------------------------------------
-class Chunk(NamedTuple):
+@record(frozen=True)
+class Chunk:
     """One streamed event, read: text to append, the usage when the answer ends, and whether it did."""
 
     text: str = ""
@@ -166,7 +169,8 @@ class Playground(Shape):
 
 
 # ---- tree ---------------------------------------------------------------------------------------
-class Node(NamedTuple):
+@record(frozen=True)
+class Node:
     """One node of a topology: its label (text from the API is cleaned when shown), its children."""
 
     label: str

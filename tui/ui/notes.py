@@ -3,8 +3,10 @@ the tests (`app.notes`), one toast for a message said again. A mixin of the App.
 
 from __future__ import annotations
 
+from ..records import record
+
 import logging
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ..api.safe import clean, cut
 
@@ -16,7 +18,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("cloudtui.ui")
 
 
-class Note(NamedTuple):
+@record(frozen=True)
+class Note:
     """A notification as shown: plain text."""
 
     title: str

@@ -4,8 +4,10 @@ keeping block volumes (spec 1 §4.2: detach a volume before the terminate call t
 
 from __future__ import annotations
 
+from ...records import record
+
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Awaitable, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Awaitable
 
 from pydantic import ValidationInfo, field_validator
 
@@ -284,7 +286,8 @@ async def placement_groups(ui: FlowUI, server: Row) -> tuple[list[tuple[str, str
 BLOCK = ("b_ssd", "sbs_volume")  # block storage: outlives its server when detached first
 
 
-class Decided(NamedTuple):
+@record(frozen=True)
+class Decided:
     """What the operator chose: keep the block volumes (detached first) or delete them all."""
 
     choice: str  # "keep" or "all"

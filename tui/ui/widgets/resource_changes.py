@@ -8,14 +8,9 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, TypeVar
 
-from ...api.journal import Act
-from ...products import before_retry, looks
 from ...products.base import ALL, Row
-from ...products.diff import edited
 from ...products.flows import StepCancelled
 from ...products.rows import called
-from ...products.writes import Look, Outcome, Write
-from .. import asking
 from ..errors import notify_lost
 from .resource_deletes import Deletes
 
@@ -23,6 +18,8 @@ T = TypeVar("T")
 NOT_SENT = "Not sent: nothing was sent. ctrl+s asks again; esc closes."
 
 if TYPE_CHECKING:
+    from ...api.journal import Act
+    from ...products.writes import Look, Outcome
     from pydantic import BaseModel
     from textual.message import Message
     from textual.worker import ResultType, Worker, WorkType
@@ -149,6 +146,10 @@ class Writes(Deletes):
                 return self.host.staged.stage_add(payload)
             then = self._then_of(spec, form)
             also = f", then {then.label.rstrip('…').lower()}" if then is not None else ""
+            from ...products import before_retry, looks  # (the write path: not on the start path)
+            from ...products.writes import Write
+            from .. import asking
+
             held = [r.id for r in self.model.rows.values()]
             named = str(payload.get("name") or self.kind.singular)
             service = self.model.service
@@ -297,6 +298,9 @@ class Writes(Deletes):
 
                 if not await ViewFlowUI(self.host, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
+            from ...products import looks
+            from ...products.diff import edited
+
             service = self.model.service
             changes = edited(spec.from_resource(resource), form.model_dump())  # what the question says changes
             edit = partial(self._edit, called(resource), scope, changes)
@@ -380,6 +384,9 @@ class Writes(Deletes):
     ) -> Outcome[T]:
         """An edit of `name` through the pipeline (on a production profile its name typed, at each ctrl+s,
         saying what `changes`); `StepCancelled` when not confirmed: the form stays, with what was typed."""
+        from ...products.writes import Write
+        from .. import asking
+
         done = await asking.send(
             self.host.app,
             Write(

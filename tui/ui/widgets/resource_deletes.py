@@ -8,17 +8,14 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ...api.journal import Act
     from ...products.base import ResourceKind, Row
     from ...products.list_model import ListModel
     from .resource_changes import WritesHost
 
 from ...api.errors import ApiError
-from ...api.journal import Act
-from ...products import before_retry, looks
 from ...products.base import Lazy
 from ...products.rows import called, called_with_id
-from ...products.writes import Question, Write
-from .. import asking
 from ..errors import notify_error, notify_lost
 
 
@@ -65,6 +62,10 @@ class Deletes:
     async def _deleting(self, resource: Row) -> None:
         """Asked (Cancel focused; the name typed where data is lost, or on a production profile), sent
         through the pipeline, and what happened shown — including what a look found after a lost answer."""
+        from ...products import before_retry, looks  # (the write path: not on the start path)
+        from ...products.writes import Question, Write
+        from .. import asking
+
         scope = self.kind.scope_of(resource) or self.model.scope
         service, name = self.model.service, called(resource)
         try:

@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     from .staged import StagingHost
 
 from ...products.changeset import STAGED
-from ...products.writes import Write
-from .. import asking
 from ...products.nouns import counted
 from ..errors import guarded, notify_error
 
@@ -83,6 +81,8 @@ class Sending:
         assert self.model.changes is not None and self.kind.writing.staged is not None
         rows = [self._unstaged(r) for r in self.model.rows.values() if not str(r.id).startswith("+")]
         from ...products.outcome import NotApplied, OutcomeUnclear, PartlySent
+        from ...products.writes import Write
+        from .. import asking
 
         lost = "Sending the changes: the answer was lost"
         parent = self.model.service.parent

@@ -199,12 +199,13 @@ class ChatScreen(Screen[None]):
                     raise ValueError
         except ValueError:
             self._status("✖ Not sent: the temperature is a number from 0 to 2, e.g. 0.7.", "red")
-            # (`_to_fix` focuses the field, and gives the None returned here)
-            return self._to_fix("#chat-temperature")  # type: ignore[func-returns-value]
+            self._to_fix("#chat-temperature")
+            return None
         if tokens:
             if not tokens.isdigit() or not 1 <= int(tokens) <= 1_000_000:
                 self._status("✖ Not sent: max tokens is a whole number from 1 to 1,000,000, e.g. 512.", "red")
-                return self._to_fix("#chat-max-tokens")  # type: ignore[func-returns-value]  # (as above)
+                self._to_fix("#chat-max-tokens")
+                return None
             out["max_tokens"] = int(tokens)
         return out
 

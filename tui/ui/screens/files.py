@@ -99,8 +99,8 @@ class FilePickerScreen(ModalScreen["Path | None"]):
                 return self._error(f"{path} is not a file that exists.")
             if not os.access(path, os.R_OK):
                 return self._error(f"{path} cannot be read (permissions).")
-            # (dismiss's answer, an awaitable nothing awaits, returned from a handler that returns nothing)
-            return self.dismiss(path)  # type: ignore[return-value]
+            self.dismiss(path)
+            return
         if not path.parent.is_dir():
             return self._error(f"{path.parent} is not a folder that exists.")
         if path.is_symlink():  # (a link pointing nowhere does not "exist"): nothing is written through one
@@ -119,7 +119,8 @@ class FilePickerScreen(ModalScreen["Path | None"]):
                 ConfirmScreen("Replace the file?", f"{path} exists and will be replaced.", "Replace"), replace
             )
             return None
-        return self.dismiss(path)  # type: ignore[return-value]  # (as above)
+        self.dismiss(path)
+        return
 
     def _error(self, text: str) -> None:
         self.query_one("#file-error", Static).update(clean(text))  # a path is anyone's text

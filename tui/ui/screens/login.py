@@ -92,13 +92,15 @@ class LoginScreen(ModalScreen[LoginResult | None]):
         url = self.query_one("#api-url", Input).value.strip().rstrip("/")
         project = self.query_one("#project-id", Input).value.strip()
         secret = self.query_one("#secret", Input).value.strip()
-        # (`_bad` says what is wrong and gives the None returned here)
         if not re.match(r"^https?://[^\s/]+", url):
-            return self._bad("#api-url", "API URL: an http:// or https:// address is required")  # type: ignore[func-returns-value]
+            self._bad("#api-url", "API URL: an http:// or https:// address is required")
+            return None
         if not re.match(UUID_RE, project):
-            return self._bad("#project-id", "Project ID: a UUID is required")  # type: ignore[func-returns-value]
+            self._bad("#project-id", "Project ID: a UUID is required")
+            return None
         if not secret:
-            return self._bad("#secret", "Secret key: required")  # type: ignore[func-returns-value]
+            self._bad("#secret", "Secret key: required")
+            return None
         return url, project, Secret(secret)
 
     def _bad(self, wid: str, message: str) -> None:

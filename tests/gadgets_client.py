@@ -26,7 +26,7 @@ from tui.products.set_editor import SetEditor
 from tui.products.shapes import FormCall, ShowValue
 from tui.products.manifest import Entry
 from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
-from tui.products.kind_options import Reading, Secrets, Singleton, Staged, Writing
+from tui.products.kind_options import Item, Reading, Secrets, Singleton, Staged, Writing
 
 HERE = "gadgets_client:"
 FORMS = "gadgets_forms:"  # its forms, loaded on first use (pydantic off the start path, as a product's)
@@ -35,10 +35,9 @@ LABEL_COLUMNS = (
     Column("key", "Key", lambda r: str(r.get("key", "")), width=12),
     Column("value", "Value", lambda r: str(r.get("value", "")), width=16),
 )
-RESOURCE = Lazy("tui.products.models:Resource")
 KEYS_API = Endpoint("gadget-keys", "genai_url", "Bearer")  # an API of its own, reached with a bearer token
 # What every Gadgets kind shares; a kind says only what differs (the account, station and keys are global).
-gadget_kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=RESOURCE)
+gadget_kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size")
 
 GADGETS = gadget_kind(
     id="gadgets.gadgets",
@@ -165,7 +164,7 @@ EVENTS = gadget_kind(  # a detail tab: the gadget's timeline, newest first
     title="Events",
     singular="event",
     collection="events",
-    reading=Reading(fetch_detail=False, sort=("at", True)),
+    reading=Reading(item=Item(fetch=False), sort=("at", True)),
     parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"),
     columns=(
         Column("at", "At", lambda r: r.text("at"), width=22),
@@ -199,7 +198,7 @@ NOTES = gadget_kind(  # a child of a child: its path names its grandparent (the 
     title="Notes",
     singular="note",
     collection="notes",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     parent=Parent("gadgets.parts", list_path="gadgets/{grandparent}/parts/{parent}/notes"),
     columns=(Column("text", "Note", lambda r: r.text("text"), width=30),),
     actions=(
@@ -230,7 +229,7 @@ ACCOUNT = gadget_kind(
     singular="account",
     collection="account",
     list_key=None,
-    item_key="account",
+    reading=Reading(item=Item(envelope="account")),
     scope_type="global",
     paging="whole",
     singleton=Singleton(),
@@ -252,9 +251,8 @@ KEYS = gadget_kind(
     title="Keys",
     singular="key",
     collection="keys",
-    item_key="key",
     api="gadget-keys/v1",
-    reading=Reading(endpoint=KEYS_API),
+    reading=Reading(endpoint=KEYS_API, item=Item(envelope="key")),
     scope_type="global",
     columns=(
         Column("name", "Name", lambda r: r.name, width=16),
@@ -302,7 +300,7 @@ BEACONS = gadget_kind(
     singular="beacon",
     collection="beacons",
     scope_type="global",
-    reading=Reading(fetch_detail=False, list_params=ListParams({"project_id": "project_id"})),
+    reading=Reading(item=Item(fetch=False), list_params=ListParams({"project_id": "project_id"})),
     parent=Parent("gadgets.station", list_path="station/beacons"),
     columns=(Column("name", "Name", lambda r: r.name, width=16),),
 )

@@ -51,7 +51,7 @@ async def test_each_catalogue_is_a_read_only_list(client, entry):
     for row in rows:
         for column in kind.columns:
             assert "?" not in str(column.value(row)).split() or column.key in ("cpu",), (column.key, row)
-    one = await svc.get(CATALOGUES[entry], rows[0].id) if kind.reading.fetch_detail else None
+    one = await svc.get(CATALOGUES[entry], rows[0].id) if kind.reading.item.fetch else None
     if one is not None:  # GET /server-type/{name}, GET /os/{id}
         assert one.raw[kind.id_field] == rows[0].get(kind.id_field)  # (the row id also says its zone)
         assert all(label and value(one) for label, value in kind.detail_fields)

@@ -22,7 +22,7 @@ from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.sandbox.core import _control_at
 from tui.sandbox.faults import FaultSpec
 from tui.ui.widgets.model_form import errors_by_field
-from tui.products.kind_options import Reading
+from tui.products.kind_options import Item, Reading
 
 pytestmark = pytest.mark.anyio
 
@@ -33,12 +33,12 @@ def test_a_products_defaults_fill_its_kinds_and_an_argument_given_wins():
         api="gadgets/v1",
         scope_type="region",
         paging="page_size",
-        reading=Reading(page_size=100),
-        model=Lazy("m:M"),
+        reading=Reading(page_size=100, item=Item(model=Lazy("m:M"))),
     )
     listed = dict(title="As", singular="a", collection="as", columns=())
     plain = kind(id="g.a", **listed)
-    assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.reading.page_size, plain.model.target) == (
+    model = plain.reading.item.model.target
+    assert (plain.product, plain.api, plain.scope_type, plain.paging, plain.reading.page_size, model) == (
         "Gadgets",
         "gadgets/v1",
         "region",
@@ -76,13 +76,13 @@ def test_a_group_of_options_combines_with_the_products_option_by_option_and_refu
         api="gadgets/v1",
         scope_type="region",
         paging="page_size",
-        model=Lazy("m:M"),
-        reading=Reading(page_size=100, fetch_detail=False),
+        reading=Reading(page_size=100, item=Item(fetch=False, model=Lazy("m:M"))),
     )
     listed = dict(title="As", singular="a", collection="as", columns=())
-    own = kind(id="g.a", **listed, reading=Reading(sort=("name", False), fetch_detail=True))
-    assert (own.reading.page_size, own.reading.sort, own.reading.fetch_detail) == (100, ("name", False), True)
-    assert kind(id="g.b", **listed).reading.fetch_detail is False  # the product's, not the last kind's
+    own = kind(id="g.a", **listed, reading=Reading(sort=("name", False), item=Item(fetch=True)))
+    assert (own.reading.page_size, own.reading.sort, own.reading.item.fetch) == (100, ("name", False), True)
+    assert own.reading.item.model.target == "m:M", "a group within a group: option by option too"
+    assert kind(id="g.b", **listed).reading.item.fetch is False  # the product's, not the last kind's
     assert own.writing.deletable(object()) is None  # a default function is the option, not a method of the group
     with pytest.raises(TypeError, match="Reading has no option 'pagesize'"):
         Reading(pagesize=10)

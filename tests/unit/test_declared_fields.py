@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.products.base import Column, Lazy, kinds_of
+from tui.products.base import Column, kinds_of
 from tui.products.declared import Field
 from tui.products.rows import Row
 
@@ -136,7 +136,7 @@ def test_a_computed_field_and_a_value_read_otherwise_in_the_detail(monkeypatch):
 
 
 def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
-    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size", model=Lazy("m:M"))
+    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size")
     fields = (
         Field("id", "ID", "id"),
         Field("name", "Name", "name", width=20),
@@ -151,7 +151,6 @@ def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
         singular="a",
         collection="as",
         list_key="as",
-        item_key=None,
         fields=fields,
         columns=("name", extra, "size", "note"),
     )
@@ -167,12 +166,11 @@ def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
             singular="a",
             collection="as",
             list_key="as",
-            item_key=None,
             fields=fields,
             columns=("id",),
         )
     with pytest.raises(ValueError, match="needs the kind's declared fields"):
-        kind(id="g.c", title="As", singular="a", collection="as", list_key="as", item_key=None, columns=("name",))
+        kind(id="g.c", title="As", singular="a", collection="as", list_key="as", columns=("name",))
 
 
 def _sized(obj) -> str:

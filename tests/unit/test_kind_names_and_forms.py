@@ -39,15 +39,20 @@ def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
         "security_groups",
         "page_size",
     )
-    assert named.model.target == "tui.products.models:Resource"  # the lenient model every product's detail reads
+    assert named.reading.item.model.target == "tui.products.models:Resource"  # the lenient model every product's detail reads
     own = kind(id="g.zones", singular="zone", title="DNS zones", collection="dns-zones", columns=())
     assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns_zones")
     under = kind(id="g.types", singular="type", collection="products/servers", columns=())
     assert under.list_key == "servers"  # the envelope is named by the path's last word
-    from tui.products.base import ONE_OF_COLLECTION
+    from tui.products.base import ONE_OF_COLLECTION, Item, Reading
 
-    wrapped = kinds_of(product="G", api="g/v1", scope_type="zone", item_key=ONE_OF_COLLECTION)
-    assert [wrapped(id=f"g.{c}", singular="x", columns=()).item_key for c in ("servers", "policies", "ips")] == [
+    wrapped = kinds_of(
+        product="G", api="g/v1", scope_type="zone", reading=Reading(item=Item(envelope=ONE_OF_COLLECTION))
+    )
+    named = [
+        wrapped(id=f"g.{c}", singular="x", columns=()).reading.item.envelope for c in ("servers", "policies", "ips")
+    ]
+    assert named == [
         "server",
         "policy",
         "ip",

@@ -17,7 +17,18 @@ from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: p
 from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
 from .nouns import one_of, title_of
 from .shared_values import SharedValues
-from .kind_options import Reading, Rows, Secrets, Singleton, Writing, data_lost, over  # noqa: F401  (re-exported)
+from .kind_options import (  # noqa: F401  (re-exported)
+    ONE_OF_COLLECTION,
+    RESOURCE,
+    Item,
+    Reading,
+    Rows,
+    Secrets,
+    Singleton,
+    Writing,
+    data_lost,
+    over,
+)
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)
@@ -167,9 +178,7 @@ class Context:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-RESOURCE: Lazy[Any] = Lazy("tui.products.models:Resource")
 COLLECTION = "<the collection's name>"  # a list's envelope by the convention (`ResourceKind.list_key`)
-ONE_OF_COLLECTION = "<one of the collection>"  # one object's envelope: `{"server": …}` (`ResourceKind.item_key`)
 
 
 @record(frozen=True, eq=False)
@@ -185,15 +194,11 @@ class ResourceKind:
     # `singular` ("Security groups"), listed under the collection the id ends with ("security_groups").
     title: str = ""  # plural, as a list is titled
     collection: str = ""  # the list path under the base
-    model: Lazy[Any] = RESOURCE  # the full, lenient pydantic model, for the detail view
     paging: PagingStyle = "page_size"
-    # The envelopes the API wraps its answers in, named from the collection by its convention: a list
-    # under the last word of its path, dashes as underscores (`contact-points` → `{"contact_points":
-    # [...]}`), one object bare. Another key, or None for a
-    # bare list; one object under a key (`{"server": {...}}`) names it, or ONE_OF_COLLECTION where a
-    # product wraps each object under the singular of its list's envelope.
+    # The envelope the API wraps a list in, named from the collection by its convention: under the last
+    # word of its path, dashes as underscores (`contact-points` → `{"contact_points": [...]}`); another
+    # key, or None for a bare list. (One object's: `Item.envelope`.)
     list_key: str | None = COLLECTION
-    item_key: str | None = None
     scopes: tuple[str, ...] | None = None  # None: every scope of its type (cache: six zones only)
     parent: Parent | None = None  # a child kind: listed under one resource of another kind
     id_field: str = "id"
@@ -225,8 +230,9 @@ class ResourceKind:
             object.__setattr__(self, "collection", self.id.partition(".")[2])
         if self.list_key is COLLECTION:
             object.__setattr__(self, "list_key", self.collection.rsplit("/", 1)[-1].replace("-", "_"))
-        if self.item_key is ONE_OF_COLLECTION:
-            object.__setattr__(self, "item_key", one_of(self.list_key or ""))
+        if self.reading.item.envelope is ONE_OF_COLLECTION:  # named now that the list's is known
+            one = Reading(item=Item(envelope=one_of(self.list_key or "")))
+            object.__setattr__(self, "reading", self.reading | one)
         if self.fields and self.transitional:  # a state it polls reads as busy (◐), whatever the product's tones say
             from .declared import busy_while
 

@@ -11,12 +11,12 @@ from typing import Any, Callable
 
 from .base import Column, ResourceKind, Row
 from .declared import Field
-from .kind_options import Reading, over
+from .kind_options import Item, Reading, over
 
 # What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
 DEFAULTS: dict[str, Any] = {
     "id_field": "name",
-    "reading": Reading(fetch_detail=False, per_scope=True),
+    "reading": Reading(item=Item(fetch=False), per_scope=True),
     "state_field": "stock",
 }
 

@@ -5,7 +5,7 @@ convention — listed at its collection, one object at `collection/{id}`, rows h
 listed, written with a plain confirm, no secret — and within it only what differs.
 
 A group keeps which options were given: a product's defaults (`kinds_of(reading=Reading(list_params=BY_PROJECT))`)
-and a kind's own (`reading=Reading(fetch_detail=False)`) combine option by option (`|`), the kind's
+and a kind's own (`reading=Reading(item=Item(fetch=False))`) combine option by option (`|`), the kind's
 winning, so a kind may also give an option back its usual value.
 """
 
@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ..records import record
+from .lazy import Lazy
 from .location import PLATFORM, Endpoint, ListParams, Probe
 
 if TYPE_CHECKING:
     from .base import ActionSpec
-    from .lazy import Lazy
 
 
 def _never(_: Any) -> None:
@@ -46,12 +46,14 @@ class Options:
         raise AttributeError(f"{type(self).__name__} is read-only")
 
     def __or__(self, other: Options) -> Any:
-        """These options, with the ones `other` gives over them."""
+        """These options, with the ones `other` gives over them (a group within a group, option by option)."""
         if type(other) is not type(self):
             return NotImplemented
-        return type(self)(
-            **{**{n: getattr(self, n) for n in self.given}, **{n: getattr(other, n) for n in other.given}}
-        )
+        merged = {n: getattr(self, n) for n in self.given}
+        for n in other.given:
+            mine, theirs = merged.get(n), getattr(other, n)
+            merged[n] = mine | theirs if isinstance(mine, Options) and type(mine) is type(theirs) else theirs
+        return type(self)(**merged)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in sorted(self.given))})"
@@ -65,13 +67,22 @@ def over(defaults: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@record(frozen=True, eq=False)
-class Item:
-    """How one object is read by id, where it differs from the list path + its id: at `template` under
-    the base ("server-type/{id}"); by the path segment `key(row key)` gives, for rows keyed by more than
-    the paths name (a zone's certificates: by zone and creation time, read and deleted by zone); and a
-    403, not a 404, answered for one deleted (`forbidden_is_gone`: silicon servers)."""
+RESOURCE: Lazy[Any] = Lazy("tui.products.models:Resource")  # the lenient model every detail reads by default
+ONE_OF_COLLECTION = "<one of the collection>"  # one object's envelope: `{"server": …}` (`Item.envelope`)
 
+
+class Item(Options):
+    """How one object is read by id, where it differs from the platform's convention (a GET of the list
+    path + its id, answered bare, read with the lenient model): `fetch` False where there is no such GET
+    (the detail shows the listed object); the `envelope` it is answered under (`{"server": {...}}`, or
+    ONE_OF_COLLECTION where a product wraps each object under the singular of its list's envelope); the
+    pydantic `model` a detail reads it with; at `template` under the base ("server-type/{id}"); by the
+    path segment `key(row key)` gives, for rows keyed by more than the paths name (a zone's certificates:
+    by zone and creation time); a 403, not a 404, answered for one deleted (`forbidden_is_gone`)."""
+
+    fetch: bool = True
+    envelope: str | None = None
+    model: Lazy[Any] = RESOURCE
     template: str | None = None
     key: Callable[[str], str] | None = None
     forbidden_is_gone: bool = False
@@ -98,7 +109,6 @@ class Reading(Options):
     probe: Probe | None = None  # the cheap change probe, or none (a full re-list each slow tick)
     endpoint: Endpoint = PLATFORM  # which API: the platform's, or the generative-model API
     item: Item = Item()  # how one object is read by id, where the product differs (`Item`)
-    fetch_detail: bool = True  # False: the detail shows the listed object (no GET by id exists)
     per_scope: bool = False  # a catalogue: the same names in every zone (rows told apart by it: `fr-par-1/M2-M`)
     sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
     # The API lists the newest first: one created here is shown at the top, where a listing puts it.

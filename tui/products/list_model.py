@@ -267,7 +267,7 @@ class ListModel:
         """What the next tick reads: out of sight, only the rows moving (a poll, maybe of none); in
         sight, a poll of those moving between slow ticks, else what changed (a kind with a probe, but
         every row once `RefreshPolicy.whole` has passed), else every row."""
-        moving, by_id = bool(self.moving), self.kind.reading.fetch_detail
+        moving, by_id = bool(self.moving), self.kind.reading.item.fetch
         if not in_sight:
             return "poll"
         if by_id and self.planner.plan(moving) == "poll":
@@ -294,7 +294,7 @@ class ListModel:
             # Moving until a poll sees it settle: the next tick's poll (an exclusive worker) may cancel
             # this one before its answer is stored, and a row not moving was then never polled again.
             self.moving.add(row.id)
-        if not self.kind.reading.fetch_detail:
+        if not self.kind.reading.item.fetch:
             return "list"
         self.following.append(row)
         return "poll" if len(self.following) == 1 else "queued"

@@ -227,7 +227,7 @@ class ResourceService(ProductCalls):
         found confirmed gone by its GET; None when a re-list is the better answer (the kind has no GET
         by id, the search would cost more requests than half a re-list, the order held is not the list's)."""
         kind = self.kind
-        if not kind.reading.fetch_detail or kind.paging == "whole":
+        if not kind.reading.item.fetch or kind.paging == "whole":
             return None
         from .positions import gone
 
@@ -251,8 +251,8 @@ class ResourceService(ProductCalls):
 
     # ---- one object -----------------------------------------------------------------------------
     def _unwrap(self, data: dict[str, Any], path: str) -> dict[str, Any]:
-        """The object out of its envelope (the kind's `item_key`), its secret fields kept aside."""
-        key = self.kind.item_key
+        """The object out of its envelope (the kind's `Item.envelope`), its secret fields kept aside."""
+        key = self.kind.reading.item.envelope
         item = data.get(key) if key is not None else data
         if not isinstance(item, dict):
             raise BadBody(200, f"the answer has no {key!r} object" if key else "the answer is not an object", url=path)
@@ -278,12 +278,12 @@ class ResourceService(ProductCalls):
 
     async def get(self, scope: str, rid: str) -> Any:
         """The full object (the kind's lenient pydantic model), for the detail view."""
-        return self.kind.model.get().model_validate(await self.get_data(scope, rid))
+        return self.kind.reading.item.model.get().model_validate(await self.get_data(scope, rid))
 
     async def get_detail(self, scope: str, rid: str) -> Any:
         """`get`, with what the kind looks up elsewhere (`Lookup.listed`, `Lookup.detail`: the names of what
         it references) in `resource.looked_up`, apart from what the API sent."""
-        resource = self.kind.model.get().model_validate(data := await self.get_data(scope, rid))
+        resource = self.kind.reading.item.model.get().model_validate(data := await self.get_data(scope, rid))
         row = self.row_of(dict(data), scope)
         for lookup in (e for e in (self.kind.rows.lookup.listed, self.kind.rows.lookup.detail) if e is not None):
             await lookup.get()(self, scope, [row])
@@ -413,7 +413,7 @@ class ResourceService(ProductCalls):
             act=self.act,
         )
         if self.kind.secrets.fields:  # an answer carrying a one-time secret (an activation's password)
-            key = self.kind.item_key
+            key = self.kind.reading.item.envelope
             if key is not None and isinstance(data.get(key), dict):
                 data = {**data, key: self._set_aside(data[key], row.id)}
             else:

@@ -219,7 +219,7 @@ class WatchList(PickerScreen):
 
 async def _read(item: Watched) -> Row:
     """The resource as it is now: by id, or from its list where the kind has no read by id."""
-    if item.kind.reading.fetch_detail:
+    if item.kind.reading.item.fetch:
         return await item.service.get_row(item.scope, item.row_id)
     rows = await item.service.list_rows(item.scope)
     found = next((r for r in rows if r.id == item.row_id), None)

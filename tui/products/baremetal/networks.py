@@ -9,7 +9,7 @@ from ..declared import Field
 from ..set_editor import SetEditor
 from ..shapes import ShowValue
 from .common import baremetal_kind
-from ..kind_options import Deleting, Reading, Writing
+from ..kind_options import Deleting, Item, Reading, Writing
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8
@@ -60,7 +60,7 @@ PRIVATE_NETWORKS = baremetal_kind(
     id_field="private_network_id",  # the attachment is addressed by its network
     state_field="status",
     transitional=frozenset({"attaching", "detaching"}),
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     fields=(
         # The attachment is named by its network (no kind of the console lists private networks).
         Field("private_network_id", "Private network", ("name", "id"), width=36, key="network", empty=""),

@@ -128,7 +128,7 @@ RECORDS = dns_kind(
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/records"),
     state_field="type",
     # By name, then type (the zone itself first); a new record takes its place on r.
-    reading=Reading(fetch_detail=False, sort=("name", False)),
+    reading=Reading(item=Item(fetch=False), sort=("name", False)),
     fields=RECORD_FIELDS,
     columns=RECORD_COLUMNS,
     rows=Rows(
@@ -171,7 +171,7 @@ VERSIONS = dns_kind(
     singular="version",
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
     # Newest first, a restore's new version included.
-    reading=Reading(fetch_detail=False, sort=("created", True)),
+    reading=Reading(item=Item(fetch=False), sort=("created", True)),
     rows=Rows(
         summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")},
         lookup=Lookup(listed=Lazy("tui.products.dns.versions:count_changes")),
@@ -204,7 +204,7 @@ VERSION_RECORDS = dns_kind(
     collection="records",
     parent=Parent("dns.versions", list_path="dns-zones/version/{parent}"),
     state_field="type",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     fields=RECORD_FIELDS,
     columns=RECORD_COLUMNS,
 )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..base import ONE_OF_COLLECTION, Call, Writing, kinds_of
+from ..base import ONE_OF_COLLECTION, Call, Item, Reading, Writing, kinds_of
 from ..declared import ID, Field  # noqa: F401  (ID: its kinds import it from here)
 from ..format import COMMON, Tones
 
@@ -25,7 +25,7 @@ instance_kind = kinds_of(
     api=API,
     scope_type="zone",
     paging="per_page",
-    item_key=ONE_OF_COLLECTION,
+    reading=Reading(item=Item(envelope=ONE_OF_COLLECTION)),  # `{"server": {...}}`
     delete=DELETE_BY_ID,
     writing=Writing(name_param="name"),
 )

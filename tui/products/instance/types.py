@@ -9,7 +9,7 @@ from ..base import Lazy, Row
 from ..declared import Field
 from ..format import gb
 from .common import instance_kind
-from ..kind_options import Lookup, Reading, Rows
+from ..kind_options import Item, Lookup, Reading, Rows
 
 if TYPE_CHECKING:
     from ..models import Resource
@@ -72,7 +72,7 @@ TYPES = instance_kind(
     collection="products/servers",
     paging="whole",
     delete=None,
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Type", ("name", "id"), width=14),  # a type's name is its id
         Field("ncpus", "vCPU", "count", width=4, key="cpus"),

@@ -13,7 +13,7 @@ from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
 from ..declared import Field
 from ..format import COMMON, Tones, date_of
 from ..location import FromContext
-from ..kind_options import Deleting, Reading, Rows, Secrets, Singleton, Writing
+from ..kind_options import Deleting, Item, Reading, Rows, Secrets, Singleton, Writing
 
 if TYPE_CHECKING:
     from ..base import ParentRef, Row
@@ -269,7 +269,7 @@ CONTACT_POINTS = monitoring_kind(
     singular="contact point",
     collection="contact-points",
     id_field="address",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     parent=Parent("monitoring.cockpit", list_path="contact-points"),
     rows=Rows(summarize=contact_summary, about=Lazy(HERE + "contact_flags")),
     # Its address names it and is its id (made by `contact_summary`).
@@ -296,7 +296,7 @@ USERS = monitoring_kind(
     id="monitoring.users",
     singular="dashboard user",
     collection="dashboard-users",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     parent=Parent("monitoring.cockpit", list_path="dashboard-users", item_path="dashboard-users/{id}"),
     rows=Rows(summarize=lambda d: {"name": str(d.get("login") or "")}),
     fields=(

@@ -13,7 +13,7 @@ from ..set_editor import ROWS
 from ..shapes import FormCall, ShowValue
 from ..states import When
 from .common import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
-from ..kind_options import Deleting, Reading, Writing
+from ..kind_options import Deleting, Item, Reading, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -43,7 +43,7 @@ DATABASES = rdb_kind(
         "rdb.instances", list_path="instances/{parent}/databases", item_path="instances/{parent}/databases/{id}"
     ),
     id_field="name",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Name", ("name", "id"), width=20, head="Database"),
         Field("managed", "Permissions", "flag", width=16, show=_managed, detail=False),
@@ -63,7 +63,7 @@ USERS = rdb_kind(
     singular="user",
     parent=Parent("rdb.instances", list_path="instances/{parent}/users", item_path="instances/{parent}/users/{id}"),
     id_field="name",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Name", ("name", "id"), width=24, head="User"),
         Field("is_admin", "Admin", "flag", width=6, key="admin", show=_admin, detail=False),
@@ -113,7 +113,7 @@ ACLS = rdb_kind(
     list_key="rules",
     parent=Parent("rdb.instances", list_path="instances/{parent}/acls"),
     id_field="ip",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("ip", "IP", ("name", "ip", "id"), width=20, head="IP / network", empty=""),  # a network: its id
         Field("description", "Description", width=24, empty=""),
@@ -140,7 +140,7 @@ SETTINGS = rdb_kind(
     list_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}", field="settings"),  # held by the instance
     id_field="name",
-    reading=Reading(fetch_detail=False),
+    reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Name", ("name", "id"), width=28, head="Setting"),
         Field("value", "Value", width=30, empty=""),

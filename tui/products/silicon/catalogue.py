@@ -92,7 +92,7 @@ SERVER_TYPES = catalogue(
         Field("minimum_lease_duration", "Minimum lease", show=_lease_detail),
     ),
     columns=("name", "stock", "cpu", "memory", "disk", "lease"),
-    reading=Reading(fetch_detail=True, item=Item(template="server-type/{id}")),
+    reading=Reading(item=Item(template="server-type/{id}", fetch=True)),
 )
 
 SYSTEMS = catalogue(
@@ -109,5 +109,5 @@ SYSTEMS = catalogue(
     ),
     columns=("label", "version", "types"),
     id_field="id",
-    reading=Reading(fetch_detail=True),
+    reading=Reading(item=Item(fetch=True)),
 )

@@ -113,8 +113,8 @@ class DetailScreen(Screen[None]):
     async def reload(self) -> None:
         view = self.view
         try:
-            if not view.kind.reading.fetch_detail:
-                resource = view.kind.model.get().model_validate(self.row.data)
+            if not view.kind.reading.item.fetch:
+                resource = view.kind.reading.item.model.get().model_validate(self.row.data)
             else:
                 resource = await view.service.get_detail(view.kind.scope_of(self.row) or view.scope, self.row.id)
         except Exception as err:

@@ -175,7 +175,7 @@ class PanelView(Vertical):
         self._show_row(self.service.row_of(data, self.scope))
         if not absent:
             try:
-                self.resource = self.kind.model.get().model_validate(data)
+                self.resource = self.kind.reading.item.model.get().model_validate(data)
             except Exception as err:  # a lenient model should not fail; if it does, the raw data stays
                 notify_error(self.app, err, f"Reading {self.kind.title_in_text}")
         self._fields()

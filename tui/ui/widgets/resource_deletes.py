@@ -120,7 +120,7 @@ class Deletes:
         the kind has a GET by id, the row is read again at once and followed instead: gone (404), it leaves
         and the count with it; deleted in the background (a namespace `deleting` for a while), it shows so
         until it is gone — taken out at once, it came back with the next refresh, and the count with it."""
-        if self.kind.reading.fetch_detail and self.model.rows.get(resource.id) is not None:
+        if self.kind.reading.item.fetch and self.model.rows.get(resource.id) is not None:
             self.host.follow(resource)
             return
         self.model.drop([resource.id])

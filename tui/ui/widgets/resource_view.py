@@ -84,7 +84,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[mis
             self.model.planner,
             moving=lambda: bool(self.model.moving),
             also_on_top=self._detail_on_top,
-            out_of_sight=lambda: bool(self.kind.reading.fetch_detail and self.model.moving),
+            out_of_sight=lambda: bool(self.kind.reading.item.fetch and self.model.moving),
         )
         self._detail_ref: Callable[[], DetailScreen | None] = lambda: None
         self._title = ""

@@ -83,7 +83,7 @@ def test_a_group_of_options_combines_with_the_products_option_by_option_and_refu
     assert (own.reading.page_size, own.reading.sort, own.reading.item.fetch) == (100, ("name", False), True)
     assert own.reading.item.model.target == "m:M", "a group within a group: option by option too"
     assert kind(id="g.b", **listed).reading.item.fetch is False  # the product's, not the last kind's
-    assert own.writing.deletable(object()) is None  # a default function is the option, not a method of the group
+    assert own.writing.refuses.delete(object()) is None  # a default function is the option, not a method of the group
     with pytest.raises(TypeError, match="Reading has no option 'pagesize'"):
         Reading(pagesize=10)
 

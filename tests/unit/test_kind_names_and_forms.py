@@ -39,7 +39,9 @@ def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
         "security_groups",
         "page_size",
     )
-    assert named.reading.item.model.target == "tui.products.models:Resource"  # the lenient model every product's detail reads
+    assert (
+        named.reading.item.model.target == "tui.products.models:Resource"
+    )  # the lenient model every product's detail reads
     own = kind(id="g.zones", singular="zone", title="DNS zones", collection="dns-zones", columns=())
     assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns_zones")
     under = kind(id="g.types", singular="type", collection="products/servers", columns=())

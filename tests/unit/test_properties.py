@@ -116,9 +116,9 @@ def test_rows_of_every_kind_never_raise_on_random_objects(data):
         for action in kind.actions:
             action.available(row)
             action.why_not(row)
-        kind.writing.deletable(row)
+        kind.writing.refuses.delete(row)
         kind.writing.deleting.warning(row)
-        kind.writing.editable(row)
+        kind.writing.refuses.edit(row)
 
 
 @settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])

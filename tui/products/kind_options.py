@@ -211,13 +211,21 @@ class Staged:
     label: Callable[[dict[str, Any]], str] | None = None
 
 
+class Refuses(Options):
+    """Why a change is refused before anything is sent, each None when it is not: `delete(row)` and
+    `edit(row)`, from the row (a running server, a public image); `locked(parent)`, every change of a
+    child list, from its parent (records of a zone whose name servers are elsewhere)."""
+
+    delete: Callable[[Any], str | None] = _never
+    edit: Callable[[Any], str | None] = _never
+    locked: Callable[[Any], str | None] = _never
+
+
 class Writing(Options):
     """How writes are checked, confirmed, sent and looked for, where a kind differs from a plain
     create at the list path, edit and confirm-then-delete."""
 
-    deletable: Callable[[Any], str | None] = _never  # None = may delete, else why not
-    editable: Callable[[Any], str | None] = _never  # None = may edit, else why not
-    locked: Callable[[Any], str | None] = _never  # why a child list cannot change at all, from its parent
+    refuses: Refuses = Refuses()  # why an edit, a delete or any change is refused, where some are
     deleting: Deleting = Deleting()  # the delete, where it differs from a plain confirm-then-delete
     # The list filter by name, used to look whether a create whose answer was lost happened.
     name_param: str | None = None

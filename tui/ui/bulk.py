@@ -158,8 +158,8 @@ async def of_delete(host: ActionHost, rows: list[Row]) -> Bulk | None:
     says so (`data_lost`). A kind whose delete asks questions asks them once for all (`flows.for_many`):
     None when they are cancelled."""
     writing = host.kind.writing
-    refused = [(r, why) for r in rows if (why := writing.deletable(r))]
-    sending = [r for r in rows if not writing.deletable(r)]
+    refused = [(r, why) for r in rows if (why := writing.refuses.delete(r))]
+    sending = [r for r in rows if not writing.refuses.delete(r)]
     if writing.deleting.flow is not None:
         return await _of_delete_flow(host, writing.deleting.flow.get().many, sending, refused)
     warn = writing.deleting.warning
@@ -254,7 +254,7 @@ async def of_tags(host: ActionHost, rows: list[Row], add: list[str], remove: lis
     notes: dict[str, str] = {}
     refused: list[tuple[Row, str]] = []
     for row in rows:
-        why = writing.editable(row)
+        why = writing.refuses.edit(row)
         if why:
             refused.append((row, why))
             continue

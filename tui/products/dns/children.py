@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
-from ..kind_options import FileFormat, Item, Lookup, Reading, Rows, Secrets, Staged, Writing
+from ..kind_options import FileFormat, Item, Lookup, Reading, Refuses, Rows, Secrets, Staged, Writing
 from ..files import pem
 from ..shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
@@ -155,7 +155,7 @@ RECORDS = dns_kind(
                 f"{shown(str(d.get('name') or '')) or '@'} {d.get('type', '?')} {d.get('data', '')}".strip()
             ),
         ),
-        locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None,
+        refuses=Refuses(locked=lambda parent: custom_ns(parent.data) if parent is not None and parent.data else None),
         name_param="name",
     ),
 )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Row, data_lost
 from ..declared import Field
-from ..kind_options import Item, Reading, Rows, Writing
+from ..kind_options import Item, Reading, Refuses, Rows, Writing
 from ..set_editor import SetEditor
 from ..shapes import FormCall, ShowAnswer
 
@@ -295,10 +295,12 @@ ZONES = dns_kind(
     delete=Call("DELETE", "dns-zones/{id}", params=PROJECT),
     writing=data_lost(
         "The zone and all its records, NS included, are deleted: the names in it stop resolving",
-        deletable=lambda r: (
-            "a root zone can't be deleted (the platform refuses it): delete its domain instead"
-            if not r.get("subdomain")
-            else None
+        refuses=Refuses(
+            delete=lambda r: (
+                "a root zone can't be deleted (the platform refuses it): delete its domain instead"
+                if not r.get("subdomain")
+                else None
+            )
         ),
         name_param="dns_zone",
     ),

@@ -12,7 +12,7 @@ from ..declared import Field
 from ..format import COMMON, Tones
 from ..views import Playground
 from . import payloads
-from ..kind_options import Reading, Rows
+from ..kind_options import Reading, Refuses, Rows
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -116,7 +116,7 @@ MODELS = inference_kind(
     create=Lazy(FORMS + "MODEL_CREATE"),
     edit=Lazy(FORMS + "MODEL_EDIT"),
     # Its deployment is lost (a new one takes minutes, at a new endpoint).
-    writing=data_lost(editable=_locked, deletable=_locked),
+    writing=data_lost(refuses=Refuses(edit=_locked, delete=_locked)),
     delete=Call("DELETE", "{id}"),
     rows=Rows(about=Lazy("tui.products.inference.kinds:service_info")),
     actions=(

@@ -11,7 +11,7 @@ from ..set_editor import SetEditor
 from ..pick_call import PickCall
 from ..shapes import ShowAnswer
 from .common import ID, SERVER, TONES, detail_common, instance_kind
-from ..kind_options import Deleting, Rows, Writing
+from ..kind_options import Deleting, Refuses, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -167,13 +167,15 @@ SECURITY_GROUPS = instance_kind(
     id="instance.security_groups",
     singular="security group",
     writing=Writing(
-        deletable=lambda r: (
-            "it is the project's default group"
-            if r.get("project_default")
-            else (
-                f"{len(r.items('servers'))} server(s) use it: move them to another group first"
-                if r.items("servers")
-                else None
+        refuses=Refuses(
+            delete=lambda r: (
+                "it is the project's default group"
+                if r.get("project_default")
+                else (
+                    f"{len(r.items('servers'))} server(s) use it: move them to another group first"
+                    if r.items("servers")
+                    else None
+                )
             )
         ),
     ),

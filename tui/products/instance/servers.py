@@ -18,7 +18,7 @@ from ..format import human_bytes, state_text
 from ..pick_call import PickCall
 from ..shapes import FormCall
 from .common import ID, action_call, instance_kind
-from ..kind_options import Cost, Deleting, Item, Reading, Rows, Writing
+from ..kind_options import Cost, Deleting, Item, Reading, Refuses, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -264,8 +264,11 @@ SERVERS: ResourceKind = instance_kind(
     id="instance.servers",
     singular="server",
     writing=Writing(
-        deletable=lambda r: (
-            _protected(r) or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
+        refuses=Refuses(
+            delete=lambda r: (
+                _protected(r)
+                or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
+            )
         ),
         deleting=Deleting(flow=Lazy(FLOWS + "delete_flow")),
     ),

@@ -11,7 +11,7 @@ from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
 from .common import ID, TONES, detail_common, instance_kind
-from ..kind_options import Rows, Writing
+from ..kind_options import Refuses, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -130,8 +130,10 @@ IMAGES = instance_kind(
     id="instance.images",
     singular="image",
     writing=Writing(
-        deletable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
-        editable=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
+        refuses=Refuses(
+            delete=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
+            edit=lambda r: "it is a public image of the marketplace" if r.get("public") else None,
+        ),
     ),
     fields=(
         ID,

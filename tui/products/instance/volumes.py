@@ -11,7 +11,7 @@ from ..declared import Field
 from ..location import FromContext
 from ..shapes import FormCall
 from .common import ID, SERVER, TONES, detail_common, instance_kind
-from ..kind_options import Rows
+from ..kind_options import Refuses, Rows
 
 F = "tui.products.instance.volume_forms:"
 NAME_TAGS: Lazy[type[BaseModel]] = Lazy("tui.products.instance.fields:NameTagsForm")
@@ -26,10 +26,12 @@ VOLUMES = instance_kind(
     id="instance.volumes",
     singular="volume",
     writing=data_lost(
-        deletable=lambda r: (
-            f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first"
-            if r.get("server")
-            else None
+        refuses=Refuses(
+            delete=lambda r: (
+                f"it is attached to {r.obj('server').get('name') or 'a server'}: detach it first"
+                if r.get("server")
+                else None
+            )
         ),
     ),
     fields=(

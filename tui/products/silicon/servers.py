@@ -9,7 +9,7 @@ from ..ssh_command import ssh_action
 from ..declared import ID, Field
 from .. import times
 from ..shapes import ShowSecret
-from ..kind_options import Item, Reading, Secrets
+from ..kind_options import Item, Reading, Refuses, Secrets
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -86,5 +86,5 @@ SERVERS: ResourceKind = silicon_kind(
     create=Lazy(FORMS + "CREATE"),
     edit=Lazy(FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=data_lost(deletable=deletable),
+    writing=data_lost(refuses=Refuses(delete=deletable)),
 )

@@ -170,8 +170,8 @@ class ResourceActions:
         self.reload()
 
     def _unlocked(self) -> bool:
-        """False, saying why, when the list's parent forbids changing it (`kind.writing.locked`)."""
-        why = self.kind.writing.locked(self.service.parent)
+        """False, saying why, when the list's parent forbids changing it (`kind.writing.refuses.locked`)."""
+        why = self.kind.writing.refuses.locked(self.service.parent)
         if why:
             self.app.notify(f"Not here: {why}.", severity="warning", timeout=8)
         return not why

@@ -278,7 +278,7 @@ class Writes(Deletes):
     def open_edit(self, resource: Row) -> None:
         if self.kind.edit is None or self.host.read_only:
             return
-        why_not = self.kind.writing.editable(resource)
+        why_not = self.kind.writing.refuses.edit(resource)
         if why_not:
             self.host.app.notify(
                 f"Cannot edit {called(resource)}: {why_not}.", title="Edit", severity="warning", timeout=8

@@ -29,7 +29,7 @@ class Deletes:
     def confirm_delete(self, resource: Row) -> None:
         if self.host.read_only:
             return
-        why_not = self.kind.writing.deletable(resource)
+        why_not = self.kind.writing.refuses.delete(resource)
         if why_not:
             self.host.app.notify(
                 f"Cannot delete {called(resource)}: {why_not}.", title="Delete", severity="warning", timeout=8

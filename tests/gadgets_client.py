@@ -26,7 +26,7 @@ from tui.products.set_editor import SetEditor
 from tui.products.shapes import FormCall, ShowValue
 from tui.products.manifest import Entry
 from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
-from tui.products.kind_options import Item, Reading, Secrets, Singleton, Staged, Writing
+from tui.products.kind_options import Item, Order, Reading, Secrets, Singleton, Staged, Writing
 
 HERE = "gadgets_client:"
 FORMS = "gadgets_forms:"  # its forms, loaded on first use (pydantic off the start path, as a product's)
@@ -164,7 +164,7 @@ EVENTS = gadget_kind(  # a detail tab: the gadget's timeline, newest first
     title="Events",
     singular="event",
     collection="events",
-    reading=Reading(item=Item(fetch=False), sort=("at", True)),
+    reading=Reading(item=Item(fetch=False), order=Order(by=("at", True))),
     parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/events"),
     columns=(
         Column("at", "At", lambda r: r.text("at"), width=22),

@@ -22,7 +22,7 @@ from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.sandbox.core import _control_at
 from tui.sandbox.faults import FaultSpec
 from tui.ui.widgets.model_form import errors_by_field
-from tui.products.kind_options import Item, Reading
+from tui.products.kind_options import Item, Order, Reading
 
 pytestmark = pytest.mark.anyio
 
@@ -79,8 +79,8 @@ def test_a_group_of_options_combines_with_the_products_option_by_option_and_refu
         reading=Reading(page_size=100, item=Item(fetch=False, model=Lazy("m:M"))),
     )
     listed = dict(title="As", singular="a", collection="as", columns=())
-    own = kind(id="g.a", **listed, reading=Reading(sort=("name", False), item=Item(fetch=True)))
-    assert (own.reading.page_size, own.reading.sort, own.reading.item.fetch) == (100, ("name", False), True)
+    own = kind(id="g.a", **listed, reading=Reading(order=Order(by=("name", False)), item=Item(fetch=True)))
+    assert (own.reading.page_size, own.reading.order.by, own.reading.item.fetch) == (100, ("name", False), True)
     assert own.reading.item.model.target == "m:M", "a group within a group: option by option too"
     assert kind(id="g.b", **listed).reading.item.fetch is False  # the product's, not the last kind's
     assert own.writing.refuses.delete(object()) is None  # a default function is the option, not a method of the group

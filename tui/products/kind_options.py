@@ -101,6 +101,15 @@ class Lookup:
     names_from: Lazy[Any] | None = None
 
 
+class Order(Options):
+    """The order a list opens in and where a row made here goes, where they differ from the API's: `by`, a
+    column's key and whether reversed (`("created", True)`: a timeline, newest first); `newest_first`, the
+    API lists the newest first, so one created here is shown at the top, where a listing puts it."""
+
+    by: tuple[str, bool] | None = None
+    newest_first: bool = False
+
+
 class Reading(Options):
     """How its objects are listed and read, where they differ from the product's convention."""
 
@@ -110,9 +119,7 @@ class Reading(Options):
     endpoint: Endpoint = PLATFORM  # which API: the platform's, or the generative-model API
     item: Item = Item()  # how one object is read by id, where the product differs (`Item`)
     per_scope: bool = False  # a catalogue: the same names in every zone (rows told apart by it: `fr-par-1/M2-M`)
-    sort: tuple[str, bool] | None = None  # the order a list opens in: (column key, reversed); None: as listed
-    # The API lists the newest first: one created here is shown at the top, where a listing puts it.
-    newest_first: bool = False
+    order: Order = Order()  # the order a list opens in, and where a row made here goes (`Order`)
 
 
 class Cost:

@@ -60,7 +60,7 @@ async def delta(service: ResourceService, scope: str, held: list[Row]) -> Delta 
         made = [r.id for r in result.rows if r.id not in known]
         count = len(ids) + len(made)
         if result.total < count:  # deleted elsewhere: where a made one goes is where the API lists it
-            order = made + ids if kind.reading.newest_first else ids + made
+            order = made + ids if kind.reading.order.newest_first else ids + made
             gone = await service.gone_since(sc, order, result.total)
             if gone is None:
                 return None

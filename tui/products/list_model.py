@@ -240,7 +240,7 @@ class ListModel:
             return None
         change = Change()
         if found.fresh:  # one made elsewhere goes where the API lists it: first, where the newest come first
-            change.rows = self.put(self.overlaid(found.fresh), first=self.kind.reading.newest_first).rows
+            change.rows = self.put(self.overlaid(found.fresh), first=self.kind.reading.order.newest_first).rows
         if found.gone:
             change.gone = self.drop(found.gone).gone
         self.totals.update(found.totals)

@@ -15,7 +15,7 @@ from ..times import second_of
 from ..shapes import FormCall, ShowAnswer
 from ..columns import named_ref
 from .common import MOVING_INSTALL, baremetal_kind, install_status
-from ..kind_options import Cost, Item, Lookup, Reading, Rows
+from ..kind_options import Cost, Item, Lookup, Order, Reading, Rows
 from .catalogue import euros
 
 if TYPE_CHECKING:
@@ -241,7 +241,9 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
     list_key="event",
     parent=Parent("baremetal.servers", list_path="servers/{parent}/events"),
     reading=Reading(
-        list_params=ListParams(fixed={"order_by": "created_at_desc"}), item=Item(fetch=False), sort=("at", True)
+        list_params=ListParams(fixed={"order_by": "created_at_desc"}),
+        item=Item(fetch=False),
+        order=Order(by=("at", True)),
     ),
     id_field="key",
     rows=Rows(summarize=lambda data: {"key": f"{data.get('created_at')} {data.get('action')}"}),

@@ -10,7 +10,7 @@ from .. import commands
 from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
 from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of, human_bytes
-from ..kind_options import Deleting, Lookup, Reading, Rows, Writing
+from ..kind_options import Deleting, Lookup, Order, Reading, Rows, Writing
 from ..shapes import ShowValue
 
 if TYPE_CHECKING:
@@ -210,7 +210,7 @@ NAMESPACES = registry_kind(
         ),
         name_param="name",
     ),
-    reading=Reading(sort=("name", False)),
+    reading=Reading(order=Order(by=("name", False))),
 )
 
 
@@ -260,7 +260,7 @@ _image = dict(
         name_param="name",
     ),
     rows=Rows(lookup=Lookup(listed=Lazy(HERE + "enrich_images"), names_from=Lazy(HERE + "NAMESPACES"))),
-    reading=Reading(sort=("name", False)),
+    reading=Reading(order=Order(by=("name", False))),
 )
 
 IMAGES = registry_kind(

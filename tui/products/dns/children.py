@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
-from ..kind_options import FileFormat, Item, Lookup, Reading, Refuses, Rows, Secrets, Staged, Writing
+from ..kind_options import FileFormat, Item, Lookup, Order, Reading, Refuses, Rows, Secrets, Staged, Writing
 from ..files import pem
 from ..shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
@@ -128,7 +128,7 @@ RECORDS = dns_kind(
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/records"),
     state_field="type",
     # By name, then type (the zone itself first); a new record takes its place on r.
-    reading=Reading(item=Item(fetch=False), sort=("name", False)),
+    reading=Reading(item=Item(fetch=False), order=Order(by=("name", False))),
     fields=RECORD_FIELDS,
     columns=RECORD_COLUMNS,
     rows=Rows(
@@ -171,7 +171,7 @@ VERSIONS = dns_kind(
     singular="version",
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/versions"),
     # Newest first, a restore's new version included.
-    reading=Reading(item=Item(fetch=False), sort=("created", True)),
+    reading=Reading(item=Item(fetch=False), order=Order(by=("created", True))),
     rows=Rows(
         summarize=lambda v: {"name": str(v.get("created_at") or "")[:19].replace("T", " ")},
         lookup=Lookup(listed=Lazy("tui.products.dns.versions:count_changes")),

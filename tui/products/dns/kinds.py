@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Row, data_lost
 from ..declared import Field
-from ..kind_options import Item, Reading, Refuses, Rows, Writing
+from ..kind_options import Item, Order, Reading, Refuses, Rows, Writing
 from ..set_editor import SetEditor
 from ..shapes import FormCall, ShowAnswer
 
@@ -144,7 +144,7 @@ DOMAINS = dns_kind(
     transitional=frozenset({"checking", "creating", "renewing", "updating"}),
     fields=DOMAIN_FIELDS,
     columns=("domain", "status", "validate", "expires", "dnssec", "registrar", "external", "renew"),
-    reading=Reading(item=Item(fetch=True), sort=("domain", False)),
+    reading=Reading(item=Item(fetch=True), order=Order(by=("domain", False))),
     actions=(
         ActionSpec(
             "validation",
@@ -218,7 +218,7 @@ ZONES = dns_kind(
     id_field="zone",
     # `about`: the service's name and version, under the list
     rows=Rows(summarize=zone_of, about=Lazy(ZONE_RECORDS + "service_info")),
-    reading=Reading(item=Item(fetch=False), sort=("zone", False)),
+    reading=Reading(item=Item(fetch=False), order=Order(by=("zone", False))),
     transitional=frozenset({"pending"}),
     fields=ZONE_FIELDS,
     columns=("zone", "status", "domain", "ns", "updated"),

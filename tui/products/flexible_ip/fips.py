@@ -11,7 +11,7 @@ from rich.text import Text
 from ..base import ActionSpec, Call, Lazy, Row, data_lost, kinds_of
 from ..declared import ID, Field
 from ..pick_call import PickCall
-from ..kind_options import Lookup, Reading, Rows
+from ..kind_options import Lookup, Order, Reading, Rows
 
 if TYPE_CHECKING:
     from ..models import Resource
@@ -173,7 +173,7 @@ FIPS = flexible_ip_kind(
     id="flexible_ip.fips",
     singular="flexible IP",
     list_key="flexible_ips",
-    reading=Reading(sort=("server", False)),
+    reading=Reading(order=Order(by=("server", False))),
     fields=FIP_FIELDS,
     columns=("ip", "status", "server", "mac", "mac_type", "reverse", "description", "zone", "created", "tags"),
     rows=Rows(

@@ -12,7 +12,7 @@ from ..declared import Field
 from ..format import COMMON, Tones
 from ..views import Playground
 from . import payloads
-from ..kind_options import Reading, Refuses, Rows
+from ..kind_options import Order, Reading, Refuses, Rows
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -110,7 +110,9 @@ MODELS = inference_kind(
     singular="model",
     state_field="status",
     transitional=frozenset({"creating", "converting", "building", "deploying", "pausing", "deleting"}),
-    reading=Reading(newest_first=True),  # the API's own order (created_at_desc): no sort of 10,000 rows here
+    reading=Reading(
+        order=Order(newest_first=True)
+    ),  # the API's own order (created_at_desc): no sort of 10,000 rows here
     fields=MODEL_FIELDS,
     columns=("name", "status", "framework", "endpoint", "created"),
     create=Lazy(FORMS + "MODEL_CREATE"),

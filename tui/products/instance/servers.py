@@ -18,7 +18,7 @@ from ..format import human_bytes, state_text
 from ..pick_call import PickCall
 from ..shapes import FormCall
 from .common import ID, action_call, instance_kind
-from ..kind_options import Cost, Deleting, Item, Reading, Refuses, Rows, Writing
+from ..kind_options import Cost, Deleting, Item, Order, Reading, Refuses, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -273,7 +273,7 @@ SERVERS: ResourceKind = instance_kind(
         deleting=Deleting(flow=Lazy(FLOWS + "delete_flow")),
     ),
     reading=Reading(  # the API's own order (creation_date_desc): one created here goes where a listing puts it
-        newest_first=True,
+        order=Order(newest_first=True),
         probe=Probe("order", "modification_date_desc", "modification_date"),
         item=Item(model=Lazy("tui.products.instance.server_forms:Server")),
     ),

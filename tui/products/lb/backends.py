@@ -11,7 +11,7 @@ from ..base import Call, Lazy, Parent
 from ..declared import ID, Field
 from ..format import date_of
 from .kinds import lb_kind
-from ..kind_options import Deleting, Reading, Writing
+from ..kind_options import Deleting, Order, Reading, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -179,7 +179,7 @@ BACKENDS = lb_kind(
     edit=Lazy(BACKEND_FORMS + "EDIT"),
     delete=Call("DELETE", "{id}"),  # refused (412) while a frontend forwards to it: the prompt names them first
     writing=Writing(deleting=Deleting(warning=Lazy("tui.products.lb.backends:frontends_using")), name_param="name"),
-    reading=Reading(sort=("name", False)),
+    reading=Reading(order=Order(by=("name", False))),
 )
 
 
@@ -225,5 +225,5 @@ FRONTENDS = lb_kind(
     create=Lazy(FORMS + "FRONTEND_CREATE"),
     edit=Lazy(FORMS + "FRONTEND_EDIT"),
     delete=Call("DELETE", "{id}"),
-    reading=Reading(sort=("port", False)),
+    reading=Reading(order=Order(by=("port", False))),
 )

@@ -13,7 +13,7 @@ from ..base import Call, Child, Column, DetailPanel, Lazy, data_lost, kinds_of
 from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of
 from ..shapes import DeleteAsking
-from ..kind_options import Reading, Refuses, Rows
+from ..kind_options import Order, Reading, Refuses, Rows
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -229,5 +229,5 @@ LBS = lb_kind(
     delete=Call("DELETE", "{id}"),  # the plain verb; the flow asks about the IP first
     # Its frontends, backends and (released) address are lost.
     writing=data_lost(flow=Lazy(HERE + "DELETE"), refuses=Refuses(delete=_deletable), name_param="name"),
-    reading=Reading(sort=("name", False)),
+    reading=Reading(order=Order(by=("name", False))),
 )

@@ -13,7 +13,7 @@ from ..shapes import ShowValue
 from ..times import moment_of
 from ..states import When
 from .common import TONES, rdb_kind
-from ..kind_options import Reading
+from ..kind_options import Order, Reading
 
 if TYPE_CHECKING:
     from ..base import ParentRef, ResourceKind, Row
@@ -80,7 +80,7 @@ BACKUPS = rdb_kind(
     title="Database backups",
     singular="backup",
     list_key="database_backups",
-    reading=Reading(sort=("created", True)),
+    reading=Reading(order=Order(by=("created", True))),
     state_field="status",
     transitional=frozenset({"creating", "restoring", "deleting", "exporting"}),
     fields=BACKUP_FIELDS,

@@ -13,7 +13,7 @@ from ..set_editor import ROWS
 from ..shapes import FormCall, ShowValue
 from ..states import When
 from .common import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
-from ..kind_options import Deleting, Item, Reading, Writing
+from ..kind_options import Deleting, Item, Order, Reading, Writing
 
 if TYPE_CHECKING:
     from ..base import Row
@@ -294,7 +294,7 @@ LOGS = rdb_kind(
     singular="log",
     list_key="instance_logs",
     parent=Parent("rdb.instances", list_path="instances/{parent}/logs", item_path="logs/{id}"),
-    reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), sort=("created", True)),
+    reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), order=Order(by=("created", True))),
     state_field="status",
     transitional=frozenset({"creating"}),
     fields=(

@@ -212,7 +212,7 @@ class Writes(Deletes):
                 self.host.table.move_to(created.id)
                 self.host.app.notify(f"Staged: a new {self.kind.singular}. w reviews and sends the changes.", timeout=4)
                 return
-            self.model.put([created], first=self.kind.reading.newest_first)
+            self.model.put([created], first=self.kind.reading.order.newest_first)
             self.host.table.move_to(created.id)
             if self.kind.is_transitional(created):  # on its way (to_create, creating…): followed until it settles
                 self.host.follow(created)

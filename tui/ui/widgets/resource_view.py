@@ -95,8 +95,8 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[mis
 
     def on_mount(self) -> None:
         self._set_columns()
-        if self.kind.reading.sort is not None:  # e.g. a timeline, newest first
-            self.table.sort_by(*self.kind.reading.sort)
+        if self.kind.reading.order.by is not None:  # e.g. a timeline, newest first
+            self.table.sort_by(*self.kind.reading.order.by)
         self.model.take_early()  # pages a prefetch already has go in now: the first frame shows them
         self.update_title()
         self.reload()

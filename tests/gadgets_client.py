@@ -26,6 +26,7 @@ from tui.products.set_editor import SetEditor
 from tui.products.shapes import FormCall, ShowValue
 from tui.products.manifest import Entry
 from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
+from tui.products.declared import Field
 from tui.products.kind_options import Item, Order, Reading, Secrets, Singleton, Staged, Writing
 
 HERE = "gadgets_client:"
@@ -50,7 +51,7 @@ GADGETS = gadget_kind(
         Column("state", "State", lambda r: state_text(r.state), width=14),
         Column("region", "Region", lambda r: r.text("region"), width=8),
     ),
-    detail_fields=(("Name", lambda g: g.name), ("State", lambda g: g.raw.get("state", ""))),
+    fields=(Field("name", "Name", "name"), Field("state", "State", "state")),
     transitional=frozenset({"building", "restarting"}),
     delete=Call("DELETE", "{id}"),
     actions=(
@@ -184,7 +185,7 @@ PARTS = gadget_kind(
         Column("kind", "Kind", lambda r: r.text("kind"), width=6),
         Column("count", "Count", lambda r: r.text("count"), width=6),
     ),
-    detail_fields=(("Name", lambda p: p.name), ("Kind", lambda p: p.raw.get("kind", ""))),
+    fields=(Field("name", "Name", "name"), Field("kind", "Kind")),
     delete=Call("DELETE", "{id}"),
     # Parts are edited as a batch: staged, reviewed, sent in one PATCH of the gadget's parts.
     create=Lazy(FORMS + "PART_CREATE"),
@@ -234,11 +235,7 @@ ACCOUNT = gadget_kind(
     paging="whole",
     singleton=Singleton(),
     columns=(),
-    detail_fields=(
-        ("Plan", lambda a: a.raw.get("plan", "")),
-        ("State", lambda a: a.raw.get("state", "")),
-        ("Quota", lambda a: a.raw.get("quota", "")),
-    ),
+    fields=(Field("plan", "Plan"), Field("state", "State", "state"), Field("quota", "Quota")),
     transitional=frozenset({"upgrading"}),
     actions=(
         ActionSpec("upgrade", "Upgrade to pro", lambda r: r.get("plan") != "pro", call=Call("POST", "account/upgrade")),
@@ -258,7 +255,7 @@ KEYS = gadget_kind(
         Column("name", "Name", lambda r: r.name, width=16),
         Column("created", "Created", lambda r: r.text("created_at"), width=22),
     ),
-    detail_fields=(("Name", lambda k: k.name),),
+    fields=(Field("name", "Name", "name"),),
     secrets=Secrets(fields=("secret_key",)),
     create=Lazy(FORMS + "KEY_CREATE"),
     delete=Call("DELETE", "{id}"),
@@ -279,7 +276,7 @@ STATION = gadget_kind(  # one per project, absent until activated (monitoring's 
     ),
     reading=Reading(list_params=ListParams({"project_id": "project_id"})),
     columns=(),
-    detail_fields=(("Project", lambda s: s.raw.get("project_id", "")), ("State", lambda s: s.raw.get("state", ""))),
+    fields=(Field("project_id", "Project"), Field("state", "State", "state")),
     transitional=frozenset({"creating"}),
     secrets=Secrets(fields=("password",)),
     actions=(

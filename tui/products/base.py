@@ -206,9 +206,8 @@ class ResourceKind:
     children: tuple[Child, ...] = ()
     panels: tuple[DetailPanel, ...] = ()
     # What its objects hold, declared once with their meaning (`declared.Field`): columns named by
-    # key and, unless `detail_fields` says otherwise, the detail are made from them.
+    # key and the detail (`detail_fields`) are made from them.
     fields: tuple[Any, ...] = ()
-    detail_fields: tuple[tuple[str, Callable[[Any], str]], ...] = ()
     state_field: str = "state"
     transitional: frozenset[str] = frozenset()
     actions: tuple[ActionSpec, ...] = ()
@@ -242,8 +241,7 @@ class ResourceKind:
 
             made = iter(columns_of(self.fields, tuple(c for c in self.columns if isinstance(c, str))))
             object.__setattr__(self, "columns", tuple(next(made) if isinstance(c, str) else c for c in self.columns))
-            if not self.detail_fields:
-                object.__setattr__(self, "detail_fields", details_of(self.fields))
+            object.__setattr__(self, "_details", details_of(self.fields))
         elif any(isinstance(c, str) for c in self.columns):
             raise ValueError(f"{self.id}: a column named by key needs the kind's declared fields")
         if self.scope_type == "global" and self.scopes not in (None, (GLOBAL,)):
@@ -253,6 +251,12 @@ class ResourceKind:
         names = {a.name for a in self.actions}
         if any(a.then and a.then not in names for a in self.actions):
             raise ValueError(f"{self.id}: an action's `then` names an action of the kind")
+
+    @property
+    def detail_fields(self) -> tuple[tuple[str, Callable[[Any], str]], ...]:
+        """The detail's lines, (title, reader): made from the declared fields (`declared.details_of`)."""
+        details: tuple[tuple[str, Callable[[Any], str]], ...] = self.__dict__.get("_details", ())
+        return details
 
     @property
     def title_in_text(self) -> str:

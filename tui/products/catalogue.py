@@ -3,7 +3,7 @@ versions, server types, operating systems, offers). Read-only lists an operator 
 filters, built the same way for every product: named by `name` unless said otherwise, no verbs,
 the detail from the listed object unless the API has a GET of one. Its columns name its declared
 fields by key (`fields=`, see `declared.py`) and its detail is made from them; a catalogue not moved
-yet gives its columns and `detail_fields`."""
+yet gives its columns and its detail."""
 
 from __future__ import annotations
 
@@ -27,15 +27,12 @@ def catalogue(
     title: str,
     singular: str,
     columns: tuple[Column | str, ...],
-    detail_fields: tuple[tuple[str, Any], ...] = (),
     **kw: Any,
 ) -> ResourceKind:
     """A catalogue of the product whose kinds `kind` builds (product, API, scope type and scopes);
     `fields=` in `kw`, its columns named by key and its detail made from them. Its collection and
     envelope are named as any kind's, from its id, unless `kw` says."""
-    return kind(
-        **over(DEFAULTS, kw), id=id, title=title, singular=singular, columns=columns, detail_fields=detail_fields
-    )
+    return kind(**over(DEFAULTS, kw), id=id, title=title, singular=singular, columns=columns)
 
 
 def flags(d: dict[str, Any], *names: str) -> str:

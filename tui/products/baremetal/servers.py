@@ -257,8 +257,5 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
         ),
         Column("action", "Action", lambda r: r.text("action"), width=24),
     ),
-    detail_fields=(
-        ("Action", lambda e: str(e.raw.get("action", ""))),
-        ("At", lambda e: str(e.raw.get("created_at", ""))),
-    ),
+    fields=(Field("action", "Action"), Field("created_at", "At", "time")),  # the detail's (the columns are above)
 )

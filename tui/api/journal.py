@@ -364,6 +364,15 @@ class Journal:
         entry.retryable = not unknown and entry.status in (409, 429, 503) and _may_retry(entry)
         self._ended(entry)
 
+    def abandoned(self, why: str) -> None:
+        """The writes still on their way when the console stops waiting for them (`q` twice): each ended
+        as "may have been applied", saying `why`, so that the journal and its file keep that it was sent."""
+        from .errors import OutcomeUnknown
+
+        for entry in [e for e in self.entries if e.outcome == "sending"]:
+            self.failed(entry, OutcomeUnknown(0, f"{why} — it may have been applied"), unknown=True)
+            logging.getLogger("cloudtui.journal").warning("%s %s: %s", entry.method, entry.url, why)
+
     def retried(self, entry: Entry) -> None:
         """`entry` is sent again now: never offered again, and it says when (its retry is a new entry)."""
         entry.retryable = False

@@ -131,6 +131,7 @@ class ProfileSwitch:
         """Quit, asking first when a list holds staged changes not sent (they would be lost); a change on
         its way is waited for (its answer, or the look after a lost one), and `q` again quits at once."""
         if self.quitting:  # waiting for a change on its way: quit now, its outcome not known
+            self.app.journal.abandoned("the console quit before its answer")  # (journalled, and in its file)
             self.app.exit()
             return
         self._leave("Quit", "Quit", self._quit_when_written)
@@ -143,7 +144,7 @@ class ProfileSwitch:
 
         async def then() -> None:
             try:
-                await self._writes_ended("quitting (q again quits now, its outcome not known)")
+                await self._writes_ended("quitting (q again quits now, its outcome not known)", "Quit")
             finally:
                 self.quitting = False
             self.app.exit()
@@ -211,7 +212,7 @@ class ProfileSwitch:
                 app.main.doing("")
         await self.use(opened)
 
-    async def _writes_ended(self, then: str) -> None:
+    async def _writes_ended(self, then: str, title: str = "Profile") -> None:
         """Wait for the writes on their way, and the looks after lost answers, to end (their outcome
         would be lost with the old profile's connections), saying which it waits for."""
         app = self.app
@@ -225,7 +226,7 @@ class ProfileSwitch:
                 said = now
                 app.notify(
                     f"Waiting for {now} to end (its answer, or a look after a lost one), then {then}.",
-                    title="Profile",
+                    title=title,
                     timeout=8,
                 )
                 if app.main is not None and app.main.is_attached:

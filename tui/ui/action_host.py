@@ -7,9 +7,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from textual.worker import ResultType, Worker, WorkType
+
     from ..products.base import ActionSpec, Context, ResourceKind, Row
     from ..products.service import ResourceService
     from .app import CloudApp
+
+
+class RunsWorkers(Protocol):
+    """A host a part runs its workers on (Textual's `DOMNode.run_worker`)."""
+
+    def run_worker(
+        self,
+        work: WorkType[ResultType],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[ResultType]: ...
 
 
 class ActionHost(Protocol):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence, TypeVar
 from ..api.journal import Act
 from ..products.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
 from ..products.flows import StepCancelled, Submit
-from ..products.writes import Outcome, Write
+from ..products.writes import Outcome, Question, Write
 from . import asking
 
 if TYPE_CHECKING:
@@ -132,14 +132,11 @@ class ViewFlowUI:
         return await self.app.push_screen_wait(PickerScreen(title, list(choices), current=current))
 
     async def confirm(self, title: str, message: str, label: str, require_text: str | None = None) -> bool:
-        from .screens.confirm import ConfirmScreen
-
         asks = self.typed is not None and not self.covered
         if asks:
             require_text = require_text or self.typed
             message += f"\n\nProfile {self.app.settings.profile} is production."
-        # (in `bool(…)` mypy takes the screen's result for an `object`, and a `Screen[bool]` for none of those)
-        yes = bool(await self.app.push_screen_wait(ConfirmScreen(title, message, label, require_text=require_text)))  # type: ignore[arg-type]
+        yes = await asking.DialogAsker(self.app).ask(Question(title, message, label, require_text))
         if yes and asks:
             self.covered = True  # the send it leads to was asked
         return yes
@@ -150,13 +147,10 @@ class ViewFlowUI:
         and a form or an editor stays open with what was typed."""
         if self.typed is None or self.covered:
             return
-        from .screens.confirm import ConfirmScreen
-
         said = what if "\n" in what else f"{what}."  # (what it says may list records, one a line)
         message = f"{said}\n\nProfile {self.app.settings.profile} is production."
         title = what.split("\n", 1)[0].split(": ", 1)[0]  # what it acts on; the body says what changes
-        asked = ConfirmScreen(f"{title}?", message, "Send", require_text=self.typed)
-        if not await self.app.push_screen_wait(asked):
+        if not await asking.DialogAsker(self.app).ask(Question(f"{title}?", message, "Send", self.typed)):
             raise StepCancelled("Not confirmed: nothing was sent. ctrl+s asks again; esc closes.")
         self.covered = True
 

@@ -192,7 +192,8 @@ def apply() -> None:
             ORIGINAL.setdefault(name, found)
     _strips_cache_on_first_use()
     ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
-    LayoutUpdate.render_segments = _fewest_codes_in(LayoutUpdate.render_segments)  # type: ignore[method-assign,assignment]
+    fewest = _fewest_codes_in(LayoutUpdate.render_segments)
+    LayoutUpdate.render_segments = fewest  # type: ignore[method-assign,assignment]
 
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
     if not getattr(MessagePump._dispatch_message, "fixed", False):

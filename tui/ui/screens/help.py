@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from rich.table import Table
 from rich.text import Text
@@ -86,11 +86,9 @@ class HelpScreen(ModalScreen[None]):
         also.add_column(style="bold", no_wrap=True)
         also.add_column()
         also.add_row(Text(" Also ", style="reverse"), "")
-        # the keys in force ([keymap]) (`key` and `keys` are named again here, as another type: a binding's key
-        # and a group's keys above, the keys in force and a note's keys here)
-        key = getattr(self.app, "key_for", lambda i, k: k)  # type: ignore[arg-type]
-        for keys, what in NOTES:  # type: ignore[assignment]
-            also.add_row(Text(keys.format(**{i: key(i, k) for i, k in NOTE_KEYS.items()})), Text(what))  # type: ignore[attr-defined, operator]
+        in_force: Callable[[str, str], str] = getattr(self.app, "key_for", lambda i, k: k)  # the keys of [keymap]
+        for note_keys, note in NOTES:
+            also.add_row(Text(note_keys.format(**{i: in_force(i, k) for i, k in NOTE_KEYS.items()})), Text(note))
         with Vertical(id="dialog", classes="help"):
             title = "cloudtui keys: here, then anywhere (the dim word: its id for [keymap])"
             yield Label(title, id="dialog-title", markup=False)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, TypeVar
 from ...products.base import ALL, Row
 from ...products.flows import StepCancelled
 from ...products.rows import called
+from ..action_host import RunsWorkers
 from ..errors import notify_lost
 from .resource_deletes import Deletes
 
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from ...products.writes import Look, Outcome
     from pydantic import BaseModel
     from textual.message import Message
-    from textual.worker import ResultType, Worker, WorkType
 
     from ...products.base import ActionSpec, Choices, Context, CreateSpec, ResourceKind
     from ...products.list_model import ListModel
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .staged import Staging
 
 
-class WritesHost(Protocol):
+class WritesHost(RunsWorkers, Protocol):
     """What the writes part needs of its list view (the rows, totals and scope are its model's). A create's
     or an edit's flow (`ViewFlowUI`) is given the view too: what the action runner needs of it (`ActionHost`)."""
 
@@ -73,18 +73,6 @@ class WritesHost(Protocol):
     def run_action(self, resource: Row, spec: ActionSpec, asked: bool = False) -> None: ...
 
     def post_message(self, message: Message) -> bool: ...
-
-    def run_worker(
-        self,
-        work: WorkType[ResultType],
-        name: str | None = "",
-        group: str = "default",
-        description: str = "",
-        exit_on_error: bool = True,
-        start: bool = True,
-        exclusive: bool = False,
-        thread: bool = False,
-    ) -> Worker[ResultType]: ...
 
 
 class Writes(Deletes):

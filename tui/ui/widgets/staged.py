@@ -15,12 +15,12 @@ from ...products.base import Column, Row
 from ...products.changeset import STAGED, laid
 from ...products.rows import called
 from ..errors import guarded
+from ..action_host import RunsWorkers
 from .staged_send import Sending
 
 if TYPE_CHECKING:
     from textual.message_pump import Callback
     from textual.screen import Screen
-    from textual.worker import ResultType, Worker, WorkType
 
     from ...products.file_plan import Plan
     from ...products.list_model import ListModel
@@ -54,7 +54,7 @@ SENDING = "The changes are being sent: wait for the answer."
 
 
 def unsent_words(views: list[ResourceView]) -> str:
-    count = sum(len(v.model.changes) for v in views)  # type: ignore[arg-type, misc]  # (views holding changes: `unsent`)
+    count = sum(len(v.model.changes or ()) for v in views)  # (views holding changes: `unsent`)
     where = ", ".join(
         f"{v.kind.title_in_text} of {v.service.parent.name}" if v.service.parent is not None else v.kind.title_in_text
         for v in views
@@ -73,7 +73,7 @@ STAGED_COLUMN = Column(STAGED, "±", lambda r: r.text(STAGED), width=1)
 SLICE = 2_500  # changes of a file staged between two turns of the loop (~25 ms): keys are answered meanwhile
 
 
-class StagingHost(Protocol):
+class StagingHost(RunsWorkers, Protocol):
     """What the staging part needs of its list view (the rows and the changes are its model's)."""
 
     app: CloudApp
@@ -87,18 +87,6 @@ class StagingHost(Protocol):
     def call_after_refresh(self, callback: Callback, *args: object, **kwargs: object) -> bool: ...
 
     def reload(self) -> None: ...
-
-    def run_worker(
-        self,
-        work: WorkType[ResultType],
-        name: str | None = "",
-        group: str = "default",
-        description: str = "",
-        exit_on_error: bool = True,
-        start: bool = True,
-        exclusive: bool = False,
-        thread: bool = False,
-    ) -> Worker[ResultType]: ...
 
 
 class Staging(Sending):

@@ -10,7 +10,8 @@ import os
 from dataclasses import field
 from pathlib import Path
 from typing import Any
-from .records import record, fields
+
+from .records import fields, record
 
 DEFAULT_ZONE = "fr-par-1"
 DEFAULT_REGION = "fr-par"
@@ -207,7 +208,6 @@ class Settings:
         import re
 
         from .api.tls import check_bundle
-
         from .products.location import ALL, REGIONS, ZONES
 
         out = []

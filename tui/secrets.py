@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import Literal, Mapping
 
-from .records import record
 from .api.secret import Secret
+from .records import record
 
 SERVICE = "cloudtui"
 ENV_VAR = "CLOUDTUI_SECRET_KEY"

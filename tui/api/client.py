@@ -27,11 +27,8 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Itera
 from urllib.parse import urlencode
 
 from . import http_setup, pools, safe
-from .http_setup import ClientStats
-from .limiter import Limits
-from .safe import decode_object  # noqa: F401  (re-exported: callers name it from the client)
-from .errors import ApiError, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
 from .background import import_httpx, in_thread
+from .errors import ApiError, ConfigError, OutcomeUnknown, ReadOnlyError, UntrustedOrigin
 from .failures import (
     Retry,
     RetryPolicy,
@@ -42,6 +39,9 @@ from .failures import (
     redirected,
     transport_failure,
 )
+from .http_setup import ClientStats
+from .limiter import Limits
+from .safe import decode_object  # noqa: F401  (re-exported: callers name it from the client)
 from .secret import AUTH_HEADER, BEARER, X_AUTH_TOKEN, Auth, Secret, as_secret  # noqa: F401  (re-exported)
 from .streams import Stream
 from .urls import clean_params, origin_of, proxy_for, redacted
@@ -49,9 +49,10 @@ from .urls import clean_params, origin_of, proxy_for, redacted
 if TYPE_CHECKING:
     import ssl
 
-    from .secret import SecretLike
-    from .journal import Act, Journal
     import httpx
+
+    from .journal import Act, Journal
+    from .secret import SecretLike
 
 log = logging.getLogger("cloudtui.api")
 

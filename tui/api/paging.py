@@ -30,8 +30,8 @@ import time
 from dataclasses import field
 from typing import Any, AsyncIterator, Callable, Literal
 
-from ..records import record
 from .. import stages
+from ..records import record
 from .client import ApiClient
 from .errors import ApiError, BadBody, as_api_error
 from .safe import loads

@@ -6,9 +6,9 @@ pydantic on the start path. And how an endpoint takes it (`Auth`: a header and a
 
 from __future__ import annotations
 
-from ..records import record
-
 from typing import Any, Protocol, Union
+
+from ..records import record
 
 
 class Secret:

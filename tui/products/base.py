@@ -11,12 +11,9 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal
 
-from ..records import fields, record
 from ..api.paging import PagingStyle
-from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
-from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
-from .nouns import one_of, title_of
-from .shared_values import SharedValues
+from ..records import fields, record
+from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .kind_options import (  # noqa: F401  (re-exported)
     ONE_OF_COLLECTION,
     RESOURCE,
@@ -29,8 +26,7 @@ from .kind_options import (  # noqa: F401  (re-exported)
     data_lost,
     over,
 )
-from .declared import Column  # noqa: F401  (re-exported: products import it from here)
-from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
+from .lazy import Lazy  # noqa: F401  (re-exported: products import it from here)
 from .location import (  # noqa: F401  (re-exported: products import them from here)
     ALL,
     GLOBAL,
@@ -48,6 +44,10 @@ from .location import (  # noqa: F401  (re-exported: products import them from h
     fill,
     segment,
 )
+from .nouns import one_of, title_of
+from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
+from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
+from .shared_values import SharedValues
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

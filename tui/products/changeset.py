@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from typing import Any, Callable, Iterable, Literal
+
 from ..records import record
 
 Op = Literal["add", "edit", "delete"]

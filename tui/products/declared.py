@@ -17,8 +17,8 @@ path are made from these. A `Column` is what a list shows: a field's, or a compu
 from __future__ import annotations
 
 import ipaddress
-
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, TypeAlias
+
 from rich.text import Text
 
 from ..records import record

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import re
 import binascii
 import os
+import re
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any

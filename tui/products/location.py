@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping
 from urllib.parse import quote
+
 from ..records import record
 
 if TYPE_CHECKING:

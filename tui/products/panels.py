@@ -3,6 +3,7 @@ topology tree, or a widget of the product's own. Declarations only (no Textual, 
 re-exported from `base`, where products import them."""
 
 from __future__ import annotations
+
 from ..records import record
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from typing import Callable, Literal
+
 from ..records import record
 
 Tick = Literal["full", "poll"]

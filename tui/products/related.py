@@ -12,9 +12,9 @@ here but were not read yet are named (`unread`), so the operator can have them r
 
 from __future__ import annotations
 
-from ..records import record, replace
-
 from typing import TYPE_CHECKING, Any, Iterable
+
+from ..records import record, replace
 
 if TYPE_CHECKING:
     from .base import ParentRef, ResourceKind, Row

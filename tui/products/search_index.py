@@ -12,11 +12,10 @@ starts with it, then one that holds it; names before other values.
 
 from __future__ import annotations
 
-from ..records import record
-
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from ..records import record
 from .declared import Field
 
 if TYPE_CHECKING:

@@ -9,9 +9,9 @@ import ipaddress
 import shlex
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..api.safe import clean
 from . import commands
 from .base import ActionSpec
-from ..api.safe import clean
 from .related import addresses
 
 if TYPE_CHECKING:

@@ -14,10 +14,9 @@ The chat speaks the OpenAI-compatible protocol unless a spec says otherwise (`bo
 
 from __future__ import annotations
 
-from ..records import record
-
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..records import record
 from .base import Row
 from .location import Call, Endpoint, segment
 from .shapes import Shape, fill_text

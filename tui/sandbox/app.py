@@ -18,7 +18,8 @@ from .clock import Clock
 from .core import DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY, FaultRule, Gate, Ids
 from .errors import HttpError, denied
 from .faults import Faults, FaultSpec
-from .registry import SandboxProduct, products as registered
+from .registry import SandboxProduct
+from .registry import products as registered
 from .routing import SegmentRouter
 
 if TYPE_CHECKING:

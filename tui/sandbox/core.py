@@ -8,7 +8,6 @@ import random
 import re
 import time
 import uuid
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeGuard
 from urllib.parse import urlencode
 
@@ -16,9 +15,10 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .errors import invalid_arguments
+from tui.records import record
 
 from .constants import ALL_ZONES, DEMO_ORGANIZATION_ID, DEMO_PROJECT_ID, DEMO_SECRET_KEY  # noqa: F401
+from .errors import invalid_arguments
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -218,7 +218,7 @@ class PageJSON(JSONResponse):
         return orjson.dumps(content)
 
 
-@dataclass
+@record
 class FaultRule:
     """Answer `status` instead of handling matching requests, `times` times.
 

@@ -26,8 +26,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
+
+from tui.records import record
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -52,7 +54,7 @@ class FaultSpecError(ValueError):
     pass
 
 
-@dataclass
+@record
 class FaultSpec:
     rates: dict[str, float] = field(default_factory=dict)
     seed: int = 0

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import importlib
 import random
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
+
+from tui.records import record
 
 if TYPE_CHECKING:
     from starlette.responses import Response
@@ -36,7 +37,7 @@ PRODUCT_MODULES = [
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SandboxProduct:
     name: str  # the store's attribute on the Sandbox: `sandbox.instance`
     prefix: str  # the path prefix it serves: "/instance/"

@@ -18,21 +18,21 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..api.client import BEARER, X_AUTH_TOKEN, ApiClient, RetryPolicy
-from ..api.secret import Secret
 from ..api.errors import AuthenticationError
 from ..api.journal import Journal
+from ..api.secret import Secret
 from ..config import Settings
 from ..products import manifest, times
 from ..products.base import ALL, Context, ParentRef, ResourceKind
 from ..products.location import PLATFORM, Endpoint
+from ..products.refresh_plan import RefreshPolicy
 from ..products.service import ResourceService
 from . import collector, keymap, styles, textual_fixes, themes
-from .themes import Looks
 from .errors import notify_error
-from ..products.refresh_plan import RefreshPolicy
-from .profiles import OneProfile, Opened, ProfileSwitch
 from .notes import Note, Notes
 from .origins import OriginGuard
+from .profiles import OneProfile, Opened, ProfileSwitch
+from .themes import Looks
 from .typeahead import TypeAhead
 from .widgets.resource_view import ResourceView
 

@@ -3,12 +3,11 @@ the tests (`app.notes`), one toast for a message said again. A mixin of the App.
 
 from __future__ import annotations
 
-from ..records import record
-
 import logging
 from typing import TYPE_CHECKING
 
 from ..api.safe import clean, cut
+from ..records import record
 
 LINE_MOST = 300  # characters of a line of a notification: a name from the API may be any length
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Callable
 
 from textual.timer import Timer
 
-from .errors import guarded
 from ..products.refresh_plan import RefreshPlanner, RefreshPolicy
+from .errors import guarded
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -179,7 +179,6 @@ def apply() -> None:
     from textual._compositor import ChopsUpdate, LayoutUpdate
     from textual._styles_cache import StylesCache
     from textual.message_pump import MessagePump
-
     from textual.strip import Strip
 
     for name, found in (

@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
     from textual.dom import DOMNode
     from textual.message import Message
     from textual.message_pump import Callback
+    from textual.notifications import SeverityLevel
     from textual.screen import Screen
     from textual.timer import Timer, TimerCallback
     from textual.widget import Widget

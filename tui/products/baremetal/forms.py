@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Tags, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import HOSTNAME, check_uuids, ctx, reverse_name, sent, split_tags
 from ..flows import asks_at_send, confirm_loss
 from ..format import gb
+from ..vocabulary import Form, Tags, label
 from .catalogue import money as _money
 
 if TYPE_CHECKING:

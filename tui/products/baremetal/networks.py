@@ -6,10 +6,10 @@ from __future__ import annotations
 from .. import commands
 from ..base import ActionSpec, Call, Column, Lazy, Parent, Row
 from ..declared import Field
+from ..kind_options import Deleting, Item, Reading, Writing
 from ..set_editor import SetEditor
 from ..shapes import ShowValue
 from .common import baremetal_kind
-from ..kind_options import Deleting, Item, Reading, Writing
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1
 MAX_NETWORKS = 8  # spec 1 §8

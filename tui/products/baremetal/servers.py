@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind, data_lost
-from ..ssh_command import ssh_action
+from ..columns import named_ref
 from ..declared import ID, Field
 from ..format import COMMON, Tones
-from ..times import second_of
-from ..shapes import FormCall, ShowAnswer
-from ..columns import named_ref
-from .common import MOVING_INSTALL, baremetal_kind, install_status
 from ..kind_options import Cost, Item, Lookup, Order, Reading, Rows
+from ..shapes import FormCall, ShowAnswer
+from ..ssh_command import ssh_action
+from ..times import second_of
 from .catalogue import euros
+from .common import MOVING_INSTALL, baremetal_kind, install_status
 
 if TYPE_CHECKING:
     from ..base import Row

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, sent
 from ..flows import confirms_first
+from ..vocabulary import Form, label
 
 if TYPE_CHECKING:
     from ..flows import FlowUI

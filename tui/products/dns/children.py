@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..declared import Field
-from ..kind_options import FileFormat, Item, Lookup, Order, Reading, Refuses, Rows, Secrets, Staged, Writing
 from ..files import pem
+from ..kind_options import FileFormat, Item, Lookup, Order, Reading, Refuses, Rows, Secrets, Staged, Writing
 from ..shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
 from .names import shown

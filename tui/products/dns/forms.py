@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Context, CreateSpec
 from ..fields import ctx, sends
 from ..flows import asks_at_send, confirm_loss
+from ..vocabulary import Form, label
 from .names import ascii_name, shown
 
 if TYPE_CHECKING:

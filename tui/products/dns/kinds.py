@@ -16,8 +16,17 @@ from ..shapes import FormCall, ShowAnswer
 
 # The kinds of what lives in a zone, named here too (tests import them from this module).
 from .children import CERTIFICATES, RECORDS, VERSION_RECORDS, VERSIONS  # noqa: F401
-from .common import FORMS, PROJECT, TONES, ZONE_RECORDS, custom_ns, dns_kind, records_action, zone_of
-from .common import VERSIONS_KEPT  # noqa: F401  (records and zone_records import it from here)
+from .common import (
+    FORMS,
+    PROJECT,
+    TONES,
+    VERSIONS_KEPT,  # noqa: F401  (records and zone_records import it from here)
+    ZONE_RECORDS,
+    custom_ns,
+    dns_kind,
+    records_action,
+    zone_of,
+)
 from .names import shown
 
 if TYPE_CHECKING:

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Call, Context, CreateSpec, EditSpec
 from ..diff import Entry
 from ..fields import ctx
 from ..flows import confirms_first
+from ..vocabulary import Form, label
 from .dynamic_records import Dynamic, NoDynamic, is_ip
 from .names import record_name, shown
 

@@ -10,8 +10,8 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Lazy, Row, data_lost, kinds_of
 from ..declared import ID, Field
-from ..pick_call import PickCall
 from ..kind_options import Lookup, Order, Reading, Rows
+from ..pick_call import PickCall
 
 if TYPE_CHECKING:
     from ..models import Resource

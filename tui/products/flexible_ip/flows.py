@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, ReverseName, Tags, label
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, sent
 from ..flows import Refused
+from ..vocabulary import Form, ReverseName, Tags, label
 from .fips import MAX_PER_SERVER, server_label
 
 if TYPE_CHECKING:

@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Choices, CreateSpec, EditSpec
 from ..fields import meta, parse_pairs, sends
+from ..vocabulary import Form, label
 
 if TYPE_CHECKING:
     from ..service import ResourceService

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from ..base import ActionSpec, Call, Lazy, ListParams, data_lost, kinds_of
 from ..declared import Field
 from ..format import COMMON, Tones
+from ..kind_options import Order, Reading, Refuses, Rows
 from ..views import Playground
 from . import payloads
-from ..kind_options import Order, Reading, Refuses, Rows
 
 if TYPE_CHECKING:
     from ..base import Row

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Column
 from ..format import gb
+from ..vocabulary import Form, label
 from .fields import GB, check_name, ctx
 
 if TYPE_CHECKING:

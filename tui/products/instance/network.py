@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import ActionSpec, Call, Column, Lazy
 from ..declared import Field
-from ..set_editor import SetEditor
+from ..kind_options import Deleting, Refuses, Rows, Writing
 from ..pick_call import PickCall
+from ..set_editor import SetEditor
 from ..shapes import ShowAnswer
 from .common import ID, SERVER, TONES, detail_common, instance_kind
-from ..kind_options import Deleting, Refuses, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row

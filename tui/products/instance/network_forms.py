@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator, model_validator
 
-from ..vocabulary import Form, label
 from ..base import Column, Context, CreateSpec, EditSpec, Row
 from ..fields import network, sends
+from ..vocabulary import Form, label
 from .fields import Name, Tags
 
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base import Lazy, Parent
 from ..declared import Field
-from .common import TONES, instance_kind
 from ..kind_options import Deleting, Writing
+from .common import TONES, instance_kind
 
 PRIVATE_NICS = instance_kind(
     id="instance.private_nics",

@@ -4,24 +4,22 @@ keeping block volumes (spec 1 §4.2: detach a volume before the terminate call t
 
 from __future__ import annotations
 
-from ...records import record
-
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Awaitable
 
 from pydantic import ValidationInfo, field_validator
 
 from ...api.safe import clean
-from ..vocabulary import Form, label
+from ...records import record
 from ..base import Column, CreateSpec, Row
+from ..fields import not_among, uuid_of  # noqa: E402
 from ..flows import ForMany, Refused, asks_at_send, confirms_first, for_many
 from ..format import gb
 from ..nouns import counted
+from ..vocabulary import Form, label
 from .common import action_call
 from .fields import Name
 from .volume_forms import server_volumes, set_server_volumes
-
-from ..fields import not_among, uuid_of  # noqa: E402
 
 if TYPE_CHECKING:
     from ..flows import FlowUI

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Tags, label
 from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
 from ..fields import sent
 from ..format import gb
+from ..models import Resource
+from ..vocabulary import Form, Tags, label
 from .fields import GB, Name
 from .servers import public_address
-from ..models import Resource
 
 if TYPE_CHECKING:
     from ..service import ResourceService

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any, Callable
 from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, Lazy, Probe, ResourceKind
-from ..ssh_command import ssh_action
 from ..columns import named
 from ..declared import Field
 from ..format import human_bytes, state_text
+from ..kind_options import Cost, Deleting, Item, Order, Reading, Refuses, Rows, Writing
 from ..pick_call import PickCall
 from ..shapes import FormCall
+from ..ssh_command import ssh_action
 from .common import ID, action_call, instance_kind
-from ..kind_options import Cost, Deleting, Item, Order, Reading, Refuses, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-
-from ..vocabulary import Form, label
 from ..base import CreateSpec, EditSpec, Row
 from ..fields import sends
 from ..format import gb
+from ..vocabulary import Form, label
 from .fields import Name, NameTagsForm, Tags
 
 if TYPE_CHECKING:

@@ -8,10 +8,10 @@ from pydantic import BaseModel
 
 from ..base import ActionSpec, Call, Lazy, data_lost
 from ..declared import Field
+from ..kind_options import Refuses, Rows, Writing
 from ..location import FromContext
 from ..shapes import FormCall
 from .common import ID, TONES, detail_common, instance_kind
-from ..kind_options import Refuses, Rows, Writing
 
 if TYPE_CHECKING:
     from ..base import Row

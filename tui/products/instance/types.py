@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from ..base import Lazy, Row
 from ..declared import Field
 from ..format import gb
-from .common import instance_kind
 from ..kind_options import Item, Lookup, Reading, Rows
+from .common import instance_kind
 
 if TYPE_CHECKING:
     from ..models import Resource

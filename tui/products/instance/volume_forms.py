@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Context, CreateSpec, EditSpec, Row
 from ..fields import sent
 from ..format import gb
+from ..vocabulary import Form, label
 from .fields import GB, Name, Tags, ctx
 
 if TYPE_CHECKING:

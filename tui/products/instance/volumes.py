@@ -3,15 +3,14 @@ Forms and flows live in `volume_forms` (pydantic), loaded on first use."""
 
 from __future__ import annotations
 
-
 from pydantic import BaseModel
 
 from ..base import ActionSpec, Call, Lazy, Row, data_lost
 from ..declared import Field
+from ..kind_options import Refuses, Rows
 from ..location import FromContext
 from ..shapes import FormCall
 from .common import ID, SERVER, TONES, detail_common, instance_kind
-from ..kind_options import Refuses, Rows
 
 F = "tui.products.instance.volume_forms:"
 NAME_TAGS: Lazy[type[BaseModel]] = Lazy("tui.products.instance.fields:NameTagsForm")

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from ..base import ListParams
 from ..catalogue import catalogue, disabled_or_beta, flags, node_type_fields
 from ..declared import Field
-from .clusters import kvcache_kind
 from ..kind_options import Reading
+from .clusters import kvcache_kind
 
 if TYPE_CHECKING:
     from ..base import Row

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 from ..base import ActionSpec, Call, DetailPanel, Lazy, Metric, Metrics, data_lost, kinds_of
 from ..declared import ID, Field, columns
 from ..format import COMMON, Tones
+from ..kind_options import Rows
 from ..pick_change import Change, PickChange
 from ..set_editor import SetEditor
 from ..shapes import SaveAnswer
 from ..states import When
-from ..kind_options import Rows
 
 if TYPE_CHECKING:
     from ..base import Row

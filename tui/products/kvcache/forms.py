@@ -8,10 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..vocabulary import Form, Password, Tags, label
 from ..base import Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import (
-    once_each,
     check_password,
     ctx,
     in_stock,
@@ -19,10 +17,12 @@ from ..fields import (
     network,
     network_if,
     number_error,
+    once_each,
     private_cidr,
     refused_by,
     sent,
 )
+from ..vocabulary import Form, Password, Tags, label
 
 if TYPE_CHECKING:
     from ..flows import FlowUI

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec
 from ..edit_steps import EditStep
 from ..fields import meta, once_each
+from ..vocabulary import Form, label
 from .backends import check_kind, servers_of
 
 if TYPE_CHECKING:

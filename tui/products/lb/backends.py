@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ..base import Call, Lazy, Parent
 from ..declared import ID, Field
 from ..format import date_of
-from .kinds import lb_kind
 from ..kind_options import Deleting, Order, Reading, Writing
+from .kinds import lb_kind
 
 if TYPE_CHECKING:
     from ..base import Row

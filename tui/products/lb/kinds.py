@@ -12,8 +12,8 @@ from rich.text import Text
 from ..base import Call, Child, Column, DetailPanel, Lazy, data_lost, kinds_of
 from ..declared import ID, Field
 from ..format import COMMON, Tones, date_of
-from ..shapes import DeleteAsking
 from ..kind_options import Order, Reading, Refuses, Rows
+from ..shapes import DeleteAsking
 
 if TYPE_CHECKING:
     from ..base import Row

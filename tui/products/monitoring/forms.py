@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Choices, Context, CreateSpec
 from ..fields import ctx, not_among, sends
+from ..vocabulary import Form, label
 from .kinds import SCOPES
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from .. import commands
 from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
 from ..declared import Field
 from ..format import COMMON, Tones, date_of
-from ..location import FromContext
 from ..kind_options import Deleting, Item, Reading, Rows, Secrets, Singleton, Writing
+from ..location import FromContext
 
 if TYPE_CHECKING:
     from ..base import ParentRef, Row

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 from ...records import replace
 from ..base import ActionSpec, Call, Lazy, Parent, data_lost
 from ..declared import ID, Field
+from ..kind_options import Order, Reading
 from ..nouns import title_of
 from ..shapes import ShowValue
-from ..times import moment_of
 from ..states import When
+from ..times import moment_of
 from .common import TONES, rdb_kind
-from ..kind_options import Order, Reading
 
 if TYPE_CHECKING:
     from ..base import ParentRef, ResourceKind, Row

@@ -9,11 +9,11 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Lazy, ListParams, Parent, data_lost
 from ..declared import ID, Field
+from ..kind_options import Deleting, Item, Order, Reading, Writing
 from ..set_editor import ROWS
 from ..shapes import FormCall, ShowValue
 from ..states import When
 from .common import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
-from ..kind_options import Deleting, Item, Order, Reading, Writing
 
 if TYPE_CHECKING:
     from ..base import Row

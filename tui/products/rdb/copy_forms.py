@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import ValidationInfo, field_validator
 
 from .. import outcome
-from ..vocabulary import Form, label
 from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
-from ..times import in_days
 from ..fields import ctx
 from ..flows import asks_at_send, confirm_loss
+from ..times import in_days
+from ..vocabulary import Form, label
 from .data_forms import _parent_id, database_name
 from .instance_forms import HighAvailability, NodeType, new_instance_form
 

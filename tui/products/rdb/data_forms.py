@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable
 from pydantic import BaseModel, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
-from ..vocabulary import Form, Network, Password, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..times import from_now
 from ..fields import ctx, not_among, number_error
 from ..flows import Refused
+from ..times import from_now
+from ..vocabulary import Form, Network, Password, label
 from .instance_forms import user_name
 
 if TYPE_CHECKING:

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
-from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, label
 from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..fields import ctx, meta, refused_by, sent
 from ..flows import Refused, asks_at_send
+from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, label
 
 if TYPE_CHECKING:
     from ..flows import FlowUI

@@ -9,11 +9,11 @@ from rich.text import Text
 
 from ..base import ActionSpec, Call, Child, DetailPanel, Lazy, Metric, Metrics, data_lost
 from ..declared import ID, Field
+from ..kind_options import Rows
 from ..pick_change import Change, PickChange
 from ..shapes import FormCall, SaveAnswer
 from ..states import When
 from .common import DATA, TONES, acl_editor, endpoints_text, first_endpoint, rdb_kind, settings_editor, volume
-from ..kind_options import Rows
 
 if TYPE_CHECKING:
     from ..base import Row

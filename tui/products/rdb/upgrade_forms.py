@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Choices, Row
 from ..fields import ctx
-
+from ..vocabulary import Form, label
 from .instance_forms import GB, catalogue, check_size_gb
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from ..catalogue import catalogue
 from ..declared import Field
 from ..format import Tones, gb
-from .servers import silicon_kind
 from ..kind_options import Item, Reading
+from .servers import silicon_kind
 
 if TYPE_CHECKING:
     from ..base import Row

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..vocabulary import Form, label
 from ..base import Call, Choices, CreateSpec, EditSpec, Row
 from ..fields import ctx, sends
 from ..flows import asks_at_send, confirm_loss
 from ..format import gb
+from ..vocabulary import Form, label
 
 if TYPE_CHECKING:
     from ..flows import FlowUI

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import ActionSpec, Call, Lazy, ResourceKind, data_lost, kinds_of
-from ..ssh_command import ssh_action
-from ..declared import ID, Field
 from .. import times
-from ..shapes import ShowSecret
+from ..base import ActionSpec, Call, Lazy, ResourceKind, data_lost, kinds_of
+from ..declared import ID, Field
 from ..kind_options import Item, Reading, Refuses, Secrets
+from ..shapes import ShowSecret
+from ..ssh_command import ssh_action
 
 if TYPE_CHECKING:
     from ..base import Row

@@ -5,8 +5,9 @@ OS images, servers whose status and install status advance with the clock, event
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tui.records import record
 
 from ..collection import Collection
 from ..core import public
@@ -22,7 +23,7 @@ MAX_DESCRIPTION = 255
 EVENT = "_event"  # a step's entry in the server's events
 
 
-@dataclass
+@record
 class Timings:
     deliver: float = 30.0  # undelivered → ready after an order
     install_start: float = 3.0  # to_install → installing

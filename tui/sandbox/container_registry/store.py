@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tui.records import record
 
 from ..collection import Collection
 from ..lifecycle import Timeline
@@ -30,7 +31,7 @@ def registry_host(region: str) -> str:
     return f"rg.{region}.cr.example"
 
 
-@dataclass
+@record
 class Timings:
     delete: float = 5.0  # deleting → gone
 

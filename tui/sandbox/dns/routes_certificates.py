@@ -10,8 +10,8 @@ from starlette.responses import JSONResponse, Response
 
 from ..core import check_unknown, json_body, page_page_size
 from ..errors import invalid_arguments, or_not_found
-from .names import domain_name
 from ..routing import Routes
+from .names import domain_name
 from .store import DnsStore
 
 

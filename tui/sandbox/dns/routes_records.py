@@ -16,11 +16,11 @@ from starlette.responses import JSONResponse, Response
 
 from ..core import check_unknown, checked_body, json_body, page_page_size
 from ..errors import invalid_arguments
+from ..routing import Routes
 from . import bind, changes
 from .names import record_name
 from .records import check_record, record_type
 from .routes_zones import order_param, project_of, zone_in_path
-from ..routing import Routes
 from .store import DnsStore
 
 RECORD_ORDER = {"name_asc": False, "name_desc": True}

@@ -17,8 +17,8 @@ from starlette.responses import JSONResponse, Response
 
 from ..core import check_unknown, checked_body, is_uuid, json_body, page_page_size, public
 from ..errors import HttpError, already_exists, invalid_arguments, not_found, or_not_found
-from .names import domain_name, host_name, subdomain_name, zone_name
 from ..routing import Routes
+from .names import domain_name, host_name, subdomain_name, zone_name
 from .store import DnsStore
 
 ZONE_ORDER = {

@@ -21,8 +21,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
+
+from tui.records import record
 
 from ..core import Ids
 from ..errors import HttpError, or_not_found, precondition_failed
@@ -43,7 +44,7 @@ CERT_LIFETIME = 90 * 86_400.0
 TSIG_ALGORITHM = "hmac-sha512"
 
 
-@dataclass
+@record
 class Timings:
     zone_ready: float = 10.0  # a created zone: pending → active
     certificate: float = 30.0  # a certificate: pending → success

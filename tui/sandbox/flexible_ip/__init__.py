@@ -6,12 +6,13 @@ MACs are generated, duplicated onto an IP of the same server, moved and deleted;
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from tui.records import record
 
 from ..collection import Collection, page
 from ..core import check_unknown, is_uuid, json_body, path_zone, public
@@ -29,7 +30,7 @@ MAX_PER_SERVER = 64
 MAC_TYPES = ("kvm", "xen", "vmware")
 
 
-@dataclass
+@record
 class Timings:
     settle: float = 3.0  # updating/detaching → attached/ready
 

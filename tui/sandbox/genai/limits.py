@@ -10,8 +10,9 @@ minute is open). A request refused for a limit (429) counts toward neither limit
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from tui.records import record
 
 if TYPE_CHECKING:
     from ..clock import Clock
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 WINDOW = 60.0
 
 
-@dataclass
+@record
 class Limits:
     """The demo's limits, small enough to reach by hand (tests shrink them on the store)."""
 
@@ -28,7 +29,7 @@ class Limits:
     concurrent: int = 4  # simultaneous requests (streams being answered)
 
 
-@dataclass
+@record
 class Usage:
     opened: float | None = None  # when the current minute opened; None: no minute open
     requests: int = 0

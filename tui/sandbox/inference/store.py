@@ -5,8 +5,9 @@ request came to (`request.base_url`), so it is right over ASGI in tests and unde
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tui.records import record
 
 from ..collection import Collection
 from ..errors import HttpError, invalid_request, precondition_failed, transient_state
@@ -53,7 +54,7 @@ ENDPOINTS = "/inference-endpoints"  # where each model's prediction endpoint is 
 GLOBAL = "global"  # the product has no zone or region: one scope
 
 
-@dataclass
+@record
 class Timings:
     create: float = 3.0  # creating → converting
     convert: float = 3.0  # converting → building (or error)

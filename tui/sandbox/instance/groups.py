@@ -9,8 +9,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import json_body, page_per_page
-from ..routing import Routes
 from ..errors import invalid_arguments, invalid_request
+from ..routing import Routes
 from .listing import owned
 from .server_state import policy_respected
 from .state import InstanceStore, still_in_use

@@ -10,10 +10,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import is_uuid, json_body, page_per_page
-from ..routing import Routes
-from ..errors import invalid_arguments, invalid_request, or_not_found
 from ..catalog import DEFAULT_RULES
+from ..core import is_uuid, json_body, page_per_page
+from ..errors import invalid_arguments, invalid_request, or_not_found
+from ..routing import Routes
 from .listing import owned, query_bool
 from .state import InstanceStore, still_in_use
 from .validation import (

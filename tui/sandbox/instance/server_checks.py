@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from .. import catalog
 from ..core import is_uuid
 from ..errors import invalid_arguments, invalid_request
+from .ips import check_ip_ids
 from .state import InstanceStore
 from .validation import (
     Errors,
 )
-from .ips import check_ip_ids
 
 
 def compatible_types(store: InstanceStore, server: dict[str, Any]) -> list[str]:

@@ -10,8 +10,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import checked_body, is_uuid, json_body, page_per_page
-from ..routing import Routes
 from ..errors import already_exists, invalid_arguments, not_found, or_not_found
+from ..routing import Routes
 from .listing import owned
 from .state import InstanceStore
 from .validation import check_tags, check_unknown

@@ -11,9 +11,20 @@ from starlette.routing import Route
 
 from .. import catalog
 from ..core import is_uuid, json_body, page_per_page
-from ..routing import Routes
 from ..errors import invalid_arguments, invalid_request, permissions_denied
+from ..routing import Routes
+from . import server_parts
 from .actions import run_action
+from .ips import set_public_ips
+from .server_checks import (
+    apply_volumes,
+    compatible_types,
+    group_errors,
+    key_id_errors,
+    nic_id_errors,
+    public_ip_ids,
+    ref_id,
+)
 from .server_state import ALLOWED_ACTIONS, hostname, policy_respected
 from .state import InstanceStore
 from .validation import (
@@ -27,18 +38,7 @@ from .validation import (
     validate_volumes,
     volume_templates,
 )
-from . import server_parts
-from .ips import set_public_ips
 from .zones import zone_of
-from .server_checks import (
-    apply_volumes,
-    compatible_types,
-    group_errors,
-    key_id_errors,
-    nic_id_errors,
-    public_ip_ids,
-    ref_id,
-)
 
 ACTIONS = ("poweron", "poweroff", "stop_in_place", "reboot", "terminate", "backup", "enable_routed_ip")
 SERVER_FIELDS = {

@@ -10,8 +10,9 @@ moves by itself.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from typing import Any
+
+from tui.records import record
 
 from .. import catalog
 from ..clock import Clock
@@ -24,7 +25,7 @@ from .server_state import ServerState, policy_respected
 GB = catalog.GB
 
 
-@dataclass
+@record
 class Timings:
     """Seconds each transition takes; the demo's defaults feel alive without being slow."""
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import catalog
 from ..catalog import VOLUME_TYPES
-from ..errors import invalid_arguments, permissions_denied
 from ..core import check_unknown, is_uuid  # noqa: F401  (check_unknown: re-exported for the Instance routes)
+from ..errors import invalid_arguments, permissions_denied
 
 if TYPE_CHECKING:
     from .state import InstanceStore

@@ -15,7 +15,7 @@ from ..core import check_password, check_unknown, checked_body, is_uuid, json_bo
 from ..errors import invalid_arguments, not_found
 from ..routing import Routes
 from ..timeseries import certificate, pick, series, window
-from .store import METRICS, KvcacheStore, ZONES, check_service_ips, node_types, versions
+from .store import METRICS, ZONES, KvcacheStore, check_service_ips, node_types, versions
 
 CREATE_FIELDS = {
     "project_id",

@@ -4,8 +4,9 @@ spec/4 "Key-value cache". Clusters provision, migrate and disappear with the clo
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tui.records import record
 
 from ..collection import Collection
 from ..errors import transient_state
@@ -19,7 +20,7 @@ ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")
 PORT = 6379
 
 
-@dataclass
+@record
 class Timings:
     provision: float = 20.0  # provisioning → initializing
     initialize: float = 10.0  # initializing → ready

@@ -4,8 +4,9 @@ available IPv4 kept or released on delete, backends and frontends counted on the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tui.records import record
 
 from ..collection import Collection
 from ..core import public
@@ -26,7 +27,7 @@ TYPES = [  # GET /lb-types: name, stock, description (per region)
 Obj = dict[str, Any]
 
 
-@dataclass
+@record
 class Timings:
     to_create: float = 1.0  # to_create → creating
     creating: float = (

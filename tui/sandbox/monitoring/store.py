@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import secrets
 import string
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
+
+from tui.records import record
 
 from ..errors import not_found, or_not_found, precondition_failed, transient_state
 from ..lifecycle import GONE, Timeline
@@ -39,13 +41,13 @@ ROLES = ("editor", "viewer")
 ENDPOINT_HOST = "monitoring.sandbox.example"  # where the instance's push and query addresses point
 
 
-@dataclass
+@record
 class Timings:
     activate: float = 5.0  # creating → ready
     deactivate: float = 3.0  # deleting → gone
 
 
-@dataclass
+@record
 class Instance:
     """One project's monitoring: the object answered (`obj`) and what it holds."""
 

@@ -4,8 +4,9 @@ statuses of spec/4 advancing with the clock (one `lifecycle.Timeline`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tui.records import record
 
 from ..errors import HttpError, invalid_request, not_found, or_not_found, transient_state
 from ..lifecycle import GONE, Timeline
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 GB = catalog.GB
 
 
-@dataclass
+@record
 class Timings:
     provision: float = 20.0  # provisioning → initializing
     initialize: float = 10.0  # initializing → ready

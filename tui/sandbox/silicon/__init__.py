@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from tui.records import record
 
 from ..collection import Collection, page
 from ..core import check_unknown, is_uuid, json_body, path_zone, public
@@ -81,7 +82,7 @@ RUNNER = ("name", "url", "token", "provider")  # RunnerConfiguration
 OS = [("Sonoma", "14", ("M2-L", "M2-M", "M1-M")), ("Sequoia", "15", ("M2-L", "M2-M")), ("Ventura", "13", ("M1-M",))]
 
 
-@dataclass
+@record
 class Timings:
     start: float = 60.0  # starting → ready
     reboot: float = 30.0  # rebooting → ready

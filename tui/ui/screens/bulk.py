@@ -21,9 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from .. import styles
 from ...api.safe import clean
 from ...products.rows import called
+from .. import styles
 from ..widgets.line_input import LineInput
 from .result import scrolling
 

@@ -28,12 +28,12 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static
 from textual.widgets.input import Selection
 
-from .. import styles
 from ...api.safe import clean
+from .. import styles
 from ..errors import describe, log_shown
 from ..widgets.key_bar import KeyBar
-from ..widgets.status_bar import StatusBar
 from ..widgets.line_input import LineInput
+from ..widgets.status_bar import StatusBar
 from ..widgets.streamed_markdown import StreamedMarkdown
 from . import chat_words
 from .chat_gauges import gauge_text, limits_in, usage_text, used_up

@@ -16,8 +16,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Label
 
-from .. import styles
 from ...api.safe import clean
+from .. import styles
 from ..widgets.detail_pane import DetailPane, PaneHost
 from ..widgets.key_bar import KeyBar
 from ..widgets.status_bar import StatusBar

@@ -12,8 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from .. import styles
-from ..widgets.line_input import LineInput
 from ..widgets.dialog_title import DialogTitle
+from ..widgets.line_input import LineInput
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -17,12 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
+from textual.widgets import Label, Static, TabbedContent, TabPane
 
-from .. import styles
 from ...api.safe import clean
+from .. import styles
 from ..widgets.key_bar import KeyBar
 from ..widgets.status_bar import StatusBar
-from textual.widgets import Label, Static, TabbedContent, TabPane
 
 if TYPE_CHECKING:
     from textual import events

@@ -16,13 +16,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets.input import Selection
 from textual.widgets import DirectoryTree, Input, Static
+from textual.widgets.input import Selection
 
-from .. import styles
 from ...api.safe import clean
-from ..widgets.line_input import LineInput
+from .. import styles
 from ..widgets.dialog_title import DialogTitle
+from ..widgets.line_input import LineInput
 
 
 class SafeTree(DirectoryTree):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from pydantic import BaseModel, ValidationError
@@ -14,15 +13,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
-from .. import styles
 from ...api.errors import ApiError, OutcomeUnknown
 from ...api.safe import has_control
 from ...products.base import Choices
 from ...products.flows import StepCancelled
 from ...products.writes import Looked
+from .. import styles
 from ..errors import describe, log_shown
-from ..widgets.model_form import ModelForm, errors_by_field
 from ..widgets.dialog_title import DialogTitle
+from ..widgets.model_form import ModelForm, errors_by_field
 
 if TYPE_CHECKING:
     from textual.widget import Widget

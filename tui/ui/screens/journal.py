@@ -20,9 +20,9 @@ from textual.screen import Screen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from .. import styles
 from ...api.safe import clean
 from ...products.times import moment_of, rfc3339
+from .. import styles
 from ..widgets.key_bar import KeyBar
 from ..widgets.status_bar import StatusBar
 

@@ -9,10 +9,6 @@ from __future__ import annotations
 import asyncio
 from typing import Awaitable, Callable, Literal
 
-from .. import styles
-from ...records import record
-from ...api.errors import AuthenticationError
-from ...api.secret import Secret
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,8 +16,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from ...api.errors import AuthenticationError
+from ...api.secret import Secret
 from ...config import UUID_RE, ConfigNotSaved, Profile, save_profile
+from ...records import record
 from ...secrets import store
+from .. import styles
 from ..errors import describe
 from ..widgets.line_input import LineInput
 

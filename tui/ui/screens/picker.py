@@ -12,10 +12,9 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from .. import styles
 from ...api.safe import cut
+from .. import styles
 from ..widgets.dialog_title import DialogTitle
-
 
 if TYPE_CHECKING:
     from textual import events

@@ -23,10 +23,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static, TextArea
 
-from .. import styles
-from ...records import record
 from ...api.errors import UntrustedOrigin
 from ...api.safe import clean, clean_tree
+from ...records import record
+from .. import styles
 from ..errors import describe, log_shown
 from ..widgets.text_input import LinesInput
 

@@ -19,8 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from ...api.safe import clean
-from .. import styles
 from ...products.base import Choices, Column
+from .. import styles
 
 
 def _cell(value: str | Text) -> Text:

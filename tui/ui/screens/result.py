@@ -11,7 +11,6 @@ not (a record or a command read across two lines is read wrong), and scrolls sid
 
 from __future__ import annotations
 
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -19,9 +18,9 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
+from ...api.safe import clean
 from .. import styles
 from ..widgets.sideways import furthest, shifted
-from ...api.safe import clean
 
 
 def scrolling(action: str, page: int) -> list[Binding]:

@@ -21,9 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...api.safe import clean, mask_userinfo
 from .. import styles
 from ..widgets.sideways import furthest, shifted
-from ...api.safe import clean, mask_userinfo
 
 MASK = "•" * 12
 

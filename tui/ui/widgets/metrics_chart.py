@@ -23,8 +23,8 @@ from textual_plotext import PlotextPlot
 from ...api.safe import clean
 from ...products import times
 from ...products.base import Metrics
-from ..errors import describe
 from ...products.refresh_plan import RefreshPolicy
+from ..errors import describe
 from ..refresher import Refresher
 
 if TYPE_CHECKING:

@@ -22,15 +22,16 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
+
 from .form_fields import (  # noqa: F401  (re-exported)
-    texts,
-    is_bool,
-    field_meta,
     errors_by_field,
+    field_meta,
     field_paths,
     form_values,
     info_at,
+    is_bool,
     submodel,
+    texts,
     variants,
     widget_id,
 )

@@ -27,9 +27,9 @@ from ...api.errors import ApiError, NotFound
 from ...api.safe import clean
 from ...products.base import ActionSpec, Context, ParentRef, ResourceKind, Row
 from ...products.location import scope_label
+from ...products.refresh_plan import RefreshPolicy
 from ...products.service import ResourceService
 from ..errors import guarded, notify_error
-from ...products.refresh_plan import RefreshPolicy
 from ..refresher import Refresher
 
 if TYPE_CHECKING:

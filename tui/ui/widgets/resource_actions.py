@@ -30,8 +30,8 @@ from textual.widgets import Input
 
 from ...products.base import ActionSpec, Child, ParentRef
 from ..errors import guarded
-from .resource_table import ResourceTable
 from .line_input import LineInput
+from .resource_table import ResourceTable
 
 
 class ResourceActions:

@@ -19,14 +19,14 @@ T = TypeVar("T")
 NOT_SENT = "Not sent: nothing was sent. ctrl+s asks again; esc closes."
 
 if TYPE_CHECKING:
-    from ...api.journal import Act
-    from ...products.writes import Look, Outcome
     from pydantic import BaseModel
     from textual.message import Message
 
+    from ...api.journal import Act
     from ...products.base import ActionSpec, Choices, Context, CreateSpec, ResourceKind
     from ...products.list_model import ListModel
     from ...products.service import ResourceService
+    from ...products.writes import Look, Outcome
     from ..app import CloudApp
     from .resource_actions import Flow
     from .resource_table import ResourceTable

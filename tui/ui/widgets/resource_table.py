@@ -26,8 +26,8 @@ from textual.strip import Strip
 from ... import stages
 from ...products.base import Column
 from .table_drawing import TableDrawing
-from .table_paint import TablePaint
 from .table_order import TableOrder
+from .table_paint import TablePaint
 
 if TYPE_CHECKING:
     from ...products.base import Row

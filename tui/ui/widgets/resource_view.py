@@ -30,11 +30,11 @@ from ...products.service import ResourceService
 from .. import collector
 from ..errors import notify_error
 from ..refresher import Refresher
+from .marked import Marked
 from .resource_actions import ResourceActions
+from .resource_changes import Writes
 from .resource_keys import LIST_KEYS, ResourceKeys
 from .resource_table import ResourceTable
-from .resource_changes import Writes
-from .marked import Marked
 from .staged import Staging
 from .view_title import list_title
 

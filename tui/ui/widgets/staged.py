@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, cast
 from ...products.base import Column, Row
 from ...products.changeset import STAGED, laid
 from ...products.rows import called
-from ..errors import guarded
 from ..action_host import RunsWorkers
+from ..errors import guarded
 from .staged_send import Sending
 
 if TYPE_CHECKING:

@@ -19,8 +19,8 @@ from textual.widgets import Static, Tree
 
 from ...api.safe import clean
 from ...products.base import Lazy
-from ..errors import describe
 from ...products.refresh_plan import RefreshPolicy
+from ..errors import describe
 from ..refresher import Refresher
 
 if TYPE_CHECKING:

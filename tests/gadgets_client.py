@@ -178,14 +178,13 @@ PARTS = gadget_kind(
     title="Parts",
     singular="part",
     collection="parts",
-    id_field="name",
     parent=Parent("gadgets.gadgets", list_path="gadgets/{parent}/parts", item_path="parts/{id}"),
     columns=(
         Column("name", "Name", lambda r: r.name, width=18),
         Column("kind", "Kind", lambda r: r.text("kind"), width=6),
         Column("count", "Count", lambda r: r.text("count"), width=6),
     ),
-    fields=(Field("name", "Name", "name"), Field("kind", "Kind")),
+    fields=(Field("name", "Name", ("name", "id")), Field("kind", "Kind")),  # a part is reached by its name
     delete=Call("DELETE", "{id}"),
     # Parts are edited as a batch: staged, reviewed, sent in one PATCH of the gadget's parts.
     create=Lazy(FORMS + "PART_CREATE"),
@@ -269,14 +268,13 @@ STATION = gadget_kind(  # one per project, absent until activated (monitoring's 
     list_key=None,
     scope_type="global",
     paging="whole",
-    id_field="project_id",
     singleton=Singleton(
         absent="This project has no station yet: activating one starts it (its password is shown once).",
         absent_actions=(ActionSpec("activate", "Activate", call=Call("POST", "station/activate", PROJECT)),),
     ),
     reading=Reading(list_params=ListParams({"project_id": "project_id"})),
     columns=(),
-    fields=(Field("project_id", "Project"), Field("state", "State", "state")),
+    fields=(Field("project_id", "Project", "id"), Field("state", "State", "state")),  # one per project
     transitional=frozenset({"creating"}),
     secrets=Secrets(fields=("password",)),
     actions=(

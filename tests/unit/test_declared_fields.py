@@ -173,6 +173,25 @@ def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
         kind(id="g.c", title="As", singular="a", collection="as", list_key="as", columns=("name",))
 
 
+def test_a_kinds_id_and_state_are_read_from_the_first_fields_of_those_roles_or_by_the_convention():
+    kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size")
+    named = kind(
+        id="g.n",
+        singular="n",
+        columns=(),
+        fields=(
+            Field("label", "Label", ("name", "id")),  # reached by its name
+            Field("uuid", "UUID", "id"),
+            Field("kind", "Kind", ("text", "state")),  # read as text, filtered as its state
+            Field("phase", "Phase", "state"),
+        ),
+    )
+    row = named.make_row({"label": "l-1", "uuid": "u-1", "kind": "A", "phase": "ready", "id": "x", "state": "y"})
+    assert (named.id_field, named.state_field, row.id, row.state) == ("label", "kind", "l-1", "A")
+    plain = kind(id="g.p", singular="p", columns=(), fields=(Field("name", "Name", "name"),))
+    assert (plain.id_field, plain.state_field) == ("id", "state")
+
+
 def _sized(obj) -> str:
     return f"{Field('size', 'Size', 'size').shown(obj)}, read otherwise"
 

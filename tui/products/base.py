@@ -201,14 +201,12 @@ class ResourceKind:
     list_key: str | None = COLLECTION
     scopes: tuple[str, ...] | None = None  # None: every scope of its type (cache: six zones only)
     parent: Parent | None = None  # a child kind: listed under one resource of another kind
-    id_field: str = "id"
     delete: Call | None = None  # how to delete one; None: cannot be deleted from here
     children: tuple[Child, ...] = ()
     panels: tuple[DetailPanel, ...] = ()
     # What its objects hold, declared once with their meaning (`declared.Field`): columns named by
-    # key and the detail (`detail_fields`) are made from them.
+    # key, the detail (`detail_fields`), and which field is its id and which its state, are made from them.
     fields: tuple[Any, ...] = ()
-    state_field: str = "state"
     transitional: frozenset[str] = frozenset()
     actions: tuple[ActionSpec, ...] = ()
     create: Lazy[CreateSpec] | None = None
@@ -236,6 +234,9 @@ class ResourceKind:
             from .declared import busy_while
 
             object.__setattr__(self, "fields", busy_while(self.fields, self.transitional))
+        for role, default in (("id", "id"), ("state", "state")):  # the first field of the role, or the convention
+            path = next((f.path for f in self.fields if f.has(role) and f.path), default)
+            object.__setattr__(self, f"_{role}_field", path)
         if self.fields:
             from .declared import columns_of, details_of
 
@@ -251,6 +252,19 @@ class ResourceKind:
         names = {a.name for a in self.actions}
         if any(a.then and a.then not in names for a in self.actions):
             raise ValueError(f"{self.id}: an action's `then` names an action of the kind")
+
+    @property
+    def id_field(self) -> str:
+        """The key its objects are told apart by: the path of its first field whose role is an id ("id")."""
+        path: str = self.__dict__["_id_field"]
+        return path
+
+    @property
+    def state_field(self) -> str:
+        """The key of its state: the path of its first field whose role is a state ("state"); what a row's
+        state reads, polls while transitional, and filters by."""
+        path: str = self.__dict__["_state_field"]
+        return path
 
     @property
     def detail_fields(self) -> tuple[tuple[str, Callable[[Any], str]], ...]:

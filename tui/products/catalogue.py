@@ -1,7 +1,7 @@
 """Catalogues: what a product offers rather than what the operator owns (engines, node types,
 versions, server types, operating systems, offers). Read-only lists an operator browses and
-filters, built the same way for every product: named by `name` unless said otherwise, no verbs,
-the detail from the listed object unless the API has a GET of one. Its columns name its declared
+filters, built the same way for every product: told apart by the field whose role is an id (most by
+their name), no verbs, the detail from the listed object unless the API has a GET of one. Its columns name its declared
 fields by key (`fields=`, see `declared.py`) and its detail is made from them; a catalogue not moved
 yet gives its columns and its detail."""
 
@@ -15,9 +15,7 @@ from .kind_options import Item, Reading, over
 
 # What every catalogue is, over its product's defaults (`kinds_of`); an argument given wins.
 DEFAULTS: dict[str, Any] = {
-    "id_field": "name",
     "reading": Reading(item=Item(fetch=False), per_scope=True),
-    "state_field": "stock",
 }
 
 

@@ -95,7 +95,6 @@ OFFERS = catalogue(
         Field("id", "ID", "id", empty=""),
     ),
     columns=("name", "stock", "cpu", "memory", "disk", "month"),
-    id_field="id",
 )
 
 SYSTEMS = catalogue(
@@ -109,6 +108,4 @@ SYSTEMS = catalogue(
         Field("id", "ID", "id", empty=""),
     ),
     columns=("name", "version"),
-    id_field="id",
-    state_field="status",
 )

@@ -57,8 +57,6 @@ PRIVATE_NETWORKS = baremetal_kind(
         list_path="servers/{parent}/private-networks",
         item_path="servers/{parent}/private-networks/{id}",
     ),
-    id_field="private_network_id",  # the attachment is addressed by its network
-    state_field="status",
     transitional=frozenset({"attaching", "detaching"}),
     reading=Reading(item=Item(fetch=False)),
     fields=(

@@ -224,7 +224,6 @@ SERVERS: ResourceKind = baremetal_kind(
             "the bare-metal offers (GET /offers: price_per_month of its offer), options not counted",
         ),
     ),
-    state_field="status",
     transitional=frozenset({"starting", "stopping", "deleting"}),
     actions=SERVER_ACTIONS,
     panels=(DetailPanel("Events", kind="tui.products.baremetal.servers:EVENTS"),),
@@ -245,7 +244,6 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
         item=Item(fetch=False),
         order=Order(by=("at", True)),
     ),
-    id_field="key",
     rows=Rows(summarize=lambda data: {"key": f"{data.get('created_at')} {data.get('action')}"}),
     columns=(
         Column(
@@ -257,5 +255,9 @@ EVENTS = baremetal_kind(  # the detail's timeline, newest first
         ),
         Column("action", "Action", lambda r: r.text("action"), width=24),
     ),
-    fields=(Field("action", "Action"), Field("created_at", "At", "time")),  # the detail's (the columns are above)
+    fields=(
+        Field("key", "Event", "id", detail=False),  # made by `summarize`: when and what, which tells events apart
+        Field("action", "Action"),
+        Field("created_at", "At", "time"),
+    ),
 )

@@ -28,7 +28,6 @@ registry_kind = kinds_of(
     api=API,
     scope_type="region",
     scopes=REGIONS,
-    state_field="status",
     transitional=frozenset({"deleting"}),
 )
 

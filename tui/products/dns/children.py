@@ -98,7 +98,7 @@ def address(r: Row) -> str:
 # "…"); TTL and priority follow, seen from 84 columns or by scrolling right.
 RECORD_FIELDS = (
     Field("name", "Name", "name", show=record_name),
-    Field("type", "Type", width=5),
+    Field("type", "Type", ("text", "state"), width=5),  # read as text; a record's type is what it is filtered by
     Field("data", "Data", width=28),
     Field("data", "Address", "ip", show=address, detail=False),
     Field("ttl", "TTL", "count", width=6),  # seconds, sorted as numbers
@@ -126,7 +126,6 @@ RECORDS = dns_kind(
     id="dns.records",
     singular="record",
     parent=Parent("dns.zones", list_path="dns-zones/{parent}/records"),
-    state_field="type",
     # By name, then type (the zone itself first); a new record takes its place on r.
     reading=Reading(item=Item(fetch=False), order=Order(by=("name", False))),
     fields=RECORD_FIELDS,
@@ -203,7 +202,6 @@ VERSION_RECORDS = dns_kind(
     singular="record",
     collection="records",
     parent=Parent("dns.versions", list_path="dns-zones/version/{parent}"),
-    state_field="type",
     reading=Reading(item=Item(fetch=False)),
     fields=RECORD_FIELDS,
     columns=RECORD_COLUMNS,
@@ -234,7 +232,6 @@ CERTIFICATES = dns_kind(
     singular="certificate",
     collection="ssl-certificates",
     list_key="certificates",
-    id_field="_key",
     rows=Rows(summarize=certificate_key),
     reading=Reading(item=Item(template="ssl-certificates/{id}", key=certificate_zone)),
     parent=Parent("dns.zones", query="dns_zone"),

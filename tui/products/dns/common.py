@@ -25,7 +25,7 @@ TONES = Tones(
     alarm={"expiring"},
     base=COMMON,
 )
-dns_kind = kinds_of(product="DNS", api=API, scope_type="global", state_field="status")
+dns_kind = kinds_of(product="DNS", api=API, scope_type="global")
 VERSIONS_KEPT = 100  # spec 3 §8
 
 

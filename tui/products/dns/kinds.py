@@ -149,7 +149,6 @@ DOMAINS = dns_kind(
     id="dns.domains",
     title="DNS domains",
     singular="domain",
-    id_field="domain",
     transitional=frozenset({"checking", "creating", "renewing", "updating"}),
     fields=DOMAIN_FIELDS,
     columns=("domain", "status", "validate", "expires", "dnssec", "registrar", "external", "renew"),
@@ -224,7 +223,6 @@ ZONES = dns_kind(
     title="DNS zones",
     singular="zone",
     collection="dns-zones",
-    id_field="zone",
     # `about`: the service's name and version, under the list
     rows=Rows(summarize=zone_of, about=Lazy(ZONE_RECORDS + "service_info")),
     reading=Reading(item=Item(fetch=False), order=Order(by=("zone", False))),

@@ -184,7 +184,6 @@ FIPS = flexible_ip_kind(
         ),
         moving=lambda d: mac_of(d).get("status") in ("updating", "deleting"),
     ),
-    state_field="status",
     transitional=frozenset({"updating", "detaching"}),
     actions=FIP_ACTIONS,
     create=Lazy(FLOWS + "CREATE"),

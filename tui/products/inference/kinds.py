@@ -108,7 +108,6 @@ MODEL_FIELDS = (
 MODELS = inference_kind(
     id="inference.models",
     singular="model",
-    state_field="status",
     transitional=frozenset({"creating", "converting", "building", "deploying", "pausing", "deleting"}),
     reading=Reading(
         order=Order(newest_first=True)

@@ -42,7 +42,6 @@ VERSIONS = catalogue(
         Field("available_settings", "Settings", show=_settings),
     ),
     columns=("version", "released", "eol", "flags"),
-    id_field="version",
     reading=Reading(list_params=ListParams(fixed={"include_beta": True, "include_deprecated": True})),
 )
 
@@ -57,5 +56,4 @@ NODE_TYPES = catalogue(
         Field("", "Flags", width=14, show=disabled_or_beta),
     ),
     columns=("name", "stock", "vcpus", "memory", "flags"),
-    state_field="stock_status",
 )

@@ -115,7 +115,6 @@ METRICS = Metrics(
 CLUSTERS = kvcache_kind(
     id="kvcache.clusters",
     singular="cache cluster",
-    state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "deleting", "autohealing"}),
     fields=CLUSTER_FIELDS,
     columns=("name", "status", "version", "node", "size", "tls", "endpoints", "zone", "created", "tags"),

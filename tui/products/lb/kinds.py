@@ -28,7 +28,7 @@ HERE = "tui.products.lb.kinds:"
 # migrating move on their own. Each is polled until it settles.
 TRANSITIONAL = frozenset({"to_create", "creating", "to_delete", "deleting", "pending", "migrating"})
 TONES = Tones(busy={"to_create", "to_delete"}, bad={"stopped"}, base=COMMON)
-lb_kind = kinds_of(product="Load balancer", api=API, scope_type="region", scopes=REGIONS, state_field="status")
+lb_kind = kinds_of(product="Load balancer", api=API, scope_type="region", scopes=REGIONS)
 
 SSL_LEVELS = {  # spec 3 §2.3: who can connect at each level
     "ssl_compatibility_level_intermediate": "intermediate: general purpose, recommended for almost all systems",

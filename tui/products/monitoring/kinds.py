@@ -161,11 +161,9 @@ COCKPIT = monitoring_kind(
             ),
         ),
     ),
-    id_field="project_id",
     rows=Rows(
         summarize=lambda d: {"name": "Monitoring"}
     ),  # what notices call it ("Send a test alert: Monitoring — accepted")
-    state_field="status",
     transitional=frozenset({"creating", "deleting", "updating"}),
     fields=COCKPIT_FIELDS,
     columns=(),
@@ -268,7 +266,6 @@ CONTACT_POINTS = monitoring_kind(
     id="monitoring.contact_points",
     singular="contact point",
     collection="contact-points",
-    id_field="address",
     reading=Reading(item=Item(fetch=False)),
     parent=Parent("monitoring.cockpit", list_path="contact-points"),
     rows=Rows(summarize=contact_summary, about=Lazy(HERE + "contact_flags")),

@@ -79,5 +79,4 @@ NODE_TYPES = catalogue(
         Field("generation", "Generation", empty=""),
     ),
     columns=("name", "stock", "vcpus", "memory", "ha", "block", "flags"),
-    state_field="stock_status",
 )

@@ -42,7 +42,6 @@ DATABASES = rdb_kind(
     parent=Parent(
         "rdb.instances", list_path="instances/{parent}/databases", item_path="instances/{parent}/databases/{id}"
     ),
-    id_field="name",
     reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Name", ("name", "id"), width=20, head="Database"),
@@ -62,7 +61,6 @@ USERS = rdb_kind(
     id="rdb.users",
     singular="user",
     parent=Parent("rdb.instances", list_path="instances/{parent}/users", item_path="instances/{parent}/users/{id}"),
-    id_field="name",
     reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Name", ("name", "id"), width=24, head="User"),
@@ -112,7 +110,6 @@ ACLS = rdb_kind(
     singular="ACL rule",
     list_key="rules",
     parent=Parent("rdb.instances", list_path="instances/{parent}/acls"),
-    id_field="ip",
     reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("ip", "IP", ("name", "ip", "id"), width=20, head="IP / network", empty=""),  # a network: its id
@@ -139,7 +136,6 @@ SETTINGS = rdb_kind(
     singular="setting",
     list_key=None,
     parent=Parent("rdb.instances", list_path="instances/{parent}", field="settings"),  # held by the instance
-    id_field="name",
     reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Name", ("name", "id"), width=28, head="Setting"),
@@ -198,7 +194,6 @@ REPLICAS = rdb_kind(
     parent=Parent(
         "rdb.instances", list_path="instances/{parent}", item_path="read-replicas/{id}", field="read_replicas"
     ),
-    state_field="status",
     transitional=frozenset({"provisioning", "initializing", "configuring", "promoting", "deleting"}),
     fields=(
         Field("id", "ID", ("id", "name"), width=36, head="Read replica"),  # a replica has no name of its own
@@ -295,7 +290,6 @@ LOGS = rdb_kind(
     list_key="instance_logs",
     parent=Parent("rdb.instances", list_path="instances/{parent}/logs", item_path="logs/{id}"),
     reading=Reading(list_params=ListParams(fixed={"order_by": "created_at_desc"}), order=Order(by=("created", True))),
-    state_field="status",
     transitional=frozenset({"creating"}),
     fields=(
         ID,

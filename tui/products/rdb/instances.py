@@ -229,7 +229,6 @@ METRICS = Metrics(
 INSTANCES = rdb_kind(
     id="rdb.instances",
     singular="database instance",
-    state_field="status",
     transitional=TRANSITIONAL,
     fields=INSTANCE_FIELDS,
     columns=("name", "status", "engine", "node", "ha", "volume", "endpoint", "region", "created", "tags"),

@@ -108,6 +108,5 @@ SYSTEMS = catalogue(
         Field("id", "ID", "id", empty=""),
     ),
     columns=("label", "version", "types"),
-    id_field="id",
     reading=Reading(item=Item(fetch=True)),
 )

@@ -57,7 +57,6 @@ SERVERS: ResourceKind = silicon_kind(
     id="silicon.servers",
     singular="silicon server",
     reading=Reading(item=Item(forbidden_is_gone=True)),
-    state_field="status",
     # The CI runner's configuration carries its registration token: never in a row, the JSON or a log.
     secrets=Secrets(fields=("runner_configuration",)),
     transitional=frozenset({"starting", "rebooting", "reinstalling", "updating", "locking", "unlocking"}),

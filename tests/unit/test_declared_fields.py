@@ -134,14 +134,20 @@ def test_a_computed_field_and_a_value_read_otherwise_in_the_detail(monkeypatch):
     here = Row({"id": "c", "same_region": True})
     assert (where.key, where.shown(ROW), where.cell(here)) == ("stored", "elsewhere", "here")
 
+    # One field, its column and its detail each reading it their own way: the value, or the object.
+    short = Field("size", "Size", "size", width=4, show=lambda r: "big", as_detail=lambda v: f"{v:,} bytes")
+    steps = Field("state", "State", "state", width=8, detail=stored)
+    assert (short.cell(ROW), short.shown(ROW)) == ("big", "20,000,000,000 bytes")
+    assert (steps.cell(ROW).plain, steps.shown(ROW), steps.shown(here)) == ("● running", "elsewhere", "here")
+    assert Field("image.id", "Image", "ref", ref="instance.images").key == "image.id"  # (not "id": the ID's)
+
 
 def test_a_kinds_columns_named_by_key_and_its_detail_are_made_from_its_fields():
     kind = kinds_of(product="Gadgets", api="gadgets/v1", scope_type="region", paging="page_size")
     fields = (
         Field("id", "ID", "id"),
         Field("name", "Name", "name", width=20),
-        Field("size", "Size", "size", width=7, detail=False),
-        Field("size", "Size", show=_sized),
+        Field("size", "Size", "size", width=7, detail=_sized),
         Field("note", "Note", detail=False, width=9, head="N"),
     )
     extra = Column("odd", "Odd", lambda r: "?", width=3)

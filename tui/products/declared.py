@@ -79,14 +79,15 @@ class Field:
     reads its length.
     `width`: the width of its column, when the kind lists it (the kind's `columns` name which, in order);
     `head`: the column's heading when shorter than the title; `key`: the column's key (sorting, the
-    saved sort), by default the path's last part. A column and a detail line showing one value two
-    ways are two fields of one key: the column is made from the one with a width.
-    `detail`: shown in the detail; `empty`: what an empty value reads as there, `blank` in a column.
+    saved sort), by default its path (or its title, for a computed one).
+    `detail`: shown in the detail (True), not (False), or read there its own way, from the object (a
+    function: the column shows a state's word, the detail its steps); `empty`: what an empty value
+    reads as there, `blank` in a column.
     `words`: what a flag reads as when true and otherwise (not sent: false), when not yes and no
     (`("HA", "—")`). A reference holding several IDs (a list) reads as them all, as sent.
-    `as_detail`: how the detail reads the value when not as its role does (`moment_of`: an expiry to the minute).
-    `tones`: a state's tones (good, busy, bad); `show`: a computed value, of a row or an object (then `path`
-    names what it reads, or is empty)."""
+    `as_detail`: how the detail reads the value when not as its role does or `show` computes it (`moment_of`:
+    an expiry to the minute). `tones`: a state's tones (good, busy, bad); `show`: a computed value, of a
+    row or an object (then `path` names what it reads, or is empty), in its column and the detail."""
 
     path: str
     title: str
@@ -96,7 +97,7 @@ class Field:
     width: int | None = None
     head: str = ""
     key: str = ""
-    detail: bool = True
+    detail: bool | Callable[[Any], Any] = True
     empty: str = "none"
     blank: str = ""
     as_detail: Callable[[Any], str] | None = None
@@ -120,7 +121,7 @@ class Field:
         if not self.path and self.show is None:
             raise ValueError(f"field {self.title!r}: a path, or a computed value (show=)")
         if not self.key:
-            object.__setattr__(self, "key", self.path.rsplit(".", 1)[-1] or self.title.lower())
+            object.__setattr__(self, "key", self.path or self.title.lower())
 
     def has(self, role: str) -> bool:
         return role in self.roles  # type: ignore[attr-defined]
@@ -178,6 +179,11 @@ class Field:
 
     def shown(self, obj: Readable) -> Any:
         """The detail's text."""
+        if callable(self.detail):  # its own reading there, of the object
+            return self.detail(obj)
+        if self.as_detail is not None:  # of the value
+            value = self.value(obj)
+            return (self.as_detail(value) or self.empty) if value is not None else self.empty
         value, said = self._said(obj)
         if said is not _OWN:
             return said
@@ -186,8 +192,6 @@ class Field:
             name, rid = self.name_of(obj), str(value or "")
             both = name and rid and name != rid and not rid.startswith(name)
             return (f"{name} ({rid})" if both else rid or name) or self.empty
-        if self.as_detail is not None and value is not None:
-            return self.as_detail(value) or self.empty
         return _as_text(self.role, value, self.empty, detail=True)
 
     def sort_value(self, row: Row) -> Any:
@@ -295,7 +299,7 @@ def columns_of(fields: tuple[Field, ...], keys: tuple[str, ...]) -> tuple[Column
 
 def details_of(fields: tuple[Field, ...]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     """The detail's (title, value) pairs, in the fields' order."""
-    return tuple((f.title, f.shown) for f in fields if f.detail)
+    return tuple((f.title, f.detail if callable(f.detail) else f.shown) for f in fields if f.detail)
 
 
 def columns(*fields: Field) -> tuple[Column, ...]:

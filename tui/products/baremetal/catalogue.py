@@ -85,8 +85,7 @@ OFFERS = catalogue(
     fields=(
         Field("name", "Offer", "name", width=14, empty=""),
         Field("stock", "Stock", "state", width=12),
-        Field("cpu", "CPU", width=24, show=_cpu, detail=False),
-        Field("cpu", "CPU", show=_cpu_detail),
+        Field("cpu", "CPU", width=24, show=_cpu, detail=_cpu_detail),
         Field("memory", "Memory", width=8, show=_memory),
         Field("disk", "Disks", width=18, show=_disks),
         Field("price_per_month", "€/month", width=9, key="month", show=_monthly, detail=False),

@@ -167,8 +167,7 @@ NAMESPACE_FIELDS = (
     ID,
     Field("name", "Name", "name", width=18),
     Field("description", "Description"),
-    Field("status", "Status", "state", width=10, tones=TONES, detail=False),
-    Field("status", "Status", "state", show=status_line),
+    Field("status", "Status", "state", width=10, tones=TONES, detail=status_line),
     Field("is_public", "Visibility", "flag", width=10, key="visibility", words=("public", "private"), detail=False),
     Field(
         "is_public", "Visibility", "flag", words=(VISIBILITY["public"] + INHERITED, VISIBILITY["private"] + INHERITED)
@@ -177,7 +176,7 @@ NAMESPACE_FIELDS = (
     Field("image_count", "Images", "count", show=images_and_size),
     Field("size", "Size", "size", width=7, blank="?", detail=False),
     Field("endpoint", "Endpoint", width=34),  # what one pushes to: before the rest
-    Field("endpoint", "Pull", show=pull_line),
+    Field("endpoint", "Pull", key="pull", show=pull_line),
     Field("region", "Region", "place", width=6),
     CREATED,
     UPDATED,
@@ -218,6 +217,11 @@ def image_tags(r: Row) -> str:
     return f"{len(r.items('tags'))}: " + ", ".join(map(str, r.items("tags")[-3:]))
 
 
+def tag_names(tags: Any) -> str:
+    """Every tag's name, in the detail."""
+    return ", ".join(map(str, tags)) if isinstance(tags, list) else str(tags)
+
+
 def visibility_words(s: Row | Resource) -> str:
     return VISIBILITY.get(str(s.raw.get("visibility")), str(s.raw.get("visibility", "")))
 
@@ -236,13 +240,10 @@ IMAGE_FIELDS = (
         key="namespace",
         empty="",
     ),
-    Field("status", "Status", "state", width=10, tones=TONES, detail=False),
-    Field("status", "Status", "state", show=status_line),
-    Field("visibility", "Visibility", width=18, show=image_visibility, detail=False),
-    Field("visibility", "Visibility", show=visibility_words),
+    Field("status", "Status", "state", width=10, tones=TONES, detail=status_line),
+    Field("visibility", "Visibility", width=18, show=image_visibility, detail=visibility_words),
     Field("size", "Size", "size", width=7, blank="?", empty="?"),
-    Field("tags", "Tags", width=24, show=image_tags, detail=False),  # its tags' names (the Tags below)
-    Field("tags", "Tags"),
+    Field("tags", "Tags", width=24, show=image_tags, as_detail=tag_names),  # how many, the last three; all below
     CREATED,
     UPDATED,
     Field("region", "Region", "place", width=8, detail=False),
@@ -291,8 +292,7 @@ TAGS = registry_kind(
         Field("name", "Name", "name", width=20),
         Field("image_id", "Image", "ref", ref="registry.images", detail=False),
         Field("status", "Status", "state", width=10, tones=TONES),
-        Field("digest", "Digest", width=12, show=short_digest, detail=False),
-        Field("digest", "Digest"),
+        Field("digest", "Digest", width=12, show=short_digest, as_detail=str),  # the column's is short
         CREATED,
         UPDATED,
     ),

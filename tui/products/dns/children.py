@@ -100,13 +100,11 @@ RECORD_FIELDS = (
     Field("name", "Name", "name", show=record_name),
     Field("type", "Type", ("text", "state"), width=5),  # read as text; a record's type is what it is filtered by
     Field("data", "Data", width=28),
-    Field("data", "Address", "ip", show=address, detail=False),
+    Field("data", "Address", "ip", key="address", show=address, detail=False),  # found by address
     Field("ttl", "TTL", "count", width=6),  # seconds, sorted as numbers
-    Field("priority", "Priority", width=4, head="Prio", show=priority_cell, detail=False),
-    Field("priority", "Priority", show=priority_line),
+    Field("priority", "Priority", width=4, head="Prio", show=priority_cell, detail=priority_line),
     Field("comment", "Comment"),
-    Field("", "Dynamic", width=10, show=dynamic_of, detail=False),
-    Field("", "Dynamic", show=dynamic_line),
+    Field("", "Dynamic", width=10, show=dynamic_of, detail=dynamic_line),
     Field("weighted_config.weighted_ips.ip", "Weighted IPs", "ip", detail=False),
     Field("http_service_config.ips", "Checked IPs", "ip", detail=False),
     Field("id", "ID", "id", empty=""),

@@ -94,11 +94,9 @@ def config_lines(m: Row | Resource) -> str:
 MODEL_FIELDS = (
     Field("id", "ID", "id", detail=False),
     Field("name", "Name", "name", width=22),
-    Field("status", "Status", "state", width=12, tones=TONES, detail=False),
-    Field("status", "Status", "state", show=steps),
+    Field("status", "Status", "state", width=12, tones=TONES, detail=steps),
     Field("error_message", "Error"),
-    Field("framework", "Framework", width=17, detail=False),
-    Field("framework", "Framework", show=framework_line),
+    Field("framework", "Framework", width=17, detail=framework_line),
     Field("path", "Archive", empty=""),
     Field("endpoint", "Endpoint", width=44, blank="—", empty="none yet: it opens when the model is ready"),
     Field("config", "Config", show=config_lines),

@@ -205,8 +205,7 @@ SERVER_ACTIONS = (
 SERVER_FIELDS = (
     ID,
     Field("name", "Name", "name", width=20),
-    Field("state", "State", "state", width=18, detail=False),
-    Field("state", "State", "state", show=_state),
+    Field("state", "State", "state", width=18, detail=_state),
     Field(
         "commercial_type",
         "Type",

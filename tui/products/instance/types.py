@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..base import Lazy, Row
 from ..declared import Field
-from ..format import gb
+from ..format import gb, human_bytes
 from ..kind_options import Item, Lookup, Reading, Rows
 from .common import instance_kind
 
@@ -76,8 +76,7 @@ TYPES = instance_kind(
     fields=(
         Field("name", "Type", ("name", "id"), width=14),  # a type's name is its id
         Field("ncpus", "vCPU", "count", width=4, key="cpus"),
-        Field("ram", "RAM GB", "size", width=6, show=_ram_gb, detail=False),
-        Field("ram", "RAM", "size"),
+        Field("ram", "RAM", "size", width=6, head="RAM GB", show=_ram_gb, as_detail=human_bytes),
         Field("arch", "Arch", width=6),
         Field("gpu", "GPU", "count", width=3, blank="0", empty="0"),
         Field("per_volume_constraint.l_ssd.max_size", "Local", "size", width=7, key="local", show=_local, detail=False),

@@ -81,8 +81,7 @@ CLUSTER_FIELDS = (
     ID,
     Field("name", "Name", "name", width=16),
     Field("status", "Status", "state", width=14, tones=TONES),
-    Field("version", "Version", "ref", ref="kvcache.versions", named="version", width=7, detail=False),
-    Field("version", "Version", "ref", ref="kvcache.versions", named="version", show=_version),
+    Field("version", "Version", "ref", ref="kvcache.versions", named="version", width=7, detail=_version),
     Field(
         "node_type", "Node type", "ref", ref="kvcache.node_types", named="node_type", width=10, key="node", detail=False
     ),

@@ -44,8 +44,7 @@ ENGINES = catalogue(
     list_key="engines",
     fields=(
         Field("name", "Engine", ("name", "id"), width=14, empty=""),
-        Field("versions", "Versions", width=60, show=_versions, detail=False),
-        Field("versions", "Versions", show=_version_lines),
+        Field("versions", "Versions", width=60, show=_versions, detail=_version_lines),
     ),
     columns=("name", "versions"),
 )

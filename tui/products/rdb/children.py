@@ -32,6 +32,10 @@ MANAGED = ("yes: permissions are set here (Privileges)", "no: created in SQL, it
 ADMIN = ("yes: CREATEROLE and CREATEDB (not SUPERUSER, not REPLICATION)", "no")
 
 
+def _managed_line(obj: Row | Resource) -> str:
+    return MANAGED[0] if obj.raw.get("managed") is True else MANAGED[1]
+
+
 def _admin(row: Row) -> Text:
     return Text("admin", style="bold") if row.get("is_admin") else Text("—")
 
@@ -45,10 +49,9 @@ DATABASES = rdb_kind(
     reading=Reading(item=Item(fetch=False)),
     fields=(
         Field("name", "Name", ("name", "id"), width=20, head="Database"),
-        Field("managed", "Permissions", "flag", width=16, show=_managed, detail=False),
         # Its owner is a user of the instance, named by its name (a user's id).
         Field("owner", "Owner", "ref", ref="rdb.users", named="owner", width=16, empty=""),
-        Field("managed", "Managed", "flag", words=MANAGED),
+        Field("managed", "Managed", "flag", width=16, head="Permissions", show=_managed, detail=_managed_line),
         Field("size", "Size", "size", width=9),
     ),
     columns=("name", "managed", "owner", "size"),

@@ -192,16 +192,13 @@ def _endpoint_lines(s: Row | Resource) -> str:
 INSTANCE_FIELDS = (
     ID,
     Field("name", "Name", "name", width=16),
-    Field("status", "Status", "state", width=14, tones=TONES, detail=False),
-    Field("status", "Status", "state", show=_status_detail),
-    Field("engine", "Engine", width=13, detail=False),
-    Field("engine", "Engine", show=_engine),
+    Field("status", "Status", "state", width=14, tones=TONES, detail=_status_detail),
+    Field("engine", "Engine", width=13, detail=_engine),
     # A node type's name is its id.
     Field("node_type", "Node type", "ref", ref="rdb.node_types", named="node_type", width=13, key="node", detail=False),
     Field("node_type", "Node type", "ref", ref="rdb.node_types", named="node_type", show=_node_type),
     Field("is_ha_cluster", "HA", "flag", width=3, key="ha", words=("HA", "—"), detail=False),
-    Field("volume_text", "Volume", width=11, key="volume", detail=False),  # made by `summarize`
-    Field("volume", "Volume", show=_volume_detail),
+    Field("volume_text", "Volume", width=11, key="volume", detail=_volume_detail),  # the column's made by `summarize`
     Field("endpoint_text", "Endpoint", width=21, key="endpoint", detail=False),  # made by `summarize`: the first
     Field("endpoints.ip", "Endpoints", "ip", show=_endpoint_lines),
     Field("backup_schedule", "Backups", show=_schedule),

@@ -81,12 +81,9 @@ SERVER_TYPES = catalogue(
     # CPU, memory, disk and lease are read from objects and a duration: their columns sort as they read.
     fields=(
         Field("name", "Type", ("name", "id"), width=8, empty=""),  # a type's name is its id
-        Field("cpu", "CPU", width=20, show=_cpu, detail=False),
-        Field("cpu", "CPU", show=_cpu_detail),
-        Field("memory", "Memory", width=8, show=_memory, detail=False),
-        Field("memory", "Memory", show=_memory_detail),
-        Field("disk", "Disk", width=8, show=_disk, detail=False),
-        Field("disk", "Disk", show=_disk_detail),
+        Field("cpu", "CPU", width=20, show=_cpu, detail=_cpu_detail),
+        Field("memory", "Memory", width=8, show=_memory, detail=_memory_detail),
+        Field("disk", "Disk", width=8, show=_disk, detail=_disk_detail),
         Field("stock", "Stock", "state", width=14, tones=STOCK),
         Field("minimum_lease_duration", "Minimum lease", width=13, key="lease", show=_lease_of, detail=False),
         Field("minimum_lease_duration", "Minimum lease", show=_lease_detail),

@@ -98,15 +98,21 @@ def _text_of(kind: ResourceKind, row: Row) -> Text:
 
 
 def _line(field: Field, row: Row) -> Text | None:
+    """The field's line: as the detail reads it, else as its column does (a detail's own reading that
+    needs the full object, or a field only a column shows); None when neither says anything."""
     if field.path and not field.values(row):
         return None
-    try:
-        value = field.shown(row) if field.detail else field.cell(row)
-    except Exception:  # a computed value that needs the full object: the full detail shows it
-        return None
-    text = str(value if value is not None else "")
-    line = value if isinstance(value, Text) else Text(clean(text, keep_newlines=True))  # lines stay lines
-    return line if line.plain.strip() else None
+    readings = ([field.shown] if field.detail else []) + ([field.cell] if field.width is not None else [])
+    for read in readings or [field.cell]:
+        try:
+            value = read(row)
+        except Exception:  # a computed value that needs the full object: the full detail shows it
+            continue
+        text = str(value if value is not None else "")
+        line = value if isinstance(value, Text) else Text(clean(text, keep_newlines=True))  # lines stay lines
+        if line.plain.strip():
+            return line
+    return None
 
 
 PANE_BESIDE = 110  # columns from which the detail pane stands beside the list (below it, narrower)

@@ -34,8 +34,12 @@ def isolated_env(tmp_path, monkeypatch) -> Any:
     monkeypatch.setenv("CLOUDTUI_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "log"))
     from tui.products import files
+    from tui.ui import typeahead
 
     monkeypatch.setattr(files, "_last_folder", [])  # where file dialogs start: each test from home
+    # Keys typed on after a refused act are dropped until a person's pause: a test types at machine pace,
+    # so none would reach what it presses next; the tests of that rule set the pause themselves.
+    monkeypatch.setattr(typeahead, "REFUSED_PAUSE", 0.0)
     for var in (
         "CLOUDTUI_SECRET_KEY",
         "CLOUDTUI_PROFILE",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from helpers import loaded, make_app, row_named, screen_named, wait_for
+from helpers import loaded, make_app, notified, row_named, screen_named, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -368,6 +368,37 @@ async def test_keys_typed_after_a_refused_delete_are_dropped_not_given_to_the_li
         assert not app.query("FormScreen") and app.bugs == []
         at = view.table.cursor_row
         await pilot.press("j")  # keys typed afterwards reach the list again
+        await wait_for(pilot, lambda: view.table.cursor_row == at + 1, what="the cursor moved")
+
+
+async def test_keys_typed_on_at_a_persons_pace_after_a_refused_delete_are_dropped_until_a_pause(
+    sandbox, monkeypatch
+):
+    """Walk 22b: the same keys typed one by one, 30-150 ms apart, still opened the edit form and renamed the
+    server: keys typed on after a refusal are dropped until the operator pauses (REFUSED_PAUSE)."""
+    from tui.ui import typeahead
+
+    clock = [1000.0]
+    monkeypatch.setattr(typeahead, "_now", lambda: clock[0])
+    monkeypatch.setattr(typeahead, "REFUSED_PAUSE", 0.4)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.table.move_to(row_named(view, "web-01").id)
+        view.focus_table()
+        await pilot.press("d")
+        await wait_for(pilot, lambda: notified(app, "Cannot delete web-01"), what="the delete refused")
+        at = view.table.cursor_row
+        for key in ("e", "b", "j", "enter"):  # each 0.1 s after the one before
+            clock[0] += 0.1
+            await pilot.press(key)
+        await pilot.pause()
+        assert app.screen.id == "main" and not app.query("FormScreen") and view.table.cursor_row == at
+        assert [n.message for n in app.notes].count(
+            "Keys typed after it not used, until a pause: it was refused, and nothing else was done."
+        ) == 1
+        clock[0] += 0.5  # a pause: what is typed now is meant for the list
+        await pilot.press("j")
         await wait_for(pilot, lambda: view.table.cursor_row == at + 1, what="the cursor moved")
 
 

@@ -15,7 +15,12 @@ Three gaps lost keys typed fast (or arriving together over a slow link):
   `holds_key(key)` holds that key until it says it is ready (`type_ahead_ready`): the palette's
   Enter until the search typed before it has its matches.
 Keys wait two seconds at most (ten while a screen says it is still answering), and are then read
-again in the order typed. A mixin of the App.
+again in the order typed.
+
+An act refused (a warning while its key was on its way: `d` on a running server) or a question that
+takes no typing ahead (the zone asked before a form) opens no dialog: the keys typed after it were meant
+for that dialog. Those already read are dropped; so are those typed on at a person's pace, until a pause
+(REFUSED_PAUSE: the time to read what was said), and that is said once. A mixin of the App.
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ if TYPE_CHECKING:
 HOLD_AT_MOST = 2.0  # seconds: a dialog that never focuses anything does not keep the keys
 BUSY_AT_MOST = 10.0  # seconds: a screen still answering what was typed before (the palette searching)
 AFTERMATH = 2  # passes up a bound key's chain: the key, then what its binding posted (a message, a focus)
+REFUSED_PAUSE = 0.4  # seconds without a key after a refused act: what is typed next is meant for the list
+REFUSED_AT_MOST = 3.0  # seconds: keys typed on without a pause are dropped this long after a refusal at most
+NEVER_DROPPED = frozenset({"ctrl+c", "ctrl+q"})
+_now = time.monotonic  # (a test's clock)
 
 
 class TypeAhead:
@@ -72,6 +81,10 @@ class TypeAhead:
         self.last_key_at = time.monotonic()  # when the operator last typed (idle work waits for a pause)
         self._expecting = False  # an action picked will open a dialog: keys wait for it (`expect_screen`)
         self._refused = False  # the key on its way (or the action expected) was refused: no dialog comes
+        self._refused_at: float | None = None  # when it was: keys typed on without a pause are dropped
+        self._refused_last = 0.0  # the last key dropped since (or the refusal)
+        self._refused_said = False
+        self._refused_why = ""
 
     @property
     def keys_waiting(self) -> bool:
@@ -122,10 +135,15 @@ class TypeAhead:
         )
 
     def _drop_refused(self, why: str = "it was refused, and nothing else was done") -> bool:
-        """The keys held behind a refused act dropped, and said so; whether there were any."""
+        """The keys held behind a refused act dropped, and said so; whether there were any. The keys typed on
+        after it are dropped too (`_typed_on`)."""
         refused, self._refused = self._refused, False
+        if refused:
+            self._refused_at = self._refused_last = _now()
+            self._refused_why, self._refused_said = why, False
         if not refused or not self._held:
             return False
+        self._refused_said = True
         dropped, self._held = len(self._held), []
         self._held_screen = None
         if self._hold_timer is not None:
@@ -133,6 +151,21 @@ class TypeAhead:
             self._hold_timer = None
         keys = "1 key" if dropped == 1 else f"{dropped} keys"
         self.notify(f"{keys} typed ahead not used: {why}.", timeout=5)
+        return True
+
+    def _typed_on(self, event: events.Key) -> bool:
+        """Whether a key is typed on after a refusal, before a pause: meant for the dialog that did not come,
+        it is dropped (the first one said)."""
+        if self._refused_at is None or getattr(event, "replayed", False) or event.key in NEVER_DROPPED:
+            return False
+        now = _now()
+        if now - self._refused_last >= REFUSED_PAUSE or now - self._refused_at >= REFUSED_AT_MOST:
+            self._refused_at = None  # a pause: what comes now is meant for what is in front
+            return False
+        self._refused_last = now
+        if not self._refused_said:
+            self._refused_said = True
+            self.notify(f"Keys typed after it not used, until a pause: {self._refused_why}.", timeout=5)
         return True
 
     def _screen_waits(self, key: str) -> bool:
@@ -201,6 +234,8 @@ class TypeAhead:
             await super().on_event(event)  # type: ignore[misc]  # (a mixin: App's own, after it in the MRO)
             return
         self.last_key_at = time.monotonic()
+        if self._typed_on(event):
+            return
         if getattr(event, "replayed", False):
             self._replays -= 1
         elif self._replays > 0:  # keys typed while the held ones are put back go behind them

@@ -41,7 +41,8 @@ def doing(app: Any, nodes: list[Any], keys: bool = True) -> str:
     left waits for the screen's next frame: what was asked to run after it (`call_after_refresh`)."""
     if any(node._message_queue.values or node._next_callbacks or getattr(node, "_test_reading", 0) for node in nodes):
         return "messages"
-    if keys and getattr(app, "keys_waiting", False):  # held by the type-ahead for a dialog still on its way
+    type_ahead = getattr(app, "type_ahead", None)  # (the console's; a test's bare app has none)
+    if keys and type_ahead is not None and type_ahead.keys_waiting:  # held for a dialog still on its way
         return "keys"
     try:
         return "frame" if app.screen._callbacks else ""

@@ -106,11 +106,11 @@ async def test_in_16_colours_red_is_production_alone_in_every_theme(monkeypatch)
     monkeypatch.setattr(constants, "COLOR_SYSTEM", "standard")
     headless = make_app(Sandbox(seed="empty"))
     async with headless.run_test(size=(80, 24)):
-        assert headless.console.color_system == "standard" and not headless.sixteen, "a test draws in full colour"
+        assert headless.console.color_system == "standard" and not headless.looks.sixteen, "a test draws in full colour"
     monkeypatch.setattr(themes, "in_16_colours", lambda app: app.console.color_system == "standard")  # a terminal
     app = make_app(Sandbox(seed="empty"))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.sixteen
+        assert app.looks.sixteen
         view = await loaded(pilot, app)
         view.focus_table()
         await pilot.pause()

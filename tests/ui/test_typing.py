@@ -186,7 +186,7 @@ async def test_enter_typed_with_a_palette_search_waits_for_its_matches(sandbox, 
             return type(screen).__name__ == "CloudPalette" and screen.query_one("CommandInput").value == "dns zones"
 
         await wait_for(pilot, typed, what="the search typed")
-        await wait_for(pilot, lambda: app.keys_waiting, what="enter held")
+        await wait_for(pilot, lambda: app.type_ahead.keys_waiting, what="enter held")
         answer.set()
         await wait_for(
             pilot, lambda: app.screen is app.main and app.main.current_kind.id == "dns.zones", what="DNS zones shown"
@@ -241,7 +241,7 @@ async def test_keys_typed_while_a_picked_action_prepares_its_dialog_wait_for_it(
         open_menu(zones, row, [spec], [], "zone", lambda picked: zones._act(picked, row), None)
         await screen_named(pilot, app, "PickerScreen")
         _typed(app, "\rabc")  # the pick, then a name typed at once
-        await wait_for(pilot, lambda: app.screen is app.main and app.keys_waiting, what="the keys held")
+        await wait_for(pilot, lambda: app.screen is app.main and app.type_ahead.keys_waiting, what="the keys held")
         read.set()
         form = await form_ready(pilot, app)
         await wait_for(pilot, lambda: form.query_one("#f-name").value == "abc", what="the name in the form")
@@ -280,9 +280,9 @@ async def test_keys_for_a_choice_list_typed_while_it_loads_pick_what_they_pick_o
         if release.is_set():
             await pilot.pause()  # read at once
         else:
-            await wait_for(pilot, lambda: app.keys_waiting, what="the keys held for the choices")
+            await wait_for(pilot, lambda: app.type_ahead.keys_waiting, what="the keys held for the choices")
             release.set()
-        await wait_for(pilot, lambda: form.ready and not app.keys_waiting, what="choices, and the keys read")
+        await wait_for(pilot, lambda: form.ready and not app.type_ahead.keys_waiting, what="choices, and the keys read")
         await pilot.pause()
         value = form.query_one("#f-kind").value
         await app.pop_screen()
@@ -371,9 +371,7 @@ async def test_keys_typed_after_a_refused_delete_are_dropped_not_given_to_the_li
         await wait_for(pilot, lambda: view.table.cursor_row == at + 1, what="the cursor moved")
 
 
-async def test_keys_typed_on_at_a_persons_pace_after_a_refused_delete_are_dropped_until_a_pause(
-    sandbox, monkeypatch
-):
+async def test_keys_typed_on_at_a_persons_pace_after_a_refused_delete_are_dropped_until_a_pause(sandbox, monkeypatch):
     """Walk 22b: the same keys typed one by one, 30-150 ms apart, still opened the edit form and renamed the
     server: keys typed on after a refusal are dropped until the operator pauses (REFUSED_PAUSE)."""
     from tui.ui import typeahead

@@ -33,11 +33,11 @@ async def run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], asked
     answers True when it sent something). Returns what a conversation returned, else None. Keys
     typed until its first dialog opens wait for it (`TypeAhead.expect_screen`). `asked`: confirmed
     already with what it follows (a create's power-on), so a production profile does not ask again."""
-    host.app.expect_screen()
+    host.app.type_ahead.expect_screen()
     try:
         return await _run(host, spec, target, asked)
     finally:
-        host.app.expect_done()
+        host.app.type_ahead.expect_done()
 
 
 async def _run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], asked: bool = False) -> Any:
@@ -88,7 +88,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], aske
         ready = partial(before_retry.before_action, host.service, scope, first.id, spec)  # a retry reads first
 
         async def sent(act: Act) -> dict[str, Any]:
-            host.app.expect_done()  # asked, or nothing to ask: no dialog comes, keys typed now go where they are
+            host.app.type_ahead.expect_done()  # asked, or nothing to ask: no dialog comes; keys typed now go on
             return await host.service.acting(act).run(call, scope, first)
 
         look = partial(look, advice=spec.if_lost)
@@ -240,7 +240,7 @@ def open_menu(
 
     def picked(spec: ActionSpec | Child | None) -> None:
         if isinstance(spec, ActionSpec):  # its worker may open a dialog later: keys typed meanwhile wait for it
-            host.app.expect_screen()
+            host.app.type_ahead.expect_screen()
         if isinstance(spec, Child):
             why = spec.why_not(row)
             if why:

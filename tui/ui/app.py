@@ -11,7 +11,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any, Callable, cast
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -29,7 +29,7 @@ from ..products.refresh_plan import RefreshPolicy
 from ..products.service import ResourceService
 from . import collector, keymap, styles, textual_fixes, themes
 from .errors import notify_error
-from .notes import Note, Notes
+from .notes import Note, Notices
 from .origins import OriginGuard
 from .profiles import OneProfile, Opened, ProfileSwitch
 from .themes import Looks
@@ -40,6 +40,7 @@ textual_fixes.apply()
 
 if TYPE_CHECKING:
     import httpx
+    from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
     from ..secrets import SecretLookup
@@ -63,7 +64,7 @@ def _commands() -> type:
     return CloudCommands
 
 
-class CloudApp(Notes, TypeAhead, Looks, App[None]):
+class CloudApp(App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
         (26, "-middle"),
@@ -113,10 +114,12 @@ class CloudApp(Notes, TypeAhead, Looks, App[None]):
         profiles: ProfileSource | None = None,
     ) -> None:
         # before Textual's own: the style sheet's variables are made there, a production profile's accent
-        # and a 16-colour terminal's among them (`themes.Looks.get_css_variables`)
+        # and a 16-colour terminal's among them (`themes.Looks.variables`)
         self.settings = settings
+        self.looks = Looks(self)
+        self.notices = Notices(self)  # every notification, as said (`notify`)
+        self.type_ahead = TypeAhead(self)  # keys typed ahead of a dialog, held for it (`on_event`)
         super().__init__()
-        self._init_type_ahead()
         self.clock = clock  # wall time for "last refresh"; injectable so snapshots are stable
         times.NOW = clock  # and for every age shown ("3 d")
         themes.register(self, settings.theme)  # the console's own, and the one chosen last time
@@ -142,7 +145,6 @@ class CloudApp(Notes, TypeAhead, Looks, App[None]):
         self.main: MainScreen | None = None  # the MainScreen, once the console is up
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
         self.origins = OriginGuard(self)  # where else the secret key may go, asked once
-        self.notes: list[Note] = []  # the last 200 notifications, as shown (tests read them here)
         self.bulks: list[Bulk] = []  # acts on marked rows being sent (`bulk.run`)
         self.price_lists: PriceLists = {}  # (kind, scope) -> (when read, prices) (`costs.py`), per profile
         # The profiles to switch to from the palette (`profiles.py`); this one alone by default.
@@ -168,6 +170,47 @@ class CloudApp(Notes, TypeAhead, Looks, App[None]):
             )
             self.clients[endpoint.name].journal = self.journal
         return self.clients[endpoint.name]
+
+    # ---- Textual's own, each through the part that does it ----------------------------------------
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification as plain text, cut, logged when a failure (`Notices.made`); a warning said while
+        a key is on its way is that act refused (`TypeAhead.said`)."""
+        note = self.notices.made(message, title, severity)
+        self.type_ahead.said(severity)
+        super().notify(note.message, title=note.title, severity=severity, timeout=timeout, markup=False)
+
+    @property
+    def notes(self) -> list[Note]:
+        """The last 200 notifications, as shown (tests read them here)."""
+        return self.notices.kept
+
+    async def on_event(self, event: events.Event) -> None:
+        await self.type_ahead.read(event, super().on_event)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.type_ahead.focused()
+
+    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
+        self.type_ahead.pushed(screen)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def get_css_variables(self) -> dict[str, str]:
+        return self.looks.variables(super().get_css_variables())
+
+    def watch_theme(self, theme: str) -> None:
+        self.looks.theme_chosen(theme)
+
+    def key_for(self, binding_id: str, default: str) -> str:
+        """The key in force for a binding id (the config's [keymap], else `default`), for a hint's words."""
+        return self.settings.keymap.get(binding_id, default).split(",")[0].strip()
 
     def ready(self) -> bool:
         return self._has_secret and bool(self.settings.api_url and self.settings.project_id)
@@ -256,8 +299,8 @@ class CloudApp(Notes, TypeAhead, Looks, App[None]):
 
     def on_mount(self) -> None:
         self.set_timer(2.0, collector.startup_done)  # also when the console waits on a login first
-        self.set_interval(5, lambda: collector.resettle(idle=time.monotonic() - self.last_key_at > IDLE_AFTER))
-        self.colours_known()
+        self.set_interval(5, self._resettle)
+        self.looks.colours_known()
         self._check_log()
         aliases = keymap.unknown_aliases(self.settings.aliases)
         said = [p for p in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases) if p]
@@ -271,6 +314,9 @@ class CloudApp(Notes, TypeAhead, Looks, App[None]):
             self._find_secret()
         else:
             self.open_login()
+
+    def _resettle(self) -> None:
+        collector.resettle(idle=time.monotonic() - self.type_ahead.last_key_at > IDLE_AFTER)
 
     @work(exclusive=True, group="start", exit_on_error=False)
     async def _open_when_listed(self) -> None:

@@ -155,4 +155,4 @@ class CloudPalette(CommandPalette):
         await CommandPalette._gather_commands.__wrapped__(self, search_value)  # type: ignore[attr-defined]
         if not get_current_worker().is_cancelled:
             self._answered = search_value
-            self.app.call_later(self.app.type_ahead_ready)
+            self.app.call_later(self.app.type_ahead.ready)

@@ -110,7 +110,7 @@ def check(app: CloudApp, keymap: dict[str, str]) -> None:
 
     def run() -> None:
         said = problems(keymap)
-        app.hint_keys = moved(keymap)
+        app.notices.hint_keys = moved(keymap)
         if said:
             app.call_from_thread(app.notify, said, title="Configuration", severity="warning", timeout=8)
 

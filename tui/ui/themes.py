@@ -4,21 +4,17 @@ in the config's `[ui]` table for the next start (written off the UI thread)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from textual.filter import LineFilter
 from textual.theme import Theme
 
 if TYPE_CHECKING:
-    from rich.console import Console
     from rich.terminal_theme import TerminalTheme
-    from textual.app import App, CallThreadReturnType
+    from textual.app import App
     from textual.color import Color
-    from textual.notifications import SeverityLevel
-    from textual.worker import ResultType, Worker, WorkType
 
-    from ..config import Settings
     from .app import CloudApp
 
 TERMINAL = Theme(
@@ -164,7 +160,7 @@ def red_in_16(value: str, ansi: TerminalTheme | None = None) -> bool:
         return False
 
 
-def in_16_colours(app: Looks) -> bool:
+def in_16_colours(app: App[Any]) -> bool:
     """Whether the console draws in a terminal of 16 colours (`TERM=xterm`); never when headless (a test,
     a snapshot: drawn in full colour, whatever the terminal the tests run in)."""
     return not app.is_headless and app.console.color_system == "standard"
@@ -175,7 +171,7 @@ def _errors(variable: str) -> bool:
     return variable.startswith(("error", "text-error")) or "-error" in variable
 
 
-def keep(app: Looks, name: str) -> None:
+def keep(app: App[Any], name: str) -> None:
     """The theme just chosen, written to the config for the next start, in a thread; a config that
     cannot be written is said once."""
     from ..config import save_ui
@@ -190,87 +186,39 @@ def keep(app: Looks, name: str) -> None:
 
 
 class Looks:
-    """Mixed into the app: the CSS variables a profile or NO_COLOR changes, the theme kept when chosen,
-    and the key in force for a binding id (a hint's words)."""
+    """The app's looks (`app.looks`): the CSS variables a profile, a terminal of 16 colours or NO_COLOR
+    change (`variables`, over the theme's), and the theme kept when chosen."""
 
-    settings: Settings
-    no_color: bool
-    sixteen = False  # drawn in a terminal of 16 colours (`in_16_colours`, known once mounted)
-    console: Console
-
-    if TYPE_CHECKING:  # the app's own (Textual's `App`)
-
-        @property
-        def is_headless(self) -> bool: ...
-
-        @property
-        def current_theme(self) -> Theme: ...
-
-        @property
-        def ansi_theme(self) -> TerminalTheme: ...
-
-        @property
-        def is_running(self) -> bool: ...
-
-        def refresh_css(self, animate: bool = True) -> None: ...
-
-        def call_from_thread(
-            self,
-            callback: Callable[..., CallThreadReturnType | Awaitable[CallThreadReturnType]],
-            *args: object,
-            **kwargs: object,
-        ) -> CallThreadReturnType: ...
-
-        def notify(
-            self,
-            message: str,
-            *,
-            title: str = "",
-            severity: SeverityLevel = "information",
-            timeout: float | None = None,
-            markup: bool = True,
-        ) -> None: ...
-
-        def run_worker(
-            self,
-            work: WorkType[ResultType],
-            name: str | None = "",
-            group: str = "default",
-            description: str = "",
-            exit_on_error: bool = True,
-            start: bool = True,
-            exclusive: bool = False,
-            thread: bool = False,
-        ) -> Worker[ResultType]: ...
+    def __init__(self, app: CloudApp) -> None:
+        self.app = app
+        self.sixteen = False  # drawn in a terminal of 16 colours (`in_16_colours`, known once mounted)
 
     def colours_known(self) -> None:
         """Once mounted (headless or not is known then): in a terminal of 16 colours, the colours it draws
-        red made yellow but production's (`get_css_variables`)."""
-        if in_16_colours(self):
+        red made yellow but production's (`variables`)."""
+        if in_16_colours(self.app):
             self.sixteen = True
-            self.refresh_css(animate=False)
+            self.app.refresh_css(animate=False)
 
-    def key_for(self, binding_id: str, default: str) -> str:
-        """The key in force for a binding id (the config's [keymap], else `default`), for a hint's words."""
-        return self.settings.keymap.get(binding_id, default).split(",")[0].strip()
-
-    def get_css_variables(self) -> dict[str, str]:
-        variables = super().get_css_variables()  # type: ignore[misc]  # (a mixin: App's own, after it in the MRO)
-        settings = getattr(self, "settings", None)
-        if settings is not None and settings.production and not self.no_color:  # its own accent, everywhere
-            ansi = getattr(self.current_theme, "ansi", False)
+    def variables(self, variables: dict[str, str]) -> dict[str, str]:
+        """The theme's CSS variables as this console draws them."""
+        app, settings = self.app, self.app.settings
+        if settings.production and not app.no_color:  # its own accent, everywhere
+            ansi = getattr(app.current_theme, "ansi", False)
             variables.update({k: "ansi_red" for k in PRODUCTION} if ansi else PRODUCTION)  # the terminal's own red
-        elif settings is not None and not self.no_color and self.sixteen:
+        elif not app.no_color and self.sixteen:
             # 16 colours: a theme's orange (accent, warning) is drawn red there; red is production's and errors'
-            ansi = None if getattr(self.current_theme, "ansi", False) else self.ansi_theme
-            variables.update({k: YELLOW for k, v in variables.items() if not _errors(k) and red_in_16(str(v), ansi)})
-        if self.no_color:  # no colour at all: what colour showed is shown by text style
+            ansi_theme = None if getattr(app.current_theme, "ansi", False) else app.ansi_theme
+            variables.update(
+                {k: YELLOW for k, v in variables.items() if not _errors(k) and red_in_16(str(v), ansi_theme)}
+            )
+        if app.no_color:  # no colour at all: what colour showed is shown by text style
             variables.update(NO_COLOUR_STYLES)
         return variables
 
-    def watch_theme(self, theme: str) -> None:
-        settings = getattr(self, "settings", None)  # (not yet while the app is made)
-        # chosen now, the console running: kept for next start (not the theme set while the app is made)
-        if self.is_running and settings is not None and theme != settings.theme:
+    def theme_chosen(self, theme: str) -> None:
+        """Chosen now, the console running: kept for next start (not the theme set while the app is made)."""
+        settings = self.app.settings
+        if self.app.is_running and theme != settings.theme:
             settings.theme = theme
-            keep(self, theme)
+            keep(self.app, theme)

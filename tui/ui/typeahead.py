@@ -20,24 +20,21 @@ again in the order typed.
 An act refused (a warning while its key was on its way: `d` on a running server) or a question that
 takes no typing ahead (the zone asked before a form) opens no dialog: the keys typed after it were meant
 for that dialog. Those already read are dropped; so are those typed on at a person's pace, until a pause
-(REFUSED_PAUSE: the time to read what was said), and that is said once. A mixin of the App.
+(REFUSED_PAUSE: the time to read what was said), and that is said once. A part the app owns.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from textual import events
 
 if TYPE_CHECKING:
+    from textual.app import App
     from textual.dom import DOMNode
-    from textual.message import Message
-    from textual.message_pump import Callback
-    from textual.notifications import SeverityLevel
     from textual.screen import Screen
-    from textual.timer import Timer, TimerCallback
-    from textual.widget import Widget
+    from textual.timer import Timer
 
 HOLD_AT_MOST = 2.0  # seconds: a dialog that never focuses anything does not keep the keys
 BUSY_AT_MOST = 10.0  # seconds: a screen still answering what was typed before (the palette searching)
@@ -49,29 +46,11 @@ _now = time.monotonic  # (a test's clock)
 
 
 class TypeAhead:
-    if TYPE_CHECKING:  # the app's own (Textual's `App`)
+    """The app's type-ahead (`app.type_ahead`): the app hands it every key it reads (`read`), every
+    screen it pushes (`pushed`) and every warning it says (`said`)."""
 
-        @property
-        def screen(self) -> Screen[object]: ...
-
-        @property
-        def focused(self) -> Widget | None: ...
-
-        @property
-        def screen_stack(self) -> list[Screen[Any]]: ...
-
-        @property
-        def parent(self) -> DOMNode | None: ...
-
-        def set_timer(
-            self, delay: float, callback: TimerCallback | None = None, *, name: str | None = None, pause: bool = False
-        ) -> Timer: ...
-
-        def post_message(self, message: Message) -> bool: ...
-
-        def call_later(self, callback: Callback, *args: object, **kwargs: object) -> bool: ...
-
-    def _init_type_ahead(self) -> None:
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
         self._held: list[events.Key] = []
         self._held_screen: Screen[object] | None = None
         self._held_since = 0.0
@@ -102,37 +81,27 @@ class TypeAhead:
         once a screen is pushed (`push_screen`) or the action ends without one (`expect_done`)."""
         self._expecting = True
 
-    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
-        self._expecting = self._refused = False  # what an action picked was expected to open: the keys are its
-        if not getattr(screen, "typed_ahead", True):  # … unless it says they are not (a zone asked before a form)
+    def pushed(self, screen: Screen[Any] | str) -> None:
+        """A screen is pushed: what an action picked was expected to open, and the keys are its, unless it
+        says they are not (`typed_ahead`: a zone asked before a form)."""
+        self._expecting = self._refused = False
+        if not getattr(screen, "typed_ahead", True):
             self._refused = True
             self._drop_refused("they were for what follows it: pick first")
-        return super().push_screen(screen, *args, **kwargs)  # type: ignore[misc]  # (a mixin: App's own, after it)
 
     def expect_done(self) -> None:
         if self._expecting:
             self._expecting = False
             if not self._drop_refused():
-                self.type_ahead_ready()
+                self.ready()
 
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
+    def said(self, severity: str) -> None:
         """A warning or an error said while a key is on its way to its binding (or while the dialog an
         action was to open is awaited) is that act refused (`d` on a running server): what was typed after
         it was meant for the dialog that does not come, and is dropped rather than given to the list (walk
         22: `d web-01 ⏎` on a running server opened its edit form and typed `b-01` into its name)."""
         if severity != "information" and (self._in_flight or self._expecting):
             self._refused = True
-        super().notify(  # type: ignore[misc]  # (a mixin: App's own, after it in the app's MRO)
-            message, title=title, severity=severity, timeout=timeout, markup=markup
-        )
 
     def _drop_refused(self, why: str = "it was refused, and nothing else was done") -> bool:
         """The keys held behind a refused act dropped, and said so; whether there were any. The keys typed on
@@ -150,7 +119,7 @@ class TypeAhead:
             self._hold_timer.stop()
             self._hold_timer = None
         keys = "1 key" if dropped == 1 else f"{dropped} keys"
-        self.notify(f"{keys} typed ahead not used: {why}.", timeout=5)
+        self.app.notify(f"{keys} typed ahead not used: {why}.", timeout=5)
         return True
 
     def _typed_on(self, event: events.Key) -> bool:
@@ -165,7 +134,7 @@ class TypeAhead:
         self._refused_last = now
         if not self._refused_said:
             self._refused_said = True
-            self.notify(f"Keys typed after it not used, until a pause: {self._refused_why}.", timeout=5)
+            self.app.notify(f"Keys typed after it not used, until a pause: {self._refused_why}.", timeout=5)
         return True
 
     def _screen_waits(self, key: str) -> bool:
@@ -174,29 +143,29 @@ class TypeAhead:
         yet (its keys would find none of its widgets), it takes typing and has nothing focused yet, or
         it says it cannot take this key yet (`holds_key`: the palette's Enter before its matches)."""
         try:
-            screen = self.screen
+            screen = self.app.screen
         except Exception:  # no screen yet, or none any more: nothing to wait for
             return False
-        if not screen.is_mounted or len(self.screen_stack) < 2:
+        if not screen.is_mounted or len(self.app.screen_stack) < 2:
             return True
         if getattr(screen, "TYPE_AHEAD", False) and screen.focused is None:
             return True
         holds_key = getattr(screen, "holds_key", None)
         return bool(holds_key is not None and holds_key(key))
 
-    def type_ahead_ready(self) -> None:
+    def ready(self) -> None:
         """Told by a screen whose `holds_key` may have changed its answer."""
         if self._held and not self._in_flight and not self._expecting and not self._screen_waits(self._held[0].key):
             self._release()
 
     def _hold(self, event: events.Key) -> None:
-        if event.key == "ctrl+j" and len(self.screen_stack) < 2:
+        if event.key == "ctrl+j" and len(self.app.screen_stack) < 2:
             # typed before the console took the terminal: the line discipline still turned Enter into a newline
             event = events.Key("enter", "\r")
         if not self._held:
-            self._held_screen = self.screen
+            self._held_screen = self.app.screen
             self._held_since = time.monotonic()
-            self._hold_timer = self.set_timer(HOLD_AT_MOST, self._give_up)
+            self._hold_timer = self.app.set_timer(HOLD_AT_MOST, self._give_up)
         self._held.append(event)
 
     def _replay(self, key: events.Key, waited: bool = False) -> None:
@@ -204,7 +173,7 @@ class TypeAhead:
         # (marks of the type-ahead's own on the key: read back with getattr)
         again.replayed = True  # type: ignore[attr-defined]
         again.waited = waited or getattr(key, "waited", False)  # type: ignore[attr-defined]
-        if self.post_message(again):
+        if self.app.post_message(again):
             self._replays += 1
 
     def _release(self, waited: bool = False) -> None:
@@ -220,18 +189,20 @@ class TypeAhead:
         """Waited long enough: the keys go where they are read now, each once (held again, esc
         on a form still loading its choices was held and read again every two seconds, for good).
         A screen that says it is still busy with them (`holds_key`) keeps them up to BUSY_AT_MOST."""
-        if self._held and (self.screen is self._held_screen or self._expecting) and not self._in_flight:
-            holds_key = getattr(self.screen, "holds_key", None)
+        if self._held and (self.app.screen is self._held_screen or self._expecting) and not self._in_flight:
+            holds_key = getattr(self.app.screen, "holds_key", None)
             busy = self._expecting or (holds_key is not None and holds_key(self._held[0].key))
             if busy and time.monotonic() - self._held_since < BUSY_AT_MOST:
-                self._hold_timer = self.set_timer(HOLD_AT_MOST, self._give_up)
+                self._hold_timer = self.app.set_timer(HOLD_AT_MOST, self._give_up)
                 return
         self._in_flight = self._expecting = False
         self._release(waited=True)
 
-    async def on_event(self, event: events.Event) -> None:
+    async def read(self, event: events.Event, pass_on: Callable[[events.Event], Awaitable[None]]) -> None:
+        """An event the app reads: a key given on to the app (`pass_on`, its own `on_event`) now, held, put
+        back behind the held ones, or dropped after a refusal; any other event given on."""
         if not isinstance(event, events.Key) or event.is_forwarded:
-            await super().on_event(event)  # type: ignore[misc]  # (a mixin: App's own, after it in the MRO)
+            await pass_on(event)
             return
         self.last_key_at = time.monotonic()
         if self._typed_on(event):
@@ -243,32 +214,32 @@ class TypeAhead:
             return
         if self._holds(event.key) and not getattr(event, "waited", False):
             self._hold(event)
-            gone = self.screen is not self._held_screen
+            gone = self.app.screen is not self._held_screen
             if not self._in_flight and not self._expecting and (gone or not self._screen_waits(self._held[0].key)):
                 self._release()  # it can take them now (or it is gone): all of them, in order
             return
-        await self._deliver(event)
+        await self._deliver(event, pass_on)
 
-    async def _deliver(self, key: events.Key) -> None:
-        if not self.screen_stack:  # the console is closing: nothing left to read a key held till now
+    async def _deliver(self, key: events.Key, pass_on: Callable[[events.Event], Awaitable[None]]) -> None:
+        if not self.app.screen_stack:  # the console is closing: nothing left to read a key held till now
             return
         try:  # a screen that judges keys by what came before (`holds_key`) sees each one land first
-            bound = key.key in self.screen.active_bindings or hasattr(self.screen, "holds_key")
-            target = self.focused or self.screen
+            bound = key.key in self.app.screen.active_bindings or hasattr(self.app.screen, "holds_key")
+            target = self.app.focused or self.app.screen
         except Exception:
             bound, target = False, None
-        await super().on_event(key)  # type: ignore[misc]  # (a mixin: App's own, after it in the MRO)
+        await pass_on(key)
         if bound and target is not None:
             self._in_flight = True
             self._follow(target, target, AFTERMATH)
 
-    def _follow(self, node: DOMNode | TypeAhead, start: DOMNode, passes: int) -> None:
+    def _follow(self, node: DOMNode, start: DOMNode, passes: int) -> None:
         """Queue a callback behind the key in `node`'s queue; when it runs the key has left `node`
         (bubbled to its parent, or taken): follow it there, until the app, where its binding ran.
         Then once more from where it started, behind what its binding posted on the way (a pick in
         an open drop-down is told to the drop-down by a message, which moves the focus back to it:
         a Tab read meanwhile went from the closing list)."""
-        if node is self:
+        if node is self.app:
 
             def landed() -> None:
                 self._follow(start, start, passes - 1) if passes > 1 else self._landed()
@@ -276,7 +247,7 @@ class TypeAhead:
             parent = node.parent
 
             def landed() -> None:
-                self._follow(parent if parent is not None else self, start, passes)
+                self._follow(parent if parent is not None else self.app, start, passes)
 
         if not node.call_later(landed):  # the widget is gone (its screen closed): the key with it
             self._landed()
@@ -286,6 +257,7 @@ class TypeAhead:
         if not self._expecting and not self._drop_refused() and self._held:
             self._release()
 
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+    def focused(self) -> None:
+        """Something was focused (a dialog's first field): the keys held for it are its."""
         if self._held and not self._in_flight and not self._expecting:
             self._release()

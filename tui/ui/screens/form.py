@@ -105,9 +105,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     def _choices_settled(self) -> None:
         self.__dict__.pop("holds_key", None)
-        ready = getattr(self.app, "type_ahead_ready", None)
-        if ready is not None:
-            ready()  # keys held for a choice list go to it now
+        type_ahead = getattr(self.app, "type_ahead", None)  # (the console's; a test's bare app has none)
+        if type_ahead is not None:
+            type_ahead.ready()  # keys held for a choice list go to it now
 
     @work(exclusive=True, group="form-load", exit_on_error=False)
     async def _load(self) -> None:

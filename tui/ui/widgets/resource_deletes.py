@@ -45,7 +45,7 @@ class Deletes:
 
     def delete(self, resource: Row) -> None:
         """The kind's delete of `resource`, asked and sent through the pipeline in a worker."""
-        self.host.app.expect_screen()  # keys typed before its question opens wait for it (`d` then the name)
+        self.host.app.type_ahead.expect_screen()  # keys typed before its question opens wait for it (`d` then the name)
         self.host.run_worker(self._deleting(resource), group="mutate", exit_on_error=False)
 
     async def _warning(self, resource: Row) -> str | None:
@@ -81,7 +81,7 @@ class Deletes:
             )
 
             async def delete(act: Act) -> None:
-                self.host.app.expect_done()  # asked: no dialog comes now, keys typed while it is sent go on
+                self.host.app.type_ahead.expect_done()  # asked: no dialog comes now, keys typed while it is sent go on
                 await service.acting(act).delete(scope, resource)
 
             done = await asking.send(
@@ -100,7 +100,7 @@ class Deletes:
             notify_error(self.host.app, err, f"Deleting {resource.name}")
             return
         finally:
-            self.host.app.expect_done()
+            self.host.app.type_ahead.expect_done()
         if done.cancelled:
             return
         found = done.found

@@ -12,7 +12,7 @@ from bench_scenarios import Frames, until
 
 async def palettes(app: Any, frames: Frames, view: Any, expect: int, keys: int, out: dict[str, Any]) -> None:
     """The palette's search with every row indexed, then the same search over 1,000 of them."""
-    from tui.products.search_index import SearchIndex, part_of
+    from tui.products.kit.search_index import SearchIndex, part_of
 
     out["palette"] = await palette_keys(app, frames, expect, keys)
     palette = app.screen

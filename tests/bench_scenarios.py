@@ -77,7 +77,7 @@ def bench_app(url: str, frames: Frames, transport: Any = None, **policy: float) 
 
     from tui.config import Settings
     from tui.ui.app import CloudApp
-    from tui.products.refresh_plan import RefreshPolicy
+    from tui.products.kit.refresh_plan import RefreshPolicy
 
     from textual.screen import Screen
 
@@ -139,7 +139,7 @@ async def open_list(app: Any, entry: str) -> Any:
     await until(lambda: not view.model.listing and view.model.last_attempt is not None)
     if child:
         label, _, name = child.partition("@")
-        from tui.products.base import ParentRef
+        from tui.products.kit.base import ParentRef
 
         row = next(r for r in view.table.resources() if name in (r.name, r.id))
         kind = next(c for c in view.kind.children if c.label == label).get()

@@ -33,7 +33,7 @@ def anyio_backend() -> str:
 def isolated_env(tmp_path, monkeypatch) -> Any:
     monkeypatch.setenv("CLOUDTUI_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "log"))
-    from tui.products import files
+    from tui.products.kit import files
     from tui.ui import typeahead
 
     monkeypatch.setattr(files, "_last_folder", [])  # where file dialogs start: each test from home

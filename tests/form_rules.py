@@ -19,10 +19,10 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from tui.api.client import ApiClient
-from tui.products.base import Context, Row
-from tui.products.location import ParentRef
+from tui.products.kit.base import Context, Row
+from tui.products.kit.location import ParentRef
 from tui.products.manifest import by_id
-from tui.products.service import ResourceService
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.ui.widgets.model_form import errors_by_field, form_values
 

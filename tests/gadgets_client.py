@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.products.base import (
+from tui.products.kit.base import (
     ActionSpec,
     Call,
     Child,
@@ -20,14 +20,14 @@ from tui.products.base import (
     Parent,
     kinds_of,
 )
-from tui.products.format import state_text
-from tui.products.location import Endpoint, FromContext
-from tui.products.set_editor import SetEditor
-from tui.products.shapes import FormCall, ShowValue
+from tui.products.kit.format import state_text
+from tui.products.kit.location import Endpoint, FromContext
+from tui.products.kit.set_editor import SetEditor
+from tui.products.kit.shapes import FormCall, ShowValue
 from tui.products.manifest import Entry
-from tui.products.views import ChatSpec, CompareVersions, Gauge, Node, Playground
-from tui.products.declared import Field
-from tui.products.kind_options import Item, Order, Reading, Secrets, Singleton, Staged, Writing
+from tui.products.kit.views import ChatSpec, CompareVersions, Gauge, Node, Playground
+from tui.products.kit.declared import Field
+from tui.products.kit.kind_options import Item, Order, Reading, Secrets, Singleton, Staged, Writing
 
 HERE = "gadgets_client:"
 FORMS = "gadgets_forms:"  # its forms, loaded on first use (pydantic off the start path, as a product's)

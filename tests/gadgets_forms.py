@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tui.products.base import Context, CreateSpec, EditSpec
-from tui.products.vocabulary import KeyValues, LongText, Several
+from tui.products.kit.base import Context, CreateSpec, EditSpec
+from tui.products.kit.vocabulary import KeyValues, LongText, Several
 
 
 def probe_body(form: Any, row: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from tui.api.client import RetryPolicy
 from tui.config import Settings
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
 from tui.ui.app import CloudApp
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 import os
 

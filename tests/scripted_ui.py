@@ -1,4 +1,4 @@
-"""A scripted flow UI: a product's flow (`products.flows.FlowUI`) run against the sandbox over ASGI
+"""A scripted flow UI: a product's flow (`products.kit.flows.FlowUI`) run against the sandbox over ASGI
 with its questions answered from a script, no screen. Where the question is the flow's logic —
 what it asks, in what order, what it sends, what it says — this tier sees it for a fraction of a
 keyboard test's cost; the screens themselves stay tested through the keyboard elsewhere.
@@ -18,11 +18,11 @@ from typing import Any, Callable
 import httpx
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products.base import Context, ParentRef, ResourceKind
-from tui.products import writes
-from tui.products.flows import Refused
-from tui.products.writes import Outcome, Question, Write
-from tui.products.service import ResourceService
+from tui.products.kit.base import Context, ParentRef, ResourceKind
+from tui.products.kit import writes
+from tui.products.kit.flows import Refused
+from tui.products.kit.writes import Outcome, Question, Write
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, Sandbox
 
 

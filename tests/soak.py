@@ -24,7 +24,7 @@ from tui.api.client import RetryPolicy  # noqa: E402
 from tui.products.manifest import entries  # noqa: E402
 from tui.sandbox import Sandbox  # noqa: E402
 from tui.sandbox.faults import FaultSpec  # noqa: E402
-from tui.products.refresh_plan import RefreshPolicy  # noqa: E402
+from tui.products.kit.refresh_plan import RefreshPolicy  # noqa: E402
 
 RATES = {
     "5xx": 0.06,

@@ -238,7 +238,7 @@ def _main(argv: list[str] | None) -> int:
         "read_only": args.read_only,
         "no_mouse": args.no_mouse,
     }
-    from .products.location import ALL, REGIONS, ZONES
+    from .products.kit.location import ALL, REGIONS, ZONES
 
     if args.zone and args.zone not in (*ZONES, ALL):
         print(f"cloudtui: unknown zone {args.zone!r}; use one of {', '.join(ZONES)} or 'all'", file=sys.stderr)

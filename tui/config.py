@@ -208,7 +208,7 @@ class Settings:
         import re
 
         from .api.tls import check_bundle
-        from .products.location import ALL, REGIONS, ZONES
+        from .products.kit.location import ALL, REGIONS, ZONES
 
         out = []
         if self.unknown_profile:

@@ -151,7 +151,7 @@ async def test_M_marks_every_row_the_filter_shows():
 
 
 async def test_the_dialogs_list_scrolls_with_the_arrows_whatever_has_the_focus(sandbox):
-    from tui.products.rows import Row
+    from tui.products.kit.rows import Row
     from tui.ui.bulk import Bulk
     from tui.ui.screens.bulk import BulkScreen
 

@@ -163,7 +163,7 @@ async def test_a_wide_list_says_it_is_cut_keeps_its_names_when_scrolled_and_take
 async def test_listing_every_zone_shows_the_zone_after_the_name(sandbox):
     """At the end of a wide row the zone was off screen, in the one listing where rows differ by it."""
     from helpers import drawn_lines
-    from tui.products.location import ALL
+    from tui.products.kit.location import ALL
 
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -179,7 +179,7 @@ async def test_a_catalogue_listed_in_every_zone_keeps_each_zones_rows_and_says_t
     """Walk: silicon types in all zones showed 3 of 6 (the same names in two zones took one row),
     and offers listed in every zone showed no zone at all (twelve rows, four names)."""
     from helpers import drawn_lines
-    from tui.products.location import ALL
+    from tui.products.kit.location import ALL
 
     app = make_app(sandbox)
     async with app.run_test(size=(160, 40)) as pilot:

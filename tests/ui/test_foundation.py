@@ -19,7 +19,7 @@ import gadgets_sandbox
 from helpers import demo_settings, loaded, make_app, open_view, pick, screen_named, wait_for
 from tui.products import manifest
 from tui.sandbox import Sandbox
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.anyio

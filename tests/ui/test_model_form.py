@@ -15,7 +15,7 @@ async def test_an_example_too_long_for_its_field_is_cut_with_a_mark_and_said_who
 
     from pydantic import BaseModel, Field
 
-    from tui.products.fields import meta
+    from tui.products.kit.fields import meta
     from tui.ui.widgets.model_form import PLACEHOLDER_FITS, ModelForm
 
     long = "timeout: how long a server may stay silent (empty: the platform's)"

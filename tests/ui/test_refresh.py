@@ -3,7 +3,7 @@
 import pytest
 
 from helpers import loaded, make_app, wait_for
-from tui.products.refresh_plan import RefreshPlanner, RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPlanner, RefreshPolicy
 
 Z = "/instance/v1/zones/fr-par-1"
 

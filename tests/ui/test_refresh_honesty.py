@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import loaded, make_app, wait_for
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"

@@ -127,7 +127,7 @@ def test_an_unknown_zone_or_region_is_refused_at_start(capsys):
 
 
 async def test_a_read_only_list_dialog_edits_nothing_and_closes_without_asking(sandbox):
-    from tui.products.base import Column
+    from tui.products.kit.base import Column
     from tui.products.instance.network_forms import RuleForm
     from tui.ui.screens.records import RecordListScreen
 

@@ -5,7 +5,7 @@ import pytest
 
 from helpers import loaded, make_app, wait_for
 from tui.sandbox import DEMO_SECRET_KEY, ManualClock, Sandbox
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 Z = "/instance/v1/zones/fr-par-1"

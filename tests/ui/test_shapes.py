@@ -29,7 +29,7 @@ from helpers import (
 )
 from tui.products import manifest
 from tui.sandbox import Sandbox
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 
@@ -246,7 +246,7 @@ async def test_a_record_editor_moves_with_j_k_g_and_g_and_deletes_the_row_under_
     the one the operator meant."""
     from pydantic import BaseModel
 
-    from tui.products.base import Column
+    from tui.products.kit.base import Column
     from tui.ui.screens.records import RecordListScreen
 
     class Label(BaseModel):

@@ -20,7 +20,7 @@ from tui.products.manifest import entries
 
 from tui.sandbox import ManualClock, Sandbox
 from tui.sandbox.faults import FaultSpec
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 _GROUPS: dict[str, list[str]] = {}
 for _e in entries():

@@ -38,7 +38,7 @@ async def test_keys_typed_while_a_form_loads_its_choices_are_kept(sandbox):
     from pydantic import BaseModel, Field
 
     from helpers import wait_for
-    from tui.products.fields import meta
+    from tui.products.kit.fields import meta
     from tui.ui.screens.form import FormScreen
 
     class Thing(BaseModel):
@@ -219,8 +219,8 @@ async def test_keys_typed_while_a_picked_action_prepares_its_dialog_wait_for_it(
     from pydantic import BaseModel, Field
 
     from helpers import form_ready, open_view
-    from tui.products.base import ActionSpec, Lazy
-    from tui.products.fields import meta
+    from tui.products.kit.base import ActionSpec, Lazy
+    from tui.products.kit.fields import meta
     from tui.ui.action_runner import open_menu
 
     class Named(BaseModel):
@@ -256,7 +256,7 @@ async def test_keys_for_a_choice_list_typed_while_it_loads_pick_what_they_pick_o
 
     from pydantic import BaseModel, Field
 
-    from tui.products.fields import meta
+    from tui.products.kit.fields import meta
     from tui.ui.screens.form import FormScreen
 
     class Thing(BaseModel):
@@ -403,7 +403,7 @@ async def test_keys_typed_on_at_a_persons_pace_after_a_refused_delete_are_droppe
 async def test_a_name_typed_after_c_in_every_zone_is_not_taken_as_a_pick_of_the_zone(sandbox):
     """Walk 22: in a list of every zone, `c jenkins` in one go: `c` asks the zone first, and `j` moved its
     choice (`c jjj` picked nl-ams-1). Keys typed ahead of that question are dropped, and that is said."""
-    from tui.products.location import ALL
+    from tui.products.kit.location import ALL
 
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -35,7 +35,7 @@ from helpers import (
     typed,
     wait_for,
 )
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 from tui.ui.widgets.streamed_markdown import StreamedMarkdown
 
 pytestmark = pytest.mark.anyio

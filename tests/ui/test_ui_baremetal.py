@@ -118,7 +118,7 @@ async def test_order_install_rescue_remote_access_and_reverse_dns(sandbox, clock
         password = store.remote[sid]["password"]
         box = secret.query_one("OptionList")
         assert all(password not in str(box.get_option_at_index(i).prompt) for i in range(box.option_count))
-        from tui.products.times import moment_of
+        from tui.products.kit.times import moment_of
 
         assert moment_of(store.remote[sid]["expires_at"]) in str(
             secret.query_one("#secret-expiry").render()

@@ -302,7 +302,7 @@ async def test_while_the_changes_are_being_sent_esc_and_q_say_so_and_stay(sandbo
     send's outcome went to the log only. Now esc and q wait for the answer, which is shown."""
     import asyncio
 
-    from tui.products.outcome import OutcomeUnclear
+    from tui.products.kit.outcome import OutcomeUnclear
 
     gate = asyncio.Event()
 
@@ -359,7 +359,7 @@ async def test_the_data_example_follows_the_record_type(sandbox):
 async def test_sent_changes_show_as_sent_when_the_list_cannot_be_read_again(sandbox):
     """Walk: the changes applied, the list's reload failed, and the rows stayed marked + and - (while
     `w`, dim, did nothing): they show as sent at once."""
-    from tui.products.changeset import STAGED
+    from tui.products.kit.changeset import STAGED
 
     app = make_app(sandbox, settings=demo_settings())
     async with app.run_test(size=(120, 40)) as pilot:

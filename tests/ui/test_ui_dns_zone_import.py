@@ -31,7 +31,7 @@ def exported(view) -> str:
 
 async def test_a_large_file_is_checked_off_the_ui_thread_and_each_row_made_once(sandbox, tmp_path, monkeypatch):
     """Item 4: staging was quadratic on the UI thread (every staged record laid every added row again)."""
-    from tui.products.rows import Row
+    from tui.products.kit.rows import Row
     from tui.records import replace
 
     app = make_app(sandbox, settings=demo_settings())

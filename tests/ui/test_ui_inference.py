@@ -23,7 +23,7 @@ from helpers import (
     to_named_row,
     wait_for,
 )
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 

@@ -129,7 +129,7 @@ async def test_read_only_shows_the_topology_and_sends_nothing(sandbox):
 
 async def test_a_new_load_balancer_is_followed_until_ready_without_a_key(sandbox, clock):
     """Nothing else moving (the list re-armed slow), a create still polls its new row fast."""
-    from tui.products.refresh_plan import RefreshPolicy
+    from tui.products.kit.refresh_plan import RefreshPolicy
 
     app = make_app(sandbox, settings=demo_settings(region="fr-par"), policy=RefreshPolicy(fast=0.05, slow=3600))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -21,7 +21,7 @@ from helpers import (
     wait_for,
 )
 from tui.sandbox import DEMO_PROJECT_ID
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 

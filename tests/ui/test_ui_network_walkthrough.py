@@ -35,7 +35,7 @@ from helpers import (
     wait_for,
 )
 
-from tui.products.refresh_plan import RefreshPolicy
+from tui.products.kit.refresh_plan import RefreshPolicy
 
 pytestmark = pytest.mark.anyio
 

@@ -216,7 +216,7 @@ async def test_a_change_set_whose_look_fails_stays_staged_marked_unknown_and_is_
     fails: never "failed, retry later"; the change stays staged marked `?`, and `w` looks at the zone
     first, finds it applied and does not send it again (an add or delete sent twice is refused)."""
     from helpers import screen_named
-    from tui.products.changeset import STAGED
+    from tui.products.kit.changeset import STAGED
 
     sandbox = applied_sandbox(6)
     sandbox.inject(503, "/versions?page_size=10", method="GET")  # the look's read, not the one before sending

@@ -9,11 +9,11 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient
-from tui.products.base import Context, ParentRef
+from tui.products.kit.base import Context, ParentRef
 from tui.products.manifest import by_id
 from tui.products.rdb.children import ENDPOINTS
 from tui.products.rdb.instances import INSTANCES
-from tui.products.service import ResourceService
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -68,7 +68,7 @@ async def test_a_database_endpoint_is_read_by_its_id(client):
 
 async def test_sizes_read_as_people_write_them(client):
     """A GiB of memory is 1.07 GB, not 1.07374 cut by its column; large sizes stay whole."""
-    from tui.products.format import gb
+    from tui.products.kit.format import gb
 
     kind = by_id("kvcache.node_types").load()
     rows = {r.name: r for r in await _service(client, kind).list_rows("fr-par-1")}

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from tui.products.views import Gauge
-from tui.products.views import openai_chunk
+from tui.products.kit.views import Gauge
+from tui.products.kit.views import openai_chunk
 from tui.ui.screens.chat_gauges import gauge_text, seconds_of, unreadable, usage_text, used_up
 
 REQUESTS = Gauge(
@@ -105,7 +105,7 @@ def test_an_event_that_is_no_answer_chunk_says_plainly_what_is_wrong(data, why):
 
 
 def test_a_model_listing_of_another_shape_lists_no_model_rather_than_raising():
-    from tui.products.views import openai_models
+    from tui.products.kit.views import openai_models
 
     assert (
         openai_models([{"id": "m"}]) == []

@@ -1,4 +1,4 @@
-"""Commands, snippets and configurations offered to copy (`tui/products/commands.py`): each value is
+"""Commands, snippets and configurations offered to copy (`tui/products/kit/commands.py`): each value is
 checked against what it must be and quoted for where it goes, and a value from the API that would
 make a pasted command run something else is refused with the reason — never built (issue 32)."""
 
@@ -9,10 +9,10 @@ import shlex
 
 import pytest
 
-from tui.products import commands
-from tui.products.commands import CommandRefused
-from tui.products.location import ParentRef
-from tui.products.rows import Row
+from tui.products.kit import commands
+from tui.products.kit.commands import CommandRefused
+from tui.products.kit.location import ParentRef
+from tui.products.kit.rows import Row
 
 HOSTILE = [
     "rg.fr-par.cr.example;id>pwned.txt;#",
@@ -44,7 +44,7 @@ def test_a_refusal_quotes_the_value_as_the_list_shows_it():
     """Walk: an endpoint shown as `\\x00\\x9b31m` in a list (its control characters made visible when
     read) was quoted `\\\\x00\\\\x9b31m` in the refusal (escaped twice)."""
     from tui.api.safe import clean
-    from tui.products.commands import host
+    from tui.products.kit.commands import host
 
     shown = clean("rg.example\x00\x9b31m")  # as the answer was cleaned when read
     with pytest.raises(CommandRefused) as refused:

@@ -10,19 +10,19 @@ import pytest
 from pydantic import BaseModel, SecretStr, ValidationError
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products.base import Context, EditSpec, Lazy, kinds_of
+from tui.products.kit.base import Context, EditSpec, Lazy, kinds_of
 from tui.products.baremetal.networks import PRIVATE_NETWORKS
-from tui.products.fields import changed, form_body, parse_pairs
-from tui.products.flows import Refused
+from tui.products.kit.fields import changed, form_body, parse_pairs
+from tui.products.kit.flows import Refused
 from tui.products.kvcache.clusters import CLUSTERS
-from tui.products.location import GLOBAL, Call, FromContext
-from tui.products.service import ResourceService
-from tui.products.vocabulary import KeyValues
+from tui.products.kit.location import GLOBAL, Call, FromContext
+from tui.products.kit.service import ResourceService
+from tui.products.kit.vocabulary import KeyValues
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.sandbox.core import _control_at
 from tui.sandbox.faults import FaultSpec
 from tui.ui.widgets.model_form import errors_by_field
-from tui.products.kind_options import Item, Order, Reading
+from tui.products.kit.kind_options import Item, Order, Reading
 
 pytestmark = pytest.mark.anyio
 
@@ -173,7 +173,7 @@ def test_a_whole_set_is_checked_before_it_is_sent():
 
 
 class UI:
-    """What a shape is given (`products.flows.FlowUI`): here only what sending a set uses."""
+    """What a shape is given (`products.kit.flows.FlowUI`): here only what sending a set uses."""
 
     def __init__(self, service, scope):
         self._service, self.scope, self.notes = service, scope, []
@@ -220,7 +220,7 @@ async def test_a_set_whose_send_never_happened_is_said_not_applied():
     sandbox = Sandbox(clock=ManualClock())
     client, ui, row = await _cluster_ui(sandbox)
     sandbox.inject(504, "", method="PUT", times=1)  # the gateway answered; the platform never acted
-    from tui.products.writes import Looked
+    from tui.products.kit.writes import Looked
 
     with pytest.raises(Looked, match="it was not applied"):
         await ACLS.send_set(ui, row, [{"ip_cidr": "198.51.100.0/24"}])
@@ -246,7 +246,7 @@ def test_a_nested_or_variant_field_is_named_by_its_path():
 
 
 def test_times_read_and_say_a_time_one_way():
-    from tui.products import times
+    from tui.products.kit import times
 
     assert times.rfc3339(0) == "1970-01-01T00:00:00Z" and times.stamp("1970-01-01T00:01:00Z") == 60
     assert times.left("1970-01-01T01:00:00+00:00", now=0) == 3600 and times.left("not a time") is None
@@ -260,8 +260,8 @@ def test_times_read_and_say_a_time_one_way():
 
 
 def test_a_kind_adds_its_own_state_tones_and_an_action_says_why_not():
-    from tui.products.format import COMMON, Tones
-    from tui.products.states import When
+    from tui.products.kit.format import COMMON, Tones
+    from tui.products.kit.states import When
 
     rdb = Tones(busy={"backuping"}, alarm={"disk_full"}, base=COMMON)
     assert (rdb.of("backuping"), rdb.of("ready"), rdb.of("disk_full"), COMMON.of("disk_full")) == (
@@ -279,7 +279,7 @@ def test_a_kind_adds_its_own_state_tones_and_an_action_says_why_not():
 def test_an_action_followed_by_another_names_one_the_kind_has():
     """`then` runs a named action once the resource settles (an export's URL shown): a name the kind
     lacks is refused when the kind is declared, not found missing after a write."""
-    from tui.products.base import ActionSpec, Call
+    from tui.products.kit.base import ActionSpec, Call
     from tui.products.rdb.backups import BACKUPS
     from tui.records import replace
 
@@ -295,7 +295,7 @@ def test_an_action_followed_by_another_names_one_the_kind_has():
 
 
 async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as_the_api_takes_it():
-    from tui.products.base import Row
+    from tui.products.kit.base import Row
     from tui.products.rdb.replica_forms import ReplicaEndpointForm, replica_endpoint_body, replica_endpoint_options
 
     public = Row({"id": "r1", "endpoints": [{"direct_access": {}}]})
@@ -310,7 +310,7 @@ async def test_a_replica_endpoint_is_offered_only_of_a_kind_it_lacks_and_sent_as
 
 
 def test_a_diff_of_two_versions_says_what_was_added_changed_and_deleted():
-    from tui.products.diff import as_lines, compare, counts
+    from tui.products.kit.diff import as_lines, compare, counts
 
     before = [
         {"name": "www", "type": "A", "data": "1.2.3.4"},
@@ -369,7 +369,7 @@ async def test_a_stop_or_reboot_during_an_install_says_it_may_leave_it_unfinishe
 
 def test_every_state_a_kind_polls_as_moving_reads_as_busy():
     """Walk: a volume `○ resizing` (the mark of a state at rest) though its list polled it as moving."""
-    from tui.products.format import COMMON
+    from tui.products.kit.format import COMMON
     from tui.products.manifest import every_kind
 
     resting = [

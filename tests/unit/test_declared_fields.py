@@ -1,4 +1,4 @@
-"""Fields declared with their meaning (`tui.products.declared`): how each role reads in a column, in
+"""Fields declared with their meaning (`tui.products.kit.declared`): how each role reads in a column, in
 the detail and when sorted, leniently; the kinds' columns and details made from them; and the
 manifest's declarations checked whole (every reference names a kind that exists)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tui.products.base import Column, kinds_of
-from tui.products.declared import Field
-from tui.products.rows import Row
+from tui.products.kit.base import Column, kinds_of
+from tui.products.kit.declared import Field
+from tui.products.kit.rows import Row
 
 ROW = Row(
     {
@@ -37,7 +37,7 @@ def test_a_path_reads_nested_objects_and_each_item_of_a_list_leniently():
 
 
 def test_each_role_reads_its_own_way_in_a_column_in_the_detail_and_sorted(monkeypatch):
-    from tui.products import times
+    from tui.products.kit import times
 
     monkeypatch.setattr(times, "NOW", lambda: 1_768_478_400.0)  # 2026-01-15T12:00:00Z
     created = Field("created_at", "Created", "time")
@@ -118,8 +118,8 @@ def test_a_field_is_refused_when_declared_wrong():
 
 
 def test_a_computed_field_and_a_value_read_otherwise_in_the_detail(monkeypatch):
-    from tui.products import times
-    from tui.products.times import moment_of
+    from tui.products.kit import times
+    from tui.products.kit.times import moment_of
 
     monkeypatch.setattr(times, "NOW", lambda: 1_768_478_400.0)
     expires = Field("expires_at", "Expires", "time", blank="never", empty="never", as_detail=moment_of)
@@ -226,7 +226,7 @@ def _is_lambda(fn) -> bool:
 
 def test_a_detail_shows_what_its_list_shows_an_acl_rules_port_and_a_zones_domain():
     from tui.products.dns.kinds import ZONES
-    from tui.products.models import Resource
+    from tui.products.kit.models import Resource
     from tui.products.rdb.children import ACLS
 
     rule = Resource.model_validate(
@@ -242,7 +242,7 @@ def test_a_detail_shows_what_its_list_shows_an_acl_rules_port_and_a_zones_domain
 
 
 def test_a_list_sorts_addresses_as_addresses_and_puts_what_holds_nothing_last_either_way():
-    from tui.products.declared import columns_of
+    from tui.products.kit.declared import columns_of
     from tui.ui.widgets.resource_table import ResourceTable
 
     ip = Field("ip", "IP", "ip", width=16)

@@ -7,13 +7,13 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products.base import Context
-from tui.products.changeset import ChangeSet
-from tui.products.outcome import NotApplied, OutcomeUnclear
+from tui.products.kit.base import Context
+from tui.products.kit.changeset import ChangeSet
+from tui.products.kit.outcome import NotApplied, OutcomeUnclear
 from tui.products.dns.kinds import RECORDS
 from tui.products.dns.sending import send_changes
-from tui.products.location import ParentRef
-from tui.products.service import ResourceService
+from tui.products.kit.location import ParentRef
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.sandbox.core import FaultRule
 from tui.sandbox.faults import FaultSpec
@@ -143,7 +143,7 @@ async def test_many_changes_go_a_request_at_a_time_and_one_lost_partway_leaves_o
     several, in order; the second's answer lost and no look able to tell, the first's are applied, the
     second's may be (unknown), the third's were not sent."""
     from tui.products.dns import sending
-    from tui.products.outcome import PartlySent
+    from tui.products.kit.outcome import PartlySent
 
     monkeypatch.setattr(sending, "CHUNK", 2, raising=False)
     sandbox = Sandbox(clock=ManualClock())

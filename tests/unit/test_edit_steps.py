@@ -1,4 +1,4 @@
-"""An edit sent as several requests (`products/edit_steps.py`), on a load balancer's backend: an
+"""An edit sent as several requests (`products/kit/edit_steps.py`), on a load balancer's backend: an
 unchanged form sends nothing, and a failure after a success says what was applied and what not."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tui.api.errors import ApiError, InvalidArguments, OutcomeUnknown
-from tui.products.base import Row
-from tui.products.edit_steps import PartlyApplied, send_steps
+from tui.products.kit.base import Row
+from tui.products.kit.edit_steps import PartlyApplied, send_steps
 from tui.products.lb.backend_forms import EDIT
 
 pytestmark = pytest.mark.anyio

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from tui.products.base import kinds_of
-from tui.products.declared import ID, Field
-from tui.products.export import as_csv, as_json, resource_json
-from tui.products.location import ParentRef
-from tui.products.rows import Row
+from tui.products.kit.base import kinds_of
+from tui.products.kit.declared import ID, Field
+from tui.products.kit.export import as_csv, as_json, resource_json
+from tui.products.kit.location import ParentRef
+from tui.products.kit.rows import Row
 
 ZONE = ParentRef("z", "example.com", "global")
 
@@ -104,7 +104,7 @@ def test_a_zone_file_read_back_gives_the_records_it_was_written_from():
 )
 def test_a_zone_file_that_cannot_be_read_is_refused_with_the_line_it_is_on(bad, line):
     from tui.products.dns.zone_file import load
-    from tui.products.flows import Refused
+    from tui.products.kit.flows import Refused
 
     text = f"$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN A 192.0.2.1\n{bad}\nok 3600 IN A 192.0.2.2\n"
     with pytest.raises(Refused) as refused:

@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from tui.products.files import save_file_flow
+from tui.products.kit.files import save_file_flow
 
 pytestmark = pytest.mark.anyio
 

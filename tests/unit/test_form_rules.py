@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from form_rules import errors
-from tui.products.base import Context
+from tui.products.kit.base import Context
 from tui.sandbox import DEMO_PROJECT_ID
 
 
@@ -89,7 +89,7 @@ def test_a_new_frontend_sends_the_protocol_chosen_and_an_edit_leaves_it():
 
 
 def test_tags_of_several_resources_add_or_remove_one_at_least_and_never_both():
-    from tui.products.vocabulary import TagChange
+    from tui.products.kit.vocabulary import TagChange
 
     assert errors(TagChange, {"add": "web, prod", "remove": ""}, None) == {}
     assert "both added and removed" in " ".join(errors(TagChange, {"add": "web", "remove": "web, old"}, None).values())

@@ -34,7 +34,7 @@ from form_rules import (
     silicon_types,
     volumes,
 )
-from tui.products.base import Row
+from tui.products.kit.base import Row
 
 pytestmark = pytest.mark.anyio
 

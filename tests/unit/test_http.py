@@ -190,7 +190,7 @@ def test_the_console_start_path_does_not_import_httpx():
     code = (
         "import sys\n"
         "from tui.api.client import ApiClient\n"
-        "from tui.products.service import ResourceService\n"
+        "from tui.products.kit.service import ResourceService\n"
         "import tui.ui.app, tui.ui.screens.main\n"
         "print('httpx' in sys.modules)\n"
     )
@@ -322,7 +322,7 @@ def test_an_idle_connection_outlives_the_refresh_interval_and_is_closed_by_us_fi
 
     from tui.api.http_setup import options
     from tui.sandbox.serve import _config
-    from tui.products.refresh_plan import RefreshPolicy
+    from tui.products.kit.refresh_plan import RefreshPolicy
 
     kept = options(ssl.create_default_context(), 15.0, 16, "t")["limits"].keepalive_expiry
     served = _config(object(), "127.0.0.1", 0).timeout_keep_alive

@@ -7,9 +7,9 @@ from typing import Annotated
 import pytest
 from pydantic import SecretStr, ValidationError
 
-from tui.products.base import Context, kinds_of
-from tui.products.fields import sends, sent
-from tui.products.vocabulary import Form
+from tui.products.kit.base import Context, kinds_of
+from tui.products.kit.fields import sends, sent
+from tui.products.kit.vocabulary import Form
 
 
 class Edit(Form):
@@ -19,7 +19,7 @@ class Edit(Form):
 
 
 def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
-    from tui.products.nouns import plural
+    from tui.products.kit.nouns import plural
 
     assert [plural(n) for n in ("server", "IP address", "policy", "key", "box", "match")] == [
         "servers",
@@ -40,13 +40,13 @@ def test_a_kind_is_named_from_its_noun_and_its_id_unless_it_says_otherwise():
         "page_size",
     )
     assert (
-        named.reading.item.model.target == "tui.products.models:Resource"
+        named.reading.item.model.target == "tui.products.kit.models:Resource"
     )  # the lenient model every product's detail reads
     own = kind(id="g.zones", singular="zone", title="DNS zones", collection="dns-zones", columns=())
     assert (own.title, own.collection, own.list_key) == ("DNS zones", "dns-zones", "dns_zones")
     under = kind(id="g.types", singular="type", collection="products/servers", columns=())
     assert under.list_key == "servers"  # the envelope is named by the path's last word
-    from tui.products.base import ONE_OF_COLLECTION, Item, Reading
+    from tui.products.kit.base import ONE_OF_COLLECTION, Item, Reading
 
     wrapped = kinds_of(
         product="G", api="g/v1", scope_type="zone", reading=Reading(item=Item(envelope=ONE_OF_COLLECTION))
@@ -70,7 +70,7 @@ def test_a_create_sends_the_forms_named_values_and_the_project_under_the_apis_na
 
 
 def test_a_form_field_in_one_line_keeps_its_rules_for_pydantic_and_its_hints_for_the_form():
-    from tui.products.vocabulary import Form, label
+    from tui.products.kit.vocabulary import Form, label
 
     class Named(Form):
         name: Annotated[str, label("Name", max_length=3, placeholder="e.g. web")]

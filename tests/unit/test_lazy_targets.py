@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.products.base import Child
-from tui.products.lazy import Lazy
+from tui.products.kit.base import Child
+from tui.products.kit.lazy import Lazy
 from tui.products.manifest import entries
 
 

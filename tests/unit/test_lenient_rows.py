@@ -7,9 +7,9 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient
-from tui.products.base import Context, Row
+from tui.products.kit.base import Context, Row
 from tui.products.manifest import list_kinds
-from tui.products.service import ResourceService
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
 pytestmark = pytest.mark.anyio
@@ -45,7 +45,7 @@ def test_equal_lists_of_a_listing_are_one_copy_and_masked_ones_are_not_shared():
     """Rows of one listing share equal lists of plain values (memory at 50,000 rows); a list holding
     a masked credential keeps its own copy: two secrets with the same mask stay apart."""
     from tui.api.safe import Masked
-    from tui.products.shared_values import SharedValues
+    from tui.products.kit.shared_values import SharedValues
 
     shared = SharedValues(["tags", "urls"])
     a = {"tags": ["web", "prod"], "urls": [Masked("vnc://u:one@h")]}

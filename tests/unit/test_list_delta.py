@@ -1,4 +1,4 @@
-"""A list's change since it was read (`products/list_delta.py`), against the sandbox with no app: the
+"""A list's change since it was read (`products/kit/list_delta.py`), against the sandbox with no app: the
 rows changed, made and deleted elsewhere found, each with the few requests it needs."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products.base import Context
-from tui.products.list_delta import delta, polled
+from tui.products.kit.base import Context
+from tui.products.kit.list_delta import delta, polled
 from tui.products.manifest import by_id
-from tui.products.service import ResourceService
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
 pytestmark = pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""A list's model (`products/list_model.py`) against the sandbox, with no app: what a listing, a
+"""A list's model (`products/kit/list_model.py`) against the sandbox, with no app: what a listing, a
 refresh and a poll change, what a view is told, what moves, what is kept when a zone fails, and what the
 next tick reads. (What a refresh asks of the API is `test_list_delta.py`'s.)"""
 
@@ -10,11 +10,11 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products.base import ALL, Context
-from tui.products.list_model import Change, ListModel
+from tui.products.kit.base import ALL, Context
+from tui.products.kit.list_model import Change, ListModel
 from tui.products.manifest import by_id
-from tui.products.refresh_plan import RefreshPlanner
-from tui.products.service import ResourceService
+from tui.products.kit.refresh_plan import RefreshPlanner
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
 pytestmark = pytest.mark.anyio

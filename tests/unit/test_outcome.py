@@ -8,15 +8,15 @@ import httpx
 import pytest
 
 from tui.api.client import ApiClient, RetryPolicy
-from tui.products import looks, outcome
-from tui.products.writes import Looked
-from tui.products.base import Context, ParentRef
+from tui.products.kit import looks, outcome
+from tui.products.kit.writes import Looked
+from tui.products.kit.base import Context, ParentRef
 from tui.products.baremetal.networks import PRIVATE_NETWORKS
 from tui.products.baremetal.servers import SERVERS as BM_SERVERS
 from tui.products.flexible_ip.fips import FIPS
 from tui.products.rdb.children import ACLS, DATABASES, REPLICAS, SETTINGS, USERS
 from tui.products.rdb.instances import INSTANCES
-from tui.products.service import ResourceService
+from tui.products.kit.service import ResourceService
 from tui.products.silicon.servers import SERVERS as SILICON
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 from tui.sandbox.faults import FaultSpec
@@ -157,7 +157,7 @@ async def test_an_action_that_declares_the_states_it_moves_to_is_told_applied_or
 
 async def test_an_activation_lost_before_the_platform_acted_is_said_not_applied():
     from tui.api.errors import OutcomeUnknown
-    from tui.products.base import Row
+    from tui.products.kit.base import Row
     from tui.products.monitoring.kinds import COCKPIT
 
     activate = COCKPIT.singleton.absent_actions[0]
@@ -207,7 +207,7 @@ async def test_an_edit_whose_answer_is_lost_is_read_back_and_told_applied_or_not
 
 async def test_a_whole_set_whose_answer_is_lost_is_read_again_and_compared_with_what_was_sent():
     from tui.api.errors import NotFound
-    from tui.products.base import Call
+    from tui.products.kit.base import Call
 
     sandbox = Sandbox(clock=ManualClock())
     client = _client(sandbox)

@@ -134,9 +134,9 @@ async def test_the_names_a_list_looks_up_are_read_alongside_its_first_page():
     import httpx
 
     from tui.api.client import ApiClient
-    from tui.products.base import Context
+    from tui.products.kit.base import Context
     from tui.products.manifest import by_id
-    from tui.products.service import ResourceService
+    from tui.products.kit.service import ResourceService
     from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
     sandbox = Sandbox(clock=ManualClock())

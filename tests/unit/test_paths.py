@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tui.api.errors import ConfigError
-from tui.products.base import Call, Context, Row
+from tui.products.kit.base import Call, Context, Row
 from tui.products.instance.servers import SERVERS
-from tui.products.service import ResourceService
+from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID
 
 pytestmark = pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""The search over positions that finds the rows deleted elsewhere (`products.positions`)."""
+"""The search over positions that finds the rows deleted elsewhere (`products.kit.positions`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 from hypothesis import given, settings, strategies as st
 
-from tui.products.positions import gone
+from tui.products.kit.positions import gone
 
 
 class Listed:

@@ -70,9 +70,9 @@ def test_silicon_stock_reads_high_low_and_none_with_three_marks():
 )
 def test_a_silicon_servers_wait_before_delete_is_rounded_up_so_a_new_one_reads_24_h(left, said):
     """Right after a create the column read 'in 23 h' for a 24-hour lease (23 h 59 min, cut down)."""
-    from tui.products.rows import Row
+    from tui.products.kit.rows import Row
     from tui.products.silicon.servers import SERVERS
-    from tui.products.times import from_now
+    from tui.products.kit.times import from_now
 
     column = next(c for c in SERVERS.columns if c.key == "deletable")
     assert str(column.value(Row({"id": "s", "name": "n", "deletable_at": from_now(left)}))) == said
@@ -81,7 +81,7 @@ def test_a_silicon_servers_wait_before_delete_is_rounded_up_so_a_new_one_reads_2
 def test_a_bare_metal_event_shows_its_whole_time_to_the_second_within_its_column():
     """The Events tab cut the time: '2026-11-26T23:04:32.8…' in a 22-column cell."""
     from tui.products.baremetal.servers import EVENTS
-    from tui.products.rows import Row
+    from tui.products.kit.rows import Row
 
     column = next(c for c in EVENTS.columns if c.key == "at")
     shown = str(column.value(Row({"key": "k", "action": "order", "created_at": "2026-11-26T23:04:32.795000+00:00"})))
@@ -91,7 +91,7 @@ def test_a_bare_metal_event_shows_its_whole_time_to_the_second_within_its_column
 def test_a_cache_scaled_to_five_nodes_shows_its_five_addresses_in_the_detail():
     """Scaled from 3 to 5 nodes, the detail still listed 3 addresses (the list cell's cut)."""
     from tui.products.kvcache.clusters import CLUSTERS
-    from tui.products.models import Resource
+    from tui.products.kit.models import Resource
 
     ips = [f"10.12.0.{n}" for n in range(10, 15)]
     cluster = Resource.model_validate(
@@ -118,7 +118,7 @@ def test_a_silicon_servers_runner_token_never_reaches_its_row():
 def test_a_detail_says_block_only_storage_and_an_address_family_in_the_words_used_elsewhere():
     from tui.products.baremetal.servers import SERVERS
     from tui.products.instance.types import TYPES
-    from tui.products.models import Resource
+    from tui.products.kit.models import Resource
 
     block_only = Resource.model_validate({"name": "PLAY2-NANO", "volumes_constraint": {"min_size": 0, "max_size": 0}})
     assert dict(((t, get(block_only)) for t, get in TYPES.detail_fields))["Local storage (total)"] == (

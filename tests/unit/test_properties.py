@@ -191,7 +191,7 @@ def test_the_table_shows_exactly_the_filtered_rows_in_sort_order_whatever_happen
     """However rows arrive, change, go, and the sort and filter change, the order shown is the one
     computed from scratch (the table keeps sort values between orderings), and marks go with their
     rows. A re-listing that brings new rows shows them where the API lists them."""
-    from tui.products.base import Column, Row
+    from tui.products.kit.base import Column, Row
     from tui.ui.widgets.resource_table import ResourceTable
 
     table = ResourceTable()
@@ -232,7 +232,7 @@ def test_the_table_shows_exactly_the_filtered_rows_in_sort_order_whatever_happen
 
 
 def test_a_numeric_sort_key_orders_numbers_as_numbers_and_an_odd_one_last():
-    from tui.products.base import Column, Row
+    from tui.products.kit.base import Column, Row
     from tui.ui.widgets.resource_table import ResourceTable
 
     table = ResourceTable()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tui.products.base import kinds_of
-from tui.products.declared import ID, Field
-from tui.products.related import Held, addresses, related, unread
-from tui.products.rows import Row
+from tui.products.kit.base import kinds_of
+from tui.products.kit.declared import ID, Field
+from tui.products.kit.related import Held, addresses, related, unread
+from tui.products.kit.rows import Row
 
 kind = kinds_of(product="G", api="g/v1", scope_type="zone")
 SERVERS = kind(

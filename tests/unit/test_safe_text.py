@@ -55,6 +55,6 @@ def test_nan_and_infinity_are_kept_as_received():
 )
 def test_a_date_field_holding_junk_shows_it_whole_or_cut_with_a_mark(value, shown):
     """Monitoring 'Activated', a namespace's 'Updated', a tag's 'Created' cut junk to ten characters unmarked."""
-    from tui.products.format import date_of
+    from tui.products.kit.format import date_of
 
     assert date_of(value) == shown

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tui.products.base import kinds_of
-from tui.products.declared import ID, Field
-from tui.products.rows import Row
-from tui.products.search_index import SearchIndex, part_of
+from tui.products.kit.base import kinds_of
+from tui.products.kit.declared import ID, Field
+from tui.products.kit.rows import Row
+from tui.products.kit.search_index import SearchIndex, part_of
 
 kind = kinds_of(product="G", api="g/v1", scope_type="zone")
 SERVERS = kind(
@@ -81,7 +81,7 @@ def test_a_search_among_many_stops_at_what_it_shows():
 
 
 def test_a_child_named_under_a_dns_named_parent_is_found_by_its_full_name():
-    from tui.products.location import ParentRef
+    from tui.products.kit.location import ParentRef
 
     found = SearchIndex()
     zone = ParentRef("z1", "Example.com.", "global")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from scripted_ui import ScriptedUI
-from tui.products.commands import CommandRefused
+from tui.products.kit.commands import CommandRefused
 from tui.products.instance.servers import SERVERS
-from tui.products.ssh_command import ssh_argv
+from tui.products.kit.ssh_command import ssh_argv
 
 pytestmark = pytest.mark.anyio
 
@@ -37,7 +37,7 @@ def test_a_value_that_is_no_address_or_user_never_reaches_the_command():
 
 
 def test_ssh_greyed_says_an_address_is_invalid_not_absent(monkeypatch):
-    import tui.products.ssh_command as reach
+    import tui.products.kit.ssh_command as reach
 
     held = {"a": ["not-an-ip;id"], "b": [], "c": ["10.0.0.1"]}
     monkeypatch.setattr(reach, "addresses", lambda kind, row: held[row])

@@ -3,7 +3,7 @@ and age (the suite runs in UTC: conftest)."""
 
 from __future__ import annotations
 
-from tui.products import times
+from tui.products.kit import times
 
 NOW = 1_768_478_400.0  # 2026-01-15T12:00:00Z
 

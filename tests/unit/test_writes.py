@@ -1,4 +1,4 @@
-"""The write pipeline (`products.writes`): what it asks before a send, at every send; what it journals
+"""The write pipeline (`products.kit.writes`): what it asks before a send, at every send; what it journals
 under the act; and what it says when an answer is lost — without a screen (a scripted asker)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 from tui.api.errors import OutcomeUnknown
 from tui.api.journal import Journal
-from tui.products.looks import Found
-from tui.products.writes import Question, Write, run
+from tui.products.kit.looks import Found
+from tui.products.kit.writes import Question, Write, run
 
 pytestmark = pytest.mark.anyio
 

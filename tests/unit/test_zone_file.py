@@ -9,9 +9,9 @@ import pytest
 
 from tui.products.dns.kinds import RECORDS
 from tui.products.dns.zone_file import dump, load
-from tui.products.flows import Refused
-from tui.products.location import ParentRef
-from tui.products.rows import Row
+from tui.products.kit.flows import Refused
+from tui.products.kit.location import ParentRef
+from tui.products.kit.rows import Row
 from tui.sandbox import Sandbox
 
 ZONE = ParentRef("example.com", "example.com", "global")
@@ -98,7 +98,7 @@ ZONES = [(ZONE, EVERY_TYPE), *demo_zones()]
 
 @pytest.mark.parametrize("zone, rows", ZONES, ids=["every type", *(z.name for z, _ in ZONES[1:])])
 def test_an_unedited_export_read_back_stages_nothing(zone, rows):
-    from tui.products.file_plan import plan
+    from tui.products.kit.file_plan import plan
 
     text = dump(rows, zone)
     assert len(plan(RECORDS.rows.file, load(text, zone), rows, zone, lambda obj: obj)) == 0
@@ -109,7 +109,7 @@ def test_an_unedited_export_read_back_stages_nothing(zone, rows):
 
 
 def test_a_record_of_the_file_standing_for_a_dynamic_one_is_never_staged():
-    from tui.products.file_plan import plan
+    from tui.products.kit.file_plan import plan
 
     text = dump(EVERY_TYPE, ZONE) + "geo 3600 IN A 192.0.2.7\n"  # its comment taken out: its plain data
     read = load(text, ZONE)

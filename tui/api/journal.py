@@ -4,7 +4,7 @@ its outcome (done, failed and why, may have been applied and what the look after
 long it took — and the equivalent `curl` line, with the key as `$CLOUDTUI_SECRET_KEY`, never the key.
 
 The API client records each write it sends (`Journal.sent`, then `answered` or `failed`), under the
-act it was sent for (`Act`, which the write pipeline opens and passes down: `products.writes`); what a
+act it was sent for (`Act`, which the write pipeline opens and passes down: `products.kit.writes`); what a
 look after a lost answer found is added to the act's last write (`Act.looked`). An
 optional file (JSON lines, rotated) is written off the UI thread by the standard library's
 `QueueHandler` and `RotatingFileHandler`.
@@ -41,7 +41,7 @@ class Doing:
     product: str = ""
     resource: str = ""
     retry: bool = True  # False: never offered again from the journal (a staged batch: its changes stay staged)
-    # `async (OutcomeUnknown) -> Found`: the look a lost answer calls for (`products.looks`), for a retry
+    # `async (OutcomeUnknown) -> Found`: the look a lost answer calls for (`products.kit.looks`), for a retry
     look: Look | None = field(default=None, repr=False)
     # `async () -> look`: for a look that needs what was there before (a create: the ids listed), run
     # just before a retry is sent; it gives the look for that retry's lost answer

@@ -15,7 +15,7 @@ import importlib
 from typing import Any, Literal
 
 from ..records import record, replace
-from .location import ScopeType
+from .kit.location import ScopeType
 
 Opens = Literal["list", "panel", "chat", "screen"]
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from textual.worker import ResultType, Worker, WorkType
 
-    from ..products.base import ActionSpec, Context, ResourceKind, Row
-    from ..products.service import ResourceService
+    from ..products.kit.base import ActionSpec, Context, ResourceKind, Row
+    from ..products.kit.service import ResourceService
     from .app import CloudApp
 
 

@@ -13,18 +13,18 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..api.journal import Act
-from ..products import before_retry, looks
-from ..products.base import ActionSpec, Child, Lazy
-from ..products.looks import Found
-from ..products.rows import called, called_with_id
-from ..products.writes import Look, Question, Write
+from ..products.kit import before_retry, looks
+from ..products.kit.base import ActionSpec, Child, Lazy
+from ..products.kit.looks import Found
+from ..products.kit.rows import called, called_with_id
+from ..products.kit.writes import Look, Question, Write
 from . import asking
 from .errors import notify_error, notify_lost
 
 if TYPE_CHECKING:
     from typing import Iterable
 
-    from ..products.base import Row
+    from ..products.kit.base import Row
     from .action_host import ActionHost
 
 
@@ -93,7 +93,7 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], aske
 
         look = partial(look, advice=spec.if_lost)
         write = _write(host, spec, named, typed, sent, look, question, asked, ready)
-    from ..products.flows import StepCancelled
+    from ..products.kit.flows import StepCancelled
 
     try:
         done = await asking.send(app, write)

@@ -22,11 +22,12 @@ from ..api.errors import AuthenticationError
 from ..api.journal import Journal
 from ..api.secret import Secret
 from ..config import Settings
-from ..products import manifest, times
-from ..products.base import ALL, Context, ParentRef, ResourceKind
-from ..products.location import PLATFORM, Endpoint
-from ..products.refresh_plan import RefreshPolicy
-from ..products.service import ResourceService
+from ..products import manifest
+from ..products.kit import times
+from ..products.kit.base import ALL, Context, ParentRef, ResourceKind
+from ..products.kit.location import PLATFORM, Endpoint
+from ..products.kit.refresh_plan import RefreshPolicy
+from ..products.kit.service import ResourceService
 from . import collector, keymap, styles, textual_fixes, themes
 from .errors import notify_error
 from .notes import Note, Notices

@@ -1,4 +1,4 @@
-"""The console's side of the write pipeline (`products.writes`): its questions asked as the
+"""The console's side of the write pipeline (`products.kit.writes`): its questions asked as the
 confirmation dialog (Cancel focused; the name typed where the question says), and whether the profile
 in use is production. Awaited from a worker (a dialog is pushed and its answer awaited)."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
-from ..products import writes
-from ..products.writes import Outcome, Question, Write
+from ..products.kit import writes
+from ..products.kit.writes import Outcome, Question, Write
 
 if TYPE_CHECKING:
     from .app import CloudApp

@@ -6,7 +6,7 @@ a state that forbids the action, a delete the kind refuses, a tag edit a rule of
 form refuses) before anything is sent. `run` opens the one dialog (`screens.bulk.BulkScreen`) that
 lists both, asks (the count typed when data is lost, Cancel focused otherwise), then sends at most
 `IN_FLIGHT` requests at once and shows each row's outcome as it comes: done, failed and why, or may
-have been applied (the answer was lost and the look could not tell: `products.outcome`). The
+have been applied (the answer was lost and the look could not tell: `products.kit.outcome`). The
 dialog stays until dismissed; closed early, the rest is still sent and the end is notified.
 Nothing here names a product: every plan is built from the kind's declarations.
 """
@@ -21,17 +21,17 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..api.errors import ApiError, OutcomeUnknown
 from ..api.journal import Act
-from ..products import outcome
-from ..products.base import ActionSpec, Lazy
-from ..products.looks import Found
-from ..products.writes import Looked, Write
+from ..products.kit import outcome
+from ..products.kit.base import ActionSpec, Lazy
+from ..products.kit.looks import Found
+from ..products.kit.writes import Looked, Write
 from ..records import record
 from . import asking
 from .errors import describe
 
 if TYPE_CHECKING:
-    from ..products.base import ResourceKind, Row
-    from ..products.flows import ForMany
+    from ..products.kit.base import ResourceKind, Row
+    from ..products.kit.flows import ForMany
     from .action_host import ActionHost
     from .flow_ui import ViewFlowUI
     from .screens.bulk import BulkScreen
@@ -192,7 +192,7 @@ async def _of_delete_flow(
 ) -> Bulk | None:
     """A delete flow's answers for many rows (asked once), what goes with each row read before asking,
     then each row's own requests."""
-    from ..products.flows import Refused
+    from ..products.kit.flows import Refused
     from .flow_ui import ViewFlowUI
 
     if not rows:  # none can be: said by `run`, as for any act

@@ -16,8 +16,8 @@ from textual.content import Content
 from textual.worker import get_current_worker
 
 from ..products import manifest
-from ..products.location import ALL, REGIONS, ZONES, scope_label
-from ..products.nouns import in_text
+from ..products.kit.location import ALL, REGIONS, ZONES, scope_label
+from ..products.kit.nouns import in_text
 from .keymap import view_named
 
 if TYPE_CHECKING:

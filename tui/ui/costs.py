@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from ..api.safe import clean
 
 if TYPE_CHECKING:
-    from ..products.base import ResourceKind, Row
-    from ..products.kind_options import Cost
+    from ..products.kit.base import ResourceKind, Row
+    from ..products.kit.kind_options import Cost
     from .action_host import ActionHost
     from .app import CloudApp
 

@@ -28,9 +28,9 @@ _DIALOGS: dict[str, str] = {
     "result": "tui.ui.screens.result:ResultScreen",
     "json": "tui.ui.dialogs:json_dialog",
     "matrix": "tui.ui.screens.matrix:MatrixScreen",  # rows × columns of choices, edited in place
-    "diff": "tui.ui.screens.diff:DiffScreen",  # added, changed old → new, deleted (products.diff)
+    "diff": "tui.ui.screens.diff:DiffScreen",  # added, changed old → new, deleted (products.kit.diff)
     "file": "tui.ui.screens.files:FilePickerScreen",  # a file to load or a place to save
-    "playground": "tui.ui.screens.playground:PlaygroundScreen",  # a request tried, answers kept (products.views)
+    "playground": "tui.ui.screens.playground:PlaygroundScreen",  # a request tried, answers kept (products.kit.views)
 }
 
 

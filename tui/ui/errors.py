@@ -37,7 +37,7 @@ def describe(err: BaseException) -> tuple[str, str]:
     """(summary, hint) for any exception; never includes request headers or secrets."""
     if isinstance(err, ApiError):
         return err.summary, err.hint
-    from ..products.flows import Refused
+    from ..products.kit.flows import Refused
 
     if isinstance(err, Refused):  # a rule or a local step (a file) said no: nothing was sent
         return str(err), "Change it and try again, or esc to close."
@@ -53,7 +53,7 @@ def log_shown(doing: str, summary: str, err: BaseException | None = None) -> Non
     """A failure shown inside a dialog (a form, a list editor) is kept in the log too, as a
     notification's is; an unexpected one (`err`, not the API's answer nor a rule's) with its
     traceback, which the "this is a bug … details are in" message points to."""
-    from ..products.flows import Refused
+    from ..products.kit.flows import Refused
 
     if err is not None and not isinstance(err, (ApiError, Refused)):
         log.error("%s: %s", doing, summary, exc_info=err)
@@ -62,7 +62,7 @@ def log_shown(doing: str, summary: str, err: BaseException | None = None) -> Non
 
 
 def notify_error(app: Notifies, err: BaseException, doing: str) -> None:
-    from ..products.flows import Refused
+    from ..products.kit.flows import Refused
 
     if isinstance(err, Refused):  # a rule checked before sending: nothing was sent
         nothing = type(err).__name__ == "NothingToDo"  # what was asked is already so

@@ -1,4 +1,4 @@
-"""Jump anywhere: the console's index of every resource its lists hold (`products.search_index`), kept
+"""Jump anywhere: the console's index of every resource its lists hold (`products.kit.search_index`), kept
 current as each list is read again, searched from the palette, and a jump to what was found: its
 product's view, in its scope, the cursor on it (a child kind's list opened under its parent).
 
@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Callable
 
 from ..api.safe import clean
 from ..products import manifest
-from ..products.location import ALL, ParentRef
-from ..products.related import Held, Link, related, unread
-from ..products.search_index import Hit, SearchIndex, part_of
+from ..products.kit.location import ALL, ParentRef
+from ..products.kit.related import Held, Link, related, unread
+from ..products.kit.search_index import Hit, SearchIndex, part_of
 from .errors import guarded
 
 if TYPE_CHECKING:
     from textual.timer import Timer
     from textual.worker import Worker
 
-    from ..products.base import ResourceKind, Row
+    from ..products.kit.base import ResourceKind, Row
     from .app import CloudApp
     from .widgets.resource_view import ResourceView
 

@@ -1,4 +1,4 @@
-"""The console side of product flows (see products/flows.py): dialogs awaited from a worker.
+"""The console side of product flows (see products/kit/flows.py): dialogs awaited from a worker.
 
 A flow runs in a ResourceView worker; each dialog is pushed and awaited (`push_screen_wait`), so a
 flow reads top to bottom like the conversation it is, and the UI keeps drawing while it waits.
@@ -10,15 +10,15 @@ import copy
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence, TypeVar
 
 from ..api.journal import Act
-from ..products.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
-from ..products.flows import StepCancelled, Submit
-from ..products.writes import Outcome, Question, Write
+from ..products.kit.base import ALL, Choices, Column, ParentRef, ResourceKind, Row
+from ..products.kit.flows import StepCancelled, Submit
+from ..products.kit.writes import Outcome, Question, Write
 from . import asking
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..products.service import ResourceService
+    from ..products.kit.service import ResourceService
     from .action_host import ActionHost
 
 T = TypeVar("T")

@@ -9,9 +9,9 @@ from ..api.client import ApiClient
 from ..api.secret import Secret
 from ..config import Profile
 from ..products import manifest
-from ..products.base import ALL
-from ..products.location import PLATFORM
-from ..products.service import ResourceService
+from ..products.kit.base import ALL
+from ..products.kit.location import PLATFORM
+from ..products.kit.service import ResourceService
 
 if TYPE_CHECKING:
     from .app import CloudApp

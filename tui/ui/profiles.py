@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..api.errors import ConfigError
 from ..api.secret import Secret
 from ..config import Settings
-from ..products.location import PLATFORM
+from ..products.kit.location import PLATFORM
 from ..records import record
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable
 
 from textual.timer import Timer
 
-from ..products.refresh_plan import RefreshPlanner, RefreshPolicy
+from ..products.kit.refresh_plan import RefreshPlanner, RefreshPolicy
 from .errors import guarded
 
 if TYPE_CHECKING:

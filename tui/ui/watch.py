@@ -26,9 +26,9 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
     from textual.timer import Timer
 
-    from ..products.base import ParentRef, ResourceKind, Row
-    from ..products.search_index import Hit
-    from ..products.service import ResourceService
+    from ..products.kit.base import ParentRef, ResourceKind, Row
+    from ..products.kit.search_index import Hit
+    from ..products.kit.service import ResourceService
     from .app import CloudApp
     from .widgets.resource_view import ResourceView
 
@@ -169,7 +169,7 @@ class Watcher:
         if not self.items:
             self.app.notify("Nothing is watched: W on a row watches it.", timeout=5)
             return
-        from ..products.search_index import Hit
+        from ..products.kit.search_index import Hit
 
         choices: list[tuple[str, Choice]] = []
         for w in self.items.values():

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..catalogue import catalogue
-from ..declared import Field
-from ..format import gb
+from ..kit.catalogue import catalogue
+from ..kit.declared import Field
+from ..kit.format import gb
 from .common import baremetal_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 
 def _first(r: dict[str, Any], key: str) -> dict[str, Any]:

@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import HOSTNAME, check_uuids, ctx, reverse_name, sent, split_tags
-from ..flows import asks_at_send, confirm_loss
-from ..format import gb
-from ..vocabulary import Form, Tags, label
+from ..kit.base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..kit.fields import HOSTNAME, check_uuids, ctx, reverse_name, sent, split_tags
+from ..kit.flows import asks_at_send, confirm_loss
+from ..kit.format import gb
+from ..kit.vocabulary import Form, Tags, label
 from .catalogue import money as _money
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 DESCRIPTION_MAX = 255  # spec 1 §8
 
@@ -190,14 +190,14 @@ async def revoke_message(svc: ResourceService, scope: str, server: Row) -> str:
     """What revoking ends (the access open now, to which address, until when); none open is said
     and nothing is sent (Refused)."""
     from ...api.errors import NotFound
-    from ..flows import NothingToDo
+    from ..kit.flows import NothingToDo
 
     try:
         access = await svc.run(Call("GET", "{id}/remote-access", mutating=False), scope, server)
     except NotFound:
         named = server.name or server.id
         raise NothingToDo(f"no remote access is open on {named}: there is nothing to revoke") from None
-    from ..times import moment_of
+    from ..kit.times import moment_of
 
     ip, until = access.get("ip") or "?", moment_of(access.get("expires_at")) or "?"
     return f"The access open to {ip} (until {until}) ends now: its URL, login and password stop working."

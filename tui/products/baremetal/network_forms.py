@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..base import CreateSpec
-from ..fields import ctx, not_among, uuid_of
-from ..vocabulary import Form, PrivateNetworkId, label
+from ..kit.base import CreateSpec
+from ..kit.fields import ctx, not_among, uuid_of
+from ..kit.vocabulary import Form, PrivateNetworkId, label
 from .networks import MAX_NETWORKS
 
 if TYPE_CHECKING:
-    from ..service import ResourceService
+    from ..kit.service import ResourceService
 
 
 class AddForm(Form):

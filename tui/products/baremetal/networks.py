@@ -3,12 +3,12 @@ with the VLAN each attachment uses and the snippet that configures it on the ser
 
 from __future__ import annotations
 
-from .. import commands
-from ..base import ActionSpec, Call, Column, Lazy, Parent, Row
-from ..declared import Field
-from ..kind_options import Deleting, Item, Reading, Writing
-from ..set_editor import SetEditor
-from ..shapes import ShowValue
+from ..kit import commands
+from ..kit.base import ActionSpec, Call, Column, Lazy, Parent, Row
+from ..kit.declared import Field
+from ..kit.kind_options import Deleting, Item, Reading, Writing
+from ..kit.set_editor import SetEditor
+from ..kit.shapes import ShowValue
 from .common import baremetal_kind
 
 PN_ZONES = ("fr-par-1", "nl-ams-1")  # spec 1 §2.1

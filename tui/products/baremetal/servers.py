@@ -7,21 +7,21 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind, data_lost
-from ..columns import named_ref
-from ..declared import ID, Field
-from ..format import COMMON, Tones
-from ..kind_options import Cost, Item, Lookup, Order, Reading, Rows
-from ..shapes import FormCall, ShowAnswer
-from ..ssh_command import ssh_action
-from ..times import second_of
+from ..kit.base import ActionSpec, Call, Child, Column, DetailPanel, Lazy, ListParams, Parent, ResourceKind, data_lost
+from ..kit.columns import named_ref
+from ..kit.declared import ID, Field
+from ..kit.format import COMMON, Tones
+from ..kit.kind_options import Cost, Item, Lookup, Order, Reading, Rows
+from ..kit.shapes import FormCall, ShowAnswer
+from ..kit.ssh_command import ssh_action
+from ..kit.times import second_of
 from .catalogue import euros
 from .common import MOVING_INSTALL, baremetal_kind, install_status
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.models import Resource
+    from ..kit.service import ResourceService
 
 FORMS = "tui.products.baremetal.forms:"
 TONES = Tones(busy=MOVING_INSTALL, base=COMMON)  # an install under way reads as busy

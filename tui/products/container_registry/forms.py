@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, sent
-from ..flows import confirms_first
-from ..vocabulary import Form, label
+from ..kit.base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..kit.fields import ctx, meta, sent
+from ..kit.flows import confirms_first
+from ..kit.vocabulary import Form, label
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 # The distribution specification's path component: lower-case letters and digits, separated by
 # one `.`, `_` or `-` (a namespace is the first component of every image reference in it).

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import commands
-from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
-from ..declared import ID, Field
-from ..format import COMMON, Tones, date_of, human_bytes
-from ..kind_options import Deleting, Lookup, Order, Reading, Rows, Writing
-from ..shapes import ShowValue
+from ..kit import commands
+from ..kit.base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
+from ..kit.declared import ID, Field
+from ..kit.format import COMMON, Tones, date_of, human_bytes
+from ..kit.kind_options import Deleting, Lookup, Order, Reading, Rows, Writing
+from ..kit.shapes import ShowValue
 
 if TYPE_CHECKING:
-    from ..base import ParentRef
-    from ..models import Resource
-    from ..service import ResourceService
+    from ..kit.base import ParentRef
+    from ..kit.models import Resource
+    from ..kit.service import ResourceService
 
 API = "registry/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.2

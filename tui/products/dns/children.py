@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..base import ActionSpec, Call, Child, Column, Lazy, Parent
-from ..declared import Field
-from ..files import pem
-from ..kind_options import FileFormat, Item, Lookup, Order, Reading, Refuses, Rows, Secrets, Staged, Writing
-from ..shapes import SaveField, ShowAnswer
+from ..kit.base import ActionSpec, Call, Child, Column, Lazy, Parent
+from ..kit.declared import Field
+from ..kit.files import pem
+from ..kit.kind_options import FileFormat, Item, Lookup, Order, Reading, Refuses, Rows, Secrets, Staged, Writing
+from ..kit.shapes import SaveField, ShowAnswer
 from .common import FORMS, RECORDS_MODULE, TONES, VERSIONS_KEPT, custom_ns, dns_kind
 from .names import shown
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 HERE = "tui.products.dns.children:"
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
-from ..base import ActionSpec, kinds_of
-from ..format import COMMON, Tones
-from ..location import FromContext
+from ..kit.base import ActionSpec, kinds_of
+from ..kit.format import COMMON, Tones
+from ..kit.location import FromContext
 from .names import shown
 
 if TYPE_CHECKING:
-    from ..base import Lazy, Row
-    from ..flows import FlowUI
+    from ..kit.base import Lazy, Row
+    from ..kit.flows import FlowUI
 
 API = "domain/v2beta1"
 FORMS = "tui.products.dns.forms:"

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from ..fields import meta
-from ..vocabulary import Form, KeyValues, label
+from ..kit.fields import meta
+from ..kit.vocabulary import Form, KeyValues, label
 
 CONTINENTS = {"AF", "AN", "AS", "EU", "NA", "OC", "SA"}  # the continents a geo-IP record matches
 

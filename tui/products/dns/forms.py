@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..base import Context, CreateSpec
-from ..fields import ctx, sends
-from ..flows import asks_at_send, confirm_loss
-from ..vocabulary import Form, label
+from ..kit.base import Context, CreateSpec
+from ..kit.fields import ctx, sends
+from ..kit.flows import asks_at_send, confirm_loss
+from ..kit.vocabulary import Form, label
 from .names import ascii_name, shown
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 
 def _domain(v: str) -> str:
@@ -73,9 +73,9 @@ REGISTER = CreateSpec(
 async def validation_flow(ui: FlowUI, domain: Row) -> None:
     """The TXT record a domain registered elsewhere must publish (copied alone with `y`), the time
     left, and the platform's two name servers (its root zone's defaults) the registrar must name."""
-    from ..base import Call
-    from ..commands import CommandRefused
-    from ..shapes import refusal
+    from ..kit.base import Call
+    from ..kit.commands import CommandRefused
+    from ..kit.shapes import refusal
     from .kinds import txt_record, validation_text
 
     try:
@@ -138,7 +138,7 @@ async def clone_flow(ui: FlowUI, zone: Row) -> None:
 
     async def send(form: CloneForm) -> Any:
         if form.dest_dns_zone == zone.id:
-            from ..flows import Refused
+            from ..kit.flows import Refused
 
             raise Refused("A zone is not cloned into itself: name another zone.")
         if form.overwrite:
@@ -166,7 +166,7 @@ async def clone_flow(ui: FlowUI, zone: Row) -> None:
         except ApiError as err:
             if err.status != 409 or form.overwrite:
                 raise
-            from ..flows import Refused
+            from ..kit.flows import Refused
 
             raise Refused(
                 f"{shown(form.dest_dns_zone)} already holds records: tick Overwrite to replace them "

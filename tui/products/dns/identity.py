@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .txt import strings
 
 if TYPE_CHECKING:
-    from ..base import ParentRef
+    from ..kit.base import ParentRef
 
 HOSTS = frozenset(("CNAME", "NS", "PTR", "MX", "ALIAS", "DNAME"))
 CAA = re.compile(r'^\s*(\d+)\s+(\S+)\s+"?(.*?)"?\s*$', re.S)

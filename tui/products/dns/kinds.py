@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..base import ActionSpec, Call, Child, Column, Lazy, Row, data_lost
-from ..declared import Field
-from ..kind_options import Item, Order, Reading, Refuses, Rows, Writing
-from ..set_editor import SetEditor
-from ..shapes import FormCall, ShowAnswer
+from ..kit.base import ActionSpec, Call, Child, Column, Lazy, Row, data_lost
+from ..kit.declared import Field
+from ..kit.kind_options import Item, Order, Reading, Refuses, Rows, Writing
+from ..kit.set_editor import SetEditor
+from ..kit.shapes import FormCall, ShowAnswer
 
 # The kinds of what lives in a zone, named here too (tests import them from this module).
 from .children import CERTIFICATES, RECORDS, VERSION_RECORDS, VERSIONS  # noqa: F401
@@ -30,8 +30,8 @@ from .common import (
 from .names import shown
 
 if TYPE_CHECKING:
-    from ..base import ParentRef
-    from ..models import Resource
+    from ..kit.base import ParentRef
+    from ..kit.models import Resource
 
 CHILDREN = "tui.products.dns.children:"
 
@@ -44,7 +44,7 @@ def waiting(r: Row) -> bool:
 
 def time_left(row: Row) -> float | None:
     """Seconds left of the 48 hours an external domain has to be validated (spec 3 §3, §8)."""
-    from .. import times
+    from ..kit import times
 
     registered = times.stamp(row.text("created_at"))
     return registered + 48 * 3600 - time.time() if registered is not None and waiting(row) else None
@@ -64,14 +64,14 @@ def leaving_default_ns(records: list[dict[str, Any]], row: Row) -> str | None:
 
 
 def validation_left(row: Row) -> str:
-    from .. import times
+    from ..kit import times
 
     left = time_left(row)
     return "" if left is None else f"{times.span(left)}" if left > 0 else "overdue"
 
 
 def validation_text(row: Row, name_servers: list[str]) -> str:
-    from .. import times
+    from ..kit import times
 
     token = str((row.get("external_domain_registration_status") or {}).get("validation_token") or "")
     if not token:
@@ -97,7 +97,7 @@ def validation_text(row: Row, name_servers: list[str]) -> str:
 def txt_record(row: Row, parent: ParentRef | None = None) -> str:
     """The validation record to publish, its domain and token checked (CommandRefused otherwise):
     an answer cannot slip another record or a broken quote into the zone it is pasted in."""
-    from .. import commands
+    from ..kit import commands
 
     token = (row.get("external_domain_registration_status") or {}).get("validation_token")
     return commands.record(

@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..base import Call, Context, CreateSpec, EditSpec
-from ..diff import Entry
-from ..fields import ctx
-from ..flows import confirms_first
-from ..vocabulary import Form, label
+from ..kit.base import Call, Context, CreateSpec, EditSpec
+from ..kit.diff import Entry
+from ..kit.fields import ctx
+from ..kit.flows import confirms_first
+from ..kit.vocabulary import Form, label
 from .dynamic_records import Dynamic, NoDynamic, is_ip
 from .names import record_name, shown
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 RecordType = Literal["A", "AAAA", "CNAME", "TXT", "MX", "SRV", "NS", "PTR", "CAA", "TLSA", "ALIAS"]
 TYPES: tuple[str, ...] = get_args(RecordType)
@@ -337,7 +337,7 @@ async def compare_flow(ui: FlowUI, version: Row) -> None:
 @confirms_first  # its own question says what is undone, and takes the name typed
 async def restore_flow(ui: FlowUI, version: Row) -> None:
     """The zone's records become the version's (itself a new version; 100 are kept, the oldest dropped)."""
-    from ..flows import confirm_loss
+    from ..kit.flows import confirm_loss
     from .kinds import VERSIONS_KEPT, custom_ns
 
     svc: ResourceService = ui.service()

@@ -17,17 +17,17 @@ import ipaddress
 import re
 from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
-from ..changeset import Change
-from ..nouns import counted
-from ..outcome import NotApplied, OutcomeUnclear, PartlySent, judged
+from ..kit.changeset import Change
+from ..kit.nouns import counted
+from ..kit.outcome import NotApplied, OutcomeUnclear, PartlySent, judged
 from .names import shown
 from .records import record_of
 
 if TYPE_CHECKING:
     from ...api.errors import ApiError
-    from ..base import Row
-    from ..changeset import ChangeSet
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.changeset import ChangeSet
+    from ..kit.service import ResourceService
 
 LOOK_AT_MOST = 10  # versions read after a lost answer; more than that since the send: cannot tell
 # Changes per PATCH: 10,000 records imported over a zone of 10,000 others (20,000 changes) make 20 of the
@@ -101,8 +101,8 @@ async def _request(
     """One PATCH of `part` (the changes from `at` of `total`): "" when answered, what the look found
     when its answer was lost and it was applied; `NotApplied`, `OutcomeUnclear` otherwise."""
     from ...api.errors import ApiError, InvalidArguments
-    from ..looks import Found
-    from ..writes import attempt
+    from ..kit.looks import Found
+    from ..kit.writes import attempt
 
     before = await latest_version(service, scope, zone)
     several = len(part) < total  # each request its own entry in the journal, saying which changes

@@ -12,8 +12,8 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.service import ResourceService
 
 COUNTED = 10  # the newest versions counted (each costs one read of its records, its predecessor's once)
 KEPT = 2_000  # counts kept, by version id (oldest forgotten first)

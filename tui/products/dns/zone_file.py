@@ -23,7 +23,7 @@ from .txt import platform_text, zone_text
 if TYPE_CHECKING:
     import dns.name
 
-    from ..base import ParentRef, Row
+    from ..kit.base import ParentRef, Row
     from .zone_reading import Read
 
 PRIORITISED = ("MX", "SRV")
@@ -102,7 +102,7 @@ def load(text: str, parent: ParentRef | None) -> list[dict[str, Any]]:
     itself; type; data as the platform keeps it; TTL; an MX's or SRV's priority apart), each with the
     line it ends on (`LINE`), read by dnspython's reader (`zone_reading`). The SOA is the platform's
     own: left out. A file refused says why and where (`flows.Refused`)."""
-    from ..flows import Refused
+    from ..kit.flows import Refused
     from .zone_reading import TooMany, Unreadable, read
 
     zone = zone_of(parent)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..flows import confirms_first
+from ..kit.flows import confirms_first
 from .names import shown
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 
 @confirms_first  # its own question says what goes, and takes the name typed (on production too)
@@ -65,7 +65,7 @@ async def _remove_every_record(
 ) -> None:
     """Refused on a zone the platform does not run the name servers of; else the zone's name typed,
     then the one request, then the list again."""
-    from ..flows import confirm_loss
+    from ..kit.flows import confirm_loss
     from .kinds import custom_ns
 
     why = custom_ns(zone.data)

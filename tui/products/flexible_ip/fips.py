@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Lazy, Row, data_lost, kinds_of
-from ..declared import ID, Field
-from ..kind_options import Lookup, Order, Reading, Rows
-from ..pick_call import PickCall
+from ..kit.base import ActionSpec, Call, Lazy, Row, data_lost, kinds_of
+from ..kit.declared import ID, Field
+from ..kit.kind_options import Lookup, Order, Reading, Rows
+from ..kit.pick_call import PickCall
 
 if TYPE_CHECKING:
-    from ..models import Resource
-    from ..service import ResourceService
+    from ..kit.models import Resource
+    from ..kit.service import ResourceService
 
 MAC_TYPES = (("kvm", "kvm"), ("xen", "xen"), ("vmware", "vmware"))  # spec 1 §2.8: kvm, xen, a third vendor's
 

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..base import Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, sent
-from ..flows import Refused
-from ..vocabulary import Form, ReverseName, Tags, label
+from ..kit.base import Context, CreateSpec, EditSpec, Row
+from ..kit.fields import ctx, sent
+from ..kit.flows import Refused
+from ..kit.vocabulary import Form, ReverseName, Tags, label
 from .fips import MAX_PER_SERVER, server_label
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 DESCRIPTION_MAX = 255  # spec 1 §8
 
@@ -47,7 +47,7 @@ class CreateForm(Form):
 async def _servers(fips: ResourceService, scope: str) -> list[Row]:
     """The zone's bare-metal servers, read on the flexible IPs' client."""
     from ..baremetal.servers import SERVERS
-    from ..service import ResourceService
+    from ..kit.service import ResourceService
 
     return await ResourceService(fips.client, SERVERS, context=fips.context).list_rows(scope)
 

@@ -3,8 +3,8 @@ with the minute's request and token limits as gauges from the `x-ratelimit-*` he
 
 from __future__ import annotations
 
-from ..location import GENERATIVE
-from ..views import ChatSpec, Gauge
+from ..kit.location import GENERATIVE
+from ..kit.views import ChatSpec, Gauge
 
 CHAT = ChatSpec(
     "Generative models: chat",

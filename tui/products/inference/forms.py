@@ -9,12 +9,12 @@ from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from ..base import Choices, CreateSpec, EditSpec
-from ..fields import meta, parse_pairs, sends
-from ..vocabulary import Form, label
+from ..kit.base import Choices, CreateSpec, EditSpec
+from ..kit.fields import meta, parse_pairs, sends
+from ..kit.vocabulary import Form, label
 
 if TYPE_CHECKING:
-    from ..service import ResourceService
+    from ..kit.service import ResourceService
 
 # spec 2 §2.4: a tensor-serving backend and an ONNX runtime backend, `<backend>:<version>`
 FRAMEWORKS = {

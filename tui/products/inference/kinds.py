@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import ActionSpec, Call, Lazy, ListParams, data_lost, kinds_of
-from ..declared import Field
-from ..format import COMMON, Tones
-from ..kind_options import Order, Reading, Refuses, Rows
-from ..views import Playground
+from ..kit.base import ActionSpec, Call, Lazy, ListParams, data_lost, kinds_of
+from ..kit.declared import Field
+from ..kit.format import COMMON, Tones
+from ..kit.kind_options import Order, Reading, Refuses, Rows
+from ..kit.views import Playground
 from . import payloads
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.models import Resource
+    from ..kit.service import ResourceService
 
 API = "inference/v1alpha1"
 FORMS = "tui.products.inference.forms:"

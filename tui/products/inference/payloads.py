@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..fields import json_object
+from ..kit.fields import json_object
 
 if TYPE_CHECKING:
-    from ..base import Row
+    from ..kit.base import Row
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
 MAX_IMAGE = 1_000_000  # bytes

@@ -1,11 +1,11 @@
 """Pieces the Instance kinds share: their defaults, and the fields most of them declare alike
-(`products/declared.py`; no pydantic here: this module is on the start path)."""
+(`products/kit/declared.py`; no pydantic here: this module is on the start path)."""
 
 from __future__ import annotations
 
-from ..base import ONE_OF_COLLECTION, Call, Item, Reading, Writing, kinds_of
-from ..declared import ID, Field  # noqa: F401  (ID: its kinds import it from here)
-from ..format import COMMON, Tones
+from ..kit.base import ONE_OF_COLLECTION, Call, Item, Reading, Writing, kinds_of
+from ..kit.declared import ID, Field  # noqa: F401  (ID: its kinds import it from here)
+from ..kit.format import COMMON, Tones
 
 API = "instance/v1"
 DELETE_BY_ID = Call("DELETE", "{id}")

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..base import Column
-from ..format import gb
-from ..vocabulary import Form, label
+from ..kit.base import Column
+from ..kit.format import gb
+from ..kit.vocabulary import Form, label
 from .fields import GB, check_name, ctx
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
+    from ..kit.flows import FlowUI
     from .server_forms import ServerCreateForm
 
 SOURCES = [("empty volume", "empty"), ("from a snapshot", "snapshot"), ("attach an existing volume", "existing")]

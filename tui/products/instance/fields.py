@@ -7,8 +7,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from ..fields import ctx, meta, split_tags  # noqa: F401  (shared by every product's forms; re-exported)
-from ..vocabulary import Form, Tags  # noqa: F401  (re-exported)
+from ..kit.fields import ctx, meta, split_tags  # noqa: F401  (shared by every product's forms; re-exported)
+from ..kit.vocabulary import Form, Tags  # noqa: F401  (re-exported)
 
 GB = 1_000_000_000
 NAME_PATTERN = r"^[A-Za-z0-9. -]+$"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..manifest import Entry
 
 if TYPE_CHECKING:
-    from ..location import ScopeType
+    from ..kit.location import ScopeType
 
 SECTION = "Compute"
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import ActionSpec, Call, Column, Lazy
-from ..declared import Field
-from ..kind_options import Deleting, Refuses, Rows, Writing
-from ..pick_call import PickCall
-from ..set_editor import SetEditor
-from ..shapes import ShowAnswer
+from ..kit.base import ActionSpec, Call, Column, Lazy
+from ..kit.declared import Field
+from ..kit.kind_options import Deleting, Refuses, Rows, Writing
+from ..kit.pick_call import PickCall
+from ..kit.set_editor import SetEditor
+from ..kit.shapes import ShowAnswer
 from .common import ID, SERVER, TONES, detail_common, instance_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..flows import FlowUI
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.flows import FlowUI
+    from ..kit.models import Resource
 
 F = "tui.products.instance.network_forms:"
 

@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator, model_validator
 
-from ..base import Column, Context, CreateSpec, EditSpec, Row
-from ..fields import network, sends
-from ..vocabulary import Form, label
+from ..kit.base import Column, Context, CreateSpec, EditSpec, Row
+from ..kit.fields import network, sends
+from ..kit.vocabulary import Form, label
 from .fields import Name, Tags
 
 if TYPE_CHECKING:
-    from ..base import OptionsLoader
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.base import OptionsLoader
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 HOST_RE = re.compile(r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?$")
 

@@ -3,9 +3,9 @@ server's list (`a` → Private NICs ›), polled while they sync."""
 
 from __future__ import annotations
 
-from ..base import Lazy, Parent
-from ..declared import Field
-from ..kind_options import Deleting, Writing
+from ..kit.base import Lazy, Parent
+from ..kit.declared import Field
+from ..kit.kind_options import Deleting, Writing
 from .common import TONES, instance_kind
 
 PRIVATE_NICS = instance_kind(

@@ -11,19 +11,19 @@ from pydantic import ValidationInfo, field_validator
 
 from ...api.safe import clean
 from ...records import record
-from ..base import Column, CreateSpec, Row
-from ..fields import not_among, uuid_of  # noqa: E402
-from ..flows import ForMany, Refused, asks_at_send, confirms_first, for_many
-from ..format import gb
-from ..nouns import counted
-from ..vocabulary import Form, label
+from ..kit.base import Column, CreateSpec, Row
+from ..kit.fields import not_among, uuid_of  # noqa: E402
+from ..kit.flows import ForMany, Refused, asks_at_send, confirms_first, for_many
+from ..kit.format import gb
+from ..kit.nouns import counted
+from ..kit.vocabulary import Form, label
 from .common import action_call
 from .fields import Name
 from .volume_forms import server_volumes, set_server_volumes
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 KEY_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
@@ -115,7 +115,7 @@ async def user_data_flow(ui: FlowUI, server: Row) -> None:
     async def _sent(sending: Awaitable[dict[str, Any]], key: str, value: str | None) -> None:
         """One request of the edit; when its answer is lost, the key read back (`outcome.checked`)."""
         from ...api.errors import NotFound
-        from .. import outcome
+        from ..kit import outcome
 
         async def now() -> str | None:
             try:
@@ -235,7 +235,7 @@ async def volumes_flow(ui: FlowUI, server: Row) -> None:
 async def _volumes_sent(ui: FlowUI, server: Row, vols: list[dict[str, Any]]) -> Row:
     """The volume map sent; when its answer is lost, the server's volumes read again and compared with
     what was sent (`outcome.checked`): applied (said), or not (the editor stays open with its edits)."""
-    from .. import outcome
+    from ..kit import outcome
 
     ids = [v["id"] for v in vols]
     sending = set_server_volumes(ui, server.id, vols)
@@ -298,8 +298,8 @@ class Decided:
         if self.choice != "keep":
             return
         from ...api.errors import ApiError
-        from ..looks import Found
-        from ..writes import Looked, Write
+        from ..kit.looks import Found
+        from ..kit.writes import Looked, Write
 
         stopped = f"{server.name} was not {verb.lower()}d: {verb.lower()} it again to go on"
         kept = [v for v in self.current.values() if v not in self.block]
@@ -406,7 +406,7 @@ async def delete_many(ui: FlowUI, servers: list[Row]) -> ForMany | None:
         return said + (f"; kept:{_named({str(n): v for n, v in enumerate(block)})}" if block else "")
 
     async def send(ui: FlowUI, server: Row) -> Any:
-        from .. import outcome
+        from ..kit import outcome
 
         await decided[server.id].detach_kept(ui, server, "Delete")
         return await outcome.delete(ui.service(), ui.scope, server)

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
-from ..fields import sent
-from ..format import gb
-from ..models import Resource
-from ..vocabulary import Form, Tags, label
+from ..kit.base import Choices, Context, CreateSpec, EditSpec, Lazy, Row
+from ..kit.fields import sent
+from ..kit.format import gb
+from ..kit.models import Resource
+from ..kit.vocabulary import Form, Tags, label
 from .fields import GB, Name
 from .servers import public_address
 
 if TYPE_CHECKING:
-    from ..service import ResourceService
+    from ..kit.service import ResourceService
 
 BLOCK_MIN_GB, BLOCK_MAX_GB = 1, 10_000
 

@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, Lazy, Probe, ResourceKind
-from ..columns import named
-from ..declared import Field
-from ..format import human_bytes, state_text
-from ..kind_options import Cost, Deleting, Item, Order, Reading, Refuses, Rows, Writing
-from ..pick_call import PickCall
-from ..shapes import FormCall
-from ..ssh_command import ssh_action
+from ..kit.base import ActionSpec, Call, Child, Lazy, Probe, ResourceKind
+from ..kit.columns import named
+from ..kit.declared import Field
+from ..kit.format import human_bytes, state_text
+from ..kit.kind_options import Cost, Deleting, Item, Order, Reading, Refuses, Rows, Writing
+from ..kit.pick_call import PickCall
+from ..kit.shapes import FormCall
+from ..kit.ssh_command import ssh_action
 from .common import ID, action_call, instance_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
+    from ..kit.base import Row
     from .server_forms import Server
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-from ..base import CreateSpec, EditSpec, Row
-from ..fields import sends
-from ..format import gb
-from ..vocabulary import Form, label
+from ..kit.base import CreateSpec, EditSpec, Row
+from ..kit.fields import sends
+from ..kit.format import gb
+from ..kit.vocabulary import Form, label
 from .fields import Name, NameTagsForm, Tags
 
 if TYPE_CHECKING:
-    from ..service import ResourceService
+    from ..kit.service import ResourceService
 
 
 class SnapshotCreateForm(Form):

@@ -6,16 +6,16 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from ..base import ActionSpec, Call, Lazy, data_lost
-from ..declared import Field
-from ..kind_options import Refuses, Rows, Writing
-from ..location import FromContext
-from ..shapes import FormCall
+from ..kit.base import ActionSpec, Call, Lazy, data_lost
+from ..kit.declared import Field
+from ..kit.kind_options import Refuses, Rows, Writing
+from ..kit.location import FromContext
+from ..kit.shapes import FormCall
 from .common import ID, TONES, detail_common, instance_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 F = "tui.products.instance.snapshot_forms:"
 NAME_TAGS: Lazy[type[BaseModel]] = Lazy("tui.products.instance.fields:NameTagsForm")

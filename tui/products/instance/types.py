@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import Lazy, Row
-from ..declared import Field
-from ..format import gb, human_bytes
-from ..kind_options import Item, Lookup, Reading, Rows
+from ..kit.base import Lazy, Row
+from ..kit.declared import Field
+from ..kit.format import gb, human_bytes
+from ..kit.kind_options import Item, Lookup, Reading, Rows
 from .common import instance_kind
 
 if TYPE_CHECKING:
-    from ..models import Resource
-    from ..service import ResourceService
+    from ..kit.models import Resource
+    from ..kit.service import ResourceService
 
 
 def _local(r: Row) -> str:

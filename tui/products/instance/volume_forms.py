@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..base import Context, CreateSpec, EditSpec, Row
-from ..fields import sent
-from ..format import gb
-from ..vocabulary import Form, label
+from ..kit.base import Context, CreateSpec, EditSpec, Row
+from ..kit.fields import sent
+from ..kit.format import gb
+from ..kit.vocabulary import Form, label
 from .fields import GB, Name, Tags, ctx
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 VOLUME_TYPE_LABELS = {"b_ssd": "b_ssd (block)", "sbs_volume": "sbs_volume (block storage)", "l_ssd": "l_ssd (local)"}
 

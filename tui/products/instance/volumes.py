@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ..base import ActionSpec, Call, Lazy, Row, data_lost
-from ..declared import Field
-from ..kind_options import Refuses, Rows
-from ..location import FromContext
-from ..shapes import FormCall
+from ..kit.base import ActionSpec, Call, Lazy, Row, data_lost
+from ..kit.declared import Field
+from ..kit.kind_options import Refuses, Rows
+from ..kit.location import FromContext
+from ..kit.shapes import FormCall
 from .common import ID, SERVER, TONES, detail_common, instance_kind
 
 F = "tui.products.instance.volume_forms:"

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import ListParams
-from ..catalogue import catalogue, disabled_or_beta, flags, node_type_fields
-from ..declared import Field
-from ..kind_options import Reading
+from ..kit.base import ListParams
+from ..kit.catalogue import catalogue, disabled_or_beta, flags, node_type_fields
+from ..kit.declared import Field
+from ..kit.kind_options import Reading
 from .clusters import kvcache_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 
 def _settings(v: Row | Resource) -> str:

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import ActionSpec, Call, DetailPanel, Lazy, Metric, Metrics, data_lost, kinds_of
-from ..declared import ID, Field, columns
-from ..format import COMMON, Tones
-from ..kind_options import Rows
-from ..pick_change import Change, PickChange
-from ..set_editor import SetEditor
-from ..shapes import SaveAnswer
-from ..states import When
+from ..kit.base import ActionSpec, Call, DetailPanel, Lazy, Metric, Metrics, data_lost, kinds_of
+from ..kit.declared import ID, Field, columns
+from ..kit.format import COMMON, Tones
+from ..kit.kind_options import Rows
+from ..kit.pick_change import Change, PickChange
+from ..kit.set_editor import SetEditor
+from ..kit.shapes import SaveAnswer
+from ..kit.states import When
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 API = "kvcache/v1"
 ZONES = ("fr-par-1", "fr-par-2", "nl-ams-1", "nl-ams-2", "pl-waw-1", "pl-waw-2")  # spec 2 §2.1

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationInfo, field_validator
 
-from ..base import Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import (
+from ..kit.base import Choices, Context, CreateSpec, EditSpec, Row
+from ..kit.fields import (
     check_password,
     ctx,
     in_stock,
@@ -22,11 +22,11 @@ from ..fields import (
     refused_by,
     sent,
 )
-from ..vocabulary import Form, Password, Tags, label
+from ..kit.vocabulary import Form, Password, Tags, label
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 SIZES = "1 (standalone), or 3 to 6 (cluster mode)"
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK"}

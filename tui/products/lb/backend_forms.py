@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..base import Call, Choices, Context, CreateSpec, EditSpec
-from ..edit_steps import EditStep
-from ..fields import meta, once_each
-from ..vocabulary import Form, label
+from ..kit.base import Call, Choices, Context, CreateSpec, EditSpec
+from ..kit.edit_steps import EditStep
+from ..kit.fields import meta, once_each
+from ..kit.vocabulary import Form, label
 from .backends import check_kind, servers_of
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.service import ResourceService
 
 Port = Annotated[int, Field(ge=1, le=65535, json_schema_extra=meta("Port", placeholder="1 to 65535, e.g. 80"))]
 Uri = Annotated[

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..base import Call, Lazy, Parent
-from ..declared import ID, Field
-from ..format import date_of
-from ..kind_options import Deleting, Order, Reading, Writing
+from ..kit.base import Call, Lazy, Parent
+from ..kit.declared import ID, Field
+from ..kit.format import date_of
+from ..kit.kind_options import Deleting, Order, Reading, Writing
 from .kinds import lb_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.models import Resource
+    from ..kit.service import ResourceService
 
 BACKEND_FORMS = "tui.products.lb.backend_forms:"
 FORMS = "tui.products.lb.forms:"

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from ..base import Choices, Context, CreateSpec, EditSpec
-from ..fields import check_uuids, ctx, in_stock, meta, sent
-from ..vocabulary import Form, Tags, label
+from ..kit.base import Choices, Context, CreateSpec, EditSpec
+from ..kit.fields import check_uuids, ctx, in_stock, meta, sent
+from ..kit.vocabulary import Form, Tags, label
 from .kinds import SSL_LEVELS
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.service import ResourceService
 
 NEW_IP = "new"  # the IP choice meaning "a new one" (no ip_id sent)
 STOCK = {"available": "in stock", "low_stock": "low stock", "out_of_stock": "OUT OF STOCK", "unknown": "stock unknown"}

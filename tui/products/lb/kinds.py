@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from rich.text import Text
 
-from ..base import Call, Child, Column, DetailPanel, Lazy, data_lost, kinds_of
-from ..declared import ID, Field
-from ..format import COMMON, Tones, date_of
-from ..kind_options import Order, Reading, Refuses, Rows
-from ..shapes import DeleteAsking
+from ..kit.base import Call, Child, Column, DetailPanel, Lazy, data_lost, kinds_of
+from ..kit.declared import ID, Field
+from ..kit.format import COMMON, Tones, date_of
+from ..kit.kind_options import Order, Reading, Refuses, Rows
+from ..kit.shapes import DeleteAsking
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 API = "lb/v1"
 REGIONS = ("fr-par", "nl-ams", "pl-waw")  # spec 3 §4.3

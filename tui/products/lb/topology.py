@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ..views import Node
+from ..kit.views import Node
 from .backends import backend_label
 from .kinds import ip_of
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..service import ResourceService
+    from ..kit.base import Row
+    from ..kit.service import ResourceService
 
 
 async def topology(service: ResourceService, scope: str, row: Row) -> Node:

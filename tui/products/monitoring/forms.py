@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from ..base import Choices, Context, CreateSpec
-from ..fields import ctx, not_among, sends
-from ..vocabulary import Form, label
+from ..kit.base import Choices, Context, CreateSpec
+from ..kit.fields import ctx, not_among, sends
+from ..kit.vocabulary import Form, label
 from .kinds import SCOPES
 
 if TYPE_CHECKING:
-    from ..service import ResourceService
+    from ..kit.service import ResourceService
 
 # spec 2 §5.3: pushers get one write scope; a dashboard's data source the query and setup scopes
 PRESETS: dict[str, tuple[str, ...]] = {

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .. import commands
-from ..base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
-from ..declared import Field
-from ..format import COMMON, Tones, date_of
-from ..kind_options import Deleting, Item, Reading, Rows, Secrets, Singleton, Writing
-from ..location import FromContext
+from ..kit import commands
+from ..kit.base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
+from ..kit.declared import Field
+from ..kit.format import COMMON, Tones, date_of
+from ..kit.kind_options import Deleting, Item, Reading, Rows, Secrets, Singleton, Writing
+from ..kit.location import FromContext
 
 if TYPE_CHECKING:
-    from ..base import ParentRef, Row
-    from ..models import Resource
-    from ..service import ResourceService
+    from ..kit.base import ParentRef, Row
+    from ..kit.models import Resource
+    from ..kit.service import ResourceService
 
 API = "monitoring/v1beta1"
 HERE = "tui.products.monitoring.kinds:"

@@ -6,18 +6,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...records import replace
-from ..base import ActionSpec, Call, Lazy, Parent, data_lost
-from ..declared import ID, Field
-from ..kind_options import Order, Reading
-from ..nouns import title_of
-from ..shapes import ShowValue
-from ..states import When
-from ..times import moment_of
+from ..kit.base import ActionSpec, Call, Lazy, Parent, data_lost
+from ..kit.declared import ID, Field
+from ..kit.kind_options import Order, Reading
+from ..kit.nouns import title_of
+from ..kit.shapes import ShowValue
+from ..kit.states import When
+from ..kit.times import moment_of
 from .common import TONES, rdb_kind
 
 if TYPE_CHECKING:
-    from ..base import ParentRef, ResourceKind, Row
-    from ..models import Resource
+    from ..kit.base import ParentRef, ResourceKind, Row
+    from ..kit.models import Resource
 
 COPIES = "tui.products.rdb.copy_forms:"
 

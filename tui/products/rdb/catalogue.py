@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..catalogue import catalogue, disabled_or_beta, flags, node_type_fields
-from ..declared import Field
-from ..format import date_of, gb
+from ..kit.catalogue import catalogue, disabled_or_beta, flags, node_type_fields
+from ..kit.declared import Field
+from ..kit.format import date_of, gb
 from .common import rdb_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 
 def _versions(r: Row) -> str:

@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Lazy, ListParams, Parent, data_lost
-from ..declared import ID, Field
-from ..kind_options import Deleting, Item, Order, Reading, Writing
-from ..set_editor import ROWS
-from ..shapes import FormCall, ShowValue
-from ..states import When
+from ..kit.base import ActionSpec, Call, Lazy, ListParams, Parent, data_lost
+from ..kit.declared import ID, Field
+from ..kit.kind_options import Deleting, Item, Order, Reading, Writing
+from ..kit.set_editor import ROWS
+from ..kit.shapes import FormCall, ShowValue
+from ..kit.states import When
 from .common import TONES, acl_editor, endpoints_text, rdb_kind, settings_editor
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 DATA = "tui.products.rdb.data_forms:"
 REPLICA_FORMS = "tui.products.rdb.replica_forms:"

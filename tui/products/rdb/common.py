@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Call, Lazy, kinds_of
-from ..declared import Field, columns
-from ..format import COMMON, Tones, gb
-from ..set_editor import SetEditor
+from ..kit.base import Call, Lazy, kinds_of
+from ..kit.declared import Field, columns
+from ..kit.format import COMMON, Tones, gb
+from ..kit.set_editor import SetEditor
 
 API = "rdb/v1"
 # What every Databases kind shares; a kind says only what differs.

@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from .. import outcome
-from ..base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
-from ..fields import ctx
-from ..flows import asks_at_send, confirm_loss
-from ..times import in_days
-from ..vocabulary import Form, label
+from ..kit import outcome
+from ..kit.base import Call, Choices, CreateSpec, EditSpec, ParentRef, Row
+from ..kit.fields import ctx
+from ..kit.flows import asks_at_send, confirm_loss
+from ..kit.times import in_days
+from ..kit.vocabulary import Form, label
 from .data_forms import _parent_id, database_name
 from .instance_forms import HighAvailability, NodeType, new_instance_form
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 
 def _iso_in(days: int | None) -> str | None:

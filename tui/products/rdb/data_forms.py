@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable
 from pydantic import BaseModel, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
-from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, not_among, number_error
-from ..flows import Refused
-from ..times import from_now
-from ..vocabulary import Form, Network, Password, label
+from ..kit.base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..kit.fields import ctx, not_among, number_error
+from ..kit.flows import Refused
+from ..kit.times import from_now
+from ..kit.vocabulary import Form, Network, Password, label
 from .instance_forms import user_name
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 DB_NAME = r"^[A-Za-z_][A-Za-z0-9_-]{0,62}$"
 DB_NAME_RULE = "1 to 63 letters, digits, _ and -, starting with a letter or _"
@@ -315,7 +315,7 @@ LOGS_PREPARE = CreateSpec(
 async def log_files_flow(ui: FlowUI, instance: Row) -> None:
     svc = ui.service()
     details = (await svc.run(Call("GET", "{id}/logs-details", mutating=False), ui.scope, instance)).get("details") or []
-    from ..format import human_bytes
+    from ..kit.format import human_bytes
 
     if ui.read_only:  # the sizes are a read: shown; purging is not offered
         lines = [f"{d.get('log_name')}: {human_bytes(d.get('size'))}" for d in details if isinstance(d, dict)]

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
-from ..base import Call, Choices, Context, CreateSpec, EditSpec, Row
-from ..fields import ctx, meta, refused_by, sent
-from ..flows import Refused, asks_at_send
-from ..vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, label
+from ..kit.base import Call, Choices, Context, CreateSpec, EditSpec, Row
+from ..kit.fields import ctx, meta, refused_by, sent
+from ..kit.flows import Refused, asks_at_send
+from ..kit.vocabulary import Form, Password, PrivateNetworkId, ServiceIp, Tags, label
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 GB = 1_000_000_000
 USER_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"

@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..base import ActionSpec, Call, Child, DetailPanel, Lazy, Metric, Metrics, data_lost
-from ..declared import ID, Field
-from ..kind_options import Rows
-from ..pick_change import Change, PickChange
-from ..shapes import FormCall, SaveAnswer
-from ..states import When
+from ..kit.base import ActionSpec, Call, Child, DetailPanel, Lazy, Metric, Metrics, data_lost
+from ..kit.declared import ID, Field
+from ..kit.kind_options import Rows
+from ..kit.pick_change import Change, PickChange
+from ..kit.shapes import FormCall, SaveAnswer
+from ..kit.states import When
 from .common import DATA, TONES, acl_editor, endpoints_text, first_endpoint, rdb_kind, settings_editor, volume
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 FORMS = "tui.products.rdb.instance_forms:"
 UPGRADES = "tui.products.rdb.upgrade_forms:"

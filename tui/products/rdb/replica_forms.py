@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ValidationInfo, field_validator
 
-from .. import outcome
-from ..base import Choices, Context, CreateSpec, ParentRef, Row
-from ..fields import network_if, not_among
-from ..flows import Refused, asks_at_send
-from ..vocabulary import Form, ServiceIp, label
+from ..kit import outcome
+from ..kit.base import Choices, Context, CreateSpec, ParentRef, Row
+from ..kit.fields import network_if, not_among
+from ..kit.flows import Refused, asks_at_send
+from ..kit.vocabulary import Form, ServiceIp, label
 from .instance_forms import PrivateEndpointForm, private_spec
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
+    from ..kit.flows import FlowUI
 
 
 # ---- read replicas ----------------------------------------------------------------------------------------
@@ -31,7 +31,7 @@ class ReplicaForm(Form):
     @field_validator("private_network_id")
     @classmethod
     def _pn(cls, v: str) -> str:
-        from ..fields import uuid_of
+        from ..kit.fields import uuid_of
 
         return uuid_of(v, "private network ID") if v.strip() else ""
 

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..base import Choices, Row
-from ..fields import ctx
-from ..vocabulary import Form, label
+from ..kit.base import Choices, Row
+from ..kit.fields import ctx
+from ..kit.vocabulary import Form, label
 from .instance_forms import GB, catalogue, check_size_gb
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
+    from ..kit.flows import FlowUI
 
 
 class NodeTypeForm(Form):

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..catalogue import catalogue
-from ..declared import Field
-from ..format import Tones, gb
-from ..kind_options import Item, Reading
+from ..kit.catalogue import catalogue
+from ..kit.declared import Field
+from ..kit.format import Tones, gb
+from ..kit.kind_options import Item, Reading
 from .servers import silicon_kind
 
 if TYPE_CHECKING:
-    from ..base import Row
-    from ..models import Resource
+    from ..kit.base import Row
+    from ..kit.models import Resource
 
 
 def _part(r: dict[str, Any], key: str) -> dict[str, Any]:

@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import ValidationInfo, field_validator
 
-from ..base import Call, Choices, CreateSpec, EditSpec, Row
-from ..fields import ctx, sends
-from ..flows import asks_at_send, confirm_loss
-from ..format import gb
-from ..vocabulary import Form, label
+from ..kit.base import Call, Choices, CreateSpec, EditSpec, Row
+from ..kit.fields import ctx, sends
+from ..kit.flows import asks_at_send, confirm_loss
+from ..kit.format import gb
+from ..kit.vocabulary import Form, label
 
 if TYPE_CHECKING:
-    from ..flows import FlowUI
-    from ..service import ResourceService
+    from ..kit.flows import FlowUI
+    from ..kit.service import ResourceService
 
 NAME_PATTERN = r"^[A-Za-z0-9 .-]+$"  # spec 1 §2.10
 NAME_RULE = "only letters, digits, spaces, dots and dashes"

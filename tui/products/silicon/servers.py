@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import times
-from ..base import ActionSpec, Call, Lazy, ResourceKind, data_lost, kinds_of
-from ..declared import ID, Field
-from ..kind_options import Item, Reading, Refuses, Secrets
-from ..shapes import ShowSecret
-from ..ssh_command import ssh_action
+from ..kit import times
+from ..kit.base import ActionSpec, Call, Lazy, ResourceKind, data_lost, kinds_of
+from ..kit.declared import ID, Field
+from ..kit.kind_options import Item, Reading, Refuses, Secrets
+from ..kit.shapes import ShowSecret
+from ..kit.ssh_command import ssh_action
 
 if TYPE_CHECKING:
-    from ..base import Row
+    from ..kit.base import Row
 
 API = "vendorx-silicon/v1alpha1"
 ZONES = ("fr-par-1", "fr-par-3")  # spec 1 §2.1

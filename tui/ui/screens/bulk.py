@@ -22,13 +22,13 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...api.safe import clean
-from ...products.rows import called
+from ...products.kit.rows import called
 from .. import styles
 from ..widgets.line_input import LineInput
 from .result import scrolling
 
 if TYPE_CHECKING:
-    from ...products.base import ResourceKind, Row
+    from ...products.kit.base import ResourceKind, Row
     from ..bulk import Bulk, Outcome
 
 WAITING, SENDING, NOT_SENT = "·", "…", "–"

@@ -1,16 +1,14 @@
-"""A conversation with a model (a manifest entry `opens="chat"` with a `products.views.ChatSpec`): a model picked from
-the endpoint's list, a system prompt, temperature and maximum tokens; each answer streamed as server-sent events and
-drawn as it arrives: each finished block as Markdown, the block still arriving as plain text (`StreamedMarkdown`); its
-token usage under it, and gauges of the limits the answers' headers report, their resets counted down. A refusal (429)
-says which limit is spent and when it resets, and is not retried. The screen is kept for the session: leaving it and
-coming back finds the conversation. Nothing here names a product.
-
-Keys: enter sends the message (while an answer comes it says it sent nothing and keeps the message, selected: enter
-sends it once the answer is over, a new one typed replaces it), esc stops an answer being streamed (otherwise goes
-back), ctrl+y copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again; a letter
-typed where no text goes is the message's. Text from the model is cleaned of control characters and never read as
-Textual markup.
-"""
+"""A conversation with a model (a manifest entry `opens="chat"` with a `products.kit.views.ChatSpec`): a model picked
+from the endpoint's list, a system prompt, temperature and maximum tokens; each answer streamed as server-sent
+events and drawn as it arrives: each finished block as Markdown, the block still arriving as plain text
+(`StreamedMarkdown`); its token usage under it, and gauges of the limits the answers' headers report, their resets
+counted down. A refusal (429) says which limit is spent and when it resets, and is not retried. The screen is kept
+for the session: leaving it and coming back finds the conversation. Nothing here names a product. Keys: enter sends
+the message (while an answer comes it says it sent nothing and keeps the message, selected: enter sends it once the
+answer is over, a new one typed replaces it), esc stops an answer being streamed (otherwise goes back), ctrl+y
+copies the last answer, ctrl+s saves the conversation to a file, ctrl+r lists the models again; a letter typed where
+no text goes is the message's. Text from the model is cleaned of control characters and never read as Textual
+markup."""
 
 from __future__ import annotations
 
@@ -40,7 +38,7 @@ from .chat_gauges import gauge_text, limits_in, usage_text, used_up
 
 if TYPE_CHECKING:
     from ...api.client import ApiClient
-    from ...products.views import ChatSpec
+    from ...products.kit.views import ChatSpec
     from .chat_gauges import Headers
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from ...api.safe import clean
 
 if TYPE_CHECKING:
-    from ...products.views import Gauge
+    from ...products.kit.views import Gauge
 
     Headers = Mapping[str, object]  # an answer's headers (or a refusal's limits), by lowercase name
 

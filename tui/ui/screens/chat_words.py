@@ -46,8 +46,8 @@ def transcript(
 
 def save(path: Path, text: str) -> str | None:
     """The conversation written to `path`; what to say when it could not be, else None."""
-    from ...products.files import write_private
-    from ...products.flows import Refused
+    from ...products.kit.files import write_private
+    from ...products.kit.flows import Refused
 
     try:
         write_private(path, text.encode("utf-8"))  # the owner's alone, never through a link

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from textual import events
     from textual.widget import Widget
 
-    from ...products.base import DetailPanel, Row
-    from ...products.models import Resource
+    from ...products.kit.base import DetailPanel, Row
+    from ...products.kit.models import Resource
     from ..app import CloudApp
     from ..widgets.resource_actions import ResourceActions
 
@@ -84,7 +84,7 @@ class DetailScreen(Screen[None]):
         yield KeyBar()
 
     def _panel(self, panel: DetailPanel) -> Widget:
-        from ...products.base import Lazy, ParentRef
+        from ...products.kit.base import Lazy, ParentRef
 
         scope = self.view.kind.scope_of(self.row) or self.view.scope
         if panel.kind is not None:  # a child list of this resource, refreshed like any list
@@ -253,7 +253,7 @@ class DetailScreen(Screen[None]):
         self.view.act_on(what, self.row)
 
     def action_copy_json(self) -> None:
-        from ...products.export import resource_json
+        from ...products.kit.export import resource_json
 
         self.app.copy_to_clipboard(resource_json(self.row).decode("utf-8"))
         self.notify("Copied its JSON.", timeout=3)
@@ -262,7 +262,7 @@ class DetailScreen(Screen[None]):
         self.run_worker(self._export(), group="export", exclusive=True, exit_on_error=False)
 
     async def _export(self) -> None:
-        from ...products import export, files
+        from ...products.kit import export, files
         from ..flow_ui import ViewFlowUI
 
         named = str(self.row.name or self.row.id or "resource").replace("/", "-")

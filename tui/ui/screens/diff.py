@@ -1,5 +1,5 @@
 """A diff to review (`ui.dialog("diff", title=..., entries=[...])`): what is added, changed (old →
-new) and deleted, from `products.diff`. Each line keeps its marker (+ ~ -) so it reads without
+new) and deleted, from `products.kit.diff`. Each line keeps its marker (+ ~ -) so it reads without
 colour; colour adds green, yellow and red. Lines are drawn as they scroll into view (`TextLines`),
 so a review of hundreds of changes opens as fast as one of three. Text from the API is cleaned,
 never markup. `y` copies the plain lines; with `confirm_label` it asks (Cancel focused) and answers
@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.widget import Widget
 
-from ...products.diff import as_lines, counts
+from ...products.kit.diff import as_lines, counts
 from ..widgets.text_lines import TextLines
 from .result import ResultScreen
 

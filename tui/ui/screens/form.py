@@ -15,9 +15,9 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from ...api.errors import ApiError, OutcomeUnknown
 from ...api.safe import has_control
-from ...products.base import Choices
-from ...products.flows import StepCancelled
-from ...products.writes import Looked
+from ...products.kit.base import Choices
+from ...products.kit.flows import StepCancelled
+from ...products.kit.writes import Looked
 from .. import styles
 from ..errors import describe, log_shown
 from ..widgets.dialog_title import DialogTitle

@@ -21,7 +21,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from ...api.safe import clean
-from ...products.times import moment_of, rfc3339
+from ...products.kit.times import moment_of, rfc3339
 from .. import styles
 from ..widgets.key_bar import KeyBar
 from ..widgets.status_bar import StatusBar
@@ -250,8 +250,8 @@ class JournalScreen(Screen[None]):
         """The same request again, through the client of its origin (journalled as a new entry), through
         the write pipeline: what is there read first (`Doing.ready`: done or gone since, not sent), the name
         typed on a production profile, and the first send's look should its answer be lost too."""
-        from ...products.flows import Refused
-        from ...products.writes import Write
+        from ...products.kit.flows import Refused
+        from ...products.kit.writes import Write
         from .. import asking
         from ..errors import notify_error, notify_lost
 

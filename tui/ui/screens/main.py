@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher
 
 from ...products import manifest
-from ...products.location import ALL, SCOPES, scope_label, scope_word
+from ...products.kit.location import ALL, SCOPES, scope_label, scope_word
 from ..widgets.detail_pane import DetailPane, PaneHost
 from ..widgets.key_bar import KeyBar
 from ..widgets.sidebar import Sidebar
@@ -25,7 +25,7 @@ from ..widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from ...api.journal import Entry
-    from ...products.base import ResourceKind
+    from ...products.kit.base import ResourceKind
     from ..app import CloudApp
     from ..widgets.panel_view import PanelView
     from ..widgets.resource_view import ResourceView

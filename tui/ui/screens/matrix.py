@@ -169,7 +169,7 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
 
     @work(exclusive=True, group="matrix-save", exit_on_error=False)
     async def _send(self, changes: dict[Cell, str]) -> None:
-        from ...products.flows import Refused
+        from ...products.kit.flows import Refused
         from ..errors import describe
 
         assert self.save is not None

@@ -1,4 +1,4 @@
-"""A request to try (a `products.views.Playground` opens it): the payload in an editor, typed or
+"""A request to try (a `products.kit.views.Playground` opens it): the payload in an editor, typed or
 loaded from a file, sent with a key; the answer, or the error with what to do, shown below; every
 exchange kept in the session's history of that resource (reopening the playground finds it, and
 the payload left unsent). Nothing here knows what is being tried.

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from ...api.safe import clean
-from ...products.base import Choices, Column
+from ...products.kit.base import Choices, Column
 from .. import styles
 
 
@@ -170,7 +170,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     def _refuse_twice(self, new: dict[str, Any], index: int | None) -> None:
         """A record that repeats another's unique fields is refused in its form (an added user-data
         key `cloud-init` beside the one there replaced it, silently, once sent)."""
-        from ...products.flows import Refused
+        from ...products.kit.flows import Refused
 
         if not self.unique:
             return
@@ -226,7 +226,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
     @work(exclusive=True, group="records-save", exit_on_error=False)
     async def _send(self) -> None:
         from ...api.errors import OutcomeUnknown
-        from ...products.flows import Refused, StepCancelled
+        from ...products.kit.flows import Refused, StepCancelled
         from ..errors import describe, log_shown
 
         assert self.save is not None

@@ -85,8 +85,8 @@ class SecretScreen(ModalScreen[None]):
     def _left(self) -> str:
         import time
 
-        from ...products import times
-        from ...products.times import moment_of
+        from ...products.kit import times
+        from ...products.kit.times import moment_of
 
         seconds = times.left(self.expires_at, float(getattr(self.app, "clock", time.time)()))  # the app's wall clock
         if seconds is None:

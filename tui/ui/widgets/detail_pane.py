@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from textual.widget import Widget
     from textual.widgets import Input
 
-    from ...products.base import ResourceKind, Row
-    from ...products.declared import Field
+    from ...products.kit.base import ResourceKind, Row
+    from ...products.kit.declared import Field
     from ..app import CloudApp
     from .panel_view import PanelView
     from .resource_table import ResourceTable

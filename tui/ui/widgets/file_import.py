@@ -1,6 +1,6 @@
 """A file read back into a list edited as a change set (`I`, where the kind declares a file format
 that loads: a zone file into a zone's records). Nothing is sent: what the file lacks is staged as
-deletes, what it adds as creates and what it changes as changes (`products.file_plan`), each checked
+deletes, what it adds as creates and what it changes as changes (`products.kit.file_plan`), each checked
 by the kind's own create form first (a record the form refuses stops the import, named with why), and
 `w` reviews them as a diff before anything is sent. A file whose changes would delete what deserves a
 word (a zone's own name servers, more than half the list) asks first, Cancel focused.
@@ -15,18 +15,18 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from ...products.nouns import counted
+from ...products.kit.nouns import counted
 
 if TYPE_CHECKING:
-    from ...products.base import Row
-    from ...products.file_plan import Plan
+    from ...products.kit.base import Row
+    from ...products.kit.file_plan import Plan
     from .resource_actions import ResourceActions
 
     Check = Callable[[dict[str, Any]], dict[str, Any]]  # an object read -> what the create form sends for it
 
 
 async def import_file(view: ResourceActions) -> None:
-    from ...products.flows import Refused
+    from ...products.kit.flows import Refused
     from ..errors import notify_error
     from ..flow_ui import ViewFlowUI
 
@@ -42,7 +42,7 @@ async def import_file(view: ResourceActions) -> None:
         return
     ui = ViewFlowUI(view, view.scope)
     where = parent.name if parent is not None else view.kind.title_in_text
-    from ...products import files
+    from ...products.kit import files
 
     assert file is not None  # (`I` is offered only where the kind reads a file back)
     path = await ui.dialog("file", title=f"Import a {file.name} into {where}", mode="open", path=str(files.folder()))
@@ -102,7 +102,7 @@ async def import_file(view: ResourceActions) -> None:
 
 def _planned(view: ResourceActions, text: str, rows: list[Row], check: Check) -> Plan:
     """The file read and matched against the list's rows (in a worker thread)."""
-    from ...products.file_plan import plan
+    from ...products.kit.file_plan import plan
 
     file, parent = view.kind.rows.file, view.service.parent
     assert file is not None and file.load is not None  # (as `import_file`'s)
@@ -114,8 +114,8 @@ async def _checker(view: ResourceActions, text: str) -> Check:
     """`(object read) -> what the create form sends for it`, or `Refused` naming it (`where`: its line)
     and why: each object as if typed in the kind's create form (`edit.from_resource`). Its choices are
     read here, on the loop; the check itself runs in the worker thread."""
-    from ...products.flows import Refused
-    from ...products.rows import Row, called
+    from ...products.kit.flows import Refused
+    from ...products.kit.rows import Row, called
 
     kind, file = view.kind, view.kind.rows.file
     if kind.create is None or kind.edit is None:

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from ...products.base import ActionSpec
+from ...products.kit.base import ActionSpec
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     from pydantic import BaseModel
 
-    from ...products.base import Row
-    from ...products.vocabulary import TagChange
+    from ...products.kit.base import Row
+    from ...products.kit.vocabulary import TagChange
     from ..bulk import Bulk
     from .resource_view import ResourceView
 
@@ -104,7 +104,7 @@ class Marked:
         scopes = sorted({self.view.kind.scope_of(r) for r in rows} - {None, ""})
         if not spec.many or len(scopes) < 2:
             return None
-        from ...products.location import scope_word
+        from ...products.kit.location import scope_word
 
         word = scope_word(self.view.kind.scope_type).lower()
         return f"the marked rows are in {len(scopes)} {word}s: mark those of one {word}"
@@ -141,7 +141,7 @@ class Marked:
                 f"Tags of several {self.view.kind.title_in_text}: not here, {why}.", severity="warning"
             )
             return
-        from ...products.vocabulary import TagChange
+        from ...products.kit.vocabulary import TagChange
         from ..screens.form import FormScreen
 
         async def submit(form: BaseModel, extra: dict[str, Any]) -> BaseModel:

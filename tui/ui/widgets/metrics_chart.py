@@ -21,15 +21,15 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from ...api.safe import clean
-from ...products import times
-from ...products.base import Metrics
-from ...products.refresh_plan import RefreshPolicy
+from ...products.kit import times
+from ...products.kit.base import Metrics
+from ...products.kit.refresh_plan import RefreshPolicy
 from ..errors import describe
 from ..refresher import Refresher
 
 if TYPE_CHECKING:
-    from ...products.base import Metric, Row
-    from ...products.service import ResourceService
+    from ...products.kit.base import Metric, Row
+    from ...products.kit.service import ResourceService
 
 
 MARKERS = ("•", "+", "x", "o", "*", "#")

@@ -230,7 +230,7 @@ class ModelForm(Vertical):
     def on_input_changed(self, event: Input.Changed) -> None:
         name = self.field_of(event.input)
         if name and self.field_meta(name).get("widget") == "password" and not (event.input.id or "").startswith("a-"):
-            from ...products.fields import password_strength
+            from ...products.kit.fields import password_strength
 
             self.query_one(f"#h-{widget_id(name)}", Static).update(password_strength(event.value))
 

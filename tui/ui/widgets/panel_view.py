@@ -25,10 +25,10 @@ from textual.widgets import Static
 
 from ...api.errors import ApiError, NotFound
 from ...api.safe import clean
-from ...products.base import ActionSpec, Context, ParentRef, ResourceKind, Row
-from ...products.location import scope_label
-from ...products.refresh_plan import RefreshPolicy
-from ...products.service import ResourceService
+from ...products.kit.base import ActionSpec, Context, ParentRef, ResourceKind, Row
+from ...products.kit.location import scope_label
+from ...products.kit.refresh_plan import RefreshPolicy
+from ...products.kit.service import ResourceService
 from ..errors import guarded, notify_error
 from ..refresher import Refresher
 

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from textual.widget import AwaitMount, Widget
     from textual.worker import ResultType, Worker, WorkType
 
-    from ...products.base import Context, ResourceKind, Row
-    from ...products.list_model import ListModel
-    from ...products.service import ResourceService
+    from ...products.kit.base import Context, ResourceKind, Row
+    from ...products.kit.list_model import ListModel
+    from ...products.kit.service import ResourceService
     from ..app import CloudApp
     from ..flow_ui import ViewFlowUI
     from ..screens.detail import DetailScreen
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 from textual import work
 from textual.widgets import Input
 
-from ...products.base import ActionSpec, Child, ParentRef
+from ...products.kit.base import ActionSpec, Child, ParentRef
 from ..errors import guarded
 from .line_input import LineInput
 from .resource_table import ResourceTable
@@ -274,7 +274,7 @@ class ResourceActions:
         """The rows the list holds, as shown (filtered, sorted), to a CSV or JSON file the operator names."""
         import asyncio
 
-        from ...products import export, files
+        from ...products.kit import export, files
         from ..flow_ui import ViewFlowUI
 
         rows: list[Row] = [self.table.get(k) for k in self.table.shown_keys]  # type: ignore[misc]  # (each is held)

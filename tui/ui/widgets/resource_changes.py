@@ -8,9 +8,9 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, TypeVar
 
-from ...products.base import ALL, Row
-from ...products.flows import StepCancelled
-from ...products.rows import called
+from ...products.kit.base import ALL, Row
+from ...products.kit.flows import StepCancelled
+from ...products.kit.rows import called
 from ..action_host import RunsWorkers
 from ..errors import notify_lost
 from .resource_deletes import Deletes
@@ -23,10 +23,10 @@ if TYPE_CHECKING:
     from textual.message import Message
 
     from ...api.journal import Act
-    from ...products.base import ActionSpec, Choices, Context, CreateSpec, ResourceKind
-    from ...products.list_model import ListModel
-    from ...products.service import ResourceService
-    from ...products.writes import Look, Outcome
+    from ...products.kit.base import ActionSpec, Choices, Context, CreateSpec, ResourceKind
+    from ...products.kit.list_model import ListModel
+    from ...products.kit.service import ResourceService
+    from ...products.kit.writes import Look, Outcome
     from ..app import CloudApp
     from .resource_actions import Flow
     from .resource_table import ResourceTable
@@ -91,7 +91,7 @@ class Writes(Deletes):
         if self.model.scope != ALL:
             self._open_create(self.model.scope)
             return
-        from ...products.location import scope_word
+        from ...products.kit.location import scope_word
         from ..screens.picker import PickerScreen
 
         def picked(scope: str | None) -> None:
@@ -134,8 +134,8 @@ class Writes(Deletes):
                 return self.host.staged.stage_add(payload)
             then = self._then_of(spec, form)
             also = f", then {then.label.rstrip('…').lower()}" if then is not None else ""
-            from ...products import before_retry, looks  # (the write path: not on the start path)
-            from ...products.writes import Write
+            from ...products.kit import before_retry, looks  # (the write path: not on the start path)
+            from ...products.kit.writes import Write
             from .. import asking
 
             held = [r.id for r in self.model.rows.values()]
@@ -286,15 +286,15 @@ class Writes(Deletes):
 
                 if not await ViewFlowUI(self.host, scope).confirm(f"Save {resource.name}?", said_first, "Save"):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
-            from ...products import looks
-            from ...products.diff import edited
+            from ...products.kit import looks
+            from ...products.kit.diff import edited
 
             service = self.model.service
             changes = edited(spec.from_resource(resource), form.model_dump())  # what the question says changes
             edit = partial(self._edit, called(resource), scope, changes)
             done: Outcome[Any]  # (the steps' answer is a row and what was said; a single request's, a row)
             if spec.steps and not self.host.staged.staging:
-                from ...products.edit_steps import send_steps
+                from ...products.kit.edit_steps import send_steps
 
                 done = await edit(lambda act: send_steps(service.acting(act), scope, resource, spec, form))
                 done.applied_or_raise()  # (each step looks after its own lost answer)
@@ -372,7 +372,7 @@ class Writes(Deletes):
     ) -> Outcome[T]:
         """An edit of `name` through the pipeline (on a production profile its name typed, at each ctrl+s,
         saying what `changes`); `StepCancelled` when not confirmed: the form stays, with what was typed."""
-        from ...products.writes import Write
+        from ...products.kit.writes import Write
         from .. import asking
 
         done = await asking.send(

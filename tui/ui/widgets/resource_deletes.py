@@ -1,4 +1,4 @@
-"""Delete in a view: why not, staged, or sent through the write pipeline (`products.writes`: asked with
+"""Delete in a view: why not, staged, or sent through the write pipeline (`products.kit.writes`: asked with
 the name typed where data is lost, or on a production profile), and what the table shows after —
 including after an answer that was lost. A part of `Writes` (resource_changes.py), whose view it reads."""
 
@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ...api.journal import Act
-    from ...products.base import ResourceKind, Row
-    from ...products.list_model import ListModel
+    from ...products.kit.base import ResourceKind, Row
+    from ...products.kit.list_model import ListModel
     from .resource_changes import WritesHost
 
 from ...api.errors import ApiError
-from ...products.base import Lazy
-from ...products.rows import called, called_with_id
+from ...products.kit.base import Lazy
+from ...products.kit.rows import called, called_with_id
 from ..errors import notify_error, notify_lost
 
 
@@ -62,8 +62,8 @@ class Deletes:
     async def _deleting(self, resource: Row) -> None:
         """Asked (Cancel focused; the name typed where data is lost, or on a production profile), sent
         through the pipeline, and what happened shown — including what a look found after a lost answer."""
-        from ...products import before_retry, looks  # (the write path: not on the start path)
-        from ...products.writes import Question, Write
+        from ...products.kit import before_retry, looks  # (the write path: not on the start path)
+        from ...products.kit.writes import Question, Write
         from .. import asking
 
         scope = self.kind.scope_of(resource) or self.model.scope

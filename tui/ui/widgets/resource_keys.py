@@ -10,8 +10,8 @@ if TYPE_CHECKING:
     from textual.css.query import DOMQuery, QueryType
     from textual.widget import Widget
 
-    from ...products.base import ResourceKind
-    from ...products.list_model import ListModel
+    from ...products.kit.base import ResourceKind
+    from ...products.kit.list_model import ListModel
     from ..app import CloudApp
     from .resource_table import ResourceTable
     from .staged import Staging

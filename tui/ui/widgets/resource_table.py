@@ -24,13 +24,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ... import stages
-from ...products.base import Column
+from ...products.kit.base import Column
 from .table_drawing import TableDrawing
 from .table_order import TableOrder
 from .table_paint import TablePaint
 
 if TYPE_CHECKING:
-    from ...products.base import Row
+    from ...products.kit.base import Row
     from ..app import CloudApp
     from .table_drawing import DrawnKey
 

@@ -1,7 +1,7 @@
 """One resource kind in one scope, shown: its table, its list model read in workers, and what a user
 does to it.
 
-The rows, totals, failures, what moves and the staged changes are the model's (`products.list_model`,
+The rows, totals, failures, what moves and the staged changes are the model's (`products.kit.list_model`,
 no Textual); the view gives the model its table to draw every change in, runs its reads in workers and
 says what came of them. Listing streams pages into the table as they arrive; "all zones" keeps the
 zones that answered and names the ones that failed. A single one-shot timer is re-armed after every
@@ -23,10 +23,10 @@ from textual.content import Content
 from textual.message import Message
 
 from ...api.errors import AuthenticationError
-from ...products.base import ALL, Column, Context, ResourceKind, Row
-from ...products.list_model import Change, ListModel
-from ...products.refresh_plan import RefreshPlanner, RefreshPolicy
-from ...products.service import ResourceService
+from ...products.kit.base import ALL, Column, Context, ResourceKind, Row
+from ...products.kit.list_model import Change, ListModel
+from ...products.kit.refresh_plan import RefreshPlanner, RefreshPolicy
+from ...products.kit.service import ResourceService
 from .. import collector
 from ..errors import notify_error
 from ..refresher import Refresher
@@ -39,7 +39,7 @@ from .staged import Staging
 from .view_title import list_title
 
 if TYPE_CHECKING:
-    from ...products.base import ActionSpec
+    from ...products.kit.base import ActionSpec
     from ..app import CloudApp
     from ..screens.detail import DetailScreen
 

@@ -11,9 +11,9 @@ import asyncio
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, cast
 
-from ...products.base import Column, Row
-from ...products.changeset import STAGED, laid
-from ...products.rows import called
+from ...products.kit.base import Column, Row
+from ...products.kit.changeset import STAGED, laid
+from ...products.kit.rows import called
 from ..action_host import RunsWorkers
 from ..errors import guarded
 from .staged_send import Sending
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from textual.message_pump import Callback
     from textual.screen import Screen
 
-    from ...products.file_plan import Plan
-    from ...products.list_model import ListModel
+    from ...products.kit.file_plan import Plan
+    from ...products.kit.list_model import ListModel
     from ..app import CloudApp
     from .resource_table import ResourceTable
     from .resource_view import ResourceView

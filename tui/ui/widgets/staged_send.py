@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...products.base import ResourceKind, Row
-    from ...products.list_model import ListModel
+    from ...products.kit.base import ResourceKind, Row
+    from ...products.kit.list_model import ListModel
     from .staged import StagingHost
 
-from ...products.changeset import STAGED
-from ...products.nouns import counted
+from ...products.kit.changeset import STAGED
+from ...products.kit.nouns import counted
 from ..errors import guarded, notify_error
 
 
@@ -80,8 +80,8 @@ class Sending:
     async def _send(self) -> None:
         assert self.model.changes is not None and self.kind.writing.staged is not None
         rows = [self._unstaged(r) for r in self.model.rows.values() if not str(r.id).startswith("+")]
-        from ...products.outcome import NotApplied, OutcomeUnclear, PartlySent
-        from ...products.writes import Write
+        from ...products.kit.outcome import NotApplied, OutcomeUnclear, PartlySent
+        from ...products.kit.writes import Write
         from .. import asking
 
         lost = "Sending the changes: the answer was lost"

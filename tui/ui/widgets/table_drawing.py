@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from textual.geometry import Offset, Size
     from textual.timer import Timer, TimerCallback
 
-    from ...products.base import Column, Row
+    from ...products.kit.base import Column, Row
     from ..app import CloudApp
 
     Cell = str | Text  # what a column's value is

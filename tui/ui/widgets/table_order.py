@@ -11,12 +11,12 @@ from rich.text import Text
 from textual.geometry import Size
 
 from ... import stages
-from ...products.base import Column
+from ...products.kit.base import Column
 
 if TYPE_CHECKING:
     from rich.style import Style
 
-    from ...products.base import Row
+    from ...products.kit.base import Row
 
     SortValue = tuple[int, float, str]  # (0 a number, 1 a text, EMPTY nothing; the number; the text)
 

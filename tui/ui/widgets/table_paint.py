@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from textual.scrollbar import ScrollBar
     from textual.timer import Timer, TimerCallback
 
-    from ...products.base import Row
+    from ...products.kit.base import Row
 
 SIZE_EVERY = 0.25  # seconds between scrollbar updates while rows arrive out of sight
 PAINT_EVERY = 0.1  # seconds between repaints caused by changed rows (a refresh, rows changed together)

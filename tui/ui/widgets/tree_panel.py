@@ -18,17 +18,17 @@ from textual.containers import Vertical
 from textual.widgets import Static, Tree
 
 from ...api.safe import clean
-from ...products.base import Lazy
-from ...products.refresh_plan import RefreshPolicy
+from ...products.kit.base import Lazy
+from ...products.kit.refresh_plan import RefreshPolicy
 from ..errors import describe
 from ..refresher import Refresher
 
 if TYPE_CHECKING:
     from textual.widgets.tree import TreeNode
 
-    from ...products.base import Row
-    from ...products.service import ResourceService
-    from ...products.views import Node
+    from ...products.kit.base import Row
+    from ...products.kit.service import ResourceService
+    from ...products.kit.views import Node
 
     Branch = TreeNode[tuple[str, ...]]  # a node of the tree drawn: its data, the labels' path to it
 

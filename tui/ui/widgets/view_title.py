@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...api.errors import ApiError
-from ...products.base import ResourceKind
-from ...products.location import scope_label
+from ...products.kit.base import ResourceKind
+from ...products.kit.location import scope_label
 
 if TYPE_CHECKING:
-    from ...products.base import ParentRef
+    from ...products.kit.base import ParentRef
     from .resource_table import ResourceTable
 
 

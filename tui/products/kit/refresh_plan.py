@@ -15,7 +15,7 @@ import random
 import time
 from typing import Callable, Literal
 
-from ..records import record
+from ...records import record
 
 Tick = Literal["full", "poll"]
 JITTER = 0.1  # after a failure: the interval, give or take this fraction

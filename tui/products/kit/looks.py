@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 from urllib.parse import quote
 
-from ..api.errors import ApiError, NotFound, OutcomeUnknown
-from ..records import record
+from ...api.errors import ApiError, NotFound, OutcomeUnknown
+from ...records import record
 from .base import Row
 from .diff import changes
 from .rows import called_with_id

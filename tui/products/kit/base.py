@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal
 
-from ..api.paging import PagingStyle
-from ..records import fields, record
+from ...api.paging import PagingStyle
+from ...records import fields, record
 from .declared import Column  # noqa: F401  (re-exported: products import it from here)
 from .kind_options import (  # noqa: F401  (re-exported)
     ONE_OF_COLLECTION,
@@ -66,9 +66,9 @@ class ActionSpec:
     confirm: "bool | str | Lazy[Any]" = False
     # Why it cannot work now although offered (shown greyed with this reason), or None.
     why_not: Callable[[Any], str | None] = lambda r: None
-    # What it does: one request (`call`); a declared shape (`products/shapes.py`: a value to show,
+    # What it does: one request (`call`); a declared shape (`products/kit/shapes.py`: a value to show,
     # a file to save, a form then one request, a whole set edited then sent); or a flow (`async def
-    # flow(ui: FlowUI, row)`, see products/flows.py) for a real conversation. Exactly one of the three.
+    # flow(ui: FlowUI, row)`, see products/kit/flows.py) for a real conversation. Exactly one of the three.
     call: Call | None = None
     flow: "Lazy[Any] | None" = None
     shape: Any = None
@@ -211,7 +211,7 @@ class ResourceKind:
     actions: tuple[ActionSpec, ...] = ()
     create: Lazy[CreateSpec] | None = None
     edit: Lazy[EditSpec] | None = None
-    # The options only some kinds need, in named groups (products/kind_options.py): how it is listed
+    # The options only some kinds need, in named groups (products/kit/kind_options.py): how it is listed
     # and read, what its rows hold beyond the object, how writes are checked and looked for, its
     # one-time secrets, and whether it is one object (a panel) rather than a list.
     reading: Reading = Reading()

@@ -20,8 +20,8 @@ import asyncio
 from dataclasses import field
 from typing import TYPE_CHECKING
 
-from ..api.errors import NotFound
-from ..records import record
+from ...api.errors import NotFound
+from ...records import record
 from .base import ALL, Row
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping
 from urllib.parse import quote
 
-from ..records import record
+from ...records import record
 
 if TYPE_CHECKING:
     from .base import Context, Row

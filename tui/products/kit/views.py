@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..records import record
+from ...records import record
 from .base import Row
 from .location import Call, Endpoint, segment
 from .shapes import Shape, fill_text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..api.safe import clean
+from ...api.safe import clean
 from .base import Choices, Column, Lazy, Row
 from .location import Call
 from .shapes import Shape, ShapeOptions, fill_text

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, Sequence, 
 from .base import Choices, Column, ParentRef, ResourceKind, Row
 
 if TYPE_CHECKING:
-    from ..api.journal import Act
+    from ...api.journal import Act
     from .service import ResourceService
     from .writes import Outcome, Write
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..api.errors import ApiError
-from ..records import record
+from ...api.errors import ApiError
+from ...records import record
 from .location import Call
 from .looks import read_back
 from .writes import attempt

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, TypeAlias
 
 from rich.text import Text
 
-from ..records import record
+from ...records import record
 from .format import COMMON, Tones, human_bytes
 from .times import moment_of, short_age
 
@@ -275,7 +275,7 @@ def _as_text(role: str | tuple[str, ...], value: Any, empty: str, detail: bool =
 def busy_while(fields: tuple[Field, ...], transitional: frozenset[str]) -> tuple[Field, ...]:
     """The state fields' tones with each state the kind polls as moving read as busy (◐ resizing): a
     product's tones named some, and the others read as "other" (○) though the list polled them."""
-    from ..records import replace
+    from ...records import replace
 
     out = []
     for f in fields:

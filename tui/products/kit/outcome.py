@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
-from ..api.errors import ApiError, OutcomeUnknown
+from ...api.errors import ApiError, OutcomeUnknown
 from .base import Call, Row
 from .looks import Found, after_action, after_create, after_delete, after_lost, after_update
 from .writes import attempt
 
 if TYPE_CHECKING:
-    from ..api.journal import Act
+    from ...api.journal import Act
     from .flows import FlowUI
     from .service import ResourceService
 

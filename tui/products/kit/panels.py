@@ -4,7 +4,7 @@ re-exported from `base`, where products import them."""
 
 from __future__ import annotations
 
-from ..records import record
+from ...records import record
 
 
 @record(frozen=True, eq=False)

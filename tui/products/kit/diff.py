@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Literal, Mapping
 
-from ..api.safe import clean
+from ...api.safe import clean
 
 Op = Literal["add", "change", "delete"]
 
@@ -107,7 +107,7 @@ def edited(before: Mapping[str, object], after: Mapping[str, object], limit: int
     """What an edit changes, field by field (`tags: web, prod → web, prod, edge`), said where a production
     profile asks before it is saved: the value the form opened with, then the one sent. A secret is never
     shown (a field named for one, or holding one, reads •••); a value from the API is cleaned."""
-    from ..api.journal import SECRET_WORDS
+    from ...api.journal import SECRET_WORDS
 
     def brief(value: object) -> str:
         if isinstance(value, list):

@@ -7,10 +7,10 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Self
 
-from ..api.client import ApiClient
-from ..api.journal import Act
-from ..api.paging import list_all
-from ..api.safe import decode_object
+from ...api.client import ApiClient
+from ...api.journal import Act
+from ...api.paging import list_all
+from ...api.safe import decode_object
 from .base import Call, Context, ParentRef, ResourceKind
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
-from ..records import record
+from ...records import record
 from .lazy import Lazy
 from .location import PLATFORM, Endpoint, ListParams, Probe
 
@@ -67,7 +67,7 @@ def over(defaults: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-RESOURCE: Lazy[Any] = Lazy("tui.products.models:Resource")  # the lenient model every detail reads by default
+RESOURCE: Lazy[Any] = Lazy("tui.products.kit.models:Resource")  # the lenient model every detail reads by default
 ONE_OF_COLLECTION = "<one of the collection>"  # one object's envelope: `{"server": …}` (`Item.envelope`)
 
 
@@ -146,7 +146,7 @@ class FileFormat:
     """A standard file a list is written as, beside CSV and JSON (a DNS zone file): `dump` is a `Lazy`
     of `(rows, parent) -> str`, `name` what it is called, `suffix` its file name's ending.
 
-    With `load` and `key` a file is read back into a staged list (`products.file_plan`): `load` is a
+    With `load` and `key` a file is read back into a staged list (`products.kit.file_plan`): `load` is a
     `Lazy` of `(text, parent) -> [object as created]` (run in a worker thread; a file it refuses raises
     `flows.Refused`), `key` of `(object, parent) -> hashable`, what tells an object read and a row's data
     apart (a record's name, type and data). What the file lacks is staged as deletes, what it adds as

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from ..records import record, replace
+from ...records import record, replace
 
 if TYPE_CHECKING:
     from .base import ParentRef, ResourceKind, Row

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..api.errors import NotFound
+from ...api.errors import NotFound
 from .flows import Refused
 from .looks import after_action, after_create, after_delete, holds_sent, identity
 from .rows import called_with_id

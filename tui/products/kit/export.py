@@ -13,7 +13,7 @@ import io
 import json
 from typing import TYPE_CHECKING, Any, Iterable
 
-from ..api.safe import clean
+from ...api.safe import clean
 
 if TYPE_CHECKING:
     from .base import ResourceKind, Row

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..records import record
+from ...records import record
 from .nouns import counted
 
 if TYPE_CHECKING:

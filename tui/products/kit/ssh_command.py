@@ -9,7 +9,7 @@ import ipaddress
 import shlex
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..api.safe import clean
+from ...api.safe import clean
 from . import commands
 from .base import ActionSpec
 from .related import addresses

@@ -14,11 +14,11 @@ import asyncio
 import time
 from typing import Any, AsyncIterator, Callable
 
-from ..api.client import ApiClient
-from ..api.errors import ApiError, BadBody, NotFound, OutcomeUnknown, PermissionDenied, as_api_error
-from ..api.paging import MAX_PER_PAGE, MOST_IN_FLIGHT, fetch_page, iter_pages
-from ..api.safe import decode_object
-from ..records import record
+from ...api.client import ApiClient
+from ...api.errors import ApiError, BadBody, NotFound, OutcomeUnknown, PermissionDenied, as_api_error
+from ...api.paging import MAX_PER_PAGE, MOST_IN_FLIGHT, fetch_page, iter_pages
+from ...api.safe import decode_object
+from ...records import record
 from .base import ALL, Call, Context, ParentRef, ResourceKind, Row, fill
 from .product_calls import ProductCalls
 

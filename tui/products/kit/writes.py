@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable, Generic, Protocol, TypeVar
 
-from ..api.errors import ApiError, OutcomeUnknown
-from ..api.journal import Act, Doing, Journal
-from ..records import record, replace
+from ...api.errors import ApiError, OutcomeUnknown
+from ...api.journal import Act, Doing, Journal
+from ...records import record, replace
 from .base import Row
 from .looks import Found
 

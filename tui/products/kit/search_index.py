@@ -15,7 +15,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..records import record
+from ...records import record
 from .declared import Field
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
     ActionSpec("acls", "ACL rules (replace the set)…", shape=SetEditor(...))
 
-A shape is run by the console exactly like a flow (`products/flows.py`: the same FlowUI, worker,
+A shape is run by the console exactly like a flow (`products/kit/flows.py`: the same FlowUI, worker,
 read-only rule and error handling), so a product declares what differs and nothing else:
 
 - `ShowValue`: a value to read and copy (a download URL, a configuration snippet);
@@ -172,7 +172,7 @@ class ShowAnswer(Shape):
     mutating = False
 
     async def __call__(self, ui: FlowUI, row: Row) -> None:
-        from ..api.errors import NotFound
+        from ...api.errors import NotFound
 
         try:
             answer = await ui.service().run(self.call, ui.scope, row)
@@ -341,7 +341,7 @@ class DeleteAsking(Shape):
     confirms = True  # it confirms before it sends (`flows.confirms_first`)
 
     async def __call__(self, ui: FlowUI, row: Row) -> None:
-        from ..api.errors import ApiError
+        from ...api.errors import ApiError
 
         try:  # asked and confirmed from what is there now (counts, the address), not a stale row
             row = await ui.service().get_row(ui.scope, row.id)

@@ -72,7 +72,7 @@ class Value:
 def _shown(text: str) -> str:
     """A refused value as a refusal quotes it: one line, control characters visible (as everywhere
     else: an escape already shown visibly in the answer is not escaped again), not too long."""
-    from ..api.safe import clean
+    from ...api.safe import clean
 
     return "'" + clean(text[:80]) + ("…'" if len(text) > 80 else "'")
 

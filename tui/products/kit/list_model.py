@@ -18,8 +18,8 @@ import time
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Protocol
 
-from ..api.errors import ApiError
-from ..records import record
+from ...api.errors import ApiError
+from ...records import record
 from .base import Row
 from .changeset import ChangeSet
 from .list_delta import delta, polled

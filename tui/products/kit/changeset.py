@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any, Callable, Iterable, Literal
 
-from ..records import record
+from ...records import record
 
 Op = Literal["add", "edit", "delete"]
 MARKS = {"add": "+", "edit": "~", "delete": "-"}
@@ -107,7 +107,7 @@ class ChangeSet:
         return out
 
     def entries(self, name: Callable[[dict[str, Any]], str]) -> list[Any]:
-        """The staged changes as a diff's entries (`products.diff`), to review before sending."""
+        """The staged changes as a diff's entries (`products.kit.diff`), to review before sending."""
         from .diff import Entry
 
         out = []

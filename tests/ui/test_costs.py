@@ -51,7 +51,7 @@ async def test_a_lists_monthly_estimate_its_marked_rows_and_a_details():
 
 
 async def test_bare_metal_servers_are_priced_from_their_offers_and_a_kind_without_a_price_list_says_so():
-    from tui.ui.costs import estimates
+    from tui.ui.across.costs import estimates
 
     app = make_app(Sandbox())
     async with app.run_test(size=(120, 40)) as pilot:

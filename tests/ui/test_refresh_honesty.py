@@ -164,7 +164,7 @@ async def test_an_action_key_before_the_rows_came_says_they_are_on_their_way(san
 
 async def test_the_palette_offers_no_create_on_a_read_only_kind(sandbox):
     from helpers import open_view
-    from tui.ui.commands import CloudCommands
+    from tui.ui.across.commands import CloudCommands
 
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -165,7 +165,7 @@ async def test_enter_typed_with_a_palette_search_waits_for_its_matches(sandbox, 
     import asyncio
 
     from helpers import wait_for
-    from tui.ui.commands import CloudCommands
+    from tui.ui.across.commands import CloudCommands
 
     answer = asyncio.Event()
     search = CloudCommands.search

@@ -46,12 +46,12 @@ if TYPE_CHECKING:
 
     from ..secrets import SecretLookup
     from .bulk import Bulk
-    from .costs import PriceLists
-    from .finder import Finder
+    from .across.costs import PriceLists
+    from .across.finder import Finder
     from .profiles import ProfileSource
     from .screens.main import MainScreen
     from .screens.playground import Session
-    from .watch import Watcher
+    from .across.watch import Watcher
     from .widgets.panel_view import PanelView
 
 
@@ -60,7 +60,7 @@ IDLE_AFTER = 10.0  # seconds without a key after which the operator is idle (mem
 
 
 def _commands() -> type:
-    from .commands import CloudCommands  # textual.command is imported when the palette first opens
+    from .across.commands import CloudCommands  # textual.command is imported when the palette first opens
 
     return CloudCommands
 
@@ -232,7 +232,7 @@ class CloudApp(App[None]):
     def finder(self) -> Finder:
         """Every resource the lists hold, found from the palette (`finder.py`)."""
         if self._finder is None:
-            from .finder import Finder
+            from .across.finder import Finder
 
             self._finder = Finder(self)
         return self._finder
@@ -241,7 +241,7 @@ class CloudApp(App[None]):
     def watcher(self) -> Watcher:
         """The resources watched for a change of state (`watch.py`)."""
         if self._watcher is None:
-            from .watch import Watcher
+            from .across.watch import Watcher
 
             self._watcher = Watcher(self)
         return self._watcher
@@ -483,7 +483,7 @@ class CloudApp(App[None]):
             )
 
     def action_command_palette(self) -> None:
-        from .commands import CloudPalette  # Textual's, saying when its matches are in (type-ahead)
+        from .across.commands import CloudPalette  # Textual's, saying when its matches are in (type-ahead)
 
         # (`is_open` takes an `App[object]`: an app's result type is invariant, and this one's is None)
         if self.use_command_palette and not CloudPalette.is_open(cast("App[object]", self)):

@@ -261,7 +261,7 @@ class ResourceActions:
         if self.kind.rows.cost is None:
             self.app.notify(f"No price list gives what {self.kind.title_in_text} cost.", timeout=5)
             return
-        from .. import costs
+        from ..across import costs
 
         work = costs.show(self, rows, title, shown_as, marked)
         self.run_worker(work, group="costs", exclusive=True, exit_on_error=False)

@@ -28,7 +28,7 @@ class StatusBar(Static):
     note = reactive("")  # something the operator should know the whole session (the log is not kept)
     doing = reactive("")  # work under way across the console (every product being indexed)
     sending = reactive("")  # the changes on their way (`journal.in_flight`)
-    watching = reactive("")  # how many resources are watched (`ui.watch`)
+    watching = reactive("")  # how many resources are watched (`ui.across.watch`)
 
     def on_mount(self) -> None:
         """On every screen that shows it: the profile in use, and PRODUCTION or READ-ONLY, in text."""

@@ -12,20 +12,20 @@ import weakref
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
-from ..api.safe import clean
-from ..products import manifest
-from ..products.kit.location import ALL, ParentRef
-from ..products.kit.related import Held, Link, related, unread
-from ..products.kit.search_index import Hit, SearchIndex, part_of
-from .errors import guarded
+from ...api.safe import clean
+from ...products import manifest
+from ...products.kit.location import ALL, ParentRef
+from ...products.kit.related import Held, Link, related, unread
+from ...products.kit.search_index import Hit, SearchIndex, part_of
+from ..errors import guarded
 
 if TYPE_CHECKING:
     from textual.timer import Timer
     from textual.worker import Worker
 
-    from ..products.kit.base import ResourceKind, Row
-    from .app import CloudApp
-    from .widgets.resource_view import ResourceView
+    from ...products.kit.base import ResourceKind, Row
+    from ..app import CloudApp
+    from ..widgets.resource_view import ResourceView
 
 
 IN_FLIGHT = 4  # lists read at once when every product is indexed, each at most 2 requests at a time
@@ -250,7 +250,7 @@ class Finder:
         self.app.call_from_thread(self._show_links, kind, row, links, missing)
 
     def _show_links(self, kind: ResourceKind, row: Row, links: list[Link], missing: list[ResourceKind]) -> None:
-        from .screens.picker import PickerScreen
+        from ..screens.picker import PickerScreen
 
         name = clean(str(row.name or row.id))
         choices: list[tuple[str, Link | str, str | None]] = [(_link_words(link), link, None) for link in links]

@@ -15,14 +15,14 @@ from textual.command import CommandInput, CommandPalette, DiscoveryHit, Hit, Hit
 from textual.content import Content
 from textual.worker import get_current_worker
 
-from ..products import manifest
-from ..products.kit.location import ALL, REGIONS, ZONES, scope_label
-from ..products.kit.nouns import in_text
-from .keymap import view_named
+from ...products import manifest
+from ...products.kit.location import ALL, REGIONS, ZONES, scope_label
+from ...products.kit.nouns import in_text
+from ..keymap import view_named
 
 if TYPE_CHECKING:
-    from .app import CloudApp
-    from .errors import Notifies
+    from ..app import CloudApp
+    from ..errors import Notifies
 
     Command = tuple[str, Callable[[], object], str]  # (what the palette lists, what it runs, its help)
 
@@ -32,7 +32,7 @@ FOUND_SHOWN = 8  # resources the palette lists for what is typed: typing more na
 
 class CloudCommands(Provider):
     def _index(self) -> list[Command]:
-        from .screens.main import MainScreen
+        from ..screens.main import MainScreen
 
         main = next((s for s in self.app.screen_stack if isinstance(s, MainScreen)), None)
         if main is None:
@@ -120,7 +120,7 @@ def _guarded(app: Notifies, command: Callable[[], object], name: str) -> Callabl
         try:
             return command()
         except Exception as err:
-            from .errors import notify_error
+            from ..errors import notify_error
 
             notify_error(app, err, name)
             return None

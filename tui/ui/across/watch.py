@@ -17,20 +17,20 @@ from typing import TYPE_CHECKING, Literal
 from textual.binding import Binding
 from textual.widgets import OptionList
 
-from ..api.errors import ApiError, NotFound
-from ..api.safe import clean
-from ..records import record
-from .screens.picker import PickerScreen
+from ...api.errors import ApiError, NotFound
+from ...api.safe import clean
+from ...records import record
+from ..screens.picker import PickerScreen
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
     from textual.timer import Timer
 
-    from ..products.kit.base import ParentRef, ResourceKind, Row
-    from ..products.kit.search_index import Hit
-    from ..products.kit.service import ResourceService
-    from .app import CloudApp
-    from .widgets.resource_view import ResourceView
+    from ...products.kit.base import ParentRef, ResourceKind, Row
+    from ...products.kit.search_index import Hit
+    from ...products.kit.service import ResourceService
+    from ..app import CloudApp
+    from ..widgets.resource_view import ResourceView
 
     Choice = Hit | Literal["clear"]  # a watched resource, or "stop watching all"
 
@@ -169,7 +169,7 @@ class Watcher:
         if not self.items:
             self.app.notify("Nothing is watched: W on a row watches it.", timeout=5)
             return
-        from ..products.kit.search_index import Hit
+        from ...products.kit.search_index import Hit
 
         choices: list[tuple[str, Choice]] = []
         for w in self.items.values():

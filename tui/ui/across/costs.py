@@ -10,13 +10,13 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ..api.safe import clean
+from ...api.safe import clean
 
 if TYPE_CHECKING:
-    from ..products.kit.base import ResourceKind, Row
-    from ..products.kit.kind_options import Cost
-    from .action_host import ActionHost
-    from .app import CloudApp
+    from ...products.kit.base import ResourceKind, Row
+    from ...products.kit.kind_options import Cost
+    from ..action_host import ActionHost
+    from ..app import CloudApp
 
     Prices = dict[str, tuple[float | None, str]]  # a catalogue entry's `match` value -> (monthly price, its name)
     PriceLists = dict[tuple[str, str], tuple[float, Prices]]  # (kind id, scope) -> (when read, its prices)
@@ -106,7 +106,7 @@ def said(kind: ResourceKind, found: list[Estimate], marked: list[Estimate], show
 async def show(host: ActionHost, rows: list[Row], title: str, shown_as: str, marked: list[Row] | None = None) -> None:
     """The estimate of `rows`, and of the `marked` ones, in a dialog (run in a worker: a price list
     may be read first)."""
-    from .screens.result import ResultScreen
+    from ..screens.result import ResultScreen
 
     found = await estimates(host.app, host.kind, rows, host.scope)
     chosen = await estimates(host.app, host.kind, marked or [], host.scope)

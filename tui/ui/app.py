@@ -29,6 +29,7 @@ from ..products.kit.location import PLATFORM, Endpoint
 from ..products.kit.refresh_plan import RefreshPolicy
 from ..products.kit.service import ResourceService
 from . import collector, keymap, styles, textual_fixes, themes
+from .console_app import console
 from .errors import notify_error
 from .notes import Note, Notices
 from .origins import OriginGuard
@@ -45,13 +46,13 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from ..secrets import SecretLookup
-    from .bulk import Bulk
     from .across.costs import PriceLists
     from .across.finder import Finder
+    from .across.watch import Watcher
+    from .bulk import Bulk
     from .profiles import ProfileSource
     from .screens.main import MainScreen
     from .screens.playground import Session
-    from .across.watch import Watcher
     from .widgets.panel_view import PanelView
 
 
@@ -65,6 +66,7 @@ def _commands() -> type:
     return CloudCommands
 
 
+@console
 class CloudApp(App[None]):
     VERTICAL_BREAKPOINTS = [
         (0, "-short"),
@@ -73,8 +75,6 @@ class CloudApp(App[None]):
     ]  # screens get the class: a form fits a 24-line terminal, grows on a tall one
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # and a wide one: its choices on one line
     TITLE = "cloudtui"
-    pane_shown: bool  # the detail pane shown for the session (`PaneHost`: set at its first `p`)
-    _playground_sessions: dict[str, Session]  # each resource tried in a playground (`playground`: set at its first)
     CSS_PATH = styles.APP
     COMMANDS = {lambda: _commands()}  # Textual's own commands included, after the console's
     BINDINGS = [
@@ -147,6 +147,8 @@ class CloudApp(App[None]):
         self.bugs: list[BaseException] = []  # exceptions that reached _handle_exception after start
         self.origins = OriginGuard(self)  # where else the secret key may go, asked once
         self.bulks: list[Bulk] = []  # acts on marked rows being sent (`bulk.run`)
+        self.pane_shown = False  # the detail pane shown for the session (`PaneHost`: `p`)
+        self.playground_sessions: dict[str, Session] = {}  # each resource tried in a playground (`playground`)
         self.price_lists: PriceLists = {}  # (kind, scope) -> (when read, prices) (`costs.py`), per profile
         # The profiles to switch to from the palette (`profiles.py`); this one alone by default.
         self.profiles = profiles or OneProfile(Opened(settings, secret, secret_source, transport))

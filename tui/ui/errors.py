@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 from textual.app import App
 
 from ..api.errors import ApiError, OutcomeUnknown, UntrustedOrigin, log_file
+from .console_app import console_of
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -76,10 +77,10 @@ def notify_error(app: Notifies, err: BaseException, doing: str) -> None:
     if not isinstance(err, ApiError):
         log.error("%s failed", doing, exc_info=err)
     summary, hint = describe(err)
-    origins = getattr(app, "origins", None)  # (the console's; a bare app in a test has none)
-    if isinstance(err, UntrustedOrigin) and origins is not None:
+    console = console_of(app)
+    if isinstance(err, UntrustedOrigin) and console is not None:
         app.notify(f"{summary}\n{hint}", title=f"{doing}: not sent", severity="warning", timeout=12)
-        origins.ask(err.origin)
+        console.origins.ask(err.origin)
         return
     if isinstance(err, OutcomeUnknown):
         app.notify(f"{summary}\n{hint}", title=f"{doing}: outcome unknown", severity="warning", timeout=15)

@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from ...products import manifest
 from ...products.kit.location import ALL, REGIONS, ZONES, scope_label
 from ...products.kit.nouns import in_text
+from ..console_app import console_of
 from ..keymap import view_named
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ class CloudCommands(Provider):
         from ..screens.main import MainScreen
 
         main = next((s for s in self.app.screen_stack if isinstance(s, MainScreen)), None)
-        if main is None:
+        app = console_of(self.app)
+        if main is None or app is None:
             return []
         out: list[Command] = []
         for entry in manifest.entries():
@@ -62,12 +64,11 @@ class CloudCommands(Provider):
         out.append(
             (
                 "Index every product (F)",
-                self.app.finder.fill,  # type: ignore[attr-defined]  # (the palette's app: this console's)
+                app.finder.fill,
                 "List everything once, in every zone and region, so that this search finds it",
             )
         )
-        app: CloudApp = self.app  # type: ignore[assignment]  # (as above: Textual types a provider's app `App`)
-        for alias, target in getattr(app.settings, "aliases", {}).items():  # the config's own words for views
+        for alias, target in app.settings.aliases.items():  # the config's own words for views
             entry = view_named(target)
             if entry is not None:
                 title = entry.title or entry.label
@@ -76,7 +77,7 @@ class CloudCommands(Provider):
             if name != app.settings.profile:
                 out.append((f"Profile: {name}", partial(app.switch_profile, name), "Switch to this profile"))
         kind = main.current_kind
-        if not getattr(self.app, "settings").read_only and kind is not None and kind.create is not None:
+        if not app.settings.read_only and kind is not None and kind.create is not None:
             out.append((f"Create {kind.singular}", main.create_current, "Open the create form"))
         return out
 
@@ -97,9 +98,10 @@ class CloudCommands(Provider):
             if score > 0:
                 commands += 1
                 yield Hit(score, matcher.highlight(name), _guarded(self.app, command, name), help=help_text)
-        finder = getattr(self.app, "finder", None)
-        if finder is None or getattr(self.app, "main", None) is None:
+        console = console_of(self.app)
+        if console is None or console.main is None:
             return
+        finder = console.finder
         found_any = False
         for found in finder.search(query, most=FOUND_SHOWN):  # every resource the lists hold, by name, ID, address, tag
             # one line each (a help line under it doubled what the palette draws per key); never markup

@@ -102,7 +102,7 @@ class Watcher:
         elif not self.items and self._timer is not None:
             self._timer.stop()
             self._timer = None
-        main = getattr(self.app, "main", None)
+        main = self.app.main
         if main is not None and main.is_attached:
             main.watching(f"watching {len(self.items)}" if self.items else "")
 

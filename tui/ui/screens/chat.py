@@ -28,6 +28,7 @@ from textual.widgets.input import Selection
 
 from ...api.safe import clean
 from .. import styles
+from ..console_app import wall_time
 from ..errors import describe, log_shown
 from ..widgets.key_bar import KeyBar
 from ..widgets.line_input import LineInput
@@ -399,7 +400,7 @@ class ChatScreen(Screen[None]):
             self.app.notify(f"Conversation saved to {clean(str(path))}.", timeout=4)
 
     def _now(self) -> float:
-        return float(getattr(self.app, "clock", time.time)())  # the app's wall clock (fixed in tests)
+        return wall_time(self)  # the console's wall clock (fixed in tests and snapshots)
 
     def _status(self, text: str, style: str = "") -> None:
         self.query_one("#chat-status", Static).update(Text(text, style=style))

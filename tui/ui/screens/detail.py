@@ -93,13 +93,11 @@ class DetailScreen(Screen[None]):
         if panel.chart is not None:  # its metrics, drawn
             from ..widgets.metrics_chart import MetricsChart
 
-            return MetricsChart(
-                self.view.service, scope, self.row, panel.chart, policy=getattr(self.app, "policy", None)
-            )
+            return MetricsChart(self.view.service, scope, self.row, panel.chart, policy=self.app.policy)
         if panel.tree is not None:  # its topology, drawn as a tree
             from ..widgets.tree_panel import TreePanel
 
-            return TreePanel(self.view.service, scope, self.row, panel.tree, policy=getattr(self.app, "policy", None))
+            return TreePanel(self.view.service, scope, self.row, panel.tree, policy=self.app.policy)
         assert panel.widget is not None  # (a panel is exactly one of the four: `DetailPanel`)
         return Lazy[Any](panel.widget).get()(self.view.service, scope, self.row)
 

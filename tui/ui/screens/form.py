@@ -19,6 +19,7 @@ from ...products.kit.base import Choices
 from ...products.kit.flows import StepCancelled
 from ...products.kit.writes import Looked
 from .. import styles
+from ..console_app import console_of
 from ..errors import describe, log_shown
 from ..widgets.dialog_title import DialogTitle
 from ..widgets.model_form import ModelForm, errors_by_field
@@ -105,9 +106,9 @@ class FormScreen(ModalScreen[tuple[Any, BaseModel] | None]):
 
     def _choices_settled(self) -> None:
         self.__dict__.pop("holds_key", None)
-        type_ahead = getattr(self.app, "type_ahead", None)  # (the console's; a test's bare app has none)
-        if type_ahead is not None:
-            type_ahead.ready()  # keys held for a choice list go to it now
+        console = console_of(self)
+        if console is not None:
+            console.type_ahead.ready()  # keys held for a choice list go to it now
 
     @work(exclusive=True, group="form-load", exit_on_error=False)
     async def _load(self) -> None:

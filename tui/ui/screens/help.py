@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
@@ -16,6 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
 from .. import styles
+from ..console_app import key_in_force
 
 NOTE_KEYS = {"mark_quiet": "space", "mark_all": "M", "actions": "a", "delete": "d", "edit": "e", "secrets": "x"}
 NOTES: list[tuple[str, str]] = [  # {id} is the key in force for that binding id
@@ -86,7 +87,7 @@ class HelpScreen(ModalScreen[None]):
         also.add_column(style="bold", no_wrap=True)
         also.add_column()
         also.add_row(Text(" Also ", style="reverse"), "")
-        in_force: Callable[[str, str], str] = getattr(self.app, "key_for", lambda i, k: k)  # the keys of [keymap]
+        in_force = key_in_force(self)  # the keys of [keymap]
         for note_keys, note in NOTES:
             also.add_row(Text(note_keys.format(**{i: in_force(i, k) for i, k in NOTE_KEYS.items()})), Text(note))
         with Vertical(id="dialog", classes="help"):

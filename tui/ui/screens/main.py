@@ -133,7 +133,7 @@ class MainScreen(PaneHost, Screen[None]):
     def on_mount(self) -> None:
         self.query_one(Sidebar).border_title = "Products"
         self.open_entry(self.current_entry.id)
-        if getattr(self.app, "pane_shown", False):  # on for the session (a console started again for a profile)
+        if self.app.pane_shown:  # on for the session (a console started again for a profile)
             self.call_after_refresh(self.pane_apply)
         self.app.journal.listeners.append(self._journal_changed)
 

@@ -27,6 +27,7 @@ from ...api.errors import UntrustedOrigin
 from ...api.safe import clean, clean_tree
 from ...records import record
 from .. import styles
+from ..console_app import console_of, wall_time
 from ..errors import describe, log_shown
 from ..widgets.text_input import LinesInput
 
@@ -52,10 +53,7 @@ class Session:
 
 def sessions_of(app: CloudApp) -> dict[str, Session]:
     """One session per resource tried, kept on the app: for as long as the console runs."""
-    found = getattr(app, "_playground_sessions", None)
-    if found is None:
-        found = app._playground_sessions = {}
-    return found
+    return app.playground_sessions
 
 
 def as_text(answer: object, width: int = 72) -> str:
@@ -156,8 +154,9 @@ class PlaygroundScreen(ModalScreen[None]):
             summary, hint = describe(err)
             log_shown(self.title_text, summary, err)
             self._status(f"The documentation could not be read: {summary}. {hint}", "yellow")
-            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "origins"):  # asked now, as the hint says
-                self.app.origins.ask(err.origin, then=self._docs_again)
+            console = console_of(self)
+            if isinstance(err, UntrustedOrigin) and console is not None:  # asked now, as the hint says
+                console.origins.ask(err.origin, then=self._docs_again)
             return
         self._set_answer(as_text(found), "How to call it (the API's documentation):\n")
         self._status("ctrl+s sends the payload above.")
@@ -187,8 +186,9 @@ class PlaygroundScreen(ModalScreen[None]):
         except Exception as err:
             summary, hint = describe(err)
             log_shown(self.title_text, summary, err)
-            if isinstance(err, UntrustedOrigin) and hasattr(self.app, "origins"):  # the key stays here until allowed
-                self.app.origins.ask(err.origin, again=True)  # sent with ctrl+s: asked even if refused before
+            console = console_of(self)
+            if isinstance(err, UntrustedOrigin) and console is not None:  # the key stays here until allowed
+                console.origins.ask(err.origin, again=True)  # sent with ctrl+s: asked even if refused before
             status = f"✖ {summary}"
             shown = f"{summary}\n\n{hint}"
             body_text = getattr(err, "body", None)
@@ -262,7 +262,7 @@ class PlaygroundScreen(ModalScreen[None]):
         self.query_one("#answer", Static).update(Text(heading + clean(text, keep_newlines=True)))
 
     def _now(self) -> float:
-        return float(getattr(self.app, "clock", time.time)())  # the app's wall clock (fixed in tests)
+        return wall_time(self)  # the console's wall clock (fixed in tests and snapshots)
 
     def _at(self) -> str:
         return time.strftime("%H:%M:%S", time.localtime(self._now()))

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Label, Static
 from ...api.safe import clean
 from ...products.kit.base import Choices, Column
 from .. import styles
+from ..console_app import key_in_force
 
 
 def _cell(value: str | Text) -> Text:
@@ -82,7 +83,7 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
             if self.describe:
                 yield Static(self.describe, id="records-note", markup=False)
             yield DataTable(id="records", cursor_type="row", zebra_stripes=False)
-            key = getattr(self.app, "key_for", lambda i, k: k)  # the keys in force ([keymap])
+            key = key_in_force(self)  # the keys in force ([keymap])
             keys = f"{key('create', 'c')} add · {key('edit', 'e')} edit · {key('delete', 'd')} delete"
             if self.ordered:
                 keys += f" · {key('move_up', '[')} {key('move_down', ']')} move"

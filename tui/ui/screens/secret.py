@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from ...api.safe import clean, mask_userinfo
 from .. import styles
+from ..console_app import wall_time
 from ..widgets.sideways import furthest, shifted
 
 MASK = "•" * 12
@@ -83,12 +84,10 @@ class SecretScreen(ModalScreen[None]):
         return [Option(shifted(text, self.shift), id=name) for name, text in self._lines()]
 
     def _left(self) -> str:
-        import time
-
         from ...products.kit import times
         from ...products.kit.times import moment_of
 
-        seconds = times.left(self.expires_at, float(getattr(self.app, "clock", time.time)()))  # the app's wall clock
+        seconds = times.left(self.expires_at, wall_time(self))  # the console's wall clock
         if seconds is None:
             return f"expires at {moment_of(self.expires_at)}"
         if seconds <= 0:

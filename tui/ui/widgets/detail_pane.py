@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...api.safe import clean
+from ..console_app import console_of
 
 if TYPE_CHECKING:
     from textual import events
@@ -140,14 +141,17 @@ class PaneHost:
         def query(self, selector: str | type[QueryType] | None = None) -> DOMQuery[Widget] | DOMQuery[QueryType]: ...
 
     def action_toggle_pane(self) -> None:
-        self.app.pane_shown = not getattr(self.app, "pane_shown", False)
+        console = console_of(self)
+        if console is not None:
+            console.pane_shown = not console.pane_shown
         self.pane_apply()
 
     def pane_apply(self) -> None:
         """The pane as the session wants it (another screen may have switched it meanwhile)."""
         found = self.query(DetailPane)
         if found:
-            found.first().set_class(bool(getattr(self.app, "pane_shown", False)), "-shown")
+            console = console_of(self)
+            found.first().set_class(console is not None and console.pane_shown, "-shown")
             self._pane_fits()
             self._pane_follows(now=True)
 

@@ -24,6 +24,7 @@ from ...api.safe import clean
 from ...products.kit import times
 from ...products.kit.base import Metrics
 from ...products.kit.refresh_plan import RefreshPolicy
+from ..console_app import wall_time
 from ..errors import describe
 from ..refresher import Refresher
 
@@ -109,7 +110,7 @@ class MetricsChart(Vertical):
         return self.spec.metrics[self.metric]
 
     def _now(self) -> float:
-        return float(getattr(self.app, "clock", lambda: datetime.now(timezone.utc).timestamp())())
+        return wall_time(self)
 
     @work(exclusive=True, group="metrics", exit_on_error=False)
     async def _load(self) -> None:

@@ -10,7 +10,6 @@ shows why on a 404 and offers its `absent_actions`, polled until it appears.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
@@ -29,6 +28,7 @@ from ...products.kit.base import ActionSpec, Context, ParentRef, ResourceKind, R
 from ...products.kit.location import scope_label
 from ...products.kit.refresh_plan import RefreshPolicy
 from ...products.kit.service import ResourceService
+from ..console_app import wall_time
 from ..errors import guarded, notify_error
 from ..refresher import Refresher
 
@@ -147,7 +147,7 @@ class PanelView(Vertical):
         return self.may(action)
 
     def _wall(self) -> float:
-        return float(getattr(self.app, "clock", time.time)())  # the app's wall clock (snapshots fix it)
+        return wall_time(self)  # the console's wall clock (fixed in tests and snapshots)
 
     def _moving(self) -> bool:
         return self.row is not None and self.kind.is_transitional(self.row)

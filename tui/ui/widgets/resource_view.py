@@ -28,6 +28,7 @@ from ...products.kit.list_model import Change, ListModel
 from ...products.kit.refresh_plan import RefreshPlanner, RefreshPolicy
 from ...products.kit.service import ResourceService
 from .. import collector
+from ..console_app import console_of, wall_time
 from ..errors import notify_error
 from ..refresher import Refresher
 from .marked import Marked
@@ -271,8 +272,9 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[mis
             self._reveal = ""
         first = next(iter(failed.values()), None)
         if first is not None:
-            if isinstance(first, AuthenticationError) and hasattr(self.app, "auth_failed"):
-                self.app.auth_failed(first)
+            console = console_of(self)
+            if isinstance(first, AuthenticationError) and console is not None:
+                console.auth_failed(first)
             where = ", ".join(sorted(failed)) if self.scope == ALL else self.scope
             doing = f"Listing {self.kind.title_in_text}" + ("" if self.kind.scope_type == "global" else f" in {where}")
             notify_error(self.app, first, doing)
@@ -293,7 +295,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[mis
         self._listed(change)
 
     def _wall(self) -> float:
-        return float(getattr(self.app, "clock", time.time)())
+        return wall_time(self)  # the console's wall clock (fixed in tests and snapshots)
 
     # ---- refresh scheduling -------------------------------------------------------------------
     def paused(self) -> bool:

@@ -7,6 +7,8 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ..console_app import console_of
+
 SEP = " │ "
 
 
@@ -32,7 +34,8 @@ class StatusBar(Static):
 
     def on_mount(self) -> None:
         """On every screen that shows it: the profile in use, and PRODUCTION or READ-ONLY, in text."""
-        settings = getattr(self.app, "settings", None)
+        console = console_of(self)
+        settings = console.settings if console is not None else None
         if settings is not None and not self.profile:
             self.profile, self.project = settings.profile, settings.project_id
             self.read_only, self.production = settings.read_only, settings.production

@@ -59,10 +59,10 @@ def fields(cls_or_obj: Any) -> tuple[str, ...]:
 
 def replace(obj: T, **changes: Any) -> T:
     """A copy of a record with `changes` (a new instance: `__post_init__` runs again)."""
-    unknown = changes.keys() - set(obj.__record_fields__)  # type: ignore[attr-defined]
+    unknown = changes.keys() - set(fields(obj))
     if unknown:
         raise TypeError(f"{type(obj).__name__} has no field {', '.join(sorted(unknown))}")
-    values = {name: getattr(obj, name) for name in obj.__record_fields__}  # type: ignore[attr-defined]
+    values = {name: getattr(obj, name) for name in fields(obj)}
     values.update(changes)
     return type(obj)(**values)
 
@@ -169,7 +169,7 @@ def _hash(self: Any) -> int:
 def _frozen(cls: type) -> tuple[Callable[..., None], Callable[..., None]]:
     """As a frozen dataclass: nothing is set on an instance of `cls` itself, and no field of it on
     an instance of a subclass (`object.__setattr__` still can, as `__init__` does)."""
-    names = cls.__record_fields__  # type: ignore[attr-defined]
+    names = fields(cls)
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:

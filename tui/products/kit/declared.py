@@ -17,7 +17,7 @@ path are made from these. A `Column` is what a list shows: a field's, or a compu
 from __future__ import annotations
 
 import ipaddress
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, TypeAlias, get_args
 
 from rich.text import Text
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     Readable: TypeAlias = Row | dict[str, Any]  # what a field reads: a row, or an object of the API
 
 Role = Literal["name", "id", "state", "ip", "tags", "ref", "time", "size", "money", "flag", "count", "place", "text"]
-ROLES: tuple[str, ...] = Role.__args__  # type: ignore[attr-defined]
+ROLES: tuple[str, ...] = get_args(Role)
 _OWN = object()  # a value a column and the detail each show their own way
 
 
@@ -124,7 +124,7 @@ class Field:
             object.__setattr__(self, "key", self.path or self.title.lower())
 
     def has(self, role: str) -> bool:
-        return role in self.roles  # type: ignore[attr-defined]
+        return role in self.roles  # type: ignore[attr-defined]  # (set as it is made: not a parameter)
 
     # ---- reading --------------------------------------------------------------------------------
     def values(self, obj: Readable) -> list[Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -87,7 +87,7 @@ class RedisCheck(Form, title="Redis: PING answers PONG"):
 
 
 Check = Union[TcpCheck, HttpCheck, HttpsCheck, MysqlCheck, PgsqlCheck, LdapCheck, RedisCheck]
-CHECKS: tuple[type[BaseModel], ...] = Check.__args__  # type: ignore[attr-defined]
+CHECKS: tuple[type[BaseModel], ...] = get_args(Check)
 VARIANTS: dict[str, type[BaseModel]] = {m.model_fields["kind"].default: m for m in CHECKS}
 
 

@@ -400,6 +400,42 @@ async def test_keys_typed_on_at_a_persons_pace_after_a_refused_delete_are_droppe
         await wait_for(pilot, lambda: view.table.cursor_row == at + 1, what="the cursor moved")
 
 
+async def test_keys_typed_while_a_marked_delete_reads_what_to_ask_wait_for_its_question(sandbox, monkeypatch):
+    """Walk 22b: `d` on marked rows reads each before asking (retried 5xx took 7 s): an Enter typed meanwhile
+    reached the list and opened another row's detail, under the question. Keys typed while the act is planned
+    wait for its question, however long the reads take."""
+    import asyncio
+
+    from helpers import open_view
+    from tui.ui import bulk
+
+    reads, planned = asyncio.Event(), asyncio.Event()
+    plan = bulk.of_delete
+
+    async def slow(host, rows):
+        planned.set()
+        await reads.wait()
+        return await plan(host, rows)
+
+    monkeypatch.setattr(bulk, "of_delete", slow)
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "flexible_ip.fips")
+        for row in view.table.resources()[:2]:
+            view.table.toggle_mark(row.id)
+        at = view.table.cursor_row
+        _typed(app, "d")
+        await wait_for(pilot, planned.is_set, what="the marked delete planned")
+        _typed(app, "j")
+        await pilot.pause(0)  # (what was typed read; the keys held are not waited for)
+        assert view.table.cursor_row == at and app.type_ahead.keys_waiting, "held for the question"
+        reads.set()
+        await screen_named(pilot, app, "BulkScreen")
+        await wait_for(pilot, lambda: not app.type_ahead.keys_waiting, what="the keys given to the question")
+        assert view.table.cursor_row == at
+
+
 async def test_a_name_typed_after_c_in_every_zone_is_not_taken_as_a_pick_of_the_zone(sandbox):
     """Walk 22: in a list of every zone, `c jenkins` in one go: `c` asks the zone first, and `j` moved its
     choice (`c jjj` picked nl-ams-1). Keys typed ahead of that question are dropped, and that is said."""

@@ -296,6 +296,7 @@ async def run(host: ActionHost, bulk: Bulk) -> bool:
 
     app = host.app
     if not bulk.rows and not bulk.refused:
+        app.type_ahead.expect_done()  # no question comes (keys typed for it were awaiting it)
         return False
     if not bulk.rows:
         first, why = bulk.refused[0]
@@ -305,6 +306,7 @@ async def run(host: ActionHost, bulk: Bulk) -> bool:
             severity="warning",
             timeout=10,
         )
+        app.type_ahead.expect_done()  # refused: the keys typed for its question are dropped
         return False
     if app.settings.production:  # every change on a production profile is confirmed by typing
         bulk.data_lost = True

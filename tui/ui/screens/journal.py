@@ -134,6 +134,7 @@ class JournalScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="journal")
         self.shown: list[Entry] = []  # the entries, as listed (newest first)
+        self._width = 0  # the width its lines were made for
 
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="detail-title", markup=False)
@@ -157,6 +158,7 @@ class JournalScreen(Screen[None]):
     def _fill(self) -> None:
         options = self.query_one(OptionList)
         self.shown = list(self.app.journal.entries)
+        self._width = self.app.size.width
         options.clear_options()
         if not self.shown:
             options.add_option(Option("Nothing was changed this session yet.", disabled=True))
@@ -165,6 +167,8 @@ class JournalScreen(Screen[None]):
         options.highlighted = 0
 
     def on_resize(self) -> None:  # the lines as wide as the screen now is
+        if self.app.size.width == self._width:  # (the first, as it opens: filled already)
+            return
         at = self.query_one(OptionList).highlighted
         self._fill()
         if at is not None and self.shown:

@@ -158,6 +158,10 @@ class Marked:
         )
 
     def _run(self, plan: Callable[[], Awaitable[Bulk | None]]) -> None:
+        """Plan the act (its reads: what the question says), then ask and send it. Keys typed while it is
+        planned wait for its question (`d` on marked rows, then the count), however long the reads take."""
+        type_ahead = self.view.app.type_ahead
+
         async def running() -> None:
             from ..errors import notify_error
 
@@ -165,8 +169,12 @@ class Marked:
                 planned = await plan()
             except Exception as err:  # reading what the confirmation says failed: nothing is sent
                 notify_error(self.view.app, err, "Acting on the marked rows")
+                type_ahead.expect_done()  # (said while awaited: the keys typed for its question are dropped)
                 return
-            if planned is not None and await _bulk().run(self.view, planned):  # None: its questions cancelled
+            if planned is None:  # its questions cancelled
+                type_ahead.expect_done()
+            elif await _bulk().run(self.view, planned):  # (its question pushed, or why none is said)
                 self.cleared()
 
+        type_ahead.expect_screen()
         self.view.run_worker(running(), group="mutate", exit_on_error=False)

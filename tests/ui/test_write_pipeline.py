@@ -145,3 +145,29 @@ async def test_a_retry_on_a_production_profile_asks_the_name_at_its_send():
         await wait_for(pilot, lambda: writes(sandbox, "POST", "/action") == 2, what="sent again once typed")
         await wait_for(pilot, lambda: app.journal.entries[0].outcome == "done", what="answered")
         assert (app.journal.entries[0].doing.what, app.journal.entries[0].doing.resource) == ("Retry: Reboot", "web-01")
+
+
+async def test_a_grid_asks_the_name_at_each_send_and_looks_after_a_lost_answer(sandbox, clock):
+    """Walk 23 F15: the privileges grid (an action that mostly reads: it opens read-only in read-only mode)
+    sent its ctrl+s with no question on a production profile. It asks at each send, saying each change,
+    and a lost answer is looked at: found not applied, the grid stays with its edits and asks again."""
+    clock.advance(10)  # the demo's backup under way settles: the instance takes changes
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        view.table.move_to(row_named(view, "orders-db").id)
+        await action(pilot, app, "Privileges (users × databases)…")
+        grid = await screen_named(pilot, app, "MatrixScreen")
+        await pilot.press("j", "l", "space")  # app × orders: readwrite → all
+        sandbox.inject(504, "/privileges", method="PUT", times=1)
+        await pilot.press("ctrl+s")
+        asked = await asked_then_typed(pilot, app, "orders-db")
+        assert "Privileges on orders-db: app on orders: readwrite → all" in asked.message
+        await wait_for(pilot, lambda: "Looked again" in str(grid.query_one("#matrix-status").render()), what="looked")
+        assert app.screen is grid and grid.changes() == {("app", "orders"): "all"}
+        entry = app.journal.entries[0]
+        assert (entry.doing.what, entry.doing.resource) == ("Privileges", "orders-db")
+        await pilot.press("ctrl+s")
+        await screen_named(pilot, app, "ConfirmScreen")
+        assert writes(sandbox, "PUT", "/privileges") == 1, "not sent again before the name is typed"

@@ -57,11 +57,13 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], aske
     scope = host.kind.scope_of(first) or host.scope
     # a product's own page (a singleton) is not named after what is done to it ("Activate monitoring")
     doing = what if host.kind.singleton else f"{what} ({name})"
-    production = host.app.settings.production and spec.mutating and not asked  # every change asked, name typed
+    on_production = host.app.settings.production and not asked
+    production = on_production and spec.mutating  # every change asked, name typed
     conversation = spec.runner()
     # a conversation that confirms before it sends, or asks at each of its sends (a form's ctrl+s, an
-    # editor's save), takes the name typed there, with what the send does; any other is asked here first
-    own = production and not spec.confirm and asks_itself(conversation)
+    # editor's save, a grid's), takes the name typed there, with what the send does — one that mostly
+    # reads (a grid shown read-only in read-only mode) too; any other is asked here first
+    own = on_production and not spec.confirm and asks_itself(conversation)
     typed = str(len(rows)) if len(rows) > 1 else called(first) or host.kind.title
     named = host.kind.counted(len(rows)) if len(rows) > 1 else called(first)  # in the journal
     try:
@@ -77,7 +79,12 @@ async def _run(host: ActionHost, spec: ActionSpec, target: Row | list[Row], aske
         async def converse(act: Act) -> Any:
             # on a production profile every send of the conversation asks the name typed, at the send
             ui = ViewFlowUI(
-                host, scope, typed=typed if production else None, covered=production and not own, gates=own, act=act
+                host,
+                scope,
+                typed=typed if production or own else None,
+                covered=production and not own,
+                gates=own,
+                act=act,
             )
             return await conversation(ui, target)
 

@@ -77,8 +77,23 @@ class ViewFlowUI:
         return await asking.send(self.app, write)
 
     async def dialog(self, name: str, **kwargs: Any) -> Any:
+        """A dialog by name (`dialogs.py`). One that sends from inside (`save=`: a grid's ctrl+s) is asked
+        at each send on a production profile, as an editor's save is (a flow that gates itself asks there)."""
         from .dialogs import wait_dialog
 
+        save = kwargs.get("save")
+        if save is not None:
+            title = str(kwargs.get("title") or name)
+
+            async def saving(*args: Any) -> Any:
+                if not self.gates:
+                    await self.cleared(f"Send: {title}")
+                try:
+                    return await save(*args)
+                finally:
+                    self.covered = False  # sent (or tried): the next send asks again
+
+            kwargs["save"] = saving
         return await wait_dialog(self.app, name, **kwargs)
 
     async def form(

@@ -10,14 +10,18 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable
 from pydantic import BaseModel, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
+from ...api.errors import ApiError, OutcomeUnknown
 from ..kit.base import Call, Choices, Context, CreateSpec, EditSpec, Row
 from ..kit.fields import ctx, not_among, number_error
-from ..kit.flows import Refused
+from ..kit.flows import Refused, StepCancelled, asks_at_send
+from ..kit.looks import Found
 from ..kit.times import from_now
 from ..kit.vocabulary import Form, Network, Password, label
+from ..kit.writes import Write
 from .instance_forms import user_name
 
 if TYPE_CHECKING:
+    from ...api.journal import Act
     from ..kit.flows import FlowUI
     from ..kit.service import ResourceService
 
@@ -83,7 +87,10 @@ class PasswordForm(Form):
 
 
 # ---- privileges: users × databases ----------------------------------------------------------------
+@asks_at_send
 async def privileges_flow(ui: FlowUI, instance: Row) -> None:
+    """The grid of users × databases; its ctrl+s sends the cells changed through the write pipeline (on a
+    production profile the name typed, saying each change), and after a lost answer reads them back."""
     svc = ui.service()
     users = await svc.read_all(ui.scope, "instances", instance.id, "users", key="users")
     dbs = await svc.read_all(ui.scope, "instances", instance.id, "databases", key="databases")
@@ -107,14 +114,38 @@ async def privileges_flow(ui: FlowUI, instance: Row) -> None:
         for (user, db), permission in sorted(changes.items()):
             if db in locked:
                 raise Refused(f"{db}: {locked[db]}")
-            await svc.call(
-                "PUT",
-                ui.scope,
-                "instances",
-                instance.id,
-                "privileges",
-                body={"database_name": db, "user_name": user, "permission": permission},
+        said = "; ".join(f"{u} on {d}: {values[(u, d)]} → {p}" for (u, d), p in sorted(changes.items()))
+
+        async def send(act: Act) -> None:
+            bound = svc.acting(act)
+            for (user, db), permission in sorted(changes.items()):
+                body = {"database_name": db, "user_name": user, "permission": permission}
+                await bound.call("PUT", ui.scope, "instances", instance.id, "privileges", body=body)
+
+        async def look(err: OutcomeUnknown) -> Found:
+            try:
+                now = await svc.read_all(ui.scope, "instances", instance.id, "privileges", key="privileges")
+            except ApiError as again:
+                return Found(None, f"reading them again failed too ({again.summary}): check before sending again", None)
+            held = {(str(p.get("user_name")), str(p.get("database_name"))): str(p.get("permission")) for p in now}
+            if all(held.get(cell, "none") == permission for cell, permission in changes.items()):
+                return Found(None, "they now hold what was sent: it was applied", True)
+            return Found(None, "they do not hold all that was sent: not applied, or only in part", False)
+
+        done = await ui.write(
+            Write(
+                "Privileges",
+                "Databases",
+                instance.name,
+                send,
+                look=look,
+                says=f"Privileges on {instance.name}: {said}",
+                label="Save",
             )
+        )
+        if done.cancelled:
+            raise StepCancelled("Not confirmed: nothing was sent. ctrl+s asks again; esc closes.")
+        done.applied_or_raise()
 
     done = await ui.dialog(
         "matrix",
@@ -312,6 +343,7 @@ LOGS_PREPARE = CreateSpec(
 )
 
 
+@asks_at_send  # a purge loses the logs: on a production profile its confirmation takes the name typed
 async def log_files_flow(ui: FlowUI, instance: Row) -> None:
     svc = ui.service()
     details = (await svc.run(Call("GET", "{id}/logs-details", mutating=False), ui.scope, instance)).get("details") or []

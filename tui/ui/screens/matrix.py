@@ -169,7 +169,7 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
 
     @work(exclusive=True, group="matrix-save", exit_on_error=False)
     async def _send(self, changes: dict[Cell, str]) -> None:
-        from ...products.kit.flows import Refused
+        from ...products.kit.flows import Refused, StepCancelled
         from ..errors import describe
 
         assert self.save is not None
@@ -177,6 +177,9 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
         self._status(f"Sending {len(changes)} change{'s' if len(changes) != 1 else ''}…")
         try:
             await self.save(changes)
+        except StepCancelled as err:  # the operator's own no: said plainly, the edits stay
+            self._status(str(err))
+            return
         except Exception as err:  # the edits stay, with the reason
             summary, hint = (str(err), "") if isinstance(err, Refused) else describe(err)
             self._status(f"✖ {summary}\n{hint}".rstrip(), error=True)

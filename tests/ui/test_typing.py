@@ -400,6 +400,27 @@ async def test_keys_typed_on_at_a_persons_pace_after_a_refused_delete_are_droppe
         await wait_for(pilot, lambda: view.table.cursor_row == at + 1, what="the cursor moved")
 
 
+async def test_keys_typed_after_d_refused_in_read_only_mode_are_dropped_as_after_any_refusal(sandbox, monkeypatch):
+    """Walk 23 F14: with --read-only, `d` is refused where its key is read (its binding never runs), and the
+    keys typed after it opened the actions menu and moved in it."""
+    from helpers import demo_settings
+    from tui.ui import typeahead
+
+    clock = [1000.0]
+    monkeypatch.setattr(typeahead, "_now", lambda: clock[0])
+    monkeypatch.setattr(typeahead, "REFUSED_PAUSE", 1.0)
+    app = make_app(sandbox, settings=demo_settings(read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.focus_table()
+        await pilot.press("d")
+        await wait_for(pilot, lambda: notified(app, "is off: cloudtui runs with --read-only"), what="refused")
+        clock[0] += 0.3
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen.id == "main" and notified(app, "Keys typed after it not used")
+
+
 async def test_keys_typed_while_a_marked_delete_reads_what_to_ask_wait_for_its_question(sandbox, monkeypatch):
     """Walk 22b: `d` on marked rows reads each before asking (retried 5xx took 7 s): an Enter typed meanwhile
     reached the list and opened another row's detail, under the question. Keys typed while the act is planned

@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 HOLD_AT_MOST = 2.0  # seconds: a dialog that never focuses anything does not keep the keys
 BUSY_AT_MOST = 10.0  # seconds: a screen still answering what was typed before (the palette searching)
 AFTERMATH = 2  # passes up a bound key's chain: the key, then what its binding posted (a message, a focus)
-REFUSED_PAUSE = 0.4  # seconds without a key after a refused act: what is typed next is meant for the list
-REFUSED_AT_MOST = 3.0  # seconds: keys typed on without a pause are dropped this long after a refusal at most
+REFUSED_PAUSE = 1.0  # seconds without a key after a refused act: what is typed next is meant for the list
+REFUSED_AT_MOST = 5.0  # seconds: keys typed on without a pause are dropped this long after a refusal at most
 NEVER_DROPPED = frozenset({"ctrl+c", "ctrl+q"})
 _now = time.monotonic  # (a test's clock)
 
@@ -102,6 +102,13 @@ class TypeAhead:
         22: `d web-01 ⏎` on a running server opened its edit form and typed `b-01` into its name)."""
         if severity != "information" and (self._in_flight or self._expecting):
             self._refused = True
+
+    def refuse(self) -> None:
+        """An act refused where its key is read (read-only mode refusing `d`), rather than by its binding:
+        the keys typed after it are dropped as after any refused act."""
+        self._refused = True
+        if not self._in_flight and not self._expecting:
+            self._drop_refused()
 
     def _drop_refused(self, why: str = "it was refused, and nothing else was done") -> bool:
         """The keys held behind a refused act dropped, and said so; whether there were any. The keys typed on

@@ -169,6 +169,7 @@ class ResourceKeys:
         else:
             said = f"{str(found.description or action).capitalize()} is off: cloudtui runs with --read-only"
         self.app.notify(f"{said}; restart without it to change anything.", title="Read-only", severity="warning")
+        self.app.type_ahead.refuse()  # what was typed after it was meant for the dialog that does not come
         return True
 
     def _marks_when_writable(self) -> bool:

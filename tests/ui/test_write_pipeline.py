@@ -171,3 +171,24 @@ async def test_a_grid_asks_the_name_at_each_send_and_looks_after_a_lost_answer(s
         await pilot.press("ctrl+s")
         await screen_named(pilot, app, "ConfirmScreen")
         assert writes(sandbox, "PUT", "/privileges") == 1, "not sent again before the name is typed"
+
+
+async def test_marked_flexible_ips_are_asked_the_count_once_the_server_is_picked():
+    """Walk 23 F16: attaching marked flexible IPs asked the count typed first, before the server was chosen
+    and naming one IP of two; the dialog saying what moves where then asked nothing typed."""
+    from helpers import pick
+
+    sandbox = Sandbox()
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "flexible_ip.fips")
+        ready = [r for r in view.table.resources() if r.state == "ready"][:2]
+        for row in ready:
+            view.table.toggle_mark(row.id)
+        await action(pilot, app, "Attach to a server…")
+        await screen_named(pilot, app, "PickerScreen")  # the server first: nothing asked yet
+        await pick(pilot, app, lambda text: "ready" in text)
+        asked = await asked_then_typed(pilot, app, "2")
+        assert "→" in asked.message and all(r.name in asked.message for r in ready)
+        await wait_for(pilot, lambda: writes(sandbox, "POST", "/fips/attach") == 1, what="sent once typed")

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationInfo, field_validator
 
 from ..kit.base import Context, CreateSpec, EditSpec, Row
 from ..kit.fields import ctx, sent
-from ..kit.flows import Refused
+from ..kit.flows import Refused, confirms_first
 from ..kit.vocabulary import Form, ReverseName, Tags, label
 from .fips import MAX_PER_SERVER, server_label
 
@@ -123,6 +123,7 @@ def _answer_rows(ui: FlowUI, data: dict[str, Any]) -> list[Row]:
 
 
 # ---- attach and detach, several at once ---------------------------------------------------------
+@confirms_first  # once the server is picked: what moves where, the name (or the count) typed on production
 async def attach_flow(ui: FlowUI, rows: list[Row]) -> bool:
     svc = ui.service()
     zone_fips = await svc.list_rows(ui.scope)
@@ -177,6 +178,7 @@ async def attach_flow(ui: FlowUI, rows: list[Row]) -> bool:
     return True
 
 
+@confirms_first
 async def detach_flow(ui: FlowUI, rows: list[Row]) -> bool:
     svc = ui.service()
     busy = [r for r in rows if r.state != "attached"]

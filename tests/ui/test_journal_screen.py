@@ -99,6 +99,31 @@ async def test_a_retry_whose_answer_is_lost_looks_as_the_first_send_does():
         assert stopped.id in sandbox.instance.servers["fr-par-1"]
 
 
+async def test_a_delete_kept_only_as_its_request_is_read_before_a_retry_and_looked_at_after_a_lost_answer():
+    """Walk 23 F11: a server deleted as a row of an act on many is journalled as its request only; its
+    retry's lost answer was "nothing can tell". What its URL names is read first (gone already: not sent)
+    and again after a lost answer."""
+    from tui.api.journal import Act, Doing
+
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        stopped = row_named(view, "worker-batch-2")
+        url = f"{app.client.api_url}/instance/v1/zones/fr-par-1/servers/{stopped.id}"
+        sandbox.inject(409, f"/servers/{stopped.id}", method="DELETE", times=1)  # busy: refused, offered again
+        with Act(app.journal, Doing("Delete", "Instance", stopped.name, True, None, None)) as act:
+            try:
+                await app.client.request_data("DELETE", url, act=act)
+            except Exception:
+                pass
+        sandbox.inject(503, f"/servers/{stopped.id}", method="DELETE", times=1)  # the retry's answer lost
+        view.focus_table()
+        await retry_from_journal(pilot, app)
+        await wait_for(pilot, lambda: len(app.journal.entries) == 2 and app.journal.entries[0].looked, what="looked")
+        assert "still there" in app.journal.entries[0].looked and stopped.id in sandbox.instance.servers["fr-par-1"]
+
+
 async def test_a_retried_create_whose_answer_is_lost_looks_for_what_is_new_since_just_before_it():
     sandbox = Sandbox()
     app = make_app(sandbox)

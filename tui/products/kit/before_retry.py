@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...api.errors import NotFound
+from ...api.errors import ApiError, NotFound, OutcomeUnknown
 from .flows import Refused
-from .looks import after_action, after_create, after_delete, holds_sent, identity
+from .looks import Found, after_action, after_create, after_delete, holds_sent, identity
 from .rows import called_with_id
 
 if TYPE_CHECKING:
+    from ...api.client import ApiClient
     from .base import ActionSpec
     from .service import ResourceService
 
@@ -41,6 +42,34 @@ async def before_action(service: ResourceService, scope: str, rid: str, spec: Ac
     if why:
         raise Refused(f"{called_with_id(row)}: {why}; not sent again")
     return lambda _lost: after_action(service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data)
+
+
+async def before_delete_at(client: ApiClient, url: str) -> Any:
+    """A DELETE kept only as its request (a row of an act on many, a step of a flow): refused when what
+    its URL names is gone already; else the look for a lost answer: is it gone now?"""
+
+    async def there() -> bool:
+        try:
+            await client.request_data("GET", url)
+        except NotFound:
+            return False
+        return True
+
+    if not await there():
+        raise Refused("it is gone already: not deleted again")
+
+    async def look(lost: OutcomeUnknown) -> Found:
+        try:
+            still = await there()
+        except ApiError as again:
+            return Found(
+                None, f"reading it again failed too ({again.summary}): refresh (r) before deleting again", None
+            )
+        if still:
+            return Found(None, "it is still there: the delete was not applied", False)
+        return Found(None, "it is gone: the delete was applied", True)
+
+    return look
 
 
 async def before_delete(service: ResourceService, scope: str, rid: str) -> Any:

@@ -11,6 +11,7 @@ a look that found it not applied) offers Retry, after which the same request is 
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Iterable, cast
 
 from rich.text import Text
@@ -247,8 +248,8 @@ class JournalScreen(Screen[None]):
 
     @staticmethod
     def _reads(entry: Entry) -> bool:
-        """Whether a retry of `entry` reads what is there before sending (`Doing.ready`)."""
-        return entry.doing is not None and entry.doing.ready is not None
+        """Whether a retry of `entry` reads what is there before sending (`Doing.ready`; a DELETE, its URL)."""
+        return (entry.doing is not None and entry.doing.ready is not None) or entry.method == "DELETE"
 
     async def _retry(self, entry: Entry) -> None:
         """The same request again, through the client of its origin (journalled as a new entry), through
@@ -271,9 +272,14 @@ class JournalScreen(Screen[None]):
             return
         doing = entry.doing
         look = doing.look if doing is not None else None
-        if doing is not None and doing.ready is not None:  # what the look compares with, read before sending
+        ready = doing.ready if doing is not None else None
+        if ready is None and entry.method == "DELETE":  # kept as its request only: what its URL names, read
+            from ...products.kit.before_retry import before_delete_at
+
+            ready = partial(before_delete_at, client, entry.url)
+        if ready is not None:  # what the look compares with, read before sending
             try:
-                look = await doing.ready()
+                look = await ready()
             except Exception as err:  # not read, or done or gone since: not sent, and offered still
                 notify_error(self.app, err, f"Retry: {act_named}")
                 return

@@ -82,7 +82,7 @@ async def test_an_edit_asks_the_name_again_when_sent_again_after_a_lost_answer()
         await typed(pilot, app, name="web-01-renamed")
         await pilot.press("ctrl+s")
         asked = await asked_then_typed(pilot, app, "web-01")
-        assert "Save server web-01 in fr-par-1: name: web-01 → web-01-renamed" in asked.message, "what changes, said"
+        assert "Save server web-01 in fr-par-1: Name: web-01 → web-01-renamed" in asked.message, "what changes, said"
         await lost_then_asked_again(pilot, app, sandbox, form, "web-01", "PATCH")
         entry = app.journal.entries[0]
         assert (entry.doing.what, entry.doing.resource, entry.outcome) == ("Edit", "web-01", "failed")

@@ -332,6 +332,26 @@ def test_a_diff_of_two_versions_says_what_was_added_changed_and_deleted():
     assert counts(entries) == "1 added, 1 changed, 1 deleted" and counts([]) == "no change"
 
 
+def test_an_edit_is_said_in_its_forms_words_a_box_as_yes_or_no_a_secret_never():
+    """Walk 23 F4: `protected: True → False` — the API's key and Python's words in a production question."""
+    from typing import Annotated
+
+    from tui.products.kit.diff import edited
+    from tui.products.kit.vocabulary import Form, label, labels_of
+
+    class Edit(Form):
+        protected: Annotated[bool, label("Protected from deletion")] = False
+        tags: list[str] = []
+        password: str = ""
+
+    said = edited(
+        {"protected": True, "tags": ["web"], "password": "a"},
+        {"protected": False, "tags": ["web", "edge"], "password": "b"},
+        labels_of(Edit),
+    )
+    assert said == "Protected from deletion: yes → no; Tags: web → web, edge; Password: •••"
+
+
 def test_an_instance_flexible_ips_detail_says_a_missing_date_with_a_dash_as_other_details_do():
     """It read 'Created ?' and 'Modified ?' (the Instance API gives an IP neither)."""
     from types import SimpleNamespace

@@ -103,13 +103,18 @@ def changes(was: object, now: object, limit: int = 3) -> str:
     return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")
 
 
-def edited(before: Mapping[str, object], after: Mapping[str, object], limit: int = 6) -> str:
-    """What an edit changes, field by field (`tags: web, prod → web, prod, edge`), said where a production
-    profile asks before it is saved: the value the form opened with, then the one sent. A secret is never
-    shown (a field named for one, or holding one, reads •••); a value from the API is cleaned."""
+def edited(
+    before: Mapping[str, object], after: Mapping[str, object], labels: Mapping[str, str] | None = None, limit: int = 6
+) -> str:
+    """What an edit changes, field by field (`Tags: web, prod → web, prod, edge`), said where a production
+    profile asks before it is saved: each field by its form's label (`labels`), the value the form opened
+    with, then the one sent (a box ticked or not: yes, no). A secret is never shown (a field named for one,
+    or holding one, reads •••); a value from the API is cleaned."""
     from ...api.journal import SECRET_WORDS
 
     def brief(value: object) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
         if isinstance(value, list):
             text = ", ".join(str(v) for v in value) or "none"
         else:
@@ -123,5 +128,6 @@ def edited(before: Mapping[str, object], after: Mapping[str, object], limit: int
         if was == now:
             continue
         secret = any(w in key.lower() for w in SECRET_WORDS) or hasattr(now, "get_secret_value")
-        found.append(f"{key.replace('_', ' ')}: " + ("•••" if secret else f"{brief(was)} → {brief(now)}"))
+        named = (labels or {}).get(key) or key.replace("_", " ")
+        found.append(f"{named}: " + ("•••" if secret else f"{brief(was)} → {brief(now)}"))
     return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")

@@ -37,6 +37,15 @@ def label(text: str, **given: Any) -> FieldInfo:
     return Field(**rules, json_schema_extra=meta(text, **hints))
 
 
+def labels_of(model: type[BaseModel]) -> dict[str, str]:
+    """A form's fields as the operator reads them: each field's label (its name, spaced, without one)."""
+    out = {}
+    for name, info in model.model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        out[name] = str(extra.get("label") or name.replace("_", " ").capitalize())
+    return out
+
+
 # "web, prod" as typed → ["web", "prod"]
 Tags = Annotated[
     list[str], BeforeValidator(split_tags), Field(json_schema_extra=meta("Tags", placeholder="e.g. web, prod"))

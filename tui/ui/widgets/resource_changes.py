@@ -288,9 +288,11 @@ class Writes(Deletes):
                     raise StepCancelled("Not saved: nothing was sent. ctrl+s asks again; esc closes.")
             from ...products.kit import looks
             from ...products.kit.diff import edited
+            from ...products.kit.vocabulary import labels_of
 
             service = self.model.service
-            changes = edited(spec.from_resource(resource), form.model_dump())  # what the question says changes
+            # what the question says changes, in the form's words
+            changes = edited(spec.from_resource(resource), form.model_dump(), labels_of(type(form)))
             edit = partial(self._edit, called(resource), scope, changes)
             done: Outcome[Any]  # (the steps' answer is a row and what was said; a single request's, a row)
             if spec.steps and not self.host.staged.staging:

@@ -207,6 +207,17 @@ async def test_the_status_bar_at_80_columns_read_only_still_shows_the_refresh_ti
         assert note in shown
 
 
+async def test_the_status_bar_names_the_profile_while_a_long_change_is_on_its_way(sandbox):
+    """Walk 23 F10: with a change on its way and q waiting for it, the profile (`⚑ demo`) went from the bar."""
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        bar = app.main.query_one("#status")
+        bar.sending, bar.doing = "sending Power on · worker-batch-2-with-a-longer-name…", "then quitting"
+        for width in (118, 78):
+            assert "⚑ demo" in bar.fitted(width) and len(bar.fitted(width)) <= width
+
+
 async def test_a_listing_read_before_a_write_does_not_put_the_old_state_back(sandbox, monkeypatch):
     """A full listing in flight while an action follows its row: its copy, read before the action,
     put "running" back over "stopping", so the row was never polled again (seen as a flaky walk)."""

@@ -144,7 +144,7 @@ class ProfileSwitch:
 
         async def then() -> None:
             try:
-                await self._writes_ended("quitting (q again quits now, its outcome not known)", "Quit")
+                await self._writes_ended("quitting (q again quits now, its outcome not known)", "Quit", "quitting")
             finally:
                 self.quitting = False
             self.app.exit()
@@ -196,7 +196,7 @@ class ProfileSwitch:
     async def _switch(self, name: str) -> None:
         app = self.app
         self.switching = name
-        await self._writes_ended(f"switching to {name}")
+        await self._writes_ended(f"switching to {name}", short=f"switching to {name}")
         if app.main is not None:
             app.main.doing(f"opening profile {name}…")
         try:
@@ -212,7 +212,7 @@ class ProfileSwitch:
                 app.main.doing("")
         await self.use(opened)
 
-    async def _writes_ended(self, then: str, title: str = "Profile") -> None:
+    async def _writes_ended(self, then: str, title: str = "Profile", short: str = "") -> None:
         """Wait for the writes on their way, and the looks after lost answers, to end (their outcome
         would be lost with the old profile's connections), saying which it waits for."""
         app = self.app
@@ -230,7 +230,7 @@ class ProfileSwitch:
                     timeout=8,
                 )
                 if app.main is not None and app.main.is_attached:
-                    app.main.doing(f"waiting for {now}…")
+                    app.main.doing(f"then {short or then}")  # (what is on its way is said beside it: `sending`)
             await asyncio.sleep(0.2)
             waiting = app.journal.in_flight()
 

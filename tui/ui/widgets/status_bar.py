@@ -42,8 +42,8 @@ class StatusBar(Static):
             self.refreshed = ""  # a screen of its own (a detail, the journal): its list's refresh is not said
 
     def fitted(self, width: int) -> str:
-        """The line without READ-ONLY, made to fit `width`: the less important parts shorten first, so that
-        the refresh time (and the note) always show."""
+        """The line without READ-ONLY, made to fit `width`: the less important parts shorten first, and the
+        profile in use always shows (cut to ten characters at most)."""
         project = self.project[:8] + "…" if len(self.project) > 9 else (self.project or "no project")
         profile, scope = f"⚑ {self.profile}", self.scope
         refreshed = f"refreshed {self.refreshed}" if self.refreshed else ""
@@ -66,7 +66,7 @@ class StatusBar(Static):
                 over = cell_len(line()) - width
                 scope = _cut(scope, max(len(scope) - over, 6)) if scope else scope
             elif step == 4:
-                profile, project_part = "", ""
+                project_part = ""
             else:
                 scope = ""
         return _cut(line(), width) if width > 0 else line()

@@ -66,7 +66,7 @@ async def test_changes_are_journalled_newest_first_copied_as_curl_and_a_busy_one
         assert stopped.id not in sandbox.instance.servers["fr-par-1"]
         # its list reads it again, as after a first send: gone, without a refresh (walk: it stayed until r)
         await wait_for(pilot, lambda: view.table.get(stopped.id) is None, what="the row gone from its list")
-        assert any("its list reads it again" in n.message for n in app.notes)
+        assert any(n.message == "Retry: Delete · worker-batch-2 — done; its list reads it again." for n in app.notes)
         await wait_for(pilot, lambda: len(journal.shown) == 3, what="the journal follows")
         await wait_for(pilot, lambda: app.screen is journal, what="back in the journal")
         await pilot.press("g", "j")  # as in every list: the second line, the one retried

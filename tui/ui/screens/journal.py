@@ -286,17 +286,18 @@ class JournalScreen(Screen[None]):
         product, resource = (doing.product, doing.resource) if doing is not None else ("", "")
         profile = self.app.settings.profile
 
-        async def again(act: Act) -> None:
+        async def again(act: Act) -> int:
             if self._not_retried(entry) or not entry.retryable or self.app.settings.profile != profile:
                 raise Refused(f"not sent ({self._not_retried(entry) or 'retried already'})")  # switched while asked
             self.app.journal.retried(entry)  # once: whatever comes of it, it is not offered again
             sender = next((c for c in self.app.clients.values() if entry.url.startswith(c.api_url + "/")), client)
             if entry.raw_content is not None:  # the same text bytes as sent (user data)
-                await sender.request_data(
+                response, _ = await sender.request_data(
                     entry.method, entry.url, content=entry.raw_content, content_type=entry.content_type, act=act
                 )
             else:
-                await sender.request_data(entry.method, entry.url, json=entry.raw_body, act=act)
+                response, _ = await sender.request_data(entry.method, entry.url, json=entry.raw_body, act=act)
+            return response.status_code
 
         write = Write(
             f"Retry: {what}",
@@ -306,7 +307,8 @@ class JournalScreen(Screen[None]):
             # (the journal, below the products, says a look returns an `object`: it is the write's own, `Found`)
             look=look,  # type: ignore[arg-type]
             typed=resource or "retry",
-            says=f"Send {act_named} again: {_request_of(entry)}",
+            says=f"Send {act_named} again: {_request_of(entry)}"
+            + (".\nWhat it deletes is lost for good: this cannot be undone" if entry.method == "DELETE" else ""),
             label="Retry",
         )
         try:
@@ -322,10 +324,11 @@ class JournalScreen(Screen[None]):
             else:  # the same look the first send had; the journal keeps what it found
                 notify_lost(self.app, f"Retry: {act_named}", done.told)
             return
+        ended = "accepted" if done.answer == 202 else "done"  # (202: begun; it goes on on the platform)
         if self._follow(entry.url):
-            self.app.notify(f"Retry: {act_named} — accepted; its list reads it again.", timeout=6)
+            self.app.notify(f"Retry: {act_named} — {ended}; its list reads it again.", timeout=6)
         else:
-            self.app.notify(f"Retry: {act_named} — accepted. Refresh (r) its list to see it now.", timeout=6)
+            self.app.notify(f"Retry: {act_named} — {ended}. Refresh (r) its list to see it now.", timeout=6)
 
     def _follow(self, url: str) -> bool:
         """The rows a retried request names in its path, in the lists open (shown or not): read again and

@@ -90,3 +90,13 @@ def test_a_column_that_reads_what_a_detail_field_reads_is_said_once():
     lines = _text_of(BACKENDS, row).plain.splitlines()
     assert "Sticky sessions: none" in lines and not [line for line in lines if line.startswith("Sticky:")]
     assert [line for line in lines if line.startswith("Servers:")] == ["Servers: 10.0.2.21"]
+
+
+def test_a_record_at_the_zones_root_is_named_in_the_pane_as_its_detail_names_it():
+    """Walk 23 F9: the pane of a record at `@` (its name empty) had no Name line and was titled by its UUID."""
+    from tui.products.dns.children import RECORDS
+    from tui.ui.widgets.detail_pane import _text_of
+
+    row = RECORDS.make_row({"id": "cdfe3a10", "name": "", "type": "A", "data": "203.0.113.10", "ttl": 3600})
+    assert RECORDS.named(row).startswith("@ A")
+    assert "Name: @ (the zone itself)" in _text_of(RECORDS, row).plain

@@ -180,14 +180,15 @@ class ProfileSwitch:
                 then()
 
         lost = [f"{unsent_words(held)} (w reviews and sends them)"] if held else []
-        # (the lists held hold changes: `unsent`)
-        one = len(lost) == 1 and (not held or sum(len(v.model.changes or ()) for v in held) == 1)
         # (a screen that holds what was typed is a form: it has a title_text)
         lost += [f"a form holding what you typed ({s.title_text})" for s in typed]  # type: ignore[attr-defined]
+        # one thing: one staged change, or one form (the lists held hold changes: `unsent`)
+        one = len(lost) == 1 and (not held or sum(len(v.model.changes or ()) for v in held) == 1)
         app.push_screen(
             ConfirmScreen(
                 f"{what} and drop {'the staged changes' if held and not typed else 'what is not sent'}?",
-                f"There {'is' if one else 'are'} {' and '.join(lost)}. {what} anyway, or go back to them.",
+                f"There {'is' if one else 'are'} {' and '.join(lost)}. {what} anyway, or go back to "
+                f"{'it' if one else 'them'}.",
                 button,
             ),
             answered,

@@ -279,6 +279,12 @@ class ResourceKind:
 
         return in_text(self.title)
 
+    def named(self, row: Row) -> str:
+        """What the operator calls one of its objects: its label where its name does not tell it apart (a
+        record unnamed at the zone's root is `@ A …`: `Staged.label`), else its name, else its id."""
+        label = self.writing.staged.label if self.writing.staged is not None else None
+        return (label(row.data) if label is not None else "") or str(row.name or row.id or "")
+
     def counted(self, n: int) -> str:
         """A count of it in running text: "1 bare-metal server", "2 bare-metal servers"."""
         return f"{n:,} {self.singular if n == 1 else self.title_in_text}"

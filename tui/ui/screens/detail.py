@@ -142,9 +142,7 @@ class DetailScreen(Screen[None]):
     def named(self) -> str:
         """What the operator calls it: the kind's label (a record unnamed at the zone's root is `@ A …`),
         else its name, else its id."""
-        staged = self.view.kind.writing.staged
-        label = staged.label if staged is not None else None
-        return (label(self.row.data) if label is not None else "") or self.row.name or self.row.id
+        return self.view.kind.named(self.row)
 
     def _parent_named(self) -> str:
         parent = getattr(self.view.service, "parent", None)

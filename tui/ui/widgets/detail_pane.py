@@ -72,7 +72,7 @@ class DetailPane(VerticalScroll, can_focus=False):
                 self._kept.pop(oldest)
                 self._rows.pop(oldest, None)
             self._kept[id(row)], self._rows[id(row)] = text, row
-        self.border_title = clean(str(row.name or row.id))
+        self.border_title = clean(kind.named(row))
         self.query_one("#pane-body", Static).update(text)
         self.scroll_home(animate=False)
 
@@ -102,7 +102,10 @@ def _line(field: Field, row: Row) -> Text | None:
     """The field's line: as the detail reads it, else as its column does (a detail's own reading that
     needs the full object, or a field only a column shows); None when neither says anything."""
     if field.path and not field.values(row):
-        return None
+        # nothing there; a computed value of a key the row holds, empty, still says something (`@`: no name)
+        computed = field.show is not None or callable(field.detail)
+        if not computed or field.path.split(".")[0] not in row.data:
+            return None
     readings = ([field.shown] if field.detail else []) + ([field.cell] if field.width is not None else [])
     for read in readings or [field.cell]:
         try:

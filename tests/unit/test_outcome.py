@@ -272,7 +272,8 @@ async def test_a_delete_whose_answer_is_lost_says_under_way_or_not_applied_never
 
 async def test_a_reboot_whose_answer_was_lost_is_not_said_undone_by_a_server_still_running():
     """Walk 22: a reboot ends running, as it began: a look seeing `running` cannot say it did not happen
-    (it said "not applied, and may be asked again", inviting a second reboot of a production server)."""
+    (it said "not applied, and may be asked again", inviting a second reboot of a production server). Seen
+    rebooting (stopping, starting), it was applied (walk 23: it said it could not tell, and named API fields)."""
     from tui.api.errors import OutcomeUnknown
     from tui.products.instance.servers import SERVERS
 
@@ -283,7 +284,9 @@ async def test_a_reboot_whose_answer_was_lost_is_not_said_undone_by_a_server_sti
     web = next(r for r in await svc.list_rows("fr-par-1") if r.state == "running")
     with pytest.raises(OutcomeUnknown) as lost:
         await svc.run(reboot.call, "fr-par-1", web)
+    found = await looks.after_lost(lost.value, svc, "fr-par-1", [web], reboot.moves_to, reboot.if_lost)
+    assert found.applied is True and "it was applied" in found.says and "allowed_actions" not in found.says
     sandbox.clock.advance(120)  # rebooted, and running again by the time it is looked at
     found = await looks.after_lost(lost.value, svc, "fr-par-1", [web], reboot.moves_to, reboot.if_lost)
-    assert found.applied is None and "cannot tell whether it rebooted" in found.says
+    assert found.applied is None and "a reboot ends where it began" in found.says
     await client.aclose()

@@ -132,12 +132,11 @@ def _power(name: str, label: str, moves_to: set[str], confirm: bool = True, if_l
 SERVER_ACTIONS = (
     _power("poweron", "Power on", {"starting", "running"}, confirm=False),
     _power("poweroff", "Power off", {"stopping", "stopped"}),
-    _power(  # a reboot ends running, as it began: a state seen after a lost answer cannot say it did not happen
+    _power(  # a reboot ends running, as it began: seen running after a lost answer, it may have happened
         "reboot",
         "Reboot",
-        set(),
-        if_lost="a reboot ends where it began, so its state cannot tell whether it rebooted: check the server "
-        "(its console, its uptime) before rebooting it again",
+        {"stopping", "starting"},
+        if_lost="a reboot ends where it began: check the server (its console, its uptime) before rebooting it again",
     ),
     _power("stop_in_place", "Stop in place", {"stopping", "stopped in place"}),
     ActionSpec(

@@ -98,7 +98,7 @@ def changes(was: object, now: object, limit: int = 3) -> str:
                 for sub in sorted(a.keys() | b.keys(), key=str)
                 if a.get(sub) != b.get(sub) and not str(sub).endswith(("_at", "_date"))
             ]
-        else:
+        elif said(a) != "…" or said(b) != "…":  # (a list changed both sides says nothing read so)
             found.append(f"{key}: {said(a)} → {said(b)}")
     return "; ".join(found[:limit]) + (f" (and {len(found) - limit} more)" if len(found) > limit else "")
 

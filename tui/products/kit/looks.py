@@ -177,7 +177,8 @@ async def after_action(
 ) -> Found:
     """What state is it in now? A state alone rarely says whether the request was applied (a
     renewed certificate, a snapshot made of it), unless the action declares the states it puts the
-    resource in at once (`moves_to`): in one of them it was applied, still `before` it was not.
+    resource in at once (`moves_to`): in one of them it was applied, still `before` it was not — unless it
+    comes back there when done (a reboot: it says so in its `advice`), when the state cannot tell.
     Otherwise the state is said with `advice` (what to do when no look can tell), or "check", and what
     changed since `was` (the object as read before); an action applied says its `advice` too (what
     its lost answer carried: a one-time password)."""
@@ -194,7 +195,7 @@ async def after_action(
     state = row.state or "in an unknown state"
     if moves_to and row.state in moves_to:
         return Found(row, f"it is now {state}: it was applied" + (f"; {advice}" if advice else ""), True)
-    if moves_to and before is not None and row.state == before:
+    if moves_to and before is not None and row.state == before and not advice:
         return Found(row, f"it is still {state}: it was not applied, and may be asked again", False)
     moved = changes(was, row.data)
     since = f"; changed since it was sent: {moved} —" if moved else ", which does not tell whether it was applied:"

@@ -102,6 +102,7 @@ def test_a_create_that_named_nothing_is_journalled_by_what_it_made():
 
 
 def test_at_80_columns_a_line_keeps_the_request_in_sight():
+    from tui.api.errors import OutcomeUnknown
     from tui.ui.screens.journal import line
 
     journal = Journal(lambda: "demo")
@@ -111,7 +112,12 @@ def test_at_80_columns_a_line_keeps_the_request_in_sight():
         )
     journal.answered(entry, 202)
     narrow = line(entry, 80).plain
-    assert "Power off · web-01" in narrow and "POST /zones/fr-par-1/servers/" in narrow[:76]  # in an 80-column list
+    assert "Power off · web-01" in narrow and "POST /zones/fr-par-1/" in narrow[:76]  # in an 80-column list
+    with journal.act("Retry: Delete", "Instance", "worker-batch-2") as act:
+        lost = journal.sent("DELETE", "https://a.example/instance/v1/zones/fr-par-1/servers/s", None, "X", act=act)
+        journal.failed(lost, OutcomeUnknown(503, "reset"), unknown=True)
+        act.looked("it is still there: the delete was not applied", False)
+    assert "Delete again · worker-batch-2 (lost: not done)" in line(lost, 80).plain[:76]  # walk 23: `Retry: · wor…`
     assert "Instance" not in narrow and "Instance" in line(entry, 120).plain
 
 
@@ -146,8 +152,8 @@ def test_a_line_keeps_which_resource_and_what_the_look_found_and_cuts_the_acts_w
     journal.failed(entry, OutcomeUnknown(503, "no answer"), unknown=True)
     act.looked("it is still stopped, which does not tell", None)
     assert "Back up · worker-batch-2 (lost answer)" in line(entry, 120).plain
-    narrow = line(entry, 80).plain  # the act's first word and which server, both in sight (walk 22)
-    assert "Back · worker-batc… (lost answer)" in narrow and narrow.count("…") <= 2, narrow
+    narrow = line(entry, 80).plain  # the act and which server, both in sight (walks 22, 23)
+    assert "Back up · worker-batch-2 (lost)" in narrow and narrow.count("…") <= 1, narrow
     with journal.act("Power off", "Instance", "worker-batch-1") as act:
         other = journal.sent(
             "POST", "https://a.example/instance/v1/zones/z/servers/t/action", {}, "X-Auth-Token", act=act

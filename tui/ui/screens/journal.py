@@ -36,6 +36,7 @@ MARKS = {"done": "✓", "failed": "✗", "maybe": "?", "sending": "…"}
 
 
 LOST = {True: "lost: applied", False: "lost: not applied", None: "lost answer"}  # what the look found
+LOST_NARROW = {True: "lost: done", False: "lost: not done", None: "lost"}  # (under 100 columns)
 
 
 def line(entry: Entry, width: int = 120) -> Text:
@@ -47,14 +48,15 @@ def line(entry: Entry, width: int = 120) -> Text:
     product = doing.product if doing else ""
     path = entry.url.split("://", 1)[-1].split("/", 1)[-1]
     # the answer was lost (a 500 beside ✓ would puzzle): what the look found says it
-    lost = f" ({LOST.get(entry.applied, LOST[None])})" if entry.looked else ""
+    said_lost = LOST if width >= 100 else LOST_NARROW
+    lost = f" ({said_lost.get(entry.applied, said_lost[None])})" if entry.looked else ""
     status = str(entry.status) if entry.status else "—"
     took = f"{entry.ms:.0f} ms" if entry.outcome != "sending" else ""
-    room = 33 if width < 100 else 46  # (under 100 columns the time without its seconds: room for the act)
+    room = 46  # the act and its resource, before the request (its path is in the entry's detail)
     what = _what(doing, room - len(lost)) + lost
-    if width < 100:
+    if width < 100:  # the time without its seconds; the act whole, the request after it (aligned when short)
         path = path.split("/", 2)[-1] if path.count("/") >= 2 else path  # after the product and its version
-        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what:<{room}} "
+        said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3}  {what:<24} "
     else:
         said = f"{at} {MARKS.get(entry.outcome, '?')} {status:>3} {took:>7}  {what:<{room}} {product[:12]:<12} "
     return Text(clean(said + f"{entry.method} /{path}"), no_wrap=True, overflow="ellipsis")
@@ -66,6 +68,8 @@ def _what(doing: Doing | None, room: int) -> str:
     if doing is None:
         return "—"
     verb, resource = doing.what, doing.resource
+    if verb.startswith("Retry: ") and len(verb) + 3 + len(resource) > room:
+        verb = verb.removeprefix("Retry: ") + " again"  # "Delete again · worker-batch-2"
     if not resource:
         return verb if len(verb) <= room else verb[: max(room - 1, 1)] + "…"
     if len(verb) + 3 + len(resource) > room:
@@ -75,7 +79,8 @@ def _what(doing: Doing | None, room: int) -> str:
         return f"{verb if len(verb) <= left else verb[: left - 1] + '…'} · {resource}"
     # no room for both whole: the act's first word stays (a lost reboot still reads Reboot: walk 22), the
     # resource is cut after it
-    first = verb.split(" ")[0][:8]
+    words = verb.split(" ")
+    first = " ".join(words[:2] if words[0].endswith(":") else words[:1])[:14]  # "Retry: Delete", "Reboot"
     left = room - 3 - len(first)
     if left < 4:
         return resource if len(resource) <= room else resource[: max(room - 1, 1)] + "…"

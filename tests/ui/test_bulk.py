@@ -193,7 +193,7 @@ async def test_marked_servers_are_deleted_at_once_their_volumes_question_asked_o
         said = "\n".join(lines(dialog))
         assert "web-01" in said and "power it off first" in said
         assert "deleted with it: (worker-batch-2-vol-0 l_ssd" in said, "each server's volumes named"
-        assert "kept: (web-02-vol-0 sbs_volume" in said
+        assert "kept, detached first: (web-02-vol-0 sbs_volume" in said
         assert app.focused.id == "confirm-text", "the count typed"
         await pilot.press("2", "enter")
         await wait_for(pilot, lambda: len(dialog.outcomes) == 2, what="an outcome per server")
@@ -201,4 +201,22 @@ async def test_marked_servers_are_deleted_at_once_their_volumes_question_asked_o
         assert not {r.id for r in marked[:2]} & set(sandbox.instance.servers["fr-par-1"])
         to_web2 = [m for m, p in sandbox.requests if p.endswith(f"/servers/{web2['id']}") and m != "GET"]
         assert to_web2 == ["PATCH", "DELETE"], "its volume detached first"
+        to_worker = [m for m, p in sandbox.requests if p.endswith(f"/servers/{marked[0].id}") and m != "GET"]
+        assert to_worker == ["DELETE"], "no block volume: nothing to detach, nothing sent but the delete (walk 23)"
         assert {e.doing.resource for e in app.journal.entries if e.method == "DELETE"} == {"worker-batch-2", "web-02"}
+
+
+async def test_marked_servers_without_block_volumes_are_not_asked_about_them():
+    """Walk 23 F2: the block volumes question was asked of servers that had none."""
+    from helpers import row_named
+
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.table.toggle_mark(row_named(view, "worker-batch-2").id)  # its only volume is local
+        view.focus_table()
+        await pilot.press("d")
+        dialog = await screen_named(pilot, app, "BulkScreen")
+        assert "deleted with it: (worker-batch-2-vol-0 l_ssd" in "\n".join(lines(dialog))
+        assert "All its volumes go with it" in dialog.bulk.said

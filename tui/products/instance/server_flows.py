@@ -294,8 +294,9 @@ class Decided:
 
     async def detach_kept(self, ui: FlowUI, server: Row, verb: str) -> None:
         """The block volumes kept are detached first, journalled as such. A lost answer stops the flow
-        there: what a look at the server's volumes found is said, and that the server was not `verb`d."""
-        if self.choice != "keep":
+        there: what a look at the server's volumes found is said, and that the server was not `verb`d. A
+        server with no block volume is sent nothing (walk 23: a PATCH of the same volumes, journalled as a detach)."""
+        if self.choice != "keep" or not self.block:
             return
         from ...api.errors import ApiError
         from ..kit.looks import Found
@@ -378,21 +379,34 @@ async def _keep_choice(ui: FlowUI, server: Row, verb: str) -> Decided | None:
 async def delete_many(ui: FlowUI, servers: list[Row]) -> ForMany | None:
     """Marked servers deleted at once: the block volumes question asked once for all; each server's
     volumes read and named before asking (one whose block boot volume cannot be detached while it
-    runs is left out, with why); then each: its kept volumes detached, the server deleted."""
-    choice = await ui.pick(
-        f"Delete {counted(len(servers), 'server')}: {'its' if len(servers) == 1 else 'their'} block volumes",
-        [
-            ("Keep the block volumes (detach them first), then delete", "keep"),
-            ("Delete it with all its volumes" if len(servers) == 1 else "Delete them with all their volumes", "all"),
-            ("Cancel", ""),
-        ],
-    )
+    runs is left out, with why); then each: its kept volumes detached, the server deleted. When none of them
+    has a block volume, nothing is asked: their volumes go with them, and each is named."""
+    import asyncio
+
+    one = len(servers) == 1
+    read = await asyncio.gather(*(server_volumes(ui, s.id) for s in servers), return_exceptions=True)
+    volumes = dict(zip((s.id for s in servers), read))
+    if not any(v.get("volume_type") in BLOCK for r in read if not isinstance(r, BaseException) for v in r[1].values()):
+        choice = "all"
+    else:
+        choice = await ui.pick(
+            f"Delete {counted(len(servers), 'server')}: {'its' if one else 'their'} block volumes",
+            [
+                ("Keep the block volumes (detach them first), then delete", "keep"),
+                (
+                    "Delete it with all its volumes" if len(servers) == 1 else "Delete them with all their volumes",
+                    "all",
+                ),
+                ("Cancel", ""),
+            ],
+        )
     if not choice:
         return None
     decided: dict[str, Decided] = {}
 
     async def note(ui: FlowUI, server: Row) -> str:
-        full, current = await server_volumes(ui, server.id)
+        got = volumes.get(server.id)  # (read again when that read failed: its failure is said for it)
+        full, current = got if isinstance(got, tuple) else await server_volumes(ui, server.id)
         block = [v for v in current.values() if v.get("volume_type") in BLOCK] if choice == "keep" else []
         boot = current.get("0", {})
         if boot in block and full.get("state") != "stopped":
@@ -402,8 +416,9 @@ async def delete_many(ui: FlowUI, servers: list[Row]) -> ForMany | None:
             )
         decided[server.id] = Decided(choice, block, current)
         lost = {k: v for k, v in current.items() if v not in block}
-        said = f"deleted with it:{_named(lost)}" if lost else "it has no volume to delete with it"
-        return said + (f"; kept:{_named({str(n): v for n, v in enumerate(block)})}" if block else "")
+        said = [f"deleted with it:{_named(lost)}"] if lost else []
+        said += [f"kept, detached first:{_named({str(n): v for n, v in enumerate(block)})}"] if block else []
+        return "; ".join(said) or "it has no volumes"
 
     async def send(ui: FlowUI, server: Row) -> Any:
         from ..kit import outcome
@@ -411,7 +426,6 @@ async def delete_many(ui: FlowUI, servers: list[Row]) -> ForMany | None:
         await decided[server.id].detach_kept(ui, server, "Delete")
         return await outcome.delete(ui.service(), ui.scope, server)
 
-    one = len(servers) == 1
     said = (
         ("Its" if one else "Their") + " block volumes are detached and kept"
         if choice == "keep"

@@ -404,3 +404,13 @@ def test_every_state_a_kind_polls_as_moving_reads_as_busy():
     volumes = next(k for k in every_kind() if k.id == "instance.volumes")
     state = next(c for c in volumes.columns if c.key == "state")
     assert str(state.value(volumes.row_maker("fr-par-1")({"id": "v", "state": "resizing"}))) == "◐ resizing"
+
+
+def test_a_locked_servers_refused_delete_says_it_waits_for_the_platform_not_to_power_it_off():
+    """Walk 23 F3: `Cannot delete legacy-crm: it is locked: power it off first, or terminate it` — neither can be."""
+    from tui.products.instance.servers import SERVERS
+    from tui.products.kit.rows import Row
+
+    said = SERVERS.writing.refuses.delete(Row({"id": "s", "name": "legacy-crm", "state": "locked"}))
+    assert "locked by the platform" in said and "power it off" not in said
+    assert "power it off first" in SERVERS.writing.refuses.delete(Row({"id": "s", "state": "running"}))

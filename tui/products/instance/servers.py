@@ -110,6 +110,13 @@ def _protected(row: Row) -> str | None:
     return "it is protected: turn protection off first (e)" if row.get("protected") else None
 
 
+def _until(row: Row, then: str) -> str:
+    """Why a change waits on the server's state, and what to do: a locked server waits for the platform."""
+    if row.state == "locked":
+        return "it is locked by the platform: nothing changes it until it is unlocked (ask support)"
+    return f"it is {row.state}: {then}"
+
+
 def _stopped(row: Row) -> bool:
     return row.state == "stopped"
 
@@ -181,9 +188,7 @@ SERVER_ACTIONS = (
         "change_type",
         "Change type…",
         _stopped,
-        why_not=lambda r: (
-            None if _stopped(r) else f"it is {r.state}: power it off first (a type changes only while stopped)"
-        ),
+        why_not=lambda r: None if _stopped(r) else _until(r, "power it off first (a type changes only while stopped)"),
         shape=PickCall(
             "{name}: {commercial_type} → compatible types",
             Lazy(FLOWS + "compatible_types"),
@@ -264,8 +269,7 @@ SERVERS: ResourceKind = instance_kind(
     writing=Writing(
         refuses=Refuses(
             delete=lambda r: (
-                _protected(r)
-                or (None if r.state == "stopped" else f"it is {r.state}: power it off first, or terminate it")
+                _protected(r) or (None if r.state == "stopped" else _until(r, "power it off first, or terminate it"))
             )
         ),
         deleting=Deleting(flow=Lazy(FLOWS + "delete_flow")),

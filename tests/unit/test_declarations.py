@@ -414,3 +414,12 @@ def test_a_locked_servers_refused_delete_says_it_waits_for_the_platform_not_to_p
     said = SERVERS.writing.refuses.delete(Row({"id": "s", "name": "legacy-crm", "state": "locked"}))
     assert "locked by the platform" in said and "power it off" not in said
     assert "power it off first" in SERVERS.writing.refuses.delete(Row({"id": "s", "state": "running"}))
+
+
+def test_a_database_endpoint_is_named_by_its_address_and_its_detail_says_its_kind():
+    """Walk 23 F21: an endpoint's detail left out the Kind its list shows, and its delete asked its UUID typed."""
+    from tui.products.rdb.children import ENDPOINTS
+
+    row = ENDPOINTS.make_row({"id": "54aebd1b", "ip": "51.158.0.13", "port": 5432, "load_balancer": {}})
+    assert row.name == "51.158.0.13:5432" and ENDPOINTS.named(row) == "51.158.0.13:5432"
+    assert dict(ENDPOINTS.detail_fields)["Kind"](row) == "load balancer" and "Name" not in dict(ENDPOINTS.detail_fields)

@@ -3,13 +3,13 @@ refresh as any list): databases, users, ACL rules, settings, read replicas and p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from ..kit.base import ActionSpec, Call, Lazy, ListParams, Parent, data_lost
 from ..kit.declared import ID, Field
-from ..kit.kind_options import Deleting, Item, Order, Reading, Writing
+from ..kit.kind_options import Deleting, Item, Order, Reading, Rows, Writing
 from ..kit.set_editor import ROWS
 from ..kit.shapes import FormCall, ShowValue
 from ..kit.states import When
@@ -257,7 +257,16 @@ def _endpoint_kind(e: Row) -> str:
 
 def _address(e: Row | Resource) -> str:
     """ip:port, or hostname:port."""
-    return f"{e.raw.get('ip') or e.raw.get('hostname') or '?'}:{e.raw.get('port') or '?'}"
+    return _address_of(e.raw)
+
+
+def _address_of(data: dict[str, Any]) -> str:
+    return f"{data.get('ip') or data.get('hostname') or '?'}:{data.get('port') or '?'}"
+
+
+def _named_by_address(data: dict[str, Any]) -> dict[str, Any]:
+    """An endpoint is named by its address, as the list shows it (its delete asks it typed, not its id)."""
+    return {"name": _address_of(data)}
 
 
 ENDPOINTS = rdb_kind(
@@ -268,12 +277,12 @@ ENDPOINTS = rdb_kind(
     fields=(
         Field("id", "ID", "id", empty=""),
         Field("ip", "Address", ("name", "ip"), width=22, key="address", show=_address),
-        Field("", "Kind", width=15, show=_endpoint_kind, detail=False),
-        Field("name", "Name", "name", empty=""),
+        Field("", "Kind", width=15, show=_endpoint_kind),
         # No kind of the console lists private networks: an id, not a reference.
         Field("private_network.private_network_id", "Private network", "id", width=36, key="network", empty="—"),
     ),
     columns=("address", "kind", "network"),
+    rows=Rows(summarize=_named_by_address),
     delete=Call("DELETE", "endpoints/{id}"),
     writing=Writing(deleting=Deleting(warning=lambda r: "Clients connecting through it lose their connection")),
 )

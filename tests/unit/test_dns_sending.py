@@ -158,3 +158,17 @@ async def test_many_changes_go_a_request_at_a_time_and_one_lost_partway_leaves_o
     assert "2 changes of 5 were applied" in str(stopped.value) and "cannot be told" in str(stopped.value)
     assert len([m for m, p in sandbox.requests if m == "PATCH"]) == 2
     assert {r["name"] for r in sandbox.dns.zones[ZONE]["_records"].values()} >= {"n0", "n1"}
+
+
+async def test_name_servers_sent_off_the_defaults_say_what_is_sent_where_the_cost_is_asked():
+    """Walk 23 F20: `Send these name servers?` said what leaving the defaults costs, not which were removed."""
+    from scripted_ui import ScriptedUI, confirm, records
+    from tui.products.dns.kinds import ZONES
+    from tui.sandbox import ManualClock, Sandbox
+
+    sandbox = Sandbox(clock=ManualClock())
+    ui = ScriptedUI(sandbox, ZONES, "global")
+    await ui.act("example.com", "Name servers…", records(lambda rs: rs[:1]), confirm(False))
+    kind, title, message = ui.asked[-1]
+    assert kind == "confirm" and "1 removed, 0 added" in message and "no longer use the default" in message
+    await ui.aclose()

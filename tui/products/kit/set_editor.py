@@ -109,10 +109,12 @@ class SetEditor(Shape):
         ):
             raise Refused(f"Not sent: {self.empty[0].lower()}{self.empty[1:]}")
         said = self.confirm(records, row) if self.confirm is not None else None
-        if said and not await ui.confirm(f"Send these {self.what}s?", said, "Send"):
+        changes = self._changes(ui, row, records, before)
+        # (what it costs, then what is sent: on a production profile this question takes the name, at this send)
+        if said and not await ui.confirm(f"Send these {self.what}s?", f"{changes}\n\n{said}", "Send"):
             raise Refused(f"Not sent: {said[0].lower()}{said[1:]}")
         body = self.body(records)
-        await ui.cleared(self._changes(ui, row, records, before))  # on a production profile: at each send
+        await ui.cleared(changes)  # on a production profile: at each send (unless asked just above)
 
         async def read() -> Any:  # after a lost answer: the set as it is now
             return self.body(await self.current(ui, row, fresh=True))[self.key]

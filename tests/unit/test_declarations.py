@@ -423,3 +423,13 @@ def test_a_database_endpoint_is_named_by_its_address_and_its_detail_says_its_kin
     row = ENDPOINTS.make_row({"id": "54aebd1b", "ip": "51.158.0.13", "port": 5432, "load_balancer": {}})
     assert row.name == "51.158.0.13:5432" and ENDPOINTS.named(row) == "51.158.0.13:5432"
     assert dict(ENDPOINTS.detail_fields)["Kind"](row) == "load balancer" and "Name" not in dict(ENDPOINTS.detail_fields)
+
+
+def test_times_in_a_database_maintenance_and_a_silicon_refusal_read_as_times_do_elsewhere():
+    """Walk 23 F7: `2026-12-02T17:05:04.247017+00:00` in a detail and a refusal, where details say the second."""
+    from tui.products.kit.rows import Row
+    from tui.products.rdb.instances import _maintenance
+
+    when = {"reason": "minor version update", "status": "pending"}
+    said = _maintenance(Row({"maintenances": [{**when, "starts_at": "2026-12-02T17:05:04.247017+00:00"}]}))
+    assert "2026-12-02 17:05:04 UTC" in said and ".247017" not in said

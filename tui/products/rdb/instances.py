@@ -151,10 +151,13 @@ def _settings(s: Row | Resource) -> str:
 
 
 def _maintenance(s: Row | Resource) -> str:
+    from ..kit.times import second_of
+
     ms = [m for m in s.raw.get("maintenances") or [] if isinstance(m, dict)]
     return (
         "\n".join(
-            f"{m.get('reason', '?')} · {m.get('status', '?')} · {m.get('starts_at', '')} → {m.get('stops_at', '')}"
+            f"{m.get('reason', '?')} · {m.get('status', '?')} · "
+            f"{second_of(m.get('starts_at', ''))} → {second_of(m.get('stops_at', ''))}"
             for m in ms
         )
         or "none"

@@ -30,7 +30,7 @@ def deletable(row: Row) -> str | None:
     left = seconds_until_deletable(row)
     if left <= 0:
         return None
-    at = row.text("deletable_at")
+    at = times.second_of(row.text("deletable_at"))  # (walk 23: the time as sent, microseconds and all)
     return f"a silicon server is rented for 24 hours at least: deletable in {times.span(left)} ({at})"
 
 

@@ -263,3 +263,19 @@ async def test_a_record_editor_moves_with_j_k_g_and_g_and_deletes_the_row_under_
         await pilot.press("g", "j", "d")  # the second
         await pilot.press("G", "k", "d")  # the one before the last left
         await wait_for(pilot, lambda: [r["key"] for r in editor.records] == ["c"], what="b, d and a gone")
+
+
+def test_a_record_listed_twice_is_named_and_numbered_as_its_list_shows_it():
+    """Walk 23 F19: a volume attached twice was refused by its UUID and a row number the editor did not show."""
+    from pydantic import BaseModel
+
+    from tui.products.kit.declared import Field, columns
+    from tui.products.kit.flows import Refused
+    from tui.ui.screens.records import RecordListScreen
+
+    listed = [{"id": "8da01097", "name": "web-02-vol-0"}]
+    editor = RecordListScreen(
+        "Volumes", BaseModel, listed, columns(Field("name", "Name", width=16)), number_from=0, unique="id"
+    )
+    with pytest.raises(Refused, match=r"web-02-vol-0 is already listed \(#0\)"):
+        editor._refuse_twice({"id": "8da01097", "name": "web-02-vol-0"}, None)

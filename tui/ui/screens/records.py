@@ -178,8 +178,11 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         mine = tuple(new.get(f) for f in self.unique)
         for at, other in enumerate(self.records):
             if at != index and tuple(other.get(f) for f in self.unique) == mine:
-                shown = clean(str(mine[0])) if len(mine) == 1 else "the same"
-                raise Refused(f"{shown} is already listed (row {at + 1}): edit that row (e) instead")
+                # named as its row shows it (a volume by its name, not its id), numbered as the list is
+                first = str(_cell(self.columns[0].value(other))) if self.columns else ""
+                shown = clean(first or str(mine[0]) if len(mine) == 1 else first or "the same")
+                where = f"#{at + self.number_from}" if self.number_from is not None else f"row {at + 1}"
+                raise Refused(f"{shown} is already listed ({where}): edit that row (e) instead")
 
     def action_add(self) -> None:
         if not self.read_only:  # (the key is off then, but an action may come another way)

@@ -220,3 +220,23 @@ async def test_marked_servers_without_block_volumes_are_not_asked_about_them():
         dialog = await screen_named(pilot, app, "BulkScreen")
         assert "deleted with it: (worker-batch-2-vol-0 l_ssd" in "\n".join(lines(dialog))
         assert "All its volumes go with it" in dialog.bulk.said
+
+
+async def test_marked_servers_of_several_zones_are_asked_about_the_block_volumes_one_of_them_has():
+    """Re-walk 23: marked in a list of every zone, a server's volumes were read in the view's zone (not found),
+    and the block volumes question was not asked though gpu-train-1 has one."""
+    from helpers import row_named
+    from tui.products.kit.location import ALL
+
+    sandbox = Sandbox()
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.set_scope(ALL)
+        await wait_for(pilot, lambda: row_named(view, "gpu-train-1") is not None, what="every zone listed")
+        for name in ("worker-batch-2", "gpu-train-1"):  # fr-par-1 (local volume), another zone (block volume)
+            view.table.toggle_mark(row_named(view, name).id)
+        view.focus_table()
+        await pilot.press("d")
+        await screen_named(pilot, app, "PickerScreen")
+        assert app.screen.title_text == "Delete 2 servers: their block volumes"

@@ -384,9 +384,13 @@ async def delete_many(ui: FlowUI, servers: list[Row]) -> ForMany | None:
     import asyncio
 
     one = len(servers) == 1
-    read = await asyncio.gather(*(server_volumes(ui, s.id) for s in servers), return_exceptions=True)
+    # (each in its own zone: marked in a list of every zone, they may be in several)
+    read = await asyncio.gather(
+        *(server_volumes(ui, s.id, s.text("zone") or None) for s in servers), return_exceptions=True
+    )
     volumes = dict(zip((s.id for s in servers), read))
-    if not any(v.get("volume_type") in BLOCK for r in read if not isinstance(r, BaseException) for v in r[1].values()):
+    known = [r for r in read if not isinstance(r, BaseException)]  # (one not read: asked, as before)
+    if len(known) == len(read) and not any(v.get("volume_type") in BLOCK for r in known for v in r[1].values()):
         choice = "all"
     else:
         choice = await ui.pick(

@@ -132,9 +132,11 @@ EDIT = EditSpec(VolumeEditForm, volume_edit_values, volume_patch)
 
 
 # ---- flows --------------------------------------------------------------------------------------
-async def server_volumes(ui: FlowUI, sid: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The server as sent, and its volume map ordered by key."""
-    server = (await ui.service().call("GET", ui.scope, "servers", sid)).get("server") or {}
+async def server_volumes(
+    ui: FlowUI, sid: str, scope: str | None = None
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The server as sent, and its volume map ordered by key (read in `scope`, the flow's own by default)."""
+    server = (await ui.service().call("GET", scope or ui.scope, "servers", sid)).get("server") or {}
     vols = server.get("volumes") or {}
     return server, {k: vols[k] for k in sorted(vols, key=lambda k: int(k) if str(k).isdigit() else 999)}
 

@@ -474,3 +474,32 @@ async def test_a_name_typed_after_c_in_every_zone_is_not_taken_as_a_pick_of_the_
         await pilot.pause()
         first = next((i for i, c in enumerate(picker.choices) if c[1] == picker.current), 0)
         assert picker.query_one("#choices").highlighted == first, "the zone offered first, still"
+
+
+async def test_ctrl_s_and_the_name_typed_in_one_burst_in_an_editor_land_in_its_production_question(
+    sandbox, monkeypatch
+):
+    """Re-walk 23 N7: in an editor (or a grid), ctrl+s then the name and Enter in one burst lost the letters to
+    the editor behind the question, and the Enter said "Nothing typed": they wait for the question now."""
+    import asyncio
+
+    from helpers import demo_settings, rules_edited
+    from tui.ui.flow_ui import ViewFlowUI
+
+    ask, asking = ViewFlowUI.cleared, asyncio.Event()
+
+    async def slowly(self, what):  # the question comes a moment after ctrl+s (reads, a slow link)
+        await asking.wait()
+        await ask(self, what)
+
+    monkeypatch.setattr(ViewFlowUI, "cleared", slowly)
+    app = make_app(sandbox, settings=demo_settings(profile="prod", production=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        group, editor = await rules_edited(pilot, app)
+        app.post_message(events.Key("ctrl+s", None))
+        _typed(app, group.name + "\r")
+        await pilot.pause(0)
+        asking.set()
+        sent = lambda: [p for m, p in sandbox.requests if m == "PUT" and p.endswith("/rules")]  # noqa: E731
+        await wait_for(pilot, lambda: len(sent()) == 1, what="sent once the name typed ahead landed in its question")

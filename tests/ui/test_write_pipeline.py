@@ -192,3 +192,22 @@ async def test_marked_flexible_ips_are_asked_the_count_once_the_server_is_picked
         asked = await asked_then_typed(pilot, app, "2")
         assert "→" in asked.message and all(r.name in asked.message for r in ready)
         await wait_for(pilot, lambda: writes(sandbox, "POST", "/fips/attach") == 1, what="sent once typed")
+
+
+async def test_a_flow_of_several_acts_asks_the_name_where_the_act_picked_is_said(sandbox, clock):
+    """Re-walk 23 N5: an instance's endpoints asked its name typed before any act was picked; the question
+    saying which endpoint was deleted then asked nothing typed."""
+    from helpers import pick
+
+    clock.advance(10)
+    app = production(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        view = await open_view(pilot, app, "rdb.instances")
+        view.table.move_to(row_named(view, "orders-db").id)
+        await action(pilot, app, "Endpoints: add, delete, migrate…")
+        await screen_named(pilot, app, "PickerScreen")  # the act first: nothing asked yet
+        await pick(pilot, app, lambda text: text.startswith("Delete"))
+        asked = await asked_then_typed(pilot, app, "orders-db")
+        assert "Delete the endpoint" in asked.title_text
+        await wait_for(pilot, lambda: writes(sandbox, "DELETE") == 1, what="sent once typed")

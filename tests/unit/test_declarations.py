@@ -423,6 +423,10 @@ def test_a_database_endpoint_is_named_by_its_address_and_its_detail_says_its_kin
     row = ENDPOINTS.make_row({"id": "54aebd1b", "ip": "51.158.0.13", "port": 5432, "load_balancer": {}})
     assert row.name == "51.158.0.13:5432" and ENDPOINTS.named(row) == "51.158.0.13:5432"
     assert dict(ENDPOINTS.detail_fields)["Kind"](row) == "load balancer" and "Name" not in dict(ENDPOINTS.detail_fields)
+    from tui.products.kit.models import Resource
+
+    read = Resource.model_validate({"id": "54aebd1b", "ip": "51.158.0.13", "port": 5432, "load_balancer": {}})
+    assert dict(ENDPOINTS.detail_fields)["Kind"](read) == "load balancer", "the detail reads the object (re-walk N6)"
 
 
 def test_times_in_a_database_maintenance_and_a_silicon_refusal_read_as_times_do_elsewhere():

@@ -40,6 +40,17 @@ def key_in_force(node: DOMNode) -> Callable[[str, str], str]:
     return console.key_for if console is not None else (lambda binding_id, default: default)
 
 
+def expecting_question(node: DOMNode) -> Callable[[], None]:
+    """A send from inside a dialog (an editor's or a grid's ctrl+s) may ask a question first (a production
+    profile's typed name): keys typed meanwhile wait for it (`TypeAhead.expect_screen`) rather than reach
+    the dialog behind it. What to call once the send is over (no question came, or it was answered)."""
+    console = console_of(node)
+    if console is None:
+        return lambda: None
+    console.type_ahead.expect_screen()
+    return console.type_ahead.expect_done
+
+
 def wall_time(node: DOMNode) -> float:
     """Now, as the console's clock says (the one every age shown is counted from)."""
     console = console_of(node)

@@ -249,10 +249,11 @@ REPLICAS = rdb_kind(
 )
 
 
-def _endpoint_kind(e: Row) -> str:
-    if e.get("private_network"):
+def _endpoint_kind(e: Row | Resource) -> str:
+    data = e.raw  # (a listed row, or the object a detail reads)
+    if data.get("private_network"):
         return "private network"
-    return "load balancer" if "load_balancer" in e.data else "direct access" if "direct_access" in e.data else "?"
+    return "load balancer" if "load_balancer" in data else "direct access" if "direct_access" in data else "?"
 
 
 def _address(e: Row | Resource) -> str:

@@ -286,6 +286,7 @@ def endpoint_label(e: dict[str, Any]) -> str:
     return f"{e.get('ip') or e.get('hostname') or '?'}:{e.get('port', '?')} ({kind})"
 
 
+@asks_at_send  # on a production profile the name is typed where each change is said, after it is picked
 async def endpoints_flow(ui: FlowUI, instance: Row) -> None:
     svc = ui.service()
     data = await svc.get_data(ui.scope, instance.id)
@@ -303,10 +304,12 @@ async def endpoints_flow(ui: FlowUI, instance: Row) -> None:
         return
     what, e = picked
     if what == "add_lb":
+        await ui.cleared(f"Add a load-balanced public endpoint to {instance.name}")
         await svc.run(Call("POST", "{id}/endpoints"), ui.scope, instance, {"endpoint_spec": {"load_balancer": {}}})
     elif what == "add_pn":
 
         async def send(form: PrivateEndpointForm) -> Any:
+            await ui.cleared(f"Add a private-network endpoint to {instance.name}")
             return await svc.run(
                 Call("POST", "{id}/endpoints"),
                 ui.scope,
@@ -331,6 +334,8 @@ async def endpoints_flow(ui: FlowUI, instance: Row) -> None:
         target = await ui.pick(f"Move {endpoint_label(e)} to which instance?", others)
         if target is None:
             return
+        to = next((name for name, rid in others if rid == target), target)
+        await ui.cleared(f"Move the endpoint {endpoint_label(e)} from {instance.name} to {to}")
         await svc.call("POST", ui.scope, "endpoints", e["id"], "migrate", body={"instance_id": target})
     ui.notify(f"{instance.name}: endpoints changed")
     ui.follow(instance)

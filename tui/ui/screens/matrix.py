@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from .. import styles
+from ..console_app import expecting_question
 from ..widgets.dialog_title import DialogTitle
 
 Cell = tuple[str, str]
@@ -165,10 +166,16 @@ class MatrixScreen(ModalScreen[dict[Cell, str] | None]):
         elif self.save is None:
             self.dismiss(changes)
         elif not self.busy:
-            self._send(changes)
+            self._send(changes, expecting_question(self))
 
     @work(exclusive=True, group="matrix-save", exit_on_error=False)
-    async def _send(self, changes: dict[Cell, str]) -> None:
+    async def _send(self, changes: dict[Cell, str], over: Callable[[], None]) -> None:
+        try:
+            await self._sending(changes)
+        finally:
+            over()
+
+    async def _sending(self, changes: dict[Cell, str]) -> None:
         from ...products.kit.flows import Refused, StepCancelled
         from ..errors import describe
 

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Label, Static
 from ...api.safe import clean
 from ...products.kit.base import Choices, Column
 from .. import styles
-from ..console_app import key_in_force
+from ..console_app import expecting_question, key_in_force
 
 
 def _cell(value: str | Text) -> Text:
@@ -223,12 +223,18 @@ class RecordListScreen(ModalScreen[list[dict[str, Any]] | None]):
         if self.save is None:
             self.dismiss(self.records)
         elif not self.busy:
-            self._send()
+            self._send(expecting_question(self))
 
     busy = False
 
     @work(exclusive=True, group="records-save", exit_on_error=False)
-    async def _send(self) -> None:
+    async def _send(self, over: Callable[[], None]) -> None:
+        try:
+            await self._sending()
+        finally:
+            over()
+
+    async def _sending(self) -> None:
         from ...api.errors import OutcomeUnknown
         from ...products.kit.flows import Refused, StepCancelled
         from ..errors import describe, log_shown

@@ -167,8 +167,12 @@ async def test_name_servers_sent_off_the_defaults_say_what_is_sent_where_the_cos
     from tui.sandbox import ManualClock, Sandbox
 
     sandbox = Sandbox(clock=ManualClock())
+    from tui.products.kit.flows import StepCancelled
+
     ui = ScriptedUI(sandbox, ZONES, "global")
-    await ui.act("example.com", "Name servers…", records(lambda rs: rs[:1]), confirm(False))
+    with pytest.raises(StepCancelled, match="Not confirmed: nothing was sent"):  # (said plainly in the editor)
+        await ui.act("example.com", "Name servers…", records(lambda rs: rs[:1]), confirm(False))
     kind, title, message = ui.asked[-1]
     assert kind == "confirm" and "1 removed, 0 added" in message and "no longer use the default" in message
+    assert "Removed:\n  ns1." in message and "[]" not in message  # (an empty glue list says nothing)
     await ui.aclose()

@@ -99,7 +99,7 @@ class SetEditor(Shape):
         """Check the set and send it; when the answer is lost, read the set again: applied (said),
         or not (`writes.Looked`, shown in the editor, whose edits stay)."""
         from . import outcome
-        from .flows import Refused
+        from .flows import Refused, StepCancelled
 
         self.check(records)
         if (
@@ -112,7 +112,7 @@ class SetEditor(Shape):
         changes = self._changes(ui, row, records, before)
         # (what it costs, then what is sent: on a production profile this question takes the name, at this send)
         if said and not await ui.confirm(f"Send these {self.what}s?", f"{changes}\n\n{said}", "Send"):
-            raise Refused(f"Not sent: {said[0].lower()}{said[1:]}")
+            raise StepCancelled("Not confirmed: nothing was sent. ctrl+s asks again; esc closes.")
         body = self.body(records)
         await ui.cleared(changes)  # on a production profile: at each send (unless asked just above)
 
@@ -144,7 +144,14 @@ class SetEditor(Shape):
         what a production question shows before a set is replaced (the SSH rule about to go)."""
         if not records:
             return ""
-        shown = [clean(" ".join(str(r[f]) for f in self.fields if r.get(f) not in (None, "")))[:80] for r in records]
+
+        def value(v: object) -> str:  # (a list as its items: an empty one says nothing)
+            return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+        shown = [
+            clean(" ".join(value(r[f]) for f in self.fields if r.get(f) not in (None, "", [], {})))[:80]
+            for r in records
+        ]
         more = f"\n  … and {len(shown) - most} more" if len(shown) > most else ""
         return f"\n{what.capitalize()}:" + "".join(f"\n  {line}" for line in shown[:most]) + more
 

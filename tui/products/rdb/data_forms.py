@@ -130,7 +130,8 @@ async def privileges_flow(ui: FlowUI, instance: Row) -> None:
             held = {(str(p.get("user_name")), str(p.get("database_name"))): str(p.get("permission")) for p in now}
             if all(held.get(cell, "none") == permission for cell, permission in changes.items()):
                 return Found(None, "they now hold what was sent: it was applied", True)
-            return Found(None, "they do not hold all that was sent: not applied, or only in part", False)
+            part = "not applied" if len(changes) == 1 else "not applied, or only in part"
+            return Found(None, f"they do not hold what was sent: {part}", False)
 
         done = await ui.write(
             Write(

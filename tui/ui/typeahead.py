@@ -12,7 +12,7 @@ Three gaps lost keys typed fast (or arriving together over a slow link):
   holds them until it is mounted (its keys' actions would find none of its widgets).
 - Before the console is up, and before a screen has answered what was typed into it: keys read
   while only the app's default screen shows wait for the console's first screen; a screen with
-  `holds_key(key)` holds that key until it says it is ready (`type_ahead_ready`): the palette's
+  `holds_key(key)` holds that key until it says it is ready (`app.type_ahead.ready()`): the palette's
   Enter until the search typed before it has its matches.
 Keys wait two seconds at most (ten while a screen says it is still answering), and are then read
 again in the order typed.
@@ -78,7 +78,7 @@ class TypeAhead:
     def expect_screen(self) -> None:
         """An action was picked whose dialog its worker opens later (after a read, say): keys typed
         meanwhile wait for that dialog instead of reaching the list behind it (`a ⏎ new-name`). Over
-        once a screen is pushed (`push_screen`) or the action ends without one (`expect_done`)."""
+        once a screen is pushed (`pushed`) or the action ends without one (`expect_done`)."""
         self._expecting = True
 
     def pushed(self, screen: Screen[Any] | str) -> None:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .records import fields, record
+
+if TYPE_CHECKING:
+    from .products.kit.own_commands import OwnCommand
 
 DEFAULT_ZONE = "fr-par-1"
 DEFAULT_REGION = "fr-par"
@@ -67,6 +70,10 @@ class ConfigFile:
     ui: dict[str, Any] = field(default_factory=dict)  # `[ui]`: the console's own settings, kept across starts
     keymap: dict[str, str] = field(default_factory=dict)  # `[keymap]`: a binding's id → its keys ("x", "d,x")
     aliases: dict[str, str] = field(default_factory=dict)  # `[aliases]`: a word for the palette → a view's id
+    # `[[commands]]`: the operator's own, on a kind's rows (`products.kit.own_commands`), and what is wrong
+    # with those left out (said at start)
+    commands: list[OwnCommand] = field(default_factory=list)
+    command_problems: list[str] = field(default_factory=list)
     error: str | None = None  # a file that could not be read is reported, never fatal
     # a profile's safety flag written as anything but true or false (`production = "yes"`): by profile,
     # what is wrong; the flag is taken as on, and the start refused until it is fixed
@@ -110,6 +117,9 @@ class ConfigFile:
                 if table == "keymap":  # ids are written with _ ("page_up"); page-up is taken as the same
                     kept = {k.replace("-", "_"): v for k, v in kept.items()}
                 setattr(cfg, table, kept)
+        from .products.kit.own_commands import parse
+
+        cfg.commands, cfg.command_problems = parse(data.get("commands"), str(path))
         known = set(fields(Profile))
         profiles = data.get("profiles") or {}
         if not isinstance(profiles, dict):  # `profiles = "x"`: said in one line, the file kept as it is
@@ -202,6 +212,8 @@ class Settings:
     mouse: bool = True  # whether the console captures the mouse (`[ui] mouse`, `--no-mouse`)
     keymap: dict[str, str] = field(default_factory=dict)  # `[keymap]`
     aliases: dict[str, str] = field(default_factory=dict)  # `[aliases]`
+    commands: tuple[OwnCommand, ...] = ()  # `[[commands]]`, the operator's own
+    command_problems: tuple[str, ...] = ()  # those left out, and why (said at start)
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -286,6 +298,8 @@ def resolve(
         mouse=bool(cfg.ui.get("mouse", True)) and not flags.get("no_mouse"),
         keymap=dict(cfg.keymap),
         aliases=dict(cfg.aliases),
+        commands=tuple(cfg.commands),
+        command_problems=tuple(cfg.command_problems),
     )
 
 

@@ -307,6 +307,7 @@ class CloudApp(App[None]):
         self._check_log()
         aliases = keymap.unknown_aliases(self.settings.aliases)
         said = [p for p in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases) if p]
+        said += self.settings.command_problems  # `[[commands]]` left out, each with why
         if said:  # one toast, not one each over the first dialogs at 80x24
             self.notify("\n".join(said), title="Configuration", severity="warning", timeout=8)
         if self.settings.keymap:

@@ -310,7 +310,7 @@ class CloudApp(App[None]):
         said += self.settings.command_problems  # `[[commands]]` left out, each with why
         if said:  # one toast, not one each over the first dialogs at 80x24
             self.notify("\n".join(said), title="Configuration", severity="warning", timeout=8)
-        if self.settings.keymap:
+        if self.settings.keymap or self.settings.commands:  # (its own commands' keys are checked there too)
             keymap.check(self, self.settings.keymap)
         if self.ready():
             self._open_when_listed()

@@ -104,12 +104,26 @@ def said_with(text: str, keys: dict[str, str]) -> str:
     return text
 
 
+def own_clashes(app: CloudApp) -> str:
+    """The operator's own commands (`[[commands]]`) whose key a list or the console binds already: that key
+    stays the console's, the command runs from the actions menu (said at start, in one line)."""
+    keymap = app.settings.keymap
+    lists = [c for c in _places() if c.__name__ == "ResourceView"]
+    taken = {
+        k: b.description or b.action for cls in (*lists, type(app)) for b in _bindings(cls) for k in _keys(b, keymap)
+    }
+    clashes = [f"{c.title} ({c.key}: {taken[c.key]})" for c in app.settings.commands if c.key in taken]
+    if not clashes:
+        return ""
+    return f"Commands whose key a list already uses (run from the actions menu, a): {'; '.join(clashes)}"
+
+
 def check(app: CloudApp, keymap: dict[str, str]) -> None:
     """The keymap's problems said once the console is up, and hints' keys made the ones in force
     (worked out in a thread)."""
 
     def run() -> None:
-        said = problems(keymap)
+        said = "\n".join(s for s in (problems(keymap) if keymap else "", own_clashes(app)) if s)
         app.notices.hint_keys = moved(keymap)
         if said:
             app.call_from_thread(app.notify, said, title="Configuration", severity="warning", timeout=8)

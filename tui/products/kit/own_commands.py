@@ -19,6 +19,7 @@ this builds (suspended, or its output shown).
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import re
 from typing import TYPE_CHECKING, Any
@@ -28,8 +29,9 @@ from ...records import record
 from .commands import CommandRefused
 
 if TYPE_CHECKING:
-    from .base import ResourceKind
+    from .base import ActionSpec, ResourceKind
     from .declared import Field
+    from .flows import FlowUI
     from .rows import Row
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_*]+(?:\.[A-Za-z0-9_*]+)*)(\.\.\.)?\}")  # {key}, {a.b}, {key...}
@@ -37,6 +39,7 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+=-]*")
 _PLACE = re.compile(r"[a-z]{2}-[a-z]{3}(?:-[0-9])?")
 OUTPUTS = ("terminal", "screen")  # the console suspended while it runs, or its output shown in a screen
 MOST_SECONDS = 600.0
+MOST_SHOWN = 200_000  # characters of a command's output shown (its end)
 
 
 @record(frozen=True, eq=False)
@@ -166,3 +169,68 @@ def _checked(field: Field, value: Any, named: str) -> str:
     elif field.role == "place" and not _PLACE.fullmatch(text):
         raise CommandRefused(f"{said} is not a zone or region; nothing runs")
     return text
+
+
+# ---- offered as actions -----------------------------------------------------------------------------
+class OwnShape:
+    """A command of the operator's own as an action's shape, run by the console's one action runner: not
+    offered read-only when it `changes`, and then asked with the name typed on a production profile."""
+
+    def __init__(self, command: OwnCommand, kind: ResourceKind) -> None:
+        self.command, self.kind, self.mutating = command, kind, command.changes
+
+    async def __call__(self, ui: FlowUI, row: Row) -> None:
+        from .flows import Refused
+
+        command = self.command
+        try:
+            argv = argv_for(command, self.kind, row)
+        except CommandRefused as err:  # a value it cannot hold safely: said, nothing runs
+            raise Refused(f"{command.title}: {err.reason}") from None
+        if command.output == "terminal":
+            status = await ui.run_in_terminal(argv)
+            if status is None:
+                ui.notify(f"{command.title}: this console cannot give the terminal away here; nothing ran.", "warning")
+            elif status != 0:
+                ui.notify(f"{command.title}: {argv[0]} ended with status {status}.", "warning")
+            return
+        said = await output_of(argv, command.timeout)
+        await ui.dialog("result", title=f"{command.title} · {clean(str(row.name or row.id))}", text=said)
+
+
+def actions_for(commands: tuple[OwnCommand, ...], kind: ResourceKind) -> tuple[ActionSpec, ...]:
+    """The commands declared on `kind`, as actions its menu offers (after the kind's own)."""
+    from .base import ActionSpec
+
+    return tuple(
+        ActionSpec(f"own:{c.title}", f"{c.title} ({c.key})", shape=OwnShape(c, kind), mutating=c.changes)
+        for c in commands
+        if kind.id in c.kinds
+    )
+
+
+async def output_of(argv: list[str], timeout: float) -> str:
+    """What `argv` writes (its output and errors, together), run with no input and no shell, stopped
+    after `timeout` seconds; its end kept when long. Control characters are shown as escapes where it is
+    drawn (`ResultScreen`)."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        )
+    except OSError as err:  # no such program, not executable
+        return f"{argv[0]} could not be run: {err.strerror or err}"
+    ended = ""
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), timeout)
+    except asyncio.TimeoutError:
+        proc.kill()
+        out, _ = await proc.communicate()
+        ended = f"\n… stopped after {timeout:g} s"
+    except asyncio.CancelledError:  # the console closing, or the view: the program goes with it
+        proc.kill()
+        raise
+    text = (out or b"").decode("utf-8", "replace")
+    if len(text) > MOST_SHOWN:
+        text = "…" + text[-MOST_SHOWN:]
+    status = proc.returncode
+    return (text or "(no output)") + ended + (f"\n(ended with status {status})" if status and not ended else "")

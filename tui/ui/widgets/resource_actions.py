@@ -57,6 +57,8 @@ class ResourceActions:
 
         def refuse_read_only(self, key: str) -> bool: ...
 
+        def all_actions(self) -> tuple[ActionSpec, ...]: ...
+
         def reload(self) -> None: ...
 
         def follow(self, resource: Row) -> None: ...
@@ -380,7 +382,7 @@ class ResourceActions:
         open_menu(
             self,
             resource,
-            self.kind.actions,
+            self.all_actions(),
             list(self.kind.children),
             resource.name or resource.id,
             lambda spec: self.run_action(resource, spec),

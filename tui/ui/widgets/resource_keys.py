@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, ClassVar, overload
 if TYPE_CHECKING:
     from textual.binding import BindingType
     from textual.css.query import DOMQuery, QueryType
+    from textual.screen import Screen
     from textual.widget import Widget
 
-    from ...products.kit.base import ResourceKind
+    from ...products.kit.base import ActionSpec, ResourceKind, Row
     from ...products.kit.list_model import ListModel
     from ..app import CloudApp
     from .resource_table import ResourceTable
@@ -86,6 +87,32 @@ class ResourceKeys:
 
         def query(self, selector: str | type[QueryType] | None = None) -> DOMQuery[Widget] | DOMQuery[QueryType]: ...
 
+        @property
+        def screen(self) -> Screen[object]: ...
+
+        def current(self) -> Row | None: ...  # (ResourceActions')
+
+        def run_action(self, resource: Row, spec: ActionSpec, asked: bool = False) -> None: ...
+
+    def all_actions(self) -> tuple[ActionSpec, ...]:
+        """The kind's actions, then the operator's own commands declared on it (`[[commands]]`)."""
+        commands = self.app.settings.commands
+        if not commands:
+            return self.kind.actions
+        from ...products.kit.own_commands import actions_for
+
+        return (*self.kind.actions, *actions_for(commands, self.kind))
+
+    def own_action_keyed(self, key: str) -> ActionSpec | None:
+        """The operator's own command bound to `key` on this kind, if any; a key the console binds here
+        stays the console's (the clash is said at start; the menu still runs the command)."""
+        if key in self.screen.active_bindings:
+            return None
+        for command in self.app.settings.commands:
+            if command.key == key and self.kind.id in command.kinds:
+                return next(a for a in self.all_actions() if a.name == f"own:{command.title}")
+        return None
+
     def action_undo(self) -> None:
         self.staged.undo()
 
@@ -101,7 +128,7 @@ class ResourceKeys:
         if what in ("actions", "mark", "mark_all"):
             from ..action_runner import offered  # (not on the start path's imports)
         if what == "actions":
-            return bool(kind.children) or any(offered(a, not writable) for a in kind.actions)
+            return bool(kind.children) or any(offered(a, not writable) for a in self.all_actions())
         if what in ("mark", "mark_all"):  # rows are marked for what acts on several at once
             several = any((a.many or a.call is not None) and offered(a, not writable) for a in kind.actions)
             return several or bool(self.may("delete")) or bool(self.may("edit"))
@@ -184,3 +211,17 @@ class ResourceKeys:
     def on_key(self, event: events.Key) -> None:
         if self.refuse_read_only(event.key):
             event.stop()
+            return
+        own = self.own_action_keyed(event.key) if self.app.settings.commands else None
+        row = self.current() if own is not None else None
+        if own is not None and row is not None:  # a command of the operator's own, on the row under the cursor
+            event.stop()
+            from ..action_runner import offered
+
+            if offered(own, self.read_only):
+                self.run_action(row, own)
+            else:
+                self.app.notify(
+                    f"{own.label}: it changes things, and cloudtui runs with --read-only.", severity="warning"
+                )
+                self.app.type_ahead.refuse()

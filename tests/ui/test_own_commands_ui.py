@@ -1,0 +1,77 @@
+"""Commands of the operator's own in the console (issue 51, item 3): bound to a key on the kinds they name,
+offered in the actions menu, run on the row under the cursor; one that changes things is refused in
+read-only mode and asks the name typed on a production profile; a value refused says why, nothing runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import demo_settings, loaded, make_app, notified, row_named, screen_named, wait_for
+from tui.products.kit.own_commands import parse
+
+pytestmark = pytest.mark.anyio
+
+
+def commands(*argv: str, changes: bool = False, key: str = "t"):
+    made, problems = parse(
+        [
+            {
+                "title": "Echo",
+                "key": key,
+                "kinds": ["instance.servers"],
+                "argv": list(argv),
+                "changes": changes,
+                "output": "screen",
+            }
+        ]
+    )
+    assert not problems
+    return tuple(made)
+
+
+async def test_a_command_runs_on_the_row_under_the_cursor_and_its_output_is_shown(sandbox):
+    app = make_app(sandbox, settings=demo_settings(commands=commands("echo", "hello", "{name}")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.table.move_to(row_named(view, "web-01").id)
+        view.focus_table()
+        await pilot.press("t")
+        shown = await screen_named(pilot, app, "ResultScreen")
+        assert "hello web-01" in shown.text and "Echo · web-01" in shown.title_text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="back to the same list")
+        assert app.main.view is view
+
+
+async def test_a_value_that_could_be_an_option_is_refused_and_nothing_runs(sandbox, tmp_path):
+    marker = tmp_path / "ran"
+    app = make_app(sandbox, settings=demo_settings(commands=commands("touch", "{name}")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        web = row_named(view, "web-01")
+        web.name = web.data["name"] = f"-{marker}"  # a name from the API that would be read as an option
+        view.table.move_to(web.id)
+        view.focus_table()
+        await pilot.press("t")
+        await wait_for(pilot, lambda: notified(app, "would be read as an option"), what="refused")
+        assert not marker.exists() and app.screen.id == "main"
+
+
+async def test_a_command_that_changes_things_is_refused_read_only_and_asks_the_name_on_production(sandbox):
+    ro = make_app(sandbox, settings=demo_settings(read_only=True, commands=commands("echo", "{name}", changes=True)))
+    async with ro.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, ro)
+        view.focus_table()
+        await pilot.press("t")
+        await wait_for(pilot, lambda: notified(ro, "cloudtui runs with --read-only"), what="refused read-only")
+    prod = make_app(sandbox, settings=demo_settings(production=True, commands=commands("echo", "{name}", changes=True)))
+    async with prod.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, prod)
+        view.table.move_to(row_named(view, "web-01").id)
+        view.focus_table()
+        await pilot.press("t")
+        asked = await screen_named(pilot, prod, "ConfirmScreen")
+        assert asked.require_text == "web-01"
+        await pilot.press(*"web-01", "enter")
+        shown = await screen_named(pilot, prod, "ResultScreen")
+        assert "web-01" in shown.text

@@ -41,6 +41,10 @@ async def test_a_command_runs_on_the_row_under_the_cursor_and_its_output_is_show
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back to the same list")
         assert app.main.view is view
+        from tui.ui.across.commands import CloudCommands
+
+        offered = [name for name, _, _ in CloudCommands(app.screen)._index()]
+        assert "Command: Echo (t)" in offered  # in the palette too (and in the actions menu: the same spec)
 
 
 async def test_a_value_that_could_be_an_option_is_refused_and_nothing_runs(sandbox, tmp_path):
@@ -75,3 +79,18 @@ async def test_a_command_that_changes_things_is_refused_read_only_and_asks_the_n
         await pilot.press(*"web-01", "enter")
         shown = await screen_named(pilot, prod, "ResultScreen")
         assert "web-01" in shown.text
+
+
+async def test_a_command_on_a_taken_key_or_naming_what_is_not_here_is_said_at_start(sandbox):
+    made, _ = parse(
+        [
+            {"title": "Taken", "key": "d", "kinds": ["instance.servers"], "argv": ["echo", "{name}"]},
+            {"title": "Lost", "key": "t", "kinds": ["instance.servers", "nowhere.x"], "argv": ["echo", "{nothing}"]},
+        ]
+    )
+    app = make_app(sandbox, settings=demo_settings(commands=tuple(made)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await wait_for(pilot, lambda: notified(app, "Commands that name what is not here"), what="said at start")
+        said = " ".join(n.message for n in app.notes)
+        assert "Taken (d:" in said and "no list 'nowhere.x'" in said and "has no field nothing" in said

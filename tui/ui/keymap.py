@@ -113,9 +113,25 @@ def own_clashes(app: CloudApp) -> str:
         k: b.description or b.action for cls in (*lists, type(app)) for b in _bindings(cls) for k in _keys(b, keymap)
     }
     clashes = [f"{c.title} ({c.key}: {taken[c.key]})" for c in app.settings.commands if c.key in taken]
-    if not clashes:
-        return ""
-    return f"Commands whose key a list already uses (run from the actions menu, a): {'; '.join(clashes)}"
+    said = [f"Commands whose key a list already uses (run from the actions menu, a): {'; '.join(clashes)}"]
+    return "\n".join(s for s in (said[0] if clashes else "", _own_unknown(app)) if s)
+
+
+def _own_unknown(app: CloudApp) -> str:
+    """The views and fields the operator's own commands name that the console does not have."""
+    from ..products.kit.base import ResourceKind
+    from ..products.kit.own_commands import unknown_keys
+
+    wrong = []
+    for command in app.settings.commands:
+        for kind_id in command.kinds:
+            entry = manifest.by_id(kind_id)
+            kind = entry.load() if entry is not None else None
+            if not isinstance(kind, ResourceKind):
+                wrong.append(f"{command.title}: no list {kind_id!r}")
+            elif unknown_keys(command, kind):
+                wrong.append(f"{command.title}: {kind_id} has no field {', '.join(unknown_keys(command, kind))}")
+    return f"Commands that name what is not here: {'; '.join(wrong)}" if wrong else ""
 
 
 def check(app: CloudApp, keymap: dict[str, str]) -> None:

@@ -22,7 +22,10 @@ from ..console_app import console_of
 from ..keymap import view_named
 
 if TYPE_CHECKING:
+    from ...products.kit.base import ActionSpec
     from ..app import CloudApp
+    from ..screens.main import MainScreen
+    from ..widgets.resource_view import ResourceView
     from ..errors import Notifies
 
     Command = tuple[str, Callable[[], object], str]  # (what the palette lists, what it runs, its help)
@@ -79,6 +82,22 @@ class CloudCommands(Provider):
         kind = main.current_kind
         if not app.settings.read_only and kind is not None and kind.create is not None:
             out.append((f"Create {kind.singular}", main.create_current, "Open the create form"))
+        out += self._own(main)
+        return out
+
+    def _own(self, main: MainScreen) -> list[Command]:
+        """The operator's own commands (`[[commands]]`) on the list in front, each on the row under its cursor."""
+        from ..widgets.resource_view import ResourceView
+
+        view = main.view
+        if not isinstance(view, ResourceView):
+            return []
+        out: list[Command] = []
+        for spec in view.all_actions():
+            if spec.name.startswith("own:"):
+                out.append(
+                    (f"Command: {spec.label}", partial(_on_cursor, view, spec), "Run it on the row under the cursor")
+                )
         return out
 
     def _system(self, discovered: bool = False) -> list[Command]:
@@ -158,3 +177,11 @@ class CloudPalette(CommandPalette):
         if not get_current_worker().is_cancelled:
             self._answered = search_value
             self.app.call_later(self.app.type_ahead.ready)
+
+
+def _on_cursor(view: ResourceView, spec: ActionSpec) -> None:
+    row = view.current()
+    if row is None:
+        view.app.notify(f"{spec.label}: no row under the cursor.", severity="warning")
+    else:
+        view.run_action(row, spec)

@@ -94,3 +94,18 @@ async def test_a_command_on_a_taken_key_or_naming_what_is_not_here_is_said_at_st
         await wait_for(pilot, lambda: notified(app, "Commands that name what is not here"), what="said at start")
         said = " ".join(n.message for n in app.notes)
         assert "Taken (d:" in said and "no list 'nowhere.x'" in said and "has no field nothing" in said
+
+
+async def test_help_lists_the_operators_own_commands(sandbox):
+    from rich.console import Console
+    from textual.widgets import Static
+
+    app = make_app(sandbox, settings=demo_settings(commands=commands("echo", "{name}")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("question_mark")
+        helped = await screen_named(pilot, app, "HelpScreen")
+        console = Console(width=200, record=True)
+        for static in helped.query(Static):
+            console.print(static.content)
+        assert "Echo — on instance.servers" in console.export_text()

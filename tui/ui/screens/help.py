@@ -16,7 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
 from .. import styles
-from ..console_app import key_in_force
+from ..console_app import console_of, key_in_force
 
 NOTE_KEYS = {"mark_quiet": "space", "mark_all": "M", "actions": "a", "delete": "d", "edit": "e", "secrets": "x"}
 NOTES: list[tuple[str, str]] = [  # {id} is the key in force for that binding id
@@ -90,6 +90,13 @@ class HelpScreen(ModalScreen[None]):
         in_force = key_in_force(self)  # the keys of [keymap]
         for note_keys, note in NOTES:
             also.add_row(Text(note_keys.format(**{i: in_force(i, k) for i, k in NOTE_KEYS.items()})), Text(note))
+        console = console_of(self)
+        own = console.settings.commands if console is not None else ()
+        if own:  # the operator's own ([[commands]]), on the lists they name
+            also.add_row("", "")
+            also.add_row(Text(" Your commands ", style="reverse"), "")
+            for command in own:
+                also.add_row(Text(command.key), Text(f"{command.title} — on {', '.join(command.kinds)}"))
         with Vertical(id="dialog", classes="help"):
             title = "cloudtui keys: here, then anywhere (the dim word: its id for [keymap])"
             yield Label(title, id="dialog-title", markup=False)

@@ -194,6 +194,9 @@ class OwnShape:
             elif status != 0:
                 ui.notify(f"{command.title}: {argv[0]} ended with status {status}.", "warning")
             return
+        ui.notify(
+            f"{command.title}: running {argv[0]}; its output is shown when it ends ({command.timeout:g} s at most)."
+        )
         said = await output_of(argv, command.timeout)
         await ui.dialog("result", title=f"{command.title} · {clean(str(row.name or row.id))}", text=said)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..kit import commands
 from ..kit.base import ActionSpec, Call, Child, Lazy, ListParams, Parent, Row, data_lost, kinds_of
 from ..kit.declared import ID, Field
-from ..kit.format import COMMON, Tones, date_of, human_bytes
+from ..kit.format import COMMON, Tones, human_bytes
 from ..kit.kind_options import Deleting, Lookup, Order, Reading, Rows, Writing
 from ..kit.shapes import ShowValue
 
@@ -160,8 +160,8 @@ def pull_line(s: Row | Resource) -> str:
 
 
 INHERITED = " (images set to inherit follow it)"
-CREATED = Field("created_at", "Created", "time", width=10, key="created", empty="", as_detail=date_of)
-UPDATED = Field("updated_at", "Updated", "time", width=10, key="updated", empty="", as_detail=date_of)
+CREATED = Field("created_at", "Created", "time", width=10, key="created", empty="")
+UPDATED = Field("updated_at", "Updated", "time", width=10, key="updated", empty="")
 
 NAMESPACE_FIELDS = (
     ID,

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..kit.base import Call, Lazy, Parent
 from ..kit.declared import ID, Field
-from ..kit.format import date_of
 from ..kit.kind_options import Deleting, Order, Reading, Writing
 from .kinds import lb_kind
 
@@ -147,7 +146,7 @@ def proxy_line(s: Row | Resource) -> str:
 
 # The load balancer it belongs to is the list's parent (sent whole, as `lb`).
 LB = Field("lb.id", "Load balancer", "ref", ref="lb.lbs", named="lb.name", detail=False)
-CREATED = Field("created_at", "Created", "time", empty="", as_detail=date_of)
+CREATED = Field("created_at", "Created", "time", empty="")
 BACKEND_FIELDS = (
     ID,
     Field("name", "Name", "name", width=14),

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from ..kit.base import Call, Child, Column, DetailPanel, Lazy, data_lost, kinds_of
 from ..kit.declared import ID, Field
-from ..kit.format import COMMON, Tones, date_of
+from ..kit.format import COMMON, Tones
 from ..kit.kind_options import Order, Reading, Refuses, Rows
 from ..kit.shapes import DeleteAsking
 
@@ -211,8 +211,8 @@ LB_FIELDS = (
     Field("tags", "Tags", "tags", width=10),
     Field("region", "Region", "place", width=6),
     Field("project_id", "Project", "id"),
-    Field("created_at", "Created", "time", empty="", as_detail=date_of),
-    Field("updated_at", "Updated", "time", empty="", as_detail=date_of),
+    Field("created_at", "Created", "time", empty=""),
+    Field("updated_at", "Updated", "time", empty=""),
 )
 
 LBS = lb_kind(

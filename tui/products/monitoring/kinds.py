@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ..kit import commands
 from ..kit.base import ActionSpec, Call, Child, Lazy, ListParams, Parent, kinds_of
 from ..kit.declared import Field
-from ..kit.format import COMMON, Tones, date_of
+from ..kit.format import COMMON, Tones
 from ..kit.kind_options import Deleting, Item, Reading, Rows, Secrets, Singleton, Writing
 from ..kit.location import FromContext
 
@@ -137,7 +137,7 @@ COCKPIT_FIELDS = (
         "flag",
         words=("on: the platform's own alerts reach your contact points", "off"),
     ),
-    Field("created_at", "Activated", "time", empty="", as_detail=date_of),
+    Field("created_at", "Activated", "time", empty=""),
     Field("", "Retention", show=retention),
 )
 

@@ -100,3 +100,13 @@ def test_a_record_at_the_zones_root_is_named_in_the_pane_as_its_detail_names_it(
     row = RECORDS.make_row({"id": "cdfe3a10", "name": "", "type": "A", "data": "203.0.113.10", "ttl": 3600})
     assert RECORDS.named(row).startswith("@ A")
     assert "Name: @ (the zone itself)" in _text_of(RECORDS, row).plain
+
+
+def test_a_reference_only_a_column_shows_reads_whole_in_the_pane():
+    """Walk 23 F8: the pane said `OS: c7fee39f`, the column's cut id, neither a name nor a usable id."""
+    from tui.products.baremetal.servers import SERVERS
+    from tui.ui.widgets.detail_pane import _text_of
+
+    os_id = "c7fee39f-1234-4567-89ab-cdef01234567"
+    row = SERVERS.make_row({"id": "s1", "name": "edge-par", "install": {"os_id": os_id}, "install_status": "completed"})
+    assert f"OS: {os_id}" in _text_of(SERVERS, row).plain

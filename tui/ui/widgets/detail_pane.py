@@ -106,7 +106,10 @@ def _line(field: Field, row: Row) -> Text | None:
         computed = field.show is not None or callable(field.detail)
         if not computed or field.path.split(".")[0] not in row.data:
             return None
-    readings = ([field.shown] if field.detail else []) + ([field.cell] if field.width is not None else [])
+    # a reference only a column shows reads here as a detail does: its name, or its whole id (the column's
+    # cut one is neither: walk 23)
+    shown_here = field.detail or field.role == "ref"
+    readings = ([field.shown] if shown_here else []) + ([field.cell] if field.width is not None else [])
     for read in readings or [field.cell]:
         try:
             value = read(row)

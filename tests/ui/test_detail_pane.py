@@ -110,3 +110,17 @@ def test_a_reference_only_a_column_shows_reads_whole_in_the_pane():
     os_id = "c7fee39f-1234-4567-89ab-cdef01234567"
     row = SERVERS.make_row({"id": "s1", "name": "edge-par", "install": {"os_id": os_id}, "install_status": "completed"})
     assert f"OS: {os_id}" in _text_of(SERVERS, row).plain
+
+
+def test_a_column_titled_as_a_detail_line_that_says_something_is_left_to_it():
+    """Walk 23 F8: a cache cluster's pane said `Endpoints:` twice (the column's summary and the detail's)."""
+    from tui.products.kvcache.clusters import CLUSTERS
+    from tui.ui.widgets.detail_pane import _text_of
+
+    data = {
+        "id": "c1",
+        "name": "cache-web",
+        "endpoints": [{"ips": ["51.15.36.10"], "port": 6379, "public_network": {}}],
+    }
+    said = _text_of(CLUSTERS, CLUSTERS.make_row(data)).plain
+    assert said.count("Endpoints:") == 1, said

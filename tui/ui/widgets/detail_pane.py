@@ -80,12 +80,14 @@ class DetailPane(VerticalScroll, can_focus=False):
 def _text_of(kind: ResourceKind, row: Row) -> Text:
     """The kind's declared fields the row holds, one per key and line: its title, then the value as the
     detail reads it, or as the list's column does when only the column's reading is in the row (a
-    server's state, its address); a column reading what a detail field reads is left to it (a backend's
-    "Sticky" beside its "Sticky sessions"); what the list does not keep is the full detail's (`enter`)."""
+    server's state, its address); a column reading what a detail field reads, or titled as one that says
+    something, is left to it (a backend's "Sticky" beside its "Sticky sessions", a cache's endpoints as
+    the column sums them up beside them all); what the list does not keep is the full detail's (`enter`)."""
     out, done = Text(), set()
-    read = {g.path for g in kind.fields if g.detail and g.path and _line(g, row) is not None}  # (said once)
+    said = [g for g in kind.fields if g.detail and _line(g, row) is not None]
+    read, titled = {g.path for g in said if g.path}, {g.title for g in said}  # (said once)
     for f in kind.fields:
-        if f.key in done or (not f.detail and f.path in read):
+        if f.key in done or (not f.detail and (f.path in read or f.title in titled)):
             continue
         for g in sorted((g for g in kind.fields if g.key == f.key), key=lambda g: not g.detail):
             line = _line(g, row)

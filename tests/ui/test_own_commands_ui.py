@@ -109,3 +109,13 @@ async def test_help_lists_the_operators_own_commands(sandbox):
         for static in helped.query(Static):
             console.print(static.content)
         assert "Echo — on instance.servers" in console.export_text()
+
+
+async def test_a_commands_key_typed_into_the_lists_filter_is_text_not_the_command(sandbox):
+    app = make_app(sandbox, settings=demo_settings(commands=commands("echo", "{name}")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        view.focus_table()
+        await pilot.press("slash", "t")
+        await pilot.pause()
+        assert app.screen.id == "main" and "t" in app.focused.value

@@ -29,12 +29,18 @@ def commands(*argv: str, changes: bool = False, key: str = "t"):
     return tuple(made)
 
 
+async def on_web_01(pilot, app):
+    """The servers listed, the cursor on web-01, the list focused: the list."""
+    view = await loaded(pilot, app)
+    view.table.move_to(row_named(view, "web-01").id)
+    view.focus_table()
+    return view
+
+
 async def test_a_command_runs_on_the_row_under_the_cursor_and_its_output_is_shown(sandbox):
     app = make_app(sandbox, settings=demo_settings(commands=commands("echo", "hello", "{name}")))
     async with app.run_test(size=(120, 40)) as pilot:
-        view = await loaded(pilot, app)
-        view.table.move_to(row_named(view, "web-01").id)
-        view.focus_table()
+        view = await on_web_01(pilot, app)
         await pilot.press("t")
         shown = await screen_named(pilot, app, "ResultScreen")
         assert "hello web-01" in shown.text and "Echo · web-01" in shown.title_text
@@ -70,9 +76,7 @@ async def test_a_command_that_changes_things_is_refused_read_only_and_asks_the_n
         await wait_for(pilot, lambda: notified(ro, "cloudtui runs with --read-only"), what="refused read-only")
     prod = make_app(sandbox, settings=demo_settings(production=True, commands=commands("echo", "{name}", changes=True)))
     async with prod.run_test(size=(120, 40)) as pilot:
-        view = await loaded(pilot, prod)
-        view.table.move_to(row_named(view, "web-01").id)
-        view.focus_table()
+        await on_web_01(pilot, prod)
         await pilot.press("t")
         asked = await screen_named(pilot, prod, "ConfirmScreen")
         assert asked.require_text == "web-01"

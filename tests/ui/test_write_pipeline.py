@@ -147,6 +147,14 @@ async def test_a_retry_on_a_production_profile_asks_the_name_at_its_send():
         assert (app.journal.entries[0].doing.what, app.journal.entries[0].doing.resource) == ("Retry: Reboot", "web-01")
 
 
+async def acted_on_orders_db(pilot, app, label: str) -> None:
+    """The database instances listed, the action `label` picked on orders-db."""
+    await loaded(pilot, app)
+    view = await open_view(pilot, app, "rdb.instances")
+    view.table.move_to(row_named(view, "orders-db").id)
+    await action(pilot, app, label)
+
+
 async def test_a_grid_asks_the_name_at_each_send_and_looks_after_a_lost_answer(sandbox, clock):
     """Walk 23 F15: the privileges grid (an action that mostly reads: it opens read-only in read-only mode)
     sent its ctrl+s with no question on a production profile. It asks at each send, saying each change,
@@ -154,10 +162,7 @@ async def test_a_grid_asks_the_name_at_each_send_and_looks_after_a_lost_answer(s
     clock.advance(10)  # the demo's backup under way settles: the instance takes changes
     app = production(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        view = await open_view(pilot, app, "rdb.instances")
-        view.table.move_to(row_named(view, "orders-db").id)
-        await action(pilot, app, "Privileges (users × databases)…")
+        await acted_on_orders_db(pilot, app, "Privileges (users × databases)…")
         grid = await screen_named(pilot, app, "MatrixScreen")
         await pilot.press("j", "l", "space")  # app × orders: readwrite → all
         sandbox.inject(504, "/privileges", method="PUT", times=1)
@@ -202,10 +207,7 @@ async def test_a_flow_of_several_acts_asks_the_name_where_the_act_picked_is_said
     clock.advance(10)
     app = production(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        view = await open_view(pilot, app, "rdb.instances")
-        view.table.move_to(row_named(view, "orders-db").id)
-        await action(pilot, app, "Endpoints: add, delete, migrate…")
+        await acted_on_orders_db(pilot, app, "Endpoints: add, delete, migrate…")
         await screen_named(pilot, app, "PickerScreen")  # the act first: nothing asked yet
         await pick(pilot, app, lambda text: text.startswith("Delete"))
         asked = await asked_then_typed(pilot, app, "orders-db")

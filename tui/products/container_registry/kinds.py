@@ -217,7 +217,7 @@ def image_tags(r: Row) -> str:
     return f"{len(r.items('tags'))}: " + ", ".join(map(str, r.items("tags")[-3:]))
 
 
-def tag_names(tags: Any) -> str:
+def tag_names(tags: object) -> str:
     """Every tag's name, in the detail."""
     return ", ".join(map(str, tags)) if isinstance(tags, list) else str(tags)
 

@@ -15,6 +15,7 @@ from .rows import called_with_id
 
 if TYPE_CHECKING:
     from ...api.client import ApiClient
+    from .writes import Look
     from .base import ActionSpec
     from .service import ResourceService
 
@@ -44,7 +45,7 @@ async def before_action(service: ResourceService, scope: str, rid: str, spec: Ac
     return lambda _lost: after_action(service, scope, row.id, row.state, spec.moves_to, spec.if_lost, was=row.data)
 
 
-async def before_delete_at(client: ApiClient, url: str) -> Any:
+async def before_delete_at(client: ApiClient, url: str) -> Look:
     """A DELETE kept only as its request (a row of an act on many, a step of a flow): refused when what
     its URL names is gone already; else the look for a lost answer: is it gone now?"""
 

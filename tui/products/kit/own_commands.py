@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...api.safe import clean
 from ...records import record
@@ -149,7 +149,7 @@ def _values(fields: dict[str, Field], key: str, row: Row, named: str) -> list[st
     return [_checked(field, v, named) for v in values]
 
 
-def _checked(field: Field, value: Any, named: str) -> str:
+def _checked(field: Field, value: object, named: str) -> str:
     """`value` as its field's role says it must be, as text; `CommandRefused` when it is not."""
     if isinstance(value, (dict, list)) or isinstance(value, bool):
         raise CommandRefused(f"{named}'s {field.title.lower()} is not a single value; nothing runs")

@@ -94,14 +94,20 @@ class ResourceKeys:
 
         def run_action(self, resource: Row, spec: ActionSpec, asked: bool = False) -> None: ...
 
+    _own_actions: tuple[object, tuple[ActionSpec, ...]] | None = None  # (the commands, the kind's actions and theirs)
+
     def all_actions(self) -> tuple[ActionSpec, ...]:
-        """The kind's actions, then the operator's own commands declared on it (`[[commands]]`)."""
+        """The kind's actions, then the operator's own commands declared on it (`[[commands]]`); made once
+        for the commands in force (the key bar asks on every refresh)."""
         commands = self.app.settings.commands
         if not commands:
             return self.kind.actions
-        from ...products.kit.own_commands import actions_for
+        made = self._own_actions
+        if made is None or made[0] is not commands:
+            from ...products.kit.own_commands import actions_for
 
-        return (*self.kind.actions, *actions_for(commands, self.kind))
+            made = self._own_actions = (commands, (*self.kind.actions, *actions_for(commands, self.kind)))
+        return made[1]
 
     def own_action_keyed(self, key: str) -> ActionSpec | None:
         """The operator's own command bound to `key` on this kind, if any; a key the console binds here

@@ -95,8 +95,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions of each measurement (default 5)")
     parser.add_argument(
         "--only",
-        default="start,10k,slow,50k,import,distance,memory,terminal",
-        help="sections to run (default: all of start,10k,slow,50k,import,distance,memory,terminal)",
+        default="start,single,10k,slow,50k,import,distance,memory,terminal",
+        help="sections to run (default: all of start,single,10k,slow,50k,import,distance,memory,terminal)",
     )
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -110,6 +110,8 @@ def main() -> None:
 
     if "start" in only:
         start_up(repeat, add)
+    if "single" in only:
+        single_file(repeat, add)
     if "10k" in only:
         ten_thousand(repeat, add)
     if "slow" in only:
@@ -175,6 +177,47 @@ def start_up(repeat: int, add: Add) -> None:
         "≈ 1",
         lambda v: v <= 1.1,
     )
+
+
+def single_file(repeat: int, add: Add) -> None:
+    """The single file (`python -m tui.onefile`, built here into a temporary folder) beside the installed
+    console, both `--demo` in a pseudo-terminal of 120×40 with a fresh home, alternating: from the start
+    to the first server name written to the terminal, as the operator sees it."""
+    import shutil
+    import tempfile
+
+    from pseudo_terminal import PseudoTerminal
+
+    print("single file: build, then start-up beside the installed console …", file=sys.stderr, flush=True)
+    work = Path(tempfile.mkdtemp(prefix="bench-single-"))
+    build = [sys.executable, "-m", "tui.onefile", "--dist", str(work)]
+    subprocess.run(build, cwd=ROOT, check=True, capture_output=True)
+    size = (work / "cloudtui").stat().st_size / 1e6
+    installed = str(Path(sys.executable).parent / "cloudtui")
+
+    def first_rows(program: str) -> float:
+        home = Path(tempfile.mkdtemp(dir=work))
+        env = {"HOME": str(home), "TERM": "xterm-256color", "PATH": "/usr/bin:/bin"}
+        run = PseudoTerminal([program, "--demo"], env, home)
+        seconds = run.wait_for(b"web-01", timeout=60)
+        run.type(b"q")
+        run.end()
+        if seconds is None:
+            raise RuntimeError(f"{program} --demo showed no servers:\n{run.text()[-2000:]}")
+        return seconds
+
+    for _ in range(2):  # warm the bytecode cache and the OS file cache
+        first_rows(installed), first_rows(str(work / "cloudtui"))
+    ours, single = [], []
+    for _ in range(repeat):
+        ours.append(first_rows(installed))
+        single.append(first_rows(str(work / "cloudtui")))
+    shutil.rmtree(work, ignore_errors=True)
+    base = statistics.median(ours)
+    add("installed cloudtui --demo, in a terminal: start → servers written", "s", ours, "(reference)", lambda v: True)
+    add("single file --demo, in a terminal: start → servers written", "s", single, "", lambda v: True)
+    add("  … ÷ installed", "×", [v / base for v in single], "≤ 2.0", lambda v: v <= 2.0)
+    add("  … its size", "MB", [size], "", lambda v: True)
 
 
 def ten_thousand(repeat: int, add: Add) -> None:

@@ -66,7 +66,7 @@ class ChildSandbox:
     def __init__(self, args: Sequence[str] = (), host: str = "127.0.0.1") -> None:
         sock = _listening(host)
         self.host, self.port = sock.getsockname()[:2]
-        command = [sys.executable, "-m", "tui", "sandbox", "--fd", str(sock.fileno()), *args]
+        command = [*_this_program(), "sandbox", "--fd", str(sock.fileno()), *args]
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -101,6 +101,12 @@ class ChildSandbox:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(timeout=5)
+
+
+def _this_program() -> list[str]:
+    """How to start this program again: the single file runs itself (it holds no `python` to run `-m`
+    with; its child reuses the folder it unpacked to), an installed console its module."""
+    return [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "tui"]
 
 
 def serve_inherited(make_sandbox: Callable[[], Sandbox], fd: int) -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pkgutil
 import re
-from pathlib import Path
+import sys
 from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
@@ -24,10 +25,11 @@ if TYPE_CHECKING:
 
 def _places() -> list[type[DOMNode]]:
     """Every screen and widget of the console that has keys of its own."""
-    here = Path(__file__).parent  # (screens/ and widgets/ are namespace packages: walked as files)
     found: dict[type, None] = {}
-    for path in sorted(here.rglob("*.py")):
-        module = importlib.import_module("tui.ui." + ".".join(path.relative_to(here).with_suffix("").parts))
+    # (walked as modules, not files: the single file holds no source files)
+    here = sys.modules[__name__.rpartition(".")[0]]  # tui.ui
+    for name in sorted(m.name for m in pkgutil.walk_packages(here.__path__, "tui.ui.")):
+        module = importlib.import_module(name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, DOMNode) and cls.__module__.startswith("tui.") and "BINDINGS" in cls.__dict__:
                 found[cls] = None

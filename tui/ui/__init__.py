@@ -1,0 +1,1 @@
+"""The console's screens, widgets and the app that holds them."""

@@ -1,0 +1,1 @@
+"""The screens the console shows."""

@@ -329,9 +329,9 @@ DEMO_PROFILES = ("demo", "demo-staging")  # the demo's accounts: its own, and a 
 
 
 def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
-    """The config's settings for a `--demo` profile: `[ui]`, `[keymap]`, `[aliases]`, and the profile's
-    own `production`, `read_only` and `journal_file` (`[profiles.demo] production = true` tries a production
-    profile)."""
+    """The config's settings for a `--demo` profile: `[ui]`, `[keymap]`, `[aliases]`, `[[commands]]`,
+    `[columns]`, and the profile's own `production`, `read_only`, `journal_file` and columns
+    (`[profiles.demo] production = true` tries a production profile)."""
     from .config import resolve
 
     kept = resolve({**flags, "profile": profile})
@@ -340,6 +340,10 @@ def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
         "mouse": kept.mouse,
         "keymap": kept.keymap,
         "aliases": kept.aliases,
+        "commands": kept.commands,
+        "command_problems": kept.command_problems,
+        "columns": kept.columns,
+        "column_problems": kept.column_problems,
         "production": kept.production,
         "read_only": kept.read_only,
         "journal_file": kept.journal_file,
@@ -368,7 +372,11 @@ def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
             raise ConfigError(0, own["bad_flag"])
         moved = replace(settings, profile="demo-staging", api_url=url, genai_url=url + GENAI_PREFIX)
         moved = replace(
-            moved, production=own["production"], read_only=own["read_only"], journal_file=own["journal_file"]
+            moved,
+            production=own["production"],
+            read_only=own["read_only"],
+            journal_file=own["journal_file"],
+            columns=own["columns"],
         )
         return Opened(moved, Secret(DEMO_SECRET_KEY), "demo")
 

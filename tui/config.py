@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 from .records import fields, record
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .products.kit.own_columns import Chosen
     from .products.kit.own_commands import OwnCommand
 
 DEFAULT_ZONE = "fr-par-1"
@@ -74,6 +77,11 @@ class ConfigFile:
     # with those left out (said at start)
     commands: list[OwnCommand] = field(default_factory=list)
     command_problems: list[str] = field(default_factory=list)
+    # `[columns]` and `[profiles.NAME.columns]`: a list's columns of the operator's own, for every profile
+    # and for one (`products.kit.own_columns`), and what is wrong with entries left out (said at start)
+    columns: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)
+    profile_columns: dict[str, dict[str, tuple[Chosen, ...]]] = field(default_factory=dict)
+    column_problems: list[str] = field(default_factory=list)
     error: str | None = None  # a file that could not be read is reported, never fatal
     # a profile's safety flag written as anything but true or false (`production = "yes"`): by profile,
     # what is wrong; the flag is taken as on, and the start refused until it is fixed
@@ -120,6 +128,9 @@ class ConfigFile:
         from .products.kit.own_commands import parse
 
         cfg.commands, cfg.command_problems = parse(data.get("commands"), str(path))
+        from .products.kit import own_columns
+
+        cfg.columns, cfg.column_problems = own_columns.parse(data.get("columns"), str(path))
         known = set(fields(Profile))
         profiles = data.get("profiles") or {}
         if not isinstance(profiles, dict):  # `profiles = "x"`: said in one line, the file kept as it is
@@ -149,6 +160,9 @@ class ConfigFile:
                 if isinstance(origins, list):
                     values["allowed_origins"] = tuple(str(o) for o in origins)
                 cfg.profiles[name] = Profile(name=name, **values)
+                if "columns" in table:
+                    own, wrong = own_columns.parse(table["columns"], f"{path} [profiles.{name}]")
+                    cfg.profile_columns[str(name)], cfg.column_problems = own, cfg.column_problems + wrong
         return cfg
 
     def save(self) -> None:
@@ -214,6 +228,8 @@ class Settings:
     aliases: dict[str, str] = field(default_factory=dict)  # `[aliases]`
     commands: tuple[OwnCommand, ...] = ()  # `[[commands]]`, the operator's own
     command_problems: tuple[str, ...] = ()  # those left out, and why (said at start)
+    columns: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)  # `[columns]`, the profile's over all
+    column_problems: tuple[str, ...] = ()  # entries left out, and why (said at start)
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -300,6 +316,8 @@ def resolve(
         aliases=dict(cfg.aliases),
         commands=tuple(cfg.commands),
         command_problems=tuple(cfg.command_problems),
+        columns={**cfg.columns, **cfg.profile_columns.get(name, {})},
+        column_problems=tuple(cfg.column_problems),
     )
 
 
@@ -317,6 +335,35 @@ def save_ui(key: str, value: Any, path: Path | None = None) -> None:
         table = tomlkit.table()
         doc["ui"] = table
     table[key] = value
+    _write(cfg.path, tomlkit.dumps(doc))
+
+
+def save_columns(kind_id: str, chosen: Sequence[Chosen], profile: str | None, path: Path | None = None) -> None:
+    """A list's columns written back (the file edited round-trip, as `save`): for one profile, or for every
+    one (`profile` None); none chosen removes the entry, so the list shows its own again."""
+    import tomlkit
+
+    cfg = ConfigFile.load(path)
+    if cfg.error:
+        raise ConfigNotSaved(f"{cfg.error} — the columns were not saved, so nothing in it is lost")
+    text = cfg.path.read_text(encoding="utf-8") if cfg.path.exists() else ""
+    doc = tomlkit.parse(text)
+    parent: Any = doc
+    if profile is not None:
+        profiles = doc.get("profiles")
+        if not isinstance(profiles, dict):
+            profiles = tomlkit.table(is_super_table=True)
+            doc["profiles"] = profiles
+        parent = profiles.get(profile)
+        if not isinstance(parent, dict):
+            parent = profiles[profile] = tomlkit.table()
+    table = parent.get("columns")
+    if not isinstance(table, dict):
+        table = parent["columns"] = tomlkit.table()
+    if chosen:
+        table[kind_id] = [str(c) for c in chosen]
+    elif kind_id in table:
+        del table[kind_id]
     _write(cfg.path, tomlkit.dumps(doc))
 
 

@@ -23,7 +23,7 @@ from ..api.journal import Journal
 from ..api.secret import Secret
 from ..config import Settings
 from ..products import manifest
-from ..products.kit import times
+from ..products.kit import own_columns, times
 from ..products.kit.base import ALL, Context, ParentRef, ResourceKind
 from ..products.kit.location import PLATFORM, Endpoint
 from ..products.kit.refresh_plan import RefreshPolicy
@@ -125,6 +125,7 @@ class CloudApp(App[None]):
         times.NOW = clock  # and for every age shown ("3 d")
         themes.register(self, settings.theme)  # the console's own, and the one chosen last time
         themes.no_colour(self)
+        own_columns.use(settings.columns)  # a list's columns of the operator's own (`[columns]`)
         if settings.keymap:  # keys of your own (`keymap.py`): said at start when one cannot be
             self.set_keymap(settings.keymap)
         self.secret_source = secret_source
@@ -308,9 +309,10 @@ class CloudApp(App[None]):
         aliases = keymap.unknown_aliases(self.settings.aliases)
         said = [p for p in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases) if p]
         said += self.settings.command_problems  # `[[commands]]` left out, each with why
+        said += self.settings.column_problems  # `[columns]` entries left out, each with why
         if said:  # one toast, not one each over the first dialogs at 80x24
             self.notify("\n".join(said), title="Configuration", severity="warning", timeout=8)
-        if self.settings.keymap or self.settings.commands:  # (its own commands' keys are checked there too)
+        if self.settings.keymap or self.settings.commands or self.settings.columns:  # (and what those name)
             keymap.check(self, self.settings.keymap)
         if self.ready():
             self._open_when_listed()

@@ -116,7 +116,7 @@ def own_clashes(app: CloudApp) -> str:
     }
     clashes = [f"{c.title} ({c.key}: {taken[c.key]})" for c in app.settings.commands if c.key in taken]
     said = [f"Commands whose key a list already uses (run from the actions menu, a): {'; '.join(clashes)}"]
-    return "\n".join(s for s in (said[0] if clashes else "", _own_unknown(app)) if s)
+    return "\n".join(s for s in (said[0] if clashes else "", _own_unknown(app), _columns_unknown(app)) if s)
 
 
 def _own_unknown(app: CloudApp) -> str:
@@ -134,6 +134,22 @@ def _own_unknown(app: CloudApp) -> str:
             elif unknown_keys(command, kind):
                 wrong.append(f"{command.title}: {kind_id} has no field {', '.join(unknown_keys(command, kind))}")
     return f"Commands that name what is not here: {'; '.join(wrong)}" if wrong else ""
+
+
+def _columns_unknown(app: CloudApp) -> str:
+    """The lists and fields the operator's own columns (`[columns]`) name that the console does not have."""
+    from ..products.kit import own_columns
+    from ..products.kit.base import ResourceKind
+
+    wrong = []
+    for kind_id, chosen in app.settings.columns.items():
+        entry = manifest.by_id(kind_id)
+        kind = entry.load() if entry is not None else None
+        if not isinstance(kind, ResourceKind):
+            wrong.append(f"no list {kind_id!r}")
+        elif own_columns.unknown(kind, chosen):
+            wrong.append(f"{kind_id} has no field {', '.join(own_columns.unknown(kind, chosen))}")
+    return f"Columns that name what is not here: {'; '.join(wrong)}" if wrong else ""
 
 
 def check(app: CloudApp, keymap: dict[str, str]) -> None:

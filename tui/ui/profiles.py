@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..api.errors import ConfigError
 from ..api.secret import Secret
 from ..config import Settings
+from ..products.kit import own_columns
 from ..products.kit.location import PLATFORM
 from ..records import record
 
@@ -243,6 +244,7 @@ class ProfileSwitch:
         old = list(app.clients.values())
         recolour = s.production != app.settings.production
         app.settings = s
+        own_columns.use(s.columns)
         if recolour:  # a production profile's accent on, or off
             app.refresh_css(animate=False)
         if s.journal_file != getattr(app.journal, "path", ""):  # the journal goes on; its file is the profile's

@@ -45,6 +45,7 @@ from .location import (  # noqa: F401  (re-exported: products import them from h
     segment,
 )
 from .nouns import one_of, title_of
+from .own_columns import kept
 from .panels import DetailPanel, Metric, Metrics  # noqa: F401  (re-exported: products import them from here)
 from .rows import Row, as_text, derive_fields  # noqa: F401  (Row re-exported: products import it from here)
 from .shared_values import SharedValues
@@ -301,6 +302,8 @@ class ResourceKind:
         for every item of every page). Rows of a zone or region without one get `scope`; secret
         fields never reach a row."""
         fields, summarize, moving = self.rows.row_fields, self.rows.summarize, self.rows.moving
+        if fields:  # and what the operator's own columns read (`own_columns`)
+            fields = (*fields, *(k for k in kept(self) if k not in fields))
         state_field, secrets, id_field = self.state_field, self.secrets.fields, self.id_field
         where = "zone" if self.scope_type == "zone" else "region" if self.scope_type == "region" else None
         fill_scope = scope if scope and scope != ALL and where else None

@@ -224,7 +224,9 @@ class ServerState:
             "admin_password_encryption_ssh_key_id": None,
             "flexible_ips": [],
             "dynamic_ips": [],
-            "private_ip": None,
+            # an address on the zone's internal network, as the platform gives every server (made of its id: the
+            # seeded random draws, and so the demo's other values, stay as they were)
+            "private_ip": f"10.{64 + int(sid[0:2], 16) % 128}.{int(sid[2:4], 16)}.{1 + int(sid[4:6], 16) % 254}",
             "mac_address": "de:00:00:%02x:%02x:%02x" % (rng.randrange(256), rng.randrange(256), rng.randrange(256)),
             "state": state,
             "state_detail": {"running": "booted", "stopped": "", "locked": "locked by support"}.get(state, ""),

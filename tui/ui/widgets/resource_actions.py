@@ -61,6 +61,10 @@ class ResourceActions:
 
         def reload(self) -> None: ...
 
+        def columns_changed(self, kept_before: tuple[str, ...]) -> None: ...
+
+        def own_columns_here(self) -> tuple[str, ...]: ...
+
         def follow(self, resource: Row) -> None: ...
 
         def forget(self, resource: Row) -> None: ...
@@ -267,6 +271,48 @@ class ResourceActions:
 
         work = costs.show(self, rows, title, shown_as, marked)
         self.run_worker(work, group="costs", exclusive=True, exit_on_error=False)
+
+    @guarded("Columns")
+    def action_columns(self) -> None:
+        self.run_worker(self._choose_columns(), group="columns", exclusive=True, exit_on_error=False)
+
+    async def _choose_columns(self) -> None:
+        """The columns picker (`screens/columns.py`); the choice kept in config.toml, then shown."""
+        import asyncio
+
+        from ...config import ConfigNotSaved, save_columns
+        from ...products.kit.changeset import STAGED
+        from ...products.kit import own_columns
+        from ..screens.columns import ColumnsScreen
+
+        settings = self.app.settings
+        rows: list[Row] = [self.table.get(k) for k in self.table.shown_keys[:8]]  # type: ignore[misc]  # (held)
+        shown, own = self.table.columns, self.own_columns_here()  # (a column not the kind's, ±, is no choice)
+        answer = await self.app.push_screen_wait(ColumnsScreen(self.kind, rows, settings.profile, shown, own))
+        if answer is None:
+            return
+        kind_id, chosen = self.kind.id, answer.chosen
+        profile = settings.profile if answer.for_profile else None
+
+        def save() -> None:
+            save_columns(kind_id, chosen, profile)
+            if profile is None:  # for every profile: this one's own entry would still win over it
+                save_columns(kind_id, (), settings.profile)
+
+        try:
+            await asyncio.to_thread(save)
+        except (ConfigNotSaved, OSError) as err:
+            self.app.notify(f"{err} The columns are as they were.", title="Columns not kept", severity="error")
+            return
+        before = own_columns.kept(self.kind)
+        columns = {k: v for k, v in settings.columns.items() if k != kind_id}
+        settings.columns = {**columns, kind_id: chosen} if chosen else columns
+        own_columns.use(settings.columns)
+        self.columns_changed(before)
+        whom = f"profile {settings.profile}" if profile else "every profile"
+        titles = [c.title for c in self.table.columns if c.key != STAGED]  # (not the staged changes' ±)
+        said = "its own columns again" if not chosen else ", ".join(titles)
+        self.app.notify(f"{self.kind.title}: {said} — kept for {whom}.", title="Columns", timeout=5)
 
     @guarded("Export")
     def action_export(self) -> None:

@@ -38,6 +38,7 @@ LIST_KEYS: list[BindingType] = [
     Binding("y", "copy_id", "Copy ID", show=False, id="copy_id"),
     Binding("E", "export", "Export", show=False, id="export", tooltip="The rows shown, to a CSV or JSON file"),
     Binding("I", "import_file", "Import", show=False, id="import", tooltip="A file read back: staged, then w"),
+    Binding("C", "columns", "Columns", show=False, id="columns", tooltip="Choose, order and size the columns shown"),
     Binding("dollar_sign", "costs", "Monthly estimate", show=False, id="costs", tooltip="From the price list"),
     Binding(
         "R",

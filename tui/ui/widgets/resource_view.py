@@ -23,6 +23,7 @@ from textual.content import Content
 from textual.message import Message
 
 from ...api.errors import AuthenticationError
+from ...products.kit import own_columns
 from ...products.kit.base import ALL, Column, Context, ResourceKind, Row
 from ...products.kit.list_model import Change, ListModel
 from ...products.kit.refresh_plan import RefreshPlanner, RefreshPolicy
@@ -102,19 +103,36 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[mis
         self.update_title()
         self.reload()
 
+    def own_columns_here(self) -> tuple[str, ...]:
+        """The keys of the kind's own columns as this list shows them (its scope left out in one zone)."""
+        own: tuple[Column, ...] = self.kind.columns  # type: ignore[assignment]  # (all Columns once made)
+        return tuple(c.key for c in self._placed(own, chosen=False))
+
     def _set_columns(self) -> None:
-        """The kind's columns. Listing every zone or region at once, the zone or region comes right
-        after the name (at the end, it was off screen in a wide list); listing one, it is left out:
-        the title names it, and every row would repeat it."""
-        # (a kind's columns are all Columns once it is made, `ResourceKind.__post_init__`; `Column | str` as declared)
-        columns: tuple[Column, ...] = self.kind.columns  # type: ignore[assignment]
+        """The list's columns: the operator's own (`[columns]`), else the kind's. Listing every zone or
+        region at once, the zone or region comes right after the name unless placed (at the end, it was
+        off screen in a wide list); listing one, the kind's own leave it out: the title names it, and
+        every row would repeat it (the operator's keep it where they put it)."""
+        columns = self._placed(own_columns.shown(self.kind), chosen=bool(own_columns.chosen_for(self.kind.id)))
+        self.table.set_columns(self.staged.columns(columns))
+
+    def _placed(self, columns: tuple[Column, ...], chosen: bool) -> tuple[Column, ...]:
         scope_type = self.kind.scope_type
         where = [c for c in columns if c.key == scope_type]
         if not where and scope_type in ("zone", "region"):  # every row carries its scope: said when all are listed
             where = [Column(scope_type, scope_type.capitalize(), lambda r: r.text(scope_type), width=10)]
         rest = tuple(c for c in columns[1:] if c not in where)
-        columns = (*columns[:1], *where, *rest) if self.scope == ALL else (*columns[:1], *rest)
-        self.table.set_columns(self.staged.columns(columns))
+        if self.scope == ALL and not (chosen and where and where[0] in columns):
+            return (*columns[:1], *where, *rest)
+        return columns if chosen else (*columns[:1], *rest)
+
+    def columns_changed(self, kept_before: tuple[str, ...]) -> None:
+        """The operator chose other columns (`screens/columns.py`): shown now; the list read again when
+        they read what its rows did not keep (`kept_before`: what they kept for the columns before)."""
+        self._set_columns()
+        slim = self.kind.rows.row_fields  # (rows that keep every field have what any column reads)
+        if slim and any(k not in slim and k not in kept_before for k in own_columns.kept(self.kind)):
+            self.reload()
 
     def on_unmount(self) -> None:
         self.refresher.cancel()

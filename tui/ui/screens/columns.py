@@ -1,0 +1,196 @@
+"""The picker of a list's columns (issue 51, item 4; `C` on a list): which of its declared fields it
+shows, in which order and how wide, with a preview of the rows it holds drawn as chosen. Enter keeps
+the choice (for this profile, or with `t` for every one: `config.save_columns`), Esc leaves the list
+as it was, `r` takes the list's own back. Marks are words ([x]), so they read without colour."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...api.safe import clean, cut
+from ...products.kit import own_columns
+from ...products.kit.own_columns import WIDEST, Chosen
+from ...records import record
+from .. import styles
+from ..widgets.dialog_title import DialogTitle
+
+if TYPE_CHECKING:
+    from ...products.kit.base import Column, ResourceKind, Row
+
+PREVIEW_ROWS = 4
+GAP = 2  # cells between two columns, as the list draws them
+
+
+@record(frozen=True)
+class ColumnsChosen:
+    """The picker's answer: the columns in order (none: the list's own again), and for whom."""
+
+    chosen: tuple[Chosen, ...]
+    for_profile: bool
+
+
+class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
+    CSS_PATH = styles.DIALOGS
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="cancel"),
+        Binding("space", "show_hide", "Show/hide", id="column_toggle"),
+        Binding("K,shift+up", "move(-1)", "Move up", id="column_up"),
+        Binding("J,shift+down", "move(1)", "Move down", id="column_down"),
+        Binding("plus,right", "width(1)", "Wider", id="column_wider"),
+        Binding("minus,left", "width(-1)", "Narrower", id="column_narrower"),
+        Binding("r", "own", "List's own", id="column_own"),
+        Binding("t", "whom", "For whom", id="column_whom"),
+        Binding("j", "down", show=False, id="down"),
+        Binding("k", "up", show=False, id="up"),
+    ]
+
+    def __init__(
+        self, kind: ResourceKind, rows: Sequence[Row], profile: str, shown: Sequence[Column], own: Sequence[str]
+    ) -> None:
+        """`shown`: the list's columns as it shows them now; `own`: the keys of its own columns as it would
+        show them here (a zone's list leaves its zone out), which `r` takes back and a choice equal to
+        which is no choice of the operator's."""
+        super().__init__()
+        self.kind, self.rows, self.profile, self.own = kind, rows, profile, tuple(own)
+        self.candidates = {c.key: c for c in own_columns.candidates(kind)}
+        self.for_profile = True
+        self._take([Chosen(c.key, c.width) for c in shown])
+
+    def _take(self, chosen: Sequence[Chosen]) -> None:
+        """Shown: `chosen` (those the list has), in order; then the others, as the list declares them."""
+        known = [c for c in chosen if c.key in self.candidates]
+        self.shown = [c.key for c in known]
+        self.order = self.shown + [k for k in self.candidates if k not in self.shown]
+        self.widths = {k: c.width or 0 for k, c in self.candidates.items()}
+        self.widths.update({c.key: c.width for c in known if c.width is not None})
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="columns"):
+            yield DialogTitle(f"Columns of {self.kind.title}")
+            yield Label("", id="columns-whom", markup=False)
+            yield OptionList(id="columns-list", markup=False)
+            yield Static("", id="columns-preview", markup=False)
+            yield Label(
+                "enter keeps these columns · esc leaves the list as it was",
+                id="columns-keys",
+                markup=False,
+            )
+
+    def on_mount(self) -> None:
+        self._draw(0)
+        self.query_one(OptionList).focus()
+
+    # ---- drawing ------------------------------------------------------------------------------
+    def _line(self, key: str) -> Text:
+        column = self.candidates[key]
+        mark = "[x]" if key in self.shown else "[ ]"
+        return Text(f"{mark} {cut(column.title, 28):<28} {self.widths[key]:>3}")
+
+    def _draw(self, highlighted: int) -> None:
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options([Option(self._line(k), id=k) for k in self.order])
+        options.highlighted = max(0, min(highlighted, len(self.order) - 1))
+        whom = f"this profile ({self.profile})" if self.for_profile else "every profile"
+        self.query_one("#columns-whom", Label).update(f"Kept for {whom}: t for " + (
+            "every profile" if self.for_profile else "this profile alone"))
+        self.query_one("#columns-preview", Static).update(self._preview())
+
+    def _preview(self) -> Text:
+        """The list's first rows as the columns chosen draw them (plain text: values from the API are
+        cleaned of escapes, cut to their column)."""
+        columns = [self.candidates[k] for k in self.shown]
+        out = Text(no_wrap=True, overflow="crop")
+        out.append(self._cells([c.title for c in columns], columns) + "\n", style="bold")
+        for row in self.rows[:PREVIEW_ROWS]:
+            cells = []
+            for c in columns:
+                value = c.value(row)
+                cells.append(value.plain if isinstance(value, Text) else str(value))
+            out.append(self._cells(cells, columns) + "\n")
+        if not self.rows:
+            out.append("(the list holds no rows to show here)", style="italic")
+        held = self.rows[0].raw if self.rows else {}  # (no rows: nothing to say of them)
+        unread = [c.title for c in columns if c.field and c.field.path and c.field.path.split(".")[0] not in held]
+        if unread and self.rows:  # rows keep only what their columns read: these are read when the list is read again
+            out.append(f"{', '.join(unread)}: read with the list once kept", style="italic")
+        return out
+
+    def _cells(self, texts: list[str], columns: list[Column]) -> str:
+        widths = [self.widths[c.key] for c in columns]
+        return (" " * GAP).join(f"{cut(clean(t), w):<{w}}"[:w] for t, w in zip(texts, widths))
+
+    # ---- keys ---------------------------------------------------------------------------------
+    @property
+    def _at(self) -> int:
+        return self.query_one(OptionList).highlighted or 0
+
+    def _say(self, text: str) -> None:
+        self.query_one("#columns-keys", Label).update(text)
+
+    def action_show_hide(self) -> None:
+        key = self.order[self._at]
+        if key in self.shown and len(self.shown) == 1:
+            self._say("A list shows one column at least: show another first.")
+            return
+        if key in self.shown:
+            self.shown.remove(key)
+        else:
+            self.shown.append(key)  # shown last of those shown, where it now stands in the list
+        self.order = self.shown + [k for k in self.order if k not in self.shown]
+        self._draw(self.order.index(key))
+
+    def action_move(self, by: int) -> None:
+        at = self._at
+        key = self.order[at]
+        if key not in self.shown:
+            self._say("Show it first (space): only the columns shown have an order.")
+            return
+        to = at + by
+        if not 0 <= to < len(self.shown):
+            return
+        self.shown.insert(to, self.shown.pop(at))
+        self.order = self.shown + [k for k in self.order if k not in self.shown]
+        self._draw(to)
+
+    def action_width(self, by: int) -> None:
+        key = self.order[self._at]
+        self.widths[key] = max(own_columns.NARROWEST, min(WIDEST, self.widths[key] + by))
+        self._draw(self._at)
+
+    def action_own(self) -> None:
+        self._take([Chosen(k) for k in self.own])
+        self._draw(0)
+
+    def action_whom(self) -> None:
+        self.for_profile = not self.for_profile
+        self._draw(self._at)
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(ColumnsChosen(self.chosen(), self.for_profile))
+
+    def chosen(self) -> tuple[Chosen, ...]:
+        """What is chosen, each width said only where it is not the column's own; none when it is the
+        list's own columns as they are (the saved entry is then removed)."""
+        out = tuple(
+            Chosen(k, self.widths[k] if self.widths[k] != self.candidates[k].width else None) for k in self.shown
+        )
+        return () if out == tuple(Chosen(k) for k in self.own) else out
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -33,8 +33,10 @@ def anyio_backend() -> str:
 def isolated_env(tmp_path, monkeypatch) -> Any:
     monkeypatch.setenv("CLOUDTUI_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("CLOUDTUI_LOG_DIR", str(tmp_path / "log"))
-    from tui.products.kit import files
+    from tui.products.kit import files, own_columns
     from tui.ui import typeahead
+
+    own_columns.use({})  # the columns in force are the console's: a test's app sets its own
 
     monkeypatch.setattr(files, "_last_folder", [])  # where file dialogs start: each test from home
     # Keys typed on after a refused act are dropped until a person's pause: a test types at machine pace,

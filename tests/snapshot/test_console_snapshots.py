@@ -116,3 +116,26 @@ def test_terminal_theme_and_help_with_ids(snap_compare):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="help")
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_columns_picker(snap_compare, size):
+    """The picker of a list's columns: Zone and Private IP chosen, Tags not, Private IP widened; the
+    preview of its rows drawn so (the private address said to come with the list read again)."""
+    from tui.products.kit.own_columns import candidates
+    from tui.records import replace
+    from tui.ui.screens.columns import ColumnsScreen
+
+    app = make_app(Sandbox(clock=ManualClock()))
+
+    async def run(pilot):
+        view = await loaded(pilot, app)
+        rows = [view.table.get(k) for k in view.table.shown_keys[:8]]
+        offered = {c.key: c for c in candidates(view.kind)}
+        shown = [offered[k] for k in ("name", "state", "type", "ip", "zone")] + [
+            replace(offered["private_ip"], width=16)
+        ]
+        app.push_screen(ColumnsScreen(view.kind, rows, "demo", shown, view.own_columns_here()))
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ColumnsScreen", what="the picker")
+
+    assert snap_compare(app, terminal_size=size, run_before=run)

@@ -86,13 +86,20 @@ class CloudCommands(Provider):
         return out
 
     def _own(self, main: MainScreen) -> list[Command]:
-        """The operator's own commands (`[[commands]]`) on the list in front, each on the row under its cursor."""
+        """The list in front's columns of the operator's own, and their own commands (`[[commands]]`), each on
+        the row under its cursor."""
         from ..widgets.resource_view import ResourceView
 
         view = main.view
         if not isinstance(view, ResourceView):
             return []
-        out: list[Command] = []
+        out: list[Command] = [
+            (
+                f"Columns of {view.kind.title} ({main.app.key_for('columns', 'C')})",
+                view.action_columns,
+                "Choose, order and size the columns it shows",
+            )
+        ]
         for spec in view.all_actions():
             if spec.name.startswith("own:"):
                 out.append(

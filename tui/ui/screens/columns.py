@@ -25,7 +25,7 @@ from ..widgets.dialog_title import DialogTitle
 if TYPE_CHECKING:
     from ...products.kit.base import Column, ResourceKind, Row
 
-PREVIEW_ROWS = 4
+PREVIEW_ROWS = 3  # (at 80×24 the fields, the preview and the keys all fit)
 GAP = 2  # cells between two columns, as the list draws them
 
 
@@ -108,21 +108,20 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
         """The list's first rows as the columns chosen draw them (plain text: values from the API are
         cleaned of escapes, cut to their column)."""
         columns = [self.candidates[k] for k in self.shown]
-        out = Text(no_wrap=True, overflow="crop")
-        out.append(self._cells([c.title for c in columns], columns) + "\n", style="bold")
+        lines = [Text(self._cells([c.title for c in columns], columns), style="bold")]
         for row in self.rows[:PREVIEW_ROWS]:
             cells = []
             for c in columns:
                 value = c.value(row)
                 cells.append(value.plain if isinstance(value, Text) else str(value))
-            out.append(self._cells(cells, columns) + "\n")
+            lines.append(Text(self._cells(cells, columns)))
         if not self.rows:
-            out.append("(the list holds no rows to show here)", style="italic")
+            lines.append(Text("(the list holds no rows to show here)", style="italic"))
         held = self.rows[0].raw if self.rows else {}  # (no rows: nothing to say of them)
         unread = [c.title for c in columns if c.field and c.field.path and c.field.path.split(".")[0] not in held]
         if unread and self.rows:  # rows keep only what their columns read: these are read when the list is read again
-            out.append(f"{', '.join(unread)}: read with the list once kept", style="italic")
-        return out
+            lines.append(Text(f"{', '.join(unread)}: read with the list once kept", style="italic"))
+        return Text("\n", no_wrap=True, overflow="crop").join(lines)
 
     def _cells(self, texts: list[str], columns: list[Column]) -> str:
         widths = [self.widths[c.key] for c in columns]

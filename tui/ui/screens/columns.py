@@ -92,7 +92,9 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
     def _line(self, key: str) -> Text:
         column = self.candidates[key]
         mark = "[x]" if key in self.shown else "[ ]"
-        return Text(f"{mark} {cut(column.title, 28):<28} {self.widths[key]:>3}")
+        return Text.assemble(
+            f"{mark} {cut(column.title, 24):<24} ", (f"{cut(key, 20):<20}", "dim"), f" {self.widths[key]:>3}"
+        )
 
     def _draw(self, highlighted: int) -> None:
         options = self.query_one(OptionList)

@@ -281,8 +281,8 @@ class ResourceActions:
         import asyncio
 
         from ...config import ConfigNotSaved, save_columns
-        from ...products.kit.changeset import STAGED
         from ...products.kit import own_columns
+        from ...products.kit.changeset import STAGED
         from ..screens.columns import ColumnsScreen
 
         settings = self.app.settings

@@ -117,6 +117,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[mis
         self.table.set_columns(self.staged.columns(columns))
 
     def _placed(self, columns: tuple[Column, ...], chosen: bool) -> tuple[Column, ...]:
+        """`columns` with the scope's column placed as this list's scope needs (`chosen`: the operator's)."""
         scope_type = self.kind.scope_type
         where = [c for c in columns if c.key == scope_type]
         if not where and scope_type in ("zone", "region"):  # every row carries its scope: said when all are listed

@@ -12,7 +12,7 @@ from tui.products.kit.own_commands import parse
 pytestmark = pytest.mark.anyio
 
 
-def commands(*argv: str, changes: bool = False, key: str = "t"):
+def commands(*argv: str, changes: bool = False, key: str = "t", timeout: float = 30):
     made, problems = parse(
         [
             {
@@ -22,6 +22,7 @@ def commands(*argv: str, changes: bool = False, key: str = "t"):
                 "argv": list(argv),
                 "changes": changes,
                 "output": "screen",
+                "timeout": timeout,
             }
         ]
     )
@@ -42,7 +43,8 @@ async def test_a_command_runs_on_the_row_under_the_cursor_and_its_output_is_show
     async with app.run_test(size=(120, 40)) as pilot:
         view = await on_web_01(pilot, app)
         await pilot.press("t")
-        shown = await screen_named(pilot, app, "ResultScreen")
+        shown = await screen_named(pilot, app, "ProgramScreen")
+        await wait_for(pilot, lambda: shown.ended is not None, what="echo ended")
         assert "hello web-01" in shown.text and "Echo · web-01" in shown.title_text
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "main", what="back to the same list")
@@ -51,6 +53,28 @@ async def test_a_command_runs_on_the_row_under_the_cursor_and_its_output_is_show
 
         offered = [name for name, _, _ in CloudCommands(app.screen)._index()]
         assert "Command: Echo (t)" in offered  # in the palette too (and in the actions menu: the same spec)
+
+
+async def test_output_is_shown_as_it_comes_esc_stops_the_program_and_its_time_limit_too(sandbox):
+    app = make_app(sandbox, settings=demo_settings(commands=commands("sh", "-c", "echo first {name}; sleep 60")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await on_web_01(pilot, app)
+        await pilot.press("t")
+        shown = await screen_named(pilot, app, "ProgramScreen")
+        await wait_for(pilot, lambda: "first web-01" in shown.text, what="its first line, while it runs")
+        assert shown.ended is None
+        await pilot.press("escape")  # stops it; the screen stays, saying so
+        await wait_for(pilot, lambda: shown.ended is not None, what="stopped")
+        assert "stopped (esc)" in shown.text and app.screen is shown
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="closed")
+    timed = make_app(sandbox, settings=demo_settings(commands=commands("sleep", "60", timeout=0.2)))
+    async with timed.run_test(size=(120, 40)) as pilot:
+        await on_web_01(pilot, timed)
+        await pilot.press("t")
+        shown = await screen_named(pilot, timed, "ProgramScreen")
+        await wait_for(pilot, lambda: shown.ended is not None, what="its time limit")
+        assert "stopped after 0.2 s" in shown.text
 
 
 async def test_a_value_that_could_be_an_option_is_refused_and_nothing_runs(sandbox, tmp_path):
@@ -81,7 +105,8 @@ async def test_a_command_that_changes_things_is_refused_read_only_and_asks_the_n
         asked = await screen_named(pilot, prod, "ConfirmScreen")
         assert asked.require_text == "web-01"
         await pilot.press(*"web-01", "enter")
-        shown = await screen_named(pilot, prod, "ResultScreen")
+        shown = await screen_named(pilot, prod, "ProgramScreen")
+        await wait_for(pilot, lambda: shown.ended is not None, what="echo ended")
         assert "web-01" in shown.text
 
 

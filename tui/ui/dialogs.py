@@ -7,6 +7,7 @@
     await ui.dialog("matrix", title=..., rows=..., columns=..., values={(r, c): v}, choices=[...], save=...)
     await ui.dialog("file", title=..., mode="open" | "save", path=...)   # a Path, or None
     await ui.dialog("playground", title=..., key=..., template=..., parse=..., send=..., docs=...)
+    await ui.dialog("program", title=..., argv=[...], timeout=30, run=...)   # its output as it comes; esc stops
 
 A product that truly needs another dialog registers it (`register("grid", "module:Class")`): the
 class is imported when first opened and built with the keyword arguments given.
@@ -31,6 +32,7 @@ _DIALOGS: dict[str, str] = {
     "diff": "tui.ui.screens.diff:DiffScreen",  # added, changed old → new, deleted (products.kit.diff)
     "file": "tui.ui.screens.files:FilePickerScreen",  # a file to load or a place to save
     "playground": "tui.ui.screens.playground:PlaygroundScreen",  # a request tried, answers kept (products.kit.views)
+    "program": "tui.ui.screens.program:ProgramScreen",  # a program's output as it comes, esc stops it
 }
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ...api.safe import clean
 from ...records import record
@@ -39,7 +39,6 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+=-]*")
 _PLACE = re.compile(r"[a-z]{2}-[a-z]{3}(?:-[0-9])?")
 OUTPUTS = ("terminal", "screen")  # the console suspended while it runs, or its output shown in a screen
 MOST_SECONDS = 600.0
-MOST_SHOWN = 200_000  # characters of a command's output shown (its end)
 
 
 @record(frozen=True, eq=False)
@@ -194,11 +193,8 @@ class OwnShape:
             elif status != 0:
                 ui.notify(f"{command.title}: {argv[0]} ended with status {status}.", "warning")
             return
-        ui.notify(
-            f"{command.title}: running {argv[0]}; its output is shown when it ends ({command.timeout:g} s at most)."
-        )
-        said = await output_of(argv, command.timeout)
-        await ui.dialog("result", title=f"{command.title} · {clean(str(row.name or row.id))}", text=said)
+        title = f"{command.title} · {clean(str(row.name or row.id))}"
+        await ui.dialog("program", title=title, argv=argv, timeout=command.timeout, run=stream_output)
 
 
 def actions_for(commands: tuple[OwnCommand, ...], kind: ResourceKind) -> tuple[ActionSpec, ...]:
@@ -212,28 +208,35 @@ def actions_for(commands: tuple[OwnCommand, ...], kind: ResourceKind) -> tuple[A
     )
 
 
-async def output_of(argv: list[str], timeout: float) -> str:
-    """What `argv` writes (its output and errors, together), run with no input and no shell, stopped
-    after `timeout` seconds; its end kept when long. Control characters are shown as escapes where it is
-    drawn (`ResultScreen`)."""
+async def stream_output(argv: list[str], timeout: float, shown: Callable[[str], None]) -> str:
+    """Run `argv` with no input and no shell, giving what it writes (its output and errors, together) to
+    `shown` as it comes; stopped after `timeout` seconds, and killed when cancelled (a cancel key, the
+    console closing). Returns how it ended, in words ("" for a clean end). Control characters are shown
+    as escapes where it is drawn (`screens/program.py`)."""
+    import codecs
+
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
         )
     except OSError as err:  # no such program, not executable
         return f"{argv[0]} could not be run: {err.strerror or err}"
-    ended = ""
+    assert proc.stdout is not None  # (a pipe: asked for above)
+    decode = codecs.getincrementaldecoder("utf-8")("replace")
+
+    async def pump() -> None:
+        while chunk := await proc.stdout.read(65536):  # type: ignore[union-attr]  # (checked above)
+            shown(decode.decode(chunk))
+        shown(decode.decode(b"", final=True))
+        await proc.wait()
+
     try:
-        out, _ = await asyncio.wait_for(proc.communicate(), timeout)
+        await asyncio.wait_for(pump(), timeout)
     except asyncio.TimeoutError:
         proc.kill()
-        out, _ = await proc.communicate()
-        ended = f"\n… stopped after {timeout:g} s"
-    except asyncio.CancelledError:  # the console closing, or the view: the program goes with it
+        await proc.wait()
+        return f"… stopped after {timeout:g} s"
+    except asyncio.CancelledError:  # the cancel key, the console closing: the program goes with it
         proc.kill()
         raise
-    text = (out or b"").decode("utf-8", "replace")
-    if len(text) > MOST_SHOWN:
-        text = "…" + text[-MOST_SHOWN:]
-    status = proc.returncode
-    return (text or "(no output)") + ended + (f"\n(ended with status {status})" if status and not ended else "")
+    return f"(ended with status {proc.returncode})" if proc.returncode else ""

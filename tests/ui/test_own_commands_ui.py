@@ -108,6 +108,8 @@ async def test_a_command_that_changes_things_is_refused_read_only_and_asks_the_n
         shown = await screen_named(pilot, prod, "ProgramScreen")
         await wait_for(pilot, lambda: shown.ended is not None, what="echo ended")
         assert "web-01" in shown.text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: prod.screen.id == "main", what="closed")
 
 
 async def test_a_command_on_a_taken_key_or_naming_what_is_not_here_is_said_at_start(sandbox):

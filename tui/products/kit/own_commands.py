@@ -217,10 +217,25 @@ async def stream_output(argv: list[str], timeout: float, shown: Callable[[str], 
 
     try:
         proc = await asyncio.create_subprocess_exec(
-            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+            *argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stopped, what it started goes with it
         )
     except OSError as err:  # no such program, not executable
         return f"{argv[0]} could not be run: {err.strerror or err}"
+
+    async def stop() -> None:
+        import os
+        import signal
+
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:  # gone already
+            pass
+        await proc.wait()  # reaped, before the loop can close under its pipes
+
     assert proc.stdout is not None  # (a pipe: asked for above)
     decode = codecs.getincrementaldecoder("utf-8")("replace")
 
@@ -233,10 +248,9 @@ async def stream_output(argv: list[str], timeout: float, shown: Callable[[str], 
     try:
         await asyncio.wait_for(pump(), timeout)
     except asyncio.TimeoutError:
-        proc.kill()
-        await proc.wait()
+        await stop()
         return f"… stopped after {timeout:g} s"
     except asyncio.CancelledError:  # the cancel key, the console closing: the program goes with it
-        proc.kill()
+        await asyncio.shield(stop())
         raise
     return f"(ended with status {proc.returncode})" if proc.returncode else ""

@@ -21,7 +21,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--api-url", dest="api_url", help="API base URL (env CLOUDTUI_API_URL)")
     p.add_argument("--zone", help="the zone zonal views open in, or 'all'")
     p.add_argument("--region", help="the region regional views open in, or 'all'")
-    p.add_argument("--read-only", dest="read_only", action="store_true", help="never send anything but GET")
+    p.add_argument(
+        "--read-only",
+        dest="read_only",
+        action="store_true",
+        help="change nothing: reads, and the few POSTs that change nothing (checks, chat, predictions)",
+    )
     p.add_argument(
         "--no-mouse",
         dest="no_mouse",
@@ -343,6 +348,7 @@ def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
         "commands": kept.commands,
         "command_problems": kept.command_problems,
         "columns": kept.columns,
+        "columns_all": kept.columns_all,
         "column_problems": kept.column_problems,
         "production": kept.production,
         "read_only": kept.read_only,
@@ -377,6 +383,7 @@ def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
             read_only=own["read_only"],
             journal_file=own["journal_file"],
             columns=own["columns"],
+            columns_all=own["columns_all"],
         )
         return Opened(moved, Secret(DEMO_SECRET_KEY), "demo")
 

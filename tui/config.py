@@ -229,6 +229,7 @@ class Settings:
     commands: tuple[OwnCommand, ...] = ()  # `[[commands]]`, the operator's own
     command_problems: tuple[str, ...] = ()  # those left out, and why (said at start)
     columns: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)  # `[columns]`, the profile's over all
+    columns_all: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)  # `[columns]` alone (every profile's)
     column_problems: tuple[str, ...] = ()  # entries left out, and why (said at start)
 
     def problems(self) -> list[str]:
@@ -317,6 +318,7 @@ def resolve(
         commands=tuple(cfg.commands),
         command_problems=tuple(cfg.command_problems),
         columns={**cfg.columns, **cfg.profile_columns.get(name, {})},
+        columns_all=dict(cfg.columns),
         column_problems=tuple(cfg.column_problems),
     )
 
@@ -364,6 +366,8 @@ def save_columns(kind_id: str, chosen: Sequence[Chosen], profile: str | None, pa
         table[kind_id] = [str(c) for c in chosen]
     elif kind_id in table:
         del table[kind_id]
+    if not table:  # no header left standing for nothing
+        del parent["columns"]
     _write(cfg.path, tomlkit.dumps(doc))
 
 

@@ -45,6 +45,9 @@ async def test_columns_chosen_with_keys_are_shown_kept_and_there_after_a_restart
         assert next(c for c in view.table.columns if c.key == "private_ip").width == 17
         # the rows did not keep the private address: the list is read again, and shows it
         await wait_for(pilot, lambda: row_named(view, "web-01").raw.get("private_ip"), what="private IPs read")
+        view.table.sort_by("private_ip")
+        view.update_title()
+        assert "by Private IP ↑" in str(view.table.border_title)  # titled as its column is
     saved = ConfigFile.load().profile_columns["demo"]["instance.servers"]
     assert saved[-2:] == (Chosen("zone"), Chosen("private_ip", 17))
 
@@ -76,11 +79,38 @@ async def test_esc_leaves_the_list_r_takes_its_own_back_and_t_keeps_for_every_pr
     assert "instance.servers" not in ConfigFile.load().columns
 
 
+async def test_r_over_every_profiles_choice_keeps_the_lists_own_for_this_profile(sandbox, tmp_path):
+    from tui.config import resolve, save_columns
+
+    save_columns("instance.servers", (Chosen("name"), Chosen("private_ip")), None)  # for every profile
+    app = make_app(sandbox, settings=demo_settings(**_columns_of(resolve({"profile": "demo"}))))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert titles(view) == ["Name", "Private IP"]
+        await pilot.press("C")
+        picker = await screen_named(pilot, app, "ColumnsScreen")
+        assert not picker.for_profile, "what is in force is every profile's: the picker says so"
+        await pilot.press("t", "r", "enter")
+        await wait_for(pilot, lambda: notified(app, "its own columns again — kept for profile demo"), what="kept")
+    assert _columns_of(resolve({"profile": "demo"}))["columns"]["instance.servers"] == tuple(
+        Chosen(k) for k in ("name", "state", "type", "ip", "created", "tags")
+    )  # after a restart too: the list's own, over every profile's
+
+
+def _columns_of(settings):
+    return {"columns": settings.columns, "columns_all": settings.columns_all}
+
+
 async def test_a_list_or_a_field_the_console_lacks_is_said_at_start(sandbox):
-    chosen = {"instance.servers": (Chosen("name"), Chosen("bogus")), "no.such": (Chosen("name"),)}
+    chosen = {
+        "instance.servers": (Chosen("name"), Chosen("bogus")),
+        "no.such": (Chosen("name"),),
+        "dns.records": (Chosen("name"),),  # a child list's (a zone's records): known
+    }
     app = make_app(sandbox, settings=demo_settings(columns=chosen))
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
         await wait_for(pilot, lambda: notified(app, "Columns that name what is not here"), what="said")
         assert notified(app, "no list 'no.such'") and notified(app, "instance.servers has no field bogus")
+        assert not notified(app, "dns.records")
         assert titles(view) == ["Name"]

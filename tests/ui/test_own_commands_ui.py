@@ -77,6 +77,18 @@ async def test_output_is_shown_as_it_comes_esc_stops_the_program_and_its_time_li
         assert "stopped after 0.2 s" in shown.text
 
 
+async def test_a_commands_key_runs_it_in_the_resources_detail_too(sandbox):
+    app = make_app(sandbox, settings=demo_settings(commands=commands("echo", "{name}")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await on_web_01(pilot, app)
+        await pilot.press("enter")
+        await screen_named(pilot, app, "DetailScreen")
+        await pilot.press("t")
+        shown = await screen_named(pilot, app, "ProgramScreen")
+        await wait_for(pilot, lambda: shown.ended is not None, what="echo ended")
+        assert "web-01" in shown.text
+
+
 async def test_a_value_that_could_be_an_option_is_refused_and_nothing_runs(sandbox, tmp_path):
     marker = tmp_path / "ran"
     app = make_app(sandbox, settings=demo_settings(commands=commands("touch", "{name}")))
@@ -98,12 +110,15 @@ async def test_a_command_that_changes_things_is_refused_read_only_and_asks_the_n
         view.focus_table()
         await pilot.press("t")
         await wait_for(pilot, lambda: notified(ro, "cloudtui runs with --read-only"), what="refused read-only")
+        from tui.ui.across.commands import CloudCommands
+
+        assert not [n for n, _, _ in CloudCommands(ro.screen)._index() if n.startswith("Command:")]  # nor offered
     prod = make_app(sandbox, settings=demo_settings(production=True, commands=commands("echo", "{name}", changes=True)))
     async with prod.run_test(size=(120, 40)) as pilot:
         await on_web_01(pilot, prod)
         await pilot.press("t")
         asked = await screen_named(pilot, prod, "ConfirmScreen")
-        assert asked.require_text == "web-01"
+        assert asked.require_text == "web-01" and "Runs: echo web-01" in asked.message  # what will run, said
         await pilot.press(*"web-01", "enter")
         shown = await screen_named(pilot, prod, "ProgramScreen")
         await wait_for(pilot, lambda: shown.ended is not None, what="echo ended")

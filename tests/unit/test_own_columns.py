@@ -26,6 +26,13 @@ def test_entries_are_keys_with_an_optional_width_and_the_wrong_ones_are_said():
     good, problems = parse({"a.b": ["name:0"], "c.d": "name", "e.f": [], "g.h": ["x y"], "i.j": ["ok"]}, "cfg")
     assert good == {"i.j": (Chosen("ok"),)}
     assert len(problems) == 4 and all(p.startswith("cfg: columns.") for p in problems)
+    assert "columns.e.f is empty" in problems[2]
+    good, problems = parse({"a.b": ["name", "size:abc", "state", "state", "zone:999", "id"]}, "cfg")
+    assert good == {"a.b": (Chosen("name"), Chosen("state"), Chosen("id"))}  # each wrong one left out, and said
+    assert problems == [
+        "cfg: columns.a.b: 'size:abc' is not a key or key:width (3–60); state is given twice; 'zone:999' is not a "
+        "key or key:width (3–60) (left out)"
+    ]
     assert parse(["name"], "cfg") == ({}, ["cfg: columns is list, not a table of lists"])
 
 
@@ -43,7 +50,7 @@ def test_a_list_offers_its_columns_then_its_other_fields_each_once():
 def test_columns_come_in_the_order_and_widths_chosen_and_unknown_keys_are_named():
     chosen = (Chosen("private_ip", 16), Chosen("name"), Chosen("nope"), Chosen("zone"))
     shown = columns(SERVERS, chosen)
-    assert [(c.key, c.width) for c in shown] == [("private_ip", 16), ("name", 20), ("zone", 8)]
+    assert [(c.key, c.width) for c in shown] == [("name", 20), ("private_ip", 16), ("zone", 8)]  # the name first
     assert unknown(SERVERS, chosen) == ["nope"]
     assert columns(SERVERS, (Chosen("nope"),)) == SERVERS.columns  # nothing left: the list's own
 
@@ -78,7 +85,8 @@ def test_a_profiles_own_columns_win_and_are_written_back_round_trip(tmp_path):
     text = path.read_text()
     assert text.startswith("# mine") and 'project_id = "7f6e5d4c' in text
     cfg = ConfigFile.load(path)
-    assert cfg.profile_columns == {"other": {"instance.servers": (Chosen("zone"), Chosen("name", 30))}, "prod": {}}
+    assert cfg.profile_columns == {"other": {"instance.servers": (Chosen("zone"), Chosen("name", 30))}}
+    assert "[profiles.prod.columns]" not in path.read_text(), "no header left standing for nothing"
     assert cfg.columns["instance.servers"] == (Chosen("name"), Chosen("state"))
 
 
@@ -87,5 +95,6 @@ def test_columns_wrong_in_a_profile_are_said_and_the_rest_kept(tmp_path):
     path.write_text('[profiles.p]\n[profiles.p.columns]\n"instance.servers" = ["name:999"]\n"dns.zones" = ["domain"]\n')
     cfg = ConfigFile.load(path)
     assert cfg.profile_columns == {"p": {"dns.zones": (Chosen("domain"),)}}
-    assert cfg.column_problems == [f"{path} [profiles.p]: columns.instance.servers: 'name:999' is not a key or "
-                                   "key:width (3–60)"]
+    assert cfg.column_problems == [
+        f"{path} [profiles.p]: columns.instance.servers: 'name:999' is not a key or key:width (3–60) (left out)"
+    ]

@@ -81,3 +81,14 @@ def test_commands_are_read_from_the_config_and_those_left_out_said(tmp_path, mon
         ("Trace", ("mtr", "{ip}"), False, "screen")
     ]
     assert len(settings.command_problems) == 1 and "Broken" in settings.command_problems[0]
+
+
+def test_the_menu_offers_a_command_as_it_will_run_and_leaves_out_one_naming_what_the_list_lacks():
+    from tui.products.kit.own_commands import actions_for
+
+    echo, taken, lost = one(argv=["echo", "{name}"]), one(argv=["echo", "{name}"], key="d"), one(argv=["x", "{nope}"])
+    offered = actions_for((echo,), SERVERS) + actions_for((taken,), SERVERS, taken=frozenset({"d"}))
+    assert [a.label for a in offered] == ["Try (S)", "Try"]  # a key the list binds is not named as its key
+    assert offered[0].shows(server(name="x; rm -rf ~")) == "Runs: echo 'x; rm -rf ~'"  # as a production ask shows it
+    assert offered[0].shows(server(name="-x")).startswith("Refused: ")
+    assert actions_for((lost,), SERVERS) == ()

@@ -221,6 +221,8 @@ async def _question(host: ActionHost, spec: ActionSpec, rows: list[Row], scope: 
     where = f"{named} in {scope}" if row.id and host.kind.scope_type != "global" else (row.name or host.kind.title)
     said = await spec.confirm.get()(host.service, scope, row) if isinstance(spec.confirm, Lazy) else spec.confirm
     said = said if isinstance(said, str) else ""
+    if spec.shows is not None:
+        said = "\n\n".join(s for s in (said, spec.shows(row)) if s)
     message = (said or f"{what}.") if host.kind.singleton else f"{what}: {where}." + (f"\n\n{said}" if said else "")
     return Question(f"{what}?", message, what.split(" (")[0])
 

@@ -20,6 +20,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..api.errors import ApiError, OutcomeUnknown
+from ..api.safe import clean
 from ..api.journal import Act
 from ..products.kit import outcome
 from ..products.kit.base import ActionSpec, Lazy
@@ -342,6 +343,8 @@ async def _send(host: ActionHost, bulk: Bulk, screen: BulkScreen) -> bool:
                 except Exception as err:
                     result = failed(err)
             done.append(result)
+            if result.mark == MAYBE:  # in the log too, as a single write's unknown outcome is
+                log.warning("%s %s: %s", bulk.what, clean(str(row.name or row.id)), result.text)
             screen.show(row, result, tally(done))
             return result
 

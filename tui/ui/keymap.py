@@ -20,6 +20,7 @@ from textual.dom import DOMNode
 from ..products import manifest
 
 if TYPE_CHECKING:
+    from ..products.kit.base import ResourceKind
     from .app import CloudApp
 
 
@@ -121,31 +122,38 @@ def own_clashes(app: CloudApp) -> str:
 
 def _own_unknown(app: CloudApp) -> str:
     """The views and fields the operator's own commands name that the console does not have."""
-    from ..products.kit.base import ResourceKind
     from ..products.kit.own_commands import unknown_keys
 
     wrong = []
     for command in app.settings.commands:
         for kind_id in command.kinds:
-            entry = manifest.by_id(kind_id)
-            kind = entry.load() if entry is not None else None
-            if not isinstance(kind, ResourceKind):
+            kind = _list_named(kind_id)
+            if kind is None:
                 wrong.append(f"{command.title}: no list {kind_id!r}")
             elif unknown_keys(command, kind):
                 wrong.append(f"{command.title}: {kind_id} has no field {', '.join(unknown_keys(command, kind))}")
     return f"Commands that name what is not here: {'; '.join(wrong)}" if wrong else ""
 
 
+def _list_named(kind_id: str) -> ResourceKind | None:
+    """The list a view's id names: a product's, or a child list's (a zone's records: `dns.records`)."""
+    from ..products.kit.base import ResourceKind
+
+    entry = manifest.by_id(kind_id)
+    kind = entry.load() if entry is not None else None
+    if isinstance(kind, ResourceKind):
+        return kind
+    return next((k for k in manifest.every_kind() if k.id == kind_id), None)
+
+
 def _columns_unknown(app: CloudApp) -> str:
     """The lists and fields the operator's own columns (`[columns]`) name that the console does not have."""
     from ..products.kit import own_columns
-    from ..products.kit.base import ResourceKind
 
     wrong = []
     for kind_id, chosen in app.settings.columns.items():
-        entry = manifest.by_id(kind_id)
-        kind = entry.load() if entry is not None else None
-        if not isinstance(kind, ResourceKind):
+        kind = _list_named(kind_id)
+        if kind is None:
             wrong.append(f"no list {kind_id!r}")
         elif own_columns.unknown(kind, chosen):
             wrong.append(f"{kind_id} has no field {', '.join(own_columns.unknown(kind, chosen))}")

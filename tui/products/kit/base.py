@@ -65,6 +65,9 @@ class ActionSpec:
     # ("every client needs the new certificate"); a `Lazy` of `async (service, scope, row) -> str`
     # says it from what is there now (the other IPs that keep a shared MAC).
     confirm: "bool | str | Lazy[Any]" = False
+    # What it will do to this resource, in a line its confirmation (and a production profile's) shows:
+    # the command of the operator's own it runs, as it will run.
+    shows: Callable[[Any], str] | None = None
     # Why it cannot work now although offered (shown greyed with this reason), or None.
     why_not: Callable[[Any], str | None] = lambda r: None
     # What it does: one request (`call`); a declared shape (`products/kit/shapes.py`: a value to show,

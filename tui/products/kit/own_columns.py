@@ -46,7 +46,8 @@ class Chosen:
 
 
 def parse(value: Any, where: str) -> tuple[dict[str, tuple[Chosen, ...]], list[str]]:
-    """A `[columns]` table read leniently: the lists it can use, and what is wrong with the others."""
+    """A `[columns]` table read leniently: each list's entries it can use, and, one line a list, what is
+    wrong with the others (an entry that is no key or no width, a key given twice: left out)."""
     if value is None:
         return {}, []
     if not isinstance(value, dict):
@@ -54,20 +55,27 @@ def parse(value: Any, where: str) -> tuple[dict[str, tuple[Chosen, ...]], list[s
     out: dict[str, tuple[Chosen, ...]] = {}
     problems = []
     for kind_id, entries in value.items():
-        if not isinstance(entries, list) or not entries or not all(isinstance(e, str) for e in entries):
+        if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
             problems.append(f"{where}: columns.{kind_id} is not a list of field keys")
             continue
-        chosen = []
+        if not entries:
+            problems.append(f"{where}: columns.{kind_id} is empty (remove it for the list's own columns)")
+            continue
+        chosen: dict[str, Chosen] = {}
+        wrong = []
         for entry in entries:
             found = _ENTRY.fullmatch(entry.strip())
             width = int(found.group(2)) if found and found.group(2) else None
             if found is None or (width is not None and not NARROWEST <= width <= WIDEST):
-                said = f"{entry!r} is not a key or key:width ({NARROWEST}–{WIDEST})"
-                problems.append(f"{where}: columns.{kind_id}: {said}")
-                break
-            chosen.append(Chosen(found.group(1), width))
-        else:
-            out[str(kind_id)] = tuple(chosen)
+                wrong.append(f"{entry!r} is not a key or key:width ({NARROWEST}–{WIDEST})")
+            elif found.group(1) in chosen:
+                wrong.append(f"{found.group(1)} is given twice")
+            else:
+                chosen[found.group(1)] = Chosen(found.group(1), width)
+        if wrong:
+            problems.append(f"{where}: columns.{kind_id}: {'; '.join(wrong)} (left out)")
+        if chosen:
+            out[str(kind_id)] = tuple(chosen.values())
     return out, problems
 
 
@@ -87,14 +95,15 @@ def candidates(kind: ResourceKind) -> tuple[Column, ...]:
 
 
 def columns(kind: ResourceKind, chosen: Sequence[Chosen]) -> tuple[Column, ...]:
-    """The columns `chosen` names, in its order and widths (a key the list has not is left out: it is said
-    at start, `unknown`); the list's own when none is left."""
+    """The columns `chosen` names, in its order and widths, the list's first (its name) first wherever it
+    was put (a key the list has not is left out: it is said at start, `unknown`); the list's own when none
+    is left."""
     by_key = {c.key: c for c in candidates(kind)}
-    out = tuple(
-        replace(by_key[c.key], width=c.width) if c.width is not None else by_key[c.key]
-        for c in chosen
-        if c.key in by_key
-    )
+    first = kind.columns[0].key  # type: ignore[union-attr]  # (all Columns once the kind is made)
+    keys = list(dict.fromkeys(c.key for c in chosen if c.key in by_key))  # (a key given twice: once)
+    keys.sort(key=lambda k: k != first)  # the name first: it stays in place when the list scrolls sideways
+    widths = {c.key: c.width for c in chosen}
+    out = tuple(replace(by_key[k], width=widths[k]) if widths[k] is not None else by_key[k] for k in keys)
     return out or kind.columns  # type: ignore[return-value]
 
 

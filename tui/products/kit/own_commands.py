@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from ...api.safe import clean
@@ -192,20 +193,42 @@ class OwnShape:
                 ui.notify(f"{command.title}: this console cannot give the terminal away here; nothing ran.", "warning")
             elif status != 0:
                 ui.notify(f"{command.title}: {argv[0]} ended with status {status}.", "warning")
+            else:  # what it wrote went to the terminal and is gone with it: said it ran (output = "screen" keeps it)
+                ui.notify(f"{command.title}: {argv[0]} ended.")
             return
         title = f"{command.title} · {clean(str(row.name or row.id))}"
         await ui.dialog("program", title=title, argv=argv, timeout=command.timeout, run=stream_output)
 
 
-def actions_for(commands: tuple[OwnCommand, ...], kind: ResourceKind) -> tuple[ActionSpec, ...]:
-    """The commands declared on `kind`, as actions its menu offers (after the kind's own)."""
+def actions_for(
+    commands: tuple[OwnCommand, ...], kind: ResourceKind, taken: frozenset[str] = frozenset()
+) -> tuple[ActionSpec, ...]:
+    """The commands declared on `kind`, as actions its menu offers (after the kind's own): each labelled
+    with its key unless the console binds that key there (`taken`: the key stays the console's); one that
+    names a field the kind has not is left out (said at start)."""
     from .base import ActionSpec
 
     return tuple(
-        ActionSpec(f"own:{c.title}", f"{c.title} ({c.key})", shape=OwnShape(c, kind), mutating=c.changes)
+        ActionSpec(
+            f"own:{c.title}",
+            c.title if c.key in taken else f"{c.title} ({c.key})",
+            shape=OwnShape(c, kind),
+            mutating=c.changes,
+            shows=partial(_runs, c, kind),
+        )
         for c in commands
-        if kind.id in c.kinds
+        if kind.id in c.kinds and not unknown_keys(c, kind)
     )
+
+
+def _runs(command: OwnCommand, kind: ResourceKind, row: Row) -> str:
+    """The command as it will run on `row`, quoted as a shell would read it (said, never run by one)."""
+    import shlex
+
+    try:
+        return "Runs: " + clean(shlex.join(argv_for(command, kind, row)))
+    except CommandRefused as err:
+        return f"Refused: {err.reason}"
 
 
 async def stream_output(argv: list[str], timeout: float, shown: Callable[[str], None]) -> str:

@@ -100,8 +100,10 @@ class CloudCommands(Provider):
                 "Choose, order and size the columns it shows",
             )
         ]
+        from ..action_runner import offered
+
         for spec in view.all_actions():
-            if spec.name.startswith("own:"):
+            if spec.name.startswith("own:") and offered(spec, view.read_only):  # (read-only: none that changes)
                 out.append(
                     (f"Command: {spec.label}", partial(_on_cursor, view, spec), "Run it on the row under the cursor")
                 )

@@ -53,16 +53,28 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
     ]
 
     def __init__(
-        self, kind: ResourceKind, rows: Sequence[Row], profile: str, shown: Sequence[Column], own: Sequence[str]
+        self,
+        kind: ResourceKind,
+        rows: Sequence[Row],
+        profile: str,
+        shown: Sequence[Column],
+        own: Sequence[str],
+        for_profile: bool = True,
     ) -> None:
         """`shown`: the list's columns as it shows them now; `own`: the keys of its own columns as it would
         show them here (a zone's list leaves its zone out), which `r` takes back and a choice equal to
-        which is no choice of the operator's."""
+        which is no choice of the operator's; `for_profile`: whether the choice in force is this profile's
+        (or none), rather than every profile's."""
         super().__init__()
         self.kind, self.rows, self.profile, self.own = kind, rows, profile, tuple(own)
         self.candidates = {c.key: c for c in own_columns.candidates(kind)}
-        self.for_profile = True
+        self.for_profile = for_profile
         self._take([Chosen(c.key, c.width) for c in shown])
+
+    @property
+    def _first(self) -> str:
+        """The key of the list's first own column (its name): first wherever it is shown."""
+        return self.kind.columns[0].key  # type: ignore[union-attr]  # (all Columns once the kind is made)
 
     def _take(self, chosen: Sequence[Chosen]) -> None:
         """Shown: `chosen` (those the list has), in order; then the others, as the list declares them."""
@@ -79,7 +91,7 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
             yield OptionList(id="columns-list", markup=False)
             yield Static("", id="columns-preview", markup=False)
             yield Label(
-                "enter keeps these columns · esc leaves the list as it was",
+                "enter keeps them · esc leaves the list as it was · r its own · t for whom",
                 id="columns-keys",
                 markup=False,
             )
@@ -93,7 +105,7 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
         column = self.candidates[key]
         mark = "[x]" if key in self.shown else "[ ]"
         return Text.assemble(
-            f"{mark} {cut(column.title, 24):<24} ", (f"{cut(key, 20):<20}", "dim"), f" {self.widths[key]:>3}"
+            f"{mark} {cut(column.title, 24):<24} ", (f"{cut(key, 40):<40}", "dim"), f" {self.widths[key]:>3}"
         )
 
     def _draw(self, highlighted: int) -> None:
@@ -109,7 +121,14 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
     def _preview(self) -> Text:
         """The list's first rows as the columns chosen draw them (plain text: values from the API are
         cleaned of escapes, cut to their column)."""
-        columns = [self.candidates[k] for k in self.shown]
+        every = [self.candidates[k] for k in self.shown]
+        room = self._room()
+        columns: list[Column] = []
+        for c in every:  # the columns that fit whole; the others named
+            room -= self.widths[c.key] + (GAP if columns else 0)
+            if room < 0 and columns:
+                break
+            columns.append(c)
         lines = [Text(self._cells([c.title for c in columns], columns), style="bold")]
         for row in self.rows[:PREVIEW_ROWS]:
             cells = []
@@ -123,7 +142,16 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
         unread = [c.title for c in columns if c.field and c.field.path and c.field.path.split(".")[0] not in held]
         if unread and self.rows:  # rows keep only what their columns read: these are read when the list is read again
             lines.append(Text(f"{', '.join(unread)}: read with the list once kept", style="italic"))
+        beyond = [c.title for c in every[len(columns) :]]
+        if beyond:
+            lines.append(Text(f"→ {', '.join(beyond)}: past this width (the list scrolls sideways)", style="italic"))
         return Text("\n", no_wrap=True, overflow="crop").join(lines)
+
+    def _room(self) -> int:
+        """The preview's width in cells (before it is first drawn: the dialog's, as its style sheet makes it)."""
+        drawn = self.query("#columns-preview")
+        width = drawn.first().content_region.width if drawn else 0
+        return width or min(110, self.app.size.width * 96 // 100) - 4
 
     def _cells(self, texts: list[str], columns: list[Column]) -> str:
         widths = [self.widths[c.key] for c in columns]
@@ -144,6 +172,8 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
             return
         if key in self.shown:
             self.shown.remove(key)
+        elif key == self._first:
+            self.shown.insert(0, key)  # the name goes first (it stays in place when the list scrolls sideways)
         else:
             self.shown.append(key)  # shown last of those shown, where it now stands in the list
         self.order = self.shown + [k for k in self.order if k not in self.shown]
@@ -157,6 +187,9 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
             return
         to = at + by
         if not 0 <= to < len(self.shown):
+            return
+        if self._first in (key, self.shown[to]):
+            self._say(f"{self.candidates[self._first].title} stays first: it stays in place when the list scrolls.")
             return
         self.shown.insert(to, self.shown.pop(at))
         self.order = self.shown + [k for k in self.order if k not in self.shown]

@@ -240,6 +240,8 @@ class DetailScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         if self.view.refuse_read_only(event.key):  # e / d in read-only mode: say why nothing happens
             event.stop()
+        elif not self.is_gone and self.view.run_own_keyed(event.key, self.row, self.active_bindings):
+            event.stop()  # a command of the operator's own, on this resource (as its key does in the list)
 
     def action_resource(self, what: str) -> None:
         if self.is_gone and what in ("actions", "edit", "delete"):

@@ -8,6 +8,8 @@ import weakref
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, overload
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from textual.css.query import DOMQuery, QueryType
     from textual.screen import Screen
     from textual.widget import AwaitMount, Widget
@@ -64,6 +66,8 @@ class ResourceActions:
         def columns_changed(self, kept_before: tuple[str, ...]) -> None: ...
 
         def own_columns_here(self) -> tuple[str, ...]: ...
+
+        def run_own_keyed(self, key: str, row: Row | None, bound: Iterable[str] | None = None) -> bool: ...
 
         def follow(self, resource: Row) -> None: ...
 
@@ -283,15 +287,21 @@ class ResourceActions:
         from ...config import ConfigNotSaved, save_columns
         from ...products.kit import own_columns
         from ...products.kit.changeset import STAGED
+        from ...products.kit.own_columns import Chosen
         from ..screens.columns import ColumnsScreen
 
         settings = self.app.settings
+        kind_id = self.kind.id
         rows: list[Row] = [self.table.get(k) for k in self.table.shown_keys[:8]]  # type: ignore[misc]  # (held)
         shown, own = self.table.columns, self.own_columns_here()  # (a column not the kind's, ±, is no choice)
-        answer = await self.app.push_screen_wait(ColumnsScreen(self.kind, rows, settings.profile, shown, own))
+        everyone = kind_id in settings.columns_all and settings.columns.get(kind_id) == settings.columns_all[kind_id]
+        picker = ColumnsScreen(self.kind, rows, settings.profile, shown, own, for_profile=not everyone)
+        answer = await self.app.push_screen_wait(picker)
         if answer is None:
             return
-        kind_id, chosen = self.kind.id, answer.chosen
+        chosen = answer.chosen
+        if answer.for_profile and not chosen and kind_id in settings.columns_all:
+            chosen = tuple(Chosen(k) for k in own)  # the list's own, over every profile's choice
         profile = settings.profile if answer.for_profile else None
 
         def save() -> None:
@@ -305,13 +315,16 @@ class ResourceActions:
             self.app.notify(f"{err} The columns are as they were.", title="Columns not kept", severity="error")
             return
         before = own_columns.kept(self.kind)
-        columns = {k: v for k, v in settings.columns.items() if k != kind_id}
-        settings.columns = {**columns, kind_id: chosen} if chosen else columns
+        in_force = {k: v for k, v in settings.columns.items() if k != kind_id}
+        if profile is None:
+            everyone_else = {k: v for k, v in settings.columns_all.items() if k != kind_id}
+            settings.columns_all = {**everyone_else, kind_id: chosen} if chosen else everyone_else
+        settings.columns = {**in_force, kind_id: chosen} if chosen else in_force
         own_columns.use(settings.columns)
         self.columns_changed(before)
         whom = f"profile {settings.profile}" if profile else "every profile"
         titles = [c.title for c in self.table.columns if c.key != STAGED]  # (not the staged changes' ±)
-        said = "its own columns again" if not chosen else ", ".join(titles)
+        said = ", ".join(titles) if answer.chosen else "its own columns again"
         self.app.notify(f"{self.kind.title}: {said} — kept for {whom}.", title="Columns", timeout=5)
 
     @guarded("Export")
@@ -356,7 +369,7 @@ class ResourceActions:
         if found:
             box = found.first(Input)
         else:  # mounted on first use: one widget less to style at start-up
-            box = LineInput(placeholder="filter (esc clears)", id="filter", compact=True)
+            box = LineInput(placeholder="filter the columns shown (esc clears)", id="filter", compact=True)
             self.mount(box, before=self.table)
         box.display = True
         box.focus()

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, overload
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from textual.binding import BindingType
     from textual.css.query import DOMQuery, QueryType
     from textual.screen import Screen
@@ -107,18 +109,35 @@ class ResourceKeys:
         if made is None or made[0] is not commands:
             from ...products.kit.own_commands import actions_for
 
-            made = self._own_actions = (commands, (*self.kind.actions, *actions_for(commands, self.kind)))
+            taken = frozenset(self.screen.active_bindings)  # (its label names no key that does something else)
+            made = self._own_actions = (commands, (*self.kind.actions, *actions_for(commands, self.kind, taken)))
         return made[1]
 
-    def own_action_keyed(self, key: str) -> ActionSpec | None:
-        """The operator's own command bound to `key` on this kind, if any; a key the console binds here
-        stays the console's (the clash is said at start; the menu still runs the command)."""
-        if key in self.screen.active_bindings:
+    def own_action_keyed(self, key: str, bound: Iterable[str] | None = None) -> ActionSpec | None:
+        """The operator's own command bound to `key` on this kind, if any; a key the console binds where it
+        is pressed (`bound`: the list's screen's, or a detail's) stays the console's (the clash is said at
+        start; the menu still runs the command)."""
+        if key in (self.screen.active_bindings if bound is None else bound):
             return None
         for command in self.app.settings.commands:
             if command.key == key and self.kind.id in command.kinds:
-                return next(a for a in self.all_actions() if a.name == f"own:{command.title}")
+                return next((a for a in self.all_actions() if a.name == f"own:{command.title}"), None)
         return None
+
+    def run_own_keyed(self, key: str, row: Row | None, bound: Iterable[str] | None = None) -> bool:
+        """Run the operator's own command bound to `key` on `row` (refused, said why, in read-only mode when
+        it changes things); whether `key` was such a command."""
+        own = self.own_action_keyed(key, bound) if self.app.settings.commands else None
+        if own is None or row is None:
+            return False
+        from ..action_runner import offered
+
+        if offered(own, self.read_only):
+            self.run_action(row, own)
+        else:
+            self.app.notify(f"{own.label}: it changes things, and cloudtui runs with --read-only.", severity="warning")
+            self.app.type_ahead.refuse()
+        return True
 
     def action_undo(self) -> None:
         self.staged.undo()
@@ -219,16 +238,5 @@ class ResourceKeys:
         if self.refuse_read_only(event.key):
             event.stop()
             return
-        own = self.own_action_keyed(event.key) if self.app.settings.commands else None
-        row = self.current() if own is not None else None
-        if own is not None and row is not None:  # a command of the operator's own, on the row under the cursor
-            event.stop()
-            from ..action_runner import offered
-
-            if offered(own, self.read_only):
-                self.run_action(row, own)
-            else:
-                self.app.notify(
-                    f"{own.label}: it changes things, and cloudtui runs with --read-only.", severity="warning"
-                )
-                self.app.type_ahead.refuse()
+        if self.app.settings.commands and self.run_own_keyed(event.key, self.current()):
+            event.stop()  # a command of the operator's own, on the row under the cursor

@@ -115,6 +115,8 @@ class ResourceTable(TableOrder, TablePaint, TableDrawing, ScrollView, can_focus=
         return self._columns
 
     def set_columns(self, columns: Sequence[Column]) -> None:
+        if self._columns and tuple(columns) != self._columns and self.scroll_x:
+            self.scroll_to(x=0, animate=False)  # scrolled sideways over other columns: from the start again
         self._columns = tuple(columns)
         self._header = None
         self._strips.clear()

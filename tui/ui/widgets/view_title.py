@@ -55,7 +55,8 @@ def list_title(
         parts.append(f"{'stale' if loaded else 'loading'}, retrying ({retrying})…" if retrying else "loading…")
     if t.sort_state:
         col, rev = t.sort_state
-        # (a kind's columns are all Columns once it is made, `ResourceKind.__post_init__`; `Column | str` as declared)
-        title = next((c.title for c in kind.columns if c.key == col), col)  # type: ignore[union-attr]
+        # the columns shown (the operator's own among them), else the kind's (all Columns once it is made)
+        shown = (*t.columns, *kind.columns)
+        title = next((c.title for c in shown if not isinstance(c, str) and c.key == col), col)
         parts.append(f"by {title} {'↓' if rev else '↑'}")
     return " · ".join(parts)

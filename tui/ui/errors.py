@@ -68,7 +68,7 @@ def notify_error(app: Notifies, err: BaseException, doing: str) -> None:
     if isinstance(err, Refused):  # a rule checked before sending: nothing was sent
         nothing = type(err).__name__ == "NothingToDo"  # what was asked is already so
         app.notify(
-            f"{err}\nNothing was sent.",
+            f"{err}\n{err.nothing}",
             title=f"{doing}: {'nothing to do' if nothing else 'refused'}",
             severity="information" if nothing else "warning",
             timeout=10,

@@ -28,6 +28,8 @@ class Refused(Exception):
     """A rule checked before sending refuses what the user asked; the message says which and why.
     Raised from a record list's `save`, it is shown in the editor, whose edits stay."""
 
+    nothing = "Nothing was sent."  # what it means, said after the message (a local program: nothing ran)
+
 
 class NothingToDo(Refused):
     """What was asked is already so (no remote access open to revoke): said, nothing sent."""

@@ -185,8 +185,10 @@ class OwnShape:
         command = self.command
         try:
             argv = argv_for(command, self.kind, row)
-        except CommandRefused as err:  # a value it cannot hold safely: said, nothing runs
-            raise Refused(f"{command.title}: {err.reason}") from None
+        except CommandRefused as err:  # a value it cannot hold safely: said (under its title), nothing runs
+            refused = Refused(err.reason)
+            refused.nothing = "Nothing ran."
+            raise refused from None
         if command.output == "terminal":
             status = await ui.run_in_terminal(argv)
             if status is None:

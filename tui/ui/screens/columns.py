@@ -91,7 +91,7 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
             yield OptionList(id="columns-list", markup=False)
             yield Static("", id="columns-preview", markup=False)
             yield Label(
-                "enter keeps them · esc leaves the list as it was · r its own · t for whom",
+                "enter keeps them · esc as it was · r the list's own · t for whom",
                 id="columns-keys",
                 markup=False,
             )
@@ -104,8 +104,9 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
     def _line(self, key: str) -> Text:
         column = self.candidates[key]
         mark = "[x]" if key in self.shown else "[ ]"
+        room = max(10, min(40, self._room() - 38))  # the key's (a line is never wrapped at 80 columns)
         return Text.assemble(
-            f"{mark} {cut(column.title, 24):<24} ", (f"{cut(key, 40):<40}", "dim"), f" {self.widths[key]:>3}"
+            f"{mark} {cut(column.title, 24):<24} ", (f"{cut(key, room):<{room}}", "dim"), f" {self.widths[key]:>3}"
         )
 
     def _draw(self, highlighted: int) -> None:

@@ -139,3 +139,20 @@ def test_columns_picker(snap_compare, size):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ColumnsScreen", what="the picker")
 
     assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+def test_overview(snap_compare):
+    """The overview at 80×24 once every product is read and priced: per list and zone, its states, the
+    most urgent first, and its monthly estimate."""
+    app = make_app(Sandbox(clock=ManualClock()))
+
+    async def run(pilot):
+        await loaded(pilot, app)
+        await pilot.press("O")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "OverviewScreen", what="the overview")
+        shown = app.screen
+        await wait_for(pilot, lambda: app.finder.filled, what="every product read", timeout=15)
+        await wait_for(pilot, lambda: ("instance.servers", "fr-par-1") in shown.costs, what="priced", timeout=10)
+        await wait_for(pilot, lambda: not shown.workers, what="counted and priced")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run)

@@ -66,6 +66,13 @@ class CloudCommands(Provider):
         out.append(("Refresh", main.refresh_current, "Re-list the current view now"))
         out.append(
             (
+                f"Overview ({app.key_for('overview', 'O')})",
+                main.action_overview,
+                "Every list read, by state, with costs, what is watched and the last failures",
+            )
+        )
+        out.append(
+            (
                 "Index every product (F)",
                 app.finder.fill,
                 "List everything once, in every zone and region, so that this search finds it",

@@ -100,17 +100,18 @@ class Finder:
 
     # ---- every product at once ----------------------------------------------------------------------
     @guarded("Indexing every product")
-    def fill(self, then: Callable[[], None] | None = None) -> None:
+    def fill(self, then: Callable[[], None] | None = None, say: bool = True) -> None:
         """List every product's lists, in every zone and region, for the index (again: stop); `then`
-        runs once it is done (what points here, shown again with what was read)."""
+        runs once it is done (what points here, shown again with what was read); `say`: what was read is
+        said in a notification (not where the screen that asked says it: the overview)."""
         if self.filling is not None and self.filling.is_running:
             self.filling.cancel()
             self._doing("")
             self.app.notify(f"Indexing stopped: {len(self.index):,} resources found so far.", timeout=5)
             return
-        self.filling = self.app.run_worker(self._fill(then), group="fill-index", exit_on_error=False)
+        self.filling = self.app.run_worker(self._fill(then, say), group="fill-index", exit_on_error=False)
 
-    async def _fill(self, then: Callable[[], None] | None = None) -> None:
+    async def _fill(self, then: Callable[[], None] | None = None, say: bool = True) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
         gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
@@ -142,6 +143,10 @@ class Finder:
         finally:
             self._doing("")
         unread = f"; not read: {', '.join(failed)}" if failed else ""
+        if not say:
+            if then is not None:
+                then()
+            return
         self.app.notify(
             f"Indexed {len(self.index):,} resources of {lists[0]} lists{unread}: type any name, ID, address "
             "or tag in the palette (:).",

@@ -62,6 +62,14 @@ class MainScreen(PaneHost, Screen[None]):
             id="fill_index",
         ),
         Binding(
+            "O",
+            "overview",
+            "Overview",
+            show=False,
+            tooltip="Every list read, by state, with costs, what is watched and the last failures",
+            id="overview",
+        ),
+        Binding(
             "p",
             "toggle_pane",
             "Pane",
@@ -318,6 +326,11 @@ class MainScreen(PaneHost, Screen[None]):
     # ---- the detail pane ------------------------------------------------------------------------
     def on_panel_view_refreshed(self, event: PanelView.Refreshed) -> None:
         self.update_status()
+
+    def action_overview(self) -> None:
+        from .overview import OverviewScreen
+
+        self.app.push_screen(OverviewScreen())
 
     def action_fill_index(self) -> None:
         self.app.finder.fill()

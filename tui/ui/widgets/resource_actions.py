@@ -375,6 +375,16 @@ class ResourceActions:
         box.focus()
         self.refresh_bindings()
 
+    def filter_to(self, text: str) -> None:
+        """The list filtered to `text`, its filter box showing it (the overview's `state=stopped`)."""
+        self.action_filter()
+        box = self.query("#filter").first(Input)
+        box.value = text
+        self.table.set_filter(text)
+        self.update_title()
+        self.table.focus()
+        self.refresh_bindings()
+
     @guarded("Clear filter")
     def action_clear_filter(self) -> None:
         for box in self.query("#filter").results(Input):

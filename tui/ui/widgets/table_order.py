@@ -5,7 +5,7 @@ order; ordering runs only when rows, the sort or the filter changed since."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
 from textual.geometry import Size
@@ -89,7 +89,21 @@ class TableOrder:
         return text
 
     def _matches(self, row: Row) -> bool:
-        return self._filter in self._row_text(row)
+        exact = self._exact()
+        return exact(row) if exact is not None else self._filter in self._row_text(row)
+
+    def _exact(self) -> Callable[[Row], bool] | None:
+        """`state=stopped`, or `KEY=value` for a column shown: the rows whose state, or that column's text,
+        is exactly that (what the overview opens a list with); None for a filter that is text to find."""
+        key, eq, want = self._filter.partition("=")
+        if not eq or not key or " " in key:
+            return None
+        if key == "state":
+            return lambda row: str(row.state or "").lower() == want
+        column = next((c for c in self._columns if c.key.lower() == key), None)
+        if column is None:
+            return None
+        return lambda row: _plain(column.value(row)).lower() == want
 
     def _ensure_order(self) -> None:
         if not self._dirty:
@@ -115,7 +129,10 @@ class TableOrder:
             keys.extend(k for k in rows if k not in had)
         else:
             keys = list(rows)
-        if self._filter:
+        exact = self._exact() if self._filter else None
+        if exact is not None:
+            keys = [k for k in keys if exact(rows[k])]
+        elif self._filter:
             needle = self._filter
             keys = [k for k in keys if needle in self._text_of(k)]
         if sorting:

@@ -1,0 +1,39 @@
+"""The overview (issue 52, item 1): `O` reads every product through the index, counts each list by zone
+and state with its monthly estimate, and Enter on a state's figure opens the list behind it, filtered to
+exactly that state."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import loaded, make_app, screen_named, wait_for
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_overview_counts_every_product_and_a_figure_opens_its_filtered_list(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("O")
+        shown = await screen_named(pilot, app, "OverviewScreen")
+        await wait_for(pilot, lambda: app.finder.filled, what="every product read", timeout=15)
+        await wait_for(pilot, lambda: ("instance.servers", "fr-par-1") in shown.costs, what="priced", timeout=10)
+        kinds = {t.kind.id for t in shown.tallies}
+        assert {"instance.servers", "dns.zones", "rdb.instances", "lb.lbs"} <= kinds
+        assert "instance.types" not in kinds, "a catalogue is not what the account holds"
+        servers = next(t for t in shown.tallies if t.kind.id == "instance.servers" and t.scope == "fr-par-1")
+        listed = list(sandbox.instance.servers["fr-par-1"].values())
+        assert servers.total == len(listed)
+        stopped = sum(1 for r in listed if r["state"] == "stopped")
+        assert ("stopped", stopped, "other") in servers.ordered()
+        assert shown.costs[("instance.servers", "fr-par-1")][0] > 0
+        at = shown.targets.index(("list", "instance.servers", "fr-par-1", "stopped"))
+        shown.query_one("#overview-lines").highlighted = at
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.id == "main", what="the list")
+        view = app.main.view
+        await wait_for(pilot, lambda: view.table.shown_keys and not view.model.listing, what="filtered")
+        rows = [view.table.get(k) for k in view.table.shown_keys]
+        assert len(rows) == stopped and all(r.state == "stopped" for r in rows)  # not "stopped in place"
+        assert view.kind.id == "instance.servers" and view.scope == "fr-par-1"

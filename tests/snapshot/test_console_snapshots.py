@@ -156,3 +156,19 @@ def test_overview(snap_compare):
         await wait_for(pilot, lambda: not shown.workers, what="counted and priced")
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+
+
+def test_advisor(snap_compare):
+    """The advisor at 80×24 once every product is read and its findings priced: by family, each rule's
+    findings under it, the most severe first."""
+    app = make_app(Sandbox(clock=ManualClock()))
+
+    async def run(pilot):
+        await loaded(pilot, app)
+        await pilot.press("A")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "AdvisorScreen", what="the advisor")
+        shown = app.screen
+        await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, what="every product read", timeout=15)
+        await wait_for(pilot, lambda: not shown.workers, what="evaluated and priced")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run)

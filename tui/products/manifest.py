@@ -107,6 +107,18 @@ def list_kinds() -> list[Any]:
     return [e.load() for e in entries() if e.opens in ("list", "panel")]
 
 
+def advice() -> list[Any]:
+    """Every product's advisor rules (a manifest's `ADVICE`, "module:ATTR"), imported now, in the
+    manifests' order (`products.kit.advice`)."""
+    out: list[Any] = []
+    for name in PRODUCT_MANIFESTS:
+        target = getattr(importlib.import_module(name), "ADVICE", "")
+        if target:
+            module, _, attr = target.partition(":")
+            out.extend(getattr(importlib.import_module(module), attr))
+    return out
+
+
 def every_kind() -> list[Any]:
     """Every kind of every product, its children's and theirs too, each once (imports them all)."""
     kinds, seen = list_kinds(), set()

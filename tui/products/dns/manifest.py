@@ -11,3 +11,6 @@ ENTRIES = (
     Entry("dns.zones", "Zones", "DNS", "global", "list", KINDS + "ZONES", title="DNS zones"),
     Entry("dns.domains", "Domains", "DNS", "global", "list", KINDS + "DOMAINS", title="DNS domains"),
 )
+
+# The advisor's rules for this product (`products.kit.advice`), imported when the advisor opens.
+ADVICE = "tui.products.dns.advice:RULES"

@@ -18,3 +18,6 @@ ENTRIES = (
         title="Bare-metal flexible IPs",
     ),
 )
+
+# The advisor's rules for this product (`products.kit.advice`), imported when the advisor opens.
+ADVICE = "tui.products.flexible_ip.advice:RULES"

@@ -40,3 +40,6 @@ ENTRIES = (
     ),
     Entry("instance.types", "Types", G, Z, "list", _P + "types:TYPES", title="Instance types"),
 )
+
+# The advisor's rules for this product (`products.kit.advice`), imported when the advisor opens.
+ADVICE = "tui.products.instance.advice:RULES"

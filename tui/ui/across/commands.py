@@ -73,6 +73,13 @@ class CloudCommands(Provider):
         )
         out.append(
             (
+                f"Advisor ({app.key_for('advisor', 'A')})",
+                main.action_advisor,
+                "What needs attention across products: waste, open doors, what breaks soon, links to nothing",
+            )
+        )
+        out.append(
+            (
                 "Index every product (F)",
                 app.finder.fill,
                 "List everything once, in every zone and region, so that this search finds it",

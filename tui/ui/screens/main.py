@@ -70,6 +70,14 @@ class MainScreen(PaneHost, Screen[None]):
             id="overview",
         ),
         Binding(
+            "A",
+            "advisor",
+            "Advisor",
+            show=False,
+            tooltip="What needs attention across products: waste, open doors, what breaks soon",
+            id="advisor",
+        ),
+        Binding(
             "p",
             "toggle_pane",
             "Pane",
@@ -331,6 +339,11 @@ class MainScreen(PaneHost, Screen[None]):
         from .overview import OverviewScreen
 
         self.app.push_screen(OverviewScreen())
+
+    def action_advisor(self) -> None:
+        from .advisor import AdvisorScreen
+
+        self.app.push_screen(AdvisorScreen())
 
     def action_fill_index(self) -> None:
         self.app.finder.fill()

@@ -1,0 +1,41 @@
+"""The advisor (issue 52, item 2): `A` reads every product, lists the findings by family with a monthly
+estimate where a price list gives one; a finding's fix runs the action on its resource, asked as any act
+is, and the next pass no longer finds it."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import loaded, make_app, screen_named, wait_for
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_findings_fix_runs_on_its_resource_and_the_next_pass_finds_it_no_more(sandbox, clock):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("A")
+        shown = await screen_named(pilot, app, "AdvisorScreen")
+        await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, what="every product read", timeout=15)
+        rules = {f.rule for f in shown.findings}
+        assert {"instance.ip-unattached", "dns.record-unheld-address", "dns.domain-expiring"} <= rules
+        stopped = next(f for f in shown.findings if f.rule == "instance.server-stopped-in-place")
+        await wait_for(pilot, lambda: stopped.key in shown.costs, what="priced")
+        assert shown.costs[stopped.key], "a server's type gives its monthly price"
+        shown.query_one("#advisor-lines").highlighted = shown.shown.index(stopped)
+        await pilot.press("enter")
+        await screen_named(pilot, app, "PickerScreen")
+        await pilot.press("enter")  # "Fix: power off"
+        asked = await screen_named(pilot, app, "ConfirmScreen")
+        assert stopped.name in asked.message
+        await pilot.press("tab", "enter")
+        server = next(s for s in sandbox.instance.servers["fr-par-1"].values() if s["name"] == stopped.name)
+        await wait_for(pilot, lambda: server["state"] != "stopped in place", what="powered off")
+        clock.advance(60)
+        app.main.view.reload()
+        await wait_for(pilot, lambda: not app.main.view.model.listing, what="listed again")
+        await pilot.press("A")
+        again = await screen_named(pilot, app, "AdvisorScreen")
+        await wait_for(pilot, lambda: again.passes >= 1, what="a pass")
+        assert stopped.key not in {f.key for f in again.findings}

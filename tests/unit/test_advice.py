@@ -1,0 +1,100 @@
+"""The advisor's rules (issue 52, item 2), each on the sandbox's demo data read as the index reads it (every
+product's lists, every zone, a zone's records under it), and the one evaluator: a rule finds exactly the
+resources it names, a rule whose kind was not read is said as not run, one missing another kind says so."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+import pytest
+
+from tui.api.client import ApiClient
+from tui.products import manifest
+from tui.products.kit.advice import advise
+from tui.products.kit.base import ALL, Context, ParentRef
+from tui.products.kit.related import Held
+from tui.products.kit.service import ResourceService
+from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
+
+CHILDREN = ("dns.records",)  # the child lists the rules read, under each of their parents
+
+
+def read_all(sandbox: Sandbox) -> list[Held]:
+    async def run() -> list[Held]:
+        client = ApiClient("http://sb", DEMO_SECRET_KEY, transport=httpx.ASGITransport(sandbox.app))
+        held: list[Held] = []
+        for entry in (e for e in manifest.entries() if e.opens == "list"):
+            kind = entry.load()
+            scope = "global" if kind.scope_type == "global" else ALL
+            service = ResourceService(client, kind, None, context=lambda sc: Context(DEMO_PROJECT_ID, sc))
+            rows = [r async for chunk in service.iter_list(scope, concurrency=2) for r in chunk.items]
+            held.append(Held(kind, scope, None, rows))
+            for child in (c.get() for c in kind.children if c.get().id in CHILDREN):
+                for row in rows:
+                    parent = ParentRef.of(row, kind.scope_of(row) or scope)
+                    under = ResourceService(client, child, parent, context=lambda sc: Context(DEMO_PROJECT_ID, sc))
+                    held.append(Held(child, parent.scope, parent, await under.list_rows(parent.scope)))
+        await client.aclose()
+        return held
+
+    return asyncio.run(run())
+
+
+@pytest.fixture(scope="module")
+def demo():
+    sandbox = Sandbox(clock=ManualClock())
+    return sandbox, read_all(sandbox)
+
+
+def found_by(rule_id, held, now=time.time, read=None):
+    rule = next(r for r in manifest.advice() if r.id == rule_id)
+    findings, not_run = advise([rule], held, read, now)
+    return findings, not_run
+
+
+def test_an_ip_or_a_volume_attached_to_nothing_and_a_server_stopped_in_place(demo):
+    sandbox, held = demo
+    store = sandbox.instance
+    ips = {ip["address"] for zone in store.ips.values() for ip in zone.values() if not ip.get("server")}
+    volumes = {v["name"] for zone in store.volumes.values() for v in zone.values() if not v.get("server")}
+    in_place = {s["name"] for zone in store.servers.values() for s in zone.values() if s["state"] == "stopped in place"}
+    assert ips and volumes and in_place  # the demo holds one of each
+    assert {f.name for f in found_by("instance.ip-unattached", held)[0]} == ips
+    assert {f.name for f in found_by("instance.volume-unattached", held)[0]} == volumes
+    stopped = found_by("instance.server-stopped-in-place", held)[0]
+    assert {f.name for f in stopped} == in_place and {f.fix for f in stopped} == {"poweroff"}
+
+
+def test_a_bare_metal_flexible_ip_attached_to_nothing(demo):
+    sandbox, held = demo
+    free = {f["ip_address"] for zone in sandbox.fip.fips.values() for f in zone.values() if not f.get("server_id")}
+    assert free and {f.name for f in found_by("flexible_ip.unattached", held)[0]} == free
+
+
+def test_a_record_pointing_at_an_address_nothing_read_holds_and_none_at_one_held(demo):
+    _, held = demo
+    findings, _ = found_by("dns.record-unheld-address", held)
+    addresses = {f.why.split()[2].rstrip(",") for f in findings}
+    assert "203.0.113.10" in addresses  # the demo's example.com apex: hosted nowhere read
+    servers = {a for h in held if h.kind.id == "instance.servers" for r in h.rows for a in [r.text("public_address")]}
+    assert not addresses & servers, "a record naming a server's address is held"
+    assert not any(a.startswith("10.") for a in addresses), "a private network's address is no one else's"
+    assert all(f.severity == "review" and f.parent is not None for f in findings)  # said under its zone
+    # the addresses of every list read count: without them, a record pointing at a server is found too
+    records_only = [h for h in held if h.kind.id == "dns.records"]
+    assert len(found_by("dns.record-unheld-address", records_only)[0]) > len(findings)
+
+
+def test_a_domain_expiring_within_30_days(demo):
+    sandbox, held = demo
+    findings, _ = found_by("dns.domain-expiring", held, now=sandbox.clock.now)
+    assert [f.name for f in findings] == ["example.org"] and findings[0].severity == "error"
+    assert "expires in" in findings[0].why
+
+
+def test_a_rule_whose_list_was_not_read_is_said_not_run(demo):
+    _, held = demo
+    findings, not_run = found_by("dns.record-unheld-address", [h for h in held if h.kind.id != "dns.records"])
+    assert findings == [] and not_run == ["A record pointing at an address nothing here holds (dns.records not read)"]

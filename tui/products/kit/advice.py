@@ -1,0 +1,282 @@
+"""The advisor's rules and their one evaluator (issue 52, item 2): what needs attention across products —
+waste, open doors, what breaks soon, links to nothing — found in what the console has read.
+
+A rule is data a product declares (its package's `advice.py`, named by its manifest's `ADVICE`): its id,
+title, family and severity, the kinds it reads (its findings are rows of the first), the field roles it
+reads, and the fix it offers (an action of the kind, by name; none: the finding opens the resource). The
+few shapes below say what it looks for, by the kinds' declared fields:
+
+- `Unattached`: a reference field that holds nothing (an IP attached to no server: billed for nothing);
+- `InState`: rows in some states (a server stopped in place: still billed);
+- `Expiring`: a time field within some days, or a state that says so (a domain expiring);
+- `UnheldAddress`: an address field holding an address no resource of any other list read holds (a DNS
+  record pointing at a released address: one someone else can be given).
+
+`advise` runs every rule over the rows read (the index's `Held` lists), in one pass each, off the UI
+thread; a rule whose kinds were not all read says so on its findings (`partial`), or, when its own kind
+was not read, is named as not run. No Textual and no product named here.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal
+
+from ...records import record
+from .location import ALL
+
+if TYPE_CHECKING:
+    from .base import ParentRef, ResourceKind, Row
+    from .related import Held
+
+Severity = Literal["error", "warning", "review"]
+SEVERITIES: tuple[str, ...] = ("error", "warning", "review")
+FAMILIES = ("Open doors", "Soon broken", "Broken links", "Paid for nothing", "Points at nothing we hold")
+
+
+@record(frozen=True)
+class Finding:
+    """One resource a rule found: which rule, the resource (its kind, zone, id, name, and the parent a
+    child was listed under), why, in words, and the fix offered (an action of its kind; "" opens it)."""
+
+    rule: str
+    title: str
+    family: str
+    severity: str
+    kind_id: str
+    scope: str
+    row_id: str
+    name: str
+    why: str
+    fix: str = ""
+    parent: ParentRef | None = None
+    partial: str = ""  # what the rule needed that was not read ("" when it read everything it reads)
+
+    @property
+    def key(self) -> str:
+        """What a mute names: the rule and the resource."""
+        return f"{self.rule}:{self.kind_id}:{self.row_id}"
+
+
+class Reading:
+    """What was read, as a rule asks for it: a kind's rows (with the list each came from), the addresses
+    every list holds, and what was not read."""
+
+    def __init__(self, held: Iterable[Held], kinds_read: set[str], now: float) -> None:
+        self.now = now
+        self.read = kinds_read
+        self._rows: dict[str, list[tuple[Row, Held]]] = {}
+        for part in held:
+            seen = {id(r) for r, _ in self._rows.get(part.kind.id, ())}
+            self._rows.setdefault(part.kind.id, []).extend((r, part) for r in part.rows if id(r) not in seen)
+        self._addresses: dict[str, set[str]] | None = None
+
+    def rows(self, kind_id: str) -> list[tuple[Row, Held]]:
+        """The rows of a kind read, each once (an open list's and `F`'s read of the same resource: once)."""
+        out, ids = [], set()
+        for row, part in self._rows.get(kind_id, ()):
+            if str(row.id) not in ids:
+                ids.add(str(row.id))
+                out.append((row, part))
+        return out
+
+    def addresses_held(self, besides: str) -> dict[str, set[str]]:
+        """Every address each kind read holds (its `ip` fields), the kind `besides` left out."""
+        if self._addresses is None:
+            from .related import addresses
+
+            self._addresses = {}
+            for kind_id, rows in self._rows.items():
+                found = self._addresses.setdefault(kind_id, set())
+                for row, part in rows:
+                    found |= addresses(part.kind, row)
+        return {k: v for k, v in self._addresses.items() if k != besides and v}
+
+
+@record(frozen=True, eq=False)
+class Rule:
+    """What every rule declares (see the shapes below for what each looks for)."""
+
+    id: str
+    title: str
+    family: str
+    severity: Severity
+    kind: str  # the kind of its findings' rows (a child kind's id for a child list's rows)
+    fix: str = ""  # an action of that kind offered as the fix, by name ("delete": its delete)
+    also: tuple[str, ...] = ()  # other kinds it reads
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return (self.kind, *self.also)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The field roles it reads (what the index keeps for it)."""
+        return ()
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        """(row, the list it came from, why) for each resource it finds."""
+        raise NotImplementedError
+
+
+def _field(kind: ResourceKind, key: str) -> Any:
+    found = next((f for f in kind.fields if f.key == key and f.path), None)
+    if found is None:
+        raise ValueError(f"{kind.id} has no field {key!r} with a path")
+    return found
+
+
+@record(frozen=True, eq=False)
+class Unattached(Rule):
+    """A reference field (`field`, by key) that names nothing: the resource is attached to nothing."""
+
+    field: str = ""
+    what: str = "attached to nothing"
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("ref",)
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        for row, part in reading.rows(self.kind):
+            f = _field(part.kind, self.field)
+            if not f.values(row):
+                yield row, part, self.what
+
+
+@record(frozen=True, eq=False)
+class InState(Rule):
+    """Rows in one of `states`, said as `what`."""
+
+    states: frozenset[str] = frozenset()
+    what: str = ""
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("state",)
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        for row, part in reading.rows(self.kind):
+            if str(row.state or "") in self.states:
+                yield row, part, self.what or f"it is {row.state}"
+
+
+@record(frozen=True, eq=False)
+class Expiring(Rule):
+    """A time field (`field`) within `days` from now, or past; or a state in `states` that says so."""
+
+    field: str = ""
+    days: int = 30
+    states: frozenset[str] = frozenset()
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("time", "state")
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        for row, part in reading.rows(self.kind):
+            at = _when(_field(part.kind, self.field).value(row))
+            if at is not None and at - reading.now <= self.days * 86400:
+                left = (at - reading.now) / 86400
+                said = f"expired {-left:.0f} days ago" if left < 0 else f"expires in {left:.0f} days"
+                yield row, part, f"{said} ({datetime.fromtimestamp(at).strftime('%Y-%m-%d')})"
+            elif str(row.state or "") in self.states:
+                yield row, part, f"its status is {row.state}"
+
+
+def _when(value: Any) -> float | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+@record(frozen=True, eq=False)
+class UnheldAddress(Rule):
+    """An address field (`field`) of rows whose `type_field` is one of `types`, holding an address no
+    resource of any other list read holds."""
+
+    field: str = ""
+    type_field: str = ""
+    types: frozenset[str] = frozenset()
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("ip",)
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        held = reading.addresses_held(besides=self.kind)
+        every = set().union(*held.values()) if held else set()
+        for row, part in reading.rows(self.kind):
+            if self.type_field and str(_field(part.kind, self.type_field).value(row) or "") not in self.types:
+                continue
+            for address in (str(v) for v in _field(part.kind, self.field).values(row)):
+                if address and address not in every and not _internal(address):
+                    yield row, part, (
+                        f"points at {address}, which no resource of the {len(held)} lists read holds: a released "
+                        "address can be given to someone else — or it is hosted elsewhere"
+                    )
+                    break
+
+
+_INTERNAL = (
+    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+    "fc00::/7", "fe80::/10", "::1/128",
+)
+
+
+def _internal(address: str) -> bool:
+    """An address of a private network, which no one outside can be given (not worth a finding)."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(n) for n in _INTERNAL if ipaddress.ip_network(n).version == ip.version)
+
+
+def advise(
+    rules: Iterable[Rule],
+    held: Iterable[Held],
+    kinds_read: set[str] | None = None,
+    now: Callable[[], float] = time.time,
+) -> tuple[list[Finding], list[str]]:
+    """Every finding of every rule over what was read, the most severe first; and the rules not run,
+    said (their kind was not read). `kinds_read`: the kinds whose lists were read (default: those held)."""
+    held = list(held)
+    read = kinds_read if kinds_read is not None else {h.kind.id for h in held}
+    reading = Reading(held, read, now())
+    found: list[Finding] = []
+    not_run: list[str] = []
+    for rule in rules:
+        if rule.kind not in read:
+            not_run.append(f"{rule.title} ({rule.kind} not read)")
+            continue
+        missing = [k for k in rule.also if k not in read]
+        partial = f"not read: {', '.join(missing)}" if missing else ""
+        for row, part, why in rule.check(reading):
+            scope = (part.kind.scope_of(row) if part.scope == ALL else "") or part.scope
+            found.append(
+                Finding(
+                    rule.id,
+                    rule.title,
+                    rule.family,
+                    rule.severity,
+                    part.kind.id,
+                    scope,
+                    str(row.id),
+                    part.kind.named(row),
+                    why,
+                    rule.fix,
+                    part.parent,
+                    partial,
+                )
+            )
+    found.sort(
+        key=lambda f: (SEVERITIES.index(f.severity), FAMILIES.index(f.family) if f.family in FAMILIES else 9, f.rule)
+    )
+    return found, not_run

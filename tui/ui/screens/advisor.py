@@ -1,0 +1,236 @@
+"""The advisor (issue 52, item 2; `A` on the console, or "Advisor" in the palette): what needs attention
+across products — open doors, what breaks soon, links to nothing, what is paid for nothing — each
+finding with its severity, the resource, why, a monthly estimate where a price list gives one ("cost
+unknown" elsewhere) and its fix: Enter offers the fix (an action of the resource's kind, confirmed as
+any), or opens the resource.
+
+The rules are the products' (`manifest.advice`), run by one evaluator (`products.kit.advice.advise`) over
+what the index read, off the UI thread; opened before every product was read, it reads them first
+(`Finder.fill`: F's bounded reads, through the limiter). A pass runs when asked (`F` here, or `F` on the
+console), never on a timer. Nothing here names a product."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from ...api.safe import clean, cut
+from ...products import manifest
+from ...products.kit.advice import Finding, advise
+from ...products.kit.location import ALL
+from .. import styles
+from ..across.costs import euros
+from ..widgets.dialog_title import DialogTitle
+
+if TYPE_CHECKING:
+    from ...products.kit.related import Held
+    from ..app import CloudApp
+
+MARKS = {"error": "✖", "warning": "▲", "review": "?"}
+
+
+class AdvisorScreen(ModalScreen[None]):
+    CSS_PATH = styles.DIALOGS
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="close"),
+        Binding("F", "read_again", "Read again", id="advisor_read"),
+        Binding("j", "down", show=False, id="down"),
+        Binding("k", "up", show=False, id="up"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="advisor")
+        self.findings: list[Finding] = []
+        self.not_run: list[str] = []
+        self.costs: dict[str, float | None] = {}  # a finding's key → its monthly estimate (None: unknown)
+        self.shown: list[Finding | None] = []  # each line's finding (None: a family's heading)
+        self.passes = 0  # evaluations made (a test waits for the next)
+
+    @property
+    def console(self) -> CloudApp:
+        return self.app  # type: ignore[return-value]  # (pushed by the console only)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="advisor"):
+            yield DialogTitle(f"Advisor · profile {self.console.settings.profile}")
+            yield Label("", id="advisor-read", markup=False)
+            yield OptionList(id="advisor-lines", markup=False)
+            yield Label("enter fixes or opens · F reads every product again and looks again · esc", id="advisor-keys")
+
+    def on_mount(self) -> None:
+        finder = self.console.finder
+        if not finder.filled and not (finder.filling is not None and finder.filling.is_running):
+            finder.fill(then=self.evaluate, say=False)
+        self.evaluate()
+        self.query_one(OptionList).focus()
+
+    # ---- a pass -------------------------------------------------------------------------------
+    def evaluate(self) -> None:
+        """Every rule over what was read (in a thread), then the findings priced."""
+        finder = self.console.finder
+        held = finder.held()
+        self.run_worker(self._evaluate(held, set(finder.kinds)), group="advisor", exclusive=True, exit_on_error=False)
+
+    async def _evaluate(self, held: list[Held], read: set[str]) -> None:
+        rules = await asyncio.to_thread(manifest.advice)
+        self.findings, self.not_run = await asyncio.to_thread(advise, rules, held, read, time.time)
+        self.passes += 1
+        self._draw()
+        await self._price(held)
+        self._draw()
+
+    async def _price(self, held: list[Held]) -> None:
+        """The monthly estimate of each finding whose kind a price list prices (`across.costs`)."""
+        from ..across.costs import estimates
+
+        wanted = {(f.kind_id, f.row_id): f for f in self.findings}
+        for part in held:
+            if part.parent is not None or part.kind.rows.cost is None:
+                continue
+            rows = [r for r in part.rows if (part.kind.id, str(r.id)) in wanted]
+            if not rows:
+                continue
+            try:
+                found = await estimates(self.console, part.kind, rows, part.scope)
+            except Exception:  # a price list that cannot be read: "cost unknown"
+                continue
+            for row, _, monthly in found:
+                self.costs[wanted[(part.kind.id, str(row.id))].key] = monthly
+
+    # ---- drawing ------------------------------------------------------------------------------
+    def _draw(self) -> None:
+        if not self.is_attached:
+            return
+        finder = self.console.finder
+        reading = finder.filling is not None and finder.filling.is_running
+        counts = {s: sum(1 for f in self.findings if f.severity == s) for s in MARKS}
+        said = f"{len(self.findings)} findings: " + ", ".join(f"{MARKS[s]} {n} {s}" for s, n in counts.items() if n)
+        if not self.findings:
+            said = "Nothing found in what was read."
+        if reading:
+            said += " · reading every product… (F stops)"
+        elif finder.unsearched():
+            said += f" · not read: {finder.unsearched()}"
+        if self.not_run:
+            said += f" · not run: {'; '.join(self.not_run)}"
+        self.query_one("#advisor-read", Label).update(said)
+        lines: list[Option] = []
+        self.shown = []
+        family = title = ""
+        for f in self.findings:  # (sorted by severity, then family: a rule's findings together)
+            if f.family != family:
+                family, title = f.family, ""
+                lines.append(Option(Text(family.upper(), style="bold"), disabled=True))
+                self.shown.append(None)
+            if f.title != title:
+                title = f.title
+                lines.append(Option(Text(f" {MARKS.get(f.severity, '?')} {title}", style="bold"), disabled=True))
+                self.shown.append(None)
+            lines.append(Option(self._line(f)))
+            self.shown.append(f)
+        options = self.query_one(OptionList)
+        at = options.highlighted
+        options.clear_options()
+        options.add_options(lines)
+        if lines:
+            first = next((i for i, f in enumerate(self.shown) if f is not None), 0)
+            options.highlighted = max(first, min(at or first, len(lines) - 1))
+
+    def _line(self, f: Finding) -> Text:
+        kind = self.console.finder.kinds.get(f.kind_id)
+        title = kind.title if kind is not None else f.kind_id
+        where = f" of {f.parent.name}" if f.parent is not None else ""
+        where += "" if f.scope in ("", "global", ALL) else f" · {f.scope}"
+        if f.key in self.costs:
+            monthly = self.costs[f.key]
+            cost = f" · {euros(monthly)} a month" if monthly is not None else " · cost unknown"
+        else:
+            cost = "" if kind is not None and kind.rows.cost is not None else " · cost unknown"
+        line = Text("     ")
+        line.append(cut(clean(f.name), 40), style="bold")
+        line.append(cut(clean(f"{where} ({title}) — {f.why}{cost}"), 200))
+        if f.partial:
+            line.append(f" [partial read: {clean(f.partial)}]", style="italic")
+        return line
+
+    # ---- keys ---------------------------------------------------------------------------------
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        found = self.shown[event.option_index]
+        if found is None:
+            return
+        from .picker import PickerScreen
+
+        fix = _fix_label(self.console, found)
+        choices = ([(fix, "fix")] if fix else []) + [("Open it", "open")]
+
+        def picked(choice: object) -> None:
+            if choice in ("fix", "open"):
+                self.dismiss(None)
+                open_finding(self.console, found, fix=choice == "fix")
+
+        self.app.push_screen(PickerScreen(f"{found.title}: {clean(found.name)}", choices), picked)
+
+    def action_read_again(self) -> None:
+        self.console.finder.fill(then=self.evaluate, say=False)  # (again while reading: stops)
+        self.evaluate()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
+
+
+def _fix_label(app: CloudApp, f: Finding) -> str:
+    """The fix offered, as the resource's kind words it ("" when it offers none)."""
+    kind = app.finder.kinds.get(f.kind_id)
+    if not f.fix or kind is None:
+        return ""
+    if f.fix == "delete":
+        return "Fix: delete it" if kind.delete is not None or kind.writing.deleting.flow is not None else ""
+    spec = next((a for a in kind.actions if a.name == f.fix), None)
+    return f"Fix: {spec.label.rstrip('…').lower()}" if spec is not None else ""
+
+
+def open_finding(app: CloudApp, f: Finding, fix: bool, tries: int = 40) -> None:
+    """The finding's resource in its list, the cursor on it; with `fix`, its fix then run on it (asked
+    as any act is: Cancel focused, the name typed where data is lost or the profile is production)."""
+    from ...products.kit.search_index import Hit
+
+    app.finder.jump(Hit(f.kind_id, f.scope, f.row_id, f.name, "", 0, f.parent))
+    if fix:
+        app.call_after_refresh(_fix_when_shown, app, f, tries)
+
+
+def _fix_when_shown(app: CloudApp, f: Finding, tries: int) -> None:
+    from ..widgets.resource_view import ResourceView
+
+    views = [v for v in app.screen.query(ResourceView) if v.kind.id == f.kind_id and v.is_mounted]
+    main = app.main
+    front = main.view if main is not None and app.screen is main else None
+    view = front if front in views else (views[0] if views else None)
+    row = view.table.get(f.row_id) if isinstance(view, ResourceView) else None
+    if row is None or not isinstance(view, ResourceView):
+        if tries > 0:  # (the list opened, read, the cursor put on it: a few refreshes)
+            app.call_after_refresh(_fix_when_shown, app, f, tries - 1)
+        else:
+            app.notify(f"{clean(f.name)} is not in its list any more: nothing to fix.", severity="warning")
+        return
+    if f.fix == "delete":
+        view.act_on("delete", row)
+        return
+    spec = next((a for a in view.all_actions() if a.name == f.fix), None)
+    if spec is not None:
+        view.run_action(row, spec)

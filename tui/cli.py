@@ -349,6 +349,7 @@ def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
         "command_problems": kept.command_problems,
         "columns": kept.columns,
         "columns_all": kept.columns_all,
+        "muted": kept.muted,
         "column_problems": kept.column_problems,
         "production": kept.production,
         "read_only": kept.read_only,
@@ -384,6 +385,7 @@ def _demo_profiles(settings: Any, args: Any, children: list[Any]) -> Any:
             journal_file=own["journal_file"],
             columns=own["columns"],
             columns_all=own["columns_all"],
+            muted=own["muted"],
         )
         return Opened(moved, Secret(DEMO_SECRET_KEY), "demo")
 

@@ -82,6 +82,8 @@ class ConfigFile:
     columns: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)
     profile_columns: dict[str, dict[str, tuple[Chosen, ...]]] = field(default_factory=dict)
     column_problems: list[str] = field(default_factory=list)
+    # `[profiles.NAME.advisor] muted = ["rule:kind:id", …]`: the advisor's findings muted, by profile
+    muted: dict[str, tuple[str, ...]] = field(default_factory=dict)
     error: str | None = None  # a file that could not be read is reported, never fatal
     # a profile's safety flag written as anything but true or false (`production = "yes"`): by profile,
     # what is wrong; the flag is taken as on, and the start refused until it is fixed
@@ -160,6 +162,9 @@ class ConfigFile:
                 if isinstance(origins, list):
                     values["allowed_origins"] = tuple(str(o) for o in origins)
                 cfg.profiles[name] = Profile(name=name, **values)
+                advisor = table.get("advisor")
+                if isinstance(advisor, dict) and isinstance(advisor.get("muted"), list):
+                    cfg.muted[str(name)] = tuple(str(k) for k in advisor["muted"] if isinstance(k, str))
                 if "columns" in table:
                     own, wrong = own_columns.parse(table["columns"], f"{path} [profiles.{name}]")
                     cfg.profile_columns[str(name)], cfg.column_problems = own, cfg.column_problems + wrong
@@ -231,6 +236,7 @@ class Settings:
     columns: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)  # `[columns]`, the profile's over all
     columns_all: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)  # `[columns]` alone (every profile's)
     column_problems: tuple[str, ...] = ()  # entries left out, and why (said at start)
+    muted: tuple[str, ...] = ()  # the advisor's findings muted on this profile (`Finding.key`)
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -320,6 +326,7 @@ def resolve(
         columns={**cfg.columns, **cfg.profile_columns.get(name, {})},
         columns_all=dict(cfg.columns),
         column_problems=tuple(cfg.column_problems),
+        muted=cfg.muted.get(name, ()),
     )
 
 
@@ -368,6 +375,33 @@ def save_columns(kind_id: str, chosen: Sequence[Chosen], profile: str | None, pa
         del table[kind_id]
     if not table:  # no header left standing for nothing
         del parent["columns"]
+    _write(cfg.path, tomlkit.dumps(doc))
+
+
+def save_muted(profile: str, muted: Sequence[str], path: Path | None = None) -> None:
+    """The advisor's findings muted on a profile, written back (`[profiles.NAME.advisor] muted`, the file
+    edited round-trip, as `save`)."""
+    import tomlkit
+
+    cfg = ConfigFile.load(path)
+    if cfg.error:
+        raise ConfigNotSaved(f"{cfg.error} — the mute was not saved, so nothing in it is lost")
+    doc = tomlkit.parse(cfg.path.read_text(encoding="utf-8") if cfg.path.exists() else "")
+    profiles = doc.get("profiles")
+    if not isinstance(profiles, dict):
+        profiles = doc["profiles"] = tomlkit.table(is_super_table=True)
+    table = profiles.get(profile)
+    if not isinstance(table, dict):
+        table = profiles[profile] = tomlkit.table()
+    advisor = table.get("advisor")
+    if not isinstance(advisor, dict):
+        advisor = table["advisor"] = tomlkit.table()
+    if muted:
+        advisor["muted"] = list(muted)
+    else:
+        advisor.pop("muted", None)
+        if not advisor:
+            del table["advisor"]
     _write(cfg.path, tomlkit.dumps(doc))
 
 

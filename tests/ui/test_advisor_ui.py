@@ -39,3 +39,38 @@ async def test_a_findings_fix_runs_on_its_resource_and_the_next_pass_finds_it_no
         again = await screen_named(pilot, app, "AdvisorScreen")
         await wait_for(pilot, lambda: again.passes >= 1, what="a pass")
         assert stopped.key not in {f.key for f in again.findings}
+
+
+async def test_a_finding_muted_stays_muted_after_a_restart_and_the_findings_export_as_markdown(sandbox, tmp_path):
+    from helpers import demo_settings, notified, pick
+
+    from tui import cli
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("A")
+        shown = await screen_named(pilot, app, "AdvisorScreen")
+        await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, what="every product read", timeout=15)
+        ip = next(f for f in shown.findings if f.rule == "instance.ip-unattached")
+        shown.query_one("#advisor-lines").highlighted = shown.shown.index(ip)
+        await pilot.press("m")
+        await wait_for(pilot, lambda: ip not in shown.listed(), what="muted")
+        assert "1 muted (M shows them)" in shown.said
+        await pilot.press("E")
+        await screen_named(pilot, app, "PickerScreen")
+        await pick(pilot, app, lambda t: t.startswith("Markdown"))
+        await screen_named(pilot, app, "FilePickerScreen")
+        await pilot.press("ctrl+u", *str(tmp_path / "advice.md"), "enter")
+        await wait_for(pilot, lambda: notified(app, f"to {tmp_path / 'advice.md'}"), what="written")
+    text = (tmp_path / "advice.md").read_text()
+    assert text.startswith("# What needs attention") and "## Points at nothing we hold" in text
+    assert "| severity | resource | where | why | a month |" in text and ip.name not in text  # (muted: not listed)
+    kept = cli._kept_ui({"read_only": False}, "demo")  # what --demo starts with, after a restart
+    again = make_app(sandbox, settings=demo_settings(muted=kept["muted"]))
+    async with again.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, again)
+        await pilot.press("A")
+        shown = await screen_named(pilot, again, "AdvisorScreen")
+        await wait_for(pilot, lambda: again.finder.filled and shown.passes >= 2, what="read", timeout=15)
+        assert ip.key in {f.key for f in shown.findings} and ip.key not in {f.key for f in shown.listed()}

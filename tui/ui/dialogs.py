@@ -57,6 +57,20 @@ async def wait_dialog(app: App[Any], name: str, **kwargs: Any) -> Any:
     return await app.push_screen_wait(build(name, **kwargs))
 
 
+class AppAsks:
+    """Dialogs and notices asked of the console itself, for a screen over it with no list behind it (the
+    advisor's export): what `products.kit.files.save_bytes` needs."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+
+    async def dialog(self, name: str, **kwargs: Any) -> Any:
+        return await wait_dialog(self.app, name, **kwargs)
+
+    def notify(self, message: str, severity: str = "information") -> None:
+        self.app.notify(message, severity=severity)  # type: ignore[arg-type]  # (one of Textual's levels)
+
+
 def json_dialog(title: str, value: object) -> ResultScreen:
     from .screens.result import ResultScreen
 

@@ -39,7 +39,8 @@ def _plain(value: object) -> Any:
     return value
 
 
-def _cell(value: object) -> str:
+def cell(value: object) -> str:
+    """A CSV cell: cleaned, and quoted as text where a spreadsheet would read a formula."""
     text = clean(str(_plain(value) if value is not None else ""))
     return "'" + text if text.startswith(FORMULA) else text
 
@@ -51,7 +52,7 @@ def as_csv(kind: ResourceKind, rows: Iterable[Row]) -> bytes:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([f.title for f in fields])
     for row in rows:
-        writer.writerow([_cell(f.value(row)) for f in fields])
+        writer.writerow([cell(f.value(row)) for f in fields])
     return out.getvalue().encode("utf-8")
 
 

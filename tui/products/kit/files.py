@@ -11,7 +11,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .flows import Refused
 
@@ -62,7 +62,16 @@ def write_private(path: str | Path, content: bytes) -> None:
         out.write(content)
 
 
-async def save_bytes(ui: FlowUI, title: str, content: bytes, name: str, default_dir: str = "~") -> str | None:
+class Asks(Protocol):
+    """What saving a file asks of the console: its dialogs and its notices (a flow's `FlowUI` has both; a
+    screen over the console with no list behind it, `ui.dialogs.AppAsks`)."""
+
+    async def dialog(self, name: str, **kwargs: Any) -> Any: ...
+
+    def notify(self, message: str, severity: str = "information") -> None: ...
+
+
+async def save_bytes(ui: Asks, title: str, content: bytes, name: str, default_dir: str = "~") -> str | None:
     """Ask where (the file picker: it asks before replacing a file), write `content`; its path, or
     None when cancelled. A write that fails says why and asks again."""
     where = (folder() if default_dir == "~" else Path(default_dir).expanduser()) / name

@@ -43,6 +43,9 @@ class AdvisorScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Close", id="close"),
         Binding("F", "read_again", "Read again", id="advisor_read"),
+        Binding("m", "mute", "Mute", id="advisor_mute"),
+        Binding("M", "show_muted", "Show muted", id="advisor_show_muted"),
+        Binding("E", "export", "Export", id="advisor_export"),
         Binding("j", "down", show=False, id="down"),
         Binding("k", "up", show=False, id="up"),
     ]
@@ -54,6 +57,9 @@ class AdvisorScreen(ModalScreen[None]):
         self.costs: dict[str, float | None] = {}  # a finding's key → its monthly estimate (None: unknown)
         self.shown: list[Finding | None] = []  # each line's finding (None: a family's heading)
         self.passes = 0  # evaluations made (a test waits for the next)
+        self.muted: set[str] = set()  # the findings muted on this profile (`Finding.key`), kept in the config
+        self.showing_muted = False
+        self.said = ""  # what was read and found, as the line above the findings says it
 
     @property
     def console(self) -> CloudApp:
@@ -64,9 +70,12 @@ class AdvisorScreen(ModalScreen[None]):
             yield DialogTitle(f"Advisor · profile {self.console.settings.profile}")
             yield Label("", id="advisor-read", markup=False)
             yield OptionList(id="advisor-lines", markup=False)
-            yield Label("enter fixes or opens · F reads every product again and looks again · esc", id="advisor-keys")
+            yield Label(
+                "enter fixes or opens · m mutes · M shows muted · E exports · F reads again · esc", id="advisor-keys"
+            )
 
     def on_mount(self) -> None:
+        self.muted = set(self.console.settings.muted)
         finder = self.console.finder
         if not finder.filled and not (finder.filling is not None and finder.filling.is_running):
             finder.fill(then=self.evaluate, say=False)
@@ -112,21 +121,26 @@ class AdvisorScreen(ModalScreen[None]):
             return
         finder = self.console.finder
         reading = finder.filling is not None and finder.filling.is_running
-        counts = {s: sum(1 for f in self.findings if f.severity == s) for s in MARKS}
-        said = f"{len(self.findings)} findings: " + ", ".join(f"{MARKS[s]} {n} {s}" for s, n in counts.items() if n)
-        if not self.findings:
+        listed = self.listed()
+        counts = {s: sum(1 for f in listed if f.severity == s) for s in MARKS}
+        said = f"{len(listed)} findings: " + ", ".join(f"{MARKS[s]} {n} {s}" for s, n in counts.items() if n)
+        if not listed:
             said = "Nothing found in what was read."
+        muted = sum(1 for f in self.findings if f.key in self.muted)
+        if muted:
+            said += f" · {muted} muted" + (" (shown)" if self.showing_muted else " (M shows them)")
         if reading:
             said += " · reading every product… (F stops)"
         elif finder.unsearched():
             said += f" · not read: {finder.unsearched()}"
         if self.not_run:
             said += f" · not run: {'; '.join(self.not_run)}"
+        self.said = said
         self.query_one("#advisor-read", Label).update(said)
         lines: list[Option] = []
         self.shown = []
         family = title = ""
-        for f in self.findings:  # (sorted by severity, then family: a rule's findings together)
+        for f in listed:  # (sorted by severity, then family: a rule's findings together)
             if f.family != family:
                 family, title = f.family, ""
                 lines.append(Option(Text(family.upper(), style="bold"), disabled=True))
@@ -160,7 +174,13 @@ class AdvisorScreen(ModalScreen[None]):
         line.append(cut(clean(f"{where} ({title}) — {f.why}{cost}"), 200))
         if f.partial:
             line.append(f" [partial read: {clean(f.partial)}]", style="italic")
+        if f.key in self.muted:
+            line.append(" (muted)", style="italic")
         return line
+
+    def listed(self) -> list[Finding]:
+        """The findings shown: those not muted, or every one while the muted are shown."""
+        return [f for f in self.findings if self.showing_muted or f.key not in self.muted]
 
     # ---- keys ---------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -178,6 +198,59 @@ class AdvisorScreen(ModalScreen[None]):
                 open_finding(self.console, found, fix=choice == "fix")
 
         self.app.push_screen(PickerScreen(f"{found.title}: {clean(found.name)}", choices), picked)
+
+    def _under_cursor(self) -> Finding | None:
+        at = self.query_one(OptionList).highlighted
+        return self.shown[at] if at is not None and 0 <= at < len(self.shown) else None
+
+    def action_mute(self) -> None:
+        """Mute the finding under the cursor (or bring a muted one back), kept for this profile."""
+        found = self._under_cursor()
+        if found is None:
+            return
+        self.muted ^= {found.key}
+        muted, profile = sorted(self.muted), self.console.settings.profile
+        self.console.settings.muted = tuple(muted)
+        word = "muted" if found.key in self.muted else "no longer muted"
+        self.notify(f"{found.title}: {clean(found.name)} {word} on profile {profile}.", timeout=4)
+        self.run_worker(self._save_muted(profile, muted), group="advisor-mute", exit_on_error=False)
+        self._draw()
+
+    async def _save_muted(self, profile: str, muted: list[str]) -> None:
+        from ...config import ConfigNotSaved, save_muted
+
+        try:
+            await asyncio.to_thread(save_muted, profile, muted)
+        except (ConfigNotSaved, OSError) as err:
+            self.notify(f"{err} It is muted until the console closes.", title="Mute not kept", severity="error")
+
+    def action_show_muted(self) -> None:
+        self.showing_muted = not self.showing_muted
+        self._draw()
+
+    def action_export(self) -> None:
+        self.run_worker(self._export(), group="advisor-export", exclusive=True, exit_on_error=False)
+
+    async def _export(self) -> None:
+        """The findings shown, to a file: CSV, JSON, or Markdown for a ticket."""
+        from ...products.kit import advice_files, files
+        from ..dialogs import AppAsks
+        from .picker import PickerScreen
+
+        ways = [("Markdown (for a ticket)", "md"), ("CSV (a spreadsheet)", "csv"), ("JSON", "json")]
+        how = await self.app.push_screen_wait(PickerScreen(f"Export {len(self.listed())} findings", ways))
+        if how is None:
+            return
+        found, said = self.listed(), self.said
+        said = f"Profile {self.console.settings.profile}, project {self.console.settings.project_id}: {said}"
+        if how == "md":
+            content = await asyncio.to_thread(advice_files.as_markdown, found, self.costs, said)
+        elif how == "csv":
+            content = await asyncio.to_thread(advice_files.as_csv, found, self.costs)
+        else:
+            content = await asyncio.to_thread(advice_files.as_json, found, self.costs)
+        name = f"advisor-{self.console.settings.profile}.{how}"
+        await files.save_bytes(AppAsks(self.app), f"Export the findings as {how.upper()}", content, name)
 
     def action_read_again(self) -> None:
         self.console.finder.fill(then=self.evaluate, say=False)  # (again while reading: stops)

@@ -1,0 +1,78 @@
+"""The advisor's findings as files (issue 52, item 2): CSV for a spreadsheet, JSON for a program, Markdown
+for a ticket. Values from the API are cleaned of control characters; a CSV cell that a spreadsheet would
+read as a formula is quoted as text (`export.cell`); Markdown escapes what would change its table.
+No Textual here."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import TYPE_CHECKING, Mapping
+
+from ...api.safe import clean
+from .export import cell
+
+if TYPE_CHECKING:
+    from .advice import Finding
+
+TABLE_RULE = "|---|---|---|---|---:|"
+COLUMNS = ("severity", "family", "rule", "title", "kind", "scope", "parent", "id", "name", "why", "monthly", "fix")
+
+
+def _record(f: Finding, costs: Mapping[str, float | None]) -> dict[str, str]:
+    monthly = costs.get(f.key)
+    return {
+        "severity": f.severity,
+        "family": f.family,
+        "rule": f.rule,
+        "title": f.title,
+        "kind": f.kind_id,
+        "scope": f.scope,
+        "parent": clean(f.parent.name) if f.parent is not None else "",
+        "id": clean(f.row_id),
+        "name": clean(f.name),
+        "why": clean(f.why) + (f" ({f.partial})" if f.partial else ""),
+        "monthly": f"{monthly:.2f}" if monthly is not None else "",
+        "fix": f.fix,
+    }
+
+
+def as_csv(findings: list[Finding], costs: Mapping[str, float | None]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for f in findings:
+        row = _record(f, costs)
+        writer.writerow([cell(row[c]) for c in COLUMNS])
+    return out.getvalue().encode("utf-8")
+
+
+def as_json(findings: list[Finding], costs: Mapping[str, float | None]) -> bytes:
+    return json.dumps([_record(f, costs) for f in findings], indent=2, ensure_ascii=False).encode("utf-8")
+
+
+def _md(text: str) -> str:
+    """Text for a Markdown table's cell: nothing in it ends the cell, opens code or breaks the line."""
+    for char in ("\\", "|", "`", "*", "_", "[", "]", "<", ">"):
+        text = text.replace(char, "\\" + char)
+    return clean(text).replace("\n", " ")
+
+
+def as_markdown(findings: list[Finding], costs: Mapping[str, float | None], said: str) -> bytes:
+    """A ticket's text: what was read (`said`), then one table per family, the most severe first."""
+    lines = ["# What needs attention", "", _md(said), ""]
+    family = ""
+    for f in findings:
+        if f.family != family:
+            family = f.family
+            lines += ["", f"## {family}", "", "| severity | resource | where | why | a month |", TABLE_RULE]
+        row = _record(f, costs)
+        scope = row["scope"] if row["scope"] not in ("global", "all") else ""
+        where = " · ".join(p for p in (row["parent"], scope) if p)
+        money = f"€{row['monthly']}" if row["monthly"] else "unknown"
+        lines.append(
+            f"| {f.severity} | {_md(row['name'])} ({_md(f.kind_id)}) | {_md(where)} | {_md(row['title'])}: "
+            f"{_md(row['why'])} | {money} |"
+        )
+    return ("\n".join(lines) + "\n").encode("utf-8")

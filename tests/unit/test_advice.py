@@ -5,6 +5,7 @@ resources it names, a rule whose kind was not read is said as not run, one missi
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 
 import httpx
@@ -18,7 +19,7 @@ from tui.products.kit.related import Held
 from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
-CHILDREN = ("dns.records",)  # the child lists the rules read, under each of their parents
+CHILDREN = ("dns.records", "lb.backends")  # the child lists the rules read, under each of their parents
 
 
 def read_all(sandbox: Sandbox) -> list[Held]:
@@ -98,3 +99,25 @@ def test_a_rule_whose_list_was_not_read_is_said_not_run(demo):
     _, held = demo
     findings, not_run = found_by("dns.record-unheld-address", [h for h in held if h.kind.id != "dns.records"])
     assert findings == [] and not_run == ["A record pointing at an address nothing here holds (dns.records not read)"]
+
+
+def test_a_public_registry_namespace(demo):
+    sandbox, held = demo
+    public = {n["name"] for zone in sandbox.registry.namespaces.items.values() for n in zone.values() if n["is_public"]}
+    findings, _ = found_by("registry.namespace-public", held)
+    assert public and {f.name for f in findings} == public and {f.fix for f in findings} == {"edit"}
+
+
+def test_a_backend_sending_to_an_address_nothing_holds_or_to_a_stopped_server(demo):
+    _, held = demo
+    unheld, _ = found_by("lb.backend-unheld-address", held)
+    assert [(f.name, f.parent.name) for f in unheld] == [("api-servers", "web-lb")]  # 2001:db8::21: no one's
+    assert found_by("lb.backend-stopped-server", held)[0] == []  # web-01 and web-02 run
+    servers = next(h for h in held if h.kind.id == "instance.servers")
+    stopped = [copy.copy(r) for r in servers.rows]
+    for row in stopped:
+        row.state = "stopped" if row.name == "web-01" else row.state
+    now_held = [Held(h.kind, h.scope, h.parent, stopped) if h is servers else h for h in held]
+    findings, _ = found_by("lb.backend-stopped-server", now_held)
+    assert [f.name for f in findings] == ["web-servers"] and "web-01" in findings[0].why
+

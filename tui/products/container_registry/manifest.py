@@ -19,3 +19,6 @@ ENTRIES = (
     ),
     Entry("registry.images", "Images", "Registry", "region", "list", KINDS + "IMAGES", title="Registry images"),
 )
+
+# The advisor's rules for this product (`products.kit.advice`), imported when the advisor opens.
+ADVICE = "tui.products.container_registry.advice:RULES"

@@ -4,7 +4,19 @@ expiring within 30 days."""
 
 from __future__ import annotations
 
-from ..kit.advice import Expiring, UnheldAddress
+from ..kit.advice import Expiring, PointsAtState, UnheldAddress
+
+# The lists whose resources hold addresses (not those that point at them: records, backends, ACLs).
+HOLDERS = (
+    "instance.servers",
+    "instance.ips",
+    "baremetal.servers",
+    "flexible_ip.fips",
+    "silicon.servers",
+    "lb.lbs",
+    "rdb.instances",
+    "kvcache.clusters",
+)
 
 RULES = (
     UnheldAddress(
@@ -16,6 +28,19 @@ RULES = (
         field="address",
         type_field="type",
         types=frozenset({"A", "AAAA"}),
+        also=HOLDERS,
+    ),
+    PointsAtState(
+        "dns.record-stopped-server",
+        "A record pointing at a stopped server",
+        "Broken links",
+        "warning",
+        "dns.records",
+        field="address",
+        type_field="type",
+        types=frozenset({"A", "AAAA"}),
+        states=frozenset({"stopped", "stopped in place"}),
+        also=("instance.servers",),
     ),
     Expiring(
         "dns.domain-expiring",

@@ -9,8 +9,11 @@ few shapes below say what it looks for, by the kinds' declared fields:
 - `Unattached`: a reference field that holds nothing (an IP attached to no server: billed for nothing);
 - `InState`: rows in some states (a server stopped in place: still billed);
 - `Expiring`: a time field within some days, or a state that says so (a domain expiring);
-- `UnheldAddress`: an address field holding an address no resource of any other list read holds (a DNS
-  record pointing at a released address: one someone else can be given).
+- `UnheldAddress`: an address field holding an address no resource of the lists that hold addresses
+  holds (a DNS record pointing at a released address: one someone else can be given);
+- `Flagged`: a flag that is true (a registry namespace public);
+- `PointsAtState`: an address field naming an address a resource holds while in some states (a record or
+  a backend sending to a stopped server).
 
 `advise` runs every rule over the rows read (the index's `Held` lists), in one pass each, off the UI
 thread; a rule whose kinds were not all read says so on its findings (`partial`), or, when its own kind
@@ -197,7 +200,7 @@ def _when(value: Any) -> float | None:
 @record(frozen=True, eq=False)
 class UnheldAddress(Rule):
     """An address field (`field`) of rows whose `type_field` is one of `types`, holding an address no
-    resource of any other list read holds."""
+    resource of the kinds in `also` (the kinds that hold addresses; default: every other list read) holds."""
 
     field: str = ""
     type_field: str = ""
@@ -209,17 +212,28 @@ class UnheldAddress(Rule):
 
     def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
         held = reading.addresses_held(besides=self.kind)
+        if self.also:  # the kinds that hold addresses (not those that point at them: records, backends)
+            held = {k: v for k, v in held.items() if k in self.also}
         every = set().union(*held.values()) if held else set()
         for row, part in reading.rows(self.kind):
             if self.type_field and str(_field(part.kind, self.type_field).value(row) or "") not in self.types:
                 continue
-            for address in (str(v) for v in _field(part.kind, self.field).values(row)):
-                if address and address not in every and not _internal(address):
+            for address in _addresses(_field(part.kind, self.field).values(row)):
+                if address not in every and not _internal(address):
                     yield row, part, (
                         f"points at {address}, which no resource of the {len(held)} lists read holds: a released "
                         "address can be given to someone else — or it is hosted elsewhere"
                     )
                     break
+
+
+def _addresses(values: Iterable[Any]) -> Iterator[str]:
+    """The addresses a field holds, one by one (a backend's pool is a list)."""
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            yield from _addresses(v)
+        elif v is not None and v != "":
+            yield str(v)
 
 
 _INTERNAL = (
@@ -237,6 +251,58 @@ def _internal(address: str) -> bool:
     except ValueError:
         return False
     return any(ip in ipaddress.ip_network(n) for n in _INTERNAL if ipaddress.ip_network(n).version == ip.version)
+
+
+@record(frozen=True, eq=False)
+class Flagged(Rule):
+    """A flag field (`field`) that is true, said as `what` (a registry namespace public)."""
+
+    field: str = ""
+    what: str = ""
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("flag",)
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        for row, part in reading.rows(self.kind):
+            if _field(part.kind, self.field).value(row) is True:
+                yield row, part, self.what
+
+
+@record(frozen=True, eq=False)
+class PointsAtState(Rule):
+    """An address field (`field`) naming an address a resource of the kinds in `also` holds while in one
+    of `states` (a DNS record, a backend, sending to a stopped server)."""
+
+    field: str = ""
+    type_field: str = ""
+    types: frozenset[str] = frozenset()
+    states: frozenset[str] = frozenset()
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("ip", "state")
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        from .related import addresses
+
+        targets: dict[str, tuple[Row, Held]] = {}
+        for kind_id in self.also:
+            for row, part in reading.rows(kind_id):
+                if str(row.state or "") in self.states:
+                    targets.update(dict.fromkeys(addresses(part.kind, row), (row, part)))
+        if not targets:
+            return
+        for row, part in reading.rows(self.kind):
+            if self.type_field and str(_field(part.kind, self.type_field).value(row) or "") not in self.types:
+                continue
+            for address in _addresses(_field(part.kind, self.field).values(row)):
+                if address in targets:
+                    target, where = targets[address]
+                    said = f"{where.kind.singular} {target.name or target.id}"
+                    yield row, part, f"sends to {address}, held by {said}, which is {target.state}"
+                    break
 
 
 def advise(

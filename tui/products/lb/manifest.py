@@ -11,3 +11,6 @@ ENTRIES = (
         "lb.lbs", "Balancers", "Load balancer", "region", "list", "tui.products.lb.kinds:LBS", title="Load balancers"
     ),
 )
+
+# The advisor's rules for this product (`products.kit.advice`), imported when the advisor opens.
+ADVICE = "tui.products.lb.advice:RULES"

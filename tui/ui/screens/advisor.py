@@ -273,6 +273,8 @@ def _fix_label(app: CloudApp, f: Finding) -> str:
         return ""
     if f.fix == "delete":
         return "Fix: delete it" if kind.delete is not None or kind.writing.deleting.flow is not None else ""
+    if f.fix == "edit":
+        return "Fix: edit it" if kind.edit is not None else ""
     spec = next((a for a in kind.actions if a.name == f.fix), None)
     return f"Fix: {spec.label.rstrip('…').lower()}" if spec is not None else ""
 
@@ -301,8 +303,8 @@ def _fix_when_shown(app: CloudApp, f: Finding, tries: int) -> None:
         else:
             app.notify(f"{clean(f.name)} is not in its list any more: nothing to fix.", severity="warning")
         return
-    if f.fix == "delete":
-        view.act_on("delete", row)
+    if f.fix in ("delete", "edit"):  # the kind's own delete, its edit form
+        view.act_on(f.fix, row)
         return
     spec = next((a for a in view.all_actions() if a.name == f.fix), None)
     if spec is not None:

@@ -156,6 +156,10 @@ def child_main(argv: list[str]) -> None:
         print(json.dumps(asyncio.run(scenario_visits(rest[0], int(rest[1])))))
     elif mode == "starting":
         print(json.dumps(asyncio.run(scenario_starting(rest[0], int(rest[1]), int(rest[2]), float(rest[3])))))
+    elif mode in ("advice-pass", "advice-reads"):
+        import bench_advice
+
+        bench_advice.main([mode, *rest])
 
 
 if __name__ == "__main__":

@@ -37,3 +37,17 @@ async def test_the_overview_counts_every_product_and_a_figure_opens_its_filtered
         rows = [view.table.get(k) for k in view.table.shown_keys]
         assert len(rows) == stopped and all(r.state == "stopped" for r in rows)  # not "stopped in place"
         assert view.kind.id == "instance.servers" and view.scope == "fr-par-1"
+
+
+async def test_a_child_list_under_too_many_parents_is_not_read_in_a_pass_and_is_said(sandbox, monkeypatch):
+    from tui.ui.across import finder
+
+    monkeypatch.setattr(finder, "CHILD_PARENTS_MOST", 10)  # the demo has 25 servers, 7 DNS zones
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        app.finder.fill(say=False)
+        await wait_for(pilot, lambda: app.finder.filled, what="every product read", timeout=15)
+        assert not [p for _, p in sandbox.requests if p.endswith("/private_nics")], "no request under each server"
+        assert "Private NICs of" in app.finder.unsearched() and "a request under each" in app.finder.unsearched()
+        assert any(p.endswith("/records") for _, p in sandbox.requests), "a zone's records: few parents, read"

@@ -22,6 +22,7 @@ was not read, is named as not run. No Textual and no product named here.
 
 from __future__ import annotations
 
+import functools
 import time
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal
@@ -73,28 +74,43 @@ class Reading:
         for part in held:
             seen = {id(r) for r, _ in self._rows.get(part.kind.id, ())}
             self._rows.setdefault(part.kind.id, []).extend((r, part) for r in part.rows if id(r) not in seen)
-        self._addresses: dict[str, set[str]] | None = None
+        self._by_address: dict[str, list[tuple[Row, Held, set[str]]]] = {}
+        self._once: dict[str, list[tuple[Row, Held]]] = {}
+        self.kept: dict[Any, Any] = {}  # what a rule works out once a pass, for another to use (`PointsAtState`)
+
+    def kinds(self) -> list[str]:
+        """The kinds whose rows were read."""
+        return list(self._rows)
 
     def rows(self, kind_id: str) -> list[tuple[Row, Held]]:
         """The rows of a kind read, each once (an open list's and `F`'s read of the same resource: once)."""
-        out, ids = [], set()
-        for row, part in self._rows.get(kind_id, ()):
-            if str(row.id) not in ids:
-                ids.add(str(row.id))
-                out.append((row, part))
+        out = self._once.get(kind_id)
+        if out is None:
+            out, ids = [], set()
+            for row, part in self._rows.get(kind_id, ()):
+                if row.id not in ids:
+                    ids.add(row.id)
+                    out.append((row, part))
+            self._once[kind_id] = out
         return out
 
-    def addresses_held(self, besides: str) -> dict[str, set[str]]:
-        """Every address each kind read holds (its `ip` fields), the kind `besides` left out."""
-        if self._addresses is None:
+    def addresses_of(self, kind_id: str) -> list[tuple[Row, Held, set[str]]]:
+        """The rows of a kind read, each with the addresses it holds (worked out once a pass)."""
+        out = self._by_address.get(kind_id)
+        if out is None:
             from .related import addresses
 
-            self._addresses = {}
-            for kind_id, rows in self._rows.items():
-                found = self._addresses.setdefault(kind_id, set())
-                for row, part in rows:
-                    found |= addresses(part.kind, row)
-        return {k: v for k, v in self._addresses.items() if k != besides and v}
+            out = self._by_address[kind_id] = [(r, p, addresses(p.kind, r)) for r, p in self.rows(kind_id)]
+        return out
+
+    def addresses_held(self, kinds: Iterable[str]) -> dict[str, set[str]]:
+        """Every address each of `kinds` read holds (its `ip` fields)."""
+        out: dict[str, set[str]] = {}
+        for kind_id in kinds:
+            found = set().union(*(a for _, _, a in self.addresses_of(kind_id)))
+            if found:
+                out[kind_id] = found
+        return out
 
 
 @record(frozen=True, eq=False)
@@ -123,6 +139,7 @@ class Rule:
         raise NotImplementedError
 
 
+@functools.lru_cache(maxsize=None)
 def _field(kind: ResourceKind, key: str) -> Any:
     found = next((f for f in kind.fields if f.key == key and f.path), None)
     if found is None:
@@ -211,9 +228,9 @@ class UnheldAddress(Rule):
         return ("ip",)
 
     def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
-        held = reading.addresses_held(besides=self.kind)
-        if self.also:  # the kinds that hold addresses (not those that point at them: records, backends)
-            held = {k: v for k, v in held.items() if k in self.also}
+        # the kinds that hold addresses (not those that point at them: records, backends); else every other
+        holders = self.also or tuple(k for k in reading.kinds() if k != self.kind)
+        held = reading.addresses_held(holders)
         every = set().union(*held.values()) if held else set()
         for row, part in reading.rows(self.kind):
             if self.type_field and str(_field(part.kind, self.type_field).value(row) or "") not in self.types:
@@ -250,7 +267,14 @@ def _internal(address: str) -> bool:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
-    return any(ip in ipaddress.ip_network(n) for n in _INTERNAL if ipaddress.ip_network(n).version == ip.version)
+    return any(ip in n for n in _networks() if n.version == ip.version)
+
+
+@functools.lru_cache(maxsize=1)
+def _networks() -> tuple[Any, ...]:
+    import ipaddress
+
+    return tuple(ipaddress.ip_network(n) for n in _INTERNAL)
 
 
 @record(frozen=True, eq=False)
@@ -285,13 +309,13 @@ class PointsAtState(Rule):
         return ("ip", "state")
 
     def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
-        from .related import addresses
-
-        targets: dict[str, tuple[Row, Held]] = {}
-        for kind_id in self.also:
-            for row, part in reading.rows(kind_id):
-                if str(row.state or "") in self.states:
-                    targets.update(dict.fromkeys(addresses(part.kind, row), (row, part)))
+        targets: dict[str, tuple[Row, Held]] | None = reading.kept.get((self.also, self.states))
+        if targets is None:  # (two rules asking the same: worked out once)
+            targets = reading.kept[(self.also, self.states)] = {}
+            for kind_id in self.also:
+                for row, part, held in reading.addresses_of(kind_id):
+                    if str(row.state or "") in self.states:
+                        targets.update(dict.fromkeys(held, (row, part)))
         if not targets:
             return
         for row, part in reading.rows(self.kind):

@@ -12,6 +12,7 @@ here but were not read yet are named (`unread`), so the operator can have them r
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ...records import record, replace
@@ -53,7 +54,13 @@ def _texts(values: Iterable[Any]) -> Iterable[str]:
 
 def addresses(kind: ResourceKind, row: Row) -> set[str]:
     """Every address a resource holds (its `ip` fields' values)."""
-    return {t for f in kind.fields if f.has("ip") and f.path for t in _texts(f.values(row))}
+    return {t for f in address_fields(kind) for t in _texts(f.values(row))}
+
+
+@functools.lru_cache(maxsize=None)
+def address_fields(kind: ResourceKind) -> tuple[Any, ...]:
+    """A kind's fields that hold addresses (worked out once a kind: the advisor reads them for every row)."""
+    return tuple(f for f in kind.fields if f.has("ip") and f.path)
 
 
 def related(kind: ResourceKind, row: Row, held: Iterable[Held], titles: dict[str, str] | None = None) -> list[Link]:

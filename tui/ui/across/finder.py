@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 IN_FLIGHT = 4  # lists read at once when every product is indexed, each at most 2 requests at a time
 QUIET = 1.0  # seconds a long list rests after being read before its part is made (listing again: later)
 SMALL = 2_000  # rows of a list indexed as soon as it is read
+# A child list (a server's private NICs) is read under each parent only when there are at most this many
+# parents: under 50,000 servers it would be 50,000 requests in one pass. Said as not read.
+CHILD_PARENTS_MOST = 500
 
 
 def _rest() -> None:
@@ -44,6 +47,7 @@ class Finder:
         self.filling: Worker[None] | None = None  # the worker indexing every product, while it runs
         self.filled = False  # every product was indexed once (a search that finds nothing then says no more)
         self.failed: list[str] = []  # the lists the last `F` could not read whole
+        self.skipped: list[str] = []  # the child lists it left under too many parents (`CHILD_PARENTS_MOST`)
         self.kinds: dict[str, ResourceKind] = {}  # the kinds indexed, by id: their titles, a child's list to open
         # The lists indexed: an open one by its view (its rows read from it when asked, never held
         # here: a list read again would hold two copies of every row), one read by `F` by its rows.
@@ -114,6 +118,7 @@ class Finder:
     async def _fill(self, then: Callable[[], None] | None = None, say: bool = True) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
         gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
+        skipped: list[str] = []
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
 
         async def one(kind: ResourceKind, parent: ParentRef | None = None) -> None:
@@ -132,6 +137,9 @@ class Finder:
             self._doing(f"indexing {done[0]}/{lists[0]} lists · {len(self.index):,} found (F stops)")
             if parent is None:  # under each resource, its lists that hold addresses or references
                 children = [c.get() for c in kind.children if _relatable(c.get())]
+                if len(rows) > CHILD_PARENTS_MOST:  # a request under each of thousands: not in one pass
+                    skipped.extend(f"{c.title} of {len(rows):,} {kind.title_in_text}" for c in children)
+                    children = []
                 subs = [(c, ParentRef.of(r, kind.scope_of(r) or scope)) for r in rows for c in children]
                 lists[0] += len(subs)
                 await asyncio.gather(*(one(c, p) for c, p in subs))
@@ -139,10 +147,10 @@ class Finder:
         try:
             await asyncio.gather(*(one(k) for k in kinds))
             self.filled = True
-            self.failed = failed
+            self.failed, self.skipped = failed, skipped
         finally:
             self._doing("")
-        unread = f"; not read: {', '.join(failed)}" if failed else ""
+        unread = f"; not read: {', '.join(failed + skipped)}" if failed or skipped else ""
         if not say:
             if then is not None:
                 then()
@@ -169,7 +177,10 @@ class Finder:
         not read yet (until `F` read every product), by product, those of no list read first; or the lists
         the last `F` could not read whole."""
         if self.filled:
-            return ", ".join(self.failed) + " (not read whole)" if self.failed else ""
+            said = ", ".join(self.failed) + " (not read whole)" if self.failed else ""
+            if self.skipped:  # child lists under thousands of parents: one request each, left to their parent
+                said += ("; " if said else "") + ", ".join(self.skipped) + " (a request under each: open one there)"
+            return said
         left = [e for e in manifest.entries() if e.opens == "list" and e.id not in self.kinds]
         if not left:
             return ""

@@ -19,7 +19,7 @@ from tui.products.kit.related import Held
 from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
-CHILDREN = ("dns.records", "lb.backends")  # the child lists the rules read, under each of their parents
+CHILDREN = ("dns.records", "lb.backends", "instance.security_group_rules", "rdb.acls")  # read under each parent
 
 
 def read_all(sandbox: Sandbox) -> list[Held]:
@@ -120,4 +120,17 @@ def test_a_backend_sending_to_an_address_nothing_holds_or_to_a_stopped_server(de
     now_held = [Held(h.kind, h.scope, h.parent, stopped) if h is servers else h for h in held]
     findings, _ = found_by("lb.backend-stopped-server", now_held)
     assert [f.name for f in findings] == ["web-servers"] and "web-01" in findings[0].why
+
+
+
+def test_ssh_or_a_database_port_open_to_every_address(demo):
+    sandbox, held = demo
+    findings, _ = found_by("instance.rule-open-to-world", held)
+    # (web-public lets HTTP and HTTPS in from anywhere, not admin ports, and SSH from the office alone)
+    assert [(f.name, f.scope) for f in findings] == [("inbound accept TCP 22 from 0.0.0.0/0", "nl-ams-1")]
+    assert findings[0].why.startswith("SSH (22) accepted") and findings[0].severity == "error"
+    clusters = [c for zone in sandbox.kvcache.clusters.values() for c in zone.values()]
+    caches = {c["name"] for c in clusters if any(a.get("ip_cidr") == "0.0.0.0/0" for a in c.get("acl_rules") or [])}
+    assert {f.name for f in found_by("kvcache.acl-open-to-world", held)[0]} == caches
+    assert found_by("rdb.acl-open-to-world", held)[0] == []  # the demo's databases let offices in, not everyone
 

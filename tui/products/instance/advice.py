@@ -1,11 +1,25 @@
-"""What the advisor looks for in Instance (`products.kit.advice`): addresses and volumes billed while
-attached to nothing, servers stopped in place (their compute still billed)."""
+"""What the advisor looks for in Instance (`products.kit.advice`): security-group rules letting every
+address in on SSH, RDP or a database's port; addresses and volumes billed while attached to nothing,
+servers stopped in place (their compute still billed)."""
 
 from __future__ import annotations
 
-from ..kit.advice import InState, Unattached
+from ..kit.advice import InState, OpenToWorld, Unattached
 
 RULES = (
+    OpenToWorld(
+        "instance.rule-open-to-world",
+        "A security-group rule open to every address on an admin or database port",
+        "Open doors",
+        "error",
+        "instance.security_group_rules",
+        field="range",
+        ports=frozenset({22, 3389, 3306, 5432, 6379, 27017}),
+        port_from="from",
+        port_to="to",
+        where=(("direction", frozenset({"inbound"})), ("action", frozenset({"accept"}))),
+        what="accepted from every address (0.0.0.0/0)",
+    ),
     Unattached(
         "instance.ip-unattached",
         "A flexible IP attached to no server",

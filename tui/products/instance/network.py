@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..kit.base import ActionSpec, Call, Column, Lazy
+from ..kit.base import ActionSpec, Call, Child, Column, Lazy, Parent
 from ..kit.declared import Field
 from ..kit.kind_options import Deleting, Refuses, Rows, Writing
 from ..kit.pick_call import PickCall
@@ -163,6 +163,37 @@ IPS = instance_kind(
     edit=Lazy(F + "IP_EDIT"),
 )
 
+def _rule_name(data: dict[str, Any]) -> dict[str, Any]:
+    """A rule has no name: it is called by what it does ("inbound accept TCP 22 from 0.0.0.0/0")."""
+    ports = "-".join(str(p) for p in (data.get("dest_port_from"), data.get("dest_port_to")) if p is not None)
+    words = (data.get("direction"), data.get("action"), data.get("protocol"), ports, "from", data.get("ip_range"))
+    return {"name": " ".join(str(w) for w in words if w)}
+
+
+# A security group's rules as a list of its own (read-only here: the group's "Rules" action edits them as a
+# whole, PUT): what the index reads under each group, for the advisor's open doors.
+SG_RULES = instance_kind(
+    id="instance.security_group_rules",
+    singular="rule",
+    title="Rules",
+    list_key="rules",
+    parent=Parent("instance.security_groups", list_path="security_groups/{parent}/rules"),
+    fields=(
+        ID,
+        Field("name", "Rule", "name", width=40, detail=False),  # made by `_rule_name`
+        Field("position", "Position", "count", width=3, head="#", key="position"),
+        Field("direction", "Direction", width=9),
+        Field("action", "Action", width=7),
+        Field("protocol", "Protocol", width=8, head="Proto"),
+        Field("ip_range", "IP range", "ip", width=20, key="range"),
+        Field("dest_port_from", "Port from", "count", width=6, key="from", blank="any"),
+        Field("dest_port_to", "Port to", "count", width=6, key="to", blank=""),
+    ),
+    columns=("position", "direction", "action", "protocol", "range", "from", "to"),
+    rows=Rows(summarize=_rule_name),
+)
+
+
 SECURITY_GROUPS = instance_kind(
     id="instance.security_groups",
     singular="security group",
@@ -219,6 +250,7 @@ SECURITY_GROUPS = instance_kind(
         )
     ),
     transitional=frozenset({"syncing"}),
+    children=(Child("Rules", "tui.products.instance.network:SG_RULES"),),
     actions=(
         ActionSpec(
             "rules",

@@ -13,7 +13,8 @@ few shapes below say what it looks for, by the kinds' declared fields:
   holds (a DNS record pointing at a released address: one someone else can be given);
 - `Flagged`: a flag that is true (a registry namespace public);
 - `PointsAtState`: an address field naming an address a resource holds while in some states (a record or
-  a backend sending to a stopped server).
+  a backend sending to a stopped server);
+- `OpenToWorld`: a network field open to every address, on some ports (SSH from 0.0.0.0/0).
 
 `advise` runs every rule over the rows read (the index's `Held` lists), in one pass each, off the UI
 thread; a rule whose kinds were not all read says so on its findings (`partial`), or, when its own kind
@@ -327,6 +328,53 @@ class PointsAtState(Rule):
                     said = f"{where.kind.singular} {target.name or target.id}"
                     yield row, part, f"sends to {address}, held by {said}, which is {target.state}"
                     break
+
+
+WORLD = frozenset({"0.0.0.0/0", "::/0", "0.0.0.0", "::"})
+PORT_NAMES = {22: "SSH", 3389: "RDP", 3306: "MySQL", 5432: "PostgreSQL", 6379: "Redis", 27017: "MongoDB"}
+
+
+@record(frozen=True, eq=False)
+class OpenToWorld(Rule):
+    """A network field (`field`: an address or a range) open to every address (0.0.0.0/0, ::/0); where
+    `ports` are given, on one of them (the `port_from`..`port_to` fields' range; no port: every one); where
+    `where` names fields, only rows whose field holds one of the values given (inbound, accept)."""
+
+    field: str = ""
+    ports: frozenset[int] = frozenset()
+    port_from: str = ""
+    port_to: str = ""
+    where: tuple[tuple[str, frozenset[str]], ...] = ()
+    what: str = "open to every address"
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("ip", "count")
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        for row, part in reading.rows(self.kind):
+            kind = part.kind
+            if not WORLD.intersection(_addresses(_field(kind, self.field).values(row))):
+                continue
+            if any(str(_field(kind, key).value(row) or "").lower() not in allowed for key, allowed in self.where):
+                continue
+            if not self.ports:
+                yield row, part, self.what
+                continue
+            low = _port(_field(kind, self.port_from).value(row)) if self.port_from else None
+            high = _port(_field(kind, self.port_to).value(row)) if self.port_to else None
+            high = high if high is not None else low
+            open_on = sorted(p for p in self.ports if low is None or (high is not None and low <= p <= high))
+            if open_on:
+                named = ", ".join(f"{PORT_NAMES.get(p, 'port')} ({p})" for p in open_on)
+                yield row, part, f"{named} {self.what}"
+
+
+def _port(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def advise(

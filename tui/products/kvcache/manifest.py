@@ -35,3 +35,6 @@ ENTRIES = (
         title="Cache node types",
     ),
 )
+
+# The advisor's rules for this product (`products.kit.advice`), imported when the advisor opens.
+ADVICE = "tui.products.kvcache.advice:RULES"

@@ -40,3 +40,6 @@ ENTRIES = (
         title="Database node types",
     ),
 )
+
+# The advisor's rules for this product (`products.kit.advice`), imported when the advisor opens.
+ADVICE = "tui.products.rdb.advice:RULES"

@@ -181,6 +181,24 @@ def _extras(store: InstanceStore, servers: dict[str, dict]) -> None:
         public=False,
         tags=["golden"],
     )
+    # An open door for the advisor: SSH opened to every address "for a test" on nl-ams-1's default group,
+    # and left. Its id is made, not drawn, so that the demo's other ids stay as they were.
+    ams = next((g for g in store.security_groups["nl-ams-1"].values() if g["project_default"]), None)
+    if ams is not None:
+        ams["rules"].append(
+            {
+                "id": "5ec0a11e-0000-4000-8000-000000000022",
+                "protocol": "TCP",
+                "direction": "inbound",
+                "action": "accept",
+                "ip_range": "0.0.0.0/0",
+                "dest_port_from": 22,
+                "dest_port_to": None,
+                "position": len(ams["rules"]) + 1,
+                "editable": True,
+                "zone": "nl-ams-1",
+            }
+        )
     for server in servers.values():
         store._touch(server["zone"], server["id"])
 

@@ -25,7 +25,16 @@ from helpers import (  # noqa: E402  (after the path it is found on)
 )
 from tui.sandbox import ManualClock, Sandbox  # noqa: E402
 import screenshots_console  # noqa: E402
-from screenshots_console import bulk_stop, costs, journal, switched, two_profiles, watched  # noqa: E402
+from screenshots_console import (  # noqa: E402
+    advisor,
+    bulk_stop,
+    costs,
+    journal,
+    overview,
+    switched,
+    two_profiles,
+    watched,
+)
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 SANDBOX: Sandbox | None = None  # the one the picture being taken runs against
@@ -334,6 +343,8 @@ async def main() -> None:
     await shoot("watched", (120, 40), watched)
     await shoot("journal", (120, 40), journal)
     await shoot("costs", (120, 40), costs)
+    await shoot("overview", (120, 40), overview)
+    await shoot("advisor", (120, 40), advisor)
     await shoot("profile-switched", (120, 40), switched, staging=True)
     await shoot("instance-server-create", (120, 40), create_form)
     await shoot("instance-server-actions", (120, 40), actions)

@@ -95,3 +95,21 @@ async def costs(pilot, app) -> None:
         view.table.toggle_mark(row.id)
     await pilot.press("$")
     await wait_for(pilot, lambda: type(app.screen).__name__ == "ResultScreen")
+
+
+async def overview(pilot, app) -> None:
+    """O: every product read, counted by zone and state, priced."""
+    await pilot.press("O")
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "OverviewScreen")
+    shown = app.screen
+    await wait_for(pilot, lambda: app.finder.filled and ("instance.servers", "fr-par-1") in shown.costs, timeout=15)
+    await wait_for(pilot, lambda: not shown.workers)
+
+
+async def advisor(pilot, app) -> None:
+    """A: every product read, the findings by family, priced where a price list gives it."""
+    await pilot.press("A")
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "AdvisorScreen")
+    shown = app.screen
+    await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, timeout=15)
+    await wait_for(pilot, lambda: not shown.workers)

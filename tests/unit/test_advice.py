@@ -134,3 +134,18 @@ def test_ssh_or_a_database_port_open_to_every_address(demo):
     assert {f.name for f in found_by("kvcache.acl-open-to-world", held)[0]} == caches
     assert found_by("rdb.acl-open-to-world", held)[0] == []  # the demo's databases let offices in, not everyone
 
+
+
+def test_a_database_whose_disk_is_full_whose_backups_are_off_or_a_backup_past_its_expiry(demo):
+    sandbox, held = demo
+    instances = [i for zone in sandbox.rdb.instances.values() for i in zone.values()]
+    full = {i["name"] for i in instances if i["status"] == "disk_full"}
+    assert full and {f.name for f in found_by("rdb.disk-full", held)[0]} == full
+    part = next(h for h in held if h.kind.id == "rdb.instances")
+    off = part.kind.make_row({**instances[0], "backup_schedule": {"disabled": True, "frequency": 24}})
+    findings, _ = found_by("rdb.backups-off", [Held(part.kind, part.scope, None, [off])])
+    assert [f.name for f in findings] == [instances[0]["name"]]
+    backups = next(h for h in held if h.kind.id == "rdb.backups")
+    past = backups.kind.make_row({"id": "b1", "name": "old", "status": "ready", "expires_at": "2020-01-01T00:00:00Z"})
+    findings, _ = found_by("rdb.backup-expired", [Held(backups.kind, backups.scope, None, [past])])
+    assert [f.name for f in findings] == ["old"] and findings[0].why.startswith("expired")

@@ -205,6 +205,7 @@ INSTANCE_FIELDS = (
     Field("endpoint_text", "Endpoint", width=21, key="endpoint", detail=False),  # made by `summarize`: the first
     Field("endpoints.ip", "Endpoints", "ip", show=_endpoint_lines),
     Field("backup_schedule", "Backups", show=_schedule),
+    Field("backup_schedule.disabled", "Backups disabled", "flag", key="backups_off", detail=False),  # (the advisor's)
     Field("read_replicas.id", "Read replicas", "ref", ref="rdb.read_replicas", show=_replicas),
     Field("settings", "Settings", show=_settings),
     Field("maintenances", "Maintenance", show=_maintenance),

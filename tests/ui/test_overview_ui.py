@@ -51,3 +51,22 @@ async def test_a_child_list_under_too_many_parents_is_not_read_in_a_pass_and_is_
         assert not [p for _, p in sandbox.requests if p.endswith("/private_nics")], "no request under each server"
         assert "Private NICs of" in app.finder.unsearched() and "a request under each" in app.finder.unsearched()
         assert any(p.endswith("/records") for _, p in sandbox.requests), "a zone's records: few parents, read"
+
+
+async def test_an_open_list_counts_its_zone_and_an_earlier_read_of_every_zone_the_others(sandbox):
+    from tui.products.kit.location import ALL
+    from tui.products.kit.overview import tally
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        for scope in (ALL, "fr-par-2"):  # every zone read, then one zone's list in front
+            app.main.set_scope(scope, "zone")
+            await wait_for(
+                pilot,
+                lambda s=scope: any(h.kind.id == "instance.servers" and h.scope == s for h in app.finder.held()),
+                what=f"{scope} listed and indexed",
+            )
+        counted = {t.scope: t.total for t in tally(app.finder.held()) if t.kind.id == "instance.servers"}
+        held = {z: len(servers) for z, servers in sandbox.instance.servers.items() if servers}
+        assert counted == held, "every zone counted (fr-par-2's from the list in front), each server once"

@@ -13,6 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from ...api.safe import clean
+from ...records import replace
 from ...products import manifest
 from ...products.kit.location import ALL, ParentRef
 from ...products.kit.related import Held, Link, related, unread
@@ -96,10 +97,27 @@ class Finder:
         """The rows of every list indexed: an open list's as its table holds them now, else as last read
         (a list out of sight that gave its rows back: as last read)."""
         out = dict(self._read)
+        live: dict[tuple[str, str, str], Held] = {}
         for key, ref in list(self._views.items()):
             view = ref()
-            if view is not None and view.is_attached and view.model.released is None:
-                out[key] = Held(view.kind, view.scope, view.service.parent, list(view.table.resources()))
+            # (a view since switched to another zone holds that zone's rows, not this key's)
+            if view is not None and view.is_attached and view.model.released is None and view.scope == key[1]:
+                live[key] = Held(view.kind, view.scope, view.service.parent, list(view.table.resources()))
+        # An open list is what its zone holds now: another read of that kind (every zone's, read earlier)
+        # keeps only its other zones' rows (a resource deleted since is gone, none is counted twice).
+        covered: dict[str, set[str]] = {}
+        for h in live.values():
+            if h.parent is None:
+                covered.setdefault(h.kind.id, set()).add(h.scope)
+        for key, h in list(out.items()):
+            scopes = covered.get(h.kind.id)
+            if not scopes or h.parent is not None or key in live:
+                continue
+            if ALL in scopes:
+                del out[key]
+            else:
+                out[key] = replace(h, rows=[r for r in h.rows if (h.kind.scope_of(r) or h.scope) not in scopes])
+        out.update(live)
         return list(out.values())
 
     # ---- every product at once ----------------------------------------------------------------------

@@ -74,3 +74,19 @@ async def test_a_finding_muted_stays_muted_after_a_restart_and_the_findings_expo
         shown = await screen_named(pilot, again, "AdvisorScreen")
         await wait_for(pilot, lambda: again.finder.filled and shown.passes >= 2, what="read", timeout=15)
         assert ip.key in {f.key for f in shown.findings} and ip.key not in {f.key for f in shown.listed()}
+
+
+async def test_read_only_a_fix_is_offered_greyed_with_why(sandbox):
+    from helpers import demo_settings
+
+    app = make_app(sandbox, settings=demo_settings(read_only=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("A")
+        shown = await screen_named(pilot, app, "AdvisorScreen")
+        await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, what="every product read", timeout=15)
+        ip = next(f for f in shown.findings if f.rule == "instance.ip-unattached")
+        shown.query_one("#advisor-lines").highlighted = shown.shown.index(ip)
+        await pilot.press("enter")
+        picker = await screen_named(pilot, app, "PickerScreen")
+        assert picker.choices[0] == ("Fix: delete it", "fix", "cloudtui runs with --read-only")

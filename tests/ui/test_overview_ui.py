@@ -59,7 +59,7 @@ async def test_an_open_list_counts_its_zone_and_an_earlier_read_of_every_zone_th
 
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
-        view = await loaded(pilot, app)
+        await loaded(pilot, app)
         for scope in (ALL, "fr-par-2"):  # every zone read, then one zone's list in front
             app.main.set_scope(scope, "zone")
             await wait_for(

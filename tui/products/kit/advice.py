@@ -199,8 +199,8 @@ class Expiring(Rule):
         for row, part in reading.rows(self.kind):
             at = _when(_field(part.kind, self.field).value(row))
             if at is not None and at - reading.now <= self.days * 86400:
-                left = (at - reading.now) / 86400
-                said = f"expired {-left:.0f} days ago" if left < 0 else f"expires in {left:.0f} days"
+                left = (at - reading.now) / 86400  # whole days, as the lists say them ("in 11 d")
+                said = f"expired {int(-left)} days ago" if left < 0 else f"expires in {int(left)} days"
                 yield row, part, f"{said} ({datetime.fromtimestamp(at).strftime('%Y-%m-%d')})"
             elif str(row.state or "") in self.states:
                 yield row, part, f"its status is {row.state}"
@@ -414,7 +414,8 @@ def advise(
                     partial,
                 )
             )
+    # by family (each once), the most severe first within it, a rule's findings together
     found.sort(
-        key=lambda f: (SEVERITIES.index(f.severity), FAMILIES.index(f.family) if f.family in FAMILIES else 9, f.rule)
+        key=lambda f: (FAMILIES.index(f.family) if f.family in FAMILIES else 9, SEVERITIES.index(f.severity), f.rule)
     )
     return found, not_run

@@ -48,6 +48,8 @@ class AdvisorScreen(ModalScreen[None]):
         Binding("E", "export", "Export", id="advisor_export"),
         Binding("j", "down", show=False, id="down"),
         Binding("k", "up", show=False, id="up"),
+        Binding("g", "first", show=False, id="first"),
+        Binding("G", "last", show=False, id="last"),
     ]
 
     def __init__(self) -> None:
@@ -57,9 +59,11 @@ class AdvisorScreen(ModalScreen[None]):
         self.costs: dict[str, float | None] = {}  # a finding's key → its monthly estimate (None: unknown)
         self.shown: list[Finding | None] = []  # each line's finding (None: a family's heading)
         self.passes = 0  # evaluations made (a test waits for the next)
+        self.evaluated_at = 0.0  # when the last was made (wall time: an export says it)
         self.muted: set[str] = set()  # the findings muted on this profile (`Finding.key`), kept in the config
         self.showing_muted = False
         self.said = ""  # what was read and found, as the line above the findings says it
+        self.read_said = ""  # the same without this screen's keys, for an export
 
     @property
     def console(self) -> CloudApp:
@@ -93,6 +97,7 @@ class AdvisorScreen(ModalScreen[None]):
         rules = await asyncio.to_thread(manifest.advice)
         self.findings, self.not_run = await asyncio.to_thread(advise, rules, held, read, time.time)
         self.passes += 1
+        self.evaluated_at = time.time()
         self._draw()
         await self._price(held)
         self._draw()
@@ -127,8 +132,10 @@ class AdvisorScreen(ModalScreen[None]):
         if not listed:
             said = "Nothing found in what was read."
         muted = sum(1 for f in self.findings if f.key in self.muted)
+        self.read_said = said  # (what an export says: no keys of this screen)
         if muted:
             said += f" · {muted} muted" + (" (shown)" if self.showing_muted else " (M shows them)")
+            self.read_said += f" · {muted} muted"
         if reading:
             said += " · reading every product… (F stops)"
         elif finder.unsearched():
@@ -190,7 +197,11 @@ class AdvisorScreen(ModalScreen[None]):
         from .picker import PickerScreen
 
         fix = _fix_label(self.console, found)
-        choices = ([(fix, "fix")] if fix else []) + [("Open it", "open")]
+        choices: list[tuple[str, str] | tuple[str, str, str]] = [("Open it", "open")]
+        if fix and self.console.settings.read_only:  # every fix changes something: said why not, greyed
+            choices.insert(0, (fix, "fix", "cloudtui runs with --read-only"))
+        elif fix:
+            choices.insert(0, (fix, "fix"))
 
         def picked(choice: object) -> None:
             if choice in ("fix", "open"):
@@ -241,8 +252,10 @@ class AdvisorScreen(ModalScreen[None]):
         how = await self.app.push_screen_wait(PickerScreen(f"Export {len(self.listed())} findings", ways))
         if how is None:
             return
-        found, said = self.listed(), self.said
-        said = f"Profile {self.console.settings.profile}, project {self.console.settings.project_id}: {said}"
+        found, said = self.listed(), self.read_said
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.evaluated_at))
+        s = self.console.settings
+        said = f"Profile {s.profile}, project {s.project_id}, looked at {when}: {said}"
         if how == "md":
             content = await asyncio.to_thread(advice_files.as_markdown, found, self.costs, said)
         elif how == "csv":
@@ -264,6 +277,12 @@ class AdvisorScreen(ModalScreen[None]):
 
     def action_up(self) -> None:
         self.query_one(OptionList).action_cursor_up()
+
+    def action_first(self) -> None:
+        self.query_one(OptionList).action_first()
+
+    def action_last(self) -> None:
+        self.query_one(OptionList).action_last()
 
 
 def _fix_label(app: CloudApp, f: Finding) -> str:

@@ -45,6 +45,8 @@ class OverviewScreen(ModalScreen[None]):
         Binding("F", "read_again", "Read again", id="overview_read"),
         Binding("j", "down", show=False, id="down"),
         Binding("k", "up", show=False, id="up"),
+        Binding("g", "first", show=False, id="first"),
+        Binding("G", "last", show=False, id="last"),
     ]
 
     def __init__(self) -> None:
@@ -123,6 +125,9 @@ class OverviewScreen(ModalScreen[None]):
         resources = sum(t.total for t in self.tallies)
         lists = len({t.kind.id for t in self.tallies})
         said = f"{resources:,} resources in {lists} list{'s' if lists != 1 else ''}"
+        priced = sum(total for total, _ in self.costs.values())
+        if self.costs:  # (each list's price list says what it holds: stopped servers at their type's price)
+            said += f" · ≈ {euros(priced)} a month where priced (stopped servers included; volumes, IPs not)"
         needing = sum(t.needing() for t in self.tallies)
         if needing:
             said += f" · ✖ {needing:,} in a bad state"
@@ -151,12 +156,19 @@ class OverviewScreen(ModalScreen[None]):
         watched = len(self.console.watcher.items)
         if watched:
             add(f"Watched: {watched} resource{'s' if watched > 1 else ''} (ctrl+w lists them)", ("watch", "", "", ""))
-        failures = [e for e in self.console.journal.entries if e.outcome in ("failed", "maybe")][:FAILURES_SHOWN]
-        for entry in failures:
+        failures, later = [], set()
+        for entry in self.console.journal.entries:  # (newest first: a later success stands for what it did)
             doing = entry.doing
             what = f"{doing.what} {doing.resource}".strip() if doing is not None else f"{entry.method} {entry.url}"
-            word = "may have been applied" if entry.outcome == "maybe" else "failed"
-            said = f"Journal: {cut(clean(what), 50)} — {word}: {cut(clean(entry.said), 60)}"
+            if entry.outcome == "done":
+                later.add(what)
+            elif entry.outcome in ("failed", "maybe") and what not in later and not entry.superseded_at:
+                failures.append((entry, what))
+        for entry, what in failures[:FAILURES_SHOWN]:
+            looked = {False: "not applied", True: "applied"}
+            word = looked[entry.applied] if entry.looked and entry.applied is not None else ""
+            word = word or ("may have been applied" if entry.outcome == "maybe" else "failed")
+            said = f"Journal: {cut(clean(what), 50)} — {word}: {cut(clean(entry.said), 100)}"
             add(Text(said), ("journal", "", "", ""))
         options = self.query_one(OptionList)
         at = options.highlighted
@@ -201,6 +213,12 @@ class OverviewScreen(ModalScreen[None]):
 
     def action_up(self) -> None:
         self.query_one(OptionList).action_cursor_up()
+
+    def action_first(self) -> None:
+        self.query_one(OptionList).action_first()
+
+    def action_last(self) -> None:
+        self.query_one(OptionList).action_last()
 
 
 def open_list(app: CloudApp, kind_id: str, scope: str, state: str, tries: int = 20) -> None:

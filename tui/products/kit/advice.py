@@ -72,9 +72,8 @@ class Reading:
         self.now = now
         self.read = kinds_read
         self._rows: dict[str, list[tuple[Row, Held]]] = {}
-        for part in held:
-            seen = {id(r) for r, _ in self._rows.get(part.kind.id, ())}
-            self._rows.setdefault(part.kind.id, []).extend((r, part) for r in part.rows if id(r) not in seen)
+        for part in held:  # (a resource in two reads is told once by `rows`)
+            self._rows.setdefault(part.kind.id, []).extend((r, part) for r in part.rows)
         self._by_address: dict[str, list[tuple[Row, Held, set[str]]]] = {}
         self._once: dict[str, list[tuple[Row, Held]]] = {}
         self.kept: dict[Any, Any] = {}  # what a rule works out once a pass, for another to use (`PointsAtState`)

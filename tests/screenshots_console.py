@@ -102,7 +102,8 @@ async def overview(pilot, app) -> None:
     await pilot.press("O")
     await wait_for(pilot, lambda: type(app.screen).__name__ == "OverviewScreen")
     shown = app.screen
-    await wait_for(pilot, lambda: app.finder.filled and ("instance.servers", "fr-par-1") in shown.costs, timeout=15)
+    await wait_for(pilot, lambda: app.finder.filled and "dns.zones" in {t.kind.id for t in shown.tallies}, timeout=15)
+    await wait_for(pilot, lambda: ("instance.servers", "fr-par-1") in shown.costs, timeout=15)
     await wait_for(pilot, lambda: not shown.workers)
 
 
@@ -111,5 +112,5 @@ async def advisor(pilot, app) -> None:
     await pilot.press("A")
     await wait_for(pilot, lambda: type(app.screen).__name__ == "AdvisorScreen")
     shown = app.screen
-    await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, timeout=15)
+    await wait_for(pilot, lambda: shown.whole, timeout=15)
     await wait_for(pilot, lambda: not shown.workers)

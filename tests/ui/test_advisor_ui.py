@@ -17,7 +17,7 @@ async def test_a_findings_fix_runs_on_its_resource_and_the_next_pass_finds_it_no
         await loaded(pilot, app)
         await pilot.press("A")
         shown = await screen_named(pilot, app, "AdvisorScreen")
-        await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, what="every product read", timeout=15)
+        await wait_for(pilot, lambda: shown.whole, what="every product read", timeout=15)
         rules = {f.rule for f in shown.findings}
         assert {"instance.ip-unattached", "dns.record-unheld-address", "dns.domain-expiring"} <= rules
         stopped = next(f for f in shown.findings if f.rule == "instance.server-stopped-in-place")
@@ -51,7 +51,7 @@ async def test_a_finding_muted_stays_muted_after_a_restart_and_the_findings_expo
         await loaded(pilot, app)
         await pilot.press("A")
         shown = await screen_named(pilot, app, "AdvisorScreen")
-        await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, what="every product read", timeout=15)
+        await wait_for(pilot, lambda: shown.whole, what="every product read", timeout=15)
         ip = next(f for f in shown.findings if f.rule == "instance.ip-unattached")
         shown.query_one("#advisor-lines").highlighted = shown.shown.index(ip)
         await pilot.press("m")
@@ -72,7 +72,7 @@ async def test_a_finding_muted_stays_muted_after_a_restart_and_the_findings_expo
         await loaded(pilot, again)
         await pilot.press("A")
         shown = await screen_named(pilot, again, "AdvisorScreen")
-        await wait_for(pilot, lambda: again.finder.filled and shown.passes >= 2, what="read", timeout=15)
+        await wait_for(pilot, lambda: shown.whole, what="read", timeout=15)
         assert ip.key in {f.key for f in shown.findings} and ip.key not in {f.key for f in shown.listed()}
 
 
@@ -84,7 +84,7 @@ async def test_read_only_a_fix_is_offered_greyed_with_why(sandbox):
         await loaded(pilot, app)
         await pilot.press("A")
         shown = await screen_named(pilot, app, "AdvisorScreen")
-        await wait_for(pilot, lambda: app.finder.filled and shown.passes >= 2, what="every product read", timeout=15)
+        await wait_for(pilot, lambda: shown.whole, what="every product read", timeout=15)
         ip = next(f for f in shown.findings if f.rule == "instance.ip-unattached")
         shown.query_one("#advisor-lines").highlighted = shown.shown.index(ip)
         await pilot.press("enter")

@@ -18,6 +18,8 @@ async def test_the_overview_counts_every_product_and_a_figure_opens_its_filtered
         await pilot.press("O")
         shown = await screen_named(pilot, app, "OverviewScreen")
         await wait_for(pilot, lambda: app.finder.filled, what="every product read", timeout=15)
+        # (the count made once every product is read, and priced: the first count held the open list alone)
+        await wait_for(pilot, lambda: "dns.zones" in {t.kind.id for t in shown.tallies}, what="counted again")
         await wait_for(pilot, lambda: ("instance.servers", "fr-par-1") in shown.costs, what="priced", timeout=10)
         kinds = {t.kind.id for t in shown.tallies}
         assert {"instance.servers", "dns.zones", "rdb.instances", "lb.lbs"} <= kinds

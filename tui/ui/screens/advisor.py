@@ -60,6 +60,7 @@ class AdvisorScreen(ModalScreen[None]):
         self.shown: list[Finding | None] = []  # each line's finding (None: a family's heading)
         self.passes = 0  # evaluations made (a test waits for the next)
         self.evaluated_at = 0.0  # when the last was made (wall time: an export says it)
+        self.whole = False  # the last pass was made once every product was read
         self.muted: set[str] = set()  # the findings muted on this profile (`Finding.key`), kept in the config
         self.showing_muted = False
         self.said = ""  # what was read and found, as the line above the findings says it
@@ -90,13 +91,15 @@ class AdvisorScreen(ModalScreen[None]):
     def evaluate(self) -> None:
         """Every rule over what was read (in a thread), then the findings priced."""
         finder = self.console.finder
-        held = finder.held()
-        self.run_worker(self._evaluate(held, set(finder.kinds)), group="advisor", exclusive=True, exit_on_error=False)
+        held, whole = finder.held(), finder.filled
+        work = self._evaluate(held, set(finder.kinds), whole)
+        self.run_worker(work, group="advisor", exclusive=True, exit_on_error=False)
 
-    async def _evaluate(self, held: list[Held], read: set[str]) -> None:
+    async def _evaluate(self, held: list[Held], read: set[str], whole: bool) -> None:
         rules = await asyncio.to_thread(manifest.advice)
         self.findings, self.not_run = await asyncio.to_thread(advise, rules, held, read, time.time)
         self.passes += 1
+        self.whole = whole  # made over every product read (not only the lists open when it opened)
         self.evaluated_at = time.time()
         self._draw()
         await self._price(held)

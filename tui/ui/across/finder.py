@@ -94,31 +94,19 @@ class Finder:
         self.index.put(part_of(kind, scope, rows, parent, pause=_rest))
 
     def held(self) -> list[Held]:
-        """The rows of every list indexed: an open list's as its table holds them now, else as last read
-        (a list out of sight that gave its rows back: as last read)."""
-        out = dict(self._read)
+        """The rows of every list indexed (`reads().held()`, at once: for a caller off the UI thread)."""
+        return self.reads().held()
+
+    def reads(self) -> Reads:
+        """What every list indexed holds, taken now (on the UI thread: an open list's rows as its table
+        holds them, else as last read); `Reads.held` then narrows them, off it."""
         live: dict[tuple[str, str, str], Held] = {}
         for key, ref in list(self._views.items()):
             view = ref()
             # (a view since switched to another zone holds that zone's rows, not this key's)
             if view is not None and view.is_attached and view.model.released is None and view.scope == key[1]:
                 live[key] = Held(view.kind, view.scope, view.service.parent, list(view.table.resources()))
-        # An open list is what its zone holds now: another read of that kind (every zone's, read earlier)
-        # keeps only its other zones' rows (a resource deleted since is gone, none is counted twice).
-        covered: dict[str, set[str]] = {}
-        for h in live.values():
-            if h.parent is None:
-                covered.setdefault(h.kind.id, set()).add(h.scope)
-        for key, h in list(out.items()):
-            scopes = covered.get(h.kind.id)
-            if not scopes or h.parent is not None or key in live:
-                continue
-            if ALL in scopes:
-                del out[key]
-            else:
-                out[key] = replace(h, rows=[r for r in h.rows if (h.kind.scope_of(r) or h.scope) not in scopes])
-        out.update(live)
-        return list(out.values())
+        return Reads(dict(self._read), live)
 
     # ---- every product at once ----------------------------------------------------------------------
     @guarded("Indexing every product")
@@ -272,12 +260,13 @@ class Finder:
     def show_related(self, kind: ResourceKind, row: Row) -> None:
         """What `row` points at and what points at it, among every list read (worked out off the UI
         thread), to open one of them; the lists that could say more and were not read, to read them."""
-        held = self.held()
+        reads = self.reads()
         self.app.run_worker(
-            partial(self._related, kind, row, held), thread=True, group="related", exclusive=True, exit_on_error=False
+            partial(self._related, kind, row, reads), thread=True, group="related", exclusive=True, exit_on_error=False
         )
 
-    def _related(self, kind: ResourceKind, row: Row, held: list[Held]) -> None:
+    def _related(self, kind: ResourceKind, row: Row, reads: Reads) -> None:
+        held = reads.held()
         listed = [e.load() for e in manifest.entries() if e.opens == "list"]  # what `F` reads (not children)
         links = related(kind, row, held, {k.id: k.title for k in manifest.every_kind()})
         missing = unread(kind, row, listed, {h.kind.id for h in held})
@@ -322,6 +311,33 @@ class Finder:
 
         if self.app.main is not None and not isinstance(self.app.screen, ModalScreen):
             self.show_related(kind, row)
+
+
+class Reads:
+    """What the index holds, taken on the UI thread: every list as last read, and the lists open now."""
+
+    def __init__(self, read: dict[tuple[str, str, str], Held], live: dict[tuple[str, str, str], Held]) -> None:
+        self.read, self.live = read, live
+
+    def held(self) -> list[Held]:
+        """Every list, an open one as its zone's truth: another read of that kind (every zone's, read earlier)
+        keeps only the other zones' rows (a resource deleted since is gone, none is counted twice). Linear
+        in the rows: run off the UI thread."""
+        out, live = dict(self.read), self.live
+        covered: dict[str, set[str]] = {}
+        for h in live.values():
+            if h.parent is None:
+                covered.setdefault(h.kind.id, set()).add(h.scope)
+        for key, h in list(out.items()):
+            scopes = covered.get(h.kind.id)
+            if not scopes or h.parent is not None or key in live:
+                continue
+            if ALL in scopes:
+                del out[key]
+            else:
+                out[key] = replace(h, rows=[r for r in h.rows if (h.kind.scope_of(r) or h.scope) not in scopes])
+        out.update(live)
+        return list(out.values())
 
 
 def _relatable(kind: ResourceKind) -> bool:

@@ -33,6 +33,7 @@ from ..widgets.dialog_title import DialogTitle
 
 if TYPE_CHECKING:
     from ...products.kit.related import Held
+    from ..across.finder import Reads
     from ..app import CloudApp
 
 MARKS = {"error": "✖", "warning": "▲", "review": "?"}
@@ -91,11 +92,12 @@ class AdvisorScreen(ModalScreen[None]):
     def evaluate(self) -> None:
         """Every rule over what was read (in a thread), then the findings priced."""
         finder = self.console.finder
-        held, whole = finder.held(), finder.filled
-        work = self._evaluate(held, set(finder.kinds), whole)
+        reads, whole = finder.reads(), finder.filled
+        work = self._evaluate(reads, set(finder.kinds), whole)
         self.run_worker(work, group="advisor", exclusive=True, exit_on_error=False)
 
-    async def _evaluate(self, held: list[Held], read: set[str], whole: bool) -> None:
+    async def _evaluate(self, reads: Reads, read: set[str], whole: bool) -> None:
+        held = await asyncio.to_thread(reads.held)
         rules = await asyncio.to_thread(manifest.advice)
         self.findings, self.not_run = await asyncio.to_thread(advise, rules, held, read, time.time)
         self.passes += 1

@@ -31,6 +31,7 @@ from ..widgets.dialog_title import DialogTitle
 
 if TYPE_CHECKING:
     from ...products.kit.related import Held
+    from ..across.finder import Reads
     from ..app import CloudApp
 
 MARKS = {"alarm": "✖", "bad": "✖", "busy": "◐", "good": "●", "other": "○"}
@@ -85,10 +86,11 @@ class OverviewScreen(ModalScreen[None]):
         """Count again what every list read holds (in a thread), then price it."""
         finder = self.console.finder
         self._counted_at = len(finder.index)
-        held = finder.held()
-        self.run_worker(self._count(held), group="overview", exclusive=True, exit_on_error=False)
+        reads = finder.reads()
+        self.run_worker(self._count(reads), group="overview", exclusive=True, exit_on_error=False)
 
-    async def _count(self, held: list[Held]) -> None:
+    async def _count(self, reads: Reads) -> None:
+        held = await asyncio.to_thread(reads.held)
         self.tallies = await asyncio.to_thread(tally, held)
         self.costs = {}
         self._draw()

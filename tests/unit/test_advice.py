@@ -149,3 +149,11 @@ def test_a_database_whose_disk_is_full_whose_backups_are_off_or_a_backup_past_it
     past = backups.kind.make_row({"id": "b1", "name": "old", "status": "ready", "expires_at": "2020-01-01T00:00:00Z"})
     findings, _ = found_by("rdb.backup-expired", [Held(backups.kind, backups.scope, None, [past])])
     assert [f.name for f in findings] == ["old"] and findings[0].why.startswith("expired")
+
+
+def test_text_sent_where_an_address_belongs_is_no_address_to_take_over(demo):
+    _, held = demo
+    records = next(h for h in held if h.kind.id == "dns.records")
+    odd = records.kind.make_row({"id": "x1", "name": "odd", "type": "A", "data": "\x00\x9b31m", "ttl": 60})
+    part = Held(records.kind, records.scope, records.parent, [odd])
+    assert found_by("dns.record-unheld-address", [part])[0] == []

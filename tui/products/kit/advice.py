@@ -236,7 +236,7 @@ class UnheldAddress(Rule):
             if self.type_field and str(_field(part.kind, self.type_field).value(row) or "") not in self.types:
                 continue
             for address in _addresses(_field(part.kind, self.field).values(row)):
-                if address not in every and not _internal(address):
+                if address not in every and _takeable(address):
                     yield row, part, (
                         f"points at {address}, which no resource of the {len(held)} lists read holds: a released "
                         "address can be given to someone else — or it is hosted elsewhere"
@@ -259,15 +259,16 @@ _INTERNAL = (
 )
 
 
-def _internal(address: str) -> bool:
-    """An address of a private network, which no one outside can be given (not worth a finding)."""
+def _takeable(address: str) -> bool:
+    """An address someone else could be given: an address (not text sent where one belongs), and not of a
+    private network (no one outside can be given one of those: not worth a finding)."""
     import ipaddress
 
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
-    return any(ip in n for n in _networks() if n.version == ip.version)
+    return not any(ip in n for n in _networks() if n.version == ip.version)
 
 
 @functools.lru_cache(maxsize=1)

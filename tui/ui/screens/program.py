@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     Run = Callable[[list[str], float, Callable[[str], None]], Awaitable[str]]
 
 MOST_SHOWN = 200_000  # characters of its output kept on screen (its end)
+DRAWN_EVERY = 0.1  # seconds between two draws of what it wrote meanwhile
 
 
 class ProgramScreen(ResultScreen):
@@ -25,19 +26,24 @@ class ProgramScreen(ResultScreen):
         self.argv, self.timeout, self.run = argv, timeout, run
         self.ended: str | None = None  # how it ended, once it has
         self._worker: Worker[str] | None = None
+        self._pending: list[str] = []  # what it wrote since it was last drawn
 
     def on_mount(self) -> None:
         super().on_mount()
         self._hint(f"running {clean(self.argv[0])} ({self.timeout:g} s at most) · esc stops it")
         self._worker = self.run_worker(self._run(), group="program", exit_on_error=False)
+        self._drawing = self.set_interval(DRAWN_EVERY, self._flush)
 
     async def _run(self) -> str:
-        return await self.run(self.argv, self.timeout, self._shown)
+        return await self.run(self.argv, self.timeout, self._pending.append)
 
-    def _shown(self, chunk: str) -> None:
-        if not chunk:
+    def _flush(self) -> None:
+        """What came since the last frame, shown at once (a program writing line by line is drawn a few
+        times a second, not once a line)."""
+        if not self._pending:
             return
-        text = self.text + clean(chunk, keep_newlines=True)
+        came, self._pending = "".join(self._pending), []
+        text = self.text + clean(came, keep_newlines=True)
         self.text = "…" + text[-MOST_SHOWN:] if len(text) > MOST_SHOWN else text
         self._draw()
 
@@ -62,6 +68,8 @@ class ProgramScreen(ResultScreen):
             WorkerState.ERROR,
         ):
             return
+        self._flush()
+        self._drawing.stop()
         if event.state == WorkerState.SUCCESS:
             self.ended = str(event.worker.result or "")
         elif event.state == WorkerState.CANCELLED:

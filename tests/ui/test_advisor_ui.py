@@ -11,13 +11,26 @@ from helpers import loaded, make_app, screen_named, wait_for
 pytestmark = pytest.mark.anyio
 
 
+async def advisor_read(pilot, app):
+    """The list shown, then A: the advisor once its pass over every product read is made."""
+    await loaded(pilot, app)
+    await pilot.press("A")
+    shown = await screen_named(pilot, app, "AdvisorScreen")
+    await wait_for(pilot, lambda: shown.whole, what="every product read", timeout=15)
+    return shown
+
+
+def on_finding(shown, rule):
+    """The advisor's cursor on the first finding of `rule`, and that finding."""
+    found = next(f for f in shown.findings if f.rule == rule)
+    shown.query_one("#advisor-lines").highlighted = shown.shown.index(found)
+    return found
+
+
 async def test_a_findings_fix_runs_on_its_resource_and_the_next_pass_finds_it_no_more(sandbox, clock):
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        await pilot.press("A")
-        shown = await screen_named(pilot, app, "AdvisorScreen")
-        await wait_for(pilot, lambda: shown.whole, what="every product read", timeout=15)
+        shown = await advisor_read(pilot, app)
         rules = {f.rule for f in shown.findings}
         assert {"instance.ip-unattached", "dns.record-unheld-address", "dns.domain-expiring"} <= rules
         stopped = next(f for f in shown.findings if f.rule == "instance.server-stopped-in-place")
@@ -48,12 +61,8 @@ async def test_a_finding_muted_stays_muted_after_a_restart_and_the_findings_expo
 
     app = make_app(sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        await pilot.press("A")
-        shown = await screen_named(pilot, app, "AdvisorScreen")
-        await wait_for(pilot, lambda: shown.whole, what="every product read", timeout=15)
-        ip = next(f for f in shown.findings if f.rule == "instance.ip-unattached")
-        shown.query_one("#advisor-lines").highlighted = shown.shown.index(ip)
+        shown = await advisor_read(pilot, app)
+        ip = on_finding(shown, "instance.ip-unattached")
         await pilot.press("m")
         await wait_for(pilot, lambda: ip not in shown.listed(), what="muted")
         assert "1 muted (M shows them)" in shown.said
@@ -69,10 +78,7 @@ async def test_a_finding_muted_stays_muted_after_a_restart_and_the_findings_expo
     kept = cli._kept_ui({"read_only": False}, "demo")  # what --demo starts with, after a restart
     again = make_app(sandbox, settings=demo_settings(muted=kept["muted"]))
     async with again.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, again)
-        await pilot.press("A")
-        shown = await screen_named(pilot, again, "AdvisorScreen")
-        await wait_for(pilot, lambda: shown.whole, what="read", timeout=15)
+        shown = await advisor_read(pilot, again)
         assert ip.key in {f.key for f in shown.findings} and ip.key not in {f.key for f in shown.listed()}
 
 
@@ -81,12 +87,8 @@ async def test_read_only_a_fix_is_offered_greyed_with_why(sandbox):
 
     app = make_app(sandbox, settings=demo_settings(read_only=True))
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded(pilot, app)
-        await pilot.press("A")
-        shown = await screen_named(pilot, app, "AdvisorScreen")
-        await wait_for(pilot, lambda: shown.whole, what="every product read", timeout=15)
-        ip = next(f for f in shown.findings if f.rule == "instance.ip-unattached")
-        shown.query_one("#advisor-lines").highlighted = shown.shown.index(ip)
+        shown = await advisor_read(pilot, app)
+        on_finding(shown, "instance.ip-unattached")
         await pilot.press("enter")
         picker = await screen_named(pilot, app, "PickerScreen")
         assert picker.choices[0] == ("Fix: delete it", "fix", "cloudtui runs with --read-only")

@@ -32,7 +32,10 @@ from ...records import record
 from .location import ALL
 
 if TYPE_CHECKING:
+    from ipaddress import IPv4Network, IPv6Network
+
     from .base import ParentRef, ResourceKind, Row
+    from .declared import Field
     from .related import Held
 
 Severity = Literal["error", "warning", "review"]
@@ -76,7 +79,9 @@ class Reading:
             self._rows.setdefault(part.kind.id, []).extend((r, part) for r in part.rows)
         self._by_address: dict[str, list[tuple[Row, Held, set[str]]]] = {}
         self._once: dict[str, list[tuple[Row, Held]]] = {}
-        self.kept: dict[Any, Any] = {}  # what a rule works out once a pass, for another to use (`PointsAtState`)
+        # what a rule works out once a pass for another to use: the addresses of resources in some states
+        # (`PointsAtState`), by (the kinds, the states)
+        self.kept: dict[tuple[tuple[str, ...], frozenset[str]], dict[str, tuple[Row, Held]]] = {}
 
     def kinds(self) -> list[str]:
         """The kinds whose rows were read."""
@@ -140,7 +145,7 @@ class Rule:
 
 
 @functools.lru_cache(maxsize=None)
-def _field(kind: ResourceKind, key: str) -> Any:
+def _field(kind: ResourceKind, key: str) -> Field:
     found = next((f for f in kind.fields if f.key == key and f.path), None)
     if found is None:
         raise ValueError(f"{kind.id} has no field {key!r} with a path")
@@ -272,7 +277,7 @@ def _takeable(address: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _networks() -> tuple[Any, ...]:
+def _networks() -> tuple[IPv4Network | IPv6Network, ...]:
     import ipaddress
 
     return tuple(ipaddress.ip_network(n) for n in _INTERNAL)

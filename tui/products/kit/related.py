@@ -19,6 +19,7 @@ from ...records import record, replace
 
 if TYPE_CHECKING:
     from .base import ParentRef, ResourceKind, Row
+    from .declared import Field
 
 
 @record(frozen=True)
@@ -58,7 +59,7 @@ def addresses(kind: ResourceKind, row: Row) -> set[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def address_fields(kind: ResourceKind) -> tuple[Any, ...]:
+def address_fields(kind: ResourceKind) -> tuple[Field, ...]:
     """A kind's fields that hold addresses (worked out once a kind: the advisor reads them for every row)."""
     return tuple(f for f in kind.fields if f.has("ip") and f.path)
 

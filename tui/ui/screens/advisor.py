@@ -19,7 +19,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -27,9 +26,9 @@ from ...api.safe import clean, cut
 from ...products import manifest
 from ...products.kit.advice import Finding, advise
 from ...products.kit.location import ALL
-from .. import styles
 from ..across.costs import euros
 from ..widgets.dialog_title import DialogTitle
+from .every_product import EveryProductScreen
 
 if TYPE_CHECKING:
     from ...products.kit.related import Held
@@ -39,18 +38,11 @@ if TYPE_CHECKING:
 MARKS = {"error": "✖", "warning": "▲", "review": "?"}
 
 
-class AdvisorScreen(ModalScreen[None]):
-    CSS_PATH = styles.DIALOGS
+class AdvisorScreen(EveryProductScreen):
     BINDINGS = [
-        Binding("escape", "close", "Close", id="close"),
-        Binding("F", "read_again", "Read again", id="advisor_read"),
         Binding("m", "mute", "Mute", id="advisor_mute"),
         Binding("M", "show_muted", "Show muted", id="advisor_show_muted"),
         Binding("E", "export", "Export", id="advisor_export"),
-        Binding("j", "down", show=False, id="down"),
-        Binding("k", "up", show=False, id="up"),
-        Binding("g", "first", show=False, id="first"),
-        Binding("G", "last", show=False, id="last"),
     ]
 
     def __init__(self) -> None:
@@ -67,10 +59,6 @@ class AdvisorScreen(ModalScreen[None]):
         self.said = ""  # what was read and found, as the line above the findings says it
         self.read_said = ""  # the same without this screen's keys, for an export
 
-    @property
-    def console(self) -> CloudApp:
-        return self.app  # type: ignore[return-value]  # (pushed by the console only)
-
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="advisor"):
             yield DialogTitle(f"Advisor · profile {self.console.settings.profile}")
@@ -82,19 +70,21 @@ class AdvisorScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.muted = set(self.console.settings.muted)
-        finder = self.console.finder
-        if not finder.filled and not (finder.filling is not None and finder.filling.is_running):
-            finder.fill(then=self.evaluate, say=False)
-        self.evaluate()
-        self.query_one(OptionList).focus()
+        super().on_mount()
 
     # ---- a pass -------------------------------------------------------------------------------
-    def evaluate(self) -> None:
+    def look(self) -> None:
         """Every rule over what was read (in a thread), then the findings priced."""
         finder = self.console.finder
         reads, whole = finder.reads(), finder.filled
-        work = self._evaluate(reads, set(finder.kinds), whole)
-        self.run_worker(work, group="advisor", exclusive=True, exit_on_error=False)
+        # (the coroutine made when the worker starts: one replaced before it starts is never made)
+        read = set(finder.kinds)
+
+        async def work() -> None:
+            await self._evaluate(reads, read, whole)
+
+        # (a coroutine function, made when the worker starts; Textual types one returning None as Never)
+        self.run_worker(work, group="advisor", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
 
     async def _evaluate(self, reads: Reads, read: set[str], whole: bool) -> None:
         held = await asyncio.to_thread(reads.held)
@@ -270,24 +260,6 @@ class AdvisorScreen(ModalScreen[None]):
         name = f"advisor-{self.console.settings.profile}.{how}"
         await files.save_bytes(AppAsks(self.app), f"Export the findings as {how.upper()}", content, name)
 
-    def action_read_again(self) -> None:
-        self.console.finder.fill(then=self.evaluate, say=False)  # (again while reading: stops)
-        self.evaluate()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
-
-    def action_first(self) -> None:
-        self.query_one(OptionList).action_first()
-
-    def action_last(self) -> None:
-        self.query_one(OptionList).action_last()
 
 
 def _fix_label(app: CloudApp, f: Finding) -> str:

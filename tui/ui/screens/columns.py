@@ -21,6 +21,7 @@ from ...products.kit.own_columns import WIDEST, Chosen
 from ...records import record
 from .. import styles
 from ..widgets.dialog_title import DialogTitle
+from .option_keys import KEYS, OptionKeys
 
 if TYPE_CHECKING:
     from ...products.kit.base import Column, ResourceKind, Row
@@ -37,7 +38,7 @@ class ColumnsChosen:
     for_profile: bool
 
 
-class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
+class ColumnsScreen(OptionKeys, ModalScreen["ColumnsChosen | None"]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="cancel"),
@@ -48,8 +49,7 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
         Binding("minus,left", "width(-1)", "Narrower", id="column_narrower"),
         Binding("r", "own", "List's own", id="column_own"),
         Binding("t", "whom", "For whom", id="column_whom"),
-        Binding("j", "down", show=False, id="down"),
-        Binding("k", "up", show=False, id="up"),
+        *KEYS,
     ]
 
     def __init__(
@@ -208,12 +208,6 @@ class ColumnsScreen(ModalScreen["ColumnsChosen | None"]):
     def action_whom(self) -> None:
         self.for_profile = not self.for_profile
         self._draw(self._at)
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

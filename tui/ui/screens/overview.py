@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -25,9 +23,9 @@ from ...api.safe import clean, cut
 from ...products import manifest
 from ...products.kit.location import ALL
 from ...products.kit.overview import Tally, tally
-from .. import styles
 from ..across.costs import euros
 from ..widgets.dialog_title import DialogTitle
+from .every_product import EveryProductScreen
 
 if TYPE_CHECKING:
     from ...products.kit.related import Held
@@ -39,27 +37,13 @@ FAILURES_SHOWN = 3
 Target = tuple[str, str, str, str]  # (what: "list" | "watch" | "journal", kind id, scope, state)
 
 
-class OverviewScreen(ModalScreen[None]):
-    CSS_PATH = styles.DIALOGS
-    BINDINGS = [
-        Binding("escape", "close", "Close", id="close"),
-        Binding("F", "read_again", "Read again", id="overview_read"),
-        Binding("j", "down", show=False, id="down"),
-        Binding("k", "up", show=False, id="up"),
-        Binding("g", "first", show=False, id="first"),
-        Binding("G", "last", show=False, id="last"),
-    ]
-
+class OverviewScreen(EveryProductScreen):
     def __init__(self) -> None:
         super().__init__(id="overview")
         self.tallies: list[Tally] = []
         self.costs: dict[tuple[str, str], tuple[float, int]] = {}  # (kind id, scope) → (a month, rows unpriced)
         self.targets: list[Target] = []
         self._counted_at = -1  # the index's size last counted
-
-    @property
-    def console(self) -> CloudApp:
-        return self.app  # type: ignore[return-value]  # (pushed by the console only)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="overview"):
@@ -69,25 +53,26 @@ class OverviewScreen(ModalScreen[None]):
             yield Label("enter opens the list behind a figure · F reads every product again · esc", id="overview-keys")
 
     def on_mount(self) -> None:
-        finder = self.console.finder
-        if not finder.filled and not (finder.filling is not None and finder.filling.is_running):
-            finder.fill(then=self.count, say=False)  # (what it read is said here)
-        self.count()
-        self.set_interval(1.0, self._while_reading)
-        self.query_one(OptionList).focus()
+        super().on_mount()
+        self.set_interval(1.0, self._while_reading)  # (counted again as the lists come)
 
     def _while_reading(self) -> None:
         finder = self.console.finder
         if finder.filling is not None and finder.filling.is_running and len(finder.index) != self._counted_at:
-            self.count()
+            self.look()
 
     # ---- counting -------------------------------------------------------------------------------
-    def count(self) -> None:
+    def look(self) -> None:
         """Count again what every list read holds (in a thread), then price it."""
         finder = self.console.finder
         self._counted_at = len(finder.index)
         reads = finder.reads()
-        self.run_worker(self._count(reads), group="overview", exclusive=True, exit_on_error=False)
+        # (the coroutine made when the worker starts: one replaced before it starts is never made)
+        async def work() -> None:
+            await self._count(reads)
+
+        # (a coroutine function, made when the worker starts; Textual types one returning None as Never)
+        self.run_worker(work, group="overview", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
 
     async def _count(self, reads: Reads) -> None:
         held = await asyncio.to_thread(reads.held)
@@ -203,24 +188,6 @@ class OverviewScreen(ModalScreen[None]):
         else:
             open_list(console, kind_id, scope, state)
 
-    def action_read_again(self) -> None:
-        self.console.finder.fill(then=self.count, say=False)  # (again while reading: stops)
-        self.count()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
-
-    def action_first(self) -> None:
-        self.query_one(OptionList).action_first()
-
-    def action_last(self) -> None:
-        self.query_one(OptionList).action_last()
 
 
 def open_list(app: CloudApp, kind_id: str, scope: str, state: str, tries: int = 20) -> None:

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from ...api.safe import cut
 from .. import styles
 from ..widgets.dialog_title import DialogTitle
+from .option_keys import KEYS, OptionKeys
 
 if TYPE_CHECKING:
     from textual import events
@@ -36,14 +37,11 @@ def _option(i: int, choice: tuple[Any, ...], current: bool = False, most: int = 
     return Option(cut(str(choice[0]), most) + mark, id=str(i))
 
 
-class PickerScreen(ModalScreen[Any]):
+class PickerScreen(OptionKeys, ModalScreen[Any]):
     CSS_PATH = styles.DIALOGS
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="cancel"),
-        Binding("j", "down", show=False, id="down"),
-        Binding("k", "up", show=False, id="up"),
-        Binding("g", "first", show=False, id="first"),  # the first choice, the last: as in every list
-        Binding("G", "last", show=False, id="last"),
+        *KEYS,  # j k, and the first choice, the last (g G): as in every list
     ]
 
     def __init__(
@@ -92,18 +90,6 @@ class PickerScreen(ModalScreen[Any]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[int(event.option.id or 0)][1])
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
-
-    def action_first(self) -> None:
-        self.query_one(OptionList).action_first()
-
-    def action_last(self) -> None:
-        self.query_one(OptionList).action_last()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -350,6 +350,8 @@ def _kept_ui(flags: dict[str, Any], profile: str) -> dict[str, Any]:
         "columns": kept.columns,
         "columns_all": kept.columns_all,
         "muted": kept.muted,
+        "advisor_days": kept.advisor_days,
+        "advisor_problems": kept.advisor_problems,
         "column_problems": kept.column_problems,
         "production": kept.production,
         "read_only": kept.read_only,

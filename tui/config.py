@@ -84,6 +84,11 @@ class ConfigFile:
     column_problems: list[str] = field(default_factory=list)
     # `[profiles.NAME.advisor] muted = ["rule:kind:id", …]`: the advisor's findings muted, by profile
     muted: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # `[advisor]` and `[profiles.NAME.advisor]`: the ages its rules take (`backup_days = 30`), for every
+    # profile and by profile
+    advisor_days: dict[str, int] = field(default_factory=dict)
+    profile_advisor_days: dict[str, dict[str, int]] = field(default_factory=dict)
+    advisor_problems: list[str] = field(default_factory=list)  # ages left out, and why (said at start)
     error: str | None = None  # a file that could not be read is reported, never fatal
     # a profile's safety flag written as anything but true or false (`production = "yes"`): by profile,
     # what is wrong; the flag is taken as on, and the start refused until it is fixed
@@ -133,6 +138,7 @@ class ConfigFile:
         from .products.kit import own_columns
 
         cfg.columns, cfg.column_problems = own_columns.parse(data.get("columns"), str(path))
+        cfg.advisor_days = _days(data.get("advisor"), "advisor", cfg.advisor_problems)
         known = set(fields(Profile))
         profiles = data.get("profiles") or {}
         if not isinstance(profiles, dict):  # `profiles = "x"`: said in one line, the file kept as it is
@@ -165,6 +171,7 @@ class ConfigFile:
                 advisor = table.get("advisor")
                 if isinstance(advisor, dict) and isinstance(advisor.get("muted"), list):
                     cfg.muted[str(name)] = tuple(str(k) for k in advisor["muted"] if isinstance(k, str))
+                cfg.profile_advisor_days[str(name)] = _days(advisor, f"profiles.{name}.advisor", cfg.advisor_problems)
                 if "columns" in table:
                     own, wrong = own_columns.parse(table["columns"], f"{path} [profiles.{name}]")
                     cfg.profile_columns[str(name)], cfg.column_problems = own, cfg.column_problems + wrong
@@ -237,6 +244,8 @@ class Settings:
     columns_all: dict[str, tuple[Chosen, ...]] = field(default_factory=dict)  # `[columns]` alone (every profile's)
     column_problems: tuple[str, ...] = ()  # entries left out, and why (said at start)
     muted: tuple[str, ...] = ()  # the advisor's findings muted on this profile (`Finding.key`)
+    advisor_days: dict[str, int] = field(default_factory=dict)  # the ages its rules take, the profile's over all
+    advisor_problems: tuple[str, ...] = ()  # those left out, and why (said at start)
 
     def problems(self) -> list[str]:
         """What makes these settings unusable, found before anything is sent (said at start)."""
@@ -327,7 +336,25 @@ def resolve(
         columns_all=dict(cfg.columns),
         column_problems=tuple(cfg.column_problems),
         muted=cfg.muted.get(name, ()),
+        advisor_days={**cfg.advisor_days, **cfg.profile_advisor_days.get(name, {})},
+        advisor_problems=tuple(cfg.advisor_problems),
     )
+
+
+def _days(table: object, where: str, problems: list[str]) -> dict[str, int]:
+    """The ages an `[advisor]` table sets (`backup_days = 30`): whole days of at least one, by name; one
+    written otherwise is left out and said in `problems`."""
+    if not isinstance(table, dict):
+        return {}
+    out: dict[str, int] = {}
+    for k, v in table.items():
+        if not str(k).endswith("_days"):
+            continue
+        if type(v) is int and v >= 1:
+            out[str(k)] = v
+        else:
+            problems.append(f"[{where}] {k} = {v!r:.40} left out: write a whole number of days, 1 or more")
+    return out
 
 
 def save_ui(key: str, value: Any, path: Path | None = None) -> None:

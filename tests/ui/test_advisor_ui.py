@@ -33,6 +33,8 @@ async def test_a_findings_fix_runs_on_its_resource_and_the_next_pass_finds_it_no
         shown = await advisor_read(pilot, app)
         rules = {f.rule for f in shown.findings}
         assert {"instance.ip-unattached", "dns.record-unheld-address", "dns.domain-expiring"} <= rules
+        # a zone's certificates are read under each zone (listed by a query, not a list of their own)
+        assert "dns.certificate-expiring" in rules and shown.not_run == []
         stopped = next(f for f in shown.findings if f.rule == "instance.server-stopped-in-place")
         await wait_for(pilot, lambda: stopped.key in shown.costs, what="priced")
         assert shown.costs[stopped.key], "a server's type gives its monthly price"

@@ -19,7 +19,8 @@ from tui.products.kit.related import Held
 from tui.products.kit.service import ResourceService
 from tui.sandbox import DEMO_PROJECT_ID, DEMO_SECRET_KEY, ManualClock, Sandbox
 
-CHILDREN = ("dns.records", "lb.backends", "instance.security_group_rules", "rdb.acls")  # read under each parent
+# read under each parent
+CHILDREN = ("dns.records", "dns.certificates", "lb.backends", "instance.security_group_rules", "rdb.acls")
 
 
 def read_all(sandbox: Sandbox) -> list[Held]:
@@ -157,3 +158,84 @@ def test_text_sent_where_an_address_belongs_is_no_address_to_take_over(demo):
     odd = records.kind.make_row({"id": "x1", "name": "odd", "type": "A", "data": "\x00\x9b31m", "ttl": 60})
     part = Held(records.kind, records.scope, records.parent, [odd])
     assert found_by("dns.record-unheld-address", [part])[0] == []
+
+
+def test_a_certificate_expiring_within_30_days_read_under_its_zone(demo):
+    sandbox, held = demo
+    findings, not_run = found_by("dns.certificate-expiring", held, now=sandbox.clock.now)
+    assert not_run == [] and [f.name for f in findings] == ["mail.example.org"]  # issued 75 days ago, for 90
+    assert findings[0].parent is not None and findings[0].why.startswith("expires in 15 days")
+
+
+def _past_or_near(now: float, versions: dict[str, str], days: int = 90) -> set[str]:
+    from datetime import datetime
+
+    return {v for v, end in versions.items() if datetime.fromisoformat(end).timestamp() - now <= days * 86400}
+
+
+def test_an_engine_or_a_cache_version_past_or_near_its_end_of_life(demo):
+    from tui.sandbox.kvcache.store import VERSIONS as CACHE_VERSIONS
+    from tui.sandbox.rdb.catalog import VERSIONS as ENGINE_VERSIONS
+
+    sandbox, held = demo
+    now = sandbox.clock.now()
+    ending = _past_or_near(now, {f"{e}-{v}": eol for e, v, _, _, eol in ENGINE_VERSIONS})
+    instances = [i for zone in sandbox.rdb.instances.values() for i in zone.values()]
+    expected = {i["name"] for i in instances if i["engine"] in ending}
+    findings, _ = found_by("rdb.engine-end-of-life", held, now=sandbox.clock.now)
+    assert expected and {f.name for f in findings} == expected
+    assert len(expected) < len(instances)  # PostgreSQL-15 is years from its end
+    ending = _past_or_near(now, {v: eol for v, _, eol, *_ in CACHE_VERSIONS})
+    clusters = [c for zone in sandbox.kvcache.clusters.values() for c in zone.values()]
+    expected = {c["name"] for c in clusters if c["version"] in ending}
+    findings, _ = found_by("kvcache.version-end-of-life", held, now=sandbox.clock.now)
+    assert expected and {f.name for f in findings} == expected and "end of life" in findings[0].why
+    # without the catalogue there is nothing to go by: said as a partial read, nothing found
+    no_catalogue = [h for h in held if h.kind.id != "kvcache.versions"]
+    findings, not_run = found_by("kvcache.version-end-of-life", no_catalogue, now=sandbox.clock.now)
+    assert findings == [] and not_run == []
+
+
+def test_a_backup_older_than_the_age_set_or_its_default(demo):
+    sandbox, held = demo
+    rule = next(r for r in manifest.advice() if r.id == "rdb.backup-old")
+    now = sandbox.clock.now()
+    backups = [b for region in sandbox.rdb.backups.values() for b in region.values()]
+    from datetime import datetime
+
+    def older(days: int) -> set[str]:
+        return {b["name"] for b in backups if now - datetime.fromisoformat(b["created_at"]).timestamp() > days * 86400}
+
+    assert older(60) and older(2) > older(60)  # the demo's legal hold is months old; others, days
+    for days, said in ((None, "by default"), ({"backup_days": 2}, "set ([advisor] backup_days)")):
+        findings, _ = advise([rule], held, None, sandbox.clock.now, days)
+        assert {f.name for f in findings} == older(days["backup_days"] if days else 60)
+        assert said in findings[0].why and {f.fix for f in findings} == {"delete"}
+
+
+def test_a_load_balancer_not_highly_available(demo):
+    sandbox, held = demo
+    lbs = [lb for region in sandbox.lb.lbs.items.values() for lb in region.values()]
+    down = {
+        lb["name"]
+        for lb in lbs
+        if lb["status"] == "ready" and not all(i.get("status") == "ready" for i in lb.get("instances") or [])
+    }
+    findings, _ = found_by("lb.not-highly-available", held)
+    assert down and {f.name for f in findings} == down and "not highly available" in findings[0].why
+
+
+def test_the_ages_set_in_the_config_a_profiles_over_every_ones_and_wrong_ones_said(tmp_path):
+    from tui.config import ConfigFile, resolve
+
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[advisor]\nbackup_days = 30\nsnapshot_days = "a month"\n'
+        "[profiles.prod]\n[profiles.prod.advisor]\nbackup_days = 7\nmuted = []\n"
+        "[profiles.other]\n[profiles.other.advisor]\nbackup_days = 0\n"
+    )
+    cfg = ConfigFile.load(path)
+    assert resolve({"profile": "prod"}, env={}, cfg=cfg).advisor_days == {"backup_days": 7}
+    assert resolve({"profile": "other"}, env={}, cfg=cfg).advisor_days == {"backup_days": 30}
+    said = resolve({"profile": "other"}, env={}, cfg=cfg).advisor_problems
+    assert len(said) == 2 and "snapshot_days = 'a month' left out" in said[0] and "profiles.other.advisor" in said[1]

@@ -310,6 +310,7 @@ class CloudApp(App[None]):
         said = [p for p in (self.settings.config_error, self.journal_problem, themes.unknown(self), aliases) if p]
         said += self.settings.command_problems  # `[[commands]]` left out, each with why
         said += self.settings.column_problems  # `[columns]` entries left out, each with why
+        said += self.settings.advisor_problems  # `[advisor]` ages left out, each with why
         if said:  # one toast, not one each over the first dialogs at 80x24
             self.notify("\n".join(said), title="Configuration", severity="warning", timeout=8)
         if self.settings.keymap or self.settings.commands or self.settings.columns:  # (and what those name)

@@ -14,7 +14,12 @@ few shapes below say what it looks for, by the kinds' declared fields:
 - `Flagged`: a flag that is true (a registry namespace public);
 - `PointsAtState`: an address field naming an address a resource holds while in some states (a record or
   a backend sending to a stopped server);
-- `OpenToWorld`: a network field open to every address, on some ports (SSH from 0.0.0.0/0).
+- `OpenToWorld`: a network field open to every address, on some ports (SSH from 0.0.0.0/0);
+- `Outlived`: a version a resource runs whose end of life, as the product's catalogue says, is past or near
+  (a database engine, a cache version);
+- `OlderThan`: a time field older than an age the operator sets in the config (`[advisor]`), or a
+  default (a backup kept for months);
+- `Tested`: what no shape says, the product's own test of a row (a load balancer not highly available).
 
 `advise` runs every rule over the rows read (the index's `Held` lists), in one pass each, off the UI
 thread; a rule whose kinds were not all read says so on its findings (`partial`), or, when its own kind
@@ -26,7 +31,7 @@ from __future__ import annotations
 import functools
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping
 
 from ...records import record
 from .location import ALL
@@ -71,9 +76,12 @@ class Reading:
     """What was read, as a rule asks for it: a kind's rows (with the list each came from), the addresses
     every list holds, and what was not read."""
 
-    def __init__(self, held: Iterable[Held], kinds_read: set[str], now: float) -> None:
+    def __init__(
+        self, held: Iterable[Held], kinds_read: set[str], now: float, days: Mapping[str, int] | None = None
+    ) -> None:
         self.now = now
         self.read = kinds_read
+        self.days: Mapping[str, int] = days or {}  # ages the operator set (`[advisor]`), by name
         self._rows: dict[str, list[tuple[Row, Held]]] = {}
         for part in held:  # (a resource in two reads is told once by `rows`)
             self._rows.setdefault(part.kind.id, []).extend((r, part) for r in part.rows)
@@ -382,17 +390,108 @@ def _port(value: Any) -> int | None:
         return None
 
 
+@record(frozen=True, eq=False)
+class Outlived(Rule):
+    """A version a row runs (`field`: its name as the catalogue names it) whose end of life is past or
+    within `days`, as the catalogue kinds in `also` say: each of their rows is a version (`versions` ""),
+    or holds a list of them under `versions`; a version is named by its `name` key, its end of life at `end`."""
+
+    field: str = ""
+    versions: str = ""
+    name: str = "name"
+    end: str = "end_of_life"
+    days: int = 90
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("ref",)
+
+    def ends(self, reading: Reading) -> dict[str, float]:
+        """Each version's end of life (the earliest, where scopes differ), by its name."""
+        out: dict[str, float] = {}
+        for kind_id in self.also:
+            for row, _ in reading.rows(kind_id):
+                for v in row.items(self.versions) if self.versions else [row.raw]:
+                    at = _when(v.get(self.end)) if isinstance(v, dict) else None
+                    if at is not None and v.get(self.name):
+                        name = str(v[self.name])
+                        out[name] = min(at, out.get(name, at))
+        return out
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        ends = self.ends(reading)
+        if not ends:
+            return
+        for row, part in reading.rows(self.kind):
+            runs = str(_field(part.kind, self.field).value(row) or "")
+            at = ends.get(runs)
+            if at is None or at - reading.now > self.days * 86400:
+                continue
+            left, date = (at - reading.now) / 86400, datetime.fromtimestamp(at).strftime("%Y-%m-%d")
+            if left < 0:
+                yield row, part, f"runs {runs}, past its end of life since {date} ({int(-left)} days)"
+            else:
+                yield row, part, f"runs {runs}, whose end of life is in {int(left)} days ({date})"
+
+
+@record(frozen=True, eq=False)
+class OlderThan(Rule):
+    """A time field (`field`) older than the days the operator set under `setting` (`[advisor]` in the
+    config), else `days`."""
+
+    field: str = ""
+    setting: str = ""
+    days: int = 60
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("time",)
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        days = reading.days.get(self.setting, self.days)
+        whose = f"set ([advisor] {self.setting})" if self.setting in reading.days else f"by default ({self.setting})"
+        for row, part in reading.rows(self.kind):
+            at = _when(_field(part.kind, self.field).value(row))
+            if at is not None and reading.now - at > days * 86400:
+                yield row, part, f"made {int((reading.now - at) / 86400)} days ago: older than the {days} days {whose}"
+
+
+def _no_finding(row: Row) -> str | None:
+    return None
+
+
+@record(frozen=True, eq=False)
+class Tested(Rule):
+    """Rows the product's own `test` finds (a row → why, or None): what no shape above says (a load
+    balancer whose two instances are not both ready); `reads`: the field roles the test reads."""
+
+    test: Callable[[Row], str | None] = _no_finding
+    reads: tuple[str, ...] = ("state",)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return self.reads
+
+    def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
+        for row, part in reading.rows(self.kind):
+            why = self.test(row)
+            if why:
+                yield row, part, why
+
+
 def advise(
     rules: Iterable[Rule],
     held: Iterable[Held],
     kinds_read: set[str] | None = None,
     now: Callable[[], float] = time.time,
+    days: Mapping[str, int] | None = None,
 ) -> tuple[list[Finding], list[str]]:
     """Every finding of every rule over what was read, the most severe first; and the rules not run,
-    said (their kind was not read). `kinds_read`: the kinds whose lists were read (default: those held)."""
+    said (their kind was not read). `kinds_read`: the kinds whose lists were read (default: those held);
+    `days`: the ages the operator set (`[advisor]` in the config: `OlderThan`)."""
     held = list(held)
     read = kinds_read if kinds_read is not None else {h.kind.id for h in held}
-    reading = Reading(held, read, now())
+    reading = Reading(held, read, now(), days)
     found: list[Finding] = []
     not_run: list[str] = []
     for rule in rules:

@@ -1,10 +1,29 @@
 """What the advisor looks for in load balancers (`products.kit.advice`): backends sending to addresses no
-resource read holds, or to stopped servers."""
+resource read holds, or to stopped servers; a load balancer not highly available (its two instances not
+both ready)."""
 
 from __future__ import annotations
 
 from ..dns.advice import HOLDERS
-from ..kit.advice import PointsAtState, UnheldAddress
+from typing import TYPE_CHECKING
+
+from ..kit.advice import PointsAtState, Tested, UnheldAddress
+from .kinds import availability
+
+if TYPE_CHECKING:
+    from ..kit.base import Row
+
+
+def not_highly_available(row: Row) -> str | None:
+    """Why a ready load balancer is not highly available (one of its two instances not ready), or None
+    (highly available, or itself not ready: its state says so)."""
+    if row.state not in ("", "ready"):
+        return None
+    tone, words = availability(row.raw)
+    if tone == "good":
+        return None
+    return f"not highly available ({words.removeprefix('no: ')}): if its one instance ready fails, it stops"
+
 
 RULES = (
     UnheldAddress(
@@ -25,5 +44,14 @@ RULES = (
         field="pool",
         states=frozenset({"stopped", "stopped in place"}),
         also=("instance.servers",),
+    ),
+    Tested(
+        "lb.not-highly-available",
+        "A load balancer not highly available",
+        "Soon broken",
+        "warning",
+        "lb.lbs",
+        test=not_highly_available,
+        reads=("state",),
     ),
 )

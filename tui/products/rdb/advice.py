@@ -1,9 +1,10 @@
 """What the advisor looks for in databases (`products.kit.advice`): an instance whose ACL lets every
-address in, one whose disk is full, one whose automatic backups are off, backups past their expiry."""
+address in, one whose disk is full, one whose automatic backups are off, one whose engine version is past
+or near its end of life, backups past their expiry or older than the age set (`[advisor] backup_days`)."""
 
 from __future__ import annotations
 
-from ..kit.advice import Expiring, Flagged, InState, OpenToWorld
+from ..kit.advice import Expiring, Flagged, InState, OlderThan, OpenToWorld, Outlived
 
 RULES = (
     OpenToWorld(
@@ -42,5 +43,29 @@ RULES = (
         fix="delete",
         field="expires",
         days=0,
+    ),
+    Outlived(
+        "rdb.engine-end-of-life",
+        "A database engine version past or near its end of life",
+        "Soon broken",
+        "warning",
+        "rdb.instances",
+        also=("rdb.engines",),
+        field="engine",
+        versions="versions",
+        name="name",
+        end="end_of_life",
+        days=90,
+    ),
+    OlderThan(
+        "rdb.backup-old",
+        "A backup older than the age set",
+        "Paid for nothing",
+        "review",
+        "rdb.backups",
+        fix="delete",
+        field="created",
+        setting="backup_days",
+        days=60,
     ),
 )

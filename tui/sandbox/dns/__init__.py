@@ -162,6 +162,7 @@ def seed_demo(store: DnsStore, rng: random.Random) -> None:
         [{"name": "", "type": "A", "data": "198.51.100.25"}, {"name": "", "type": "AAAA", "data": "2001:db8:25::1"}],
         at=now - 200 * DAY,
     )
+    store.create_certificate(mail, [], age=75 * DAY)  # issued 75 days ago, for 90: expiring (the advisor says so)
 
     store.add_domain("example.net", external=True, age=120 * DAY)
     net = store.add_zone("example.net", "", age=120 * DAY)

@@ -123,6 +123,7 @@ class Finder:
 
     async def _fill(self, then: Callable[[], None] | None = None, say: bool = True) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
+        listed = {k.id for k in kinds}
         gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
         skipped: list[str] = []
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
@@ -142,7 +143,7 @@ class Finder:
             done[0] += 1
             self._doing(f"indexing {done[0]}/{lists[0]} lists · {len(self.index):,} found (F stops)")
             if parent is None:  # under each resource, its lists that hold addresses or references
-                children = [c.get() for c in kind.children if _relatable(c.get())]
+                children = [c.get() for c in kind.children if _relatable(c.get(), listed)]
                 if len(rows) > CHILD_PARENTS_MOST:  # a request under each of thousands: not in one pass
                     skipped.extend(f"{c.title} of {len(rows):,} {kind.title_in_text}" for c in children)
                     children = []
@@ -340,10 +341,12 @@ class Reads:
         return list(out.values())
 
 
-def _relatable(kind: ResourceKind) -> bool:
-    """A child list worth reading for what points where: it holds addresses or references."""
-    if kind.singleton is not None or (kind.parent is not None and kind.parent.query):
-        return False  # a panel, or the project's list filtered by its parent (read whole already)
+def _relatable(kind: ResourceKind, listed: set[str]) -> bool:
+    """A child list worth reading for what points where: it holds addresses or references (a zone's
+    certificates too, by the zone they name: the project's list filtered by its parent, read under each
+    parent unless it is a list of its own, read whole already: `listed`)."""
+    if kind.singleton is not None or kind.id in listed:
+        return False  # a panel, or a list `F` reads whole
     return any((f.has("ip") or f.has("ref")) and f.path for f in kind.fields)
 
 

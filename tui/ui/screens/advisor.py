@@ -89,7 +89,8 @@ class AdvisorScreen(EveryProductScreen):
     async def _evaluate(self, reads: Reads, read: set[str], whole: bool) -> None:
         held = await asyncio.to_thread(reads.held)
         rules = await asyncio.to_thread(manifest.advice)
-        self.findings, self.not_run = await asyncio.to_thread(advise, rules, held, read, time.time)
+        days = self.console.settings.advisor_days
+        self.findings, self.not_run = await asyncio.to_thread(advise, rules, held, read, time.time, days)
         self.passes += 1
         self.whole = whole  # made over every product read (not only the lists open when it opened)
         self.evaluated_at = time.time()

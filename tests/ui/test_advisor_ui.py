@@ -94,3 +94,19 @@ async def test_read_only_a_fix_is_offered_greyed_with_why(sandbox):
         await pilot.press("enter")
         picker = await screen_named(pilot, app, "PickerScreen")
         assert picker.choices[0] == ("Fix: delete it", "fix", "cloudtui runs with --read-only")
+
+
+async def test_a_zone_not_read_is_named_and_the_findings_that_read_its_list_say_they_may_be_wrong(sandbox):
+    sandbox.inject(403, "/instance/v1/zones/nl-ams-1/servers", method="GET")  # refused: not retried
+    sandbox.inject(403, "/rdb/v1/regions/fr-par/node-types", method="GET")  # a catalogue no rule reads
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        shown = await advisor_read(pilot, app)
+        await wait_for(pilot, lambda: shown.passes and "not read:" in shown.said, what="said")
+        assert "not read: Servers in nl-ams-1 (not read whole)" in shown.said
+        assert ("rdb.node_types", "Database node types in fr-par") in app.finder.failed
+        assert "Database node types" not in shown.said
+        records = [f for f in shown.findings if f.rule == "dns.record-unheld-address"]
+        assert records and all("not read whole: instance.servers" in f.partial for f in records)
+        domains = [f for f in shown.findings if f.rule == "dns.domain-expiring"]
+        assert domains and not domains[0].partial  # a rule reading no servers stands whole

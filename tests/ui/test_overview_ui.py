@@ -30,6 +30,11 @@ async def test_the_overview_counts_every_product_and_a_figure_opens_its_filtered
         stopped = sum(1 for r in listed if r["state"] == "stopped")
         assert ("stopped", stopped, "other") in servers.ordered()
         assert shown.costs[("instance.servers", "fr-par-1")][0] > 0
+        # what needs someone comes first, each state in a bad tone once: the cursor starts on the first
+        bad = [(t.kind.id, t.scope, s) for t in shown.tallies for s, _, tone in t.ordered() if tone in ("bad", "alarm")]
+        ahead = [t[1:] for t in shown.targets[1 : len(bad) + 1]]
+        assert bad and sorted(ahead) == sorted(bad) and shown.targets[0][0] == "none"
+        assert shown.query_one("#overview-lines").highlighted == 1
         at = shown.targets.index(("list", "instance.servers", "fr-par-1", "stopped"))
         shown.query_one("#overview-lines").highlighted = at
         await pilot.press("enter")

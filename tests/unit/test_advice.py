@@ -207,7 +207,7 @@ def test_a_backup_older_than_the_age_set_or_its_default(demo):
         return {b["name"] for b in backups if now - datetime.fromisoformat(b["created_at"]).timestamp() > days * 86400}
 
     assert older(60) and older(2) > older(60)  # the demo's legal hold is months old; others, days
-    for days, said in ((None, "by default"), ({"backup_days": 2}, "set ([advisor] backup_days)")):
+    for days, said in ((None, "by default ([advisor] backup_days sets it)"), ({"backup_days": 2}, "2 days, set")):
         findings, _ = advise([rule], held, None, sandbox.clock.now, days)
         assert {f.name for f in findings} == older(days["backup_days"] if days else 60)
         assert said in findings[0].why and {f.fix for f in findings} == {"delete"}

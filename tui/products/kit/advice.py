@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, Literal, Mapping
 
 from ...records import record
 from .location import ALL
@@ -251,8 +251,8 @@ class UnheldAddress(Rule):
             for address in _addresses(_field(part.kind, self.field).values(row)):
                 if address not in every and _takeable(address):
                     yield row, part, (
-                        f"points at {address}, which no resource of the {len(held)} lists read holds: a released "
-                        "address can be given to someone else — or it is hosted elsewhere"
+                        f"points at {address}, which none of the {len(held)} kinds of resource holding addresses "
+                        "holds, as read: a released address can be given to someone else — or it is hosted elsewhere"
                     )
                     break
 
@@ -449,11 +449,11 @@ class OlderThan(Rule):
 
     def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
         days = reading.days.get(self.setting, self.days)
-        whose = f"set ([advisor] {self.setting})" if self.setting in reading.days else f"by default ({self.setting})"
+        whose = "set" if self.setting in reading.days else f"by default ([advisor] {self.setting} sets it)"
         for row, part in reading.rows(self.kind):
             at = _when(_field(part.kind, self.field).value(row))
             if at is not None and reading.now - at > days * 86400:
-                yield row, part, f"made {int((reading.now - at) / 86400)} days ago: older than the {days} days {whose}"
+                yield row, part, f"made {int((reading.now - at) / 86400)} days ago: older than {days} days, {whose}"
 
 
 def _no_finding(row: Row) -> str | None:
@@ -485,10 +485,12 @@ def advise(
     kinds_read: set[str] | None = None,
     now: Callable[[], float] = time.time,
     days: Mapping[str, int] | None = None,
+    incomplete: Container[str] = (),
 ) -> tuple[list[Finding], list[str]]:
     """Every finding of every rule over what was read, the most severe first; and the rules not run,
     said (their kind was not read). `kinds_read`: the kinds whose lists were read (default: those held);
-    `days`: the ages the operator set (`[advisor]` in the config: `OlderThan`)."""
+    `days`: the ages the operator set (`[advisor]` in the config: `OlderThan`); `incomplete`: the kinds
+    read but not whole (a zone failed): a rule reading one says its findings may be short, or wrong."""
     held = list(held)
     read = kinds_read if kinds_read is not None else {h.kind.id for h in held}
     reading = Reading(held, read, now(), days)
@@ -499,7 +501,9 @@ def advise(
             not_run.append(f"{rule.title} ({rule.kind} not read)")
             continue
         missing = [k for k in rule.also if k not in read]
-        partial = f"not read: {', '.join(missing)}" if missing else ""
+        short = [k for k in rule.kinds if k in incomplete and k not in missing]
+        said = (("not read", missing), ("not read whole", short))
+        partial = "; ".join(f"{words}: {', '.join(kinds)}" for words, kinds in said if kinds)
         for row, part, why in rule.check(reading):
             scope = (part.kind.scope_of(row) if part.scope == ALL else "") or part.scope
             found.append(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Container, Mapping
 
 from ...api.safe import clean
 from .export import cell
@@ -17,10 +17,25 @@ if TYPE_CHECKING:
     from .advice import Finding
 
 TABLE_RULE = "|---|---|---|---|---:|"
-COLUMNS = ("severity", "family", "rule", "title", "kind", "scope", "parent", "id", "name", "why", "monthly", "fix")
+COLUMNS = (
+    "severity",
+    "family",
+    "rule",
+    "title",
+    "kind",
+    "scope",
+    "parent",
+    "id",
+    "name",
+    "why",
+    "monthly",
+    "fix",
+    "muted",
+    "looked_at",
+)
 
 
-def _record(f: Finding, costs: Mapping[str, float | None]) -> dict[str, str]:
+def _record(f: Finding, costs: Mapping[str, float | None], muted: Container[str], at: str) -> dict[str, str]:
     monthly = costs.get(f.key)
     return {
         "severity": f.severity,
@@ -35,21 +50,29 @@ def _record(f: Finding, costs: Mapping[str, float | None]) -> dict[str, str]:
         "why": clean(f.why) + (f" ({f.partial})" if f.partial else ""),
         "monthly": f"{monthly:.2f}" if monthly is not None else "",
         "fix": f.fix,
+        "muted": "yes" if f.key in muted else "",
+        "looked_at": at,
     }
 
 
-def as_csv(findings: list[Finding], costs: Mapping[str, float | None]) -> bytes:
+def as_csv(findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], at: str) -> bytes:
+    """One finding a row, each with when the pass looked (`at`) and whether it is muted."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for f in findings:
-        row = _record(f, costs)
+        row = _record(f, costs, muted, at)
         writer.writerow([cell(row[c]) for c in COLUMNS])
     return out.getvalue().encode("utf-8")
 
 
-def as_json(findings: list[Finding], costs: Mapping[str, float | None]) -> bytes:
-    return json.dumps([_record(f, costs) for f in findings], indent=2, ensure_ascii=False).encode("utf-8")
+def as_json(
+    findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], at: str, said: str
+) -> bytes:
+    """An object: when the pass looked, what was read, not read and not run (`said`), and the findings."""
+    records = [{k: v for k, v in _record(f, costs, muted, at).items() if k != "looked_at"} for f in findings]
+    whole = {"looked_at": at, "read": clean(said), "findings": records}
+    return json.dumps(whole, indent=2, ensure_ascii=False).encode("utf-8")
 
 
 def _md(text: str) -> str:
@@ -59,20 +82,24 @@ def _md(text: str) -> str:
     return clean(text).replace("\n", " ")
 
 
-def as_markdown(findings: list[Finding], costs: Mapping[str, float | None], said: str) -> bytes:
-    """A ticket's text: what was read (`said`), then one table per family, the most severe first."""
-    lines = ["# What needs attention", "", _md(said), ""]
+def as_markdown(
+    findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], at: str, said: str
+) -> bytes:
+    """A ticket's text: when the pass looked and what was read (`said`), then one table per family, the
+    most severe first; a muted finding marked so."""
+    lines = ["# What needs attention", "", f"Looked at {at}. {_md(said)}", ""]
     family = ""
     for f in findings:
         if f.family != family:
             family = f.family
             lines += ["", f"## {family}", "", "| severity | resource | where | why | a month |", TABLE_RULE]
-        row = _record(f, costs)
+        row = _record(f, costs, muted, at)
         scope = row["scope"] if row["scope"] not in ("global", "all") else ""
         where = " · ".join(p for p in (row["parent"], scope) if p)
         money = f"€{row['monthly']}" if row["monthly"] else "unknown"
+        muted_mark = " (muted)" if row["muted"] else ""
         lines.append(
-            f"| {f.severity} | {_md(row['name'])} ({_md(f.kind_id)}) | {_md(where)} | {_md(row['title'])}: "
+            f"| {f.severity} | {_md(row['name'])} ({_md(f.kind_id)}){muted_mark} | {_md(where)} | {_md(row['title'])}: "
             f"{_md(row['why'])} | {money} |"
         )
     return ("\n".join(lines) + "\n").encode("utf-8")

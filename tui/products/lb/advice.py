@@ -22,7 +22,8 @@ def not_highly_available(row: Row) -> str | None:
     tone, words = availability(row.raw)
     if tone == "good":
         return None
-    return f"not highly available ({words.removeprefix('no: ')}): if its one instance ready fails, it stops"
+    said = words.removeprefix("no: ")
+    return f"not highly available ({said}): its two instances are not both ready, so one failure stops it"
 
 
 RULES = (

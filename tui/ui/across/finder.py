@@ -10,7 +10,7 @@ import asyncio
 import time
 import weakref
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Container
 
 from ...api.safe import clean
 from ...records import replace
@@ -47,8 +47,10 @@ class Finder:
         self.index = SearchIndex()
         self.filling: Worker[None] | None = None  # the worker indexing every product, while it runs
         self.filled = False  # every product was indexed once (a search that finds nothing then says no more)
-        self.failed: list[str] = []  # the lists the last `F` could not read whole
-        self.skipped: list[str] = []  # the child lists it left under too many parents (`CHILD_PARENTS_MOST`)
+        # the lists the last `F` could not read whole: (kind id, its title and where: "Records of example.com",
+        # "Cache clusters in fr-par-1")
+        self.failed: list[tuple[str, str]] = []
+        self.skipped: list[tuple[str, str]] = []  # child lists left under too many parents (`CHILD_PARENTS_MOST`)
         self.kinds: dict[str, ResourceKind] = {}  # the kinds indexed, by id: their titles, a child's list to open
         # The lists indexed: an open one by its view (its rows read from it when asked, never held
         # here: a list read again would hold two copies of every row), one read by `F` by its rows.
@@ -124,8 +126,9 @@ class Finder:
     async def _fill(self, then: Callable[[], None] | None = None, say: bool = True) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
         listed = {k.id for k in kinds}
-        gate, done, failed, lists = asyncio.Semaphore(IN_FLIGHT), [0], [], [len(kinds)]
-        skipped: list[str] = []
+        gate, done, lists = asyncio.Semaphore(IN_FLIGHT), [0], [len(kinds)]
+        failed: list[tuple[str, str]] = []
+        skipped: list[tuple[str, str]] = []
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
 
         async def one(kind: ResourceKind, parent: ParentRef | None = None) -> None:
@@ -134,8 +137,10 @@ class Finder:
                 rows: list[Row] = []
                 async for chunk in self.app.service(kind, parent).iter_list(scope, concurrency=2):
                     rows.extend(chunk.items)
-                    if chunk.error is not None and kind.title not in failed:
-                        failed.append(kind.title)
+                    where = f" in {chunk.scope}" if scope == ALL else ""
+                    where = f" of {parent.name or parent.id}" if parent else where
+                    if chunk.error is not None and (kind.id, kind.title + where) not in failed:
+                        failed.append((kind.id, kind.title + where))
                 self.kinds[kind.id] = kind
                 key = (kind.id, scope, str(getattr(parent, "id", "")))
                 self._read[key] = Held(kind, scope, parent, rows)  # an open list's own rows win (`held`)
@@ -145,7 +150,7 @@ class Finder:
             if parent is None:  # under each resource, its lists that hold addresses or references
                 children = [c.get() for c in kind.children if _relatable(c.get(), listed)]
                 if len(rows) > CHILD_PARENTS_MOST:  # a request under each of thousands: not in one pass
-                    skipped.extend(f"{c.title} of {len(rows):,} {kind.title_in_text}" for c in children)
+                    skipped.extend((c.id, f"{c.title} of {len(rows):,} {kind.title_in_text}") for c in children)
                     children = []
                 subs = [(c, ParentRef.of(r, kind.scope_of(r) or scope)) for r in rows for c in children]
                 lists[0] += len(subs)
@@ -157,7 +162,7 @@ class Finder:
             self.failed, self.skipped = failed, skipped
         finally:
             self._doing("")
-        unread = f"; not read: {', '.join(failed + skipped)}" if failed or skipped else ""
+        unread = f"; not read: {', '.join(w for _, w in failed + skipped)}" if failed or skipped else ""
         if not say:
             if then is not None:
                 then()
@@ -179,16 +184,26 @@ class Finder:
     def search(self, typed: str, most: int = 40) -> list[Hit]:
         return self.index.search(typed, most)
 
-    def unsearched(self) -> str:
+    def unread_kinds(self) -> set[str]:
+        """The kinds the last `F` could not read whole, or left under too many parents."""
+        return {k for k, _ in self.failed + self.skipped}
+
+    def unsearched(self, kinds: Container[str] | None = None) -> str:
         """What a search does not look in, said in a few words ("" when it looks everywhere): the lists
         not read yet (until `F` read every product), by product, those of no list read first; or the lists
-        the last `F` could not read whole."""
+        the last `F` could not read whole, each with where. `kinds`: only those (what a screen reads)."""
         if self.filled:
-            said = ", ".join(self.failed) + " (not read whole)" if self.failed else ""
-            if self.skipped:  # child lists under thousands of parents: one request each, left to their parent
-                said += ("; " if said else "") + ", ".join(self.skipped) + " (a request under each: open one there)"
+            failed = [w for k, w in self.failed if kinds is None or k in kinds]
+            skipped = [w for k, w in self.skipped if kinds is None or k in kinds]
+            said = ", ".join(failed) + " (not read whole)" if failed else ""
+            if skipped:  # child lists under thousands of parents: one request each, left to their parent
+                said += ("; " if said else "") + ", ".join(skipped) + " (a request under each: open one there)"
             return said
-        left = [e for e in manifest.entries() if e.opens == "list" and e.id not in self.kinds]
+        left = [
+            e
+            for e in manifest.entries()
+            if e.opens == "list" and e.id not in self.kinds and (kinds is None or e.id in kinds)
+        ]
         if not left:
             return ""
         some = {e.group for e in manifest.entries() if e.id in self.kinds}  # products of which a list was read

@@ -15,6 +15,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
+from rich.padding import Padding
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -58,10 +59,11 @@ class AdvisorScreen(EveryProductScreen):
         self.showing_muted = False
         self.said = ""  # what was read and found, as the line above the findings says it
         self.read_said = ""  # the same without this screen's keys, for an export
+        self.read_by_rules: set[str] = set()  # the kinds the rules read (what "not read" names)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="advisor"):
-            yield DialogTitle(f"Advisor · profile {self.console.settings.profile}")
+            yield DialogTitle(f"Advisor · profile {self.console.settings.profile}" + self._production())
             yield Label("", id="advisor-read", markup=False)
             yield OptionList(id="advisor-lines", markup=False)
             yield Label(
@@ -77,20 +79,22 @@ class AdvisorScreen(EveryProductScreen):
         """Every rule over what was read (in a thread), then the findings priced."""
         finder = self.console.finder
         reads, whole = finder.reads(), finder.filled
-        # (the coroutine made when the worker starts: one replaced before it starts is never made)
-        read = set(finder.kinds)
+        read, incomplete = set(finder.kinds), finder.unread_kinds()
 
         async def work() -> None:
-            await self._evaluate(reads, read, whole)
+            await self._evaluate(reads, read, whole, incomplete)
 
         # (a coroutine function, made when the worker starts; Textual types one returning None as Never)
         self.run_worker(work, group="advisor", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
 
-    async def _evaluate(self, reads: Reads, read: set[str], whole: bool) -> None:
+    async def _evaluate(self, reads: Reads, read: set[str], whole: bool, incomplete: set[str]) -> None:
         held = await asyncio.to_thread(reads.held)
         rules = await asyncio.to_thread(manifest.advice)
+        self.read_by_rules = {k for r in rules for k in r.kinds}
         days = self.console.settings.advisor_days
-        self.findings, self.not_run = await asyncio.to_thread(advise, rules, held, read, time.time, days)
+        self.findings, self.not_run = await asyncio.to_thread(
+            advise, rules, held, read, time.time, days, incomplete
+        )
         self.passes += 1
         self.whole = whole  # made over every product read (not only the lists open when it opened)
         self.evaluated_at = time.time()
@@ -128,14 +132,17 @@ class AdvisorScreen(EveryProductScreen):
         if not listed:
             said = "Nothing found in what was read."
         muted = sum(1 for f in self.findings if f.key in self.muted)
-        self.read_said = said  # (what an export says: no keys of this screen)
+        unread = finder.unsearched(self.read_by_rules)
+        kept = f" · {muted} muted" if muted else ""
+        kept += f" · not read: {unread}" if unread and not reading else ""
+        kept += f" · not run: {'; '.join(self.not_run)}" if self.not_run else ""
+        self.read_said = said + kept  # (what an export says: no keys of this screen)
         if muted:
             said += f" · {muted} muted" + (" (shown)" if self.showing_muted else " (M shows them)")
-            self.read_said += f" · {muted} muted"
         if reading:
             said += " · reading every product… (F stops)"
-        elif finder.unsearched():
-            said += f" · not read: {finder.unsearched()}"
+        elif unread:
+            said += f" · not read: {unread}"
         if self.not_run:
             said += f" · not run: {'; '.join(self.not_run)}"
         self.said = said
@@ -162,7 +169,11 @@ class AdvisorScreen(EveryProductScreen):
             first = next((i for i, f in enumerate(self.shown) if f is not None), 0)
             options.highlighted = max(first, min(at or first, len(lines) - 1))
 
-    def _line(self, f: Finding) -> Text:
+    def _line(self, f: Finding) -> Padding:
+        """A finding, its wrapped lines indented under its first (not at the edge, like a heading)."""
+        return Padding(self._words(f), (0, 0, 0, 5))
+
+    def _words(self, f: Finding) -> Text:
         kind = self.console.finder.kinds.get(f.kind_id)
         title = kind.title if kind is not None else f.kind_id
         where = f" of {f.parent.name}" if f.parent is not None else ""
@@ -172,7 +183,7 @@ class AdvisorScreen(EveryProductScreen):
             cost = f" · {euros(monthly)} a month" if monthly is not None else " · cost unknown"
         else:
             cost = "" if kind is not None and kind.rows.cost is not None else " · cost unknown"
-        line = Text("     ")
+        line = Text()
         line.append(cut(clean(f.name), 40), style="bold")
         line.append(cut(clean(f"{where} ({title}) — {f.why}{cost}"), 200))
         if f.partial:
@@ -248,16 +259,16 @@ class AdvisorScreen(EveryProductScreen):
         how = await self.app.push_screen_wait(PickerScreen(f"Export {len(self.listed())} findings", ways))
         if how is None:
             return
-        found, said = self.listed(), self.read_said
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.evaluated_at))
+        found, said, muted = self.listed(), self.read_said, set(self.muted)
+        at = time.strftime("%Y-%m-%d %H:%M %Z", time.localtime(self.evaluated_at))
         s = self.console.settings
-        said = f"Profile {s.profile}, project {s.project_id}, looked at {when}: {said}"
+        said = f"Profile {s.profile}{' (production)' if s.production else ''}, project {s.project_id}: {said}"
         if how == "md":
-            content = await asyncio.to_thread(advice_files.as_markdown, found, self.costs, said)
+            content = await asyncio.to_thread(advice_files.as_markdown, found, self.costs, muted, at, said)
         elif how == "csv":
-            content = await asyncio.to_thread(advice_files.as_csv, found, self.costs)
+            content = await asyncio.to_thread(advice_files.as_csv, found, self.costs, muted, at)
         else:
-            content = await asyncio.to_thread(advice_files.as_json, found, self.costs)
+            content = await asyncio.to_thread(advice_files.as_json, found, self.costs, muted, at, said)
         name = f"advisor-{self.console.settings.profile}.{how}"
         await files.save_bytes(AppAsks(self.app), f"Export the findings as {how.upper()}", content, name)
 

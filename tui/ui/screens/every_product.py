@@ -30,6 +30,10 @@ class EveryProductScreen(OptionKeys, ModalScreen[None]):
     def console(self) -> CloudApp:
         return self.app  # type: ignore[return-value]  # (pushed by the console only)
 
+    def _production(self) -> str:
+        """What its title adds on a production profile (its fixes ask for the name typed)."""
+        return " · PRODUCTION" if self.console.settings.production else ""
+
     def look(self) -> None:
         """Work out what it shows from what the index holds now (in a worker)."""
 

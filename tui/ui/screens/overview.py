@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 MARKS = {"alarm": "✖", "bad": "✖", "busy": "◐", "good": "●", "other": "○"}
 FAILURES_SHOWN = 3
-Target = tuple[str, str, str, str]  # (what: "list" | "watch" | "journal", kind id, scope, state)
+Target = tuple[str, str, str, str]  # (what: "list" | "watch" | "journal" | "none", kind id, scope, state)
 
 
 class OverviewScreen(EveryProductScreen):
@@ -47,7 +47,7 @@ class OverviewScreen(EveryProductScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="overview"):
-            yield DialogTitle(f"Overview · profile {self.console.settings.profile}")
+            yield DialogTitle(f"Overview · profile {self.console.settings.profile}" + self._production())
             yield Label("", id="overview-read", markup=False)
             yield OptionList(id="overview-lines", markup=False)
             yield Label("enter opens the list behind a figure · F reads every product again · esc", id="overview-keys")
@@ -110,7 +110,7 @@ class OverviewScreen(EveryProductScreen):
         finder = self.console.finder
         reading = finder.filling is not None and finder.filling.is_running
         resources = sum(t.total for t in self.tallies)
-        lists = len({t.kind.id for t in self.tallies})
+        lists = len(self.tallies)  # (a list in each zone: as many as the headings below)
         said = f"{resources:,} resources in {lists} list{'s' if lists != 1 else ''}"
         priced = sum(total for total, _ in self.costs.values())
         if self.costs:  # (each list's price list says what it holds: stopped servers at their type's price)
@@ -118,7 +118,7 @@ class OverviewScreen(EveryProductScreen):
         needing = sum(t.needing() for t in self.tallies)
         if needing:
             said += f" · ✖ {needing:,} in a bad state"
-        unread = finder.unsearched()
+        unread = finder.unsearched(self.counted_kinds())
         if reading:
             said += " · reading every product… (F stops)"
         elif unread:
@@ -133,7 +133,16 @@ class OverviewScreen(EveryProductScreen):
 
         order = {e.id: n for n, e in enumerate(manifest.entries())}
         groups = {e.id: e.group for e in manifest.entries()}
-        for t in sorted(self.tallies, key=lambda t: (order.get(t.kind.id, len(order)), t.scope)):
+        tallies = sorted(self.tallies, key=lambda t: (order.get(t.kind.id, len(order)), t.scope))
+        first = [(t, state, n) for t in tallies for state, n, tone in t.ordered() if tone in ("bad", "alarm")]
+        if first:  # what needs someone, first: each opens its list, filtered to that state
+            add(Text("Needs someone first", style="bold"), ("none", "", "", ""), disabled=True)
+        for t, state, n in first:
+            where = "" if t.scope in ("", "global", ALL) else f" · {t.scope}"
+            line = Text(f"    {MARKS['bad']} {cut(clean(state), 24)}  {n:,}  ", style="bold")
+            line.append(f"{groups.get(t.kind.id, t.kind.product)} › {t.kind.title}{where}")
+            add(line, ("list", t.kind.id, t.scope, state))
+        for t in tallies:
             add(self._heading(t, groups.get(t.kind.id, t.kind.product)), ("list", t.kind.id, t.scope, ""))
             for state, n, tone in t.ordered():
                 line = Text(f"    {MARKS[tone]} {cut(clean(state), 40):<24} {n:>7,}")
@@ -161,8 +170,9 @@ class OverviewScreen(EveryProductScreen):
         at = options.highlighted
         options.clear_options()
         options.add_options(lines)
-        if lines:
-            options.highlighted = min(at or 0, len(lines) - 1)
+        if lines:  # (a heading is no place for the cursor)
+            on = next((i for i, o in enumerate(lines) if not o.disabled), 0)
+            options.highlighted = max(on, min(at if at is not None else on, len(lines) - 1))
 
     def _heading(self, t: Tally, group: str) -> Text:
         where = "" if t.scope in ("", "global", ALL) else f" · {t.scope}"
@@ -176,9 +186,17 @@ class OverviewScreen(EveryProductScreen):
             head.append("  (pricing…)")
         return head
 
+    def counted_kinds(self) -> set[str]:
+        """The lists the overview counts (what the account holds: not catalogues, not child lists)."""
+        from ...products.kit.overview import held_by_account
+
+        return {e.id for e in manifest.entries() if e.opens == "list" and held_by_account(e.load())}
+
     # ---- keys ---------------------------------------------------------------------------------
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         what, kind_id, scope, state = self.targets[int(event.option.id or 0)]
+        if what == "none":
+            return
         console = self.console
         self.dismiss(None)
         if what == "watch":

@@ -58,6 +58,12 @@ async def test_a_child_list_under_too_many_parents_is_not_read_in_a_pass_and_is_
         assert not [p for _, p in sandbox.requests if p.endswith("/private_nics")], "no request under each server"
         assert "Private NICs of" in app.finder.unsearched() and "a request under each" in app.finder.unsearched()
         assert any(p.endswith("/records") for _, p in sandbox.requests), "a zone's records: few parents, read"
+        # a list filtered by its parent is read under each only when not read whole: a zone's certificates
+        # (no list of their own), not an instance's backups (the region's backups, read whole)
+        assert sum(p.endswith("/ssl-certificates") for _, p in sandbox.requests) == len(sandbox.dns.zones)
+        assert sorted(p for _, p in sandbox.requests if p.endswith("/backups")) == [
+            f"/rdb/v1/regions/{r}/backups" for r in ("fr-par", "nl-ams", "pl-waw")
+        ]
 
 
 async def test_an_open_list_counts_its_zone_and_an_earlier_read_of_every_zone_the_others(sandbox):

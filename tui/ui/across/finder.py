@@ -125,7 +125,7 @@ class Finder:
 
     async def _fill(self, then: Callable[[], None] | None = None, say: bool = True) -> None:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
-        listed = {k.id for k in kinds}
+        listed = {(k.api, k.collection) for k in kinds}
         gate, done, lists = asyncio.Semaphore(IN_FLIGHT), [0], [len(kinds)]
         failed: list[tuple[str, str]] = []
         skipped: list[tuple[str, str]] = []
@@ -356,12 +356,15 @@ class Reads:
         return list(out.values())
 
 
-def _relatable(kind: ResourceKind, listed: set[str]) -> bool:
+def _relatable(kind: ResourceKind, listed: set[tuple[str, str]]) -> bool:
     """A child list worth reading for what points where: it holds addresses or references (a zone's
-    certificates too, by the zone they name: the project's list filtered by its parent, read under each
-    parent unless it is a list of its own, read whole already: `listed`)."""
-    if kind.singleton is not None or kind.id in listed:
-        return False  # a panel, or a list `F` reads whole
+    certificates too, by the zone they name). One that is the project's list filtered by its parent is
+    read under each parent only when `F` does not read that list whole already (`listed`: the product's
+    API and collection of each list read: an instance's backups are the region's backups)."""
+    if kind.singleton is not None:
+        return False  # a panel
+    if kind.parent is not None and kind.parent.query and (kind.api, kind.collection) in listed:
+        return False
     return any((f.has("ip") or f.has("ref")) and f.path for f in kind.fields)
 
 

@@ -139,9 +139,11 @@ class OverviewScreen(EveryProductScreen):
             add(Text("Needs someone first", style="bold"), ("none", "", "", ""), disabled=True)
         for t, state, n in first:
             where = "" if t.scope in ("", "global", ALL) else f" · {t.scope}"
-            line = Text(f"    {MARKS['bad']} {cut(clean(state), 24)}  {n:,}  ", style="bold")
+            line = Text(f"    {MARKS['bad']} {cut(clean(state), 24):<12} {n:>5,}  ", style="bold")
             line.append(f"{groups.get(t.kind.id, t.kind.product)} › {t.kind.title}{where}")
             add(line, ("list", t.kind.id, t.scope, state))
+        if first:
+            add(Text("Every list", style="bold"), ("none", "", "", ""), disabled=True)
         for t in tallies:
             add(self._heading(t, groups.get(t.kind.id, t.kind.product)), ("list", t.kind.id, t.scope, ""))
             for state, n, tone in t.ordered():

@@ -12,7 +12,7 @@ import weakref
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Container
 
-from ...api.safe import clean
+from ...api.safe import clean, cut
 from ...records import replace
 from ...products import manifest
 from ...products.kit.location import ALL, ParentRef
@@ -138,7 +138,7 @@ class Finder:
                 async for chunk in self.app.service(kind, parent).iter_list(scope, concurrency=2):
                     rows.extend(chunk.items)
                     where = f" in {chunk.scope}" if scope == ALL else ""
-                    where = f" of {parent.name or parent.id}" if parent else where
+                    where = f" of {clean(cut(parent.name or parent.id, 40))}" if parent else where  # (the API's)
                     if chunk.error is not None and (kind.id, kind.title + where) not in failed:
                         failed.append((kind.id, kind.title + where))
                 self.kinds[kind.id] = kind

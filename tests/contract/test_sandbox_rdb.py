@@ -206,6 +206,9 @@ async def test_backup_export_and_restore_needs_the_users(http, clock):
     assert "orders" in {d["name"] for d in dbs}
     listed = (await http.get(f"{R}/backups", params={"instance_id": o["id"], "page_size": 100})).json()
     assert {x["status"] for x in listed["database_backups"]} >= {"ready", "error", "locked", "restoring"}
+    locked = next(x for x in listed["database_backups"] if x["status"] == "locked")  # held: not deleted
+    refused = await http.delete(f"{R}/backups/{locked['id']}")
+    assert refused.status_code == 400 and (await http.get(f"{R}/backups/{locked['id']}")).json()["status"] == "locked"
 
 
 async def test_snapshots_need_a_block_volume_and_upgrade_takes_one_field(http, clock):

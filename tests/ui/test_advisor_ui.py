@@ -110,3 +110,38 @@ async def test_a_zone_not_read_is_named_and_the_findings_that_read_its_list_say_
         assert records and all("not read whole: instance.servers" in f.partial for f in records)
         domains = [f for f in shown.findings if f.rule == "dns.domain-expiring"]
         assert domains and not domains[0].partial  # a rule reading no servers stands whole
+
+
+async def test_an_open_list_whose_read_failed_is_no_zones_truth_every_products_read_stands(sandbox):
+    sandbox.inject(403, "/instance/v1/zones/fr-par-1/servers", method="GET", times=1)  # the open list's read
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert view.model.failed and not view.table.loaded_count  # the list in front holds nothing
+        shown = await advisor_read(pilot, app)
+        stopped = [f for f in shown.findings if f.rule == "instance.server-stopped-in-place"]
+        assert [f.name for f in stopped] == ["staging-web"]  # fr-par-1's servers, as F read them
+        assert not any("instance.servers" in f.partial for f in shown.findings)
+        unheld = {f.why.split()[2].rstrip(",") for f in shown.findings if f.rule == "dns.record-unheld-address"}
+        held = {ip["address"] for ip in sandbox.instance.ips["fr-par-1"].values() if ip.get("server")}
+        assert held and not unheld & held  # the addresses of its servers are held
+
+
+async def test_a_finding_opened_behind_a_filter_that_hides_it_clears_the_filter(sandbox):
+    from helpers import notified
+
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        shown = await advisor_read(pilot, app)
+        volume = on_finding(shown, "instance.volume-unattached")
+        await pilot.press("escape")
+        app.main.open_entry("instance.volumes")
+        await wait_for(pilot, lambda: app.main.view.kind.id == "instance.volumes", what="volumes")
+        view = app.main.view
+        await wait_for(pilot, lambda: not view.model.listing and view.table.loaded_count, what="listed")
+        view.filter_to("nothing-is-called-this")
+        from tui.ui.screens.advisor import open_finding
+
+        open_finding(app, volume, fix=False)
+        await wait_for(pilot, lambda: view.table.cursor_key == volume.row_id, what="the cursor on it")
+        assert notified(app, "The filter was cleared") and not notified(app, "any more")

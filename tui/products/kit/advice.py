@@ -65,6 +65,7 @@ class Finding:
     fix: str = ""
     parent: ParentRef | None = None
     partial: str = ""  # what the rule needed that was not read ("" when it read everything it reads)
+    refused: str = ""  # why its fix cannot be made on the resource as read (a locked backup: not deleted)
 
     @property
     def key(self) -> str:
@@ -250,10 +251,8 @@ class UnheldAddress(Rule):
                 continue
             for address in _addresses(_field(part.kind, self.field).values(row)):
                 if address not in every and _takeable(address):
-                    yield row, part, (
-                        f"points at {address}, which none of the {len(held)} kinds of resource holding addresses "
-                        "holds, as read: a released address can be given to someone else — or it is hosted elsewhere"
-                    )
+                    said = f"points at {address}, held by nothing read (of {len(held)} kinds holding addresses)"
+                    yield row, part, f"{said}: released, it can be someone else's — or it is hosted elsewhere"
                     break
 
 
@@ -267,8 +266,15 @@ def _addresses(values: Iterable[Any]) -> Iterator[str]:
 
 
 _INTERNAL = (
-    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
-    "fc00::/7", "fe80::/10", "::1/128",
+    "10.0.0.0/8",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+    "100.64.0.0/10",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "fc00::/7",
+    "fe80::/10",
+    "::1/128",
 )
 
 
@@ -442,6 +448,7 @@ class OlderThan(Rule):
     field: str = ""
     setting: str = ""
     days: int = 60
+    unless: frozenset[str] = frozenset()  # states it leaves out (a backup locked by the platform: a hold)
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -449,11 +456,17 @@ class OlderThan(Rule):
 
     def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
         days = reading.days.get(self.setting, self.days)
-        whose = "set" if self.setting in reading.days else f"by default ([advisor] {self.setting} sets it)"
+        whose = (
+            f"the {days} days set in [advisor] {self.setting}"
+            if self.setting in reading.days
+            else (f"{days} days (by default: [advisor] {self.setting} sets it)")
+        )
         for row, part in reading.rows(self.kind):
+            if str(row.state or "") in self.unless:
+                continue
             at = _when(_field(part.kind, self.field).value(row))
             if at is not None and reading.now - at > days * 86400:
-                yield row, part, f"made {int((reading.now - at) / 86400)} days ago: older than {days} days, {whose}"
+                yield row, part, f"made {int((reading.now - at) / 86400)} days ago: older than {whose}"
 
 
 def _no_finding(row: Row) -> str | None:
@@ -477,6 +490,20 @@ class Tested(Rule):
             why = self.test(row)
             if why:
                 yield row, part, why
+
+
+def _refused(kind: ResourceKind, fix: str, row: Row) -> str:
+    """Why the fix cannot be made on `row` as read ("" when it can, or there is none): the kind's own
+    refusal of a delete or an edit, or an action's state."""
+    if not fix:
+        return ""
+    refuses = kind.writing.refuses
+    if fix in ("delete", "edit"):
+        return (refuses.delete if fix == "delete" else refuses.edit)(row) or ""
+    spec = next((a for a in kind.actions if a.name == fix), None)
+    if spec is None or spec.available(row):
+        return ""
+    return spec.why_not(row) or f"not while it is {row.state}"
 
 
 def advise(
@@ -520,6 +547,7 @@ def advise(
                     rule.fix,
                     part.parent,
                     partial,
+                    _refused(part.kind, rule.fix, row),
                 )
             )
     # by family (each once), the most severe first within it, a rule's findings together

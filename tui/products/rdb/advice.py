@@ -67,5 +67,6 @@ RULES = (
         field="created",
         setting="backup_days",
         days=60,
+        unless=frozenset({"locked"}),  # held by the platform (a legal hold): kept on purpose
     ),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ...records import replace
 from ..kit.base import ActionSpec, Call, Lazy, Parent, data_lost
 from ..kit.declared import ID, Field
-from ..kit.kind_options import Order, Reading
+from ..kit.kind_options import Order, Reading, Refuses
 from ..kit.nouns import title_of
 from ..kit.shapes import ShowValue
 from ..kit.states import When
@@ -24,6 +24,15 @@ COPIES = "tui.products.rdb.copy_forms:"
 
 READY = When("ready")
 _ready, _why = READY.ok, READY.why
+
+
+def _held(row: Row) -> str | None:
+    """A locked backup is held by the platform (a legal hold): it is not deleted from here."""
+    return (
+        "it is locked by the platform: nothing deletes it until it is unlocked (ask support)"
+        if row.state == "locked"
+        else None
+    )
 
 
 def _download(row: Row, parent: ParentRef | None = None) -> str:
@@ -104,7 +113,7 @@ BACKUPS = rdb_kind(
     create=Lazy(COPIES + "BACKUP_CREATE"),
     edit=Lazy(COPIES + "BACKUP_EDIT"),
     delete=Call("DELETE", "{id}"),
-    writing=data_lost("This copy of the database is gone for good", name_param="name"),
+    writing=data_lost("This copy of the database is gone for good", refuses=Refuses(delete=_held), name_param="name"),
 )
 
 

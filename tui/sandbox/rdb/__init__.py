@@ -126,6 +126,8 @@ def seed_demo(store: RdbStore, rng: random.Random) -> None:
             )
     store.create_backup(orders, "orders", "orders-now", store.iso(store.now() + 7 * day))  # creating → ready
     store.create_backup(full, "wordpress", "wordpress-daily", None, status="ready", age=day)
+    # kept past any schedule, without an expiry: the advisor's backup older than the age set (60 days)
+    store.create_backup(orders, "orders", "orders-q3-close", None, status="ready", age=75 * day)
     store.create_snapshot(orders, "orders-before-upgrade", None, status="ready")
 
 

@@ -75,6 +75,8 @@ def routes(store: RdbStore) -> list[Route]:
         @routes.delete(f"/{plural}/{{{param}}}")
         async def delete(request: Request) -> Response:
             obj = one(request)
+            if obj["status"] == "locked":  # held by the platform (as a locked instance or server is)
+                raise invalid_request(f"the {plural[:-1]} is locked")
             return JSONResponse(public(obj if obj["status"] == "deleting" else store.delete_later(obj)))
 
         return one

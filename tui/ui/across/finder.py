@@ -105,8 +105,16 @@ class Finder:
         live: dict[tuple[str, str, str], Held] = {}
         for key, ref in list(self._views.items()):
             view = ref()
-            # (a view since switched to another zone holds that zone's rows, not this key's)
-            if view is not None and view.is_attached and view.model.released is None and view.scope == key[1]:
+            # (a view since switched to another zone holds that zone's rows, not this key's; one whose last
+            # read failed, or that was never read whole, is no zone's truth: `F`'s read of it stands)
+            if (
+                view is not None
+                and view.is_attached
+                and view.model.released is None
+                and view.scope == key[1]
+                and not view.model.failed
+                and view.model.last_refresh is not None
+            ):
                 live[key] = Held(view.kind, view.scope, view.service.parent, list(view.table.resources()))
         return Reads(dict(self._read), live)
 

@@ -207,6 +207,8 @@ class AdvisorScreen(EveryProductScreen):
         choices: list[tuple[str, str] | tuple[str, str, str]] = [("Open it", "open")]
         if fix and self.console.settings.read_only:  # every fix changes something: said why not, greyed
             choices.insert(0, (fix, "fix", "cloudtui runs with --read-only"))
+        elif fix and found.refused:  # (a locked backup is not deleted)
+            choices.insert(0, (fix, "fix", clean(found.refused)))
         elif fix:
             choices.insert(0, (fix, "fix"))
 

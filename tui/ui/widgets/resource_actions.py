@@ -138,7 +138,17 @@ class ResourceActions:
 
     def reveal(self, row_id: str) -> None:
         """The cursor on a row (a resource found from the palette): now, or once the list is read."""
-        self._reveal = "" if self.is_mounted and self.table.move_to(row_id) else row_id
+        self._reveal = "" if self.is_mounted and self.show_row(row_id) else row_id
+
+    def show_row(self, row_id: str) -> bool:
+        """The cursor on a row held; one the filter hides is shown by clearing the filter (said)."""
+        if self.table.move_to(row_id):
+            return True
+        if self.table.get(row_id) is None or not getattr(self.table, "_filter", ""):
+            return False
+        self.action_clear_filter()
+        self.app.notify("The filter was cleared: it hid what was asked for.", timeout=4)
+        return self.table.move_to(row_id)
 
     def current(self) -> Row | None:
         key = self.table.cursor_key

@@ -281,7 +281,7 @@ class ResourceView(ResourceKeys, ResourceActions, Vertical):  # type: ignore[mis
         if full:
             self._put_back()
         wanted = getattr(self, "_reveal", "")
-        if wanted and not self.table.move_to(wanted) and not failed and full:  # read whole, not there: gone since
+        if wanted and not self.show_row(wanted) and not failed and full:  # read whole, not there: gone since
             self.app.notify(
                 f"What was found is not in {self.kind.title_in_text} any more: deleted since it was found?",
                 severity="warning",

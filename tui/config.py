@@ -353,7 +353,8 @@ def _days(table: object, where: str, problems: list[str]) -> dict[str, int]:
         if type(v) is int and v >= 1:
             out[str(k)] = v
         else:
-            problems.append(f"[{where}] {k} = {v!r:.40} left out: write a whole number of days, 1 or more")
+            written = str(v).lower() if isinstance(v, bool) else repr(v)  # (as TOML writes it: true, not True)
+            problems.append(f"[{where}] {k} = {written:.40} left out: write a whole number of days, 1 or more")
     return out
 
 

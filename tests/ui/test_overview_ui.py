@@ -83,3 +83,14 @@ async def test_an_open_list_counts_its_zone_and_an_earlier_read_of_every_zone_th
         counted = {t.scope: t.total for t in tally(app.finder.held()) if t.kind.id == "instance.servers"}
         held = {z: len(servers) for z, servers in sandbox.instance.servers.items() if servers}
         assert counted == held, "every zone counted (fr-par-2's from the list in front), each server once"
+
+
+def test_what_was_not_read_is_said_in_a_line_however_many_failed():
+    from tui.ui.across.finder import Finder
+
+    finder = Finder(None)  # type: ignore[arg-type]  # (what it says needs no console)
+    finder.filled = True
+    finder.failed = [("dns.records", f"Records of zone-{n}.example") for n in range(12)]
+    said = finder.unsearched()
+    assert said.count("Records of") == 8 and said.endswith("4 more (not read whole)")
+    assert finder.unsearched({"instance.servers"}) == ""  # only what the screen reads

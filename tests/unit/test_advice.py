@@ -164,7 +164,7 @@ def test_a_certificate_expiring_within_30_days_read_under_its_zone(demo):
     sandbox, held = demo
     findings, not_run = found_by("dns.certificate-expiring", held, now=sandbox.clock.now)
     assert not_run == [] and [f.name for f in findings] == ["mail.example.org"]  # issued 75 days ago, for 90
-    assert findings[0].parent is not None and findings[0].why.startswith("expires in 15 days")
+    assert findings[0].parent is not None and findings[0].why.startswith("expires in 15 d 0 h (")
 
 
 def _past_or_near(now: float, versions: dict[str, str], days: int = 90) -> set[str]:
@@ -249,9 +249,11 @@ def test_the_ages_set_in_the_config_a_profiles_over_every_ones_and_wrong_ones_sa
         '[advisor]\nbackup_days = 30\nsnapshot_days = "a month"\n'
         "[profiles.prod]\n[profiles.prod.advisor]\nbackup_days = 7\nmuted = []\n"
         "[profiles.other]\n[profiles.other.advisor]\nbackup_days = 0\n"
+        "[profiles.third]\n[profiles.third.advisor]\nbackup_days = true\n"
     )
     cfg = ConfigFile.load(path)
     assert resolve({"profile": "prod"}, env={}, cfg=cfg).advisor_days == {"backup_days": 7}
     assert resolve({"profile": "other"}, env={}, cfg=cfg).advisor_days == {"backup_days": 30}
     said = resolve({"profile": "other"}, env={}, cfg=cfg).advisor_problems
-    assert len(said) == 2 and "snapshot_days = 'a month' left out" in said[0] and "profiles.other.advisor" in said[1]
+    assert len(said) == 3 and "snapshot_days = 'a month' left out" in said[0] and "profiles.other.advisor" in said[1]
+    assert said[2].startswith("[profiles.third.advisor] backup_days = true left out")  # as written: not True

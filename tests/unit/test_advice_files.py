@@ -8,32 +8,43 @@ import io
 import json
 
 from tui.products.kit.advice import Finding
-from tui.products.kit.advice_files import as_csv, as_json, as_markdown
+from tui.products.kit.advice_files import Looked, as_csv, as_json, as_markdown
 
+NOW = Looked("2026-11-29T21:00:00+00:00", "demo, project p", "1 finding")
 HOSTILE = Finding(
     "r.x", "A rule", "Paid for nothing", "warning", "k.k", "fr-par-1", "id-1", "=HYPERLINK(\"x\")|`rm`", "why\x1b[2J"
 )
 
 
 def test_a_hostile_name_stays_text_in_every_format():
-    cells = list(csv.DictReader(io.StringIO(as_csv([HOSTILE], {HOSTILE.key: 12.5}, (), "now").decode())))[0]
+    cells = list(csv.DictReader(io.StringIO(as_csv([HOSTILE], {HOSTILE.key: 12.5}, (), NOW).decode())))[0]
     assert cells["name"].startswith("'=") and cells["monthly"] == "12.50"
     assert "\x1b" not in cells["why"]
-    table_row = as_markdown([HOSTILE], {}, (), "now", "read").decode().splitlines()[-1]
+    table_row = as_markdown([HOSTILE], {}, (), NOW).decode().splitlines()[-1]
     assert table_row.count("|") - table_row.count("\\|") == 6, "five cells, whatever the name holds"
     assert "\\`rm\\`" in table_row and "unknown" in table_row
-    assert json.loads(as_json([HOSTILE], {}, (), "now", "read"))["findings"][0]["rule"] == "r.x"
+    assert json.loads(as_json([HOSTILE], {}, (), NOW))["findings"][0]["rule"] == "r.x"
 
 
 def test_every_format_says_when_the_pass_looked_and_marks_a_muted_finding():
     other = Finding("r.y", "Another", "Soon broken", "error", "k.k", "fr-par-1", "id-2", "db", "why")
-    muted, at, said = {HOSTILE.key}, "2026-11-29 21:00 UTC", "2 findings · not read: Records of x.org (not read whole)"
-    whole = json.loads(as_json([HOSTILE, other], {}, muted, at, said))
-    assert whole["looked_at"] == at and whole["read"] == said
+    muted = {HOSTILE.key}
+    looked = Looked(
+        "2026-11-29T21:00:00+00:00",
+        "demo, project p",
+        "2 findings · 1 muted",
+        ("Records", "Servers"),
+        "Records of x.org (not read whole)",
+        ("A rule (k.z not read)",),
+    )
+    whole = json.loads(as_json([HOSTILE, other], {}, muted, looked))
+    assert whole["looked_at"] == looked.at and whole["read"] == ["Records", "Servers"]
+    assert whole["not_read"] == looked.not_read and whole["not_run"] == ["A rule (k.z not read)"]
     assert [f["muted"] for f in whole["findings"]] == ["yes", ""]
-    cells = list(csv.DictReader(io.StringIO(as_csv([HOSTILE, other], {}, muted, at).decode())))
-    assert [(c["muted"], c["looked_at"]) for c in cells] == [("yes", at), ("", at)]
-    text = as_markdown([HOSTILE, other], {}, muted, at, said).decode()
-    assert f"Looked at {at}." in text and "not read: Records of x.org" in text
+    cells = list(csv.DictReader(io.StringIO(as_csv([HOSTILE, other], {}, muted, looked).decode())))
+    assert [(c["muted"], c["looked_at"]) for c in cells] == [("yes", looked.at), ("", looked.at)]
+    text = as_markdown([HOSTILE, other], {}, muted, looked).decode()
+    assert f"Looked at {looked.at}, profile demo" in text and "Read: Records, Servers." in text
+    assert "Not read: Records of x.org" in text and "Not run: A rule (k.z not read)." in text
     rows = [line for line in text.splitlines() if line.startswith(("| warning", "| error"))]
     assert [row.count("(muted)") for row in rows] == [1, 0]

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, 
 
 from ...records import record
 from .location import ALL
+from .times import span
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Network, IPv6Network
@@ -212,8 +213,8 @@ class Expiring(Rule):
         for row, part in reading.rows(self.kind):
             at = _when(_field(part.kind, self.field).value(row))
             if at is not None and at - reading.now <= self.days * 86400:
-                left = (at - reading.now) / 86400  # whole days, as the lists say them ("in 11 d")
-                said = f"expired {int(-left)} days ago" if left < 0 else f"expires in {int(left)} days"
+                left = at - reading.now  # as the detail says it ("in 14 d 23 h"): never a day short
+                said = f"expired {span(-left)} ago" if left < 0 else f"expires in {span(left)}"
                 yield row, part, f"{said} ({datetime.fromtimestamp(at).strftime('%Y-%m-%d')})"
             elif str(row.state or "") in self.states:
                 yield row, part, f"its status is {row.state}"

@@ -11,10 +11,35 @@ import json
 from typing import TYPE_CHECKING, Container, Mapping
 
 from ...api.safe import clean
+from ...records import record
 from .export import cell
 
 if TYPE_CHECKING:
     from .advice import Finding
+
+
+@record(frozen=True)
+class Looked:
+    """What a pass looked at, as an export says it: when (ISO 8601, to the second, with its offset), the
+    profile and project, the findings counted (`summary`), the lists read, not read and the rules not run."""
+
+    at: str
+    profile: str
+    summary: str
+    read: tuple[str, ...] = ()
+    not_read: str = ""
+    not_run: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        """Said in a few lines of text (a ticket's head)."""
+        out = [f"Looked at {self.at}, profile {self.profile}: {self.summary}."]
+        out.append(f"Read: {', '.join(self.read) or 'nothing'}.")
+        if self.not_read:
+            out.append(f"Not read: {self.not_read}.")
+        if self.not_run:
+            out.append(f"Not run: {'; '.join(self.not_run)}.")
+        return out
+
 
 TABLE_RULE = "|---|---|---|---|---:|"
 COLUMNS = (
@@ -55,8 +80,9 @@ def _record(f: Finding, costs: Mapping[str, float | None], muted: Container[str]
     }
 
 
-def as_csv(findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], at: str) -> bytes:
-    """One finding a row, each with when the pass looked (`at`) and whether it is muted."""
+def as_csv(findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], looked: Looked) -> bytes:
+    """One finding a row, each with when the pass looked and whether it is muted."""
+    at = looked.at
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
@@ -66,12 +92,19 @@ def as_csv(findings: list[Finding], costs: Mapping[str, float | None], muted: Co
     return out.getvalue().encode("utf-8")
 
 
-def as_json(
-    findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], at: str, said: str
-) -> bytes:
-    """An object: when the pass looked, what was read, not read and not run (`said`), and the findings."""
-    records = [{k: v for k, v in _record(f, costs, muted, at).items() if k != "looked_at"} for f in findings]
-    whole = {"looked_at": at, "read": clean(said), "findings": records}
+def as_json(findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], looked: Looked) -> bytes:
+    """An object: when the pass looked, the profile, the findings counted, the lists read, not read and the
+    rules not run, and the findings."""
+    records = [{k: v for k, v in _record(f, costs, muted, looked.at).items() if k != "looked_at"} for f in findings]
+    whole = {
+        "looked_at": looked.at,
+        "profile": clean(looked.profile),
+        "summary": clean(looked.summary),
+        "read": [clean(t) for t in looked.read],
+        "not_read": clean(looked.not_read),
+        "not_run": [clean(t) for t in looked.not_run],
+        "findings": records,
+    }
     return json.dumps(whole, indent=2, ensure_ascii=False).encode("utf-8")
 
 
@@ -83,17 +116,19 @@ def _md(text: str) -> str:
 
 
 def as_markdown(
-    findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], at: str, said: str
+    findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], looked: Looked
 ) -> bytes:
-    """A ticket's text: when the pass looked and what was read (`said`), then one table per family, the
-    most severe first; a muted finding marked so."""
-    lines = ["# What needs attention", "", f"Looked at {at}. {_md(said)}", ""]
+    """A ticket's text: when the pass looked, what was read, not read and not run, then one table per
+    family, the most severe first; a muted finding marked so."""
+    lines = ["# What needs attention", ""]
+    for line in looked.lines():
+        lines += [_md(line), ""]
     family = ""
     for f in findings:
         if f.family != family:
             family = f.family
             lines += ["", f"## {family}", "", "| severity | resource | where | why | a month |", TABLE_RULE]
-        row = _record(f, costs, muted, at)
+        row = _record(f, costs, muted, looked.at)
         scope = row["scope"] if row["scope"] not in ("global", "all") else ""
         where = " · ".join(p for p in (row["parent"], scope) if p)
         money = f"€{row['monthly']}" if row["monthly"] else "unknown"

@@ -51,6 +51,7 @@ class Finder:
         # "Cache clusters in fr-par-1")
         self.failed: list[tuple[str, str]] = []
         self.skipped: list[tuple[str, str]] = []  # child lists left under too many parents (`CHILD_PARENTS_MOST`)
+        self.progress = ""  # how far the reading of every product is, while it runs ("indexing 40/249 lists")
         self.kinds: dict[str, ResourceKind] = {}  # the kinds indexed, by id: their titles, a child's list to open
         # The lists indexed: an open one by its view (its rows read from it when asked, never held
         # here: a list read again would hold two copies of every row), one read by `F` by its rows.
@@ -185,6 +186,7 @@ class Finder:
             then()
 
     def _doing(self, text: str) -> None:
+        self.progress = text.removesuffix(" (F stops)")  # (what a screen over the console says meanwhile)
         main = self.app.main
         if main is not None and main.is_attached:
             main.doing(text)
@@ -201,8 +203,8 @@ class Finder:
         not read yet (until `F` read every product), by product, those of no list read first; or the lists
         the last `F` could not read whole, each with where. `kinds`: only those (what a screen reads)."""
         if self.filled:
-            failed = [w for k, w in self.failed if kinds is None or k in kinds]
-            skipped = [w for k, w in self.skipped if kinds is None or k in kinds]
+            failed = _few([w for k, w in self.failed if kinds is None or k in kinds])
+            skipped = _few([w for k, w in self.skipped if kinds is None or k in kinds])
             said = ", ".join(failed) + " (not read whole)" if failed else ""
             if skipped:  # child lists under thousands of parents: one request each, left to their parent
                 said += ("; " if said else "") + ", ".join(skipped) + " (a request under each: open one there)"
@@ -362,6 +364,11 @@ class Reads:
                 out[key] = replace(h, rows=[r for r in h.rows if (h.kind.scope_of(r) or h.scope) not in scopes])
         out.update(live)
         return list(out.values())
+
+
+def _few(said: list[str], most: int = 8) -> list[str]:
+    """At most `most` of what is said, and how many more (a hundred zones failing: a line, not a page)."""
+    return said if len(said) <= most else [*said[:most], f"{len(said) - most} more"]
 
 
 def _relatable(kind: ResourceKind, listed: set[tuple[str, str]]) -> bool:

@@ -15,7 +15,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -58,7 +58,8 @@ class AdvisorScreen(EveryProductScreen):
         self.muted: set[str] = set()  # the findings muted on this profile (`Finding.key`), kept in the config
         self.showing_muted = False
         self.said = ""  # what was read and found, as the line above the findings says it
-        self.read_said = ""  # the same without this screen's keys, for an export
+        self.summary = ""  # the findings counted and muted, without this screen's keys (an export says it)
+        self.read_titles: list[str] = []  # the lists the last pass read, by title (an export names them)
         self.read_by_rules: set[str] = set()  # the kinds the rules read (what "not read" names)
 
     def compose(self) -> ComposeResult:
@@ -73,6 +74,7 @@ class AdvisorScreen(EveryProductScreen):
     def on_mount(self) -> None:
         self.muted = set(self.console.settings.muted)
         super().on_mount()
+        self.set_interval(1.0, self._while_reading)
 
     # ---- a pass -------------------------------------------------------------------------------
     def look(self) -> None:
@@ -80,6 +82,7 @@ class AdvisorScreen(EveryProductScreen):
         finder = self.console.finder
         reads, whole = finder.reads(), finder.filled
         read, incomplete = set(finder.kinds), finder.unread_kinds()
+        self.read_titles = sorted({k.title for k in finder.kinds.values()})
 
         async def work() -> None:
             await self._evaluate(reads, read, whole, incomplete)
@@ -124,29 +127,43 @@ class AdvisorScreen(EveryProductScreen):
     def _draw(self) -> None:
         if not self.is_attached:
             return
+        self._header()
+        self._lines()
+
+    def _while_reading(self) -> None:
+        finder = self.console.finder
+        if finder.filling is not None and finder.filling.is_running:
+            self._header()  # (how far the reading is)
+
+    def _header(self) -> None:
+        """The line above the findings: how many, muted, what was not read and not run (or how far the
+        reading is); and the same for an export, without this screen's keys."""
         finder = self.console.finder
         reading = finder.filling is not None and finder.filling.is_running
         listed = self.listed()
         counts = {s: sum(1 for f in listed if f.severity == s) for s in MARKS}
-        said = f"{len(listed)} findings: " + ", ".join(f"{MARKS[s]} {n} {s}" for s, n in counts.items() if n)
+        said = f"{len(listed)} finding{'s' if len(listed) != 1 else ''}: " + ", ".join(
+            f"{MARKS[s]} {n} {s}" for s, n in counts.items() if n
+        )
         if not listed:
             said = "Nothing found in what was read."
         muted = sum(1 for f in self.findings if f.key in self.muted)
         unread = finder.unsearched(self.read_by_rules)
-        kept = f" · {muted} muted" if muted else ""
-        kept += f" · not read: {unread}" if unread and not reading else ""
-        kept += f" · not run: {'; '.join(self.not_run)}" if self.not_run else ""
-        self.read_said = said + kept  # (what an export says: no keys of this screen)
+        self.summary = said + (f" · {muted} muted" if muted else "")
         if muted:
             said += f" · {muted} muted" + (" (shown)" if self.showing_muted else " (M shows them)")
         if reading:
-            said += " · reading every product… (F stops)"
+            said += f" · reading every product: {finder.progress or 'starting'}… (F stops)"
         elif unread:
             said += f" · not read: {unread}"
-        if self.not_run:
+        if self.not_run and not reading:  # (while reading, every rule waits on a list not read yet)
             said += f" · not run: {'; '.join(self.not_run)}"
-        self.said = said
-        self.query_one("#advisor-read", Label).update(said)
+        if said != self.said:  # (nothing drawn while nothing changes)
+            self.said = said
+            self.query_one("#advisor-read", Label).update(said)
+
+    def _lines(self) -> None:
+        listed = self.listed()
         lines: list[Option] = []
         self.shown = []
         family = title = ""
@@ -157,7 +174,8 @@ class AdvisorScreen(EveryProductScreen):
                 self.shown.append(None)
             if f.title != title:
                 title = f.title
-                lines.append(Option(Text(f" {MARKS.get(f.severity, '?')} {title}", style="bold"), disabled=True))
+                head = Text(title, style="bold")
+                lines.append(Option(_hanging(f" {MARKS.get(f.severity, '?')} ", head), disabled=True))
                 self.shown.append(None)
             lines.append(Option(self._line(f)))
             self.shown.append(f)
@@ -168,10 +186,12 @@ class AdvisorScreen(EveryProductScreen):
         if lines:
             first = next((i for i, f in enumerate(self.shown) if f is not None), 0)
             options.highlighted = max(first, min(at or first, len(lines) - 1))
+            if options.highlighted == first:  # (its family's and rule's headings above it shown too)
+                self.call_after_refresh(options.scroll_home, animate=False)
 
-    def _line(self, f: Finding) -> Padding:
+    def _line(self, f: Finding) -> Table:
         """A finding, its wrapped lines indented under its first (not at the edge, like a heading)."""
-        return Padding(self._words(f), (0, 0, 0, 5))
+        return _hanging("     ", self._words(f))
 
     def _words(self, f: Finding) -> Text:
         kind = self.console.finder.kinds.get(f.kind_id)
@@ -217,7 +237,8 @@ class AdvisorScreen(EveryProductScreen):
                 self.dismiss(None)
                 open_finding(self.console, found, fix=choice == "fix")
 
-        self.app.push_screen(PickerScreen(f"{found.title}: {clean(found.name)}", choices), picked)
+        title = f"{found.title}: {clean(found.name)}{self._production()}"
+        self.app.push_screen(PickerScreen(title, choices), picked)
 
     def _under_cursor(self) -> Finding | None:
         at = self.query_one(OptionList).highlighted
@@ -261,19 +282,32 @@ class AdvisorScreen(EveryProductScreen):
         how = await self.app.push_screen_wait(PickerScreen(f"Export {len(self.listed())} findings", ways))
         if how is None:
             return
-        found, said, muted = self.listed(), self.read_said, set(self.muted)
-        at = time.strftime("%Y-%m-%d %H:%M %Z", time.localtime(self.evaluated_at))
-        s = self.console.settings
-        said = f"Profile {s.profile}{' (production)' if s.production else ''}, project {s.project_id}: {said}"
-        if how == "md":
-            content = await asyncio.to_thread(advice_files.as_markdown, found, self.costs, muted, at, said)
-        elif how == "csv":
-            content = await asyncio.to_thread(advice_files.as_csv, found, self.costs, muted, at)
-        else:
-            content = await asyncio.to_thread(advice_files.as_json, found, self.costs, muted, at, said)
+        from datetime import datetime
+
+        s, finder = self.console.settings, self.console.finder
+        looked = advice_files.Looked(
+            at=datetime.fromtimestamp(self.evaluated_at).astimezone().isoformat(timespec="seconds"),
+            profile=f"{s.profile}{' (production)' if s.production else ''}, project {s.project_id}",
+            summary=self.summary,
+            read=tuple(self.read_titles),
+            not_read=finder.unsearched(self.read_by_rules),
+            not_run=tuple(self.not_run),
+        )
+        found, muted = self.listed(), set(self.muted)
+        write = {"md": advice_files.as_markdown, "csv": advice_files.as_csv, "json": advice_files.as_json}[how]
+        content = await asyncio.to_thread(write, found, self.costs, muted, looked)
         name = f"advisor-{self.console.settings.profile}.{how}"
         await files.save_bytes(AppAsks(self.app), f"Export the findings as {how.upper()}", content, name)
 
+
+
+def _hanging(lead: str, text: Text) -> Table:
+    """`lead`, then `text` wrapped beside it: its second line under its first word, not under `lead`."""
+    grid = Table.grid()
+    grid.add_column(width=len(lead), no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(Text(lead, style="bold"), text)
+    return grid
 
 
 def _fix_label(app: CloudApp, f: Finding) -> str:

@@ -120,7 +120,7 @@ class OverviewScreen(EveryProductScreen):
             said += f" · ✖ {needing:,} in a bad state"
         unread = finder.unsearched(self.counted_kinds())
         if reading:
-            said += " · reading every product… (F stops)"
+            said += f" · reading every product: {finder.progress or 'starting'}… (F stops)"
         elif unread:
             said += f" · not read: {unread}"
         self.query_one("#overview-read", Label).update(said)

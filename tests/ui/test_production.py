@@ -34,6 +34,7 @@ async def test_a_production_profile_is_coloured_and_every_change_asks_for_its_na
         await pilot.press("enter")
         asked = await screen_named(pilot, app, "ConfirmScreen")
         assert asked.require_text == "web-01" and "is production" in asked.message
+        assert str(asked.query_one("#dialog-title").render()).endswith("· PRODUCTION")  # said on top too
         await pilot.press(*"web-0", "enter")  # not the name: nothing sent
         assert app.screen is asked and not [p for m, p in sandbox.requests if m == "POST"]
         await pilot.press("1", "enter")

@@ -31,8 +31,10 @@ class ConfirmScreen(ModalScreen[bool]):
         self.require_text = require_text
 
     def compose(self) -> ComposeResult:
+        settings = getattr(self.app, "settings", None)  # (the console's: a production profile says so on top)
+        production = " · PRODUCTION" if getattr(settings, "production", False) else ""
         with Vertical(id="dialog", classes="confirm"):
-            yield DialogTitle(self.title_text)
+            yield DialogTitle(self.title_text + production)
             with VerticalScroll(id="confirm-body"):  # a long message (a hostile name) scrolls: the field and
                 yield Static(self.message, id="confirm-message", markup=False)  # the buttons stay in view
             if self.require_text:

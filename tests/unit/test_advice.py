@@ -257,3 +257,17 @@ def test_the_ages_set_in_the_config_a_profiles_over_every_ones_and_wrong_ones_sa
     said = resolve({"profile": "other"}, env={}, cfg=cfg).advisor_problems
     assert len(said) == 3 and "snapshot_days = 'a month' left out" in said[0] and "profiles.other.advisor" in said[1]
     assert said[2].startswith("[profiles.third.advisor] backup_days = true left out")  # as written: not True
+
+
+def test_a_rule_that_fails_on_what_was_read_is_said_not_run_and_the_others_run(demo):
+    from tui.products.kit.advice import Tested
+
+    def surprised(row):
+        raise TypeError("an odd value")
+
+    _, held = demo
+    odd = Tested("x.odd", "An odd rule", "Soon broken", "warning", "lb.lbs", test=surprised)
+    expiring = next(r for r in manifest.advice() if r.id == "dns.domain-expiring")
+    findings, not_run = advise([odd, expiring], held)
+    assert not_run == ["An odd rule (failed on what was read: TypeError, logged)"]
+    assert findings and {f.rule for f in findings} == {"dns.domain-expiring"}

@@ -29,6 +29,7 @@ was not read, is named as not run. No Textual and no product named here.
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, Literal, Mapping
@@ -36,6 +37,8 @@ from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, 
 from ...records import record
 from .location import ALL
 from .times import span
+
+log = logging.getLogger("cloudtui.advice")
 
 if TYPE_CHECKING:
     from ipaddress import IPv4Network, IPv6Network
@@ -460,7 +463,7 @@ class OlderThan(Rule):
         whose = (
             f"the {days} days set in [advisor] {self.setting}"
             if self.setting in reading.days
-            else (f"{days} days (by default: [advisor] {self.setting} sets it)")
+            else f"{days} days (by default: [advisor] {self.setting} sets it)"
         )
         for row, part in reading.rows(self.kind):
             if str(row.state or "") in self.unless:
@@ -532,27 +535,39 @@ def advise(
         short = [k for k in rule.kinds if k in incomplete and k not in missing]
         said = (("not read", missing), ("not read whole", short))
         partial = "; ".join(f"{words}: {', '.join(kinds)}" for words, kinds in said if kinds)
-        for row, part, why in rule.check(reading):
-            scope = (part.kind.scope_of(row) if part.scope == ALL else "") or part.scope
-            found.append(
-                Finding(
-                    rule.id,
-                    rule.title,
-                    rule.family,
-                    rule.severity,
-                    part.kind.id,
-                    scope,
-                    str(row.id),
-                    part.kind.named(row),
-                    why,
-                    rule.fix,
-                    part.parent,
-                    partial,
-                    _refused(part.kind, rule.fix, row),
-                )
-            )
+        try:
+            found.extend(_found(rule, reading, partial))
+        except Exception as err:  # (what the API returned, read leniently, may still surprise a rule)
+            log.warning("advisor rule %s failed: %r", rule.id, err)
+            not_run.append(f"{rule.title} (failed on what was read: {type(err).__name__}, logged)")
     # by family (each once), the most severe first within it, a rule's findings together
     found.sort(
         key=lambda f: (FAMILIES.index(f.family) if f.family in FAMILIES else 9, SEVERITIES.index(f.severity), f.rule)
     )
     return found, not_run
+
+
+def _found(rule: Rule, reading: Reading, partial: str) -> list[Finding]:
+    """A rule's findings: each resource it finds, where, why, and its fix's refusal."""
+    out = []
+    for row, part, why in rule.check(reading):
+        scope = (part.kind.scope_of(row) if part.scope == ALL else "") or part.scope
+        named, refused = part.kind.named(row), _refused(part.kind, rule.fix, row)
+        out.append(
+            Finding(
+                rule.id,
+                rule.title,
+                rule.family,
+                rule.severity,
+                part.kind.id,
+                scope,
+                str(row.id),
+                named,
+                why,
+                rule.fix,
+                part.parent,
+                partial,
+                refused,
+            )
+        )
+    return out

@@ -205,7 +205,7 @@ class AdvisorScreen(EveryProductScreen):
             cost = "" if kind is not None and kind.rows.cost is not None else " · cost unknown"
         line = Text()
         line.append(cut(clean(f.name), 40), style="bold")
-        line.append(cut(clean(f"{where} ({title}) — {f.why}{cost}"), 200))
+        line.append(cut(clean(f"{where} ({title}) — {f.why}"), 240) + cost)  # (the API's words cut, never the cost)
         if f.partial:
             line.append(f" [partial read: {clean(f.partial)}]", style="italic")
         if f.key in self.muted:

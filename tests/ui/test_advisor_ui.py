@@ -103,11 +103,15 @@ async def test_a_zone_not_read_is_named_and_the_findings_that_read_its_list_say_
     async with app.run_test(size=(120, 40)) as pilot:
         shown = await advisor_read(pilot, app)
         await wait_for(pilot, lambda: shown.passes and "not read:" in shown.said, what="said")
-        assert "not read: Servers in nl-ams-1 (not read whole)" in shown.said
-        assert ("rdb.node_types", "Database node types in fr-par") in app.finder.failed
+        assert "not read: Instance › Servers in nl-ams-1 (not read whole)" in shown.said
+        assert ("rdb.node_types", "fr-par", "Databases › Database node types in fr-par") in app.finder.failed
         assert "Database node types" not in shown.said
-        records = [f for f in shown.findings if f.rule == "dns.record-unheld-address"]
-        assert records and all("not read whole: instance.servers" in f.partial for f in records)
+        # an address held in the zone not read would be called held by nothing: that rule is not run
+        assert not [f for f in shown.findings if f.rule == "dns.record-unheld-address"]
+        assert "A record pointing at an address nothing here holds (Instance › Servers not read whole" in shown.said
+        # one whose findings stand, though there may be more, says so on each
+        stopped = [f for f in shown.findings if f.rule == "instance.server-stopped-in-place"]
+        assert stopped and all(f.partial == "not read whole: Instance › Servers" for f in stopped)
         domains = [f for f in shown.findings if f.rule == "dns.domain-expiring"]
         assert domains and not domains[0].partial  # a rule reading no servers stands whole
 

@@ -90,7 +90,20 @@ def test_what_was_not_read_is_said_in_a_line_however_many_failed():
 
     finder = Finder(None)  # type: ignore[arg-type]  # (what it says needs no console)
     finder.filled = True
-    finder.failed = [("dns.records", f"Records of zone-{n}.example") for n in range(12)]
+    finder.failed = [("dns.records", f"z{n}", f"Records of zone-{n}.example") for n in range(12)]
     said = finder.unsearched()
     assert said.count("Records of") == 8 and said.endswith("4 more (not read whole)")
     assert finder.unsearched({"instance.servers"}) == ""  # only what the screen reads
+
+
+async def test_a_zone_not_read_by_a_pass_is_no_longer_said_once_its_list_is_read_whole(sandbox):
+    app = make_app(sandbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await loaded(pilot, app)
+        sandbox.inject(403, "/instance/v1/zones/fr-par-1/servers", method="GET", times=1)  # the pass's read
+        app.finder.fill(say=False)
+        await wait_for(pilot, lambda: app.finder.filled, what="every product read", timeout=15)
+        assert "Instance › Servers in fr-par-1" in app.finder.unsearched()
+        view.reload()
+        await wait_for(pilot, lambda: "Servers in fr-par-1" not in app.finder.unsearched(), what="read since")
+        assert "instance.servers" not in app.finder.unread_kinds()

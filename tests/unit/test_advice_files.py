@@ -34,17 +34,21 @@ def test_every_format_says_when_the_pass_looked_and_marks_a_muted_finding():
         "demo, project p",
         "2 findings · 1 muted",
         ("Records", "Servers"),
-        "Records of x.org (not read whole)",
+        ("Records of x.org",),
         ("A rule (k.z not read)",),
     )
     whole = json.loads(as_json([HOSTILE, other], {}, muted, looked))
     assert whole["looked_at"] == looked.at and whole["read"] == ["Records", "Servers"]
-    assert whole["not_read"] == looked.not_read and whole["not_run"] == ["A rule (k.z not read)"]
+    assert whole["not_read"] == ["Records of x.org"] and whole["not_run"] == ["A rule (k.z not read)"]
     assert [f["muted"] for f in whole["findings"]] == ["yes", ""]
     cells = list(csv.DictReader(io.StringIO(as_csv([HOSTILE, other], {}, muted, looked).decode())))
-    assert [(c["muted"], c["looked_at"]) for c in cells] == [("yes", looked.at), ("", looked.at)]
+    assert [(c["muted"], c["looked_at"], c["profile"]) for c in cells] == [
+        ("yes", looked.at, "demo, project p"),
+        ("", looked.at, "demo, project p"),
+    ]
     text = as_markdown([HOSTILE, other], {}, muted, looked).decode()
     assert f"Looked at {looked.at}, profile demo" in text and "Read: Records, Servers." in text
-    assert "Not read: Records of x.org" in text and "Not run: A rule (k.z not read)." in text
+    assert "Not read whole: Records of x.org." in text and "Rules not run: A rule (k.z not read)." in text
+    assert "Rules not run: none." in as_markdown([other], {}, (), NOW).decode()  # said, not left out
     rows = [line for line in text.splitlines() if line.startswith(("| warning", "| error"))]
     assert [row.count("(muted)") for row in rows] == [1, 0]

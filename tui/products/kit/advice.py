@@ -32,7 +32,7 @@ import functools
 import logging
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Literal, Mapping
 
 from ...records import record
 from .location import ALL
@@ -143,6 +143,11 @@ class Rule:
     fix: str = ""  # an action of that kind offered as the fix, by name ("delete": its delete)
     also: tuple[str, ...] = ()  # other kinds it reads
 
+    def unsure(self, incomplete: Collection[str]) -> list[str]:
+        """The kinds read but not whole without which its findings could be false (not merely short): it
+        is then not run. None for most: a resource found in what was read stands."""
+        return []
+
     @property
     def kinds(self) -> tuple[str, ...]:
         return (self.kind, *self.also)
@@ -244,6 +249,10 @@ class UnheldAddress(Rule):
     @property
     def roles(self) -> tuple[str, ...]:
         return ("ip",)
+
+    def unsure(self, incomplete: Collection[str]) -> list[str]:
+        # (an address held in a zone not read would be called held by nothing)
+        return [k for k in incomplete if k != self.kind and (not self.also or k in self.also)]
 
     def check(self, reading: Reading) -> Iterator[tuple[Row, Held, str]]:
         # the kinds that hold addresses (not those that point at them: records, backends); else every other
@@ -516,12 +525,19 @@ def advise(
     kinds_read: set[str] | None = None,
     now: Callable[[], float] = time.time,
     days: Mapping[str, int] | None = None,
-    incomplete: Container[str] = (),
+    incomplete: Collection[str] = (),
+    titles: Mapping[str, str] | None = None,
 ) -> tuple[list[Finding], list[str]]:
     """Every finding of every rule over what was read, the most severe first; and the rules not run,
     said (their kind was not read). `kinds_read`: the kinds whose lists were read (default: those held);
     `days`: the ages the operator set (`[advisor]` in the config: `OlderThan`); `incomplete`: the kinds
-    read but not whole (a zone failed): a rule reading one says its findings may be short, or wrong."""
+    read but not whole (a zone failed): a rule reading one says its findings may be short, and one whose
+    findings could be false is not run; `titles`: how a kind is said (its id by default)."""
+    said_as = titles or {}
+
+    def named(kinds: Iterable[str]) -> str:
+        return ", ".join(said_as.get(k, k) for k in kinds)
+
     held = list(held)
     read = kinds_read if kinds_read is not None else {h.kind.id for h in held}
     reading = Reading(held, read, now(), days)
@@ -529,20 +545,32 @@ def advise(
     not_run: list[str] = []
     for rule in rules:
         if rule.kind not in read:
-            not_run.append(f"{rule.title} ({rule.kind} not read)")
+            not_run.append(f"{rule.title} ({named([rule.kind])} not read)")
+            continue
+        unsure = rule.unsure(incomplete)
+        if unsure:
+            not_run.append(f"{rule.title} ({named(unsure)} not read whole: what is held there is not known)")
             continue
         missing = [k for k in rule.also if k not in read]
         short = [k for k in rule.kinds if k in incomplete and k not in missing]
         said = (("not read", missing), ("not read whole", short))
-        partial = "; ".join(f"{words}: {', '.join(kinds)}" for words, kinds in said if kinds)
+        partial = "; ".join(f"{words}: {named(kinds)}" for words, kinds in said if kinds)
         try:
             found.extend(_found(rule, reading, partial))
         except Exception as err:  # (what the API returned, read leniently, may still surprise a rule)
             log.warning("advisor rule %s failed: %r", rule.id, err)
             not_run.append(f"{rule.title} (failed on what was read: {type(err).__name__}, logged)")
-    # by family (each once), the most severe first within it, a rule's findings together
+    # by family (each once), the most severe first within it, a rule's findings together, in the same
+    # order every pass (where, then name)
     found.sort(
-        key=lambda f: (FAMILIES.index(f.family) if f.family in FAMILIES else 9, SEVERITIES.index(f.severity), f.rule)
+        key=lambda f: (
+            FAMILIES.index(f.family) if f.family in FAMILIES else 9,
+            SEVERITIES.index(f.severity),
+            f.rule,
+            f.parent.name if f.parent is not None else "",
+            f.scope,
+            f.name,
+        )
     )
     return found, not_run
 

@@ -27,17 +27,15 @@ class Looked:
     profile: str
     summary: str
     read: tuple[str, ...] = ()
-    not_read: str = ""
+    not_read: tuple[str, ...] = ()
     not_run: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         """Said in a few lines of text (a ticket's head)."""
         out = [f"Looked at {self.at}, profile {self.profile}: {self.summary}."]
         out.append(f"Read: {', '.join(self.read) or 'nothing'}.")
-        if self.not_read:
-            out.append(f"Not read: {self.not_read}.")
-        if self.not_run:
-            out.append(f"Not run: {'; '.join(self.not_run)}.")
+        out.append(f"Not read whole: {', '.join(self.not_read) or 'none'}.")
+        out.append(f"Rules not run: {'; '.join(self.not_run) or 'none'}.")
         return out
 
 
@@ -57,10 +55,11 @@ COLUMNS = (
     "fix",
     "muted",
     "looked_at",
+    "profile",
 )
 
 
-def _record(f: Finding, costs: Mapping[str, float | None], muted: Container[str], at: str) -> dict[str, str]:
+def _record(f: Finding, costs: Mapping[str, float | None], muted: Container[str], looked: Looked) -> dict[str, str]:
     monthly = costs.get(f.key)
     return {
         "severity": f.severity,
@@ -76,18 +75,18 @@ def _record(f: Finding, costs: Mapping[str, float | None], muted: Container[str]
         "monthly": f"{monthly:.2f}" if monthly is not None else "",
         "fix": f.fix,
         "muted": "yes" if f.key in muted else "",
-        "looked_at": at,
+        "looked_at": looked.at,
+        "profile": clean(looked.profile),
     }
 
 
 def as_csv(findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], looked: Looked) -> bytes:
     """One finding a row, each with when the pass looked and whether it is muted."""
-    at = looked.at
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for f in findings:
-        row = _record(f, costs, muted, at)
+        row = _record(f, costs, muted, looked)
         writer.writerow([cell(row[c]) for c in COLUMNS])
     return out.getvalue().encode("utf-8")
 
@@ -95,13 +94,16 @@ def as_csv(findings: list[Finding], costs: Mapping[str, float | None], muted: Co
 def as_json(findings: list[Finding], costs: Mapping[str, float | None], muted: Container[str], looked: Looked) -> bytes:
     """An object: when the pass looked, the profile, the findings counted, the lists read, not read and the
     rules not run, and the findings."""
-    records = [{k: v for k, v in _record(f, costs, muted, looked.at).items() if k != "looked_at"} for f in findings]
+    records = [
+        {k: v for k, v in _record(f, costs, muted, looked).items() if k not in ("looked_at", "profile")}
+        for f in findings
+    ]
     whole = {
         "looked_at": looked.at,
         "profile": clean(looked.profile),
         "summary": clean(looked.summary),
         "read": [clean(t) for t in looked.read],
-        "not_read": clean(looked.not_read),
+        "not_read": [clean(t) for t in looked.not_read],
         "not_run": [clean(t) for t in looked.not_run],
         "findings": records,
     }
@@ -128,7 +130,7 @@ def as_markdown(
         if f.family != family:
             family = f.family
             lines += ["", f"## {family}", "", "| severity | resource | where | why | a month |", TABLE_RULE]
-        row = _record(f, costs, muted, looked.at)
+        row = _record(f, costs, muted, looked)
         scope = row["scope"] if row["scope"] not in ("global", "all") else ""
         where = " · ".join(p for p in (row["parent"], scope) if p)
         money = f"€{row['monthly']}" if row["monthly"] else "unknown"

@@ -47,9 +47,10 @@ class Finder:
         self.index = SearchIndex()
         self.filling: Worker[None] | None = None  # the worker indexing every product, while it runs
         self.filled = False  # every product was indexed once (a search that finds nothing then says no more)
-        # the lists the last `F` could not read whole: (kind id, its title and where: "Records of example.com",
-        # "Cache clusters in fr-par-1")
-        self.failed: list[tuple[str, str]] = []
+        # the lists the last `F` could not read whole: (kind id, where: a zone or region, or a parent's id,
+        # said: "DNS › Records of example.com", "Cache › Cache clusters in fr-par-1"), until a list read since
+        # holds it
+        self.failed: list[tuple[str, str, str]] = []
         self.skipped: list[tuple[str, str]] = []  # child lists left under too many parents (`CHILD_PARENTS_MOST`)
         self.progress = ""  # how far the reading of every product is, while it runs ("indexing 40/249 lists")
         self.kinds: dict[str, ResourceKind] = {}  # the kinds indexed, by id: their titles, a child's list to open
@@ -68,6 +69,13 @@ class Finder:
         key = (view.kind.id, view.scope, str(getattr(view.service.parent, "id", "")))
         self.kinds[view.kind.id] = view.kind
         self._views[key] = weakref.ref(view)
+        if self.failed and not view.model.failed and view.model.last_refresh is not None:  # read whole since
+            whose = str(getattr(view.service.parent, "id", "")) or None
+            self.failed = [
+                f
+                for f in self.failed
+                if not (f[0] == view.kind.id and (f[1] == whose or (whose is None and view.scope in (ALL, f[1]))))
+            ]
         if self._indexed.get(key) == view.table.rows_changed:
             return  # a refresh that changed nothing: the part stands
         if key in self._due:
@@ -136,7 +144,7 @@ class Finder:
         kinds = [e.load() for e in manifest.entries() if e.opens == "list"]
         listed = {(k.api, k.collection) for k in kinds}
         gate, done, lists = asyncio.Semaphore(IN_FLIGHT), [0], [len(kinds)]
-        failed: list[tuple[str, str]] = []
+        failed: list[tuple[str, str, str]] = []
         skipped: list[tuple[str, str]] = []
         self._doing(f"indexing 0/{len(kinds)} lists (F stops)")
 
@@ -148,8 +156,9 @@ class Finder:
                     rows.extend(chunk.items)
                     where = f" in {chunk.scope}" if scope == ALL else ""
                     where = f" of {clean(cut(parent.name or parent.id, 40))}" if parent else where  # (the API's)
-                    if chunk.error is not None and (kind.id, kind.title + where) not in failed:
-                        failed.append((kind.id, kind.title + where))
+                    unread = (kind.id, parent.id if parent else chunk.scope, f"{kind.product} › {kind.title}{where}")
+                    if chunk.error is not None and unread not in failed:
+                        failed.append(unread)
                 self.kinds[kind.id] = kind
                 key = (kind.id, scope, str(getattr(parent, "id", "")))
                 self._read[key] = Held(kind, scope, parent, rows)  # an open list's own rows win (`held`)
@@ -171,7 +180,8 @@ class Finder:
             self.failed, self.skipped = failed, skipped
         finally:
             self._doing("")
-        unread = f"; not read: {', '.join(w for _, w in failed + skipped)}" if failed or skipped else ""
+        said = [w for *_, w in failed + skipped]
+        unread = f"; not read: {', '.join(said)}" if said else ""
         if not say:
             if then is not None:
                 then()
@@ -196,14 +206,19 @@ class Finder:
 
     def unread_kinds(self) -> set[str]:
         """The kinds the last `F` could not read whole, or left under too many parents."""
-        return {k for k, _ in self.failed + self.skipped}
+        return {k for k, *_ in self.failed + self.skipped}
+
+    def unread(self, kinds: Container[str] | None = None) -> list[str]:
+        """Each list the last `F` could not read whole, or left under too many parents, said with where
+        (only those of `kinds`, when given)."""
+        return [w for k, *_, w in self.failed + self.skipped if kinds is None or k in kinds]
 
     def unsearched(self, kinds: Container[str] | None = None) -> str:
         """What a search does not look in, said in a few words ("" when it looks everywhere): the lists
         not read yet (until `F` read every product), by product, those of no list read first; or the lists
         the last `F` could not read whole, each with where. `kinds`: only those (what a screen reads)."""
         if self.filled:
-            failed = _few([w for k, w in self.failed if kinds is None or k in kinds])
+            failed = _few([w for k, _, w in self.failed if kinds is None or k in kinds])
             skipped = _few([w for k, w in self.skipped if kinds is None or k in kinds])
             said = ", ".join(failed) + " (not read whole)" if failed else ""
             if skipped:  # child lists under thousands of parents: one request each, left to their parent

@@ -95,8 +95,9 @@ class AdvisorScreen(EveryProductScreen):
         rules = await asyncio.to_thread(manifest.advice)
         self.read_by_rules = {k for r in rules for k in r.kinds}
         days = self.console.settings.advisor_days
+        titles = {k.id: f"{k.product} › {k.title}" for k in manifest.every_kind()}
         self.findings, self.not_run = await asyncio.to_thread(
-            advise, rules, held, read, time.time, days, incomplete
+            advise, rules, held, read, time.time, days, incomplete, titles
         )
         self.passes += 1
         self.whole = whole  # made over every product read (not only the lists open when it opened)
@@ -146,7 +147,7 @@ class AdvisorScreen(EveryProductScreen):
             f"{MARKS[s]} {n} {s}" for s, n in counts.items() if n
         )
         if not listed:
-            said = "Nothing found in what was read."
+            said = "Nothing found yet." if reading else "Nothing found in what was read."
         muted = sum(1 for f in self.findings if f.key in self.muted)
         unread = finder.unsearched(self.read_by_rules)
         self.summary = said + (f" · {muted} muted" if muted else "")
@@ -290,7 +291,7 @@ class AdvisorScreen(EveryProductScreen):
             profile=f"{s.profile}{' (production)' if s.production else ''}, project {s.project_id}",
             summary=self.summary,
             read=tuple(self.read_titles),
-            not_read=finder.unsearched(self.read_by_rules),
+            not_read=tuple(finder.unread(self.read_by_rules)),
             not_run=tuple(self.not_run),
         )
         found, muted = self.listed(), set(self.muted)

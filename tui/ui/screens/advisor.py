@@ -82,7 +82,7 @@ class AdvisorScreen(EveryProductScreen):
         finder = self.console.finder
         reads, whole = finder.reads(), finder.filled
         read, incomplete = set(finder.kinds), finder.unread_kinds()
-        self.read_titles = sorted({k.title for k in finder.kinds.values()})
+        self.read_titles = sorted({f"{k.product} › {k.title}" for k in finder.kinds.values()})  # (two Flexible IPs)
 
         async def work() -> None:
             await self._evaluate(reads, read, whole, incomplete)

@@ -16,6 +16,8 @@ from .records import fields, record
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from tomlkit import TOMLDocument
+
     from .products.kit.own_columns import Chosen
     from .products.kit.own_commands import OwnCommand
 
@@ -385,15 +387,7 @@ def save_columns(kind_id: str, chosen: Sequence[Chosen], profile: str | None, pa
         raise ConfigNotSaved(f"{cfg.error} — the columns were not saved, so nothing in it is lost")
     text = cfg.path.read_text(encoding="utf-8") if cfg.path.exists() else ""
     doc = tomlkit.parse(text)
-    parent: Any = doc
-    if profile is not None:
-        profiles = doc.get("profiles")
-        if not isinstance(profiles, dict):
-            profiles = tomlkit.table(is_super_table=True)
-            doc["profiles"] = profiles
-        parent = profiles.get(profile)
-        if not isinstance(parent, dict):
-            parent = profiles[profile] = tomlkit.table()
+    parent: Any = doc if profile is None else _profile_table(doc, profile)
     table = parent.get("columns")
     if not isinstance(table, dict):
         table = parent["columns"] = tomlkit.table()
@@ -415,12 +409,7 @@ def save_muted(profile: str, muted: Sequence[str], path: Path | None = None) -> 
     if cfg.error:
         raise ConfigNotSaved(f"{cfg.error} — the mute was not saved, so nothing in it is lost")
     doc = tomlkit.parse(cfg.path.read_text(encoding="utf-8") if cfg.path.exists() else "")
-    profiles = doc.get("profiles")
-    if not isinstance(profiles, dict):
-        profiles = doc["profiles"] = tomlkit.table(is_super_table=True)
-    table = profiles.get(profile)
-    if not isinstance(table, dict):
-        table = profiles[profile] = tomlkit.table()
+    table = _profile_table(doc, profile)
     advisor = table.get("advisor")
     if not isinstance(advisor, dict):
         advisor = table["advisor"] = tomlkit.table()
@@ -431,6 +420,19 @@ def save_muted(profile: str, muted: Sequence[str], path: Path | None = None) -> 
         if not advisor:
             del table["advisor"]
     _write(cfg.path, tomlkit.dumps(doc))
+
+
+def _profile_table(doc: TOMLDocument, profile: str) -> Any:
+    """A tomlkit document's `[profiles.NAME]` table, made (and `[profiles]` with it) when missing."""
+    import tomlkit
+
+    profiles = doc.get("profiles")
+    if not isinstance(profiles, dict):
+        profiles = doc["profiles"] = tomlkit.table(is_super_table=True)
+    table = profiles.get(profile)
+    if not isinstance(table, dict):
+        table = profiles[profile] = tomlkit.table()
+    return table
 
 
 def _write(path: Path, text: str) -> None:

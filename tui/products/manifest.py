@@ -12,10 +12,13 @@ the main screen read this; nothing in the UI names a product.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..records import record, replace
 from .kit.location import ScopeType
+
+if TYPE_CHECKING:
+    from .kit.advice import Rule
 
 Opens = Literal["list", "panel", "chat", "screen"]
 
@@ -107,10 +110,10 @@ def list_kinds() -> list[Any]:
     return [e.load() for e in entries() if e.opens in ("list", "panel")]
 
 
-def advice() -> list[Any]:
+def advice() -> list[Rule]:
     """Every product's advisor rules (a manifest's `ADVICE`, "module:ATTR"), imported now, in the
     manifests' order (`products.kit.advice`)."""
-    out: list[Any] = []
+    out: list[Rule] = []
     for name in PRODUCT_MANIFESTS:
         target = getattr(importlib.import_module(name), "ADVICE", "")
         if target:

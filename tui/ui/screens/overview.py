@@ -11,6 +11,7 @@ thread. Nothing here names a product."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -118,7 +119,7 @@ class OverviewScreen(EveryProductScreen):
         needing = sum(t.needing() for t in self.tallies)
         if needing:
             said += f" · ✖ {needing:,} in a bad state"
-        unread = finder.unsearched(self.counted_kinds())
+        unread = finder.unsearched(self.counted_kinds)
         if reading:
             said += f" · reading every product: {finder.progress or 'starting'}… (F stops)"
         elif unread:
@@ -188,6 +189,7 @@ class OverviewScreen(EveryProductScreen):
             head.append("  (pricing…)")
         return head
 
+    @functools.cached_property
     def counted_kinds(self) -> set[str]:
         """The lists the overview counts (what the account holds: not catalogues, not child lists)."""
         from ...products.kit.overview import held_by_account
